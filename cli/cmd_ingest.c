@@ -1,0 +1,61 @@
+/* niorep ingest RUN_DIR|LOG -o RUN.nio */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nr_ingest.h"
+
+static const char ingest_options[] =
+    "  -o, --output FILE   the store to write (required)\n"
+    "  -C, --cwd DIR       directory the traced command started in (default: from manifest.json)\n"
+    "  -j, --jobs N        worker threads (default: all cores)\n"
+    "  -q, --quiet         print nothing on success\n"
+    "  -h, --help          show this help\n";
+
+int nr_cmd_ingest(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"cwd", required_argument, NULL, 'C'},
+        {"jobs", required_argument, NULL, 'j'},   {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL;
+    int quiet = 0;
+    nr_ingest_opts opts = {0};
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, "+o:C:j:qh", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'C': opts.start_cwd = optarg; break;
+        case 'j': {
+            char *end;
+            long jobs = strtol(optarg, &end, 10);
+            if (*end || jobs < 0 || jobs > 1024)
+                return nr_cli_usage("ingest", "--jobs expects a number from 0 to 1024, got '%s'", optarg);
+            opts.jobs = (int)jobs;
+            break;
+        }
+        case 'q': quiet = 1; break;
+        case 'h': nr_cli_help(nr_cli_find("ingest"), ingest_options, stdout); return 0;
+        default: return nr_cli_usage("ingest", "unknown option");
+        }
+    }
+    if (optind != argc - 1)
+        return nr_cli_usage("ingest", "expected one RUN_DIR or log file, got %d", argc - optind);
+    if (!out)
+        return nr_cli_usage("ingest", "missing -o RUN.nio");
+
+    nr_error err;
+    nr_error_clear(&err);
+    nr_ingest_stats stats = {0};
+    if (nr_ingest_run(argv[optind], out, &opts, &stats, &err) < 0)
+        return nr_cli_fail(&err);
+    if (!quiet)
+        fprintf(stderr,
+                "niorep: %s: %llu lines, %llu events, %llu files, %llu processes, %llu lines skipped\n",
+                out, (unsigned long long)stats.lines_read, (unsigned long long)stats.events,
+                (unsigned long long)stats.files, (unsigned long long)stats.processes,
+                (unsigned long long)stats.lines_skipped);
+    return 0;
+}

@@ -1,0 +1,46 @@
+/* The subcommand table and the helpers every subcommand shares. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+
+const nr_command nr_commands[] = {
+    {"ingest", "RUN_DIR|LOG -o RUN.nio", "parse strace logs (and hook, manifest) into a store", nr_cmd_ingest},
+    {"info", "RUN.nio", "describe a store: tables, columns, sizes, ingest diagnostics", nr_cmd_info},
+    {"export", "RUN.nio --table NAME [--format csv|jsonl] [-o FILE]", "write one table as CSV or JSON lines", nr_cmd_export},
+    {NULL, NULL, NULL, NULL},
+};
+
+const nr_command *nr_cli_find(const char *name)
+{
+    for (const nr_command *c = nr_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+int nr_cli_fail(const nr_error *err)
+{
+    fprintf(stderr, "niorep: %s\n", err->msg[0] ? err->msg : nr_error_name(err->code));
+    return nr_error_exit_status(err->code);
+}
+
+int nr_cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "niorep%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    if (cmd)
+        fprintf(stderr, "see 'niorep %s --help'\n", cmd);
+    return 2;
+}
+
+void nr_cli_help(const nr_command *cmd, const char *options_text, FILE *out)
+{
+    fprintf(out, "usage: niorep %s %s\n\n%s.\n", cmd->name, cmd->synopsis, cmd->summary);
+    if (options_text && *options_text)
+        fprintf(out, "\noptions:\n%s", options_text);
+}

@@ -1,0 +1,144 @@
+#include "nr_mem.h"
+#include "nr_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t new_cap = *cap ? *cap : 16;
+    while (new_cap < need) {
+        if (new_cap > SIZE_MAX / 2)
+            return NR_E_LIMIT;
+        new_cap *= 2;
+    }
+    if (elem_size && new_cap > SIZE_MAX / elem_size)
+        return NR_E_LIMIT;
+    void *p = realloc(*items, new_cap * elem_size);
+    if (!p)
+        return NR_E_NOMEM;
+    *items = p;
+    *cap = new_cap;
+    return 0;
+}
+
+void nr_buf_init(nr_buf *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+void nr_buf_fini(nr_buf *b)
+{
+    free(b->data);
+    nr_buf_init(b);
+}
+
+int nr_buf_put(nr_buf *b, const void *p, size_t n)
+{
+    if (n > SIZE_MAX - b->len)
+        return NR_E_LIMIT;
+    NR_TRY(NR_GROW(b->data, b->cap, b->len + n));
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    return 0;
+}
+
+int nr_buf_put_uvarint(nr_buf *b, uint64_t v)
+{
+    uint8_t tmp[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        tmp[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    tmp[n++] = (uint8_t)v;
+    return nr_buf_put(b, tmp, n);
+}
+
+int nr_buf_put_svarint(nr_buf *b, int64_t v)
+{
+    return nr_buf_put_uvarint(b, nr_zigzag(v));
+}
+
+int nr_get_uvarint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+    uint64_t v = 0;
+    const uint8_t *q = *p;
+    for (unsigned shift = 0; shift < 70; shift += 7) {
+        if (q >= end)
+            return -1;
+        uint8_t byte = *q++;
+        if (shift == 63 && byte > 1)
+            return -1;
+        v |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) {
+            *p = q;
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+struct nr_arena_block {
+    nr_arena_block *next;
+    size_t used;
+    size_t size;
+    unsigned char data[];
+};
+
+enum { ARENA_BLOCK = 64 * 1024 };
+
+void nr_arena_init(nr_arena *a)
+{
+    a->head = NULL;
+    a->used_total = 0;
+}
+
+void nr_arena_fini(nr_arena *a)
+{
+    nr_arena_block *b = a->head;
+    while (b) {
+        nr_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    nr_arena_init(a);
+}
+
+void *nr_arena_alloc(nr_arena *a, size_t n)
+{
+    if (n > SIZE_MAX - 16)
+        return NULL;
+    n = (n + 7) & ~(size_t)7;
+    nr_arena_block *b = a->head;
+    if (!b || b->size - b->used < n) {
+        size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        b = malloc(sizeof *b + size);
+        if (!b)
+            return NULL;
+        b->next = a->head;
+        b->used = 0;
+        b->size = size;
+        a->head = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    a->used_total += n;
+    return p;
+}
+
+char *nr_arena_strndup(nr_arena *a, const char *s, size_t n)
+{
+    char *p = nr_arena_alloc(a, n + 1);
+    if (!p)
+        return NULL;
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}

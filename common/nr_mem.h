@@ -1,0 +1,53 @@
+/* nr_mem: overflow-checked allocation and growable arrays. */
+#ifndef NR_MEM_H
+#define NR_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Ensures *items (an array of elem_size-byte elements, capacity *cap) can hold
+ * `need` elements, growing geometrically. Returns 0, or NR_E_NOMEM /
+ * NR_E_LIMIT (size overflow) leaving the array untouched. */
+int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size);
+
+/* Type-safe wrapper: NR_GROW(arr, cap, need) for `T *arr`. */
+#define NR_GROW(arr, cap, need) nr_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
+
+/* A growable byte buffer (value type: init/fini). */
+typedef struct nr_buf {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+} nr_buf;
+
+void nr_buf_init(nr_buf *b);
+void nr_buf_fini(nr_buf *b);
+/* Appends n bytes; returns 0 or NR_E_NOMEM. */
+int nr_buf_put(nr_buf *b, const void *p, size_t n);
+/* Appends an unsigned LEB128 varint. */
+int nr_buf_put_uvarint(nr_buf *b, uint64_t v);
+/* Appends a zig-zag encoded signed varint. */
+int nr_buf_put_svarint(nr_buf *b, int64_t v);
+
+static inline uint64_t nr_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t nr_unzigzag(uint64_t u) { return (int64_t)(u >> 1) ^ -(int64_t)(u & 1); }
+
+/* Decodes an unsigned LEB128 varint from [*p, end). Returns 0 and advances *p,
+ * or -1 when the varint is truncated or longer than 10 bytes. */
+int nr_get_uvarint(const uint8_t **p, const uint8_t *end, uint64_t *out);
+
+/* An arena: many small allocations freed in one call (value type: init/fini). */
+typedef struct nr_arena_block nr_arena_block;
+typedef struct nr_arena {
+    nr_arena_block *head;
+    size_t used_total;
+} nr_arena;
+
+void nr_arena_init(nr_arena *a);
+void nr_arena_fini(nr_arena *a);
+/* Returns n bytes aligned to 8, or NULL when out of memory. */
+void *nr_arena_alloc(nr_arena *a, size_t n);
+/* Copies n bytes and appends a NUL; returns the copy or NULL. */
+char *nr_arena_strndup(nr_arena *a, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,32 @@
+/* nr_outfile: an output written atomically: a temporary file beside the
+ * target, renamed over it on commit, removed on abort. Earlier outputs stay
+ * untouched until the new one is complete. */
+#ifndef NR_OUTFILE_H
+#define NR_OUTFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_error.h"
+
+typedef struct nr_outfile {
+    int fd;             /* -1 when closed */
+    char *target;       /* owned */
+    char *tmp_path;     /* owned */
+    uint64_t offset;    /* bytes written so far */
+} nr_outfile;
+
+/* Creates the temporary file for target. Returns 0 or NR_E_IO with the path in err. */
+int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err);
+/* Writes all n bytes (retrying short writes). */
+int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err);
+/* fsyncs, closes and renames the temporary file over the target. */
+int nr_outfile_commit(nr_outfile *f, nr_error *err);
+/* Closes and removes the temporary file if still open. Accepts a closed or zeroed f. */
+void nr_outfile_abort(nr_outfile *f);
+
+/* Removes every temporary file still open in this process; async-signal-safe,
+ * for SIGINT/SIGTERM handlers. */
+void nr_outfile_abort_all_from_signal(void);
+
+#endif

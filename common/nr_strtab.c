@@ -1,0 +1,117 @@
+#include "nr_strtab.h"
+#include "nr_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    __uint128_t r = (__uint128_t)a * b;
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static uint64_t read64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+uint64_t nr_hash_bytes(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xa0761d6478bd642full);
+    while (n >= 8) {
+        h = mix(h ^ read64(p), 0xe7037ed1a0b428dbull);
+        p += 8;
+        n -= 8;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, p, n);
+    h = mix(h ^ tail, 0x8ebc6af09c88c6e3ull);
+    return mix(h, 0x589965cc75374cc3ull);
+}
+
+void nr_strtab_init(nr_strtab *t)
+{
+    memset(t, 0, sizeof *t);
+    nr_arena_init(&t->arena);
+}
+
+void nr_strtab_fini(nr_strtab *t)
+{
+    nr_arena_fini(&t->arena);
+    free(t->entries);
+    free(t->slots);
+    nr_strtab_init(t);
+}
+
+void nr_strtab_reset(nr_strtab *t)
+{
+    nr_arena_fini(&t->arena);
+    t->count = 0;
+    if (t->slots)
+        memset(t->slots, 0, t->nslots * sizeof *t->slots);
+}
+
+static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, size_t *slot_out)
+{
+    size_t mask = t->nslots - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        uint32_t v = t->slots[i];
+        if (v == 0) {
+            *slot_out = i;
+            return -1;
+        }
+        size_t id = v - 1;
+        const struct nr_strtab_entry *e = &t->entries[id];
+        if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
+            return (int64_t)id;
+    }
+}
+
+static int rehash(nr_strtab *t, size_t nslots)
+{
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return NR_E_NOMEM;
+    size_t mask = nslots - 1;
+    for (size_t id = 0; id < t->count; id++) {
+        size_t i = t->entries[id].hash & mask;
+        while (slots[i])
+            i = (i + 1) & mask;
+        slots[i] = (uint32_t)(id + 1);
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = nslots;
+    return 0;
+}
+
+int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n)
+{
+    if (!t->nslots)
+        return -1;
+    size_t slot;
+    return lookup(t, s, n, nr_hash_bytes(s, n), &slot);
+}
+
+int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n)
+{
+    if (n > UINT32_MAX || t->count >= UINT32_MAX - 1)
+        return NR_E_LIMIT;
+    if (t->nslots == 0 || (t->count + 1) * 2 > t->nslots)
+        NR_TRY(rehash(t, t->nslots ? t->nslots * 2 : 64));
+    uint64_t h = nr_hash_bytes(s, n);
+    size_t slot;
+    int64_t id = lookup(t, s, n, h, &slot);
+    if (id >= 0)
+        return id;
+    NR_TRY(NR_GROW(t->entries, t->cap, t->count + 1));
+    char *copy = nr_arena_strndup(&t->arena, s, n);
+    if (!copy)
+        return NR_E_NOMEM;
+    t->entries[t->count] = (struct nr_strtab_entry){.str = copy, .hash = h, .len = (uint32_t)n};
+    t->slots[slot] = (uint32_t)(t->count + 1);
+    return (int64_t)t->count++;
+}

@@ -1,0 +1,39 @@
+/* nr_strtab: interns byte strings (which may hold any byte but NUL) and gives
+ * each a dense id 0, 1, 2, ... in order of first appearance. */
+#ifndef NR_STRTAB_H
+#define NR_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_mem.h"
+
+typedef struct nr_strtab {
+    nr_arena arena;      /* owns the copies */
+    struct nr_strtab_entry {
+        const char *str; /* NUL-terminated copy */
+        uint64_t hash;
+        uint32_t len;
+    } *entries;          /* id -> entry */
+    size_t count, cap;
+    uint32_t *slots;     /* open addressing: id + 1, 0 = empty */
+    size_t nslots;
+} nr_strtab;
+
+void nr_strtab_init(nr_strtab *t);
+void nr_strtab_fini(nr_strtab *t);
+/* Forgets every string but keeps the memory of the slot table. */
+void nr_strtab_reset(nr_strtab *t);
+
+/* Returns the id of (s, n), adding a copy if new; negative NR_E_* on failure. */
+int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n);
+/* Returns the id of (s, n) or -1 when absent. */
+int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n);
+
+static inline const char *nr_strtab_str(const nr_strtab *t, size_t id) { return t->entries[id].str; }
+static inline size_t nr_strtab_len(const nr_strtab *t, size_t id) { return t->entries[id].len; }
+
+/* 64-bit hash of bytes (wyhash-style mixing; stable across runs and hosts). */
+uint64_t nr_hash_bytes(const void *p, size_t n);
+
+#endif

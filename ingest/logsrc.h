@@ -1,0 +1,41 @@
+/* logsrc: reads a log file line by line, plain or compressed (.zst via
+ * libzstd, .gz via zlib, detected by magic bytes, not by name), with bounded
+ * memory. Lines are handed out without their newline; a last line without a
+ * newline is handed out too and flagged. */
+#ifndef LOGSRC_H
+#define LOGSRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_error.h"
+
+typedef struct nr_logsrc nr_logsrc;
+
+typedef enum nr_log_compression { NR_LOG_PLAIN, NR_LOG_ZSTD, NR_LOG_GZIP } nr_log_compression;
+
+/* Opens path. Returns 0 and a new source in *out, or NR_E_IO naming the path. */
+int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err);
+/* Accepts NULL. */
+void nr_logsrc_close(nr_logsrc *s);
+
+/* Next line: 1 with *line/*len set (valid until the next call), 0 at end of
+ * input, negative on a read or decompression error (err names the file and
+ * the byte offset). Lines longer than the source's limit are still returned whole. */
+int nr_logsrc_next(nr_logsrc *s, const char **line, size_t *len, nr_error *err);
+
+/* 1-based number of the line last returned. */
+uint64_t nr_logsrc_line_no(const nr_logsrc *s);
+/* True when the last line returned had no terminating newline (a cut log). */
+int nr_logsrc_last_line_unterminated(const nr_logsrc *s);
+nr_log_compression nr_logsrc_compression(const nr_logsrc *s);
+/* Bytes of input consumed so far (compressed bytes for compressed input). */
+uint64_t nr_logsrc_bytes_in(const nr_logsrc *s);
+/* Uncompressed bytes handed out so far (lines plus newlines). */
+uint64_t nr_logsrc_bytes_out(const nr_logsrc *s);
+
+/* Reads the first up to cap bytes of decompressed content of path into buf,
+ * for content sniffing. Returns the number of bytes, or negative on error. */
+long nr_logsrc_peek(const char *path, char *buf, size_t cap, nr_error *err);
+
+#endif

@@ -1,0 +1,37 @@
+/* nr_ingest: turns a run directory (or one log file) into a store.
+ *
+ * Finds the strace logs (by name or by content, plain/.zst/.gz), the hook
+ * JSON lines and the manifest, parses them, replays every process's fd table,
+ * offsets and cwd, and writes the tables of store/nr_schema.h. Bad lines are
+ * counted by reason with examples (table diagnostics), never fatal. */
+#ifndef NR_INGEST_H
+#define NR_INGEST_H
+
+#include <stdint.h>
+
+#include "nr_error.h"
+
+typedef struct nr_ingest_opts {
+    const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */
+    int jobs;               /* worker threads; 0 = all cores */
+} nr_ingest_opts;
+
+typedef struct nr_ingest_stats {
+    uint64_t log_files;
+    uint64_t bytes_in;        /* uncompressed log bytes */
+    uint64_t lines_read;
+    uint64_t lines_parsed;    /* syscall, unfinished, resumed, signal, exit lines */
+    uint64_t lines_skipped;   /* everything else that was not blank */
+    uint64_t events;          /* rows of table events */
+    uint64_t files;
+    uint64_t processes;
+    uint64_t unfinished_never_resumed;
+} nr_ingest_stats;
+
+/* Ingests input (a run directory or a single log file) into the store at
+ * out_path (atomically). stats may be NULL. Returns 0 or a negative code with
+ * err naming the file (and line) at fault. */
+int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts *opts,
+                  nr_ingest_stats *stats, nr_error *err);
+
+#endif

@@ -1,0 +1,103 @@
+/* strace_line: splits one line of an strace log into its parts, without
+ * allocating and without interpreting syscall arguments. The per-process
+ * meaning (fds, offsets, unfinished/resumed pairing) is procmodel's job.
+ *
+ * Understands the output of strace 5.x, 6.x and 7.x with -f/-ff, any
+ * timestamp form (none, -t, -tt, -ttt, --timestamps=unix|format,s|ms|us|ns,
+ * -r), -T, -y/-yy, -s N, -X raw|abbrev|verbose, -qq, -Z, written to a file
+ * (lines start with the pid) or to stderr (lines start with "[pid N]"). */
+#ifndef STRACE_LINE_H
+#define STRACE_LINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct nr_span {
+    const char *p;   /* points into the line; not NUL-terminated */
+    size_t n;
+} nr_span;
+
+typedef enum nr_sline_kind {
+    NR_SL_SYSCALL,     /* name(args) = ret ...                              */
+    NR_SL_UNFINISHED,  /* name(args <unfinished ...>                        */
+    NR_SL_RESUMED,     /* <... name resumed>rest-of-args) = ret ...          */
+    NR_SL_SIGNAL,      /* --- SIGCHLD {...} ---                              */
+    NR_SL_EXITED,      /* +++ exited with N +++                              */
+    NR_SL_KILLED,      /* +++ killed by SIGKILL (core dumped) +++            */
+    NR_SL_NOTICE,      /* strace's own messages: "strace: Process N attached", ... */
+    NR_SL_SUMMARY,     /* lines of a -c/-C summary table                     */
+    NR_SL_CONTINUATION,/* -e read=/write= hex dump lines, -k " > /lib/x.so(fn+0x1) [0x...]" frames */
+    NR_SL_BLANK,       /* empty or white space only                          */
+    NR_SL_BAD,         /* none of the above; reason says why                 */
+} nr_sline_kind;
+
+/* How the timestamp of a line was written (detected per line; a log uses one). */
+typedef enum nr_ts_form {
+    NR_TS_NONE = 0,
+    NR_TS_CLOCK,     /* -t / -tt / --timestamps=format,*: HH:MM:SS[.frac]: ns since midnight */
+    NR_TS_UNIX,      /* -ttt / --timestamps=unix,*: seconds.frac since the epoch: ns since epoch */
+    NR_TS_RELATIVE,  /* -r: seconds since the previous line: ns delta */
+} nr_ts_form;
+
+typedef struct nr_sline {
+    nr_sline_kind kind;
+    int64_t pid;          /* pid/tid prefix ("1234 " or "[pid 1234] "); -1 when absent */
+    nr_ts_form ts_form;
+    int64_t ts_ns;        /* per ts_form; 0 when NR_TS_NONE */
+    nr_ts_form ts2_form;  /* a second stamp (-r together with -t...); NR_TS_NONE usually */
+    int64_t ts2_ns;
+    int64_t dur_ns;       /* -T "<0.000123>"; -1 when absent */
+
+    nr_span name;         /* syscall name (SYSCALL, UNFINISHED, RESUMED) or signal name (SIGNAL, KILLED) */
+    nr_span args;         /* SYSCALL: between '(' and the matching ')';
+                             UNFINISHED: after '(' up to " <unfinished ...>", trailing space and comma kept as logged;
+                             RESUMED: after "resumed>" up to the closing ')' */
+
+    /* result, for SYSCALL and RESUMED */
+    int has_result;       /* 0 when the line has no "= ..." (e.g. exit_group, or a cut line) */
+    int result_unknown;   /* "= ?" */
+    int64_t result;       /* decimal or 0x-hex value as printed (hex taken as unsigned 64-bit) */
+    nr_span result_annot; /* -y path after an fd result: "= 3</etc/passwd>" gives "/etc/passwd" (still escaped) */
+    nr_span errno_name;   /* "ENOENT", "ERESTARTSYS", ...; empty when none */
+    nr_span errno_text;   /* "(No such file or directory)" without parentheses; empty when none */
+
+    int exit_code;        /* EXITED */
+    int core_dumped;      /* KILLED */
+    const char *reason;   /* BAD: short stable reason key, e.g. "no_syscall_name", "truncated" */
+} nr_sline;
+
+/* Parses line[0..len) (no trailing newline) into *out. Never reads outside
+ * the line, never fails: unknown text becomes NR_SL_BAD with a reason. */
+void nr_sline_parse(const char *line, size_t len, nr_sline *out);
+
+/* Argument helpers over an args span (top-level split on commas, respecting
+ * quotes, (), [], {} and <> annotations). */
+
+/* Returns argument i (0-based) of args, trimmed, or an empty span when absent. */
+nr_span nr_sarg(nr_span args, unsigned i);
+/* Number of top-level arguments. */
+unsigned nr_sarg_count(nr_span args);
+
+/* Parses an fd argument "3", "3</path>", "3<socket:[123]>", "AT_FDCWD",
+ * "AT_FDCWD</cwd>", "-100" or "0xffffff9c" (AT_FDCWD as -X raw prints it).
+ * Sets *fd (AT_FDCWD = -100) and *annot (the path inside <>, still escaped;
+ * empty when none). Returns 0, or -1 when arg is not an fd. */
+int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot);
+
+/* Parses an integer argument: decimal, 0x-hex, 0-octal, with an optional
+ * leading '-'; also the first number of "[123]" forms. Returns 0 or -1. */
+int nr_sarg_int(nr_span arg, int64_t *out);
+
+/* True when a flags argument names `flag` (e.g. "O_CLOEXEC" within
+ * "O_RDONLY|O_CLOEXEC" or "0x80000 /\* O_CLOEXEC *\/"), or, for -X raw output,
+ * when the numeric value has raw_bit set. */
+int nr_sarg_has_flag(nr_span arg, const char *flag, uint64_t raw_bit);
+
+/* Decodes a quoted C string as strace prints it ("..." with \" \\ \n \t \r
+ * \v \f, octal \NNN and \xHH escapes; "..." after the quote marks -s
+ * truncation) into dst (up to dst_cap - 1 bytes, NUL-terminated). The
+ * quotes are optional (for -y annotations). Returns the decoded length, sets
+ * *truncated when strace cut the string. Returns -1 when malformed. */
+long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated);
+
+#endif

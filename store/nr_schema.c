@@ -1,0 +1,101 @@
+#include "nr_schema.h"
+
+#include <string.h>
+
+#define I64(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT}
+#define DELTA(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_DELTA_VARINT}
+#define STR(n) {.name = n, .type = NR_COL_STR, .encoding = NR_ENC_DICT}
+#define TABLE(var, tname, coldefs) \
+    const nr_table_def var = {.name = tname, .cols = coldefs, .ncols = sizeof coldefs / sizeof coldefs[0]}
+
+static const nr_col_def events_cols[NR_EV_COL_COUNT] = {
+    [NR_EV_TS_NS] = DELTA("ts_ns"),     [NR_EV_DUR_NS] = I64("dur_ns"),
+    [NR_EV_PID] = DELTA("pid"),         [NR_EV_TID] = DELTA("tid"),
+    [NR_EV_SYSCALL] = STR("syscall"),   [NR_EV_OP_CLASS] = I64("op_class"),
+    [NR_EV_FD] = I64("fd"),             [NR_EV_FILE_ID] = I64("file_id"),
+    [NR_EV_FILE2_ID] = I64("file2_id"), [NR_EV_BYTES] = I64("bytes"),
+    [NR_EV_OFFSET] = I64("offset"),     [NR_EV_RESULT] = I64("result"),
+    [NR_EV_ERRNO] = STR("errno"),       [NR_EV_FLAGS] = I64("flags"),
+    [NR_EV_PHASE_ID] = I64("phase_id"),
+};
+TABLE(nr_events_table, "events", events_cols);
+
+static const nr_col_def files_cols[NR_FI_COL_COUNT] = {
+    [NR_FI_FILE_ID] = DELTA("file_id"),       [NR_FI_PATH] = STR("path"),
+    [NR_FI_KIND] = I64("kind"),
+    [NR_FI_BYTES_READ] = I64("bytes_read"),   [NR_FI_BYTES_WRITTEN] = I64("bytes_written"),
+    [NR_FI_READ_CALLS] = I64("read_calls"),   [NR_FI_WRITE_CALLS] = I64("write_calls"),
+    [NR_FI_OPEN_CALLS] = I64("open_calls"),   [NR_FI_CLOSE_CALLS] = I64("close_calls"),
+    [NR_FI_META_CALLS] = I64("meta_calls"),   [NR_FI_SYNC_CALLS] = I64("sync_calls"),
+    [NR_FI_FIRST_TS_NS] = I64("first_ts_ns"), [NR_FI_LAST_TS_NS] = I64("last_ts_ns"),
+};
+TABLE(nr_files_table, "files", files_cols);
+
+static const nr_col_def processes_cols[NR_PR_COL_COUNT] = {
+    [NR_PR_TID] = DELTA("tid"),           [NR_PR_PID] = I64("pid"),
+    [NR_PR_PPID] = I64("ppid"),           [NR_PR_IS_THREAD] = I64("is_thread"),
+    [NR_PR_FIRST_TS_NS] = I64("first_ts_ns"), [NR_PR_LAST_TS_NS] = I64("last_ts_ns"),
+    [NR_PR_EXE] = STR("exe"),             [NR_PR_EXIT_CODE] = I64("exit_code"),
+    [NR_PR_KILLED_BY] = STR("killed_by"), [NR_PR_EVENTS] = I64("events"),
+    [NR_PR_SIGNALS] = I64("signals"),
+};
+TABLE(nr_processes_table, "processes", processes_cols);
+
+static const nr_col_def diagnostics_cols[NR_DG_COL_COUNT] = {
+    [NR_DG_REASON] = STR("reason"), [NR_DG_COUNT] = I64("count"),
+    [NR_DG_FILE] = STR("file"),     [NR_DG_LINE] = I64("line"),
+    [NR_DG_EXAMPLE] = STR("example"),
+};
+TABLE(nr_diagnostics_table, "diagnostics", diagnostics_cols);
+
+static const nr_col_def meta_cols[NR_MT_COL_COUNT] = {
+    [NR_MT_KEY] = STR("key"), [NR_MT_VALUE] = STR("value"),
+};
+TABLE(nr_meta_table, "meta", meta_cols);
+
+static const nr_col_def phases_cols[NR_PH_COL_COUNT] = {
+    [NR_PH_PHASE_ID] = DELTA("phase_id"), [NR_PH_PID] = I64("pid"),
+    [NR_PH_TID] = I64("tid"),             [NR_PH_NAME] = STR("name"),
+    [NR_PH_BEGIN_NS] = DELTA("begin_ns"), [NR_PH_END_NS] = I64("end_ns"),
+    [NR_PH_DEPTH] = I64("depth"),         [NR_PH_PARENT_ID] = I64("parent_id"),
+    [NR_PH_FLAGS] = I64("flags"),
+};
+TABLE(nr_phases_table, "phases", phases_cols);
+
+static const nr_col_def pyio_cols[NR_PY_COL_COUNT] = {
+    [NR_PY_TS_NS] = DELTA("ts_ns"), [NR_PY_PID] = I64("pid"),
+    [NR_PY_TID] = I64("tid"),       [NR_PY_OP] = STR("op"),
+    [NR_PY_PATH] = STR("path"),     [NR_PY_BYTES] = I64("bytes"),
+    [NR_PY_DUR_NS] = I64("dur_ns"), [NR_PY_PHASE_ID] = I64("phase_id"),
+};
+TABLE(nr_pyio_table, "pyio", pyio_cols);
+
+static const char *const op_class_names[] = {
+#define NR_X(code, name) [code] = name,
+    NR_OP_CLASSES(NR_X)
+#undef NR_X
+};
+
+static const char *const file_kind_names[] = {
+#define NR_X(code, name) [code] = name,
+    NR_FILE_KINDS(NR_X)
+#undef NR_X
+};
+
+const char *nr_op_class_name(int op)
+{
+    return op >= 0 && op < NR_OP_CLASS_COUNT ? op_class_names[op] : "?";
+}
+
+const char *nr_file_kind_name(int kind)
+{
+    return kind >= 0 && kind < NR_FILE_KIND_COUNT ? file_kind_names[kind] : "?";
+}
+
+int nr_file_kind_from_name(const char *name)
+{
+    for (int k = 0; k < NR_FILE_KIND_COUNT; k++)
+        if (strcmp(file_kind_names[k], name) == 0)
+            return k;
+    return -1;
+}

@@ -1,0 +1,125 @@
+/* nr_store: one run in one self-describing file (RUN.nio): named tables of
+ * named columns, split into row groups, each column chunk encoded and
+ * zstd-compressed with its own checksum, and a footer index so that a reader
+ * fetches one column without decoding the rest. Byte layout: store/FORMAT.md.
+ *
+ * Two column types exist: signed 64-bit integers and byte strings (no NUL).
+ * Every quantity is stored as an integer (times in ns, sizes in bytes). */
+#ifndef NR_STORE_H
+#define NR_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_error.h"
+
+#define NR_STORE_FORMAT_VERSION 1u
+#define NR_STORE_ROWS_PER_GROUP 65536u
+
+typedef enum nr_col_type {
+    NR_COL_I64 = 1,
+    NR_COL_STR = 2,
+} nr_col_type;
+
+typedef enum nr_col_encoding {
+    NR_ENC_VARINT = 1,       /* I64: zig-zag LEB128 of each value */
+    NR_ENC_DELTA_VARINT = 2, /* I64: zig-zag LEB128 of the difference to the previous value */
+    NR_ENC_DICT = 3,         /* STR: chunk-local dictionary + varint indexes */
+} nr_col_encoding;
+
+typedef struct nr_col_def {
+    const char *name;
+    nr_col_type type;
+    nr_col_encoding encoding;
+} nr_col_def;
+
+typedef struct nr_table_def {
+    const char *name;
+    const nr_col_def *cols;
+    size_t ncols;
+} nr_table_def;
+
+/* ---- writing ---------------------------------------------------------- */
+
+typedef struct nr_store_writer nr_store_writer;
+typedef struct nr_table_writer nr_table_writer;
+
+/* Starts a store that will replace `path` on commit (written to a temporary
+ * file beside it). Returns 0 and a new writer in *out, or a negative code. */
+int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *err);
+
+/* Adds a table. The writer borrows def (it must outlive the writer) and
+ * returns a table writer it owns in *out. Tables may be filled interleaved. */
+int nr_store_writer_add_table(nr_store_writer *w, const nr_table_def *def,
+                              nr_table_writer **out, nr_error *err);
+
+/* Sets column col of the current row; every column of a row must be set
+ * before nr_table_end_row. Strings are copied. */
+void nr_table_set_i64(nr_table_writer *t, size_t col, int64_t v);
+void nr_table_set_str(nr_table_writer *t, size_t col, const char *s, size_t n);
+/* Completes the row; flushes a row group when full. */
+int nr_table_end_row(nr_table_writer *t, nr_error *err);
+
+/* Flushes every table, writes the footer, fsyncs and renames into place. */
+int nr_store_writer_commit(nr_store_writer *w, nr_error *err);
+/* Frees the writer; if it was not committed, removes the temporary file.
+ * Accepts NULL. */
+void nr_store_writer_destroy(nr_store_writer *w);
+
+/* ---- reading ---------------------------------------------------------- */
+
+typedef struct nr_store nr_store;
+typedef struct nr_store_table nr_store_table;
+
+/* Opens and validates a store (header, footer, footer checksum, every
+ * chunk's bounds). Chunk checksums are checked when a chunk is read.
+ * On damage, err names the file and the byte offset. */
+int nr_store_open(const char *path, nr_store **out, nr_error *err);
+/* Accepts NULL. Invalidates every table pointer of the store. */
+void nr_store_close(nr_store *s);
+
+uint32_t nr_store_format_version(const nr_store *s);
+uint64_t nr_store_file_size(const nr_store *s);
+size_t nr_store_table_count(const nr_store *s);
+const nr_store_table *nr_store_table_at(const nr_store *s, size_t i);
+/* Returns the table named name, or NULL. */
+const nr_store_table *nr_store_find_table(const nr_store *s, const char *name);
+
+const char *nr_store_table_name(const nr_store_table *t);
+uint64_t nr_store_table_rows(const nr_store_table *t);
+size_t nr_store_table_ncols(const nr_store_table *t);
+size_t nr_store_table_rowgroups(const nr_store_table *t);
+/* Rows in row group rg. */
+uint64_t nr_store_rowgroup_rows(const nr_store_table *t, size_t rg);
+
+typedef struct nr_col_info {
+    const char *name;
+    nr_col_type type;
+    nr_col_encoding encoding;
+    uint64_t disk_bytes;  /* compressed, summed over chunks */
+    uint64_t raw_bytes;   /* encoded before compression, summed over chunks */
+} nr_col_info;
+
+void nr_store_col_info(const nr_store_table *t, size_t col, nr_col_info *out);
+/* Index of the column named name, or -1. */
+int nr_store_col_index(const nr_store_table *t, const char *name);
+
+/* A decoded column chunk (value type: init/fini, reused across reads). */
+typedef struct nr_col_chunk {
+    size_t n;              /* values in the chunk */
+    int64_t *i64;          /* I64 columns: n values */
+    const char **str;      /* STR columns: n NUL-terminated strings */
+    uint32_t *str_len;     /* STR columns: their lengths */
+    void *scratch_;        /* internal */
+    size_t cap_, scratch_cap_;
+} nr_col_chunk;
+
+void nr_col_chunk_init(nr_col_chunk *c);
+void nr_col_chunk_fini(nr_col_chunk *c);
+
+/* Decodes row group rg of column col into c (replacing its contents),
+ * verifying the chunk checksum. */
+int nr_store_read_chunk(const nr_store_table *t, size_t col, size_t rg,
+                        nr_col_chunk *c, nr_error *err);
+
+#endif

@@ -1,0 +1,114 @@
+/* Unit tests of common/: varints, strtab, arena, outfile. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "nr_error.h"
+#include "nr_mem.h"
+#include "nr_outfile.h"
+#include "nr_strtab.h"
+
+static void varint_round_trip(void **state)
+{
+    static const int64_t values[] = {0, 1, -1, 63, -64, 64, 127, 128, 300, -300,
+                                     INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN};
+    nr_buf b;
+    nr_buf_init(&b);
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        assert_int_equal(nr_buf_put_svarint(&b, values[i]), 0);
+    const uint8_t *p = b.data, *end = b.data + b.len;
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        uint64_t u;
+        assert_int_equal(nr_get_uvarint(&p, end, &u), 0);
+        assert_int_equal(nr_unzigzag(u), values[i]);
+    }
+    assert_ptr_equal(p, end);
+    nr_buf_fini(&b);
+}
+
+static void varint_rejects_truncated_and_overlong(void **state)
+{
+    const uint8_t cut[] = {0x80, 0x80};
+    const uint8_t *p = cut;
+    uint64_t u;
+    assert_int_equal(nr_get_uvarint(&p, cut + sizeof cut, &u), -1);
+    const uint8_t overlong[11] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+    p = overlong;
+    assert_int_equal(nr_get_uvarint(&p, overlong + sizeof overlong, &u), -1);
+    const uint8_t known[] = {0xac, 0x02};
+    p = known;
+    assert_int_equal(nr_get_uvarint(&p, known + 2, &u), 0);
+    assert_int_equal(u, 300);
+}
+
+static void strtab_interns_dense_ids(void **state)
+{
+    nr_strtab t;
+    nr_strtab_init(&t);
+    char name[32];
+    for (int i = 0; i < 10000; i++) {
+        int n = snprintf(name, sizeof name, "/data/shard-%05d", i);
+        assert_int_equal(nr_strtab_intern(&t, name, (size_t)n), i);
+    }
+    for (int i = 0; i < 10000; i += 97) {
+        int n = snprintf(name, sizeof name, "/data/shard-%05d", i);
+        assert_int_equal(nr_strtab_intern(&t, name, (size_t)n), i);
+        assert_int_equal(nr_strtab_find(&t, name, (size_t)n), i);
+        assert_string_equal(nr_strtab_str(&t, (size_t)i), name);
+    }
+    assert_int_equal(nr_strtab_find(&t, "absent", 6), -1);
+    assert_int_equal(nr_strtab_intern(&t, "", 0), 10000);
+    nr_strtab_fini(&t);
+}
+
+static void outfile_commit_and_abort(void **state)
+{
+    char dir[] = "/tmp/nr_outfile_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char target[256];
+    snprintf(target, sizeof target, "%s/out.txt", dir);
+    nr_error err;
+    nr_outfile f;
+    assert_int_equal(nr_outfile_open(&f, target, &err), 0);
+    assert_int_equal(nr_outfile_write(&f, "old", 3, &err), 0);
+    assert_int_equal(nr_outfile_commit(&f, &err), 0);
+
+    assert_int_equal(nr_outfile_open(&f, target, &err), 0);
+    assert_int_equal(nr_outfile_write(&f, "new!", 4, &err), 0);
+    nr_outfile_abort(&f);
+    struct stat st;
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal(st.st_size, 3);   /* the earlier output is untouched */
+    unlink(target);
+    assert_int_equal(rmdir(dir), 0);   /* and no temporary file is left */
+
+    assert_int_equal(nr_outfile_open(&f, "/nonexistent-dir/x", &err), NR_E_IO);
+    assert_non_null(strstr(err.msg, "/nonexistent-dir/x"));
+}
+
+static void error_table_maps_exit_status(void **state)
+{
+    assert_int_equal(nr_error_exit_status(NR_OK), 0);
+    assert_int_equal(nr_error_exit_status(NR_E_INPUT), 1);
+    assert_int_equal(nr_error_exit_status(NR_E_USAGE), 2);
+    assert_string_equal(nr_error_name(NR_E_FORMAT), "damaged or unsupported store");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(varint_round_trip),
+        cmocka_unit_test(varint_rejects_truncated_and_overlong),
+        cmocka_unit_test(strtab_interns_dense_ids),
+        cmocka_unit_test(outfile_commit_and_abort),
+        cmocka_unit_test(error_table_maps_exit_status),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
