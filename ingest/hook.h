@@ -1,0 +1,60 @@
+/* hook: reads the semantic layer (hook.jsonl, docs/hook-format.md): phase
+ * begin/end events and Python-level I/O records, and answers "which phase is
+ * open in this thread/process at time t". Broken lines are counted by reason
+ * with line numbers, never fatal. */
+#ifndef HOOK_H
+#define HOOK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_error.h"
+
+typedef struct nr_hook nr_hook;
+
+typedef struct nr_hook_phase {
+    int64_t phase_id;   /* dense, 0-based, ordered by (begin_ns, pid, tid) */
+    int64_t pid, tid;   /* tid = pid when the hook gave none */
+    const char *name;   /* owned by the hook */
+    int64_t begin_ns, end_ns;  /* Unix ns; end_ns of a phase never ended = end of trace */
+    int depth;          /* 0 = outermost in its thread */
+    int64_t parent_id;  /* enclosing phase, -1 none */
+    int never_ended;
+} nr_hook_phase;
+
+typedef struct nr_hook_io {
+    int64_t ts_ns, pid, tid;
+    const char *op, *path;  /* owned by the hook; path "" when none */
+    int64_t bytes, dur_ns;  /* -1 when absent */
+} nr_hook_io;
+
+/* Receives each problem found while reading: reason key ("bad_json",
+ * "missing_field", "unknown_event", "unmatched_phase_end", ...), 1-based line
+ * number, and the line or a message. */
+typedef void (*nr_hook_diag_fn)(void *ctx, const char *reason, uint64_t line_no, const char *example);
+
+/* Loads path (plain, .zst or .gz). Returns 0 and a new hook in *out;
+ * NR_E_IO when it cannot be read. Bad lines go to diag (which may be NULL). */
+int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook **out, nr_error *err);
+/* Accepts NULL. */
+void nr_hook_free(nr_hook *h);
+
+/* Closes phases that never ended at end_ns (the end of the strace trace) and
+ * builds the lookup index. Call once, before nr_hook_phase_at. */
+void nr_hook_finish(nr_hook *h, int64_t end_ns);
+
+size_t nr_hook_phase_count(const nr_hook *h);
+const nr_hook_phase *nr_hook_phase_get(const nr_hook *h, size_t i);
+size_t nr_hook_io_count(const nr_hook *h);
+const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i);
+/* Earliest and latest timestamps in the hook, Unix ns; 0 when empty. */
+int64_t nr_hook_first_ns(const nr_hook *h);
+int64_t nr_hook_last_ns(const nr_hook *h);
+
+/* The innermost phase open at ts_ns in thread tid of process pid (tid < 0:
+ * in any thread of pid, the main thread preferred), or -1. The caller walks
+ * the process tree for "nearest ancestor" inheritance. Fast for
+ * nondecreasing ts_ns per pid. */
+int64_t nr_hook_phase_at(nr_hook *h, int64_t pid, int64_t tid, int64_t ts_ns);
+
+#endif
