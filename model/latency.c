@@ -216,8 +216,8 @@ int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
         }
     }
     m->access.median_read_size = m->read_size.count ? (uint64_t)m->read_size.q_ns[0] : 0;
-    m->split.slow_bytes_share = m->split.found && m->read_bytes_timed
-        ? (double)m->slow_read_bytes / (double)m->read_bytes_timed : NAN;
+    if (m->split.found)
+        nr_cache_split_bytes(&m->split, m->slow_read_bytes, m->read_bytes_timed);
     return 0;
 }
 

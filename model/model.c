@@ -58,8 +58,11 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__latency_finish(m, s, err));
     NR_TRY(nr__bursts_compute(m));
     NR_TRY(nr__fidelity_finish(m, s, err));
-    /* accessors list processes by pid; the pid map is not used after the passes */
+    /* accessors list processes by pid; the pid map follows */
     qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc_pid);
+    for (size_t i = 0; i < m->nprocs; i++)
+        NR_TRY(nr__idmap_put(&m->pids, m->procs[i].pid, (uint32_t)i));
+    m->last_pid = INT64_MIN;
     NR_TRY(nr__findings_compute(m));
     return 0;
 }

@@ -50,7 +50,7 @@ static int powerlaw_of(nr_model *m, int which, const double *v, nr_error *err)
     const nr_powerlaw_opts opts = {
         .discrete = 1, .bootstraps = m->opts.bootstraps, .seed = m->opts.seed, .min_tail = 0,
     };
-    int rc = nr_powerlaw_estimate(pos, k, &opts, &m->pl[which], err);
+    int rc = nr_powerlaw_fit_compute(pos, k, &opts, &m->pl[which], err);
     if (rc == 0 && k > 0)
         rc = nr_ccdf_points(pos, k, CCDF_POINTS, m->ccdf_x[which], m->ccdf_p[which], &m->nccdf[which]);
     free(pos);

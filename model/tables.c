@@ -85,8 +85,9 @@ const char *nr_model_meta(const nr_model *m, const char *key)
     return NULL;
 }
 
-/* File systems from the manifest's mount list in meta: keys fs.<N>.mount
- * (or .mountpoint / .path). Index 0 is "unknown". */
+/* File systems from the manifest's mount list in meta: keys
+ * [manifest.]fs.<N>.mount_point (also .mount, .mountpoint), as `niorep trace`
+ * records them. Index 0 is "unknown". */
 static int load_mounts(nr_model *m)
 {
     m->fs_names = nr_arena_alloc(&m->arena, (m->nmeta + 1) * sizeof *m->fs_names);
@@ -96,10 +97,13 @@ static int load_mounts(nr_model *m)
     m->nfs = 1;
     for (size_t i = 0; i < m->nmeta; i++) {
         const char *k = m->meta_keys[i];
+        if (strncmp(k, "manifest.", 9) == 0)
+            k += 9;
         if (strncmp(k, "fs.", 3) != 0)
             continue;
         const char *dot = strchr(k + 3, '.');
-        if (!dot || (strcmp(dot, ".mount") != 0 && strcmp(dot, ".mountpoint") != 0 && strcmp(dot, ".path") != 0))
+        if (!dot || (strcmp(dot, ".mount_point") != 0 && strcmp(dot, ".mount") != 0 &&
+                     strcmp(dot, ".mountpoint") != 0))
             continue;
         if (m->meta_vals[i][0] != '/')
             continue;

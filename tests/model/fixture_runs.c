@@ -47,8 +47,8 @@ void build_run_a(const char *path)
 {
     tb t;
     tb_open(&t, path);
-    tb_meta(&t, "fs.0.mount", "/data");
-    tb_meta(&t, "fs.0.type", "ext4");
+    tb_meta(&t, "manifest.fs.0.mount_point", "/data");
+    tb_meta(&t, "manifest.fs.0.type", "ext4");
     tb_file(&t, 0, "/data/a", NR_KIND_REGULAR);
     tb_file(&t, 1, "/data/b", NR_KIND_REGULAR);
     tb_file(&t, 2, "pipe:[9]", NR_KIND_PIPE);
