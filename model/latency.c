@@ -50,6 +50,50 @@ static int sized_read(const nr__event *e)
 static size_t ngroups(const nr_model *m) { return NR_LAT_OP_COUNT * m->lat_slots + 1; }
 static nr_model_latency *group(nr_model *m, size_t g) { return g + 1 == ngroups(m) ? &m->read_size : &m->lat[g]; }
 
+/* The fine histogram: every value below 2048 has its own bin, larger values
+ * 1024 bins per power of two (width < 0.1% of the value), computed with one
+ * clz: bins narrow enough that pass 2 can nearly always collect a rank's bin. */
+#define FINE_MBITS 10
+#define FINE_BINS ((size_t)54 << FINE_MBITS)
+
+static size_t fine_bin(int64_t v)
+{
+    if (v <= 0)
+        return 0;
+    const uint64_t u = (uint64_t)v;
+    if (u < ((uint64_t)2 << FINE_MBITS))
+        return (size_t)u;
+    const int shift = 63 - __builtin_clzll(u) - FINE_MBITS;
+    return ((size_t)shift << FINE_MBITS) + (size_t)(u >> shift);
+}
+
+/* The integer range of fine bin i (bin 0 holds every v <= 0). */
+static void fine_range(size_t i, int64_t *lo, int64_t *hi)
+{
+    if (i < ((size_t)2 << FINE_MBITS)) {
+        *lo = i == 0 ? INT64_MIN : (int64_t)i;
+        *hi = (int64_t)i;
+        return;
+    }
+    const int shift = (int)(i >> FINE_MBITS) - 1;
+    const uint64_t mant = (i & (((size_t)1 << FINE_MBITS) - 1)) + ((uint64_t)1 << FINE_MBITS);
+    *lo = (int64_t)(mant << shift);
+    *hi = (int64_t)(((mant + 1) << shift) - 1);
+}
+
+static int add_fine(nr_model *m, size_t g, size_t bin)
+{
+    uint32_t **f = &m->fine[g];
+    if (!*f && !(*f = calloc(FINE_BINS, sizeof **f)))
+        return NR_E_NOMEM;
+    if ((*f)[bin] == UINT32_MAX) {
+        m->fine_overflow[g] = 1;   /* 4 G values in one bin: the group takes the reference path */
+        return 0;
+    }
+    (*f)[bin]++;
+    return 0;
+}
+
 /* nr_loghist_add with the bin computed once for the several groups of an event. */
 static void add_sample(nr_model_latency *l, int64_t v, int bin)
 {
@@ -74,35 +118,24 @@ static void event_groups(const nr_model *m, const nr__event *e, size_t g[4])
     g[3] = base + nr__lat_slot_fs(m, e->fs);
 }
 
-void nr__latency_add(nr_model *m, const nr__event *e)
+int nr__latency_add(nr_model *m, const nr__event *e)
 {
     if (sized_read(e)) {
         const int64_t size = e->bytes > 0 ? e->bytes : 0;
         add_sample(&m->read_size, size, nr_loghist_bin(size));
+        NR_TRY(add_fine(m, ngroups(m) - 1, fine_bin(size)));
     }
     if (!timed(e))
-        return;
+        return 0;
     size_t g[4];
     event_groups(m, e, g);
     const int bin = nr_loghist_bin(e->dur);
-    for (int i = 0; i < 4; i++)
+    const size_t fine = fine_bin(e->dur);
+    for (int i = 0; i < 4; i++) {
         add_sample(&m->lat[g[i]], e->dur, bin);
-}
-
-/* The smallest v with nr_loghist_bin(v) >= bin (bins are monotonic in v). */
-static int64_t bin_first(int bin)
-{
-    if (bin <= 0)
-        return INT64_MIN;
-    int64_t lo = 0, hi = INT64_MAX;   /* bin(hi) >= bin for every bin < NR_LOGHIST_BINS */
-    while (lo < hi) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        if (nr_loghist_bin(mid) >= bin)
-            hi = mid;
-        else
-            lo = mid + 1;
+        NR_TRY(add_fine(m, g[i], fine));
     }
-    return lo;
+    return 0;
 }
 
 /* Collect when the range holds few values, else count them in sub-bins. */
@@ -132,6 +165,15 @@ static int arm(nr__qtarget *t)
     return 0;
 }
 
+/* A slice (phase, role, file system) holding every value of its op's "all"
+ * group is that group: same values, same quantiles. */
+static int mirrors_all(const nr_model *m, size_t g)
+{
+    if (g + 1 == ngroups(m) || g % m->lat_slots == 0)
+        return 0;
+    return m->lat[g].count == m->lat[g - g % m->lat_slots].count;
+}
+
 /* The union of the ranges still searched in each group (a fast reject per event). */
 static void update_group_ranges(nr_model *m)
 {
@@ -150,7 +192,7 @@ static void update_group_ranges(nr_model *m)
     }
 }
 
-/* Chooses, for each wanted rank, the loghist bin that holds it: its exact
+/* Chooses, for each wanted rank, the fine bin that holds it: its exact
  * integer range, the values below it and in it. */
 int nr__latency_plan(nr_model *m, nr_error *err)
 {
@@ -162,22 +204,26 @@ int nr__latency_plan(nr_model *m, nr_error *err)
     for (size_t g = 0; g < ng; g++) {
         const nr_model_latency *l = group(m, g);
         const uint64_t n = l->hist.n;
-        for (int q = 0; q < NR_MODEL_NQ && n > 0; q++) {
+        if (n == 0 || mirrors_all(m, g) || m->fine_overflow[g])
+            continue;   /* nothing, a copy of its op's "all" group, or the reference path */
+        const uint32_t *fine = m->fine[g];
+        uint64_t cum = 0;
+        size_t b = 0;
+        for (int q = 0; q < NR_MODEL_NQ; q++) {
             nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
             t->rank = nr_quantile_rank(nr_model_quantiles[q], n);
-            uint64_t cum = 0;
-            int b = 0;
-            while (b < NR_LOGHIST_BINS - 1 && cum + l->hist.counts[b] < t->rank)
-                cum += l->hist.counts[b++];
+            while (b < FINE_BINS - 1 && cum + fine[b] < t->rank)   /* ranks ascend: the walk goes on */
+                cum += fine[b++];
             t->below = cum;
-            t->inrange = l->hist.counts[b];
-            t->lo = bin_first(b);
-            t->hi = b == NR_LOGHIST_BINS - 1 ? INT64_MAX : bin_first(b + 1) - 1;
+            t->inrange = fine[b];
+            fine_range(b, &t->lo, &t->hi);
             t->lo = t->lo < l->hist.min ? l->hist.min : t->lo;
             t->hi = t->hi > l->hist.max ? l->hist.max : t->hi;
             if (arm(t) < 0)
                 return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
         }
+        free(m->fine[g]);
+        m->fine[g] = NULL;
     }
     update_group_ranges(m);
     if (m->lat[NR_LAT_READ * m->lat_slots].count > 0)
@@ -278,14 +324,40 @@ int nr__latency_step(nr_model *m, nr_error *err)
     return again;
 }
 
-int nr__latency_finish(nr_model *m)
+/* The filter that reproduces group g (for the reference path). */
+static nr__filter filter_of(const nr_model *m, size_t g)
+{
+    nr__filter f = {.lat_op = NR_LAT_READ, .value_bytes = 0, .phase = -1, .role = -1, .fs = -1};
+    if (g + 1 == ngroups(m)) {
+        f.value_bytes = 1;
+        return f;
+    }
+    f.lat_op = (int)(g / m->lat_slots);
+    const size_t slot = g % m->lat_slots;
+    if (slot >= nr__lat_slot_fs(m, 0))
+        f.fs = (int)(slot - nr__lat_slot_fs(m, 0));
+    else if (slot >= nr__lat_slot_role(m, 0))
+        f.role = (int)(slot - nr__lat_slot_role(m, 0));
+    else if (slot >= 1)
+        f.phase = (long)(slot - 1);
+    return f;
+}
+
+int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
 {
     const size_t ng = ngroups(m);
     for (size_t g = 0; g < ng; g++) {
         nr_model_latency *l = group(m, g);
-        const nr__qtarget *t = &m->qt[g * NR_MODEL_NQ];
-        for (int q = 0; q < NR_MODEL_NQ; q++)
-            l->q_ns[q] = t[q].rank ? t[q].value : -1;
+        const size_t src = mirrors_all(m, g) ? g - g % m->lat_slots : g;
+        if (m->fine_overflow[src]) {
+            const nr__filter f = filter_of(m, src);
+            uint64_t count;
+            NR_TRY(nr__quantiles_filtered(m, s, &f, l->q_ns, &count, err));
+        } else {
+            const nr__qtarget *t = &m->qt[src * NR_MODEL_NQ];
+            for (int q = 0; q < NR_MODEL_NQ; q++)
+                l->q_ns[q] = t[q].rank ? t[q].value : -1;
+        }
         l->mean_s = l->count ? l->mean_s / (double)l->count * (g + 1 == ng ? 1.0 : 1e-9) : NAN;
     }
     m->access.median_read_size = m->read_size.count ? (uint64_t)m->read_size.q_ns[0] : 0;

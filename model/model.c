@@ -13,7 +13,9 @@ static int alloc_latency(nr_model *m)
     for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots; i++)
         nr_loghist_init(&m->lat[i].hist);
     nr_loghist_init(&m->read_size.hist);
-    return 0;
+    m->fine = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine);
+    m->fine_overflow = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine_overflow);
+    return m->fine && m->fine_overflow ? 0 : NR_E_NOMEM;
 }
 
 /* The run extent: events' first start to last end, else the processes table. */
@@ -61,7 +63,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     while ((again = nr__latency_step(m, err)) > 0)
         NR_TRY(nr__pass_events(m, s, 3, err));
     NR_TRY(again);
-    NR_TRY(nr__latency_finish(m));
+    NR_TRY(nr__latency_finish(m, s, err));
     NR_TRY(nr__bursts_compute(m));
     NR_TRY(nr__fidelity_finish(m, s, err));
     /* accessors list processes by pid; the pid map follows */
@@ -133,6 +135,11 @@ void nr_model_free(nr_model *m)
         }
     free(m->qt);
     free(m->qrange);
+    if (m->fine)
+        for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots + 1; i++)
+            free(m->fine[i]);
+    free(m->fine);
+    free(m->fine_overflow);
     free(m->lat);
     free(m->tl_read);
     free(m->tl_write);

@@ -115,6 +115,8 @@ struct nr_model {
     nr_model_latency *lat;
     nr_model_latency read_size;  /* quantiles of read request sizes (bytes, not ns) */
     int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
+    uint32_t **fine;             /* [group]: fine histogram of pass 1, freed once planned */
+    uint8_t *fine_overflow;      /* [group]: a fine bin overflowed */
     nr__qtarget *qt;             /* [(ngroups) * NR_MODEL_NQ], read_size last */
     nr_cache_split split;
     uint64_t slow_read_bytes, read_bytes_timed;
@@ -166,13 +168,13 @@ void nr__access_add(nr_model *m, const nr__event *e);
 void nr__access_finish(nr_model *m);
 void nr__fidelity_add(nr_model *m, const nr__event *e);
 int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err);
-void nr__latency_add(nr_model *m, const nr__event *e);
+int nr__latency_add(nr_model *m, const nr__event *e);
 int nr__latency_plan(nr_model *m, nr_error *err);
 void nr__latency_slow_bytes(nr_model *m, const nr__event *e);
 int nr__latency_collect(nr_model *m, const nr__event *e);
 /* After a collecting pass: narrows or resolves each target; returns 1 when another pass is needed. */
 int nr__latency_step(nr_model *m, nr_error *err);
-int nr__latency_finish(nr_model *m);
+int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err);
 int nr__timeline_plan(nr_model *m);
 void nr__timeline_add(nr_model *m, const nr__event *e);
 int nr__bursts_compute(nr_model *m);

@@ -203,7 +203,7 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
                 nr__phases_add(m, &e);
                 nr__access_add(m, &e);
                 nr__fidelity_add(m, &e);
-                nr__latency_add(m, &e);
+                rc = nr__latency_add(m, &e);
             } else if (pass == 2) {
                 nr__timeline_add(m, &e);
                 nr__latency_slow_bytes(m, &e);
