@@ -172,9 +172,9 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
 {
     static const uint32_t pass_cols[4] = {
         [1] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
-              NR__COL(NR_EV_SYSCALL) | NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FD) |
-              NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_OFFSET) |
-              NR__COL(NR_EV_RESULT) | NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID),
+              NR__COL(NR_EV_SYSCALL) | NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FILE_ID) |
+              NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_OFFSET) | NR__COL(NR_EV_FLAGS) |
+              NR__COL(NR_EV_PHASE_ID),
         [2] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
               NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) |
               NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID),
