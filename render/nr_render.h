@@ -220,6 +220,10 @@ int nr_render_figure_to_file(const nr_figure_def *fig, const nr_figure_inputs *i
                              nr_render_format fmt, double width_pt,
                              const char *path, nr_error *err);
 
+/* Releases the process-wide font map (created on the first figure). Call
+ * once at exit when leak checkers watch; rendering again recreates it. */
+void nr_render_shutdown(void);
+
 /* ---- unit-aware labels (also used by the report) ---------------------- */
 
 /* Formats with binary units: 1536 -> "1.5 KiB", 0 -> "0 B"; 3 significant

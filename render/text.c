@@ -61,6 +61,13 @@ int nr__fontmap_get(PangoFontMap **out, nr_error *err)
     return 0;
 }
 
+void nr_render_shutdown(void)
+{
+    if (the_fontmap)
+        g_object_unref(the_fontmap);
+    the_fontmap = NULL;
+}
+
 int nr__canvas_init(nr_render_canvas *cv, cairo_t *cr, double width, double height, nr_error *err)
 {
     memset(cv, 0, sizeof *cv);

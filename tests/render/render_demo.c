@@ -60,7 +60,10 @@ int main(int argc, char **argv)
     mkdir(dir, 0777);
     for (int c = 0; c < EXAMPLE_CASES; c++)
         if (strcmp(case_name, "all") == 0 || strcmp(case_name, example_case_name((example_case)c)) == 0)
-            if (render_case(dir, (example_case)c, widths, formats) != 0)
+            if (render_case(dir, (example_case)c, widths, formats) != 0) {
+                nr_render_shutdown();
                 return 1;
+            }
+    nr_render_shutdown();
     return 0;
 }

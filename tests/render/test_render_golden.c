@@ -104,6 +104,7 @@ int main(int argc, char **argv)
             nr_render_buf_fini(&svg);
         }
     }
+    nr_render_shutdown();
     printf("%s %d golden SVGs, %d failures\n", update ? "updated" : "checked", checked, failures);
     return failures ? 1 : 0;
 }

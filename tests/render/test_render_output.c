@@ -135,5 +135,7 @@ int main(void)
         cmocka_unit_test(degenerate_inputs_still_draw),
         cmocka_unit_test(bad_width_is_a_usage_error),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    nr_render_shutdown();
+    return failed;
 }
