@@ -121,7 +121,7 @@ int nr__bars_draw(nr__bars *b)
 
     /* series layer */
     double slot = pw / (double)b->n_cat;
-    double bar_w = slot * 0.7;
+    double bar_w = fmin(slot * 0.7, 40.0); /* one run: a bar, not a wall */
     for (size_t c = 0; c < b->n_cat; c++) {
         double x0 = px + slot * c + (slot - bar_w) / 2;
         double total = category_total(b, c);
