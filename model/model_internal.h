@@ -133,6 +133,14 @@ struct nr_model {
     nr_model_pyio_match *pyio;
 };
 
+/* nr__idmap_get with the dense case inline (per-event lookups). */
+static inline int64_t nr__idmap_lookup(const nr__idmap *m, int64_t key)
+{
+    if (m->dense)
+        return key >= 0 && (uint64_t)key < m->ndense ? m->dense[key] : -1;
+    return nr__idmap_get(m, key);
+}
+
 /* Forgets the pid cache (process indexes changed). */
 static inline void nr__pid_cache_reset(nr_model *m)
 {
