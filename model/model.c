@@ -148,6 +148,8 @@ void nr_model_free(nr_model *m)
     free(m->bursts);
     free(m->findings);
     free(m->pyio);
+    free(m->reason_names);
+    free(m->reason_counts);
     nr__idmap_fini(&m->file_ids);
     nr__idmap_fini(&m->phase_ids);
     nr__idmap_fini(&m->pids);

@@ -131,6 +131,8 @@ struct nr_model {
     size_t nfindings;
 
     nr_model_pyio_match *pyio;
+    char **reason_names;         /* strings in the arena */
+    uint64_t *reason_counts;
 };
 
 /* nr__idmap_get with the dense case inline (per-event lookups). */
