@@ -387,7 +387,7 @@ def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
             opened.__exit__(None if ok else Exception, None, None)
 
 
-def _wrap(module, attr, op, arg_name, auto_phase, size_before_call):
+def _wrap(module, attr, op, arg_index, arg_name, auto_phase, size_before_call):
     fn = getattr(module, attr, None)
     if fn is None or getattr(fn, "_niorep_wrapped", False):
         return
@@ -395,7 +395,7 @@ def _wrap(module, attr, op, arg_name, auto_phase, size_before_call):
     def wrapper(*args, **kwargs):
         if _state is None or _in_library_call():
             return fn(*args, **kwargs)
-        target = args[0] if args else kwargs.get(arg_name)
+        target = args[arg_index] if len(args) > arg_index else kwargs.get(arg_name)
         # For loads the size is known before the call (the file exists).
         size_before = _file_size(target) if size_before_call else None
         return _library_io(op, target, auto_phase, fn, args, kwargs, size_before)
@@ -408,13 +408,13 @@ def _wrap(module, attr, op, arg_name, auto_phase, size_before_call):
 
 
 def _patch_torch(torch):
-    _wrap(torch, "save", "torch.save", "f", "checkpoint", False)
-    _wrap(torch, "load", "torch.load", "f", "model_load", True)
+    _wrap(torch, "save", "torch.save", 1, "f", "checkpoint", False)
+    _wrap(torch, "load", "torch.load", 0, "f", "model_load", True)
 
 
 def _patch_numpy(numpy):
-    _wrap(numpy, "save", "numpy.save", "file", None, False)
-    _wrap(numpy, "load", "numpy.load", "file", None, True)
+    _wrap(numpy, "save", "numpy.save", 0, "file", None, False)
+    _wrap(numpy, "load", "numpy.load", 0, "file", None, True)
 
 
 _PATCHERS = {"torch": _patch_torch, "numpy": _patch_numpy}
