@@ -139,15 +139,26 @@ class HookTests(unittest.TestCase):
             with open("a.bin", "rb", buffering=0) as f:
                 f.seek(100)
                 assert len(f.read(50)) == 50
+            open("t.txt").close()
             """)
         io = [(r["op"], r["path"], r["bytes"]) for r in events(records, "io")]
-        self.assertEqual(io, [("open", "a.bin", -1), ("write", "a.bin", 12345),
-                              ("open", "a.bin", -1), ("read", "a.bin", 12345),
-                              ("open", "t.txt", -1), ("write", "t.txt", 18),
-                              ("open", "t.txt", -1), ("read", "t.txt", 18),
-                              ("open", "a.bin", -1), ("read", "a.bin", 50)])
+        self.assertEqual(io, [("write", "a.bin", 12345), ("read", "a.bin", 12345),
+                              ("write", "t.txt", 18), ("read", "t.txt", 18),
+                              ("read", "a.bin", 50), ("open", "t.txt", -1)])
         for r in events(records, "io"):
             self.assertGreaterEqual(r["dur"], 0)
+            self.assertGreaterEqual(r["open_dur"], 0)
+
+    def test_file_with_reads_and_writes_gives_both_records(self):
+        records, _, _ = run_hooked("""
+            with open("u.bin", "wb") as f:
+                f.write(b"0123456789")
+            with open("u.bin", "r+b", buffering=0) as f:
+                f.write(b"ab")
+                f.read(3)
+            """)
+        io = [(r["op"], r["bytes"], r["calls"]) for r in events(records, "io") if r["ts"] >= 0][1:]
+        self.assertEqual(io, [("read", 3, 1), ("write", 2, 1)])
 
     def test_open_keeps_its_types_and_errors(self):
         _, out, _ = run_hooked("""

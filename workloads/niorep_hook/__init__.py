@@ -20,6 +20,7 @@ import builtins
 import contextlib
 import io
 import json
+import json.encoder
 import os
 import sys
 import threading
@@ -40,6 +41,7 @@ _state = None          # _Writer when active, else None
 _tls = threading.local()
 _pid = os.getpid()
 _original_open = builtins.open
+_perf = time.perf_counter
 
 
 class _Writer:
@@ -55,11 +57,12 @@ class _Writer:
         self.last_flush = time.time()
 
     def emit(self, record):
-        line = json.dumps(record, separators=(",", ":"), default=str) + "\n"
+        self.emit_line(json.dumps(record, separators=(",", ":"), default=str) + "\n", record.get("ts", 0.0))
+
+    def emit_line(self, line, now):
         with self.lock:
             self.parts.append(line)
             self.size += len(line)
-            now = record.get("ts", 0.0)
             if self.size >= _FLUSH_BYTES or now - self.last_flush >= _FLUSH_SECONDS:
                 self._flush_locked()
 
@@ -210,77 +213,92 @@ def _path_text(file):
         return name if isinstance(name, str) else ""
 
 
+_json_str = json.encoder.encode_basestring_ascii  # C-accelerated JSON string quoting
+
+
+def _file_record(op, path, ts, nbytes, dur, calls, open_dur):
+    """The io line of one file object, formatted directly: this runs once
+    per file the program opens, so it avoids json.dumps and dicts."""
+    w = _state
+    if w is None:
+        return
+    line = ('{"ts":%r,"pid":%d,"tid":%d,"event":"io","op":"%s","path":%s,"bytes":%d,'
+            '"dur":%.9f,"calls":%d,"open_dur":%.9f}\n'
+            % (ts, _pid, _tid(), op, _json_str(path), nbytes, dur, calls, open_dur))
+    w.emit_line(line, ts)
+
+
 class _TracedFileIO(io.FileIO):
     """A FileIO that sums the bytes and time of its reads and writes and
-    reports them when closed: one "open", "read" and "write" record per
-    file object, not one per call (that keeps the overhead low)."""
+    reports them when closed: one "read" and/or "write" record per file
+    object ("open" when it did neither), not one per call, which keeps the
+    overhead low."""
 
     def __init__(self, file, mode, closefd=True, opener=None):
         t0 = time.time()
         super().__init__(file, mode, closefd, opener)
-        self._nr_quiet = _in_library_call()
-        self._nr_path = _path_text(file)
         self._nr_t0 = t0
         self._nr_open_dur = time.time() - t0
-        self._nr_rbytes = self._nr_rcalls = 0
-        self._nr_wbytes = self._nr_wcalls = 0
+        self._nr_file = file
+        self._nr_quiet = getattr(_tls, "lib_depth", 0) > 0
+        self._nr_rbytes = self._nr_rcalls = self._nr_wbytes = self._nr_wcalls = 0
         self._nr_rdur = self._nr_wdur = 0.0
 
     def readinto(self, b):
-        t0 = time.perf_counter()
+        t0 = _perf()
         n = super().readinto(b)
-        self._nr_rdur += time.perf_counter() - t0
+        self._nr_rdur += _perf() - t0
         self._nr_rcalls += 1
         if n:
             self._nr_rbytes += n
         return n
 
     def read(self, size=-1):
-        t0 = time.perf_counter()
+        t0 = _perf()
         data = super().read(size)
-        self._nr_rdur += time.perf_counter() - t0
+        self._nr_rdur += _perf() - t0
         self._nr_rcalls += 1
         if data:
             self._nr_rbytes += len(data)
         return data
 
     def readall(self):
-        t0 = time.perf_counter()
+        t0 = _perf()
         data = super().readall()
-        self._nr_rdur += time.perf_counter() - t0
+        self._nr_rdur += _perf() - t0
         self._nr_rcalls += 1
         self._nr_rbytes += len(data)
         return data
 
     def write(self, b):
-        t0 = time.perf_counter()
+        t0 = _perf()
         n = super().write(b)
-        self._nr_wdur += time.perf_counter() - t0
+        self._nr_wdur += _perf() - t0
         self._nr_wcalls += 1
         if n:
             self._nr_wbytes += n
         return n
 
     def close(self):
-        if not self.closed:
-            try:
-                super().close()
-            finally:
-                self._nr_report()
-        else:
+        if self.closed:
+            return super().close()
+        try:
             super().close()
+        finally:
+            self._nr_report()
 
     def _nr_report(self):
-        if self._nr_quiet or _state is None or getattr(self, "_nr_reported", False):
+        if self._nr_quiet or _state is None:
             return
-        self._nr_reported = True
+        self._nr_quiet = True  # once
         try:
-            path, ts = self._nr_path, self._nr_t0
-            _io_record("open", path, -1, self._nr_open_dur, ts)
+            path, ts, od = _path_text(self._nr_file), self._nr_t0, self._nr_open_dur
             if self._nr_rcalls:
-                _io_record("read", path, self._nr_rbytes, self._nr_rdur, ts, calls=self._nr_rcalls)
+                _file_record("read", path, ts, self._nr_rbytes, self._nr_rdur, self._nr_rcalls, od)
             if self._nr_wcalls:
-                _io_record("write", path, self._nr_wbytes, self._nr_wdur, ts, calls=self._nr_wcalls)
+                _file_record("write", path, ts, self._nr_wbytes, self._nr_wdur, self._nr_wcalls, od)
+            if not self._nr_rcalls and not self._nr_wcalls:
+                _file_record("open", path, ts, -1, od, 0, od)
         except Exception:
             pass
 
