@@ -423,7 +423,8 @@ void nr_hook_finish(nr_hook *h, int64_t end_ns)
     int64_t *new_id = malloc((n ? n : 1) * sizeof *new_id);
     if (!new_id)
         return;
-    qsort(h->phases, n, sizeof *h->phases, cmp_phase);
+    if (n)
+        qsort(h->phases, n, sizeof *h->phases, cmp_phase);
     for (size_t i = 0; i < n; i++)
         new_id[h->phases[i].phase_id] = (int64_t)i;
     for (size_t i = 0; i < n; i++) {
