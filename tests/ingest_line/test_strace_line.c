@@ -389,6 +389,10 @@ static void signals_exits_notices(void **state)
         {.line = "[pid 11889] +++ exited with 137 +++", .kind = NR_SL_EXITED, .pid = 11889, .exit_code = 137},
         {.line = "11682 1796014587.432224 +++ killed by SIGKILL +++", /* 6.1 */
          .kind = NR_SL_KILLED, .pid = 11682, .ts_form = NR_TS_UNIX, .ts_ns = 1796014587432224000LL, .name = "SIGKILL"},
+        {.line = "--- SIGABRT {si_signo=SIGABRT, si_code=SI_TKILL, si_pid=26588, si_uid=0} ---", /* 6.1 */
+         .kind = NR_SL_SIGNAL, .name = "SIGABRT"},
+        {.line = "+++ killed by SIGABRT (core dumped) +++", /* 6.1, os.abort() with ulimit -c unlimited */
+         .kind = NR_SL_KILLED, .name = "SIGABRT", .core_dumped = 1},
         {.line = "[pid 99] +++ killed by SIGSEGV (core dumped) +++",
          .kind = NR_SL_KILLED, .pid = 99, .name = "SIGSEGV", .core_dumped = 1},
         {.line = "strace: Process 1234 attached", .kind = NR_SL_NOTICE},
