@@ -106,9 +106,7 @@ void nr_model_free(nr_model *m)
 {
     if (!m)
         return;
-    free(m->file_kind);
-    free(m->file_reg);
-    free(m->file_fs);
+    free(m->file_info);
     free(m->file_path);
     free(m->reg_paths);
     free(m->reg_read);
