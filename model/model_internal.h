@@ -123,6 +123,7 @@ struct nr_model {
     int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
     uint32_t **fine;             /* [group]: fine histogram of pass 1, freed once planned */
     uint8_t *fine_overflow;      /* [group]: a fine bin overflowed */
+    int64_t fine_mirror[NR_LAT_OP_COUNT * 3];  /* per op x slice dimension: the slice holding every value so far, -1 none, -2 none any more */
     nr__qtarget *qt;             /* [(ngroups) * NR_MODEL_NQ], read_size last */
     nr_cache_split split;
     uint64_t slow_read_bytes, read_bytes_timed;
