@@ -365,7 +365,8 @@ static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
     nr_table_set_i64(t, NR_EV_BYTES, ev->bytes);
     nr_table_set_i64(t, NR_EV_OFFSET, ev->offset);
     nr_table_set_i64(t, NR_EV_RESULT, ev->result);
-    nr_table_set_str(t, NR_EV_ERRNO, ev->errno_name.p, ev->errno_name.n);
+    /* an absent errno is a NULL span: hand the store a real empty string */
+    nr_table_set_str(t, NR_EV_ERRNO, ev->errno_name.n ? ev->errno_name.p : "", ev->errno_name.n);
     nr_table_set_i64(t, NR_EV_FLAGS, ev->flags);
 #ifdef NR_HAVE_HOOK
     nr_table_set_i64(t, NR_EV_PHASE_ID, phase_for(in, ev->pid, ev->tid, ev->ts_ns));

@@ -610,6 +610,46 @@ static void bad_inputs(void **state)
     ck_free(&r);
 }
 
+/* Phases from hook.jsonl: a worker inherits its parent's phase. */
+static void hook_phases(void **state)
+{
+#ifndef NR_HAVE_HOOK
+    skip();
+#else
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log",
+             "100 1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+             "100 1700000001.500000 read(3, \"ab\", 2) = 2\n"
+             "100 1700000001.600000 clone(child_stack=NULL, flags=SIGCHLD) = 101\n"
+             "101 1700000002.000000 read(3, \"cd\", 2) = 2\n"
+             "100 1700000004.000000 read(3, \"e\", 1) = 1\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000002.5, \"pid\": 100, \"event\": \"io\", \"op\": \"torch.save\", \"path\": \"ckpt.pt\", \"bytes\": 10, \"dur\": 0.5}\n"
+             "{\"ts\": 1700000003.0, \"pid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    static const int64_t phase[] = {-1, 0, 0, 0, -1};
+    assert_int_equal(r.events.nrows, 5);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(EV(&r, i, "phase_id"), phase[i]);
+    assert_int_equal(r.phases.nrows, 1);
+    assert_string_equal(ck_str(&r.phases, 0, "name"), "train");
+    assert_int_equal(ck_i64(&r.phases, 0, "begin_ns"), 1700000001000000000LL);
+    assert_int_equal(ck_i64(&r.phases, 0, "end_ns"), 1700000003000000000LL);
+    assert_int_equal(r.pyio.nrows, 1);
+    assert_int_equal(ck_i64(&r.pyio, 0, "phase_id"), 0);
+    assert_int_equal(ck_i64(&r.pyio, 0, "bytes"), 10);
+    assert_string_equal(ck_meta(&r, "has_hook"), "1");
+    ck_free(&r);
+#endif
+}
+
 static void determinism(void **state)
 {
     static const char log[] =
@@ -660,6 +700,7 @@ int main(void)
         cmocka_unit_test(file_kinds),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(bad_inputs),
+        cmocka_unit_test(hook_phases),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
