@@ -277,11 +277,31 @@ static int is_clone_span(nr_span name)
     return 0;
 }
 
+/* The N of "strace: Process N attached", or -1. */
+static int64_t attached_pid(const char *line, size_t len)
+{
+    static const char marker[] = "Process ";
+    const char *p = memmem(line, len, marker, sizeof marker - 1);
+    if (!p)
+        return -1;
+    p += sizeof marker - 1;
+    const char *end = line + len;
+    int64_t pid = 0;
+    int digits = 0;
+    for (; p < end && *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
+        pid = pid * 10 + (*p - '0');
+    static const char attached[] = " attached";
+    if (!digits || (size_t)(end - p) < sizeof attached - 1 || memcmp(p, attached, sizeof attached - 1) != 0)
+        return -1;
+    return pid;
+}
+
 /* In a log written to stderr, the first process's lines carry no pid until
  * a second process exists. Looks ahead for its pid: the pid of the first
  * prefixed "<... clone resumed>" when the unprefixed part ended inside a
  * clone, else the first prefixed pid that is not a child created by an
- * unprefixed clone. Returns -1 when the log has prefixes from the start or
+ * unprefixed clone; failing both, N of a leading "Process N attached"
+ * notice (strace -p). Returns -1 when the log has prefixes from the start or
  * never names the pid. */
 static int64_t prescan_root_pid(const char *path)
 {
@@ -295,9 +315,12 @@ static int64_t prescan_root_pid(const char *path)
     int64_t root = -1;
     const char *line;
     size_t len;
+    int64_t attached = -1; /* "strace: Process N attached" before any event: strace -p N */
     for (uint64_t n = 0; n < PRESCAN_MAX_LINES && nr_logsrc_next(src, &line, &len, &err) == 1; n++) {
         nr_sline sl;
         nr_sline_parse(line, len, &sl);
+        if (sl.kind == NR_SL_NOTICE && !unprefixed && attached < 0)
+            attached = attached_pid(line, len);
         if (!is_event_kind(sl.kind))
             continue;
         if (sl.pid < 0) {
@@ -327,7 +350,7 @@ static int64_t prescan_root_pid(const char *path)
         }
     }
     nr_logsrc_close(src);
-    return root;
+    return root >= 0 || !unprefixed ? root : attached;
 }
 
 /* ---- store output ------------------------------------------------------ */

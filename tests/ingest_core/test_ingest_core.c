@@ -460,6 +460,24 @@ static void stderr_mode(void **state)
     ck_free(&r);
 }
 
+/* strace -p N to stderr: one process, no prefixes; the notice names it. */
+static void stderr_mode_attached(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "strace: Process 4242 attached\n"
+        "read(0, \"x\", 1) = 1\n"
+        "write(1, \"x\", 1) = 1\n"
+        "strace: Process 4242 detached\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 1);
+    assert_int_equal(ck_i64(&r.processes, 0, "tid"), 4242);
+    assert_int_equal(EV(&r, 0, "pid"), 4242);
+    assert_int_equal(ck_diag(&r, "notice"), 2);
+    ck_free(&r);
+}
+
 static void relative_and_clock_timestamps(void **state)
 {
     ck_run r;
@@ -695,6 +713,7 @@ int main(void)
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
         cmocka_unit_test(stderr_mode),
+        cmocka_unit_test(stderr_mode_attached),
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),
         cmocka_unit_test(file_kinds),
