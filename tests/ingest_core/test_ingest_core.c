@@ -329,6 +329,46 @@ static void reopen_keeps_totals(void **state)
     ck_free(&r);
 }
 
+/* creat, _llseek, openat2, preadv2, F_SETFL O_APPEND, socketpair. */
+static void more_call_forms(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1 creat(\"/d/c\", 0644) = 3\n"
+        "1 write(3, \"abc\", 3) = 3\n"
+        "1 _llseek(3, 1, [1], SEEK_SET) = 0\n"
+        "1 write(3, \"z\", 1) = 1\n"
+        "1 openat2(AT_FDCWD, \"/d/o2\", {flags=O_RDONLY|O_CLOEXEC, resolve=0}, 24) = 4\n"
+        "1 preadv2(4, [{iov_base=\"ab\", iov_len=2}], 1, -1, 0) = 2\n"
+        "1 preadv2(4, [{iov_base=\"ab\", iov_len=2}], 1, 10, 0) = 2\n"
+        "1 read(4, \"c\", 1) = 1\n"
+        "1 fcntl(3, F_SETFL, O_WRONLY|O_APPEND) = 0\n"
+        "1 write(3, \"q\", 1) = 1\n"
+        "1 socketpair(AF_UNIX, SOCK_STREAM, 0, [5, 6]) = 0\n"
+        "1 write(5, \"hi\", 2) = 2\n"
+        "1 read(6, \"hi\", 2) = 2\n"
+        "1 execve(\"/bin/true\", [\"true\"], 0x1 /* 0 vars */) = 0\n"
+        "1 read(4, \"c\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/c", "bytes_written", 5);
+    FILE_EQ(&r, "/d/c", "write_calls", 3);
+    FILE_EQ(&r, "/d/c", "open_calls", 1);
+    FILE_EQ(&r, "/d/c", "meta_calls", 2);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 1), "offset"), 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 2), "offset"), -1);
+    FILE_EQ(&r, "/d/o2", "bytes_read", 5);
+    FILE_EQ(&r, "/d/o2", "read_calls", 3);
+    assert_int_equal(EV(&r, ck_event_row(&r, "preadv2", 0), "offset"), 0);
+    assert_int_equal(EV(&r, ck_event_row(&r, "preadv2", 1), "offset"), 10);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), 2);
+    FILE_EQ(&r, "socket:[#1]", "bytes_written", 2);
+    FILE_EQ(&r, "socket:[#2]", "bytes_read", 2);
+    FILE_EQ(&r, "socket:[#2]", "kind", NR_KIND_SOCKET);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 2), "file_id"), -1); /* openat2 O_CLOEXEC */
+    ck_free(&r);
+}
+
 /* Failed calls count as calls, not bytes; restarts and signals. */
 static void failed_restarted_and_signals(void **state)
 {
@@ -709,6 +749,7 @@ int main(void)
         cmocka_unit_test(close_range_plain_and_cloexec),
         cmocka_unit_test(sendfile_both_ends),
         cmocka_unit_test(reopen_keeps_totals),
+        cmocka_unit_test(more_call_forms),
         cmocka_unit_test(failed_restarted_and_signals),
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
