@@ -599,6 +599,8 @@ static task *task_add(nr_pm *pm, int64_t tid)
 /* Gives child the fd table and fs of parent according to clone flags. */
 static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int share_files, int share_fs)
 {
+    if (child == parent) /* a garbled log: a task cannot be its own child */
+        return 0;
     fdtab_release(pm, child->fds);
     fs_release(child->fs);
     child->fds = NULL;
@@ -1423,7 +1425,8 @@ int nr_pm_finish(nr_pm *pm, nr_error *err)
     if (pm->finished)
         return 0;
     pm->finished = 1;
-    qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
+    if (pm->ntasks)
+        qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
     pm->last_task = NULL;
     if (pm->ntasks && task_index_rebuild(pm, pm->task_nslots) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
