@@ -692,13 +692,14 @@ static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
  * the first task; else a new root with the looked-ahead pid (or 0). */
 static task *task_for_unprefixed(nr_pm *pm, nr_error *err)
 {
+    /* checked first (same answer as the rule order): no scan per line */
+    if (pm->last_unprefixed && !pm->last_unprefixed->exited)
+        return pm->last_unprefixed;
     if (pm->live_tasks == 1) {
         for (size_t i = pm->ntasks; i-- > 0;)
             if (!pm->tasks[i]->exited)
                 return pm->last_unprefixed = pm->tasks[i];
     }
-    if (pm->last_unprefixed && !pm->last_unprefixed->exited)
-        return pm->last_unprefixed;
     if (pm->ntasks)
         return pm->last_unprefixed = pm->tasks[0];
     task *t = task_new_seen(pm, pm->root_pid, err);
