@@ -93,6 +93,7 @@ typedef struct task {
     int64_t first_ts, last_ts;
     int64_t exe_id, killed_by_id, exit_code;
     uint64_t events, signals;
+    size_t serial;            /* creation order: orders two tasks of one reused tid */
     /* the pending <unfinished ...> call */
     int pending;
     int64_t pending_ts;
@@ -558,10 +559,13 @@ static int task_index_rebuild(nr_pm *pm, size_t nslots)
     if (!slots)
         return NR_E_NOMEM;
     for (size_t i = 0; i < pm->ntasks; i++) {
-        size_t s = tid_slot(pm->tasks[i]->tid, nslots);
-        while (slots[s])
+        /* of two tasks with one tid (reuse), the later one is found */
+        int64_t tid = pm->tasks[i]->tid;
+        size_t s = tid_slot(tid, nslots);
+        while (slots[s] && pm->tasks[slots[s] - 1]->tid != tid)
             s = (s + 1) & (nslots - 1);
-        slots[s] = (uint32_t)(i + 1);
+        if (!slots[s] || pm->tasks[slots[s] - 1]->serial < pm->tasks[i]->serial)
+            slots[s] = (uint32_t)(i + 1);
     }
     free(pm->task_slots);
     pm->task_slots = slots;
@@ -586,9 +590,11 @@ static task *task_add(nr_pm *pm, int64_t tid)
     t->exit_code = -1;
     t->early_child = -1;
     nr_buf_init(&t->pending_text);
+    t->serial = pm->ntasks;
     pm->tasks[pm->ntasks] = t;
+    /* a reused tid: the slot of the exited task now names the new one */
     size_t s = tid_slot(tid, pm->task_nslots);
-    while (pm->task_slots[s])
+    while (pm->task_slots[s] && pm->tasks[pm->task_slots[s] - 1]->tid != tid)
         s = (s + 1) & (pm->task_nslots - 1);
     pm->task_slots[s] = (uint32_t)(pm->ntasks + 1);
     pm->ntasks++;
@@ -1085,6 +1091,8 @@ static int handle_clone(nr_pm *pm, task *t, const call *c)
     int thread, files, fs;
     clone_flags(c->name, c->args, &thread, &files, &fs);
     task *child = task_find(pm, c->result);
+    if (child && child->exited)
+        child = NULL; /* the tid is reused */
     if (child && child->origin == ORIGIN_CLONE)
         return 0; /* already set up */
     if (!child && !(child = task_add(pm, c->result)))
@@ -1417,6 +1425,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     task *t;
     if (tid >= 0) {
         t = task_find(pm, tid);
+        if (t && t->exited && sl->kind != NR_SL_EXITED && sl->kind != NR_SL_KILLED)
+            t = NULL; /* a line after "+++ exited": the tid is reused */
         if (!t && !(t = task_new_seen(pm, tid, err)))
             return err ? err->code : NR_E_NOMEM;
     } else if (!(t = task_for_unprefixed(pm, err))) {
@@ -1446,7 +1456,9 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
 static int compare_tasks_by_tid(const void *a, const void *b)
 {
     const task *x = *(task *const *)a, *y = *(task *const *)b;
-    return x->tid < y->tid ? -1 : x->tid > y->tid;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
 int nr_pm_finish(nr_pm *pm, nr_error *err)

@@ -396,6 +396,33 @@ static void raw_flags(void **state)
     ck_free(&r);
 }
 
+/* A tid reused after its exit is a new task with its own fd table. */
+static void tid_reuse(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "10 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n"
+        "10 fork() = 11\n"
+        "11 +++ exited with 1 +++\n"
+        "10 fork() = 11\n"
+        "11 read(3, \"a\", 1) = 1\n"
+        "11 +++ exited with 0 +++\n"
+        "10 close(3) = 0\n"
+        "12 read(3, \"a\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 4);
+    assert_int_equal(ck_i64(&r.processes, 1, "tid"), 11);
+    assert_int_equal(ck_i64(&r.processes, 1, "exit_code"), 1);
+    assert_int_equal(ck_i64(&r.processes, 2, "tid"), 11);
+    assert_int_equal(ck_i64(&r.processes, 2, "exit_code"), 0);
+    assert_int_equal(ck_i64(&r.processes, 2, "ppid"), 10);
+    assert_int_equal(ck_i64(&r.processes, 2, "events"), 1);
+    FILE_EQ(&r, "/d/a", "bytes_read", 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "file_id"), -1);
+    ck_free(&r);
+}
+
 /* Failed calls count as calls, not bytes; restarts and signals. */
 static void failed_restarted_and_signals(void **state)
 {
@@ -778,6 +805,7 @@ int main(void)
         cmocka_unit_test(reopen_keeps_totals),
         cmocka_unit_test(more_call_forms),
         cmocka_unit_test(raw_flags),
+        cmocka_unit_test(tid_reuse),
         cmocka_unit_test(failed_restarted_and_signals),
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
