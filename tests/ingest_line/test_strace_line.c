@@ -302,6 +302,14 @@ static void results_and_durations(void **state)
          .kind = NR_SL_SYSCALL, .name = "connect",
          .args = "3<UNIX-STREAM:[1234]>, {sa_family=AF_UNIX, sun_path=\"/run/a>b\"}, 110", .has_result = 1},
         {.line = "getpid() = 42", .kind = NR_SL_SYSCALL, .name = "getpid", .args = "", .has_result = 1, .result = 42},
+        {.line = "nanosleep({tv_sec=5, tv_nsec=0}, NULL) = 0 <5>", /* --syscall-times=s */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 5 * S, .name = "nanosleep",
+         .args = "{tv_sec=5, tv_nsec=0}, NULL", .has_result = 1},
+        {.line = "openat(0xffffff9c, \"/a\", 0x80000) = 3 <0.000001234>", /* -X raw, 32-bit AT_FDCWD */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 1234, .name = "openat",
+         .args = "0xffffff9c, \"/a\", 0x80000", .has_result = 1, .result = 3},
+        {.line = "read(3, 0x7f, 10) = 10 <0.1234567890>", /* 10 fraction digits: no duration */
+         .kind = NR_SL_SYSCALL, .name = "read", .args = "3, 0x7f, 10", .has_result = 1, .result = 10},
     };
     CHECK_TABLE(t);
 }
