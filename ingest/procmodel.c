@@ -18,6 +18,8 @@
 #define AT_FDCWD_VALUE (-100)
 #define MAX_TRACKED_FD (1 << 24)   /* larger "fds" are garbage, not tracked */
 #define DECODE_CAP 16384
+#define SYSCALL_CACHE_SLOTS 64  /* power of two */
+#define SYSCALL_NAME_MAX 24
 
 /* ---- small span helpers ------------------------------------------------ */
 
@@ -135,6 +137,12 @@ struct nr_pm {
     size_t nfiles, files_cap;
     nr_strtab names;          /* exe paths, signal names */
     uint64_t synthetic_serial;
+
+    struct syscall_cache_entry {
+        const nr_syscall_info *info;  /* NULL: not in the table */
+        size_t len;                   /* 0 = empty */
+        char name[SYSCALL_NAME_MAX];
+    } syscall_cache[SYSCALL_CACHE_SLOTS];
 
     char decode[DECODE_CAP];
     nr_buf resolved, scratch, joined;
@@ -1301,9 +1309,26 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 
 /* ---- line dispatch ----------------------------------------------------- */
 
-static void fill_call(call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+/* nr_syscall_lookup behind a small direct-mapped cache of the model:
+ * logs repeat a handful of syscalls, and a hit costs one short memcmp. */
+static const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
 {
-    c->info = nr_syscall_lookup(name.p, name.n);
+    if (name.n == 0 || name.n > SYSCALL_NAME_MAX)
+        return nr_syscall_lookup(name.p, name.n);
+    size_t slot = ((unsigned char)name.p[0] * 7u + (unsigned char)name.p[name.n - 1] * 13u + name.n) &
+                  (SYSCALL_CACHE_SLOTS - 1);
+    struct syscall_cache_entry *e = &pm->syscall_cache[slot];
+    if (e->len == name.n && memcmp(e->name, name.p, name.n) == 0)
+        return e->info;
+    e->info = nr_syscall_lookup(name.p, name.n);
+    memcpy(e->name, name.p, name.n);
+    e->len = name.n;
+    return e->info;
+}
+
+static void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+{
+    c->info = syscall_cached(pm, name);
     c->name = name;
     c->args = args;
     c->annot = sl->result_annot;
@@ -1331,7 +1356,7 @@ static int flush_pending(nr_pm *pm, task *t, nr_error *err)
     nr_span name = {(const char *)t->pending_text.data, t->pending_name_len};
     nr_span args = {name.p + name.n + 1, t->pending_text.len - name.n - 1};
     call c = {0};
-    c.info = nr_syscall_lookup(name.p, name.n);
+    c.info = syscall_cached(pm, name);
     c.name = name;
     c.args = args;
     c.ts = t->pending_ts;
@@ -1380,7 +1405,7 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     pname.p = (const char *)b->data;
     nr_span args = {pname.p + pname.n + 1, b->len - pname.n - 1};
     call c;
-    fill_call(&c, pname, args, sl, t->pending_ts);
+    fill_call(pm, &c, pname, args, sl, t->pending_ts);
     c.flags |= NR_EVF_RESUMED;
     t->pending = 0;
     t->early_child = -1;
@@ -1441,7 +1466,7 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     switch (sl->kind) {
     case NR_SL_SYSCALL: {
         call c;
-        fill_call(&c, sl->name, sl->args, sl, ts_ns);
+        fill_call(pm, &c, sl->name, sl->args, sl, ts_ns);
         return handle_call(pm, t, &c, err);
     }
     case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);
