@@ -762,6 +762,23 @@ static void hook_phases(void **state)
 #endif
 }
 
+/* A single -ff file given directly: its pid from the name, no machine path in the store. */
+static void single_log_file(void **state)
+{
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    ck_write(r.dir, "trace.77", "openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\nread(3, \"ab\", 2) = 2\n");
+    char path[400];
+    snprintf(path, sizeof path, "%s/trace.77", r.dir);
+    ck_ingest(&r, path, NULL);
+    assert_ok(&r);
+    assert_string_equal(ck_meta(&r, "log.0.name"), "trace.77");
+    assert_int_equal(EV(&r, 1, "pid"), 77);
+    FILE_EQ(&r, "/d/x", "bytes_read", 2);
+    ck_free(&r);
+}
+
 static void determinism(void **state)
 {
     static const char log[] =
@@ -817,6 +834,7 @@ int main(void)
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
+        cmocka_unit_test(single_log_file),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
