@@ -858,8 +858,10 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
     if (dirfd == AT_FDCWD_VALUE) {
         if (dirfd_annot.n) {
             long n = decode(pm, dirfd_annot); /* -y prints AT_FDCWD</cwd>: the annotation wins */
-            if (n > 0 && pm->decode[0] == '/' && fs_set_cwd(t->fs, pm->decode, (size_t)n) < 0)
-                return t->fs->cwd;
+            const char *cwd = t->fs->cwd;
+            int same = n >= 0 && strlen(cwd) == (size_t)n && memcmp(cwd, pm->decode, (size_t)n) == 0;
+            if (n > 0 && pm->decode[0] == '/' && !same)
+                fs_set_cwd(t->fs, pm->decode, (size_t)n); /* out of memory: the old cwd stays */
         }
         return t->fs->cwd;
     }
@@ -922,7 +924,10 @@ static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     int is_creat = span_eq(c->name, "creat");
     int directory = flag_present(flags, "O_DIRECTORY", 0200000);
     int64_t file = -1;
-    if (in->path_arg >= 0) {
+    int annotated = c->ok && c->result >= 0 && c->annot.n;
+    /* with a -y result the annotation is the identity: resolving the path as
+     * well would add a second name for the file (/lib vs /usr/lib) */
+    if (in->path_arg >= 0 && !annotated) {
         file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, directory ? NR_KIND_DIRECTORY : NR_KIND_UNKNOWN);
         if (file < -1)
             return (int)file;

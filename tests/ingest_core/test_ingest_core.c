@@ -62,6 +62,9 @@ static void basic_ttt_T_y(void **state)
     FILE_EQ(&r, "/home/u/data/missing", "meta_calls", 1);
 
     assert_int_equal(r.events.nrows, 13);
+    /* the opened names are not files of their own: the annotations are */
+    assert_int_equal(ck_file_row(&r, "data/a.bin"), -1);
+    assert_int_equal(r.files.nrows, 3);
     long rd = ck_event_row(&r, "read", 0);
     assert_int_equal(EV(&r, rd, "offset"), 0);
     assert_int_equal(EV(&r, rd, "bytes"), 4096);
@@ -647,9 +650,13 @@ static void file_kinds(void **state)
         "1400 openat(AT_FDCWD</>, \"/proc/self/status\", O_RDONLY) = 6</proc/1400/status>\n"
         "1400 eventfd2(0, EFD_CLOEXEC) = 7<anon_inode:[eventfd]>\n"
         "1400 pipe([8, 9]) = 0\n"
-        "1400 write(9, \"abc\", 3) = 3\n",
+        "1400 write(9, \"abc\", 3) = 3\n"
+        "1400 openat(AT_FDCWD</w>, \"/lib/libc.so.6\", O_RDONLY|O_CLOEXEC) = 10</usr/lib/libc.so.6>\n",
         NULL);
     assert_ok(&r);
+    /* a symlinked name is not a file of its own: the -y annotation is */
+    assert_int_equal(ck_file_row(&r, "/lib/libc.so.6"), -1);
+    FILE_EQ(&r, "/usr/lib/libc.so.6", "open_calls", 1);
     FILE_EQ(&r, "pipe:[1001]", "kind", NR_KIND_PIPE);
     FILE_EQ(&r, "pipe:[1001]", "bytes_written", 2);
     FILE_EQ(&r, "TCP:[7]", "kind", NR_KIND_SOCKET);
