@@ -877,9 +877,10 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
     return nr_strtab_str(&pm->paths, (size_t)id);
 }
 
-/* File of a path argument, resolved against cwd or dirfd. -1 when the
- * argument is not a string (NULL pointer, unreadable memory). */
-static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int kind)
+/* Resolves a path argument into pm->resolved. Returns 0, -1 when the
+ * argument is not a string, or 1 with *empty_path_file set for AT_EMPTY_PATH
+ * (the dirfd itself). */
+static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int64_t *empty_path_file)
 {
     nr_span arg = nr_sarg(c->args, (unsigned)path_arg);
     if (!arg.n || arg.p[0] != '"')
@@ -891,8 +892,10 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
     long n = decode(pm, arg);
     if (n < 0)
         return -1;
-    if (n == 0 && dirfd != AT_FDCWD_VALUE) /* AT_EMPTY_PATH: the dirfd itself */
-        return ofd_file(pm, ofd_of_fd(pm, t, dirfd, 0));
+    if (n == 0 && dirfd != AT_FDCWD_VALUE) { /* AT_EMPTY_PATH: the dirfd itself */
+        *empty_path_file = ofd_file(pm, ofd_of_fd(pm, t, dirfd, 0));
+        return 1;
+    }
     /* the decoded path lives in pm->decode, which base_dir may reuse: copy it */
     pm->scratch.len = 0;
     if (nr_buf_put(&pm->scratch, pm->decode, (size_t)n) < 0)
@@ -906,6 +909,17 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
     }
     if (resolve_path(pm, base, (const char *)pm->scratch.data, pm->scratch.len) < 0)
         return NR_E_NOMEM;
+    return 0;
+}
+
+/* File of a path argument, resolved against cwd or dirfd. -1 when the
+ * argument is not a string (NULL pointer, unreadable memory). */
+static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int kind)
+{
+    int64_t empty_path_file = -1;
+    int rc = resolve_path_arg(pm, t, c, path_arg, dirfd_arg, &empty_path_file);
+    if (rc != 0)
+        return rc == 1 ? empty_path_file : rc;
     return file_intern(pm, (const char *)pm->resolved.data, pm->resolved.len, kind);
 }
 
@@ -1125,10 +1139,13 @@ static int handle_execve(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok)
         return 0;
-    int64_t file = file_of_path_arg(pm, t, c, c->info->path_arg, c->info->dirfd_arg, NR_KIND_UNKNOWN);
-    if (file >= 0) {
-        int64_t id = nr_strtab_intern(&pm->names, nr_strtab_str(&pm->paths, (size_t)file),
-                                      nr_strtab_len(&pm->paths, (size_t)file));
+    /* the program is a name of the task, not a file it did I/O on */
+    int64_t unused;
+    int rc = resolve_path_arg(pm, t, c, c->info->path_arg, c->info->dirfd_arg, &unused);
+    if (rc < -1)
+        return rc;
+    if (rc == 0) {
+        int64_t id = nr_strtab_intern(&pm->names, (const char *)pm->resolved.data, pm->resolved.len);
         if (id < 0)
             return (int)id;
         t->exe_id = id;

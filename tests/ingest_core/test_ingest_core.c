@@ -164,6 +164,7 @@ static void cloexec_at_execve(void **state)
     for (unsigned i = 1; i < 5; i++)
         assert_int_equal(EV(&r, ck_event_row(&r, "read", i), "file_id"), -1);
     assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 200), "exe"), "/usr/bin/tool");
+    assert_int_equal(ck_file_row(&r, "/usr/bin/tool"), -1); /* a name of the task, not an I/O file */
     ck_free(&r);
 }
 
