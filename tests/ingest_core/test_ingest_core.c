@@ -787,6 +787,35 @@ static void single_log_file(void **state)
     ck_free(&r);
 }
 
+/* manifest.json: its cwd resolves relative paths, its keys go to meta. */
+static void manifest_cwd_and_meta(void **state)
+{
+#ifndef NR_HAVE_MANIFEST
+    skip();
+#else
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log", "5 openat(AT_FDCWD, \"data/x\", O_RDONLY) = 3\n5 read(3, \"ab\", 2) = 2\n");
+    ck_write(run, "manifest.json",
+             "{\"format\": \"niorep-run\", \"version\": 1, \"labels\": {\"workload\": \"mlp\"},\n"
+             " \"cwd\": \"/srv/job\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/srv/job/data/x", "bytes_read", 2);
+    assert_string_equal(ck_meta(&r, "start_cwd"), "/srv/job");
+    assert_string_equal(ck_meta(&r, "manifest.labels.workload"), "mlp");
+    assert_string_equal(ck_meta(&r, "manifest.cwd"), "/srv/job");
+    ck_ingest(&r, run, "/override"); /* --cwd wins over the manifest */
+    assert_ok(&r);
+    FILE_EQ(&r, "/override/data/x", "bytes_read", 2);
+    ck_free(&r);
+#endif
+}
+
 static void determinism(void **state)
 {
     static const char log[] =
@@ -843,6 +872,7 @@ int main(void)
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(single_log_file),
+        cmocka_unit_test(manifest_cwd_and_meta),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
