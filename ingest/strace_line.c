@@ -461,6 +461,21 @@ static const char *parse_prefix(const char *line, const char *end, nr_sline *out
     return skip_spaces(p, end);
 }
 
+/* Skips the "[ 39] " of -n (syscall number) and the "[00007f80d30a0a07] "
+ * (or "[????????????????] ") of -i (instruction pointer), in that order. */
+static const char *skip_syscall_number_and_ip(const char *p, const char *end)
+{
+    for (int k = 0; k < 2 && p < end && *p == '['; k++) {
+        const char *q = p + 1, *limit = end - q > 20 ? q + 20 : end;
+        while (q < limit && (is_xdigit(*q) || *q == ' ' || *q == '?'))
+            q++;
+        if (q == p + 1 || q + 1 >= end || q[0] != ']' || q[1] != ' ')
+            break;
+        p = skip_spaces(q + 1, end);
+    }
+    return p;
+}
+
 static void set_bad(nr_sline *out, const char *reason)
 {
     out->kind = NR_SL_BAD;
@@ -759,6 +774,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         return;
     }
     p = parse_prefix(line, end, out);
+    p = skip_syscall_number_and_ip(p, end);
     out->reason = NULL;
     if (p == end) {
         set_bad(out, "truncated");
