@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "nr_model.h"
 #include "nr_schema.h"
@@ -55,6 +56,20 @@ static int each_meta(const nr_store *s, void (*fn)(void *ctx, const char *k, con
     return rc;
 }
 
+/* "1764480000.12" (the trace's own clock) as "2025-11-30 05:20:00 UTC"; other text unchanged. */
+static const char *unix_time_text(const char *value, char *buf, size_t cap)
+{
+    char *end;
+    double t = strtod(value, &end);
+    if (end == value || *end || !(t > 0 && t < 4e9))
+        return value;
+    time_t secs = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&secs, &tm) || strftime(buf, cap, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+        return value;
+    return buf;
+}
+
 typedef struct facts_ctx {
     nr_report_table *t;
 } facts_ctx;
@@ -69,10 +84,14 @@ static void fact_from_meta(void *ctx, const char *key, const char *value)
         {"manifest.host.cpus", "CPUs"},
         {"manifest.strace.version", "strace version"},
         {"manifest.start", "start (from the manifest)"},
+        {"manifest.end", "end (from the manifest)"},
         {"time_base", "timestamps"},
         {"niorep_version", "ingested by niorep"},
     };
     facts_ctx *f = ctx;
+    char date[64];
+    if (strcmp(key, "manifest.start") == 0 || strcmp(key, "manifest.end") == 0)
+        value = unix_time_text(value, date, sizeof date);
     if (strncmp(key, "manifest.labels.", 16) == 0) {
         char label[160];
         snprintf(label, sizeof label, "label %s", key + 16);
@@ -386,10 +405,10 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
         return 0;
     }
     const nr_model_timeline *tl = nr_model_get_timeline(m);
-    nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 5, "Read and write throughput over time, phases coloured, checkpoint bursts shaded", err));
+    /* The timeline is full width: figure above, numbers below. */
+    NR_TRY(figure(ctx, rep, sec, ri, 5, "Read and write throughput over time, phases coloured, checkpoint bursts shaded", err));
     static const char *const heads[] = {"measure", "value"};
-    nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Timeline", 2, heads, 2);
+    nr_report_table *t = nr_report_table_new(sec, "Timeline", 2, heads, 2);
     double bin_s = (double)tl->width_ns * 1e-9, peak_r = 0, peak_w = 0;
     for (size_t i = 0; i < tl->nbins && bin_s > 0; i++) {
         peak_r = fmax(peak_r, (double)tl->read_bytes[i] / bin_s);
