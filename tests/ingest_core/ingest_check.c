@@ -110,6 +110,7 @@ void ck_ingest(ck_run *r, const char *input, const char *start_cwd)
     read_table(s, "diagnostics", &r->diagnostics);
     read_table(s, "meta", &r->meta);
     read_table(s, "phases", &r->phases);
+    read_table(s, "pyio", &r->pyio);
     nr_store_close(s);
 }
 
@@ -139,6 +140,7 @@ void ck_free(ck_run *r)
     free_table(&r->diagnostics);
     free_table(&r->meta);
     free_table(&r->phases);
+    free_table(&r->pyio);
 }
 
 static size_t col_index(const ck_table *t, const char *col)

@@ -19,7 +19,8 @@
 static int run_strace(const char *run_dir, const char *data_dir, const char *flags)
 {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s -o %s/strace.log %s %s >/dev/null 2>&1", NR_STRACE_PATH, flags, run_dir,
+    /* LeakSanitizer (in sanitizer builds) cannot run under ptrace: off for the traced program */
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 %s %s -o %s/strace.log %s %s >/dev/null 2>&1", NR_STRACE_PATH, flags, run_dir,
              NR_IO_PROG, data_dir);
     int rc = system(cmd);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -76,6 +77,8 @@ static void check_totals(const char *flags, const char *data_dir_in_trace_cwd)
 
 static void strace_f_ttt_T_y(void **state) { check_totals("-f -ttt -T -y", NULL); }
 static void strace_f_plain(void **state) { check_totals("-f", NULL); }
+static void strace_ff_tt_T(void **state) { check_totals("-ff -tt -T", NULL); }
+static void strace_f_r_yy_raw(void **state) { check_totals("-f -r -yy -X raw", NULL); }
 
 int main(void)
 {
@@ -86,6 +89,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(strace_f_ttt_T_y),
         cmocka_unit_test(strace_f_plain),
+        cmocka_unit_test(strace_ff_tt_T),
+        cmocka_unit_test(strace_f_r_yy_raw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@ import builtins
 import contextlib
 import io
 import json
+import json.encoder
 import os
 import sys
 import threading
@@ -40,6 +41,7 @@ _state = None          # _Writer when active, else None
 _tls = threading.local()
 _pid = os.getpid()
 _original_open = builtins.open
+_perf = time.perf_counter
 
 
 class _Writer:
@@ -55,11 +57,12 @@ class _Writer:
         self.last_flush = time.time()
 
     def emit(self, record):
-        line = json.dumps(record, separators=(",", ":"), default=str) + "\n"
+        self.emit_line(json.dumps(record, separators=(",", ":"), default=str) + "\n", record.get("ts", 0.0))
+
+    def emit_line(self, line, now):
         with self.lock:
             self.parts.append(line)
             self.size += len(line)
-            now = record.get("ts", 0.0)
             if self.size >= _FLUSH_BYTES or now - self.last_flush >= _FLUSH_SECONDS:
                 self._flush_locked()
 
@@ -210,82 +213,123 @@ def _path_text(file):
         return name if isinstance(name, str) else ""
 
 
+_json_str = json.encoder.encode_basestring_ascii  # C-accelerated JSON string quoting
+
+
+def _file_record(op, path, ts, nbytes, dur, calls, open_dur):
+    """The io line of one file object, formatted directly: this runs once
+    per file the program opens, so it avoids json.dumps and dicts."""
+    w = _state
+    if w is None:
+        return
+    line = ('{"ts":%r,"pid":%d,"tid":%d,"event":"io","op":"%s","path":%s,"bytes":%d,'
+            '"dur":%.9f,"calls":%d,"open_dur":%.9f}\n'
+            % (ts, _pid, _tid(), op, _json_str(path), nbytes, dur, calls, open_dur))
+    w.emit_line(line, ts)
+
+
 class _TracedFileIO(io.FileIO):
     """A FileIO that sums the bytes and time of its reads and writes and
-    reports them when closed: one "open", "read" and "write" record per
-    file object, not one per call (that keeps the overhead low)."""
+    reports them when closed: one "read" and/or "write" record per file
+    object ("open" when it did neither), not one per call, which keeps the
+    overhead low."""
+
+    # Class-level zeros: an instance gets its own counter on first use.
+    _nr_rbytes = _nr_rcalls = _nr_wbytes = _nr_wcalls = 0
+    _nr_rdur = _nr_wdur = 0.0
 
     def __init__(self, file, mode, closefd=True, opener=None):
         t0 = time.time()
         super().__init__(file, mode, closefd, opener)
-        self._nr_quiet = _in_library_call()
-        self._nr_path = _path_text(file)
         self._nr_t0 = t0
         self._nr_open_dur = time.time() - t0
-        self._nr_rbytes = self._nr_rcalls = 0
-        self._nr_wbytes = self._nr_wcalls = 0
-        self._nr_rdur = self._nr_wdur = 0.0
+        self._nr_file = file
+        self._nr_quiet = getattr(_tls, "lib_depth", 0) > 0
 
     def readinto(self, b):
-        t0 = time.perf_counter()
+        t0 = _perf()
         n = super().readinto(b)
-        self._nr_rdur += time.perf_counter() - t0
+        self._nr_rdur += _perf() - t0
         self._nr_rcalls += 1
         if n:
             self._nr_rbytes += n
         return n
 
     def read(self, size=-1):
-        t0 = time.perf_counter()
+        t0 = _perf()
         data = super().read(size)
-        self._nr_rdur += time.perf_counter() - t0
+        self._nr_rdur += _perf() - t0
         self._nr_rcalls += 1
         if data:
             self._nr_rbytes += len(data)
         return data
 
     def readall(self):
-        t0 = time.perf_counter()
+        t0 = _perf()
         data = super().readall()
-        self._nr_rdur += time.perf_counter() - t0
+        self._nr_rdur += _perf() - t0
         self._nr_rcalls += 1
         self._nr_rbytes += len(data)
         return data
 
     def write(self, b):
-        t0 = time.perf_counter()
+        t0 = _perf()
         n = super().write(b)
-        self._nr_wdur += time.perf_counter() - t0
+        self._nr_wdur += _perf() - t0
         self._nr_wcalls += 1
         if n:
             self._nr_wbytes += n
         return n
 
     def close(self):
-        if not self.closed:
-            try:
-                super().close()
-            finally:
-                self._nr_report()
-        else:
+        if self.closed:
+            return super().close()
+        try:
             super().close()
+        finally:
+            self._nr_report()
 
     def _nr_report(self):
-        if self._nr_quiet or _state is None or getattr(self, "_nr_reported", False):
+        if self._nr_quiet or _state is None:
             return
-        self._nr_reported = True
+        self._nr_quiet = True  # once
         try:
-            path, ts = self._nr_path, self._nr_t0
-            _io_record("open", path, -1, self._nr_open_dur, ts)
+            path, ts, od = _path_text(self._nr_file), self._nr_t0, self._nr_open_dur
             if self._nr_rcalls:
-                _io_record("read", path, self._nr_rbytes, self._nr_rdur, ts, calls=self._nr_rcalls)
+                _file_record("read", path, ts, self._nr_rbytes, self._nr_rdur, self._nr_rcalls, od)
             if self._nr_wcalls:
-                _io_record("write", path, self._nr_wbytes, self._nr_wdur, ts, calls=self._nr_wcalls)
+                _file_record("write", path, ts, self._nr_wbytes, self._nr_wdur, self._nr_wcalls, od)
+            if not self._nr_rcalls and not self._nr_wcalls:
+                _file_record("open", path, ts, -1, od, 0, od)
         except Exception:
             pass
 
 
 _OPEN_MODE_CHARS = frozenset("rwxabt+")
+_mode_cache = {}  # mode string -> (raw mode, binary, buffer class) or None
+
+
+def _parse_mode(mode):
+    """What io.open makes of mode, or None for modes left to the real open
+    (unusual or invalid ones: it raises the proper error)."""
+    if not isinstance(mode, str):
+        return None
+    parsed = _mode_cache.get(mode)
+    if parsed is None and mode not in _mode_cache:
+        chars = set(mode)
+        if chars <= _OPEN_MODE_CHARS and len(chars) == len(mode) and not ("b" in chars and "t" in chars) \
+                and len(chars & set("rwxa")) == 1:
+            raw_mode = "".join(c for c in mode if c in "rwxa+")
+            if "+" in chars:
+                buffer_class = io.BufferedRandom
+            elif chars & set("wxa"):
+                buffer_class = io.BufferedWriter
+            else:
+                buffer_class = io.BufferedReader
+            parsed = (raw_mode, "b" in chars, buffer_class)
+        if len(_mode_cache) < 64:
+            _mode_cache[mode] = parsed
+    return parsed
 
 
 def _traced_open(file, mode="r", buffering=-1, encoding=None, errors=None,
@@ -293,14 +337,12 @@ def _traced_open(file, mode="r", buffering=-1, encoding=None, errors=None,
     """builtins.open with a _TracedFileIO underneath; the layering follows
     io.open (Lib/_pyio.py open()), so the returned objects are the usual
     BufferedReader/Writer/Random and TextIOWrapper types."""
-    if (_state is None or isinstance(file, int) or not isinstance(mode, str)
-            or not set(mode) <= _OPEN_MODE_CHARS or len(set(mode)) != len(mode)
-            or ("b" in mode and "t" in mode)):
+    parsed = _parse_mode(mode) if _state is not None and not isinstance(file, int) else None
+    if parsed is None:
         return _original_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
-    binary = "b" in mode
+    raw_mode, binary, buffer_class = parsed
     if binary and (encoding is not None or errors is not None or newline is not None):
         return _original_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
-    raw_mode = "".join(c for c in mode if c in "rwxa+")
     raw = _TracedFileIO(file, raw_mode, closefd, opener)
     try:
         line_buffering = False
@@ -315,12 +357,7 @@ def _traced_open(file, mode="r", buffering=-1, encoding=None, errors=None,
             if binary:
                 return raw
             raise ValueError("can't have unbuffered text I/O")
-        if "+" in raw_mode:
-            buffer = io.BufferedRandom(raw, buffering)
-        elif any(c in raw_mode for c in "wxa"):
-            buffer = io.BufferedWriter(raw, buffering)
-        else:
-            buffer = io.BufferedReader(raw, buffering)
+        buffer = buffer_class(raw, buffering)
         if binary:
             return buffer
         if sys.version_info >= (3, 10) and encoding is None:
@@ -387,7 +424,7 @@ def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
             opened.__exit__(None if ok else Exception, None, None)
 
 
-def _wrap(module, attr, op, arg_name, auto_phase, size_before_call):
+def _wrap(module, attr, op, arg_index, arg_name, auto_phase, size_before_call):
     fn = getattr(module, attr, None)
     if fn is None or getattr(fn, "_niorep_wrapped", False):
         return
@@ -395,7 +432,7 @@ def _wrap(module, attr, op, arg_name, auto_phase, size_before_call):
     def wrapper(*args, **kwargs):
         if _state is None or _in_library_call():
             return fn(*args, **kwargs)
-        target = args[0] if args else kwargs.get(arg_name)
+        target = args[arg_index] if len(args) > arg_index else kwargs.get(arg_name)
         # For loads the size is known before the call (the file exists).
         size_before = _file_size(target) if size_before_call else None
         return _library_io(op, target, auto_phase, fn, args, kwargs, size_before)
@@ -408,13 +445,13 @@ def _wrap(module, attr, op, arg_name, auto_phase, size_before_call):
 
 
 def _patch_torch(torch):
-    _wrap(torch, "save", "torch.save", "f", "checkpoint", False)
-    _wrap(torch, "load", "torch.load", "f", "model_load", True)
+    _wrap(torch, "save", "torch.save", 1, "f", "checkpoint", False)
+    _wrap(torch, "load", "torch.load", 0, "f", "model_load", True)
 
 
 def _patch_numpy(numpy):
-    _wrap(numpy, "save", "numpy.save", "file", None, False)
-    _wrap(numpy, "load", "numpy.load", "file", None, True)
+    _wrap(numpy, "save", "numpy.save", 0, "file", None, False)
+    _wrap(numpy, "load", "numpy.load", 0, "file", None, True)
 
 
 _PATCHERS = {"torch": _patch_torch, "numpy": _patch_numpy}
