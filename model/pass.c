@@ -133,17 +133,18 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
     e->op = op >= 0 && op < NR_OP_CLASS_COUNT ? (int)op : NR_OP_OTHER;
     e->lat_op = nr__lat_op_of(e->op);
 
-    e->file_row = file_id >= 0 ? nr__idmap_get(&m->file_ids, file_id) : -1;
+    e->file_row = file_id >= 0 ? nr__idmap_lookup(&m->file_ids, file_id) : -1;
     if (e->file_row >= 0) {
-        e->kind = m->file_kind[e->file_row];
-        e->reg = m->file_reg[e->file_row];
-        e->fs = m->file_fs[e->file_row];
+        const nr__fileinfo fi = m->file_info[e->file_row];
+        e->kind = fi.kind;
+        e->reg = fi.reg;
+        e->fs = fi.fs;
     } else {
         e->kind = NR_KIND_UNKNOWN;
         e->reg = -1;
         e->fs = 0;
     }
-    const int64_t ph = phase_id >= 0 ? nr__idmap_get(&m->phase_ids, phase_id) : -1;
+    const int64_t ph = phase_id >= 0 ? nr__idmap_lookup(&m->phase_ids, phase_id) : -1;
     e->phase = ph >= 0 ? (size_t)ph : m->unphased;
 
     const size_t slot = (size_t)e->pid & 63;

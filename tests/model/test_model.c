@@ -535,6 +535,14 @@ static void finding_cache_miss_tail(void **state)
     m = mini_model("hits.nio", &hits);
     assert_false(has_finding(m, "cache_miss_tail"));
     nr_model_free(m);
+    /* 90% slow: two modes, but the misses are the bulk, not the tail (gate) */
+    const mini misses = {.files = 1, .bytes_file0 = 2000 * 4096, .read_size = 4096, .read_dur = 5 * MS,
+                         .slow_every = 10, .slow_dur = 5 * US};
+    m = mini_model("misses.nio", &misses);
+    assert_true(nr_model_cache_split(m)->found);
+    assert_near(nr_model_cache_split(m)->slow_share, 0.9, 1e-12);
+    assert_false(has_finding(m, "cache_miss_tail"));
+    nr_model_free(m);
 }
 
 int main(void)
