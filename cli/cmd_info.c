@@ -1,9 +1,217 @@
-/* niorep info RUN.nio -- to be written with the store reader. */
+/* niorep info RUN.nio: what a store holds (tables, columns, sizes and
+ * compression), then the ingest facts of its `meta` table and the reasons
+ * and examples of its `diagnostics` table. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "nr_store.h"
+
+enum { EXAMPLES_PER_REASON = 3 };
+
+static const char info_options[] = "  -h, --help          show this help\n";
+
+/* Prints n bytes for a human: printable ASCII and valid UTF-8 as they are,
+ * any other byte as \xNN, a backslash as \\. */
+static void print_bytes(FILE *out, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        unsigned char b = p[i];
+        size_t len = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 && b >= 0xc2 ? 2 : (b & 0xf0) == 0xe0 ? 3
+                   : (b & 0xf8) == 0xf0 && b <= 0xf4 ? 4 : 0;
+        int ok = len > 0 && i + len <= n;
+        for (size_t k = 1; ok && k < len; k++)
+            ok = (p[i + k] & 0xc0) == 0x80;
+        if (ok && len == 3)
+            ok = !(b == 0xe0 && p[i + 1] < 0xa0) && !(b == 0xed && p[i + 1] >= 0xa0);
+        if (ok && len == 4)
+            ok = !(b == 0xf0 && p[i + 1] < 0x90) && !(b == 0xf4 && p[i + 1] >= 0x90);
+        if (ok && len == 1 && (b < 0x20 || b == 0x7f))
+            ok = 0;
+        if (!ok) {
+            fprintf(out, "\\x%02x", b);
+            i++;
+        } else if (b == '\\') {
+            fputs("\\\\", out);
+            i++;
+        } else {
+            fwrite(p + i, 1, len, out);
+            i += len;
+        }
+    }
+}
+
+static void print_ratio(FILE *out, uint64_t raw, uint64_t disk)
+{
+    if (disk == 0)
+        fprintf(out, "%8s", "-");
+    else
+        fprintf(out, "%8.2f", (double)raw / (double)disk);
+}
+
+/* Prints one table's columns; adds its sizes to *disk and *raw. */
+static void print_table(FILE *out, const nr_store_table *t, uint64_t *disk, uint64_t *raw)
+{
+    size_t rgs = nr_store_table_rowgroups(t);
+    fprintf(out, "\ntable %s: %" PRIu64 " rows, %zu row group%s\n", nr_store_table_name(t),
+            nr_store_table_rows(t), rgs, rgs == 1 ? "" : "s");
+    fprintf(out, "  %-20s %-4s %-13s %12s %12s %8s\n", "column", "type", "encoding", "on disk", "raw", "ratio");
+    uint64_t tdisk = 0, traw = 0;
+    for (size_t c = 0; c < nr_store_table_ncols(t); c++) {
+        nr_col_info ci;
+        nr_store_col_info(t, c, &ci);
+        fprintf(out, "  %-20s %-4s %-13s %12" PRIu64 " %12" PRIu64 " ", ci.name, nr_col_type_name(ci.type),
+                nr_col_encoding_name(ci.encoding), ci.disk_bytes, ci.raw_bytes);
+        print_ratio(out, ci.raw_bytes, ci.disk_bytes);
+        fputc('\n', out);
+        tdisk += ci.disk_bytes;
+        traw += ci.raw_bytes;
+    }
+    fprintf(out, "  %-20s %-4s %-13s %12" PRIu64 " %12" PRIu64 " ", "(table)", "", "", tdisk, traw);
+    print_ratio(out, traw, tdisk);
+    fputc('\n', out);
+    *disk += tdisk;
+    *raw += traw;
+}
+
+/* Reads every row group of the named columns of t; calls row() per row.
+ * Returns 0 or a negative code with err set. */
+typedef void (*row_fn)(FILE *out, const nr_col_chunk *cols, size_t k, void *ctx);
+
+static int for_each_row(const nr_store_table *t, const char *const *names, size_t ncols,
+                        row_fn row, FILE *out, void *ctx, nr_error *err)
+{
+    nr_col_chunk chunks[8];
+    int idx[8];
+    for (size_t c = 0; c < ncols; c++) {
+        idx[c] = nr_store_col_index(t, names[c]);
+        if (idx[c] < 0)
+            return nr_error_set(err, NR_E_FORMAT, "table '%s' lacks column '%s'", nr_store_table_name(t), names[c]);
+        nr_col_chunk_init(&chunks[c]);
+    }
+    int rc = 0;
+    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+        for (size_t c = 0; c < ncols && rc == 0; c++)
+            rc = nr_store_read_chunk(t, (size_t)idx[c], rg, &chunks[c], err);
+        for (size_t k = 0; rc == 0 && k < chunks[0].n; k++)
+            row(out, chunks, k, ctx);
+    }
+    for (size_t c = 0; c < ncols; c++)
+        nr_col_chunk_fini(&chunks[c]);
+    return rc;
+}
+
+static void print_meta_row(FILE *out, const nr_col_chunk *cols, size_t k, void *ctx)
+{
+    fputs("  ", out);
+    print_bytes(out, cols[0].str[k], cols[0].str_len[k]);
+    fputs(" = ", out);
+    print_bytes(out, cols[1].str[k], cols[1].str_len[k]);
+    fputc('\n', out);
+}
+
+/* Rows of one reason are consecutive; the reason and count print once. */
+typedef struct diag_state {
+    char last_reason[256];
+    int examples;
+} diag_state;
+
+static void print_diag_row(FILE *out, const nr_col_chunk *cols, size_t k, void *ctx)
+{
+    diag_state *st = ctx;
+    const char *reason = cols[0].str[k];
+    if (strcmp(reason, st->last_reason) != 0) {
+        snprintf(st->last_reason, sizeof st->last_reason, "%s", reason);
+        st->examples = 0;
+        fputs("  ", out);
+        print_bytes(out, reason, cols[0].str_len[k]);
+        fprintf(out, ": %" PRId64 "\n", cols[1].i64[k]);
+    }
+    if (st->examples++ >= EXAMPLES_PER_REASON)
+        return;
+    fputs("    ", out);
+    print_bytes(out, cols[2].str[k], cols[2].str_len[k]);
+    if (cols[3].i64[k] > 0)
+        fprintf(out, ":%" PRId64, cols[3].i64[k]);
+    fputs(": ", out);
+    print_bytes(out, cols[4].str[k], cols[4].str_len[k]);
+    fputc('\n', out);
+}
+
+static int print_facts(FILE *out, const nr_store *s, nr_error *err)
+{
+    const nr_store_table *meta = nr_store_find_table(s, "meta");
+    fprintf(out, "\nmeta:%s\n", meta && nr_store_table_rows(meta) ? "" : " (none)");
+    if (meta) {
+        static const char *const cols[] = {"key", "value"};
+        NR_TRY(for_each_row(meta, cols, 2, print_meta_row, out, NULL, err));
+    }
+    const nr_store_table *diag = nr_store_find_table(s, "diagnostics");
+    fprintf(out, "\ndiagnostics:%s\n", diag && nr_store_table_rows(diag) ? "" : " (none)");
+    if (diag) {
+        static const char *const cols[] = {"reason", "count", "file", "line", "example"};
+        diag_state st = {.last_reason = "", .examples = 0};
+        st.last_reason[0] = '\x01'; /* matches no reason: the first row prints its header */
+        NR_TRY(for_each_row(diag, cols, 5, print_diag_row, out, &st, err));
+    }
+    return 0;
+}
+
+static int print_info(FILE *out, const char *path, nr_error *err)
+{
+    nr_store *s;
+    NR_TRY(nr_store_open(path, &s, err));
+    fprintf(out, "store: %s\nformat version: %u\nfile size: %" PRIu64 " bytes\ntables: %zu\n", path,
+            nr_store_format_version(s), nr_store_file_size(s), nr_store_table_count(s));
+    uint64_t disk = 0, raw = 0;
+    for (size_t i = 0; i < nr_store_table_count(s); i++)
+        print_table(out, nr_store_table_at(s, i), &disk, &raw);
+    fprintf(out, "\nall chunks: %" PRIu64 " bytes on disk, %" PRIu64 " raw, ratio ", disk, raw);
+    if (disk)
+        fprintf(out, "%.2f\n", (double)raw / (double)disk);
+    else
+        fprintf(out, "-\n");
+    int rc = print_facts(out, s, err);
+    if (rc < 0 && err->code == NR_E_FORMAT && !strstr(err->msg, path)) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        nr_error_set(err, rc, "%s: %s", path, msg);
+    }
+    nr_store_close(s);
+    return rc;
+}
 
 int nr_cmd_info(int argc, char **argv)
 {
-    nr_error err = {.code = NR_E_USAGE};
-    snprintf(err.msg, sizeof err.msg, "info: not built yet");
-    return nr_cli_fail(&err);
+    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'h': nr_cli_help(nr_cli_find("info"), info_options, stdout); return 0;
+        default: return nr_cli_usage("info", "unknown option");
+        }
+    }
+    if (optind != argc - 1)
+        return nr_cli_usage("info", "expected one RUN.nio, got %d arguments", argc - optind);
+    /* Everything is composed in memory first, so a damaged store prints only the error. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        nr_error err = {.code = NR_E_NOMEM, .msg = "info: out of memory"};
+        return nr_cli_fail(&err);
+    }
+    nr_error err;
+    nr_error_clear(&err);
+    int rc = print_info(mem, argv[optind], &err);
+    fclose(mem);
+    if (rc == 0)
+        fwrite(text, 1, len, stdout);
+    free(text);
+    if (rc < 0)
+        return nr_cli_fail(&err);
+    return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -27,6 +27,10 @@ typedef enum nr_col_encoding {
     NR_ENC_DICT = 3,         /* STR: chunk-local dictionary + varint indexes */
 } nr_col_encoding;
 
+/* "i64"/"str" and "varint"/"delta_varint"/"dict"; "?" when out of range. */
+const char *nr_col_type_name(int type);
+const char *nr_col_encoding_name(int encoding);
+
 typedef struct nr_col_def {
     const char *name;
     nr_col_type type;
@@ -48,8 +52,14 @@ typedef struct nr_table_writer nr_table_writer;
  * file beside it). Returns 0 and a new writer in *out, or a negative code. */
 int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *err);
 
+/* Sets the zstd level of the chunks written from now on (default 3, range
+ * 1..19; out-of-range values are clamped). The level changes the bytes, not
+ * what a reader sees. */
+void nr_store_writer_set_level(nr_store_writer *w, int level);
+
 /* Adds a table. The writer borrows def (it must outlive the writer) and
- * returns a table writer it owns in *out. Tables may be filled interleaved. */
+ * returns a table writer it owns in *out. Tables may be filled interleaved.
+ * Table and column names are 1..255 bytes, unique; a table has >= 1 column. */
 int nr_store_writer_add_table(nr_store_writer *w, const nr_table_def *def,
                               nr_table_writer **out, nr_error *err);
 

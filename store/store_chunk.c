@@ -1,0 +1,184 @@
+/* store_chunk: fetches one column chunk, verifies its CRC32 and zstd frame,
+ * and decodes its values (FORMAT.md, "Chunks" and "Encodings"). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "nr_mem.h"
+#include "store_reader.h"
+
+/* Buffers a chunk value keeps between reads (behind nr_col_chunk.scratch_). */
+typedef struct chunk_scratch {
+    nr_buf packed;        /* compressed bytes */
+    nr_buf raw;           /* decompressed bytes */
+    char *strings;        /* dictionary strings, each NUL-terminated */
+    size_t strings_cap;
+    const char **dict;    /* dictionary id -> string in `strings` */
+    uint32_t *dict_len;
+    size_t dict_cap, dict_len_cap;
+    size_t str_cap, str_len_cap; /* capacity of c->str and c->str_len */
+    ZSTD_DCtx *dctx;
+} chunk_scratch;
+
+void nr_col_chunk_init(nr_col_chunk *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void nr_col_chunk_fini(nr_col_chunk *c)
+{
+    chunk_scratch *sc = c->scratch_;
+    if (sc) {
+        nr_buf_fini(&sc->packed);
+        nr_buf_fini(&sc->raw);
+        free(sc->strings);
+        free(sc->dict);
+        free(sc->dict_len);
+        ZSTD_freeDCtx(sc->dctx);
+        free(sc);
+    }
+    free(c->i64);
+    free(c->str);
+    free(c->str_len);
+    nr_col_chunk_init(c);
+}
+
+/* Context of one chunk read, for error messages. */
+typedef struct chunk_ctx {
+    const nr_store_table *t;
+    size_t col, rg;
+    const nr__chunk_ref *ref;
+    nr_error *err;
+} chunk_ctx;
+
+/* Records "FILE: offset N: chunk of table T column C row group R (B bytes): <what>". */
+__attribute__((format(printf, 3, 4)))
+static int chunk_fail(const chunk_ctx *x, int code, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return nr_error_set(x->err, code, "%s: offset %llu: chunk of table '%s' column '%s' row group %zu (%u bytes): %s",
+                        x->t->store->name, (unsigned long long)x->ref->offset, x->t->name,
+                        x->t->cols[x->col].name, x->rg, x->ref->disk_size, what);
+}
+
+static int decode_i64(const chunk_ctx *x, const uint8_t *p, const uint8_t *end, nr_col_chunk *c)
+{
+    size_t n = x->ref->rows;
+    if (NR_GROW(c->i64, c->cap_, n) < 0)
+        return chunk_fail(x, NR_E_NOMEM, "out of memory for %zu values", n);
+    const int delta = x->t->cols[x->col].encoding == NR_ENC_DELTA_VARINT;
+    uint64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        if (nr_get_uvarint(&p, end, &u) < 0)
+            return chunk_fail(x, NR_E_FORMAT, "expected a varint for value %zu of %zu", i, n);
+        if (delta) {
+            prev += (uint64_t)nr_unzigzag(u);
+            c->i64[i] = (int64_t)prev;
+        } else {
+            c->i64[i] = nr_unzigzag(u);
+        }
+    }
+    if (p != end)
+        return chunk_fail(x, NR_E_FORMAT, "expected the values to end the chunk, %zu of %u raw bytes left",
+                          (size_t)(end - p), x->ref->raw_size);
+    return 0;
+}
+
+static int decode_dict(const chunk_ctx *x, chunk_scratch *sc, const uint8_t *p, const uint8_t *end,
+                       nr_col_chunk *c)
+{
+    size_t n = x->ref->rows;
+    uint64_t count;
+    if (nr_get_uvarint(&p, end, &count) < 0 || count > n)
+        return chunk_fail(x, NR_E_FORMAT, "expected a dictionary of at most %zu strings", n);
+    size_t raw = x->ref->raw_size;
+    if (NR_GROW(sc->dict, sc->dict_cap, count) < 0 || NR_GROW(sc->dict_len, sc->dict_len_cap, count) < 0 ||
+        NR_GROW(sc->strings, sc->strings_cap, raw + count) < 0 || NR_GROW(c->str, sc->str_cap, n) < 0 ||
+        NR_GROW(c->str_len, sc->str_len_cap, n) < 0)
+        return chunk_fail(x, NR_E_NOMEM, "out of memory for %zu raw bytes of strings", raw);
+    char *out = sc->strings;
+    for (size_t id = 0; id < count; id++) {
+        uint64_t len;
+        if (nr_get_uvarint(&p, end, &len) < 0 || len > (uint64_t)(end - p))
+            return chunk_fail(x, NR_E_FORMAT, "expected dictionary string %zu to fit in the chunk", id);
+        memcpy(out, p, (size_t)len);
+        out[len] = '\0';
+        sc->dict[id] = out;
+        sc->dict_len[id] = (uint32_t)len;
+        out += len + 1;
+        p += len;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id;
+        if (nr_get_uvarint(&p, end, &id) < 0 || id >= count)
+            return chunk_fail(x, NR_E_FORMAT, "row %zu: expected a dictionary index below %llu", i, (unsigned long long)count);
+        c->str[i] = sc->dict[id];
+        c->str_len[i] = sc->dict_len[id];
+    }
+    if (p != end)
+        return chunk_fail(x, NR_E_FORMAT, "expected the indexes to end the chunk, %zu of %zu raw bytes left",
+                          (size_t)(end - p), raw);
+    return 0;
+}
+
+/* Reads the compressed bytes, checks CRC and frame, and decompresses into sc->raw. */
+static int fetch_chunk(const chunk_ctx *x, chunk_scratch *sc)
+{
+    const nr__chunk_ref *ref = x->ref;
+    if (NR_GROW(sc->packed.data, sc->packed.cap, ref->disk_size) < 0 ||
+        NR_GROW(sc->raw.data, sc->raw.cap, ref->raw_size) < 0)
+        return chunk_fail(x, NR_E_NOMEM, "out of memory for %u raw bytes", ref->raw_size);
+    NR_TRY(nr__store_read_at(x->t->store, ref->offset, sc->packed.data, ref->disk_size, x->err));
+    uint32_t crc = nr__store_crc32(sc->packed.data, ref->disk_size);
+    if (crc != ref->crc)
+        return chunk_fail(x, NR_E_FORMAT, "checksum mismatch: expected CRC32 0x%08x, computed 0x%08x", ref->crc, crc);
+    unsigned long long content = ZSTD_getFrameContentSize(sc->packed.data, ref->disk_size);
+    if (content != ref->raw_size)
+        return chunk_fail(x, NR_E_FORMAT, "expected a zstd frame declaring %u content bytes, found %llu",
+                          ref->raw_size, content);
+    size_t frame = ZSTD_findFrameCompressedSize(sc->packed.data, ref->disk_size);
+    if (ZSTD_isError(frame) || frame != ref->disk_size)
+        return chunk_fail(x, NR_E_FORMAT, "expected one zstd frame filling the chunk, found %s",
+                          ZSTD_isError(frame) ? ZSTD_getErrorName(frame) : "a shorter frame");
+    if (!sc->dctx && !(sc->dctx = ZSTD_createDCtx()))
+        return chunk_fail(x, NR_E_NOMEM, "out of memory for zstd");
+    size_t got = ZSTD_decompressDCtx(sc->dctx, sc->raw.data, ref->raw_size, sc->packed.data, ref->disk_size);
+    if (ZSTD_isError(got) || got != ref->raw_size)
+        return chunk_fail(x, NR_E_FORMAT, "expected the zstd frame to decompress to %u bytes: %s",
+                          ref->raw_size, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size");
+    sc->raw.len = got;
+    return 0;
+}
+
+int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg, nr_col_chunk *c, nr_error *err)
+{
+    const chunk_ctx x = {.t = t, .col = col, .rg = rg, .ref = &t->chunks[rg * t->ncols + col], .err = err};
+    chunk_scratch *sc = c->scratch_;
+    if (!sc && !(sc = c->scratch_ = calloc(1, sizeof *sc)))
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", t->store->name);
+    NR_TRY(fetch_chunk(&x, sc));
+    const uint8_t *p = sc->raw.data, *end = sc->raw.data + sc->raw.len;
+    if (t->cols[col].type == NR_COL_I64)
+        NR_TRY(decode_i64(&x, p, end, c));
+    else
+        NR_TRY(decode_dict(&x, sc, p, end, c));
+    c->n = x.ref->rows;
+    return 0;
+}
+
+int nr_store_read_chunk(const nr_store_table *t, size_t col, size_t rg, nr_col_chunk *c, nr_error *err)
+{
+    c->n = 0;
+    if (col >= t->ncols || rg >= t->nrowgroups)
+        return nr_error_set(err, NR_E_NOTFOUND, "%s: table '%s' has %zu columns and %zu row groups, asked for column %zu row group %zu",
+                            t->store->name, t->name, t->ncols, t->nrowgroups, col, rg);
+    return t->store->decode_chunk(t, col, rg, c, err);
+}

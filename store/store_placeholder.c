@@ -1,2 +1,0 @@
-/* Placeholder until the store lands. */
-#include "nr_store.h"

@@ -1,0 +1,421 @@
+/* store_writer: buffers one row group per table, encodes and compresses each
+ * column chunk when the group is full, and writes the footer index on commit.
+ * Memory is bounded by one row group per table plus the footer index. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include "nr_mem.h"
+#include "nr_outfile.h"
+#include "nr_strtab.h"
+#include "store_internal.h"
+
+/* Footer entry of a written chunk. */
+typedef struct chunk_entry {
+    uint64_t offset;
+    uint32_t disk_size, raw_size, rows, crc;
+} chunk_entry;
+
+/* Values of one column in the current row group. */
+typedef struct col_buf {
+    int64_t *i64;        /* I64: values */
+    uint32_t *str_ids;   /* STR: ids into strings */
+    nr_strtab strings;   /* STR: distinct strings of the group, first-appearance order */
+    uint64_t set_serial; /* row serial of the last set; checks that rows are complete */
+} col_buf;
+
+struct nr_table_writer {
+    nr_store_writer *store;
+    const nr_table_def *def;
+    col_buf *cols;
+    size_t nrows;        /* rows in the current group */
+    size_t cap;          /* rows the column buffers hold */
+    uint64_t row_serial; /* 1-based serial of the row being filled */
+    uint64_t total_rows;
+    chunk_entry *chunks; /* footer index: group-major, ncols per group */
+    size_t nchunks, chunks_cap;
+    int error;           /* sticky: a failed set_str, reported by end_row */
+};
+
+struct nr_store_writer {
+    nr_outfile out;
+    ZSTD_CCtx *cctx;
+    int level;
+    nr_table_writer **tables;
+    size_t ntables, tables_cap;
+    nr_buf raw;          /* encoded chunk */
+    nr_buf packed;       /* compressed chunk; later the footer */
+    int committed;
+};
+
+const char *nr_col_type_name(int type)
+{
+    switch (type) {
+    case NR_COL_I64: return "i64";
+    case NR_COL_STR: return "str";
+    default: return "?";
+    }
+}
+
+const char *nr_col_encoding_name(int encoding)
+{
+    switch (encoding) {
+    case NR_ENC_VARINT: return "varint";
+    case NR_ENC_DELTA_VARINT: return "delta_varint";
+    case NR_ENC_DICT: return "dict";
+    default: return "?";
+    }
+}
+
+int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *err)
+{
+    *out = NULL;
+    nr_store_writer *w = calloc(1, sizeof *w);
+    if (!w)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
+    w->level = 3;
+    w->out.fd = -1;
+    nr_buf_init(&w->raw);
+    nr_buf_init(&w->packed);
+    w->cctx = ZSTD_createCCtx();
+    if (!w->cctx) {
+        free(w);
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
+    }
+    int rc = nr_outfile_open(&w->out, path, err);
+    if (rc < 0) {
+        nr_store_writer_destroy(w);
+        return rc;
+    }
+    uint8_t header[NR__STORE_HEADER_SIZE];
+    memcpy(header, NR__STORE_MAGIC, NR__STORE_MAGIC_SIZE);
+    nr__put_le32(header + 8, NR_STORE_FORMAT_VERSION);
+    nr__put_le32(header + 12, 0);
+    rc = nr_outfile_write(&w->out, header, sizeof header, err);
+    if (rc < 0) {
+        nr_store_writer_destroy(w);
+        return rc;
+    }
+    *out = w;
+    return 0;
+}
+
+void nr_store_writer_set_level(nr_store_writer *w, int level)
+{
+    w->level = level < 1 ? 1 : level > 19 ? 19 : level;
+}
+
+static int valid_name(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return n >= 1 && n <= NR__STORE_MAX_NAME;
+}
+
+static int check_table_def(const nr_store_writer *w, const nr_table_def *def, nr_error *err)
+{
+    const char *file = w->out.target;
+    if (!valid_name(def->name))
+        return nr_error_set(err, NR_E_INPUT, "%s: table name must be 1 to %u bytes", file, NR__STORE_MAX_NAME);
+    for (size_t i = 0; i < w->ntables; i++)
+        if (strcmp(w->tables[i]->def->name, def->name) == 0)
+            return nr_error_set(err, NR_E_INPUT, "%s: table '%s' added twice", file, def->name);
+    if (def->ncols == 0 || def->ncols > UINT32_MAX)
+        return nr_error_set(err, NR_E_INPUT, "%s: table '%s' needs at least one column", file, def->name);
+    for (size_t c = 0; c < def->ncols; c++) {
+        const nr_col_def *col = &def->cols[c];
+        int ok_type = (col->type == NR_COL_I64 && (col->encoding == NR_ENC_VARINT || col->encoding == NR_ENC_DELTA_VARINT)) ||
+                      (col->type == NR_COL_STR && col->encoding == NR_ENC_DICT);
+        if (!valid_name(col->name) || !ok_type)
+            return nr_error_set(err, NR_E_INPUT, "%s: table '%s' column %zu: bad name, type or encoding",
+                                file, def->name, c);
+        for (size_t d = 0; d < c; d++)
+            if (strcmp(def->cols[d].name, col->name) == 0)
+                return nr_error_set(err, NR_E_INPUT, "%s: table '%s': column '%s' declared twice",
+                                    file, def->name, col->name);
+    }
+    return 0;
+}
+
+/* Grows every column buffer of t to hold `need` rows. */
+static int grow_columns(nr_table_writer *t, size_t need)
+{
+    size_t cap = 0;
+    for (size_t c = 0; c < t->def->ncols; c++) {
+        col_buf *col = &t->cols[c];
+        cap = t->cap;
+        if (t->def->cols[c].type == NR_COL_I64)
+            NR_TRY(NR_GROW(col->i64, cap, need));
+        else
+            NR_TRY(NR_GROW(col->str_ids, cap, need));
+    }
+    if (need > NR_STORE_ROWS_PER_GROUP)
+        return NR_E_LIMIT;
+    t->cap = cap;
+    return 0;
+}
+
+static void free_table(nr_table_writer *t)
+{
+    if (!t)
+        return;
+    if (t->cols)
+        for (size_t c = 0; c < t->def->ncols; c++) {
+            free(t->cols[c].i64);
+            free(t->cols[c].str_ids);
+            nr_strtab_fini(&t->cols[c].strings);
+        }
+    free(t->cols);
+    free(t->chunks);
+    free(t);
+}
+
+int nr_store_writer_add_table(nr_store_writer *w, const nr_table_def *def,
+                              nr_table_writer **out, nr_error *err)
+{
+    *out = NULL;
+    NR_TRY(check_table_def(w, def, err));
+    nr_table_writer *t = calloc(1, sizeof *t);
+    if (!t)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", w->out.target);
+    t->store = w;
+    t->def = def;
+    t->row_serial = 1;
+    t->cols = calloc(def->ncols, sizeof *t->cols);
+    int rc = t->cols ? 0 : NR_E_NOMEM;
+    if (rc == 0) {
+        for (size_t c = 0; c < def->ncols; c++)
+            nr_strtab_init(&t->cols[c].strings);
+        rc = grow_columns(t, 64);
+    }
+    if (rc == 0)
+        rc = NR_GROW(w->tables, w->tables_cap, w->ntables + 1);
+    if (rc < 0) {
+        free_table(t);
+        return nr_error_set(err, rc, "%s: out of memory adding table '%s'", w->out.target, def->name);
+    }
+    w->tables[w->ntables++] = t;
+    *out = t;
+    return 0;
+}
+
+void nr_table_set_i64(nr_table_writer *t, size_t col, int64_t v)
+{
+    t->cols[col].i64[t->nrows] = v;
+    t->cols[col].set_serial = t->row_serial;
+}
+
+void nr_table_set_str(nr_table_writer *t, size_t col, const char *s, size_t n)
+{
+    col_buf *cb = &t->cols[col];
+    int64_t id = nr_strtab_intern(&cb->strings, s, n);
+    if (id < 0) {
+        t->error = (int)id;
+        id = 0;
+    }
+    cb->str_ids[t->nrows] = (uint32_t)id;
+    cb->set_serial = t->row_serial;
+}
+
+static uint8_t *put_uvarint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* Encodes rows values of column c of t into w->raw (FORMAT.md, "Encodings"). */
+static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
+{
+    const col_buf *cb = &t->cols[c];
+    const nr_col_def *def = &t->def->cols[c];
+    size_t rows = t->nrows;
+    w->raw.len = 0;
+    if (def->type == NR_COL_I64) {
+        NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10));
+        uint8_t *p = w->raw.data;
+        if (def->encoding == NR_ENC_DELTA_VARINT) {
+            uint64_t prev = 0;
+            for (size_t i = 0; i < rows; i++) {
+                uint64_t v = (uint64_t)cb->i64[i];
+                p = put_uvarint(p, nr_zigzag((int64_t)(v - prev)));
+                prev = v;
+            }
+        } else {
+            for (size_t i = 0; i < rows; i++)
+                p = put_uvarint(p, nr_zigzag(cb->i64[i]));
+        }
+        w->raw.len = (size_t)(p - w->raw.data);
+        return 0;
+    }
+    const nr_strtab *st = &cb->strings;
+    NR_TRY(nr_buf_put_uvarint(&w->raw, st->count));
+    for (size_t id = 0; id < st->count; id++) {
+        NR_TRY(nr_buf_put_uvarint(&w->raw, nr_strtab_len(st, id)));
+        NR_TRY(nr_buf_put(&w->raw, nr_strtab_str(st, id), nr_strtab_len(st, id)));
+    }
+    if (w->raw.len > SIZE_MAX - rows * 5)
+        return NR_E_LIMIT;
+    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, w->raw.len + rows * 5));
+    uint8_t *p = w->raw.data + w->raw.len;
+    for (size_t i = 0; i < rows; i++)
+        p = put_uvarint(p, cb->str_ids[i]);
+    w->raw.len = (size_t)(p - w->raw.data);
+    return 0;
+}
+
+/* Encodes, compresses and writes chunk c of the current group of t. */
+static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_error *err)
+{
+    const char *file = w->out.target;
+    int rc = encode_chunk(w, t, c);
+    if (rc < 0)
+        return nr_error_set(err, rc, "%s: cannot encode table '%s' column '%s': %s", file,
+                            t->def->name, t->def->cols[c].name, nr_error_name(rc));
+    if (w->raw.len > NR__STORE_MAX_CHUNK_RAW)
+        return nr_error_set(err, NR_E_LIMIT, "%s: table '%s' column '%s': a row group holds %zu bytes, over the limit of %u",
+                            file, t->def->name, t->def->cols[c].name, w->raw.len, NR__STORE_MAX_CHUNK_RAW);
+    size_t bound = ZSTD_compressBound(w->raw.len);
+    if (NR_GROW(w->packed.data, w->packed.cap, bound) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
+    size_t n = ZSTD_compressCCtx(w->cctx, w->packed.data, bound, w->raw.data, w->raw.len, w->level);
+    if (ZSTD_isError(n))
+        return nr_error_set(err, NR_E_IO, "%s: zstd: %s", file, ZSTD_getErrorName(n));
+    if (NR_GROW(t->chunks, t->chunks_cap, t->nchunks + 1) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
+    t->chunks[t->nchunks++] = (chunk_entry){
+        .offset = w->out.offset,
+        .disk_size = (uint32_t)n,
+        .raw_size = (uint32_t)w->raw.len,
+        .rows = (uint32_t)t->nrows,
+        .crc = nr__store_crc32(w->packed.data, n),
+    };
+    return nr_outfile_write(&w->out, w->packed.data, n, err);
+}
+
+static int flush_group(nr_table_writer *t, nr_error *err)
+{
+    if (t->nrows == 0)
+        return 0;
+    for (size_t c = 0; c < t->def->ncols; c++)
+        NR_TRY(write_chunk(t->store, t, c, err));
+    for (size_t c = 0; c < t->def->ncols; c++)
+        if (t->def->cols[c].type == NR_COL_STR)
+            nr_strtab_reset(&t->cols[c].strings);
+    t->nrows = 0;
+    return 0;
+}
+
+int nr_table_end_row(nr_table_writer *t, nr_error *err)
+{
+    const char *file = t->store->out.target;
+    if (t->error < 0)
+        return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s", file,
+                            t->def->name, nr_error_name(t->error));
+    for (size_t c = 0; c < t->def->ncols; c++)
+        if (t->cols[c].set_serial != t->row_serial)
+            return nr_error_set(err, NR_E_INPUT, "%s: table '%s': column '%s' was not set in row %llu",
+                                file, t->def->name, t->def->cols[c].name,
+                                (unsigned long long)t->total_rows);
+    t->row_serial++;
+    t->total_rows++;
+    t->nrows++;
+    if (t->nrows == NR_STORE_ROWS_PER_GROUP)
+        return flush_group(t, err);
+    if (t->nrows == t->cap) {
+        size_t want = t->cap * 2 < NR_STORE_ROWS_PER_GROUP ? t->cap * 2 : NR_STORE_ROWS_PER_GROUP;
+        int rc = grow_columns(t, want);
+        if (rc < 0)
+            return nr_error_set(err, rc, "%s: out of memory for table '%s'", file, t->def->name);
+    }
+    return 0;
+}
+
+static int put_name(nr_buf *b, const char *name)
+{
+    uint8_t len[2];
+    size_t n = strlen(name);
+    nr__put_le16(len, (uint16_t)n);
+    NR_TRY(nr_buf_put(b, len, 2));
+    return nr_buf_put(b, name, n);
+}
+
+/* Appends the v1 footer entry of table t (FORMAT.md, "Footer"). */
+static int put_table_footer(nr_buf *b, const nr_table_writer *t)
+{
+    uint8_t tmp[NR__CHUNK_ENTRY_SIZE];
+    NR_TRY(put_name(b, t->def->name));
+    size_t ncols = t->def->ncols;
+    nr__put_le32(tmp, (uint32_t)ncols);
+    nr__put_le64(tmp + 4, t->total_rows);
+    nr__put_le32(tmp + 12, (uint32_t)(t->nchunks / ncols));
+    NR_TRY(nr_buf_put(b, tmp, 16));
+    for (size_t c = 0; c < ncols; c++) {
+        NR_TRY(put_name(b, t->def->cols[c].name));
+        tmp[0] = (uint8_t)t->def->cols[c].type;
+        tmp[1] = (uint8_t)t->def->cols[c].encoding;
+        NR_TRY(nr_buf_put(b, tmp, 2));
+    }
+    for (size_t i = 0; i < t->nchunks; i++) {
+        const chunk_entry *e = &t->chunks[i];
+        nr__put_le64(tmp, e->offset);
+        nr__put_le32(tmp + 8, e->disk_size);
+        nr__put_le32(tmp + 12, e->raw_size);
+        nr__put_le32(tmp + 16, e->rows);
+        nr__put_le32(tmp + 20, e->crc);
+        NR_TRY(nr_buf_put(b, tmp, NR__CHUNK_ENTRY_SIZE));
+    }
+    return 0;
+}
+
+static int write_footer(nr_store_writer *w, nr_error *err)
+{
+    nr_buf *b = &w->packed;
+    b->len = 0;
+    uint8_t tmp[NR__STORE_TRAILER_SIZE];
+    nr__put_le32(tmp, (uint32_t)w->ntables);
+    int rc = nr_buf_put(b, tmp, 4);
+    for (size_t i = 0; i < w->ntables && rc == 0; i++)
+        rc = put_table_footer(b, w->tables[i]);
+    if (rc < 0)
+        return nr_error_set(err, rc, "%s: out of memory writing the footer", w->out.target);
+    nr__put_le64(tmp, b->len);
+    nr__put_le32(tmp + 8, nr__store_crc32(b->data, b->len));
+    memcpy(tmp + 12, NR__STORE_END_MAGIC, NR__STORE_MAGIC_SIZE);
+    NR_TRY(nr_outfile_write(&w->out, b->data, b->len, err));
+    return nr_outfile_write(&w->out, tmp, sizeof tmp, err);
+}
+
+int nr_store_writer_commit(nr_store_writer *w, nr_error *err)
+{
+    if (w->committed || w->out.fd < 0)
+        return nr_error_set(err, NR_E_INPUT, "store writer: already committed or failed");
+    for (size_t i = 0; i < w->ntables; i++) {
+        nr_table_writer *t = w->tables[i];
+        if (t->error < 0)
+            return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s",
+                                w->out.target, t->def->name, nr_error_name(t->error));
+        NR_TRY(flush_group(t, err));
+    }
+    NR_TRY(write_footer(w, err));
+    NR_TRY(nr_outfile_commit(&w->out, err));
+    w->committed = 1;
+    return 0;
+}
+
+void nr_store_writer_destroy(nr_store_writer *w)
+{
+    if (!w)
+        return;
+    nr_outfile_abort(&w->out);
+    for (size_t i = 0; i < w->ntables; i++)
+        free_table(w->tables[i]);
+    free(w->tables);
+    nr_buf_fini(&w->raw);
+    nr_buf_fini(&w->packed);
+    ZSTD_freeCCtx(w->cctx);
+    free(w);
+}

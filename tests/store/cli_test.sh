@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# CLI test of `niorep info` and `niorep export` on the golden store: outputs
+# are compared with tests/store/expected/; exit statuses and messages of
+# damaged stores, unknown tables and usage errors are checked.
+# usage: cli_test.sh NIOREP SRC_DIR [--update-golden]
+set -u
+niorep=$(realpath "$1")
+src=$(realpath "$2")
+update=${3:-}
+expected=$src/expected
+work=$(mktemp -d /tmp/nr_store_cli.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cp "$src/golden/v1.nio" "$work/v1.nio"
+cd "$work" || exit 1
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# compare NAME: checks $work/NAME against $expected/NAME (or refreshes it).
+compare() {
+    if [ "$update" = "--update-golden" ]; then
+        cp "$1" "$expected/$1"
+    elif ! cmp -s "$1" "$expected/$1"; then
+        fail "$1 differs from $expected/$1"
+        diff -u "$expected/$1" "$1" | head -20 >&2
+    fi
+}
+
+# expect_status WANT CMD...: runs CMD, checks its exit status.
+expect_status() {
+    local want=$1
+    shift
+    "$@" >out.txt 2>err.txt
+    local got=$?
+    [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat err.txt)"
+}
+
+expect_status 0 "$niorep" info v1.nio
+mv out.txt info_v1.txt
+compare info_v1.txt
+
+for table in meta diagnostics files extremes empty events; do
+    for fmt in csv jsonl; do
+        expect_status 0 "$niorep" export v1.nio --table "$table" --format "$fmt"
+        mv out.txt "export_$table.$fmt"
+        compare "export_$table.$fmt"
+    done
+done
+
+# -o writes the same bytes as stdout, atomically (no temporary file left).
+expect_status 0 "$niorep" export v1.nio -t files -f jsonl -o files.jsonl
+cmp -s files.jsonl export_files.jsonl || fail "-o output differs from stdout output"
+[ -s out.txt ] && fail "-o also wrote to stdout"
+ls ./*.tmp.* >/dev/null 2>&1 && fail "temporary file left behind"
+
+# The JSONL escaping is reversible: decoding it gives the bytes CSV holds.
+if [ -x /usr/bin/python3 ]; then
+    /usr/bin/python3 - export_files.csv export_files.jsonl export_extremes.csv export_extremes.jsonl <<'PY' || fail "JSONL strings do not decode to the CSV bytes"
+import csv, io, json, re, sys
+def unescape(text):
+    return re.sub(r"\\(\\|x[0-9a-f]{2})",
+                  lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(1)[1:], 16)),
+                  text).encode("utf-8", "surrogatepass")
+def undo(text):  # decoded JSON text -> original bytes
+    out, i = bytearray(), 0
+    while i < len(text):
+        if text.startswith("\\\\", i):
+            out += b"\\"; i += 2
+        elif text.startswith("\\x", i):
+            out.append(int(text[i + 2:i + 4], 16)); i += 4
+        else:
+            out += text[i].encode("utf-8"); i += 1
+    return bytes(out)
+for csv_path, jsonl_path in zip(sys.argv[1::2], sys.argv[2::2]):
+    rows = list(csv.reader(io.StringIO(open(csv_path, "rb").read().decode("latin-1"), newline="")))
+    header, rows = rows[0], rows[1:]
+    objs = [json.loads(line) for line in open(jsonl_path, encoding="utf-8")]
+    assert len(rows) == len(objs), (csv_path, len(rows), len(objs))
+    for row, obj in zip(rows, objs):
+        assert list(obj) == header
+        for name, cell in zip(header, row):
+            value = obj[name]
+            want = cell.encode("latin-1")
+            got = undo(value) if isinstance(value, str) else str(value).encode()
+            assert got == want, (name, got, want)
+PY
+fi
+
+# Errors: unknown table (1, lists tables), usage (2), damaged store (1, names an offset).
+expect_status 1 "$niorep" export v1.nio --table nope
+grep -q "no table 'nope'; tables: meta, diagnostics, files, extremes, empty, events, series" err.txt ||
+    fail "unknown table message: $(cat err.txt)"
+expect_status 2 "$niorep" export v1.nio
+expect_status 2 "$niorep" export v1.nio --table meta --format xml
+expect_status 2 "$niorep" info
+expect_status 2 "$niorep" info a.nio b.nio
+expect_status 0 "$niorep" info --help
+expect_status 1 "$niorep" info missing.nio
+
+# Byte 40 lies in the second chunk written: series.k, row group 0 (at 39).
+cp v1.nio damaged.nio
+printf '\x00\x00\x00\x00' | dd of=damaged.nio bs=1 seek=40 conv=notrunc status=none
+expect_status 1 "$niorep" export damaged.nio --table series
+grep -q "damaged.nio: offset 39: chunk of table 'series' column 'k' row group 0" err.txt ||
+    fail "damaged chunk message: $(cat err.txt)"
+# A damaged footer: info fails before printing anything.
+cp v1.nio damaged-footer.nio
+size=$(stat -c %s damaged-footer.nio)
+printf '\xff' | dd of=damaged-footer.nio bs=1 seek=$((size - 30)) conv=notrunc status=none
+expect_status 1 "$niorep" info damaged-footer.nio
+grep -q "damaged-footer.nio: offset [0-9]*: footer checksum mismatch" err.txt || fail "damaged footer message: $(cat err.txt)"
+[ -s out.txt ] && fail "info printed a partial report for a damaged store"
+head -c 1000 v1.nio >truncated.nio
+expect_status 1 "$niorep" export truncated.nio --table meta
+grep -q "truncated.nio: offset" err.txt || fail "truncated store message: $(cat err.txt)"
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+echo "store CLI: all checks passed"

@@ -1,0 +1,614 @@
+/* Tests of store/: round trips over many row groups, determinism, column
+ * isolation, every single-byte corruption, truncation, crafted footers and
+ * the golden v1 store. `test_store --update-golden` rewrites the golden file. */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "golden_data.h"
+#include "nr_store.h"
+#include "store_reader.h"
+
+static char tmp_dir[256];
+
+static void tmp_path(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", tmp_dir, name);
+}
+
+static uint8_t *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return p;
+}
+
+static void spill(const char *path, const uint8_t *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* ---- a mixed table of many row groups --------------------------------- */
+
+#define I64(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT}
+#define DELTA(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_DELTA_VARINT}
+#define STR(n) {.name = n, .type = NR_COL_STR, .encoding = NR_ENC_DICT}
+
+static const nr_col_def mixed_cols[] = {I64("v"), DELTA("ts"), STR("s"), STR("u"), DELTA("wild")};
+static const nr_table_def mixed_table = {"mixed", mixed_cols, 5};
+static const nr_col_def empty_cols[] = {I64("x")};
+static const nr_table_def empty_table = {"empty", empty_cols, 1};
+static const nr_col_def tiny_cols[] = {I64("a"), STR("b")};
+static const nr_table_def tiny_table = {"tiny", tiny_cols, 2};
+
+enum { MIXED_ROWS = 200000 };
+
+/* A 64-bit LCG (Knuth MMIX constants): a fixed, independent value source. */
+static uint64_t lcg(uint64_t i)
+{
+    uint64_t x = i * 6364136223846793005ull + 1442695040888963407ull;
+    return x ^ (x >> 29);
+}
+
+static int64_t mixed_v(size_t i)
+{
+    if (i % 1000 == 0)
+        return INT64_MIN;
+    if (i % 1000 == 1)
+        return INT64_MAX;
+    return (int64_t)lcg(i) >> (i % 64);
+}
+
+static int64_t mixed_wild(size_t i) { return (int64_t)lcg(i + 7); }
+
+/* Row i's string: odd bytes, empty strings, a long string, many distinct values. */
+static size_t mixed_s(size_t i, char *buf)
+{
+    switch (i % 5) {
+    case 0: return 0;
+    case 1: memcpy(buf, "\xff\x01,\"\n\\", 6); return 6;
+    case 2: memset(buf, 'x', 1000); return 1000;
+    default: return (size_t)sprintf(buf, "/data/shard-%06zu.bin", i);
+    }
+}
+
+static void write_mixed(const char *path, int with_empty)
+{
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t, *e;
+    char buf[1100];
+    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &mixed_table, &t, &err), 0);
+    if (with_empty)
+        assert_int_equal(nr_store_writer_add_table(w, &empty_table, &e, &err), 0);
+    for (size_t i = 0; i < MIXED_ROWS; i++) {
+        nr_table_set_i64(t, 0, mixed_v(i));
+        nr_table_set_i64(t, 1, 1000000000 + (int64_t)i * 37);
+        size_t n = mixed_s(i, buf);
+        nr_table_set_str(t, 2, buf, n);
+        nr_table_set_str(t, 3, i % 2 ? "even" : "", i % 2 ? 4 : 0);
+        nr_table_set_i64(t, 4, mixed_wild(i));
+        int rc = nr_table_end_row(t, &err);
+        if (rc != 0)
+            fail_msg("end_row %zu: %s", i, err.msg);
+    }
+    if (nr_store_writer_commit(w, &err) != 0)
+        fail_msg("commit: %s", err.msg);
+    nr_store_writer_destroy(w);
+}
+
+static void round_trip_many_row_groups(void **state)
+{
+    char path[300];
+    tmp_path(path, sizeof path, "mixed.nio");
+    write_mixed(path, 1);
+    nr_error err;
+    nr_store *s;
+    if (nr_store_open(path, &s, &err) != 0)
+        fail_msg("open: %s", err.msg);
+    assert_int_equal(nr_store_format_version(s), 1);
+    assert_int_equal(nr_store_table_count(s), 2);
+    const nr_store_table *t = nr_store_find_table(s, "mixed");
+    assert_non_null(t);
+    assert_int_equal(nr_store_table_rows(t), MIXED_ROWS);
+    /* 200000 = 3 * 65536 + 3392 */
+    assert_int_equal(nr_store_table_rowgroups(t), 4);
+    assert_int_equal(nr_store_rowgroup_rows(t, 0), 65536);
+    assert_int_equal(nr_store_rowgroup_rows(t, 3), 3392);
+    assert_int_equal(nr_store_col_index(t, "wild"), 4);
+    assert_int_equal(nr_store_col_index(t, "nope"), -1);
+
+    const nr_store_table *e = nr_store_find_table(s, "empty");
+    assert_non_null(e);
+    assert_int_equal(nr_store_table_rows(e), 0);
+    assert_int_equal(nr_store_table_rowgroups(e), 0);
+    nr_col_info info;
+    nr_store_col_info(e, 0, &info);
+    assert_int_equal(info.disk_bytes, 0);
+    assert_null(nr_store_find_table(s, "nope"));
+
+    nr_col_chunk c;
+    nr_col_chunk_init(&c);
+    char buf[1100];
+    size_t row = 0;
+    for (size_t rg = 0; rg < 4; rg++) {
+        size_t base = row;
+        for (size_t col = 0; col < 5; col++) {
+            if (nr_store_read_chunk(t, col, rg, &c, &err) != 0)
+                fail_msg("read rg %zu col %zu: %s", rg, col, err.msg);
+            assert_int_equal(c.n, nr_store_rowgroup_rows(t, rg));
+            for (size_t k = 0; k < c.n; k++) {
+                size_t i = base + k;
+                switch (col) {
+                case 0: assert_int_equal(c.i64[k], mixed_v(i)); break;
+                case 1: assert_int_equal(c.i64[k], 1000000000 + (int64_t)i * 37); break;
+                case 2: {
+                    size_t n = mixed_s(i, buf);
+                    assert_int_equal(c.str_len[k], n);
+                    assert_memory_equal(c.str[k], buf, n);
+                    assert_int_equal(c.str[k][n], '\0');
+                    break;
+                }
+                case 3: assert_string_equal(c.str[k], i % 2 ? "even" : ""); break;
+                case 4: assert_int_equal(c.i64[k], mixed_wild(i)); break;
+                }
+            }
+        }
+        row += c.n;
+    }
+    assert_int_equal(row, MIXED_ROWS);
+    assert_int_equal(nr_store_read_chunk(t, 5, 0, &c, &err), NR_E_NOTFOUND);
+    assert_int_equal(nr_store_read_chunk(t, 0, 4, &c, &err), NR_E_NOTFOUND);
+    nr_col_chunk_fini(&c);
+    nr_store_close(s);
+}
+
+static void same_rows_give_identical_bytes(void **state)
+{
+    char a[300], b[300];
+    tmp_path(a, sizeof a, "det-a.nio");
+    tmp_path(b, sizeof b, "det-b.nio");
+    write_mixed(a, 0);
+    write_mixed(b, 0);
+    size_t na, nb;
+    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(pa, pb, na);
+    free(pa);
+    free(pb);
+    unlink(a);
+    unlink(b);
+}
+
+/* ---- small stores for corruption tests -------------------------------- */
+
+/* Writes a store with two tables and a few chunks each (two row groups in "tiny"). */
+static void write_small(const char *path)
+{
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t, *e;
+    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
+    nr_store_writer_set_level(w, 1);
+    assert_int_equal(nr_store_writer_add_table(w, &tiny_table, &t, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &empty_table, &e, &err), 0);
+    for (size_t i = 0; i < NR_STORE_ROWS_PER_GROUP + 3; i++) {
+        nr_table_set_i64(t, 0, (int64_t)(i % 5));
+        nr_table_set_str(t, 1, i % 2 ? "odd" : "even", i % 2 ? 3 : 4);
+        assert_int_equal(nr_table_end_row(t, &err), 0);
+    }
+    nr_table_set_i64(e, 0, -5);
+    assert_int_equal(nr_table_end_row(e, &err), 0);
+    assert_int_equal(nr_store_writer_commit(w, &err), 0);
+    nr_store_writer_destroy(w);
+}
+
+/* Opens p and reads every chunk. Returns 0, or the first error code. */
+static int open_and_read_all(const uint8_t *p, size_t n, nr_error *err)
+{
+    nr_store *s;
+    int rc = nr__store_open_memory(p, n, "mem.nio", &s, err);
+    if (rc < 0)
+        return rc;
+    nr_col_chunk c;
+    nr_col_chunk_init(&c);
+    for (size_t i = 0; i < nr_store_table_count(s) && rc == 0; i++) {
+        const nr_store_table *t = nr_store_table_at(s, i);
+        for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++)
+            for (size_t col = 0; col < nr_store_table_ncols(t) && rc == 0; col++)
+                rc = nr_store_read_chunk(t, col, rg, &c, err);
+    }
+    nr_col_chunk_fini(&c);
+    nr_store_close(s);
+    return rc;
+}
+
+static void every_flipped_byte_is_detected(void **state)
+{
+    char path[300];
+    tmp_path(path, sizeof path, "small.nio");
+    write_small(path);
+    size_t n;
+    uint8_t *p = slurp(path, &n);
+    assert_non_null(p);
+    nr_error err;
+    assert_int_equal(open_and_read_all(p, n, &err), 0);
+    assert_true(n < 4096);
+    for (size_t i = 0; i < n; i++) {
+        for (int mask = 1; mask <= 0x80; mask <<= 7) { /* the low and the high bit */
+            p[i] ^= (uint8_t)mask;
+            nr_error_clear(&err);
+            int rc = open_and_read_all(p, n, &err);
+            if (rc != NR_E_FORMAT)
+                fail_msg("byte %zu ^ 0x%02x: expected NR_E_FORMAT, got %d (%s)", i, mask, rc, err.msg);
+            assert_non_null(strstr(err.msg, "mem.nio: "));
+            assert_non_null(strstr(err.msg, "offset"));
+            p[i] ^= (uint8_t)mask;
+        }
+    }
+    free(p);
+}
+
+static void truncation_names_an_offset(void **state)
+{
+    char path[300], cut_path[300];
+    tmp_path(path, sizeof path, "small-trunc.nio");
+    tmp_path(cut_path, sizeof cut_path, "cut.nio");
+    write_small(path);
+    size_t n;
+    uint8_t *p = slurp(path, &n);
+    nr_store *s;
+    nr_error err;
+    assert_int_equal(nr_store_open(path, &s, &err), 0);
+    /* Cut points: every chunk start and end, and a few others. */
+    size_t cuts[64], ncuts = 0;
+    for (size_t i = 0; i < s->ntables; i++)
+        for (size_t j = 0; j < s->tables[i].nrowgroups * s->tables[i].ncols; j++) {
+            cuts[ncuts++] = s->tables[i].chunks[j].offset;
+            cuts[ncuts++] = s->tables[i].chunks[j].offset + s->tables[i].chunks[j].disk_size;
+        }
+    nr_store_close(s);
+    const size_t others[] = {0, 1, 8, 15, 16, 17, n / 2, n - 21, n - 20, n - 12, n - 8, n - 1};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        cuts[ncuts++] = others[i];
+    assert_true(ncuts > 16);
+    for (size_t i = 0; i < ncuts; i++) {
+        spill(cut_path, p, cuts[i]);
+        nr_error_clear(&err);
+        int rc = nr_store_open(cut_path, &s, &err);
+        if (rc != NR_E_FORMAT)
+            fail_msg("cut at %zu: expected NR_E_FORMAT, got %d (%s)", cuts[i], rc, err.msg);
+        assert_null(s);
+        assert_non_null(strstr(err.msg, cut_path));
+        if (cuts[i] >= 36 && !strstr(err.msg, "offset"))
+            fail_msg("cut at %zu: message names no offset: %s", cuts[i], err.msg);
+    }
+    unlink(cut_path);
+    free(p);
+}
+
+/* Damaging one column's chunk leaves every other column readable. */
+static void a_column_reads_without_touching_others(void **state)
+{
+    char path[300];
+    tmp_path(path, sizeof path, "isolate.nio");
+    write_small(path);
+    size_t n;
+    uint8_t *p = slurp(path, &n);
+    nr_store *s;
+    nr_error err;
+    assert_int_equal(nr__store_open_memory(p, n, "iso.nio", &s, &err), 0);
+    const nr_store_table *t = nr_store_find_table(s, "tiny");
+    const nr__chunk_ref *b0 = &t->chunks[0 * 2 + 1];
+    p[b0->offset + b0->disk_size / 2] ^= 0x55;
+    nr_col_chunk c;
+    nr_col_chunk_init(&c);
+    assert_int_equal(nr_store_read_chunk(t, 0, 0, &c, &err), 0);
+    assert_int_equal(c.n, NR_STORE_ROWS_PER_GROUP);
+    assert_int_equal(c.i64[12], 2);
+    assert_int_equal(nr_store_read_chunk(t, 1, 1, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_string_equal(c.str[1], "odd");
+    assert_int_equal(nr_store_read_chunk(t, 1, 0, &c, &err), NR_E_FORMAT);
+    assert_int_equal(c.n, 0);
+    assert_non_null(strstr(err.msg, "checksum mismatch"));
+    char want[64];
+    snprintf(want, sizeof want, "offset %llu:", (unsigned long long)b0->offset);
+    assert_non_null(strstr(err.msg, want));
+    nr_col_chunk_fini(&c);
+    nr_store_close(s);
+    free(p);
+}
+
+/* Rewrites the footer CRC so that a crafted footer passes the checksum. */
+static void reseal_footer(uint8_t *p, size_t n)
+{
+    uint64_t len = nr__get_le64(p + n - 20);
+    nr__put_le32(p + n - 12, nr__store_crc32(p + n - 20 - len, (size_t)len));
+}
+
+/* Offset in p of the footer entry of chunk k of the first table. */
+static size_t first_table_chunk_entry(const uint8_t *p, size_t n, size_t k)
+{
+    size_t footer = n - 20 - (size_t)nr__get_le64(p + n - 20);
+    size_t at = footer + 4;
+    at += 2 + nr__get_le16(p + at);          /* table name */
+    uint32_t ncols = nr__get_le32(p + at);
+    at += 16;
+    for (uint32_t c = 0; c < ncols; c++)
+        at += 2 + nr__get_le16(p + at) + 2;  /* column name, type, encoding */
+    return at + k * NR__CHUNK_ENTRY_SIZE;
+}
+
+static void expect_open_error(const uint8_t *p, size_t n, const char *needle)
+{
+    nr_store *s;
+    nr_error err;
+    nr_error_clear(&err);
+    int rc = nr__store_open_memory(p, n, "crafted.nio", &s, &err);
+    if (rc != NR_E_FORMAT || !strstr(err.msg, needle))
+        fail_msg("expected NR_E_FORMAT with '%s', got %d: %s", needle, rc, err.msg);
+}
+
+static void crafted_footers_are_rejected(void **state)
+{
+    char path[300];
+    tmp_path(path, sizeof path, "crafted.nio");
+    write_small(path);
+    size_t n;
+    uint8_t *orig = slurp(path, &n);
+    uint8_t *p = malloc(n);
+    size_t e0 = first_table_chunk_entry(orig, n, 0);
+    size_t e1 = first_table_chunk_entry(orig, n, 1);
+    struct {
+        size_t at;
+        int width;
+        uint64_t value;
+        const char *needle;
+    } cases[] = {
+        {e0 + 12, 4, 0xffffffffu, "raw size"},          /* a huge raw size */
+        {e0 + 8, 4, 0xffffffffu, "should lie between"}, /* past the footer */
+        {e0, 8, 0, "should lie between"},               /* inside the header */
+        {e1, 8, 16, "overlaps"},                        /* on top of chunk 0 */
+        {e0 + 16, 4, 65537, "rows"},                    /* too many rows */
+        {e0 + 16, 4, 65535, "rows"},                    /* rows disagree */
+        {first_table_chunk_entry(orig, n, 0) - 1, 1, 9, "encoding"},
+        {16 + 0, 0, 0, NULL},
+    };
+    for (size_t i = 0; cases[i].needle; i++) {
+        memcpy(p, orig, n);
+        if (cases[i].width == 8)
+            nr__put_le64(p + cases[i].at, cases[i].value);
+        else if (cases[i].width == 4)
+            nr__put_le32(p + cases[i].at, (uint32_t)cases[i].value);
+        else
+            p[cases[i].at] = (uint8_t)cases[i].value;
+        reseal_footer(p, n);
+        expect_open_error(p, n, cases[i].needle);
+    }
+    /* A newer format version is refused by name. */
+    memcpy(p, orig, n);
+    nr__put_le32(p + 8, 2);
+    expect_open_error(p, n, "format version 2");
+    memcpy(p, orig, n);
+    memcpy(p, "NOTSTORE", 8);
+    expect_open_error(p, n, "not a niorep store");
+    free(p);
+    free(orig);
+}
+
+/* ---- writer contract --------------------------------------------------- */
+
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void writer_misuse_and_abort(void **state)
+{
+    char sub[300], path[400];
+    tmp_path(sub, sizeof sub, "abort");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(path, sizeof path, "%s/x.nio", sub);
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t, *t2;
+    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
+    assert_int_equal(count_files(sub), 1); /* the temporary file */
+    assert_int_equal(nr_store_writer_add_table(w, &tiny_table, &t, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &tiny_table, &t2, &err), NR_E_INPUT);
+    assert_non_null(strstr(err.msg, "added twice"));
+    nr_table_set_i64(t, 0, 1);
+    assert_int_equal(nr_table_end_row(t, &err), NR_E_INPUT);
+    assert_non_null(strstr(err.msg, "column 'b' was not set in row 0"));
+    nr_store_writer_destroy(w);
+    assert_int_equal(count_files(sub), 0);
+    rmdir(sub);
+}
+
+/* ---- golden ------------------------------------------------------------ */
+
+static char golden_path[512];
+
+static void read_golden_values(void **state)
+{
+    nr_store *s;
+    nr_error err;
+    if (nr_store_open(golden_path, &s, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(nr_store_table_count(s), 7);
+    const char *names[] = {"meta", "diagnostics", "files", "extremes", "empty", "events", "series"};
+    for (size_t i = 0; i < 7; i++)
+        assert_string_equal(nr_store_table_name(nr_store_table_at(s, i)), names[i]);
+    nr_col_chunk c;
+    nr_col_chunk_init(&c);
+    const nr_store_table *t = nr_store_find_table(s, "extremes");
+    assert_int_equal(nr_store_read_chunk(t, 0, 0, &c, &err), 0);
+    assert_int_equal(c.n, GOLDEN_EXTREMES);
+    for (size_t i = 0; i < GOLDEN_EXTREMES; i++)
+        assert_int_equal(c.i64[i], golden_extremes_v[i]);
+    assert_int_equal(nr_store_read_chunk(t, 1, 0, &c, &err), 0);
+    for (size_t i = 0; i < GOLDEN_EXTREMES; i++)
+        assert_int_equal(c.i64[i], golden_extremes_d[i]);
+    assert_int_equal(nr_store_read_chunk(t, 2, 0, &c, &err), 0);
+    for (size_t i = 0; i < GOLDEN_EXTREMES; i++)
+        assert_string_equal(c.str[i], golden_extremes_s[i]);
+    t = nr_store_find_table(s, "files");
+    assert_int_equal(nr_store_read_chunk(t, nr_store_col_index(t, "path"), 0, &c, &err), 0);
+    for (size_t i = 0; i < GOLDEN_FILES; i++)
+        assert_string_equal(c.str[i], golden_files_path[i]);
+    t = nr_store_find_table(s, "events");
+    assert_int_equal(nr_store_table_rows(t), GOLDEN_EVENTS);
+    assert_int_equal(nr_store_read_chunk(t, 0, 0, &c, &err), 0);
+    for (size_t i = 0; i < GOLDEN_EVENTS; i++)
+        assert_int_equal(c.i64[i], golden_events_ts(i));
+    assert_int_equal(nr_store_read_chunk(t, 3, 0, &c, &err), 0);
+    for (size_t i = 0; i < GOLDEN_EVENTS; i++)
+        assert_string_equal(c.str[i], golden_events_syscall(i));
+    t = nr_store_find_table(s, "series");
+    assert_int_equal(nr_store_table_rowgroups(t), 2);
+    assert_int_equal(nr_store_rowgroup_rows(t, 1), GOLDEN_SERIES - 65536);
+    assert_int_equal(nr_store_read_chunk(t, 0, 1, &c, &err), 0);
+    for (size_t i = 0; i < c.n; i++)
+        assert_int_equal(c.i64[i], golden_series_ts(65536 + i));
+    assert_int_equal(nr_store_read_chunk(t, 2, 1, &c, &err), 0);
+    for (size_t i = 0; i < c.n; i++)
+        assert_string_equal(c.str[i], golden_series_name(65536 + i));
+    assert_int_equal(nr_store_table_rows(nr_store_find_table(s, "empty")), 0);
+    nr_col_chunk_fini(&c);
+    nr_store_close(s);
+}
+
+static void writer_reproduces_golden(void **state)
+{
+    char path[300];
+    tmp_path(path, sizeof path, "golden-now.nio");
+    nr_error err;
+    if (golden_write(path, &err) != 0)
+        fail_msg("%s", err.msg);
+    size_t na, nb;
+    uint8_t *now = slurp(path, &na), *old = slurp(golden_path, &nb);
+    assert_non_null(old);
+    assert_int_equal(na, nb);
+    assert_memory_equal(now, old, na);
+    free(now);
+    free(old);
+    unlink(path);
+}
+
+/* Seeds of the store reader's fuzz corpus: small valid stores. */
+static int write_fuzz_corpus(const char *dir)
+{
+    char path[600];
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    snprintf(path, sizeof path, "%s/no-tables.nio", dir);
+    if (nr_store_writer_create(path, &w, &err) || nr_store_writer_commit(w, &err))
+        goto fail;
+    nr_store_writer_destroy(w);
+    w = NULL;
+    snprintf(path, sizeof path, "%s/one-row.nio", dir);
+    if (nr_store_writer_create(path, &w, &err) || nr_store_writer_add_table(w, &mixed_table, &t, &err))
+        goto fail;
+    nr_table_set_i64(t, 0, -3);
+    nr_table_set_i64(t, 1, 1000);
+    nr_table_set_str(t, 2, "a\xff", 2);
+    nr_table_set_str(t, 3, "", 0);
+    nr_table_set_i64(t, 4, INT64_MIN);
+    if (nr_table_end_row(t, &err) || nr_store_writer_add_table(w, &empty_table, &t, &err) ||
+        nr_store_writer_commit(w, &err))
+        goto fail;
+    nr_store_writer_destroy(w);
+    w = NULL;
+    snprintf(path, sizeof path, "%s/two-row-groups.nio", dir);
+    write_small(path);
+    snprintf(path, sizeof path, "%s/golden-v1.nio", dir);
+    if (golden_write(path, &err))
+        goto fail;
+    printf("wrote the seeds to %s\n", dir);
+    return 0;
+fail:
+    fprintf(stderr, "%s\n", err.msg);
+    nr_store_writer_destroy(w);
+    return 1;
+}
+
+static int remove_tmp_dir(void)
+{
+    DIR *d = opendir(tmp_dir);
+    if (!d)
+        return 0;
+    char path[600];
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", tmp_dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    return rmdir(tmp_dir);
+}
+
+int main(int argc, char **argv)
+{
+    const char *src = getenv("NR_SOURCE_DIR");
+    snprintf(golden_path, sizeof golden_path, "%s/tests/store/golden/v1.nio", src ? src : ".");
+    if (argc > 1 && strcmp(argv[1], "--update-golden") == 0) {
+        nr_error err;
+        if (golden_write(golden_path, &err) != 0) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        printf("wrote %s\n", golden_path);
+        return 0;
+    }
+    if (argc > 2 && strcmp(argv[1], "--write-fuzz-corpus") == 0)
+        return write_fuzz_corpus(argv[2]);
+    snprintf(tmp_dir, sizeof tmp_dir, "/tmp/nr_test_store.XXXXXX");
+    if (!mkdtemp(tmp_dir))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_many_row_groups),
+        cmocka_unit_test(same_rows_give_identical_bytes),
+        cmocka_unit_test(every_flipped_byte_is_detected),
+        cmocka_unit_test(truncation_names_an_offset),
+        cmocka_unit_test(a_column_reads_without_touching_others),
+        cmocka_unit_test(crafted_footers_are_rejected),
+        cmocka_unit_test(writer_misuse_and_abort),
+        cmocka_unit_test(read_golden_values),
+        cmocka_unit_test(writer_reproduces_golden),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    remove_tmp_dir();
+    return failed ? 1 : 0;
+}
