@@ -333,9 +333,11 @@ def run_combo(combo, args, base):
     else:
         strace += ["-f"]
     err_path = os.path.join(rundir, stderr_name) if combo.mode == "stderr" else os.path.join(cdir, "progs.err")
+    env = dict(os.environ)  # LeakSanitizer cannot run under ptrace (sanitizer builds)
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
     with open(os.path.join(workdir, "inherited.txt"), "rb") as stdin, open(err_path, "wb") as err:
         p = subprocess.run(strace + ["--"] + payload, stdin=stdin, stdout=subprocess.PIPE, stderr=err,
-                           cwd=cdir, timeout=120)
+                           cwd=cdir, env=env, timeout=120)
     if p.returncode != 0:
         return ["strace run failed with status %d (see %s)" % (p.returncode, err_path)]
     records = [json.loads(line) for line in p.stdout.decode().splitlines() if line.startswith("{")]

@@ -1,6 +1,7 @@
 /* io_basic: read/write, pread64/pwrite64, readv/writev, preadv/pwritev,
  * preadv2/pwritev2, lseek, EOF reads and failed calls on regular files.
  * usage: io_basic WORKDIR    (accounting on stdout, see e2e_acct.h) */
+#include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
@@ -135,6 +136,36 @@ static void failed_calls(const char *dir)
     close(fd);
 }
 
+/* creat and openat2 are opens too; close_range closes: a read on a closed
+ * fd afterwards fails and belongs to no file. */
+static void other_opens(const char *dir)
+{
+    char path[4096], path2[4096];
+    e2e_join(path, sizeof path, dir, "creat.dat");
+    e2e_join(path2, sizeof path2, dir, "openat2.dat");
+    int fd = (int)syscall(SYS_creat, path, 0644);
+    e2e_acct(path, "creat", 'o', fd, -1, "regular");
+    expect(fd >= 0, 1, "creat");
+    ssize_t r = write(fd, buf, 33);
+    e2e_acct(path, "write", 'w', r, 0, "regular");
+    expect(r, 33, "write to creat fd");
+    struct open_how how = {.flags = O_CREAT | O_RDWR, .mode = 0644};
+    int fd2 = (int)syscall(SYS_openat2, AT_FDCWD, path2, &how, sizeof how);
+    e2e_acct(path2, "openat2", 'o', fd2, -1, "regular");
+    expect(fd2 >= 0, 1, "openat2");
+    r = write(fd2, buf, 44);
+    e2e_acct(path2, "write", 'w', r, 0, "regular");
+    expect(r, 44, "write to openat2 fd");
+    int low = fd < fd2 ? fd : fd2;
+    expect(syscall(SYS_close_range, (unsigned)low, ~0u, 0u), 0, "close_range");
+    r = read(fd2, buf, 10);
+    e2e_acct("", "read", 'r', r, -1, "regular");
+    expect(r, -1, "read after close_range");
+    r = write(fd, buf, 10);
+    e2e_acct("", "write", 'w', r, -1, "regular");
+    expect(r, -1, "write after close_range");
+}
+
 int main(int argc, char **argv)
 {
     e2e_prog = "io_basic";
@@ -144,6 +175,7 @@ int main(int argc, char **argv)
     plain_calls(argv[1]);
     vector_calls(argv[1]);
     failed_calls(argv[1]);
+    other_opens(argv[1]);
     fprintf(stderr, "io_basic: done\n");
     return 0;
 }

@@ -3,7 +3,11 @@
  * opened before the trace started (stdin, redirected by the test driver from
  * WORKDIR/inherited.txt: its path is only knowable with -y/-yy).
  * usage: io_special WORKDIR < WORKDIR/inherited.txt */
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <sys/wait.h>
 
 #include "e2e_acct.h"
 
@@ -13,6 +17,37 @@ static void expect(long long got, long long want, const char *what)
 {
     if (got != want)
         e2e_die("%s returned %lld, expected %lld (errno %d)", what, got, want, errno);
+}
+
+static void on_alarm(int sig) { (void)sig; }
+
+/* A read on a pipe interrupted by a signal with SA_RESTART: strace logs
+ * "= ? ERESTARTSYS", the signal, and the restarted read. */
+static void restarted_read(void)
+{
+    int p[2];
+    expect(pipe(p), 0, "pipe");
+    struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    expect(sigaction(SIGALRM, &sa, NULL), 0, "sigaction");
+    pid_t pid = fork();
+    if (pid == 0) { /* the writer: after the reader was interrupted once */
+        struct timespec ts = {0, 200 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        ssize_t w = write(p[1], "late", 4);
+        e2e_acct("", "write", 'w', w, -1, "pipe");
+        _exit(0);
+    }
+    struct itimerval it = {.it_value = {0, 50 * 1000}};
+    expect(setitimer(ITIMER_REAL, &it, NULL), 0, "setitimer");
+    char c[4];
+    ssize_t r = read(p[0], c, sizeof c);
+    e2e_acct("", "read", 'r', r, -1, "pipe");
+    expect(r, 4, "restarted pipe read");
+    int status;
+    expect(waitpid(pid, &status, 0), pid, "waitpid");
+    close(p[0]);
+    close(p[1]);
 }
 
 int main(int argc, char **argv)
@@ -58,6 +93,8 @@ int main(int argc, char **argv)
         e2e_acct("/proc/self/stat", "read", 'r', r, -1, "procfs");
     } while (r > 0);
     close(fd);
+
+    restarted_read();
 
     long long off = 0;
     do { /* stdin: a regular file opened by the driver, before strace ran */
