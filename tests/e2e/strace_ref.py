@@ -24,6 +24,7 @@ TIME = re.compile(r"^ *(?:\d+\.\d+|\d\d:\d\d:\d\d(?:\.\d+)?|\d+) +")
 ANNOT = r"<((?:[^>\\]|\\.)*)>"
 END = re.compile(r"\) += (-?\d+|\?)(?:" + ANNOT + r")?(?: E[A-Z0-9]+ \([^)]*\)| \([^)]*\))?(?: <\d+\.\d+>)?$")
 FD_ANNOT = re.compile(r"(?:^|, )(-?\d+|AT_FDCWD)" + ANNOT)
+NOTICE_MIDLINE = re.compile(r"(?:\S*strace: Process \d+ attached)$")
 STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
@@ -72,7 +73,16 @@ def count(log_paths):
     for path in log_paths:
         default_pid = os.path.basename(path).rsplit(".", 1)[-1]
         pending = {}
+        carry = ""
         for line in log_lines(path):
+            # stderr mode: strace prints "strace: Process N attached" in the
+            # middle of a line it is writing; the line goes on after a newline.
+            if carry:
+                line, carry = carry + line, ""
+            cut = NOTICE_MIDLINE.search(line)
+            if cut and cut.start() > 0:
+                carry = line[:cut.start()]
+                continue
             m = PREFIX.match(line)
             pid = m.group(1) or m.group(2) or default_pid
             rest = TIME.sub("", line[m.end():], count=1)
