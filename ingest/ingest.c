@@ -147,9 +147,41 @@ static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
     return 0;
 }
 
-static uint64_t hash_line(uint64_t h, const char *line, size_t len)
+static uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+
+static uint64_t read_u64(const char *p)
 {
-    return (h ^ nr_hash_bytes(line, len)) * 0x9e3779b97f4a7c15ull + len;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* The log fingerprint (meta log.N.nrhash, "nrhash-v1"): four independent
+ * multiply-rotate lanes over 32-byte blocks of each line (so the CPU runs
+ * them in parallel: about 4x the speed of one lane), folded into h with the
+ * line's length. Little-endian words; a fingerprint, not a cryptographic hash. */
+static uint64_t hash_line(uint64_t h, const char *p, size_t n)
+{
+    const uint64_t k1 = 0x9e3779b97f4a7c15ull, k2 = 0xc2b2ae3d27d4eb4full;
+    const uint64_t k3 = 0x165667b19e3779f9ull, k4 = 0xd6e8feb86659fd93ull;
+    uint64_t a = h ^ k1, b = h ^ k2, c = h ^ k3, d = h ^ k4;
+    size_t len = n;
+    for (; n >= 32; p += 32, n -= 32) {
+        a = rotl64((a ^ read_u64(p)) * k1, 29);
+        b = rotl64((b ^ read_u64(p + 8)) * k2, 31);
+        c = rotl64((c ^ read_u64(p + 16)) * k3, 27);
+        d = rotl64((d ^ read_u64(p + 24)) * k4, 33);
+    }
+    for (; n >= 8; p += 8, n -= 8)
+        a = rotl64((a ^ read_u64(p)) * k1, 29);
+    uint64_t tail = 0;
+    memcpy(&tail, p, n);
+    a = (a ^ tail) * k2;
+    uint64_t x = a ^ rotl64(b, 17) ^ rotl64(c, 41) ^ rotl64(d, 53) ^ (uint64_t)len;
+    x ^= x >> 32;
+    x *= k3;
+    x ^= x >> 29;
+    return x;
 }
 
 /* Reads lines of s until the next event line (left in s->sl) or the end;
@@ -277,11 +309,31 @@ static int is_clone_span(nr_span name)
     return 0;
 }
 
+/* The N of "strace: Process N attached", or -1. */
+static int64_t attached_pid(const char *line, size_t len)
+{
+    static const char marker[] = "Process ";
+    const char *p = memmem(line, len, marker, sizeof marker - 1);
+    if (!p)
+        return -1;
+    p += sizeof marker - 1;
+    const char *end = line + len;
+    int64_t pid = 0;
+    int digits = 0;
+    for (; p < end && *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
+        pid = pid * 10 + (*p - '0');
+    static const char attached[] = " attached";
+    if (!digits || (size_t)(end - p) < sizeof attached - 1 || memcmp(p, attached, sizeof attached - 1) != 0)
+        return -1;
+    return pid;
+}
+
 /* In a log written to stderr, the first process's lines carry no pid until
  * a second process exists. Looks ahead for its pid: the pid of the first
  * prefixed "<... clone resumed>" when the unprefixed part ended inside a
  * clone, else the first prefixed pid that is not a child created by an
- * unprefixed clone. Returns -1 when the log has prefixes from the start or
+ * unprefixed clone; failing both, N of a leading "Process N attached"
+ * notice (strace -p). Returns -1 when the log has prefixes from the start or
  * never names the pid. */
 static int64_t prescan_root_pid(const char *path)
 {
@@ -295,9 +347,12 @@ static int64_t prescan_root_pid(const char *path)
     int64_t root = -1;
     const char *line;
     size_t len;
+    int64_t attached = -1; /* "strace: Process N attached" before any event: strace -p N */
     for (uint64_t n = 0; n < PRESCAN_MAX_LINES && nr_logsrc_next(src, &line, &len, &err) == 1; n++) {
         nr_sline sl;
         nr_sline_parse(line, len, &sl);
+        if (sl.kind == NR_SL_NOTICE && !unprefixed && attached < 0)
+            attached = attached_pid(line, len);
         if (!is_event_kind(sl.kind))
             continue;
         if (sl.pid < 0) {
@@ -327,7 +382,7 @@ static int64_t prescan_root_pid(const char *path)
         }
     }
     nr_logsrc_close(src);
-    return root;
+    return root >= 0 || !unprefixed ? root : attached;
 }
 
 /* ---- store output ------------------------------------------------------ */
@@ -365,7 +420,8 @@ static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
     nr_table_set_i64(t, NR_EV_BYTES, ev->bytes);
     nr_table_set_i64(t, NR_EV_OFFSET, ev->offset);
     nr_table_set_i64(t, NR_EV_RESULT, ev->result);
-    nr_table_set_str(t, NR_EV_ERRNO, ev->errno_name.p, ev->errno_name.n);
+    /* an absent errno is a NULL span: hand the store a real empty string */
+    nr_table_set_str(t, NR_EV_ERRNO, ev->errno_name.n ? ev->errno_name.p : "", ev->errno_name.n);
     nr_table_set_i64(t, NR_EV_FLAGS, ev->flags);
 #ifdef NR_HAVE_HOOK
     nr_table_set_i64(t, NR_EV_PHASE_ID, phase_for(in, ev->pid, ev->tid, ev->ts_ns));

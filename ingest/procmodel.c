@@ -130,8 +130,8 @@ struct nr_pm {
     size_t nfree, free_cap;
 
     nr_strtab paths;          /* file identity -> file_id */
-    nr_pm_file *files;
-    size_t files_cap;
+    nr_pm_file *files;      /* file_id -> totals; nfiles = paths.count */
+    size_t nfiles, files_cap;
     nr_strtab names;          /* exe paths, signal names */
     uint64_t synthetic_serial;
 
@@ -231,7 +231,7 @@ static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
     int64_t id = nr_strtab_intern(&pm->paths, path, n);
     if (id < 0)
         return id;
-    if ((size_t)id < pm->paths.count - 1) {
+    if ((size_t)id < pm->nfiles) {
         nr_pm_file *f = &pm->files[id];
         if (kind == NR_KIND_DIRECTORY && f->kind == NR_KIND_REGULAR)
             f->kind = NR_KIND_DIRECTORY;
@@ -240,6 +240,7 @@ static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
     if (NR_GROW(pm->files, pm->files_cap, (size_t)id + 1) < 0)
         return NR_E_NOMEM;
     nr_pm_file *f = &pm->files[id];
+    pm->nfiles = (size_t)id + 1;
     memset(f, 0, sizeof *f);
     int path_kind = kind_of_path(path, n);
     f->kind = (kind != NR_KIND_UNKNOWN && path_kind == NR_KIND_REGULAR) ? kind : path_kind;
@@ -985,15 +986,20 @@ static int handle_fd_pair(nr_pm *pm, task *t, const call *c, unsigned arg_index,
     nr_span inner = {arr.p + 1, arr.n - 2};
     nr_span flags = c->info->flags_arg >= 0 ? nr_sarg(c->args, (unsigned)c->info->flags_arg) : (nr_span){0};
     int cloexec = flag_present(kind == NR_KIND_PIPE ? flags : nr_sarg(c->args, 1), kind == NR_KIND_PIPE ? "O_CLOEXEC" : "SOCK_CLOEXEC", 02000000);
-    int64_t shared_file = kind == NR_KIND_PIPE ? file_synthetic(pm, kind) : -1;
+    int64_t pipe_file = -1; /* both ends of a pipe are one object */
     for (unsigned end = 0; end < 2; end++) {
         int64_t fd;
         nr_span annot = {0};
         if (nr_sarg_fd(nr_sarg(inner, end), &fd, &annot) < 0 || fd < 0)
             continue;
-        int64_t file = shared_file >= 0 ? shared_file : file_synthetic(pm, kind);
-        if (file < 0)
-            return (int)file;
+        int64_t file = -1;
+        if (!annot.n) {
+            file = pipe_file >= 0 ? pipe_file : file_synthetic(pm, kind);
+            if (file < 0)
+                return (int)file;
+            if (kind == NR_KIND_PIPE)
+                pipe_file = file;
+        }
         int32_t idx = ofd_new(pm, file, kind);
         if (idx < 0)
             return idx;

@@ -54,7 +54,7 @@ static const nr_syscall_info syscall_table[] = {
     E("creat", OPEN, OPEN, OPEN, -1, -1, 0, -1, REGULAR),
     E("open_by_handle_at", OPEN, OPEN, OPEN, -1, -1, -1, 2, REGULAR),
     FDCALL("close", OPEN, CLOSE, CLOSE, 0),
-    PLAIN("close_range", OPEN),
+    E("close_range", OPEN, NONE, CLOSE_RANGE, -1, -1, -1, 2, UNKNOWN),
     FDCALL("dup", OPEN, NONE, DUP, 0),
     E("dup2", OPEN, NONE, DUP2, 0, -1, -1, -1, UNKNOWN),
     E("dup3", OPEN, NONE, DUP2, 0, -1, -1, 2, UNKNOWN),
@@ -85,10 +85,10 @@ static const nr_syscall_info syscall_table[] = {
     NEWFD("bpf", ANON),
 
     /* processes and directories */
-    PLAIN("clone", OTHER),
-    PLAIN("clone3", OTHER),
-    PLAIN("fork", OTHER),
-    PLAIN("vfork", OTHER),
+    E("clone", OTHER, NONE, CLONE, -1, -1, -1, -1, UNKNOWN),
+    E("clone3", OTHER, NONE, CLONE, -1, -1, -1, -1, UNKNOWN),
+    E("fork", OTHER, NONE, FORK, -1, -1, -1, -1, UNKNOWN),
+    E("vfork", OTHER, NONE, FORK, -1, -1, -1, -1, UNKNOWN),
     E("execve", OTHER, NONE, EXECVE, -1, -1, 0, -1, UNKNOWN),
     E("execveat", OTHER, NONE, EXECVE, -1, 0, 1, -1, UNKNOWN),
     E("chdir", META, META, CHDIR, -1, -1, 0, -1, UNKNOWN),

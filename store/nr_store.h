@@ -128,7 +128,9 @@ void nr_col_chunk_init(nr_col_chunk *c);
 void nr_col_chunk_fini(nr_col_chunk *c);
 
 /* Decodes row group rg of column col into c (replacing its contents),
- * verifying the chunk checksum. */
+ * verifying the chunk checksum. The arrays and strings of c stay valid until
+ * the next read into c or nr_col_chunk_fini. Several threads may read chunks
+ * of one store at once, each into its own nr_col_chunk. On failure c->n is 0. */
 int nr_store_read_chunk(const nr_store_table *t, size_t col, size_t rg,
                         nr_col_chunk *c, nr_error *err);
 

@@ -47,6 +47,7 @@ struct nr_store_writer {
     nr_buf raw;          /* encoded chunk */
     nr_buf packed;       /* compressed chunk; later the footer */
     int committed;
+    int failed;          /* sticky: a chunk write failed, the file is unusable */
 };
 
 const char *nr_col_type_name(int type)
@@ -300,8 +301,15 @@ static int flush_group(nr_table_writer *t, nr_error *err)
 {
     if (t->nrows == 0)
         return 0;
-    for (size_t c = 0; c < t->def->ncols; c++)
-        NR_TRY(write_chunk(t->store, t, c, err));
+    if (t->store->failed < 0)
+        return nr_error_set(err, t->store->failed, "%s: an earlier write failed", t->store->out.target);
+    for (size_t c = 0; c < t->def->ncols; c++) {
+        int rc = write_chunk(t->store, t, c, err);
+        if (rc < 0) {
+            t->store->failed = rc; /* a half-written row group cannot be indexed */
+            return rc;
+        }
+    }
     for (size_t c = 0; c < t->def->ncols; c++)
         if (t->def->cols[c].type == NR_COL_STR)
             nr_strtab_reset(&t->cols[c].strings);
@@ -391,8 +399,8 @@ static int write_footer(nr_store_writer *w, nr_error *err)
 
 int nr_store_writer_commit(nr_store_writer *w, nr_error *err)
 {
-    if (w->committed || w->out.fd < 0)
-        return nr_error_set(err, NR_E_INPUT, "store writer: already committed or failed");
+    if (w->committed || w->out.fd < 0 || w->failed < 0)
+        return nr_error_set(err, w->failed < 0 ? w->failed : NR_E_INPUT, "store writer: already committed or failed");
     for (size_t i = 0; i < w->ntables; i++) {
         nr_table_writer *t = w->tables[i];
         if (t->error < 0)

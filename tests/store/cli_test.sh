@@ -59,11 +59,7 @@ ls ./*.tmp.* >/dev/null 2>&1 && fail "temporary file left behind"
 # The JSONL escaping is reversible: decoding it gives the bytes CSV holds.
 if [ -x /usr/bin/python3 ]; then
     /usr/bin/python3 - export_files.csv export_files.jsonl export_extremes.csv export_extremes.jsonl <<'PY' || fail "JSONL strings do not decode to the CSV bytes"
-import csv, io, json, re, sys
-def unescape(text):
-    return re.sub(r"\\(\\|x[0-9a-f]{2})",
-                  lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(1)[1:], 16)),
-                  text).encode("utf-8", "surrogatepass")
+import csv, io, json, sys
 def undo(text):  # decoded JSON text -> original bytes
     out, i = bytearray(), 0
     while i < len(text):

@@ -1,0 +1,161 @@
+/* bars: one categorical panel of stacked or side-by-side bars with a value
+ * axis; the legend of the segments is drawn by the figure. */
+#include <math.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+#define TICK_LEN 3.0
+#define GAP 2.5
+
+static double value(const nr__bars *b, size_t c, size_t s)
+{
+    double v = b->v[c * b->n_seg + s];
+    if (!nr__finite_or_skip(b->cv, v))
+        return 0.0;
+    return v > 0 ? v : 0.0;
+}
+
+static double category_total(const nr__bars *b, size_t c)
+{
+    double t = 0;
+    for (size_t s = 0; s < b->n_seg; s++) {
+        double v = b->v[c * b->n_seg + s];
+        t += isfinite(v) && v > 0 ? v : 0;
+    }
+    return t;
+}
+
+/* Height of the category labels, rotated when they do not fit their slot. */
+static double category_labels_height(const nr__bars *b, double slot, double size, int *rotate)
+{
+    double mw = 0, mh = 0;
+    for (size_t c = 0; c < b->n_cat; c++) {
+        double w, h;
+        nr__text_size(b->cv, b->cat_names[c] ? b->cat_names[c] : "", NR__PLAIN, size, &w, &h);
+        mw = fmax(mw, w);
+        mh = fmax(mh, h);
+    }
+    *rotate = mw > slot * 0.95;
+    return *rotate ? (mw + mh) * M_SQRT1_2 : mh;
+}
+
+int nr__bars_draw(nr__bars *b)
+{
+    nr_render_canvas *cv = b->cv;
+    cairo_t *cr = cv->cr;
+    double fs = cv->font_size, ls = fs - 0.5;
+    double vmax = 0;
+    for (size_t c = 0; c < b->n_cat; c++) {
+        if (b->grouped) {
+            for (size_t s = 0; s < b->n_seg; s++)
+                vmax = fmax(vmax, value(b, c, s));
+        } else {
+            double t = category_total(b, c);
+            vmax = fmax(vmax, b->normalize ? (t > 0 ? 1.0 : 0.0) : t);
+        }
+    }
+    int all_zero = !(vmax > 0);
+    b->y.include_zero = 1;
+    if (b->normalize) {
+        b->y.fixed = 1;
+        vmax = 1.0;
+    }
+    double label_h = 0, title_h;
+    if (b->panel_label)
+        nr__text_size(cv, b->panel_label, NR__PLAIN, fs, NULL, &label_h);
+    nr__text_size(cv, "Xy", NR__PLAIN, fs, NULL, &title_h);
+    double top = label_h + 6, left = title_h + 30, right = 4;
+    double px = 0, pw = 0, py = b->oy + top, ph = 0;
+    int rotate = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        px = b->ox + left;
+        pw = fmax(20, b->ow - left - right);
+        double cat_h = category_labels_height(b, pw / (double)b->n_cat, ls, &rotate);
+        double xt_h = 0;
+        if (b->x_title)
+            nr__text_size(cv, b->x_title, NR__PLAIN, fs, NULL, &xt_h);
+        ph = fmax(20, b->oh - top - TICK_LEN - GAP - cat_h - 2 - (xt_h > 0 ? xt_h + GAP : 0));
+        b->y.label_pt = ls;
+        nr__axis_setup(&b->y, 0, all_zero ? 1.0 : vmax, (int)fmax(2, ph / 18));
+        double mw = 0;
+        for (size_t i = 0; i < b->y.n_ticks; i++) {
+            double w;
+            nr__text_size(cv, b->y.ticks[i].label, b->y.ticks[i].markup, ls, &w, NULL);
+            mw = fmax(mw, w);
+        }
+        left = title_h + GAP + mw + TICK_LEN + GAP;
+    }
+    b->y.p0 = py + ph;
+    b->y.p1 = py;
+
+    cairo_save(cr);
+    /* axes layer */
+    cairo_set_line_width(cr, 0.35);
+    cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+    for (size_t i = 0; i < b->y.n_ticks; i++) {
+        double y = nr__axis_map(&b->y, b->y.ticks[i].v);
+        cairo_move_to(cr, px, y);
+        cairo_line_to(cr, px + pw, y);
+    }
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+    cairo_set_line_width(cr, 0.6);
+    double max_lab = 0;
+    for (size_t i = 0; i < b->y.n_ticks; i++) {
+        double y = nr__axis_map(&b->y, b->y.ticks[i].v), w;
+        cairo_move_to(cr, px, y);
+        cairo_line_to(cr, px - TICK_LEN, y);
+        cairo_stroke(cr);
+        nr__text_size(cv, b->y.ticks[i].label, b->y.ticks[i].markup, ls, &w, NULL);
+        max_lab = fmax(max_lab, w);
+        nr__text_draw(cv, b->y.ticks[i].label, b->y.ticks[i].markup, ls, px - TICK_LEN - GAP, y, 1, 0.5, 0);
+    }
+    cairo_move_to(cr, px, py);
+    cairo_line_to(cr, px, py + ph);
+    cairo_line_to(cr, px + pw, py + ph);
+    cairo_stroke(cr);
+    char title[160];
+    nr__axis_title(&b->y, title, sizeof title);
+    nr__text_draw(cv, title, NR__PLAIN, fs, px - TICK_LEN - GAP - max_lab - GAP, py + ph / 2, 0.5, 1, 90);
+
+    /* series layer */
+    double slot = pw / (double)b->n_cat;
+    double bar_w = fmin(slot * 0.7, 40.0); /* one run: a bar, not a wall */
+    for (size_t c = 0; c < b->n_cat; c++) {
+        double x0 = px + slot * c + (slot - bar_w) / 2;
+        double total = category_total(b, c);
+        double acc = 0;
+        for (size_t s = 0; s < b->n_seg; s++) {
+            double v = value(b, c, s);
+            size_t color = b->seg_color ? b->seg_color[s] : s;
+            if (b->grouped) {
+                double w = bar_w / (double)b->n_seg;
+                double y1 = nr__axis_map(&b->y, v), y0 = nr__axis_map(&b->y, 0);
+                nr__fill_swatch(cr, color, s, x0 + w * s, y1, w * 0.92, y0 - y1);
+            } else {
+                if (b->normalize)
+                    v = total > 0 ? v / total : 0;
+                double y0 = nr__axis_map(&b->y, acc), y1 = nr__axis_map(&b->y, acc + v);
+                nr__fill_swatch(cr, color, s, x0, y1, bar_w, y0 - y1);
+                acc += v;
+            }
+        }
+        /* category label */
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+        double cx = px + slot * (c + 0.5), cy = py + ph + TICK_LEN + GAP;
+        const char *name = b->cat_names[c] ? b->cat_names[c] : "";
+        if (rotate)
+            nr__text_draw(cv, name, NR__PLAIN, ls, cx, cy, 1, 0.5, 45);
+        else
+            nr__text_draw(cv, name, NR__PLAIN, ls, cx, cy, 0.5, 0, 0);
+    }
+    if (b->x_title) {
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+        nr__text_draw(cv, b->x_title, NR__PLAIN, fs, px + pw / 2, b->oy + b->oh, 0.5, 1, 0);
+    }
+    cairo_restore(cr);
+    if (b->panel_label)
+        nr__draw_panel_label(cv, b->panel_label, b->ox, b->oy);
+    return all_zero;
+}

@@ -1,0 +1,125 @@
+/* Figure 4, latency distribution: (a) CDF on a log time axis and (b) the
+ * CCDF tail on log-log axes, one curve per run (or per phase of one run),
+ * with p50, p99 and p99.9 marked where each curve crosses their level. */
+#include <math.h>
+#include <stdio.h>
+
+#include "render_internal.h"
+
+#define FIG "Latency distribution"
+
+double nr__fig_latency_height(const nr_figure_inputs *in, double width)
+{
+    (void)in;
+    return width < 400 ? 380 : 230;
+}
+
+typedef struct level {
+    const char *name;
+    double cdf;   /* P(X <= p) */
+} level;
+
+static const level levels[] = {{"p50", 0.5}, {"p99", 0.99}, {"p99.9", 0.999}};
+
+static double percentile_of(const nr_fig_latency_series *s, size_t k)
+{
+    return k == 0 ? s->p50 : k == 1 ? s->p99 : s->p999;
+}
+
+/* Reference lines at the percentile levels and each series' marker on them. */
+static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, int ccdf, size_t n_levels)
+{
+    nr_render_canvas *cv = p->cv;
+    cairo_t *cr = cv->cr;
+    cairo_save(cr);
+    nr__xy_clip(p);
+    for (size_t k = 0; k < n_levels; k++) {
+        double yv = ccdf ? 1.0 - levels[k].cdf : levels[k].cdf;
+        if (p->y.log && !(yv >= p->y.lo && yv <= p->y.hi))
+            continue;
+        double y = nr__xy_my(p, yv);
+        cairo_set_source_rgb(cr, 0.5, 0.5, 0.5);
+        cairo_set_line_width(cr, 0.4);
+        const double dash[] = {1, 1.5};
+        cairo_set_dash(cr, dash, 2, 0);
+        cairo_move_to(cr, p->px, y);
+        cairo_line_to(cr, p->px + p->pw, y);
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+        /* Left end: the curves reach a level from the right. */
+        nr__text_draw(cv, levels[k].name, NR__PLAIN, cv->font_size - 1.5, p->px + 2, y - 0.5, 0, 1, 0);
+        for (size_t i = 0; i < l->n_series && i < NR__MAX_SERIES; i++) {
+            double x = percentile_of(&l->series[i], k);
+            if (!(x > 0) || !isfinite(x))
+                continue;
+            nr__set_color(cr, nr__palette_color(i), 1.0);
+            nr__draw_marker(cr, i, nr__xy_mx(p, x), y, 5.0);
+        }
+    }
+    cairo_restore(cr);
+}
+
+static void add_series(nr__xy *p, const nr_fig_latency_input *l, int ccdf)
+{
+    for (size_t i = 0; i < l->n_series && i < NR__MAX_SERIES; i++) {
+        const nr_fig_latency_series *s = &l->series[i];
+        if (s->n == 0 || !s->latency_s || !s->cdf)
+            continue;
+        nr__xy_add(p, (nr__series){.n = s->n, .x = s->latency_s, .y = s->cdf, .y_one_minus = ccdf,
+                                   .color = i, .dash = i, .marker = i});
+    }
+}
+
+int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+{
+    (void)err;
+    const nr_fig_latency_input *l = in->latency;
+    if (!l || l->n_series == 0 || !l->series)
+        return nr__draw_no_data(cv, FIG, "no latency samples (trace lacks -T?)");
+    nr__legend lg = {0};
+    char title[64];
+    snprintf(title, sizeof title, "%s latency:", l->what ? l->what : "I/O");
+    lg.title = title;
+    for (size_t i = 0; i < l->n_series && i < NR__MAX_SERIES; i++)
+        nr__legend_add(&lg, (nr__legend_entry){.label = l->series[i].name ? l->series[i].name : "?",
+                                               .kind = NR__LEG_LINE, .color = i, .dash = i, .marker = i,
+                                               .has_marker = 1, .line_width = 1.1});
+    double top = nr__legend_block(cv, &lg);
+    int stacked = cv->width < 400;
+    double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;
+    double ph = stacked ? (cv->height - top - 8) / 2 : cv->height - top - 4;
+
+    nr__xy cdf;
+    nr__xy_init(&cdf, cv, 2, top + 2, pw, ph);
+    cdf.panel_label = "(a) CDF";
+    add_series(&cdf, l, 0);
+    cdf.x = (nr__axis){.title = "Latency", .unit = NR__UNIT_SECONDS, .log = 1};
+    cdf.y = (nr__axis){.title = "P(latency \xe2\x89\xa4 x)", .unit = NR__UNIT_PERCENT};
+    if (nr__xy_setup(&cdf, 0, 0, 0, 1))
+        return nr__draw_no_data(cv, FIG, "no positive latency");
+
+    nr__xy tail;
+    nr__xy_init(&tail, cv, stacked ? 2 : 6 + pw, stacked ? top + 6 + ph : top + 2, pw, ph);
+    tail.panel_label = "(b) tail (CCDF)";
+    add_series(&tail, l, 1);
+    tail.x = cdf.x;
+    tail.y = (nr__axis){.title = "P(latency > x)", .log = 1};
+    if (nr__xy_setup(&tail, 0, 0, 0, 0))
+        return nr__draw_no_data(cv, FIG, "no latency above the smallest sample");
+    /* Same x range in both panels; the tail reaches down to the p99.9 level. */
+    tail.x.lo = cdf.x.lo;
+    tail.x.hi = cdf.x.hi;
+    tail.y.hi = 1.0;
+    tail.y.lo = fmin(tail.y.lo, 0.8e-3);
+
+    nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
+    nr__xy_layout(&cdf);
+    nr__xy_draw_axes(&cdf);
+    nr__xy_draw_series(&cdf);
+    draw_levels(&cdf, l, 0, 1); /* p99 and p99.9 hug the top of a linear scale: see (b) */
+    nr__xy_layout(&tail);
+    nr__xy_draw_axes(&tail);
+    nr__xy_draw_series(&tail);
+    draw_levels(&tail, l, 1, 3);
+    return 0;
+}

@@ -1,0 +1,98 @@
+/* Figure 6, request-size histogram in the Darshan bins: share of read and
+ * of write requests per size bin, one bar per run in each bin. */
+#include <math.h>
+
+#include "render_internal.h"
+
+#define FIG "Request-size histogram"
+#define MAX_RUNS 12
+
+const char *const nr_fig_reqsize_bin_labels[NR_FIG_REQSIZE_BINS] = {
+    "0\xe2\x80\x93" "100", "100\xe2\x80\x93" "1K", "1K\xe2\x80\x93" "10K", "10K\xe2\x80\x93" "100K",
+    "100K\xe2\x80\x93" "1M", "1M\xe2\x80\x93" "4M", "4M\xe2\x80\x93" "10M", "10M\xe2\x80\x93" "100M",
+    "100M\xe2\x80\x93" "1G", "1G+",
+};
+
+/* Upper bounds (exclusive) of the Darshan size bins, decimal K/M/G. */
+static const double bin_upper[NR_FIG_REQSIZE_BINS - 1] = {
+    100, 1e3, 1e4, 1e5, 1e6, 4e6, 1e7, 1e8, 1e9,
+};
+
+int nr_fig_reqsize_bin(double bytes)
+{
+    for (int i = 0; i < NR_FIG_REQSIZE_BINS - 1; i++)
+        if (!(bytes >= bin_upper[i]))
+            return i;
+    return NR_FIG_REQSIZE_BINS - 1;
+}
+
+double nr__fig_reqsize_height(const nr_figure_inputs *in, double width)
+{
+    (void)in;
+    return width < 400 ? 330 : 210;
+}
+
+/* Fills share[bin][run] with each run's fraction of requests per bin;
+ * returns how many runs have any request. */
+static size_t shares(nr_render_canvas *cv, const nr_fig_reqsize_input *q, size_t n_runs, int writes,
+                     double share[NR_FIG_REQSIZE_BINS][MAX_RUNS])
+{
+    size_t with_data = 0;
+    for (size_t r = 0; r < n_runs; r++) {
+        const double *v = writes ? q->runs[r].writes : q->runs[r].reads;
+        double total = 0;
+        for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
+            if (nr__finite_or_skip(cv, v[b]) && v[b] > 0)
+                total += v[b];
+        with_data += total > 0;
+        for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
+            share[b][r] = total > 0 && isfinite(v[b]) && v[b] > 0 ? v[b] / total : 0.0;
+    }
+    return with_data;
+}
+
+int nr__fig_reqsize_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+{
+    (void)err;
+    const nr_fig_reqsize_input *q = in->reqsize;
+    if (!q || q->n_runs == 0 || !q->runs)
+        return nr__draw_no_data(cv, FIG, "no runs");
+    size_t n_runs = q->n_runs < MAX_RUNS ? q->n_runs : MAX_RUNS;
+    double reads[NR_FIG_REQSIZE_BINS][MAX_RUNS], writes[NR_FIG_REQSIZE_BINS][MAX_RUNS];
+    size_t with_reads = shares(cv, q, n_runs, 0, reads);
+    size_t with_writes = shares(cv, q, n_runs, 1, writes);
+    if (with_reads == 0 && with_writes == 0)
+        return nr__draw_no_data(cv, FIG, "no read or write requests");
+    /* Compact the matrices to n_runs columns for the bar panels. */
+    double rv[NR_FIG_REQSIZE_BINS * MAX_RUNS], wv[NR_FIG_REQSIZE_BINS * MAX_RUNS];
+    size_t colors[MAX_RUNS];
+    nr__legend lg = {0};
+    for (size_t r = 0; r < n_runs; r++) {
+        colors[r] = r;
+        nr__legend_add(&lg, (nr__legend_entry){.label = q->runs[r].name ? q->runs[r].name : "?",
+                                               .kind = NR__LEG_SWATCH, .color = r, .hatch = r});
+        for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++) {
+            rv[b * n_runs + r] = reads[b][r];
+            wv[b * n_runs + r] = writes[b][r];
+        }
+    }
+    double top = n_runs > 1 ? nr__legend_block(cv, &lg) : 0;
+    if (n_runs > 1)
+        nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
+    int stacked = cv->width < 400;
+    double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;
+    double ph = stacked ? (cv->height - top - 8) / 2 : cv->height - top - 4;
+    nr__bars rb = {.cv = cv, .ox = 2, .oy = top + 2, .ow = pw, .oh = ph, .n_cat = NR_FIG_REQSIZE_BINS,
+                   .cat_names = nr_fig_reqsize_bin_labels, .n_seg = n_runs, .v = rv, .grouped = 1,
+                   .seg_color = colors, .panel_label = "(a) reads", .x_title = "Request size (bytes)",
+                   .y = {.title = "Share of reads", .unit = NR__UNIT_PERCENT}};
+    nr__bars wb = rb;
+    wb.ox = stacked ? 2 : 6 + pw;
+    wb.oy = stacked ? top + 6 + ph : top + 2;
+    wb.v = wv;
+    wb.panel_label = "(b) writes";
+    wb.y = (nr__axis){.title = "Share of writes", .unit = NR__UNIT_PERCENT};
+    nr__bars_draw(&rb);
+    nr__bars_draw(&wb);
+    return 0;
+}

@@ -1,0 +1,166 @@
+/* Figure 5, throughput timeline: read and write bytes/s over time, one
+ * panel per run, the background tinted by phase and checkpoint bursts
+ * shaded and outlined. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+#define FIG "Throughput timeline"
+#define MAX_PANELS 8
+
+static double panel_height(size_t n_runs, double width)
+{
+    double base = width < 400 ? 150 : 170;
+    return n_runs <= 1 ? base : fmax(85, base - 15.0 * (double)n_runs);
+}
+
+double nr__fig_timeline_height(const nr_figure_inputs *in, double width)
+{
+    size_t n = in->timeline && in->timeline->n_runs ? in->timeline->n_runs : 1;
+    if (n > MAX_PANELS)
+        n = MAX_PANELS;
+    return 30 + panel_height(n, width) * (double)n;
+}
+
+/* Phase colours keyed by name, shared by all panels and the legend. */
+typedef struct phase_keys {
+    size_t n;
+    const char *name[NR__MAX_LEGEND];
+    size_t color[NR__MAX_LEGEND];
+} phase_keys;
+
+static size_t phase_color(phase_keys *k, const char *name)
+{
+    const char *key = name ? name : "?";
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->name[i], key) == 0)
+            return k->color[i];
+    size_t color = nr__palette_phase_index(key, k->n + 2);
+    if (k->n < NR__MAX_LEGEND) {
+        k->name[k->n] = key;
+        k->color[k->n++] = color;
+    }
+    return color;
+}
+
+static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, phase_keys *keys)
+{
+    nr_render_canvas *cv = p->cv;
+    cairo_t *cr = cv->cr;
+    cairo_save(cr);
+    nr__xy_clip(p);
+    for (size_t i = 0; i < run->n_phases; i++) {
+        const nr_fig_span *s = &run->phases[i];
+        if (!isfinite(s->t0) || !isfinite(s->t1) || s->t1 <= s->t0)
+            continue;
+        double x0 = nr__xy_mx(p, s->t0), x1 = nr__xy_mx(p, s->t1);
+        size_t color = phase_color(keys, s->name);
+        nr__fill_tint(cr, color, x0, p->py, x1 - x0, p->ph);
+        /* Name the band when it is wide enough: greyscale print keeps it. */
+        double tw;
+        nr__text_size(cv, s->name ? s->name : "?", NR__PLAIN, cv->font_size - 2, &tw, NULL);
+        if (x1 - x0 > tw + 4) {
+            cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+            nr__text_draw(cv, s->name ? s->name : "?", NR__PLAIN, cv->font_size - 2, (x0 + x1) / 2, p->py + 1.5,
+                          0.5, 0, 0);
+        }
+    }
+    for (size_t i = 0; i < run->n_bursts; i++) {
+        const nr_fig_span *s = &run->bursts[i];
+        if (!isfinite(s->t0) || !isfinite(s->t1) || s->t1 < s->t0)
+            continue;
+        double x0 = nr__xy_mx(p, s->t0), x1 = fmax(nr__xy_mx(p, s->t1), x0 + 1.0);
+        cairo_rectangle(cr, x0, p->py, x1 - x0, p->ph);
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.12);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0.25, 0.25, 0.25);
+        cairo_set_line_width(cr, 0.5);
+        const double dash[] = {2, 1};
+        cairo_set_dash(cr, dash, 2, 0);
+        cairo_stroke(cr);
+    }
+    cairo_restore(cr);
+}
+
+int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+{
+    const nr_fig_timeline_input *t = in->timeline;
+    if (!t || t->n_runs == 0 || !t->runs)
+        return nr__draw_no_data(cv, FIG, "no runs");
+    size_t n_runs = t->n_runs < MAX_PANELS ? t->n_runs : MAX_PANELS;
+    size_t longest = 0;
+    for (size_t r = 0; r < n_runs; r++)
+        if (t->runs[r].bin_s > 0 && isfinite(t->runs[r].bin_s) && t->runs[r].read_bps && t->runs[r].write_bps)
+            longest = t->runs[r].n_bins > longest ? t->runs[r].n_bins : longest;
+    if (longest == 0)
+        return nr__draw_no_data(cv, FIG, "no time bins");
+
+    phase_keys keys = {0};
+    for (size_t r = 0; r < n_runs; r++)
+        for (size_t i = 0; i < t->runs[r].n_phases; i++)
+            phase_color(&keys, t->runs[r].phases[i].name);
+    nr__legend lg = {0};
+    nr__legend_add(&lg, (nr__legend_entry){.label = "read", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
+    nr__legend_add(&lg, (nr__legend_entry){.label = "write", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
+                                           .line_width = 1.0});
+    nr__legend_add(&lg, (nr__legend_entry){.label = "checkpoint burst", .kind = NR__LEG_TINT, .color = 6});
+    for (size_t i = 0; i < keys.n && lg.n < NR__MAX_LEGEND; i++)
+        nr__legend_add(&lg, (nr__legend_entry){.label = keys.name[i], .kind = NR__LEG_TINT, .color = keys.color[i]});
+    double top = nr__legend_block(cv, &lg);
+    nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
+
+    double ph = (cv->height - top - 2) / (double)n_runs;
+    double *times = malloc(longest * n_runs * sizeof *times);
+    nr__xy *panels = calloc(n_runs, sizeof *panels);
+    if (!times || !panels) {
+        free(times);
+        free(panels);
+        return nr_error_set(err, NR_E_NOMEM, "no memory for %zu time bins", longest);
+    }
+    /* Lay out every panel, then again with the widest left margin so the
+     * time axes line up. */
+    double left = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t r = 0; r < n_runs; r++) {
+            const nr_fig_timeline_run *run = &t->runs[r];
+            nr__xy *p = &panels[r];
+            nr__xy_init(p, cv, 2, top + ph * (double)r, cv->width - 4, ph - 2);
+            p->panel_label = run->name;
+            p->min_left = left;
+            if (!(run->bin_s > 0) || !run->read_bps || !run->write_bps || run->n_bins == 0)
+                continue;
+            double *x = times + r * longest;
+            for (size_t i = 0; i < run->n_bins; i++)
+                x[i] = ((double)i + 0.5) * run->bin_s;
+            nr__xy_add(p, (nr__series){.n = run->n_bins, .x = x, .y = run->read_bps, .color = 0, .line_width = 0.9});
+            nr__xy_add(p, (nr__series){.n = run->n_bins, .x = x, .y = run->write_bps, .color = 1, .dash = 1,
+                                       .line_width = 0.9});
+            p->legend.n = 0; /* the figure legend above covers every panel */
+            p->x = (nr__axis){.title = "Time since start", .unit = NR__UNIT_SECONDS};
+            p->y = (nr__axis){.title = NULL, .unit = NR__UNIT_BYTES_PER_S, .include_zero = 1}; /* "MiB/s" fits */
+            p->hide_x_title = r + 1 < n_runs;
+            if (nr__xy_setup(p, 0, (double)run->n_bins * run->bin_s, 0, 0)) {
+                p->n_series = 0; /* nothing drawable: leave the panel empty */
+                continue;
+            }
+            if (!(p->y.hi > 0))
+                p->y.hi = 1.0;
+            nr__xy_layout(p);
+            left = fmax(left, p->px - p->ox);
+        }
+    for (size_t r = 0; r < n_runs; r++) {
+        nr__xy *p = &panels[r];
+        if (p->n_series == 0) {
+            nr__draw_panel_label(cv, p->panel_label ? p->panel_label : "?", p->ox, p->oy);
+            continue;
+        }
+        draw_bands(p, &t->runs[r], &keys);
+        nr__xy_draw_axes(p);
+        nr__xy_draw_series(p);
+    }
+    free(panels);
+    free(times);
+    return 0;
+}

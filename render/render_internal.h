@@ -1,0 +1,244 @@
+/* render_internal: the chart layer under the figures (nr__ prefix: internal
+ * to render/ and its tests). Coordinates are points, origin top-left. */
+#ifndef RENDER_INTERNAL_H
+#define RENDER_INTERNAL_H
+
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <stddef.h>
+
+#include "nr_render.h"
+
+#define NR__FONT_FAMILY "DejaVu Sans"
+
+/* The canvas a figure draws on. Borrows cr; owns pango. */
+struct nr_render_canvas {
+    cairo_t *cr;
+    PangoContext *pango;
+    double width, height; /* pt */
+    double font_size;     /* base text size, pt */
+    unsigned long skipped; /* non-finite values left out of the drawing */
+};
+
+/* ---- text.c ---------------------------------------------------------------- */
+
+/* The process-wide font map restricted to the DejaVu Sans files (see
+ * docs/figures.md). Created on first use and kept for the process lifetime. */
+int nr__fontmap_get(PangoFontMap **out, nr_error *err);
+/* Binds a canvas to cr (borrowed) with the fixed font map and font options. */
+int nr__canvas_init(nr_render_canvas *cv, cairo_t *cr, double width, double height, nr_error *err);
+void nr__canvas_fini(nr_render_canvas *cv);
+
+/* Text is plain (names from the data) or pango markup (our own labels). */
+enum { NR__PLAIN = 0, NR__MARKUP = 1 };
+
+/* Logical size of s at size pt. */
+void nr__text_size(nr_render_canvas *cv, const char *s, int markup, double size,
+                   double *w, double *h);
+/* Draws s with its box anchored at (x, y): ha/va are fractions of the box
+ * (0 left/top, 0.5 centre, 1 right/bottom), the box rotated by angle_deg
+ * (counter-clockwise positive) around the anchor. Uses the current colour. */
+void nr__text_draw(nr_render_canvas *cv, const char *s, int markup, double size,
+                   double x, double y, double ha, double va, double angle_deg);
+
+/* ---- palette.c ------------------------------------------------------------- */
+
+typedef struct nr__rgb {
+    double r, g, b;
+} nr__rgb;
+
+#define NR__STYLES 8
+/* Okabe-Ito colour i (mod 8), ordered so that the first ones contrast most. */
+nr__rgb nr__palette_color(size_t i);
+/* The colour index of a canonical phase name (train, checkpoint, ...) or
+ * fallback when the name is not canonical. */
+size_t nr__palette_phase_index(const char *phase, size_t fallback);
+void nr__set_color(cairo_t *cr, nr__rgb c, double alpha);
+/* Dash pattern i (0 = solid) scaled to line width lw. */
+void nr__set_dash(cairo_t *cr, size_t i, double lw);
+/* Marker shape i centred at (x, y), size = diameter; filled with the current
+ * colour and outlined white so overlapping markers stay distinct. */
+void nr__draw_marker(cairo_t *cr, size_t i, double x, double y, double size);
+/* Fills the rectangle with colour i and hatch pattern i (greyscale-safe). */
+void nr__fill_swatch(cairo_t *cr, size_t color, size_t hatch, double x, double y, double w, double h);
+
+/* ---- units.c / axis.c ------------------------------------------------------ */
+
+typedef enum nr__unit {
+    NR__UNIT_NONE,
+    NR__UNIT_BYTES,        /* binary units B, KiB, MiB, ... */
+    NR__UNIT_BYTES_PER_S,  /* B/s, KiB/s, ... */
+    NR__UNIT_SECONDS,      /* ns, µs, ms, s */
+    NR__UNIT_PERCENT,      /* values are fractions, shown as % */
+} nr__unit;
+
+/* Largest step of the 1-2-5 series such that the multiples of it within
+ * [lo, hi] number at most max_ticks (>= 2). Returns the step (> 0). */
+double nr__nice_step(double lo, double hi, int max_ticks);
+/* The multiples of the nice step within [lo, hi], written to ticks (at most
+ * cap); returns their count. */
+size_t nr__nice_ticks(double lo, double hi, int max_ticks, double *ticks, size_t cap);
+/* Decade exponents k with 10^k inside [lo, hi] (lo > 0): *k_first..*k_last;
+ * returns their count (0 when none). */
+int nr__log_decades(double lo, double hi, int *k_first, int *k_last);
+/* Chooses the display scale of a linear axis of unit whose largest magnitude
+ * is vmax: writes the unit text ("MiB") and returns the divisor. */
+double nr__unit_scale(nr__unit unit, double vmax, char *text, size_t cap);
+
+#define NR__MAX_TICKS 96
+
+typedef struct nr__tick {
+    double v;          /* data value */
+    int major;         /* 1: labelled tick, 0: minor */
+    int markup;
+    char label[48];    /* empty for minor ticks and skipped labels */
+} nr__tick;
+
+typedef struct nr__axis {
+    const char *title; /* without unit; borrowed */
+    nr__unit unit;
+    int log;
+    int include_zero;  /* linear: range includes 0 */
+    int fixed;         /* range given, not widened to nice ticks */
+    double lo, hi;     /* range in data units */
+    double scale;      /* linear: displayed value = v / scale */
+    char unit_text[16];
+    size_t n_ticks;
+    nr__tick ticks[NR__MAX_TICKS];
+    double label_pt;   /* tick label size (superscript sizes follow it) */
+    double p0, p1;     /* device coordinates of lo and hi */
+} nr__axis;
+
+/* Sets up an axis over the data range [dlo, dhi] (finite; > 0 for log) with
+ * at most max_major labelled ticks. */
+void nr__axis_setup(nr__axis *a, double dlo, double dhi, int max_major);
+/* Full title with unit: "I/O time (ms)"; just the unit when title is NULL. */
+void nr__axis_title(const nr__axis *a, char *buf, size_t cap);
+/* Data value -> device coordinate (clamped far outside for log of <= 0). */
+double nr__axis_map(const nr__axis *a, double v);
+
+/* ---- legend.c -------------------------------------------------------------- */
+
+typedef enum nr__legend_kind { NR__LEG_LINE, NR__LEG_SWATCH, NR__LEG_MARKER, NR__LEG_TINT } nr__legend_kind;
+
+typedef struct nr__legend_entry {
+    const char *label;  /* borrowed; plain text */
+    nr__legend_kind kind;
+    size_t color, dash, marker, hatch;
+    int has_marker;
+    double line_width;
+} nr__legend_entry;
+
+#define NR__MAX_LEGEND 24
+
+typedef struct nr__legend {
+    size_t n;
+    nr__legend_entry e[NR__MAX_LEGEND];
+    const char *title;  /* optional, plain */
+} nr__legend;
+
+void nr__legend_add(nr__legend *lg, nr__legend_entry e);
+/* Size of the legend laid out in one column. */
+void nr__legend_size_column(nr_render_canvas *cv, const nr__legend *lg, double *w, double *h);
+/* Height of the legend flowed in rows across width w. */
+double nr__legend_height_flow(nr_render_canvas *cv, const nr__legend *lg, double w);
+void nr__legend_draw_column(nr_render_canvas *cv, const nr__legend *lg, double x, double y);
+void nr__legend_draw_flow(nr_render_canvas *cv, const nr__legend *lg, double x, double y, double w);
+
+/* ---- chart.c: xy plots ----------------------------------------------------- */
+
+typedef struct nr__series {
+    const char *name;   /* legend label; NULL: not in the legend */
+    size_t n;
+    const double *x, *y;
+    int y_one_minus;    /* plot 1 - y (CCDF from a CDF) */
+    size_t color, dash, marker;
+    int markers;        /* draw up to a few markers along the line */
+    double line_width;
+} nr__series;
+
+#define NR__MAX_SERIES 24
+
+typedef struct nr__xy {
+    nr_render_canvas *cv;
+    double ox, oy, ow, oh;       /* outer rectangle of the panel */
+    double px, py, pw, ph;       /* plot area after layout */
+    nr__axis x, y;
+    size_t n_series;
+    nr__series s[NR__MAX_SERIES];
+    nr__legend legend;
+    int legend_outside;          /* chosen by layout */
+    double legend_x, legend_y;
+    const char *panel_label;     /* "(a)" or NULL */
+    int hide_x_title;            /* stacked panels: only the last one names x */
+    double min_left;             /* stacked panels: align the plot left edges */
+} nr__xy;
+
+void nr__xy_init(nr__xy *p, nr_render_canvas *cv, double x, double y, double w, double h);
+/* Adds a series (borrowed arrays) and, when it has a name, a legend entry. */
+void nr__xy_add(nr__xy *p, nr__series s);
+/* Axis ranges from the finite (and, on log axes, positive) data; a range
+ * given with lo < hi fixes that axis. Returns 0, or 1 when no point is
+ * drawable (the caller draws "no data"). */
+int nr__xy_setup(nr__xy *p, double xlo, double xhi, double ylo, double yhi);
+/* Places plot area, ticks and legend (inside the emptiest corner, else on top). */
+void nr__xy_layout(nr__xy *p);
+double nr__xy_mx(const nr__xy *p, double x);
+double nr__xy_my(const nr__xy *p, double y);
+void nr__xy_clip(const nr__xy *p);
+void nr__xy_draw_axes(nr__xy *p);
+void nr__xy_draw_series(nr__xy *p);
+void nr__xy_draw_legend(nr__xy *p);
+
+/* Draws the "no data: <reason>" figure over the whole canvas; returns 0 so
+ * that a figure can `return nr__draw_no_data(...)`. */
+int nr__draw_no_data(nr_render_canvas *cv, const char *figure, const char *reason);
+/* Draws a note (e.g. skipped values) at the bottom right of the canvas. */
+void nr__draw_note(nr_render_canvas *cv, const char *note);
+/* Draws a panel label like "(a) bytes" at the top-left of a rectangle. */
+void nr__draw_panel_label(nr_render_canvas *cv, const char *label, double x, double y);
+
+/* ---- bars.c: categorical bar panels --------------------------------------- */
+
+typedef struct nr__bars {
+    nr_render_canvas *cv;
+    double ox, oy, ow, oh;
+    size_t n_cat;                 /* categories on x */
+    const char *const *cat_names;
+    size_t n_seg;                 /* stacked segments or grouped bars */
+    const double *v;              /* [n_cat][n_seg] */
+    int grouped;                  /* 0: stacked, 1: side by side */
+    int normalize;                /* stacked to 100% of each category */
+    const size_t *seg_color;      /* colour index per segment */
+    nr__axis y;                   /* title/unit set by caller */
+    const char *x_title;          /* optional, under the category labels */
+    const char *panel_label;
+} nr__bars;
+
+/* Lays out and draws the panel (axes, bars, category labels). Returns 1 when
+ * everything is zero (the caller may say no data), else 0. */
+int nr__bars_draw(nr__bars *b);
+
+/* Fills a light tint of colour i (background bands). */
+void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, double h);
+
+/* ---- the figures (fig_*.c), gathered by figures.c ------------------------ */
+#define NR__FIGURE(name)                                                        \
+    double nr__fig_##name##_height(const nr_figure_inputs *in, double width);   \
+    int nr__fig_##name##_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err);
+NR__FIGURE(phase)
+NR__FIGURE(lorenz)
+NR__FIGURE(ccdf)
+NR__FIGURE(latency)
+NR__FIGURE(timeline)
+NR__FIGURE(reqsize)
+NR__FIGURE(procshare)
+#undef NR__FIGURE
+
+/* Height of a flowed legend plus its gap, for figure layouts. */
+double nr__legend_block(nr_render_canvas *cv, const nr__legend *lg);
+
+/* Non-finite check that counts the skip on the canvas. */
+int nr__finite_or_skip(nr_render_canvas *cv, double v);
+
+#endif

@@ -1,0 +1,147 @@
+/* text: the one font family of every figure, set through pango on a font map
+ * that sees only the DejaVu Sans files, so no other font on the machine can
+ * change a figure. */
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <pango/pangofc-fontmap.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+#define NR__FONT_DIR_DEFAULT "/usr/share/fonts/truetype/dejavu"
+
+static PangoFontMap *the_fontmap;
+
+/* A fontconfig configuration holding only DejaVu Sans (regular and bold)
+ * from $NR_FONT_DIR or the Debian fonts-dejavu-core directory. */
+static FcConfig *dejavu_only_config(nr_error *err)
+{
+    static const char *const files[] = {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"};
+    const char *dir = getenv("NR_FONT_DIR");
+    if (!dir || !*dir)
+        dir = NR__FONT_DIR_DEFAULT;
+    FcConfig *config = FcConfigCreate();
+    if (!config) {
+        nr_error_set(err, NR_E_NOMEM, "cannot create a fontconfig configuration");
+        return NULL;
+    }
+    int loaded = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        if (FcConfigAppFontAddFile(config, (const FcChar8 *)path))
+            loaded++;
+    }
+    if (loaded == 0) {
+        FcConfigDestroy(config);
+        nr_error_set(err, NR_E_NOTFOUND,
+                     "font DejaVu Sans not found in %s (install fonts-dejavu-core or set NR_FONT_DIR)", dir);
+        return NULL;
+    }
+    return config;
+}
+
+int nr__fontmap_get(PangoFontMap **out, nr_error *err)
+{
+    if (!the_fontmap) {
+        FcConfig *config = dejavu_only_config(err);
+        if (!config)
+            return err ? err->code : NR_E_NOTFOUND;
+        PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+        if (!fm) {
+            FcConfigDestroy(config);
+            return nr_error_set(err, NR_E_EXTERNAL, "pango has no FreeType font map");
+        }
+        pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fm), config);
+        FcConfigDestroy(config); /* the font map holds its own reference */
+        the_fontmap = fm;
+    }
+    *out = the_fontmap;
+    return 0;
+}
+
+void nr_render_shutdown(void)
+{
+    if (the_fontmap)
+        g_object_unref(the_fontmap);
+    the_fontmap = NULL;
+}
+
+int nr__canvas_init(nr_render_canvas *cv, cairo_t *cr, double width, double height, nr_error *err)
+{
+    memset(cv, 0, sizeof *cv);
+    PangoFontMap *fm;
+    NR_TRY(nr__fontmap_get(&fm, err));
+    cv->pango = pango_font_map_create_context(fm);
+    if (!cv->pango)
+        return nr_error_set(err, NR_E_NOMEM, "cannot create a pango context");
+    /* Unhinted outlines and metrics: the layout is the same at every scale
+     * and on every surface, so SVG, PDF and PNG agree. */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+    pango_cairo_context_set_font_options(cv->pango, fo);
+    cairo_font_options_destroy(fo);
+    pango_cairo_context_set_resolution(cv->pango, 72.0); /* 1 pt = 1 user unit */
+    pango_context_set_round_glyph_positions(cv->pango, FALSE);
+    cv->cr = cr;
+    cv->width = width;
+    cv->height = height;
+    cv->font_size = width > 400 ? 8.5 : 7.5;
+    return 0;
+}
+
+void nr__canvas_fini(nr_render_canvas *cv)
+{
+    if (cv->pango)
+        g_object_unref(cv->pango);
+    cv->pango = NULL;
+}
+
+static PangoLayout *make_layout(nr_render_canvas *cv, const char *s, int markup, double size)
+{
+    pango_cairo_update_context(cv->cr, cv->pango);
+    PangoLayout *layout = pango_layout_new(cv->pango);
+    PangoFontDescription *fd = pango_font_description_new();
+    pango_font_description_set_family_static(fd, NR__FONT_FAMILY);
+    pango_font_description_set_size(fd, (gint)lround(size * PANGO_SCALE));
+    pango_layout_set_font_description(layout, fd);
+    pango_font_description_free(fd);
+    if (markup)
+        pango_layout_set_markup(layout, s, -1);
+    else
+        pango_layout_set_text(layout, s, -1);
+    return layout;
+}
+
+void nr__text_size(nr_render_canvas *cv, const char *s, int markup, double size, double *w, double *h)
+{
+    PangoLayout *layout = make_layout(cv, s, markup, size);
+    PangoRectangle logical;
+    pango_layout_get_extents(layout, NULL, &logical);
+    if (w)
+        *w = (double)logical.width / PANGO_SCALE;
+    if (h)
+        *h = (double)logical.height / PANGO_SCALE;
+    g_object_unref(layout);
+}
+
+void nr__text_draw(nr_render_canvas *cv, const char *s, int markup, double size,
+                   double x, double y, double ha, double va, double angle_deg)
+{
+    cairo_t *cr = cv->cr;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    if (angle_deg != 0.0)
+        cairo_rotate(cr, -angle_deg * M_PI / 180.0);
+    PangoLayout *layout = make_layout(cv, s, markup, size);
+    PangoRectangle logical;
+    pango_layout_get_extents(layout, NULL, &logical);
+    double w = (double)logical.width / PANGO_SCALE, h = (double)logical.height / PANGO_SCALE;
+    cairo_move_to(cr, -ha * w - (double)logical.x / PANGO_SCALE, -va * h - (double)logical.y / PANGO_SCALE);
+    pango_cairo_show_layout(cr, layout);
+    g_object_unref(layout);
+    cairo_restore(cr);
+}

@@ -1,0 +1,141 @@
+/* Output tests: every figure renders in every format, twice to identical
+ * bytes; PNGs decode to the right size and are not blank; degenerate inputs
+ * draw a figure instead of failing. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cairo.h>
+#include <cmocka.h>
+
+#include "example_data.h"
+#include "nr_render.h"
+
+static void render(const nr_figure_def *fig, const nr_figure_inputs *in, nr_render_format fmt,
+                   double width, nr_render_buf *out)
+{
+    nr_error err;
+    nr_error_clear(&err);
+    nr_render_buf_init(out);
+    int rc = nr_render_figure(fig, in, fmt, width, out, &err);
+    if (rc != 0)
+        fail_msg("%s (%s): %s", fig->stem, nr_render_format_ext(fmt), err.msg);
+    assert_true(out->len > 100);
+}
+
+static void same_input_same_bytes(void **state)
+{
+    nr_figure_inputs in;
+    example_inputs(EXAMPLE_SIX_RUNS, &in);
+    for (size_t f = 0; f < nr_figures_count; f++)
+        for (int fmt = 0; fmt < 3; fmt++) {
+            nr_render_buf a, b;
+            render(&nr_figures[f], &in, (nr_render_format)fmt, NR_RENDER_COLUMN_WIDTH_PT, &a);
+            render(&nr_figures[f], &in, (nr_render_format)fmt, NR_RENDER_COLUMN_WIDTH_PT, &b);
+            if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+                fail_msg("%s.%s differs between two renders", nr_figures[f].stem,
+                         nr_render_format_ext((nr_render_format)fmt));
+            nr_render_buf_fini(&a);
+            nr_render_buf_fini(&b);
+        }
+}
+
+typedef struct reader {
+    const nr_render_buf *buf;
+    size_t pos;
+} reader;
+
+static cairo_status_t read_png(void *closure, unsigned char *data, unsigned int length)
+{
+    reader *r = closure;
+    if (r->pos + length > r->buf->len)
+        return CAIRO_STATUS_READ_ERROR;
+    memcpy(data, r->buf->data + r->pos, length);
+    r->pos += length;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* Share of pixels that are not white. */
+static double ink_share(cairo_surface_t *img)
+{
+    cairo_surface_flush(img);
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const unsigned char *px = cairo_image_surface_get_data(img);
+    size_t ink = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t v;
+            memcpy(&v, px + (size_t)y * stride + (size_t)x * 4, 4);
+            ink += (v & 0xffffff) != 0xffffff;
+        }
+    return (double)ink / ((double)w * h);
+}
+
+static void png_decodes_at_300_dpi_and_has_ink(void **state)
+{
+    nr_figure_inputs in;
+    example_inputs(EXAMPLE_SIX_RUNS, &in);
+    for (size_t f = 0; f < nr_figures_count; f++) {
+        for (int wi = 0; wi < 2; wi++) {
+            double width = wi ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
+            nr_render_buf png;
+            render(&nr_figures[f], &in, NR_RENDER_PNG, width, &png);
+            reader r = {&png, 0};
+            cairo_surface_t *img = cairo_image_surface_create_from_png_stream(read_png, &r);
+            assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+            double h = nr_figures[f].height(&in, width);
+            assert_int_equal(cairo_image_surface_get_width(img), (int)ceil(width * 300 / 72));
+            assert_int_equal(cairo_image_surface_get_height(img), (int)ceil(h * 300 / 72));
+            double ink = ink_share(img);
+            if (!(ink > 0.03 && ink < 0.9))
+                fail_msg("%s at %g pt: ink share %.3f is not a drawn figure", nr_figures[f].stem, width, ink);
+            cairo_surface_destroy(img);
+            nr_render_buf_fini(&png);
+        }
+    }
+}
+
+static void degenerate_inputs_still_draw(void **state)
+{
+    static const example_case cases[] = {EXAMPLE_EMPTY, EXAMPLE_ONE_POINT, EXAMPLE_ZEROS, EXAMPLE_NAN,
+                                         EXAMPLE_ONE_RUN};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        nr_figure_inputs in;
+        example_inputs(cases[c], &in);
+        for (size_t f = 0; f < nr_figures_count; f++)
+            for (int fmt = 0; fmt < 3; fmt++) {
+                nr_render_buf out;
+                render(&nr_figures[f], &in, (nr_render_format)fmt, NR_RENDER_COLUMN_WIDTH_PT, &out);
+                nr_render_buf_fini(&out);
+            }
+    }
+}
+
+static void bad_width_is_a_usage_error(void **state)
+{
+    nr_figure_inputs in = {0};
+    nr_render_buf out;
+    nr_render_buf_init(&out);
+    nr_error err;
+    nr_error_clear(&err);
+    assert_int_equal(nr_render_figure(&nr_figures[0], &in, NR_RENDER_SVG, 10, &out, &err), NR_E_USAGE);
+    assert_non_null(strstr(err.msg, "width"));
+    assert_int_equal(nr_render_figure(&nr_figures[0], &in, NR_RENDER_SVG, NAN, &out, &err), NR_E_USAGE);
+    nr_render_buf_fini(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_input_same_bytes),
+        cmocka_unit_test(png_decodes_at_300_dpi_and_has_ink),
+        cmocka_unit_test(degenerate_inputs_still_draw),
+        cmocka_unit_test(bad_width_is_a_usage_error),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    nr_render_shutdown();
+    return failed;
+}

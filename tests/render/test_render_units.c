@@ -1,0 +1,177 @@
+/* Unit tests of the chart layer: nice ticks, log decades, unit labels,
+ * request-size bins and the figure registry, with answers worked by hand. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "render_internal.h"
+
+static void assert_ticks(double lo, double hi, int max, const double *want, size_t n_want)
+{
+    double got[64];
+    size_t n = nr__nice_ticks(lo, hi, max, got, 64);
+    assert_int_equal(n, n_want);
+    for (size_t i = 0; i < n; i++)
+        assert_true(fabs(got[i] - want[i]) < 1e-9 * fmax(1, fabs(want[i])));
+}
+
+static void nice_ticks_use_1_2_5_steps(void **state)
+{
+    const double ones[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    assert_ticks(0, 7.3, 8, ones, 8);
+    const double twos[] = {0, 2, 4, 6};
+    assert_ticks(0, 7.3, 5, twos, 4);
+    const double fives[] = {0, 50, 100};
+    assert_ticks(0, 100, 4, fives, 3);
+    const double small[] = {0.2, 0.4, 0.6};
+    assert_ticks(0.13, 0.7, 3, small, 3);
+    const double neg[] = {-10, -5, 0, 5};
+    assert_ticks(-12, 7, 4, neg, 4);
+    assert_true(fabs(nr__nice_step(0, 1, 6) - 0.2) < 1e-12);
+}
+
+static void log_decades_inside_range(void **state)
+{
+    int a, b;
+    assert_int_equal(nr__log_decades(3, 4.5e9, &a, &b), 9);
+    assert_int_equal(a, 1);
+    assert_int_equal(b, 9);
+    assert_int_equal(nr__log_decades(1e-3, 1, &a, &b), 4);
+    assert_int_equal(a, -3);
+    assert_int_equal(b, 0);
+    assert_int_equal(nr__log_decades(2, 8, &a, &b), 0);
+    assert_int_equal(nr__log_decades(0, 8, &a, &b), 0);
+}
+
+static void log_axis_labels_powers_and_minors(void **state)
+{
+    nr__axis a = {.log = 1, .unit = NR__UNIT_BYTES, .label_pt = 7};
+    nr__axis_setup(&a, 3, 4.5e9, 12);
+    size_t majors = 0, minors = 0;
+    for (size_t i = 0; i < a.n_ticks; i++) {
+        majors += a.ticks[i].major;
+        minors += !a.ticks[i].major;
+    }
+    assert_int_equal(majors, 9); /* 10^1 .. 10^9 */
+    assert_int_equal(minors, 0);  /* over 8 decades minor ticks would blur */
+    assert_non_null(strstr(a.ticks[0].label, ">1</span>"));
+    assert_non_null(strstr(a.ticks[8].label, ">9</span>"));
+
+    nr__axis m = {.log = 1};
+    nr__axis_setup(&m, 1e-3, 1, 6);
+    majors = minors = 0;
+    for (size_t i = 0; i < m.n_ticks; i++) {
+        majors += m.ticks[i].major;
+        minors += !m.ticks[i].major;
+    }
+    assert_int_equal(majors, 4);
+    assert_int_equal(minors, 3 * 8); /* 2..9 in each of three decades */
+    assert_non_null(strstr(m.ticks[0].label, "\xe2\x88\x92" "3</span>")); /* 10^-3 with a minus sign */
+    char title[64];
+    a.title = "File size";
+    nr__axis_title(&a, title, sizeof title);
+    assert_string_equal(title, "File size (B)");
+
+    /* Less than a decade of data widens to whole decades. */
+    nr__axis b = {.log = 1};
+    nr__axis_setup(&b, 2, 8, 6);
+    assert_true(b.lo == 1 && b.hi == 10);
+
+    /* Seconds on log axes read as units. */
+    nr__axis c = {.log = 1, .unit = NR__UNIT_SECONDS};
+    nr__axis_setup(&c, 1e-6, 1e-3, 6);
+    assert_string_equal(c.ticks[0].label, "1 \xc2\xb5s");
+}
+
+static void linear_axis_picks_binary_unit(void **state)
+{
+    nr__axis a = {.unit = NR__UNIT_BYTES, .include_zero = 1, .title = "Bytes"};
+    nr__axis_setup(&a, 0, 3.2 * 1073741824.0, 6);
+    assert_string_equal(a.unit_text, "GiB");
+    assert_true(a.lo == 0);
+    assert_true(fabs(a.hi - 4 * 1073741824.0) < 1); /* 0, 1, 2, 3, 4 GiB */
+    assert_int_equal(a.n_ticks, 5);
+    assert_string_equal(a.ticks[2].label, "2");
+    char title[64];
+    nr__axis_title(&a, title, sizeof title);
+    assert_string_equal(title, "Bytes (GiB)");
+
+    nr__axis p = {.unit = NR__UNIT_PERCENT, .fixed = 1};
+    nr__axis_setup(&p, 0, 1, 6);
+    assert_string_equal(p.ticks[p.n_ticks - 1].label, "100");
+    assert_string_equal(p.unit_text, "%");
+
+    nr__axis t = {.unit = NR__UNIT_SECONDS};
+    nr__axis_setup(&t, 0, 0.0042, 5);
+    assert_string_equal(t.unit_text, "ms");
+}
+
+static void unit_labels(void **state)
+{
+    char b[32];
+    assert_string_equal(nr_render_fmt_bytes(1536, b, sizeof b), "1.5 KiB");
+    assert_string_equal(nr_render_fmt_bytes(0, b, sizeof b), "0 B");
+    assert_string_equal(nr_render_fmt_bytes(100, b, sizeof b), "100 B");
+    assert_string_equal(nr_render_fmt_bytes(1023, b, sizeof b), "1023 B");
+    assert_string_equal(nr_render_fmt_bytes(1048576, b, sizeof b), "1 MiB");
+    assert_string_equal(nr_render_fmt_bytes(5e9, b, sizeof b), "4.66 GiB");
+    assert_string_equal(nr_render_fmt_bytes(NAN, b, sizeof b), "n/a");
+    assert_string_equal(nr_render_fmt_seconds(1.5e-6, b, sizeof b), "1.5 \xc2\xb5s");
+    assert_string_equal(nr_render_fmt_seconds(0.002, b, sizeof b), "2 ms");
+    assert_string_equal(nr_render_fmt_seconds(3, b, sizeof b), "3 s");
+    assert_string_equal(nr_render_fmt_seconds(5e-9, b, sizeof b), "5 ns");
+    assert_string_equal(nr_render_fmt_seconds(0, b, sizeof b), "0 s");
+    assert_string_equal(nr_render_fmt_percent(0.1234, b, sizeof b), "12.3%");
+    assert_string_equal(nr_render_fmt_percent(1, b, sizeof b), "100%");
+    assert_string_equal(nr_render_fmt_percent(0.00125, b, sizeof b), "0.125%");
+}
+
+static void reqsize_bins_follow_darshan(void **state)
+{
+    assert_int_equal(nr_fig_reqsize_bin(0), 0);
+    assert_int_equal(nr_fig_reqsize_bin(99), 0);
+    assert_int_equal(nr_fig_reqsize_bin(100), 1);
+    assert_int_equal(nr_fig_reqsize_bin(4096), 2);
+    assert_int_equal(nr_fig_reqsize_bin(1048576), 5); /* 1 MiB > 1e6 */
+    assert_int_equal(nr_fig_reqsize_bin(4e6), 6);
+    assert_int_equal(nr_fig_reqsize_bin(1e9 - 1), 8);
+    assert_int_equal(nr_fig_reqsize_bin(1e9), 9);
+    assert_int_equal(nr_fig_reqsize_bin(NAN), 0);
+}
+
+static void registry_is_complete(void **state)
+{
+    assert_int_equal(nr_figures_count, 7);
+    for (size_t i = 0; i < nr_figures_count; i++) {
+        assert_int_equal(nr_figures[i].id, (int)i + 1);
+        assert_non_null(nr_figures[i].draw);
+        assert_non_null(nr_figures[i].height);
+        for (size_t j = 0; j < i; j++)
+            assert_true(strcmp(nr_figures[i].stem, nr_figures[j].stem) != 0);
+    }
+    assert_ptr_equal(nr_figure_find("fig3"), &nr_figures[2]);
+    assert_ptr_equal(nr_figure_find("fig1-phase-breakdown"), &nr_figures[0]);
+    assert_null(nr_figure_find("fig9"));
+    nr_render_format f;
+    assert_int_equal(nr_render_format_parse("pdf", &f, NULL), 0);
+    assert_int_equal(f, NR_RENDER_PDF);
+    assert_int_equal(nr_render_format_parse("eps", &f, NULL), NR_E_USAGE);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(nice_ticks_use_1_2_5_steps),
+        cmocka_unit_test(log_decades_inside_range),
+        cmocka_unit_test(log_axis_labels_powers_and_minors),
+        cmocka_unit_test(linear_axis_picks_binary_unit),
+        cmocka_unit_test(unit_labels),
+        cmocka_unit_test(reqsize_bins_follow_darshan),
+        cmocka_unit_test(registry_is_complete),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
