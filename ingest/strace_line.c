@@ -657,6 +657,13 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
             parse_resumed(p, end, out);
             return;
         }
+        if (p > line && end - p == (ptrdiff_t)UNFINISHED_LEN &&
+            memcmp(p, unfinished_marker, UNFINISHED_LEN) == 0) {
+            /* stderr: " <unfinished ...>" ending a call cut by an attach
+             * notice on the line before ("vfork(strace: Process N attached") */
+            out->kind = NR_SL_CONTINUATION;
+            return;
+        }
         break;
     case '-':
         if (STARTS(p, end, "------") && is_dash_rule(p, end)) {
