@@ -67,9 +67,12 @@ def log_lines(path):
     return data.decode("utf-8", "surrogateescape").split("\n")
 
 
-def count(log_paths):
-    """Per-path counters from the logs (all of a run's files)."""
+def count(log_paths, by_syscall=None):
+    """Per-path counters from the logs (all of a run's files). When by_syscall
+    is a Counter it also gets the calls per (path, syscall name)."""
     counts = collections.defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
+    if by_syscall is None:
+        by_syscall = collections.Counter()
     for path in log_paths:
         default_pid = os.path.basename(path).rsplit(".", 1)[-1]
         pending = {}
@@ -107,15 +110,19 @@ def count(log_paths):
                     p = unescape(s.group(1)) if s else b""
                 if p.startswith(b"/"):
                     counts[p]["open_calls"] += 1
+                    by_syscall[(p, name)] += 1
             elif name in READS or name in WRITES:
                 if fds and not args.startswith("AT_FDCWD"):
                     k = "read" if name in READS else "write"
                     counts[fds[0]][k + "_calls"] += 1
                     counts[fds[0]]["bytes_" + ("read" if k == "read" else "written")] += max(ret, 0)
+                    by_syscall[(fds[0], name)] += 1
             elif name in ("sendfile", "sendfile64", "copy_file_range") and len(fds) >= 2:
                 dst, src = (fds[0], fds[1]) if name.startswith("sendfile") else (fds[1], fds[0])
                 counts[src]["read_calls"] += 1
                 counts[src]["bytes_read"] += max(ret, 0)
                 counts[dst]["write_calls"] += 1
                 counts[dst]["bytes_written"] += max(ret, 0)
+                by_syscall[(src, name)] += 1
+                by_syscall[(dst, name)] += 1
     return counts
