@@ -61,6 +61,7 @@ class Case:
         self.want = want          # None (0 or 1), 0, or 1
         self.skipped = skipped    # lines skipped to report on exit 0, None = not checked
         self.check = check        # extra check on the exported files table (exit 0)
+        self.outcome = ""
 
 
 def files_row(rows, path):
@@ -146,10 +147,11 @@ def run_case(case, args, base):
     with open(store, "wb") as f:
         f.write(b"old store")  # an existing store must survive a failed ingest
     try:
-        p = subprocess.run([args.niorep, "ingest", target, "-o", store], capture_output=True, timeout=60)
+        p = subprocess.run([args.niorep, "ingest", "-o", store, target], capture_output=True, timeout=60)
     except subprocess.TimeoutExpired:
         return ["hang: no exit within 60 s"]
     errs = []
+    case.outcome = "exit %d: %s" % (p.returncode, (p.stderr.decode(errors="replace").strip().splitlines() or [""])[0][:150])
     if p.returncode not in (0, 1):
         return ["exit status %d (crash or wrong code); stderr: %s"
                 % (p.returncode, p.stderr.decode(errors="replace")[-400:])]
@@ -222,10 +224,12 @@ def main():
     base = os.path.abspath(args.out)
     os.makedirs(base, exist_ok=True)
     failed = 0
-    results = [(c.name, run_case(c, args, base)) for c in cases()]
-    results.append(("info/export on non-stores", not_a_store(args, base)))
-    for name, errs in results:
-        print("%s %s" % ("FAIL" if errs else "ok  ", name))
+    results = []
+    for c in cases():
+        results.append((c.name, run_case(c, args, base), c.outcome))
+    results.append(("info/export on non-stores", not_a_store(args, base), ""))
+    for name, errs, outcome in results:
+        print("%s %-26s %s" % ("FAIL" if errs else "ok  ", name, outcome))
         for e in errs:
             print("     " + e)
         failed += bool(errs)
