@@ -65,20 +65,23 @@ wc_t=$(median "${wc_times[@]}")
 
 store=$out/bench.nio
 echo "timing niorep ingest -j $jobs x$repeat ..." >&2
-ing_times=() rss=()
+ing_times=() rss=() cpu=()
 for _ in $(seq "$repeat"); do
   rm -f "$store"
   s=$EPOCHREALTIME
-  /usr/bin/time -f %M -o "$out/time.txt" "$niorep" ingest -o "$store" -j "$jobs" -q "$log"
+  /usr/bin/time -f '%M %U %S' -o "$out/time.txt" "$niorep" ingest -o "$store" -j "$jobs" -q "$log"
   ing_times+=("$(awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b-a}')")
-  rss+=("$(tail -1 "$out/time.txt")")
+  read -r m u sy <"$out/time.txt"
+  rss+=("$m")
+  cpu+=("$(awk -v u="$u" -v s="$sy" 'BEGIN{printf "%.2f", u+s}')")
 done
 ing_t=$(median "${ing_times[@]}")
 rss_kb=$(median "${rss[@]}")
+cpu_t=$(median "${cpu[@]}")
 store_bytes=$(stat -c %s "$store")
 
-/usr/bin/time -f %M -o "$out/time.txt" "$niorep" ingest -o "$out/quarter.nio" -j "$jobs" -q "$quarter"
-rss_q_kb=$(tail -1 "$out/time.txt")
+/usr/bin/time -f '%M %U %S' -o "$out/time.txt" "$niorep" ingest -o "$out/quarter.nio" -j "$jobs" -q "$quarter"
+read -r rss_q_kb _ _ <"$out/time.txt"
 quarter_bytes=$(stat -c %s "$quarter")
 
 echo "compressing with zstd -3 -T1 ..." >&2
@@ -88,7 +91,7 @@ zstd_t=$(awk -v a="$zs" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b-a}')
 
 awk -v size="$size" -v seed="$seed" -v rep="$repeat" -v jobs="$jobs" \
     -v lb="$log_bytes" -v lines="$lines" -v wct="$wc_t" -v it="$ing_t" \
-    -v rss="$rss_kb" -v rssq="$rss_q_kb" -v qb="$quarter_bytes" \
+    -v rss="$rss_kb" -v cput="$cpu_t" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" -v rssq="$rss_q_kb" -v qb="$quarter_bytes" \
     -v sb="$store_bytes" -v zb="$zstd_bytes" -v zt="$zstd_t" \
     -v host="$(uname -srm)" -v cpu="$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)" \
     -v ncpu="$(nproc)" -v allt="$(printf '%s ' "${ing_times[@]}")" 'BEGIN {
@@ -96,17 +99,18 @@ awk -v size="$size" -v seed="$seed" -v rep="$repeat" -v jobs="$jobs" \
   printf "\nniorep ingest benchmark: %s %s, %s (%d cores)\n", host, "", cpu, ncpu
   printf "log: generated strace -f -ttt -T -y, --size %s --seed %s: %.1f MB, %d lines (%.0f B/line)\n",
          size, seed, lb/mb, lines, lb/lines
-  printf "times: median of %d runs, page cache warm; MB = 10^6 bytes\n\n", rep
+  printf "times: median of %d runs, page cache warm; MB = 10^6 bytes; load average at the end: %s\n\n", rep, load
   printf "%-28s %10s %10s %14s %12s\n", "", "time s", "MB/s", "lines/s", "peak RSS"
   printf "%-28s %10.3f %10.0f %14.0f %12s\n", "wc -l", wct, lb/mb/wct, lines/wct, "-"
   printf "%-28s %10.3f %10.0f %14.0f %9.1f MiB\n", "niorep ingest -j " jobs, it, lb/mb/it, lines/it, rss/1024
+  printf "%-28s %10.3f %10.0f %14.0f %12s  (user+sys CPU time: immune to other jobs)\n", "niorep ingest, CPU time", cput, lb/mb/cput, lines/cput, ""
   printf "%-28s %10.1fx slower than wc -l   (ingest runs: %s)\n", "ratio", it/wct, allt
   printf "%-28s %10s %10s %14s %9.1f MiB  (%.0f MB log: memory vs lines)\n", "ingest of a quarter", "", "", "", rssq/1024, qb/mb
   printf "\n%-28s %12.1f MB\n", "store (RUN.nio)", sb/mb
   printf "%-28s %12.1f MB  (%.1f s, %.0f MB/s)\n", "zstd -3 -T1 of the log", zb/mb, zt, lb/mb/zt
   printf "%-28s %12.3f      (raw log / store: %.1fx)\n", "store / zstd -3", sb/zb, lb/sb
   printf "\ntargets (issue 2):\n"
-  printf "  single-thread ingest >= 400 MB/s   %8.0f MB/s   %s\n", lb/mb/it, (lb/mb/it >= 400) ? "PASS" : "FAIL"
+  printf "  single-thread ingest >= 400 MB/s   %8.0f MB/s   %s   (by CPU time: %.0f MB/s %s)\n", lb/mb/it, (lb/mb/it >= 400) ? "PASS" : "FAIL", lb/mb/cput, (lb/mb/cput >= 400) ? "PASS" : "FAIL"
   printf "  peak RSS < 256 MiB                 %8.1f MiB    %s\n", rss/1024, (rss/1024 < 256) ? "PASS" : "FAIL"
   printf "  store <= 1/3 of zstd -3            %8.3f        %s\n", sb/zb, (sb/zb <= 1/3) ? "PASS" : "FAIL"
 }'
