@@ -73,6 +73,9 @@ COMBOS = [
     ("gz_tt_T_ff", ["-tt", "-T"], "ff", {"compress": "gz"}),
     ("zst_stderr_r_yy", ["-r", "-yy"], "stderr", {"compress": "zst"}),
     ("trace_prefix_ttt_T", ["-ttt", "-T"], "trace", {}),
+    ("hexdump_ttt_y", ["-ttt", "-y", "-e", "read=all", "-e", "write=all"], "o", {}),
+    ("stack_k_T", ["-k", "-T"], "o", {}),
+    ("summary_C_tt", ["-C", "-tt"], "o", {}),
     ("kitchen_sink", ["-ttt", "-T", "-yy", "-s", "8", "-X", "verbose", "-qq"], "ff", {"compress": "gz"}),
 ]
 
