@@ -738,8 +738,14 @@ static int finish_store(ingest *in, nr_error *err)
     in->stats.unfinished_never_resumed = c.never_resumed;
     if (!in->has_durations)
         NR_TRY(nr_diag_add(in->diag, "no_durations", NULL, 0, "the trace lacks -T: no latencies", 32));
-    if (in->time_base == NR_TS_NONE)
+    if (in->time_base == NR_TS_NONE && nr_diag_count(in->diag, "no_timestamps") == 0)
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
+#ifdef NR_HAVE_HOOK
+    if (in->hook && in->time_base != NR_TS_UNIX) {
+        const char *msg = "phases need -ttt (Unix) timestamps in the strace log: every event is unphased";
+        NR_TRY(nr_diag_add(in->diag, "hook_needs_unix_time", "hook.jsonl", 0, msg, strlen(msg)));
+    }
+#endif
     NR_TRY(write_meta(in, err));
     NR_TRY(nr_diag_write(in->diag, in->t_diag, err));
     return nr_store_writer_commit(in->writer, err);
