@@ -104,6 +104,13 @@ EXPECTATIONS = """\
 # table). In -ff logs without fine absolute timestamps the order of the
 # threads' calls is unknowable, so without -y their paths are too.
 THREAD_SHARED = {b"thread_opened.dat", b"thread_shared.dat", b"py_thread.bin"}
+# What dash does for `exec 7<>FILE; echo start >&7; ...; echo end >&7`:
+# openat (then dup2 to 7), and each echo writes to fd 1 after dup2(7, 1).
+SH_ROOT_RECORDS = [
+    {"prog": "sh", "pid": 0, "sys": "openat", "dir": "o", "ret": 3, "off": -1, "kind": "regular"},
+    {"prog": "sh", "pid": 0, "sys": "write", "dir": "w", "ret": 6, "off": 0, "kind": "regular"},
+    {"prog": "sh", "pid": 0, "sys": "write", "dir": "w", "ret": 4, "off": 6, "kind": "regular"},
+]
 OPEN_SYSCALLS = {"open", "openat", "openat2", "creat"}
 TRANSFER_SYSCALLS = {"sendfile", "sendfile64", "copy_file_range"}
 COUNTERS = ("bytes_read", "bytes_written", "read_calls", "write_calls", "open_calls")
@@ -351,8 +358,12 @@ def run_combo(combo, args, base):
 
     progs = [os.path.join(args.progs, p) for p in
              ("io_basic", "io_transfer", "io_dup", "io_procs", "io_paths", "io_special")] + [args.py_prog]
-    script = ('d=$1; shift; for p; do case $p in *.py) /usr/bin/python3 "$p" "$d";; '
-              '*) "$p" "$d";; esac || exit 1; done')
+    # The shell itself (the traced root: unprefixed lines in stderr mode until
+    # its first child) opens sh_root.dat on fd 7 and writes through dup2(7, 1)
+    # before the programs run and after: SH_ROOT_RECORDS.
+    script = ('d=$1; shift; exec 7<>"$d/sh_root.dat"; echo start >&7; '
+              'for p; do case $p in *.py) /usr/bin/python3 "$p" "$d";; '
+              '*) "$p" "$d";; esac || exit 1; done; echo end >&7')
     payload = ["/bin/sh", "-c", script, "sh", workdir] + progs
     strace = [STRACE] + combo.flags
     stderr_name = combo.opts.get("stderr_name", "strace.log")
@@ -373,6 +384,8 @@ def run_combo(combo, args, base):
     if p.returncode != 0:
         return ["strace run failed with status %d (see %s)" % (p.returncode, err_path)]
     records = [json.loads(line) for line in p.stdout.decode().splitlines() if line.startswith("{")]
+    sh_root = os.path.join(workdir, "sh_root.dat").encode().hex()
+    records += [dict(r, path=sh_root) for r in SH_ROOT_RECORDS]
 
     logs = sorted(os.listdir(rundir))
     comp = combo.opts.get("compress")
