@@ -89,24 +89,36 @@ static int make_room(nr_logsrc *s, nr_error *err)
     return 0;
 }
 
+/* Plain input: the first chunk (read for sniffing) is copied, later reads
+ * go straight into the text buffer. */
 static int fill_plain(nr_logsrc *s, nr_error *err)
 {
-    if (s->in_pos == s->in_len) {
-        if (s->in_eof) {
-            s->text_eof = 1;
-            return 0;
-        }
-        NR_TRY(read_input(s, err));
+    if (s->in_pos < s->in_len) {
+        size_t n = s->in_len - s->in_pos;
+        if (n > s->cap - s->end)
+            n = s->cap - s->end;
+        memcpy(s->buf + s->end, s->in + s->in_pos, n);
+        s->in_pos += n;
+        s->end += n;
+        return 0;
     }
-    size_t n = s->in_len - s->in_pos;
-    if (n > s->cap - s->end)
-        n = s->cap - s->end;
-    memcpy(s->buf + s->end, s->in + s->in_pos, n);
-    s->in_pos += n;
-    s->end += n;
-    if (s->in_eof && s->in_pos == s->in_len)
+    if (s->in_eof) {
         s->text_eof = 1;
-    return 0;
+        return 0;
+    }
+    for (;;) {
+        ssize_t n = read(s->fd, s->buf + s->end, s->cap - s->end);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return nr_error_errno(err, NR_E_IO, errno, "%s: read failed at byte offset %llu",
+                                  s->path, (unsigned long long)consumed_offset(s));
+        if (n == 0)
+            s->in_eof = s->text_eof = 1;
+        s->in_base += (uint64_t)n; /* keeps consumed_offset() = bytes read */
+        s->end += (size_t)n;
+        return 0;
+    }
 }
 
 static int fill_zstd(nr_logsrc *s, nr_error *err)

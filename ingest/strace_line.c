@@ -328,14 +328,15 @@ static const char *parse_fraction_ns(const char *p, const char *end, int64_t *ns
 
 /* "S.fff" seconds with an optional fraction into ns; returns the end or NULL. */
 static const char *parse_seconds_ns(const char *p, const char *end, int64_t *ns,
-                                    uint64_t *whole_seconds)
+                                    uint64_t *whole_seconds, int *has_fraction)
 {
     uint64_t s;
     const char *q = parse_u64_dec(p, end, &s);
     if (!q || s > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
         return NULL;
     int64_t frac = 0;
-    if (q < end && *q == '.') {
+    *has_fraction = q < end && *q == '.';
+    if (*has_fraction) {
         q = parse_fraction_ns(q, end, &frac);
         if (!q)
             return NULL;
@@ -373,10 +374,10 @@ static const char *parse_stamp(const char *p, const char *end, int bare_ok, nr_t
     }
     uint64_t whole;
     int64_t v;
-    const char *q = parse_seconds_ns(p, end, &v, &whole);
+    int has_fraction;
+    const char *q = parse_seconds_ns(p, end, &v, &whole, &has_fraction);
     if (!q || (q < end && *q != ' '))
         return NULL;
-    int has_fraction = memchr(p, '.', (size_t)(q - p)) != NULL;
     if (!has_fraction && !bare_ok && whole <= NR__PID_MAX)
         return NULL;
     *form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
@@ -447,7 +448,8 @@ static const char *parse_prefix(const char *line, const char *end, nr_sline *out
         } else if (STARTS(p, end, "(+") && out->ts_form != NR_TS_NONE) {
             /* -r next to -t/-tt/-ttt: "(+     0.000123)" */
             uint64_t whole;
-            const char *q = parse_seconds_ns(skip_spaces(p + 2, end), end, &ns, &whole);
+            int has_fraction;
+            const char *q = parse_seconds_ns(skip_spaces(p + 2, end), end, &ns, &whole, &has_fraction);
             if (!q || q >= end || *q != ')')
                 break;
             set_stamp(out, NR_TS_RELATIVE, ns);
@@ -459,19 +461,51 @@ static const char *parse_prefix(const char *line, const char *end, nr_sline *out
     return skip_spaces(p, end);
 }
 
+/* Skips the "[ 39] " of -n (syscall number) and the "[00007f80d30a0a07] "
+ * (or "[????????????????] ") of -i (instruction pointer), in that order. */
+static const char *skip_syscall_number_and_ip(const char *p, const char *end)
+{
+    for (int k = 0; k < 2 && p < end && *p == '['; k++) {
+        const char *q = p + 1, *limit = end - q > 20 ? q + 20 : end;
+        while (q < limit && (is_xdigit(*q) || *q == ' ' || *q == '?'))
+            q++;
+        if (q == p + 1 || q + 1 >= end || q[0] != ']' || q[1] != ' ')
+            break;
+        p = skip_spaces(q + 1, end);
+    }
+    return p;
+}
+
 static void set_bad(nr_sline *out, const char *reason)
 {
     out->kind = NR_SL_BAD;
     out->reason = reason;
 }
 
-/* "<0.000123>" (-T) at p; returns just after '>' or NULL. */
+/* "<0.000123>" (-T; "<5>" with --syscall-times=s) at p; returns just after
+ * '>' or NULL. A plain loop: durations are short, the generic path costs more. */
 static const char *parse_duration(const char *p, const char *end, int64_t *ns)
 {
-    uint64_t whole;
-    const char *q = parse_seconds_ns(p + 1, end, ns, &whole);
-    if (!q || q >= end || *q != '>')
+    const char *q = p + 1, *start = q;
+    const char *int_end = end - q > 12 ? q + 12 : end;
+    int64_t s = 0, f = 0;
+    while (q < int_end && is_digit(*q))
+        s = s * 10 + (*q++ - '0');
+    if (q == start || q >= end)
         return NULL;
+    int n = 0;
+    if (*q == '.') {
+        q++;
+        while (q < end && n < 9 && is_digit(*q)) {
+            f = f * 10 + (*q++ - '0');
+            n++;
+        }
+        if (n == 0 || q >= end)
+            return NULL;
+    }
+    if (*q != '>')
+        return NULL;
+    *ns = s * NR__NS_PER_S + f * pow10_ns[n];
     return q + 1;
 }
 
@@ -740,6 +774,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         return;
     }
     p = parse_prefix(line, end, out);
+    p = skip_syscall_number_and_ip(p, end);
     out->reason = NULL;
     if (p == end) {
         set_bad(out, "truncated");

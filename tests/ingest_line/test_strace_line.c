@@ -151,6 +151,12 @@ static void pid_prefix_forms(void **state)
         {.line = "12045<cat> 04:42:08.348961440 read(3, \"\", 4096) = 0", /* 6.1 -Y (--decode-pids=comm) */
          .kind = NR_SL_SYSCALL, .pid = 12045, .ts_form = NR_TS_CLOCK, .ts_ns = 16928348961440LL,
          .name = "read", .args = "3, \"\", 4096", .has_result = 1},
+        {.line = "24276 1796015862.900124 [   3] [00007f80d30a0a07] close(3) = 0", /* 6.1 -i -n */
+         .kind = NR_SL_SYSCALL, .pid = 24276, .ts_form = NR_TS_UNIX, .ts_ns = 1796015862900124000LL,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "[????????????????] +++ exited with 0 +++", /* 6.1 -i */
+         .kind = NR_SL_EXITED},
+        {.line = "[ 231] +++ exited with 3 +++", .kind = NR_SL_EXITED, .exit_code = 3}, /* -n */
         {.line = "[pid  4242<python3>] close(3) = 0",
          .kind = NR_SL_SYSCALL, .pid = 4242, .name = "close", .args = "3", .has_result = 1},
     };
@@ -302,6 +308,14 @@ static void results_and_durations(void **state)
          .kind = NR_SL_SYSCALL, .name = "connect",
          .args = "3<UNIX-STREAM:[1234]>, {sa_family=AF_UNIX, sun_path=\"/run/a>b\"}, 110", .has_result = 1},
         {.line = "getpid() = 42", .kind = NR_SL_SYSCALL, .name = "getpid", .args = "", .has_result = 1, .result = 42},
+        {.line = "nanosleep({tv_sec=5, tv_nsec=0}, NULL) = 0 <5>", /* --syscall-times=s */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 5 * S, .name = "nanosleep",
+         .args = "{tv_sec=5, tv_nsec=0}, NULL", .has_result = 1},
+        {.line = "openat(0xffffff9c, \"/a\", 0x80000) = 3 <0.000001234>", /* -X raw, 32-bit AT_FDCWD */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 1234, .name = "openat",
+         .args = "0xffffff9c, \"/a\", 0x80000", .has_result = 1, .result = 3},
+        {.line = "read(3, 0x7f, 10) = 10 <0.1234567890>", /* 10 fraction digits: no duration */
+         .kind = NR_SL_SYSCALL, .name = "read", .args = "3, 0x7f, 10", .has_result = 1, .result = 10},
     };
     CHECK_TABLE(t);
 }
@@ -375,6 +389,10 @@ static void signals_exits_notices(void **state)
         {.line = "[pid 11889] +++ exited with 137 +++", .kind = NR_SL_EXITED, .pid = 11889, .exit_code = 137},
         {.line = "11682 1796014587.432224 +++ killed by SIGKILL +++", /* 6.1 */
          .kind = NR_SL_KILLED, .pid = 11682, .ts_form = NR_TS_UNIX, .ts_ns = 1796014587432224000LL, .name = "SIGKILL"},
+        {.line = "--- SIGABRT {si_signo=SIGABRT, si_code=SI_TKILL, si_pid=26588, si_uid=0} ---", /* 6.1 */
+         .kind = NR_SL_SIGNAL, .name = "SIGABRT"},
+        {.line = "+++ killed by SIGABRT (core dumped) +++", /* 6.1, os.abort() with ulimit -c unlimited */
+         .kind = NR_SL_KILLED, .name = "SIGABRT", .core_dumped = 1},
         {.line = "[pid 99] +++ killed by SIGSEGV (core dumped) +++",
          .kind = NR_SL_KILLED, .pid = 99, .name = "SIGSEGV", .core_dumped = 1},
         {.line = "strace: Process 1234 attached", .kind = NR_SL_NOTICE},
