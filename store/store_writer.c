@@ -17,11 +17,17 @@ typedef struct chunk_entry {
     uint32_t disk_size, raw_size, rows, crc;
 } chunk_entry;
 
+/* Direct-mapped cache in front of a STR column's dictionary: columns such
+ * as syscall and errno repeat a handful of short strings, and a hit costs one
+ * memcmp instead of hashing the string. */
+#define STR_CACHE_SLOTS 32u
+
 /* Values of one column in the current row group. */
 typedef struct col_buf {
     int64_t *i64;        /* I64: values */
     uint32_t *str_ids;   /* STR: ids into strings */
     nr_strtab strings;   /* STR: distinct strings of the group, first-appearance order */
+    uint32_t recent[STR_CACHE_SLOTS]; /* STR: 1 + id of a recently set string, by cheap key; 0 = empty */
     uint64_t set_serial; /* row serial of the last set; checks that rows are complete */
 } col_buf;
 
@@ -206,13 +212,29 @@ void nr_table_set_i64(nr_table_writer *t, size_t col, int64_t v)
     t->cols[col].set_serial = t->row_serial;
 }
 
+static size_t recent_slot(const char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    return ((unsigned char)s[0] * 7u + (unsigned char)s[n - 1] * 13u + n) & (STR_CACHE_SLOTS - 1);
+}
+
 void nr_table_set_str(nr_table_writer *t, size_t col, const char *s, size_t n)
 {
     col_buf *cb = &t->cols[col];
-    int64_t id = nr_strtab_intern(&cb->strings, s, n);
-    if (id < 0) {
-        t->error = (int)id;
-        id = 0;
+    uint32_t *recent = &cb->recent[recent_slot(s, n)];
+    int64_t id;
+    if (*recent && nr_strtab_len(&cb->strings, *recent - 1) == n &&
+        memcmp(nr_strtab_str(&cb->strings, *recent - 1), s, n) == 0) {
+        id = *recent - 1;
+    } else {
+        id = nr_strtab_intern(&cb->strings, s, n);
+        if (id < 0) {
+            t->error = (int)id;
+            id = 0;
+        } else {
+            *recent = (uint32_t)id + 1;
+        }
     }
     cb->str_ids[t->nrows] = (uint32_t)id;
     cb->set_serial = t->row_serial;
@@ -311,8 +333,10 @@ static int flush_group(nr_table_writer *t, nr_error *err)
         }
     }
     for (size_t c = 0; c < t->def->ncols; c++)
-        if (t->def->cols[c].type == NR_COL_STR)
+        if (t->def->cols[c].type == NR_COL_STR) {
             nr_strtab_reset(&t->cols[c].strings);
+            memset(t->cols[c].recent, 0, sizeof t->cols[c].recent);
+        }
     t->nrows = 0;
     return 0;
 }
