@@ -5,8 +5,10 @@
 #include "cli.h"
 
 const nr_command nr_commands[] = {
+    {"trace", "-o RUN_DIR [--label K=V ...] [--watch PATH ...] [--per-pid] -- COMMAND [ARGS...]", "run COMMAND under strace with the Python hook and record a run directory", nr_cmd_trace},
     {"ingest", "RUN_DIR|LOG -o RUN.nio", "parse strace logs (and hook, manifest) into a store", nr_cmd_ingest},
     {"info", "RUN.nio", "describe a store: tables, columns, sizes, ingest diagnostics", nr_cmd_info},
+    {"summary", "RUN.nio [--json] [--bootstraps N] [--seed N]", "the statistics of one run as text or JSON", nr_cmd_summary},
     {"export", "RUN.nio --table NAME [--format csv|jsonl] [-o FILE]", "write one table as CSV or JSON lines", nr_cmd_export},
     {NULL, NULL, NULL, NULL},
 };

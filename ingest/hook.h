@@ -51,8 +51,9 @@ const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i);
 int64_t nr_hook_first_ns(const nr_hook *h);
 int64_t nr_hook_last_ns(const nr_hook *h);
 
-/* The innermost phase open at ts_ns in thread tid of process pid (tid < 0:
- * in any thread of pid, the main thread preferred), or -1. The caller walks
+/* The innermost phase open at ts_ns in thread tid of process pid (tid < 0,
+ * or no phase open in thread tid: in any thread of pid, the main thread
+ * preferred), or -1. Phases cover [begin_ns, end_ns). The caller walks
  * the process tree for "nearest ancestor" inheritance. Fast for
  * nondecreasing ts_ns per pid. */
 int64_t nr_hook_phase_at(nr_hook *h, int64_t pid, int64_t tid, int64_t ts_ns);

@@ -1,8 +1,765 @@
-/* Placeholder until the ingest pipeline lands (issue: ingest). */
+/* ingest: the pipeline of nr_ingest_run. Finds the run's inputs (runfind),
+ * opens one stream per log, merges the streams by time (k-way, a binary
+ * heap), feeds each line to the process model (procmodel) and streams the
+ * events into the store; at the end writes files, processes, diagnostics,
+ * meta, phases and pyio. Single-threaded: opts->jobs is accepted and unused
+ * (docs/definitions.md, "Ingest"). */
 #include "nr_ingest.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "logsrc.h"
+#include "nr_mem.h"
+#include "nr_schema.h"
+#include "nr_store.h"
+#include "nr_strtab.h"
+#include "procmodel.h"
+#include "runfind.h"
+#include "strace_line.h"
+#ifdef NR_HAVE_HOOK
+#include "hook.h"
+#endif
+#ifdef NR_HAVE_MANIFEST
+#include "manifest.h"
+#endif
+
+#define NS_PER_DAY (86400LL * 1000000000LL)
+#define PRESCAN_MAX_LINES 1000000
+#define ANCESTOR_DEPTH_MAX 64
+
+/* One log being read. */
+typedef struct stream {
+    const nr_runlog *log;
+    size_t index;           /* position in the run's sorted log list (tie-break) */
+    nr_logsrc *src;
+    nr_sline sl;            /* the current event line (spans point into src's buffer) */
+    const char *line;
+    size_t len;
+    int64_t ts;             /* normalized time of sl; -1 none */
+    int at_end;
+    /* time normalization */
+    int64_t last_ts, day_offset, rel_acc;
+    nr_ts_form first_form;
+    int seen_event;
+    /* facts for meta */
+    uint64_t lines, parsed, skipped, hash;
+} stream;
+
+typedef struct ingest {
+    const nr_ingest_opts *opts;
+    nr_runfiles run;
+    nr_diag *diag;
+    nr_pm *pm;
+    nr_store_writer *writer;
+    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio;
+    stream *streams;
+    size_t nstreams;
+    size_t *heap;           /* stream indexes, min-heap by (ts, index) */
+    size_t heap_n;
+    nr_ingest_stats stats;
+    char *start_cwd;        /* owned */
+    nr_ts_form time_base;
+    int time_base_set, has_durations, saw_event;
+    uint64_t unmatched_resumed;
+#ifdef NR_HAVE_HOOK
+    nr_hook *hook;
+#endif
+#ifdef NR_HAVE_MANIFEST
+    nr_manifest manifest;
+#endif
+} ingest;
+
+/* ---- timestamps -------------------------------------------------------- */
+
+/* The absolute form wins when a line has two stamps (-r with -t...). */
+static void pick_stamp(const nr_sline *sl, nr_ts_form *form, int64_t *ts)
+{
+    *form = sl->ts_form;
+    *ts = sl->ts_ns;
+    if (sl->ts2_form == NR_TS_UNIX || (sl->ts2_form == NR_TS_CLOCK && sl->ts_form == NR_TS_RELATIVE)) {
+        *form = sl->ts2_form;
+        *ts = sl->ts2_ns;
+    }
+}
+
+/* Unix stamps as they are; clock-of-day stamps add a day each time they
+ * wrap past midnight (a jump back of more than 12 h); relative stamps
+ * accumulate from 0; lines without a stamp take the previous line's. */
+static int64_t normalize_ts(stream *s, const nr_sline *sl)
+{
+    nr_ts_form form;
+    int64_t ts;
+    pick_stamp(sl, &form, &ts);
+    if (!s->seen_event) {
+        s->first_form = form;
+        s->seen_event = 1;
+    }
+    switch (form) {
+    case NR_TS_UNIX: break;
+    case NR_TS_CLOCK:
+        ts += s->day_offset;
+        if (s->last_ts >= 0 && ts + NS_PER_DAY / 2 < s->last_ts) {
+            s->day_offset += NS_PER_DAY;
+            ts += NS_PER_DAY;
+        }
+        break;
+    case NR_TS_RELATIVE:
+        s->rel_acc += ts;
+        ts = s->rel_acc;
+        break;
+    default: return s->last_ts;
+    }
+    s->last_ts = ts;
+    return ts;
+}
+
+/* ---- line handling ----------------------------------------------------- */
+
+static int is_event_kind(nr_sline_kind k)
+{
+    return k == NR_SL_SYSCALL || k == NR_SL_UNFINISHED || k == NR_SL_RESUMED || k == NR_SL_SIGNAL ||
+           k == NR_SL_EXITED || k == NR_SL_KILLED;
+}
+
+static const char *skip_reason(const stream *s, const nr_sline *sl)
+{
+    switch (sl->kind) {
+    case NR_SL_NOTICE: return "notice";
+    case NR_SL_SUMMARY: return "summary_table";
+    case NR_SL_CONTINUATION: return "continuation";
+    default: break;
+    }
+    if (nr_logsrc_last_line_unterminated(s->src))
+        return "truncated_last_line";
+    return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
+}
+
+static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
+{
+    s->skipped++;
+    in->stats.lines_skipped++;
+    if (nr_diag_add(in->diag, reason, s->log->name, nr_logsrc_line_no(s->src), s->line, s->len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
+static uint64_t hash_line(uint64_t h, const char *line, size_t len)
+{
+    return (h ^ nr_hash_bytes(line, len)) * 0x9e3779b97f4a7c15ull + len;
+}
+
+/* Reads lines of s until the next event line (left in s->sl) or the end;
+ * other lines are counted (and skipped ones diagnosed) on the way. */
+static int stream_advance(ingest *in, stream *s, nr_error *err)
+{
+    for (;;) {
+        int rc = nr_logsrc_next(s->src, &s->line, &s->len, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            s->at_end = 1;
+            return 0;
+        }
+        s->lines++;
+        in->stats.lines_read++;
+        s->hash = hash_line(s->hash, s->line, s->len);
+        nr_sline_parse(s->line, s->len, &s->sl);
+        if (s->sl.kind == NR_SL_BLANK)
+            continue;
+        if (!is_event_kind(s->sl.kind)) {
+            NR_TRY(skip_line(in, s, skip_reason(s, &s->sl), err));
+            continue;
+        }
+        s->ts = normalize_ts(s, &s->sl);
+        if (s->sl.dur_ns >= 0)
+            in->has_durations = 1;
+        return 0;
+    }
+}
+
+/* Feeds the current event line of s to the model. */
+static int stream_feed(ingest *in, stream *s, nr_error *err)
+{
+    nr_pm_where where = {s->log->name, nr_logsrc_line_no(s->src), s->line, s->len};
+    int rc = nr_pm_feed(in->pm, &s->sl, s->log->pid, s->ts, &where, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 1) {
+        s->skipped++;
+        in->stats.lines_skipped++;
+        in->unmatched_resumed++;
+        return 0;
+    }
+    s->parsed++;
+    in->stats.lines_parsed++;
+    in->saw_event = 1;
+    if (!in->time_base_set) {
+        nr_ts_form form;
+        int64_t ts;
+        pick_stamp(&s->sl, &form, &ts);
+        in->time_base = form;
+        in->time_base_set = 1;
+    }
+    return 0;
+}
+
+/* ---- the k-way merge --------------------------------------------------- */
+
+static int heap_less(const ingest *in, size_t a, size_t b)
+{
+    const stream *x = &in->streams[a], *y = &in->streams[b];
+    if (x->ts != y->ts)
+        return x->ts < y->ts;
+    return x->index < y->index;
+}
+
+static void heap_sift_down(ingest *in, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < in->heap_n && heap_less(in, in->heap[l], in->heap[m]))
+            m = l;
+        if (r < in->heap_n && heap_less(in, in->heap[r], in->heap[m]))
+            m = r;
+        if (m == i)
+            return;
+        size_t tmp = in->heap[i];
+        in->heap[i] = in->heap[m];
+        in->heap[m] = tmp;
+        i = m;
+    }
+}
+
+static int merge_by_time(ingest *in, nr_error *err)
+{
+    in->heap_n = 0;
+    for (size_t i = 0; i < in->nstreams; i++)
+        if (!in->streams[i].at_end)
+            in->heap[in->heap_n++] = i;
+    for (size_t i = in->heap_n / 2; i-- > 0;)
+        heap_sift_down(in, i);
+    while (in->heap_n) {
+        stream *s = &in->streams[in->heap[0]];
+        NR_TRY(stream_feed(in, s, err));
+        NR_TRY(stream_advance(in, s, err));
+        if (s->at_end)
+            in->heap[0] = in->heap[--in->heap_n];
+        heap_sift_down(in, 0);
+    }
+    return 0;
+}
+
+/* One stream after the other, in the run's order (pid order for -ff). */
+static int feed_in_order(ingest *in, nr_error *err)
+{
+    for (size_t i = 0; i < in->nstreams; i++) {
+        stream *s = &in->streams[i];
+        while (!s->at_end) {
+            NR_TRY(stream_feed(in, s, err));
+            NR_TRY(stream_advance(in, s, err));
+        }
+    }
+    return 0;
+}
+
+/* ---- stderr mode: the first process's pid ------------------------------- */
+
+static int is_clone_span(nr_span name)
+{
+    static const char *const names[] = {"clone", "clone3", "fork", "vfork"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (name.n == strlen(names[i]) && memcmp(name.p, names[i], name.n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The N of "strace: Process N attached", or -1. */
+static int64_t attached_pid(const char *line, size_t len)
+{
+    static const char marker[] = "Process ";
+    const char *p = memmem(line, len, marker, sizeof marker - 1);
+    if (!p)
+        return -1;
+    p += sizeof marker - 1;
+    const char *end = line + len;
+    int64_t pid = 0;
+    int digits = 0;
+    for (; p < end && *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
+        pid = pid * 10 + (*p - '0');
+    static const char attached[] = " attached";
+    if (!digits || (size_t)(end - p) < sizeof attached - 1 || memcmp(p, attached, sizeof attached - 1) != 0)
+        return -1;
+    return pid;
+}
+
+/* In a log written to stderr, the first process's lines carry no pid until
+ * a second process exists. Looks ahead for its pid: the pid of the first
+ * prefixed "<... clone resumed>" when the unprefixed part ended inside a
+ * clone, else the first prefixed pid that is not a child created by an
+ * unprefixed clone; failing both, N of a leading "Process N attached"
+ * notice (strace -p). Returns -1 when the log has prefixes from the start or
+ * never names the pid. */
+static int64_t prescan_root_pid(const char *path)
+{
+    nr_logsrc *src;
+    nr_error err;
+    if (nr_logsrc_open(path, &src, &err) < 0)
+        return -1;
+    int64_t children[64];
+    size_t nchildren = 0;
+    int clone_pending = 0, unprefixed = 0;
+    int64_t root = -1;
+    const char *line;
+    size_t len;
+    int64_t attached = -1; /* "strace: Process N attached" before any event: strace -p N */
+    for (uint64_t n = 0; n < PRESCAN_MAX_LINES && nr_logsrc_next(src, &line, &len, &err) == 1; n++) {
+        nr_sline sl;
+        nr_sline_parse(line, len, &sl);
+        if (sl.kind == NR_SL_NOTICE && !unprefixed && attached < 0)
+            attached = attached_pid(line, len);
+        if (!is_event_kind(sl.kind))
+            continue;
+        if (sl.pid < 0) {
+            unprefixed = 1;
+            if (sl.kind == NR_SL_UNFINISHED && is_clone_span(sl.name))
+                clone_pending = 1;
+            if (sl.kind == NR_SL_SYSCALL && is_clone_span(sl.name) && sl.has_result && sl.result > 0 &&
+                nchildren < sizeof children / sizeof children[0])
+                children[nchildren++] = sl.result;
+            continue;
+        }
+        if (!unprefixed)
+            break; /* a log with pid prefixes from the start */
+        if (clone_pending) {
+            if (sl.kind == NR_SL_RESUMED && is_clone_span(sl.name)) {
+                root = sl.pid;
+                break;
+            }
+            continue;
+        }
+        int is_child = 0;
+        for (size_t i = 0; i < nchildren; i++)
+            is_child |= children[i] == sl.pid;
+        if (!is_child) {
+            root = sl.pid;
+            break;
+        }
+    }
+    nr_logsrc_close(src);
+    return root >= 0 || !unprefixed ? root : attached;
+}
+
+/* ---- store output ------------------------------------------------------ */
+
+#ifdef NR_HAVE_HOOK
+/* Phase of (pid, tid) at ts: its own, else the nearest ancestor's. */
+static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
+{
+    if (!in->hook || ts < 0 || in->time_base != NR_TS_UNIX)
+        return -1;
+    int64_t ph = nr_hook_phase_at(in->hook, pid, tid, ts);
+    for (int depth = 0; ph < 0 && depth < ANCESTOR_DEPTH_MAX; depth++) {
+        pid = nr_pm_parent_of(in->pm, pid);
+        if (pid < 0)
+            break;
+        ph = nr_hook_phase_at(in->hook, pid, -1, ts);
+    }
+    return ph;
+}
+#endif
+
+static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
+{
+    ingest *in = ctx;
+    nr_table_writer *t = in->t_events;
+    nr_table_set_i64(t, NR_EV_TS_NS, ev->ts_ns);
+    nr_table_set_i64(t, NR_EV_DUR_NS, ev->dur_ns);
+    nr_table_set_i64(t, NR_EV_PID, ev->pid);
+    nr_table_set_i64(t, NR_EV_TID, ev->tid);
+    nr_table_set_str(t, NR_EV_SYSCALL, ev->syscall.p, ev->syscall.n);
+    nr_table_set_i64(t, NR_EV_OP_CLASS, ev->op_class);
+    nr_table_set_i64(t, NR_EV_FD, ev->fd);
+    nr_table_set_i64(t, NR_EV_FILE_ID, ev->file_id);
+    nr_table_set_i64(t, NR_EV_FILE2_ID, ev->file2_id);
+    nr_table_set_i64(t, NR_EV_BYTES, ev->bytes);
+    nr_table_set_i64(t, NR_EV_OFFSET, ev->offset);
+    nr_table_set_i64(t, NR_EV_RESULT, ev->result);
+    /* an absent errno is a NULL span: hand the store a real empty string */
+    nr_table_set_str(t, NR_EV_ERRNO, ev->errno_name.n ? ev->errno_name.p : "", ev->errno_name.n);
+    nr_table_set_i64(t, NR_EV_FLAGS, ev->flags);
+#ifdef NR_HAVE_HOOK
+    nr_table_set_i64(t, NR_EV_PHASE_ID, phase_for(in, ev->pid, ev->tid, ev->ts_ns));
+#else
+    nr_table_set_i64(t, NR_EV_PHASE_ID, -1);
+#endif
+    in->stats.events++;
+    return nr_table_end_row(t, err);
+}
+
+static int write_files(ingest *in, nr_error *err)
+{
+    nr_table_writer *t = in->t_files;
+    size_t n = nr_pm_file_count(in->pm);
+    for (size_t id = 0; id < n; id++) {
+        const char *path;
+        size_t len;
+        const nr_pm_file *f = nr_pm_file_get(in->pm, id, &path, &len);
+        nr_table_set_i64(t, NR_FI_FILE_ID, (int64_t)id);
+        nr_table_set_str(t, NR_FI_PATH, path, len);
+        nr_table_set_i64(t, NR_FI_KIND, f->kind);
+        nr_table_set_i64(t, NR_FI_BYTES_READ, f->bytes_read);
+        nr_table_set_i64(t, NR_FI_BYTES_WRITTEN, f->bytes_written);
+        nr_table_set_i64(t, NR_FI_READ_CALLS, f->read_calls);
+        nr_table_set_i64(t, NR_FI_WRITE_CALLS, f->write_calls);
+        nr_table_set_i64(t, NR_FI_OPEN_CALLS, f->open_calls);
+        nr_table_set_i64(t, NR_FI_CLOSE_CALLS, f->close_calls);
+        nr_table_set_i64(t, NR_FI_META_CALLS, f->meta_calls);
+        nr_table_set_i64(t, NR_FI_SYNC_CALLS, f->sync_calls);
+        nr_table_set_i64(t, NR_FI_FIRST_TS_NS, f->first_ts_ns);
+        nr_table_set_i64(t, NR_FI_LAST_TS_NS, f->last_ts_ns);
+        NR_TRY(nr_table_end_row(t, err));
+    }
+    in->stats.files = n;
+    return 0;
+}
+
+static int write_processes(ingest *in, nr_error *err)
+{
+    nr_table_writer *t = in->t_processes;
+    size_t n = nr_pm_task_count(in->pm);
+    for (size_t i = 0; i < n; i++) {
+        nr_pm_task k;
+        nr_pm_task_get(in->pm, i, &k);
+        nr_table_set_i64(t, NR_PR_TID, k.tid);
+        nr_table_set_i64(t, NR_PR_PID, k.pid);
+        nr_table_set_i64(t, NR_PR_PPID, k.ppid);
+        nr_table_set_i64(t, NR_PR_IS_THREAD, k.is_thread);
+        nr_table_set_i64(t, NR_PR_FIRST_TS_NS, k.first_ts_ns);
+        nr_table_set_i64(t, NR_PR_LAST_TS_NS, k.last_ts_ns);
+        nr_table_set_str(t, NR_PR_EXE, k.exe, strlen(k.exe));
+        nr_table_set_i64(t, NR_PR_EXIT_CODE, k.exit_code);
+        nr_table_set_str(t, NR_PR_KILLED_BY, k.killed_by, strlen(k.killed_by));
+        nr_table_set_i64(t, NR_PR_EVENTS, (int64_t)k.events);
+        nr_table_set_i64(t, NR_PR_SIGNALS, (int64_t)k.signals);
+        NR_TRY(nr_table_end_row(t, err));
+        in->stats.processes += !k.is_thread;
+    }
+    return 0;
+}
+
+static int meta_put(ingest *in, const char *key, const char *value, nr_error *err)
+{
+    nr_table_set_str(in->t_meta, NR_MT_KEY, key, strlen(key));
+    nr_table_set_str(in->t_meta, NR_MT_VALUE, value, strlen(value));
+    return nr_table_end_row(in->t_meta, err);
+}
+
+static int meta_put_u64(ingest *in, const char *key, uint64_t v, nr_error *err)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return meta_put(in, key, buf, err);
+}
+
+static const char *time_base_name(nr_ts_form f)
+{
+    switch (f) {
+    case NR_TS_UNIX: return "unix";
+    case NR_TS_CLOCK: return "clock";
+    case NR_TS_RELATIVE: return "relative";
+    default: return "none";
+    }
+}
+
+static int write_meta(ingest *in, nr_error *err)
+{
+    nr_pm_counts c;
+    nr_pm_get_counts(in->pm, &c);
+    char key[96], val[64];
+    NR_TRY(meta_put(in, "niorep_version", NR_VERSION, err));
+    snprintf(val, sizeof val, "%u", NR_STORE_FORMAT_VERSION);
+    NR_TRY(meta_put(in, "format_version", val, err));
+    NR_TRY(meta_put(in, "time_base", time_base_name(in->time_base), err));
+    NR_TRY(meta_put(in, "has_durations", in->has_durations ? "1" : "0", err));
+    NR_TRY(meta_put(in, "has_paths", c.annotated_fds ? "1" : "0", err));
+    NR_TRY(meta_put_u64(in, "log_files", in->nstreams, err));
+    for (size_t i = 0; i < in->nstreams; i++) {
+        const stream *s = &in->streams[i];
+        snprintf(key, sizeof key, "log.%zu.name", i);
+        NR_TRY(meta_put(in, key, s->log->name, err));
+        snprintf(key, sizeof key, "log.%zu.bytes", i);
+        NR_TRY(meta_put_u64(in, key, nr_logsrc_bytes_out(s->src), err));
+        snprintf(key, sizeof key, "log.%zu.lines", i);
+        NR_TRY(meta_put_u64(in, key, s->lines, err));
+        snprintf(key, sizeof key, "log.%zu.nrhash", i);
+        snprintf(val, sizeof val, "%016" PRIx64, s->hash);
+        NR_TRY(meta_put(in, key, val, err));
+    }
+    NR_TRY(meta_put_u64(in, "lines_read", in->stats.lines_read, err));
+    NR_TRY(meta_put_u64(in, "lines_parsed", in->stats.lines_parsed, err));
+    NR_TRY(meta_put_u64(in, "lines_skipped", in->stats.lines_skipped, err));
+    NR_TRY(meta_put_u64(in, "events", in->stats.events, err));
+    NR_TRY(meta_put_u64(in, "unfinished_never_resumed", c.never_resumed, err));
+    NR_TRY(meta_put_u64(in, "unfinished_resumed", c.resumed, err));
+    NR_TRY(meta_put_u64(in, "relative_paths", c.relative_paths, err));
+    NR_TRY(meta_put(in, "start_cwd", in->start_cwd ? in->start_cwd : "", err));
+    snprintf(val, sizeof val, "%" PRId64, c.first_ts_ns);
+    NR_TRY(meta_put(in, "trace_first_ts_ns", val, err));
+    snprintf(val, sizeof val, "%" PRId64, c.last_ts_ns);
+    NR_TRY(meta_put(in, "trace_last_ts_ns", val, err));
+#ifdef NR_HAVE_HOOK
+    NR_TRY(meta_put(in, "has_hook", in->hook ? "1" : "0", err));
+#else
+    NR_TRY(meta_put(in, "has_hook", "0", err));
+#endif
+#ifdef NR_HAVE_MANIFEST
+    for (size_t i = 0; i < in->manifest.count; i++) {
+        const nr_manifest_kv *kv = &in->manifest.items[i];
+        char *k = malloc(strlen(kv->key) + 10);
+        if (!k)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+        sprintf(k, "manifest.%s", kv->key);
+        int rc = meta_put(in, k, kv->value, err);
+        free(k);
+        NR_TRY(rc);
+    }
+#endif
+    return 0;
+}
+
+#ifdef NR_HAVE_HOOK
+static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const char *example)
+{
+    ingest *in = ctx;
+    char key[64];
+    snprintf(key, sizeof key, "hook_%s", reason);
+    const char *name = in->run.hook_path ? "hook.jsonl" : NULL;
+    nr_diag_add(in->diag, key, name, line_no, example, example ? strlen(example) : 0);
+}
+
+static int write_hook_tables(ingest *in, nr_error *err)
+{
+    if (!in->hook)
+        return 0;
+    nr_pm_counts c;
+    nr_pm_get_counts(in->pm, &c);
+    int64_t end = c.last_ts_ns > nr_hook_last_ns(in->hook) ? c.last_ts_ns : nr_hook_last_ns(in->hook);
+    for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
+        const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
+        nr_table_writer *t = in->t_phases;
+        nr_table_set_i64(t, NR_PH_PHASE_ID, p->phase_id);
+        nr_table_set_i64(t, NR_PH_PID, p->pid);
+        nr_table_set_i64(t, NR_PH_TID, p->tid);
+        nr_table_set_str(t, NR_PH_NAME, p->name, strlen(p->name));
+        nr_table_set_i64(t, NR_PH_BEGIN_NS, p->begin_ns);
+        nr_table_set_i64(t, NR_PH_END_NS, p->never_ended && p->end_ns > end ? end : p->end_ns);
+        nr_table_set_i64(t, NR_PH_DEPTH, p->depth);
+        nr_table_set_i64(t, NR_PH_PARENT_ID, p->parent_id);
+        nr_table_set_i64(t, NR_PH_FLAGS, p->never_ended ? 1 : 0);
+        NR_TRY(nr_table_end_row(t, err));
+    }
+    for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {
+        const nr_hook_io *io = nr_hook_io_get(in->hook, i);
+        nr_table_writer *t = in->t_pyio;
+        nr_table_set_i64(t, NR_PY_TS_NS, io->ts_ns);
+        nr_table_set_i64(t, NR_PY_PID, io->pid);
+        nr_table_set_i64(t, NR_PY_TID, io->tid);
+        nr_table_set_str(t, NR_PY_OP, io->op, strlen(io->op));
+        nr_table_set_str(t, NR_PY_PATH, io->path, strlen(io->path));
+        nr_table_set_i64(t, NR_PY_BYTES, io->bytes);
+        nr_table_set_i64(t, NR_PY_DUR_NS, io->dur_ns);
+        nr_table_set_i64(t, NR_PY_PHASE_ID, phase_for(in, io->pid, io->tid, io->ts_ns));
+        NR_TRY(nr_table_end_row(t, err));
+    }
+    return 0;
+}
+#endif
+
+/* ---- setup ------------------------------------------------------------- */
+
+static int load_side_inputs(ingest *in, nr_error *err)
+{
+    const char *cwd = in->opts && in->opts->start_cwd && in->opts->start_cwd[0] ? in->opts->start_cwd : NULL;
+#ifdef NR_HAVE_MANIFEST
+    nr_manifest_init(&in->manifest);
+    if (in->run.manifest_path) {
+        NR_TRY(nr_manifest_load(in->run.manifest_path, &in->manifest, err));
+        if (!cwd && in->manifest.cwd && in->manifest.cwd[0] == '/')
+            cwd = in->manifest.cwd;
+    }
+#else
+    if (in->run.manifest_path)
+        NR_TRY(nr_diag_add(in->diag, "manifest_not_read", "manifest.json", 0,
+                           "this build cannot read manifest.json yet", 40));
+#endif
+    if (cwd && !(in->start_cwd = strdup(cwd)))
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+#ifdef NR_HAVE_HOOK
+    if (in->run.hook_path) {
+        NR_TRY(nr_hook_load(in->run.hook_path, hook_diag, in, &in->hook, err));
+        nr_hook_finish(in->hook, INT64_MAX); /* never-ended phases are cut at the trace end when written */
+    }
+#else
+    if (in->run.hook_path)
+        NR_TRY(nr_diag_add(in->diag, "hook_not_read", "hook.jsonl", 0,
+                           "this build cannot read hook.jsonl yet", 37));
+#endif
+    return 0;
+}
+
+static int open_store(ingest *in, const char *out_path, nr_error *err)
+{
+    NR_TRY(nr_store_writer_create(out_path, &in->writer, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_events_table, &in->t_events, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_files_table, &in->t_files, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_processes_table, &in->t_processes, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_diagnostics_table, &in->t_diag, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_meta_table, &in->t_meta, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
+    return 0;
+}
+
+static int open_streams(ingest *in, nr_error *err)
+{
+    in->nstreams = in->run.nlogs;
+    in->streams = calloc(in->nstreams, sizeof *in->streams);
+    in->heap = calloc(in->nstreams, sizeof *in->heap);
+    if (!in->streams || !in->heap)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    for (size_t i = 0; i < in->nstreams; i++) {
+        stream *s = &in->streams[i];
+        s->log = &in->run.logs[i];
+        s->index = i;
+        s->last_ts = -1;
+        s->ts = -1;
+        NR_TRY(nr_logsrc_open(s->log->path, &s->src, err));
+    }
+    return 0;
+}
+
+static int create_model(ingest *in, nr_error *err)
+{
+    nr_pm_config cfg = {.start_cwd = in->start_cwd, .emit = emit_event, .emit_ctx = in, .diag = in->diag};
+    NR_TRY(nr_pm_create(&cfg, &in->pm, err));
+    /* stderr mode only happens in a single -f log (not in -ff files) */
+    if (in->nstreams == 1 && in->streams[0].log->pid < 0) {
+        int64_t root = prescan_root_pid(in->streams[0].log->path);
+        if (root >= 0)
+            nr_pm_set_root_pid(in->pm, root);
+    }
+    return 0;
+}
+
+/* Reads every stream and feeds the model, merged by time when possible. */
+static int run_streams(ingest *in, nr_error *err)
+{
+    int all_timed = 1;
+    for (size_t i = 0; i < in->nstreams; i++) {
+        NR_TRY(stream_advance(in, &in->streams[i], err));
+        if (!in->streams[i].at_end && in->streams[i].first_form == NR_TS_NONE)
+            all_timed = 0;
+    }
+    if (in->nstreams > 1 && !all_timed) {
+        const char *msg = "logs without timestamps: -ff files processed one after the other, parents first (pid order)";
+        NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, msg, strlen(msg)));
+    }
+    return all_timed ? merge_by_time(in, err) : feed_in_order(in, err);
+}
+
+/* A run with no strace line at all is an error naming the log. */
+static int check_not_empty(ingest *in, nr_error *err)
+{
+    for (size_t i = 0; i < in->nstreams; i++) {
+        const stream *s = &in->streams[i];
+        if (s->parsed == 0 && in->nstreams > 1) {
+            char msg[96];
+            int n = snprintf(msg, sizeof msg, "no strace line in %llu lines", (unsigned long long)s->lines);
+            NR_TRY(nr_diag_add(in->diag, s->lines ? "not_a_strace_log" : "empty_log", s->log->name, 0, msg, (size_t)n));
+        }
+    }
+    if (in->saw_event)
+        return 0;
+    const char *name = in->run.dir ? in->run.dir : in->run.logs[0].path;
+    if (in->stats.lines_read == 0)
+        return nr_error_set(err, NR_E_INPUT, "%s: the strace log is empty", name);
+    return nr_error_set(err, NR_E_INPUT,
+                        "%s: not an strace log: none of its %llu lines is a syscall, signal or exit line "
+                        "(%llu skipped)",
+                        name, (unsigned long long)in->stats.lines_read, (unsigned long long)in->stats.lines_skipped);
+}
+
+static int finish_store(ingest *in, nr_error *err)
+{
+    NR_TRY(nr_pm_finish(in->pm, err));
+    NR_TRY(write_files(in, err));
+    NR_TRY(write_processes(in, err));
+#ifdef NR_HAVE_HOOK
+    NR_TRY(write_hook_tables(in, err));
+#endif
+    nr_pm_counts c;
+    nr_pm_get_counts(in->pm, &c);
+    in->stats.unfinished_never_resumed = c.never_resumed;
+    if (!in->has_durations)
+        NR_TRY(nr_diag_add(in->diag, "no_durations", NULL, 0, "the trace lacks -T: no latencies", 32));
+    if (in->time_base == NR_TS_NONE)
+        NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
+    NR_TRY(write_meta(in, err));
+    NR_TRY(nr_diag_write(in->diag, in->t_diag, err));
+    return nr_store_writer_commit(in->writer, err);
+}
+
+static void ingest_free(ingest *in)
+{
+    for (size_t i = 0; i < in->nstreams; i++)
+        nr_logsrc_close(in->streams[i].src);
+    free(in->streams);
+    free(in->heap);
+    nr_pm_destroy(in->pm);
+    nr_store_writer_destroy(in->writer);
+    nr_diag_destroy(in->diag);
+    nr_runfiles_fini(&in->run);
+    free(in->start_cwd);
+#ifdef NR_HAVE_HOOK
+    nr_hook_free(in->hook);
+#endif
+#ifdef NR_HAVE_MANIFEST
+    nr_manifest_fini(&in->manifest);
+#endif
+}
+
+static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_error *err)
+{
+    NR_TRY(nr_runfind(input, &in->run, err));
+    if (!(in->diag = nr_diag_create()))
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    NR_TRY(load_side_inputs(in, err));
+    NR_TRY(open_streams(in, err));
+    NR_TRY(create_model(in, err));
+    NR_TRY(open_store(in, out_path, err));
+    NR_TRY(run_streams(in, err));
+    NR_TRY(check_not_empty(in, err));
+    return finish_store(in, err);
+}
 
 int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts *opts,
                   nr_ingest_stats *stats, nr_error *err)
 {
-    return nr_error_set(err, NR_E_USAGE, "%s: ingest is not built yet", input);
+    ingest in;
+    memset(&in, 0, sizeof in);
+    in.opts = opts;
+    nr_runfiles_init(&in.run);
+    int rc = ingest_steps(&in, input, out_path, err);
+    in.stats.log_files = in.nstreams;
+    for (size_t i = 0; i < in.nstreams; i++)
+        if (in.streams[i].src)
+            in.stats.bytes_in += nr_logsrc_bytes_out(in.streams[i].src);
+    if (stats)
+        *stats = in.stats;
+    ingest_free(&in);
+    return rc;
 }

@@ -19,7 +19,7 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err);
 /* Accepts NULL. */
 void nr_logsrc_close(nr_logsrc *s);
 
-/* Next line: 1 with *line/*len set (valid until the next call), 0 at end of
+/* Next line: 1 with *line and *len set (valid until the next call), 0 at end of
  * input, negative on a read or decompression error (err names the file and
  * the byte offset). Lines longer than the source's limit are still returned whole. */
 int nr_logsrc_next(nr_logsrc *s, const char **line, size_t *len, nr_error *err);

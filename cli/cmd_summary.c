@@ -1,0 +1,185 @@
+/* niorep summary RUN.nio [--json]: the model of one run, as text or JSON. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nr_model.h"
+#include "nr_store.h"
+
+static const char options_text[] =
+    "  --json            one JSON object (schema: docs/summary-schema.md)\n"
+    "  --bootstraps N    power-law goodness-of-fit bootstraps (default 200; 0 skips p-values)\n"
+    "  --seed N          bootstrap seed (default 1)\n"
+    "  -h, --help        this help\n";
+
+typedef struct summary_args {
+    const char *store;
+    int json;
+    nr_model_opts opts;
+} summary_args;
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    const unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, summary_args *a)
+{
+    a->opts.bootstraps = -1;
+    a->opts.seed = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        uint64_t v;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            nr_cli_help(nr_cli_find("summary"), options_text, stdout);
+            return 0;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = 1;
+        } else if (strcmp(arg, "--bootstraps") == 0 || strcmp(arg, "--seed") == 0) {
+            if (i + 1 >= argc || parse_u64(argv[i + 1], &v) < 0 || v > INT32_MAX)
+                return nr_cli_usage("summary", "%s needs a non-negative integer", arg);
+            if (arg[2] == 'b')
+                a->opts.bootstraps = (int)v;
+            else
+                a->opts.seed = v;
+            i++;
+        } else if (arg[0] == '-' && arg[1]) {
+            return nr_cli_usage("summary", "unknown option '%s'", arg);
+        } else if (a->store) {
+            return nr_cli_usage("summary", "one store at a time ('%s' and '%s')", a->store, arg);
+        } else {
+            a->store = arg;
+        }
+    }
+    if (!a->store)
+        return nr_cli_usage("summary", "missing RUN.nio");
+    return -1;
+}
+
+static void print_bytes(FILE *out, double b)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        u++;
+    }
+    fprintf(out, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+static void print_secs(FILE *out, int64_t ns)
+{
+    if (ns < 0)
+        fprintf(out, "%9s", "-");
+    else if (ns < 1000000)
+        fprintf(out, "%7.1fus", (double)ns * 1e-3);
+    else if (ns < 1000000000)
+        fprintf(out, "%7.2fms", (double)ns * 1e-6);
+    else
+        fprintf(out, "%8.3fs", (double)ns * 1e-9);
+}
+
+static void print_text(const nr_model *m, const char *path, FILE *out)
+{
+    const nr_model_totals *t = nr_model_get_totals(m);
+    fprintf(out, "run %s: %.3f s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
+            t->processes, t->events);
+    fprintf(out, "regular files: read ");
+    print_bytes(out, (double)t->bytes_read);
+    fprintf(out, " in %" PRIu64 " calls from %" PRIu64 " files; wrote ", t->read_calls, t->files_read);
+    print_bytes(out, (double)t->bytes_written);
+    fprintf(out, " in %" PRIu64 " calls to %" PRIu64 " files\n\n", t->write_calls, t->files_written);
+
+    fprintf(out, "%-16s %10s %12s %12s %10s %8s\n", "phase", "wall s", "read", "written", "io s", "io/wall");
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        fprintf(out, "%-16.16s %10.3f %12" PRIu64 " %12" PRIu64 " %10.3f %8.3f\n", p->name, p->wall_s,
+                p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes, p->io_time_s, p->io_share);
+    }
+
+    const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
+    fprintf(out, "\nconcentration over %zu files: gini %.3f, top 1%% %.1f%%, top 10%% %.1f%%, "
+                 "90%% of bytes from %.1f%% of files\n",
+            c->n, c->gini, 100 * c->top1_share, 100 * c->top10_share, 100 * c->files_for_90);
+    const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
+    if (pl->valid)
+        fprintf(out, "power law on bytes per file: alpha %.3f (+- %.3f), xmin %.0f, KS %.3f, p %.3f, "
+                     "vs lognormal R %.3f (p %.3f)\n",
+                pl->alpha, pl->alpha_se, pl->xmin, pl->ks_d, pl->p_value, pl->vs_lognormal_R, pl->vs_lognormal_p);
+    else
+        fprintf(out, "power law on bytes per file: too few files to fit\n");
+
+    fprintf(out, "\n%-9s %10s %9s %9s %9s %9s %9s %9s\n", "latency", "count", "p50", "p90", "p99",
+            "p99.9", "p99.99", "max");
+    for (int op = 0; op < NR_LAT_OP_COUNT; op++) {
+        const nr_model_latency *l = nr_model_latency_all(m, op);
+        fprintf(out, "%-9s %10" PRIu64, nr_lat_op_name(op), l->count);
+        for (int q = 0; q < NR_MODEL_NQ; q++) {
+            fputc(' ', out);
+            print_secs(out, l->q_ns[q]);
+        }
+        fputc('\n', out);
+    }
+    if (!nr_model_get_fidelity(m)->durations_available)
+        fprintf(out, "latency unavailable: trace lacks -T\n");
+
+    if (nr_model_burst_count(m))
+        fprintf(out, "\n%zu write bursts:\n", nr_model_burst_count(m));
+    for (size_t i = 0; i < nr_model_burst_count(m); i++) {
+        const nr_model_burst *b = nr_model_burst_at(m, i);
+        fprintf(out, "  at %.3f s for %.3f s: ", (double)(b->start_ns - t->first_ns) * 1e-9, b->duration_s);
+        print_bytes(out, (double)b->bytes);
+        fprintf(out, ", peak ");
+        print_bytes(out, b->peak_rate);
+        fprintf(out, "/s\n");
+    }
+
+    fprintf(out, "\nfindings:\n");
+    if (nr_model_finding_count(m) == 0)
+        fprintf(out, "  none of the rules fired\n");
+    for (size_t i = 0; i < nr_model_finding_count(m); i++) {
+        const nr_model_finding *f = nr_model_finding_at(m, i);
+        fprintf(out, "  [%s] %s %s\n", f->id, f->sentence, f->action);
+    }
+}
+
+int nr_cmd_summary(int argc, char **argv)
+{
+    summary_args a = {0};
+    const int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    nr_model *m = NULL;
+    if (nr_store_open(a.store, &s, &err) < 0 || nr_model_compute(s, &a.opts, &m, &err) < 0) {
+        nr_store_close(s);
+        return nr_cli_fail(&err);
+    }
+    nr_store_close(s);
+    int rc = 0;
+    if (a.json) {
+        json_t *j = nr_model_summary_json(m);
+        rc = !j || json_dumpf(j, stdout, NR_MODEL_JSON_FLAGS) < 0 || fputc('\n', stdout) == EOF;
+        json_decref(j);
+    } else {
+        print_text(m, a.store, stdout);
+    }
+    nr_model_free(m);
+    if (rc || fflush(stdout) == EOF) {
+        nr_error_set(&err, NR_E_IO, "summary: cannot write the output");
+        return nr_cli_fail(&err);
+    }
+    return 0;
+}

@@ -1,0 +1,544 @@
+/* niorep trace -o RUN_DIR [--label K=V ...] [--watch PATH ...] [--per-pid] -- COMMAND [ARGS...]
+ *
+ * Runs COMMAND under strace with the flag set of trace_syscalls.h, with the
+ * Python hook activated through PYTHONPATH (workloads/sitecustomize.py), and
+ * leaves a run directory: strace.log, hook.jsonl, manifest.json
+ * (docs/capture.md). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "trace.h"
+#include "trace_syscalls.h"
+
+extern char **environ;
+
+static const char trace_options[] =
+    "  -o, --output DIR    the run directory to create or fill (required)\n"
+    "  -l, --label K=V     a label of the run (repeatable), e.g. workload=vit\n"
+    "  -w, --watch PATH    also record the file system of PATH (repeatable)\n"
+    "      --per-pid       one strace log per process (strace -ff): strace.log.<pid>\n"
+    "      --no-hook       do not activate the Python hook\n"
+    "      --strace PATH   the strace binary (default: strace from PATH)\n"
+    "  -h, --help          show this help\n"
+    "\nenvironment:\n"
+    "  NIOREP_HOOK_DIR     folder holding sitecustomize.py and niorep_hook/ (default:\n"
+    "                      <bin>/../share/niorep/workloads, then the source tree)\n"
+    "\nCOMMAND's exit status is passed through (128+N when killed by signal N).\n";
+
+/* Signal state shared with the handler. */
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_count;
+static volatile pid_t child_pgid;
+
+static void forward_signal(int sig)
+{
+    stop_signal = sig;
+    stop_count++;
+    if (child_pgid > 0)
+        kill(-child_pgid, stop_count > 2 ? SIGKILL : sig);
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* mkdir -p. */
+static int make_dirs(const char *path, nr_error *err)
+{
+    char buf[PATH_MAX];
+    if ((size_t)snprintf(buf, sizeof buf, "%s", path) >= sizeof buf)
+        return nr_error_set(err, NR_E_LIMIT, "%s: path too long", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char saved = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return nr_error_errno(err, NR_E_IO, errno, "%s: cannot create directory", buf);
+            *p = saved;
+            if (saved == '\0')
+                break;
+        }
+    }
+    if (!is_dir(path))
+        return nr_error_set(err, NR_E_IO, "%s: not a directory", path);
+    return 0;
+}
+
+/* The executable name in PATH (or name itself when it has a '/'), into out. */
+static int find_in_path(const char *name, char *out, size_t cap)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, cap, "%s", name);
+        return access(out, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        if ((size_t)snprintf(out, cap, "%.*s/%s", (int)n, n ? p : ".", name) < cap && access(out, X_OK) == 0 &&
+            is_file(out))
+            return 0;
+        p += n + (colon ? 1 : 0);
+        if (!colon)
+            break;
+    }
+    return -1;
+}
+
+/* Runs argv with stdout+stderr captured into buf (cap bytes, NUL-terminated);
+ * returns the wait status, or -1 when it cannot be started. */
+static int run_captured(const char *const *argv, char *buf, size_t cap)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return -1;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        return -1;
+    }
+    size_t used = 0;
+    for (;;) {
+        char scratch[512];
+        ssize_t n = read(fds[0], scratch, sizeof scratch);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        size_t take = (size_t)n < cap - 1 - used ? (size_t)n : cap - 1 - used;
+        memcpy(buf + used, scratch, take);
+        used += take;
+    }
+    buf[used] = '\0';
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return status;
+}
+
+/* "strace -- version 6.1" -> "6.1". */
+static void strace_version(const char *strace, char *out, size_t cap)
+{
+    const char *argv[] = {strace, "-V", NULL};
+    char text[512];
+    out[0] = '\0';
+    if (run_captured(argv, text, sizeof text) < 0)
+        return;
+    const char *v = strstr(text, "version ");
+    if (!v)
+        return;
+    v += strlen("version ");
+    size_t n = strcspn(v, " \n");
+    snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
+}
+
+/* The hook folder: $NIOREP_HOOK_DIR, <bin>/../share/niorep/workloads, or the
+ * source tree's workloads/. Returns 0 with out filled, -1 when none holds
+ * sitecustomize.py and niorep_hook/. */
+static int find_hook_dir(char *out, size_t cap)
+{
+    char candidates[3][PATH_MAX];
+    int n = 0;
+    const char *env = getenv("NIOREP_HOOK_DIR");
+    if (env && *env)
+        snprintf(candidates[n++], PATH_MAX, "%s", env);
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(candidates[n++], PATH_MAX, "%.*s/../share/niorep/workloads", PATH_MAX - 40, exe);
+        }
+    }
+#ifdef NR_SOURCE_DIR
+    snprintf(candidates[n++], PATH_MAX, "%s/workloads", NR_SOURCE_DIR);
+#endif
+    for (int i = 0; i < n; i++) {
+        char probe[3 * PATH_MAX + 64];
+        snprintf(probe, sizeof probe, "%s/niorep_hook/__init__.py", candidates[i]);
+        if (!is_file(probe))
+            continue;
+        snprintf(probe, sizeof probe, "%s/sitecustomize.py", candidates[i]);
+        if (!is_file(probe))
+            continue;
+        if (!realpath(candidates[i], out) || strlen(out) >= cap)
+            continue;
+        return 0;
+    }
+    return -1;
+}
+
+typedef struct strv {
+    const char **items;
+    size_t count, cap;
+} strv;
+
+static int strv_push(strv *v, const char *s)
+{
+    if (v->count + 2 > v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        const char **items = realloc(v->items, cap * sizeof *items);
+        if (!items)
+            return NR_E_NOMEM;
+        v->items = items;
+        v->cap = cap;
+    }
+    v->items[v->count++] = s;
+    v->items[v->count] = NULL;
+    return 0;
+}
+
+/* The strace command line: flags, -e trace=..., -o LOG [-ff], -- COMMAND. */
+static int build_strace_argv(strv *v, const char *strace, const char *log, int per_pid, char *const *command,
+                             size_t command_count, char **trace_set_out)
+{
+    size_t len = sizeof "trace=";
+    for (size_t i = 0; i < sizeof nr__trace_syscalls / sizeof nr__trace_syscalls[0]; i++)
+        len += strlen(nr__trace_syscalls[i].name) + 1;
+    char *set = malloc(len);
+    if (!set)
+        return NR_E_NOMEM;
+    char *p = stpcpy(set, "trace=");
+    for (size_t i = 0; i < sizeof nr__trace_syscalls / sizeof nr__trace_syscalls[0]; i++) {
+        if (i)
+            *p++ = ',';
+        p = stpcpy(p, nr__trace_syscalls[i].name);
+    }
+    *trace_set_out = set;
+    NR_TRY(strv_push(v, strace));
+    for (size_t i = 0; i < sizeof nr__trace_strace_flags / sizeof nr__trace_strace_flags[0]; i++)
+        NR_TRY(strv_push(v, nr__trace_strace_flags[i]));
+    NR_TRY(strv_push(v, "-e"));
+    NR_TRY(strv_push(v, set));
+    if (per_pid)
+        NR_TRY(strv_push(v, "-ff"));
+    NR_TRY(strv_push(v, "-o"));
+    NR_TRY(strv_push(v, log));
+    NR_TRY(strv_push(v, "--"));
+    for (size_t i = 0; i < command_count; i++)
+        NR_TRY(strv_push(v, command[i]));
+    return 0;
+}
+
+/* Runs the strace command line on /bin/true with output to /dev/null, to
+ * find out before the real run whether strace accepts the flags and may
+ * trace at all. Returns 0, or 1 after printing why not. */
+static int preflight(const strv *full, size_t command_at)
+{
+    strv probe = {0};
+    int rc = 0;
+    for (size_t i = 0; i < command_at && rc == 0; i++) {
+        const char *arg = full->items[i];
+        if (i > 0 && strcmp(full->items[i - 1], "-o") == 0)
+            arg = "/dev/null";
+        if (strcmp(arg, "-ff") == 0)
+            continue;
+        rc = strv_push(&probe, arg);
+    }
+    if (rc == 0)
+        rc = strv_push(&probe, "/bin/true");
+    if (rc < 0) {
+        free(probe.items);
+        fprintf(stderr, "niorep trace: out of memory\n");
+        return 1;
+    }
+    char text[2048];
+    int status = run_captured(probe.items, text, sizeof text);
+    free(probe.items);
+    if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    text[strcspn(text, "\n")] = '\0';
+    if (strstr(text, "Operation not permitted") || strstr(text, "PTRACE"))
+        fprintf(stderr,
+                "niorep trace: strace cannot trace processes here (ptrace not permitted: %s).\n"
+                "In a container run it with --cap-add=SYS_PTRACE (or --security-opt seccomp=unconfined);\n"
+                "on a host check /proc/sys/kernel/yama/ptrace_scope.\n",
+                text);
+    else
+        fprintf(stderr, "niorep trace: %s does not work with niorep's flags: %s\n", full->items[0],
+                text[0] ? text : "no message");
+    return 1;
+}
+
+/* The child's environment: PYTHONPATH gets hook_dir in front, NIOREP_HOOK_OUT
+ * names the hook file. Strings are allocated into *owned (freed by caller). */
+static int build_env(strv *env, const char *hook_dir, const char *hook_out, char **owned, size_t owned_cap)
+{
+    size_t n_owned = 0;
+    const char *old_pp = getenv("PYTHONPATH");
+    for (char **e = environ; *e; e++) {
+        if (hook_dir && (strncmp(*e, "PYTHONPATH=", 11) == 0 || strncmp(*e, "NIOREP_HOOK_OUT=", 16) == 0))
+            continue;
+        NR_TRY(strv_push(env, *e));
+    }
+    if (!hook_dir)
+        return 0;
+    size_t len = strlen(hook_dir) + (old_pp ? strlen(old_pp) : 0) + 16;
+    char *pp = malloc(len);
+    char *out = malloc(strlen(hook_out) + 20);
+    if (!pp || !out || n_owned + 2 > owned_cap) {
+        free(pp);
+        free(out);
+        return NR_E_NOMEM;
+    }
+    if (old_pp && *old_pp)
+        snprintf(pp, len, "PYTHONPATH=%s:%s", hook_dir, old_pp);
+    else
+        snprintf(pp, len, "PYTHONPATH=%s", hook_dir);
+    sprintf(out, "NIOREP_HOOK_OUT=%s", hook_out);
+    owned[n_owned++] = pp;
+    owned[n_owned++] = out;
+    NR_TRY(strv_push(env, pp));
+    NR_TRY(strv_push(env, out));
+    return 0;
+}
+
+static double now_unix(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Starts strace in its own process group (so that signals reach the whole
+ * traced tree through one kill), hands it the terminal when niorep has it,
+ * waits, and fills the exit fields of run. Returns 0 or 1 after printing. */
+static int run_traced(const strv *argv, const strv *env, nr__trace_run *run)
+{
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t defaults, empty;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGHUP);
+    sigaddset(&defaults, SIGTTOU);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+    struct sigaction sa = {0}, old_int, old_term, old_hup, ign = {0};
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    struct sigaction old_ttou;
+    sigaction(SIGTTOU, &ign, &old_ttou);
+
+    pid_t pid;
+    run->start_time = now_unix();
+    int rc = posix_spawn(&pid, argv->items[0], NULL, &attr, (char *const *)argv->items, (char *const *)env->items);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        fprintf(stderr, "niorep trace: cannot run %s: %s\n", argv->items[0], strerror(rc));
+        return 1;
+    }
+    child_pgid = pid;
+    if (stop_signal)
+        kill(-pid, stop_signal);
+    int own_tty = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
+    if (own_tty)
+        tcsetpgrp(STDIN_FILENO, pid);
+
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            status = 0;
+            break;
+        }
+    }
+    run->end_time = now_unix();
+    if (own_tty)
+        tcsetpgrp(STDIN_FILENO, getpgrp());
+    child_pgid = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGTTOU, &old_ttou, NULL);
+
+    /* strace exits with the command's status and dies of the signal that
+     * killed the command (strace(1), "exit status"). */
+    if (WIFSIGNALED(status)) {
+        run->term_signal = WTERMSIG(status);
+        run->exit_code = -1;
+        run->exit_status = 128 + run->term_signal;
+    } else {
+        run->exit_code = WEXITSTATUS(status);
+        run->exit_status = run->exit_code;
+    }
+    int sig = run->term_signal;
+    run->interrupted = stop_signal != 0 || sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+    return 0;
+}
+
+typedef struct trace_args {
+    const char *out;
+    strv labels, watch;
+    int per_pid, no_hook;
+    const char *strace;
+    char **command;
+    size_t command_count;
+} trace_args;
+
+static int parse_args(int argc, char **argv, trace_args *a)
+{
+    enum { OPT_PER_PID = 256, OPT_NO_HOOK, OPT_STRACE };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},   {"label", required_argument, NULL, 'l'},
+        {"watch", required_argument, NULL, 'w'},    {"per-pid", no_argument, NULL, OPT_PER_PID},
+        {"no-hook", no_argument, NULL, OPT_NO_HOOK}, {"strace", required_argument, NULL, OPT_STRACE},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+    };
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, "+o:l:w:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'o': a->out = optarg; break;
+        case 'l': {
+            const char *eq = strchr(optarg, '=');
+            if (!eq || eq == optarg)
+                return nr_cli_usage("trace", "--label expects KEY=VALUE, got '%s'", optarg);
+            if (strv_push(&a->labels, optarg) < 0)
+                return 1;
+            break;
+        }
+        case 'w':
+            if (strv_push(&a->watch, optarg) < 0)
+                return 1;
+            break;
+        case OPT_PER_PID: a->per_pid = 1; break;
+        case OPT_NO_HOOK: a->no_hook = 1; break;
+        case OPT_STRACE: a->strace = optarg; break;
+        case 'h': nr_cli_help(nr_cli_find("trace"), trace_options, stdout); return -1;
+        default: return nr_cli_usage("trace", "unknown option");
+        }
+    }
+    if (!a->out)
+        return nr_cli_usage("trace", "missing -o RUN_DIR");
+    if (optind >= argc)
+        return nr_cli_usage("trace", "missing COMMAND (after --)");
+    a->command = argv + optind;
+    a->command_count = (size_t)(argc - optind);
+    return 0;
+}
+
+static int trace_main(trace_args *a)
+{
+    nr_error err;
+    nr_error_clear(&err);
+    char strace_path[PATH_MAX];
+    if (find_in_path(a->strace ? a->strace : "strace", strace_path, sizeof strace_path) != 0) {
+        fprintf(stderr, "niorep trace: strace not found%s%s; install it (Debian: apt-get install strace)\n",
+                a->strace ? " at " : " in PATH", a->strace ? a->strace : "");
+        return 1;
+    }
+    if (make_dirs(a->out, &err) < 0)
+        return nr_cli_fail(&err);
+    char run_dir[PATH_MAX], log[PATH_MAX + 16], hook_out[PATH_MAX + 16], hook_dir[PATH_MAX];
+    if (!realpath(a->out, run_dir))
+        return nr_cli_fail(&(nr_error){NR_E_IO, "cannot resolve the run directory"});
+    snprintf(log, sizeof log, "%s/strace.log", run_dir);
+    snprintf(hook_out, sizeof hook_out, "%s/hook.jsonl", run_dir);
+    int hook_on = !a->no_hook;
+    if (hook_on && find_hook_dir(hook_dir, sizeof hook_dir) != 0) {
+        fprintf(stderr, "niorep trace: Python hook not found (set NIOREP_HOOK_DIR to niorep's workloads/ folder); "
+                        "tracing without it\n");
+        hook_on = 0;
+    }
+    if (hook_on)
+        unlink(hook_out);  /* the hook appends; a rerun starts afresh */
+
+    strv sargv = {0}, env = {0};
+    char *trace_set = NULL, *owned[2] = {NULL, NULL};
+    int status = 1;
+    if (build_strace_argv(&sargv, strace_path, log, a->per_pid, a->command, a->command_count, &trace_set) < 0 ||
+        build_env(&env, hook_on ? hook_dir : NULL, hook_out, owned, 2) < 0) {
+        fprintf(stderr, "niorep trace: out of memory\n");
+        goto done;
+    }
+    if (preflight(&sargv, sargv.count - a->command_count) != 0)
+        goto done;
+    char version[64];
+    strace_version(strace_path, version, sizeof version);
+
+    nr__trace_run run = {
+        .run_dir = a->out,
+        .labels = (char **)a->labels.items,
+        .label_count = a->labels.count,
+        .watch = (char **)a->watch.items,
+        .watch_count = a->watch.count,
+        .command = a->command,
+        .command_count = a->command_count,
+        .strace_path = strace_path,
+        .strace_version = version,
+        .strace_argv = sargv.items,
+        .hook_dir = hook_on ? hook_dir : NULL,
+        .per_pid = a->per_pid,
+    };
+    if (run_traced(&sargv, &env, &run) != 0)
+        goto done;
+    if (nr__trace_manifest_write(&run, &err) < 0) {
+        nr_cli_fail(&err);
+        goto done;
+    }
+    if (run.interrupted)
+        fprintf(stderr, "niorep trace: interrupted; %s holds what was recorded until then\n", a->out);
+    status = run.exit_status;
+done:
+    free(sargv.items);
+    free(env.items);
+    free(trace_set);
+    free(owned[0]);
+    free(owned[1]);
+    return status;
+}
+
+int nr_cmd_trace(int argc, char **argv)
+{
+    trace_args a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc == 0)
+        rc = trace_main(&a);
+    else if (rc < 0)
+        rc = 0;  /* --help */
+    free(a.labels.items);
+    free(a.watch.items);
+    return rc;
+}

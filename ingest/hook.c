@@ -1,0 +1,514 @@
+/* hook: the semantic layer reader (docs/hook-format.md).
+ *
+ * Method: lines are parsed one by one with jansson; per (pid, tid) a stack
+ * of open phases matches phase_end to phase_begin (innermost first). At
+ * finish, phases get dense ids ordered by (begin, pid, tid), and each
+ * thread's properly nested phases are flattened into a sorted list of
+ * disjoint segments labelled with the innermost phase, so that a lookup is
+ * a cursor step (nondecreasing times) or a binary search. */
+#include "hook.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logsrc.h"
+#include "nr_mem.h"
+#include "nr_strtab.h"
+
+typedef struct hook_segment {
+    int64_t begin_ns, end_ns;  /* [begin, end) */
+    int64_t phase_id;
+} hook_segment;
+
+typedef struct hook_thread {
+    int64_t pid, tid;
+    size_t *open;          /* indices into phases: the stack of open phases (load time) */
+    size_t open_count, open_cap;
+    size_t *mine;          /* indices of this thread's phases (finish time) */
+    size_t mine_count, mine_cap;
+    hook_segment *segs;
+    size_t seg_count, seg_cap;
+    size_t cursor;
+    int64_t next_same_pid; /* index of the next thread of the same pid, -1 none (sorted by tid, main first) */
+} hook_thread;
+
+struct nr_hook {
+    nr_strtab strings;
+    nr_hook_phase *phases;
+    size_t phase_count, phase_cap;
+    nr_hook_io *ios;
+    size_t io_count, io_cap;
+    hook_thread *threads;
+    size_t thread_count, thread_cap;
+    uint32_t *slots;       /* open addressing on (pid, tid): thread index + 1 */
+    size_t nslots;
+    int64_t first_ns, last_ns;
+    int have_ts;
+    int finished;
+    /* per pid: index of its first thread (main first); built at finish */
+    struct hook_pid { int64_t pid; int64_t first_thread; } *pids;
+    size_t pid_count;
+    nr_hook_diag_fn diag;
+    void *diag_ctx;
+};
+
+static uint64_t mix(int64_t a, int64_t b)
+{
+    uint64_t x = (uint64_t)a * 0x9E3779B97F4A7C15ull ^ ((uint64_t)b + 0x632BE59BD9B4E019ull);
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    return x ^ (x >> 29);
+}
+
+static int rehash(nr_hook *h, size_t nslots)
+{
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < h->thread_count; i++) {
+        size_t s = mix(h->threads[i].pid, h->threads[i].tid) & (nslots - 1);
+        while (slots[s])
+            s = (s + 1) & (nslots - 1);
+        slots[s] = (uint32_t)(i + 1);
+    }
+    free(h->slots);
+    h->slots = slots;
+    h->nslots = nslots;
+    return 0;
+}
+
+/* The thread record of (pid, tid); created when create is set. NULL when absent (or out of memory). */
+static hook_thread *thread_of(nr_hook *h, int64_t pid, int64_t tid, int create)
+{
+    if (h->nslots) {
+        size_t s = mix(pid, tid) & (h->nslots - 1);
+        for (; h->slots[s]; s = (s + 1) & (h->nslots - 1)) {
+            hook_thread *t = &h->threads[h->slots[s] - 1];
+            if (t->pid == pid && t->tid == tid)
+                return t;
+        }
+    }
+    if (!create || h->thread_count >= UINT32_MAX - 1)
+        return NULL;
+    if ((h->thread_count + 1) * 2 > h->nslots && rehash(h, h->nslots ? h->nslots * 2 : 64) < 0)
+        return NULL;
+    if (NR_GROW(h->threads, h->thread_cap, h->thread_count + 1) < 0)
+        return NULL;
+    hook_thread *t = &h->threads[h->thread_count];
+    memset(t, 0, sizeof *t);
+    t->pid = pid;
+    t->tid = tid;
+    t->next_same_pid = -1;
+    size_t s = mix(pid, tid) & (h->nslots - 1);
+    while (h->slots[s])
+        s = (s + 1) & (h->nslots - 1);
+    h->slots[s] = (uint32_t)(++h->thread_count);
+    return t;
+}
+
+static void report(nr_hook *h, const char *reason, uint64_t line_no, const char *example)
+{
+    if (h->diag)
+        h->diag(h->diag_ctx, reason, line_no, example);
+}
+
+static const char *intern(nr_hook *h, const char *s)
+{
+    int64_t id = nr_strtab_intern(&h->strings, s, strlen(s));
+    return id < 0 ? NULL : nr_strtab_str(&h->strings, (size_t)id);
+}
+
+static void note_ts(nr_hook *h, int64_t ts)
+{
+    if (!h->have_ts || ts < h->first_ns)
+        h->first_ns = ts;
+    if (!h->have_ts || ts > h->last_ns)
+        h->last_ns = ts;
+    h->have_ts = 1;
+}
+
+static int64_t seconds_to_ns(double s)
+{
+    return (int64_t)llround(s * 1e9);
+}
+
+static int begin_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts)
+{
+    const char *n = intern(h, name);
+    if (!n || NR_GROW(h->phases, h->phase_cap, h->phase_count + 1) < 0 ||
+        NR_GROW(t->open, t->open_cap, t->open_count + 1) < 0)
+        return NR_E_NOMEM;
+    nr_hook_phase *p = &h->phases[h->phase_count];
+    *p = (nr_hook_phase){
+        .phase_id = (int64_t)h->phase_count,
+        .pid = t->pid,
+        .tid = t->tid,
+        .name = n,
+        .begin_ns = ts,
+        .end_ns = -1,
+        .depth = (int)t->open_count,
+        .parent_id = t->open_count ? (int64_t)t->open[t->open_count - 1] : -1,
+    };
+    t->open[t->open_count++] = h->phase_count++;
+    return 0;
+}
+
+/* Closes the innermost open phase called name (or the innermost at all when
+ * name is NULL); phases opened inside it and still open are closed too. */
+static void end_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts, uint64_t line_no, const char *line)
+{
+    size_t k = t->open_count;
+    while (k > 0 && name && strcmp(h->phases[t->open[k - 1]].name, name) != 0)
+        k--;
+    if (k == 0) {
+        report(h, "unmatched_phase_end", line_no, line);
+        return;
+    }
+    if (k != t->open_count)
+        report(h, "phase_end_out_of_order", line_no, line);
+    while (t->open_count >= k) {
+        nr_hook_phase *p = &h->phases[t->open[--t->open_count]];
+        p->end_ns = ts < p->begin_ns ? p->begin_ns : ts;
+        if (t->open_count == 0)
+            break;
+    }
+}
+
+static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts)
+{
+    json_t *op = json_object_get(o, "op"), *path = json_object_get(o, "path");
+    json_t *bytes = json_object_get(o, "bytes"), *dur = json_object_get(o, "dur");
+    const char *op_s = intern(h, json_is_string(op) ? json_string_value(op) : "");
+    const char *path_s = intern(h, json_is_string(path) ? json_string_value(path) : "");
+    if (!op_s || !path_s || NR_GROW(h->ios, h->io_cap, h->io_count + 1) < 0)
+        return NR_E_NOMEM;
+    int64_t b = json_is_integer(bytes) && json_integer_value(bytes) >= 0 ? (int64_t)json_integer_value(bytes) : -1;
+    int64_t d = json_is_number(dur) && json_number_value(dur) >= 0 ? seconds_to_ns(json_number_value(dur)) : -1;
+    h->ios[h->io_count++] = (nr_hook_io){.ts_ns = ts, .pid = pid, .tid = tid, .op = op_s, .path = path_s,
+                                         .bytes = b, .dur_ns = d};
+    return 0;
+}
+
+/* Handles one line; bad lines go to diag. Returns 0 or NR_E_NOMEM. */
+static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
+{
+    if (len == 0 || strspn(line, " \t\r") == len)
+        return 0;
+    json_error_t jerr;
+    json_t *o = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
+    char example[512];
+    snprintf(example, sizeof example, "%.*s", (int)(len < 400 ? len : 400), line);
+    if (!o) {
+        report(h, "bad_json", line_no, example);
+        return 0;
+    }
+    int rc = 0;
+    json_t *ev = json_object_get(o, "event"), *ts = json_object_get(o, "ts");
+    json_t *pid = json_object_get(o, "pid"), *tid = json_object_get(o, "tid");
+    if (!json_is_object(o)) {
+        report(h, "not_object", line_no, example);
+    } else if (!json_is_string(ev) || !json_is_number(ts) || !json_is_integer(pid) ||
+               (tid && !json_is_integer(tid) && !json_is_null(tid))) {
+        report(h, "missing_field", line_no, example);
+    } else {
+        const char *event = json_string_value(ev);
+        int64_t t = seconds_to_ns(json_number_value(ts));
+        int64_t p = json_integer_value(pid);
+        int64_t th = json_is_integer(tid) ? json_integer_value(tid) : p;
+        json_t *name = json_object_get(o, "phase");
+        note_ts(h, t);
+        if (strcmp(event, "phase_begin") == 0 || strcmp(event, "phase_end") == 0) {
+            hook_thread *thr = thread_of(h, p, th, 1);
+            int begin = event[6] == 'b';
+            if (!thr)
+                rc = NR_E_NOMEM;
+            else if (begin && !json_is_string(name))
+                report(h, "missing_field", line_no, example);
+            else if (begin)
+                rc = begin_phase(h, thr, json_string_value(name), t);
+            else
+                end_phase(h, thr, json_is_string(name) ? json_string_value(name) : NULL, t, line_no, example);
+        } else if (strcmp(event, "io") == 0) {
+            rc = add_io(h, o, p, th, t);
+        } else if (strcmp(event, "header") == 0) {
+            json_t *v = json_object_get(o, "version");
+            if (!json_is_integer(v) || json_integer_value(v) != 1)
+                report(h, "unsupported_version", line_no, example);
+        } else if (strcmp(event, "mark") != 0 && strcmp(event, "fork") != 0) {
+            report(h, "unknown_event", line_no, example);
+        }
+    }
+    json_decref(o);
+    return rc;
+}
+
+int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook **out, nr_error *err)
+{
+    *out = NULL;
+    nr_hook *h = calloc(1, sizeof *h);
+    if (!h)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
+    nr_strtab_init(&h->strings);
+    h->diag = diag;
+    h->diag_ctx = diag_ctx;
+    nr_logsrc *src;
+    int rc = nr_logsrc_open(path, &src, err);
+    if (rc < 0) {
+        nr_hook_free(h);
+        return rc;
+    }
+    const char *line;
+    size_t len;
+    while ((rc = nr_logsrc_next(src, &line, &len, err)) > 0) {
+        rc = take_line(h, line, len, nr_logsrc_line_no(src));
+        if (rc < 0) {
+            nr_error_set(err, rc, "%s: out of memory at line %llu", path,
+                         (unsigned long long)nr_logsrc_line_no(src));
+            break;
+        }
+    }
+    nr_logsrc_close(src);
+    if (rc < 0) {
+        nr_hook_free(h);
+        return rc;
+    }
+    *out = h;
+    return 0;
+}
+
+void nr_hook_free(nr_hook *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; i < h->thread_count; i++) {
+        free(h->threads[i].open);
+        free(h->threads[i].mine);
+        free(h->threads[i].segs);
+    }
+    free(h->threads);
+    free(h->slots);
+    free(h->phases);
+    free(h->ios);
+    free(h->pids);
+    nr_strtab_fini(&h->strings);
+    free(h);
+}
+
+static int cmp_phase(const void *a, const void *b)
+{
+    const nr_hook_phase *x = a, *y = b;
+    if (x->begin_ns != y->begin_ns)
+        return x->begin_ns < y->begin_ns ? -1 : 1;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    /* Same instant: outer before inner (load order = phase_id so far). */
+    return x->phase_id < y->phase_id ? -1 : x->phase_id > y->phase_id;
+}
+
+static int push_segment(hook_thread *t, int64_t begin, int64_t end, int64_t id)
+{
+    if (end <= begin)
+        return 0;
+    if (t->seg_count && t->segs[t->seg_count - 1].phase_id == id && t->segs[t->seg_count - 1].end_ns == begin) {
+        t->segs[t->seg_count - 1].end_ns = end;
+        return 0;
+    }
+    NR_TRY(NR_GROW(t->segs, t->seg_cap, t->seg_count + 1));
+    t->segs[t->seg_count++] = (hook_segment){begin, end, id};
+    return 0;
+}
+
+/* Sweeps the thread's phases (sorted by begin, outer first) with a stack:
+ * between two boundaries the innermost open phase owns the time. A child
+ * that outlives its parent is clipped to the parent. */
+static int flatten_thread(nr_hook *h, hook_thread *t)
+{
+    enum { MAX_DEPTH = 256 };
+    int64_t stack_id[MAX_DEPTH], stack_end[MAX_DEPTH];
+    int depth = 0;
+    int64_t cur = INT64_MIN;
+    for (size_t k = 0; k < t->mine_count; k++) {
+        const nr_hook_phase *p = &h->phases[t->mine[k]];
+        while (depth && stack_end[depth - 1] <= p->begin_ns) {
+            NR_TRY(push_segment(t, cur, stack_end[depth - 1], stack_id[depth - 1]));
+            cur = stack_end[--depth];
+        }
+        if (depth)
+            NR_TRY(push_segment(t, cur, p->begin_ns, stack_id[depth - 1]));
+        cur = p->begin_ns;
+        if (depth == MAX_DEPTH)
+            continue;  /* deeper nesting than anyone writes: the outer phase keeps the time */
+        int64_t end = p->end_ns;
+        if (depth && end > stack_end[depth - 1])
+            end = stack_end[depth - 1];
+        stack_id[depth] = p->phase_id;
+        stack_end[depth++] = end;
+    }
+    while (depth) {
+        NR_TRY(push_segment(t, cur, stack_end[depth - 1], stack_id[depth - 1]));
+        cur = stack_end[--depth];
+    }
+    return 0;
+}
+
+/* Orders thread indices by (pid, main thread first, tid); qsort has no
+ * context argument, so the hook being sorted is passed through sort_ctx. */
+static const nr_hook *sort_ctx;
+static int cmp_thread_index(const void *a, const void *b)
+{
+    const hook_thread *x = &sort_ctx->threads[*(const size_t *)a], *y = &sort_ctx->threads[*(const size_t *)b];
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    int xm = x->tid == x->pid, ym = y->tid == y->pid;
+    if (xm != ym)
+        return xm ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int build_index(nr_hook *h)
+{
+    /* Thread order within each pid, and the pid table. */
+    size_t *order = malloc((h->thread_count ? h->thread_count : 1) * sizeof *order);
+    h->pids = malloc((h->thread_count ? h->thread_count : 1) * sizeof *h->pids);
+    if (!order || !h->pids) {
+        free(order);
+        return NR_E_NOMEM;
+    }
+    for (size_t i = 0; i < h->thread_count; i++)
+        order[i] = i;
+    sort_ctx = h;
+    qsort(order, h->thread_count, sizeof *order, cmp_thread_index);
+    h->pid_count = 0;
+    for (size_t k = 0; k < h->thread_count; k++) {
+        hook_thread *t = &h->threads[order[k]];
+        if (k + 1 < h->thread_count && h->threads[order[k + 1]].pid == t->pid)
+            t->next_same_pid = (int64_t)order[k + 1];
+        if (k == 0 || h->threads[order[k - 1]].pid != t->pid)
+            h->pids[h->pid_count++] = (struct hook_pid){t->pid, (int64_t)order[k]};
+    }
+    free(order);
+    /* Each thread's phases in id order (= begin order), then its segments. */
+    for (size_t i = 0; i < h->phase_count; i++) {
+        hook_thread *t = thread_of(h, h->phases[i].pid, h->phases[i].tid, 0);
+        if (!t)
+            continue;
+        NR_TRY(NR_GROW(t->mine, t->mine_cap, t->mine_count + 1));
+        t->mine[t->mine_count++] = i;
+    }
+    for (size_t i = 0; i < h->thread_count; i++)
+        NR_TRY(flatten_thread(h, &h->threads[i]));
+    return 0;
+}
+
+void nr_hook_finish(nr_hook *h, int64_t end_ns)
+{
+    if (!h || h->finished)
+        return;
+    h->finished = 1;
+    for (size_t i = 0; i < h->thread_count; i++) {
+        hook_thread *t = &h->threads[i];
+        while (t->open_count) {
+            nr_hook_phase *p = &h->phases[t->open[--t->open_count]];
+            p->end_ns = end_ns < p->begin_ns ? p->begin_ns : end_ns;
+            p->never_ended = 1;
+        }
+    }
+    /* Dense ids ordered by (begin, pid, tid); parents remapped. */
+    size_t n = h->phase_count;
+    int64_t *new_id = malloc((n ? n : 1) * sizeof *new_id);
+    if (!new_id)
+        return;
+    qsort(h->phases, n, sizeof *h->phases, cmp_phase);
+    for (size_t i = 0; i < n; i++)
+        new_id[h->phases[i].phase_id] = (int64_t)i;
+    for (size_t i = 0; i < n; i++) {
+        h->phases[i].phase_id = (int64_t)i;
+        if (h->phases[i].parent_id >= 0)
+            h->phases[i].parent_id = new_id[h->phases[i].parent_id];
+    }
+    free(new_id);
+    if (build_index(h) < 0) {
+        /* Out of memory: lookups answer -1 rather than crash. */
+        for (size_t i = 0; i < h->thread_count; i++)
+            h->threads[i].seg_count = 0;
+    }
+}
+
+size_t nr_hook_phase_count(const nr_hook *h) { return h ? h->phase_count : 0; }
+const nr_hook_phase *nr_hook_phase_get(const nr_hook *h, size_t i) { return &h->phases[i]; }
+size_t nr_hook_io_count(const nr_hook *h) { return h ? h->io_count : 0; }
+const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i) { return &h->ios[i]; }
+int64_t nr_hook_first_ns(const nr_hook *h) { return h && h->have_ts ? h->first_ns : 0; }
+int64_t nr_hook_last_ns(const nr_hook *h) { return h && h->have_ts ? h->last_ns : 0; }
+
+/* The phase of thread t at ts, or -1: the cursor moves forward a few
+ * segments for nondecreasing times, else binary search. */
+static int64_t thread_phase_at(hook_thread *t, int64_t ts)
+{
+    size_t n = t->seg_count;
+    if (!n)
+        return -1;
+    size_t i = t->cursor < n ? t->cursor : 0;
+    int found = 0;
+    if (t->segs[i].begin_ns <= ts) {
+        for (int steps = 0; steps < 8 && i + 1 < n && t->segs[i + 1].begin_ns <= ts; steps++)
+            i++;
+        found = i + 1 == n || t->segs[i + 1].begin_ns > ts;
+    }
+    if (!found) {
+        size_t lo = 0, hi = n;  /* first segment with begin > ts */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (t->segs[mid].begin_ns <= ts)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == 0) {
+            t->cursor = 0;
+            return -1;
+        }
+        i = lo - 1;
+    }
+    t->cursor = i;
+    return ts < t->segs[i].end_ns ? t->segs[i].phase_id : -1;
+}
+
+static const struct hook_pid *pid_entry(const nr_hook *h, int64_t pid)
+{
+    size_t lo = 0, hi = h->pid_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->pids[mid].pid < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < h->pid_count && h->pids[lo].pid == pid ? &h->pids[lo] : NULL;
+}
+
+int64_t nr_hook_phase_at(nr_hook *h, int64_t pid, int64_t tid, int64_t ts_ns)
+{
+    if (!h || !h->finished)
+        return -1;
+    if (tid >= 0) {
+        hook_thread *t = thread_of(h, pid, tid, 0);
+        int64_t id = t ? thread_phase_at(t, ts_ns) : -1;
+        if (id >= 0)
+            return id;
+    }
+    /* No tid, or no phase open in that thread: the process's phase, main
+     * thread first (helper threads run on behalf of their process). */
+    const struct hook_pid *p = pid_entry(h, pid);
+    for (int64_t k = p ? p->first_thread : -1; k >= 0; k = h->threads[k].next_same_pid) {
+        int64_t id = thread_phase_at(&h->threads[k], ts_ns);
+        if (id >= 0)
+            return id;
+    }
+    return -1;
+}

@@ -1,0 +1,1470 @@
+/* procmodel: replays fd tables, offsets, cwd and the process tree from
+ * lexed strace lines. Method: the Linux object model in miniature - a task
+ * points to a (possibly shared) fd table and a (possibly shared) fs struct;
+ * an fd table maps fds to open file descriptions, which hold the offset and
+ * are shared by dup and fork, as in fs/file.c. Objects are pooled and
+ * addressed by index, so no per-event allocation happens. */
+#include "procmodel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nr_mem.h"
+#include "nr_schema.h"
+#include "nr_strtab.h"
+#include "syscalls.h"
+
+#define AT_FDCWD_VALUE (-100)
+#define MAX_TRACKED_FD (1 << 24)   /* larger "fds" are garbage, not tracked */
+#define DECODE_CAP 16384
+
+/* ---- small span helpers ------------------------------------------------ */
+
+static int span_eq(nr_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+static int span_starts(nr_span s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.n >= n && memcmp(s.p, lit, n) == 0;
+}
+
+static int is_ident_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* True when the symbolic name `flag` appears in s as a whole word, or, when
+ * s is a number (-X raw), when raw_bit is set in it. */
+static int flag_present(nr_span s, const char *flag, uint64_t raw_bit)
+{
+    if (s.n && s.p[0] >= '0' && s.p[0] <= '9') {
+        char num[32];
+        size_t n = 0;
+        while (n < s.n && n < sizeof num - 1 && is_ident_char(s.p[n]))
+            num[n] = s.p[n], n++;
+        num[n] = '\0';
+        return raw_bit && (strtoull(num, NULL, 0) & raw_bit) != 0;
+    }
+    size_t fn = strlen(flag);
+    for (size_t i = 0; i + fn <= s.n; i++) {
+        if (memcmp(s.p + i, flag, fn) != 0)
+            continue;
+        if ((i == 0 || !is_ident_char(s.p[i - 1])) && (i + fn == s.n || !is_ident_char(s.p[i + fn])))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- objects ----------------------------------------------------------- */
+
+typedef struct ofd {        /* open file description */
+    int64_t file_id;        /* -1 unknown */
+    int64_t offset;         /* -1 unknown */
+    uint32_t refs;
+    uint8_t append, kind, offset_guessed, in_use;
+    char *annot;            /* last -y annotation seen (escaped bytes), cache for file_id */
+    uint32_t annot_len, annot_cap;
+} ofd;
+
+typedef struct fdtab {
+    uint32_t refs;
+    size_t cap;             /* slots in ofd/cloexec */
+    int32_t *ofd;           /* fd -> ofd index, -1 = closed */
+    uint8_t *cloexec;
+} fdtab;
+
+typedef struct fsinfo {
+    uint32_t refs;
+    char *cwd;              /* "" = unknown; relative when the start was unknown */
+} fsinfo;
+
+enum task_origin { ORIGIN_ROOT, ORIGIN_CLONE, ORIGIN_EARLY_CHILD };
+
+typedef struct task {
+    int64_t tid, pid, ppid;
+    uint8_t is_thread, exited, origin;
+    fdtab *fds;
+    fsinfo *fs;
+    int64_t first_ts, last_ts;
+    int64_t exe_id, killed_by_id, exit_code;
+    uint64_t events, signals;
+    /* the pending <unfinished ...> call */
+    int pending;
+    int64_t pending_ts;
+    size_t pending_name_len;  /* pending_text = name '\0' args */
+    nr_buf pending_text;
+    char *pending_file;
+    uint64_t pending_line;
+    int64_t early_child;      /* tid attached to this task's pending clone, -1 none */
+} task;
+
+typedef struct call {
+    const nr_syscall_info *info;  /* NULL when unknown */
+    nr_span name, args, annot, errno_name;
+    int has_result, ok;
+    int64_t result, ts, dur;
+    uint32_t flags;
+} call;
+
+struct nr_pm {
+    nr_pm_config cfg;
+    char *start_cwd;
+
+    task **tasks;
+    size_t ntasks, tasks_cap;
+    uint32_t *task_slots;     /* open addressing tid -> index + 1 */
+    size_t task_nslots;
+    task *last_task;          /* cache: consecutive lines of one task are common */
+    task *last_unprefixed;
+    size_t live_tasks;
+    int64_t root_pid;
+
+    ofd *ofds;
+    size_t nofds, ofds_cap;
+    int32_t *ofd_free;
+    size_t nfree, free_cap;
+
+    nr_strtab paths;          /* file identity -> file_id */
+    nr_pm_file *files;      /* file_id -> totals; nfiles = paths.count */
+    size_t nfiles, files_cap;
+    nr_strtab names;          /* exe paths, signal names */
+    uint64_t synthetic_serial;
+
+    char decode[DECODE_CAP];
+    nr_buf resolved, scratch, joined;
+    nr_pm_counts counts;
+    int finished;
+};
+
+/* ---- creation ---------------------------------------------------------- */
+
+int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err)
+{
+    nr_pm *pm = calloc(1, sizeof *pm);
+    if (!pm)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    pm->cfg = *cfg;
+    pm->start_cwd = strdup(cfg->start_cwd ? cfg->start_cwd : "");
+    if (!pm->start_cwd) {
+        free(pm);
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    nr_strtab_init(&pm->paths);
+    nr_strtab_init(&pm->names);
+    nr_buf_init(&pm->resolved);
+    nr_buf_init(&pm->scratch);
+    nr_buf_init(&pm->joined);
+    pm->counts.first_ts_ns = -1;
+    pm->counts.last_ts_ns = -1;
+    /* name id 0 is "" so that "none" needs no special case */
+    if (nr_strtab_intern(&pm->names, "", 0) < 0) {
+        nr_pm_destroy(pm);
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    *out = pm;
+    return 0;
+}
+
+static void fdtab_release(nr_pm *pm, fdtab *t);
+static void fs_release(fsinfo *fs);
+
+void nr_pm_destroy(nr_pm *pm)
+{
+    if (!pm)
+        return;
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        task *t = pm->tasks[i];
+        fdtab_release(pm, t->fds);
+        fs_release(t->fs);
+        nr_buf_fini(&t->pending_text);
+        free(t->pending_file);
+        free(t);
+    }
+    free(pm->tasks);
+    free(pm->task_slots);
+    for (size_t i = 0; i < pm->nofds; i++)
+        free(pm->ofds[i].annot);
+    free(pm->ofds);
+    free(pm->ofd_free);
+    nr_strtab_fini(&pm->paths);
+    nr_strtab_fini(&pm->names);
+    free(pm->files);
+    nr_buf_fini(&pm->resolved);
+    nr_buf_fini(&pm->scratch);
+    nr_buf_fini(&pm->joined);
+    free(pm->start_cwd);
+    free(pm);
+}
+
+void nr_pm_set_root_pid(nr_pm *pm, int64_t pid) { pm->root_pid = pid; }
+
+/* ---- files ------------------------------------------------------------- */
+
+/* Kind of a file from its identity (a -y annotation or a resolved path). */
+static int kind_of_path(const char *p, size_t n)
+{
+    nr_span s = {p, n};
+    if (span_starts(s, "pipe:"))
+        return NR_KIND_PIPE;
+    if (span_starts(s, "socket:"))
+        return NR_KIND_SOCKET;
+    if (span_starts(s, "anon_inode:") || span_starts(s, "/memfd:"))
+        return NR_KIND_ANON;
+    if (span_starts(s, "/dev/shm/"))
+        return NR_KIND_REGULAR;
+    if (span_starts(s, "/dev/") || span_eq(s, "/dev"))
+        return NR_KIND_DEVICE;
+    if (span_starts(s, "/proc/") || span_eq(s, "/proc") || span_starts(s, "/sys/") || span_eq(s, "/sys"))
+        return NR_KIND_PROCFS;
+    if (n && p[0] != '/' && n > 2 && memchr(p, ':', n) && p[n - 1] == ']')
+        return NR_KIND_SOCKET; /* -yy "TCP:[...]", "UNIX:[...]", "NETLINK:[...]" */
+    return NR_KIND_REGULAR;
+}
+
+static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
+{
+    int64_t id = nr_strtab_intern(&pm->paths, path, n);
+    if (id < 0)
+        return id;
+    if ((size_t)id < pm->nfiles) {
+        nr_pm_file *f = &pm->files[id];
+        if (kind == NR_KIND_DIRECTORY && f->kind == NR_KIND_REGULAR)
+            f->kind = NR_KIND_DIRECTORY;
+        return id;
+    }
+    if (NR_GROW(pm->files, pm->files_cap, (size_t)id + 1) < 0)
+        return NR_E_NOMEM;
+    nr_pm_file *f = &pm->files[id];
+    pm->nfiles = (size_t)id + 1;
+    memset(f, 0, sizeof *f);
+    int path_kind = kind_of_path(path, n);
+    f->kind = (kind != NR_KIND_UNKNOWN && path_kind == NR_KIND_REGULAR) ? kind : path_kind;
+    f->first_ts_ns = f->last_ts_ns = -1;
+    if (n == 0 || (path[0] != '/' && path_kind == NR_KIND_REGULAR)) {
+        pm->counts.relative_paths++;
+        if (pm->cfg.diag)
+            nr_diag_add(pm->cfg.diag, "relative_path", NULL, 0, path, n);
+    }
+    return id;
+}
+
+/* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity. */
+static int64_t file_synthetic(nr_pm *pm, int kind)
+{
+    char name[64];
+    const char *prefix = kind == NR_KIND_PIPE ? "pipe" : kind == NR_KIND_SOCKET ? "socket" : "anon_inode";
+    int n = snprintf(name, sizeof name, "%s:[#%llu]", prefix, (unsigned long long)++pm->synthetic_serial);
+    return file_intern(pm, name, (size_t)n, kind);
+}
+
+static void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes, int64_t ts)
+{
+    if (id < 0)
+        return;
+    nr_pm_file *f = &pm->files[id];
+    switch (counter) {
+    case NR_CNT_READ: f->read_calls++; f->bytes_read += bytes; break;
+    case NR_CNT_WRITE: f->write_calls++; f->bytes_written += bytes; break;
+    case NR_CNT_OPEN: f->open_calls++; break;
+    case NR_CNT_CLOSE: f->close_calls++; break;
+    case NR_CNT_META: f->meta_calls++; break;
+    case NR_CNT_SYNC: f->sync_calls++; break;
+    default: break;
+    }
+    if (ts >= 0) {
+        if (f->first_ts_ns < 0 || ts < f->first_ts_ns)
+            f->first_ts_ns = ts;
+        if (ts > f->last_ts_ns)
+            f->last_ts_ns = ts;
+    }
+}
+
+/* Decodes an escaped -y annotation or quoted path into pm->decode. Returns
+ * the length or -1. */
+static long decode(nr_pm *pm, nr_span s)
+{
+    int truncated = 0;
+    return nr_sarg_unquote(s, pm->decode, sizeof pm->decode, &truncated);
+}
+
+/* File of a -y annotation: strips -yy device details and " (deleted)". */
+static int64_t file_of_annotation(nr_pm *pm, nr_span annot)
+{
+    long n = decode(pm, annot);
+    if (n < 0)
+        return -1;
+    int kind = NR_KIND_UNKNOWN;
+    char *p = pm->decode;
+    if (n > 0 && p[n - 1] == '>') { /* -yy: "/dev/null<char 1:3>" */
+        char *lt = memchr(p, '<', (size_t)n);
+        if (lt && (strncmp(lt, "<char ", 6) == 0 || strncmp(lt, "<block ", 7) == 0)) {
+            kind = NR_KIND_DEVICE;
+            n = lt - p;
+        }
+    }
+    static const char deleted[] = " (deleted)";
+    if ((size_t)n > sizeof deleted - 1 && memcmp(p + n - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
+        n -= (long)(sizeof deleted - 1);
+    int64_t id = file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
+    if (id >= 0 && kind == NR_KIND_DEVICE)
+        pm->files[id].kind = NR_KIND_DEVICE;
+    return id;
+}
+
+/* ---- paths ------------------------------------------------------------- */
+
+/* Appends path[0..n) to out, resolving "." and ".." lexically and folding
+ * repeated slashes. out holds an absolute or relative prefix already. */
+static int path_append_normalized(nr_buf *out, const char *path, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && path[i] == '/')
+            i++;
+        size_t start = i;
+        while (i < n && path[i] != '/')
+            i++;
+        size_t len = i - start;
+        if (len == 0 || (len == 1 && path[start] == '.'))
+            continue;
+        if (len == 2 && path[start] == '.' && path[start + 1] == '.') {
+            /* pop a component unless there is none (or only "..") */
+            size_t end = out->len;
+            size_t slash = end;
+            while (slash > 0 && out->data[slash - 1] != '/')
+                slash--;
+            int last_is_dotdot = end - slash == 2 && out->data[slash] == '.' && out->data[slash + 1] == '.';
+            if (end > 0 && !(end == 1 && out->data[0] == '/') && !last_is_dotdot) {
+                out->len = slash > 1 ? slash - 1 : slash;
+                continue;
+            }
+            if (end == 1 && out->data[0] == '/')
+                continue; /* "/.." is "/" */
+        }
+        if (out->len > 0 && out->data[out->len - 1] != '/')
+            NR_TRY(nr_buf_put(out, "/", 1));
+        NR_TRY(nr_buf_put(out, path + start, len));
+    }
+    return 0;
+}
+
+/* Resolves path[0..n) against base (NULL/"" = unknown) into pm->resolved
+ * (NUL-terminated). */
+static int resolve_path(nr_pm *pm, const char *base, const char *path, size_t n)
+{
+    nr_buf *out = &pm->resolved;
+    out->len = 0;
+    if (n > 0 && path[0] == '/') {
+        NR_TRY(nr_buf_put(out, "/", 1));
+    } else if (base && base[0]) {
+        if (base[0] == '/')
+            NR_TRY(nr_buf_put(out, "/", 1));
+        NR_TRY(path_append_normalized(out, base, strlen(base)));
+    }
+    NR_TRY(path_append_normalized(out, path, n));
+    if (out->len == 0)
+        NR_TRY(nr_buf_put(out, ".", 1));
+    NR_TRY(nr_buf_put(out, "", 1));
+    out->len--;
+    return 0;
+}
+
+/* ---- fd tables and open file descriptions -------------------------------- */
+
+static int32_t ofd_new(nr_pm *pm, int64_t file_id, int kind)
+{
+    int32_t idx;
+    if (pm->nfree) {
+        idx = pm->ofd_free[--pm->nfree];
+    } else {
+        if (NR_GROW(pm->ofds, pm->ofds_cap, pm->nofds + 1) < 0)
+            return NR_E_NOMEM;
+        idx = (int32_t)pm->nofds++;
+        memset(&pm->ofds[idx], 0, sizeof pm->ofds[idx]);
+    }
+    ofd *o = &pm->ofds[idx];
+    o->file_id = file_id;
+    o->offset = 0;
+    o->refs = 1;
+    o->append = 0;
+    o->kind = (uint8_t)kind;
+    o->offset_guessed = 0;
+    o->in_use = 1;
+    o->annot_len = 0;
+    return idx;
+}
+
+static void ofd_unref(nr_pm *pm, int32_t idx)
+{
+    ofd *o = &pm->ofds[idx];
+    if (--o->refs > 0)
+        return;
+    o->in_use = 0;
+    o->annot_len = 0;
+    if (NR_GROW(pm->ofd_free, pm->free_cap, pm->nfree + 1) == 0)
+        pm->ofd_free[pm->nfree++] = idx; /* on failure the slot is leaked, not reused */
+}
+
+static fdtab *fdtab_new(void)
+{
+    fdtab *t = calloc(1, sizeof *t);
+    if (t)
+        t->refs = 1;
+    return t;
+}
+
+static void fdtab_release(nr_pm *pm, fdtab *t)
+{
+    if (!t || --t->refs > 0)
+        return;
+    for (size_t fd = 0; fd < t->cap; fd++)
+        if (t->ofd[fd] >= 0)
+            ofd_unref(pm, t->ofd[fd]);
+    free(t->ofd);
+    free(t->cloexec);
+    free(t);
+}
+
+static int fdtab_reserve(fdtab *t, size_t fd)
+{
+    if (fd < t->cap)
+        return 0;
+    size_t cap = t->cap ? t->cap : 16;
+    while (cap <= fd)
+        cap *= 2;
+    int32_t *o = realloc(t->ofd, cap * sizeof *o);
+    if (!o)
+        return NR_E_NOMEM;
+    t->ofd = o;
+    uint8_t *c = realloc(t->cloexec, cap);
+    if (!c)
+        return NR_E_NOMEM;
+    t->cloexec = c;
+    for (size_t i = t->cap; i < cap; i++)
+        t->ofd[i] = -1, t->cloexec[i] = 0;
+    t->cap = cap;
+    return 0;
+}
+
+static int32_t fdtab_get(const fdtab *t, int64_t fd)
+{
+    return fd >= 0 && (size_t)fd < t->cap ? t->ofd[fd] : -1;
+}
+
+static void fdtab_close(nr_pm *pm, fdtab *t, int64_t fd)
+{
+    if (fd < 0 || (size_t)fd >= t->cap || t->ofd[fd] < 0)
+        return;
+    ofd_unref(pm, t->ofd[fd]);
+    t->ofd[fd] = -1;
+    t->cloexec[fd] = 0;
+}
+
+/* Installs ofd idx at fd (taking one reference), closing what was there. */
+static int fdtab_install(nr_pm *pm, fdtab *t, int64_t fd, int32_t idx, int cloexec)
+{
+    if (fd < 0 || fd >= MAX_TRACKED_FD) {
+        ofd_unref(pm, idx);
+        return 0;
+    }
+    NR_TRY(fdtab_reserve(t, (size_t)fd));
+    fdtab_close(pm, t, fd);
+    t->ofd[fd] = idx;
+    t->cloexec[fd] = (uint8_t)(cloexec != 0);
+    return 0;
+}
+
+static fdtab *fdtab_copy(nr_pm *pm, const fdtab *src)
+{
+    fdtab *t = fdtab_new();
+    if (!t)
+        return NULL;
+    if (src->cap && fdtab_reserve(t, src->cap - 1) < 0) {
+        fdtab_release(pm, t);
+        return NULL;
+    }
+    for (size_t fd = 0; fd < src->cap; fd++) {
+        t->ofd[fd] = src->ofd[fd];
+        t->cloexec[fd] = src->cloexec[fd];
+        if (src->ofd[fd] >= 0)
+            pm->ofds[src->ofd[fd]].refs++;
+    }
+    return t;
+}
+
+static fsinfo *fs_new(const char *cwd)
+{
+    fsinfo *fs = calloc(1, sizeof *fs);
+    if (!fs)
+        return NULL;
+    fs->refs = 1;
+    if (!(fs->cwd = strdup(cwd))) {
+        free(fs);
+        return NULL;
+    }
+    return fs;
+}
+
+static void fs_release(fsinfo *fs)
+{
+    if (!fs || --fs->refs > 0)
+        return;
+    free(fs->cwd);
+    free(fs);
+}
+
+static int fs_set_cwd(fsinfo *fs, const char *cwd, size_t n)
+{
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return NR_E_NOMEM;
+    memcpy(copy, cwd, n);
+    copy[n] = '\0';
+    free(fs->cwd);
+    fs->cwd = copy;
+    return 0;
+}
+
+/* ---- tasks ------------------------------------------------------------- */
+
+static size_t tid_slot(int64_t tid, size_t nslots)
+{
+    uint64_t h = (uint64_t)tid * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 20) & (nslots - 1);
+}
+
+static task *task_find(nr_pm *pm, int64_t tid)
+{
+    if (pm->last_task && pm->last_task->tid == tid)
+        return pm->last_task;
+    if (!pm->task_nslots)
+        return NULL;
+    for (size_t s = tid_slot(tid, pm->task_nslots); pm->task_slots[s]; s = (s + 1) & (pm->task_nslots - 1)) {
+        task *t = pm->tasks[pm->task_slots[s] - 1];
+        if (t->tid == tid)
+            return pm->last_task = t;
+    }
+    return NULL;
+}
+
+static int task_index_rebuild(nr_pm *pm, size_t nslots)
+{
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        size_t s = tid_slot(pm->tasks[i]->tid, nslots);
+        while (slots[s])
+            s = (s + 1) & (nslots - 1);
+        slots[s] = (uint32_t)(i + 1);
+    }
+    free(pm->task_slots);
+    pm->task_slots = slots;
+    pm->task_nslots = nslots;
+    return 0;
+}
+
+/* Adds a task with no fd table or fs yet (the caller sets them). */
+static task *task_add(nr_pm *pm, int64_t tid)
+{
+    if (NR_GROW(pm->tasks, pm->tasks_cap, pm->ntasks + 1) < 0)
+        return NULL;
+    if ((pm->ntasks + 1) * 2 > pm->task_nslots &&
+        task_index_rebuild(pm, pm->task_nslots ? pm->task_nslots * 2 : 64) < 0)
+        return NULL;
+    task *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->tid = t->pid = tid;
+    t->ppid = -1;
+    t->first_ts = t->last_ts = -1;
+    t->exit_code = -1;
+    t->early_child = -1;
+    nr_buf_init(&t->pending_text);
+    pm->tasks[pm->ntasks] = t;
+    size_t s = tid_slot(tid, pm->task_nslots);
+    while (pm->task_slots[s])
+        s = (s + 1) & (pm->task_nslots - 1);
+    pm->task_slots[s] = (uint32_t)(pm->ntasks + 1);
+    pm->ntasks++;
+    pm->live_tasks++;
+    return pm->last_task = t;
+}
+
+/* Gives child the fd table and fs of parent according to clone flags. */
+static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int share_files, int share_fs)
+{
+    fdtab_release(pm, child->fds);
+    fs_release(child->fs);
+    child->fds = NULL;
+    child->fs = NULL;
+    if (thread || share_files) {
+        child->fds = parent->fds;
+        parent->fds->refs++;
+    } else if (!(child->fds = fdtab_copy(pm, parent->fds))) {
+        return NR_E_NOMEM;
+    }
+    if (thread || share_fs) {
+        child->fs = parent->fs;
+        parent->fs->refs++;
+    } else if (!(child->fs = fs_new(parent->fs->cwd))) {
+        return NR_E_NOMEM;
+    }
+    child->is_thread = (uint8_t)(thread != 0);
+    child->pid = thread ? parent->pid : child->tid;
+    child->ppid = thread ? parent->ppid : parent->pid;
+    return 0;
+}
+
+/* Clone flags of a clone/clone3 call (fork and vfork share nothing). */
+static void clone_flags(nr_span name, nr_span args, int *thread, int *files, int *fs)
+{
+    int is_clone = span_eq(name, "clone") || span_eq(name, "clone3");
+    *thread = is_clone && flag_present(args, "CLONE_THREAD", 0);
+    *files = is_clone && flag_present(args, "CLONE_FILES", 0);
+    *fs = is_clone && flag_present(args, "CLONE_FS", 0);
+}
+
+static int is_clone_name(nr_span name)
+{
+    return span_eq(name, "clone") || span_eq(name, "clone3") || span_eq(name, "fork") || span_eq(name, "vfork");
+}
+
+/* A task with a pending clone that a newly seen tid may belong to: the
+ * earliest pending clone (then the lowest tid) without an early child yet. */
+static task *pending_clone_parent(nr_pm *pm)
+{
+    task *best = NULL;
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        task *t = pm->tasks[i];
+        if (!t->pending || t->exited || t->early_child >= 0)
+            continue;
+        nr_span name = {(const char *)t->pending_text.data, t->pending_name_len};
+        if (!is_clone_name(name))
+            continue;
+        if (!best || t->pending_ts < best->pending_ts || (t->pending_ts == best->pending_ts && t->tid < best->tid))
+            best = t;
+    }
+    return best;
+}
+
+/* A task seen for the first time: the child of a pending clone, or a root. */
+static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
+{
+    task *parent = pending_clone_parent(pm);
+    task *t = task_add(pm, tid);
+    if (!t) {
+        nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
+        return NULL;
+    }
+    if (parent) {
+        nr_span name = {(const char *)parent->pending_text.data, parent->pending_name_len};
+        nr_span args = {name.p + name.n + 1, parent->pending_text.len - name.n - 1};
+        int thread, files, fs;
+        clone_flags(name, args, &thread, &files, &fs);
+        if (task_inherit(pm, t, parent, thread, files, fs) < 0) {
+            nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
+            return NULL;
+        }
+        t->origin = ORIGIN_EARLY_CHILD;
+        parent->early_child = tid;
+        return t;
+    }
+    t->origin = ORIGIN_ROOT;
+    t->fds = fdtab_new();
+    t->fs = fs_new(pm->start_cwd);
+    if (!t->fds || !t->fs) {
+        nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
+        return NULL;
+    }
+    return t;
+}
+
+/* The task a line without pid prefix belongs to (stderr mode): the only live
+ * task; else the task of the previous unprefixed line while it lives; else
+ * the first task; else a new root with the looked-ahead pid (or 0). */
+static task *task_for_unprefixed(nr_pm *pm, nr_error *err)
+{
+    if (pm->live_tasks == 1) {
+        for (size_t i = pm->ntasks; i-- > 0;)
+            if (!pm->tasks[i]->exited)
+                return pm->last_unprefixed = pm->tasks[i];
+    }
+    if (pm->last_unprefixed && !pm->last_unprefixed->exited)
+        return pm->last_unprefixed;
+    if (pm->ntasks)
+        return pm->last_unprefixed = pm->tasks[0];
+    task *t = task_new_seen(pm, pm->root_pid, err);
+    return pm->last_unprefixed = t;
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static int emit(nr_pm *pm, task *t, const call *c, nr_pm_event *ev, nr_error *err)
+{
+    ev->ts_ns = c->ts;
+    ev->dur_ns = c->dur;
+    ev->pid = t->pid;
+    ev->tid = t->tid;
+    ev->syscall = c->name;
+    ev->op_class = c->info ? c->info->op : NR_OP_OTHER;
+    ev->result = c->ok ? c->result : -1;
+    ev->errno_name = c->errno_name;
+    ev->flags = c->flags;
+    t->events++;
+    pm->counts.events++;
+    if (c->ts >= 0) {
+        if (t->first_ts < 0)
+            t->first_ts = c->ts;
+        if (c->ts > t->last_ts)
+            t->last_ts = c->ts;
+    }
+    return pm->cfg.emit ? pm->cfg.emit(pm->cfg.emit_ctx, ev, err) : 0;
+}
+
+/* The ofd an fd refers to; created (offset unknown) when the fd was never
+ * seen opened and `create` is set. -1 when none. */
+static int32_t ofd_of_fd(nr_pm *pm, task *t, int64_t fd, int create)
+{
+    int32_t idx = fdtab_get(t->fds, fd);
+    if (idx >= 0 || !create || fd < 0 || fd >= MAX_TRACKED_FD)
+        return idx;
+    idx = ofd_new(pm, -1, NR_KIND_UNKNOWN);
+    if (idx < 0)
+        return idx;
+    pm->ofds[idx].offset_guessed = 1;
+    if (fdtab_install(pm, t->fds, fd, idx, 0) < 0)
+        return NR_E_NOMEM;
+    return idx;
+}
+
+/* Applies a -y annotation to ofd idx (cached: unchanged annotations are not
+ * decoded again). */
+static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
+{
+    ofd *o = &pm->ofds[idx];
+    pm->counts.annotated_fds++;
+    if (o->annot_len == annot.n && o->file_id >= 0 && memcmp(o->annot, annot.p, annot.n) == 0)
+        return 0;
+    int64_t id = file_of_annotation(pm, annot);
+    if (id < -1)
+        return (int)id;
+    o = &pm->ofds[idx];
+    if (annot.n > o->annot_cap) {
+        char *p = realloc(o->annot, annot.n);
+        if (!p)
+            return NR_E_NOMEM;
+        o->annot = p;
+        o->annot_cap = (uint32_t)annot.n;
+    }
+    memcpy(o->annot, annot.p, annot.n);
+    o->annot_len = (uint32_t)annot.n;
+    if (id >= 0) {
+        o->file_id = id;
+        o->kind = (uint8_t)pm->files[id].kind;
+    }
+    return 0;
+}
+
+/* Parses an fd argument; returns its ofd (created if unseen) or -1, and the fd. */
+static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span arg, int64_t *fd_out)
+{
+    int64_t fd;
+    nr_span annot = {0};
+    *fd_out = -1;
+    if (nr_sarg_fd(arg, &fd, &annot) < 0)
+        return -1;
+    *fd_out = fd;
+    if (fd < 0)
+        return -1;
+    int32_t idx = ofd_of_fd(pm, t, fd, 1);
+    if (idx >= 0 && annot.n)
+        NR_TRY(ofd_apply_annotation(pm, idx, annot));
+    return idx;
+}
+
+static int64_t ofd_file(const nr_pm *pm, int32_t idx) { return idx >= 0 ? pm->ofds[idx].file_id : -1; }
+
+/* Offsets only mean something for regular files (and unknown kinds). */
+static int ofd_seekable(const nr_pm *pm, int32_t idx)
+{
+    int kind = pm->ofds[idx].kind;
+    return kind == NR_KIND_REGULAR || kind == NR_KIND_UNKNOWN;
+}
+
+/* Offset a transfer of `bytes` at the fd's position started at; advances it. */
+static int64_t ofd_advance(nr_pm *pm, int32_t idx, int64_t bytes, int is_write, uint32_t *flags)
+{
+    if (idx < 0 || !ofd_seekable(pm, idx))
+        return -1;
+    ofd *o = &pm->ofds[idx];
+    if (is_write && o->append) {
+        o->offset = -1; /* the end of the file: unknown to the trace */
+        return -1;
+    }
+    if (o->offset < 0)
+        return -1;
+    int64_t at = o->offset;
+    if (o->offset_guessed)
+        *flags |= NR_EVF_OFFSET_GUESSED;
+    if (bytes > 0)
+        o->offset += bytes;
+    return at;
+}
+
+/* Base directory for a relative path: cwd, or the path of dirfd. */
+static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_annot)
+{
+    if (dirfd == AT_FDCWD_VALUE) {
+        if (dirfd_annot.n) {
+            long n = decode(pm, dirfd_annot); /* -y prints AT_FDCWD</cwd>: the annotation wins */
+            if (n > 0 && pm->decode[0] == '/' && fs_set_cwd(t->fs, pm->decode, (size_t)n) < 0)
+                return t->fs->cwd;
+        }
+        return t->fs->cwd;
+    }
+    int32_t idx = ofd_of_fd(pm, t, dirfd, 0);
+    if (idx < 0 && dirfd_annot.n) {
+        idx = ofd_of_fd(pm, t, dirfd, 1);
+        if (idx >= 0 && ofd_apply_annotation(pm, idx, dirfd_annot) < 0)
+            return NULL;
+    }
+    int64_t id = ofd_file(pm, idx);
+    if (id < 0)
+        return NULL;
+    return nr_strtab_str(&pm->paths, (size_t)id);
+}
+
+/* File of a path argument, resolved against cwd or dirfd. -1 when the
+ * argument is not a string (NULL pointer, unreadable memory). */
+static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int kind)
+{
+    nr_span arg = nr_sarg(c->args, (unsigned)path_arg);
+    if (!arg.n || arg.p[0] != '"')
+        return -1;
+    int64_t dirfd = AT_FDCWD_VALUE;
+    nr_span dannot = {0};
+    if (dirfd_arg >= 0 && nr_sarg_fd(nr_sarg(c->args, (unsigned)dirfd_arg), &dirfd, &dannot) < 0)
+        dirfd = AT_FDCWD_VALUE;
+    long n = decode(pm, arg);
+    if (n < 0)
+        return -1;
+    if (n == 0 && dirfd != AT_FDCWD_VALUE) /* AT_EMPTY_PATH: the dirfd itself */
+        return ofd_file(pm, ofd_of_fd(pm, t, dirfd, 0));
+    /* the decoded path lives in pm->decode, which base_dir may reuse: copy it */
+    pm->scratch.len = 0;
+    if (nr_buf_put(&pm->scratch, pm->decode, (size_t)n) < 0)
+        return NR_E_NOMEM;
+    const char *base = pm->decode[0] == '/' ? NULL : base_dir(pm, t, dirfd, dannot);
+    if (base) {
+        pm->joined.len = 0;
+        if (nr_buf_put(&pm->joined, base, strlen(base) + 1) < 0)
+            return NR_E_NOMEM;
+        base = (const char *)pm->joined.data;
+    }
+    if (resolve_path(pm, base, (const char *)pm->scratch.data, pm->scratch.len) < 0)
+        return NR_E_NOMEM;
+    return file_intern(pm, (const char *)pm->resolved.data, pm->resolved.len, kind);
+}
+
+/* ---- handlers ---------------------------------------------------------- */
+
+static int64_t arg_int(nr_span args, unsigned i, int64_t dflt)
+{
+    int64_t v;
+    return nr_sarg_int(nr_sarg(args, i), &v) == 0 ? v : dflt;
+}
+
+static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+{
+    const nr_syscall_info *in = c->info;
+    nr_span flags = in->flags_arg >= 0 ? nr_sarg(c->args, (unsigned)in->flags_arg) : (nr_span){0};
+    int is_creat = span_eq(c->name, "creat");
+    int directory = flag_present(flags, "O_DIRECTORY", 0200000);
+    int64_t file = -1;
+    if (in->path_arg >= 0) {
+        file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, directory ? NR_KIND_DIRECTORY : NR_KIND_UNKNOWN);
+        if (file < -1)
+            return (int)file;
+    }
+    if (c->ok && c->result >= 0) {
+        int32_t idx = ofd_new(pm, file, file >= 0 ? pm->files[file].kind : NR_KIND_UNKNOWN);
+        if (idx < 0)
+            return idx;
+        pm->ofds[idx].append = (uint8_t)flag_present(flags, "O_APPEND", 02000);
+        if (c->annot.n) {
+            NR_TRY(ofd_apply_annotation(pm, idx, c->annot));
+            file = pm->ofds[idx].file_id;
+        } else if (file < 0) {
+            file = file_synthetic(pm, NR_KIND_ANON); /* open_by_handle_at without -y */
+            if (file < 0)
+                return (int)file;
+            pm->ofds[idx].file_id = file;
+        }
+        if (directory && file >= 0 && pm->files[file].kind == NR_KIND_REGULAR)
+            pm->files[file].kind = NR_KIND_DIRECTORY;
+        NR_TRY(fdtab_install(pm, t->fds, c->result, idx, !is_creat && flag_present(flags, "O_CLOEXEC", 02000000)));
+        ev->fd = c->result;
+    }
+    ev->file_id = file;
+    return 0;
+}
+
+static int handle_close_range(nr_pm *pm, task *t, const call *c)
+{
+    int64_t first = -1, last = -1;
+    nr_span a0 = nr_sarg(c->args, 0), a1 = nr_sarg(c->args, 1), fl = nr_sarg(c->args, 2);
+    nr_span annot;
+    if (nr_sarg_fd(a0, &first, &annot) < 0 && nr_sarg_int(a0, &first) < 0)
+        return 0;
+    if (nr_sarg_int(a1, &last) < 0 || last < 0) /* "~0U", "4294967295", "-1": to the end */
+        last = INT64_MAX;
+    if (!c->ok || first < 0)
+        return 0;
+    if (flag_present(fl, "CLOSE_RANGE_UNSHARE", 2) && t->fds->refs > 1) {
+        fdtab *copy = fdtab_copy(pm, t->fds);
+        if (!copy)
+            return NR_E_NOMEM;
+        fdtab_release(pm, t->fds);
+        t->fds = copy;
+    }
+    int cloexec_only = flag_present(fl, "CLOSE_RANGE_CLOEXEC", 4);
+    fdtab *ft = t->fds;
+    for (size_t fd = (size_t)first; fd < ft->cap && (int64_t)fd <= last; fd++) {
+        if (ft->ofd[fd] < 0)
+            continue;
+        if (cloexec_only)
+            ft->cloexec[fd] = 1;
+        else
+            fdtab_close(pm, ft, (int64_t)fd);
+    }
+    return 0;
+}
+
+static int dup_to(nr_pm *pm, task *t, int32_t idx, int64_t newfd, int cloexec)
+{
+    if (idx < 0 || newfd < 0)
+        return 0;
+    pm->ofds[idx].refs++;
+    return fdtab_install(pm, t->fds, newfd, idx, cloexec);
+}
+
+static int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t fd)
+{
+    if (!c->ok || idx < 0)
+        return 0;
+    nr_span cmd = nr_sarg(c->args, 1), arg = nr_sarg(c->args, 2);
+    int64_t raw = -1;
+    if (cmd.n && cmd.p[0] >= '0' && cmd.p[0] <= '9')
+        nr_sarg_int(cmd, &raw);
+    if (span_eq(cmd, "F_DUPFD_CLOEXEC") || raw == 1030)
+        return dup_to(pm, t, idx, c->result, 1);
+    if (span_eq(cmd, "F_DUPFD") || raw == 0)
+        return dup_to(pm, t, idx, c->result, 0);
+    if (span_eq(cmd, "F_SETFD") || raw == 2) {
+        t->fds->cloexec[fd] = (uint8_t)flag_present(arg, "FD_CLOEXEC", 1);
+        return 0;
+    }
+    if (span_eq(cmd, "F_SETFL") || raw == 4)
+        pm->ofds[idx].append = (uint8_t)flag_present(arg, "O_APPEND", 02000);
+    return 0;
+}
+
+/* "[3, 4]" (maybe with annotations) of pipe/socketpair: installs both ends. */
+static int handle_fd_pair(nr_pm *pm, task *t, const call *c, unsigned arg_index, int kind, nr_pm_event *ev)
+{
+    if (!c->ok)
+        return 0;
+    nr_span arr = nr_sarg(c->args, arg_index);
+    if (arr.n < 2 || arr.p[0] != '[')
+        return 0;
+    nr_span inner = {arr.p + 1, arr.n - 2};
+    nr_span flags = c->info->flags_arg >= 0 ? nr_sarg(c->args, (unsigned)c->info->flags_arg) : (nr_span){0};
+    int cloexec = flag_present(kind == NR_KIND_PIPE ? flags : nr_sarg(c->args, 1), kind == NR_KIND_PIPE ? "O_CLOEXEC" : "SOCK_CLOEXEC", 02000000);
+    int64_t pipe_file = -1; /* both ends of a pipe are one object */
+    for (unsigned end = 0; end < 2; end++) {
+        int64_t fd;
+        nr_span annot = {0};
+        if (nr_sarg_fd(nr_sarg(inner, end), &fd, &annot) < 0 || fd < 0)
+            continue;
+        int64_t file = -1;
+        if (!annot.n) {
+            file = pipe_file >= 0 ? pipe_file : file_synthetic(pm, kind);
+            if (file < 0)
+                return (int)file;
+            if (kind == NR_KIND_PIPE)
+                pipe_file = file;
+        }
+        int32_t idx = ofd_new(pm, file, kind);
+        if (idx < 0)
+            return idx;
+        if (annot.n)
+            NR_TRY(ofd_apply_annotation(pm, idx, annot));
+        NR_TRY(fdtab_install(pm, t->fds, fd, idx, cloexec));
+        if (end == 0) {
+            ev->fd = fd;
+            ev->file_id = pm->ofds[idx].file_id;
+        }
+    }
+    return 0;
+}
+
+static int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+{
+    if (!c->ok || c->result < 0)
+        return 0;
+    int kind = c->info->kind;
+    int32_t idx = ofd_new(pm, -1, kind);
+    if (idx < 0)
+        return idx;
+    if (c->annot.n) {
+        NR_TRY(ofd_apply_annotation(pm, idx, c->annot));
+    } else {
+        int64_t file = file_synthetic(pm, kind);
+        if (file < 0)
+            return (int)file;
+        pm->ofds[idx].file_id = file;
+    }
+    if (pm->ofds[idx].file_id >= 0 && kind != NR_KIND_UNKNOWN) {
+        nr_pm_file *f = &pm->files[pm->ofds[idx].file_id];
+        if (f->kind == NR_KIND_REGULAR || f->kind == NR_KIND_UNKNOWN)
+            f->kind = kind; /* memfd: "/memfd:x" is already anon */
+    }
+    ev->fd = c->result;
+    ev->file_id = pm->ofds[idx].file_id;
+    return fdtab_install(pm, t->fds, c->result, idx, flag_present(c->args, "SOCK_CLOEXEC", 0) ||
+                                                          flag_present(c->args, "EFD_CLOEXEC", 0) ||
+                                                          flag_present(c->args, "EPOLL_CLOEXEC", 0) ||
+                                                          flag_present(c->args, "TFD_CLOEXEC", 0) ||
+                                                          flag_present(c->args, "SFD_CLOEXEC", 0) ||
+                                                          flag_present(c->args, "MFD_CLOEXEC", 0) ||
+                                                          flag_present(c->args, "IN_CLOEXEC", 0) ||
+                                                          flag_present(c->args, "O_CLOEXEC", 0));
+}
+
+static int handle_clone(nr_pm *pm, task *t, const call *c)
+{
+    if (!c->ok || c->result <= 0)
+        return 0;
+    int thread, files, fs;
+    clone_flags(c->name, c->args, &thread, &files, &fs);
+    task *child = task_find(pm, c->result);
+    if (child && child->origin == ORIGIN_CLONE)
+        return 0; /* already set up */
+    if (!child && !(child = task_add(pm, c->result)))
+        return NR_E_NOMEM;
+    if (child->origin == ORIGIN_EARLY_CHILD) {
+        /* attached while the clone was pending: it was set up from the
+         * flags of the unfinished part, and may have opened files since */
+        child->origin = ORIGIN_CLONE;
+        return 0;
+    }
+    NR_TRY(task_inherit(pm, child, t, thread, files, fs));
+    child->origin = ORIGIN_CLONE;
+    return 0;
+}
+
+static int handle_execve(nr_pm *pm, task *t, const call *c)
+{
+    if (!c->ok)
+        return 0;
+    int64_t file = file_of_path_arg(pm, t, c, c->info->path_arg, c->info->dirfd_arg, NR_KIND_UNKNOWN);
+    if (file >= 0) {
+        int64_t id = nr_strtab_intern(&pm->names, nr_strtab_str(&pm->paths, (size_t)file),
+                                      nr_strtab_len(&pm->paths, (size_t)file));
+        if (id < 0)
+            return (int)id;
+        t->exe_id = id;
+    }
+    if (t->fds->refs > 1) { /* execve unshares the fd table (fs/exec.c unshare_files) */
+        fdtab *copy = fdtab_copy(pm, t->fds);
+        if (!copy)
+            return NR_E_NOMEM;
+        fdtab_release(pm, t->fds);
+        t->fds = copy;
+    }
+    fdtab *ft = t->fds;
+    for (size_t fd = 0; fd < ft->cap; fd++)
+        if (ft->ofd[fd] >= 0 && ft->cloexec[fd])
+            fdtab_close(pm, ft, (int64_t)fd);
+    return 0;
+}
+
+static int handle_chdir(nr_pm *pm, task *t, const call *c)
+{
+    if (!c->ok)
+        return 0;
+    int64_t file = file_of_path_arg(pm, t, c, 0, -1, NR_KIND_DIRECTORY);
+    if (file < 0)
+        return file < -1 ? (int)file : 0;
+    return fs_set_cwd(t->fs, nr_strtab_str(&pm->paths, (size_t)file), nr_strtab_len(&pm->paths, (size_t)file));
+}
+
+/* The transfer calls: read/write families, sendfile, copy_file_range. */
+static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm_event *ev)
+{
+    int h = c->info->handler;
+    int is_write = h == NR_H_WRITE || h == NR_H_PWRITE;
+    int64_t bytes = c->ok && c->result > 0 ? c->result : 0;
+    ev->bytes = bytes;
+    if (!c->ok || idx < 0)
+        return 0;
+    if (h == NR_H_READ || h == NR_H_WRITE) {
+        ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
+    } else { /* explicit offset; preadv2/pwritev2 with -1 use and advance the fd's */
+        int64_t off = arg_int(c->args, 3, -1);
+        if (off == -1 && (span_eq(c->name, "preadv2") || span_eq(c->name, "pwritev2")))
+            ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
+        else if (ofd_seekable(pm, idx))
+            ev->offset = off;
+    }
+    return 0;
+}
+
+/* Source offset of sendfile/copy_file_range: "NULL" = the fd's own (advanced),
+ * "[N]" or "[N] => [M]" = N (the fd's offset is untouched). */
+static int64_t side_offset(nr_pm *pm, int32_t idx, nr_span off_arg, int64_t bytes, int is_write, uint32_t *flags)
+{
+    if (idx < 0)
+        return -1;
+    if (!off_arg.n || span_eq(off_arg, "NULL") || span_eq(off_arg, "0"))
+        return ofd_advance(pm, idx, bytes, is_write, flags);
+    int64_t off;
+    return nr_sarg_int(off_arg, &off) == 0 && ofd_seekable(pm, idx) ? off : -1;
+}
+
+static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+{
+    int is_sendfile = c->info->handler == NR_H_SENDFILE;
+    unsigned out_arg = is_sendfile ? 0 : 2, in_arg = is_sendfile ? 1 : 0;
+    int64_t out_fd, in_fd;
+    int32_t out_idx = ofd_of_arg(pm, t, nr_sarg(c->args, out_arg), &out_fd);
+    if (out_idx < -1)
+        return out_idx;
+    int32_t in_idx = ofd_of_arg(pm, t, nr_sarg(c->args, in_arg), &in_fd);
+    if (in_idx < -1)
+        return in_idx;
+    int64_t bytes = c->ok && c->result > 0 ? c->result : 0;
+    ev->fd = out_fd;
+    ev->file_id = ofd_file(pm, out_idx);
+    ev->file2_id = ofd_file(pm, in_idx);
+    ev->bytes = bytes;
+    if (c->ok) {
+        nr_span in_off = is_sendfile ? nr_sarg(c->args, 2) : nr_sarg(c->args, 1);
+        nr_span out_off = is_sendfile ? (nr_span){0} : nr_sarg(c->args, 3);
+        uint32_t ignored = 0;
+        side_offset(pm, in_idx, in_off, bytes, 0, &ignored);
+        ev->offset = side_offset(pm, out_idx, out_off, bytes, 1, &ev->flags);
+    }
+    file_count(pm, ev->file_id, NR_CNT_WRITE, bytes, c->ts);
+    file_count(pm, ev->file2_id, NR_CNT_READ, bytes, c->ts);
+    return 0;
+}
+
+/* Replays one complete call and emits its event. */
+static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
+{
+    nr_pm_event ev = {.fd = -1, .file_id = -1, .file2_id = -1, .bytes = 0, .offset = -1};
+    const nr_syscall_info *in = c->info;
+    int rc = 0;
+    int counted = 0;
+    if (in) {
+        int32_t idx = -1;
+        int64_t fd = -1;
+        if (in->fd_arg >= 0 && in->handler != NR_H_SENDFILE && in->handler != NR_H_COPY_RANGE) {
+            idx = ofd_of_arg(pm, t, nr_sarg(c->args, (unsigned)in->fd_arg), &fd);
+            if (idx < -1)
+                return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
+            ev.fd = fd;
+            ev.file_id = ofd_file(pm, idx);
+        }
+        switch (in->handler) {
+        case NR_H_OPEN: rc = handle_open(pm, t, c, &ev); break;
+        case NR_H_CLOSE:
+            if (c->ok || !span_eq(c->errno_name, "EBADF"))
+                fdtab_close(pm, t->fds, fd);
+            break;
+        case NR_H_CLOSE_RANGE: rc = handle_close_range(pm, t, c); break;
+        case NR_H_DUP:
+            if (c->ok)
+                rc = dup_to(pm, t, idx, c->result, 0);
+            break;
+        case NR_H_DUP2:
+            if (c->ok && c->result != fd) {
+                nr_span fl = in->flags_arg >= 0 ? nr_sarg(c->args, (unsigned)in->flags_arg) : (nr_span){0};
+                rc = dup_to(pm, t, idx, c->result, flag_present(fl, "O_CLOEXEC", 02000000));
+            }
+            break;
+        case NR_H_FCNTL: rc = handle_fcntl(pm, t, c, idx, fd); break;
+        case NR_H_READ: case NR_H_PREAD: case NR_H_WRITE: case NR_H_PWRITE:
+            rc = handle_transfer(pm, t, c, idx, &ev);
+            break;
+        case NR_H_LSEEK:
+            if (c->ok && idx >= 0) {
+                pm->ofds[idx].offset = c->result;
+                pm->ofds[idx].offset_guessed = 0;
+            }
+            break;
+        case NR_H_LLSEEK:
+            for (unsigned i = 1; c->ok && idx >= 0 && i < nr_sarg_count(c->args); i++) {
+                nr_span a = nr_sarg(c->args, i);
+                int64_t off;
+                if (a.n && a.p[0] == '[' && nr_sarg_int(a, &off) == 0) {
+                    pm->ofds[idx].offset = off;
+                    pm->ofds[idx].offset_guessed = 0;
+                    break;
+                }
+            }
+            break;
+        case NR_H_SENDFILE: case NR_H_COPY_RANGE:
+            rc = handle_two_ended(pm, t, c, &ev);
+            counted = 1;
+            break;
+        case NR_H_PIPE: rc = handle_fd_pair(pm, t, c, 0, NR_KIND_PIPE, &ev); break;
+        case NR_H_SOCKETPAIR: rc = handle_fd_pair(pm, t, c, 3, NR_KIND_SOCKET, &ev); break;
+        case NR_H_NEWFD: rc = handle_newfd(pm, t, c, &ev); break;
+        case NR_H_CLONE: case NR_H_FORK: rc = handle_clone(pm, t, c); break;
+        case NR_H_EXECVE: rc = handle_execve(pm, t, c); break;
+        case NR_H_CHDIR: rc = handle_chdir(pm, t, c); break;
+        case NR_H_FCHDIR:
+            if (c->ok && ev.file_id >= 0 && nr_strtab_str(&pm->paths, (size_t)ev.file_id)[0] == '/')
+                rc = fs_set_cwd(t->fs, nr_strtab_str(&pm->paths, (size_t)ev.file_id),
+                                nr_strtab_len(&pm->paths, (size_t)ev.file_id));
+            break;
+        default:
+            if (in->path_arg >= 0 && in->fd_arg < 0) {
+                int64_t file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, NR_KIND_UNKNOWN);
+                if (file < -1)
+                    rc = (int)file;
+                ev.file_id = file;
+            }
+            if (ev.file_id >= 0 && (span_eq(c->name, "getdents64") || span_eq(c->name, "getdents")) &&
+                pm->files[ev.file_id].kind == NR_KIND_REGULAR)
+                pm->files[ev.file_id].kind = NR_KIND_DIRECTORY;
+            if (c->ok && c->result > 0 && in->op == NR_OP_READ)
+                ev.bytes = c->result; /* recv*: bytes, on a socket */
+            else if (c->ok && c->result > 0 && in->op == NR_OP_WRITE)
+                ev.bytes = c->result;
+            break;
+        }
+        if (rc < 0)
+            return nr_error_set(err, rc, "ingest: out of memory (process model)");
+        if (!counted)
+            file_count(pm, ev.file_id, in->counter, ev.bytes, c->ts);
+    }
+    return emit(pm, t, c, &ev, err);
+}
+
+/* ---- line dispatch ----------------------------------------------------- */
+
+static void fill_call(call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+{
+    c->info = nr_syscall_lookup(name.p, name.n);
+    c->name = name;
+    c->args = args;
+    c->annot = sl->result_annot;
+    c->errno_name = sl->errno_name;
+    c->has_result = sl->has_result;
+    c->result = sl->result;
+    c->ts = ts;
+    c->dur = sl->dur_ns;
+    c->flags = 0;
+    if (sl->result_unknown)
+        c->flags |= NR_EVF_RESULT_UNKNOWN;
+    if (sl->errno_name.n) {
+        c->flags |= span_starts(sl->errno_name, "ERESTART") ? NR_EVF_RESTARTED : NR_EVF_FAILED;
+    }
+    c->ok = sl->has_result && !sl->result_unknown && sl->errno_name.n == 0;
+}
+
+/* Emits the pending call of t as never resumed. */
+static int flush_pending(nr_pm *pm, task *t, nr_error *err)
+{
+    if (!t->pending)
+        return 0;
+    t->pending = 0;
+    t->early_child = -1;
+    nr_span name = {(const char *)t->pending_text.data, t->pending_name_len};
+    nr_span args = {name.p + name.n + 1, t->pending_text.len - name.n - 1};
+    call c = {0};
+    c.info = nr_syscall_lookup(name.p, name.n);
+    c.name = name;
+    c.args = args;
+    c.ts = t->pending_ts;
+    c.dur = -1;
+    c.flags = NR_EVF_NEVER_RESUMED;
+    pm->counts.never_resumed++;
+    if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "never_resumed", t->pending_file, t->pending_line,
+                                    name.p, name.n) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return handle_call(pm, t, &c, err);
+}
+
+static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, const nr_pm_where *w, nr_error *err)
+{
+    NR_TRY(flush_pending(pm, t, err));
+    nr_buf *b = &t->pending_text;
+    b->len = 0;
+    if (nr_buf_put(b, sl->name.p, sl->name.n) < 0 || nr_buf_put(b, "", 1) < 0 ||
+        nr_buf_put(b, sl->args.p, sl->args.n) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    t->pending_name_len = sl->name.n;
+    t->pending = 1;
+    t->pending_ts = ts;
+    t->pending_line = w ? w->line : 0;
+    t->early_child = -1;
+    if (w && w->file && (!t->pending_file || strcmp(t->pending_file, w->file) != 0)) {
+        free(t->pending_file);
+        t->pending_file = strdup(w->file);
+    }
+    return 0;
+}
+
+static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where *w, nr_error *err)
+{
+    nr_span pname = {(const char *)t->pending_text.data, t->pending_name_len};
+    if (!t->pending || (sl->name.n && !(sl->name.n == pname.n && memcmp(sl->name.p, pname.p, pname.n) == 0))) {
+        if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "unmatched_resumed", w ? w->file : NULL, w ? w->line : 0,
+                                        w ? w->text : NULL, w ? w->len : 0) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+        return 1; /* skipped */
+    }
+    /* the call = pending part + resumed part, joined in the task's own buffer */
+    nr_buf *b = &t->pending_text;
+    if (nr_buf_put(b, sl->args.p, sl->args.n) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    pname.p = (const char *)b->data;
+    nr_span args = {pname.p + pname.n + 1, b->len - pname.n - 1};
+    call c;
+    fill_call(&c, pname, args, sl, t->pending_ts);
+    c.flags |= NR_EVF_RESUMED;
+    t->pending = 0;
+    t->early_child = -1;
+    pm->counts.resumed++;
+    return handle_call(pm, t, &c, err);
+}
+
+static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
+{
+    NR_TRY(flush_pending(pm, t, err));
+    if (sl->kind == NR_SL_EXITED) {
+        t->exit_code = sl->exit_code;
+    } else {
+        int64_t id = nr_strtab_intern(&pm->names, sl->name.p, sl->name.n);
+        if (id < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+        t->killed_by_id = id;
+    }
+    if (!t->exited) {
+        t->exited = 1;
+        pm->live_tasks--;
+    }
+    /* the fd table is dropped now: memory follows live tasks, not all tasks */
+    fdtab_release(pm, t->fds);
+    t->fds = fdtab_new();
+    if (!t->fds)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
+int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
+               const nr_pm_where *where, nr_error *err)
+{
+    switch (sl->kind) {
+    case NR_SL_SYSCALL: case NR_SL_UNFINISHED: case NR_SL_RESUMED:
+    case NR_SL_SIGNAL: case NR_SL_EXITED: case NR_SL_KILLED:
+        break;
+    default:
+        return 0;
+    }
+    int64_t tid = sl->pid >= 0 ? sl->pid : file_pid;
+    task *t;
+    if (tid >= 0) {
+        t = task_find(pm, tid);
+        if (!t && !(t = task_new_seen(pm, tid, err)))
+            return err ? err->code : NR_E_NOMEM;
+    } else if (!(t = task_for_unprefixed(pm, err))) {
+        return err ? err->code : NR_E_NOMEM;
+    }
+    if (ts_ns >= 0) {
+        if (pm->counts.first_ts_ns < 0 || ts_ns < pm->counts.first_ts_ns)
+            pm->counts.first_ts_ns = ts_ns;
+        if (ts_ns > pm->counts.last_ts_ns)
+            pm->counts.last_ts_ns = ts_ns;
+    }
+    switch (sl->kind) {
+    case NR_SL_SYSCALL: {
+        call c;
+        fill_call(&c, sl->name, sl->args, sl, ts_ns);
+        return handle_call(pm, t, &c, err);
+    }
+    case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);
+    case NR_SL_RESUMED: return on_resumed(pm, t, sl, where, err);
+    case NR_SL_SIGNAL:
+        t->signals++;
+        return 0;
+    default: return on_task_end(pm, t, sl, err);
+    }
+}
+
+static int compare_tasks_by_tid(const void *a, const void *b)
+{
+    const task *x = *(task *const *)a, *y = *(task *const *)b;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+int nr_pm_finish(nr_pm *pm, nr_error *err)
+{
+    if (pm->finished)
+        return 0;
+    pm->finished = 1;
+    qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
+    pm->last_task = NULL;
+    if (pm->ntasks && task_index_rebuild(pm, pm->task_nslots) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    for (size_t i = 0; i < pm->ntasks; i++)
+        NR_TRY(flush_pending(pm, pm->tasks[i], err));
+    return 0;
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+size_t nr_pm_file_count(const nr_pm *pm) { return pm->paths.count; }
+
+const nr_pm_file *nr_pm_file_get(const nr_pm *pm, size_t id, const char **path, size_t *len)
+{
+    *path = nr_strtab_str(&pm->paths, id);
+    *len = nr_strtab_len(&pm->paths, id);
+    return &pm->files[id];
+}
+
+size_t nr_pm_task_count(const nr_pm *pm) { return pm->ntasks; }
+
+void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out)
+{
+    const task *t = pm->tasks[i];
+    out->tid = t->tid;
+    out->pid = t->pid;
+    out->ppid = t->ppid;
+    out->is_thread = t->is_thread;
+    out->first_ts_ns = t->first_ts;
+    out->last_ts_ns = t->last_ts;
+    out->exe = nr_strtab_str(&pm->names, (size_t)t->exe_id);
+    out->exit_code = t->exit_code;
+    out->killed_by = nr_strtab_str(&pm->names, (size_t)t->killed_by_id);
+    out->events = t->events;
+    out->signals = t->signals;
+}
+
+int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid)
+{
+    task *t = task_find((nr_pm *)pm, pid);
+    return t ? t->ppid : -1;
+}
+
+void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out) { *out = pm->counts; }

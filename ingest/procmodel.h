@@ -1,0 +1,116 @@
+/* procmodel: the per-process model of a traced job. Fed one lexed strace
+ * line at a time (in time order), it replays the process tree, each
+ * process's fd table, cwd and open file descriptions (with their offsets),
+ * pairs <unfinished ...> with <... resumed> lines per task, and hands out one
+ * event per syscall. It also keeps the per-file and per-task totals that
+ * become tables files and processes. Rules and definitions:
+ * docs/definitions.md.
+ *
+ * Memory grows with tasks, files and open fds, never with lines. */
+#ifndef PROCMODEL_H
+#define PROCMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "nr_error.h"
+#include "strace_line.h"
+
+typedef struct nr_pm nr_pm;
+
+/* One syscall event (columns of table events; phase_id is the caller's). */
+typedef struct nr_pm_event {
+    int64_t ts_ns, dur_ns, pid, tid;
+    nr_span syscall;      /* valid during the emit call */
+    int op_class;
+    int64_t fd, file_id, file2_id, bytes, offset, result;
+    nr_span errno_name;   /* valid during the emit call; empty when none */
+    uint32_t flags;       /* enum nr_event_flag */
+} nr_pm_event;
+
+/* Receives each event as it is complete. A negative return stops the ingest. */
+typedef int (*nr_pm_emit_fn)(void *ctx, const nr_pm_event *ev, nr_error *err);
+
+typedef struct nr_pm_config {
+    const char *start_cwd;  /* cwd of the first process; NULL or "" = unknown (paths stay relative) */
+    nr_pm_emit_fn emit;
+    void *emit_ctx;
+    nr_diag *diag;          /* borrowed; receives unmatched_resumed, never_resumed, ... */
+} nr_pm_config;
+
+/* Where a line came from, for diagnostics. */
+typedef struct nr_pm_where {
+    const char *file;       /* log name relative to the run dir */
+    uint64_t line;          /* 1-based */
+    const char *text;       /* the raw line */
+    size_t len;
+} nr_pm_where;
+
+/* Returns 0 and a new model in *out, or NR_E_NOMEM. cfg is copied; the
+ * strings it points to are borrowed for the model's life. */
+int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err);
+/* Accepts NULL. */
+void nr_pm_destroy(nr_pm *pm);
+
+/* In stderr mode (lines without a pid prefix in a log that is not an -ff
+ * file), the pid of the first process, when the caller found it by looking
+ * ahead; otherwise it is 0 ("pid not in the log"). Call before feeding. */
+void nr_pm_set_root_pid(nr_pm *pm, int64_t pid);
+
+/* Feeds one line. file_pid is the pid of an -ff file (-1 for -f logs); it is
+ * used when the line has no pid prefix. ts_ns is the line's normalized
+ * timestamp (-1 when none). Only SYSCALL, UNFINISHED, RESUMED, SIGNAL, EXITED
+ * and KILLED lines do anything. Returns 0; 1 when the line was skipped (a
+ * "<... resumed>" without its unfinished part: counted in the diagnostics
+ * as unmatched_resumed); or the negative code of the emit callback or of an
+ * allocation failure. */
+int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
+               const nr_pm_where *where, nr_error *err);
+
+/* Ends the trace: every call still unfinished becomes an event flagged
+ * NR_EVF_NEVER_RESUMED (in tid order). */
+int nr_pm_finish(nr_pm *pm, nr_error *err);
+
+/* ---- results ---------------------------------------------------------- */
+
+typedef struct nr_pm_file {
+    int kind;  /* nr_file_kind */
+    int64_t bytes_read, bytes_written;
+    int64_t read_calls, write_calls, open_calls, close_calls, meta_calls, sync_calls;
+    int64_t first_ts_ns, last_ts_ns;  /* -1 when the log has no timestamps */
+} nr_pm_file;
+
+/* Files are numbered densely (file_id) in order of first appearance. */
+size_t nr_pm_file_count(const nr_pm *pm);
+/* Returns the totals of file id and sets *path and *len to its identity. */
+const nr_pm_file *nr_pm_file_get(const nr_pm *pm, size_t id, const char **path, size_t *len);
+
+typedef struct nr_pm_task {
+    int64_t tid, pid, ppid;  /* ppid -1 unknown */
+    int is_thread;
+    int64_t first_ts_ns, last_ts_ns;
+    const char *exe;         /* "" when no execve seen */
+    int64_t exit_code;       /* -1 when not seen */
+    const char *killed_by;   /* "" when not killed */
+    uint64_t events, signals;
+} nr_pm_task;
+
+/* Tasks, sorted by tid once nr_pm_finish has run. */
+size_t nr_pm_task_count(const nr_pm *pm);
+void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out);
+/* Parent process (thread group id) of process pid, or -1. */
+int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid);
+
+typedef struct nr_pm_counts {
+    uint64_t events;
+    uint64_t never_resumed;
+    uint64_t resumed;
+    uint64_t annotated_fds;   /* fd arguments or results carrying a -y annotation */
+    uint64_t relative_paths;  /* files whose identity stayed relative (cwd unknown) */
+    int64_t first_ts_ns, last_ts_ns;
+} nr_pm_counts;
+
+void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out);
+
+#endif

@@ -1,0 +1,272 @@
+/* runfind: lists a run directory (not recursively), classifies each regular
+ * file by name, and sniffs the content of the others with the line lexer. */
+#include "runfind.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "logsrc.h"
+#include "nr_mem.h"
+#include "strace_line.h"
+
+#define SNIFF_BYTES 8192
+#define SNIFF_MAX_LINES 64
+
+void nr_runfiles_init(nr_runfiles *r) { memset(r, 0, sizeof *r); }
+
+void nr_runfiles_fini(nr_runfiles *r)
+{
+    for (size_t i = 0; i < r->nlogs; i++) {
+        free(r->logs[i].path);
+        free(r->logs[i].name);
+    }
+    free(r->logs);
+    free(r->dir);
+    free(r->hook_path);
+    free(r->manifest_path);
+    memset(r, 0, sizeof *r);
+}
+
+/* Length of name without a trailing ".zst" or ".gz". */
+static size_t stem_len(const char *name)
+{
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".zst") == 0)
+        return n - 4;
+    if (n > 3 && strcmp(name + n - 3, ".gz") == 0)
+        return n - 3;
+    return n;
+}
+
+int64_t nr_runfind_pid_suffix(const char *name)
+{
+    size_t n = stem_len(name), digits = 0;
+    while (digits < n && name[n - 1 - digits] >= '0' && name[n - 1 - digits] <= '9')
+        digits++;
+    if (digits == 0 || digits > 9 || digits == n || name[n - 1 - digits] != '.')
+        return -1;
+    int64_t pid = 0;
+    for (size_t i = n - digits; i < n; i++)
+        pid = pid * 10 + (name[i] - '0');
+    return pid;
+}
+
+static int stem_is(const char *name, const char *stem)
+{
+    size_t n = stem_len(name);
+    return n == strlen(stem) && strncmp(name, stem, n) == 0;
+}
+
+/* strace.log, strace.log.<pid> (each optionally .zst/.gz) */
+static int is_log_by_name(const char *name)
+{
+    if (stem_is(name, "strace.log"))
+        return 1;
+    return strncmp(name, "strace.log.", 11) == 0 && nr_runfind_pid_suffix(name) >= 0;
+}
+
+static int is_event_line(nr_sline_kind k)
+{
+    return k == NR_SL_SYSCALL || k == NR_SL_UNFINISHED || k == NR_SL_RESUMED || k == NR_SL_SIGNAL ||
+           k == NR_SL_EXITED || k == NR_SL_KILLED;
+}
+
+int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t nontext = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c == 0)
+            out->binary = 1;
+        else if (c < 0x20 && c != '\n' && c != '\t' && c != '\r')
+            nontext++;
+    }
+    if (out->binary || nontext * 10 > n)
+        return out->binary = 1, 0;
+    const char *p = buf, *end = buf + n;
+    while (p < end && out->lines < SNIFF_MAX_LINES) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl && n >= SNIFF_BYTES && out->lines > 0)
+            break; /* a line cut by the sniff window says nothing */
+        const char *line_end = nl ? nl : end;
+        nr_sline sl;
+        nr_sline_parse(p, (size_t)(line_end - p), &sl);
+        if (sl.kind != NR_SL_BLANK) {
+            out->lines++;
+            out->strace += is_event_line(sl.kind);
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return out->lines > 0 && out->strace * 2 > out->lines;
+}
+
+static int sniff_file(const char *path, nr_error *err)
+{
+    static char buf[SNIFF_BYTES]; /* not reentrant: runfind runs once, before any worker */
+    nr_error ignored;
+    long n = nr_logsrc_peek(path, buf, sizeof buf, &ignored);
+    (void)err;
+    if (n <= 0)
+        return 0;
+    nr_sniff s;
+    return nr_runfind_sniff_buf(buf, (size_t)n, &s);
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+    size_t dn = strlen(dir), nn = strlen(name);
+    char *p = malloc(dn + nn + 2);
+    if (!p)
+        return NULL;
+    memcpy(p, dir, dn);
+    size_t at = dn;
+    if (dn && dir[dn - 1] != '/')
+        p[at++] = '/';
+    memcpy(p + at, name, nn + 1);
+    return p;
+}
+
+static int add_log(nr_runfiles *r, size_t *cap, const char *path, const char *name, int64_t pid)
+{
+    if (NR_GROW(r->logs, *cap, r->nlogs + 1) < 0)
+        return NR_E_NOMEM;
+    nr_runlog *l = &r->logs[r->nlogs];
+    l->path = strdup(path);
+    l->name = strdup(name);
+    l->pid = pid;
+    if (!l->path || !l->name) {
+        free(l->path);
+        free(l->name);
+        return NR_E_NOMEM;
+    }
+    r->nlogs++;
+    return 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int compare_logs_by_pid(const void *a, const void *b)
+{
+    const nr_runlog *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static int compare_logs_by_name(const void *a, const void *b)
+{
+    return strcmp(((const nr_runlog *)a)->name, ((const nr_runlog *)b)->name);
+}
+
+/* -ff logs (every one has a pid suffix) in pid order, so that parents come
+ * first; anything else by name. A file's pid is only a default: a pid prefix
+ * on a line wins. */
+static void sort_logs(nr_runfiles *r)
+{
+    int all_pids = 1;
+    for (size_t i = 0; i < r->nlogs; i++)
+        all_pids &= r->logs[i].pid >= 0;
+    qsort(r->logs, r->nlogs, sizeof *r->logs, all_pids ? compare_logs_by_pid : compare_logs_by_name);
+}
+
+/* Reads the names of dir into a sorted array (owned strings). */
+static int list_dir(const char *dir, char ***names_out, size_t *count_out, nr_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot open directory", dir);
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    int rc = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] == '.')
+            continue; /* ".", "..", and hidden files such as a store's temporary file */
+        char *copy = strdup(de->d_name);
+        if (!copy || NR_GROW(names, cap, count + 1) < 0) {
+            free(copy);
+            rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory listing the directory", dir);
+            break;
+        }
+        names[count++] = copy;
+    }
+    closedir(d);
+    if (rc < 0) {
+        for (size_t i = 0; i < count; i++)
+            free(names[i]);
+        free(names);
+        return rc;
+    }
+    qsort(names, count, sizeof *names, compare_names);
+    *names_out = names;
+    *count_out = count;
+    return 0;
+}
+
+static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const char *name, nr_error *err)
+{
+    char *path = join_path(dir, name);
+    if (!path)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", dir);
+    struct stat st;
+    int rc = 0;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        free(path);
+        return 0;
+    }
+    size_t n = strlen(name);
+    if (stem_is(name, "hook.jsonl")) {
+        if (!r->hook_path)
+            r->hook_path = path, path = NULL;
+    } else if (strcmp(name, "manifest.json") == 0) {
+        r->manifest_path = path, path = NULL;
+    } else if (n > 4 && strcmp(name + n - 4, ".nio") == 0) {
+        r->skipped_files++;
+    } else if (is_log_by_name(name) || sniff_file(path, err)) {
+        rc = add_log(r, cap, path, name, nr_runfind_pid_suffix(name));
+        if (rc < 0)
+            rc = nr_error_set(err, rc, "%s: out of memory", dir);
+    } else {
+        r->skipped_files++;
+    }
+    free(path);
+    return rc;
+}
+
+int nr_runfind(const char *input, nr_runfiles *r, nr_error *err)
+{
+    struct stat st;
+    if (stat(input, &st) != 0)
+        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot read", input);
+    size_t cap = 0;
+    if (!S_ISDIR(st.st_mode)) {
+        if (add_log(r, &cap, input, input, -1) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
+        return 0;
+    }
+    if (!(r->dir = strdup(input)))
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
+    char **names = NULL;
+    size_t count = 0;
+    NR_TRY(list_dir(input, &names, &count, err));
+    int rc = 0;
+    for (size_t i = 0; i < count && rc == 0; i++)
+        rc = classify_entry(r, &cap, input, names[i], err);
+    for (size_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    if (rc < 0)
+        return rc;
+    if (r->nlogs == 0)
+        return nr_error_set(err, NR_E_INPUT,
+                            "%s: no strace log found (expected strace.log or strace -ff files)", input);
+    sort_logs(r);
+    return 0;
+}

@@ -1,0 +1,50 @@
+/* runfind: finds the inputs of one run: the strace logs (by name, and by
+ * content whatever the name), hook.jsonl and manifest.json. The layout is
+ * described in docs/run-directory.md. */
+#ifndef RUNFIND_H
+#define RUNFIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_error.h"
+
+typedef struct nr_runlog {
+    char *path;   /* openable path (owned) */
+    char *name;   /* name relative to the run dir, or the input as given for a single log (owned) */
+    int64_t pid;  /* pid from a numeric -ff suffix ("strace.log.1234", "trace.1234.zst"); -1 none */
+} nr_runlog;
+
+typedef struct nr_runfiles {
+    char *dir;            /* the run dir, or NULL when the input is a single log (owned) */
+    nr_runlog *logs;      /* sorted: by pid when every log has one (-ff), else by name */
+    size_t nlogs;
+    char *hook_path;      /* hook.jsonl[.zst|.gz] or NULL (owned) */
+    char *manifest_path;  /* manifest.json or NULL (owned) */
+    size_t skipped_files; /* regular files of the dir that are none of the above */
+} nr_runfiles;
+
+void nr_runfiles_init(nr_runfiles *r);
+void nr_runfiles_fini(nr_runfiles *r);
+
+/* Fills r from input (a run directory or one log file). A directory without
+ * a log is NR_E_INPUT "DIR: no strace log found (expected strace.log or
+ * strace -ff files)"; a missing input is NR_E_IO. */
+int nr_runfind(const char *input, nr_runfiles *r, nr_error *err);
+
+/* Verdict of content sniffing on the first bytes of a file. */
+typedef struct nr_sniff {
+    unsigned lines;      /* non-blank lines looked at */
+    unsigned strace;     /* of which syscall/unfinished/resumed/signal/exit lines */
+    int binary;          /* NUL bytes or mostly non-text bytes */
+} nr_sniff;
+
+/* Looks at buf[0..n) (the start of a file, maybe cut mid-line) and returns 1
+ * when it looks like an strace log: most of its first non-blank lines (up to
+ * 64) parse as strace event lines. */
+int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out);
+
+/* The numeric -ff suffix of a file name (after dropping .zst/.gz), or -1. */
+int64_t nr_runfind_pid_suffix(const char *name);
+
+#endif

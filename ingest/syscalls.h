@@ -1,0 +1,72 @@
+/* syscalls: the syscall table of the ingest, as data. Each known syscall has
+ * an operation class (store/nr_schema.h), the per-file counter it feeds
+ * (docs/definitions.md), the handler kind procmodel uses to replay it, and
+ * where its fd / dirfd / path arguments are. Unknown names are NR_OP_OTHER
+ * with no handler: they still become events. */
+#ifndef SYSCALLS_H
+#define SYSCALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_schema.h"
+
+/* How procmodel replays a syscall. */
+typedef enum nr_sc_handler {
+    NR_H_NONE = 0,      /* nothing to replay; the event carries the fd/path file when the table names one */
+    NR_H_OPEN,          /* open, openat, creat, openat2, open_by_handle_at: returns a new fd */
+    NR_H_CLOSE,         /* close */
+    NR_H_CLOSE_RANGE,   /* close_range(first, last, flags) */
+    NR_H_DUP,           /* dup(old) = new */
+    NR_H_DUP2,          /* dup2(old, new), dup3(old, new, flags) */
+    NR_H_FCNTL,         /* fcntl F_DUPFD*, F_SETFD, F_SETFL */
+    NR_H_READ,          /* read, readv: at the fd's offset, advances it */
+    NR_H_PREAD,         /* pread64, preadv, preadv2: explicit offset (preadv2 -1 = current) */
+    NR_H_WRITE,         /* write, writev: at the fd's offset (or the end with O_APPEND) */
+    NR_H_PWRITE,        /* pwrite64, pwritev, pwritev2 */
+    NR_H_LSEEK,         /* lseek: offset = result */
+    NR_H_LLSEEK,        /* _llseek(fd, hi, lo, [result], whence) */
+    NR_H_SENDFILE,      /* sendfile(out, in, [off], n) */
+    NR_H_COPY_RANGE,    /* copy_file_range(in, [off_in], out, [off_out], n, flags) */
+    NR_H_PIPE,          /* pipe, pipe2: [rfd, wfd] */
+    NR_H_SOCKETPAIR,    /* socketpair(d, t, p, [a, b]) */
+    NR_H_NEWFD,         /* socket, accept, eventfd, epoll_create, memfd_create, ...: result is a new fd of `kind` */
+    NR_H_CLONE,         /* clone, clone3: result is the child tid; flags decide sharing */
+    NR_H_FORK,          /* fork, vfork */
+    NR_H_EXECVE,        /* execve, execveat */
+    NR_H_CHDIR,         /* chdir(path) */
+    NR_H_FCHDIR,        /* fchdir(fd) */
+} nr_sc_handler;
+
+/* Which per-file counter of table files a call adds to. */
+typedef enum nr_sc_counter {
+    NR_CNT_NONE = 0,
+    NR_CNT_READ,
+    NR_CNT_WRITE,
+    NR_CNT_OPEN,
+    NR_CNT_CLOSE,
+    NR_CNT_META,
+    NR_CNT_SYNC,
+} nr_sc_counter;
+
+typedef struct nr_syscall_info {
+    const char *name;
+    uint8_t op;         /* nr_op_class */
+    uint8_t counter;    /* nr_sc_counter */
+    uint8_t handler;    /* nr_sc_handler */
+    uint8_t kind;       /* NR_H_NEWFD: nr_file_kind of the new fd */
+    int8_t fd_arg;      /* argument holding the fd the call works on; -1 none */
+    int8_t dirfd_arg;   /* argument holding a dirfd for path_arg; -1 = relative to cwd */
+    int8_t path_arg;    /* argument holding a path; -1 none */
+    int8_t flags_arg;   /* argument holding open/dup3/pipe2 flags; -1 none */
+} nr_syscall_info;
+
+/* Returns the entry for name[0..n), or NULL when the syscall is not in the
+ * table. Thread-safe; the table's hash index is built on first use. */
+const nr_syscall_info *nr_syscall_lookup(const char *name, size_t n);
+
+/* Number of entries and entry i, for tests and docs. */
+size_t nr_syscall_count(void);
+const nr_syscall_info *nr_syscall_at(size_t i);
+
+#endif

@@ -1,0 +1,69 @@
+/* Access pattern: Darshan's request-size histogram, consecutive /
+ * sequential / random classification of offsets per file per op, opens per
+ * second and the metadata to data call ratio (regular files only). */
+#include <string.h>
+
+#include "model_internal.h"
+
+const char *const nr_size_bin_names[NR_SIZE_BINS] = {
+    "0-100", "100-1K", "1K-10K", "10K-100K", "100K-1M",
+    "1M-4M", "4M-10M", "10M-100M", "100M-1G", "1G+",
+};
+
+/* Darshan's POSIX_SIZE_*_ bins (darshan-posix.c): upper bounds inclusive. */
+int nr_size_bin(int64_t bytes)
+{
+    static const int64_t upper[NR_SIZE_BINS - 1] = {
+        100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600, 1073741824,
+    };
+    for (int b = 0; b < NR_SIZE_BINS - 1; b++)
+        if (bytes <= upper[b])
+            return b;
+    return NR_SIZE_BINS - 1;
+}
+
+static int is_open_syscall(const char *name)
+{
+    return name && (strcmp(name, "openat") == 0 || strcmp(name, "open") == 0 ||
+                    strcmp(name, "openat2") == 0 || strcmp(name, "creat") == 0);
+}
+
+void nr__access_add(nr_model *m, const nr__event *e)
+{
+    if (e->reg < 0 || (e->flags & NR_EVF_NEVER_RESUMED))
+        return;
+    nr_model_access *a = &m->access;
+    if (e->op == NR_OP_META)
+        a->meta_calls++;
+    if (e->op == NR_OP_OPEN && e->result >= 0 && !(e->flags & NR_EVF_FAILED) && is_open_syscall(e->syscall))
+        a->opens++;
+    if (e->op != NR_OP_READ && e->op != NR_OP_WRITE)
+        return;
+    a->data_calls++;
+    if (e->flags & NR_EVF_FAILED)
+        return;
+    const int w = e->op == NR_OP_WRITE;
+    const int64_t size = e->bytes > 0 ? e->bytes : 0;
+    a->size_hist[w][nr_size_bin(size)]++;
+    if (e->offset < 0) {
+        a->unknown_offset[w]++;
+        return;
+    }
+    int64_t *last_end = &m->reg_last_end[w][e->reg];
+    if (*last_end < 0)
+        a->first[w]++;
+    else if (e->offset == *last_end)
+        a->consecutive[w]++;
+    else if (e->offset > *last_end)
+        a->sequential[w]++;
+    else
+        a->random[w]++;
+    *last_end = e->offset + size;
+}
+
+void nr__access_finish(nr_model *m)
+{
+    nr_model_access *a = &m->access;
+    a->opens_per_s = m->totals.duration_s > 0 ? (double)a->opens / m->totals.duration_s : NAN;
+    a->meta_to_data = a->data_calls ? (double)a->meta_calls / (double)a->data_calls : NAN;
+}

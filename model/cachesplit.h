@@ -1,0 +1,31 @@
+/* cachesplit: split read latencies into cache hits (the fast mode) and misses
+ * (the slow mode) from their log-binned histogram.
+ *
+ * Method and thresholds: docs/statistics.md, section "Cache split". */
+#ifndef NR_CACHESPLIT_H
+#define NR_CACHESPLIT_H
+
+#include <stdint.h>
+
+#include "quantile.h"
+
+typedef struct nr_cache_split {
+    int found;              /* 0 when no split (unimodal, too few reads): counts and shares 0 */
+    int64_t threshold_ns;   /* reads >= threshold_ns are slow; a bin edge (first ns after the valley bin) */
+    double slow_share;      /* share of reads >= threshold */
+    uint64_t slow_count, fast_count;
+    double slow_bytes_share; /* NAN until nr_cache_split_bytes is called */
+    const char *method;     /* "valley", "mixture", or "none" (static strings) */
+} nr_cache_split;
+
+/* Looks for two modes of read_latency (borrowed): a significant valley of
+ * the smoothed histogram, else a well-separated two-component Gaussian
+ * mixture on log latency. Needs at least 100 reads. Returns 0. */
+int nr_cache_split_compute(const nr_loghist *read_latency, nr_cache_split *out);
+
+/* Records the bytes share of slow reads, which the histogram cannot know:
+ * the caller sums the bytes of reads with latency >= split->threshold_ns
+ * (slow_bytes) and of all reads (total_bytes). Share NAN when total is 0. */
+void nr_cache_split_bytes(nr_cache_split *split, uint64_t slow_bytes, uint64_t total_bytes);
+
+#endif

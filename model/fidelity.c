@@ -1,0 +1,206 @@
+/* Capture fidelity: what the trace could and could not see (durations,
+ * timestamps, paths, unfinished calls, processes outside any phase, mmap),
+ * how the hook and strace agree (bytes per file, clock ranges), and the
+ * traffic that is not regular-file I/O. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+void nr__fidelity_add(nr_model *m, const nr__event *e)
+{
+    nr_model_fidelity *f = &m->fidelity;
+    if (e->ts >= 0) {
+        f->events_with_ts++;
+        if (f->strace_first_ns < 0 || e->ts < f->strace_first_ns)
+            f->strace_first_ns = e->ts;
+        const int64_t end = e->dur > 0 ? e->ts + e->dur : e->ts;
+        if (end > f->strace_last_ns)
+            f->strace_last_ns = end;
+    }
+    f->events_with_dur += e->dur >= 0;
+    f->unfinished_calls += (e->flags & NR_EVF_NEVER_RESUMED) != 0;
+    f->failed_calls += (e->flags & NR_EVF_FAILED) != 0;
+    if (e->op == NR_OP_READ || e->op == NR_OP_WRITE) {
+        f->data_events++;
+        f->data_events_with_file += e->file_row >= 0;
+    }
+    if (e->reg >= 0 && e->syscall && strncmp(e->syscall, "mmap", 4) == 0)
+        f->mmap_regular++;
+    if (e->reg >= 0)
+        return;
+    nr_model_nonfile *o = &m->nonfile;
+    if (e->file_row < 0) {
+        o->no_file_calls++;
+        return;
+    }
+    o->calls[e->kind]++;
+    if (e->bytes > 0 && e->op == NR_OP_READ)
+        o->bytes_read[e->kind] += (uint64_t)e->bytes;
+    else if (e->bytes > 0 && e->op == NR_OP_WRITE)
+        o->bytes_written[e->kind] += (uint64_t)e->bytes;
+}
+
+static int cmp_match(const void *a, const void *b)
+{
+    return strcmp(((const nr_model_pyio_match *)a)->path, ((const nr_model_pyio_match *)b)->path);
+}
+
+/* The regular file a hook path names: the same path, or a store path that
+ * ends with "/" + the hook path (the hook may log paths relative to the cwd). */
+static int64_t match_file(const nr_model *m, const char *path)
+{
+    const size_t n = strlen(path);
+    int64_t suffix = -1;
+    for (size_t i = 0; i < m->nreg; i++) {
+        const char *p = m->reg_paths[i];
+        if (strcmp(p, path) == 0)
+            return (int64_t)i;
+        const size_t pn = strlen(p);
+        if (suffix < 0 && pn > n && p[pn - n - 1] == '/' && strcmp(p + pn - n, path) == 0)
+            suffix = (int64_t)i;
+    }
+    return suffix;
+}
+
+static void hook_range(nr_model_fidelity *f, int64_t ts)
+{
+    if (ts < 0)
+        return;
+    if (f->hook_first_ns < 0 || ts < f->hook_first_ns)
+        f->hook_first_ns = ts;
+    if (ts > f->hook_last_ns)
+        f->hook_last_ns = ts;
+}
+
+/* Per hook path: bytes the hook reported, against the bytes strace saw. */
+static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
+{
+    nr_model_fidelity *f = &m->fidelity;
+    const nr_store_table *t = nr_store_find_table(s, "pyio");
+    if (!t)
+        return 0;
+    const int cpath = nr_store_col_index(t, "path"), cbytes = nr_store_col_index(t, "bytes");
+    const int cts = nr_store_col_index(t, "ts_ns");
+    if (cpath < 0 || cbytes < 0)
+        return 0;
+    nr_col_chunk path, bytes, ts;
+    nr_col_chunk_init(&path);
+    nr_col_chunk_init(&bytes);
+    nr_col_chunk_init(&ts);
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+        if ((rc = nr_store_read_chunk(t, (size_t)cpath, rg, &path, err)) < 0 ||
+            (rc = nr_store_read_chunk(t, (size_t)cbytes, rg, &bytes, err)) < 0 ||
+            (cts >= 0 && (rc = nr_store_read_chunk(t, (size_t)cts, rg, &ts, err)) < 0))
+            break;
+        for (size_t i = 0; i < path.n && i < bytes.n; i++) {
+            if (cts >= 0 && i < ts.n)
+                hook_range(f, ts.i64[i]);
+            if (!path.str[i][0] || bytes.i64[i] < 0)
+                continue;
+            size_t j = 0;
+            while (j < f->npyio && strcmp(m->pyio[j].path, path.str[i]) != 0)
+                j++;
+            if (j == f->npyio) {
+                if ((rc = NR_GROW(m->pyio, cap, j + 1)) < 0)
+                    break;
+                const char *copy = nr_arena_strndup(&m->arena, path.str[i], path.str_len[i]);
+                if (!copy) {
+                    rc = NR_E_NOMEM;
+                    break;
+                }
+                m->pyio[j] = (nr_model_pyio_match){.path = copy};
+                f->npyio++;
+            }
+            m->pyio[j].hook_bytes += (uint64_t)bytes.i64[i];
+        }
+    }
+    nr_col_chunk_fini(&path);
+    nr_col_chunk_fini(&bytes);
+    nr_col_chunk_fini(&ts);
+    if (rc < 0)
+        return rc;
+    for (size_t j = 0; j < f->npyio; j++) {
+        nr_model_pyio_match *p = &m->pyio[j];
+        const int64_t reg = match_file(m, p->path);
+        p->matched = reg >= 0;
+        p->strace_bytes = reg >= 0 ? (uint64_t)m->reg_total[reg] : 0;
+        p->ratio = p->hook_bytes ? (double)p->strace_bytes / (double)p->hook_bytes : NAN;
+    }
+    if (f->npyio)
+        qsort(m->pyio, f->npyio, sizeof *m->pyio, cmp_match);
+    f->pyio = m->pyio;
+    return 0;
+}
+
+/* Distinct reasons of table diagnostics and their summed counts. */
+static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, "diagnostics");
+    if (!t)
+        return 0;
+    const int creason = nr_store_col_index(t, "reason"), ccount = nr_store_col_index(t, "count");
+    if (creason < 0 || ccount < 0)
+        return 0;
+    nr_col_chunk reason, count;
+    nr_col_chunk_init(&reason);
+    nr_col_chunk_init(&count);
+    char **seen = NULL;
+    size_t nseen = 0, cap = 0;
+    int rc = 0;
+    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+        if ((rc = nr_store_read_chunk(t, (size_t)creason, rg, &reason, err)) < 0 ||
+            (rc = nr_store_read_chunk(t, (size_t)ccount, rg, &count, err)) < 0)
+            break;
+        for (size_t i = 0; i < reason.n && i < count.n; i++) {
+            size_t j = 0;
+            while (j < nseen && strcmp(seen[j], reason.str[i]) != 0)
+                j++;
+            if (j < nseen)
+                continue;
+            if ((rc = NR_GROW(seen, cap, nseen + 1)) < 0)
+                break;
+            if (!(seen[nseen] = nr_arena_strndup(&m->arena, reason.str[i], reason.str_len[i]))) {
+                rc = NR_E_NOMEM;
+                break;
+            }
+            nseen++;
+            m->fidelity.diagnostics_total += count.i64[i] > 0 ? (uint64_t)count.i64[i] : 0;
+        }
+    }
+    m->fidelity.diagnostics_reasons = nseen;
+    free(seen);
+    nr_col_chunk_fini(&reason);
+    nr_col_chunk_fini(&count);
+    return rc;
+}
+
+int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
+{
+    nr_model_fidelity *f = &m->fidelity;
+    const uint64_t events = m->totals.events;
+    f->durations_available = events > 0 && f->events_with_dur > 0;
+    f->timestamps_available = events > 0 && f->events_with_ts > 0;
+    f->paths_available = f->data_events > 0 && f->data_events_with_file > 0;
+    if (m->phase_rows > 0)
+        for (size_t i = 0; i < m->nprocs; i++)
+            f->processes_io_no_phase += m->procs[i].calls > 0 && m->procs[i].unphased_calls == m->procs[i].calls;
+    for (size_t i = 0; i < m->nphases; i++) {
+        if (i == m->unphased)
+            continue;
+        uint64_t calls = 0;
+        for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
+            calls += m->phases[i].ops[op].calls;
+        f->phases_without_io += calls == 0;
+        hook_range(f, m->phases[i].first_ns);
+        hook_range(f, m->phases[i].last_ns);
+    }
+    NR_TRY(load_pyio(m, s, err));
+    NR_TRY(load_diagnostics(m, s, err));
+    const int both = f->hook_first_ns >= 0 && f->strace_first_ns >= 0;
+    f->skew_start_s = both ? (double)(f->hook_first_ns - f->strace_first_ns) * 1e-9 : NAN;
+    f->skew_end_s = both ? (double)(f->hook_last_ns - f->strace_last_ns) * 1e-9 : NAN;
+    return 0;
+}

@@ -1,0 +1,182 @@
+/* Findings: rules that turn the numbers into plain sentences with their
+ * evidence and a suggested action. Every rule and its threshold lives in the
+ * one table below; docs/findings.md gives the rationale of each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* The numbers a rule looks at: applicable = 0 when the run lacks them;
+ * value is compared to the threshold; args fill the sentence template. */
+typedef struct evidence {
+    int applicable;
+    double value;
+    double gate;      /* second condition, compared to rule.gate (>=) */
+    double args[4];
+} evidence;
+
+typedef struct rule {
+    const char *id;
+    int fires_below;        /* 1: fires when value < threshold; 0: when value > threshold */
+    double threshold;
+    double gate;            /* fires only when evidence.gate >= gate (0 = no gate) */
+    const char *sentence;   /* printf template over evidence.args[0..3] */
+    const char *action;
+    void (*measure)(const nr_model *m, evidence *ev);
+} rule;
+
+static const nr_model_phase *phase_named(const nr_model *m, const char *name)
+{
+    for (size_t i = 0; i < m->nphases; i++)
+        if (i != m->unphased && strcmp(m->phases[i].name, name) == 0)
+            return &m->phases[i];
+    return NULL;
+}
+
+static void hot_set(const nr_model *m, evidence *ev)
+{
+    const nr_concentration *c = &m->conc[NR_CONC_TOTAL];
+    ev->applicable = c->n >= 10 && c->total > 0;
+    ev->value = c->files_for_90;
+    ev->args[0] = 100.0 * c->files_for_90;
+    ev->args[1] = ceil(c->files_for_90 * (double)c->n);
+    ev->args[2] = (double)c->n;
+}
+
+static void small_reads(const nr_model *m, evidence *ev)
+{
+    const nr_model_access *a = &m->access;
+    int64_t io = 0;
+    for (size_t i = 0; i < m->nphases; i++)
+        for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
+            io += m->phases[i].ops[op].time_ns;
+    int64_t rd = 0;
+    for (size_t i = 0; i < m->nphases; i++)
+        rd += m->phases[i].ops[NR_OP_READ].time_ns;
+    ev->applicable = m->read_size.count > 0 && io > 0;
+    ev->value = (double)a->median_read_size;
+    ev->gate = io > 0 ? (double)rd / (double)io : 0;
+    ev->args[0] = (double)a->median_read_size;
+    ev->args[1] = 100.0 * ev->gate;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void small_files(const nr_model *m, evidence *ev)
+{
+    double *v = malloc((m->nreg + 1) * sizeof *v);
+    size_t k = 0;
+    for (size_t i = 0; v && i < m->nreg; i++)
+        if (m->reg_read[i] > 0)
+            v[k++] = m->reg_read[i];
+    ev->applicable = v && k > 0;
+    if (ev->applicable) {
+        qsort(v, k, sizeof *v, cmp_double);
+        ev->value = v[(k + 1) / 2 - 1];   /* nearest-rank median */
+    }
+    ev->gate = (double)k;
+    ev->args[0] = (double)k;
+    ev->args[1] = ev->value;
+    free(v);
+}
+
+static void async_checkpoints(const nr_model *m, evidence *ev)
+{
+    const double run = m->totals.duration_s;
+    const nr_model_phase *ck = phase_named(m, "checkpoint");
+    double t = 0;
+    if (ck) {
+        t = ck->wall_s;
+    } else {
+        for (size_t i = 0; i < m->nbursts; i++)
+            t += m->bursts[i].duration_s;
+    }
+    ev->applicable = run > 0 && (ck || m->nbursts > 0);
+    ev->value = run > 0 ? t / run : 0;
+    ev->args[0] = 100.0 * ev->value;
+    ev->args[1] = t;
+    ev->args[2] = ck ? 1 : 0;
+}
+
+static void cache_tail(const nr_model *m, evidence *ev)
+{
+    const nr_cache_split *s = &m->split;
+    const nr_model_latency *rd = nr__lat(m, NR_LAT_READ, 0);
+    ev->applicable = s->found && rd->count > 0;
+    ev->value = s->slow_share;
+    ev->args[0] = 100.0 * s->slow_share;
+    ev->args[1] = (double)s->threshold_ns * 1e-6;
+    ev->args[2] = (double)rd->q_ns[2] * 1e-6;
+    ev->args[3] = 100.0 * s->slow_bytes_share;
+}
+
+static void data_bound(const nr_model *m, evidence *ev)
+{
+    const nr_model_phase *p = phase_named(m, "train");
+    ev->applicable = p && p->wall_s > 0;
+    if (!ev->applicable)
+        return;
+    ev->value = p->io_share;
+    ev->args[0] = 100.0 * p->io_share;
+    ev->args[1] = p->io_time_s;
+    ev->args[2] = p->wall_s;
+}
+
+/* The rules. Thresholds are documented with their rationale in docs/findings.md. */
+static const rule rules[] = {
+    {.id = "hot_set", .fires_below = 1, .threshold = 0.10,
+     .sentence = "90%% of the bytes came from %.1f%% of the files (%.0f of %.0f files).",
+     .action = "Prefetch or pin the hot set on a faster tier (page cache, local NVMe).",
+     .measure = hot_set},
+    {.id = "small_reads", .fires_below = 1, .threshold = 65536, .gate = 0.5,
+     .sentence = "The median read is %.0f bytes and reads take %.0f%% of the file I/O time.",
+     .action = "Read larger blocks: bigger buffers, batched or sharded record formats.",
+     .measure = small_reads},
+    {.id = "small_files", .fires_below = 1, .threshold = 1048576, .gate = 100,
+     .sentence = "%.0f files were read, with a median of %.0f bytes read per file.",
+     .action = "Pack small files into larger shards (tar/WebDataset, TFRecord, HDF5).",
+     .measure = small_files},
+    {.id = "async_checkpoints", .fires_below = 0, .threshold = 0.10,
+     .sentence = "Checkpointing took %.1f%% of the run's wall time (%.3g s).",
+     .action = "Write checkpoints asynchronously, or stage them locally and copy in the background.",
+     .measure = async_checkpoints},
+    {.id = "cache_miss_tail", .fires_below = 0, .threshold = 0.01,
+     .sentence = "%.1f%% of reads are slow (>= %.3g ms, cache misses) and set the read p99 of %.3g ms; "
+                 "they carry %.1f%% of the bytes read.",
+     .action = "Warm the page cache or stage the data set on local storage: the tail is misses.",
+     .measure = cache_tail},
+    {.id = "data_bound", .fires_below = 0, .threshold = 0.30,
+     .sentence = "In phase train, file I/O system-call time is %.0f%% of the wall time (%.3g s of %.3g s).",
+     .action = "Training waits on data: add DataLoader workers, prefetch, or stage the data closer.",
+     .measure = data_bound},
+};
+
+int nr__findings_compute(nr_model *m)
+{
+    const size_t nrules = sizeof rules / sizeof rules[0];
+    m->findings = calloc(nrules, sizeof *m->findings);
+    if (!m->findings)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < nrules; i++) {
+        const rule *r = &rules[i];
+        evidence ev = {0};
+        r->measure(m, &ev);
+        if (!ev.applicable || isnan(ev.value) || (r->gate > 0 && !(ev.gate >= r->gate)))
+            continue;
+        const int fires = r->fires_below ? ev.value < r->threshold : ev.value > r->threshold;
+        if (!fires)
+            continue;
+        nr_model_finding *f = &m->findings[m->nfindings++];
+        f->id = r->id;
+        f->action = r->action;
+        f->value = ev.value;
+        f->threshold = r->threshold;
+        snprintf(f->sentence, sizeof f->sentence, r->sentence, ev.args[0], ev.args[1], ev.args[2], ev.args[3]);
+    }
+    return 0;
+}

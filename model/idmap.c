@@ -1,0 +1,86 @@
+/* An int64 -> uint32 open-addressing hash map with linear probing (ids of
+ * files, processes and phases; never per event). */
+#include <stdlib.h>
+
+#include "model_internal.h"
+
+#define EMPTY_KEY INT64_MIN
+
+void nr__idmap_init(nr__idmap *m)
+{
+    m->keys = NULL;
+    m->vals = NULL;
+    m->cap = m->len = 0;
+}
+
+void nr__idmap_fini(nr__idmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    nr__idmap_init(m);
+}
+
+/* splitmix64 finaliser: spreads consecutive ids over the table. */
+static size_t slot_of(int64_t key, size_t cap)
+{
+    uint64_t z = (uint64_t)key + 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (size_t)((z ^ (z >> 31)) & (cap - 1));
+}
+
+int64_t nr__idmap_get(const nr__idmap *m, int64_t key)
+{
+    if (m->cap == 0 || key == EMPTY_KEY)
+        return -1;
+    for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+        if (m->keys[i] == key)
+            return m->vals[i];
+        if (m->keys[i] == EMPTY_KEY)
+            return -1;
+    }
+}
+
+static int rehash(nr__idmap *m, size_t cap)
+{
+    int64_t *keys = malloc(cap * sizeof *keys);
+    uint32_t *vals = malloc(cap * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys);
+        free(vals);
+        return NR_E_NOMEM;
+    }
+    for (size_t i = 0; i < cap; i++)
+        keys[i] = EMPTY_KEY;
+    for (size_t j = 0; j < m->cap; j++) {
+        if (m->keys[j] == EMPTY_KEY)
+            continue;
+        size_t i = slot_of(m->keys[j], cap);
+        while (keys[i] != EMPTY_KEY)
+            i = (i + 1) & (cap - 1);
+        keys[i] = m->keys[j];
+        vals[i] = m->vals[j];
+    }
+    free(m->keys);
+    free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->cap = cap;
+    return 0;
+}
+
+int nr__idmap_put(nr__idmap *m, int64_t key, uint32_t val)
+{
+    if (key == EMPTY_KEY)
+        return NR_E_INPUT;
+    if ((m->len + 1) * 2 > m->cap)
+        NR_TRY(rehash(m, m->cap ? m->cap * 2 : 64));
+    size_t i = slot_of(key, m->cap);
+    while (m->keys[i] != EMPTY_KEY && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    if (m->keys[i] == EMPTY_KEY)
+        m->len++;
+    m->keys[i] = key;
+    m->vals[i] = val;
+    return 0;
+}

@@ -1,0 +1,215 @@
+/* nr_model: the order of the passes, and the accessors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+static int alloc_latency(nr_model *m)
+{
+    m->lat_slots = 1 + m->nphases + NR_ROLE_COUNT + m->nfs;
+    m->lat = calloc(NR_LAT_OP_COUNT * m->lat_slots, sizeof *m->lat);
+    if (!m->lat)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots; i++)
+        nr_loghist_init(&m->lat[i].hist);
+    nr_loghist_init(&m->read_size.hist);
+    return 0;
+}
+
+/* The run extent: events' first start to last end, else the processes table. */
+static void finish_totals(nr_model *m)
+{
+    nr_model_totals *t = &m->totals;
+    t->first_ns = m->fidelity.strace_first_ns;
+    t->last_ns = m->fidelity.strace_last_ns;
+    if (t->first_ns < 0)
+        for (size_t i = 0; i < m->nprocs; i++) {
+            const nr_model_process *p = &m->procs[i];
+            if (p->first_ns >= 0 && (t->first_ns < 0 || p->first_ns < t->first_ns))
+                t->first_ns = p->first_ns;
+            if (p->last_ns > t->last_ns)
+                t->last_ns = p->last_ns;
+        }
+    t->duration_s = t->first_ns >= 0 && t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) * 1e-9 : 0;
+}
+
+static int cmp_proc_pid(const void *a, const void *b)
+{
+    const nr_model_process *x = a, *y = b;
+    return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int compute(nr_model *m, const nr_store *s, nr_error *err)
+{
+    NR_TRY(nr__load_meta(m, s, err));
+    NR_TRY(nr__load_files(m, s, err));
+    NR_TRY(nr__load_phases(m, s, err));
+    NR_TRY(nr__load_processes(m, s, err));
+    NR_TRY(nr__assign_roles(m));
+    NR_TRY(alloc_latency(m));
+    NR_TRY(nr__pass_events(m, s, 1, err));
+    finish_totals(m);
+    NR_TRY(nr__phases_finish(m));
+    nr__access_finish(m);
+    NR_TRY(nr__concentration_compute(m, err));
+    NR_TRY(nr__latency_plan(m, err));
+    NR_TRY(nr__timeline_plan(m));
+    NR_TRY(nr__pass_events(m, s, 2, err));
+    NR_TRY(nr__latency_finish(m, s, err));
+    NR_TRY(nr__bursts_compute(m));
+    NR_TRY(nr__fidelity_finish(m, s, err));
+    /* accessors list processes by pid; the pid map follows */
+    qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc_pid);
+    for (size_t i = 0; i < m->nprocs; i++)
+        NR_TRY(nr__idmap_put(&m->pids, m->procs[i].pid, (uint32_t)i));
+    m->last_pid = INT64_MIN;
+    NR_TRY(nr__findings_compute(m));
+    return 0;
+}
+
+int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **out, nr_error *err)
+{
+    *out = NULL;
+    nr_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory creating the model");
+    nr_arena_init(&m->arena);
+    nr__idmap_init(&m->file_ids);
+    nr__idmap_init(&m->phase_ids);
+    nr__idmap_init(&m->pids);
+    nr__idmap_init(&m->phase_procs);
+    m->last_pair = -1;
+    m->main_pid = -1;
+    m->fidelity.hook_first_ns = m->fidelity.hook_last_ns = -1;
+    m->fidelity.strace_first_ns = m->fidelity.strace_last_ns = -1;
+    m->opts.bootstraps = opts && opts->bootstraps >= 0 ? opts->bootstraps : NR_MODEL_DEFAULT_BOOTSTRAPS;
+    m->opts.seed = opts && opts->seed ? opts->seed : NR_MODEL_DEFAULT_SEED;
+    const int rc = compute(m, s, err);
+    if (rc < 0) {
+        if (err && err->code == NR_OK)
+            nr_error_set(err, rc, "computing the model failed: %s", nr_error_name(rc));
+        nr_model_free(m);
+        return rc;
+    }
+    *out = m;
+    return 0;
+}
+
+void nr_model_free(nr_model *m)
+{
+    if (!m)
+        return;
+    free(m->file_kind);
+    free(m->file_reg);
+    free(m->file_fs);
+    free(m->file_path);
+    free(m->reg_paths);
+    free(m->reg_read);
+    free(m->reg_written);
+    free(m->reg_total);
+    free(m->reg_access);
+    free(m->reg_last_end[0]);
+    free(m->reg_last_end[1]);
+    free(m->phases);
+    free(m->procs);
+    for (int i = 0; i < NR_CONC_COUNT; i++) {
+        free(m->lorenz_x[i]);
+        free(m->lorenz_y[i]);
+    }
+    for (int i = 0; i < NR_PL_COUNT; i++) {
+        free(m->ccdf_x[i]);
+        free(m->ccdf_p[i]);
+    }
+    if (m->qt)
+        for (size_t i = 0; i < (NR_LAT_OP_COUNT * m->lat_slots + 1) * NR_MODEL_NQ; i++)
+            free(m->qt[i].vals);
+    free(m->qt);
+    free(m->lat);
+    free(m->tl_read);
+    free(m->tl_write);
+    free(m->tl_phase_read);
+    free(m->tl_phase_write);
+    free(m->bursts);
+    free(m->findings);
+    free(m->pyio);
+    nr__idmap_fini(&m->file_ids);
+    nr__idmap_fini(&m->phase_ids);
+    nr__idmap_fini(&m->pids);
+    nr__idmap_fini(&m->phase_procs);
+    nr_arena_fini(&m->arena);
+    free(m);
+}
+
+/* ---- accessors -------------------------------------------------------- */
+
+const nr_model_totals *nr_model_get_totals(const nr_model *m) { return &m->totals; }
+size_t nr_model_phase_count(const nr_model *m) { return m->nphases; }
+const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i) { return i < m->nphases ? &m->phases[i] : NULL; }
+size_t nr_model_process_count(const nr_model *m) { return m->nprocs; }
+const nr_model_process *nr_model_process_at(const nr_model *m, size_t i) { return i < m->nprocs ? &m->procs[i] : NULL; }
+int64_t nr_model_main_pid(const nr_model *m) { return m->main_pid; }
+const nr_model_files *nr_model_get_files(const nr_model *m) { return &m->files; }
+
+const nr_concentration *nr_model_concentration(const nr_model *m, int which)
+{
+    return which >= 0 && which < NR_CONC_COUNT ? &m->conc[which] : NULL;
+}
+
+size_t nr_model_lorenz(const nr_model *m, int which, const double **xs, const double **ys)
+{
+    if (which < 0 || which >= NR_CONC_COUNT)
+        return 0;
+    *xs = m->lorenz_x[which];
+    *ys = m->lorenz_y[which];
+    return m->nlorenz[which];
+}
+
+const nr_powerlaw_fit *nr_model_powerlaw(const nr_model *m, int which)
+{
+    return which >= 0 && which < NR_PL_COUNT ? &m->pl[which] : NULL;
+}
+
+size_t nr_model_ccdf(const nr_model *m, int which, const double **xs, const double **ps)
+{
+    if (which < 0 || which >= NR_PL_COUNT)
+        return 0;
+    *xs = m->ccdf_x[which];
+    *ps = m->ccdf_p[which];
+    return m->nccdf[which];
+}
+
+static int lat_ok(int lat_op) { return lat_op >= 0 && lat_op < NR_LAT_OP_COUNT; }
+
+const nr_model_latency *nr_model_latency_all(const nr_model *m, int lat_op)
+{
+    return lat_ok(lat_op) ? nr__lat(m, lat_op, 0) : NULL;
+}
+
+const nr_model_latency *nr_model_latency_phase(const nr_model *m, int lat_op, size_t phase)
+{
+    return lat_ok(lat_op) && phase < m->nphases ? nr__lat(m, lat_op, nr__lat_slot_phase(m, phase)) : NULL;
+}
+
+const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int role)
+{
+    return lat_ok(lat_op) && role >= 0 && role < NR_ROLE_COUNT ? nr__lat(m, lat_op, nr__lat_slot_role(m, role)) : NULL;
+}
+
+size_t nr_model_fs_count(const nr_model *m) { return m->nfs; }
+const char *nr_model_fs_name(const nr_model *m, size_t i) { return i < m->nfs ? m->fs_names[i] : NULL; }
+
+const nr_model_latency *nr_model_latency_fs(const nr_model *m, int lat_op, size_t fs)
+{
+    return lat_ok(lat_op) && fs < m->nfs ? nr__lat(m, lat_op, nr__lat_slot_fs(m, (int)fs)) : NULL;
+}
+
+const nr_cache_split *nr_model_cache_split(const nr_model *m) { return &m->split; }
+uint64_t nr_model_slow_read_bytes(const nr_model *m) { return m->slow_read_bytes; }
+const nr_model_timeline *nr_model_get_timeline(const nr_model *m) { return &m->timeline; }
+size_t nr_model_burst_count(const nr_model *m) { return m->nbursts; }
+const nr_model_burst *nr_model_burst_at(const nr_model *m, size_t i) { return i < m->nbursts ? &m->bursts[i] : NULL; }
+const nr_model_access *nr_model_get_access(const nr_model *m) { return &m->access; }
+const nr_model_nonfile *nr_model_get_nonfile(const nr_model *m) { return &m->nonfile; }
+const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m) { return &m->fidelity; }
+size_t nr_model_finding_count(const nr_model *m) { return m->nfindings; }
+const nr_model_finding *nr_model_finding_at(const nr_model *m, size_t i) { return i < m->nfindings ? &m->findings[i] : NULL; }

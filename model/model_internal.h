@@ -1,0 +1,171 @@
+/* Internal to model/: the definition of struct nr_model and the per-statistic
+ * hooks the event passes call. Not installed; render/ uses nr_model.h only. */
+#ifndef NR_MODEL_INTERNAL_H
+#define NR_MODEL_INTERNAL_H
+
+#include <math.h>
+
+#include "nr_mem.h"
+#include "nr_model.h"
+
+/* An int64 -> uint32 open-addressing map (ids of files, pids, phases). */
+typedef struct nr__idmap {
+    int64_t *keys;
+    uint32_t *vals;
+    size_t cap, len;   /* cap is 0 or a power of two */
+} nr__idmap;
+void nr__idmap_init(nr__idmap *m);
+void nr__idmap_fini(nr__idmap *m);
+/* Index of key, or -1. */
+int64_t nr__idmap_get(const nr__idmap *m, int64_t key);
+int nr__idmap_put(nr__idmap *m, int64_t key, uint32_t val);
+
+/* One decoded event, as the statistics see it. */
+typedef struct nr__event {
+    int64_t ts, dur, pid, fd, bytes, offset, result, flags;
+    int op;           /* nr_op_class (clamped to NR_OP_OTHER) */
+    int kind;         /* nr_file_kind of file_id, NR_KIND_UNKNOWN when none */
+    int64_t file_row; /* row of table files, -1 when none */
+    int64_t reg;      /* index among regular files, -1 when not regular */
+    size_t phase;     /* index of nr_model phase (the unphased entry for -1) */
+    size_t proc;      /* index of nr_model process */
+    int role;
+    int fs;           /* file-system index of the file, 0 = unknown */
+    int lat_op;       /* enum nr_lat_op, -1 for other */
+    const char *syscall;  /* pass 1 only; NULL otherwise */
+} nr__event;
+
+/* A latency (or size) group collected for exact quantiles. */
+typedef struct nr__qtarget {
+    int64_t lo, hi;     /* value range collected */
+    uint64_t rank;      /* 1-based rank wanted within the group */
+    uint64_t below;     /* values < lo seen */
+    int64_t *vals;
+    size_t n, cap;
+    int fallback;       /* too many values in range: use nr_quantiles_exact */
+    int shared;         /* same range as the previous rank: its values serve */
+} nr__qtarget;
+
+struct nr_model {
+    nr_arena arena;
+    nr_model_opts opts;
+
+    char **meta_keys, **meta_vals;   /* in the arena */
+    size_t nmeta;
+
+    /* files */
+    size_t nfile_rows;
+    nr__idmap file_ids;          /* file_id -> row */
+    uint8_t *file_kind;          /* per row */
+    int64_t *file_reg;           /* per row: regular index or -1 */
+    int *file_fs;                /* per row */
+    const char **file_path;      /* per row */
+    size_t nreg;
+    const char **reg_paths;
+    double *reg_read, *reg_written, *reg_total, *reg_access;
+    int64_t *reg_last_end[2];    /* previous end offset per regular file per op; -1 none */
+    nr_model_files files;
+
+    /* file systems: [0] = "unknown", then mount points */
+    char **fs_names;
+    size_t nfs;
+
+    /* phases: merged by name; the last one is "unphased" */
+    nr__idmap phase_ids;         /* phase_id -> index of phases */
+    nr_model_phase *phases;
+    size_t nphases;              /* including unphased */
+    size_t unphased;             /* index of the unphased entry */
+    uint64_t phase_rows;
+    nr__idmap phase_procs;       /* set of (phase << 32 | process) pairs with I/O */
+    int64_t last_pair;
+
+    /* processes */
+    nr__idmap pids;
+    nr_model_process *procs;
+    size_t nprocs, procs_cap;
+    int64_t main_pid;
+    int64_t last_pid;            /* lookup cache */
+    size_t last_proc;
+
+    nr_model_totals totals;
+    nr_model_nonfile nonfile;
+    nr_model_access access;
+    nr_model_fidelity fidelity;
+
+    nr_concentration conc[NR_CONC_COUNT];
+    double *lorenz_x[NR_CONC_COUNT], *lorenz_y[NR_CONC_COUNT];
+    size_t nlorenz[NR_CONC_COUNT];
+    nr_powerlaw_fit pl[NR_PL_COUNT];
+    double *ccdf_x[NR_PL_COUNT], *ccdf_p[NR_PL_COUNT];
+    size_t nccdf[NR_PL_COUNT];
+
+    /* latency groups: [lat_op][slot], slot = 0 all, 1.. phases, roles, file systems */
+    size_t lat_slots;
+    nr_model_latency *lat;
+    nr_model_latency read_size;  /* quantiles of read request sizes (bytes, not ns) */
+    nr__qtarget *qt;             /* [(ngroups) * NR_MODEL_NQ], read_size last */
+    nr_cache_split split;
+    uint64_t slow_read_bytes, read_bytes_timed;
+
+    nr_model_timeline timeline;
+    uint64_t *tl_read, *tl_write, *tl_phase_read, *tl_phase_write;
+
+    nr_model_burst *bursts;
+    size_t nbursts;
+
+    nr_model_finding *findings;
+    size_t nfindings;
+
+    nr_model_pyio_match *pyio;
+};
+
+/* Slots of a latency group. */
+static inline size_t nr__lat_slot_phase(const nr_model *m, size_t phase) { (void)m; return 1 + phase; }
+static inline size_t nr__lat_slot_role(const nr_model *m, int role) { return 1 + m->nphases + (size_t)role; }
+static inline size_t nr__lat_slot_fs(const nr_model *m, int fs) { return 1 + m->nphases + NR_ROLE_COUNT + (size_t)fs; }
+static inline nr_model_latency *nr__lat(const nr_model *m, int lat_op, size_t slot)
+{
+    return &m->lat[(size_t)lat_op * m->lat_slots + slot];
+}
+int nr__lat_op_of(int op_class);
+
+/* Loading the small tables (model.c). */
+int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err);
+int nr__load_files(nr_model *m, const nr_store *s, nr_error *err);
+int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err);
+int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err);
+int nr__proc_index(nr_model *m, int64_t pid, size_t *out);
+int nr__assign_roles(nr_model *m);
+
+/* Streaming passes over table events (pass.c). */
+int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err);
+
+/* Per statistic: pass 1 (phases.c, access.c, fidelity.c, latency.c), pass 2 (timeline.c, latency.c). */
+void nr__phases_add(nr_model *m, const nr__event *e);
+int nr__phases_finish(nr_model *m);
+void nr__access_add(nr_model *m, const nr__event *e);
+void nr__access_finish(nr_model *m);
+void nr__fidelity_add(nr_model *m, const nr__event *e);
+int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err);
+void nr__latency_add(nr_model *m, const nr__event *e);
+int nr__latency_plan(nr_model *m, nr_error *err);
+int nr__latency_collect(nr_model *m, const nr__event *e);
+int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err);
+int nr__timeline_plan(nr_model *m);
+void nr__timeline_add(nr_model *m, const nr__event *e);
+int nr__bursts_compute(nr_model *m);
+int nr__concentration_compute(nr_model *m, nr_error *err);
+int nr__findings_compute(nr_model *m);
+
+/* A value source over the store's events, filtered (latency.c). */
+typedef struct nr__filter {
+    int lat_op;         /* required */
+    int value_bytes;    /* 1: the bytes column instead of dur_ns */
+    long phase;         /* -1 any */
+    int role;           /* -1 any */
+    int fs;             /* -1 any */
+} nr__filter;
+int nr__quantiles_filtered(nr_model *m, const nr_store *s, const nr__filter *f,
+                           int64_t out[NR_MODEL_NQ], uint64_t *count, nr_error *err);
+
+#endif

@@ -1,0 +1,242 @@
+/* nr_model: every statistic of one run, computed from the store alone.
+ *
+ * nr_model_compute reads the store in streaming passes over row groups,
+ * decoding only the columns each pass needs. Memory is bounded by the number
+ * of files, processes and phases of the run, never by the number of events
+ * (exact quantiles select order statistics in extra passes over the dur_ns
+ * column instead of keeping it).
+ *
+ * Bytes and calls count regular-file I/O only (files.kind == regular);
+ * traffic to pipes, sockets, devices, procfs and the rest is reported apart
+ * (nr_model_nonfile). Definitions of every number: docs/summary-schema.md;
+ * the findings rules: docs/findings.md.
+ *
+ * Every pointer an accessor returns is owned by the model and valid until
+ * nr_model_free. Times are in ns unless a field name says _s (seconds). */
+#ifndef NR_MODEL_H
+#define NR_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "nr_error.h"
+#include "nr_schema.h"
+#include "nr_store.h"
+
+#include "cachesplit.h"
+#include "concentration.h"
+#include "powerlaw.h"
+#include "quantile.h"
+
+typedef struct nr_model nr_model;
+
+#define NR_MODEL_DEFAULT_BOOTSTRAPS 200
+#define NR_MODEL_DEFAULT_SEED 1
+
+typedef struct nr_model_opts {
+    int bootstraps;  /* power-law goodness-of-fit bootstraps; < 0 = default (200), 0 = skip p-values */
+    uint64_t seed;   /* bootstrap seed; 0 = default (1) */
+} nr_model_opts;
+
+/* Computes the model of store s (borrowed; may be closed after return).
+ * opts may be NULL (defaults). Returns 0 and a new model in *out, or a
+ * negative code with err naming the table/column at fault. */
+int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **out, nr_error *err);
+/* Accepts NULL. */
+void nr_model_free(nr_model *m);
+
+/* The summary as one JSON object (schema: docs/summary-schema.md,
+ * "schema_version": 1). Returns a new reference (caller decrefs), NULL on
+ * out-of-memory. Dump with NR_MODEL_JSON_FLAGS for deterministic output. */
+json_t *nr_model_summary_json(const nr_model *m);
+#define NR_MODEL_JSON_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6))
+
+/* ---- accessors (plain structs, owned by the model) --------------------- */
+
+/* Latency op groups: the op classes whose latency is reported. */
+enum nr_lat_op { NR_LAT_READ, NR_LAT_WRITE, NR_LAT_OPEN, NR_LAT_SYNC, NR_LAT_META, NR_LAT_OP_COUNT };
+const char *nr_lat_op_name(int lat_op);  /* "read", "write", "open", "sync", "metadata" */
+
+/* Process roles: main = the process that began the first phase (else the
+ * root of the process tree); worker = a descendant of main; other = the rest. */
+enum nr_role { NR_ROLE_MAIN, NR_ROLE_WORKER, NR_ROLE_OTHER, NR_ROLE_COUNT };
+const char *nr_role_name(int role);
+
+typedef struct nr_model_totals {
+    uint64_t bytes_read, bytes_written;   /* regular files only */
+    uint64_t read_calls, write_calls;     /* regular files, data calls that did not fail */
+    uint64_t files_read, files_written;   /* regular files with > 0 bytes read / written */
+    uint64_t files;                       /* rows of table files with kind regular */
+    uint64_t processes;                   /* distinct thread groups (pids) */
+    uint64_t events;                      /* rows of table events */
+    int64_t first_ns, last_ns;            /* run extent (events, else processes); -1 unknown */
+    double duration_s;                    /* last_ns - first_ns, 0 when unknown */
+} nr_model_totals;
+const nr_model_totals *nr_model_get_totals(const nr_model *m);
+
+/* Per op class: calls, bytes and summed syscall time (regular files). */
+typedef struct nr_model_opsum {
+    uint64_t calls, bytes;
+    int64_t time_ns;   /* sum of dur_ns over calls that have one */
+} nr_model_opsum;
+
+/* One phase name (instances merged); the last entry may be "unphased". */
+typedef struct nr_model_phase {
+    const char *name;
+    uint64_t instances;
+    int64_t first_ns, last_ns;    /* earliest begin, latest end */
+    double wall_s;                /* length of the union of the instances' intervals */
+    nr_model_opsum ops[NR_OP_CLASS_COUNT];
+    double io_time_s;             /* sum of ops[].time_ns, seconds, summed over processes */
+    double io_share;              /* io_time_s / wall_s (NAN when wall_s == 0); may exceed 1 with parallel workers */
+    uint64_t processes_with_io;   /* pids with a regular-file call in this phase */
+} nr_model_phase;
+size_t nr_model_phase_count(const nr_model *m);
+const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i);
+
+/* One process (thread group). */
+typedef struct nr_model_process {
+    int64_t pid, ppid;
+    int role;                     /* enum nr_role */
+    int64_t first_ns, last_ns;    /* from table processes (its tasks merged) */
+    uint64_t calls, bytes_read, bytes_written;   /* regular-file calls of every class */
+    double io_time_s;             /* summed syscall time of those calls */
+    double io_share;              /* io_time_s / lifetime (NAN when unknown) */
+    double bytes_share;           /* (read+written) / run total */
+    uint64_t unphased_calls;      /* regular-file calls with phase_id -1 */
+} nr_model_process;
+size_t nr_model_process_count(const nr_model *m);
+const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);  /* ascending pid */
+int64_t nr_model_main_pid(const nr_model *m);   /* -1 when there are no processes */
+
+/* Per-file arrays over the regular files (same order: table files). */
+typedef struct nr_model_files {
+    size_t n;
+    const char *const *paths;
+    const double *bytes_read, *bytes_written, *bytes_total, *accesses;  /* accesses: read + write calls */
+} nr_model_files;
+const nr_model_files *nr_model_get_files(const nr_model *m);
+
+enum nr_conc_which { NR_CONC_TOTAL, NR_CONC_READ, NR_CONC_WRITE, NR_CONC_COUNT };
+const nr_concentration *nr_model_concentration(const nr_model *m, int which);
+/* Lorenz points of per-file bytes (which = enum nr_conc_which); arrays owned by the model. */
+size_t nr_model_lorenz(const nr_model *m, int which, const double **xs, const double **ys);
+
+enum nr_pl_which { NR_PL_BYTES, NR_PL_ACCESSES, NR_PL_COUNT };
+const nr_powerlaw_fit *nr_model_powerlaw(const nr_model *m, int which);
+/* CCDF points of per-file bytes / accesses (files with > 0 only). */
+size_t nr_model_ccdf(const nr_model *m, int which, const double **xs, const double **ps);
+
+/* Exact quantiles of one latency group. */
+#define NR_MODEL_NQ 6   /* p50 p90 p99 p99.9 p99.99 max */
+extern const double nr_model_quantiles[NR_MODEL_NQ];
+typedef struct nr_model_latency {
+    uint64_t count;               /* calls with a duration */
+    int64_t q_ns[NR_MODEL_NQ];    /* -1 when count == 0 */
+    double mean_s;                /* NAN when count == 0 */
+    nr_loghist hist;              /* CDF points: nr_loghist_bin_upper */
+} nr_model_latency;
+/* Latency of op group lat_op over every regular-file call. */
+const nr_model_latency *nr_model_latency_all(const nr_model *m, int lat_op);
+/* The same restricted to phase i (index of nr_model_phase_at), a role, a file system. */
+const nr_model_latency *nr_model_latency_phase(const nr_model *m, int lat_op, size_t phase);
+const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int role);
+size_t nr_model_fs_count(const nr_model *m);
+const char *nr_model_fs_name(const nr_model *m, size_t i);   /* mount point, or "unknown" */
+const nr_model_latency *nr_model_latency_fs(const nr_model *m, int lat_op, size_t fs);
+
+/* Cache-hit/miss split of read latency, with slow_bytes_share filled in. */
+const nr_cache_split *nr_model_cache_split(const nr_model *m);
+uint64_t nr_model_slow_read_bytes(const nr_model *m);
+
+/* Timeline: nbins bins of width_ns from start_ns; bytes per bin and phase. */
+typedef struct nr_model_timeline {
+    size_t nbins;
+    int64_t start_ns, width_ns;
+    const uint64_t *read_bytes, *write_bytes;   /* [nbins], every phase */
+    size_t nphases;                             /* = nr_model_phase_count */
+    const uint64_t *phase_read, *phase_write;   /* [nphases * nbins], row-major by phase */
+} nr_model_timeline;
+const nr_model_timeline *nr_model_get_timeline(const nr_model *m);
+
+typedef struct nr_model_burst {
+    int64_t start_ns, end_ns;     /* bin edges */
+    uint64_t bytes;               /* bytes written in [start, end) */
+    double duration_s, peak_rate, mean_rate;   /* rates in bytes/s */
+    double interval_s;            /* start minus the previous burst's start; NAN for the first */
+} nr_model_burst;
+/* Burst detection parameters (docs/summary-schema.md#bursts). */
+#define NR_BURST_PEAK_FRACTION 0.10     /* a bin is active at >= 10% of the peak write-bin rate */
+#define NR_BURST_MIN_RATE (1024.0 * 1024.0)   /* ... and >= 1 MiB/s */
+#define NR_BURST_MERGE_GAP_BINS 3       /* runs separated by < 3 idle bins are one burst */
+size_t nr_model_burst_count(const nr_model *m);
+const nr_model_burst *nr_model_burst_at(const nr_model *m, size_t i);
+
+/* Access pattern. Darshan's request-size bins. */
+#define NR_SIZE_BINS 10
+extern const char *const nr_size_bin_names[NR_SIZE_BINS];  /* "0-100", "100-1K", ... "1G+" */
+int nr_size_bin(int64_t bytes);
+typedef struct nr_model_access {
+    uint64_t size_hist[2][NR_SIZE_BINS];   /* [0] reads, [1] writes */
+    /* Classified per file per op against the previous access of that op to that file
+     * (Darshan): consecutive = offset == previous end; sequential = offset > previous end
+     * (a forward gap); random = offset < previous end. first = first access (not classified),
+     * unknown = offset not known. Darshan's SEQ counter = consecutive + sequential. */
+    uint64_t consecutive[2], sequential[2], random[2], first[2], unknown_offset[2];
+    uint64_t opens;            /* successful open/openat/openat2/creat of regular files */
+    double opens_per_s;        /* opens / run duration */
+    uint64_t meta_calls, data_calls;
+    double meta_to_data;       /* meta_calls / data_calls (NAN when no data calls) */
+    uint64_t median_read_size; /* exact median bytes of read calls, 0 when none */
+} nr_model_access;
+const nr_model_access *nr_model_get_access(const nr_model *m);
+
+/* Traffic that is not regular-file I/O, per file kind. */
+typedef struct nr_model_nonfile {
+    uint64_t calls[NR_FILE_KIND_COUNT];
+    uint64_t bytes_read[NR_FILE_KIND_COUNT], bytes_written[NR_FILE_KIND_COUNT];
+    uint64_t no_file_calls;   /* events with no file (file_id -1) */
+} nr_model_nonfile;
+const nr_model_nonfile *nr_model_get_nonfile(const nr_model *m);
+
+/* Capture fidelity. */
+typedef struct nr_model_pyio_match {
+    const char *path;         /* as the hook wrote it */
+    uint64_t hook_bytes, strace_bytes;
+    double ratio;             /* strace / hook; NAN when hook_bytes == 0 */
+    int matched;              /* 1 when a regular file of the store matched the path */
+} nr_model_pyio_match;
+typedef struct nr_model_fidelity {
+    uint64_t processes_io_no_phase;   /* pids whose regular-file calls are all unphased (only when phases exist) */
+    uint64_t phases_without_io;       /* phase names with no regular-file call */
+    uint64_t unfinished_calls;        /* events flagged never resumed */
+    uint64_t failed_calls;            /* events flagged failed */
+    uint64_t events_with_dur, events_with_ts, data_events, data_events_with_file;
+    int durations_available, timestamps_available, paths_available;
+    int64_t hook_first_ns, hook_last_ns;     /* -1 when the hook recorded nothing */
+    int64_t strace_first_ns, strace_last_ns; /* -1 when no timestamps */
+    double skew_start_s, skew_end_s;         /* hook minus strace; NAN when unknown */
+    uint64_t mmap_regular;            /* mmap calls on regular files */
+    size_t npyio;
+    const nr_model_pyio_match *pyio;  /* per hook path, sorted by path */
+    uint64_t diagnostics_reasons;     /* distinct reasons in table diagnostics */
+    uint64_t diagnostics_total;       /* summed counts */
+} nr_model_fidelity;
+const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m);
+
+/* Findings (rules: model/findings.c, docs/findings.md). */
+typedef struct nr_model_finding {
+    const char *id;           /* stable rule id */
+    char sentence[512];       /* the conclusion with its numbers */
+    const char *action;       /* suggested action */
+    double value, threshold;  /* the number compared, and the rule threshold */
+} nr_model_finding;
+size_t nr_model_finding_count(const nr_model *m);
+const nr_model_finding *nr_model_finding_at(const nr_model *m, size_t i);
+
+/* Meta value of key in the store, or NULL. */
+const char *nr_model_meta(const nr_model *m, const char *key);
+
+#endif

@@ -1,0 +1,212 @@
+/* The streaming passes over table events: one row group at a time, only the
+ * columns a pass needs, each row resolved (file kind, phase, process role,
+ * file system) and handed to the statistics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "pass.h"
+
+/* Default value of a column the store lacks (older or partial stores). */
+static int64_t column_default(int col)
+{
+    switch (col) {
+    case NR_EV_BYTES:
+    case NR_EV_FLAGS:
+        return 0;
+    case NR_EV_OP_CLASS:
+        return NR_OP_OTHER;
+    default:
+        return -1;
+    }
+}
+
+int nr__reader_open(nr__reader *r, const nr_store *s, uint32_t want, nr_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->t = nr_store_find_table(s, "events");
+    r->want = want;
+    for (int c = 0; c < NR_EV_COL_COUNT; c++) {
+        nr_col_chunk_init(&r->ch[c]);
+        r->col[c] = -1;
+        if (!(want & NR__COL(c)) || !r->t)
+            continue;
+        r->col[c] = nr_store_col_index(r->t, nr_events_table.cols[c].name);
+        if (r->col[c] >= 0) {
+            nr_col_info info;
+            nr_store_col_info(r->t, (size_t)r->col[c], &info);
+            const nr_col_type expect = nr_events_table.cols[c].type;
+            if (info.type != expect)
+                return nr_error_set(err, NR_E_FORMAT, "table events: column %s has type %d, expected %d",
+                                    info.name, (int)info.type, (int)expect);
+        }
+    }
+    return 0;
+}
+
+void nr__reader_close(nr__reader *r)
+{
+    for (int c = 0; c < NR_EV_COL_COUNT; c++)
+        nr_col_chunk_fini(&r->ch[c]);
+    free(r->defaults);
+    r->defaults = NULL;
+}
+
+static int ensure_defaults(nr__reader *r, size_t n)
+{
+    if (n <= r->defaults_cap)
+        return 0;
+    free(r->defaults);
+    r->defaults_cap = 0;
+    r->defaults = malloc(n * NR_EV_COL_COUNT * sizeof *r->defaults);
+    if (!r->defaults)
+        return NR_E_NOMEM;
+    r->defaults_cap = n;
+    return 0;
+}
+
+/* Fills a missing I64 column of n rows (n <= defaults_cap) with its default. */
+static void fill_default(nr__reader *r, int c, size_t n)
+{
+    int64_t *col = r->defaults + (size_t)c * r->defaults_cap;
+    const int64_t v = column_default(c);
+    for (size_t i = 0; i < n; i++)
+        col[i] = v;
+    r->i64[c] = col;
+}
+
+int nr__reader_load(nr__reader *r, size_t rg, size_t *nrows, nr_error *err)
+{
+    const size_t n = (size_t)nr_store_rowgroup_rows(r->t, rg);
+    for (int c = 0; c < NR_EV_COL_COUNT; c++) {
+        r->i64[c] = NULL;
+        r->str[c] = NULL;
+        if (!(r->want & NR__COL(c)))
+            continue;
+        if (r->col[c] < 0) {
+            if (nr_events_table.cols[c].type == NR_COL_STR)
+                continue;   /* strings default to NULL */
+            NR_TRY(ensure_defaults(r, n));
+            fill_default(r, c, n);
+            continue;
+        }
+        NR_TRY(nr_store_read_chunk(r->t, (size_t)r->col[c], rg, &r->ch[c], err));
+        if (r->ch[c].n != n)
+            return nr_error_set(err, NR_E_FORMAT,
+                                "table events: row group %zu column %s has %zu values, expected %zu",
+                                rg, nr_events_table.cols[c].name, r->ch[c].n, n);
+        r->i64[c] = r->ch[c].i64;
+        r->str[c] = r->ch[c].str;
+    }
+    *nrows = n;
+    return 0;
+}
+
+int nr__lat_op_of(int op_class)
+{
+    switch (op_class) {
+    case NR_OP_READ: return NR_LAT_READ;
+    case NR_OP_WRITE: return NR_LAT_WRITE;
+    case NR_OP_OPEN: return NR_LAT_OPEN;
+    case NR_OP_SYNC: return NR_LAT_SYNC;
+    case NR_OP_META: return NR_LAT_META;
+    default: return -1;
+    }
+}
+
+int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr__event *e)
+{
+#define GET(c) (r->i64[c] ? r->i64[c][i] : column_default(c))
+    e->ts = GET(NR_EV_TS_NS);
+    e->dur = GET(NR_EV_DUR_NS);
+    e->pid = GET(NR_EV_PID);
+    e->fd = GET(NR_EV_FD);
+    e->bytes = GET(NR_EV_BYTES);
+    e->offset = GET(NR_EV_OFFSET);
+    e->result = GET(NR_EV_RESULT);
+    e->flags = GET(NR_EV_FLAGS);
+    const int64_t op = GET(NR_EV_OP_CLASS);
+    const int64_t file_id = GET(NR_EV_FILE_ID);
+    const int64_t phase_id = GET(NR_EV_PHASE_ID);
+#undef GET
+    e->syscall = r->str[NR_EV_SYSCALL] ? r->str[NR_EV_SYSCALL][i] : NULL;
+    e->op = op >= 0 && op < NR_OP_CLASS_COUNT ? (int)op : NR_OP_OTHER;
+    e->lat_op = nr__lat_op_of(e->op);
+
+    e->file_row = file_id >= 0 ? nr__idmap_get(&m->file_ids, file_id) : -1;
+    if (e->file_row >= 0) {
+        e->kind = m->file_kind[e->file_row];
+        e->reg = m->file_reg[e->file_row];
+        e->fs = m->file_fs[e->file_row];
+    } else {
+        e->kind = NR_KIND_UNKNOWN;
+        e->reg = -1;
+        e->fs = 0;
+    }
+    const int64_t ph = phase_id >= 0 ? nr__idmap_get(&m->phase_ids, phase_id) : -1;
+    e->phase = ph >= 0 ? (size_t)ph : m->unphased;
+
+    if (e->pid == m->last_pid) {
+        e->proc = m->last_proc;
+    } else {
+        int64_t p = nr__idmap_get(&m->pids, e->pid);
+        if (p < 0) {
+            if (!may_add_proc)
+                return NR_E_INPUT;   /* cannot happen after pass 1 added every pid */
+            size_t idx;
+            NR_TRY(nr__proc_index(m, e->pid, &idx));
+            p = (int64_t)idx;
+        }
+        m->last_pid = e->pid;
+        m->last_proc = (size_t)p;
+        e->proc = (size_t)p;
+    }
+    e->role = m->procs[e->proc].role;
+    return 0;
+}
+
+/* Pass 1: every per-event statistic; pass 2: timeline and quantile collection. */
+int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
+{
+    static const uint32_t pass_cols[3] = {
+        [1] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
+              NR__COL(NR_EV_SYSCALL) | NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FD) |
+              NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_OFFSET) |
+              NR__COL(NR_EV_RESULT) | NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID),
+        [2] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
+              NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) |
+              NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID),
+    };
+    nr__reader r;
+    int rc = nr__reader_open(&r, s, pass_cols[pass], err);
+    if (rc < 0 || !r.t) {
+        nr__reader_close(&r);
+        return rc;
+    }
+    m->last_pid = INT64_MIN;
+    const size_t ngroups = nr_store_table_rowgroups(r.t);
+    for (size_t rg = 0; rg < ngroups && rc >= 0; rg++) {
+        size_t n;
+        rc = nr__reader_load(&r, rg, &n, err);
+        for (size_t i = 0; i < n && rc >= 0; i++) {
+            nr__event e;
+            rc = nr__reader_event(&r, m, i, pass == 1, &e);
+            if (rc < 0)
+                break;
+            if (pass == 1) {
+                m->totals.events++;
+                nr__phases_add(m, &e);
+                nr__access_add(m, &e);
+                nr__fidelity_add(m, &e);
+                nr__latency_add(m, &e);
+            } else {
+                nr__timeline_add(m, &e);
+                rc = nr__latency_collect(m, &e);
+            }
+        }
+    }
+    if (rc == NR_E_NOMEM && !err->msg[0])
+        nr_error_set(err, rc, "out of memory while reading table events");
+    nr__reader_close(&r);
+    return rc < 0 ? rc : 0;
+}

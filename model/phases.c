@@ -1,0 +1,86 @@
+/* Phase breakdown: per phase x op class calls, bytes and summed syscall
+ * time of regular-file I/O; per process the same totals; the run totals. */
+#include <stdlib.h>
+
+#include "model_internal.h"
+
+/* A call counts when it is on a regular file and has a result (calls that
+ * never resumed are counted by fidelity only). Failed calls count as calls. */
+static int counts(const nr__event *e)
+{
+    return e->reg >= 0 && !(e->flags & NR_EVF_NEVER_RESUMED);
+}
+
+void nr__phases_add(nr_model *m, const nr__event *e)
+{
+    if (!counts(e))
+        return;
+    const uint64_t bytes = e->bytes > 0 && (e->op == NR_OP_READ || e->op == NR_OP_WRITE) ? (uint64_t)e->bytes : 0;
+    const int64_t dur = e->dur > 0 ? e->dur : 0;
+
+    nr_model_opsum *o = &m->phases[e->phase].ops[e->op];
+    o->calls++;
+    o->bytes += bytes;
+    o->time_ns += dur;
+
+    nr_model_process *p = &m->procs[e->proc];
+    p->calls++;
+    p->io_time_s += (double)dur * 1e-9;
+    if (e->phase == m->unphased)
+        p->unphased_calls++;
+
+    if (e->op == NR_OP_READ) {
+        p->bytes_read += bytes;
+        m->totals.read_calls++;
+        m->totals.bytes_read += bytes;
+        m->reg_read[e->reg] += (double)bytes;
+        m->reg_access[e->reg] += 1;
+    } else if (e->op == NR_OP_WRITE) {
+        p->bytes_written += bytes;
+        m->totals.write_calls++;
+        m->totals.bytes_written += bytes;
+        m->reg_written[e->reg] += (double)bytes;
+        m->reg_access[e->reg] += 1;
+    }
+
+    /* processes with I/O per phase: a set of (phase, process) pairs */
+    const int64_t key = (int64_t)(((uint64_t)e->phase << 32) | (uint64_t)e->proc);
+    if (key != m->last_pair) {
+        m->last_pair = key;
+        if (nr__idmap_get(&m->phase_procs, key) < 0 &&
+            nr__idmap_put(&m->phase_procs, key, 1) == 0)
+            m->phases[e->phase].processes_with_io++;
+    }
+}
+
+int nr__phases_finish(nr_model *m)
+{
+    nr_model_phase *un = &m->phases[m->unphased];
+    /* load_phases left minus the covered time there; the rest of the run is unphased */
+    const double covered = -un->wall_s;
+    un->wall_s = m->totals.duration_s > covered ? m->totals.duration_s - covered : 0;
+    un->first_ns = m->totals.first_ns;
+    un->last_ns = m->totals.last_ns;
+    for (size_t i = 0; i < m->nphases; i++) {
+        nr_model_phase *p = &m->phases[i];
+        int64_t t = 0;
+        for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
+            t += p->ops[op].time_ns;
+        p->io_time_s = (double)t * 1e-9;
+        p->io_share = p->wall_s > 0 ? p->io_time_s / p->wall_s : NAN;
+    }
+    const double total = (double)(m->totals.bytes_read + m->totals.bytes_written);
+    for (size_t i = 0; i < m->nprocs; i++) {
+        nr_model_process *p = &m->procs[i];
+        const double life = p->first_ns >= 0 && p->last_ns > p->first_ns ? (double)(p->last_ns - p->first_ns) * 1e-9 : 0;
+        p->io_share = life > 0 ? p->io_time_s / life : NAN;
+        p->bytes_share = total > 0 ? (double)(p->bytes_read + p->bytes_written) / total : NAN;
+    }
+    for (size_t f = 0; f < m->nreg; f++) {
+        m->reg_total[f] = m->reg_read[f] + m->reg_written[f];
+        m->totals.files_read += m->reg_read[f] > 0;
+        m->totals.files_written += m->reg_written[f] > 0;
+    }
+    m->totals.processes = m->nprocs;
+    return 0;
+}

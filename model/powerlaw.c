@@ -1,0 +1,719 @@
+/* powerlaw: Clauset-Shalizi-Newman (2009) power-law tail fit.
+ *
+ * - alpha by maximum likelihood: continuous closed form (CSN eq. 3.1),
+ *   discrete by maximising the Hurwitz-zeta likelihood (CSN eq. 3.5) with
+ *   Brent's method, started at the CSN approximation (eq. 3.7);
+ * - xmin minimising the KS distance between the tail's empirical CDF and the
+ *   fitted CDF (CSN section 3.3, eq. 3.9);
+ * - alpha standard error (alpha - 1) / sqrt(n_tail) (CSN eq. 3.2);
+ * - goodness of fit by the semi-parametric bootstrap of CSN section 4.1;
+ * - Vuong's likelihood-ratio test against a lognormal fitted by maximum
+ *   likelihood to the same tail (truncated at xmin; CSN section 5.1, appendix C).
+ *
+ * The KS distance of a candidate is computed exactly but lazily: both CDFs
+ * are monotone, so a run of unique values between two evaluated ones can only
+ * hold a larger distance than the best so far if a bound from its end points
+ * says so (branch and bound); a candidate is abandoned as soon as its distance
+ * reaches the best of the earlier candidates. See docs/statistics.md. */
+#include "powerlaw.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_erf.h>
+#include <gsl/gsl_sf_zeta.h>
+
+#include "statsort.h"
+
+enum {
+    MAX_CANDIDATES = 1000,      /* xmin candidates of the fit */
+    MAX_BOOT_CANDIDATES = 1000, /* xmin candidates of each bootstrap refit */
+    DISCRETE_TABLE = 1024,      /* exact CDF table of the discrete sampler */
+};
+
+static const double ALPHA_LO = 1.0 + 1e-6, ALPHA_HI = 50.0;
+
+/* The positive sample as sorted unique values with cumulative counts. */
+typedef struct pl_data {
+    int discrete;
+    size_t n;           /* values */
+    size_t U;           /* unique values */
+    double *sorted;     /* the n values ascending */
+    double *u;          /* unique values ascending */
+    double *lnu;        /* ln u */
+    size_t *cum;        /* cum[j]: values <= u[j] */
+    long double *sufln; /* sufln[j]: sum of ln x over values >= u[j]; sufln[U] = 0 */
+} pl_data;
+
+static void pl_data_free(pl_data *d)
+{
+    free(d->u);
+    free(d->lnu);
+    free(d->cum);
+    free(d->sufln);
+    memset(d, 0, sizeof *d);
+}
+
+/* Builds the unique-value view of sorted[0..n) (borrowed, must outlive d). */
+static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
+{
+    memset(d, 0, sizeof *d);
+    d->discrete = discrete;
+    d->n = n;
+    d->sorted = sorted;
+    const size_t cap = n ? n : 1;
+    d->u = malloc(cap * sizeof *d->u);
+    d->lnu = malloc(cap * sizeof *d->lnu);
+    d->cum = malloc(cap * sizeof *d->cum);
+    d->sufln = malloc((cap + 1) * sizeof *d->sufln);
+    if (!d->u || !d->lnu || !d->cum || !d->sufln) {
+        pl_data_free(d);
+        return NR_E_NOMEM;
+    }
+    size_t U = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (U == 0 || sorted[i] != d->u[U - 1]) {
+            d->u[U] = sorted[i];
+            d->lnu[U] = log(sorted[i]);
+            U++;
+        }
+        d->cum[U - 1] = i + 1;
+    }
+    d->U = U;
+    d->sufln[U] = 0;
+    for (size_t j = U; j-- > 0;) {
+        const size_t count = d->cum[j] - (j ? d->cum[j - 1] : 0);
+        d->sufln[j] = d->sufln[j + 1] + (long double)count * d->lnu[j];
+    }
+    return 0;
+}
+
+/* Values < u[c]. */
+static size_t below(const pl_data *d, size_t c)
+{
+    return c ? d->cum[c - 1] : 0;
+}
+
+/* ---- maximum likelihood of alpha for xmin = u[c] ---- */
+
+typedef struct disc_ll {
+    double xmin;
+    double nt;
+    double sumln; /* sum of ln x over the tail */
+} disc_ll;
+
+/* Negative log-likelihood of the discrete power law (CSN eq. 3.5). */
+static double disc_negll(double alpha, void *p)
+{
+    const disc_ll *q = p;
+    return q->nt * log(gsl_sf_hzeta(alpha, q->xmin)) + alpha * q->sumln;
+}
+
+/* Minimises disc_negll over alpha with Brent's method, started at the CSN
+ * approximation; the likelihood is log-concave in alpha, so expanding steps
+ * from the start always find a bracket. */
+static double disc_alpha_mle(disc_ll *q)
+{
+    const double denom = q->sumln - q->nt * log(q->xmin - 0.5);
+    double guess = denom > 0 ? 1.0 + q->nt / denom : 2.0; /* CSN eq. 3.7 */
+    guess = fmin(fmax(guess, ALPHA_LO + 1e-3), ALPHA_HI - 1e-3);
+    double step = 0.02;
+    double a = fmax(guess - step, ALPHA_LO), b = fmin(guess + step, ALPHA_HI);
+    double fm = disc_negll(guess, q), fa = disc_negll(a, q), fb = disc_negll(b, q);
+    while (fa <= fm && a > ALPHA_LO) { /* minimum lies lower: move the bracket down */
+        b = guess, fb = fm;
+        guess = a, fm = fa;
+        step *= 2;
+        a = fmax(guess - step, ALPHA_LO);
+        fa = disc_negll(a, q);
+    }
+    while (fb <= fm && b < ALPHA_HI) { /* or higher */
+        a = guess, fa = fm;
+        guess = b, fm = fb;
+        step *= 2;
+        b = fmin(guess + step, ALPHA_HI);
+        fb = disc_negll(b, q);
+    }
+    if (fa <= fm)
+        return a; /* at the lower limit */
+    if (fb <= fm)
+        return b;
+    gsl_function F = {.function = disc_negll, .params = q};
+    gsl_min_fminimizer *m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+    if (m == NULL)
+        return guess;
+    double best = guess;
+    if (gsl_min_fminimizer_set_with_values(m, &F, guess, fm, a, fa, b, fb) == GSL_SUCCESS) {
+        for (int it = 0; it < 100; it++) {
+            if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
+                break;
+            best = gsl_min_fminimizer_x_minimum(m);
+            if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(m), gsl_min_fminimizer_x_upper(m), 1e-9,
+                                      0) == GSL_SUCCESS)
+                break;
+        }
+    }
+    gsl_min_fminimizer_free(m);
+    return best;
+}
+
+/* MLE of alpha for xmin = u[c]; NAN when the tail has one distinct value. */
+static double alpha_mle(const pl_data *d, size_t c)
+{
+    const double nt = (double)(d->n - below(d, c));
+    const double sumln = (double)d->sufln[c];
+    const double spread = (double)(d->sufln[c] - (long double)nt * d->lnu[c]); /* sum ln(x/xmin) */
+    if (!(spread > 0))
+        return NAN;
+    if (!d->discrete)
+        return 1.0 + nt / spread; /* CSN eq. 3.1 */
+    disc_ll q = {.xmin = d->u[c], .nt = nt, .sumln = sumln};
+    return disc_alpha_mle(&q);
+}
+
+/* ---- KS distance by branch and bound ---- */
+
+typedef struct ks_ctx {
+    const pl_data *d;
+    size_t c;         /* xmin = u[c] */
+    double alpha;
+    double zeta_xmin; /* discrete: zeta(alpha, xmin) */
+    double base, nt;  /* values below xmin, tail size */
+    double D;         /* largest distance found so far */
+    double cutoff;    /* stop once D >= cutoff */
+} ks_ctx;
+
+/* Empirical CDF of the tail just after unique value j (j = c - 1: 0). */
+static inline double emp(const ks_ctx *k, size_t j)
+{
+    return j + 1 == k->c ? 0.0 : ((double)k->d->cum[j] - k->base) / k->nt;
+}
+
+/* Fitted CDF just before (lo) and at (hi) unique value j. */
+static void fit_cdf(const ks_ctx *k, size_t j, double *lo, double *hi)
+{
+    const pl_data *d = k->d;
+    if (!d->discrete) {
+        *lo = *hi = -expm1((1.0 - k->alpha) * (d->lnu[j] - d->lnu[k->c]));
+        return;
+    }
+    /* P(X < u) = 1 - zeta(alpha, u) / zeta(alpha, xmin); P(X <= u) adds u^-alpha / zeta */
+    const double ge = j == k->c ? 1.0 : gsl_sf_hzeta(k->alpha, d->u[j]) / k->zeta_xmin;
+    const double pmf = exp(-k->alpha * d->lnu[j]) / k->zeta_xmin;
+    *lo = 1.0 - ge;
+    *hi = *lo + pmf;
+}
+
+/* Distance terms of unit j: |F(u_j-) - S(u_j-)| and |F(u_j) - S(u_j)|. */
+static void ks_unit(ks_ctx *k, size_t j, double lo, double hi)
+{
+    const double a = fabs(lo - emp(k, j - 1)), b = fabs(hi - emp(k, j));
+    if (a > k->D)
+        k->D = a;
+    if (b > k->D)
+        k->D = b;
+}
+
+/* Units j0 and j1 (j0 < j1) are evaluated: hi0 = F(u_j0), lo1 = F(u_j1-).
+ * Visits the units in between only where they may exceed D. */
+static void ks_range(ks_ctx *k, size_t j0, size_t j1, double hi0, double lo1)
+{
+    if (j1 - j0 < 2 || k->D >= k->cutoff)
+        return;
+    /* inner units have F in [hi0, lo1] and S in [S(j0), S(j1 - 1)] */
+    const double bound = fmax(lo1 - emp(k, j0), emp(k, j1 - 1) - hi0);
+    if (bound <= k->D)
+        return;
+    const size_t mid = j0 + (j1 - j0) / 2;
+    double lo, hi;
+    fit_cdf(k, mid, &lo, &hi);
+    ks_unit(k, mid, lo, hi);
+    ks_range(k, j0, mid, hi0, lo);
+    ks_range(k, mid, j1, hi, lo1);
+}
+
+/* KS distance of the fit (alpha, xmin = u[c]) to the tail; stops early
+ * (returning a value >= cutoff) when it reaches cutoff. */
+static double ks_distance(const pl_data *d, size_t c, double alpha, double cutoff)
+{
+    ks_ctx k = {.d = d, .c = c, .alpha = alpha, .cutoff = cutoff};
+    k.base = (double)below(d, c);
+    k.nt = (double)d->n - k.base;
+    if (d->discrete)
+        k.zeta_xmin = gsl_sf_hzeta(alpha, d->u[c]);
+    double lo0, hi0, lo1, hi1;
+    fit_cdf(&k, c, &lo0, &hi0);
+    ks_unit(&k, c, lo0, hi0);
+    if (d->U - 1 > c) {
+        fit_cdf(&k, d->U - 1, &lo1, &hi1);
+        ks_unit(&k, d->U - 1, lo1, hi1);
+        ks_range(&k, c, d->U - 1, hi0, lo1);
+    }
+    return k.D;
+}
+
+/* ---- xmin search ---- */
+
+typedef struct pl_best {
+    int found;
+    size_t c;
+    double alpha, D;
+} pl_best;
+
+/* Last unique index whose tail holds >= min_tail values and >= 2 distinct
+ * values; returns 0 with *cmax, or -1 when there is none. */
+static int last_candidate(const pl_data *d, size_t min_tail, size_t *cmax)
+{
+    if (d->U < 2 || d->n < min_tail)
+        return -1;
+    size_t c = d->U - 2;
+    while (d->n - below(d, c) < min_tail) {
+        if (c == 0)
+            return -1;
+        c--;
+    }
+    *cmax = c;
+    return 0;
+}
+
+/* Unique index holding sorted position pos. */
+static size_t unique_at(const pl_data *d, size_t pos)
+{
+    size_t lo = 0, hi = d->U - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->cum[mid] > pos)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Tries every candidate xmin (all unique values up to cmax, or max_cand of
+ * them at evenly spaced sorted positions) and keeps the smallest D; ties keep
+ * the smaller xmin. */
+static pl_best search_xmin(const pl_data *d, size_t min_tail, size_t max_cand)
+{
+    pl_best best = {.found = 0, .D = INFINITY};
+    size_t cmax;
+    if (last_candidate(d, min_tail, &cmax) < 0)
+        return best;
+    const size_t span = below(d, cmax); /* sorted positions 0 .. span start candidates */
+    size_t prev = (size_t)-1;
+    const size_t steps = cmax + 1 <= max_cand ? cmax + 1 : max_cand;
+    for (size_t s = 0; s < steps; s++) {
+        size_t c;
+        if (cmax + 1 <= max_cand)
+            c = s;
+        else
+            c = s + 1 == steps ? cmax : unique_at(d, (size_t)(((long double)s * span) / (steps - 1)));
+        if (c == prev)
+            continue;
+        prev = c;
+        const double alpha = alpha_mle(d, c);
+        if (!isfinite(alpha))
+            continue;
+        const double D = ks_distance(d, c, alpha, best.D);
+        if (D < best.D) {
+            best.found = 1;
+            best.c = c;
+            best.alpha = alpha;
+            best.D = D;
+        }
+    }
+    return best;
+}
+
+/* ---- lognormal fitted to the tail, and Vuong's test ---- */
+
+/* log of the upper normal tail Q(z) = P(Z > z), accurate for large z. */
+static double log_upper_normal(double z)
+{
+    return log(0.5) + gsl_sf_log_erfc(z / M_SQRT2);
+}
+
+/* log(Q(a) - Q(b)) for a < b: the normal mass of (a, b], without cancellation. */
+static double log_normal_mass(double a, double b)
+{
+    if (a >= 0) {
+        const double la = log_upper_normal(a), lb = log_upper_normal(b);
+        return la + log(-expm1(lb - la));
+    }
+    if (b <= 0) { /* mirror: Q(-b) - Q(-a) */
+        const double la = log_upper_normal(-b), lb = log_upper_normal(-a);
+        return la + log(-expm1(lb - la));
+    }
+    return log1p(-(exp(log_upper_normal(b)) + exp(log_upper_normal(-a))));
+}
+
+typedef struct ln_tail {
+    const pl_data *d;
+    size_t c;        /* tail starts at unique value c */
+    double nt;
+    double mean_ln, var_ln; /* of ln x over the tail */
+    double sum_ln;
+} ln_tail;
+
+/* Log-density (continuous) or log-mass (discrete, the lognormal's mass of
+ * (x - 1/2, x + 1/2]) of unique value j under the lognormal (mu, sigma)
+ * truncated to x >= xmin, given the log normaliser. */
+static double ln_logp(const ln_tail *t, size_t j, double mu, double sigma, double lognorm)
+{
+    const pl_data *d = t->d;
+    if (!d->discrete) {
+        const double z = (d->lnu[j] - mu) / sigma;
+        return -d->lnu[j] - log(sigma) - 0.5 * log(2 * M_PI) - 0.5 * z * z - lognorm;
+    }
+    const double a = (log(d->u[j] - 0.5) - mu) / sigma, b = (log(d->u[j] + 0.5) - mu) / sigma;
+    return log_normal_mass(a, b) - lognorm;
+}
+
+/* Log of the lognormal's mass at x >= xmin (the truncation normaliser). */
+static double ln_lognorm(const ln_tail *t, double mu, double sigma)
+{
+    const double xmin = t->d->u[t->c];
+    const double edge = t->d->discrete ? log(xmin - 0.5) : log(xmin);
+    return log_upper_normal((edge - mu) / sigma);
+}
+
+/* Negative log-likelihood of the truncated lognormal; v = (mu, ln sigma). */
+static double ln_negll(const gsl_vector *v, void *p)
+{
+    const ln_tail *t = p;
+    const double mu = gsl_vector_get(v, 0), sigma = exp(gsl_vector_get(v, 1));
+    if (!isfinite(mu) || !(sigma > 1e-12) || !isfinite(sigma))
+        return INFINITY;
+    const double lognorm = ln_lognorm(t, mu, sigma);
+    double ll;
+    if (!t->d->discrete) { /* sufficient statistics: mean and variance of ln x */
+        const double dm = t->mean_ln - mu;
+        ll = -t->sum_ln - t->nt * (log(sigma) + 0.5 * log(2 * M_PI)) -
+             t->nt * (t->var_ln + dm * dm) / (2 * sigma * sigma) - t->nt * lognorm;
+    } else {
+        ll = 0;
+        for (size_t j = t->c; j < t->d->U; j++) {
+            const double count = (double)(t->d->cum[j] - below(t->d, j));
+            ll += count * ln_logp(t, j, mu, sigma, lognorm);
+        }
+    }
+    return isfinite(ll) ? -ll : INFINITY;
+}
+
+/* Maximum-likelihood (mu, sigma) of the lognormal truncated at xmin, by the
+ * Nelder-Mead simplex (GSL nmsimplex2) from the moments of ln x, restarted
+ * once at its own optimum. Returns 0, or -1 when it cannot be fitted. */
+static int ln_fit(ln_tail *t, double *mu, double *sigma)
+{
+    const gsl_multimin_fminimizer_type *T = gsl_multimin_fminimizer_nmsimplex2;
+    gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(T, 2);
+    gsl_vector *x = gsl_vector_alloc(2), *step = gsl_vector_alloc(2);
+    int rc = -1;
+    if (!m || !x || !step)
+        goto out;
+    const double sd = sqrt(t->var_ln) > 1e-3 ? sqrt(t->var_ln) : 1e-3;
+    gsl_vector_set(x, 0, t->mean_ln);
+    gsl_vector_set(x, 1, log(sd));
+    gsl_multimin_function F = {.f = ln_negll, .n = 2, .params = t};
+    for (int round = 0; round < 2; round++) {
+        gsl_vector_set(step, 0, sd);
+        gsl_vector_set(step, 1, 0.5);
+        if (gsl_multimin_fminimizer_set(m, &F, x, step) != GSL_SUCCESS)
+            goto out;
+        for (int it = 0; it < 5000; it++) {
+            if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
+                break;
+            if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-9) == GSL_SUCCESS)
+                break;
+        }
+        gsl_vector_memcpy(x, gsl_multimin_fminimizer_x(m));
+    }
+    *mu = gsl_vector_get(x, 0);
+    *sigma = exp(gsl_vector_get(x, 1));
+    rc = isfinite(gsl_multimin_fminimizer_minimum(m)) ? 0 : -1;
+out:
+    gsl_multimin_fminimizer_free(m);
+    gsl_vector_free(x);
+    gsl_vector_free(step);
+    return rc;
+}
+
+/* Vuong's test of the power law (alpha, xmin = u[c]) against the truncated
+ * lognormal MLE on the same tail (CSN section 5.1): R = sum of pointwise log
+ * ratios, normalised by sqrt(n) times their standard deviation; p two-sided. */
+static void vuong_vs_lognormal(const pl_data *d, size_t c, double alpha, double *R, double *p)
+{
+    *R = NAN, *p = NAN;
+    ln_tail t = {.d = d, .c = c};
+    t.nt = (double)(d->n - below(d, c));
+    long double s = 0, ss = 0;
+    for (size_t j = c; j < d->U; j++) {
+        const double count = (double)(d->cum[j] - below(d, j));
+        s += count * d->lnu[j];
+    }
+    t.sum_ln = (double)s;
+    t.mean_ln = (double)(s / t.nt);
+    for (size_t j = c; j < d->U; j++) {
+        const double count = (double)(d->cum[j] - below(d, j)), dv = d->lnu[j] - t.mean_ln;
+        ss += count * dv * dv;
+    }
+    t.var_ln = (double)(ss / t.nt);
+    double mu, sigma;
+    if (ln_fit(&t, &mu, &sigma) < 0)
+        return;
+    const double lognorm = ln_lognorm(&t, mu, sigma);
+    const double xmin = d->u[c];
+    const double log_zeta = d->discrete ? log(gsl_sf_hzeta(alpha, xmin)) : 0;
+    long double sum = 0, sum2 = 0;
+    for (size_t j = c; j < d->U; j++) {
+        const double count = (double)(d->cum[j] - below(d, j));
+        const double lpl = d->discrete ? -alpha * d->lnu[j] - log_zeta
+                                       : log(alpha - 1) - log(xmin) - alpha * (d->lnu[j] - d->lnu[c]);
+        const double l = lpl - ln_logp(&t, j, mu, sigma, lognorm);
+        sum += count * l;
+        sum2 += count * (long double)l * l;
+    }
+    const long double mean = sum / t.nt;
+    const double var = (double)(sum2 / t.nt - mean * mean);
+    if (!(var > 0)) {
+        *R = 0, *p = 1;
+        return;
+    }
+    *R = (double)sum / (sqrt(t.nt) * sqrt(var));
+    *p = gsl_sf_erfc(fabs(*R) / M_SQRT2);
+}
+
+/* ---- semi-parametric bootstrap (CSN section 4.1) ---- */
+
+/* Exact sampler of the discrete power law: a table of P(X >= x) for the
+ * first DISCRETE_TABLE values, then the CSN continuous approximation
+ * (appendix D, eq. D.6) corrected to the exact value with Hurwitz zeta. */
+typedef struct disc_sampler {
+    double alpha, xmin, zeta_xmin;
+    double ccdf[DISCRETE_TABLE]; /* ccdf[k] = P(X >= xmin + k) */
+} disc_sampler;
+
+static void disc_sampler_init(disc_sampler *s, double alpha, double xmin)
+{
+    s->alpha = alpha, s->xmin = xmin;
+    s->zeta_xmin = gsl_sf_hzeta(alpha, xmin);
+    s->ccdf[0] = 1.0;
+    for (int k = 1; k < DISCRETE_TABLE; k++) /* exact recurrence zeta(a, x+1) = zeta(a, x) - x^-a */
+        s->ccdf[k] = s->ccdf[k - 1] - pow(xmin + k - 1, -alpha) / s->zeta_xmin;
+}
+
+static double disc_ccdf(const disc_sampler *s, double x)
+{
+    if (x - s->xmin < DISCRETE_TABLE)
+        return s->ccdf[(int)(x - s->xmin)];
+    return gsl_sf_hzeta(s->alpha, x) / s->zeta_xmin;
+}
+
+/* The x with P(X >= x + 1) < v <= P(X >= x), v in (0, 1]. */
+static double disc_draw(const disc_sampler *s, double v)
+{
+    if (v > s->ccdf[DISCRETE_TABLE - 1]) { /* largest k with ccdf[k] >= v */
+        int lo = 0, hi = DISCRETE_TABLE - 1;
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (s->ccdf[mid] >= v)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        return s->xmin + lo;
+    }
+    double x = floor((s->xmin - 0.5) * pow(v, -1.0 / (s->alpha - 1.0)) + 0.5);
+    const double first = s->xmin + DISCRETE_TABLE - 1;
+    if (x < first)
+        x = first;
+    if (x > 1e15) /* beyond exact integers in double: the approximation is exact enough */
+        return x;
+    while (x > first && disc_ccdf(s, x) < v)
+        x -= 1;
+    while (disc_ccdf(s, x + 1) >= v)
+        x += 1;
+    return x;
+}
+
+/* Draws one synthetic data set of n values into out (CSN section 4.1): with
+ * probability n_tail / n from the fitted power law, otherwise uniformly from
+ * the observed values below xmin. */
+static void synth_sample(const pl_data *d, size_t c, double alpha, const disc_sampler *ds, gsl_rng *rng,
+                         double *out)
+{
+    const size_t nbelow = below(d, c);
+    const double p_tail = (double)(d->n - nbelow) / (double)d->n;
+    const double xmin = d->u[c];
+    for (size_t i = 0; i < d->n; i++) {
+        if (nbelow == 0 || gsl_rng_uniform(rng) < p_tail) {
+            const double v = 1.0 - gsl_rng_uniform(rng); /* (0, 1] */
+            out[i] = d->discrete ? disc_draw(ds, v) : xmin * pow(v, -1.0 / (alpha - 1.0));
+        } else {
+            out[i] = d->sorted[gsl_rng_uniform_int(rng, nbelow)];
+        }
+    }
+}
+
+/* Fraction of bootstrap data sets whose own best fit has D >= D_data. */
+static int bootstrap_p(const pl_data *d, const pl_best *fit, size_t min_tail, int bootstraps, uint64_t seed,
+                       double *p, nr_error *err)
+{
+    double *buf = malloc(d->n * sizeof *buf);
+    disc_sampler *ds = d->discrete ? malloc(sizeof *ds) : NULL;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = 0;
+    if (!buf || !rng || (d->discrete && !ds)) {
+        rc = nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
+        goto out;
+    }
+    gsl_rng_set(rng, (unsigned long)seed);
+    if (ds)
+        disc_sampler_init(ds, fit->alpha, d->u[fit->c]);
+    int at_least = 0;
+    for (int b = 0; b < bootstraps; b++) {
+        synth_sample(d, fit->c, fit->alpha, ds, rng, buf);
+        if (nr__sort_f64(buf, d->n) < 0) {
+            rc = nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
+            goto out;
+        }
+        pl_data sd;
+        if (pl_data_build(&sd, buf, d->n, d->discrete) < 0) {
+            rc = nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
+            goto out;
+        }
+        const pl_best sb = search_xmin(&sd, min_tail, MAX_BOOT_CANDIDATES);
+        pl_data_free(&sd);
+        if (!sb.found || sb.D >= fit->D) /* an unfittable synthetic set fits no better than the data */
+            at_least++;
+    }
+    *p = (double)at_least / bootstraps;
+out:
+    free(buf);
+    free(ds);
+    gsl_rng_free(rng);
+    return rc;
+}
+
+/* ---- public entry points ---- */
+
+static void invalid_fit(nr_powerlaw_fit *out, size_t n)
+{
+    out->valid = 0;
+    out->alpha = out->alpha_se = out->xmin = NAN;
+    out->n_tail = 0;
+    out->n = n;
+    out->ks_d = out->p_value = out->vs_lognormal_R = out->vs_lognormal_p = NAN;
+}
+
+/* Copies the positive values of x, checking them. */
+static int positive_copy(const double *x, size_t n, int discrete, double **out, size_t *kept, nr_error *err)
+{
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (v == NULL)
+        return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory copying %zu values", n);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || (discrete && x[i] != floor(x[i]))) {
+            free(v);
+            return nr_error_set(err, NR_E_INPUT, "power-law fit: value %zu (%g) is not %s", i, x[i],
+                                discrete ? "a finite integer" : "finite");
+        }
+        if (x[i] > 0)
+            v[k++] = x[i];
+    }
+    *out = v;
+    *kept = k;
+    return 0;
+}
+
+int nr_powerlaw_fit_compute(const double *x, size_t n, const nr_powerlaw_opts *opts,
+                            nr_powerlaw_fit *out, nr_error *err)
+{
+    const nr_powerlaw_opts defaults = {.discrete = 0, .bootstraps = 0, .seed = 1, .min_tail = 10};
+    if (opts == NULL)
+        opts = &defaults;
+    const size_t min_tail = opts->min_tail ? opts->min_tail : 10;
+    gsl_set_error_handler_off(); /* GSL reports by status (underflows of zeta), never aborts */
+    invalid_fit(out, 0);
+    double *v;
+    size_t kept;
+    NR_TRY(positive_copy(x, n, opts->discrete != 0, &v, &kept, err));
+    invalid_fit(out, kept);
+    pl_data d;
+    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, opts->discrete != 0) < 0) {
+        free(v);
+        return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for %zu values", kept);
+    }
+    int rc = 0;
+    const pl_best best = search_xmin(&d, min_tail, MAX_CANDIDATES);
+    if (best.found) {
+        out->valid = 1;
+        out->alpha = best.alpha;
+        out->xmin = d.u[best.c];
+        out->n_tail = kept - below(&d, best.c);
+        out->alpha_se = (best.alpha - 1.0) / sqrt((double)out->n_tail);
+        out->ks_d = best.D;
+        vuong_vs_lognormal(&d, best.c, best.alpha, &out->vs_lognormal_R, &out->vs_lognormal_p);
+        if (opts->bootstraps > 0)
+            rc = bootstrap_p(&d, &best, min_tail, opts->bootstraps, opts->seed, &out->p_value, err);
+    }
+    pl_data_free(&d);
+    free(v);
+    return rc;
+}
+
+int nr_ccdf_points(const double *x, size_t n, size_t max_points, double *xs, double *ps, size_t *npoints)
+{
+    *npoints = 0;
+    if (max_points < 2)
+        return NR_E_USAGE;
+    double *v;
+    size_t kept;
+    NR_TRY(positive_copy(x, n, 0, &v, &kept, NULL));
+    pl_data d;
+    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, 0) < 0) {
+        free(v);
+        return NR_E_NOMEM;
+    }
+    size_t m = 0;
+    if (d.U <= max_points) {
+        for (size_t j = 0; j < d.U; j++, m++) {
+            xs[m] = d.u[j];
+            ps[m] = (double)(d.n - below(&d, j)) / (double)d.n;
+        }
+    } else { /* first unique value at or above each of max_points log-spaced targets */
+        const double l0 = d.lnu[0], l1 = d.lnu[d.U - 1];
+        size_t j = 0;
+        for (size_t k = 0; k < max_points; k++) {
+            const double target = k + 1 == max_points ? l1 : l0 + (l1 - l0) * (double)k / (double)(max_points - 1);
+            while (j < d.U - 1 && d.lnu[j] < target)
+                j++;
+            if (m > 0 && xs[m - 1] == d.u[j])
+                continue;
+            xs[m] = d.u[j];
+            ps[m] = (double)(d.n - below(&d, j)) / (double)d.n;
+            m++;
+        }
+    }
+    *npoints = m;
+    pl_data_free(&d);
+    free(v);
+    return 0;
+}
+
+double nr_powerlaw_ccdf(const nr_powerlaw_fit *fit, int discrete, double x)
+{
+    if (!fit->valid || !(x >= fit->xmin) || fit->n == 0)
+        return NAN;
+    const double scale = (double)fit->n_tail / (double)fit->n;
+    if (!discrete)
+        return scale * pow(x / fit->xmin, 1.0 - fit->alpha);
+    gsl_set_error_handler_off();
+    return scale * gsl_sf_hzeta(fit->alpha, ceil(x)) / gsl_sf_hzeta(fit->alpha, fit->xmin);
+}

@@ -1,0 +1,394 @@
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 1).
+ * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
+#include <math.h>
+
+#include "model_internal.h"
+
+#define SCHEMA_VERSION 1
+
+static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
+static json_t *secs(int64_t ns) { return ns < 0 ? json_null() : json_real((double)ns * 1e-9); }
+
+/* json_object_set_new that keeps going on NULL values (out of memory is checked once at the end). */
+static void put(json_t *o, const char *key, json_t *v)
+{
+    if (o && v)
+        json_object_set_new(o, key, v);
+    else
+        json_decref(v);
+}
+
+static json_t *opsum_json(const nr_model_opsum *o)
+{
+    json_t *j = json_object();
+    put(j, "calls", ju64(o->calls));
+    put(j, "bytes", ju64(o->bytes));
+    put(j, "time_s", real((double)o->time_ns * 1e-9));
+    return j;
+}
+
+static json_t *totals_json(const nr_model *m)
+{
+    const nr_model_totals *t = &m->totals;
+    json_t *j = json_object();
+    put(j, "bytes_read", ju64(t->bytes_read));
+    put(j, "bytes_written", ju64(t->bytes_written));
+    put(j, "read_calls", ju64(t->read_calls));
+    put(j, "write_calls", ju64(t->write_calls));
+    put(j, "files_read", ju64(t->files_read));
+    put(j, "files_written", ju64(t->files_written));
+    put(j, "files", ju64(t->files));
+    put(j, "processes", ju64(t->processes));
+    put(j, "events", ju64(t->events));
+    put(j, "duration_s", real(t->duration_s));
+    return j;
+}
+
+static json_t *phases_json(const nr_model *m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < m->nphases; i++) {
+        const nr_model_phase *p = &m->phases[i];
+        json_t *j = json_object(), *ops = json_object();
+        put(j, "name", json_string(p->name));
+        put(j, "instances", ju64(p->instances));
+        put(j, "wall_s", real(p->wall_s));
+        put(j, "bytes_read", ju64(p->ops[NR_OP_READ].bytes));
+        put(j, "bytes_written", ju64(p->ops[NR_OP_WRITE].bytes));
+        put(j, "read_calls", ju64(p->ops[NR_OP_READ].calls));
+        put(j, "write_calls", ju64(p->ops[NR_OP_WRITE].calls));
+        put(j, "io_time_s", real(p->io_time_s));
+        put(j, "io_share", real(p->io_share));
+        put(j, "processes_with_io", ju64(p->processes_with_io));
+        for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
+            put(ops, nr_op_class_name(op), opsum_json(&p->ops[op]));
+        put(j, "ops", ops);
+        if (j)
+            json_array_append_new(a, j);
+    }
+    return a;
+}
+
+static json_t *process_json(const nr_model_process *p)
+{
+    json_t *j = json_object();
+    put(j, "pid", json_integer(p->pid));
+    put(j, "ppid", json_integer(p->ppid));
+    put(j, "role", json_string(nr_role_name(p->role)));
+    put(j, "calls", ju64(p->calls));
+    put(j, "bytes_read", ju64(p->bytes_read));
+    put(j, "bytes_written", ju64(p->bytes_written));
+    put(j, "io_time_s", real(p->io_time_s));
+    put(j, "io_share", real(p->io_share));
+    put(j, "bytes_share", real(p->bytes_share));
+    return j;
+}
+
+/* Per role totals, and every process with regular-file I/O (ascending pid). */
+static json_t *processes_json(const nr_model *m)
+{
+    json_t *j = json_object(), *roles = json_object(), *list = json_array();
+    const double total = (double)(m->totals.bytes_read + m->totals.bytes_written);
+    for (int r = 0; r < NR_ROLE_COUNT; r++) {
+        uint64_t n = 0, calls = 0, br = 0, bw = 0;
+        double t = 0;
+        for (size_t i = 0; i < m->nprocs; i++) {
+            const nr_model_process *p = &m->procs[i];
+            if (p->role != r)
+                continue;
+            n += p->calls > 0;
+            calls += p->calls;
+            br += p->bytes_read;
+            bw += p->bytes_written;
+            t += p->io_time_s;
+        }
+        json_t *o = json_object();
+        put(o, "processes_with_io", ju64(n));
+        put(o, "calls", ju64(calls));
+        put(o, "bytes_read", ju64(br));
+        put(o, "bytes_written", ju64(bw));
+        put(o, "io_time_s", real(t));
+        put(o, "bytes_share", real(total > 0 ? (double)(br + bw) / total : NAN));
+        put(roles, nr_role_name(r), o);
+    }
+    for (size_t i = 0; i < m->nprocs; i++)
+        if (m->procs[i].calls > 0 && list)
+            json_array_append_new(list, process_json(&m->procs[i]));
+    put(j, "main_pid", json_integer(m->main_pid));
+    put(j, "roles", roles);
+    put(j, "with_io", list);
+    return j;
+}
+
+static json_t *conc_fields(const nr_concentration *c)
+{
+    json_t *j = json_object();
+    put(j, "files", ju64(c->n));
+    put(j, "total_bytes", real(c->total));
+    put(j, "gini", real(c->gini));
+    put(j, "top1_share", real(c->top1_share));
+    put(j, "top10_share", real(c->top10_share));
+    put(j, "top20_share", real(c->top20_share));
+    put(j, "files_for_50", real(c->files_for_50));
+    put(j, "files_for_90", real(c->files_for_90));
+    put(j, "files_for_90pct", real(c->files_for_90));
+    put(j, "files_for_99", real(c->files_for_99));
+    return j;
+}
+
+static json_t *concentration_json(const nr_model *m)
+{
+    json_t *j = conc_fields(&m->conc[NR_CONC_TOTAL]);
+    put(j, "read", conc_fields(&m->conc[NR_CONC_READ]));
+    put(j, "write", conc_fields(&m->conc[NR_CONC_WRITE]));
+    return j;
+}
+
+static json_t *fit_json(const nr_powerlaw_fit *f)
+{
+    json_t *j = json_object();
+    put(j, "valid", json_boolean(f->valid));
+    put(j, "n", ju64(f->n));
+    put(j, "n_tail", ju64(f->n_tail));
+    put(j, "alpha", real(f->valid ? f->alpha : NAN));
+    put(j, "alpha_se", real(f->valid ? f->alpha_se : NAN));
+    put(j, "xmin", real(f->valid ? f->xmin : NAN));
+    put(j, "ks_d", real(f->valid ? f->ks_d : NAN));
+    put(j, "p_value", real(f->valid ? f->p_value : NAN));
+    put(j, "vs_lognormal_R", real(f->valid ? f->vs_lognormal_R : NAN));
+    put(j, "vs_lognormal_p", real(f->valid ? f->vs_lognormal_p : NAN));
+    return j;
+}
+
+static json_t *powerlaw_json(const nr_model *m)
+{
+    json_t *j = fit_json(&m->pl[NR_PL_BYTES]);
+    put(j, "of", json_string("bytes per file"));
+    put(j, "bootstraps", json_integer(m->opts.bootstraps));
+    put(j, "seed", ju64(m->opts.seed));
+    put(j, "accesses", fit_json(&m->pl[NR_PL_ACCESSES]));
+    return j;
+}
+
+static json_t *lat_json(const nr_model_latency *l)
+{
+    static const char *const keys[NR_MODEL_NQ] = {"p50", "p90", "p99", "p999", "p9999", "max"};
+    json_t *j = json_object();
+    put(j, "count", ju64(l->count));
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        put(j, keys[q], l->count ? secs(l->q_ns[q]) : json_null());
+    put(j, "mean", real(l->mean_s));
+    return j;
+}
+
+/* {read: {...}, write: ..., open, sync, metadata} of one slot. */
+static json_t *lat_ops_json(const nr_model *m, size_t slot)
+{
+    json_t *j = json_object();
+    for (int op = 0; op < NR_LAT_OP_COUNT; op++)
+        put(j, nr_lat_op_name(op), lat_json(nr__lat(m, op, slot)));
+    return j;
+}
+
+static json_t *split_json(const nr_model *m)
+{
+    const nr_cache_split *s = &m->split;
+    json_t *j = json_object();
+    put(j, "found", json_boolean(s->found));
+    put(j, "method", s->found && s->method ? json_string(s->method) : json_null());
+    put(j, "threshold_s", s->found ? secs(s->threshold_ns) : json_null());
+    put(j, "slow_share", real(s->found ? s->slow_share : NAN));
+    put(j, "slow_count", ju64(s->found ? s->slow_count : 0));
+    put(j, "fast_count", ju64(s->found ? s->fast_count : 0));
+    put(j, "slow_bytes", ju64(m->slow_read_bytes));
+    put(j, "slow_bytes_share", real(s->found ? s->slow_bytes_share : NAN));
+    return j;
+}
+
+static json_t *latency_json(const nr_model *m)
+{
+    json_t *j = lat_ops_json(m, 0);
+    json_t *ph = json_array(), *roles = json_object(), *fs = json_array();
+    for (size_t i = 0; i < m->nphases; i++) {
+        json_t *o = lat_ops_json(m, nr__lat_slot_phase(m, i));
+        put(o, "phase", json_string(m->phases[i].name));
+        if (o && ph)
+            json_array_append_new(ph, o);
+    }
+    for (int r = 0; r < NR_ROLE_COUNT; r++)
+        put(roles, nr_role_name(r), lat_ops_json(m, nr__lat_slot_role(m, r)));
+    for (size_t i = 0; i < m->nfs; i++) {
+        json_t *o = lat_ops_json(m, nr__lat_slot_fs(m, (int)i));
+        put(o, "fs", json_string(m->fs_names[i]));
+        if (o && fs)
+            json_array_append_new(fs, o);
+    }
+    put(j, "by_phase", ph);
+    put(j, "by_role", roles);
+    put(j, "by_fs", fs);
+    put(j, "cache_split", split_json(m));
+    return j;
+}
+
+static json_t *bursts_json(const nr_model *m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < m->nbursts && a; i++) {
+        const nr_model_burst *b = &m->bursts[i];
+        json_t *j = json_object();
+        put(j, "start_s", real((double)(b->start_ns - m->timeline.start_ns) * 1e-9));
+        put(j, "end_s", real((double)(b->end_ns - m->timeline.start_ns) * 1e-9));
+        put(j, "bytes", ju64(b->bytes));
+        put(j, "duration_s", real(b->duration_s));
+        put(j, "peak_rate", real(b->peak_rate));
+        put(j, "mean_rate", real(b->mean_rate));
+        put(j, "interval_s", real(b->interval_s));
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
+static json_t *timeline_json(const nr_model *m)
+{
+    const nr_model_timeline *t = &m->timeline;
+    json_t *j = json_object();
+    put(j, "bins", ju64(t->nbins));
+    put(j, "bin_width_s", t->nbins ? real((double)t->width_ns * 1e-9) : json_null());
+    return j;
+}
+
+static json_t *pattern_json(const nr_model_access *a, int w)
+{
+    json_t *j = json_object(), *hist = json_object();
+    for (int b = 0; b < NR_SIZE_BINS; b++)
+        put(hist, nr_size_bin_names[b], ju64(a->size_hist[w][b]));
+    const uint64_t classified = a->consecutive[w] + a->sequential[w] + a->random[w];
+    const double n = (double)classified;
+    put(j, "size_hist", hist);
+    put(j, "consecutive", ju64(a->consecutive[w]));
+    put(j, "sequential", ju64(a->sequential[w]));
+    put(j, "random", ju64(a->random[w]));
+    put(j, "first", ju64(a->first[w]));
+    put(j, "unknown_offset", ju64(a->unknown_offset[w]));
+    put(j, "consecutive_share", real(classified ? (double)a->consecutive[w] / n : NAN));
+    put(j, "sequential_share", real(classified ? (double)a->sequential[w] / n : NAN));
+    put(j, "random_share", real(classified ? (double)a->random[w] / n : NAN));
+    return j;
+}
+
+static json_t *access_json(const nr_model *m)
+{
+    const nr_model_access *a = &m->access;
+    json_t *j = json_object();
+    put(j, "read", pattern_json(a, 0));
+    put(j, "write", pattern_json(a, 1));
+    put(j, "opens", ju64(a->opens));
+    put(j, "opens_per_s", real(a->opens_per_s));
+    put(j, "meta_calls", ju64(a->meta_calls));
+    put(j, "data_calls", ju64(a->data_calls));
+    put(j, "meta_to_data", real(a->meta_to_data));
+    put(j, "median_read_size", ju64(a->median_read_size));
+    return j;
+}
+
+static json_t *nonfile_json(const nr_model *m)
+{
+    const nr_model_nonfile *o = &m->nonfile;
+    json_t *j = json_object();
+    for (int k = 0; k < NR_FILE_KIND_COUNT; k++) {
+        if (k == NR_KIND_REGULAR)
+            continue;
+        json_t *e = json_object();
+        put(e, "calls", ju64(o->calls[k]));
+        put(e, "bytes_read", ju64(o->bytes_read[k]));
+        put(e, "bytes_written", ju64(o->bytes_written[k]));
+        put(j, nr_file_kind_name(k), e);
+    }
+    put(j, "no_file_calls", ju64(o->no_file_calls));
+    return j;
+}
+
+static json_t *fidelity_json(const nr_model *m)
+{
+    const nr_model_fidelity *f = &m->fidelity;
+    json_t *j = json_object(), *py = json_array();
+    put(j, "processes_io_no_phase", ju64(f->processes_io_no_phase));
+    put(j, "phases_without_io", ju64(f->phases_without_io));
+    put(j, "unfinished_calls", ju64(f->unfinished_calls));
+    put(j, "failed_calls", ju64(f->failed_calls));
+    put(j, "durations_available", json_boolean(f->durations_available));
+    put(j, "timestamps_available", json_boolean(f->timestamps_available));
+    put(j, "paths_available", json_boolean(f->paths_available));
+    put(j, "events_with_dur", ju64(f->events_with_dur));
+    put(j, "events_with_ts", ju64(f->events_with_ts));
+    put(j, "skew_start_s", real(f->skew_start_s));
+    put(j, "skew_end_s", real(f->skew_end_s));
+    put(j, "hook_span_s", f->hook_first_ns >= 0 ? real((double)(f->hook_last_ns - f->hook_first_ns) * 1e-9) : json_null());
+    put(j, "strace_span_s", f->strace_first_ns >= 0 ? real((double)(f->strace_last_ns - f->strace_first_ns) * 1e-9) : json_null());
+    put(j, "mmap_regular", ju64(f->mmap_regular));
+    for (size_t i = 0; i < f->npyio && py; i++) {
+        const nr_model_pyio_match *p = &f->pyio[i];
+        json_t *o = json_object();
+        put(o, "path", json_string(p->path));
+        put(o, "hook_bytes", ju64(p->hook_bytes));
+        put(o, "strace_bytes", ju64(p->strace_bytes));
+        put(o, "ratio", real(p->ratio));
+        put(o, "matched", json_boolean(p->matched));
+        json_array_append_new(py, o);
+    }
+    put(j, "hook_vs_strace", py);
+    return j;
+}
+
+static json_t *findings_json(const nr_model *m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < m->nfindings && a; i++) {
+        const nr_model_finding *f = &m->findings[i];
+        json_t *j = json_object();
+        put(j, "id", json_string(f->id));
+        put(j, "sentence", json_string(f->sentence));
+        put(j, "action", json_string(f->action));
+        put(j, "value", real(f->value));
+        put(j, "threshold", real(f->threshold));
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
+static json_t *diagnostics_json(const nr_model *m)
+{
+    const nr_model_fidelity *f = &m->fidelity;
+    json_t *j = json_object();
+    put(j, "events", ju64(m->totals.events));
+    put(j, "reasons", ju64(f->diagnostics_reasons));
+    put(j, "skipped_total", ju64(f->diagnostics_total));
+    put(j, "unfinished_calls", ju64(f->unfinished_calls));
+    const char *keys[] = {"lines_read", "lines_parsed", "lines_skipped"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = nr_model_meta(m, keys[i]);
+        put(j, keys[i], v ? json_string(v) : json_null());
+    }
+    return j;
+}
+
+json_t *nr_model_summary_json(const nr_model *m)
+{
+    json_t *j = json_object();
+    put(j, "schema_version", json_integer(SCHEMA_VERSION));
+    put(j, "totals", totals_json(m));
+    put(j, "phases", phases_json(m));
+    put(j, "processes", processes_json(m));
+    put(j, "concentration", concentration_json(m));
+    put(j, "powerlaw", powerlaw_json(m));
+    put(j, "latency", latency_json(m));
+    put(j, "timeline", timeline_json(m));
+    put(j, "bursts", bursts_json(m));
+    put(j, "access", access_json(m));
+    put(j, "nonfile", nonfile_json(m));
+    put(j, "fidelity", fidelity_json(m));
+    put(j, "findings", findings_json(m));
+    put(j, "diagnostics", diagnostics_json(m));
+    return j;
+}

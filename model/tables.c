@@ -1,0 +1,401 @@
+/* Loading the small tables (meta, files, phases, processes) whose size is
+ * bounded by files + processes + phases, never by events. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* Decodes column `name` of row group rg into c; a missing column leaves c
+ * empty (n = 0) so that the caller uses its default. */
+static int read_col(const nr_store_table *t, const char *name, nr_col_type type, size_t rg,
+                    nr_col_chunk *c, nr_error *err)
+{
+    const int idx = nr_store_col_index(t, name);
+    if (idx < 0) {
+        c->n = 0;
+        return 0;
+    }
+    nr_col_info info;
+    nr_store_col_info(t, (size_t)idx, &info);
+    if (info.type != type)
+        return nr_error_set(err, NR_E_FORMAT, "table %s: column %s has the wrong type",
+                            nr_store_table_name(t), name);
+    NR_TRY(nr_store_read_chunk(t, (size_t)idx, rg, c, err));
+    if (c->n != nr_store_rowgroup_rows(t, rg))
+        return nr_error_set(err, NR_E_FORMAT, "table %s: row group %zu of column %s is short",
+                            nr_store_table_name(t), rg, name);
+    return 0;
+}
+
+static int64_t i64_at(const nr_col_chunk *c, size_t i, int64_t def) { return c->n ? c->i64[i] : def; }
+static const char *str_at(const nr_col_chunk *c, size_t i) { return c->n ? c->str[i] : ""; }
+
+/* A set of decoded chunks of one table, freed together. */
+#define MAXCOLS 16
+typedef struct chunks { nr_col_chunk c[MAXCOLS]; } chunks;
+static void chunks_init(chunks *k) { for (int i = 0; i < MAXCOLS; i++) nr_col_chunk_init(&k->c[i]); }
+static void chunks_fini(chunks *k) { for (int i = 0; i < MAXCOLS; i++) nr_col_chunk_fini(&k->c[i]); }
+
+/* Reads the columns of def listed in cols (by schema index) for row group rg. */
+static int read_cols(const nr_store_table *t, const nr_table_def *def, const int *cols, size_t ncols,
+                     size_t rg, chunks *k, nr_error *err)
+{
+    for (size_t i = 0; i < ncols; i++) {
+        const nr_col_def *cd = &def->cols[cols[i]];
+        NR_TRY(read_col(t, cd->name, cd->type, rg, &k->c[cols[i]], err));
+    }
+    return 0;
+}
+
+int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, "meta");
+    if (!t)
+        return 0;
+    const uint64_t rows = nr_store_table_rows(t);
+    m->meta_keys = nr_arena_alloc(&m->arena, (rows + 1) * sizeof *m->meta_keys);
+    m->meta_vals = nr_arena_alloc(&m->arena, (rows + 1) * sizeof *m->meta_vals);
+    if (!m->meta_keys || !m->meta_vals)
+        return NR_E_NOMEM;
+    static const int cols[] = {NR_MT_KEY, NR_MT_VALUE};
+    chunks k;
+    chunks_init(&k);
+    int rc = 0;
+    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+        rc = read_cols(t, &nr_meta_table, cols, 2, rg, &k, err);
+        for (size_t i = 0; rc == 0 && i < k.c[NR_MT_KEY].n && m->nmeta < rows; i++) {
+            m->meta_keys[m->nmeta] = nr_arena_strndup(&m->arena, k.c[NR_MT_KEY].str[i], k.c[NR_MT_KEY].str_len[i]);
+            const char *v = str_at(&k.c[NR_MT_VALUE], i);
+            m->meta_vals[m->nmeta] = nr_arena_strndup(&m->arena, v, strlen(v));
+            if (!m->meta_keys[m->nmeta] || !m->meta_vals[m->nmeta])
+                rc = NR_E_NOMEM;
+            else
+                m->nmeta++;
+        }
+    }
+    chunks_fini(&k);
+    return rc;
+}
+
+const char *nr_model_meta(const nr_model *m, const char *key)
+{
+    for (size_t i = 0; i < m->nmeta; i++)
+        if (strcmp(m->meta_keys[i], key) == 0)
+            return m->meta_vals[i];
+    return NULL;
+}
+
+/* File systems from the manifest's mount list in meta: keys
+ * [manifest.]fs.<N>.mount_point (also .mount, .mountpoint), as `niorep trace`
+ * records them. Index 0 is "unknown". */
+static int load_mounts(nr_model *m)
+{
+    m->fs_names = nr_arena_alloc(&m->arena, (m->nmeta + 1) * sizeof *m->fs_names);
+    if (!m->fs_names)
+        return NR_E_NOMEM;
+    m->fs_names[0] = "unknown";
+    m->nfs = 1;
+    for (size_t i = 0; i < m->nmeta; i++) {
+        const char *k = m->meta_keys[i];
+        if (strncmp(k, "manifest.", 9) == 0)
+            k += 9;
+        if (strncmp(k, "fs.", 3) != 0)
+            continue;
+        const char *dot = strchr(k + 3, '.');
+        if (!dot || (strcmp(dot, ".mount_point") != 0 && strcmp(dot, ".mount") != 0 &&
+                     strcmp(dot, ".mountpoint") != 0))
+            continue;
+        if (m->meta_vals[i][0] != '/')
+            continue;
+        int dup = 0;
+        for (size_t j = 1; j < m->nfs; j++)
+            dup |= strcmp(m->fs_names[j], m->meta_vals[i]) == 0;
+        if (!dup)
+            m->fs_names[m->nfs++] = m->meta_vals[i];
+    }
+    return 0;
+}
+
+/* The file system of path: the longest mount point that is a prefix of it at a '/' boundary. */
+static int fs_of(const nr_model *m, const char *path)
+{
+    int best = 0;
+    size_t best_len = 0;
+    for (size_t j = 1; j < m->nfs; j++) {
+        const char *mp = m->fs_names[j];
+        size_t n = strlen(mp);
+        while (n > 1 && mp[n - 1] == '/')
+            n--;
+        const int prefix = strncmp(path, mp, n) == 0 && (n == 1 || path[n] == '/' || path[n] == '\0');
+        if (prefix && n >= best_len) {
+            best = (int)j;
+            best_len = n;
+        }
+    }
+    return best;
+}
+
+int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
+{
+    NR_TRY(load_mounts(m));
+    const nr_store_table *t = nr_store_find_table(s, "files");
+    const size_t rows = t ? (size_t)nr_store_table_rows(t) : 0;
+    m->nfile_rows = 0;
+    m->file_kind = calloc(rows + 1, sizeof *m->file_kind);
+    m->file_reg = calloc(rows + 1, sizeof *m->file_reg);
+    m->file_fs = calloc(rows + 1, sizeof *m->file_fs);
+    m->file_path = calloc(rows + 1, sizeof *m->file_path);
+    m->reg_paths = calloc(rows + 1, sizeof *m->reg_paths);
+    if (!m->file_kind || !m->file_reg || !m->file_fs || !m->file_path || !m->reg_paths)
+        return NR_E_NOMEM;
+    if (!t)
+        return 0;
+    static const int cols[] = {NR_FI_FILE_ID, NR_FI_PATH, NR_FI_KIND};
+    chunks k;
+    chunks_init(&k);
+    int rc = 0;
+    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+        rc = read_cols(t, &nr_files_table, cols, 3, rg, &k, err);
+        const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
+        for (size_t i = 0; i < n && rc == 0 && m->nfile_rows < rows; i++) {
+            const size_t row = m->nfile_rows++;
+            const int64_t id = i64_at(&k.c[NR_FI_FILE_ID], i, (int64_t)row);
+            const int64_t kind = i64_at(&k.c[NR_FI_KIND], i, NR_KIND_UNKNOWN);
+            const char *path = str_at(&k.c[NR_FI_PATH], i);
+            m->file_kind[row] = kind >= 0 && kind < NR_FILE_KIND_COUNT ? (uint8_t)kind : NR_KIND_UNKNOWN;
+            m->file_path[row] = nr_arena_strndup(&m->arena, path, strlen(path));
+            if (!m->file_path[row]) {
+                rc = NR_E_NOMEM;
+                break;
+            }
+            m->file_fs[row] = fs_of(m, path);
+            m->file_reg[row] = -1;
+            if (m->file_kind[row] == NR_KIND_REGULAR) {
+                m->reg_paths[m->nreg] = m->file_path[row];
+                m->file_reg[row] = (int64_t)m->nreg++;
+            }
+            rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);
+        }
+    }
+    chunks_fini(&k);
+    if (rc < 0)
+        return rc;
+    const size_t nr = m->nreg + 1;
+    m->reg_read = calloc(nr, sizeof *m->reg_read);
+    m->reg_written = calloc(nr, sizeof *m->reg_written);
+    m->reg_total = calloc(nr, sizeof *m->reg_total);
+    m->reg_access = calloc(nr, sizeof *m->reg_access);
+    m->reg_last_end[0] = malloc(nr * sizeof *m->reg_last_end[0]);
+    m->reg_last_end[1] = malloc(nr * sizeof *m->reg_last_end[1]);
+    if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access ||
+        !m->reg_last_end[0] || !m->reg_last_end[1])
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < nr; i++)
+        m->reg_last_end[0][i] = m->reg_last_end[1][i] = -1;
+    m->totals.files = m->nreg;
+    m->files = (nr_model_files){
+        .n = m->nreg, .paths = m->reg_paths, .bytes_read = m->reg_read,
+        .bytes_written = m->reg_written, .bytes_total = m->reg_total, .accesses = m->reg_access,
+    };
+    return 0;
+}
+
+/* One phase instance while loading. */
+typedef struct phase_row { int64_t id, pid, begin, end; const char *name; } phase_row;
+
+static int cmp_phase_row(const void *a, const void *b)
+{
+    const phase_row *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Length of the union of the intervals of the instances named name (rows sorted by begin). */
+static int64_t union_length(const phase_row *rows, size_t n, const char *name)
+{
+    int64_t total = 0, cur_b = 0, cur_e = 0;
+    int open = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (name && strcmp(rows[i].name, name) != 0)
+            continue;
+        if (rows[i].end < rows[i].begin)
+            continue;
+        if (open && rows[i].begin <= cur_e) {
+            if (rows[i].end > cur_e)
+                cur_e = rows[i].end;
+            continue;
+        }
+        if (open)
+            total += cur_e - cur_b;
+        cur_b = rows[i].begin;
+        cur_e = rows[i].end;
+        open = 1;
+    }
+    return open ? total + cur_e - cur_b : total;
+}
+
+int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, "phases");
+    const size_t rows = t ? (size_t)nr_store_table_rows(t) : 0;
+    phase_row *pr = calloc(rows + 1, sizeof *pr);
+    m->phases = calloc(rows + 1, sizeof *m->phases);
+    if (!pr || !m->phases) {
+        free(pr);
+        return NR_E_NOMEM;
+    }
+    static const int cols[] = {NR_PH_PHASE_ID, NR_PH_PID, NR_PH_NAME, NR_PH_BEGIN_NS, NR_PH_END_NS};
+    chunks k;
+    chunks_init(&k);
+    int rc = 0;
+    size_t n = 0;
+    for (size_t rg = 0; t && rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+        rc = read_cols(t, &nr_phases_table, cols, 5, rg, &k, err);
+        const size_t rgn = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
+        for (size_t i = 0; i < rgn && n < rows; i++, n++) {
+            const char *name = str_at(&k.c[NR_PH_NAME], i);
+            pr[n] = (phase_row){
+                .id = i64_at(&k.c[NR_PH_PHASE_ID], i, (int64_t)n),
+                .pid = i64_at(&k.c[NR_PH_PID], i, -1),
+                .begin = i64_at(&k.c[NR_PH_BEGIN_NS], i, 0),
+                .end = i64_at(&k.c[NR_PH_END_NS], i, 0),
+                .name = nr_arena_strndup(&m->arena, name, strlen(name)),
+            };
+            if (!pr[n].name) {
+                rc = NR_E_NOMEM;
+                break;
+            }
+        }
+    }
+    chunks_fini(&k);
+    m->phase_rows = n;
+    qsort(pr, n, sizeof *pr, cmp_phase_row);
+    /* Names in order of first begin; the main process began the first phase. */
+    m->main_pid = n ? pr[0].pid : -1;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t j = 0;
+        while (j < m->nphases && strcmp(m->phases[j].name, pr[i].name) != 0)
+            j++;
+        nr_model_phase *p = &m->phases[j];
+        if (j == m->nphases) {
+            m->nphases++;
+            p->name = pr[i].name;
+            p->first_ns = pr[i].begin;
+            p->last_ns = pr[i].end;
+        }
+        p->instances++;
+        if (pr[i].end > p->last_ns)
+            p->last_ns = pr[i].end;
+        rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);
+    }
+    for (size_t j = 0; j < m->nphases; j++)
+        m->phases[j].wall_s = (double)union_length(pr, n, m->phases[j].name) * 1e-9;
+    m->unphased = m->nphases++;
+    m->phases[m->unphased] = (nr_model_phase){.name = "unphased", .first_ns = -1, .last_ns = -1};
+    /* The unphased wall time is what no phase covers (set once the run extent is known). */
+    m->phases[m->unphased].wall_s = -(double)union_length(pr, n, NULL) * 1e-9;
+    free(pr);
+    return rc;
+}
+
+int nr__proc_index(nr_model *m, int64_t pid, size_t *out)
+{
+    const int64_t found = nr__idmap_get(&m->pids, pid);
+    if (found >= 0) {
+        *out = (size_t)found;
+        return 0;
+    }
+    NR_TRY(NR_GROW(m->procs, m->procs_cap, m->nprocs + 1));
+    m->procs[m->nprocs] = (nr_model_process){
+        .pid = pid, .ppid = -1, .role = pid == m->main_pid ? NR_ROLE_MAIN : NR_ROLE_OTHER,
+        .first_ns = -1, .last_ns = -1,
+    };
+    NR_TRY(nr__idmap_put(&m->pids, pid, (uint32_t)m->nprocs));
+    *out = m->nprocs++;
+    return 0;
+}
+
+static void widen(int64_t *lo, int64_t *hi, int64_t a, int64_t b)
+{
+    if (a >= 0 && (*lo < 0 || a < *lo))
+        *lo = a;
+    if (b >= 0 && b > *hi)
+        *hi = b;
+}
+
+int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, "processes");
+    if (!t)
+        return 0;
+    static const int cols[] = {NR_PR_TID, NR_PR_PID, NR_PR_PPID, NR_PR_FIRST_TS_NS, NR_PR_LAST_TS_NS};
+    chunks k;
+    chunks_init(&k);
+    int rc = 0;
+    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+        rc = read_cols(t, &nr_processes_table, cols, 5, rg, &k, err);
+        const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
+        for (size_t i = 0; i < n && rc == 0; i++) {
+            const int64_t tid = i64_at(&k.c[NR_PR_TID], i, -1);
+            const int64_t pid = i64_at(&k.c[NR_PR_PID], i, tid);
+            const int64_t ppid = i64_at(&k.c[NR_PR_PPID], i, -1);
+            size_t idx;
+            rc = nr__proc_index(m, pid, &idx);
+            if (rc < 0)
+                break;
+            nr_model_process *p = &m->procs[idx];
+            if (tid == pid || p->ppid < 0)
+                p->ppid = ppid;
+            widen(&p->first_ns, &p->last_ns, i64_at(&k.c[NR_PR_FIRST_TS_NS], i, -1),
+                  i64_at(&k.c[NR_PR_LAST_TS_NS], i, -1));
+        }
+    }
+    chunks_fini(&k);
+    return rc;
+}
+
+static int cmp_proc_first(const nr_model_process *a, const nr_model_process *b)
+{
+    if (a->first_ns != b->first_ns) {
+        if (a->first_ns < 0 || b->first_ns < 0)
+            return a->first_ns < 0 ? 1 : -1;
+        return a->first_ns < b->first_ns ? -1 : 1;
+    }
+    return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+/* main = the process that began the first phase, else the earliest root of
+ * the tree; worker = any descendant of main; other = the rest. */
+int nr__assign_roles(nr_model *m)
+{
+    if (m->main_pid < 0 || nr__idmap_get(&m->pids, m->main_pid) < 0) {
+        const nr_model_process *best = NULL;
+        for (size_t i = 0; i < m->nprocs; i++) {
+            const nr_model_process *p = &m->procs[i];
+            const int root = p->ppid < 0 || nr__idmap_get(&m->pids, p->ppid) < 0;
+            if (root && (!best || cmp_proc_first(p, best) < 0))
+                best = p;
+        }
+        if (best)
+            m->main_pid = best->pid;
+    }
+    for (size_t i = 0; i < m->nprocs; i++) {
+        nr_model_process *p = &m->procs[i];
+        p->role = NR_ROLE_OTHER;
+        if (p->pid == m->main_pid) {
+            p->role = NR_ROLE_MAIN;
+            continue;
+        }
+        int64_t up = p->ppid;
+        for (size_t hops = 0; up >= 0 && hops <= m->nprocs; hops++) {
+            if (up == m->main_pid) {
+                p->role = NR_ROLE_WORKER;
+                break;
+            }
+            const int64_t j = nr__idmap_get(&m->pids, up);
+            up = j >= 0 ? m->procs[j].ppid : -1;
+        }
+    }
+    return 0;
+}

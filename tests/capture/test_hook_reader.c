@@ -1,0 +1,248 @@
+/* Unit tests of ingest/hook.c with hand-computed answers: nesting,
+ * threads, processes, never-ended phases, broken lines, io records, and
+ * the fast lookup against a brute-force scan. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "hook.h"
+
+#define S(sec) ((int64_t)((sec) * 1000000000.0))
+
+typedef struct diag_log {
+    char reasons[32][40];
+    uint64_t lines[32];
+    int count;
+} diag_log;
+
+static void collect(void *ctx, const char *reason, uint64_t line_no, const char *example)
+{
+    diag_log *d = ctx;
+    if (d->count < 32) {
+        snprintf(d->reasons[d->count], sizeof d->reasons[0], "%s", reason);
+        d->lines[d->count++] = line_no;
+    }
+}
+
+/* Writes text to a temporary file and loads it. */
+static nr_hook *load_text(const char *text, diag_log *d)
+{
+    char path[] = "/tmp/nr_test_hook_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    nr_hook *h = NULL;
+    nr_error err;
+    nr_error_clear(&err);
+    assert_int_equal(nr_hook_load(path, d ? collect : NULL, d, &h, &err), 0);
+    unlink(path);
+    return h;
+}
+
+static void nested_phases_innermost_wins(void **state)
+{
+    nr_hook *h = load_text("{\"event\":\"header\",\"version\":1,\"ts\":100.0,\"pid\":1}\n"
+                           "{\"ts\":100.0,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"train\"}\n"
+                           "{\"ts\":101.0,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"checkpoint\"}\n"
+                           "{\"ts\":102.0,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"checkpoint\"}\n"
+                           "{\"ts\":110.0,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"train\"}\n",
+                           NULL);
+    nr_hook_finish(h, S(200));
+    assert_int_equal(nr_hook_phase_count(h), 2);
+    const nr_hook_phase *train = nr_hook_phase_get(h, 0), *ckpt = nr_hook_phase_get(h, 1);
+    assert_string_equal(train->name, "train");
+    assert_int_equal(train->begin_ns, S(100));
+    assert_int_equal(train->end_ns, S(110));
+    assert_int_equal(train->depth, 0);
+    assert_int_equal(train->parent_id, -1);
+    assert_int_equal(train->tid, 1);
+    assert_false(train->never_ended);
+    assert_string_equal(ckpt->name, "checkpoint");
+    assert_int_equal(ckpt->depth, 1);
+    assert_int_equal(ckpt->parent_id, 0);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(99.5)), -1);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(100)), 0);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(100.5)), 0);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(101.5)), 1);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(102)), 0);   /* end is exclusive */
+    assert_int_equal(nr_hook_phase_at(h, 1, 1, S(105)), 0);
+    assert_int_equal(nr_hook_phase_at(h, 1, 77, S(101.5)), 1); /* a thread without phases: the process's */
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(110)), -1);
+    assert_int_equal(nr_hook_phase_at(h, 2, -1, S(105)), -1);  /* another process */
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(101.5)), 1); /* going back in time works too */
+    assert_int_equal(nr_hook_first_ns(h), S(100));
+    assert_int_equal(nr_hook_last_ns(h), S(110));
+    nr_hook_free(h);
+}
+
+static void threads_and_processes(void **state)
+{
+    /* pid 1: main thread train [100,110), thread 2 prefetch [103,105);
+     * pid 9 (a worker) begins earlier: ids are ordered by begin time. */
+    nr_hook *h = load_text("{\"ts\":100,\"pid\":1,\"tid\":1,\"event\":\"phase_begin\",\"phase\":\"train\"}\n"
+                           "{\"ts\":103,\"pid\":1,\"tid\":2,\"event\":\"phase_begin\",\"phase\":\"prefetch\"}\n"
+                           "{\"ts\":105,\"pid\":1,\"tid\":2,\"event\":\"phase_end\",\"phase\":\"prefetch\"}\n"
+                           "{\"ts\":110,\"pid\":1,\"tid\":1,\"event\":\"phase_end\",\"phase\":\"train\"}\n"
+                           "{\"ts\":50,\"pid\":9,\"event\":\"phase_begin\",\"phase\":\"data_prep\"}\n"
+                           "{\"ts\":60,\"pid\":9,\"event\":\"phase_end\",\"phase\":\"data_prep\"}\n",
+                           NULL);
+    nr_hook_finish(h, S(200));
+    assert_int_equal(nr_hook_phase_count(h), 3);
+    assert_string_equal(nr_hook_phase_get(h, 0)->name, "data_prep");
+    assert_int_equal(nr_hook_phase_get(h, 0)->pid, 9);
+    assert_string_equal(nr_hook_phase_get(h, 1)->name, "train");
+    assert_string_equal(nr_hook_phase_get(h, 2)->name, "prefetch");
+    assert_int_equal(nr_hook_phase_get(h, 2)->depth, 0); /* nesting is per thread */
+    assert_int_equal(nr_hook_phase_at(h, 1, 2, S(104)), 2);
+    assert_int_equal(nr_hook_phase_at(h, 1, 1, S(104)), 1);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(104)), 1);  /* main thread preferred */
+    assert_int_equal(nr_hook_phase_at(h, 1, 2, S(106)), 1);   /* thread 2 has nothing open: process */
+    assert_int_equal(nr_hook_phase_at(h, 9, -1, S(55)), 0);
+    assert_int_equal(nr_hook_phase_at(h, 9, 9, S(65)), -1);
+    assert_int_equal(nr_hook_first_ns(h), S(50));
+    nr_hook_free(h);
+}
+
+static void never_ended_phase_is_closed_and_flagged(void **state)
+{
+    diag_log d = {0};
+    nr_hook *h = load_text("{\"ts\":100,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"train\"}\n"
+                           "{\"ts\":120,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"eval\"}\n",
+                           &d);
+    nr_hook_finish(h, S(200));
+    assert_int_equal(d.count, 0);
+    assert_int_equal(nr_hook_phase_count(h), 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(nr_hook_phase_get(h, i)->end_ns, S(200));
+        assert_true(nr_hook_phase_get(h, i)->never_ended);
+    }
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(150)), 1);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(110)), 0);
+    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(200)), -1);
+    nr_hook_free(h);
+}
+
+static void broken_lines_are_counted_with_line_numbers(void **state)
+{
+    diag_log d = {0};
+    nr_hook *h = load_text("{\"event\":\"header\",\"version\":1,\"ts\":1,\"pid\":1}\n" /* 1 */
+                           "{\"ts\":1,\n"                                             /* 2 bad_json */
+                           "[1,2]\n"                                                  /* 3 not_object */
+                           "{\"event\":\"phase_begin\",\"pid\":1,\"phase\":\"x\"}\n"  /* 4 missing ts */
+                           "{\"ts\":5,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"nope\"}\n" /* 5 unmatched */
+                           "{\"ts\":5,\"pid\":1,\"event\":\"weird\"}\n"              /* 6 unknown_event */
+                           "\n"                                                       /* 7 blank: fine */
+                           "{\"ts\":6,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"a\",\"future\":[1]}\n" /* 8 ok */
+                           "{\"ts\":7,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"b\"}\n" /* 9 ok */
+                           "{\"ts\":8,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"a\"}\n"   /* 10 closes b too */
+                           "{\"ts\":9,\"pid\":1,\"event\":\"phase_begin\"}\n"                 /* 11 no name */
+                           "{\"ts\":9,\"pid\":1,\"event\":\"mark\",\"name\":\"m\"}",          /* 12 cut, valid */
+                           &d);
+    nr_hook_finish(h, S(100));
+    const char *want[] = {"bad_json", "not_object", "missing_field", "unmatched_phase_end",
+                          "unknown_event", "phase_end_out_of_order", "missing_field"};
+    const uint64_t want_lines[] = {2, 3, 4, 5, 6, 10, 11};
+    assert_int_equal(d.count, 7);
+    for (int i = 0; i < 7; i++) {
+        assert_string_equal(d.reasons[i], want[i]);
+        assert_int_equal(d.lines[i], want_lines[i]);
+    }
+    assert_int_equal(nr_hook_phase_count(h), 2);
+    const nr_hook_phase *a = nr_hook_phase_get(h, 0), *b = nr_hook_phase_get(h, 1);
+    assert_string_equal(a->name, "a");
+    assert_string_equal(b->name, "b");
+    assert_int_equal(a->end_ns, S(8));
+    assert_int_equal(b->end_ns, S(8));
+    assert_false(b->never_ended);
+    nr_hook_free(h);
+}
+
+static void io_records(void **state)
+{
+    nr_hook *h = load_text(
+        "{\"ts\":1.5,\"pid\":3,\"tid\":4,\"event\":\"io\",\"op\":\"torch.save\",\"path\":\"ckpt/e1.pt\","
+        "\"bytes\":1048576,\"dur\":0.0123}\n"
+        "{\"ts\":2.25,\"pid\":3,\"event\":\"io\",\"op\":\"open\",\"path\":\"a\",\"bytes\":-1}\n"
+        "{\"ts\":3,\"pid\":3,\"event\":\"io\",\"op\":\"read\"}\n",
+        NULL);
+    nr_hook_finish(h, S(10));
+    assert_int_equal(nr_hook_io_count(h), 3);
+    const nr_hook_io *x = nr_hook_io_get(h, 0);
+    assert_int_equal(x->ts_ns, 1500000000);
+    assert_int_equal(x->pid, 3);
+    assert_int_equal(x->tid, 4);
+    assert_string_equal(x->op, "torch.save");
+    assert_string_equal(x->path, "ckpt/e1.pt");
+    assert_int_equal(x->bytes, 1048576);
+    assert_int_equal(x->dur_ns, 12300000);
+    const nr_hook_io *y = nr_hook_io_get(h, 1), *z = nr_hook_io_get(h, 2);
+    assert_int_equal(y->tid, 3);
+    assert_int_equal(y->bytes, -1);
+    assert_int_equal(y->dur_ns, -1);
+    assert_string_equal(z->path, "");
+    nr_hook_free(h);
+}
+
+/* 2000 phases in one thread: epochs [10k, 10k+8) each holding a step
+ * [10k+2, 10k+3); lookups in order and at random agree with a scan. */
+static void lookup_matches_brute_force(void **state)
+{
+    size_t cap = 2000 * 4 * 100, used = 0;
+    char *text = malloc(cap);
+    for (int k = 0; k < 1000; k++) {
+        used += (size_t)snprintf(text + used, cap - used,
+                                 "{\"ts\":%d,\"pid\":5,\"event\":\"phase_begin\",\"phase\":\"epoch\"}\n"
+                                 "{\"ts\":%d,\"pid\":5,\"event\":\"phase_begin\",\"phase\":\"step\"}\n"
+                                 "{\"ts\":%d,\"pid\":5,\"event\":\"phase_end\",\"phase\":\"step\"}\n"
+                                 "{\"ts\":%d,\"pid\":5,\"event\":\"phase_end\",\"phase\":\"epoch\"}\n",
+                                 10 * k, 10 * k + 2, 10 * k + 3, 10 * k + 8);
+    }
+    nr_hook *h = load_text(text, NULL);
+    free(text);
+    nr_hook_finish(h, S(20000));
+    assert_int_equal(nr_hook_phase_count(h), 2000);
+    unsigned seed = 7;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < 25000; i++) {
+            double t = pass == 0 ? i * 0.4 : (double)(rand_r(&seed) % 100000) / 10.0;
+            int sec = (int)t, k = sec / 10, r = sec % 10;
+            int64_t want = (t >= 10000) ? -1 : (r >= 8) ? -1 : (r == 2) ? 2 * k + 1 : 2 * k;
+            int64_t got = nr_hook_phase_at(h, 5, 5, S(t));
+            if (got != want)
+                fail_msg("t=%.1f: got %lld want %lld", t, (long long)got, (long long)want);
+        }
+    }
+    nr_hook_free(h);
+}
+
+static void missing_file_is_io_error(void **state)
+{
+    nr_hook *h = NULL;
+    nr_error err;
+    nr_error_clear(&err);
+    assert_int_equal(nr_hook_load("/nonexistent/hook.jsonl", NULL, NULL, &h, &err), NR_E_IO);
+    assert_null(h);
+    assert_non_null(strstr(err.msg, "/nonexistent/hook.jsonl"));
+    nr_hook_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(nested_phases_innermost_wins),
+        cmocka_unit_test(threads_and_processes),
+        cmocka_unit_test(never_ended_phase_is_closed_and_flagged),
+        cmocka_unit_test(broken_lines_are_counted_with_line_numbers),
+        cmocka_unit_test(io_records),
+        cmocka_unit_test(lookup_matches_brute_force),
+        cmocka_unit_test(missing_file_is_io_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,279 @@
+"""Unit tests of workloads/niorep_hook, run by ctest with /usr/bin/python3.
+
+Each case runs a small program in a fresh interpreter with the hook
+activated the way `niorep trace` does it (PYTHONPATH holds workloads/ with
+its sitecustomize.py, NIOREP_HOOK_OUT names the output), then checks the
+JSON lines it wrote against what the program did."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKLOADS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "workloads")
+
+
+def run_hooked(code, env_extra=None, hook=True):
+    """Runs code; returns (records, stdout, hook file text)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "hook.jsonl")
+        env = dict(os.environ)
+        env["PYTHONPATH"] = WORKLOADS
+        env.pop("NIOREP_HOOK_OUT", None)
+        if hook:
+            env["NIOREP_HOOK_OUT"] = out
+        env.update(env_extra or {})
+        script = os.path.join(tmp, "prog.py")
+        with open(script, "w") as f:
+            f.write(textwrap.dedent(code))
+        proc = subprocess.run([sys.executable, script], cwd=tmp, env=env, capture_output=True, text=True,
+                              timeout=120)
+        if proc.returncode != 0:
+            raise AssertionError("program failed (%d):\n%s" % (proc.returncode, proc.stderr))
+        text = ""
+        if os.path.exists(out):
+            with open(out) as f:
+                text = f.read()
+    records = [json.loads(line) for line in text.splitlines()]
+    return records, proc.stdout, text
+
+
+def events(records, kind, **match):
+    return [r for r in records if r["event"] == kind and all(r.get(k) == v for k, v in match.items())]
+
+
+def has_module(name):
+    return subprocess.run([sys.executable, "-c", "import " + name], capture_output=True).returncode == 0
+
+
+class HookTests(unittest.TestCase):
+    def test_header_first_and_every_line_complete(self):
+        records, _, text = run_hooked("import niorep_hook\nprint(niorep_hook.active())\n")
+        self.assertTrue(text.endswith("\n"))
+        self.assertEqual(records[0]["event"], "header")
+        self.assertEqual(records[0]["version"], 1)
+        self.assertEqual(records[0]["clock"], "time.time")
+        for key in ("ts", "pid", "tid", "out"):
+            self.assertIn(key, records[0])
+
+    def test_inactive_without_environment(self):
+        _, out, text = run_hooked("""
+            import builtins, io, niorep_hook
+            with niorep_hook.phase("train"):
+                niorep_hook.mark("x")
+            print(niorep_hook.active(), builtins.open is io.open)
+            """, hook=False)
+        self.assertEqual(out.split(), ["False", "True"])
+        self.assertEqual(text, "")
+
+    def test_phases_nest_and_decorator(self):
+        records, out, _ = run_hooked("""
+            import os, niorep_hook
+            @niorep_hook.phase("eval")
+            def evaluate():
+                return niorep_hook.current_phase()
+            with niorep_hook.phase("train", epoch=1):
+                with niorep_hook.phase("checkpoint"):
+                    pass
+                print(evaluate())
+            try:
+                with niorep_hook.phase("data_prep"):
+                    raise KeyError
+            except KeyError:
+                pass
+            niorep_hook.mark("done", n=3)
+            print(os.getpid())
+            """)
+        inner, pid = out.split()
+        self.assertEqual(inner, "eval")
+        seq = [(r["event"], r["phase"], r["depth"]) for r in records if r["event"].startswith("phase_")]
+        self.assertEqual(seq, [("phase_begin", "train", 0), ("phase_begin", "checkpoint", 1),
+                               ("phase_end", "checkpoint", 1), ("phase_begin", "eval", 1),
+                               ("phase_end", "eval", 1), ("phase_end", "train", 0),
+                               ("phase_begin", "data_prep", 0), ("phase_end", "data_prep", 0)])
+        self.assertEqual(events(records, "phase_begin", phase="train")[0]["attrs"], {"epoch": 1})
+        self.assertEqual(events(records, "phase_end", phase="data_prep")[0]["error"], "KeyError")
+        self.assertEqual(events(records, "mark")[0]["attrs"], {"n": 3})
+        self.assertTrue(all(r["pid"] == int(pid) for r in records))
+        ts = [r["ts"] for r in records if r["event"] != "io"]
+        self.assertEqual(ts, sorted(ts))
+
+    def test_threads_have_own_stacks_and_tids(self):
+        records, out, _ = run_hooked("""
+            import threading, niorep_hook
+            tids = []
+            def work(name):
+                tids.append(threading.get_native_id())
+                with niorep_hook.phase(name):
+                    assert niorep_hook.current_phase() == name
+            with niorep_hook.phase("train"):
+                ts = [threading.Thread(target=work, args=("w%d" % i,)) for i in range(3)]
+                [t.start() for t in ts]
+                [t.join() for t in ts]
+                assert niorep_hook.current_phase() == "train"
+            print(" ".join(map(str, [threading.get_native_id()] + tids)))
+            """)
+        main_tid, *worker_tids = map(int, out.split())
+        self.assertEqual(events(records, "phase_begin", phase="train")[0]["tid"], main_tid)
+        got = sorted(r["tid"] for r in events(records, "phase_begin") if r["phase"].startswith("w"))
+        self.assertEqual(got, sorted(worker_tids))
+        for r in events(records, "phase_begin"):
+            if r["phase"].startswith("w"):
+                self.assertEqual(r["depth"], 0)  # a thread's stack starts empty
+
+    def test_io_records_of_open_read_write(self):
+        records, _, _ = run_hooked("""
+            with open("a.bin", "wb") as f:
+                f.write(b"x" * 10000)
+                f.write(b"y" * 2345)
+            with open("a.bin", "rb") as f:
+                assert len(f.read()) == 12345
+            with open("t.txt", "w") as f:
+                f.write("hello\\n" * 3)
+            with open("t.txt") as f:
+                assert f.readlines() == ["hello\\n"] * 3
+            with open("a.bin", "rb", buffering=0) as f:
+                f.seek(100)
+                assert len(f.read(50)) == 50
+            open("t.txt").close()
+            """)
+        io = [(r["op"], r["path"], r["bytes"]) for r in events(records, "io")]
+        self.assertEqual(io, [("write", "a.bin", 12345), ("read", "a.bin", 12345),
+                              ("write", "t.txt", 18), ("read", "t.txt", 18),
+                              ("read", "a.bin", 50), ("open", "t.txt", -1)])
+        for r in events(records, "io"):
+            self.assertGreaterEqual(r["dur"], 0)
+            self.assertGreaterEqual(r["open_dur"], 0)
+
+    def test_file_with_reads_and_writes_gives_both_records(self):
+        records, _, _ = run_hooked("""
+            with open("u.bin", "wb") as f:
+                f.write(b"0123456789")
+            with open("u.bin", "r+b", buffering=0) as f:
+                f.write(b"ab")
+                f.read(3)
+            """)
+        io = [(r["op"], r["bytes"], r["calls"]) for r in events(records, "io") if r["ts"] >= 0][1:]
+        self.assertEqual(io, [("read", 3, 1), ("write", 2, 1)])
+
+    def test_open_keeps_its_types_and_errors(self):
+        _, out, _ = run_hooked("""
+            import io
+            with open("f", "w+b") as f:
+                print(type(f).__name__, isinstance(f, io.BufferedRandom))
+            with open("f", "r", encoding="utf-8") as f:
+                print(type(f).__name__, f.mode)
+            try:
+                open("missing/file")
+            except FileNotFoundError:
+                print("FileNotFoundError")
+            """)
+        self.assertEqual(out.split(), ["BufferedRandom", "True", "TextIOWrapper", "r", "FileNotFoundError"])
+
+    def test_fork_workers_write_valid_lines(self):
+        records, out, text = run_hooked("""
+            import multiprocessing as mp, os, niorep_hook
+            def work(i):
+                with niorep_hook.phase("worker"):
+                    for k in range(200):
+                        with open("f%d_%d" % (i, k), "w") as f:
+                            f.write("z" * (k + 1))
+                return os.getpid()
+            if __name__ == "__main__":
+                with niorep_hook.phase("train"):
+                    with mp.get_context("fork").Pool(2) as pool:
+                        pids = set(pool.map(work, range(4)))
+                print(" ".join(map(str, sorted(pids))))
+            """)
+        pids = set(map(int, out.split()))
+        self.assertTrue(pids)
+        self.assertEqual(len(text.splitlines()), len(records))
+        writes = [r for r in events(records, "io", op="write") if r["pid"] in pids]
+        self.assertEqual(len(writes), 800)
+        self.assertEqual(sum(r["bytes"] for r in writes), 4 * sum(range(1, 201)))
+        self.assertEqual(len(events(records, "phase_begin", phase="worker")), 4)
+        for pid in pids:
+            self.assertEqual(len(events(records, "fork", pid=pid)), 1)
+        self.assertEqual(len(events(records, "header")), 1)  # forks share the parent's header
+
+    def test_spawn_workers_start_their_own_hook(self):
+        records, out, _ = run_hooked("""
+            import multiprocessing as mp, os, niorep_hook
+            def work(i):
+                with niorep_hook.phase("spawned"):
+                    with open("s%d" % i, "wb") as f:
+                        f.write(b"q" * 1000)
+                return os.getpid()
+            if __name__ == "__main__":
+                with niorep_hook.phase("train"):
+                    with mp.get_context("spawn").Pool(2) as pool:
+                        pids = set(pool.map(work, range(2)))
+                print(" ".join(map(str, sorted(pids))))
+            """)
+        pids = set(map(int, out.split()))
+        headers = {r["pid"] for r in events(records, "header")}
+        self.assertTrue(pids <= headers)
+        self.assertEqual(sum(r["bytes"] for r in events(records, "io", op="write") if r["pid"] in pids), 2000)
+        self.assertEqual({r["pid"] for r in events(records, "phase_end", phase="spawned")} - pids, set())
+
+    def test_concurrent_processes_never_mix_lines(self):
+        records, _, text = run_hooked("""
+            import os, niorep_hook
+            kids = []
+            for i in range(4):
+                pid = os.fork()
+                if pid == 0:
+                    for k in range(3000):
+                        niorep_hook.mark("m", payload="p" * (k % 300))
+                    os._exit(0)
+                kids.append(pid)
+            for pid in kids:
+                os.waitpid(pid, 0)
+            """)
+        self.assertEqual(len(events(records, "mark")), 12000)
+
+    @unittest.skipUnless(has_module("numpy"), "numpy not installed")
+    def test_numpy_save_and_load(self):
+        records, _, _ = run_hooked("""
+            import numpy as np
+            np.save("a.npy", np.zeros(1000, dtype=np.float64))
+            assert np.load("a.npy").shape == (1000,)
+            """)
+        save = events(records, "io", op="numpy.save")
+        load = events(records, "io", op="numpy.load")
+        self.assertEqual([(r["path"], r["bytes"]) for r in save], [("a.npy", 8128)])
+        self.assertEqual([(r["path"], r["bytes"]) for r in load], [("a.npy", 8128)])
+        # The file-level records inside numpy's calls are not repeated.
+        self.assertEqual(events(records, "io", path="a.npy", op="read"), [])
+
+    @unittest.skipUnless(has_module("torch"), "torch not installed")
+    def test_torch_save_is_checkpoint_and_load_is_model_load(self):
+        records, _, _ = run_hooked("""
+            import os, torch, niorep_hook
+            t = torch.zeros(256)
+            torch.save(t, "w.pt")
+            torch.load("w.pt")
+            with niorep_hook.phase("train"):
+                torch.load("w.pt")
+                with niorep_hook.phase("checkpoint"):
+                    torch.save(t, "c.pt")
+            print(os.path.getsize("w.pt"))
+            """)
+        seq = [(r["event"], r["phase"]) for r in records if r["event"].startswith("phase_")]
+        self.assertEqual(seq, [("phase_begin", "checkpoint"), ("phase_end", "checkpoint"),
+                               ("phase_begin", "model_load"), ("phase_end", "model_load"),
+                               ("phase_begin", "train"), ("phase_begin", "checkpoint"),
+                               ("phase_end", "checkpoint"), ("phase_end", "train")])
+        self.assertEqual(events(records, "phase_begin", phase="model_load")[0]["attrs"], {"auto": "torch.load"})
+        saves = events(records, "io", op="torch.save")
+        self.assertEqual([r["path"] for r in saves], ["w.pt", "c.pt"])
+        self.assertGreater(saves[0]["bytes"], 1024)
+        self.assertEqual(len(events(records, "io", op="torch.load")), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

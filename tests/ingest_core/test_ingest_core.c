@@ -1,0 +1,726 @@
+/* Known-answer ingests of small handwritten strace logs: each test states
+ * the log, then the totals and events worked out by hand from it
+ * (definitions: docs/definitions.md). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "ingest_check.h"
+#include "nr_schema.h"
+
+#define FILE_EQ(r, path, col, v) assert_int_equal(ck_file(r, path, col), v)
+#define EV(r, row, col) ck_i64(&(r)->events, (size_t)(row), col)
+
+static void assert_ok(const ck_run *r)
+{
+    if (r->rc != 0)
+        fail_msg("ingest failed: %s", r->err.msg);
+}
+
+/* -f -ttt -T -y: one process, each basic call family. */
+static void basic_ttt_T_y(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1000 1700000000.000100 openat(AT_FDCWD</home/u>, \"data/a.bin\", O_RDONLY|O_CLOEXEC) = 3</home/u/data/a.bin> <0.000010>\n"
+        "1000 1700000000.000200 read(3</home/u/data/a.bin>, \"\\x00\\x01\"..., 4096) = 4096 <0.000020>\n"
+        "1000 1700000000.000300 read(3</home/u/data/a.bin>, \"\"..., 4096) = 100 <0.000005>\n"
+        "1000 1700000000.000400 lseek(3</home/u/data/a.bin>, 0, SEEK_SET) = 0 <0.000001>\n"
+        "1000 1700000000.000500 pread64(3</home/u/data/a.bin>, \"x\"..., 50, 1000) = 50 <0.000003>\n"
+        "1000 1700000000.000600 read(3</home/u/data/a.bin>, \"y\"..., 10) = 10 <0.000002>\n"
+        "1000 1700000000.000700 openat(AT_FDCWD</home/u>, \"out.txt\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4</home/u/out.txt> <0.000010>\n"
+        "1000 1700000000.000800 write(4</home/u/out.txt>, \"hello\\n\", 6) = 6 <0.000004>\n"
+        "1000 1700000000.000900 fsync(4</home/u/out.txt>) = 0 <0.001000>\n"
+        "1000 1700000000.001000 close(4</home/u/out.txt>) = 0 <0.000001>\n"
+        "1000 1700000000.001100 newfstatat(AT_FDCWD</home/u>, \"data/missing\", 0x7ffd, 0) = -1 ENOENT (No such file or directory) <0.000004>\n"
+        "1000 1700000000.001200 close(3</home/u/data/a.bin>) = 0 <0.000001>\n"
+        "1000 1700000000.001300 exit_group(0) = ?\n"
+        "1000 1700000000.001400 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    const char *a = "/home/u/data/a.bin", *o = "/home/u/out.txt";
+    FILE_EQ(&r, a, "bytes_read", 4096 + 100 + 50 + 10);
+    FILE_EQ(&r, a, "read_calls", 4);
+    FILE_EQ(&r, a, "open_calls", 1);
+    FILE_EQ(&r, a, "close_calls", 1);
+    FILE_EQ(&r, a, "meta_calls", 1); /* lseek */
+    FILE_EQ(&r, a, "bytes_written", 0);
+    FILE_EQ(&r, a, "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, a, "first_ts_ns", 1700000000000100000LL);
+    FILE_EQ(&r, a, "last_ts_ns", 1700000000001200000LL);
+    FILE_EQ(&r, o, "bytes_written", 6);
+    FILE_EQ(&r, o, "write_calls", 1);
+    FILE_EQ(&r, o, "sync_calls", 1);
+    FILE_EQ(&r, o, "open_calls", 1);
+    FILE_EQ(&r, o, "close_calls", 1);
+    /* the relative path of the failed stat resolves against AT_FDCWD's annotation */
+    FILE_EQ(&r, "/home/u/data/missing", "meta_calls", 1);
+
+    assert_int_equal(r.events.nrows, 13);
+    long rd = ck_event_row(&r, "read", 0);
+    assert_int_equal(EV(&r, rd, "offset"), 0);
+    assert_int_equal(EV(&r, rd, "bytes"), 4096);
+    assert_int_equal(EV(&r, rd, "dur_ns"), 20000);
+    assert_int_equal(EV(&r, rd, "ts_ns"), 1700000000000200000LL);
+    assert_int_equal(EV(&r, rd, "op_class"), NR_OP_READ);
+    assert_int_equal(EV(&r, rd, "fd"), 3);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 4096);
+    assert_int_equal(EV(&r, ck_event_row(&r, "pread64", 0), "offset"), 1000);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 2), "offset"), 0); /* after lseek */
+    long st = ck_event_row(&r, "newfstatat", 0);
+    assert_int_equal(EV(&r, st, "result"), -1);
+    assert_string_equal(ck_str(&r.events, (size_t)st, "errno"), "ENOENT");
+    assert_int_equal(EV(&r, st, "flags"), NR_EVF_FAILED);
+    long ex = ck_event_row(&r, "exit_group", 0);
+    assert_int_equal(EV(&r, ex, "flags"), NR_EVF_RESULT_UNKNOWN);
+    assert_int_equal(EV(&r, ck_event_row(&r, "openat", 0), "fd"), 3);
+
+    assert_string_equal(ck_meta(&r, "time_base"), "unix");
+    assert_string_equal(ck_meta(&r, "has_durations"), "1");
+    assert_string_equal(ck_meta(&r, "has_paths"), "1");
+    assert_string_equal(ck_meta(&r, "lines_read"), "14");
+    assert_string_equal(ck_meta(&r, "lines_parsed"), "14");
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
+    long p = ck_proc_row(&r, 1000);
+    assert_true(p >= 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)p, "exit_code"), 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)p, "events"), 13);
+    ck_free(&r);
+}
+
+/* dup and fork share one open file description, hence one offset. */
+static void dup_and_fork_share_offsets(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "100 openat(AT_FDCWD, \"in.dat\", O_RDONLY) = 3\n"
+        "100 dup(3) = 4\n"
+        "100 read(4, \"0123456789\", 10) = 10\n"
+        "100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0) = 101\n"
+        "101 read(3, \"abcde\", 5) = 5\n"
+        "100 read(4, \"fghij\", 5) = 5\n"
+        "100 pread64(3, \"wxyz\", 4, 100) = 4\n"
+        "101 read(3, \"k\", 1) = 1\n"
+        "101 close(3) = 0\n"
+        "100 read(3, \"l\", 1) = 1\n",
+        "/w");
+    assert_ok(&r);
+    const char *f = "/w/in.dat";
+    FILE_EQ(&r, f, "bytes_read", 26);
+    FILE_EQ(&r, f, "read_calls", 6);
+    FILE_EQ(&r, f, "open_calls", 1);
+    FILE_EQ(&r, f, "close_calls", 1);
+    static const int64_t offsets[] = {0, 10, 15, 20, 21};
+    for (unsigned i = 0; i < 5; i++) {
+        long row = ck_event_row(&r, "read", i);
+        assert_int_equal(EV(&r, row, "offset"), offsets[i]);
+        assert_string_equal(ck_event_path(&r, row, "file_id"), f);
+    }
+    assert_int_equal(EV(&r, ck_event_row(&r, "pread64", 0), "offset"), 100);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "pid"), 101);
+    long child = ck_proc_row(&r, 101);
+    assert_int_equal(ck_i64(&r.processes, (size_t)child, "ppid"), 100);
+    assert_int_equal(ck_i64(&r.processes, (size_t)child, "is_thread"), 0);
+    assert_string_equal(ck_meta(&r, "time_base"), "none");
+    assert_string_equal(ck_meta(&r, "has_paths"), "0");
+    assert_string_equal(ck_meta(&r, "start_cwd"), "/w");
+    assert_int_equal(EV(&r, 0, "ts_ns"), -1);
+    assert_int_equal(ck_diag(&r, "no_timestamps"), 1);
+    assert_int_equal(ck_diag(&r, "no_durations"), 1);
+    ck_free(&r);
+}
+
+/* execve closes O_CLOEXEC, FD_CLOEXEC, F_DUPFD_CLOEXEC and dup3 O_CLOEXEC fds. */
+static void cloexec_at_execve(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "200 openat(AT_FDCWD, \"/d/keep\", O_RDONLY) = 3\n"
+        "200 openat(AT_FDCWD, \"/d/drop\", O_RDONLY|O_CLOEXEC) = 4\n"
+        "200 openat(AT_FDCWD, \"/d/setfd\", O_RDONLY) = 5\n"
+        "200 fcntl(5, F_SETFD, FD_CLOEXEC) = 0\n"
+        "200 fcntl(3, F_DUPFD_CLOEXEC, 10) = 10\n"
+        "200 dup3(3, 7, O_CLOEXEC) = 7\n"
+        "200 execve(\"/usr/bin/tool\", [\"tool\"], 0x7ffc /* 5 vars */) = 0\n"
+        "200 read(3, \"abcdefg\", 7) = 7\n"
+        "200 read(4, \"abc\", 3) = 3\n"
+        "200 read(5, \"ab\", 2) = 2\n"
+        "200 read(10, \"a\", 1) = 1\n"
+        "200 read(7, \"a\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/keep", "bytes_read", 7);
+    FILE_EQ(&r, "/d/drop", "bytes_read", 0);
+    FILE_EQ(&r, "/d/setfd", "bytes_read", 0);
+    FILE_EQ(&r, "/d/drop", "read_calls", 0);
+    for (unsigned i = 1; i < 5; i++)
+        assert_int_equal(EV(&r, ck_event_row(&r, "read", i), "file_id"), -1);
+    assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 200), "exe"), "/usr/bin/tool");
+    ck_free(&r);
+}
+
+/* Threads share the fd table; an unfinished read pairs with its resumption
+ * across another thread's line and keeps its start time. */
+static void threads_and_unfinished(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "300 1700000009.000000 openat(AT_FDCWD, \"/d/t\", O_RDONLY) = 3 <0.000010>\n"
+        "300 1700000009.500000 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, parent_tid=[301], tls=0x7f, child_tidptr=0x7f) = 301 <0.000050>\n"
+        "301 1700000009.900000 openat(AT_FDCWD, \"/d/u\", O_RDONLY) = 4 <0.000010>\n"
+        "300 1700000010.000000 read(4,  <unfinished ...>\n"
+        "301 1700000010.000100 read(3, \"abc\", 3) = 3 <0.000010>\n"
+        "300 1700000010.000200 <... read resumed>\"xy\", 10) = 2 <0.000200>\n"
+        "301 1700000010.000300 close(4) = 0 <0.000001>\n"
+        "300 1700000010.000400 read(4, \"\", 1) = -1 EBADF (Bad file descriptor) <0.000001>\n"
+        "301 1700000010.000500 +++ exited with 0 +++\n"
+        "300 1700000010.000600 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    long rd = ck_event_row(&r, "read", 1); /* the resumed read comes after 301's read */
+    assert_string_equal(ck_event_path(&r, rd, "file_id"), "/d/u");
+    assert_int_equal(EV(&r, rd, "ts_ns"), 1700000010000000000LL);
+    assert_int_equal(EV(&r, rd, "dur_ns"), 200000);
+    assert_int_equal(EV(&r, rd, "bytes"), 2);
+    assert_int_equal(EV(&r, rd, "offset"), 0);
+    assert_int_equal(EV(&r, rd, "tid"), 300);
+    assert_int_equal(EV(&r, rd, "flags"), NR_EVF_RESUMED);
+    assert_string_equal(ck_event_path(&r, ck_event_row(&r, "read", 0), "file_id"), "/d/t");
+    FILE_EQ(&r, "/d/t", "bytes_read", 3);
+    FILE_EQ(&r, "/d/u", "bytes_read", 2);
+    FILE_EQ(&r, "/d/u", "read_calls", 1);
+    FILE_EQ(&r, "/d/u", "close_calls", 1);
+    long last = ck_event_row(&r, "read", 2);
+    assert_int_equal(EV(&r, last, "file_id"), -1); /* the thread closed it */
+    assert_int_equal(EV(&r, last, "flags"), NR_EVF_FAILED);
+    long t = ck_proc_row(&r, 301);
+    assert_int_equal(ck_i64(&r.processes, (size_t)t, "is_thread"), 1);
+    assert_int_equal(ck_i64(&r.processes, (size_t)t, "pid"), 300);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "pid"), 300);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "tid"), 301);
+    assert_string_equal(ck_meta(&r, "unfinished_resumed"), "1");
+    assert_string_equal(ck_meta(&r, "unfinished_never_resumed"), "0");
+    ck_free(&r);
+}
+
+/* A child's lines before its parent's clone returns belong to that clone. */
+static void pending_clone_child(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "400 openat(AT_FDCWD, \"/d/p\", O_RDONLY) = 3\n"
+        "400 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
+        "401 read(3, \"abcd\", 4) = 4\n"
+        "401 openat(AT_FDCWD, \"/d/q\", O_RDONLY) = 4\n"
+        "400 <... clone resumed>, child_tidptr=0x7f) = 401\n"
+        "400 read(3, \"ef\", 2) = 2\n"
+        "401 read(4, \"z\", 1) = 1\n"
+        "400 read(4, \"z\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/p", "bytes_read", 6);
+    FILE_EQ(&r, "/d/q", "bytes_read", 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), 0);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 4);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 3), "file_id"), -1);
+    long c = ck_proc_row(&r, 401);
+    assert_int_equal(ck_i64(&r.processes, (size_t)c, "ppid"), 400);
+    long cl = ck_event_row(&r, "clone", 0);
+    assert_int_equal(EV(&r, cl, "result"), 401);
+    assert_int_equal(EV(&r, cl, "flags"), NR_EVF_RESUMED);
+    ck_free(&r);
+}
+
+static void close_range_plain_and_cloexec(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "500 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n"
+        "500 openat(AT_FDCWD, \"/d/b\", O_RDONLY) = 4\n"
+        "500 openat(AT_FDCWD, \"/d/c\", O_RDONLY) = 5\n"
+        "500 close_range(4, 4294967295, 0) = 0\n"
+        "500 read(3, \"a\", 1) = 1\n"
+        "500 read(4, \"b\", 1) = 1\n"
+        "500 openat(AT_FDCWD, \"/d/e\", O_RDONLY) = 4\n"
+        "500 close_range(3, 4, CLOSE_RANGE_CLOEXEC) = 0\n"
+        "500 read(4, \"e\", 1) = 1\n"
+        "500 execve(\"/bin/x\", [\"x\"], 0x1 /* 0 vars */) = 0\n"
+        "500 read(3, \"a\", 1) = 1\n"
+        "500 read(4, \"a\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/a", "bytes_read", 1);
+    FILE_EQ(&r, "/d/b", "bytes_read", 0);
+    FILE_EQ(&r, "/d/c", "bytes_read", 0);
+    FILE_EQ(&r, "/d/e", "bytes_read", 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 3), "file_id"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 4), "file_id"), -1);
+    ck_free(&r);
+}
+
+/* sendfile and copy_file_range count for both ends; file_id = destination. */
+static void sendfile_both_ends(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "600 openat(AT_FDCWD, \"/d/src\", O_RDONLY) = 3\n"
+        "600 openat(AT_FDCWD, \"/d/dst\", O_WRONLY|O_CREAT, 0644) = 4\n"
+        "600 sendfile(4, 3, NULL, 100) = 100\n"
+        "600 read(3, \"x\", 1) = 1\n"
+        "600 sendfile(4, 3, [0] => [50], 50) = 50\n"
+        "600 copy_file_range(3, NULL, 4, NULL, 10, 0) = 10\n"
+        "600 write(4, \"z\", 1) = 1\n"
+        "600 sendfile(4, 3, NULL, 10) = -1 EINVAL (Invalid argument)\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/src", "bytes_read", 161);
+    FILE_EQ(&r, "/d/src", "read_calls", 5);
+    FILE_EQ(&r, "/d/src", "bytes_written", 0);
+    FILE_EQ(&r, "/d/dst", "bytes_written", 161);
+    FILE_EQ(&r, "/d/dst", "write_calls", 5);
+    FILE_EQ(&r, "/d/dst", "bytes_read", 0);
+    long s0 = ck_event_row(&r, "sendfile", 0);
+    assert_string_equal(ck_event_path(&r, s0, "file_id"), "/d/dst");
+    assert_string_equal(ck_event_path(&r, s0, "file2_id"), "/d/src");
+    assert_int_equal(EV(&r, s0, "fd"), 4);
+    assert_int_equal(EV(&r, s0, "bytes"), 100);
+    assert_int_equal(EV(&r, s0, "offset"), 0);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), 100);
+    assert_int_equal(EV(&r, ck_event_row(&r, "sendfile", 1), "offset"), 100);
+    long cfr = ck_event_row(&r, "copy_file_range", 0);
+    assert_string_equal(ck_event_path(&r, cfr, "file_id"), "/d/dst");
+    assert_string_equal(ck_event_path(&r, cfr, "file2_id"), "/d/src");
+    assert_int_equal(EV(&r, cfr, "offset"), 150);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 0), "offset"), 160);
+    long bad = ck_event_row(&r, "sendfile", 2);
+    assert_int_equal(EV(&r, bad, "bytes"), 0);
+    assert_int_equal(EV(&r, bad, "flags"), NR_EVF_FAILED);
+    ck_free(&r);
+}
+
+/* A file opened again keeps its totals (found by the strace smoke test). */
+static void reopen_keeps_totals(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1 openat(AT_FDCWD, \"/d/a\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "1 write(3, \"abc\", 3) = 3\n"
+        "1 close(3) = 0\n"
+        "1 openat(AT_FDCWD, \"/d/a\", O_RDONLY|O_APPEND) = 3\n"
+        "1 read(3, \"ab\", 2) = 2\n"
+        "1 write(3, \"zz\", 2) = 2\n"
+        "1 read(3, \"\", 2) = 0\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/a", "open_calls", 2);
+    FILE_EQ(&r, "/d/a", "close_calls", 1);
+    FILE_EQ(&r, "/d/a", "bytes_written", 5);
+    FILE_EQ(&r, "/d/a", "write_calls", 2);
+    FILE_EQ(&r, "/d/a", "bytes_read", 2);
+    FILE_EQ(&r, "/d/a", "read_calls", 2);
+    /* O_APPEND: the write goes to the unknown end, and the offset is lost */
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 1), "offset"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), -1);
+    ck_free(&r);
+}
+
+/* Failed calls count as calls, not bytes; restarts and signals. */
+static void failed_restarted_and_signals(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "700 openat(AT_FDCWD, \"/d/nope\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+        "700 openat(AT_FDCWD, \"/d/f\", O_RDONLY) = 3\n"
+        "700 read(3, 0x7ffd, 10) = -1 EIO (Input/output error)\n"
+        "700 read(3, \"ab\", 10) = 2\n"
+        "700 read(3, 0x7ffd, 10) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)\n"
+        "700 --- SIGALRM {si_signo=SIGALRM, si_code=SI_KERNEL} ---\n"
+        "700 restart_syscall(<... resuming interrupted read ...>) = 0\n"
+        "700 +++ killed by SIGKILL +++\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/nope", "open_calls", 1);
+    FILE_EQ(&r, "/d/f", "read_calls", 3);
+    FILE_EQ(&r, "/d/f", "bytes_read", 2);
+    long eio = ck_event_row(&r, "read", 0);
+    assert_int_equal(EV(&r, eio, "result"), -1);
+    assert_int_equal(EV(&r, eio, "bytes"), 0);
+    assert_string_equal(ck_str(&r.events, (size_t)eio, "errno"), "EIO");
+    assert_int_equal(EV(&r, eio, "flags"), NR_EVF_FAILED);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 0);
+    long rs = ck_event_row(&r, "read", 2);
+    assert_int_equal(EV(&r, rs, "flags"), NR_EVF_RESTARTED | NR_EVF_RESULT_UNKNOWN);
+    assert_int_equal(EV(&r, ck_event_row(&r, "openat", 0), "fd"), -1);
+    long p = ck_proc_row(&r, 700);
+    assert_int_equal(ck_i64(&r.processes, (size_t)p, "signals"), 1);
+    assert_string_equal(ck_str(&r.processes, (size_t)p, "killed_by"), "SIGKILL");
+    assert_int_equal(ck_i64(&r.processes, (size_t)p, "exit_code"), -1);
+    ck_free(&r);
+}
+
+/* strace -ff -ttt -o trace: per-pid files found by content, merged by time. */
+static void ff_merge_by_time(void **state)
+{
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "trace.800",
+             "1700000000.000000 openat(AT_FDCWD, \"/d/m\", O_RDONLY) = 3\n"
+             "1700000000.000100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 801\n"
+             "1700000000.000300 read(3, \"ab\", 2) = 2\n"
+             "1700000000.000500 +++ exited with 0 +++\n");
+    ck_write(run, "trace.801",
+             "1700000000.000200 read(3, \"cd\", 2) = 2\n"
+             "1700000000.000400 read(3, \"ef\", 2) = 2\n"
+             "1700000000.000450 +++ exited with 0 +++\n");
+    ck_write(run, "notes.txt", "not a log\nat all\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 5);
+    static const int64_t pids[] = {800, 800, 801, 800, 801};
+    static const int64_t offsets[] = {-1, -1, 0, 2, 4};
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(EV(&r, i, "pid"), pids[i]);
+        assert_int_equal(EV(&r, i, "offset"), offsets[i]);
+    }
+    FILE_EQ(&r, "/d/m", "bytes_read", 6);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 801), "ppid"), 800);
+    assert_string_equal(ck_meta(&r, "log_files"), "2");
+    assert_string_equal(ck_meta(&r, "log.0.name"), "trace.800");
+    assert_string_equal(ck_meta(&r, "log.1.name"), "trace.801");
+    ck_free(&r);
+}
+
+/* -ff without timestamps: files one after another, parents first. */
+static void ff_without_timestamps(void **state)
+{
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log.901", "read(3, \"cd\", 2) = 2\n+++ exited with 0 +++\n");
+    ck_write(run, "strace.log.900",
+             "openat(AT_FDCWD, \"/d/o\", O_RDONLY) = 3\n"
+             "vfork() = 901\n"
+             "read(3, \"ab\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 4);
+    assert_int_equal(EV(&r, 3, "pid"), 901);
+    assert_int_equal(EV(&r, 3, "offset"), 2);
+    FILE_EQ(&r, "/d/o", "bytes_read", 4);
+    assert_true(ck_diag(&r, "no_timestamps") >= 1);
+    ck_free(&r);
+}
+
+/* stderr mode: unprefixed lines belong to the only process; its pid is
+ * learnt from the first [pid N] prefix that is not a child. */
+static void stderr_mode(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "execve(\"/bin/sh\", [\"sh\"], 0x7ffe /* 1 var */) = 0\n"
+        "openat(AT_FDCWD, \"/d/s\", O_RDONLY) = 3\n"
+        "hello from the program\n"
+        "clone(child_stack=NULL, flags=SIGCHLD) = 501\n"
+        "strace: Process 501 attached\n"
+        "[pid   501] read(3, \"ab\", 2) = 2\n"
+        "[pid   500] read(3, \"cd\", 2) = 2\n"
+        "[pid   501] +++ exited with 0 +++\n"
+        "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=501, si_uid=0, si_status=0} ---\n"
+        "read(3, \"e\", 1) = 1\n"
+        "+++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 2);
+    long root = ck_proc_row(&r, 500);
+    assert_true(root >= 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 5);
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "signals"), 1);
+    assert_string_equal(ck_str(&r.processes, (size_t)root, "exe"), "/bin/sh");
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 501), "ppid"), 500);
+    FILE_EQ(&r, "/d/s", "bytes_read", 5);
+    static const int64_t offsets[] = {0, 2, 4};
+    for (unsigned i = 0; i < 3; i++)
+        assert_int_equal(EV(&r, ck_event_row(&r, "read", i), "offset"), offsets[i]);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 2), "pid"), 500);
+    assert_int_equal(ck_diag(&r, "notice"), 1);
+    assert_int_equal(ck_diag(&r, "unknown_line") + ck_diag(&r, "no_syscall_name"), 1);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "2");
+    ck_free(&r);
+}
+
+/* strace -p N to stderr: one process, no prefixes; the notice names it. */
+static void stderr_mode_attached(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "strace: Process 4242 attached\n"
+        "read(0, \"x\", 1) = 1\n"
+        "write(1, \"x\", 1) = 1\n"
+        "strace: Process 4242 detached\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 1);
+    assert_int_equal(ck_i64(&r.processes, 0, "tid"), 4242);
+    assert_int_equal(EV(&r, 0, "pid"), 4242);
+    assert_int_equal(ck_diag(&r, "notice"), 2);
+    ck_free(&r);
+}
+
+static void relative_and_clock_timestamps(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1000 0.000000 openat(AT_FDCWD, \"/d/r\", O_RDONLY) = 3\n"
+        "1000 0.000100 read(3, \"a\", 1) = 1\n"
+        "1000 0.000250 read(3, \"b\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(EV(&r, 0, "ts_ns"), 0);
+    assert_int_equal(EV(&r, 1, "ts_ns"), 100000);
+    assert_int_equal(EV(&r, 2, "ts_ns"), 350000);
+    assert_string_equal(ck_meta(&r, "time_base"), "relative");
+    ck_free(&r);
+
+    ck_ingest_text(&r,
+        "1100 23:59:59.900000 openat(AT_FDCWD, \"/d/n\", O_RDONLY) = 3\n"
+        "1100 00:00:00.100000 read(3, \"a\", 1) = 1\n"
+        "1100 00:00:01.000000 read(3, \"a\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(EV(&r, 0, "ts_ns"), 86399900000000LL);
+    assert_int_equal(EV(&r, 1, "ts_ns"), 86400100000000LL);
+    assert_int_equal(EV(&r, 2, "ts_ns"), 86401000000000LL);
+    assert_string_equal(ck_meta(&r, "time_base"), "clock");
+    ck_free(&r);
+}
+
+/* Without -y: cwd, chdir, dirfd-relative opens, AT_EMPTY_PATH, escapes. */
+static void path_resolution_without_y(void **state)
+{
+    static const char log[] =
+        "1200 openat(AT_FDCWD, \"a/../b/./c.txt\", O_RDONLY) = 3\n"
+        "1200 chdir(\"/data\") = 0\n"
+        "1200 openat(AT_FDCWD, \"x.bin\", O_RDONLY) = 4\n"
+        "1200 openat(AT_FDCWD, \"/data/sub\", O_RDONLY|O_DIRECTORY) = 5\n"
+        "1200 openat(5, \"y.bin\", O_RDONLY) = 6\n"
+        "1200 newfstatat(5, \"\", {st_mode=S_IFDIR|0755, st_size=4096, ...}, AT_EMPTY_PATH) = 0\n"
+        "1200 fchdir(5) = 0\n"
+        "1200 openat(AT_FDCWD, \"z\\n\\x41\\303\\251.bin\", O_RDONLY) = 7\n"
+        "1200 getdents64(5, 0x5 /* 2 entries */, 32768) = 48\n"
+        "1200 read(7, \"q\", 1) = 1\n";
+    ck_run r;
+    ck_ingest_text(&r, log, "/home/me");
+    assert_ok(&r);
+    FILE_EQ(&r, "/home/me/b/c.txt", "open_calls", 1);
+    FILE_EQ(&r, "/data/x.bin", "open_calls", 1);
+    FILE_EQ(&r, "/data/sub", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/data/sub", "meta_calls", 3);
+    FILE_EQ(&r, "/data/sub/y.bin", "open_calls", 1);
+    FILE_EQ(&r, "/data/sub/z\nA\303\251.bin", "bytes_read", 1);
+    assert_int_equal(ck_diag(&r, "relative_path"), 0);
+    ck_free(&r);
+
+    ck_ingest_text(&r, log, NULL); /* start cwd unknown: relative paths stay relative */
+    assert_ok(&r);
+    FILE_EQ(&r, "b/c.txt", "open_calls", 1);
+    FILE_EQ(&r, "/data/x.bin", "open_calls", 1);
+    assert_int_equal(ck_diag(&r, "relative_path"), 1);
+    assert_string_equal(ck_meta(&r, "relative_paths"), "1");
+    ck_free(&r);
+}
+
+/* Kinds from -y annotations and creating calls. */
+static void file_kinds(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1400 pipe2([3<pipe:[1001]>, 4<pipe:[1001]>], O_CLOEXEC) = 0\n"
+        "1400 write(4<pipe:[1001]>, \"ab\", 2) = 2\n"
+        "1400 socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_IP) = 5<TCP:[7]>\n"
+        "1400 read(0</dev/pts/0<char 136:0>>, \"x\", 1) = 1\n"
+        "1400 openat(AT_FDCWD</>, \"/proc/self/status\", O_RDONLY) = 6</proc/1400/status>\n"
+        "1400 eventfd2(0, EFD_CLOEXEC) = 7<anon_inode:[eventfd]>\n"
+        "1400 pipe([8, 9]) = 0\n"
+        "1400 write(9, \"abc\", 3) = 3\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "pipe:[1001]", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "pipe:[1001]", "bytes_written", 2);
+    FILE_EQ(&r, "TCP:[7]", "kind", NR_KIND_SOCKET);
+    FILE_EQ(&r, "/dev/pts/0", "kind", NR_KIND_DEVICE);
+    FILE_EQ(&r, "/dev/pts/0", "bytes_read", 1);
+    FILE_EQ(&r, "/proc/1400/status", "kind", NR_KIND_PROCFS);
+    FILE_EQ(&r, "anon_inode:[eventfd]", "kind", NR_KIND_ANON);
+    long w = ck_event_row(&r, "write", 1);
+    assert_string_equal(ck_event_path(&r, w, "file_id"), "pipe:[#1]");
+    FILE_EQ(&r, "pipe:[#1]", "kind", NR_KIND_PIPE);
+    ck_free(&r);
+}
+
+/* Unmatched "resumed", never resumed calls, a cut last line. */
+static void unmatched_never_resumed_truncated(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1300 <... read resumed>\"x\", 1) = 1\n"
+        "1300 openat(AT_FDCWD, \"/d/q\", O_RDONLY) = 3\n"
+        "1300 read(3,  <unfinished ...>\n"
+        "1301 write(1, \"x\", 1) = 1\n"
+        "1300 openat(AT_FDCWD, \"/d/tr",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 1);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 1);
+    assert_int_equal(ck_diag(&r, "truncated_last_line"), 1);
+    assert_string_equal(ck_meta(&r, "lines_read"), "5");
+    assert_string_equal(ck_meta(&r, "lines_parsed"), "3");
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "2");
+    assert_string_equal(ck_meta(&r, "unfinished_never_resumed"), "1");
+    long rd = ck_event_row(&r, "read", 0);
+    assert_int_equal(EV(&r, rd, "flags"), NR_EVF_NEVER_RESUMED);
+    assert_string_equal(ck_event_path(&r, rd, "file_id"), "/d/q");
+    FILE_EQ(&r, "/d/q", "read_calls", 1);
+    FILE_EQ(&r, "/d/q", "bytes_read", 0);
+    assert_int_equal(r.stats.unfinished_never_resumed, 1);
+    ck_free(&r);
+}
+
+static void bad_inputs(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r, "", NULL);
+    assert_int_equal(r.rc, NR_E_INPUT);
+    assert_non_null(strstr(r.err.msg, "empty"));
+    ck_free(&r);
+
+    ck_ingest_text(&r, "this is not\nan strace log\n", NULL);
+    assert_int_equal(r.rc, NR_E_INPUT);
+    assert_non_null(strstr(r.err.msg, "not an strace log"));
+    ck_free(&r);
+
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    ck_write(r.dir, "readme.txt", "nothing here\n");
+    ck_ingest(&r, r.dir, NULL);
+    assert_int_equal(r.rc, NR_E_INPUT);
+    assert_non_null(strstr(r.err.msg, "no strace log found (expected strace.log or strace -ff files)"));
+
+    char bin[512];
+    snprintf(bin, sizeof bin, "%s/blob.bin", r.dir);
+    FILE *f = fopen(bin, "wb");
+    for (int i = 0; i < 70000; i++)
+        fputc((i * 7919) & 0xff, f);
+    fclose(f);
+    ck_ingest(&r, bin, NULL);
+    assert_int_equal(r.rc, NR_E_INPUT);
+    ck_free(&r);
+}
+
+/* Phases from hook.jsonl: a worker inherits its parent's phase. */
+static void hook_phases(void **state)
+{
+#ifndef NR_HAVE_HOOK
+    skip();
+#else
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log",
+             "100 1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+             "100 1700000001.500000 read(3, \"ab\", 2) = 2\n"
+             "100 1700000001.600000 clone(child_stack=NULL, flags=SIGCHLD) = 101\n"
+             "101 1700000002.000000 read(3, \"cd\", 2) = 2\n"
+             "100 1700000004.000000 read(3, \"e\", 1) = 1\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000002.5, \"pid\": 100, \"event\": \"io\", \"op\": \"torch.save\", \"path\": \"ckpt.pt\", \"bytes\": 10, \"dur\": 0.5}\n"
+             "{\"ts\": 1700000003.0, \"pid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    static const int64_t phase[] = {-1, 0, 0, 0, -1};
+    assert_int_equal(r.events.nrows, 5);
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(EV(&r, i, "phase_id"), phase[i]);
+    assert_int_equal(r.phases.nrows, 1);
+    assert_string_equal(ck_str(&r.phases, 0, "name"), "train");
+    assert_int_equal(ck_i64(&r.phases, 0, "begin_ns"), 1700000001000000000LL);
+    assert_int_equal(ck_i64(&r.phases, 0, "end_ns"), 1700000003000000000LL);
+    assert_int_equal(r.pyio.nrows, 1);
+    assert_int_equal(ck_i64(&r.pyio, 0, "phase_id"), 0);
+    assert_int_equal(ck_i64(&r.pyio, 0, "bytes"), 10);
+    assert_string_equal(ck_meta(&r, "has_hook"), "1");
+    ck_free(&r);
+#endif
+}
+
+static void determinism(void **state)
+{
+    static const char log[] =
+        "1 1700000000.000001 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3 <0.000001>\n"
+        "1 1700000000.000002 read(3, \"a\", 1) = 1 <0.000001>\n"
+        "1 1700000000.000003 fork() = 2 <0.000010>\n"
+        "2 1700000000.000004 read(3, \"b\", 1) = 1 <0.000001>\n";
+    ck_run a, b;
+    ck_ingest_text(&a, log, "/x");
+    ck_ingest_text(&b, log, "/x");
+    assert_ok(&a);
+    char pa[300], pb[300];
+    snprintf(pa, sizeof pa, "%s/out.nio", a.dir);
+    snprintf(pb, sizeof pb, "%s/out.nio", b.dir);
+    FILE *fa = fopen(pa, "rb"), *fb = fopen(pb, "rb");
+    int ca, cb;
+    long n = 0;
+    do {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+        assert_int_equal(ca, cb);
+        n++;
+    } while (ca != EOF);
+    assert_true(n > 100);
+    fclose(fa);
+    fclose(fb);
+    ck_free(&a);
+    ck_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(basic_ttt_T_y),
+        cmocka_unit_test(dup_and_fork_share_offsets),
+        cmocka_unit_test(cloexec_at_execve),
+        cmocka_unit_test(threads_and_unfinished),
+        cmocka_unit_test(pending_clone_child),
+        cmocka_unit_test(close_range_plain_and_cloexec),
+        cmocka_unit_test(sendfile_both_ends),
+        cmocka_unit_test(reopen_keeps_totals),
+        cmocka_unit_test(failed_restarted_and_signals),
+        cmocka_unit_test(ff_merge_by_time),
+        cmocka_unit_test(ff_without_timestamps),
+        cmocka_unit_test(stderr_mode),
+        cmocka_unit_test(stderr_mode_attached),
+        cmocka_unit_test(relative_and_clock_timestamps),
+        cmocka_unit_test(path_resolution_without_y),
+        cmocka_unit_test(file_kinds),
+        cmocka_unit_test(unmatched_never_resumed_truncated),
+        cmocka_unit_test(bad_inputs),
+        cmocka_unit_test(hook_phases),
+        cmocka_unit_test(determinism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,94 @@
+/* Unit tests of the ingest's small parts: the syscall table, the
+ * diagnostics collector, and runfind's name and content rules. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diag.h"
+#include "nr_schema.h"
+#include "runfind.h"
+#include "syscalls.h"
+
+static void syscall_table_lookup(void **state)
+{
+    const nr_syscall_info *e = nr_syscall_lookup("pread64", 7);
+    assert_non_null(e);
+    assert_int_equal(e->op, NR_OP_READ);
+    assert_int_equal(e->handler, NR_H_PREAD);
+    assert_int_equal(e->fd_arg, 0);
+    e = nr_syscall_lookup("openat", 6);
+    assert_int_equal(e->handler, NR_H_OPEN);
+    assert_int_equal(e->dirfd_arg, 0);
+    assert_int_equal(e->path_arg, 1);
+    assert_int_equal(e->flags_arg, 2);
+    assert_int_equal(nr_syscall_lookup("fsync", 5)->op, NR_OP_SYNC);
+    assert_int_equal(nr_syscall_lookup("close", 5)->counter, NR_CNT_CLOSE);
+    assert_null(nr_syscall_lookup("no_such_call", 12));
+    assert_null(nr_syscall_lookup("rea", 3));      /* a prefix is not a match */
+    assert_null(nr_syscall_lookup("readx", 5));
+    /* every entry is found by its own name, and names are unique */
+    for (size_t i = 0; i < nr_syscall_count(); i++) {
+        const nr_syscall_info *x = nr_syscall_at(i);
+        assert_ptr_equal(nr_syscall_lookup(x->name, strlen(x->name)), x);
+    }
+}
+
+static void diag_counts_and_examples(void **state)
+{
+    nr_diag *d = nr_diag_create();
+    for (int i = 1; i <= 5; i++)
+        assert_int_equal(nr_diag_add(d, "unknown_line", "strace.log", (uint64_t)i, "garbage", 7), 0);
+    assert_int_equal(nr_diag_add(d, "notice", "strace.log", 9, "strace: Process 1 attached", 26), 0);
+    assert_int_equal(nr_diag_add_n(d, "bulk", 10, NULL, 0, NULL, 0), 0);
+    assert_int_equal(nr_diag_count(d, "unknown_line"), 5);
+    assert_int_equal(nr_diag_count(d, "notice"), 1);
+    assert_int_equal(nr_diag_count(d, "bulk"), 10);
+    assert_int_equal(nr_diag_count(d, "other"), 0);
+    assert_int_equal(nr_diag_reasons(d), 3);
+    nr_diag_destroy(d);
+    nr_diag_destroy(NULL);
+}
+
+static void runfind_names(void **state)
+{
+    assert_int_equal(nr_runfind_pid_suffix("strace.log.1234"), 1234);
+    assert_int_equal(nr_runfind_pid_suffix("trace.77.zst"), 77);
+    assert_int_equal(nr_runfind_pid_suffix("trace.77.gz"), 77);
+    assert_int_equal(nr_runfind_pid_suffix("strace.log"), -1);
+    assert_int_equal(nr_runfind_pid_suffix("1234"), -1);
+    assert_int_equal(nr_runfind_pid_suffix("trace.12a"), -1);
+    assert_int_equal(nr_runfind_pid_suffix("trace."), -1);
+}
+
+static void runfind_sniff(void **state)
+{
+    nr_sniff s;
+    static const char log[] =
+        "123 openat(AT_FDCWD, \"/x\", O_RDONLY) = 3\n"
+        "123 read(3, \"a\", 1) = 1\n"
+        "some program output\n"
+        "123 +++ exited with 0 +++\n";
+    assert_int_equal(nr_runfind_sniff_buf(log, sizeof log - 1, &s), 1);
+    assert_int_equal(s.lines, 4);
+    assert_int_equal(s.strace, 3);
+    static const char text[] = "hello\nworld\nread me\n";
+    assert_int_equal(nr_runfind_sniff_buf(text, sizeof text - 1, &s), 0);
+    static const char bin[] = "\x7f" "ELF\x02\x01\x01\0\0\0";
+    assert_int_equal(nr_runfind_sniff_buf(bin, sizeof bin - 1, &s), 0);
+    assert_int_equal(s.binary, 1);
+    assert_int_equal(nr_runfind_sniff_buf("", 0, &s), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(syscall_table_lookup),
+        cmocka_unit_test(diag_counts_and_examples),
+        cmocka_unit_test(runfind_names),
+        cmocka_unit_test(runfind_sniff),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/python3
+"""Runs `niorep summary --json` on run A (tests/model/fixture_runs.c) and checks
+the schema's fields and the known answers derived there."""
+import json
+import math
+import subprocess
+import sys
+
+niorep, store = sys.argv[1], sys.argv[2]
+out = subprocess.run([niorep, "summary", store, "--json", "--bootstraps", "0"],
+                     check=True, capture_output=True, text=True).stdout
+s = json.loads(out)
+failures = []
+
+
+def check(path, expected, tol=1e-9):
+    node = s
+    for key in path.split("."):
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    if isinstance(expected, float) and node is not None:
+        ok = math.isclose(node, expected, rel_tol=tol, abs_tol=tol)
+    else:
+        ok = node == expected
+    if not ok:
+        failures.append(f"{path}: got {node!r}, expected {expected!r}")
+
+
+check("schema_version", 1)
+for key, value in {"bytes_read": 140364, "bytes_written": 1048576, "read_calls": 6, "write_calls": 1,
+                   "files_read": 2, "files_written": 1, "processes": 4}.items():
+    check("totals." + key, value)
+check("totals.duration_s", 4.900007, 1e-6)
+names = [p["name"] for p in s["phases"]]
+if names != ["data_prep", "train", "checkpoint", "unphased"]:
+    failures.append(f"phases: {names}")
+check("phases.1.wall_s", 3.0)
+check("phases.1.bytes_read", 132172)
+check("phases.1.read_calls", 4)
+check("phases.1.io_time_s", 0.00308, 1e-6)
+check("phases.2.bytes_written", 1048576)
+check("phases.2.write_calls", 1)
+check("phases.2.io_time_s", 0.03, 1e-6)
+for field in ("gini", "top1_share", "top10_share", "files_for_90", "files_for_90pct"):
+    for prefix in ("concentration.", "concentration.read.", "concentration.write."):
+        node = s["concentration"] if prefix == "concentration." else s["concentration"][prefix.split(".")[1]]
+        if field not in node:
+            failures.append(f"missing {prefix}{field}")
+# bytes per file: a 8292, b 132072, c 1048576 -> the top third (1 of 3 files) holds c
+check("concentration.files", 3)
+check("concentration.top1_share", 1048576 / 1188940, 1e-6)
+check("concentration.files_for_90", 2 / 3, 1e-6)
+for field in ("alpha", "xmin", "ks_d", "p_value", "vs_lognormal_R", "vs_lognormal_p"):
+    if field not in s["powerlaw"]:
+        failures.append(f"missing powerlaw.{field}")
+check("latency.read.count", 6)
+check("latency.read.p50", 100e-6, 1e-6)
+check("latency.read.p90", 2e-3, 1e-6)
+check("latency.read.max", 2e-3, 1e-6)
+for op in ("read", "write", "open", "sync"):
+    for q in ("count", "p50", "p90", "p99", "p999", "p9999", "max"):
+        if q not in s["latency"][op]:
+            failures.append(f"missing latency.{op}.{q}")
+check("latency.write.p50", 0.01, 1e-6)
+check("latency.sync.max", 0.02, 1e-6)
+check("latency.open.count", 1)
+check("access.read.size_hist.1K-10K", 2)
+check("access.read.consecutive", 2)
+check("access.read.sequential", 1)
+check("access.read.random", 1)
+check("access.median_read_size", 4096)
+check("nonfile.pipe.bytes_read", 999)
+check("processes.main_pid", 100)
+check("processes.roles.worker.bytes_read", 132072)
+check("fidelity.processes_io_no_phase", 1)
+check("diagnostics.unfinished_calls", 0)
+if not isinstance(s["bursts"], list):
+    failures.append("bursts is not a list")
+ids = [f["id"] for f in s["findings"]]
+if ids != ["async_checkpoints"]:
+    failures.append(f"findings: {ids}")
+# deterministic: a second run prints the same bytes
+again = subprocess.run([niorep, "summary", store, "--json", "--bootstraps", "0"],
+                       check=True, capture_output=True, text=True).stdout
+if again != out:
+    failures.append("two runs differ")
+for f in failures:
+    print("FAIL", f)
+sys.exit(1 if failures else 0)

@@ -1,0 +1,42 @@
+/* Writes small hand-built stores for the model tests: every row composed by
+ * hand so that each expected number can be computed in a comment. */
+#ifndef TEST_STORE_BUILDER_H
+#define TEST_STORE_BUILDER_H
+
+#include <stdint.h>
+
+#include "nr_schema.h"
+#include "nr_store.h"
+
+#define MS 1000000LL        /* ns per millisecond */
+#define US 1000LL           /* ns per microsecond */
+#define SEC 1000000000LL    /* ns per second */
+
+typedef struct tb {
+    nr_store_writer *w;
+    nr_table_writer *events, *files, *processes, *phases, *meta, *pyio, *diagnostics;
+} tb;
+
+/* One event; tb_ev_default gives offset/fd/phase_id -1, syscall by op. */
+typedef struct tb_ev {
+    int64_t ts, dur, pid, op, file_id, bytes, offset, result, flags, phase_id;
+    const char *syscall;
+} tb_ev;
+
+void tb_open(tb *t, const char *path);
+void tb_commit(tb *t);
+void tb_file(tb *t, int64_t id, const char *path, int kind);
+void tb_proc(tb *t, int64_t pid, int64_t ppid, int64_t first_ns, int64_t last_ns);
+void tb_phase(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns);
+void tb_meta(tb *t, const char *key, const char *value);
+void tb_pyio(tb *t, int64_t ts, int64_t pid, const char *path, int64_t bytes);
+void tb_diag(tb *t, const char *reason, int64_t count);
+void tb_event(tb *t, tb_ev e);
+/* A data or other call: ts, dur, pid, op class, file, bytes, offset, phase. */
+void tb_call(tb *t, int64_t ts, int64_t dur, int64_t pid, int op, int64_t file_id, int64_t bytes,
+             int64_t offset, int64_t phase_id);
+
+/* A path under the build tree for a test store (static buffer). */
+const char *tb_path(const char *name);
+
+#endif

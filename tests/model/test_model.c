@@ -1,0 +1,503 @@
+/* Known-answer tests of the model: hand-built stores whose every expected
+ * number is derived in a comment (run A in fixture_runs.c). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fixture_runs.h"
+#include "model_internal.h"
+#include "store_builder.h"
+
+#define assert_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+
+/* Opens path and computes its model (no bootstraps: the tests check the pass, not the fit). */
+static nr_model *model_of(const char *path)
+{
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    if (nr_store_open(path, &s, &err) < 0)
+        fail_msg("open %s: %s", path, err.msg);
+    nr_model *m = NULL;
+    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
+    if (nr_model_compute(s, &opts, &m, &err) < 0)
+        fail_msg("model %s: %s", path, err.msg);
+    nr_store_close(s);
+    return m;
+}
+
+static const nr_model_phase *phase_named(const nr_model *m, const char *name, size_t *index)
+{
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        if (strcmp(nr_model_phase_at(m, i)->name, name) == 0) {
+            if (index)
+                *index = i;
+            return nr_model_phase_at(m, i);
+        }
+    fail_msg("no phase %s", name);
+    return NULL;
+}
+
+static int has_finding(const nr_model *m, const char *id)
+{
+    for (size_t i = 0; i < nr_model_finding_count(m); i++)
+        if (strcmp(nr_model_finding_at(m, i)->id, id) == 0)
+            return 1;
+    return 0;
+}
+
+static void run_a_totals_and_regular_file_rule(void **state)
+{
+    build_run_a(tb_path("run_a.nio"));
+    nr_model *m = model_of(tb_path("run_a.nio"));
+    const nr_model_totals *t = nr_model_get_totals(m);
+    assert_int_equal(t->bytes_read, 140364);   /* the 999-byte pipe read is not counted */
+    assert_int_equal(t->read_calls, 6);
+    assert_int_equal(t->bytes_written, 1048576);
+    assert_int_equal(t->write_calls, 1);
+    assert_int_equal(t->files_read, 2);
+    assert_int_equal(t->files_written, 1);
+    assert_int_equal(t->files, 4);
+    assert_int_equal(t->processes, 4);
+    assert_int_equal(t->events, 11);
+    assert_near(t->duration_s, 4.900007, 1e-9);
+    const nr_model_nonfile *o = nr_model_get_nonfile(m);
+    assert_int_equal(o->calls[NR_KIND_PIPE], 1);
+    assert_int_equal(o->bytes_read[NR_KIND_PIPE], 999);
+    nr_model_free(m);
+}
+
+static void run_a_phase_breakdown(void **state)
+{
+    nr_model *m = model_of(tb_path("run_a.nio"));
+    assert_int_equal(nr_model_phase_count(m), 4);   /* data_prep, train, checkpoint, unphased */
+    assert_string_equal(nr_model_phase_at(m, 0)->name, "data_prep");
+    assert_string_equal(nr_model_phase_at(m, 1)->name, "train");
+    assert_string_equal(nr_model_phase_at(m, 2)->name, "checkpoint");
+    assert_string_equal(nr_model_phase_at(m, 3)->name, "unphased");
+
+    const nr_model_phase *dp = phase_named(m, "data_prep", NULL);
+    assert_near(dp->wall_s, 1.0, 1e-12);
+    assert_int_equal(dp->ops[NR_OP_READ].calls, 2);
+    assert_int_equal(dp->ops[NR_OP_READ].bytes, 8192);
+    assert_int_equal(dp->ops[NR_OP_OPEN].calls, 1);
+    assert_near(dp->io_time_s, 310e-6, 1e-12);
+
+    const nr_model_phase *tr = phase_named(m, "train", NULL);
+    assert_int_equal(tr->instances, 2);
+    assert_near(tr->wall_s, 3.0, 1e-12);
+    assert_int_equal(tr->ops[NR_OP_READ].calls, 4);
+    assert_int_equal(tr->ops[NR_OP_READ].bytes, 132172);
+    assert_near(tr->io_time_s, 3080e-6, 1e-12);
+    assert_near(tr->io_share, 3080e-6 / 3.0, 1e-12);
+    assert_int_equal(tr->processes_with_io, 3);     /* 100 (second instance), 101, 102 */
+
+    const nr_model_phase *ck = phase_named(m, "checkpoint", NULL);
+    assert_int_equal(ck->ops[NR_OP_WRITE].bytes, 1048576);
+    assert_int_equal(ck->ops[NR_OP_SYNC].calls, 1);
+    assert_near(ck->io_time_s, 0.030, 1e-12);
+
+    const nr_model_phase *un = phase_named(m, "unphased", NULL);
+    assert_int_equal(un->ops[NR_OP_META].calls, 1);
+    assert_near(un->wall_s, 0.0, 1e-12);
+    nr_model_free(m);
+}
+
+static void run_a_roles_and_processes(void **state)
+{
+    nr_model *m = model_of(tb_path("run_a.nio"));
+    assert_int_equal(nr_model_main_pid(m), 100);
+    assert_int_equal(nr_model_process_count(m), 4);
+    const int64_t pids[4] = {100, 101, 102, 200};
+    const int roles[4] = {NR_ROLE_MAIN, NR_ROLE_WORKER, NR_ROLE_WORKER, NR_ROLE_OTHER};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(nr_model_process_at(m, i)->pid, pids[i]);
+        assert_int_equal(nr_model_process_at(m, i)->role, roles[i]);
+    }
+    /* main: read 8192 + 100, wrote 1048576 of 140364 + 1048576 bytes */
+    assert_near(nr_model_process_at(m, 0)->bytes_share, (8292.0 + 1048576.0) / 1188940.0, 1e-12);
+    /* 101 read 65536 + 1000 (its pipe read does not count) */
+    assert_int_equal(nr_model_process_at(m, 1)->bytes_read, 66536);
+    assert_int_equal(nr_model_get_fidelity(m)->processes_io_no_phase, 1);   /* 200 */
+    assert_int_equal(nr_model_get_fidelity(m)->phases_without_io, 0);
+    nr_model_free(m);
+}
+
+static void run_a_latency(void **state)
+{
+    nr_model *m = model_of(tb_path("run_a.nio"));
+    const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+    assert_int_equal(rd->count, 6);
+    assert_int_equal(rd->q_ns[0], 100 * US);
+    assert_int_equal(rd->q_ns[1], 2 * MS);
+    assert_int_equal(rd->q_ns[5], 2 * MS);
+    assert_near(rd->mean_s, 3380e-6 / 6, 1e-12);
+    assert_int_equal(nr_model_latency_role(m, NR_LAT_READ, NR_ROLE_MAIN)->q_ns[0], 100 * US);
+    assert_int_equal(nr_model_latency_role(m, NR_LAT_READ, NR_ROLE_WORKER)->q_ns[0], 1 * MS);
+    assert_int_equal(nr_model_latency_role(m, NR_LAT_READ, NR_ROLE_OTHER)->count, 0);
+    assert_int_equal(nr_model_latency_role(m, NR_LAT_READ, NR_ROLE_OTHER)->q_ns[0], -1);
+    size_t train;
+    phase_named(m, "train", &train);
+    /* train reads: 1000 2000 50 30 us -> p50 rank 2 = 50 us */
+    assert_int_equal(nr_model_latency_phase(m, NR_LAT_READ, train)->q_ns[0], 50 * US);
+    assert_int_equal(nr_model_fs_count(m), 2);
+    assert_string_equal(nr_model_fs_name(m, 1), "/data");
+    assert_int_equal(nr_model_latency_fs(m, NR_LAT_READ, 1)->count, 6);
+    assert_int_equal(nr_model_latency_fs(m, NR_LAT_WRITE, 0)->count, 1);   /* /ckpt: unknown */
+    assert_int_equal(nr_model_latency_all(m, NR_LAT_SYNC)->q_ns[5], 20 * MS);
+    assert_int_equal(nr_model_latency_all(m, NR_LAT_META)->count, 1);
+    nr_model_free(m);
+}
+
+static void run_a_access_pattern(void **state)
+{
+    nr_model *m = model_of(tb_path("run_a.nio"));
+    const nr_model_access *a = nr_model_get_access(m);
+    const uint64_t reads[NR_SIZE_BINS] = {1, 1, 2, 2, 0, 0, 0, 0, 0, 0};
+    const uint64_t writes[NR_SIZE_BINS] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+    for (int b = 0; b < NR_SIZE_BINS; b++) {
+        assert_int_equal(a->size_hist[0][b], reads[b]);
+        assert_int_equal(a->size_hist[1][b], writes[b]);
+    }
+    assert_int_equal(a->first[0], 2);
+    assert_int_equal(a->consecutive[0], 2);
+    assert_int_equal(a->sequential[0], 1);
+    assert_int_equal(a->random[0], 1);
+    assert_int_equal(a->first[1], 1);
+    assert_int_equal(a->opens, 1);
+    assert_int_equal(a->meta_calls, 1);
+    assert_int_equal(a->data_calls, 7);
+    assert_near(a->meta_to_data, 1.0 / 7.0, 1e-12);
+    assert_near(a->opens_per_s, 1.0 / 4.900007, 1e-9);
+    assert_int_equal(a->median_read_size, 4096);
+    nr_model_free(m);
+}
+
+static void run_a_fidelity(void **state)
+{
+    nr_model *m = model_of(tb_path("run_a.nio"));
+    const nr_model_fidelity *f = nr_model_get_fidelity(m);
+    assert_true(f->durations_available && f->timestamps_available && f->paths_available);
+    assert_int_equal(f->npyio, 1);
+    assert_string_equal(f->pyio[0].path, "ckpt/c");
+    assert_true(f->pyio[0].matched);
+    assert_int_equal(f->pyio[0].strace_bytes, 1048576);
+    assert_near(f->pyio[0].ratio, 1.0, 1e-12);
+    assert_near(f->skew_start_s, -0.1, 1e-12);       /* hook starts at 0, strace at 0.1 s */
+    assert_near(f->skew_end_s, -7e-6, 1e-12);        /* hook ends at 5 s, strace at 5.000007 s */
+    assert_true(has_finding(m, "async_checkpoints"));
+    assert_false(has_finding(m, "small_reads"));
+    assert_false(has_finding(m, "data_bound"));
+    assert_false(has_finding(m, "hot_set"));
+    nr_model_free(m);
+}
+
+static void size_bins_are_darshans(void **state)
+{
+    const struct { int64_t size; int bin; } cases[] = {
+        {0, 0}, {100, 0}, {101, 1}, {1024, 1}, {1025, 2}, {10240, 2}, {10241, 3}, {102400, 3},
+        {102401, 4}, {1048576, 4}, {1048577, 5}, {4194304, 5}, {4194305, 6}, {10485760, 6},
+        {10485761, 7}, {104857600, 7}, {104857601, 8}, {1073741824, 8}, {1073741825, 9},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_int_equal(nr_size_bin(cases[i].size), cases[i].bin);
+}
+
+/* ---- quantiles through the store against a sort ------------------------ */
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return *s >> 33;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest rank by hand: the ceil(q N)-th smallest. */
+static int64_t by_rank(const int64_t *sorted, size_t n, double q)
+{
+    size_t r = (size_t)ceil(q * (double)n - 1e-9);
+    return sorted[(r < 1 ? 1 : r) - 1];
+}
+
+static void quantiles_match_a_sort(void **state)
+{
+    /* 150,000 reads over 3 row groups: durations from a skewed mix with many ties;
+     * phase 0 takes even rows, phase 1 odd rows. */
+    enum { N = 150000 };
+    int64_t *all = malloc(N * sizeof *all), *even = malloc(N * sizeof *even);
+    assert_non_null(all);
+    assert_non_null(even);
+    size_t neven = 0;
+    tb t;
+    tb_open(&t, tb_path("quantiles.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, N * US);
+    tb_phase(&t, 0, 7, "a", 0, N * US / 2);
+    tb_phase(&t, 1, 7, "b", N * US / 2, N * US);
+    uint64_t seed = 42;
+    for (int64_t i = 0; i < N; i++) {
+        const uint64_t r = lcg(&seed);
+        int64_t dur = (int64_t)(r % 1000) + 500;             /* fast mode, 500..1499 ns */
+        if (r % 10 == 0)
+            dur = (int64_t)(r % 5000000) + 1000000;           /* slow mode, 1..6 ms */
+        if (r % 97 == 0)
+            dur = 777;                                        /* ties */
+        all[i] = dur;
+        if (i % 2 == 0)
+            even[neven++] = dur;
+        tb_call(&t, i * US, dur, 7, NR_OP_READ, 0, 4096, -1, i % 2);
+    }
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("quantiles.nio"));
+    qsort(all, N, sizeof *all, cmp_i64);
+    qsort(even, neven, sizeof *even, cmp_i64);
+    const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+    const nr_model_latency *ph0 = nr_model_latency_phase(m, NR_LAT_READ, 0);
+    assert_int_equal(rd->count, N);
+    assert_int_equal(ph0->count, neven);
+    for (int q = 0; q < NR_MODEL_NQ; q++) {
+        assert_int_equal(rd->q_ns[q], by_rank(all, N, nr_model_quantiles[q]));
+        assert_int_equal(ph0->q_ns[q], by_rank(even, neven, nr_model_quantiles[q]));
+    }
+    /* the exact fallback over a filtered store source gives the same answers */
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path("quantiles.nio"), &s, &err), 0);
+    nr_model *m2 = model_of(tb_path("quantiles.nio"));
+    const nr__filter f = {.lat_op = NR_LAT_READ, .phase = 0, .role = -1, .fs = -1};
+    int64_t out[NR_MODEL_NQ];
+    uint64_t count = 0;
+    assert_int_equal(nr__quantiles_filtered(m2, s, &f, out, &count, &err), 0);
+    assert_int_equal(count, neven);
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        assert_int_equal(out[q], ph0->q_ns[q]);
+    nr_store_close(s);
+    nr_model_free(m2);
+    nr_model_free(m);
+    free(all);
+    free(even);
+}
+
+/* ---- bursts on a synthetic write timeline ------------------------------ */
+
+static void bursts_on_a_known_timeline(void **state)
+{
+    /* The run spans [0, 10 s): a stat at 0 and one at 10 s - 1 ns. Width: 10 s / 400 = 25 ms
+     * -> the next 1-2-5 step is 50 ms, 200 bins. Writes at bin middles (bin k = k * 50 ms + 25 ms):
+     *   bins 20, 21, 22: 10 MiB each; 23 idle; 24: 10 MiB   -> one burst (gap 1 < 3):
+     *       1.00-1.25 s, 40 MiB, 0.25 s, peak 200 MiB/s, mean 160 MiB/s
+     *   bins 100, 101: 20 MiB each  -> 5.00-5.10 s, 40 MiB, peak = mean = 400 MiB/s, 4.0 s after
+     *   bin 150: 1 KiB (below 10% of the 20 MiB peak bin) -> no burst
+     *   bins 180 and 184: 5 MiB each, 3 idle bins between -> two bursts at 9.0 s and 9.2 s */
+    const int64_t MiB = 1048576;
+    tb t;
+    tb_open(&t, tb_path("bursts.nio"));
+    tb_file(&t, 0, "/ck/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * SEC);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    const struct { int bin; int64_t bytes; } w[] = {
+        {20, 10 * MiB}, {21, 10 * MiB}, {22, 10 * MiB}, {24, 10 * MiB}, {100, 20 * MiB},
+        {101, 20 * MiB}, {150, 1024}, {180, 5 * MiB}, {184, 5 * MiB},
+    };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        tb_call(&t, w[i].bin * 50 * MS + 25 * MS, 0, 1, NR_OP_WRITE, 0, w[i].bytes, -1, -1);
+    tb_call(&t, 10 * SEC - 1, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+
+    nr_model *m = model_of(tb_path("bursts.nio"));
+    const nr_model_timeline *tl = nr_model_get_timeline(m);
+    assert_int_equal(tl->width_ns, 50 * MS);
+    assert_int_equal(tl->nbins, 200);
+    assert_int_equal(tl->write_bytes[20], 10 * MiB);
+    assert_int_equal(tl->write_bytes[150], 1024);
+    assert_int_equal(tl->phase_write[(tl->nphases - 1) * tl->nbins + 100], 20 * MiB);  /* unphased row */
+    assert_int_equal(nr_model_burst_count(m), 4);
+    const nr_model_burst *b = nr_model_burst_at(m, 0);
+    assert_int_equal(b->start_ns, 1 * SEC);
+    assert_int_equal(b->end_ns, 1250 * MS);
+    assert_int_equal(b->bytes, 40 * MiB);
+    assert_near(b->duration_s, 0.25, 1e-12);
+    assert_near(b->peak_rate, 200.0 * MiB, 1e-3);
+    assert_near(b->mean_rate, 160.0 * MiB, 1e-3);
+    assert_true(isnan(b->interval_s));
+    b = nr_model_burst_at(m, 1);
+    assert_int_equal(b->start_ns, 5 * SEC);
+    assert_int_equal(b->bytes, 40 * MiB);
+    assert_near(b->peak_rate, 400.0 * MiB, 1e-3);
+    assert_near(b->mean_rate, 400.0 * MiB, 1e-3);
+    assert_near(b->interval_s, 4.0, 1e-12);
+    assert_int_equal(nr_model_burst_at(m, 2)->start_ns, 9 * SEC);
+    assert_int_equal(nr_model_burst_at(m, 3)->start_ns, 9200 * MS);
+    assert_near(nr_model_burst_at(m, 3)->interval_s, 0.2, 1e-12);
+    nr_model_free(m);
+}
+
+/* ---- findings: each rule fired by one store and not by another ---------- */
+
+typedef struct mini {
+    int files;               /* regular files read */
+    int64_t bytes_file0;     /* bytes read from file 0 */
+    int64_t bytes_other;     /* bytes read from each other file */
+    int64_t read_size;       /* request size */
+    int64_t read_dur;        /* ns per read */
+    int64_t slow_every;      /* every k-th read takes slow_dur (0: none) */
+    int64_t slow_dur;
+    int64_t ckpt_ns;         /* checkpoint phase length in a 10 s run (0: none) */
+    int64_t train_ns;        /* train phase length (0: none) */
+} mini;
+
+/* A 10 s run of one process: reads of the files in train (if any), in read_size requests. */
+static nr_model *mini_model(const char *name, const mini *p)
+{
+    tb t;
+    tb_open(&t, tb_path(name));
+    char path[64];
+    for (int f = 0; f < p->files; f++) {
+        snprintf(path, sizeof path, "/d/f%03d", f);
+        tb_file(&t, f, path, NR_KIND_REGULAR);
+    }
+    tb_file(&t, p->files, "/ck/state.pt", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * SEC);
+    int64_t phase = -1;
+    if (p->train_ns) {
+        tb_phase(&t, 0, 1, "train", 0, p->train_ns);
+        phase = 0;
+    }
+    if (p->ckpt_ns)
+        tb_phase(&t, 1, 1, "checkpoint", 10 * SEC - p->ckpt_ns, 10 * SEC);
+    int64_t ts = 0, k = 0;
+    for (int f = 0; f < p->files; f++) {
+        const int64_t total = f == 0 ? p->bytes_file0 : p->bytes_other;
+        for (int64_t off = 0; off < total; off += p->read_size, k++) {
+            const int64_t n = total - off < p->read_size ? total - off : p->read_size;
+            const int64_t dur = p->slow_every && k % p->slow_every == 0 ? p->slow_dur : p->read_dur;
+            tb_call(&t, ts, dur, 1, NR_OP_READ, f, n, off, phase);
+            ts += 10 * US;
+        }
+    }
+    tb_call(&t, 10 * SEC - 1, 0, 1, NR_OP_META, p->files, 0, -1, p->ckpt_ns ? 1 : -1);
+    tb_commit(&t);
+    return model_of(tb_path(name));
+}
+
+static void finding_hot_set(void **state)
+{
+    /* 20 files: 1 MB + 19 x 1000 B -> 90% of the bytes from 1 file = 5% < 10% */
+    const mini hot = {.files = 20, .bytes_file0 = 1000000, .bytes_other = 1000, .read_size = 1 << 20, .read_dur = 1000};
+    nr_model *m = mini_model("hot.nio", &hot);
+    assert_near(nr_model_concentration(m, NR_CONC_TOTAL)->files_for_90, 0.05, 1e-12);
+    assert_true(has_finding(m, "hot_set"));
+    nr_model_free(m);
+    /* 20 equal files: 90% needs 18 of them (0.9) */
+    const mini flat = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1 << 20, .read_dur = 1000};
+    m = mini_model("flat.nio", &flat);
+    assert_near(nr_model_concentration(m, NR_CONC_TOTAL)->files_for_90, 0.9, 1e-12);
+    assert_false(has_finding(m, "hot_set"));
+    nr_model_free(m);
+}
+
+static void finding_small_reads(void **state)
+{
+    /* one file read in 4 KiB requests: median 4096 < 64 KiB, reads are all of the I/O time */
+    const mini small = {.files = 1, .bytes_file0 = 1 << 20, .read_size = 4096, .read_dur = 1000};
+    nr_model *m = mini_model("small.nio", &small);
+    assert_true(has_finding(m, "small_reads"));
+    nr_model_free(m);
+    const mini big = {.files = 1, .bytes_file0 = 8 << 20, .read_size = 1 << 20, .read_dur = 1000};
+    m = mini_model("big.nio", &big);
+    assert_false(has_finding(m, "small_reads"));
+    nr_model_free(m);
+}
+
+static void finding_small_files(void **state)
+{
+    /* 100 files of 1000 bytes: median 1000 < 1 MiB with >= 100 files */
+    const mini many = {.files = 100, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1 << 20, .read_dur = 1000};
+    nr_model *m = mini_model("many.nio", &many);
+    assert_true(has_finding(m, "small_files"));
+    nr_model_free(m);
+    /* 99 such files: below the 100-file gate */
+    const mini few = {.files = 99, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1 << 20, .read_dur = 1000};
+    m = mini_model("few.nio", &few);
+    assert_false(has_finding(m, "small_files"));
+    nr_model_free(m);
+}
+
+static void finding_async_checkpoints(void **state)
+{
+    /* checkpoint phase 2 s of a 10 s run = 0.2 > 0.1; then 0.5 s = 0.05 */
+    const mini slow = {.files = 1, .bytes_file0 = 4096, .read_size = 4096, .read_dur = 1000, .ckpt_ns = 2 * SEC};
+    nr_model *m = mini_model("ckpt_slow.nio", &slow);
+    assert_true(has_finding(m, "async_checkpoints"));
+    nr_model_free(m);
+    const mini quick = {.files = 1, .bytes_file0 = 4096, .read_size = 4096, .read_dur = 1000, .ckpt_ns = SEC / 2};
+    m = mini_model("ckpt_quick.nio", &quick);
+    assert_false(has_finding(m, "async_checkpoints"));
+    nr_model_free(m);
+}
+
+static void finding_data_bound(void **state)
+{
+    /* train 1 s; 1000 reads of 500 us = 0.5 s of I/O -> 0.5 > 0.3; then 50 us each -> 0.05 */
+    const mini bound = {.files = 1, .bytes_file0 = 1000 * 65536, .read_size = 65536, .read_dur = 500 * US, .train_ns = SEC};
+    nr_model *m = mini_model("bound.nio", &bound);
+    assert_true(has_finding(m, "data_bound"));
+    nr_model_free(m);
+    const mini fine = {.files = 1, .bytes_file0 = 1000 * 65536, .read_size = 65536, .read_dur = 50 * US, .train_ns = SEC};
+    m = mini_model("unbound.nio", &fine);
+    assert_false(has_finding(m, "data_bound"));
+    nr_model_free(m);
+}
+
+static void finding_cache_miss_tail(void **state)
+{
+    /* 2000 reads: every 10th takes 5 ms (misses), the rest 5 us (hits): two modes, 10% slow */
+    const mini bimodal = {.files = 1, .bytes_file0 = 2000 * 4096, .read_size = 4096, .read_dur = 5 * US,
+                          .slow_every = 10, .slow_dur = 5 * MS};
+    nr_model *m = mini_model("bimodal.nio", &bimodal);
+    const nr_cache_split *s = nr_model_cache_split(m);
+    if (!s->found)
+        fail_msg("no cache split on a bimodal sample");
+    assert_near(s->slow_share, 0.1, 1e-12);
+    assert_near(s->slow_bytes_share, 0.1, 1e-12);
+    assert_true(has_finding(m, "cache_miss_tail"));
+    nr_model_free(m);
+    const mini hits = {.files = 1, .bytes_file0 = 2000 * 4096, .read_size = 4096, .read_dur = 5 * US};
+    m = mini_model("hits.nio", &hits);
+    assert_false(has_finding(m, "cache_miss_tail"));
+    nr_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(run_a_totals_and_regular_file_rule),
+        cmocka_unit_test(run_a_phase_breakdown),
+        cmocka_unit_test(run_a_roles_and_processes),
+        cmocka_unit_test(run_a_latency),
+        cmocka_unit_test(run_a_access_pattern),
+        cmocka_unit_test(run_a_fidelity),
+        cmocka_unit_test(size_bins_are_darshans),
+        cmocka_unit_test(quantiles_match_a_sort),
+        cmocka_unit_test(bursts_on_a_known_timeline),
+        cmocka_unit_test(finding_hot_set),
+        cmocka_unit_test(finding_small_reads),
+        cmocka_unit_test(finding_small_files),
+        cmocka_unit_test(finding_async_checkpoints),
+        cmocka_unit_test(finding_data_bound),
+        cmocka_unit_test(finding_cache_miss_tail),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

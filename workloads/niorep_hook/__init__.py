@@ -1,0 +1,568 @@
+"""niorep_hook: the semantic layer of niorep (docs/hook-format.md).
+
+Records phases and Python-level I/O of a training job as JSON lines, one
+object per line, into the file named by the environment variable
+NIOREP_HOOK_OUT. Without that variable every call here is a cheap no-op, so
+workloads may use the API unconditionally.
+
+    import niorep_hook
+    with niorep_hook.phase("train"):
+        ...
+    @niorep_hook.phase("eval")
+    def evaluate(): ...
+    niorep_hook.mark("epoch", n=3)
+
+Standard library only; Python 3.9+.
+"""
+
+import atexit
+import builtins
+import contextlib
+import io
+import json
+import json.encoder
+import os
+import sys
+import threading
+import time
+
+FORMAT_VERSION = 1
+ENV_OUT = "NIOREP_HOOK_OUT"
+
+__all__ = ["phase", "mark", "start", "stop", "active", "FORMAT_VERSION"]
+
+# Flush policy: the buffer is written when it holds this many bytes, when
+# this many seconds passed since the last write (checked on each record),
+# at every phase boundary, before fork and at exit.
+_FLUSH_BYTES = 64 * 1024
+_FLUSH_SECONDS = 1.0
+
+_state = None          # _Writer when active, else None
+_tls = threading.local()
+_pid = os.getpid()
+_original_open = builtins.open
+_perf = time.perf_counter
+
+
+class _Writer:
+    """Buffered, append-only writer of whole lines (O_APPEND: each os.write
+    lands at the end of the file, so lines of several processes never mix)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self.lock = threading.Lock()
+        self.parts = []
+        self.size = 0
+        self.last_flush = time.time()
+
+    def emit(self, record):
+        self.emit_line(json.dumps(record, separators=(",", ":"), default=str) + "\n", record.get("ts", 0.0))
+
+    def emit_line(self, line, now):
+        with self.lock:
+            self.parts.append(line)
+            self.size += len(line)
+            if self.size >= _FLUSH_BYTES or now - self.last_flush >= _FLUSH_SECONDS:
+                self._flush_locked()
+
+    def flush(self):
+        with self.lock:
+            self._flush_locked()
+
+    def _flush_locked(self):
+        if not self.parts:
+            return
+        data = "".join(self.parts).encode("utf-8", "surrogateescape")
+        self.parts = []
+        self.size = 0
+        self.last_flush = time.time()
+        # One write of whole lines; a short write (disk full) is completed
+        # with further writes rather than dropped.
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self.fd, view)
+            except InterruptedError:
+                continue
+            except OSError:
+                return
+            view = view[n:]
+
+    def after_fork_in_child(self):
+        self.lock = threading.Lock()
+        self.parts = []
+        self.size = 0
+
+    def close(self):
+        self.flush()
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+def active():
+    """True when the hook is recording."""
+    return _state is not None
+
+
+def _tid():
+    tid = getattr(_tls, "tid", None)
+    if tid is None or getattr(_tls, "pid", None) != _pid:
+        tid = threading.get_native_id()
+        _tls.tid = tid
+        _tls.pid = _pid
+    return tid
+
+
+def _phase_stack():
+    stack = getattr(_tls, "stack", None)
+    if stack is None or getattr(_tls, "stack_pid", None) != _pid:
+        stack = []
+        _tls.stack = stack
+        _tls.stack_pid = _pid
+    return stack
+
+
+def _emit(event, **fields):
+    w = _state
+    if w is None:
+        return
+    record = {"ts": time.time(), "pid": _pid, "tid": _tid(), "event": event}
+    record.update(fields)
+    w.emit(record)
+
+
+class phase(contextlib.ContextDecorator):
+    """A named phase: a context manager and a decorator. Phases nest per
+    thread; the innermost open phase is the one that counts."""
+
+    def __init__(self, name, **attrs):
+        self.name = str(name)
+        self.attrs = attrs
+
+    def __enter__(self):
+        if _state is None:
+            return self
+        stack = _phase_stack()
+        fields = {"phase": self.name, "depth": len(stack)}
+        if self.attrs:
+            fields["attrs"] = self.attrs
+        _emit("phase_begin", **fields)
+        stack.append(self.name)
+        _state.flush()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if _state is None:
+            return False
+        stack = _phase_stack()
+        if stack:
+            stack.pop()
+        fields = {"phase": self.name, "depth": len(stack)}
+        if exc_type is not None:
+            fields["error"] = exc_type.__name__
+        _emit("phase_end", **fields)
+        _state.flush()
+        return False
+
+
+def current_phase():
+    """The innermost phase open in this thread, or None."""
+    stack = _phase_stack()
+    return stack[-1] if stack else None
+
+
+def mark(name, **attrs):
+    """Records an instant event (an epoch boundary, a step count, ...)."""
+    if _state is None:
+        return
+    fields = {"name": str(name)}
+    if attrs:
+        fields["attrs"] = attrs
+    _emit("mark", **fields)
+
+
+# ---------------------------------------------------------------- io records
+
+def _in_library_call():
+    return getattr(_tls, "lib_depth", 0) > 0
+
+
+def _io_record(op, path, nbytes, dur, ts, **extra):
+    fields = {"op": op, "path": path, "bytes": nbytes, "dur": round(dur, 9)}
+    fields.update(extra)
+    w = _state
+    if w is None:
+        return
+    record = {"ts": ts, "pid": _pid, "tid": _tid(), "event": "io"}
+    record.update(fields)
+    w.emit(record)
+
+
+def _path_text(file):
+    if isinstance(file, bytes):
+        return os.fsdecode(file)
+    if isinstance(file, str):
+        return file
+    try:
+        return os.fsdecode(os.fspath(file))
+    except TypeError:
+        name = getattr(file, "name", None)
+        return name if isinstance(name, str) else ""
+
+
+_json_str = json.encoder.encode_basestring_ascii  # C-accelerated JSON string quoting
+
+
+def _file_record(op, path, ts, nbytes, dur, calls, open_dur):
+    """The io line of one file object, formatted directly: this runs once
+    per file the program opens, so it avoids json.dumps and dicts."""
+    w = _state
+    if w is None:
+        return
+    line = ('{"ts":%r,"pid":%d,"tid":%d,"event":"io","op":"%s","path":%s,"bytes":%d,'
+            '"dur":%.9f,"calls":%d,"open_dur":%.9f}\n'
+            % (ts, _pid, _tid(), op, _json_str(path), nbytes, dur, calls, open_dur))
+    w.emit_line(line, ts)
+
+
+class _TracedFileIO(io.FileIO):
+    """A FileIO that sums the bytes and time of its reads and writes and
+    reports them when closed: one "read" and/or "write" record per file
+    object ("open" when it did neither), not one per call, which keeps the
+    overhead low."""
+
+    def __init__(self, file, mode, closefd=True, opener=None):
+        t0 = time.time()
+        super().__init__(file, mode, closefd, opener)
+        self._nr_t0 = t0
+        self._nr_open_dur = time.time() - t0
+        self._nr_file = file
+        self._nr_quiet = getattr(_tls, "lib_depth", 0) > 0
+        self._nr_rbytes = self._nr_rcalls = self._nr_wbytes = self._nr_wcalls = 0
+        self._nr_rdur = self._nr_wdur = 0.0
+
+    def readinto(self, b):
+        t0 = _perf()
+        n = super().readinto(b)
+        self._nr_rdur += _perf() - t0
+        self._nr_rcalls += 1
+        if n:
+            self._nr_rbytes += n
+        return n
+
+    def read(self, size=-1):
+        t0 = _perf()
+        data = super().read(size)
+        self._nr_rdur += _perf() - t0
+        self._nr_rcalls += 1
+        if data:
+            self._nr_rbytes += len(data)
+        return data
+
+    def readall(self):
+        t0 = _perf()
+        data = super().readall()
+        self._nr_rdur += _perf() - t0
+        self._nr_rcalls += 1
+        self._nr_rbytes += len(data)
+        return data
+
+    def write(self, b):
+        t0 = _perf()
+        n = super().write(b)
+        self._nr_wdur += _perf() - t0
+        self._nr_wcalls += 1
+        if n:
+            self._nr_wbytes += n
+        return n
+
+    def close(self):
+        if self.closed:
+            return super().close()
+        try:
+            super().close()
+        finally:
+            self._nr_report()
+
+    def _nr_report(self):
+        if self._nr_quiet or _state is None:
+            return
+        self._nr_quiet = True  # once
+        try:
+            path, ts, od = _path_text(self._nr_file), self._nr_t0, self._nr_open_dur
+            if self._nr_rcalls:
+                _file_record("read", path, ts, self._nr_rbytes, self._nr_rdur, self._nr_rcalls, od)
+            if self._nr_wcalls:
+                _file_record("write", path, ts, self._nr_wbytes, self._nr_wdur, self._nr_wcalls, od)
+            if not self._nr_rcalls and not self._nr_wcalls:
+                _file_record("open", path, ts, -1, od, 0, od)
+        except Exception:
+            pass
+
+
+_OPEN_MODE_CHARS = frozenset("rwxabt+")
+
+
+def _traced_open(file, mode="r", buffering=-1, encoding=None, errors=None,
+                 newline=None, closefd=True, opener=None):
+    """builtins.open with a _TracedFileIO underneath; the layering follows
+    io.open (Lib/_pyio.py open()), so the returned objects are the usual
+    BufferedReader/Writer/Random and TextIOWrapper types."""
+    if (_state is None or isinstance(file, int) or not isinstance(mode, str)
+            or not set(mode) <= _OPEN_MODE_CHARS or len(set(mode)) != len(mode)
+            or ("b" in mode and "t" in mode)):
+        return _original_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
+    binary = "b" in mode
+    if binary and (encoding is not None or errors is not None or newline is not None):
+        return _original_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
+    raw_mode = "".join(c for c in mode if c in "rwxa+")
+    raw = _TracedFileIO(file, raw_mode, closefd, opener)
+    try:
+        line_buffering = False
+        if buffering == 1 or (buffering < 0 and raw.isatty()):
+            buffering = -1
+            line_buffering = True
+        if buffering < 0:
+            buffering = getattr(raw, "_blksize", 0)
+            if buffering <= 1:
+                buffering = io.DEFAULT_BUFFER_SIZE
+        if buffering == 0:
+            if binary:
+                return raw
+            raise ValueError("can't have unbuffered text I/O")
+        if "+" in raw_mode:
+            buffer = io.BufferedRandom(raw, buffering)
+        elif any(c in raw_mode for c in "wxa"):
+            buffer = io.BufferedWriter(raw, buffering)
+        else:
+            buffer = io.BufferedReader(raw, buffering)
+        if binary:
+            return buffer
+        if sys.version_info >= (3, 10) and encoding is None:
+            encoding = io.text_encoding(encoding)
+        text = io.TextIOWrapper(buffer, encoding, errors, newline, line_buffering)
+        text.mode = mode
+        return text
+    except BaseException:
+        raw.close()
+        raise
+
+
+# ------------------------------------------- torch / numpy, patched lazily
+
+def _file_size(target):
+    try:
+        if isinstance(target, (str, bytes, os.PathLike)):
+            return os.stat(target).st_size
+    except OSError:
+        pass
+    return -1
+
+
+def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
+    """Runs fn as one Python-level I/O operation of op on target; opens
+    auto_phase around it when the rule says so."""
+    path = _path_text(target) if target is not None else ""
+    stack = _phase_stack()
+    opened = None
+    if auto_phase == "checkpoint" and (not stack or stack[-1] != "checkpoint"):
+        opened = phase("checkpoint", auto=op)
+    elif auto_phase == "model_load" and not stack:
+        opened = phase("model_load", auto=op)
+    if opened is not None:
+        opened.__enter__()
+    tell0 = None
+    if not isinstance(target, (str, bytes, os.PathLike)) and hasattr(target, "tell"):
+        try:
+            tell0 = target.tell()
+        except Exception:
+            tell0 = None
+    _tls.lib_depth = getattr(_tls, "lib_depth", 0) + 1
+    ts = time.time()
+    t0 = time.perf_counter()
+    ok = False
+    try:
+        result = fn(*args, **kwargs)
+        ok = True
+        return result
+    finally:
+        dur = time.perf_counter() - t0
+        _tls.lib_depth -= 1
+        nbytes = -1
+        if tell0 is not None:
+            try:
+                nbytes = abs(target.tell() - tell0)
+            except Exception:
+                nbytes = -1
+        elif ok:
+            nbytes = _file_size(target) if size_before is None else size_before
+        extra = {} if ok else {"error": True}
+        _io_record(op, path, nbytes, dur, ts, **extra)
+        if opened is not None:
+            opened.__exit__(None if ok else Exception, None, None)
+
+
+def _wrap(module, attr, op, arg_index, arg_name, auto_phase, size_before_call):
+    fn = getattr(module, attr, None)
+    if fn is None or getattr(fn, "_niorep_wrapped", False):
+        return
+
+    def wrapper(*args, **kwargs):
+        if _state is None or _in_library_call():
+            return fn(*args, **kwargs)
+        target = args[arg_index] if len(args) > arg_index else kwargs.get(arg_name)
+        # For loads the size is known before the call (the file exists).
+        size_before = _file_size(target) if size_before_call else None
+        return _library_io(op, target, auto_phase, fn, args, kwargs, size_before)
+
+    wrapper._niorep_wrapped = True
+    wrapper.__wrapped__ = fn
+    wrapper.__name__ = getattr(fn, "__name__", attr)
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    setattr(module, attr, wrapper)
+
+
+def _patch_torch(torch):
+    _wrap(torch, "save", "torch.save", 1, "f", "checkpoint", False)
+    _wrap(torch, "load", "torch.load", 0, "f", "model_load", True)
+
+
+def _patch_numpy(numpy):
+    _wrap(numpy, "save", "numpy.save", 0, "file", None, False)
+    _wrap(numpy, "load", "numpy.load", 0, "file", None, True)
+
+
+_PATCHERS = {"torch": _patch_torch, "numpy": _patch_numpy}
+
+
+class _PatchOnImport:
+    """A sys.meta_path finder that lets the real finders find torch and
+    numpy, then patches the module right after it has executed. The hook
+    never imports them itself."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in _PATCHERS:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        original_exec = loader.exec_module
+
+        def exec_module(module, _original=original_exec, _name=name):
+            _original(module)
+            try:
+                _PATCHERS[_name](module)
+            except Exception:
+                pass
+
+        try:
+            loader.exec_module = exec_module
+        except AttributeError:
+            return spec
+        return spec
+
+
+_finder = _PatchOnImport()
+
+
+def _install_patches():
+    builtins.open = _traced_open
+    os._exit = _flushing_exit
+    for name, patcher in _PATCHERS.items():
+        module = sys.modules.get(name)
+        if module is not None:
+            patcher(module)
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+
+
+# ------------------------------------------------------ processes, threads
+
+def _before_fork():
+    if _state is not None:
+        _state.flush()
+
+
+def _after_fork_in_child():
+    global _pid
+    _pid = os.getpid()
+    if _state is None:
+        return
+    _state.after_fork_in_child()
+    _emit("fork", ppid=os.getppid())
+
+
+_original_exit = os._exit
+
+
+def _flushing_exit(code):
+    """os._exit that writes the buffer first: forked workers (multiprocessing,
+    DataLoader) leave through os._exit, which skips atexit."""
+    _flush_quietly()
+    _original_exit(code)
+
+
+def _flush_quietly():
+    w = _state
+    if w is not None:
+        try:
+            w.flush()
+        except Exception:
+            pass
+
+
+_fork_hooks_registered = False
+
+
+def start(path=None):
+    """Starts recording into path (default: $NIOREP_HOOK_OUT). Idempotent.
+    Returns True when recording."""
+    global _state, _pid, _fork_hooks_registered
+    if _state is not None:
+        return True
+    path = path or os.environ.get(ENV_OUT)
+    if not path:
+        return False
+    try:
+        _state = _Writer(path)
+    except OSError as e:
+        sys.stderr.write("niorep_hook: cannot open %s: %s\n" % (path, e))
+        return False
+    _pid = os.getpid()
+    _emit("header", version=FORMAT_VERSION, tool="niorep_hook", clock="time.time", out=os.path.abspath(path),
+          ppid=os.getppid(), python=sys.version.split()[0],
+          argv=list(sys.argv) if hasattr(sys, "argv") else [])
+    _install_patches()
+    if not _fork_hooks_registered:
+        os.register_at_fork(before=_before_fork, after_in_child=_after_fork_in_child)
+        _fork_hooks_registered = True
+    atexit.register(_flush_quietly)
+    _state.flush()
+    return True
+
+
+def stop():
+    """Stops recording and restores builtins.open (used by tests)."""
+    global _state
+    w = _state
+    if w is None:
+        return
+    _state = None
+    builtins.open = _original_open
+    os._exit = _original_exit
+    try:
+        sys.meta_path.remove(_finder)
+    except ValueError:
+        pass
+    w.close()

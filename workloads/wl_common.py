@@ -1,0 +1,140 @@
+"""Shared plumbing of the six reference workloads: arguments, seeding, the
+shard reader, checkpoints written as temp file + fsync + rename, and the
+phase skeleton data_prep -> model_load -> train -> eval."""
+
+import argparse
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+
+import niorep_hook
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(REPO, "datasets"))
+import gen_data  # noqa: E402  (datasets/gen_data.py)
+
+SHARD_HEADER = gen_data.SHARD_HEADER
+
+
+def parse_args(name, epochs=2, **extra):
+    ap = argparse.ArgumentParser(description="niorep reference workload: " + name)
+    ap.add_argument("--data", default=os.path.join(REPO, "datasets", "data", name),
+                    help="data set folder (generated when missing)")
+    ap.add_argument("--work", default=os.path.join(REPO, "datasets", "work", name),
+                    help="folder for base weights, preprocessed data and checkpoints")
+    ap.add_argument("--epochs", type=int, default=epochs)
+    ap.add_argument("--seed", type=int, default=1234)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--init-only", action="store_true",
+                    help="generate data and base weights, then stop (untraced setup)")
+    for key, value in extra.items():
+        ap.add_argument("--" + key.replace("_", "-"), type=type(value), default=value)
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    return a
+
+
+def seed_all(seed):
+    torch.manual_seed(seed)
+    np.random.seed(seed)
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+
+
+def ensure_data(name, data_dir, seed):
+    gen_data.generate(name, data_dir, seed)
+
+
+def list_files(folder, suffix):
+    """Sorted paths of files under folder ending with suffix (a dataset scan)."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        found.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(suffix))
+    return found
+
+
+class ShardIndex:
+    """Row addressing over NRS1 shards (datasets/gen_data.py): global row i ->
+    (file, byte offset). Reads one row with open + seek + read, unbuffered,
+    so the syscall trace shows the real request sizes."""
+
+    def __init__(self, paths):
+        self.paths, self.starts, self.row_bytes = [], [], None
+        total = 0
+        for p in paths:
+            with open(p, "rb", buffering=0) as f:
+                magic, row_bytes, rows = SHARD_HEADER.unpack(f.read(SHARD_HEADER.size))
+            if magic != gen_data.SHARD_MAGIC:
+                raise ValueError("%s: not a shard" % p)
+            self.row_bytes = row_bytes
+            self.paths.append(p)
+            self.starts.append(total)
+            total += rows
+        self.rows = total
+
+    def read_rows(self, i, count=1):
+        k = int(np.searchsorted(self.starts, i, side="right")) - 1
+        with open(self.paths[k], "rb", buffering=0) as f:
+            f.seek(SHARD_HEADER.size + (i - self.starts[k]) * self.row_bytes)
+            return f.read(self.row_bytes * count)
+
+
+def fsync_dir(path):
+    fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def save_checkpoint(obj, path):
+    """torch.save into a temp file beside path, fsync, rename, fsync the folder."""
+    with niorep_hook.phase("checkpoint"):
+        tmp = path + ".tmp"
+        torch.save(obj, tmp)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(tmp, path)
+        fsync_dir(path)
+
+
+def base_weights(model_fn, path, seed):
+    """The pretrained starting point: created once (seeded), then loaded."""
+    if not os.path.exists(path):
+        torch.manual_seed(seed)
+        save_checkpoint(model_fn().state_dict(), path)
+
+
+def load_model(model_fn, path):
+    model = model_fn()
+    model.load_state_dict(torch.load(path))
+    return model
+
+
+def loader(dataset, batch_size, workers, shuffle, seed, **kw):
+    g = torch.Generator()
+    g.manual_seed(seed)
+    return torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=shuffle,
+                                       num_workers=workers, generator=g, **kw)
+
+
+def report(name, **numbers):
+    text = " ".join("%s=%s" % (k, ("%.4f" % v) if isinstance(v, float) else v) for k, v in numbers.items())
+    print("%s: %s" % (name, text), flush=True)
+
+
+class Stopwatch:
+    def __init__(self):
+        self.t0 = time.time()
+
+    def seconds(self):
+        return time.time() - self.t0
