@@ -9,6 +9,7 @@ const nr_command nr_commands[] = {
     {"ingest", "RUN_DIR|LOG -o RUN.nio", "parse strace logs (and hook, manifest) into a store", nr_cmd_ingest},
     {"info", "RUN.nio", "describe a store: tables, columns, sizes, ingest diagnostics", nr_cmd_info},
     {"summary", "RUN.nio [--json] [--bootstraps N] [--seed N]", "the statistics of one run as text or JSON", nr_cmd_summary},
+    {"compare", "A B [C ...] -o compare.html [--json FILE]", "compare runs of several groups, paired by workload, with tests and confidence intervals", nr_cmd_compare},
     {"export", "RUN.nio --table NAME [--format csv|jsonl] [-o FILE]", "write one table as CSV or JSON lines", nr_cmd_export},
     {NULL, NULL, NULL, NULL},
 };
