@@ -25,6 +25,7 @@ static const char options_text[] =
     "  --threshold X        practical threshold on the relative difference (default 0.05)\n"
     "  --ks-alpha X         KS significance level (default 0.01)\n"
     "  --ks-min-d X         smallest KS D that counts as a change (default 0.10)\n"
+    "  --floor-factor X     latency changes must exceed X times the fastest traced call (default 3)\n"
     "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default 200000)\n"
     "  --title T            report title (default \"niorep compare\")\n"
     "  -h, --help           this help\n"
@@ -106,11 +107,13 @@ static int parse_args(int argc, char **argv, compare_args *a)
             a->opts.rule.ks_alpha = v;
         else if (strcmp(arg, "--ks-min-d") == 0 && parse_num(val, 0, 1, &v) == 0)
             a->opts.rule.ks_min_d = v;
+        else if (strcmp(arg, "--floor-factor") == 0 && parse_num(val, 0, 1000, &v) == 0)
+            a->opts.rule.floor_factor = v;
         else if (strcmp(arg, "--sample-cap") == 0 && parse_num(val, 20, 1e8, &v) == 0 && v == floor(v))
             a->opts.sample_cap = (size_t)v;
         else if (strcmp(arg, "-o") && strcmp(arg, "--json") && strcmp(arg, "--title") && strcmp(arg, "--bootstraps") &&
                  strcmp(arg, "--seed") && strcmp(arg, "--threshold") && strcmp(arg, "--ks-alpha") &&
-                 strcmp(arg, "--ks-min-d") && strcmp(arg, "--sample-cap"))
+                 strcmp(arg, "--ks-min-d") && strcmp(arg, "--sample-cap") && strcmp(arg, "--floor-factor"))
             return nr_cli_usage("compare", "unknown option '%s'", arg);
         else
             return nr_cli_usage("compare", "bad value '%s' for %s", val, arg);
@@ -260,7 +263,7 @@ static void stat_cells(strpool *p, const nr_compare_stat *s, double level, const
         cells[1] = pool_add(p, buf);
         snprintf(buf, sizeof buf, "%" PRIu64 " calls", s->n_b);
         cells[2] = pool_add(p, buf);
-        snprintf(buf, sizeof buf, "D = %.3f", s->ks.d);
+        snprintf(buf, sizeof buf, "D = %.3f, beyond tolerance %.3f", s->ks.d, s->ks.d_practical);
         cells[3] = pool_add(p, isnan(s->ks.d) ? "-" : buf);
         cells[4] = "";
         cells[5] = "";
@@ -498,9 +501,10 @@ static int build_html(const compare_run *c, const char *template_text, nr_render
         for (size_t g = 0; g < c->args->ngroups && len < sizeof sub; g++)
             len += (size_t)snprintf(sub + len, sizeof sub - len, "%s%s = %s", g ? ", " : "", c->groups[g].id,
                                     c->args->inputs[g]);
-        snprintf(buf, sizeof buf, "bootstrap B = %d, seed %" PRIu64 ", threshold %.0f%%, KS alpha %g, D >= %.2f",
+        snprintf(buf, sizeof buf, "bootstrap B = %d, seed %" PRIu64 ", threshold %.0f%%, KS alpha %g, D >= %.2f, "
+                 "latency floor %g x fastest call",
                  c->args->opts.boot.bootstraps, c->args->opts.boot.seed, 100 * c->args->opts.rule.rel_threshold,
-                 c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d);
+                 c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d, c->args->opts.rule.floor_factor);
         char subtitle[1600];
         snprintf(subtitle, sizeof subtitle, "%s; %s", sub, buf);
         const nr_crep_doc doc = {.title = c->args->title, .subtitle = subtitle, .nsections = np + 1,

@@ -194,6 +194,18 @@ static int model_q_index(double q)
     return -1;
 }
 
+/* The smallest latency difference that counts: the clock tick, or
+ * factor times the fixed cost of a traced call (the fastest call of the
+ * faster run) when larger. That cost varies with the machine's load from
+ * run to run; shifts below a few times it are not called changes
+ * (docs/compare.md, "noise"). */
+static double resolution_of(const nr_compare_sample *a, const nr_compare_sample *b, int op, double factor)
+{
+    const double tick = a->tick_s[op] > b->tick_s[op] ? a->tick_s[op] : b->tick_s[op];
+    const double floor_ = factor * (a->min_s[op] < b->min_s[op] ? a->min_s[op] : b->min_s[op]);
+    return floor_ > tick ? floor_ : tick;
+}
+
 static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare_side *a,
                         const nr_compare_side *b, int op)
 {
@@ -211,7 +223,10 @@ static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare
     const size_t na = a->sample->op[op].n, nb = b->sample->op[op].n;
     const double *sa = a->sample->sorted[op], *sb = b->sample->sorted[op];
     nr_compare_stat *s = add_row(l, "latency", "D", NR_STAT_KS, "%s latency distribution", opn);
+    const double tick = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
     nr_ks_2samp_sorted(sa, na, sb, nb, &s->ks);
+    s->ks.d_practical = nr_ks_practical_distance_sorted(sa, na, sb, nb, o->rule.rel_threshold, tick);
+    s->resolution = tick;
     s->n_a = na;
     s->n_b = nb;
     s->verdict = nr_verdict_ks(&o->rule, &s->ks);
@@ -222,6 +237,7 @@ static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare
         const double va = k >= 0 && la->count ? ns_to_s(la->q_ns[k]) : nr_quantile_sorted(sa, na, qs[i].q);
         const double vb = k >= 0 && lb->count ? ns_to_s(lb->q_ns[k]) : nr_quantile_sorted(sb, nb, qs[i].q);
         set_values(s, va, vb);
+        s->resolution = tick;
         s->n_a = na;
         s->n_b = nb;
         if (na < NR_COMPARE_MIN_SAMPLE || nb < NR_COMPARE_MIN_SAMPLE) {
@@ -231,7 +247,7 @@ static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare
         const int rc = nr_boot_quantile_diff_sorted(sa, na, sb, nb, qs[i].q, &o->boot, &s->ci);
         if (rc == NR_E_NOMEM)
             return rc;
-        s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff) : NR_VERDICT_INSUFFICIENT;
+        s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, s->abs_diff, tick) : NR_VERDICT_INSUFFICIENT;
     }
     return 0;
 }
@@ -265,7 +281,7 @@ static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compa
                                            &o->boot, &s->ci);
     if (rc == NR_E_NOMEM)
         return rc;
-    s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff) : NR_VERDICT_INSUFFICIENT;
+    s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, s->abs_diff, 0.0) : NR_VERDICT_INSUFFICIENT;
     return 0;
 }
 
@@ -375,6 +391,7 @@ static json_t *stat_json(const nr_compare_stat *s)
     if (s->kind != NR_STAT_DESCRIPTIVE) {
         json_object_set_new(o, "n_a", json_integer((json_int_t)s->n_a));
         json_object_set_new(o, "n_b", json_integer((json_int_t)s->n_b));
+        json_object_set_new(o, "resolution", num(s->resolution));
     }
     if (s->kind == NR_STAT_BOOTSTRAP && s->ci.bootstraps > 0) {
         json_t *ci = json_object();
@@ -387,6 +404,7 @@ static json_t *stat_json(const nr_compare_stat *s)
     if (s->kind == NR_STAT_KS) {
         json_t *ks = json_object();
         json_object_set_new(ks, "d", num(s->ks.d));
+        json_object_set_new(ks, "d_practical", num(s->ks.d_practical));
         json_object_set_new(ks, "p_value", num(s->ks.p_value));
         json_object_set_new(ks, "method", json_string(s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic"));
         json_object_set_new(o, "ks", ks);
@@ -406,13 +424,14 @@ json_t *nr_compare_pair_json(const nr_compare_pair *p)
 
 json_t *nr_compare_opts_json(const nr_compare_opts *o)
 {
-    return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:I, s:i}",
+    return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:i}",
                      "bootstraps", o->boot.bootstraps,
                      "seed", (json_int_t)o->boot.seed,
                      "ci_level", o->boot.level,
                      "rel_threshold", o->rule.rel_threshold,
                      "ks_alpha", o->rule.ks_alpha,
                      "ks_min_d", o->rule.ks_min_d,
+                     "floor_factor", o->rule.floor_factor,
                      "sample_cap", (json_int_t)o->sample_cap,
                      "min_sample", NR_COMPARE_MIN_SAMPLE);
 }

@@ -56,6 +56,9 @@ const char *nr_compare_workload(const nr_model *m, const char *fallback);
 typedef struct nr_compare_sample {
     nr_reservoir op[NR_LAT_OP_COUNT];
     double *sorted[NR_LAT_OP_COUNT];   /* the durations ascending (n = op[i].n) */
+    double tick_s[NR_LAT_OP_COUNT];    /* clock tick: the largest 10^k ns (k <= 6) dividing every
+                                        * duration of the group (1 us for strace -T), 0 when none */
+    double min_s[NR_LAT_OP_COUNT];     /* the fastest call of the group (all calls, not only the sample) */
 } nr_compare_sample;
 
 void nr_compare_sample_init(nr_compare_sample *s);
@@ -92,6 +95,8 @@ typedef struct nr_compare_stat {
     nr_boot_ci ci;           /* NR_STAT_BOOTSTRAP */
     nr_ks_result ks;         /* NR_STAT_KS */
     uint64_t n_a, n_b;       /* sample sizes behind the test (0 for descriptive) */
+    double resolution;       /* smallest difference that counts (latency: max(clock tick, the
+                                * fastest call of either run), docs/compare.md), 0 = none */
     nr_verdict verdict;
 } nr_compare_stat;
 

@@ -102,7 +102,7 @@ static int is_regular(const int64_t *ids, size_t n, int64_t id)
 enum { C_DUR, C_OP, C_FILE, C_FLAGS, C_BYTES, C_COUNT };
 
 static int stream_events(const nr_store_table *t, const int64_t *ids, size_t nids,
-                         nr_compare_sample *s, nr_error *err)
+                         nr_compare_sample *s, int64_t *tick, nr_error *err)
 {
     static const size_t wanted[C_COUNT] = {NR_EV_DUR_NS, NR_EV_OP_CLASS, NR_EV_FILE_ID, NR_EV_FLAGS, NR_EV_BYTES};
     int col[C_COUNT];
@@ -124,6 +124,10 @@ static int stream_events(const nr_store_table *t, const int64_t *ids, size_t nid
             if (op < 0 || dur < 0 || (ch[C_FLAGS].i64[i] & NR_EVF_NEVER_RESUMED) ||
                 !is_regular(ids, nids, ch[C_FILE].i64[i]))
                 continue;
+            while (tick[op] > 1 && dur % tick[op] != 0)
+                tick[op] /= 10;
+            if (s->op[op].seen == 0 || (double)dur * 1e-9 < s->min_s[op])
+                s->min_s[op] = (double)dur * 1e-9;
             rc = nr_reservoir_add(&s->op[op], (double)dur * 1e-9, (double)ch[C_BYTES].i64[i]);
             if (rc < 0)
                 rc = nr_error_set(err, NR_E_NOMEM, "compare: out of memory for the call sample");
@@ -145,7 +149,12 @@ int nr_compare_sample_read(const nr_store *st, size_t cap, uint64_t seed,
     size_t nids;
     NR_TRY(regular_ids(st, &ids, &nids, err));
     const nr_store_table *t = nr_store_find_table(st, nr_events_table.name);
-    int rc = t ? stream_events(t, ids, nids, s, err) : 0;
+    int64_t tick[NR_LAT_OP_COUNT];
+    for (int i = 0; i < NR_LAT_OP_COUNT; i++)
+        tick[i] = 1000000;   /* 1 ms: coarser timers than that are not worth guessing */
+    int rc = t ? stream_events(t, ids, nids, s, tick, err) : 0;
+    for (int i = 0; i < NR_LAT_OP_COUNT; i++)
+        s->tick_s[i] = s->op[i].seen ? (double)tick[i] * 1e-9 : 0.0;
     free(ids);
     for (int i = 0; rc == 0 && i < NR_LAT_OP_COUNT; i++) {
         const size_t n = s->op[i].n;

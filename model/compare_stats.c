@@ -99,6 +99,41 @@ double nr_ks_statistic_sorted(const double *a, size_t na, const double *b, size_
     return d;
 }
 
+/* Number of values <= x in an ascending array, from position *pos on (x nondecreasing between calls). */
+static size_t count_le(const double *v, size_t n, double x, size_t *pos)
+{
+    while (*pos < n && v[*pos] <= x)
+        (*pos)++;
+    return *pos;
+}
+
+/* max over a's values of F_a(a_i) - F_b(a_i (1 + rel) + tick). */
+static double one_sided_tolerant(const double *a, size_t na, const double *b, size_t nb, double rel, double tick)
+{
+    double d = 0.0;
+    size_t pb = 0;
+    for (size_t i = 0; i < na; i++) {
+        if (i + 1 < na && a[i + 1] == a[i])
+            continue;   /* the last of a run of ties carries F_a(a_i) */
+        const double fa = (double)(i + 1) / (double)na;
+        double reach = a[i] * (1.0 + rel) + tick;
+        reach += reach * 1e-12;   /* 11 us + 1 us must reach a stored 12 us despite rounding */
+        const double fb = (double)count_le(b, nb, reach, &pb) / (double)nb;
+        if (fa - fb > d)
+            d = fa - fb;
+    }
+    return d;
+}
+
+double nr_ks_practical_distance_sorted(const double *a, size_t na, const double *b, size_t nb, double rel, double tick)
+{
+    if (na == 0 || nb == 0)
+        return NAN;
+    const double d1 = one_sided_tolerant(a, na, b, nb, rel, tick);
+    const double d2 = one_sided_tolerant(b, nb, a, na, rel, tick);
+    return d1 > d2 ? d1 : d2;
+}
+
 double nr_ks_pvalue_exact(size_t m, size_t n, double d)
 {
     if (m == 0 || n == 0)
@@ -181,11 +216,12 @@ void nr_ks_2samp_sorted(const double *a, size_t na, const double *b, size_t nb, 
     out->n1 = na;
     out->n2 = nb;
     if (na == 0 || nb == 0) {
-        out->d = NAN;
+        out->d = out->d_practical = NAN;
         out->p_value = NAN;
         return;
     }
     out->d = nr_ks_statistic_sorted(a, na, b, nb);
+    out->d_practical = out->d;
     if ((double)na * (double)nb <= NR_KS_EXACT_MAX_PRODUCT) {
         out->method = NR_KS_EXACT;
         out->p_value = nr_ks_pvalue_exact(na, nb, out->d);
@@ -418,6 +454,7 @@ void nr_verdict_rule_default(nr_verdict_rule *r)
     r->rel_threshold = NR_COMPARE_DEFAULT_REL_THRESHOLD;
     r->ks_alpha = NR_COMPARE_DEFAULT_KS_ALPHA;
     r->ks_min_d = NR_COMPARE_DEFAULT_KS_MIN_D;
+    r->floor_factor = NR_COMPARE_DEFAULT_FLOOR_FACTOR;
 }
 
 double nr_rel_diff(double a, double b)
@@ -429,19 +466,20 @@ double nr_rel_diff(double a, double b)
     return (b - a) / fabs(a);
 }
 
-nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel)
+nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel, double abs_diff, double tick)
 {
     if (ci->bootstraps <= 0 || isnan(ci->low) || isnan(ci->high))
         return NR_VERDICT_INSUFFICIENT;
     const int excludes_zero = ci->low > 0.0 || ci->high < 0.0;
-    return excludes_zero && fabs(rel) >= r->rel_threshold ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_NO_CHANGE;
+    const int large = fabs(rel) >= r->rel_threshold && fabs(abs_diff) > tick;
+    return excludes_zero && large ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_NO_CHANGE;
 }
 
 nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks)
 {
     if (ks->n1 < NR_COMPARE_MIN_SAMPLE || ks->n2 < NR_COMPARE_MIN_SAMPLE || isnan(ks->p_value))
         return NR_VERDICT_INSUFFICIENT;
-    return ks->p_value < r->ks_alpha && ks->d >= r->ks_min_d ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_NO_CHANGE;
+    return ks->p_value < r->ks_alpha && ks->d_practical >= r->ks_min_d ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_NO_CHANGE;
 }
 
 nr_verdict nr_verdict_descriptive(const nr_verdict_rule *r, double a, double b)

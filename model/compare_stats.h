@@ -15,10 +15,11 @@
 #define NR_COMPARE_DEFAULT_BOOTSTRAPS 1000
 #define NR_COMPARE_DEFAULT_SEED 1
 #define NR_COMPARE_DEFAULT_CI_LEVEL 0.95
-#define NR_COMPARE_DEFAULT_REL_THRESHOLD 0.05   /* practical threshold: 5% */
+#define NR_COMPARE_DEFAULT_REL_THRESHOLD 0.10   /* practical threshold: 10% (docs/compare.md: measured noise) */
 #define NR_COMPARE_DEFAULT_KS_ALPHA 0.01
 #define NR_COMPARE_DEFAULT_KS_MIN_D 0.10         /* practical threshold on D */
 #define NR_COMPARE_DEFAULT_SAMPLE_CAP 200000    /* values kept per side and op class */
+#define NR_COMPARE_DEFAULT_FLOOR_FACTOR 3.0      /* latency shifts must exceed 3 x the fastest call */
 #define NR_COMPARE_MIN_SAMPLE 20                 /* fewer values: "insufficient data" */
 /* Exact KS p-values while n1 * n2 is at most this (the path count is O(n1 n2)). */
 #define NR_KS_EXACT_MAX_PRODUCT 10000000.0
@@ -41,6 +42,8 @@ typedef enum nr_ks_method { NR_KS_EXACT, NR_KS_ASYMPTOTIC } nr_ks_method;
 typedef struct nr_ks_result {
     size_t n1, n2;
     double d;          /* sup |F1 - F2| over the merged sample (ties handled exactly) */
+    double d_practical; /* share of calls not explained by a move within the practical
+                         * tolerance (nr_ks_practical_distance_sorted); = d until computed */
     double p_value;    /* two-sided; NAN when a sample is empty */
     nr_ks_method method;
 } nr_ks_result;
@@ -54,6 +57,13 @@ int nr_ks_2samp(const double *a, size_t na, const double *b, size_t nb, nr_ks_re
 void nr_ks_2samp_sorted(const double *a, size_t na, const double *b, size_t nb, nr_ks_result *out);
 /* D of two ascending samples. */
 double nr_ks_statistic_sorted(const double *a, size_t na, const double *b, size_t nb);
+/* The practical distance of two ascending samples of non-negative values:
+ * max over x of F_a(x) - F_b(x (1 + rel) + tick) and of the same with a and
+ * b swapped, at least 0: the largest share of one sample that the other
+ * does not reach even when each value may move by a factor 1 + rel plus one
+ * clock tick. 0 when b is a within the tolerance (e.g. every call one tick
+ * faster); D itself when rel = tick = 0. */
+double nr_ks_practical_distance_sorted(const double *a, size_t na, const double *b, size_t nb, double rel, double tick);
 /* P(D >= d) under H0 for sample sizes m, n, by exact path counting. */
 double nr_ks_pvalue_exact(size_t m, size_t n, double d);
 /* Kolmogorov survival function Q(lambda) = 2 sum_{k>=1} (-1)^(k-1) exp(-2 k^2 lambda^2). */
@@ -126,14 +136,18 @@ typedef struct nr_verdict_rule {
     double rel_threshold;  /* |relative difference| must reach this (default 5%) */
     double ks_alpha;       /* KS p must be below this (default 0.01) */
     double ks_min_d;       /* and D at least this (default 0.10) */
+    double floor_factor;   /* latency: differences must exceed this many times the fastest
+                            * traced call (the fixed cost of a traced syscall; default 3) */
 } nr_verdict_rule;
 void nr_verdict_rule_default(nr_verdict_rule *r);
 
 /* Relative difference (b - a) / |a|; 0 when both are 0; +-INFINITY when only a is 0; NAN when either is NAN. */
 double nr_rel_diff(double a, double b);
-/* Bootstrap verdict: significant only when the CI excludes 0 and |rel| >= threshold. */
-nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel);
-/* KS verdict: significant only when p < ks_alpha and D >= ks_min_d. */
+/* Bootstrap verdict: significant only when the CI excludes 0, |rel| >=
+ * threshold and |abs_diff| > tick (the resolution of the values: a change
+ * of one clock tick is quantization; 0 when the values are not quantized). */
+nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel, double abs_diff, double tick);
+/* KS verdict: significant only when p < ks_alpha and d_practical >= ks_min_d. */
 nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks);
 /* Descriptive verdict (no test): changed when |rel| >= threshold. */
 nr_verdict nr_verdict_descriptive(const nr_verdict_rule *r, double a, double b);

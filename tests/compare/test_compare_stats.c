@@ -24,6 +24,12 @@ static void assert_near(double got, double want, double tol, const char *expr, c
 }
 #define ASSERT_NEAR(a, b, tol) assert_near((double)(a), (double)(b), (double)(tol), #a, __FILE__, __LINE__)
 
+static int cmp_d(const void *x, const void *y)
+{
+    const double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
 static void ks_by_hand(void **state)
 {
     nr_ks_result r;
@@ -88,6 +94,36 @@ static void ks_large_is_asymptotic(void **state)
     ASSERT_NEAR(r.p_value, nr_kolmogorov_sf(sqrt(N / 2.0) * 0.05), 1e-15);
     free(a);
     free(b);
+}
+
+static void ks_practical_distance(void **state)
+{
+    /* Every value one tick (1 us) faster: D is large, but within the tolerance nothing moved. */
+    double a[100], b[100];
+    for (int i = 0; i < 100; i++) {
+        a[i] = (10 + i % 5) * 1e-6;   /* 10..14 us, 20 each */
+        b[i] = (9 + i % 5) * 1e-6;
+    }
+    qsort(a, 100, sizeof a[0], cmp_d);
+    qsort(b, 100, sizeof b[0], cmp_d);
+    nr_ks_result r;
+    nr_ks_2samp_sorted(a, 100, b, 100, &r);
+    ASSERT_NEAR(r.d, 0.2, 1e-12);
+    ASSERT_NEAR(r.d_practical, r.d, 0);   /* until computed */
+    ASSERT_NEAR(nr_ks_practical_distance_sorted(a, 100, b, 100, 0.0, 0.0), 0.2, 1e-12);
+    ASSERT_NEAR(nr_ks_practical_distance_sorted(a, 100, b, 100, 0.0, 1e-6), 0.0, 0);
+    ASSERT_NEAR(nr_ks_practical_distance_sorted(b, 100, a, 100, 0.10, 1e-6), 0.0, 0);
+    /* Twice as slow (20..28 us). */
+    for (int i = 0; i < 100; i++)
+        b[i] = 2 * a[i];
+    const double dp = nr_ks_practical_distance_sorted(a, 100, b, 100, 0.10, 1e-6);
+    /* F_a(14 us) - F_b(14 * 1.1 + 1 = 16.4 us) = 1 - 0 = 1 (b's smallest value is 20 us). */
+    ASSERT_NEAR(dp, 1.0, 1e-12);
+    /* Half of the calls 3x slower: 50% of the mass moved beyond any tolerance. */
+    for (int i = 0; i < 100; i++)
+        b[i] = i < 50 ? a[i] : 3 * a[i];
+    qsort(b, 100, sizeof b[0], cmp_d);
+    ASSERT_NEAR(nr_ks_practical_distance_sorted(a, 100, b, 100, 0.10, 1e-6), 0.5, 1e-12);
 }
 
 static void quantile_nearest_rank(void **state)
@@ -259,34 +295,36 @@ static void verdict_rule(void **state)
 {
     nr_verdict_rule r;
     nr_verdict_rule_default(&r);
-    ASSERT_NEAR(r.rel_threshold, 0.05, 0);
+    ASSERT_NEAR(r.rel_threshold, 0.10, 0);
     ASSERT_NEAR(r.ks_alpha, 0.01, 0);
     nr_boot_ci ci = {.estimate = 1, .low = 0.5, .high = 1.5, .bootstraps = 100};
-    assert_int_equal(nr_verdict_ci(&r, &ci, 0.10), NR_VERDICT_SIGNIFICANT);
-    assert_int_equal(nr_verdict_ci(&r, &ci, -0.10), NR_VERDICT_SIGNIFICANT);
-    assert_int_equal(nr_verdict_ci(&r, &ci, 0.04), NR_VERDICT_NO_CHANGE);   /* real but small */
+    assert_int_equal(nr_verdict_ci(&r, &ci, 0.10, 1.0, 0.0), NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(nr_verdict_ci(&r, &ci, -0.10, 1.0, 0.0), NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(nr_verdict_ci(&r, &ci, 0.09, 1.0, 0.0), NR_VERDICT_NO_CHANGE);   /* real but small */
+    assert_int_equal(nr_verdict_ci(&r, &ci, 0.50, 1.0, 1.0), NR_VERDICT_NO_CHANGE);   /* one clock tick */
+    assert_int_equal(nr_verdict_ci(&r, &ci, 0.50, 1.5, 1.0), NR_VERDICT_SIGNIFICANT);
     ci.low = -0.1;   /* CI includes 0 */
-    assert_int_equal(nr_verdict_ci(&r, &ci, 0.50), NR_VERDICT_NO_CHANGE);
+    assert_int_equal(nr_verdict_ci(&r, &ci, 0.50, 1.0, 0.0), NR_VERDICT_NO_CHANGE);
     ci.low = -1.5;
     ci.high = -0.5;  /* excludes 0 from below */
-    assert_int_equal(nr_verdict_ci(&r, &ci, -0.2), NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(nr_verdict_ci(&r, &ci, -0.2, -1.0, 0.0), NR_VERDICT_SIGNIFICANT);
     ci.high = 0.0;   /* touching 0 is not excluding it */
-    assert_int_equal(nr_verdict_ci(&r, &ci, -0.2), NR_VERDICT_NO_CHANGE);
+    assert_int_equal(nr_verdict_ci(&r, &ci, -0.2, -1.0, 0.0), NR_VERDICT_NO_CHANGE);
     ci.bootstraps = 0;
-    assert_int_equal(nr_verdict_ci(&r, &ci, -0.2), NR_VERDICT_INSUFFICIENT);
+    assert_int_equal(nr_verdict_ci(&r, &ci, -0.2, -1.0, 0.0), NR_VERDICT_INSUFFICIENT);
 
-    nr_ks_result ks = {.n1 = 100, .n2 = 100, .d = 0.3, .p_value = 0.001};
+    nr_ks_result ks = {.n1 = 100, .n2 = 100, .d = 0.3, .d_practical = 0.3, .p_value = 0.001};
     assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_SIGNIFICANT);
     ks.p_value = 0.02;
     assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_NO_CHANGE);
     ks.p_value = 1e-9;
-    ks.d = 0.05;     /* detectable but below the practical D */
+    ks.d_practical = 0.05;     /* detectable but below the practical D */
     assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_NO_CHANGE);
     ks.n2 = NR_COMPARE_MIN_SAMPLE - 1;
     assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_INSUFFICIENT);
 
-    assert_int_equal(nr_verdict_descriptive(&r, 100, 104), NR_VERDICT_UNCHANGED);
-    assert_int_equal(nr_verdict_descriptive(&r, 100, 105), NR_VERDICT_CHANGED);
+    assert_int_equal(nr_verdict_descriptive(&r, 100, 109), NR_VERDICT_UNCHANGED);
+    assert_int_equal(nr_verdict_descriptive(&r, 100, 110), NR_VERDICT_CHANGED);
     assert_int_equal(nr_verdict_descriptive(&r, 0, 0), NR_VERDICT_UNCHANGED);
     assert_int_equal(nr_verdict_descriptive(&r, 0, 1), NR_VERDICT_CHANGED);
     assert_int_equal(nr_verdict_descriptive(&r, NAN, 1), NR_VERDICT_NA);
@@ -306,11 +344,11 @@ static void verdict_end_to_end_on_samples(void **state)
     nr_boot_ci ci;
     nr_ks_result ks;
     assert_int_equal(nr_boot_quantile_diff_sorted(a, N, same, N, 0.99, NULL, &ci), 0);
-    assert_int_equal(nr_verdict_ci(&r, &ci, 0.0), NR_VERDICT_NO_CHANGE);
+    assert_int_equal(nr_verdict_ci(&r, &ci, 0.0, 0.0, 0.0), NR_VERDICT_NO_CHANGE);
     nr_ks_2samp_sorted(a, N, same, N, &ks);
     assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_NO_CHANGE);
     assert_int_equal(nr_boot_quantile_diff_sorted(a, N, slow, N, 0.5, NULL, &ci), 0);
-    assert_int_equal(nr_verdict_ci(&r, &ci, nr_rel_diff(0.5, 0.65)), NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(nr_verdict_ci(&r, &ci, nr_rel_diff(0.5, 0.65), 0.15, 0.0), NR_VERDICT_SIGNIFICANT);
     nr_ks_2samp_sorted(a, N, slow, N, &ks);
     ASSERT_NEAR(ks.d, 1.0 - 1.0 / 1.3, 1e-3);
     assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_SIGNIFICANT);
@@ -353,6 +391,7 @@ int main(void)
         cmocka_unit_test(ks_by_hand),
         cmocka_unit_test(kolmogorov_values),
         cmocka_unit_test(ks_large_is_asymptotic),
+        cmocka_unit_test(ks_practical_distance),
         cmocka_unit_test(quantile_nearest_rank),
         cmocka_unit_test(bootstrap_deterministic),
         cmocka_unit_test(bootstrap_constant_samples),
