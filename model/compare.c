@@ -240,7 +240,8 @@ static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare
         s->resolution = tick;
         s->n_a = na;
         s->n_b = nb;
-        if (na < NR_COMPARE_MIN_SAMPLE || nb < NR_COMPARE_MIN_SAMPLE) {
+        const double n_min = (double)(na < nb ? na : nb);
+        if (na < NR_COMPARE_MIN_SAMPLE || nb < NR_COMPARE_MIN_SAMPLE || n_min * (1.0 - qs[i].q) < NR_COMPARE_MIN_TAIL - 1e-9) {
             s->verdict = NR_VERDICT_INSUFFICIENT;
             continue;
         }
@@ -281,7 +282,13 @@ static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compa
                                            &o->boot, &s->ci);
     if (rc == NR_E_NOMEM)
         return rc;
-    s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, s->abs_diff, 0.0) : NR_VERDICT_INSUFFICIENT;
+    /* Throughput is bytes over time: its change counts only when the mean
+     * time per call also moved by more than the latency resolution. */
+    const double resolution = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
+    const double time_shift = sum(rb->value, rb->n) / (double)rb->n - sum(ra->value, ra->n) / (double)ra->n;
+    s->resolution = resolution;
+    s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, time_shift, resolution)
+                         : NR_VERDICT_INSUFFICIENT;
     return 0;
 }
 
@@ -424,7 +431,7 @@ json_t *nr_compare_pair_json(const nr_compare_pair *p)
 
 json_t *nr_compare_opts_json(const nr_compare_opts *o)
 {
-    return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:i}",
+    return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:i, s:i}",
                      "bootstraps", o->boot.bootstraps,
                      "seed", (json_int_t)o->boot.seed,
                      "ci_level", o->boot.level,
@@ -433,5 +440,5 @@ json_t *nr_compare_opts_json(const nr_compare_opts *o)
                      "ks_min_d", o->rule.ks_min_d,
                      "floor_factor", o->rule.floor_factor,
                      "sample_cap", (json_int_t)o->sample_cap,
-                     "min_sample", NR_COMPARE_MIN_SAMPLE);
+                     "min_sample", NR_COMPARE_MIN_SAMPLE, "min_tail", NR_COMPARE_MIN_TAIL);
 }

@@ -20,7 +20,11 @@
 #define NR_COMPARE_DEFAULT_KS_MIN_D 0.10         /* practical threshold on D */
 #define NR_COMPARE_DEFAULT_SAMPLE_CAP 200000    /* values kept per side and op class */
 #define NR_COMPARE_DEFAULT_FLOOR_FACTOR 3.0      /* latency shifts must exceed 3 x the fastest call */
-#define NR_COMPARE_MIN_SAMPLE 20                 /* fewer values: "insufficient data" */
+#define NR_COMPARE_MIN_SAMPLE 20
+/* A quantile q is tested only when each side has at least this many calls
+ * above it (n (1 - q) >= 10): the bootstrap of an extreme order statistic
+ * (p99.9 of 400 calls is the maximum) does not hold its level. */
+#define NR_COMPARE_MIN_TAIL 10                 /* fewer values: "insufficient data" */
 /* Exact KS p-values while n1 * n2 is at most this (the path count is O(n1 n2)). */
 #define NR_KS_EXACT_MAX_PRODUCT 10000000.0
 
