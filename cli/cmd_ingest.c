@@ -24,7 +24,7 @@ int nr_cmd_ingest(int argc, char **argv)
     int quiet = 0;
     nr_ingest_opts opts = {0};
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "+o:C:j:qh", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "o:C:j:qh", longopts, NULL)) != -1;) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'C': opts.start_cwd = optarg; break;

@@ -368,6 +368,10 @@ static int run_traced(const strv *argv, const strv *env, nr__trace_run *run)
     int rc = posix_spawn(&pid, argv->items[0], NULL, &attr, (char *const *)argv->items, (char *const *)env->items);
     posix_spawnattr_destroy(&attr);
     if (rc != 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
+        sigaction(SIGTTOU, &old_ttou, NULL);
         fprintf(stderr, "niorep trace: cannot run %s: %s\n", argv->items[0], strerror(rc));
         return 1;
     }

@@ -130,6 +130,14 @@ static void note_ts(nr_hook *h, int64_t ts)
     h->have_ts = 1;
 }
 
+/* Unix seconds from 1970 to about 2096: the range that converts to int64
+ * nanoseconds with room for differences. */
+static int plausible_seconds(double s)
+{
+    return s >= 0.0 && s <= 4.0e9;
+}
+
+/* Callers check plausible_seconds first. */
 static int64_t seconds_to_ns(double s)
 {
     return (int64_t)llround(s * 1e9);
@@ -186,7 +194,7 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts)
     if (!op_s || !path_s || NR_GROW(h->ios, h->io_cap, h->io_count + 1) < 0)
         return NR_E_NOMEM;
     int64_t b = json_is_integer(bytes) && json_integer_value(bytes) >= 0 ? (int64_t)json_integer_value(bytes) : -1;
-    int64_t d = json_is_number(dur) && json_number_value(dur) >= 0 ? seconds_to_ns(json_number_value(dur)) : -1;
+    int64_t d = json_is_number(dur) && plausible_seconds(json_number_value(dur)) ? seconds_to_ns(json_number_value(dur)) : -1;
     h->ios[h->io_count++] = (nr_hook_io){.ts_ns = ts, .pid = pid, .tid = tid, .op = op_s, .path = path_s,
                                          .bytes = b, .dur_ns = d};
     return 0;
@@ -213,6 +221,8 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
     } else if (!json_is_string(ev) || !json_is_number(ts) || !json_is_integer(pid) ||
                (tid && !json_is_integer(tid) && !json_is_null(tid))) {
         report(h, "missing_field", line_no, example);
+    } else if (!plausible_seconds(json_number_value(ts))) {
+        report(h, "bad_timestamp", line_no, example);
     } else {
         const char *event = json_string_value(ev);
         int64_t t = seconds_to_ns(json_number_value(ts));
@@ -423,7 +433,8 @@ void nr_hook_finish(nr_hook *h, int64_t end_ns)
     int64_t *new_id = malloc((n ? n : 1) * sizeof *new_id);
     if (!new_id)
         return;
-    qsort(h->phases, n, sizeof *h->phases, cmp_phase);
+    if (n)
+        qsort(h->phases, n, sizeof *h->phases, cmp_phase);
     for (size_t i = 0; i < n; i++)
         new_id[h->phases[i].phase_id] = (int64_t)i;
     for (size_t i = 0; i < n; i++) {

@@ -129,8 +129,9 @@ int nr_manifest_load(const char *path, nr_manifest *m, nr_error *err)
     free(key);
     const json_t *cwd = json_object_get(root, "cwd");
     char *cwd_copy = json_is_string(cwd) ? strdup(json_string_value(cwd)) : NULL;
+    int cwd_lost = json_is_string(cwd) && !cwd_copy;
     json_decref(root);
-    if (rc < 0 || (json_is_string(cwd) && !cwd_copy)) {
+    if (rc < 0 || cwd_lost) {
         for (size_t i = 0; i < f.count; i++) {
             free(f.items[i].key);
             free(f.items[i].value);
@@ -139,7 +140,8 @@ int nr_manifest_load(const char *path, nr_manifest *m, nr_error *err)
         free(cwd_copy);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     }
-    qsort(f.items, f.count, sizeof *f.items, cmp_kv);
+    if (f.count)
+        qsort(f.items, f.count, sizeof *f.items, cmp_kv);
     nr_manifest_fini(m);
     m->items = f.items;
     m->count = f.count;

@@ -7,6 +7,9 @@
 #include "strace_line.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Linux PID_MAX_LIMIT: pids and tids are below 2^22. */
 #define NR__PID_MAX 4194304
@@ -27,6 +30,65 @@ static const unsigned char scan_class[256] = {
 };
 
 static inline int is_digit(char c) { return (unsigned char)(c - '0') < 10u; }
+
+/* Bytes that matter inside a <...> annotation. */
+static const unsigned char angle_special[256] = {
+    ['\\'] = 1, ['"'] = 1, ['['] = 1, [']'] = 1, ['<'] = 1, ['>'] = 1,
+};
+
+/* First byte at or after p that the argument scanner must look at (see
+ * scan_class), or end. SSE2 tests 16 bytes per step: '(' and ')' differ
+ * in bit 0, '[' and '{' (also ']' and '}') in bit 5. */
+static inline const char *find_scan_special(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"'), paren = _mm_set1_epi8(')'), one = _mm_set1_epi8(1);
+    const __m128i fold = _mm_set1_epi8((char)0xDF), open_b = _mm_set1_epi8('['), close_b = _mm_set1_epi8(']');
+    const __m128i angle = _mm_set1_epi8('<'), comma = _mm_set1_epi8(',');
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i folded = _mm_and_si128(v, fold);
+        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(_mm_or_si128(v, one), paren));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, open_b));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, close_b));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, angle));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, comma));
+        int mask = _mm_movemask_epi8(m);
+        if (mask)
+            return p + __builtin_ctz((unsigned)mask);
+        p += 16;
+    }
+#endif
+    while (p < end && scan_class[(unsigned char)*p] == SC_PLAIN)
+        p++;
+    return p;
+}
+
+/* First byte at or after p that matters inside an annotation, or end. */
+static inline const char *find_angle_special(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    const __m128i backslash = _mm_set1_epi8('\\'), quote = _mm_set1_epi8('"');
+    const __m128i open_b = _mm_set1_epi8('['), close_b = _mm_set1_epi8(']');
+    const __m128i fold = _mm_set1_epi8((char)0xFD), lt_gt = _mm_set1_epi8('<');
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i folded = _mm_and_si128(v, fold); /* '<' and '>' differ in bit 1 only */
+        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, quote));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, open_b));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, close_b));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, lt_gt));
+        int mask = _mm_movemask_epi8(m);
+        if (mask)
+            return p + __builtin_ctz((unsigned)mask);
+        p += 16;
+    }
+#endif
+    while (p < end && !angle_special[(unsigned char)*p])
+        p++;
+    return p;
+}
+
 static inline int is_upper(char c) { return (unsigned char)(c - 'A') < 26u; }
 static inline int is_alpha(char c) { return (unsigned char)((c | 0x20) - 'a') < 26u; }
 static inline int is_ident(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
@@ -84,6 +146,9 @@ static const char *skip_angle(const char *p, const char *end)
 {
     int depth = 1, brackets = 0;
     while (p < end) {
+        p = find_angle_special(p, end);
+        if (p == end)
+            break;
         char c = *p;
         if (c == '\\') {
             p += 2;
@@ -100,7 +165,7 @@ static const char *skip_angle(const char *p, const char *end)
                 brackets--;
         } else if (c == '<') {
             depth++;
-        } else if (c == '>') {
+        } else { /* '>' */
             int arrow = brackets > 0 && p[-1] == '-';
             if (!arrow && --depth == 0)
                 return p + 1;
@@ -125,13 +190,8 @@ enum scan_stop { STOP_AT_CLOSE_PAREN, STOP_AT_COMMA };
 static const char *scan_group(const char *p, const char *end, enum scan_stop stop)
 {
     int depth = 0;
-    while (p < end) {
-        unsigned cls = scan_class[(unsigned char)*p];
-        if (cls == SC_PLAIN) {
-            p++;
-            continue;
-        }
-        switch (cls) {
+    while ((p = find_scan_special(p, end)) < end) {
+        switch (scan_class[(unsigned char)*p]) {
         case SC_QUOTE:
             p = skip_quoted(p + 1, end);
             continue;
@@ -169,20 +229,68 @@ static const char *scan_group(const char *p, const char *end, enum scan_stop sto
     return NULL;
 }
 
+/* Up to 8 leading ASCII digits of the 8 bytes at p (little-endian SWAR,
+ * as in simdjson's parse_eight_digits): returns how many, value in *v. */
+static inline unsigned swar_digits8(const char *p, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    /* t's byte i is the digit value; a borrow or carry only runs toward
+     * later bytes, so the first flagged byte is the first non-digit. */
+    uint64_t t = w - 0x3030303030303030ULL;
+    uint64_t flags = (t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+    unsigned n = flags ? (unsigned)__builtin_ctzll(flags) / 8 : 8;
+    if (n == 0)
+        return 0;
+    t <<= 8 * (8 - n); /* the digits into the high bytes, zeros before them */
+    t = (t & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    *v = t;
+    return n;
+}
+
+static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+/* A run of up to 16 digits at p: returns how many (0 = none), value in *v. */
+static inline unsigned digit_run16(const char *p, const char *end, uint64_t *v)
+{
+    uint64_t x = 0, chunk;
+    unsigned total = 0;
+    while (total < 16 && end - p >= 8) {
+        unsigned n = swar_digits8(p, &chunk);
+        if (n == 0)
+            break;
+        x = x * pow10_u64[n] + chunk;
+        total += n;
+        p += n;
+        if (n < 8) {
+            *v = x;
+            return total;
+        }
+    }
+    while (total < 16 && p < end && is_digit(*p)) {
+        x = x * 10 + (uint64_t)(*p++ - '0');
+        total++;
+    }
+    *v = x;
+    return total;
+}
+
 /* Decimal digits into *v; returns the end, or NULL on no digits/overflow. */
 static const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
 {
-    uint64_t x = 0;
-    const char *start = p;
-    while (p < end && is_digit(*p)) {
+    uint64_t x;
+    unsigned n = digit_run16(p, end, &x);
+    if (n == 0)
+        return NULL;
+    p += n;
+    for (; p < end && is_digit(*p); p++) { /* digits 17..20 */
         uint64_t d = (uint64_t)(*p - '0');
         if (x > (UINT64_MAX - d) / 10)
             return NULL;
         x = x * 10 + d;
-        p++;
     }
-    if (p == start)
-        return NULL;
     *v = x;
     return p;
 }
@@ -207,32 +315,28 @@ static const char *parse_u64_hex(const char *p, const char *end, uint64_t *v)
 /* ".ddd" fraction (1..9 digits) as ns; p at the '.'. Returns the end or NULL. */
 static const char *parse_fraction_ns(const char *p, const char *end, int64_t *ns)
 {
-    p++;
-    int64_t f = 0;
-    int n = 0;
-    while (p < end && is_digit(*p)) {
-        if (n == 9)
-            return NULL;
-        f = f * 10 + (*p - '0');
-        n++;
-        p++;
-    }
-    if (n == 0)
+    uint64_t f;
+    unsigned n = digit_run16(p + 1, end, &f);
+    if (n == 0 || n > 9)
         return NULL;
-    *ns = f * pow10_ns[n];
+    p += 1 + n;
+    if (p < end && is_digit(*p))
+        return NULL;
+    *ns = (int64_t)f * pow10_ns[n];
     return p;
 }
 
 /* "S.fff" seconds with an optional fraction into ns; returns the end or NULL. */
 static const char *parse_seconds_ns(const char *p, const char *end, int64_t *ns,
-                                    uint64_t *whole_seconds)
+                                    uint64_t *whole_seconds, int *has_fraction)
 {
     uint64_t s;
     const char *q = parse_u64_dec(p, end, &s);
     if (!q || s > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
         return NULL;
     int64_t frac = 0;
-    if (q < end && *q == '.') {
+    *has_fraction = q < end && *q == '.';
+    if (*has_fraction) {
         q = parse_fraction_ns(q, end, &frac);
         if (!q)
             return NULL;
@@ -270,10 +374,10 @@ static const char *parse_stamp(const char *p, const char *end, int bare_ok, nr_t
     }
     uint64_t whole;
     int64_t v;
-    const char *q = parse_seconds_ns(p, end, &v, &whole);
+    int has_fraction;
+    const char *q = parse_seconds_ns(p, end, &v, &whole, &has_fraction);
     if (!q || (q < end && *q != ' '))
         return NULL;
-    int has_fraction = memchr(p, '.', (size_t)(q - p)) != NULL;
     if (!has_fraction && !bare_ok && whole <= NR__PID_MAX)
         return NULL;
     *form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
@@ -344,7 +448,8 @@ static const char *parse_prefix(const char *line, const char *end, nr_sline *out
         } else if (STARTS(p, end, "(+") && out->ts_form != NR_TS_NONE) {
             /* -r next to -t/-tt/-ttt: "(+     0.000123)" */
             uint64_t whole;
-            const char *q = parse_seconds_ns(skip_spaces(p + 2, end), end, &ns, &whole);
+            int has_fraction;
+            const char *q = parse_seconds_ns(skip_spaces(p + 2, end), end, &ns, &whole, &has_fraction);
             if (!q || q >= end || *q != ')')
                 break;
             set_stamp(out, NR_TS_RELATIVE, ns);
@@ -356,19 +461,51 @@ static const char *parse_prefix(const char *line, const char *end, nr_sline *out
     return skip_spaces(p, end);
 }
 
+/* Skips the "[ 39] " of -n (syscall number) and the "[00007f80d30a0a07] "
+ * (or "[????????????????] ") of -i (instruction pointer), in that order. */
+static const char *skip_syscall_number_and_ip(const char *p, const char *end)
+{
+    for (int k = 0; k < 2 && p < end && *p == '['; k++) {
+        const char *q = p + 1, *limit = end - q > 20 ? q + 20 : end;
+        while (q < limit && (is_xdigit(*q) || *q == ' ' || *q == '?'))
+            q++;
+        if (q == p + 1 || q + 1 >= end || q[0] != ']' || q[1] != ' ')
+            break;
+        p = skip_spaces(q + 1, end);
+    }
+    return p;
+}
+
 static void set_bad(nr_sline *out, const char *reason)
 {
     out->kind = NR_SL_BAD;
     out->reason = reason;
 }
 
-/* "<0.000123>" (-T) at p; returns just after '>' or NULL. */
+/* "<0.000123>" (-T; "<5>" with --syscall-times=s) at p; returns just after
+ * '>' or NULL. A plain loop: durations are short, the generic path costs more. */
 static const char *parse_duration(const char *p, const char *end, int64_t *ns)
 {
-    uint64_t whole;
-    const char *q = parse_seconds_ns(p + 1, end, ns, &whole);
-    if (!q || q >= end || *q != '>')
+    const char *q = p + 1, *start = q;
+    const char *int_end = end - q > 12 ? q + 12 : end;
+    int64_t s = 0, f = 0;
+    while (q < int_end && is_digit(*q))
+        s = s * 10 + (*q++ - '0');
+    if (q == start || q >= end)
         return NULL;
+    int n = 0;
+    if (*q == '.') {
+        q++;
+        while (q < end && n < 9 && is_digit(*q)) {
+            f = f * 10 + (*q++ - '0');
+            n++;
+        }
+        if (n == 0 || q >= end)
+            return NULL;
+    }
+    if (*q != '>')
+        return NULL;
+    *ns = s * NR__NS_PER_S + f * pow10_ns[n];
     return q + 1;
 }
 
@@ -625,6 +762,8 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         .kind = NR_SL_BAD, .pid = -1, .dur_ns = -1, .reason = "unknown_line",
     };
     *out = empty;
+    /* Empty spans point at the line, never NULL. */
+    out->name.p = out->args.p = out->result_annot.p = out->errno_name.p = out->errno_text.p = line;
     const char *end = line + len;
     while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
         end--;
@@ -635,6 +774,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         return;
     }
     p = parse_prefix(line, end, out);
+    p = skip_syscall_number_and_ip(p, end);
     out->reason = NULL;
     if (p == end) {
         set_bad(out, "truncated");
@@ -655,6 +795,13 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
     case '<':
         if (STARTS(p, end, "<... ")) {
             parse_resumed(p, end, out);
+            return;
+        }
+        if (p > line && end - p == (ptrdiff_t)UNFINISHED_LEN &&
+            memcmp(p, unfinished_marker, UNFINISHED_LEN) == 0) {
+            /* stderr: " <unfinished ...>" ending a call cut by an attach
+             * notice on the line before ("vfork(strace: Process N attached") */
+            out->kind = NR_SL_CONTINUATION;
             return;
         }
         break;
@@ -710,6 +857,8 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
 
 static nr_span trim(nr_span s)
 {
+    if (!s.p)
+        return s;
     const char *a = s.p, *b = s.p + s.n;
     while (a < b && (*a == ' ' || *a == '\t'))
         a++;

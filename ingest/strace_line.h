@@ -19,14 +19,17 @@ typedef struct nr_span {
 
 typedef enum nr_sline_kind {
     NR_SL_SYSCALL,     /* name(args) = ret ...                              */
-    NR_SL_UNFINISHED,  /* name(args <unfinished ...>                        */
-    NR_SL_RESUMED,     /* <... name resumed>rest-of-args) = ret ...          */
+    NR_SL_UNFINISHED,  /* name(args <unfinished ...>, or "name(argsstrace: Process N attached" */
+    NR_SL_RESUMED,     /* <... name resumed>rest-of-args) = ret ...; with an empty name:
+                          the tail of a call that an attach notice cut in two (stderr
+                          output, see UNFINISHED and docs/strace-formats.md) */
     NR_SL_SIGNAL,      /* --- SIGCHLD {...} ---                              */
     NR_SL_EXITED,      /* +++ exited with N +++                              */
     NR_SL_KILLED,      /* +++ killed by SIGKILL (core dumped) +++            */
     NR_SL_NOTICE,      /* strace's own messages: "strace: Process N attached", ... */
     NR_SL_SUMMARY,     /* lines of a -c/-C summary table                     */
-    NR_SL_CONTINUATION,/* -e read=/write= hex dump lines, -k " > /lib/x.so(fn+0x1) [0x...]" frames */
+    NR_SL_CONTINUATION,/* -e read=/write= hex dump lines, -k " > /lib/x.so(fn+0x1) [0x...]" frames,
+                          a lone " <unfinished ...>" ending a cut call */
     NR_SL_BLANK,       /* empty or white space only                          */
     NR_SL_BAD,         /* none of the above; reason says why                 */
 } nr_sline_kind;
@@ -51,19 +54,23 @@ typedef struct nr_sline {
     nr_span name;         /* syscall name (SYSCALL, UNFINISHED, RESUMED) or signal name (SIGNAL, KILLED) */
     nr_span args;         /* SYSCALL: between '(' and the matching ')';
                              UNFINISHED: after '(' up to " <unfinished ...>", trailing space and comma kept as logged;
-                             RESUMED: after "resumed>" up to the closing ')' */
+                             RESUMED: after "resumed>" (and any spaces: 5.x writes one) up to the closing ')'.
+                             Every span points into the line; empty spans too (never NULL). */
 
     /* result, for SYSCALL and RESUMED */
-    int has_result;       /* 0 when the line has no "= ..." (e.g. exit_group, or a cut line) */
+    int has_result;       /* 0 when the line has no "= ..." (a line cut after ')' or after '=') */
     int result_unknown;   /* "= ?" */
     int64_t result;       /* decimal or 0x-hex value as printed (hex taken as unsigned 64-bit) */
     nr_span result_annot; /* -y path after an fd result: "= 3</etc/passwd>" gives "/etc/passwd" (still escaped) */
     nr_span errno_name;   /* "ENOENT", "ERESTARTSYS", ...; empty when none */
-    nr_span errno_text;   /* "(No such file or directory)" without parentheses; empty when none */
+    nr_span errno_text;   /* "(No such file or directory)" without parentheses; also any other
+                             parenthesised text after the result: "Timeout", "flags FD_CLOEXEC",
+                             "[{fd=3, revents=POLLIN}]"; empty when none. errno_name tells failures. */
 
     int exit_code;        /* EXITED */
     int core_dumped;      /* KILLED */
-    const char *reason;   /* BAD: short stable reason key, e.g. "no_syscall_name", "truncated" */
+    const char *reason;   /* BAD: short stable reason key: "unknown_line", "truncated",
+                             "bad_result", "bad_resumed"; NULL for other kinds */
 } nr_sline;
 
 /* Parses line[0..len) (no trailing newline) into *out. Never reads outside
@@ -75,7 +82,8 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out);
 
 /* Returns argument i (0-based) of args, trimmed, or an empty span when absent. */
 nr_span nr_sarg(nr_span args, unsigned i);
-/* Number of top-level arguments. */
+/* Number of top-level arguments. A trailing empty argument after a last
+ * comma (the "3, " of an unfinished call) is not counted. */
 unsigned nr_sarg_count(nr_span args);
 
 /* Parses an fd argument "3", "3</path>", "3<socket:[123]>", "AT_FDCWD",
@@ -96,8 +104,9 @@ int nr_sarg_has_flag(nr_span arg, const char *flag, uint64_t raw_bit);
 /* Decodes a quoted C string as strace prints it ("..." with \" \\ \n \t \r
  * \v \f, octal \NNN and \xHH escapes; "..." after the quote marks -s
  * truncation) into dst (up to dst_cap - 1 bytes, NUL-terminated). The
- * quotes are optional (for -y annotations). Returns the decoded length, sets
- * *truncated when strace cut the string. Returns -1 when malformed. */
+ * quotes are optional (for -y annotations). Returns the number of bytes
+ * written to dst (at most dst_cap - 1: longer strings are cut), sets
+ * *truncated (may be NULL) when strace cut the string. Returns -1 when malformed. */
 long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated);
 
 #endif

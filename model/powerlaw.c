@@ -26,8 +26,7 @@
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_erf.h>
-#include <gsl/gsl_sf_zeta.h>
-
+#include "hzeta.h"
 #include "statsort.h"
 
 enum {
@@ -111,7 +110,7 @@ typedef struct disc_ll {
 static double disc_negll(double alpha, void *p)
 {
     const disc_ll *q = p;
-    return q->nt * log(gsl_sf_hzeta(alpha, q->xmin)) + alpha * q->sumln;
+    return q->nt * nr__hzeta_log(alpha, q->xmin) + alpha * q->sumln;
 }
 
 /* Minimises disc_negll over alpha with Brent's method, started at the CSN
@@ -153,7 +152,7 @@ static double disc_alpha_mle(disc_ll *q)
             if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
                 break;
             best = gsl_min_fminimizer_x_minimum(m);
-            if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(m), gsl_min_fminimizer_x_upper(m), 1e-9,
+            if (gsl_min_test_interval(gsl_min_fminimizer_x_lower(m), gsl_min_fminimizer_x_upper(m), 1e-6,
                                       0) == GSL_SUCCESS)
                 break;
         }
@@ -182,7 +181,8 @@ typedef struct ks_ctx {
     const pl_data *d;
     size_t c;         /* xmin = u[c] */
     double alpha;
-    double zeta_xmin; /* discrete: zeta(alpha, xmin) */
+    double log_zeta;  /* discrete: ln zeta(alpha, xmin) */
+    double scaled_xmin; /* discrete: zeta(alpha, xmin) xmin^(alpha-1) */
     double base, nt;  /* values below xmin, tail size */
     double D;         /* largest distance found so far */
     double cutoff;    /* stop once D >= cutoff */
@@ -202,9 +202,11 @@ static void fit_cdf(const ks_ctx *k, size_t j, double *lo, double *hi)
         *lo = *hi = -expm1((1.0 - k->alpha) * (d->lnu[j] - d->lnu[k->c]));
         return;
     }
-    /* P(X < u) = 1 - zeta(alpha, u) / zeta(alpha, xmin); P(X <= u) adds u^-alpha / zeta */
-    const double ge = j == k->c ? 1.0 : gsl_sf_hzeta(k->alpha, d->u[j]) / k->zeta_xmin;
-    const double pmf = exp(-k->alpha * d->lnu[j]) / k->zeta_xmin;
+    /* P(X < u) = 1 - zeta(alpha, u) / zeta(alpha, xmin); P(X <= u) adds u^-alpha / zeta(alpha, xmin) */
+    const double ge = j == k->c ? 1.0
+                                : exp((1.0 - k->alpha) * (d->lnu[j] - d->lnu[k->c])) *
+                                      nr__hzeta_scaled(k->alpha, d->u[j]) / k->scaled_xmin;
+    const double pmf = exp(-k->alpha * d->lnu[j] - k->log_zeta);
     *lo = 1.0 - ge;
     *hi = *lo + pmf;
 }
@@ -244,8 +246,10 @@ static double ks_distance(const pl_data *d, size_t c, double alpha, double cutof
     ks_ctx k = {.d = d, .c = c, .alpha = alpha, .cutoff = cutoff};
     k.base = (double)below(d, c);
     k.nt = (double)d->n - k.base;
-    if (d->discrete)
-        k.zeta_xmin = gsl_sf_hzeta(alpha, d->u[c]);
+    if (d->discrete) {
+        k.scaled_xmin = nr__hzeta_scaled(alpha, d->u[c]);
+        k.log_zeta = nr__hzeta_log(alpha, d->u[c]);
+    }
     double lo0, hi0, lo1, hi1;
     fit_cdf(&k, c, &lo0, &hi0);
     ks_unit(&k, c, lo0, hi0);
@@ -332,7 +336,34 @@ static pl_best search_xmin(const pl_data *d, size_t min_tail, size_t max_cand)
 
 /* ---- lognormal fitted to the tail, and Vuong's test ---- */
 
-/* log of the upper normal tail Q(z) = P(Z > z), accurate for large z. */
+/* The lognormal is fitted to the tail in its own coordinates.
+ * Continuous: y = ln x - ln xmin >= 0 is normal truncated to y >= 0; its
+ * density exp(-beta y - gamma y^2) / Z(beta, gamma) with gamma = t^2 >= 0
+ * (beta = (ln xmin - mu) / sigma^2, gamma = 1 / (2 sigma^2)) reaches the power
+ * law (gamma = 0, beta = alpha - 1) continuously, so a maximum that lies in
+ * that limit (power-law-like data) is found instead of running to
+ * mu -> -infinity. ln Z = ln sigma - ln h(beta sigma), h = GSL's hazard
+ * function phi/Q, accurate for large arguments.
+ * Discrete: the lognormal's mass of (x - 1/2, x + 1/2] over its mass above
+ * xmin - 1/2, parameters (mu, ln sigma). */
+typedef struct ln_tail {
+    const pl_data *d;
+    size_t c;               /* tail starts at unique value c */
+    double nt;
+    double sum_y, sum_y2;   /* continuous: sums of y and y^2 over the tail */
+    double mean_ln, sd_ln;  /* of ln x over the tail */
+} ln_tail;
+
+/* ln Z(beta, t^2): the normaliser of exp(-beta y - t^2 y^2) on y >= 0. */
+static double ln_log_norm(double beta, double t)
+{
+    if (t == 0)
+        return beta > 0 ? -log(beta) : INFINITY;
+    const double sigma = 1.0 / (M_SQRT2 * fabs(t));
+    return log(sigma) - log(gsl_sf_hazard(beta * sigma));
+}
+
+/* Log of the upper normal tail Q(z) = P(Z > z), accurate for large z. */
 static double log_upper_normal(double z)
 {
     return log(0.5) + gsl_sf_log_erfc(z / M_SQRT2);
@@ -352,90 +383,103 @@ static double log_normal_mass(double a, double b)
     return log1p(-(exp(log_upper_normal(b)) + exp(log_upper_normal(-a))));
 }
 
-typedef struct ln_tail {
-    const pl_data *d;
-    size_t c;        /* tail starts at unique value c */
-    double nt;
-    double mean_ln, var_ln; /* of ln x over the tail */
-    double sum_ln;
-} ln_tail;
-
-/* Log-density (continuous) or log-mass (discrete, the lognormal's mass of
- * (x - 1/2, x + 1/2]) of unique value j under the lognormal (mu, sigma)
- * truncated to x >= xmin, given the log normaliser. */
-static double ln_logp(const ln_tail *t, size_t j, double mu, double sigma, double lognorm)
+/* Discrete: log-mass of unique value j under the lognormal (mu, sigma)
+ * truncated at xmin - 1/2, given the log of its mass above xmin - 1/2. */
+static double ln_disc_logp(const ln_tail *t, size_t j, double mu, double sigma, double log_above)
 {
-    const pl_data *d = t->d;
-    if (!d->discrete) {
-        const double z = (d->lnu[j] - mu) / sigma;
-        return -d->lnu[j] - log(sigma) - 0.5 * log(2 * M_PI) - 0.5 * z * z - lognorm;
-    }
-    const double a = (log(d->u[j] - 0.5) - mu) / sigma, b = (log(d->u[j] + 0.5) - mu) / sigma;
-    return log_normal_mass(a, b) - lognorm;
+    const double x = t->d->u[j];
+    return log_normal_mass((log(x - 0.5) - mu) / sigma, (log(x + 0.5) - mu) / sigma) - log_above;
 }
 
-/* Log of the lognormal's mass at x >= xmin (the truncation normaliser). */
-static double ln_lognorm(const ln_tail *t, double mu, double sigma)
+static double ln_disc_log_above(const ln_tail *t, double mu, double sigma)
 {
-    const double xmin = t->d->u[t->c];
-    const double edge = t->d->discrete ? log(xmin - 0.5) : log(xmin);
-    return log_upper_normal((edge - mu) / sigma);
+    return log_upper_normal((log(t->d->u[t->c] - 0.5) - mu) / sigma);
 }
 
-/* Negative log-likelihood of the truncated lognormal; v = (mu, ln sigma). */
+/* Negative log-likelihood; v = (beta, t) continuous, (mu, ln sigma) discrete. */
 static double ln_negll(const gsl_vector *v, void *p)
 {
     const ln_tail *t = p;
-    const double mu = gsl_vector_get(v, 0), sigma = exp(gsl_vector_get(v, 1));
-    if (!isfinite(mu) || !(sigma > 1e-12) || !isfinite(sigma))
+    const double a = gsl_vector_get(v, 0), b = gsl_vector_get(v, 1);
+    if (!isfinite(a) || !isfinite(b))
         return INFINITY;
-    const double lognorm = ln_lognorm(t, mu, sigma);
-    double ll;
-    if (!t->d->discrete) { /* sufficient statistics: mean and variance of ln x */
-        const double dm = t->mean_ln - mu;
-        ll = -t->sum_ln - t->nt * (log(sigma) + 0.5 * log(2 * M_PI)) -
-             t->nt * (t->var_ln + dm * dm) / (2 * sigma * sigma) - t->nt * lognorm;
+    double nll;
+    if (!t->d->discrete) {
+        nll = t->nt * ln_log_norm(a, b) + a * t->sum_y + b * b * t->sum_y2;
     } else {
-        ll = 0;
+        const double sigma = exp(b);
+        if (!(sigma > 1e-12) || !isfinite(sigma))
+            return INFINITY;
+        const double log_above = ln_disc_log_above(t, a, sigma);
+        nll = 0;
         for (size_t j = t->c; j < t->d->U; j++) {
             const double count = (double)(t->d->cum[j] - below(t->d, j));
-            ll += count * ln_logp(t, j, mu, sigma, lognorm);
+            nll -= count * ln_disc_logp(t, j, a, sigma, log_above);
         }
     }
-    return isfinite(ll) ? -ll : INFINITY;
+    return isfinite(nll) ? nll : INFINITY;
 }
 
-/* Maximum-likelihood (mu, sigma) of the lognormal truncated at xmin, by the
- * Nelder-Mead simplex (GSL nmsimplex2) from the moments of ln x, restarted
- * once at its own optimum. Returns 0, or -1 when it cannot be fitted. */
-static int ln_fit(ln_tail *t, double *mu, double *sigma)
+/* Nelder-Mead (GSL nmsimplex2) from one start, restarted once at its own
+ * optimum. Returns the minimum and leaves the point in x. */
+static double ln_minimise(ln_tail *t, gsl_multimin_fminimizer *m, gsl_vector *x, gsl_vector *step)
 {
-    const gsl_multimin_fminimizer_type *T = gsl_multimin_fminimizer_nmsimplex2;
-    gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(T, 2);
+    gsl_multimin_function F = {.f = ln_negll, .n = 2, .params = t};
+    double best = INFINITY;
+    for (int round = 0; round < 2; round++) {
+        if (gsl_multimin_fminimizer_set(m, &F, x, step) != GSL_SUCCESS)
+            return INFINITY;
+        for (int it = 0; it < 5000; it++) {
+            if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
+                break;
+            if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-10) == GSL_SUCCESS)
+                break;
+        }
+        gsl_vector_memcpy(x, gsl_multimin_fminimizer_x(m));
+        best = gsl_multimin_fminimizer_minimum(m);
+    }
+    return best;
+}
+
+/* Maximum-likelihood parameters of the truncated lognormal, the better of
+ * two starts: the moments of ln x, and (continuous) the power law itself.
+ * Returns 0 with par[2], or -1. */
+static int ln_fit(ln_tail *t, double alpha, double par[2])
+{
+    gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
     gsl_vector *x = gsl_vector_alloc(2), *step = gsl_vector_alloc(2);
     int rc = -1;
     if (!m || !x || !step)
         goto out;
-    const double sd = sqrt(t->var_ln) > 1e-3 ? sqrt(t->var_ln) : 1e-3;
-    gsl_vector_set(x, 0, t->mean_ln);
-    gsl_vector_set(x, 1, log(sd));
-    gsl_multimin_function F = {.f = ln_negll, .n = 2, .params = t};
-    for (int round = 0; round < 2; round++) {
-        gsl_vector_set(step, 0, sd);
-        gsl_vector_set(step, 1, 0.5);
-        if (gsl_multimin_fminimizer_set(m, &F, x, step) != GSL_SUCCESS)
-            goto out;
-        for (int it = 0; it < 5000; it++) {
-            if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
-                break;
-            if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-9) == GSL_SUCCESS)
-                break;
-        }
-        gsl_vector_memcpy(x, gsl_multimin_fminimizer_x(m));
+    const double sd = t->sd_ln > 1e-3 ? t->sd_ln : 1e-3;
+    double starts[2][2], steps[2][2];
+    int nstarts;
+    if (!t->d->discrete) {
+        const double L = t->d->lnu[t->c];
+        starts[0][0] = (L - t->mean_ln) / (sd * sd), starts[0][1] = 1.0 / (M_SQRT2 * sd);
+        steps[0][0] = 1.0 / sd, steps[0][1] = 0.5 * starts[0][1];
+        starts[1][0] = alpha - 1.0, starts[1][1] = 0.01 / sd;
+        steps[1][0] = 0.1 * (alpha - 1.0), steps[1][1] = 0.1 / sd;
+        nstarts = 2;
+    } else {
+        starts[0][0] = t->mean_ln, starts[0][1] = log(sd);
+        steps[0][0] = sd, steps[0][1] = 0.5;
+        nstarts = 1;
     }
-    *mu = gsl_vector_get(x, 0);
-    *sigma = exp(gsl_vector_get(x, 1));
-    rc = isfinite(gsl_multimin_fminimizer_minimum(m)) ? 0 : -1;
+    double best = INFINITY;
+    for (int s = 0; s < nstarts; s++) {
+        gsl_vector_set(x, 0, starts[s][0]);
+        gsl_vector_set(x, 1, starts[s][1]);
+        gsl_vector_set(step, 0, steps[s][0]);
+        gsl_vector_set(step, 1, steps[s][1]);
+        const double f = ln_minimise(t, m, x, step);
+        if (f < best) {
+            best = f;
+            par[0] = gsl_vector_get(x, 0);
+            par[1] = gsl_vector_get(x, 1);
+        }
+    }
+    rc = isfinite(best) ? 0 : -1;
 out:
     gsl_multimin_fminimizer_free(m);
     gsl_vector_free(x);
@@ -443,44 +487,64 @@ out:
     return rc;
 }
 
+/* Pointwise log ratios smaller than this everywhere mean the fitted
+ * lognormal has become the power law itself (its limit sigma -> infinity):
+ * no preference, R = 0, p = 1. */
+static const double VUONG_SAME_MODEL = 1e-3;
+
 /* Vuong's test of the power law (alpha, xmin = u[c]) against the truncated
- * lognormal MLE on the same tail (CSN section 5.1): R = sum of pointwise log
- * ratios, normalised by sqrt(n) times their standard deviation; p two-sided. */
+ * lognormal MLE on the same tail (CSN section 5.1, eq. 5.3 - 5.4): R = sum of
+ * pointwise log ratios over sqrt(n) times their standard deviation;
+ * p = erfc(|R| / sqrt 2). */
 static void vuong_vs_lognormal(const pl_data *d, size_t c, double alpha, double *R, double *p)
 {
     *R = NAN, *p = NAN;
     ln_tail t = {.d = d, .c = c};
     t.nt = (double)(d->n - below(d, c));
-    long double s = 0, ss = 0;
+    const double L = d->lnu[c];
+    long double s = 0, ss = 0, sy2 = 0;
     for (size_t j = c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j));
+        const double count = (double)(d->cum[j] - below(d, j)), y = d->lnu[j] - L;
         s += count * d->lnu[j];
+        sy2 += count * (long double)y * y;
     }
-    t.sum_ln = (double)s;
     t.mean_ln = (double)(s / t.nt);
+    t.sum_y = (double)(s - (long double)t.nt * L);
+    t.sum_y2 = (double)sy2;
     for (size_t j = c; j < d->U; j++) {
         const double count = (double)(d->cum[j] - below(d, j)), dv = d->lnu[j] - t.mean_ln;
         ss += count * dv * dv;
     }
-    t.var_ln = (double)(ss / t.nt);
-    double mu, sigma;
-    if (ln_fit(&t, &mu, &sigma) < 0)
+    t.sd_ln = sqrt((double)(ss / t.nt));
+    double par[2] = {0, 0};
+    if (ln_fit(&t, alpha, par) < 0)
         return;
-    const double lognorm = ln_lognorm(&t, mu, sigma);
-    const double xmin = d->u[c];
-    const double log_zeta = d->discrete ? log(gsl_sf_hzeta(alpha, xmin)) : 0;
+    double lognorm = 0, log_zeta = 0, sigma = 0;
+    if (d->discrete) {
+        sigma = exp(par[1]);
+        lognorm = ln_disc_log_above(&t, par[0], sigma);
+        log_zeta = nr__hzeta_log(alpha, d->u[c]);
+    } else {
+        lognorm = ln_log_norm(par[0], par[1]);
+    }
     long double sum = 0, sum2 = 0;
+    double most = 0;
     for (size_t j = c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j));
-        const double lpl = d->discrete ? -alpha * d->lnu[j] - log_zeta
-                                       : log(alpha - 1) - log(xmin) - alpha * (d->lnu[j] - d->lnu[c]);
-        const double l = lpl - ln_logp(&t, j, mu, sigma, lognorm);
+        const double count = (double)(d->cum[j] - below(d, j)), y = d->lnu[j] - L;
+        double l;
+        if (d->discrete)
+            l = (-alpha * d->lnu[j] - log_zeta) - ln_disc_logp(&t, j, par[0], sigma, lognorm);
+        else
+            l = (log(alpha - 1) - (alpha - 1) * y) - (-par[0] * y - par[1] * par[1] * y * y - lognorm);
         sum += count * l;
         sum2 += count * (long double)l * l;
+        most = fmax(most, fabs(l));
     }
     const long double mean = sum / t.nt;
     const double var = (double)(sum2 / t.nt - mean * mean);
-    if (!(var > 0)) {
+    if (!isfinite(most))
+        return;
+    if (most < VUONG_SAME_MODEL || !(var > 0)) {
         *R = 0, *p = 1;
         return;
     }
@@ -494,24 +558,26 @@ static void vuong_vs_lognormal(const pl_data *d, size_t c, double alpha, double 
  * first DISCRETE_TABLE values, then the CSN continuous approximation
  * (appendix D, eq. D.6) corrected to the exact value with Hurwitz zeta. */
 typedef struct disc_sampler {
-    double alpha, xmin, zeta_xmin;
+    double alpha, xmin, log_xmin, log_zeta, scaled_xmin;
     double ccdf[DISCRETE_TABLE]; /* ccdf[k] = P(X >= xmin + k) */
 } disc_sampler;
 
 static void disc_sampler_init(disc_sampler *s, double alpha, double xmin)
 {
     s->alpha = alpha, s->xmin = xmin;
-    s->zeta_xmin = gsl_sf_hzeta(alpha, xmin);
+    s->log_xmin = log(xmin);
+    s->log_zeta = nr__hzeta_log(alpha, xmin);
+    s->scaled_xmin = nr__hzeta_scaled(alpha, xmin);
     s->ccdf[0] = 1.0;
     for (int k = 1; k < DISCRETE_TABLE; k++) /* exact recurrence zeta(a, x+1) = zeta(a, x) - x^-a */
-        s->ccdf[k] = s->ccdf[k - 1] - pow(xmin + k - 1, -alpha) / s->zeta_xmin;
+        s->ccdf[k] = s->ccdf[k - 1] - exp(-alpha * log(xmin + k - 1) - s->log_zeta);
 }
 
 static double disc_ccdf(const disc_sampler *s, double x)
 {
     if (x - s->xmin < DISCRETE_TABLE)
         return s->ccdf[(int)(x - s->xmin)];
-    return gsl_sf_hzeta(s->alpha, x) / s->zeta_xmin;
+    return exp((1.0 - s->alpha) * (log(x) - s->log_xmin)) * nr__hzeta_scaled(s->alpha, x) / s->scaled_xmin;
 }
 
 /* The x with P(X >= x + 1) < v <= P(X >= x), v in (0, 1]. */
@@ -715,5 +781,7 @@ double nr_powerlaw_ccdf(const nr_powerlaw_fit *fit, int discrete, double x)
     if (!discrete)
         return scale * pow(x / fit->xmin, 1.0 - fit->alpha);
     gsl_set_error_handler_off();
-    return scale * gsl_sf_hzeta(fit->alpha, ceil(x)) / gsl_sf_hzeta(fit->alpha, fit->xmin);
+    const double xc = ceil(x);
+    return scale * exp((1.0 - fit->alpha) * log(xc / fit->xmin)) * nr__hzeta_scaled(fit->alpha, xc) /
+           nr__hzeta_scaled(fit->alpha, fit->xmin);
 }

@@ -224,6 +224,37 @@ def check_error_paths(niorep, work):
     print("error paths ok")
 
 
+def check_ctrl_c(niorep, work):
+    """Ctrl-C on the terminal stops COMMAND (it becomes the foreground
+    group), niorep exits 130 and still writes the manifest."""
+    import pty
+    import select
+    import time
+    run = os.path.join(work, "interrupted")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(niorep, [niorep, "trace", "-o", run, "--", PYTHON, "-c",
+                          "import niorep_hook, time\nwith niorep_hook.phase('train'):\n    time.sleep(60)"])
+    time.sleep(2.0)
+    os.write(fd, b"\x03")
+    while select.select([fd], [], [], 30)[0]:
+        try:
+            if not os.read(fd, 4096):
+                break
+        except OSError:
+            break
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    check(os.waitstatus_to_exitcode(status) == 130, "Ctrl-C: exit %r" % os.waitstatus_to_exitcode(status))
+    with open(os.path.join(run, "manifest.json")) as f:
+        m = json.load(f)
+    check(m["interrupted"] and m["exit"]["signal"] == 2, "Ctrl-C manifest: %r" % m["exit"])
+    with open(os.path.join(run, "hook.jsonl")) as f:
+        ends = [json.loads(line) for line in f if '"phase_end"' in line]
+    check(ends and ends[-1].get("error") == "KeyboardInterrupt", "Ctrl-C: phase_end not written")
+    print("Ctrl-C ok")
+
+
 def run_stdlib(niorep, work):
     run, data_dir = os.path.join(work, "run"), os.path.join(work, "data")
     prog = os.path.join(work, "prog.py")
@@ -245,6 +276,7 @@ def run_stdlib(niorep, work):
     check(names == {"data_prep", "train", "thread_phase", "prefetch", "checkpoint", "eval"}, "phases %r" % names)
     print("run directory ok")
     check_error_paths(niorep, work)
+    check_ctrl_c(niorep, work)
     ingest_and_compare(niorep, run, work, data_dir, accounting)
 
 

@@ -234,6 +234,10 @@ class _TracedFileIO(io.FileIO):
     object ("open" when it did neither), not one per call, which keeps the
     overhead low."""
 
+    # Class-level zeros: an instance gets its own counter on first use.
+    _nr_rbytes = _nr_rcalls = _nr_wbytes = _nr_wcalls = 0
+    _nr_rdur = _nr_wdur = 0.0
+
     def __init__(self, file, mode, closefd=True, opener=None):
         t0 = time.time()
         super().__init__(file, mode, closefd, opener)
@@ -241,8 +245,6 @@ class _TracedFileIO(io.FileIO):
         self._nr_open_dur = time.time() - t0
         self._nr_file = file
         self._nr_quiet = getattr(_tls, "lib_depth", 0) > 0
-        self._nr_rbytes = self._nr_rcalls = self._nr_wbytes = self._nr_wcalls = 0
-        self._nr_rdur = self._nr_wdur = 0.0
 
     def readinto(self, b):
         t0 = _perf()
@@ -304,6 +306,30 @@ class _TracedFileIO(io.FileIO):
 
 
 _OPEN_MODE_CHARS = frozenset("rwxabt+")
+_mode_cache = {}  # mode string -> (raw mode, binary, buffer class) or None
+
+
+def _parse_mode(mode):
+    """What io.open makes of mode, or None for modes left to the real open
+    (unusual or invalid ones: it raises the proper error)."""
+    if not isinstance(mode, str):
+        return None
+    parsed = _mode_cache.get(mode)
+    if parsed is None and mode not in _mode_cache:
+        chars = set(mode)
+        if chars <= _OPEN_MODE_CHARS and len(chars) == len(mode) and not ("b" in chars and "t" in chars) \
+                and len(chars & set("rwxa")) == 1:
+            raw_mode = "".join(c for c in mode if c in "rwxa+")
+            if "+" in chars:
+                buffer_class = io.BufferedRandom
+            elif chars & set("wxa"):
+                buffer_class = io.BufferedWriter
+            else:
+                buffer_class = io.BufferedReader
+            parsed = (raw_mode, "b" in chars, buffer_class)
+        if len(_mode_cache) < 64:
+            _mode_cache[mode] = parsed
+    return parsed
 
 
 def _traced_open(file, mode="r", buffering=-1, encoding=None, errors=None,
@@ -311,14 +337,12 @@ def _traced_open(file, mode="r", buffering=-1, encoding=None, errors=None,
     """builtins.open with a _TracedFileIO underneath; the layering follows
     io.open (Lib/_pyio.py open()), so the returned objects are the usual
     BufferedReader/Writer/Random and TextIOWrapper types."""
-    if (_state is None or isinstance(file, int) or not isinstance(mode, str)
-            or not set(mode) <= _OPEN_MODE_CHARS or len(set(mode)) != len(mode)
-            or ("b" in mode and "t" in mode)):
+    parsed = _parse_mode(mode) if _state is not None and not isinstance(file, int) else None
+    if parsed is None:
         return _original_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
-    binary = "b" in mode
+    raw_mode, binary, buffer_class = parsed
     if binary and (encoding is not None or errors is not None or newline is not None):
         return _original_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
-    raw_mode = "".join(c for c in mode if c in "rwxa+")
     raw = _TracedFileIO(file, raw_mode, closefd, opener)
     try:
         line_buffering = False
@@ -333,12 +357,7 @@ def _traced_open(file, mode="r", buffering=-1, encoding=None, errors=None,
             if binary:
                 return raw
             raise ValueError("can't have unbuffered text I/O")
-        if "+" in raw_mode:
-            buffer = io.BufferedRandom(raw, buffering)
-        elif any(c in raw_mode for c in "wxa"):
-            buffer = io.BufferedWriter(raw, buffering)
-        else:
-            buffer = io.BufferedReader(raw, buffering)
+        buffer = buffer_class(raw, buffering)
         if binary:
             return buffer
         if sys.version_info >= (3, 10) and encoding is None:

@@ -1,0 +1,10 @@
+#!/bin/sh
+# Builds and runs the lexer micro-benchmark (not part of ctest).
+# usage: bench/lexer_bench.sh [MiB of generated log, default 256]
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=${TMPDIR:-/tmp}/nr_lexer_bench.$$
+trap 'rm -f "$out"' EXIT
+${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -I"$here/ingest" \
+    "$here/bench/lexer_bench.c" "$here/ingest/strace_line.c" -o "$out"
+"$out" "${1:-256}"

@@ -1,0 +1,339 @@
+/* logsrc: line reader over plain, zstd and gzip logs. Method: one text
+ * buffer holding decompressed bytes [start, end); memchr finds newlines from
+ * `scanned` on, so a long line is scanned once; when no newline is left the
+ * partial line moves to the front and the buffer is refilled, doubling it
+ * when one line fills it. Compressed input goes through a second, fixed
+ * buffer (ZSTD_decompressStream, which walks over frame boundaries itself;
+ * zlib inflate with windowBits 15+32, reset at each gzip member end). */
+#include "logsrc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#define NR__LOGSRC_CHUNK ((size_t)1 << 20)
+
+struct nr_logsrc {
+    int fd;
+    char *path;
+    nr_log_compression compression;
+
+    char *buf;       /* decompressed text */
+    size_t cap;
+    size_t start;    /* first byte not yet handed out */
+    size_t scanned;  /* [start, scanned) holds no newline */
+    size_t end;      /* end of valid bytes */
+    int text_eof;    /* no more text will come */
+
+    unsigned char *in;     /* compressed input (and the sniffed first chunk) */
+    size_t in_pos, in_len;
+    uint64_t in_base;      /* file offset of in[0] */
+    int in_eof;
+
+    ZSTD_DStream *zstd;
+    size_t zstd_hint;      /* last ZSTD_decompressStream result: 0 at a frame end */
+    z_stream gz;
+    int gz_ready;
+    int gz_at_member_end;
+
+    uint64_t line_no;
+    uint64_t bytes_out;
+    int unterminated;
+};
+
+static uint64_t consumed_offset(const nr_logsrc *s) { return s->in_base + s->in_pos; }
+
+/* Reads the next chunk of the file into s->in. Returns 0 or NR_E_IO. */
+static int read_input(nr_logsrc *s, nr_error *err)
+{
+    s->in_base += s->in_len;
+    s->in_pos = s->in_len = 0;
+    for (;;) {
+        ssize_t n = read(s->fd, s->in, NR__LOGSRC_CHUNK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return nr_error_errno(err, NR_E_IO, errno, "%s: read failed at byte offset %llu",
+                                  s->path, (unsigned long long)s->in_base);
+        if (n == 0)
+            s->in_eof = 1;
+        s->in_len = (size_t)n;
+        return 0;
+    }
+}
+
+/* Makes room for at least one more byte at buf[end]. */
+static int make_room(nr_logsrc *s, nr_error *err)
+{
+    if (s->start > 0) {
+        memmove(s->buf, s->buf + s->start, s->end - s->start);
+        s->end -= s->start;
+        s->scanned -= s->start;
+        s->start = 0;
+    }
+    if (s->end < s->cap)
+        return 0;
+    if (s->cap > SIZE_MAX / 2)
+        return nr_error_set(err, NR_E_NOMEM, "%s: line %llu is too long to hold in memory",
+                            s->path, (unsigned long long)s->line_no + 1);
+    char *grown = realloc(s->buf, s->cap * 2);
+    if (!grown)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory holding a %zu-byte line",
+                            s->path, s->end);
+    s->buf = grown;
+    s->cap *= 2;
+    return 0;
+}
+
+/* Plain input: the first chunk (read for sniffing) is copied, later reads
+ * go straight into the text buffer. */
+static int fill_plain(nr_logsrc *s, nr_error *err)
+{
+    if (s->in_pos < s->in_len) {
+        size_t n = s->in_len - s->in_pos;
+        if (n > s->cap - s->end)
+            n = s->cap - s->end;
+        memcpy(s->buf + s->end, s->in + s->in_pos, n);
+        s->in_pos += n;
+        s->end += n;
+        return 0;
+    }
+    if (s->in_eof) {
+        s->text_eof = 1;
+        return 0;
+    }
+    for (;;) {
+        ssize_t n = read(s->fd, s->buf + s->end, s->cap - s->end);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return nr_error_errno(err, NR_E_IO, errno, "%s: read failed at byte offset %llu",
+                                  s->path, (unsigned long long)consumed_offset(s));
+        if (n == 0)
+            s->in_eof = s->text_eof = 1;
+        s->in_base += (uint64_t)n; /* keeps consumed_offset() = bytes read */
+        s->end += (size_t)n;
+        return 0;
+    }
+}
+
+static int fill_zstd(nr_logsrc *s, nr_error *err)
+{
+    size_t before = s->end;
+    while (s->end == before) {
+        if (s->in_pos == s->in_len) {
+            if (!s->in_eof)
+                NR_TRY(read_input(s, err));
+            if (s->in_eof && s->in_pos == s->in_len) {
+                s->text_eof = 1;
+                if (s->zstd_hint != 0)
+                    return nr_error_set(err, NR_E_INPUT,
+                                        "%s: zstd data cut short at byte offset %llu "
+                                        "(the last frame is incomplete)",
+                                        s->path, (unsigned long long)consumed_offset(s));
+                return 0;
+            }
+        }
+        ZSTD_inBuffer ib = {s->in, s->in_len, s->in_pos};
+        ZSTD_outBuffer ob = {s->buf + s->end, s->cap - s->end, 0};
+        size_t r = ZSTD_decompressStream(s->zstd, &ob, &ib);
+        if (ZSTD_isError(r))
+            return nr_error_set(err, NR_E_INPUT, "%s: corrupt zstd data near byte offset %llu: %s",
+                                s->path, (unsigned long long)(s->in_base + ib.pos),
+                                ZSTD_getErrorName(r));
+        s->in_pos = ib.pos;
+        s->end += ob.pos;
+        s->zstd_hint = r;
+    }
+    return 0;
+}
+
+static int fill_gzip(nr_logsrc *s, nr_error *err)
+{
+    size_t before = s->end;
+    while (s->end == before) {
+        if (s->in_pos == s->in_len) {
+            if (!s->in_eof)
+                NR_TRY(read_input(s, err));
+            if (s->in_eof && s->in_pos == s->in_len) {
+                s->text_eof = 1;
+                if (!s->gz_at_member_end)
+                    return nr_error_set(err, NR_E_INPUT,
+                                        "%s: gzip data cut short at byte offset %llu",
+                                        s->path, (unsigned long long)consumed_offset(s));
+                return 0;
+            }
+        }
+        s->gz.next_in = s->in + s->in_pos;
+        s->gz.avail_in = (uInt)(s->in_len - s->in_pos);
+        size_t room = s->cap - s->end;
+        if (room > UINT32_MAX)
+            room = UINT32_MAX;
+        s->gz.next_out = (Bytef *)(s->buf + s->end);
+        s->gz.avail_out = (uInt)room;
+        int r = inflate(&s->gz, Z_NO_FLUSH);
+        size_t used = (s->in_len - s->in_pos) - s->gz.avail_in;
+        size_t produced = room - s->gz.avail_out;
+        if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
+            return nr_error_set(err, NR_E_INPUT, "%s: corrupt gzip data near byte offset %llu: %s",
+                                s->path, (unsigned long long)(consumed_offset(s) + used),
+                                s->gz.msg ? s->gz.msg : "inflate failed");
+        if (used || produced)
+            s->gz_at_member_end = 0;
+        s->in_pos += used;
+        s->end += produced;
+        if (r == Z_STREAM_END) { /* a member ends; another may follow (cat a.gz b.gz) */
+            s->gz_at_member_end = 1;
+            inflateReset(&s->gz);
+        }
+    }
+    return 0;
+}
+
+/* Appends more text to buf; sets text_eof at the end of input. */
+static int fill(nr_logsrc *s, nr_error *err)
+{
+    NR_TRY(make_room(s, err));
+    switch (s->compression) {
+    case NR_LOG_ZSTD:
+        return fill_zstd(s, err);
+    case NR_LOG_GZIP:
+        return fill_gzip(s, err);
+    default:
+        return fill_plain(s, err);
+    }
+}
+
+static nr_log_compression sniff(const unsigned char *p, size_t n)
+{
+    if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
+        return NR_LOG_ZSTD;
+    if (n >= 4 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18)
+        return NR_LOG_ZSTD; /* a skippable frame first */
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return NR_LOG_GZIP;
+    return NR_LOG_PLAIN;
+}
+
+int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
+{
+    *out = NULL;
+    nr_logsrc *s = calloc(1, sizeof *s);
+    if (!s)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
+    s->fd = -1;
+    s->path = strdup(path);
+    s->buf = malloc(NR__LOGSRC_CHUNK);
+    s->in = malloc(NR__LOGSRC_CHUNK);
+    s->cap = NR__LOGSRC_CHUNK;
+    if (!s->path || !s->buf || !s->in) {
+        nr_logsrc_close(s);
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
+    }
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->fd < 0) {
+        int e = errno;
+        nr_logsrc_close(s);
+        return nr_error_errno(err, NR_E_IO, e, "cannot open %s", path);
+    }
+    int rc = read_input(s, err);
+    if (rc < 0) {
+        nr_logsrc_close(s);
+        return rc;
+    }
+    s->compression = sniff(s->in, s->in_len);
+    if (s->compression == NR_LOG_ZSTD) {
+        s->zstd = ZSTD_createDStream();
+        if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd))) {
+            nr_logsrc_close(s);
+            return nr_error_set(err, NR_E_NOMEM, "%s: cannot set up zstd decompression", path);
+        }
+    } else if (s->compression == NR_LOG_GZIP) {
+        if (inflateInit2(&s->gz, 15 + 32) != Z_OK) {
+            nr_logsrc_close(s);
+            return nr_error_set(err, NR_E_NOMEM, "%s: cannot set up gzip decompression", path);
+        }
+        s->gz_ready = 1;
+    }
+    *out = s;
+    return 0;
+}
+
+void nr_logsrc_close(nr_logsrc *s)
+{
+    if (!s)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    ZSTD_freeDStream(s->zstd);
+    if (s->gz_ready)
+        inflateEnd(&s->gz);
+    free(s->buf);
+    free(s->in);
+    free(s->path);
+    free(s);
+}
+
+/* Hands out buf[start, line_end) and moves past `skip` terminator bytes. */
+static void hand_out(nr_logsrc *s, size_t line_end, size_t skip, const char **line, size_t *len)
+{
+    size_t n = line_end - s->start;
+    *line = s->buf + s->start;
+    s->bytes_out += n + skip;
+    if (n > 0 && s->buf[line_end - 1] == '\r') /* CRLF logs */
+        n--;
+    *len = n;
+    s->start = s->scanned = line_end + skip;
+    s->line_no++;
+}
+
+int nr_logsrc_next(nr_logsrc *s, const char **line, size_t *len, nr_error *err)
+{
+    for (;;) {
+        if (s->scanned < s->end) {
+            const char *nl = memchr(s->buf + s->scanned, '\n', s->end - s->scanned);
+            if (nl) {
+                hand_out(s, (size_t)(nl - s->buf), 1, line, len);
+                s->unterminated = 0;
+                return 1;
+            }
+            s->scanned = s->end;
+        }
+        if (s->text_eof) {
+            if (s->start == s->end)
+                return 0;
+            hand_out(s, s->end, 0, line, len);
+            s->unterminated = 1;
+            return 1;
+        }
+        NR_TRY(fill(s, err));
+    }
+}
+
+uint64_t nr_logsrc_line_no(const nr_logsrc *s) { return s->line_no; }
+int nr_logsrc_last_line_unterminated(const nr_logsrc *s) { return s->unterminated; }
+nr_log_compression nr_logsrc_compression(const nr_logsrc *s) { return s->compression; }
+uint64_t nr_logsrc_bytes_in(const nr_logsrc *s) { return consumed_offset(s); }
+uint64_t nr_logsrc_bytes_out(const nr_logsrc *s) { return s->bytes_out; }
+
+long nr_logsrc_peek(const char *path, char *buf, size_t cap, nr_error *err)
+{
+    nr_logsrc *s;
+    NR_TRY(nr_logsrc_open(path, &s, err));
+    int rc = 0;
+    while (rc == 0 && !s->text_eof && s->end < cap) {
+        if (s->end == s->cap)
+            rc = make_room(s, err);
+        if (rc == 0)
+            rc = fill(s, err);
+    }
+    size_t n = s->end < cap ? s->end : cap;
+    if (rc == 0 && n > 0)
+        memcpy(buf, s->buf, n);
+    nr_logsrc_close(s);
+    return rc < 0 ? rc : (long)n;
+}

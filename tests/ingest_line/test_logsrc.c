@@ -1,0 +1,333 @@
+/* Tests of logsrc: plain, zstd and gzip logs (made here with the zstd and
+ * gzip command-line tools), several frames/members, CRLF, a missing last
+ * newline, an empty file, a 10 MiB line, damaged and cut compressed input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "logsrc.h"
+
+static char tmpdir[] = "/tmp/nr_logsrc_XXXXXX";
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[8][512];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", tmpdir, name);
+    return p;
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void run(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    if (system(cmd) != 0)
+        fail_msg("command failed: %s", cmd);
+}
+
+static int setup(void **state)
+{
+    if (!mkdtemp(tmpdir))
+        return -1;
+    if (system("zstd --version >/dev/null 2>&1") != 0 || system("gzip --version >/dev/null 2>&1") != 0)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Reads every line of path; checks them against want[] (n lines). */
+static void expect_lines(const char *path, const char *const *want, size_t n, int last_unterminated,
+                         nr_log_compression comp)
+{
+    nr_logsrc *s;
+    nr_error err;
+    assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
+    assert_int_equal(nr_logsrc_compression(s), comp);
+    const char *line;
+    size_t len;
+    for (size_t i = 0; i < n; i++) {
+        int rc = nr_logsrc_next(s, &line, &len, &err);
+        if (rc != 1)
+            fail_msg("%s: line %zu: rc %d (%s)", path, i + 1, rc, err.msg);
+        if (len != strlen(want[i]) || memcmp(line, want[i], len) != 0)
+            fail_msg("%s: line %zu is \"%.*s\", want \"%s\"", path, i + 1, (int)len, line, want[i]);
+        assert_int_equal(nr_logsrc_line_no(s), i + 1);
+    }
+    assert_int_equal(nr_logsrc_last_line_unterminated(s), last_unterminated);
+    assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 0);
+    assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 0);
+    nr_logsrc_close(s);
+}
+
+static void plain_lines_and_counters(void **state)
+{
+    static const char text[] = "a\nbb\n\nccc";
+    const char *path = tmp_path("plain.log");
+    write_file(path, text, sizeof text - 1);
+    static const char *const want[] = {"a", "bb", "", "ccc"};
+    expect_lines(path, want, 4, 1, NR_LOG_PLAIN);
+
+    nr_logsrc *s;
+    nr_error err;
+    const char *line;
+    size_t len;
+    assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
+    assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 1);
+    assert_int_equal(nr_logsrc_bytes_out(s), 2); /* "a\n" */
+    while (nr_logsrc_next(s, &line, &len, &err) == 1)
+        ;
+    assert_int_equal(nr_logsrc_bytes_out(s), 9);
+    assert_int_equal(nr_logsrc_bytes_in(s), 9);
+    assert_int_equal(nr_logsrc_line_no(s), 4);
+    nr_logsrc_close(s);
+}
+
+static void crlf_and_terminated_last_line(void **state)
+{
+    static const char text[] = "one\r\ntwo\r\n\r\n";
+    const char *path = tmp_path("crlf.log");
+    write_file(path, text, sizeof text - 1);
+    static const char *const want[] = {"one", "two", ""};
+    expect_lines(path, want, 3, 0, NR_LOG_PLAIN);
+}
+
+static void empty_file(void **state)
+{
+    const char *path = tmp_path("empty.log");
+    write_file(path, "", 0);
+    expect_lines(path, NULL, 0, 0, NR_LOG_PLAIN);
+    nr_error err;
+    char buf[8];
+    assert_int_equal(nr_logsrc_peek(path, buf, sizeof buf, &err), 0);
+}
+
+static void missing_file_names_the_path(void **state)
+{
+    nr_logsrc *s = (nr_logsrc *)1;
+    nr_error err;
+    assert_int_equal(nr_logsrc_open(tmp_path("absent.log"), &s, &err), NR_E_IO);
+    assert_null(s);
+    assert_non_null(strstr(err.msg, "absent.log"));
+    nr_logsrc_close(NULL);
+}
+
+/* Many numbered lines across buffer refills; returns the text's length. */
+static size_t write_numbered(const char *path, unsigned lines)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (unsigned i = 0; i < lines; i++)
+        fprintf(f, "%u 1764480000.%06u read(3</data/shard-%05u>, \"...\", 4096) = 4096\n", 1000 + i % 7,
+                i, i % 1000);
+    long n = ftell(f);
+    fclose(f);
+    return (size_t)n;
+}
+
+static void check_numbered(const char *path, unsigned lines, nr_log_compression comp)
+{
+    nr_logsrc *s;
+    nr_error err;
+    assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
+    assert_int_equal(nr_logsrc_compression(s), comp);
+    const char *line;
+    size_t len;
+    char want[128];
+    for (unsigned i = 0; i < lines; i++) {
+        int rc = nr_logsrc_next(s, &line, &len, &err);
+        if (rc != 1)
+            fail_msg("%s: line %u: rc %d (%s)", path, i + 1, rc, err.msg);
+        int n = snprintf(want, sizeof want, "%u 1764480000.%06u read(3</data/shard-%05u>, \"...\", 4096) = 4096",
+                         1000 + i % 7, i, i % 1000);
+        if (len != (size_t)n || memcmp(line, want, len) != 0)
+            fail_msg("%s: line %u is \"%.*s\"", path, i + 1, (int)len, line);
+    }
+    assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 0);
+    assert_int_equal(nr_logsrc_last_line_unterminated(s), 0);
+    nr_logsrc_close(s);
+}
+
+static void plain_zstd_gzip_agree(void **state)
+{
+    const unsigned lines = 60000; /* about 4 MiB: several refills */
+    const char *plain = tmp_path("num.log");
+    size_t n = write_numbered(plain, lines);
+    assert_true(n > (3u << 20));
+    check_numbered(plain, lines, NR_LOG_PLAIN);
+
+    /* compression is found by magic bytes, not by name */
+    run("zstd -q -c %s > %s", plain, tmp_path("num.zst.renamed"));
+    check_numbered(tmp_path("num.zst.renamed"), lines, NR_LOG_ZSTD);
+    run("gzip -c %s > %s", plain, tmp_path("num.gz.renamed"));
+    check_numbered(tmp_path("num.gz.renamed"), lines, NR_LOG_GZIP);
+
+    nr_logsrc *s;
+    nr_error err;
+    const char *line;
+    size_t len;
+    assert_int_equal(nr_logsrc_open(tmp_path("num.zst.renamed"), &s, &err), 0);
+    while (nr_logsrc_next(s, &line, &len, &err) == 1)
+        ;
+    struct stat st;
+    assert_int_equal(stat(tmp_path("num.zst.renamed"), &st), 0);
+    assert_int_equal(nr_logsrc_bytes_in(s), (uint64_t)st.st_size);
+    assert_int_equal(nr_logsrc_bytes_out(s), n);
+    nr_logsrc_close(s);
+}
+
+static void several_frames_and_members(void **state)
+{
+    write_file(tmp_path("p1"), "first\nsecond ", 13);
+    write_file(tmp_path("p2"), "half\nthird\n", 11);
+    run("zstd -q -c %s > %s && zstd -q -c %s >> %s", tmp_path("p1"), tmp_path("two.zst"), tmp_path("p2"),
+        tmp_path("two.zst"));
+    run("gzip -c %s > %s && gzip -c %s >> %s", tmp_path("p1"), tmp_path("two.gz"), tmp_path("p2"),
+        tmp_path("two.gz"));
+    static const char *const want[] = {"first", "second half", "third"};
+    expect_lines(tmp_path("two.zst"), want, 3, 0, NR_LOG_ZSTD);
+    expect_lines(tmp_path("two.gz"), want, 3, 0, NR_LOG_GZIP);
+}
+
+static void ten_mib_line(void **state)
+{
+    const size_t n = 10u << 20;
+    char *big = malloc(n + 8);
+    assert_non_null(big);
+    for (size_t i = 0; i < n; i++)
+        big[i] = (char)('a' + i % 26);
+    memcpy(big + n, "\nend", 4);
+    const char *path = tmp_path("big.log");
+    write_file(path, big, n + 4);
+    run("zstd -q -1 -c %s > %s", path, tmp_path("big.zst"));
+    const char *paths[] = {path, tmp_path("big.zst")};
+    for (int k = 0; k < 2; k++) {
+        nr_logsrc *s;
+        nr_error err;
+        const char *line;
+        size_t len;
+        assert_int_equal(nr_logsrc_open(paths[k], &s, &err), 0);
+        assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 1);
+        assert_int_equal(len, n);
+        assert_memory_equal(line, big, n);
+        assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 1);
+        assert_int_equal(len, 3);
+        assert_memory_equal(line, "end", 3);
+        assert_int_equal(nr_logsrc_last_line_unterminated(s), 1);
+        assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 0);
+        nr_logsrc_close(s);
+    }
+    free(big);
+}
+
+/* Reads to the end; returns the error code and leaves the message in err. */
+static int drain(const char *path, nr_error *err)
+{
+    nr_logsrc *s;
+    int rc = nr_logsrc_open(path, &s, err);
+    if (rc < 0)
+        return rc;
+    const char *line;
+    size_t len;
+    while ((rc = nr_logsrc_next(s, &line, &len, err)) == 1)
+        ;
+    nr_logsrc_close(s);
+    return rc;
+}
+
+static void damage(const char *path, long at, size_t n)
+{
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, at, SEEK_SET), 0);
+    for (size_t i = 0; i < n; i++)
+        fputc(0x5a ^ (int)i, f);
+    fclose(f);
+}
+
+static void damaged_and_cut_compressed_input(void **state)
+{
+    const char *plain = tmp_path("d.log");
+    write_numbered(plain, 20000);
+    nr_error err;
+
+    run("zstd -q -c %s > %s", plain, tmp_path("bad.zst"));
+    damage(tmp_path("bad.zst"), 4, 16); /* the frame header */
+    assert_int_equal(drain(tmp_path("bad.zst"), &err), NR_E_INPUT);
+    assert_non_null(strstr(err.msg, "bad.zst"));
+    assert_non_null(strstr(err.msg, "corrupt zstd data near byte offset"));
+
+    run("zstd -q -c %s | head -c 3000 > %s", plain, tmp_path("cut.zst"));
+    assert_int_equal(drain(tmp_path("cut.zst"), &err), NR_E_INPUT);
+    assert_non_null(strstr(err.msg, "cut.zst: zstd data cut short at byte offset 3000"));
+
+    run("gzip -c %s > %s", plain, tmp_path("bad.gz"));
+    damage(tmp_path("bad.gz"), 100, 64);
+    assert_int_equal(drain(tmp_path("bad.gz"), &err), NR_E_INPUT);
+    assert_non_null(strstr(err.msg, "bad.gz: corrupt gzip data near byte offset"));
+
+    run("gzip -c %s | head -c 3000 > %s", plain, tmp_path("cut.gz"));
+    assert_int_equal(drain(tmp_path("cut.gz"), &err), NR_E_INPUT);
+    assert_non_null(strstr(err.msg, "cut.gz: gzip data cut short at byte offset 3000"));
+
+    /* garbage after a complete gzip member is damage too */
+    write_file(tmp_path("short.log"), "x\n", 2);
+    run("gzip -c %s > %s && printf 'junkjunk' >> %s", tmp_path("short.log"), tmp_path("tail.gz"),
+        tmp_path("tail.gz"));
+    assert_int_equal(drain(tmp_path("tail.gz"), &err), NR_E_INPUT);
+}
+
+static void peek_decompresses(void **state)
+{
+    write_file(tmp_path("peek.log"), "12 read(3, \"\", 1) = 0\n", 22);
+    run("gzip -c %s > %s", tmp_path("peek.log"), tmp_path("peek.gz"));
+    run("zstd -q -c %s > %s", tmp_path("peek.log"), tmp_path("peek.zst"));
+    const char *paths[] = {tmp_path("peek.log"), tmp_path("peek.gz"), tmp_path("peek.zst")};
+    for (int k = 0; k < 3; k++) {
+        char buf[64];
+        nr_error err;
+        assert_int_equal(nr_logsrc_peek(paths[k], buf, 7, &err), 7);
+        assert_memory_equal(buf, "12 read", 7);
+        assert_int_equal(nr_logsrc_peek(paths[k], buf, sizeof buf, &err), 22);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plain_lines_and_counters),
+        cmocka_unit_test(crlf_and_terminated_last_line),
+        cmocka_unit_test(empty_file),
+        cmocka_unit_test(missing_file_names_the_path),
+        cmocka_unit_test(plain_zstd_gzip_agree),
+        cmocka_unit_test(several_frames_and_members),
+        cmocka_unit_test(ten_mib_line),
+        cmocka_unit_test(damaged_and_cut_compressed_input),
+        cmocka_unit_test(peek_decompresses),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

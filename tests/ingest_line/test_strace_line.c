@@ -1,0 +1,748 @@
+/* Known-answer tests of the strace line lexer (nr_sline_parse) and the
+ * argument helpers (nr_sarg_*). Lines marked "6.1" were captured from the
+ * real strace 6.1 (commands in data/README.md); "5.x" lines follow the
+ * punctuation of strace 5.x and older (space after "resumed>"); the rest
+ * are hand-written from strace's documented formats. Every expected value
+ * was worked out by hand from the line text. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "strace_line.h"
+
+#define S 1000000000LL /* ns per second */
+
+/* What a line must parse into. pid 0 means "no pid" (-1), since strace never
+ * prints pid 0; dur is checked only when has_dur; NULL strings mean empty. */
+typedef struct expect {
+    const char *line;
+    nr_sline_kind kind;
+    int64_t pid;
+    nr_ts_form ts_form;
+    int64_t ts_ns;
+    nr_ts_form ts2_form;
+    int64_t ts2_ns;
+    int has_dur;
+    int64_t dur_ns;
+    const char *name;
+    const char *args;
+    int has_result;
+    int result_unknown;
+    int64_t result;
+    const char *annot;
+    const char *errno_name;
+    const char *errno_text;
+    int exit_code;
+    int core_dumped;
+    const char *reason;
+} expect;
+
+static const char *const kind_names[] = {"SYSCALL", "UNFINISHED", "RESUMED", "SIGNAL",
+                                         "EXITED", "KILLED", "NOTICE", "SUMMARY",
+                                         "CONTINUATION", "BLANK", "BAD"};
+
+static int span_is(nr_span s, const char *want)
+{
+    if (!want)
+        want = "";
+    return s.n == strlen(want) && (s.n == 0 || memcmp(s.p, want, s.n) == 0);
+}
+
+/* Compares every field and prints each difference with the line. */
+static int check_line(const expect *e)
+{
+    nr_sline s;
+    size_t len = strlen(e->line);
+    nr_sline_parse(e->line, len, &s);
+    int bad = 0;
+#define DIFF_INT(field, want)                                                                  \
+    do {                                                                                       \
+        if ((int64_t)(s.field) != (int64_t)(want)) {                                           \
+            fprintf(stderr, "  %s: got %lld, want %lld\n", #field, (long long)(s.field),       \
+                    (long long)(want));                                                        \
+            bad = 1;                                                                           \
+        }                                                                                      \
+    } while (0)
+#define DIFF_SPAN(field, want)                                                                 \
+    do {                                                                                       \
+        if (!span_is(s.field, want)) {                                                         \
+            fprintf(stderr, "  %s: got \"%.*s\", want \"%s\"\n", #field, (int)s.field.n,        \
+                    s.field.p ? s.field.p : "", (want) ? (want) : "");                          \
+            bad = 1;                                                                           \
+        }                                                                                      \
+    } while (0)
+    if (s.kind != e->kind) {
+        fprintf(stderr, "  kind: got %s (%s), want %s\n", kind_names[s.kind],
+                s.reason ? s.reason : "-", kind_names[e->kind]);
+        bad = 1;
+    }
+    DIFF_INT(pid, e->pid ? e->pid : -1);
+    DIFF_INT(ts_form, e->ts_form);
+    DIFF_INT(ts_ns, e->ts_ns);
+    DIFF_INT(ts2_form, e->ts2_form);
+    DIFF_INT(ts2_ns, e->ts2_ns);
+    DIFF_INT(dur_ns, e->has_dur ? e->dur_ns : -1);
+    DIFF_SPAN(name, e->name);
+    if (e->kind == NR_SL_SYSCALL || e->kind == NR_SL_UNFINISHED || e->kind == NR_SL_RESUMED)
+        DIFF_SPAN(args, e->args);
+    DIFF_INT(has_result, e->has_result);
+    DIFF_INT(result_unknown, e->result_unknown);
+    DIFF_INT(result, e->result);
+    DIFF_SPAN(result_annot, e->annot);
+    DIFF_SPAN(errno_name, e->errno_name);
+    DIFF_SPAN(errno_text, e->errno_text);
+    DIFF_INT(exit_code, e->exit_code);
+    DIFF_INT(core_dumped, e->core_dumped);
+    if (e->kind == NR_SL_BAD && (!s.reason || !e->reason || strcmp(s.reason, e->reason) != 0)) {
+        fprintf(stderr, "  reason: got %s, want %s\n", s.reason ? s.reason : "NULL", e->reason);
+        bad = 1;
+    }
+    if (e->kind != NR_SL_BAD && s.reason) {
+        fprintf(stderr, "  reason: got %s, want NULL\n", s.reason);
+        bad = 1;
+    }
+    /* Spans must stay inside the line. */
+    const nr_span spans[] = {s.name, s.args, s.result_annot, s.errno_name, s.errno_text};
+    for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++)
+        if (spans[i].n && (spans[i].p < e->line || spans[i].p + spans[i].n > e->line + len)) {
+            fprintf(stderr, "  span %zu points outside the line\n", i);
+            bad = 1;
+        }
+    if (bad)
+        fprintf(stderr, "in line: [%s]\n", e->line);
+#undef DIFF_INT
+#undef DIFF_SPAN
+    return bad;
+}
+
+static void check_table(const expect *table, size_t n)
+{
+    int failures = 0;
+    for (size_t i = 0; i < n; i++)
+        failures += check_line(&table[i]);
+    assert_int_equal(failures, 0);
+}
+#define CHECK_TABLE(t) check_table((t), sizeof(t) / sizeof((t)[0]))
+
+/* -o FILE with -f: "PID  " prefix, left-aligned and padded to 5 digits. */
+static void pid_prefix_forms(void **state)
+{
+    static const expect t[] = {
+        {.line = "11788 1796013689.094311 read(3</tmp/lx/f.txt>, \"hello\\n\", 131072) = 6 <0.000022>", /* 6.1 */
+         .kind = NR_SL_SYSCALL, .pid = 11788, .ts_form = NR_TS_UNIX, .ts_ns = 1796013689094311000LL,
+         .has_dur = 1, .dur_ns = 22000, .name = "read",
+         .args = "3</tmp/lx/f.txt>, \"hello\\n\", 131072", .has_result = 1, .result = 6},
+        {.line = "12    close(3)                = 0",
+         .kind = NR_SL_SYSCALL, .pid = 12, .name = "close", .args = "3", .has_result = 1},
+        {.line = "4194304 close(3) = 0", /* the largest pid Linux can hand out */
+         .kind = NR_SL_SYSCALL, .pid = 4194304, .name = "close", .args = "3", .has_result = 1},
+        {.line = "[pid  1234] close(3) = 0", /* stderr with -f */
+         .kind = NR_SL_SYSCALL, .pid = 1234, .name = "close", .args = "3", .has_result = 1},
+        {.line = "[pid 11843] 04:41:34.490629 rseq(0x7fee936d6fe0, 0x20, 0, 0x53053053 <unfinished ...>", /* 6.1 */
+         .kind = NR_SL_UNFINISHED, .pid = 11843, .ts_form = NR_TS_CLOCK, .ts_ns = 16894490629000LL,
+         .name = "rseq", .args = "0x7fee936d6fe0, 0x20, 0, 0x53053053"},
+        {.line = "close(3) = 0", /* -ff file or a single process */
+         .kind = NR_SL_SYSCALL, .name = "close", .args = "3", .has_result = 1},
+        {.line = "12045<cat> 04:42:08.348961440 read(3, \"\", 4096) = 0", /* 6.1 -Y (--decode-pids=comm) */
+         .kind = NR_SL_SYSCALL, .pid = 12045, .ts_form = NR_TS_CLOCK, .ts_ns = 16928348961440LL,
+         .name = "read", .args = "3, \"\", 4096", .has_result = 1},
+        {.line = "24276 1796015862.900124 [   3] [00007f80d30a0a07] close(3) = 0", /* 6.1 -i -n */
+         .kind = NR_SL_SYSCALL, .pid = 24276, .ts_form = NR_TS_UNIX, .ts_ns = 1796015862900124000LL,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "[????????????????] +++ exited with 0 +++", /* 6.1 -i */
+         .kind = NR_SL_EXITED},
+        {.line = "[ 231] +++ exited with 3 +++", .kind = NR_SL_EXITED, .exit_code = 3}, /* -n */
+        {.line = "[pid  4242<python3>] close(3) = 0",
+         .kind = NR_SL_SYSCALL, .pid = 4242, .name = "close", .args = "3", .has_result = 1},
+    };
+    CHECK_TABLE(t);
+}
+
+static void timestamp_forms(void **state)
+{
+    static const expect t[] = {
+        {.line = "11800 04:41:29 brk(NULL) = 0x55d9dc5b7000", /* -t */
+         .kind = NR_SL_SYSCALL, .pid = 11800, .ts_form = NR_TS_CLOCK, .ts_ns = 16889 * S,
+         .name = "brk", .args = "NULL", .has_result = 1, .result = 94394193244160LL},
+        {.line = "04:41:34.490464 brk(NULL) = 0", /* -tt, -ff */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_CLOCK, .ts_ns = 16894490464000LL,
+         .name = "brk", .args = "NULL", .has_result = 1},
+        {.line = "12040 04:42:08.340 read(3, \"\", 4096) = 0", /* 6.1 --timestamps=time,ms */
+         .kind = NR_SL_SYSCALL, .pid = 12040, .ts_form = NR_TS_CLOCK, .ts_ns = 16928340000000LL,
+         .name = "read", .args = "3, \"\", 4096", .has_result = 1},
+        {.line = "23:59:59.999999999 close(3) = 0", /* time,ns */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_CLOCK, .ts_ns = 86399999999999LL,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "1764480000.123456789 close(3) = 0", /* --timestamps=unix,ns: exact ns */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_UNIX, .ts_ns = 1764480000123456789LL,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "7 1764480000.5 close(3) = 0", /* unix with a 1-digit fraction */
+         .kind = NR_SL_SYSCALL, .pid = 7, .ts_form = NR_TS_UNIX, .ts_ns = 1764480000500000000LL,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "11968 1796013723 read(3, \"\", 4096) = 0", /* 6.1 --timestamps=unix,s */
+         .kind = NR_SL_SYSCALL, .pid = 11968, .ts_form = NR_TS_UNIX, .ts_ns = 1796013723 * S,
+         .name = "read", .args = "3, \"\", 4096", .has_result = 1},
+        {.line = "1796013723 close(3) = 0", /* unix,s without pid: > 2^22, so no pid */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_UNIX, .ts_ns = 1796013723 * S,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "4194305 close(3) = 0", /* above PID_MAX_LIMIT: a stamp; below 1e8 s: read as -r,s */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_RELATIVE, .ts_ns = 4194305 * S,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "     0.000790 read(3, \"\", 4096) = 0", /* 6.1 -r, no pid */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_RELATIVE, .ts_ns = 790000,
+         .name = "read", .args = "3, \"\", 4096", .has_result = 1},
+        {.line = "11795      0.000346 brk(NULL)           = 0x55cd37642000", /* 6.1 -f -r */
+         .kind = NR_SL_SYSCALL, .pid = 11795, .ts_form = NR_TS_RELATIVE, .ts_ns = 346000,
+         .name = "brk", .args = "NULL", .has_result = 1, .result = 0x55cd37642000LL},
+        {.line = "     0.000866424 close(3) = 0", /* 6.1 --relative-timestamps=ns */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_RELATIVE, .ts_ns = 866424,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "     0 close(3) = 0", /* 6.1 --relative-timestamps=s: padded bare integer */
+         .kind = NR_SL_SYSCALL, .ts_form = NR_TS_RELATIVE, .ts_ns = 0,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "1234       2 close(3) = 0", /* pid, then a bare -r,s value */
+         .kind = NR_SL_SYSCALL, .pid = 1234, .ts_form = NR_TS_RELATIVE, .ts_ns = 2 * S,
+         .name = "close", .args = "3", .has_result = 1},
+        {.line = "11800 04:41:29 (+     0.000411) brk(NULL) = 0x55d9dc5b7000", /* 6.1 -t -r */
+         .kind = NR_SL_SYSCALL, .pid = 11800, .ts_form = NR_TS_CLOCK, .ts_ns = 16889 * S,
+         .ts2_form = NR_TS_RELATIVE, .ts2_ns = 411000,
+         .name = "brk", .args = "NULL", .has_result = 1, .result = 94394193244160LL},
+        {.line = "11805 1796013689.122664 (+     0.000338) brk(NULL) = 0x55ec38206000", /* 6.1 -ttt -r */
+         .kind = NR_SL_SYSCALL, .pid = 11805, .ts_form = NR_TS_UNIX, .ts_ns = 1796013689122664000LL,
+         .ts2_form = NR_TS_RELATIVE, .ts2_ns = 338000,
+         .name = "brk", .args = "NULL", .has_result = 1, .result = 0x55ec38206000LL},
+    };
+    CHECK_TABLE(t);
+}
+
+static void results_and_durations(void **state)
+{
+    static const expect t[] = {
+        {.line = "11788 1796013689.089145 access(\"/etc/ld.so.preload\", R_OK) = -1 ENOENT (No such file or directory) <0.000016>", /* 6.1 */
+         .kind = NR_SL_SYSCALL, .pid = 11788, .ts_form = NR_TS_UNIX, .ts_ns = 1796013689089145000LL,
+         .has_dur = 1, .dur_ns = 16000, .name = "access", .args = "\"/etc/ld.so.preload\", R_OK",
+         .has_result = 1, .result = -1, .errno_name = "ENOENT",
+         .errno_text = "No such file or directory"},
+        {.line = "11681 1796014587.279317 read(3<pipe:[73436]>, 0x7fb5fb3c59a0, 1) = ? ERESTARTSYS (To be restarted if SA_RESTART is set) <0.049986>", /* 6.1 */
+         .kind = NR_SL_SYSCALL, .pid = 11681, .ts_form = NR_TS_UNIX, .ts_ns = 1796014587279317000LL,
+         .has_dur = 1, .dur_ns = 49986000, .name = "read", .args = "3<pipe:[73436]>, 0x7fb5fb3c59a0, 1",
+         .has_result = 1, .result_unknown = 1, .errno_name = "ERESTARTSYS",
+         .errno_text = "To be restarted if SA_RESTART is set"},
+        {.line = "exit_group(0)                           = ?", /* 6.1 */
+         .kind = NR_SL_SYSCALL, .name = "exit_group", .args = "0", .has_result = 1, .result_unknown = 1},
+        {.line = "brk(NULL) = 0x7fffffffffffffff",
+         .kind = NR_SL_SYSCALL, .name = "brk", .args = "NULL", .has_result = 1, .result = INT64_MAX},
+        {.line = "lseek(3, 0, SEEK_END) = 0xffffffffffffffff", /* hex taken as unsigned 64-bit */
+         .kind = NR_SL_SYSCALL, .name = "lseek", .args = "3, 0, SEEK_END", .has_result = 1, .result = -1},
+        {.line = "poll([{fd=3, events=POLLIN}], 1, 100) = 0 (Timeout) <0.100123456>", /* ns -T */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 100123456, .name = "poll",
+         .args = "[{fd=3, events=POLLIN}], 1, 100", .has_result = 1, .errno_text = "Timeout"},
+        {.line = "poll([{fd=3, events=POLLIN}], 1, -1) = 1 ([{fd=3, revents=POLLIN}])",
+         .kind = NR_SL_SYSCALL, .name = "poll", .args = "[{fd=3, events=POLLIN}], 1, -1",
+         .has_result = 1, .result = 1, .errno_text = "[{fd=3, revents=POLLIN}]"},
+        {.line = "fcntl(3</etc/passwd>, F_GETFD) = 0x1 (flags FD_CLOEXEC)",
+         .kind = NR_SL_SYSCALL, .name = "fcntl", .args = "3</etc/passwd>, F_GETFD",
+         .has_result = 1, .result = 1, .errno_text = "flags FD_CLOEXEC"},
+        {.line = "11788 1796013689.089215 openat(AT_FDCWD</tmp/lx>, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache> <0.000024>", /* 6.1 -y */
+         .kind = NR_SL_SYSCALL, .pid = 11788, .ts_form = NR_TS_UNIX, .ts_ns = 1796013689089215000LL,
+         .has_dur = 1, .dur_ns = 24000, .name = "openat",
+         .args = "AT_FDCWD</tmp/lx>, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC",
+         .has_result = 1, .result = 3, .annot = "/etc/ld.so.cache"},
+        {.line = "11788 1796013689.094583 openat(AT_FDCWD</tmp/lx>, \"we\\\"ird>na)me,x\", O_RDONLY) = 3</tmp/lx/we\\\"ird\\76na)me,x> <0.000018>", /* 6.1: '"', '>' ')' ',' in a name */
+         .kind = NR_SL_SYSCALL, .pid = 11788, .ts_form = NR_TS_UNIX, .ts_ns = 1796013689094583000LL,
+         .has_dur = 1, .dur_ns = 18000, .name = "openat",
+         .args = "AT_FDCWD</tmp/lx>, \"we\\\"ird>na)me,x\", O_RDONLY",
+         .has_result = 1, .result = 3, .annot = "/tmp/lx/we\\\"ird\\76na)me,x"},
+        {.line = "openat(AT_FDCWD, \"/dev/pts/0\", O_RDWR) = 3</dev/pts/0<char 136:0>> <0.000010>", /* -yy */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 10000, .name = "openat",
+         .args = "AT_FDCWD, \"/dev/pts/0\", O_RDWR", .has_result = 1, .result = 3, .annot = "/dev/pts/0"},
+        {.line = "socket(AF_INET, SOCK_STREAM, IPPROTO_IP) = 3<TCP:[1.2.3.4:5->6.7.8.9:10]>",
+         .kind = NR_SL_SYSCALL, .name = "socket", .args = "AF_INET, SOCK_STREAM, IPPROTO_IP",
+         .has_result = 1, .result = 3, .annot = "TCP:[1.2.3.4:5->6.7.8.9:10]"},
+        {.line = "eventfd2(0, EFD_CLOEXEC) = 5<anon_inode:[eventfd]>",
+         .kind = NR_SL_SYSCALL, .name = "eventfd2", .args = "0, EFD_CLOEXEC",
+         .has_result = 1, .result = 5, .annot = "anon_inode:[eventfd]"},
+        {.line = "11944 openat(-100 /* AT_FDCWD */</tmp/lx>, \"/etc/ld.so.cache\", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3</etc/ld.so.cache>", /* 6.1 -X verbose */
+         .kind = NR_SL_SYSCALL, .pid = 11944, .name = "openat",
+         .args = "-100 /* AT_FDCWD */</tmp/lx>, \"/etc/ld.so.cache\", 0x80000 /* O_RDONLY|O_CLOEXEC */",
+         .has_result = 1, .result = 3, .annot = "/etc/ld.so.cache"},
+        {.line = "11938 access(\"/etc/ld.so.preload\", 0x4) = -1 ENOENT (No such file or directory)", /* 6.1 -X raw */
+         .kind = NR_SL_SYSCALL, .pid = 11938, .name = "access", .args = "\"/etc/ld.so.preload\", 0x4",
+         .has_result = 1, .result = -1, .errno_name = "ENOENT", .errno_text = "No such file or directory"},
+        {.line = "clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=1, tv_nsec=0}, 0x7ffd) = ? ERESTART_RESTARTBLOCK (Interrupted by signal) <unavailable>",
+         .kind = NR_SL_SYSCALL, .name = "clock_nanosleep", .args = "CLOCK_REALTIME, 0, {tv_sec=1, tv_nsec=0}, 0x7ffd",
+         .has_result = 1, .result_unknown = 1, .errno_name = "ERESTART_RESTARTBLOCK",
+         .errno_text = "Interrupted by signal"},
+        {.line = "restart_syscall(<... resuming interrupted read ...>) = 0 <1.000100>",
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 1000100000, .name = "restart_syscall",
+         .args = "<... resuming interrupted read ...>", .has_result = 1},
+        {.line = "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0af4228590) = 11897 <0.000298>", /* 6.1 */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 298000, .name = "clone",
+         .args = "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0af4228590",
+         .has_result = 1, .result = 11897},
+        {.line = "clone3({flags=CLONE_VM, child_tid=0x7f, parent_tid=0x7f, exit_signal=0, stack=0x7f, stack_size=0x7fff80, tls=0x7f} => {parent_tid=[11843]}, 88) = 11843<python3>",
+         .kind = NR_SL_SYSCALL, .name = "clone3",
+         .args = "{flags=CLONE_VM, child_tid=0x7f, parent_tid=0x7f, exit_signal=0, stack=0x7f, stack_size=0x7fff80, tls=0x7f} => {parent_tid=[11843]}, 88",
+         .has_result = 1, .result = 11843, .annot = "python3"},
+        {.line = "wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11897 <0.000302>", /* 6.1 */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 302000, .name = "wait4",
+         .args = "-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL", .has_result = 1, .result = 11897},
+        {.line = "futex(0x7f, FUTEX_WAKE_OP_PRIVATE, 1, 1, 0x7e, FUTEX_OP_SET<<28|0<<12|FUTEX_OP_CMP_GT<<24|0x1) = 1",
+         .kind = NR_SL_SYSCALL, .name = "futex",
+         .args = "0x7f, FUTEX_WAKE_OP_PRIVATE, 1, 1, 0x7e, FUTEX_OP_SET<<28|0<<12|FUTEX_OP_CMP_GT<<24|0x1",
+         .has_result = 1, .result = 1},
+        {.line = "write(1, \"a) = 5 <x>\\\"\", 11) = 11",
+         .kind = NR_SL_SYSCALL, .name = "write", .args = "1, \"a) = 5 <x>\\\"\", 11", .has_result = 1, .result = 11},
+        {.line = "read(3, \"\\x00\\xff\\\\\"..., 4096) = 4096", /* -s truncation */
+         .kind = NR_SL_SYSCALL, .name = "read", .args = "3, \"\\x00\\xff\\\\\"..., 4096",
+         .has_result = 1, .result = 4096},
+        {.line = "pipe2([3<pipe:[14370]>, 4<pipe:[14370]>], O_CLOEXEC) = 0 <0.000015>", /* 6.1 */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 15000, .name = "pipe2",
+         .args = "[3<pipe:[14370]>, 4<pipe:[14370]>], O_CLOEXEC", .has_result = 1},
+        {.line = "connect(3<UNIX-STREAM:[1234]>, {sa_family=AF_UNIX, sun_path=\"/run/a>b\"}, 110) = 0",
+         .kind = NR_SL_SYSCALL, .name = "connect",
+         .args = "3<UNIX-STREAM:[1234]>, {sa_family=AF_UNIX, sun_path=\"/run/a>b\"}, 110", .has_result = 1},
+        {.line = "getpid() = 42", .kind = NR_SL_SYSCALL, .name = "getpid", .args = "", .has_result = 1, .result = 42},
+        {.line = "nanosleep({tv_sec=5, tv_nsec=0}, NULL) = 0 <5>", /* --syscall-times=s */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 5 * S, .name = "nanosleep",
+         .args = "{tv_sec=5, tv_nsec=0}, NULL", .has_result = 1},
+        {.line = "openat(0xffffff9c, \"/a\", 0x80000) = 3 <0.000001234>", /* -X raw, 32-bit AT_FDCWD */
+         .kind = NR_SL_SYSCALL, .has_dur = 1, .dur_ns = 1234, .name = "openat",
+         .args = "0xffffff9c, \"/a\", 0x80000", .has_result = 1, .result = 3},
+        {.line = "read(3, 0x7f, 10) = 10 <0.1234567890>", /* 10 fraction digits: no duration */
+         .kind = NR_SL_SYSCALL, .name = "read", .args = "3, 0x7f, 10", .has_result = 1, .result = 10},
+    };
+    CHECK_TABLE(t);
+}
+
+static void unfinished_and_resumed(void **state)
+{
+    static const expect t[] = {
+        {.line = "[pid 11842] 04:41:34.490650 rt_sigprocmask(SIG_SETMASK, [],  <unfinished ...>", /* 6.1 */
+         .kind = NR_SL_UNFINISHED, .pid = 11842, .ts_form = NR_TS_CLOCK, .ts_ns = 16894490650000LL,
+         .name = "rt_sigprocmask", .args = "SIG_SETMASK, [], "},
+        {.line = "[pid 11842] 04:41:34.490673 <... rt_sigprocmask resumed>NULL, 8) = 0 <0.000013>", /* 6.1 */
+         .kind = NR_SL_RESUMED, .pid = 11842, .ts_form = NR_TS_CLOCK, .ts_ns = 16894490673000LL,
+         .has_dur = 1, .dur_ns = 13000, .name = "rt_sigprocmask", .args = "NULL, 8", .has_result = 1},
+        {.line = "11834 1796013694.424483 exit(0 <unfinished ...>", /* 6.1 */
+         .kind = NR_SL_UNFINISHED, .pid = 11834, .ts_form = NR_TS_UNIX, .ts_ns = 1796013694424483000LL,
+         .name = "exit", .args = "0"},
+        {.line = "11834 1796013694.425289 <... exit resumed>) = ?", /* 6.1 */
+         .kind = NR_SL_RESUMED, .pid = 11834, .ts_form = NR_TS_UNIX, .ts_ns = 1796013694425289000LL,
+         .name = "exit", .args = "", .has_result = 1, .result_unknown = 1},
+        {.line = "04:56:27.653422 <... wait4 resumed>[{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL}], 0, NULL) = 11702", /* 6.1 */
+         .kind = NR_SL_RESUMED, .ts_form = NR_TS_CLOCK, .ts_ns = 17787653422000LL, .name = "wait4",
+         .args = "[{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL}], 0, NULL", .has_result = 1, .result = 11702},
+        {.line = "[pid  1234] read(3</data/x>,  <unfinished ...>", /* 5.x */
+         .kind = NR_SL_UNFINISHED, .pid = 1234, .name = "read", .args = "3</data/x>, "},
+        {.line = "[pid  1234] <... read resumed> \"abc\", 4096) = 3", /* 5.x: space after '>' */
+         .kind = NR_SL_RESUMED, .pid = 1234, .name = "read", .args = "\"abc\", 4096", .has_result = 1, .result = 3},
+        {.line = "[pid 28772] <... select resumed> )      = 1 (in [3])", /* strace(1) man page */
+         .kind = NR_SL_RESUMED, .pid = 28772, .name = "select", .args = "", .has_result = 1,
+         .result = 1, .errno_text = "in [3]"},
+        {.line = "16819 clone( <unfinished ...>", /* 4.x/5.x */
+         .kind = NR_SL_UNFINISHED, .pid = 16819, .name = "clone", .args = ""},
+        {.line = "16820 execve(\"/usr/bin/unbuffer\", [\"unbuffer\"], [/* 34 vars */] <unfinished ...>",
+         .kind = NR_SL_UNFINISHED, .pid = 16820, .name = "execve",
+         .args = "\"/usr/bin/unbuffer\", [\"unbuffer\"], [/* 34 vars */]"},
+        {.line = "[pid 11702] 04:56:27.653371 <... mmap resumed>) = ?", /* 6.1: killed inside mmap */
+         .kind = NR_SL_RESUMED, .pid = 11702, .ts_form = NR_TS_CLOCK, .ts_ns = 17787653371000LL,
+         .name = "mmap", .args = "", .has_result = 1, .result_unknown = 1},
+        {.line = "200 1700000002.000300 <... clone3 resumed> => {parent_tid=[201]}, 88) = 201 <0.000200>",
+         .kind = NR_SL_RESUMED, .pid = 200, .ts_form = NR_TS_UNIX, .ts_ns = 1700000002000300000LL,
+         .has_dur = 1, .dur_ns = 200000, .name = "clone3", .args = "=> {parent_tid=[201]}, 88",
+         .has_result = 1, .result = 201},
+        {.line = "[pid 42] <... read resumed><unfinished ...>) = ?", /* resumed and cut again (the thread died) */
+         .kind = NR_SL_RESUMED, .pid = 42, .name = "read", .args = "<unfinished ...>", .has_result = 1,
+         .result_unknown = 1},
+        /* stderr output: an attach notice cuts a fork in two (6.1). */
+        {.line = "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLDstrace: Process 11889 attached",
+         .kind = NR_SL_UNFINISHED, .name = "clone",
+         .args = "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD"},
+        {.line = ", child_tidptr=0x7fbbaa628a10) = 11889 <0.000202>",
+         .kind = NR_SL_RESUMED, .has_dur = 1, .dur_ns = 202000, .args = ", child_tidptr=0x7fbbaa628a10",
+         .has_result = 1, .result = 11889},
+        {.line = " => {parent_tid=[11843]}, 88) = 11843 <0.000124>",
+         .kind = NR_SL_RESUMED, .has_dur = 1, .dur_ns = 124000, .args = "=> {parent_tid=[11843]}, 88",
+         .has_result = 1, .result = 11843},
+        {.line = "04:56:27.651871 vfork(strace: Process 11702 attached",
+         .kind = NR_SL_UNFINISHED, .ts_form = NR_TS_CLOCK, .ts_ns = 17787651871000LL, .name = "vfork", .args = ""},
+        {.line = " <unfinished ...>", .kind = NR_SL_CONTINUATION},
+    };
+    CHECK_TABLE(t);
+}
+
+static void signals_exits_notices(void **state)
+{
+    static const expect t[] = {
+        {.line = "11681 1796014587.329355 --- SIGALRM {si_signo=SIGALRM, si_code=SI_KERNEL} ---", /* 6.1 */
+         .kind = NR_SL_SIGNAL, .pid = 11681, .ts_form = NR_TS_UNIX, .ts_ns = 1796014587329355000LL, .name = "SIGALRM"},
+        {.line = "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=11897, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---",
+         .kind = NR_SL_SIGNAL, .name = "SIGCHLD"},
+        {.line = "[pid 7] --- stopped by SIGSTOP ---", .kind = NR_SL_SIGNAL, .pid = 7, .name = "SIGSTOP"},
+        {.line = "+++ exited with 0 +++", .kind = NR_SL_EXITED},
+        {.line = "[pid 11889] +++ exited with 137 +++", .kind = NR_SL_EXITED, .pid = 11889, .exit_code = 137},
+        {.line = "11682 1796014587.432224 +++ killed by SIGKILL +++", /* 6.1 */
+         .kind = NR_SL_KILLED, .pid = 11682, .ts_form = NR_TS_UNIX, .ts_ns = 1796014587432224000LL, .name = "SIGKILL"},
+        {.line = "--- SIGABRT {si_signo=SIGABRT, si_code=SI_TKILL, si_pid=26588, si_uid=0} ---", /* 6.1 */
+         .kind = NR_SL_SIGNAL, .name = "SIGABRT"},
+        {.line = "+++ killed by SIGABRT (core dumped) +++", /* 6.1, os.abort() with ulimit -c unlimited */
+         .kind = NR_SL_KILLED, .name = "SIGABRT", .core_dumped = 1},
+        {.line = "[pid 99] +++ killed by SIGSEGV (core dumped) +++",
+         .kind = NR_SL_KILLED, .pid = 99, .name = "SIGSEGV", .core_dumped = 1},
+        {.line = "strace: Process 1234 attached", .kind = NR_SL_NOTICE},
+        {.line = "strace: Process 1234 detached", .kind = NR_SL_NOTICE},
+        {.line = "strace: [ Process PID=1234 runs in 32 bit mode. ]", .kind = NR_SL_NOTICE},
+        {.line = "[pid 5] +++ superseded by execve in pid 6 +++", .kind = NR_SL_NOTICE, .pid = 5},
+    };
+    CHECK_TABLE(t);
+}
+
+static void summary_continuation_blank(void **state)
+{
+    static const expect t[] = {
+        {.line = "% time     seconds  usecs/call     calls    errors syscall", .kind = NR_SL_SUMMARY},
+        {.line = "------ ----------- ----------- --------- --------- ----------------", .kind = NR_SL_SUMMARY},
+        {.line = "  0.00    0.000000           0         5           read", .kind = NR_SL_SUMMARY},
+        {.line = " 45.12    0.001234          12       100        20 openat", .kind = NR_SL_SUMMARY},
+        {.line = "100.00    0.000000           0       118        14 total", .kind = NR_SL_SUMMARY},
+        {.line = "System call usage summary for 32 bit mode:", .kind = NR_SL_SUMMARY},
+        {.line = " | 00000  7f 45 4c 46 02 01 01 03  00 00 00 00 00 00 00 00  .ELF............ |",
+         .kind = NR_SL_CONTINUATION},
+        {.line = " > /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2(_dl_catch_error+0x86f4) [0x20b74]",
+         .kind = NR_SL_CONTINUATION},
+        {.line = " > unexpected_backtracing_error [0x7f12]", .kind = NR_SL_CONTINUATION},
+        {.line = "", .kind = NR_SL_BLANK},
+        {.line = "   \t  \r", .kind = NR_SL_BLANK},
+    };
+    CHECK_TABLE(t);
+}
+
+static void bad_and_truncated(void **state)
+{
+    static const expect t[] = {
+        {.line = "Traceback (most recent call last):", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "hello", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB", .kind = NR_SL_BAD,
+         .reason = "unknown_line"},
+        {.line = "12 apples", .kind = NR_SL_BAD, .pid = 12, .reason = "unknown_line"},
+        {.line = "1234  read(3</data/x>, \"abc", .kind = NR_SL_BAD, .pid = 1234, .name = "read",
+         .reason = "truncated"},
+        {.line = "1234  openat(AT_FDCWD, \"/a\", O_RDONLY", .kind = NR_SL_BAD, .pid = 1234, .name = "openat",
+         .reason = "truncated"},
+        {.line = "1234  1764480000.000001 ", .kind = NR_SL_BAD, .pid = 1234, .ts_form = NR_TS_UNIX,
+         .ts_ns = 1764480000000001000LL, .reason = "truncated"},
+        /* a cut after the ')' or the '=': the call, without a result */
+        {.line = "1234  close(3)", .kind = NR_SL_SYSCALL, .pid = 1234, .name = "close", .args = "3"},
+        {.line = "1234  close(3) = ", .kind = NR_SL_SYSCALL, .pid = 1234, .name = "close", .args = "3"},
+        {.line = "1234  close(3) = x", .kind = NR_SL_BAD, .pid = 1234, .name = "close", .args = "3",
+         .reason = "bad_result"},
+        {.line = "--- SIGCHLD {si_signo=SIGCHLD, si_co", .kind = NR_SL_BAD, .reason = "truncated"},
+        {.line = "+++ exited with 0", .kind = NR_SL_BAD, .reason = "truncated"},
+        {.line = "+++ exited with x +++", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "<... read resumed", .kind = NR_SL_BAD, .reason = "bad_resumed"},
+        {.line = "<... read resumed>\"ab", .kind = NR_SL_BAD, .name = "read", .reason = "truncated"},
+        {.line = "print(x)", .kind = NR_SL_SYSCALL, .name = "print", .args = "x"},
+    };
+    CHECK_TABLE(t);
+}
+
+/* The parser must not read outside [line, line+len): each prefix of a line
+ * is copied into an exact-size heap block (ASan catches over-reads). */
+static void every_prefix_stays_in_bounds(void **state)
+{
+    static const char *const lines[] = {
+        "11788 1796013689.094583 openat(AT_FDCWD</tmp/lx>, \"we\\\"ird>na)me,x\", O_RDONLY) = 3</tmp/lx/we\\\"ird\\76na)me,x> <0.000018>",
+        "[pid 11842] 04:41:34.490673 <... rt_sigprocmask resumed>NULL, 8) = 0 <0.000013>",
+        "11800 04:41:29 (+     0.000411) brk(NULL) = 0x55d9dc5b7000",
+        "openat(AT_FDCWD, \"/dev/pts/0\", O_RDWR) = 3</dev/pts/0<char 136:0>> <0.000010>",
+        "[pid 99] +++ killed by SIGSEGV (core dumped) +++",
+        " | 00000  7f 45 4c 46  .ELF |",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        size_t n = strlen(lines[i]);
+        for (size_t k = 0; k <= n; k++) {
+            char *copy = malloc(k ? k : 1);
+            assert_non_null(copy);
+            memcpy(copy, lines[i], k);
+            nr_sline s;
+            nr_sline_parse(copy, k, &s);
+            assert_true(s.kind <= NR_SL_BAD);
+            nr_span args = s.args;
+            for (unsigned a = 0; a < nr_sarg_count(args); a++) {
+                nr_span arg = nr_sarg(args, a);
+                int64_t v;
+                nr_span annot;
+                char buf[64];
+                int cut;
+                (void)nr_sarg_fd(arg, &v, &annot);
+                (void)nr_sarg_int(arg, &v);
+                (void)nr_sarg_has_flag(arg, "O_CLOEXEC", 0x80000);
+                (void)nr_sarg_unquote(arg, buf, sizeof buf, &cut);
+            }
+            free(copy);
+        }
+    }
+}
+
+/* ---- argument helpers ---- */
+
+static nr_span sp(const char *s)
+{
+    nr_span x = {s, strlen(s)};
+    return x;
+}
+
+static void sarg_split(void **state)
+{
+    nr_span a = sp("AT_FDCWD</tmp/a,b>, \"x,\\\"y)\", O_RDONLY|O_CLOEXEC, {st_mode=S_IFREG, st_size=1}, [1, 2]");
+    assert_int_equal(nr_sarg_count(a), 5);
+    assert_true(span_is(nr_sarg(a, 0), "AT_FDCWD</tmp/a,b>"));
+    assert_true(span_is(nr_sarg(a, 1), "\"x,\\\"y)\""));
+    assert_true(span_is(nr_sarg(a, 2), "O_RDONLY|O_CLOEXEC"));
+    assert_true(span_is(nr_sarg(a, 3), "{st_mode=S_IFREG, st_size=1}"));
+    assert_true(span_is(nr_sarg(a, 4), "[1, 2]"));
+    assert_int_equal(nr_sarg(a, 5).n, 0);
+    assert_int_equal(nr_sarg_count(sp("")), 0);
+    assert_int_equal(nr_sarg_count(sp("   ")), 0);
+    assert_int_equal(nr_sarg_count(sp("3")), 1);
+    /* the args of an unfinished call keep their trailing ", " */
+    assert_int_equal(nr_sarg_count(sp("SIG_SETMASK, [], ")), 2);
+    assert_true(span_is(nr_sarg(sp("SIG_SETMASK, [], "), 1), "[]"));
+    assert_int_equal(nr_sarg(sp("SIG_SETMASK, [], "), 2).n, 0);
+    /* -yy TCP arrows and nested device annotations do not end the annotation */
+    nr_span b = sp("3<TCP:[1.2.3.4:5->6.7.8.9:10]>, 4</dev/pts/0<char 136:0>>, 5");
+    assert_int_equal(nr_sarg_count(b), 3);
+    assert_true(span_is(nr_sarg(b, 1), "4</dev/pts/0<char 136:0>>"));
+    assert_true(span_is(nr_sarg(b, 2), "5"));
+}
+
+static void sarg_fd_forms(void **state)
+{
+    static const struct {
+        const char *arg;
+        int rc;
+        int64_t fd;
+        const char *annot;
+    } t[] = {
+        {"3", 0, 3, ""},
+        {" 3 ", 0, 3, ""},
+        {"3</path>", 0, 3, "/path"},
+        {"3</tmp/lx/we\\\"ird\\76na)me,x>", 0, 3, "/tmp/lx/we\\\"ird\\76na)me,x"},
+        {"3<socket:[1234]>", 0, 3, "socket:[1234]"},
+        {"3<TCP:[1.2.3.4:5->6.7.8.9:10]>", 0, 3, "TCP:[1.2.3.4:5->6.7.8.9:10]"},
+        {"3</dev/pts/0<char 136:0>>", 0, 3, "/dev/pts/0"},
+        {"3<anon_inode:[eventfd]>", 0, 3, "anon_inode:[eventfd]"},
+        {"AT_FDCWD", 0, -100, ""},
+        {"AT_FDCWD</cwd>", 0, -100, "/cwd"},
+        {"-100", 0, -100, ""},
+        {"-100</tmp/lx>", 0, -100, "/tmp/lx"},
+        {"-100 /* AT_FDCWD */</tmp/lx>", 0, -100, "/tmp/lx"},
+        {"0xffffff9c", 0, -100, ""},
+        {"0xffffff9c /* AT_FDCWD */", 0, -100, ""},
+        {"-1", 0, -1, ""},
+        {"\"/etc/passwd\"", -1, 0, ""},
+        {"NULL", -1, 0, ""},
+        {"O_RDONLY", -1, 0, ""},
+        {"3</unterminated", -1, 0, ""},
+        {"3x", -1, 0, ""},
+        {"", -1, 0, ""},
+        {"99999999999", -1, 0, ""},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int64_t fd = 12345;
+        nr_span annot = {NULL, 99};
+        int rc = nr_sarg_fd(sp(t[i].arg), &fd, &annot);
+        if (rc != t[i].rc)
+            fail_msg("nr_sarg_fd(%s) returned %d, want %d", t[i].arg, rc, t[i].rc);
+        if (rc == 0) {
+            if (fd != t[i].fd)
+                fail_msg("nr_sarg_fd(%s): fd %lld, want %lld", t[i].arg, (long long)fd, (long long)t[i].fd);
+            if (!span_is(annot, t[i].annot))
+                fail_msg("nr_sarg_fd(%s): annot \"%.*s\", want \"%s\"", t[i].arg, (int)annot.n, annot.p,
+                         t[i].annot);
+        }
+    }
+}
+
+static void sarg_int_forms(void **state)
+{
+    static const struct {
+        const char *arg;
+        int rc;
+        int64_t v;
+    } t[] = {
+        {"4096", 0, 4096},   {"-1", 0, -1},        {"0x1f", 0, 31},       {"0644", 0, 420},
+        {"0", 0, 0},         {"[123]", 0, 123},    {"[3, 4]", 0, 3},      {"0x80000 /* O_CLOEXEC */", 0, 0x80000},
+        {"3</p>", 0, 3},     {"9223372036854775807", 0, INT64_MAX},   {"-9223372036854775808", 0, INT64_MIN},
+        {"18446744073709551616", -1, 0},      {"NULL", -1, 0},       {"\"12\"", -1, 0},
+        {"12abc", -1, 0},    {"1.5", -1, 0},       {"", -1, 0},           {"0xffffffffffffffff", 0, -1},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int64_t v = 777;
+        int rc = nr_sarg_int(sp(t[i].arg), &v);
+        if (rc != t[i].rc)
+            fail_msg("nr_sarg_int(%s) returned %d, want %d", t[i].arg, rc, t[i].rc);
+        if (rc == 0 && v != t[i].v)
+            fail_msg("nr_sarg_int(%s) = %lld, want %lld", t[i].arg, (long long)v, (long long)t[i].v);
+    }
+}
+
+static void sarg_flags_abbrev_verbose_raw(void **state)
+{
+    assert_true(nr_sarg_has_flag(sp("O_RDONLY|O_CLOEXEC"), "O_CLOEXEC", 0x80000));
+    assert_true(nr_sarg_has_flag(sp("O_WRONLY|O_CREAT|O_TRUNC"), "O_CREAT", 0x40));
+    assert_false(nr_sarg_has_flag(sp("O_WRONLY|O_CREAT|O_TRUNC"), "O_CLOEXEC", 0x80000));
+    assert_false(nr_sarg_has_flag(sp("O_RDONLY|O_CREATX"), "O_CREAT", 0x40)); /* whole names only */
+    assert_true(nr_sarg_has_flag(sp("0x80000 /* O_RDONLY|O_CLOEXEC */"), "O_CLOEXEC", 0x80000)); /* verbose */
+    assert_true(nr_sarg_has_flag(sp("0x80000"), "O_CLOEXEC", 0x80000));    /* raw */
+    assert_true(nr_sarg_has_flag(sp("0x80241"), "O_CREAT", 0x40));         /* raw */
+    assert_false(nr_sarg_has_flag(sp("0x80201"), "O_CREAT", 0x40));        /* raw */
+    assert_false(nr_sarg_has_flag(sp("0"), "O_CLOEXEC", 0x80000));
+    assert_true(nr_sarg_has_flag(sp("O_RDONLY|0x80000"), "O_CLOEXEC", 0x80000)); /* leftover bits */
+    assert_false(nr_sarg_has_flag(sp("O_RDONLY|O_CLOEXEC"), "O_CREAT", 0)); /* raw_bit 0 tests nothing */
+    assert_true(nr_sarg_has_flag(sp("FD_CLOEXEC"), "FD_CLOEXEC", 1));
+    assert_true(nr_sarg_has_flag(sp("1"), "FD_CLOEXEC", 1));
+    assert_false(nr_sarg_has_flag(sp(""), "O_CLOEXEC", 0x80000));
+}
+
+static void sarg_unquote_escapes(void **state)
+{
+    char buf[64];
+    int cut = -1;
+    assert_int_equal(nr_sarg_unquote(sp("\"hello\\n\""), buf, sizeof buf, &cut), 6);
+    assert_memory_equal(buf, "hello\n", 7);
+    assert_int_equal(cut, 0);
+
+    /* every escape strace writes: \" \\ \n \t \r \v \f, octal and hex */
+    static const char want[] = {'"', '\\', '\n', '\t', '\r', '\v', '\f', 0, 7, (char)0377, '>',
+                                (char)0xab, 'A', '\0', '1'};
+    long n = nr_sarg_unquote(sp("\"\\\"\\\\\\n\\t\\r\\v\\f\\0\\7\\377\\76\\xab\\x41\\0001\""), buf, sizeof buf, &cut);
+    assert_int_equal(n, (long)sizeof want);
+    assert_memory_equal(buf, want, sizeof want);
+    assert_int_equal(buf[n], '\0');
+
+    /* -s truncation */
+    assert_int_equal(nr_sarg_unquote(sp("\"abc\"..."), buf, sizeof buf, &cut), 3);
+    assert_string_equal(buf, "abc");
+    assert_int_equal(cut, 1);
+
+    /* a -y annotation, unquoted, with escapes: the original file name bytes */
+    assert_int_equal(nr_sarg_unquote(sp("/tmp/lx/we\\\"ird\\76na)me,x"), buf, sizeof buf, &cut), 22);
+    assert_string_equal(buf, "/tmp/lx/we\"ird>na)me,x");
+    assert_int_equal(cut, 0);
+
+    /* non-UTF-8 bytes pass through as they are */
+    assert_int_equal(nr_sarg_unquote(sp("\"\xff\xfe/\\xc3\\x28\""), buf, sizeof buf, &cut), 5);
+    assert_memory_equal(buf, "\xff\xfe/\xc3\x28", 5);
+
+    /* dst too small: cut to dst_cap - 1 bytes, NUL-terminated */
+    char small[4];
+    assert_int_equal(nr_sarg_unquote(sp("\"abcdef\""), small, sizeof small, &cut), 3);
+    assert_string_equal(small, "abc");
+
+    assert_int_equal(nr_sarg_unquote(sp("\"\""), buf, sizeof buf, &cut), 0);
+    assert_string_equal(buf, "");
+
+    /* malformed */
+    assert_int_equal(nr_sarg_unquote(sp("\"abc"), buf, sizeof buf, &cut), -1);
+    assert_int_equal(nr_sarg_unquote(sp("\"a\\q\""), buf, sizeof buf, &cut), -1);
+    assert_int_equal(nr_sarg_unquote(sp("\"a\\"), buf, sizeof buf, &cut), -1);
+    assert_int_equal(nr_sarg_unquote(sp("\"a\\xg\""), buf, sizeof buf, &cut), -1);
+    assert_int_equal(nr_sarg_unquote(sp("\"a\\777\""), buf, sizeof buf, &cut), -1);
+    assert_int_equal(nr_sarg_unquote(sp("\"a\"b"), buf, sizeof buf, &cut), -1);
+}
+
+/* ---- captured logs ---- */
+
+typedef struct kind_counts {
+    unsigned n[NR_SL_BAD + 1];
+} kind_counts;
+
+static kind_counts count_file(const char *name)
+{
+    const char *src = getenv("NR_SOURCE_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/ingest_line/data/%s", src ? src : ".", name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    kind_counts c = {{0}};
+    static char line[1 << 16];
+    while (fgets(line, sizeof line, f)) {
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '\n')
+            n--;
+        nr_sline s;
+        nr_sline_parse(line, n, &s);
+        c.n[s.kind]++;
+        if (s.kind == NR_SL_BAD)
+            fprintf(stderr, "BAD (%s): %s", s.reason, line);
+    }
+    fclose(f);
+    return c;
+}
+
+/* Counts from grep over the files (see data/README.md), not from the lexer. */
+static void captured_f_o_ttt_T_yy(void **state)
+{
+    kind_counts c = count_file("strace61_f_o_ttt_T_yy.log");
+    assert_int_equal(c.n[NR_SL_UNFINISHED], 9); /* grep -c 'unfinished ...>$' */
+    assert_int_equal(c.n[NR_SL_RESUMED], 11);   /* grep -c ' <\.\.\. [a-z0-9_]* resumed>' */
+    assert_int_equal(c.n[NR_SL_SIGNAL], 3);     /* grep -c ' --- SIG' */
+    assert_int_equal(c.n[NR_SL_EXITED], 2);     /* grep -c 'exited with' */
+    assert_int_equal(c.n[NR_SL_KILLED], 1);     /* grep -c 'killed by' */
+    assert_int_equal(c.n[NR_SL_SYSCALL], 48);   /* 74 lines - 26 above */
+    assert_int_equal(c.n[NR_SL_BAD], 0);
+}
+
+static void captured_stderr_tt_T(void **state)
+{
+    kind_counts c = count_file("strace61_stderr_tt_T.log");
+    assert_int_equal(c.n[NR_SL_UNFINISHED], 9); /* 6 "<unfinished ...>$" after a call + 3 "attached$" */
+    assert_int_equal(c.n[NR_SL_RESUMED], 8);    /* 6 "resumed>" + 2 tails of split calls */
+    assert_int_equal(c.n[NR_SL_CONTINUATION], 1); /* " <unfinished ...>" alone */
+    assert_int_equal(c.n[NR_SL_SIGNAL], 3);
+    assert_int_equal(c.n[NR_SL_EXITED], 1);
+    assert_int_equal(c.n[NR_SL_KILLED], 1);
+    assert_int_equal(c.n[NR_SL_SYSCALL], 33);
+    assert_int_equal(c.n[NR_SL_BAD], 0);
+}
+
+static void captured_flags(void **state)
+{
+    kind_counts c = count_file("strace61_flags.log");
+    assert_int_equal(c.n[NR_SL_CONTINUATION], 5); /* 2 hex dump + 3 -k frames */
+    assert_int_equal(c.n[NR_SL_SUMMARY], 6);
+    assert_int_equal(c.n[NR_SL_EXITED], 1);
+    assert_int_equal(c.n[NR_SL_SYSCALL], 34);
+    assert_int_equal(c.n[NR_SL_BAD], 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(pid_prefix_forms),
+        cmocka_unit_test(timestamp_forms),
+        cmocka_unit_test(results_and_durations),
+        cmocka_unit_test(unfinished_and_resumed),
+        cmocka_unit_test(signals_exits_notices),
+        cmocka_unit_test(summary_continuation_blank),
+        cmocka_unit_test(bad_and_truncated),
+        cmocka_unit_test(every_prefix_stays_in_bounds),
+        cmocka_unit_test(sarg_split),
+        cmocka_unit_test(sarg_fd_forms),
+        cmocka_unit_test(sarg_int_forms),
+        cmocka_unit_test(sarg_flags_abbrev_verbose_raw),
+        cmocka_unit_test(sarg_unquote_escapes),
+        cmocka_unit_test(captured_f_o_ttt_T_yy),
+        cmocka_unit_test(captured_stderr_tt_T),
+        cmocka_unit_test(captured_flags),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

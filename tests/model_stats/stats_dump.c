@@ -1,0 +1,162 @@
+/* stats_dump DIR: writes generated data sets and this implementation's
+ * statistics of them as CSV files into DIR, for check_scipy.py to recompute
+ * independently. Data: GSL MT19937 seeded 2026 (fixed), values printed with
+ * 17 significant digits so that Python reads exactly the same doubles. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "concentration.h"
+#include "powerlaw.h"
+#include "quantile.h"
+
+static FILE *open_out(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        perror(path);
+        exit(1);
+    }
+    return f;
+}
+
+/* Per-file byte counts: integers (exact sums), 30% zeros, lognormal sizes, ties. */
+static int dump_concentration(const char *dir, gsl_rng *r)
+{
+    enum { N = 2000 };
+    double *v = malloc(N * sizeof *v);
+    FILE *f = open_out(dir, "conc_data.csv");
+    for (int i = 0; i < N; i++) {
+        const double u = gsl_rng_uniform(r);
+        v[i] = u < 0.3 ? 0 : u < 0.4 ? 4096 : floor(exp(gsl_ran_gaussian(r, 2.5) + 10));
+        fprintf(f, "%.17g\n", v[i]);
+    }
+    fclose(f);
+    nr_concentration c;
+    if (nr_concentration_compute(v, N, &c) != 0)
+        return 1;
+    f = open_out(dir, "conc_result.csv");
+    fprintf(f, "name,value\n");
+    fprintf(f, "total,%.17g\ngini,%.17g\ntop1_share,%.17g\ntop10_share,%.17g\ntop20_share,%.17g\n", c.total,
+            c.gini, c.top1_share, c.top10_share, c.top20_share);
+    fprintf(f, "files_for_50,%.17g\nfiles_for_90,%.17g\nfiles_for_99,%.17g\n", c.files_for_50, c.files_for_90,
+            c.files_for_99);
+    fclose(f);
+    free(v);
+    return 0;
+}
+
+typedef struct batches {
+    const int64_t *v;
+    size_t n, pos;
+} batches;
+
+static int b_rewind(void *ctx, nr_error *err)
+{
+    ((batches *)ctx)->pos = 0;
+    return 0;
+}
+
+static int b_next(void *ctx, const int64_t **vals, size_t *n, nr_error *err)
+{
+    batches *b = ctx;
+    if (b->pos >= b->n)
+        return 0;
+    *vals = b->v + b->pos;
+    *n = b->n - b->pos < 1000 ? b->n - b->pos : 1000;
+    b->pos += *n;
+    return 1;
+}
+
+/* Latency-like nanoseconds with duplicates, a slow mode and extremes. */
+static int dump_quantiles(const char *dir, gsl_rng *r)
+{
+    enum { N = 100003 }; /* q * N mostly not an integer: numpy's float ranks agree too */
+    static const double qs[] = {0.001, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 0.9999, 1.0};
+    enum { NQ = sizeof qs / sizeof qs[0] };
+    int64_t *v = malloc(N * sizeof *v);
+    FILE *f = open_out(dir, "quant_data.csv");
+    for (int i = 0; i < N; i++) {
+        const double u = gsl_rng_uniform(r);
+        v[i] = u < 0.05 ? 1000 : u < 0.9 ? (int64_t)llround(2000 * exp(gsl_ran_gaussian(r, 0.5)))
+             : u < 0.9999 ? (int64_t)llround(5e6 * exp(gsl_ran_gaussian(r, 1))) : INT64_C(9000000000000);
+        fprintf(f, "%" PRId64 "\n", v[i]);
+    }
+    fclose(f);
+    batches b = {.v = v, .n = N};
+    nr_value_source src = {.ctx = &b, .rewind = b_rewind, .next = b_next};
+    int64_t out[NQ];
+    uint64_t count;
+    nr_error err;
+    if (nr_quantiles_exact(&src, qs, NQ, out, &count, &err) != 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    f = open_out(dir, "quant_result.csv");
+    fprintf(f, "q,value\n");
+    for (int i = 0; i < NQ; i++)
+        fprintf(f, "%g,%" PRId64 "\n", qs[i], out[i]);
+    fclose(f);
+    free(v);
+    return 0;
+}
+
+/* 1000 values. name "pl": 30% uniform on [0.2, 1), 70% Pareto alpha 2.5
+ * from 1; name "ln": lognormal mu 0.3, sigma 2, kept above 15. */
+static int dump_powerlaw(const char *dir, const char *name, gsl_rng *r)
+{
+    enum { N = 1000 };
+    double *x = malloc(N * sizeof *x);
+    char file[64];
+    snprintf(file, sizeof file, "%s_data.csv", name);
+    FILE *f = open_out(dir, file);
+    for (int i = 0; i < N;) {
+        if (strcmp(name, "pl") == 0) {
+            x[i] = gsl_rng_uniform(r) < 0.3 ? 0.2 + 0.8 * gsl_rng_uniform(r)
+                                            : pow(1.0 - gsl_rng_uniform(r), -1.0 / 1.5);
+        } else {
+            x[i] = exp(0.3 + gsl_ran_gaussian(r, 2.0));
+            if (x[i] < 15)
+                continue;
+        }
+        fprintf(f, "%.17g\n", x[i++]);
+    }
+    fclose(f);
+    nr_powerlaw_opts o = {.discrete = 0, .bootstraps = 0, .seed = 1, .min_tail = 10};
+    nr_powerlaw_fit p;
+    nr_error err;
+    if (nr_powerlaw_fit_compute(x, N, &o, &p, &err) != 0) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    snprintf(file, sizeof file, "%s_result.csv", name);
+    f = open_out(dir, file);
+    fprintf(f, "name,value\n");
+    fprintf(f, "alpha,%.17g\nxmin,%.17g\nn_tail,%zu\nalpha_se,%.17g\nks_d,%.17g\n", p.alpha, p.xmin, p.n_tail,
+            p.alpha_se, p.ks_d);
+    fprintf(f, "vs_lognormal_R,%.17g\nvs_lognormal_p,%.17g\n", p.vs_lognormal_R, p.vs_lognormal_p);
+    fclose(f);
+    free(x);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: stats_dump DIR\n");
+        return 2;
+    }
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 2026);
+    const int rc = dump_concentration(argv[1], r) || dump_quantiles(argv[1], r) ||
+                   dump_powerlaw(argv[1], "pl", r) || dump_powerlaw(argv[1], "ln", r);
+    gsl_rng_free(r);
+    return rc;
+}
