@@ -130,12 +130,38 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
         }
         fputc('\n', out);
     }
-    if (!nr_model_get_fidelity(m)->durations_available)
+    const nr_model_fidelity *fi = nr_model_get_fidelity(m);
+    if (!fi->durations_available)
         fprintf(out, "latency unavailable: trace lacks -T\n");
+    const nr_cache_split *cs = nr_model_cache_split(m);
+    if (cs->found)
+        fprintf(out, "cache split (%s): %.1f%% of reads are slow (>= %.3g ms), carrying %.1f%% of the bytes read\n",
+                cs->method, 100 * cs->slow_share, (double)cs->threshold_ns * 1e-6, 100 * cs->slow_bytes_share);
+
+    const nr_model_nonfile *nf = nr_model_get_nonfile(m);
+    fprintf(out, "\nnot file I/O (not counted above):");
+    int any = 0;
+    for (int k = 0; k < NR_FILE_KIND_COUNT; k++) {
+        if (k == NR_KIND_REGULAR || nf->calls[k] == 0)
+            continue;
+        fprintf(out, "%s %s %" PRIu64 " calls (", any ? "," : "", nr_file_kind_name(k), nf->calls[k]);
+        print_bytes(out, (double)(nf->bytes_read[k] + nf->bytes_written[k]));
+        fputc(')', out);
+        any = 1;
+    }
+    fprintf(out, "%s\n", any ? "" : " none");
+    if (fi->unfinished_calls)
+        fprintf(out, "%" PRIu64 " calls never finished (no result)\n", fi->unfinished_calls);
+    if (fi->processes_io_no_phase)
+        fprintf(out, "%" PRIu64 " processes did file I/O outside every phase\n", fi->processes_io_no_phase);
+    if (fi->mmap_regular)
+        fprintf(out, "note: %" PRIu64 " mmap calls on regular files: reads through mappings are invisible to strace\n",
+                fi->mmap_regular);
 
     if (nr_model_burst_count(m))
         fprintf(out, "\n%zu write bursts:\n", nr_model_burst_count(m));
-    for (size_t i = 0; i < nr_model_burst_count(m); i++) {
+    const size_t shown = nr_model_burst_count(m) < 10 ? nr_model_burst_count(m) : 10;
+    for (size_t i = 0; i < shown; i++) {
         const nr_model_burst *b = nr_model_burst_at(m, i);
         fprintf(out, "  at %.3f s for %.3f s: ", (double)(b->start_ns - t->first_ns) * 1e-9, b->duration_s);
         print_bytes(out, (double)b->bytes);
@@ -143,6 +169,8 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
         print_bytes(out, b->peak_rate);
         fprintf(out, "/s\n");
     }
+    if (shown < nr_model_burst_count(m))
+        fprintf(out, "  ... %zu more (summary --json lists them all)\n", nr_model_burst_count(m) - shown);
 
     fprintf(out, "\nfindings:\n");
     if (nr_model_finding_count(m) == 0)

@@ -35,7 +35,7 @@ void nr__access_add(nr_model *m, const nr__event *e)
     nr_model_access *a = &m->access;
     if (e->op == NR_OP_META)
         a->meta_calls++;
-    if (e->op == NR_OP_OPEN && e->result >= 0 && !(e->flags & NR_EVF_FAILED) && is_open_syscall(e->syscall))
+    if (e->op == NR_OP_OPEN && !(e->flags & NR_EVF_FAILED) && is_open_syscall(e->syscall))
         a->opens++;
     if (e->op != NR_OP_READ && e->op != NR_OP_WRITE)
         return;

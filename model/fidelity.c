@@ -148,7 +148,8 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
     nr_col_chunk_init(&reason);
     nr_col_chunk_init(&count);
     char **seen = NULL;
-    size_t nseen = 0, cap = 0;
+    uint64_t *counts = NULL;
+    size_t nseen = 0, cap = 0, ccap = 0;
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
         if ((rc = nr_store_read_chunk(t, (size_t)creason, rg, &reason, err)) < 0 ||
@@ -160,8 +161,9 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
                 j++;
             if (j < nseen)
                 continue;
-            if ((rc = NR_GROW(seen, cap, nseen + 1)) < 0)
+            if ((rc = NR_GROW(seen, cap, nseen + 1)) < 0 || (rc = NR_GROW(counts, ccap, nseen + 1)) < 0)
                 break;
+            counts[nseen] = count.i64[i] > 0 ? (uint64_t)count.i64[i] : 0;
             if (!(seen[nseen] = nr_arena_strndup(&m->arena, reason.str[i], reason.str_len[i]))) {
                 rc = NR_E_NOMEM;
                 break;
@@ -171,7 +173,10 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
         }
     }
     m->fidelity.diagnostics_reasons = nseen;
-    free(seen);
+    m->reason_names = seen;
+    m->reason_counts = counts;
+    m->fidelity.reason_names = (const char *const *)seen;
+    m->fidelity.reason_counts = counts;
     nr_col_chunk_fini(&reason);
     nr_col_chunk_fini(&count);
     return rc;

@@ -109,6 +109,7 @@ static void cache_tail(const nr_model *m, evidence *ev)
     const nr_model_latency *rd = nr__lat(m, NR_LAT_READ, 0);
     ev->applicable = s->found && rd->count > 0;
     ev->value = s->slow_share;
+    ev->gate = 1.0 - s->slow_share;   /* misses are the minority: they make the tail */
     ev->args[0] = 100.0 * s->slow_share;
     ev->args[1] = (double)s->threshold_ns * 1e-6;
     ev->args[2] = (double)rd->q_ns[2] * 1e-6;
@@ -145,7 +146,7 @@ static const rule rules[] = {
      .sentence = "Checkpointing took %.1f%% of the run's wall time (%.3g s).",
      .action = "Write checkpoints asynchronously, or stage them locally and copy in the background.",
      .measure = async_checkpoints},
-    {.id = "cache_miss_tail", .fires_below = 0, .threshold = 0.01,
+    {.id = "cache_miss_tail", .fires_below = 0, .threshold = 0.01, .gate = 0.5,
      .sentence = "%.1f%% of reads are slow (>= %.3g ms, cache misses) and set the read p99 of %.3g ms; "
                  "they carry %.1f%% of the bytes read.",
      .action = "Warm the page cache or stage the data set on local storage: the tail is misses.",

@@ -11,12 +11,15 @@ void nr__idmap_init(nr__idmap *m)
     m->keys = NULL;
     m->vals = NULL;
     m->cap = m->len = 0;
+    m->dense = NULL;
+    m->ndense = 0;
 }
 
 void nr__idmap_fini(nr__idmap *m)
 {
     free(m->keys);
     free(m->vals);
+    free(m->dense);
     nr__idmap_init(m);
 }
 
@@ -31,6 +34,8 @@ static size_t slot_of(int64_t key, size_t cap)
 
 int64_t nr__idmap_get(const nr__idmap *m, int64_t key)
 {
+    if (m->dense)
+        return key >= 0 && (uint64_t)key < m->ndense ? m->dense[key] : -1;
     if (m->cap == 0 || key == EMPTY_KEY)
         return -1;
     for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
@@ -73,6 +78,9 @@ int nr__idmap_put(nr__idmap *m, int64_t key, uint32_t val)
 {
     if (key == EMPTY_KEY)
         return NR_E_INPUT;
+    free(m->dense);
+    m->dense = NULL;
+    m->ndense = 0;
     if ((m->len + 1) * 2 > m->cap)
         NR_TRY(rehash(m, m->cap ? m->cap * 2 : 64));
     size_t i = slot_of(key, m->cap);
@@ -82,5 +90,30 @@ int nr__idmap_put(nr__idmap *m, int64_t key, uint32_t val)
         m->len++;
     m->keys[i] = key;
     m->vals[i] = val;
+    return 0;
+}
+
+int nr__idmap_densify(nr__idmap *m)
+{
+    const size_t limit = 4 * m->len + 1024;
+    int64_t max = -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->keys[i] == EMPTY_KEY)
+            continue;
+        if (m->keys[i] < 0 || (uint64_t)m->keys[i] >= limit)
+            return 0;   /* sparse or negative ids: keep hashing */
+        max = m->keys[i] > max ? m->keys[i] : max;
+    }
+    int64_t *dense = malloc((size_t)(max + 1) * sizeof *dense + 1);
+    if (!dense)
+        return NR_E_NOMEM;
+    for (int64_t k = 0; k <= max; k++)
+        dense[k] = -1;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i] != EMPTY_KEY)
+            dense[m->keys[i]] = m->vals[i];
+    free(m->dense);
+    m->dense = dense;
+    m->ndense = (size_t)(max + 1);
     return 0;
 }

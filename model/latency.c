@@ -3,11 +3,15 @@
  * and log-binned CDF points; the cache-hit/miss split of reads; the exact
  * median read size.
  *
- * Method (memory bounded by groups, not events): pass 1 fills one nr_loghist
- * per group; the histogram tells which bin holds each wanted rank; pass 2
- * collects only the values of those bins (and counts the values below), so
- * the rank-th value is found by sorting a bin. A bin too full to collect
- * falls back to nr_quantiles_exact over a filtered source of the store. */
+ * Method (exact; memory bounded by the number of groups, never by events):
+ * pass 1 fills one nr_loghist per group, which tells the bin holding each
+ * wanted rank, the values below it and in it. Every later pass serves all
+ * groups at once: a range with few values is collected and sorted; a range
+ * with many is counted in NSUB sub-bins, narrowing it to the sub-bin holding
+ * the rank, until a range is collectable or a single value (latencies below
+ * ~4 s need at most two narrowing passes). nr_quantiles_exact over a filtered
+ * source of the store (nr__quantiles_filtered) gives the same answers one
+ * group at a time; the tests check the two against each other and a sort. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +20,8 @@
 
 const double nr_model_quantiles[NR_MODEL_NQ] = {0.5, 0.9, 0.99, 0.999, 0.9999, 1.0};
 
-#define TARGET_CAP ((size_t)1 << 20)       /* values collected for one rank */
-#define TOTAL_CAP ((uint64_t)16 << 20)     /* values collected over every rank */
-#define LOGHIST_BINS NR_LOGHIST_BINS
+#define COLLECT_CAP 16384u    /* a range with at most this many values is collected (128 KiB) */
+#define NSUB 4096u            /* else it is split into this many sub-bins (16 KiB) */
 
 const char *nr_lat_op_name(int lat_op)
 {
@@ -47,9 +50,60 @@ static int sized_read(const nr__event *e)
 static size_t ngroups(const nr_model *m) { return NR_LAT_OP_COUNT * m->lat_slots + 1; }
 static nr_model_latency *group(nr_model *m, size_t g) { return g + 1 == ngroups(m) ? &m->read_size : &m->lat[g]; }
 
-static void add_sample(nr_model_latency *l, int64_t v)
+/* The fine histogram: every value below 2048 has its own bin, larger values
+ * 1024 bins per power of two (width < 0.1% of the value), computed with one
+ * clz: bins narrow enough that pass 2 can nearly always collect a rank's bin. */
+#define FINE_MBITS 10
+#define FINE_BINS ((size_t)54 << FINE_MBITS)
+
+static size_t fine_bin(int64_t v)
 {
-    nr_loghist_add(&l->hist, v);
+    if (v <= 0)
+        return 0;
+    const uint64_t u = (uint64_t)v;
+    if (u < ((uint64_t)2 << FINE_MBITS))
+        return (size_t)u;
+    const int shift = 63 - __builtin_clzll(u) - FINE_MBITS;
+    return ((size_t)shift << FINE_MBITS) + (size_t)(u >> shift);
+}
+
+/* The integer range of fine bin i (bin 0 holds every v <= 0). */
+static void fine_range(size_t i, int64_t *lo, int64_t *hi)
+{
+    if (i < ((size_t)2 << FINE_MBITS)) {
+        *lo = i == 0 ? INT64_MIN : (int64_t)i;
+        *hi = (int64_t)i;
+        return;
+    }
+    const int shift = (int)(i >> FINE_MBITS) - 1;
+    const uint64_t mant = (i & (((size_t)1 << FINE_MBITS) - 1)) + ((uint64_t)1 << FINE_MBITS);
+    *lo = (int64_t)(mant << shift);
+    *hi = (int64_t)(((mant + 1) << shift) - 1);
+}
+
+static int add_fine(nr_model *m, size_t g, size_t bin)
+{
+    uint32_t **f = &m->fine[g];
+    if (!*f && !(*f = calloc(FINE_BINS, sizeof **f)))
+        return NR_E_NOMEM;
+    if ((*f)[bin] == UINT32_MAX) {
+        m->fine_overflow[g] = 1;   /* 4 G values in one bin: the group takes the reference path */
+        return 0;
+    }
+    (*f)[bin]++;
+    return 0;
+}
+
+/* nr_loghist_add with the bin computed once for the several groups of an event. */
+static void add_sample(nr_model_latency *l, int64_t v, int bin)
+{
+    nr_loghist *h = &l->hist;
+    h->counts[bin]++;
+    if (h->n == 0 || v < h->min)
+        h->min = v;
+    if (h->n == 0 || v > h->max)
+        h->max = v;
+    h->n++;
     l->count++;
     l->mean_s += (double)v;   /* the sum until latency_finish */
 }
@@ -64,86 +118,158 @@ static void event_groups(const nr_model *m, const nr__event *e, size_t g[4])
     g[3] = base + nr__lat_slot_fs(m, e->fs);
 }
 
-void nr__latency_add(nr_model *m, const nr__event *e)
+int nr__latency_add(nr_model *m, const nr__event *e)
 {
-    if (sized_read(e))
-        add_sample(&m->read_size, e->bytes > 0 ? e->bytes : 0);
+    if (sized_read(e)) {
+        const int64_t size = e->bytes > 0 ? e->bytes : 0;
+        add_sample(&m->read_size, size, nr_loghist_bin(size));
+        NR_TRY(add_fine(m, ngroups(m) - 1, fine_bin(size)));
+    }
     if (!timed(e))
-        return;
+        return 0;
     size_t g[4];
     event_groups(m, e, g);
-    for (int i = 0; i < 4; i++)
-        add_sample(&m->lat[g[i]], e->dur);
+    const int bin = nr_loghist_bin(e->dur);
+    const size_t fine = fine_bin(e->dur);
+    for (int i = 0; i < 4; i++) {
+        add_sample(&m->lat[g[i]], e->dur, bin);
+        NR_TRY(add_fine(m, g[i], fine));
+    }
+    return 0;
 }
 
-/* Chooses the bin of each wanted rank and the value range to collect. */
+/* Collect when the range holds few values, else count them in sub-bins. */
+static int arm(nr__qtarget *t)
+{
+    free(t->vals);
+    t->vals = NULL;
+    t->n = 0;
+    if (t->lo == t->hi || t->inrange == 0) {
+        t->value = t->lo;
+        t->mode = NR__Q_DONE;
+        return 0;
+    }
+    if (t->inrange <= COLLECT_CAP) {
+        t->mode = NR__Q_COLLECT;
+        t->vals = malloc(t->inrange * sizeof *t->vals);
+        return t->vals ? 0 : NR_E_NOMEM;
+    }
+    t->mode = NR__Q_REFINE;
+    const uint64_t span = (uint64_t)t->hi - (uint64_t)t->lo;   /* + 1 may overflow: width rounds up */
+    t->width = span / NSUB + 1;
+    if (!t->sub)
+        t->sub = malloc(NSUB * sizeof *t->sub);
+    if (!t->sub)
+        return NR_E_NOMEM;
+    memset(t->sub, 0, NSUB * sizeof *t->sub);
+    return 0;
+}
+
+/* A slice (phase, role, file system) holding every value of its op's "all"
+ * group is that group: same values, same quantiles. */
+static int mirrors_all(const nr_model *m, size_t g)
+{
+    if (g + 1 == ngroups(m) || g % m->lat_slots == 0)
+        return 0;
+    return m->lat[g].count == m->lat[g - g % m->lat_slots].count;
+}
+
+/* The union of the ranges still searched in each group (a fast reject per event). */
+static void update_group_ranges(nr_model *m)
+{
+    const size_t ng = ngroups(m);
+    for (size_t g = 0; g < ng; g++) {
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (int q = 0; q < NR_MODEL_NQ; q++) {
+            const nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
+            if (t->rank == 0 || t->mode == NR__Q_DONE)
+                continue;
+            lo = t->lo < lo ? t->lo : lo;
+            hi = t->hi > hi ? t->hi : hi;
+        }
+        m->qrange[2 * g] = lo;
+        m->qrange[2 * g + 1] = hi;
+    }
+}
+
+/* Chooses, for each wanted rank, the fine bin that holds it: its exact
+ * integer range, the values below it and in it. */
 int nr__latency_plan(nr_model *m, nr_error *err)
 {
     const size_t ng = ngroups(m);
     m->qt = calloc(ng * NR_MODEL_NQ, sizeof *m->qt);
-    if (!m->qt)
+    m->qrange = calloc(2 * ng, sizeof *m->qrange);
+    if (!m->qt || !m->qrange)
         return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
-    uint64_t planned = 0;
     for (size_t g = 0; g < ng; g++) {
         const nr_model_latency *l = group(m, g);
         const uint64_t n = l->hist.n;
-        for (int q = 0; q < NR_MODEL_NQ && n > 0; q++) {
+        if (n == 0 || mirrors_all(m, g) || m->fine_overflow[g])
+            continue;   /* nothing, a copy of its op's "all" group, or the reference path */
+        const uint32_t *fine = m->fine[g];
+        uint64_t cum = 0;
+        size_t b = 0;
+        for (int q = 0; q < NR_MODEL_NQ; q++) {
             nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
-            const uint64_t rank = nr_quantile_rank(nr_model_quantiles[q], n);
-            uint64_t cum = 0;
-            int b = 0;
-            while (b < LOGHIST_BINS - 1 && cum + l->hist.counts[b] < rank)
-                cum += l->hist.counts[b++];
-            t->rank = rank;
-            t->lo = b == 0 ? INT64_MIN : (int64_t)floor(nr_loghist_bin_upper(b - 1)) - 1;
-            t->hi = b == LOGHIST_BINS - 1 ? INT64_MAX : (int64_t)ceil(nr_loghist_bin_upper(b)) + 1;
-            const nr__qtarget *prev = q > 0 ? t - 1 : NULL;
-            if (prev && prev->lo == t->lo && prev->hi == t->hi) {
-                t->shared = 1;   /* same bin as the previous rank: reuse its values */
-                t->fallback = prev->fallback;
-                continue;
-            }
-            const uint64_t expect = l->hist.counts[b];
-            if (expect > TARGET_CAP || planned + expect > TOTAL_CAP)
-                t->fallback = 1;
-            else
-                planned += expect;
+            t->rank = nr_quantile_rank(nr_model_quantiles[q], n);
+            while (b < FINE_BINS - 1 && cum + fine[b] < t->rank)   /* ranks ascend: the walk goes on */
+                cum += fine[b++];
+            t->below = cum;
+            t->inrange = fine[b];
+            fine_range(b, &t->lo, &t->hi);
+            t->lo = t->lo < l->hist.min ? l->hist.min : t->lo;
+            t->hi = t->hi > l->hist.max ? l->hist.max : t->hi;
+            if (arm(t) < 0)
+                return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
         }
+        free(m->fine[g]);
+        m->fine[g] = NULL;
     }
-    if (m->lat && m->lat[NR_LAT_READ * m->lat_slots].count > 0)
+    update_group_ranges(m);
+    if (m->lat[NR_LAT_READ * m->lat_slots].count > 0)
         NR_TRY(nr_cache_split_compute(&m->lat[NR_LAT_READ * m->lat_slots].hist, &m->split));
     return 0;
 }
 
-static int collect_value(nr__qtarget *t, int64_t v)
+static void collect_value(nr__qtarget *t, int64_t v)
 {
     for (int q = 0; q < NR_MODEL_NQ; q++, t++) {
-        if (t->rank == 0 || t->fallback || t->shared)
+        if (t->mode == NR__Q_DONE || v < t->lo || v > t->hi)
             continue;
-        if (v < t->lo) {
-            t->below++;
-        } else if (v <= t->hi) {
-            NR_TRY(NR_GROW(t->vals, t->cap, t->n + 1));
-            t->vals[t->n++] = v;
+        if (t->mode == NR__Q_COLLECT) {
+            if (t->n < t->inrange)   /* always true unless the store changed between passes */
+                t->vals[t->n++] = v;
+        } else {
+            t->sub[((uint64_t)v - (uint64_t)t->lo) / t->width]++;
         }
     }
-    return 0;
+}
+
+void nr__latency_slow_bytes(nr_model *m, const nr__event *e)
+{
+    if (!timed(e) || e->lat_op != NR_LAT_READ || e->bytes <= 0)
+        return;
+    m->read_bytes_timed += (uint64_t)e->bytes;
+    if (m->split.found && e->dur >= m->split.threshold_ns)
+        m->slow_read_bytes += (uint64_t)e->bytes;
+}
+
+static void collect_group(nr_model *m, size_t g, int64_t v)
+{
+    if (v >= m->qrange[2 * g] && v <= m->qrange[2 * g + 1])
+        collect_value(&m->qt[g * NR_MODEL_NQ], v);
 }
 
 int nr__latency_collect(nr_model *m, const nr__event *e)
 {
     if (sized_read(e))
-        NR_TRY(collect_value(&m->qt[(ngroups(m) - 1) * NR_MODEL_NQ], e->bytes > 0 ? e->bytes : 0));
+        collect_group(m, ngroups(m) - 1, e->bytes > 0 ? e->bytes : 0);
     if (!timed(e))
         return 0;
-    if (e->lat_op == NR_LAT_READ && m->split.found && e->dur >= m->split.threshold_ns && e->bytes > 0)
-        m->slow_read_bytes += (uint64_t)e->bytes;
-    if (e->lat_op == NR_LAT_READ && e->bytes > 0)
-        m->read_bytes_timed += (uint64_t)e->bytes;
     size_t g[4];
     event_groups(m, e, g);
     for (int i = 0; i < 4; i++)
-        NR_TRY(collect_value(&m->qt[g[i] * NR_MODEL_NQ], e->dur));
+        collect_group(m, g[i], e->dur);
     return 0;
 }
 
@@ -153,7 +279,52 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The filter that reproduces group g, for the fallback. */
+/* After a pass: a collected range gives the value by sorting; a refined one
+ * narrows to the sub-bin holding the rank. Returns 1 if a target needs another pass. */
+static int step_target(nr__qtarget *t, int *again, nr_error *err)
+{
+    const uint64_t k = t->rank - t->below;   /* rank within [lo, hi], 1-based */
+    if (t->mode == NR__Q_COLLECT) {
+        if (t->n != t->inrange || k < 1 || k > t->n)
+            return nr_error_set(err, NR_E_FORMAT, "table events changed between passes");
+        qsort(t->vals, t->n, sizeof *t->vals, cmp_i64);
+        t->value = t->vals[k - 1];
+        t->mode = NR__Q_DONE;
+        free(t->vals);
+        t->vals = NULL;
+        return 0;
+    }
+    uint64_t cum = 0;
+    size_t s = 0;
+    while (s < NSUB - 1 && cum + t->sub[s] < k)
+        cum += t->sub[s++];
+    if (cum + t->sub[s] < k)
+        return nr_error_set(err, NR_E_FORMAT, "table events changed between passes");
+    t->below += cum;
+    t->inrange = t->sub[s];
+    const int64_t lo = (int64_t)((uint64_t)t->lo + s * t->width);
+    const uint64_t room = (uint64_t)t->hi - (uint64_t)lo;
+    t->hi = room >= t->width ? (int64_t)((uint64_t)lo + t->width - 1) : t->hi;
+    t->lo = lo;
+    NR_TRY(arm(t));
+    *again |= t->mode != NR__Q_DONE;
+    return 0;
+}
+
+int nr__latency_step(nr_model *m, nr_error *err)
+{
+    int again = 0;
+    const size_t nt = ngroups(m) * NR_MODEL_NQ;
+    for (size_t i = 0; i < nt; i++) {
+        nr__qtarget *t = &m->qt[i];
+        if (t->rank && t->mode != NR__Q_DONE)
+            NR_TRY(step_target(t, &again, err));
+    }
+    update_group_ranges(m);
+    return again;
+}
+
+/* The filter that reproduces group g (for the reference path). */
 static nr__filter filter_of(const nr_model *m, size_t g)
 {
     nr__filter f = {.lat_op = NR_LAT_READ, .value_bytes = 0, .phase = -1, .role = -1, .fs = -1};
@@ -172,48 +343,22 @@ static nr__filter filter_of(const nr_model *m, size_t g)
     return f;
 }
 
-/* Reads the quantiles of group g from its collected bins; 1 when one needs the fallback. */
-static int finish_group(nr_model *m, size_t g)
-{
-    nr_model_latency *l = group(m, g);
-    nr__qtarget *t = &m->qt[g * NR_MODEL_NQ];
-    const nr__qtarget *owner = NULL;
-    for (int q = 0; q < NR_MODEL_NQ; q++) {
-        l->q_ns[q] = -1;
-        if (t[q].rank == 0)
-            continue;
-        if (t[q].fallback)
-            return 1;
-        if (!t[q].shared) {
-            owner = &t[q];
-            qsort(t[q].vals, t[q].n, sizeof *t[q].vals, cmp_i64);
-        }
-        if (!owner || t[q].rank <= owner->below || t[q].rank - owner->below > owner->n)
-            return 1;
-        l->q_ns[q] = owner->vals[t[q].rank - owner->below - 1];
-    }
-    return 0;
-}
-
 int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
 {
     const size_t ng = ngroups(m);
     for (size_t g = 0; g < ng; g++) {
         nr_model_latency *l = group(m, g);
-        if (finish_group(m, g)) {
-            const nr__filter f = filter_of(m, g);
-            uint64_t count = 0;
+        const size_t src = mirrors_all(m, g) ? g - g % m->lat_slots : g;
+        if (m->fine_overflow[src]) {
+            const nr__filter f = filter_of(m, src);
+            uint64_t count;
             NR_TRY(nr__quantiles_filtered(m, s, &f, l->q_ns, &count, err));
-            if (count != l->count)
-                return nr_error_set(err, NR_E_FORMAT,
-                                    "table events changed between passes (%llu vs %llu values)",
-                                    (unsigned long long)count, (unsigned long long)l->count);
+        } else {
+            const nr__qtarget *t = &m->qt[src * NR_MODEL_NQ];
+            for (int q = 0; q < NR_MODEL_NQ; q++)
+                l->q_ns[q] = t[q].rank ? t[q].value : -1;
         }
         l->mean_s = l->count ? l->mean_s / (double)l->count * (g + 1 == ng ? 1.0 : 1e-9) : NAN;
-        for (int q = 0; q < NR_MODEL_NQ; q++) {
-            free(m->qt[g * NR_MODEL_NQ + q].vals);
-            m->qt[g * NR_MODEL_NQ + q].vals = NULL;
-        }
     }
     m->access.median_read_size = m->read_size.count ? (uint64_t)m->read_size.q_ns[0] : 0;
     if (m->split.found)
@@ -221,7 +366,7 @@ int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
     return 0;
 }
 
-/* ---- a filtered value source over the store (the exact fallback) ------- */
+/* ---- a filtered value source over the store (reference path) ---------- */
 
 typedef struct filtered_source {
     nr_model *m;
@@ -289,7 +434,7 @@ int nr__quantiles_filtered(nr_model *m, const nr_store *s, const nr__filter *f,
     if (rc == 0 && src.r.t) {
         src.ngroups = nr_store_table_rowgroups(src.r.t);
         const nr_value_source vs = {.ctx = &src, .rewind = fs_rewind, .next = fs_next};
-        m->last_pid = INT64_MIN;
+        nr__pid_cache_reset(m);
         rc = nr_quantiles_exact(&vs, nr_model_quantiles, NR_MODEL_NQ, out, count, err);
     }
     nr__reader_close(&src.r);

@@ -13,7 +13,9 @@ static int alloc_latency(nr_model *m)
     for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots; i++)
         nr_loghist_init(&m->lat[i].hist);
     nr_loghist_init(&m->read_size.hist);
-    return 0;
+    m->fine = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine);
+    m->fine_overflow = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine_overflow);
+    return m->fine && m->fine_overflow ? 0 : NR_E_NOMEM;
 }
 
 /* The run extent: events' first start to last end, else the processes table. */
@@ -46,6 +48,8 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__load_phases(m, s, err));
     NR_TRY(nr__load_processes(m, s, err));
     NR_TRY(nr__assign_roles(m));
+    NR_TRY(nr__idmap_densify(&m->file_ids));
+    NR_TRY(nr__idmap_densify(&m->phase_ids));
     NR_TRY(alloc_latency(m));
     NR_TRY(nr__pass_events(m, s, 1, err));
     finish_totals(m);
@@ -55,6 +59,10 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__latency_plan(m, err));
     NR_TRY(nr__timeline_plan(m));
     NR_TRY(nr__pass_events(m, s, 2, err));
+    int again;
+    while ((again = nr__latency_step(m, err)) > 0)
+        NR_TRY(nr__pass_events(m, s, 3, err));
+    NR_TRY(again);
     NR_TRY(nr__latency_finish(m, s, err));
     NR_TRY(nr__bursts_compute(m));
     NR_TRY(nr__fidelity_finish(m, s, err));
@@ -62,7 +70,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc_pid);
     for (size_t i = 0; i < m->nprocs; i++)
         NR_TRY(nr__idmap_put(&m->pids, m->procs[i].pid, (uint32_t)i));
-    m->last_pid = INT64_MIN;
+    nr__pid_cache_reset(m);
     NR_TRY(nr__findings_compute(m));
     return 0;
 }
@@ -78,7 +86,6 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
     nr__idmap_init(&m->phase_ids);
     nr__idmap_init(&m->pids);
     nr__idmap_init(&m->phase_procs);
-    m->last_pair = -1;
     m->main_pid = -1;
     m->fidelity.hook_first_ns = m->fidelity.hook_last_ns = -1;
     m->fidelity.strace_first_ns = m->fidelity.strace_last_ns = -1;
@@ -112,6 +119,7 @@ void nr_model_free(nr_model *m)
     free(m->reg_last_end[1]);
     free(m->phases);
     free(m->procs);
+    free(m->proc_last_phase);
     for (int i = 0; i < NR_CONC_COUNT; i++) {
         free(m->lorenz_x[i]);
         free(m->lorenz_y[i]);
@@ -121,9 +129,17 @@ void nr_model_free(nr_model *m)
         free(m->ccdf_p[i]);
     }
     if (m->qt)
-        for (size_t i = 0; i < (NR_LAT_OP_COUNT * m->lat_slots + 1) * NR_MODEL_NQ; i++)
+        for (size_t i = 0; i < (NR_LAT_OP_COUNT * m->lat_slots + 1) * NR_MODEL_NQ; i++) {
             free(m->qt[i].vals);
+            free(m->qt[i].sub);
+        }
     free(m->qt);
+    free(m->qrange);
+    if (m->fine)
+        for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots + 1; i++)
+            free(m->fine[i]);
+    free(m->fine);
+    free(m->fine_overflow);
     free(m->lat);
     free(m->tl_read);
     free(m->tl_write);
@@ -132,6 +148,8 @@ void nr_model_free(nr_model *m)
     free(m->bursts);
     free(m->findings);
     free(m->pyio);
+    free(m->reason_names);
+    free(m->reason_counts);
     nr__idmap_fini(&m->file_ids);
     nr__idmap_fini(&m->phase_ids);
     nr__idmap_fini(&m->pids);

@@ -13,12 +13,17 @@ typedef struct nr__idmap {
     int64_t *keys;
     uint32_t *vals;
     size_t cap, len;   /* cap is 0 or a power of two */
+    int64_t *dense;    /* when keys are small non-negative ints: dense[key] = val or -1 */
+    size_t ndense;
 } nr__idmap;
 void nr__idmap_init(nr__idmap *m);
 void nr__idmap_fini(nr__idmap *m);
 /* Index of key, or -1. */
 int64_t nr__idmap_get(const nr__idmap *m, int64_t key);
 int nr__idmap_put(nr__idmap *m, int64_t key, uint32_t val);
+/* Adds a direct-indexed copy when every key is in [0, 4 len + 1024) (ids are
+ * usually dense): lookups per event then cost one load. Later puts drop it. */
+int nr__idmap_densify(nr__idmap *m);
 
 /* One decoded event, as the statistics see it. */
 typedef struct nr__event {
@@ -35,16 +40,21 @@ typedef struct nr__event {
     const char *syscall;  /* pass 1 only; NULL otherwise */
 } nr__event;
 
-/* A latency (or size) group collected for exact quantiles. */
+/* The search for one wanted rank of one group (latency.c): the value range
+ * known to hold it narrows pass by pass until a pass can collect the range. */
 typedef struct nr__qtarget {
-    int64_t lo, hi;     /* value range collected */
-    uint64_t rank;      /* 1-based rank wanted within the group */
-    uint64_t below;     /* values < lo seen */
-    int64_t *vals;
-    size_t n, cap;
-    int fallback;       /* too many values in range: use nr_quantiles_exact */
-    int shared;         /* same range as the previous rank: its values serve */
+    int64_t lo, hi;     /* the range holding the wanted value (inclusive) */
+    uint64_t rank;      /* 1-based rank within the group; 0 = no target */
+    uint64_t below;     /* values of the group < lo (exact) */
+    uint64_t inrange;   /* values of the group in [lo, hi] (exact) */
+    int mode;           /* NR__Q_DONE, NR__Q_COLLECT, NR__Q_REFINE */
+    uint64_t width;     /* refine: values per sub-bin */
+    uint32_t *sub;      /* refine: sub-bin counts */
+    int64_t *vals;      /* collect: the values in range */
+    size_t n;
+    int64_t value;      /* the answer once done */
 } nr__qtarget;
+enum { NR__Q_DONE, NR__Q_COLLECT, NR__Q_REFINE };
 
 struct nr_model {
     nr_arena arena;
@@ -77,15 +87,16 @@ struct nr_model {
     size_t unphased;             /* index of the unphased entry */
     uint64_t phase_rows;
     nr__idmap phase_procs;       /* set of (phase << 32 | process) pairs with I/O */
-    int64_t last_pair;
+    size_t *proc_last_phase;     /* per process: the last phase counted in phase_procs (cache) */
+    size_t proc_last_phase_cap;
 
     /* processes */
     nr__idmap pids;
     nr_model_process *procs;
     size_t nprocs, procs_cap;
     int64_t main_pid;
-    int64_t last_pid;            /* lookup cache */
-    size_t last_proc;
+    int64_t pid_cache_key[64];   /* direct-mapped pid -> process cache (workers interleave) */
+    uint32_t pid_cache_val[64];
 
     nr_model_totals totals;
     nr_model_nonfile nonfile;
@@ -103,6 +114,9 @@ struct nr_model {
     size_t lat_slots;
     nr_model_latency *lat;
     nr_model_latency read_size;  /* quantiles of read request sizes (bytes, not ns) */
+    int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
+    uint32_t **fine;             /* [group]: fine histogram of pass 1, freed once planned */
+    uint8_t *fine_overflow;      /* [group]: a fine bin overflowed */
     nr__qtarget *qt;             /* [(ngroups) * NR_MODEL_NQ], read_size last */
     nr_cache_split split;
     uint64_t slow_read_bytes, read_bytes_timed;
@@ -117,7 +131,24 @@ struct nr_model {
     size_t nfindings;
 
     nr_model_pyio_match *pyio;
+    char **reason_names;         /* strings in the arena */
+    uint64_t *reason_counts;
 };
+
+/* nr__idmap_get with the dense case inline (per-event lookups). */
+static inline int64_t nr__idmap_lookup(const nr__idmap *m, int64_t key)
+{
+    if (m->dense)
+        return key >= 0 && (uint64_t)key < m->ndense ? m->dense[key] : -1;
+    return nr__idmap_get(m, key);
+}
+
+/* Forgets the pid cache (process indexes changed). */
+static inline void nr__pid_cache_reset(nr_model *m)
+{
+    for (size_t i = 0; i < 64; i++)
+        m->pid_cache_key[i] = INT64_MIN;
+}
 
 /* Slots of a latency group. */
 static inline size_t nr__lat_slot_phase(const nr_model *m, size_t phase) { (void)m; return 1 + phase; }
@@ -147,9 +178,12 @@ void nr__access_add(nr_model *m, const nr__event *e);
 void nr__access_finish(nr_model *m);
 void nr__fidelity_add(nr_model *m, const nr__event *e);
 int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err);
-void nr__latency_add(nr_model *m, const nr__event *e);
+int nr__latency_add(nr_model *m, const nr__event *e);
 int nr__latency_plan(nr_model *m, nr_error *err);
+void nr__latency_slow_bytes(nr_model *m, const nr__event *e);
 int nr__latency_collect(nr_model *m, const nr__event *e);
+/* After a collecting pass: narrows or resolves each target; returns 1 when another pass is needed. */
+int nr__latency_step(nr_model *m, nr_error *err);
 int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err);
 int nr__timeline_plan(nr_model *m);
 void nr__timeline_add(nr_model *m, const nr__event *e);

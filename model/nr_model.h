@@ -223,6 +223,8 @@ typedef struct nr_model_fidelity {
     const nr_model_pyio_match *pyio;  /* per hook path, sorted by path */
     uint64_t diagnostics_reasons;     /* distinct reasons in table diagnostics */
     uint64_t diagnostics_total;       /* summed counts */
+    const char *const *reason_names;  /* [diagnostics_reasons], in table order */
+    const uint64_t *reason_counts;    /* [diagnostics_reasons] */
 } nr_model_fidelity;
 const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m);
 

@@ -133,7 +133,7 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
     e->op = op >= 0 && op < NR_OP_CLASS_COUNT ? (int)op : NR_OP_OTHER;
     e->lat_op = nr__lat_op_of(e->op);
 
-    e->file_row = file_id >= 0 ? nr__idmap_get(&m->file_ids, file_id) : -1;
+    e->file_row = file_id >= 0 ? nr__idmap_lookup(&m->file_ids, file_id) : -1;
     if (e->file_row >= 0) {
         e->kind = m->file_kind[e->file_row];
         e->reg = m->file_reg[e->file_row];
@@ -143,11 +143,12 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
         e->reg = -1;
         e->fs = 0;
     }
-    const int64_t ph = phase_id >= 0 ? nr__idmap_get(&m->phase_ids, phase_id) : -1;
+    const int64_t ph = phase_id >= 0 ? nr__idmap_lookup(&m->phase_ids, phase_id) : -1;
     e->phase = ph >= 0 ? (size_t)ph : m->unphased;
 
-    if (e->pid == m->last_pid) {
-        e->proc = m->last_proc;
+    const size_t slot = (size_t)e->pid & 63;
+    if (m->pid_cache_key[slot] == e->pid) {
+        e->proc = m->pid_cache_val[slot];
     } else {
         int64_t p = nr__idmap_get(&m->pids, e->pid);
         if (p < 0) {
@@ -157,25 +158,29 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
             NR_TRY(nr__proc_index(m, e->pid, &idx));
             p = (int64_t)idx;
         }
-        m->last_pid = e->pid;
-        m->last_proc = (size_t)p;
+        m->pid_cache_key[slot] = e->pid;
+        m->pid_cache_val[slot] = (uint32_t)p;
         e->proc = (size_t)p;
     }
     e->role = m->procs[e->proc].role;
     return 0;
 }
 
-/* Pass 1: every per-event statistic; pass 2: timeline and quantile collection. */
+/* Pass 1: every per-event statistic; pass 2: timeline, slow-read bytes and
+ * the first quantile search; pass 3 (repeated while needed): quantile search. */
 int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
 {
-    static const uint32_t pass_cols[3] = {
+    static const uint32_t pass_cols[4] = {
         [1] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
-              NR__COL(NR_EV_SYSCALL) | NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FD) |
-              NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_OFFSET) |
-              NR__COL(NR_EV_RESULT) | NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID),
+              NR__COL(NR_EV_SYSCALL) | NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FILE_ID) |
+              NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_OFFSET) | NR__COL(NR_EV_FLAGS) |
+              NR__COL(NR_EV_PHASE_ID),
         [2] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
               NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) |
               NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID),
+        [3] = NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) | NR__COL(NR_EV_OP_CLASS) |
+              NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_FLAGS) |
+              NR__COL(NR_EV_PHASE_ID),
     };
     nr__reader r;
     int rc = nr__reader_open(&r, s, pass_cols[pass], err);
@@ -183,7 +188,7 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
         nr__reader_close(&r);
         return rc;
     }
-    m->last_pid = INT64_MIN;
+    nr__pid_cache_reset(m);
     const size_t ngroups = nr_store_table_rowgroups(r.t);
     for (size_t rg = 0; rg < ngroups && rc >= 0; rg++) {
         size_t n;
@@ -198,9 +203,12 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
                 nr__phases_add(m, &e);
                 nr__access_add(m, &e);
                 nr__fidelity_add(m, &e);
-                nr__latency_add(m, &e);
-            } else {
+                rc = nr__latency_add(m, &e);
+            } else if (pass == 2) {
                 nr__timeline_add(m, &e);
+                nr__latency_slow_bytes(m, &e);
+                rc = nr__latency_collect(m, &e);
+            } else {
                 rc = nr__latency_collect(m, &e);
             }
         }

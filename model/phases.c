@@ -44,11 +44,10 @@ void nr__phases_add(nr_model *m, const nr__event *e)
     }
 
     /* processes with I/O per phase: a set of (phase, process) pairs */
-    const int64_t key = (int64_t)(((uint64_t)e->phase << 32) | (uint64_t)e->proc);
-    if (key != m->last_pair) {
-        m->last_pair = key;
-        if (nr__idmap_get(&m->phase_procs, key) < 0 &&
-            nr__idmap_put(&m->phase_procs, key, 1) == 0)
+    if (m->proc_last_phase[e->proc] != e->phase) {
+        m->proc_last_phase[e->proc] = e->phase;
+        const int64_t key = (int64_t)(((uint64_t)e->phase << 32) | (uint64_t)e->proc);
+        if (nr__idmap_get(&m->phase_procs, key) < 0 && nr__idmap_put(&m->phase_procs, key, 1) == 0)
             m->phases[e->phase].processes_with_io++;
     }
 }

@@ -1,6 +1,7 @@
 /* The summary as one JSON object (docs/summary-schema.md, schema_version 1).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "model_internal.h"
 
@@ -365,10 +366,16 @@ static json_t *diagnostics_json(const nr_model *m)
     put(j, "reasons", ju64(f->diagnostics_reasons));
     put(j, "skipped_total", ju64(f->diagnostics_total));
     put(j, "unfinished_calls", ju64(f->unfinished_calls));
+    json_t *by = json_object();
+    for (size_t i = 0; i < f->diagnostics_reasons; i++)
+        put(by, f->reason_names[i], ju64(f->reason_counts[i]));
+    put(j, "by_reason", by);
     const char *keys[] = {"lines_read", "lines_parsed", "lines_skipped"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const char *v = nr_model_meta(m, keys[i]);
-        put(j, keys[i], v ? json_string(v) : json_null());
+        char *end = NULL;
+        const unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+        put(j, keys[i], v && *v && !*end ? ju64(n) : json_null());
     }
     return j;
 }

@@ -307,6 +307,8 @@ int nr__proc_index(nr_model *m, int64_t pid, size_t *out)
         return 0;
     }
     NR_TRY(NR_GROW(m->procs, m->procs_cap, m->nprocs + 1));
+    NR_TRY(NR_GROW(m->proc_last_phase, m->proc_last_phase_cap, m->nprocs + 1));
+    m->proc_last_phase[m->nprocs] = SIZE_MAX;
     m->procs[m->nprocs] = (nr_model_process){
         .pid = pid, .ppid = -1, .role = pid == m->main_pid ? NR_ROLE_MAIN : NR_ROLE_OTHER,
         .first_ns = -1, .last_ns = -1,

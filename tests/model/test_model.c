@@ -290,6 +290,63 @@ static void quantiles_match_a_sort(void **state)
     free(even);
 }
 
+/* Writes reads with durations vals[0..n) and checks the model's read quantiles
+ * against a sort and against nr_quantiles_exact over the filtered store source. */
+static void check_read_quantiles(const char *name, int64_t *vals, size_t n)
+{
+    tb t;
+    tb_open(&t, tb_path(name));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, (int64_t)n * US);
+    for (size_t i = 0; i < n; i++)
+        tb_call(&t, (int64_t)i * US, vals[i], 7, NR_OP_READ, 0, 4096, -1, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path(name));
+    qsort(vals, n, sizeof *vals, cmp_i64);
+    const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+    assert_int_equal(rd->count, n);
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path(name), &s, &err), 0);
+    const nr__filter f = {.lat_op = NR_LAT_READ, .phase = -1, .role = -1, .fs = -1};
+    int64_t out[NR_MODEL_NQ];
+    uint64_t count = 0;
+    assert_int_equal(nr__quantiles_filtered(m, s, &f, out, &count, &err), 0);
+    assert_int_equal(count, n);
+    for (int q = 0; q < NR_MODEL_NQ; q++) {
+        assert_int_equal(rd->q_ns[q], by_rank(vals, n, nr_model_quantiles[q]));
+        assert_int_equal(out[q], rd->q_ns[q]);
+    }
+    nr_store_close(s);
+    nr_model_free(m);
+}
+
+static void quantile_search_narrows(void **state)
+{
+    /* 100,000 values over 1.00-1.10 ms: ~512 per fine bin (512 ns wide there), collected in pass 2 */
+    enum { N = 100000 };
+    int64_t *v = malloc(N * sizeof *v);
+    assert_non_null(v);
+    uint64_t seed = 7;
+    for (size_t i = 0; i < N; i++)
+        v[i] = 1000000 + (int64_t)(lcg(&seed) % 100000);
+    check_read_quantiles("narrow1.nio", v, N);
+    /* 20,000 consecutive integers at 10 s plus 20,000 spread over 1.1 s: the fine bin
+     * (8.4 ms wide) holds > 16384 values, so pass 2 narrows it to 2048-ns sub-bins and
+     * pass 3 collects one */
+    for (size_t i = 0; i < 20000; i++)
+        v[i] = 10 * SEC + (int64_t)i;
+    for (size_t i = 20000; i < 40000; i++)
+        v[i] = 10 * SEC + (int64_t)(lcg(&seed) % (1100 * MS));
+    check_read_quantiles("narrow2.nio", v, 40000);
+    /* all equal: the range is one value */
+    for (size_t i = 0; i < 30000; i++)
+        v[i] = 123456;
+    check_read_quantiles("equal.nio", v, 30000);
+    free(v);
+}
+
 /* ---- bursts on a synthetic write timeline ------------------------------ */
 
 static void bursts_on_a_known_timeline(void **state)
@@ -478,6 +535,14 @@ static void finding_cache_miss_tail(void **state)
     m = mini_model("hits.nio", &hits);
     assert_false(has_finding(m, "cache_miss_tail"));
     nr_model_free(m);
+    /* 90% slow: two modes, but the misses are the bulk, not the tail (gate) */
+    const mini misses = {.files = 1, .bytes_file0 = 2000 * 4096, .read_size = 4096, .read_dur = 5 * MS,
+                         .slow_every = 10, .slow_dur = 5 * US};
+    m = mini_model("misses.nio", &misses);
+    assert_true(nr_model_cache_split(m)->found);
+    assert_near(nr_model_cache_split(m)->slow_share, 0.9, 1e-12);
+    assert_false(has_finding(m, "cache_miss_tail"));
+    nr_model_free(m);
 }
 
 int main(void)
@@ -491,6 +556,7 @@ int main(void)
         cmocka_unit_test(run_a_fidelity),
         cmocka_unit_test(size_bins_are_darshans),
         cmocka_unit_test(quantiles_match_a_sort),
+        cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(bursts_on_a_known_timeline),
         cmocka_unit_test(finding_hot_set),
         cmocka_unit_test(finding_small_reads),

@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""Independent check of `niorep summary --json` on the committed sample runs.
+
+For each run directory under SAMPLES: ingest it, export tables events, files
+and phases as CSV, recompute with numpy the totals, per-phase bytes and calls,
+the run duration and the exact nearest-rank latency quantiles per op class
+(regular files only, calls that never resumed left out), and compare with the
+summary. Exit 77 (skip) when there are no samples or the ingest is not built.
+
+usage: check_sample.py NIOREP SAMPLES WORKDIR
+"""
+import csv
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+NEVER_RESUMED = 1 << 2
+QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "p9999": 0.9999, "max": 1.0}
+LAT_OPS = {"read": "read", "write": "write", "open": "open", "sync": "sync", "metadata": "metadata"}
+
+
+def export(niorep, store, table):
+    out = subprocess.run([niorep, "export", store, "--table", table, "--format", "csv"],
+                         check=True, capture_output=True).stdout
+    return list(csv.DictReader(io.StringIO(out.decode("latin-1"))))
+
+
+def nearest_rank(sorted_vals, q):
+    n = len(sorted_vals)
+    r = q * n
+    rank = round(r) if abs(r - round(r)) <= 1e-9 * max(1.0, r) else math.ceil(r)
+    return int(sorted_vals[min(max(rank, 1), n) - 1])
+
+
+def close(a, b, rel=1e-5, abs_tol=1e-9):  # JSON reals carry 6 significant digits
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=rel, abs_tol=abs_tol)
+
+
+def check_run(niorep, run_dir, work, failures):
+    name = os.path.basename(run_dir.rstrip("/"))
+    store = os.path.join(work, name + ".nio")
+    ing = subprocess.run([niorep, "ingest", "-o", store, run_dir], capture_output=True, text=True)
+    if ing.returncode != 0:
+        if "not built" in ing.stderr:
+            sys.exit(77)
+        failures.append(f"{name}: ingest failed: {ing.stderr.strip()}")
+        return
+    summary = json.loads(subprocess.run([niorep, "summary", store, "--json", "--bootstraps", "0"],
+                                        check=True, capture_output=True, text=True).stdout)
+    files = export(niorep, store, "files")
+    regular = {int(f["file_id"]) for f in files if f["kind"] == "regular"}
+    events = export(niorep, store, "events")
+    phases = export(niorep, store, "phases")
+    phase_name = {int(p["phase_id"]): p["name"] for p in phases}
+
+    def col(key):
+        return np.array([int(e[key]) for e in events], dtype=np.int64)
+
+    op = np.array([e["op_class"] for e in events])
+    fid, flags, nbytes = col("file_id"), col("flags"), col("bytes")
+    ts, dur, ph = col("ts_ns"), col("dur_ns"), col("phase_id")
+    counted = np.isin(fid, list(regular)) & ((flags & NEVER_RESUMED) == 0)
+    reads, writes = counted & (op == "read"), counted & (op == "write")
+    pos = np.maximum(nbytes, 0)
+    t = summary["totals"]
+    expect = {
+        "bytes_read": int(pos[reads].sum()), "bytes_written": int(pos[writes].sum()),
+        "read_calls": int(reads.sum()), "write_calls": int(writes.sum()),
+        "files_read": len({f for f, b in zip(fid[reads], pos[reads]) if b > 0}),
+        "files_written": len({f for f, b in zip(fid[writes], pos[writes]) if b > 0}),
+    }
+    for key, value in expect.items():
+        if t[key] != value:
+            failures.append(f"{name}: totals.{key} = {t[key]}, numpy {value}")
+    has_ts = ts >= 0
+    if has_ts.any():
+        first = int(ts[has_ts].min())
+        last = int((ts[has_ts] + np.maximum(dur[has_ts], 0)).max())
+        if not close(t["duration_s"], (last - first) * 1e-9):
+            failures.append(f"{name}: duration_s {t['duration_s']} vs {(last - first) * 1e-9}")
+    for p in summary["phases"]:
+        in_phase = np.array([phase_name.get(int(x), "unphased") == p["name"] if x >= 0 else p["name"] == "unphased"
+                             for x in ph], dtype=bool) if len(ph) else np.zeros(0, dtype=bool)
+        for key, mask in (("bytes_read", reads), ("bytes_written", writes)):
+            got, want = p[key], int(pos[mask & in_phase].sum())
+            if got != want:
+                failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
+        for key, mask in (("read_calls", reads), ("write_calls", writes)):
+            got, want = p[key], int((mask & in_phase).sum())
+            if got != want:
+                failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
+    for key, cls in LAT_OPS.items():
+        sel = counted & (op == cls) & (dur >= 0)
+        vals = np.sort(dur[sel])
+        lat = summary["latency"][key]
+        if lat["count"] != len(vals):
+            failures.append(f"{name}: latency.{key}.count = {lat['count']}, numpy {len(vals)}")
+            continue
+        for field, q in QUANTILES.items():
+            want = nearest_rank(vals, q) * 1e-9 if len(vals) else None
+            if not close(lat[field], want):
+                failures.append(f"{name}: latency.{key}.{field} = {lat[field]}, numpy {want}")
+    return True
+
+
+def main():
+    niorep, samples, work = sys.argv[1:4]
+    runs = sorted(os.path.join(samples, d) for d in os.listdir(samples)) if os.path.isdir(samples) else []
+    runs = [r for r in runs if os.path.isdir(r)]
+    if not runs:
+        print("no sample runs: skipped")
+        return 77
+    os.makedirs(work, exist_ok=True)
+    failures = []
+    for run in runs:
+        check_run(niorep, run, work, failures)
+    for f in failures:
+        print("FAIL", f)
+    print(f"{len(runs)} runs checked, {len(failures)} mismatches")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
