@@ -147,9 +147,41 @@ static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
     return 0;
 }
 
-static uint64_t hash_line(uint64_t h, const char *line, size_t len)
+static uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+
+static uint64_t read_u64(const char *p)
 {
-    return (h ^ nr_hash_bytes(line, len)) * 0x9e3779b97f4a7c15ull + len;
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* The log fingerprint (meta log.N.nrhash, "nrhash-v1"): four independent
+ * multiply-rotate lanes over 32-byte blocks of each line (so the CPU runs
+ * them in parallel: about 4x the speed of one lane), folded into h with the
+ * line's length. Little-endian words; a fingerprint, not a cryptographic hash. */
+static uint64_t hash_line(uint64_t h, const char *p, size_t n)
+{
+    const uint64_t k1 = 0x9e3779b97f4a7c15ull, k2 = 0xc2b2ae3d27d4eb4full;
+    const uint64_t k3 = 0x165667b19e3779f9ull, k4 = 0xd6e8feb86659fd93ull;
+    uint64_t a = h ^ k1, b = h ^ k2, c = h ^ k3, d = h ^ k4;
+    size_t len = n;
+    for (; n >= 32; p += 32, n -= 32) {
+        a = rotl64((a ^ read_u64(p)) * k1, 29);
+        b = rotl64((b ^ read_u64(p + 8)) * k2, 31);
+        c = rotl64((c ^ read_u64(p + 16)) * k3, 27);
+        d = rotl64((d ^ read_u64(p + 24)) * k4, 33);
+    }
+    for (; n >= 8; p += 8, n -= 8)
+        a = rotl64((a ^ read_u64(p)) * k1, 29);
+    uint64_t tail = 0;
+    memcpy(&tail, p, n);
+    a = (a ^ tail) * k2;
+    uint64_t x = a ^ rotl64(b, 17) ^ rotl64(c, 41) ^ rotl64(d, 53) ^ (uint64_t)len;
+    x ^= x >> 32;
+    x *= k3;
+    x ^= x >> 29;
+    return x;
 }
 
 /* Reads lines of s until the next event line (left in s->sl) or the end;
@@ -706,8 +738,14 @@ static int finish_store(ingest *in, nr_error *err)
     in->stats.unfinished_never_resumed = c.never_resumed;
     if (!in->has_durations)
         NR_TRY(nr_diag_add(in->diag, "no_durations", NULL, 0, "the trace lacks -T: no latencies", 32));
-    if (in->time_base == NR_TS_NONE)
+    if (in->time_base == NR_TS_NONE && nr_diag_count(in->diag, "no_timestamps") == 0)
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
+#ifdef NR_HAVE_HOOK
+    if (in->hook && in->time_base != NR_TS_UNIX) {
+        const char *msg = "phases need -ttt (Unix) timestamps in the strace log: every event is unphased";
+        NR_TRY(nr_diag_add(in->diag, "hook_needs_unix_time", "hook.jsonl", 0, msg, strlen(msg)));
+    }
+#endif
     NR_TRY(write_meta(in, err));
     NR_TRY(nr_diag_write(in->diag, in->t_diag, err));
     return nr_store_writer_commit(in->writer, err);

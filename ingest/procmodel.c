@@ -599,6 +599,8 @@ static task *task_add(nr_pm *pm, int64_t tid)
 /* Gives child the fd table and fs of parent according to clone flags. */
 static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int share_files, int share_fs)
 {
+    if (child == parent) /* a garbled log: a task cannot be its own child */
+        return 0;
     fdtab_release(pm, child->fds);
     fs_release(child->fs);
     child->fds = NULL;
@@ -621,13 +623,31 @@ static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int sh
     return 0;
 }
 
-/* Clone flags of a clone/clone3 call (fork and vfork share nothing). */
+/* The value after "flags=" in clone's or clone3's arguments ("CLONE_VM|...",
+ * or "0x50f00|17" with -X raw), up to the next ',' or '}'. */
+static nr_span clone_flags_value(nr_span args)
+{
+    static const char key[] = "flags=";
+    for (size_t i = 0; i + sizeof key - 1 <= args.n; i++) {
+        if (memcmp(args.p + i, key, sizeof key - 1) != 0 || (i > 0 && is_ident_char(args.p[i - 1])))
+            continue;
+        size_t start = i + sizeof key - 1, end = start;
+        while (end < args.n && args.p[end] != ',' && args.p[end] != '}')
+            end++;
+        return (nr_span){args.p + start, end - start};
+    }
+    return args;
+}
+
+/* Clone flags of a clone/clone3 call (fork and vfork share nothing); raw
+ * bits from include/uapi/linux/sched.h for -X raw. */
 static void clone_flags(nr_span name, nr_span args, int *thread, int *files, int *fs)
 {
     int is_clone = span_eq(name, "clone") || span_eq(name, "clone3");
-    *thread = is_clone && flag_present(args, "CLONE_THREAD", 0);
-    *files = is_clone && flag_present(args, "CLONE_FILES", 0);
-    *fs = is_clone && flag_present(args, "CLONE_FS", 0);
+    nr_span flags = clone_flags_value(args);
+    *thread = is_clone && flag_present(flags, "CLONE_THREAD", 0x10000);
+    *files = is_clone && flag_present(flags, "CLONE_FILES", 0x400);
+    *fs = is_clone && flag_present(flags, "CLONE_FS", 0x200);
 }
 
 static int is_clone_name(nr_span name)
@@ -690,13 +710,14 @@ static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
  * the first task; else a new root with the looked-ahead pid (or 0). */
 static task *task_for_unprefixed(nr_pm *pm, nr_error *err)
 {
+    /* checked first (same answer as the rule order): no scan per line */
+    if (pm->last_unprefixed && !pm->last_unprefixed->exited)
+        return pm->last_unprefixed;
     if (pm->live_tasks == 1) {
         for (size_t i = pm->ntasks; i-- > 0;)
             if (!pm->tasks[i]->exited)
                 return pm->last_unprefixed = pm->tasks[i];
     }
-    if (pm->last_unprefixed && !pm->last_unprefixed->exited)
-        return pm->last_unprefixed;
     if (pm->ntasks)
         return pm->last_unprefixed = pm->tasks[0];
     task *t = task_new_seen(pm, pm->root_pid, err);
@@ -985,7 +1006,8 @@ static int handle_fd_pair(nr_pm *pm, task *t, const call *c, unsigned arg_index,
         return 0;
     nr_span inner = {arr.p + 1, arr.n - 2};
     nr_span flags = c->info->flags_arg >= 0 ? nr_sarg(c->args, (unsigned)c->info->flags_arg) : (nr_span){0};
-    int cloexec = flag_present(kind == NR_KIND_PIPE ? flags : nr_sarg(c->args, 1), kind == NR_KIND_PIPE ? "O_CLOEXEC" : "SOCK_CLOEXEC", 02000000);
+    int cloexec = flag_present(kind == NR_KIND_PIPE ? flags : nr_sarg(c->args, 1),
+                               kind == NR_KIND_PIPE ? "O_CLOEXEC" : "SOCK_CLOEXEC", 02000000);
     int64_t pipe_file = -1; /* both ends of a pipe are one object */
     for (unsigned end = 0; end < 2; end++) {
         int64_t fd;
@@ -1014,6 +1036,22 @@ static int handle_fd_pair(nr_pm *pm, task *t, const call *c, unsigned arg_index,
     return 0;
 }
 
+/* Close-on-exec flag of a new fd: SOCK_/EFD_/EPOLL_/TFD_/SFD_/IN_/MFD_CLOEXEC
+ * by name, or with -X raw the bit in the flags argument (all of them are
+ * O_CLOEXEC, 02000000, except MFD_CLOEXEC, 1). */
+static int newfd_cloexec(const call *c)
+{
+    static const char *const names[] = {"SOCK_CLOEXEC", "EFD_CLOEXEC", "EPOLL_CLOEXEC", "TFD_CLOEXEC",
+                                        "SFD_CLOEXEC", "IN_CLOEXEC", "MFD_CLOEXEC", "O_CLOEXEC"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (flag_present(c->args, names[i], 0))
+            return 1;
+    if (c->info->flags_arg < 0)
+        return 0;
+    nr_span fl = nr_sarg(c->args, (unsigned)c->info->flags_arg);
+    return flag_present(fl, "\x01" /* no name: the raw bit only */, span_eq(c->name, "memfd_create") ? 1 : 02000000);
+}
+
 static int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     if (!c->ok || c->result < 0)
@@ -1037,14 +1075,7 @@ static int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     }
     ev->fd = c->result;
     ev->file_id = pm->ofds[idx].file_id;
-    return fdtab_install(pm, t->fds, c->result, idx, flag_present(c->args, "SOCK_CLOEXEC", 0) ||
-                                                          flag_present(c->args, "EFD_CLOEXEC", 0) ||
-                                                          flag_present(c->args, "EPOLL_CLOEXEC", 0) ||
-                                                          flag_present(c->args, "TFD_CLOEXEC", 0) ||
-                                                          flag_present(c->args, "SFD_CLOEXEC", 0) ||
-                                                          flag_present(c->args, "MFD_CLOEXEC", 0) ||
-                                                          flag_present(c->args, "IN_CLOEXEC", 0) ||
-                                                          flag_present(c->args, "O_CLOEXEC", 0));
+    return fdtab_install(pm, t->fds, c->result, idx, newfd_cloexec(c));
 }
 
 static int handle_clone(nr_pm *pm, task *t, const call *c)
@@ -1423,7 +1454,8 @@ int nr_pm_finish(nr_pm *pm, nr_error *err)
     if (pm->finished)
         return 0;
     pm->finished = 1;
-    qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
+    if (pm->ntasks)
+        qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
     pm->last_task = NULL;
     if (pm->ntasks && task_index_rebuild(pm, pm->task_nslots) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");

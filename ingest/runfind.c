@@ -174,7 +174,8 @@ static void sort_logs(nr_runfiles *r)
     int all_pids = 1;
     for (size_t i = 0; i < r->nlogs; i++)
         all_pids &= r->logs[i].pid >= 0;
-    qsort(r->logs, r->nlogs, sizeof *r->logs, all_pids ? compare_logs_by_pid : compare_logs_by_name);
+    if (r->nlogs)
+        qsort(r->logs, r->nlogs, sizeof *r->logs, all_pids ? compare_logs_by_pid : compare_logs_by_name);
 }
 
 /* Reads the names of dir into a sorted array (owned strings). */
@@ -204,7 +205,8 @@ static int list_dir(const char *dir, char ***names_out, size_t *count_out, nr_er
         free(names);
         return rc;
     }
-    qsort(names, count, sizeof *names, compare_names);
+    if (count)
+        qsort(names, count, sizeof *names, compare_names);
     *names_out = names;
     *count_out = count;
     return 0;

@@ -63,7 +63,7 @@ static const nr_syscall_info syscall_table[] = {
     E("pipe", OPEN, NONE, PIPE, -1, -1, -1, -1, PIPE),
     E("pipe2", OPEN, NONE, PIPE, -1, -1, -1, 1, PIPE),
     E("socketpair", OPEN, NONE, SOCKETPAIR, -1, -1, -1, -1, SOCKET),
-    NEWFD("socket", SOCKET),
+    E("socket", OPEN, NONE, NEWFD, -1, -1, -1, 1, SOCKET),
     E("accept", OPEN, NONE, NEWFD, 0, -1, -1, -1, SOCKET),
     E("accept4", OPEN, NONE, NEWFD, 0, -1, -1, 3, SOCKET),
     NEWFD("eventfd", ANON),

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# Sets everything up and runs the main job on the committed sample traces.
+# Sets everything up and runs the main job on the committed sample traces of
+# the six reference workloads: one self-contained HTML report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
-mkdir -p out
-for run in datasets/sample/*/; do
-  name=$(basename "$run")
-  build/cli/niorep ingest "$run" -o "out/$name.nio"
-done
-for store in out/*.nio; do
-  build/cli/niorep info "$store"
-done
-echo "demo: stores in out/; 'build/cli/niorep info out/<run>.nio' describes each"
+build/cli/niorep build datasets/sample -o report.html --figures out/figures --format svg,pdf,png
+echo
+echo "demo: open report.html in a browser (one file, works offline):"
+echo "  - 'Overview of all runs': the six workloads side by side, then one section per run"
+echo "    (run facts, phases, concentration, tail latency, timeline, access pattern, findings);"
+echo "  - publication figures (SVG, PDF, PNG) and figures.json in out/figures/;"
+echo "  - the ingested stores are cached in datasets/sample/.niorep/ (reused while the logs are unchanged)."

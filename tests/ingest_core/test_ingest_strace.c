@@ -77,6 +77,8 @@ static void check_totals(const char *flags, const char *data_dir_in_trace_cwd)
 
 static void strace_f_ttt_T_y(void **state) { check_totals("-f -ttt -T -y", NULL); }
 static void strace_f_plain(void **state) { check_totals("-f", NULL); }
+static void strace_ff_tt_T(void **state) { check_totals("-ff -tt -T", NULL); }
+static void strace_f_r_yy_raw(void **state) { check_totals("-f -r -yy -X raw", NULL); }
 
 int main(void)
 {
@@ -87,6 +89,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(strace_f_ttt_T_y),
         cmocka_unit_test(strace_f_plain),
+        cmocka_unit_test(strace_ff_tt_T),
+        cmocka_unit_test(strace_f_r_yy_raw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,234 @@
+/* niorep build INPUT... -o report.html [--figures DIR] [--format LIST] [--width W] [--title T]:
+ * inputs -> stores (cached ingest) -> models -> figures -> one HTML file. */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "figure_inputs.h"
+#include "report.h"
+#include "report_fill.h"
+#include "runset.h"
+
+static const char build_options[] =
+    "  -o, --output FILE     the report to write (required)\n"
+    "  --figures DIR         also write the figure set (every run together) to DIR\n"
+    "  --format LIST         formats of --figures: svg,pdf,png (default svg)\n"
+    "  --width 3.5|7         figure width in inches for --figures (default 3.5)\n"
+    "  --title TEXT          report title (default: \"niorep report\")\n"
+    "  --bootstraps N        power-law goodness-of-fit bootstraps (default 200)\n"
+    "  --timings             print the time split ingest / model / render to stderr\n"
+    "  -h, --help            show this help\n"
+    "\nINPUT: a traces folder (a folder of run directories), a run directory or a store\n"
+    "(RUN.nio). Run directories are ingested into TRACES/.niorep/<run>.nio, reused while\n"
+    "their files keep the same names, sizes and mtimes (docs/report.md).\n";
+
+typedef struct build_args {
+    const char *out, *figures_dir, *formats, *title;
+    double width_pt;
+    int timings;
+    nr_model_opts opts;
+    char **inputs;
+    size_t ninputs;
+} build_args;
+
+typedef struct figure_ctx {
+    const nr_runset *rs;
+    const char **names;
+    nr_figin **scopes;   /* [0] every run, [1 + i] run i alone; built on first use */
+    double render_s;
+} figure_ctx;
+
+static void progress(const nr_run *run, const char *what)
+{
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
+}
+
+#ifdef NR_HAVE_FIGURES
+static nr_figin *scope_inputs(figure_ctx *fc, size_t run, nr_error *err)
+{
+    size_t slot = run == NR_FILL_ALL_RUNS ? 0 : run + 1;
+    if (fc->scopes[slot])
+        return fc->scopes[slot];
+    size_t n = run == NR_FILL_ALL_RUNS ? fc->rs->n : 1;
+    size_t first = run == NR_FILL_ALL_RUNS ? 0 : run;
+    const nr_model **models = malloc(n * sizeof *models);
+    if (!models) {
+        nr_error_set(err, NR_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        models[i] = fc->rs->runs[first + i].model;
+    if (nr_figin_build(models, fc->names + first, n, &fc->scopes[slot], err) < 0)
+        fc->scopes[slot] = NULL;
+    free(models);
+    return fc->scopes[slot];
+}
+#endif
+
+/* nr_fill_figure_fn: renders the figure as SVG in memory and imports it. */
+static int put_figure(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
+                      const char *caption, nr_error *err)
+{
+    figure_ctx *fc = ctx;
+#ifdef NR_HAVE_FIGURES
+    double t0 = nr_runset_now();
+    nr_figin *fi = scope_inputs(fc, run, err);
+    if (!fi)
+        return err->code;
+    const nr_figure_def *fig = NULL;
+    for (size_t i = 0; i < nr_figures_count; i++)
+        if (nr_figures[i].id == fig_id)
+            fig = &nr_figures[i];
+    if (!fig) {
+        nr_report_figure_missing(where, caption, "figure not in the registry");
+        return 0;
+    }
+    nr_render_buf svg;
+    nr_render_buf_init(&svg);
+    double width = fig_id == 5 ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
+    int rc = nr_render_figure(fig, nr_figin_inputs(fi), NR_RENDER_SVG, width, &svg, err);
+    if (rc == 0) {
+        char key[16];
+        snprintf(key, sizeof key, "fig%d", fig_id);
+        rc = nr_report_figure(rep, where, key, caption, svg.data, svg.len, err);
+    }
+    nr_render_buf_fini(&svg);
+    fc->render_s += nr_runset_now() - t0;
+    return rc;
+#else
+    (void)fc;
+    (void)rep;
+    (void)run;
+    (void)fig_id;
+    (void)err;
+    nr_report_figure_missing(where, caption, "Figure unavailable: this niorep was built without the renderer (render/).");
+    return 0;
+#endif
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, build_args *a)
+{
+    enum { OPT_FIGURES = 256, OPT_FORMAT, OPT_WIDTH, OPT_TITLE, OPT_BOOT, OPT_TIMINGS };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},   {"figures", required_argument, NULL, OPT_FIGURES},
+        {"format", required_argument, NULL, OPT_FORMAT}, {"width", required_argument, NULL, OPT_WIDTH},
+        {"title", required_argument, NULL, OPT_TITLE},   {"bootstraps", required_argument, NULL, OPT_BOOT},
+        {"timings", no_argument, NULL, OPT_TIMINGS},     {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    a->formats = "svg";
+    a->width_pt = 252.0;
+    a->opts.bootstraps = -1;
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'o': a->out = optarg; break;
+        case OPT_FIGURES: a->figures_dir = optarg; break;
+        case OPT_FORMAT: a->formats = optarg; break;
+        case OPT_WIDTH:
+            if (nr_figin_parse_width(optarg, &a->width_pt) < 0)
+                return nr_cli_usage("build", "--width expects 3.5 or 7, got '%s'", optarg);
+            break;
+        case OPT_TITLE: a->title = optarg; break;
+        case OPT_BOOT: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 0 || v > 100000)
+                return nr_cli_usage("build", "--bootstraps expects 0..100000, got '%s'", optarg);
+            a->opts.bootstraps = (int)v;
+            break;
+        }
+        case OPT_TIMINGS: a->timings = 1; break;
+        case 'h': nr_cli_help(nr_cli_find("build"), build_options, stdout); return 0;
+        default: return nr_cli_usage("build", "unknown option");
+        }
+    }
+    if (!a->out)
+        return nr_cli_usage("build", "missing -o report.html");
+    if (optind >= argc)
+        return nr_cli_usage("build", "expected at least one INPUT (traces folder, run directory or store)");
+    a->inputs = argv + optind;
+    a->ninputs = (size_t)(argc - optind);
+    return -1;
+}
+
+static int run_build(const build_args *a, nr_error *err)
+{
+    unsigned formats = 1;
+#ifdef NR_HAVE_FIGURES
+    if (a->figures_dir)
+        NR_TRY(nr_figin_parse_formats(a->formats, &formats, err));
+#else
+    if (a->figures_dir)
+        return nr_error_set(err, NR_E_USAGE, "--figures: this niorep was built without the renderer");
+#endif
+    (void)formats;
+    nr_runset rs;
+    int rc = nr_runset_expand(&rs, a->inputs, a->ninputs, err);
+    if (rc == 0)
+        rc = nr_runset_load(&rs, &a->opts, progress, err);
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r\033[K");
+    figure_ctx fc = {&rs, NULL, NULL, 0};
+    nr_report *rep = NULL;
+    if (rc == 0) {
+        fc.names = calloc(rs.n, sizeof *fc.names);
+        fc.scopes = calloc(rs.n + 1, sizeof *fc.scopes);
+        if (!fc.names || !fc.scopes)
+            rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+        for (size_t i = 0; rc == 0 && i < rs.n; i++)
+            fc.names[i] = rs.runs[i].name;
+    }
+    double t0 = nr_runset_now();
+    if (rc == 0)
+        rc = nr_report_create_default(&rep, err);
+    if (rc == 0) {
+        nr_report_set_title(rep, a->title ? a->title : "niorep report");
+        char sub[160];
+        snprintf(sub, sizeof sub, "%zu run%s: I/O of the traced jobs from strace and the phase hook", rs.n, rs.n == 1 ? "" : "s");
+        nr_report_set_subtitle(rep, sub);
+        rc = nr_fill_report(rep, &rs, put_figure, &fc, err);
+    }
+    if (rc == 0)
+        rc = nr_report_write(rep, a->out, err);
+#ifdef NR_HAVE_FIGURES
+    if (rc == 0 && a->figures_dir) {
+        nr_figin *all = scope_inputs(&fc, NR_FILL_ALL_RUNS, err);
+        rc = all ? nr_figin_write_set(all, fc.names, rs.n, a->figures_dir, formats, a->width_pt, err) : err->code;
+    }
+    for (size_t i = 0; fc.scopes && i <= rs.n; i++)
+        nr_figin_free(fc.scopes[i]);
+#endif
+    double render_s = nr_runset_now() - t0;
+    if (rc == 0 && a->timings) {
+        double total = rs.ingest_s + rs.model_s + render_s;
+        fprintf(stderr, "timings: ingest %.3f s, model %.3f s, render %.3f s (figures %.3f s), total %.3f s, render share %.1f%%\n",
+                rs.ingest_s, rs.model_s, render_s, fc.render_s, total, total > 0 ? 100.0 * render_s / total : 0.0);
+    }
+    if (rc == 0)
+        fprintf(stderr, "niorep: wrote %s (%zu run%s)\n", a->out, rs.n, rs.n == 1 ? "" : "s");
+    nr_report_destroy(rep);
+    free(fc.scopes);
+    free(fc.names);
+    nr_runset_fini(&rs);
+    return rc;
+}
+
+int nr_cmd_build(int argc, char **argv)
+{
+    build_args a = {0};
+    int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    nr_error err;
+    nr_error_clear(&err);
+    if (run_build(&a, &err) < 0)
+        return nr_cli_fail(&err);
+    return 0;
+}

@@ -1,0 +1,99 @@
+/* niorep figures INPUT... -o DIR [--format LIST] [--width 3.5|7]: the figure
+ * set of every input run together (one series per run) plus figures.json. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "figure_inputs.h"
+#include "runset.h"
+
+static const char figures_options[] =
+    "  -o, --output DIR      the folder to write (created if missing; required)\n"
+    "  --format LIST         svg,pdf,png (any subset; default svg,pdf)\n"
+    "  --width 3.5|7         figure width in inches: a paper column or the full width (default 3.5)\n"
+    "  --bootstraps N        power-law goodness-of-fit bootstraps (default 200)\n"
+    "  -h, --help            show this help\n"
+    "\nINPUT: traces folders, run directories or stores, as for 'niorep build'.\n"
+    "Files: fig1-phase-breakdown.<ext> ... fig7-..., and figures.json (docs/report.md).\n";
+
+static int run_figures(char **inputs, size_t n, const char *dir, const char *formats_arg, double width_pt,
+                       const nr_model_opts *opts, nr_error *err)
+{
+#ifdef NR_HAVE_FIGURES
+    unsigned formats;
+    NR_TRY(nr_figin_parse_formats(formats_arg, &formats, err));
+    nr_runset rs;
+    int rc = nr_runset_expand(&rs, inputs, n, err);
+    if (rc == 0)
+        rc = nr_runset_load(&rs, opts, NULL, err);
+    const nr_model **models = rc == 0 ? calloc(rs.n, sizeof *models) : NULL;
+    const char **names = rc == 0 ? calloc(rs.n, sizeof *names) : NULL;
+    if (rc == 0 && (!models || !names))
+        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < rs.n; i++) {
+        models[i] = rs.runs[i].model;
+        names[i] = rs.runs[i].name;
+    }
+    nr_figin *fi = NULL;
+    if (rc == 0)
+        rc = nr_figin_build(models, names, rs.n, &fi, err);
+    if (rc == 0)
+        rc = nr_figin_write_set(fi, names, rs.n, dir, formats, width_pt, err);
+    if (rc == 0)
+        fprintf(stderr, "niorep: wrote %zu figures and figures.json to %s (%zu run%s)\n", nr_figures_count, dir, rs.n,
+                rs.n == 1 ? "" : "s");
+    nr_figin_free(fi);
+    free(models);
+    free(names);
+    nr_runset_fini(&rs);
+    return rc;
+#else
+    (void)inputs; (void)n; (void)dir; (void)formats_arg; (void)width_pt; (void)opts;
+    return nr_error_set(err, NR_E_INPUT, "figures: this niorep was built without the renderer (render/)");
+#endif
+}
+
+int nr_cmd_figures(int argc, char **argv)
+{
+    enum { OPT_FORMAT = 256, OPT_WIDTH, OPT_BOOT };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"format", required_argument, NULL, OPT_FORMAT},
+        {"width", required_argument, NULL, OPT_WIDTH}, {"bootstraps", required_argument, NULL, OPT_BOOT},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    const char *dir = NULL, *formats = "svg,pdf";
+    double width_pt = 252.0;
+    nr_model_opts opts = {.bootstraps = -1};
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case OPT_FORMAT: formats = optarg; break;
+        case OPT_WIDTH:
+            if (nr_figin_parse_width(optarg, &width_pt) < 0)
+                return nr_cli_usage("figures", "--width expects 3.5 or 7, got '%s'", optarg);
+            break;
+        case OPT_BOOT: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 0 || v > 100000)
+                return nr_cli_usage("figures", "--bootstraps expects 0..100000, got '%s'", optarg);
+            opts.bootstraps = (int)v;
+            break;
+        }
+        case 'h': nr_cli_help(nr_cli_find("figures"), figures_options, stdout); return 0;
+        default: return nr_cli_usage("figures", "unknown option");
+        }
+    }
+    if (!dir)
+        return nr_cli_usage("figures", "missing -o DIR");
+    if (optind >= argc)
+        return nr_cli_usage("figures", "expected at least one INPUT (traces folder, run directory or store)");
+    nr_error err;
+    nr_error_clear(&err);
+    if (run_figures(argv + optind, (size_t)(argc - optind), dir, formats, width_pt, &opts, &err) < 0)
+        return nr_cli_fail(&err);
+    return 0;
+}

@@ -1,0 +1,476 @@
+/* figure_inputs: models -> nr_figure_inputs. Every array is allocated here
+ * and freed by nr_figin_free; names and model arrays are borrowed. */
+#include "figure_inputs.h"
+
+#include <string.h>
+
+#ifdef NR_HAVE_FIGURES
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "nr_outfile.h"
+
+struct nr_figin {
+    nr_figure_inputs in;
+    nr_fig_phase_input phase;
+    nr_fig_lorenz_input lorenz;
+    nr_fig_ccdf_input ccdf;
+    nr_fig_latency_input latency;
+    nr_fig_timeline_input timeline;
+    nr_fig_reqsize_input reqsize;
+    nr_fig_procshare_input procshare;
+    void **allocs;          /* everything below, freed together */
+    size_t nallocs;
+    int failed;
+};
+
+static const char *const role_groups[NR_ROLE_COUNT] = {"main", "workers", "other"};
+
+/* calloc recorded in fi; NULL (and fi->failed) on failure. */
+static void *fi_alloc(nr_figin *fi, size_t n, size_t size)
+{
+    void **a = realloc(fi->allocs, (fi->nallocs + 1) * sizeof *a);
+    void *p = a ? calloc(n ? n : 1, size) : NULL;
+    if (a)
+        fi->allocs = a;
+    if (!p) {
+        fi->failed = 1;
+        return NULL;
+    }
+    fi->allocs[fi->nallocs++] = p;
+    return p;
+}
+
+/* (1) Phase names: the union over runs in order of first appearance. */
+static void build_phase(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+{
+    size_t cap = 0;
+    for (size_t r = 0; r < n; r++)
+        cap += nr_model_phase_count(models[r]);
+    const char **phase_names = fi_alloc(fi, cap, sizeof *phase_names);
+    size_t np = 0;
+    for (size_t r = 0; phase_names && r < n; r++) {
+        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
+            const char *name = nr_model_phase_at(models[r], i)->name;
+            size_t k = 0;
+            while (k < np && strcmp(phase_names[k], name) != 0)
+                k++;
+            if (k == np)
+                phase_names[np++] = name;
+        }
+    }
+    double *bytes = fi_alloc(fi, n * (np ? np : 1), sizeof *bytes);
+    double *time = fi_alloc(fi, n * (np ? np : 1), sizeof *time);
+    if (!phase_names || !bytes || !time)
+        return;
+    for (size_t r = 0; r < n; r++) {
+        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
+            const nr_model_phase *p = nr_model_phase_at(models[r], i);
+            size_t k = 0;
+            while (strcmp(phase_names[k], p->name) != 0)
+                k++;
+            bytes[r * np + k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes);
+            time[r * np + k] += p->io_time_s;
+        }
+    }
+    fi->phase = (nr_fig_phase_input){n, names, np, phase_names, bytes, time};
+    fi->in.phase = &fi->phase;
+}
+
+/* (2) and (3): Lorenz curves and per-file bytes CCDF with the power-law fit. */
+static void build_concentration(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+{
+    nr_fig_lorenz_run *lr = fi_alloc(fi, n, sizeof *lr);
+    nr_fig_ccdf_run *cr = fi_alloc(fi, n, sizeof *cr);
+    if (!lr || !cr)
+        return;
+    for (size_t r = 0; r < n; r++) {
+        const nr_concentration *c = nr_model_concentration(models[r], NR_CONC_TOTAL);
+        const double *xs, *ys;
+        size_t np = nr_model_lorenz(models[r], NR_CONC_TOTAL, &xs, &ys);
+        lr[r] = (nr_fig_lorenz_run){names[r], np, xs, ys, c->top10_share, c->gini};
+        const double *bx, *bp;
+        size_t nc = nr_model_ccdf(models[r], NR_PL_BYTES, &bx, &bp);
+        const nr_powerlaw_fit *pl = nr_model_powerlaw(models[r], NR_PL_BYTES);
+        double at_xmin = pl->valid && pl->n ? (double)pl->n_tail / (double)pl->n : NAN;
+        cr[r] = (nr_fig_ccdf_run){names[r], nc, bx, bp, pl->valid, pl->alpha, pl->xmin, at_xmin};
+    }
+    fi->lorenz = (nr_fig_lorenz_input){n, lr};
+    fi->ccdf = (nr_fig_ccdf_input){n, cr};
+    fi->in.lorenz = &fi->lorenz;
+    fi->in.ccdf = &fi->ccdf;
+}
+
+/* CDF points of a latency histogram: the upper edge of each non-empty bin. */
+static void latency_series(nr_figin *fi, const char *name, const nr_model_latency *lat, nr_fig_latency_series *s)
+{
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->p50 = lat->count ? (double)lat->q_ns[0] * 1e-9 : NAN;
+    s->p99 = lat->count ? (double)lat->q_ns[2] * 1e-9 : NAN;
+    s->p999 = lat->count ? (double)lat->q_ns[3] * 1e-9 : NAN;
+    size_t used = 0;
+    for (int b = 0; b < NR_LOGHIST_BINS; b++)
+        used += lat->hist.counts[b] > 0;
+    double *x = fi_alloc(fi, used, sizeof *x);
+    double *cdf = fi_alloc(fi, used, sizeof *cdf);
+    if (!x || !cdf || lat->hist.n == 0)
+        return;
+    uint64_t cum = 0;
+    size_t k = 0;
+    for (int b = 0; b < NR_LOGHIST_BINS; b++) {
+        if (!lat->hist.counts[b])
+            continue;
+        cum += lat->hist.counts[b];
+        x[k] = nr_loghist_bin_upper(b) * 1e-9;
+        cdf[k] = (double)cum / (double)lat->hist.n;
+        k++;
+    }
+    s->n = k;
+    s->latency_s = x;
+    s->cdf = cdf;
+}
+
+/* (4) Read latency: one series per run, or per phase (after "all") for one run. */
+static void build_latency(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+{
+    size_t ns = n;
+    if (n == 1)
+        ns = 1 + nr_model_phase_count(models[0]);
+    nr_fig_latency_series *s = fi_alloc(fi, ns, sizeof *s);
+    if (!s)
+        return;
+    size_t k = 0;
+    if (n == 1) {
+        latency_series(fi, "all phases", nr_model_latency_all(models[0], NR_LAT_READ), &s[k++]);
+        for (size_t i = 0; i < nr_model_phase_count(models[0]); i++) {
+            const nr_model_latency *lat = nr_model_latency_phase(models[0], NR_LAT_READ, i);
+            if (lat && lat->count > 0)
+                latency_series(fi, nr_model_phase_at(models[0], i)->name, lat, &s[k++]);
+        }
+    } else {
+        for (size_t r = 0; r < n; r++)
+            latency_series(fi, names[r], nr_model_latency_all(models[r], NR_LAT_READ), &s[k++]);
+    }
+    fi->latency = (nr_fig_latency_input){"read", k, s};
+    fi->in.latency = &fi->latency;
+}
+
+/* (5) Throughput timeline with phase spans and write bursts, one panel per run. */
+static void build_timeline(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+{
+    nr_fig_timeline_run *tr = fi_alloc(fi, n, sizeof *tr);
+    if (!tr)
+        return;
+    for (size_t r = 0; r < n; r++) {
+        const nr_model_timeline *tl = nr_model_get_timeline(models[r]);
+        double bin_s = tl->width_ns > 0 ? (double)tl->width_ns * 1e-9 : 1.0;
+        double *rd = fi_alloc(fi, tl->nbins, sizeof *rd);
+        double *wr = fi_alloc(fi, tl->nbins, sizeof *wr);
+        size_t nph = nr_model_phase_count(models[r]);
+        nr_fig_span *ph = fi_alloc(fi, nph, sizeof *ph);
+        size_t nb = nr_model_burst_count(models[r]);
+        nr_fig_span *bu = fi_alloc(fi, nb, sizeof *bu);
+        if (!rd || !wr || !ph || !bu)
+            return;
+        for (size_t i = 0; i < tl->nbins; i++) {
+            rd[i] = (double)tl->read_bytes[i] / bin_s;
+            wr[i] = (double)tl->write_bytes[i] / bin_s;
+        }
+        size_t kp = 0;
+        for (size_t i = 0; i < nph; i++) {
+            const nr_model_phase *p = nr_model_phase_at(models[r], i);
+            if (p->instances == 0 || p->first_ns < 0 || p->last_ns < p->first_ns)
+                continue;   /* "unphased" has no span of its own */
+            ph[kp++] = (nr_fig_span){p->name, (double)(p->first_ns - tl->start_ns) * 1e-9,
+                                     (double)(p->last_ns - tl->start_ns) * 1e-9};
+        }
+        for (size_t i = 0; i < nb; i++) {
+            const nr_model_burst *b = nr_model_burst_at(models[r], i);
+            bu[i] = (nr_fig_span){"burst", (double)(b->start_ns - tl->start_ns) * 1e-9,
+                                  (double)(b->end_ns - tl->start_ns) * 1e-9};
+        }
+        tr[r] = (nr_fig_timeline_run){names[r], tl->nbins, bin_s, rd, wr, kp, ph, nb, bu};
+    }
+    fi->timeline = (nr_fig_timeline_input){n, tr};
+    fi->in.timeline = &fi->timeline;
+}
+
+/* (6) Request sizes and (7) per-process share by role. */
+static void build_access(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+{
+    nr_fig_reqsize_run *rr = fi_alloc(fi, n, sizeof *rr);
+    double *bytes = fi_alloc(fi, n * NR_ROLE_COUNT, sizeof *bytes);
+    double *time = fi_alloc(fi, n * NR_ROLE_COUNT, sizeof *time);
+    if (!rr || !bytes || !time)
+        return;
+    for (size_t r = 0; r < n; r++) {
+        const nr_model_access *a = nr_model_get_access(models[r]);
+        rr[r].name = names[r];
+        for (int b = 0; b < NR_SIZE_BINS && b < NR_FIG_REQSIZE_BINS; b++) {
+            rr[r].reads[b] = (double)a->size_hist[0][b];
+            rr[r].writes[b] = (double)a->size_hist[1][b];
+        }
+        for (size_t i = 0; i < nr_model_process_count(models[r]); i++) {
+            const nr_model_process *p = nr_model_process_at(models[r], i);
+            int role = p->role >= 0 && p->role < NR_ROLE_COUNT ? p->role : NR_ROLE_OTHER;
+            bytes[r * NR_ROLE_COUNT + (size_t)role] += (double)(p->bytes_read + p->bytes_written);
+            time[r * NR_ROLE_COUNT + (size_t)role] += isfinite(p->io_time_s) ? p->io_time_s : 0;
+        }
+    }
+    fi->reqsize = (nr_fig_reqsize_input){n, rr};
+    fi->procshare = (nr_fig_procshare_input){n, names, NR_ROLE_COUNT, role_groups, bytes, time};
+    fi->in.reqsize = &fi->reqsize;
+    fi->in.procshare = &fi->procshare;
+}
+
+int nr_figin_build(const nr_model *const *models, const char *const *names, size_t n,
+                   nr_figin **out, nr_error *err)
+{
+    *out = NULL;
+    nr_figin *fi = calloc(1, sizeof *fi);
+    if (!fi)
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    build_phase(fi, models, names, n);
+    build_concentration(fi, models, names, n);
+    build_latency(fi, models, names, n);
+    build_timeline(fi, models, names, n);
+    build_access(fi, models, names, n);
+    if (fi->failed) {
+        nr_figin_free(fi);
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    }
+    *out = fi;
+    return 0;
+}
+
+const nr_figure_inputs *nr_figin_inputs(const nr_figin *fi)
+{
+    return &fi->in;
+}
+
+void nr_figin_free(nr_figin *fi)
+{
+    if (!fi)
+        return;
+    for (size_t i = 0; i < fi->nallocs; i++)
+        free(fi->allocs[i]);
+    free(fi->allocs);
+    free(fi);
+}
+
+/* ---- figures.json ------------------------------------------------------ */
+
+static json_t *jnum(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *jarray(const double *x, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; x && i < n; i++)
+        json_array_append_new(a, jnum(x[i]));
+    return a;
+}
+
+static json_t *jstrings(const char *const *s, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_string(s[i]));
+    return a;
+}
+
+/* A row-major [rows][cols] matrix as an array of arrays. */
+static json_t *jmatrix(const double *m, size_t rows, size_t cols)
+{
+    json_t *a = json_array();
+    for (size_t r = 0; r < rows; r++)
+        json_array_append_new(a, jarray(m + r * cols, cols));
+    return a;
+}
+
+static json_t *jspans(const nr_fig_span *s, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "name", s[i].name, "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
+    return a;
+}
+
+json_t *nr_figin_json(const nr_figin *fi, int fig_id)
+{
+    json_t *o = json_object();
+    json_t *runs = json_array();
+    switch (fig_id) {
+    case 1: {
+        const nr_fig_phase_input *p = &fi->phase;
+        json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
+        json_object_set_new(o, "phases", jstrings(p->phase_names, p->n_phases));
+        json_object_set_new(o, "bytes", jmatrix(p->bytes, p->n_runs, p->n_phases));
+        json_object_set_new(o, "io_time_s", jmatrix(p->io_time_s, p->n_runs, p->n_phases));
+        break;
+    }
+    case 2:
+        for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
+            const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
+            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", l->name, "gini", jnum(l->gini),
+                                                  "top10_share", jnum(l->top10_share), "file_share", jarray(l->file_share, l->n),
+                                                  "byte_share", jarray(l->byte_share, l->n)));
+        }
+        break;
+    case 3:
+        for (size_t r = 0; r < fi->ccdf.n_runs; r++) {
+            const nr_fig_ccdf_run *c = &fi->ccdf.runs[r];
+            json_t *fit = c->has_fit ? json_pack("{s:o, s:o, s:o}", "alpha", jnum(c->alpha), "xmin", jnum(c->xmin),
+                                                 "ccdf_at_xmin", jnum(c->ccdf_at_xmin))
+                                     : json_null();
+            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o}", "name", c->name, "bytes", jarray(c->bytes, c->n),
+                                                  "ccdf", jarray(c->ccdf, c->n), "fit", fit));
+        }
+        break;
+    case 4:
+        json_object_set_new(o, "what", json_string(fi->latency.what));
+        for (size_t i = 0; i < fi->latency.n_series; i++) {
+            const nr_fig_latency_series *s = &fi->latency.series[i];
+            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", s->name, "p50_s", jnum(s->p50),
+                                                  "p99_s", jnum(s->p99), "p999_s", jnum(s->p999),
+                                                  "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n)));
+        }
+        break;
+    case 5:
+        for (size_t r = 0; r < fi->timeline.n_runs; r++) {
+            const nr_fig_timeline_run *t = &fi->timeline.runs[r];
+            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", t->name, "bin_s", jnum(t->bin_s),
+                                                  "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
+                                                  "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts)));
+        }
+        break;
+    case 6:
+        json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
+        for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
+            const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
+            json_array_append_new(runs, json_pack("{s:s, s:o, s:o}", "name", q->name, "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
+                                                  "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS)));
+        }
+        break;
+    case 7: {
+        const nr_fig_procshare_input *p = &fi->procshare;
+        json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
+        json_object_set_new(o, "groups", jstrings(p->group_names, p->n_groups));
+        json_object_set_new(o, "bytes", jmatrix(p->bytes, p->n_runs, p->n_groups));
+        json_object_set_new(o, "io_time_s", jmatrix(p->io_time_s, p->n_runs, p->n_groups));
+        break;
+    }
+    default:
+        break;
+    }
+    if (json_array_size(runs) > 0)
+        json_object_set_new(o, "series", runs);
+    else
+        json_decref(runs);
+    return o;
+}
+
+static char *path_in(const char *dir, const char *stem, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(stem) + strlen(ext) + 3;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s.%s", dir, stem, ext);
+    return p;
+}
+
+int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
+                       unsigned formats, double width_pt, nr_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot create the directory", dir);
+    json_t *doc = json_pack("{s:i, s:o, s:o, s:[]}", "schema_version", 1, "width_pt", json_real(width_pt),
+                            "runs", jstrings(names, n), "figures");
+    if (!doc)
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    json_t *figs = json_object_get(doc, "figures");
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < nr_figures_count; i++) {
+        const nr_figure_def *fig = &nr_figures[i];
+        json_t *files = json_array();
+        for (int f = NR_RENDER_SVG; rc == 0 && f <= NR_RENDER_PNG; f++) {
+            if (!(formats & (1u << f)))
+                continue;
+            const char *ext = nr_render_format_ext((nr_render_format)f);
+            char *path = path_in(dir, fig->stem, ext);
+            if (!path) {
+                rc = nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+                break;
+            }
+            rc = nr_render_figure_to_file(fig, &fi->in, (nr_render_format)f, width_pt, path, err);
+            free(path);
+            char file[256];
+            snprintf(file, sizeof file, "%s.%s", fig->stem, ext);
+            json_array_append_new(files, json_string(file));
+        }
+        json_array_append_new(figs, json_pack("{s:i, s:s, s:s, s:o, s:o}", "id", fig->id, "stem", fig->stem,
+                                              "title", fig->title, "files", files, "data", nr_figin_json(fi, fig->id)));
+    }
+    char *text = rc == 0 ? json_dumps(doc, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(9)) : NULL;
+    json_decref(doc);
+    if (rc < 0)
+        return rc;
+    if (!text)
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    char *path = path_in(dir, "figures", "json");
+    nr_outfile out = {.fd = -1};
+    rc = path ? nr_outfile_open(&out, path, err) : nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    if (rc == 0)
+        rc = nr_outfile_write(&out, text, strlen(text), err);
+    if (rc == 0)
+        rc = nr_outfile_write(&out, "\n", 1, err);
+    if (rc == 0)
+        rc = nr_outfile_commit(&out, err);
+    else
+        nr_outfile_abort(&out);
+    free(path);
+    free(text);
+    return rc;
+}
+
+int nr_figin_parse_formats(const char *list, unsigned *mask, nr_error *err)
+{
+    *mask = 0;
+    char *copy = strdup(list);
+    if (!copy)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    int rc = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); rc == 0 && tok; tok = strtok_r(NULL, ",", &save)) {
+        nr_render_format f;
+        rc = nr_render_format_parse(tok, &f, err);
+        if (rc == 0)
+            *mask |= 1u << f;
+    }
+    free(copy);
+    if (rc == 0 && *mask == 0)
+        rc = nr_error_set(err, NR_E_USAGE, "--format: expected svg, pdf and/or png");
+    return rc;
+}
+#endif
+
+int nr_figin_parse_width(const char *arg, double *width_pt)
+{
+    if (strcmp(arg, "3.5") == 0) {
+        *width_pt = 252.0;
+        return 0;
+    }
+    if (strcmp(arg, "7") == 0 || strcmp(arg, "7.0") == 0) {
+        *width_pt = 504.0;
+        return 0;
+    }
+    return -1;
+}

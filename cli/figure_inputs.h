@@ -1,0 +1,52 @@
+/* figure_inputs: the glue from models (model/nr_model.h) to the plain input
+ * structs of the figures (render/nr_render.h), so that render/ never sees the
+ * model. Also writes the figure set with figures.json (the numbers each
+ * figure plots). */
+#ifndef NR_FIGURE_INPUTS_H
+#define NR_FIGURE_INPUTS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "nr_error.h"
+#include "nr_model.h"
+
+/* The renderer (render/nr_render.h) may not be in a partial tree yet: then
+ * build and figures say that figures are unavailable. */
+#if defined(__has_include)
+#if __has_include("nr_render.h")
+#define NR_HAVE_FIGURES 1
+#endif
+#endif
+
+typedef struct nr_figin nr_figin;
+
+/* Parses --width: "3.5" (a paper column) or "7" (full width) into points; -1 otherwise. */
+int nr_figin_parse_width(const char *arg, double *width_pt);
+
+#ifdef NR_HAVE_FIGURES
+#include "nr_render.h"
+
+/* Builds the inputs of every figure for the n runs (models and names
+ * borrowed; they must outlive the result). With one run the latency figure
+ * has one series per phase, with several one series per run. */
+int nr_figin_build(const nr_model *const *models, const char *const *names, size_t n,
+                   nr_figin **out, nr_error *err);
+const nr_figure_inputs *nr_figin_inputs(const nr_figin *fi);
+/* The numbers figure fig_id (1..7) plots, as a new JSON object. */
+json_t *nr_figin_json(const nr_figin *fi, int fig_id);
+/* Accepts NULL. */
+void nr_figin_free(nr_figin *fi);
+
+/* Writes the figure set of fi into dir (created if missing): one file per
+ * figure and format (bit 1 << nr_render_format set in formats), named
+ * <stem>.<ext>, plus figures.json (schema in docs/report.md). names: the runs. */
+int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
+                       unsigned formats, double width_pt, nr_error *err);
+
+/* Parses "svg,pdf,png" (any subset) into a bit mask (1 << nr_render_format). */
+int nr_figin_parse_formats(const char *list, unsigned *mask, nr_error *err);
+#endif
+
+#endif

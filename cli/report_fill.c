@@ -1,0 +1,581 @@
+/* report_fill: one function per report section. Numbers go in with their
+ * units (nr_report_fmt_*); key numbers carry data-nr-key = their path in
+ * `niorep summary --json` (docs/report.md) so that tests can compare them. */
+#include "report_fill.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nr_model.h"
+#include "nr_schema.h"
+#include "nr_store.h"
+
+#define B(x) nr_report_fmt_bytes((double)(x), buf, sizeof buf)
+#define S(x) nr_report_fmt_seconds((x), buf, sizeof buf)
+#define P(x) nr_report_fmt_percent((x), buf, sizeof buf)
+#define C(x) nr_report_fmt_count((double)(x), buf, sizeof buf)
+#define R(x) nr_report_fmt_real((x), buf, sizeof buf)
+#define RATE(x) nr_report_fmt_rate((x), buf, sizeof buf)
+
+static const char *const lat_keys[NR_MODEL_NQ] = {"p50", "p90", "p99", "p999", "p9999", "max"};
+static const char *const lat_heads[NR_MODEL_NQ] = {"p50", "p90", "p99", "p99.9", "p99.99", "max"};
+
+static double ns_to_s(int64_t ns)
+{
+    return ns < 0 ? NAN : (double)ns * 1e-9;
+}
+
+static double share(double part, double whole)
+{
+    return whole > 0 ? part / whole : NAN;
+}
+
+/* Calls fn(ctx, key, value) for every row of the store's meta table. */
+static int each_meta(const nr_store *s, void (*fn)(void *ctx, const char *k, const char *v), void *ctx, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, "meta");
+    if (!t)
+        return 0;
+    nr_col_chunk k, v;
+    nr_col_chunk_init(&k);
+    nr_col_chunk_init(&v);
+    int rc = 0;
+    for (size_t rg = 0; rc == 0 && rg < nr_store_table_rowgroups(t); rg++) {
+        rc = nr_store_read_chunk(t, NR_MT_KEY, rg, &k, err);
+        if (rc == 0)
+            rc = nr_store_read_chunk(t, NR_MT_VALUE, rg, &v, err);
+        for (size_t i = 0; rc == 0 && i < k.n && i < v.n; i++)
+            fn(ctx, k.str[i], v.str[i]);
+    }
+    nr_col_chunk_fini(&k);
+    nr_col_chunk_fini(&v);
+    return rc;
+}
+
+/* "1764480000.12" (the trace's own clock) as "2025-11-30 05:20:00 UTC"; other text unchanged. */
+static const char *unix_time_text(const char *value, char *buf, size_t cap)
+{
+    char *end;
+    double t = strtod(value, &end);
+    if (end == value || *end || !(t > 0 && t < 4e9))
+        return value;
+    time_t secs = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&secs, &tm) || strftime(buf, cap, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+        return value;
+    return buf;
+}
+
+typedef struct facts_ctx {
+    nr_report_table *t;
+} facts_ctx;
+
+/* Shows manifest labels, host and capture facts; never absolute paths of the
+ * machine the report is built on (these come from the trace's manifest). */
+static void fact_from_meta(void *ctx, const char *key, const char *value)
+{
+    static const struct { const char *key, *label; } shown[] = {
+        {"manifest.host.name", "host"},
+        {"manifest.host.kernel.release", "kernel"},
+        {"manifest.host.cpus", "CPUs"},
+        {"manifest.strace.version", "strace version"},
+        {"manifest.start", "start (from the manifest)"},
+        {"manifest.end", "end (from the manifest)"},
+        {"time_base", "timestamps"},
+        {"niorep_version", "ingested by niorep"},
+    };
+    facts_ctx *f = ctx;
+    char date[64];
+    if (strcmp(key, "manifest.start") == 0 || strcmp(key, "manifest.end") == 0)
+        value = unix_time_text(value, date, sizeof date);
+    if (strncmp(key, "manifest.labels.", 16) == 0) {
+        char label[160];
+        snprintf(label, sizeof label, "label %s", key + 16);
+        nr_report_table_row(f->t);
+        nr_report_table_cell(f->t, label);
+        nr_report_table_cell(f->t, value);
+        return;
+    }
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+        if (strcmp(key, shown[i].key) == 0) {
+            nr_report_table_row(f->t);
+            nr_report_table_cell(f->t, shown[i].label);
+            nr_report_table_cell(f->t, value);
+        }
+    }
+}
+
+static void kv_row(nr_report_table *t, const char *name, const char *text, const char *key, double raw)
+{
+    nr_report_table_row(t);
+    nr_report_table_cell(t, name);
+    nr_report_table_cell_key(t, text, key, raw);
+}
+
+static int fill_diagnostics(nr_report_block *sec, const nr_store *s, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, "diagnostics");
+    if (!t || nr_store_table_rows(t) == 0) {
+        nr_report_para(sec, "note", "No line was skipped: every line of the logs was understood.");
+        return 0;
+    }
+    static const char *const heads[] = {"reason", "count", "example (file:line)", "example"};
+    nr_report_table *dt = nr_report_table_new(sec, "Lines skipped or not understood, by reason, with examples", 4, heads, 1u << 1);
+    nr_col_chunk c[NR_DG_COL_COUNT];
+    for (int i = 0; i < NR_DG_COL_COUNT; i++)
+        nr_col_chunk_init(&c[i]);
+    int rc = 0;
+    for (size_t rg = 0; rc == 0 && rg < nr_store_table_rowgroups(t); rg++) {
+        for (int col = 0; rc == 0 && col < NR_DG_COL_COUNT; col++)
+            rc = nr_store_read_chunk(t, (size_t)col, rg, &c[col], err);
+        for (size_t i = 0; rc == 0 && i < c[NR_DG_REASON].n; i++) {
+            char buf[64], where[1200];
+            nr_report_table_row(dt);
+            nr_report_table_cell(dt, c[NR_DG_REASON].str[i]);
+            nr_report_table_cell(dt, C(c[NR_DG_COUNT].i64[i]));
+            if (c[NR_DG_LINE].i64[i] > 0)
+                snprintf(where, sizeof where, "%s:%" PRId64, c[NR_DG_FILE].str[i], c[NR_DG_LINE].i64[i]);
+            else
+                snprintf(where, sizeof where, "%s", c[NR_DG_FILE].str[i]);
+            nr_report_table_cell_path(dt, where);
+            nr_report_table_cell_path(dt, c[NR_DG_EXAMPLE].str[i]);
+        }
+    }
+    for (int i = 0; i < NR_DG_COL_COUNT; i++)
+        nr_col_chunk_fini(&c[i]);
+    return rc;
+}
+
+static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
+{
+    const nr_model *m = run->model;
+    const nr_model_totals *tot = nr_model_get_totals(m);
+    char buf[64];
+    static const char *const heads[] = {"fact", "value"};
+    nr_report_table *t = nr_report_table_new(sec, "Run facts", 2, heads, 1u << 1);
+    nr_report_table_row(t);
+    nr_report_table_cell(t, "run");
+    nr_report_table_cell(t, run->name);
+    nr_report_table_row(t);
+    nr_report_table_cell(t, "input");
+    nr_report_table_cell_path(t, run->source);
+    facts_ctx fc = {t};
+    NR_TRY(each_meta(run->store, fact_from_meta, &fc, err));
+    kv_row(t, "duration", S(tot->duration_s), "totals.duration_s", tot->duration_s);
+    kv_row(t, "processes", C(tot->processes), "totals.processes", (double)tot->processes);
+    kv_row(t, "events (syscalls kept)", C(tot->events), "totals.events", (double)tot->events);
+    kv_row(t, "regular files", C(tot->files), "totals.files", (double)tot->files);
+    kv_row(t, "files read", C(tot->files_read), "totals.files_read", (double)tot->files_read);
+    kv_row(t, "files written", C(tot->files_written), "totals.files_written", (double)tot->files_written);
+    kv_row(t, "bytes read", B(tot->bytes_read), "totals.bytes_read", (double)tot->bytes_read);
+    kv_row(t, "bytes written", B(tot->bytes_written), "totals.bytes_written", (double)tot->bytes_written);
+    kv_row(t, "read calls", C(tot->read_calls), "totals.read_calls", (double)tot->read_calls);
+    kv_row(t, "write calls", C(tot->write_calls), "totals.write_calls", (double)tot->write_calls);
+
+    nr_report_heading(sec, "Ingest diagnostics");
+    const nr_model_fidelity *fid = nr_model_get_fidelity(m);
+    static const char *const dheads[] = {"counter", "value"};
+    nr_report_table *d = nr_report_table_new(sec, "What the ingest read and kept", 2, dheads, 1u << 1);
+    static const struct { const char *key, *label; } counters[] = {
+        {"log_files", "log files"},
+        {"lines_read", "lines read"},
+        {"lines_parsed", "lines parsed"},
+        {"lines_skipped", "lines skipped (reasons below)"},
+        {"unfinished_resumed", "unfinished calls resumed"},
+    };
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++) {
+        const char *v = nr_model_meta(m, counters[i].key);
+        nr_report_table_row(d);
+        nr_report_table_cell(d, counters[i].label);
+        nr_report_table_cell(d, v ? C(strtod(v, NULL)) : "n/a");
+    }
+    kv_row(d, "unfinished calls never resumed", C(fid->unfinished_calls), "fidelity.unfinished_calls", (double)fid->unfinished_calls);
+    kv_row(d, "failed calls (= -1 E...)", C(fid->failed_calls), "fidelity.failed_calls", (double)fid->failed_calls);
+    kv_row(d, "mmap calls on regular files (reads through them are invisible)", C(fid->mmap_regular), NULL, 0);
+    if (!fid->durations_available)
+        nr_report_para(sec, "unavailable", "Latency unavailable: the trace lacks -T (no syscall durations).");
+    if (!fid->timestamps_available)
+        nr_report_para(sec, "unavailable", "Timeline unavailable: the trace has no timestamps (-tt/-ttt).");
+    if (!fid->paths_available)
+        nr_report_para(sec, "note", "The trace lacks -y: paths come from the replayed fd tables.");
+    return fill_diagnostics(sec, run->store, err);
+}
+
+static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
+                       nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    const nr_model *m = run->model;
+    char buf[64];
+    nr_report_block *pair = nr_report_pair(sec);
+    NR_TRY(figure(ctx, rep, pair, ri, 1, "Bytes moved and time spent in I/O per phase", err));
+    static const char *const heads[] = {"phase", "instances", "wall time", "bytes read", "bytes written", "I/O time", "I/O time / wall", "processes with I/O"};
+    nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Per phase (regular files)", 8, heads, 0xFEu);
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        char key[96];
+        nr_report_table_row(t);
+        nr_report_table_cell(t, p->name);
+        nr_report_table_cell(t, C(p->instances));
+        nr_report_table_cell(t, S(p->wall_s));
+        snprintf(key, sizeof key, "phases.%zu.bytes_read", i);
+        nr_report_table_cell_key(t, B(p->ops[NR_OP_READ].bytes), key, (double)p->ops[NR_OP_READ].bytes);
+        snprintf(key, sizeof key, "phases.%zu.bytes_written", i);
+        nr_report_table_cell_key(t, B(p->ops[NR_OP_WRITE].bytes), key, (double)p->ops[NR_OP_WRITE].bytes);
+        snprintf(key, sizeof key, "phases.%zu.io_time_s", i);
+        nr_report_table_cell_key(t, S(p->io_time_s), key, p->io_time_s);
+        nr_report_table_cell(t, P(p->io_share));
+        nr_report_table_cell(t, C(p->processes_with_io));
+    }
+    static const char *const oheads[] = {"phase", "op class", "calls", "bytes", "time"};
+    nr_report_table *o = nr_report_table_new(sec, "Per phase and operation class", 5, oheads, 0x1Cu);
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        for (int op = 0; op < NR_OP_CLASS_COUNT; op++) {
+            if (p->ops[op].calls == 0)
+                continue;
+            static const char *const op_names[NR_OP_CLASS_COUNT] = {"read", "write", "open/close", "metadata", "sync", "other"};
+            nr_report_table_row(o);
+            nr_report_table_cell(o, p->name);
+            nr_report_table_cell(o, op_names[op]);
+            nr_report_table_cell(o, C(p->ops[op].calls));
+            nr_report_table_cell(o, B(p->ops[op].bytes));
+            nr_report_table_cell(o, S(ns_to_s(p->ops[op].time_ns)));
+        }
+    }
+    return 0;
+}
+
+static int cmp_desc_bytes(const void *a, const void *b, void *files)
+{
+    const double *v = files;
+    double x = v[*(const size_t *)a], y = v[*(const size_t *)b];
+    if (x != y)
+        return x < y ? 1 : -1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
+                              nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    const nr_model *m = run->model;
+    char buf[64];
+    const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
+    nr_report_block *pair = nr_report_pair(sec);
+    NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of per-file bytes (top-10% point marked)", err));
+    static const char *const heads[] = {"measure", "value"};
+    nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of per-file bytes", 2, heads, 2);
+    kv_row(t, "files with bytes", C(c->n), "concentration.files", (double)c->n);
+    kv_row(t, "their bytes", B(c->total), "concentration.total_bytes", c->total);
+    kv_row(t, "Gini coefficient", R(c->gini), "concentration.gini", c->gini);
+    kv_row(t, "share of bytes from the top 1% of files", P(c->top1_share), "concentration.top1_share", c->top1_share);
+    kv_row(t, "share of bytes from the top 10% of files", P(c->top10_share), "concentration.top10_share", c->top10_share);
+    kv_row(t, "share of bytes from the top 20% of files", P(c->top20_share), "concentration.top20_share", c->top20_share);
+    kv_row(t, "fewest files holding 50% of bytes", P(c->files_for_50), "concentration.files_for_50", c->files_for_50);
+    kv_row(t, "fewest files holding 90% of bytes", P(c->files_for_90), "concentration.files_for_90", c->files_for_90);
+    kv_row(t, "fewest files holding 99% of bytes", P(c->files_for_99), "concentration.files_for_99", c->files_for_99);
+
+    const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
+    pair = nr_report_pair(sec);
+    NR_TRY(figure(ctx, rep, pair, ri, 3, "CCDF of per-file bytes (log-log) with the fitted power law from xmin", err));
+    t = nr_report_table_new(nr_report_pair_numbers(pair), "Power-law tail fit (Clauset-Shalizi-Newman 2009, discrete)", 2, heads, 2);
+    if (!pl->valid) {
+        kv_row(t, "fit", "not made: too few files or distinct values", NULL, 0);
+    } else {
+        char two[128], b1[64], b2[64];
+        snprintf(two, sizeof two, "%s \xC2\xB1 %s", nr_report_fmt_real(pl->alpha, b1, sizeof b1),
+                 nr_report_fmt_real(pl->alpha_se, b2, sizeof b2));
+        kv_row(t, "exponent alpha \xC2\xB1 s.e.", two, "powerlaw.alpha", pl->alpha);
+        kv_row(t, "xmin", B(pl->xmin), "powerlaw.xmin", pl->xmin);
+        snprintf(two, sizeof two, "%s of %s", nr_report_fmt_count((double)pl->n_tail, b1, sizeof b1),
+                 nr_report_fmt_count((double)pl->n, b2, sizeof b2));
+        kv_row(t, "files in the tail", two, "powerlaw.n_tail", (double)pl->n_tail);
+        kv_row(t, "KS distance", R(pl->ks_d), "powerlaw.ks_d", pl->ks_d);
+        kv_row(t, "goodness of fit p (bootstrap)", R(pl->p_value), "powerlaw.p_value", pl->p_value);
+        kv_row(t, "vs lognormal R (> 0 favours power law)", R(pl->vs_lognormal_R), "powerlaw.vs_lognormal_R", pl->vs_lognormal_R);
+        kv_row(t, "vs lognormal p", R(pl->vs_lognormal_p), "powerlaw.vs_lognormal_p", pl->vs_lognormal_p);
+    }
+
+    const nr_model_files *f = nr_model_get_files(m);
+    if (f->n == 0)
+        return 0;
+    size_t *order = malloc(f->n * sizeof *order);
+    if (!order)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    for (size_t i = 0; i < f->n; i++)
+        order[i] = i;
+    qsort_r(order, f->n, sizeof *order, cmp_desc_bytes, (void *)f->bytes_total);
+    static const char *const fheads[] = {"file", "bytes read", "bytes written", "share of bytes", "read+write calls"};
+    nr_report_table *ft = nr_report_table_new(sec, "Top files by bytes (at most 10)", 5, fheads, 0x1Eu);
+    double total = 0;
+    for (size_t i = 0; i < f->n; i++)
+        total += f->bytes_total[i];
+    for (size_t k = 0; k < f->n && k < 10 && f->bytes_total[order[k]] > 0; k++) {
+        size_t i = order[k];
+        nr_report_table_row(ft);
+        nr_report_table_cell_path(ft, f->paths[i]);
+        nr_report_table_cell(ft, B(f->bytes_read[i]));
+        nr_report_table_cell(ft, B(f->bytes_written[i]));
+        nr_report_table_cell(ft, P(share(f->bytes_total[i], total)));
+        nr_report_table_cell(ft, C(f->accesses[i]));
+    }
+    free(order);
+    return 0;
+}
+
+static void latency_row(nr_report_table *t, const char *name, const nr_model_latency *lat, const char *key_prefix)
+{
+    char buf[64], key[128];
+    nr_report_table_row(t);
+    nr_report_table_cell(t, name);
+    nr_report_table_cell(t, C(lat->count));
+    for (int q = 0; q < NR_MODEL_NQ; q++) {
+        double v = lat->count ? ns_to_s(lat->q_ns[q]) : NAN;
+        if (key_prefix) {
+            snprintf(key, sizeof key, "%s.%s", key_prefix, lat_keys[q]);
+            nr_report_table_cell_key(t, S(v), key, v);
+        } else {
+            nr_report_table_cell(t, S(v));
+        }
+    }
+    nr_report_table_cell(t, S(lat->mean_s));
+}
+
+static nr_report_table *latency_table(nr_report_block *b, const char *caption, const char *first)
+{
+    const char *heads[3 + NR_MODEL_NQ] = {first, "calls"};
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        heads[2 + q] = lat_heads[q];
+    heads[2 + NR_MODEL_NQ] = "mean";
+    return nr_report_table_new(b, caption, 3 + NR_MODEL_NQ, heads, ~1u);
+}
+
+static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
+                        nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    const nr_model *m = run->model;
+    if (!nr_model_get_fidelity(m)->durations_available) {
+        nr_report_para(sec, "unavailable", "Latency unavailable: the trace lacks -T.");
+        return 0;
+    }
+    nr_report_block *pair = nr_report_pair(sec);
+    NR_TRY(figure(ctx, rep, pair, ri, 4, "Read latency: CDF (log x) and CCDF tail (log-log), all phases and per phase", err));
+    nr_report_table *t = latency_table(nr_report_pair_numbers(pair), "Latency per operation class (exact order statistics)", "operation");
+    for (int op = 0; op < NR_LAT_OP_COUNT; op++) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "latency.%s", nr_lat_op_name(op));
+        latency_row(t, nr_lat_op_name(op), nr_model_latency_all(m, op), prefix);
+    }
+    t = latency_table(sec, "Read latency per phase", "phase");
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_latency *lat = nr_model_latency_phase(m, NR_LAT_READ, i);
+        if (lat && lat->count)
+            latency_row(t, nr_model_phase_at(m, i)->name, lat, NULL);
+    }
+    t = latency_table(sec, "Read latency per file system (mount point)", "file system");
+    for (size_t i = 0; i < nr_model_fs_count(m); i++) {
+        const nr_model_latency *lat = nr_model_latency_fs(m, NR_LAT_READ, i);
+        if (lat && lat->count)
+            latency_row(t, nr_model_fs_name(m, i), lat, NULL);
+    }
+    const nr_cache_split *cs = nr_model_cache_split(m);
+    if (cs && cs->found) {
+        char text[512], b1[64], b2[64], b3[64];
+        snprintf(text, sizeof text,
+                 "Reads split into two modes at %s (%s): %s of reads are slow (page-cache misses, likely), carrying %s of bytes read.",
+                 nr_report_fmt_seconds((double)cs->threshold_ns * 1e-9, b1, sizeof b1), cs->method ? cs->method : "valley",
+                 nr_report_fmt_percent(cs->slow_share, b2, sizeof b2), nr_report_fmt_percent(cs->slow_bytes_share, b3, sizeof b3));
+        nr_report_para(sec, NULL, text);
+    } else {
+        nr_report_para(sec, "note", "Read latency is unimodal: no cache-hit/miss split.");
+    }
+    return 0;
+}
+
+static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
+                         nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    const nr_model *m = run->model;
+    char buf[64];
+    if (!nr_model_get_fidelity(m)->timestamps_available) {
+        nr_report_para(sec, "unavailable", "Timeline unavailable: the trace has no timestamps.");
+        return 0;
+    }
+    const nr_model_timeline *tl = nr_model_get_timeline(m);
+    /* The timeline is full width: figure above, numbers below. */
+    NR_TRY(figure(ctx, rep, sec, ri, 5, "Read and write throughput over time, phases coloured, checkpoint bursts shaded", err));
+    static const char *const heads[] = {"measure", "value"};
+    nr_report_table *t = nr_report_table_new(sec, "Timeline", 2, heads, 2);
+    double bin_s = (double)tl->width_ns * 1e-9, peak_r = 0, peak_w = 0;
+    for (size_t i = 0; i < tl->nbins && bin_s > 0; i++) {
+        peak_r = fmax(peak_r, (double)tl->read_bytes[i] / bin_s);
+        peak_w = fmax(peak_w, (double)tl->write_bytes[i] / bin_s);
+    }
+    kv_row(t, "bin width", S(bin_s), NULL, 0);
+    kv_row(t, "bins", C(tl->nbins), NULL, 0);
+    kv_row(t, "peak read rate (one bin)", RATE(peak_r), NULL, 0);
+    kv_row(t, "peak write rate (one bin)", RATE(peak_w), NULL, 0);
+    kv_row(t, "write bursts", C(nr_model_burst_count(m)), NULL, 0);
+    size_t nb = nr_model_burst_count(m);
+    if (nb == 0) {
+        nr_report_para(sec, "note", "No write burst detected (docs/summary-schema.md#bursts).");
+        return 0;
+    }
+    static const char *const bheads[] = {"burst", "start", "duration", "bytes written", "peak rate", "mean rate", "since previous"};
+    nr_report_table *bt = nr_report_table_new(sec, "Write bursts (checkpoints): start from the beginning of the run", 7, bheads, 0x7Eu);
+    for (size_t i = 0; i < nb; i++) {
+        const nr_model_burst *b = nr_model_burst_at(m, i);
+        char key[64];
+        nr_report_table_row(bt);
+        nr_report_table_cell(bt, C(i + 1));
+        nr_report_table_cell(bt, S((double)(b->start_ns - tl->start_ns) * 1e-9));
+        nr_report_table_cell(bt, S(b->duration_s));
+        snprintf(key, sizeof key, "bursts.%zu.bytes", i);
+        nr_report_table_cell_key(bt, B(b->bytes), key, (double)b->bytes);
+        nr_report_table_cell(bt, RATE(b->peak_rate));
+        nr_report_table_cell(bt, RATE(b->mean_rate));
+        nr_report_table_cell(bt, S(b->interval_s));
+    }
+    return 0;
+}
+
+static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
+                       nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    const nr_model *m = run->model;
+    char buf[64];
+    const nr_model_access *a = nr_model_get_access(m);
+    nr_report_block *pair = nr_report_pair(sec);
+    NR_TRY(figure(ctx, rep, pair, ri, 6, "Request-size histogram (Darshan bins)", err));
+    static const char *const heads[] = {"request size (bytes)", "reads", "writes"};
+    nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Requests per size bin", 3, heads, 6);
+    for (int b = 0; b < NR_SIZE_BINS; b++) {
+        nr_report_table_row(t);
+        nr_report_table_cell(t, nr_size_bin_names[b]);
+        nr_report_table_cell(t, C(a->size_hist[0][b]));
+        nr_report_table_cell(t, C(a->size_hist[1][b]));
+    }
+    static const char *const sheads[] = {"access", "reads", "writes"};
+    nr_report_table *s = nr_report_table_new(sec, "Sequentiality (per file, against the previous access; Darshan)", 3, sheads, 6);
+    for (int row = 0; row < 4; row++) {
+        static const char *const names[] = {"consecutive (offset = previous end)", "sequential (forward gap)", "random (backward)", "first access / offset unknown"};
+        nr_report_table_row(s);
+        nr_report_table_cell(s, names[row]);
+        for (int d = 0; d < 2; d++) {
+            double classified = (double)(a->consecutive[d] + a->sequential[d] + a->random[d]);
+            double all = classified + (double)(a->first[d] + a->unknown_offset[d]);
+            double v = row == 0 ? share((double)a->consecutive[d], classified)
+                     : row == 1 ? share((double)a->sequential[d], classified)
+                     : row == 2 ? share((double)a->random[d], classified)
+                                : share((double)(a->first[d] + a->unknown_offset[d]), all);
+            nr_report_table_cell(s, P(v));
+        }
+    }
+    static const char *const mheads[] = {"measure", "value"};
+    nr_report_table *mt = nr_report_table_new(sec, "Opens and metadata", 2, mheads, 2);
+    kv_row(mt, "opens of regular files", C(a->opens), "access.opens", (double)a->opens);
+    char rate[64];
+    snprintf(rate, sizeof rate, "%s /s", nr_report_fmt_real(a->opens_per_s, buf, sizeof buf));
+    kv_row(mt, "opens per second", rate, NULL, 0);
+    kv_row(mt, "metadata calls per data call", R(a->meta_to_data), NULL, 0);
+    kv_row(mt, "median read size", B(a->median_read_size), NULL, 0);
+
+    pair = nr_report_pair(sec);
+    NR_TRY(figure(ctx, rep, pair, ri, 7, "Share of bytes and I/O time: main process vs workers", err));
+    static const char *const pheads[] = {"role", "processes with I/O", "bytes", "share of bytes", "I/O time"};
+    nr_report_table *pt = nr_report_table_new(nr_report_pair_numbers(pair), "Per process role", 5, pheads, 0x1Eu);
+    const nr_model_totals *tot = nr_model_get_totals(m);
+    for (int role = 0; role < NR_ROLE_COUNT; role++) {
+        uint64_t procs = 0, bytes = 0;
+        double time = 0;
+        for (size_t i = 0; i < nr_model_process_count(m); i++) {
+            const nr_model_process *p = nr_model_process_at(m, i);
+            if (p->role != role || p->calls == 0)
+                continue;
+            procs++;
+            bytes += p->bytes_read + p->bytes_written;
+            time += isfinite(p->io_time_s) ? p->io_time_s : 0;
+        }
+        nr_report_table_row(pt);
+        nr_report_table_cell(pt, nr_role_name(role));
+        nr_report_table_cell(pt, C(procs));
+        nr_report_table_cell(pt, B(bytes));
+        nr_report_table_cell(pt, P(share((double)bytes, (double)(tot->bytes_read + tot->bytes_written))));
+        nr_report_table_cell(pt, S(time));
+    }
+    return 0;
+}
+
+static void fill_findings(nr_report_block *sec, const nr_model *m)
+{
+    size_t n = nr_model_finding_count(m);
+    if (n == 0) {
+        nr_report_para(sec, "note", "No rule fired (docs/findings.md lists the rules and thresholds).");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const nr_model_finding *f = nr_model_finding_at(m, i);
+        nr_report_finding(sec, f->id, f->sentence, f->action);
+    }
+}
+
+/* The multi-run overview: one row per run, then the figures with every run. */
+static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    nr_report_block *ov = nr_report_overview(rep);
+    static const char *const heads[] = {"run", "duration", "processes", "files", "bytes read", "bytes written",
+                                        "read p50", "read p99", "Gini", "top-10% share", "write bursts", "findings"};
+    nr_report_table *t = nr_report_table_new(ov, "Every run at a glance", 12, heads, 0xFFEu);
+    char buf[64];
+    for (size_t r = 0; r < rs->n; r++) {
+        const nr_model *m = rs->runs[r].model;
+        const nr_model_totals *tot = nr_model_get_totals(m);
+        const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+        const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
+        nr_report_table_row(t);
+        nr_report_table_cell(t, rs->runs[r].name);
+        nr_report_table_cell(t, S(tot->duration_s));
+        nr_report_table_cell(t, C(tot->processes));
+        nr_report_table_cell(t, C(tot->files));
+        nr_report_table_cell(t, B(tot->bytes_read));
+        nr_report_table_cell(t, B(tot->bytes_written));
+        nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[0]) : NAN));
+        nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[2]) : NAN));
+        nr_report_table_cell(t, R(c->gini));
+        nr_report_table_cell(t, P(c->top10_share));
+        nr_report_table_cell(t, C(nr_model_burst_count(m)));
+        nr_report_table_cell(t, C(nr_model_finding_count(m)));
+    }
+    static const char *const captions[7] = {
+        "Phase breakdown, one bar per run", "Lorenz curves of per-file bytes, every run",
+        "Per-file bytes CCDF with power-law fits, every run", "Read latency CDF and CCDF, one series per run",
+        "Throughput timelines, one panel per run", "Request-size histograms, every run",
+        "Per-process share (main vs workers), one bar per run"};
+    nr_report_block *grid = nr_report_pair(ov);   /* figures side by side, wrapping */
+    for (int fig = 7; fig >= 1; fig--)              /* each goes first in a pair: add in reverse */
+        NR_TRY(figure(ctx, rep, grid, NR_FILL_ALL_RUNS, fig, captions[fig - 1], err));
+    return 0;
+}
+
+int nr_fill_report(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    if (rs->n > 1)
+        NR_TRY(fill_overview(rep, rs, figure, ctx, err));
+    for (size_t r = 0; r < rs->n; r++) {
+        const nr_run *run = &rs->runs[r];
+        nr_report_block *art = nr_report_add_run(rep, run->name, run->name);
+        if (!art)
+            return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+        NR_TRY(fill_facts(nr_report_run_section(art, NR_SEC_FACTS), run, err));
+        NR_TRY(fill_phases(rep, nr_report_run_section(art, NR_SEC_PHASES), run, r, figure, ctx, err));
+        NR_TRY(fill_concentration(rep, nr_report_run_section(art, NR_SEC_CONCENTRATION), run, r, figure, ctx, err));
+        NR_TRY(fill_latency(rep, nr_report_run_section(art, NR_SEC_LATENCY), run, r, figure, ctx, err));
+        NR_TRY(fill_timeline(rep, nr_report_run_section(art, NR_SEC_TIMELINE), run, r, figure, ctx, err));
+        NR_TRY(fill_access(rep, nr_report_run_section(art, NR_SEC_ACCESS), run, r, figure, ctx, err));
+        fill_findings(nr_report_run_section(art, NR_SEC_FINDINGS), run->model);
+    }
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* report_fill: the glue from models (and the stores' meta and diagnostics
+ * tables) to the report's tables, lists and figures, in SPEC order. */
+#ifndef NR_REPORT_FILL_H
+#define NR_REPORT_FILL_H
+
+#include <stddef.h>
+
+#include "nr_error.h"
+#include "report.h"
+#include "runset.h"
+
+#define NR_FILL_ALL_RUNS ((size_t)-1)
+
+/* Puts figure fig_id (1..7) of run `run` (NR_FILL_ALL_RUNS: every run, one
+ * series each) into block where with caption; returns 0 or a negative code. */
+typedef int (*nr_fill_figure_fn)(void *ctx, nr_report *rep, nr_report_block *where, size_t run,
+                                 int fig_id, const char *caption, nr_error *err);
+
+/* Fills rep: the overview (when several runs), then one article per run. */
+int nr_fill_report(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err);
+
+#endif

@@ -1,0 +1,440 @@
+/* runset: inputs -> runs -> cached stores -> models. */
+#include "runset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nr_ingest.h"
+#include "nr_outfile.h"
+
+#define STORE_MAGIC "\x89NIO\r\n\x1a\n"
+
+double nr_runset_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s%s", dir, (*dir && dir[strlen(dir) - 1] != '/') ? "/" : "", name);
+    return p;
+}
+
+/* The last path component of path without trailing slashes (new string). */
+static char *base_name(const char *path)
+{
+    size_t end = strlen(path);
+    while (end > 1 && path[end - 1] == '/')
+        end--;
+    size_t start = end;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    char *b = strndup(path + start, end - start);
+    if (b && (strcmp(b, ".") == 0 || strcmp(b, "..") == 0 || !*b)) {
+        /* "." names the current directory: use its real name (never the full path). */
+        char *real = realpath(path, NULL);
+        if (real) {
+            free(b);
+            b = base_name(real);
+            free(real);
+        }
+    }
+    return b;
+}
+
+/* The directory part of path ("." when none), new string. */
+static char *dir_name(const char *path)
+{
+    size_t end = strlen(path);
+    while (end > 1 && path[end - 1] == '/')
+        end--;
+    while (end > 0 && path[end - 1] != '/')
+        end--;
+    while (end > 1 && path[end - 1] == '/')
+        end--;
+    return end == 0 ? strdup(".") : strndup(path, end);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int is_store_file(const char *path)
+{
+    if (has_suffix(path, ".nio"))
+        return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char magic[8];
+    int ok = fread(magic, 1, 8, f) == 8 && memcmp(magic, STORE_MAGIC, 8) == 0;
+    fclose(f);
+    return ok;
+}
+
+/* Names that mark a run directory (SPEC "A run directory"). */
+static int is_run_file_name(const char *name)
+{
+    return strncmp(name, "strace.log", 10) == 0 || strcmp(name, "hook.jsonl") == 0 ||
+           strcmp(name, "manifest.json") == 0 || strncmp(name, "trace.", 6) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted non-hidden entry names of dir (new array of new strings). */
+static int list_dir(const char *dir, char ***names, size_t *n, nr_error *err)
+{
+    *names = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot read the directory", dir);
+    size_t cap = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **p = realloc(*names, cap * sizeof *p);
+            if (!p)
+                break;
+            *names = p;
+        }
+        (*names)[(*n)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (*n)
+        qsort(*names, *n, sizeof **names, cmp_str);
+    return 0;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static int add_run(nr_runset *rs, const char *path, const char *source, int is_store, nr_error *err)
+{
+    nr_run *runs = realloc(rs->runs, (rs->n + 1) * sizeof *runs);
+    if (!runs)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    rs->runs = runs;
+    nr_run *r = &runs[rs->n];
+    memset(r, 0, sizeof *r);
+    char *base = base_name(path);
+    if (base && is_store && has_suffix(base, ".nio"))
+        base[strlen(base) - 4] = '\0';
+    r->name = base;
+    r->source = strdup(source);
+    if (is_store)
+        r->store_path = strdup(path);
+    else
+        r->input_path = strdup(path);
+    rs->n++;
+    if (!r->name || !r->source || (!r->store_path && !r->input_path))
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    /* Names label columns and anchors: keep them unique. */
+    for (int k = 2;; k++) {
+        int clash = 0;
+        for (size_t i = 0; i + 1 < rs->n; i++)
+            clash |= strcmp(rs->runs[i].name, r->name) == 0;
+        if (!clash)
+            break;
+        size_t len = strlen(base) + 16;
+        char *renamed = malloc(len);
+        if (!renamed)
+            return nr_error_set(err, NR_E_NOMEM, "out of memory");
+        snprintf(renamed, len, "%s-%d", base, k);
+        if (r->name != base)
+            free(r->name);
+        r->name = renamed;
+    }
+    if (r->name != base)
+        free(base);
+    return 0;
+}
+
+/* A directory is a traces folder when it holds no run file (strace.log*,
+ * hook.jsonl, manifest.json, trace.*) but holds run directories or stores. */
+static int expand_dir(nr_runset *rs, const char *dir, nr_error *err)
+{
+    char **names;
+    size_t n;
+    NR_TRY(list_dir(dir, &names, &n, err));
+    int run_dir = 0;
+    for (size_t i = 0; i < n; i++)
+        run_dir |= is_run_file_name(names[i]);
+    size_t before = rs->n;
+    int rc = 0;
+    for (size_t i = 0; !run_dir && rc == 0 && i < n; i++) {
+        char *p = join(dir, names[i]);
+        struct stat st;
+        if (!p) {
+            rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+        } else if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            rc = add_run(rs, p, names[i], 0, err);
+        } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && has_suffix(names[i], ".nio")) {
+            rc = add_run(rs, p, names[i], 1, err);
+        }
+        free(p);
+    }
+    if (rc == 0 && !run_dir && rs->n == before) {
+        /* No subfolder and no store: a run directory whose logs have other names. */
+        run_dir = 1;
+    }
+    if (rc == 0 && run_dir) {
+        char *base = base_name(dir);
+        rc = base ? add_run(rs, dir, base, 0, err) : nr_error_set(err, NR_E_NOMEM, "out of memory");
+        free(base);
+    }
+    free_names(names, n);
+    return rc;
+}
+
+int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err)
+{
+    memset(rs, 0, sizeof *rs);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) != 0)
+            return nr_error_errno(err, NR_E_NOTFOUND, errno, "%s", inputs[i]);
+        if (S_ISDIR(st.st_mode)) {
+            NR_TRY(expand_dir(rs, inputs[i], err));
+        } else {
+            char *base = base_name(inputs[i]);
+            int rc = base ? add_run(rs, inputs[i], base, is_store_file(inputs[i]), err)
+                          : nr_error_set(err, NR_E_NOMEM, "out of memory");
+            free(base);
+            NR_TRY(rc);
+        }
+    }
+    if (rs->n == 0)
+        return nr_error_set(err, NR_E_INPUT, "no run found in the inputs");
+    return 0;
+}
+
+/* Fingerprint of the inputs of a run: version, then name, size and mtime of
+ * every regular file of the run directory (or of the log file), sorted. */
+static char *fingerprint(const char *input, nr_error *err)
+{
+    size_t cap = 256, len = 0;
+    char *fp = malloc(cap);
+    if (!fp) {
+        nr_error_set(err, NR_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    len = (size_t)snprintf(fp, cap, "niorep %s store %u\n", NR_VERSION, 1u);
+    struct stat st;
+    char **names = NULL;
+    size_t n = 0;
+    int is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
+    if (is_dir && list_dir(input, &names, &n, err) < 0) {
+        free(fp);
+        return NULL;
+    }
+    for (size_t i = 0; i < (is_dir ? n : 1); i++) {
+        char *p = is_dir ? join(input, names[i]) : strdup(input);
+        struct stat fs;
+        if (p && stat(p, &fs) == 0 && S_ISREG(fs.st_mode)) {
+            char line[512];
+            int w = snprintf(line, sizeof line, "%s\t%lld\t%lld.%09ld\n", is_dir ? names[i] : "-",
+                             (long long)fs.st_size, (long long)fs.st_mtim.tv_sec, (long)fs.st_mtim.tv_nsec);
+            if (w > 0 && len + (size_t)w + 1 > cap) {
+                cap = (cap + (size_t)w) * 2;
+                char *g = realloc(fp, cap);
+                if (!g) {
+                    free(p);
+                    break;
+                }
+                fp = g;
+            }
+            if (w > 0 && len + (size_t)w + 1 <= cap) {
+                memcpy(fp + len, line, (size_t)w + 1);
+                len += (size_t)w;
+            }
+        }
+        free(p);
+    }
+    free_names(names, n);
+    return fp;
+}
+
+static char *read_small_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (len + 1 < cap)
+            break;
+        cap *= 2;
+        char *g = realloc(buf, cap);
+        if (!g) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf = g;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+static int write_text_file(const char *path, const char *text, nr_error *err)
+{
+    nr_outfile f = {.fd = -1};
+    int rc = nr_outfile_open(&f, path, err);
+    if (rc == 0)
+        rc = nr_outfile_write(&f, text, strlen(text), err);
+    if (rc == 0)
+        return nr_outfile_commit(&f, err);
+    nr_outfile_abort(&f);
+    return rc;
+}
+
+/* Chooses the store path of run r: DIR/.niorep/<name>.nio beside the run
+ * directory, or a private temporary directory when that is not writable. */
+static int choose_cache(nr_runset *rs, nr_run *r, nr_error *err)
+{
+    char *parent = dir_name(r->input_path);
+    char *cache_dir = parent ? join(parent, ".niorep") : NULL;
+    free(parent);
+    if (!cache_dir)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    char *leaf = base_name(r->input_path);
+    size_t n = (leaf ? strlen(leaf) : 0) + 8;
+    char *file = malloc(n);
+    if (!leaf || !file) {
+        free(leaf);
+        free(file);
+        free(cache_dir);
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    snprintf(file, n, "%s.nio", leaf);
+    free(leaf);
+    if ((mkdir(cache_dir, 0777) == 0 || errno == EEXIST) && access(cache_dir, W_OK) == 0) {
+        r->store_path = join(cache_dir, file);
+    } else {
+        if (!rs->tmpdir) {
+            const char *t = getenv("TMPDIR");
+            char *tmpl = join(t && *t ? t : "/tmp", "niorep-XXXXXX");
+            if (!tmpl || !mkdtemp(tmpl)) {
+                free(tmpl);
+                free(file);
+                free(cache_dir);
+                return nr_error_errno(err, NR_E_IO, errno, "cannot create a temporary directory");
+            }
+            rs->tmpdir = tmpl;
+        }
+        char numbered[64];
+        snprintf(numbered, sizeof numbered, "%zu-", (size_t)(r - rs->runs));
+        char *tmpfile = join(rs->tmpdir, numbered);
+        size_t m = (tmpfile ? strlen(tmpfile) : 0) + strlen(file) + 1;
+        r->store_path = tmpfile ? malloc(m) : NULL;
+        if (r->store_path)
+            snprintf(r->store_path, m, "%s%s", tmpfile, file);
+        free(tmpfile);
+        r->temporary = 1;
+    }
+    free(file);
+    free(cache_dir);
+    return r->store_path ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
+}
+
+static int ingest_run(nr_runset *rs, nr_run *r, nr_error *err)
+{
+    NR_TRY(choose_cache(rs, r, err));
+    char *fp = fingerprint(r->input_path, err);
+    if (!fp)
+        return err->code ? err->code : NR_E_NOMEM;
+    size_t n = strlen(r->store_path) + 8;
+    char *fp_path = malloc(n);
+    if (!fp_path) {
+        free(fp);
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    snprintf(fp_path, n, "%s.inputs", r->store_path);
+    int rc = 0;
+    char *old = r->temporary ? NULL : read_small_file(fp_path);
+    struct stat st;
+    if (old && strcmp(old, fp) == 0 && stat(r->store_path, &st) == 0) {
+        r->cache_hit = 1;
+    } else {
+        unlink(fp_path);   /* a store without its fingerprint is never trusted */
+        rc = nr_ingest_run(r->input_path, r->store_path, NULL, NULL, err);
+        if (rc == 0 && !r->temporary)
+            rc = write_text_file(fp_path, fp, err);
+    }
+    free(old);
+    free(fp);
+    free(fp_path);
+    return rc;
+}
+
+int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
+                   void (*progress)(const nr_run *run, const char *what), nr_error *err)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        nr_run *r = &rs->runs[i];
+        double t0 = nr_runset_now();
+        if (r->input_path) {
+            if (progress)
+                progress(r, "ingest");
+            NR_TRY(ingest_run(rs, r, err));
+        }
+        NR_TRY(nr_store_open(r->store_path, &r->store, err));
+        double t1 = nr_runset_now();
+        if (progress)
+            progress(r, "model");
+        NR_TRY(nr_model_compute(r->store, opts, &r->model, err));
+        double t2 = nr_runset_now();
+        rs->ingest_s += t1 - t0;
+        rs->model_s += t2 - t1;
+    }
+    return 0;
+}
+
+void nr_runset_fini(nr_runset *rs)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        nr_run *r = &rs->runs[i];
+        nr_model_free(r->model);
+        nr_store_close(r->store);
+        if (r->temporary && r->store_path)
+            unlink(r->store_path);
+        free(r->name);
+        free(r->source);
+        free(r->input_path);
+        free(r->store_path);
+    }
+    free(rs->runs);
+    if (rs->tmpdir)
+        rmdir(rs->tmpdir);
+    free(rs->tmpdir);
+    memset(rs, 0, sizeof *rs);
+}

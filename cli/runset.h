@@ -1,0 +1,44 @@
+/* runset: the runs of `niorep build` and `niorep figures`. Expands the inputs
+ * (stores, run directories, traces folders of run directories), ingests each
+ * run directory into a cached store unless the cache is fresh, opens the
+ * stores and computes their models. docs/report.md, "Inputs and the cache". */
+#ifndef NR_RUNSET_H
+#define NR_RUNSET_H
+
+#include <stddef.h>
+
+#include "nr_error.h"
+#include "nr_model.h"
+#include "nr_store.h"
+
+typedef struct nr_run {
+    char *name;          /* run name: directory or store base name, unique in the set */
+    char *source;        /* what the report shows: the path relative to the input given */
+    char *input_path;    /* run dir or log file to ingest; NULL for a store input */
+    char *store_path;    /* the store read (given, cached or temporary) */
+    int cache_hit;       /* 1 when a cached store was reused */
+    int temporary;       /* 1 when store_path is a temporary file removed at the end */
+    nr_store *store;     /* open after nr_runset_load */
+    nr_model *model;
+} nr_run;
+
+typedef struct nr_runset {
+    size_t n;
+    nr_run *runs;        /* owned */
+    double ingest_s, model_s;   /* monotonic time spent, for --timings */
+    char *tmpdir;        /* owned; created when a cache directory was not writable */
+} nr_runset;
+
+/* Expands inputs (borrowed) into rs (zeroed first). Returns 0, NR_E_NOTFOUND
+ * naming an input that does not exist, or NR_E_INPUT for an empty traces folder. */
+int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err);
+/* Ingests (or reuses the cache), opens and models every run. progress may be NULL. */
+int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
+                   void (*progress)(const nr_run *run, const char *what), nr_error *err);
+/* Closes everything, removes temporary stores. Accepts a zeroed rs. */
+void nr_runset_fini(nr_runset *rs);
+
+/* Seconds on the monotonic clock. */
+double nr_runset_now(void);
+
+#endif

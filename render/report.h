@@ -1,0 +1,129 @@
+/* report: the HTML report engine. Parses a template (templates/report.html,
+ * compiled in), fills its marked nodes (data-nr="...") with generated nodes,
+ * imports SVG figures as inline SVG, inlines the CSS and serialises one
+ * self-contained HTML5 file. docs/report.md documents the marking scheme.
+ *
+ * Every string given here is inserted as a text node, never parsed as markup:
+ * a file name "<script>" stays text. Strings need not be UTF-8: invalid bytes
+ * and control characters are shown as \xNN (nr_report_text_clean).
+ *
+ * Ownership: nr_report owns the document and every node; block and table
+ * handles are borrowed from it and live until nr_report_destroy. String
+ * arguments are borrowed for the call. */
+#ifndef NR_REPORT_H
+#define NR_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nr_error.h"
+
+typedef struct nr_report nr_report;
+typedef struct nr_report_block nr_report_block;   /* a place content goes (an element) */
+typedef struct nr_report_table nr_report_table;
+
+/* The per-run sections of the template, in report order (data-nr values). */
+#define NR_REPORT_RUN_SECTIONS(X)                          \
+    X(NR_SEC_FACTS, "run-facts")                           \
+    X(NR_SEC_PHASES, "phases")                             \
+    X(NR_SEC_CONCENTRATION, "concentration")               \
+    X(NR_SEC_LATENCY, "latency")                           \
+    X(NR_SEC_TIMELINE, "timeline")                         \
+    X(NR_SEC_ACCESS, "access")                             \
+    X(NR_SEC_FINDINGS, "findings")
+enum nr_report_section {
+#define NR_X_SEC(id, name) id,
+    NR_REPORT_RUN_SECTIONS(NR_X_SEC)
+#undef NR_X_SEC
+    NR_SEC_COUNT
+};
+
+/* Creates a report from template html (an HTML document with the marks of
+ * docs/report.md) and style sheet css; both borrowed. Returns 0 and a new
+ * report in *out, or NR_E_INPUT when the template lacks a required mark. */
+int nr_report_create(const char *html, size_t html_len, const char *css, size_t css_len,
+                     nr_report **out, nr_error *err);
+/* Like nr_report_create with the compiled-in templates/report.html and report.css. */
+int nr_report_create_default(nr_report **out, nr_error *err);
+/* Accepts NULL. */
+void nr_report_destroy(nr_report *r);
+
+/* Sets the document title (<title> and every data-nr="title") and the subtitle line. */
+void nr_report_set_title(nr_report *r, const char *title);
+void nr_report_set_subtitle(nr_report *r, const char *subtitle);
+
+/* The overview section (shown only when something is added to it). */
+nr_report_block *nr_report_overview(nr_report *r);
+
+/* Adds one run: a copy of the run template with heading name; id_hint names
+ * the anchor (sanitised, made unique). Returns the run block (NULL on OOM). */
+nr_report_block *nr_report_add_run(nr_report *r, const char *name, const char *id_hint);
+/* The section sec of a run block. */
+nr_report_block *nr_report_run_section(nr_report_block *run, enum nr_report_section sec);
+
+/* ---- content: every text argument is inserted as text ---------------- */
+
+/* A <p> (cls may be NULL: "note", "unavailable"). */
+void nr_report_para(nr_report_block *b, const char *cls, const char *text);
+/* A <h4> sub-heading. */
+void nr_report_heading(nr_report_block *b, const char *text);
+/* A figure-and-numbers pair: a flex row; the figure goes into the returned
+ * block's first half (nr_report_pair_figure), tables into nr_report_pair_numbers. */
+nr_report_block *nr_report_pair(nr_report_block *b);
+nr_report_block *nr_report_pair_numbers(nr_report_block *pair);
+
+/* A table with ncols columns and the given header texts; numeric columns
+ * (num_cols bit i set = column i is right-aligned numbers). */
+nr_report_table *nr_report_table_new(nr_report_block *b, const char *caption, size_t ncols,
+                                     const char *const *headers, uint32_t num_cols);
+/* Starts a new row. */
+void nr_report_table_row(nr_report_table *t);
+/* Appends a cell to the current row. key (may be NULL) marks a key number:
+ * data-nr-key="key" data-nr-value="raw" so that tests can compare it with
+ * `niorep summary --json` (raw printed with %.17g; NAN gives "null"). */
+void nr_report_table_cell(nr_report_table *t, const char *text);
+void nr_report_table_cell_key(nr_report_table *t, const char *text, const char *key, double raw);
+/* A cell in monospace for a path. */
+void nr_report_table_cell_path(nr_report_table *t, const char *path);
+
+/* A findings list item: sentence, then action on its own line (may be NULL). */
+void nr_report_finding(nr_report_block *b, const char *id, const char *sentence, const char *action);
+
+/* Imports svg (len bytes, a standalone SVG document such as cairo writes) as
+ * an inline <svg> inside <figure> with caption, in b. fig_key ("fig1") and a
+ * per-report counter prefix every id so that ids are unique in the report;
+ * url(#id), href="#id" and xlink:href="#id" references are rewritten.
+ * Scripts, event handlers (on*) and foreign references (href not starting
+ * with '#') are dropped. Returns 0 or NR_E_INPUT when svg does not parse. */
+int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
+                     const void *svg, size_t len, nr_error *err);
+/* A figure placeholder with the reason it is missing. */
+void nr_report_figure_missing(nr_report_block *b, const char *caption, const char *reason);
+
+/* Serialises the document as HTML5 (<!DOCTYPE html>) with the CSS inlined
+ * and unused marks removed. Returns 0 and a new malloc'ed buffer in *buf
+ * (caller frees; NUL-terminated, *len without the NUL). */
+int nr_report_serialize(nr_report *r, char **buf, size_t *len, nr_error *err);
+/* Serialises and writes to path atomically (nr_outfile). */
+int nr_report_write(nr_report *r, const char *path, nr_error *err);
+
+/* ---- helpers --------------------------------------------------------- */
+
+/* Copies s into out (cap bytes incl. NUL, truncated on a UTF-8 boundary)
+ * keeping valid UTF-8 and replacing each invalid byte and each control
+ * character other than \t \n by the four characters \xNN. Returns out. */
+char *nr_report_text_clean(const char *s, char *out, size_t cap);
+
+/* Number formats with units (3 significant digits): bytes in binary units
+ * ("1.5 GiB", "512 B"), durations adaptive ("870 ns", "1.2 µs", "35 ms",
+ * "4.1 s", "2 min 5 s", "1 h 3 min"), shares as percentages ("92.4%"),
+ * counts with thin grouping ("1 234 567"), rates ("1.2 GiB/s").
+ * NAN gives "n/a". Each writes at most cap bytes and returns buf. */
+char *nr_report_fmt_bytes(double bytes, char *buf, size_t cap);
+char *nr_report_fmt_seconds(double s, char *buf, size_t cap);
+char *nr_report_fmt_percent(double fraction, char *buf, size_t cap);
+char *nr_report_fmt_count(double n, char *buf, size_t cap);
+char *nr_report_fmt_rate(double bytes_per_s, char *buf, size_t cap);
+char *nr_report_fmt_real(double x, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,201 @@
+/* report_format: text cleaning and numbers with units for the report. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid
+ * (overlong forms, surrogates and code points above U+10FFFF are invalid). */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    if (cp == 0xFFFE || cp == 0xFFFF)   /* not XML characters */
+        return 0;
+    return n;
+}
+
+char *nr_report_text_clean(const char *s, char *out, size_t cap)
+{
+    if (cap == 0)
+        return out;
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        size_t n = utf8_seq_len(p);
+        int control = n == 1 && ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F);
+        if (n == 0 || control) {
+            if (o + 4 >= cap)
+                break;
+            snprintf(out + o, 5, "\\x%02X", *p);
+            o += 4;
+            p++;
+            continue;
+        }
+        if (o + n >= cap)
+            break;
+        memcpy(out + o, p, n);
+        o += n;
+        p += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* Three significant digits, trailing zeros dropped: 1.50 -> "1.5", 123.4 -> "123". */
+static void sig3(double x, char *buf, size_t cap)
+{
+    double a = fabs(x);
+    int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    snprintf(buf, cap, "%.*f", decimals, x);
+    if (strchr(buf, '.')) {
+        size_t n = strlen(buf);
+        while (n > 0 && buf[n - 1] == '0')
+            buf[--n] = '\0';
+        if (n > 0 && buf[n - 1] == '.')
+            buf[--n] = '\0';
+    }
+    if (strcmp(buf, "-0") == 0)
+        snprintf(buf, cap, "0");
+}
+
+static int not_a_number(double x, char *buf, size_t cap)
+{
+    if (isfinite(x))
+        return 0;
+    snprintf(buf, cap, "n/a");
+    return 1;
+}
+
+/* value scaled by 1024 per step through units, rounded so that "1024 KiB" becomes "1 MiB". */
+static char *fmt_binary(double v, const char *const *units, size_t nunits, char *buf, size_t cap)
+{
+    if (not_a_number(v, buf, cap))
+        return buf;
+    size_t u = 0;
+    double a = fabs(v);
+    while (u + 1 < nunits && a >= 1023.5) {
+        a /= 1024.0;
+        v /= 1024.0;
+        u++;
+    }
+    char num[48];
+    if (u == 0)
+        snprintf(num, sizeof num, "%.0f", v);
+    else
+        sig3(v, num, sizeof num);
+    snprintf(buf, cap, "%s %s", num, units[u]);
+    return buf;
+}
+
+char *nr_report_fmt_bytes(double bytes, char *buf, size_t cap)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    return fmt_binary(bytes, units, sizeof units / sizeof units[0], buf, cap);
+}
+
+char *nr_report_fmt_rate(double bytes_per_s, char *buf, size_t cap)
+{
+    static const char *const units[] = {"B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", "PiB/s"};
+    return fmt_binary(bytes_per_s, units, sizeof units / sizeof units[0], buf, cap);
+}
+
+char *nr_report_fmt_seconds(double s, char *buf, size_t cap)
+{
+    if (not_a_number(s, buf, cap))
+        return buf;
+    char num[48];
+    double a = fabs(s);
+    if (a == 0) {
+        snprintf(buf, cap, "0 s");
+    } else if (a < 999.5e-9) {
+        sig3(s * 1e9, num, sizeof num);
+        snprintf(buf, cap, "%s ns", num);
+    } else if (a < 999.5e-6) {
+        sig3(s * 1e6, num, sizeof num);
+        snprintf(buf, cap, "%s \xC2\xB5s", num);
+    } else if (a < 999.5e-3) {
+        sig3(s * 1e3, num, sizeof num);
+        snprintf(buf, cap, "%s ms", num);
+    } else if (a < 59.95) {
+        sig3(s, num, sizeof num);
+        snprintf(buf, cap, "%s s", num);
+    } else if (a < 3600) {
+        long total = lround(a);
+        snprintf(buf, cap, "%s%ld min %ld s", s < 0 ? "-" : "", total / 60, total % 60);
+    } else {
+        long total = lround(a / 60);
+        snprintf(buf, cap, "%s%ld h %ld min", s < 0 ? "-" : "", total / 60, total % 60);
+    }
+    return buf;
+}
+
+char *nr_report_fmt_percent(double fraction, char *buf, size_t cap)
+{
+    if (not_a_number(fraction, buf, cap))
+        return buf;
+    double pct = fraction * 100.0;
+    double a = fabs(pct);
+    if (a != 0 && a < 0.1)
+        snprintf(buf, cap, "%.2g%%", pct);
+    else if (a < 99.95 || a >= 100)
+        snprintf(buf, cap, "%.1f%%", pct);
+    else
+        snprintf(buf, cap, "%.2f%%", pct);   /* 99.97% must not print as 100.0% */
+    return buf;
+}
+
+char *nr_report_fmt_count(double n, char *buf, size_t cap)
+{
+    if (not_a_number(n, buf, cap))
+        return buf;
+    char digits[48];
+    snprintf(digits, sizeof digits, "%.0f", fabs(n));
+    size_t len = strlen(digits), o = 0;
+    if (n < 0 && o + 1 < cap)
+        buf[o++] = '-';
+    for (size_t i = 0; i < len && o + 4 < cap; i++) {
+        if (i > 0 && (len - i) % 3 == 0) {   /* U+202F narrow no-break space between groups */
+            buf[o++] = '\xE2';
+            buf[o++] = '\x80';
+            buf[o++] = '\xAF';
+        }
+        buf[o++] = digits[i];
+    }
+    buf[o < cap ? o : cap - 1] = '\0';
+    return buf;
+}
+
+char *nr_report_fmt_real(double x, char *buf, size_t cap)
+{
+    if (not_a_number(x, buf, cap))
+        return buf;
+    if (x != 0 && (fabs(x) < 0.01 || fabs(x) >= 1e6))
+        snprintf(buf, cap, "%.3g", x);
+    else
+        sig3(x, buf, cap);
+    return buf;
+}

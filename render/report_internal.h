@@ -1,0 +1,44 @@
+/* report internals shared by report*.c (not a public header). */
+#ifndef NR_REPORT_INTERNAL_H
+#define NR_REPORT_INTERNAL_H
+
+#include <stddef.h>
+
+#include <libxml/tree.h>
+
+#include "report.h"
+
+struct nr_report {
+    xmlDoc *doc;
+    xmlNode *runs, *run_template, *style, *overview, *toc, *toc_list, *subtitle;
+    unsigned long overview_children;   /* element children of the overview in the template */
+    char *css;                         /* owned, NUL-terminated */
+    size_t nruns;
+    unsigned figures;                  /* figures imported so far: id prefix counter */
+    nr_report_table **tables;          /* owned */
+    size_t ntables, cap_tables;
+    char **ids;                        /* run anchors given so far, owned */
+    size_t nids, cap_ids;
+};
+
+struct nr_report_table {
+    xmlNode *table, *tbody, *row;
+    size_t ncols, col;
+    uint32_t num_cols;
+};
+
+/* The first element at or after from (depth first) with data-nr="mark", or NULL. */
+xmlNode *nr__report_find_mark(xmlNode *from, const char *mark);
+/* The report that owns n's document. */
+nr_report *nr__report_of(const xmlNode *n);
+/* Appends text (cleaned by nr_report_text_clean) as a text node of n. */
+void nr__report_add_text(xmlNode *n, const char *text);
+/* Removes n's children and appends text. */
+void nr__report_set_text(xmlNode *n, const char *text);
+/* A new child element name of parent with class cls (may be NULL). */
+xmlNode *nr__report_child(xmlNode *parent, const char *name, const char *cls);
+/* Run anchor bookkeeping. */
+int nr__report_find_id(const nr_report *r, const char *id);
+void nr__report_remember_id(nr_report *r, const char *id);
+
+#endif

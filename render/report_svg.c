@@ -1,0 +1,205 @@
+/* report_svg: imports an SVG document (as cairo writes it) into the report as
+ * inline <svg>. cairo names its glyphs and clips "glyph0-1", "clip1" in every
+ * file, so each figure's ids get a prefix unique in the report and every
+ * reference to them (url(#id) in any attribute, href/xlink:href="#id") is
+ * rewritten to match. Anything that could run or fetch is dropped: <script>,
+ * <foreignObject>, on* attributes, href not starting with '#'. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "report_internal.h"
+
+/* A growing string for attribute rewriting. */
+typedef struct strbuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} strbuf;
+
+static void sb_add(strbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->cap ? b->cap * 2 : 64) + n;
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            b->failed = 1;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+/* value with every "url(#" followed by prefix; NULL when there is none (or OOM). */
+static char *rewrite_urls(const char *value, const char *prefix)
+{
+    if (!strstr(value, "url(#"))
+        return NULL;
+    strbuf b = {0};
+    const char *p = value;
+    for (const char *hit; (hit = strstr(p, "url(#")) != NULL; p = hit + 5) {
+        sb_add(&b, p, (size_t)(hit - p) + 5);
+        sb_add(&b, prefix, strlen(prefix));
+    }
+    sb_add(&b, p, strlen(p));
+    if (b.failed) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
+static int is_href(const xmlAttr *a)
+{
+    return strcmp((const char *)a->name, "href") == 0;
+}
+
+static int starts_with_ci(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if ((*s | 0x20) != *prefix)
+            return 0;
+    return 1;
+}
+
+/* Rewrites or drops the attributes of one element. */
+static void fix_attributes(xmlNode *n, const char *prefix)
+{
+    xmlAttr *a = n->properties;
+    while (a) {
+        xmlAttr *next = a->next;
+        xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+        const char *value = v ? (const char *)v : "";
+        const char *name = (const char *)a->name;
+        if (starts_with_ci(name, "on")) {
+            xmlRemoveProp(a);
+        } else if (is_href(a)) {
+            if (value[0] != '#') {
+                xmlRemoveProp(a);
+            } else {
+                strbuf b = {0};
+                sb_add(&b, "#", 1);
+                sb_add(&b, prefix, strlen(prefix));
+                sb_add(&b, value + 1, strlen(value + 1));
+                a->ns = NULL;   /* xlink:href becomes SVG 2 href, rewritten in place: no namespace needed */
+                if (!b.failed)
+                    xmlSetProp(n, BAD_CAST "href", BAD_CAST b.p);
+                free(b.p);
+            }
+        } else if (a->ns) {
+            xmlRemoveProp(a);   /* other namespaced attributes (xml:space, ...) are not needed inline */
+        } else if (strcmp(name, "id") == 0) {
+            strbuf b = {0};
+            sb_add(&b, prefix, strlen(prefix));
+            sb_add(&b, value, strlen(value));
+            if (!b.failed)
+                xmlSetNsProp(n, a->ns, a->name, BAD_CAST b.p);
+            free(b.p);
+        } else {
+            char *fixed = rewrite_urls(value, prefix);
+            if (fixed)
+                xmlSetNsProp(n, a->ns, a->name, BAD_CAST fixed);
+            free(fixed);
+        }
+        xmlFree(v);
+        a = next;
+    }
+}
+
+static int is_dangerous_element(const xmlNode *n)
+{
+    const char *name = (const char *)n->name;
+    return strcmp(name, "script") == 0 || strcmp(name, "foreignObject") == 0 ||
+           strcmp(name, "iframe") == 0 || strcmp(name, "image") == 0;
+}
+
+/* Inline SVG in HTML needs no namespace: the HTML parser puts <svg> in the
+ * SVG namespace by itself. Dropping them keeps every URL out of the report. */
+static void strip_namespace(xmlNode *n)
+{
+    n->ns = NULL;
+    if (n->nsDef) {
+        xmlFreeNsList(n->nsDef);
+        n->nsDef = NULL;
+    }
+}
+
+/* Walks the tree below n: fixes attributes, drops dangerous elements,
+ * comments and processing instructions. */
+static void sanitize_tree(xmlNode *n, const char *prefix)
+{
+    while (n) {
+        xmlNode *next = n->next;
+        if (n->type == XML_ELEMENT_NODE && !is_dangerous_element(n)) {
+            fix_attributes(n, prefix);
+            strip_namespace(n);
+            sanitize_tree(n->children, prefix);
+        } else if (n->type == XML_ELEMENT_NODE || n->type == XML_COMMENT_NODE || n->type == XML_PI_NODE) {
+            xmlUnlinkNode(n);
+            xmlFreeNode(n);
+        }
+        n = next;
+    }
+}
+
+int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
+                     const void *svg, size_t len, nr_error *err)
+{
+    if (len > (size_t)INT32_MAX)
+        return nr_error_set(err, NR_E_LIMIT, "figure %s: SVG too large", fig_key);
+    xmlDoc *sd = xmlReadMemory(svg, (int)len, "figure.svg", NULL,
+                               XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
+    xmlNode *root = sd ? xmlDocGetRootElement(sd) : NULL;
+    if (!root || strcmp((const char *)root->name, "svg") != 0) {
+        xmlFreeDoc(sd);
+        return nr_error_set(err, NR_E_INPUT, "figure %s: not an SVG document", fig_key);
+    }
+    char prefix[64], clean_key[32];
+    nr_report_text_clean(fig_key, clean_key, sizeof clean_key);
+    for (char *c = clean_key; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+            *c = '_';
+    snprintf(prefix, sizeof prefix, "f%u-%s-", ++r->figures, clean_key);
+    fix_attributes(root, prefix);
+    sanitize_tree(root->children, prefix);
+    strip_namespace(root);   /* last: the attributes above may still point at its xlink declaration */
+    xmlNode *copy = xmlDocCopyNode(root, r->doc, 1);
+    xmlFreeDoc(sd);
+    if (!copy)
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", fig_key);
+    xmlSetProp(copy, BAD_CAST "role", BAD_CAST "img");
+    if (caption) {
+        char label[512];
+        xmlSetProp(copy, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(caption, label, sizeof label));
+    }
+    xmlNode *parent = (xmlNode *)b;
+    xmlNode *fig = xmlNewDocNode(r->doc, NULL, BAD_CAST "figure", NULL);
+    if (!fig) {
+        xmlFreeNode(copy);
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", fig_key);
+    }
+    xmlSetProp(fig, BAD_CAST "data-nr-figure", BAD_CAST clean_key);
+    /* In a figure-and-numbers pair the figure comes first. */
+    xmlChar *cls = xmlGetProp(parent, BAD_CAST "class");
+    int in_pair = cls && strcmp((const char *)cls, "pair") == 0;
+    xmlFree(cls);
+    if (in_pair && parent->children)
+        xmlAddPrevSibling(parent->children, fig);
+    else
+        xmlAddChild(parent, fig);
+    xmlAddChild(fig, copy);
+    if (caption) {
+        xmlNode *cap = nr__report_child(fig, "figcaption", NULL);
+        nr__report_add_text(cap, caption);
+    }
+    return 0;
+}

@@ -1,0 +1,104 @@
+#!/bin/bash
+# niorep build / figures on a tiny hand-written traces folder:
+# hostile file names and log lines stay text; the store cache is reused while
+# the logs are unchanged and refreshed when one changes; two builds are
+# byte-identical; no path of this machine leaks into the report; usage errors
+# exit 2, missing inputs 1; the figure set and figures.json are written.
+# usage: build_cli_test.sh NIOREP
+set -u
+niorep=$(realpath "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+section_fails=0
+ok() { [ $fails -eq $section_fails ] && echo "ok: $*"; section_fails=$fails; }
+
+mkdir -p "$tmp/traces/hostile" "$tmp/traces/plain"
+cat > "$tmp/traces/hostile/strace.log" <<'EOF'
+1000 1700000000.000400 openat(AT_FDCWD, "/data/<script>alert(1)</script>", O_RDONLY) = 4</data/<script>alert(1)</script>> <0.000010>
+1000 1700000000.000500 read(4</data/<script>alert(1)</script>>, ""..., 100) = 100 <0.000020>
+1000 1700000000.000600 openat(AT_FDCWD, "/data/a&b.bin", O_RDONLY) = 5</data/a&b.bin> <0.000010>
+1000 1700000000.000700 read(5</data/a&b.bin>, ""..., 10) = 10 <0.000020>
+1000 1700000000.000800 <script>alert(2)</script> is not a strace line
+1000 1700000000.000900 +++ exited with 0 +++
+EOF
+printf '1000 1700000000.000800 \xff\xfe<b>bad bytes</b>\n' >> "$tmp/traces/hostile/strace.log"
+cat > "$tmp/traces/plain/strace.log" <<'EOF'
+2000 1700000000.000100 openat(AT_FDCWD, "/data/x.bin", O_RDONLY) = 3</data/x.bin> <0.000010>
+2000 1700000000.000200 read(3</data/x.bin>, ""..., 4096) = 4096 <0.000020>
+2000 1700000000.000300 read(3</data/x.bin>, ""..., 4096) = 4096 <0.000030>
+2000 1700000000.000400 close(3</data/x.bin>) = 0 <0.000005>
+2000 1700000000.000900 +++ exited with 0 +++
+EOF
+
+cd "$tmp" || exit 1
+"$niorep" build traces -o r1.html --bootstraps 0 2>build.err || fail "build exit $?: $(cat build.err)"
+[ -s traces/.niorep/hostile.nio ] && [ -s traces/.niorep/hostile.nio.inputs ] || fail "no cached store in traces/.niorep"
+grep -qi '<script' r1.html && fail "markup from the trace reached the report: $(grep -oi '.\{20\}<script.\{20\}' r1.html | head -1)"
+grep -q '&lt;script&gt;alert(2)&lt;/script&gt;' r1.html || fail "the hostile log line is not shown as text"
+grep -q '\\xFF\\xFE&lt;b&gt;bad bytes' r1.html || fail "non-UTF-8 bytes are not shown as \\xNN"
+grep -q "$tmp" r1.html && fail "the report contains the absolute path $tmp"
+head -c 15 r1.html | grep -q '<!DOCTYPE html>' || fail "no HTML5 doctype"
+[ "$(grep -o 'data-nr-run="[a-z]*"' r1.html | tr '\n' ' ')" = 'data-nr-run="hostile" data-nr-run="plain" ' ] \
+    || fail "runs are not the two folders in name order"
+grep -q 'data-nr="overview"' r1.html || fail "no overview with two runs"
+ok "first build"
+
+stamp=$(stat -c %Y.%N traces/.niorep/plain.nio)
+sleep 1
+"$niorep" build traces -o r2.html --bootstraps 0 2>/dev/null || fail "second build"
+cmp -s r1.html r2.html || fail "two builds of the same inputs differ"
+[ "$(stat -c %Y.%N traces/.niorep/plain.nio)" = "$stamp" ] || fail "the cached store was rewritten although the logs did not change"
+ok "cache reused, output byte-identical"
+
+echo '2000 1700000000.000950 read(3</data/x.bin>, ""..., 4096) = 4096 <0.000030>' >> traces/plain/strace.log
+"$niorep" build traces -o r3.html --bootstraps 0 2>/dev/null || fail "third build"
+[ "$(stat -c %Y.%N traces/.niorep/plain.nio)" != "$stamp" ] || fail "a changed log did not refresh the cached store"
+cmp -s r1.html r3.html && fail "the report did not change with the log"
+ok "changed log re-ingested"
+
+"$niorep" build traces/.niorep/plain.nio -o r4.html --bootstraps 0 2>/dev/null || fail "build from a store"
+grep -q 'data-nr-run="plain"' r4.html || fail "a store input is not named after its file"
+grep -q 'data-nr="overview"' r4.html && fail "an overview with a single run"
+ok "store input"
+
+"$niorep" build traces >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing -o is not a usage error (2)"
+"$niorep" build -o x.html >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing INPUT is not a usage error (2)"
+"$niorep" build nothing-here -o x.html >/dev/null 2>&1; [ $? -eq 1 ] || fail "a missing input does not exit 1"
+[ -e x.html ] && fail "a failed build left its output"
+ok "errors"
+
+if grep -q 'built without the renderer' r1.html; then
+    echo "skip: figures (niorep built without render/)"
+else
+    [ "$(grep -o '<svg' r1.html | wc -l)" -eq 21 ] || fail "expected 21 inline figures (7 overview + 7 per run)"
+    "$niorep" figures traces -o figs --format svg,pdf,png --bootstraps 0 2>/dev/null || fail "figures exit $?"
+    for f in fig1-phase-breakdown fig2-lorenz fig3-file-bytes-ccdf fig4-read-latency fig5-throughput-timeline \
+             fig6-request-sizes fig7-process-share; do
+        for ext in svg pdf png; do [ -s "figs/$f.$ext" ] || fail "figures: no figs/$f.$ext"; done
+    done
+    head -c 8 figs/fig2-lorenz.png | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || fail "not a PNG"
+    if command -v pdfinfo >/dev/null; then
+        [ "$(pdfinfo figs/fig1-phase-breakdown.pdf | awk '/^Pages:/ {print $2}')" = 1 ] || fail "PDF is not one page"
+    fi
+    /usr/bin/python3 - figs/figures.json <<'EOF' || fail "figures.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema_version"] == 1, d.get("schema_version")
+assert d["runs"] == ["hostile", "plain"], d["runs"]
+ids = [f["id"] for f in d["figures"]]
+assert ids == list(range(1, 8)), ids
+for f in d["figures"]:
+    assert f["files"] == [f["stem"] + "." + e for e in ("svg", "pdf", "png")], f["files"]
+# The numbers plotted: plain read 3 x 4096 bytes (after the appended line) in phase "unphased".
+fig1 = d["figures"][0]["data"]
+k = fig1["phases"].index("unphased")
+assert fig1["bytes"][1][k] == 3 * 4096, fig1["bytes"]
+reqsize = d["figures"][5]["data"]["series"][1]
+assert sum(reqsize["reads"]) == 3, reqsize
+EOF
+    ok "figures"
+fi
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "all passed"

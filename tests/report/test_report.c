@@ -1,0 +1,386 @@
+/* Report engine tests with fixed data: hostile strings stay text, figure ids
+ * are unique and their references resolve, nothing external is referenced,
+ * the output parses as HTML, the number formats give known answers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <fontconfig/fontconfig.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include "report.h"
+
+#define HOSTILE_SCRIPT "<script>alert(1)</script>"
+#define HOSTILE_QUOTES "a&b\"c'"
+#define HOSTILE_BYTES "data/\xff\xfe-\x01.bin"
+
+static cairo_status_t append_png(void *closure, const unsigned char *data, unsigned int len)
+{
+    char **buf = closure;
+    size_t old = *buf ? strlen(*buf) : 0;
+    char *p = realloc(*buf, old + len + 1);
+    if (!p)
+        return CAIRO_STATUS_NO_MEMORY;
+    memcpy(p + old, data, len);
+    p[old + len] = '\0';
+    *buf = p;
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* A real cairo SVG with glyph symbols, a clip path and text: the ids that clash between figures. */
+static char *cairo_svg(const char *label)
+{
+    char *buf = NULL;
+    cairo_surface_t *s = cairo_svg_surface_create_for_stream(append_png, &buf, 200, 100);
+    cairo_t *cr = cairo_create(s);
+    cairo_rectangle(cr, 10, 10, 150, 60);
+    cairo_clip(cr);
+    cairo_set_source_rgb(cr, 0, 0.45, 0.7);
+    cairo_rectangle(cr, 0, 0, 120, 80);
+    cairo_fill(cr);
+    cairo_reset_clip(cr);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_move_to(cr, 20, 50);
+    cairo_set_font_size(cr, 14);
+    cairo_show_text(cr, label);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    cairo_surface_destroy(s);
+    return buf;
+}
+
+static char *serialize(nr_report *r)
+{
+    char *html;
+    size_t len;
+    nr_error err;
+    assert_int_equal(nr_report_serialize(r, &html, &len, &err), 0);
+    assert_int_equal(strlen(html), len);
+    return html;
+}
+
+static xmlDoc *parse_html(const char *html)
+{
+    xmlDoc *d = htmlReadMemory(html, (int)strlen(html), "out.html", "UTF-8", HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+    assert_non_null(d);
+    return d;
+}
+
+/* 1 when some text node below n equals text exactly. */
+static int has_text(const xmlNode *n, const char *text)
+{
+    for (; n; n = n->next) {
+        if (n->type == XML_TEXT_NODE && n->content && strcmp((const char *)n->content, text) == 0)
+            return 1;
+        if (has_text(n->children, text))
+            return 1;
+    }
+    return 0;
+}
+
+static size_t count_elements(const xmlNode *n, const char *name)
+{
+    size_t c = 0;
+    for (; n; n = n->next) {
+        if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0)
+            c++;
+        c += count_elements(n->children, name);
+    }
+    return c;
+}
+
+static void test_hostile_strings_stay_text(void **state)
+{
+    (void)state;
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_set_title(r, HOSTILE_SCRIPT);
+    nr_report_block *run = nr_report_add_run(r, HOSTILE_SCRIPT, HOSTILE_SCRIPT);
+    assert_non_null(run);
+    nr_report_block *facts = nr_report_run_section(run, NR_SEC_FACTS);
+    const char *headers[] = {"file", "bytes"};
+    nr_report_table *t = nr_report_table_new(facts, HOSTILE_QUOTES, 2, headers, 2);
+    nr_report_table_row(t);
+    nr_report_table_cell_path(t, HOSTILE_SCRIPT);
+    nr_report_table_cell_key(t, "1 KiB", "totals.<b>", 1024);
+    nr_report_table_row(t);
+    nr_report_table_cell_path(t, HOSTILE_QUOTES);
+    nr_report_table_cell(t, HOSTILE_BYTES);
+    nr_report_finding(nr_report_run_section(run, NR_SEC_FINDINGS), "x\"y", HOSTILE_SCRIPT, HOSTILE_QUOTES);
+    char *html = serialize(r);
+    assert_null(strstr(html, "<script"));
+    assert_null(strstr(html, "<b>"));
+    assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert_non_null(strstr(html, "a&amp;b"));
+    assert_true(strncmp(html, "<!DOCTYPE html>", 15) == 0);
+    xmlDoc *d = parse_html(html);
+    xmlNode *root = xmlDocGetRootElement(d);
+    assert_true(has_text(root, HOSTILE_SCRIPT));          /* round trip: the same text */
+    assert_true(has_text(root, HOSTILE_QUOTES));
+    assert_true(has_text(root, "data/\\xFF\\xFE-\\x01.bin")); /* non-UTF-8 and control bytes shown as \xNN */
+    assert_int_equal(count_elements(root, "script"), 0);
+    assert_int_equal(count_elements(root, "article"), 1);
+    assert_int_equal(count_elements(root, "b"), 0);
+    xmlFreeDoc(d);
+    free(html);
+    nr_report_destroy(r);
+}
+
+static void collect_ids(const xmlNode *n, char ***ids, size_t *nids)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *id = xmlGetProp(n, BAD_CAST "id");
+        if (id) {
+            *ids = realloc(*ids, (*nids + 1) * sizeof **ids);
+            (*ids)[(*nids)++] = strdup((const char *)id);
+            xmlFree(id);
+        }
+        collect_ids(n->children, ids, nids);
+    }
+}
+
+static int id_known(char **ids, size_t nids, const char *id, size_t len)
+{
+    for (size_t i = 0; i < nids; i++)
+        if (strlen(ids[i]) == len && strncmp(ids[i], id, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Every href="#x" and url(#x) names an id of the document; counts them. */
+static size_t check_refs(const xmlNode *n, char **ids, size_t nids)
+{
+    size_t refs = 0;
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        for (const xmlAttr *a = n->properties; a; a = a->next) {
+            xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+            const char *s = v ? (const char *)v : "";
+            if (strcmp((const char *)a->name, "href") == 0 && s[0] == '#') {
+                if (!id_known(ids, nids, s + 1, strlen(s + 1)))
+                    fail_msg("href %s names no id (of %zu)", s, nids);
+                refs++;
+            }
+            for (const char *u = strstr(s, "url(#"); u; u = strstr(u + 1, "url(#")) {
+                const char *end = strchr(u, ')');
+                assert_non_null(end);
+                if (!id_known(ids, nids, u + 5, (size_t)(end - u - 5)))
+                    fail_msg("%s names no id", u);
+                refs++;
+            }
+            xmlFree(v);
+        }
+        refs += check_refs(n->children, ids, nids);
+    }
+    return refs;
+}
+
+static void test_figure_ids_unique(void **state)
+{
+    (void)state;
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    char *svg1 = cairo_svg("Lorenz curve");
+    char *svg2 = cairo_svg("Lorenz curve");
+    assert_non_null(strstr(svg1, "id=\"glyph"));   /* the clash is real: same ids in both */
+    for (int i = 0; i < 2; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "run%d", i);
+        nr_report_block *run = nr_report_add_run(r, name, name);
+        nr_report_block *pair = nr_report_pair(nr_report_run_section(run, NR_SEC_CONCENTRATION));
+        nr_report_table_new(nr_report_pair_numbers(pair), "numbers", 1, NULL, 1);
+        assert_int_equal(nr_report_figure(r, pair, "fig2", "Lorenz", i ? svg2 : svg1, strlen(i ? svg2 : svg1), &err), 0);
+    }
+    char *html = serialize(r);
+    if (getenv("NR_DUMP_HTML"))
+        fputs(html, stderr);
+    assert_null(strstr(html, "<?xml"));
+    xmlDoc *d = parse_html(html);
+    xmlNode *root = xmlDocGetRootElement(d);
+    assert_int_equal(count_elements(root, "svg"), 2);
+    char **ids = NULL;
+    size_t nids = 0;
+    collect_ids(root, &ids, &nids);
+    assert_true(nids > 4);
+    for (size_t i = 0; i < nids; i++)
+        for (size_t j = i + 1; j < nids; j++)
+            if (strcmp(ids[i], ids[j]) == 0)
+                fail_msg("duplicate id %s", ids[i]);
+    assert_true(check_refs(root, ids, nids) >= 4);
+    for (size_t i = 0; i < nids; i++)
+        free(ids[i]);
+    free(ids);
+    xmlFreeDoc(d);
+    free(html);
+    free(svg1);
+    free(svg2);
+    nr_report_destroy(r);
+}
+
+static void test_no_external_reference(void **state)
+{
+    (void)state;
+    static const char hostile_svg[] =
+        "<?xml version=\"1.0\"?>\n<!-- comment -->\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+        "width=\"10pt\" height=\"10pt\" viewBox=\"0 0 10 10\" onload=\"alert(1)\">"
+        "<script>alert(2)</script><image xlink:href=\"http://example.com/x.png\"/>"
+        "<a href=\"https://example.com/\"><path d=\"M0 0L1 1\" style=\"fill:url(#g)\"/></a>"
+        "<use xlink:href=\"file:///etc/passwd\"/><linearGradient id=\"g\"/>"
+        "<foreignObject><div xmlns=\"http://www.w3.org/1999/xhtml\">x</div></foreignObject></svg>";
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_block *run = nr_report_add_run(r, "one", NULL);
+    assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", hostile_svg,
+                                      strlen(hostile_svg), &err), 0);
+    assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", "<p>not svg",
+                                      10, &err), NR_E_INPUT);
+    char *html = serialize(r);
+    assert_null(strstr(html, "http:"));
+    assert_null(strstr(html, "https:"));
+    assert_null(strstr(html, "file:"));
+    assert_null(strstr(html, "src="));
+    assert_null(strstr(html, "<script"));
+    assert_null(strstr(html, "onload"));
+    assert_null(strstr(html, "foreignObject"));
+    assert_null(strstr(html, "<!--"));
+    assert_non_null(strstr(html, "url(#f1-fig1-g)"));
+    assert_non_null(strstr(html, "id=\"f1-fig1-g\""));
+    free(html);
+    nr_report_destroy(r);
+}
+
+static void test_template_marks_required(void **state)
+{
+    (void)state;
+    static const char bad[] = "<!DOCTYPE html><html><head><style data-nr=\"css\"></style></head><body>"
+                              "<main data-nr=\"runs\"><article data-nr=\"run-template\"></article></main></body></html>";
+    nr_report *r = NULL;
+    nr_error err;
+    assert_int_equal(nr_report_create(bad, strlen(bad), "", 0, &r, &err), NR_E_INPUT);
+    assert_null(r);
+    assert_non_null(strstr(err.msg, "overview"));
+}
+
+static void test_sections_and_overview(void **state)
+{
+    (void)state;
+    nr_report *r;
+    nr_error err;
+    /* One run: no overview, no table of contents; CSS inlined raw. */
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_add_run(r, "solo", NULL);
+    char *html = serialize(r);
+    assert_null(strstr(html, "data-nr=\"overview\""));
+    assert_null(strstr(html, "data-nr=\"run-template\""));
+    assert_non_null(strstr(html, ".pair > figure"));   /* CSS not escaped inside <style> */
+    assert_non_null(strstr(html, "@media print"));
+    const char *order[] = {"run-facts", "phases", "concentration", "latency", "timeline", "access", "findings"};
+    const char *at = html;
+    for (size_t i = 0; i < 7; i++) {
+        char mark[64];
+        snprintf(mark, sizeof mark, "data-nr=\"%s\"", order[i]);
+        const char *p = strstr(at, mark);
+        assert_non_null(p);
+        at = p;
+    }
+    free(html);
+    nr_report_destroy(r);
+    /* Two runs and an overview table: overview first, unique anchors, contents links. */
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_table *t = nr_report_table_new(nr_report_overview(r), "runs", 1, NULL, 0);
+    nr_report_table_cell(t, "x");
+    nr_report_add_run(r, "same", "same");
+    nr_report_add_run(r, "same", "same");
+    html = serialize(r);
+    const char *ov = strstr(html, "data-nr=\"overview\"");
+    const char *run1 = strstr(html, "id=\"run-same\"");
+    assert_non_null(ov);
+    assert_non_null(run1);
+    assert_true(ov < run1);
+    assert_non_null(strstr(html, "id=\"run-same-2\""));
+    assert_non_null(strstr(html, "href=\"#run-same-2\""));
+    free(html);
+    nr_report_destroy(r);
+}
+
+static void check_fmt(char *(*fmt)(double, char *, size_t), double x, const char *want)
+{
+    char buf[64];
+    fmt(x, buf, sizeof buf);
+    if (strcmp(buf, want) != 0)
+        fail_msg("format of %.17g: got \"%s\", want \"%s\"", x, buf, want);
+}
+
+static void test_formats(void **state)
+{
+    (void)state;
+    check_fmt(nr_report_fmt_bytes, 0, "0 B");
+    check_fmt(nr_report_fmt_bytes, 1023, "1023 B");
+    check_fmt(nr_report_fmt_bytes, 1536, "1.5 KiB");
+    check_fmt(nr_report_fmt_bytes, 1048575, "1 MiB");
+    check_fmt(nr_report_fmt_bytes, 3.0 * 1073741824.0, "3 GiB");
+    check_fmt(nr_report_fmt_bytes, 123456789, "118 MiB");
+    check_fmt(nr_report_fmt_bytes, NAN, "n/a");
+    check_fmt(nr_report_fmt_seconds, 0, "0 s");
+    check_fmt(nr_report_fmt_seconds, 870e-9, "870 ns");
+    check_fmt(nr_report_fmt_seconds, 1.5e-6, "1.5 \xC2\xB5s");
+    check_fmt(nr_report_fmt_seconds, 0.0351, "35.1 ms");
+    check_fmt(nr_report_fmt_seconds, 4.126, "4.13 s");
+    check_fmt(nr_report_fmt_seconds, 125, "2 min 5 s");
+    check_fmt(nr_report_fmt_seconds, 3780, "1 h 3 min");
+    check_fmt(nr_report_fmt_percent, 0.924, "92.4%");
+    check_fmt(nr_report_fmt_percent, 0.9997, "99.97%");
+    check_fmt(nr_report_fmt_percent, 1, "100.0%");
+    check_fmt(nr_report_fmt_percent, 0.0001234, "0.012%");
+    check_fmt(nr_report_fmt_count, 1234567, "1\xE2\x80\xAF" "234\xE2\x80\xAF" "567");
+    check_fmt(nr_report_fmt_count, 999, "999");
+    check_fmt(nr_report_fmt_rate, 2.5 * 1048576, "2.5 MiB/s");
+    check_fmt(nr_report_fmt_real, 0.4567, "0.46");
+    check_fmt(nr_report_fmt_real, 2.3456, "2.35");
+}
+
+static void test_text_clean(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_string_equal(nr_report_text_clean("caf\xC3\xA9 \xE2\x82\xAC", out, sizeof out), "caf\xC3\xA9 \xE2\x82\xAC");
+    assert_string_equal(nr_report_text_clean("\xC0\xAF", out, sizeof out), "\\xC0\\xAF");          /* overlong '/' */
+    assert_string_equal(nr_report_text_clean("\xED\xA0\x80", out, sizeof out), "\\xED\\xA0\\x80"); /* surrogate */
+    assert_string_equal(nr_report_text_clean("a\tb\nc\x1b", out, sizeof out), "a\tb\nc\\x1B");
+    assert_string_equal(nr_report_text_clean("\xE2\x82\xAC\xE2\x82\xAC", out, 5), "\xE2\x82\xAC"); /* cut on a boundary */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hostile_strings_stay_text),
+        cmocka_unit_test(test_figure_ids_unique),
+        cmocka_unit_test(test_no_external_reference),
+        cmocka_unit_test(test_template_marks_required),
+        cmocka_unit_test(test_sections_and_overview),
+        cmocka_unit_test(test_formats),
+        cmocka_unit_test(test_text_clean),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    /* Release cairo's and fontconfig's caches so that LeakSanitizer sees only our leaks. */
+    cairo_debug_reset_static_data();
+    FcFini();
+    return failed;
+}
