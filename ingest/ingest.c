@@ -569,7 +569,8 @@ static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const cha
     ingest *in = ctx;
     char key[64];
     snprintf(key, sizeof key, "hook_%s", reason);
-    const char *name = in->run.hook_path ? "hook.jsonl" : NULL;
+    const char *slash = in->run.hook_path ? strrchr(in->run.hook_path, '/') : NULL;
+    const char *name = slash ? slash + 1 : in->run.hook_path;
     nr_diag_add(in->diag, key, name, line_no, example, example ? strlen(example) : 0);
 }
 

@@ -18,6 +18,8 @@
 #define AT_FDCWD_VALUE (-100)
 #define MAX_TRACKED_FD (1 << 24)   /* larger "fds" are garbage, not tracked */
 #define DECODE_CAP 16384
+#define SYSCALL_CACHE_SLOTS 64  /* power of two */
+#define SYSCALL_NAME_MAX 24
 
 /* ---- small span helpers ------------------------------------------------ */
 
@@ -93,6 +95,7 @@ typedef struct task {
     int64_t first_ts, last_ts;
     int64_t exe_id, killed_by_id, exit_code;
     uint64_t events, signals;
+    size_t serial;            /* creation order: orders two tasks of one reused tid */
     /* the pending <unfinished ...> call */
     int pending;
     int64_t pending_ts;
@@ -134,6 +137,12 @@ struct nr_pm {
     size_t nfiles, files_cap;
     nr_strtab names;          /* exe paths, signal names */
     uint64_t synthetic_serial;
+
+    struct syscall_cache_entry {
+        const nr_syscall_info *info;  /* NULL: not in the table */
+        size_t len;                   /* 0 = empty */
+        char name[SYSCALL_NAME_MAX];
+    } syscall_cache[SYSCALL_CACHE_SLOTS];
 
     char decode[DECODE_CAP];
     nr_buf resolved, scratch, joined;
@@ -558,10 +567,13 @@ static int task_index_rebuild(nr_pm *pm, size_t nslots)
     if (!slots)
         return NR_E_NOMEM;
     for (size_t i = 0; i < pm->ntasks; i++) {
-        size_t s = tid_slot(pm->tasks[i]->tid, nslots);
-        while (slots[s])
+        /* of two tasks with one tid (reuse), the later one is found */
+        int64_t tid = pm->tasks[i]->tid;
+        size_t s = tid_slot(tid, nslots);
+        while (slots[s] && pm->tasks[slots[s] - 1]->tid != tid)
             s = (s + 1) & (nslots - 1);
-        slots[s] = (uint32_t)(i + 1);
+        if (!slots[s] || pm->tasks[slots[s] - 1]->serial < pm->tasks[i]->serial)
+            slots[s] = (uint32_t)(i + 1);
     }
     free(pm->task_slots);
     pm->task_slots = slots;
@@ -586,9 +598,11 @@ static task *task_add(nr_pm *pm, int64_t tid)
     t->exit_code = -1;
     t->early_child = -1;
     nr_buf_init(&t->pending_text);
+    t->serial = pm->ntasks;
     pm->tasks[pm->ntasks] = t;
+    /* a reused tid: the slot of the exited task now names the new one */
     size_t s = tid_slot(tid, pm->task_nslots);
-    while (pm->task_slots[s])
+    while (pm->task_slots[s] && pm->tasks[pm->task_slots[s] - 1]->tid != tid)
         s = (s + 1) & (pm->task_nslots - 1);
     pm->task_slots[s] = (uint32_t)(pm->ntasks + 1);
     pm->ntasks++;
@@ -844,8 +858,10 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
     if (dirfd == AT_FDCWD_VALUE) {
         if (dirfd_annot.n) {
             long n = decode(pm, dirfd_annot); /* -y prints AT_FDCWD</cwd>: the annotation wins */
-            if (n > 0 && pm->decode[0] == '/' && fs_set_cwd(t->fs, pm->decode, (size_t)n) < 0)
-                return t->fs->cwd;
+            const char *cwd = t->fs->cwd;
+            int same = n >= 0 && strlen(cwd) == (size_t)n && memcmp(cwd, pm->decode, (size_t)n) == 0;
+            if (n > 0 && pm->decode[0] == '/' && !same)
+                fs_set_cwd(t->fs, pm->decode, (size_t)n); /* out of memory: the old cwd stays */
         }
         return t->fs->cwd;
     }
@@ -861,9 +877,10 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
     return nr_strtab_str(&pm->paths, (size_t)id);
 }
 
-/* File of a path argument, resolved against cwd or dirfd. -1 when the
- * argument is not a string (NULL pointer, unreadable memory). */
-static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int kind)
+/* Resolves a path argument into pm->resolved. Returns 0, -1 when the
+ * argument is not a string, or 1 with *empty_path_file set for AT_EMPTY_PATH
+ * (the dirfd itself). */
+static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int64_t *empty_path_file)
 {
     nr_span arg = nr_sarg(c->args, (unsigned)path_arg);
     if (!arg.n || arg.p[0] != '"')
@@ -875,8 +892,10 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
     long n = decode(pm, arg);
     if (n < 0)
         return -1;
-    if (n == 0 && dirfd != AT_FDCWD_VALUE) /* AT_EMPTY_PATH: the dirfd itself */
-        return ofd_file(pm, ofd_of_fd(pm, t, dirfd, 0));
+    if (n == 0 && dirfd != AT_FDCWD_VALUE) { /* AT_EMPTY_PATH: the dirfd itself */
+        *empty_path_file = ofd_file(pm, ofd_of_fd(pm, t, dirfd, 0));
+        return 1;
+    }
     /* the decoded path lives in pm->decode, which base_dir may reuse: copy it */
     pm->scratch.len = 0;
     if (nr_buf_put(&pm->scratch, pm->decode, (size_t)n) < 0)
@@ -890,6 +909,17 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
     }
     if (resolve_path(pm, base, (const char *)pm->scratch.data, pm->scratch.len) < 0)
         return NR_E_NOMEM;
+    return 0;
+}
+
+/* File of a path argument, resolved against cwd or dirfd. -1 when the
+ * argument is not a string (NULL pointer, unreadable memory). */
+static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int kind)
+{
+    int64_t empty_path_file = -1;
+    int rc = resolve_path_arg(pm, t, c, path_arg, dirfd_arg, &empty_path_file);
+    if (rc != 0)
+        return rc == 1 ? empty_path_file : rc;
     return file_intern(pm, (const char *)pm->resolved.data, pm->resolved.len, kind);
 }
 
@@ -908,7 +938,10 @@ static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     int is_creat = span_eq(c->name, "creat");
     int directory = flag_present(flags, "O_DIRECTORY", 0200000);
     int64_t file = -1;
-    if (in->path_arg >= 0) {
+    int annotated = c->ok && c->result >= 0 && c->annot.n;
+    /* with a -y result the annotation is the identity: resolving the path as
+     * well would add a second name for the file (/lib vs /usr/lib) */
+    if (in->path_arg >= 0 && !annotated) {
         file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, directory ? NR_KIND_DIRECTORY : NR_KIND_UNKNOWN);
         if (file < -1)
             return (int)file;
@@ -1085,6 +1118,8 @@ static int handle_clone(nr_pm *pm, task *t, const call *c)
     int thread, files, fs;
     clone_flags(c->name, c->args, &thread, &files, &fs);
     task *child = task_find(pm, c->result);
+    if (child && child->exited)
+        child = NULL; /* the tid is reused */
     if (child && child->origin == ORIGIN_CLONE)
         return 0; /* already set up */
     if (!child && !(child = task_add(pm, c->result)))
@@ -1104,10 +1139,13 @@ static int handle_execve(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok)
         return 0;
-    int64_t file = file_of_path_arg(pm, t, c, c->info->path_arg, c->info->dirfd_arg, NR_KIND_UNKNOWN);
-    if (file >= 0) {
-        int64_t id = nr_strtab_intern(&pm->names, nr_strtab_str(&pm->paths, (size_t)file),
-                                      nr_strtab_len(&pm->paths, (size_t)file));
+    /* the program is a name of the task, not a file it did I/O on */
+    int64_t unused;
+    int rc = resolve_path_arg(pm, t, c, c->info->path_arg, c->info->dirfd_arg, &unused);
+    if (rc < -1)
+        return rc;
+    if (rc == 0) {
+        int64_t id = nr_strtab_intern(&pm->names, (const char *)pm->resolved.data, pm->resolved.len);
         if (id < 0)
             return (int)id;
         t->exe_id = id;
@@ -1293,9 +1331,26 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 
 /* ---- line dispatch ----------------------------------------------------- */
 
-static void fill_call(call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+/* nr_syscall_lookup behind a small direct-mapped cache of the model:
+ * logs repeat a handful of syscalls, and a hit costs one short memcmp. */
+static const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
 {
-    c->info = nr_syscall_lookup(name.p, name.n);
+    if (name.n == 0 || name.n > SYSCALL_NAME_MAX)
+        return nr_syscall_lookup(name.p, name.n);
+    size_t slot = ((unsigned char)name.p[0] * 7u + (unsigned char)name.p[name.n - 1] * 13u + name.n) &
+                  (SYSCALL_CACHE_SLOTS - 1);
+    struct syscall_cache_entry *e = &pm->syscall_cache[slot];
+    if (e->len == name.n && memcmp(e->name, name.p, name.n) == 0)
+        return e->info;
+    e->info = nr_syscall_lookup(name.p, name.n);
+    memcpy(e->name, name.p, name.n);
+    e->len = name.n;
+    return e->info;
+}
+
+static void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+{
+    c->info = syscall_cached(pm, name);
     c->name = name;
     c->args = args;
     c->annot = sl->result_annot;
@@ -1323,7 +1378,7 @@ static int flush_pending(nr_pm *pm, task *t, nr_error *err)
     nr_span name = {(const char *)t->pending_text.data, t->pending_name_len};
     nr_span args = {name.p + name.n + 1, t->pending_text.len - name.n - 1};
     call c = {0};
-    c.info = nr_syscall_lookup(name.p, name.n);
+    c.info = syscall_cached(pm, name);
     c.name = name;
     c.args = args;
     c.ts = t->pending_ts;
@@ -1372,7 +1427,7 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     pname.p = (const char *)b->data;
     nr_span args = {pname.p + pname.n + 1, b->len - pname.n - 1};
     call c;
-    fill_call(&c, pname, args, sl, t->pending_ts);
+    fill_call(pm, &c, pname, args, sl, t->pending_ts);
     c.flags |= NR_EVF_RESUMED;
     t->pending = 0;
     t->early_child = -1;
@@ -1417,6 +1472,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     task *t;
     if (tid >= 0) {
         t = task_find(pm, tid);
+        if (t && t->exited && sl->kind != NR_SL_EXITED && sl->kind != NR_SL_KILLED)
+            t = NULL; /* a line after "+++ exited": the tid is reused */
         if (!t && !(t = task_new_seen(pm, tid, err)))
             return err ? err->code : NR_E_NOMEM;
     } else if (!(t = task_for_unprefixed(pm, err))) {
@@ -1431,7 +1488,7 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     switch (sl->kind) {
     case NR_SL_SYSCALL: {
         call c;
-        fill_call(&c, sl->name, sl->args, sl, ts_ns);
+        fill_call(pm, &c, sl->name, sl->args, sl, ts_ns);
         return handle_call(pm, t, &c, err);
     }
     case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);
@@ -1446,7 +1503,9 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
 static int compare_tasks_by_tid(const void *a, const void *b)
 {
     const task *x = *(task *const *)a, *y = *(task *const *)b;
-    return x->tid < y->tid ? -1 : x->tid > y->tid;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
 int nr_pm_finish(nr_pm *pm, nr_error *err)

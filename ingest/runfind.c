@@ -249,7 +249,10 @@ int nr_runfind(const char *input, nr_runfiles *r, nr_error *err)
         return nr_error_errno(err, NR_E_IO, errno, "%s: cannot read", input);
     size_t cap = 0;
     if (!S_ISDIR(st.st_mode)) {
-        if (add_log(r, &cap, input, input, -1) < 0)
+        /* the name goes into the store: the base name only, no machine path */
+        const char *slash = strrchr(input, '/');
+        const char *name = slash && slash[1] ? slash + 1 : input;
+        if (add_log(r, &cap, input, name, nr_runfind_pid_suffix(name)) < 0)
             return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
         return 0;
     }

@@ -11,7 +11,7 @@
 
 typedef struct nr_runlog {
     char *path;   /* openable path (owned) */
-    char *name;   /* name relative to the run dir, or the input as given for a single log (owned) */
+    char *name;   /* name relative to the run dir, or the base name of a single log (owned) */
     int64_t pid;  /* pid from a numeric -ff suffix ("strace.log.1234", "trace.1234.zst"); -1 none */
 } nr_runlog;
 

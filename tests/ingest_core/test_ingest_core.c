@@ -62,6 +62,9 @@ static void basic_ttt_T_y(void **state)
     FILE_EQ(&r, "/home/u/data/missing", "meta_calls", 1);
 
     assert_int_equal(r.events.nrows, 13);
+    /* the opened names are not files of their own: the annotations are */
+    assert_int_equal(ck_file_row(&r, "data/a.bin"), -1);
+    assert_int_equal(r.files.nrows, 3);
     long rd = ck_event_row(&r, "read", 0);
     assert_int_equal(EV(&r, rd, "offset"), 0);
     assert_int_equal(EV(&r, rd, "bytes"), 4096);
@@ -161,6 +164,7 @@ static void cloexec_at_execve(void **state)
     for (unsigned i = 1; i < 5; i++)
         assert_int_equal(EV(&r, ck_event_row(&r, "read", i), "file_id"), -1);
     assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 200), "exe"), "/usr/bin/tool");
+    assert_int_equal(ck_file_row(&r, "/usr/bin/tool"), -1); /* a name of the task, not an I/O file */
     ck_free(&r);
 }
 
@@ -396,6 +400,33 @@ static void raw_flags(void **state)
     ck_free(&r);
 }
 
+/* A tid reused after its exit is a new task with its own fd table. */
+static void tid_reuse(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "10 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n"
+        "10 fork() = 11\n"
+        "11 +++ exited with 1 +++\n"
+        "10 fork() = 11\n"
+        "11 read(3, \"a\", 1) = 1\n"
+        "11 +++ exited with 0 +++\n"
+        "10 close(3) = 0\n"
+        "12 read(3, \"a\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 4);
+    assert_int_equal(ck_i64(&r.processes, 1, "tid"), 11);
+    assert_int_equal(ck_i64(&r.processes, 1, "exit_code"), 1);
+    assert_int_equal(ck_i64(&r.processes, 2, "tid"), 11);
+    assert_int_equal(ck_i64(&r.processes, 2, "exit_code"), 0);
+    assert_int_equal(ck_i64(&r.processes, 2, "ppid"), 10);
+    assert_int_equal(ck_i64(&r.processes, 2, "events"), 1);
+    FILE_EQ(&r, "/d/a", "bytes_read", 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "file_id"), -1);
+    ck_free(&r);
+}
+
 /* Failed calls count as calls, not bytes; restarts and signals. */
 static void failed_restarted_and_signals(void **state)
 {
@@ -620,9 +651,13 @@ static void file_kinds(void **state)
         "1400 openat(AT_FDCWD</>, \"/proc/self/status\", O_RDONLY) = 6</proc/1400/status>\n"
         "1400 eventfd2(0, EFD_CLOEXEC) = 7<anon_inode:[eventfd]>\n"
         "1400 pipe([8, 9]) = 0\n"
-        "1400 write(9, \"abc\", 3) = 3\n",
+        "1400 write(9, \"abc\", 3) = 3\n"
+        "1400 openat(AT_FDCWD</w>, \"/lib/libc.so.6\", O_RDONLY|O_CLOEXEC) = 10</usr/lib/libc.so.6>\n",
         NULL);
     assert_ok(&r);
+    /* a symlinked name is not a file of its own: the -y annotation is */
+    assert_int_equal(ck_file_row(&r, "/lib/libc.so.6"), -1);
+    FILE_EQ(&r, "/usr/lib/libc.so.6", "open_calls", 1);
     FILE_EQ(&r, "pipe:[1001]", "kind", NR_KIND_PIPE);
     FILE_EQ(&r, "pipe:[1001]", "bytes_written", 2);
     FILE_EQ(&r, "TCP:[7]", "kind", NR_KIND_SOCKET);
@@ -735,6 +770,52 @@ static void hook_phases(void **state)
 #endif
 }
 
+/* A single -ff file given directly: its pid from the name, no machine path in the store. */
+static void single_log_file(void **state)
+{
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    ck_write(r.dir, "trace.77", "openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\nread(3, \"ab\", 2) = 2\n");
+    char path[400];
+    snprintf(path, sizeof path, "%s/trace.77", r.dir);
+    ck_ingest(&r, path, NULL);
+    assert_ok(&r);
+    assert_string_equal(ck_meta(&r, "log.0.name"), "trace.77");
+    assert_int_equal(EV(&r, 1, "pid"), 77);
+    FILE_EQ(&r, "/d/x", "bytes_read", 2);
+    ck_free(&r);
+}
+
+/* manifest.json: its cwd resolves relative paths, its keys go to meta. */
+static void manifest_cwd_and_meta(void **state)
+{
+#ifndef NR_HAVE_MANIFEST
+    skip();
+#else
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log", "5 openat(AT_FDCWD, \"data/x\", O_RDONLY) = 3\n5 read(3, \"ab\", 2) = 2\n");
+    ck_write(run, "manifest.json",
+             "{\"format\": \"niorep-run\", \"version\": 1, \"labels\": {\"workload\": \"mlp\"},\n"
+             " \"cwd\": \"/srv/job\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/srv/job/data/x", "bytes_read", 2);
+    assert_string_equal(ck_meta(&r, "start_cwd"), "/srv/job");
+    assert_string_equal(ck_meta(&r, "manifest.labels.workload"), "mlp");
+    assert_string_equal(ck_meta(&r, "manifest.cwd"), "/srv/job");
+    ck_ingest(&r, run, "/override"); /* --cwd wins over the manifest */
+    assert_ok(&r);
+    FILE_EQ(&r, "/override/data/x", "bytes_read", 2);
+    ck_free(&r);
+#endif
+}
+
 static void determinism(void **state)
 {
     static const char log[] =
@@ -778,6 +859,7 @@ int main(void)
         cmocka_unit_test(reopen_keeps_totals),
         cmocka_unit_test(more_call_forms),
         cmocka_unit_test(raw_flags),
+        cmocka_unit_test(tid_reuse),
         cmocka_unit_test(failed_restarted_and_signals),
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
@@ -789,6 +871,8 @@ int main(void)
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
+        cmocka_unit_test(single_log_file),
+        cmocka_unit_test(manifest_cwd_and_meta),
         cmocka_unit_test(determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
