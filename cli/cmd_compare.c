@@ -8,14 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "cli.h"
 #include "compare.h"
-#include "compare_report.h"
-#include "inputs.h"
 #include "nr_model.h"
 #include "nr_outfile.h"
 #include "nr_render.h"
 #include "nr_store.h"
+#include "report.h"
+#include "runset.h"
+
+/* The compiled-in template (templates/compare.html, templates/embed.cmake) and the report's style sheet. */
+extern const unsigned char nr_tmpl_compare_html[];
+extern const size_t nr_tmpl_compare_html_len;
+extern const unsigned char nr_tmpl_report_css[];
+extern const size_t nr_tmpl_report_css_len;
 
 static const char options_text[] =
     "  -o FILE              the HTML report (required)\n"
@@ -45,15 +53,16 @@ typedef struct compare_args {
 /* One run, loaded. */
 typedef struct loaded_run {
     char display[256];          /* "A:mlp" */
-    const char *workload;       /* borrowed from model meta or the input name */
-    nr_model *model;
+    const char *workload;       /* borrowed from model meta or the run name */
+    const nr_run *run;          /* borrowed from the group's runset: name, source, model */
+    const nr_model *model;
     nr_compare_sample sample;
 } loaded_run;
 
 typedef struct loaded_group {
     char id[2];
-    nr_input_group in;
-    loaded_run *runs;
+    nr_runset rs;               /* the group's runs: ingested (cached) stores and models */
+    loaded_run *runs;           /* rs.n */
 } loaded_group;
 
 /* ---- arguments -------------------------------------------------------- */
@@ -127,51 +136,51 @@ static int parse_args(int argc, char **argv, compare_args *a)
 
 /* ---- loading ---------------------------------------------------------- */
 
-static int load_run(const nr_input_run *in, const nr_compare_opts *o, loaded_run *r, nr_error *err)
+static void progress(const nr_run *run, const char *what)
 {
-    nr_store *s = NULL;
-    /* The power-law goodness-of-fit p-value is not compared: skip its bootstraps. */
-    const nr_model_opts mo = {.bootstraps = 0, .seed = o->boot.seed};
-    int rc = nr_store_open(in->store_path, &s, err);
-    if (rc == 0)
-        rc = nr_model_compute(s, &mo, &r->model, err);
-    if (rc == 0)
-        rc = nr_compare_sample_read(s, o->sample_cap, o->boot.seed, &r->sample, err);
-    nr_store_close(s);
-    if (rc < 0)
-        return rc;
-    r->workload = nr_compare_workload(r->model, in->name);
-    return 0;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
 }
 
 static void free_groups(loaded_group *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; g[i].runs && k < g[i].in.n; k++) {
-            nr_model_free(g[i].runs[k].model);
+        for (size_t k = 0; g[i].runs && k < g[i].rs.n; k++)
             nr_compare_sample_fini(&g[i].runs[k].sample);
-        }
         free(g[i].runs);
-        nr_input_group_fini(&g[i].in);
+        nr_runset_fini(&g[i].rs);
     }
 }
 
-static int load_groups(const compare_args *a, const char *work_dir, loaded_group *g, nr_error *err)
+/* Each input is one group: its runs are ingested (or taken from the cache),
+ * modelled, and sampled for the tests. */
+static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
 {
+    /* The power-law goodness-of-fit p-value is not compared: skip its bootstraps. */
+    const nr_model_opts mo = {.bootstraps = 0, .seed = a->opts.boot.seed};
     for (size_t i = 0; i < a->ngroups; i++) {
         g[i].id[0] = (char)('A' + i);
-        nr_input_group_init(&g[i].in, a->inputs[i]);
-        NR_TRY(nr_inputs_resolve(a->inputs[i], work_dir, g[i].id, &g[i].in, err));
-        g[i].runs = calloc(g[i].in.n, sizeof *g[i].runs);
+        char *input = (char *)a->inputs[i];
+        NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
+        NR_TRY(nr_runset_load(&g[i].rs, &mo, progress, err));
+        g[i].runs = calloc(g[i].rs.n ? g[i].rs.n : 1, sizeof *g[i].runs);
         if (!g[i].runs)
             return nr_error_set(err, NR_E_NOMEM, "out of memory");
-        for (size_t k = 0; k < g[i].in.n; k++) {
+        for (size_t k = 0; k < g[i].rs.n; k++) {
             loaded_run *r = &g[i].runs[k];
+            const nr_run *run = &g[i].rs.runs[k];
             nr_compare_sample_init(&r->sample);
-            NR_TRY(load_run(&g[i].in.runs[k], &a->opts, r, err));
-            snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], g[i].in.runs[k].name);
+            r->run = run;
+            r->model = run->model;
+            r->workload = nr_compare_workload(run->model, run->name);
+            snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], run->name);
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\rniorep: sampling %s...\033[K", run->name);
+            NR_TRY(nr_compare_sample_read(run->store, a->opts.sample_cap, a->opts.boot.seed, &r->sample, err));
         }
     }
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r\033[K");
     return 0;
 }
 
@@ -210,132 +219,69 @@ static void fmt_rel(double rel, char *buf, size_t cap)
 
 /* ---- the report document ---------------------------------------------- */
 
-/* Strings of one report, freed together. */
-typedef struct strpool {
-    char **v;
-    size_t n, cap;
-    int oom;
-} strpool;
-
-static const char *pool_add(strpool *p, const char *s)
-{
-    if (p->n == p->cap) {
-        const size_t cap = p->cap ? p->cap * 2 : 256;
-        char **v = realloc(p->v, cap * sizeof *v);
-        if (!v) {
-            p->oom = 1;
-            return "";
-        }
-        p->v = v;
-        p->cap = cap;
-    }
-    char *c = strdup(s);
-    if (!c) {
-        p->oom = 1;
-        return "";
-    }
-    p->v[p->n++] = c;
-    return c;
-}
-
-static void pool_free(strpool *p)
-{
-    for (size_t i = 0; i < p->n; i++)
-        free(p->v[i]);
-    free(p->v);
-}
-
 static const char *const stat_head[] = {"statistic", "A", "B", "B - A", "relative", "95% CI of B - A", "test",
                                         "verdict"};
 enum { STAT_COLS = 8 };
+#define STAT_NUM_COLS 0x3Eu   /* columns 1..5 are numbers */
 
-static const char *row_class_of(nr_verdict v)
+/* One row of a statistics table. */
+static void stat_row(nr_report_table *t, const nr_compare_stat *s, double level)
 {
-    return v == NR_VERDICT_SIGNIFICANT ? "significant" : v == NR_VERDICT_CHANGED ? "changed" : NULL;
-}
-
-static void stat_cells(strpool *p, const nr_compare_stat *s, double level, const char **cells)
-{
-    char buf[160], x[64], y[64];
-    cells[0] = pool_add(p, s->name);
+    char buf[192], x[64], y[64];
+    nr_report_table_row(t);
+    nr_report_table_cell(t, s->name);
     if (s->kind == NR_STAT_KS) {
         snprintf(buf, sizeof buf, "%" PRIu64 " calls", s->n_a);
-        cells[1] = pool_add(p, buf);
+        nr_report_table_cell(t, buf);
         snprintf(buf, sizeof buf, "%" PRIu64 " calls", s->n_b);
-        cells[2] = pool_add(p, buf);
-        snprintf(buf, sizeof buf, "D = %.3f, beyond tolerance %.3f", s->ks.d, s->ks.d_practical);
-        cells[3] = pool_add(p, isnan(s->ks.d) ? "-" : buf);
-        cells[4] = "";
-        cells[5] = "";
-        snprintf(buf, sizeof buf, "KS p = %.3g (%s)", s->ks.p_value,
-                 s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic");
-        cells[6] = pool_add(p, isnan(s->ks.p_value) ? "-" : buf);
+        nr_report_table_cell(t, buf);
+        snprintf(buf, sizeof buf, "D = %.3f (%.3f beyond tolerance)", s->ks.d, s->ks.d_practical);
+        nr_report_table_cell(t, isnan(s->ks.d) ? "-" : buf);
+        nr_report_table_cell(t, "");
+        nr_report_table_cell(t, "");
+        snprintf(buf, sizeof buf, "KS p = %.3g (%s)", s->ks.p_value, s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic");
+        nr_report_table_cell(t, isnan(s->ks.p_value) ? "-" : buf);
     } else {
         fmt_value(s->unit, s->a, buf, sizeof buf);
-        cells[1] = pool_add(p, buf);
+        nr_report_table_cell(t, buf);
         fmt_value(s->unit, s->b, buf, sizeof buf);
-        cells[2] = pool_add(p, buf);
+        nr_report_table_cell(t, buf);
         fmt_value(s->unit, s->abs_diff, buf, sizeof buf);
-        cells[3] = pool_add(p, buf);
+        nr_report_table_cell(t, buf);
         fmt_rel(s->rel_diff, buf, sizeof buf);
-        cells[4] = pool_add(p, buf);
+        nr_report_table_cell(t, buf);
         if (s->kind == NR_STAT_BOOTSTRAP && s->ci.bootstraps > 0) {
             fmt_value(s->unit, s->ci.low, x, sizeof x);
             fmt_value(s->unit, s->ci.high, y, sizeof y);
             snprintf(buf, sizeof buf, "[%s, %s]", x, y);
-            cells[5] = pool_add(p, buf);
-            snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps,
-                     100 * level, s->n_a, s->n_b);
-            cells[6] = pool_add(p, buf);
+            nr_report_table_cell(t, buf);
+            snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps, 100 * level,
+                     s->n_a, s->n_b);
+            nr_report_table_cell(t, buf);
         } else {
-            cells[5] = "";
-            cells[6] = s->kind == NR_STAT_BOOTSTRAP ? "bootstrap" : "";
+            nr_report_table_cell(t, "");
+            nr_report_table_cell(t, s->kind == NR_STAT_BOOTSTRAP ? "bootstrap" : "");
         }
     }
-    cells[7] = nr_verdict_name(s->verdict);
+    /* Upper case marks what the first table lists, for readers and for grep. */
+    nr_report_table_cell(t, s->verdict == NR_VERDICT_SIGNIFICANT ? "SIGNIFICANT" : nr_verdict_name(s->verdict));
 }
 
-/* One pair's tables: one per section, in the order the stats come. */
-static int pair_tables(strpool *p, const nr_compare_pair *pr, double level, nr_crep_table **out, size_t *nout)
+/* The rows of one section of a pair as a table in b. */
+static void section_table(nr_report_block *b, const nr_compare_pair *pr, const char *section, const char *caption,
+                          double level)
 {
-    *out = NULL;
-    *nout = 0;
-    nr_crep_table *t = calloc(8, sizeof *t);
-    if (!t)
-        return NR_E_NOMEM;
-    size_t nt = 0, i = 0;
-    while (i < pr->nstats && nt < 8) {
-        size_t j = i;
-        while (j < pr->nstats && strcmp(pr->stats[j].section, pr->stats[i].section) == 0)
-            j++;
-        const size_t rows = j - i;
-        const char **cells = calloc(rows * STAT_COLS, sizeof *cells);
-        const char **cls = calloc(rows, sizeof *cls);
-        if (!cells || !cls) {
-            free(cells);
-            free(cls);
-            break;
-        }
-        for (size_t r = 0; r < rows; r++) {
-            stat_cells(p, &pr->stats[i + r], level, cells + r * STAT_COLS);
-            cls[r] = row_class_of(pr->stats[i + r].verdict);
-        }
-        t[nt++] = (nr_crep_table){.caption = pool_add(p, pr->stats[i].section), .ncols = STAT_COLS, .nrows = rows,
-                                  .head = stat_head, .cells = cells, .row_class = cls};
-        i = j;
+    size_t n = 0;
+    for (size_t i = 0; i < pr->nstats; i++)
+        n += strcmp(pr->stats[i].section, section) == 0;
+    if (n == 0) {
+        nr_report_para(b, "unavailable", "nothing to compare: neither run has these calls");
+        return;
     }
-    *out = t;
-    *nout = nt;
-    return i == pr->nstats ? 0 : NR_E_NOMEM;
-}
-
-static void free_tables(nr_crep_table *t, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free((void *)t[i].cells);
-        free((void *)t[i].row_class);
-    }
-    free(t);
+    nr_report_table *t = nr_report_table_new(b, caption, STAT_COLS, stat_head, STAT_NUM_COLS);
+    for (size_t i = 0; i < pr->nstats; i++)
+        if (strcmp(pr->stats[i].section, section) == 0)
+            stat_row(t, &pr->stats[i], level);
 }
 
 /* CDF points of a log histogram at the upper edges of its non-empty bins. */
@@ -402,13 +348,23 @@ static const loaded_run *run_b(const compare_run *c, size_t i)
     return &c->groups[c->matches[i].group].runs[c->matches[i].b_run];
 }
 
-/* "read p99 +23.0%; ..." : the significant (or changed) stats of a pair. */
-static const char *change_list(strpool *p, const nr_compare_pair *pr, nr_verdict which)
+static int is_paired(const compare_run *c, size_t group, size_t run)
+{
+    for (size_t i = 0; i < c->nmatches; i++) {
+        const nr_compare_match *m = &c->matches[i];
+        if ((group == 0 && m->a_run == run) || (m->group == group && m->b_run == run))
+            return 1;
+    }
+    return 0;
+}
+
+/* "read p99 +23.0%; ..." : the stats of a pair with verdict which (new string, caller frees). */
+static char *change_list(const nr_compare_pair *pr, nr_verdict which)
 {
     size_t cap = 64, len = 0;
     char *s = malloc(cap);
     if (!s)
-        return "";
+        return NULL;
     s[0] = '\0';
     for (size_t i = 0; i < pr->nstats; i++) {
         const nr_compare_stat *st = &pr->stats[i];
@@ -430,109 +386,148 @@ static const char *change_list(strpool *p, const nr_compare_pair *pr, nr_verdict
                 break;
             s = n;
         }
-        len += (size_t)sprintf(s + len, "%s%s", len ? "; " : "", item);
+        len += (size_t)snprintf(s + len, cap - len, "%s%s", len ? "; " : "", item);
     }
-    const char *r = pool_add(p, len ? s : "none");
-    free(s);
-    return r;
+    if (len == 0)
+        snprintf(s, cap, "none");
+    return s;
 }
 
-static int build_html(const compare_run *c, const char *template_text, nr_render_buf *html, nr_error *err)
+static void overview(nr_report *rep, const compare_run *c)
 {
-    const size_t np = c->nmatches;
-    strpool p = {0};
-    nr_crep_section *secs = calloc(np + 1, sizeof *secs);
-    pair_figs *figs = calloc(np ? np : 1, sizeof *figs);
-    nr_crep_figure *crf = calloc(2 * (np ? np : 1), sizeof *crf);
-    static const char *const over_head[] = {"workload", "A", "B", "significant", "significant changes",
-                                            "descriptive changes (untested)"};
-    const char **over = calloc((np ? np : 1) * 6, sizeof *over);
-    const char **over_cls = calloc(np ? np : 1, sizeof *over_cls);
-    int rc = (!secs || !figs || !crf || !over || !over_cls) ? nr_error_set(err, NR_E_NOMEM, "out of memory") : 0;
-    nr_crep_table over_table = {.caption = "pairs", .ncols = 6, .nrows = np, .head = over_head, .cells = over,
-                                .row_class = over_cls};
+    nr_report_block *ov = nr_report_overview(rep);
+    size_t total = 0;
+    for (size_t i = 0; i < c->nmatches; i++)
+        total += c->pairs[i].nsignificant;
     char buf[512];
-    for (size_t i = 0; rc == 0 && i < np; i++) {
+    snprintf(buf, sizeof buf, "%zu pair%s, %zu significant change%s in all. A is the baseline; differences are B - A.",
+             c->nmatches, c->nmatches == 1 ? "" : "s", total, total == 1 ? "" : "s");
+    nr_report_para(ov, NULL, buf);
+    static const char *const heads[] = {"workload", "A", "B", "significant", "significant changes",
+                                        "descriptive changes (untested)"};
+    nr_report_table *t = nr_report_table_new(ov, "Pairs and significant changes", 6, heads, 0x8u);
+    for (size_t i = 0; i < c->nmatches; i++) {
         const nr_compare_pair *pr = &c->pairs[i];
-        const loaded_run *a = run_a(c, i), *b = run_b(c, i);
-        over[i * 6 + 0] = pool_add(&p, a->workload);
-        over[i * 6 + 1] = a->display;
-        over[i * 6 + 2] = b->display;
+        nr_report_table_row(t);
+        nr_report_table_cell(t, run_a(c, i)->workload);
+        nr_report_table_cell(t, run_a(c, i)->display);
+        nr_report_table_cell(t, run_b(c, i)->display);
         snprintf(buf, sizeof buf, "%zu", pr->nsignificant);
-        over[i * 6 + 3] = pool_add(&p, buf);
-        over[i * 6 + 4] = change_list(&p, pr, NR_VERDICT_SIGNIFICANT);
-        over[i * 6 + 5] = change_list(&p, pr, NR_VERDICT_CHANGED);
-        over_cls[i] = pr->nsignificant ? "significant" : NULL;
+        nr_report_table_cell(t, buf);
+        char *sig = change_list(pr, NR_VERDICT_SIGNIFICANT), *chg = change_list(pr, NR_VERDICT_CHANGED);
+        nr_report_table_cell(t, sig ? sig : "?");
+        nr_report_table_cell(t, chg ? chg : "?");
+        free(sig);
+        free(chg);
+    }
+    if (c->nmatches == 0)
+        nr_report_para(ov, "unavailable", "no pair: no workload occurs in A and in a later group");
+    for (size_t g = 0; g < c->args->ngroups; g++)
+        for (size_t k = 0; k < c->groups[g].rs.n; k++)
+            if (!is_paired(c, g, k)) {
+                snprintf(buf, sizeof buf, "unmatched: %s (workload %s)", c->groups[g].runs[k].display,
+                         c->groups[g].runs[k].workload);
+                nr_report_para(ov, "note", buf);
+            }
+}
 
-        rc = render_pair_figures(a, b, &figs[i], err);
-        if (rc < 0)
-            break;
-        crf[2 * i] = (nr_crep_figure){.caption = "Lorenz curves of per-file bytes, A and B overlaid",
-                                      .svg = figs[i].lorenz.data, .len = figs[i].lorenz.len};
-        crf[2 * i + 1] = (nr_crep_figure){.caption = "Read latency CDF and tail, A and B overlaid",
-                                          .svg = figs[i].latency.data, .len = figs[i].latency.len};
-        nr_crep_table *tabs;
-        size_t ntabs;
-        if (pair_tables(&p, pr, c->args->opts.boot.level, &tabs, &ntabs) < 0) {
-            free_tables(tabs, ntabs);
-            rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
-            break;
-        }
-        snprintf(buf, sizeof buf, "pair-%zu", i + 1);
-        const char *id = pool_add(&p, buf);
-        snprintf(buf, sizeof buf, "%.100s: %.200s vs %.200s", a->workload, a->display, b->display);
-        const char *title = pool_add(&p, buf);
-        snprintf(buf, sizeof buf, "%zu significant change%s; %zu descriptive value%s changed by %.0f%% or more.",
-                 pr->nsignificant, pr->nsignificant == 1 ? "" : "s", pr->nchanged, pr->nchanged == 1 ? "" : "s",
-                 100 * c->args->opts.rule.rel_threshold);
-        secs[i + 1] = (nr_crep_section){.id = id, .title = title, .intro = pool_add(&p, buf), .ntables = ntabs,
-                                        .tables = tabs, .nfigures = 2, .figures = &crf[2 * i]};
+static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *err)
+{
+    const nr_compare_pair *pr = &c->pairs[i];
+    const loaded_run *a = run_a(c, i), *b = run_b(c, i);
+    const double level = c->args->opts.boot.level;
+    char title[512], id[64], buf[2048];
+    snprintf(title, sizeof title, "%.100s: %.200s vs %.200s", a->workload, a->display, b->display);
+    snprintf(id, sizeof id, "pair-%zu", i + 1);
+    nr_report_block *run = nr_report_add_run(rep, title, id);
+    if (!run)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    pair_figs figs;
+    NR_TRY(render_pair_figures(a, b, &figs, err));
+
+    nr_report_block *sec = nr_report_run_section(run, NR_SEC_FACTS);
+    snprintf(buf, sizeof buf, "A = %.256s (%.400s), B = %.256s (%.400s). %zu significant change%s; %zu descriptive value%s changed "
+             "by %.0f%% or more.", a->display, a->run->source, b->display, b->run->source, pr->nsignificant,
+             pr->nsignificant == 1 ? "" : "s", pr->nchanged, pr->nchanged == 1 ? "" : "s",
+             100 * c->args->opts.rule.rel_threshold);
+    nr_report_para(sec, NULL, buf);
+    section_table(sec, pr, "run", "Run totals (regular files)", level);
+    section_table(nr_report_run_section(run, NR_SEC_PHASES), pr, "phase", "Per phase", level);
+
+    int rc = 0;
+    sec = nr_report_run_section(run, NR_SEC_CONCENTRATION);
+    nr_report_block *pair = nr_report_pair(sec);
+    rc = nr_report_figure(rep, pair, "fig2", "Lorenz curves of per-file bytes, A and B overlaid", figs.lorenz.data,
+                          figs.lorenz.len, err);
+    if (rc == 0) {
+        section_table(nr_report_pair_numbers(pair), pr, "concentration", "Concentration of per-file bytes", level);
+        sec = nr_report_run_section(run, NR_SEC_LATENCY);
+        pair = nr_report_pair(sec);
+        rc = nr_report_figure(rep, pair, "fig4", "Read latency CDF and tail, A and B overlaid", figs.latency.data,
+                              figs.latency.len, err);
     }
     if (rc == 0) {
-        size_t total = 0;
-        for (size_t i = 0; i < np; i++)
-            total += c->pairs[i].nsignificant;
-        snprintf(buf, sizeof buf, "%zu pair%s, %zu significant change%s in all. A is the baseline; "
-                 "differences are B - A.", np, np == 1 ? "" : "s", total, total == 1 ? "" : "s");
-        secs[0] = (nr_crep_section){.id = "overview", .title = "Pairs and significant changes",
-                                    .intro = pool_add(&p, buf), .ntables = 1, .tables = &over_table};
-        char sub[1024];
-        size_t len = 0;
-        for (size_t g = 0; g < c->args->ngroups && len < sizeof sub; g++)
-            len += (size_t)snprintf(sub + len, sizeof sub - len, "%s%s = %s", g ? ", " : "", c->groups[g].id,
-                                    c->args->inputs[g]);
-        snprintf(buf, sizeof buf, "bootstrap B = %d, seed %" PRIu64 ", threshold %.0f%%, KS alpha %g, D >= %.2f, "
-                 "latency floor %g x fastest call",
+        section_table(sec, pr, "latency", "Latency per operation class", level);
+        section_table(nr_report_run_section(run, NR_SEC_TIMELINE), pr, "throughput",
+                      "Bytes per second inside the calls", level);
+        section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
+        sec = nr_report_run_section(run, NR_SEC_FINDINGS);
+        for (size_t k = 0; k < pr->nstats; k++) {
+            const nr_compare_stat *s = &pr->stats[k];
+            if (s->verdict != NR_VERDICT_SIGNIFICANT)
+                continue;
+            if (s->kind == NR_STAT_KS)
+                snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, p = %.3g; %.1f%% of calls moved beyond the "
+                         "tolerance.", s->name, s->ks.d, s->ks.p_value, 100 * s->ks.d_practical);
+            else {
+                char va[64], vb[64], lo[64], hi[64], rel[32];
+                fmt_value(s->unit, s->a, va, sizeof va);
+                fmt_value(s->unit, s->b, vb, sizeof vb);
+                fmt_value(s->unit, s->ci.low, lo, sizeof lo);
+                fmt_value(s->unit, s->ci.high, hi, sizeof hi);
+                fmt_rel(s->rel_diff, rel, sizeof rel);
+                snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
+                         rel, 100 * level, lo, hi);
+            }
+            nr_report_finding(sec, s->name, buf, NULL);
+        }
+        if (pr->nsignificant == 0)
+            nr_report_para(sec, NULL, "No significant change.");
+    }
+    nr_render_buf_fini(&figs.lorenz);
+    nr_render_buf_fini(&figs.latency);
+    return rc;
+}
+
+static int build_report(const compare_run *c, nr_report **out, nr_error *err)
+{
+    NR_TRY(nr_report_create((const char *)nr_tmpl_compare_html, nr_tmpl_compare_html_len,
+                            (const char *)nr_tmpl_report_css, nr_tmpl_report_css_len, out, err));
+    nr_report *rep = *out;
+    nr_report_set_title(rep, c->args->title);
+    char sub[2048];
+    size_t len = 0;
+    for (size_t g = 0; g < c->args->ngroups && len < sizeof sub; g++)
+        len += (size_t)snprintf(sub + len, sizeof sub - len, "%s%s = %s", g ? ", " : "", c->groups[g].id,
+                                c->args->inputs[g]);
+    if (len < sizeof sub)
+        snprintf(sub + len, sizeof sub - len,
+                 "; bootstrap B = %d, seed %" PRIu64 ", threshold %.0f%%, KS alpha %g, D >= %.2f, latency floor %g x "
+                 "fastest call",
                  c->args->opts.boot.bootstraps, c->args->opts.boot.seed, 100 * c->args->opts.rule.rel_threshold,
                  c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d, c->args->opts.rule.floor_factor);
-        char subtitle[1600];
-        snprintf(subtitle, sizeof subtitle, "%s; %s", sub, buf);
-        const nr_crep_doc doc = {.title = c->args->title, .subtitle = subtitle, .nsections = np + 1,
-                                 .sections = secs};
-        rc = p.oom ? nr_error_set(err, NR_E_NOMEM, "out of memory")
-                   : nr_compare_report_html(template_text, &doc, html, err);
-    }
-    for (size_t i = 0; secs && i < np; i++) {
-        free_tables((nr_crep_table *)secs[i + 1].tables, secs[i + 1].ntables);
-        if (figs) {
-            nr_render_buf_fini(&figs[i].lorenz);
-            nr_render_buf_fini(&figs[i].latency);
-        }
-    }
-    free(secs);
-    free(figs);
-    free(crf);
-    free(over);
-    free(over_cls);
-    pool_free(&p);
-    return rc;
+    nr_report_set_subtitle(rep, sub);
+    overview(rep, c);
+    for (size_t i = 0; i < c->nmatches; i++)
+        NR_TRY(add_pair(rep, c, i, err));
+    return 0;
 }
 
 /* ---- JSON ------------------------------------------------------------- */
 
 static json_t *run_ref(const loaded_group *g, size_t run)
 {
-    return json_pack("{s:s, s:s, s:s}", "group", g->id, "run", g->in.runs[run].name, "workload",
+    return json_pack("{s:s, s:s, s:s}", "group", g->id, "run", g->rs.runs[run].name, "workload",
                      g->runs[run].workload);
 }
 
@@ -545,15 +540,6 @@ static json_t *names_with(const nr_compare_pair *pr, nr_verdict v)
     return a;
 }
 
-static int is_paired(const compare_run *c, size_t group, size_t run)
-{
-    for (size_t i = 0; i < c->nmatches; i++) {
-        const nr_compare_match *m = &c->matches[i];
-        if ((group == 0 && m->a_run == run) || (m->group == group && m->b_run == run))
-            return 1;
-    }
-    return 0;
-}
 
 static json_t *build_json(const compare_run *c)
 {
@@ -565,9 +551,9 @@ static json_t *build_json(const compare_run *c)
     for (size_t g = 0; g < c->args->ngroups; g++) {
         const loaded_group *lg = &c->groups[g];
         json_t *runs = json_array();
-        for (size_t k = 0; k < lg->in.n; k++) {
-            json_array_append_new(runs, json_pack("{s:s, s:s, s:s}", "name", lg->in.runs[k].name, "workload",
-                                                  lg->runs[k].workload, "source", lg->in.runs[k].source));
+        for (size_t k = 0; k < lg->rs.n; k++) {
+            json_array_append_new(runs, json_pack("{s:s, s:s, s:s}", "name", lg->rs.runs[k].name, "workload",
+                                                  lg->runs[k].workload, "source", lg->rs.runs[k].source));
             if (!is_paired(c, g, k))
                 json_array_append_new(unmatched, run_ref(lg, k));
         }
@@ -604,39 +590,6 @@ static int write_file(const char *path, const void *data, size_t len, nr_error *
     return rc;
 }
 
-static int read_template(char **out, nr_error *err)
-{
-    const char *dir = getenv("NIOREP_TEMPLATE_DIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/compare.html", dir && *dir ? dir : NR_SOURCE_DIR "/templates");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot open the compare template (set NIOREP_TEMPLATE_DIR)",
-                              path);
-    size_t cap = 16384, len = 0;
-    char *s = malloc(cap);
-    for (size_t got; s && (got = fread(s + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) {
-            char *n = realloc(s, cap *= 2);
-            if (!n) {
-                free(s);
-                s = NULL;
-            }
-            s = n;
-        }
-    }
-    const int bad = ferror(f);
-    fclose(f);
-    if (!s || bad) {
-        free(s);
-        return nr_error_set(err, NR_E_IO, "%s: cannot read the compare template", path);
-    }
-    s[len] = '\0';
-    *out = s;
-    return 0;
-}
-
 static int compare_all(compare_run *c, nr_error *err)
 {
     const size_t ng = c->args->ngroups;
@@ -644,7 +597,7 @@ static int compare_all(compare_run *c, nr_error *err)
     size_t nruns[MAX_GROUPS];
     int rc = 0;
     for (size_t g = 0; g < ng; g++) {
-        nruns[g] = c->groups[g].in.n;
+        nruns[g] = c->groups[g].rs.n;
         names[g] = calloc(nruns[g] ? nruns[g] : 1, sizeof *names[g]);
         if (!names[g])
             rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
@@ -673,15 +626,11 @@ static int compare_all(compare_run *c, nr_error *err)
 
 static int write_outputs(const compare_run *c, nr_error *err)
 {
-    char *tmpl = NULL;
-    NR_TRY(read_template(&tmpl, err));
-    nr_render_buf html;
-    nr_render_buf_init(&html);
-    int rc = build_html(c, tmpl, &html, err);
-    free(tmpl);
+    nr_report *rep = NULL;
+    int rc = build_report(c, &rep, err);
     if (rc == 0)
-        rc = write_file(c->args->out_html, html.data, html.len, err);
-    nr_render_buf_fini(&html);
+        rc = nr_report_write(rep, c->args->out_html, err);
+    nr_report_destroy(rep);
     if (rc == 0 && c->args->out_json) {
         json_t *j = build_json(c);
         char *text = j ? json_dumps(j, NR_MODEL_JSON_FLAGS) : NULL;
@@ -709,13 +658,10 @@ int nr_cmd_compare(int argc, char **argv)
         return status;
     nr_error err;
     nr_error_clear(&err);
-    char *work_dir = NULL;
     loaded_group groups[MAX_GROUPS];
     memset(groups, 0, sizeof groups);
     compare_run c = {.args = &a, .groups = groups};
-    int rc = nr_inputs_make_work_dir(&work_dir, &err);
-    if (rc == 0)
-        rc = load_groups(&a, work_dir, groups, &err);
+    int rc = load_groups(&a, groups, &err);
     if (rc == 0)
         rc = compare_all(&c, &err);
     if (rc == 0)
@@ -732,8 +678,6 @@ int nr_cmd_compare(int argc, char **argv)
     free(c.pairs);
     free(c.matches);
     free_groups(groups, a.ngroups);
-    nr_inputs_remove_work_dir(work_dir);
-    free(work_dir);
     nr_render_shutdown();
     return rc < 0 ? nr_cli_fail(&err) : 0;
 }

@@ -191,7 +191,9 @@ def main():
         fail(f"three groups: pairs {order}")
     print("ok: three groups give", order)
 
-    sample = os.path.join(REPO, "datasets", "sample")
+    # A copy, so that the store cache (.niorep/ beside the runs) stays out of the source tree.
+    sample = os.path.join(a.work, "sample")
+    shutil.copytree(os.path.join(REPO, "datasets", "sample"), sample, ignore=shutil.ignore_patterns(".niorep"))
     r = run([a.niorep, "compare", sample, sample, "-o", os.path.join(a.work, "sample.html"),
              "--json", os.path.join(a.work, "sample.json")])
     if r.returncode != 0:
