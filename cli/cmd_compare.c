@@ -275,7 +275,7 @@ static void section_table(nr_report_block *b, const nr_compare_pair *pr, const c
     for (size_t i = 0; i < pr->nstats; i++)
         n += strcmp(pr->stats[i].section, section) == 0;
     if (n == 0) {
-        nr_report_para(b, "unavailable", "nothing to compare: neither run has these calls");
+        nr_report_para(b, "unavailable", "nothing to compare here: neither run has any");
         return;
     }
     nr_report_table *t = nr_report_table_new(b, caption, STAT_COLS, stat_head, STAT_NUM_COLS);
@@ -469,7 +469,7 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *er
     if (rc == 0) {
         section_table(sec, pr, "latency", "Latency per operation class", level);
         section_table(nr_report_run_section(run, NR_SEC_TIMELINE), pr, "throughput",
-                      "Bytes per second inside the calls", level);
+                      "Bytes per second inside the calls; write bursts", level);
         section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
         sec = nr_report_run_section(run, NR_SEC_FINDINGS);
         for (size_t k = 0; k < pr->nstats; k++) {
@@ -493,6 +493,7 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *er
         }
         if (pr->nsignificant == 0)
             nr_report_para(sec, NULL, "No significant change.");
+        section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
     }
     nr_render_buf_fini(&figs.lorenz);
     nr_render_buf_fini(&figs.latency);
