@@ -4,7 +4,7 @@
 #
 #   bench/report_bench.sh                 # six sample runs, then a ~10 M event run
 #   bench/report_bench.sh --sample-only
-#   bench/report_bench.sh --size 1200M    # size of the generated strace log
+#   bench/report_bench.sh --size 1500M    # size of the generated strace log
 #
 # 1. the six committed sample runs (datasets/sample), cold (ingest into a fresh
 #    cache) and warm (cache reused: model + render only);
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-size=1200M
+size=1500M
 sample_only=0
 bootstraps=200
 while [ $# -gt 0 ]; do

@@ -217,6 +217,9 @@ static int run_build(const build_args *a, nr_error *err)
     free(fc.scopes);
     free(fc.names);
     nr_runset_fini(&rs);
+#ifdef NR_HAVE_FIGURES
+    nr_render_shutdown();   /* fonts and caches: nothing left for leak checkers */
+#endif
     return rc;
 }
 

@@ -124,6 +124,7 @@ struct nr_pm {
     size_t task_nslots;
     task *last_task;          /* cache: consecutive lines of one task are common */
     task *last_unprefixed;
+    task *prev_task;          /* task of the previous event line */
     size_t live_tasks;
     int64_t root_pid;
 
@@ -817,6 +818,12 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span arg, int64_t *fd_out)
     *fd_out = fd;
     if (fd < 0)
         return -1;
+    if (!annot.n && pm->counts.annotated_fds > 0) {
+        /* with -y strace annotates every open fd: one printed bare is not
+         * open (e.g. -Z logs only failed calls, so the close is missing) */
+        fdtab_close(pm, t->fds, fd);
+        return -1;
+    }
     int32_t idx = ofd_of_fd(pm, t, fd, 1);
     if (idx >= 0 && annot.n)
         NR_TRY(ofd_apply_annotation(pm, idx, annot));
@@ -1476,9 +1483,14 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
             t = NULL; /* a line after "+++ exited": the tid is reused */
         if (!t && !(t = task_new_seen(pm, tid, err)))
             return err ? err->code : NR_E_NOMEM;
+    } else if (sl->kind == NR_SL_RESUMED && sl->name.n == 0 && pm->prev_task && pm->prev_task->pending) {
+        /* the tail of a line cut by an attach notice (stderr mode): it
+         * continues the line before it, whatever task that was */
+        t = pm->prev_task;
     } else if (!(t = task_for_unprefixed(pm, err))) {
         return err ? err->code : NR_E_NOMEM;
     }
+    pm->prev_task = t;
     if (ts_ns >= 0) {
         if (pm->counts.first_ts_ns < 0 || ts_ns < pm->counts.first_ts_ns)
             pm->counts.first_ts_ns = ts_ns;

@@ -94,6 +94,34 @@ static int add_fine(nr_model *m, size_t g, size_t bin)
     return 0;
 }
 
+/* The fine histogram of a slice (phase, role or file system) is kept only
+ * once the slice stops holding every value of its op: until then it mirrors
+ * the op's whole group (mirrors_all) and costs nothing per event. At the first
+ * value that goes to another slice of the same dimension, the mirroring slice
+ * receives a copy of the whole group's histogram (all values so far were its). */
+#define MIRROR_NONE (-1)
+#define MIRROR_BROKEN (-2)
+
+static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t g, size_t bin)
+{
+    int64_t *mirror = &m->fine_mirror[lat_op * 3 + dim];
+    if (*mirror == MIRROR_NONE)
+        *mirror = (int64_t)g;
+    if (*mirror == (int64_t)g)
+        return 0;
+    if (*mirror >= 0) {
+        const size_t was = (size_t)*mirror;
+        if (m->fine[g_all]) {
+            if (!(m->fine[was] = malloc(FINE_BINS * sizeof **m->fine)))
+                return NR_E_NOMEM;
+            memcpy(m->fine[was], m->fine[g_all], FINE_BINS * sizeof **m->fine);
+        }
+        m->fine_overflow[was] = m->fine_overflow[g_all];
+        *mirror = MIRROR_BROKEN;
+    }
+    return add_fine(m, g, bin);
+}
+
 /* nr_loghist_add with the bin computed once for the several groups of an event. */
 static void add_sample(nr_model_latency *l, int64_t v, int bin)
 {
@@ -131,11 +159,12 @@ int nr__latency_add(nr_model *m, const nr__event *e)
     event_groups(m, e, g);
     const int bin = nr_loghist_bin(e->dur);
     const size_t fine = fine_bin(e->dur);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 4; i++)
         add_sample(&m->lat[g[i]], e->dur, bin);
-        NR_TRY(add_fine(m, g[i], fine));
-    }
-    return 0;
+    /* slices first: one that stops mirroring copies the whole group as it was before this value */
+    for (int dim = 0; dim < 3; dim++)
+        NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], fine));
+    return add_fine(m, g[0], fine);
 }
 
 /* Collect when the range holds few values, else count them in sub-bins. */
@@ -207,6 +236,8 @@ int nr__latency_plan(nr_model *m, nr_error *err)
         if (n == 0 || mirrors_all(m, g) || m->fine_overflow[g])
             continue;   /* nothing, a copy of its op's "all" group, or the reference path */
         const uint32_t *fine = m->fine[g];
+        if (!fine)
+            return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
         uint64_t cum = 0;
         size_t b = 0;
         for (int q = 0; q < NR_MODEL_NQ; q++) {

@@ -15,6 +15,8 @@ static int alloc_latency(nr_model *m)
     nr_loghist_init(&m->read_size.hist);
     m->fine = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine);
     m->fine_overflow = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine_overflow);
+    for (size_t i = 0; i < NR_LAT_OP_COUNT * 3; i++)
+        m->fine_mirror[i] = -1;   /* no slice seen yet */
     return m->fine && m->fine_overflow ? 0 : NR_E_NOMEM;
 }
 
@@ -106,9 +108,7 @@ void nr_model_free(nr_model *m)
 {
     if (!m)
         return;
-    free(m->file_kind);
-    free(m->file_reg);
-    free(m->file_fs);
+    free(m->file_info);
     free(m->file_path);
     free(m->reg_paths);
     free(m->reg_read);

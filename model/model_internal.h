@@ -25,6 +25,14 @@ int nr__idmap_put(nr__idmap *m, int64_t key, uint32_t val);
  * usually dense): lookups per event then cost one load. Later puts drop it. */
 int nr__idmap_densify(nr__idmap *m);
 
+/* What an event needs to know about its file, packed in 8 bytes. */
+typedef struct nr__fileinfo {
+    int32_t reg;      /* index among regular files, -1 when not regular */
+    uint16_t fs;      /* file-system index, 0 = unknown */
+    uint8_t kind;     /* nr_file_kind */
+    uint8_t pad_;
+} nr__fileinfo;
+
 /* One decoded event, as the statistics see it. */
 typedef struct nr__event {
     int64_t ts, dur, pid, fd, bytes, offset, result, flags;
@@ -66,9 +74,7 @@ struct nr_model {
     /* files */
     size_t nfile_rows;
     nr__idmap file_ids;          /* file_id -> row */
-    uint8_t *file_kind;          /* per row */
-    int64_t *file_reg;           /* per row: regular index or -1 */
-    int *file_fs;                /* per row */
+    nr__fileinfo *file_info;     /* per row: kind, regular index, file system (one load per event) */
     const char **file_path;      /* per row */
     size_t nreg;
     const char **reg_paths;
@@ -117,6 +123,7 @@ struct nr_model {
     int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
     uint32_t **fine;             /* [group]: fine histogram of pass 1, freed once planned */
     uint8_t *fine_overflow;      /* [group]: a fine bin overflowed */
+    int64_t fine_mirror[NR_LAT_OP_COUNT * 3];  /* per op x slice dimension: the slice holding every value so far, -1 none, -2 none any more */
     nr__qtarget *qt;             /* [(ngroups) * NR_MODEL_NQ], read_size last */
     nr_cache_split split;
     uint64_t slow_read_bytes, read_bytes_timed;

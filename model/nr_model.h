@@ -6,6 +6,11 @@
  * (exact quantiles select order statistics in extra passes over the dur_ns
  * column instead of keeping it).
  *
+ * Passes: pass 1 decodes 10 columns of events (every per-event statistic and
+ * the latency histograms), pass 2 decodes 8 (timeline, slow-read bytes, exact
+ * quantile collection); a further pass runs only when a quantile's bin is too
+ * full to collect (docs/summary-schema.md, "latency").
+ *
  * Bytes and calls count regular-file I/O only (files.kind == regular);
  * traffic to pipes, sockets, devices, procfs and the rest is reported apart
  * (nr_model_nonfile). Definitions of every number: docs/summary-schema.md;
@@ -66,7 +71,7 @@ const char *nr_role_name(int role);
 
 typedef struct nr_model_totals {
     uint64_t bytes_read, bytes_written;   /* regular files only */
-    uint64_t read_calls, write_calls;     /* regular files, data calls that did not fail */
+    uint64_t read_calls, write_calls;     /* regular-file calls of class read / write (failed included, never-resumed not) */
     uint64_t files_read, files_written;   /* regular files with > 0 bytes read / written */
     uint64_t files;                       /* rows of table files with kind regular */
     uint64_t processes;                   /* distinct thread groups (pids) */

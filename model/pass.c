@@ -135,9 +135,10 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
 
     e->file_row = file_id >= 0 ? nr__idmap_lookup(&m->file_ids, file_id) : -1;
     if (e->file_row >= 0) {
-        e->kind = m->file_kind[e->file_row];
-        e->reg = m->file_reg[e->file_row];
-        e->fs = m->file_fs[e->file_row];
+        const nr__fileinfo fi = m->file_info[e->file_row];
+        e->kind = fi.kind;
+        e->reg = fi.reg;
+        e->fs = fi.fs;
     } else {
         e->kind = NR_KIND_UNKNOWN;
         e->reg = -1;

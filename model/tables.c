@@ -141,13 +141,13 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
     const nr_store_table *t = nr_store_find_table(s, "files");
     const size_t rows = t ? (size_t)nr_store_table_rows(t) : 0;
     m->nfile_rows = 0;
-    m->file_kind = calloc(rows + 1, sizeof *m->file_kind);
-    m->file_reg = calloc(rows + 1, sizeof *m->file_reg);
-    m->file_fs = calloc(rows + 1, sizeof *m->file_fs);
+    m->file_info = calloc(rows + 1, sizeof *m->file_info);
     m->file_path = calloc(rows + 1, sizeof *m->file_path);
     m->reg_paths = calloc(rows + 1, sizeof *m->reg_paths);
-    if (!m->file_kind || !m->file_reg || !m->file_fs || !m->file_path || !m->reg_paths)
+    if (!m->file_info || !m->file_path || !m->reg_paths)
         return NR_E_NOMEM;
+    if (rows > INT32_MAX || m->nfs > UINT16_MAX)
+        return nr_error_set(err, NR_E_LIMIT, "table files: %zu rows, at most %d supported", rows, INT32_MAX);
     if (!t)
         return 0;
     static const int cols[] = {NR_FI_FILE_ID, NR_FI_PATH, NR_FI_KIND};
@@ -162,17 +162,18 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
             const int64_t id = i64_at(&k.c[NR_FI_FILE_ID], i, (int64_t)row);
             const int64_t kind = i64_at(&k.c[NR_FI_KIND], i, NR_KIND_UNKNOWN);
             const char *path = str_at(&k.c[NR_FI_PATH], i);
-            m->file_kind[row] = kind >= 0 && kind < NR_FILE_KIND_COUNT ? (uint8_t)kind : NR_KIND_UNKNOWN;
+            nr__fileinfo *fi = &m->file_info[row];
+            fi->kind = kind >= 0 && kind < NR_FILE_KIND_COUNT ? (uint8_t)kind : NR_KIND_UNKNOWN;
             m->file_path[row] = nr_arena_strndup(&m->arena, path, strlen(path));
             if (!m->file_path[row]) {
                 rc = NR_E_NOMEM;
                 break;
             }
-            m->file_fs[row] = fs_of(m, path);
-            m->file_reg[row] = -1;
-            if (m->file_kind[row] == NR_KIND_REGULAR) {
+            fi->fs = (uint16_t)fs_of(m, path);
+            fi->reg = -1;
+            if (fi->kind == NR_KIND_REGULAR) {
                 m->reg_paths[m->nreg] = m->file_path[row];
-                m->file_reg[row] = (int64_t)m->nreg++;
+                fi->reg = (int32_t)m->nreg++;
             }
             rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);
         }

@@ -90,8 +90,11 @@ static void free_table(ck_table *t)
     memset(t, 0, sizeof *t);
 }
 
+static void free_tables(ck_run *r);
+
 void ck_ingest(ck_run *r, const char *input, const char *start_cwd)
 {
+    free_tables(r); /* a second ingest into the same run replaces the first */
     char out[512];
     snprintf(out, sizeof out, "%s/out.nio", r->dir);
     nr_ingest_opts opts = {.start_cwd = start_cwd};
@@ -130,10 +133,8 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
-void ck_free(ck_run *r)
+static void free_tables(ck_run *r)
 {
-    if (r->dir[0] && !getenv("NR_KEEP_TMP"))
-        nftw(r->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     free_table(&r->events);
     free_table(&r->files);
     free_table(&r->processes);
@@ -141,6 +142,13 @@ void ck_free(ck_run *r)
     free_table(&r->meta);
     free_table(&r->phases);
     free_table(&r->pyio);
+}
+
+void ck_free(ck_run *r)
+{
+    if (r->dir[0] && !getenv("NR_KEEP_TMP"))
+        nftw(r->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free_tables(r);
 }
 
 static size_t col_index(const ck_table *t, const char *col)

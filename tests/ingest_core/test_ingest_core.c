@@ -576,6 +576,66 @@ static void stderr_mode_attached(void **state)
     ck_free(&r);
 }
 
+/* stderr mode: attach notices cut call lines; each tail continues the line
+ * it was cut from (after the e2e helper's case from strace 6.1 output). */
+static void stderr_mode_cut_lines(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "vfork(/usr/bin/strace: Process 11 attached\n"
+        " <unfinished ...>\n"
+        "[pid    11] openat(AT_FDCWD, \"/d/f.bin\", O_RDWR) = 3\n"
+        "[pid    10] <... vfork resumed>) = 11\n"
+        "[pid    10] wait4(-1,  <unfinished ...>\n"
+        "[pid    11] clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, "
+        "exit_signal=0, stack=0x7fa945835000, stack_size=0x7fff80}/usr/bin/strace: Process 12 attached\n"
+        " => {parent_tid=[12]}, 88) = 12\n"
+        "[pid    11] clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD"
+        "/usr/bin/strace: Process 14 attached\n"
+        ", child_tidptr=0x7f4dbd2ed590) = 14\n"
+        "[pid    14] read(3, \"ab\", 2) = 2\n"
+        "[pid    14] +++ exited with 0 +++\n"
+        "[pid    12] pread64(3, \"abcdefghij\", 10, 0) = 10\n"
+        "[pid    11] pread64(3, /usr/bin/strace: Process 13 attached\n"
+        "\"pqrstuvwxy\", 10, 10) = 10\n"
+        "[pid    11] read(3, \"cdefg\", 5) = 5\n"
+        "[pid    11] +++ exited with 0 +++\n"
+        "[pid    10] <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11\n"
+        "+++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/f.bin", "bytes_read", 27);
+    FILE_EQ(&r, "/d/f.bin", "read_calls", 4);
+    FILE_EQ(&r, "/d/f.bin", "open_calls", 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), 0); /* child 14 shares 11's offset */
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 2);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "tid"), 11);
+    assert_int_equal(EV(&r, ck_event_row(&r, "pread64", 1), "tid"), 11);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 12), "is_thread"), 1);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 12), "pid"), 11);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 14), "ppid"), 11);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 11), "ppid"), 10);
+    assert_int_equal(EV(&r, ck_event_row(&r, "wait4", 0), "result"), 11);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    ck_free(&r);
+}
+
+/* With -y every open fd is annotated: a bare fd is not open (-Z logs). */
+static void bare_fd_in_y_log_is_not_open(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "7 read(3</d/a.bin>, 0x55c74c0df0e0, 10) = -1 EBADF (Bad file descriptor)\n"
+        "7 write(3, \"abc\", 3) = -1 EBADF (Bad file descriptor)\n"
+        "7 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/a.bin", "read_calls", 1);
+    FILE_EQ(&r, "/d/a.bin", "write_calls", 0);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 0), "file_id"), -1);
+    ck_free(&r);
+}
+
 static void relative_and_clock_timestamps(void **state)
 {
     ck_run r;
@@ -650,8 +710,6 @@ static void file_kinds(void **state)
         "1400 read(0</dev/pts/0<char 136:0>>, \"x\", 1) = 1\n"
         "1400 openat(AT_FDCWD</>, \"/proc/self/status\", O_RDONLY) = 6</proc/1400/status>\n"
         "1400 eventfd2(0, EFD_CLOEXEC) = 7<anon_inode:[eventfd]>\n"
-        "1400 pipe([8, 9]) = 0\n"
-        "1400 write(9, \"abc\", 3) = 3\n"
         "1400 openat(AT_FDCWD</w>, \"/lib/libc.so.6\", O_RDONLY|O_CLOEXEC) = 10</usr/lib/libc.so.6>\n",
         NULL);
     assert_ok(&r);
@@ -665,9 +723,22 @@ static void file_kinds(void **state)
     FILE_EQ(&r, "/dev/pts/0", "bytes_read", 1);
     FILE_EQ(&r, "/proc/1400/status", "kind", NR_KIND_PROCFS);
     FILE_EQ(&r, "anon_inode:[eventfd]", "kind", NR_KIND_ANON);
-    long w = ck_event_row(&r, "write", 1);
+    ck_free(&r);
+
+    /* without -y: synthetic names, kinds from the creating call */
+    ck_ingest_text(&r,
+        "1400 pipe([8, 9]) = 0\n"
+        "1400 write(9, \"abc\", 3) = 3\n"
+        "1400 eventfd2(0, EFD_CLOEXEC) = 10\n"
+        "1400 socket(AF_INET, SOCK_STREAM, IPPROTO_IP) = 11\n",
+        NULL);
+    assert_ok(&r);
+    long w = ck_event_row(&r, "write", 0);
     assert_string_equal(ck_event_path(&r, w, "file_id"), "pipe:[#1]");
     FILE_EQ(&r, "pipe:[#1]", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "pipe:[#1]", "bytes_written", 3);
+    FILE_EQ(&r, "anon_inode:[#2]", "kind", NR_KIND_ANON);
+    FILE_EQ(&r, "socket:[#3]", "kind", NR_KIND_SOCKET);
     ck_free(&r);
 }
 
@@ -865,6 +936,8 @@ int main(void)
         cmocka_unit_test(ff_without_timestamps),
         cmocka_unit_test(stderr_mode),
         cmocka_unit_test(stderr_mode_attached),
+        cmocka_unit_test(stderr_mode_cut_lines),
+        cmocka_unit_test(bare_fd_in_y_log_is_not_open),
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),
         cmocka_unit_test(file_kinds),
