@@ -52,11 +52,17 @@ static int flag_present(nr_span s, const char *flag, uint64_t raw_bit)
         num[n] = '\0';
         return raw_bit && (strtoull(num, NULL, 0) & raw_bit) != 0;
     }
+    /* compare whole words only: one pass over "O_RDONLY|O_CLOEXEC" */
     size_t fn = strlen(flag);
-    for (size_t i = 0; i + fn <= s.n; i++) {
-        if (memcmp(s.p + i, flag, fn) != 0)
+    for (size_t i = 0; i < s.n;) {
+        if (!is_ident_char(s.p[i])) {
+            i++;
             continue;
-        if ((i == 0 || !is_ident_char(s.p[i - 1])) && (i + fn == s.n || !is_ident_char(s.p[i + fn])))
+        }
+        size_t w = i;
+        while (i < s.n && is_ident_char(s.p[i]))
+            i++;
+        if (i - w == fn && memcmp(s.p + w, flag, fn) == 0)
             return 1;
     }
     return 0;
