@@ -2,10 +2,6 @@
  * and freed by nr_figin_free; names and model arrays are borrowed. */
 #include "figure_inputs.h"
 
-#include <string.h>
-
-#ifdef NR_HAVE_FIGURES
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -460,7 +456,6 @@ int nr_figin_parse_formats(const char *list, unsigned *mask, nr_error *err)
         rc = nr_error_set(err, NR_E_USAGE, "--format: expected svg, pdf and/or png");
     return rc;
 }
-#endif
 
 int nr_figin_parse_width(const char *arg, double *width_pt)
 {
