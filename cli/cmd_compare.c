@@ -16,14 +16,9 @@
 #include "nr_outfile.h"
 #include "nr_render.h"
 #include "nr_store.h"
+#include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
 #include "report.h"
 #include "runset.h"
-
-/* The compiled-in template (templates/compare.html, templates/embed.cmake) and the report's style sheet. */
-extern const unsigned char nr_tmpl_compare_html[];
-extern const size_t nr_tmpl_compare_html_len;
-extern const unsigned char nr_tmpl_report_css[];
-extern const size_t nr_tmpl_report_css_len;
 
 static const char options_text[] =
     "  -o FILE              the HTML report (required)\n"
