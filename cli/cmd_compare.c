@@ -12,8 +12,8 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "json_file.h"
 #include "nr_model.h"
-#include "nr_outfile.h"
 #include "nr_render.h"
 #include "nr_store.h"
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
@@ -575,17 +575,6 @@ static json_t *build_json(const compare_run *c)
 
 /* ---- output ----------------------------------------------------------- */
 
-static int write_file(const char *path, const void *data, size_t len, nr_error *err)
-{
-    nr_outfile f;
-    NR_TRY(nr_outfile_open(&f, path, err));
-    int rc = nr_outfile_write(&f, data, len, err);
-    if (rc == 0)
-        rc = nr_outfile_commit(&f, err);
-    nr_outfile_abort(&f);
-    return rc;
-}
-
 static int compare_all(compare_run *c, nr_error *err)
 {
     const size_t ng = c->args->ngroups;
@@ -629,19 +618,10 @@ static int write_outputs(const compare_run *c, nr_error *err)
     nr_report_destroy(rep);
     if (rc == 0 && c->args->out_json) {
         json_t *j = build_json(c);
-        char *text = j ? json_dumps(j, NR_MODEL_JSON_FLAGS) : NULL;
+        if (!j)
+            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
+        rc = nr_cli_write_json(c->args->out_json, j, NR_MODEL_JSON_FLAGS, err);
         json_decref(j);
-        if (!text)
-            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
-        const size_t len = strlen(text);
-        char *line = realloc(text, len + 2);
-        if (!line) {
-            free(text);
-            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
-        }
-        memcpy(line + len, "\n", 2);
-        rc = write_file(c->args->out_json, line, len + 1, err);
-        free(line);
     }
     return rc;
 }
