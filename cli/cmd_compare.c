@@ -426,6 +426,35 @@ static void overview(nr_report *rep, const compare_run *c)
             }
 }
 
+/* The findings section of a pair: one sentence per significant change, then
+ * the table of the findings rules. */
+static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, double level)
+{
+    char buf[2048];
+    for (size_t k = 0; k < pr->nstats; k++) {
+        const nr_compare_stat *s = &pr->stats[k];
+        if (s->verdict != NR_VERDICT_SIGNIFICANT)
+            continue;
+        if (s->kind == NR_STAT_KS)
+            snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, p = %.3g; %.1f%% of calls moved beyond the "
+                     "tolerance.", s->name, s->ks.d, s->ks.p_value, 100 * s->ks.d_practical);
+        else {
+            char va[64], vb[64], lo[64], hi[64], rel[32];
+            fmt_value(s->unit, s->a, va, sizeof va);
+            fmt_value(s->unit, s->b, vb, sizeof vb);
+            fmt_value(s->unit, s->ci.low, lo, sizeof lo);
+            fmt_value(s->unit, s->ci.high, hi, sizeof hi);
+            fmt_rel(s->rel_diff, rel, sizeof rel);
+            snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
+                     rel, 100 * level, lo, hi);
+        }
+        nr_report_finding(sec, s->name, buf, NULL);
+    }
+    if (pr->nsignificant == 0)
+        nr_report_para(sec, NULL, "No significant change.");
+    section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
+}
+
 static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *err)
 {
     const nr_compare_pair *pr = &c->pairs[i];
@@ -466,29 +495,7 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *er
         section_table(nr_report_run_section(run, NR_SEC_TIMELINE), pr, "throughput",
                       "Bytes per second inside the calls; write bursts", level);
         section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
-        sec = nr_report_run_section(run, NR_SEC_FINDINGS);
-        for (size_t k = 0; k < pr->nstats; k++) {
-            const nr_compare_stat *s = &pr->stats[k];
-            if (s->verdict != NR_VERDICT_SIGNIFICANT)
-                continue;
-            if (s->kind == NR_STAT_KS)
-                snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, p = %.3g; %.1f%% of calls moved beyond the "
-                         "tolerance.", s->name, s->ks.d, s->ks.p_value, 100 * s->ks.d_practical);
-            else {
-                char va[64], vb[64], lo[64], hi[64], rel[32];
-                fmt_value(s->unit, s->a, va, sizeof va);
-                fmt_value(s->unit, s->b, vb, sizeof vb);
-                fmt_value(s->unit, s->ci.low, lo, sizeof lo);
-                fmt_value(s->unit, s->ci.high, hi, sizeof hi);
-                fmt_rel(s->rel_diff, rel, sizeof rel);
-                snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
-                         rel, 100 * level, lo, hi);
-            }
-            nr_report_finding(sec, s->name, buf, NULL);
-        }
-        if (pr->nsignificant == 0)
-            nr_report_para(sec, NULL, "No significant change.");
-        section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
+        add_pair_findings(nr_report_run_section(run, NR_SEC_FINDINGS), pr, level);
     }
     nr_render_buf_fini(&figs.lorenz);
     nr_render_buf_fini(&figs.latency);
