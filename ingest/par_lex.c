@@ -55,6 +55,11 @@ struct nr_par_lex {
     int nthreads;
 };
 
+/* Tests' chunk size (0 = the budget's); set before any ingest starts. */
+static size_t chunk_bytes_for_tests;
+
+void nr__par_lex_set_chunk_bytes(size_t bytes) { chunk_bytes_for_tests = bytes; }
+
 static uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
 
 static uint64_t read_u64(const char *p)
@@ -319,6 +324,8 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     p->depth = n == 1 ? (size_t)workers + 2 : 2;
     size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : PAR_CHUNK_MAX;
     p->chunk_bytes = per > PAR_CHUNK_MAX ? PAR_CHUNK_MAX : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
+    if (chunk_bytes_for_tests)
+        p->chunk_bytes = chunk_bytes_for_tests;
     p->nlogs = n;
     p->logs = calloc(n ? n : 1, sizeof *p->logs);
     if (!p->logs) {

@@ -68,6 +68,10 @@ uint64_t nr_par_lex_bytes_in(nr_par_lex *p);
 /* Number of threads started besides the caller's. */
 int nr_par_lex_workers(const nr_par_lex *p);
 
+/* For tests: chunks of about bytes of text from now on (0 = the default
+ * budget). Process-wide; call before any ingest starts, never during one. */
+void nr__par_lex_set_chunk_bytes(size_t bytes);
+
 /* The nrhash-v1 fold of one line into h (exposed for tests). */
 uint64_t nr__par_hash_line(uint64_t h, const char *p, size_t n);
 
