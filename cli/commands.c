@@ -11,6 +11,7 @@ const nr_command nr_commands[] = {
     {"figures", "INPUT... -o DIR [--format svg,pdf,png] [--width 3.5|7]", "write the publication figure set and figures.json", nr_cmd_figures},
     {"info", "RUN.nio", "describe a store: tables, columns, sizes, ingest diagnostics", nr_cmd_info},
     {"summary", "RUN.nio [--json] [--bootstraps N] [--seed N]", "the statistics of one run as text or JSON", nr_cmd_summary},
+    {"compare", "A B [C ...] -o compare.html [--json FILE]", "compare runs of several groups, paired by workload, with tests and confidence intervals", nr_cmd_compare},
     {"export", "RUN.nio --table NAME [--format csv|jsonl] [-o FILE]", "write one table as CSV or JSON lines", nr_cmd_export},
     {NULL, NULL, NULL, NULL},
 };

@@ -1,0 +1,684 @@
+/* niorep compare A B [C ...] -o compare.html [--json FILE]: pairs the runs of
+ * the groups by workload, compares every statistic, and writes the compare
+ * report (and its JSON). Method and schema: docs/compare.md. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "nr_model.h"
+#include "nr_outfile.h"
+#include "nr_render.h"
+#include "nr_store.h"
+#include "report.h"
+#include "runset.h"
+
+/* The compiled-in template (templates/compare.html, templates/embed.cmake) and the report's style sheet. */
+extern const unsigned char nr_tmpl_compare_html[];
+extern const size_t nr_tmpl_compare_html_len;
+extern const unsigned char nr_tmpl_report_css[];
+extern const size_t nr_tmpl_report_css_len;
+
+static const char options_text[] =
+    "  -o FILE              the HTML report (required)\n"
+    "  --json FILE          the comparison as JSON (schema: docs/compare.md)\n"
+    "  --bootstraps N       bootstrap resamples per confidence interval (default 1000)\n"
+    "  --seed N             seed of the bootstraps and the call samples (default 1)\n"
+    "  --threshold X        practical threshold on the relative difference (default 0.05)\n"
+    "  --ks-alpha X         KS significance level (default 0.01)\n"
+    "  --ks-min-d X         smallest KS D that counts as a change (default 0.10)\n"
+    "  --floor-factor X     latency changes must exceed X times the fastest traced call (default 3)\n"
+    "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default 200000)\n"
+    "  --title T            report title (default \"niorep compare\")\n"
+    "  -h, --help           this help\n"
+    "\nEach of A, B, C... is a group: a store, a run directory or a traces folder.\n"
+    "Runs are paired by their workload label (manifest labels.workload, else the\n"
+    "directory name) between A and each later group; two single runs pair anyway.\n";
+
+#define MAX_GROUPS 26
+
+typedef struct compare_args {
+    const char *inputs[MAX_GROUPS];
+    size_t ngroups;
+    const char *out_html, *out_json, *title;
+    nr_compare_opts opts;
+} compare_args;
+
+/* One run, loaded. */
+typedef struct loaded_run {
+    char display[256];          /* "A:mlp" */
+    const char *workload;       /* borrowed from model meta or the run name */
+    const nr_run *run;          /* borrowed from the group's runset: name, source, model */
+    const nr_model *model;
+    nr_compare_sample sample;
+} loaded_run;
+
+typedef struct loaded_group {
+    char id[2];
+    nr_runset rs;               /* the group's runs: ingested (cached) stores and models */
+    loaded_run *runs;           /* rs.n */
+} loaded_group;
+
+/* ---- arguments -------------------------------------------------------- */
+
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, compare_args *a)
+{
+    nr_compare_opts_default(&a->opts);
+    a->title = "niorep compare";
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        double v;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            nr_cli_help(nr_cli_find("compare"), options_text, stdout);
+            return 0;
+        }
+        if (arg[0] != '-' || !arg[1]) {
+            if (a->ngroups == MAX_GROUPS)
+                return nr_cli_usage("compare", "at most %d groups", MAX_GROUPS);
+            a->inputs[a->ngroups++] = arg;
+            continue;
+        }
+        if (!val)
+            return nr_cli_usage("compare", "%s needs a value", arg);
+        i++;
+        if (strcmp(arg, "-o") == 0)
+            a->out_html = val;
+        else if (strcmp(arg, "--json") == 0)
+            a->out_json = val;
+        else if (strcmp(arg, "--title") == 0)
+            a->title = val;
+        else if (strcmp(arg, "--bootstraps") == 0 && parse_num(val, 1, 1e6, &v) == 0 && v == floor(v))
+            a->opts.boot.bootstraps = (int)v;
+        else if (strcmp(arg, "--seed") == 0 && parse_num(val, 1, 9e15, &v) == 0 && v == floor(v))
+            a->opts.boot.seed = (uint64_t)v;
+        else if (strcmp(arg, "--threshold") == 0 && parse_num(val, 0, 100, &v) == 0)
+            a->opts.rule.rel_threshold = v;
+        else if (strcmp(arg, "--ks-alpha") == 0 && parse_num(val, 0, 1, &v) == 0)
+            a->opts.rule.ks_alpha = v;
+        else if (strcmp(arg, "--ks-min-d") == 0 && parse_num(val, 0, 1, &v) == 0)
+            a->opts.rule.ks_min_d = v;
+        else if (strcmp(arg, "--floor-factor") == 0 && parse_num(val, 0, 1000, &v) == 0)
+            a->opts.rule.floor_factor = v;
+        else if (strcmp(arg, "--sample-cap") == 0 && parse_num(val, 20, 1e8, &v) == 0 && v == floor(v))
+            a->opts.sample_cap = (size_t)v;
+        else if (strcmp(arg, "-o") && strcmp(arg, "--json") && strcmp(arg, "--title") && strcmp(arg, "--bootstraps") &&
+                 strcmp(arg, "--seed") && strcmp(arg, "--threshold") && strcmp(arg, "--ks-alpha") &&
+                 strcmp(arg, "--ks-min-d") && strcmp(arg, "--sample-cap") && strcmp(arg, "--floor-factor"))
+            return nr_cli_usage("compare", "unknown option '%s'", arg);
+        else
+            return nr_cli_usage("compare", "bad value '%s' for %s", val, arg);
+    }
+    if (a->ngroups < 2)
+        return nr_cli_usage("compare", "needs at least two inputs (A B)");
+    if (!a->out_html)
+        return nr_cli_usage("compare", "missing -o compare.html");
+    return -1;
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+static void progress(const nr_run *run, const char *what)
+{
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
+}
+
+static void free_groups(loaded_group *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; g[i].runs && k < g[i].rs.n; k++)
+            nr_compare_sample_fini(&g[i].runs[k].sample);
+        free(g[i].runs);
+        nr_runset_fini(&g[i].rs);
+    }
+}
+
+/* Each input is one group: its runs are ingested (or taken from the cache),
+ * modelled, and sampled for the tests. */
+static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
+{
+    /* The power-law goodness-of-fit p-value is not compared: skip its bootstraps. */
+    const nr_model_opts mo = {.bootstraps = 0, .seed = a->opts.boot.seed};
+    for (size_t i = 0; i < a->ngroups; i++) {
+        g[i].id[0] = (char)('A' + i);
+        char *input = (char *)a->inputs[i];
+        NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
+        NR_TRY(nr_runset_load(&g[i].rs, &mo, progress, err));
+        g[i].runs = calloc(g[i].rs.n ? g[i].rs.n : 1, sizeof *g[i].runs);
+        if (!g[i].runs)
+            return nr_error_set(err, NR_E_NOMEM, "out of memory");
+        for (size_t k = 0; k < g[i].rs.n; k++) {
+            loaded_run *r = &g[i].runs[k];
+            const nr_run *run = &g[i].rs.runs[k];
+            nr_compare_sample_init(&r->sample);
+            r->run = run;
+            r->model = run->model;
+            r->workload = nr_compare_workload(run->model, run->name);
+            snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], run->name);
+            if (isatty(STDERR_FILENO))
+                fprintf(stderr, "\rniorep: sampling %s...\033[K", run->name);
+            NR_TRY(nr_compare_sample_read(run->store, a->opts.sample_cap, a->opts.boot.seed, &r->sample, err));
+        }
+    }
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r\033[K");
+    return 0;
+}
+
+/* ---- formatting ------------------------------------------------------- */
+
+static void fmt_value(const char *unit, double v, char *buf, size_t cap)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, cap, isnan(v) ? "-" : (v > 0 ? "+inf" : "-inf"));
+        return;
+    }
+    const double mag = fabs(v);
+    char tmp[64];
+    if (strcmp(unit, "s") == 0) {
+        nr_render_fmt_seconds(mag, tmp, sizeof tmp);
+        snprintf(buf, cap, "%s%s", v < 0 ? "-" : "", tmp);
+    } else if (strcmp(unit, "B") == 0 || strcmp(unit, "B/s") == 0) {
+        nr_render_fmt_bytes(mag, tmp, sizeof tmp);
+        snprintf(buf, cap, "%s%s%s", v < 0 ? "-" : "", tmp, unit[1] ? "/s" : "");
+    } else if (strcmp(unit, "share") == 0) {
+        nr_render_fmt_percent(v, buf, cap);
+    } else {
+        snprintf(buf, cap, "%.4g", v);
+    }
+}
+
+static void fmt_rel(double rel, char *buf, size_t cap)
+{
+    if (isnan(rel))
+        snprintf(buf, cap, "-");
+    else if (isinf(rel))
+        snprintf(buf, cap, "%s", rel > 0 ? "new" : "gone");
+    else
+        snprintf(buf, cap, "%+.1f%%", 100.0 * rel);
+}
+
+/* ---- the report document ---------------------------------------------- */
+
+static const char *const stat_head[] = {"statistic", "A", "B", "B - A", "relative", "95% CI of B - A", "test",
+                                        "verdict"};
+enum { STAT_COLS = 8 };
+#define STAT_NUM_COLS 0x3Eu   /* columns 1..5 are numbers */
+
+/* One row of a statistics table. */
+static void stat_row(nr_report_table *t, const nr_compare_stat *s, double level)
+{
+    char buf[192], x[64], y[64];
+    nr_report_table_row(t);
+    nr_report_table_cell(t, s->name);
+    if (s->kind == NR_STAT_KS) {
+        snprintf(buf, sizeof buf, "%" PRIu64 " calls", s->n_a);
+        nr_report_table_cell(t, buf);
+        snprintf(buf, sizeof buf, "%" PRIu64 " calls", s->n_b);
+        nr_report_table_cell(t, buf);
+        snprintf(buf, sizeof buf, "D = %.3f (%.3f beyond tolerance)", s->ks.d, s->ks.d_practical);
+        nr_report_table_cell(t, isnan(s->ks.d) ? "-" : buf);
+        nr_report_table_cell(t, "");
+        nr_report_table_cell(t, "");
+        snprintf(buf, sizeof buf, "KS p = %.3g (%s)", s->ks.p_value, s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic");
+        nr_report_table_cell(t, isnan(s->ks.p_value) ? "-" : buf);
+    } else {
+        fmt_value(s->unit, s->a, buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+        fmt_value(s->unit, s->b, buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+        fmt_value(s->unit, s->abs_diff, buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+        fmt_rel(s->rel_diff, buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+        if (s->kind == NR_STAT_BOOTSTRAP && s->ci.bootstraps > 0) {
+            fmt_value(s->unit, s->ci.low, x, sizeof x);
+            fmt_value(s->unit, s->ci.high, y, sizeof y);
+            snprintf(buf, sizeof buf, "[%s, %s]", x, y);
+            nr_report_table_cell(t, buf);
+            snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps, 100 * level,
+                     s->n_a, s->n_b);
+            nr_report_table_cell(t, buf);
+        } else {
+            nr_report_table_cell(t, "");
+            nr_report_table_cell(t, s->kind == NR_STAT_BOOTSTRAP ? "bootstrap" : "");
+        }
+    }
+    /* Upper case marks what the first table lists, for readers and for grep. */
+    nr_report_table_cell(t, s->verdict == NR_VERDICT_SIGNIFICANT ? "SIGNIFICANT" : nr_verdict_name(s->verdict));
+}
+
+/* The rows of one section of a pair as a table in b. */
+static void section_table(nr_report_block *b, const nr_compare_pair *pr, const char *section, const char *caption,
+                          double level)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < pr->nstats; i++)
+        n += strcmp(pr->stats[i].section, section) == 0;
+    if (n == 0) {
+        nr_report_para(b, "unavailable", "nothing to compare here: neither run has any");
+        return;
+    }
+    nr_report_table *t = nr_report_table_new(b, caption, STAT_COLS, stat_head, STAT_NUM_COLS);
+    for (size_t i = 0; i < pr->nstats; i++)
+        if (strcmp(pr->stats[i].section, section) == 0)
+            stat_row(t, &pr->stats[i], level);
+}
+
+/* CDF points of a log histogram at the upper edges of its non-empty bins. */
+static size_t hist_cdf(const nr_loghist *h, double *xs, double *cdf)
+{
+    size_t k = 0;
+    uint64_t cum = 0;
+    for (int b = 0; b < NR_LOGHIST_BINS; b++) {
+        if (!h->counts[b])
+            continue;
+        cum += h->counts[b];
+        xs[k] = nr_loghist_bin_upper(b) * 1e-9;
+        cdf[k] = (double)cum / (double)h->n;
+        k++;
+    }
+    return k;
+}
+
+typedef struct pair_figs {
+    nr_render_buf lorenz, latency;
+} pair_figs;
+
+static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, pair_figs *f, nr_error *err)
+{
+    nr_render_buf_init(&f->lorenz);
+    nr_render_buf_init(&f->latency);
+    const loaded_run *runs[2] = {ra, rb};
+    nr_fig_lorenz_run lr[2];
+    nr_fig_latency_series ls[2];
+    double xs[2][NR_LOGHIST_BINS], cdf[2][NR_LOGHIST_BINS];
+    for (int i = 0; i < 2; i++) {
+        const nr_model *m = runs[i]->model;
+        const double *lx, *ly;
+        const size_t n = nr_model_lorenz(m, NR_CONC_TOTAL, &lx, &ly);
+        const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
+        lr[i] = (nr_fig_lorenz_run){.name = runs[i]->display, .n = n, .file_share = lx, .byte_share = ly,
+                                    .top10_share = c->top10_share, .gini = c->gini};
+        const nr_model_latency *l = nr_model_latency_all(m, NR_LAT_READ);
+        ls[i] = (nr_fig_latency_series){.name = runs[i]->display, .n = l->count ? hist_cdf(&l->hist, xs[i], cdf[i]) : 0,
+                                        .latency_s = xs[i], .cdf = cdf[i],
+                                        .p50 = l->count ? (double)l->q_ns[0] * 1e-9 : NAN,
+                                        .p99 = l->count ? (double)l->q_ns[2] * 1e-9 : NAN,
+                                        .p999 = l->count ? (double)l->q_ns[3] * 1e-9 : NAN};
+    }
+    const nr_fig_lorenz_input li = {.n_runs = 2, .runs = lr};
+    const nr_fig_latency_input lti = {.what = "read", .n_series = 2, .series = ls};
+    const nr_figure_inputs in = {.lorenz = &li, .latency = &lti};
+    NR_TRY(nr_render_figure(nr_figure_find("fig2"), &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &f->lorenz, err));
+    NR_TRY(nr_render_figure(nr_figure_find("fig4"), &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &f->latency, err));
+    return 0;
+}
+
+typedef struct compare_run {
+    const compare_args *args;
+    loaded_group *groups;
+    nr_compare_match *matches;
+    size_t nmatches;
+    nr_compare_pair *pairs;
+} compare_run;
+
+static const loaded_run *run_a(const compare_run *c, size_t i) { return &c->groups[0].runs[c->matches[i].a_run]; }
+static const loaded_run *run_b(const compare_run *c, size_t i)
+{
+    return &c->groups[c->matches[i].group].runs[c->matches[i].b_run];
+}
+
+static int is_paired(const compare_run *c, size_t group, size_t run)
+{
+    for (size_t i = 0; i < c->nmatches; i++) {
+        const nr_compare_match *m = &c->matches[i];
+        if ((group == 0 && m->a_run == run) || (m->group == group && m->b_run == run))
+            return 1;
+    }
+    return 0;
+}
+
+/* "read p99 +23.0%; ..." : the stats of a pair with verdict which (new string, caller frees). */
+static char *change_list(const nr_compare_pair *pr, nr_verdict which)
+{
+    size_t cap = 64, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (size_t i = 0; i < pr->nstats; i++) {
+        const nr_compare_stat *st = &pr->stats[i];
+        if (st->verdict != which)
+            continue;
+        char item[192], rel[32];
+        if (st->kind == NR_STAT_KS)
+            snprintf(item, sizeof item, "%s (D = %.2f)", st->name, st->ks.d);
+        else {
+            fmt_rel(st->rel_diff, rel, sizeof rel);
+            snprintf(item, sizeof item, "%s %s", st->name, rel);
+        }
+        const size_t need = len + strlen(item) + 3;
+        if (need > cap) {
+            while (cap < need)
+                cap *= 2;
+            char *n = realloc(s, cap);
+            if (!n)
+                break;
+            s = n;
+        }
+        len += (size_t)snprintf(s + len, cap - len, "%s%s", len ? "; " : "", item);
+    }
+    if (len == 0)
+        snprintf(s, cap, "none");
+    return s;
+}
+
+static void overview(nr_report *rep, const compare_run *c)
+{
+    nr_report_block *ov = nr_report_overview(rep);
+    size_t total = 0;
+    for (size_t i = 0; i < c->nmatches; i++)
+        total += c->pairs[i].nsignificant;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%zu pair%s, %zu significant change%s in all. A is the baseline; differences are B - A.",
+             c->nmatches, c->nmatches == 1 ? "" : "s", total, total == 1 ? "" : "s");
+    nr_report_para(ov, NULL, buf);
+    static const char *const heads[] = {"workload", "A", "B", "significant", "significant changes",
+                                        "descriptive changes (untested)"};
+    nr_report_table *t = nr_report_table_new(ov, "Pairs and significant changes", 6, heads, 0x8u);
+    for (size_t i = 0; i < c->nmatches; i++) {
+        const nr_compare_pair *pr = &c->pairs[i];
+        nr_report_table_row(t);
+        nr_report_table_cell(t, run_a(c, i)->workload);
+        nr_report_table_cell(t, run_a(c, i)->display);
+        nr_report_table_cell(t, run_b(c, i)->display);
+        snprintf(buf, sizeof buf, "%zu", pr->nsignificant);
+        nr_report_table_cell(t, buf);
+        char *sig = change_list(pr, NR_VERDICT_SIGNIFICANT), *chg = change_list(pr, NR_VERDICT_CHANGED);
+        nr_report_table_cell(t, sig ? sig : "?");
+        nr_report_table_cell(t, chg ? chg : "?");
+        free(sig);
+        free(chg);
+    }
+    if (c->nmatches == 0)
+        nr_report_para(ov, "unavailable", "no pair: no workload occurs in A and in a later group");
+    for (size_t g = 0; g < c->args->ngroups; g++)
+        for (size_t k = 0; k < c->groups[g].rs.n; k++)
+            if (!is_paired(c, g, k)) {
+                snprintf(buf, sizeof buf, "unmatched: %s (workload %s)", c->groups[g].runs[k].display,
+                         c->groups[g].runs[k].workload);
+                nr_report_para(ov, "note", buf);
+            }
+}
+
+static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *err)
+{
+    const nr_compare_pair *pr = &c->pairs[i];
+    const loaded_run *a = run_a(c, i), *b = run_b(c, i);
+    const double level = c->args->opts.boot.level;
+    char title[512], id[64], buf[2048];
+    snprintf(title, sizeof title, "%.100s: %.200s vs %.200s", a->workload, a->display, b->display);
+    snprintf(id, sizeof id, "pair-%zu", i + 1);
+    nr_report_block *run = nr_report_add_run(rep, title, id);
+    if (!run)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    pair_figs figs;
+    NR_TRY(render_pair_figures(a, b, &figs, err));
+
+    nr_report_block *sec = nr_report_run_section(run, NR_SEC_FACTS);
+    snprintf(buf, sizeof buf, "A = %.256s (%.400s), B = %.256s (%.400s). %zu significant change%s; %zu descriptive value%s changed "
+             "by %.0f%% or more.", a->display, a->run->source, b->display, b->run->source, pr->nsignificant,
+             pr->nsignificant == 1 ? "" : "s", pr->nchanged, pr->nchanged == 1 ? "" : "s",
+             100 * c->args->opts.rule.rel_threshold);
+    nr_report_para(sec, NULL, buf);
+    section_table(sec, pr, "run", "Run totals (regular files)", level);
+    section_table(nr_report_run_section(run, NR_SEC_PHASES), pr, "phase", "Per phase", level);
+
+    int rc = 0;
+    sec = nr_report_run_section(run, NR_SEC_CONCENTRATION);
+    nr_report_block *pair = nr_report_pair(sec);
+    rc = nr_report_figure(rep, pair, "fig2", "Lorenz curves of per-file bytes, A and B overlaid", figs.lorenz.data,
+                          figs.lorenz.len, err);
+    if (rc == 0) {
+        section_table(nr_report_pair_numbers(pair), pr, "concentration", "Concentration of per-file bytes", level);
+        sec = nr_report_run_section(run, NR_SEC_LATENCY);
+        pair = nr_report_pair(sec);
+        rc = nr_report_figure(rep, pair, "fig4", "Read latency CDF and tail, A and B overlaid", figs.latency.data,
+                              figs.latency.len, err);
+    }
+    if (rc == 0) {
+        section_table(sec, pr, "latency", "Latency per operation class", level);
+        section_table(nr_report_run_section(run, NR_SEC_TIMELINE), pr, "throughput",
+                      "Bytes per second inside the calls; write bursts", level);
+        section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
+        sec = nr_report_run_section(run, NR_SEC_FINDINGS);
+        for (size_t k = 0; k < pr->nstats; k++) {
+            const nr_compare_stat *s = &pr->stats[k];
+            if (s->verdict != NR_VERDICT_SIGNIFICANT)
+                continue;
+            if (s->kind == NR_STAT_KS)
+                snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, p = %.3g; %.1f%% of calls moved beyond the "
+                         "tolerance.", s->name, s->ks.d, s->ks.p_value, 100 * s->ks.d_practical);
+            else {
+                char va[64], vb[64], lo[64], hi[64], rel[32];
+                fmt_value(s->unit, s->a, va, sizeof va);
+                fmt_value(s->unit, s->b, vb, sizeof vb);
+                fmt_value(s->unit, s->ci.low, lo, sizeof lo);
+                fmt_value(s->unit, s->ci.high, hi, sizeof hi);
+                fmt_rel(s->rel_diff, rel, sizeof rel);
+                snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
+                         rel, 100 * level, lo, hi);
+            }
+            nr_report_finding(sec, s->name, buf, NULL);
+        }
+        if (pr->nsignificant == 0)
+            nr_report_para(sec, NULL, "No significant change.");
+        section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
+    }
+    nr_render_buf_fini(&figs.lorenz);
+    nr_render_buf_fini(&figs.latency);
+    return rc;
+}
+
+static int build_report(const compare_run *c, nr_report **out, nr_error *err)
+{
+    NR_TRY(nr_report_create((const char *)nr_tmpl_compare_html, nr_tmpl_compare_html_len,
+                            (const char *)nr_tmpl_report_css, nr_tmpl_report_css_len, out, err));
+    nr_report *rep = *out;
+    nr_report_set_title(rep, c->args->title);
+    char sub[2048];
+    size_t len = 0;
+    for (size_t g = 0; g < c->args->ngroups && len < sizeof sub; g++)
+        len += (size_t)snprintf(sub + len, sizeof sub - len, "%s%s = %s", g ? ", " : "", c->groups[g].id,
+                                c->args->inputs[g]);
+    if (len < sizeof sub)
+        snprintf(sub + len, sizeof sub - len,
+                 "; bootstrap B = %d, seed %" PRIu64 ", threshold %.0f%%, KS alpha %g, D >= %.2f, latency floor %g x "
+                 "fastest call",
+                 c->args->opts.boot.bootstraps, c->args->opts.boot.seed, 100 * c->args->opts.rule.rel_threshold,
+                 c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d, c->args->opts.rule.floor_factor);
+    nr_report_set_subtitle(rep, sub);
+    overview(rep, c);
+    for (size_t i = 0; i < c->nmatches; i++)
+        NR_TRY(add_pair(rep, c, i, err));
+    return 0;
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static json_t *run_ref(const loaded_group *g, size_t run)
+{
+    return json_pack("{s:s, s:s, s:s}", "group", g->id, "run", g->rs.runs[run].name, "workload",
+                     g->runs[run].workload);
+}
+
+static json_t *names_with(const nr_compare_pair *pr, nr_verdict v)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < pr->nstats; i++)
+        if (pr->stats[i].verdict == v)
+            json_array_append_new(a, json_string(pr->stats[i].name));
+    return a;
+}
+
+
+static json_t *build_json(const compare_run *c)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema_version", json_integer(NR_COMPARE_SCHEMA_VERSION));
+    json_object_set_new(root, "generator", json_string("niorep compare " NR_VERSION));
+    json_object_set_new(root, "options", nr_compare_opts_json(&c->args->opts));
+    json_t *groups = json_array(), *unmatched = json_array(), *pairs = json_array();
+    for (size_t g = 0; g < c->args->ngroups; g++) {
+        const loaded_group *lg = &c->groups[g];
+        json_t *runs = json_array();
+        for (size_t k = 0; k < lg->rs.n; k++) {
+            json_array_append_new(runs, json_pack("{s:s, s:s, s:s}", "name", lg->rs.runs[k].name, "workload",
+                                                  lg->runs[k].workload, "source", lg->rs.runs[k].source));
+            if (!is_paired(c, g, k))
+                json_array_append_new(unmatched, run_ref(lg, k));
+        }
+        json_array_append_new(groups, json_pack("{s:s, s:s, s:o}", "id", lg->id, "input", c->args->inputs[g],
+                                                "runs", runs));
+    }
+    for (size_t i = 0; i < c->nmatches; i++) {
+        const nr_compare_match *m = &c->matches[i];
+        const nr_compare_pair *pr = &c->pairs[i];
+        json_array_append_new(pairs, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+                                               "workload", run_a(c, i)->workload,
+                                               "a", run_ref(&c->groups[0], m->a_run),
+                                               "b", run_ref(&c->groups[m->group], m->b_run),
+                                               "significant", names_with(pr, NR_VERDICT_SIGNIFICANT),
+                                               "changed", names_with(pr, NR_VERDICT_CHANGED),
+                                               "stats", nr_compare_pair_json(pr)));
+    }
+    json_object_set_new(root, "groups", groups);
+    json_object_set_new(root, "pairs", pairs);
+    json_object_set_new(root, "unmatched", unmatched);
+    return root;
+}
+
+/* ---- output ----------------------------------------------------------- */
+
+static int write_file(const char *path, const void *data, size_t len, nr_error *err)
+{
+    nr_outfile f;
+    NR_TRY(nr_outfile_open(&f, path, err));
+    int rc = nr_outfile_write(&f, data, len, err);
+    if (rc == 0)
+        rc = nr_outfile_commit(&f, err);
+    nr_outfile_abort(&f);
+    return rc;
+}
+
+static int compare_all(compare_run *c, nr_error *err)
+{
+    const size_t ng = c->args->ngroups;
+    const char **names[MAX_GROUPS];
+    size_t nruns[MAX_GROUPS];
+    int rc = 0;
+    for (size_t g = 0; g < ng; g++) {
+        nruns[g] = c->groups[g].rs.n;
+        names[g] = calloc(nruns[g] ? nruns[g] : 1, sizeof *names[g]);
+        if (!names[g])
+            rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+        for (size_t k = 0; names[g] && k < nruns[g]; k++)
+            names[g][k] = c->groups[g].runs[k].workload;
+    }
+    if (rc == 0)
+        rc = nr_compare_match_runs((const char *const *const *)names, nruns, ng, &c->matches, &c->nmatches, err);
+    for (size_t g = 0; g < ng; g++)
+        free(names[g]);
+    if (rc < 0)
+        return rc;
+    c->pairs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->pairs);
+    if (!c->pairs)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < c->nmatches; i++) {
+        const loaded_run *a = run_a(c, i), *b = run_b(c, i);
+        const nr_compare_side sa = {.name = a->display, .workload = a->workload, .model = a->model,
+                                    .sample = &a->sample};
+        const nr_compare_side sb = {.name = b->display, .workload = b->workload, .model = b->model,
+                                    .sample = &b->sample};
+        NR_TRY(nr_compare_pair_compute(&sa, &sb, &c->args->opts, &c->pairs[i], err));
+    }
+    return 0;
+}
+
+static int write_outputs(const compare_run *c, nr_error *err)
+{
+    nr_report *rep = NULL;
+    int rc = build_report(c, &rep, err);
+    if (rc == 0)
+        rc = nr_report_write(rep, c->args->out_html, err);
+    nr_report_destroy(rep);
+    if (rc == 0 && c->args->out_json) {
+        json_t *j = build_json(c);
+        char *text = j ? json_dumps(j, NR_MODEL_JSON_FLAGS) : NULL;
+        json_decref(j);
+        if (!text)
+            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
+        const size_t len = strlen(text);
+        char *line = realloc(text, len + 2);
+        if (!line) {
+            free(text);
+            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
+        }
+        memcpy(line + len, "\n", 2);
+        rc = write_file(c->args->out_json, line, len + 1, err);
+        free(line);
+    }
+    return rc;
+}
+
+int nr_cmd_compare(int argc, char **argv)
+{
+    compare_args a = {0};
+    const int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    nr_error err;
+    nr_error_clear(&err);
+    loaded_group groups[MAX_GROUPS];
+    memset(groups, 0, sizeof groups);
+    compare_run c = {.args = &a, .groups = groups};
+    int rc = load_groups(&a, groups, &err);
+    if (rc == 0)
+        rc = compare_all(&c, &err);
+    if (rc == 0)
+        rc = write_outputs(&c, &err);
+    if (rc == 0) {
+        size_t total = 0;
+        for (size_t i = 0; i < c.nmatches; i++)
+            total += c.pairs[i].nsignificant;
+        printf("%s: %zu pair%s, %zu significant change%s\n", a.out_html, c.nmatches, c.nmatches == 1 ? "" : "s",
+               total, total == 1 ? "" : "s");
+    }
+    for (size_t i = 0; c.pairs && i < c.nmatches; i++)
+        nr_compare_pair_fini(&c.pairs[i]);
+    free(c.pairs);
+    free(c.matches);
+    free_groups(groups, a.ngroups);
+    nr_render_shutdown();
+    return rc < 0 ? nr_cli_fail(&err) : 0;
+}

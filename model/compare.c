@@ -1,0 +1,488 @@
+/* compare: pairing by workload and the statistics table of one pair
+ * (docs/compare.md lists every row and its verdict rule). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+/* ---- pairing ---------------------------------------------------------- */
+
+static long find_workload(const char *const *names, size_t n, const char *w)
+{
+    for (size_t i = 0; i < n; i++)
+        if (names[i] && w && strcmp(names[i], w) == 0)
+            return (long)i;
+    return -1;
+}
+
+int nr_compare_match_runs(const char *const *const *workloads, const size_t *nruns, size_t ngroups,
+                          nr_compare_match **out, size_t *n, nr_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (ngroups < 2)
+        return 0;
+    size_t cap = 0;
+    for (size_t g = 1; g < ngroups; g++)
+        cap += nruns[0];
+    nr_compare_match *m = malloc((cap ? cap : 1) * sizeof *m);
+    if (!m)
+        return nr_error_set(err, NR_E_NOMEM, "compare: out of memory for %zu pairs", cap);
+    size_t k = 0;
+    for (size_t g = 1; g < ngroups; g++) {
+        if (nruns[0] == 1 && nruns[g] == 1) {
+            m[k++] = (nr_compare_match){.group = g, .a_run = 0, .b_run = 0};
+            continue;
+        }
+        for (size_t i = 0; i < nruns[0]; i++) {
+            const long j = find_workload(workloads[g], nruns[g], workloads[0][i]);
+            if (j >= 0)
+                m[k++] = (nr_compare_match){.group = g, .a_run = i, .b_run = (size_t)j};
+        }
+    }
+    *out = m;
+    *n = k;
+    return 0;
+}
+
+const char *nr_compare_workload(const nr_model *m, const char *fallback)
+{
+    const char *w = m ? nr_model_meta(m, NR_COMPARE_WORKLOAD_KEY) : NULL;
+    return w && *w ? w : fallback;
+}
+
+/* ---- options ---------------------------------------------------------- */
+
+void nr_compare_opts_default(nr_compare_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->boot.bootstraps = NR_COMPARE_DEFAULT_BOOTSTRAPS;
+    o->boot.seed = NR_COMPARE_DEFAULT_SEED;
+    o->boot.level = NR_COMPARE_DEFAULT_CI_LEVEL;
+    nr_verdict_rule_default(&o->rule);
+    o->sample_cap = NR_COMPARE_DEFAULT_SAMPLE_CAP;
+}
+
+/* ---- the table of statistics ------------------------------------------ */
+
+typedef struct stat_list {
+    nr_compare_stat *v;
+    size_t n, cap;
+    int oom;
+} stat_list;
+
+/* Appends a row named by fmt; on out-of-memory sets the sticky flag and returns a scratch row. */
+static nr_compare_stat *add_row(stat_list *l, const char *section, const char *unit, nr_stat_kind kind,
+                                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static nr_compare_stat *add_row(stat_list *l, const char *section, const char *unit, nr_stat_kind kind,
+                                const char *fmt, ...)
+{
+    static nr_compare_stat scratch;
+    if (l->n == l->cap) {
+        const size_t cap = l->cap ? l->cap * 2 : 64;
+        nr_compare_stat *v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            l->oom = 1;
+            return &scratch;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    nr_compare_stat *s = &l->v[l->n++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->section, sizeof s->section, "%s", section);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->name, sizeof s->name, fmt, ap);
+    va_end(ap);
+    s->unit = unit;
+    s->kind = kind;
+    s->a = s->b = NAN;
+    s->abs_diff = s->rel_diff = NAN;
+    s->ci.low = s->ci.high = s->ci.estimate = NAN;
+    s->ks.d = s->ks.p_value = NAN;
+    s->verdict = NR_VERDICT_NA;
+    return s;
+}
+
+static void set_values(nr_compare_stat *s, double a, double b)
+{
+    s->a = a;
+    s->b = b;
+    s->abs_diff = b - a;
+    s->rel_diff = nr_rel_diff(a, b);
+}
+
+static void descriptive(stat_list *l, const nr_verdict_rule *rule, const char *section, const char *unit,
+                        double a, double b, const char *name)
+{
+    nr_compare_stat *s = add_row(l, section, unit, NR_STAT_DESCRIPTIVE, "%s", name);
+    set_values(s, a, b);
+    s->verdict = nr_verdict_descriptive(rule, a, b);
+}
+
+static void run_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    const nr_model_totals *ta = nr_model_get_totals(a), *tb = nr_model_get_totals(b);
+    descriptive(l, r, "run", "s", ta->duration_s, tb->duration_s, "duration");
+    descriptive(l, r, "run", "B", (double)ta->bytes_read, (double)tb->bytes_read, "bytes read");
+    descriptive(l, r, "run", "B", (double)ta->bytes_written, (double)tb->bytes_written, "bytes written");
+    descriptive(l, r, "run", "1", (double)ta->read_calls, (double)tb->read_calls, "read calls");
+    descriptive(l, r, "run", "1", (double)ta->write_calls, (double)tb->write_calls, "write calls");
+    descriptive(l, r, "run", "1", (double)ta->files, (double)tb->files, "files");
+    descriptive(l, r, "run", "1", (double)ta->processes, (double)tb->processes, "processes");
+    const double ra = ta->duration_s > 0 ? (double)ta->bytes_read / ta->duration_s : NAN;
+    const double rb = tb->duration_s > 0 ? (double)tb->bytes_read / tb->duration_s : NAN;
+    descriptive(l, r, "run", "B/s", ra, rb, "read bytes per second of run");
+}
+
+static const nr_model_phase *phase_named(const nr_model *m, const char *name)
+{
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        if (strcmp(nr_model_phase_at(m, i)->name, name) == 0)
+            return nr_model_phase_at(m, i);
+    return NULL;
+}
+
+static double phase_bytes(const nr_model_phase *p)
+{
+    if (!p)
+        return 0.0;
+    double s = 0.0;
+    for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
+        s += (double)p->ops[op].bytes;
+    return s;
+}
+
+static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *name,
+                          const nr_model_phase *pa, const nr_model_phase *pb)
+{
+    char label[96];
+    snprintf(label, sizeof label, "%s wall time", name);
+    descriptive(l, r, "phase", "s", pa ? pa->wall_s : 0.0, pb ? pb->wall_s : 0.0, label);
+    snprintf(label, sizeof label, "%s bytes", name);
+    descriptive(l, r, "phase", "B", phase_bytes(pa), phase_bytes(pb), label);
+    snprintf(label, sizeof label, "%s I/O time", name);
+    descriptive(l, r, "phase", "s", pa ? pa->io_time_s : 0.0, pb ? pb->io_time_s : 0.0, label);
+}
+
+/* Phases of a in their order, then those only b has. */
+static void phase_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    for (size_t i = 0; i < nr_model_phase_count(a); i++) {
+        const nr_model_phase *pa = nr_model_phase_at(a, i);
+        phase_rows_of(l, r, pa->name, pa, phase_named(b, pa->name));
+    }
+    for (size_t i = 0; i < nr_model_phase_count(b); i++) {
+        const nr_model_phase *pb = nr_model_phase_at(b, i);
+        if (!phase_named(a, pb->name))
+            phase_rows_of(l, r, pb->name, NULL, pb);
+    }
+}
+
+static double ns_to_s(int64_t ns) { return ns >= 0 ? (double)ns * 1e-9 : NAN; }
+
+/* Index of q in nr_model_quantiles, or -1. */
+static int model_q_index(double q)
+{
+    for (int i = 0; i < NR_MODEL_NQ; i++)
+        if (fabs(nr_model_quantiles[i] - q) < 1e-12)
+            return i;
+    return -1;
+}
+
+/* The smallest latency difference that counts: the clock tick, or
+ * factor times the fixed cost of a traced call (the fastest call of the
+ * faster run) when larger. That cost varies with the machine's load from
+ * run to run; shifts below a few times it are not called changes
+ * (docs/compare.md, "noise"). */
+static double resolution_of(const nr_compare_sample *a, const nr_compare_sample *b, int op, double factor)
+{
+    const double tick = a->tick_s[op] > b->tick_s[op] ? a->tick_s[op] : b->tick_s[op];
+    const double floor_ = factor * (a->min_s[op] < b->min_s[op] ? a->min_s[op] : b->min_s[op]);
+    return floor_ > tick ? floor_ : tick;
+}
+
+static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare_side *a,
+                        const nr_compare_side *b, int op)
+{
+    static const struct { double q; const char *name; } qs[] = {{0.5, "p50"}, {0.99, "p99"}, {0.999, "p99.9"}};
+    const nr_model_latency *la = nr_model_latency_all(a->model, op), *lb = nr_model_latency_all(b->model, op);
+    if (la->count == 0 && lb->count == 0)
+        return 0;
+    const char *opn = nr_lat_op_name(op);
+    char label[96];
+    snprintf(label, sizeof label, "%s calls timed", opn);
+    descriptive(l, &o->rule, "latency", "1", (double)la->count, (double)lb->count, label);
+    snprintf(label, sizeof label, "%s mean latency", opn);
+    descriptive(l, &o->rule, "latency", "s", la->mean_s, lb->mean_s, label);
+
+    const size_t na = a->sample->op[op].n, nb = b->sample->op[op].n;
+    const double *sa = a->sample->sorted[op], *sb = b->sample->sorted[op];
+    nr_compare_stat *s = add_row(l, "latency", "D", NR_STAT_KS, "%s latency distribution", opn);
+    const double tick = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
+    nr_ks_2samp_sorted(sa, na, sb, nb, &s->ks);
+    s->ks.d_practical = nr_ks_practical_distance_sorted(sa, na, sb, nb, o->rule.rel_threshold, tick);
+    s->resolution = tick;
+    s->n_a = na;
+    s->n_b = nb;
+    s->verdict = nr_verdict_ks(&o->rule, &s->ks);
+
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+        s = add_row(l, "latency", "s", NR_STAT_BOOTSTRAP, "%s %s", opn, qs[i].name);
+        const int k = model_q_index(qs[i].q);
+        const double va = k >= 0 && la->count ? ns_to_s(la->q_ns[k]) : nr_quantile_sorted(sa, na, qs[i].q);
+        const double vb = k >= 0 && lb->count ? ns_to_s(lb->q_ns[k]) : nr_quantile_sorted(sb, nb, qs[i].q);
+        set_values(s, va, vb);
+        s->resolution = tick;
+        s->n_a = na;
+        s->n_b = nb;
+        const double n_min = (double)(na < nb ? na : nb);
+        if (na < NR_COMPARE_MIN_SAMPLE || nb < NR_COMPARE_MIN_SAMPLE || n_min * (1.0 - qs[i].q) < NR_COMPARE_MIN_TAIL - 1e-9) {
+            s->verdict = NR_VERDICT_INSUFFICIENT;
+            continue;
+        }
+        const int rc = nr_boot_quantile_diff_sorted(sa, na, sb, nb, qs[i].q, &o->boot, &s->ci);
+        if (rc == NR_E_NOMEM)
+            return rc;
+        s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, s->abs_diff, tick) : NR_VERDICT_INSUFFICIENT;
+    }
+    return 0;
+}
+
+static double sum(const double *x, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compare_side *a,
+                          const nr_compare_side *b, int op)
+{
+    const nr_reservoir *ra = &a->sample->op[op], *rb = &b->sample->op[op];
+    if (ra->n == 0 && rb->n == 0)
+        return 0;
+    nr_compare_stat *s = add_row(l, "throughput", "B/s", NR_STAT_BOOTSTRAP, "%s bytes per second in calls",
+                                 nr_lat_op_name(op));
+    const double ta = sum(ra->value, ra->n) > 0 ? sum(ra->extra, ra->n) / sum(ra->value, ra->n) : NAN;
+    const double tb = sum(rb->value, rb->n) > 0 ? sum(rb->extra, rb->n) / sum(rb->value, rb->n) : NAN;
+    set_values(s, ta, tb);
+    s->n_a = ra->n;
+    s->n_b = rb->n;
+    if (ra->n < NR_COMPARE_MIN_SAMPLE || rb->n < NR_COMPARE_MIN_SAMPLE) {
+        s->verdict = NR_VERDICT_INSUFFICIENT;
+        return 0;
+    }
+    const int rc = nr_boot_throughput_diff(ra->extra, ra->value, ra->n, rb->extra, rb->value, rb->n,
+                                           &o->boot, &s->ci);
+    if (rc == NR_E_NOMEM)
+        return rc;
+    /* Throughput is bytes over time: its change counts only when the mean
+     * time per call also moved by more than the latency resolution. */
+    const double resolution = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
+    const double time_shift = sum(rb->value, rb->n) / (double)rb->n - sum(ra->value, ra->n) / (double)ra->n;
+    s->resolution = resolution;
+    s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, time_shift, resolution)
+                         : NR_VERDICT_INSUFFICIENT;
+    return 0;
+}
+
+static void concentration_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    const nr_concentration *ca = nr_model_concentration(a, NR_CONC_TOTAL);
+    const nr_concentration *cb = nr_model_concentration(b, NR_CONC_TOTAL);
+    descriptive(l, r, "concentration", "1", ca->gini, cb->gini, "Gini of per-file bytes");
+    descriptive(l, r, "concentration", "share", ca->top10_share, cb->top10_share, "bytes share of top 10% files");
+    descriptive(l, r, "concentration", "share", ca->files_for_90, cb->files_for_90, "file share for 90% of bytes");
+    const nr_powerlaw_fit *pa = nr_model_powerlaw(a, NR_PL_BYTES), *pb = nr_model_powerlaw(b, NR_PL_BYTES);
+    descriptive(l, r, "concentration", "1", pa->valid ? pa->alpha : NAN, pb->valid ? pb->alpha : NAN,
+                "power-law exponent of per-file bytes");
+}
+
+static double seq_share(const nr_model_access *x)
+{
+    const double seq = (double)(x->consecutive[0] + x->sequential[0]);
+    const double all = seq + (double)x->random[0];
+    return all > 0 ? seq / all : NAN;
+}
+
+static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    const nr_model_access *xa = nr_model_get_access(a), *xb = nr_model_get_access(b);
+    descriptive(l, r, "access", "B", (double)xa->median_read_size, (double)xb->median_read_size, "median read size");
+    descriptive(l, r, "access", "share", seq_share(xa), seq_share(xb), "sequential share of reads");
+    descriptive(l, r, "access", "1", (double)xa->opens, (double)xb->opens, "opens");
+    descriptive(l, r, "access", "1", xa->meta_to_data, xb->meta_to_data, "metadata to data calls");
+    const nr_cache_split *sa = nr_model_cache_split(a), *sb = nr_model_cache_split(b);
+    if (sa->found || sb->found)
+        descriptive(l, r, "access", "share", sa->found ? sa->slow_share : 0.0, sb->found ? sb->slow_share : 0.0,
+                    "slow (cache-miss) share of reads");
+}
+
+static void burst_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    const nr_model *m[2] = {a, b};
+    double count[2], bytes[2], peak[2];
+    for (int k = 0; k < 2; k++) {
+        count[k] = (double)nr_model_burst_count(m[k]);
+        bytes[k] = peak[k] = 0.0;
+        for (size_t i = 0; i < nr_model_burst_count(m[k]); i++) {
+            const nr_model_burst *x = nr_model_burst_at(m[k], i);
+            bytes[k] += (double)x->bytes;
+            if (x->peak_rate > peak[k])
+                peak[k] = x->peak_rate;
+        }
+    }
+    descriptive(l, r, "throughput", "1", count[0], count[1], "write bursts");
+    descriptive(l, r, "throughput", "B", bytes[0], bytes[1], "bytes written in bursts");
+    descriptive(l, r, "throughput", "B/s", peak[0], peak[1], "highest burst peak rate");
+}
+
+static int finding_fired(const nr_model *m, const char *id)
+{
+    for (size_t i = 0; i < nr_model_finding_count(m); i++)
+        if (strcmp(nr_model_finding_at(m, i)->id, id) == 0)
+            return 1;
+    return 0;
+}
+
+/* Findings rules that fired in either run: 1 = fired, 0 = not. */
+static void finding_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    const nr_model *m[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < nr_model_finding_count(m[k]); i++) {
+            const char *id = nr_model_finding_at(m[k], i)->id;
+            if (k == 1 && finding_fired(a, id))
+                continue;   /* listed with a's */
+            char label[96];
+            snprintf(label, sizeof label, "finding %s", id);
+            descriptive(l, r, "findings", "1", finding_fired(a, id), finding_fired(b, id), label);
+        }
+}
+
+int nr_compare_pair_compute(const nr_compare_side *a, const nr_compare_side *b,
+                            const nr_compare_opts *opts, nr_compare_pair *out, nr_error *err)
+{
+    memset(out, 0, sizeof *out);
+    nr_compare_opts defaults;
+    if (!opts) {
+        nr_compare_opts_default(&defaults);
+        opts = &defaults;
+    }
+    stat_list l = {0};
+    int rc = 0;
+    run_rows(&l, &opts->rule, a->model, b->model);
+    phase_rows(&l, &opts->rule, a->model, b->model);
+    for (int op = 0; op < NR_LAT_OP_COUNT && rc == 0; op++)
+        rc = latency_rows(&l, opts, a, b, op);
+    for (int op = NR_LAT_READ; op <= NR_LAT_WRITE && rc == 0; op++)
+        rc = throughput_row(&l, opts, a, b, op);
+    burst_rows(&l, &opts->rule, a->model, b->model);
+    concentration_rows(&l, &opts->rule, a->model, b->model);
+    access_rows(&l, &opts->rule, a->model, b->model);
+    finding_rows(&l, &opts->rule, a->model, b->model);
+    if (rc < 0 || l.oom) {
+        free(l.v);
+        return nr_error_set(err, NR_E_NOMEM, "compare %s with %s: out of memory", a->name, b->name);
+    }
+    out->stats = l.v;
+    out->nstats = l.n;
+    for (size_t i = 0; i < l.n; i++) {
+        out->nsignificant += l.v[i].verdict == NR_VERDICT_SIGNIFICANT;
+        out->nchanged += l.v[i].verdict == NR_VERDICT_CHANGED;
+    }
+    return 0;
+}
+
+void nr_compare_pair_fini(nr_compare_pair *p)
+{
+    free(p->stats);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+/* Non-finite numbers become null (JSON has no NaN). */
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *kind_name(nr_stat_kind k)
+{
+    switch (k) {
+    case NR_STAT_BOOTSTRAP: return "bootstrap";
+    case NR_STAT_KS: return "ks";
+    default: return "descriptive";
+    }
+}
+
+static json_t *stat_json(const nr_compare_stat *s)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "section", json_string(s->section));
+    json_object_set_new(o, "name", json_string(s->name));
+    json_object_set_new(o, "unit", json_string(s->unit));
+    json_object_set_new(o, "kind", json_string(kind_name(s->kind)));
+    json_object_set_new(o, "verdict", json_string(nr_verdict_name(s->verdict)));
+    if (s->kind != NR_STAT_KS) {
+        json_object_set_new(o, "a", num(s->a));
+        json_object_set_new(o, "b", num(s->b));
+        json_object_set_new(o, "abs_diff", num(s->abs_diff));
+        json_object_set_new(o, "rel_diff", num(s->rel_diff));
+    }
+    if (s->kind != NR_STAT_DESCRIPTIVE) {
+        json_object_set_new(o, "n_a", json_integer((json_int_t)s->n_a));
+        json_object_set_new(o, "n_b", json_integer((json_int_t)s->n_b));
+        json_object_set_new(o, "resolution", num(s->resolution));
+    }
+    if (s->kind == NR_STAT_BOOTSTRAP && s->ci.bootstraps > 0) {
+        json_t *ci = json_object();
+        json_object_set_new(ci, "low", num(s->ci.low));
+        json_object_set_new(ci, "high", num(s->ci.high));
+        json_object_set_new(ci, "sample_estimate", num(s->ci.estimate));
+        json_object_set_new(ci, "bootstraps", json_integer(s->ci.bootstraps));
+        json_object_set_new(o, "ci", ci);
+    }
+    if (s->kind == NR_STAT_KS) {
+        json_t *ks = json_object();
+        json_object_set_new(ks, "d", num(s->ks.d));
+        json_object_set_new(ks, "d_practical", num(s->ks.d_practical));
+        json_object_set_new(ks, "p_value", num(s->ks.p_value));
+        json_object_set_new(ks, "method", json_string(s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic"));
+        json_object_set_new(o, "ks", ks);
+    }
+    return o;
+}
+
+json_t *nr_compare_pair_json(const nr_compare_pair *p)
+{
+    json_t *a = json_array();
+    if (!a)
+        return NULL;
+    for (size_t i = 0; i < p->nstats; i++)
+        json_array_append_new(a, stat_json(&p->stats[i]));
+    return a;
+}
+
+json_t *nr_compare_opts_json(const nr_compare_opts *o)
+{
+    return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:i, s:i}",
+                     "bootstraps", o->boot.bootstraps,
+                     "seed", (json_int_t)o->boot.seed,
+                     "ci_level", o->boot.level,
+                     "rel_threshold", o->rule.rel_threshold,
+                     "ks_alpha", o->rule.ks_alpha,
+                     "ks_min_d", o->rule.ks_min_d,
+                     "floor_factor", o->rule.floor_factor,
+                     "sample_cap", (json_int_t)o->sample_cap,
+                     "min_sample", NR_COMPARE_MIN_SAMPLE, "min_tail", NR_COMPARE_MIN_TAIL);
+}

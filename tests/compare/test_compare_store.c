@@ -1,0 +1,174 @@
+/* model/compare over hand-built stores: the streaming call sample (which
+ * calls count, clock tick, fastest call, reservoir cap), the workload
+ * label, and whole-pair verdicts (a run against itself, against a copy
+ * whose reads are 10x slower). Stores are written with the model tests'
+ * builder (tests/model/store_builder.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "compare.h"
+#include "store_builder.h"
+
+/* A run: pid 10 reads /data/x (regular) n_reads times with durations
+ * base_us + (i % 7) us, 4096 B each; 30 opens of 5 us; plus calls that must
+ * not count: a pipe read, a read never resumed, a read without duration. */
+static void build_run(const char *path, int n_reads, int64_t base_us, int64_t slow_factor, const char *workload)
+{
+    tb t;
+    tb_open(&t, path);
+    tb_file(&t, 1, "/data/x", NR_KIND_REGULAR);
+    tb_file(&t, 2, "pipe:[77]", NR_KIND_PIPE);
+    tb_proc(&t, 10, 1, 0, 100 * SEC);
+    if (workload)
+        tb_meta(&t, NR_COMPARE_WORKLOAD_KEY, workload);
+    int64_t ts = SEC;
+    for (int i = 0; i < 30; i++, ts += MS)
+        tb_call(&t, ts, 5 * US, 10, NR_OP_OPEN, 1, 0, -1, -1);
+    for (int i = 0; i < n_reads; i++, ts += MS)
+        tb_call(&t, ts, (base_us + i % 7) * US * slow_factor, 10, NR_OP_READ, 1, 4096, 4096LL * i, -1);
+    tb_call(&t, ts, 1 * US, 10, NR_OP_READ, 2, 100, -1, -1);          /* pipe: not file I/O */
+    tb_event(&t, (tb_ev){.ts = ts + 1, .dur = 1 * US, .pid = 10, .op = NR_OP_READ, .file_id = 1, .bytes = 0,
+                         .offset = -1, .result = -1, .flags = NR_EVF_NEVER_RESUMED, .phase_id = -1});
+    tb_call(&t, ts + 2, -1, 10, NR_OP_READ, 1, 4096, -1, -1);         /* no -T */
+    tb_commit(&t);
+}
+
+typedef struct loaded {
+    nr_model *m;
+    nr_compare_sample s;
+} loaded;
+
+static void load(const char *path, size_t cap, loaded *l)
+{
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *st = NULL;
+    assert_int_equal(nr_store_open(path, &st, &err), 0);
+    const nr_model_opts mo = {.bootstraps = 0, .seed = 1};
+    assert_int_equal(nr_model_compute(st, &mo, &l->m, &err), 0);
+    nr_compare_sample_init(&l->s);
+    assert_int_equal(nr_compare_sample_read(st, cap, 1, &l->s, &err), 0);
+    nr_store_close(st);
+}
+
+static void unload(loaded *l)
+{
+    nr_model_free(l->m);
+    nr_compare_sample_fini(&l->s);
+}
+
+static void sample_counts_file_io_only(void **state)
+{
+    build_run("cmp_a.nio", 70, 10, 1, "lm");
+    loaded a;
+    load("cmp_a.nio", 0, &a);
+    /* 70 timed reads of the regular file; the pipe read, the never-resumed
+     * read and the read without a duration do not count. */
+    assert_int_equal(a.s.op[NR_LAT_READ].n, 70);
+    assert_int_equal(a.s.op[NR_LAT_OPEN].n, 30);
+    assert_int_equal(a.s.op[NR_LAT_WRITE].n, 0);
+    /* The model's own count agrees. */
+    assert_int_equal(nr_model_latency_all(a.m, NR_LAT_READ)->count, 70);
+    /* Durations 10..16 us: tick 1 us, fastest 10 us, sorted ascending. */
+    assert_true(fabs(a.s.tick_s[NR_LAT_READ] - 1e-6) < 1e-15);
+    assert_true(fabs(a.s.min_s[NR_LAT_READ] - 10e-6) < 1e-15);
+    assert_true(fabs(a.s.sorted[NR_LAT_READ][0] - 10e-6) < 1e-15);
+    assert_true(fabs(a.s.sorted[NR_LAT_READ][69] - 16e-6) < 1e-15);
+    /* extra = bytes of the call */
+    assert_true(a.s.op[NR_LAT_READ].extra[0] == 4096.0);
+    assert_string_equal(nr_compare_workload(a.m, "dir"), "lm");
+    unload(&a);
+
+    /* Cap 25: 25 kept of 70 seen; the fastest call is still over all calls. */
+    loaded c;
+    load("cmp_a.nio", 25, &c);
+    assert_int_equal(c.s.op[NR_LAT_READ].n, 25);
+    assert_int_equal(c.s.op[NR_LAT_READ].seen, 70);
+    assert_true(fabs(c.s.min_s[NR_LAT_READ] - 10e-6) < 1e-15);
+    unload(&c);
+
+    build_run("cmp_nolabel.nio", 5, 10, 1, NULL);
+    loaded n;
+    load("cmp_nolabel.nio", 0, &n);
+    assert_string_equal(nr_compare_workload(n.m, "dir"), "dir");
+    unload(&n);
+}
+
+static const nr_compare_stat *find(const nr_compare_pair *p, const char *name)
+{
+    for (size_t i = 0; i < p->nstats; i++)
+        if (strcmp(p->stats[i].name, name) == 0)
+            return &p->stats[i];
+    fail_msg("no statistic %s", name);
+    return NULL;
+}
+
+static void pair_verdicts(void **state)
+{
+    build_run("cmp_a.nio", 700, 10, 1, "lm");
+    build_run("cmp_slow.nio", 700, 10, 10, "lm");
+    loaded a, b;
+    load("cmp_a.nio", 0, &a);
+    load("cmp_slow.nio", 0, &b);
+    nr_compare_opts o;
+    nr_compare_opts_default(&o);
+    o.boot.bootstraps = 200;
+    nr_error err;
+    nr_error_clear(&err);
+    const nr_compare_side sa = {.name = "A:lm", .workload = "lm", .model = a.m, .sample = &a.s};
+    const nr_compare_side sb = {.name = "B:lm", .workload = "lm", .model = b.m, .sample = &b.s};
+
+    nr_compare_pair self;
+    assert_int_equal(nr_compare_pair_compute(&sa, &sa, &o, &self, &err), 0);
+    assert_int_equal(self.nsignificant, 0);
+    assert_int_equal(self.nchanged, 0);
+    for (size_t i = 0; i < self.nstats; i++)
+        assert_true(self.stats[i].verdict != NR_VERDICT_SIGNIFICANT && self.stats[i].verdict != NR_VERDICT_CHANGED);
+    nr_compare_pair_fini(&self);
+
+    nr_compare_pair p;
+    assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, &p, &err), 0);
+    const nr_compare_stat *p50 = find(&p, "read p50");
+    /* p50 of 10..16 us (100 each of 10..16): rank 350 -> 13 us; slow: 130 us. */
+    assert_true(fabs(p50->a - 13e-6) < 1e-12);
+    assert_true(fabs(p50->b - 130e-6) < 1e-12);
+    assert_true(fabs(p50->rel_diff - 9.0) < 1e-9);
+    assert_int_equal(p50->verdict, NR_VERDICT_SIGNIFICANT);
+    /* resolution: max(tick 1 us, 3 x fastest of the faster run = 30 us) */
+    assert_true(fabs(p50->resolution - 30e-6) < 1e-12);
+    const nr_compare_stat *ks = find(&p, "read latency distribution");
+    assert_true(ks->ks.d == 1.0);
+    assert_int_equal(ks->verdict, NR_VERDICT_SIGNIFICANT);
+    /* p99.9 of 700 calls has < 10 calls beyond it: not tested. */
+    assert_int_equal(find(&p, "read p99.9")->verdict, NR_VERDICT_INSUFFICIENT);
+    /* Opens did not change; bytes did not change. */
+    assert_int_equal(find(&p, "open latency distribution")->verdict, NR_VERDICT_NO_CHANGE);
+    assert_int_equal(find(&p, "bytes read")->verdict, NR_VERDICT_UNCHANGED);
+    /* Throughput in calls: 4096 B per 13 us on average vs 10x the time. */
+    const nr_compare_stat *thr = find(&p, "read bytes per second in calls");
+    assert_true(fabs(thr->rel_diff - (-0.9)) < 1e-9);
+    assert_int_equal(thr->verdict, NR_VERDICT_SIGNIFICANT);
+    json_t *j = nr_compare_pair_json(&p);
+    assert_non_null(j);
+    assert_int_equal(json_array_size(j), p.nstats);
+    json_decref(j);
+    nr_compare_pair_fini(&p);
+    unload(&a);
+    unload(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sample_counts_file_io_only),
+        cmocka_unit_test(pair_verdicts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
