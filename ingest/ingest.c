@@ -3,10 +3,12 @@
  * heap), feeds each line to the process model (procmodel) and streams the
  * events into the store; at the end writes files, processes, diagnostics,
  * meta, phases and pyio. Reading and lexing run on opts->jobs threads
- * (par_lex: chunks of each log, lexed in parallel); the per-process model,
- * the merge and the store writing are one ordered pass on the caller's
- * thread, so the store is the same for any number of jobs
- * (docs/definitions.md, "Ingest"; docs/performance.md). */
+ * (par_lex: chunks of each log, lexed in parallel); the merge and the
+ * per-process model are one ordered pass on the caller's thread; with jobs >
+ * 1 the rows of table events are built, encoded and compressed on a thread
+ * of their own (par_write) in the pass's order. The store is byte for byte
+ * the same for any number of jobs (docs/performance.md, "Parallel ingest and
+ * scale"). */
 #include "nr_ingest.h"
 
 #include <inttypes.h>
@@ -14,10 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "logsrc.h"
 #include "par_lex.h"
+#include "par_write.h"
 #include "nr_mem.h"
 #include "nr_schema.h"
 #include "nr_store.h"
@@ -68,6 +72,7 @@ typedef struct ingest {
     stream *streams;
     size_t nstreams;
     nr_par_lex *par;
+    nr_par_write *events_out; /* rows of t_events, on their own thread when jobs > 1 */
     uint64_t bytes_total;   /* input bytes of every log, for progress */
     uint64_t progress_at;   /* bytes_in when progress was last reported */
     size_t *heap;           /* stream indexes, min-heap by (ts, index) */
@@ -403,29 +408,13 @@ static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
 {
     ingest *in = ctx;
-    nr_table_writer *t = in->t_events;
-    nr_table_set_i64(t, NR_EV_TS_NS, ev->ts_ns);
-    nr_table_set_i64(t, NR_EV_DUR_NS, ev->dur_ns);
-    nr_table_set_i64(t, NR_EV_PID, ev->pid);
-    nr_table_set_i64(t, NR_EV_TID, ev->tid);
-    nr_table_set_str(t, NR_EV_SYSCALL, ev->syscall.p, ev->syscall.n);
-    nr_table_set_i64(t, NR_EV_OP_CLASS, ev->op_class);
-    nr_table_set_i64(t, NR_EV_FD, ev->fd);
-    nr_table_set_i64(t, NR_EV_FILE_ID, ev->file_id);
-    nr_table_set_i64(t, NR_EV_FILE2_ID, ev->file2_id);
-    nr_table_set_i64(t, NR_EV_BYTES, ev->bytes);
-    nr_table_set_i64(t, NR_EV_OFFSET, ev->offset);
-    nr_table_set_i64(t, NR_EV_RESULT, ev->result);
-    /* an absent errno is a NULL span: hand the store a real empty string */
-    nr_table_set_str(t, NR_EV_ERRNO, ev->errno_name.n ? ev->errno_name.p : "", ev->errno_name.n);
-    nr_table_set_i64(t, NR_EV_FLAGS, ev->flags);
 #ifdef NR_HAVE_HOOK
-    nr_table_set_i64(t, NR_EV_PHASE_ID, phase_for(in, ev->pid, ev->tid, ev->ts_ns));
+    int64_t phase = phase_for(in, ev->pid, ev->tid, ev->ts_ns);
 #else
-    nr_table_set_i64(t, NR_EV_PHASE_ID, -1);
+    int64_t phase = -1;
 #endif
     in->stats.events++;
-    return nr_table_end_row(t, err);
+    return nr_par_write_event(in->events_out, ev, phase, err);
 }
 
 static int write_files(ingest *in, nr_error *err)
@@ -647,6 +636,15 @@ static int load_side_inputs(ingest *in, nr_error *err)
     return 0;
 }
 
+/* opts->jobs, or the number of cores. */
+static int effective_jobs(const ingest *in)
+{
+    if (in->opts && in->opts->jobs > 0)
+        return in->opts->jobs;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 static int open_store(ingest *in, const char *out_path, nr_error *err)
 {
     NR_TRY(nr_store_writer_create(out_path, &in->writer, err));
@@ -657,7 +655,7 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_meta_table, &in->t_meta, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
-    return 0;
+    return nr_par_write_create(in->t_events, effective_jobs(in) > 1, &in->events_out, err);
 }
 
 static int open_streams(ingest *in, nr_error *err)
@@ -683,7 +681,7 @@ static int open_streams(ingest *in, nr_error *err)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     for (size_t i = 0; i < in->nstreams; i++)
         srcs[i] = in->streams[i].src;
-    int rc = nr_par_lex_create(srcs, in->nstreams, in->opts ? in->opts->jobs : 0, &in->par, err);
+    int rc = nr_par_lex_create(srcs, in->nstreams, effective_jobs(in), &in->par, err);
     free(srcs);
     return rc;
 }
@@ -742,6 +740,7 @@ static int check_not_empty(ingest *in, nr_error *err)
 static int finish_store(ingest *in, nr_error *err)
 {
     NR_TRY(nr_pm_finish(in->pm, err));
+    NR_TRY(nr_par_write_finish(in->events_out, err)); /* the other tables only after the last event */
     NR_TRY(write_files(in, err));
     NR_TRY(write_processes(in, err));
 #ifdef NR_HAVE_HOOK
@@ -770,6 +769,8 @@ static void stop_readers(ingest *in)
 {
     nr_par_lex_destroy(in->par);
     in->par = NULL;
+    nr_par_write_destroy(in->events_out);
+    in->events_out = NULL;
 }
 
 static void ingest_free(ingest *in)
