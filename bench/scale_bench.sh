@@ -88,6 +88,19 @@ for size in $sizes; do
     rm -f "$out/s$size.j1.nio" "$out/s$size.j2.nio"
 done
 
+# On a loaded machine the wall-time ratio says more about the neighbours than
+# about niorep; the CPU split between the ingest's threads does not: the
+# busiest thread bounds the speed-up (on c idle cores: min(c, 1 / its share)).
+first=${sizes%% *}
+if command -v perf >/dev/null && perf record -q -s -o "$out/perf.data" "$niorep" ingest "$out/run-$first" \
+        -o "$out/perf.nio" -j 2 >/dev/null 2>&1; then
+    perf report -i "$out/perf.data" -T --sort pid 2>/dev/null | awk '
+        /^ +[0-9.]+%/ { sub("%", "", $1); share[++n] = $1; if ($1 > max) max = $1 }
+        END { if (n) { printf "threads of ingest -j2 (%% of CPU samples):"; for (i = 1; i <= n; i++) printf " %s", share[i];
+                       b = 100 / max; printf "; busiest %s%%: speed-up bound on 2 idle cores %.2fx\n", max, b < 2 ? b : 2 } }'
+    rm -f "$out/perf.data" "$out/perf.data.old" "$out/perf.nio"
+fi
+
 echo "== niorep build of $runs generated runs (2 MB logs, --bootstraps 20)"
 traces=$out/traces-$runs
 if [ ! -d "$traces" ]; then
