@@ -29,12 +29,8 @@
 #include "procmodel.h"
 #include "runfind.h"
 #include "strace_line.h"
-#ifdef NR_HAVE_HOOK
 #include "hook.h"
-#endif
-#ifdef NR_HAVE_MANIFEST
 #include "manifest.h"
-#endif
 
 #define NS_PER_DAY (86400LL * 1000000000LL)
 #define PRESCAN_MAX_LINES 1000000
@@ -82,12 +78,8 @@ typedef struct ingest {
     nr_ts_form time_base;
     int time_base_set, has_durations, saw_event;
     uint64_t unmatched_resumed;
-#ifdef NR_HAVE_HOOK
     nr_hook *hook;
-#endif
-#ifdef NR_HAVE_MANIFEST
     nr_manifest manifest;
-#endif
 } ingest;
 
 /* ---- timestamps -------------------------------------------------------- */
@@ -388,7 +380,6 @@ static int64_t prescan_root_pid(const char *path)
 
 /* ---- store output ------------------------------------------------------ */
 
-#ifdef NR_HAVE_HOOK
 /* Phase of (pid, tid) at ts: its own, else the nearest ancestor's. */
 static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
 {
@@ -403,16 +394,11 @@ static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
     }
     return ph;
 }
-#endif
 
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
 {
     ingest *in = ctx;
-#ifdef NR_HAVE_HOOK
     int64_t phase = phase_for(in, ev->pid, ev->tid, ev->ts_ns);
-#else
-    int64_t phase = -1;
-#endif
     in->stats.events++;
     return nr_par_write_event(in->events_out, ev, phase, err);
 }
@@ -422,9 +408,7 @@ static int write_files(ingest *in, nr_error *err)
     nr_table_writer *t = in->t_files;
     size_t n = nr_pm_file_count(in->pm);
     const char *tool_path = NULL;
-#ifdef NR_HAVE_HOOK
     tool_path = in->hook ? nr_hook_output_path(in->hook) : NULL;
-#endif
     for (size_t id = 0; id < n; id++) {
         const char *path;
         size_t len;
@@ -535,12 +519,7 @@ static int write_meta(ingest *in, nr_error *err)
     NR_TRY(meta_put(in, "trace_first_ts_ns", val, err));
     snprintf(val, sizeof val, "%" PRId64, c.last_ts_ns);
     NR_TRY(meta_put(in, "trace_last_ts_ns", val, err));
-#ifdef NR_HAVE_HOOK
     NR_TRY(meta_put(in, "has_hook", in->hook ? "1" : "0", err));
-#else
-    NR_TRY(meta_put(in, "has_hook", "0", err));
-#endif
-#ifdef NR_HAVE_MANIFEST
     for (size_t i = 0; i < in->manifest.count; i++) {
         const nr_manifest_kv *kv = &in->manifest.items[i];
         char *k = malloc(strlen(kv->key) + 10);
@@ -551,11 +530,9 @@ static int write_meta(ingest *in, nr_error *err)
         free(k);
         NR_TRY(rc);
     }
-#endif
     return 0;
 }
 
-#ifdef NR_HAVE_HOOK
 static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const char *example)
 {
     ingest *in = ctx;
@@ -602,37 +579,24 @@ static int write_hook_tables(ingest *in, nr_error *err)
     }
     return 0;
 }
-#endif
 
 /* ---- setup ------------------------------------------------------------- */
 
 static int load_side_inputs(ingest *in, nr_error *err)
 {
     const char *cwd = in->opts && in->opts->start_cwd && in->opts->start_cwd[0] ? in->opts->start_cwd : NULL;
-#ifdef NR_HAVE_MANIFEST
     nr_manifest_init(&in->manifest);
     if (in->run.manifest_path) {
         NR_TRY(nr_manifest_load(in->run.manifest_path, &in->manifest, err));
         if (!cwd && in->manifest.cwd && in->manifest.cwd[0] == '/')
             cwd = in->manifest.cwd;
     }
-#else
-    if (in->run.manifest_path)
-        NR_TRY(nr_diag_add(in->diag, "manifest_not_read", "manifest.json", 0,
-                           "this build cannot read manifest.json yet", 40));
-#endif
     if (cwd && !(in->start_cwd = strdup(cwd)))
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-#ifdef NR_HAVE_HOOK
     if (in->run.hook_path) {
         NR_TRY(nr_hook_load(in->run.hook_path, hook_diag, in, &in->hook, err));
         nr_hook_finish(in->hook, INT64_MAX); /* never-ended phases are cut at the trace end when written */
     }
-#else
-    if (in->run.hook_path)
-        NR_TRY(nr_diag_add(in->diag, "hook_not_read", "hook.jsonl", 0,
-                           "this build cannot read hook.jsonl yet", 37));
-#endif
     return 0;
 }
 
@@ -743,9 +707,7 @@ static int finish_store(ingest *in, nr_error *err)
     NR_TRY(nr_par_write_finish(in->events_out, err)); /* the other tables only after the last event */
     NR_TRY(write_files(in, err));
     NR_TRY(write_processes(in, err));
-#ifdef NR_HAVE_HOOK
     NR_TRY(write_hook_tables(in, err));
-#endif
     nr_pm_counts c;
     nr_pm_get_counts(in->pm, &c);
     in->stats.unfinished_never_resumed = c.never_resumed;
@@ -753,12 +715,10 @@ static int finish_store(ingest *in, nr_error *err)
         NR_TRY(nr_diag_add(in->diag, "no_durations", NULL, 0, "the trace lacks -T: no latencies", 32));
     if (in->time_base == NR_TS_NONE && nr_diag_count(in->diag, "no_timestamps") == 0)
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
-#ifdef NR_HAVE_HOOK
     if (in->hook && in->time_base != NR_TS_UNIX) {
         const char *msg = "phases need -ttt (Unix) timestamps in the strace log: every event is unphased";
         NR_TRY(nr_diag_add(in->diag, "hook_needs_unix_time", "hook.jsonl", 0, msg, strlen(msg)));
     }
-#endif
     NR_TRY(write_meta(in, err));
     NR_TRY(nr_diag_write(in->diag, in->t_diag, err));
     return nr_store_writer_commit(in->writer, err);
@@ -785,12 +745,8 @@ static void ingest_free(ingest *in)
     nr_diag_destroy(in->diag);
     nr_runfiles_fini(&in->run);
     free(in->start_cwd);
-#ifdef NR_HAVE_HOOK
     nr_hook_free(in->hook);
-#endif
-#ifdef NR_HAVE_MANIFEST
     nr_manifest_fini(&in->manifest);
-#endif
 }
 
 static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_error *err)
