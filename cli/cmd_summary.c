@@ -237,8 +237,8 @@ int nr_cmd_summary(int argc, char **argv)
         print_text(m, a.store, stdout);
     }
     nr_model_free(m);
-    if (rc || fflush(stdout) == EOF) {
-        nr_error_set(&err, NR_E_IO, "summary: cannot write the output");
+    if (rc || fflush(stdout) == EOF || ferror(stdout)) {
+        nr_error_errno(&err, NR_E_IO, errno ? errno : EIO, "summary: cannot write to standard output");
         return nr_cli_fail(&err);
     }
     return 0;

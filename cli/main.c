@@ -1,8 +1,36 @@
 /* niorep: one binary, git-style subcommands; main only dispatches. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "nr_outfile.h"
+
+/* On SIGINT/SIGTERM/SIGHUP: remove every temporary output, then die of the
+ * same signal (exit status 128+sig), so that no partial file is left and an
+ * earlier output stays untouched. SA_RESETHAND restores the default action
+ * and SA_NODEFER lets the re-raised signal through at once. */
+static void remove_outputs_and_die(int sig)
+{
+    nr_outfile_abort_all_from_signal();
+    raise(sig);
+}
+
+static void install_signal_handlers(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa = {0};
+    sa.sa_handler = remove_outputs_and_die;
+    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old;
+        /* a signal ignored by our parent (nohup, a shell's background job) stays ignored */
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(signals[i], &sa, NULL);
+    }
+}
 
 static void print_overview(FILE *out)
 {
@@ -29,5 +57,6 @@ int main(int argc, char **argv)
     const nr_command *cmd = nr_cli_find(argv[1]);
     if (!cmd)
         return nr_cli_usage(NULL, "unknown command '%s' (see 'niorep --help')", argv[1]);
+    install_signal_handlers();
     return cmd->run(argc - 1, argv + 1);
 }

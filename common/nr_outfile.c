@@ -71,16 +71,25 @@ int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err)
     return 0;
 }
 
+/* On failure the temporary file is removed here, so that no caller can
+ * leave it behind (nr_outfile_abort afterwards is a no-op). */
 int nr_outfile_commit(nr_outfile *f, nr_error *err)
 {
+    int rc = 0;
     if (fchmod(f->fd, 0644) != 0 || fsync(f->fd) != 0)
-        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot flush output", f->target);
-    int fd = f->fd;
-    f->fd = -1;
-    if (close(fd) != 0)
-        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot close output", f->target);
-    if (rename(f->tmp_path, f->target) != 0)
-        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot move output into place", f->target);
+        rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot flush output", f->target);
+    if (rc == 0) {
+        int fd = f->fd;
+        f->fd = -1;
+        if (close(fd) != 0)
+            rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot close output", f->target);
+    }
+    if (rc == 0 && rename(f->tmp_path, f->target) != 0)
+        rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot move output into place", f->target);
+    if (rc < 0) {
+        nr_outfile_abort(f);
+        return rc;
+    }
     track(f->tmp_path, 0);
     free(f->tmp_path);
     free(f->target);

@@ -20,7 +20,9 @@ typedef struct nr_outfile {
 int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err);
 /* Writes all n bytes (retrying short writes). */
 int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err);
-/* fsyncs, closes and renames the temporary file over the target. */
+/* fsyncs, closes and renames the temporary file over the target. On failure
+ * the temporary file is removed (the target stays as it was) and f is closed:
+ * a later nr_outfile_abort does nothing. */
 int nr_outfile_commit(nr_outfile *f, nr_error *err);
 /* Closes and removes the temporary file if still open. Accepts a closed or zeroed f. */
 void nr_outfile_abort(nr_outfile *f);

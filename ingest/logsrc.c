@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -33,6 +34,8 @@ struct nr_logsrc {
     size_t in_pos, in_len;
     uint64_t in_base;      /* file offset of in[0] */
     int in_eof;
+    int regular;           /* a regular file: its size is known */
+    uint64_t size_at_open; /* of a regular file */
 
     ZSTD_DStream *zstd;
     size_t zstd_hint;      /* last ZSTD_decompressStream result: 0 at a frame end */
@@ -47,6 +50,19 @@ struct nr_logsrc {
 
 static uint64_t consumed_offset(const nr_logsrc *s) { return s->in_base + s->in_pos; }
 
+/* At end of file after `got` bytes: a regular file that ends before the
+ * size it had at open was cut while being read (truncated, or its file
+ * system went away), and the lines read so far are not the whole log. */
+static int check_complete(const nr_logsrc *s, uint64_t got, nr_error *err)
+{
+    if (!s->regular || got >= s->size_at_open)
+        return 0;
+    return nr_error_set(err, NR_E_IO,
+                        "%s: input ended at byte offset %llu, before its size at open (%llu bytes): "
+                        "truncated while being read?",
+                        s->path, (unsigned long long)got, (unsigned long long)s->size_at_open);
+}
+
 /* Reads the next chunk of the file into s->in. Returns 0 or NR_E_IO. */
 static int read_input(nr_logsrc *s, nr_error *err)
 {
@@ -59,8 +75,10 @@ static int read_input(nr_logsrc *s, nr_error *err)
         if (n < 0)
             return nr_error_errno(err, NR_E_IO, errno, "%s: read failed at byte offset %llu",
                                   s->path, (unsigned long long)s->in_base);
-        if (n == 0)
+        if (n == 0) {
             s->in_eof = 1;
+            return check_complete(s, s->in_base, err);
+        }
         s->in_len = (size_t)n;
         return 0;
     }
@@ -113,8 +131,10 @@ static int fill_plain(nr_logsrc *s, nr_error *err)
         if (n < 0)
             return nr_error_errno(err, NR_E_IO, errno, "%s: read failed at byte offset %llu",
                                   s->path, (unsigned long long)consumed_offset(s));
-        if (n == 0)
+        if (n == 0) {
             s->in_eof = s->text_eof = 1;
+            return check_complete(s, consumed_offset(s), err);
+        }
         s->in_base += (uint64_t)n; /* keeps consumed_offset() = bytes read */
         s->end += (size_t)n;
         return 0;
@@ -246,6 +266,11 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
         int e = errno;
         nr_logsrc_close(s);
         return nr_error_errno(err, NR_E_IO, e, "cannot open %s", path);
+    }
+    struct stat st;
+    if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        s->regular = 1;
+        s->size_at_open = (uint64_t)st.st_size;
     }
     int rc = read_input(s, err);
     if (rc < 0) {

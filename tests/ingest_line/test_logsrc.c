@@ -316,6 +316,35 @@ static void peek_decompresses(void **state)
     }
 }
 
+/* A plain log cut (ftruncate) after its first chunk was read: the reader
+ * must not take the shorter file for the whole log. */
+static void truncated_while_reading(void **state)
+{
+    const char *path = tmp_path("shrinks.log");
+    size_t line_len = 100, lines = 40000; /* 4 MB: several 1 MiB chunks */
+    char *text = malloc(line_len * lines);
+    assert_non_null(text);
+    for (size_t i = 0; i < lines; i++) {
+        memset(text + i * line_len, 'a' + (char)(i % 26), line_len - 1);
+        text[i * line_len + line_len - 1] = '\n';
+    }
+    write_file(path, text, line_len * lines);
+    free(text);
+    nr_logsrc *s;
+    nr_error err;
+    assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
+    const char *line;
+    size_t len;
+    assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 1);
+    assert_int_equal(truncate(path, 1500000), 0);
+    int rc;
+    while ((rc = nr_logsrc_next(s, &line, &len, &err)) == 1)
+        ;
+    assert_int_equal(rc, NR_E_IO);
+    assert_non_null(strstr(err.msg, "shrinks.log: input ended at byte offset 1500000, before its size at open (4000000 bytes)"));
+    nr_logsrc_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +357,7 @@ int main(void)
         cmocka_unit_test(ten_mib_line),
         cmocka_unit_test(damaged_and_cut_compressed_input),
         cmocka_unit_test(peek_decompresses),
+        cmocka_unit_test(truncated_while_reading),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,115 @@
+/* Fuzz target: the whole ingest, end to end. The input becomes a run
+ * directory: the text before a line "===hook===" is strace.log, the text
+ * after it hook.jsonl. nr_ingest_run writes a store into the same temporary
+ * directory, and every chunk of every table is read back. Any outcome but a
+ * crash, a leak, a hang or a store that does not read back is fine. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nr_ingest.h"
+#include "nr_store.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char run_dir[4096];
+
+static int write_file(const char *name, const uint8_t *p, size_t n)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", run_dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int rc = (n && fwrite(p, 1, n, f) != n) ? -1 : 0;
+    return fclose(f) == 0 ? rc : -1;
+}
+
+static void remove_file(const char *name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", run_dir, name);
+    unlink(path);
+}
+
+static void remove_run_dir(void)
+{
+    remove_file("strace.log");
+    remove_file("hook.jsonl");
+    rmdir(run_dir);
+}
+
+/* A private run directory, made once per process (in /dev/shm when it
+ * exists) and removed at exit. */
+static int make_run_dir(void)
+{
+    if (run_dir[0])
+        return 0;
+    const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    snprintf(run_dir, sizeof run_dir, "%s/nr_fuzz_strace_file.XXXXXX", base);
+    if (!mkdtemp(run_dir)) {
+        run_dir[0] = '\0';
+        return -1;
+    }
+    atexit(remove_run_dir);
+    return 0;
+}
+
+/* Reads every value of every table; aborts when the fresh store is unreadable. */
+static void read_back(const char *path)
+{
+    nr_store *s;
+    nr_error err;
+    if (nr_store_open(path, &s, &err) < 0)
+        abort();  /* a store the ingest just wrote must open */
+    nr_col_chunk c;
+    nr_col_chunk_init(&c);
+    volatile uint64_t sum = 0;
+    for (size_t i = 0; i < nr_store_table_count(s); i++) {
+        const nr_store_table *t = nr_store_table_at(s, i);
+        for (size_t col = 0; col < nr_store_table_ncols(t); col++) {
+            nr_col_info info;
+            nr_store_col_info(t, col, &info);
+            for (size_t rg = 0; rg < nr_store_table_rowgroups(t); rg++) {
+                if (nr_store_read_chunk(t, col, rg, &c, &err) < 0)
+                    abort();
+                for (size_t k = 0; k < c.n; k++)
+                    sum += info.type == NR_COL_I64 ? (uint64_t)c.i64[k] : c.str_len[k];
+            }
+        }
+    }
+    (void)sum;
+    nr_col_chunk_fini(&c);
+    nr_store_close(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (make_run_dir() < 0)
+        return 0;
+    static const char marker[] = "\n===hook===\n";
+    const uint8_t *hook = memmem(data, size, marker, sizeof marker - 1);
+    size_t log_len = hook ? (size_t)(hook - data) + 1 : size;
+    remove_file("hook.jsonl");
+    if (write_file("strace.log", data, log_len) < 0)
+        return 0;
+    if (hook) {
+        const uint8_t *h = hook + sizeof marker - 1;
+        if (write_file("hook.jsonl", h, size - (size_t)(h - data)) < 0)
+            return 0;
+    }
+    char out[4200];
+    snprintf(out, sizeof out, "%s.nio", run_dir);
+    nr_ingest_opts opts = {.start_cwd = "/w", .jobs = 1};
+    nr_ingest_stats stats;
+    nr_error err;
+    if (nr_ingest_run(run_dir, out, &opts, &stats, &err) == 0) {
+        read_back(out);
+        unlink(out);
+    }
+    return 0;
+}
