@@ -337,41 +337,82 @@ static double now_unix(void)
 /* Starts strace in its own process group (so that signals reach the whole
  * traced tree through one kill), hands it the terminal when niorep has it,
  * waits, and fills the exit fields of run. Returns 0 or 1 after printing. */
-static int run_traced(const strv *argv, const strv *env, nr__trace_run *run)
+/* The signals forwarded to the traced process group while it runs. */
+static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NFORWARDED (sizeof forwarded_signals / sizeof forwarded_signals[0])
+
+/* The dispositions trace replaces while the command runs. */
+typedef struct saved_signals {
+    struct sigaction forwarded[NFORWARDED];
+    struct sigaction ttou;
+} saved_signals;
+
+/* The child starts in its own process group with default dispositions and
+ * an empty signal mask. */
+static void spawn_attr_init(posix_spawnattr_t *attr)
 {
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_init(attr);
+    posix_spawnattr_setpgroup(attr, 0);
     sigset_t defaults, empty;
     sigemptyset(&empty);
     sigemptyset(&defaults);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    sigaddset(&defaults, SIGHUP);
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaddset(&defaults, forwarded_signals[i]);
     sigaddset(&defaults, SIGTTOU);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setsigdefault(attr, &defaults);
+    posix_spawnattr_setsigmask(attr, &empty);
+    posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+}
 
-    struct sigaction sa = {0}, old_int, old_term, old_hup, ign = {0};
+/* Forwards SIGINT, SIGTERM and SIGHUP to the child; ignores SIGTTOU so that
+ * the terminal can be handed back. */
+static void signals_forward(saved_signals *saved)
+{
+    struct sigaction sa = {0}, ign = {0};
     sa.sa_handler = forward_signal;
     sigemptyset(&sa.sa_mask);
     ign.sa_handler = SIG_IGN;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGHUP, &sa, &old_hup);
-    struct sigaction old_ttou;
-    sigaction(SIGTTOU, &ign, &old_ttou);
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded_signals[i], &sa, &saved->forwarded[i]);
+    sigaction(SIGTTOU, &ign, &saved->ttou);
+}
+
+static void signals_restore(const saved_signals *saved)
+{
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded_signals[i], &saved->forwarded[i], NULL);
+    sigaction(SIGTTOU, &saved->ttou, NULL);
+}
+
+/* strace exits with the command's status and dies of the signal that
+ * killed the command (strace(1), "exit status"). */
+static void record_status(nr__trace_run *run, int status)
+{
+    if (WIFSIGNALED(status)) {
+        run->term_signal = WTERMSIG(status);
+        run->exit_code = -1;
+        run->exit_status = 128 + run->term_signal;
+    } else {
+        run->exit_code = WEXITSTATUS(status);
+        run->exit_status = run->exit_code;
+    }
+    int sig = run->term_signal;
+    run->interrupted = stop_signal != 0 || sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+}
+
+static int run_traced(const strv *argv, const strv *env, nr__trace_run *run)
+{
+    posix_spawnattr_t attr;
+    spawn_attr_init(&attr);
+    saved_signals saved;
+    signals_forward(&saved);
 
     pid_t pid;
     run->start_time = now_unix();
     int rc = posix_spawn(&pid, argv->items[0], NULL, &attr, (char *const *)argv->items, (char *const *)env->items);
     posix_spawnattr_destroy(&attr);
     if (rc != 0) {
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        sigaction(SIGHUP, &old_hup, NULL);
-        sigaction(SIGTTOU, &old_ttou, NULL);
+        signals_restore(&saved);
         fprintf(stderr, "niorep trace: cannot run %s: %s\n", argv->items[0], strerror(rc));
         return 1;
     }
@@ -393,23 +434,8 @@ static int run_traced(const strv *argv, const strv *env, nr__trace_run *run)
     if (own_tty)
         tcsetpgrp(STDIN_FILENO, getpgrp());
     child_pgid = 0;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
-    sigaction(SIGTTOU, &old_ttou, NULL);
-
-    /* strace exits with the command's status and dies of the signal that
-     * killed the command (strace(1), "exit status"). */
-    if (WIFSIGNALED(status)) {
-        run->term_signal = WTERMSIG(status);
-        run->exit_code = -1;
-        run->exit_status = 128 + run->term_signal;
-    } else {
-        run->exit_code = WEXITSTATUS(status);
-        run->exit_status = run->exit_code;
-    }
-    int sig = run->term_signal;
-    run->interrupted = stop_signal != 0 || sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+    signals_restore(&saved);
+    record_status(run, status);
     return 0;
 }
 
@@ -463,37 +489,59 @@ static int parse_args(int argc, char **argv, trace_args *a)
     return 0;
 }
 
-static int trace_main(trace_args *a)
+/* Where a trace reads and writes. */
+typedef struct trace_paths {
+    char strace[PATH_MAX];
+    char run_dir[PATH_MAX];          /* absolute */
+    char log[PATH_MAX + 16];         /* run_dir/strace.log */
+    char hook_out[PATH_MAX + 16];    /* run_dir/hook.jsonl */
+    char hook_dir[PATH_MAX];         /* valid when hook_on */
+    int hook_on;
+} trace_paths;
+
+/* Finds strace and the hook, creates the run directory. Returns 0, or the
+ * exit status after saying why not. */
+static int resolve_paths(const trace_args *a, trace_paths *p)
 {
     nr_error err;
     nr_error_clear(&err);
-    char strace_path[PATH_MAX];
-    if (find_in_path(a->strace ? a->strace : "strace", strace_path, sizeof strace_path) != 0) {
+    if (find_in_path(a->strace ? a->strace : "strace", p->strace, sizeof p->strace) != 0) {
         fprintf(stderr, "niorep trace: strace not found%s%s; install it (Debian: apt-get install strace)\n",
                 a->strace ? " at " : " in PATH", a->strace ? a->strace : "");
         return 1;
     }
     if (make_dirs(a->out, &err) < 0)
         return nr_cli_fail(&err);
-    char run_dir[PATH_MAX], log[PATH_MAX + 16], hook_out[PATH_MAX + 16], hook_dir[PATH_MAX];
-    if (!realpath(a->out, run_dir))
+    if (!realpath(a->out, p->run_dir))
         return nr_cli_fail(&(nr_error){NR_E_IO, "cannot resolve the run directory"});
-    snprintf(log, sizeof log, "%s/strace.log", run_dir);
-    snprintf(hook_out, sizeof hook_out, "%s/hook.jsonl", run_dir);
-    int hook_on = !a->no_hook;
-    if (hook_on && find_hook_dir(hook_dir, sizeof hook_dir) != 0) {
+    snprintf(p->log, sizeof p->log, "%s/strace.log", p->run_dir);
+    snprintf(p->hook_out, sizeof p->hook_out, "%s/hook.jsonl", p->run_dir);
+    p->hook_on = !a->no_hook;
+    if (p->hook_on && find_hook_dir(p->hook_dir, sizeof p->hook_dir) != 0) {
         fprintf(stderr, "niorep trace: Python hook not found (set NIOREP_HOOK_DIR to niorep's workloads/ folder); "
                         "tracing without it\n");
-        hook_on = 0;
+        p->hook_on = 0;
     }
-    if (hook_on)
-        unlink(hook_out);  /* the hook appends; a rerun starts afresh */
+    if (p->hook_on)
+        unlink(p->hook_out);  /* the hook appends; a rerun starts afresh */
+    return 0;
+}
+
+static int trace_main(trace_args *a)
+{
+    trace_paths paths;
+    const int setup = resolve_paths(a, &paths);
+    if (setup != 0)
+        return setup;
+    const char *strace_path = paths.strace, *hook_dir = paths.hook_on ? paths.hook_dir : NULL;
+    nr_error err;
+    nr_error_clear(&err);
 
     strv sargv = {0}, env = {0};
     char *trace_set = NULL, *owned[2] = {NULL, NULL};
     int status = 1;
-    if (build_strace_argv(&sargv, strace_path, log, a->per_pid, a->command, a->command_count, &trace_set) < 0 ||
-        build_env(&env, hook_on ? hook_dir : NULL, hook_out, owned, 2) < 0) {
+    if (build_strace_argv(&sargv, strace_path, paths.log, a->per_pid, a->command, a->command_count, &trace_set) < 0 ||
+        build_env(&env, hook_dir, paths.hook_out, owned, 2) < 0) {
         fprintf(stderr, "niorep trace: out of memory\n");
         goto done;
     }
@@ -513,7 +561,7 @@ static int trace_main(trace_args *a)
         .strace_path = strace_path,
         .strace_version = version,
         .strace_argv = sargv.items,
-        .hook_dir = hook_on ? hook_dir : NULL,
+        .hook_dir = hook_dir,
         .per_pid = a->per_pid,
     };
     if (run_traced(&sargv, &env, &run) != 0)

@@ -300,73 +300,99 @@ static json_t *jspans(const nr_fig_span *s, size_t n)
     return a;
 }
 
+/* Fig. 1: bytes and I/O time per run and phase. */
+static void phase_json(const nr_figin *fi, json_t *o, json_t *series)
+{
+    const nr_fig_phase_input *p = &fi->phase;
+    json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
+    json_object_set_new(o, "phases", jstrings(p->phase_names, p->n_phases));
+    json_object_set_new(o, "bytes", jmatrix(p->bytes, p->n_runs, p->n_phases));
+    json_object_set_new(o, "io_time_s", jmatrix(p->io_time_s, p->n_runs, p->n_phases));
+}
+
+/* Fig. 2: the Lorenz curve of each run. */
+static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series)
+{
+    for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
+        const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
+        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", l->name, "gini", jnum(l->gini),
+                                                "top10_share", jnum(l->top10_share), "file_share", jarray(l->file_share, l->n),
+                                                "byte_share", jarray(l->byte_share, l->n)));
+    }
+}
+
+/* Fig. 3: the CCDF of bytes per file and the power-law fit of each run. */
+static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series)
+{
+    for (size_t r = 0; r < fi->ccdf.n_runs; r++) {
+        const nr_fig_ccdf_run *c = &fi->ccdf.runs[r];
+        json_t *fit = c->has_fit ? json_pack("{s:o, s:o, s:o}", "alpha", jnum(c->alpha), "xmin", jnum(c->xmin),
+                                             "ccdf_at_xmin", jnum(c->ccdf_at_xmin))
+                                 : json_null();
+        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o}", "name", c->name, "bytes", jarray(c->bytes, c->n),
+                                                "ccdf", jarray(c->ccdf, c->n), "fit", fit));
+    }
+}
+
+/* Fig. 4: the latency CDF of each series. */
+static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
+{
+    json_object_set_new(o, "what", json_string(fi->latency.what));
+    for (size_t i = 0; i < fi->latency.n_series; i++) {
+        const nr_fig_latency_series *s = &fi->latency.series[i];
+        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", s->name, "p50_s", jnum(s->p50),
+                                                "p99_s", jnum(s->p99), "p999_s", jnum(s->p999),
+                                                "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n)));
+    }
+}
+
+/* Fig. 5: throughput over time, phases and bursts of each run. */
+static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
+{
+    for (size_t r = 0; r < fi->timeline.n_runs; r++) {
+        const nr_fig_timeline_run *t = &fi->timeline.runs[r];
+        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", t->name, "bin_s", jnum(t->bin_s),
+                                                "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
+                                                "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts)));
+    }
+}
+
+/* Fig. 6: the request-size histogram of each run. */
+static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
+{
+    json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
+    for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
+        const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
+        json_array_append_new(series, json_pack("{s:s, s:o, s:o}", "name", q->name, "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
+                                                "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS)));
+    }
+}
+
+/* Fig. 7: bytes and I/O time per run and process group. */
+static void procshare_json(const nr_figin *fi, json_t *o, json_t *series)
+{
+    const nr_fig_procshare_input *p = &fi->procshare;
+    json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
+    json_object_set_new(o, "groups", jstrings(p->group_names, p->n_groups));
+    json_object_set_new(o, "bytes", jmatrix(p->bytes, p->n_runs, p->n_groups));
+    json_object_set_new(o, "io_time_s", jmatrix(p->io_time_s, p->n_runs, p->n_groups));
+}
+
+/* Writes the numbers of one figure into o (fixed keys) and series (one
+ * element per run or series). */
+typedef void (*fig_json_fn)(const nr_figin *fi, json_t *o, json_t *series);
+
+static const fig_json_fn fig_json[] = {
+    [1] = phase_json, [2] = lorenz_json,    [3] = ccdf_json,      [4] = latency_json,
+    [5] = timeline_json, [6] = reqsize_json, [7] = procshare_json,
+};
+
 json_t *nr_figin_json(const nr_figin *fi, int fig_id)
 {
     json_t *o = json_object();
     json_t *runs = json_array();
-    switch (fig_id) {
-    case 1: {
-        const nr_fig_phase_input *p = &fi->phase;
-        json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
-        json_object_set_new(o, "phases", jstrings(p->phase_names, p->n_phases));
-        json_object_set_new(o, "bytes", jmatrix(p->bytes, p->n_runs, p->n_phases));
-        json_object_set_new(o, "io_time_s", jmatrix(p->io_time_s, p->n_runs, p->n_phases));
-        break;
-    }
-    case 2:
-        for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
-            const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
-            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", l->name, "gini", jnum(l->gini),
-                                                  "top10_share", jnum(l->top10_share), "file_share", jarray(l->file_share, l->n),
-                                                  "byte_share", jarray(l->byte_share, l->n)));
-        }
-        break;
-    case 3:
-        for (size_t r = 0; r < fi->ccdf.n_runs; r++) {
-            const nr_fig_ccdf_run *c = &fi->ccdf.runs[r];
-            json_t *fit = c->has_fit ? json_pack("{s:o, s:o, s:o}", "alpha", jnum(c->alpha), "xmin", jnum(c->xmin),
-                                                 "ccdf_at_xmin", jnum(c->ccdf_at_xmin))
-                                     : json_null();
-            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o}", "name", c->name, "bytes", jarray(c->bytes, c->n),
-                                                  "ccdf", jarray(c->ccdf, c->n), "fit", fit));
-        }
-        break;
-    case 4:
-        json_object_set_new(o, "what", json_string(fi->latency.what));
-        for (size_t i = 0; i < fi->latency.n_series; i++) {
-            const nr_fig_latency_series *s = &fi->latency.series[i];
-            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", s->name, "p50_s", jnum(s->p50),
-                                                  "p99_s", jnum(s->p99), "p999_s", jnum(s->p999),
-                                                  "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n)));
-        }
-        break;
-    case 5:
-        for (size_t r = 0; r < fi->timeline.n_runs; r++) {
-            const nr_fig_timeline_run *t = &fi->timeline.runs[r];
-            json_array_append_new(runs, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", t->name, "bin_s", jnum(t->bin_s),
-                                                  "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
-                                                  "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts)));
-        }
-        break;
-    case 6:
-        json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
-        for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
-            const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
-            json_array_append_new(runs, json_pack("{s:s, s:o, s:o}", "name", q->name, "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
-                                                  "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS)));
-        }
-        break;
-    case 7: {
-        const nr_fig_procshare_input *p = &fi->procshare;
-        json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
-        json_object_set_new(o, "groups", jstrings(p->group_names, p->n_groups));
-        json_object_set_new(o, "bytes", jmatrix(p->bytes, p->n_runs, p->n_groups));
-        json_object_set_new(o, "io_time_s", jmatrix(p->io_time_s, p->n_runs, p->n_groups));
-        break;
-    }
-    default:
-        break;
-    }
+    if (fig_id > 0 && (size_t)fig_id < sizeof fig_json / sizeof fig_json[0])
+        fig_json[fig_id](fi, o, runs);
     if (json_array_size(runs) > 0)
         json_object_set_new(o, "series", runs);
     else

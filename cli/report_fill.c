@@ -258,16 +258,18 @@ static int cmp_desc_bytes(const void *a, const void *b, void *files)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
-                              nr_fill_figure_fn figure, void *ctx, nr_error *err)
+static const char *const measure_heads[] = {"measure", "value"};
+
+/* The Lorenz figure beside the concentration measures. */
+static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+                           nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
-    const nr_model *m = run->model;
     char buf[64];
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
     nr_report_block *pair = nr_report_pair(sec);
     NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of per-file bytes (top-10% point marked)", err));
-    static const char *const heads[] = {"measure", "value"};
-    nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of per-file bytes", 2, heads, 2);
+    nr_report_table *t =
+        nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of per-file bytes", 2, measure_heads, 2);
     kv_row(t, "files with bytes", C(c->n), "concentration.files", (double)c->n);
     kv_row(t, "their bytes", B(c->total), "concentration.total_bytes", c->total);
     kv_row(t, "Gini coefficient", R(c->gini), "concentration.gini", c->gini);
@@ -277,11 +279,19 @@ static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run
     kv_row(t, "fewest files holding 50% of bytes", P(c->files_for_50), "concentration.files_for_50", c->files_for_50);
     kv_row(t, "fewest files holding 90% of bytes", P(c->files_for_90), "concentration.files_for_90", c->files_for_90);
     kv_row(t, "fewest files holding 99% of bytes", P(c->files_for_99), "concentration.files_for_99", c->files_for_99);
+    return 0;
+}
 
+/* The CCDF figure beside the power-law fit. */
+static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+                             nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    char buf[64];
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
-    pair = nr_report_pair(sec);
+    nr_report_block *pair = nr_report_pair(sec);
     NR_TRY(figure(ctx, rep, pair, ri, 3, "CCDF of per-file bytes (log-log) with the fitted power law from xmin", err));
-    t = nr_report_table_new(nr_report_pair_numbers(pair), "Power-law tail fit (Clauset-Shalizi-Newman 2009, discrete)", 2, heads, 2);
+    nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair),
+                                             "Power-law tail fit (Clauset-Shalizi-Newman 2009, discrete)", 2, measure_heads, 2);
     if (!pl->valid) {
         kv_row(t, "fit", "not made: too few files or distinct values", NULL, 0);
     } else {
@@ -298,7 +308,13 @@ static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run
         kv_row(t, "vs lognormal R (> 0 favours power law)", R(pl->vs_lognormal_R), "powerlaw.vs_lognormal_R", pl->vs_lognormal_R);
         kv_row(t, "vs lognormal p", R(pl->vs_lognormal_p), "powerlaw.vs_lognormal_p", pl->vs_lognormal_p);
     }
+    return 0;
+}
 
+/* The ten files with the most bytes. */
+static int add_top_files(nr_report_block *sec, const nr_model *m, nr_error *err)
+{
+    char buf[64];
     const nr_model_files *f = nr_model_get_files(m);
     if (f->n == 0)
         return 0;
@@ -324,6 +340,14 @@ static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run
     }
     free(order);
     return 0;
+}
+
+static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
+                              nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    NR_TRY(add_lorenz_pair(rep, sec, run->model, ri, figure, ctx, err));
+    NR_TRY(add_powerlaw_pair(rep, sec, run->model, ri, figure, ctx, err));
+    return add_top_files(sec, run->model, err);
 }
 
 static void latency_row(nr_report_table *t, const char *name, const nr_model_latency *lat, const char *key_prefix)
@@ -442,10 +466,10 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
     return 0;
 }
 
-static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
-                       nr_fill_figure_fn figure, void *ctx, nr_error *err)
+/* The request-size figure beside the requests per size bin. */
+static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+                            nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
-    const nr_model *m = run->model;
     char buf[64];
     const nr_model_access *a = nr_model_get_access(m);
     nr_report_block *pair = nr_report_pair(sec);
@@ -458,6 +482,13 @@ static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, 
         nr_report_table_cell(t, C(a->size_hist[0][b]));
         nr_report_table_cell(t, C(a->size_hist[1][b]));
     }
+    return 0;
+}
+
+/* Sequentiality shares, then opens and metadata. */
+static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
+{
+    char buf[64];
     static const char *const sheads[] = {"access", "reads", "writes"};
     nr_report_table *s = nr_report_table_new(sec, "Sequentiality (per file, against the previous access; Darshan)", 3, sheads, 6);
     for (int row = 0; row < 4; row++) {
@@ -482,8 +513,14 @@ static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, 
     kv_row(mt, "opens per second", rate, NULL, 0);
     kv_row(mt, "metadata calls per data call", R(a->meta_to_data), NULL, 0);
     kv_row(mt, "median read size", B(a->median_read_size), NULL, 0);
+}
 
-    pair = nr_report_pair(sec);
+/* The process-share figure beside the bytes and I/O time per process role. */
+static int add_roles_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+                          nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    char buf[64];
+    nr_report_block *pair = nr_report_pair(sec);
     NR_TRY(figure(ctx, rep, pair, ri, 7, "Share of bytes and I/O time: main process vs workers", err));
     static const char *const pheads[] = {"role", "processes with I/O", "bytes", "share of bytes", "I/O time"};
     nr_report_table *pt = nr_report_table_new(nr_report_pair_numbers(pair), "Per process role", 5, pheads, 0x1Eu);
@@ -507,6 +544,14 @@ static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, 
         nr_report_table_cell(pt, S(time));
     }
     return 0;
+}
+
+static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
+                       nr_fill_figure_fn figure, void *ctx, nr_error *err)
+{
+    NR_TRY(add_reqsize_pair(rep, sec, run->model, ri, figure, ctx, err));
+    add_access_tables(sec, nr_model_get_access(run->model));
+    return add_roles_pair(rep, sec, run->model, ri, figure, ctx, err);
 }
 
 static void fill_findings(nr_report_block *sec, const nr_model *m)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "model_internal.h"
 #include "nr_schema.h"
 
 void nr_compare_sample_init(nr_compare_sample *s)
@@ -20,18 +21,6 @@ void nr_compare_sample_fini(nr_compare_sample *s)
         free(s->sorted[i]);
     }
     memset(s, 0, sizeof *s);
-}
-
-static int lat_op_of(int64_t op_class)
-{
-    switch (op_class) {
-    case NR_OP_READ: return NR_LAT_READ;
-    case NR_OP_WRITE: return NR_LAT_WRITE;
-    case NR_OP_OPEN: return NR_LAT_OPEN;
-    case NR_OP_SYNC: return NR_LAT_SYNC;
-    case NR_OP_META: return NR_LAT_META;
-    default: return -1;
-    }
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -119,7 +108,7 @@ static int stream_events(const nr_store_table *t, const int64_t *ids, size_t nid
         for (int c = 1; c < C_COUNT; c++)
             n = ch[c].n < n ? ch[c].n : n;
         for (size_t i = 0; rc == 0 && i < n; i++) {
-            const int op = lat_op_of(ch[C_OP].i64[i]);
+            const int op = nr__lat_op_of(ch[C_OP].i64[i]);
             const int64_t dur = ch[C_DUR].i64[i];
             if (op < 0 || dur < 0 || (ch[C_FLAGS].i64[i] & NR_EVF_NEVER_RESUMED) ||
                 !is_regular(ids, nids, ch[C_FILE].i64[i]))

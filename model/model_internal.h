@@ -165,7 +165,9 @@ static inline nr_model_latency *nr__lat(const nr_model *m, int lat_op, size_t sl
 {
     return &m->lat[(size_t)lat_op * m->lat_slots + slot];
 }
-int nr__lat_op_of(int op_class);
+/* The latency operation (NR_LAT_*) of an op class, or -1 for classes
+ * without latency (pass.c; also used by compare_sample.c). */
+int nr__lat_op_of(int64_t op_class);
 
 /* Loading the small tables (model.c). */
 int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err);

@@ -102,7 +102,7 @@ int nr__reader_load(nr__reader *r, size_t rg, size_t *nrows, nr_error *err)
     return 0;
 }
 
-int nr__lat_op_of(int op_class)
+int nr__lat_op_of(int64_t op_class)
 {
     switch (op_class) {
     case NR_OP_READ: return NR_LAT_READ;

@@ -21,15 +21,21 @@ static const char *const section_marks[NR_SEC_COUNT] = {
 #undef NR_X_SEC
 };
 
+/* Whether element n carries data-nr="mark". */
+static int has_mark(xmlNode *n, const char *mark)
+{
+    xmlChar *v = xmlGetProp(n, BAD_CAST "data-nr");
+    const int hit = v && strcmp((const char *)v, mark) == 0;
+    xmlFree(v);
+    return hit;
+}
+
 xmlNode *nr__report_find_mark(xmlNode *from, const char *mark)
 {
     for (xmlNode *n = from; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
-        xmlChar *v = xmlGetProp(n, BAD_CAST "data-nr");
-        int hit = v && strcmp((const char *)v, mark) == 0;
-        xmlFree(v);
-        if (hit)
+        if (has_mark(n, mark))
             return n;
         xmlNode *inner = nr__report_find_mark(n->children, mark);
         if (inner)
@@ -176,10 +182,7 @@ static void set_marked_text(xmlNode *from, const char *mark, const char *text)
     for (xmlNode *n = from; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
-        xmlChar *v = xmlGetProp(n, BAD_CAST "data-nr");
-        int hit = v && strcmp((const char *)v, mark) == 0;
-        xmlFree(v);
-        if (hit)
+        if (has_mark(n, mark))
             nr__report_set_text(n, text);
         else
             set_marked_text(n->children, mark, text);

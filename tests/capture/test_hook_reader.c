@@ -46,6 +46,25 @@ static nr_hook *load_text(const char *text, diag_log *d)
     return h;
 }
 
+/* One nr_hook_phase_at lookup, the phase id it must find (-1: none) and why. */
+typedef struct phase_query {
+    int64_t pid, tid;   /* tid -1: the process as a whole */
+    double t;           /* seconds */
+    int64_t want;
+    const char *why;
+} phase_query;
+
+/* Runs the lookups in order (the index may cache: order is part of the test). */
+static void check_phase_at(nr_hook *h, const phase_query *q, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const int64_t got = nr_hook_phase_at(h, q[i].pid, q[i].tid, S(q[i].t));
+        if (got != q[i].want)
+            fail_msg("phase_at(pid %lld, tid %lld, %g s), %s: expected %lld, got %lld", (long long)q[i].pid,
+                     (long long)q[i].tid, q[i].t, q[i].why, (long long)q[i].want, (long long)got);
+    }
+}
+
 static void nested_phases_innermost_wins(void **state)
 {
     nr_hook *h = load_text("{\"event\":\"header\",\"version\":1,\"ts\":100.0,\"pid\":1}\n"
@@ -67,16 +86,19 @@ static void nested_phases_innermost_wins(void **state)
     assert_string_equal(ckpt->name, "checkpoint");
     assert_int_equal(ckpt->depth, 1);
     assert_int_equal(ckpt->parent_id, 0);
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(99.5)), -1);
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(100)), 0);
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(100.5)), 0);
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(101.5)), 1);
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(102)), 0);   /* end is exclusive */
-    assert_int_equal(nr_hook_phase_at(h, 1, 1, S(105)), 0);
-    assert_int_equal(nr_hook_phase_at(h, 1, 77, S(101.5)), 1); /* a thread without phases: the process's */
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(110)), -1);
-    assert_int_equal(nr_hook_phase_at(h, 2, -1, S(105)), -1);  /* another process */
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(101.5)), 1); /* going back in time works too */
+    static const phase_query queries[] = {
+        {1, -1, 99.5, -1, "before the first phase"},
+        {1, -1, 100, 0, "begin is inclusive"},
+        {1, -1, 100.5, 0, "inside train"},
+        {1, -1, 101.5, 1, "the innermost phase wins"},
+        {1, -1, 102, 0, "end is exclusive"},
+        {1, 1, 105, 0, "the main thread by its tid"},
+        {1, 77, 101.5, 1, "a thread without phases: the process's"},
+        {1, -1, 110, -1, "after the last phase"},
+        {2, -1, 105, -1, "another process"},
+        {1, -1, 101.5, 1, "going back in time works too"},
+    };
+    check_phase_at(h, queries, sizeof queries / sizeof queries[0]);
     assert_int_equal(nr_hook_first_ns(h), S(100));
     assert_int_equal(nr_hook_last_ns(h), S(110));
     nr_hook_free(h);
@@ -100,12 +122,15 @@ static void threads_and_processes(void **state)
     assert_string_equal(nr_hook_phase_get(h, 1)->name, "train");
     assert_string_equal(nr_hook_phase_get(h, 2)->name, "prefetch");
     assert_int_equal(nr_hook_phase_get(h, 2)->depth, 0); /* nesting is per thread */
-    assert_int_equal(nr_hook_phase_at(h, 1, 2, S(104)), 2);
-    assert_int_equal(nr_hook_phase_at(h, 1, 1, S(104)), 1);
-    assert_int_equal(nr_hook_phase_at(h, 1, -1, S(104)), 1);  /* main thread preferred */
-    assert_int_equal(nr_hook_phase_at(h, 1, 2, S(106)), 1);   /* thread 2 has nothing open: process */
-    assert_int_equal(nr_hook_phase_at(h, 9, -1, S(55)), 0);
-    assert_int_equal(nr_hook_phase_at(h, 9, 9, S(65)), -1);
+    static const phase_query queries[] = {
+        {1, 2, 104, 2, "thread 2 in its own phase"},
+        {1, 1, 104, 1, "the main thread in train"},
+        {1, -1, 104, 1, "the process: main thread preferred"},
+        {1, 2, 106, 1, "thread 2 has nothing open: the process's"},
+        {9, -1, 55, 0, "the worker's phase"},
+        {9, 9, 65, -1, "after the worker's phase"},
+    };
+    check_phase_at(h, queries, sizeof queries / sizeof queries[0]);
     assert_int_equal(nr_hook_first_ns(h), S(50));
     nr_hook_free(h);
 }

@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "batch_source.h"
 #include "concentration.h"
 #include "powerlaw.h"
 #include "quantile.h"
@@ -20,30 +21,6 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-typedef struct batches {
-    const int64_t *v;
-    size_t n, pos;
-    int passes;
-} batches;
-
-static int b_rewind(void *ctx, nr_error *err)
-{
-    ((batches *)ctx)->pos = 0;
-    ((batches *)ctx)->passes++;
-    return 0;
-}
-
-static int b_next(void *ctx, const int64_t **vals, size_t *n, nr_error *err)
-{
-    batches *b = ctx;
-    if (b->pos >= b->n)
-        return 0;
-    *vals = b->v + b->pos;
-    *n = b->n - b->pos < 65536 ? b->n - b->pos : 65536;
-    b->pos += *n;
-    return 1;
 }
 
 int main(void)
@@ -68,8 +45,8 @@ int main(void)
     int64_t out[6];
     uint64_t count;
     nr_error err;
-    batches b = {.v = q, .n = QUANT_N};
-    nr_value_source src = {.ctx = &b, .rewind = b_rewind, .next = b_next};
+    batches b = {.v = q, .n = QUANT_N, .batch = 65536};
+    nr_value_source src = {.ctx = &b, .rewind = batches_rewind, .next = batches_next};
     t0 = now();
     nr_quantiles_exact(&src, qs, 6, out, &count, &err);
     const double dt = now() - t0;

@@ -11,6 +11,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "batch_source.h"
 #include "concentration.h"
 #include "powerlaw.h"
 #include "quantile.h"
@@ -53,28 +54,6 @@ static int dump_concentration(const char *dir, gsl_rng *r)
     return 0;
 }
 
-typedef struct batches {
-    const int64_t *v;
-    size_t n, pos;
-} batches;
-
-static int b_rewind(void *ctx, nr_error *err)
-{
-    ((batches *)ctx)->pos = 0;
-    return 0;
-}
-
-static int b_next(void *ctx, const int64_t **vals, size_t *n, nr_error *err)
-{
-    batches *b = ctx;
-    if (b->pos >= b->n)
-        return 0;
-    *vals = b->v + b->pos;
-    *n = b->n - b->pos < 1000 ? b->n - b->pos : 1000;
-    b->pos += *n;
-    return 1;
-}
-
 /* Latency-like nanoseconds with duplicates, a slow mode and extremes. */
 static int dump_quantiles(const char *dir, gsl_rng *r)
 {
@@ -90,8 +69,8 @@ static int dump_quantiles(const char *dir, gsl_rng *r)
         fprintf(f, "%" PRId64 "\n", v[i]);
     }
     fclose(f);
-    batches b = {.v = v, .n = N};
-    nr_value_source src = {.ctx = &b, .rewind = b_rewind, .next = b_next};
+    batches b = {.v = v, .n = N, .batch = 1000};
+    nr_value_source src = {.ctx = &b, .rewind = batches_rewind, .next = batches_next};
     int64_t out[NQ];
     uint64_t count;
     nr_error err;

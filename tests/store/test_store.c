@@ -230,6 +230,18 @@ static void write_small(const char *path)
     nr_store_writer_destroy(w);
 }
 
+/* The small store written to the temporary file name (its path in path,
+ * of size PATH_CAP) and its bytes (*n of them; the caller frees them). */
+#define PATH_CAP 300
+static uint8_t *small_store_bytes(const char *name, char path[PATH_CAP], size_t *n)
+{
+    tmp_path(path, PATH_CAP, name);
+    write_small(path);
+    uint8_t *p = slurp(path, n);
+    assert_non_null(p);
+    return p;
+}
+
 /* Opens p and reads every chunk. Returns 0, or the first error code. */
 static int open_and_read_all(const uint8_t *p, size_t n, nr_error *err)
 {
@@ -252,12 +264,9 @@ static int open_and_read_all(const uint8_t *p, size_t n, nr_error *err)
 
 static void every_flipped_byte_is_detected(void **state)
 {
-    char path[300];
-    tmp_path(path, sizeof path, "small.nio");
-    write_small(path);
+    char path[PATH_CAP];
     size_t n;
-    uint8_t *p = slurp(path, &n);
-    assert_non_null(p);
+    uint8_t *p = small_store_bytes("small.nio", path, &n);
     nr_error err;
     assert_int_equal(open_and_read_all(p, n, &err), 0);
     assert_true(n < 4096);
@@ -278,12 +287,10 @@ static void every_flipped_byte_is_detected(void **state)
 
 static void truncation_names_an_offset(void **state)
 {
-    char path[300], cut_path[300];
-    tmp_path(path, sizeof path, "small-trunc.nio");
+    char path[PATH_CAP], cut_path[PATH_CAP];
     tmp_path(cut_path, sizeof cut_path, "cut.nio");
-    write_small(path);
     size_t n;
-    uint8_t *p = slurp(path, &n);
+    uint8_t *p = small_store_bytes("small-trunc.nio", path, &n);
     nr_store *s;
     nr_error err;
     assert_int_equal(nr_store_open(path, &s, &err), 0);
@@ -317,11 +324,9 @@ static void truncation_names_an_offset(void **state)
 /* Damaging one column's chunk leaves every other column readable. */
 static void a_column_reads_without_touching_others(void **state)
 {
-    char path[300];
-    tmp_path(path, sizeof path, "isolate.nio");
-    write_small(path);
+    char path[PATH_CAP];
     size_t n;
-    uint8_t *p = slurp(path, &n);
+    uint8_t *p = small_store_bytes("isolate.nio", path, &n);
     nr_store *s;
     nr_error err;
     assert_int_equal(nr__store_open_memory(p, n, "iso.nio", &s, &err), 0);
@@ -379,11 +384,9 @@ static void expect_open_error(const uint8_t *p, size_t n, const char *needle)
 
 static void crafted_footers_are_rejected(void **state)
 {
-    char path[300];
-    tmp_path(path, sizeof path, "crafted.nio");
-    write_small(path);
+    char path[PATH_CAP];
     size_t n;
-    uint8_t *orig = slurp(path, &n);
+    uint8_t *orig = small_store_bytes("crafted.nio", path, &n);
     uint8_t *p = malloc(n);
     size_t e0 = first_table_chunk_entry(orig, n, 0);
     size_t e1 = first_table_chunk_entry(orig, n, 1);

@@ -84,4 +84,11 @@ static void e2e_fill(char *buf, size_t n, char seed)
         buf[i] = (char)('a' + (seed + i) % 26);
 }
 
+/* Dies unless a call returned what the program expects of it. */
+static void e2e_expect(long long got, long long want, const char *what)
+{
+    if (got != want)
+        e2e_die("%s returned %lld, expected %lld (errno %d)", what, got, want, errno);
+}
+
 #endif

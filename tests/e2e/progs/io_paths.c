@@ -10,17 +10,11 @@
 
 static char buf[4096];
 
-static void expect(long long got, long long want, const char *what)
-{
-    if (got != want)
-        e2e_die("%s returned %lld, expected %lld (errno %d)", what, got, want, errno);
-}
-
 static void rw(const char *path, int fd, int is_write, size_t n, long long off, long long want)
 {
     ssize_t r = is_write ? write(fd, buf, n) : read(fd, buf, n);
     e2e_acct(path, is_write ? "write" : "read", is_write ? 'w' : 'r', r, off, "regular");
-    expect(r, want, is_write ? "write" : "read");
+    e2e_expect(r, want, is_write ? "write" : "read");
 }
 
 /* open(rel) recorded against the absolute path abs. */
@@ -28,7 +22,7 @@ static int open_rel(const char *rel, const char *abs, int flags)
 {
     int fd = open(rel, flags, 0644);
     e2e_acct(abs, "openat", 'o', fd, -1, "regular");
-    expect(fd >= 0, 1, rel);
+    e2e_expect(fd >= 0, 1, rel);
     return fd;
 }
 
@@ -37,11 +31,11 @@ static void relative_opens(const char *dir)
     char sub[4096], deeper[4096], p[4096];
     e2e_join(sub, sizeof sub, dir, "sub");
     e2e_join(deeper, sizeof deeper, sub, "deeper");
-    expect(mkdir(sub, 0755), 0, "mkdir sub");
-    expect(mkdir(deeper, 0755), 0, "mkdir sub/deeper");
+    e2e_expect(mkdir(sub, 0755), 0, "mkdir sub");
+    e2e_expect(mkdir(deeper, 0755), 0, "mkdir sub/deeper");
     e2e_fill(buf, sizeof buf, 1);
 
-    expect(chdir(sub), 0, "chdir sub");
+    e2e_expect(chdir(sub), 0, "chdir sub");
     int fd = open_rel("rel.dat", e2e_join(p, sizeof p, sub, "rel.dat"), O_CREAT | O_WRONLY | O_TRUNC);
     rw(p, fd, 1, 11, 0, 11);
     close(fd);
@@ -55,26 +49,26 @@ static void relative_opens(const char *dir)
     /* openat relative to a directory fd, then fchdir into it. */
     int dfd = open(deeper, O_RDONLY | O_DIRECTORY);
     e2e_acct(deeper, "openat", 'o', dfd, -1, "directory");
-    expect(dfd >= 0, 1, "open deeper");
+    e2e_expect(dfd >= 0, 1, "open deeper");
     fd = openat(dfd, "at.dat", O_CREAT | O_RDWR | O_TRUNC, 0644);
     e2e_join(p, sizeof p, deeper, "at.dat");
     e2e_acct(p, "openat", 'o', fd, -1, "regular");
-    expect(fd >= 0, 1, "openat dirfd");
+    e2e_expect(fd >= 0, 1, "openat dirfd");
     rw(p, fd, 1, 21, 0, 21);
-    expect(lseek(fd, 1, SEEK_SET), 1, "lseek");
+    e2e_expect(lseek(fd, 1, SEEK_SET), 1, "lseek");
     rw(p, fd, 0, 100, 1, 20);
     close(fd);
-    expect(fchdir(dfd), 0, "fchdir");
+    e2e_expect(fchdir(dfd), 0, "fchdir");
     fd = open_rel("fchdir.dat", e2e_join(p, sizeof p, deeper, "fchdir.dat"), O_CREAT | O_WRONLY | O_TRUNC);
     rw(p, fd, 1, 3, 0, 3);
     close(fd);
     close(dfd);
 
-    expect(chdir(".."), 0, "chdir ..");
+    e2e_expect(chdir(".."), 0, "chdir ..");
     fd = open_rel("rel.dat", e2e_join(p, sizeof p, sub, "rel.dat"), O_RDONLY);
     rw(p, fd, 0, 100, 0, 11);
     close(fd);
-    expect(chdir(dir), 0, "chdir back");
+    e2e_expect(chdir(dir), 0, "chdir back");
 }
 
 static void odd_names(const char *dir)
@@ -88,11 +82,11 @@ static void odd_names(const char *dir)
         e2e_join(p, sizeof p, dir, names[i]);
         e2e_fill(buf, sizeof buf, (char)i);
         int fd = e2e_open(p, O_CREAT | O_WRONLY | O_TRUNC, "regular");
-        expect(fd >= 0, 1, "open odd name for writing");
+        e2e_expect(fd >= 0, 1, "open odd name for writing");
         rw(p, fd, 1, 7 + i, 0, (long long)(7 + i));
         close(fd);
         fd = e2e_open(p, O_RDONLY, "regular");
-        expect(fd >= 0, 1, "open odd name for reading");
+        e2e_expect(fd >= 0, 1, "open odd name for reading");
         rw(p, fd, 0, 3, 0, 3);
         close(fd);
     }

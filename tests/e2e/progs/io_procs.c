@@ -11,12 +11,6 @@
 
 #include "e2e_acct.h"
 
-static void expect(long long got, long long want, const char *what)
-{
-    if (got != want)
-        e2e_die("%s returned %lld, expected %lld (errno %d)", what, got, want, errno);
-}
-
 static void rw(const char *path, int fd, int is_write, size_t n, long long off, long long want)
 {
     static __thread char buf[4096];
@@ -24,14 +18,14 @@ static void rw(const char *path, int fd, int is_write, size_t n, long long off, 
         e2e_fill(buf, n, 5);
     ssize_t r = is_write ? write(fd, buf, n) : read(fd, buf, n);
     e2e_acct(path, is_write ? "write" : "read", is_write ? 'w' : 'r', r, off, "regular");
-    expect(r, want, is_write ? "write" : "read");
+    e2e_expect(r, want, is_write ? "write" : "read");
 }
 
 static void wait_ok(pid_t pid)
 {
     int status;
-    expect(waitpid(pid, &status, 0), pid, "waitpid");
-    expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, 1, "child exit status");
+    e2e_expect(waitpid(pid, &status, 0), pid, "waitpid");
+    e2e_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, 1, "child exit status");
 }
 
 static void fork_shared_offset(const char *dir)
@@ -40,9 +34,9 @@ static void fork_shared_offset(const char *dir)
     e2e_join(path, sizeof path, dir, "fork_shared.dat");
     e2e_join(own, sizeof own, dir, "child_own.dat");
     int fd = e2e_open(path, O_CREAT | O_RDWR | O_TRUNC, "regular");
-    expect(fd >= 0, 1, "open fork_shared.dat");
+    e2e_expect(fd >= 0, 1, "open fork_shared.dat");
     rw(path, fd, 1, 300, 0, 300);
-    expect(lseek(fd, 0, SEEK_SET), 0, "lseek");
+    e2e_expect(lseek(fd, 0, SEEK_SET), 0, "lseek");
     pid_t pid = fork();
     if (pid == 0) {
         rw(path, fd, 0, 100, 0, 100);
@@ -85,7 +79,7 @@ static void *thread_preads(void *p)
     for (int i = 0; i < 200; i++) {
         ssize_t r = pread(a->fd, buf, 10, (off_t)(i % 20) * 10);
         e2e_acct(a->path, "pread64", 'r', r, (i % 20) * 10, "regular");
-        expect(r, 10, "pread in thread");
+        e2e_expect(r, 10, "pread in thread");
     }
     return NULL;
 }
@@ -97,7 +91,7 @@ static void *thread_pipe_reader(void *p)
     char c[8];
     ssize_t r = read(pfd[0], c, sizeof c);
     e2e_acct("", "read", 'r', r, -1, "pipe");
-    expect(r, 4, "pipe read");
+    e2e_expect(r, 4, "pipe read");
     return NULL;
 }
 
@@ -105,8 +99,8 @@ static void threads(const char *dir)
 {
     struct thread_arg opener = {.dir = dir};
     pthread_t t1, t2, t3, t4;
-    expect(pthread_create(&t1, NULL, thread_opens, &opener), 0, "pthread_create");
-    expect(pthread_join(t1, NULL), 0, "pthread_join");
+    e2e_expect(pthread_create(&t1, NULL, thread_opens, &opener), 0, "pthread_create");
+    e2e_expect(pthread_join(t1, NULL), 0, "pthread_join");
     rw(opener.path, opener.fd, 1, 17, 33, 17); /* fd opened by the other thread */
 
     struct thread_arg shared = {.dir = dir};
@@ -115,15 +109,15 @@ static void threads(const char *dir)
     rw(shared.path, shared.fd, 1, 200, 0, 200);
 
     int pfd[2];
-    expect(pipe(pfd), 0, "pipe");
-    expect(pthread_create(&t4, NULL, thread_pipe_reader, pfd), 0, "pthread_create");
-    expect(pthread_create(&t2, NULL, thread_preads, &shared), 0, "pthread_create");
-    expect(pthread_create(&t3, NULL, thread_preads, &shared), 0, "pthread_create");
-    expect(pthread_join(t2, NULL), 0, "pthread_join");
-    expect(pthread_join(t3, NULL), 0, "pthread_join");
+    e2e_expect(pipe(pfd), 0, "pipe");
+    e2e_expect(pthread_create(&t4, NULL, thread_pipe_reader, pfd), 0, "pthread_create");
+    e2e_expect(pthread_create(&t2, NULL, thread_preads, &shared), 0, "pthread_create");
+    e2e_expect(pthread_create(&t3, NULL, thread_preads, &shared), 0, "pthread_create");
+    e2e_expect(pthread_join(t2, NULL), 0, "pthread_join");
+    e2e_expect(pthread_join(t3, NULL), 0, "pthread_join");
     ssize_t w = write(pfd[1], "wake", 4);
     e2e_acct("", "write", 'w', w, -1, "pipe");
-    expect(pthread_join(t4, NULL), 0, "pthread_join");
+    e2e_expect(pthread_join(t4, NULL), 0, "pthread_join");
     close(pfd[0]);
     close(pfd[1]);
     close(shared.fd);
@@ -137,10 +131,10 @@ static void vfork_exec(const char *self, const char *dir)
     e2e_join(gone, sizeof gone, dir, "cloexec.dat");
     int fc = e2e_open(gone, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, "regular");
     int fk = e2e_open(kept, O_CREAT | O_RDWR | O_TRUNC, "regular");
-    expect(fc >= 0 && fk >= 0, 1, "open inherit/cloexec");
+    e2e_expect(fc >= 0 && fk >= 0, 1, "open inherit/cloexec");
     rw(gone, fc, 1, 10, 0, 10);
     rw(kept, fk, 1, 40, 0, 40);
-    expect(lseek(fk, 0, SEEK_SET), 0, "lseek");
+    e2e_expect(lseek(fk, 0, SEEK_SET), 0, "lseek");
     char fk_s[16], fc_s[16];
     snprintf(fk_s, sizeof fk_s, "%d", fk);
     snprintf(fc_s, sizeof fc_s, "%d", fc);
@@ -167,7 +161,7 @@ static int exec_child(const char *dir, int fk, int fc)
     char c[4];
     ssize_t r = read(fc, c, sizeof c); /* EBADF: closed by exec; belongs to no file */
     e2e_acct("", "read", 'r', r, -1, "regular");
-    expect(r, -1, "read on a CLOEXEC fd after exec");
+    e2e_expect(r, -1, "read on a CLOEXEC fd after exec");
     rw(kept, fk, 1, 8, 16, 8);
     int o = e2e_open(own, O_CREAT | O_WRONLY | O_TRUNC, "regular");
     rw(own, o, 1, 5, 0, 5);
@@ -188,7 +182,7 @@ int main(int argc, char **argv)
     threads(argv[1]);
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    expect(n > 0, 1, "readlink /proc/self/exe");
+    e2e_expect(n > 0, 1, "readlink /proc/self/exe");
     self[n] = '\0';
     vfork_exec(self, argv[1]);
     fprintf(stderr, "io_procs: done\n");

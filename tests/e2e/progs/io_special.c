@@ -13,12 +13,6 @@
 
 static char buf[65536];
 
-static void expect(long long got, long long want, const char *what)
-{
-    if (got != want)
-        e2e_die("%s returned %lld, expected %lld (errno %d)", what, got, want, errno);
-}
-
 static void on_alarm(int sig) { (void)sig; }
 
 /* A read on a pipe interrupted by a signal with SA_RESTART: strace logs
@@ -26,10 +20,10 @@ static void on_alarm(int sig) { (void)sig; }
 static void restarted_read(void)
 {
     int p[2];
-    expect(pipe(p), 0, "pipe");
+    e2e_expect(pipe(p), 0, "pipe");
     struct sigaction sa = {.sa_handler = on_alarm, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
-    expect(sigaction(SIGALRM, &sa, NULL), 0, "sigaction");
+    e2e_expect(sigaction(SIGALRM, &sa, NULL), 0, "sigaction");
     pid_t pid = fork();
     if (pid == 0) { /* the writer: after the reader was interrupted once */
         struct timespec ts = {0, 200 * 1000 * 1000};
@@ -39,13 +33,13 @@ static void restarted_read(void)
         _exit(0);
     }
     struct itimerval it = {.it_value = {0, 50 * 1000}};
-    expect(setitimer(ITIMER_REAL, &it, NULL), 0, "setitimer");
+    e2e_expect(setitimer(ITIMER_REAL, &it, NULL), 0, "setitimer");
     char c[4];
     ssize_t r = read(p[0], c, sizeof c);
     e2e_acct("", "read", 'r', r, -1, "pipe");
-    expect(r, 4, "restarted pipe read");
+    e2e_expect(r, 4, "restarted pipe read");
     int status;
-    expect(waitpid(pid, &status, 0), pid, "waitpid");
+    e2e_expect(waitpid(pid, &status, 0), pid, "waitpid");
     close(p[0]);
     close(p[1]);
 }
@@ -60,19 +54,19 @@ int main(int argc, char **argv)
     e2e_fill(buf, sizeof buf, 2);
 
     int p[2];
-    expect(pipe(p), 0, "pipe");
+    e2e_expect(pipe(p), 0, "pipe");
     ssize_t r = write(p[1], buf, 100);
     e2e_acct("", "write", 'w', r, -1, "pipe");
     r = read(p[0], buf, 100);
     e2e_acct("", "read", 'r', r, -1, "pipe");
     r = pread(p[0], buf, 10, 0); /* ESPIPE */
     e2e_acct("", "pread64", 'r', r, -1, "pipe");
-    expect(r, -1, "pread on a pipe");
+    e2e_expect(r, -1, "pread on a pipe");
     close(p[0]);
     close(p[1]);
 
     int s[2];
-    expect(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0, "socketpair");
+    e2e_expect(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0, "socketpair");
     r = write(s[0], buf, 50);
     e2e_acct("", "write", 'w', r, -1, "socket");
     r = read(s[1], buf, 50);
@@ -102,7 +96,7 @@ int main(int argc, char **argv)
         e2e_acct(inherited, "read", 'r', r, off, "inherited");
         off += r > 0 ? r : 0;
     } while (r > 0);
-    expect(off, 2345, "bytes of inherited.txt");
+    e2e_expect(off, 2345, "bytes of inherited.txt");
     fprintf(stderr, "io_special: done\n");
     return 0;
 }

@@ -8,12 +8,6 @@
 
 static char buf[16384];
 
-static void expect(long long got, long long want, const char *what)
-{
-    if (got != want)
-        e2e_die("%s returned %lld, expected %lld (errno %d)", what, got, want, errno);
-}
-
 /* One transfer call recorded against both ends. */
 static void both_ends(const char *sys, const char *src, const char *dst, const char *dst_kind,
                       long long r)
@@ -37,39 +31,39 @@ int main(int argc, char **argv)
     e2e_fill(buf, 10000, 3);
     ssize_t r = write(fd, buf, 10000);
     e2e_acct(src, "write", 'w', r, 0, "regular");
-    expect(r, 10000, "write src");
+    e2e_expect(r, 10000, "write src");
     close(fd);
 
     int in = e2e_open(src, O_RDONLY, "regular");
     int out = e2e_open(dst, O_CREAT | O_WRONLY | O_TRUNC, "regular");
-    expect(in >= 0 && out >= 0, 1, "open src/dst");
+    e2e_expect(in >= 0 && out >= 0, 1, "open src/dst");
     r = sendfile(out, in, NULL, 4000); /* advances in's offset to 4000 */
     both_ends("sendfile", src, dst, "regular", r);
-    expect(r, 4000, "sendfile");
+    e2e_expect(r, 4000, "sendfile");
     off_t at = 8000;
     r = sendfile(out, in, &at, 5000); /* explicit offset: 2000 bytes to EOF */
     both_ends("sendfile", src, dst, "regular", r);
-    expect(r, 2000, "sendfile with offset");
+    e2e_expect(r, 2000, "sendfile with offset");
     close(out);
 
     int out2 = e2e_open(dst2, O_CREAT | O_WRONLY | O_TRUNC, "regular");
     r = copy_file_range(in, NULL, out2, NULL, 3000, 0); /* from in's offset 4000 */
     both_ends("copy_file_range", src, dst2, "regular", r);
-    expect(r, 3000, "copy_file_range");
+    e2e_expect(r, 3000, "copy_file_range");
     loff_t in_at = 0, out_at = 10000;
     r = copy_file_range(in, &in_at, out2, &out_at, 100, 0);
     both_ends("copy_file_range", src, dst2, "regular", r);
-    expect(r, 100, "copy_file_range with offsets");
+    e2e_expect(r, 100, "copy_file_range with offsets");
     close(out2);
 
     int devnull = e2e_open("/dev/null", O_WRONLY, "device");
     r = sendfile(devnull, in, NULL, 500); /* from offset 7000 */
     both_ends("sendfile", src, "/dev/null", "device", r);
-    expect(r, 500, "sendfile to /dev/null");
+    e2e_expect(r, 500, "sendfile to /dev/null");
     close(devnull);
     r = read(in, buf, 100);
     e2e_acct(src, "read", 'r', r, 7500, "regular");
-    expect(r, 100, "read after transfers");
+    e2e_expect(r, 100, "read after transfers");
     close(in);
     fprintf(stderr, "io_transfer: done\n");
     return 0;
