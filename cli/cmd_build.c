@@ -50,7 +50,6 @@ static void progress(const nr_run *run, const char *what)
         fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
 }
 
-#ifdef NR_HAVE_FIGURES
 static nr_figin *scope_inputs(figure_ctx *fc, size_t run, nr_error *err)
 {
     size_t slot = run == NR_FILL_ALL_RUNS ? 0 : run + 1;
@@ -70,14 +69,12 @@ static nr_figin *scope_inputs(figure_ctx *fc, size_t run, nr_error *err)
     free(models);
     return fc->scopes[slot];
 }
-#endif
 
 /* nr_fill_figure_fn: renders the figure as SVG in memory and imports it. */
 static int put_figure(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
                       const char *caption, nr_error *err)
 {
     figure_ctx *fc = ctx;
-#ifdef NR_HAVE_FIGURES
     double t0 = nr_runset_now();
     nr_figin *fi = scope_inputs(fc, run, err);
     if (!fi)
@@ -102,15 +99,6 @@ static int put_figure(void *ctx, nr_report *rep, nr_report_block *where, size_t 
     nr_render_buf_fini(&svg);
     fc->render_s += nr_runset_now() - t0;
     return rc;
-#else
-    (void)fc;
-    (void)rep;
-    (void)run;
-    (void)fig_id;
-    (void)err;
-    nr_report_figure_missing(where, caption, "Figure unavailable: this niorep was built without the renderer (render/).");
-    return 0;
-#endif
 }
 
 /* Returns -1 to go on, or the exit status. */
@@ -172,13 +160,8 @@ static int parse_args(int argc, char **argv, build_args *a)
 static int run_build(const build_args *a, nr_error *err)
 {
     unsigned formats = 1;
-#ifdef NR_HAVE_FIGURES
     if (a->figures_dir)
         NR_TRY(nr_figin_parse_formats(a->formats, &formats, err));
-#else
-    if (a->figures_dir)
-        return nr_error_set(err, NR_E_USAGE, "--figures: this niorep was built without the renderer");
-#endif
     (void)formats;
     nr_runset rs;
     int rc = nr_runset_expand(&rs, a->inputs, a->ninputs, err);
@@ -209,14 +192,12 @@ static int run_build(const build_args *a, nr_error *err)
     }
     if (rc == 0)
         rc = nr_report_write(rep, a->out, err);
-#ifdef NR_HAVE_FIGURES
     if (rc == 0 && a->figures_dir) {
         nr_figin *all = scope_inputs(&fc, NR_FILL_ALL_RUNS, err);
         rc = all ? nr_figin_write_set(all, fc.names, rs.n, a->figures_dir, formats, a->width_pt, err) : err->code;
     }
     for (size_t i = 0; fc.scopes && i <= rs.n; i++)
         nr_figin_free(fc.scopes[i]);
-#endif
     double render_s = nr_runset_now() - t0;
     if (rc == 0 && a->timings) {
         double total = rs.ingest_s + rs.model_s + render_s;
@@ -229,9 +210,7 @@ static int run_build(const build_args *a, nr_error *err)
     free(fc.scopes);
     free(fc.names);
     nr_runset_fini(&rs);
-#ifdef NR_HAVE_FIGURES
     nr_render_shutdown();   /* fonts and caches: nothing left for leak checkers */
-#endif
     return rc;
 }
 

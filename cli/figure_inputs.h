@@ -13,10 +13,6 @@
 #include "nr_model.h"
 #include "nr_render.h"
 
-/* The renderer is always part of the tree now; cli/cmd_build.c still tests
- * this macro (owned elsewhere: drop both together). */
-#define NR_HAVE_FIGURES 1
-
 typedef struct nr_figin nr_figin;
 
 /* Parses --width: "3.5" (a paper column) or "7" (full width) into points; -1 otherwise. */
