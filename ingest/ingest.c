@@ -483,6 +483,16 @@ static const char *time_base_name(nr_ts_form f)
     }
 }
 
+/* Where start_cwd came from: the --cwd option, the manifest, or nowhere. */
+static const char *start_cwd_source(const ingest *in)
+{
+    if (!in->start_cwd)
+        return "none";
+    if (in->opts && in->opts->start_cwd && in->opts->start_cwd[0])
+        return "option";
+    return "manifest";
+}
+
 static int write_meta(ingest *in, nr_error *err)
 {
     nr_pm_counts c;
@@ -515,6 +525,7 @@ static int write_meta(ingest *in, nr_error *err)
     NR_TRY(meta_put_u64(in, "unfinished_resumed", c.resumed, err));
     NR_TRY(meta_put_u64(in, "relative_paths", c.relative_paths, err));
     NR_TRY(meta_put(in, "start_cwd", in->start_cwd ? in->start_cwd : "", err));
+    NR_TRY(meta_put(in, "start_cwd_source", start_cwd_source(in), err));
     snprintf(val, sizeof val, "%" PRId64, c.first_ts_ns);
     NR_TRY(meta_put(in, "trace_first_ts_ns", val, err));
     snprintf(val, sizeof val, "%" PRId64, c.last_ts_ns);
@@ -701,6 +712,35 @@ static int check_not_empty(ingest *in, nr_error *err)
                         name, (unsigned long long)in->stats.lines_read, (unsigned long long)in->stats.lines_skipped);
 }
 
+/* Clock sanity: the hook runs inside the traced job, so its records must fall
+ * within the strace time range; those that do not are counted (clock skew or a
+ * hook file from another run), never silently trusted. */
+static int check_hook_clock(ingest *in, const nr_pm_counts *c)
+{
+    uint64_t outside = 0;
+    int64_t worst = 0;
+    for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
+        const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
+        int64_t off = p->begin_ns < c->first_ts_ns ? c->first_ts_ns - p->begin_ns
+                      : !p->never_ended && p->end_ns > c->last_ts_ns ? p->end_ns - c->last_ts_ns : 0;
+        outside += off > 0;
+        worst = off > worst ? off : worst;
+    }
+    for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {
+        const nr_hook_io *io = nr_hook_io_get(in->hook, i);
+        int64_t off = io->ts_ns < c->first_ts_ns ? c->first_ts_ns - io->ts_ns
+                      : io->ts_ns > c->last_ts_ns ? io->ts_ns - c->last_ts_ns : 0;
+        outside += off > 0;
+        worst = off > worst ? off : worst;
+    }
+    if (!outside)
+        return 0;
+    char msg[160];
+    int n = snprintf(msg, sizeof msg, "hook records outside the strace time range by up to %.6f s (clock skew?)",
+                     (double)worst * 1e-9);
+    return nr_diag_add_n(in->diag, "hook_outside_trace", outside, "hook.jsonl", 0, msg, (size_t)n);
+}
+
 static int finish_store(ingest *in, nr_error *err)
 {
     NR_TRY(nr_pm_finish(in->pm, err));
@@ -715,6 +755,8 @@ static int finish_store(ingest *in, nr_error *err)
         NR_TRY(nr_diag_add(in->diag, "no_durations", NULL, 0, "the trace lacks -T: no latencies", 32));
     if (in->time_base == NR_TS_NONE && nr_diag_count(in->diag, "no_timestamps") == 0)
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
+    if (in->hook && in->time_base == NR_TS_UNIX)
+        NR_TRY(check_hook_clock(in, &c));
     if (in->hook && in->time_base != NR_TS_UNIX) {
         const char *msg = "phases need -ttt (Unix) timestamps in the strace log: every event is unphased";
         NR_TRY(nr_diag_add(in->diag, "hook_needs_unix_time", "hook.jsonl", 0, msg, strlen(msg)));

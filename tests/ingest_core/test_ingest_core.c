@@ -865,6 +865,29 @@ static void hook_output_is_tool_output(void **state)
     ck_free(&r);
 }
 
+/* Hook records outside the strace time range are counted, not trusted silently. */
+static void hook_clock_skew_reported(void **state)
+{
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log",
+             "100 1700000010.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+             "100 1700000011.000000 read(3, \"ab\", 2) = 2\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000009.0, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000010.5, \"pid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000010.5, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"/d/x\"}\n"
+             "{\"ts\": 1700000012.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"/d/x\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "hook_outside_trace"), 2);   /* the early phase and the late io record */
+    ck_free(&r);
+}
+
 /* A single -ff file given directly: its pid from the name, no machine path in the store. */
 static void single_log_file(void **state)
 {
@@ -965,6 +988,7 @@ int main(void)
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(hook_output_is_tool_output),
+        cmocka_unit_test(hook_clock_skew_reported),
         cmocka_unit_test(single_log_file),
         cmocka_unit_test(manifest_cwd_and_meta),
         cmocka_unit_test(determinism),
