@@ -190,6 +190,8 @@ static int pass1_rows(const nr__reader *r, nr_model *m, size_t n)
         nr__phases_add(m, &e);
         nr__access_add(m, &e);
         nr__fidelity_add(m, &e);
+        if (m->tl_state == NR__TL_PREDICTED)
+            nr__timeline_add(m, &e);
         NR_TRY(nr__latency_add(m, &e));
     }
     return 0;
@@ -205,7 +207,8 @@ static int pass2_rows(const nr__reader *r, nr_model *m, size_t n)
                 return rc;
             continue;   /* not a regular file: no timeline, no latency */
         }
-        nr__timeline_add(m, &e);
+        if (m->tl_state == NR__TL_PASS2)
+            nr__timeline_add(m, &e);
         nr__latency_slow_bytes(m, &e);
         NR_TRY(nr__latency_collect(m, &e));
     }
@@ -243,8 +246,11 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
               NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_FLAGS) |
               NR__COL(NR_EV_PHASE_ID),
     };
+    uint32_t want = pass_cols[pass];
+    if (pass == 2 && m->tl_state != NR__TL_PASS2)
+        want &= ~NR__COL(NR_EV_TS_NS);   /* only the timeline needs timestamps again */
     nr__reader r;
-    int rc = nr__reader_open(&r, s, pass_cols[pass], err);
+    int rc = nr__reader_open(&r, s, want, err);
     if (rc < 0 || !r.t) {
         nr__reader_close(&r);
         return rc;
