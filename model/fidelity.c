@@ -7,6 +7,12 @@
 
 #include "model_internal.h"
 
+/* strncmp(s, "mmap", 4) == 0 without a library call per event; NULL is no. */
+static inline int starts_with_mmap(const char *s)
+{
+    return s && s[0] == 'm' && s[1] == 'm' && s[2] == 'a' && s[3] == 'p';
+}
+
 void nr__fidelity_add(nr_model *m, const nr__event *e)
 {
     nr_model_fidelity *f = &m->fidelity;
@@ -25,7 +31,7 @@ void nr__fidelity_add(nr_model *m, const nr__event *e)
         f->data_events++;
         f->data_events_with_file += e->file_row >= 0;
     }
-    if (e->reg >= 0 && e->syscall && strncmp(e->syscall, "mmap", 4) == 0)
+    if (e->reg >= 0 && starts_with_mmap(e->syscall))
         f->mmap_regular++;
     if (e->reg >= 0)
         return;

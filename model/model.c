@@ -53,6 +53,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__idmap_densify(&m->file_ids));
     NR_TRY(nr__idmap_densify(&m->phase_ids));
     NR_TRY(alloc_latency(m));
+    NR_TRY(nr__timeline_predict(m));
     NR_TRY(nr__pass_events(m, s, 1, err));
     finish_totals(m);
     NR_TRY(nr__phases_finish(m));

@@ -130,6 +130,7 @@ struct nr_model {
 
     nr_model_timeline timeline;
     uint64_t *tl_read, *tl_write, *tl_phase_read, *tl_phase_write;
+    int tl_state;                /* NR__TL_*: which pass fills the timeline */
 
     nr_model_burst *bursts;
     size_t nbursts;
@@ -180,7 +181,7 @@ int nr__assign_roles(nr_model *m);
 /* Streaming passes over table events (pass.c). */
 int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err);
 
-/* Per statistic: pass 1 (phases.c, access.c, fidelity.c, latency.c), pass 2 (timeline.c, latency.c). */
+/* Per statistic: pass 1 (phases.c, access.c, fidelity.c, latency.c; timeline.c on a predicted plan), pass 2 (timeline.c otherwise, latency.c). */
 void nr__phases_add(nr_model *m, const nr__event *e);
 int nr__phases_finish(nr_model *m);
 void nr__access_add(nr_model *m, const nr__event *e);
@@ -194,6 +195,10 @@ int nr__latency_collect(nr_model *m, const nr__event *e);
 /* After a collecting pass: narrows or resolves each target; returns 1 when another pass is needed. */
 int nr__latency_step(nr_model *m, nr_error *err);
 int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err);
+enum { NR__TL_NONE, NR__TL_PREDICTED, NR__TL_FILLED, NR__TL_PASS2 };
+/* Before pass 1: a plan predicted from the processes table, filled by pass 1. */
+int nr__timeline_predict(nr_model *m);
+/* After pass 1: keeps pass 1's bins when the prediction held, else plans pass 2's. */
 int nr__timeline_plan(nr_model *m);
 void nr__timeline_add(nr_model *m, const nr__event *e);
 int nr__bursts_compute(nr_model *m);

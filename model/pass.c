@@ -114,25 +114,15 @@ int nr__lat_op_of(int64_t op_class)
     }
 }
 
-int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr__event *e)
+/* The body of nr__reader_event, inlined into the event loops of the passes
+ * (one call per event per pass is a measurable share of the model's time).
+ * regular_only: returns 1 as soon as the event is known not to touch a
+ * regular file (the later passes count nothing else), e left partly filled. */
+static inline __attribute__((always_inline)) int resolve_event(const nr__reader *r, nr_model *m, size_t i,
+                                                               int may_add_proc, int regular_only, nr__event *e)
 {
 #define GET(c) (r->i64[c] ? r->i64[c][i] : column_default(c))
-    e->ts = GET(NR_EV_TS_NS);
-    e->dur = GET(NR_EV_DUR_NS);
-    e->pid = GET(NR_EV_PID);
-    e->fd = GET(NR_EV_FD);
-    e->bytes = GET(NR_EV_BYTES);
-    e->offset = GET(NR_EV_OFFSET);
-    e->result = GET(NR_EV_RESULT);
-    e->flags = GET(NR_EV_FLAGS);
-    const int64_t op = GET(NR_EV_OP_CLASS);
     const int64_t file_id = GET(NR_EV_FILE_ID);
-    const int64_t phase_id = GET(NR_EV_PHASE_ID);
-#undef GET
-    e->syscall = r->str[NR_EV_SYSCALL] ? r->str[NR_EV_SYSCALL][i] : NULL;
-    e->op = op >= 0 && op < NR_OP_CLASS_COUNT ? (int)op : NR_OP_OTHER;
-    e->lat_op = nr__lat_op_of(e->op);
-
     e->file_row = file_id >= 0 ? nr__idmap_lookup(&m->file_ids, file_id) : -1;
     if (e->file_row >= 0) {
         const nr__fileinfo fi = m->file_info[e->file_row];
@@ -144,6 +134,23 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
         e->reg = -1;
         e->fs = 0;
     }
+    if (regular_only && e->reg < 0)
+        return 1;
+    e->ts = GET(NR_EV_TS_NS);
+    e->dur = GET(NR_EV_DUR_NS);
+    e->pid = GET(NR_EV_PID);
+    e->fd = GET(NR_EV_FD);
+    e->bytes = GET(NR_EV_BYTES);
+    e->offset = GET(NR_EV_OFFSET);
+    e->result = GET(NR_EV_RESULT);
+    e->flags = GET(NR_EV_FLAGS);
+    const int64_t op = GET(NR_EV_OP_CLASS);
+    const int64_t phase_id = GET(NR_EV_PHASE_ID);
+#undef GET
+    e->syscall = r->str[NR_EV_SYSCALL] ? r->str[NR_EV_SYSCALL][i] : NULL;
+    e->op = op >= 0 && op < NR_OP_CLASS_COUNT ? (int)op : NR_OP_OTHER;
+    e->lat_op = nr__lat_op_of(e->op);
+
     const int64_t ph = phase_id >= 0 ? nr__idmap_lookup(&m->phase_ids, phase_id) : -1;
     e->phase = ph >= 0 ? (size_t)ph : m->unphased;
 
@@ -167,6 +174,62 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
     return 0;
 }
 
+int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr__event *e)
+{
+    return resolve_event(r, m, i, may_add_proc, 0, e);
+}
+
+/* The rows of one loaded row group, one loop per pass: the pass is decided
+ * once per row group, not per event. */
+static int pass1_rows(const nr__reader *r, nr_model *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        nr__event e;
+        NR_TRY(resolve_event(r, m, i, 1, 0, &e));
+        m->totals.events++;
+        nr__phases_add(m, &e);
+        nr__access_add(m, &e);
+        nr__fidelity_add(m, &e);
+        if (m->tl_state == NR__TL_PREDICTED)
+            nr__timeline_add(m, &e);
+        NR_TRY(nr__latency_add(m, &e));
+    }
+    return 0;
+}
+
+static int pass2_rows(const nr__reader *r, nr_model *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        nr__event e;
+        const int rc = resolve_event(r, m, i, 0, 1, &e);
+        if (rc != 0) {
+            if (rc < 0)
+                return rc;
+            continue;   /* not a regular file: no timeline, no latency */
+        }
+        if (m->tl_state == NR__TL_PASS2)
+            nr__timeline_add(m, &e);
+        nr__latency_slow_bytes(m, &e);
+        NR_TRY(nr__latency_collect(m, &e));
+    }
+    return 0;
+}
+
+static int pass3_rows(const nr__reader *r, nr_model *m, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        nr__event e;
+        const int rc = resolve_event(r, m, i, 0, 1, &e);
+        if (rc != 0) {
+            if (rc < 0)
+                return rc;
+            continue;   /* not a regular file: no latency */
+        }
+        NR_TRY(nr__latency_collect(m, &e));
+    }
+    return 0;
+}
+
 /* Pass 1: every per-event statistic; pass 2: timeline, slow-read bytes and
  * the first quantile search; pass 3 (repeated while needed): quantile search. */
 int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
@@ -183,8 +246,11 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
               NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_FLAGS) |
               NR__COL(NR_EV_PHASE_ID),
     };
+    uint32_t want = pass_cols[pass];
+    if (pass == 2 && m->tl_state != NR__TL_PASS2)
+        want &= ~NR__COL(NR_EV_TS_NS);   /* only the timeline needs timestamps again */
     nr__reader r;
-    int rc = nr__reader_open(&r, s, pass_cols[pass], err);
+    int rc = nr__reader_open(&r, s, want, err);
     if (rc < 0 || !r.t) {
         nr__reader_close(&r);
         return rc;
@@ -194,25 +260,14 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
     for (size_t rg = 0; rg < ngroups && rc >= 0; rg++) {
         size_t n;
         rc = nr__reader_load(&r, rg, &n, err);
-        for (size_t i = 0; i < n && rc >= 0; i++) {
-            nr__event e;
-            rc = nr__reader_event(&r, m, i, pass == 1, &e);
-            if (rc < 0)
-                break;
-            if (pass == 1) {
-                m->totals.events++;
-                nr__phases_add(m, &e);
-                nr__access_add(m, &e);
-                nr__fidelity_add(m, &e);
-                rc = nr__latency_add(m, &e);
-            } else if (pass == 2) {
-                nr__timeline_add(m, &e);
-                nr__latency_slow_bytes(m, &e);
-                rc = nr__latency_collect(m, &e);
-            } else {
-                rc = nr__latency_collect(m, &e);
-            }
-        }
+        if (rc < 0)
+            break;
+        if (pass == 1)
+            rc = pass1_rows(&r, m, n);
+        else if (pass == 2)
+            rc = pass2_rows(&r, m, n);
+        else
+            rc = pass3_rows(&r, m, n);
     }
     if (rc == NR_E_NOMEM && !err->msg[0])
         nr_error_set(err, rc, "out of memory while reading table events");

@@ -3,6 +3,7 @@
  * most 400 bins over the run (hence at least 160; fewer only for runs shorter
  * than 400 ns). Bytes are attributed to the bin of the call's start time. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model_internal.h"
 
@@ -20,16 +21,23 @@ static int64_t choose_width(int64_t span)
     return INT64_MAX;
 }
 
-int nr__timeline_plan(nr_model *m)
+/* The plan for a run extent [first, last]: 0 bins when there is none. */
+static void plan_of(int64_t first, int64_t last, nr_model_timeline *t)
+{
+    t->width_ns = 0;
+    t->start_ns = 0;
+    t->nbins = 0;
+    if (first < 0 || last < first)
+        return;
+    const int64_t span = last - first + 1;
+    t->width_ns = choose_width(span);
+    t->start_ns = first;
+    t->nbins = (size_t)((span + t->width_ns - 1) / t->width_ns);
+}
+
+static int alloc_bins(nr_model *m)
 {
     nr_model_timeline *t = &m->timeline;
-    t->nphases = m->nphases;
-    if (m->totals.first_ns < 0 || m->totals.last_ns < m->totals.first_ns)
-        return 0;   /* no timestamps: no timeline */
-    const int64_t span = m->totals.last_ns - m->totals.first_ns + 1;
-    t->width_ns = choose_width(span);
-    t->start_ns = m->totals.first_ns;
-    t->nbins = (size_t)((span + t->width_ns - 1) / t->width_ns);
     m->tl_read = calloc(t->nbins, sizeof *m->tl_read);
     m->tl_write = calloc(t->nbins, sizeof *m->tl_write);
     m->tl_phase_read = calloc(t->nbins * m->nphases, sizeof *m->tl_phase_read);
@@ -41,6 +49,70 @@ int nr__timeline_plan(nr_model *m)
     t->phase_read = m->tl_phase_read;
     t->phase_write = m->tl_phase_write;
     return 0;
+}
+
+static void free_bins(nr_model *m)
+{
+    free(m->tl_read);
+    free(m->tl_write);
+    free(m->tl_phase_read);
+    free(m->tl_phase_write);
+    m->tl_read = m->tl_write = m->tl_phase_read = m->tl_phase_write = NULL;
+}
+
+/* Per phase rows of stride `from` packed to stride `to` <= from, in place. */
+static void repack(uint64_t *cells, size_t nphases, size_t from, size_t to)
+{
+    for (size_t p = 1; p < nphases; p++)
+        memmove(cells + p * to, cells + p * from, to * sizeof *cells);
+}
+
+/* The timeline needs the run's first timestamp and extent, known only after
+ * pass 1; pass 2 would then decode the timestamps a second time. The
+ * processes table usually tells both in advance: pass 1 fills the timeline
+ * on that predicted plan, and nr__timeline_plan keeps it only when the
+ * actual plan has the same start and width (the bins are then the same). */
+int nr__timeline_predict(nr_model *m)
+{
+    int64_t first = -1, last = -1;
+    for (size_t i = 0; i < m->nprocs; i++) {
+        const nr_model_process *p = &m->procs[i];
+        if (p->first_ns >= 0 && (first < 0 || p->first_ns < first))
+            first = p->first_ns;
+        if (p->last_ns > last)
+            last = p->last_ns;
+    }
+    m->timeline.nphases = m->nphases;
+    plan_of(first, last, &m->timeline);
+    m->tl_state = m->timeline.nbins ? NR__TL_PREDICTED : NR__TL_NONE;
+    return m->tl_state == NR__TL_PREDICTED ? alloc_bins(m) : 0;
+}
+
+int nr__timeline_plan(nr_model *m)
+{
+    nr_model_timeline *t = &m->timeline;
+    nr_model_timeline actual = {0};
+    plan_of(m->totals.first_ns, m->totals.last_ns, &actual);
+    if (m->tl_state == NR__TL_PREDICTED && actual.nbins > 0 && actual.start_ns == t->start_ns &&
+        actual.width_ns == t->width_ns && actual.nbins <= t->nbins) {
+        /* every event fell in a bin < actual.nbins: the extra bins are empty */
+        repack(m->tl_phase_read, m->nphases, t->nbins, actual.nbins);
+        repack(m->tl_phase_write, m->nphases, t->nbins, actual.nbins);
+        t->nbins = actual.nbins;
+        m->tl_state = NR__TL_FILLED;
+        return 0;
+    }
+    free_bins(m);
+    t->width_ns = actual.width_ns;
+    t->start_ns = actual.start_ns;
+    t->nbins = actual.nbins;
+    t->nphases = m->nphases;
+    t->read_bytes = t->write_bytes = t->phase_read = t->phase_write = NULL;
+    m->tl_state = NR__TL_NONE;
+    if (t->nbins == 0)
+        return 0;   /* no timestamps: no timeline */
+    m->tl_state = NR__TL_PASS2;
+    return alloc_bins(m);
 }
 
 void nr__timeline_add(nr_model *m, const nr__event *e)

@@ -401,6 +401,67 @@ static void bursts_on_a_known_timeline(void **state)
     nr_model_free(m);
 }
 
+/* ---- the timeline does not depend on the processes table's extent -------- */
+
+/* The run of bursts_on_a_known_timeline in small: [0, 10 s) of events, 50 ms
+ * bins, 200 of them; phase 0 ("train") holds the writes of bins 20 and 180.
+ * The processes table's first/last only predict the plan pass 1 fills; a
+ * wrong prediction (other width, other start) must give the same timeline. */
+static nr_model *timeline_run(const char *name, int64_t proc_first, int64_t proc_last)
+{
+    tb t;
+    tb_open(&t, tb_path(name));
+    tb_file(&t, 0, "/ck/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, proc_first, proc_last);
+    tb_phase(&t, 0, 1, "train", 0, 10 * SEC);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_call(&t, 20 * 50 * MS + 25 * MS, 0, 1, NR_OP_WRITE, 0, 1000, -1, 0);
+    tb_call(&t, 100 * 50 * MS, 0, 1, NR_OP_READ, 0, 300, -1, -1);
+    tb_call(&t, 180 * 50 * MS + 49 * MS, 0, 1, NR_OP_WRITE, 0, 7, -1, 0);
+    tb_call(&t, 199 * 50 * MS + 1, 0, 1, NR_OP_READ, 0, 11, -1, -1);
+    tb_call(&t, 10 * SEC - 1, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+    return model_of(tb_path(name));
+}
+
+static void timeline_whatever_the_processes_table_says(void **state)
+{
+    (void)state;
+    static const struct { const char *name; int64_t first, last; } runs[] = {
+        {"tl_match.nio", 0, 10 * SEC - 1},    /* the prediction holds exactly */
+        {"tl_wider.nio", 0, 10 * SEC},        /* same width, one bin more predicted */
+        {"tl_longer.nio", 0, 100 * SEC},      /* another width */
+        {"tl_later.nio", 5 * SEC, 10 * SEC},  /* another start */
+        {"tl_none.nio", -1, -1},              /* no prediction */
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        nr_model *m = timeline_run(runs[r].name, runs[r].first, runs[r].last);
+        const nr_model_timeline *tl = nr_model_get_timeline(m);
+        assert_int_equal(tl->start_ns, 0);
+        assert_int_equal(tl->width_ns, 50 * MS);
+        assert_int_equal(tl->nbins, 200);
+        assert_int_equal(tl->nphases, 2);   /* train, unphased */
+        uint64_t wsum = 0, rsum = 0, psum = 0;
+        for (size_t b = 0; b < tl->nbins; b++) {
+            wsum += tl->write_bytes[b];
+            rsum += tl->read_bytes[b];
+            psum += tl->phase_write[b] + tl->phase_read[tl->nbins + b];
+        }
+        assert_int_equal(wsum, 1007);
+        assert_int_equal(rsum, 311);
+        assert_int_equal(psum, 1007 + 311);
+        assert_int_equal(tl->write_bytes[20], 1000);
+        assert_int_equal(tl->write_bytes[180], 7);
+        assert_int_equal(tl->read_bytes[100], 300);
+        assert_int_equal(tl->read_bytes[199], 11);
+        assert_int_equal(tl->phase_write[20], 1000);             /* train row */
+        assert_int_equal(tl->phase_write[180], 7);
+        assert_int_equal(tl->phase_read[tl->nbins + 100], 300);  /* unphased row */
+        assert_int_equal(tl->phase_read[tl->nbins + 199], 11);
+        nr_model_free(m);
+    }
+}
+
 /* ---- findings: each rule fired by one store and not by another ---------- */
 
 typedef struct mini {
@@ -558,6 +619,7 @@ int main(void)
         cmocka_unit_test(quantiles_match_a_sort),
         cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(bursts_on_a_known_timeline),
+        cmocka_unit_test(timeline_whatever_the_processes_table_says),
         cmocka_unit_test(finding_hot_set),
         cmocka_unit_test(finding_small_reads),
         cmocka_unit_test(finding_small_files),
