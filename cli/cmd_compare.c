@@ -12,18 +12,13 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "json_file.h"
 #include "nr_model.h"
-#include "nr_outfile.h"
 #include "nr_render.h"
 #include "nr_store.h"
+#include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
 #include "report.h"
 #include "runset.h"
-
-/* The compiled-in template (templates/compare.html, templates/embed.cmake) and the report's style sheet. */
-extern const unsigned char nr_tmpl_compare_html[];
-extern const size_t nr_tmpl_compare_html_len;
-extern const unsigned char nr_tmpl_report_css[];
-extern const size_t nr_tmpl_report_css_len;
 
 static const char options_text[] =
     "  -o FILE              the HTML report (required)\n"
@@ -275,7 +270,7 @@ static void section_table(nr_report_block *b, const nr_compare_pair *pr, const c
     for (size_t i = 0; i < pr->nstats; i++)
         n += strcmp(pr->stats[i].section, section) == 0;
     if (n == 0) {
-        nr_report_para(b, "unavailable", "nothing to compare: neither run has these calls");
+        nr_report_para(b, "unavailable", "nothing to compare here: neither run has any");
         return;
     }
     nr_report_table *t = nr_report_table_new(b, caption, STAT_COLS, stat_head, STAT_NUM_COLS);
@@ -431,6 +426,35 @@ static void overview(nr_report *rep, const compare_run *c)
             }
 }
 
+/* The findings section of a pair: one sentence per significant change, then
+ * the table of the findings rules. */
+static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, double level)
+{
+    char buf[2048];
+    for (size_t k = 0; k < pr->nstats; k++) {
+        const nr_compare_stat *s = &pr->stats[k];
+        if (s->verdict != NR_VERDICT_SIGNIFICANT)
+            continue;
+        if (s->kind == NR_STAT_KS)
+            snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, p = %.3g; %.1f%% of calls moved beyond the "
+                     "tolerance.", s->name, s->ks.d, s->ks.p_value, 100 * s->ks.d_practical);
+        else {
+            char va[64], vb[64], lo[64], hi[64], rel[32];
+            fmt_value(s->unit, s->a, va, sizeof va);
+            fmt_value(s->unit, s->b, vb, sizeof vb);
+            fmt_value(s->unit, s->ci.low, lo, sizeof lo);
+            fmt_value(s->unit, s->ci.high, hi, sizeof hi);
+            fmt_rel(s->rel_diff, rel, sizeof rel);
+            snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
+                     rel, 100 * level, lo, hi);
+        }
+        nr_report_finding(sec, s->name, buf, NULL);
+    }
+    if (pr->nsignificant == 0)
+        nr_report_para(sec, NULL, "No significant change.");
+    section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
+}
+
 static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *err)
 {
     const nr_compare_pair *pr = &c->pairs[i];
@@ -469,30 +493,9 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *er
     if (rc == 0) {
         section_table(sec, pr, "latency", "Latency per operation class", level);
         section_table(nr_report_run_section(run, NR_SEC_TIMELINE), pr, "throughput",
-                      "Bytes per second inside the calls", level);
+                      "Bytes per second inside the calls; write bursts", level);
         section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
-        sec = nr_report_run_section(run, NR_SEC_FINDINGS);
-        for (size_t k = 0; k < pr->nstats; k++) {
-            const nr_compare_stat *s = &pr->stats[k];
-            if (s->verdict != NR_VERDICT_SIGNIFICANT)
-                continue;
-            if (s->kind == NR_STAT_KS)
-                snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, p = %.3g; %.1f%% of calls moved beyond the "
-                         "tolerance.", s->name, s->ks.d, s->ks.p_value, 100 * s->ks.d_practical);
-            else {
-                char va[64], vb[64], lo[64], hi[64], rel[32];
-                fmt_value(s->unit, s->a, va, sizeof va);
-                fmt_value(s->unit, s->b, vb, sizeof vb);
-                fmt_value(s->unit, s->ci.low, lo, sizeof lo);
-                fmt_value(s->unit, s->ci.high, hi, sizeof hi);
-                fmt_rel(s->rel_diff, rel, sizeof rel);
-                snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
-                         rel, 100 * level, lo, hi);
-            }
-            nr_report_finding(sec, s->name, buf, NULL);
-        }
-        if (pr->nsignificant == 0)
-            nr_report_para(sec, NULL, "No significant change.");
+        add_pair_findings(nr_report_run_section(run, NR_SEC_FINDINGS), pr, level);
     }
     nr_render_buf_fini(&figs.lorenz);
     nr_render_buf_fini(&figs.latency);
@@ -579,17 +582,6 @@ static json_t *build_json(const compare_run *c)
 
 /* ---- output ----------------------------------------------------------- */
 
-static int write_file(const char *path, const void *data, size_t len, nr_error *err)
-{
-    nr_outfile f;
-    NR_TRY(nr_outfile_open(&f, path, err));
-    int rc = nr_outfile_write(&f, data, len, err);
-    if (rc == 0)
-        rc = nr_outfile_commit(&f, err);
-    nr_outfile_abort(&f);
-    return rc;
-}
-
 static int compare_all(compare_run *c, nr_error *err)
 {
     const size_t ng = c->args->ngroups;
@@ -633,19 +625,10 @@ static int write_outputs(const compare_run *c, nr_error *err)
     nr_report_destroy(rep);
     if (rc == 0 && c->args->out_json) {
         json_t *j = build_json(c);
-        char *text = j ? json_dumps(j, NR_MODEL_JSON_FLAGS) : NULL;
+        if (!j)
+            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
+        rc = nr_cli_write_json(c->args->out_json, j, NR_MODEL_JSON_FLAGS, err);
         json_decref(j);
-        if (!text)
-            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
-        const size_t len = strlen(text);
-        char *line = realloc(text, len + 2);
-        if (!line) {
-            free(text);
-            return nr_error_set(err, NR_E_NOMEM, "compare: cannot build the JSON");
-        }
-        memcpy(line + len, "\n", 2);
-        rc = write_file(c->args->out_json, line, len + 1, err);
-        free(line);
     }
     return rc;
 }

@@ -21,7 +21,6 @@ static const char figures_options[] =
 static int run_figures(char **inputs, size_t n, const char *dir, const char *formats_arg, double width_pt,
                        const nr_model_opts *opts, nr_error *err)
 {
-#ifdef NR_HAVE_FIGURES
     unsigned formats;
     NR_TRY(nr_figin_parse_formats(formats_arg, &formats, err));
     nr_runset rs;
@@ -50,10 +49,6 @@ static int run_figures(char **inputs, size_t n, const char *dir, const char *for
     nr_runset_fini(&rs);
     nr_render_shutdown();   /* fonts and caches: nothing left for leak checkers */
     return rc;
-#else
-    (void)inputs; (void)n; (void)dir; (void)formats_arg; (void)width_pt; (void)opts;
-    return nr_error_set(err, NR_E_INPUT, "figures: this niorep was built without the renderer (render/)");
-#endif
 }
 
 int nr_cmd_figures(int argc, char **argv)

@@ -89,7 +89,8 @@ static void print_secs(FILE *out, int64_t ns)
         fprintf(out, "%8.3fs", (double)ns * 1e-9);
 }
 
-static void print_text(const nr_model *m, const char *path, FILE *out)
+/* The totals line and the per-phase table. */
+static void print_totals(const nr_model *m, const char *path, FILE *out)
 {
     const nr_model_totals *t = nr_model_get_totals(m);
     fprintf(out, "run %s: %.3f s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
@@ -106,7 +107,11 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
         fprintf(out, "%-16.16s %10.3f %12" PRIu64 " %12" PRIu64 " %10.3f %8.3f\n", p->name, p->wall_s,
                 p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes, p->io_time_s, p->io_share);
     }
+}
 
+/* How the bytes spread over files: concentration and the power-law fit. */
+static void print_concentration(const nr_model *m, FILE *out)
+{
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
     fprintf(out, "\nconcentration over %zu files: gini %.3f, top 1%% %.1f%%, top 10%% %.1f%%, "
                  "90%% of bytes from %.1f%% of files\n",
@@ -118,7 +123,11 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
                 pl->alpha, pl->alpha_se, pl->xmin, pl->ks_d, pl->p_value, pl->vs_lognormal_R, pl->vs_lognormal_p);
     else
         fprintf(out, "power law on bytes per file: too few files to fit\n");
+}
 
+/* The latency quantiles per operation and the cache split. */
+static void print_latency(const nr_model *m, FILE *out)
+{
     fprintf(out, "\n%-9s %10s %9s %9s %9s %9s %9s %9s\n", "latency", "count", "p50", "p90", "p99",
             "p99.9", "p99.99", "max");
     for (int op = 0; op < NR_LAT_OP_COUNT; op++) {
@@ -130,14 +139,17 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
         }
         fputc('\n', out);
     }
-    const nr_model_fidelity *fi = nr_model_get_fidelity(m);
-    if (!fi->durations_available)
+    if (!nr_model_get_fidelity(m)->durations_available)
         fprintf(out, "latency unavailable: trace lacks -T\n");
     const nr_cache_split *cs = nr_model_cache_split(m);
     if (cs->found)
         fprintf(out, "cache split (%s): %.1f%% of reads are slow (>= %.3g ms), carrying %.1f%% of the bytes read\n",
                 cs->method, 100 * cs->slow_share, (double)cs->threshold_ns * 1e-6, 100 * cs->slow_bytes_share);
+}
 
+/* I/O on other kinds than regular files, and what the trace could not see. */
+static void print_nonfile(const nr_model *m, FILE *out)
+{
     const nr_model_nonfile *nf = nr_model_get_nonfile(m);
     fprintf(out, "\nnot file I/O (not counted above):");
     int any = 0;
@@ -150,6 +162,7 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
         any = 1;
     }
     fprintf(out, "%s\n", any ? "" : " none");
+    const nr_model_fidelity *fi = nr_model_get_fidelity(m);
     if (fi->unfinished_calls)
         fprintf(out, "%" PRIu64 " calls never finished (no result)\n", fi->unfinished_calls);
     if (fi->processes_io_no_phase)
@@ -157,7 +170,12 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
     if (fi->mmap_regular)
         fprintf(out, "note: %" PRIu64 " mmap calls on regular files: reads through mappings are invisible to strace\n",
                 fi->mmap_regular);
+}
 
+/* The first ten write bursts. */
+static void print_bursts(const nr_model *m, FILE *out)
+{
+    const nr_model_totals *t = nr_model_get_totals(m);
     if (nr_model_burst_count(m))
         fprintf(out, "\n%zu write bursts:\n", nr_model_burst_count(m));
     const size_t shown = nr_model_burst_count(m) < 10 ? nr_model_burst_count(m) : 10;
@@ -171,7 +189,10 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
     }
     if (shown < nr_model_burst_count(m))
         fprintf(out, "  ... %zu more (summary --json lists them all)\n", nr_model_burst_count(m) - shown);
+}
 
+static void print_findings(const nr_model *m, FILE *out)
+{
     fprintf(out, "\nfindings:\n");
     if (nr_model_finding_count(m) == 0)
         fprintf(out, "  none of the rules fired\n");
@@ -179,6 +200,17 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
         const nr_model_finding *f = nr_model_finding_at(m, i);
         fprintf(out, "  [%s] %s %s\n", f->id, f->sentence, f->action);
     }
+}
+
+/* The text summary: one section after the other. */
+static void print_text(const nr_model *m, const char *path, FILE *out)
+{
+    print_totals(m, path, out);
+    print_concentration(m, out);
+    print_latency(m, out);
+    print_nonfile(m, out);
+    print_bursts(m, out);
+    print_findings(m, out);
 }
 
 int nr_cmd_summary(int argc, char **argv)

@@ -2,10 +2,6 @@
  * and freed by nr_figin_free; names and model arrays are borrowed. */
 #include "figure_inputs.h"
 
-#include <string.h>
-
-#ifdef NR_HAVE_FIGURES
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "nr_outfile.h"
+#include "json_file.h"
 
 struct nr_figin {
     nr_figure_inputs in;
@@ -387,6 +383,28 @@ static char *path_in(const char *dir, const char *stem, const char *ext)
     return p;
 }
 
+/* Renders fig in each format of formats into dir, appending each file name
+ * (<stem>.<ext>) to files. */
+static int write_figure_files(const nr_figin *fi, const nr_figure_def *fig, const char *dir, unsigned formats,
+                              double width_pt, json_t *files, nr_error *err)
+{
+    int rc = 0;
+    for (int f = NR_RENDER_SVG; rc == 0 && f <= NR_RENDER_PNG; f++) {
+        if (!(formats & (1u << f)))
+            continue;
+        const char *ext = nr_render_format_ext((nr_render_format)f);
+        char *path = path_in(dir, fig->stem, ext);
+        if (!path)
+            return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+        rc = nr_render_figure_to_file(fig, &fi->in, (nr_render_format)f, width_pt, path, err);
+        free(path);
+        char file[256];
+        snprintf(file, sizeof file, "%s.%s", fig->stem, ext);
+        json_array_append_new(files, json_string(file));
+    }
+    return rc;
+}
+
 int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
                        unsigned formats, double width_pt, nr_error *err)
 {
@@ -401,43 +419,17 @@ int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, c
     for (size_t i = 0; rc == 0 && i < nr_figures_count; i++) {
         const nr_figure_def *fig = &nr_figures[i];
         json_t *files = json_array();
-        for (int f = NR_RENDER_SVG; rc == 0 && f <= NR_RENDER_PNG; f++) {
-            if (!(formats & (1u << f)))
-                continue;
-            const char *ext = nr_render_format_ext((nr_render_format)f);
-            char *path = path_in(dir, fig->stem, ext);
-            if (!path) {
-                rc = nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
-                break;
-            }
-            rc = nr_render_figure_to_file(fig, &fi->in, (nr_render_format)f, width_pt, path, err);
-            free(path);
-            char file[256];
-            snprintf(file, sizeof file, "%s.%s", fig->stem, ext);
-            json_array_append_new(files, json_string(file));
-        }
+        rc = write_figure_files(fi, fig, dir, formats, width_pt, files, err);
         json_array_append_new(figs, json_pack("{s:i, s:s, s:s, s:o, s:o}", "id", fig->id, "stem", fig->stem,
                                               "title", fig->title, "files", files, "data", nr_figin_json(fi, fig->id)));
     }
-    char *text = rc == 0 ? json_dumps(doc, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(9)) : NULL;
-    json_decref(doc);
-    if (rc < 0)
-        return rc;
-    if (!text)
-        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
-    char *path = path_in(dir, "figures", "json");
-    nr_outfile out = {.fd = -1};
-    rc = path ? nr_outfile_open(&out, path, err) : nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    char *path = rc == 0 ? path_in(dir, "figures", "json") : NULL;
+    if (rc == 0 && !path)
+        rc = nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
     if (rc == 0)
-        rc = nr_outfile_write(&out, text, strlen(text), err);
-    if (rc == 0)
-        rc = nr_outfile_write(&out, "\n", 1, err);
-    if (rc == 0)
-        rc = nr_outfile_commit(&out, err);
-    else
-        nr_outfile_abort(&out);
+        rc = nr_cli_write_json(path, doc, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(9), err);
     free(path);
-    free(text);
+    json_decref(doc);
     return rc;
 }
 
@@ -460,7 +452,6 @@ int nr_figin_parse_formats(const char *list, unsigned *mask, nr_error *err)
         rc = nr_error_set(err, NR_E_USAGE, "--format: expected svg, pdf and/or png");
     return rc;
 }
-#endif
 
 int nr_figin_parse_width(const char *arg, double *width_pt)
 {

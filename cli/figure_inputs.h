@@ -11,22 +11,16 @@
 
 #include "nr_error.h"
 #include "nr_model.h"
+#include "nr_render.h"
 
-/* The renderer (render/nr_render.h) may not be in a partial tree yet: then
- * build and figures say that figures are unavailable. */
-#if defined(__has_include)
-#if __has_include("nr_render.h")
+/* The renderer is always part of the tree now; cli/cmd_build.c still tests
+ * this macro (owned elsewhere: drop both together). */
 #define NR_HAVE_FIGURES 1
-#endif
-#endif
 
 typedef struct nr_figin nr_figin;
 
 /* Parses --width: "3.5" (a paper column) or "7" (full width) into points; -1 otherwise. */
 int nr_figin_parse_width(const char *arg, double *width_pt);
-
-#ifdef NR_HAVE_FIGURES
-#include "nr_render.h"
 
 /* Builds the inputs of every figure for the n runs (models and names
  * borrowed; they must outlive the result). With one run the latency figure
@@ -47,6 +41,5 @@ int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, c
 
 /* Parses "svg,pdf,png" (any subset) into a bit mask (1 << nr_render_format). */
 int nr_figin_parse_formats(const char *list, unsigned *mask, nr_error *err);
-#endif
 
 #endif

@@ -10,7 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "nr_outfile.h"
+#include "json_file.h"
 #include "trace.h"
 
 /* Decodes the octal escapes (\040 for space, ...) of a mountinfo field in place. */
@@ -245,20 +245,7 @@ int nr__trace_manifest_write(const nr__trace_run *run, nr_error *err)
     if ((size_t)snprintf(path, sizeof path, "%s/manifest.json", run->run_dir) >= sizeof path)
         return nr_error_set(err, NR_E_LIMIT, "%s: run directory path too long", run->run_dir);
     json_t *m = build_manifest(run);
-    char *text = json_dumps(m, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    int rc = nr_cli_write_json(path, m, JSON_INDENT(2) | JSON_REAL_PRECISION(17), err);
     json_decref(m);
-    if (!text)
-        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
-    nr_outfile out;
-    int rc = nr_outfile_open(&out, path, err);
-    if (rc == 0)
-        rc = nr_outfile_write(&out, text, strlen(text), err);
-    if (rc == 0)
-        rc = nr_outfile_write(&out, "\n", 1, err);
-    if (rc == 0)
-        rc = nr_outfile_commit(&out, err);
-    else
-        nr_outfile_abort(&out);
-    free(text);
     return rc;
 }

@@ -46,6 +46,7 @@ struct nr_hook {
     uint32_t *slots;       /* open addressing on (pid, tid): thread index + 1 */
     size_t nslots;
     int64_t first_ns, last_ns;
+    const char *output_path; /* from the header line; interned in strings */
     int have_ts;
     int finished;
     /* per pid: index of its first thread (main first); built at finish */
@@ -245,8 +246,11 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
             rc = add_io(h, o, p, th, t);
         } else if (strcmp(event, "header") == 0) {
             json_t *v = json_object_get(o, "version");
+            json_t *out = json_object_get(o, "out");
             if (!json_is_integer(v) || json_integer_value(v) != 1)
                 report(h, "unsupported_version", line_no, example);
+            else if (json_is_string(out) && !h->output_path && !(h->output_path = intern(h, json_string_value(out))))
+                rc = NR_E_NOMEM;
         } else if (strcmp(event, "mark") != 0 && strcmp(event, "fork") != 0) {
             report(h, "unknown_event", line_no, example);
         }
@@ -287,6 +291,11 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
     }
     *out = h;
     return 0;
+}
+
+const char *nr_hook_output_path(const nr_hook *h)
+{
+    return h->output_path;
 }
 
 void nr_hook_free(nr_hook *h)

@@ -47,6 +47,10 @@ size_t nr_hook_phase_count(const nr_hook *h);
 const nr_hook_phase *nr_hook_phase_get(const nr_hook *h, size_t i);
 size_t nr_hook_io_count(const nr_hook *h);
 const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i);
+/* The file the hook wrote to, as its header line names it (absolute), or
+ * NULL. Its writes show up in the strace log; ingest marks that file as
+ * niorep's own output so they are not counted as the job's I/O. */
+const char *nr_hook_output_path(const nr_hook *h);
 /* Earliest and latest timestamps in the hook, Unix ns; 0 when empty. */
 int64_t nr_hook_first_ns(const nr_hook *h);
 int64_t nr_hook_last_ns(const nr_hook *h);

@@ -436,13 +436,20 @@ static int write_files(ingest *in, nr_error *err)
 {
     nr_table_writer *t = in->t_files;
     size_t n = nr_pm_file_count(in->pm);
+    const char *tool_path = NULL;
+#ifdef NR_HAVE_HOOK
+    tool_path = in->hook ? nr_hook_output_path(in->hook) : NULL;
+#endif
     for (size_t id = 0; id < n; id++) {
         const char *path;
         size_t len;
         const nr_pm_file *f = nr_pm_file_get(in->pm, id, &path, &len);
+        int kind = f->kind;
+        if (kind == NR_KIND_REGULAR && tool_path && strlen(tool_path) == len && memcmp(tool_path, path, len) == 0)
+            kind = NR_KIND_TOOL;
         nr_table_set_i64(t, NR_FI_FILE_ID, (int64_t)id);
         nr_table_set_str(t, NR_FI_PATH, path, len);
-        nr_table_set_i64(t, NR_FI_KIND, f->kind);
+        nr_table_set_i64(t, NR_FI_KIND, kind);
         nr_table_set_i64(t, NR_FI_BYTES_READ, f->bytes_read);
         nr_table_set_i64(t, NR_FI_BYTES_WRITTEN, f->bytes_written);
         nr_table_set_i64(t, NR_FI_READ_CALLS, f->read_calls);

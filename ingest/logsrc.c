@@ -141,23 +141,34 @@ static int fill_plain(nr_logsrc *s, nr_error *err)
     }
 }
 
+/* Gives a decoder compressed input: reads more once all of it is used.
+ * Returns 1 when the input has ended (text_eof set), 0 otherwise, or an error. */
+static int decoder_input(nr_logsrc *s, nr_error *err)
+{
+    if (s->in_pos < s->in_len)
+        return 0;
+    if (!s->in_eof)
+        NR_TRY(read_input(s, err));
+    if (s->in_eof && s->in_pos == s->in_len) {
+        s->text_eof = 1;
+        return 1;
+    }
+    return 0;
+}
+
 static int fill_zstd(nr_logsrc *s, nr_error *err)
 {
     size_t before = s->end;
     while (s->end == before) {
-        if (s->in_pos == s->in_len) {
-            if (!s->in_eof)
-                NR_TRY(read_input(s, err));
-            if (s->in_eof && s->in_pos == s->in_len) {
-                s->text_eof = 1;
-                if (s->zstd_hint != 0)
-                    return nr_error_set(err, NR_E_INPUT,
-                                        "%s: zstd data cut short at byte offset %llu "
-                                        "(the last frame is incomplete)",
-                                        s->path, (unsigned long long)consumed_offset(s));
-                return 0;
-            }
-        }
+        const int ended = decoder_input(s, err);
+        if (ended < 0)
+            return ended;
+        if (ended && s->zstd_hint != 0)
+            return nr_error_set(err, NR_E_INPUT,
+                                "%s: zstd data cut short at byte offset %llu (the last frame is incomplete)",
+                                s->path, (unsigned long long)consumed_offset(s));
+        if (ended)
+            return 0;
         ZSTD_inBuffer ib = {s->in, s->in_len, s->in_pos};
         ZSTD_outBuffer ob = {s->buf + s->end, s->cap - s->end, 0};
         size_t r = ZSTD_decompressStream(s->zstd, &ob, &ib);
@@ -176,18 +187,14 @@ static int fill_gzip(nr_logsrc *s, nr_error *err)
 {
     size_t before = s->end;
     while (s->end == before) {
-        if (s->in_pos == s->in_len) {
-            if (!s->in_eof)
-                NR_TRY(read_input(s, err));
-            if (s->in_eof && s->in_pos == s->in_len) {
-                s->text_eof = 1;
-                if (!s->gz_at_member_end)
-                    return nr_error_set(err, NR_E_INPUT,
-                                        "%s: gzip data cut short at byte offset %llu",
-                                        s->path, (unsigned long long)consumed_offset(s));
-                return 0;
-            }
-        }
+        const int ended = decoder_input(s, err);
+        if (ended < 0)
+            return ended;
+        if (ended && !s->gz_at_member_end)
+            return nr_error_set(err, NR_E_INPUT, "%s: gzip data cut short at byte offset %llu",
+                                s->path, (unsigned long long)consumed_offset(s));
+        if (ended)
+            return 0;
         s->gz.next_in = s->in + s->in_pos;
         s->gz.avail_in = (uInt)(s->in_len - s->in_pos);
         size_t room = s->cap - s->end;

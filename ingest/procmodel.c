@@ -52,11 +52,17 @@ static int flag_present(nr_span s, const char *flag, uint64_t raw_bit)
         num[n] = '\0';
         return raw_bit && (strtoull(num, NULL, 0) & raw_bit) != 0;
     }
+    /* compare whole words only: one pass over "O_RDONLY|O_CLOEXEC" */
     size_t fn = strlen(flag);
-    for (size_t i = 0; i + fn <= s.n; i++) {
-        if (memcmp(s.p + i, flag, fn) != 0)
+    for (size_t i = 0; i < s.n;) {
+        if (!is_ident_char(s.p[i])) {
+            i++;
             continue;
-        if ((i == 0 || !is_ident_char(s.p[i - 1])) && (i + fn == s.n || !is_ident_char(s.p[i + fn])))
+        }
+        size_t w = i;
+        while (i < s.n && is_ident_char(s.p[i]))
+            i++;
+        if (i - w == fn && memcmp(s.p + w, flag, fn) == 0)
             return 1;
     }
     return 0;
@@ -808,12 +814,12 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
 }
 
 /* Parses an fd argument; returns its ofd (created if unseen) or -1, and the fd. */
-static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span arg, int64_t *fd_out)
+static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, int64_t *fd_out)
 {
     int64_t fd;
     nr_span annot = {0};
     *fd_out = -1;
-    if (nr_sarg_fd(arg, &fd, &annot) < 0)
+    if (nr_sarg_fd_at(args, arg, &fd, &annot) < 0)
         return -1;
     *fd_out = fd;
     if (fd < 0)
@@ -894,7 +900,7 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
         return -1;
     int64_t dirfd = AT_FDCWD_VALUE;
     nr_span dannot = {0};
-    if (dirfd_arg >= 0 && nr_sarg_fd(nr_sarg(c->args, (unsigned)dirfd_arg), &dirfd, &dannot) < 0)
+    if (dirfd_arg >= 0 && nr_sarg_fd_at(c->args, (unsigned)dirfd_arg, &dirfd, &dannot) < 0)
         dirfd = AT_FDCWD_VALUE;
     long n = decode(pm, arg);
     if (n < 0)
@@ -1219,10 +1225,10 @@ static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     int is_sendfile = c->info->handler == NR_H_SENDFILE;
     unsigned out_arg = is_sendfile ? 0 : 2, in_arg = is_sendfile ? 1 : 0;
     int64_t out_fd, in_fd;
-    int32_t out_idx = ofd_of_arg(pm, t, nr_sarg(c->args, out_arg), &out_fd);
+    int32_t out_idx = ofd_of_arg(pm, t, c->args, out_arg, &out_fd);
     if (out_idx < -1)
         return out_idx;
-    int32_t in_idx = ofd_of_arg(pm, t, nr_sarg(c->args, in_arg), &in_fd);
+    int32_t in_idx = ofd_of_arg(pm, t, c->args, in_arg, &in_fd);
     if (in_idx < -1)
         return in_idx;
     int64_t bytes = c->ok && c->result > 0 ? c->result : 0;
@@ -1253,7 +1259,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
         int32_t idx = -1;
         int64_t fd = -1;
         if (in->fd_arg >= 0 && in->handler != NR_H_SENDFILE && in->handler != NR_H_COPY_RANGE) {
-            idx = ofd_of_arg(pm, t, nr_sarg(c->args, (unsigned)in->fd_arg), &fd);
+            idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, &fd);
             if (idx < -1)
                 return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
             ev.fd = fd;

@@ -947,13 +947,11 @@ static const char *parse_int(const char *p, const char *end, int64_t *out, int o
     return q;
 }
 
-int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot)
+/* The fd text at p ("3", "3</path>", "AT_FDCWD", "0xffffff9c", ...): sets
+ * *fd and *annot (empty when none) and returns the end of the text, or NULL.
+ * With comments == 0 a " /\* ... *\/" after the number gives NULL too. */
+static const char *parse_fd_text(const char *p, const char *end, int comments, int64_t *fd, nr_span *annot)
 {
-    nr_span t = trim(arg);
-    const char *p = t.p, *end = t.p + t.n;
-    nr_span no_annot = {end, 0};
-    if (!p || p == end)
-        return -1;
     int64_t v;
     const char *q;
     if (STARTS(p, end, "AT_FDCWD")) {
@@ -962,25 +960,68 @@ int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot)
     } else {
         q = parse_int(p, end, &v, 0);
         if (!q)
-            return -1;
+            return NULL;
         if (*p == '0' && q - p > 2 && (p[1] == 'x' || p[1] == 'X') && v >= 0 && v <= 0xffffffffLL)
             v = (int64_t)(int32_t)(uint32_t)v; /* -X raw prints AT_FDCWD as 0xffffff9c */
         if (v < INT32_MIN || v > INT32_MAX)
-            return -1;
+            return NULL;
     }
-    q = skip_comment(q, end);
-    *annot = no_annot;
+    const char *after_comment = skip_comment(q, end);
+    if (after_comment != q && !comments)
+        return NULL;
+    q = after_comment;
+    *annot = (nr_span){q, 0};
     if (q < end && *q == '<') {
         const char *close = skip_angle(q + 1, end);
         if (!close)
-            return -1;
+            return NULL;
         *annot = annotation_path(q + 1, close - 1);
         q = close;
     }
-    if (q != end)
+    *fd = v;
+    return q;
+}
+
+int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot)
+{
+    nr_span t = trim(arg);
+    const char *p = t.p, *end = t.p + t.n;
+    if (!p || p == end)
+        return -1;
+    int64_t v;
+    nr_span a;
+    const char *q = parse_fd_text(p, end, 1, &v, &a);
+    if (!q || q != end)
         return -1;
     *fd = v;
+    *annot = a;
     return 0;
+}
+
+int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
+{
+    if (i == 0 && args.p) {
+        /* the common case in one pass: "4</data/x.bin>, ..." - the fd text,
+         * then blanks, then the first top-level comma or the end; anything
+         * else (a comment, a "1<<2" shift) takes the general path */
+        const char *p = args.p, *end = args.p + args.n;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        int64_t v;
+        nr_span a;
+        const char *q = p < end ? parse_fd_text(p, end, 0, &v, &a) : NULL;
+        if (q && !(q + 1 < end && q[0] == '<' && q[1] == '<')) {
+            const char *r = q;
+            while (r < end && (*r == ' ' || *r == '\t'))
+                r++;
+            if (r == end || *r == ',') {
+                *fd = v;
+                *annot = a;
+                return 0;
+            }
+        }
+    }
+    return nr_sarg_fd(nr_sarg(args, i), fd, annot);
 }
 
 int nr_sarg_int(nr_span arg, int64_t *out)

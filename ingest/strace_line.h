@@ -91,6 +91,9 @@ unsigned nr_sarg_count(nr_span args);
  * Sets *fd (AT_FDCWD = -100) and *annot (the path inside <>, still escaped;
  * empty when none). Returns 0, or -1 when arg is not an fd. */
 int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot);
+/* nr_sarg_fd(nr_sarg(args, i), ...), in one pass over the text when i is 0
+ * (the fd of read/write/close/...: the hot path of the process model). */
+int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot);
 
 /* Parses an integer argument: decimal, 0x-hex, 0-octal, with an optional
  * leading '-'; also the first number of "[123]" forms. Returns 0 or -1. */

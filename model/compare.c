@@ -324,6 +324,48 @@ static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *
                     "slow (cache-miss) share of reads");
 }
 
+static void burst_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    const nr_model *m[2] = {a, b};
+    double count[2], bytes[2], peak[2];
+    for (int k = 0; k < 2; k++) {
+        count[k] = (double)nr_model_burst_count(m[k]);
+        bytes[k] = peak[k] = 0.0;
+        for (size_t i = 0; i < nr_model_burst_count(m[k]); i++) {
+            const nr_model_burst *x = nr_model_burst_at(m[k], i);
+            bytes[k] += (double)x->bytes;
+            if (x->peak_rate > peak[k])
+                peak[k] = x->peak_rate;
+        }
+    }
+    descriptive(l, r, "throughput", "1", count[0], count[1], "write bursts");
+    descriptive(l, r, "throughput", "B", bytes[0], bytes[1], "bytes written in bursts");
+    descriptive(l, r, "throughput", "B/s", peak[0], peak[1], "highest burst peak rate");
+}
+
+static int finding_fired(const nr_model *m, const char *id)
+{
+    for (size_t i = 0; i < nr_model_finding_count(m); i++)
+        if (strcmp(nr_model_finding_at(m, i)->id, id) == 0)
+            return 1;
+    return 0;
+}
+
+/* Findings rules that fired in either run: 1 = fired, 0 = not. */
+static void finding_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
+{
+    const nr_model *m[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < nr_model_finding_count(m[k]); i++) {
+            const char *id = nr_model_finding_at(m[k], i)->id;
+            if (k == 1 && finding_fired(a, id))
+                continue;   /* listed with a's */
+            char label[96];
+            snprintf(label, sizeof label, "finding %s", id);
+            descriptive(l, r, "findings", "1", finding_fired(a, id), finding_fired(b, id), label);
+        }
+}
+
 int nr_compare_pair_compute(const nr_compare_side *a, const nr_compare_side *b,
                             const nr_compare_opts *opts, nr_compare_pair *out, nr_error *err)
 {
@@ -341,8 +383,10 @@ int nr_compare_pair_compute(const nr_compare_side *a, const nr_compare_side *b,
         rc = latency_rows(&l, opts, a, b, op);
     for (int op = NR_LAT_READ; op <= NR_LAT_WRITE && rc == 0; op++)
         rc = throughput_row(&l, opts, a, b, op);
+    burst_rows(&l, &opts->rule, a->model, b->model);
     concentration_rows(&l, &opts->rule, a->model, b->model);
     access_rows(&l, &opts->rule, a->model, b->model);
+    finding_rows(&l, &opts->rule, a->model, b->model);
     if (rc < 0 || l.oom) {
         free(l.v);
         return nr_error_set(err, NR_E_NOMEM, "compare %s with %s: out of memory", a->name, b->name);

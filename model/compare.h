@@ -86,7 +86,7 @@ typedef enum nr_stat_kind {
 } nr_stat_kind;
 
 typedef struct nr_compare_stat {
-    char section[32];        /* "run", "phase", "latency", "throughput", "concentration", "access" */
+    char section[32];        /* "run", "phase", "latency", "throughput", "concentration", "access", "findings" */
     char name[96];           /* "read p99", "train wall time", ... */
     const char *unit;        /* "s", "B", "B/s", "1" (count), "share", "D" */
     nr_stat_kind kind;

@@ -260,16 +260,22 @@ int nr_ks_2samp(const double *a, size_t na, const double *b, size_t nb, nr_ks_re
 
 /* ---- quantiles and bootstrap ------------------------------------------ */
 
-double nr_quantile_sorted(const double *sorted, size_t n, double q)
+/* The nearest rank ceil(q n) of n > 0 values, clamped to 1..n. */
+static double nearest_rank(double q, size_t n)
 {
-    if (n == 0)
-        return NAN;
     double r = ceil(q * (double)n);
     if (r < 1.0)
         r = 1.0;
     if (r > (double)n)
         r = (double)n;
-    return sorted[(size_t)r - 1];
+    return r;
+}
+
+double nr_quantile_sorted(const double *sorted, size_t n, double q)
+{
+    if (n == 0)
+        return NAN;
+    return sorted[(size_t)nearest_rank(q, n) - 1];
 }
 
 static void boot_defaults(const nr_boot_opts *opts, int *b, uint64_t *seed, double *level)
@@ -290,29 +296,23 @@ static void percentile_interval(double *reps, int b, double level, nr_boot_ci *o
     out->bootstraps = b;
 }
 
-/* One bootstrap replicate of the nearest-rank q-quantile of a sorted sample. */
-static double boot_quantile(nr_rng *r, const double *x, size_t n, double q)
-{
-    double rank = ceil(q * (double)n);
-    if (rank < 1.0)
-        rank = 1.0;
-    if (rank > (double)n)
-        rank = (double)n;
-    const double u = rng_beta(r, rank, (double)n - rank + 1.0);
-    double k = ceil((double)n * u);
-    if (k < 1.0)
-        k = 1.0;
-    if (k > (double)n)
-        k = (double)n;
-    return x[(size_t)k - 1];
-}
+/* One sample of a two-sample bootstrap and what its statistic needs. */
+typedef struct boot_sample {
+    const double *x;      /* sorted values (quantile) or bytes (throughput) */
+    const double *secs;   /* throughput only */
+    size_t n;
+    double q;             /* quantile only */
+} boot_sample;
 
-int nr_boot_quantile_diff_sorted(const double *a, size_t na, const double *b, size_t nb,
-                                 double q, const nr_boot_opts *opts, nr_boot_ci *out)
+/* One bootstrap replicate of a sample's statistic. */
+typedef double (*boot_replicate_fn)(nr_rng *r, const boot_sample *s);
+
+/* The percentile interval of stat(b) - stat(a) over the replicates, drawing
+ * a's replicate before b's in each round from one seeded stream; sets
+ * everything in out except the estimate. */
+static int boot_diff(const boot_sample *a, const boot_sample *b, boot_replicate_fn replicate,
+                     const nr_boot_opts *opts, nr_boot_ci *out)
 {
-    memset(out, 0, sizeof *out);
-    if (na == 0 || nb == 0)
-        return NR_E_INPUT;
     int nboot;
     uint64_t seed;
     double level;
@@ -323,13 +323,33 @@ int nr_boot_quantile_diff_sorted(const double *a, size_t na, const double *b, si
     nr_rng r;
     nr_rng_seed(&r, seed);
     for (int i = 0; i < nboot; i++) {
-        const double qa = boot_quantile(&r, a, na, q);
-        const double qb = boot_quantile(&r, b, nb, q);
-        reps[i] = qb - qa;
+        const double ra = replicate(&r, a);
+        const double rb = replicate(&r, b);
+        reps[i] = rb - ra;
     }
-    out->estimate = nr_quantile_sorted(b, nb, q) - nr_quantile_sorted(a, na, q);
     percentile_interval(reps, nboot, level, out);
     free(reps);
+    return 0;
+}
+
+/* One bootstrap replicate of the nearest-rank q-quantile of a sorted sample:
+ * the order statistic of rank ceil(n U), U ~ Beta(k, n - k + 1). */
+static double boot_quantile(nr_rng *r, const boot_sample *s)
+{
+    const double rank = nearest_rank(s->q, s->n);
+    const double u = rng_beta(r, rank, (double)s->n - rank + 1.0);
+    return s->x[(size_t)nearest_rank(u, s->n) - 1];
+}
+
+int nr_boot_quantile_diff_sorted(const double *a, size_t na, const double *b, size_t nb,
+                                 double q, const nr_boot_opts *opts, nr_boot_ci *out)
+{
+    memset(out, 0, sizeof *out);
+    if (na == 0 || nb == 0)
+        return NR_E_INPUT;
+    const boot_sample sa = {.x = a, .n = na, .q = q}, sb = {.x = b, .n = nb, .q = q};
+    NR_TRY(boot_diff(&sa, &sb, boot_quantile, opts, out));
+    out->estimate = nr_quantile_sorted(b, nb, q) - nr_quantile_sorted(a, na, q);
     return 0;
 }
 
@@ -343,13 +363,13 @@ static double throughput(const double *bytes, const double *secs, size_t n)
     return ss > 0.0 ? sb / ss : NAN;
 }
 
-static double boot_throughput(nr_rng *r, const double *bytes, const double *secs, size_t n)
+static double boot_throughput(nr_rng *r, const boot_sample *s)
 {
     double sb = 0.0, ss = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const size_t k = (size_t)nr_rng_below(r, n);
-        sb += bytes[k];
-        ss += secs[k];
+    for (size_t i = 0; i < s->n; i++) {
+        const size_t k = (size_t)nr_rng_below(r, s->n);
+        sb += s->x[k];
+        ss += s->secs[k];
     }
     /* A resample with no time at all has no throughput; count it as 0 B/s
      * rather than dropping it, which keeps B fixed (rare: needs all-zero picks). */
@@ -366,23 +386,9 @@ int nr_boot_throughput_diff(const double *bytes_a, const double *secs_a, size_t 
     const double ta = throughput(bytes_a, secs_a, na), tb = throughput(bytes_b, secs_b, nb);
     if (isnan(ta) || isnan(tb))
         return NR_E_INPUT;
-    int nboot;
-    uint64_t seed;
-    double level;
-    boot_defaults(opts, &nboot, &seed, &level);
-    double *reps = malloc((size_t)nboot * sizeof *reps);
-    if (!reps)
-        return NR_E_NOMEM;
-    nr_rng r;
-    nr_rng_seed(&r, seed);
-    for (int i = 0; i < nboot; i++) {
-        const double xa = boot_throughput(&r, bytes_a, secs_a, na);
-        const double xb = boot_throughput(&r, bytes_b, secs_b, nb);
-        reps[i] = xb - xa;
-    }
+    const boot_sample sa = {.x = bytes_a, .secs = secs_a, .n = na}, sb = {.x = bytes_b, .secs = secs_b, .n = nb};
+    NR_TRY(boot_diff(&sa, &sb, boot_throughput, opts, out));
     out->estimate = tb - ta;
-    percentile_interval(reps, nboot, level, out);
-    free(reps);
     return 0;
 }
 

@@ -57,7 +57,8 @@ typedef struct nr_ks_result {
  * NR_KS_EXACT_MAX_PRODUCT, else the asymptotic Kolmogorov distribution at
  * sqrt(n1 n2 / (n1 + n2)) * D. Returns 0, or NR_E_NOMEM. */
 int nr_ks_2samp(const double *a, size_t na, const double *b, size_t nb, nr_ks_result *out);
-/* The same over arrays already sorted ascending (no allocation). */
+/* The same over arrays already sorted ascending (the exact p-value needs
+ * max(n1, n2) + 1 doubles; on allocation failure p_value is NAN). */
 void nr_ks_2samp_sorted(const double *a, size_t na, const double *b, size_t nb, nr_ks_result *out);
 /* D of two ascending samples. */
 double nr_ks_statistic_sorted(const double *a, size_t na, const double *b, size_t nb);

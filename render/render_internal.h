@@ -81,6 +81,13 @@ size_t nr__nice_ticks(double lo, double hi, int max_ticks, double *ticks, size_t
 /* Decade exponents k with 10^k inside [lo, hi] (lo > 0): *k_first..*k_last;
  * returns their count (0 when none). */
 int nr__log_decades(double lo, double hi, int *k_first, int *k_last);
+/* Writes v with the given number of decimals, trailing zeros (and a bare
+ * point) dropped, "-0" as "0": the core of every 3-significant-digit label
+ * (units.c for figures, report_format.c for the report). */
+void nr__fmt_trimmed(double v, int decimals, char *buf, size_t cap);
+/* Divides *v by 1024 while its magnitude would round to 1024 or more in the
+ * current unit, at most nunits - 1 times; returns the unit index reached. */
+size_t nr__binary_unit(double *v, size_t nunits);
 /* Chooses the display scale of a linear axis of unit whose largest magnitude
  * is vmax: writes the unit text ("MiB") and returns the divisor. */
 double nr__unit_scale(nr__unit unit, double vmax, char *text, size_t cap);

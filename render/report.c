@@ -12,12 +12,8 @@
 #include <libxml/tree.h>
 
 #include "nr_outfile.h"
+#include "nr_templates.h"
 #include "report_internal.h"
-
-extern const unsigned char nr_tmpl_report_html[];
-extern const size_t nr_tmpl_report_html_len;
-extern const unsigned char nr_tmpl_report_css[];
-extern const size_t nr_tmpl_report_css_len;
 
 static const char *const section_marks[NR_SEC_COUNT] = {
 #define NR_X_SEC(id, name) [id] = name,

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render_internal.h"
 #include "report.h"
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid
@@ -65,21 +66,12 @@ char *nr_report_text_clean(const char *s, char *out, size_t cap)
     return out;
 }
 
-/* Three significant digits, trailing zeros dropped: 1.50 -> "1.5", 123.4 -> "123". */
+/* Three significant digits, trailing zeros dropped: 1.50 -> "1.5", 123.4 -> "123".
+ * Unlike the figures' labels (units.c), values below 1 keep two decimals only. */
 static void sig3(double x, char *buf, size_t cap)
 {
     double a = fabs(x);
-    int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-    snprintf(buf, cap, "%.*f", decimals, x);
-    if (strchr(buf, '.')) {
-        size_t n = strlen(buf);
-        while (n > 0 && buf[n - 1] == '0')
-            buf[--n] = '\0';
-        if (n > 0 && buf[n - 1] == '.')
-            buf[--n] = '\0';
-    }
-    if (strcmp(buf, "-0") == 0)
-        snprintf(buf, cap, "0");
+    nr__fmt_trimmed(x, a >= 100 ? 0 : a >= 10 ? 1 : 2, buf, cap);
 }
 
 static int not_a_number(double x, char *buf, size_t cap)
@@ -95,13 +87,7 @@ static char *fmt_binary(double v, const char *const *units, size_t nunits, char 
 {
     if (not_a_number(v, buf, cap))
         return buf;
-    size_t u = 0;
-    double a = fabs(v);
-    while (u + 1 < nunits && a >= 1023.5) {
-        a /= 1024.0;
-        v /= 1024.0;
-        u++;
-    }
+    size_t u = nr__binary_unit(&v, nunits);
     char num[48];
     if (u == 0)
         snprintf(num, sizeof num, "%.0f", v);

@@ -5,17 +5,8 @@
 
 #include "render_internal.h"
 
-/* Writes v with at most 3 significant digits and no trailing zeros. */
-static void fmt_sig3(double v, char *buf, size_t cap)
+void nr__fmt_trimmed(double v, int decimals, char *buf, size_t cap)
 {
-    double a = fabs(v);
-    int decimals = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
-    if (a == 0.0)
-        decimals = 0;
-    else if (a < 0.9995)
-        decimals = (int)ceil(-log10(a)) + 2;
-    if (decimals > 12)
-        decimals = 12;
     snprintf(buf, cap, "%.*f", decimals, v);
     if (strchr(buf, '.')) {
         size_t n = strlen(buf);
@@ -28,6 +19,31 @@ static void fmt_sig3(double v, char *buf, size_t cap)
         snprintf(buf, cap, "0");
 }
 
+size_t nr__binary_unit(double *v, size_t nunits)
+{
+    size_t k = 0;
+    while (k + 1 < nunits && fabs(*v) >= 1023.5) {
+        *v /= 1024.0;
+        k++;
+    }
+    return k;
+}
+
+/* Writes v with at most 3 significant digits (more decimals below 1, so
+ * that small values keep 3 digits) and no trailing zeros. */
+static void fmt_sig3(double v, char *buf, size_t cap)
+{
+    double a = fabs(v);
+    int decimals = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
+    if (a == 0.0)
+        decimals = 0;
+    else if (a < 0.9995)
+        decimals = (int)ceil(-log10(a)) + 2;
+    if (decimals > 12)
+        decimals = 12;
+    nr__fmt_trimmed(v, decimals, buf, cap);
+}
+
 static const char *const byte_units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
 char *nr_render_fmt_bytes(double bytes, char *buf, size_t cap)
@@ -36,13 +52,8 @@ char *nr_render_fmt_bytes(double bytes, char *buf, size_t cap)
         snprintf(buf, cap, "n/a");
         return buf;
     }
-    size_t k = 0;
     double v = bytes;
-    /* Move up a unit when the 3-digit rounding would print 1024 or more. */
-    while (k + 1 < sizeof byte_units / sizeof byte_units[0] && fabs(v) >= 1023.5) {
-        v /= 1024.0;
-        k++;
-    }
+    size_t k = nr__binary_unit(&v, sizeof byte_units / sizeof byte_units[0]);
     char num[64];
     fmt_sig3(v, num, sizeof num);
     snprintf(buf, cap, "%s %s", num, byte_units[k]);

@@ -4,17 +4,19 @@
 
 #define I64(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT}
 #define DELTA(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_DELTA_VARINT}
+/* stored as differences from an earlier column it usually equals */
+#define I64_BASE(n, b) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .base = b}
 #define STR(n) {.name = n, .type = NR_COL_STR, .encoding = NR_ENC_DICT}
 #define TABLE(var, tname, coldefs) \
     const nr_table_def var = {.name = tname, .cols = coldefs, .ncols = sizeof coldefs / sizeof coldefs[0]}
 
 static const nr_col_def events_cols[NR_EV_COL_COUNT] = {
     [NR_EV_TS_NS] = DELTA("ts_ns"),     [NR_EV_DUR_NS] = I64("dur_ns"),
-    [NR_EV_PID] = DELTA("pid"),         [NR_EV_TID] = DELTA("tid"),
+    [NR_EV_PID] = DELTA("pid"),         [NR_EV_TID] = I64_BASE("tid", "pid"),
     [NR_EV_SYSCALL] = STR("syscall"),   [NR_EV_OP_CLASS] = I64("op_class"),
     [NR_EV_FD] = I64("fd"),             [NR_EV_FILE_ID] = I64("file_id"),
     [NR_EV_FILE2_ID] = I64("file2_id"), [NR_EV_BYTES] = I64("bytes"),
-    [NR_EV_OFFSET] = I64("offset"),     [NR_EV_RESULT] = I64("result"),
+    [NR_EV_OFFSET] = I64("offset"),     [NR_EV_RESULT] = I64_BASE("result", "bytes"),
     [NR_EV_ERRNO] = STR("errno"),       [NR_EV_FLAGS] = I64("flags"),
     [NR_EV_PHASE_ID] = I64("phase_id"),
 };
@@ -55,7 +57,7 @@ TABLE(nr_meta_table, "meta", meta_cols);
 
 static const nr_col_def phases_cols[NR_PH_COL_COUNT] = {
     [NR_PH_PHASE_ID] = DELTA("phase_id"), [NR_PH_PID] = I64("pid"),
-    [NR_PH_TID] = I64("tid"),             [NR_PH_NAME] = STR("name"),
+    [NR_PH_TID] = I64_BASE("tid", "pid"),             [NR_PH_NAME] = STR("name"),
     [NR_PH_BEGIN_NS] = DELTA("begin_ns"), [NR_PH_END_NS] = I64("end_ns"),
     [NR_PH_DEPTH] = I64("depth"),         [NR_PH_PARENT_ID] = I64("parent_id"),
     [NR_PH_FLAGS] = I64("flags"),
@@ -64,7 +66,7 @@ TABLE(nr_phases_table, "phases", phases_cols);
 
 static const nr_col_def pyio_cols[NR_PY_COL_COUNT] = {
     [NR_PY_TS_NS] = DELTA("ts_ns"), [NR_PY_PID] = I64("pid"),
-    [NR_PY_TID] = I64("tid"),       [NR_PY_OP] = STR("op"),
+    [NR_PY_TID] = I64_BASE("tid", "pid"),       [NR_PY_OP] = STR("op"),
     [NR_PY_PATH] = STR("path"),     [NR_PY_BYTES] = I64("bytes"),
     [NR_PY_DUR_NS] = I64("dur_ns"), [NR_PY_PHASE_ID] = I64("phase_id"),
 };

@@ -35,7 +35,8 @@ typedef enum nr_op_class {
     X(NR_KIND_SOCKET, "socket")   \
     X(NR_KIND_DEVICE, "device")   \
     X(NR_KIND_PROCFS, "procfs")   /* /proc and /sys */ \
-    X(NR_KIND_ANON, "anon_inode")
+    X(NR_KIND_ANON, "anon_inode") \
+    X(NR_KIND_TOOL, "tool_output") /* niorep's own capture output (hook.jsonl): not the job's I/O */
 
 typedef enum nr_file_kind {
 #define NR_X(code, name) code,

@@ -13,7 +13,7 @@
 
 #include "nr_error.h"
 
-#define NR_STORE_FORMAT_VERSION 1u
+#define NR_STORE_FORMAT_VERSION 2u
 #define NR_STORE_ROWS_PER_GROUP 65536u
 
 typedef enum nr_col_type {
@@ -35,6 +35,11 @@ typedef struct nr_col_def {
     const char *name;
     nr_col_type type;
     nr_col_encoding encoding;
+    /* I64 only, optional: the name of an earlier I64 column of the same
+     * table that this one usually equals or follows closely (tid ~ pid,
+     * result ~ bytes); the writer then stores the differences from it
+     * (format version 2). NULL: none. */
+    const char *base;
 } nr_col_def;
 
 typedef struct nr_table_def {

@@ -21,6 +21,7 @@ typedef struct chunk_scratch {
     size_t dict_cap, dict_len_cap;
     size_t str_cap, str_len_cap; /* capacity of c->str and c->str_len */
     ZSTD_DCtx *dctx;
+    nr_col_chunk *base;   /* v2: the base column's values of the same row group */
 } chunk_scratch;
 
 void nr_col_chunk_init(nr_col_chunk *c)
@@ -38,6 +39,10 @@ void nr_col_chunk_fini(nr_col_chunk *c)
         free(sc->dict);
         free(sc->dict_len);
         ZSTD_freeDCtx(sc->dctx);
+        if (sc->base) {
+            nr_col_chunk_fini(sc->base);
+            free(sc->base);
+        }
         free(sc);
     }
     free(c->i64);
@@ -168,6 +173,75 @@ int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg, nr
     const uint8_t *p = sc->raw.data, *end = sc->raw.data + sc->raw.len;
     if (t->cols[col].type == NR_COL_I64)
         NR_TRY(decode_i64(&x, p, end, c));
+    else
+        NR_TRY(decode_dict(&x, sc, p, end, c));
+    c->n = x.ref->rows;
+    return 0;
+}
+
+/* Version 2 I64 chunk: transform byte, [base column], scale, then the
+ * values (FORMAT.md, "I64 chunks, version 2"). */
+static int decode_i64_v2(const chunk_ctx *x, chunk_scratch *sc, const uint8_t *p, const uint8_t *end,
+                         nr_col_chunk *c)
+{
+    size_t n = x->ref->rows;
+    if (NR_GROW(c->i64, c->cap_, n) < 0)
+        return chunk_fail(x, NR_E_NOMEM, "out of memory for %zu values", n);
+    uint8_t transform = *p++;
+    uint64_t base = 0, scale;
+    if (transform > NR__I64_BASE)
+        return chunk_fail(x, NR_E_FORMAT, "expected transform 0, 1 or 2, found %u", transform);
+    if (transform == NR__I64_BASE) {
+        if (nr_get_uvarint(&p, end, &base) < 0 || base >= x->col || x->t->cols[base].type != NR_COL_I64)
+            return chunk_fail(x, NR_E_FORMAT, "expected the index of an earlier i64 column as the base");
+    }
+    if (nr_get_uvarint(&p, end, &scale) < 0 || scale == 0)
+        return chunk_fail(x, NR_E_FORMAT, "expected a scale of at least 1");
+    const int64_t *b = NULL;
+    if (transform == NR__I64_BASE) {
+        if (!sc->base) {
+            if (!(sc->base = malloc(sizeof *sc->base)))
+                return chunk_fail(x, NR_E_NOMEM, "out of memory");
+            nr_col_chunk_init(sc->base);
+        }
+        /* base < col: the recursion ends at a column without a base */
+        NR_TRY(nr__store_decode_chunk_v2(x->t, (size_t)base, x->rg, sc->base, x->err));
+        if (sc->base->n != n)
+            return chunk_fail(x, NR_E_FORMAT, "expected the base column to hold %zu rows", n);
+        b = sc->base->i64;
+    }
+    uint64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        if (nr_get_uvarint(&p, end, &u) < 0)
+            return chunk_fail(x, NR_E_FORMAT, "expected a varint for value %zu of %zu", i, n);
+        int64_t d = nr_unzigzag(u);
+        if (scale != 1)
+            d = nr__scale_up(d, scale);
+        if (transform == NR__I64_DELTA)
+            prev += (uint64_t)d;
+        else if (transform == NR__I64_BASE)
+            prev = (uint64_t)b[i] + (uint64_t)d;
+        else
+            prev = (uint64_t)d;
+        c->i64[i] = (int64_t)prev;
+    }
+    if (p != end)
+        return chunk_fail(x, NR_E_FORMAT, "expected the values to end the chunk, %zu of %u raw bytes left",
+                          (size_t)(end - p), x->ref->raw_size);
+    return 0;
+}
+
+int nr__store_decode_chunk_v2(const nr_store_table *t, size_t col, size_t rg, nr_col_chunk *c, nr_error *err)
+{
+    const chunk_ctx x = {.t = t, .col = col, .rg = rg, .ref = &t->chunks[rg * t->ncols + col], .err = err};
+    chunk_scratch *sc = c->scratch_;
+    if (!sc && !(sc = c->scratch_ = calloc(1, sizeof *sc)))
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", t->store->name);
+    NR_TRY(fetch_chunk(&x, sc));
+    const uint8_t *p = sc->raw.data, *end = sc->raw.data + sc->raw.len;
+    if (t->cols[col].type == NR_COL_I64)
+        NR_TRY(decode_i64_v2(&x, sc, p, end, c));
     else
         NR_TRY(decode_dict(&x, sc, p, end, c));
     c->n = x.ref->rows;

@@ -59,6 +59,32 @@ static inline uint64_t nr__get_le64(const uint8_t *p)
     return (uint64_t)nr__get_le32(p) | (uint64_t)nr__get_le32(p + 4) << 32;
 }
 
+/* Version 2 I64 chunks start with a transform byte, the base column's index
+ * (transform BASE only) and the scale, before the values (FORMAT.md). */
+enum nr__i64_transform { NR__I64_VALUES = 0, NR__I64_DELTA = 1, NR__I64_BASE = 2 };
+#define NR__I64_HEADER_MAX 21u /* 1 + two 10-byte uvarints */
+
+/* A value x that is -1 or a multiple of scale (> 1) as the code stored: x /
+ * scale, one less when negative, so that -1 stays free for x = -1. */
+static inline int64_t nr__scale_down(int64_t x, uint64_t scale)
+{
+    if (x == -1)
+        return -1;
+    if (x >= 0)
+        return (int64_t)((uint64_t)x / scale);
+    return -(int64_t)((0 - (uint64_t)x) / scale) - 1;
+}
+
+/* The inverse of nr__scale_down (wrapping, so damaged codes cannot overflow). */
+static inline int64_t nr__scale_up(int64_t code, uint64_t scale)
+{
+    if (code == -1)
+        return -1;
+    if (code >= 0)
+        return (int64_t)((uint64_t)code * scale);
+    return (int64_t)((uint64_t)(code + 1) * scale);
+}
+
 /* CRC-32 (zlib's polynomial) of n bytes. */
 uint32_t nr__store_crc32(const void *p, size_t n);
 

@@ -131,7 +131,7 @@ static int parse_column_v1(cursor *c, const nr_store_table *t, size_t i, nr_erro
     return 0;
 }
 
-/* Checks one chunk entry against the file and the v1 limits. */
+/* Checks one chunk entry against the file and the limits of its version. */
 static int check_chunk_v1(const nr_store_table *t, size_t col, uint64_t at,
                           const nr__chunk_ref *ref, uint64_t footer_offset, nr_error *err)
 {
@@ -147,8 +147,11 @@ static int check_chunk_v1(const nr_store_table *t, size_t col, uint64_t at,
     if (ref->rows == 0 || ref->rows > NR_STORE_ROWS_PER_GROUP)
         return nr_error_set(err, NR_E_FORMAT, "%s: footer offset %llu: chunk of table '%s' column '%s': expected 1 to %u rows, found %u",
                             file, (unsigned long long)at, t->name, cname, NR_STORE_ROWS_PER_GROUP, ref->rows);
-    uint64_t min_raw = t->cols[col].type == NR_COL_I64 ? ref->rows : (uint64_t)ref->rows + 1;
-    uint64_t max_raw = t->cols[col].type == NR_COL_I64 ? (uint64_t)ref->rows * 10 : NR__STORE_MAX_CHUNK_RAW;
+    /* version 2 I64 chunks carry a 2..21-byte header before the values */
+    const int v2 = t->store->version >= 2;
+    uint64_t min_raw = t->cols[col].type == NR_COL_I64 ? ref->rows + (v2 ? 2u : 0u) : (uint64_t)ref->rows + 1;
+    uint64_t max_raw = t->cols[col].type == NR_COL_I64 ? (uint64_t)ref->rows * 10 + (v2 ? NR__I64_HEADER_MAX : 0u)
+                                                       : NR__STORE_MAX_CHUNK_RAW;
     if ((uint64_t)ref->disk_size * NR__ZSTD_MAX_RATIO < max_raw)
         max_raw = (uint64_t)ref->disk_size * NR__ZSTD_MAX_RATIO;
     if (ref->raw_size < min_raw || ref->raw_size > max_raw)
@@ -255,13 +258,14 @@ static int check_no_overlap(const nr_store *s, nr_error *err)
     return rc;
 }
 
+/* Versions 1 and 2 share the footer layout; they differ in the I64 chunks. */
 static int parse_footer_v1(nr_store *s, const uint8_t *footer, size_t len, uint64_t footer_offset, nr_error *err)
 {
     uint8_t header[NR__STORE_HEADER_SIZE];
     NR_TRY(nr__store_read_at(s, 0, header, sizeof header, err));
     if (nr__get_le32(header + 12) != 0)
-        return nr_error_set(err, NR_E_FORMAT, "%s: offset 12: expected header flags 0 in format version 1, found 0x%08x",
-                            s->name, nr__get_le32(header + 12));
+        return nr_error_set(err, NR_E_FORMAT, "%s: offset 12: expected header flags 0 in format version %u, found 0x%08x",
+                            s->name, s->version, nr__get_le32(header + 12));
     cursor c = {.s = s, .bytes = footer, .p = footer, .end = footer + len, .base = footer_offset};
     uint32_t ntables;
     NR_TRY(get_u32(&c, "a table count", &ntables, err));
@@ -279,7 +283,7 @@ static int parse_footer_v1(nr_store *s, const uint8_t *footer, size_t len, uint6
     if (c.p != c.end)
         return nr_error_set(err, NR_E_FORMAT, "%s: footer offset %llu: expected the end of the footer, found %zu more bytes",
                             s->name, (unsigned long long)cursor_offset(&c), (size_t)(c.end - c.p));
-    s->decode_chunk = nr__store_decode_chunk_v1;
+    s->decode_chunk = s->version >= 2 ? nr__store_decode_chunk_v2 : nr__store_decode_chunk_v1;
     return check_no_overlap(s, err);
 }
 
@@ -293,6 +297,7 @@ static const struct {
     footer_parser parse;
 } format_readers[] = {
     {1, parse_footer_v1},
+    {2, parse_footer_v1},
 };
 
 static footer_parser find_parser(uint32_t version)

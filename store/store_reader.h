@@ -45,5 +45,7 @@ struct nr_store {
 int nr__store_read_at(const nr_store *s, uint64_t off, void *buf, size_t n, nr_error *err);
 int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg,
                               nr_col_chunk *c, nr_error *err);
+int nr__store_decode_chunk_v2(const nr_store_table *t, size_t col, size_t rg,
+                              nr_col_chunk *c, nr_error *err);
 
 #endif

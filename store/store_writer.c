@@ -17,11 +17,17 @@ typedef struct chunk_entry {
     uint32_t disk_size, raw_size, rows, crc;
 } chunk_entry;
 
+/* Direct-mapped cache in front of a STR column's dictionary: columns such
+ * as syscall and errno repeat a handful of short strings, and a hit costs one
+ * memcmp instead of hashing the string. */
+#define STR_CACHE_SLOTS 32u
+
 /* Values of one column in the current row group. */
 typedef struct col_buf {
     int64_t *i64;        /* I64: values */
     uint32_t *str_ids;   /* STR: ids into strings */
     nr_strtab strings;   /* STR: distinct strings of the group, first-appearance order */
+    uint32_t recent[STR_CACHE_SLOTS]; /* STR: 1 + id of a recently set string, by cheap key; 0 = empty */
     uint64_t set_serial; /* row serial of the last set; checks that rows are complete */
 } col_buf;
 
@@ -33,6 +39,7 @@ struct nr_table_writer {
     size_t cap;          /* rows the column buffers hold */
     uint64_t row_serial; /* 1-based serial of the row being filled */
     uint64_t total_rows;
+    int *base;           /* per column: index of its base column, or -1 */
     chunk_entry *chunks; /* footer index: group-major, ncols per group */
     size_t nchunks, chunks_cap;
     int error;           /* sticky: a failed set_str, reported by end_row */
@@ -46,6 +53,8 @@ struct nr_store_writer {
     size_t ntables, tables_cap;
     nr_buf raw;          /* encoded chunk */
     nr_buf packed;       /* compressed chunk; later the footer */
+    int64_t *xs;         /* transformed values of the chunk being encoded */
+    size_t xs_cap;
     int committed;
     int failed;          /* sticky: a chunk write failed, the file is unusable */
 };
@@ -113,6 +122,19 @@ static int valid_name(const char *name)
     return n >= 1 && n <= NR__STORE_MAX_NAME;
 }
 
+/* Index of the base column of column c: an earlier I64 column named by
+ * cols[c].base; -1 when there is none or the name does not qualify. */
+static int base_index(const nr_table_def *def, size_t c)
+{
+    const nr_col_def *col = &def->cols[c];
+    if (!col->base || col->type != NR_COL_I64)
+        return -1;
+    for (size_t d = 0; d < c; d++)
+        if (def->cols[d].type == NR_COL_I64 && strcmp(def->cols[d].name, col->base) == 0)
+            return (int)d;
+    return -1;
+}
+
 static int check_table_def(const nr_store_writer *w, const nr_table_def *def, nr_error *err)
 {
     const char *file = w->out.target;
@@ -134,6 +156,9 @@ static int check_table_def(const nr_store_writer *w, const nr_table_def *def, nr
             if (strcmp(def->cols[d].name, col->name) == 0)
                 return nr_error_set(err, NR_E_INPUT, "%s: table '%s': column '%s' declared twice",
                                     file, def->name, col->name);
+        if (col->base && base_index(def, c) < 0)
+            return nr_error_set(err, NR_E_INPUT, "%s: table '%s' column '%s': base '%s' is not an earlier i64 column",
+                                file, def->name, col->name, col->base);
     }
     return 0;
 }
@@ -167,6 +192,7 @@ static void free_table(nr_table_writer *t)
             nr_strtab_fini(&t->cols[c].strings);
         }
     free(t->cols);
+    free(t->base);
     free(t->chunks);
     free(t);
 }
@@ -183,10 +209,13 @@ int nr_store_writer_add_table(nr_store_writer *w, const nr_table_def *def,
     t->def = def;
     t->row_serial = 1;
     t->cols = calloc(def->ncols, sizeof *t->cols);
-    int rc = t->cols ? 0 : NR_E_NOMEM;
+    t->base = calloc(def->ncols, sizeof *t->base);
+    int rc = t->cols && t->base ? 0 : NR_E_NOMEM;
     if (rc == 0) {
-        for (size_t c = 0; c < def->ncols; c++)
+        for (size_t c = 0; c < def->ncols; c++) {
             nr_strtab_init(&t->cols[c].strings);
+            t->base[c] = base_index(def, c);
+        }
         rc = grow_columns(t, 64);
     }
     if (rc == 0)
@@ -206,13 +235,29 @@ void nr_table_set_i64(nr_table_writer *t, size_t col, int64_t v)
     t->cols[col].set_serial = t->row_serial;
 }
 
+static size_t recent_slot(const char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    return ((unsigned char)s[0] * 7u + (unsigned char)s[n - 1] * 13u + n) & (STR_CACHE_SLOTS - 1);
+}
+
 void nr_table_set_str(nr_table_writer *t, size_t col, const char *s, size_t n)
 {
     col_buf *cb = &t->cols[col];
-    int64_t id = nr_strtab_intern(&cb->strings, s, n);
-    if (id < 0) {
-        t->error = (int)id;
-        id = 0;
+    uint32_t *recent = &cb->recent[recent_slot(s, n)];
+    int64_t id;
+    if (*recent && nr_strtab_len(&cb->strings, *recent - 1) == n &&
+        memcmp(nr_strtab_str(&cb->strings, *recent - 1), s, n) == 0) {
+        id = *recent - 1;
+    } else {
+        id = nr_strtab_intern(&cb->strings, s, n);
+        if (id < 0) {
+            t->error = (int)id;
+            id = 0;
+        } else {
+            *recent = (uint32_t)id + 1;
+        }
     }
     cb->str_ids[t->nrows] = (uint32_t)id;
     cb->set_serial = t->row_serial;
@@ -228,7 +273,62 @@ static uint8_t *put_uvarint(uint8_t *p, uint64_t v)
     return p;
 }
 
-/* Encodes rows values of column c of t into w->raw (FORMAT.md, "Encodings"). */
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Transformed values of column c (FORMAT.md, "I64 chunks, version 2") into
+ * w->xs; returns the transform. Differences wrap modulo 2^64. */
+static int transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c, size_t *base_out)
+{
+    const int64_t *v = t->cols[c].i64;
+    int64_t *x = w->xs;
+    size_t rows = t->nrows;
+    if (t->base[c] >= 0) {
+        const int64_t *b = t->cols[t->base[c]].i64;
+        for (size_t i = 0; i < rows; i++)
+            x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)b[i]);
+        *base_out = (size_t)t->base[c];
+        return NR__I64_BASE;
+    }
+    if (t->def->cols[c].encoding == NR_ENC_DELTA_VARINT) {
+        uint64_t prev = 0;
+        for (size_t i = 0; i < rows; i++) {
+            x[i] = (int64_t)((uint64_t)v[i] - prev);
+            prev = (uint64_t)v[i];
+        }
+        return NR__I64_DELTA;
+    }
+    memcpy(x, v, rows * sizeof *x);
+    return NR__I64_VALUES;
+}
+
+/* The largest scale that divides every value but -1 (1 if none is > 1):
+ * strace prints times in us, so ns values and their differences are
+ * multiples of 1000. */
+static uint64_t common_scale(const int64_t *x, size_t rows)
+{
+    uint64_t g = 0;
+    for (size_t i = 0; i < rows; i++) {
+        if (x[i] == -1)
+            continue;
+        uint64_t a = x[i] < 0 ? 0 - (uint64_t)x[i] : (uint64_t)x[i];
+        if (g == 0 || a % g != 0) {
+            g = gcd_u64(a, g);
+            if (g == 1)
+                return 1;
+        }
+    }
+    return g > 1 ? g : 1;
+}
+
+/* Encodes column c of t into w->raw (FORMAT.md, "Encodings"). */
 static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
 {
     const col_buf *cb = &t->cols[c];
@@ -236,18 +336,22 @@ static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
     size_t rows = t->nrows;
     w->raw.len = 0;
     if (def->type == NR_COL_I64) {
-        NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10));
+        NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX));
+        NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
+        size_t base = 0;
+        int transform = transform_i64(w, t, c, &base);
+        uint64_t scale = common_scale(w->xs, rows);
         uint8_t *p = w->raw.data;
-        if (def->encoding == NR_ENC_DELTA_VARINT) {
-            uint64_t prev = 0;
-            for (size_t i = 0; i < rows; i++) {
-                uint64_t v = (uint64_t)cb->i64[i];
-                p = put_uvarint(p, nr_zigzag((int64_t)(v - prev)));
-                prev = v;
-            }
+        *p++ = (uint8_t)transform;
+        if (transform == NR__I64_BASE)
+            p = put_uvarint(p, base);
+        p = put_uvarint(p, scale);
+        if (scale == 1) {
+            for (size_t i = 0; i < rows; i++)
+                p = put_uvarint(p, nr_zigzag(w->xs[i]));
         } else {
             for (size_t i = 0; i < rows; i++)
-                p = put_uvarint(p, nr_zigzag(cb->i64[i]));
+                p = put_uvarint(p, nr_zigzag(nr__scale_down(w->xs[i], scale)));
         }
         w->raw.len = (size_t)(p - w->raw.data);
         return 0;
@@ -311,8 +415,10 @@ static int flush_group(nr_table_writer *t, nr_error *err)
         }
     }
     for (size_t c = 0; c < t->def->ncols; c++)
-        if (t->def->cols[c].type == NR_COL_STR)
+        if (t->def->cols[c].type == NR_COL_STR) {
             nr_strtab_reset(&t->cols[c].strings);
+            memset(t->cols[c].recent, 0, sizeof t->cols[c].recent);
+        }
     t->nrows = 0;
     return 0;
 }
@@ -424,6 +530,7 @@ void nr_store_writer_destroy(nr_store_writer *w)
     free(w->tables);
     nr_buf_fini(&w->raw);
     nr_buf_fini(&w->packed);
+    free(w->xs);
     ZSTD_freeCCtx(w->cctx);
     free(w);
 }

@@ -1,6 +1,7 @@
 """Shared plumbing of the six reference workloads: arguments, seeding, the
-shard reader, checkpoints written as temp file + fsync + rename, and the
-phase skeleton data_prep -> model_load -> train -> eval."""
+shard reader, checkpoints written as temp file + fsync + rename, the
+phase skeleton data_prep -> model_load -> train -> eval, and the train and
+eval loops of the five supervised workloads."""
 
 import argparse
 import os
@@ -125,6 +126,53 @@ def loader(dataset, batch_size, workers, shuffle, seed, **kw):
     g.manual_seed(seed)
     return torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=shuffle,
                                        num_workers=workers, generator=g, **kw)
+
+
+def train_epochs(model, opt, data, a, step_loss, epoch_loss="last"):
+    """The supervised train loop: a.epochs passes over data, each of at most
+    a.steps batches (step_loss(batch) -> loss tensor; zero_grad, backward,
+    step), then an "epoch" mark and the checkpoint work/ckpt_<epoch>.pt.
+    The mark's loss is the last batch's ("last") or the running total over
+    max(last step index, 1) ("mean"), as the workloads first reported it."""
+    for epoch in range(a.epochs):
+        total = 0.0
+        for step, batch in enumerate(data):
+            if step >= a.steps:
+                break
+            loss = step_loss(batch)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if epoch_loss == "mean":
+                total += loss.item()
+        mark_loss = total / max(step, 1) if epoch_loss == "mean" else loss.item()
+        niorep_hook.mark("epoch", n=epoch, loss=mark_loss)
+        save_checkpoint({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch},
+                        os.path.join(a.work, "ckpt_%d.pt" % epoch))
+
+
+def evaluate(model, data, batch_result, max_batches=None):
+    """Eval mode, no gradients: batch_result(batch) for each batch of data
+    (the first max_batches only, when given), in order."""
+    model.eval()
+    results = []
+    with torch.no_grad():
+        for step, batch in enumerate(data):
+            if max_batches is not None and step >= max_batches:
+                break
+            results.append(batch_result(batch))
+    return results
+
+
+def accuracy(model, data, predict, max_batches=None):
+    """Share of labels y that predict(x) hits over the (x, y) batches of data."""
+    def hits(batch):
+        x, y = batch
+        return (predict(x) == y).sum().item(), len(y)
+    counts = evaluate(model, data, hits, max_batches)
+    correct = sum(c for c, _ in counts)
+    seen = sum(n for _, n in counts)
+    return correct / max(seen, 1)
 
 
 def report(name, **numbers):

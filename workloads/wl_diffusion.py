@@ -97,22 +97,10 @@ def main():
     opt = torch.optim.Adam(model.parameters(), lr=2e-3)
     with niorep_hook.phase("train"):
         data = wl.loader(ImageRows(train), 32, a.workers, True, a.seed)
-        for epoch in range(a.epochs):
-            for step, x0 in enumerate(data):
-                if step >= a.steps:
-                    break
-                loss = diffusion_loss(model, x0)
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-            niorep_hook.mark("epoch", n=epoch, loss=loss.item())
-            wl.save_checkpoint({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch},
-                               os.path.join(a.work, "ckpt_%d.pt" % epoch))
+        wl.train_epochs(model, opt, data, a, lambda x0: diffusion_loss(model, x0))
     with niorep_hook.phase("eval"):
-        model.eval()
-        with torch.no_grad():
-            losses = [diffusion_loss(model, x0).item()
-                      for x0 in wl.loader(ImageRows(test), 64, a.workers, False, a.seed)]
+        test_data = wl.loader(ImageRows(test), 64, a.workers, False, a.seed)
+        losses = wl.evaluate(model, test_data, lambda x0: diffusion_loss(model, x0).item())
         np.save(os.path.join(a.work, "samples.npy"), sample(model, 8).numpy())
     wl.report(NAME, eval_loss=float(np.mean(losses)))
     return 0

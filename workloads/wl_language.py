@@ -87,29 +87,17 @@ def main():
         model = wl.load_model(TinyGPT, base)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     loss_fn = nn.CrossEntropyLoss()
+
+    def batch_loss(batch):
+        x, y = batch
+        return loss_fn(model(x).reshape(-1, VOCAB), y.reshape(-1))
+
     with niorep_hook.phase("train"):
         data = wl.loader(TokenRows(train_shards), 16, a.workers, True, a.seed)
-        for epoch in range(a.epochs):
-            total = 0.0
-            for step, (x, y) in enumerate(data):
-                if step >= a.steps:
-                    break
-                loss = loss_fn(model(x).reshape(-1, VOCAB), y.reshape(-1))
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                total += loss.item()
-            niorep_hook.mark("epoch", n=epoch, loss=total / max(step, 1))
-            wl.save_checkpoint({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch},
-                               os.path.join(a.work, "ckpt_%d.pt" % epoch))
+        wl.train_epochs(model, opt, data, a, batch_loss, epoch_loss="mean")
     with niorep_hook.phase("eval"):
-        model.eval()
-        losses = []
-        with torch.no_grad():
-            for step, (x, y) in enumerate(wl.loader(TokenRows(test_shards), 64, a.workers, False, a.seed)):
-                if step >= 8:
-                    break
-                losses.append(loss_fn(model(x).reshape(-1, VOCAB), y.reshape(-1)).item())
+        test_data = wl.loader(TokenRows(test_shards), 64, a.workers, False, a.seed)
+        losses = wl.evaluate(model, test_data, lambda b: batch_loss(b).item(), max_batches=8)
     wl.report(NAME, eval_loss=float(np.mean(losses)))
     return 0
 

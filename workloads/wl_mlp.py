@@ -58,27 +58,11 @@ def main():
     loss_fn = nn.BCEWithLogitsLoss()
     with niorep_hook.phase("train"):
         data = wl.loader(TableRows(train, mean, std), 64, a.workers, True, a.seed)
-        for epoch in range(a.epochs):
-            for step, (x, y) in enumerate(data):
-                if step >= a.steps:
-                    break
-                loss = loss_fn(model(x).squeeze(1), y)
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-            niorep_hook.mark("epoch", n=epoch, loss=loss.item())
-            wl.save_checkpoint({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch},
-                               os.path.join(a.work, "ckpt_%d.pt" % epoch))
+        wl.train_epochs(model, opt, data, a, lambda b: loss_fn(model(b[0]).squeeze(1), b[1]))
     with niorep_hook.phase("eval"):
-        model.eval()
-        correct = seen = 0
-        with torch.no_grad():
-            for step, (x, y) in enumerate(wl.loader(TableRows(test, mean, std), 128, a.workers, False, a.seed)):
-                if step >= 8:
-                    break
-                correct += ((model(x).squeeze(1) > 0).float() == y).sum().item()
-                seen += len(y)
-    wl.report(NAME, accuracy=correct / max(seen, 1))
+        test_data = wl.loader(TableRows(test, mean, std), 128, a.workers, False, a.seed)
+        acc = wl.accuracy(model, test_data, lambda x: (model(x).squeeze(1) > 0).float(), max_batches=8)
+    wl.report(NAME, accuracy=acc)
     return 0
 
 

@@ -97,25 +97,11 @@ def main():
     loss_fn = nn.CrossEntropyLoss()
     with niorep_hook.phase("train"):
         data = wl.loader(EventFiles(train), 16, a.workers, True, a.seed)
-        for epoch in range(a.epochs):
-            for step, (x, y) in enumerate(data):
-                if step >= a.steps:
-                    break
-                loss = loss_fn(model(x), y)
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-            niorep_hook.mark("epoch", n=epoch, loss=loss.item())
-            wl.save_checkpoint({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch},
-                               os.path.join(a.work, "ckpt_%d.pt" % epoch))
+        wl.train_epochs(model, opt, data, a, lambda b: loss_fn(model(b[0]), b[1]))
     with niorep_hook.phase("eval"):
-        model.eval()
-        correct = seen = 0
-        with torch.no_grad():
-            for x, y in wl.loader(EventFiles(test), 20, a.workers, False, a.seed):
-                correct += (model(x).argmax(1) == y).sum().item()
-                seen += len(y)
-    wl.report(NAME, accuracy=correct / max(seen, 1))
+        test_data = wl.loader(EventFiles(test), 20, a.workers, False, a.seed)
+        acc = wl.accuracy(model, test_data, lambda x: model(x).argmax(1))
+    wl.report(NAME, accuracy=acc)
     return 0
 
 

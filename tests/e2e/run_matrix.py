@@ -5,8 +5,9 @@ For each flag combination (COMBOS below) the driver
   1. runs every test program (tests/e2e/progs) in one `sh -c` under
      /usr/bin/strace with those flags, the log written with -o (-f or -ff) or
      to stderr (mixed with the programs' own stderr), optionally compressed;
-  2. ingests the run with the built niorep (twice: default jobs and -j 1, and
-     requires byte-identical stores), exports the files and events tables;
+  2. ingests the run with the built niorep (three times: options first,
+     -j 1, and SPEC's order `ingest RUN_DIR -o RUN.nio`; the stores must be
+     byte-identical), exports the files and events tables;
   3. compares, per file the programs touched, bytes and calls with the
      programs' own accounting (JSON lines on stdout, see progs/e2e_acct.h),
      exactly; checks the kinds of special files; checks that no other file

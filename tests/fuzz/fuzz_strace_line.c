@@ -17,7 +17,14 @@ static void exercise_args(nr_span args)
         nr_span annot;
         char buf[256];
         int truncated;
-        if (nr_sarg_fd(arg, &v, &annot) == 0 && annot.n) {
+        int64_t v_at = 0;
+        nr_span annot_at = {0};
+        int rc = nr_sarg_fd(arg, &v, &annot);
+        /* the one-pass form must agree with nr_sarg + nr_sarg_fd */
+        if (nr_sarg_fd_at(args, i, &v_at, &annot_at) != rc ||
+            (rc == 0 && (v_at != v || annot_at.n != annot.n || memcmp(annot_at.p, annot.p, annot.n) != 0)))
+            abort();
+        if (rc == 0 && annot.n) {
             long k = nr_sarg_unquote(annot, buf, sizeof buf, &truncated);
             if (k >= (long)sizeof buf)
                 abort();

@@ -841,6 +841,34 @@ static void hook_phases(void **state)
 #endif
 }
 
+/* The hook's own output file (named in its header) is niorep's, not the job's:
+ * kind tool_output, so no statistic counts its writes as the job's I/O. */
+static void hook_output_is_tool_output(void **state)
+{
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log",
+             "100 1700000000.000000 openat(AT_FDCWD, \"/r/hook.jsonl\", O_WRONLY|O_APPEND) = 3</r/hook.jsonl>\n"
+             "100 1700000000.100000 write(3</r/hook.jsonl>, \"{}\\n\", 3) = 3\n"
+             "100 1700000000.200000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 4</d/x>\n"
+             "100 1700000000.300000 read(4</d/x>, \"ab\", 2) = 2\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000000.0, \"pid\": 100, \"event\": \"header\", \"version\": 1, \"out\": \"/r/hook.jsonl\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    long hook_row = ck_file_row(&r, "/r/hook.jsonl");
+    long data_row = ck_file_row(&r, "/d/x");
+    assert_true(hook_row >= 0 && data_row >= 0);
+    assert_int_equal(ck_file(&r, "/r/hook.jsonl", "kind"), NR_KIND_TOOL);
+    assert_int_equal(ck_file(&r, "/r/hook.jsonl", "bytes_written"), 3);
+    assert_int_equal(ck_file(&r, "/d/x", "kind"), NR_KIND_REGULAR);
+    ck_free(&r);
+}
+
 /* A single -ff file given directly: its pid from the name, no machine path in the store. */
 static void single_log_file(void **state)
 {
@@ -944,6 +972,7 @@ int main(void)
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
+        cmocka_unit_test(hook_output_is_tool_output),
         cmocka_unit_test(single_log_file),
         cmocka_unit_test(manifest_cwd_and_meta),
         cmocka_unit_test(determinism),

@@ -567,7 +567,29 @@ static void sarg_fd_forms(void **state)
                 fail_msg("nr_sarg_fd(%s): annot \"%.*s\", want \"%s\"", t[i].arg, (int)annot.n, annot.p,
                          t[i].annot);
         }
+        /* the same text as the first argument of a call, through the one-pass helper */
+        static const char *const frames[] = {"%s", " %s, 5", "%s\t ,\"x,y\"", "%s,"};
+        for (size_t f = 0; f < sizeof frames / sizeof frames[0]; f++) {
+            char args[128];
+            snprintf(args, sizeof args, frames[f], t[i].arg);
+            int64_t fd_at = 12345;
+            nr_span annot_at = {NULL, 99};
+            int want = t[i].rc;
+            int rc_at = nr_sarg_fd_at(sp(args), 0, &fd_at, &annot_at);
+            if (rc_at != want)
+                fail_msg("nr_sarg_fd_at(\"%s\", 0) returned %d, want %d", args, rc_at, want);
+            if (rc_at == 0 && (fd_at != t[i].fd || !span_is(annot_at, t[i].annot)))
+                fail_msg("nr_sarg_fd_at(\"%s\", 0): fd %lld annot \"%.*s\", want %lld \"%s\"", args,
+                         (long long)fd_at, (int)annot_at.n, annot_at.p, (long long)t[i].fd, t[i].annot);
+        }
     }
+    int64_t fd = 0;
+    nr_span annot;
+    assert_int_equal(nr_sarg_fd_at(sp("3 1, 2"), 0, &fd, &annot), -1);
+    assert_int_equal(nr_sarg_fd_at(sp("1<<2, 3"), 0, &fd, &annot), -1);
+    assert_int_equal(nr_sarg_fd_at(sp("\"a,b\", 7</x>, 2"), 1, &fd, &annot), 0);
+    assert_int_equal(fd, 7);
+    assert_true(span_is(annot, "/x"));
 }
 
 static void sarg_int_forms(void **state)

@@ -112,7 +112,7 @@ def check_run(niorep, run_dir, work, failures):
 
 def main():
     niorep, samples, work = sys.argv[1:4]
-    runs = sorted(os.path.join(samples, d) for d in os.listdir(samples)) if os.path.isdir(samples) else []
+    runs = sorted(os.path.join(samples, d) for d in os.listdir(samples) if not d.startswith(".")) if os.path.isdir(samples) else []
     runs = [r for r in runs if os.path.isdir(r)]
     if not runs:
         print("no sample runs: skipped")

@@ -367,8 +367,91 @@ static void test_text_clean(void **state)
     assert_string_equal(nr_report_text_clean("\xE2\x82\xAC\xE2\x82\xAC", out, 5), "\xE2\x82\xAC"); /* cut on a boundary */
 }
 
-int main(void)
+
+/* A fixed report (two runs, every kind of content, a hand-written SVG used
+ * twice, hostile strings) compared byte for byte with tests/report/golden/
+ * engine.html; `test_report --update-golden` rewrites the golden file. */
+static int update_golden;
+
+static void test_golden_report(void **state)
 {
+    (void)state;
+    static const char svg[] =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"100pt\" "
+        "height=\"50pt\" viewBox=\"0 0 100 50\" version=\"1.1\">\n<defs>\n<g>\n<symbol overflow=\"visible\" id=\"glyph0-1\">\n"
+        "<path style=\"stroke:none;\" d=\"M 0 0 L 5 -7 L 10 0 Z\"/>\n</symbol>\n</g>\n<clipPath id=\"clip1\">\n"
+        "<path d=\"M 0 0 L 100 0 L 100 50 L 0 50 Z\"/>\n</clipPath>\n</defs>\n"
+        "<g clip-path=\"url(#clip1)\" clip-rule=\"nonzero\">\n<path style=\"fill:none;stroke:rgb(0%,44.7%,69.8%);\" "
+        "d=\"M 5 45 L 95 5\"/>\n</g>\n<use xlink:href=\"#glyph0-1\" x=\"10\" y=\"40\"/>\n</svg>\n";
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_set_title(r, "Golden & <fixed>");
+    nr_report_set_subtitle(r, "two runs");
+    nr_report_block *ov = nr_report_overview(r);
+    const char *heads[] = {"run", "bytes"};
+    nr_report_table *t = nr_report_table_new(ov, "Every run", 2, heads, 2);
+    char buf[64];
+    for (int i = 0; i < 2; i++) {
+        nr_report_table_row(t);
+        nr_report_table_cell(t, i ? "b" : "a<1>");
+        nr_report_table_cell(t, nr_report_fmt_bytes(i ? 1536.0 : 3.0 * 1073741824.0, buf, sizeof buf));
+    }
+    assert_int_equal(nr_report_figure(r, nr_report_pair(ov), "fig1", "both runs", svg, strlen(svg), &err), 0);
+    for (int i = 0; i < 2; i++) {
+        nr_report_block *run = nr_report_add_run(r, i ? "b" : "a<1>", NULL);
+        nr_report_block *facts = nr_report_run_section(run, NR_SEC_FACTS);
+        t = nr_report_table_new(facts, "Run facts", 2, (const char *const[]){"fact", "value"}, 2);
+        nr_report_table_row(t);
+        nr_report_table_cell(t, "duration");
+        nr_report_table_cell_key(t, nr_report_fmt_seconds(125.0, buf, sizeof buf), "totals.duration_s", 125.0);
+        nr_report_table_row(t);
+        nr_report_table_cell_path(t, HOSTILE_BYTES);
+        nr_report_table_cell_key(t, "n/a", "x.missing", NAN);
+        nr_report_para(facts, "unavailable", "Latency unavailable: the trace lacks -T.");
+        nr_report_block *pair = nr_report_pair(nr_report_run_section(run, NR_SEC_PHASES));
+        nr_report_table_new(nr_report_pair_numbers(pair), "numbers", 1, (const char *const[]){"x"}, 0);
+        assert_int_equal(nr_report_figure(r, pair, "fig1", "one run", svg, strlen(svg), &err), 0);
+        nr_report_figure_missing(nr_report_run_section(run, NR_SEC_TIMELINE), "timeline", "no timestamps");
+        nr_report_heading(nr_report_run_section(run, NR_SEC_ACCESS), "sub");
+        nr_report_finding(nr_report_run_section(run, NR_SEC_FINDINGS), "rule", HOSTILE_SCRIPT, "do this");
+        nr_report_finding(nr_report_run_section(run, NR_SEC_FINDINGS), "rule2", "second", NULL);
+    }
+    char *html = serialize(r);
+    const char *src = getenv("NR_SOURCE_DIR");
+    if (!src)
+        skip();
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/report/golden/engine.html", src);
+    if (update_golden) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(html, f);
+        fclose(f);
+    } else {
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            fail_msg("no golden file %s (run test_report --update-golden)", path);
+        char *want = calloc(1, strlen(html) * 2 + 2);
+        size_t n = fread(want, 1, strlen(html) * 2 + 1, f);
+        fclose(f);
+        if (n != strlen(html) || memcmp(want, html, n) != 0) {
+            size_t i = 0;
+            while (i < n && want[i] == html[i])
+                i++;
+            fail_msg("report differs from %s at byte %zu (got %zu bytes, golden %zu); "
+                     "refresh with test_report --update-golden if intended", path, i, strlen(html), n);
+        }
+        free(want);
+    }
+    free(html);
+    nr_report_destroy(r);
+}
+
+int main(int argc, char **argv)
+{
+    update_golden = argc > 1 && strcmp(argv[1], "--update-golden") == 0;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hostile_strings_stay_text),
         cmocka_unit_test(test_figure_ids_unique),
@@ -377,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_sections_and_overview),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_text_clean),
+        cmocka_unit_test(test_golden_report),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     /* Release cairo's and fontconfig's caches so that LeakSanitizer sees only our leaks. */

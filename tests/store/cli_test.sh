@@ -11,6 +11,7 @@ expected=$src/expected
 work=$(mktemp -d /tmp/nr_store_cli.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cp "$src/golden/v1.nio" "$work/v1.nio"
+cp "$src/golden/v2.nio" "$work/v2.nio"
 cd "$work" || exit 1
 failures=0
 
@@ -49,6 +50,21 @@ for table in meta diagnostics files extremes empty events; do
         compare "export_$table.$fmt"
     done
 done
+
+# Format version 2 holds the same tables (plus "scaled"): every export must
+# match version 1's byte for byte.
+expect_status 0 "$niorep" info v2.nio
+mv out.txt info_v2.txt
+compare info_v2.txt
+for table in meta diagnostics files extremes empty events; do
+    for fmt in csv jsonl; do
+        expect_status 0 "$niorep" export v2.nio --table "$table" --format "$fmt"
+        cmp -s out.txt "export_$table.$fmt" || fail "v2.nio: export of $table ($fmt) differs from v1.nio's"
+    done
+done
+expect_status 0 "$niorep" export v2.nio --table scaled --format csv
+mv out.txt export_scaled_v2.csv
+compare export_scaled_v2.csv
 
 # -o writes the same bytes as stdout, atomically (no temporary file left).
 expect_status 0 "$niorep" export v1.nio -t files -f jsonl -o files.jsonl

@@ -25,6 +25,13 @@ static const nr_col_def extremes_cols[] = {I64("v"), DELTA("d"), STR("s")};
 TABLE(extremes_table, "extremes", extremes_cols);
 static const nr_col_def series_cols[] = {DELTA("ts_ns"), I64("k"), STR("name")};
 TABLE(series_table, "series", series_cols);
+/* format version 2: columns stored against a base column, scaled values */
+#define BASE(n, b) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .base = b}
+static const nr_col_def scaled_cols[GOLDEN_SCALED_COLS] = {
+    DELTA("ts_ns"), I64("dur_ns"), DELTA("pid"), BASE("tid", "pid"),
+    I64("bytes"),   BASE("result", "bytes"), I64("w"), BASE("wb", "w"),
+};
+TABLE(scaled_table, "scaled", scaled_cols);
 static const nr_col_def empty_cols[] = {I64("x"), STR("y")};
 TABLE(empty_table, "empty", empty_cols);
 
@@ -134,6 +141,35 @@ static int fill_interleaved(nr_store_writer *w, nr_error *err)
     return 0;
 }
 
+static const int64_t scaled_extremes[] = {INT64_MIN, INT64_MAX, -1, 0, 1, -2};
+
+int64_t golden_scaled(size_t col, size_t row)
+{
+    int64_t r = (int64_t)row;
+    switch (col) {
+    case 0: return 1764480000000000000 + r * 7000 - (row % 5 == 4 ? 9000 : 0); /* us, some out of order */
+    case 1: return row % 9 == 8 ? -1 : (r % 13 + 1) * 1000;                      /* -1: unknown */
+    case 2: return 4242 + r % 3;
+    case 3: return row % 4 == 3 ? 5000 + r : 4242 + r % 3;                        /* = pid mostly */
+    case 4: return row % 3 == 0 ? 4096 * (r % 5) : 0;
+    case 5: return row % 3 == 0 ? 4096 * (r % 5) : row % 3 == 1 ? -1 : 3 + r % 4; /* = bytes for data */
+    case 6: return scaled_extremes[row % 6];
+    default: return scaled_extremes[(row + 1) % 6];                              /* wraps */
+    }
+}
+
+static int fill_scaled(nr_store_writer *w, nr_error *err)
+{
+    nr_table_writer *t;
+    NR_TRY(nr_store_writer_add_table(w, &scaled_table, &t, err));
+    for (size_t row = 0; row < GOLDEN_SCALED; row++) {
+        for (size_t c = 0; c < GOLDEN_SCALED_COLS; c++)
+            nr_table_set_i64(t, c, golden_scaled(c, row));
+        NR_TRY(nr_table_end_row(t, err));
+    }
+    return 0;
+}
+
 int golden_write(const char *path, nr_error *err)
 {
     nr_store_writer *w;
@@ -141,6 +177,8 @@ int golden_write(const char *path, nr_error *err)
     int rc = fill_small_tables(w, err);
     if (rc == 0)
         rc = fill_interleaved(w, err);
+    if (rc == 0)
+        rc = fill_scaled(w, err);
     if (rc == 0)
         rc = nr_store_writer_commit(w, err);
     nr_store_writer_destroy(w);

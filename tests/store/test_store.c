@@ -1,6 +1,7 @@
 /* Tests of store/: round trips over many row groups, determinism, column
  * isolation, every single-byte corruption, truncation, crafted footers and
- * the golden v1 store. `test_store --update-golden` rewrites the golden file. */
+ * the golden stores (v1 frozen, readable forever; v2 reproduced by today's writer).
+ * `test_store --update-golden` rewrites the golden file of the current version. */
 #include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,7 +131,7 @@ static void round_trip_many_row_groups(void **state)
     nr_store *s;
     if (nr_store_open(path, &s, &err) != 0)
         fail_msg("open: %s", err.msg);
-    assert_int_equal(nr_store_format_version(s), 1);
+    assert_int_equal(nr_store_format_version(s), NR_STORE_FORMAT_VERSION);
     assert_int_equal(nr_store_table_count(s), 2);
     const nr_store_table *t = nr_store_find_table(s, "mixed");
     assert_non_null(t);
@@ -414,8 +415,10 @@ static void crafted_footers_are_rejected(void **state)
     }
     /* A newer format version is refused by name. */
     memcpy(p, orig, n);
-    nr__put_le32(p + 8, 2);
-    expect_open_error(p, n, "format version 2");
+    nr__put_le32(p + 8, NR_STORE_FORMAT_VERSION + 1);
+    char newer[32];
+    snprintf(newer, sizeof newer, "format version %u", NR_STORE_FORMAT_VERSION + 1);
+    expect_open_error(p, n, newer);
     memcpy(p, orig, n);
     memcpy(p, "NOTSTORE", 8);
     expect_open_error(p, n, "not a niorep store");
@@ -459,15 +462,18 @@ static void writer_misuse_and_abort(void **state)
 
 /* ---- golden ------------------------------------------------------------ */
 
-static char golden_path[512];
+static char golden_path[512];    /* the current version's golden store */
+static char golden_v1_path[512]; /* frozen: version 1 stays readable */
 
-static void read_golden_values(void **state)
+/* Reads the golden store of format `version` and checks every value. */
+static void check_golden(const char *path, uint32_t version)
 {
     nr_store *s;
     nr_error err;
-    if (nr_store_open(golden_path, &s, &err) != 0)
+    if (nr_store_open(path, &s, &err) != 0)
         fail_msg("%s", err.msg);
-    assert_int_equal(nr_store_table_count(s), 7);
+    assert_int_equal(nr_store_format_version(s), version);
+    assert_int_equal(nr_store_table_count(s), version >= 2 ? 8 : 7);
     const char *names[] = {"meta", "diagnostics", "files", "extremes", "empty", "events", "series"};
     for (size_t i = 0; i < 7; i++)
         assert_string_equal(nr_store_table_name(nr_store_table_at(s, i)), names[i]);
@@ -506,8 +512,31 @@ static void read_golden_values(void **state)
     for (size_t i = 0; i < c.n; i++)
         assert_string_equal(c.str[i], golden_series_name(65536 + i));
     assert_int_equal(nr_store_table_rows(nr_store_find_table(s, "empty")), 0);
+    if (version >= 2) {
+        t = nr_store_find_table(s, "scaled");
+        assert_non_null(t);
+        for (size_t col = 0; col < GOLDEN_SCALED_COLS; col++) {
+            if (nr_store_read_chunk(t, col, 0, &c, &err) != 0)
+                fail_msg("%s", err.msg);
+            assert_int_equal(c.n, GOLDEN_SCALED);
+            for (size_t i = 0; i < GOLDEN_SCALED; i++)
+                assert_int_equal(c.i64[i], golden_scaled(col, i));
+        }
+    }
     nr_col_chunk_fini(&c);
     nr_store_close(s);
+}
+
+static void read_golden_values(void **state)
+{
+    (void)state;
+    check_golden(golden_path, NR_STORE_FORMAT_VERSION);
+}
+
+static void read_golden_v1_values(void **state)
+{
+    (void)state;
+    check_golden(golden_v1_path, 1);
 }
 
 static void writer_reproduces_golden(void **state)
@@ -556,7 +585,7 @@ static int write_fuzz_corpus(const char *dir)
     w = NULL;
     snprintf(path, sizeof path, "%s/two-row-groups.nio", dir);
     write_small(path);
-    snprintf(path, sizeof path, "%s/golden-v1.nio", dir);
+    snprintf(path, sizeof path, "%s/golden-v%u.nio", dir, NR_STORE_FORMAT_VERSION);
     if (golden_write(path, &err))
         goto fail;
     printf("wrote the seeds to %s\n", dir);
@@ -585,7 +614,9 @@ static int remove_tmp_dir(void)
 int main(int argc, char **argv)
 {
     const char *src = getenv("NR_SOURCE_DIR");
-    snprintf(golden_path, sizeof golden_path, "%s/tests/store/golden/v1.nio", src ? src : ".");
+    snprintf(golden_path, sizeof golden_path, "%s/tests/store/golden/v%u.nio", src ? src : ".",
+             NR_STORE_FORMAT_VERSION);
+    snprintf(golden_v1_path, sizeof golden_v1_path, "%s/tests/store/golden/v1.nio", src ? src : ".");
     if (argc > 1 && strcmp(argv[1], "--update-golden") == 0) {
         nr_error err;
         if (golden_write(golden_path, &err) != 0) {
@@ -609,6 +640,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(crafted_footers_are_rejected),
         cmocka_unit_test(writer_misuse_and_abort),
         cmocka_unit_test(read_golden_values),
+        cmocka_unit_test(read_golden_v1_values),
         cmocka_unit_test(writer_reproduces_golden),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

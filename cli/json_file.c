@@ -1,0 +1,26 @@
+/* json_file: dump, then write through nr_outfile. */
+#include "json_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nr_outfile.h"
+
+int nr_cli_write_json(const char *path, const json_t *doc, size_t flags, nr_error *err)
+{
+    char *text = json_dumps(doc, flags);
+    if (!text)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
+    nr_outfile out;
+    int rc = nr_outfile_open(&out, path, err);
+    if (rc == 0)
+        rc = nr_outfile_write(&out, text, strlen(text), err);
+    if (rc == 0)
+        rc = nr_outfile_write(&out, "\n", 1, err);
+    if (rc == 0)
+        rc = nr_outfile_commit(&out, err);
+    else
+        nr_outfile_abort(&out);
+    free(text);
+    return rc;
+}

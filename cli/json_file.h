@@ -1,0 +1,17 @@
+/* json_file: a JSON document written as one output file of the CLI
+ * (figures.json, a trace's manifest.json, compare --json). */
+#ifndef NR_JSON_FILE_H
+#define NR_JSON_FILE_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "nr_error.h"
+
+/* Writes doc (borrowed), dumped with the jansson flags, plus a newline to
+ * path atomically (common/nr_outfile.h): the old file stays until the new
+ * one is complete. */
+int nr_cli_write_json(const char *path, const json_t *doc, size_t flags, nr_error *err);
+
+#endif
