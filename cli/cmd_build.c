@@ -21,6 +21,7 @@ static const char build_options[] =
     "  --title TEXT          report title (default: \"niorep report\")\n"
     "  --bootstraps N        power-law goodness-of-fit bootstraps (default 200)\n"
     "  --timings             print the time split ingest / model / render to stderr\n"
+    "  -j, --jobs N          runs ingested and modelled at once, threads in all (default: all cores)\n"
     "  -h, --help            show this help\n"
     "\nINPUT: a traces folder (a folder of run directories), a run directory or a store\n"
     "(RUN.nio). Run directories are ingested into TRACES/.niorep/<run>.nio, reused while\n"
@@ -30,6 +31,7 @@ typedef struct build_args {
     const char *out, *figures_dir, *formats, *title;
     double width_pt;
     int timings;
+    int jobs;
     nr_model_opts opts;
     char **inputs;
     size_t ninputs;
@@ -120,13 +122,14 @@ static int parse_args(int argc, char **argv, build_args *a)
         {"format", required_argument, NULL, OPT_FORMAT}, {"width", required_argument, NULL, OPT_WIDTH},
         {"title", required_argument, NULL, OPT_TITLE},   {"bootstraps", required_argument, NULL, OPT_BOOT},
         {"timings", no_argument, NULL, OPT_TIMINGS},     {"help", no_argument, NULL, 'h'},
+        {"jobs", required_argument, NULL, 'j'},
         {NULL, 0, NULL, 0},
     };
     a->formats = "svg";
     a->width_pt = 252.0;
     a->opts.bootstraps = -1;
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "o:j:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 'o': a->out = optarg; break;
         case OPT_FIGURES: a->figures_dir = optarg; break;
@@ -145,6 +148,14 @@ static int parse_args(int argc, char **argv, build_args *a)
             break;
         }
         case OPT_TIMINGS: a->timings = 1; break;
+        case 'j': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 0 || v > 1024)
+                return nr_cli_usage("build", "--jobs expects a number from 0 to 1024, got '%s'", optarg);
+            a->jobs = (int)v;
+            break;
+        }
         case 'h': nr_cli_help(nr_cli_find("build"), build_options, stdout); return 0;
         default: return nr_cli_usage("build", "unknown option");
         }
@@ -171,6 +182,7 @@ static int run_build(const build_args *a, nr_error *err)
     (void)formats;
     nr_runset rs;
     int rc = nr_runset_expand(&rs, a->inputs, a->ninputs, err);
+    rs.jobs = a->jobs;
     if (rc == 0)
         rc = nr_runset_load(&rs, &a->opts, progress, err);
     if (isatty(STDERR_FILENO))

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "nr_ingest.h"
+#include "nr_progress.h"
 
 static const char ingest_options[] =
     "  -o, --output FILE   the store to write (required)\n"
@@ -12,6 +13,11 @@ static const char ingest_options[] =
     "  -j, --jobs N        worker threads (default: all cores)\n"
     "  -q, --quiet         print nothing on success\n"
     "  -h, --help          show this help\n";
+
+static void show_progress(void *bar, uint64_t done, uint64_t total)
+{
+    nr_progress_update(bar, done, total);
+}
 
 int nr_cmd_ingest(int argc, char **argv)
 {
@@ -49,7 +55,12 @@ int nr_cmd_ingest(int argc, char **argv)
     nr_error err;
     nr_error_clear(&err);
     nr_ingest_stats stats = {0};
-    if (nr_ingest_run(argv[optind], out, &opts, &stats, &err) < 0)
+    nr_progress *bar = quiet ? NULL : nr_progress_create(stderr, "ingest");
+    opts.progress = show_progress;
+    opts.progress_ctx = bar;
+    int rc = nr_ingest_run(argv[optind], out, &opts, &stats, &err);
+    nr_progress_finish(bar);
+    if (rc < 0)
         return nr_cli_fail(&err);
     if (!quiet)
         fprintf(stderr,

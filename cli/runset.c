@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,9 +367,8 @@ static int choose_cache(nr_runset *rs, nr_run *r, nr_error *err)
     return r->store_path ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
 }
 
-static int ingest_run(nr_runset *rs, nr_run *r, nr_error *err)
+static int ingest_run(nr_run *r, int jobs, nr_error *err)
 {
-    NR_TRY(choose_cache(rs, r, err));
     char *fp = fingerprint(r->input_path, err);
     if (!fp)
         return err->code ? err->code : NR_E_NOMEM;
@@ -386,7 +386,8 @@ static int ingest_run(nr_runset *rs, nr_run *r, nr_error *err)
         r->cache_hit = 1;
     } else {
         unlink(fp_path);   /* a store without its fingerprint is never trusted */
-        rc = nr_ingest_run(r->input_path, r->store_path, NULL, NULL, err);
+        nr_ingest_opts io = {.jobs = jobs};
+        rc = nr_ingest_run(r->input_path, r->store_path, &io, NULL, err);
         if (rc == 0 && !r->temporary)
             rc = write_text_file(fp_path, fp, err);
     }
@@ -396,27 +397,112 @@ static int ingest_run(nr_runset *rs, nr_run *r, nr_error *err)
     return rc;
 }
 
+/* The shared state of nr_runset_load's threads: the next run to take. */
+typedef struct load_pool {
+    nr_runset *rs;
+    const nr_model_opts *opts;
+    void (*progress)(const nr_run *run, const char *what);
+    int ingest_jobs;         /* threads of each ingest */
+    pthread_mutex_t mu;      /* guards next and the progress calls */
+    size_t next;
+    int *rc;                 /* per run */
+    nr_error *errs;          /* per run */
+    double *ingest_s, *model_s;
+} load_pool;
+
+static void load_progress(load_pool *lp, const nr_run *r, const char *what)
+{
+    if (!lp->progress)
+        return;
+    pthread_mutex_lock(&lp->mu);
+    lp->progress(r, what);
+    pthread_mutex_unlock(&lp->mu);
+}
+
+/* Ingests (when needed), opens and models run i; touches run i only. */
+static int load_one(load_pool *lp, size_t i, nr_error *err)
+{
+    nr_run *r = &lp->rs->runs[i];
+    double t0 = nr_runset_now();
+    if (r->input_path) {
+        load_progress(lp, r, "ingest");
+        NR_TRY(ingest_run(r, lp->ingest_jobs, err));
+    }
+    NR_TRY(nr_store_open(r->store_path, &r->store, err));
+    double t1 = nr_runset_now();
+    load_progress(lp, r, "model");
+    NR_TRY(nr_model_compute(r->store, lp->opts, &r->model, err));
+    lp->ingest_s[i] = t1 - t0;
+    lp->model_s[i] = nr_runset_now() - t1;
+    return 0;
+}
+
+static void *load_worker(void *arg)
+{
+    load_pool *lp = arg;
+    for (;;) {
+        pthread_mutex_lock(&lp->mu);
+        size_t i = lp->next++;
+        pthread_mutex_unlock(&lp->mu);
+        if (i >= lp->rs->n)
+            return NULL;
+        nr_error_clear(&lp->errs[i]);
+        lp->rc[i] = load_one(lp, i, &lp->errs[i]);
+    }
+}
+
+static int cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
                    void (*progress)(const nr_run *run, const char *what), nr_error *err)
 {
-    for (size_t i = 0; i < rs->n; i++) {
-        nr_run *r = &rs->runs[i];
-        double t0 = nr_runset_now();
-        if (r->input_path) {
-            if (progress)
-                progress(r, "ingest");
-            NR_TRY(ingest_run(rs, r, err));
-        }
-        NR_TRY(nr_store_open(r->store_path, &r->store, err));
-        double t1 = nr_runset_now();
-        if (progress)
-            progress(r, "model");
-        NR_TRY(nr_model_compute(r->store, opts, &r->model, err));
-        double t2 = nr_runset_now();
-        rs->ingest_s += t1 - t0;
-        rs->model_s += t2 - t1;
+    /* store paths first, on this thread: the temporary directory is shared */
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->runs[i].input_path)
+            NR_TRY(choose_cache(rs, &rs->runs[i], err));
+    if (rs->n == 0)
+        return 0;
+    int jobs = rs->jobs > 0 ? rs->jobs : cores();
+    int threads = (size_t)jobs < rs->n ? jobs : (int)rs->n;
+    load_pool lp = {.rs = rs, .opts = opts, .progress = progress, .ingest_jobs = jobs / threads};
+    lp.rc = calloc(rs->n, sizeof *lp.rc);
+    lp.errs = calloc(rs->n, sizeof *lp.errs);
+    lp.ingest_s = calloc(rs->n, sizeof *lp.ingest_s);
+    lp.model_s = calloc(rs->n, sizeof *lp.model_s);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int rc = 0;
+    if (!lp.rc || !lp.errs || !lp.ingest_s || !lp.model_s || !tid) {
+        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+        goto done;
     }
-    return 0;
+    pthread_mutex_init(&lp.mu, NULL);
+    int started = 0;
+    for (; started < threads - 1; started++)
+        if (pthread_create(&tid[started], NULL, load_worker, &lp) != 0)
+            break; /* fewer threads: same result */
+    load_worker(&lp);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&lp.mu);
+    for (size_t i = 0; i < rs->n; i++) {
+        rs->ingest_s += lp.ingest_s[i];
+        rs->model_s += lp.model_s[i];
+        if (lp.rc[i] < 0 && rc == 0) {
+            rc = lp.rc[i];
+            *err = lp.errs[i];
+        }
+    }
+done:
+    free(lp.rc);
+    free(lp.errs);
+    free(lp.ingest_s);
+    free(lp.model_s);
+    free(tid);
+    return rc;
 }
 
 void nr_runset_fini(nr_runset *rs)

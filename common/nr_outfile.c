@@ -1,35 +1,36 @@
 #include "nr_outfile.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Temporary paths still open, so a signal handler can remove them. */
+/* Temporary paths still open, so a signal handler can remove them. Slots are
+ * claimed and released with compare-and-swap: outputs are opened from several
+ * threads (`niorep build --jobs`), and lock-free atomics stay usable from the
+ * signal handler, where a mutex would not. */
 enum { MAX_OPEN_OUTFILES = 64 };
-static char *volatile open_tmp_paths[MAX_OPEN_OUTFILES];
+static _Atomic(char *) open_tmp_paths[MAX_OPEN_OUTFILES];
 
 static void track(char *path, int add)
 {
     for (int i = 0; i < MAX_OPEN_OUTFILES; i++) {
-        if (add && !open_tmp_paths[i]) {
-            open_tmp_paths[i] = path;
+        char *expected = add ? NULL : path;
+        if (atomic_compare_exchange_strong(&open_tmp_paths[i], &expected, add ? path : NULL))
             return;
-        }
-        if (!add && open_tmp_paths[i] == path) {
-            open_tmp_paths[i] = NULL;
-            return;
-        }
     }
 }
 
 void nr_outfile_abort_all_from_signal(void)
 {
-    for (int i = 0; i < MAX_OPEN_OUTFILES; i++)
-        if (open_tmp_paths[i])
-            unlink(open_tmp_paths[i]);
+    for (int i = 0; i < MAX_OPEN_OUTFILES; i++) {
+        char *path = atomic_load(&open_tmp_paths[i]);
+        if (path)
+            unlink(path);
+    }
 }
 
 int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err)

@@ -376,8 +376,9 @@ static int flatten_thread(nr_hook *h, hook_thread *t)
 }
 
 /* Orders thread indices by (pid, main thread first, tid); qsort has no
- * context argument, so the hook being sorted is passed through sort_ctx. */
-static const nr_hook *sort_ctx;
+ * context argument, so the hook being sorted is passed through sort_ctx (one per
+ * thread). */
+static _Thread_local const nr_hook *sort_ctx; /* per thread: runs are ingested in parallel */
 static int cmp_thread_index(const void *a, const void *b)
 {
     const hook_thread *x = &sort_ctx->threads[*(const size_t *)a], *y = &sort_ctx->threads[*(const size_t *)b];

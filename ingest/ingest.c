@@ -2,17 +2,26 @@
  * opens one stream per log, merges the streams by time (k-way, a binary
  * heap), feeds each line to the process model (procmodel) and streams the
  * events into the store; at the end writes files, processes, diagnostics,
- * meta, phases and pyio. Single-threaded: opts->jobs is accepted and unused
- * (docs/definitions.md, "Ingest"). */
+ * meta, phases and pyio. Reading and lexing run on opts->jobs threads
+ * (par_lex: chunks of each log, lexed in parallel); the merge and the
+ * per-process model are one ordered pass on the caller's thread; with jobs >
+ * 1 the rows of table events are built, encoded and compressed on a thread
+ * of their own (par_write) in the pass's order. The store is byte for byte
+ * the same for any number of jobs (docs/performance.md, "Parallel ingest and
+ * scale"). */
 #include "nr_ingest.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "logsrc.h"
+#include "par_lex.h"
+#include "par_write.h"
 #include "nr_mem.h"
 #include "nr_schema.h"
 #include "nr_store.h"
@@ -20,12 +29,8 @@
 #include "procmodel.h"
 #include "runfind.h"
 #include "strace_line.h"
-#ifdef NR_HAVE_HOOK
 #include "hook.h"
-#endif
-#ifdef NR_HAVE_MANIFEST
 #include "manifest.h"
-#endif
 
 #define NS_PER_DAY (86400LL * 1000000000LL)
 #define PRESCAN_MAX_LINES 1000000
@@ -35,10 +40,14 @@
 typedef struct stream {
     const nr_runlog *log;
     size_t index;           /* position in the run's sorted log list (tie-break) */
-    nr_logsrc *src;
-    nr_sline sl;            /* the current event line (spans point into src's buffer) */
+    nr_logsrc *src;         /* read by par_lex's threads until the ingest ends */
+    nr_par_chunk_view chunk;/* the chunk being fed (par_lex) */
+    size_t next_line;       /* index in chunk of the line after the current one */
+    const nr_sline *sl;     /* the current event line (points into chunk) */
     const char *line;
     size_t len;
+    uint64_t line_no;       /* 1-based number of the current line */
+    int unterminated;       /* the current line is a last line without newline */
     int64_t ts;             /* normalized time of sl; -1 none */
     int at_end;
     /* time normalization */
@@ -46,7 +55,7 @@ typedef struct stream {
     nr_ts_form first_form;
     int seen_event;
     /* facts for meta */
-    uint64_t lines, parsed, skipped, hash;
+    uint64_t lines, parsed, skipped;
 } stream;
 
 typedef struct ingest {
@@ -58,6 +67,10 @@ typedef struct ingest {
     nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio;
     stream *streams;
     size_t nstreams;
+    nr_par_lex *par;
+    nr_par_write *events_out; /* rows of t_events, on their own thread when jobs > 1 */
+    uint64_t bytes_total;   /* input bytes of every log, for progress */
+    uint64_t progress_at;   /* bytes_in when progress was last reported */
     size_t *heap;           /* stream indexes, min-heap by (ts, index) */
     size_t heap_n;
     nr_ingest_stats stats;
@@ -65,12 +78,8 @@ typedef struct ingest {
     nr_ts_form time_base;
     int time_base_set, has_durations, saw_event;
     uint64_t unmatched_resumed;
-#ifdef NR_HAVE_HOOK
     nr_hook *hook;
-#endif
-#ifdef NR_HAVE_MANIFEST
     nr_manifest manifest;
-#endif
 } ingest;
 
 /* ---- timestamps -------------------------------------------------------- */
@@ -133,7 +142,7 @@ static const char *skip_reason(const stream *s, const nr_sline *sl)
     case NR_SL_CONTINUATION: return "continuation";
     default: break;
     }
-    if (nr_logsrc_last_line_unterminated(s->src))
+    if (s->unterminated)
         return "truncated_last_line";
     return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
 }
@@ -142,46 +151,21 @@ static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
 {
     s->skipped++;
     in->stats.lines_skipped++;
-    if (nr_diag_add(in->diag, reason, s->log->name, nr_logsrc_line_no(s->src), s->line, s->len) < 0)
+    if (nr_diag_add(in->diag, reason, s->log->name, s->line_no, s->line, s->len) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
 }
 
-static uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
-
-static uint64_t read_u64(const char *p)
+/* Tells opts->progress how far the reading is, every few MB. */
+static void report_progress(ingest *in)
 {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-/* The log fingerprint (meta log.N.nrhash, "nrhash-v1"): four independent
- * multiply-rotate lanes over 32-byte blocks of each line (so the CPU runs
- * them in parallel: about 4x the speed of one lane), folded into h with the
- * line's length. Little-endian words; a fingerprint, not a cryptographic hash. */
-static uint64_t hash_line(uint64_t h, const char *p, size_t n)
-{
-    const uint64_t k1 = 0x9e3779b97f4a7c15ull, k2 = 0xc2b2ae3d27d4eb4full;
-    const uint64_t k3 = 0x165667b19e3779f9ull, k4 = 0xd6e8feb86659fd93ull;
-    uint64_t a = h ^ k1, b = h ^ k2, c = h ^ k3, d = h ^ k4;
-    size_t len = n;
-    for (; n >= 32; p += 32, n -= 32) {
-        a = rotl64((a ^ read_u64(p)) * k1, 29);
-        b = rotl64((b ^ read_u64(p + 8)) * k2, 31);
-        c = rotl64((c ^ read_u64(p + 16)) * k3, 27);
-        d = rotl64((d ^ read_u64(p + 24)) * k4, 33);
-    }
-    for (; n >= 8; p += 8, n -= 8)
-        a = rotl64((a ^ read_u64(p)) * k1, 29);
-    uint64_t tail = 0;
-    memcpy(&tail, p, n);
-    a = (a ^ tail) * k2;
-    uint64_t x = a ^ rotl64(b, 17) ^ rotl64(c, 41) ^ rotl64(d, 53) ^ (uint64_t)len;
-    x ^= x >> 32;
-    x *= k3;
-    x ^= x >> 29;
-    return x;
+    if (!in->opts || !in->opts->progress)
+        return;
+    uint64_t done = nr_par_lex_bytes_in(in->par);
+    if (done - in->progress_at < ((uint64_t)4 << 20) && done < in->bytes_total)
+        return;
+    in->progress_at = done;
+    in->opts->progress(in->opts->progress_ctx, done, in->bytes_total);
 }
 
 /* Reads lines of s until the next event line (left in s->sl) or the end;
@@ -189,25 +173,34 @@ static uint64_t hash_line(uint64_t h, const char *p, size_t n)
 static int stream_advance(ingest *in, stream *s, nr_error *err)
 {
     for (;;) {
-        int rc = nr_logsrc_next(s->src, &s->line, &s->len, err);
-        if (rc < 0)
-            return rc;
-        if (rc == 0) {
-            s->at_end = 1;
-            return 0;
+        if (s->next_line == s->chunk.n) {
+            int rc = nr_par_lex_next(in->par, s->index, &s->chunk, err);
+            if (rc < 0)
+                return rc;
+            if (rc == 0) {
+                s->at_end = 1;
+                return 0;
+            }
+            s->next_line = 0;
+            report_progress(in);
+            continue;
         }
+        const nr_par_line *pl = &s->chunk.lines[s->next_line++];
+        s->sl = &pl->sl;
+        s->line = s->chunk.text + pl->off;
+        s->len = pl->len;
+        s->line_no = s->chunk.first_line_no + s->next_line - 1;
+        s->unterminated = s->chunk.last_unterminated && s->next_line == s->chunk.n;
         s->lines++;
         in->stats.lines_read++;
-        s->hash = hash_line(s->hash, s->line, s->len);
-        nr_sline_parse(s->line, s->len, &s->sl);
-        if (s->sl.kind == NR_SL_BLANK)
+        if (s->sl->kind == NR_SL_BLANK)
             continue;
-        if (!is_event_kind(s->sl.kind)) {
-            NR_TRY(skip_line(in, s, skip_reason(s, &s->sl), err));
+        if (!is_event_kind(s->sl->kind)) {
+            NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
             continue;
         }
-        s->ts = normalize_ts(s, &s->sl);
-        if (s->sl.dur_ns >= 0)
+        s->ts = normalize_ts(s, s->sl);
+        if (s->sl->dur_ns >= 0)
             in->has_durations = 1;
         return 0;
     }
@@ -216,8 +209,8 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
 /* Feeds the current event line of s to the model. */
 static int stream_feed(ingest *in, stream *s, nr_error *err)
 {
-    nr_pm_where where = {s->log->name, nr_logsrc_line_no(s->src), s->line, s->len};
-    int rc = nr_pm_feed(in->pm, &s->sl, s->log->pid, s->ts, &where, err);
+    nr_pm_where where = {s->log->name, s->line_no, s->line, s->len};
+    int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &where, err);
     if (rc < 0)
         return rc;
     if (rc == 1) {
@@ -232,7 +225,7 @@ static int stream_feed(ingest *in, stream *s, nr_error *err)
     if (!in->time_base_set) {
         nr_ts_form form;
         int64_t ts;
-        pick_stamp(&s->sl, &form, &ts);
+        pick_stamp(s->sl, &form, &ts);
         in->time_base = form;
         in->time_base_set = 1;
     }
@@ -387,7 +380,6 @@ static int64_t prescan_root_pid(const char *path)
 
 /* ---- store output ------------------------------------------------------ */
 
-#ifdef NR_HAVE_HOOK
 /* Phase of (pid, tid) at ts: its own, else the nearest ancestor's. */
 static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
 {
@@ -402,34 +394,13 @@ static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
     }
     return ph;
 }
-#endif
 
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
 {
     ingest *in = ctx;
-    nr_table_writer *t = in->t_events;
-    nr_table_set_i64(t, NR_EV_TS_NS, ev->ts_ns);
-    nr_table_set_i64(t, NR_EV_DUR_NS, ev->dur_ns);
-    nr_table_set_i64(t, NR_EV_PID, ev->pid);
-    nr_table_set_i64(t, NR_EV_TID, ev->tid);
-    nr_table_set_str(t, NR_EV_SYSCALL, ev->syscall.p, ev->syscall.n);
-    nr_table_set_i64(t, NR_EV_OP_CLASS, ev->op_class);
-    nr_table_set_i64(t, NR_EV_FD, ev->fd);
-    nr_table_set_i64(t, NR_EV_FILE_ID, ev->file_id);
-    nr_table_set_i64(t, NR_EV_FILE2_ID, ev->file2_id);
-    nr_table_set_i64(t, NR_EV_BYTES, ev->bytes);
-    nr_table_set_i64(t, NR_EV_OFFSET, ev->offset);
-    nr_table_set_i64(t, NR_EV_RESULT, ev->result);
-    /* an absent errno is a NULL span: hand the store a real empty string */
-    nr_table_set_str(t, NR_EV_ERRNO, ev->errno_name.n ? ev->errno_name.p : "", ev->errno_name.n);
-    nr_table_set_i64(t, NR_EV_FLAGS, ev->flags);
-#ifdef NR_HAVE_HOOK
-    nr_table_set_i64(t, NR_EV_PHASE_ID, phase_for(in, ev->pid, ev->tid, ev->ts_ns));
-#else
-    nr_table_set_i64(t, NR_EV_PHASE_ID, -1);
-#endif
+    int64_t phase = phase_for(in, ev->pid, ev->tid, ev->ts_ns);
     in->stats.events++;
-    return nr_table_end_row(t, err);
+    return nr_par_write_event(in->events_out, ev, phase, err);
 }
 
 static int write_files(ingest *in, nr_error *err)
@@ -437,9 +408,7 @@ static int write_files(ingest *in, nr_error *err)
     nr_table_writer *t = in->t_files;
     size_t n = nr_pm_file_count(in->pm);
     const char *tool_path = NULL;
-#ifdef NR_HAVE_HOOK
     tool_path = in->hook ? nr_hook_output_path(in->hook) : NULL;
-#endif
     for (size_t id = 0; id < n; id++) {
         const char *path;
         size_t len;
@@ -535,7 +504,7 @@ static int write_meta(ingest *in, nr_error *err)
         snprintf(key, sizeof key, "log.%zu.lines", i);
         NR_TRY(meta_put_u64(in, key, s->lines, err));
         snprintf(key, sizeof key, "log.%zu.nrhash", i);
-        snprintf(val, sizeof val, "%016" PRIx64, s->hash);
+        snprintf(val, sizeof val, "%016" PRIx64, nr_par_lex_hash(in->par, i));
         NR_TRY(meta_put(in, key, val, err));
     }
     NR_TRY(meta_put_u64(in, "lines_read", in->stats.lines_read, err));
@@ -550,12 +519,7 @@ static int write_meta(ingest *in, nr_error *err)
     NR_TRY(meta_put(in, "trace_first_ts_ns", val, err));
     snprintf(val, sizeof val, "%" PRId64, c.last_ts_ns);
     NR_TRY(meta_put(in, "trace_last_ts_ns", val, err));
-#ifdef NR_HAVE_HOOK
     NR_TRY(meta_put(in, "has_hook", in->hook ? "1" : "0", err));
-#else
-    NR_TRY(meta_put(in, "has_hook", "0", err));
-#endif
-#ifdef NR_HAVE_MANIFEST
     for (size_t i = 0; i < in->manifest.count; i++) {
         const nr_manifest_kv *kv = &in->manifest.items[i];
         char *k = malloc(strlen(kv->key) + 10);
@@ -566,11 +530,9 @@ static int write_meta(ingest *in, nr_error *err)
         free(k);
         NR_TRY(rc);
     }
-#endif
     return 0;
 }
 
-#ifdef NR_HAVE_HOOK
 static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const char *example)
 {
     ingest *in = ctx;
@@ -617,38 +579,34 @@ static int write_hook_tables(ingest *in, nr_error *err)
     }
     return 0;
 }
-#endif
 
 /* ---- setup ------------------------------------------------------------- */
 
 static int load_side_inputs(ingest *in, nr_error *err)
 {
     const char *cwd = in->opts && in->opts->start_cwd && in->opts->start_cwd[0] ? in->opts->start_cwd : NULL;
-#ifdef NR_HAVE_MANIFEST
     nr_manifest_init(&in->manifest);
     if (in->run.manifest_path) {
         NR_TRY(nr_manifest_load(in->run.manifest_path, &in->manifest, err));
         if (!cwd && in->manifest.cwd && in->manifest.cwd[0] == '/')
             cwd = in->manifest.cwd;
     }
-#else
-    if (in->run.manifest_path)
-        NR_TRY(nr_diag_add(in->diag, "manifest_not_read", "manifest.json", 0,
-                           "this build cannot read manifest.json yet", 40));
-#endif
     if (cwd && !(in->start_cwd = strdup(cwd)))
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-#ifdef NR_HAVE_HOOK
     if (in->run.hook_path) {
         NR_TRY(nr_hook_load(in->run.hook_path, hook_diag, in, &in->hook, err));
         nr_hook_finish(in->hook, INT64_MAX); /* never-ended phases are cut at the trace end when written */
     }
-#else
-    if (in->run.hook_path)
-        NR_TRY(nr_diag_add(in->diag, "hook_not_read", "hook.jsonl", 0,
-                           "this build cannot read hook.jsonl yet", 37));
-#endif
     return 0;
+}
+
+/* opts->jobs, or the number of cores. */
+static int effective_jobs(const ingest *in)
+{
+    if (in->opts && in->opts->jobs > 0)
+        return in->opts->jobs;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }
 
 static int open_store(ingest *in, const char *out_path, nr_error *err)
@@ -661,7 +619,7 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_meta_table, &in->t_meta, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
-    return 0;
+    return nr_par_write_create(in->t_events, effective_jobs(in) > 1, &in->events_out, err);
 }
 
 static int open_streams(ingest *in, nr_error *err)
@@ -678,8 +636,18 @@ static int open_streams(ingest *in, nr_error *err)
         s->last_ts = -1;
         s->ts = -1;
         NR_TRY(nr_logsrc_open(s->log->path, &s->src, err));
+        struct stat st;
+        if (stat(s->log->path, &st) == 0)
+            in->bytes_total += (uint64_t)st.st_size;
     }
-    return 0;
+    nr_logsrc **srcs = malloc(in->nstreams * sizeof *srcs);
+    if (!srcs)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    for (size_t i = 0; i < in->nstreams; i++)
+        srcs[i] = in->streams[i].src;
+    int rc = nr_par_lex_create(srcs, in->nstreams, effective_jobs(in), &in->par, err);
+    free(srcs);
+    return rc;
 }
 
 static int create_model(ingest *in, nr_error *err)
@@ -736,11 +704,10 @@ static int check_not_empty(ingest *in, nr_error *err)
 static int finish_store(ingest *in, nr_error *err)
 {
     NR_TRY(nr_pm_finish(in->pm, err));
+    NR_TRY(nr_par_write_finish(in->events_out, err)); /* the other tables only after the last event */
     NR_TRY(write_files(in, err));
     NR_TRY(write_processes(in, err));
-#ifdef NR_HAVE_HOOK
     NR_TRY(write_hook_tables(in, err));
-#endif
     nr_pm_counts c;
     nr_pm_get_counts(in->pm, &c);
     in->stats.unfinished_never_resumed = c.never_resumed;
@@ -748,19 +715,27 @@ static int finish_store(ingest *in, nr_error *err)
         NR_TRY(nr_diag_add(in->diag, "no_durations", NULL, 0, "the trace lacks -T: no latencies", 32));
     if (in->time_base == NR_TS_NONE && nr_diag_count(in->diag, "no_timestamps") == 0)
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
-#ifdef NR_HAVE_HOOK
     if (in->hook && in->time_base != NR_TS_UNIX) {
         const char *msg = "phases need -ttt (Unix) timestamps in the strace log: every event is unphased";
         NR_TRY(nr_diag_add(in->diag, "hook_needs_unix_time", "hook.jsonl", 0, msg, strlen(msg)));
     }
-#endif
     NR_TRY(write_meta(in, err));
     NR_TRY(nr_diag_write(in->diag, in->t_diag, err));
     return nr_store_writer_commit(in->writer, err);
 }
 
+/* Joins par_lex's threads: the logs are the caller's alone after this. */
+static void stop_readers(ingest *in)
+{
+    nr_par_lex_destroy(in->par);
+    in->par = NULL;
+    nr_par_write_destroy(in->events_out);
+    in->events_out = NULL;
+}
+
 static void ingest_free(ingest *in)
 {
+    stop_readers(in);
     for (size_t i = 0; i < in->nstreams; i++)
         nr_logsrc_close(in->streams[i].src);
     free(in->streams);
@@ -770,12 +745,8 @@ static void ingest_free(ingest *in)
     nr_diag_destroy(in->diag);
     nr_runfiles_fini(&in->run);
     free(in->start_cwd);
-#ifdef NR_HAVE_HOOK
     nr_hook_free(in->hook);
-#endif
-#ifdef NR_HAVE_MANIFEST
     nr_manifest_fini(&in->manifest);
-#endif
 }
 
 static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_error *err)
@@ -788,6 +759,8 @@ static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_
     NR_TRY(create_model(in, err));
     NR_TRY(open_store(in, out_path, err));
     NR_TRY(run_streams(in, err));
+    if (in->opts && in->opts->progress)
+        in->opts->progress(in->opts->progress_ctx, in->bytes_total, in->bytes_total);
     NR_TRY(check_not_empty(in, err));
     return finish_store(in, err);
 }
@@ -800,6 +773,7 @@ int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts 
     in.opts = opts;
     nr_runfiles_init(&in.run);
     int rc = ingest_steps(&in, input, out_path, err);
+    stop_readers(&in);
     in.stats.log_files = in.nstreams;
     for (size_t i = 0; i < in.nstreams; i++)
         if (in.streams[i].src)

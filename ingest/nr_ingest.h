@@ -13,7 +13,13 @@
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */
-    int jobs;               /* worker threads; 0 = all cores */
+    int jobs;               /* threads reading and lexing the logs, the caller's included; 0 = all
+                               cores. The store is the same for any value. */
+    /* Called on the caller's thread every few MB of input and once at the end
+       (done == total): input bytes read so far (compressed bytes of compressed
+       logs) and in all. NULL = none. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } nr_ingest_opts;
 
 typedef struct nr_ingest_stats {

@@ -107,7 +107,7 @@ int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out)
 
 static int sniff_file(const char *path, nr_error *err)
 {
-    static char buf[SNIFF_BYTES]; /* not reentrant: runfind runs once, before any worker */
+    char buf[SNIFF_BYTES]; /* on the stack: `niorep build` finds runs on several threads */
     nr_error ignored;
     long n = nr_logsrc_peek(path, buf, sizeof buf, &ignored);
     (void)err;

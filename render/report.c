@@ -51,6 +51,47 @@ static int require_mark(nr_report *r, const char *mark, xmlNode **out, nr_error 
     return 0;
 }
 
+/* Marks whose element the engine keeps a pointer to, or whose children it
+ * replaces by text: none of them may hold another mark, or filling one would
+ * free or move the other (found by fuzzing the template reader). */
+static const char *const page_marks[] = {"title", "subtitle", "css", "runs", "run-template", "overview", "toc"};
+
+static int is_page_mark(const char *mark)
+{
+    for (size_t i = 0; i < sizeof page_marks / sizeof page_marks[0]; i++)
+        if (strcmp(page_marks[i], mark) == 0)
+            return 1;
+    return 0;
+}
+
+/* Returns the first page mark found inside another page mark (or inside
+ * any mark when that outer one is replaced by text), else NULL; *outer names
+ * the enclosing mark. Section marks may nest inside run-template, and
+ * run-template inside runs (it is unlinked from there at creation). */
+static xmlChar *find_nested_mark(xmlNode *from, const char *enclosing, char *outer, size_t outer_cap)
+{
+    for (xmlNode *n = from; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *v = xmlGetProp(n, BAD_CAST "data-nr");
+        const char *mark = (const char *)v;
+        int text_filled = enclosing && (strcmp(enclosing, "title") == 0 || strcmp(enclosing, "subtitle") == 0 ||
+                                        strcmp(enclosing, "css") == 0);
+        int by_design = enclosing && v && strcmp(enclosing, "runs") == 0 && strcmp(mark, "run-template") == 0;
+        if (v && enclosing && !by_design && (is_page_mark(mark) || text_filled)) {
+            snprintf(outer, outer_cap, "%s", enclosing);
+            return v;
+        }
+        char here[64];
+        snprintf(here, sizeof here, "%s", v && is_page_mark(mark) ? mark : enclosing ? enclosing : "");
+        xmlFree(v);
+        xmlChar *inner = find_nested_mark(n->children, here[0] ? here : NULL, outer, outer_cap);
+        if (inner)
+            return inner;
+    }
+    return NULL;
+}
+
 int nr_report_create(const char *html, size_t html_len, const char *css, size_t css_len,
                      nr_report **out, nr_error *err)
 {
@@ -85,6 +126,13 @@ int nr_report_create(const char *html, size_t html_len, const char *css, size_t 
         if (!nr__report_find_mark(r->run_template, section_marks[s]))
             rc = nr_error_set(err, NR_E_INPUT, "report template: run template lacks data-nr=\"%s\"",
                               section_marks[s]);
+    }
+    char outer[64];
+    xmlChar *nested = rc == 0 ? find_nested_mark(xmlDocGetRootElement(r->doc), NULL, outer, sizeof outer) : NULL;
+    if (nested) {
+        rc = nr_error_set(err, NR_E_INPUT, "report template: data-nr=\"%s\" must not stand inside data-nr=\"%s\"",
+                          (const char *)nested, outer);
+        xmlFree(nested);
     }
     if (rc < 0) {
         nr_report_destroy(r);

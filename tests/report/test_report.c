@@ -278,6 +278,26 @@ static void test_template_marks_required(void **state)
     assert_non_null(strstr(err.msg, "overview"));
 }
 
+/* A mark inside a mark whose children the engine replaces (found by fuzzing:
+ * the subtitle element was freed by set_title, then written). */
+static void test_template_nested_marks_refused(void **state)
+{
+    (void)state;
+    static const char bad[] = "<!DOCTYPE html><html><head><style data-nr=\"css\"></style></head><body>"
+                              "<h1 data-nr=\"title\">t<span data-nr=\"subtitle\"></span></h1>"
+                              "<section data-nr=\"overview\"></section>"
+                              "<main data-nr=\"runs\"><article data-nr=\"run-template\">"
+                              "<section data-nr=\"run-facts\"></section><section data-nr=\"phases\"></section>"
+                              "<section data-nr=\"concentration\"></section><section data-nr=\"latency\"></section>"
+                              "<section data-nr=\"timeline\"></section><section data-nr=\"access\"></section>"
+                              "<section data-nr=\"findings\"></section></article></main></body></html>";
+    nr_report *r = NULL;
+    nr_error err;
+    assert_int_equal(nr_report_create(bad, strlen(bad), "", 0, &r, &err), NR_E_INPUT);
+    assert_null(r);
+    assert_non_null(strstr(err.msg, "data-nr=\"subtitle\" must not stand inside data-nr=\"title\""));
+}
+
 static void test_sections_and_overview(void **state)
 {
     (void)state;
@@ -457,6 +477,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_figure_ids_unique),
         cmocka_unit_test(test_no_external_reference),
         cmocka_unit_test(test_template_marks_required),
+        cmocka_unit_test(test_template_nested_marks_refused),
         cmocka_unit_test(test_sections_and_overview),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_text_clean),

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# scale_bench.sh: parallel ingest and scale, one command, every ratio measured
+# in the same run (not part of ctest).
+#
+#   bench/scale_bench.sh                      # 1G and 4G logs, 100 runs, 100 M events
+#   bench/scale_bench.sh --sizes "1G" --runs 20 --events 10000000   # quicker
+#
+# 1. ingest of generated `strace -f -ttt -T -y` logs (bench/gen_strace_log.c,
+#    taken from branch e2e when not in the tree) with --jobs 1 and --jobs 2:
+#    wall s, CPU s (user+sys), MB/s, lines/s, peak RSS (/usr/bin/time %M),
+#    next to `wc -l` and `zstd -3 -T0` on the same file; the two stores are
+#    compared byte for byte;
+# 2. `niorep build` of --runs generated runs (2 MB logs), cold with --jobs 1
+#    and --jobs 2, then warm (every cached store reused);
+# 3. model (`niorep summary`) and model + render (`niorep build`) of a store
+#    of --events events written by bench/model_gen.c.
+# The machine may be shared: the load average is printed before and after,
+# and CPU time next to wall time (CPU-based throughput does not suffer from
+# other processes; the 2-thread speed-up does).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+sizes="1G 4G" runs=100 events=100000000 out=$root/bench/out/scale
+while [ $# -gt 0 ]; do
+    case $1 in
+        --sizes) sizes=$2; shift 2 ;;
+        --runs) runs=$2; shift 2 ;;
+        --events) events=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+        *) echo "scale_bench: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+niorep=$root/build/cli/niorep
+[ -x "$niorep" ] || { echo "scale_bench: build first (cmake --build build)" >&2; exit 1; }
+for t in /usr/bin/time zstd wc awk; do command -v $t >/dev/null || { echo "scale_bench: needs $t" >&2; exit 1; }; done
+mkdir -p "$out"
+
+gen=$out/gen_strace_log
+src=$root/bench/gen_strace_log.c
+if [ ! -f "$src" ]; then
+    git -C "$root" show e2e:bench/gen_strace_log.c > "$out/gen_strace_log.c"
+    src=$out/gen_strace_log.c
+fi
+[ -x "$gen" ] || cc -O2 -D_GNU_SOURCE -o "$gen" "$src" -lm
+mgen=$out/model_gen
+[ -x "$mgen" ] || cc -O2 -D_GNU_SOURCE -DNR_VERSION=\"bench\" -o "$mgen" bench/model_gen.c store/*.c common/*.c \
+    -Istore -Icommon -lzstd -lz -lm
+
+# measure NAME CMD...: runs CMD under /usr/bin/time; sets wall cpu rss_mib
+measure() {
+    local tf=$out/time.txt
+    /usr/bin/time -f '%e %U %S %M' -o "$tf" "$@" > /dev/null 2> "$out/last.err" || { cat "$out/last.err" >&2; return 1; }
+    read -r wall user sys rss_kb < "$tf"
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')
+    rss_mib=$(awk -v k="$rss_kb" 'BEGIN{printf "%.0f", k/1024}')
+}
+row() {  # name bytes lines
+    local mbs cmbs lps
+    mbs=$(awk -v b="$2" -v t="$wall" 'BEGIN{printf "%.0f", b/1e6/t}')
+    cmbs=$(awk -v b="$2" -v t="$cpu" 'BEGIN{printf "%.0f", (t>0)? b/1e6/t : 0}')
+    lps=$(awk -v l="$3" -v t="$wall" 'BEGIN{printf "%.2f", l/1e6/t}')
+    printf '%-26s %8.2f %8.2f %9s %11s %9s %8s\n' "$1" "$wall" "$cpu" "$mbs" "$cmbs" "$lps" "$rss_mib"
+}
+load() { awk '{printf "load average %s %s %s", $1, $2, $3}' /proc/loadavg; }
+
+echo "== niorep scale bench, $(nproc) cores, $(load)"
+echo "== ingest (MB/s and Mlines/s on wall time; CPU MB/s = bytes / (user+sys))"
+printf '%-26s %8s %8s %9s %11s %9s %8s\n' what wall_s cpu_s MB/s cpu_MB/s Mlines/s RSS_MiB
+for size in $sizes; do
+    run=$out/run-$size
+    mkdir -p "$run"
+    log=$run/strace.log
+    [ -s "$log" ] || "$gen" --size "$size" --seed 1 -o "$log"
+    bytes=$(stat -c %s "$log")
+    cat "$log" > /dev/null
+    measure wc -l "$log"; lines=$(wc -l < "$log")
+    row "wc -l $size" "$bytes" "$lines"
+    measure zstd -3 -T0 -q -c "$log"
+    row "zstd -3 -T0 $size" "$bytes" "$lines"
+    measure "$niorep" ingest "$run" -o "$out/s$size.j1.nio" -j 1
+    row "ingest -j1 $size" "$bytes" "$lines"; w1=$wall; c1=$cpu
+    measure "$niorep" ingest "$run" -o "$out/s$size.j2.nio" -j 2
+    row "ingest -j2 $size" "$bytes" "$lines"; w2=$wall; c2=$cpu
+    same=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.j2.nio" && echo identical || echo DIFFERENT)
+    awk -v a="$w1" -v b="$w2" -v c="$c1" -v d="$c2" -v s="$size" -v same="$same" \
+        'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time (target >= 1.7x), CPU %.2fx of -j1; stores %s\n", s, a/b, d/c, same}'
+    rm -f "$out/s$size.j1.nio" "$out/s$size.j2.nio"
+done
+
+# On a loaded machine the wall-time ratio says more about the neighbours than
+# about niorep; the CPU split between the ingest's threads does not: the
+# busiest thread bounds the speed-up (on c idle cores: min(c, 1 / its share)).
+first=${sizes%% *}
+if command -v perf >/dev/null && perf record -q -s -o "$out/perf.data" "$niorep" ingest "$out/run-$first" \
+        -o "$out/perf.nio" -j 2 >/dev/null 2>&1; then
+    perf report -i "$out/perf.data" -T --sort pid 2>/dev/null | awk '
+        /^ +[0-9.]+%/ { sub("%", "", $1); share[++n] = $1; if ($1 > max) max = $1 }
+        END { if (n) { printf "threads of ingest -j2 (%% of CPU samples):"; for (i = 1; i <= n; i++) printf " %s", share[i];
+                       b = 100 / max; printf "; busiest %s%%: speed-up bound on 2 idle cores %.2fx\n", max, b < 2 ? b : 2 } }'
+    rm -f "$out/perf.data" "$out/perf.data.old" "$out/perf.nio"
+fi
+
+echo "== niorep build of $runs generated runs (2 MB logs, --bootstraps 20)"
+traces=$out/traces-$runs
+if [ ! -d "$traces" ]; then
+    for i in $(seq 1 "$runs"); do
+        mkdir -p "$traces/run$i"
+        "$gen" --size 2M --seed "$i" -o "$traces/run$i/strace.log"
+    done
+fi
+printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
+for j in 1 2; do
+    rm -rf "$traces/.niorep"
+    measure "$niorep" build "$traces" -o "$out/build.html" -j $j --bootstraps 20
+    printf '%-26s %8.2f %8.2f %8s\n' "build cold -j$j" "$wall" "$cpu" "$rss_mib"
+    [ $j = 1 ] && bw1=$wall || bw2=$wall
+done
+measure "$niorep" build "$traces" -o "$out/build.html" -j 2 --bootstraps 20
+printf '%-26s %8.2f %8.2f %8s\n' "build warm -j2 (cached)" "$wall" "$cpu" "$rss_mib"
+awk -v a="$bw1" -v b="$bw2" 'BEGIN{printf "ratio build: -j2 speed-up %.2fx on wall time\n", a/b}'
+
+echo "== model of a store of $events events (bench/model_gen.c)"
+store=$out/m$events.nio
+[ -s "$store" ] || "$mgen" "$store" --events "$events" --seed 1 > /dev/null
+printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
+measure "$niorep" summary "$store" --json --bootstraps 0
+printf '%-26s %8.2f %8.2f %8s\n' "model (summary)" "$wall" "$cpu" "$rss_mib"
+measure "$niorep" build "$store" -o "$out/m.html" --bootstraps 0
+printf '%-26s %8.2f %8.2f %8s\n' "model + render (build)" "$wall" "$cpu" "$rss_mib"
+echo "== $(load)"

@@ -1,0 +1,373 @@
+/* par_lex: chunked read + parallel lex of the logs of one ingest. Method: per
+ * log a ring of `depth` chunk slots, filled in order by one reader at a time
+ * (flag `reading`), lexed by any thread, consumed in order by the caller.
+ * Workers prefer lexing over reading (lexed chunks are what the caller waits
+ * for); the caller, while its chunk is not ready, reads or lexes that chunk
+ * itself rather than sleep. One mutex, one condition variable. */
+#include "par_lex.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PAR_BUDGET_BYTES ((size_t)24 << 20)  /* text in flight, all logs */
+#define PAR_CHUNK_MAX ((size_t)4 << 20)
+#define PAR_CHUNK_MIN ((size_t)16 << 10)
+#define PAR_MAX_WORKERS 256
+
+typedef enum slot_state { SLOT_FREE, SLOT_READING, SLOT_READ, SLOT_LEXING, SLOT_LEXED, SLOT_CONSUMING } slot_state;
+
+typedef struct par_chunk {
+    slot_state state;
+    char *text;
+    size_t text_len, text_cap;
+    nr_par_line *lines;
+    size_t nlines, lines_cap;
+    uint64_t first_line_no;
+    int last_unterminated;
+    int is_last;        /* no chunk of this log follows */
+    int rc;             /* a read error met while filling this chunk */
+    nr_error err;
+} par_chunk;
+
+typedef struct par_log {
+    nr_logsrc *src;     /* touched by the current reader only */
+    par_chunk *ring;
+    size_t head, count; /* ring[head] is the oldest chunk in flight */
+    int reading;        /* a thread is filling ring[(head + count - 1) % depth] */
+    int read_done;      /* the last chunk has been read */
+    int finished;       /* the caller has been told the log ended */
+    uint64_t line_no;   /* lines read so far (reader) */
+    uint64_t hash;      /* fingerprint of the lines read so far (reader) */
+    uint64_t bytes_in_seen;
+} par_log;
+
+struct nr_par_lex {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    par_log *logs;
+    size_t nlogs, depth, chunk_bytes;
+    size_t read_cursor;  /* where workers look first for a log to read */
+    uint64_t bytes_in;
+    int stop;
+    pthread_t *threads;
+    int nthreads;
+};
+
+/* Tests' chunk size (0 = the budget's); set before any ingest starts. */
+static size_t chunk_bytes_for_tests;
+
+void nr__par_lex_set_chunk_bytes(size_t bytes) { chunk_bytes_for_tests = bytes; }
+
+static uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
+
+static uint64_t read_u64(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* The log fingerprint (meta log.N.nrhash, "nrhash-v1"): four independent
+ * multiply-rotate lanes over 32-byte blocks of each line (so the CPU runs
+ * them in parallel: about 4x the speed of one lane), folded into h with the
+ * line's length. Little-endian words; a fingerprint, not a cryptographic hash. */
+uint64_t nr__par_hash_line(uint64_t h, const char *p, size_t n)
+{
+    const uint64_t k1 = 0x9e3779b97f4a7c15ull, k2 = 0xc2b2ae3d27d4eb4full;
+    const uint64_t k3 = 0x165667b19e3779f9ull, k4 = 0xd6e8feb86659fd93ull;
+    uint64_t a = h ^ k1, b = h ^ k2, c = h ^ k3, d = h ^ k4;
+    size_t len = n;
+    for (; n >= 32; p += 32, n -= 32) {
+        a = rotl64((a ^ read_u64(p)) * k1, 29);
+        b = rotl64((b ^ read_u64(p + 8)) * k2, 31);
+        c = rotl64((c ^ read_u64(p + 16)) * k3, 27);
+        d = rotl64((d ^ read_u64(p + 24)) * k4, 33);
+    }
+    for (; n >= 8; p += 8, n -= 8)
+        a = rotl64((a ^ read_u64(p)) * k1, 29);
+    uint64_t tail = 0;
+    memcpy(&tail, p, n);
+    a = (a ^ tail) * k2;
+    uint64_t x = a ^ rotl64(b, 17) ^ rotl64(c, 41) ^ rotl64(d, 53) ^ (uint64_t)len;
+    x ^= x >> 32;
+    x *= k3;
+    x ^= x >> 29;
+    return x;
+}
+
+/* ---- the work, done without the lock ------------------------------------ */
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 4096 / elem + 1;
+    while (c < need) {
+        if (c > SIZE_MAX / 2 / elem)
+            return -1;
+        c *= 2;
+    }
+    void *p = realloc(*buf, c * elem);
+    if (!p)
+        return -1;
+    *buf = p;
+    *cap = c;
+    return 0;
+}
+
+/* Fills c with the next lines of g (the caller holds g's reading right). */
+static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes)
+{
+    c->text_len = c->nlines = 0;
+    c->first_line_no = g->line_no + 1;
+    c->last_unterminated = c->is_last = c->rc = 0;
+    while (c->text_len < chunk_bytes) {
+        const char *line;
+        size_t len;
+        int rc = nr_logsrc_next(g->src, &line, &len, &c->err);
+        if (rc <= 0) {
+            c->rc = rc;
+            c->is_last = 1;
+            return;
+        }
+        if (grow((void **)&c->text, &c->text_cap, c->text_len + len, 1) < 0 ||
+            grow((void **)&c->lines, &c->lines_cap, c->nlines + 1, sizeof *c->lines) < 0) {
+            c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
+            c->is_last = 1;
+            return;
+        }
+        if (len)
+            memcpy(c->text + c->text_len, line, len);
+        nr_par_line *pl = &c->lines[c->nlines++];
+        pl->off = c->text_len;
+        pl->len = len;
+        c->text_len += len;
+        g->hash = nr__par_hash_line(g->hash, line, len);
+        g->line_no++;
+        if (nr_logsrc_last_line_unterminated(g->src))
+            c->last_unterminated = 1;
+    }
+}
+
+static void lex_chunk(par_chunk *c)
+{
+    for (size_t i = 0; i < c->nlines; i++)
+        nr_sline_parse(c->text + c->lines[i].off, c->lines[i].len, &c->lines[i].sl);
+}
+
+/* ---- scheduling, under the lock ----------------------------------------- */
+
+static int can_read(const nr_par_lex *p, const par_log *g)
+{
+    return !g->reading && !g->read_done && g->count < p->depth;
+}
+
+/* Reads the next chunk of g: called and returns with the lock held. */
+static void do_read(nr_par_lex *p, par_log *g)
+{
+    par_chunk *c = &g->ring[(g->head + g->count) % p->depth];
+    g->count++;
+    g->reading = 1;
+    c->state = SLOT_READING;
+    pthread_mutex_unlock(&p->mu);
+    read_chunk(g, c, p->chunk_bytes);
+    uint64_t seen = nr_logsrc_bytes_in(g->src);
+    pthread_mutex_lock(&p->mu);
+    p->bytes_in += seen - g->bytes_in_seen;
+    g->bytes_in_seen = seen;
+    g->reading = 0;
+    g->read_done = c->is_last;
+    c->state = SLOT_READ;
+    pthread_cond_broadcast(&p->cv);
+}
+
+/* Lexes c (state SLOT_READ): called and returns with the lock held. */
+static void do_lex(nr_par_lex *p, par_chunk *c)
+{
+    c->state = SLOT_LEXING;
+    pthread_mutex_unlock(&p->mu);
+    lex_chunk(c);
+    pthread_mutex_lock(&p->mu);
+    c->state = SLOT_LEXED;
+    pthread_cond_broadcast(&p->cv);
+}
+
+/* The oldest read chunk waiting for a lexer, or NULL. */
+static par_chunk *find_lex_work(nr_par_lex *p)
+{
+    for (size_t k = 0; k < p->depth; k++)
+        for (size_t i = 0; i < p->nlogs; i++) {
+            par_log *g = &p->logs[i];
+            if (k < g->count && g->ring[(g->head + k) % p->depth].state == SLOT_READ)
+                return &g->ring[(g->head + k) % p->depth];
+        }
+    return NULL;
+}
+
+/* A log with room for one more chunk, the emptiest first, or NULL. */
+static par_log *find_read_work(nr_par_lex *p)
+{
+    par_log *best = NULL;
+    for (size_t j = 0; j < p->nlogs; j++) {
+        par_log *g = &p->logs[(p->read_cursor + j) % p->nlogs];
+        if (can_read(p, g) && (!best || g->count < best->count))
+            best = g;
+        if (best && best->count == 0)
+            break;
+    }
+    if (best)
+        p->read_cursor = (size_t)(best - p->logs + 1) % p->nlogs;
+    return best;
+}
+
+static void *worker_main(void *arg)
+{
+    nr_par_lex *p = arg;
+    pthread_mutex_lock(&p->mu);
+    while (!p->stop) {
+        par_chunk *c = find_lex_work(p);
+        if (c) {
+            do_lex(p, c);
+            continue;
+        }
+        par_log *g = find_read_work(p);
+        if (g) {
+            do_read(p, g);
+            continue;
+        }
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* ---- the caller's side --------------------------------------------------- */
+
+int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *err)
+{
+    par_log *g = &p->logs[i];
+    pthread_mutex_lock(&p->mu);
+    if (g->count && g->ring[g->head].state == SLOT_CONSUMING) {
+        par_chunk *done = &g->ring[g->head];
+        done->state = SLOT_FREE;
+        g->head = (g->head + 1) % p->depth;
+        g->count--;
+        g->finished = done->is_last;
+        pthread_cond_broadcast(&p->cv);
+    }
+    for (;;) {
+        if (g->finished) {
+            pthread_mutex_unlock(&p->mu);
+            return 0;
+        }
+        par_chunk *c = g->count ? &g->ring[g->head] : NULL;
+        if (c && c->state == SLOT_LEXED) {
+            c->state = SLOT_CONSUMING;
+            pthread_mutex_unlock(&p->mu);
+            if (c->rc < 0) {
+                *err = c->err;
+                return c->rc;
+            }
+            *view = (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated};
+            return 1;
+        }
+        if (c && c->state == SLOT_READ)
+            do_lex(p, c);
+        else if (!c && can_read(p, g))
+            do_read(p, g);
+        else
+            pthread_cond_wait(&p->cv, &p->mu);
+    }
+}
+
+uint64_t nr_par_lex_hash(nr_par_lex *p, size_t i)
+{
+    pthread_mutex_lock(&p->mu);
+    uint64_t h = p->logs[i].hash;
+    pthread_mutex_unlock(&p->mu);
+    return h;
+}
+
+uint64_t nr_par_lex_bytes_in(nr_par_lex *p)
+{
+    pthread_mutex_lock(&p->mu);
+    uint64_t b = p->bytes_in;
+    pthread_mutex_unlock(&p->mu);
+    return b;
+}
+
+int nr_par_lex_workers(const nr_par_lex *p) { return p->nthreads; }
+
+/* ---- create / destroy ---------------------------------------------------- */
+
+static int jobs_or_cores(int jobs)
+{
+    if (jobs > 0)
+        return jobs;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err)
+{
+    *out = NULL;
+    nr_par_lex *p = calloc(1, sizeof *p);
+    if (!p)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    int workers = jobs_or_cores(jobs) - 1;
+    if (workers > PAR_MAX_WORKERS)
+        workers = PAR_MAX_WORKERS;
+    /* one log: enough chunks for every thread plus the one being consumed;
+       many logs: two each (one consumed, one read ahead) */
+    p->depth = n == 1 ? (size_t)workers + 2 : 2;
+    size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : PAR_CHUNK_MAX;
+    p->chunk_bytes = per > PAR_CHUNK_MAX ? PAR_CHUNK_MAX : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
+    if (chunk_bytes_for_tests)
+        p->chunk_bytes = chunk_bytes_for_tests;
+    p->nlogs = n;
+    p->logs = calloc(n ? n : 1, sizeof *p->logs);
+    if (!p->logs) {
+        free(p);
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    *out = p;
+    for (size_t i = 0; i < n; i++) {
+        p->logs[i].src = srcs[i];
+        if (!(p->logs[i].ring = calloc(p->depth, sizeof *p->logs[i].ring)))
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    if (workers > 0 && !(p->threads = calloc((size_t)workers, sizeof *p->threads)))
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    for (; p->nthreads < workers; p->nthreads++)
+        if (pthread_create(&p->threads[p->nthreads], NULL, worker_main, p) != 0)
+            break; /* fewer threads still give the same result */
+    return 0;
+}
+
+void nr_par_lex_destroy(nr_par_lex *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    for (int t = 0; t < p->nthreads; t++)
+        pthread_join(p->threads[t], NULL);
+    free(p->threads);
+    for (size_t i = 0; i < p->nlogs; i++) {
+        for (size_t k = 0; p->logs[i].ring && k < p->depth; k++) {
+            free(p->logs[i].ring[k].text);
+            free(p->logs[i].ring[k].lines);
+        }
+        free(p->logs[i].ring);
+    }
+    free(p->logs);
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p);
+}

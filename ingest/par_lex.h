@@ -1,0 +1,78 @@
+/* par_lex: reads and lexes the logs of one ingest on worker threads and hands
+ * the lexed lines back, log by log, in each log's own order.
+ *
+ * Each log is cut into chunks at line boundaries (as logsrc hands lines
+ * out). A chunk is read by one thread at a time per log (reading is serial
+ * per log: decompression and the log fingerprint are), then lexed
+ * (nr_sline_parse, which is pure) by any thread. The caller - the one
+ * ordered pass that applies the per-process semantics - takes the chunks of
+ * each log in order with nr_par_lex_next and, while it waits, does pending
+ * work itself; with jobs == 1 it does all of it and no thread is started.
+ * The lines and their order do not depend on jobs or on the chunk size, so
+ * the store does not either.
+ *
+ * Memory: at most `depth` chunks per log in flight, each of about
+ * chunk_bytes of text plus one nr_par_line per line; chunk_bytes shrinks as
+ * the number of logs grows (a fixed budget, with a floor per log). Bounded by
+ * the number of logs, never by lines.
+ *
+ * Threads: one mutex and one condition variable guard every chunk's state;
+ * a chunk's buffers belong to the one thread that holds it (reading,
+ * lexing or consuming), so no data is shared without the lock. */
+#ifndef PAR_LEX_H
+#define PAR_LEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "logsrc.h"
+#include "nr_error.h"
+#include "strace_line.h"
+
+typedef struct nr_par_lex nr_par_lex;
+
+/* One line of a chunk: its text is text[off, off + len) of the chunk; the
+ * spans of sl point into it. */
+typedef struct nr_par_line {
+    nr_sline sl;
+    size_t off, len;
+} nr_par_line;
+
+/* A lexed chunk, valid until the next nr_par_lex_next of the same log. */
+typedef struct nr_par_chunk_view {
+    const nr_par_line *lines;
+    size_t n;
+    const char *text;
+    uint64_t first_line_no;  /* 1-based number of lines[0] in its log */
+    int last_unterminated;   /* lines[n - 1] is a last line without newline */
+} nr_par_chunk_view;
+
+/* Starts reading the logs srcs[0..n) (borrowed: they must outlive p and are
+ * touched only by p's threads until nr_par_lex_destroy) with jobs threads in
+ * all (the caller's included; 0 = all cores). Returns 0 and *out, or
+ * NR_E_NOMEM / NR_E_IO. */
+int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err);
+/* Stops and joins the threads, frees every chunk. Accepts NULL. */
+void nr_par_lex_destroy(nr_par_lex *p);
+
+/* The next chunk of log i (releasing the previous one): 1 and *view, 0 when
+ * the log has ended, or the negative code of a read error in the log (err
+ * names the file and offset), in the log's order. */
+int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *err);
+
+/* The fingerprint of log i's lines (meta log.N.nrhash, "nrhash-v1"); final
+ * once nr_par_lex_next(i) has returned 0. */
+uint64_t nr_par_lex_hash(nr_par_lex *p, size_t i);
+/* Input bytes (compressed bytes of compressed logs) read so far, all logs. */
+uint64_t nr_par_lex_bytes_in(nr_par_lex *p);
+/* Number of threads started besides the caller's. */
+int nr_par_lex_workers(const nr_par_lex *p);
+
+/* For tests: chunks of about bytes of text from now on (0 = the default
+ * budget). Process-wide; call before any ingest starts, never during one. */
+void nr__par_lex_set_chunk_bytes(size_t bytes);
+
+/* The nrhash-v1 fold of one line into h (exposed for tests). */
+uint64_t nr__par_hash_line(uint64_t h, const char *p, size_t n);
+
+#endif

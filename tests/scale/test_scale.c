@@ -1,0 +1,304 @@
+/* Scale tests: par_lex hands out the same lines as a plain serial read, and
+ * the store of an ingest is byte for byte the same for any --jobs and any
+ * chunk size (the six samples, a generated -f log with bad and cut lines, a
+ * generated -ff run); the progress bar's text and its silence off a tty. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "logsrc.h"
+#include "nr_error.h"
+#include "nr_ingest.h"
+#include "nr_progress.h"
+#include "par_lex.h"
+#include "strace_line.h"
+
+static const char *const samples[] = {"diffusion", "language", "mlp", "rl", "snn", "vision"};
+#define NSAMPLES (sizeof samples / sizeof samples[0])
+
+static char tmpdir[256];
+
+static void sample_dir(char *buf, size_t cap, const char *name)
+{
+    const char *src = getenv("NR_SOURCE_DIR");
+    snprintf(buf, cap, "%s/datasets/sample/%s", src ? src : ".", name);
+}
+
+/* ---- generated logs ------------------------------------------------------ */
+
+/* One line of a 4-process job: each process opens a file, reads it twice,
+ * seeks and closes, over and over; every 997th line is garbage; pid < 0
+ * writes the -ff form (no pid prefix). */
+static void gen_line(FILE *f, uint64_t i, int with_pid)
+{
+    int pid = 100 + (int)(i % 4);
+    uint64_t step = i / 4;
+    uint64_t us = 123456 + i * 7;
+    if (with_pid)
+        fprintf(f, "%d ", pid);
+    fprintf(f, "1764480000.%06llu ", (unsigned long long)(us % 1000000));
+    if (i % 997 == 996) {
+        fprintf(f, "this is not an strace line %llu\n", (unsigned long long)i);
+        return;
+    }
+    switch (step % 5) {
+    case 0:
+        fprintf(f, "openat(AT_FDCWD, \"/data/shard%llu.bin\", O_RDONLY|O_CLOEXEC) = 3 <0.000010>\n",
+                (unsigned long long)(step / 5 % 300));
+        break;
+    case 1: fprintf(f, "read(3, \"\\x00\\x01abc\"..., 65536) = 65536 <0.000120>\n"); break;
+    case 2: fprintf(f, "read(3, \"tail\"..., 65536) = %llu <0.000020>\n", (unsigned long long)(step % 4096)); break;
+    case 3: fprintf(f, "lseek(3, 0, SEEK_SET) = 0 <0.000002>\n"); break;
+    default: fprintf(f, "close(3) = 0 <0.000003>\n"); break;
+    }
+}
+
+static void write_generated_f(const char *path, uint64_t lines)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (uint64_t i = 0; i < lines; i++)
+        gen_line(f, i, 1);
+    fputs("100 1764480001.000000 read(3, \"cut", f); /* a last line without newline */
+    assert_int_equal(fclose(f), 0);
+}
+
+static void write_generated_ff(const char *dir, uint64_t lines)
+{
+    FILE *f[4];
+    for (int k = 0; k < 4; k++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/strace.log.%d", dir, 100 + k);
+        assert_non_null(f[k] = fopen(path, "w"));
+    }
+    for (uint64_t i = 0; i < lines; i++)
+        gen_line(f[i % 4], i, 0);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(fclose(f[k]), 0);
+}
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void assert_same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    char *x = slurp(a, &na), *y = slurp(b, &nb);
+    if (na != nb || memcmp(x, y, na) != 0)
+        fail_msg("%s (%zu bytes) differs from %s (%zu bytes)", a, na, b, nb);
+    free(x);
+    free(y);
+}
+
+static void ingest_with(const char *input, const char *out, int jobs, size_t chunk_bytes, nr_ingest_stats *st)
+{
+    nr__par_lex_set_chunk_bytes(chunk_bytes);
+    nr_ingest_opts opts = {.jobs = jobs};
+    nr_error err;
+    nr_error_clear(&err);
+    int rc = nr_ingest_run(input, out, &opts, st, &err);
+    nr__par_lex_set_chunk_bytes(0);
+    if (rc < 0)
+        fail_msg("ingest %s (jobs %d): %s", input, jobs, err.msg);
+}
+
+/* Ingests input with jobs 1 (default chunks), then 2, 3 and 4 with small
+ * chunks, and asserts the four stores are identical. */
+static void assert_jobs_invariant(const char *input, const char *tag)
+{
+    static const int jobs[] = {2, 3, 4};
+    static const size_t chunk[] = {16 << 10, 100 << 10, 16 << 10};
+    char ref[512], out[512];
+    snprintf(ref, sizeof ref, "%s/%s.j1.nio", tmpdir, tag);
+    nr_ingest_stats st1;
+    ingest_with(input, ref, 1, 0, &st1);
+    for (size_t k = 0; k < sizeof jobs / sizeof jobs[0]; k++) {
+        snprintf(out, sizeof out, "%s/%s.j%d.nio", tmpdir, tag, jobs[k]);
+        nr_ingest_stats st;
+        ingest_with(input, out, jobs[k], chunk[k], &st);
+        assert_int_equal(st.lines_read, st1.lines_read);
+        assert_int_equal(st.events, st1.events);
+        assert_same_file(ref, out);
+        unlink(out);
+    }
+    unlink(ref);
+}
+
+/* ---- tests ------------------------------------------------------------------ */
+
+/* Every line of every sample, chunked on 3 threads, equals the serial read. */
+static void par_lex_matches_serial_read(void **state)
+{
+    (void)state;
+    for (size_t s = 0; s < NSAMPLES; s++) {
+        char path[512];
+        sample_dir(path, sizeof path, samples[s]);
+        strcat(path, "/strace.log.zst");
+        nr_error err;
+        nr_logsrc *serial, *chunked;
+        assert_int_equal(nr_logsrc_open(path, &serial, &err), 0);
+        assert_int_equal(nr_logsrc_open(path, &chunked, &err), 0);
+        nr__par_lex_set_chunk_bytes(20000);
+        nr_par_lex *p;
+        assert_int_equal(nr_par_lex_create(&chunked, 1, 3, &p, &err), 0);
+        nr__par_lex_set_chunk_bytes(0);
+        assert_int_equal(nr_par_lex_workers(p), 2);
+        uint64_t hash = 0, line_no = 0, chunks = 0;
+        nr_par_chunk_view v;
+        int rc;
+        while ((rc = nr_par_lex_next(p, 0, &v, &err)) == 1) {
+            chunks++;
+            assert_int_equal(v.first_line_no, line_no + 1);
+            for (size_t i = 0; i < v.n; i++) {
+                const char *line;
+                size_t len;
+                assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 1);
+                line_no++;
+                hash = nr__par_hash_line(hash, line, len);
+                assert_int_equal(v.lines[i].len, len);
+                assert_memory_equal(v.text + v.lines[i].off, line, len);
+                nr_sline want;
+                nr_sline_parse(line, len, &want);
+                const nr_sline *got = &v.lines[i].sl;
+                assert_int_equal(got->kind, want.kind);
+                assert_int_equal(got->pid, want.pid);
+                assert_int_equal(got->ts_ns, want.ts_ns);
+                assert_int_equal(got->result, want.result);
+                assert_int_equal(got->name.n, want.name.n);
+                assert_memory_equal(got->name.p, want.name.p, want.name.n);
+                assert_ptr_equal(got->name.p - v.text - v.lines[i].off, want.name.p - line);
+            }
+        }
+        assert_int_equal(rc, 0);
+        const char *line;
+        size_t len;
+        assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 0);
+        assert_true(chunks > 10); /* the samples are far larger than 20 kB */
+        assert_int_equal(nr_par_lex_hash(p, 0), hash);
+        nr_par_lex_destroy(p);
+        nr_logsrc_close(serial);
+        nr_logsrc_close(chunked);
+    }
+}
+
+static void samples_same_store_for_any_jobs(void **state)
+{
+    (void)state;
+    for (size_t s = 0; s < NSAMPLES; s++) {
+        char dir[512];
+        sample_dir(dir, sizeof dir, samples[s]);
+        assert_jobs_invariant(dir, samples[s]);
+    }
+}
+
+static void generated_f_log_same_store_for_any_jobs(void **state)
+{
+    (void)state;
+    char run[512], log[600];
+    snprintf(run, sizeof run, "%s/gen_f", tmpdir);
+    assert_int_equal(mkdir(run, 0777), 0);
+    snprintf(log, sizeof log, "%s/strace.log", run);
+    write_generated_f(log, 60000); /* about 4 MB */
+    assert_jobs_invariant(run, "gen_f");
+    /* the known counts: 60000 lines + the cut one; 60 garbage lines */
+    char out[600];
+    snprintf(out, sizeof out, "%s/gen_f.nio", tmpdir);
+    nr_ingest_stats st;
+    ingest_with(run, out, 2, 32 << 10, &st);
+    assert_int_equal(st.lines_read, 60001);
+    assert_int_equal(st.lines_skipped, 60 + 1);
+    assert_int_equal(st.events, 60000 - 60);
+    unlink(out);
+    unlink(log);
+    rmdir(run);
+}
+
+static void generated_ff_run_same_store_for_any_jobs(void **state)
+{
+    (void)state;
+    char run[512];
+    snprintf(run, sizeof run, "%s/gen_ff", tmpdir);
+    assert_int_equal(mkdir(run, 0777), 0);
+    write_generated_ff(run, 40000);
+    assert_jobs_invariant(run, "gen_ff");
+    for (int k = 0; k < 4; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/strace.log.%d", run, 100 + k);
+        unlink(path);
+    }
+    rmdir(run);
+}
+
+static void progress_text_known_answer(void **state)
+{
+    (void)state;
+    char buf[160];
+    nr_progress_format(buf, sizeof buf, "ingest", 250000000, 1000000000, 2.0);
+    assert_string_equal(buf, "ingest [######..................]  25% 250 MB / 1.00 GB  125 MB/s  0:00:06 left");
+    nr_progress_format(buf, sizeof buf, "x", 0, 0, 0);
+    assert_string_equal(buf, "x [........................]   0% 0 B / 0 B  0 B/s  --:-- left");
+}
+
+/* Off a terminal there is no bar and nothing is written. */
+static void progress_silent_off_tty(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s/progress.txt", tmpdir);
+    FILE *f = fopen(path, "w+");
+    assert_non_null(f);
+    nr_progress *p = nr_progress_create(f, "ingest");
+    assert_null(p);
+    nr_progress_update(p, 1, 2);
+    nr_progress_finish(p);
+    assert_int_equal(ftell(f), 0);
+    fclose(f);
+    unlink(path);
+}
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/nr_scale_XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    return rmdir(tmpdir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(progress_text_known_answer),
+        cmocka_unit_test(progress_silent_off_tty),
+        cmocka_unit_test(par_lex_matches_serial_read),
+        cmocka_unit_test(generated_f_log_same_store_for_any_jobs),
+        cmocka_unit_test(generated_ff_run_same_store_for_any_jobs),
+        cmocka_unit_test(samples_same_store_for_any_jobs),
+    };
+    return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}
