@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 same() { # same WHAT A B
-  if cmp -s "$2" "$3"; then echo "ok: $1"; else fail "$1: $2 and $3 differ"; fi
+  if [ -s "$2" ] && cmp -s "$2" "$3"; then echo "ok: $1"; else fail "$1: $2 and $3 differ"; fi
 }
 same_dirs() { # same_dirs WHAT A B
   if diff -r "$2" "$3" >/dev/null; then echo "ok: $1 ($(ls "$2" | wc -l) files)"; else fail "$1: $(diff -rq "$2" "$3" | head -3)"; fi
