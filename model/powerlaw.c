@@ -600,11 +600,33 @@ static double disc_draw(const disc_sampler *s, double v)
         x = first;
     if (x > 1e15) /* beyond exact integers in double: the approximation is exact enough */
         return x;
-    while (x > first && disc_ccdf(s, x) < v)
-        x -= 1;
-    while (disc_ccdf(s, x + 1) >= v)
-        x += 1;
-    return x;
+    /* The approximation can be off by millions for alpha near 1, so bracket the
+     * answer by doubling steps, then bisect: lo has ccdf >= v, hi has ccdf < v.
+     * ccdf(first) >= v holds here (v <= ccdf[DISCRETE_TABLE - 1]). */
+    double lo = x, hi = x + 1;
+    if (disc_ccdf(s, x) >= v) {
+        for (double step = 1; disc_ccdf(s, hi) >= v; step *= 2) {
+            lo = hi;
+            hi = x + 2 * step;
+            if (hi > 1e15)
+                return hi;
+        }
+    } else {
+        hi = x;
+        lo = x - 1;
+        for (double step = 1; lo > first && disc_ccdf(s, lo) < v; step *= 2) {
+            hi = lo;
+            lo = x - 2 * step < first ? first : x - 2 * step;
+        }
+    }
+    while (hi - lo > 1) {
+        const double mid = floor((lo + hi) / 2);
+        if (disc_ccdf(s, mid) >= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* Draws one synthetic data set of n values into out (CSN section 4.1): with
