@@ -101,7 +101,7 @@ static void setup_log(nr__axis *a, double dlo, double dhi, int max_major)
         dlo = dhi > 0 ? dhi / 10 : 1;
     if (!(dhi > dlo))
         dhi = dlo * 10; /* one value: show its decade */
-    int k0, k1;
+    int k0 = 0, k1 = 0;
     if (!a->fixed) {
         /* Fewer than two labelled decades: widen to whole decades. */
         if (nr__log_decades(dlo, dhi, &k0, &k1) < 2) {
