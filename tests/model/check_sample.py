@@ -3,7 +3,9 @@
 
 For each run directory under SAMPLES: ingest it, export tables events, files
 and phases as CSV, recompute with numpy the totals, per-phase bytes and calls,
-the run duration and the exact nearest-rank latency quantiles per op class
+the run duration the exact nearest-rank latency quantiles per op class, and the
+concentration of per-file bytes (Gini by mean absolute difference, top
+shares, files for 90%)
 (regular files only, calls that never resumed left out), and compare with the
 summary. Exit 77 (skip) when there are no samples or the ingest is not built.
 
@@ -41,6 +43,34 @@ def close(a, b, rel=1e-5, abs_tol=1e-9):  # JSON reals carry 6 significant digit
     if a is None or b is None:
         return a is None and b is None
     return math.isclose(a, b, rel_tol=rel, abs_tol=abs_tol)
+
+
+def concentration(values):
+    """Gini by the mean absolute difference (not the sorted formula niorep
+    uses), top shares with ceil(p*n) files, smallest fraction of files that
+    carries 90% of the bytes."""
+    x = np.array(sorted(values, reverse=True), dtype=np.float64)
+    n, total = len(x), x.sum()
+    gini = np.abs(x[:, None] - x[None, :]).sum() / (2.0 * n * n * x.mean())
+    top = lambda p: x[:math.ceil(p * n - 1e-9)].sum() / total
+    k90 = int(np.searchsorted(np.cumsum(x), 0.9 * total * (1 - 1e-12))) + 1
+    return {"gini": gini, "top1_share": top(0.01), "top10_share": top(0.1), "files_for_90": k90 / n}
+
+
+def check_concentration(name, summary, fid, pos, reads, writes, failures):
+    """Per-file bytes moved (read + written) over regular files that moved any."""
+    per_file = {}
+    for mask in (reads, writes):
+        for f, b in zip(fid[mask], pos[mask]):
+            per_file[int(f)] = per_file.get(int(f), 0) + int(b)
+    moved = [b for b in per_file.values() if b > 0]
+    if not moved:
+        return
+    want = concentration(moved)
+    got = summary["concentration"]
+    for key, value in want.items():
+        if not close(got[key], value, rel=1e-5, abs_tol=1e-6):
+            failures.append(f"{name}: concentration.{key} = {got[key]}, numpy {value}")
 
 
 def check_run(niorep, run_dir, work, failures):
@@ -96,6 +126,7 @@ def check_run(niorep, run_dir, work, failures):
             got, want = p[key], int((mask & in_phase).sum())
             if got != want:
                 failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
+    check_concentration(name, summary, fid, pos, reads, writes, failures)
     for key, cls in LAT_OPS.items():
         sel = counted & (op == cls) & (dur >= 0)
         vals = np.sort(dur[sel])
