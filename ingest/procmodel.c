@@ -121,6 +121,7 @@ typedef struct call {
 } call;
 
 struct nr_pm {
+    size_t pending_clones;   /* tasks whose pending (unfinished) call is a clone: new tids look for them */
     nr_pm_config cfg;
     char *start_cwd;
 
@@ -681,6 +682,8 @@ static int is_clone_name(nr_span name)
 static task *pending_clone_parent(nr_pm *pm)
 {
     task *best = NULL;
+    if (pm->pending_clones == 0) /* the usual case: no scan, so a million processes stay linear */
+        return NULL;
     for (size_t i = 0; i < pm->ntasks; i++) {
         task *t = pm->tasks[i];
         if (!t->pending || t->exited || t->early_child >= 0)
@@ -1381,13 +1384,28 @@ static void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_s
     c->ok = sl->has_result && !sl->result_unknown && sl->errno_name.n == 0;
 }
 
+/* Whether t's pending call is a clone (counted in pm->pending_clones). */
+static int pending_is_clone(const task *t)
+{
+    nr_span name = {(const char *)t->pending_text.data, t->pending_name_len};
+    return t->pending && is_clone_name(name);
+}
+
+/* Ends t's pending call (resumed or flushed). */
+static void pending_clear(nr_pm *pm, task *t)
+{
+    if (pending_is_clone(t))
+        pm->pending_clones--;
+    t->pending = 0;
+    t->early_child = -1;
+}
+
 /* Emits the pending call of t as never resumed. */
 static int flush_pending(nr_pm *pm, task *t, nr_error *err)
 {
     if (!t->pending)
         return 0;
-    t->pending = 0;
-    t->early_child = -1;
+    pending_clear(pm, t);
     nr_span name = {(const char *)t->pending_text.data, t->pending_name_len};
     nr_span args = {name.p + name.n + 1, t->pending_text.len - name.n - 1};
     call c = {0};
@@ -1414,6 +1432,7 @@ static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, con
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     t->pending_name_len = sl->name.n;
     t->pending = 1;
+    pm->pending_clones += pending_is_clone(t);
     t->pending_ts = ts;
     t->pending_line = w ? w->line : 0;
     t->early_child = -1;
@@ -1442,8 +1461,7 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     call c;
     fill_call(pm, &c, pname, args, sl, t->pending_ts);
     c.flags |= NR_EVF_RESUMED;
-    t->pending = 0;
-    t->early_child = -1;
+    pending_clear(pm, t);
     pm->counts.resumed++;
     return handle_call(pm, t, &c, err);
 }
