@@ -147,6 +147,24 @@ static const char *skip_reason(const stream *s, const nr_sline *sl)
     return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
 }
 
+/* Clock sanity within one log: strace stamps lines as it prints them, so a
+ * stamp more than CLOCK_SLACK_NS before the previous one, or more than
+ * CLOCK_JUMP_NS after it, means the clock was set (NTP step, VM resume) or the
+ * log was spliced. The events keep their stamps; the lines are counted. */
+enum { CLOCK_SLACK_NS = 1000000 };
+#define CLOCK_JUMP_NS (3600LL * 1000000000LL)
+
+static int check_clock(ingest *in, stream *s, int64_t prev_ts, nr_error *err)
+{
+    if (prev_ts < 0 || s->ts < 0 || s->first_form == NR_TS_RELATIVE)
+        return 0;
+    const char *reason = s->ts < prev_ts - CLOCK_SLACK_NS ? "clock_backwards"
+                         : s->ts > prev_ts + CLOCK_JUMP_NS ? "clock_jump" : NULL;
+    if (reason && nr_diag_add(in->diag, reason, s->log->name, s->line_no, s->line, s->len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
 static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
 {
     s->skipped++;
@@ -199,7 +217,9 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
             NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
             continue;
         }
+        int64_t prev_ts = s->last_ts;
         s->ts = normalize_ts(s, s->sl);
+        NR_TRY(check_clock(in, s, prev_ts, err));
         if (s->sl->dur_ns >= 0)
             in->has_durations = 1;
         return 0;
