@@ -482,12 +482,25 @@ static void fdtab_close(nr_pm *pm, fdtab *t, int64_t fd)
     t->cloexec[fd] = 0;
 }
 
+/* The fd table is an array: fds from MAX_TRACKED_FD up (legal up to
+ * fs.nr_open, or garbage) are not tracked, and each use is counted so that
+ * the loss is visible (diagnostics reason fd_not_tracked). */
+static int note_untracked_fd(nr_pm *pm, int64_t fd)
+{
+    if (!pm->cfg.diag)
+        return 0;
+    char msg[96];
+    int n = snprintf(msg, sizeof msg, "fd %lld is beyond the tracked range (< %d): its I/O has no file",
+                     (long long)fd, MAX_TRACKED_FD);
+    return nr_diag_add(pm->cfg.diag, "fd_not_tracked", NULL, 0, msg, (size_t)n) < 0 ? NR_E_NOMEM : 0;
+}
+
 /* Installs ofd idx at fd (taking one reference), closing what was there. */
 static int fdtab_install(nr_pm *pm, fdtab *t, int64_t fd, int32_t idx, int cloexec)
 {
     if (fd < 0 || fd >= MAX_TRACKED_FD) {
         ofd_unref(pm, idx);
-        return 0;
+        return fd >= MAX_TRACKED_FD ? note_untracked_fd(pm, fd) : 0;
     }
     NR_TRY(fdtab_reserve(t, (size_t)fd));
     fdtab_close(pm, t, fd);
@@ -777,6 +790,8 @@ static int emit(nr_pm *pm, task *t, const call *c, nr_pm_event *ev, nr_error *er
 static int32_t ofd_of_fd(nr_pm *pm, task *t, int64_t fd, int create)
 {
     int32_t idx = fdtab_get(t->fds, fd);
+    if (create && fd >= MAX_TRACKED_FD && note_untracked_fd(pm, fd) < 0)
+        return NR_E_NOMEM;
     if (idx >= 0 || !create || fd < 0 || fd >= MAX_TRACKED_FD)
         return idx;
     idx = ofd_new(pm, -1, NR_KIND_UNKNOWN);
