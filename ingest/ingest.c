@@ -735,21 +735,26 @@ static int check_not_empty(ingest *in, nr_error *err)
 /* Clock sanity: the hook runs inside the traced job, so its records must fall
  * within the strace time range; those that do not are counted (clock skew or a
  * hook file from another run), never silently trusted. */
+/* How far [begin, end] reaches outside [first, last]; 0 when inside. */
+static int64_t outside_by(int64_t begin, int64_t end, int64_t first, int64_t last)
+{
+    return begin < first ? first - begin : end > last ? end - last : 0;
+}
+
 static int check_hook_clock(ingest *in, const nr_pm_counts *c)
 {
     uint64_t outside = 0;
     int64_t worst = 0;
     for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
         const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
-        int64_t off = p->begin_ns < c->first_ts_ns ? c->first_ts_ns - p->begin_ns
-                      : !p->never_ended && p->end_ns > c->last_ts_ns ? p->end_ns - c->last_ts_ns : 0;
+        int64_t end = p->never_ended ? p->begin_ns : p->end_ns; /* a never-ended phase ends at the trace end */
+        int64_t off = outside_by(p->begin_ns, end, c->first_ts_ns, c->last_ts_ns);
         outside += off > 0;
         worst = off > worst ? off : worst;
     }
     for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {
         const nr_hook_io *io = nr_hook_io_get(in->hook, i);
-        int64_t off = io->ts_ns < c->first_ts_ns ? c->first_ts_ns - io->ts_ns
-                      : io->ts_ns > c->last_ts_ns ? io->ts_ns - c->last_ts_ns : 0;
+        int64_t off = outside_by(io->ts_ns, io->ts_ns, c->first_ts_ns, c->last_ts_ns);
         outside += off > 0;
         worst = off > worst ? off : worst;
     }
