@@ -4,7 +4,8 @@
  * partial line moves to the front and the buffer is refilled, doubling it
  * when one line fills it. Compressed input goes through a second, fixed
  * buffer (ZSTD_decompressStream, which walks over frame boundaries itself;
- * zlib inflate with windowBits 15+32, reset at each gzip member end). */
+ * zlib inflate with windowBits 15+32, reset at each gzip member end). The
+ * fingerprint is XXH3-64 streamed over each run of text as it is appended. */
 #include "logsrc.h"
 
 #include <errno.h>
@@ -13,6 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xxh_x86dispatch.h> /* XXH3 on AVX2/AVX-512 when the CPU has them */
+#endif
 #include <zlib.h>
 #include <zstd.h>
 
@@ -42,6 +47,8 @@ struct nr_logsrc {
     z_stream gz;
     int gz_ready;
     int gz_at_member_end;
+
+    XXH3_state_t *hash;    /* of every text byte appended to buf */
 
     uint64_t line_no;
     uint64_t bytes_out;
@@ -221,10 +228,8 @@ static int fill_gzip(nr_logsrc *s, nr_error *err)
     return 0;
 }
 
-/* Appends more text to buf; sets text_eof at the end of input. */
-static int fill(nr_logsrc *s, nr_error *err)
+static int fill_text(nr_logsrc *s, nr_error *err)
 {
-    NR_TRY(make_room(s, err));
     switch (s->compression) {
     case NR_LOG_ZSTD:
         return fill_zstd(s, err);
@@ -233,6 +238,18 @@ static int fill(nr_logsrc *s, nr_error *err)
     default:
         return fill_plain(s, err);
     }
+}
+
+/* Appends more text to buf and to the fingerprint; sets text_eof at the end
+ * of input. */
+static int fill(nr_logsrc *s, nr_error *err)
+{
+    NR_TRY(make_room(s, err));
+    const size_t before = s->end;
+    const int rc = fill_text(s, err);
+    if (s->end > before)
+        XXH3_64bits_update(s->hash, s->buf + before, s->end - before);
+    return rc;
 }
 
 static nr_log_compression sniff(const unsigned char *p, size_t n)
@@ -257,7 +274,8 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
     s->buf = malloc(NR__LOGSRC_CHUNK);
     s->in = malloc(NR__LOGSRC_CHUNK);
     s->cap = NR__LOGSRC_CHUNK;
-    if (!s->path || !s->buf || !s->in) {
+    s->hash = XXH3_createState();
+    if (!s->path || !s->buf || !s->in || !s->hash || XXH3_64bits_reset(s->hash) == XXH_ERROR) {
         nr_logsrc_close(s);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     }
@@ -304,6 +322,7 @@ void nr_logsrc_close(nr_logsrc *s)
     ZSTD_freeDStream(s->zstd);
     if (s->gz_ready)
         inflateEnd(&s->gz);
+    XXH3_freeState(s->hash);
     free(s->buf);
     free(s->in);
     free(s->path);
@@ -346,6 +365,50 @@ int nr_logsrc_next(nr_logsrc *s, const char **line, size_t *len, nr_error *err)
     }
 }
 
+/* Hands out buf[start, end) as a run of lines. */
+static void hand_out_run(nr_logsrc *s, size_t end, const char **text, size_t *len)
+{
+    *text = s->buf + s->start;
+    *len = end - s->start;
+    s->bytes_out += *len;
+    s->unterminated = s->buf[end - 1] != '\n';
+    s->start = s->scanned = end;
+}
+
+/* The end of the whole lines of buf[start, start + max), or 0 when none. */
+static size_t lines_end_within(const nr_logsrc *s, size_t max)
+{
+    const size_t window = s->end - s->start < max ? s->end - s->start : max;
+    if (s->start + window <= s->scanned)
+        return 0;
+    const char *nl = memrchr(s->buf + s->start, '\n', window);
+    return nl ? (size_t)(nl - s->buf) + 1 : 0;
+}
+
+int nr_logsrc_next_lines(nr_logsrc *s, size_t max, const char **text, size_t *len, nr_error *err)
+{
+    for (;;) {
+        size_t end = lines_end_within(s, max);
+        if (!end && s->scanned < s->end) { /* the first line is longer than max */
+            const char *nl = memchr(s->buf + s->scanned, '\n', s->end - s->scanned);
+            end = nl ? (size_t)(nl - s->buf) + 1 : 0;
+            s->scanned = nl ? s->scanned : s->end;
+        }
+        if (end) {
+            hand_out_run(s, end, text, len);
+            return 1;
+        }
+        if (s->text_eof) {
+            if (s->start == s->end)
+                return 0;
+            hand_out_run(s, s->end, text, len);
+            return 1;
+        }
+        NR_TRY(fill(s, err));
+    }
+}
+
+uint64_t nr_logsrc_hash(const nr_logsrc *s) { return XXH3_64bits_digest(s->hash); }
 uint64_t nr_logsrc_line_no(const nr_logsrc *s) { return s->line_no; }
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s) { return s->unterminated; }
 nr_log_compression nr_logsrc_compression(const nr_logsrc *s) { return s->compression; }

@@ -24,9 +24,23 @@ void nr_logsrc_close(nr_logsrc *s);
  * the byte offset). Lines longer than the source's limit are still returned whole. */
 int nr_logsrc_next(nr_logsrc *s, const char **line, size_t *len, nr_error *err);
 
-/* 1-based number of the line last returned. */
+/* The next run of whole lines: 1 with *text and *len set to bytes of the
+ * source's buffer (valid until the next call) holding complete lines, each
+ * with its newline (and '\r' of CRLF logs) as in the log, as many as fit in
+ * max bytes but at least one (a longer line is handed out whole); a last line
+ * without newline comes last, alone at the end of its run. 0 at end of input,
+ * negative on error as nr_logsrc_next. For readers that split lines
+ * themselves: nr_logsrc_line_no counts only lines of nr_logsrc_next. */
+int nr_logsrc_next_lines(nr_logsrc *s, size_t max, const char **text, size_t *len, nr_error *err);
+
+/* The log's fingerprint "nrhash-v2": XXH3-64 (seed 0) of the uncompressed
+ * bytes read so far, newlines included (so `xxhsum -H3` of the plain log);
+ * final once nr_logsrc_next or nr_logsrc_next_lines has returned 0. */
+uint64_t nr_logsrc_hash(const nr_logsrc *s);
+
+/* 1-based number of the line last returned by nr_logsrc_next. */
 uint64_t nr_logsrc_line_no(const nr_logsrc *s);
-/* True when the last line returned had no terminating newline (a cut log). */
+/* True when the last line (or run) returned ends without newline (a cut log). */
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s);
 nr_log_compression nr_logsrc_compression(const nr_logsrc *s);
 /* Bytes of input consumed so far (compressed bytes for compressed input). */

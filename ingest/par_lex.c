@@ -1,6 +1,7 @@
 /* par_lex: chunked read + parallel lex of the logs of one ingest. Method: per
- * log a ring of `depth` chunk slots, filled in order by one reader at a time
- * (flag `reading`), lexed by any thread, consumed in order by the caller.
+ * log a ring of `depth` chunk slots (their buffers allocated once, reused),
+ * filled in order by one reader at a time (flag `reading`) with runs of whole
+ * lines from logsrc, lexed by any thread, consumed in order by the caller.
  * Workers prefer lexing over reading (lexed chunks are what the caller waits
  * for); the caller, while its chunk is not ready, reads or lexes that chunk
  * itself rather than sleep. One mutex, one condition variable. */
@@ -10,18 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define PAR_BUDGET_BYTES ((size_t)24 << 20)  /* text in flight, all logs */
 #define PAR_CHUNK_MAX ((size_t)4 << 20)
 #define PAR_CHUNK_MIN ((size_t)16 << 10)
+#define PAR_CHUNK_SERIAL ((size_t)256 << 10) /* jobs 1: a chunk and its lines stay in cache */
 #define PAR_MAX_WORKERS 256
 
 typedef enum slot_state { SLOT_FREE, SLOT_READING, SLOT_READ, SLOT_LEXING, SLOT_LEXED, SLOT_CONSUMING } slot_state;
 
 typedef struct par_chunk {
     slot_state state;
-    char *text;
-    size_t text_len, text_cap;
+    const char *text;   /* buf, or a run borrowed from logsrc (depth 1) */
+    size_t text_len;
+    char *buf;          /* owned */
+    size_t buf_cap;
     nr_par_line *lines;
     size_t nlines, lines_cap;
     uint64_t first_line_no;
@@ -39,7 +46,7 @@ typedef struct par_log {
     int read_done;      /* the last chunk has been read */
     int finished;       /* the caller has been told the log ended */
     uint64_t line_no;   /* lines read so far (reader) */
-    uint64_t hash;      /* fingerprint of the lines read so far (reader) */
+    uint64_t hash;      /* the log's fingerprint, set with its last chunk (reader) */
     uint64_t bytes_in_seen;
 } par_log;
 
@@ -60,95 +67,138 @@ static size_t chunk_bytes_for_tests;
 
 void nr__par_lex_set_chunk_bytes(size_t bytes) { chunk_bytes_for_tests = bytes; }
 
-static uint64_t rotl64(uint64_t x, unsigned r) { return (x << r) | (x >> (64 - r)); }
-
-static uint64_t read_u64(const char *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-/* The log fingerprint (meta log.N.nrhash, "nrhash-v1"): four independent
- * multiply-rotate lanes over 32-byte blocks of each line (so the CPU runs
- * them in parallel: about 4x the speed of one lane), folded into h with the
- * line's length. Little-endian words; a fingerprint, not a cryptographic hash. */
-uint64_t nr__par_hash_line(uint64_t h, const char *p, size_t n)
-{
-    const uint64_t k1 = 0x9e3779b97f4a7c15ull, k2 = 0xc2b2ae3d27d4eb4full;
-    const uint64_t k3 = 0x165667b19e3779f9ull, k4 = 0xd6e8feb86659fd93ull;
-    uint64_t a = h ^ k1, b = h ^ k2, c = h ^ k3, d = h ^ k4;
-    size_t len = n;
-    for (; n >= 32; p += 32, n -= 32) {
-        a = rotl64((a ^ read_u64(p)) * k1, 29);
-        b = rotl64((b ^ read_u64(p + 8)) * k2, 31);
-        c = rotl64((c ^ read_u64(p + 16)) * k3, 27);
-        d = rotl64((d ^ read_u64(p + 24)) * k4, 33);
-    }
-    for (; n >= 8; p += 8, n -= 8)
-        a = rotl64((a ^ read_u64(p)) * k1, 29);
-    uint64_t tail = 0;
-    memcpy(&tail, p, n);
-    a = (a ^ tail) * k2;
-    uint64_t x = a ^ rotl64(b, 17) ^ rotl64(c, 41) ^ rotl64(d, 53) ^ (uint64_t)len;
-    x ^= x >> 32;
-    x *= k3;
-    x ^= x >> 29;
-    return x;
-}
-
 /* ---- the work, done without the lock ------------------------------------ */
 
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+/* Appends a run of lines to c's own buffer, which is allocated once at
+ * chunk_bytes and grows only for a line longer than that. */
+static int copy_run(par_chunk *c, const char *run, size_t len, size_t chunk_bytes)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 4096 / elem + 1;
-    while (c < need) {
-        if (c > SIZE_MAX / 2 / elem)
+    const size_t need = c->text_len + len;
+    if (need > c->buf_cap) {
+        size_t cap = c->buf_cap > chunk_bytes ? c->buf_cap : chunk_bytes;
+        while (cap < need) {
+            if (cap > SIZE_MAX / 2)
+                return -1;
+            cap *= 2;
+        }
+        char *p = realloc(c->buf, cap);
+        if (!p)
             return -1;
-        c *= 2;
+        c->buf = p;
+        c->buf_cap = cap;
     }
-    void *p = realloc(*buf, c * elem);
-    if (!p)
-        return -1;
-    *buf = p;
-    *cap = c;
+    memcpy(c->buf + c->text_len, run, len);
+    c->text = c->buf;
     return 0;
 }
 
-/* Fills c with the next lines of g (the caller holds g's reading right). */
-static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes)
+/* Grows c->lines for n more lines (a first guess of one line per 48 bytes of
+ * text). */
+static int grow_lines(par_chunk *c, size_t n, size_t chunk_bytes)
+{
+    size_t cap = c->lines_cap ? c->lines_cap : chunk_bytes / 48 + 64;
+    while (cap - c->nlines < n) {
+        if (cap > SIZE_MAX / 2 / sizeof *c->lines)
+            return -1;
+        cap *= 2;
+    }
+    nr_par_line *p = realloc(c->lines, cap * sizeof *p);
+    if (!p)
+        return -1;
+    c->lines = p;
+    c->lines_cap = cap;
+    return 0;
+}
+
+/* Room for n more lines. */
+static inline int reserve_lines(par_chunk *c, size_t n, size_t chunk_bytes)
+{
+    return c->lines_cap - c->nlines >= n ? 0 : grow_lines(c, n, chunk_bytes);
+}
+
+/* Adds text[from, nl) as a line (a '\r' before the newline dropped, as
+ * logsrc does); the room is reserved. */
+static inline void add_line(par_chunk *c, size_t from, size_t nl)
+{
+    size_t len = nl - from;
+    if (len > 0 && c->text[nl - 1] == '\r')
+        len--;
+    nr_par_line *pl = &c->lines[c->nlines++]; /* pl->sl is the lexer's to fill */
+    pl->off = from;
+    pl->len = len;
+}
+
+/* Cuts text[from, to) - whole lines, the last perhaps without newline - into
+ * lines. Method: 32 bytes at a time, newlines as a bit mask (SSE2), room for
+ * 33 more lines reserved per block rather than checked per line. */
+static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes)
+{
+    const char *t = c->text;
+    size_t line = from, i = from;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; i + 32 <= to; i += 32) {
+        if (reserve_lines(c, 33, chunk_bytes) < 0)
+            return -1;
+        const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
+        const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16));
+        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, nl)) |
+                     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, nl)) << 16;
+        for (; m; m &= m - 1) {
+            const size_t at = i + (size_t)__builtin_ctz(m);
+            add_line(c, line, at);
+            line = at + 1;
+        }
+    }
+#endif
+    for (; i < to; i++) {
+        if (t[i] != '\n')
+            continue;
+        if (reserve_lines(c, 2, chunk_bytes) < 0)
+            return -1;
+        add_line(c, line, i);
+        line = i + 1;
+    }
+    if (line < to) {
+        c->last_unterminated = 1;
+        if (reserve_lines(c, 1, chunk_bytes) < 0)
+            return -1;
+        add_line(c, line, to);
+    }
+    return 0;
+}
+
+/* Fills c with the next lines of g (the caller holds g's reading right):
+ * runs of whole lines from logsrc, cut into lines. With borrow (depth 1:
+ * logsrc is not read again before c is released) c is one run that stays in
+ * logsrc's buffer; otherwise runs are copied into c's own buffer. */
+static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow)
 {
     c->text_len = c->nlines = 0;
     c->first_line_no = g->line_no + 1;
     c->last_unterminated = c->is_last = c->rc = 0;
-    while (c->text_len < chunk_bytes) {
-        const char *line;
+    do {
+        const char *run;
         size_t len;
-        int rc = nr_logsrc_next(g->src, &line, &len, &c->err);
+        int rc = nr_logsrc_next_lines(g->src, chunk_bytes - c->text_len, &run, &len, &c->err);
         if (rc <= 0) {
             c->rc = rc;
             c->is_last = 1;
-            return;
+            break;
         }
-        if (grow((void **)&c->text, &c->text_cap, c->text_len + len, 1) < 0 ||
-            grow((void **)&c->lines, &c->lines_cap, c->nlines + 1, sizeof *c->lines) < 0) {
+        if (borrow)
+            c->text = run;
+        if ((!borrow && copy_run(c, run, len, chunk_bytes) < 0) ||
+            split_lines(c, c->text_len, c->text_len + len, chunk_bytes) < 0) {
             c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
             c->is_last = 1;
-            return;
+            break;
         }
-        if (len)
-            memcpy(c->text + c->text_len, line, len);
-        nr_par_line *pl = &c->lines[c->nlines++];
-        pl->off = c->text_len;
-        pl->len = len;
         c->text_len += len;
-        g->hash = nr__par_hash_line(g->hash, line, len);
-        g->line_no++;
-        if (nr_logsrc_last_line_unterminated(g->src))
-            c->last_unterminated = 1;
-    }
+    } while (!borrow && c->text_len < chunk_bytes);
+    g->line_no += c->nlines;
+    if (c->is_last)
+        g->hash = nr_logsrc_hash(g->src);
 }
 
 static void lex_chunk(par_chunk *c)
@@ -172,7 +222,7 @@ static void do_read(nr_par_lex *p, par_log *g)
     g->reading = 1;
     c->state = SLOT_READING;
     pthread_mutex_unlock(&p->mu);
-    read_chunk(g, c, p->chunk_bytes);
+    read_chunk(g, c, p->chunk_bytes, p->depth == 1);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
     pthread_mutex_lock(&p->mu);
     p->bytes_in += seen - g->bytes_in_seen;
@@ -319,11 +369,13 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     int workers = jobs_or_cores(jobs) - 1;
     if (workers > PAR_MAX_WORKERS)
         workers = PAR_MAX_WORKERS;
-    /* one log: enough chunks for every thread plus the one being consumed;
-       many logs: two each (one consumed, one read ahead) */
-    p->depth = n == 1 ? (size_t)workers + 2 : 2;
-    size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : PAR_CHUNK_MAX;
-    p->chunk_bytes = per > PAR_CHUNK_MAX ? PAR_CHUNK_MAX : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
+    /* no workers: one chunk per log, read and lexed just before it is
+       consumed; one log: enough chunks for every thread plus the one being
+       consumed; many logs: two each (one consumed, one read ahead) */
+    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers + 2 : 2;
+    const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
+    size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : chunk_max;
+    p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
     if (chunk_bytes_for_tests)
         p->chunk_bytes = chunk_bytes_for_tests;
     p->nlogs = n;
@@ -361,7 +413,7 @@ void nr_par_lex_destroy(nr_par_lex *p)
     free(p->threads);
     for (size_t i = 0; i < p->nlogs; i++) {
         for (size_t k = 0; p->logs[i].ring && k < p->depth; k++) {
-            free(p->logs[i].ring[k].text);
+            free(p->logs[i].ring[k].buf);
             free(p->logs[i].ring[k].lines);
         }
         free(p->logs[i].ring);

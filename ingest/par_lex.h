@@ -11,10 +11,10 @@
  * The lines and their order do not depend on jobs or on the chunk size, so
  * the store does not either.
  *
- * Memory: at most `depth` chunks per log in flight, each of about
- * chunk_bytes of text plus one nr_par_line per line; chunk_bytes shrinks as
- * the number of logs grows (a fixed budget, with a floor per log). Bounded by
- * the number of logs, never by lines.
+ * Memory: at most `depth` chunks per log in flight (one with jobs == 1),
+ * each of about chunk_bytes of text plus one nr_par_line per line;
+ * chunk_bytes shrinks as the number of logs grows (a fixed budget, with a
+ * floor per log). Bounded by the number of logs, never by lines.
  *
  * Threads: one mutex and one condition variable guard every chunk's state;
  * a chunk's buffers belong to the one thread that holds it (reading,
@@ -60,8 +60,8 @@ void nr_par_lex_destroy(nr_par_lex *p);
  * names the file and offset), in the log's order. */
 int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *err);
 
-/* The fingerprint of log i's lines (meta log.N.nrhash, "nrhash-v1"); final
- * once nr_par_lex_next(i) has returned 0. */
+/* The fingerprint of log i (meta log.N.nrhash, "nrhash-v2", nr_logsrc_hash);
+ * set once nr_par_lex_next(i) has returned 0. */
 uint64_t nr_par_lex_hash(nr_par_lex *p, size_t i);
 /* Input bytes (compressed bytes of compressed logs) read so far, all logs. */
 uint64_t nr_par_lex_bytes_in(nr_par_lex *p);
@@ -71,8 +71,5 @@ int nr_par_lex_workers(const nr_par_lex *p);
 /* For tests: chunks of about bytes of text from now on (0 = the default
  * budget). Process-wide; call before any ingest starts, never during one. */
 void nr__par_lex_set_chunk_bytes(size_t bytes);
-
-/* The nrhash-v1 fold of one line into h (exposed for tests). */
-uint64_t nr__par_hash_line(uint64_t h, const char *p, size_t n);
 
 #endif

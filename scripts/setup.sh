@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake pkg-config clang libclang-rt-14-dev
-  libzstd-dev zstd zlib1g-dev gzip libjansson-dev libjemalloc-dev libcmocka-dev
+  libzstd-dev zstd zlib1g-dev gzip libxxhash-dev libjansson-dev libjemalloc-dev libcmocka-dev
   libxml2-dev libcairo2-dev libpango1.0-dev libgsl-dev fonts-dejavu-core
   # capture and the reference workloads
   strace python3 python3-numpy python3-scipy python3-torch

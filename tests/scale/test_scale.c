@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include <cmocka.h>
 
 #include "logsrc.h"
@@ -164,7 +165,9 @@ static void par_lex_matches_serial_read(void **state)
         assert_int_equal(nr_par_lex_create(&chunked, 1, 3, &p, &err), 0);
         nr__par_lex_set_chunk_bytes(0);
         assert_int_equal(nr_par_lex_workers(p), 2);
-        uint64_t hash = 0, line_no = 0, chunks = 0;
+        XXH3_state_t *hash = XXH3_createState();
+        XXH3_64bits_reset(hash);
+        uint64_t line_no = 0, chunks = 0;
         nr_par_chunk_view v;
         int rc;
         while ((rc = nr_par_lex_next(p, 0, &v, &err)) == 1) {
@@ -175,7 +178,9 @@ static void par_lex_matches_serial_read(void **state)
                 size_t len;
                 assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 1);
                 line_no++;
-                hash = nr__par_hash_line(hash, line, len);
+                XXH3_64bits_update(hash, line, len); /* the samples have no CR */
+                if (!nr_logsrc_last_line_unterminated(serial))
+                    XXH3_64bits_update(hash, "\n", 1);
                 assert_int_equal(v.lines[i].len, len);
                 assert_memory_equal(v.text + v.lines[i].off, line, len);
                 nr_sline want;
@@ -195,7 +200,8 @@ static void par_lex_matches_serial_read(void **state)
         size_t len;
         assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 0);
         assert_true(chunks > 10); /* the samples are far larger than 20 kB */
-        assert_int_equal(nr_par_lex_hash(p, 0), hash);
+        assert_int_equal(nr_par_lex_hash(p, 0), XXH3_64bits_digest(hash)); /* nrhash-v2 */
+        XXH3_freeState(hash);
         nr_par_lex_destroy(p);
         nr_logsrc_close(serial);
         nr_logsrc_close(chunked);
