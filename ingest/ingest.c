@@ -47,7 +47,6 @@ typedef struct stream {
     const char *line;
     size_t len;
     uint64_t line_no;       /* 1-based number of the current line */
-    int unterminated;       /* the current line is a last line without newline */
     int64_t ts;             /* normalized time of sl; -1 none */
     int at_end;
     /* time normalization */
@@ -130,8 +129,15 @@ static int64_t normalize_ts(stream *s, const nr_sline *sl)
 
 static int is_event_kind(nr_sline_kind k)
 {
-    return k == NR_SL_SYSCALL || k == NR_SL_UNFINISHED || k == NR_SL_RESUMED || k == NR_SL_SIGNAL ||
-           k == NR_SL_EXITED || k == NR_SL_KILLED;
+    const unsigned events = 1u << NR_SL_SYSCALL | 1u << NR_SL_UNFINISHED | 1u << NR_SL_RESUMED |
+                            1u << NR_SL_SIGNAL | 1u << NR_SL_EXITED | 1u << NR_SL_KILLED;
+    return (unsigned)k < 32 && (events >> k & 1u);
+}
+
+/* The current line is a last line without newline (a cut log). */
+static int at_unterminated_line(const stream *s)
+{
+    return s->chunk.last_unterminated && s->next_line == s->chunk.n;
 }
 
 static const char *skip_reason(const stream *s, const nr_sline *sl)
@@ -142,7 +148,7 @@ static const char *skip_reason(const stream *s, const nr_sline *sl)
     case NR_SL_CONTINUATION: return "continuation";
     default: break;
     }
-    if (s->unterminated)
+    if (at_unterminated_line(s))
         return "truncated_last_line";
     return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
 }
@@ -200,6 +206,8 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
                 return 0;
             }
             s->next_line = 0;
+            s->lines += s->chunk.n; /* counted here, not line by line */
+            in->stats.lines_read += s->chunk.n;
             report_progress(in);
             continue;
         }
@@ -208,9 +216,6 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
         s->line = s->chunk.text + pl->off;
         s->len = pl->len;
         s->line_no = s->chunk.first_line_no + s->next_line - 1;
-        s->unterminated = s->chunk.last_unterminated && s->next_line == s->chunk.n;
-        s->lines++;
-        in->stats.lines_read++;
         if (s->sl->kind == NR_SL_BLANK)
             continue;
         if (!is_event_kind(s->sl->kind)) {
@@ -707,7 +712,8 @@ static int run_streams(ingest *in, nr_error *err)
         const char *msg = "logs without timestamps: -ff files processed one after the other, parents first (pid order)";
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, msg, strlen(msg)));
     }
-    return all_timed ? merge_by_time(in, err) : feed_in_order(in, err);
+    /* one stream needs no merge */
+    return all_timed && in->nstreams > 1 ? merge_by_time(in, err) : feed_in_order(in, err);
 }
 
 /* A run with no strace line at all is an error naming the log. */
