@@ -14,6 +14,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define PAR_HAVE_AVX2 1 /* compiled per function (target attribute), used when the CPU has it */
+#endif
 
 #define PAR_BUDGET_BYTES ((size_t)24 << 20)  /* text in flight, all logs */
 #define PAR_CHUNK_MAX ((size_t)4 << 20)
@@ -56,6 +60,7 @@ struct nr_par_lex {
     par_log *logs;
     size_t nlogs, depth, chunk_bytes;
     size_t read_cursor;  /* where workers look first for a log to read */
+    int avx2;            /* the newline scan may use AVX2 */
     uint64_t bytes_in;
     int stop;
     pthread_t *threads;
@@ -66,6 +71,11 @@ struct nr_par_lex {
 static size_t chunk_bytes_for_tests;
 
 void nr__par_lex_set_chunk_bytes(size_t bytes) { chunk_bytes_for_tests = bytes; }
+
+/* Tests' switch off of the AVX2 newline scan; set before any ingest starts. */
+static int avx2_off_for_tests;
+
+void nr__par_lex_no_avx2(int off) { avx2_off_for_tests = off; }
 
 /* ---- the work, done without the lock ------------------------------------ */
 
@@ -110,61 +120,125 @@ static int grow_lines(par_chunk *c, size_t n, size_t chunk_bytes)
     return 0;
 }
 
-/* Room for n more lines. */
-static inline int reserve_lines(par_chunk *c, size_t n, size_t chunk_bytes)
+/* Lines being cut from a chunk's text, in locals (registers) rather than in
+ * the chunk; `line` is where the current line starts. */
+typedef struct line_cut {
+    nr_par_line *lines;
+    size_t n, cap, line;
+} line_cut;
+
+/* Grows the chunk's lines to room for need more and reloads k. */
+static int cut_grow(par_chunk *c, line_cut *k, size_t need, size_t chunk_bytes)
 {
-    return c->lines_cap - c->nlines >= n ? 0 : grow_lines(c, n, chunk_bytes);
+    c->nlines = k->n;
+    if (grow_lines(c, need, chunk_bytes) < 0)
+        return -1;
+    k->lines = c->lines;
+    k->cap = c->lines_cap;
+    return 0;
 }
 
-/* Adds text[from, nl) as a line (a '\r' before the newline dropped, as
- * logsrc does); the room is reserved. */
-static inline void add_line(par_chunk *c, size_t from, size_t nl)
+/* Ends a line at text[nl] (the newline, or the end of a cut last line);
+ * a '\r' before it is dropped, as logsrc does. The room is reserved. */
+static inline void cut_line(line_cut *k, const char *t, size_t nl)
 {
-    size_t len = nl - from;
-    if (len > 0 && c->text[nl - 1] == '\r')
+    size_t len = nl - k->line;
+    if (len > 0 && t[nl - 1] == '\r')
         len--;
-    nr_par_line *pl = &c->lines[c->nlines++]; /* pl->sl is the lexer's to fill */
-    pl->off = from;
+    nr_par_line *pl = &k->lines[k->n++]; /* pl->sl is the lexer's to fill */
+    pl->off = k->line;
     pl->len = len;
+    k->line = nl + 1;
+}
+
+/* Ends a line at each newline of the block at t[base..], given as a bit mask. */
+static inline void cut_mask(line_cut *k, const char *t, size_t base, uint64_t m)
+{
+    for (; m; m &= m - 1)
+        cut_line(k, t, base + (size_t)__builtin_ctzll(m));
+}
+
+/* Cuts the lines of the 64-byte blocks of t[i, to), room reserved per
+ * block; returns where the blocks end, or SIZE_MAX when out of memory. */
+#ifdef __SSE2__
+static size_t cut_blocks_sse2(par_chunk *c, line_cut *k, const char *t, size_t i, size_t to, size_t chunk_bytes)
+{
+    const __m128i nl = _mm_set1_epi8('\n');
+    for (; i + 64 <= to; i += 64) {
+        if (k->cap - k->n < 65 && cut_grow(c, k, 65, chunk_bytes) < 0)
+            return SIZE_MAX;
+        uint64_t m = 0;
+        for (unsigned q = 0; q < 4; q++) {
+            const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16 * q));
+            m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << (16 * q);
+        }
+        cut_mask(k, t, i, m);
+    }
+    return i;
+}
+#endif
+
+#ifdef PAR_HAVE_AVX2
+/* The same with AVX2: two 32-byte compares per block. */
+__attribute__((target("avx2"))) static size_t cut_blocks_avx2(par_chunk *c, line_cut *k, const char *t, size_t i,
+                                                                size_t to, size_t chunk_bytes)
+{
+    const __m256i nl = _mm256_set1_epi8('\n');
+    for (; i + 64 <= to; i += 64) {
+        if (k->cap - k->n < 65 && cut_grow(c, k, 65, chunk_bytes) < 0)
+            return SIZE_MAX;
+        const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)(t + i));
+        const __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(t + i + 32));
+        const uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl)) |
+                           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32;
+        cut_mask(k, t, i, m);
+    }
+    return i;
+}
+#endif
+
+/* Whether this CPU runs the AVX2 block scan (checked once per par_lex). */
+static int cpu_has_avx2(void)
+{
+#ifdef PAR_HAVE_AVX2
+    return __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
 }
 
 /* Cuts text[from, to) - whole lines, the last perhaps without newline - into
- * lines. Method: 32 bytes at a time, newlines as a bit mask (SSE2), room for
- * 33 more lines reserved per block rather than checked per line. */
-static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes)
+ * lines. Method: 64-byte blocks, newlines as a bit mask (AVX2 when the CPU
+ * has it, else SSE2), room for 65 more lines reserved per block rather than
+ * checked per line; then the tail byte by byte. */
+static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes, int avx2)
 {
     const char *t = c->text;
-    size_t line = from, i = from;
-#ifdef __SSE2__
-    const __m128i nl = _mm_set1_epi8('\n');
-    for (; i + 32 <= to; i += 32) {
-        if (reserve_lines(c, 33, chunk_bytes) < 0)
-            return -1;
-        const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
-        const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16));
-        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, nl)) |
-                     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, nl)) << 16;
-        for (; m; m &= m - 1) {
-            const size_t at = i + (size_t)__builtin_ctz(m);
-            add_line(c, line, at);
-            line = at + 1;
-        }
-    }
+    line_cut k = {c->lines, c->nlines, c->lines_cap, from};
+    size_t i = from;
+#ifdef PAR_HAVE_AVX2
+    if (avx2)
+        i = cut_blocks_avx2(c, &k, t, i, to, chunk_bytes);
+    else
 #endif
-    for (; i < to; i++) {
-        if (t[i] != '\n')
-            continue;
-        if (reserve_lines(c, 2, chunk_bytes) < 0)
-            return -1;
-        add_line(c, line, i);
-        line = i + 1;
-    }
-    if (line < to) {
+#ifdef __SSE2__
+        i = cut_blocks_sse2(c, &k, t, i, to, chunk_bytes);
+#endif
+    if (i == SIZE_MAX)
+        return -1;
+    for (; i < to; i++)
+        if (t[i] == '\n') {
+            if (k.cap - k.n < 2 && cut_grow(c, &k, 2, chunk_bytes) < 0)
+                return -1;
+            cut_line(&k, t, i);
+        }
+    if (k.line < to) {
         c->last_unterminated = 1;
-        if (reserve_lines(c, 1, chunk_bytes) < 0)
+        if (k.cap - k.n < 1 && cut_grow(c, &k, 1, chunk_bytes) < 0)
             return -1;
-        add_line(c, line, to);
+        cut_line(&k, t, to);
     }
+    c->nlines = k.n;
     return 0;
 }
 
@@ -172,7 +246,7 @@ static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes)
  * runs of whole lines from logsrc, cut into lines. With borrow (depth 1:
  * logsrc is not read again before c is released) c is one run that stays in
  * logsrc's buffer; otherwise runs are copied into c's own buffer. */
-static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow)
+static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2)
 {
     c->text_len = c->nlines = 0;
     c->first_line_no = g->line_no + 1;
@@ -189,7 +263,7 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow)
         if (borrow)
             c->text = run;
         if ((!borrow && copy_run(c, run, len, chunk_bytes) < 0) ||
-            split_lines(c, c->text_len, c->text_len + len, chunk_bytes) < 0) {
+            split_lines(c, c->text_len, c->text_len + len, chunk_bytes, avx2) < 0) {
             c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
             c->is_last = 1;
             break;
@@ -222,7 +296,7 @@ static void do_read(nr_par_lex *p, par_log *g)
     g->reading = 1;
     c->state = SLOT_READING;
     pthread_mutex_unlock(&p->mu);
-    read_chunk(g, c, p->chunk_bytes, p->depth == 1);
+    read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
     pthread_mutex_lock(&p->mu);
     p->bytes_in += seen - g->bytes_in_seen;
@@ -379,6 +453,7 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     if (chunk_bytes_for_tests)
         p->chunk_bytes = chunk_bytes_for_tests;
     p->nlogs = n;
+    p->avx2 = !avx2_off_for_tests && cpu_has_avx2();
     p->logs = calloc(n ? n : 1, sizeof *p->logs);
     if (!p->logs) {
         free(p);

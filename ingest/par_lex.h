@@ -71,5 +71,8 @@ int nr_par_lex_workers(const nr_par_lex *p);
 /* For tests: chunks of about bytes of text from now on (0 = the default
  * budget). Process-wide; call before any ingest starts, never during one. */
 void nr__par_lex_set_chunk_bytes(size_t bytes);
+/* For tests: 1 = cut lines with SSE2 even on a CPU with AVX2 (both paths
+ * tested on one machine); same rules as above. */
+void nr__par_lex_no_avx2(int off);
 
 #endif

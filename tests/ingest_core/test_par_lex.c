@@ -17,20 +17,45 @@
 #include "logsrc.h"
 #include "par_lex.h"
 
-/* A log with what the splitting must get right: CRLF, blank lines, a line
- * longer than small chunks, a last line without newline. */
+/* A log with what the splitting must get right: CRLF, blank lines, a run
+ * of 70 newlines (a 64-byte block of nothing but newlines), lines of every
+ * length from 0 to 99, a line longer than small chunks, a last line without
+ * newline. */
 static char *tricky_log(size_t *len)
 {
     static const char head[] = "1 read(3, \"a\", 1) = 1\r\n\n\n2 close(3) = 0\n";
     static const char tail[] = "\nx\r\n3 exit_group(0) = ?";
-    const size_t longline = 5000;
-    *len = sizeof head - 1 + longline + sizeof tail - 1;
-    char *text = malloc(*len + 1);
+    const size_t longline = 5000, cap = 20000;
+    char *text = malloc(cap);
     assert_non_null(text);
+    size_t n = 0;
     memcpy(text, head, sizeof head - 1);
-    memset(text + sizeof head - 1, 'q', longline);
-    memcpy(text + sizeof head - 1 + longline, tail, sizeof tail);
+    n += sizeof head - 1;
+    memset(text + n, '\n', 70);
+    n += 70;
+    for (size_t l = 0; l < 100; l++) {
+        memset(text + n, 'a' + (char)(l % 26), l);
+        n += l;
+        if (l % 3 == 0)
+            text[n++] = '\r';
+        text[n++] = '\n';
+    }
+    memset(text + n, 'q', longline);
+    n += longline;
+    memcpy(text + n, tail, sizeof tail);
+    n += sizeof tail - 1;
+    assert_true(n < cap);
+    *len = n;
     return text;
+}
+
+/* Lines of text as logsrc counts them: newlines, plus a cut last line. */
+static uint64_t count_lines(const char *text, size_t n)
+{
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += text[i] == '\n';
+    return lines + (n > 0 && text[n - 1] != '\n');
 }
 
 static void write_file(const char *path, const char *data, size_t n)
@@ -137,17 +162,21 @@ static void fingerprint_is_xxh3_of_content(void **state)
     remove_dir(dir);
 }
 
-/* Every chunk of par_lex against the serial line reader, for one source. */
-static void check_chunks(const char *path, int jobs, size_t chunk_bytes, uint64_t want_hash)
+/* Every chunk of par_lex against the serial line reader, for one source
+ * (no_avx2: the SSE2 newline scan). */
+static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_avx2, uint64_t want_lines,
+                         uint64_t want_hash)
 {
     nr_logsrc *serial, *chunked;
     nr_error err;
     assert_int_equal(nr_logsrc_open(path, &serial, &err), 0);
     assert_int_equal(nr_logsrc_open(path, &chunked, &err), 0);
     nr__par_lex_set_chunk_bytes(chunk_bytes);
+    nr__par_lex_no_avx2(no_avx2);
     nr_par_lex *p;
     assert_int_equal(nr_par_lex_create(&chunked, 1, jobs, &p, &err), 0);
     nr__par_lex_set_chunk_bytes(0);
+    nr__par_lex_no_avx2(0);
     nr_par_chunk_view v;
     uint64_t line_no = 0;
     int rc, saw_unterminated = 0;
@@ -174,7 +203,7 @@ static void check_chunks(const char *path, int jobs, size_t chunk_bytes, uint64_
     const char *line;
     size_t len;
     assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 0);
-    assert_int_equal(line_no, 7);
+    assert_int_equal(line_no, want_lines);
     assert_true(saw_unterminated);
     assert_int_equal(nr_par_lex_hash(p, 0), want_hash);
     nr_par_lex_destroy(p);
@@ -194,16 +223,17 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     snprintf(path, sizeof path, "%s/log", dir);
     write_file(path, text, n);
     assert_int_equal(compress_copies(dir, "log"), 0);
-    const uint64_t want = XXH3_64bits(text, n);
+    const uint64_t want = XXH3_64bits(text, n), lines = count_lines(text, n);
+    assert_int_equal(lines, 4 + 70 + 100 + 1 + 2); /* head, the run, short, long, tail */
     free(text);
     const char *suffixes[] = {"", ".zst", ".gz"};
     const size_t chunks[] = {0, 1, 7, 100, 4096};
     const int jobs[] = {1, 3};
     for (size_t k = 0; k < 3; k++)
         for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
-            for (size_t j = 0; j < 2; j++) {
+            for (size_t j = 0; j < 4; j++) {
                 snprintf(path, sizeof path, "%s/log%s", dir, suffixes[k]);
-                check_chunks(path, jobs[j], chunks[c], want);
+                check_chunks(path, jobs[j % 2], chunks[c], j >= 2, lines, want);
             }
     remove_dir(dir);
 }
