@@ -207,6 +207,21 @@ static int cpu_has_avx2(void)
 #endif
 }
 
+/* The block scan this build and CPU have; none leaves all to the byte loop. */
+static size_t cut_blocks(par_chunk *c, line_cut *k, const char *t, size_t i, size_t to, size_t chunk_bytes,
+                         int avx2)
+{
+#ifdef PAR_HAVE_AVX2
+    if (avx2)
+        return cut_blocks_avx2(c, k, t, i, to, chunk_bytes);
+#endif
+#ifdef __SSE2__
+    return cut_blocks_sse2(c, k, t, i, to, chunk_bytes);
+#else
+    return i;
+#endif
+}
+
 /* Cuts text[from, to) - whole lines, the last perhaps without newline - into
  * lines. Method: 64-byte blocks, newlines as a bit mask (AVX2 when the CPU
  * has it, else SSE2), room for 65 more lines reserved per block rather than
@@ -215,15 +230,7 @@ static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes,
 {
     const char *t = c->text;
     line_cut k = {c->lines, c->nlines, c->lines_cap, from};
-    size_t i = from;
-#ifdef PAR_HAVE_AVX2
-    if (avx2)
-        i = cut_blocks_avx2(c, &k, t, i, to, chunk_bytes);
-    else
-#endif
-#ifdef __SSE2__
-        i = cut_blocks_sse2(c, &k, t, i, to, chunk_bytes);
-#endif
+    size_t i = cut_blocks(c, &k, t, from, to, chunk_bytes, avx2);
     if (i == SIZE_MAX)
         return -1;
     for (; i < to; i++)
