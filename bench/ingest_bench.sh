@@ -7,11 +7,14 @@
 #
 # usage: bench/ingest_bench.sh [--size 1G] [--seed 1] [--repeat 3] [--jobs 1]
 #                              [--niorep build/cli/niorep] [--out bench/out] [--keep]
-# The log is cached in --out keyed by size and seed. Not part of ctest.
+#                              [--log FILE]
+# The log is cached in --out keyed by size and seed; --log FILE uses an
+# existing log instead (its quarter is FILE with .log replaced by
+# .quarter.log when that exists, else made in --out). Not part of ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-size=1G seed=1 repeat=3 jobs=1 niorep=build/cli/niorep out=bench/out keep=0
+size=1G seed=1 repeat=3 jobs=1 niorep=build/cli/niorep out=bench/out keep=0 given_log=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --size) size=$2; shift 2 ;;
@@ -21,7 +24,8 @@ while [[ $# -gt 0 ]]; do
     --niorep) niorep=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --log) given_log=$2; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "ingest_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -31,19 +35,26 @@ done
 [[ -x $niorep ]] || { echo "ingest_bench: $niorep not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$out"
 
-gen=$out/gen_strace_log
-if [[ ! -x $gen || bench/gen_strace_log.c -nt $gen ]]; then
-  cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$gen" bench/gen_strace_log.c -lm
-fi
-log=$out/strace-$size-seed$seed.log
-if [[ ! -s $log || $gen -nt $log ]]; then
-  echo "generating $log ..." >&2
-  gen_start=$EPOCHREALTIME
-  "$gen" --size "$size" --seed "$seed" -o "$log.tmp" && mv "$log.tmp" "$log"
-  echo "  took $(awk -v a="$gen_start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s" >&2
+if [[ -n $given_log ]]; then
+  log=$given_log
+  [[ -s $log ]] || { echo "ingest_bench: no log $log" >&2; exit 1; }
+  quarter=${log%.log}.quarter.log
+  [[ $quarter != "$log" && -s $quarter ]] || quarter=$out/$(basename "${log%.log}").quarter.log
+else
+  gen=$out/gen_strace_log
+  if [[ ! -x $gen || bench/gen_strace_log.c -nt $gen ]]; then
+    cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$gen" bench/gen_strace_log.c -lm
+  fi
+  log=$out/strace-$size-seed$seed.log
+  if [[ ! -s $log || $gen -nt $log ]]; then
+    echo "generating $log ..." >&2
+    gen_start=$EPOCHREALTIME
+    "$gen" --size "$size" --seed "$seed" -o "$log.tmp" && mv "$log.tmp" "$log"
+    echo "  took $(awk -v a="$gen_start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s" >&2
+  fi
+  quarter=$out/strace-$size-seed$seed.quarter.log
 fi
 # A quarter of the log, cut at a line boundary: the memory check.
-quarter=$out/strace-$size-seed$seed.quarter.log
 if [[ ! -s $quarter || $log -nt $quarter ]]; then
   bytes=$(stat -c %s "$log")
   head -c $((bytes / 4)) "$log" | head -n -1 >"$quarter"
