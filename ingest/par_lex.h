@@ -11,10 +11,12 @@
  * The lines and their order do not depend on jobs or on the chunk size, so
  * the store does not either.
  *
- * Memory: at most `depth` chunks per log in flight (one with jobs == 1),
- * each of about chunk_bytes of text plus one nr_par_line per line;
- * chunk_bytes shrinks as the number of logs grows (a fixed budget, with a
- * floor per log). Bounded by the number of logs, never by lines.
+ * Memory: at most `depth` chunks per log in flight, each of about
+ * chunk_bytes of text plus one nr_par_line per line; chunk_bytes shrinks as
+ * the number of logs grows (a fixed budget, with a floor per log). Bounded
+ * by the number of logs, never by lines. With jobs == 1 a log has one chunk
+ * of at most 256 kB whose text is logsrc's own buffer (not copied: logsrc is
+ * read again only after the chunk is released).
  *
  * Threads: one mutex and one condition variable guard every chunk's state;
  * a chunk's buffers belong to the one thread that holds it (reading,
