@@ -524,7 +524,8 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
             NR_TRY(choose_cache(rs, &rs->runs[i], err));
     NR_TRY(run_stage(rs, LOAD_OPEN, opts, progress, err));
     const double t0 = nr_runset_now();
-    NR_TRY(nr__rs_join_nodes(rs, progress, err));
+    if (!rs->per_node)
+        NR_TRY(nr__rs_join_nodes(rs, progress, err));
     rs->ingest_s += nr_runset_now() - t0;
     return run_stage(rs, LOAD_MODEL, opts, progress, err);
 }

@@ -310,6 +310,8 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
     before = os.stat(cached).st_mtime_ns
     must(niorep, "build", folder, "-o", os.path.join(work, "stores2.html"), "--bootstraps", "0")
     check(os.stat(cached).st_mtime_ns == before, "build merged again although the node stores did not change")
+    r = must(niorep, "build", folder, "--per-node", "-o", os.path.join(work, "per-node.html"), "--bootstraps", "0")
+    check("(2 runs)" in r.stderr, f"build --per-node over two node stores: {r.stderr.strip()}")
     html = open(os.path.join(work, "stores.html"), encoding="utf-8", errors="replace").read()
     check("n1.nio + n2.nio" in html, "the report does not name the merged run's parts")
     traces = os.path.join(work, "traces")
