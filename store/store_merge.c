@@ -497,6 +497,7 @@ int nr_store_merge(const char *const *parts, size_t n, const char *out_path,
     free(m.parts);
     free(m.files);
     free(m.order);
+    free(m.phase_rows);
     nr_buf_fini(&m.scratch);
     nr_strtab_fini(&m.ids);
     nr_arena_fini(&m.arena);
