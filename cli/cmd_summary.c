@@ -17,6 +17,7 @@ static const char options_text[] =
     "  --json            one JSON object (schema: docs/summary-schema.md)\n"
     "  --bootstraps N    power-law goodness-of-fit bootstraps (default 200; 0 skips p-values)\n"
     "  --seed N          bootstrap seed (default 1)\n"
+    "  --files-by-node   in a merged multi-node run every file belongs to its node\n"
     "  -h, --help        this help\n"
     "\nRUN.nio may also be several stores or a folder: the stores of the nodes of one run\n"
     "(labels run=R, node=N) are merged into one run (docs/multi-node.md).\n";
@@ -28,6 +29,7 @@ typedef struct summary_args {
     char *inputs[MAX_INPUTS];
     size_t ninputs;
     int json;
+    int files_by_node;
     nr_model_opts opts;
 } summary_args;
 
@@ -55,6 +57,8 @@ static int parse_args(int argc, char **argv, summary_args *a)
             return 0;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = 1;
+        } else if (strcmp(arg, "--files-by-node") == 0) {
+            a->files_by_node = 1;
         } else if (strcmp(arg, "--bootstraps") == 0 || strcmp(arg, "--seed") == 0) {
             if (i + 1 >= argc || parse_u64(argv[i + 1], &v) < 0 || v > INT32_MAX)
                 return nr_cli_usage("summary", "%s needs a non-negative integer", arg);
@@ -240,6 +244,7 @@ static int model_of_store(const char *path, const nr_model_opts *opts, nr_model 
 static int model_of_runset(summary_args *a, nr_runset *rs, nr_error *err)
 {
     NR_TRY(nr_runset_expand(rs, a->inputs, a->ninputs, err));
+    rs->files_by_node = a->files_by_node;
     NR_TRY(nr_runset_load(rs, &a->opts, NULL, err));
     if (rs->n == 1)
         return 0;

@@ -31,6 +31,8 @@ typedef struct nr_runset {
                             parallel); 0 = all cores. Set after nr_runset_expand. */
     int per_node;        /* 1: node stores of one run stay separate runs (no merge).
                             Set after nr_runset_expand. */
+    int files_by_node;   /* 1: merged runs name every file "<node>:<path>"
+                            (nr_merge_opts). Set after nr_runset_expand. */
 } nr_runset;
 
 /* Expands inputs (borrowed) into rs (zeroed first). Returns 0, NR_E_NOTFOUND

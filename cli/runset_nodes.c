@@ -39,7 +39,7 @@ static void safe_name(char *s)
 
 /* Where the merged store of a run goes: the .niorep cache folder beside the
  * first part (the part's own folder when it is a cache folder already), or
- * the set's temporary folder. */
+ * the set's temporary folder (also when the first part is a temporary store). */
 static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, int *temporary, nr_error *err)
 {
     char *dir = nr__rs_dir_name(first->store_path);
@@ -59,7 +59,7 @@ static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, 
     safe_name(file);
     char *path = NULL;
     *temporary = 0;
-    if ((mkdir(cache, 0777) == 0 || errno == EEXIST) && access(cache, W_OK) == 0) {
+    if (!first->temporary && (mkdir(cache, 0777) == 0 || errno == EEXIST) && access(cache, W_OK) == 0) {
         path = nr__rs_join(cache, file);
     } else if (nr__rs_tmpdir(rs, err) == 0) {
         char numbered[600];
@@ -79,12 +79,12 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* What the merged store is made of: niorep version, then base name, size
- * and mtime of every part, sorted. */
+/* What the merged store is made of: niorep version and the file rule, then
+ * base name, size and mtime of every part, sorted. */
 static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
 {
     char **lines = calloc(k, sizeof *lines);
-    size_t total = 64;
+    size_t total = 80;
     for (size_t i = 0; lines && i < k; i++) {
         const char *path = rs->runs[idx[i]].store_path;
         struct stat st;
@@ -101,7 +101,8 @@ static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
     char *fp = lines ? malloc(total) : NULL;
     if (fp) {
         qsort(lines, k, sizeof *lines, cmp_str);
-        size_t len = (size_t)snprintf(fp, total, "niorep %s merge %u\n", NR_VERSION, 1u);
+        size_t len = (size_t)snprintf(fp, total, "niorep %s merge %u%s\n", NR_VERSION, 1u,
+                                      rs->files_by_node ? " files-by-node" : "");
         for (size_t i = 0; i < k; i++) {
             const size_t n = lines[i] ? strlen(lines[i]) : 0;
             memcpy(fp + len, lines[i] ? lines[i] : "", n);
@@ -138,7 +139,8 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
         unlink(fp_path);   /* a store without its fingerprint is never trusted */
         for (size_t i = 0; i < k; i++)
             paths[i] = rs->runs[idx[i]].store_path;
-        rc = nr_store_merge(paths, k, out, NULL, err);
+        const nr_merge_opts opts = {.files_by_node = rs->files_by_node};
+        rc = nr_store_merge(paths, k, out, &opts, err);
         if (rc == 0 && !temporary)
             rc = nr__rs_write_text_file(fp_path, fp, err);
     }

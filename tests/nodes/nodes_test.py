@@ -310,6 +310,14 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
     before = os.stat(cached).st_mtime_ns
     must(niorep, "build", folder, "-o", os.path.join(work, "stores2.html"), "--bootstraps", "0")
     check(os.stat(cached).st_mtime_ns == before, "build merged again although the node stores did not change")
+    by_node = os.path.join(work, "r1-by-node.nio")
+    must(niorep, "merge", "-q", "--files-by-node", stores["n1"], stores["n2"], "-o", by_node)
+    paths = [f["path"] for f in export(niorep, by_node, "files")]
+    check(paths and all(p.startswith(("n1:", "n2:")) for p in paths), "merge --files-by-node left a shared file")
+    must(niorep, "build", folder, "--files-by-node", "-o", os.path.join(work, "by-node.html"), "--bootstraps", "0")
+    check(filecmp.cmp(cached, by_node, shallow=False), "build --files-by-node: cached store != merge --files-by-node")
+    must(niorep, "build", folder, "-o", os.path.join(work, "stores3.html"), "--bootstraps", "0")
+    check(filecmp.cmp(cached, merged, shallow=False), "build after --files-by-node reused the by-node merge")
     r = must(niorep, "build", folder, "--per-node", "-o", os.path.join(work, "per-node.html"), "--bootstraps", "0")
     check("(2 runs)" in r.stderr, f"build --per-node over two node stores: {r.stderr.strip()}")
     html = open(os.path.join(work, "stores.html"), encoding="utf-8", errors="replace").read()
