@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """End-to-end test of multi-node runs (docs/multi-node.md; ctest label e2e).
 
-Traces node_job.py twice under the real strace, as nodes n1 and n2 of run
-r1 (`niorep trace --label run=r1 --label node=nK`), ingests each node into
+Traces node_job.py three times under the real strace, as nodes n1, n2, n3
+of run r1 (`niorep trace --label run=r1 --label node=nK`), ingests each node into
 its own store, merges them (`niorep merge`, and implicitly in `build`,
 `summary` and `compare`), and checks the merged run against the parts,
 computed here independently from `niorep export` of the parts:
@@ -45,7 +45,7 @@ NEVER_RESUMED = 1 << 2
 QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "p9999": 0.9999, "max": 1.0}
 LAT_OPS = ["read", "write", "open", "sync", "metadata"]
 SHARED_KINDS = {"regular", "directory", "unknown"}
-NODES = ["n1", "n2"]
+NODES = ["n1", "n2", "n3"]
 
 failures = []
 
@@ -209,8 +209,8 @@ def check_files(parts, merged_files):
             check(int(g[c]) == w[c], f"file {ident}: {c} {g[c]} != sum of the parts {w[c]}")
         check(int(g["first_ts_ns"]) == w["first"] and int(g["last_ts_ns"]) == w["last"], f"file {ident}: times")
     shared = [i for i in want if not i.startswith(tuple(n + ":" for n in NODES))]
-    both = [i for i in shared if sum(i in {p.ident(f["file_id"]) for f in p.files} for p in parts) == 2]
-    check(any(i.endswith("/shared/index.txt") for i in both), "the shared index is not one file of both nodes")
+    on_all = [i for i in shared if sum(i in {p.ident(f["file_id"]) for f in p.files} for p in parts) == len(parts)]
+    check(any(i.endswith("/shared/index.txt") for i in on_all), "the shared index is not one file of every node")
     check(any(i.startswith("n2:") for i in want), "no node-local identity (pipes, /proc, the hook's output)")
 
 
@@ -303,7 +303,7 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
     for node in NODES:
         shutil.copy2(stores[node], folder)
     r = must(niorep, "build", folder, "-o", os.path.join(work, "stores.html"), "--bootstraps", "0")
-    check("(1 run)" in r.stderr, f"build over two node stores: {r.stderr.strip()}")
+    check("(1 run)" in r.stderr, f"build over the node stores: {r.stderr.strip()}")
     cached = os.path.join(folder, ".niorep", "r1.run.nio")
     check(os.path.exists(cached) and filecmp.cmp(cached, merged, shallow=False),
           "the merged store cached by build differs from niorep merge")
@@ -311,15 +311,16 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
     must(niorep, "build", folder, "-o", os.path.join(work, "stores2.html"), "--bootstraps", "0")
     check(os.stat(cached).st_mtime_ns == before, "build merged again although the node stores did not change")
     by_node = os.path.join(work, "r1-by-node.nio")
-    must(niorep, "merge", "-q", "--files-by-node", stores["n1"], stores["n2"], "-o", by_node)
+    must(niorep, "merge", "-q", "--files-by-node", *stores.values(), "-o", by_node)
     paths = [f["path"] for f in export(niorep, by_node, "files")]
-    check(paths and all(p.startswith(("n1:", "n2:")) for p in paths), "merge --files-by-node left a shared file")
+    check(paths and all(p.startswith(tuple(n + ":" for n in NODES)) for p in paths),
+          "merge --files-by-node left a shared file")
     must(niorep, "build", folder, "--files-by-node", "-o", os.path.join(work, "by-node.html"), "--bootstraps", "0")
     check(filecmp.cmp(cached, by_node, shallow=False), "build --files-by-node: cached store != merge --files-by-node")
     must(niorep, "build", folder, "-o", os.path.join(work, "stores3.html"), "--bootstraps", "0")
     check(filecmp.cmp(cached, merged, shallow=False), "build after --files-by-node reused the by-node merge")
     r = must(niorep, "build", folder, "--per-node", "-o", os.path.join(work, "per-node.html"), "--bootstraps", "0")
-    check("(2 runs)" in r.stderr, f"build --per-node over two node stores: {r.stderr.strip()}")
+    check(f"({len(NODES)} runs)" in r.stderr, f"build --per-node over the node stores: {r.stderr.strip()}")
     html = open(os.path.join(work, "stores.html"), encoding="utf-8", errors="replace").read()
     check("n1.nio + n2.nio" in html, "the report does not name the merged run's parts")
     traces = os.path.join(work, "traces")
@@ -327,7 +328,7 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
     for node in NODES:
         shutil.copytree(runs[node], os.path.join(traces, node))
     r = must(niorep, "build", traces, "-o", os.path.join(work, "traces.html"), "--bootstraps", "0")
-    check("(1 run)" in r.stderr, f"build over two node run directories: {r.stderr.strip()}")
+    check("(1 run)" in r.stderr, f"build over the node run directories: {r.stderr.strip()}")
     cached = os.path.join(traces, ".niorep", "r1.run.nio")
     check(os.path.exists(cached) and filecmp.cmp(cached, merged, shallow=False),
           "build over node run directories: merged store differs from niorep merge of their stores")
@@ -402,9 +403,9 @@ def main():
         stores[node] = os.path.join(work, node + ".nio")
         must(a.niorep, "ingest", "-q", runs[node], "-o", stores[node])
     merged = os.path.join(work, "r1.nio")
-    must(a.niorep, "merge", "-q", stores["n1"], stores["n2"], "-o", merged)
+    must(a.niorep, "merge", "-q", *[stores[n] for n in NODES], "-o", merged)
     swapped = os.path.join(work, "r1-swapped.nio")
-    must(a.niorep, "merge", "-q", stores["n2"], stores["n1"], "-o", swapped)
+    must(a.niorep, "merge", "-q", *[stores[n] for n in reversed(NODES)], "-o", swapped)
     check(filecmp.cmp(merged, swapped, shallow=False), "merge depends on the order of its inputs")
 
     parts = [Part(a.niorep, stores[n], n, k) for k, n in enumerate(NODES)]
@@ -418,13 +419,13 @@ def main():
     check_phases(parts, mphases)
     meta = {r["key"]: r["value"] for r in export(a.niorep, merged, "meta")}
     check(meta.get("manifest.labels.run") == "r1" and "manifest.labels.node" not in meta and
-          meta.get("part.1.manifest.labels.node") == "n2" and meta.get("merged_parts") == "2",
+          meta.get("part.1.manifest.labels.node") == "n2" and meta.get("merged_parts") == str(len(NODES)),
           "merged meta: run label kept, node labels moved to part.K.*")
 
     part_summaries = [summary(a.niorep, stores[n]) for n in NODES]
     s = summary(a.niorep, merged)
     check_model(parts, part_summaries, s)
-    check(summary(a.niorep, stores["n2"], stores["n1"]) == s, "summary of the two node stores != summary of r1.nio")
+    check(summary(a.niorep, *[stores[n] for n in reversed(NODES)]) == s, "summary of the node stores != summary of r1.nio")
 
     folder = check_build_and_cache(a.niorep, work, stores, runs, merged)
     check_compare(a.niorep, work, folder)
