@@ -373,7 +373,7 @@ static int64_t file_synthetic(nr_pm *pm, int kind)
     return file_intern(pm, name, (size_t)n, kind);
 }
 
-static void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes, int64_t ts)
+static inline void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes, int64_t ts)
 {
     if (id < 0)
         return;
@@ -659,7 +659,7 @@ static int fdtab_reserve(fdtab *t, size_t fd)
     return 0;
 }
 
-static int32_t fdtab_get(const fdtab *t, int64_t fd)
+static inline int32_t fdtab_get(const fdtab *t, int64_t fd)
 {
     if (fd >= 0 && (size_t)fd < t->cap)
         return t->ofd[fd];
@@ -844,10 +844,8 @@ static size_t tid_slot(int64_t tid, size_t nslots)
     return (size_t)(h >> 20) & (nslots - 1);
 }
 
-static task *task_find(nr_pm *pm, int64_t tid)
+static task *task_lookup(nr_pm *pm, int64_t tid)
 {
-    if (pm->last_task && pm->last_task->tid == tid)
-        return pm->last_task;
     if (!pm->task_nslots)
         return NULL;
     for (size_t s = tid_slot(tid, pm->task_nslots); pm->task_slots[s]; s = (s + 1) & (pm->task_nslots - 1)) {
@@ -876,6 +874,14 @@ static int task_index_rebuild(nr_pm *pm, size_t nslots)
     pm->task_slots = slots;
     pm->task_nslots = nslots;
     return 0;
+}
+
+/* The task of tid, or NULL; consecutive lines of one task are common. */
+static inline task *task_find(nr_pm *pm, int64_t tid)
+{
+    if (pm->last_task && pm->last_task->tid == tid)
+        return pm->last_task;
+    return task_lookup(pm, tid);
 }
 
 /* Adds a task with no fd table or fs yet (the caller sets them). */
@@ -1269,8 +1275,33 @@ static nr_span call_arg(const call *c, unsigned i)
     return c->first_split && i > 0 ? nr_sarg(c->first.rest, i - 1) : nr_sarg(c->args, i);
 }
 
+/* The first argument of args when it is the empty string "" (AT_EMPTY_PATH
+ * calls: fstat by fd), as nr_sarg(args, 0) gives it; p NULL otherwise. */
+static nr_span empty_string_arg(nr_span args)
+{
+    const char *p = args.p, *end = args.p + args.n;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (end - p < 2 || p[0] != '"' || p[1] != '"')
+        return (nr_span){NULL, 0};
+    const char *q = p + 2;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    return q == end || *q == ',' ? (nr_span){p, 2} : (nr_span){NULL, 0};
+}
+
+/* nr_sarg_int for an integer argument; a plain decimal (no sign, no leading
+ * 0, the offsets of pread/pwrite) is read here. */
 static int64_t arg_int(nr_span arg, int64_t dflt)
 {
+    if (arg.n >= 1 && arg.n <= 18 && (arg.n == 1 || arg.p[0] != '0')) {
+        int64_t v = 0;
+        size_t i = 0;
+        for (; i < arg.n && (unsigned)(arg.p[i] - '0') < 10u; i++)
+            v = v * 10 + (arg.p[i] - '0');
+        if (i == arg.n)
+            return v;
+    }
     int64_t v;
     return nr_sarg_int(arg, &v) == 0 ? v : dflt;
 }
@@ -1282,7 +1313,9 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
 {
     int64_t dirfd = AT_FDCWD_VALUE;
     nr_span dannot = {0};
-    nr_span arg = call_arg(c, (unsigned)path_arg);
+    nr_span arg = path_arg == 1 && c->first_split ? empty_string_arg(c->first.rest) : (nr_span){NULL, 0};
+    if (!arg.p)
+        arg = call_arg(c, (unsigned)path_arg);
     if (dirfd_arg == 0 && c->first_split) {
         dirfd = c->first.fd;
         dannot = c->first.annot;
@@ -1752,7 +1785,15 @@ static int short_equal(const char *a, const char *b, size_t n)
 
 /* nr_syscall_lookup behind a small direct-mapped cache of the model:
  * logs repeat a handful of syscalls, and a hit costs one short memcmp. */
-static const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
+static const nr_syscall_info *syscall_cache_miss(struct syscall_cache_entry *e, nr_span name)
+{
+    e->info = nr_syscall_lookup(name.p, name.n);
+    memcpy(e->name, name.p, name.n);
+    e->len = name.n;
+    return e->info;
+}
+
+static inline const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
 {
     if (name.n == 0 || name.n > SYSCALL_NAME_MAX)
         return nr_syscall_lookup(name.p, name.n);
@@ -1761,13 +1802,10 @@ static const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
     struct syscall_cache_entry *e = &pm->syscall_cache[slot];
     if (e->len == name.n && short_equal(e->name, name.p, name.n))
         return e->info;
-    e->info = nr_syscall_lookup(name.p, name.n);
-    memcpy(e->name, name.p, name.n);
-    e->len = name.n;
-    return e->info;
+    return syscall_cache_miss(e, name);
 }
 
-static void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+static inline void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
 {
     c->info = syscall_cached(pm, name);
     c->name = name;

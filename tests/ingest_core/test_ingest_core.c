@@ -1105,7 +1105,7 @@ static void annotation_forms(void **state)
     FILE_EQ(&r, "/w/p [1]", "read_calls", 2);
     FILE_EQ(&r, "/w/p [1]", "close_calls", 1);
     /* with -y a bare fd is not open */
-    assert_int_equal(EV(&r, ck_event_row(&r, "read", 11), "file_id"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 10), "file_id"), -1);
     ck_free(&r);
 }
 
