@@ -1663,7 +1663,9 @@ static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 /* Replays one complete call and emits its event. */
 static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 {
-    nr_pm_event ev = {.fd = -1, .file_id = -1, .file2_id = -1, .bytes = 0, .offset = -1};
+    nr_pm_event ev; /* emit sets the other fields */
+    ev.fd = ev.file_id = ev.file2_id = ev.offset = -1;
+    ev.bytes = 0;
     const nr_syscall_info *in = c->info;
     int rc = 0;
     int counted = 0;
