@@ -1121,7 +1121,8 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     return 0;
 }
 
-
+/* Reads argument 0 of args as the forms of fd_text describe; 0, or -1 when
+ * the lexer must read it. */
 static int fd_text_quick(const nr_pm *pm, const task *t, nr_span args, fd_text *out)
 {
     const char *p = args.p, *end = args.p + args.n;
@@ -1359,7 +1360,6 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
 }
 
 /* ---- handlers ---------------------------------------------------------- */
-
 
 static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
