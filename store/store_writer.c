@@ -22,6 +22,10 @@ typedef struct chunk_entry {
  * memcmp instead of hashing the string. */
 #define STR_CACHE_SLOTS 32u
 
+/* nr_table_append_rows with at least this many rows sizes the column
+ * buffers for a whole row group. */
+#define APPEND_FULL_GROUP_ROWS 1024u
+
 /* Values of one column in the current row group. */
 typedef struct col_buf {
     int64_t *i64;        /* I64: values */
@@ -29,6 +33,8 @@ typedef struct col_buf {
     nr_strtab strings;   /* STR: distinct strings of the group, first-appearance order */
     uint32_t recent[STR_CACHE_SLOTS]; /* STR: 1 + id of a recently set string, by cheap key; 0 = empty */
     uint64_t set_serial; /* row serial of the last set; checks that rows are complete */
+    uint32_t *remap;     /* STR, nr_table_append_rows: 1 + id in strings of a dict id; 0 = not yet */
+    size_t remap_len, remap_cap;
 } col_buf;
 
 struct nr_table_writer {
@@ -189,6 +195,7 @@ static void free_table(nr_table_writer *t)
         for (size_t c = 0; c < t->def->ncols; c++) {
             free(t->cols[c].i64);
             free(t->cols[c].str_ids);
+            free(t->cols[c].remap);
             nr_strtab_fini(&t->cols[c].strings);
         }
     free(t->cols);
@@ -283,9 +290,12 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* Transformed values of column c (FORMAT.md, "I64 chunks, version 2") into
- * w->xs; returns the transform. Differences wrap modulo 2^64. */
-static int transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c, size_t *base_out)
+/* Transformed values of column c (FORMAT.md, "I64 chunks, version 2"):
+ * w->xs, or the column's own values for transform 0 (no copy). Sets the
+ * transform and, for transform 2, the base column. Differences wrap
+ * modulo 2^64. */
+static const int64_t *transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c,
+                                    int *transform, size_t *base_out)
 {
     const int64_t *v = t->cols[c].i64;
     int64_t *x = w->xs;
@@ -295,7 +305,8 @@ static int transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c,
         for (size_t i = 0; i < rows; i++)
             x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)b[i]);
         *base_out = (size_t)t->base[c];
-        return NR__I64_BASE;
+        *transform = NR__I64_BASE;
+        return x;
     }
     if (t->def->cols[c].encoding == NR_ENC_DELTA_VARINT) {
         uint64_t prev = 0;
@@ -303,10 +314,11 @@ static int transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c,
             x[i] = (int64_t)((uint64_t)v[i] - prev);
             prev = (uint64_t)v[i];
         }
-        return NR__I64_DELTA;
+        *transform = NR__I64_DELTA;
+        return x;
     }
-    memcpy(x, v, rows * sizeof *x);
-    return NR__I64_VALUES;
+    *transform = NR__I64_VALUES;
+    return v;
 }
 
 /* The largest scale that divides every value but -1 (1 if none is > 1):
@@ -328,48 +340,93 @@ static uint64_t common_scale(const int64_t *x, size_t rows)
     return g > 1 ? g : 1;
 }
 
+/* The svarints of x[0..rows) at p (scale 1); returns the end. Most codes
+ * take one byte, so that case skips the general loop. */
+static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
+{
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t z = nr_zigzag(x[i]);
+        if (z < 0x80)
+            *p++ = (uint8_t)z;
+        else
+            p = put_uvarint(p, z);
+    }
+    return p;
+}
+
+/* put_codes for scale > 1: the svarints of nr__scale_down(x[i], scale). */
+static uint8_t *put_scaled_codes(uint8_t *p, const int64_t *x, size_t rows, uint64_t scale)
+{
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t z = nr_zigzag(nr__scale_down(x[i], scale));
+        if (z < 0x80)
+            *p++ = (uint8_t)z;
+        else
+            p = put_uvarint(p, z);
+    }
+    return p;
+}
+
+/* Encodes I64 column c of t into w->raw (FORMAT.md, "I64 chunks, version 2"). */
+static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
+{
+    size_t rows = t->nrows;
+    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX));
+    NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
+    size_t base = 0;
+    int transform;
+    const int64_t *x = transform_i64(w, t, c, &transform, &base);
+    uint64_t scale = common_scale(x, rows);
+    uint8_t *p = w->raw.data;
+    *p++ = (uint8_t)transform;
+    if (transform == NR__I64_BASE)
+        p = put_uvarint(p, base);
+    p = put_uvarint(p, scale);
+    p = scale == 1 ? put_codes(p, x, rows) : put_scaled_codes(p, x, rows, scale);
+    w->raw.len = (size_t)(p - w->raw.data);
+    return 0;
+}
+
+/* Encodes STR column c of t into w->raw (FORMAT.md, "DICT (3)"): sized
+ * once, then written without further checks. */
+static int encode_dict(nr_store_writer *w, const nr_table_writer *t, size_t c)
+{
+    const col_buf *cb = &t->cols[c];
+    const nr_strtab *st = &cb->strings;
+    size_t rows = t->nrows;
+    size_t need = 10 + rows * 5;
+    for (size_t id = 0; id < st->count; id++) {
+        size_t n = nr_strtab_len(st, id) + 5;
+        if (need > SIZE_MAX - n)
+            return NR_E_LIMIT;
+        need += n;
+    }
+    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, need));
+    uint8_t *p = put_uvarint(w->raw.data, st->count);
+    for (size_t id = 0; id < st->count; id++) {
+        size_t n = nr_strtab_len(st, id);
+        p = put_uvarint(p, n);
+        memcpy(p, nr_strtab_str(st, id), n);
+        p += n;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        uint32_t id = cb->str_ids[i];
+        if (id < 0x80)
+            *p++ = (uint8_t)id;
+        else
+            p = put_uvarint(p, id);
+    }
+    w->raw.len = (size_t)(p - w->raw.data);
+    return 0;
+}
+
 /* Encodes column c of t into w->raw (FORMAT.md, "Encodings"). */
 static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
 {
-    const col_buf *cb = &t->cols[c];
-    const nr_col_def *def = &t->def->cols[c];
-    size_t rows = t->nrows;
     w->raw.len = 0;
-    if (def->type == NR_COL_I64) {
-        NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX));
-        NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
-        size_t base = 0;
-        int transform = transform_i64(w, t, c, &base);
-        uint64_t scale = common_scale(w->xs, rows);
-        uint8_t *p = w->raw.data;
-        *p++ = (uint8_t)transform;
-        if (transform == NR__I64_BASE)
-            p = put_uvarint(p, base);
-        p = put_uvarint(p, scale);
-        if (scale == 1) {
-            for (size_t i = 0; i < rows; i++)
-                p = put_uvarint(p, nr_zigzag(w->xs[i]));
-        } else {
-            for (size_t i = 0; i < rows; i++)
-                p = put_uvarint(p, nr_zigzag(nr__scale_down(w->xs[i], scale)));
-        }
-        w->raw.len = (size_t)(p - w->raw.data);
-        return 0;
-    }
-    const nr_strtab *st = &cb->strings;
-    NR_TRY(nr_buf_put_uvarint(&w->raw, st->count));
-    for (size_t id = 0; id < st->count; id++) {
-        NR_TRY(nr_buf_put_uvarint(&w->raw, nr_strtab_len(st, id)));
-        NR_TRY(nr_buf_put(&w->raw, nr_strtab_str(st, id), nr_strtab_len(st, id)));
-    }
-    if (w->raw.len > SIZE_MAX - rows * 5)
-        return NR_E_LIMIT;
-    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, w->raw.len + rows * 5));
-    uint8_t *p = w->raw.data + w->raw.len;
-    for (size_t i = 0; i < rows; i++)
-        p = put_uvarint(p, cb->str_ids[i]);
-    w->raw.len = (size_t)(p - w->raw.data);
-    return 0;
+    if (t->def->cols[c].type == NR_COL_I64)
+        return encode_i64(w, t, c);
+    return encode_dict(w, t, c);
 }
 
 /* Encodes, compresses and writes chunk c of the current group of t. */
@@ -418,6 +475,8 @@ static int flush_group(nr_table_writer *t, nr_error *err)
         if (t->def->cols[c].type == NR_COL_STR) {
             nr_strtab_reset(&t->cols[c].strings);
             memset(t->cols[c].recent, 0, sizeof t->cols[c].recent);
+            if (t->cols[c].remap_len)
+                memset(t->cols[c].remap, 0, t->cols[c].remap_len * sizeof *t->cols[c].remap);
         }
     t->nrows = 0;
     return 0;
@@ -444,6 +503,92 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err)
         int rc = grow_columns(t, want);
         if (rc < 0)
             return nr_error_set(err, rc, "%s: out of memory for table '%s'", file, t->def->name);
+    }
+    return 0;
+}
+
+/* Maps the caller's dict ids of a STR column to ids of the row group's
+ * strings, interning each distinct one at its first row (the order
+ * nr_table_set_str would give). Writes k ids at str_ids + t->nrows. */
+static int append_ids(nr_table_writer *t, size_t c, const nr_col_values *v, size_t from, size_t k)
+{
+    col_buf *cb = &t->cols[c];
+    const nr_strtab *dict = v->dict;
+    const uint32_t *ids = v->ids + from;
+    uint32_t *out = cb->str_ids + t->nrows;
+    for (size_t i = 0; i < k; i++) {
+        uint32_t id = ids[i];
+        if (id >= cb->remap_len)
+            return NR_E_INPUT;
+        uint32_t m = cb->remap[id];
+        if (m == 0) {
+            int64_t s = nr_strtab_intern(&cb->strings, nr_strtab_str(dict, id), nr_strtab_len(dict, id));
+            if (s < 0)
+                return (int)s;
+            m = cb->remap[id] = (uint32_t)s + 1;
+        }
+        out[i] = m - 1;
+    }
+    return 0;
+}
+
+/* Sizes and clears the id maps of the STR columns for this call's dicts. */
+static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
+{
+    for (size_t c = 0; c < t->def->ncols; c++) {
+        if (t->def->cols[c].type != NR_COL_STR)
+            continue;
+        col_buf *cb = &t->cols[c];
+        size_t count = cols[c].dict ? cols[c].dict->count : 0;
+        NR_TRY(NR_GROW(cb->remap, cb->remap_cap, count));
+        cb->remap_len = count;
+        if (count)
+            memset(cb->remap, 0, count * sizeof *cb->remap);
+    }
+    return 0;
+}
+
+/* Appends rows [from, from + k) of cols to the current group (k fits). */
+static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t from, size_t k)
+{
+    if (t->nrows + k > t->cap) {
+        /* batches of many rows: the whole group at once, no copying as it fills */
+        size_t want = k >= APPEND_FULL_GROUP_ROWS ? NR_STORE_ROWS_PER_GROUP : t->cap;
+        while (want < t->nrows + k)
+            want *= 2;
+        NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP));
+    }
+    for (size_t c = 0; c < t->def->ncols; c++) {
+        if (t->def->cols[c].type == NR_COL_I64)
+            memcpy(t->cols[c].i64 + t->nrows, cols[c].i64 + from, k * sizeof(int64_t));
+        else
+            NR_TRY(append_ids(t, c, &cols[c], from, k));
+    }
+    t->nrows += k;
+    t->total_rows += k;
+    t->row_serial += k; /* a row begun with set_* must be set again */
+    return 0;
+}
+
+int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err)
+{
+    const char *file = t->store->out.target;
+    if (t->error < 0)
+        return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s", file,
+                            t->def->name, nr_error_name(t->error));
+    int rc = reset_remaps(t, cols);
+    for (size_t done = 0; rc == 0 && done < n;) {
+        size_t room = NR_STORE_ROWS_PER_GROUP - t->nrows;
+        size_t k = n - done < room ? n - done : room;
+        rc = append_group(t, cols, done, k);
+        done += k;
+        if (rc == 0 && t->nrows == NR_STORE_ROWS_PER_GROUP)
+            NR_TRY(flush_group(t, err)); /* sets err and fails the store itself */
+    }
+    if (rc < 0) {
+        t->error = rc;
+        return nr_error_set(err, rc, "%s: table '%s': cannot append rows: %s%s", file, t->def->name,
+                            nr_error_name(rc), rc == NR_E_INPUT ? " (a string id outside its dictionary)" : "");
     }
     return 0;
 }
