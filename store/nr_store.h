@@ -58,9 +58,10 @@ typedef struct nr_table_writer nr_table_writer;
  * file beside it). Returns 0 and a new writer in *out, or a negative code. */
 int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *err);
 
-/* Sets the zstd level of the chunks written from now on (default 3, range
- * 1..19; out-of-range values are clamped). The level changes the bytes, not
- * what a reader sees. */
+/* Sets the zstd level of the chunks written from now on (range 1..19;
+ * out-of-range values are clamped). The default is level 1 with a minimum
+ * match of 7 bytes, tuned for these chunks (store_writer.c); a level set
+ * here is zstd's own. The level changes the bytes, not what a reader sees. */
 void nr_store_writer_set_level(nr_store_writer *w, int level);
 
 /* Adds a table. The writer borrows def (it must outlive the writer) and

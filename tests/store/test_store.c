@@ -1,6 +1,7 @@
 /* Tests of store/: round trips over many row groups, determinism, column
  * isolation, every single-byte corruption, truncation, crafted footers and
- * the golden stores (v1 frozen, readable forever; v2 reproduced by today's writer).
+ * the golden stores (v1 and v2-level3 frozen, readable forever; v2 reproduced
+ * by today's writer).
  * `test_store --update-golden` rewrites the golden file of the current version. */
 #include <dirent.h>
 #include <stdarg.h>
@@ -574,6 +575,7 @@ static void writer_misuse_and_abort(void **state)
 
 static char golden_path[512];    /* the current version's golden store */
 static char golden_v1_path[512]; /* frozen: version 1 stays readable */
+static char golden_v2_level3_path[512]; /* frozen: v2 as written at zstd level 3, before the fast default */
 
 /* Reads the golden store of format `version` and checks every value. */
 static void check_golden(const char *path, uint32_t version)
@@ -647,6 +649,12 @@ static void read_golden_v1_values(void **state)
 {
     (void)state;
     check_golden(golden_v1_path, 1);
+}
+
+static void read_golden_v2_level3_values(void **state)
+{
+    (void)state;
+    check_golden(golden_v2_level3_path, 2);
 }
 
 static void writer_reproduces_golden(void **state)
@@ -727,6 +735,8 @@ int main(int argc, char **argv)
     snprintf(golden_path, sizeof golden_path, "%s/tests/store/golden/v%u.nio", src ? src : ".",
              NR_STORE_FORMAT_VERSION);
     snprintf(golden_v1_path, sizeof golden_v1_path, "%s/tests/store/golden/v1.nio", src ? src : ".");
+    snprintf(golden_v2_level3_path, sizeof golden_v2_level3_path, "%s/tests/store/golden/v2-level3.nio",
+             src ? src : ".");
     if (argc > 1 && strcmp(argv[1], "--update-golden") == 0) {
         nr_error err;
         if (golden_write(golden_path, &err) != 0) {
@@ -753,6 +763,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(writer_misuse_and_abort),
         cmocka_unit_test(read_golden_values),
         cmocka_unit_test(read_golden_v1_values),
+        cmocka_unit_test(read_golden_v2_level3_values),
         cmocka_unit_test(writer_reproduces_golden),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
