@@ -150,8 +150,6 @@ static size_t name_slot(const char *s, size_t n)
 /* The id of name s in b's names (interned on a cache miss), or NR_E_NOMEM. */
 static int64_t name_id(ev_batch *b, nr_span s)
 {
-    if (s.n == 0 && b->empty_id)
-        return b->empty_id - 1; /* no errno: most rows */
     const char *p = s.n ? s.p : ""; /* an empty name is a real empty string */
     uint32_t *recent = &b->recent[name_slot(p, s.n)];
     if (*recent) {
@@ -163,7 +161,7 @@ static int64_t name_id(ev_batch *b, nr_span s)
     if (id >= 0)
         *recent = (uint32_t)id + 1;
     if (id >= 0 && s.n == 0)
-        b->empty_id = (uint32_t)id + 1;
+        b->empty_id = (uint32_t)id + 1; /* no errno, most rows: nr_par_write_event skips the lookup */
     return id;
 }
 
@@ -196,7 +194,8 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
 {
     ev_batch *b = &w->batch[w->fill];
     size_t i = b->n;
-    int64_t syscall = name_id(b, ev->syscall), errno_name = name_id(b, ev->errno_name);
+    int64_t syscall = name_id(b, ev->syscall);
+    int64_t errno_name = ev->errno_name.n == 0 && b->empty_id ? b->empty_id - 1 : name_id(b, ev->errno_name);
     if (syscall < 0 || errno_name < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     b->i64[NR_EV_TS_NS][i] = ev->ts_ns;
