@@ -37,9 +37,11 @@ static const unsigned char angle_special[256] = {
 };
 
 /* First byte at or after p that the argument scanner must look at (see
- * scan_class), or end. SSE2 tests 16 bytes per step: '(' and ')' differ
- * in bit 0, '[' and '{' (also ']' and '}') in bit 5. */
-static inline const char *find_scan_special(const char *p, const char *end)
+ * scan_class; commas only when with_comma), or end. SSE2 tests 16 bytes
+ * per step: '(' and ')' differ in bit 0, '[' and '{' (also ']' and '}') in
+ * bit 5. Inlined with a constant with_comma: a scan for the closing ')'
+ * does not stop at every comma. */
+static inline const char *find_scan_special(const char *p, const char *end, int with_comma)
 {
 #ifdef __SSE2__
     const __m128i quote = _mm_set1_epi8('"'), paren = _mm_set1_epi8(')'), one = _mm_set1_epi8(1);
@@ -52,32 +54,32 @@ static inline const char *find_scan_special(const char *p, const char *end)
         m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, open_b));
         m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, close_b));
         m = _mm_or_si128(m, _mm_cmpeq_epi8(v, angle));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, comma));
+        if (with_comma)
+            m = _mm_or_si128(m, _mm_cmpeq_epi8(v, comma));
         int mask = _mm_movemask_epi8(m);
         if (mask)
             return p + __builtin_ctz((unsigned)mask);
         p += 16;
     }
 #endif
-    while (p < end && scan_class[(unsigned char)*p] == SC_PLAIN)
+    while (p < end && (scan_class[(unsigned char)*p] == SC_PLAIN || (!with_comma && *p == ',')))
         p++;
     return p;
 }
 
-/* First byte at or after p that matters inside an annotation, or end. */
+/* First byte at or after p that matters inside an annotation, or end.
+ * '[', '\\' and ']' are the range 0x5b..0x5d (one signed compare after a
+ * shift of the range to -128..-126); '<' and '>' differ in bit 1 only. */
 static inline const char *find_angle_special(const char *p, const char *end)
 {
 #ifdef __SSE2__
-    const __m128i backslash = _mm_set1_epi8('\\'), quote = _mm_set1_epi8('"');
-    const __m128i open_b = _mm_set1_epi8('['), close_b = _mm_set1_epi8(']');
-    const __m128i fold = _mm_set1_epi8((char)0xFD), lt_gt = _mm_set1_epi8('<');
+    const __m128i quote = _mm_set1_epi8('"'), lt_gt = _mm_set1_epi8('<'), fold = _mm_set1_epi8((char)0xFD);
+    const __m128i to_range = _mm_set1_epi8((char)(0x80 - '[')), range_end = _mm_set1_epi8((char)(0x80 + 3));
     while (end - p >= 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i folded = _mm_and_si128(v, fold); /* '<' and '>' differ in bit 1 only */
-        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, quote));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, open_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, close_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, lt_gt));
+        __m128i m = _mm_cmplt_epi8(_mm_add_epi8(v, to_range), range_end);
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, quote));
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(v, fold), lt_gt));
         int mask = _mm_movemask_epi8(m);
         if (mask)
             return p + __builtin_ctz((unsigned)mask);
@@ -182,15 +184,42 @@ static nr_span annotation_path(const char *a, const char *b)
     return span(a, lt ? lt : b);
 }
 
+/* skip_angle with its common case inline: an annotation whose first byte
+ * of interest is its closing '>' ("4</data/x.bin>"). */
+static inline const char *skip_annotation(const char *p, const char *end)
+{
+    const char *q = find_angle_special(p, end);
+    if (q < end && *q == '>')
+        return q + 1;
+    return skip_angle(q, end); /* nothing skip_angle looks at lies before q */
+}
+
+/* p at the '<' of an fd annotation: returns just after the matching '>' and
+ * sets *path (annotation_path of the body), or returns NULL when the line
+ * ends first. */
+static inline const char *parse_annotation(const char *p, const char *end, nr_span *path)
+{
+    const char *q = find_angle_special(p + 1, end);
+    if (q < end && *q == '>') { /* no '<' before q: the whole body is the path */
+        *path = span(p + 1, q);
+        return q + 1;
+    }
+    const char *close = skip_angle(q, end);
+    if (close)
+        *path = annotation_path(p + 1, close - 1);
+    return close;
+}
+
 enum scan_stop { STOP_AT_CLOSE_PAREN, STOP_AT_COMMA };
 
 /* Scans balanced text from p. STOP_AT_CLOSE_PAREN returns the ')' that
  * closes the group p is inside; STOP_AT_COMMA returns the next top-level
  * ','. Returns NULL when the line ends first. */
-static const char *scan_group(const char *p, const char *end, enum scan_stop stop)
+static inline __attribute__((always_inline)) const char *scan_group(const char *p, const char *end,
+                                                                    enum scan_stop stop)
 {
     int depth = 0;
-    while ((p = find_scan_special(p, end)) < end) {
+    while ((p = find_scan_special(p, end, stop == STOP_AT_COMMA)) < end) {
         switch (scan_class[(unsigned char)*p]) {
         case SC_QUOTE:
             p = skip_quoted(p + 1, end);
@@ -215,7 +244,7 @@ static const char *scan_group(const char *p, const char *end, enum scan_stop sto
                 p += 2;
                 continue;
             }
-            p = skip_angle(p + 1, end);
+            p = skip_annotation(p + 1, end);
             if (!p)
                 return NULL;
             continue;
@@ -231,10 +260,8 @@ static const char *scan_group(const char *p, const char *end, enum scan_stop sto
 
 /* Up to 8 leading ASCII digits of the 8 bytes at p (little-endian SWAR,
  * as in simdjson's parse_eight_digits): returns how many, value in *v. */
-static inline unsigned swar_digits8(const char *p, uint64_t *v)
+static inline unsigned swar_digits8_word(uint64_t w, uint64_t *v)
 {
-    uint64_t w;
-    memcpy(&w, p, 8);
     /* t's byte i is the digit value; a borrow or carry only runs toward
      * later bytes, so the first flagged byte is the first non-digit. */
     uint64_t t = w - 0x3030303030303030ULL;
@@ -248,6 +275,23 @@ static inline unsigned swar_digits8(const char *p, uint64_t *v)
     t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     *v = t;
     return n;
+}
+
+static inline unsigned swar_digits8(const char *p, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return swar_digits8_word(w, v);
+}
+
+/* swar_digits8 of the 1 to 7 bytes p..end followed by NULs (non-digits),
+ * read as the 8 bytes that end at end: the caller knows those are inside
+ * the line. For the last number of a line, "<0.000012>". */
+static inline unsigned swar_digits8_at_end(const char *p, const char *end, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, end - 8, 8);
+    return swar_digits8_word(w >> (8 * (p - (end - 8))), v);
 }
 
 static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
@@ -278,7 +322,7 @@ static inline unsigned digit_run16(const char *p, const char *end, uint64_t *v)
 }
 
 /* Decimal digits into *v; returns the end, or NULL on no digits/overflow. */
-static const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
+static const char *parse_u64_dec_long(const char *p, const char *end, uint64_t *v)
 {
     uint64_t x;
     unsigned n = digit_run16(p, end, &x);
@@ -293,6 +337,23 @@ static const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
     }
     *v = x;
     return p;
+}
+
+/* parse_u64_dec_long with its common case inline: 1 to 7 digits followed
+ * by a non-digit, all within 8 readable bytes (one SWAR step). */
+static inline const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
+{
+    if (end - p >= 8) {
+        uint64_t x;
+        unsigned n = swar_digits8(p, &x);
+        if (n == 0)
+            return NULL;
+        if (n < 8) {
+            *v = x;
+            return p + n;
+        }
+    }
+    return parse_u64_dec_long(p, end, v);
 }
 
 /* Hex digits (after "0x") into *v; returns the end or NULL. */
@@ -461,6 +522,47 @@ static const char *parse_prefix(const char *line, const char *end, nr_sline *out
     return skip_spaces(p, end);
 }
 
+/* Reads the prefix of `strace -f -o FILE -ttt`, "PID SECONDS.FRACTION "
+ * with up to 7 pid digits, up to 15 seconds digits and a 1 to 7 digit
+ * fraction, not followed by a second stamp: returns the body and sets pid
+ * and ts exactly as parse_prefix would, or returns NULL, out untouched, for
+ * any other shape (parse_prefix then reads the line). One SWAR step per
+ * number instead of the general digit loops. */
+static const char *parse_prefix_fast(const char *line, const char *end, nr_sline *out)
+{
+    uint64_t pid, whole, low, frac;
+    if (end - line < 32) /* all reads below stay inside the line */
+        return NULL;
+    unsigned n = swar_digits8(line, &pid);
+    if (n == 0 || n == 8 || line[n] != ' ' || pid > NR__PID_MAX)
+        return NULL;
+    const char *p = skip_spaces(line + n, end);
+    if (end - p < 24)
+        return NULL;
+    n = swar_digits8(p, &whole);
+    if (n == 8) {
+        unsigned more = swar_digits8(p + 8, &low);
+        if (more == 8)
+            return NULL;
+        if (more)
+            whole = whole * pow10_u64[more] + low;
+        n += more;
+    }
+    if (n == 0 || p[n] != '.' || whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
+        return NULL;
+    const char *f = p + n + 1;
+    unsigned nf = swar_digits8(f, &frac);
+    if (nf == 0 || nf == 8 || f[nf] != ' ')
+        return NULL;
+    const char *body = skip_spaces(f + nf, end);
+    if (body < end && (is_digit(*body) || *body == '('))
+        return NULL; /* maybe a second stamp */
+    out->pid = (int64_t)pid;
+    out->ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
+    out->ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
+    return body;
+}
+
 /* Skips the "[ 39] " of -n (syscall number) and the "[00007f80d30a0a07] "
  * (or "[????????????????] ") of -i (instruction pointer), in that order. */
 static const char *skip_syscall_number_and_ip(const char *p, const char *end)
@@ -496,6 +598,17 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     int n = 0;
     if (*q == '.') {
         q++;
+        uint64_t digits;
+        unsigned swar_n = 8;
+        if (end - q >= 8)
+            swar_n = swar_digits8(q, &digits);
+        else if (q < end && end - p >= 8) /* p is the '<', inside the line */
+            swar_n = swar_digits8_at_end(q, end, &digits);
+        if (swar_n < 8) { /* 0 to 7 digits and a non-digit: the common case in one step */
+            f = swar_n ? (int64_t)digits : 0;
+            n = (int)swar_n;
+            q += swar_n;
+        }
         while (q < end && n < 9 && is_digit(*q)) {
             f = f * 10 + (*q++ - '0');
             n++;
@@ -537,11 +650,9 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
         out->result = negative ? -(int64_t)v : (int64_t)v;
         p = q;
         if (p < end && *p == '<') {
-            const char *close = skip_angle(p + 1, end);
-            if (!close)
+            p = parse_annotation(p, end, &out->result_annot);
+            if (!p)
                 return -1;
-            out->result_annot = annotation_path(p + 1, close - 1);
-            p = close;
         }
     }
     out->has_result = 1;
@@ -773,7 +884,9 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         out->reason = NULL;
         return;
     }
-    p = parse_prefix(line, end, out);
+    p = parse_prefix_fast(line, end, out);
+    if (!p)
+        p = parse_prefix(line, end, out);
     p = skip_syscall_number_and_ip(p, end);
     out->reason = NULL;
     if (p == end) {
@@ -972,11 +1085,9 @@ static const char *parse_fd_text(const char *p, const char *end, int comments, i
     q = after_comment;
     *annot = (nr_span){q, 0};
     if (q < end && *q == '<') {
-        const char *close = skip_angle(q + 1, end);
-        if (!close)
+        q = parse_annotation(q, end, annot);
+        if (!q)
             return NULL;
-        *annot = annotation_path(q + 1, close - 1);
-        q = close;
     }
     *fd = v;
     return q;
@@ -1000,6 +1111,22 @@ int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot)
 
 int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
 {
+    if (i == 0 && args.p && args.n >= 8) {
+        /* the commonest case, "4</data/x.bin>" and a comma or the end, in
+         * one SWAR step and one annotation scan: what parse_fd_text and
+         * the checks below would give for it */
+        const char *p = args.p, *end = args.p + args.n;
+        uint64_t v;
+        unsigned n = swar_digits8(p, &v);
+        if (n && n < 8 && p[n] == '<') {
+            const char *gt = find_angle_special(p + n + 1, end);
+            if (gt < end && *gt == '>' && (gt + 1 == end || gt[1] == ',')) {
+                *fd = (int64_t)v;
+                *annot = span(p + n + 1, gt);
+                return 0;
+            }
+        }
+    }
     if (i == 0 && args.p) {
         /* the common case in one pass: "4</data/x.bin>, ..." - the fd text,
          * then blanks, then the first top-level comma or the end; anything
