@@ -36,56 +36,81 @@ static const unsigned char angle_special[256] = {
     ['\\'] = 1, ['"'] = 1, ['['] = 1, [']'] = 1, ['<'] = 1, ['>'] = 1,
 };
 
+#ifdef __SSE2__
+static inline __m128i load16(const char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+
+/* Bit i set when byte i of v matters to the argument scanner (see
+ * scan_class; commas only when with_comma): '(' and ')' differ in bit 0,
+ * '[' and '{' (also ']' and '}') in bit 5. */
+static inline unsigned scan_mask(__m128i v, int with_comma)
+{
+    const __m128i folded = _mm_and_si128(v, _mm_set1_epi8((char)0xDF));
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                             _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8(')')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8('[')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8(']')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    if (with_comma)
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* Bit i set when byte i of v matters inside an annotation: '[', '\\' and
+ * ']' are the range 0x5b..0x5d (one signed compare after a shift of the
+ * range to -128..-126); '<' and '>' differ in bit 1 only; '"'. */
+static inline unsigned angle_mask(__m128i v)
+{
+    __m128i m = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '['))), _mm_set1_epi8((char)(0x80 + 3)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xFD)), _mm_set1_epi8('<')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* The finders below test 16 bytes per SSE2 step. The last 1 to 15 bytes,
+ * p..end, are tested as the 16 bytes that end at end when those lie at or
+ * after lo, a bound the caller knows readable (the start of its span),
+ * with the bits of the bytes before p shifted out; else byte by byte. */
+
 /* First byte at or after p that the argument scanner must look at (see
- * scan_class; commas only when with_comma), or end. SSE2 tests 16 bytes
- * per step: '(' and ')' differ in bit 0, '[' and '{' (also ']' and '}') in
- * bit 5. Inlined with a constant with_comma: a scan for the closing ')'
- * does not stop at every comma. */
-static inline const char *find_scan_special(const char *p, const char *end, int with_comma)
+ * scan_class; commas only when with_comma), or end. Inlined with a
+ * constant with_comma: a scan for the closing ')' does not stop at every
+ * comma. */
+static inline const char *find_scan_special(const char *p, const char *end, const char *lo, int with_comma)
 {
 #ifdef __SSE2__
-    const __m128i quote = _mm_set1_epi8('"'), paren = _mm_set1_epi8(')'), one = _mm_set1_epi8(1);
-    const __m128i fold = _mm_set1_epi8((char)0xDF), open_b = _mm_set1_epi8('['), close_b = _mm_set1_epi8(']');
-    const __m128i angle = _mm_set1_epi8('<'), comma = _mm_set1_epi8(',');
-    while (end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i folded = _mm_and_si128(v, fold);
-        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(_mm_or_si128(v, one), paren));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, open_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, close_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, angle));
-        if (with_comma)
-            m = _mm_or_si128(m, _mm_cmpeq_epi8(v, comma));
-        int mask = _mm_movemask_epi8(m);
+    for (; end - p >= 16; p += 16) {
+        unsigned mask = scan_mask(load16(p), with_comma);
         if (mask)
-            return p + __builtin_ctz((unsigned)mask);
-        p += 16;
+            return p + __builtin_ctz(mask);
+    }
+    if (p < end && end - lo >= 16) {
+        unsigned mask = scan_mask(load16(end - 16), with_comma) >> (16 - (end - p));
+        return mask ? p + __builtin_ctz(mask) : end;
     }
 #endif
+    (void)lo;
     while (p < end && (scan_class[(unsigned char)*p] == SC_PLAIN || (!with_comma && *p == ',')))
         p++;
     return p;
 }
 
-/* First byte at or after p that matters inside an annotation, or end.
- * '[', '\\' and ']' are the range 0x5b..0x5d (one signed compare after a
- * shift of the range to -128..-126); '<' and '>' differ in bit 1 only. */
-static inline const char *find_angle_special(const char *p, const char *end)
+/* First byte at or after p that matters inside an annotation (see
+ * angle_special), or end. */
+static inline const char *find_angle_special(const char *p, const char *end, const char *lo)
 {
 #ifdef __SSE2__
-    const __m128i quote = _mm_set1_epi8('"'), lt_gt = _mm_set1_epi8('<'), fold = _mm_set1_epi8((char)0xFD);
-    const __m128i to_range = _mm_set1_epi8((char)(0x80 - '[')), range_end = _mm_set1_epi8((char)(0x80 + 3));
-    while (end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i m = _mm_cmplt_epi8(_mm_add_epi8(v, to_range), range_end);
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, quote));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(v, fold), lt_gt));
-        int mask = _mm_movemask_epi8(m);
+    for (; end - p >= 16; p += 16) {
+        unsigned mask = angle_mask(load16(p));
         if (mask)
-            return p + __builtin_ctz((unsigned)mask);
-        p += 16;
+            return p + __builtin_ctz(mask);
+    }
+    if (p < end && end - lo >= 16) {
+        unsigned mask = angle_mask(load16(end - 16)) >> (16 - (end - p));
+        return mask ? p + __builtin_ctz(mask) : end;
     }
 #endif
+    (void)lo;
     while (p < end && !angle_special[(unsigned char)*p])
         p++;
     return p;
@@ -146,9 +171,10 @@ static const char *skip_quoted(const char *p, const char *end)
  * quoted strings (unix socket paths) are skipped. */
 static const char *skip_angle(const char *p, const char *end)
 {
+    const char *lo = p;
     int depth = 1, brackets = 0;
     while (p < end) {
-        p = find_angle_special(p, end);
+        p = find_angle_special(p, end, lo);
         if (p == end)
             break;
         char c = *p;
@@ -188,7 +214,7 @@ static nr_span annotation_path(const char *a, const char *b)
  * of interest is its closing '>' ("4</data/x.bin>"). */
 static inline const char *skip_annotation(const char *p, const char *end)
 {
-    const char *q = find_angle_special(p, end);
+    const char *q = find_angle_special(p, end, p);
     if (q < end && *q == '>')
         return q + 1;
     return skip_angle(q, end); /* nothing skip_angle looks at lies before q */
@@ -199,7 +225,7 @@ static inline const char *skip_annotation(const char *p, const char *end)
  * ends first. */
 static inline const char *parse_annotation(const char *p, const char *end, nr_span *path)
 {
-    const char *q = find_angle_special(p + 1, end);
+    const char *q = find_angle_special(p + 1, end, p);
     if (q < end && *q == '>') { /* no '<' before q: the whole body is the path */
         *path = span(p + 1, q);
         return q + 1;
@@ -213,13 +239,14 @@ static inline const char *parse_annotation(const char *p, const char *end, nr_sp
 enum scan_stop { STOP_AT_CLOSE_PAREN, STOP_AT_COMMA };
 
 /* Scans balanced text from p. STOP_AT_CLOSE_PAREN returns the ')' that
- * closes the group p is inside; STOP_AT_COMMA returns the next top-level
- * ','. Returns NULL when the line ends first. */
-static inline __attribute__((always_inline)) const char *scan_group(const char *p, const char *end,
-                                                                    enum scan_stop stop)
+ * closes the group p is inside; STOP_AT_COMMA returns the commas-th
+ * (1 or more) top-level ','. Returns NULL when the line ends first. lo
+ * (at or before p) is readable, see find_scan_special. */
+static inline __attribute__((always_inline)) const char *scan_group_n(const char *p, const char *end, const char *lo,
+                                                                      enum scan_stop stop, unsigned commas)
 {
     int depth = 0;
-    while ((p = find_scan_special(p, end, stop == STOP_AT_COMMA)) < end) {
+    while ((p = find_scan_special(p, end, lo, stop == STOP_AT_COMMA)) < end) {
         switch (scan_class[(unsigned char)*p]) {
         case SC_QUOTE:
             p = skip_quoted(p + 1, end);
@@ -249,13 +276,20 @@ static inline __attribute__((always_inline)) const char *scan_group(const char *
                 return NULL;
             continue;
         case SC_COMMA:
-            if (depth == 0 && stop == STOP_AT_COMMA)
+            if (depth == 0 && stop == STOP_AT_COMMA && --commas == 0)
                 return p;
             break;
         }
         p++;
     }
     return NULL;
+}
+
+/* scan_group_n for the next ')' or the next top-level ','. */
+static inline __attribute__((always_inline)) const char *scan_group(const char *p, const char *end,
+                                                                    enum scan_stop stop)
+{
+    return scan_group_n(p, end, p, stop, 1);
 }
 
 /* Up to 8 leading ASCII digits of the 8 bytes at p (little-endian SWAR,
@@ -339,8 +373,8 @@ static const char *parse_u64_dec_long(const char *p, const char *end, uint64_t *
     return p;
 }
 
-/* parse_u64_dec_long with its common case inline: 1 to 7 digits followed
- * by a non-digit, all within 8 readable bytes (one SWAR step). */
+/* parse_u64_dec_long with its common case inline: 1 to 8 digits followed
+ * by a non-digit or the end, the first 8 bytes readable (one SWAR step). */
 static inline const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
 {
     if (end - p >= 8) {
@@ -348,7 +382,7 @@ static inline const char *parse_u64_dec(const char *p, const char *end, uint64_t
         unsigned n = swar_digits8(p, &x);
         if (n == 0)
             return NULL;
-        if (n < 8) {
+        if (n < 8 || end - p == 8 || !is_digit(p[8])) {
             *v = x;
             return p + n;
         }
@@ -536,11 +570,16 @@ static const char *parse_prefix_fast(const char *line, const char *end, nr_sline
     unsigned n = swar_digits8(line, &pid);
     if (n == 0 || n == 8 || line[n] != ' ' || pid > NR__PID_MAX)
         return NULL;
-    const char *p = skip_spaces(line + n, end);
+    const char *p = line + n + 1;
+    if (*p == ' ' || *p == '\t')
+        p = skip_spaces(p, end);
     if (end - p < 24)
         return NULL;
     n = swar_digits8(p, &whole);
-    if (n == 8) {
+    if (n == 8 && is_digit(p[8]) && is_digit(p[9]) && p[10] == '.') { /* 10 digits: 2001 to 2286 */
+        whole = whole * 100 + (uint64_t)((p[8] - '0') * 10 + (p[9] - '0'));
+        n = 10;
+    } else if (n == 8) {
         unsigned more = swar_digits8(p + 8, &low);
         if (more == 8)
             return NULL;
@@ -554,7 +593,9 @@ static const char *parse_prefix_fast(const char *line, const char *end, nr_sline
     unsigned nf = swar_digits8(f, &frac);
     if (nf == 0 || nf == 8 || f[nf] != ' ')
         return NULL;
-    const char *body = skip_spaces(f + nf, end);
+    const char *body = f + nf + 1;
+    if (body < end && (*body == ' ' || *body == '\t'))
+        body = skip_spaces(body, end);
     if (body < end && (is_digit(*body) || *body == '('))
         return NULL; /* maybe a second stamp */
     out->pid = (int64_t)pid;
@@ -692,6 +733,63 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
     return 0;
 }
 
+/* Whether "<S.FFFFFF>" (one seconds digit, 1 to 7 fraction digits; -T)
+ * runs from p to end, in one SWAR step, else whether parse_duration reads
+ * p..end; sets *ns as parse_duration does. The 8 bytes before end must be
+ * inside the line. */
+static inline int parse_duration_to_end(const char *p, const char *end, int64_t *ns)
+{
+    const ptrdiff_t frac_len = end - p - 4; /* all but "<S." and ">" */
+    if (frac_len >= 1 && frac_len <= 7 && is_digit(p[1]) && p[2] == '.' && end[-1] == '>') {
+        uint64_t frac;
+        if (swar_digits8_at_end(p + 3, end, &frac) == (unsigned)frac_len) {
+            *ns = (p[1] - '0') * NR__NS_PER_S + (int64_t)frac * pow10_ns[frac_len];
+            return 1;
+        }
+    }
+    return parse_duration(p, end, ns) == end;
+}
+
+/* The commonest results, " = N <0.000012>" and " = N</path> <0.000012>"
+ * (N of 1 to 7 digits, maybe negative, the duration ending the line), in
+ * one pass: returns 1 with out set exactly as parse_result would set it,
+ * or 0, out untouched, for any other shape (parse_result then reads it). */
+static int parse_result_fast(const char *p, const char *end, nr_sline *out)
+{
+    if (end - p < 12 || p[0] != ' ' || p[1] != '=' || p[2] != ' ')
+        return 0;
+    const char *q = p + 3;
+    int negative = *q == '-';
+    q += negative;
+    uint64_t v;
+    unsigned n;
+    if (is_digit(q[0]) && !is_digit(q[1])) { /* "= 0", "= -1": no SWAR step */
+        v = (uint64_t)(q[0] - '0');
+        n = 1;
+    } else {
+        n = swar_digits8(q, &v); /* q + 8 <= p + 12 <= end */
+        if (n == 0 || n == 8)
+            return 0;
+    }
+    const char *r = q + n;
+    nr_span annot = out->result_annot;
+    if (*r == '<') {
+        r = parse_annotation(r, end, &annot);
+        if (!r)
+            return 0;
+    }
+    if (end - r < 2 || r[0] != ' ' || r[1] != '<')
+        return 0;
+    int64_t dur;
+    if (!parse_duration_to_end(r + 1, end, &dur)) /* end - 8 >= p: the line */
+        return 0;
+    out->has_result = 1;
+    out->result = negative ? -(int64_t)v : (int64_t)v;
+    out->result_annot = annot;
+    out->dur_ns = dur;
+    return 1;
+}
+
 static const char unfinished_marker[] = "<unfinished ...>";
 #define UNFINISHED_LEN (sizeof unfinished_marker - 1)
 static const char notice_marker[] = "strace: Process ";
@@ -727,7 +825,7 @@ static void parse_call(const char *name, const char *open, const char *end, nr_s
     }
     out->args = span(args, close);
     out->kind = NR_SL_SYSCALL;
-    if (parse_result(close + 1, end, out) < 0)
+    if (!parse_result_fast(close + 1, end, out) && parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
 
@@ -751,7 +849,7 @@ static void parse_resumed(const char *p, const char *end, nr_sline *out)
     }
     out->kind = NR_SL_RESUMED;
     out->args = span(args, close);
-    if (parse_result(close + 1, end, out) < 0)
+    if (!parse_result_fast(close + 1, end, out) && parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
 
@@ -986,15 +1084,14 @@ nr_span nr_sarg(nr_span args, unsigned i)
     nr_span none = {args.p ? args.p + args.n : NULL, 0};
     if (!p)
         return none;
-    for (unsigned k = 0;; k++) {
-        const char *comma = scan_group(p, end, STOP_AT_COMMA);
-        const char *arg_end = comma ? comma : end;
-        if (k == i)
-            return trim(span(p, arg_end));
+    if (i > 0) { /* past i top-level commas in one scan */
+        const char *comma = scan_group_n(p, end, p, STOP_AT_COMMA, i);
         if (!comma)
             return none;
         p = comma + 1;
     }
+    const char *comma = scan_group_n(p, end, args.p, STOP_AT_COMMA, 1);
+    return trim(span(p, comma ? comma : end));
 }
 
 unsigned nr_sarg_count(nr_span args)
@@ -1109,6 +1206,10 @@ int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot)
     return 0;
 }
 
+/* nr_sarg_fd_at beyond its commonest case (kept out of line so that the
+ * fast path needs no stack frame). */
+static __attribute__((noinline)) int sarg_fd_at_general(nr_span args, unsigned i, int64_t *fd, nr_span *annot);
+
 int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
 {
     if (i == 0 && args.p && args.n >= 8) {
@@ -1119,7 +1220,7 @@ int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
         uint64_t v;
         unsigned n = swar_digits8(p, &v);
         if (n && n < 8 && p[n] == '<') {
-            const char *gt = find_angle_special(p + n + 1, end);
+            const char *gt = find_angle_special(p + n + 1, end, p);
             if (gt < end && *gt == '>' && (gt + 1 == end || gt[1] == ',')) {
                 *fd = (int64_t)v;
                 *annot = span(p + n + 1, gt);
@@ -1127,6 +1228,11 @@ int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
             }
         }
     }
+    return sarg_fd_at_general(args, i, fd, annot);
+}
+
+static int sarg_fd_at_general(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
+{
     if (i == 0 && args.p) {
         /* the common case in one pass: "4</data/x.bin>, ..." - the fd text,
          * then blanks, then the first top-level comma or the end; anything
@@ -1204,6 +1310,34 @@ static int put_byte(char *dst, size_t cap, size_t *n, unsigned char b)
     return 0;
 }
 
+/* First '\\' at or after p, or with quoted also the first '"', or end. */
+static inline const char *find_escape_or_quote(const char *p, const char *end, int quoted)
+{
+#ifdef __SSE2__
+    const __m128i backslash = _mm_set1_epi8('\\'), quote = _mm_set1_epi8(quoted ? '"' : '\\');
+    for (; end - p >= 16; p += 16) {
+        __m128i v = load16(p);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, quote)));
+        if (mask)
+            return p + __builtin_ctz(mask);
+    }
+#endif
+    while (p < end && *p != '\\' && !(quoted && *p == '"'))
+        p++;
+    return p;
+}
+
+/* Appends the plain bytes a..b to dst as far as they fit (as put_byte
+ * would, one by one). */
+static void put_run(char *dst, size_t cap, size_t *n, const char *a, const char *b)
+{
+    size_t run = (size_t)(b - a), room = cap > *n + 1 ? cap - 1 - *n : 0;
+    size_t k = run < room ? run : room;
+    if (k)
+        memcpy(dst + *n, a, k);
+    *n += k;
+}
+
 long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated)
 {
     nr_span t = trim(arg);
@@ -1219,6 +1353,11 @@ long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated)
         p++;
     int closed = 0;
     while (p < end) {
+        const char *run_end = find_escape_or_quote(p, end, quoted);
+        put_run(dst, dst_cap, &n, p, run_end);
+        p = run_end;
+        if (p == end)
+            break;
         unsigned char c = (unsigned char)*p;
         if (quoted && c == '"') {
             closed = 1;

@@ -50,6 +50,22 @@ static const char *sline_field_diff(const nr_sline *a, const nr_sline *b)
     return NULL;
 }
 
+/* Whether nr_sarg_unquote agrees with the reference on text, into buffers
+ * of a few sizes (the cut at the buffer's end included). */
+static int unquote_eq(nr_span text)
+{
+    static const size_t caps[] = {256, 7, 1};
+    for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+        char got[256], want[256];
+        int cut = -1, rcut = -1;
+        long n = nr_sarg_unquote(text, got, caps[k], &cut);
+        long rn = ref_sarg_unquote(text, want, caps[k], &rcut);
+        if (n != rn || cut != rcut || (n >= 0 && memcmp(got, want, (size_t)n + 1) != 0))
+            return 0;
+    }
+    return 1;
+}
+
 /* Names the first nr_sarg_* helper that differs on argument i of args, or NULL. */
 static const char *sarg_diff_at(nr_span args, unsigned i)
 {
@@ -61,6 +77,8 @@ static const char *sarg_diff_at(nr_span args, unsigned i)
     int rc = nr_sarg_fd(a, &fd, &annot), rrc = ref_sarg_fd(a, &rfd, &rannot);
     if (rc != rrc || (rc == 0 && (fd != rfd || !span_eq(annot, rannot))))
         return "nr_sarg_fd";
+    if (!unquote_eq(a) || (rc == 0 && !unquote_eq(annot)))
+        return "nr_sarg_unquote";
     rc = nr_sarg_fd_at(args, i, &fd, &annot);
     rrc = ref_sarg_fd_at(args, i, &rfd, &rannot);
     if (rc != rrc || (rc == 0 && (fd != rfd || !span_eq(annot, rannot))))
@@ -98,6 +116,8 @@ static const char *sline_diff(const char *line, size_t len, int tails)
     const char *d = sline_field_diff(&got, &want);
     if (d)
         return d;
+    if (!unquote_eq(got.result_annot))
+        return "nr_sarg_unquote";
     d = sargs_diff(got.args);
     if (d)
         return d;
