@@ -750,10 +750,11 @@ static inline int parse_duration_to_end(const char *p, const char *end, int64_t 
     return parse_duration(p, end, ns) == end;
 }
 
-/* The commonest results, " = N <0.000012>" and " = N</path> <0.000012>"
- * (N of 1 to 7 digits, maybe negative, the duration ending the line), in
- * one pass: returns 1 with out set exactly as parse_result would set it,
- * or 0, out untouched, for any other shape (parse_result then reads it). */
+/* The commonest results, " = N <0.000012>", " = N</path> <0.000012>" and
+ * " = -1 ENAME (text) <0.000012>" (N of 1 to 7 digits, maybe negative, the
+ * duration ending the line), in one pass: returns 1 with out set exactly
+ * as parse_result would set it, or 0, out untouched, for any other shape
+ * (parse_result then reads it). */
 static int parse_result_fast(const char *p, const char *end, nr_sline *out)
 {
     if (end - p < 12 || p[0] != ' ' || p[1] != '=' || p[2] != ' ')
@@ -778,7 +779,23 @@ static int parse_result_fast(const char *p, const char *end, nr_sline *out)
         if (!r)
             return 0;
     }
-    if (end - r < 2 || r[0] != ' ' || r[1] != '<')
+    if (end - r < 2 || r[0] != ' ')
+        return 0;
+    nr_span errno_name = out->errno_name, errno_text = out->errno_text;
+    if (is_upper(r[1])) {
+        const char *name_end = r + 2;
+        while (name_end < end && is_ident(*name_end))
+            name_end++;
+        if (end - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
+            return 0;
+        const char *close = scan_group(name_end + 2, end, STOP_AT_CLOSE_PAREN);
+        if (!close || end - close < 3 || close[1] != ' ')
+            return 0;
+        errno_name = span(r + 1, name_end);
+        errno_text = span(name_end + 2, close);
+        r = close + 1;
+    }
+    if (r[1] != '<')
         return 0;
     int64_t dur;
     if (!parse_duration_to_end(r + 1, end, &dur)) /* end - 8 >= p: the line */
@@ -786,6 +803,8 @@ static int parse_result_fast(const char *p, const char *end, nr_sline *out)
     out->has_result = 1;
     out->result = negative ? -(int64_t)v : (int64_t)v;
     out->result_annot = annot;
+    out->errno_name = errno_name;
+    out->errno_text = errno_text;
     out->dur_ns = dur;
     return 1;
 }
