@@ -118,7 +118,18 @@ static inline const char *find_angle_special(const char *p, const char *end, con
 
 static inline int is_upper(char c) { return (unsigned char)(c - 'A') < 26u; }
 static inline int is_alpha(char c) { return (unsigned char)((c | 0x20) - 'a') < 26u; }
-static inline int is_ident(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+/* [A-Za-z0-9_]: a table, the name scan's test of every byte. */
+static const unsigned char ident_char[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+    ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+    ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
+    ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+static inline int is_ident(char c) { return ident_char[(unsigned char)c]; }
 static inline int is_xdigit(char c)
 {
     return is_digit(c) || (unsigned char)((c | 0x20) - 'a') < 6u;
@@ -986,12 +997,12 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
 
 void nr_sline_parse(const char *line, size_t len, nr_sline *out)
 {
-    static const nr_sline empty = {
-        .kind = NR_SL_BAD, .pid = -1, .dur_ns = -1, .reason = "unknown_line",
-    };
-    *out = empty;
     /* Empty spans point at the line, never NULL. */
-    out->name.p = out->args.p = out->result_annot.p = out->errno_name.p = out->errno_text.p = line;
+    const nr_span none = {line, 0};
+    *out = (nr_sline){
+        .kind = NR_SL_BAD, .pid = -1, .dur_ns = -1, .reason = "unknown_line",
+        .name = none, .args = none, .result_annot = none, .errno_name = none, .errno_text = none,
+    };
     const char *end = line + len;
     while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
         end--;
@@ -1231,17 +1242,33 @@ static __attribute__((noinline)) int sarg_fd_at_general(nr_span args, unsigned i
 
 int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
 {
-    if (i == 0 && args.p && args.n >= 8) {
-        /* the commonest case, "4</data/x.bin>" and a comma or the end, in
-         * one SWAR step and one annotation scan: what parse_fd_text and
-         * the checks below would give for it */
+    if (i == 0 && args.p && args.n >= 9) {
+        /* the commonest cases, "4</data/x.bin>" or "AT_FDCWD</cwd>" and a
+         * comma or the end, with one annotation scan: what parse_fd_text
+         * and the checks of sarg_fd_at_general would give for them */
         const char *p = args.p, *end = args.p + args.n;
-        uint64_t v;
-        unsigned n = swar_digits8(p, &v);
-        if (n && n < 8 && p[n] == '<') {
+        uint64_t u;
+        int64_t v;
+        unsigned n;
+        if (is_digit(p[0]) && p[1] == '<') { /* fds are small: no SWAR step for one or two digits */
+            v = p[0] - '0';
+            n = 1;
+        } else if (is_digit(p[0]) && is_digit(p[1]) && p[2] == '<') {
+            v = (p[0] - '0') * 10 + (p[1] - '0');
+            n = 2;
+        } else if (memcmp(p, "AT_FDCWD<", 9) == 0) {
+            v = -100;
+            n = 8;
+        } else {
+            n = swar_digits8(p, &u);
+            v = (int64_t)u;
+            if (n == 8)
+                n = 0;
+        }
+        if (n && p[n] == '<') {
             const char *gt = find_angle_special(p + n + 1, end, p);
             if (gt < end && *gt == '>' && (gt + 1 == end || gt[1] == ',')) {
-                *fd = (int64_t)v;
+                *fd = v;
                 *annot = span(p + n + 1, gt);
                 return 0;
             }
