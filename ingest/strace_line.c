@@ -221,14 +221,28 @@ static nr_span annotation_path(const char *a, const char *b)
     return span(a, lt ? lt : b);
 }
 
-/* skip_angle with its common case inline: an annotation whose first byte
- * of interest is its closing '>' ("4</data/x.bin>"). */
+/* The '>' that ends an annotation body starting at p when the body holds
+ * no byte skip_angle looks at but for one "[...]" ("/data/x.bin",
+ * "pipe:[884321]"), else NULL (skip_angle then reads it). Where it
+ * answers, skip_angle(p, end) returns the answer + 1, and the body holds
+ * no '<', so it is all path. lo (at or before p) is readable. */
+static inline const char *simple_annotation_end(const char *p, const char *end, const char *lo)
+{
+    const char *q = find_angle_special(p, end, lo);
+    if (q < end && *q == '[') {
+        q = find_angle_special(q + 1, end, lo);
+        if (q == end || *q != ']')
+            return NULL;
+        q = find_angle_special(q + 1, end, lo);
+    }
+    return q < end && *q == '>' ? q : NULL;
+}
+
+/* skip_angle with its common cases inline (see simple_annotation_end). */
 static inline const char *skip_annotation(const char *p, const char *end)
 {
-    const char *q = find_angle_special(p, end, p);
-    if (q < end && *q == '>')
-        return q + 1;
-    return skip_angle(q, end); /* nothing skip_angle looks at lies before q */
+    const char *gt = simple_annotation_end(p, end, p);
+    return gt ? gt + 1 : skip_angle(p, end);
 }
 
 /* p at the '<' of an fd annotation: returns just after the matching '>' and
@@ -236,12 +250,12 @@ static inline const char *skip_annotation(const char *p, const char *end)
  * ends first. */
 static inline const char *parse_annotation(const char *p, const char *end, nr_span *path)
 {
-    const char *q = find_angle_special(p + 1, end, p);
-    if (q < end && *q == '>') { /* no '<' before q: the whole body is the path */
-        *path = span(p + 1, q);
-        return q + 1;
+    const char *gt = simple_annotation_end(p + 1, end, p);
+    if (gt) {
+        *path = span(p + 1, gt);
+        return gt + 1;
     }
-    const char *close = skip_angle(q, end);
+    const char *close = skip_angle(p + 1, end);
     if (close)
         *path = annotation_path(p + 1, close - 1);
     return close;
@@ -315,7 +329,7 @@ static inline unsigned swar_digits8_word(uint64_t w, uint64_t *v)
     if (n == 0)
         return 0;
     t <<= 8 * (8 - n); /* the digits into the high bytes, zeros before them */
-    t = (t & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+    t = t * 2561 >> 8; /* bytes 0..9 already: no 0x0F mask; pairs of digits, at most 99 a byte */
     t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
     t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     *v = t;
@@ -1243,8 +1257,8 @@ static __attribute__((noinline)) int sarg_fd_at_general(nr_span args, unsigned i
 int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
 {
     if (i == 0 && args.p && args.n >= 9) {
-        /* the commonest cases, "4</data/x.bin>" or "AT_FDCWD</cwd>" and a
-         * comma or the end, with one annotation scan: what parse_fd_text
+        /* the commonest cases, "4</data/x.bin>", "5<pipe:[123]>" or
+         * "AT_FDCWD</cwd>" and a comma or the end, with one annotation scan: what parse_fd_text
          * and the checks of sarg_fd_at_general would give for them */
         const char *p = args.p, *end = args.p + args.n;
         uint64_t u;
@@ -1266,8 +1280,8 @@ int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
                 n = 0;
         }
         if (n && p[n] == '<') {
-            const char *gt = find_angle_special(p + n + 1, end, p);
-            if (gt < end && *gt == '>' && (gt + 1 == end || gt[1] == ',')) {
+            const char *gt = simple_annotation_end(p + n + 1, end, p);
+            if (gt && (gt + 1 == end || gt[1] == ',')) {
                 *fd = v;
                 *annot = span(p + n + 1, gt);
                 return 0;
