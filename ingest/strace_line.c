@@ -336,6 +336,21 @@ static inline unsigned swar_digits8_word(uint64_t w, uint64_t *v)
     return n;
 }
 
+/* Whether the 8 bytes at p are all digits; their value in *v when so. The
+ * seconds of a -ttt stamp: no count, no shift. */
+static inline int swar_eight_digits(const char *p, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t t = w - 0x3030303030303030ULL;
+    if ((t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+        return 0;
+    t = t * 2561 >> 8;
+    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    *v = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    return 1;
+}
+
 static inline unsigned swar_digits8(const char *p, uint64_t *v)
 {
     uint64_t w;
@@ -600,11 +615,10 @@ static const char *parse_prefix_fast(const char *line, const char *end, nr_sline
         p = skip_spaces(p, end);
     if (end - p < 24)
         return NULL;
-    n = swar_digits8(p, &whole);
-    if (n == 8 && is_digit(p[8]) && is_digit(p[9]) && p[10] == '.') { /* 10 digits: 2001 to 2286 */
-        whole = whole * 100 + (uint64_t)((p[8] - '0') * 10 + (p[9] - '0'));
+    if (swar_eight_digits(p, &whole) && is_digit(p[8]) && is_digit(p[9]) && p[10] == '.') {
+        whole = whole * 100 + (uint64_t)((p[8] - '0') * 10 + (p[9] - '0')); /* 10 digits: 2001 to 2286 */
         n = 10;
-    } else if (n == 8) {
+    } else if ((n = swar_digits8(p, &whole)) == 8) {
         unsigned more = swar_digits8(p + 8, &low);
         if (more == 8)
             return NULL;
@@ -780,7 +794,7 @@ static inline int parse_duration_to_end(const char *p, const char *end, int64_t 
  * duration ending the line), in one pass: returns 1 with out set exactly
  * as parse_result would set it, or 0, out untouched, for any other shape
  * (parse_result then reads it). */
-static int parse_result_fast(const char *p, const char *end, nr_sline *out)
+static inline __attribute__((always_inline)) int parse_result_fast(const char *p, const char *end, nr_sline *out)
 {
     if (end - p < 12 || p[0] != ' ' || p[1] != '=' || p[2] != ' ')
         return 0;
@@ -1110,7 +1124,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
 
 /* ---- argument helpers ---- */
 
-static nr_span trim(nr_span s)
+static inline nr_span trim(nr_span s)
 {
     if (!s.p)
         return s;
@@ -1370,8 +1384,9 @@ static int put_byte(char *dst, size_t cap, size_t *n, unsigned char b)
     return 0;
 }
 
-/* First '\\' at or after p, or with quoted also the first '"', or end. */
-static inline const char *find_escape_or_quote(const char *p, const char *end, int quoted)
+/* First '\\' at or after p, or with quoted also the first '"', or end;
+ * lo (at or before p) is readable. */
+static inline const char *find_escape_or_quote(const char *p, const char *end, const char *lo, int quoted)
 {
 #ifdef __SSE2__
     const __m128i backslash = _mm_set1_epi8('\\'), quote = _mm_set1_epi8(quoted ? '"' : '\\');
@@ -1381,7 +1396,14 @@ static inline const char *find_escape_or_quote(const char *p, const char *end, i
         if (mask)
             return p + __builtin_ctz(mask);
     }
+    if (p < end && end - lo >= 16) { /* the last bytes as in find_scan_special */
+        __m128i v = load16(end - 16);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, quote)));
+        mask >>= 16 - (end - p);
+        return mask ? p + __builtin_ctz(mask) : end;
+    }
 #endif
+    (void)lo;
     while (p < end && *p != '\\' && !(quoted && *p == '"'))
         p++;
     return p;
@@ -1413,7 +1435,7 @@ long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated)
         p++;
     int closed = 0;
     while (p < end) {
-        const char *run_end = find_escape_or_quote(p, end, quoted);
+        const char *run_end = find_escape_or_quote(p, end, t.p, quoted);
         put_run(dst, dst_cap, &n, p, run_end);
         p = run_end;
         if (p == end)
