@@ -698,7 +698,9 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     }
     if (*q != '>')
         return NULL;
-    *ns = s * NR__NS_PER_S + f * pow10_ns[n];
+    /* modulo 2^64 as the machine wraps, without signed overflow: a duration
+     * of 10 or more digits of seconds comes out as garbage, not as UB */
+    *ns = (int64_t)((uint64_t)s * NR__NS_PER_S + (uint64_t)(f * pow10_ns[n]));
     return q + 1;
 }
 
@@ -727,7 +729,7 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
             q = parse_u64_dec(q, end, &v);
         if (!q)
             return -1;
-        out->result = negative ? -(int64_t)v : (int64_t)v;
+        out->result = negative ? (int64_t)(0 - v) : (int64_t)v; /* "-9223372036854775808" without overflow */
         p = q;
         if (p < end && *p == '<') {
             p = parse_annotation(p, end, &out->result_annot);
@@ -840,7 +842,7 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
     if (!parse_duration_to_end(r + 1, end, &dur)) /* end - 8 >= p: the line */
         return 0;
     out->has_result = 1;
-    out->result = negative ? -(int64_t)v : (int64_t)v;
+    out->result = negative ? (int64_t)(0 - v) : (int64_t)v; /* "-9223372036854775808" without overflow */
     out->result_annot = annot;
     out->errno_name = errno_name;
     out->errno_text = errno_text;

@@ -50,7 +50,7 @@ static void parse_one(const uint8_t *p, size_t n)
         return;
     if (n)
         memcpy(copy, p, n);
-    if (sline_diff(copy, n, n <= 512)) /* the suffix checks are quadratic */
+    if (sline_diff(copy, n, 8)) /* 8 suffixes: more makes the target too slow to fuzz */
         abort();
     nr_sline s;
     nr_sline_parse(copy, n, &s);

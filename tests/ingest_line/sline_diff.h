@@ -106,9 +106,9 @@ static const char *sargs_diff(nr_span args)
 }
 
 /* Compares everything on line[0..len); returns NULL when all agree, else
- * what differs. With tails, also the helpers over the line's first 64
- * suffixes as args spans (text the parse would never hand them). */
-static const char *sline_diff(const char *line, size_t len, int tails)
+ * what differs. Also the helpers over the line's first `tails` suffixes as
+ * args spans (text the parse would never hand them). */
+static const char *sline_diff(const char *line, size_t len, size_t tails)
 {
     nr_sline got, want;
     nr_sline_parse(line, len, &got);
@@ -121,7 +121,7 @@ static const char *sline_diff(const char *line, size_t len, int tails)
     d = sargs_diff(got.args);
     if (d)
         return d;
-    for (size_t k = 0; tails && k < len && k < 64; k++) { /* any text as an args span */
+    for (size_t k = 0; k < len && k < tails; k++) { /* any text as an args span */
         nr_span tail = {line + k, len - k};
         d = sargs_diff(tail);
         if (d)

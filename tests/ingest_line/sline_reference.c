@@ -4,7 +4,9 @@
  * tests/fuzz/fuzz_strace_line.c compare ingest/strace_line.c against: the
  * fast paths must give exactly what this gives, for every input.
  * Included by those two files; not compiled on its own. Do not edit except
- * to follow a deliberate change of the lexer's results. */
+ * to follow a deliberate change of the lexer's results. One change since:
+ * the -T duration and a negative result are computed without signed
+ * overflow (same values, no UB: UBSan flagged "<12345678901.5>"). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -508,7 +510,9 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     }
     if (*q != '>')
         return NULL;
-    *ns = s * NR__NS_PER_S + f * pow10_ns[n];
+    /* modulo 2^64 as the machine wraps, without signed overflow: a duration
+     * of 10 or more digits of seconds comes out as garbage, not as UB */
+    *ns = (int64_t)((uint64_t)s * NR__NS_PER_S + (uint64_t)(f * pow10_ns[n]));
     return q + 1;
 }
 
@@ -537,7 +541,7 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
             q = parse_u64_dec(q, end, &v);
         if (!q)
             return -1;
-        out->result = negative ? -(int64_t)v : (int64_t)v;
+        out->result = negative ? (int64_t)(0 - v) : (int64_t)v; /* "-9223372036854775808" without overflow */
         p = q;
         if (p < end && *p == '<') {
             const char *close = skip_angle(p + 1, end);
