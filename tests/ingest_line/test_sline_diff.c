@@ -167,6 +167,7 @@ static void fuzz_seeds(void **state)
 {
     (void)state;
     check_file("fuzz/corpus/strace_line", "handwritten.log");
+    check_file("fuzz/corpus/strace_line", "generated_f_ttt_T_y.log");
 }
 
 int main(void)
