@@ -92,7 +92,8 @@ static uint64_t split_only(const char *buf, size_t n, uint64_t *lines)
     return sum;
 }
 
-/* Split + parse; with_args also decodes the fd of the first argument. */
+/* Split + parse; with_args also decodes the fd of the first argument, as
+ * the process model asks for it (nr_sarg_fd_at). */
 static uint64_t split_parse(const char *buf, size_t n, int with_args)
 {
     uint64_t sum = 0;
@@ -107,7 +108,7 @@ static uint64_t split_parse(const char *buf, size_t n, int with_args)
         if (with_args && s.args.n) {
             int64_t fd;
             nr_span annot;
-            if (nr_sarg_fd(nr_sarg(s.args, 0), &fd, &annot) == 0)
+            if (nr_sarg_fd_at(s.args, 0, &fd, &annot) == 0)
                 sum += (uint64_t)fd + annot.n;
         }
         p = nl + 1;
@@ -142,7 +143,7 @@ int main(int argc, char **argv)
                 best[k] = d[k];
     }
     static const char *const names[3] = {"memchr split (baseline)", "split + nr_sline_parse",
-                                         "split + parse + nr_sarg_fd(arg 0)"};
+                                         "split + parse + nr_sarg_fd_at(arg 0)"};
     printf("%.1f MiB, %llu lines, %.1f bytes/line (best of 5)\n", (double)n / (1 << 20),
            (unsigned long long)lines, (double)n / (double)lines);
     for (int k = 0; k < 3; k++)

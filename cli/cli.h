@@ -27,6 +27,7 @@ const nr_command *nr_cli_find(const char *name);
 
 int nr_cmd_trace(int argc, char **argv);
 int nr_cmd_ingest(int argc, char **argv);
+int nr_cmd_merge(int argc, char **argv);
 int nr_cmd_build(int argc, char **argv);
 int nr_cmd_figures(int argc, char **argv);
 int nr_cmd_compare(int argc, char **argv);

@@ -22,16 +22,21 @@ static const char build_options[] =
     "  --bootstraps N        power-law goodness-of-fit bootstraps (default 200)\n"
     "  --timings             print the time split ingest / model / render to stderr\n"
     "  -j, --jobs N          runs ingested and modelled at once, threads in all (default: all cores)\n"
+    "  --per-node            keep the nodes of a run apart: one run per node store\n"
+    "  --files-by-node       in a merged run every file belongs to its node (node-local\n"
+    "                        files; default: absolute paths are shared, docs/multi-node.md)\n"
     "  -h, --help            show this help\n"
     "\nINPUT: a traces folder (a folder of run directories), a run directory or a store\n"
     "(RUN.nio). Run directories are ingested into TRACES/.niorep/<run>.nio, reused while\n"
-    "their files keep the same names, sizes and mtimes (docs/report.md).\n";
+    "their files keep the same names, sizes and mtimes (docs/report.md). The stores of the\n"
+    "nodes of one run (labels run=R, node=N) are merged into one run R (docs/multi-node.md).\n";
 
 typedef struct build_args {
     const char *out, *figures_dir, *formats, *title;
     double width_pt;
     int timings;
     int jobs;
+    int per_node, files_by_node;
     nr_model_opts opts;
     char **inputs;
     size_t ninputs;
@@ -104,13 +109,14 @@ static int put_figure(void *ctx, nr_report *rep, nr_report_block *where, size_t 
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, build_args *a)
 {
-    enum { OPT_FIGURES = 256, OPT_FORMAT, OPT_WIDTH, OPT_TITLE, OPT_BOOT, OPT_TIMINGS };
+    enum { OPT_FIGURES = 256, OPT_FORMAT, OPT_WIDTH, OPT_TITLE, OPT_BOOT, OPT_TIMINGS, OPT_PER_NODE, OPT_BY_NODE };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},   {"figures", required_argument, NULL, OPT_FIGURES},
         {"format", required_argument, NULL, OPT_FORMAT}, {"width", required_argument, NULL, OPT_WIDTH},
         {"title", required_argument, NULL, OPT_TITLE},   {"bootstraps", required_argument, NULL, OPT_BOOT},
         {"timings", no_argument, NULL, OPT_TIMINGS},     {"help", no_argument, NULL, 'h'},
-        {"jobs", required_argument, NULL, 'j'},
+        {"jobs", required_argument, NULL, 'j'},       {"per-node", no_argument, NULL, OPT_PER_NODE},
+        {"files-by-node", no_argument, NULL, OPT_BY_NODE},
         {NULL, 0, NULL, 0},
     };
     a->formats = "svg";
@@ -136,6 +142,8 @@ static int parse_args(int argc, char **argv, build_args *a)
             break;
         }
         case OPT_TIMINGS: a->timings = 1; break;
+        case OPT_PER_NODE: a->per_node = 1; break;
+        case OPT_BY_NODE: a->files_by_node = 1; break;
         case 'j': {
             char *end;
             long v = strtol(optarg, &end, 10);
@@ -166,6 +174,8 @@ static int run_build(const build_args *a, nr_error *err)
     nr_runset rs;
     int rc = nr_runset_expand(&rs, a->inputs, a->ninputs, err);
     rs.jobs = a->jobs;
+    rs.per_node = a->per_node;
+    rs.files_by_node = a->files_by_node;
     if (rc == 0)
         rc = nr_runset_load(&rs, &a->opts, progress, err);
     if (isatty(STDERR_FILENO))

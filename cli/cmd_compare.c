@@ -31,6 +31,7 @@ static const char options_text[] =
     "  --floor-factor X     latency changes must exceed X times the fastest traced call (default 3)\n"
     "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default 200000)\n"
     "  --title T            report title (default \"niorep compare\")\n"
+    "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
     "  -h, --help           this help\n"
     "\nEach of A, B, C... is a group: a store, a run directory or a traces folder.\n"
     "Runs are paired by their workload label (manifest labels.workload, else the\n"
@@ -42,6 +43,7 @@ typedef struct compare_args {
     const char *inputs[MAX_GROUPS];
     size_t ngroups;
     const char *out_html, *out_json, *title;
+    int files_by_node;
     nr_compare_opts opts;
 } compare_args;
 
@@ -85,6 +87,10 @@ static int parse_args(int argc, char **argv, compare_args *a)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             nr_cli_help(nr_cli_find("compare"), options_text, stdout);
             return 0;
+        }
+        if (strcmp(arg, "--files-by-node") == 0) {
+            a->files_by_node = 1;
+            continue;
         }
         if (arg[0] != '-' || !arg[1]) {
             if (a->ngroups == MAX_GROUPS)
@@ -157,6 +163,7 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         g[i].id[0] = (char)('A' + i);
         char *input = (char *)a->inputs[i];
         NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
+        g[i].rs.files_by_node = a->files_by_node;
         NR_TRY(nr_runset_load(&g[i].rs, &mo, progress, err));
         g[i].runs = calloc(g[i].rs.n ? g[i].rs.n : 1, sizeof *g[i].runs);
         if (!g[i].runs)

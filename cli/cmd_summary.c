@@ -1,23 +1,35 @@
-/* niorep summary RUN.nio [--json]: the model of one run, as text or JSON. */
+/* niorep summary RUN.nio [--json]: the model of one run, as text or JSON.
+ * Several inputs (the node stores of one run, or a folder of them) are
+ * joined into one run first (docs/multi-node.md). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "nr_model.h"
 #include "nr_store.h"
+#include "runset.h"
 
 static const char options_text[] =
     "  --json            one JSON object (schema: docs/summary-schema.md)\n"
     "  --bootstraps N    power-law goodness-of-fit bootstraps (default 200; 0 skips p-values)\n"
     "  --seed N          bootstrap seed (default 1)\n"
-    "  -h, --help        this help\n";
+    "  --files-by-node   in a merged multi-node run every file belongs to its node\n"
+    "  -h, --help        this help\n"
+    "\nRUN.nio may also be several stores or a folder: the stores of the nodes of one run\n"
+    "(labels run=R, node=N) are merged into one run (docs/multi-node.md).\n";
+
+#define MAX_INPUTS 4096
 
 typedef struct summary_args {
-    const char *store;
+    const char *store;           /* the first input */
+    char *inputs[MAX_INPUTS];
+    size_t ninputs;
     int json;
+    int files_by_node;
     nr_model_opts opts;
 } summary_args;
 
@@ -45,6 +57,8 @@ static int parse_args(int argc, char **argv, summary_args *a)
             return 0;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = 1;
+        } else if (strcmp(arg, "--files-by-node") == 0) {
+            a->files_by_node = 1;
         } else if (strcmp(arg, "--bootstraps") == 0 || strcmp(arg, "--seed") == 0) {
             if (i + 1 >= argc || parse_u64(argv[i + 1], &v) < 0 || v > INT32_MAX)
                 return nr_cli_usage("summary", "%s needs a non-negative integer", arg);
@@ -55,10 +69,12 @@ static int parse_args(int argc, char **argv, summary_args *a)
             i++;
         } else if (arg[0] == '-' && arg[1]) {
             return nr_cli_usage("summary", "unknown option '%s'", arg);
-        } else if (a->store) {
-            return nr_cli_usage("summary", "one store at a time ('%s' and '%s')", a->store, arg);
+        } else if (a->ninputs == MAX_INPUTS) {
+            return nr_cli_usage("summary", "at most %d inputs", MAX_INPUTS);
         } else {
-            a->store = arg;
+            a->inputs[a->ninputs++] = argv[i];
+            if (!a->store)
+                a->store = arg;
         }
     }
     if (!a->store)
@@ -213,6 +229,48 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
     print_findings(m, out);
 }
 
+/* One store file: its model. */
+static int model_of_store(const char *path, const nr_model_opts *opts, nr_model **m, nr_error *err)
+{
+    nr_store *s = NULL;
+    int rc = nr_store_open(path, &s, err);
+    if (rc == 0)
+        rc = nr_model_compute(s, opts, m, err);
+    nr_store_close(s);
+    return rc;
+}
+
+/* Several inputs or a folder: the runs they hold, which must be one. */
+static int model_of_runset(summary_args *a, nr_runset *rs, nr_error *err)
+{
+    NR_TRY(nr_runset_expand(rs, a->inputs, a->ninputs, err));
+    rs->files_by_node = a->files_by_node;
+    NR_TRY(nr_runset_load(rs, &a->opts, NULL, err));
+    if (rs->n == 1)
+        return 0;
+    char names[512] = "";
+    for (size_t i = 0; i < rs->n && strlen(names) < 400; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", rs->runs[i].name);
+    return nr_error_set(err, NR_E_INPUT, "the inputs hold %zu runs (%s): summary shows one run "
+                        "(the node stores of a run share the label run= and differ in node=); "
+                        "use build or compare for several", rs->n, names);
+}
+
+static int print_summary(const summary_args *a, const nr_model *m, const char *name, nr_error *err)
+{
+    int rc = 0;
+    if (a->json) {
+        json_t *j = nr_model_summary_json(m);
+        rc = !j || json_dumpf(j, stdout, NR_MODEL_JSON_FLAGS) < 0 || fputc('\n', stdout) == EOF;
+        json_decref(j);
+    } else {
+        print_text(m, name, stdout);
+    }
+    if (rc || fflush(stdout) == EOF || ferror(stdout))
+        return nr_error_errno(err, NR_E_IO, errno ? errno : EIO, "summary: cannot write to standard output");
+    return 0;
+}
+
 int nr_cmd_summary(int argc, char **argv)
 {
     summary_args a = {0};
@@ -221,25 +279,14 @@ int nr_cmd_summary(int argc, char **argv)
         return status;
     nr_error err;
     nr_error_clear(&err);
-    nr_store *s = NULL;
-    nr_model *m = NULL;
-    if (nr_store_open(a.store, &s, &err) < 0 || nr_model_compute(s, &a.opts, &m, &err) < 0) {
-        nr_store_close(s);
-        return nr_cli_fail(&err);
-    }
-    nr_store_close(s);
-    int rc = 0;
-    if (a.json) {
-        json_t *j = nr_model_summary_json(m);
-        rc = !j || json_dumpf(j, stdout, NR_MODEL_JSON_FLAGS) < 0 || fputc('\n', stdout) == EOF;
-        json_decref(j);
-    } else {
-        print_text(m, a.store, stdout);
-    }
-    nr_model_free(m);
-    if (rc || fflush(stdout) == EOF || ferror(stdout)) {
-        nr_error_errno(&err, NR_E_IO, errno ? errno : EIO, "summary: cannot write to standard output");
-        return nr_cli_fail(&err);
-    }
-    return 0;
+    struct stat st;
+    const int one_file = a.ninputs == 1 && stat(a.store, &st) == 0 && S_ISREG(st.st_mode);
+    nr_runset rs = {0};
+    nr_model *own = NULL;
+    int rc = one_file ? model_of_store(a.store, &a.opts, &own, &err) : model_of_runset(&a, &rs, &err);
+    if (rc == 0)
+        rc = print_summary(&a, one_file ? own : rs.runs[0].model, one_file ? a.store : rs.runs[0].name, &err);
+    nr_model_free(own);
+    nr_runset_fini(&rs);
+    return rc < 0 ? nr_cli_fail(&err) : 0;
 }

@@ -409,10 +409,34 @@ static char *path_in(const char *dir, const char *stem, const char *ext)
     return p;
 }
 
-/* Renders fig in each format of formats into dir, appending each file name
- * (<stem>.<ext>) to files. */
-static int write_figure_files(const nr_figin *fi, const nr_figure_def *fig, const char *dir, unsigned formats,
-                              double width_pt, json_t *files, nr_error *err)
+/* Files rendered and written but not yet in place: a figure set replaces
+ * the earlier one only once every file of it is complete. */
+typedef struct staged_set {
+    nr_outfile *files;
+    size_t n, cap;
+} staged_set;
+
+static int stage_figure(const nr_figin *fi, const nr_figure_def *fig, nr_render_format fmt, double width_pt,
+                        const char *path, nr_outfile *out, nr_error *err)
+{
+    nr_render_buf buf;
+    nr_render_buf_init(&buf);
+    int rc = nr_render_figure(fig, &fi->in, fmt, width_pt, &buf, err);
+    if (rc == 0)
+        rc = nr_outfile_open(out, path, err);
+    if (rc == 0) {
+        rc = nr_outfile_write(out, buf.data, buf.len, err);
+        if (rc < 0)
+            nr_outfile_abort(out);
+    }
+    nr_render_buf_fini(&buf);
+    return rc;
+}
+
+/* Renders fig in each format of formats into dir (staged), appending each
+ * file name (<stem>.<ext>) to files. */
+static int stage_figure_files(const nr_figin *fi, const nr_figure_def *fig, const char *dir, unsigned formats,
+                              double width_pt, json_t *files, staged_set *set, nr_error *err)
 {
     int rc = 0;
     for (int f = NR_RENDER_SVG; rc == 0 && f <= NR_RENDER_PNG; f++) {
@@ -422,8 +446,11 @@ static int write_figure_files(const nr_figin *fi, const nr_figure_def *fig, cons
         char *path = path_in(dir, fig->stem, ext);
         if (!path)
             return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
-        rc = nr_render_figure_to_file(fig, &fi->in, (nr_render_format)f, width_pt, path, err);
+        rc = stage_figure(fi, fig, (nr_render_format)f, width_pt, path, &set->files[set->n], err);
         free(path);
+        if (rc < 0)
+            break;
+        set->n++;
         char file[256];
         snprintf(file, sizeof file, "%s.%s", fig->stem, ext);
         json_array_append_new(files, json_string(file));
@@ -431,11 +458,22 @@ static int write_figure_files(const nr_figin *fi, const nr_figure_def *fig, cons
     return rc;
 }
 
-int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
-                       unsigned formats, double width_pt, nr_error *err)
+/* Moves every staged file into place (rc == 0) or removes them all. */
+static int finish_staged(staged_set *set, int rc, nr_error *err)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot create the directory", dir);
+    for (size_t i = 0; i < set->n; i++) {
+        if (rc == 0)
+            rc = nr_outfile_commit(&set->files[i], err);
+        else
+            nr_outfile_abort(&set->files[i]);
+    }
+    free(set->files);
+    return rc;
+}
+
+static int stage_figures_json(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
+                              unsigned formats, double width_pt, staged_set *set, nr_error *err)
+{
     json_t *doc = json_pack("{s:i, s:o, s:o, s:[]}", "schema_version", 1, "width_pt", json_real(width_pt),
                             "runs", jstrings(names, n), "figures");
     if (!doc)
@@ -445,7 +483,7 @@ int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, c
     for (size_t i = 0; rc == 0 && i < nr_figures_count; i++) {
         const nr_figure_def *fig = &nr_figures[i];
         json_t *files = json_array();
-        rc = write_figure_files(fi, fig, dir, formats, width_pt, files, err);
+        rc = stage_figure_files(fi, fig, dir, formats, width_pt, files, set, err);
         json_array_append_new(figs, json_pack("{s:i, s:s, s:s, s:o, s:o}", "id", fig->id, "stem", fig->stem,
                                               "title", fig->title, "files", files, "data", nr_figin_json(fi, fig->id)));
     }
@@ -453,10 +491,26 @@ int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, c
     if (rc == 0 && !path)
         rc = nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
     if (rc == 0)
-        rc = nr_cli_write_json(path, doc, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(9), err);
+        rc = nr_cli_stage_json(path, doc, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(9),
+                               &set->files[set->n], err);
+    if (rc == 0)
+        set->n++;
     free(path);
     json_decref(doc);
     return rc;
+}
+
+int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
+                       unsigned formats, double width_pt, nr_error *err)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot create the directory", dir);
+    staged_set set = {.cap = nr_figures_count * (NR_RENDER_PNG + 1) + 1};
+    set.files = calloc(set.cap, sizeof *set.files);
+    if (!set.files)
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    int rc = stage_figures_json(fi, names, n, dir, formats, width_pt, &set, err);
+    return finish_staged(&set, rc, err);
 }
 
 int nr_figin_parse_formats(const char *list, unsigned *mask, nr_error *err)

@@ -31,7 +31,9 @@ void nr_figin_free(nr_figin *fi);
 
 /* Writes the figure set of fi into dir (created if missing): one file per
  * figure and format (bit 1 << nr_render_format set in formats), named
- * <stem>.<ext>, plus figures.json (schema in docs/report.md). names: the runs. */
+ * <stem>.<ext>, plus figures.json (schema in docs/report.md). names: the runs.
+ * The set replaces an earlier one as a whole: every file is complete in a
+ * temporary file before the first is moved into place. */
 int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
                        unsigned formats, double width_pt, nr_error *err);
 

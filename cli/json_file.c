@@ -6,21 +6,25 @@
 
 #include "nr_outfile.h"
 
-int nr_cli_write_json(const char *path, const json_t *doc, size_t flags, nr_error *err)
+int nr_cli_stage_json(const char *path, const json_t *doc, size_t flags, nr_outfile *out, nr_error *err)
 {
     char *text = json_dumps(doc, flags);
     if (!text)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
-    nr_outfile out;
-    int rc = nr_outfile_open(&out, path, err);
+    int rc = nr_outfile_open(out, path, err);
     if (rc == 0)
-        rc = nr_outfile_write(&out, text, strlen(text), err);
+        rc = nr_outfile_write(out, text, strlen(text), err);
     if (rc == 0)
-        rc = nr_outfile_write(&out, "\n", 1, err);
-    if (rc == 0)
-        rc = nr_outfile_commit(&out, err);
-    else
-        nr_outfile_abort(&out);
+        rc = nr_outfile_write(out, "\n", 1, err);
+    if (rc < 0)
+        nr_outfile_abort(out);
     free(text);
     return rc;
+}
+
+int nr_cli_write_json(const char *path, const json_t *doc, size_t flags, nr_error *err)
+{
+    nr_outfile out;
+    NR_TRY(nr_cli_stage_json(path, doc, flags, &out, err));
+    return nr_outfile_commit(&out, err);
 }

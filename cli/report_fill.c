@@ -87,6 +87,7 @@ static void fact_from_meta(void *ctx, const char *key, const char *value)
         {"manifest.end", "end (from the manifest)"},
         {"time_base", "timestamps"},
         {"niorep_version", "ingested by niorep"},
+        {"merged_parts", "nodes merged into this run"},
     };
     facts_ctx *f = ctx;
     char date[64];

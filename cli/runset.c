@@ -1,5 +1,6 @@
 /* runset: inputs -> runs -> cached stores -> models. */
 #include "runset.h"
+#include "runset_internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +25,7 @@ double nr_runset_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static char *join(const char *dir, const char *name)
+char *nr__rs_join(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
     char *p = malloc(n);
@@ -34,7 +35,7 @@ static char *join(const char *dir, const char *name)
 }
 
 /* The last path component of path without trailing slashes (new string). */
-static char *base_name(const char *path)
+char *nr__rs_base_name(const char *path)
 {
     size_t end = strlen(path);
     while (end > 1 && path[end - 1] == '/')
@@ -48,7 +49,7 @@ static char *base_name(const char *path)
         char *real = realpath(path, NULL);
         if (real) {
             free(b);
-            b = base_name(real);
+            b = nr__rs_base_name(real);
             free(real);
         }
     }
@@ -56,7 +57,7 @@ static char *base_name(const char *path)
 }
 
 /* The directory part of path ("." when none), new string. */
-static char *dir_name(const char *path)
+char *nr__rs_dir_name(const char *path)
 {
     size_t end = strlen(path);
     while (end > 1 && path[end - 1] == '/')
@@ -141,7 +142,7 @@ static int add_run(nr_runset *rs, const char *path, const char *source, int is_s
     rs->runs = runs;
     nr_run *r = &runs[rs->n];
     memset(r, 0, sizeof *r);
-    char *base = base_name(path);
+    char *base = nr__rs_base_name(path);
     if (base && is_store && has_suffix(base, ".nio"))
         base[strlen(base) - 4] = '\0';
     r->name = base;
@@ -187,7 +188,7 @@ static int expand_dir(nr_runset *rs, const char *dir, nr_error *err)
     size_t before = rs->n;
     int rc = 0;
     for (size_t i = 0; !run_dir && rc == 0 && i < n; i++) {
-        char *p = join(dir, names[i]);
+        char *p = nr__rs_join(dir, names[i]);
         struct stat st;
         if (!p) {
             rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
@@ -203,7 +204,7 @@ static int expand_dir(nr_runset *rs, const char *dir, nr_error *err)
         run_dir = 1;
     }
     if (rc == 0 && run_dir) {
-        char *base = base_name(dir);
+        char *base = nr__rs_base_name(dir);
         rc = base ? add_run(rs, dir, base, 0, err) : nr_error_set(err, NR_E_NOMEM, "out of memory");
         free(base);
     }
@@ -221,7 +222,7 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
         if (S_ISDIR(st.st_mode)) {
             NR_TRY(expand_dir(rs, inputs[i], err));
         } else {
-            char *base = base_name(inputs[i]);
+            char *base = nr__rs_base_name(inputs[i]);
             int rc = base ? add_run(rs, inputs[i], base, is_store_file(inputs[i]), err)
                           : nr_error_set(err, NR_E_NOMEM, "out of memory");
             free(base);
@@ -253,7 +254,7 @@ static char *fingerprint(const char *input, nr_error *err)
         return NULL;
     }
     for (size_t i = 0; i < (is_dir ? n : 1); i++) {
-        char *p = is_dir ? join(input, names[i]) : strdup(input);
+        char *p = is_dir ? nr__rs_join(input, names[i]) : strdup(input);
         struct stat fs;
         if (p && stat(p, &fs) == 0 && S_ISREG(fs.st_mode)) {
             char line[512];
@@ -279,7 +280,7 @@ static char *fingerprint(const char *input, nr_error *err)
     return fp;
 }
 
-static char *read_small_file(const char *path)
+char *nr__rs_read_small_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -306,7 +307,7 @@ static char *read_small_file(const char *path)
     return buf;
 }
 
-static int write_text_file(const char *path, const char *text, nr_error *err)
+int nr__rs_write_text_file(const char *path, const char *text, nr_error *err)
 {
     nr_outfile f = {.fd = -1};
     int rc = nr_outfile_open(&f, path, err);
@@ -318,16 +319,30 @@ static int write_text_file(const char *path, const char *text, nr_error *err)
     return rc;
 }
 
+int nr__rs_tmpdir(nr_runset *rs, nr_error *err)
+{
+    if (rs->tmpdir)
+        return 0;
+    const char *t = getenv("TMPDIR");
+    char *tmpl = nr__rs_join(t && *t ? t : "/tmp", "niorep-XXXXXX");
+    if (!tmpl || !mkdtemp(tmpl)) {
+        free(tmpl);
+        return nr_error_errno(err, NR_E_IO, errno, "cannot create a temporary directory");
+    }
+    rs->tmpdir = tmpl;
+    return 0;
+}
+
 /* Chooses the store path of run r: DIR/.niorep/<name>.nio beside the run
  * directory, or a private temporary directory when that is not writable. */
 static int choose_cache(nr_runset *rs, nr_run *r, nr_error *err)
 {
-    char *parent = dir_name(r->input_path);
-    char *cache_dir = parent ? join(parent, ".niorep") : NULL;
+    char *parent = nr__rs_dir_name(r->input_path);
+    char *cache_dir = parent ? nr__rs_join(parent, ".niorep") : NULL;
     free(parent);
     if (!cache_dir)
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
-    char *leaf = base_name(r->input_path);
+    char *leaf = nr__rs_base_name(r->input_path);
     size_t n = (leaf ? strlen(leaf) : 0) + 8;
     char *file = malloc(n);
     if (!leaf || !file) {
@@ -339,22 +354,16 @@ static int choose_cache(nr_runset *rs, nr_run *r, nr_error *err)
     snprintf(file, n, "%s.nio", leaf);
     free(leaf);
     if ((mkdir(cache_dir, 0777) == 0 || errno == EEXIST) && access(cache_dir, W_OK) == 0) {
-        r->store_path = join(cache_dir, file);
+        r->store_path = nr__rs_join(cache_dir, file);
     } else {
-        if (!rs->tmpdir) {
-            const char *t = getenv("TMPDIR");
-            char *tmpl = join(t && *t ? t : "/tmp", "niorep-XXXXXX");
-            if (!tmpl || !mkdtemp(tmpl)) {
-                free(tmpl);
-                free(file);
-                free(cache_dir);
-                return nr_error_errno(err, NR_E_IO, errno, "cannot create a temporary directory");
-            }
-            rs->tmpdir = tmpl;
+        if (nr__rs_tmpdir(rs, err) < 0) {
+            free(file);
+            free(cache_dir);
+            return err->code;
         }
         char numbered[64];
         snprintf(numbered, sizeof numbered, "%zu-", (size_t)(r - rs->runs));
-        char *tmpfile = join(rs->tmpdir, numbered);
+        char *tmpfile = nr__rs_join(rs->tmpdir, numbered);
         size_t m = (tmpfile ? strlen(tmpfile) : 0) + strlen(file) + 1;
         r->store_path = tmpfile ? malloc(m) : NULL;
         if (r->store_path)
@@ -380,7 +389,7 @@ static int ingest_run(nr_run *r, int jobs, nr_error *err)
     }
     snprintf(fp_path, n, "%s.inputs", r->store_path);
     int rc = 0;
-    char *old = r->temporary ? NULL : read_small_file(fp_path);
+    char *old = r->temporary ? NULL : nr__rs_read_small_file(fp_path);
     struct stat st;
     if (old && strcmp(old, fp) == 0 && stat(r->store_path, &st) == 0) {
         r->cache_hit = 1;
@@ -389,7 +398,7 @@ static int ingest_run(nr_run *r, int jobs, nr_error *err)
         nr_ingest_opts io = {.jobs = jobs};
         rc = nr_ingest_run(r->input_path, r->store_path, &io, NULL, err);
         if (rc == 0 && !r->temporary)
-            rc = write_text_file(fp_path, fp, err);
+            rc = nr__rs_write_text_file(fp_path, fp, err);
     }
     free(old);
     free(fp);
@@ -398,8 +407,13 @@ static int ingest_run(nr_run *r, int jobs, nr_error *err)
 }
 
 /* The shared state of nr_runset_load's threads: the next run to take. */
+/* What a pass of nr_runset_load's threads does to each run. */
+enum load_stage { LOAD_OPEN, LOAD_MODEL };
+
+/* The shared state of nr_runset_load's threads: the next run to take. */
 typedef struct load_pool {
     nr_runset *rs;
+    enum load_stage stage;
     const nr_model_opts *opts;
     void (*progress)(const nr_run *run, const char *what);
     int ingest_jobs;         /* threads of each ingest */
@@ -407,7 +421,7 @@ typedef struct load_pool {
     size_t next;
     int *rc;                 /* per run */
     nr_error *errs;          /* per run */
-    double *ingest_s, *model_s;
+    double *secs;            /* per run: time of the stage */
 } load_pool;
 
 static void load_progress(load_pool *lp, const nr_run *r, const char *what)
@@ -419,21 +433,23 @@ static void load_progress(load_pool *lp, const nr_run *r, const char *what)
     pthread_mutex_unlock(&lp->mu);
 }
 
-/* Ingests (when needed), opens and models run i; touches run i only. */
+/* LOAD_OPEN ingests (when needed) and opens run i, LOAD_MODEL models it;
+ * touches run i only. */
 static int load_one(load_pool *lp, size_t i, nr_error *err)
 {
     nr_run *r = &lp->rs->runs[i];
     double t0 = nr_runset_now();
-    if (r->input_path) {
-        load_progress(lp, r, "ingest");
-        NR_TRY(ingest_run(r, lp->ingest_jobs, err));
+    if (lp->stage == LOAD_MODEL) {
+        load_progress(lp, r, "model");
+        NR_TRY(nr_model_compute(r->store, lp->opts, &r->model, err));
+    } else {
+        if (r->input_path) {
+            load_progress(lp, r, "ingest");
+            NR_TRY(ingest_run(r, lp->ingest_jobs, err));
+        }
+        NR_TRY(nr_store_open(r->store_path, &r->store, err));
     }
-    NR_TRY(nr_store_open(r->store_path, &r->store, err));
-    double t1 = nr_runset_now();
-    load_progress(lp, r, "model");
-    NR_TRY(nr_model_compute(r->store, lp->opts, &r->model, err));
-    lp->ingest_s[i] = t1 - t0;
-    lp->model_s[i] = nr_runset_now() - t1;
+    lp->secs[i] = nr_runset_now() - t0;
     return 0;
 }
 
@@ -457,25 +473,21 @@ static int cores(void)
     return n > 0 ? (int)n : 1;
 }
 
-int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
-                   void (*progress)(const nr_run *run, const char *what), nr_error *err)
+/* Runs one stage over every run, rs->jobs runs at a time. */
+static int run_stage(nr_runset *rs, enum load_stage stage, const nr_model_opts *opts,
+                     void (*progress)(const nr_run *run, const char *what), nr_error *err)
 {
-    /* store paths first, on this thread: the temporary directory is shared */
-    for (size_t i = 0; i < rs->n; i++)
-        if (rs->runs[i].input_path)
-            NR_TRY(choose_cache(rs, &rs->runs[i], err));
     if (rs->n == 0)
         return 0;
     int jobs = rs->jobs > 0 ? rs->jobs : cores();
     int threads = (size_t)jobs < rs->n ? jobs : (int)rs->n;
-    load_pool lp = {.rs = rs, .opts = opts, .progress = progress, .ingest_jobs = jobs / threads};
+    load_pool lp = {.rs = rs, .stage = stage, .opts = opts, .progress = progress, .ingest_jobs = jobs / threads};
     lp.rc = calloc(rs->n, sizeof *lp.rc);
     lp.errs = calloc(rs->n, sizeof *lp.errs);
-    lp.ingest_s = calloc(rs->n, sizeof *lp.ingest_s);
-    lp.model_s = calloc(rs->n, sizeof *lp.model_s);
+    lp.secs = calloc(rs->n, sizeof *lp.secs);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     int rc = 0;
-    if (!lp.rc || !lp.errs || !lp.ingest_s || !lp.model_s || !tid) {
+    if (!lp.rc || !lp.errs || !lp.secs || !tid) {
         rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
         goto done;
     }
@@ -489,8 +501,7 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
         pthread_join(tid[t], NULL);
     pthread_mutex_destroy(&lp.mu);
     for (size_t i = 0; i < rs->n; i++) {
-        rs->ingest_s += lp.ingest_s[i];
-        rs->model_s += lp.model_s[i];
+        *(stage == LOAD_MODEL ? &rs->model_s : &rs->ingest_s) += lp.secs[i];
         if (lp.rc[i] < 0 && rc == 0) {
             rc = lp.rc[i];
             *err = lp.errs[i];
@@ -499,10 +510,24 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
 done:
     free(lp.rc);
     free(lp.errs);
-    free(lp.ingest_s);
-    free(lp.model_s);
+    free(lp.secs);
     free(tid);
     return rc;
+}
+
+int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
+                   void (*progress)(const nr_run *run, const char *what), nr_error *err)
+{
+    /* store paths first, on this thread: the temporary directory is shared */
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->runs[i].input_path)
+            NR_TRY(choose_cache(rs, &rs->runs[i], err));
+    NR_TRY(run_stage(rs, LOAD_OPEN, opts, progress, err));
+    const double t0 = nr_runset_now();
+    if (!rs->per_node)
+        NR_TRY(nr__rs_join_nodes(rs, progress, err));
+    rs->ingest_s += nr_runset_now() - t0;
+    return run_stage(rs, LOAD_MODEL, opts, progress, err);
 }
 
 void nr_runset_fini(nr_runset *rs)

@@ -29,13 +29,19 @@ typedef struct nr_runset {
     char *tmpdir;        /* owned; created when a cache directory was not writable */
     int jobs;            /* threads for nr_runset_load (runs ingested and modelled in
                             parallel); 0 = all cores. Set after nr_runset_expand. */
+    int per_node;        /* 1: node stores of one run stay separate runs (no merge).
+                            Set after nr_runset_expand. */
+    int files_by_node;   /* 1: merged runs name every file "<node>:<path>"
+                            (nr_merge_opts). Set after nr_runset_expand. */
 } nr_runset;
 
 /* Expands inputs (borrowed) into rs (zeroed first). Returns 0, NR_E_NOTFOUND
  * naming an input that does not exist, or NR_E_INPUT for an empty traces folder. */
 int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err);
 /* Ingests (or reuses the cache), opens and models every run, rs->jobs runs
- * at a time (results do not depend on it). progress may be NULL; it is called
+ * at a time (results do not depend on it). Unless rs->per_node, the node
+ * stores of one run (same meta manifest.labels.run, each with its
+ * manifest.labels.node) become one merged run first (docs/multi-node.md). progress may be NULL; it is called
  * from the worker threads, one call at a time. On failure returns the error of
  * the first failing run in run order. */
 int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,

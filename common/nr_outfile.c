@@ -1,6 +1,8 @@
 #include "nr_outfile.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +17,51 @@
 enum { MAX_OPEN_OUTFILES = 64 };
 static _Atomic(char *) open_tmp_paths[MAX_OPEN_OUTFILES];
 
-static void track(char *path, int add)
+/* Returns 0, or -1 when every slot is taken (add) or path is not tracked. */
+static int track(char *path, int add)
 {
     for (int i = 0; i < MAX_OPEN_OUTFILES; i++) {
         char *expected = add ? NULL : path;
         if (atomic_compare_exchange_strong(&open_tmp_paths[i], &expected, add ? path : NULL))
-            return;
+            return 0;
     }
+    return -1;
+}
+
+/* The signals whose handler removes the temporary files. They are held back
+ * while a temporary file is created and registered, so that no signal can
+ * land between the two and leave an unregistered file behind. */
+static void hold_termination_signals(sigset_t *saved)
+{
+    sigset_t held;
+    sigemptyset(&held);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &held, saved);
+}
+
+static void release_termination_signals(const sigset_t *saved)
+{
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+/* mkstemp and registration, with no signal delivered in between. */
+static int create_tracked_tmp(nr_outfile *f)
+{
+    sigset_t saved;
+    hold_termination_signals(&saved);
+    f->fd = mkstemp(f->tmp_path);
+    int e = errno;
+    if (f->fd >= 0 && track(f->tmp_path, 1) != 0) {
+        close(f->fd);
+        unlink(f->tmp_path);
+        f->fd = -1;
+        e = EMFILE;
+    }
+    release_termination_signals(&saved);
+    errno = e;
+    return f->fd;
 }
 
 void nr_outfile_abort_all_from_signal(void)
@@ -45,13 +85,11 @@ int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", target);
     }
     snprintf(f->tmp_path, n + 16, "%s.tmp.XXXXXX", target);
-    f->fd = mkstemp(f->tmp_path);
-    if (f->fd < 0) {
+    if (create_tracked_tmp(f) < 0) {
         int e = errno;
         nr_outfile_abort(f);
         return nr_error_errno(err, NR_E_IO, e, "%s: cannot create output", target);
     }
-    track(f->tmp_path, 1);
     return 0;
 }
 
@@ -91,7 +129,7 @@ int nr_outfile_commit(nr_outfile *f, nr_error *err)
         nr_outfile_abort(f);
         return rc;
     }
-    track(f->tmp_path, 0);
+    (void)track(f->tmp_path, 0);
     free(f->tmp_path);
     free(f->target);
     f->tmp_path = f->target = NULL;
@@ -105,7 +143,7 @@ void nr_outfile_abort(nr_outfile *f)
     f->fd = -1;
     if (f->tmp_path) {
         unlink(f->tmp_path);
-        track(f->tmp_path, 0);
+        (void)track(f->tmp_path, 0); /* not tracked when mkstemp failed */
     }
     free(f->tmp_path);
     free(f->target);

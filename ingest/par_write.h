@@ -6,7 +6,9 @@
  * pass's thread); batches of events go through a bounded queue to the
  * writer thread, which makes exactly the calls to the store writer that a
  * direct write would make, in the same order: the store is byte for byte
- * the same threaded or not. Unthreaded, every event is written at once.
+ * the same threaded or not. Unthreaded, the caller's thread writes the
+ * events in batches, the last one at nr_par_write_finish. Either way the
+ * rows reach the store through nr_table_append_rows, column by column.
  *
  * Threads: the events table (and through it the store writer's output) is
  * touched only by the writer thread between nr_par_write_create and
@@ -26,8 +28,8 @@ typedef struct nr_par_write nr_par_write;
 /* Starts writing to t (borrowed; table events of nr_schema.h), on a thread
  * when threaded is true. Returns 0 and *out, or NR_E_NOMEM. */
 int nr_par_write_create(nr_table_writer *t, int threaded, nr_par_write **out, nr_error *err);
-/* Queues (or writes) one row: ev's columns and phase_id. Returns 0, or the
- * error of an earlier row (the writer thread's first error), or NR_E_NOMEM. */
+/* Queues one row: ev's columns and phase_id (copied). Returns 0, or the
+ * error of writing an earlier batch of rows, or NR_E_NOMEM. */
 int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id, nr_error *err);
 /* Writes every queued row and stops the thread: 0 or the first error. */
 int nr_par_write_finish(nr_par_write *w, nr_error *err);

@@ -16,7 +16,7 @@
 #include "syscalls.h"
 
 #define AT_FDCWD_VALUE (-100)
-#define MAX_TRACKED_FD (1 << 24)   /* larger "fds" are garbage, not tracked */
+#define DENSE_FD_LIMIT (1 << 16)   /* fds below: an array; from here to INT_MAX: a hash map */
 #define DECODE_CAP 16384
 #define SYSCALL_CACHE_SLOTS 64  /* power of two */
 #define SYSCALL_NAME_MAX 24
@@ -35,25 +35,39 @@ static int span_starts(nr_span s, const char *lit)
     return s.n >= n && memcmp(s.p, lit, n) == 0;
 }
 
-static int is_ident_char(char c)
+#define IDENT_DIGITS ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1
+#define IDENT_UPPER                                                                                         \
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1,    \
+    ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,    \
+    ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1
+#define IDENT_LOWER                                                                                         \
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1,    \
+    ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,    \
+    ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1
+
+/* [A-Za-z0-9_], as a table: flag words are scanned a byte at a time. */
+static const unsigned char ident_char[256] = {IDENT_DIGITS, IDENT_UPPER, IDENT_LOWER, ['_'] = 1};
+
+static int is_ident_char(char c) { return ident_char[(unsigned char)c]; }
+
+static int flags_are_raw(nr_span s) { return s.n && s.p[0] >= '0' && s.p[0] <= '9'; }
+
+/* The number of a raw (-X raw) flags argument: its leading identifier
+ * characters, as strtoull reads them (0x hex, 0 octal). */
+static uint64_t raw_flags_value(nr_span s)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    char num[32];
+    size_t n = 0;
+    while (n < s.n && n < sizeof num - 1 && is_ident_char(s.p[n]))
+        num[n] = s.p[n], n++;
+    num[n] = '\0';
+    return strtoull(num, NULL, 0);
 }
 
-/* True when the symbolic name `flag` appears in s as a whole word, or, when
- * s is a number (-X raw), when raw_bit is set in it. */
-static int flag_present(nr_span s, const char *flag, uint64_t raw_bit)
+/* Calls found(ctx, word, len) for each whole word of a symbolic flags
+ * argument ("O_RDONLY|O_CLOEXEC") until it returns nonzero; returns that. */
+static int each_flag_word(nr_span s, int (*found)(void *ctx, const char *w, size_t n), void *ctx)
 {
-    if (s.n && s.p[0] >= '0' && s.p[0] <= '9') {
-        char num[32];
-        size_t n = 0;
-        while (n < s.n && n < sizeof num - 1 && is_ident_char(s.p[n]))
-            num[n] = s.p[n], n++;
-        num[n] = '\0';
-        return raw_bit && (strtoull(num, NULL, 0) & raw_bit) != 0;
-    }
-    /* compare whole words only: one pass over "O_RDONLY|O_CLOEXEC" */
-    size_t fn = strlen(flag);
     for (size_t i = 0; i < s.n;) {
         if (!is_ident_char(s.p[i])) {
             i++;
@@ -62,10 +76,62 @@ static int flag_present(nr_span s, const char *flag, uint64_t raw_bit)
         size_t w = i;
         while (i < s.n && is_ident_char(s.p[i]))
             i++;
-        if (i - w == fn && memcmp(s.p + w, flag, fn) == 0)
-            return 1;
+        int rc = found(ctx, s.p + w, i - w);
+        if (rc)
+            return rc;
     }
     return 0;
+}
+
+static int word_is(void *flag, const char *w, size_t n)
+{
+    const char *f = flag;
+    return strlen(f) == n && memcmp(w, f, n) == 0;
+}
+
+/* True when the symbolic name `flag` appears in s as a whole word, or, when
+ * s is a number (-X raw), when raw_bit is set in it. */
+static int flag_present(nr_span s, const char *flag, uint64_t raw_bit)
+{
+    if (flags_are_raw(s))
+        return raw_bit && (raw_flags_value(s) & raw_bit) != 0;
+    return each_flag_word(s, word_is, (void *)flag);
+}
+
+/* The open flags the model replays, as flag_present finds them, in one pass. */
+enum { OPEN_DIRECTORY = 1, OPEN_APPEND = 2, OPEN_CLOEXEC = 4 };
+
+static const struct open_flag {
+    const char *name;
+    size_t len;
+    uint64_t raw;   /* include/uapi/asm-generic/fcntl.h */
+    unsigned bit;
+} open_flag_table[] = {
+    {"O_DIRECTORY", 11, 0200000, OPEN_DIRECTORY},
+    {"O_APPEND", 8, 02000, OPEN_APPEND},
+    {"O_CLOEXEC", 9, 02000000, OPEN_CLOEXEC},
+};
+
+static int add_open_flag(void *bits, const char *w, size_t n)
+{
+    for (size_t k = 0; k < sizeof open_flag_table / sizeof open_flag_table[0]; k++)
+        if (open_flag_table[k].len == n && memcmp(w, open_flag_table[k].name, n) == 0)
+            *(unsigned *)bits |= open_flag_table[k].bit;
+    return 0;
+}
+
+static unsigned open_flags(nr_span s)
+{
+    unsigned bits = 0;
+    if (flags_are_raw(s)) {
+        uint64_t v = raw_flags_value(s);
+        for (size_t k = 0; k < sizeof open_flag_table / sizeof open_flag_table[0]; k++)
+            if (v & open_flag_table[k].raw)
+                bits |= open_flag_table[k].bit;
+        return bits;
+    }
+    each_flag_word(s, add_open_flag, &bits);
+    return bits;
 }
 
 /* ---- objects ----------------------------------------------------------- */
@@ -75,15 +141,26 @@ typedef struct ofd {        /* open file description */
     int64_t offset;         /* -1 unknown */
     uint32_t refs;
     uint8_t append, kind, offset_guessed, in_use;
+    uint8_t annot_plain;    /* annot has no byte that makes the lexer's angle scan stop early (fd_text_quick) */
     char *annot;            /* last -y annotation seen (escaped bytes), cache for file_id */
     uint32_t annot_len, annot_cap;
 } ofd;
 
+typedef struct fd_slot {
+    int32_t fd;             /* -1 = empty */
+    int32_t ofd;
+    uint8_t cloexec;
+} fd_slot;
+
+/* fds below DENSE_FD_LIMIT (nearly all) index an array; the rare larger ones
+ * (legal up to fs.nr_open, at most INT_MAX) live in a small hash map. */
 typedef struct fdtab {
     uint32_t refs;
     size_t cap;             /* slots in ofd/cloexec */
     int32_t *ofd;           /* fd -> ofd index, -1 = closed */
     uint8_t *cloexec;
+    fd_slot *high;          /* fds >= DENSE_FD_LIMIT; high_slots is a power of two */
+    size_t nhigh, high_slots;
 } fdtab;
 
 typedef struct fsinfo {
@@ -112,9 +189,25 @@ typedef struct task {
     int64_t early_child;      /* tid attached to this task's pending clone, -1 none */
 } task;
 
+/* The first argument when it is an fd printed plainly, lexed without the
+ * lexer: "N," or "N" (decimal, an int), "AT_FDCWD,", or "N<annot>," where
+ * annot is byte for byte the plain annotation the fd's open file
+ * description already holds. Each form gives what nr_sarg_fd_at(args, 0)
+ * gives; any other text returns -1 and is left to it. This is the hot path:
+ * most calls name an fd whose path has not changed since the last call.
+ * "AT_FDCWD<annot>," is taken when annot is plain by itself. */
+typedef struct fd_text {
+    int64_t fd;
+    nr_span annot;       /* empty when none */
+    int32_t known_idx;   /* the ofd holding annot already; -1 when none */
+    nr_span rest;        /* the arguments after the fd's comma (empty at the end) */
+} fd_text;
+
 typedef struct call {
     const nr_syscall_info *info;  /* NULL when unknown */
     nr_span name, args, annot, errno_name;
+    fd_text first;                /* argument 0 as fd_text_quick read it, when first_split */
+    int first_split;
     int has_result, ok;
     int64_t result, ts, dur;
     uint32_t flags;
@@ -152,6 +245,7 @@ struct nr_pm {
         char name[SYSCALL_NAME_MAX];
     } syscall_cache[SYSCALL_CACHE_SLOTS];
 
+    const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
     char decode[DECODE_CAP];
     nr_buf resolved, scratch, joined;
     nr_pm_counts counts;
@@ -279,7 +373,7 @@ static int64_t file_synthetic(nr_pm *pm, int kind)
     return file_intern(pm, name, (size_t)n, kind);
 }
 
-static void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes, int64_t ts)
+static inline void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes, int64_t ts)
 {
     if (id < 0)
         return;
@@ -309,17 +403,30 @@ static long decode(nr_pm *pm, nr_span s)
     return nr_sarg_unquote(s, pm->decode, sizeof pm->decode, &truncated);
 }
 
+/* Whether nr_sarg_unquote would return s unchanged: not quoted, no escape,
+ * no blank at either end to trim, short enough for pm->decode. */
+static int unquote_is_identity(nr_span s)
+{
+    return s.n > 0 && s.n < DECODE_CAP - 1 && s.p[0] != '"' && s.p[0] != ' ' && s.p[0] != '\t' &&
+           s.p[s.n - 1] != ' ' && s.p[s.n - 1] != '\t' && !memchr(s.p, '\\', s.n);
+}
+
 /* File of a -y annotation: strips -yy device details and " (deleted)". */
 static int64_t file_of_annotation(nr_pm *pm, nr_span annot)
 {
-    long n = decode(pm, annot);
+    const char *p = annot.p;
+    long n = (long)annot.n;
+    if (!unquote_is_identity(annot)) { /* the common plain path needs no copy */
+        n = decode(pm, annot);
+        p = pm->decode;
+    }
     if (n < 0)
         return -1;
     int kind = NR_KIND_UNKNOWN;
-    char *p = pm->decode;
     if (n > 0 && p[n - 1] == '>') { /* -yy: "/dev/null<char 1:3>" */
-        char *lt = memchr(p, '<', (size_t)n);
-        if (lt && (strncmp(lt, "<char ", 6) == 0 || strncmp(lt, "<block ", 7) == 0)) {
+        const char *lt = memchr(p, '<', (size_t)n);
+        nr_span dev = {lt, lt ? (size_t)(p + n - lt) : 0}; /* p may point into the line: no reading past n */
+        if (lt && (span_starts(dev, "<char ") || span_starts(dev, "<block "))) {
             kind = NR_KIND_DEVICE;
             n = lt - p;
         }
@@ -435,6 +542,86 @@ static fdtab *fdtab_new(void)
     return t;
 }
 
+/* ---- the sparse part: fds from DENSE_FD_LIMIT up to INT_MAX -------------
+ * Open addressing with linear probing and backward-shift deletion (Knuth
+ * 6.4 algorithm R), so that a log of a million scattered high fds stays
+ * linear and no tombstones pile up. */
+
+static size_t high_home(int64_t fd, size_t nslots)
+{
+    uint64_t h = (uint64_t)fd * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 32) & (nslots - 1);
+}
+
+/* Slot of fd in the sparse part, or -1. */
+static long high_find(const fdtab *t, int64_t fd)
+{
+    if (!t->nhigh)
+        return -1;
+    for (size_t s = high_home(fd, t->high_slots); t->high[s].fd >= 0; s = (s + 1) & (t->high_slots - 1))
+        if (t->high[s].fd == fd)
+            return (long)s;
+    return -1;
+}
+
+/* Places an entry known to be absent (the table has room). */
+static void high_place(fd_slot *slots, size_t nslots, fd_slot e)
+{
+    size_t s = high_home(e.fd, nslots);
+    while (slots[s].fd >= 0)
+        s = (s + 1) & (nslots - 1);
+    slots[s] = e;
+}
+
+static int high_resize(fdtab *t, size_t nslots)
+{
+    fd_slot *slots = malloc(nslots * sizeof *slots);
+    if (!slots)
+        return NR_E_NOMEM;
+    for (size_t s = 0; s < nslots; s++)
+        slots[s].fd = -1;
+    for (size_t s = 0; s < t->high_slots; s++)
+        if (t->high[s].fd >= 0)
+            high_place(slots, nslots, t->high[s]);
+    free(t->high);
+    t->high = slots;
+    t->high_slots = nslots;
+    return 0;
+}
+
+/* Adds fd (absent) with ofd idx; keeps the load at most one half. */
+static int high_add(fdtab *t, int64_t fd, int32_t idx, int cloexec)
+{
+    if ((t->nhigh + 1) * 2 > t->high_slots) {
+        if (t->high_slots > SIZE_MAX / 2 / sizeof *t->high)
+            return NR_E_NOMEM;
+        NR_TRY(high_resize(t, t->high_slots ? t->high_slots * 2 : 16));
+    }
+    high_place(t->high, t->high_slots, (fd_slot){.fd = (int32_t)fd, .ofd = idx, .cloexec = (uint8_t)(cloexec != 0)});
+    t->nhigh++;
+    return 0;
+}
+
+/* Empties slot s and moves back the entries of its probe run behind it. */
+static void high_remove_at(fdtab *t, size_t s)
+{
+    size_t mask = t->high_slots - 1;
+    size_t hole = s;
+    for (size_t j = (s + 1) & mask; t->high[j].fd >= 0; j = (j + 1) & mask) {
+        size_t home = high_home(t->high[j].fd, t->high_slots);
+        /* the entry at j may fill the hole when its home is not in (hole, j] */
+        int home_between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (!home_between) {
+            t->high[hole] = t->high[j];
+            hole = j;
+        }
+    }
+    t->high[hole].fd = -1;
+    t->nhigh--;
+}
+
+/* ---- the fd table ------------------------------------------------------ */
+
 static void fdtab_release(nr_pm *pm, fdtab *t)
 {
     if (!t || --t->refs > 0)
@@ -442,8 +629,12 @@ static void fdtab_release(nr_pm *pm, fdtab *t)
     for (size_t fd = 0; fd < t->cap; fd++)
         if (t->ofd[fd] >= 0)
             ofd_unref(pm, t->ofd[fd]);
+    for (size_t s = 0; s < t->high_slots; s++)
+        if (t->high[s].fd >= 0)
+            ofd_unref(pm, t->high[s].ofd);
     free(t->ofd);
     free(t->cloexec);
+    free(t->high);
     free(t);
 }
 
@@ -468,42 +659,75 @@ static int fdtab_reserve(fdtab *t, size_t fd)
     return 0;
 }
 
-static int32_t fdtab_get(const fdtab *t, int64_t fd)
+static inline int32_t fdtab_get(const fdtab *t, int64_t fd)
 {
-    return fd >= 0 && (size_t)fd < t->cap ? t->ofd[fd] : -1;
+    if (fd >= 0 && (size_t)fd < t->cap)
+        return t->ofd[fd];
+    if (fd < DENSE_FD_LIMIT)
+        return -1;
+    long s = high_find(t, fd);
+    return s >= 0 ? t->high[s].ofd : -1;
 }
 
 static void fdtab_close(nr_pm *pm, fdtab *t, int64_t fd)
 {
-    if (fd < 0 || (size_t)fd >= t->cap || t->ofd[fd] < 0)
+    if (fd >= 0 && (size_t)fd < t->cap) {
+        if (t->ofd[fd] < 0)
+            return;
+        ofd_unref(pm, t->ofd[fd]);
+        t->ofd[fd] = -1;
+        t->cloexec[fd] = 0;
         return;
-    ofd_unref(pm, t->ofd[fd]);
-    t->ofd[fd] = -1;
-    t->cloexec[fd] = 0;
+    }
+    long s = fd >= DENSE_FD_LIMIT ? high_find(t, fd) : -1;
+    if (s < 0)
+        return;
+    ofd_unref(pm, t->high[s].ofd);
+    high_remove_at(t, (size_t)s);
 }
 
-/* The fd table is an array: fds from MAX_TRACKED_FD up (legal up to
- * fs.nr_open, or garbage) are not tracked, and each use is counted so that
- * the loss is visible (diagnostics reason fd_not_tracked). */
-static int note_untracked_fd(nr_pm *pm, int64_t fd)
+/* Sets the close-on-exec flag of an open fd. */
+static void fdtab_set_cloexec(fdtab *t, int64_t fd, int cloexec)
+{
+    if (fd >= 0 && (size_t)fd < t->cap) {
+        t->cloexec[fd] = (uint8_t)(cloexec != 0);
+        return;
+    }
+    long s = fd >= DENSE_FD_LIMIT ? high_find(t, fd) : -1;
+    if (s >= 0)
+        t->high[s].cloexec = (uint8_t)(cloexec != 0);
+}
+
+/* A value beyond int is not an fd (the kernel's fds are ints up to
+ * fs.nr_open): counted (diagnostics reason fd_out_of_range) so that the I/O
+ * that has no file is visible. */
+static int note_fd_out_of_range(nr_pm *pm, int64_t fd)
 {
     if (!pm->cfg.diag)
         return 0;
     char msg[96];
-    int n = snprintf(msg, sizeof msg, "fd %lld is beyond the tracked range (< %d): its I/O has no file",
-                     (long long)fd, MAX_TRACKED_FD);
-    return nr_diag_add(pm->cfg.diag, "fd_not_tracked", NULL, 0, msg, (size_t)n) < 0 ? NR_E_NOMEM : 0;
+    int n = snprintf(msg, sizeof msg, "fd %lld is beyond int: its I/O has no file", (long long)fd);
+    const nr_pm_where *w = pm->where;
+    return nr_diag_add(pm->cfg.diag, "fd_out_of_range", w ? w->file : NULL, w ? w->line : 0, msg, (size_t)n) < 0
+               ? NR_E_NOMEM
+               : 0;
 }
 
 /* Installs ofd idx at fd (taking one reference), closing what was there. */
 static int fdtab_install(nr_pm *pm, fdtab *t, int64_t fd, int32_t idx, int cloexec)
 {
-    if (fd < 0 || fd >= MAX_TRACKED_FD) {
+    if (fd < 0 || fd > INT32_MAX) {
         ofd_unref(pm, idx);
-        return fd >= MAX_TRACKED_FD ? note_untracked_fd(pm, fd) : 0;
+        return fd > INT32_MAX ? note_fd_out_of_range(pm, fd) : 0;
+    }
+    fdtab_close(pm, t, fd);
+    if (fd >= DENSE_FD_LIMIT) {
+        int rc = high_add(t, fd, idx, cloexec);
+        if (rc < 0)
+            ofd_unref(pm, idx);
+        return rc;
     }
     NR_TRY(fdtab_reserve(t, (size_t)fd));
-    fdtab_close(pm, t, fd);
     t->ofd[fd] = idx;
     t->cloexec[fd] = (uint8_t)(cloexec != 0);
     return 0;
@@ -514,7 +738,8 @@ static fdtab *fdtab_copy(nr_pm *pm, const fdtab *src)
     fdtab *t = fdtab_new();
     if (!t)
         return NULL;
-    if (src->cap && fdtab_reserve(t, src->cap - 1) < 0) {
+    if ((src->cap && fdtab_reserve(t, src->cap - 1) < 0) ||
+        (src->high_slots && !(t->high = malloc(src->high_slots * sizeof *t->high)))) {
         fdtab_release(pm, t);
         return NULL;
     }
@@ -524,7 +749,58 @@ static fdtab *fdtab_copy(nr_pm *pm, const fdtab *src)
         if (src->ofd[fd] >= 0)
             pm->ofds[src->ofd[fd]].refs++;
     }
+    if (src->high_slots)
+        memcpy(t->high, src->high, src->high_slots * sizeof *t->high);
+    t->high_slots = src->high_slots;
+    t->nhigh = src->nhigh;
+    for (size_t s = 0; s < t->high_slots; s++)
+        if (t->high[s].fd >= 0)
+            pm->ofds[t->high[s].ofd].refs++;
     return t;
+}
+
+/* Whether fd (open) goes: in [first, last], and marked close-on-exec when
+ * only those are asked for. */
+typedef struct fd_filter {
+    int64_t first, last;
+    int cloexec_only;
+} fd_filter;
+
+static int fd_selected(const fd_filter *f, int64_t fd, uint8_t cloexec)
+{
+    return fd >= f->first && fd <= f->last && (!f->cloexec_only || cloexec);
+}
+
+/* Closes the selected fds (close_range, execve). Visits only the open fds
+ * of the dense part in range and the entries of the sparse part, never each
+ * value of a range up to INT_MAX. */
+static void fdtab_close_selected(nr_pm *pm, fdtab *t, const fd_filter *f)
+{
+    size_t end = f->last < (int64_t)t->cap ? (size_t)f->last + 1 : t->cap;
+    for (size_t fd = f->first > 0 ? (size_t)f->first : 0; fd < end; fd++)
+        if (t->ofd[fd] >= 0 && fd_selected(f, (int64_t)fd, t->cloexec[fd]))
+            fdtab_close(pm, t, (int64_t)fd);
+    /* a removal can move a later entry into the slot just emptied: look again */
+    for (size_t s = 0; s < t->high_slots;) {
+        if (t->high[s].fd >= 0 && fd_selected(f, t->high[s].fd, t->high[s].cloexec)) {
+            ofd_unref(pm, t->high[s].ofd);
+            high_remove_at(t, s);
+        } else {
+            s++;
+        }
+    }
+}
+
+/* Marks the open fds in [first, last] close-on-exec (CLOSE_RANGE_CLOEXEC). */
+static void fdtab_mark_cloexec(fdtab *t, int64_t first, int64_t last)
+{
+    size_t end = last < (int64_t)t->cap ? (size_t)last + 1 : t->cap;
+    for (size_t fd = first > 0 ? (size_t)first : 0; fd < end; fd++)
+        if (t->ofd[fd] >= 0)
+            t->cloexec[fd] = 1;
+    for (size_t s = 0; s < t->high_slots; s++)
+        if (t->high[s].fd >= first && t->high[s].fd <= last)
+            t->high[s].cloexec = 1;
 }
 
 static fsinfo *fs_new(const char *cwd)
@@ -568,10 +844,8 @@ static size_t tid_slot(int64_t tid, size_t nslots)
     return (size_t)(h >> 20) & (nslots - 1);
 }
 
-static task *task_find(nr_pm *pm, int64_t tid)
+static task *task_lookup(nr_pm *pm, int64_t tid)
 {
-    if (pm->last_task && pm->last_task->tid == tid)
-        return pm->last_task;
     if (!pm->task_nslots)
         return NULL;
     for (size_t s = tid_slot(tid, pm->task_nslots); pm->task_slots[s]; s = (s + 1) & (pm->task_nslots - 1)) {
@@ -600,6 +874,14 @@ static int task_index_rebuild(nr_pm *pm, size_t nslots)
     pm->task_slots = slots;
     pm->task_nslots = nslots;
     return 0;
+}
+
+/* The task of tid, or NULL; consecutive lines of one task are common. */
+static inline task *task_find(nr_pm *pm, int64_t tid)
+{
+    if (pm->last_task && pm->last_task->tid == tid)
+        return pm->last_task;
+    return task_lookup(pm, tid);
 }
 
 /* Adds a task with no fd table or fs yet (the caller sets them). */
@@ -790,9 +1072,7 @@ static int emit(nr_pm *pm, task *t, const call *c, nr_pm_event *ev, nr_error *er
 static int32_t ofd_of_fd(nr_pm *pm, task *t, int64_t fd, int create)
 {
     int32_t idx = fdtab_get(t->fds, fd);
-    if (create && fd >= MAX_TRACKED_FD && note_untracked_fd(pm, fd) < 0)
-        return NR_E_NOMEM;
-    if (idx >= 0 || !create || fd < 0 || fd >= MAX_TRACKED_FD)
+    if (idx >= 0 || !create || fd < 0 || fd > INT32_MAX)
         return idx;
     idx = ofd_new(pm, -1, NR_KIND_UNKNOWN);
     if (idx < 0)
@@ -801,6 +1081,15 @@ static int32_t ofd_of_fd(nr_pm *pm, task *t, int64_t fd, int create)
     if (fdtab_install(pm, t->fds, fd, idx, 0) < 0)
         return NR_E_NOMEM;
     return idx;
+}
+
+/* Whether the lexer's scan of "<annot>" (skip_angle in strace_line.c) stops
+ * exactly at the '>' after annot: annot has no quote, backslash or angle
+ * bracket, and does not end in '-' (a "->" inside brackets is no end). */
+static int annot_is_plain(nr_span annot)
+{
+    return annot.n && annot.p[annot.n - 1] != '-' && !memchr(annot.p, '"', annot.n) &&
+           !memchr(annot.p, '\\', annot.n) && !memchr(annot.p, '<', annot.n) && !memchr(annot.p, '>', annot.n);
 }
 
 /* Applies a -y annotation to ofd idx (cached: unchanged annotations are not
@@ -824,6 +1113,7 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     }
     memcpy(o->annot, annot.p, annot.n);
     o->annot_len = (uint32_t)annot.n;
+    o->annot_plain = (uint8_t)annot_is_plain(annot);
     if (id >= 0) {
         o->file_id = id;
         o->kind = (uint8_t)pm->files[id].kind;
@@ -831,14 +1121,84 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     return 0;
 }
 
-/* Parses an fd argument; returns its ofd (created if unseen) or -1, and the fd. */
-static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, int64_t *fd_out)
+/* Reads argument 0 of args as the forms of fd_text describe; 0, or -1 when
+ * the lexer must read it. */
+static int fd_text_quick(const nr_pm *pm, const task *t, nr_span args, fd_text *out)
+{
+    const char *p = args.p, *end = args.p + args.n;
+    if (!p)
+        return -1;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *digits = p;
+    size_t room = (size_t)(end - p) < 10 ? (size_t)(end - p) : 10; /* INT_MAX has 10 digits */
+    int64_t v = 0;
+    for (unsigned d; room > 0 && (d = (unsigned char)*p - (unsigned)'0') < 10u; room--, p++)
+        v = v * 10 + d;
+    int at_fdcwd = p == digits && end - p >= 8 && memcmp(p, "AT_FDCWD", 8) == 0;
+    if (at_fdcwd) {
+        v = AT_FDCWD_VALUE;
+        p += 8;
+    } else if (p == digits || v > INT32_MAX) {
+        return -1;
+    }
+    out->fd = v;
+    out->annot = (nr_span){p, 0};
+    out->known_idx = -1;
+    if (at_fdcwd && p < end && *p == '<') { /* the cwd: plain up to the first '>' */
+        const char *gt = memchr(p + 1, '>', (size_t)(end - p - 1));
+        nr_span annot = {p + 1, gt ? (size_t)(gt - p - 1) : 0};
+        if (!gt || !annot_is_plain(annot))
+            return -1;
+        out->annot = annot;
+        p = gt + 1;
+    } else if (p < end && *p == '<') {
+        int32_t idx = fdtab_get(t->fds, v);
+        if (idx < 0)
+            return -1;
+        const ofd *o = &pm->ofds[idx];
+        size_t n = o->annot_len;
+        if (!o->annot_plain || o->file_id < 0 || (size_t)(end - p) < n + 2 || p[n + 1] != '>' ||
+            memcmp(p + 1, o->annot, n) != 0)
+            return -1;
+        out->annot = (nr_span){p + 1, n};
+        out->known_idx = idx;
+        p += n + 2;
+    }
+    if (p < end && *p != ',')
+        return -1;
+    out->rest = p < end ? (nr_span){p + 1, (size_t)(end - p - 1)} : (nr_span){end, 0};
+    return 0;
+}
+
+/* An fd argument that is no fd: a number beyond int is counted
+ * (note_fd_out_of_range); other text (a NULL, a struct) is not an fd use. */
+static int32_t fd_arg_unparsed(nr_pm *pm, nr_span args, unsigned arg)
+{
+    int64_t v;
+    if (nr_sarg_int(nr_sarg(args, arg), &v) == 0 && (v > INT32_MAX || v < INT32_MIN))
+        return note_fd_out_of_range(pm, v) < 0 ? NR_E_NOMEM : -1;
+    return -1;
+}
+
+/* Parses fd argument arg (quick: argument 0 read by fd_text_quick, or
+ * NULL); returns its ofd (created if unseen) or -1, and the fd. */
+static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const fd_text *quick, int64_t *fd_out)
 {
     int64_t fd;
     nr_span annot = {0};
     *fd_out = -1;
-    if (nr_sarg_fd_at(args, arg, &fd, &annot) < 0)
-        return -1;
+    if (quick) {
+        fd = quick->fd;
+        annot = quick->annot;
+        if (quick->known_idx >= 0) { /* ofd_apply_annotation would find it unchanged */
+            *fd_out = fd;
+            pm->counts.annotated_fds++;
+            return quick->known_idx;
+        }
+    } else if (nr_sarg_fd_at(args, arg, &fd, &annot) < 0) {
+        return fd_arg_unparsed(pm, args, arg);
+    }
     *fd_out = fd;
     if (fd < 0)
         return -1;
@@ -908,18 +1268,63 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
     return nr_strtab_str(&pm->paths, (size_t)id);
 }
 
+/* Argument i >= 1 of a call, found without scanning the fd argument again
+ * when ofd_of_arg split it off (a split after a top-level comma is the
+ * split of the whole). */
+static nr_span call_arg(const call *c, unsigned i)
+{
+    return c->first_split && i > 0 ? nr_sarg(c->first.rest, i - 1) : nr_sarg(c->args, i);
+}
+
+/* The first argument of args when it is the empty string "" (AT_EMPTY_PATH
+ * calls: fstat by fd), as nr_sarg(args, 0) gives it; p NULL otherwise. */
+static nr_span empty_string_arg(nr_span args)
+{
+    const char *p = args.p, *end = args.p + args.n;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (end - p < 2 || p[0] != '"' || p[1] != '"')
+        return (nr_span){NULL, 0};
+    const char *q = p + 2;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    return q == end || *q == ',' ? (nr_span){p, 2} : (nr_span){NULL, 0};
+}
+
+/* nr_sarg_int for an integer argument; a plain decimal (no sign, no leading
+ * 0, the offsets of pread/pwrite) is read here. */
+static int64_t arg_int(nr_span arg, int64_t dflt)
+{
+    if (arg.n >= 1 && arg.n <= 18 && (arg.n == 1 || arg.p[0] != '0')) {
+        int64_t v = 0;
+        size_t i = 0;
+        for (; i < arg.n && (unsigned)(arg.p[i] - '0') < 10u; i++)
+            v = v * 10 + (arg.p[i] - '0');
+        if (i == arg.n)
+            return v;
+    }
+    int64_t v;
+    return nr_sarg_int(arg, &v) == 0 ? v : dflt;
+}
+
 /* Resolves a path argument into pm->resolved. Returns 0, -1 when the
  * argument is not a string, or 1 with *empty_path_file set for AT_EMPTY_PATH
  * (the dirfd itself). */
 static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg, int64_t *empty_path_file)
 {
-    nr_span arg = nr_sarg(c->args, (unsigned)path_arg);
-    if (!arg.n || arg.p[0] != '"')
-        return -1;
     int64_t dirfd = AT_FDCWD_VALUE;
     nr_span dannot = {0};
-    if (dirfd_arg >= 0 && nr_sarg_fd_at(c->args, (unsigned)dirfd_arg, &dirfd, &dannot) < 0)
+    nr_span arg = path_arg == 1 && c->first_split ? empty_string_arg(c->first.rest) : (nr_span){NULL, 0};
+    if (!arg.p)
+        arg = call_arg(c, (unsigned)path_arg);
+    if (dirfd_arg == 0 && c->first_split) {
+        dirfd = c->first.fd;
+        dannot = c->first.annot;
+    } else if (dirfd_arg >= 0 && nr_sarg_fd_at(c->args, (unsigned)dirfd_arg, &dirfd, &dannot) < 0) {
         dirfd = AT_FDCWD_VALUE;
+    }
+    if (!arg.n || arg.p[0] != '"')
+        return -1;
     long n = decode(pm, arg);
     if (n < 0)
         return -1;
@@ -956,18 +1361,13 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
 
 /* ---- handlers ---------------------------------------------------------- */
 
-static int64_t arg_int(nr_span args, unsigned i, int64_t dflt)
-{
-    int64_t v;
-    return nr_sarg_int(nr_sarg(args, i), &v) == 0 ? v : dflt;
-}
-
 static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     const nr_syscall_info *in = c->info;
-    nr_span flags = in->flags_arg >= 0 ? nr_sarg(c->args, (unsigned)in->flags_arg) : (nr_span){0};
+    nr_span flags = in->flags_arg >= 0 ? call_arg(c, (unsigned)in->flags_arg) : (nr_span){0};
     int is_creat = span_eq(c->name, "creat");
-    int directory = flag_present(flags, "O_DIRECTORY", 0200000);
+    unsigned oflags = open_flags(flags);
+    int directory = (oflags & OPEN_DIRECTORY) != 0;
     int64_t file = -1;
     int annotated = c->ok && c->result >= 0 && c->annot.n;
     /* with a -y result the annotation is the identity: resolving the path as
@@ -981,7 +1381,7 @@ static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
         int32_t idx = ofd_new(pm, file, file >= 0 ? pm->files[file].kind : NR_KIND_UNKNOWN);
         if (idx < 0)
             return idx;
-        pm->ofds[idx].append = (uint8_t)flag_present(flags, "O_APPEND", 02000);
+        pm->ofds[idx].append = (oflags & OPEN_APPEND) != 0;
         if (c->annot.n) {
             NR_TRY(ofd_apply_annotation(pm, idx, c->annot));
             file = pm->ofds[idx].file_id;
@@ -993,7 +1393,7 @@ static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
         }
         if (directory && file >= 0 && pm->files[file].kind == NR_KIND_REGULAR)
             pm->files[file].kind = NR_KIND_DIRECTORY;
-        NR_TRY(fdtab_install(pm, t->fds, c->result, idx, !is_creat && flag_present(flags, "O_CLOEXEC", 02000000)));
+        NR_TRY(fdtab_install(pm, t->fds, c->result, idx, !is_creat && (oflags & OPEN_CLOEXEC)));
         ev->fd = c->result;
     }
     ev->file_id = file;
@@ -1018,15 +1418,11 @@ static int handle_close_range(nr_pm *pm, task *t, const call *c)
         fdtab_release(pm, t->fds);
         t->fds = copy;
     }
-    int cloexec_only = flag_present(fl, "CLOSE_RANGE_CLOEXEC", 4);
-    fdtab *ft = t->fds;
-    for (size_t fd = (size_t)first; fd < ft->cap && (int64_t)fd <= last; fd++) {
-        if (ft->ofd[fd] < 0)
-            continue;
-        if (cloexec_only)
-            ft->cloexec[fd] = 1;
-        else
-            fdtab_close(pm, ft, (int64_t)fd);
+    if (flag_present(fl, "CLOSE_RANGE_CLOEXEC", 4)) {
+        fdtab_mark_cloexec(t->fds, first, last);
+    } else {
+        fd_filter range = {.first = first, .last = last, .cloexec_only = 0};
+        fdtab_close_selected(pm, t->fds, &range);
     }
     return 0;
 }
@@ -1043,7 +1439,7 @@ static int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t 
 {
     if (!c->ok || idx < 0)
         return 0;
-    nr_span cmd = nr_sarg(c->args, 1), arg = nr_sarg(c->args, 2);
+    nr_span cmd = call_arg(c, 1), arg = call_arg(c, 2);
     int64_t raw = -1;
     if (cmd.n && cmd.p[0] >= '0' && cmd.p[0] <= '9')
         nr_sarg_int(cmd, &raw);
@@ -1052,7 +1448,7 @@ static int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t 
     if (span_eq(cmd, "F_DUPFD") || raw == 0)
         return dup_to(pm, t, idx, c->result, 0);
     if (span_eq(cmd, "F_SETFD") || raw == 2) {
-        t->fds->cloexec[fd] = (uint8_t)flag_present(arg, "FD_CLOEXEC", 1);
+        fdtab_set_cloexec(t->fds, fd, flag_present(arg, "FD_CLOEXEC", 1));
         return 0;
     }
     if (span_eq(cmd, "F_SETFL") || raw == 4)
@@ -1188,10 +1584,8 @@ static int handle_execve(nr_pm *pm, task *t, const call *c)
         fdtab_release(pm, t->fds);
         t->fds = copy;
     }
-    fdtab *ft = t->fds;
-    for (size_t fd = 0; fd < ft->cap; fd++)
-        if (ft->ofd[fd] >= 0 && ft->cloexec[fd])
-            fdtab_close(pm, ft, (int64_t)fd);
+    fd_filter marked = {.first = 0, .last = INT64_MAX, .cloexec_only = 1};
+    fdtab_close_selected(pm, t->fds, &marked);
     return 0;
 }
 
@@ -1217,7 +1611,7 @@ static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm
     if (h == NR_H_READ || h == NR_H_WRITE) {
         ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
     } else { /* explicit offset; preadv2/pwritev2 with -1 use and advance the fd's */
-        int64_t off = arg_int(c->args, 3, -1);
+        int64_t off = arg_int(call_arg(c, 3), -1);
         if (off == -1 && (span_eq(c->name, "preadv2") || span_eq(c->name, "pwritev2")))
             ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
         else if (ofd_seekable(pm, idx))
@@ -1243,10 +1637,10 @@ static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     int is_sendfile = c->info->handler == NR_H_SENDFILE;
     unsigned out_arg = is_sendfile ? 0 : 2, in_arg = is_sendfile ? 1 : 0;
     int64_t out_fd, in_fd;
-    int32_t out_idx = ofd_of_arg(pm, t, c->args, out_arg, &out_fd);
+    int32_t out_idx = ofd_of_arg(pm, t, c->args, out_arg, NULL, &out_fd);
     if (out_idx < -1)
         return out_idx;
-    int32_t in_idx = ofd_of_arg(pm, t, c->args, in_arg, &in_fd);
+    int32_t in_idx = ofd_of_arg(pm, t, c->args, in_arg, NULL, &in_fd);
     if (in_idx < -1)
         return in_idx;
     int64_t bytes = c->ok && c->result > 0 ? c->result : 0;
@@ -1269,15 +1663,20 @@ static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 /* Replays one complete call and emits its event. */
 static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 {
-    nr_pm_event ev = {.fd = -1, .file_id = -1, .file2_id = -1, .bytes = 0, .offset = -1};
+    nr_pm_event ev; /* emit sets the other fields */
+    ev.fd = ev.file_id = ev.file2_id = ev.offset = -1;
+    ev.bytes = 0;
     const nr_syscall_info *in = c->info;
     int rc = 0;
     int counted = 0;
     if (in) {
         int32_t idx = -1;
         int64_t fd = -1;
+        if (in->fd_arg == 0 || in->dirfd_arg == 0)
+            c->first_split = fd_text_quick(pm, t, c->args, &c->first) == 0;
         if (in->fd_arg >= 0 && in->handler != NR_H_SENDFILE && in->handler != NR_H_COPY_RANGE) {
-            idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, &fd);
+            const fd_text *quick = in->fd_arg == 0 && c->first_split ? &c->first : NULL;
+            idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, quick, &fd);
             if (idx < -1)
                 return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
             ev.fd = fd;
@@ -1296,7 +1695,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             break;
         case NR_H_DUP2:
             if (c->ok && c->result != fd) {
-                nr_span fl = in->flags_arg >= 0 ? nr_sarg(c->args, (unsigned)in->flags_arg) : (nr_span){0};
+                nr_span fl = in->flags_arg >= 0 ? call_arg(c, (unsigned)in->flags_arg) : (nr_span){0};
                 rc = dup_to(pm, t, idx, c->result, flag_present(fl, "O_CLOEXEC", 02000000));
             }
             break;
@@ -1362,24 +1761,53 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 
 /* ---- line dispatch ----------------------------------------------------- */
 
+/* memcmp(a, b, n) == 0 for n <= 24 (a syscall name), in a few word loads
+ * that overlap instead of a call into the library. */
+static int short_equal(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t a0, b0, a1, b1, a2 = 0, b2 = 0;
+        memcpy(&a0, a, 8), memcpy(&b0, b, 8);
+        memcpy(&a1, a + n - 8, 8), memcpy(&b1, b + n - 8, 8);
+        if (n > 16)
+            memcpy(&a2, a + 8, 8), memcpy(&b2, b + 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) == 0;
+    }
+    if (n >= 4) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, a, 4), memcpy(&b0, b, 4);
+        memcpy(&a1, a + n - 4, 4), memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
 /* nr_syscall_lookup behind a small direct-mapped cache of the model:
  * logs repeat a handful of syscalls, and a hit costs one short memcmp. */
-static const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
+static const nr_syscall_info *syscall_cache_miss(struct syscall_cache_entry *e, nr_span name)
 {
-    if (name.n == 0 || name.n > SYSCALL_NAME_MAX)
-        return nr_syscall_lookup(name.p, name.n);
-    size_t slot = ((unsigned char)name.p[0] * 7u + (unsigned char)name.p[name.n - 1] * 13u + name.n) &
-                  (SYSCALL_CACHE_SLOTS - 1);
-    struct syscall_cache_entry *e = &pm->syscall_cache[slot];
-    if (e->len == name.n && memcmp(e->name, name.p, name.n) == 0)
-        return e->info;
     e->info = nr_syscall_lookup(name.p, name.n);
     memcpy(e->name, name.p, name.n);
     e->len = name.n;
     return e->info;
 }
 
-static void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+static inline const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
+{
+    if (name.n == 0 || name.n > SYSCALL_NAME_MAX)
+        return nr_syscall_lookup(name.p, name.n);
+    size_t slot = ((unsigned char)name.p[0] * 7u + (unsigned char)name.p[name.n - 1] * 13u + name.n) &
+                  (SYSCALL_CACHE_SLOTS - 1);
+    struct syscall_cache_entry *e = &pm->syscall_cache[slot];
+    if (e->len == name.n && short_equal(e->name, name.p, name.n))
+        return e->info;
+    return syscall_cache_miss(e, name);
+}
+
+static inline void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
 {
     c->info = syscall_cached(pm, name);
     c->name = name;
@@ -1390,6 +1818,7 @@ static void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_s
     c->result = sl->result;
     c->ts = ts;
     c->dur = sl->dur_ns;
+    c->first_split = 0;
     c->flags = 0;
     if (sl->result_unknown)
         c->flags |= NR_EVF_RESULT_UNKNOWN;
@@ -1530,6 +1959,7 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         return err ? err->code : NR_E_NOMEM;
     }
     pm->prev_task = t;
+    pm->where = where;
     if (ts_ns >= 0) {
         if (pm->counts.first_ts_ns < 0 || ts_ns < pm->counts.first_ts_ns)
             pm->counts.first_ts_ns = ts_ns;
@@ -1564,6 +1994,7 @@ int nr_pm_finish(nr_pm *pm, nr_error *err)
     if (pm->finished)
         return 0;
     pm->finished = 1;
+    pm->where = NULL;
     if (pm->ntasks)
         qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
     pm->last_task = NULL;

@@ -36,54 +36,81 @@ static const unsigned char angle_special[256] = {
     ['\\'] = 1, ['"'] = 1, ['['] = 1, [']'] = 1, ['<'] = 1, ['>'] = 1,
 };
 
+#ifdef __SSE2__
+static inline __m128i load16(const char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+
+/* Bit i set when byte i of v matters to the argument scanner (see
+ * scan_class; commas only when with_comma): '(' and ')' differ in bit 0,
+ * '[' and '{' (also ']' and '}') in bit 5. */
+static inline unsigned scan_mask(__m128i v, int with_comma)
+{
+    const __m128i folded = _mm_and_si128(v, _mm_set1_epi8((char)0xDF));
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                             _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8(')')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8('[')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8(']')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    if (with_comma)
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* Bit i set when byte i of v matters inside an annotation: '[', '\\' and
+ * ']' are the range 0x5b..0x5d (one signed compare after a shift of the
+ * range to -128..-126); '<' and '>' differ in bit 1 only; '"'. */
+static inline unsigned angle_mask(__m128i v)
+{
+    __m128i m = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '['))), _mm_set1_epi8((char)(0x80 + 3)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xFD)), _mm_set1_epi8('<')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* The finders below test 16 bytes per SSE2 step. The last 1 to 15 bytes,
+ * p..end, are tested as the 16 bytes that end at end when those lie at or
+ * after lo, a bound the caller knows readable (the start of its span),
+ * with the bits of the bytes before p shifted out; else byte by byte. */
+
 /* First byte at or after p that the argument scanner must look at (see
- * scan_class), or end. SSE2 tests 16 bytes per step: '(' and ')' differ
- * in bit 0, '[' and '{' (also ']' and '}') in bit 5. */
-static inline const char *find_scan_special(const char *p, const char *end)
+ * scan_class; commas only when with_comma), or end. Inlined with a
+ * constant with_comma: a scan for the closing ')' does not stop at every
+ * comma. */
+static inline const char *find_scan_special(const char *p, const char *end, const char *lo, int with_comma)
 {
 #ifdef __SSE2__
-    const __m128i quote = _mm_set1_epi8('"'), paren = _mm_set1_epi8(')'), one = _mm_set1_epi8(1);
-    const __m128i fold = _mm_set1_epi8((char)0xDF), open_b = _mm_set1_epi8('['), close_b = _mm_set1_epi8(']');
-    const __m128i angle = _mm_set1_epi8('<'), comma = _mm_set1_epi8(',');
-    while (end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i folded = _mm_and_si128(v, fold);
-        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(_mm_or_si128(v, one), paren));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, open_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, close_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, angle));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, comma));
-        int mask = _mm_movemask_epi8(m);
+    for (; end - p >= 16; p += 16) {
+        unsigned mask = scan_mask(load16(p), with_comma);
         if (mask)
-            return p + __builtin_ctz((unsigned)mask);
-        p += 16;
+            return p + __builtin_ctz(mask);
+    }
+    if (p < end && end - lo >= 16) {
+        unsigned mask = scan_mask(load16(end - 16), with_comma) >> (16 - (end - p));
+        return mask ? p + __builtin_ctz(mask) : end;
     }
 #endif
-    while (p < end && scan_class[(unsigned char)*p] == SC_PLAIN)
+    (void)lo;
+    while (p < end && (scan_class[(unsigned char)*p] == SC_PLAIN || (!with_comma && *p == ',')))
         p++;
     return p;
 }
 
-/* First byte at or after p that matters inside an annotation, or end. */
-static inline const char *find_angle_special(const char *p, const char *end)
+/* First byte at or after p that matters inside an annotation (see
+ * angle_special), or end. */
+static inline const char *find_angle_special(const char *p, const char *end, const char *lo)
 {
 #ifdef __SSE2__
-    const __m128i backslash = _mm_set1_epi8('\\'), quote = _mm_set1_epi8('"');
-    const __m128i open_b = _mm_set1_epi8('['), close_b = _mm_set1_epi8(']');
-    const __m128i fold = _mm_set1_epi8((char)0xFD), lt_gt = _mm_set1_epi8('<');
-    while (end - p >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i folded = _mm_and_si128(v, fold); /* '<' and '>' differ in bit 1 only */
-        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, quote));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, open_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(v, close_b));
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, lt_gt));
-        int mask = _mm_movemask_epi8(m);
+    for (; end - p >= 16; p += 16) {
+        unsigned mask = angle_mask(load16(p));
         if (mask)
-            return p + __builtin_ctz((unsigned)mask);
-        p += 16;
+            return p + __builtin_ctz(mask);
+    }
+    if (p < end && end - lo >= 16) {
+        unsigned mask = angle_mask(load16(end - 16)) >> (16 - (end - p));
+        return mask ? p + __builtin_ctz(mask) : end;
     }
 #endif
+    (void)lo;
     while (p < end && !angle_special[(unsigned char)*p])
         p++;
     return p;
@@ -91,7 +118,18 @@ static inline const char *find_angle_special(const char *p, const char *end)
 
 static inline int is_upper(char c) { return (unsigned char)(c - 'A') < 26u; }
 static inline int is_alpha(char c) { return (unsigned char)((c | 0x20) - 'a') < 26u; }
-static inline int is_ident(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+/* [A-Za-z0-9_]: a table, the name scan's test of every byte. */
+static const unsigned char ident_char[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+    ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1,
+    ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+    ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+    ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
+    ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+static inline int is_ident(char c) { return ident_char[(unsigned char)c]; }
 static inline int is_xdigit(char c)
 {
     return is_digit(c) || (unsigned char)((c | 0x20) - 'a') < 6u;
@@ -144,9 +182,10 @@ static const char *skip_quoted(const char *p, const char *end)
  * quoted strings (unix socket paths) are skipped. */
 static const char *skip_angle(const char *p, const char *end)
 {
+    const char *lo = p;
     int depth = 1, brackets = 0;
     while (p < end) {
-        p = find_angle_special(p, end);
+        p = find_angle_special(p, end, lo);
         if (p == end)
             break;
         char c = *p;
@@ -182,15 +221,57 @@ static nr_span annotation_path(const char *a, const char *b)
     return span(a, lt ? lt : b);
 }
 
+/* The '>' that ends an annotation body starting at p when the body holds
+ * no byte skip_angle looks at but for one "[...]" ("/data/x.bin",
+ * "pipe:[884321]"), else NULL (skip_angle then reads it). Where it
+ * answers, skip_angle(p, end) returns the answer + 1, and the body holds
+ * no '<', so it is all path. lo (at or before p) is readable. */
+static inline const char *simple_annotation_end(const char *p, const char *end, const char *lo)
+{
+    const char *q = find_angle_special(p, end, lo);
+    if (q < end && *q == '[') {
+        q = find_angle_special(q + 1, end, lo);
+        if (q == end || *q != ']')
+            return NULL;
+        q = find_angle_special(q + 1, end, lo);
+    }
+    return q < end && *q == '>' ? q : NULL;
+}
+
+/* skip_angle with its common cases inline (see simple_annotation_end). */
+static inline const char *skip_annotation(const char *p, const char *end)
+{
+    const char *gt = simple_annotation_end(p, end, p);
+    return gt ? gt + 1 : skip_angle(p, end);
+}
+
+/* p at the '<' of an fd annotation: returns just after the matching '>' and
+ * sets *path (annotation_path of the body), or returns NULL when the line
+ * ends first. */
+static inline const char *parse_annotation(const char *p, const char *end, nr_span *path)
+{
+    const char *gt = simple_annotation_end(p + 1, end, p);
+    if (gt) {
+        *path = span(p + 1, gt);
+        return gt + 1;
+    }
+    const char *close = skip_angle(p + 1, end);
+    if (close)
+        *path = annotation_path(p + 1, close - 1);
+    return close;
+}
+
 enum scan_stop { STOP_AT_CLOSE_PAREN, STOP_AT_COMMA };
 
 /* Scans balanced text from p. STOP_AT_CLOSE_PAREN returns the ')' that
- * closes the group p is inside; STOP_AT_COMMA returns the next top-level
- * ','. Returns NULL when the line ends first. */
-static const char *scan_group(const char *p, const char *end, enum scan_stop stop)
+ * closes the group p is inside; STOP_AT_COMMA returns the commas-th
+ * (1 or more) top-level ','. Returns NULL when the line ends first. lo
+ * (at or before p) is readable, see find_scan_special. */
+static inline __attribute__((always_inline)) const char *scan_group_n(const char *p, const char *end, const char *lo,
+                                                                      enum scan_stop stop, unsigned commas)
 {
     int depth = 0;
-    while ((p = find_scan_special(p, end)) < end) {
+    while ((p = find_scan_special(p, end, lo, stop == STOP_AT_COMMA)) < end) {
         switch (scan_class[(unsigned char)*p]) {
         case SC_QUOTE:
             p = skip_quoted(p + 1, end);
@@ -215,12 +296,12 @@ static const char *scan_group(const char *p, const char *end, enum scan_stop sto
                 p += 2;
                 continue;
             }
-            p = skip_angle(p + 1, end);
+            p = skip_annotation(p + 1, end);
             if (!p)
                 return NULL;
             continue;
         case SC_COMMA:
-            if (depth == 0 && stop == STOP_AT_COMMA)
+            if (depth == 0 && stop == STOP_AT_COMMA && --commas == 0)
                 return p;
             break;
         }
@@ -229,12 +310,17 @@ static const char *scan_group(const char *p, const char *end, enum scan_stop sto
     return NULL;
 }
 
+/* scan_group_n for the next ')' or the next top-level ','. */
+static inline __attribute__((always_inline)) const char *scan_group(const char *p, const char *end,
+                                                                    enum scan_stop stop)
+{
+    return scan_group_n(p, end, p, stop, 1);
+}
+
 /* Up to 8 leading ASCII digits of the 8 bytes at p (little-endian SWAR,
  * as in simdjson's parse_eight_digits): returns how many, value in *v. */
-static inline unsigned swar_digits8(const char *p, uint64_t *v)
+static inline unsigned swar_digits8_word(uint64_t w, uint64_t *v)
 {
-    uint64_t w;
-    memcpy(&w, p, 8);
     /* t's byte i is the digit value; a borrow or carry only runs toward
      * later bytes, so the first flagged byte is the first non-digit. */
     uint64_t t = w - 0x3030303030303030ULL;
@@ -243,11 +329,43 @@ static inline unsigned swar_digits8(const char *p, uint64_t *v)
     if (n == 0)
         return 0;
     t <<= 8 * (8 - n); /* the digits into the high bytes, zeros before them */
-    t = (t & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+    t = t * 2561 >> 8; /* bytes 0..9 already: no 0x0F mask; pairs of digits, at most 99 a byte */
     t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
     t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     *v = t;
     return n;
+}
+
+/* Whether the 8 bytes at p are all digits; their value in *v when so. The
+ * seconds of a -ttt stamp: no count, no shift. */
+static inline int swar_eight_digits(const char *p, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t t = w - 0x3030303030303030ULL;
+    if ((t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+        return 0;
+    t = t * 2561 >> 8;
+    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    *v = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    return 1;
+}
+
+static inline unsigned swar_digits8(const char *p, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return swar_digits8_word(w, v);
+}
+
+/* swar_digits8 of the 1 to 7 bytes p..end followed by NULs (non-digits),
+ * read as the 8 bytes that end at end: the caller knows those are inside
+ * the line. For the last number of a line, "<0.000012>". */
+static inline unsigned swar_digits8_at_end(const char *p, const char *end, uint64_t *v)
+{
+    uint64_t w;
+    memcpy(&w, end - 8, 8);
+    return swar_digits8_word(w >> (8 * (p - (end - 8))), v);
 }
 
 static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
@@ -278,7 +396,7 @@ static inline unsigned digit_run16(const char *p, const char *end, uint64_t *v)
 }
 
 /* Decimal digits into *v; returns the end, or NULL on no digits/overflow. */
-static const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
+static const char *parse_u64_dec_long(const char *p, const char *end, uint64_t *v)
 {
     uint64_t x;
     unsigned n = digit_run16(p, end, &x);
@@ -293,6 +411,23 @@ static const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
     }
     *v = x;
     return p;
+}
+
+/* parse_u64_dec_long with its common case inline: 1 to 8 digits followed
+ * by a non-digit or the end, the first 8 bytes readable (one SWAR step). */
+static inline const char *parse_u64_dec(const char *p, const char *end, uint64_t *v)
+{
+    if (end - p >= 8) {
+        uint64_t x;
+        unsigned n = swar_digits8(p, &x);
+        if (n == 0)
+            return NULL;
+        if (n < 8 || end - p == 8 || !is_digit(p[8])) {
+            *v = x;
+            return p + n;
+        }
+    }
+    return parse_u64_dec_long(p, end, v);
 }
 
 /* Hex digits (after "0x") into *v; returns the end or NULL. */
@@ -461,6 +596,53 @@ static const char *parse_prefix(const char *line, const char *end, nr_sline *out
     return skip_spaces(p, end);
 }
 
+/* Reads the prefix of `strace -f -o FILE -ttt`, "PID SECONDS.FRACTION "
+ * with up to 7 pid digits, up to 15 seconds digits and a 1 to 7 digit
+ * fraction, not followed by a second stamp: returns the body and sets pid
+ * and ts exactly as parse_prefix would, or returns NULL, out untouched, for
+ * any other shape (parse_prefix then reads the line). One SWAR step per
+ * number instead of the general digit loops. */
+static const char *parse_prefix_fast(const char *line, const char *end, nr_sline *out)
+{
+    uint64_t pid, whole, low, frac;
+    if (end - line < 32) /* all reads below stay inside the line */
+        return NULL;
+    unsigned n = swar_digits8(line, &pid);
+    if (n == 0 || n == 8 || line[n] != ' ' || pid > NR__PID_MAX)
+        return NULL;
+    const char *p = line + n + 1;
+    if (*p == ' ' || *p == '\t')
+        p = skip_spaces(p, end);
+    if (end - p < 24)
+        return NULL;
+    if (swar_eight_digits(p, &whole) && is_digit(p[8]) && is_digit(p[9]) && p[10] == '.') {
+        whole = whole * 100 + (uint64_t)((p[8] - '0') * 10 + (p[9] - '0')); /* 10 digits: 2001 to 2286 */
+        n = 10;
+    } else if ((n = swar_digits8(p, &whole)) == 8) {
+        unsigned more = swar_digits8(p + 8, &low);
+        if (more == 8)
+            return NULL;
+        if (more)
+            whole = whole * pow10_u64[more] + low;
+        n += more;
+    }
+    if (n == 0 || p[n] != '.' || whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
+        return NULL;
+    const char *f = p + n + 1;
+    unsigned nf = swar_digits8(f, &frac);
+    if (nf == 0 || nf == 8 || f[nf] != ' ')
+        return NULL;
+    const char *body = f + nf + 1;
+    if (body < end && (*body == ' ' || *body == '\t'))
+        body = skip_spaces(body, end);
+    if (body < end && (is_digit(*body) || *body == '('))
+        return NULL; /* maybe a second stamp */
+    out->pid = (int64_t)pid;
+    out->ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
+    out->ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
+    return body;
+}
+
 /* Skips the "[ 39] " of -n (syscall number) and the "[00007f80d30a0a07] "
  * (or "[????????????????] ") of -i (instruction pointer), in that order. */
 static const char *skip_syscall_number_and_ip(const char *p, const char *end)
@@ -496,6 +678,17 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     int n = 0;
     if (*q == '.') {
         q++;
+        uint64_t digits;
+        unsigned swar_n = 8;
+        if (end - q >= 8)
+            swar_n = swar_digits8(q, &digits);
+        else if (q < end && end - p >= 8) /* p is the '<', inside the line */
+            swar_n = swar_digits8_at_end(q, end, &digits);
+        if (swar_n < 8) { /* 0 to 7 digits and a non-digit: the common case in one step */
+            f = swar_n ? (int64_t)digits : 0;
+            n = (int)swar_n;
+            q += swar_n;
+        }
         while (q < end && n < 9 && is_digit(*q)) {
             f = f * 10 + (*q++ - '0');
             n++;
@@ -505,7 +698,9 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     }
     if (*q != '>')
         return NULL;
-    *ns = s * NR__NS_PER_S + f * pow10_ns[n];
+    /* modulo 2^64 as the machine wraps, without signed overflow: a duration
+     * of 10 or more digits of seconds comes out as garbage, not as UB */
+    *ns = (int64_t)((uint64_t)s * NR__NS_PER_S + (uint64_t)(f * pow10_ns[n]));
     return q + 1;
 }
 
@@ -534,14 +729,12 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
             q = parse_u64_dec(q, end, &v);
         if (!q)
             return -1;
-        out->result = negative ? -(int64_t)v : (int64_t)v;
+        out->result = negative ? (int64_t)(0 - v) : (int64_t)v; /* "-9223372036854775808" without overflow */
         p = q;
         if (p < end && *p == '<') {
-            const char *close = skip_angle(p + 1, end);
-            if (!close)
+            p = parse_annotation(p, end, &out->result_annot);
+            if (!p)
                 return -1;
-            out->result_annot = annotation_path(p + 1, close - 1);
-            p = close;
         }
     }
     out->has_result = 1;
@@ -581,6 +774,82 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
     return 0;
 }
 
+/* Whether "<S.FFFFFF>" (one seconds digit, 1 to 7 fraction digits; -T)
+ * runs from p to end, in one SWAR step, else whether parse_duration reads
+ * p..end; sets *ns as parse_duration does. The 8 bytes before end must be
+ * inside the line. */
+static inline int parse_duration_to_end(const char *p, const char *end, int64_t *ns)
+{
+    const ptrdiff_t frac_len = end - p - 4; /* all but "<S." and ">" */
+    if (frac_len >= 1 && frac_len <= 7 && is_digit(p[1]) && p[2] == '.' && end[-1] == '>') {
+        uint64_t frac;
+        if (swar_digits8_at_end(p + 3, end, &frac) == (unsigned)frac_len) {
+            *ns = (p[1] - '0') * NR__NS_PER_S + (int64_t)frac * pow10_ns[frac_len];
+            return 1;
+        }
+    }
+    return parse_duration(p, end, ns) == end;
+}
+
+/* The commonest results, " = N <0.000012>", " = N</path> <0.000012>" and
+ * " = -1 ENAME (text) <0.000012>" (N of 1 to 7 digits, maybe negative, the
+ * duration ending the line), in one pass: returns 1 with out set exactly
+ * as parse_result would set it, or 0, out untouched, for any other shape
+ * (parse_result then reads it). */
+static inline __attribute__((always_inline)) int parse_result_fast(const char *p, const char *end, nr_sline *out)
+{
+    if (end - p < 12 || p[0] != ' ' || p[1] != '=' || p[2] != ' ')
+        return 0;
+    const char *q = p + 3;
+    int negative = *q == '-';
+    q += negative;
+    uint64_t v;
+    unsigned n;
+    if (is_digit(q[0]) && !is_digit(q[1])) { /* "= 0", "= -1": no SWAR step */
+        v = (uint64_t)(q[0] - '0');
+        n = 1;
+    } else {
+        n = swar_digits8(q, &v); /* q + 8 <= p + 12 <= end */
+        if (n == 0 || n == 8)
+            return 0;
+    }
+    const char *r = q + n;
+    nr_span annot = out->result_annot;
+    if (*r == '<') {
+        r = parse_annotation(r, end, &annot);
+        if (!r)
+            return 0;
+    }
+    if (end - r < 2 || r[0] != ' ')
+        return 0;
+    nr_span errno_name = out->errno_name, errno_text = out->errno_text;
+    if (is_upper(r[1])) {
+        const char *name_end = r + 2;
+        while (name_end < end && is_ident(*name_end))
+            name_end++;
+        if (end - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
+            return 0;
+        const char *close = scan_group(name_end + 2, end, STOP_AT_CLOSE_PAREN);
+        if (!close || end - close < 3 || close[1] != ' ')
+            return 0;
+        errno_name = span(r + 1, name_end);
+        errno_text = span(name_end + 2, close);
+        r = close + 1;
+    }
+    if (r[1] != '<')
+        return 0;
+    int64_t dur;
+    if (!parse_duration_to_end(r + 1, end, &dur)) /* end - 8 >= p: the line */
+        return 0;
+    out->has_result = 1;
+    out->result = negative ? (int64_t)(0 - v) : (int64_t)v; /* "-9223372036854775808" without overflow */
+    out->result_annot = annot;
+    out->errno_name = errno_name;
+    out->errno_text = errno_text;
+    out->dur_ns = dur;
+    return 1;
+}
+
 static const char unfinished_marker[] = "<unfinished ...>";
 #define UNFINISHED_LEN (sizeof unfinished_marker - 1)
 static const char notice_marker[] = "strace: Process ";
@@ -616,7 +885,7 @@ static void parse_call(const char *name, const char *open, const char *end, nr_s
     }
     out->args = span(args, close);
     out->kind = NR_SL_SYSCALL;
-    if (parse_result(close + 1, end, out) < 0)
+    if (!parse_result_fast(close + 1, end, out) && parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
 
@@ -640,7 +909,7 @@ static void parse_resumed(const char *p, const char *end, nr_sline *out)
     }
     out->kind = NR_SL_RESUMED;
     out->args = span(args, close);
-    if (parse_result(close + 1, end, out) < 0)
+    if (!parse_result_fast(close + 1, end, out) && parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
 
@@ -758,12 +1027,12 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
 
 void nr_sline_parse(const char *line, size_t len, nr_sline *out)
 {
-    static const nr_sline empty = {
-        .kind = NR_SL_BAD, .pid = -1, .dur_ns = -1, .reason = "unknown_line",
-    };
-    *out = empty;
     /* Empty spans point at the line, never NULL. */
-    out->name.p = out->args.p = out->result_annot.p = out->errno_name.p = out->errno_text.p = line;
+    const nr_span none = {line, 0};
+    *out = (nr_sline){
+        .kind = NR_SL_BAD, .pid = -1, .dur_ns = -1, .reason = "unknown_line",
+        .name = none, .args = none, .result_annot = none, .errno_name = none, .errno_text = none,
+    };
     const char *end = line + len;
     while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
         end--;
@@ -773,7 +1042,9 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         out->reason = NULL;
         return;
     }
-    p = parse_prefix(line, end, out);
+    p = parse_prefix_fast(line, end, out);
+    if (!p)
+        p = parse_prefix(line, end, out);
     p = skip_syscall_number_and_ip(p, end);
     out->reason = NULL;
     if (p == end) {
@@ -855,7 +1126,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
 
 /* ---- argument helpers ---- */
 
-static nr_span trim(nr_span s)
+static inline nr_span trim(nr_span s)
 {
     if (!s.p)
         return s;
@@ -873,15 +1144,14 @@ nr_span nr_sarg(nr_span args, unsigned i)
     nr_span none = {args.p ? args.p + args.n : NULL, 0};
     if (!p)
         return none;
-    for (unsigned k = 0;; k++) {
-        const char *comma = scan_group(p, end, STOP_AT_COMMA);
-        const char *arg_end = comma ? comma : end;
-        if (k == i)
-            return trim(span(p, arg_end));
+    if (i > 0) { /* past i top-level commas in one scan */
+        const char *comma = scan_group_n(p, end, p, STOP_AT_COMMA, i);
         if (!comma)
             return none;
         p = comma + 1;
     }
+    const char *comma = scan_group_n(p, end, args.p, STOP_AT_COMMA, 1);
+    return trim(span(p, comma ? comma : end));
 }
 
 unsigned nr_sarg_count(nr_span args)
@@ -972,11 +1242,9 @@ static const char *parse_fd_text(const char *p, const char *end, int comments, i
     q = after_comment;
     *annot = (nr_span){q, 0};
     if (q < end && *q == '<') {
-        const char *close = skip_angle(q + 1, end);
-        if (!close)
+        q = parse_annotation(q, end, annot);
+        if (!q)
             return NULL;
-        *annot = annotation_path(q + 1, close - 1);
-        q = close;
     }
     *fd = v;
     return q;
@@ -998,7 +1266,48 @@ int nr_sarg_fd(nr_span arg, int64_t *fd, nr_span *annot)
     return 0;
 }
 
+/* nr_sarg_fd_at beyond its commonest case (kept out of line so that the
+ * fast path needs no stack frame). */
+static __attribute__((noinline)) int sarg_fd_at_general(nr_span args, unsigned i, int64_t *fd, nr_span *annot);
+
 int nr_sarg_fd_at(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
+{
+    if (i == 0 && args.p && args.n >= 9) {
+        /* the commonest cases, "4</data/x.bin>", "5<pipe:[123]>" or
+         * "AT_FDCWD</cwd>" and a comma or the end, with one annotation scan: what parse_fd_text
+         * and the checks of sarg_fd_at_general would give for them */
+        const char *p = args.p, *end = args.p + args.n;
+        uint64_t u;
+        int64_t v;
+        unsigned n;
+        if (is_digit(p[0]) && p[1] == '<') { /* fds are small: no SWAR step for one or two digits */
+            v = p[0] - '0';
+            n = 1;
+        } else if (is_digit(p[0]) && is_digit(p[1]) && p[2] == '<') {
+            v = (p[0] - '0') * 10 + (p[1] - '0');
+            n = 2;
+        } else if (memcmp(p, "AT_FDCWD<", 9) == 0) {
+            v = -100;
+            n = 8;
+        } else {
+            n = swar_digits8(p, &u);
+            v = (int64_t)u;
+            if (n == 8)
+                n = 0;
+        }
+        if (n && p[n] == '<') {
+            const char *gt = simple_annotation_end(p + n + 1, end, p);
+            if (gt && (gt + 1 == end || gt[1] == ',')) {
+                *fd = v;
+                *annot = span(p + n + 1, gt);
+                return 0;
+            }
+        }
+    }
+    return sarg_fd_at_general(args, i, fd, annot);
+}
+
+static int sarg_fd_at_general(nr_span args, unsigned i, int64_t *fd, nr_span *annot)
 {
     if (i == 0 && args.p) {
         /* the common case in one pass: "4</data/x.bin>, ..." - the fd text,
@@ -1077,6 +1386,42 @@ static int put_byte(char *dst, size_t cap, size_t *n, unsigned char b)
     return 0;
 }
 
+/* First '\\' at or after p, or with quoted also the first '"', or end;
+ * lo (at or before p) is readable. */
+static inline const char *find_escape_or_quote(const char *p, const char *end, const char *lo, int quoted)
+{
+#ifdef __SSE2__
+    const __m128i backslash = _mm_set1_epi8('\\'), quote = _mm_set1_epi8(quoted ? '"' : '\\');
+    for (; end - p >= 16; p += 16) {
+        __m128i v = load16(p);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, quote)));
+        if (mask)
+            return p + __builtin_ctz(mask);
+    }
+    if (p < end && end - lo >= 16) { /* the last bytes as in find_scan_special */
+        __m128i v = load16(end - 16);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, quote)));
+        mask >>= 16 - (end - p);
+        return mask ? p + __builtin_ctz(mask) : end;
+    }
+#endif
+    (void)lo;
+    while (p < end && *p != '\\' && !(quoted && *p == '"'))
+        p++;
+    return p;
+}
+
+/* Appends the plain bytes a..b to dst as far as they fit (as put_byte
+ * would, one by one). */
+static void put_run(char *dst, size_t cap, size_t *n, const char *a, const char *b)
+{
+    size_t run = (size_t)(b - a), room = cap > *n + 1 ? cap - 1 - *n : 0;
+    size_t k = run < room ? run : room;
+    if (k)
+        memcpy(dst + *n, a, k);
+    *n += k;
+}
+
 long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated)
 {
     nr_span t = trim(arg);
@@ -1092,6 +1437,11 @@ long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated)
         p++;
     int closed = 0;
     while (p < end) {
+        const char *run_end = find_escape_or_quote(p, end, t.p, quoted);
+        put_run(dst, dst_cap, &n, p, run_end);
+        p = run_end;
+        if (p == end)
+            break;
         unsigned char c = (unsigned char)*p;
         if (quoted && c == '"') {
             closed = 1;

@@ -11,6 +11,23 @@
 #include "nr_strtab.h"
 #include "store_internal.h"
 
+/* The default compression: zstd level 1 (strategy fast) with matches of at
+ * least 7 bytes. Chunks are runs of one- and two-byte varints; shorter
+ * matches rarely pay for their sequence, and fewer candidates cost fewer
+ * instructions: on the chunks of a 26 MB generated log, 26% fewer
+ * instructions than level 3 for 4% more compressed bytes, nearly all of
+ * them in events.file_id (hence the retry below). */
+#define DEFAULT_LEVEL 1
+#define DEFAULT_MIN_MATCH 7
+/* With the default, a chunk that shrinks by less than RETRY_GAIN (16/10)
+ * is compressed again at RETRY_LEVEL and the smaller frame kept: columns of
+ * ids (events.file_id) repeat short runs that only the double-fast match
+ * finder of level 3 catches. At 16/10 the stores of the generated logs are
+ * no larger than at level 3 alone (docs/performance.md, "Store writer"). */
+#define RETRY_GAIN_NUM 16u
+#define RETRY_GAIN_DEN 10u
+#define RETRY_LEVEL 3
+
 /* Footer entry of a written chunk. */
 typedef struct chunk_entry {
     uint64_t offset;
@@ -22,6 +39,10 @@ typedef struct chunk_entry {
  * memcmp instead of hashing the string. */
 #define STR_CACHE_SLOTS 32u
 
+/* nr_table_append_rows with at least this many rows sizes the column
+ * buffers for a whole row group. */
+#define APPEND_FULL_GROUP_ROWS 1024u
+
 /* Values of one column in the current row group. */
 typedef struct col_buf {
     int64_t *i64;        /* I64: values */
@@ -29,6 +50,8 @@ typedef struct col_buf {
     nr_strtab strings;   /* STR: distinct strings of the group, first-appearance order */
     uint32_t recent[STR_CACHE_SLOTS]; /* STR: 1 + id of a recently set string, by cheap key; 0 = empty */
     uint64_t set_serial; /* row serial of the last set; checks that rows are complete */
+    uint32_t *remap;     /* STR, nr_table_append_rows: 1 + id in strings of a dict id; 0 = not yet */
+    size_t remap_len, remap_cap;
 } col_buf;
 
 struct nr_table_writer {
@@ -47,12 +70,13 @@ struct nr_table_writer {
 
 struct nr_store_writer {
     nr_outfile out;
-    ZSTD_CCtx *cctx;
-    int level;
+    ZSTD_CCtx *cctx;     /* compression parameters set once (set_params) */
+    ZSTD_CCtx *retry;    /* RETRY_LEVEL; NULL once a level is set explicitly */
     nr_table_writer **tables;
     size_t ntables, tables_cap;
     nr_buf raw;          /* encoded chunk */
     nr_buf packed;       /* compressed chunk; later the footer */
+    nr_buf spare;        /* the retry's frame */
     int64_t *xs;         /* transformed values of the chunk being encoded */
     size_t xs_cap;
     int committed;
@@ -78,18 +102,32 @@ const char *nr_col_encoding_name(int encoding)
     }
 }
 
+/* Sets the parameters every chunk is compressed with, once (they persist
+ * across frames). min_match 0: the level's own. */
+static int set_params(ZSTD_CCtx *cctx, int level, int min_match)
+{
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, min_match)))
+        return NR_E_INPUT;
+    return 0;
+}
+
 int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *err)
 {
     *out = NULL;
     nr_store_writer *w = calloc(1, sizeof *w);
     if (!w)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
-    w->level = 3;
     w->out.fd = -1;
     nr_buf_init(&w->raw);
     nr_buf_init(&w->packed);
+    nr_buf_init(&w->spare);
     w->cctx = ZSTD_createCCtx();
-    if (!w->cctx) {
+    w->retry = ZSTD_createCCtx();
+    if (!w->cctx || !w->retry || set_params(w->cctx, DEFAULT_LEVEL, DEFAULT_MIN_MATCH) < 0 ||
+        set_params(w->retry, RETRY_LEVEL, 0) < 0) {
+        ZSTD_freeCCtx(w->cctx);
+        ZSTD_freeCCtx(w->retry);
         free(w);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     }
@@ -113,7 +151,10 @@ int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *er
 
 void nr_store_writer_set_level(nr_store_writer *w, int level)
 {
-    w->level = level < 1 ? 1 : level > 19 ? 19 : level;
+    level = level < 1 ? 1 : level > 19 ? 19 : level;
+    (void)set_params(w->cctx, level, 0); /* valid for every level in range */
+    ZSTD_freeCCtx(w->retry);
+    w->retry = NULL;
 }
 
 static int valid_name(const char *name)
@@ -189,6 +230,7 @@ static void free_table(nr_table_writer *t)
         for (size_t c = 0; c < t->def->ncols; c++) {
             free(t->cols[c].i64);
             free(t->cols[c].str_ids);
+            free(t->cols[c].remap);
             nr_strtab_fini(&t->cols[c].strings);
         }
     free(t->cols);
@@ -283,9 +325,12 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* Transformed values of column c (FORMAT.md, "I64 chunks, version 2") into
- * w->xs; returns the transform. Differences wrap modulo 2^64. */
-static int transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c, size_t *base_out)
+/* Transformed values of column c (FORMAT.md, "I64 chunks, version 2"):
+ * w->xs, or the column's own values for transform 0 (no copy). Sets the
+ * transform and, for transform 2, the base column. Differences wrap
+ * modulo 2^64. */
+static const int64_t *transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c,
+                                    int *transform, size_t *base_out)
 {
     const int64_t *v = t->cols[c].i64;
     int64_t *x = w->xs;
@@ -295,7 +340,8 @@ static int transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c,
         for (size_t i = 0; i < rows; i++)
             x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)b[i]);
         *base_out = (size_t)t->base[c];
-        return NR__I64_BASE;
+        *transform = NR__I64_BASE;
+        return x;
     }
     if (t->def->cols[c].encoding == NR_ENC_DELTA_VARINT) {
         uint64_t prev = 0;
@@ -303,10 +349,11 @@ static int transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c,
             x[i] = (int64_t)((uint64_t)v[i] - prev);
             prev = (uint64_t)v[i];
         }
-        return NR__I64_DELTA;
+        *transform = NR__I64_DELTA;
+        return x;
     }
-    memcpy(x, v, rows * sizeof *x);
-    return NR__I64_VALUES;
+    *transform = NR__I64_VALUES;
+    return v;
 }
 
 /* The largest scale that divides every value but -1 (1 if none is > 1):
@@ -328,48 +375,112 @@ static uint64_t common_scale(const int64_t *x, size_t rows)
     return g > 1 ? g : 1;
 }
 
+/* The svarints of x[0..rows) at p (scale 1); returns the end. Most codes
+ * take one byte, so that case skips the general loop. */
+static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
+{
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t z = nr_zigzag(x[i]);
+        if (z < 0x80)
+            *p++ = (uint8_t)z;
+        else
+            p = put_uvarint(p, z);
+    }
+    return p;
+}
+
+/* put_codes for scale > 1: the svarints of nr__scale_down(x[i], scale). */
+static uint8_t *put_scaled_codes(uint8_t *p, const int64_t *x, size_t rows, uint64_t scale)
+{
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t z = nr_zigzag(nr__scale_down(x[i], scale));
+        if (z < 0x80)
+            *p++ = (uint8_t)z;
+        else
+            p = put_uvarint(p, z);
+    }
+    return p;
+}
+
+/* Encodes I64 column c of t into w->raw (FORMAT.md, "I64 chunks, version 2"). */
+static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
+{
+    size_t rows = t->nrows;
+    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX));
+    NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
+    size_t base = 0;
+    int transform;
+    const int64_t *x = transform_i64(w, t, c, &transform, &base);
+    uint64_t scale = common_scale(x, rows);
+    uint8_t *p = w->raw.data;
+    *p++ = (uint8_t)transform;
+    if (transform == NR__I64_BASE)
+        p = put_uvarint(p, base);
+    p = put_uvarint(p, scale);
+    p = scale == 1 ? put_codes(p, x, rows) : put_scaled_codes(p, x, rows, scale);
+    w->raw.len = (size_t)(p - w->raw.data);
+    return 0;
+}
+
+/* Encodes STR column c of t into w->raw (FORMAT.md, "DICT (3)"): sized
+ * once, then written without further checks. */
+static int encode_dict(nr_store_writer *w, const nr_table_writer *t, size_t c)
+{
+    const col_buf *cb = &t->cols[c];
+    const nr_strtab *st = &cb->strings;
+    size_t rows = t->nrows;
+    size_t need = 10 + rows * 5;
+    for (size_t id = 0; id < st->count; id++) {
+        size_t n = nr_strtab_len(st, id) + 5;
+        if (need > SIZE_MAX - n)
+            return NR_E_LIMIT;
+        need += n;
+    }
+    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, need));
+    uint8_t *p = put_uvarint(w->raw.data, st->count);
+    for (size_t id = 0; id < st->count; id++) {
+        size_t n = nr_strtab_len(st, id);
+        p = put_uvarint(p, n);
+        memcpy(p, nr_strtab_str(st, id), n);
+        p += n;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        uint32_t id = cb->str_ids[i];
+        if (id < 0x80)
+            *p++ = (uint8_t)id;
+        else
+            p = put_uvarint(p, id);
+    }
+    w->raw.len = (size_t)(p - w->raw.data);
+    return 0;
+}
+
 /* Encodes column c of t into w->raw (FORMAT.md, "Encodings"). */
 static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
 {
-    const col_buf *cb = &t->cols[c];
-    const nr_col_def *def = &t->def->cols[c];
-    size_t rows = t->nrows;
     w->raw.len = 0;
-    if (def->type == NR_COL_I64) {
-        NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX));
-        NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
-        size_t base = 0;
-        int transform = transform_i64(w, t, c, &base);
-        uint64_t scale = common_scale(w->xs, rows);
-        uint8_t *p = w->raw.data;
-        *p++ = (uint8_t)transform;
-        if (transform == NR__I64_BASE)
-            p = put_uvarint(p, base);
-        p = put_uvarint(p, scale);
-        if (scale == 1) {
-            for (size_t i = 0; i < rows; i++)
-                p = put_uvarint(p, nr_zigzag(w->xs[i]));
-        } else {
-            for (size_t i = 0; i < rows; i++)
-                p = put_uvarint(p, nr_zigzag(nr__scale_down(w->xs[i], scale)));
-        }
-        w->raw.len = (size_t)(p - w->raw.data);
-        return 0;
-    }
-    const nr_strtab *st = &cb->strings;
-    NR_TRY(nr_buf_put_uvarint(&w->raw, st->count));
-    for (size_t id = 0; id < st->count; id++) {
-        NR_TRY(nr_buf_put_uvarint(&w->raw, nr_strtab_len(st, id)));
-        NR_TRY(nr_buf_put(&w->raw, nr_strtab_str(st, id), nr_strtab_len(st, id)));
-    }
-    if (w->raw.len > SIZE_MAX - rows * 5)
-        return NR_E_LIMIT;
-    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, w->raw.len + rows * 5));
-    uint8_t *p = w->raw.data + w->raw.len;
-    for (size_t i = 0; i < rows; i++)
-        p = put_uvarint(p, cb->str_ids[i]);
-    w->raw.len = (size_t)(p - w->raw.data);
-    return 0;
+    if (t->def->cols[c].type == NR_COL_I64)
+        return encode_i64(w, t, c);
+    return encode_dict(w, t, c);
+}
+
+/* Compresses w->raw into w->packed (capacity bound); returns the frame's
+ * size or a zstd error code. A chunk the default barely shrinks gets one
+ * retry at RETRY_LEVEL; the smaller frame wins (the first on a tie). */
+static size_t compress_chunk(nr_store_writer *w, size_t bound)
+{
+    size_t n = ZSTD_compress2(w->cctx, w->packed.data, bound, w->raw.data, w->raw.len);
+    if (ZSTD_isError(n) || !w->retry || (uint64_t)n * RETRY_GAIN_NUM <= (uint64_t)w->raw.len * RETRY_GAIN_DEN)
+        return n;
+    if (NR_GROW(w->spare.data, w->spare.cap, bound) < 0)
+        return n; /* the first frame is as valid */
+    size_t m = ZSTD_compress2(w->retry, w->spare.data, bound, w->raw.data, w->raw.len);
+    if (ZSTD_isError(m) || m >= n)
+        return n;
+    nr_buf tmp = w->packed;
+    w->packed = w->spare;
+    w->spare = tmp;
+    return m;
 }
 
 /* Encodes, compresses and writes chunk c of the current group of t. */
@@ -386,7 +497,7 @@ static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_erro
     size_t bound = ZSTD_compressBound(w->raw.len);
     if (NR_GROW(w->packed.data, w->packed.cap, bound) < 0)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
-    size_t n = ZSTD_compressCCtx(w->cctx, w->packed.data, bound, w->raw.data, w->raw.len, w->level);
+    size_t n = compress_chunk(w, bound);
     if (ZSTD_isError(n))
         return nr_error_set(err, NR_E_IO, "%s: zstd: %s", file, ZSTD_getErrorName(n));
     if (NR_GROW(t->chunks, t->chunks_cap, t->nchunks + 1) < 0)
@@ -418,6 +529,8 @@ static int flush_group(nr_table_writer *t, nr_error *err)
         if (t->def->cols[c].type == NR_COL_STR) {
             nr_strtab_reset(&t->cols[c].strings);
             memset(t->cols[c].recent, 0, sizeof t->cols[c].recent);
+            if (t->cols[c].remap_len)
+                memset(t->cols[c].remap, 0, t->cols[c].remap_len * sizeof *t->cols[c].remap);
         }
     t->nrows = 0;
     return 0;
@@ -444,6 +557,92 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err)
         int rc = grow_columns(t, want);
         if (rc < 0)
             return nr_error_set(err, rc, "%s: out of memory for table '%s'", file, t->def->name);
+    }
+    return 0;
+}
+
+/* Maps the caller's dict ids of a STR column to ids of the row group's
+ * strings, interning each distinct one at its first row (the order
+ * nr_table_set_str would give). Writes k ids at str_ids + t->nrows. */
+static int append_ids(nr_table_writer *t, size_t c, const nr_col_values *v, size_t from, size_t k)
+{
+    col_buf *cb = &t->cols[c];
+    const nr_strtab *dict = v->dict;
+    const uint32_t *ids = v->ids + from;
+    uint32_t *out = cb->str_ids + t->nrows;
+    for (size_t i = 0; i < k; i++) {
+        uint32_t id = ids[i];
+        if (id >= cb->remap_len)
+            return NR_E_INPUT;
+        uint32_t m = cb->remap[id];
+        if (m == 0) {
+            int64_t s = nr_strtab_intern(&cb->strings, nr_strtab_str(dict, id), nr_strtab_len(dict, id));
+            if (s < 0)
+                return (int)s;
+            m = cb->remap[id] = (uint32_t)s + 1;
+        }
+        out[i] = m - 1;
+    }
+    return 0;
+}
+
+/* Sizes and clears the id maps of the STR columns for this call's dicts. */
+static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
+{
+    for (size_t c = 0; c < t->def->ncols; c++) {
+        if (t->def->cols[c].type != NR_COL_STR)
+            continue;
+        col_buf *cb = &t->cols[c];
+        size_t count = cols[c].dict ? cols[c].dict->count : 0;
+        NR_TRY(NR_GROW(cb->remap, cb->remap_cap, count));
+        cb->remap_len = count;
+        if (count)
+            memset(cb->remap, 0, count * sizeof *cb->remap);
+    }
+    return 0;
+}
+
+/* Appends rows [from, from + k) of cols to the current group (k fits). */
+static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t from, size_t k)
+{
+    if (t->nrows + k > t->cap) {
+        /* batches of many rows: the whole group at once, no copying as it fills */
+        size_t want = k >= APPEND_FULL_GROUP_ROWS ? NR_STORE_ROWS_PER_GROUP : t->cap;
+        while (want < t->nrows + k)
+            want *= 2;
+        NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP));
+    }
+    for (size_t c = 0; c < t->def->ncols; c++) {
+        if (t->def->cols[c].type == NR_COL_I64)
+            memcpy(t->cols[c].i64 + t->nrows, cols[c].i64 + from, k * sizeof(int64_t));
+        else
+            NR_TRY(append_ids(t, c, &cols[c], from, k));
+    }
+    t->nrows += k;
+    t->total_rows += k;
+    t->row_serial += k; /* a row begun with set_* must be set again */
+    return 0;
+}
+
+int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err)
+{
+    const char *file = t->store->out.target;
+    if (t->error < 0)
+        return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s", file,
+                            t->def->name, nr_error_name(t->error));
+    int rc = reset_remaps(t, cols);
+    for (size_t done = 0; rc == 0 && done < n;) {
+        size_t room = NR_STORE_ROWS_PER_GROUP - t->nrows;
+        size_t k = n - done < room ? n - done : room;
+        rc = append_group(t, cols, done, k);
+        done += k;
+        if (rc == 0 && t->nrows == NR_STORE_ROWS_PER_GROUP)
+            NR_TRY(flush_group(t, err)); /* sets err and fails the store itself */
+    }
+    if (rc < 0) {
+        t->error = rc;
+        return nr_error_set(err, rc, "%s: table '%s': cannot append rows: %s%s", file, t->def->name,
+                            nr_error_name(rc), rc == NR_E_INPUT ? " (a string id outside its dictionary)" : "");
     }
     return 0;
 }
@@ -530,7 +729,9 @@ void nr_store_writer_destroy(nr_store_writer *w)
     free(w->tables);
     nr_buf_fini(&w->raw);
     nr_buf_fini(&w->packed);
+    nr_buf_fini(&w->spare);
     free(w->xs);
     ZSTD_freeCCtx(w->cctx);
+    ZSTD_freeCCtx(w->retry);
     free(w);
 }

@@ -4,6 +4,7 @@
  * nothing behind (render/report.c did); abort after it is a no-op; the
  * signal-time cleanup removes every open temporary file. */
 #include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -72,6 +73,56 @@ static void signal_cleanup_removes_open_temporaries(void **state)
     nr_outfile_abort(&fb);
 }
 
+/* Every open temporary file must be known to the signal cleanup: when the
+ * table of open outputs is full, opening one more is refused, not left
+ * untracked. */
+static void outputs_beyond_the_table_are_refused(void **state)
+{
+    enum { MANY = 80 };
+    nr_outfile out[MANY];
+    nr_error err;
+    int opened = 0, refused_at = -1;
+    for (int i = 0; i < MANY; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/many%d.nio", dir, i);
+        if (nr_outfile_open(&out[i], path, &err) == 0) {
+            opened++;
+        } else if (refused_at < 0) {
+            refused_at = i;
+            assert_non_null(strstr(err.msg, "cannot create output"));
+        }
+    }
+    assert_int_equal(opened, 64);
+    assert_int_equal(refused_at, 64);
+    assert_int_equal(entries_with("many"), 64); /* the refused ones left nothing */
+    nr_outfile_abort_all_from_signal();
+    assert_int_equal(entries_with("many"), 0);
+    for (int i = 0; i < MANY; i++)
+        nr_outfile_abort(&out[i]);
+}
+
+/* Signals are held only while a temporary file is created: the caller's
+ * signal mask is the same afterwards. */
+static void open_restores_the_signal_mask(void **state)
+{
+    sigset_t before, after;
+    sigemptyset(&before);
+    sigaddset(&before, SIGUSR1);
+    assert_int_equal(sigprocmask(SIG_SETMASK, &before, NULL), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/mask.nio", dir);
+    nr_outfile f;
+    nr_error err;
+    assert_int_equal(nr_outfile_open(&f, path, &err), 0);
+    assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &after), 0);
+    assert_true(sigismember(&after, SIGUSR1));
+    assert_false(sigismember(&after, SIGINT));
+    assert_false(sigismember(&after, SIGTERM));
+    nr_outfile_abort(&f);
+    sigemptyset(&before);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+}
+
 static int setup(void **state) { return mkdtemp(dir) ? 0 : -1; }
 
 static int teardown(void **state)
@@ -86,6 +137,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(failed_commit_removes_temporary),
         cmocka_unit_test(signal_cleanup_removes_open_temporaries),
+        cmocka_unit_test(outputs_beyond_the_table_are_refused),
+        cmocka_unit_test(open_restores_the_signal_mask),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -960,6 +960,155 @@ static void determinism(void **state)
     ck_free(&b);
 }
 
+/* fds from the dense table's end (65536) up to INT_MAX are tracked like
+ * small ones: dup2, F_DUPFD, F_SETFD, fork, close_range and execve. */
+static void high_fds_tracked(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "600 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 70000\n"
+        "600 openat(AT_FDCWD, \"/d/b\", O_RDONLY|O_CLOEXEC) = 2147483646\n"
+        "600 read(70000, \"abc\", 3) = 3\n"
+        "600 dup2(70000, 2147483647) = 2147483647\n"
+        "600 read(2147483647, \"de\", 2) = 2\n"
+        "600 fcntl(70000, F_DUPFD, 100000) = 100001\n"
+        "600 fcntl(100001, F_SETFD, FD_CLOEXEC) = 0\n"
+        "600 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f0) = 601\n"
+        "601 read(2147483647, \"f\", 1) = 1\n"
+        "601 close_range(80000, ~0U, 0) = 0\n"
+        "601 read(2147483647, \"g\", 1) = 1\n"
+        "601 read(70000, \"h\", 1) = 1\n"
+        "600 read(2147483646, \"xy\", 2) = 2\n"
+        "600 execve(\"/bin/x\", [\"x\"], 0x1 /* 0 vars */) = 0\n"
+        "600 read(2147483646, \"z\", 1) = 1\n"
+        "600 read(100001, \"z\", 1) = 1\n"
+        "600 read(2147483647, \"i\", 1) = 1\n"
+        "600 close_range(3, 2147483647, CLOSE_RANGE_CLOEXEC) = 0\n"
+        "600 execve(\"/bin/y\", [\"y\"], 0x1 /* 0 vars */) = 0\n"
+        "600 read(70000, \"j\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    /* offsets: one description shared by 70000, 2147483647 and the child's copies */
+    static const struct { const char *path; int64_t offset; } reads[] = {
+        {"/d/a", 0}, {"/d/a", 3}, {"/d/a", 5}, {"", 0}, {"/d/a", 6},
+        {"/d/b", 0}, {"", 0}, {"", 0}, {"/d/a", 7}, {"", 0},
+    };
+    for (unsigned i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        long row = ck_event_row(&r, "read", i);
+        assert_string_equal(ck_event_path(&r, row, "file_id"), reads[i].path);
+        if (reads[i].path[0])
+            assert_int_equal(EV(&r, row, "offset"), reads[i].offset);
+    }
+    FILE_EQ(&r, "/d/a", "bytes_read", 8);
+    FILE_EQ(&r, "/d/a", "read_calls", 5);
+    FILE_EQ(&r, "/d/b", "bytes_read", 2);
+    assert_int_equal(ck_diag(&r, "fd_out_of_range"), 0);
+    ck_free(&r);
+}
+
+/* Many scattered high fds: each open, close and close_range finds its own
+ * (the sparse map's probing and deletion). */
+static void many_high_fds(void **state)
+{
+    enum { N = 300 };
+    static char log[N * 160];
+    size_t n = 0;
+    for (int i = 0; i < N; i++) /* fds 65536 + i * 7 * 65537: neighbours in a small hash table */
+        n += (size_t)snprintf(log + n, sizeof log - n, "9 openat(AT_FDCWD, \"/h/%d\", O_RDONLY) = %lld\n", i,
+                              65536LL + (long long)i * 7 * 65537);
+    for (int i = 1; i < N; i += 2)
+        n += (size_t)snprintf(log + n, sizeof log - n, "9 close(%lld) = 0\n", 65536LL + (long long)i * 7 * 65537);
+    for (int i = 0; i < N; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n, "9 read(%lld, \"a\", 1) = 1\n", 65536LL + (long long)i * 7 * 65537);
+    n += (size_t)snprintf(log + n, sizeof log - n, "9 close_range(65536, ~0U, 0) = 0\n");
+    for (int i = 0; i < N; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n, "9 read(%lld, \"a\", 1) = 1\n", 65536LL + (long long)i * 7 * 65537);
+    ck_run r;
+    ck_ingest_text(&r, log, NULL);
+    assert_ok(&r);
+    for (int i = 0; i < N; i++) {
+        char path[32];
+        snprintf(path, sizeof path, "/h/%d", i);
+        FILE_EQ(&r, path, "bytes_read", i % 2 == 0 ? 1 : 0);
+        /* after close_range every read is on an fd never seen opened */
+        assert_string_equal(ck_event_path(&r, ck_event_row(&r, "read", (unsigned)(N + i)), "file_id"), "");
+    }
+    ck_free(&r);
+}
+
+/* A value beyond int is no fd: counted, with its line, and never tracked. */
+static void fd_beyond_int_reported(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "8 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 2147483648\n"
+        "8 read(2147483648, \"a\", 1) = 1\n"
+        "8 read(-1, \"a\", 1) = -1 EBADF (Bad file descriptor)\n"
+        "8 read(99999999999, \"a\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "fd_out_of_range"), 3);
+    FILE_EQ(&r, "/d/a", "open_calls", 1);
+    FILE_EQ(&r, "/d/a", "read_calls", 0);
+    for (unsigned i = 0; i < 3; i++)
+        assert_int_equal(EV(&r, ck_event_row(&r, "read", i), "file_id"), -1);
+    long row = -1;
+    for (size_t i = 0; i < r.diagnostics.nrows && row < 0; i++)
+        if (strcmp(ck_str(&r.diagnostics, i, "reason"), "fd_out_of_range") == 0)
+            row = (long)i;
+    assert_true(row >= 0);
+    assert_int_equal(ck_i64(&r.diagnostics, (size_t)row, "line"), 1); /* examples in order: the open's */
+    ck_free(&r);
+}
+
+/* -y annotations: the model reads an unchanged "fd<path>" itself and leaves
+ * every other form to the lexer; both must give the same answers. */
+static void annotation_forms(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "700 openat(AT_FDCWD</w>, \"a\", O_RDONLY) = 3</w/a>\n"
+        "700 read(3</w/a>, \"x\", 1) = 1\n"
+        "700 read(3</w/renamed>, \"x\", 1) = 1\n"
+        "700 read(3</w/renamed>, \"x\", 1) = 1\n"
+        "700 read(3</w/renamed> , \"x\", 1) = 1\n"
+        "700 pread64(3</w/renamed>, \"x\", 1, 50) = 1\n"
+        "700 newfstatat(3</w/renamed>, \"\", {st_mode=S_IFREG|0644, st_size=1, ...}, AT_EMPTY_PATH) = 0\n"
+        "700 newfstatat(AT_FDCWD</w>, \"c\", {st_mode=S_IFREG|0644, st_size=1, ...}, 0) = 0\n"
+        "700 newfstatat(AT_FDCWD</w/sub>, \"d\", {st_mode=S_IFREG|0644, st_size=1, ...}, 0) = 0\n"
+        "700 socket(AF_UNIX, SOCK_STREAM, 0) = 4<UNIX:[123->456]>\n"
+        "700 write(4<UNIX:[123->456]>, \"x\", 1) = 1\n"
+        "700 write(4<UNIX:[123->456]>, \"x\", 1) = 1\n"
+        "700 openat(AT_FDCWD</w>, \"b-\", O_RDONLY) = 5</w/b->\n"
+        "700 read(5</w/b->, \"x\", 1) = 1\n"
+        "700 read(5</w/b->, \"x\", 1) = 1\n"
+        "700 openat(AT_FDCWD</w>, \"q>q\", O_RDONLY) = 6</w/q\\x3eq>\n"
+        "700 read(6</w/q\\x3eq>, \"x\", 1) = 1\n"
+        "700 read(6</w/q\\x3eq>, \"x\", 1) = 1\n"
+        "700 openat(AT_FDCWD</w>, \"p\", O_RDONLY) = 7</w/p [1]>\n"
+        "700 read(7</w/p [1]>, \"x\", 1) = 1\n"
+        "700 read(7</w/p [1]>, \"x\", 1) = 1\n"
+        "700 close(7</w/p [1]>) = 0\n"
+        "700 read(7, \"x\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/w/a", "read_calls", 1);
+    FILE_EQ(&r, "/w/renamed", "read_calls", 4);
+    FILE_EQ(&r, "/w/renamed", "meta_calls", 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "pread64", 0), "offset"), 50);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 3), "offset"), 3); /* one description, renamed */
+    FILE_EQ(&r, "/w/c", "meta_calls", 1);
+    FILE_EQ(&r, "/w/sub/d", "meta_calls", 1);
+    FILE_EQ(&r, "UNIX:[123->456]", "write_calls", 2);
+    FILE_EQ(&r, "/w/b-", "read_calls", 2);
+    FILE_EQ(&r, "/w/q>q", "read_calls", 2);
+    FILE_EQ(&r, "/w/p [1]", "read_calls", 2);
+    FILE_EQ(&r, "/w/p [1]", "close_calls", 1);
+    /* with -y a bare fd is not open */
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 10), "file_id"), -1);
+    ck_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -969,6 +1118,10 @@ int main(void)
         cmocka_unit_test(threads_and_unfinished),
         cmocka_unit_test(pending_clone_child),
         cmocka_unit_test(close_range_plain_and_cloexec),
+        cmocka_unit_test(high_fds_tracked),
+        cmocka_unit_test(many_high_fds),
+        cmocka_unit_test(fd_beyond_int_reported),
+        cmocka_unit_test(annotation_forms),
         cmocka_unit_test(sendfile_both_ends),
         cmocka_unit_test(reopen_keeps_totals),
         cmocka_unit_test(more_call_forms),

@@ -1,6 +1,7 @@
 /* Tests of store/: round trips over many row groups, determinism, column
  * isolation, every single-byte corruption, truncation, crafted footers and
- * the golden stores (v1 frozen, readable forever; v2 reproduced by today's writer).
+ * the golden stores (v1 and v2-level3 frozen, readable forever; v2 reproduced
+ * by today's writer).
  * `test_store --update-golden` rewrites the golden file of the current version. */
 #include <dirent.h>
 #include <stdarg.h>
@@ -205,6 +206,113 @@ static void same_rows_give_identical_bytes(void **state)
     free(pb);
     unlink(a);
     unlink(b);
+}
+
+/* Rows [from, from + n) of the mixed table in one nr_table_append_rows call,
+ * the strings through per-call dictionaries (fresh each call). */
+static int append_mixed(nr_table_writer *t, size_t from, size_t n, nr_error *err)
+{
+    int64_t *v = malloc(n * sizeof *v), *ts = malloc(n * sizeof *ts), *wild = malloc(n * sizeof *wild);
+    uint32_t *s_ids = malloc(n * sizeof *s_ids), *u_ids = malloc(n * sizeof *u_ids);
+    assert_true(v && ts && wild && s_ids && u_ids);
+    nr_strtab dict;
+    nr_strtab_init(&dict);
+    char buf[1100];
+    for (size_t k = 0; k < n; k++) {
+        size_t i = from + k;
+        v[k] = mixed_v(i);
+        ts[k] = 1000000000 + (int64_t)i * 37;
+        wild[k] = mixed_wild(i);
+        /* u's strings enter the dictionary first: ids need not follow row order */
+        u_ids[k] = (uint32_t)nr_strtab_intern(&dict, i % 2 ? "even" : "", i % 2 ? 4 : 0);
+        s_ids[k] = (uint32_t)nr_strtab_intern(&dict, buf, mixed_s(i, buf));
+    }
+    const nr_col_values cols[5] = {{.i64 = v}, {.i64 = ts}, {.ids = s_ids, .dict = &dict},
+                                   {.ids = u_ids, .dict = &dict}, {.i64 = wild}};
+    int rc = nr_table_append_rows(t, cols, n, err);
+    nr_strtab_fini(&dict);
+    free(v);
+    free(ts);
+    free(wild);
+    free(s_ids);
+    free(u_ids);
+    return rc;
+}
+
+/* Batches across row-group boundaries, single rows set by hand in between
+ * and a half-set row dropped by an append give the bytes of write_mixed. */
+static void append_rows_matches_set_and_end_row(void **state)
+{
+    char a[300], b[300];
+    tmp_path(a, sizeof a, "append-a.nio");
+    tmp_path(b, sizeof b, "append-b.nio");
+    write_mixed(a, 0);
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    assert_int_equal(nr_store_writer_create(b, &w, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &mixed_table, &t, &err), 0);
+    static const size_t batch[] = {1, 7, 1000, 64527, 2, 65536, 40000};
+    size_t row = 0;
+    for (size_t j = 0; j < sizeof batch / sizeof batch[0]; j++) {
+        if (append_mixed(t, row, batch[j], &err) != 0)
+            fail_msg("append at row %zu: %s", row, err.msg);
+        row += batch[j];
+        /* one row by hand, then a half-set row that the next append drops */
+        char buf[1100];
+        size_t n = mixed_s(row, buf);
+        nr_table_set_i64(t, 0, mixed_v(row));
+        nr_table_set_i64(t, 1, 1000000000 + (int64_t)row * 37);
+        nr_table_set_str(t, 2, buf, n);
+        nr_table_set_str(t, 3, row % 2 ? "even" : "", row % 2 ? 4 : 0);
+        nr_table_set_i64(t, 4, mixed_wild(row));
+        assert_int_equal(nr_table_end_row(t, &err), 0);
+        row++;
+        nr_table_set_i64(t, 0, 42);
+        nr_table_set_i64(t, 4, 43);
+    }
+    if (append_mixed(t, row, MIXED_ROWS - row, &err) != 0)
+        fail_msg("last append: %s", err.msg);
+    if (nr_store_writer_commit(w, &err) != 0)
+        fail_msg("commit: %s", err.msg);
+    nr_store_writer_destroy(w);
+    size_t na, nb;
+    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(pa, pb, na);
+    free(pa);
+    free(pb);
+    unlink(a);
+    unlink(b);
+}
+
+/* An id outside its dictionary fails the call and leaves the table unusable. */
+static void append_rows_rejects_a_bad_id(void **state)
+{
+    char path[300];
+    tmp_path(path, sizeof path, "append-bad.nio");
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &tiny_table, &t, &err), 0);
+    nr_strtab dict;
+    nr_strtab_init(&dict);
+    assert_int_equal(nr_strtab_intern(&dict, "x", 1), 0);
+    const int64_t a[2] = {1, 2};
+    const uint32_t ids[2] = {0, 1};
+    const nr_col_values cols[2] = {{.i64 = a}, {.ids = ids, .dict = &dict}};
+    assert_int_equal(nr_table_append_rows(t, cols, 1, &err), 0);
+    assert_int_equal(nr_table_append_rows(t, cols, 2, &err), NR_E_INPUT);
+    assert_non_null(strstr(err.msg, "outside its dictionary"));
+    assert_int_equal(nr_table_end_row(t, &err), NR_E_INPUT);
+    assert_int_equal(nr_store_writer_commit(w, &err), NR_E_INPUT);
+    nr_strtab_fini(&dict);
+    nr_store_writer_destroy(w);
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0);
 }
 
 /* ---- small stores for corruption tests -------------------------------- */
@@ -467,6 +575,7 @@ static void writer_misuse_and_abort(void **state)
 
 static char golden_path[512];    /* the current version's golden store */
 static char golden_v1_path[512]; /* frozen: version 1 stays readable */
+static char golden_v2_level3_path[512]; /* frozen: v2 as written at zstd level 3, before the fast default */
 
 /* Reads the golden store of format `version` and checks every value. */
 static void check_golden(const char *path, uint32_t version)
@@ -540,6 +649,12 @@ static void read_golden_v1_values(void **state)
 {
     (void)state;
     check_golden(golden_v1_path, 1);
+}
+
+static void read_golden_v2_level3_values(void **state)
+{
+    (void)state;
+    check_golden(golden_v2_level3_path, 2);
 }
 
 static void writer_reproduces_golden(void **state)
@@ -620,6 +735,8 @@ int main(int argc, char **argv)
     snprintf(golden_path, sizeof golden_path, "%s/tests/store/golden/v%u.nio", src ? src : ".",
              NR_STORE_FORMAT_VERSION);
     snprintf(golden_v1_path, sizeof golden_v1_path, "%s/tests/store/golden/v1.nio", src ? src : ".");
+    snprintf(golden_v2_level3_path, sizeof golden_v2_level3_path, "%s/tests/store/golden/v2-level3.nio",
+             src ? src : ".");
     if (argc > 1 && strcmp(argv[1], "--update-golden") == 0) {
         nr_error err;
         if (golden_write(golden_path, &err) != 0) {
@@ -637,6 +754,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_many_row_groups),
         cmocka_unit_test(same_rows_give_identical_bytes),
+        cmocka_unit_test(append_rows_matches_set_and_end_row),
+        cmocka_unit_test(append_rows_rejects_a_bad_id),
         cmocka_unit_test(every_flipped_byte_is_detected),
         cmocka_unit_test(truncation_names_an_offset),
         cmocka_unit_test(a_column_reads_without_touching_others),
@@ -644,6 +763,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(writer_misuse_and_abort),
         cmocka_unit_test(read_golden_values),
         cmocka_unit_test(read_golden_v1_values),
+        cmocka_unit_test(read_golden_v2_level3_values),
         cmocka_unit_test(writer_reproduces_golden),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

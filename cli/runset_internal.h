@@ -1,0 +1,25 @@
+/* Internals of runset shared by runset.c (inputs, cache, load) and
+ * runset_nodes.c (the node stores of one run joined into one run). */
+#ifndef RUNSET_INTERNAL_H
+#define RUNSET_INTERNAL_H
+
+#include "runset.h"
+
+/* New strings, NULL when out of memory. */
+char *nr__rs_join(const char *dir, const char *name);
+char *nr__rs_base_name(const char *path);
+char *nr__rs_dir_name(const char *path);
+/* The whole file as a new string, NULL when unreadable. */
+char *nr__rs_read_small_file(const char *path);
+/* Writes text to path atomically. */
+int nr__rs_write_text_file(const char *path, const char *text, nr_error *err);
+/* Creates rs->tmpdir unless it exists. */
+int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
+
+/* Replaces the runs that are node stores of one run (meta
+ * manifest.labels.run equal, manifest.labels.node set) by one merged run
+ * each, in the place of its first node; every store is open. Returns
+ * NR_E_INPUT when two stores hold the same node of a run. */
+int nr__rs_join_nodes(nr_runset *rs, void (*progress)(const nr_run *run, const char *what), nr_error *err);
+
+#endif

@@ -1,0 +1,292 @@
+/* runset_nodes: the stores of the nodes of one run become one run of the
+ * set: merged into one store (store/nr_store_merge.h), cached beside the
+ * parts while they are unchanged. docs/multi-node.md, "In build, compare
+ * and summary". */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nr_mem.h"
+#include "nr_store_merge.h"
+#include "runset_internal.h"
+
+typedef struct node_labels {
+    char *run, *node;   /* both set for a node store, else both NULL */
+} node_labels;
+
+static int read_labels(const nr_run *r, node_labels *l, nr_error *err)
+{
+    NR_TRY(nr_store_meta_value(r->store, "manifest.labels.run", &l->run, err));
+    NR_TRY(nr_store_meta_value(r->store, "manifest.labels.node", &l->node, err));
+    if (!l->run || !l->node || !*l->run || !*l->node) {
+        free(l->run);
+        free(l->node);
+        l->run = l->node = NULL;
+    }
+    return 0;
+}
+
+/* A file name from a label: no '/', no leading '.'. */
+static void safe_name(char *s)
+{
+    for (char *p = s; *p; p++)
+        if (*p == '/' || (p == s && *p == '.'))
+            *p = '_';
+}
+
+/* Where the merged store of a run goes: the .niorep cache folder beside the
+ * first part (the part's own folder when it is a cache folder already), or
+ * the set's temporary folder (also when the first part is a temporary store). */
+static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, int *temporary, nr_error *err)
+{
+    char *dir = nr__rs_dir_name(first->store_path);
+    char *leaf = dir ? nr__rs_base_name(dir) : NULL;
+    char *cache = leaf && strcmp(leaf, ".niorep") == 0 ? strdup(dir) : dir ? nr__rs_join(dir, ".niorep") : NULL;
+    size_t n = strlen(label) + 32;
+    char *file = malloc(n);
+    free(leaf);
+    free(dir);
+    if (!cache || !file) {
+        free(cache);
+        free(file);
+        nr_error_set(err, NR_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    snprintf(file, n, "%s.run.nio", label);
+    safe_name(file);
+    char *path = NULL;
+    *temporary = 0;
+    if (!first->temporary && (mkdir(cache, 0777) == 0 || errno == EEXIST) && access(cache, W_OK) == 0) {
+        path = nr__rs_join(cache, file);
+    } else if (nr__rs_tmpdir(rs, err) == 0) {
+        char numbered[600];
+        snprintf(numbered, sizeof numbered, "%zu-%s", (size_t)(first - rs->runs), file);
+        path = nr__rs_join(rs->tmpdir, numbered);
+        *temporary = 1;
+    }
+    free(cache);
+    free(file);
+    if (!path && !err->code)
+        nr_error_set(err, NR_E_NOMEM, "out of memory");
+    return path;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* What the merged store is made of: niorep version and the file rule, then
+ * base name, size and mtime of every part, sorted. */
+static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
+{
+    char **lines = calloc(k, sizeof *lines);
+    size_t total = 80;
+    for (size_t i = 0; lines && i < k; i++) {
+        const char *path = rs->runs[idx[i]].store_path;
+        struct stat st;
+        char *base = nr__rs_base_name(path);
+        lines[i] = malloc(strlen(path) + 96);
+        if (lines[i] && base && stat(path, &st) == 0)
+            sprintf(lines[i], "%s\t%lld\t%lld.%09ld\n", base, (long long)st.st_size,
+                    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+        else if (lines[i])
+            lines[i][0] = '\0';
+        free(base);
+        total += lines[i] ? strlen(lines[i]) : 0;
+    }
+    char *fp = lines ? malloc(total) : NULL;
+    if (fp) {
+        qsort(lines, k, sizeof *lines, cmp_str);
+        size_t len = (size_t)snprintf(fp, total, "niorep %s merge %u%s\n", NR_VERSION, 1u,
+                                      rs->files_by_node ? " files-by-node" : "");
+        for (size_t i = 0; i < k; i++) {
+            const size_t n = lines[i] ? strlen(lines[i]) : 0;
+            memcpy(fp + len, lines[i] ? lines[i] : "", n);
+            len += n;
+        }
+        fp[len] = '\0';
+    }
+    for (size_t i = 0; lines && i < k; i++)
+        free(lines[i]);
+    free(lines);
+    return fp;
+}
+
+/* Merges the parts unless the cached merged store was made of them as they are. */
+static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *out, int temporary,
+                        int *hit, nr_error *err)
+{
+    char *fp = parts_fingerprint(rs, idx, k);
+    const char **paths = malloc(k * sizeof *paths);
+    size_t n = strlen(out) + 8;
+    char *fp_path = malloc(n);
+    if (!fp || !paths || !fp_path) {
+        free(fp);
+        free(paths);
+        free(fp_path);
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    snprintf(fp_path, n, "%s.inputs", out);
+    char *old = temporary ? NULL : nr__rs_read_small_file(fp_path);
+    struct stat st;
+    int rc = 0;
+    *hit = old && strcmp(old, fp) == 0 && stat(out, &st) == 0;
+    if (!*hit) {
+        unlink(fp_path);   /* a store without its fingerprint is never trusted */
+        for (size_t i = 0; i < k; i++)
+            paths[i] = rs->runs[idx[i]].store_path;
+        const nr_merge_opts opts = {.files_by_node = rs->files_by_node};
+        rc = nr_store_merge(paths, k, out, &opts, err);
+        if (rc == 0 && !temporary)
+            rc = nr__rs_write_text_file(fp_path, fp, err);
+    }
+    free(old);
+    free(fp);
+    free(paths);
+    free(fp_path);
+    return rc;
+}
+
+/* "a + b + c" of the parts' sources. */
+static char *joined_sources(const nr_runset *rs, const size_t *idx, size_t k)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < k; i++)
+        n += strlen(rs->runs[idx[i]].source) + 3;
+    char *s = malloc(n);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (size_t i = 0; i < k; i++) {
+        if (i)
+            strcat(s, " + ");
+        strcat(s, rs->runs[idx[i]].source);
+    }
+    return s;
+}
+
+/* The label as a run name unique in the set (label, label-2, ...). */
+static char *unique_name(const nr_runset *rs, size_t self, const char *label)
+{
+    const size_t n = strlen(label) + 16;
+    char *name = malloc(n);
+    for (int k = 1; name; k++) {
+        if (k == 1)
+            snprintf(name, n, "%s", label);
+        else
+            snprintf(name, n, "%s-%d", label, k);
+        int clash = 0;
+        for (size_t i = 0; i < rs->n; i++)
+            clash |= i != self && rs->runs[i].name && strcmp(rs->runs[i].name, name) == 0;
+        if (!clash)
+            break;
+    }
+    return name;
+}
+
+/* Closes run r and frees what it owns; a removed run has no name. */
+static void drop_run(nr_run *r)
+{
+    nr_store_close(r->store);
+    if (r->temporary && r->store_path)
+        unlink(r->store_path);
+    free(r->name);
+    free(r->source);
+    free(r->input_path);
+    free(r->store_path);
+    memset(r, 0, sizeof *r);
+}
+
+/* The k >= 2 node runs idx[] of run `label` become one run at idx[0]. */
+static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *label,
+                       void (*progress)(const nr_run *run, const char *what), nr_error *err)
+{
+    nr_run *first = &rs->runs[idx[0]];
+    int temporary = 0, hit = 0;
+    char *out = merged_path(rs, first, label, &temporary, err);
+    if (!out)
+        return err->code;
+    if (progress)
+        progress(first, "merge");
+    int rc = merge_cached(rs, idx, k, out, temporary, &hit, err);
+    char *source = rc == 0 ? joined_sources(rs, idx, k) : NULL;
+    char *name = rc == 0 ? unique_name(rs, idx[0], label) : NULL;
+    if (rc == 0 && (!source || !name))
+        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+    if (rc < 0) {
+        free(out);
+        free(source);
+        free(name);
+        return rc;
+    }
+    for (size_t i = 0; i < k; i++)
+        drop_run(&rs->runs[idx[i]]);
+    *first = (nr_run){.name = name, .source = source, .store_path = out, .cache_hit = hit, .temporary = temporary};
+    return nr_store_open(out, &first->store, err);
+}
+
+/* Two stores of one run must not hold the same node. */
+static int check_nodes(const nr_runset *rs, const node_labels *lab, const size_t *idx, size_t k, nr_error *err)
+{
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k; b++)
+            if (strcmp(lab[idx[a]].node, lab[idx[b]].node) == 0)
+                return nr_error_set(err, NR_E_INPUT, "%s and %s both hold node '%s' of run '%s': each node once",
+                                    rs->runs[idx[a]].store_path, rs->runs[idx[b]].store_path,
+                                    lab[idx[a]].node, lab[idx[a]].run);
+    return 0;
+}
+
+/* Groups the node stores by run label, merges each group of two or more. */
+static int join_groups(nr_runset *rs, node_labels *lab, size_t *idx, char *grouped,
+                       void (*progress)(const nr_run *run, const char *what), nr_error *err)
+{
+    for (size_t i = 0; i < rs->n; i++) {
+        if (!lab[i].run || grouped[i])
+            continue;
+        size_t k = 0;
+        for (size_t j = i; j < rs->n; j++)
+            if (lab[j].run && !grouped[j] && strcmp(lab[j].run, lab[i].run) == 0) {
+                idx[k++] = j;
+                grouped[j] = 1;
+            }
+        if (k < 2)
+            continue;
+        NR_TRY(check_nodes(rs, lab, idx, k, err));
+        NR_TRY(merge_group(rs, idx, k, lab[i].run, progress, err));
+    }
+    return 0;
+}
+
+int nr__rs_join_nodes(nr_runset *rs, void (*progress)(const nr_run *run, const char *what), nr_error *err)
+{
+    const size_t n = rs->n;
+    if (n < 2)
+        return 0;
+    node_labels *lab = calloc(n, sizeof *lab);
+    size_t *idx = calloc(n, sizeof *idx);
+    char *grouped = calloc(n, 1);
+    int rc = lab && idx && grouped ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = read_labels(&rs->runs[i], &lab[i], err);
+    if (rc == 0)
+        rc = join_groups(rs, lab, idx, grouped, progress, err);
+    /* close the gaps the merged parts left */
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rs->runs[i].name)
+            rs->runs[kept++] = rs->runs[i];
+    rs->n = kept;
+    for (size_t i = 0; lab && i < n; i++) {
+        free(lab[i].run);
+        free(lab[i].node);
+    }
+    free(lab);
+    free(idx);
+    free(grouped);
+    return rc;
+}

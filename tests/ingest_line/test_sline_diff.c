@@ -1,0 +1,181 @@
+/* Differential test of the strace line lexer: ingest/strace_line.c (with its
+ * fast paths) against the frozen reference lexer of sline_reference.c, which
+ * must agree on every field of every line and on every nr_sarg_* answer.
+ * Inputs: the captured logs and the fuzz seed corpus, the line shapes of
+ * the generated benchmark log (bench/gen_strace_log.c) and edge shapes of
+ * the fast paths, each also cut at every length, with each byte replaced by
+ * each of the bytes the lexer treats specially, and with each byte deleted.
+ * Every line is parsed from an exact-size heap copy, so ASan sees any read
+ * past its end. Deterministic; no known answers needed beyond "the same". */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "strace_line.h"
+#include "sline_diff.h"
+
+/* The shapes of the generated log (-f -o -ttt -T -y) and the edges of the
+ * fast paths: stamp digits, fraction lengths, pid widths, durations. */
+static const char *const shapes[] = {
+    "4242 1764480000.123489 read(4</models/resnet50.pt>, \"\\2\\0\\0\\0\\0\\0\\0\\0\"..., 1048576) = 1048576 <0.000167>",
+    "4328 1764480000.124259 lseek(41</data/imagenet/train/n06217831/n06217831_10056.JPEG>, 0, SEEK_CUR) = 0 <0.000006>",
+    "4328 1764480000.124243 newfstatat(41</data/imagenet/train/n06217831/n06217831_10056.JPEG>, \"\", "
+    "{st_mode=S_IFREG|0644, st_size=108372, ...}, AT_EMPTY_PATH) = 0 <0.000001>",
+    "4328 1764480000.124248 ioctl(41</data/imagenet/train/n06217831/n06217831_10056.JPEG>, TCGETS, 0x7ffd3a1cfdb0) "
+    "= -1 ENOTTY (Inappropriate ioctl for device) <0.000002>",
+    "4242 1764480000.124124 close(4</models/resnet50.pt>) = 0 <0.000014>",
+    "4349 1764480000.125504 pread64(41</data/laion400m/shards/shard-00000.tar>, \"000123456.jpg\\0\\0\"..., 131072, "
+    "24142336) = 131072 <0.000232>",
+    "4242 1764480000.123468 openat(AT_FDCWD</home/mlperf/run>, \"train.log\", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC, "
+    "0666) = 3</home/mlperf/run/train.log> <0.000045>",
+    "4321 1764480000.124519 write(15<pipe:[884321]>, \"\\200\\4\\225\\35\\1\\0\"..., 4096) = 4096 <0.000003>",
+    "4242 1764480000.124136 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+    "child_tidptr=0x7f3a5c2b2a10) = 4300 <0.002312>",
+    "4307 1764480000.124512 read(41</data/imagenet/train/n03555040/n03555040_10000.JPEG>,  <unfinished ...>",
+    "4307 1764480000.124522 <... read resumed>\"\\237\\316\\373\"..., 131072) = 9268 <0.000007>",
+    "4342 1764480000.125654 <... read resumed>\"\", 131072) = 0 <0.000012>",
+    /* stamp and pid edges */
+    "1 1.5 read(3, \"\", 1) = 0 <0.1>",
+    "4194304 1764480000.123456789 close(3) = 0 <0.000000001>",
+    "4194305 1764480000.12345678 close(3) = 0 <0.00000001>",
+    "12345678 1764480000.1234567 close(3) = 0 <0.0000001>",
+    "42 9223372035.999999 close(3) = 0 <1.5>",
+    "42 9223372036.5 close(3) = 0 <12345678901.5>",
+    "42 1234567890123456.5 close(3) = 0 <123456789012.5>",
+    "42 12345678901234567.5 close(3) = 0 <1234567890123.5>",
+    "42 99999999.5 close(3) = 0 <0.5>",
+    "42 100000000.5 close(3) = 0 <0.1234567890>",
+    "42  \t1764480000.123456 \t close(3) = 0 <0.000001>",
+    "42 1764480000.123456 1764480000.123457 close(3) = 0",
+    "42 1764480000.123456 (+     0.000123) close(3) = 0",
+    "42 1764480000.123456 [ 39] close(3) = 0",
+    "42 1764480000. close(3) = 0",
+    "42 1764480000.1234567890 close(3) = 0",
+    "42 1764480000.123456",
+    "42 1764480000.123456 ",
+    "42 17644800001764480000.1 read(3) = 0",
+    "42 12:34:56.123456 close(3) = 0 <0.000001>",
+    "42<python3> 1764480000.123456 close(3) = 0",
+    "[pid  4242] 1764480000.123456 close(3) = 0 <0.000001>",
+    /* results, annotations, durations */
+    "42 1764480000.123456 read(3</a\\>b>, \"x\", 1) = 1 <0.000001>",
+    "42 1764480000.123456 read(3</a[b]>, \"x\", 1) = 1 <0.000001>",
+    "42 1764480000.123456 read(3<TCP:[1.2.3.4:5->6.7.8.9:10]>, \"x\", 1) = 1 <0.000001>",
+    "42 1764480000.123456 read(3</dev/pts/0<char 136:0>>, \"x\", 1) = 1 <0.000001>",
+    "42 1764480000.123456 read(118<pipe:[884342]>, \"\\200\\4\"..., 4096) = 4096 <0.000037>",
+    "42 1764480000.123456 read(5<a[b]c[d]>, \"x\", 1) = 1 <0.000001>",
+    "42 1764480000.123456 read(5<a]b[>c]>, \"x\", 1) = 1 <0.000001>",
+    "42 1764480000.123456 pipe2([3<pipe:[1]>, 4<pipe:[1]>], O_CLOEXEC) = 0 <0.000001>",
+    "42 1764480000.123456 accept(3<TCP:[1.2.3.4:5]>, NULL, NULL) = 4<TCP:[1.2.3.4:5->6.7.8.9:10]> <0.000001>",
+    "42 1764480000.123456 openat(AT_FDCWD, \"x\", O_RDONLY) = 5</a/b<c>> <0.000001>",
+    "42 1764480000.123456 openat(AT_FDCWD, \"x\", O_RDONLY) = 12345678901</a> <0.000001>",
+    "42 1764480000.123456 lseek(3, 0, SEEK_END) = 18446744073709551615 <0.000001>",
+    "42 1764480000.123456 lseek(3, 0, SEEK_END) = 18446744073709551616 <0.000001>",
+    "42 1764480000.123456 lseek(3, 0, SEEK_END) = -9223372036854775808 <0.000001>",
+    "42 1764480000.123456 lseek(3, 0, SEEK_END) = -18446744073709551615 <999999999999.999999999>",
+    "42 1764480000.123456 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f3a5c2b2000 <0.000001>",
+    "42 1764480000.123456 read(3, 0x1, 1) = ? <unavailable>",
+    "42 1764480000.123456 read(3, 0x1, 1) = 1 <0.000001",
+    "42 1764480000.123456 read(3, 0x1, 1) = 1 <.5>",
+    "42 1764480000.123456 futex(0x1, FUTEX_WAKE_OP, 1, 1<<28, 0x2, FUTEX_OP_SET<<28|0<<12) = 1 <0.000001>",
+    "42 1764480000.123456 close(0xffffff9c /* AT_FDCWD */) = 0",
+    "42 1764480000.123456 close(-100) = 0",
+    "42 1764480000.123456 close(2147483648) = 0",
+    "42 1764480000.123456 close(12345678, 1) = 0",
+    "42 1764480000.123456 close( 3 ) = 0",
+    "42 1764480000.123456 close(3<<2) = 0",
+};
+
+static const char special_bytes[] = "\"()[]{}<>,\\ \t0129.:-=x/*?+|%\n";
+
+/* Fails with the line and the field when the two lexers differ. */
+static void check(const char *text, size_t len, size_t tails)
+{
+    char *copy = malloc(len ? len : 1);
+    assert_non_null(copy);
+    memcpy(copy, text, len);
+    const char *d = sline_diff(copy, len, tails);
+    if (d)
+        fail_msg("%s differs on: %.*s", d, (int)len, copy);
+    free(copy);
+}
+
+/* The line, every cut of it, every one-byte replacement by a special byte
+ * and every one-byte deletion. */
+static void check_with_mutations(const char *line, size_t len)
+{
+    char buf[1024];
+    if (len > sizeof buf)
+        len = sizeof buf;
+    check(line, len, 64);
+    for (size_t cut = 0; cut < len; cut++)
+        check(line, cut, 0);
+    for (size_t i = 0; i < len; i++) {
+        memcpy(buf, line, len);
+        for (const char *b = special_bytes; *b; b++) {
+            buf[i] = *b;
+            check(buf, len, 0);
+        }
+        memcpy(buf, line, i);
+        memcpy(buf + i, line + i + 1, len - i - 1);
+        check(buf, len - 1, 0);
+    }
+}
+
+static void line_shapes(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        check_with_mutations(shapes[k], strlen(shapes[k]));
+}
+
+static void check_file(const char *dir, const char *name)
+{
+    const char *src = getenv("NR_SOURCE_DIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/%s/%s", src ? src : ".", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    static char line[1 << 16];
+    unsigned lines = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '\n')
+            n--;
+        check_with_mutations(line, n);
+        lines++;
+    }
+    fclose(f);
+    assert_true(lines > 0);
+}
+
+static void captured_logs(void **state)
+{
+    (void)state;
+    check_file("ingest_line/data", "strace61_f_o_ttt_T_yy.log");
+    check_file("ingest_line/data", "strace61_stderr_tt_T.log");
+    check_file("ingest_line/data", "strace61_flags.log");
+}
+
+static void fuzz_seeds(void **state)
+{
+    (void)state;
+    check_file("fuzz/corpus/strace_line", "handwritten.log");
+    check_file("fuzz/corpus/strace_line", "generated_f_ttt_T_y.log");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(line_shapes),
+        cmocka_unit_test(captured_logs),
+        cmocka_unit_test(fuzz_seeds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
