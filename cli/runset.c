@@ -530,19 +530,23 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
     return run_stage(rs, LOAD_MODEL, opts, progress, err);
 }
 
+void nr__rs_drop_run(nr_run *r)
+{
+    nr_model_free(r->model);
+    nr_store_close(r->store);
+    if (r->temporary && r->store_path)
+        unlink(r->store_path);
+    free(r->name);
+    free(r->source);
+    free(r->input_path);
+    free(r->store_path);
+    memset(r, 0, sizeof *r);
+}
+
 void nr_runset_fini(nr_runset *rs)
 {
-    for (size_t i = 0; i < rs->n; i++) {
-        nr_run *r = &rs->runs[i];
-        nr_model_free(r->model);
-        nr_store_close(r->store);
-        if (r->temporary && r->store_path)
-            unlink(r->store_path);
-        free(r->name);
-        free(r->source);
-        free(r->input_path);
-        free(r->store_path);
-    }
+    for (size_t i = 0; i < rs->n; i++)
+        nr__rs_drop_run(&rs->runs[i]);
     free(rs->runs);
     if (rs->tmpdir)
         rmdir(rs->tmpdir);

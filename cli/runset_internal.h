@@ -13,6 +13,9 @@ char *nr__rs_dir_name(const char *path);
 char *nr__rs_read_small_file(const char *path);
 /* Writes text to path atomically. */
 int nr__rs_write_text_file(const char *path, const char *text, nr_error *err);
+/* Frees what run r owns (model, store; a temporary store file is removed)
+ * and zeroes it: a dropped run has no name. */
+void nr__rs_drop_run(nr_run *r);
 /* Creates rs->tmpdir unless it exists. */
 int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
 

@@ -188,19 +188,6 @@ static char *unique_name(const nr_runset *rs, size_t self, const char *label)
     return name;
 }
 
-/* Closes run r and frees what it owns; a removed run has no name. */
-static void drop_run(nr_run *r)
-{
-    nr_store_close(r->store);
-    if (r->temporary && r->store_path)
-        unlink(r->store_path);
-    free(r->name);
-    free(r->source);
-    free(r->input_path);
-    free(r->store_path);
-    memset(r, 0, sizeof *r);
-}
-
 /* The k >= 2 node runs idx[] of run `label` become one run at idx[0]. */
 static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *label,
                        void (*progress)(const nr_run *run, const char *what), nr_error *err)
@@ -224,7 +211,7 @@ static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *l
         return rc;
     }
     for (size_t i = 0; i < k; i++)
-        drop_run(&rs->runs[idx[i]]);
+        nr__rs_drop_run(&rs->runs[idx[i]]);
     *first = (nr_run){.name = name, .source = source, .store_path = out, .cache_hit = hit, .temporary = temporary};
     return nr_store_open(out, &first->store, err);
 }
