@@ -29,7 +29,7 @@ json_t *nr_figin_json(const nr_figin *fi, int fig_id);
 /* Accepts NULL. */
 void nr_figin_free(nr_figin *fi);
 
-/* Writes the figure set of fi into dir (created if missing): one file per
+/* Writes the figure set of fi into dir (created with its missing parents): one file per
  * figure and format (bit 1 << nr_render_format set in formats), named
  * <stem>.<ext>, plus figures.json (schema in docs/report.md). names: the runs.
  * The set replaces an earlier one as a whole: every file is complete in a

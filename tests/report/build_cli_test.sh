@@ -78,6 +78,11 @@ else
              fig6-request-sizes fig7-process-share; do
         for ext in svg pdf png; do [ -s "figs/$f.$ext" ] || fail "figures: no figs/$f.$ext"; done
     done
+    # a figure folder whose parents do not exist yet is created with them (mkdir -p)
+    "$niorep" build traces -o r5.html --figures new/deeper/figs --format svg --bootstraps 0 2>/dev/null \
+        || fail "build --figures into missing folders: exit $?"
+    [ -s new/deeper/figs/fig1-phase-breakdown.svg ] && [ -s new/deeper/figs/figures.json ] \
+        || fail "build --figures did not create new/deeper/figs"
     head -c 8 figs/fig2-lorenz.png | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || fail "not a PNG"
     if command -v pdfinfo >/dev/null; then
         [ "$(pdfinfo figs/fig1-phase-breakdown.pdf | awk '/^Pages:/ {print $2}')" = 1 ] || fail "PDF is not one page"
