@@ -1,9 +1,12 @@
 /* Loading the small tables (meta, files, phases, processes) whose size is
  * bounded by files + processes + phases, never by events. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model_internal.h"
+#include "nr_store_merge.h"
 
 /* Decodes column `name` of row group rg into c; a missing column leaves c
  * empty (n = 0) so that the caller uses its default. */
@@ -368,31 +371,81 @@ static int cmp_proc_first(const nr_model_process *a, const nr_model_process *b)
     return a->pid < b->pid ? -1 : a->pid > b->pid;
 }
 
+/* The earliest root of the process tree among pids [lo, hi), or -1. */
+static int64_t earliest_root(const nr_model *m, int64_t lo, int64_t hi)
+{
+    const nr_model_process *best = NULL;
+    for (size_t i = 0; i < m->nprocs; i++) {
+        const nr_model_process *p = &m->procs[i];
+        const int root = p->ppid < 0 || nr__idmap_get(&m->pids, p->ppid) < 0;
+        if (root && p->pid >= lo && p->pid < hi && (!best || cmp_proc_first(p, best) < 0))
+            best = p;
+    }
+    return best ? best->pid : -1;
+}
+
+/* The main process of every node of a merged run (niorep merge: part K's
+ * pids are part.K.pid_base + pid, docs/multi-node.md): the run's main if it
+ * is on that node, else the node's earliest root. Returns how many (0 for
+ * a store of one node); *out is new, owned by the caller. */
+static int node_mains(const nr_model *m, int64_t **out, size_t *n)
+{
+    const char *parts_text = nr_model_meta(m, "merged_parts");
+    const long long parts = parts_text ? strtoll(parts_text, NULL, 10) : 0;
+    *out = NULL;
+    *n = 0;
+    if (parts < 2)
+        return 0;
+    int64_t *mains = calloc((size_t)parts, sizeof *mains);
+    if (!mains)
+        return NR_E_NOMEM;
+    for (long long k = 0; k < parts; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "part.%lld.pid_base", k);
+        const char *base_text = nr_model_meta(m, key);
+        if (!base_text)
+            continue;
+        const int64_t lo = strtoll(base_text, NULL, 10), hi = lo + NR_MERGE_PID_SPAN;
+        const int64_t main_pid = m->main_pid >= lo && m->main_pid < hi ? m->main_pid : earliest_root(m, lo, hi);
+        if (main_pid >= 0)
+            mains[(*n)++] = main_pid;
+    }
+    *out = mains;
+    return 0;
+}
+
+static int is_one_of(int64_t pid, const int64_t *pids, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (pids[i] == pid)
+            return 1;
+    return 0;
+}
+
 /* main = the process that began the first phase, else the earliest root of
- * the tree; worker = any descendant of main; other = the rest. */
+ * the tree (in a merged run, also each other node's main: see node_mains);
+ * worker = any descendant of a main; other = the rest. */
 int nr__assign_roles(nr_model *m)
 {
-    if (m->main_pid < 0 || nr__idmap_get(&m->pids, m->main_pid) < 0) {
-        const nr_model_process *best = NULL;
-        for (size_t i = 0; i < m->nprocs; i++) {
-            const nr_model_process *p = &m->procs[i];
-            const int root = p->ppid < 0 || nr__idmap_get(&m->pids, p->ppid) < 0;
-            if (root && (!best || cmp_proc_first(p, best) < 0))
-                best = p;
-        }
-        if (best)
-            m->main_pid = best->pid;
+    if (m->main_pid < 0 || nr__idmap_get(&m->pids, m->main_pid) < 0)
+        m->main_pid = earliest_root(m, INT64_MIN, INT64_MAX);
+    int64_t *mains;
+    size_t nmains;
+    NR_TRY(node_mains(m, &mains, &nmains));
+    if (nmains == 0) {
+        mains = &m->main_pid;
+        nmains = 1;
     }
     for (size_t i = 0; i < m->nprocs; i++) {
         nr_model_process *p = &m->procs[i];
         p->role = NR_ROLE_OTHER;
-        if (p->pid == m->main_pid) {
+        if (is_one_of(p->pid, mains, nmains)) {
             p->role = NR_ROLE_MAIN;
             continue;
         }
         int64_t up = p->ppid;
         for (size_t hops = 0; up >= 0 && hops <= m->nprocs; hops++) {
-            if (up == m->main_pid) {
+            if (is_one_of(up, mains, nmains)) {
                 p->role = NR_ROLE_WORKER;
                 break;
             }
@@ -400,5 +453,7 @@ int nr__assign_roles(nr_model *m)
             up = j >= 0 ? m->procs[j].ppid : -1;
         }
     }
+    if (mains != &m->main_pid)
+        free(mains);
     return 0;
 }

@@ -286,6 +286,12 @@ def check_model(parts, part_summaries, s):
     for key, value in concentration(moved).items():
         check(close(s["concentration"][key], value, 1e-5, 1e-6),
               f"concentration.{key} = {s['concentration'][key]}, numpy over the per-file sums {value}")
+    # every node has its own main process: the roles split as on each node alone
+    for role in ("main", "worker", "other"):
+        for key in ("calls", "bytes_read", "bytes_written", "processes_with_io"):
+            want = sum(ps["processes"]["roles"][role][key] for ps in part_summaries)
+            got = s["processes"]["roles"][role][key]
+            check(got == want, f"processes.roles.{role}.{key} = {got}, sum of the parts {want}")
     by_name = lambda summ: {p["name"]: p for p in summ["phases"]}
     merged_phases = by_name(s)
     for name in ("data_prep", "train", "checkpoint"):
