@@ -26,24 +26,20 @@ Exit 77 (skip) when strace cannot trace here.
 usage: nodes_test.py --niorep BIN --job node_job.py --out WORKDIR
 """
 import argparse
-import csv
 import filecmp
 import heapq
-import io
 import json
-import math
 import os
 import shutil
 import subprocess
 import sys
 
-import numpy as np
+# The independent numpy checks of the single-run sample test, reused as they are.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "model"))
+from check_sample import LAT_OPS, NEVER_RESUMED, QUANTILES, close, concentration, export, nearest_rank  # noqa: E402
 
 PY = "/usr/bin/python3"
 SPAN = 10_000_000
-NEVER_RESUMED = 1 << 2
-QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "p9999": 0.9999, "max": 1.0}
-LAT_OPS = ["read", "write", "open", "sync", "metadata"]
 SHARED_KINDS = {"regular", "directory", "unknown"}
 NODES = ["n1", "n2", "n3"]
 
@@ -67,27 +63,9 @@ def must(niorep, *args):
     return r
 
 
-def export(niorep, store, table):
-    out = subprocess.run([niorep, "export", store, "--table", table, "--format", "csv"],
-                         check=True, capture_output=True).stdout
-    return list(csv.DictReader(io.StringIO(out.decode("latin-1"))))
-
 
 def summary(niorep, *inputs):
     return json.loads(must(niorep, "summary", *inputs, "--json", "--bootstraps", "0").stdout)
-
-
-def nearest_rank(sorted_vals, q):
-    n = len(sorted_vals)
-    r = q * n
-    rank = round(r) if abs(r - round(r)) <= 1e-9 * max(1.0, r) else math.ceil(r)
-    return int(sorted_vals[min(max(rank, 1), n) - 1])
-
-
-def close(a, b, rel=1e-5, abs_tol=1e-9):  # JSON reals carry 6 significant digits
-    if a is None or b is None:
-        return a is None and b is None
-    return math.isclose(a, b, rel_tol=rel, abs_tol=abs_tol)
 
 
 # ---- capture --------------------------------------------------------------
@@ -233,16 +211,6 @@ def check_phases(parts, merged):
 
 
 # ---- the model over the merged run --------------------------------------------
-
-def concentration(values):
-    """Gini by the mean absolute difference, top shares, files for 90% (as tests/model/check_sample.py)."""
-    x = np.array(sorted(values, reverse=True), dtype=np.float64)
-    n, total = len(x), x.sum()
-    gini = np.abs(x[:, None] - x[None, :]).sum() / (2.0 * n * n * x.mean())
-    top = lambda p: x[:math.ceil(p * n - 1e-9)].sum() / total
-    k90 = int(np.searchsorted(np.cumsum(x), 0.9 * total * (1 - 1e-12))) + 1
-    return {"gini": gini, "top1_share": top(0.01), "top10_share": top(0.1), "files_for_90": k90 / n}
-
 
 def union_samples(parts):
     """Latency samples and per-file bytes over the union of the parts' events."""
