@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "nr_outfile.h"
 #include "trace.h"
 #include "trace_syscalls.h"
 
@@ -50,38 +51,10 @@ static void forward_signal(int sig)
         kill(-child_pgid, stop_count > 2 ? SIGKILL : sig);
 }
 
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int is_file(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* mkdir -p. */
-static int make_dirs(const char *path, nr_error *err)
-{
-    char buf[PATH_MAX];
-    if ((size_t)snprintf(buf, sizeof buf, "%s", path) >= sizeof buf)
-        return nr_error_set(err, NR_E_LIMIT, "%s: path too long", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char saved = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return nr_error_errno(err, NR_E_IO, errno, "%s: cannot create directory", buf);
-            *p = saved;
-            if (saved == '\0')
-                break;
-        }
-    }
-    if (!is_dir(path))
-        return nr_error_set(err, NR_E_IO, "%s: not a directory", path);
-    return 0;
 }
 
 /* The executable name in PATH (or name itself when it has a '/'), into out. */
@@ -510,7 +483,7 @@ static int resolve_paths(const trace_args *a, trace_paths *p)
                 a->strace ? " at " : " in PATH", a->strace ? a->strace : "");
         return 1;
     }
-    if (make_dirs(a->out, &err) < 0)
+    if (nr_make_dirs(a->out, &err) < 0)
         return nr_cli_fail(&err);
     if (!realpath(a->out, p->run_dir))
         return nr_cli_fail(&(nr_error){NR_E_IO, "cannot resolve the run directory"});

@@ -500,34 +500,10 @@ static int stage_figures_json(const nr_figin *fi, const char *const *names, size
     return rc;
 }
 
-/* mkdir -p: dir and every missing folder above it. */
-static int make_dirs(const char *dir, nr_error *err)
-{
-    if (!dir[0])
-        return nr_error_set(err, NR_E_USAGE, "figures: the output folder name is empty");
-    char *path = strdup(dir);
-    if (!path)
-        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
-    int rc = 0;
-    for (char *p = path + (path[0] == '/'); rc == 0; p++) {
-        int last = *p == '\0';
-        if (*p != '/' && !last)
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot create the directory", path);
-        if (last)
-            break;
-        *p = '/';
-    }
-    free(path);
-    return rc;
-}
-
 int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
                        unsigned formats, double width_pt, nr_error *err)
 {
-    NR_TRY(make_dirs(dir, err));
+    NR_TRY(nr_make_dirs(dir, err));
     staged_set set = {.cap = nr_figures_count * (NR_RENDER_PNG + 1) + 1};
     set.files = calloc(set.cap, sizeof *set.files);
     if (!set.files)

@@ -149,3 +149,29 @@ void nr_outfile_abort(nr_outfile *f)
     free(f->target);
     f->tmp_path = f->target = NULL;
 }
+
+int nr_make_dirs(const char *path, nr_error *err)
+{
+    if (!path[0])
+        return nr_error_set(err, NR_E_USAGE, "the output folder name is empty");
+    char *buf = strdup(path);
+    if (!buf)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
+    int rc = 0;
+    for (char *p = buf + (buf[0] == '/'); rc == 0; p++) {
+        const char c = *p;
+        if (c != '/' && c != '\0')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot create the directory", buf);
+        *p = c;
+        if (c == '\0')
+            break;
+    }
+    free(buf);
+    struct stat st;
+    if (rc == 0 && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)))
+        rc = nr_error_set(err, NR_E_IO, "%s: not a directory", path);
+    return rc;
+}

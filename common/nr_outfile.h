@@ -27,6 +27,11 @@ int nr_outfile_commit(nr_outfile *f, nr_error *err);
 /* Closes and removes the temporary file if still open. Accepts a closed or zeroed f. */
 void nr_outfile_abort(nr_outfile *f);
 
+/* mkdir -p for an output folder: creates path and every missing folder
+ * above it. Returns 0, NR_E_USAGE for an empty path, or NR_E_IO naming the
+ * folder that could not be made (or path, when it exists but is no folder). */
+int nr_make_dirs(const char *path, nr_error *err);
+
 /* Removes every temporary file still open in this process; async-signal-safe,
  * for SIGINT/SIGTERM handlers. */
 void nr_outfile_abort_all_from_signal(void);
