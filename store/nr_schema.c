@@ -6,6 +6,10 @@
 #define DELTA(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_DELTA_VARINT}
 /* stored as differences from an earlier column it usually equals */
 #define I64_BASE(n, b) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .base = b}
+/* stored as differences from the previous row with the same key (format version 3) */
+#define I64_KEY(n, k) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = k}
+/* stored against the previous row with the same key, advanced by its step (format version 3) */
+#define I64_KEY_STEP(n, k, st) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = k, .step = st}
 #define STR(n) {.name = n, .type = NR_COL_STR, .encoding = NR_ENC_DICT}
 #define TABLE(var, tname, coldefs) \
     const nr_table_def var = {.name = tname, .cols = coldefs, .ncols = sizeof coldefs / sizeof coldefs[0]}
@@ -14,9 +18,9 @@ static const nr_col_def events_cols[NR_EV_COL_COUNT] = {
     [NR_EV_TS_NS] = DELTA("ts_ns"),     [NR_EV_DUR_NS] = I64("dur_ns"),
     [NR_EV_PID] = DELTA("pid"),         [NR_EV_TID] = I64_BASE("tid", "pid"),
     [NR_EV_SYSCALL] = STR("syscall"),   [NR_EV_OP_CLASS] = I64("op_class"),
-    [NR_EV_FD] = I64("fd"),             [NR_EV_FILE_ID] = I64("file_id"),
+    [NR_EV_FD] = I64("fd"),             [NR_EV_FILE_ID] = I64_KEY("file_id", "pid"),
     [NR_EV_FILE2_ID] = I64("file2_id"), [NR_EV_BYTES] = I64("bytes"),
-    [NR_EV_OFFSET] = I64("offset"),     [NR_EV_RESULT] = I64_BASE("result", "bytes"),
+    [NR_EV_OFFSET] = I64_KEY_STEP("offset", "file_id", "bytes"),     [NR_EV_RESULT] = I64_BASE("result", "bytes"),
     [NR_EV_ERRNO] = STR("errno"),       [NR_EV_FLAGS] = I64("flags"),
     [NR_EV_PHASE_ID] = I64("phase_id"),
 };

@@ -14,7 +14,7 @@
 #include "nr_error.h"
 #include "nr_strtab.h"
 
-#define NR_STORE_FORMAT_VERSION 2u
+#define NR_STORE_FORMAT_VERSION 3u
 #define NR_STORE_ROWS_PER_GROUP 65536u
 
 typedef enum nr_col_type {
@@ -41,6 +41,16 @@ typedef struct nr_col_def {
      * result ~ bytes); the writer then stores the differences from it
      * (format version 2). NULL: none. */
     const char *base;
+    /* I64 only, optional, not with base: the name of an earlier I64 column
+     * that groups rows (events.file_id by pid); the writer stores the
+     * difference from the previous row of the same group in the row group
+     * (format version 3). NULL: none. */
+    const char *key;
+    /* With key only, optional: the name of an earlier I64 column by which
+     * this one advances within a group (offset by bytes): the previous row
+     * of the group, value plus step, predicts the next; rows of value -1
+     * (unknown) predict nothing. NULL: none. */
+    const char *step;
 } nr_col_def;
 
 typedef struct nr_table_def {

@@ -21,7 +21,8 @@ typedef struct chunk_scratch {
     size_t dict_cap, dict_len_cap;
     size_t str_cap, str_len_cap; /* capacity of c->str and c->str_len */
     ZSTD_DCtx *dctx;
-    nr_col_chunk *base;   /* v2: the base column's values of the same row group */
+    nr_col_chunk *deps[2]; /* v2, v3: the base, key or step columns' values of the same row group */
+    nr__keymap keys;       /* v3: per-key state of the KEY_* transforms */
 } chunk_scratch;
 
 void nr_col_chunk_init(nr_col_chunk *c)
@@ -39,10 +40,12 @@ void nr_col_chunk_fini(nr_col_chunk *c)
         free(sc->dict);
         free(sc->dict_len);
         ZSTD_freeDCtx(sc->dctx);
-        if (sc->base) {
-            nr_col_chunk_fini(sc->base);
-            free(sc->base);
-        }
+        for (size_t k = 0; k < 2; k++)
+            if (sc->deps[k]) {
+                nr_col_chunk_fini(sc->deps[k]);
+                free(sc->deps[k]);
+            }
+        nr__keymap_fini(&sc->keys);
         free(sc);
     }
     free(c->i64);
@@ -179,56 +182,106 @@ int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg, nr
     return 0;
 }
 
-/* Version 2 I64 chunk: transform byte, [base column], scale, then the
- * values (FORMAT.md, "I64 chunks, version 2"). */
+/* Columns an I64 transform reads besides the chunk's own (FORMAT.md). */
+static size_t transform_deps(unsigned transform)
+{
+    switch (transform) {
+    case NR__I64_BASE:
+    case NR__I64_KEY_DELTA: return 1;
+    case NR__I64_KEY_NEXT: return 2;
+    default: return 0;
+    }
+}
+
+/* Reads the header's column index k (base, key or step) and decodes that
+ * column's chunk of the same row group into sc->deps[k]; returns its values. */
+static int decode_dep(const chunk_ctx *x, chunk_scratch *sc, const uint8_t **p, const uint8_t *end, size_t k,
+                      const int64_t **out)
+{
+    static const char *const what[2] = {"base, key", "step"};
+    uint64_t col;
+    if (nr_get_uvarint(p, end, &col) < 0 || col >= x->col || x->t->cols[col].type != NR_COL_I64)
+        return chunk_fail(x, NR_E_FORMAT, "expected the index of an earlier i64 column as the %s column", what[k]);
+    if (!sc->deps[k]) {
+        if (!(sc->deps[k] = malloc(sizeof *sc->deps[k])))
+            return chunk_fail(x, NR_E_NOMEM, "out of memory");
+        nr_col_chunk_init(sc->deps[k]);
+    }
+    /* col < x->col: the recursion ends at a column without dependencies */
+    NR_TRY(nr__store_decode_chunk_v2(x->t, (size_t)col, x->rg, sc->deps[k], x->err));
+    if (sc->deps[k]->n != x->ref->rows)
+        return chunk_fail(x, NR_E_FORMAT, "expected the %s column to hold %u rows", what[k], x->ref->rows);
+    *out = sc->deps[k]->i64;
+    return 0;
+}
+
+/* Undoes transforms 0..4 on the n codes at p, given the columns they read
+ * (FORMAT.md, "I64 chunks"): returns the end of the codes or NULL. */
+static const uint8_t *decode_values(chunk_scratch *sc, unsigned transform, uint64_t scale, const int64_t *dep0,
+                                    const int64_t *dep1, const uint8_t *p, const uint8_t *end, int64_t *out,
+                                    size_t n)
+{
+    uint64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u;
+        if (nr_get_uvarint(&p, end, &u) < 0)
+            return NULL;
+        int64_t d = nr_unzigzag(u);
+        if (scale != 1)
+            d = nr__scale_up(d, scale);
+        switch (transform) {
+        case NR__I64_DELTA: prev += (uint64_t)d; break;
+        case NR__I64_BASE: prev = (uint64_t)dep0[i] + (uint64_t)d; break;
+        case NR__I64_KEY_DELTA: {
+            uint64_t *last = nr__keymap_at(&sc->keys, dep0[i]);
+            prev = *last += (uint64_t)d;
+            break;
+        }
+        case NR__I64_KEY_NEXT: {
+            uint64_t *next = nr__keymap_at(&sc->keys, dep0[i]);
+            if (d == -1) {
+                prev = UINT64_MAX;
+                break;
+            }
+            prev = (uint64_t)d + *next;
+            if (prev == UINT64_MAX) /* the difference -1 took -1's code */
+                prev = *next - 1;
+            *next = prev + (uint64_t)dep1[i];
+            break;
+        }
+        default: prev = (uint64_t)d; break;
+        }
+        out[i] = (int64_t)prev;
+    }
+    return p;
+}
+
+/* Version 2 and 3 I64 chunk: transform byte, [base, key or key and step
+ * columns], scale, then the values (FORMAT.md, "I64 chunks"). */
 static int decode_i64_v2(const chunk_ctx *x, chunk_scratch *sc, const uint8_t *p, const uint8_t *end,
                          nr_col_chunk *c)
 {
     size_t n = x->ref->rows;
     if (NR_GROW(c->i64, c->cap_, n) < 0)
         return chunk_fail(x, NR_E_NOMEM, "out of memory for %zu values", n);
-    uint8_t transform = *p++;
-    uint64_t base = 0, scale;
-    if (transform > NR__I64_BASE)
-        return chunk_fail(x, NR_E_FORMAT, "expected transform 0, 1 or 2, found %u", transform);
-    if (transform == NR__I64_BASE) {
-        if (nr_get_uvarint(&p, end, &base) < 0 || base >= x->col || x->t->cols[base].type != NR_COL_I64)
-            return chunk_fail(x, NR_E_FORMAT, "expected the index of an earlier i64 column as the base");
-    }
+    unsigned transform = *p++;
+    unsigned last = x->t->store->version >= 3 ? NR__I64_KEY_NEXT : NR__I64_BASE;
+    if (transform > last)
+        return chunk_fail(x, NR_E_FORMAT, "expected a transform 0 to %u, found %u", last, transform);
+    const int64_t *deps[2] = {NULL, NULL};
+    for (size_t k = 0; k < transform_deps(transform); k++)
+        NR_TRY(decode_dep(x, sc, &p, end, k, &deps[k]));
+    uint64_t scale;
     if (nr_get_uvarint(&p, end, &scale) < 0 || scale == 0)
         return chunk_fail(x, NR_E_FORMAT, "expected a scale of at least 1");
-    const int64_t *b = NULL;
-    if (transform == NR__I64_BASE) {
-        if (!sc->base) {
-            if (!(sc->base = malloc(sizeof *sc->base)))
-                return chunk_fail(x, NR_E_NOMEM, "out of memory");
-            nr_col_chunk_init(sc->base);
-        }
-        /* base < col: the recursion ends at a column without a base */
-        NR_TRY(nr__store_decode_chunk_v2(x->t, (size_t)base, x->rg, sc->base, x->err));
-        if (sc->base->n != n)
-            return chunk_fail(x, NR_E_FORMAT, "expected the base column to hold %zu rows", n);
-        b = sc->base->i64;
-    }
-    uint64_t prev = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t u;
-        if (nr_get_uvarint(&p, end, &u) < 0)
-            return chunk_fail(x, NR_E_FORMAT, "expected a varint for value %zu of %zu", i, n);
-        int64_t d = nr_unzigzag(u);
-        if (scale != 1)
-            d = nr__scale_up(d, scale);
-        if (transform == NR__I64_DELTA)
-            prev += (uint64_t)d;
-        else if (transform == NR__I64_BASE)
-            prev = (uint64_t)b[i] + (uint64_t)d;
-        else
-            prev = (uint64_t)d;
-        c->i64[i] = (int64_t)prev;
-    }
-    if (p != end)
+    if (transform >= NR__I64_KEY_DELTA && nr__keymap_reset(&sc->keys, n) < 0)
+        return chunk_fail(x, NR_E_NOMEM, "out of memory for %zu keys", n);
+    const uint8_t *q = decode_values(sc, transform, scale, deps[0], deps[1], p, end, c->i64, n);
+    if (!q)
+        return chunk_fail(x, NR_E_FORMAT, "expected %zu varints", n);
+    if (q != end)
         return chunk_fail(x, NR_E_FORMAT, "expected the values to end the chunk, %zu of %u raw bytes left",
-                          (size_t)(end - p), x->ref->raw_size);
+                          (size_t)(end - q), x->ref->raw_size);
     return 0;
 }
 

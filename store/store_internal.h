@@ -60,9 +60,56 @@ static inline uint64_t nr__get_le64(const uint8_t *p)
 }
 
 /* Version 2 I64 chunks start with a transform byte, the base column's index
- * (transform BASE only) and the scale, before the values (FORMAT.md). */
-enum nr__i64_transform { NR__I64_VALUES = 0, NR__I64_DELTA = 1, NR__I64_BASE = 2 };
-#define NR__I64_HEADER_MAX 21u /* 1 + two 10-byte uvarints */
+ * (transform BASE only) and the scale, before the values (FORMAT.md).
+ * Version 3 adds KEY_DELTA (a key column's index) and KEY_NEXT (key and
+ * step columns' indexes). */
+enum nr__i64_transform {
+    NR__I64_VALUES = 0,
+    NR__I64_DELTA = 1,
+    NR__I64_BASE = 2,
+    NR__I64_KEY_DELTA = 3,
+    NR__I64_KEY_NEXT = 4,
+};
+#define NR__I64_HEADER_MAX 21u    /* v2: 1 + two 10-byte uvarints */
+#define NR__I64_HEADER_MAX_V3 31u /* v3: 1 + three 10-byte uvarints */
+
+/* The value per key of the rows seen so far in one chunk (transforms
+ * KEY_DELTA and KEY_NEXT): open addressing with linear probing; a slot
+ * belongs to the current chunk when its stamp equals `stamp`, so that a
+ * new chunk starts empty without clearing the table. */
+typedef struct nr__keyslot {
+    int64_t key;
+    uint64_t val;
+    uint32_t stamp;
+} nr__keyslot;
+
+typedef struct nr__keymap {
+    nr__keyslot *slots;
+    size_t mask;      /* slots - 1; slots is a power of two >= 2 * rows */
+    unsigned shift;   /* 64 - log2(slots) */
+    uint32_t stamp;
+} nr__keymap;
+
+/* Empties m for a chunk of `rows` rows (growing it if needed); returns 0
+ * or NR_E_NOMEM. */
+int nr__keymap_reset(nr__keymap *m, size_t rows);
+void nr__keymap_fini(nr__keymap *m);
+
+/* The value of key in m; a key not seen in this chunk enters with value 0.
+ * At most `rows` distinct keys per reset (the table is never full). */
+static inline uint64_t *nr__keymap_at(nr__keymap *m, int64_t key)
+{
+    size_t i = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> m->shift);
+    for (;; i = (i + 1) & m->mask) {
+        nr__keyslot *e = &m->slots[i];
+        if (e->stamp != m->stamp) {
+            *e = (nr__keyslot){.key = key, .val = 0, .stamp = m->stamp};
+            return &e->val;
+        }
+        if (e->key == key)
+            return &e->val;
+    }
+}
 
 /* A value x that is -1 or a multiple of scale (> 1) as the code stored: x /
  * scale, one less when negative, so that -1 stays free for x = -1. */

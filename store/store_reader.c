@@ -147,10 +147,11 @@ static int check_chunk_v1(const nr_store_table *t, size_t col, uint64_t at,
     if (ref->rows == 0 || ref->rows > NR_STORE_ROWS_PER_GROUP)
         return nr_error_set(err, NR_E_FORMAT, "%s: footer offset %llu: chunk of table '%s' column '%s': expected 1 to %u rows, found %u",
                             file, (unsigned long long)at, t->name, cname, NR_STORE_ROWS_PER_GROUP, ref->rows);
-    /* version 2 I64 chunks carry a 2..21-byte header before the values */
-    const int v2 = t->store->version >= 2;
-    uint64_t min_raw = t->cols[col].type == NR_COL_I64 ? ref->rows + (v2 ? 2u : 0u) : (uint64_t)ref->rows + 1;
-    uint64_t max_raw = t->cols[col].type == NR_COL_I64 ? (uint64_t)ref->rows * 10 + (v2 ? NR__I64_HEADER_MAX : 0u)
+    /* version 2 (3) I64 chunks carry a 2..21 (31)-byte header before the values */
+    const uint32_t version = t->store->version;
+    const uint64_t header_max = version >= 3 ? NR__I64_HEADER_MAX_V3 : version == 2 ? NR__I64_HEADER_MAX : 0u;
+    uint64_t min_raw = t->cols[col].type == NR_COL_I64 ? ref->rows + (version >= 2 ? 2u : 0u) : (uint64_t)ref->rows + 1;
+    uint64_t max_raw = t->cols[col].type == NR_COL_I64 ? (uint64_t)ref->rows * 10 + header_max
                                                        : NR__STORE_MAX_CHUNK_RAW;
     if ((uint64_t)ref->disk_size * NR__ZSTD_MAX_RATIO < max_raw)
         max_raw = (uint64_t)ref->disk_size * NR__ZSTD_MAX_RATIO;
@@ -298,6 +299,7 @@ static const struct {
 } format_readers[] = {
     {1, parse_footer_v1},
     {2, parse_footer_v1},
+    {3, parse_footer_v1},
 };
 
 static footer_parser find_parser(uint32_t version)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (ZSTD_ps_enable: zstd >= 1.5.1) */
 #include <zstd.h>
 
 #include "nr_mem.h"
@@ -11,22 +12,25 @@
 #include "nr_strtab.h"
 #include "store_internal.h"
 
-/* The default compression: zstd level 1 (strategy fast) with matches of at
- * least 7 bytes. Chunks are runs of one- and two-byte varints; shorter
- * matches rarely pay for their sequence, and fewer candidates cost fewer
- * instructions: on the chunks of a 26 MB generated log, 26% fewer
- * instructions than level 3 for 4% more compressed bytes, nearly all of
- * them in events.file_id (hence the retry below). */
+/* The compression of a chunk: zstd level 1 (strategy fast) with matches
+ * of at least 7 bytes (shorter matches of varints rarely pay for their
+ * sequence). A chunk of at most SMALL_CODE_BYTES raw bytes per row is a run
+ * of mostly one-byte codes (ids, classes, differences): there Huffman
+ * coding of the literals makes nearly all the gain, and the match finder
+ * costs more than it finds, so these chunks are compressed with the match
+ * search accelerated by FAST_ACCELERATION (zstd's targetLength of strategy
+ * fast) and Huffman kept on (zstd turns it off for accelerated fast modes
+ * unless asked). On the events chunks of a 26 MB generated log: half the
+ * instructions of the plain level 1 and 2.5% fewer bytes; chunks of wider
+ * codes (timestamps, paths) keep the plain level 1, where matches pay
+ * (docs/performance.md, "Store writer, session 3"). The choice depends on
+ * the raw bytes only, so the same rows give the same file. Until format
+ * version 3 a level-3 retry caught events.file_id; its transform made that
+ * retry useless. */
 #define DEFAULT_LEVEL 1
 #define DEFAULT_MIN_MATCH 7
-/* With the default, a chunk that shrinks by less than RETRY_GAIN (16/10)
- * is compressed again at RETRY_LEVEL and the smaller frame kept: columns of
- * ids (events.file_id) repeat short runs that only the double-fast match
- * finder of level 3 catches. At 16/10 the stores of the generated logs are
- * no larger than at level 3 alone (docs/performance.md, "Store writer"). */
-#define RETRY_GAIN_NUM 16u
-#define RETRY_GAIN_DEN 10u
-#define RETRY_LEVEL 3
+#define SMALL_CODE_BYTES 2u
+#define FAST_ACCELERATION 1024
 
 /* Footer entry of a written chunk. */
 typedef struct chunk_entry {
@@ -42,6 +46,13 @@ typedef struct chunk_entry {
 /* nr_table_append_rows with at least this many rows sizes the column
  * buffers for a whole row group. */
 #define APPEND_FULL_GROUP_ROWS 1024u
+
+/* The transform of an I64 column's chunks (FORMAT.md, "I64 chunks") and
+ * the earlier columns it reads: base (BASE), key (KEY_*), step (KEY_NEXT). */
+typedef struct col_plan {
+    int transform;
+    int dep[2];
+} col_plan;
 
 /* Values of one column in the current row group. */
 typedef struct col_buf {
@@ -62,7 +73,7 @@ struct nr_table_writer {
     size_t cap;          /* rows the column buffers hold */
     uint64_t row_serial; /* 1-based serial of the row being filled */
     uint64_t total_rows;
-    int *base;           /* per column: index of its base column, or -1 */
+    col_plan *plans;     /* per column: how its chunks are transformed */
     chunk_entry *chunks; /* footer index: group-major, ncols per group */
     size_t nchunks, chunks_cap;
     int error;           /* sticky: a failed set_str, reported by end_row */
@@ -71,14 +82,14 @@ struct nr_table_writer {
 struct nr_store_writer {
     nr_outfile out;
     ZSTD_CCtx *cctx;     /* compression parameters set once (set_params) */
-    ZSTD_CCtx *retry;    /* RETRY_LEVEL; NULL once a level is set explicitly */
+    ZSTD_CCtx *fast;     /* small-code chunks (set_fast_params); NULL: cctx for all */
     nr_table_writer **tables;
     size_t ntables, tables_cap;
     nr_buf raw;          /* encoded chunk */
     nr_buf packed;       /* compressed chunk; later the footer */
-    nr_buf spare;        /* the retry's frame */
     int64_t *xs;         /* transformed values of the chunk being encoded */
     size_t xs_cap;
+    nr__keymap keys;     /* KEY_* transforms: per-key state of the chunk */
     int committed;
     int failed;          /* sticky: a chunk write failed, the file is unusable */
 };
@@ -102,12 +113,23 @@ const char *nr_col_encoding_name(int encoding)
     }
 }
 
-/* Sets the parameters every chunk is compressed with, once (they persist
+/* Sets the parameters chunks are compressed with, once (they persist
  * across frames). min_match 0: the level's own. */
 static int set_params(ZSTD_CCtx *cctx, int level, int min_match)
 {
     if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)) ||
         ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_minMatch, min_match)))
+        return NR_E_INPUT;
+    return 0;
+}
+
+/* The parameters of small-code chunks (see SMALL_CODE_BYTES); an error
+ * when this zstd lacks one of them. */
+static int set_fast_params(ZSTD_CCtx *cctx)
+{
+    NR_TRY(set_params(cctx, DEFAULT_LEVEL, DEFAULT_MIN_MATCH));
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_targetLength, FAST_ACCELERATION)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_literalCompressionMode, ZSTD_ps_enable)))
         return NR_E_INPUT;
     return 0;
 }
@@ -121,13 +143,15 @@ int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *er
     w->out.fd = -1;
     nr_buf_init(&w->raw);
     nr_buf_init(&w->packed);
-    nr_buf_init(&w->spare);
     w->cctx = ZSTD_createCCtx();
-    w->retry = ZSTD_createCCtx();
-    if (!w->cctx || !w->retry || set_params(w->cctx, DEFAULT_LEVEL, DEFAULT_MIN_MATCH) < 0 ||
-        set_params(w->retry, RETRY_LEVEL, 0) < 0) {
+    w->fast = ZSTD_createCCtx();
+    if (w->fast && set_fast_params(w->fast) < 0) { /* an older zstd: the plain level for every chunk */
+        ZSTD_freeCCtx(w->fast);
+        w->fast = NULL;
+    }
+    if (!w->cctx || set_params(w->cctx, DEFAULT_LEVEL, DEFAULT_MIN_MATCH) < 0) {
         ZSTD_freeCCtx(w->cctx);
-        ZSTD_freeCCtx(w->retry);
+        ZSTD_freeCCtx(w->fast);
         free(w);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     }
@@ -153,8 +177,8 @@ void nr_store_writer_set_level(nr_store_writer *w, int level)
 {
     level = level < 1 ? 1 : level > 19 ? 19 : level;
     (void)set_params(w->cctx, level, 0); /* valid for every level in range */
-    ZSTD_freeCCtx(w->retry);
-    w->retry = NULL;
+    ZSTD_freeCCtx(w->fast);
+    w->fast = NULL;
 }
 
 static int valid_name(const char *name)
@@ -163,17 +187,31 @@ static int valid_name(const char *name)
     return n >= 1 && n <= NR__STORE_MAX_NAME;
 }
 
-/* Index of the base column of column c: an earlier I64 column named by
- * cols[c].base; -1 when there is none or the name does not qualify. */
-static int base_index(const nr_table_def *def, size_t c)
+/* Index of the I64 column named name before column c; -1 when there is
+ * none (or name is NULL). */
+static int earlier_i64(const nr_table_def *def, size_t c, const char *name)
 {
-    const nr_col_def *col = &def->cols[c];
-    if (!col->base || col->type != NR_COL_I64)
+    if (!name || def->cols[c].type != NR_COL_I64)
         return -1;
     for (size_t d = 0; d < c; d++)
-        if (def->cols[d].type == NR_COL_I64 && strcmp(def->cols[d].name, col->base) == 0)
+        if (def->cols[d].type == NR_COL_I64 && strcmp(def->cols[d].name, name) == 0)
             return (int)d;
     return -1;
+}
+
+/* The transform of column c, from its definition (checked by check_table_def). */
+static col_plan plan_column(const nr_table_def *def, size_t c)
+{
+    const nr_col_def *col = &def->cols[c];
+    if (col->key && col->step)
+        return (col_plan){NR__I64_KEY_NEXT, {earlier_i64(def, c, col->key), earlier_i64(def, c, col->step)}};
+    if (col->key)
+        return (col_plan){NR__I64_KEY_DELTA, {earlier_i64(def, c, col->key), -1}};
+    if (col->base)
+        return (col_plan){NR__I64_BASE, {earlier_i64(def, c, col->base), -1}};
+    if (col->encoding == NR_ENC_DELTA_VARINT)
+        return (col_plan){NR__I64_DELTA, {-1, -1}};
+    return (col_plan){NR__I64_VALUES, {-1, -1}};
 }
 
 static int check_table_def(const nr_store_writer *w, const nr_table_def *def, nr_error *err)
@@ -197,9 +235,14 @@ static int check_table_def(const nr_store_writer *w, const nr_table_def *def, nr
             if (strcmp(def->cols[d].name, col->name) == 0)
                 return nr_error_set(err, NR_E_INPUT, "%s: table '%s': column '%s' declared twice",
                                     file, def->name, col->name);
-        if (col->base && base_index(def, c) < 0)
-            return nr_error_set(err, NR_E_INPUT, "%s: table '%s' column '%s': base '%s' is not an earlier i64 column",
-                                file, def->name, col->name, col->base);
+        const char *deps[3] = {col->base, col->key, col->step};
+        for (size_t k = 0; k < 3; k++)
+            if (deps[k] && earlier_i64(def, c, deps[k]) < 0)
+                return nr_error_set(err, NR_E_INPUT, "%s: table '%s' column '%s': '%s' is not an earlier i64 column",
+                                    file, def->name, col->name, deps[k]);
+        if ((col->base && col->key) || (col->step && !col->key))
+            return nr_error_set(err, NR_E_INPUT, "%s: table '%s' column '%s': a base excludes a key, a step needs one",
+                                file, def->name, col->name);
     }
     return 0;
 }
@@ -234,7 +277,7 @@ static void free_table(nr_table_writer *t)
             nr_strtab_fini(&t->cols[c].strings);
         }
     free(t->cols);
-    free(t->base);
+    free(t->plans);
     free(t->chunks);
     free(t);
 }
@@ -251,12 +294,12 @@ int nr_store_writer_add_table(nr_store_writer *w, const nr_table_def *def,
     t->def = def;
     t->row_serial = 1;
     t->cols = calloc(def->ncols, sizeof *t->cols);
-    t->base = calloc(def->ncols, sizeof *t->base);
-    int rc = t->cols && t->base ? 0 : NR_E_NOMEM;
+    t->plans = calloc(def->ncols, sizeof *t->plans);
+    int rc = t->cols && t->plans ? 0 : NR_E_NOMEM;
     if (rc == 0) {
         for (size_t c = 0; c < def->ncols; c++) {
             nr_strtab_init(&t->cols[c].strings);
-            t->base[c] = base_index(def, c);
+            t->plans[c] = plan_column(def, c);
         }
         rc = grow_columns(t, 64);
     }
@@ -325,51 +368,115 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* Transformed values of column c (FORMAT.md, "I64 chunks, version 2"):
- * w->xs, or the column's own values for transform 0 (no copy). Sets the
- * transform and, for transform 2, the base column. Differences wrap
- * modulo 2^64. */
-static const int64_t *transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c,
-                                    int *transform, size_t *base_out)
+/* x[i] = v[i] minus the previous value of the same key (0 for a key's
+ * first row): KEY_DELTA. */
+static void key_delta(nr__keymap *m, int64_t *x, const int64_t *v, const int64_t *k, size_t rows)
 {
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t *last = nr__keymap_at(m, k[i]);
+        x[i] = (int64_t)((uint64_t)v[i] - *last);
+        *last = (uint64_t)v[i];
+    }
+}
+
+/* KEY_NEXT: the prediction p of a row is value plus step of the previous
+ * row of its key whose value was not -1 (0 for none); x[i] = v[i] - p,
+ * except that -1 stays -1 and the difference -1 (v[i] = p - 1) takes
+ * -1's place, -1 - p: a permutation of the 2^64 values. */
+static void key_next(nr__keymap *m, int64_t *x, const int64_t *v, const int64_t *k, const int64_t *step,
+                     size_t rows)
+{
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t *next = nr__keymap_at(m, k[i]);
+        if (v[i] == -1) {
+            x[i] = -1;
+            continue;
+        }
+        uint64_t d = (uint64_t)v[i] - *next;
+        x[i] = d == UINT64_MAX ? (int64_t)(UINT64_MAX - *next) : (int64_t)d;
+        *next = (uint64_t)v[i] + (uint64_t)step[i];
+    }
+}
+
+/* Transformed values of column c (FORMAT.md, "I64 chunks"): w->xs, or the
+ * column's own values for transform 0 (no copy). Differences wrap modulo
+ * 2^64. */
+static const int64_t *transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
+{
+    const col_plan *plan = &t->plans[c];
     const int64_t *v = t->cols[c].i64;
     int64_t *x = w->xs;
     size_t rows = t->nrows;
-    if (t->base[c] >= 0) {
-        const int64_t *b = t->cols[t->base[c]].i64;
+    switch (plan->transform) {
+    case NR__I64_BASE: {
+        const int64_t *b = t->cols[plan->dep[0]].i64;
         for (size_t i = 0; i < rows; i++)
             x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)b[i]);
-        *base_out = (size_t)t->base[c];
-        *transform = NR__I64_BASE;
         return x;
     }
-    if (t->def->cols[c].encoding == NR_ENC_DELTA_VARINT) {
+    case NR__I64_DELTA: {
         uint64_t prev = 0;
         for (size_t i = 0; i < rows; i++) {
             x[i] = (int64_t)((uint64_t)v[i] - prev);
             prev = (uint64_t)v[i];
         }
-        *transform = NR__I64_DELTA;
         return x;
     }
-    *transform = NR__I64_VALUES;
-    return v;
+    case NR__I64_KEY_DELTA:
+        key_delta(&w->keys, x, v, t->cols[plan->dep[0]].i64, rows);
+        return x;
+    case NR__I64_KEY_NEXT:
+        key_next(&w->keys, x, v, t->cols[plan->dep[0]].i64, t->cols[plan->dep[1]].i64, rows);
+        return x;
+    default:
+        return v;
+    }
+}
+
+/* Division by a fixed d > 0 known to be exact, and the divisibility test,
+ * without a 64-bit divide: d = 2^shift * odd, and x / odd is x times the
+ * inverse of odd modulo 2^64 when odd divides x (Granlund and Montgomery,
+ * "Division by invariant integers using multiplication", 1994, sec. 9). */
+typedef struct exact_divisor {
+    uint64_t inv;   /* odd * inv = 1 modulo 2^64 */
+    uint64_t limit; /* (2^64 - 1) / odd: y is a multiple of odd iff y * inv <= limit */
+    unsigned shift;
+} exact_divisor;
+
+static exact_divisor exact_divisor_of(uint64_t d)
+{
+    exact_divisor e = {.shift = (unsigned)__builtin_ctzll(d)};
+    uint64_t odd = d >> e.shift, inv = odd; /* correct to 3 bits; each step doubles them */
+    for (int i = 0; i < 5; i++)
+        inv *= 2 - odd * inv;
+    e.inv = inv;
+    e.limit = UINT64_MAX / odd;
+    return e;
+}
+
+static int divides(const exact_divisor *e, uint64_t a)
+{
+    return (a & ((UINT64_C(1) << e->shift) - 1)) == 0 && (a >> e->shift) * e->inv <= e->limit;
 }
 
 /* The largest scale that divides every value but -1 (1 if none is > 1):
  * strace prints times in us, so ns values and their differences are
- * multiples of 1000. */
+ * multiples of 1000. The gcd changes a few times per chunk at most, so
+ * each value costs a divisibility test by multiplication. */
 static uint64_t common_scale(const int64_t *x, size_t rows)
 {
     uint64_t g = 0;
+    exact_divisor e = {0};
     for (size_t i = 0; i < rows; i++) {
         if (x[i] == -1)
             continue;
         uint64_t a = x[i] < 0 ? 0 - (uint64_t)x[i] : (uint64_t)x[i];
-        if (g == 0 || a % g != 0) {
+        if (g == 0 || !divides(&e, a)) {
             g = gcd_u64(a, g);
             if (g == 1)
                 return 1;
+            if (g != 0)
+                e = exact_divisor_of(g);
         }
     }
     return g > 1 ? g : 1;
@@ -389,11 +496,18 @@ static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
     return p;
 }
 
-/* put_codes for scale > 1: the svarints of nr__scale_down(x[i], scale). */
+/* put_codes for scale > 1: the svarints of nr__scale_down(x[i], scale),
+ * its exact divisions done by multiplication. */
 static uint8_t *put_scaled_codes(uint8_t *p, const int64_t *x, size_t rows, uint64_t scale)
 {
+    const exact_divisor e = exact_divisor_of(scale);
     for (size_t i = 0; i < rows; i++) {
-        uint64_t z = nr_zigzag(nr__scale_down(x[i], scale));
+        int64_t code = -1;
+        if (x[i] >= 0)
+            code = (int64_t)(((uint64_t)x[i] >> e.shift) * e.inv);
+        else if (x[i] != -1)
+            code = -(int64_t)(((0 - (uint64_t)x[i]) >> e.shift) * e.inv) - 1;
+        uint64_t z = nr_zigzag(code);
         if (z < 0x80)
             *p++ = (uint8_t)z;
         else
@@ -406,16 +520,18 @@ static uint8_t *put_scaled_codes(uint8_t *p, const int64_t *x, size_t rows, uint
 static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
 {
     size_t rows = t->nrows;
-    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX));
+    NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX_V3));
     NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
-    size_t base = 0;
-    int transform;
-    const int64_t *x = transform_i64(w, t, c, &transform, &base);
+    const col_plan *plan = &t->plans[c];
+    if (plan->transform >= NR__I64_KEY_DELTA)
+        NR_TRY(nr__keymap_reset(&w->keys, rows));
+    const int64_t *x = transform_i64(w, t, c);
     uint64_t scale = common_scale(x, rows);
     uint8_t *p = w->raw.data;
-    *p++ = (uint8_t)transform;
-    if (transform == NR__I64_BASE)
-        p = put_uvarint(p, base);
+    *p++ = (uint8_t)plan->transform;
+    for (size_t k = 0; k < 2; k++)
+        if (plan->dep[k] >= 0)
+            p = put_uvarint(p, (uint64_t)plan->dep[k]);
     p = put_uvarint(p, scale);
     p = scale == 1 ? put_codes(p, x, rows) : put_scaled_codes(p, x, rows, scale);
     w->raw.len = (size_t)(p - w->raw.data);
@@ -464,25 +580,6 @@ static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
     return encode_dict(w, t, c);
 }
 
-/* Compresses w->raw into w->packed (capacity bound); returns the frame's
- * size or a zstd error code. A chunk the default barely shrinks gets one
- * retry at RETRY_LEVEL; the smaller frame wins (the first on a tie). */
-static size_t compress_chunk(nr_store_writer *w, size_t bound)
-{
-    size_t n = ZSTD_compress2(w->cctx, w->packed.data, bound, w->raw.data, w->raw.len);
-    if (ZSTD_isError(n) || !w->retry || (uint64_t)n * RETRY_GAIN_NUM <= (uint64_t)w->raw.len * RETRY_GAIN_DEN)
-        return n;
-    if (NR_GROW(w->spare.data, w->spare.cap, bound) < 0)
-        return n; /* the first frame is as valid */
-    size_t m = ZSTD_compress2(w->retry, w->spare.data, bound, w->raw.data, w->raw.len);
-    if (ZSTD_isError(m) || m >= n)
-        return n;
-    nr_buf tmp = w->packed;
-    w->packed = w->spare;
-    w->spare = tmp;
-    return m;
-}
-
 /* Encodes, compresses and writes chunk c of the current group of t. */
 static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_error *err)
 {
@@ -497,7 +594,8 @@ static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_erro
     size_t bound = ZSTD_compressBound(w->raw.len);
     if (NR_GROW(w->packed.data, w->packed.cap, bound) < 0)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
-    size_t n = compress_chunk(w, bound);
+    ZSTD_CCtx *cctx = w->fast && w->raw.len <= (size_t)t->nrows * SMALL_CODE_BYTES ? w->fast : w->cctx;
+    size_t n = ZSTD_compress2(cctx, w->packed.data, bound, w->raw.data, w->raw.len);
     if (ZSTD_isError(n))
         return nr_error_set(err, NR_E_IO, "%s: zstd: %s", file, ZSTD_getErrorName(n));
     if (NR_GROW(t->chunks, t->chunks_cap, t->nchunks + 1) < 0)
@@ -729,9 +827,9 @@ void nr_store_writer_destroy(nr_store_writer *w)
     free(w->tables);
     nr_buf_fini(&w->raw);
     nr_buf_fini(&w->packed);
-    nr_buf_fini(&w->spare);
     free(w->xs);
+    nr__keymap_fini(&w->keys);
     ZSTD_freeCCtx(w->cctx);
-    ZSTD_freeCCtx(w->retry);
+    ZSTD_freeCCtx(w->fast);
     free(w);
 }

@@ -12,6 +12,7 @@ work=$(mktemp -d /tmp/nr_store_cli.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cp "$src/golden/v1.nio" "$work/v1.nio"
 cp "$src/golden/v2.nio" "$work/v2.nio"
+cp "$src/golden/v3.nio" "$work/v3.nio"
 cd "$work" || exit 1
 failures=0
 
@@ -65,6 +66,22 @@ done
 expect_status 0 "$niorep" export v2.nio --table scaled --format csv
 mv out.txt export_scaled_v2.csv
 compare export_scaled_v2.csv
+
+# Format version 3 holds the same tables (plus "keyed"), and "scaled" as v2.
+expect_status 0 "$niorep" info v3.nio
+mv out.txt info_v3.txt
+compare info_v3.txt
+for table in meta diagnostics files extremes empty events; do
+    for fmt in csv jsonl; do
+        expect_status 0 "$niorep" export v3.nio --table "$table" --format "$fmt"
+        cmp -s out.txt "export_$table.$fmt" || fail "v3.nio: export of $table ($fmt) differs from v1.nio's"
+    done
+done
+expect_status 0 "$niorep" export v3.nio --table scaled --format csv
+cmp -s out.txt export_scaled_v2.csv || fail "v3.nio: export of scaled differs from v2.nio's"
+expect_status 0 "$niorep" export v3.nio --table keyed --format csv
+mv out.txt export_keyed_v3.csv
+compare export_keyed_v3.csv
 
 # -o writes the same bytes as stdout, atomically (no temporary file left).
 expect_status 0 "$niorep" export v1.nio -t files -f jsonl -o files.jsonl

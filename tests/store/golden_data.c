@@ -1,5 +1,6 @@
 /* golden_data: fixed tables covering every type and encoding, odd bytes,
- * extremes, an empty table and a table of two row groups. */
+ * extremes, an empty table, a table of two row groups, and the tables of
+ * the version 2 (scaled) and version 3 (keyed) transforms. */
 #include <string.h>
 
 #include "golden_data.h"
@@ -32,6 +33,14 @@ static const nr_col_def scaled_cols[GOLDEN_SCALED_COLS] = {
     I64("bytes"),   BASE("result", "bytes"), I64("w"), BASE("wb", "w"),
 };
 TABLE(scaled_table, "scaled", scaled_cols);
+/* format version 3: columns stored against the previous row of their key */
+#define KEY(n, k) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = k}
+#define KEY_STEP(n, k, st) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = k, .step = st}
+static const nr_col_def keyed_cols[GOLDEN_KEYED_COLS] = {
+    I64("pid"), KEY("file_id", "pid"), I64("bytes"), KEY_STEP("offset", "file_id", "bytes"),
+    I64("x"),   KEY("xk", "x"),       KEY_STEP("xs", "x", "x"),
+};
+TABLE(keyed_table, "keyed", keyed_cols);
 static const nr_col_def empty_cols[] = {I64("x"), STR("y")};
 TABLE(empty_table, "empty", empty_cols);
 
@@ -158,6 +167,49 @@ int64_t golden_scaled(size_t col, size_t row)
     }
 }
 
+/* The offset a sequential transfer of row's file would start at: offset
+ * plus bytes of the file's last earlier row with a known offset, else 0. */
+static int64_t keyed_next_offset(size_t row)
+{
+    for (size_t j = row; j-- > 0;)
+        if (golden_keyed(1, j) == golden_keyed(1, row) && golden_keyed(3, j) != -1)
+            return (int64_t)((uint64_t)golden_keyed(3, j) + (uint64_t)golden_keyed(2, j));
+    return 0;
+}
+
+int64_t golden_keyed(size_t col, size_t row)
+{
+    int64_t r = (int64_t)row;
+    switch (col) {
+    case 0: return 4242 + r % 3;
+    case 1: return row % 3 == 0 ? 7 + r / 6 : row % 3 == 1 ? 500 : scaled_extremes[row % 6]; /* file_id */
+    case 2: return row % 4 == 0 ? 0 : 4096;                                                  /* bytes */
+    case 3:                                                                                  /* offset */
+        if (row % 5 == 4)
+            return -1;                             /* unknown */
+        if (row % 7 == 3)
+            return keyed_next_offset(row) - 1;     /* one before the prediction: -1's code */
+        if (row % 11 == 5)
+            return INT64_MIN + r;                  /* wraps */
+        return keyed_next_offset(row);             /* sequential */
+    case 4: return scaled_extremes[row % 6];
+    case 5: return scaled_extremes[(row + 1) % 6];
+    default: return row % 8 == 1 ? -1 : scaled_extremes[(row + 2) % 6] + r;
+    }
+}
+
+static int fill_keyed(nr_store_writer *w, nr_error *err)
+{
+    nr_table_writer *t;
+    NR_TRY(nr_store_writer_add_table(w, &keyed_table, &t, err));
+    for (size_t row = 0; row < GOLDEN_KEYED; row++) {
+        for (size_t c = 0; c < GOLDEN_KEYED_COLS; c++)
+            nr_table_set_i64(t, c, golden_keyed(c, row));
+        NR_TRY(nr_table_end_row(t, err));
+    }
+    return 0;
+}
+
 static int fill_scaled(nr_store_writer *w, nr_error *err)
 {
     nr_table_writer *t;
@@ -179,6 +231,8 @@ int golden_write(const char *path, nr_error *err)
         rc = fill_interleaved(w, err);
     if (rc == 0)
         rc = fill_scaled(w, err);
+    if (rc == 0)
+        rc = fill_keyed(w, err);
     if (rc == 0)
         rc = nr_store_writer_commit(w, err);
     nr_store_writer_destroy(w);

@@ -1,4 +1,5 @@
-/* golden_data: the fixed contents of tests/store/golden/v1.nio and v2.nio (v2 adds table "scaled"). The table
+/* golden_data: the fixed contents of tests/store/golden/v1.nio, v2.nio (v2
+ * adds table "scaled") and v3.nio (v3 adds table "keyed"). The table
  * definitions are frozen copies (not nr_schema's), so that schema changes
  * never change the golden store. */
 #ifndef NR_GOLDEN_DATA_H
@@ -12,6 +13,9 @@
 enum { GOLDEN_SCALED = 50, GOLDEN_SCALED_COLS = 8 };
 /* Table "scaled" (only in v2.nio): value of column col in row row. */
 int64_t golden_scaled(size_t col, size_t row);
+enum { GOLDEN_KEYED = 60, GOLDEN_KEYED_COLS = 7 };
+/* Table "keyed" (only in v3.nio): value of column col in row row. */
+int64_t golden_keyed(size_t col, size_t row);
 enum { GOLDEN_EVENTS = 40, GOLDEN_SERIES = 70000, GOLDEN_EXTREMES = 6, GOLDEN_FILES = 4, GOLDEN_META = 6 };
 
 /* Writes the golden store to path; returns 0 or a negative NR_E_* code. */

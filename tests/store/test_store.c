@@ -1,7 +1,7 @@
 /* Tests of store/: round trips over many row groups, determinism, column
  * isolation, every single-byte corruption, truncation, crafted footers and
- * the golden stores (v1 and v2-level3 frozen, readable forever; v2 reproduced
- * by today's writer).
+ * the golden stores (v1, v2-level3 and v2 frozen, readable forever; v3
+ * reproduced by today's writer), and keyed transforms over random keys.
  * `test_store --update-golden` rewrites the golden file of the current version. */
 #include <dirent.h>
 #include <stdarg.h>
@@ -65,6 +65,9 @@ static const nr_col_def empty_cols[] = {I64("x")};
 static const nr_table_def empty_table = {"empty", empty_cols, 1};
 static const nr_col_def tiny_cols[] = {I64("a"), STR("b")};
 static const nr_table_def tiny_table = {"tiny", tiny_cols, 2};
+/* b against the previous row of the same a: a transform only version 3 has */
+static const nr_col_def keyed_cols[] = {I64("a"), {.name = "b", .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = "a"}};
+static const nr_table_def keyed_table = {"keyed", keyed_cols, 2};
 
 enum { MIXED_ROWS = 200000 };
 
@@ -187,6 +190,86 @@ static void round_trip_many_row_groups(void **state)
     assert_int_equal(nr_store_read_chunk(t, 0, 4, &c, &err), NR_E_NOTFOUND);
     nr_col_chunk_fini(&c);
     nr_store_close(s);
+}
+
+/* ---- keyed transforms over random keys --------------------------------- */
+
+static const nr_col_def ktab_cols[] = {
+    I64("k"), I64("len"),
+    {.name = "d", .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = "k"},
+    {.name = "o", .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = "k", .step = "len"},
+};
+static const nr_table_def ktab_table = {"ktab", ktab_cols, 4};
+enum { KTAB_ROWS = 150000, KTAB_KEYS = 61 };
+
+/* Row i of ktab into v[4]; next[] is the writer's prediction of o per key
+ * (offset plus len of the key's last row with o != -1), so that rows hit
+ * every case: the prediction, one less (-1's code), -1 and wild values. */
+static void ktab_row(size_t i, int64_t v[4], uint64_t next[KTAB_KEYS])
+{
+    size_t key = lcg(i) % KTAB_KEYS;
+    v[0] = key == 60 ? INT64_MIN : (int64_t)key * 1000 - 7;
+    v[1] = (int64_t)(lcg(i + 3) % 5) * 4096;
+    v[2] = i % 9 == 0 ? mixed_wild(i) : (int64_t)(lcg(i + 1) % 3) - 1;
+    switch (lcg(i + 2) % 6) {
+    case 0: v[3] = (int64_t)next[key]; break;
+    case 1: v[3] = (int64_t)(next[key] - 1); break;
+    case 2: v[3] = -1; break;
+    case 3: v[3] = mixed_wild(i); break;
+    default: v[3] = (int64_t)next[key] + 4096; break;
+    }
+    if (v[3] != -1)
+        next[key] = (uint64_t)v[3] + (uint64_t)v[1];
+}
+
+static void keyed_transforms_round_trip(void **state)
+{
+    (void)state;
+    char path[300];
+    tmp_path(path, sizeof path, "ktab.nio");
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    uint64_t next[KTAB_KEYS] = {0};
+    int64_t v[4];
+    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &ktab_table, &t, &err), 0);
+    for (size_t i = 0; i < KTAB_ROWS; i++) {
+        ktab_row(i, v, next);
+        for (size_t c = 0; c < 4; c++)
+            nr_table_set_i64(t, c, v[c]);
+        assert_int_equal(nr_table_end_row(t, &err), 0);
+    }
+    if (nr_store_writer_commit(w, &err) != 0)
+        fail_msg("commit: %s", err.msg);
+    nr_store_writer_destroy(w);
+    nr_store *s;
+    if (nr_store_open(path, &s, &err) != 0)
+        fail_msg("open: %s", err.msg);
+    const nr_store_table *kt = nr_store_find_table(s, "ktab");
+    assert_int_equal(nr_store_table_rowgroups(kt), 3);
+    nr_col_chunk c[4];
+    memset(next, 0, sizeof next);
+    size_t row = 0;
+    for (size_t rg = 0; rg < 3; rg++) {
+        for (size_t col = 0; col < 4; col++) {
+            nr_col_chunk_init(&c[col]);
+            if (nr_store_read_chunk(kt, col, rg, &c[col], &err) != 0)
+                fail_msg("rg %zu col %zu: %s", rg, col, err.msg);
+        }
+        for (size_t k = 0; k < c[0].n; k++, row++) {
+            ktab_row(row, v, next);
+            for (size_t col = 0; col < 4; col++)
+                if (c[col].i64[k] != v[col])
+                    fail_msg("row %zu col %zu: %lld, expected %lld", row, col, (long long)c[col].i64[k],
+                             (long long)v[col]);
+        }
+        for (size_t col = 0; col < 4; col++)
+            nr_col_chunk_fini(&c[col]);
+    }
+    assert_int_equal(row, KTAB_ROWS);
+    nr_store_close(s);
+    unlink(path);
 }
 
 static void same_rows_give_identical_bytes(void **state)
@@ -317,16 +400,23 @@ static void append_rows_rejects_a_bad_id(void **state)
 
 /* ---- small stores for corruption tests -------------------------------- */
 
-/* Writes a store with two tables and a few chunks each (two row groups in "tiny"). */
+/* Writes a store with three tables and a few chunks each (two row groups
+ * in "tiny"; "keyed" makes the file unreadable as version 2). */
 static void write_small(const char *path)
 {
     nr_error err;
     nr_store_writer *w;
-    nr_table_writer *t, *e;
+    nr_table_writer *t, *e, *k;
     assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
     nr_store_writer_set_level(w, 1);
     assert_int_equal(nr_store_writer_add_table(w, &tiny_table, &t, &err), 0);
     assert_int_equal(nr_store_writer_add_table(w, &empty_table, &e, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &keyed_table, &k, &err), 0);
+    for (int64_t i = 0; i < 9; i++) {
+        nr_table_set_i64(k, 0, i % 2);
+        nr_table_set_i64(k, 1, 100 + i);
+        assert_int_equal(nr_table_end_row(k, &err), 0);
+    }
     for (size_t i = 0; i < NR_STORE_ROWS_PER_GROUP + 3; i++) {
         nr_table_set_i64(t, 0, (int64_t)(i % 5));
         nr_table_set_str(t, 1, i % 2 ? "odd" : "even", i % 2 ? 3 : 4);
@@ -576,6 +666,7 @@ static void writer_misuse_and_abort(void **state)
 static char golden_path[512];    /* the current version's golden store */
 static char golden_v1_path[512]; /* frozen: version 1 stays readable */
 static char golden_v2_level3_path[512]; /* frozen: v2 as written at zstd level 3, before the fast default */
+static char golden_v2_path[512];        /* frozen: v2 as written before format version 3 */
 
 /* Reads the golden store of format `version` and checks every value. */
 static void check_golden(const char *path, uint32_t version)
@@ -585,7 +676,7 @@ static void check_golden(const char *path, uint32_t version)
     if (nr_store_open(path, &s, &err) != 0)
         fail_msg("%s", err.msg);
     assert_int_equal(nr_store_format_version(s), version);
-    assert_int_equal(nr_store_table_count(s), version >= 2 ? 8 : 7);
+    assert_int_equal(nr_store_table_count(s), version >= 3 ? 9 : version == 2 ? 8 : 7);
     const char *names[] = {"meta", "diagnostics", "files", "extremes", "empty", "events", "series"};
     for (size_t i = 0; i < 7; i++)
         assert_string_equal(nr_store_table_name(nr_store_table_at(s, i)), names[i]);
@@ -635,6 +726,19 @@ static void check_golden(const char *path, uint32_t version)
                 assert_int_equal(c.i64[i], golden_scaled(col, i));
         }
     }
+    if (version >= 3) {
+        t = nr_store_find_table(s, "keyed");
+        assert_non_null(t);
+        for (size_t col = 0; col < GOLDEN_KEYED_COLS; col++) {
+            if (nr_store_read_chunk(t, col, 0, &c, &err) != 0)
+                fail_msg("%s", err.msg);
+            assert_int_equal(c.n, GOLDEN_KEYED);
+            for (size_t i = 0; i < GOLDEN_KEYED; i++)
+                if (c.i64[i] != golden_keyed(col, i))
+                    fail_msg("keyed column %zu row %zu: %lld, expected %lld", col, i, (long long)c.i64[i],
+                             (long long)golden_keyed(col, i));
+        }
+    }
     nr_col_chunk_fini(&c);
     nr_store_close(s);
 }
@@ -655,6 +759,12 @@ static void read_golden_v2_level3_values(void **state)
 {
     (void)state;
     check_golden(golden_v2_level3_path, 2);
+}
+
+static void read_golden_v2_values(void **state)
+{
+    (void)state;
+    check_golden(golden_v2_path, 2);
 }
 
 static void writer_reproduces_golden(void **state)
@@ -737,6 +847,7 @@ int main(int argc, char **argv)
     snprintf(golden_v1_path, sizeof golden_v1_path, "%s/tests/store/golden/v1.nio", src ? src : ".");
     snprintf(golden_v2_level3_path, sizeof golden_v2_level3_path, "%s/tests/store/golden/v2-level3.nio",
              src ? src : ".");
+    snprintf(golden_v2_path, sizeof golden_v2_path, "%s/tests/store/golden/v2.nio", src ? src : ".");
     if (argc > 1 && strcmp(argv[1], "--update-golden") == 0) {
         nr_error err;
         if (golden_write(golden_path, &err) != 0) {
@@ -754,6 +865,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_many_row_groups),
         cmocka_unit_test(same_rows_give_identical_bytes),
+        cmocka_unit_test(keyed_transforms_round_trip),
         cmocka_unit_test(append_rows_matches_set_and_end_row),
         cmocka_unit_test(append_rows_rejects_a_bad_id),
         cmocka_unit_test(every_flipped_byte_is_detected),
@@ -764,6 +876,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(read_golden_values),
         cmocka_unit_test(read_golden_v1_values),
         cmocka_unit_test(read_golden_v2_level3_values),
+        cmocka_unit_test(read_golden_v2_values),
         cmocka_unit_test(writer_reproduces_golden),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
