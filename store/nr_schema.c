@@ -33,7 +33,7 @@ static const nr_col_def files_cols[NR_FI_COL_COUNT] = {
     [NR_FI_READ_CALLS] = I64("read_calls"),   [NR_FI_WRITE_CALLS] = I64("write_calls"),
     [NR_FI_OPEN_CALLS] = I64("open_calls"),   [NR_FI_CLOSE_CALLS] = I64("close_calls"),
     [NR_FI_META_CALLS] = I64("meta_calls"),   [NR_FI_SYNC_CALLS] = I64("sync_calls"),
-    [NR_FI_FIRST_TS_NS] = I64("first_ts_ns"), [NR_FI_LAST_TS_NS] = I64("last_ts_ns"),
+    [NR_FI_FIRST_TS_NS] = DELTA("first_ts_ns"), [NR_FI_LAST_TS_NS] = I64_BASE("last_ts_ns", "first_ts_ns"),
 };
 TABLE(nr_files_table, "files", files_cols);
 

@@ -3,6 +3,9 @@
  * Memory is bounded by one row group per table plus the footer index. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (ZSTD_ps_enable: zstd >= 1.5.1) */
 #include <zstd.h>
@@ -482,23 +485,64 @@ static uint64_t common_scale(const int64_t *x, size_t rows)
     return g > 1 ? g : 1;
 }
 
-/* The svarints of x[0..rows) at p (scale 1); returns the end. Most codes
- * take one byte, so that case skips the general loop. */
+/* One svarint of zig-zag code z at p; returns the end. */
+static uint8_t *put_code(uint8_t *p, uint64_t z)
+{
+    if (z < 0x80) {
+        *p = (uint8_t)z;
+        return p + 1;
+    }
+    return put_uvarint(p, z);
+}
+
+#ifdef __SSE2__
+/* Eight codes x[0..8) at p when all eight take one byte (SSE2: zig-zag
+ * two per register, then packed to bytes); returns NULL otherwise. */
+static uint8_t *put_8_small_codes(uint8_t *p, const int64_t *x)
+{
+    __m128i z[4], any = _mm_setzero_si128();
+    for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(x + 2 * k));
+        __m128i sign = _mm_shuffle_epi32(_mm_srai_epi32(v, 31), _MM_SHUFFLE(3, 3, 1, 1));
+        z[k] = _mm_xor_si128(_mm_slli_epi64(v, 1), sign);
+        any = _mm_or_si128(any, z[k]);
+    }
+    /* one byte each: no bit above the low 7 in any lane */
+    __m128i high = _mm_andnot_si128(_mm_set1_epi64x(0x7f), any);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xffff)
+        return NULL;
+    /* 64-bit lanes < 128 -> 16-bit lanes -> bytes, in row order */
+    __m128i w01 = _mm_packs_epi32(z[0], z[1]), w23 = _mm_packs_epi32(z[2], z[3]);
+    __m128i w = _mm_packs_epi32(w01, w23);
+    _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi16(w, w));
+    return p + 8;
+}
+#endif
+
+/* The svarints of x[0..rows) at p; returns the end. Most codes take one
+ * byte: with SSE2 eight such codes are written at once. */
 static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
 {
-    for (size_t i = 0; i < rows; i++) {
-        uint64_t z = nr_zigzag(x[i]);
-        if (z < 0x80)
-            *p++ = (uint8_t)z;
-        else
-            p = put_uvarint(p, z);
+    size_t i = 0;
+#ifdef __SSE2__
+    for (; i + 8 <= rows; i += 8) {
+        uint8_t *q = put_8_small_codes(p, x + i);
+        if (q) {
+            p = q;
+            continue;
+        }
+        for (size_t k = 0; k < 8; k++)
+            p = put_code(p, nr_zigzag(x[i + k]));
     }
+#endif
+    for (; i < rows; i++)
+        p = put_code(p, nr_zigzag(x[i]));
     return p;
 }
 
-/* put_codes for scale > 1: the svarints of nr__scale_down(x[i], scale),
- * its exact divisions done by multiplication. */
-static uint8_t *put_scaled_codes(uint8_t *p, const int64_t *x, size_t rows, uint64_t scale)
+/* codes[i] = nr__scale_down(x[i], scale) for scale > 1, the exact
+ * divisions done by multiplication; codes may be x. */
+static void scale_codes(int64_t *codes, const int64_t *x, size_t rows, uint64_t scale)
 {
     const exact_divisor e = exact_divisor_of(scale);
     for (size_t i = 0; i < rows; i++) {
@@ -507,12 +551,43 @@ static uint8_t *put_scaled_codes(uint8_t *p, const int64_t *x, size_t rows, uint
             code = (int64_t)(((uint64_t)x[i] >> e.shift) * e.inv);
         else if (x[i] != -1)
             code = -(int64_t)(((0 - (uint64_t)x[i]) >> e.shift) * e.inv) - 1;
-        uint64_t z = nr_zigzag(code);
-        if (z < 0x80)
-            *p++ = (uint8_t)z;
-        else
-            p = put_uvarint(p, z);
+        codes[i] = code;
     }
+}
+
+/* Whether every x[i] equals x[0] (tid = pid, no second file, no phase):
+ * such a chunk is one code repeated. Stops at the first block of 8 that
+ * differs. */
+static int all_equal(const int64_t *x, size_t rows)
+{
+    size_t i = 1;
+    for (; i + 8 <= rows; i += 8) {
+        uint64_t diff = 0;
+        for (size_t k = 0; k < 8; k++)
+            diff |= (uint64_t)(x[i + k] ^ x[0]);
+        if (diff)
+            return 0;
+    }
+    for (; i < rows; i++)
+        if (x[i] != x[0])
+            return 0;
+    return 1;
+}
+
+/* The codes of rows copies of x0 at p, scaled as common_scale decides. */
+static uint8_t *put_constant(uint8_t *p, int64_t x0, uint64_t scale, size_t rows)
+{
+    int64_t code = x0;
+    if (scale > 1)
+        scale_codes(&code, &x0, 1, scale);
+    uint8_t one[10];
+    size_t n = (size_t)(put_code(one, nr_zigzag(code)) - one);
+    if (n == 1) {
+        memset(p, one[0], rows);
+        return p + rows;
+    }
+    for (size_t i = 0; i < rows; i++, p += n)
+        memcpy(p, one, n);
     return p;
 }
 
@@ -526,14 +601,23 @@ static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
     if (plan->transform >= NR__I64_KEY_DELTA)
         NR_TRY(nr__keymap_reset(&w->keys, rows));
     const int64_t *x = transform_i64(w, t, c);
-    uint64_t scale = common_scale(x, rows);
+    const int constant = all_equal(x, rows);
+    uint64_t scale = common_scale(x, constant ? 1 : rows);
     uint8_t *p = w->raw.data;
     *p++ = (uint8_t)plan->transform;
     for (size_t k = 0; k < 2; k++)
         if (plan->dep[k] >= 0)
             p = put_uvarint(p, (uint64_t)plan->dep[k]);
     p = put_uvarint(p, scale);
-    p = scale == 1 ? put_codes(p, x, rows) : put_scaled_codes(p, x, rows, scale);
+    if (constant) {
+        p = put_constant(p, x[0], scale, rows);
+    } else {
+        if (scale > 1) {
+            scale_codes(w->xs, x, rows, scale); /* in place unless x is the column itself */
+            x = w->xs;
+        }
+        p = put_codes(p, x, rows);
+    }
     w->raw.len = (size_t)(p - w->raw.data);
     return 0;
 }
