@@ -274,7 +274,7 @@ static int decode_i64_v2(const chunk_ctx *x, chunk_scratch *sc, const uint8_t *p
     uint64_t scale;
     if (nr_get_uvarint(&p, end, &scale) < 0 || scale == 0)
         return chunk_fail(x, NR_E_FORMAT, "expected a scale of at least 1");
-    if (transform >= NR__I64_KEY_DELTA && nr__keymap_reset(&sc->keys, n) < 0)
+    if (transform >= NR__I64_KEY_DELTA && nr__keymap_reset(&sc->keys, deps[0], n) < 0)
         return chunk_fail(x, NR_E_NOMEM, "out of memory for %zu keys", n);
     const uint8_t *q = decode_values(sc, transform, scale, deps[0], deps[1], p, end, c->i64, n);
     if (!q)

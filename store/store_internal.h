@@ -74,9 +74,11 @@ enum nr__i64_transform {
 #define NR__I64_HEADER_MAX_V3 31u /* v3: 1 + three 10-byte uvarints */
 
 /* The value per key of the rows seen so far in one chunk (transforms
- * KEY_DELTA and KEY_NEXT): open addressing with linear probing; a slot
- * belongs to the current chunk when its stamp equals `stamp`, so that a
- * new chunk starts empty without clearing the table. */
+ * KEY_DELTA and KEY_NEXT). Keys of a small range (pids, file ids) index
+ * an array directly; other keys go through open addressing with linear
+ * probing, where a slot belongs to the current chunk when its stamp equals
+ * `stamp`, so that a new chunk starts empty without clearing the table.
+ * Both give the same values; the choice is only speed (cache misses). */
 typedef struct nr__keyslot {
     int64_t key;
     uint64_t val;
@@ -84,21 +86,27 @@ typedef struct nr__keyslot {
 } nr__keyslot;
 
 typedef struct nr__keymap {
+    uint64_t *dense;  /* direct mode: value of key min + i; NULL: hashed */
+    int64_t min;
+    uint64_t *dense_buf;
+    size_t dense_cap;
     nr__keyslot *slots;
     size_t mask;      /* slots - 1; slots is a power of two >= 2 * rows */
     unsigned shift;   /* 64 - log2(slots) */
     uint32_t stamp;
 } nr__keymap;
 
-/* Empties m for a chunk of `rows` rows (growing it if needed); returns 0
- * or NR_E_NOMEM. */
-int nr__keymap_reset(nr__keymap *m, size_t rows);
+/* Empties m for a chunk whose rows have keys[0..rows), choosing direct or
+ * hashed mode; returns 0 or NR_E_NOMEM. */
+int nr__keymap_reset(nr__keymap *m, const int64_t *keys, size_t rows);
 void nr__keymap_fini(nr__keymap *m);
 
 /* The value of key in m; a key not seen in this chunk enters with value 0.
- * At most `rows` distinct keys per reset (the table is never full). */
+ * Only keys given to the last reset may be asked for. */
 static inline uint64_t *nr__keymap_at(nr__keymap *m, int64_t key)
 {
+    if (m->dense)
+        return &m->dense[(uint64_t)key - (uint64_t)m->min];
     size_t i = (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> m->shift);
     for (;; i = (i + 1) & m->mask) {
         nr__keyslot *e = &m->slots[i];

@@ -1,10 +1,17 @@
 /* store_keymap: the per-key table of the KEY_DELTA and KEY_NEXT transforms
  * (store_internal.h), shared by the writer and the reader. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "store_internal.h"
 
-int nr__keymap_reset(nr__keymap *m, size_t rows)
+/* Direct mode when the keys' range is at most this many times the rows
+ * (and at most DENSE_MAX_RANGE): clearing the array then costs less than
+ * the hashed mode's cache misses. */
+#define DENSE_RANGE_PER_ROW 4u
+#define DENSE_MAX_RANGE (1u << 20)
+
+static int reset_hashed(nr__keymap *m, size_t rows)
 {
     size_t slots = 16;
     unsigned bits = 4;
@@ -13,7 +20,7 @@ int nr__keymap_reset(nr__keymap *m, size_t rows)
         bits++;
     }
     if (!m->slots || slots > m->mask + 1) { /* grows only: a larger table serves as well */
-        nr__keymap_fini(m);
+        free(m->slots);
         m->slots = calloc(slots, sizeof *m->slots);
         if (!m->slots)
             return NR_E_NOMEM;
@@ -29,9 +36,36 @@ int nr__keymap_reset(nr__keymap *m, size_t rows)
     return 0;
 }
 
+int nr__keymap_reset(nr__keymap *m, const int64_t *keys, size_t rows)
+{
+    m->dense = NULL;
+    if (rows == 0)
+        return reset_hashed(m, rows);
+    int64_t lo = keys[0], hi = keys[0];
+    for (size_t i = 1; i < rows; i++) {
+        lo = keys[i] < lo ? keys[i] : lo;
+        hi = keys[i] > hi ? keys[i] : hi;
+    }
+    uint64_t range = (uint64_t)hi - (uint64_t)lo; /* hi >= lo: no wrap */
+    if (range >= DENSE_MAX_RANGE || range >= (uint64_t)rows * DENSE_RANGE_PER_ROW + 64)
+        return reset_hashed(m, rows);
+    size_t n = (size_t)range + 1;
+    if (n > m->dense_cap) {
+        free(m->dense_buf);
+        m->dense_buf = malloc(n * sizeof *m->dense_buf);
+        m->dense_cap = m->dense_buf ? n : 0;
+        if (!m->dense_buf)
+            return NR_E_NOMEM;
+    }
+    memset(m->dense_buf, 0, n * sizeof *m->dense_buf);
+    m->dense = m->dense_buf;
+    m->min = lo;
+    return 0;
+}
+
 void nr__keymap_fini(nr__keymap *m)
 {
     free(m->slots);
-    m->slots = NULL;
-    m->mask = 0;
+    free(m->dense_buf);
+    memset(m, 0, sizeof *m);
 }

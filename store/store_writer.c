@@ -599,7 +599,7 @@ static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
     NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
     const col_plan *plan = &t->plans[c];
     if (plan->transform >= NR__I64_KEY_DELTA)
-        NR_TRY(nr__keymap_reset(&w->keys, rows));
+        NR_TRY(nr__keymap_reset(&w->keys, t->cols[plan->dep[0]].i64, rows));
     const int64_t *x = transform_i64(w, t, c);
     const int constant = all_equal(x, rows);
     uint64_t scale = common_scale(x, constant ? 1 : rows);

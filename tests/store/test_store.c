@@ -208,7 +208,9 @@ enum { KTAB_ROWS = 150000, KTAB_KEYS = 61 };
 static void ktab_row(size_t i, int64_t v[4], uint64_t next[KTAB_KEYS])
 {
     size_t key = lcg(i) % KTAB_KEYS;
-    v[0] = key == 60 ? INT64_MIN : (int64_t)key * 1000 - 7;
+    /* keys of a small range in the first two row groups (direct mode), of
+     * the whole int64 range in the third (hashed mode) */
+    v[0] = key == 60 && i >= 2 * NR_STORE_ROWS_PER_GROUP ? INT64_MIN : (int64_t)key * 1000 - 7;
     v[1] = (int64_t)(lcg(i + 3) % 5) * 4096;
     v[2] = i % 9 == 0 ? mixed_wild(i) : (int64_t)(lcg(i + 1) % 3) - 1;
     switch (lcg(i + 2) % 6) {
