@@ -26,14 +26,23 @@
  * unless asked). On the events chunks of a 26 MB generated log: half the
  * instructions of the plain level 1 and 2.5% fewer bytes; chunks of wider
  * codes (timestamps, paths) keep the plain level 1, where matches pay
- * (docs/performance.md, "Store writer, session 3"). The choice depends on
- * the raw bytes only, so the same rows give the same file. Until format
+ * (docs/performance.md, "Store writer, session 3"), and so do chunks that
+ * fail the trial below. The choice depends on the raw bytes only, so the
+ * same rows give the same file. Until format
  * version 3 a level-3 retry caught events.file_id; its transform made that
  * retry useless. */
 #define DEFAULT_LEVEL 1
 #define DEFAULT_MIN_MATCH 7
 #define SMALL_CODE_BYTES 2u
 #define FAST_ACCELERATION 1024
+/* The accelerated search loses much on real traces, whose loops repeat
+ * whole sequences of calls (datasets/sample: +10% to +39% per store), and
+ * gains on columns without long repeats. So each small-code chunk decides
+ * by a trial on its first TRIAL_BYTES: the accelerated way compresses the
+ * chunk when it was at most 1/FAST_SLACK larger there. The choice depends
+ * on the chunk's bytes only (same rows, same file). */
+#define TRIAL_BYTES 4096u
+#define FAST_SLACK 16u
 
 /* Footer entry of a written chunk. */
 typedef struct chunk_entry {
@@ -664,6 +673,24 @@ static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
     return encode_dict(w, t, c);
 }
 
+/* Compresses w->raw into w->packed (capacity bound); returns the frame's
+ * size or a zstd error code. A small-code chunk is first tried on its
+ * first TRIAL_BYTES with both contexts (frames thrown away); the
+ * accelerated context compresses the chunk when its trial frame was at
+ * most 1/FAST_SLACK larger (see SMALL_CODE_BYTES). */
+static size_t compress_chunk(nr_store_writer *w, size_t rows, size_t bound)
+{
+    ZSTD_CCtx *cctx = w->cctx;
+    if (w->fast && w->raw.len <= rows * SMALL_CODE_BYTES) {
+        size_t sample = w->raw.len < TRIAL_BYTES ? w->raw.len : TRIAL_BYTES;
+        size_t n = ZSTD_compress2(w->cctx, w->packed.data, bound, w->raw.data, sample);
+        size_t m = ZSTD_compress2(w->fast, w->packed.data, bound, w->raw.data, sample);
+        if (!ZSTD_isError(n) && !ZSTD_isError(m) && m <= n + n / FAST_SLACK)
+            cctx = w->fast;
+    }
+    return ZSTD_compress2(cctx, w->packed.data, bound, w->raw.data, w->raw.len);
+}
+
 /* Encodes, compresses and writes chunk c of the current group of t. */
 static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_error *err)
 {
@@ -678,8 +705,7 @@ static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_erro
     size_t bound = ZSTD_compressBound(w->raw.len);
     if (NR_GROW(w->packed.data, w->packed.cap, bound) < 0)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
-    ZSTD_CCtx *cctx = w->fast && w->raw.len <= (size_t)t->nrows * SMALL_CODE_BYTES ? w->fast : w->cctx;
-    size_t n = ZSTD_compress2(cctx, w->packed.data, bound, w->raw.data, w->raw.len);
+    size_t n = compress_chunk(w, t->nrows, bound);
     if (ZSTD_isError(n))
         return nr_error_set(err, NR_E_IO, "%s: zstd: %s", file, ZSTD_getErrorName(n));
     if (NR_GROW(t->chunks, t->chunks_cap, t->nchunks + 1) < 0)
