@@ -188,13 +188,13 @@ int64_t golden_keyed(size_t col, size_t row)
         if (row % 5 == 4)
             return -1;                             /* unknown */
         if (row % 7 == 3)
-            return keyed_next_offset(row) - 1;     /* one before the prediction: -1's code */
+            return (int64_t)((uint64_t)keyed_next_offset(row) - 1); /* one before the prediction: -1's code */
         if (row % 11 == 5)
             return INT64_MIN + r;                  /* wraps */
         return keyed_next_offset(row);             /* sequential */
     case 4: return scaled_extremes[row % 6];
     case 5: return scaled_extremes[(row + 1) % 6];
-    default: return row % 8 == 1 ? -1 : scaled_extremes[(row + 2) % 6] + r;
+    default: return row % 8 == 1 ? -1 : (int64_t)((uint64_t)scaled_extremes[(row + 2) % 6] + (uint64_t)r); /* wraps */
     }
 }
 

@@ -218,7 +218,7 @@ static void ktab_row(size_t i, int64_t v[4], uint64_t next[KTAB_KEYS])
     case 1: v[3] = (int64_t)(next[key] - 1); break;
     case 2: v[3] = -1; break;
     case 3: v[3] = mixed_wild(i); break;
-    default: v[3] = (int64_t)next[key] + 4096; break;
+    default: v[3] = (int64_t)(next[key] + 4096); break;
     }
     if (v[3] != -1)
         next[key] = (uint64_t)v[3] + (uint64_t)v[1];
