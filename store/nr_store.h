@@ -70,8 +70,10 @@ int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *er
 
 /* Sets the zstd level of the chunks written from now on (range 1..19;
  * out-of-range values are clamped). The default is level 1 with a minimum
- * match of 7 bytes, tuned for these chunks (store_writer.c); a level set
- * here is zstd's own. The level changes the bytes, not what a reader sees. */
+ * match of 7 bytes, and an accelerated match search for chunks of one-byte
+ * codes that pass a trial, tuned for these chunks (store_writer.c); a level
+ * set here is zstd's own for every chunk. The level changes the bytes, not
+ * what a reader sees. */
 void nr_store_writer_set_level(nr_store_writer *w, int level);
 
 /* Adds a table. The writer borrows def (it must outlive the writer) and
