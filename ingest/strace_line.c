@@ -10,6 +10,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define NR__SLINE_AVX2 1 /* compiled per function (target attribute), used when the CPU has it */
+#endif
 
 /* Linux PID_MAX_LIMIT: pids and tids are below 2^22. */
 #define NR__PID_MAX 4194304
@@ -316,6 +320,196 @@ static inline __attribute__((always_inline)) const char *scan_group(const char *
 {
     return scan_group_n(p, end, p, stop, 1);
 }
+
+#ifdef NR__SLINE_AVX2
+/* The scan of a call's arguments for their closing ')' over 64-byte
+ * windows of bit masks (as in simdjson's stage 1, without its carries):
+ * one classification of each window gives the bytes that any of
+ * scan_group, skip_quoted and skip_angle look at, and the quotes alone;
+ * each state then steps from bit to bit, ignoring the bytes it does not
+ * look at. The answers are those of scan_group(.., STOP_AT_CLOSE_PAREN).
+ * AVX2 only (vpshufb); without it scan_group does the work. */
+typedef struct scan_win {
+    const char *base; /* the masks cover base..base+64, inside the line */
+    const char *end;
+    uint64_t special; /* " ( ) [ ] { } < > and backslash, not yet consumed */
+    uint64_t quote;   /* " not yet consumed */
+} scan_win;
+
+/* Bit i set when byte i of the 64 at p is special (see scan_win); *quote
+ * the same for '"'. A byte is special when the classes of its low and of
+ * its high nibble share a bit (simdjson's vpshufb lookup): bit 0 for
+ * high nibble 2 and low 2, 8, 9 (" ( )); bit 1 for 3 and C, E (< >);
+ * bit 2 for 5 and B, C, D ([ \ ]); bit 3 for 7 and B, D ({ }). */
+__attribute__((target("avx2"))) static inline uint64_t win_classify(const char *p, uint64_t *quote)
+{
+    const __m256i lo_class = _mm256_setr_epi8(0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 0, 12, 6, 12, 2, 0,
+                                              0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 0, 12, 6, 12, 2, 0);
+    const __m256i hi_class = _mm256_setr_epi8(0, 0, 1, 2, 0, 4, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              0, 0, 1, 2, 0, 4, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i nibble = _mm256_set1_epi8(0x0F), dq = _mm256_set1_epi8('"');
+    uint64_t plain = 0, q = 0;
+    for (int k = 0; k < 2; k++) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k));
+        const __m256i lo = _mm256_shuffle_epi8(lo_class, _mm256_and_si256(v, nibble));
+        const __m256i hi = _mm256_shuffle_epi8(hi_class, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+        const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
+        plain |= (uint64_t)(uint32_t)_mm256_movemask_epi8(none) << (32 * k);
+        q |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, dq)) << (32 * k);
+    }
+    *quote = q;
+    return ~plain;
+}
+
+/* Classifies the window from `from` (< end; the last 64 bytes of the line
+ * when fewer follow), the bytes before `from` consumed. */
+__attribute__((target("avx2"))) static inline void win_at(scan_win *w, const char *from)
+{
+    const char *base = w->end - from >= 64 ? from : w->end - 64;
+    uint64_t quote, special = win_classify(base, &quote);
+    const uint64_t keep = ~0ULL << (from - base);
+    w->base = base;
+    w->special = special & keep;
+    w->quote = quote & keep;
+}
+
+/* Consumes the bytes before x (x may lie past the window or at the end). */
+__attribute__((target("avx2"))) static inline void win_skip_to(scan_win *w, const char *x)
+{
+    const size_t off = (size_t)(x - w->base);
+    if (off < 64) {
+        const uint64_t keep = ~0ULL << off;
+        w->special &= keep;
+        w->quote &= keep;
+    } else if (x < w->end) {
+        win_at(w, x);
+    } else {
+        w->base = w->end - 64;
+        w->special = w->quote = 0;
+    }
+}
+
+/* Consumes and returns the next special byte, or NULL at the end. */
+__attribute__((target("avx2"))) static inline const char *win_next_special(scan_win *w)
+{
+    while (w->special == 0) {
+        if (w->end - w->base <= 64)
+            return NULL;
+        win_at(w, w->base + 64);
+    }
+    const char *s = w->base + __builtin_ctzll(w->special);
+    w->special &= w->special - 1;
+    return s;
+}
+
+/* skip_quoted: start is just after an opening '"'; consumes the string up
+ * to its closing quote; 0 when the line ends first. */
+__attribute__((target("avx2"))) static inline int win_skip_quoted(scan_win *w, const char *start)
+{
+    win_skip_to(w, start);
+    for (;;) {
+        while (w->quote == 0) {
+            if (w->end - w->base <= 64)
+                return 0;
+            win_at(w, w->base + 64);
+        }
+        const char *q = w->base + __builtin_ctzll(w->quote);
+        win_skip_to(w, q + 1);
+        if (q == start || q[-1] != '\\')
+            return 1;
+        size_t backslashes = 0;
+        while (q - backslashes > start && q[-1 - (ptrdiff_t)backslashes] == '\\')
+            backslashes++;
+        if (backslashes % 2 == 0)
+            return 1;
+    }
+}
+
+/* skip_angle: consumes up to the '>' that closes the '<' before the next
+ * byte; 0 when the line ends first. */
+__attribute__((target("avx2"))) static inline int win_skip_angle(scan_win *w)
+{
+    int depth = 1, brackets = 0;
+    for (;;) {
+        const char *s = win_next_special(w);
+        if (!s)
+            return 0;
+        switch (*s) {
+        case '\\':
+            win_skip_to(w, s + 2);
+            break;
+        case '"':
+            if (!win_skip_quoted(w, s + 1))
+                return 0;
+            break;
+        case '[':
+            brackets++;
+            break;
+        case ']':
+            if (brackets > 0)
+                brackets--;
+            break;
+        case '<':
+            depth++;
+            break;
+        case '>':
+            if (!(brackets > 0 && s[-1] == '-') && --depth == 0)
+                return 1;
+            break;
+        default: /* ( ) { }: not looked at inside an annotation */
+            break;
+        }
+    }
+}
+
+/* scan_group(p, end, STOP_AT_CLOSE_PAREN) over windows; the 64 bytes
+ * before end must be readable. */
+__attribute__((target("avx2"), noinline)) static const char *win_find_close_paren(const char *p, const char *end)
+{
+    if (p >= end)
+        return NULL;
+    scan_win w = {.end = end};
+    win_at(&w, p);
+    int depth = 0;
+    for (;;) {
+        const char *s = win_next_special(&w);
+        if (!s)
+            return NULL;
+        switch (*s) {
+        case '"':
+            if (!win_skip_quoted(&w, s + 1))
+                return NULL;
+            break;
+        case '(':
+        case '[':
+        case '{':
+            depth++;
+            break;
+        case ')':
+            if (depth == 0)
+                return s;
+            depth--;
+            break;
+        case ']':
+        case '}':
+            if (depth > 0)
+                depth--;
+            break;
+        case '<':
+            if (s + 1 < end && s[1] == '<') { /* "1<<28" shift in futex ops */
+                win_skip_to(&w, s + 2);
+                break;
+            }
+            if (!win_skip_angle(&w))
+                return NULL;
+            break;
+        default: /* '>' and backslash: not looked at outside annotations and strings */
+            break;
+        }
+    }
+}
+#endif
+
 
 /* Up to 8 leading ASCII digits of the 8 bytes at p (little-endian SWAR,
  * as in simdjson's parse_eight_digits): returns how many, value in *v. */
@@ -855,8 +1049,24 @@ static const char unfinished_marker[] = "<unfinished ...>";
 static const char notice_marker[] = "strace: Process ";
 #define NOTICE_MARKER_LEN (sizeof notice_marker - 1)
 
+static int avx2_off_for_tests;
+
+void nr__sline_no_avx2(int off) { avx2_off_for_tests = off; }
+
+/* The ')' that closes the arguments from args, or NULL (scan_group); over
+ * windows when the line (from line) has the 64 bytes they read. */
+static inline const char *find_args_close(const char *line, const char *args, const char *end)
+{
+#ifdef NR__SLINE_AVX2
+    if (end - line >= 64 && !avx2_off_for_tests && __builtin_cpu_supports("avx2"))
+        return win_find_close_paren(args, end);
+#endif
+    (void)line;
+    return scan_group(args, end, STOP_AT_CLOSE_PAREN);
+}
+
 /* "name(" at name..open; parses the rest of a call line. */
-static void parse_call(const char *name, const char *open, const char *end, nr_sline *out)
+static void parse_call(const char *line, const char *name, const char *open, const char *end, nr_sline *out)
 {
     const char *args = open + 1;
     out->name = span(name, open);
@@ -869,7 +1079,7 @@ static void parse_call(const char *name, const char *open, const char *end, nr_s
         out->args = span(args, a_end);
         return;
     }
-    const char *close = scan_group(args, end, STOP_AT_CLOSE_PAREN);
+    const char *close = find_args_close(line, args, end);
     if (!close) {
         /* stderr output: a fork's child attach notice cuts the call in two
          * ("clone(...|SIGCHLDstrace: Process 42 attached"); the rest comes
@@ -1057,7 +1267,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         while (q < end && is_ident(*q))
             q++;
         if (q < end && *q == '(')
-            parse_call(p, q, end, out);
+            parse_call(line, p, q, end, out);
         else
             parse_word_line(p, q, end, out);
         return;
