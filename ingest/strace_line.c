@@ -1065,6 +1065,8 @@ static inline const char *find_args_close(const char *line, const char *args, co
     return scan_group(args, end, STOP_AT_CLOSE_PAREN);
 }
 
+static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out);
+
 /* "name(" at name..open; parses the rest of a call line. */
 static void parse_call(const char *line, const char *name, const char *open, const char *end, nr_sline *out)
 {
@@ -1079,6 +1081,13 @@ static void parse_call(const char *line, const char *name, const char *open, con
         out->args = span(args, a_end);
         return;
     }
+    parse_call_args(line, args, end, out);
+}
+
+/* The arguments from args (after the '(' of a call that is not
+ * unfinished) and the result. */
+static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out)
+{
     const char *close = find_args_close(line, args, end);
     if (!close) {
         /* stderr output: a fork's child attach notice cuts the call in two
@@ -1235,6 +1244,127 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
     set_bad(out, "unknown_line");
 }
 
+/* The value of the n (1 to 8) digits at p, all known digits, the 8 bytes
+ * at p readable: one SWAR step without the digit test. */
+static inline uint64_t digits_value8(const char *p, unsigned n)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    const unsigned drop = 8 * (8 - n); /* the digits into the high bytes, zeros before them */
+    uint64_t t = (w << drop) - (0x3030303030303030ULL << drop);
+    t = t * 2561 >> 8;
+    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    return (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+}
+
+/* digits_value8 for 1 to 16 digits, the 16 bytes at p readable. */
+static inline uint64_t digits_value16(const char *p, unsigned n)
+{
+    if (n <= 8)
+        return digits_value8(p, n);
+    return digits_value8(p, n - 8) * 100000000 + digits_value8(p + n - 8, 8);
+}
+
+/* Bit i set when line[i] (i < 32) is an ASCII digit. */
+static inline uint32_t digit_mask32(const char *line)
+{
+#ifdef __SSE2__
+    const __m128i shift = _mm_set1_epi8((char)(0x80 - '0')), limit = _mm_set1_epi8((char)(0x80 + 10));
+    const __m128i a = _mm_cmplt_epi8(_mm_add_epi8(load16(line), shift), limit);
+    const __m128i b = _mm_cmplt_epi8(_mm_add_epi8(load16(line + 16), shift), limit);
+    return (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
+#else
+    uint32_t m = 0;
+    for (unsigned i = 0; i < 32; i++)
+        m |= (uint32_t)is_digit(line[i]) << i;
+    return m;
+#endif
+}
+
+/* Length of the run of [A-Za-z0-9_] at p, up to 16 (the 16 bytes at p
+ * readable). */
+static inline unsigned ident_run16(const char *p)
+{
+#ifdef __SSE2__
+    const __m128i v = load16(p);
+    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i m = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))), _mm_set1_epi8((char)(0x80 + 26)));
+    m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10))));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    return (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(m));
+#else
+    unsigned n = 0;
+    while (n < 16 && is_ident(p[n]))
+        n++;
+    return n;
+#endif
+}
+
+/* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
+ * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
+ * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
+ * in "<unfinished ...>": reads the prefix and the name from one digit mask
+ * and one name mask, sets pid and ts exactly as parse_prefix would and
+ * parses the call; returns 1. Returns 0, out untouched, for any other line
+ * (nr_sline_parse then reads it). */
+static inline int parse_call_line_fast(const char *line, const char *end, nr_sline *out)
+{
+    if (end - line < 64 || end[-1] != '>' || end[-2] == '.') /* "...>": maybe unfinished */
+        return 0;
+    /* the first three non-digits: ' ', '.', ' ' */
+    uint64_t other = ~(uint64_t)digit_mask32(line);
+    const unsigned pid_end = (unsigned)__builtin_ctzll(other);
+    other &= other - 1;
+    const unsigned dot = (unsigned)__builtin_ctzll(other);
+    other &= other - 1;
+    const unsigned frac_end = (unsigned)__builtin_ctzll(other);
+    const unsigned sec_start = pid_end + 1, frac_start = dot + 1;
+    if (pid_end - 1 >= 7 || dot - sec_start - 1 >= 10 || frac_end - frac_start - 1 >= 9 || line[pid_end] != ' ' ||
+        line[dot] != '.' || line[frac_end] != ' ')
+        return 0;
+    const char *name = line + frac_end + 1; /* frac_end < 32: the 16 bytes of name inside the line */
+    if (!(is_alpha(*name) || *name == '_'))
+        return 0;
+    const unsigned name_len = ident_run16(name);
+    if (name_len == 16 || name[name_len] != '(')
+        return 0;
+    const uint64_t pid = digits_value8(line, pid_end);
+    if (pid > NR__PID_MAX)
+        return 0;
+    const unsigned nf = frac_end - frac_start;
+    int64_t ts_ns;
+    if (dot - sec_start == 10 && nf == 6) {
+        /* -ttt now: "SSSSSSSS" "SS.FFFFFF" as the 16 digits of the stamp in
+         * microseconds, in two SWAR steps */
+        const uint64_t high8 = digits_value8(line + sec_start, 8);
+        uint64_t low2, low6, low;
+        memcpy(&low2, line + sec_start + 8, 8);
+        memcpy(&low6, line + frac_start, 8);
+        low = (low2 & 0xFFFF) | low6 << 16;
+        if (high8 >= 92233720) /* whole seconds of 9223372036 and up: parse_prefix's limit is below */
+            return 0;
+        low -= 0x3030303030303030ULL;
+        low = low * 2561 >> 8;
+        low = (low & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+        low = (low & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+        out->ts_form = high8 >= NR__UNIX_MIN_SECONDS / 100 ? NR_TS_UNIX : NR_TS_RELATIVE;
+        ts_ns = (int64_t)(high8 * 100000000 + low) * 1000;
+    } else {
+        const uint64_t whole = digits_value16(line + sec_start, dot - sec_start);
+        const uint64_t frac = digits_value16(line + frac_start, nf);
+        if (whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
+            return 0;
+        out->ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
+        ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
+    }
+    out->pid = (int64_t)pid;
+    out->ts_ns = ts_ns;
+    out->reason = NULL;
+    out->name = span(name, name + name_len);
+    parse_call_args(line, name + name_len + 1, end, out);
+    return 1;
+}
+
 void nr_sline_parse(const char *line, size_t len, nr_sline *out)
 {
     /* Empty spans point at the line, never NULL. */
@@ -1244,6 +1374,8 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
         .name = none, .args = none, .result_annot = none, .errno_name = none, .errno_text = none,
     };
     const char *end = line + len;
+    if (parse_call_line_fast(line, end, out))
+        return;
     while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
         end--;
     const char *p = skip_spaces(line, end);
