@@ -434,6 +434,11 @@ __attribute__((target("avx2"))) static inline int win_skip_angle(scan_win *w)
         const char *s = win_next_special(w);
         if (!s)
             return 0;
+        if (*s == '>' && brackets == 0) { /* the commonest: the end of "</path>" */
+            if (--depth == 0)
+                return 1;
+            continue;
+        }
         switch (*s) {
         case '\\':
             win_skip_to(w, s + 2);
