@@ -2,7 +2,7 @@
  * instruction counts under callgrind (the lexer's inclusive cost) or CPU
  * time (best of N passes). Not part of ctest; bench/lexer_bench_log.sh
  * builds and runs it.
- * usage: lexer_bench_log LOG [passes] */
+ * usage: lexer_bench_log LOG [passes [sse2]] (sse2: without the AVX2 scan) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +55,7 @@ int main(int argc, char **argv)
         return 1;
     fclose(f);
     int passes = argc > 2 ? atoi(argv[2]) : 1;
+    nr__sline_no_avx2(argc > 3 && strcmp(argv[3], "sse2") == 0);
     double best = 1e9;
     uint64_t lines = 0, sum = 0;
     for (int k = 0; k < passes; k++) {

@@ -1119,11 +1119,9 @@ static void parse_call(const char *line, const char *name, const char *open, con
     parse_call_args(line, args, end, out);
 }
 
-/* The arguments from args (after the '(' of a call that is not
- * unfinished) and the result. */
-static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out)
+/* parse_call_args after the scan for the closing ')' (close, or NULL). */
+static void parse_call_rest(const char *args, const char *close, const char *end, nr_sline *out)
 {
-    const char *close = find_args_close(line, args, end);
     if (!close) {
         /* stderr output: a fork's child attach notice cuts the call in two
          * ("clone(...|SIGCHLDstrace: Process 42 attached"); the rest comes
@@ -1142,6 +1140,13 @@ static void parse_call_args(const char *line, const char *args, const char *end,
     if (!parse_result_plain(close + 1, end, out) && !parse_result_fast(close + 1, end, out) &&
         parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
+}
+
+/* The arguments from args (after the '(' of a call that is not
+ * unfinished) and the result. */
+static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out)
+{
+    parse_call_rest(args, find_args_close(line, args, end), end, out);
 }
 
 /* "<... name resumed>rest) = ret". */
@@ -1412,7 +1417,14 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     out->exit_code = 0;
     out->core_dumped = 0;
     out->reason = NULL;
-    parse_call_args(line, name + name_len + 1, end, out);
+    const char *args = name + name_len + 1;
+    const char *close = find_args_close(line, args, end);
+    if (close && parse_result_plain(close + 1, end, out)) {
+        out->args = span(args, close);
+        out->kind = NR_SL_SYSCALL;
+        return 1;
+    }
+    parse_call_rest(args, close, end, out);
     return 1;
 }
 
