@@ -112,4 +112,8 @@ int nr_sarg_has_flag(nr_span arg, const char *flag, uint64_t raw_bit);
  * *truncated (may be NULL) when strace cut the string. Returns -1 when malformed. */
 long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated);
 
+/* For tests: with off nonzero nr_sline_parse uses its SSE2 scan even
+ * where the CPU has AVX2 (not thread-safe; set before parsing). */
+void nr__sline_no_avx2(int off);
+
 #endif

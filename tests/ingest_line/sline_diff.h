@@ -1,5 +1,6 @@
 /* sline_diff: compares ingest/strace_line.c with the frozen reference lexer
- * (sline_reference.c) on one line: the nr_sline of nr_sline_parse, then
+ * (sline_reference.c) on one line: the nr_sline of nr_sline_parse (with
+ * its SSE2 and its AVX2 argument scan), then
  * every nr_sarg_* helper over every argument of the parsed args and over
  * every suffix of the line taken as an args span. Shared by the
  * differential unit test and the fuzz target; include once per program. */
@@ -111,9 +112,15 @@ static const char *sargs_diff(nr_span args)
 static const char *sline_diff(const char *line, size_t len, size_t tails)
 {
     nr_sline got, want;
-    nr_sline_parse(line, len, &got);
     ref_sline_parse(line, len, &want);
+    nr__sline_no_avx2(1); /* the SSE2 scan, then the AVX2 one where the CPU has it */
+    nr_sline_parse(line, len, &got);
+    nr__sline_no_avx2(0);
     const char *d = sline_field_diff(&got, &want);
+    if (d)
+        return d;
+    nr_sline_parse(line, len, &got);
+    d = sline_field_diff(&got, &want);
     if (d)
         return d;
     if (!unquote_eq(got.result_annot))
