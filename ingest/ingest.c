@@ -5,8 +5,8 @@
  * meta, phases and pyio. Reading and lexing run on opts->jobs threads
  * (par_lex: chunks of each log, lexed in parallel); the merge and the
  * per-process model are one ordered pass on the caller's thread; with jobs >
- * 1 the rows of table events are built, encoded and compressed on a thread
- * of their own (par_write) in the pass's order. The store is byte for byte
+ * 1 the rows of table events are built, encoded and compressed on par_lex's
+ * workers (par_write), one batch at a time in the pass's order. The store is byte for byte
  * the same for any number of jobs (docs/performance.md, "Parallel ingest and
  * scale"). */
 #include "nr_ingest.h"
@@ -67,7 +67,7 @@ typedef struct ingest {
     stream *streams;
     size_t nstreams;
     nr_par_lex *par;
-    nr_par_write *events_out; /* rows of t_events, on their own thread when jobs > 1 */
+    nr_par_write *events_out; /* rows of t_events, on par's workers when jobs > 1 */
     uint64_t bytes_total;   /* input bytes of every log, for progress */
     uint64_t progress_at;   /* bytes_in when progress was last reported */
     size_t *heap;           /* stream indexes, min-heap by (ts, index) */
@@ -655,7 +655,7 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_meta_table, &in->t_meta, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
-    return nr_par_write_create(in->t_events, effective_jobs(in) > 1, &in->events_out, err);
+    return nr_par_write_create(in->t_events, effective_jobs(in) > 1 ? in->par : NULL, &in->events_out, err);
 }
 
 static int open_streams(ingest *in, nr_error *err)

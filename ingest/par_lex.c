@@ -2,9 +2,10 @@
  * log a ring of `depth` chunk slots (their buffers allocated once, reused),
  * filled in order by one reader at a time (flag `reading`) with runs of whole
  * lines from logsrc, lexed by any thread, consumed in order by the caller.
- * Workers prefer lexing over reading (lexed chunks are what the caller waits
- * for); the caller, while its chunk is not ready, reads or lexes that chunk
- * itself rather than sleep. One mutex, one condition variable. */
+ * Workers prefer side work (which only they and the caller's full queue
+ * do) over lexing, and lexing over reading (lexed chunks are what the caller
+ * waits for); the caller, while its chunk is not ready, reads or lexes that
+ * chunk itself rather than sleep. One mutex, one condition variable. */
 #include "par_lex.h"
 
 #include <pthread.h>
@@ -65,6 +66,9 @@ struct nr_par_lex {
     int stop;
     pthread_t *threads;
     int nthreads;
+    int (*side_run)(void *ctx); /* side work, NULL = none */
+    void *side_ctx;
+    uint64_t side_posted;       /* nr_par_lex_wake calls so far */
 };
 
 /* Tests' chunk size (0 = the budget's); set before any ingest starts. */
@@ -356,8 +360,18 @@ static par_log *find_read_work(nr_par_lex *p)
 static void *worker_main(void *arg)
 {
     nr_par_lex *p = arg;
+    uint64_t side_seen = 0;
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
+        if (p->side_run && side_seen != p->side_posted) {
+            side_seen = p->side_posted;
+            int (*run)(void *) = p->side_run;
+            void *ctx = p->side_ctx;
+            pthread_mutex_unlock(&p->mu);
+            run(ctx);
+            pthread_mutex_lock(&p->mu);
+            continue;
+        }
         par_chunk *c = find_lex_work(p);
         if (c) {
             do_lex(p, c);
@@ -430,6 +444,24 @@ uint64_t nr_par_lex_bytes_in(nr_par_lex *p)
 }
 
 int nr_par_lex_workers(const nr_par_lex *p) { return p->nthreads; }
+
+void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&p->mu);
+    p->side_run = run;
+    p->side_ctx = ctx;
+    pthread_mutex_unlock(&p->mu);
+}
+
+void nr_par_lex_wake(nr_par_lex *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->side_posted++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
 
 /* ---- create / destroy ---------------------------------------------------- */
 

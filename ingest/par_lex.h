@@ -20,7 +20,10 @@
  *
  * Threads: one mutex and one condition variable guard every chunk's state;
  * a chunk's buffers belong to the one thread that holds it (reading,
- * lexing or consuming), so no data is shared without the lock. */
+ * lexing or consuming), so no data is shared without the lock. The workers
+ * also run the side work given to them (nr_par_lex_set_side_work: with
+ * jobs == 2 the caller and one worker share all the work, and no third
+ * thread competes for two cores). */
 #ifndef PAR_LEX_H
 #define PAR_LEX_H
 
@@ -69,6 +72,15 @@ uint64_t nr_par_lex_hash(nr_par_lex *p, size_t i);
 uint64_t nr_par_lex_bytes_in(nr_par_lex *p);
 /* Number of threads started besides the caller's. */
 int nr_par_lex_workers(const nr_par_lex *p);
+
+/* Gives the workers other work that may run out of order (the events'
+ * writer, par_write): run(ctx) does what is ready and returns 1, or 0 when
+ * nothing was; it is called without p's lock, by one or more workers at
+ * once, after each nr_par_lex_wake, before any reading or lexing. ctx is
+ * borrowed until nr_par_lex_destroy. */
+void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx);
+/* Tells the workers that side work is ready. Accepts NULL. */
+void nr_par_lex_wake(nr_par_lex *p);
 
 /* For tests: chunks of about bytes of text from now on (0 = the default
  * budget). Process-wide; call before any ingest starts, never during one. */
