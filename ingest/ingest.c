@@ -43,7 +43,8 @@ typedef struct stream {
     nr_logsrc *src;         /* read by par_lex's threads until the ingest ends */
     nr_par_chunk_view chunk;/* the chunk being fed (par_lex) */
     size_t next_line;       /* index in chunk of the line after the current one */
-    const nr_sline *sl;     /* the current event line (points into chunk) */
+    nr_sline cur;           /* the current line, unpacked from chunk (nr_par_lex_line) */
+    const nr_sline *sl;     /* &cur: the current event line (its spans point into chunk) */
     const char *line;
     size_t len;
     uint64_t line_no;       /* 1-based number of the current line */
@@ -212,7 +213,8 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
             continue;
         }
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
-        s->sl = &pl->sl;
+        nr_par_lex_line(&s->chunk, s->next_line - 1, &s->cur);
+        s->sl = &s->cur;
         s->line = s->chunk.text + pl->off;
         s->len = pl->len;
         s->line_no = s->chunk.first_line_no + s->next_line - 1;

@@ -38,6 +38,7 @@ typedef struct par_chunk {
     size_t nlines, lines_cap;
     uint64_t first_line_no;
     int last_unterminated;
+    int lexed;          /* lines hold their packed nr_sline */
     int is_last;        /* no chunk of this log follows */
     int rc;             /* a read error met while filling this chunk */
     nr_error err;
@@ -124,22 +125,30 @@ static int grow_lines(par_chunk *c, size_t n, size_t chunk_bytes)
     return 0;
 }
 
-/* Lines being cut from a chunk's text, in locals (registers) rather than in
- * the chunk; `line` is where the current line starts. */
+/* Lines being cut from a chunk's text, kept in locals (registers) by the
+ * block loops rather than in the chunk: the next line's slot, the end of
+ * the room, and where the current line starts. next == NULL: out of memory. */
 typedef struct line_cut {
-    nr_par_line *lines;
-    size_t n, cap, line;
+    nr_par_line *next, *room_end;
+    size_t line;
 } line_cut;
 
-/* Grows the chunk's lines to room for need more and reloads k. */
-static int cut_grow(par_chunk *c, line_cut *k, size_t need, size_t chunk_bytes)
+static line_cut cut_begin(const par_chunk *c, size_t from)
 {
-    c->nlines = k->n;
+    return (line_cut){c->lines + c->nlines, c->lines + c->lines_cap, from};
+}
+
+/* The count of lines cut into c so far. */
+static void cut_end(par_chunk *c, line_cut k) { c->nlines = (size_t)(k.next - c->lines); }
+
+/* Grows the chunk's lines to room for need more; k by value so that the
+ * block loops keep theirs in registers. */
+static line_cut cut_grow(par_chunk *c, line_cut k, size_t need, size_t chunk_bytes)
+{
+    cut_end(c, k);
     if (grow_lines(c, need, chunk_bytes) < 0)
-        return -1;
-    k->lines = c->lines;
-    k->cap = c->lines_cap;
-    return 0;
+        return (line_cut){NULL, NULL, k.line};
+    return cut_begin(c, k.line);
 }
 
 /* Ends a line at text[nl] (the newline, or the end of a cut last line);
@@ -149,9 +158,9 @@ static inline void cut_line(line_cut *k, const char *t, size_t nl)
     size_t len = nl - k->line;
     if (len > 0 && t[nl - 1] == '\r')
         len--;
-    nr_par_line *pl = &k->lines[k->n++]; /* pl->sl is the lexer's to fill */
-    pl->off = k->line;
-    pl->len = len;
+    nr_par_line *pl = k->next++;  /* the rest is the lexer's to fill */
+    pl->off = (uint32_t)k->line;  /* chunks stay under 4 GiB (read_chunk) */
+    pl->len = (uint32_t)len;
     k->line = nl + 1;
 }
 
@@ -159,44 +168,48 @@ static inline void cut_line(line_cut *k, const char *t, size_t nl)
 static inline void cut_mask(line_cut *k, const char *t, size_t base, uint64_t m)
 {
     for (; m; m &= m - 1)
-        cut_line(k, t, base + (size_t)__builtin_ctzll(m));
+        cut_line(k, t, base + (unsigned)__builtin_ctzll(m));
 }
 
 /* Cuts the lines of the 64-byte blocks of t[i, to), room reserved per
  * block; returns where the blocks end, or SIZE_MAX when out of memory. */
 #ifdef __SSE2__
-static size_t cut_blocks_sse2(par_chunk *c, line_cut *k, const char *t, size_t i, size_t to, size_t chunk_bytes)
+static size_t cut_blocks_sse2(par_chunk *c, line_cut *kp, const char *t, size_t i, size_t to, size_t chunk_bytes)
 {
     const __m128i nl = _mm_set1_epi8('\n');
+    line_cut k = *kp;
     for (; i + 64 <= to; i += 64) {
-        if (k->cap - k->n < 65 && cut_grow(c, k, 65, chunk_bytes) < 0)
+        if (k.room_end - k.next < 65 && !(k = cut_grow(c, k, 65, chunk_bytes)).next)
             return SIZE_MAX;
         uint64_t m = 0;
         for (unsigned q = 0; q < 4; q++) {
             const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16 * q));
             m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << (16 * q);
         }
-        cut_mask(k, t, i, m);
+        cut_mask(&k, t, i, m);
     }
+    *kp = k;
     return i;
 }
 #endif
 
 #ifdef PAR_HAVE_AVX2
 /* The same with AVX2: two 32-byte compares per block. */
-__attribute__((target("avx2"))) static size_t cut_blocks_avx2(par_chunk *c, line_cut *k, const char *t, size_t i,
+__attribute__((target("avx2"))) static size_t cut_blocks_avx2(par_chunk *c, line_cut *kp, const char *t, size_t i,
                                                                 size_t to, size_t chunk_bytes)
 {
     const __m256i nl = _mm256_set1_epi8('\n');
+    line_cut k = *kp;
     for (; i + 64 <= to; i += 64) {
-        if (k->cap - k->n < 65 && cut_grow(c, k, 65, chunk_bytes) < 0)
+        if (k.room_end - k.next < 65 && !(k = cut_grow(c, k, 65, chunk_bytes)).next)
             return SIZE_MAX;
         const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)(t + i));
         const __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(t + i + 32));
         const uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl)) |
                            (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32;
-        cut_mask(k, t, i, m);
+        cut_mask(&k, t, i, m);
     }
+    *kp = k;
     return i;
 }
 #endif
@@ -233,23 +246,23 @@ static size_t cut_blocks(par_chunk *c, line_cut *k, const char *t, size_t i, siz
 static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes, int avx2)
 {
     const char *t = c->text;
-    line_cut k = {c->lines, c->nlines, c->lines_cap, from};
+    line_cut k = cut_begin(c, from);
     size_t i = cut_blocks(c, &k, t, from, to, chunk_bytes, avx2);
     if (i == SIZE_MAX)
         return -1;
     for (; i < to; i++)
         if (t[i] == '\n') {
-            if (k.cap - k.n < 2 && cut_grow(c, &k, 2, chunk_bytes) < 0)
+            if (k.room_end - k.next < 2 && !(k = cut_grow(c, k, 2, chunk_bytes)).next)
                 return -1;
             cut_line(&k, t, i);
         }
     if (k.line < to) {
         c->last_unterminated = 1;
-        if (k.cap - k.n < 1 && cut_grow(c, &k, 1, chunk_bytes) < 0)
+        if (k.room_end - k.next < 1 && !(k = cut_grow(c, k, 1, chunk_bytes)).next)
             return -1;
         cut_line(&k, t, to);
     }
-    c->nlines = k.n;
+    cut_end(c, k);
     return 0;
 }
 
@@ -261,7 +274,7 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
 {
     c->text_len = c->nlines = 0;
     c->first_line_no = g->line_no + 1;
-    c->last_unterminated = c->is_last = c->rc = 0;
+    c->last_unterminated = c->lexed = c->is_last = c->rc = 0;
     do {
         const char *run;
         size_t len;
@@ -273,6 +286,12 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
         }
         if (borrow)
             c->text = run;
+        if (len > UINT32_MAX - c->text_len) {
+            c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: a line of 4 GiB or more in line %llu of a log",
+                                 (unsigned long long)(g->line_no + c->nlines + 1));
+            c->is_last = 1;
+            break;
+        }
         if ((!borrow && copy_run(c, run, len, chunk_bytes) < 0) ||
             split_lines(c, c->text_len, c->text_len + len, chunk_bytes, avx2) < 0) {
             c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
@@ -286,10 +305,82 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
         g->hash = nr_logsrc_hash(g->src);
 }
 
+/* Packs span s of a line of len bytes at line; 0 when it does not fit. */
+static int pack_span(nr_span s, const char *line, size_t len, uint16_t *off, uint16_t *n)
+{
+    const uintptr_t at = (uintptr_t)s.p - (uintptr_t)line;
+    if (at > len || s.n > len - at || at > UINT16_MAX || s.n > UINT16_MAX)
+        return 0;
+    *off = (uint16_t)at;
+    *n = (uint16_t)s.n;
+    return 1;
+}
+
+/* Packs sl, lexed from line, into pl; a line whose nr_sline the packed form
+ * cannot hold (a second stamp, an exit code or core dump, a reason, a span
+ * past 64 kB) is left unpacked, to be lexed again when read. */
+static void pack_line(const nr_sline *sl, const char *line, nr_par_line *pl)
+{
+    pl->kind = (uint8_t)sl->kind;
+    pl->ts_form = (uint8_t)sl->ts_form;
+    pl->pid = (int32_t)sl->pid;
+    pl->ts_ns = sl->ts_ns;
+    pl->dur_ns = sl->dur_ns;
+    pl->result = sl->result;
+    const nr_span spans[5] = {sl->name, sl->args, sl->result_annot, sl->errno_name, sl->errno_text};
+    int fits = 1;
+    for (unsigned k = 0; k < 5; k++)
+        fits &= pack_span(spans[k], line, pl->len, &pl->span_off[k], &pl->span_len[k]);
+    fits &= sl->ts2_form == NR_TS_NONE && sl->ts2_ns == 0 && sl->exit_code == 0 && !sl->core_dumped &&
+            !sl->reason && sl->pid >= INT32_MIN && sl->pid <= INT32_MAX && (unsigned)sl->kind <= UINT8_MAX &&
+            (unsigned)sl->ts_form <= UINT8_MAX && (sl->has_result == 0 || sl->has_result == 1) &&
+            (sl->result_unknown == 0 || sl->result_unknown == 1);
+    pl->bits = (uint8_t)((sl->has_result ? NR__PAR_HAS_RESULT : 0) | (sl->result_unknown ? NR__PAR_RESULT_UNKNOWN : 0) |
+                         (fits ? NR__PAR_PACKED : 0));
+}
+
+int nr__par_lex_pack(const nr_sline *sl, const char *line, nr_par_line *pl)
+{
+    pack_line(sl, line, pl);
+    return (pl->bits & NR__PAR_PACKED) != 0;
+}
+
 static void lex_chunk(par_chunk *c)
 {
-    for (size_t i = 0; i < c->nlines; i++)
-        nr_sline_parse(c->text + c->lines[i].off, c->lines[i].len, &c->lines[i].sl);
+    for (size_t i = 0; i < c->nlines; i++) {
+        nr_par_line *pl = &c->lines[i];
+        nr_sline sl;
+        nr_sline_parse(c->text + pl->off, pl->len, &sl);
+        pack_line(&sl, c->text + pl->off, pl);
+    }
+    c->lexed = 1;
+}
+
+static inline nr_span unpack_span(const char *line, const nr_par_line *pl, unsigned k)
+{
+    return (nr_span){line + pl->span_off[k], pl->span_len[k]};
+}
+
+void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out)
+{
+    out->kind = (nr_sline_kind)pl->kind;
+    out->pid = pl->pid;
+    out->ts_form = (nr_ts_form)pl->ts_form;
+    out->ts_ns = pl->ts_ns;
+    out->ts2_form = NR_TS_NONE;
+    out->ts2_ns = 0;
+    out->dur_ns = pl->dur_ns;
+    out->name = unpack_span(line, pl, 0);
+    out->args = unpack_span(line, pl, 1);
+    out->has_result = (pl->bits & NR__PAR_HAS_RESULT) != 0;
+    out->result_unknown = (pl->bits & NR__PAR_RESULT_UNKNOWN) != 0;
+    out->result = pl->result;
+    out->result_annot = unpack_span(line, pl, 2);
+    out->errno_name = unpack_span(line, pl, 3);
+    out->errno_text = unpack_span(line, pl, 4);
+    out->exit_code = 0;
+    out->core_dumped = 0;
+    out->reason = NULL;
 }
 
 /* ---- scheduling, under the lock ----------------------------------------- */
@@ -329,15 +420,18 @@ static void do_lex(nr_par_lex *p, par_chunk *c)
     pthread_cond_broadcast(&p->cv);
 }
 
-/* The oldest read chunk waiting for a lexer, or NULL. */
+/* A read chunk waiting for a lexer, the newest of its log first, or NULL.
+ * The caller takes the chunk it reaches unlexed and lexes it as it goes, so
+ * workers lex ahead of it instead of racing it to the same chunk (and lex
+ * a chunk just after reading it, while its text is in cache). */
 static par_chunk *find_lex_work(nr_par_lex *p)
 {
-    for (size_t k = 0; k < p->depth; k++)
-        for (size_t i = 0; i < p->nlogs; i++) {
-            par_log *g = &p->logs[i];
-            if (k < g->count && g->ring[(g->head + k) % p->depth].state == SLOT_READ)
+    for (size_t i = 0; i < p->nlogs; i++) {
+        par_log *g = &p->logs[i];
+        for (size_t k = g->count; k-- > 0;)
+            if (g->ring[(g->head + k) % p->depth].state == SLOT_READ)
                 return &g->ring[(g->head + k) % p->depth];
-        }
+    }
     return NULL;
 }
 
@@ -408,19 +502,20 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
             return 0;
         }
         par_chunk *c = g->count ? &g->ring[g->head] : NULL;
-        if (c && c->state == SLOT_LEXED) {
+        if (c && (c->state == SLOT_LEXED || c->state == SLOT_READ)) {
+            /* a chunk no worker has lexed: its lines are lexed as they are
+               read (nr_par_lex_line), not packed first */
             c->state = SLOT_CONSUMING;
             pthread_mutex_unlock(&p->mu);
             if (c->rc < 0) {
                 *err = c->err;
                 return c->rc;
             }
-            *view = (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated};
+            *view = (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated,
+                                        c->lexed};
             return 1;
         }
-        if (c && c->state == SLOT_READ)
-            do_lex(p, c);
-        else if (!c && can_read(p, g))
+        if (!c && can_read(p, g))
             do_read(p, g);
         else
             pthread_cond_wait(&p->cv, &p->mu);
@@ -491,6 +586,8 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
     if (chunk_bytes_for_tests)
         p->chunk_bytes = chunk_bytes_for_tests;
+    if (getenv("XCHUNK") && workers > 0) p->chunk_bytes = (size_t)atol(getenv("XCHUNK"));
+    if (getenv("XDEPTH") && workers > 0 && n == 1) p->depth = (size_t)atol(getenv("XDEPTH"));
     p->nlogs = n;
     p->avx2 = !avx2_off_for_tests && cpu_has_avx2();
     p->logs = calloc(n ? n : 1, sizeof *p->logs);
