@@ -21,7 +21,7 @@
 #endif
 
 #define PAR_BUDGET_BYTES ((size_t)24 << 20)  /* text in flight, all logs */
-#define PAR_CHUNK_MAX ((size_t)4 << 20)
+#define PAR_CHUNK_MAX ((size_t)1 << 20) /* read and lexed in a worker's L2 cache */
 #define PAR_CHUNK_MIN ((size_t)16 << 10)
 #define PAR_CHUNK_SERIAL ((size_t)256 << 10) /* jobs 1: a chunk and its lines stay in cache */
 #define PAR_MAX_WORKERS 256
@@ -83,29 +83,6 @@ static int avx2_off_for_tests;
 void nr__par_lex_no_avx2(int off) { avx2_off_for_tests = off; }
 
 /* ---- the work, done without the lock ------------------------------------ */
-
-/* Appends a run of lines to c's own buffer, which is allocated once at
- * chunk_bytes and grows only for a line longer than that. */
-static int copy_run(par_chunk *c, const char *run, size_t len, size_t chunk_bytes)
-{
-    const size_t need = c->text_len + len;
-    if (need > c->buf_cap) {
-        size_t cap = c->buf_cap > chunk_bytes ? c->buf_cap : chunk_bytes;
-        while (cap < need) {
-            if (cap > SIZE_MAX / 2)
-                return -1;
-            cap *= 2;
-        }
-        char *p = realloc(c->buf, cap);
-        if (!p)
-            return -1;
-        c->buf = p;
-        c->buf_cap = cap;
-    }
-    memcpy(c->buf + c->text_len, run, len);
-    c->text = c->buf;
-    return 0;
-}
 
 /* Grows c->lines for n more lines (a first guess of one line per 48 bytes of
  * text). */
@@ -266,77 +243,80 @@ static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes,
     return 0;
 }
 
-/* Fills c with the next lines of g (the caller holds g's reading right):
- * runs of whole lines from logsrc, cut into lines. With borrow (depth 1:
- * logsrc is not read again before c is released) c is one run that stays in
- * logsrc's buffer; otherwise runs are copied into c's own buffer. */
+/* Fills c with the next run of whole lines of g (the caller holds g's
+ * reading right), cut into lines. With borrow (depth 1: logsrc is not read
+ * again before c is released) the run stays in logsrc's buffer; otherwise
+ * logsrc reads it straight into c's own buffer (allocated once at
+ * chunk_bytes, grown only for a longer line). */
 static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2)
 {
     c->text_len = c->nlines = 0;
     c->first_line_no = g->line_no + 1;
     c->last_unterminated = c->lexed = c->is_last = c->rc = 0;
-    do {
-        const char *run;
-        size_t len;
-        int rc = nr_logsrc_next_lines(g->src, chunk_bytes - c->text_len, &run, &len, &c->err);
-        if (rc <= 0) {
-            c->rc = rc;
-            c->is_last = 1;
-            break;
-        }
-        if (borrow)
-            c->text = run;
-        if (len > UINT32_MAX - c->text_len) {
-            c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: a line of 4 GiB or more in line %llu of a log",
-                                 (unsigned long long)(g->line_no + c->nlines + 1));
-            c->is_last = 1;
-            break;
-        }
-        if ((!borrow && copy_run(c, run, len, chunk_bytes) < 0) ||
-            split_lines(c, c->text_len, c->text_len + len, chunk_bytes, avx2) < 0) {
-            c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
-            c->is_last = 1;
-            break;
-        }
-        c->text_len += len;
-    } while (!borrow && c->text_len < chunk_bytes);
+    const char *run = c->buf;
+    size_t len = 0;
+    int rc;
+    if (borrow)
+        rc = nr_logsrc_next_lines(g->src, chunk_bytes, &run, &len, &c->err);
+    else if (!c->buf && !(c->buf = malloc(chunk_bytes)))
+        rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
+    else {
+        c->buf_cap = c->buf_cap ? c->buf_cap : chunk_bytes;
+        rc = nr_logsrc_read_lines(g->src, &c->buf, &c->buf_cap, &len, &c->err);
+        run = c->buf;
+    }
+    if (rc > 0 && len > UINT32_MAX)
+        rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: a line of 4 GiB or more after line %llu of a log",
+                          (unsigned long long)g->line_no);
+    if (rc > 0) {
+        c->text = run;
+        c->text_len = len;
+        if (split_lines(c, 0, len, chunk_bytes, avx2) < 0)
+            rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
+    }
+    if (rc <= 0) {
+        c->rc = rc;
+        c->is_last = 1;
+    }
     g->line_no += c->nlines;
     if (c->is_last)
         g->hash = nr_logsrc_hash(g->src);
 }
 
-/* Packs span s of a line of len bytes at line; 0 when it does not fit. */
-static int pack_span(nr_span s, const char *line, size_t len, uint16_t *off, uint16_t *n)
+/* Packs span s of a line of len bytes (at most 64 kB) at line; returns
+ * nonzero when the span is not inside the line. */
+static inline unsigned pack_span(nr_span s, const char *line, size_t len, uint16_t *off, uint16_t *n)
 {
     const uintptr_t at = (uintptr_t)s.p - (uintptr_t)line;
-    if (at > len || s.n > len - at || at > UINT16_MAX || s.n > UINT16_MAX)
-        return 0;
     *off = (uint16_t)at;
     *n = (uint16_t)s.n;
-    return 1;
+    return (at > len) | (s.n > len - at);
 }
 
 /* Packs sl, lexed from line, into pl; a line whose nr_sline the packed form
- * cannot hold (a second stamp, an exit code or core dump, a reason, a span
- * past 64 kB) is left unpacked, to be lexed again when read. */
+ * cannot hold (a second stamp, an exit code or core dump, a reason, a line
+ * over 64 kB) is left unpacked, to be lexed again when read. */
 static void pack_line(const nr_sline *sl, const char *line, nr_par_line *pl)
 {
+    const size_t len = pl->len;
     pl->kind = (uint8_t)sl->kind;
     pl->ts_form = (uint8_t)sl->ts_form;
     pl->pid = (int32_t)sl->pid;
     pl->ts_ns = sl->ts_ns;
     pl->dur_ns = sl->dur_ns;
     pl->result = sl->result;
-    const nr_span spans[5] = {sl->name, sl->args, sl->result_annot, sl->errno_name, sl->errno_text};
-    int fits = 1;
-    for (unsigned k = 0; k < 5; k++)
-        fits &= pack_span(spans[k], line, pl->len, &pl->span_off[k], &pl->span_len[k]);
-    fits &= sl->ts2_form == NR_TS_NONE && sl->ts2_ns == 0 && sl->exit_code == 0 && !sl->core_dumped &&
-            !sl->reason && sl->pid >= INT32_MIN && sl->pid <= INT32_MAX && (unsigned)sl->kind <= UINT8_MAX &&
-            (unsigned)sl->ts_form <= UINT8_MAX && (sl->has_result == 0 || sl->has_result == 1) &&
-            (sl->result_unknown == 0 || sl->result_unknown == 1);
+    unsigned bad = len > UINT16_MAX;
+    bad |= pack_span(sl->name, line, len, &pl->span_off[0], &pl->span_len[0]);
+    bad |= pack_span(sl->args, line, len, &pl->span_off[1], &pl->span_len[1]);
+    bad |= pack_span(sl->result_annot, line, len, &pl->span_off[2], &pl->span_len[2]);
+    bad |= pack_span(sl->errno_name, line, len, &pl->span_off[3], &pl->span_len[3]);
+    bad |= pack_span(sl->errno_text, line, len, &pl->span_off[4], &pl->span_len[4]);
+    bad |= (sl->ts2_form != NR_TS_NONE) | (sl->ts2_ns != 0) | (sl->exit_code != 0) | (sl->core_dumped != 0) |
+           (sl->reason != NULL) | (sl->pid != (int32_t)sl->pid) | ((unsigned)sl->kind > UINT8_MAX) |
+           ((unsigned)sl->ts_form > UINT8_MAX) | ((unsigned)sl->has_result > 1) |
+           ((unsigned)sl->result_unknown > 1);
     pl->bits = (uint8_t)((sl->has_result ? NR__PAR_HAS_RESULT : 0) | (sl->result_unknown ? NR__PAR_RESULT_UNKNOWN : 0) |
-                         (fits ? NR__PAR_PACKED : 0));
+                         (bad ? 0 : NR__PAR_PACKED));
 }
 
 int nr__par_lex_pack(const nr_sline *sl, const char *line, nr_par_line *pl)
@@ -578,16 +558,14 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     if (workers > PAR_MAX_WORKERS)
         workers = PAR_MAX_WORKERS;
     /* no workers: one chunk per log, read and lexed just before it is
-       consumed; one log: enough chunks for every thread plus the one being
+       consumed; one log: two chunks for every thread plus the one being
        consumed; many logs: two each (one consumed, one read ahead) */
-    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers + 2 : 2;
+    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers * 2 + 2 : 2;
     const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
     size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : chunk_max;
     p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
     if (chunk_bytes_for_tests)
         p->chunk_bytes = chunk_bytes_for_tests;
-    if (getenv("XCHUNK") && workers > 0) p->chunk_bytes = (size_t)atol(getenv("XCHUNK"));
-    if (getenv("XDEPTH") && workers > 0 && n == 1) p->depth = (size_t)atol(getenv("XDEPTH"));
     p->nlogs = n;
     p->avx2 = !avx2_off_for_tests && cpu_has_avx2();
     p->logs = calloc(n ? n : 1, sizeof *p->logs);
