@@ -223,6 +223,8 @@ static size_t cut_blocks(par_chunk *c, line_cut *k, const char *t, size_t i, siz
 static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes, int avx2)
 {
     const char *t = c->text;
+    if (!c->lines && grow_lines(c, 1, chunk_bytes) < 0) /* no arithmetic on NULL in cut_begin */
+        return -1;
     line_cut k = cut_begin(c, from);
     size_t i = cut_blocks(c, &k, t, from, to, chunk_bytes, avx2);
     if (i == SIZE_MAX)
