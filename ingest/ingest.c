@@ -5,8 +5,8 @@
  * meta, phases and pyio. Reading and lexing run on opts->jobs threads
  * (par_lex: chunks of each log, lexed in parallel); the merge and the
  * per-process model are one ordered pass on the caller's thread; with jobs >
- * 1 the rows of table events are built, encoded and compressed on a thread
- * of their own (par_write) in the pass's order. The store is byte for byte
+ * 1 the rows of table events are built, encoded and compressed on par_lex's
+ * workers (par_write), one batch at a time in the pass's order. The store is byte for byte
  * the same for any number of jobs (docs/performance.md, "Parallel ingest and
  * scale"). */
 #include "nr_ingest.h"
@@ -43,7 +43,8 @@ typedef struct stream {
     nr_logsrc *src;         /* read by par_lex's threads until the ingest ends */
     nr_par_chunk_view chunk;/* the chunk being fed (par_lex) */
     size_t next_line;       /* index in chunk of the line after the current one */
-    const nr_sline *sl;     /* the current event line (points into chunk) */
+    nr_sline cur;           /* the current line, unpacked from chunk (nr_par_lex_line) */
+    const nr_sline *sl;     /* &cur: the current event line (its spans point into chunk) */
     const char *line;
     size_t len;
     uint64_t line_no;       /* 1-based number of the current line */
@@ -67,7 +68,7 @@ typedef struct ingest {
     stream *streams;
     size_t nstreams;
     nr_par_lex *par;
-    nr_par_write *events_out; /* rows of t_events, on their own thread when jobs > 1 */
+    nr_par_write *events_out; /* rows of t_events, on par's workers when jobs > 1 */
     uint64_t bytes_total;   /* input bytes of every log, for progress */
     uint64_t progress_at;   /* bytes_in when progress was last reported */
     size_t *heap;           /* stream indexes, min-heap by (ts, index) */
@@ -212,7 +213,8 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
             continue;
         }
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
-        s->sl = &pl->sl;
+        nr_par_lex_line(&s->chunk, s->next_line - 1, &s->cur);
+        s->sl = &s->cur;
         s->line = s->chunk.text + pl->off;
         s->len = pl->len;
         s->line_no = s->chunk.first_line_no + s->next_line - 1;
@@ -655,7 +657,7 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_meta_table, &in->t_meta, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
-    return nr_par_write_create(in->t_events, effective_jobs(in) > 1, &in->events_out, err);
+    return nr_par_write_create(in->t_events, effective_jobs(in) > 1 ? in->par : NULL, &in->events_out, err);
 }
 
 static int open_streams(ingest *in, nr_error *err)

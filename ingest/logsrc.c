@@ -408,6 +408,79 @@ int nr_logsrc_next_lines(nr_logsrc *s, size_t max, const char **text, size_t *le
     }
 }
 
+/* Fills buf[end, cap) as far as the input goes; 0 or an error. */
+static int fill_up(nr_logsrc *s, nr_error *err)
+{
+    while (s->end < s->cap && !s->text_eof)
+        NR_TRY(fill(s, err));
+    return 0;
+}
+
+/* Reads whole lines into the text buffer the caller lent (s->buf): fills
+ * it, doubling it while it holds no newline; returns the end of its whole
+ * lines (the text's end at end of input), or an error. */
+static long fill_whole_lines(nr_logsrc *s, nr_error *err)
+{
+    for (;;) {
+        NR_TRY(fill_up(s, err));
+        const char *nl = s->end > s->scanned ? memrchr(s->buf + s->scanned, '\n', s->end - s->scanned) : NULL;
+        if (nl)
+            return (long)(nl - s->buf) + 1;
+        s->scanned = s->end;
+        if (s->text_eof)
+            return (long)s->end;
+        NR_TRY(make_room(s, err)); /* full without a newline: doubles the buffer */
+    }
+}
+
+int nr_logsrc_read_lines(nr_logsrc *s, char **buf, size_t *cap, size_t *len, nr_error *err)
+{
+    const size_t have = s->end - s->start; /* the cut line kept from the last call */
+    if (have == 0 && s->text_eof)
+        return 0;
+    if (*cap < have || *cap == 0) {
+        size_t want = have > NR__LOGSRC_CHUNK ? have : NR__LOGSRC_CHUNK;
+        char *p = realloc(*buf, want);
+        if (!p)
+            return nr_error_set(err, NR_E_NOMEM, "%s: out of memory reading a log", s->path);
+        *buf = p;
+        *cap = want;
+    }
+    memcpy(*buf, s->buf + s->start, have);
+    char *const own = s->buf;
+    const size_t own_cap = s->cap;
+    const size_t own_scanned = s->scanned - s->start;
+    s->buf = *buf;  /* fill() and make_room() now work in the caller's buffer */
+    s->cap = *cap;
+    s->start = 0;
+    s->end = have;
+    s->scanned = own_scanned;
+    const long run = fill_whole_lines(s, err);
+    *buf = s->buf;
+    *cap = s->cap;
+    const size_t tail = run < 0 ? 0 : s->end - (size_t)run;
+    s->buf = own;
+    s->cap = own_cap;
+    s->start = s->scanned = s->end = 0;
+    if (run < 0)
+        return (int)run;
+    if (tail > s->cap) {
+        char *p = realloc(s->buf, tail);
+        if (!p)
+            return nr_error_set(err, NR_E_NOMEM, "%s: out of memory holding a %zu-byte line", s->path, tail);
+        s->buf = p;
+        s->cap = tail;
+    }
+    memcpy(s->buf, *buf + run, tail);
+    s->end = s->scanned = tail; /* no newline in it */
+    if (run == 0)
+        return 0;
+    *len = (size_t)run;
+    s->bytes_out += *len;
+    s->unterminated = (*buf)[run - 1] != '\n';
+    return 1;
+}
+
 uint64_t nr_logsrc_hash(const nr_logsrc *s) { return XXH3_64bits_digest(s->hash); }
 uint64_t nr_logsrc_line_no(const nr_logsrc *s) { return s->line_no; }
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s) { return s->unterminated; }

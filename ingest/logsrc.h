@@ -33,6 +33,16 @@ int nr_logsrc_next(nr_logsrc *s, const char **line, size_t *len, nr_error *err);
  * themselves: nr_logsrc_line_no counts only lines of nr_logsrc_next. */
 int nr_logsrc_next_lines(nr_logsrc *s, size_t max, const char **text, size_t *len, nr_error *err);
 
+/* The next run of whole lines as nr_logsrc_next_lines gives them, but read
+ * (or decompressed) straight into the caller's buffer *buf of *cap bytes
+ * (malloc'd, the caller's; logsrc reallocs it, updating *buf and *cap, when
+ * one line does not fit, and fills it up to *cap): 1 with *len bytes of
+ * whole lines at the front of *buf, 0 at end of input, negative on error as
+ * nr_logsrc_next. Only the part of a line cut at the end of the buffer is
+ * copied (kept for the next call). For readers that hand the runs to other
+ * threads. */
+int nr_logsrc_read_lines(nr_logsrc *s, char **buf, size_t *cap, size_t *len, nr_error *err);
+
 /* The log's fingerprint "nrhash-v2": XXH3-64 (seed 0) of the uncompressed
  * bytes read so far, newlines included (so `xxhsum -H3` of the plain log);
  * final once nr_logsrc_next or nr_logsrc_next_lines has returned 0. */

@@ -2,9 +2,10 @@
  * log a ring of `depth` chunk slots (their buffers allocated once, reused),
  * filled in order by one reader at a time (flag `reading`) with runs of whole
  * lines from logsrc, lexed by any thread, consumed in order by the caller.
- * Workers prefer lexing over reading (lexed chunks are what the caller waits
- * for); the caller, while its chunk is not ready, reads or lexes that chunk
- * itself rather than sleep. One mutex, one condition variable. */
+ * Workers prefer side work (which only they and the caller's full queue
+ * do) over lexing, and lexing over reading (lexed chunks are what the caller
+ * waits for); the caller, while its chunk is not ready, reads or lexes that
+ * chunk itself rather than sleep. One mutex, one condition variable. */
 #include "par_lex.h"
 
 #include <pthread.h>
@@ -20,7 +21,7 @@
 #endif
 
 #define PAR_BUDGET_BYTES ((size_t)24 << 20)  /* text in flight, all logs */
-#define PAR_CHUNK_MAX ((size_t)4 << 20)
+#define PAR_CHUNK_MAX ((size_t)1 << 20) /* read and lexed in a worker's L2 cache */
 #define PAR_CHUNK_MIN ((size_t)16 << 10)
 #define PAR_CHUNK_SERIAL ((size_t)256 << 10) /* jobs 1: a chunk and its lines stay in cache */
 #define PAR_MAX_WORKERS 256
@@ -37,6 +38,7 @@ typedef struct par_chunk {
     size_t nlines, lines_cap;
     uint64_t first_line_no;
     int last_unterminated;
+    int lexed;          /* lines hold their packed nr_sline */
     int is_last;        /* no chunk of this log follows */
     int rc;             /* a read error met while filling this chunk */
     nr_error err;
@@ -65,6 +67,9 @@ struct nr_par_lex {
     int stop;
     pthread_t *threads;
     int nthreads;
+    int (*side_run)(void *ctx); /* side work, NULL = none */
+    void *side_ctx;
+    uint64_t side_posted;       /* nr_par_lex_wake calls so far */
 };
 
 /* Tests' chunk size (0 = the budget's); set before any ingest starts. */
@@ -78,29 +83,6 @@ static int avx2_off_for_tests;
 void nr__par_lex_no_avx2(int off) { avx2_off_for_tests = off; }
 
 /* ---- the work, done without the lock ------------------------------------ */
-
-/* Appends a run of lines to c's own buffer, which is allocated once at
- * chunk_bytes and grows only for a line longer than that. */
-static int copy_run(par_chunk *c, const char *run, size_t len, size_t chunk_bytes)
-{
-    const size_t need = c->text_len + len;
-    if (need > c->buf_cap) {
-        size_t cap = c->buf_cap > chunk_bytes ? c->buf_cap : chunk_bytes;
-        while (cap < need) {
-            if (cap > SIZE_MAX / 2)
-                return -1;
-            cap *= 2;
-        }
-        char *p = realloc(c->buf, cap);
-        if (!p)
-            return -1;
-        c->buf = p;
-        c->buf_cap = cap;
-    }
-    memcpy(c->buf + c->text_len, run, len);
-    c->text = c->buf;
-    return 0;
-}
 
 /* Grows c->lines for n more lines (a first guess of one line per 48 bytes of
  * text). */
@@ -120,22 +102,30 @@ static int grow_lines(par_chunk *c, size_t n, size_t chunk_bytes)
     return 0;
 }
 
-/* Lines being cut from a chunk's text, in locals (registers) rather than in
- * the chunk; `line` is where the current line starts. */
+/* Lines being cut from a chunk's text, kept in locals (registers) by the
+ * block loops rather than in the chunk: the next line's slot, the end of
+ * the room, and where the current line starts. next == NULL: out of memory. */
 typedef struct line_cut {
-    nr_par_line *lines;
-    size_t n, cap, line;
+    nr_par_line *next, *room_end;
+    size_t line;
 } line_cut;
 
-/* Grows the chunk's lines to room for need more and reloads k. */
-static int cut_grow(par_chunk *c, line_cut *k, size_t need, size_t chunk_bytes)
+static line_cut cut_begin(const par_chunk *c, size_t from)
 {
-    c->nlines = k->n;
+    return (line_cut){c->lines + c->nlines, c->lines + c->lines_cap, from};
+}
+
+/* The count of lines cut into c so far. */
+static void cut_end(par_chunk *c, line_cut k) { c->nlines = (size_t)(k.next - c->lines); }
+
+/* Grows the chunk's lines to room for need more; k by value so that the
+ * block loops keep theirs in registers. */
+static line_cut cut_grow(par_chunk *c, line_cut k, size_t need, size_t chunk_bytes)
+{
+    cut_end(c, k);
     if (grow_lines(c, need, chunk_bytes) < 0)
-        return -1;
-    k->lines = c->lines;
-    k->cap = c->lines_cap;
-    return 0;
+        return (line_cut){NULL, NULL, k.line};
+    return cut_begin(c, k.line);
 }
 
 /* Ends a line at text[nl] (the newline, or the end of a cut last line);
@@ -145,9 +135,9 @@ static inline void cut_line(line_cut *k, const char *t, size_t nl)
     size_t len = nl - k->line;
     if (len > 0 && t[nl - 1] == '\r')
         len--;
-    nr_par_line *pl = &k->lines[k->n++]; /* pl->sl is the lexer's to fill */
-    pl->off = k->line;
-    pl->len = len;
+    nr_par_line *pl = k->next++;  /* the rest is the lexer's to fill */
+    pl->off = (uint32_t)k->line;  /* chunks stay under 4 GiB (read_chunk) */
+    pl->len = (uint32_t)len;
     k->line = nl + 1;
 }
 
@@ -155,44 +145,48 @@ static inline void cut_line(line_cut *k, const char *t, size_t nl)
 static inline void cut_mask(line_cut *k, const char *t, size_t base, uint64_t m)
 {
     for (; m; m &= m - 1)
-        cut_line(k, t, base + (size_t)__builtin_ctzll(m));
+        cut_line(k, t, base + (unsigned)__builtin_ctzll(m));
 }
 
 /* Cuts the lines of the 64-byte blocks of t[i, to), room reserved per
  * block; returns where the blocks end, or SIZE_MAX when out of memory. */
 #ifdef __SSE2__
-static size_t cut_blocks_sse2(par_chunk *c, line_cut *k, const char *t, size_t i, size_t to, size_t chunk_bytes)
+static size_t cut_blocks_sse2(par_chunk *c, line_cut *kp, const char *t, size_t i, size_t to, size_t chunk_bytes)
 {
     const __m128i nl = _mm_set1_epi8('\n');
+    line_cut k = *kp;
     for (; i + 64 <= to; i += 64) {
-        if (k->cap - k->n < 65 && cut_grow(c, k, 65, chunk_bytes) < 0)
+        if (k.room_end - k.next < 65 && !(k = cut_grow(c, k, 65, chunk_bytes)).next)
             return SIZE_MAX;
         uint64_t m = 0;
         for (unsigned q = 0; q < 4; q++) {
             const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(t + i + 16 * q));
             m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << (16 * q);
         }
-        cut_mask(k, t, i, m);
+        cut_mask(&k, t, i, m);
     }
+    *kp = k;
     return i;
 }
 #endif
 
 #ifdef PAR_HAVE_AVX2
 /* The same with AVX2: two 32-byte compares per block. */
-__attribute__((target("avx2"))) static size_t cut_blocks_avx2(par_chunk *c, line_cut *k, const char *t, size_t i,
+__attribute__((target("avx2"))) static size_t cut_blocks_avx2(par_chunk *c, line_cut *kp, const char *t, size_t i,
                                                                 size_t to, size_t chunk_bytes)
 {
     const __m256i nl = _mm256_set1_epi8('\n');
+    line_cut k = *kp;
     for (; i + 64 <= to; i += 64) {
-        if (k->cap - k->n < 65 && cut_grow(c, k, 65, chunk_bytes) < 0)
+        if (k.room_end - k.next < 65 && !(k = cut_grow(c, k, 65, chunk_bytes)).next)
             return SIZE_MAX;
         const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)(t + i));
         const __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(t + i + 32));
         const uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl)) |
                            (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32;
-        cut_mask(k, t, i, m);
+        cut_mask(&k, t, i, m);
     }
+    *kp = k;
     return i;
 }
 #endif
@@ -229,63 +223,146 @@ static size_t cut_blocks(par_chunk *c, line_cut *k, const char *t, size_t i, siz
 static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes, int avx2)
 {
     const char *t = c->text;
-    line_cut k = {c->lines, c->nlines, c->lines_cap, from};
+    if (!c->lines && grow_lines(c, 1, chunk_bytes) < 0) /* no arithmetic on NULL in cut_begin */
+        return -1;
+    line_cut k = cut_begin(c, from);
     size_t i = cut_blocks(c, &k, t, from, to, chunk_bytes, avx2);
     if (i == SIZE_MAX)
         return -1;
     for (; i < to; i++)
         if (t[i] == '\n') {
-            if (k.cap - k.n < 2 && cut_grow(c, &k, 2, chunk_bytes) < 0)
+            if (k.room_end - k.next < 2 && !(k = cut_grow(c, k, 2, chunk_bytes)).next)
                 return -1;
             cut_line(&k, t, i);
         }
     if (k.line < to) {
         c->last_unterminated = 1;
-        if (k.cap - k.n < 1 && cut_grow(c, &k, 1, chunk_bytes) < 0)
+        if (k.room_end - k.next < 1 && !(k = cut_grow(c, k, 1, chunk_bytes)).next)
             return -1;
         cut_line(&k, t, to);
     }
-    c->nlines = k.n;
+    cut_end(c, k);
     return 0;
 }
 
-/* Fills c with the next lines of g (the caller holds g's reading right):
- * runs of whole lines from logsrc, cut into lines. With borrow (depth 1:
- * logsrc is not read again before c is released) c is one run that stays in
- * logsrc's buffer; otherwise runs are copied into c's own buffer. */
+/* Fills c with the next run of whole lines of g (the caller holds g's
+ * reading right), cut into lines. With borrow (depth 1: logsrc is not read
+ * again before c is released) the run stays in logsrc's buffer; otherwise
+ * logsrc reads it straight into c's own buffer (allocated once at
+ * chunk_bytes, grown only for a longer line). */
 static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2)
 {
     c->text_len = c->nlines = 0;
     c->first_line_no = g->line_no + 1;
-    c->last_unterminated = c->is_last = c->rc = 0;
-    do {
-        const char *run;
-        size_t len;
-        int rc = nr_logsrc_next_lines(g->src, chunk_bytes - c->text_len, &run, &len, &c->err);
-        if (rc <= 0) {
-            c->rc = rc;
-            c->is_last = 1;
-            break;
-        }
-        if (borrow)
-            c->text = run;
-        if ((!borrow && copy_run(c, run, len, chunk_bytes) < 0) ||
-            split_lines(c, c->text_len, c->text_len + len, chunk_bytes, avx2) < 0) {
-            c->rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
-            c->is_last = 1;
-            break;
-        }
-        c->text_len += len;
-    } while (!borrow && c->text_len < chunk_bytes);
+    c->last_unterminated = c->lexed = c->is_last = c->rc = 0;
+    const char *run = c->buf;
+    size_t len = 0;
+    int rc;
+    if (borrow)
+        rc = nr_logsrc_next_lines(g->src, chunk_bytes, &run, &len, &c->err);
+    else if (!c->buf && !(c->buf = malloc(chunk_bytes)))
+        rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
+    else {
+        c->buf_cap = c->buf_cap ? c->buf_cap : chunk_bytes;
+        rc = nr_logsrc_read_lines(g->src, &c->buf, &c->buf_cap, &len, &c->err);
+        run = c->buf;
+    }
+    if (rc > 0 && len > UINT32_MAX)
+        rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: a line of 4 GiB or more after line %llu of a log",
+                          (unsigned long long)g->line_no);
+    if (rc > 0) {
+        c->text = run;
+        c->text_len = len;
+        if (split_lines(c, 0, len, chunk_bytes, avx2) < 0)
+            rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
+    }
+    if (rc <= 0) {
+        c->rc = rc;
+        c->is_last = 1;
+    }
     g->line_no += c->nlines;
     if (c->is_last)
         g->hash = nr_logsrc_hash(g->src);
 }
 
+/* Packs span s of a line of len bytes (at most 64 kB) at line; returns
+ * nonzero when the span is not inside the line. */
+static inline unsigned pack_span(nr_span s, const char *line, size_t len, uint16_t *off, uint16_t *n)
+{
+    const uintptr_t at = (uintptr_t)s.p - (uintptr_t)line;
+    *off = (uint16_t)at;
+    *n = (uint16_t)s.n;
+    return (at > len) | (s.n > len - at);
+}
+
+/* Packs sl, lexed from line, into pl; a line whose nr_sline the packed form
+ * cannot hold (a second stamp, an exit code or core dump, a reason, a line
+ * over 64 kB) is left unpacked, to be lexed again when read. */
+static void pack_line(const nr_sline *sl, const char *line, nr_par_line *pl)
+{
+    const size_t len = pl->len;
+    pl->kind = (uint8_t)sl->kind;
+    pl->ts_form = (uint8_t)sl->ts_form;
+    pl->pid = (int32_t)sl->pid;
+    pl->ts_ns = sl->ts_ns;
+    pl->dur_ns = sl->dur_ns;
+    pl->result = sl->result;
+    unsigned bad = len > UINT16_MAX;
+    bad |= pack_span(sl->name, line, len, &pl->span_off[0], &pl->span_len[0]);
+    bad |= pack_span(sl->args, line, len, &pl->span_off[1], &pl->span_len[1]);
+    bad |= pack_span(sl->result_annot, line, len, &pl->span_off[2], &pl->span_len[2]);
+    bad |= pack_span(sl->errno_name, line, len, &pl->span_off[3], &pl->span_len[3]);
+    bad |= pack_span(sl->errno_text, line, len, &pl->span_off[4], &pl->span_len[4]);
+    bad |= (sl->ts2_form != NR_TS_NONE) | (sl->ts2_ns != 0) | (sl->exit_code != 0) | (sl->core_dumped != 0) |
+           (sl->reason != NULL) | (sl->pid != (int32_t)sl->pid) | ((unsigned)sl->kind > UINT8_MAX) |
+           ((unsigned)sl->ts_form > UINT8_MAX) | ((unsigned)sl->has_result > 1) |
+           ((unsigned)sl->result_unknown > 1);
+    pl->bits = (uint8_t)((sl->has_result ? NR__PAR_HAS_RESULT : 0) | (sl->result_unknown ? NR__PAR_RESULT_UNKNOWN : 0) |
+                         (bad ? 0 : NR__PAR_PACKED));
+}
+
+int nr__par_lex_pack(const nr_sline *sl, const char *line, nr_par_line *pl)
+{
+    pack_line(sl, line, pl);
+    return (pl->bits & NR__PAR_PACKED) != 0;
+}
+
 static void lex_chunk(par_chunk *c)
 {
-    for (size_t i = 0; i < c->nlines; i++)
-        nr_sline_parse(c->text + c->lines[i].off, c->lines[i].len, &c->lines[i].sl);
+    for (size_t i = 0; i < c->nlines; i++) {
+        nr_par_line *pl = &c->lines[i];
+        nr_sline sl;
+        nr_sline_parse(c->text + pl->off, pl->len, &sl);
+        pack_line(&sl, c->text + pl->off, pl);
+    }
+    c->lexed = 1;
+}
+
+static inline nr_span unpack_span(const char *line, const nr_par_line *pl, unsigned k)
+{
+    return (nr_span){line + pl->span_off[k], pl->span_len[k]};
+}
+
+void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out)
+{
+    out->kind = (nr_sline_kind)pl->kind;
+    out->pid = pl->pid;
+    out->ts_form = (nr_ts_form)pl->ts_form;
+    out->ts_ns = pl->ts_ns;
+    out->ts2_form = NR_TS_NONE;
+    out->ts2_ns = 0;
+    out->dur_ns = pl->dur_ns;
+    out->name = unpack_span(line, pl, 0);
+    out->args = unpack_span(line, pl, 1);
+    out->has_result = (pl->bits & NR__PAR_HAS_RESULT) != 0;
+    out->result_unknown = (pl->bits & NR__PAR_RESULT_UNKNOWN) != 0;
+    out->result = pl->result;
+    out->result_annot = unpack_span(line, pl, 2);
+    out->errno_name = unpack_span(line, pl, 3);
+    out->errno_text = unpack_span(line, pl, 4);
+    out->exit_code = 0;
+    out->core_dumped = 0;
+    out->reason = NULL;
 }
 
 /* ---- scheduling, under the lock ----------------------------------------- */
@@ -325,15 +402,18 @@ static void do_lex(nr_par_lex *p, par_chunk *c)
     pthread_cond_broadcast(&p->cv);
 }
 
-/* The oldest read chunk waiting for a lexer, or NULL. */
+/* A read chunk waiting for a lexer, the newest of its log first, or NULL.
+ * The caller takes the chunk it reaches unlexed and lexes it as it goes, so
+ * workers lex ahead of it instead of racing it to the same chunk (and lex
+ * a chunk just after reading it, while its text is in cache). */
 static par_chunk *find_lex_work(nr_par_lex *p)
 {
-    for (size_t k = 0; k < p->depth; k++)
-        for (size_t i = 0; i < p->nlogs; i++) {
-            par_log *g = &p->logs[i];
-            if (k < g->count && g->ring[(g->head + k) % p->depth].state == SLOT_READ)
+    for (size_t i = 0; i < p->nlogs; i++) {
+        par_log *g = &p->logs[i];
+        for (size_t k = g->count; k-- > 0;)
+            if (g->ring[(g->head + k) % p->depth].state == SLOT_READ)
                 return &g->ring[(g->head + k) % p->depth];
-        }
+    }
     return NULL;
 }
 
@@ -356,8 +436,18 @@ static par_log *find_read_work(nr_par_lex *p)
 static void *worker_main(void *arg)
 {
     nr_par_lex *p = arg;
+    uint64_t side_seen = 0;
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
+        if (p->side_run && side_seen != p->side_posted) {
+            side_seen = p->side_posted;
+            int (*run)(void *) = p->side_run;
+            void *ctx = p->side_ctx;
+            pthread_mutex_unlock(&p->mu);
+            run(ctx);
+            pthread_mutex_lock(&p->mu);
+            continue;
+        }
         par_chunk *c = find_lex_work(p);
         if (c) {
             do_lex(p, c);
@@ -394,19 +484,20 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
             return 0;
         }
         par_chunk *c = g->count ? &g->ring[g->head] : NULL;
-        if (c && c->state == SLOT_LEXED) {
+        if (c && (c->state == SLOT_LEXED || c->state == SLOT_READ)) {
+            /* a chunk no worker has lexed: its lines are lexed as they are
+               read (nr_par_lex_line), not packed first */
             c->state = SLOT_CONSUMING;
             pthread_mutex_unlock(&p->mu);
             if (c->rc < 0) {
                 *err = c->err;
                 return c->rc;
             }
-            *view = (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated};
+            *view = (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated,
+                                        c->lexed};
             return 1;
         }
-        if (c && c->state == SLOT_READ)
-            do_lex(p, c);
-        else if (!c && can_read(p, g))
+        if (!c && can_read(p, g))
             do_read(p, g);
         else
             pthread_cond_wait(&p->cv, &p->mu);
@@ -431,6 +522,24 @@ uint64_t nr_par_lex_bytes_in(nr_par_lex *p)
 
 int nr_par_lex_workers(const nr_par_lex *p) { return p->nthreads; }
 
+void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&p->mu);
+    p->side_run = run;
+    p->side_ctx = ctx;
+    pthread_mutex_unlock(&p->mu);
+}
+
+void nr_par_lex_wake(nr_par_lex *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->side_posted++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
 /* ---- create / destroy ---------------------------------------------------- */
 
 static int jobs_or_cores(int jobs)
@@ -451,9 +560,9 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     if (workers > PAR_MAX_WORKERS)
         workers = PAR_MAX_WORKERS;
     /* no workers: one chunk per log, read and lexed just before it is
-       consumed; one log: enough chunks for every thread plus the one being
+       consumed; one log: two chunks for every thread plus the one being
        consumed; many logs: two each (one consumed, one read ahead) */
-    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers + 2 : 2;
+    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers * 2 + 2 : 2;
     const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
     size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : chunk_max;
     p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;

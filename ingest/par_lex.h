@@ -11,6 +11,13 @@
  * The lines and their order do not depend on jobs or on the chunk size, so
  * the store does not either.
  *
+ * Lexed lines cross threads packed into 64 bytes each (nr_par_line), less
+ * than their text, and are unpacked into an nr_sline by nr_par_lex_line on
+ * the caller's thread just before use; with jobs == 1, or when the caller
+ * takes a chunk no worker has lexed yet, lines are only cut and
+ * nr_par_lex_line lexes each one there (its nr_sline stays in the caller's
+ * cache instead of going through a chunk's array).
+ *
  * Memory: at most `depth` chunks per log in flight, each of about
  * chunk_bytes of text plus one nr_par_line per line; chunk_bytes shrinks as
  * the number of logs grows (a fixed budget, with a floor per log). Bounded
@@ -20,7 +27,10 @@
  *
  * Threads: one mutex and one condition variable guard every chunk's state;
  * a chunk's buffers belong to the one thread that holds it (reading,
- * lexing or consuming), so no data is shared without the lock. */
+ * lexing or consuming), so no data is shared without the lock. The workers
+ * also run the side work given to them (nr_par_lex_set_side_work: with
+ * jobs == 2 the caller and one worker share all the work, and no third
+ * thread competes for two cores). */
 #ifndef PAR_LEX_H
 #define PAR_LEX_H
 
@@ -33,12 +43,21 @@
 
 typedef struct nr_par_lex nr_par_lex;
 
-/* One line of a chunk: its text is text[off, off + len) of the chunk; the
- * spans of sl point into it. */
+/* One line of a chunk: its text is text[off, off + len) of the chunk (a
+ * chunk holds less than 4 GiB). The other fields are par_lex's packed form
+ * of its nr_sline (read it with nr_par_lex_line): spans as 16-bit offsets
+ * into the line, the fields a line rarely has left out (such a line is
+ * lexed again when read). 64 bytes. */
 typedef struct nr_par_line {
-    nr_sline sl;
-    size_t off, len;
+    uint32_t off, len;
+    int64_t ts_ns, dur_ns, result;
+    int32_t pid;
+    uint16_t span_off[5], span_len[5]; /* name, args, result_annot, errno_name, errno_text */
+    uint8_t kind, ts_form, bits;       /* bits: NR__PAR_* */
 } nr_par_line;
+
+/* nr_par_line.bits */
+enum { NR__PAR_HAS_RESULT = 1, NR__PAR_RESULT_UNKNOWN = 2, NR__PAR_PACKED = 4 };
 
 /* A lexed chunk, valid until the next nr_par_lex_next of the same log. */
 typedef struct nr_par_chunk_view {
@@ -47,7 +66,23 @@ typedef struct nr_par_chunk_view {
     const char *text;
     uint64_t first_line_no;  /* 1-based number of lines[0] in its log */
     int last_unterminated;   /* lines[n - 1] is a last line without newline */
+    int lexed;               /* the lines hold their packed nr_sline (else only cut) */
 } nr_par_chunk_view;
+
+/* Unpacks a packed line (NR__PAR_PACKED) whose text is line. */
+void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out);
+
+/* Line i of v lexed into *out (its spans point into v->text): exactly what
+ * nr_sline_parse(v->text + off, len, out) gives, unpacked when a worker lexed
+ * the line, else lexed now. Inline: the per-line path of jobs == 1. */
+static inline void nr_par_lex_line(const nr_par_chunk_view *v, size_t i, nr_sline *out)
+{
+    const nr_par_line *pl = &v->lines[i];
+    if (v->lexed && (pl->bits & NR__PAR_PACKED))
+        nr__par_lex_unpack(pl, v->text + pl->off, out);
+    else
+        nr_sline_parse(v->text + pl->off, pl->len, out);
+}
 
 /* Starts reading the logs srcs[0..n) (borrowed: they must outlive p and are
  * touched only by p's threads until nr_par_lex_destroy) with jobs threads in
@@ -70,11 +105,24 @@ uint64_t nr_par_lex_bytes_in(nr_par_lex *p);
 /* Number of threads started besides the caller's. */
 int nr_par_lex_workers(const nr_par_lex *p);
 
+/* Gives the workers other work that may run out of order (the events'
+ * writer, par_write): run(ctx) does what is ready and returns 1, or 0 when
+ * nothing was; it is called without p's lock, by one or more workers at
+ * once, after each nr_par_lex_wake, before any reading or lexing. ctx is
+ * borrowed until nr_par_lex_destroy. */
+void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx);
+/* Tells the workers that side work is ready. Accepts NULL. */
+void nr_par_lex_wake(nr_par_lex *p);
+
 /* For tests: chunks of about bytes of text from now on (0 = the default
  * budget). Process-wide; call before any ingest starts, never during one. */
 void nr__par_lex_set_chunk_bytes(size_t bytes);
 /* For tests: 1 = cut lines with SSE2 even on a CPU with AVX2 (both paths
  * tested on one machine); same rules as above. */
 void nr__par_lex_no_avx2(int off);
+/* For tests: packs sl, lexed from line[0..pl->len), into pl as a worker
+ * does; returns 1 when the packed form holds it (else nr_par_lex_line lexes
+ * the line again). */
+int nr__par_lex_pack(const nr_sline *sl, const char *line, nr_par_line *pl);
 
 #endif

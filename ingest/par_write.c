@@ -1,8 +1,9 @@
 /* par_write: a ring of PAR_WRITE_BATCHES batches; the caller fills one,
  * column by column (the syscall and errno names interned into the batch's
- * own string table), the writer thread empties the oldest full one into the
- * table with one nr_table_append_rows. One mutex, one condition variable; a
- * batch belongs to the filler or to the writer, never to both. Unthreaded,
+ * own string table); a pool worker (or the caller, when the ring is full)
+ * empties the oldest full one into the table with one nr_table_append_rows,
+ * one writer at a time (flag `writing`). One mutex, one condition variable;
+ * a batch belongs to the filler or to the writer, never to both. Unthreaded,
  * the one batch is written whenever it fills and at finish. */
 #include "par_write.h"
 
@@ -13,8 +14,8 @@
 #include "nr_schema.h"
 #include "nr_strtab.h"
 
-#define PAR_WRITE_BATCHES 3
-#define PAR_WRITE_ROWS 32768       /* rows of a batch handed to the thread */
+#define PAR_WRITE_BATCHES 8
+#define PAR_WRITE_ROWS 8192        /* rows of a batch handed to the workers */
 #define PAR_WRITE_ROWS_DIRECT 4096 /* rows of the one batch written unthreaded */
 /* Direct-mapped cache in front of a batch's names: syscall and errno repeat
  * a few short strings, and a hit costs one compare instead of a hash. */
@@ -31,18 +32,15 @@ typedef struct ev_batch {
 
 struct nr_par_write {
     nr_table_writer *t;
-    int threaded;
+    nr_par_lex *pool;  /* its workers write the queued batches; NULL: unthreaded */
     size_t rows;       /* rows per batch */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    pthread_t thread;
     ev_batch batch[PAR_WRITE_BATCHES];
     size_t head;       /* oldest full batch (the writer's next) */
     size_t full;       /* full batches queued */
-    int writing;       /* the writer holds batch[head] */
-    int closing;       /* no batch follows the queued ones */
-    int stop;          /* drop everything */
-    int rc;            /* the writer's first error */
+    int writing;       /* a thread is writing batch[head] */
+    int rc;            /* the first error of writing */
     nr_error err;
     size_t fill;       /* the batch being filled (caller) */
 };
@@ -88,54 +86,65 @@ static void batch_free(ev_batch *b)
     nr_strtab_fini(&b->names);
 }
 
-static void *writer_main(void *arg)
+/* Writes the oldest queued batch unless none is queued or another thread
+ * is writing one: returns 1 when it wrote (or dropped, after an error) a
+ * batch, else 0. Any thread; takes w's lock. */
+static int write_oldest(nr_par_write *w)
 {
-    nr_par_write *w = arg;
     pthread_mutex_lock(&w->mu);
-    for (;;) {
-        while (!w->stop && !w->full && !w->closing)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (w->stop || (!w->full && w->closing))
-            break;
-        ev_batch *b = &w->batch[w->head];
-        w->writing = 1;
-        int failed = w->rc < 0;
+    if (w->writing || !w->full) {
         pthread_mutex_unlock(&w->mu);
-        nr_error err;
-        int rc = failed ? 0 : write_batch(w->t, b, &err);
-        pthread_mutex_lock(&w->mu);
-        if (rc < 0 && w->rc == 0) {
-            w->rc = rc;
-            w->err = err;
-        }
-        batch_clear(b);
-        w->writing = 0;
-        w->head = (w->head + 1) % PAR_WRITE_BATCHES;
-        w->full--;
-        pthread_cond_broadcast(&w->cv);
+        return 0;
     }
+    ev_batch *b = &w->batch[w->head];
+    w->writing = 1;
+    const int failed = w->rc < 0;
     pthread_mutex_unlock(&w->mu);
-    return NULL;
+    nr_error err;
+    const int rc = failed ? 0 : write_batch(w->t, b, &err);
+    batch_clear(b);
+    pthread_mutex_lock(&w->mu);
+    if (rc < 0 && w->rc == 0) {
+        w->rc = rc;
+        w->err = err;
+    }
+    w->writing = 0;
+    w->head = (w->head + 1) % PAR_WRITE_BATCHES;
+    w->full--;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return 1;
 }
 
-int nr_par_write_create(nr_table_writer *t, int threaded, nr_par_write **out, nr_error *err)
+/* par_lex's side work: every batch queued by now. */
+static int write_side_work(void *ctx)
+{
+    nr_par_write *w = ctx;
+    int wrote = 0;
+    while (write_oldest(w))
+        wrote = 1;
+    return wrote;
+}
+
+int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out, nr_error *err)
 {
     *out = NULL;
     nr_par_write *w = calloc(1, sizeof *w);
     if (!w)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     w->t = t;
-    w->rows = threaded ? PAR_WRITE_ROWS : PAR_WRITE_ROWS_DIRECT;
+    w->rows = pool ? PAR_WRITE_ROWS : PAR_WRITE_ROWS_DIRECT;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
-    size_t nb = threaded ? PAR_WRITE_BATCHES : 1;
+    size_t nb = pool ? PAR_WRITE_BATCHES : 1;
     for (size_t i = 0; i < nb; i++)
         if (batch_alloc(&w->batch[i], w->rows) < 0) {
             nr_par_write_destroy(w);
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
         }
-    if (threaded && pthread_create(&w->thread, NULL, writer_main, w) == 0)
-        w->threaded = 1; /* without the thread: the same rows, written by the caller */
+    w->pool = pool; /* without workers: the same rows, written by the caller */
+    if (pool)
+        nr_par_lex_set_side_work(pool, write_side_work, w);
     *out = w;
     return 0;
 }
@@ -165,19 +174,28 @@ static int64_t name_id(ev_batch *b, nr_span s)
     return id;
 }
 
-/* Hands the full batch w->fill to the writer and waits for a free one. */
+/* Queues the full batch w->fill for the workers and gets a free one: when
+ * every batch is queued, writes the oldest itself, or waits for the worker
+ * writing it. */
 static int hand_over(nr_par_write *w, nr_error *err)
 {
     pthread_mutex_lock(&w->mu);
     w->full++;
     w->fill = (w->fill + 1) % PAR_WRITE_BATCHES;
-    pthread_cond_broadcast(&w->cv);
-    while (w->full == PAR_WRITE_BATCHES && w->rc == 0)
-        pthread_cond_wait(&w->cv, &w->mu);
+    while (w->full == PAR_WRITE_BATCHES && w->rc == 0) {
+        if (w->writing) {
+            pthread_cond_wait(&w->cv, &w->mu);
+            continue;
+        }
+        pthread_mutex_unlock(&w->mu);
+        write_oldest(w);
+        pthread_mutex_lock(&w->mu);
+    }
     int rc = w->rc;
     if (rc < 0)
         *err = w->err;
     pthread_mutex_unlock(&w->mu);
+    nr_par_lex_wake(w->pool);
     return rc;
 }
 
@@ -216,41 +234,38 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
     b->n = i + 1;
     if (b->n < w->rows)
         return 0;
-    return w->threaded ? hand_over(w, err) : write_direct(w, err);
+    return w->pool ? hand_over(w, err) : write_direct(w, err);
 }
 
 int nr_par_write_finish(nr_par_write *w, nr_error *err)
 {
-    if (!w->threaded)
+    if (!w->pool)
         return write_direct(w, err);
     pthread_mutex_lock(&w->mu);
     if (w->batch[w->fill].n) {
         w->full++;
         w->fill = (w->fill + 1) % PAR_WRITE_BATCHES;
     }
-    w->closing = 1;
-    pthread_cond_broadcast(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-    pthread_join(w->thread, NULL);
-    w->threaded = 0;
-    if (w->rc < 0) {
-        *err = w->err;
-        return w->rc;
+    while (w->full || w->writing) {
+        if (w->writing) {
+            pthread_cond_wait(&w->cv, &w->mu);
+            continue;
+        }
+        pthread_mutex_unlock(&w->mu);
+        write_oldest(w);
+        pthread_mutex_lock(&w->mu);
     }
-    return 0;
+    int rc = w->rc;
+    if (rc < 0)
+        *err = w->err;
+    pthread_mutex_unlock(&w->mu);
+    return rc;
 }
 
 void nr_par_write_destroy(nr_par_write *w)
 {
     if (!w)
         return;
-    if (w->threaded) {
-        pthread_mutex_lock(&w->mu);
-        w->stop = 1;
-        pthread_cond_broadcast(&w->cv);
-        pthread_mutex_unlock(&w->mu);
-        pthread_join(w->thread, NULL);
-    }
     for (size_t i = 0; i < PAR_WRITE_BATCHES; i++)
         batch_free(&w->batch[i]);
     pthread_cond_destroy(&w->cv);

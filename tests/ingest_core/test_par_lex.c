@@ -162,6 +162,38 @@ static void fingerprint_is_xxh3_of_content(void **state)
     remove_dir(dir);
 }
 
+static void assert_span_equal(nr_span got, const char *got_line, nr_span want, const char *want_line)
+{
+    assert_int_equal(got.n, want.n);
+    assert_int_equal(got.p - got_line, want.p - want_line);
+}
+
+/* Every field of got (lexed from got_line) equals want's (from want_line). */
+static void assert_sline_equal(const nr_sline *got, const char *got_line, const nr_sline *want, const char *want_line)
+{
+    assert_int_equal(got->kind, want->kind);
+    assert_int_equal(got->pid, want->pid);
+    assert_int_equal(got->ts_form, want->ts_form);
+    assert_int_equal(got->ts_ns, want->ts_ns);
+    assert_int_equal(got->ts2_form, want->ts2_form);
+    assert_int_equal(got->ts2_ns, want->ts2_ns);
+    assert_int_equal(got->dur_ns, want->dur_ns);
+    assert_span_equal(got->name, got_line, want->name, want_line);
+    assert_span_equal(got->args, got_line, want->args, want_line);
+    assert_int_equal(got->has_result, want->has_result);
+    assert_int_equal(got->result_unknown, want->result_unknown);
+    assert_int_equal(got->result, want->result);
+    assert_span_equal(got->result_annot, got_line, want->result_annot, want_line);
+    assert_span_equal(got->errno_name, got_line, want->errno_name, want_line);
+    assert_span_equal(got->errno_text, got_line, want->errno_text, want_line);
+    assert_int_equal(got->exit_code, want->exit_code);
+    assert_int_equal(got->core_dumped, want->core_dumped);
+    if (!want->reason)
+        assert_null(got->reason);
+    else
+        assert_string_equal(got->reason, want->reason);
+}
+
 /* Every chunk of par_lex against the serial line reader, for one source
  * (no_avx2: the SSE2 newline scan). */
 static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_avx2, uint64_t want_lines,
@@ -189,10 +221,10 @@ static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_
             line_no++;
             assert_int_equal(v.lines[i].len, len);
             assert_memory_equal(v.text + v.lines[i].off, line, len);
-            nr_sline want;
+            nr_sline want, got;
             nr_sline_parse(line, len, &want);
-            assert_int_equal(v.lines[i].sl.kind, want.kind);
-            assert_int_equal(v.lines[i].sl.pid, want.pid);
+            nr_par_lex_line(&v, i, &got);
+            assert_sline_equal(&got, v.text + v.lines[i].off, &want, line);
         }
         if (v.last_unterminated) {
             assert_true(nr_logsrc_last_line_unterminated(serial));
@@ -238,6 +270,61 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     remove_dir(dir);
 }
 
+/* A line packed by a worker reads back as nr_sline_parse gives it, field by
+ * field; lines the packed form cannot hold are marked so and lexed again. */
+static void packed_lines_read_back_as_parsed(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        int packed;
+    } cases[] = {
+        {"1234 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3</d/a> <0.000010>", 1},
+        {"1234 1700000000.000002 read(3, \"xy\", 2) = -1 EAGAIN (Resource temporarily unavailable) <0.000005>", 1},
+        {"[pid 77] 12:00:01.5 read(3,  <unfinished ...>", 1},
+        {"77 <... read resumed>\"ab\", 2) = 2", 1},
+        {"77 lseek(3, 0, SEEK_END) = ?", 1},
+        {"77 write(1, \"x\", 1) = 0x10", 1},
+        {"77 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---", 1},
+        {"77 +++ exited with 0 +++", 1},
+        {"", 1},
+        {"77 +++ exited with 3 +++", 0},        /* an exit code */
+        {"77 +++ killed by SIGKILL (core dumped) +++", 0},
+        {"this is no strace line", 0},          /* a reason */
+        {"77 12:00:01.000001      0.000010 close(3) = 0", 0}, /* two stamps (-t with -r) */
+        {"9999999999 close(3) = 0", 0},         /* a pid past 32 bits */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *line = cases[k].line;
+        nr_sline want, got;
+        nr_sline_parse(line, strlen(line), &want);
+        nr_par_line pl = {.off = 0, .len = (uint32_t)strlen(line)};
+        const int packed = nr__par_lex_pack(&want, line, &pl);
+        if (cases[k].packed >= 0)
+            assert_int_equal(packed, cases[k].packed);
+        const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1};
+        nr_par_lex_line(&v, 0, &got);
+        assert_sline_equal(&got, line, &want, line);
+    }
+    /* spans past 64 kB of a long line */
+    const size_t n = 70000;
+    char *line = malloc(n + 64);
+    assert_non_null(line);
+    int head = snprintf(line, 64, "5 write(1, \"");
+    memset(line + head, 'a', n);
+    size_t len = (size_t)head + n;
+    len += (size_t)snprintf(line + len, 64, "\", %zu) = %zu ENOSPC (x)", n, n);
+    nr_sline want, got;
+    nr_sline_parse(line, len, &want);
+    assert_int_equal(want.kind, NR_SL_SYSCALL);
+    nr_par_line pl = {.off = 0, .len = (uint32_t)len};
+    assert_int_equal(nr__par_lex_pack(&want, line, &pl), 0);
+    const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1};
+    nr_par_lex_line(&v, 0, &got);
+    assert_sline_equal(&got, line, &want, line);
+    free(line);
+}
+
 /* The store's meta log.N.nrhash: the same for a log and its .zst copy, and
  * equal to XXH3-64 of the log's bytes, in 16 hex digits. */
 static void meta_nrhash_of_plain_and_compressed_log(void **state)
@@ -277,6 +364,7 @@ int main(void)
         cmocka_unit_test(next_lines_hands_out_whole_lines),
         cmocka_unit_test(fingerprint_is_xxh3_of_content),
         cmocka_unit_test(chunks_equal_serial_lines_for_any_chunk_jobs_compression),
+        cmocka_unit_test(packed_lines_read_back_as_parsed),
         cmocka_unit_test(meta_nrhash_of_plain_and_compressed_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
