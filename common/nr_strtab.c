@@ -1,3 +1,7 @@
+/* nr_strtab: open addressing with linear probing at load at most one half.
+ * A slot holds the id and the high half of the string's hash, so that a
+ * probe passes other strings without reading their entries: a lookup of a
+ * new string in a big table costs one cache miss, not one per probe. */
 #include "nr_strtab.h"
 #include "nr_error.h"
 
@@ -17,18 +21,35 @@ static uint64_t read64(const unsigned char *p)
     return v;
 }
 
+static uint64_t read32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
 uint64_t nr_hash_bytes(const void *data, size_t n)
 {
     const unsigned char *p = data;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xa0761d6478bd642full);
-    while (n >= 8) {
-        h = mix(h ^ read64(p), 0xe7037ed1a0b428dbull);
-        p += 8;
-        n -= 8;
+    uint64_t a, b;
+    if (n > 16) {
+        size_t i = n;
+        for (; i > 16; i -= 16, p += 16)
+            h = mix(read64(p) ^ 0xe7037ed1a0b428dbull, read64(p + 8) ^ h);
+        a = read64(p + i - 16); /* the last 16 bytes, overlapping the ones mixed */
+        b = read64(p + i - 8);
+    } else if (n >= 8) {
+        a = read64(p);
+        b = read64(p + n - 8);
+    } else if (n >= 4) {
+        a = read32(p);
+        b = read32(p + n - 4);
+    } else {
+        a = n ? (uint64_t)p[0] | (uint64_t)p[n >> 1] << 8 | (uint64_t)p[n - 1] << 16 : 0;
+        b = 0;
     }
-    uint64_t tail = 0;
-    memcpy(&tail, p, n);
-    h = mix(h ^ tail, 0x8ebc6af09c88c6e3ull);
+    h = mix(a ^ 0x8ebc6af09c88c6e3ull, b ^ h);
     return mix(h, 0x589965cc75374cc3ull);
 }
 
@@ -54,16 +75,21 @@ void nr_strtab_reset(nr_strtab *t)
         memset(t->slots, 0, t->nslots * sizeof *t->slots);
 }
 
+static uint64_t slot_value(uint64_t h, size_t id) { return (h & 0xffffffff00000000ull) | (uint64_t)(id + 1); }
+
 static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, size_t *slot_out)
 {
     size_t mask = t->nslots - 1;
+    const uint64_t tag = h & 0xffffffff00000000ull;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        uint32_t v = t->slots[i];
+        uint64_t v = t->slots[i];
         if (v == 0) {
             *slot_out = i;
             return -1;
         }
-        size_t id = v - 1;
+        if ((v & 0xffffffff00000000ull) != tag)
+            continue;
+        size_t id = (uint32_t)v - 1;
         const struct nr_strtab_entry *e = &t->entries[id];
         if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
             return (int64_t)id;
@@ -72,15 +98,16 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
 
 static int rehash(nr_strtab *t, size_t nslots)
 {
-    uint32_t *slots = calloc(nslots, sizeof *slots);
+    uint64_t *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return NR_E_NOMEM;
     size_t mask = nslots - 1;
     for (size_t id = 0; id < t->count; id++) {
-        size_t i = t->entries[id].hash & mask;
+        uint64_t h = t->entries[id].hash;
+        size_t i = h & mask;
         while (slots[i])
             i = (i + 1) & mask;
-        slots[i] = (uint32_t)(id + 1);
+        slots[i] = slot_value(h, id);
     }
     free(t->slots);
     t->slots = slots;
@@ -96,13 +123,12 @@ int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n)
     return lookup(t, s, n, nr_hash_bytes(s, n), &slot);
 }
 
-int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n)
+int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t h)
 {
     if (n > UINT32_MAX || t->count >= UINT32_MAX - 1)
         return NR_E_LIMIT;
     if (t->nslots == 0 || (t->count + 1) * 2 > t->nslots)
         NR_TRY(rehash(t, t->nslots ? t->nslots * 2 : 64));
-    uint64_t h = nr_hash_bytes(s, n);
     size_t slot;
     int64_t id = lookup(t, s, n, h, &slot);
     if (id >= 0)
@@ -112,6 +138,11 @@ int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n)
     if (!copy)
         return NR_E_NOMEM;
     t->entries[t->count] = (struct nr_strtab_entry){.str = copy, .hash = h, .len = (uint32_t)n};
-    t->slots[slot] = (uint32_t)(t->count + 1);
+    t->slots[slot] = slot_value(h, t->count);
     return (int64_t)t->count++;
+}
+
+int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n)
+{
+    return nr_strtab_intern_hashed(t, s, n, nr_hash_bytes(s, n));
 }

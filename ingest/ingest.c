@@ -423,7 +423,7 @@ static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
 {
     ingest *in = ctx;
-    int64_t phase = phase_for(in, ev->pid, ev->tid, ev->ts_ns);
+    int64_t phase = in->hook ? phase_for(in, ev->pid, ev->tid, ev->ts_ns) : -1; /* no call per event without a hook */
     in->stats.events++;
     return nr_par_write_event(in->events_out, ev, phase, err);
 }
