@@ -1,7 +1,9 @@
 /* nr_strtab: open addressing with linear probing at load at most one half.
- * A slot holds the id and the high half of the string's hash, so that a
- * probe passes other strings without reading their entries: a lookup of a
- * new string in a big table costs one cache miss, not one per probe. */
+ * A slot holds the string's full hash and its record in the arena - the
+ * length and id, then the bytes - so that a probe passes other strings
+ * without reading them, and a lookup in a big table costs the miss on the
+ * slot (which nr_strtab_prefetch can take early) and at most one on the
+ * record, never one on the entries array. */
 #include "nr_strtab.h"
 #include "nr_error.h"
 
@@ -75,39 +77,42 @@ void nr_strtab_reset(nr_strtab *t)
         memset(t->slots, 0, t->nslots * sizeof *t->slots);
 }
 
-static uint64_t slot_value(uint64_t h, size_t id) { return (h & 0xffffffff00000000ull) | (uint64_t)(id + 1); }
+/* A record: uint32 length, uint32 id, the bytes, NUL (8-byte aligned). */
+enum { REC_HEAD = 8 };
+
+static uint32_t rec_u32(const char *rec, size_t at)
+{
+    uint32_t v;
+    memcpy(&v, rec + at, 4);
+    return v;
+}
 
 static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, size_t *slot_out)
 {
     size_t mask = t->nslots - 1;
-    const uint64_t tag = h & 0xffffffff00000000ull;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        uint64_t v = t->slots[i];
-        if (v == 0) {
+        const struct nr_strtab_slot *sl = &t->slots[i];
+        if (!sl->rec) {
             *slot_out = i;
             return -1;
         }
-        if ((v & 0xffffffff00000000ull) != tag)
-            continue;
-        size_t id = (uint32_t)v - 1;
-        const struct nr_strtab_entry *e = &t->entries[id];
-        if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
-            return (int64_t)id;
+        if (sl->hash == h && rec_u32(sl->rec, 0) == n && memcmp(sl->rec + REC_HEAD, s, n) == 0)
+            return rec_u32(sl->rec, 4);
     }
 }
 
 static int rehash(nr_strtab *t, size_t nslots)
 {
-    uint64_t *slots = calloc(nslots, sizeof *slots);
+    struct nr_strtab_slot *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return NR_E_NOMEM;
     size_t mask = nslots - 1;
     for (size_t id = 0; id < t->count; id++) {
-        uint64_t h = t->entries[id].hash;
-        size_t i = h & mask;
-        while (slots[i])
+        const struct nr_strtab_entry *e = &t->entries[id];
+        size_t i = e->hash & mask;
+        while (slots[i].rec)
             i = (i + 1) & mask;
-        slots[i] = slot_value(h, id);
+        slots[i] = (struct nr_strtab_slot){e->hash, e->str - REC_HEAD};
     }
     free(t->slots);
     t->slots = slots;
@@ -134,11 +139,15 @@ int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t 
     if (id >= 0)
         return id;
     NR_TRY(NR_GROW(t->entries, t->cap, t->count + 1));
-    char *copy = nr_arena_strndup(&t->arena, s, n);
-    if (!copy)
+    char *rec = nr_arena_alloc(&t->arena, REC_HEAD + n + 1);
+    if (!rec)
         return NR_E_NOMEM;
-    t->entries[t->count] = (struct nr_strtab_entry){.str = copy, .hash = h, .len = (uint32_t)n};
-    t->slots[slot] = slot_value(h, t->count);
+    uint32_t head[2] = {(uint32_t)n, (uint32_t)t->count};
+    memcpy(rec, head, sizeof head);
+    memcpy(rec + REC_HEAD, s, n);
+    rec[REC_HEAD + n] = '\0';
+    t->entries[t->count] = (struct nr_strtab_entry){.str = rec + REC_HEAD, .hash = h, .len = (uint32_t)n};
+    t->slots[slot] = (struct nr_strtab_slot){h, rec};
     return (int64_t)t->count++;
 }
 

@@ -16,7 +16,10 @@ typedef struct nr_strtab {
         uint32_t len;
     } *entries;          /* id -> entry */
     size_t count, cap;
-    uint64_t *slots;     /* open addressing: hash >> 32 << 32 | (id + 1), 0 = empty */
+    struct nr_strtab_slot {
+        uint64_t hash;
+        const char *rec; /* the copy's record (see nr_strtab.c); NULL = empty */
+    } *slots;            /* open addressing */
     size_t nslots;
 } nr_strtab;
 

@@ -238,6 +238,9 @@ static int stream_feed(ingest *in, stream *s, nr_error *err)
     int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &where, err);
     if (rc < 0)
         return rc;
+    /* most likely the next line fed: the slot of a new path it opens loads meanwhile */
+    if (s->next_line < s->chunk.n && s->chunk.lines[s->next_line].sl.result_annot.n)
+        nr_pm_prefetch(in->pm, &s->chunk.lines[s->next_line].sl);
     if (rc == 1) {
         s->skipped++;
         in->stats.lines_skipped++;

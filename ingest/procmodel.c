@@ -25,6 +25,9 @@
 #define SYSCALL_NAME_MAX 24
 #define TASK_CACHE_SLOTS 64     /* power of two */
 #define OPEN_FLAGS_TEXT_MAX 48
+/* For the handlers of calls other than the hot fd calls: inlined, they make
+ * handle_call's frame and register use those of the biggest handler. */
+#define NOINLINE __attribute__((noinline))
 
 /* ---- small span helpers ------------------------------------------------ */
 
@@ -77,6 +80,21 @@ static inline unsigned annot_special_mask(const char *p)
     return (unsigned)_mm_movemask_epi8(m);
 }
 
+/* The bytes nr_sarg stops at: '"', ',', and the brackets and '<' that
+ * sarg_flat leaves to it. '(' and ')' differ in bit 0; '[' and '{' (']'
+ * and '}') in bit 5. */
+static inline unsigned flat_stop_mask(const char *p)
+{
+    __m128i v = load16(p);
+    __m128i folded = _mm_and_si128(v, _mm_set1_epi8((char)0xDF));
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8(')')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8('[')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8(']')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
 static inline unsigned quote_or_backslash_mask(const char *p)
 {
     __m128i v = load16(p);
@@ -122,6 +140,119 @@ static const char *find_quote_or_backslash(const char *p, const char *end)
     while (p < end && *p != '"' && *p != '\\')
         p++;
     return p;
+}
+
+static const unsigned char flat_stop[256] = {['"'] = 1, [','] = 1, ['('] = 1, [')'] = 1, ['['] = 1,
+                                             [']'] = 1, ['{'] = 1, ['}'] = 1, ['<'] = 1};
+
+/* The first flat_stop byte in [p, end), or end. */
+static const char *find_flat_stop(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    if (end - p >= 16) {
+        for (; end - p >= 16; p += 16) {
+            unsigned m = flat_stop_mask(p);
+            if (m)
+                return p + __builtin_ctz(m);
+        }
+        if (p == end)
+            return end;
+        unsigned m = flat_stop_mask(end - 16);
+        return m ? end - 16 + __builtin_ctz(m) : end;
+    }
+#endif
+    while (p < end && !flat_stop[(unsigned char)*p])
+        p++;
+    return p;
+}
+
+/* p is just after an opening '"': just after the closing one (the first
+ * not escaped by an odd run of backslashes), or end when the string is
+ * cut; as the lexer's skip_quoted. */
+static const char *skip_string(const char *p, const char *end)
+{
+    const char *start = p;
+    while (p < end) {
+        const char *q = memchr(p, '"', (size_t)(end - p));
+        if (!q)
+            return end;
+        size_t backslashes = 0;
+        while (q - backslashes > start && q[-1 - (ptrdiff_t)backslashes] == '\\')
+            backslashes++;
+        if (backslashes % 2 == 0)
+            return q + 1;
+        p = q + 1;
+    }
+    return end;
+}
+
+/* nr_sarg(args, i) for arguments without brackets, braces, parentheses or
+ * annotations before the end of argument i (quoted strings may hold
+ * anything): the buffer, count and offset of pread64. 0 and *out, or -1
+ * when nr_sarg must read it. */
+static int sarg_flat(nr_span args, unsigned i, nr_span *out)
+{
+    const char *p = args.p, *end = args.p + args.n;
+    if (!p)
+        return -1;
+    const char *arg = p;
+    for (;;) {
+        p = find_flat_stop(p, end);
+        if (p == end)
+            break;
+        if (*p == '"') {
+            p = skip_string(p + 1, end);
+            continue;
+        }
+        if (*p != ',')
+            return -1;
+        if (i == 0)
+            break;
+        i--;
+        arg = ++p;
+    }
+    if (i > 0)
+        return -1;
+    while (arg < p && (*arg == ' ' || *arg == '\t'))
+        arg++;
+    while (p > arg && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    *out = (nr_span){arg, (size_t)(p - arg)};
+    return 0;
+}
+
+/* Argument i >= 1 of args when argument 0 is a quoted string (the buffer
+ * of pread64, pwrite64: "data"..., count, offset) and the text from the
+ * string's end to the end of argument i holds no flat_stop byte but
+ * commas: as nr_sarg gives it. p NULL otherwise. */
+static nr_span arg_after_string(nr_span args, unsigned i)
+{
+    const nr_span none = {NULL, 0};
+    const char *p = args.p, *end = args.p + args.n;
+    if (!p || i == 0)
+        return none;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p != '"')
+        return none;
+    const char *arg = NULL;
+    for (p = skip_string(p + 1, end); p < end; p++) {
+        if (!flat_stop[(unsigned char)*p])
+            continue;
+        if (*p != ',')
+            return none;
+        if (arg)
+            break;
+        if (--i == 0)
+            arg = p + 1;
+    }
+    if (!arg)
+        return none;
+    while (arg < p && (*arg == ' ' || *arg == '\t'))
+        arg++;
+    while (p > arg && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    return (nr_span){arg, (size_t)(p - arg)};
 }
 
 static int flags_are_raw(nr_span s) { return s.n && s.p[0] >= '0' && s.p[0] <= '9'; }
@@ -324,7 +455,14 @@ struct nr_pm {
         char text[OPEN_FLAGS_TEXT_MAX];
         size_t len;             /* 0 = empty */
         unsigned bits;
+        int is_word;            /* text is all [A-Za-z0-9_|] (word_after_path may take it) */
     } open_flags_cache;
+
+    struct path_hint {          /* the -y result nr_pm_prefetch hashed: valid during the next feed only */
+        const char *p;          /* NULL = none */
+        size_t n;
+        uint64_t hash;
+    } hint;
 
     const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
     char decode[DECODE_CAP];
@@ -401,6 +539,8 @@ void nr_pm_set_root_pid(nr_pm *pm, int64_t pid) { pm->root_pid = pid; }
 static int kind_of_path(const char *p, size_t n)
 {
     nr_span s = {p, n};
+    if (n >= 2 && p[0] == '/' && p[1] != 'd' && p[1] != 'p' && p[1] != 's' && p[1] != 'm')
+        return NR_KIND_REGULAR; /* not /dev, /proc, /sys, /memfd: (nor pipe:, socket:, ...) */
     if (span_starts(s, "pipe:"))
         return NR_KIND_PIPE;
     if (span_starts(s, "socket:"))
@@ -418,9 +558,10 @@ static int kind_of_path(const char *p, size_t n)
     return NR_KIND_REGULAR;
 }
 
-static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
+/* file_intern with h = nr_hash_bytes(path, n). */
+static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kind, uint64_t h)
 {
-    int64_t id = nr_strtab_intern(&pm->paths, path, n);
+    int64_t id = nr_strtab_intern_hashed(&pm->paths, path, n, h);
     if (id < 0)
         return id;
     if ((size_t)id < pm->nfiles) {
@@ -443,6 +584,11 @@ static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
             nr_diag_add(pm->cfg.diag, "relative_path", NULL, 0, path, n);
     }
     return id;
+}
+
+static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
+{
+    return file_intern_hashed(pm, path, n, kind, nr_hash_bytes(path, n));
 }
 
 /* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity. */
@@ -518,7 +664,9 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
     static const char deleted[] = " (deleted)";
     if ((size_t)n > sizeof deleted - 1 && memcmp(p + n - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
         n -= (long)(sizeof deleted - 1);
-    int64_t id = file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
+    int hinted = p == pm->hint.p && (size_t)n == pm->hint.n; /* the bytes nr_pm_prefetch hashed */
+    int64_t id = hinted ? file_intern_hashed(pm, p, (size_t)n, NR_KIND_UNKNOWN, pm->hint.hash)
+                        : file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
     if (id >= 0 && kind == NR_KIND_DEVICE)
         pm->files[id].kind = NR_KIND_DEVICE;
     return id;
@@ -1366,7 +1514,10 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
  * split of the whole). */
 static nr_span call_arg(const call *c, unsigned i)
 {
-    return c->first_split && i > 0 ? nr_sarg(c->first.rest, i - 1) : nr_sarg(c->args, i);
+    nr_span args = c->first_split && i > 0 ? c->first.rest : c->args;
+    unsigned k = c->first_split && i > 0 ? i - 1 : i;
+    nr_span arg;
+    return sarg_flat(args, k, &arg) == 0 ? arg : nr_sarg(args, k);
 }
 
 /* The first argument of args when it is the empty string "" (AT_EMPTY_PATH
@@ -1418,7 +1569,13 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
     }
     if (!arg.n || arg.p[0] != '"')
         return -1;
-    long n = decode(pm, arg);
+    long n;
+    if (arg.n == 2 && arg.p[1] == '"') { /* "" (AT_EMPTY_PATH): what decode gives, without its call */
+        pm->decode[0] = '\0';
+        n = 0;
+    } else {
+        n = decode(pm, arg);
+    }
     if (n < 0)
         return -1;
     if (n == 0 && dirfd != AT_FDCWD_VALUE) { /* AT_EMPTY_PATH: the dirfd itself */
@@ -1458,8 +1615,9 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
  * blanks, a quoted string without backslash, blanks, ',', blanks, a word of
  * [A-Za-z0-9_|], blanks, then ',' or the end ("\"/x.bin\", O_RDONLY|O_CLOEXEC,
  * 0666"): the scanner stops at no byte of it but the quotes and the comma.
- * p NULL otherwise. */
-static nr_span word_after_path(nr_span args)
+ * p NULL otherwise. known: a word likely there (the last flags), compared
+ * first instead of scanned. */
+static nr_span word_after_path(nr_span args, nr_span known)
 {
     const nr_span none = {NULL, 0};
     const char *p = args.p, *end = args.p + args.n;
@@ -1479,6 +1637,8 @@ static nr_span word_after_path(nr_span args)
     for (q++; q < end && (*q == ' ' || *q == '\t'); q++)
         ;
     const char *word = q;
+    if (known.n && (size_t)(end - q) >= known.n && memcmp(q, known.p, known.n) == 0)
+        q += known.n; /* the scan below goes on from there: the same word either way */
     while (q < end && (is_ident_char(*q) || *q == '|'))
         q++;
     nr_span w = {word, (size_t)(q - word)};
@@ -1488,16 +1648,17 @@ static nr_span word_after_path(nr_span args)
 }
 
 /* The flags argument of an open call (p NULL when it has none). */
-static nr_span open_flags_arg(const call *c)
+static nr_span open_flags_arg(const nr_pm *pm, const call *c)
 {
     const nr_syscall_info *in = c->info;
     if (in->flags_arg < 0)
         return (nr_span){0};
     nr_span quick = {NULL, 0};
+    nr_span known = {pm->open_flags_cache.text, pm->open_flags_cache.is_word ? pm->open_flags_cache.len : 0};
     if (in->path_arg == 0 && in->flags_arg == 1)
-        quick = word_after_path(c->args);
+        quick = word_after_path(c->args, known);
     else if (in->path_arg == 1 && in->flags_arg == 2 && c->first_split)
-        quick = word_after_path(c->first.rest);
+        quick = word_after_path(c->first.rest, known);
     return quick.p ? quick : call_arg(c, (unsigned)in->flags_arg);
 }
 
@@ -1512,15 +1673,18 @@ static unsigned open_flags_cached(nr_pm *pm, nr_span s)
         memcpy(k->text, s.p, s.n);
         k->len = s.n;
         k->bits = bits;
+        k->is_word = 1;
+        for (size_t i = 0; i < s.n; i++)
+            k->is_word &= is_ident_char(s.p[i]) || s.p[i] == '|';
     }
     return bits;
 }
 
-static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     const nr_syscall_info *in = c->info;
     int is_creat = span_eq(c->ev.syscall, "creat");
-    unsigned oflags = open_flags_cached(pm, open_flags_arg(c));
+    unsigned oflags = open_flags_cached(pm, open_flags_arg(pm, c));
     int directory = (oflags & OPEN_DIRECTORY) != 0;
     int64_t file = -1;
     int annotated = c->ok && c->result >= 0 && c->annot.n;
@@ -1554,7 +1718,7 @@ static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     return 0;
 }
 
-static int handle_close_range(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_close_range(nr_pm *pm, task *t, const call *c)
 {
     int64_t first = -1, last = -1;
     nr_span a0 = nr_sarg(c->args, 0), a1 = nr_sarg(c->args, 1), fl = nr_sarg(c->args, 2);
@@ -1589,7 +1753,7 @@ static int dup_to(nr_pm *pm, task *t, int32_t idx, int64_t newfd, int cloexec)
     return fdtab_install(pm, t->fds, newfd, idx, cloexec);
 }
 
-static int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t fd)
+static NOINLINE int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t fd)
 {
     if (!c->ok || idx < 0)
         return 0;
@@ -1666,7 +1830,7 @@ static int newfd_cloexec(const call *c)
     return flag_present(fl, "\x01" /* no name: the raw bit only */, span_eq(c->ev.syscall, "memfd_create") ? 1 : 02000000);
 }
 
-static int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+static NOINLINE int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     if (!c->ok || c->result < 0)
         return 0;
@@ -1692,7 +1856,7 @@ static int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     return fdtab_install(pm, t->fds, c->result, idx, newfd_cloexec(c));
 }
 
-static int handle_clone(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_clone(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok || c->result <= 0)
         return 0;
@@ -1716,7 +1880,7 @@ static int handle_clone(nr_pm *pm, task *t, const call *c)
     return 0;
 }
 
-static int handle_execve(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_execve(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok)
         return 0;
@@ -1743,7 +1907,7 @@ static int handle_execve(nr_pm *pm, task *t, const call *c)
     return 0;
 }
 
-static int handle_chdir(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_chdir(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok)
         return 0;
@@ -1766,7 +1930,8 @@ static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm
     if (h == NR_H_READ || h == NR_H_WRITE) {
         ev->offset = ofd_advance(pm, idx, bytes, is_write, &unstored);
     } else { /* explicit offset; preadv2/pwritev2 with -1 use and advance the fd's */
-        int64_t off = arg_int(call_arg(c, 3), -1);
+        nr_span off_arg = c->first_split ? arg_after_string(c->first.rest, 2) : (nr_span){NULL, 0};
+        int64_t off = arg_int(off_arg.p ? off_arg : call_arg(c, 3), -1);
         if (off == -1 && (span_eq(c->ev.syscall, "preadv2") || span_eq(c->ev.syscall, "pwritev2")))
             ev->offset = ofd_advance(pm, idx, bytes, is_write, &unstored);
         else if (ofd_seekable(pm, idx))
@@ -1787,7 +1952,7 @@ static int64_t side_offset(nr_pm *pm, int32_t idx, nr_span off_arg, int64_t byte
     return nr_sarg_int(off_arg, &off) == 0 && ofd_seekable(pm, idx) ? off : -1;
 }
 
-static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+static NOINLINE int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     int is_sendfile = c->info->handler == NR_H_SENDFILE;
     unsigned out_arg = is_sendfile ? 0 : 2, in_arg = is_sendfile ? 1 : 0;
@@ -1901,7 +2066,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
                     rc = (int)file;
                 ev->file_id = file;
             }
-            if (ev->file_id >= 0 && (span_eq(c->ev.syscall, "getdents64") || span_eq(c->ev.syscall, "getdents")) &&
+            if (ev->file_id >= 0 && in->lists_dir &&
                 pm->files[ev->file_id].kind == NR_KIND_REGULAR)
                 pm->files[ev->file_id].kind = NR_KIND_DIRECTORY;
             if (c->ok && c->result > 0 && in->op == NR_OP_READ)
@@ -2091,9 +2256,23 @@ static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
     return 0;
 }
 
+void nr_pm_prefetch(nr_pm *pm, const nr_sline *sl)
+{
+    pm->hint.p = NULL;
+    if (sl->kind != NR_SL_SYSCALL || sl->result_annot.n == 0)
+        return;
+    uint64_t h = nr_hash_bytes(sl->result_annot.p, sl->result_annot.n);
+    nr_strtab_prefetch(&pm->paths, h);
+    pm->hint = (struct path_hint){sl->result_annot.p, sl->result_annot.n, h};
+}
+
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err)
 {
+    /* a hint holds for the line it was given for, and only in this feed
+     * (cleared after the call; another line may reuse its memory later) */
+    if (pm->hint.p && (sl->kind != NR_SL_SYSCALL || sl->result_annot.p != pm->hint.p))
+        pm->hint.p = NULL;
     switch (sl->kind) {
     case NR_SL_SYSCALL: case NR_SL_UNFINISHED: case NR_SL_RESUMED:
     case NR_SL_SIGNAL: case NR_SL_EXITED: case NR_SL_KILLED:
@@ -2128,7 +2307,9 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     case NR_SL_SYSCALL: {
         call c;
         fill_call(pm, &c, sl->name, sl->args, sl, ts_ns);
-        return handle_call(pm, t, &c, err);
+        int rc = handle_call(pm, t, &c, err);
+        pm->hint.p = NULL;
+        return rc;
     }
     case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);
     case NR_SL_RESUMED: return on_resumed(pm, t, sl, where, err);
@@ -2153,6 +2334,7 @@ int nr_pm_finish(nr_pm *pm, nr_error *err)
         return 0;
     pm->finished = 1;
     pm->where = NULL;
+    pm->hint.p = NULL;
     if (pm->ntasks)
         qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
     memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
