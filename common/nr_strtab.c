@@ -1,3 +1,9 @@
+/* nr_strtab: open addressing with linear probing at load at most one half.
+ * A slot holds the string's full hash and its record in the arena - the
+ * length and id, then the bytes - so that a probe passes other strings
+ * without reading them, and a lookup in a big table costs the miss on the
+ * slot (which nr_strtab_prefetch can take early) and at most one on the
+ * record, never one on the entries array. */
 #include "nr_strtab.h"
 #include "nr_error.h"
 
@@ -17,18 +23,35 @@ static uint64_t read64(const unsigned char *p)
     return v;
 }
 
+static uint64_t read32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
 uint64_t nr_hash_bytes(const void *data, size_t n)
 {
     const unsigned char *p = data;
     uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xa0761d6478bd642full);
-    while (n >= 8) {
-        h = mix(h ^ read64(p), 0xe7037ed1a0b428dbull);
-        p += 8;
-        n -= 8;
+    uint64_t a, b;
+    if (n > 16) {
+        size_t i = n;
+        for (; i > 16; i -= 16, p += 16)
+            h = mix(read64(p) ^ 0xe7037ed1a0b428dbull, read64(p + 8) ^ h);
+        a = read64(p + i - 16); /* the last 16 bytes, overlapping the ones mixed */
+        b = read64(p + i - 8);
+    } else if (n >= 8) {
+        a = read64(p);
+        b = read64(p + n - 8);
+    } else if (n >= 4) {
+        a = read32(p);
+        b = read32(p + n - 4);
+    } else {
+        a = n ? (uint64_t)p[0] | (uint64_t)p[n >> 1] << 8 | (uint64_t)p[n - 1] << 16 : 0;
+        b = 0;
     }
-    uint64_t tail = 0;
-    memcpy(&tail, p, n);
-    h = mix(h ^ tail, 0x8ebc6af09c88c6e3ull);
+    h = mix(a ^ 0x8ebc6af09c88c6e3ull, b ^ h);
     return mix(h, 0x589965cc75374cc3ull);
 }
 
@@ -54,33 +77,42 @@ void nr_strtab_reset(nr_strtab *t)
         memset(t->slots, 0, t->nslots * sizeof *t->slots);
 }
 
+/* A record: uint32 length, uint32 id, the bytes, NUL (8-byte aligned). */
+enum { REC_HEAD = 8 };
+
+static uint32_t rec_u32(const char *rec, size_t at)
+{
+    uint32_t v;
+    memcpy(&v, rec + at, 4);
+    return v;
+}
+
 static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, size_t *slot_out)
 {
     size_t mask = t->nslots - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        uint32_t v = t->slots[i];
-        if (v == 0) {
+        const struct nr_strtab_slot *sl = &t->slots[i];
+        if (!sl->rec) {
             *slot_out = i;
             return -1;
         }
-        size_t id = v - 1;
-        const struct nr_strtab_entry *e = &t->entries[id];
-        if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
-            return (int64_t)id;
+        if (sl->hash == h && rec_u32(sl->rec, 0) == n && memcmp(sl->rec + REC_HEAD, s, n) == 0)
+            return rec_u32(sl->rec, 4);
     }
 }
 
 static int rehash(nr_strtab *t, size_t nslots)
 {
-    uint32_t *slots = calloc(nslots, sizeof *slots);
+    struct nr_strtab_slot *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return NR_E_NOMEM;
     size_t mask = nslots - 1;
     for (size_t id = 0; id < t->count; id++) {
-        size_t i = t->entries[id].hash & mask;
-        while (slots[i])
+        const struct nr_strtab_entry *e = &t->entries[id];
+        size_t i = e->hash & mask;
+        while (slots[i].rec)
             i = (i + 1) & mask;
-        slots[i] = (uint32_t)(id + 1);
+        slots[i] = (struct nr_strtab_slot){e->hash, e->str - REC_HEAD};
     }
     free(t->slots);
     t->slots = slots;
@@ -96,22 +128,30 @@ int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n)
     return lookup(t, s, n, nr_hash_bytes(s, n), &slot);
 }
 
-int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n)
+int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t h)
 {
     if (n > UINT32_MAX || t->count >= UINT32_MAX - 1)
         return NR_E_LIMIT;
     if (t->nslots == 0 || (t->count + 1) * 2 > t->nslots)
         NR_TRY(rehash(t, t->nslots ? t->nslots * 2 : 64));
-    uint64_t h = nr_hash_bytes(s, n);
     size_t slot;
     int64_t id = lookup(t, s, n, h, &slot);
     if (id >= 0)
         return id;
     NR_TRY(NR_GROW(t->entries, t->cap, t->count + 1));
-    char *copy = nr_arena_strndup(&t->arena, s, n);
-    if (!copy)
+    char *rec = nr_arena_alloc(&t->arena, REC_HEAD + n + 1);
+    if (!rec)
         return NR_E_NOMEM;
-    t->entries[t->count] = (struct nr_strtab_entry){.str = copy, .hash = h, .len = (uint32_t)n};
-    t->slots[slot] = (uint32_t)(t->count + 1);
+    uint32_t head[2] = {(uint32_t)n, (uint32_t)t->count};
+    memcpy(rec, head, sizeof head);
+    memcpy(rec + REC_HEAD, s, n);
+    rec[REC_HEAD + n] = '\0';
+    t->entries[t->count] = (struct nr_strtab_entry){.str = rec + REC_HEAD, .hash = h, .len = (uint32_t)n};
+    t->slots[slot] = (struct nr_strtab_slot){h, rec};
     return (int64_t)t->count++;
+}
+
+int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n)
+{
+    return nr_strtab_intern_hashed(t, s, n, nr_hash_bytes(s, n));
 }

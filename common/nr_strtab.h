@@ -16,7 +16,10 @@ typedef struct nr_strtab {
         uint32_t len;
     } *entries;          /* id -> entry */
     size_t count, cap;
-    uint32_t *slots;     /* open addressing: id + 1, 0 = empty */
+    struct nr_strtab_slot {
+        uint64_t hash;
+        const char *rec; /* the copy's record (see nr_strtab.c); NULL = empty */
+    } *slots;            /* open addressing */
     size_t nslots;
 } nr_strtab;
 
@@ -27,13 +30,24 @@ void nr_strtab_reset(nr_strtab *t);
 
 /* Returns the id of (s, n), adding a copy if new; negative NR_E_* on failure. */
 int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n);
+/* nr_strtab_intern when the caller has h = nr_hash_bytes(s, n) already. */
+int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t h);
 /* Returns the id of (s, n) or -1 when absent. */
 int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n);
+
+/* A hint that a string of hash h is looked up soon: starts loading its slot,
+ * so that the cache miss of a big table overlaps the caller's other work. */
+static inline void nr_strtab_prefetch(const nr_strtab *t, uint64_t h)
+{
+    if (t->nslots)
+        __builtin_prefetch(&t->slots[h & (t->nslots - 1)]);
+}
 
 static inline const char *nr_strtab_str(const nr_strtab *t, size_t id) { return t->entries[id].str; }
 static inline size_t nr_strtab_len(const nr_strtab *t, size_t id) { return t->entries[id].len; }
 
-/* 64-bit hash of bytes (wyhash-style mixing; stable across runs and hosts). */
+/* 64-bit hash of bytes (wyhash-style mixing, 16 bytes per multiply; stable
+ * across runs and hosts). */
 uint64_t nr_hash_bytes(const void *p, size_t n);
 
 #endif

@@ -43,8 +43,10 @@ typedef struct stream {
     nr_logsrc *src;         /* read by par_lex's threads until the ingest ends */
     nr_par_chunk_view chunk;/* the chunk being fed (par_lex) */
     size_t next_line;       /* index in chunk of the line after the current one */
-    nr_sline cur;           /* the current line, unpacked from chunk (nr_par_lex_line) */
-    const nr_sline *sl;     /* &cur: the current event line (its spans point into chunk) */
+    nr_sline lexed[2];      /* the current line and, when have_next, the next one (nr_par_lex_line) */
+    unsigned cur_slot;      /* lexed[cur_slot] is the current line */
+    int have_next;          /* lexed[cur_slot ^ 1] holds line next_line of chunk, lexed ahead */
+    const nr_sline *sl;     /* &lexed[cur_slot]: the current event line (its spans point into chunk) */
     const char *line;
     size_t len;
     uint64_t line_no;       /* 1-based number of the current line */
@@ -207,14 +209,20 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
                 return 0;
             }
             s->next_line = 0;
+            s->have_next = 0;
             s->lines += s->chunk.n; /* counted here, not line by line */
             in->stats.lines_read += s->chunk.n;
             report_progress(in);
             continue;
         }
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
-        nr_par_lex_line(&s->chunk, s->next_line - 1, &s->cur);
-        s->sl = &s->cur;
+        if (s->have_next) {
+            s->cur_slot ^= 1;
+            s->have_next = 0;
+        } else {
+            nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed[s->cur_slot]);
+        }
+        s->sl = &s->lexed[s->cur_slot];
         s->line = s->chunk.text + pl->off;
         s->len = pl->len;
         s->line_no = s->chunk.first_line_no + s->next_line - 1;
@@ -240,6 +248,15 @@ static int stream_feed(ingest *in, stream *s, nr_error *err)
     int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &where, err);
     if (rc < 0)
         return rc;
+    /* most likely the next line fed: lexed now (stream_advance takes it), the
+     * slot of a new path it opens loads meanwhile */
+    if (s->next_line < s->chunk.n) {
+        nr_sline *next = &s->lexed[s->cur_slot ^ 1];
+        nr_par_lex_line(&s->chunk, s->next_line, next);
+        s->have_next = 1;
+        if (next->result_annot.n)
+            nr_pm_prefetch(in->pm, next);
+    }
     if (rc == 1) {
         s->skipped++;
         in->stats.lines_skipped++;
@@ -425,7 +442,7 @@ static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
 {
     ingest *in = ctx;
-    int64_t phase = phase_for(in, ev->pid, ev->tid, ev->ts_ns);
+    int64_t phase = in->hook ? phase_for(in, ev->pid, ev->tid, ev->ts_ns) : -1; /* no call per event without a hook */
     in->stats.events++;
     return nr_par_write_event(in->events_out, ev, phase, err);
 }

@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "nr_mem.h"
 #include "nr_schema.h"
@@ -20,6 +23,11 @@
 #define DECODE_CAP 16384
 #define SYSCALL_CACHE_SLOTS 64  /* power of two */
 #define SYSCALL_NAME_MAX 24
+#define TASK_CACHE_SLOTS 64     /* power of two */
+#define OPEN_FLAGS_TEXT_MAX 48
+/* For the handlers of calls other than the hot fd calls: inlined, they make
+ * handle_call's frame and register use those of the biggest handler. */
+#define NOINLINE __attribute__((noinline))
 
 /* ---- small span helpers ------------------------------------------------ */
 
@@ -49,6 +57,203 @@ static int span_starts(nr_span s, const char *lit)
 static const unsigned char ident_char[256] = {IDENT_DIGITS, IDENT_UPPER, IDENT_LOWER, ['_'] = 1};
 
 static int is_ident_char(char c) { return ident_char[(unsigned char)c]; }
+
+/* ---- byte scans of the hot paths ---------------------------------------
+ * Annotations and paths are 20 to 100 bytes: 16 bytes per SSE2 step, the
+ * last partial step as the 16 bytes that end at the span's end (bytes
+ * before the scan's start are known clean, so an earlier match cannot
+ * appear); spans under 16 bytes a byte at a time. */
+
+/* '"', '\\', '<' and '>': the bytes that make an annotation need decoding,
+ * or make the lexer's angle scan (skip_angle) stop before the closing '>'. */
+static const unsigned char annot_special[256] = {['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1};
+
+#ifdef __SSE2__
+static inline __m128i load16(const char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+
+/* '<' and '>' differ in bit 1 only. */
+static inline unsigned annot_special_mask(const char *p)
+{
+    __m128i v = load16(p);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)0xFD)), _mm_set1_epi8('<')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* The bytes nr_sarg stops at: '"', ',', and the brackets and '<' that
+ * sarg_flat leaves to it. '(' and ')' differ in bit 0; '[' and '{' (']'
+ * and '}') in bit 5. */
+static inline unsigned flat_stop_mask(const char *p)
+{
+    __m128i v = load16(p);
+    __m128i folded = _mm_and_si128(v, _mm_set1_epi8((char)0xDF));
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8(')')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8('[')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(folded, _mm_set1_epi8(']')));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+static inline unsigned quote_or_backslash_mask(const char *p)
+{
+    __m128i v = load16(p);
+    return (unsigned)_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+}
+#endif
+
+/* Whether p[0..n) holds an annot_special byte. */
+static int has_annot_special(const char *p, size_t n)
+{
+#ifdef __SSE2__
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16)
+            if (annot_special_mask(p + i))
+                return 1;
+        return i < n && annot_special_mask(p + n - 16) != 0;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        if (annot_special[(unsigned char)p[i]])
+            return 1;
+    return 0;
+}
+
+/* The first '"' or '\\' in [p, end), or end. */
+static const char *find_quote_or_backslash(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    if (end - p >= 16) {
+        for (; end - p >= 16; p += 16) {
+            unsigned m = quote_or_backslash_mask(p);
+            if (m)
+                return p + __builtin_ctz(m);
+        }
+        if (p == end)
+            return end;
+        unsigned m = quote_or_backslash_mask(end - 16);
+        return m ? end - 16 + __builtin_ctz(m) : end;
+    }
+#endif
+    while (p < end && *p != '"' && *p != '\\')
+        p++;
+    return p;
+}
+
+static const unsigned char flat_stop[256] = {['"'] = 1, [','] = 1, ['('] = 1, [')'] = 1, ['['] = 1,
+                                             [']'] = 1, ['{'] = 1, ['}'] = 1, ['<'] = 1};
+
+/* The first flat_stop byte in [p, end), or end. */
+static const char *find_flat_stop(const char *p, const char *end)
+{
+#ifdef __SSE2__
+    if (end - p >= 16) {
+        for (; end - p >= 16; p += 16) {
+            unsigned m = flat_stop_mask(p);
+            if (m)
+                return p + __builtin_ctz(m);
+        }
+        if (p == end)
+            return end;
+        unsigned m = flat_stop_mask(end - 16);
+        return m ? end - 16 + __builtin_ctz(m) : end;
+    }
+#endif
+    while (p < end && !flat_stop[(unsigned char)*p])
+        p++;
+    return p;
+}
+
+/* p is just after an opening '"': just after the closing one (the first
+ * not escaped by an odd run of backslashes), or end when the string is
+ * cut; as the lexer's skip_quoted. */
+static const char *skip_string(const char *p, const char *end)
+{
+    const char *start = p;
+    while (p < end) {
+        const char *q = memchr(p, '"', (size_t)(end - p));
+        if (!q)
+            return end;
+        size_t backslashes = 0;
+        while (q - backslashes > start && q[-1 - (ptrdiff_t)backslashes] == '\\')
+            backslashes++;
+        if (backslashes % 2 == 0)
+            return q + 1;
+        p = q + 1;
+    }
+    return end;
+}
+
+/* nr_sarg(args, i) for arguments without brackets, braces, parentheses or
+ * annotations before the end of argument i (quoted strings may hold
+ * anything): the buffer, count and offset of pread64. 0 and *out, or -1
+ * when nr_sarg must read it. */
+static int sarg_flat(nr_span args, unsigned i, nr_span *out)
+{
+    const char *p = args.p, *end = args.p + args.n;
+    if (!p)
+        return -1;
+    const char *arg = p;
+    for (;;) {
+        p = find_flat_stop(p, end);
+        if (p == end)
+            break;
+        if (*p == '"') {
+            p = skip_string(p + 1, end);
+            continue;
+        }
+        if (*p != ',')
+            return -1;
+        if (i == 0)
+            break;
+        i--;
+        arg = ++p;
+    }
+    if (i > 0)
+        return -1;
+    while (arg < p && (*arg == ' ' || *arg == '\t'))
+        arg++;
+    while (p > arg && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    *out = (nr_span){arg, (size_t)(p - arg)};
+    return 0;
+}
+
+/* Argument i >= 1 of args when argument 0 is a quoted string (the buffer
+ * of pread64, pwrite64: "data"..., count, offset) and the text from the
+ * string's end to the end of argument i holds no flat_stop byte but
+ * commas: as nr_sarg gives it. p NULL otherwise. */
+static nr_span arg_after_string(nr_span args, unsigned i)
+{
+    const nr_span none = {NULL, 0};
+    const char *p = args.p, *end = args.p + args.n;
+    if (!p || i == 0)
+        return none;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p != '"')
+        return none;
+    const char *arg = NULL;
+    for (p = skip_string(p + 1, end); p < end; p++) {
+        if (!flat_stop[(unsigned char)*p])
+            continue;
+        if (*p != ',')
+            return none;
+        if (arg)
+            break;
+        if (--i == 0)
+            arg = p + 1;
+    }
+    if (!arg)
+        return none;
+    while (arg < p && (*arg == ' ' || *arg == '\t'))
+        arg++;
+    while (p > arg && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    return (nr_span){arg, (size_t)(p - arg)};
+}
 
 static int flags_are_raw(nr_span s) { return s.n && s.p[0] >= '0' && s.p[0] <= '9'; }
 
@@ -204,13 +409,14 @@ typedef struct fd_text {
 } fd_text;
 
 typedef struct call {
+    nr_pm_event ev;               /* built in place: fill_call sets the line's fields, the handler
+                                     the fd, file, bytes and offset, emit the task's */
     const nr_syscall_info *info;  /* NULL when unknown */
-    nr_span name, args, annot, errno_name;
+    nr_span args, annot;
     fd_text first;                /* argument 0 as fd_text_quick read it, when first_split */
     int first_split;
-    int has_result, ok;
-    int64_t result, ts, dur;
-    uint32_t flags;
+    int ok;
+    int64_t result;               /* as logged (ev.result is -1 unless ok) */
 } call;
 
 struct nr_pm {
@@ -222,7 +428,7 @@ struct nr_pm {
     size_t ntasks, tasks_cap;
     uint32_t *task_slots;     /* open addressing tid -> index + 1 */
     size_t task_nslots;
-    task *last_task;          /* cache: consecutive lines of one task are common */
+    task *recent_tasks[TASK_CACHE_SLOTS]; /* by tid: the task the index gives for it, or NULL */
     task *last_unprefixed;
     task *prev_task;          /* task of the previous event line */
     size_t live_tasks;
@@ -244,6 +450,19 @@ struct nr_pm {
         size_t len;                   /* 0 = empty */
         char name[SYSCALL_NAME_MAX];
     } syscall_cache[SYSCALL_CACHE_SLOTS];
+
+    struct open_flags_cache {   /* the last open flags text and its bits: a job opens with a few */
+        char text[OPEN_FLAGS_TEXT_MAX];
+        size_t len;             /* 0 = empty */
+        unsigned bits;
+        int is_word;            /* text is all [A-Za-z0-9_|] (word_after_path may take it) */
+    } open_flags_cache;
+
+    struct path_hint {          /* the -y result nr_pm_prefetch hashed: valid during the next feed only */
+        const char *p;          /* NULL = none */
+        size_t n;
+        uint64_t hash;
+    } hint;
 
     const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
     char decode[DECODE_CAP];
@@ -320,6 +539,8 @@ void nr_pm_set_root_pid(nr_pm *pm, int64_t pid) { pm->root_pid = pid; }
 static int kind_of_path(const char *p, size_t n)
 {
     nr_span s = {p, n};
+    if (n >= 2 && p[0] == '/' && p[1] != 'd' && p[1] != 'p' && p[1] != 's' && p[1] != 'm')
+        return NR_KIND_REGULAR; /* not /dev, /proc, /sys, /memfd: (nor pipe:, socket:, ...) */
     if (span_starts(s, "pipe:"))
         return NR_KIND_PIPE;
     if (span_starts(s, "socket:"))
@@ -337,9 +558,10 @@ static int kind_of_path(const char *p, size_t n)
     return NR_KIND_REGULAR;
 }
 
-static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
+/* file_intern with h = nr_hash_bytes(path, n). */
+static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kind, uint64_t h)
 {
-    int64_t id = nr_strtab_intern(&pm->paths, path, n);
+    int64_t id = nr_strtab_intern_hashed(&pm->paths, path, n, h);
     if (id < 0)
         return id;
     if ((size_t)id < pm->nfiles) {
@@ -362,6 +584,11 @@ static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
             nr_diag_add(pm->cfg.diag, "relative_path", NULL, 0, path, n);
     }
     return id;
+}
+
+static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
+{
+    return file_intern_hashed(pm, path, n, kind, nr_hash_bytes(path, n));
 }
 
 /* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity. */
@@ -404,19 +631,22 @@ static long decode(nr_pm *pm, nr_span s)
 }
 
 /* Whether nr_sarg_unquote would return s unchanged: not quoted, no escape,
- * no blank at either end to trim, short enough for pm->decode. */
-static int unquote_is_identity(nr_span s)
+ * no blank at either end to trim, short enough for pm->decode. special:
+ * whether s holds an annot_special byte (when 0, it has no quote or
+ * backslash). */
+static int unquote_is_identity(nr_span s, int special)
 {
     return s.n > 0 && s.n < DECODE_CAP - 1 && s.p[0] != '"' && s.p[0] != ' ' && s.p[0] != '\t' &&
-           s.p[s.n - 1] != ' ' && s.p[s.n - 1] != '\t' && !memchr(s.p, '\\', s.n);
+           s.p[s.n - 1] != ' ' && s.p[s.n - 1] != '\t' && (!special || !memchr(s.p, '\\', s.n));
 }
 
-/* File of a -y annotation: strips -yy device details and " (deleted)". */
-static int64_t file_of_annotation(nr_pm *pm, nr_span annot)
+/* File of a -y annotation: strips -yy device details and " (deleted)".
+ * special as for unquote_is_identity. */
+static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
 {
     const char *p = annot.p;
     long n = (long)annot.n;
-    if (!unquote_is_identity(annot)) { /* the common plain path needs no copy */
+    if (!unquote_is_identity(annot, special)) { /* the common plain path needs no copy */
         n = decode(pm, annot);
         p = pm->decode;
     }
@@ -434,7 +664,9 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot)
     static const char deleted[] = " (deleted)";
     if ((size_t)n > sizeof deleted - 1 && memcmp(p + n - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
         n -= (long)(sizeof deleted - 1);
-    int64_t id = file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
+    int hinted = p == pm->hint.p && (size_t)n == pm->hint.n; /* the bytes nr_pm_prefetch hashed */
+    int64_t id = hinted ? file_intern_hashed(pm, p, (size_t)n, NR_KIND_UNKNOWN, pm->hint.hash)
+                        : file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
     if (id >= 0 && kind == NR_KIND_DEVICE)
         pm->files[id].kind = NR_KIND_DEVICE;
     return id;
@@ -851,7 +1083,7 @@ static task *task_lookup(nr_pm *pm, int64_t tid)
     for (size_t s = tid_slot(tid, pm->task_nslots); pm->task_slots[s]; s = (s + 1) & (pm->task_nslots - 1)) {
         task *t = pm->tasks[pm->task_slots[s] - 1];
         if (t->tid == tid)
-            return pm->last_task = t;
+            return pm->recent_tasks[(uint64_t)tid & (TASK_CACHE_SLOTS - 1)] = t;
     }
     return NULL;
 }
@@ -876,11 +1108,13 @@ static int task_index_rebuild(nr_pm *pm, size_t nslots)
     return 0;
 }
 
-/* The task of tid, or NULL; consecutive lines of one task are common. */
+/* The task of tid, or NULL. A job's lines come from a few dozen tasks,
+ * interleaved: a small direct-mapped cache in front of the index. */
 static inline task *task_find(nr_pm *pm, int64_t tid)
 {
-    if (pm->last_task && pm->last_task->tid == tid)
-        return pm->last_task;
+    task *t = pm->recent_tasks[(uint64_t)tid & (TASK_CACHE_SLOTS - 1)];
+    if (t && t->tid == tid)
+        return t;
     return task_lookup(pm, tid);
 }
 
@@ -910,7 +1144,7 @@ static task *task_add(nr_pm *pm, int64_t tid)
     pm->task_slots[s] = (uint32_t)(pm->ntasks + 1);
     pm->ntasks++;
     pm->live_tasks++;
-    return pm->last_task = t;
+    return pm->recent_tasks[(uint64_t)tid & (TASK_CACHE_SLOTS - 1)] = t;
 }
 
 /* Gives child the fd table and fs of parent according to clone flags. */
@@ -1045,24 +1279,20 @@ static task *task_for_unprefixed(nr_pm *pm, nr_error *err)
 
 /* ---- events ------------------------------------------------------------ */
 
-static int emit(nr_pm *pm, task *t, const call *c, nr_pm_event *ev, nr_error *err)
+static int emit(nr_pm *pm, task *t, call *c, nr_error *err)
 {
-    ev->ts_ns = c->ts;
-    ev->dur_ns = c->dur;
+    nr_pm_event *ev = &c->ev;
     ev->pid = t->pid;
     ev->tid = t->tid;
-    ev->syscall = c->name;
     ev->op_class = c->info ? c->info->op : NR_OP_OTHER;
     ev->result = c->ok ? c->result : -1;
-    ev->errno_name = c->errno_name;
-    ev->flags = c->flags;
     t->events++;
     pm->counts.events++;
-    if (c->ts >= 0) {
+    if (ev->ts_ns >= 0) {
         if (t->first_ts < 0)
-            t->first_ts = c->ts;
-        if (c->ts > t->last_ts)
-            t->last_ts = c->ts;
+            t->first_ts = ev->ts_ns;
+        if (ev->ts_ns > t->last_ts)
+            t->last_ts = ev->ts_ns;
     }
     return pm->cfg.emit ? pm->cfg.emit(pm->cfg.emit_ctx, ev, err) : 0;
 }
@@ -1085,11 +1315,11 @@ static int32_t ofd_of_fd(nr_pm *pm, task *t, int64_t fd, int create)
 
 /* Whether the lexer's scan of "<annot>" (skip_angle in strace_line.c) stops
  * exactly at the '>' after annot: annot has no quote, backslash or angle
- * bracket, and does not end in '-' (a "->" inside brackets is no end). */
-static int annot_is_plain(nr_span annot)
+ * bracket, and does not end in '-' (a "->" inside brackets is no end).
+ * special: has_annot_special(annot). */
+static int annot_is_plain(nr_span annot, int special)
 {
-    return annot.n && annot.p[annot.n - 1] != '-' && !memchr(annot.p, '"', annot.n) &&
-           !memchr(annot.p, '\\', annot.n) && !memchr(annot.p, '<', annot.n) && !memchr(annot.p, '>', annot.n);
+    return annot.n && annot.p[annot.n - 1] != '-' && !special;
 }
 
 /* Applies a -y annotation to ofd idx (cached: unchanged annotations are not
@@ -1100,7 +1330,8 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     pm->counts.annotated_fds++;
     if (o->annot_len == annot.n && o->file_id >= 0 && memcmp(o->annot, annot.p, annot.n) == 0)
         return 0;
-    int64_t id = file_of_annotation(pm, annot);
+    int special = has_annot_special(annot.p, annot.n);
+    int64_t id = file_of_annotation(pm, annot, special);
     if (id < -1)
         return (int)id;
     o = &pm->ofds[idx];
@@ -1113,7 +1344,7 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     }
     memcpy(o->annot, annot.p, annot.n);
     o->annot_len = (uint32_t)annot.n;
-    o->annot_plain = (uint8_t)annot_is_plain(annot);
+    o->annot_plain = (uint8_t)annot_is_plain(annot, special);
     if (id >= 0) {
         o->file_id = id;
         o->kind = (uint8_t)pm->files[id].kind;
@@ -1131,10 +1362,20 @@ static int fd_text_quick(const nr_pm *pm, const task *t, nr_span args, fd_text *
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
     const char *digits = p;
-    size_t room = (size_t)(end - p) < 10 ? (size_t)(end - p) : 10; /* INT_MAX has 10 digits */
     int64_t v = 0;
-    for (unsigned d; room > 0 && (d = (unsigned char)*p - (unsigned)'0') < 10u; room--, p++)
-        v = v * 10 + d;
+    unsigned d0 = p < end ? (unsigned char)p[0] - (unsigned)'0' : 10u;
+    unsigned d1 = end - p >= 2 ? (unsigned char)p[1] - (unsigned)'0' : 10u;
+    if (d0 < 10u && d1 >= 10u) { /* most fds have one or two digits */
+        v = d0;
+        p += 1;
+    } else if (d0 < 10u && d1 < 10u && (end - p == 2 || (unsigned char)p[2] - (unsigned)'0' >= 10u)) {
+        v = d0 * 10 + d1;
+        p += 2;
+    } else {
+        size_t room = (size_t)(end - p) < 10 ? (size_t)(end - p) : 10; /* INT_MAX has 10 digits */
+        for (unsigned d; room > 0 && (d = (unsigned char)*p - (unsigned)'0') < 10u; room--, p++)
+            v = v * 10 + d;
+    }
     int at_fdcwd = p == digits && end - p >= 8 && memcmp(p, "AT_FDCWD", 8) == 0;
     if (at_fdcwd) {
         v = AT_FDCWD_VALUE;
@@ -1148,7 +1389,7 @@ static int fd_text_quick(const nr_pm *pm, const task *t, nr_span args, fd_text *
     if (at_fdcwd && p < end && *p == '<') { /* the cwd: plain up to the first '>' */
         const char *gt = memchr(p + 1, '>', (size_t)(end - p - 1));
         nr_span annot = {p + 1, gt ? (size_t)(gt - p - 1) : 0};
-        if (!gt || !annot_is_plain(annot))
+        if (!gt || !annot_is_plain(annot, has_annot_special(annot.p, annot.n)))
             return -1;
         out->annot = annot;
         p = gt + 1;
@@ -1273,7 +1514,10 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
  * split of the whole). */
 static nr_span call_arg(const call *c, unsigned i)
 {
-    return c->first_split && i > 0 ? nr_sarg(c->first.rest, i - 1) : nr_sarg(c->args, i);
+    nr_span args = c->first_split && i > 0 ? c->first.rest : c->args;
+    unsigned k = c->first_split && i > 0 ? i - 1 : i;
+    nr_span arg;
+    return sarg_flat(args, k, &arg) == 0 ? arg : nr_sarg(args, k);
 }
 
 /* The first argument of args when it is the empty string "" (AT_EMPTY_PATH
@@ -1325,7 +1569,13 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
     }
     if (!arg.n || arg.p[0] != '"')
         return -1;
-    long n = decode(pm, arg);
+    long n;
+    if (arg.n == 2 && arg.p[1] == '"') { /* "" (AT_EMPTY_PATH): what decode gives, without its call */
+        pm->decode[0] = '\0';
+        n = 0;
+    } else {
+        n = decode(pm, arg);
+    }
     if (n < 0)
         return -1;
     if (n == 0 && dirfd != AT_FDCWD_VALUE) { /* AT_EMPTY_PATH: the dirfd itself */
@@ -1361,12 +1611,80 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
 
 /* ---- handlers ---------------------------------------------------------- */
 
-static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+/* The argument after a quoted path as nr_sarg gives it, when args reads:
+ * blanks, a quoted string without backslash, blanks, ',', blanks, a word of
+ * [A-Za-z0-9_|], blanks, then ',' or the end ("\"/x.bin\", O_RDONLY|O_CLOEXEC,
+ * 0666"): the scanner stops at no byte of it but the quotes and the comma.
+ * p NULL otherwise. known: a word likely there (the last flags), compared
+ * first instead of scanned. */
+static nr_span word_after_path(nr_span args, nr_span known)
+{
+    const nr_span none = {NULL, 0};
+    const char *p = args.p, *end = args.p + args.n;
+    if (!p)
+        return none;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end || *p != '"')
+        return none;
+    const char *q = find_quote_or_backslash(p + 1, end);
+    if (q == end || *q != '"')
+        return none;
+    for (q++; q < end && (*q == ' ' || *q == '\t'); q++)
+        ;
+    if (q == end || *q != ',')
+        return none;
+    for (q++; q < end && (*q == ' ' || *q == '\t'); q++)
+        ;
+    const char *word = q;
+    if (known.n && (size_t)(end - q) >= known.n && memcmp(q, known.p, known.n) == 0)
+        q += known.n; /* the scan below goes on from there: the same word either way */
+    while (q < end && (is_ident_char(*q) || *q == '|'))
+        q++;
+    nr_span w = {word, (size_t)(q - word)};
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    return w.n && (q == end || *q == ',') ? w : none;
+}
+
+/* The flags argument of an open call (p NULL when it has none). */
+static nr_span open_flags_arg(const nr_pm *pm, const call *c)
 {
     const nr_syscall_info *in = c->info;
-    nr_span flags = in->flags_arg >= 0 ? call_arg(c, (unsigned)in->flags_arg) : (nr_span){0};
-    int is_creat = span_eq(c->name, "creat");
-    unsigned oflags = open_flags(flags);
+    if (in->flags_arg < 0)
+        return (nr_span){0};
+    nr_span quick = {NULL, 0};
+    nr_span known = {pm->open_flags_cache.text, pm->open_flags_cache.is_word ? pm->open_flags_cache.len : 0};
+    if (in->path_arg == 0 && in->flags_arg == 1)
+        quick = word_after_path(c->args, known);
+    else if (in->path_arg == 1 && in->flags_arg == 2 && c->first_split)
+        quick = word_after_path(c->first.rest, known);
+    return quick.p ? quick : call_arg(c, (unsigned)in->flags_arg);
+}
+
+/* open_flags behind a one-entry cache. */
+static unsigned open_flags_cached(nr_pm *pm, nr_span s)
+{
+    struct open_flags_cache *k = &pm->open_flags_cache;
+    if (s.n && s.n == k->len && memcmp(s.p, k->text, s.n) == 0)
+        return k->bits;
+    unsigned bits = open_flags(s);
+    if (s.n && s.n <= sizeof k->text) {
+        memcpy(k->text, s.p, s.n);
+        k->len = s.n;
+        k->bits = bits;
+        k->is_word = 1;
+        for (size_t i = 0; i < s.n; i++)
+            k->is_word &= is_ident_char(s.p[i]) || s.p[i] == '|';
+    }
+    return bits;
+}
+
+static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+{
+    const nr_syscall_info *in = c->info;
+    int is_creat = span_eq(c->ev.syscall, "creat");
+    unsigned oflags = open_flags_cached(pm, open_flags_arg(pm, c));
     int directory = (oflags & OPEN_DIRECTORY) != 0;
     int64_t file = -1;
     int annotated = c->ok && c->result >= 0 && c->annot.n;
@@ -1400,7 +1718,7 @@ static int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     return 0;
 }
 
-static int handle_close_range(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_close_range(nr_pm *pm, task *t, const call *c)
 {
     int64_t first = -1, last = -1;
     nr_span a0 = nr_sarg(c->args, 0), a1 = nr_sarg(c->args, 1), fl = nr_sarg(c->args, 2);
@@ -1435,7 +1753,7 @@ static int dup_to(nr_pm *pm, task *t, int32_t idx, int64_t newfd, int cloexec)
     return fdtab_install(pm, t->fds, newfd, idx, cloexec);
 }
 
-static int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t fd)
+static NOINLINE int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t fd)
 {
     if (!c->ok || idx < 0)
         return 0;
@@ -1509,10 +1827,10 @@ static int newfd_cloexec(const call *c)
     if (c->info->flags_arg < 0)
         return 0;
     nr_span fl = nr_sarg(c->args, (unsigned)c->info->flags_arg);
-    return flag_present(fl, "\x01" /* no name: the raw bit only */, span_eq(c->name, "memfd_create") ? 1 : 02000000);
+    return flag_present(fl, "\x01" /* no name: the raw bit only */, span_eq(c->ev.syscall, "memfd_create") ? 1 : 02000000);
 }
 
-static int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+static NOINLINE int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     if (!c->ok || c->result < 0)
         return 0;
@@ -1538,12 +1856,12 @@ static int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     return fdtab_install(pm, t->fds, c->result, idx, newfd_cloexec(c));
 }
 
-static int handle_clone(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_clone(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok || c->result <= 0)
         return 0;
     int thread, files, fs;
-    clone_flags(c->name, c->args, &thread, &files, &fs);
+    clone_flags(c->ev.syscall, c->args, &thread, &files, &fs);
     task *child = task_find(pm, c->result);
     if (child && child->exited)
         child = NULL; /* the tid is reused */
@@ -1562,7 +1880,7 @@ static int handle_clone(nr_pm *pm, task *t, const call *c)
     return 0;
 }
 
-static int handle_execve(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_execve(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok)
         return 0;
@@ -1589,7 +1907,7 @@ static int handle_execve(nr_pm *pm, task *t, const call *c)
     return 0;
 }
 
-static int handle_chdir(nr_pm *pm, task *t, const call *c)
+static NOINLINE int handle_chdir(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok)
         return 0;
@@ -1605,15 +1923,17 @@ static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm
     int h = c->info->handler;
     int is_write = h == NR_H_WRITE || h == NR_H_PWRITE;
     int64_t bytes = c->ok && c->result > 0 ? c->result : 0;
+    uint32_t unstored = 0; /* NR_EVF_OFFSET_GUESSED: never reached the store so far (kept so) */
     ev->bytes = bytes;
     if (!c->ok || idx < 0)
         return 0;
     if (h == NR_H_READ || h == NR_H_WRITE) {
-        ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
+        ev->offset = ofd_advance(pm, idx, bytes, is_write, &unstored);
     } else { /* explicit offset; preadv2/pwritev2 with -1 use and advance the fd's */
-        int64_t off = arg_int(call_arg(c, 3), -1);
-        if (off == -1 && (span_eq(c->name, "preadv2") || span_eq(c->name, "pwritev2")))
-            ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
+        nr_span off_arg = c->first_split ? arg_after_string(c->first.rest, 2) : (nr_span){NULL, 0};
+        int64_t off = arg_int(off_arg.p ? off_arg : call_arg(c, 3), -1);
+        if (off == -1 && (span_eq(c->ev.syscall, "preadv2") || span_eq(c->ev.syscall, "pwritev2")))
+            ev->offset = ofd_advance(pm, idx, bytes, is_write, &unstored);
         else if (ofd_seekable(pm, idx))
             ev->offset = off;
     }
@@ -1632,7 +1952,7 @@ static int64_t side_offset(nr_pm *pm, int32_t idx, nr_span off_arg, int64_t byte
     return nr_sarg_int(off_arg, &off) == 0 && ofd_seekable(pm, idx) ? off : -1;
 }
 
-static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
+static NOINLINE int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     int is_sendfile = c->info->handler == NR_H_SENDFILE;
     unsigned out_arg = is_sendfile ? 0 : 2, in_arg = is_sendfile ? 1 : 0;
@@ -1651,21 +1971,21 @@ static int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
     if (c->ok) {
         nr_span in_off = is_sendfile ? nr_sarg(c->args, 2) : nr_sarg(c->args, 1);
         nr_span out_off = is_sendfile ? (nr_span){0} : nr_sarg(c->args, 3);
-        uint32_t ignored = 0;
+        uint32_t ignored = 0; /* NR_EVF_OFFSET_GUESSED: never reached the store so far (kept so) */
         side_offset(pm, in_idx, in_off, bytes, 0, &ignored);
-        ev->offset = side_offset(pm, out_idx, out_off, bytes, 1, &ev->flags);
+        ev->offset = side_offset(pm, out_idx, out_off, bytes, 1, &ignored);
     }
-    file_count(pm, ev->file_id, NR_CNT_WRITE, bytes, c->ts);
-    file_count(pm, ev->file2_id, NR_CNT_READ, bytes, c->ts);
+    file_count(pm, ev->file_id, NR_CNT_WRITE, bytes, c->ev.ts_ns);
+    file_count(pm, ev->file2_id, NR_CNT_READ, bytes, c->ev.ts_ns);
     return 0;
 }
 
 /* Replays one complete call and emits its event. */
 static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 {
-    nr_pm_event ev; /* emit sets the other fields */
-    ev.fd = ev.file_id = ev.file2_id = ev.offset = -1;
-    ev.bytes = 0;
+    nr_pm_event *ev = &c->ev;
+    ev->fd = ev->file_id = ev->file2_id = ev->offset = -1;
+    ev->bytes = 0;
     const nr_syscall_info *in = c->info;
     int rc = 0;
     int counted = 0;
@@ -1676,16 +1996,20 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             c->first_split = fd_text_quick(pm, t, c->args, &c->first) == 0;
         if (in->fd_arg >= 0 && in->handler != NR_H_SENDFILE && in->handler != NR_H_COPY_RANGE) {
             const fd_text *quick = in->fd_arg == 0 && c->first_split ? &c->first : NULL;
-            idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, quick, &fd);
-            if (idx < -1)
+            if (quick && quick->known_idx >= 0) { /* the hot path, as ofd_of_arg takes it */
+                idx = quick->known_idx;
+                fd = quick->fd;
+                pm->counts.annotated_fds++;
+            } else if ((idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, quick, &fd)) < -1) {
                 return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
-            ev.fd = fd;
-            ev.file_id = ofd_file(pm, idx);
+            }
+            ev->fd = fd;
+            ev->file_id = ofd_file(pm, idx);
         }
         switch (in->handler) {
-        case NR_H_OPEN: rc = handle_open(pm, t, c, &ev); break;
+        case NR_H_OPEN: rc = handle_open(pm, t, c, ev); break;
         case NR_H_CLOSE:
-            if (c->ok || !span_eq(c->errno_name, "EBADF"))
+            if (c->ok || !span_eq(c->ev.errno_name, "EBADF"))
                 fdtab_close(pm, t->fds, fd);
             break;
         case NR_H_CLOSE_RANGE: rc = handle_close_range(pm, t, c); break;
@@ -1701,7 +2025,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             break;
         case NR_H_FCNTL: rc = handle_fcntl(pm, t, c, idx, fd); break;
         case NR_H_READ: case NR_H_PREAD: case NR_H_WRITE: case NR_H_PWRITE:
-            rc = handle_transfer(pm, t, c, idx, &ev);
+            rc = handle_transfer(pm, t, c, idx, ev);
             break;
         case NR_H_LSEEK:
             if (c->ok && idx >= 0) {
@@ -1721,49 +2045,49 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             }
             break;
         case NR_H_SENDFILE: case NR_H_COPY_RANGE:
-            rc = handle_two_ended(pm, t, c, &ev);
+            rc = handle_two_ended(pm, t, c, ev);
             counted = 1;
             break;
-        case NR_H_PIPE: rc = handle_fd_pair(pm, t, c, 0, NR_KIND_PIPE, &ev); break;
-        case NR_H_SOCKETPAIR: rc = handle_fd_pair(pm, t, c, 3, NR_KIND_SOCKET, &ev); break;
-        case NR_H_NEWFD: rc = handle_newfd(pm, t, c, &ev); break;
+        case NR_H_PIPE: rc = handle_fd_pair(pm, t, c, 0, NR_KIND_PIPE, ev); break;
+        case NR_H_SOCKETPAIR: rc = handle_fd_pair(pm, t, c, 3, NR_KIND_SOCKET, ev); break;
+        case NR_H_NEWFD: rc = handle_newfd(pm, t, c, ev); break;
         case NR_H_CLONE: case NR_H_FORK: rc = handle_clone(pm, t, c); break;
         case NR_H_EXECVE: rc = handle_execve(pm, t, c); break;
         case NR_H_CHDIR: rc = handle_chdir(pm, t, c); break;
         case NR_H_FCHDIR:
-            if (c->ok && ev.file_id >= 0 && nr_strtab_str(&pm->paths, (size_t)ev.file_id)[0] == '/')
-                rc = fs_set_cwd(t->fs, nr_strtab_str(&pm->paths, (size_t)ev.file_id),
-                                nr_strtab_len(&pm->paths, (size_t)ev.file_id));
+            if (c->ok && ev->file_id >= 0 && nr_strtab_str(&pm->paths, (size_t)ev->file_id)[0] == '/')
+                rc = fs_set_cwd(t->fs, nr_strtab_str(&pm->paths, (size_t)ev->file_id),
+                                nr_strtab_len(&pm->paths, (size_t)ev->file_id));
             break;
         default:
             if (in->path_arg >= 0 && in->fd_arg < 0) {
                 int64_t file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, NR_KIND_UNKNOWN);
                 if (file < -1)
                     rc = (int)file;
-                ev.file_id = file;
+                ev->file_id = file;
             }
-            if (ev.file_id >= 0 && (span_eq(c->name, "getdents64") || span_eq(c->name, "getdents")) &&
-                pm->files[ev.file_id].kind == NR_KIND_REGULAR)
-                pm->files[ev.file_id].kind = NR_KIND_DIRECTORY;
+            if (ev->file_id >= 0 && in->lists_dir &&
+                pm->files[ev->file_id].kind == NR_KIND_REGULAR)
+                pm->files[ev->file_id].kind = NR_KIND_DIRECTORY;
             if (c->ok && c->result > 0 && in->op == NR_OP_READ)
-                ev.bytes = c->result; /* recv*: bytes, on a socket */
+                ev->bytes = c->result; /* recv*: bytes, on a socket */
             else if (c->ok && c->result > 0 && in->op == NR_OP_WRITE)
-                ev.bytes = c->result;
+                ev->bytes = c->result;
             break;
         }
         if (rc < 0)
             return nr_error_set(err, rc, "ingest: out of memory (process model)");
         if (!counted)
-            file_count(pm, ev.file_id, in->counter, ev.bytes, c->ts);
+            file_count(pm, ev->file_id, in->counter, ev->bytes, c->ev.ts_ns);
     }
-    return emit(pm, t, c, &ev, err);
+    return emit(pm, t, c, err);
 }
 
 /* ---- line dispatch ----------------------------------------------------- */
 
 /* memcmp(a, b, n) == 0 for n <= 24 (a syscall name), in a few word loads
  * that overlap instead of a call into the library. */
-static int short_equal(const char *a, const char *b, size_t n)
+static inline __attribute__((always_inline)) int short_equal(const char *a, const char *b, size_t n)
 {
     if (n >= 8) {
         uint64_t a0, b0, a1, b1, a2 = 0, b2 = 0;
@@ -1810,21 +2134,20 @@ static inline const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
 static inline void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
 {
     c->info = syscall_cached(pm, name);
-    c->name = name;
+    c->ev.syscall = name;
     c->args = args;
     c->annot = sl->result_annot;
-    c->errno_name = sl->errno_name;
-    c->has_result = sl->has_result;
+    c->ev.errno_name = sl->errno_name;
     c->result = sl->result;
-    c->ts = ts;
-    c->dur = sl->dur_ns;
+    c->ev.ts_ns = ts;
+    c->ev.dur_ns = sl->dur_ns;
     c->first_split = 0;
-    c->flags = 0;
+    uint32_t flags = 0;
     if (sl->result_unknown)
-        c->flags |= NR_EVF_RESULT_UNKNOWN;
-    if (sl->errno_name.n) {
-        c->flags |= span_starts(sl->errno_name, "ERESTART") ? NR_EVF_RESTARTED : NR_EVF_FAILED;
-    }
+        flags |= NR_EVF_RESULT_UNKNOWN;
+    if (sl->errno_name.n)
+        flags |= span_starts(sl->errno_name, "ERESTART") ? NR_EVF_RESTARTED : NR_EVF_FAILED;
+    c->ev.flags = flags;
     c->ok = sl->has_result && !sl->result_unknown && sl->errno_name.n == 0;
 }
 
@@ -1854,11 +2177,11 @@ static int flush_pending(nr_pm *pm, task *t, nr_error *err)
     nr_span args = {name.p + name.n + 1, t->pending_text.len - name.n - 1};
     call c = {0};
     c.info = syscall_cached(pm, name);
-    c.name = name;
+    c.ev.syscall = name;
     c.args = args;
-    c.ts = t->pending_ts;
-    c.dur = -1;
-    c.flags = NR_EVF_NEVER_RESUMED;
+    c.ev.ts_ns = t->pending_ts;
+    c.ev.dur_ns = -1;
+    c.ev.flags = NR_EVF_NEVER_RESUMED;
     pm->counts.never_resumed++;
     if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "never_resumed", t->pending_file, t->pending_line,
                                     name.p, name.n) < 0)
@@ -1904,7 +2227,7 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     nr_span args = {pname.p + pname.n + 1, b->len - pname.n - 1};
     call c;
     fill_call(pm, &c, pname, args, sl, t->pending_ts);
-    c.flags |= NR_EVF_RESUMED;
+    c.ev.flags |= NR_EVF_RESUMED;
     pending_clear(pm, t);
     pm->counts.resumed++;
     return handle_call(pm, t, &c, err);
@@ -1933,9 +2256,23 @@ static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
     return 0;
 }
 
+void nr_pm_prefetch(nr_pm *pm, const nr_sline *sl)
+{
+    pm->hint.p = NULL;
+    if (sl->kind != NR_SL_SYSCALL || sl->result_annot.n == 0)
+        return;
+    uint64_t h = nr_hash_bytes(sl->result_annot.p, sl->result_annot.n);
+    nr_strtab_prefetch(&pm->paths, h);
+    pm->hint = (struct path_hint){sl->result_annot.p, sl->result_annot.n, h};
+}
+
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err)
 {
+    /* a hint holds for the line it was given for, and only in this feed
+     * (cleared after the call; another line may reuse its memory later) */
+    if (pm->hint.p && (sl->kind != NR_SL_SYSCALL || sl->result_annot.p != pm->hint.p))
+        pm->hint.p = NULL;
     switch (sl->kind) {
     case NR_SL_SYSCALL: case NR_SL_UNFINISHED: case NR_SL_RESUMED:
     case NR_SL_SIGNAL: case NR_SL_EXITED: case NR_SL_KILLED:
@@ -1970,7 +2307,9 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     case NR_SL_SYSCALL: {
         call c;
         fill_call(pm, &c, sl->name, sl->args, sl, ts_ns);
-        return handle_call(pm, t, &c, err);
+        int rc = handle_call(pm, t, &c, err);
+        pm->hint.p = NULL;
+        return rc;
     }
     case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);
     case NR_SL_RESUMED: return on_resumed(pm, t, sl, where, err);
@@ -1995,9 +2334,10 @@ int nr_pm_finish(nr_pm *pm, nr_error *err)
         return 0;
     pm->finished = 1;
     pm->where = NULL;
+    pm->hint.p = NULL;
     if (pm->ntasks)
         qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
-    pm->last_task = NULL;
+    memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
     if (pm->ntasks && task_index_rebuild(pm, pm->task_nslots) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     for (size_t i = 0; i < pm->ntasks; i++)

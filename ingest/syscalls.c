@@ -18,6 +18,9 @@
 #define ATCALL(n, o, c) E(n, o, c, NONE, -1, 0, 1, -1, UNKNOWN)
 #define NEWFD(n, k) E(n, OPEN, NONE, NEWFD, -1, -1, -1, -1, k)
 #define PLAIN(n, o) E(n, o, NONE, NONE, -1, -1, -1, -1, UNKNOWN)
+#define DIRCALL(n)                                                                                         \
+    {.name = n, .op = NR_OP_META, .counter = NR_CNT_META, .handler = NR_H_NONE, .kind = NR_KIND_UNKNOWN, \
+     .fd_arg = 0, .dirfd_arg = -1, .path_arg = -1, .flags_arg = -1, .lists_dir = 1}
 
 static const nr_syscall_info syscall_table[] = {
     /* data transfer */
@@ -112,8 +115,8 @@ static const nr_syscall_info syscall_table[] = {
     FDCALL("fadvise64_64", META, META, NONE, 0),
     FDCALL("fallocate", META, META, NONE, 0),
     FDCALL("flock", META, META, NONE, 0),
-    FDCALL("getdents", META, META, NONE, 0),
-    FDCALL("getdents64", META, META, NONE, 0),
+    DIRCALL("getdents"),
+    DIRCALL("getdents64"),
     FDCALL("readahead", META, META, NONE, 0),
     FDCALL("ioctl", OTHER, NONE, NONE, 0),
     FDCALL("mmap", OTHER, NONE, NONE, 4),

@@ -59,6 +59,7 @@ typedef struct nr_syscall_info {
     int8_t dirfd_arg;   /* argument holding a dirfd for path_arg; -1 = relative to cwd */
     int8_t path_arg;    /* argument holding a path; -1 none */
     int8_t flags_arg;   /* argument holding open/dup3/pipe2 flags; -1 none */
+    uint8_t lists_dir;  /* getdents, getdents64: the fd is a directory */
 } nr_syscall_info;
 
 /* Returns the entry for name[0..n), or NULL when the syscall is not in the

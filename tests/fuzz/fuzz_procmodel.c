@@ -30,17 +30,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nr_pm_config cfg = {.start_cwd = cwd, .emit = count_event, .emit_ctx = &events, .diag = diag};
     if (!diag || nr_pm_create(&cfg, &pm, &err) < 0)
         goto done;
+    /* each line is lexed one ahead, so that the model gets the prefetch
+     * hint of the line it is fed next (as the ingest gives it) */
     const char *p = (const char *)data, *end = p + size;
     uint64_t line_no = 0;
-    while (p < end) {
+    nr_sline sl[2];
+    const char *line[2] = {NULL, NULL};
+    size_t line_len[2] = {0, 0};
+    int cur = 0;
+    if (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *line_end = nl ? nl : end;
-        nr_sline sl;
-        nr_sline_parse(p, (size_t)(line_end - p), &sl);
-        nr_pm_where where = {"fuzz", ++line_no, p, (size_t)(line_end - p)};
-        if (nr_pm_feed(pm, &sl, -1, sl.ts_form ? sl.ts_ns : -1, &where, &err) < 0)
-            goto done;
+        line[0] = p;
+        line_len[0] = (size_t)((nl ? nl : end) - p);
+        nr_sline_parse(line[0], line_len[0], &sl[0]);
         p = nl ? nl + 1 : end;
+    }
+    while (line[cur]) {
+        int next = !cur;
+        line[next] = NULL;
+        if (p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            line[next] = p;
+            line_len[next] = (size_t)((nl ? nl : end) - p);
+            nr_sline_parse(line[next], line_len[next], &sl[next]);
+            p = nl ? nl + 1 : end;
+        }
+        nr_pm_where where = {"fuzz", ++line_no, line[cur], line_len[cur]};
+        if (nr_pm_feed(pm, &sl[cur], -1, sl[cur].ts_form ? sl[cur].ts_ns : -1, &where, &err) < 0)
+            goto done;
+        if (line[next] && line_no % 5 != 0) /* now and then no hint, as when another log's line comes next */
+            nr_pm_prefetch(pm, &sl[next]);
+        cur = next;
     }
     if (nr_pm_finish(pm, &err) < 0)
         goto done;
