@@ -1923,17 +1923,16 @@ static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm
     int h = c->info->handler;
     int is_write = h == NR_H_WRITE || h == NR_H_PWRITE;
     int64_t bytes = c->ok && c->result > 0 ? c->result : 0;
-    uint32_t unstored = 0; /* NR_EVF_OFFSET_GUESSED: never reached the store so far (kept so) */
     ev->bytes = bytes;
     if (!c->ok || idx < 0)
         return 0;
     if (h == NR_H_READ || h == NR_H_WRITE) {
-        ev->offset = ofd_advance(pm, idx, bytes, is_write, &unstored);
+        ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
     } else { /* explicit offset; preadv2/pwritev2 with -1 use and advance the fd's */
         nr_span off_arg = c->first_split ? arg_after_string(c->first.rest, 2) : (nr_span){NULL, 0};
         int64_t off = arg_int(off_arg.p ? off_arg : call_arg(c, 3), -1);
         if (off == -1 && (span_eq(c->ev.syscall, "preadv2") || span_eq(c->ev.syscall, "pwritev2")))
-            ev->offset = ofd_advance(pm, idx, bytes, is_write, &unstored);
+            ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
         else if (ofd_seekable(pm, idx))
             ev->offset = off;
     }
@@ -1971,9 +1970,8 @@ static NOINLINE int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_ev
     if (c->ok) {
         nr_span in_off = is_sendfile ? nr_sarg(c->args, 2) : nr_sarg(c->args, 1);
         nr_span out_off = is_sendfile ? (nr_span){0} : nr_sarg(c->args, 3);
-        uint32_t ignored = 0; /* NR_EVF_OFFSET_GUESSED: never reached the store so far (kept so) */
-        side_offset(pm, in_idx, in_off, bytes, 0, &ignored);
-        ev->offset = side_offset(pm, out_idx, out_off, bytes, 1, &ignored);
+        side_offset(pm, in_idx, in_off, bytes, 0, &ev->flags);
+        ev->offset = side_offset(pm, out_idx, out_off, bytes, 1, &ev->flags);
     }
     file_count(pm, ev->file_id, NR_CNT_WRITE, bytes, c->ev.ts_ns);
     file_count(pm, ev->file2_id, NR_CNT_READ, bytes, c->ev.ts_ns);

@@ -307,6 +307,35 @@ static void sendfile_both_ends(void **state)
     ck_free(&r);
 }
 
+/* An fd never seen opened starts at a guessed offset 0: its transfers are
+ * flagged NR_EVF_OFFSET_GUESSED until a seek sets the offset (definitions.md). */
+static void offset_guessed_until_seek(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "700 read(5</d/inherited>, \"abc\", 3) = 3\n"
+        "700 read(5</d/inherited>, \"de\", 2) = 2\n"
+        "700 lseek(5</d/inherited>, 100, SEEK_SET) = 100\n"
+        "700 read(5</d/inherited>, \"f\", 1) = 1\n"
+        "700 openat(AT_FDCWD, \"/d/opened\", O_RDONLY) = 6</d/opened>\n"
+        "700 read(6</d/opened>, \"g\", 1) = 1\n"
+        "700 sendfile(6</d/opened>, 7</d/other>, NULL, 4) = 4\n",
+        NULL);
+    assert_ok(&r);
+    long r0 = ck_event_row(&r, "read", 0), r1 = ck_event_row(&r, "read", 1);
+    assert_int_equal(EV(&r, r0, "offset"), 0);
+    assert_int_equal(EV(&r, r0, "flags"), NR_EVF_OFFSET_GUESSED);
+    assert_int_equal(EV(&r, r1, "offset"), 3);
+    assert_int_equal(EV(&r, r1, "flags"), NR_EVF_OFFSET_GUESSED);
+    long r2 = ck_event_row(&r, "read", 2);
+    assert_int_equal(EV(&r, r2, "offset"), 100);
+    assert_int_equal(EV(&r, r2, "flags"), 0);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 3), "flags"), 0); /* opened: known */
+    /* sendfile's source fd 7 was never opened: its guessed offset flags the event */
+    assert_int_equal(EV(&r, ck_event_row(&r, "sendfile", 0), "flags"), NR_EVF_OFFSET_GUESSED);
+    ck_free(&r);
+}
+
 /* A file opened again keeps its totals (found by the strace smoke test). */
 static void reopen_keeps_totals(void **state)
 {
@@ -1123,6 +1152,7 @@ int main(void)
         cmocka_unit_test(fd_beyond_int_reported),
         cmocka_unit_test(annotation_forms),
         cmocka_unit_test(sendfile_both_ends),
+        cmocka_unit_test(offset_guessed_until_seek),
         cmocka_unit_test(reopen_keeps_totals),
         cmocka_unit_test(more_call_forms),
         cmocka_unit_test(raw_flags),
