@@ -18,14 +18,25 @@
 #define PAR_WRITE_ROWS 8192        /* rows of a batch handed to the workers */
 #define PAR_WRITE_ROWS_DIRECT 4096 /* rows of the one batch written unthreaded */
 /* Direct-mapped cache in front of a batch's names: syscall and errno repeat
- * a few short strings, and a hit costs one compare instead of a hash. */
-#define NAME_CACHE_SLOTS 64u
+ * a few short strings, and a hit costs two compares of words loaded from the
+ * name instead of a hash, a call and a memcmp. */
+#define NAME_CACHE_BITS 6
+#define NAME_CACHE_SLOTS (1u << NAME_CACHE_BITS)
+#define NAME_KEY_MAX 16u /* longer names are checked against the batch's copy */
+
+/* A recent name: its length and the words name_key loads from it; these
+ * determine a name of at most NAME_KEY_MAX bytes. */
+typedef struct name_slot {
+    uint64_t head, tail;
+    uint32_t len;
+    uint32_t id1; /* 1 + id in the batch's names; 0 = empty slot */
+} name_slot;
 
 typedef struct ev_batch {
     int64_t *i64[NR_EV_COL_COUNT];  /* I64 columns: the values of rows 0..n; NULL for STR columns */
     uint32_t *ids[NR_EV_COL_COUNT]; /* STR columns (syscall, errno): ids into names; else NULL */
     nr_strtab names;                /* the syscall and errno names of the batch */
-    uint32_t recent[NAME_CACHE_SLOTS]; /* 1 + id in names of a recent name, by cheap key; 0 = empty */
+    name_slot recent[NAME_CACHE_SLOTS]; /* recent names, by name_key */
     uint32_t empty_id;              /* 1 + id in names of "", 0 = not yet */
     size_t n;
 } ev_batch;
@@ -149,29 +160,65 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
     return 0;
 }
 
-static size_t name_slot(const char *s, size_t n)
+static uint64_t load_u64(const char *p)
 {
-    if (n == 0)
-        return 0;
-    return ((unsigned char)s[0] * 7u + (unsigned char)s[n - 1] * 13u + n) & (NAME_CACHE_SLOTS - 1);
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
 }
 
-/* The id of name s in b's names (interned on a cache miss), or NR_E_NOMEM. */
-static int64_t name_id(ev_batch *b, nr_span s)
+static uint32_t load_u32(const char *p)
 {
-    const char *p = s.n ? s.p : ""; /* an empty name is a real empty string */
-    uint32_t *recent = &b->recent[name_slot(p, s.n)];
-    if (*recent) {
-        uint32_t id = *recent - 1;
-        if (nr_strtab_len(&b->names, id) == s.n && memcmp(nr_strtab_str(&b->names, id), p, s.n) == 0)
-            return id;
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Words of name p[0..n) that, with n, determine it when n <= NAME_KEY_MAX:
+ * overlapping loads of its first and last 8 (or 4) bytes, or its bytes 0,
+ * n/2 and n-1; reads only inside the name. */
+static inline __attribute__((always_inline)) void name_key(const char *p, size_t n, uint64_t *head, uint64_t *tail)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    if (n >= 8) {
+        *head = load_u64(p);
+        *tail = load_u64(p + n - 8);
+    } else if (n >= 4) {
+        *head = load_u32(p);
+        *tail = load_u32(p + n - 4);
+    } else {
+        *head = n ? (uint64_t)u[0] | (uint64_t)u[n / 2] << 8 | (uint64_t)u[n - 1] << 16 : 0;
+        *tail = 0;
     }
-    int64_t id = nr_strtab_intern(&b->names, p, s.n);
-    if (id >= 0)
-        *recent = (uint32_t)id + 1;
-    if (id >= 0 && s.n == 0)
+}
+
+/* A cache miss of name_id: interns p[0..n) and remembers it in slot. */
+static __attribute__((noinline)) int64_t name_id_miss(ev_batch *b, name_slot *slot, const char *p, size_t n,
+                                                      uint64_t head, uint64_t tail)
+{
+    int64_t id = nr_strtab_intern(&b->names, p, n);
+    if (id < 0)
+        return id;
+    *slot = (name_slot){.head = head, .tail = tail, .len = (uint32_t)n, .id1 = (uint32_t)id + 1};
+    if (n == 0)
         b->empty_id = (uint32_t)id + 1; /* no errno, most rows: nr_par_write_event skips the lookup */
     return id;
+}
+
+/* The id of name s in b's names (interned on a cache miss), or NR_E_NOMEM.
+ * Inlined: a hit is a few instructions, fewer than a call's. */
+static inline __attribute__((always_inline)) int64_t name_id(ev_batch *b, nr_span s)
+{
+    const char *p = s.n ? s.p : ""; /* an empty name is a real empty string */
+    uint64_t head, tail;
+    name_key(p, s.n, &head, &tail);
+    name_slot *slot = &b->recent[((head ^ tail << 1 ^ s.n) * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - NAME_CACHE_BITS)];
+    if (slot->id1 && slot->len == s.n && slot->head == head && slot->tail == tail) {
+        uint32_t id = slot->id1 - 1;
+        if (s.n <= NAME_KEY_MAX || memcmp(nr_strtab_str(&b->names, id), p, s.n) == 0)
+            return id;
+    }
+    return name_id_miss(b, slot, p, s.n, head, tail);
 }
 
 /* Queues the full batch w->fill for the workers and gets a free one: when
