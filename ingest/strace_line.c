@@ -337,28 +337,28 @@ typedef struct scan_win {
 } scan_win;
 
 /* Bit i set when byte i of the 64 at p is special (see scan_win); *quote
- * the same for '"'. A byte is special when the classes of its low and of
- * its high nibble share a bit (simdjson's vpshufb lookup): bit 0 for
- * high nibble 2 and low 2, 8, 9 (" ( )); bit 1 for 3 and C, E (< >);
- * bit 2 for 5 and B, C, D ([ \ ]); bit 3 for 7 and B, D ({ }). */
+ * the same for '"'. Two exact-match lookups by the low nibble (vpshufb;
+ * a byte with its high bit set looks up 0): one table holds " ( ) [ \ ] >,
+ * the other { < } (their low nibbles clash with [ \ ]); a byte is special
+ * when it equals its entry in either. The entries of unused nibbles are 0,
+ * and 1 for nibble 0, so that no byte with that low nibble equals them. */
 __attribute__((target("avx2"))) static inline uint64_t win_classify(const char *p, uint64_t *quote)
 {
-    const __m256i lo_class = _mm256_setr_epi8(0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 0, 12, 6, 12, 2, 0,
-                                              0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 0, 12, 6, 12, 2, 0);
-    const __m256i hi_class = _mm256_setr_epi8(0, 0, 1, 2, 0, 4, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0,
-                                              0, 0, 1, 2, 0, 4, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m256i nibble = _mm256_set1_epi8(0x0F), dq = _mm256_set1_epi8('"');
-    uint64_t plain = 0, q = 0;
+    const __m256i first = _mm256_setr_epi8(1, 0, '"', 0, 0, 0, 0, 0, '(', ')', 0, '[', '\\', ']', '>', 0,
+                                           1, 0, '"', 0, 0, 0, 0, 0, '(', ')', 0, '[', '\\', ']', '>', 0);
+    const __m256i second = _mm256_setr_epi8(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{', '<', '}', 0, 0,
+                                            1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{', '<', '}', 0, 0);
+    const __m256i dq = _mm256_set1_epi8('"');
+    uint64_t special = 0, q = 0;
     for (int k = 0; k < 2; k++) {
         const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k));
-        const __m256i lo = _mm256_shuffle_epi8(lo_class, _mm256_and_si256(v, nibble));
-        const __m256i hi = _mm256_shuffle_epi8(hi_class, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
-        const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
-        plain |= (uint64_t)(uint32_t)_mm256_movemask_epi8(none) << (32 * k);
+        const __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, v), v),
+                                            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(second, v), v));
+        special |= (uint64_t)(uint32_t)_mm256_movemask_epi8(hit) << (32 * k);
         q |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, dq)) << (32 * k);
     }
     *quote = q;
-    return ~plain;
+    return special;
 }
 
 /* Classifies the window from `from` (< end; the last 64 bytes of the line
