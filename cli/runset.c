@@ -15,6 +15,7 @@
 
 #include "nr_ingest.h"
 #include "nr_outfile.h"
+#include "nr_store.h"
 
 #define STORE_MAGIC "\x89NIO\r\n\x1a\n"
 
@@ -234,7 +235,8 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
     return 0;
 }
 
-/* Fingerprint of the inputs of a run: version, then name, size and mtime of
+/* Fingerprint of the inputs of a run: version and store format (a cached
+ * store of an older format is ingested again), then name, size and mtime of
  * every regular file of the run directory (or of the log file), sorted. */
 static char *fingerprint(const char *input, nr_error *err)
 {
@@ -244,7 +246,7 @@ static char *fingerprint(const char *input, nr_error *err)
         nr_error_set(err, NR_E_NOMEM, "out of memory");
         return NULL;
     }
-    len = (size_t)snprintf(fp, cap, "niorep %s store %u\n", NR_VERSION, 1u);
+    len = (size_t)snprintf(fp, cap, "niorep %s store %u\n", NR_VERSION, NR_STORE_FORMAT_VERSION);
     struct stat st;
     char **names = NULL;
     size_t n = 0;

@@ -101,7 +101,7 @@ static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
     char *fp = lines ? malloc(total) : NULL;
     if (fp) {
         qsort(lines, k, sizeof *lines, cmp_str);
-        size_t len = (size_t)snprintf(fp, total, "niorep %s merge %u%s\n", NR_VERSION, 1u,
+        size_t len = (size_t)snprintf(fp, total, "niorep %s merge %u%s\n", NR_VERSION, NR_STORE_FORMAT_VERSION,
                                       rs->files_by_node ? " files-by-node" : "");
         for (size_t i = 0; i < k; i++) {
             const size_t n = lines[i] ? strlen(lines[i]) : 0;
