@@ -345,6 +345,207 @@ static void truncated_while_reading(void **state)
     nr_logsrc_close(s);
 }
 
+/* ---- mapped plain logs (nr_logsrc_map_lines) ------------------------------ */
+
+/* Everything of path as runs: map_lines while it gives runs (their text is
+ * kept by pointer and compared only at the end: runs stay valid until
+ * close), then next_lines. Checks that the runs are whole lines of at most
+ * max bytes (or one line), that they make up want, and that the fingerprint
+ * and byte count equal the read() path's. Returns the runs mapped. */
+static size_t drain_mapped(const char *path, size_t max, const char *want, size_t want_len)
+{
+    nr_logsrc *s, *ref;
+    nr_error err;
+    nr__logsrc_no_map(1);
+    assert_int_equal(nr_logsrc_open(path, &ref, &err), 0);
+    nr__logsrc_no_map(0);
+    const char *text;
+    size_t len;
+    int rc;
+    while ((rc = nr_logsrc_next_lines(ref, 1 << 20, &text, &len, &err)) == 1)
+        ;
+    assert_int_equal(rc, 0);
+    assert_int_equal(nr_logsrc_map_lines(ref, max, &text, &len, &err), 0); /* never maps */
+
+    assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
+    const char **runs = NULL;
+    size_t *lens = NULL, nruns = 0, got = 0;
+    while ((rc = nr_logsrc_map_lines(s, max, &text, &len, &err)) == 1) {
+        runs = realloc(runs, (nruns + 1) * sizeof *runs);
+        lens = realloc(lens, (nruns + 1) * sizeof *lens);
+        assert_non_null(runs);
+        assert_non_null(lens);
+        runs[nruns] = text;
+        lens[nruns++] = len;
+        assert_true(len > 0 && text[len - 1] == '\n');
+        if (len > max) /* one line longer than max */
+            assert_null(memchr(text, '\n', len - 1));
+        assert_int_equal(nr_logsrc_bytes_in(s), got + len);
+        got += len;
+    }
+    assert_int_equal(rc, 0);
+    for (size_t i = 0, at = 0; i < nruns; at += lens[i++]) {
+        assert_true(at + lens[i] <= want_len);
+        assert_memory_equal(runs[i], want + at, lens[i]);
+        nr_logsrc_release(s, runs[i] + lens[i]);
+        assert_memory_equal(runs[i], want + at, lens[i]); /* read again from the file */
+    }
+    while ((rc = nr_logsrc_next_lines(s, max, &text, &len, &err)) == 1) {
+        assert_true(got + len <= want_len);
+        assert_memory_equal(text, want + got, len);
+        got += len;
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(got, want_len);
+    assert_int_equal(nr_logsrc_bytes_out(s), want_len);
+    assert_int_equal(nr_logsrc_bytes_in(s), want_len);
+    assert_int_equal(nr_logsrc_hash(s), nr_logsrc_hash(ref));
+    assert_int_equal(nr_logsrc_last_line_unterminated(s), want_len > 0 && want[want_len - 1] != '\n');
+    free(runs);
+    free(lens);
+    nr_logsrc_close(s);
+    nr_logsrc_close(ref);
+    return nruns;
+}
+
+/* Runs cut at every window edge: newlines just before, at and after max,
+ * a line longer than max, NUL bytes, CRLF, with and without a last newline. */
+static void mapped_runs_cut_as_read(void **state)
+{
+    (void)state;
+    static const char text[] = "ab\ncd\r\nef\n\n0123456789abcdef\nx\0y\n\0\n"
+                               "a line much longer than every window tried here, with (parens) and \"quotes\"\nend";
+    const size_t n = sizeof text - 1;
+    const char *path = tmp_path("mapped.log");
+    for (int with_nl = 0; with_nl < 2; with_nl++) {
+        char buf[sizeof text + 1];
+        memcpy(buf, text, n);
+        buf[n] = '\n';
+        write_file(path, buf, n + (size_t)with_nl);
+        for (size_t max = 1; max <= n + 2; max++) {
+            size_t runs = drain_mapped(path, max, buf, n + (size_t)with_nl);
+            assert_true(runs >= 1);
+        }
+    }
+    /* several pages: runs and releases over page edges */
+    const char *big = tmp_path("mapped-big.log");
+    size_t big_len = write_numbered(big, 3000);
+    char *want = malloc(big_len);
+    assert_non_null(want);
+    FILE *f = fopen(big, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(want, 1, big_len, f), big_len);
+    fclose(f);
+    const size_t maxes[] = {100, 4095, 4096, 4097, 65536, 1 << 20};
+    for (size_t i = 0; i < sizeof maxes / sizeof maxes[0]; i++)
+        assert_true(drain_mapped(big, maxes[i], want, big_len) >= 1);
+    free(want);
+}
+
+/* The rest of s by nr_logsrc_next_lines is want. */
+static void expect_rest(nr_logsrc *s, const char *want, size_t n)
+{
+    const char *t;
+    size_t len, got = 0;
+    nr_error err;
+    int rc;
+    while ((rc = nr_logsrc_next_lines(s, 100, &t, &len, &err)) == 1) {
+        assert_true(got + len <= n);
+        assert_memory_equal(t, want + got, len);
+        got += len;
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(got, n);
+}
+
+/* What is not mapped reads as before: an empty file, a pipe, compressed
+ * logs, a source already read line by line. */
+static void unmappable_sources_fall_back(void **state)
+{
+    (void)state;
+    const char *empty = tmp_path("empty-map.log");
+    write_file(empty, "", 0);
+    assert_int_equal(drain_mapped(empty, 10, "", 0), 0);
+
+    static const char text[] = "1 a\n2 b\n3 c";
+    const char *plain = tmp_path("fall.log");
+    write_file(plain, text, sizeof text - 1);
+    run("zstd -q -f %s -o %s.zst && gzip -c %s > %s.gz", plain, plain, plain, plain);
+    nr_logsrc *s;
+    nr_error err;
+    const char *t;
+    size_t len;
+    const char *compressed[] = {tmp_path("fall.log.zst"), tmp_path("fall.log.gz")};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(nr_logsrc_open(compressed[i], &s, &err), 0);
+        assert_int_equal(nr_logsrc_map_lines(s, 100, &t, &len, &err), 0);
+        expect_rest(s, text, sizeof text - 1);
+        nr_logsrc_close(s);
+    }
+
+    assert_int_equal(nr_logsrc_open(plain, &s, &err), 0); /* read by lines first: not mapped */
+    assert_int_equal(nr_logsrc_next(s, &t, &len, &err), 1);
+    assert_int_equal(nr_logsrc_map_lines(s, 100, &t, &len, &err), 0);
+    expect_rest(s, text + 4, sizeof text - 1 - 4);
+    nr_logsrc_close(s);
+
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(write(fds[1], text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fds[1]);
+    char dev[64];
+    snprintf(dev, sizeof dev, "/proc/self/fd/%d", fds[0]);
+    assert_int_equal(nr_logsrc_open(dev, &s, &err), 0);
+    assert_int_equal(nr_logsrc_map_lines(s, 100, &t, &len, &err), 0);
+    expect_rest(s, text, sizeof text - 1);
+    nr_logsrc_close(s);
+    close(fds[0]);
+}
+
+/* A log that grows after open is read to its new end (read() after the
+ * mapping); one that shrinks is not touched past its new end and ends with
+ * the error of the read() path. */
+static void mapped_log_that_grows_or_shrinks(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("grows.log");
+    write_file(path, "1 a\n2 b", 7);
+    nr_logsrc *s;
+    nr_error err;
+    const char *t;
+    size_t len;
+    assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
+    FILE *f = fopen(path, "ab");
+    assert_non_null(f);
+    fputs("b\n3 c\n", f);
+    fclose(f);
+    assert_int_equal(nr_logsrc_map_lines(s, 100, &t, &len, &err), 1);
+    assert_int_equal(len, 4);
+    assert_memory_equal(t, "1 a\n", 4);
+    assert_int_equal(nr_logsrc_map_lines(s, 100, &t, &len, &err), 0);
+    assert_int_equal(nr_logsrc_next_lines(s, 100, &t, &len, &err), 1);
+    assert_int_equal(len, 9);
+    assert_memory_equal(t, "2 bb\n3 c\n", 9);
+    assert_int_equal(nr_logsrc_next_lines(s, 100, &t, &len, &err), 0);
+    assert_int_equal(nr_logsrc_bytes_out(s), 13);
+    nr_logsrc_close(s);
+
+    const char *shrinks = tmp_path("shrinks-mapped.log");
+    size_t n = write_numbered(shrinks, 20000); /* about 1.3 MB: many pages */
+    assert_int_equal(nr_logsrc_open(shrinks, &s, &err), 0);
+    assert_int_equal(nr_logsrc_map_lines(s, 5000, &t, &len, &err), 1);
+    assert_int_equal(truncate(shrinks, 100000), 0);
+    assert_int_equal(nr_logsrc_map_lines(s, 5000, &t, &len, &err), 0);
+    int rc;
+    while ((rc = nr_logsrc_next_lines(s, 5000, &t, &len, &err)) == 1)
+        ;
+    assert_int_equal(rc, NR_E_IO);
+    char want[160];
+    snprintf(want, sizeof want, "input ended at byte offset 100000, before its size at open (%zu bytes)", n);
+    assert_non_null(strstr(err.msg, want));
+    nr_logsrc_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +559,9 @@ int main(void)
         cmocka_unit_test(damaged_and_cut_compressed_input),
         cmocka_unit_test(peek_decompresses),
         cmocka_unit_test(truncated_while_reading),
+        cmocka_unit_test(mapped_runs_cut_as_read),
+        cmocka_unit_test(unmappable_sources_fall_back),
+        cmocka_unit_test(mapped_log_that_grows_or_shrinks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
