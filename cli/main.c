@@ -2,7 +2,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "nr_outfile.h"
@@ -17,28 +16,8 @@ static void remove_outputs_and_die(int sig)
     raise(sig);
 }
 
-/* SIGBUS: ingest maps plain logs (docs/ingest-mmap.md), and a mapped page
- * the kernel cannot supply - the log was truncated by another process while
- * being read, or the disk failed - raises SIGBUS. That is bad input, not a
- * crash: one message, no partial output, exit 1 (SPEC: bad input). */
-static void mapped_input_lost(int sig)
-{
-    (void)sig;
-    static const char msg[] = "niorep: an input log shrank or could not be read while it was being read "
-                              "(SIGBUS on its mapped pages); nothing was written\n";
-    nr_outfile_abort_all_from_signal();
-    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)ignored;
-    _exit(1);
-}
-
 static void install_signal_handlers(void)
 {
-    struct sigaction bus = {0};
-    bus.sa_handler = mapped_input_lost;
-    sigemptyset(&bus.sa_mask);
-    sigaction(SIGBUS, &bus, NULL);
-
     static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa = {0};
     sa.sa_handler = remove_outputs_and_die;

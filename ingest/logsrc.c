@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -23,8 +22,6 @@
 #include <zstd.h>
 
 #define NR__LOGSRC_CHUNK ((size_t)1 << 20)
-
-typedef enum map_state { MAP_UNTRIED, MAP_ACTIVE, MAP_DONE } map_state;
 
 struct nr_logsrc {
     int fd;
@@ -51,12 +48,7 @@ struct nr_logsrc {
     int gz_ready;
     int gz_at_member_end;
 
-    XXH3_state_t *hash;    /* of every text byte appended to buf or handed out of map */
-
-    map_state map_at;      /* nr_logsrc_map_lines: the file mapped at its size at open */
-    const char *map;       /* the mapping (kept until close: runs handed out point into it) */
-    size_t map_len, map_pos; /* map[0, map_pos) handed out */
-    size_t map_released;   /* map[0, map_released) given back (MADV_DONTNEED) */
+    XXH3_state_t *hash;    /* of every text byte appended to buf */
 
     uint64_t line_no;
     uint64_t bytes_out;
@@ -331,8 +323,6 @@ void nr_logsrc_close(nr_logsrc *s)
     if (s->gz_ready)
         inflateEnd(&s->gz);
     XXH3_freeState(s->hash);
-    if (s->map)
-        munmap((void *)(uintptr_t)s->map, s->map_len);
     free(s->buf);
     free(s->in);
     free(s->path);
@@ -489,119 +479,6 @@ int nr_logsrc_read_lines(nr_logsrc *s, char **buf, size_t *cap, size_t *len, nr_
     s->bytes_out += *len;
     s->unterminated = (*buf)[run - 1] != '\n';
     return 1;
-}
-
-/* ---- plain regular files: runs straight out of a mapping ----------------- */
-
-/* Tests' switch off of the mapping (0 = map when possible). */
-static int map_off_for_tests;
-
-void nr__logsrc_no_map(int off) { map_off_for_tests = off; }
-
-/* Maps a plain regular file, untouched so far but for the sniffed first
- * chunk (read again from the mapping; it must have come whole), at its size
- * at open; anything else stays on the read() path (MAP_DONE). */
-static void map_begin(nr_logsrc *s)
-{
-    s->map_at = MAP_DONE;
-    if (map_off_for_tests || s->compression != NR_LOG_PLAIN || !s->regular || s->size_at_open == 0 ||
-        s->size_at_open > SIZE_MAX || s->in_base != 0 || s->in_pos != 0 || s->end != 0)
-        return;
-    const uint64_t first = s->size_at_open < NR__LOGSRC_CHUNK ? s->size_at_open : NR__LOGSRC_CHUNK;
-    if (s->in_len < first) /* the sniffing read came short: the file shrank (read() reports it) */
-        return;
-    void *m = mmap(NULL, (size_t)s->size_at_open, PROT_READ, MAP_PRIVATE, s->fd, 0);
-    if (m == MAP_FAILED)
-        return;
-    (void)madvise(m, (size_t)s->size_at_open, MADV_SEQUENTIAL); /* a hint: readahead, no error */
-    s->map = m;
-    s->map_len = (size_t)s->size_at_open;
-    s->map_at = MAP_ACTIVE;
-    s->in_pos = s->in_len = 0;
-}
-
-/* Leaves the mapping at map_pos for the read() path: the rest of the map
- * (a last line without newline, no more than the size at open) moves to the
- * text buffer, unless the file has shrunk (its bytes past the new end would
- * fault), and read() goes on after it - so a file that grew is read to its
- * new end, and one that shrank ends with check_complete's error. */
-static int map_leave(nr_logsrc *s, int shrunk, nr_error *err)
-{
-    s->map_at = MAP_DONE;
-    const size_t tail = shrunk ? 0 : s->map_len - s->map_pos;
-    if (tail > s->cap) {
-        char *p = realloc(s->buf, tail);
-        if (!p)
-            return nr_error_set(err, NR_E_NOMEM, "%s: out of memory holding a %zu-byte line", s->path, tail);
-        s->buf = p;
-        s->cap = tail;
-    }
-    if (tail) {
-        memcpy(s->buf, s->map + s->map_pos, tail);
-        XXH3_64bits_update(s->hash, s->buf, tail);
-    }
-    s->start = 0;
-    s->end = s->scanned = tail;
-    s->in_base = s->map_pos + tail;
-    s->in_pos = s->in_len = 0;
-    if (lseek(s->fd, (off_t)s->in_base, SEEK_SET) < 0)
-        return nr_error_errno(err, NR_E_IO, errno, "%s: cannot seek to byte offset %llu", s->path,
-                              (unsigned long long)s->in_base);
-    return 0;
-}
-
-/* Whether the file is now shorter than the mapping (its pages past the end
- * would raise SIGBUS). */
-static int map_shrunk(const nr_logsrc *s)
-{
-    struct stat st;
-    return fstat(s->fd, &st) != 0 || (uint64_t)st.st_size < s->map_len;
-}
-
-int nr_logsrc_map_lines(nr_logsrc *s, size_t max, const char **text, size_t *len, nr_error *err)
-{
-    if (s->map_at == MAP_UNTRIED)
-        map_begin(s);
-    if (s->map_at != MAP_ACTIVE)
-        return 0;
-    if (map_shrunk(s))
-        return map_leave(s, 1, err);
-    const char *p = s->map + s->map_pos;
-    const size_t left = s->map_len - s->map_pos;
-    const size_t window = left < max ? left : max;
-    const char *nl = window ? memrchr(p, '\n', window) : NULL;
-    if (!nl && window < left) /* the first line is longer than max */
-        nl = memchr(p + window, '\n', left - window);
-    if (!nl)
-        return map_leave(s, 0, err);
-    const size_t n = (size_t)(nl - p) + 1;
-    XXH3_64bits_update(s->hash, p, n);
-    s->map_pos += n;
-    s->in_base = s->map_pos; /* consumed_offset() = bytes handed out */
-    s->bytes_out += n;
-    s->unterminated = 0;
-    *text = p;
-    *len = n;
-    return 1;
-}
-
-void nr_logsrc_release(nr_logsrc *s, const char *upto)
-{
-    const uintptr_t at = (uintptr_t)upto, base = (uintptr_t)s->map;
-    if (!s->map || at < base || at > base + s->map_len)
-        return;
-    static size_t page;
-    if (!page) {
-        const long ps = sysconf(_SC_PAGESIZE);
-        page = ps > 0 ? (size_t)ps : 4096;
-    }
-    const size_t to = (size_t)(at - base) / page * page;
-    if (to <= s->map_released)
-        return;
-    /* a private read-only file mapping: a page given back is read again
-       from the file if touched, so this only lowers the resident size */
-    (void)madvise((void *)(uintptr_t)(s->map + s->map_released), to - s->map_released, MADV_DONTNEED);
-    s->map_released = to;
 }
 
 uint64_t nr_logsrc_hash(const nr_logsrc *s) { return XXH3_64bits_digest(s->hash); }

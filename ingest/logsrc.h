@@ -43,31 +43,6 @@ int nr_logsrc_next_lines(nr_logsrc *s, size_t max, const char **text, size_t *le
  * threads. */
 int nr_logsrc_read_lines(nr_logsrc *s, char **buf, size_t *cap, size_t *len, nr_error *err);
 
-/* The next run of whole lines of a plain regular file straight out of a
- * mapping of it (no copy): 1 with *text and *len as nr_logsrc_next_lines
- * gives them (at most max bytes but at least one line, each with its
- * newline), valid until nr_logsrc_close (not only until the next call);
- * 0 when the mapping has no more whole lines, or when the source is not
- * mapped (compressed, a pipe, an empty file, mmap failed, or lines were
- * already read another way): then go on with nr_logsrc_next_lines or
- * nr_logsrc_read_lines, which hand out the rest - a last line without
- * newline, and what a growing file gained past its size at open - by
- * read(). Negative on error. The fingerprint and byte counts include the
- * runs. Before each run the file's size is checked: a file that shrank is
- * left for read() (and ends with NR_E_IO); a file truncated after that
- * check while its runs are still in use makes touching them raise SIGBUS
- * (docs/ingest-mmap.md). */
-int nr_logsrc_map_lines(nr_logsrc *s, size_t max, const char **text, size_t *len, nr_error *err);
-
-/* Gives back the mapped pages wholly before upto (a pointer into a run of
- * nr_logsrc_map_lines; anything else is ignored) so that they no longer
- * count as resident: for runs no longer used. A run touched again after it
- * is still read right (the page is read again from the file). */
-void nr_logsrc_release(nr_logsrc *s, const char *upto);
-
-/* For tests: 1 = never map (nr_logsrc_map_lines returns 0). */
-void nr__logsrc_no_map(int off);
-
 /* The log's fingerprint "nrhash-v2": XXH3-64 (seed 0) of the uncompressed
  * bytes read so far, newlines included (so `xxhsum -H3` of the plain log);
  * final once nr_logsrc_next or nr_logsrc_next_lines has returned 0. */

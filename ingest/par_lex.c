@@ -30,7 +30,7 @@ typedef enum slot_state { SLOT_FREE, SLOT_READING, SLOT_READ, SLOT_LEXING, SLOT_
 
 typedef struct par_chunk {
     slot_state state;
-    const char *text;   /* buf, a run of the mapped log, or a run borrowed from logsrc (depth 1) */
+    const char *text;   /* buf, or a run borrowed from logsrc (depth 1) */
     size_t text_len;
     char *buf;          /* owned */
     size_t buf_cap;
@@ -246,11 +246,10 @@ static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes,
 }
 
 /* Fills c with the next run of whole lines of g (the caller holds g's
- * reading right), cut into lines. A mapped plain log hands out runs of its
- * mapping (no copy, valid until the log is closed). Otherwise, with borrow
- * (depth 1: logsrc is not read again before c is released) the run stays
- * in logsrc's buffer; otherwise logsrc reads it straight into c's own
- * buffer (allocated once at chunk_bytes, grown only for a longer line). */
+ * reading right), cut into lines. With borrow (depth 1: logsrc is not read
+ * again before c is released) the run stays in logsrc's buffer; otherwise
+ * logsrc reads it straight into c's own buffer (allocated once at
+ * chunk_bytes, grown only for a longer line). */
 static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2)
 {
     c->text_len = c->nlines = 0;
@@ -259,10 +258,7 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
     const char *run = c->buf;
     size_t len = 0;
     int rc;
-    rc = nr_logsrc_map_lines(g->src, chunk_bytes, &run, &len, &c->err);
-    if (rc != 0)
-        ; /* a run of the mapped log, or an error */
-    else if (borrow)
+    if (borrow)
         rc = nr_logsrc_next_lines(g->src, chunk_bytes, &run, &len, &c->err);
     else if (!c->buf && !(c->buf = malloc(chunk_bytes)))
         rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
@@ -476,8 +472,6 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
     pthread_mutex_lock(&p->mu);
     if (g->count && g->ring[g->head].state == SLOT_CONSUMING) {
         par_chunk *done = &g->ring[g->head];
-        if (done->text_len) /* the mapped pages consumed (text is NULL in an empty log's chunk) */
-            nr_logsrc_release(g->src, done->text + done->text_len);
         done->state = SLOT_FREE;
         g->head = (g->head + 1) % p->depth;
         g->count--;
