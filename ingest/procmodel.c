@@ -166,26 +166,6 @@ static const char *find_flat_stop(const char *p, const char *end)
     return p;
 }
 
-/* p is just after an opening '"': just after the closing one (the first
- * not escaped by an odd run of backslashes), or end when the string is
- * cut; as the lexer's skip_quoted. */
-static const char *skip_string(const char *p, const char *end)
-{
-    const char *start = p;
-    while (p < end) {
-        const char *q = memchr(p, '"', (size_t)(end - p));
-        if (!q)
-            return end;
-        size_t backslashes = 0;
-        while (q - backslashes > start && q[-1 - (ptrdiff_t)backslashes] == '\\')
-            backslashes++;
-        if (backslashes % 2 == 0)
-            return q + 1;
-        p = q + 1;
-    }
-    return end;
-}
-
 /* nr_sarg(args, i) for arguments without brackets, braces, parentheses or
  * annotations before the end of argument i (quoted strings may hold
  * anything): the buffer, count and offset of pread64. 0 and *out, or -1
@@ -201,7 +181,7 @@ static int sarg_flat(nr_span args, unsigned i, nr_span *out)
         if (p == end)
             break;
         if (*p == '"') {
-            p = skip_string(p + 1, end);
+            p = nr_sarg_skip_string(p + 1, end);
             continue;
         }
         if (*p != ',')
@@ -236,7 +216,7 @@ static nr_span arg_after_string(nr_span args, unsigned i)
     if (p == end || *p != '"')
         return none;
     const char *arg = NULL;
-    for (p = skip_string(p + 1, end); p < end; p++) {
+    for (p = nr_sarg_skip_string(p + 1, end); p < end; p++) {
         if (!flat_stop[(unsigned char)*p])
             continue;
         if (*p != ',')

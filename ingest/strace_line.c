@@ -1827,6 +1827,8 @@ static void put_run(char *dst, size_t cap, size_t *n, const char *a, const char 
     *n += k;
 }
 
+const char *nr_sarg_skip_string(const char *p, const char *end) { return skip_quoted(p, end); }
+
 long nr_sarg_unquote(nr_span arg, char *dst, size_t dst_cap, int *truncated)
 {
     nr_span t = trim(arg);

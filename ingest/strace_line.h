@@ -104,6 +104,11 @@ int nr_sarg_int(nr_span arg, int64_t *out);
  * when the numeric value has raw_bit set. */
 int nr_sarg_has_flag(nr_span arg, const char *flag, uint64_t raw_bit);
 
+/* p is just after an opening '"' of a quoted argument: returns just after
+ * its closing quote (the first not escaped by an odd run of backslashes),
+ * or end when the string is cut. */
+const char *nr_sarg_skip_string(const char *p, const char *end);
+
 /* Decodes a quoted C string as strace prints it ("..." with \" \\ \n \t \r
  * \v \f, octal \NNN and \xHH escapes; "..." after the quote marks -s
  * truncation) into dst (up to dst_cap - 1 bytes, NUL-terminated). The
