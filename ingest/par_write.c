@@ -221,6 +221,19 @@ static inline __attribute__((always_inline)) int64_t name_id(ev_batch *b, nr_spa
     return name_id_miss(b, slot, p, s.n, head, tail);
 }
 
+/* With w->mu held: waits for the worker writing a batch, or, when none is,
+ * writes the oldest queued batch itself (without the lock). */
+static void write_or_wait(nr_par_write *w)
+{
+    if (w->writing) {
+        pthread_cond_wait(&w->cv, &w->mu);
+        return;
+    }
+    pthread_mutex_unlock(&w->mu);
+    write_oldest(w);
+    pthread_mutex_lock(&w->mu);
+}
+
 /* Queues the full batch w->fill for the workers and gets a free one: when
  * every batch is queued, writes the oldest itself, or waits for the worker
  * writing it. */
@@ -229,15 +242,8 @@ static int hand_over(nr_par_write *w, nr_error *err)
     pthread_mutex_lock(&w->mu);
     w->full++;
     w->fill = (w->fill + 1) % PAR_WRITE_BATCHES;
-    while (w->full == PAR_WRITE_BATCHES && w->rc == 0) {
-        if (w->writing) {
-            pthread_cond_wait(&w->cv, &w->mu);
-            continue;
-        }
-        pthread_mutex_unlock(&w->mu);
-        write_oldest(w);
-        pthread_mutex_lock(&w->mu);
-    }
+    while (w->full == PAR_WRITE_BATCHES && w->rc == 0)
+        write_or_wait(w);
     int rc = w->rc;
     if (rc < 0)
         *err = w->err;
@@ -293,15 +299,8 @@ int nr_par_write_finish(nr_par_write *w, nr_error *err)
         w->full++;
         w->fill = (w->fill + 1) % PAR_WRITE_BATCHES;
     }
-    while (w->full || w->writing) {
-        if (w->writing) {
-            pthread_cond_wait(&w->cv, &w->mu);
-            continue;
-        }
-        pthread_mutex_unlock(&w->mu);
-        write_oldest(w);
-        pthread_mutex_lock(&w->mu);
-    }
+    while (w->full || w->writing)
+        write_or_wait(w);
     int rc = w->rc;
     if (rc < 0)
         *err = w->err;
