@@ -121,49 +121,53 @@ static int has_annot_special(const char *p, size_t n)
     return 0;
 }
 
-/* The first '"' or '\\' in [p, end), or end. */
-static const char *find_quote_or_backslash(const char *p, const char *end)
+static const unsigned char flat_stop[256] = {['"'] = 1, [','] = 1, ['('] = 1, [')'] = 1, ['['] = 1,
+                                             [']'] = 1, ['{'] = 1, ['}'] = 1, ['<'] = 1};
+
+/* The first byte of [p, end) that `stop` marks, found 16 bytes at a time by
+ * `mask` (the same set as a bit mask) where SSE2 is there. Inlined, so each
+ * caller gets its own loop with its own mask. */
+static inline __attribute__((always_inline)) const char *
+find_first(const char *p, const char *end, const unsigned char stop[256], unsigned (*mask)(const char *))
 {
 #ifdef __SSE2__
     if (end - p >= 16) {
         for (; end - p >= 16; p += 16) {
-            unsigned m = quote_or_backslash_mask(p);
+            unsigned m = mask(p);
             if (m)
                 return p + __builtin_ctz(m);
         }
         if (p == end)
             return end;
-        unsigned m = quote_or_backslash_mask(end - 16);
+        unsigned m = mask(end - 16);
         return m ? end - 16 + __builtin_ctz(m) : end;
     }
+#else
+    (void)mask;
 #endif
-    while (p < end && *p != '"' && *p != '\\')
+    while (p < end && !stop[(unsigned char)*p])
         p++;
     return p;
 }
 
-static const unsigned char flat_stop[256] = {['"'] = 1, [','] = 1, ['('] = 1, [')'] = 1, ['['] = 1,
-                                             [']'] = 1, ['{'] = 1, ['}'] = 1, ['<'] = 1};
+static const unsigned char quote_or_backslash[256] = {['"'] = 1, ['\\'] = 1};
+
+#ifdef __SSE2__
+#define SSE2_MASK(fn) fn
+#else
+#define SSE2_MASK(fn) NULL /* the masks exist only with SSE2 */
+#endif
+
+/* The first '"' or '\\' in [p, end), or end. */
+static const char *find_quote_or_backslash(const char *p, const char *end)
+{
+    return find_first(p, end, quote_or_backslash, SSE2_MASK(quote_or_backslash_mask));
+}
 
 /* The first flat_stop byte in [p, end), or end. */
 static const char *find_flat_stop(const char *p, const char *end)
 {
-#ifdef __SSE2__
-    if (end - p >= 16) {
-        for (; end - p >= 16; p += 16) {
-            unsigned m = flat_stop_mask(p);
-            if (m)
-                return p + __builtin_ctz(m);
-        }
-        if (p == end)
-            return end;
-        unsigned m = flat_stop_mask(end - 16);
-        return m ? end - 16 + __builtin_ctz(m) : end;
-    }
-#endif
-    while (p < end && !flat_stop[(unsigned char)*p])
-        p++;
-    return p;
+    return find_first(p, end, flat_stop, SSE2_MASK(flat_stop_mask));
 }
 
 /* nr_sarg(args, i) for arguments without brackets, braces, parentheses or
