@@ -47,9 +47,7 @@ typedef struct stream {
     unsigned cur_slot;      /* lexed[cur_slot] is the current line */
     int have_next;          /* lexed[cur_slot ^ 1] holds line next_line of chunk, lexed ahead */
     const nr_sline *sl;     /* &lexed[cur_slot]: the current event line (its spans point into chunk) */
-    const char *line;
-    size_t len;
-    uint64_t line_no;       /* 1-based number of the current line */
+    nr_pm_where where;      /* the current line: log name, 1-based number, text (handed to the model as is) */
     int64_t ts;             /* normalized time of sl; -1 none */
     int at_end;
     /* time normalization */
@@ -169,7 +167,7 @@ static int check_clock(ingest *in, stream *s, int64_t prev_ts, nr_error *err)
         return 0;
     const char *reason = s->ts < prev_ts - CLOCK_SLACK_NS ? "clock_backwards"
                          : s->ts > prev_ts + CLOCK_JUMP_NS ? "clock_jump" : NULL;
-    if (reason && nr_diag_add(in->diag, reason, s->log->name, s->line_no, s->line, s->len) < 0)
+    if (reason && nr_diag_add(in->diag, reason, s->where.file, s->where.line, s->where.text, s->where.len) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
 }
@@ -178,7 +176,7 @@ static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
 {
     s->skipped++;
     in->stats.lines_skipped++;
-    if (nr_diag_add(in->diag, reason, s->log->name, s->line_no, s->line, s->len) < 0)
+    if (nr_diag_add(in->diag, reason, s->where.file, s->where.line, s->where.text, s->where.len) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
 }
@@ -196,8 +194,10 @@ static void report_progress(ingest *in)
 }
 
 /* Reads lines of s until the next event line (left in s->sl) or the end;
- * other lines are counted (and skipped ones diagnosed) on the way. */
-static int stream_advance(ingest *in, stream *s, nr_error *err)
+ * other lines are counted (and skipped ones diagnosed) on the way. Inlined
+ * with stream_feed into the loops that call them per line: one function per
+ * line instead of three saves their register saves and reloads. */
+static inline __attribute__((always_inline)) int stream_advance(ingest *in, stream *s, nr_error *err)
 {
     for (;;) {
         if (s->next_line == s->chunk.n) {
@@ -223,9 +223,9 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
             nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed[s->cur_slot]);
         }
         s->sl = &s->lexed[s->cur_slot];
-        s->line = s->chunk.text + pl->off;
-        s->len = pl->len;
-        s->line_no = s->chunk.first_line_no + s->next_line - 1;
+        s->where.text = s->chunk.text + pl->off;
+        s->where.len = pl->len;
+        s->where.line = s->chunk.first_line_no + s->next_line - 1;
         if (s->sl->kind == NR_SL_BLANK)
             continue;
         if (!is_event_kind(s->sl->kind)) {
@@ -242,14 +242,11 @@ static int stream_advance(ingest *in, stream *s, nr_error *err)
 }
 
 /* Feeds the current event line of s to the model. */
-static int stream_feed(ingest *in, stream *s, nr_error *err)
+static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream *s, nr_error *err)
 {
-    nr_pm_where where = {s->log->name, s->line_no, s->line, s->len};
-    int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &where, err);
-    if (rc < 0)
-        return rc;
-    /* most likely the next line fed: lexed now (stream_advance takes it), the
-     * slot of a new path it opens loads meanwhile */
+    /* most likely the line fed after this one: lexed now (stream_advance
+     * takes it), so that the path table slot of a path it opens loads while
+     * this line is fed */
     if (s->next_line < s->chunk.n) {
         nr_sline *next = &s->lexed[s->cur_slot ^ 1];
         nr_par_lex_line(&s->chunk, s->next_line, next);
@@ -257,6 +254,9 @@ static int stream_feed(ingest *in, stream *s, nr_error *err)
         if (next->result_annot.n)
             nr_pm_prefetch(in->pm, next);
     }
+    int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &s->where, err);
+    if (rc < 0)
+        return rc;
     if (rc == 1) {
         s->skipped++;
         in->stats.lines_skipped++;
@@ -687,6 +687,7 @@ static int open_streams(ingest *in, nr_error *err)
     for (size_t i = 0; i < in->nstreams; i++) {
         stream *s = &in->streams[i];
         s->log = &in->run.logs[i];
+        s->where.file = s->log->name;
         s->index = i;
         s->last_ts = -1;
         s->ts = -1;
