@@ -1,10 +1,9 @@
 /* nr_strtab: open addressing with linear probing at load at most one half.
- * A slot holds the high half of the string's hash, its id and its record in
- * the arena - the length and id, then the bytes - so that a probe passes
- * other strings without reading them, and a lookup in a big table costs the
- * miss on the slot (which nr_strtab_prefetch can take early) and at most one
- * on the record (which nr_strtab_prefetch_record can), never one on the
- * entries array. */
+ * A slot holds the string's full hash and its record in the arena - the
+ * length and id, then the bytes - so that a probe passes other strings
+ * without reading them, and a lookup in a big table costs the miss on the
+ * slot (which nr_strtab_prefetch can take early) and at most one on the
+ * record, never one on the entries array. */
 #include "nr_strtab.h"
 #include "nr_error.h"
 
@@ -97,8 +96,8 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
             *slot_out = i;
             return -1;
         }
-        if (sl->tag == (uint32_t)(h >> 32) && rec_u32(sl->rec, 0) == n && memcmp(sl->rec + REC_HEAD, s, n) == 0)
-            return sl->id;
+        if (sl->hash == h && rec_u32(sl->rec, 0) == n && memcmp(sl->rec + REC_HEAD, s, n) == 0)
+            return rec_u32(sl->rec, 4);
     }
 }
 
@@ -113,7 +112,7 @@ static int rehash(nr_strtab *t, size_t nslots)
         size_t i = e->hash & mask;
         while (slots[i].rec)
             i = (i + 1) & mask;
-        slots[i] = (struct nr_strtab_slot){(uint32_t)(e->hash >> 32), (uint32_t)id, e->str - REC_HEAD};
+        slots[i] = (struct nr_strtab_slot){e->hash, e->str - REC_HEAD};
     }
     free(t->slots);
     t->slots = slots;
@@ -148,7 +147,7 @@ int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t 
     memcpy(rec + REC_HEAD, s, n);
     rec[REC_HEAD + n] = '\0';
     t->entries[t->count] = (struct nr_strtab_entry){.str = rec + REC_HEAD, .hash = h, .len = (uint32_t)n};
-    t->slots[slot] = (struct nr_strtab_slot){(uint32_t)(h >> 32), (uint32_t)t->count, rec};
+    t->slots[slot] = (struct nr_strtab_slot){h, rec};
     return (int64_t)t->count++;
 }
 

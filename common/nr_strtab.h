@@ -17,8 +17,7 @@ typedef struct nr_strtab {
     } *entries;          /* id -> entry */
     size_t count, cap;
     struct nr_strtab_slot {
-        uint32_t tag;    /* the high half of the string's hash */
-        uint32_t id;
+        uint64_t hash;
         const char *rec; /* the copy's record (see nr_strtab.c); NULL = empty */
     } *slots;            /* open addressing */
     size_t nslots;
@@ -42,24 +41,6 @@ static inline void nr_strtab_prefetch(const nr_strtab *t, uint64_t h)
 {
     if (t->nslots)
         __builtin_prefetch(&t->slots[h & (t->nslots - 1)]);
-}
-
-/* The second step of a prefetch, once the slot of hash h has had time to
- * load: starts loading the record of the string of hash h found there and
- * returns its id (the id the lookup will most likely give: the caller may
- * prefetch its own data of that id), or -1 when the slot holds none. */
-static inline int64_t nr_strtab_prefetch_record(const nr_strtab *t, uint64_t h)
-{
-    if (!t->nslots)
-        return -1;
-    size_t mask = t->nslots - 1;
-    for (size_t i = h & mask, probes = 0; t->slots[i].rec && probes < 4; i = (i + 1) & mask, probes++) {
-        if (t->slots[i].tag == (uint32_t)(h >> 32)) {
-            __builtin_prefetch(t->slots[i].rec);
-            return t->slots[i].id;
-        }
-    }
-    return -1;
 }
 
 static inline const char *nr_strtab_str(const nr_strtab *t, size_t id) { return t->entries[id].str; }

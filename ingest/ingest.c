@@ -244,9 +244,11 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
 /* Feeds the current event line of s to the model. */
 static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream *s, nr_error *err)
 {
-    /* most likely the line fed after this one: lexed now (stream_advance
-     * takes it), so that the path table slot of a path it opens loads while
-     * this line is fed */
+    int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &s->where, err);
+    if (rc < 0)
+        return rc;
+    /* most likely the next line fed: lexed now (stream_advance takes it), the
+     * slot of a new path it opens loads meanwhile */
     if (s->next_line < s->chunk.n) {
         nr_sline *next = &s->lexed[s->cur_slot ^ 1];
         nr_par_lex_line(&s->chunk, s->next_line, next);
@@ -254,9 +256,6 @@ static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream 
         if (next->result_annot.n)
             nr_pm_prefetch(in->pm, next);
     }
-    int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &s->where, err);
-    if (rc < 0)
-        return rc;
     if (rc == 1) {
         s->skipped++;
         in->stats.lines_skipped++;

@@ -219,8 +219,20 @@ static nr_span arg_after_string(nr_span args, unsigned i)
         p++;
     if (p == end || *p != '"')
         return none;
+    p = nr_sarg_skip_string(p + 1, end);
+    if (i == 2) { /* pread64's "..."..., count, offset: the commonest tail, read without the stop table */
+        const char *q = end - p >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '.' ? p + 3 : p, *num = NULL;
+        int k = 0;
+        for (; k < 2 && end - q >= 3 && q[0] == ',' && q[1] == ' ' && (unsigned)(q[2] - '0') < 10u; k++) {
+            num = q += 2;
+            while (q < end && (unsigned)(*q - '0') < 10u)
+                q++;
+        }
+        if (k == 2 && q == end)
+            return (nr_span){num, (size_t)(end - num)};
+    }
     const char *arg = NULL;
-    for (p = nr_sarg_skip_string(p + 1, end); p < end; p++) {
+    for (; p < end; p++) {
         if (!flat_stop[(unsigned char)*p])
             continue;
         if (*p != ',')
@@ -430,7 +442,6 @@ struct nr_pm {
     uint64_t synthetic_serial;
 
     struct syscall_cache_entry {
-        uint64_t head, tail;          /* name_key of the name: the whole name when len <= 16 */
         size_t len;                   /* 0 = empty */
         const nr_syscall_info *info;  /* NULL: not in the table */
         char name[SYSCALL_NAME_MAX];
@@ -443,12 +454,10 @@ struct nr_pm {
         int is_word;            /* text is all [A-Za-z0-9_|] (word_after_path may take it) */
     } open_flags_cache;
 
-    struct path_hint {          /* the -y result nr_pm_prefetch hashed: valid during the next two feeds only */
+    struct path_hint {          /* the -y result nr_pm_prefetch hashed: valid during the next feed only */
         const char *p;          /* NULL = none */
         size_t n;
         uint64_t hash;
-        uint64_t head, tail;    /* its first and last (up to) 8 bytes: a check that the bytes are the same */
-        unsigned feeds_left;    /* feeds of other lines it survives */
     } hint;
 
     const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
@@ -629,30 +638,6 @@ static int unquote_is_identity(nr_span s, int special)
 
 /* File of a -y annotation: strips -yy device details and " (deleted)".
  * special as for unquote_is_identity. */
-/* The first and last 8 bytes of p[0..n) (fewer, zero-extended, when n < 8):
- * what a hint checks besides the address and length of the path. */
-static void hint_key(const char *p, size_t n, uint64_t *head, uint64_t *tail)
-{
-    *head = *tail = 0;
-    if (n >= 8) {
-        memcpy(head, p, 8);
-        memcpy(tail, p + n - 8, 8);
-    } else {
-        memcpy(head, p, n);
-    }
-}
-
-/* Whether p[0..n) is the path the hint hashed: the same bytes at the same
- * address (the address alone could be a reused buffer). */
-static int hint_holds(const struct path_hint *h, const char *p, size_t n)
-{
-    if (p != h->p || n != h->n)
-        return 0;
-    uint64_t head, tail;
-    hint_key(p, n, &head, &tail);
-    return head == h->head && tail == h->tail;
-}
-
 static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
 {
     const char *p = annot.p;
@@ -675,7 +660,7 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
     static const char deleted[] = " (deleted)";
     if ((size_t)n > sizeof deleted - 1 && memcmp(p + n - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
         n -= (long)(sizeof deleted - 1);
-    int hinted = hint_holds(&pm->hint, p, (size_t)n); /* the bytes nr_pm_prefetch hashed */
+    int hinted = p == pm->hint.p && (size_t)n == pm->hint.n; /* the bytes nr_pm_prefetch hashed */
     int64_t id = hinted ? file_intern_hashed(pm, p, (size_t)n, NR_KIND_UNKNOWN, pm->hint.hash)
                         : file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
     if (id >= 0 && kind == NR_KIND_DEVICE)
@@ -2130,38 +2115,37 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 
 /* ---- line dispatch ----------------------------------------------------- */
 
-/* Two words that determine a name of n <= 16 bytes (with n): its first and
- * last 8 bytes, overlapping; 4 and 4 when shorter; bytes 0, n/2 and n-1
- * under 4. Loads only inside p[0..n). */
-static inline __attribute__((always_inline)) void name_key(const char *p, size_t n, uint64_t *head, uint64_t *tail)
+/* memcmp(a, b, n) == 0 for n <= 24 (a syscall name), in a few word loads
+ * that overlap instead of a call into the library. */
+static inline __attribute__((always_inline)) int short_equal(const char *a, const char *b, size_t n)
 {
     if (n >= 8) {
-        memcpy(head, p, 8);
-        memcpy(tail, p + n - 8, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, p, 4), memcpy(&b, p + n - 4, 4);
-        *head = a;
-        *tail = b;
-    } else {
-        *head = n ? (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n >> 1] << 8 |
-                        (uint64_t)(unsigned char)p[n - 1] << 16
-                  : 0;
-        *tail = 0;
+        uint64_t a0, b0, a1, b1, a2 = 0, b2 = 0;
+        memcpy(&a0, a, 8), memcpy(&b0, b, 8);
+        memcpy(&a1, a + n - 8, 8), memcpy(&b1, b + n - 8, 8);
+        if (n > 16)
+            memcpy(&a2, a + 8, 8), memcpy(&b2, b + 8, 8);
+        return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) == 0;
     }
+    if (n >= 4) {
+        uint32_t a0, b0, a1, b1;
+        memcpy(&a0, a, 4), memcpy(&b0, b, 4);
+        memcpy(&a1, a + n - 4, 4), memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
 }
 
 /* nr_syscall_lookup behind a small direct-mapped cache of the model:
- * logs repeat a handful of syscalls, and a hit costs two word compares
- * (and a memcmp for names over 16 bytes). */
-static NOINLINE const nr_syscall_info *syscall_cache_miss(struct syscall_cache_entry *e, nr_span name,
-                                                          uint64_t head, uint64_t tail)
+ * logs repeat a handful of syscalls, and a hit costs one short memcmp. */
+static const nr_syscall_info *syscall_cache_miss(struct syscall_cache_entry *e, nr_span name)
 {
     e->info = nr_syscall_lookup(name.p, name.n);
     memcpy(e->name, name.p, name.n);
     e->len = name.n;
-    e->head = head;
-    e->tail = tail;
     return e->info;
 }
 
@@ -2169,13 +2153,12 @@ static inline const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
 {
     if (name.n == 0 || name.n > SYSCALL_NAME_MAX)
         return nr_syscall_lookup(name.p, name.n);
-    uint64_t head, tail;
-    name_key(name.p, name.n, &head, &tail);
-    size_t slot = (size_t)(((head ^ tail << 1 ^ name.n) * UINT64_C(0x9e3779b97f4a7c15)) >> 58) & (SYSCALL_CACHE_SLOTS - 1);
+    size_t slot = ((unsigned char)name.p[0] * 7u + (unsigned char)name.p[name.n - 1] * 13u + name.n) &
+                  (SYSCALL_CACHE_SLOTS - 1);
     struct syscall_cache_entry *e = &pm->syscall_cache[slot];
-    if (e->len == name.n && e->head == head && e->tail == tail && (name.n <= 16 || memcmp(e->name, name.p, name.n) == 0))
+    if (e->len == name.n && short_equal(e->name, name.p, name.n))
         return e->info;
-    return syscall_cache_miss(e, name, head, tail);
+    return syscall_cache_miss(e, name);
 }
 
 static inline void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
@@ -2303,43 +2286,23 @@ static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
     return 0;
 }
 
-/* The second step of a hint, a line after nr_pm_prefetch loaded the slot:
- * loads the record of the path found there and that file's totals, which
- * handle_open reads when a file is opened again. */
-static void hint_load_record(nr_pm *pm)
-{
-    int64_t id = nr_strtab_prefetch_record(&pm->paths, pm->hint.hash);
-    if (id >= 0 && (size_t)id < pm->nfiles)
-        __builtin_prefetch(&pm->files[id]);
-}
-
 void nr_pm_prefetch(nr_pm *pm, const nr_sline *sl)
 {
     pm->hint.p = NULL;
     if (sl->kind != NR_SL_SYSCALL || sl->result_annot.n == 0)
         return;
-    const char *p = sl->result_annot.p;
-    size_t n = sl->result_annot.n;
-    uint64_t h = nr_hash_bytes(p, n);
+    uint64_t h = nr_hash_bytes(sl->result_annot.p, sl->result_annot.n);
     nr_strtab_prefetch(&pm->paths, h);
-    uint64_t head, tail;
-    hint_key(p, n, &head, &tail);
-    pm->hint = (struct path_hint){p, n, h, head, tail, 1};
+    pm->hint = (struct path_hint){sl->result_annot.p, sl->result_annot.n, h};
 }
 
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err)
 {
-    /* a hint holds for the line it was given for, in this feed or the next
-     * (cleared after it is used or has gone stale: another line may reuse
-     * its memory later) */
-    int hint_for_line = 0;
-    if (pm->hint.p) {
-        if (sl->kind == NR_SL_SYSCALL && sl->result_annot.p == pm->hint.p)
-            hint_for_line = 1;
-        else if (pm->hint.feeds_left-- == 0)
-            pm->hint.p = NULL;
-    }
+    /* a hint holds for the line it was given for, and only in this feed
+     * (cleared after the call; another line may reuse its memory later) */
+    if (pm->hint.p && (sl->kind != NR_SL_SYSCALL || sl->result_annot.p != pm->hint.p))
+        pm->hint.p = NULL;
     switch (sl->kind) {
     case NR_SL_SYSCALL: case NR_SL_UNFINISHED: case NR_SL_RESUMED:
     case NR_SL_SIGNAL: case NR_SL_EXITED: case NR_SL_KILLED:
@@ -2375,10 +2338,7 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         call c;
         fill_call(pm, &c, sl->name, sl->args, sl, ts_ns);
         int rc = handle_call(pm, t, &c, err);
-        if (hint_for_line)
-            pm->hint.p = NULL;
-        else if (pm->hint.p)
-            hint_load_record(pm);
+        pm->hint.p = NULL;
         return rc;
     }
     case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);

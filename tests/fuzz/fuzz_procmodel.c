@@ -56,14 +56,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             p = nl ? nl + 1 : end;
         }
         nr_pm_where where = {"fuzz", ++line_no, line[cur], line_len[cur]};
-        /* the hint of the next line before this one is fed (as ingest gives
-         * it) or after; now and then none, as when another log's line comes next */
-        int hint_first = line_no % 3 == 0;
-        if (line[next] && hint_first)
-            nr_pm_prefetch(pm, &sl[next]);
         if (nr_pm_feed(pm, &sl[cur], -1, sl[cur].ts_form ? sl[cur].ts_ns : -1, &where, &err) < 0)
             goto done;
-        if (line[next] && !hint_first && line_no % 5 != 0)
+        if (line[next] && line_no % 5 != 0) /* now and then no hint, as when another log's line comes next */
             nr_pm_prefetch(pm, &sl[next]);
         cur = next;
     }
