@@ -100,6 +100,8 @@ static void pick_stamp(const nr_sline *sl, nr_ts_form *form, int64_t *ts)
  * accumulate from 0; lines without a stamp take the previous line's. */
 static int64_t normalize_ts(stream *s, const nr_sline *sl)
 {
+    if (sl->ts_form == NR_TS_UNIX && sl->ts2_form == NR_TS_NONE && s->seen_event) /* -ttt: as it is */
+        return s->last_ts = sl->ts_ns;
     nr_ts_form form;
     int64_t ts;
     pick_stamp(sl, &form, &ts);
@@ -226,10 +228,9 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
         s->where.text = s->chunk.text + pl->off;
         s->where.len = pl->len;
         s->where.line = s->chunk.first_line_no + s->next_line - 1;
-        if (s->sl->kind == NR_SL_BLANK)
-            continue;
         if (!is_event_kind(s->sl->kind)) {
-            NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
+            if (s->sl->kind != NR_SL_BLANK)
+                NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
             continue;
         }
         int64_t prev_ts = s->last_ts;

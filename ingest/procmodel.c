@@ -401,7 +401,7 @@ typedef struct fd_text {
     int64_t fd;
     nr_span annot;       /* empty when none */
     int32_t known_idx;   /* the ofd holding annot already; -1 when none */
-    nr_span rest;        /* the arguments after the fd's comma (empty at the end) */
+    const char *stop;    /* the end of argument 0: its comma, or the end of args (first_rest) */
 } fd_text;
 
 typedef struct call {
@@ -414,6 +414,14 @@ typedef struct call {
     int ok;
     int64_t result;               /* as logged (ev.result is -1 unless ok) */
 } call;
+
+/* The arguments after argument 0's comma (empty when it is the last), when
+ * c->first_split. */
+static inline nr_span first_rest(const call *c)
+{
+    const char *p = c->first.stop, *end = c->args.p + c->args.n;
+    return p < end ? (nr_span){p + 1, (size_t)(end - p - 1)} : (nr_span){end, 0};
+}
 
 struct nr_pm {
     size_t pending_clones;   /* tasks whose pending (unfinished) call is a clone: new tids look for them */
@@ -1383,7 +1391,7 @@ static inline __attribute__((always_inline)) int fd_text_known(const nr_pm *pm, 
     out->fd = v;
     out->annot = (nr_span){a, n};
     out->known_idx = idx;
-    out->rest = p < end ? (nr_span){p + 1, (size_t)(end - p - 1)} : (nr_span){end, 0};
+    out->stop = p;
     return 0;
 }
 
@@ -1440,7 +1448,7 @@ static int fd_text_quick(const nr_pm *pm, const task *t, nr_span args, fd_text *
     }
     if (p < end && *p != ',')
         return -1;
-    out->rest = p < end ? (nr_span){p + 1, (size_t)(end - p - 1)} : (nr_span){end, 0};
+    out->stop = p;
     return 0;
 }
 
@@ -1546,7 +1554,7 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
  * split of the whole). */
 static nr_span call_arg(const call *c, unsigned i)
 {
-    nr_span args = c->first_split && i > 0 ? c->first.rest : c->args;
+    nr_span args = c->first_split && i > 0 ? first_rest(c) : c->args;
     unsigned k = c->first_split && i > 0 ? i - 1 : i;
     nr_span arg;
     return sarg_flat(args, k, &arg) == 0 ? arg : nr_sarg(args, k);
@@ -1590,7 +1598,7 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
 {
     int64_t dirfd = AT_FDCWD_VALUE;
     nr_span dannot = {0};
-    nr_span arg = path_arg == 1 && c->first_split ? empty_string_arg(c->first.rest) : (nr_span){NULL, 0};
+    nr_span arg = path_arg == 1 && c->first_split ? empty_string_arg(first_rest(c)) : (nr_span){NULL, 0};
     if (!arg.p)
         arg = call_arg(c, (unsigned)path_arg);
     if (dirfd_arg == 0 && c->first_split) {
@@ -1690,7 +1698,7 @@ static nr_span open_flags_arg(const nr_pm *pm, const call *c)
     if (in->path_arg == 0 && in->flags_arg == 1)
         quick = word_after_path(c->args, known);
     else if (in->path_arg == 1 && in->flags_arg == 2 && c->first_split)
-        quick = word_after_path(c->first.rest, known);
+        quick = word_after_path(first_rest(c), known);
     return quick.p ? quick : call_arg(c, (unsigned)in->flags_arg);
 }
 
@@ -1961,7 +1969,7 @@ static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm
     if (h == NR_H_READ || h == NR_H_WRITE) {
         ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
     } else { /* explicit offset; preadv2/pwritev2 with -1 use and advance the fd's */
-        nr_span off_arg = c->first_split ? arg_after_string(c->first.rest, 2) : (nr_span){NULL, 0};
+        nr_span off_arg = c->first_split ? arg_after_string(first_rest(c), 2) : (nr_span){NULL, 0};
         int64_t off = arg_int(off_arg.p ? off_arg : call_arg(c, 3), -1);
         if (off == -1 && (span_eq(c->ev.syscall, "preadv2") || span_eq(c->ev.syscall, "pwritev2")))
             ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
