@@ -144,9 +144,6 @@ static inline int64_t nr__scale_up(int64_t code, uint64_t scale)
 uint32_t nr__store_crc32(const void *p, size_t n);
 /* The same by zlib's code alone (the tests' reference). */
 uint32_t nr__store_crc32_zlib(const void *p, size_t n);
-/* Tests: off != 0 makes the writer encode without AVX2 (the bytes must
- * not change). Not thread-safe: call before any writer exists. */
-void nr__store_no_avx2(int off);
 
 /* Opens a store held in memory (the fuzzer's entry point). The store borrows
  * data, which must outlive it; name is used in error messages. */

@@ -6,9 +6,6 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
 
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (ZSTD_ps_enable: zstd >= 1.5.1) */
 #include <zstd.h>
@@ -537,9 +534,11 @@ static uint8_t *put_8_small_codes(uint8_t *p, const int64_t *x)
 }
 #endif
 
-/* The svarints of x[0..rows) at p without AVX2; returns the end. Most
- * codes take one byte: with SSE2 eight such codes are written at once. */
-static uint8_t *put_codes_sse2(uint8_t *p, const int64_t *x, size_t rows)
+/* The svarints of x[0..rows) at p; returns the end. Most codes take one
+ * byte: with SSE2 eight such codes are written at once. (An AVX2 version,
+ * sixteen at a time, ran fewer instructions but took more CPU time:
+ * docs/performance.md, "Store writer, session 4".) */
+static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
 {
     size_t i = 0;
 #ifdef __SSE2__
@@ -556,57 +555,6 @@ static uint8_t *put_codes_sse2(uint8_t *p, const int64_t *x, size_t rows)
     for (; i < rows; i++)
         p = put_code(p, nr_zigzag(x[i]));
     return p;
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NR_CODES_AVX2 1
-/* Sixteen codes x[0..16) at p when all sixteen take one byte (AVX2: zig-zag
- * four per register, packed to bytes); returns NULL otherwise. */
-__attribute__((target("avx2"))) static inline uint8_t *put_16_small_codes(uint8_t *p, const int64_t *x)
-{
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i z[4], any = zero;
-    for (int k = 0; k < 4; k++) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(x + 4 * k));
-        z[k] = _mm256_xor_si256(_mm256_slli_epi64(v, 1), _mm256_cmpgt_epi64(zero, v));
-        any = _mm256_or_si256(any, z[k]);
-    }
-    if (!_mm256_testz_si256(any, _mm256_set1_epi64x(~INT64_C(0x7f))))
-        return NULL;
-    /* 64-bit lanes < 128 -> 16-bit -> bytes; packs work within 128-bit
-     * halves, so the bytes come out as rows 0 1 4 5 8 9 12 13 in the low
-     * half and 2 3 6 7 10 11 14 15 in the high one */
-    __m256i w = _mm256_packs_epi32(_mm256_packs_epi32(z[0], z[1]), _mm256_packs_epi32(z[2], z[3]));
-    __m256i b = _mm256_permute4x64_epi64(_mm256_packus_epi16(w, w), _MM_SHUFFLE(3, 1, 2, 0));
-    const __m128i order = _mm_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
-    _mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(_mm256_castsi256_si128(b), order));
-    return p + 16;
-}
-
-/* put_codes_sse2 sixteen codes at a time. */
-__attribute__((target("avx2"))) static uint8_t *put_codes_avx2(uint8_t *p, const int64_t *x, size_t rows)
-{
-    size_t i = 0;
-    for (; i + 16 <= rows; i += 16) {
-        uint8_t *q = put_16_small_codes(p, x + i);
-        p = q ? q : put_codes_sse2(p, x + i, 16);
-    }
-    return put_codes_sse2(p, x + i, rows - i);
-}
-#endif
-
-static int avx2_off_for_tests; /* set before any writer exists (tests only) */
-
-void nr__store_no_avx2(int off) { avx2_off_for_tests = off; }
-
-/* The svarints of x[0..rows) at p; returns the end. */
-static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
-{
-#ifdef NR_CODES_AVX2
-    if (!avx2_off_for_tests && __builtin_cpu_supports("avx2"))
-        return put_codes_avx2(p, x, rows);
-#endif
-    return put_codes_sse2(p, x, rows);
 }
 
 /* codes[i] = nr__scale_down(x[i], scale) for scale > 1, the exact

@@ -567,30 +567,6 @@ static void crc_matches_zlib(void **state)
     free(buf);
 }
 
-/* The writer's AVX2 path for one-byte codes gives the bytes of its SSE2
- * path: the mixed table (one- and multi-byte codes mixed within blocks of
- * 16) and the scaled table, written both ways. */
-static void avx2_codes_match_sse2(void **state)
-{
-    char a[300], b[300];
-    tmp_path(a, sizeof a, "avx2-a.nio");
-    tmp_path(b, sizeof b, "avx2-b.nio");
-    write_mixed(a, 0);
-    nr__store_no_avx2(1);
-    write_mixed(b, 0);
-    nr__store_no_avx2(0);
-    size_t na, nb;
-    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
-    assert_non_null(pa);
-    assert_non_null(pb);
-    assert_int_equal(na, nb);
-    assert_memory_equal(pa, pb, na);
-    free(pa);
-    free(pb);
-    unlink(a);
-    unlink(b);
-}
-
 /* An id outside its dictionary fails the call and leaves the table unusable. */
 static void append_rows_rejects_a_bad_id(void **state)
 {
@@ -1090,7 +1066,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(append_in_place_matches_set_and_end_row),
         cmocka_unit_test(scale_guess_is_checked),
         cmocka_unit_test(crc_matches_zlib),
-        cmocka_unit_test(avx2_codes_match_sse2),
         cmocka_unit_test(append_rows_rejects_a_bad_id),
         cmocka_unit_test(every_flipped_byte_is_detected),
         cmocka_unit_test(truncation_names_an_offset),
