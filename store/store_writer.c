@@ -426,14 +426,12 @@ static const int64_t *transform_i64(nr_store_writer *w, const nr_table_writer *t
             x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)b[i]);
         return x;
     }
-    case NR__I64_DELTA: {
-        uint64_t prev = 0;
-        for (size_t i = 0; i < rows; i++) {
-            x[i] = (int64_t)((uint64_t)v[i] - prev);
-            prev = (uint64_t)v[i];
-        }
+    case NR__I64_DELTA:
+        if (rows)
+            x[0] = v[0];
+        for (size_t i = 1; i < rows; i++) /* no carried variable: vectorized */
+            x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)v[i - 1]);
         return x;
-    }
     case NR__I64_KEY_DELTA:
         key_delta(&w->keys, x, v, t->cols[plan->dep[0]].i64, rows);
         return x;
