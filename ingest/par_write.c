@@ -3,10 +3,8 @@
  * own string table); a pool worker (or the caller, when the ring is full)
  * empties the oldest full one into the table with one nr_table_append_rows,
  * one writer at a time (flag `writing`). One mutex, one condition variable;
- * a batch belongs to the filler or to the writer, never to both.
- * Unthreaded, the one batch's I64 columns are the table's own buffers
- * (nr_table_next_rows): the batch is the rest of the current row group,
- * appended without a copy when the group is full and at finish. */
+ * a batch belongs to the filler or to the writer, never to both. Unthreaded,
+ * the one batch is written whenever it fills and at finish. */
 #include "par_write.h"
 
 #include <pthread.h>
@@ -18,6 +16,7 @@
 
 #define PAR_WRITE_BATCHES 8
 #define PAR_WRITE_ROWS 8192        /* rows of a batch handed to the workers */
+#define PAR_WRITE_ROWS_DIRECT 4096 /* rows of the one batch written unthreaded */
 /* Direct-mapped cache in front of a batch's names: syscall and errno repeat
  * a few short strings, and a hit costs two compares of words loaded from the
  * name instead of a hash, a call and a memcmp. */
@@ -40,13 +39,12 @@ typedef struct ev_batch {
     name_slot recent[NAME_CACHE_SLOTS]; /* recent names, by name_key */
     uint32_t empty_id;              /* 1 + id in names of "", 0 = not yet */
     size_t n;
-    int i64_borrowed;               /* i64 columns are the table's (unthreaded) */
 } ev_batch;
 
 struct nr_par_write {
     nr_table_writer *t;
     nr_par_lex *pool;  /* its workers write the queued batches; NULL: unthreaded */
-    size_t rows;       /* rows of the batch being filled */
+    size_t rows;       /* rows per batch */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     ev_batch batch[PAR_WRITE_BATCHES];
@@ -76,19 +74,16 @@ static void batch_clear(ev_batch *b)
     b->empty_id = 0;
 }
 
-/* Allocates b's columns for `rows` rows; the I64 ones only when they are
- * not to be borrowed from the table. */
-static int batch_alloc(ev_batch *b, size_t rows, int borrow_i64)
+static int batch_alloc(ev_batch *b, size_t rows)
 {
     nr_strtab_init(&b->names);
-    b->i64_borrowed = borrow_i64;
     for (size_t c = 0; c < NR_EV_COL_COUNT; c++) {
-        if (nr_events_table.cols[c].type != NR_COL_I64) {
-            if (!(b->ids[c] = malloc(rows * sizeof *b->ids[c])))
-                return NR_E_NOMEM;
-        } else if (!borrow_i64 && !(b->i64[c] = malloc(rows * sizeof *b->i64[c]))) {
+        if (nr_events_table.cols[c].type == NR_COL_I64)
+            b->i64[c] = malloc(rows * sizeof *b->i64[c]);
+        else
+            b->ids[c] = malloc(rows * sizeof *b->ids[c]);
+        if (!b->i64[c] && !b->ids[c])
             return NR_E_NOMEM;
-        }
     }
     return 0;
 }
@@ -96,8 +91,7 @@ static int batch_alloc(ev_batch *b, size_t rows, int borrow_i64)
 static void batch_free(ev_batch *b)
 {
     for (size_t c = 0; c < NR_EV_COL_COUNT; c++) {
-        if (!b->i64_borrowed)
-            free(b->i64[c]);
+        free(b->i64[c]);
         free(b->ids[c]);
     }
     nr_strtab_fini(&b->names);
@@ -143,13 +137,6 @@ static int write_side_work(void *ctx)
     return wrote;
 }
 
-/* Unthreaded: points the one batch's I64 columns at the table's next rows
- * and makes the batch as long as the rest of the row group. */
-static int borrow_group(nr_par_write *w, nr_error *err)
-{
-    return nr_table_next_rows(w->t, w->batch[0].i64, &w->rows, err);
-}
-
 int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out, nr_error *err)
 {
     *out = NULL;
@@ -157,19 +144,15 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
     if (!w)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     w->t = t;
-    w->rows = PAR_WRITE_ROWS;
+    w->rows = pool ? PAR_WRITE_ROWS : PAR_WRITE_ROWS_DIRECT;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     size_t nb = pool ? PAR_WRITE_BATCHES : 1;
     for (size_t i = 0; i < nb; i++)
-        if (batch_alloc(&w->batch[i], pool ? PAR_WRITE_ROWS : NR_STORE_ROWS_PER_GROUP, !pool) < 0) {
+        if (batch_alloc(&w->batch[i], w->rows) < 0) {
             nr_par_write_destroy(w);
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
         }
-    if (!pool && borrow_group(w, err) < 0) {
-        nr_par_write_destroy(w);
-        return NR_E_NOMEM;
-    }
     w->pool = pool; /* without workers: the same rows, written by the caller */
     if (pool)
         nr_par_lex_set_side_work(pool, write_side_work, w);
@@ -269,15 +252,13 @@ static int hand_over(nr_par_write *w, nr_error *err)
     return rc;
 }
 
-/* Unthreaded: appends the one batch (its I64 values already in place) and
- * points it at the next rows. */
+/* Unthreaded: writes the one batch and empties it. */
 static int write_direct(nr_par_write *w, nr_error *err)
 {
     ev_batch *b = &w->batch[0];
     int rc = b->n ? write_batch(w->t, b, err) : 0;
     batch_clear(b);
-    NR_TRY(rc);
-    return borrow_group(w, err);
+    return rc;
 }
 
 int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id, nr_error *err)

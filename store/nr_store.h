@@ -107,16 +107,6 @@ typedef struct nr_col_values {
  * cost is O(n + the dictionaries' sizes). */
 int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err);
 
-/* Where the next rows of the current row group go, for a caller that fills
- * the table's own column buffers instead of its own arrays (no copy):
- * sets i64[c], for every I64 column c, to the place of the group's next row
- * (NULL for STR columns) and *room to the rows left in the group (>= 1).
- * The caller writes values of rows 0..k (k <= *room) there and appends them
- * with nr_table_append_rows, passing these pointers as cols[c].i64: the
- * values are then already in place. The pointers stay valid until that
- * call; no set_* or other append may come between. Returns 0 or NR_E_NOMEM. */
-int nr_table_next_rows(nr_table_writer *t, int64_t **i64, size_t *room, nr_error *err);
-
 /* Flushes every table, writes the footer, fsyncs and renames into place. */
 int nr_store_writer_commit(nr_store_writer *w, nr_error *err);
 /* Frees the writer; if it was not committed, removes the temporary file.

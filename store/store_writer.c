@@ -894,11 +894,9 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
         NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP));
     }
     for (size_t c = 0; c < t->def->ncols; c++) {
-        if (t->def->cols[c].type == NR_COL_I64) {
-            int64_t *to = t->cols[c].i64 + t->nrows;
-            if (to != cols[c].i64 + from) /* else filled in place (nr_table_next_rows) */
-                memcpy(to, cols[c].i64 + from, k * sizeof(int64_t));
-        } else
+        if (t->def->cols[c].type == NR_COL_I64)
+            memcpy(t->cols[c].i64 + t->nrows, cols[c].i64 + from, k * sizeof(int64_t));
+        else
             NR_TRY(append_ids(t, c, &cols[c], from, k));
     }
     t->nrows += k;
@@ -927,17 +925,6 @@ int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n
         return nr_error_set(err, rc, "%s: table '%s': cannot append rows: %s%s", file, t->def->name,
                             nr_error_name(rc), rc == NR_E_INPUT ? " (a string id outside its dictionary)" : "");
     }
-    return 0;
-}
-
-int nr_table_next_rows(nr_table_writer *t, int64_t **i64, size_t *room, nr_error *err)
-{
-    if (t->cap < NR_STORE_ROWS_PER_GROUP && grow_columns(t, NR_STORE_ROWS_PER_GROUP) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory for table '%s'", t->store->out.target,
-                            t->def->name);
-    for (size_t c = 0; c < t->def->ncols; c++)
-        i64[c] = t->def->cols[c].type == NR_COL_I64 ? t->cols[c].i64 + t->nrows : NULL;
-    *room = NR_STORE_ROWS_PER_GROUP - t->nrows;
     return 0;
 }
 

@@ -373,90 +373,6 @@ static void append_rows_matches_set_and_end_row(void **state)
     unlink(b);
 }
 
-/* Rows [from, from + n) of the mixed table written straight into the
- * table's buffers (nr_table_next_rows), appended without a copy; n is at
- * most the room it reports (0: all of it). Returns the rows written. */
-static size_t append_mixed_in_place(nr_table_writer *t, size_t from, size_t n)
-{
-    nr_error err;
-    int64_t *col[5];
-    size_t room = 0;
-    if (nr_table_next_rows(t, col, &room, &err) != 0)
-        fail_msg("next_rows: %s", err.msg);
-    assert_true(room >= 1 && room <= NR_STORE_ROWS_PER_GROUP);
-    assert_null(col[2]);
-    assert_null(col[3]);
-    if (n == 0 || n > room)
-        n = room;
-    if (n > MIXED_ROWS - from)
-        n = MIXED_ROWS - from;
-    uint32_t *s_ids = malloc(n * sizeof *s_ids), *u_ids = malloc(n * sizeof *u_ids);
-    assert_true(s_ids && u_ids);
-    nr_strtab dict;
-    nr_strtab_init(&dict);
-    char buf[1100];
-    for (size_t k = 0; k < n; k++) {
-        size_t i = from + k;
-        col[0][k] = mixed_v(i);
-        col[1][k] = 1000000000 + (int64_t)i * 37;
-        col[4][k] = mixed_wild(i);
-        s_ids[k] = (uint32_t)nr_strtab_intern(&dict, buf, mixed_s(i, buf));
-        u_ids[k] = (uint32_t)nr_strtab_intern(&dict, i % 2 ? "even" : "", i % 2 ? 4 : 0);
-    }
-    const nr_col_values cols[5] = {{.i64 = col[0]}, {.i64 = col[1]}, {.ids = s_ids, .dict = &dict},
-                                   {.ids = u_ids, .dict = &dict}, {.i64 = col[4]}};
-    if (nr_table_append_rows(t, cols, n, &err) != 0)
-        fail_msg("append at row %zu: %s", from, err.msg);
-    nr_strtab_fini(&dict);
-    free(s_ids);
-    free(u_ids);
-    return n;
-}
-
-/* Rows filled in place (small batches, whole rests of row groups, a row
- * by hand in between) give the bytes of write_mixed. */
-static void append_in_place_matches_set_and_end_row(void **state)
-{
-    char a[300], b[300];
-    tmp_path(a, sizeof a, "inplace-a.nio");
-    tmp_path(b, sizeof b, "inplace-b.nio");
-    write_mixed(a, 0);
-    nr_error err;
-    nr_store_writer *w;
-    nr_table_writer *t;
-    assert_int_equal(nr_store_writer_create(b, &w, &err), 0);
-    assert_int_equal(nr_store_writer_add_table(w, &mixed_table, &t, &err), 0);
-    static const size_t batch[] = {1, 7, 1000, 0, 2, 0, 40000};
-    size_t row = 0;
-    for (size_t j = 0; j < sizeof batch / sizeof batch[0]; j++) {
-        row += append_mixed_in_place(t, row, batch[j]);
-        char buf[1100];
-        size_t n = mixed_s(row, buf);
-        nr_table_set_i64(t, 0, mixed_v(row));
-        nr_table_set_i64(t, 1, 1000000000 + (int64_t)row * 37);
-        nr_table_set_str(t, 2, buf, n);
-        nr_table_set_str(t, 3, row % 2 ? "even" : "", row % 2 ? 4 : 0);
-        nr_table_set_i64(t, 4, mixed_wild(row));
-        assert_int_equal(nr_table_end_row(t, &err), 0);
-        row++;
-    }
-    while (row < MIXED_ROWS)
-        row += append_mixed_in_place(t, row, 0);
-    if (nr_store_writer_commit(w, &err) != 0)
-        fail_msg("commit: %s", err.msg);
-    nr_store_writer_destroy(w);
-    size_t na, nb;
-    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
-    assert_non_null(pa);
-    assert_non_null(pb);
-    assert_int_equal(na, nb);
-    assert_memory_equal(pa, pb, na);
-    free(pa);
-    free(pb);
-    unlink(a);
-    unlink(b);
-}
-
 /* Column "late" of table scaled: multiples of 1000 (and -1) on the first
  * 2000 rows, so that a scale guessed from the first rows is 1000, then one
  * value that is not: the chunk's scale must be 1. Column "delta" the same in
@@ -1063,7 +979,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(same_rows_give_identical_bytes),
         cmocka_unit_test(keyed_transforms_round_trip),
         cmocka_unit_test(append_rows_matches_set_and_end_row),
-        cmocka_unit_test(append_in_place_matches_set_and_end_row),
         cmocka_unit_test(scale_guess_is_checked),
         cmocka_unit_test(crc_matches_zlib),
         cmocka_unit_test(append_rows_rejects_a_bad_id),
