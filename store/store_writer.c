@@ -535,7 +535,7 @@ static uint8_t *put_8_small_codes(uint8_t *p, const int64_t *x)
 /* The svarints of x[0..rows) at p; returns the end. Most codes take one
  * byte: with SSE2 eight such codes are written at once. (An AVX2 version,
  * sixteen at a time, ran fewer instructions but took more CPU time:
- * docs/performance.md, "Store writer, session 4".) */
+ * docs/performance.md, "Store writer and event hand-over, session 4".) */
 static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
 {
     size_t i = 0;
