@@ -142,6 +142,8 @@ static inline int64_t nr__scale_up(int64_t code, uint64_t scale)
 
 /* CRC-32 (zlib's polynomial) of n bytes. */
 uint32_t nr__store_crc32(const void *p, size_t n);
+/* The same by zlib's code alone (the tests' reference). */
+uint32_t nr__store_crc32_zlib(const void *p, size_t n);
 
 /* Opens a store held in memory (the fuzzer's entry point). The store borrows
  * data, which must outlive it; name is used in error messages. */

@@ -426,14 +426,12 @@ static const int64_t *transform_i64(nr_store_writer *w, const nr_table_writer *t
             x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)b[i]);
         return x;
     }
-    case NR__I64_DELTA: {
-        uint64_t prev = 0;
-        for (size_t i = 0; i < rows; i++) {
-            x[i] = (int64_t)((uint64_t)v[i] - prev);
-            prev = (uint64_t)v[i];
-        }
+    case NR__I64_DELTA:
+        if (rows)
+            x[0] = v[0];
+        for (size_t i = 1; i < rows; i++) /* no carried variable: vectorized */
+            x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)v[i - 1]);
         return x;
-    }
     case NR__I64_KEY_DELTA:
         key_delta(&w->keys, x, v, t->cols[plan->dep[0]].i64, rows);
         return x;
@@ -471,16 +469,16 @@ static int divides(const exact_divisor *e, uint64_t a)
     return (a & ((UINT64_C(1) << e->shift) - 1)) == 0 && (a >> e->shift) * e->inv <= e->limit;
 }
 
-/* The largest scale that divides every value but -1 (1 if none is > 1):
- * strace prints times in us, so ns values and their differences are
+/* The greatest common divisor of the values but -1 (0 when all are 0 or
+ * -1): strace prints times in us, so ns values and their differences are
  * multiples of 1000. The gcd changes a few times per chunk at most, so
  * each value costs a divisibility test by multiplication. */
-static uint64_t common_scale(const int64_t *x, size_t rows)
+static uint64_t values_gcd(const int64_t *x, size_t rows)
 {
     uint64_t g = 0;
     exact_divisor e = {0};
     for (size_t i = 0; i < rows; i++) {
-        if (x[i] == -1)
+        if ((uint64_t)x[i] + 1 <= 1) /* -1 or 0: divisible by any scale */
             continue;
         uint64_t a = x[i] < 0 ? 0 - (uint64_t)x[i] : (uint64_t)x[i];
         if (g == 0 || !divides(&e, a)) {
@@ -491,6 +489,12 @@ static uint64_t common_scale(const int64_t *x, size_t rows)
                 e = exact_divisor_of(g);
         }
     }
+    return g;
+}
+
+static uint64_t common_scale(const int64_t *x, size_t rows)
+{
+    uint64_t g = values_gcd(x, rows);
     return g > 1 ? g : 1;
 }
 
@@ -529,7 +533,9 @@ static uint8_t *put_8_small_codes(uint8_t *p, const int64_t *x)
 #endif
 
 /* The svarints of x[0..rows) at p; returns the end. Most codes take one
- * byte: with SSE2 eight such codes are written at once. */
+ * byte: with SSE2 eight such codes are written at once. (An AVX2 version,
+ * sixteen at a time, ran fewer instructions but took more CPU time:
+ * docs/performance.md, "Store writer and event hand-over, session 4".) */
 static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
 {
     size_t i = 0;
@@ -562,6 +568,39 @@ static void scale_codes(int64_t *codes, const int64_t *x, size_t rows, uint64_t 
             code = -(int64_t)(((0 - (uint64_t)x[i]) >> e.shift) * e.inv) - 1;
         codes[i] = code;
     }
+}
+
+/* scale_codes for a scale guessed from the first rows (scale_guess): the
+ * same codes when scale divides every value but -1, checked on the way
+ * (the test of `divides`, folded into the division's own product) in
+ * blocks of SCALE_CHECK_ROWS; returns 0 at the first block where it does
+ * not, with codes partly written. */
+#define SCALE_CHECK_ROWS 256u
+/* Rows whose greatest common divisor is the guess (see encode_i64). */
+#define SCALE_GUESS_ROWS 512u
+static int scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows, uint64_t scale)
+{
+    const exact_divisor e = exact_divisor_of(scale);
+    const uint64_t low = (UINT64_C(1) << e.shift) - 1;
+    for (size_t i = 0; i < rows;) {
+        size_t end = rows - i < SCALE_CHECK_ROWS ? rows : i + SCALE_CHECK_ROWS;
+        uint64_t bad = 0;
+        for (; i < end; i++) {
+            /* a = |x[i]|, but 0 for -1; the code of a negative value is
+             * -q - 1 = ~q (-1 for -1) */
+            uint64_t a = (uint64_t)x[i], sign = 0;
+            if (x[i] < 0) {
+                sign = UINT64_MAX;
+                a = x[i] == -1 ? 0 : 0 - a;
+            }
+            const uint64_t q = (a >> e.shift) * e.inv;
+            bad |= (a & low) | (uint64_t)(q > e.limit);
+            codes[i] = (int64_t)(q ^ sign);
+        }
+        if (bad)
+            return 0;
+    }
+    return 1;
 }
 
 /* Whether every x[i] equals x[0] (tid = pid, no second file, no phase):
@@ -600,6 +639,41 @@ static uint8_t *put_constant(uint8_t *p, int64_t x0, uint64_t scale, size_t rows
     return p;
 }
 
+/* The scale of the (not constant) transformed values *x of column c
+ * (common_scale), and *x replaced by their codes when it is > 1. The gcd of
+ * the first SCALE_GUESS_ROWS is only a guess, checked while scaling the
+ * rest; when it fails, the exact gcd is computed and the codes again (the
+ * values transformed again when they were scaled in place). */
+static int scale_column(nr_store_writer *w, const nr_table_writer *t, size_t c, const int64_t **x,
+                        uint64_t *scale)
+{
+    size_t rows = t->nrows;
+    size_t head = rows < SCALE_GUESS_ROWS ? rows : SCALE_GUESS_ROWS;
+    uint64_t g = values_gcd(*x, head);
+    if (g == 0 && head < rows) /* no guess from the first rows: the gcd of the rest */
+        g = values_gcd(*x + head, rows - head);
+    else if (g > 1 && head < rows) {
+        if (scale_codes_checked(w->xs, *x, rows, g)) {
+            *x = w->xs;
+            *scale = g;
+            return 0;
+        }
+        if (*x == w->xs) { /* partly scaled in place: transform again */
+            const col_plan *plan = &t->plans[c];
+            if (plan->transform >= NR__I64_KEY_DELTA)
+                NR_TRY(nr__keymap_reset(&w->keys, t->cols[plan->dep[0]].i64, rows));
+            *x = transform_i64(w, t, c);
+        }
+        g = values_gcd(*x, rows);
+    }
+    *scale = g > 1 ? g : 1;
+    if (g > 1) {
+        scale_codes(w->xs, *x, rows, g); /* in place unless x is the column itself */
+        *x = w->xs;
+    }
+    return 0;
+}
+
 /* Encodes I64 column c of t into w->raw (FORMAT.md, "I64 chunks, version 2"). */
 static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
 {
@@ -611,22 +685,21 @@ static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
         NR_TRY(nr__keymap_reset(&w->keys, t->cols[plan->dep[0]].i64, rows));
     const int64_t *x = transform_i64(w, t, c);
     const int constant = all_equal(x, rows);
-    uint64_t scale = common_scale(x, constant ? 1 : rows);
+    uint64_t scale;
+    if (constant)
+        scale = common_scale(x, 1); /* the gcd of equal values is the first one's */
+    else
+        NR_TRY(scale_column(w, t, c, &x, &scale));
     uint8_t *p = w->raw.data;
     *p++ = (uint8_t)plan->transform;
     for (size_t k = 0; k < 2; k++)
         if (plan->dep[k] >= 0)
             p = put_uvarint(p, (uint64_t)plan->dep[k]);
     p = put_uvarint(p, scale);
-    if (constant) {
+    if (constant)
         p = put_constant(p, x[0], scale, rows);
-    } else {
-        if (scale > 1) {
-            scale_codes(w->xs, x, rows, scale); /* in place unless x is the column itself */
-            x = w->xs;
-        }
-        p = put_codes(p, x, rows);
-    }
+    else
+        p = put_codes(p, x, rows); /* scaled above */
     w->raw.len = (size_t)(p - w->raw.data);
     return 0;
 }

@@ -373,6 +373,116 @@ static void append_rows_matches_set_and_end_row(void **state)
     unlink(b);
 }
 
+/* Column "late" of table scaled: multiples of 1000 (and -1) on the first
+ * 2000 rows, so that a scale guessed from the first rows is 1000, then one
+ * value that is not: the chunk's scale must be 1. Column "delta" the same in
+ * its differences; column "fits": multiples of 3000 and -1 throughout;
+ * column "zeros": only 0 and -1 on the first 1000 rows (no guess), then
+ * multiples of 5000. */
+static const nr_col_def scaled_cols[] = {I64("late"), DELTA("delta"), I64("fits"), I64("zeros")};
+static const nr_table_def scaled_table = {"scaled", scaled_cols, 4};
+enum { SCALED_ROWS = 3000, SCALED_ODD_ROW = 2000 };
+
+static void scaled_row(size_t i, int64_t *v)
+{
+    v[0] = i % 7 == 3 ? -1 : (int64_t)(i * 1000) - 500000;
+    v[1] = (int64_t)(i * 1000);
+    v[2] = i % 5 == 1 ? -1 : (int64_t)(i * 3000) - 3000000;
+    v[3] = i < 1000 ? -(int64_t)(i % 2) : (int64_t)(i * 5000);
+    if (i == SCALED_ODD_ROW) {
+        v[0] = 1234567;
+        v[1] += 1; /* two differences that are not multiples of 1000 */
+    }
+}
+
+static size_t uvarint_len(uint64_t v)
+{
+    size_t n = 1;
+    for (; v >= 0x80; v >>= 7)
+        n++;
+    return n;
+}
+
+/* Round trip of the scaled table, and the raw sizes of scale 1 ("late"),
+ * 3000 ("fits") and 5000 ("zeros") counted here from the format: transform byte,
+ * scale uvarint, then one zig-zag varint per code. */
+static void scale_guess_is_checked(void **state)
+{
+    char path[300];
+    tmp_path(path, sizeof path, "scaled.nio");
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &scaled_table, &t, &err), 0);
+    int64_t v[4];
+    size_t late_raw = 1 + 1, fits_raw = 1 + 2, zeros_raw = 1 + 2; /* uvarint 1: one byte; 3000, 5000: two */
+    for (size_t i = 0; i < SCALED_ROWS; i++) {
+        scaled_row(i, v);
+        for (size_t c = 0; c < 4; c++)
+            nr_table_set_i64(t, c, v[c]);
+        assert_int_equal(nr_table_end_row(t, &err), 0);
+        late_raw += uvarint_len(((uint64_t)v[0] << 1) ^ (uint64_t)(v[0] >> 63));
+        int64_t code = v[2] == -1 ? -1 : v[2] >= 0 ? v[2] / 3000 : v[2] / 3000 - 1;
+        fits_raw += uvarint_len(((uint64_t)code << 1) ^ (uint64_t)(code >> 63));
+        code = v[3] / 5000; /* 0, -1 or positive */
+        zeros_raw += uvarint_len(((uint64_t)code << 1) ^ (uint64_t)(code >> 63));
+    }
+    assert_int_equal(nr_store_writer_commit(w, &err), 0);
+    nr_store_writer_destroy(w);
+    nr_store *s;
+    if (nr_store_open(path, &s, &err) != 0)
+        fail_msg("open: %s", err.msg);
+    const nr_store_table *st = nr_store_find_table(s, "scaled");
+    nr_col_info info;
+    nr_store_col_info(st, 0, &info);
+    assert_int_equal(info.raw_bytes, late_raw);
+    nr_store_col_info(st, 2, &info);
+    assert_int_equal(info.raw_bytes, fits_raw);
+    nr_store_col_info(st, 3, &info);
+    assert_int_equal(info.raw_bytes, zeros_raw);
+    nr_col_chunk c[4];
+    for (size_t col = 0; col < 4; col++) {
+        nr_col_chunk_init(&c[col]);
+        if (nr_store_read_chunk(st, col, 0, &c[col], &err) != 0)
+            fail_msg("col %zu: %s", col, err.msg);
+        assert_int_equal(c[col].n, SCALED_ROWS);
+    }
+    for (size_t i = 0; i < SCALED_ROWS; i++) {
+        scaled_row(i, v);
+        for (size_t col = 0; col < 4; col++)
+            if (c[col].i64[i] != v[col])
+                fail_msg("row %zu col %zu: %lld, expected %lld", i, col, (long long)c[col].i64[i], (long long)v[col]);
+    }
+    for (size_t col = 0; col < 4; col++)
+        nr_col_chunk_fini(&c[col]);
+    nr_store_close(s);
+    unlink(path);
+}
+
+/* nr__store_crc32 (carry-less multiplies where the CPU has them) equals
+ * zlib's crc32 on every length from 0 to 600 at every alignment mod 16,
+ * and on 1 MiB; and the check value of "123456789" is 0xCBF43926. */
+static void crc_matches_zlib(void **state)
+{
+    enum { BIG = 1 << 20 };
+    unsigned char *buf = malloc(BIG + 16);
+    assert_non_null(buf);
+    for (size_t i = 0; i < BIG + 16; i++)
+        buf[i] = (unsigned char)(lcg(i) >> 24);
+    for (size_t off = 0; off < 16; off++)
+        for (size_t n = 0; n <= 600; n++)
+            if (nr__store_crc32(buf + off, n) != nr__store_crc32_zlib(buf + off, n))
+                fail_msg("offset %zu length %zu", off, n);
+    assert_int_equal(nr__store_crc32(buf + 3, BIG), nr__store_crc32_zlib(buf + 3, BIG));
+    memset(buf, 0xff, 4096);
+    assert_int_equal(nr__store_crc32(buf, 4096), nr__store_crc32_zlib(buf, 4096));
+    assert_int_equal(nr__store_crc32("123456789", 9), 0xCBF43926u);
+    assert_int_equal(nr__store_crc32("1234567890123456789012345678901234567890123456789012345678901234567890", 70),
+                     nr__store_crc32_zlib("1234567890123456789012345678901234567890123456789012345678901234567890", 70));
+    free(buf);
+}
+
 /* An id outside its dictionary fails the call and leaves the table unusable. */
 static void append_rows_rejects_a_bad_id(void **state)
 {
@@ -869,6 +979,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(same_rows_give_identical_bytes),
         cmocka_unit_test(keyed_transforms_round_trip),
         cmocka_unit_test(append_rows_matches_set_and_end_row),
+        cmocka_unit_test(scale_guess_is_checked),
+        cmocka_unit_test(crc_matches_zlib),
         cmocka_unit_test(append_rows_rejects_a_bad_id),
         cmocka_unit_test(every_flipped_byte_is_detected),
         cmocka_unit_test(truncation_names_an_offset),
