@@ -43,6 +43,10 @@
  * on the chunk's bytes only (same rows, same file). */
 #define TRIAL_BYTES 4096u
 #define FAST_SLACK 16u
+/* A column's trial decides for its next TRIAL_EVERY small-code chunks: a
+ * column keeps its kind of data from one row group to the next, and the
+ * trial costs about 3% of an ingest when taken for every chunk. */
+#define TRIAL_EVERY 16u
 
 /* Footer entry of a written chunk. */
 typedef struct chunk_entry {
@@ -75,6 +79,8 @@ typedef struct col_buf {
     uint64_t set_serial; /* row serial of the last set; checks that rows are complete */
     uint32_t *remap;     /* STR, nr_table_append_rows: 1 + id in strings of a dict id; 0 = not yet */
     size_t remap_len, remap_cap;
+    unsigned small_chunks; /* small-code chunks compressed so far (TRIAL_EVERY) */
+    int fast_pick;         /* the last trial chose the accelerated context */
 } col_buf;
 
 struct nr_table_writer {
@@ -746,19 +752,24 @@ static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
     return encode_dict(w, t, c);
 }
 
-/* Compresses w->raw into w->packed (capacity bound); returns the frame's
- * size or a zstd error code. A small-code chunk is first tried on its
- * first TRIAL_BYTES with both contexts (frames thrown away); the
- * accelerated context compresses the chunk when its trial frame was at
- * most 1/FAST_SLACK larger (see SMALL_CODE_BYTES). */
-static size_t compress_chunk(nr_store_writer *w, size_t rows, size_t bound)
+/* Compresses w->raw, a chunk of column cb, into w->packed (capacity
+ * bound); returns the frame's size or a zstd error code. Every
+ * TRIAL_EVERY-th small-code chunk of a column, from its first, is tried on
+ * its first TRIAL_BYTES with both contexts (frames thrown away); that
+ * chunk and the column's next small-code chunks until the next trial use
+ * the accelerated context when its trial frame was at most 1/FAST_SLACK
+ * larger (see SMALL_CODE_BYTES). */
+static size_t compress_chunk(nr_store_writer *w, col_buf *cb, size_t rows, size_t bound)
 {
     ZSTD_CCtx *cctx = w->cctx;
     if (w->fast && w->raw.len <= rows * SMALL_CODE_BYTES) {
-        size_t sample = w->raw.len < TRIAL_BYTES ? w->raw.len : TRIAL_BYTES;
-        size_t n = ZSTD_compress2(w->cctx, w->packed.data, bound, w->raw.data, sample);
-        size_t m = ZSTD_compress2(w->fast, w->packed.data, bound, w->raw.data, sample);
-        if (!ZSTD_isError(n) && !ZSTD_isError(m) && m <= n + n / FAST_SLACK)
+        if (cb->small_chunks++ % TRIAL_EVERY == 0) {
+            size_t sample = w->raw.len < TRIAL_BYTES ? w->raw.len : TRIAL_BYTES;
+            size_t n = ZSTD_compress2(w->cctx, w->packed.data, bound, w->raw.data, sample);
+            size_t m = ZSTD_compress2(w->fast, w->packed.data, bound, w->raw.data, sample);
+            cb->fast_pick = !ZSTD_isError(n) && !ZSTD_isError(m) && m <= n + n / FAST_SLACK;
+        }
+        if (cb->fast_pick)
             cctx = w->fast;
     }
     return ZSTD_compress2(cctx, w->packed.data, bound, w->raw.data, w->raw.len);
@@ -778,7 +789,7 @@ static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_erro
     size_t bound = ZSTD_compressBound(w->raw.len);
     if (NR_GROW(w->packed.data, w->packed.cap, bound) < 0)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
-    size_t n = compress_chunk(w, t->nrows, bound);
+    size_t n = compress_chunk(w, &t->cols[c], t->nrows, bound);
     if (ZSTD_isError(n))
         return nr_error_set(err, NR_E_IO, "%s: zstd: %s", file, ZSTD_getErrorName(n));
     if (NR_GROW(t->chunks, t->chunks_cap, t->nchunks + 1) < 0)
