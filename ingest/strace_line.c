@@ -322,191 +322,157 @@ static inline __attribute__((always_inline)) const char *scan_group(const char *
 }
 
 #ifdef NR__SLINE_AVX2
-/* The scan of a call's arguments for their closing ')' over 64-byte
- * windows of bit masks (as in simdjson's stage 1, without its carries):
- * one classification of each window gives the bytes that any of
- * scan_group, skip_quoted and skip_angle look at, and the quotes alone;
- * each state then steps from bit to bit, ignoring the bytes it does not
- * look at. The answers are those of scan_group(.., STOP_AT_CLOSE_PAREN).
- * AVX2 only (vpshufb); without it scan_group does the work. */
-typedef struct scan_win {
-    const char *base; /* the masks cover base..base+64, inside the line */
-    const char *end;
-    uint64_t special; /* " ( ) [ ] { } < > and backslash, not yet consumed */
-    uint64_t quote;   /* " not yet consumed */
-} scan_win;
-
-/* Bit i set when byte i of the 64 at p is special (see scan_win); *quote
- * the same for '"'. Two exact-match lookups by the low nibble (vpshufb;
- * a byte with its high bit set looks up 0): one table holds " ( ) [ \ ] >,
- * the other { < } (their low nibbles clash with [ \ ]); a byte is special
- * when it equals its entry in either. The entries of unused nibbles are 0,
- * and 1 for nibble 0, so that no byte with that low nibble equals them. */
-__attribute__((target("avx2"))) static inline uint64_t win_classify(const char *p, uint64_t *quote)
+/* The scan of a call's arguments for their closing ')' over 32-byte bit
+ * masks of the bytes that any of scan_group, skip_quoted and skip_angle
+ * look at. AVX2 only (vpshufb); without it scan_group does the work.
+ *
+ * Bit i set when byte i of the 32 at p is one of " ( ) [ ] { } < > and
+ * backslash. Two exact-match lookups by the low nibble (vpshufb; a byte
+ * with its high bit set looks up 0): one table holds " ( ) [ \ ] >, the
+ * other { < } (their low nibbles clash with [ \ ]); a byte is special when
+ * it equals its entry in either. The entries of unused nibbles are 0, and
+ * 1 for nibble 0, so that no byte with that low nibble equals them. */
+__attribute__((target("avx2"))) static inline uint32_t special32(const char *p)
 {
     const __m256i first = _mm256_setr_epi8(1, 0, '"', 0, 0, 0, 0, 0, '(', ')', 0, '[', '\\', ']', '>', 0,
                                            1, 0, '"', 0, 0, 0, 0, 0, '(', ')', 0, '[', '\\', ']', '>', 0);
     const __m256i second = _mm256_setr_epi8(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{', '<', '}', 0, 0,
                                             1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{', '<', '}', 0, 0);
-    const __m256i dq = _mm256_set1_epi8('"');
-    uint64_t special = 0, q = 0;
-    for (int k = 0; k < 2; k++) {
-        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k));
-        const __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, v), v),
-                                            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(second, v), v));
-        special |= (uint64_t)(uint32_t)_mm256_movemask_epi8(hit) << (32 * k);
-        q |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, dq)) << (32 * k);
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, v), v),
+                                        _mm256_cmpeq_epi8(_mm256_shuffle_epi8(second, v), v));
+    return (uint32_t)_mm256_movemask_epi8(hit);
+}
+
+/* Bit i set when byte i of the 32 at p is '"'. */
+__attribute__((target("avx2"))) static inline uint32_t quote32(const char *p)
+{
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+}
+
+/* The first '"' at or after p, or end; 32 bytes a step, the last 1 to 31
+ * as the 32 bytes that end at end (readable: the line has 64 before end). */
+__attribute__((target("avx2"))) static inline const char *find_quote32(const char *p, const char *end)
+{
+    for (; end - p >= 32; p += 32) {
+        const uint32_t m = quote32(p);
+        if (m)
+            return p + __builtin_ctz(m);
     }
-    *quote = q;
-    return special;
+    if (p >= end)
+        return end;
+    const uint32_t m = quote32(end - 32) >> (32 - (end - p));
+    return m ? p + __builtin_ctz(m) : end;
 }
 
-/* Classifies the window from `from` (< end; the last 64 bytes of the line
- * when fewer follow), the bytes before `from` consumed. */
-__attribute__((target("avx2"))) static inline void win_at(scan_win *w, const char *from)
+/* skip_quoted over 32-byte quote masks: start is just after an opening
+ * '"'; returns just after the closing quote, or NULL when the line ends
+ * first (where skip_quoted returns end and the scan then ends). */
+__attribute__((target("avx2"))) static inline const char *skip_quoted32(const char *start, const char *end)
 {
-    const char *base = w->end - from >= 64 ? from : w->end - 64;
-    uint64_t quote, special = win_classify(base, &quote);
-    const uint64_t keep = ~0ULL << (from - base);
-    w->base = base;
-    w->special = special & keep;
-    w->quote = quote & keep;
-}
-
-/* Consumes the bytes before x (x may lie past the window or at the end). */
-__attribute__((target("avx2"))) static inline void win_skip_to(scan_win *w, const char *x)
-{
-    const size_t off = (size_t)(x - w->base);
-    if (off < 64) {
-        const uint64_t keep = ~0ULL << off;
-        w->special &= keep;
-        w->quote &= keep;
-    } else if (x < w->end) {
-        win_at(w, x);
-    } else {
-        w->base = w->end - 64;
-        w->special = w->quote = 0;
-    }
-}
-
-/* Consumes and returns the next special byte, or NULL at the end. */
-__attribute__((target("avx2"))) static inline const char *win_next_special(scan_win *w)
-{
-    while (w->special == 0) {
-        if (w->end - w->base <= 64)
+    for (const char *p = start;;) {
+        const char *q = find_quote32(p, end);
+        if (q == end)
             return NULL;
-        win_at(w, w->base + 64);
-    }
-    const char *s = w->base + __builtin_ctzll(w->special);
-    w->special &= w->special - 1;
-    return s;
-}
-
-/* skip_quoted: start is just after an opening '"'; consumes the string up
- * to its closing quote; 0 when the line ends first. */
-__attribute__((target("avx2"))) static inline int win_skip_quoted(scan_win *w, const char *start)
-{
-    win_skip_to(w, start);
-    for (;;) {
-        while (w->quote == 0) {
-            if (w->end - w->base <= 64)
-                return 0;
-            win_at(w, w->base + 64);
-        }
-        const char *q = w->base + __builtin_ctzll(w->quote);
-        win_skip_to(w, q + 1);
         if (q == start || q[-1] != '\\')
-            return 1;
+            return q + 1;
         size_t backslashes = 0;
         while (q - backslashes > start && q[-1 - (ptrdiff_t)backslashes] == '\\')
             backslashes++;
         if (backslashes % 2 == 0)
-            return 1;
+            return q + 1;
+        p = q + 1;
     }
 }
 
-/* skip_angle: consumes up to the '>' that closes the '<' before the next
- * byte; 0 when the line ends first. */
-__attribute__((target("avx2"))) static inline int win_skip_angle(scan_win *w)
+/* 32 bytes of special32 bits: base..base+32 (only bytes before end
+ * flagged; the bytes before end - 32 are the line's). */
+typedef struct scan32 {
+    const char *base, *end;
+    uint32_t special; /* not yet consumed */
+} scan32;
+
+/* Classifies from `from` (the 32 bytes there, or those ending at end). */
+__attribute__((target("avx2"))) static inline void scan32_at(scan32 *w, const char *from)
 {
-    int depth = 1, brackets = 0;
-    for (;;) {
-        const char *s = win_next_special(w);
-        if (!s)
-            return 0;
-        if (*s == '>' && brackets == 0) { /* the commonest: the end of "</path>" */
-            if (--depth == 0)
-                return 1;
-            continue;
-        }
-        switch (*s) {
-        case '\\':
-            win_skip_to(w, s + 2);
-            break;
-        case '"':
-            if (!win_skip_quoted(w, s + 1))
-                return 0;
-            break;
-        case '[':
-            brackets++;
-            break;
-        case ']':
-            if (brackets > 0)
-                brackets--;
-            break;
-        case '<':
-            depth++;
-            break;
-        case '>':
-            if (!(brackets > 0 && s[-1] == '-') && --depth == 0)
-                return 1;
-            break;
-        default: /* ( ) { }: not looked at inside an annotation */
-            break;
-        }
-    }
+    w->base = from;
+    if (w->end - from >= 32)
+        w->special = special32(from);
+    else if (from < w->end)
+        w->special = special32(w->end - 32) >> (32 - (w->end - from));
+    else
+        w->special = 0;
 }
 
-/* scan_group(p, end, STOP_AT_CLOSE_PAREN) over windows; the 64 bytes
- * before end must be readable. */
-__attribute__((target("avx2"), noinline)) static const char *win_find_close_paren(const char *p, const char *end)
+/* Consumes and returns the next special byte, or NULL at the end. */
+__attribute__((target("avx2"))) static inline const char *scan32_next(scan32 *w)
 {
-    if (p >= end)
-        return NULL;
-    scan_win w = {.end = end};
-    win_at(&w, p);
+    while (w->special == 0) {
+        if (w->end - w->base <= 32)
+            return NULL;
+        scan32_at(w, w->base + 32);
+    }
+    const char *s = w->base + __builtin_ctz(w->special);
+    w->special &= w->special - 1;
+    return s;
+}
+
+/* scan_group(p, end, STOP_AT_CLOSE_PAREN) over 32-byte masks of
+ * special32: a quoted string is skipped by its quotes alone (its bytes are
+ * not classified), an annotation whose next special bytes are its '>' (or
+ * '[', ']', '>') by the mask, any other by skip_annotation. The 64 bytes before end are readable. */
+__attribute__((target("avx2"), noinline)) static const char *walk_find_close_paren(const char *p, const char *end)
+{
     int depth = 0;
+    scan32 w = {.end = end};
+    scan32_at(&w, p);
     for (;;) {
-        const char *s = win_next_special(&w);
+        const char *s = scan32_next(&w);
         if (!s)
             return NULL;
         switch (*s) {
-        case '"':
-            if (!win_skip_quoted(&w, s + 1))
-                return NULL;
-            break;
-        case '(':
-        case '[':
-        case '{':
-            depth++;
-            break;
         case ')':
             if (depth == 0)
                 return s;
             depth--;
             break;
+        case '"': {
+            const char *q = skip_quoted32(s + 1, end);
+            if (!q)
+                return NULL;
+            scan32_at(&w, q);
+            break;
+        }
+        case '<': {
+            if (s + 1 < end && s[1] == '<') { /* "1<<28" shift in futex ops */
+                scan32_at(&w, s + 2);
+                break;
+            }
+            const scan32 at_lt = w;
+            const char *gt = scan32_next(&w);
+            if (gt && *gt == '[') { /* "pipe:[884321]": one [...] pair, its ']' next */
+                const char *rb = scan32_next(&w);
+                gt = rb && *rb == ']' ? scan32_next(&w) : NULL;
+            }
+            if (gt && *gt == '>') /* nothing else skip_angle looks at before it */
+                break;
+            w = at_lt;
+            const char *q = skip_annotation(s + 1, end);
+            if (!q)
+                return NULL;
+            scan32_at(&w, q);
+            break;
+        }
+        case '(':
+        case '[':
+        case '{':
+            depth++;
+            break;
         case ']':
         case '}':
             if (depth > 0)
                 depth--;
-            break;
-        case '<':
-            if (s + 1 < end && s[1] == '<') { /* "1<<28" shift in futex ops */
-                win_skip_to(&w, s + 2);
-                break;
-            }
-            if (!win_skip_angle(&w))
-                return NULL;
             break;
         default: /* '>' and backslash: not looked at outside annotations and strings */
             break;
@@ -1094,7 +1060,7 @@ static inline const char *find_args_close(const char *line, const char *args, co
 {
 #ifdef NR__SLINE_AVX2
     if (end - line >= 64 && !avx2_off_for_tests && __builtin_cpu_supports("avx2"))
-        return win_find_close_paren(args, end);
+        return walk_find_close_paren(args, end);
 #endif
     (void)line;
     return scan_group(args, end, STOP_AT_CLOSE_PAREN);
