@@ -418,6 +418,30 @@ __attribute__((target("avx2"))) static inline const char *scan32_next(scan32 *w)
     return s;
 }
 
+/* The '>' that ends the annotation body whose bytes w holds next, when
+ * the next special bytes are that '>' or '[', ']', '>' ("pipe:[884321]"),
+ * consumed; NULL otherwise (w then used up: the caller keeps a copy).
+ * Where it answers, skip_angle and simple_annotation_end answer the same:
+ * the bytes before the '>' hold nothing else they look at. */
+__attribute__((target("avx2"))) static inline const char *scan32_annotation_end(scan32 *w)
+{
+    const char *gt = scan32_next(w);
+    if (gt && *gt == '[') {
+        const char *rb = scan32_next(w);
+        gt = rb && *rb == ']' ? scan32_next(w) : NULL;
+    }
+    return gt && *gt == '>' ? gt : NULL;
+}
+
+/* scan32_annotation_end of the body at p; the 64 bytes before end are
+ * readable. */
+__attribute__((target("avx2"), noinline)) static const char *annotation_end32(const char *p, const char *end)
+{
+    scan32 w = {.end = end};
+    scan32_at(&w, p);
+    return scan32_annotation_end(&w);
+}
+
 /* scan_group(p, end, STOP_AT_CLOSE_PAREN) over 32-byte masks of
  * special32: a quoted string is skipped by its quotes alone (its bytes are
  * not classified), an annotation whose next special bytes are its '>' (or
@@ -431,52 +455,37 @@ __attribute__((target("avx2"), noinline)) static const char *walk_find_close_par
         const char *s = scan32_next(&w);
         if (!s)
             return NULL;
-        switch (*s) {
-        case ')':
+        const char c = *s;
+        /* the commonest bytes first, tested in the order a call line has
+           them most often (a ')' ends every scan): fewer steps than a
+           jump table */
+        if (c == ')') {
             if (depth == 0)
                 return s;
             depth--;
-            break;
-        case '"': {
-            const char *q = skip_quoted32(s + 1, end);
-            if (!q)
-                return NULL;
-            scan32_at(&w, q);
-            break;
-        }
-        case '<': {
+        } else if (c == '<') {
             if (s + 1 < end && s[1] == '<') { /* "1<<28" shift in futex ops */
                 scan32_at(&w, s + 2);
-                break;
+                continue;
             }
             const scan32 at_lt = w;
-            const char *gt = scan32_next(&w);
-            if (gt && *gt == '[') { /* "pipe:[884321]": one [...] pair, its ']' next */
-                const char *rb = scan32_next(&w);
-                gt = rb && *rb == ']' ? scan32_next(&w) : NULL;
-            }
-            if (gt && *gt == '>') /* nothing else skip_angle looks at before it */
-                break;
+            if (scan32_annotation_end(&w))
+                continue;
             w = at_lt;
             const char *q = skip_annotation(s + 1, end);
             if (!q)
                 return NULL;
             scan32_at(&w, q);
-            break;
-        }
-        case '(':
-        case '[':
-        case '{':
+        } else if (c == '"') {
+            const char *q = skip_quoted32(s + 1, end);
+            if (!q)
+                return NULL;
+            scan32_at(&w, q);
+        } else if (c == '(' || c == '[' || c == '{') {
             depth++;
-            break;
-        case ']':
-        case '}':
-            if (depth > 0)
-                depth--;
-            break;
-        default: /* '>' and backslash: not looked at outside annotations and strings */
-            break;
-        }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        } /* else '>' and backslash: not looked at outside annotations and strings */
     }
 }
 #endif
@@ -956,12 +965,81 @@ static inline int parse_duration_to_end(const char *p, const char *end, int64_t 
     return parse_duration(p, end, ns) == end;
 }
 
+/* Length of the run of [A-Za-z0-9_] at p, up to 16 (the 16 bytes at p
+ * readable). */
+static inline unsigned ident_run16(const char *p)
+{
+#ifdef __SSE2__
+    const __m128i v = load16(p);
+    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i m = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))), _mm_set1_epi8((char)(0x80 + 26)));
+    m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10))));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    return (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(m));
+#else
+    unsigned n = 0;
+    while (n < 16 && is_ident(p[n]))
+        n++;
+    return n;
+#endif
+}
+
+static int avx2_off_for_tests;
+
+void nr__sline_no_avx2(int off) { avx2_off_for_tests = off; }
+
+/* Whether the 32-byte AVX2 scans may run on the line that ends at end:
+ * the CPU has AVX2 and the line (from line) has the 64 bytes they read. */
+static inline int wide_scans(const char *line, const char *end)
+{
+#ifdef NR__SLINE_AVX2
+    return end - line >= 64 && !avx2_off_for_tests && __builtin_cpu_supports("avx2");
+#else
+    (void)line, (void)end;
+    return 0;
+#endif
+}
+
+/* scan_group for the ')' that closes the group from p, out of line: the
+ * caller's fast path (find_close_paren) then saves no registers for it. */
+static __attribute__((noinline)) const char *scan_close_paren(const char *p, const char *end)
+{
+    return scan_group(p, end, STOP_AT_CLOSE_PAREN);
+}
+
+/* The ')' that closes the group from p (scan_group), over 32-byte masks
+ * when wide (see wide_scans). */
+static inline __attribute__((always_inline)) const char *find_close_paren(const char *p, const char *end, int wide)
+{
+#ifdef NR__SLINE_AVX2
+    if (wide)
+        return walk_find_close_paren(p, end);
+#endif
+    (void)wide;
+    return scan_close_paren(p, end);
+}
+
+/* parse_annotation over 32-byte masks when wide and the body is simple. */
+static inline const char *parse_annotation_wide(const char *p, const char *end, int wide, nr_span *path)
+{
+#ifdef NR__SLINE_AVX2
+    const char *gt = wide ? annotation_end32(p + 1, end) : NULL;
+    if (gt) {
+        *path = span(p + 1, gt);
+        return gt + 1;
+    }
+#endif
+    (void)wide;
+    return parse_annotation(p, end, path);
+}
+
 /* The commonest results, " = N <0.000012>", " = N</path> <0.000012>" and
  * " = -1 ENAME (text) <0.000012>" (N of 1 to 7 digits, maybe negative, the
  * duration ending the line), in one pass: returns 1 with out set exactly
  * as parse_result would set it, or 0, out untouched, for any other shape
  * (parse_result then reads it). */
-static inline __attribute__((always_inline)) int parse_result_fast(const char *p, const char *end, nr_sline *out)
+static inline __attribute__((always_inline)) int parse_result_fast(const char *p, const char *end, int wide,
+                                                                   nr_sline *out)
 {
     if (end - p < 12 || p[0] != ' ' || p[1] != '=' || p[2] != ' ')
         return 0;
@@ -981,7 +1059,7 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
     const char *r = q + n;
     nr_span annot = out->result_annot;
     if (*r == '<') {
-        r = parse_annotation(r, end, &annot);
+        r = parse_annotation_wide(r, end, wide, &annot);
         if (!r)
             return 0;
     }
@@ -990,11 +1068,17 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
     nr_span errno_name = out->errno_name, errno_text = out->errno_text;
     if (is_upper(r[1])) {
         const char *name_end = r + 2;
+        if (end - name_end >= 16) { /* "ENOTTY": one mask */
+            unsigned n16;
+            while ((n16 = ident_run16(name_end)) == 16 && end - name_end >= 32)
+                name_end += 16;
+            name_end += n16;
+        }
         while (name_end < end && is_ident(*name_end))
             name_end++;
         if (end - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
             return 0;
-        const char *close = scan_group(name_end + 2, end, STOP_AT_CLOSE_PAREN);
+        const char *close = find_close_paren(name_end + 2, end, wide);
         if (!close || end - close < 3 || close[1] != ' ')
             return 0;
         errno_name = span(r + 1, name_end);
@@ -1018,7 +1102,7 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
 /* The commonest result of all, " = N <S.FFFFFF>" (N of 1 to 7 digits, -T
  * in microseconds) up to the end, read from its two ends: returns 1 with
  * out set exactly as parse_result_fast would set it, or 0, out untouched. */
-static inline int parse_result_plain(const char *p, const char *end, nr_sline *out)
+static inline __attribute__((always_inline)) int parse_result_plain(const char *p, const char *end, nr_sline *out)
 {
     const ptrdiff_t n = end - p - 14; /* " = " N " <S.FFFFFF>" */
     if (n < 1 || n > 7 || p[0] != ' ' || p[1] != '=' || p[2] != ' ' || end[-11] != ' ' || end[-10] != '<' ||
@@ -1050,22 +1134,6 @@ static const char unfinished_marker[] = "<unfinished ...>";
 static const char notice_marker[] = "strace: Process ";
 #define NOTICE_MARKER_LEN (sizeof notice_marker - 1)
 
-static int avx2_off_for_tests;
-
-void nr__sline_no_avx2(int off) { avx2_off_for_tests = off; }
-
-/* The ')' that closes the arguments from args, or NULL (scan_group); over
- * windows when the line (from line) has the 64 bytes they read. */
-static inline const char *find_args_close(const char *line, const char *args, const char *end)
-{
-#ifdef NR__SLINE_AVX2
-    if (end - line >= 64 && !avx2_off_for_tests && __builtin_cpu_supports("avx2"))
-        return walk_find_close_paren(args, end);
-#endif
-    (void)line;
-    return scan_group(args, end, STOP_AT_CLOSE_PAREN);
-}
-
 static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out);
 
 /* "name(" at name..open; parses the rest of a call line. */
@@ -1086,7 +1154,7 @@ static void parse_call(const char *line, const char *name, const char *open, con
 }
 
 /* parse_call_args after the scan for the closing ')' (close, or NULL). */
-static void parse_call_rest(const char *args, const char *close, const char *end, nr_sline *out)
+static void parse_call_rest(const char *args, const char *close, const char *end, int wide, nr_sline *out)
 {
     if (!close) {
         /* stderr output: a fork's child attach notice cuts the call in two
@@ -1103,7 +1171,7 @@ static void parse_call_rest(const char *args, const char *close, const char *end
     }
     out->args = span(args, close);
     out->kind = NR_SL_SYSCALL;
-    if (!parse_result_plain(close + 1, end, out) && !parse_result_fast(close + 1, end, out) &&
+    if (!parse_result_plain(close + 1, end, out) && !parse_result_fast(close + 1, end, wide, out) &&
         parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
@@ -1112,11 +1180,12 @@ static void parse_call_rest(const char *args, const char *close, const char *end
  * unfinished) and the result. */
 static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out)
 {
-    parse_call_rest(args, find_args_close(line, args, end), end, out);
+    const int wide = wide_scans(line, end);
+    parse_call_rest(args, find_close_paren(args, end, wide), end, wide, out);
 }
 
 /* "<... name resumed>rest) = ret". */
-static void parse_resumed(const char *p, const char *end, nr_sline *out)
+static void parse_resumed(const char *line, const char *p, const char *end, nr_sline *out)
 {
     const char *name = p + 5;
     const char *q = name;
@@ -1128,14 +1197,15 @@ static void parse_resumed(const char *p, const char *end, nr_sline *out)
     }
     out->name = span(name, q);
     const char *args = skip_spaces(q + 9, end); /* 5.x writes a space after '>' */
-    const char *close = scan_group(args, end, STOP_AT_CLOSE_PAREN);
+    const int wide = wide_scans(line, end);
+    const char *close = find_close_paren(args, end, wide);
     if (!close) {
         set_bad(out, "truncated");
         return;
     }
     out->kind = NR_SL_RESUMED;
     out->args = span(args, close);
-    if (!parse_result_fast(close + 1, end, out) && parse_result(close + 1, end, out) < 0)
+    if (!parse_result_fast(close + 1, end, wide, out) && parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
 
@@ -1288,25 +1358,6 @@ static inline uint32_t digit_mask32(const char *line)
 #endif
 }
 
-/* Length of the run of [A-Za-z0-9_] at p, up to 16 (the 16 bytes at p
- * readable). */
-static inline unsigned ident_run16(const char *p)
-{
-#ifdef __SSE2__
-    const __m128i v = load16(p);
-    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-    __m128i m = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))), _mm_set1_epi8((char)(0x80 + 26)));
-    m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10))));
-    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
-    return (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(m));
-#else
-    unsigned n = 0;
-    while (n < 16 && is_ident(p[n]))
-        n++;
-    return n;
-#endif
-}
-
 /* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
  * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
  * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
@@ -1384,13 +1435,14 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     out->core_dumped = 0;
     out->reason = NULL;
     const char *args = name + name_len + 1;
-    const char *close = find_args_close(line, args, end);
+    const int wide = wide_scans(line, end); /* the line has 64 bytes */
+    const char *close = find_close_paren(args, end, wide);
     if (close && parse_result_plain(close + 1, end, out)) {
         out->args = span(args, close);
         out->kind = NR_SL_SYSCALL;
         return 1;
     }
-    parse_call_rest(args, close, end, out);
+    parse_call_rest(args, close, end, wide, out);
     return 1;
 }
 
@@ -1436,7 +1488,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
     switch (c) {
     case '<':
         if (STARTS(p, end, "<... ")) {
-            parse_resumed(p, end, out);
+            parse_resumed(line, p, end, out);
             return;
         }
         if (p > line && end - p == (ptrdiff_t)UNFINISHED_LEN &&
