@@ -1105,27 +1105,35 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
 static inline __attribute__((always_inline)) int parse_result_plain(const char *p, const char *end, nr_sline *out)
 {
     const ptrdiff_t n = end - p - 14; /* " = " N " <S.FFFFFF>" */
-    if (n < 1 || n > 7 || p[0] != ' ' || p[1] != '=' || p[2] != ' ' || end[-11] != ' ' || end[-10] != '<' ||
-        !is_digit(end[-9]))
+    if (n < 1 || n > 7)
         return 0;
+    uint32_t eq;
+    uint16_t lt;
     uint64_t w, d;
+    memcpy(&eq, p, 4);
+    memcpy(&lt, end - 11, 2);
     memcpy(&w, p + 3, 8);
-    memcpy(&d, end - 8, 8);
+    memcpy(&d, end - 9, 8);
+    /* little-endian words: " = " in the low three bytes of eq, " <" in lt */
+    if ((eq & 0xFFFFFF) != (' ' | '=' << 8 | ' ' << 16) || lt != (' ' | '<' << 8) || end[-1] != '>' ||
+        (d >> 8 & 0xFF) != '.')
+        return 0;
     const unsigned drop = 8 * (8 - (unsigned)n); /* the digits into the high bytes, zeros before them */
     uint64_t t = (w << drop) - (0x3030303030303030ULL << drop);
-    uint64_t f = ((d & 0x00FFFFFFFFFFFF00ULL) - 0x0030303030303000ULL) << 8; /* ".FFFFFF>": the six digits */
-    if ((d & 0xFF000000000000FFULL) != (0x3EULL << 56 | '.') ||
-        ((t | (t + 0x7676767676767676ULL) | f | (f + 0x7676767676767676ULL)) & 0x8080808080808080ULL))
+    /* "S.FFFFFF" without its '.': the seven digits of the microseconds
+       into the high bytes */
+    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
+    if ((t | (t + 0x7676767676767676ULL) | u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
         return 0;
     t = t * 2561 >> 8;
     t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
     t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
-    f = f * 2561 >> 8;
-    f = (f & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    f = (f & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    u = u * 2561 >> 8;
+    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     out->has_result = 1;
     out->result = (int64_t)t;
-    out->dur_ns = (end[-9] - '0') * NR__NS_PER_S + (int64_t)f * 1000;
+    out->dur_ns = (int64_t)u * 1000;
     return 1;
 }
 
@@ -1369,17 +1377,48 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
 {
     if (end - line < 64 || end[-1] != '>' || end[-2] == '.') /* "...>": maybe unfinished */
         return 0;
-    /* the first three non-digits: ' ', '.', ' ' */
-    uint64_t other = ~(uint64_t)digit_mask32(line);
-    const unsigned pid_end = (unsigned)__builtin_ctzll(other);
-    other &= other - 1;
-    const unsigned dot = (unsigned)__builtin_ctzll(other);
-    other &= other - 1;
-    const unsigned frac_end = (unsigned)__builtin_ctzll(other);
-    const unsigned sec_start = pid_end + 1, frac_start = dot + 1;
-    if (pid_end - 1 >= 7 || dot - sec_start - 1 >= 10 || frac_end - frac_start - 1 >= 9 || line[pid_end] != ' ' ||
-        line[dot] != '.' || line[frac_end] != ' ')
+    const uint64_t digits = digit_mask32(line);
+    const unsigned pid_end = (unsigned)__builtin_ctzll(~digits);
+    if (pid_end - 1 >= 7 || line[pid_end] != ' ')
         return 0;
+    const unsigned sec_start = pid_end + 1;
+    unsigned frac_end;
+    nr_ts_form ts_form;
+    int64_t ts_ns;
+    if (((digits >> sec_start) & 0x3FFFF) == 0x1FBFF && line[sec_start + 10] == '.' && line[sec_start + 17] == ' ') {
+        /* -ttt now: "SSSSSSSS" "SS.FFFFFF" (10 digits, '.', 6 digits, ' '
+         * by the digit mask) as the 16 digits of the stamp in
+         * microseconds, in two SWAR steps */
+        const uint64_t high8 = digits_value8(line + sec_start, 8);
+        uint64_t low2, low6, low;
+        memcpy(&low2, line + sec_start + 8, 8);
+        memcpy(&low6, line + sec_start + 11, 8);
+        low = (low2 & 0xFFFF) | low6 << 16;
+        if (high8 >= 92233720) /* whole seconds of 9223372036 and up: parse_prefix's limit is below */
+            return 0;
+        low -= 0x3030303030303030ULL;
+        low = low * 2561 >> 8;
+        low = (low & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+        low = (low & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+        ts_form = high8 >= NR__UNIX_MIN_SECONDS / 100 ? NR_TS_UNIX : NR_TS_RELATIVE;
+        ts_ns = (int64_t)(high8 * 100000000 + low) * 1000;
+        frac_end = sec_start + 17;
+    } else {
+        /* the next two non-digits: '.', ' ' */
+        uint64_t other = ~digits & (~0ULL << sec_start);
+        const unsigned dot = (unsigned)__builtin_ctzll(other);
+        other &= other - 1;
+        frac_end = (unsigned)__builtin_ctzll(other);
+        const unsigned frac_start = dot + 1, nf = frac_end - frac_start;
+        if (dot - sec_start - 1 >= 10 || nf - 1 >= 9 || line[dot] != '.' || line[frac_end] != ' ')
+            return 0;
+        const uint64_t whole = digits_value16(line + sec_start, dot - sec_start);
+        const uint64_t frac = digits_value16(line + frac_start, nf);
+        if (whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
+            return 0;
+        ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
+        ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
+    }
     const char *name = line + frac_end + 1; /* frac_end < 32: the 16 bytes of name inside the line */
     if (!(is_alpha(*name) || *name == '_'))
         return 0;
@@ -1389,32 +1428,7 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     const uint64_t pid = digits_value8(line, pid_end); /* the bytes after the digits are the line's */
     if (pid > NR__PID_MAX)
         return 0;
-    const unsigned nf = frac_end - frac_start;
-    int64_t ts_ns;
-    if (dot - sec_start == 10 && nf == 6) {
-        /* -ttt now: "SSSSSSSS" "SS.FFFFFF" as the 16 digits of the stamp in
-         * microseconds, in two SWAR steps */
-        const uint64_t high8 = digits_value8(line + sec_start, 8);
-        uint64_t low2, low6, low;
-        memcpy(&low2, line + sec_start + 8, 8);
-        memcpy(&low6, line + frac_start, 8);
-        low = (low2 & 0xFFFF) | low6 << 16;
-        if (high8 >= 92233720) /* whole seconds of 9223372036 and up: parse_prefix's limit is below */
-            return 0;
-        low -= 0x3030303030303030ULL;
-        low = low * 2561 >> 8;
-        low = (low & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-        low = (low & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
-        out->ts_form = high8 >= NR__UNIX_MIN_SECONDS / 100 ? NR_TS_UNIX : NR_TS_RELATIVE;
-        ts_ns = (int64_t)(high8 * 100000000 + low) * 1000;
-    } else {
-        const uint64_t whole = digits_value16(line + sec_start, dot - sec_start);
-        const uint64_t frac = digits_value16(line + frac_start, nf);
-        if (whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
-            return 0;
-        out->ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
-        ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
-    }
+    out->ts_form = ts_form;
     /* every field once (no 200-byte clear first): what nr_sline_parse's
      * initial value and parse_prefix would leave */
     const nr_span none = {line, 0};
