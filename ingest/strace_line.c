@@ -1460,11 +1460,10 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     return 1;
 }
 
-void nr_sline_parse(const char *line, size_t len, nr_sline *out)
+/* nr_sline_parse of any line parse_call_line_fast does not read; out of
+ * line, so that the fast path saves only the registers it uses. */
+static __attribute__((noinline)) void parse_line(const char *line, const char *end, nr_sline *out)
 {
-    const char *end = line + len;
-    if (parse_call_line_fast(line, end, out))
-        return;
     /* Empty spans point at the line, never NULL. */
     const nr_span none = {line, 0};
     *out = (nr_sline){
@@ -1559,6 +1558,13 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
     if (parse_split_tail(p, end, out) == 0)
         return;
     set_bad(out, "unknown_line");
+}
+
+void nr_sline_parse(const char *line, size_t len, nr_sline *out)
+{
+    const char *end = line + len;
+    if (!parse_call_line_fast(line, end, out))
+        parse_line(line, end, out);
 }
 
 /* ---- argument helpers ---- */
