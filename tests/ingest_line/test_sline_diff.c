@@ -119,6 +119,12 @@ static const char *const shapes[] = {
     "1234567 1764480000.123456 close(3</data/imagenet/train/n08332107/n08332107_10180.JPEG>) = 0 <0.000009>",
     "1234567 1764480000.123456 close(3</data/imagenet/train/n08332107/n08332107_10180.JPEG>) = 1234567 <9.999999>",
     "1234567 1764480000.123456 close(3</data/imagenet/train/n08332107/n08332107_10180.JPEG>) = 12345678 <9.999999>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 1234567</home/u/a> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 12345678</home/u/a> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a> <0.00001>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a> <0.0000100>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3<> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a>> <0.000010>",
 };
 
 static const char special_bytes[] = "\"()[]{}<>,\\ \t0129.:-=x/*?+|%\n";
