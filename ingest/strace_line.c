@@ -1178,6 +1178,57 @@ static __attribute__((noinline)) int parse_result_annotated(const char *p, const
     return 1;
 }
 
+/* The commonest failure, " = -1 ENAME (text) <S.FFFFFF>" (-T in
+ * microseconds; ENOENT of openat, ENOTTY of ioctl), up to the end, when
+ * wide (see wide_scans: the text over 32-byte masks): returns 1 with out
+ * set exactly as parse_result_fast would set it, or 0, out untouched. */
+static __attribute__((noinline)) int parse_result_failed(const char *p, const char *end, int wide, nr_sline *out)
+{
+    if (!wide || end - p < 22) /* " = -1 E (" and ") <S.FFFFFF>" */
+        return 0;
+    uint64_t head, d;
+    uint16_t lt;
+    memcpy(&head, p, 8);
+    memcpy(&lt, end - 11, 2);
+    memcpy(&d, end - 9, 8);
+    const char *name = p + 6, *close = end - 12;
+    if ((head & 0xFFFFFFFFFFFFULL) !=
+            ((uint64_t)' ' | (uint64_t)'=' << 8 | (uint64_t)' ' << 16 | (uint64_t)'-' << 24 | (uint64_t)'1' << 32 |
+             (uint64_t)' ' << 40) ||
+        !is_upper(*name) || *close != ')' || lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
+        return 0;
+    /* "S.FFFFFF" as in parse_result_plain */
+    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
+    if ((u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+        return 0;
+    const char *name_end = name + 1; /* as parse_result_fast reads the name */
+    if (end - name_end >= 16) {
+        unsigned n16;
+        while ((n16 = ident_run16(name_end)) == 16 && end - name_end >= 32)
+            name_end += 16;
+        name_end += n16;
+    }
+    while (name_end < end && is_ident(*name_end))
+        name_end++;
+    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
+        return 0;
+#ifdef NR__SLINE_AVX2
+    if (walk_find_close_paren(name_end + 2, end) != close)
+        return 0;
+#else
+    return 0;
+#endif
+    u = u * 2561 >> 8;
+    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    out->has_result = 1;
+    out->result = -1;
+    out->errno_name = span(name, name_end);
+    out->errno_text = span(name_end + 2, close);
+    out->dur_ns = (int64_t)u * 1000;
+    return 1;
+}
+
 static const char unfinished_marker[] = "<unfinished ...>";
 #define UNFINISHED_LEN (sizeof unfinished_marker - 1)
 static const char notice_marker[] = "strace: Process ";
@@ -1492,7 +1543,9 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     const char *args = name + name_len + 1;
     const int wide = wide_scans(line, end); /* the line has 64 bytes */
     const char *close = find_close_paren(args, end, wide);
-    if (close && (parse_result_plain(close + 1, end, out) || parse_result_annotated(close + 1, end, wide, out))) {
+    if (close && (parse_result_plain(close + 1, end, out) ||
+                  (end - close > 4 && (close[4] == '-' ? parse_result_failed(close + 1, end, wide, out)
+                                                       : parse_result_annotated(close + 1, end, wide, out))))) {
         out->args = span(args, close);
         out->kind = NR_SL_SYSCALL;
         return 1;

@@ -125,6 +125,12 @@ static const char *const shapes[] = {
     "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a> <0.0000100>",
     "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3<> <0.000010>",
     "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a>> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT () <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT (a (b) \"c)\" <d>) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT (x) y) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT(x) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -10 ENOENT (x) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 E (x) <1.000010>",
 };
 
 static const char special_bytes[] = "\"()[]{}<>,\\ \t0129.:-=x/*?+|%\n";
