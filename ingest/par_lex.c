@@ -145,7 +145,7 @@ static inline void cut_line(line_cut *k, const char *t, size_t nl)
 static inline void cut_mask(line_cut *k, const char *t, size_t base, uint64_t m)
 {
     for (; m; m &= m - 1)
-        cut_line(k, t, base + (unsigned)__builtin_ctzll(m));
+        cut_line(k, t, base + (size_t)(uint64_t)__builtin_ctzll(m));
 }
 
 /* Cuts the lines of the 64-byte blocks of t[i, to), room reserved per
@@ -171,20 +171,33 @@ static size_t cut_blocks_sse2(par_chunk *c, line_cut *kp, const char *t, size_t 
 #endif
 
 #ifdef PAR_HAVE_AVX2
-/* The same with AVX2: two 32-byte compares per block. */
+/* The newlines of the 64 bytes at p as a bit mask (AVX2). */
+__attribute__((target("avx2"))) static inline uint64_t newline_mask64(const char *p)
+{
+    const __m256i nl = _mm256_set1_epi8('\n');
+    const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl)) |
+           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32;
+}
+
+/* The same with AVX2: two blocks per step (one room check for both). */
 __attribute__((target("avx2"))) static size_t cut_blocks_avx2(par_chunk *c, line_cut *kp, const char *t, size_t i,
                                                                 size_t to, size_t chunk_bytes)
 {
-    const __m256i nl = _mm256_set1_epi8('\n');
     line_cut k = *kp;
-    for (; i + 64 <= to; i += 64) {
+    for (; i + 128 <= to; i += 128) {
+        if (k.room_end - k.next < 129 && !(k = cut_grow(c, k, 129, chunk_bytes)).next)
+            return SIZE_MAX;
+        const uint64_t m0 = newline_mask64(t + i), m1 = newline_mask64(t + i + 64);
+        cut_mask(&k, t, i, m0);
+        cut_mask(&k, t, i + 64, m1);
+    }
+    if (i + 64 <= to) {
         if (k.room_end - k.next < 65 && !(k = cut_grow(c, k, 65, chunk_bytes)).next)
             return SIZE_MAX;
-        const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)(t + i));
-        const __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(t + i + 32));
-        const uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl)) |
-                           (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32;
-        cut_mask(&k, t, i, m);
+        cut_mask(&k, t, i, newline_mask64(t + i));
+        i += 64;
     }
     *kp = k;
     return i;

@@ -322,195 +322,170 @@ static inline __attribute__((always_inline)) const char *scan_group(const char *
 }
 
 #ifdef NR__SLINE_AVX2
-/* The scan of a call's arguments for their closing ')' over 64-byte
- * windows of bit masks (as in simdjson's stage 1, without its carries):
- * one classification of each window gives the bytes that any of
- * scan_group, skip_quoted and skip_angle look at, and the quotes alone;
- * each state then steps from bit to bit, ignoring the bytes it does not
- * look at. The answers are those of scan_group(.., STOP_AT_CLOSE_PAREN).
- * AVX2 only (vpshufb); without it scan_group does the work. */
-typedef struct scan_win {
-    const char *base; /* the masks cover base..base+64, inside the line */
-    const char *end;
-    uint64_t special; /* " ( ) [ ] { } < > and backslash, not yet consumed */
-    uint64_t quote;   /* " not yet consumed */
-} scan_win;
-
-/* Bit i set when byte i of the 64 at p is special (see scan_win); *quote
- * the same for '"'. Two exact-match lookups by the low nibble (vpshufb;
- * a byte with its high bit set looks up 0): one table holds " ( ) [ \ ] >,
- * the other { < } (their low nibbles clash with [ \ ]); a byte is special
- * when it equals its entry in either. The entries of unused nibbles are 0,
- * and 1 for nibble 0, so that no byte with that low nibble equals them. */
-__attribute__((target("avx2"))) static inline uint64_t win_classify(const char *p, uint64_t *quote)
+/* The scan of a call's arguments for their closing ')' over 32-byte bit
+ * masks of the bytes that any of scan_group, skip_quoted and skip_angle
+ * look at. AVX2 only (vpshufb); without it scan_group does the work.
+ *
+ * Bit i set when byte i of the 32 at p is one of " ( ) [ ] { } < > and
+ * backslash. Two exact-match lookups by the low nibble (vpshufb; a byte
+ * with its high bit set looks up 0): one table holds " ( ) [ \ ] >, the
+ * other { < } (their low nibbles clash with [ \ ]); a byte is special when
+ * it equals its entry in either. The entries of unused nibbles are 0, and
+ * 1 for nibble 0, so that no byte with that low nibble equals them. */
+__attribute__((target("avx2"))) static inline uint32_t special32(const char *p)
 {
     const __m256i first = _mm256_setr_epi8(1, 0, '"', 0, 0, 0, 0, 0, '(', ')', 0, '[', '\\', ']', '>', 0,
                                            1, 0, '"', 0, 0, 0, 0, 0, '(', ')', 0, '[', '\\', ']', '>', 0);
     const __m256i second = _mm256_setr_epi8(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{', '<', '}', 0, 0,
                                             1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '{', '<', '}', 0, 0);
-    const __m256i dq = _mm256_set1_epi8('"');
-    uint64_t special = 0, q = 0;
-    for (int k = 0; k < 2; k++) {
-        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k));
-        const __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, v), v),
-                                            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(second, v), v));
-        special |= (uint64_t)(uint32_t)_mm256_movemask_epi8(hit) << (32 * k);
-        q |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, dq)) << (32 * k);
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i hit = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, v), v),
+                                        _mm256_cmpeq_epi8(_mm256_shuffle_epi8(second, v), v));
+    return (uint32_t)_mm256_movemask_epi8(hit);
+}
+
+/* Bit i set when byte i of the 32 at p is '"'. */
+__attribute__((target("avx2"))) static inline uint32_t quote32(const char *p)
+{
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+}
+
+/* The first '"' at or after p, or end; 32 bytes a step, the last 1 to 31
+ * as the 32 bytes that end at end (readable: the line has 64 before end). */
+__attribute__((target("avx2"))) static inline const char *find_quote32(const char *p, const char *end)
+{
+    for (; end - p >= 32; p += 32) {
+        const uint32_t m = quote32(p);
+        if (m)
+            return p + __builtin_ctz(m);
     }
-    *quote = q;
-    return special;
+    if (p >= end)
+        return end;
+    const uint32_t m = quote32(end - 32) >> (32 - (end - p));
+    return m ? p + __builtin_ctz(m) : end;
 }
 
-/* Classifies the window from `from` (< end; the last 64 bytes of the line
- * when fewer follow), the bytes before `from` consumed. */
-__attribute__((target("avx2"))) static inline void win_at(scan_win *w, const char *from)
+/* skip_quoted over 32-byte quote masks: start is just after an opening
+ * '"'; returns just after the closing quote, or NULL when the line ends
+ * first (where skip_quoted returns end and the scan then ends). */
+__attribute__((target("avx2"))) static inline const char *skip_quoted32(const char *start, const char *end)
 {
-    const char *base = w->end - from >= 64 ? from : w->end - 64;
-    uint64_t quote, special = win_classify(base, &quote);
-    const uint64_t keep = ~0ULL << (from - base);
-    w->base = base;
-    w->special = special & keep;
-    w->quote = quote & keep;
-}
-
-/* Consumes the bytes before x (x may lie past the window or at the end). */
-__attribute__((target("avx2"))) static inline void win_skip_to(scan_win *w, const char *x)
-{
-    const size_t off = (size_t)(x - w->base);
-    if (off < 64) {
-        const uint64_t keep = ~0ULL << off;
-        w->special &= keep;
-        w->quote &= keep;
-    } else if (x < w->end) {
-        win_at(w, x);
-    } else {
-        w->base = w->end - 64;
-        w->special = w->quote = 0;
-    }
-}
-
-/* Consumes and returns the next special byte, or NULL at the end. */
-__attribute__((target("avx2"))) static inline const char *win_next_special(scan_win *w)
-{
-    while (w->special == 0) {
-        if (w->end - w->base <= 64)
+    for (const char *p = start;;) {
+        const char *q = find_quote32(p, end);
+        if (q == end)
             return NULL;
-        win_at(w, w->base + 64);
-    }
-    const char *s = w->base + __builtin_ctzll(w->special);
-    w->special &= w->special - 1;
-    return s;
-}
-
-/* skip_quoted: start is just after an opening '"'; consumes the string up
- * to its closing quote; 0 when the line ends first. */
-__attribute__((target("avx2"))) static inline int win_skip_quoted(scan_win *w, const char *start)
-{
-    win_skip_to(w, start);
-    for (;;) {
-        while (w->quote == 0) {
-            if (w->end - w->base <= 64)
-                return 0;
-            win_at(w, w->base + 64);
-        }
-        const char *q = w->base + __builtin_ctzll(w->quote);
-        win_skip_to(w, q + 1);
         if (q == start || q[-1] != '\\')
-            return 1;
+            return q + 1;
         size_t backslashes = 0;
         while (q - backslashes > start && q[-1 - (ptrdiff_t)backslashes] == '\\')
             backslashes++;
         if (backslashes % 2 == 0)
-            return 1;
+            return q + 1;
+        p = q + 1;
     }
 }
 
-/* skip_angle: consumes up to the '>' that closes the '<' before the next
- * byte; 0 when the line ends first. */
-__attribute__((target("avx2"))) static inline int win_skip_angle(scan_win *w)
+/* 32 bytes of special32 bits: base..base+32 (only bytes before end
+ * flagged; the bytes before end - 32 are the line's). */
+typedef struct scan32 {
+    const char *base, *end;
+    uint32_t special; /* not yet consumed */
+} scan32;
+
+/* Classifies from `from` (the 32 bytes there, or those ending at end). */
+__attribute__((target("avx2"))) static inline void scan32_at(scan32 *w, const char *from)
 {
-    int depth = 1, brackets = 0;
-    for (;;) {
-        const char *s = win_next_special(w);
-        if (!s)
-            return 0;
-        if (*s == '>' && brackets == 0) { /* the commonest: the end of "</path>" */
-            if (--depth == 0)
-                return 1;
-            continue;
-        }
-        switch (*s) {
-        case '\\':
-            win_skip_to(w, s + 2);
-            break;
-        case '"':
-            if (!win_skip_quoted(w, s + 1))
-                return 0;
-            break;
-        case '[':
-            brackets++;
-            break;
-        case ']':
-            if (brackets > 0)
-                brackets--;
-            break;
-        case '<':
-            depth++;
-            break;
-        case '>':
-            if (!(brackets > 0 && s[-1] == '-') && --depth == 0)
-                return 1;
-            break;
-        default: /* ( ) { }: not looked at inside an annotation */
-            break;
-        }
-    }
+    w->base = from;
+    if (w->end - from >= 32)
+        w->special = special32(from);
+    else if (from < w->end)
+        w->special = special32(w->end - 32) >> (32 - (w->end - from));
+    else
+        w->special = 0;
 }
 
-/* scan_group(p, end, STOP_AT_CLOSE_PAREN) over windows; the 64 bytes
- * before end must be readable. */
-__attribute__((target("avx2"), noinline)) static const char *win_find_close_paren(const char *p, const char *end)
+/* Consumes and returns the next special byte, or NULL at the end. */
+__attribute__((target("avx2"))) static inline const char *scan32_next(scan32 *w)
 {
-    if (p >= end)
-        return NULL;
-    scan_win w = {.end = end};
-    win_at(&w, p);
+    while (w->special == 0) {
+        if (w->end - w->base <= 32)
+            return NULL;
+        scan32_at(w, w->base + 32);
+    }
+    const char *s = w->base + __builtin_ctz(w->special);
+    w->special &= w->special - 1;
+    return s;
+}
+
+/* The '>' that ends the annotation body whose bytes w holds next, when
+ * the next special bytes are that '>' or '[', ']', '>' ("pipe:[884321]"),
+ * consumed; NULL otherwise (w then used up: the caller keeps a copy).
+ * Where it answers, skip_angle and simple_annotation_end answer the same:
+ * the bytes before the '>' hold nothing else they look at. */
+__attribute__((target("avx2"))) static inline const char *scan32_annotation_end(scan32 *w)
+{
+    const char *gt = scan32_next(w);
+    if (gt && *gt == '[') {
+        const char *rb = scan32_next(w);
+        gt = rb && *rb == ']' ? scan32_next(w) : NULL;
+    }
+    return gt && *gt == '>' ? gt : NULL;
+}
+
+/* scan32_annotation_end of the body at p; the 64 bytes before end are
+ * readable. */
+__attribute__((target("avx2"), noinline)) static const char *annotation_end32(const char *p, const char *end)
+{
+    scan32 w = {.end = end};
+    scan32_at(&w, p);
+    return scan32_annotation_end(&w);
+}
+
+/* scan_group(p, end, STOP_AT_CLOSE_PAREN) over 32-byte masks of
+ * special32: a quoted string is skipped by its quotes alone (its bytes are
+ * not classified), an annotation whose next special bytes are its '>' (or
+ * '[', ']', '>') by the mask, any other by skip_annotation. The 64 bytes before end are readable. */
+__attribute__((target("avx2"), noinline)) static const char *walk_find_close_paren(const char *p, const char *end)
+{
     int depth = 0;
+    scan32 w = {.end = end};
+    scan32_at(&w, p);
     for (;;) {
-        const char *s = win_next_special(&w);
+        const char *s = scan32_next(&w);
         if (!s)
             return NULL;
-        switch (*s) {
-        case '"':
-            if (!win_skip_quoted(&w, s + 1))
-                return NULL;
-            break;
-        case '(':
-        case '[':
-        case '{':
-            depth++;
-            break;
-        case ')':
+        const char c = *s;
+        /* the commonest bytes first, tested in the order a call line has
+           them most often (a ')' ends every scan): fewer steps than a
+           jump table */
+        if (c == ')') {
             if (depth == 0)
                 return s;
             depth--;
-            break;
-        case ']':
-        case '}':
-            if (depth > 0)
-                depth--;
-            break;
-        case '<':
+        } else if (c == '<') {
             if (s + 1 < end && s[1] == '<') { /* "1<<28" shift in futex ops */
-                win_skip_to(&w, s + 2);
-                break;
+                scan32_at(&w, s + 2);
+                continue;
             }
-            if (!win_skip_angle(&w))
+            const scan32 at_lt = w;
+            if (scan32_annotation_end(&w))
+                continue;
+            w = at_lt;
+            const char *q = skip_annotation(s + 1, end);
+            if (!q)
                 return NULL;
-            break;
-        default: /* '>' and backslash: not looked at outside annotations and strings */
-            break;
-        }
+            scan32_at(&w, q);
+        } else if (c == '"') {
+            const char *q = skip_quoted32(s + 1, end);
+            if (!q)
+                return NULL;
+            scan32_at(&w, q);
+        } else if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        } /* else '>' and backslash: not looked at outside annotations and strings */
     }
 }
 #endif
@@ -990,12 +965,81 @@ static inline int parse_duration_to_end(const char *p, const char *end, int64_t 
     return parse_duration(p, end, ns) == end;
 }
 
+/* Length of the run of [A-Za-z0-9_] at p, up to 16 (the 16 bytes at p
+ * readable). */
+static inline unsigned ident_run16(const char *p)
+{
+#ifdef __SSE2__
+    const __m128i v = load16(p);
+    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    __m128i m = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))), _mm_set1_epi8((char)(0x80 + 26)));
+    m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10))));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    return (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(m));
+#else
+    unsigned n = 0;
+    while (n < 16 && is_ident(p[n]))
+        n++;
+    return n;
+#endif
+}
+
+static int avx2_off_for_tests;
+
+void nr__sline_no_avx2(int off) { avx2_off_for_tests = off; }
+
+/* Whether the 32-byte AVX2 scans may run on the line that ends at end:
+ * the CPU has AVX2 and the line (from line) has the 64 bytes they read. */
+static inline int wide_scans(const char *line, const char *end)
+{
+#ifdef NR__SLINE_AVX2
+    return end - line >= 64 && !avx2_off_for_tests && __builtin_cpu_supports("avx2");
+#else
+    (void)line, (void)end;
+    return 0;
+#endif
+}
+
+/* scan_group for the ')' that closes the group from p, out of line: the
+ * caller's fast path (find_close_paren) then saves no registers for it. */
+static __attribute__((noinline)) const char *scan_close_paren(const char *p, const char *end)
+{
+    return scan_group(p, end, STOP_AT_CLOSE_PAREN);
+}
+
+/* The ')' that closes the group from p (scan_group), over 32-byte masks
+ * when wide (see wide_scans). */
+static inline __attribute__((always_inline)) const char *find_close_paren(const char *p, const char *end, int wide)
+{
+#ifdef NR__SLINE_AVX2
+    if (wide)
+        return walk_find_close_paren(p, end);
+#endif
+    (void)wide;
+    return scan_close_paren(p, end);
+}
+
+/* parse_annotation over 32-byte masks when wide and the body is simple. */
+static inline const char *parse_annotation_wide(const char *p, const char *end, int wide, nr_span *path)
+{
+#ifdef NR__SLINE_AVX2
+    const char *gt = wide ? annotation_end32(p + 1, end) : NULL;
+    if (gt) {
+        *path = span(p + 1, gt);
+        return gt + 1;
+    }
+#endif
+    (void)wide;
+    return parse_annotation(p, end, path);
+}
+
 /* The commonest results, " = N <0.000012>", " = N</path> <0.000012>" and
  * " = -1 ENAME (text) <0.000012>" (N of 1 to 7 digits, maybe negative, the
  * duration ending the line), in one pass: returns 1 with out set exactly
  * as parse_result would set it, or 0, out untouched, for any other shape
  * (parse_result then reads it). */
-static inline __attribute__((always_inline)) int parse_result_fast(const char *p, const char *end, nr_sline *out)
+static inline __attribute__((always_inline)) int parse_result_fast(const char *p, const char *end, int wide,
+                                                                   nr_sline *out)
 {
     if (end - p < 12 || p[0] != ' ' || p[1] != '=' || p[2] != ' ')
         return 0;
@@ -1015,7 +1059,7 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
     const char *r = q + n;
     nr_span annot = out->result_annot;
     if (*r == '<') {
-        r = parse_annotation(r, end, &annot);
+        r = parse_annotation_wide(r, end, wide, &annot);
         if (!r)
             return 0;
     }
@@ -1024,11 +1068,17 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
     nr_span errno_name = out->errno_name, errno_text = out->errno_text;
     if (is_upper(r[1])) {
         const char *name_end = r + 2;
+        if (end - name_end >= 16) { /* "ENOTTY": one mask */
+            unsigned n16;
+            while ((n16 = ident_run16(name_end)) == 16 && end - name_end >= 32)
+                name_end += 16;
+            name_end += n16;
+        }
         while (name_end < end && is_ident(*name_end))
             name_end++;
         if (end - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
             return 0;
-        const char *close = scan_group(name_end + 2, end, STOP_AT_CLOSE_PAREN);
+        const char *close = find_close_paren(name_end + 2, end, wide);
         if (!close || end - close < 3 || close[1] != ' ')
             return 0;
         errno_name = span(r + 1, name_end);
@@ -1052,30 +1102,130 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
 /* The commonest result of all, " = N <S.FFFFFF>" (N of 1 to 7 digits, -T
  * in microseconds) up to the end, read from its two ends: returns 1 with
  * out set exactly as parse_result_fast would set it, or 0, out untouched. */
-static inline int parse_result_plain(const char *p, const char *end, nr_sline *out)
+static inline __attribute__((always_inline)) int parse_result_plain(const char *p, const char *end, nr_sline *out)
 {
     const ptrdiff_t n = end - p - 14; /* " = " N " <S.FFFFFF>" */
-    if (n < 1 || n > 7 || p[0] != ' ' || p[1] != '=' || p[2] != ' ' || end[-11] != ' ' || end[-10] != '<' ||
-        !is_digit(end[-9]))
+    if (n < 1 || n > 7)
         return 0;
+    uint32_t eq;
+    uint16_t lt;
     uint64_t w, d;
+    memcpy(&eq, p, 4);
+    memcpy(&lt, end - 11, 2);
     memcpy(&w, p + 3, 8);
-    memcpy(&d, end - 8, 8);
+    memcpy(&d, end - 9, 8);
+    /* little-endian words: " = " in the low three bytes of eq, " <" in lt */
+    if ((eq & 0xFFFFFF) != (' ' | '=' << 8 | ' ' << 16) || lt != (' ' | '<' << 8) || end[-1] != '>' ||
+        (d >> 8 & 0xFF) != '.')
+        return 0;
     const unsigned drop = 8 * (8 - (unsigned)n); /* the digits into the high bytes, zeros before them */
     uint64_t t = (w << drop) - (0x3030303030303030ULL << drop);
-    uint64_t f = ((d & 0x00FFFFFFFFFFFF00ULL) - 0x0030303030303000ULL) << 8; /* ".FFFFFF>": the six digits */
-    if ((d & 0xFF000000000000FFULL) != (0x3EULL << 56 | '.') ||
-        ((t | (t + 0x7676767676767676ULL) | f | (f + 0x7676767676767676ULL)) & 0x8080808080808080ULL))
+    /* "S.FFFFFF" without its '.': the seven digits of the microseconds
+       into the high bytes */
+    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
+    if ((t | (t + 0x7676767676767676ULL) | u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
         return 0;
     t = t * 2561 >> 8;
     t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
     t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
-    f = f * 2561 >> 8;
-    f = (f & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    f = (f & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    u = u * 2561 >> 8;
+    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     out->has_result = 1;
     out->result = (int64_t)t;
-    out->dur_ns = (end[-9] - '0') * NR__NS_PER_S + (int64_t)f * 1000;
+    out->dur_ns = (int64_t)u * 1000;
+    return 1;
+}
+
+/* The commonest result with an annotation, " = N</path> <S.FFFFFF>" (N of
+ * 1 to 7 digits, -y, -T in microseconds; openat), up to the end, when
+ * wide (see wide_scans: the path's body over 32-byte masks): returns 1 with
+ * out set exactly as parse_result_fast would set it, or 0, out untouched.
+ * Out of line: inlined, it cost the plain lines more than it saved. */
+static __attribute__((noinline)) int parse_result_annotated(const char *p, const char *end, int wide, nr_sline *out)
+{
+    if (!wide || end - p < 19) /* " = N<>" and " <S.FFFFFF>" */
+        return 0;
+    uint32_t eq;
+    uint16_t lt;
+    uint64_t w, d, v;
+    memcpy(&eq, p, 4);
+    memcpy(&lt, end - 11, 2);
+    memcpy(&w, p + 3, 8);
+    memcpy(&d, end - 9, 8);
+    const unsigned n = swar_digits8_word(w, &v);
+    const char *open = p + 3 + n, *close = end - 12;
+    if ((eq & 0xFFFFFF) != (' ' | '=' << 8 | ' ' << 16) || n - 1 >= 7 || *open != '<' || close <= open ||
+        *close != '>' || lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
+        return 0;
+    /* "S.FFFFFF" as in parse_result_plain */
+    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
+    if ((u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+        return 0;
+#ifdef NR__SLINE_AVX2
+    if (annotation_end32(open + 1, end) != close)
+        return 0;
+#else
+    return 0;
+#endif
+    u = u * 2561 >> 8;
+    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    out->has_result = 1;
+    out->result = (int64_t)v;
+    out->result_annot = span(open + 1, close);
+    out->dur_ns = (int64_t)u * 1000;
+    return 1;
+}
+
+/* The commonest failure, " = -1 ENAME (text) <S.FFFFFF>" (-T in
+ * microseconds; ENOENT of openat, ENOTTY of ioctl), up to the end, when
+ * wide (see wide_scans: the text over 32-byte masks): returns 1 with out
+ * set exactly as parse_result_fast would set it, or 0, out untouched. */
+static __attribute__((noinline)) int parse_result_failed(const char *p, const char *end, int wide, nr_sline *out)
+{
+    if (!wide || end - p < 22) /* " = -1 E (" and ") <S.FFFFFF>" */
+        return 0;
+    uint64_t head, d;
+    uint16_t lt;
+    memcpy(&head, p, 8);
+    memcpy(&lt, end - 11, 2);
+    memcpy(&d, end - 9, 8);
+    const char *name = p + 6, *close = end - 12;
+    if ((head & 0xFFFFFFFFFFFFULL) !=
+            ((uint64_t)' ' | (uint64_t)'=' << 8 | (uint64_t)' ' << 16 | (uint64_t)'-' << 24 | (uint64_t)'1' << 32 |
+             (uint64_t)' ' << 40) ||
+        !is_upper(*name) || *close != ')' || lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
+        return 0;
+    /* "S.FFFFFF" as in parse_result_plain */
+    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
+    if ((u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+        return 0;
+    const char *name_end = name + 1; /* as parse_result_fast reads the name */
+    if (end - name_end >= 16) {
+        unsigned n16;
+        while ((n16 = ident_run16(name_end)) == 16 && end - name_end >= 32)
+            name_end += 16;
+        name_end += n16;
+    }
+    while (name_end < end && is_ident(*name_end))
+        name_end++;
+    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
+        return 0;
+#ifdef NR__SLINE_AVX2
+    if (walk_find_close_paren(name_end + 2, end) != close)
+        return 0;
+#else
+    return 0;
+#endif
+    u = u * 2561 >> 8;
+    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    out->has_result = 1;
+    out->result = -1;
+    out->errno_name = span(name, name_end);
+    out->errno_text = span(name_end + 2, close);
+    out->dur_ns = (int64_t)u * 1000;
     return 1;
 }
 
@@ -1083,22 +1233,6 @@ static const char unfinished_marker[] = "<unfinished ...>";
 #define UNFINISHED_LEN (sizeof unfinished_marker - 1)
 static const char notice_marker[] = "strace: Process ";
 #define NOTICE_MARKER_LEN (sizeof notice_marker - 1)
-
-static int avx2_off_for_tests;
-
-void nr__sline_no_avx2(int off) { avx2_off_for_tests = off; }
-
-/* The ')' that closes the arguments from args, or NULL (scan_group); over
- * windows when the line (from line) has the 64 bytes they read. */
-static inline const char *find_args_close(const char *line, const char *args, const char *end)
-{
-#ifdef NR__SLINE_AVX2
-    if (end - line >= 64 && !avx2_off_for_tests && __builtin_cpu_supports("avx2"))
-        return win_find_close_paren(args, end);
-#endif
-    (void)line;
-    return scan_group(args, end, STOP_AT_CLOSE_PAREN);
-}
 
 static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out);
 
@@ -1120,7 +1254,7 @@ static void parse_call(const char *line, const char *name, const char *open, con
 }
 
 /* parse_call_args after the scan for the closing ')' (close, or NULL). */
-static void parse_call_rest(const char *args, const char *close, const char *end, nr_sline *out)
+static void parse_call_rest(const char *args, const char *close, const char *end, int wide, nr_sline *out)
 {
     if (!close) {
         /* stderr output: a fork's child attach notice cuts the call in two
@@ -1137,7 +1271,7 @@ static void parse_call_rest(const char *args, const char *close, const char *end
     }
     out->args = span(args, close);
     out->kind = NR_SL_SYSCALL;
-    if (!parse_result_plain(close + 1, end, out) && !parse_result_fast(close + 1, end, out) &&
+    if (!parse_result_plain(close + 1, end, out) && !parse_result_fast(close + 1, end, wide, out) &&
         parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
@@ -1146,11 +1280,12 @@ static void parse_call_rest(const char *args, const char *close, const char *end
  * unfinished) and the result. */
 static void parse_call_args(const char *line, const char *args, const char *end, nr_sline *out)
 {
-    parse_call_rest(args, find_args_close(line, args, end), end, out);
+    const int wide = wide_scans(line, end);
+    parse_call_rest(args, find_close_paren(args, end, wide), end, wide, out);
 }
 
 /* "<... name resumed>rest) = ret". */
-static void parse_resumed(const char *p, const char *end, nr_sline *out)
+static void parse_resumed(const char *line, const char *p, const char *end, nr_sline *out)
 {
     const char *name = p + 5;
     const char *q = name;
@@ -1162,14 +1297,15 @@ static void parse_resumed(const char *p, const char *end, nr_sline *out)
     }
     out->name = span(name, q);
     const char *args = skip_spaces(q + 9, end); /* 5.x writes a space after '>' */
-    const char *close = scan_group(args, end, STOP_AT_CLOSE_PAREN);
+    const int wide = wide_scans(line, end);
+    const char *close = find_close_paren(args, end, wide);
     if (!close) {
         set_bad(out, "truncated");
         return;
     }
     out->kind = NR_SL_RESUMED;
     out->args = span(args, close);
-    if (!parse_result_fast(close + 1, end, out) && parse_result(close + 1, end, out) < 0)
+    if (!parse_result_fast(close + 1, end, wide, out) && parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
 }
 
@@ -1322,25 +1458,6 @@ static inline uint32_t digit_mask32(const char *line)
 #endif
 }
 
-/* Length of the run of [A-Za-z0-9_] at p, up to 16 (the 16 bytes at p
- * readable). */
-static inline unsigned ident_run16(const char *p)
-{
-#ifdef __SSE2__
-    const __m128i v = load16(p);
-    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-    __m128i m = _mm_cmplt_epi8(_mm_add_epi8(lower, _mm_set1_epi8((char)(0x80 - 'a'))), _mm_set1_epi8((char)(0x80 + 26)));
-    m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))), _mm_set1_epi8((char)(0x80 + 10))));
-    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
-    return (unsigned)__builtin_ctz(~(unsigned)_mm_movemask_epi8(m));
-#else
-    unsigned n = 0;
-    while (n < 16 && is_ident(p[n]))
-        n++;
-    return n;
-#endif
-}
-
 /* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
  * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
  * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
@@ -1352,17 +1469,48 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
 {
     if (end - line < 64 || end[-1] != '>' || end[-2] == '.') /* "...>": maybe unfinished */
         return 0;
-    /* the first three non-digits: ' ', '.', ' ' */
-    uint64_t other = ~(uint64_t)digit_mask32(line);
-    const unsigned pid_end = (unsigned)__builtin_ctzll(other);
-    other &= other - 1;
-    const unsigned dot = (unsigned)__builtin_ctzll(other);
-    other &= other - 1;
-    const unsigned frac_end = (unsigned)__builtin_ctzll(other);
-    const unsigned sec_start = pid_end + 1, frac_start = dot + 1;
-    if (pid_end - 1 >= 7 || dot - sec_start - 1 >= 10 || frac_end - frac_start - 1 >= 9 || line[pid_end] != ' ' ||
-        line[dot] != '.' || line[frac_end] != ' ')
+    const uint64_t digits = digit_mask32(line);
+    const unsigned pid_end = (unsigned)__builtin_ctzll(~digits);
+    if (pid_end - 1 >= 7 || line[pid_end] != ' ')
         return 0;
+    const unsigned sec_start = pid_end + 1;
+    unsigned frac_end;
+    nr_ts_form ts_form;
+    int64_t ts_ns;
+    if (((digits >> sec_start) & 0x3FFFF) == 0x1FBFF && line[sec_start + 10] == '.' && line[sec_start + 17] == ' ') {
+        /* -ttt now: "SSSSSSSS" "SS.FFFFFF" (10 digits, '.', 6 digits, ' '
+         * by the digit mask) as the 16 digits of the stamp in
+         * microseconds, in two SWAR steps */
+        const uint64_t high8 = digits_value8(line + sec_start, 8);
+        uint64_t low2, low6, low;
+        memcpy(&low2, line + sec_start + 8, 8);
+        memcpy(&low6, line + sec_start + 11, 8);
+        low = (low2 & 0xFFFF) | low6 << 16;
+        if (high8 >= 92233720) /* whole seconds of 9223372036 and up: parse_prefix's limit is below */
+            return 0;
+        low -= 0x3030303030303030ULL;
+        low = low * 2561 >> 8;
+        low = (low & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+        low = (low & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+        ts_form = high8 >= NR__UNIX_MIN_SECONDS / 100 ? NR_TS_UNIX : NR_TS_RELATIVE;
+        ts_ns = (int64_t)(high8 * 100000000 + low) * 1000;
+        frac_end = sec_start + 17;
+    } else {
+        /* the next two non-digits: '.', ' ' */
+        uint64_t other = ~digits & (~0ULL << sec_start);
+        const unsigned dot = (unsigned)__builtin_ctzll(other);
+        other &= other - 1;
+        frac_end = (unsigned)__builtin_ctzll(other);
+        const unsigned frac_start = dot + 1, nf = frac_end - frac_start;
+        if (dot - sec_start - 1 >= 10 || nf - 1 >= 9 || line[dot] != '.' || line[frac_end] != ' ')
+            return 0;
+        const uint64_t whole = digits_value16(line + sec_start, dot - sec_start);
+        const uint64_t frac = digits_value16(line + frac_start, nf);
+        if (whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
+            return 0;
+        ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
+        ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
+    }
     const char *name = line + frac_end + 1; /* frac_end < 32: the 16 bytes of name inside the line */
     if (!(is_alpha(*name) || *name == '_'))
         return 0;
@@ -1372,32 +1520,7 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     const uint64_t pid = digits_value8(line, pid_end); /* the bytes after the digits are the line's */
     if (pid > NR__PID_MAX)
         return 0;
-    const unsigned nf = frac_end - frac_start;
-    int64_t ts_ns;
-    if (dot - sec_start == 10 && nf == 6) {
-        /* -ttt now: "SSSSSSSS" "SS.FFFFFF" as the 16 digits of the stamp in
-         * microseconds, in two SWAR steps */
-        const uint64_t high8 = digits_value8(line + sec_start, 8);
-        uint64_t low2, low6, low;
-        memcpy(&low2, line + sec_start + 8, 8);
-        memcpy(&low6, line + frac_start, 8);
-        low = (low2 & 0xFFFF) | low6 << 16;
-        if (high8 >= 92233720) /* whole seconds of 9223372036 and up: parse_prefix's limit is below */
-            return 0;
-        low -= 0x3030303030303030ULL;
-        low = low * 2561 >> 8;
-        low = (low & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-        low = (low & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
-        out->ts_form = high8 >= NR__UNIX_MIN_SECONDS / 100 ? NR_TS_UNIX : NR_TS_RELATIVE;
-        ts_ns = (int64_t)(high8 * 100000000 + low) * 1000;
-    } else {
-        const uint64_t whole = digits_value16(line + sec_start, dot - sec_start);
-        const uint64_t frac = digits_value16(line + frac_start, nf);
-        if (whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
-            return 0;
-        out->ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
-        ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
-    }
+    out->ts_form = ts_form;
     /* every field once (no 200-byte clear first): what nr_sline_parse's
      * initial value and parse_prefix would leave */
     const nr_span none = {line, 0};
@@ -1418,21 +1541,23 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     out->core_dumped = 0;
     out->reason = NULL;
     const char *args = name + name_len + 1;
-    const char *close = find_args_close(line, args, end);
-    if (close && parse_result_plain(close + 1, end, out)) {
+    const int wide = wide_scans(line, end); /* the line has 64 bytes */
+    const char *close = find_close_paren(args, end, wide);
+    if (close && (parse_result_plain(close + 1, end, out) ||
+                  (end - close > 4 && (close[4] == '-' ? parse_result_failed(close + 1, end, wide, out)
+                                                       : parse_result_annotated(close + 1, end, wide, out))))) {
         out->args = span(args, close);
         out->kind = NR_SL_SYSCALL;
         return 1;
     }
-    parse_call_rest(args, close, end, out);
+    parse_call_rest(args, close, end, wide, out);
     return 1;
 }
 
-void nr_sline_parse(const char *line, size_t len, nr_sline *out)
+/* nr_sline_parse of any line parse_call_line_fast does not read; out of
+ * line, so that the fast path saves only the registers it uses. */
+static __attribute__((noinline)) void parse_line(const char *line, const char *end, nr_sline *out)
 {
-    const char *end = line + len;
-    if (parse_call_line_fast(line, end, out))
-        return;
     /* Empty spans point at the line, never NULL. */
     const nr_span none = {line, 0};
     *out = (nr_sline){
@@ -1470,7 +1595,7 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
     switch (c) {
     case '<':
         if (STARTS(p, end, "<... ")) {
-            parse_resumed(p, end, out);
+            parse_resumed(line, p, end, out);
             return;
         }
         if (p > line && end - p == (ptrdiff_t)UNFINISHED_LEN &&
@@ -1527,6 +1652,13 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out)
     if (parse_split_tail(p, end, out) == 0)
         return;
     set_bad(out, "unknown_line");
+}
+
+void nr_sline_parse(const char *line, size_t len, nr_sline *out)
+{
+    const char *end = line + len;
+    if (!parse_call_line_fast(line, end, out))
+        parse_line(line, end, out);
 }
 
 /* ---- argument helpers ---- */

@@ -104,6 +104,33 @@ static const char *const shapes[] = {
     "42 1764480000.123456 close(12345678, 1) = 0",
     "42 1764480000.123456 close( 3 ) = 0",
     "42 1764480000.123456 close(3<<2) = 0",
+    /* the 32-byte scans (lines of 64 bytes and more): errno names of 16
+     * and more bytes, result annotations with other special bytes, a
+     * string across 32-byte steps, the 10.6 stamp after a 7-digit pid */
+    "42 1764480000.123456 epoll_wait(3<anon_inode:[eventpoll]>, [], 1024, 100) = -1 ERESTART_RESTARTBLOCK "
+    "(Interrupted by signal) <0.000010>",
+    "42 1764480000.123456 epoll_wait(3</x>, [], 1024, 100) = -1 EABCDEFGHIJKLMNOP (x) <0.000010>",
+    "42 1764480000.123456 epoll_wait(3</x>, [], 1024, 100) = -1 EABCDEFGHIJKLMNOPQRSTUVWXYZABCDEF (x) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a(b)\", O_RDONLY) = 3</home/u/a(b){c}> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a[1]\\>x> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3<socket:[1]->[2]> <0.000010>",
+    "42 1764480000.123456 read(3</data/x.bin>, \"0123456789012345678901234567890123456789012345678901234567\\\"\"..., "
+    "131072) = 131072 <0.000040>",
+    "1234567 1764480000.123456 close(3</data/imagenet/train/n08332107/n08332107_10180.JPEG>) = 0 <0.000009>",
+    "1234567 1764480000.123456 close(3</data/imagenet/train/n08332107/n08332107_10180.JPEG>) = 1234567 <9.999999>",
+    "1234567 1764480000.123456 close(3</data/imagenet/train/n08332107/n08332107_10180.JPEG>) = 12345678 <9.999999>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 1234567</home/u/a> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 12345678</home/u/a> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a> <0.00001>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a> <0.0000100>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3<> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = 3</home/u/a>> <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT () <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT (a (b) \"c)\" <d>) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT (x) y) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 ENOENT(x) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -10 ENOENT (x) <0.000010>",
+    "42 1764480000.123456 openat(AT_FDCWD</home/u>, \"a\", O_RDONLY) = -1 E (x) <1.000010>",
 };
 
 static const char special_bytes[] = "\"()[]{}<>,\\ \t0129.:-=x/*?+|%\n";
