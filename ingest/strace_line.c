@@ -490,6 +490,31 @@ __attribute__((target("avx2"), noinline)) static const char *walk_find_close_par
 }
 #endif
 
+/* SWAR over 8 digit values (each byte 0..9; the lowest byte, first in the
+ * text, the most significant digit; zero bytes first for a shorter number;
+ * as in simdjson's parse_eight_digits): the number they make. */
+static inline uint64_t swar_value8(uint64_t t)
+{
+    t = t * 2561 >> 8; /* bytes 0..9 already: no 0x0F mask; pairs of digits, at most 99 a byte */
+    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    return (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+}
+
+/* The top bit of every byte of t (a word less '0' in every byte) that was
+ * not a digit, and maybe of later bytes: a borrow or carry only runs toward
+ * later bytes, so the lowest set bit marks the first non-digit. */
+static inline uint64_t swar_nondigit_mask(uint64_t t)
+{
+    return (t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+}
+
+/* d loaded from a -T duration "S.FFFFFF": its seven digits (the '.'
+ * dropped) less '0', in the high bytes, for swar_value8 after
+ * swar_nondigit_mask. */
+static inline uint64_t swar_duration_digits(uint64_t d)
+{
+    return ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
+}
 
 /* Up to 8 leading ASCII digits of the 8 bytes at p (little-endian SWAR,
  * as in simdjson's parse_eight_digits): returns how many, value in *v. */
@@ -498,15 +523,11 @@ static inline unsigned swar_digits8_word(uint64_t w, uint64_t *v)
     /* t's byte i is the digit value; a borrow or carry only runs toward
      * later bytes, so the first flagged byte is the first non-digit. */
     uint64_t t = w - 0x3030303030303030ULL;
-    uint64_t flags = (t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL;
+    uint64_t flags = swar_nondigit_mask(t);
     unsigned n = flags ? (unsigned)__builtin_ctzll(flags) / 8 : 8;
     if (n == 0)
         return 0;
-    t <<= 8 * (8 - n); /* the digits into the high bytes, zeros before them */
-    t = t * 2561 >> 8; /* bytes 0..9 already: no 0x0F mask; pairs of digits, at most 99 a byte */
-    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
-    *v = t;
+    *v = swar_value8(t << 8 * (8 - n)); /* the digits into the high bytes, zeros before them */
     return n;
 }
 
@@ -517,11 +538,9 @@ static inline int swar_eight_digits(const char *p, uint64_t *v)
     uint64_t w;
     memcpy(&w, p, 8);
     uint64_t t = w - 0x3030303030303030ULL;
-    if ((t | (t + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+    if (swar_nondigit_mask(t))
         return 0;
-    t = t * 2561 >> 8;
-    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    *v = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    *v = swar_value8(t);
     return 1;
 }
 
@@ -1122,18 +1141,12 @@ static inline __attribute__((always_inline)) int parse_result_plain(const char *
     uint64_t t = (w << drop) - (0x3030303030303030ULL << drop);
     /* "S.FFFFFF" without its '.': the seven digits of the microseconds
        into the high bytes */
-    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
-    if ((t | (t + 0x7676767676767676ULL) | u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+    const uint64_t u = swar_duration_digits(d);
+    if (swar_nondigit_mask(t) | swar_nondigit_mask(u))
         return 0;
-    t = t * 2561 >> 8;
-    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    t = (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
-    u = u * 2561 >> 8;
-    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     out->has_result = 1;
-    out->result = (int64_t)t;
-    out->dur_ns = (int64_t)u * 1000;
+    out->result = (int64_t)swar_value8(t);
+    out->dur_ns = (int64_t)swar_value8(u) * 1000;
     return 1;
 }
 
@@ -1158,9 +1171,8 @@ static __attribute__((noinline)) int parse_result_annotated(const char *p, const
     if ((eq & 0xFFFFFF) != (' ' | '=' << 8 | ' ' << 16) || n - 1 >= 7 || *open != '<' || close <= open ||
         *close != '>' || lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
         return 0;
-    /* "S.FFFFFF" as in parse_result_plain */
-    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
-    if ((u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+    const uint64_t u = swar_duration_digits(d);
+    if (swar_nondigit_mask(u))
         return 0;
 #ifdef NR__SLINE_AVX2
     if (annotation_end32(open + 1, end) != close)
@@ -1168,13 +1180,10 @@ static __attribute__((noinline)) int parse_result_annotated(const char *p, const
 #else
     return 0;
 #endif
-    u = u * 2561 >> 8;
-    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     out->has_result = 1;
     out->result = (int64_t)v;
     out->result_annot = span(open + 1, close);
-    out->dur_ns = (int64_t)u * 1000;
+    out->dur_ns = (int64_t)swar_value8(u) * 1000;
     return 1;
 }
 
@@ -1197,9 +1206,8 @@ static __attribute__((noinline)) int parse_result_failed(const char *p, const ch
              (uint64_t)' ' << 40) ||
         !is_upper(*name) || *close != ')' || lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
         return 0;
-    /* "S.FFFFFF" as in parse_result_plain */
-    uint64_t u = ((d & 0xFF) << 8 | (d >> 16) << 16) - 0x3030303030303000ULL;
-    if ((u | (u + 0x7676767676767676ULL)) & 0x8080808080808080ULL)
+    const uint64_t u = swar_duration_digits(d);
+    if (swar_nondigit_mask(u))
         return 0;
     const char *name_end = name + 1; /* as parse_result_fast reads the name */
     if (end - name_end >= 16) {
@@ -1218,14 +1226,11 @@ static __attribute__((noinline)) int parse_result_failed(const char *p, const ch
 #else
     return 0;
 #endif
-    u = u * 2561 >> 8;
-    u = (u & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    u = (u & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
     out->has_result = 1;
     out->result = -1;
     out->errno_name = span(name, name_end);
     out->errno_text = span(name_end + 2, close);
-    out->dur_ns = (int64_t)u * 1000;
+    out->dur_ns = (int64_t)swar_value8(u) * 1000;
     return 1;
 }
 
@@ -1428,10 +1433,7 @@ static inline uint64_t digits_value8(const char *p, unsigned n)
     uint64_t w;
     memcpy(&w, p, 8);
     const unsigned drop = 8 * (8 - n); /* the digits into the high bytes, zeros before them */
-    uint64_t t = (w << drop) - (0x3030303030303030ULL << drop);
-    t = t * 2561 >> 8;
-    t = (t & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-    return (t & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    return swar_value8((w << drop) - (0x3030303030303030ULL << drop));
 }
 
 /* digits_value8 for 1 to 16 digits, the 16 bytes at p readable. */
@@ -1488,10 +1490,7 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
         low = (low2 & 0xFFFF) | low6 << 16;
         if (high8 >= 92233720) /* whole seconds of 9223372036 and up: parse_prefix's limit is below */
             return 0;
-        low -= 0x3030303030303030ULL;
-        low = low * 2561 >> 8;
-        low = (low & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-        low = (low & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+        low = swar_value8(low - 0x3030303030303030ULL);
         ts_form = high8 >= NR__UNIX_MIN_SECONDS / 100 ? NR_TS_UNIX : NR_TS_RELATIVE;
         ts_ns = (int64_t)(high8 * 100000000 + low) * 1000;
         frac_end = sec_start + 17;
