@@ -1003,6 +1003,21 @@ static inline unsigned ident_run16(const char *p)
 #endif
 }
 
+/* The end of the run of [A-Za-z0-9_] at p (an errno name), 16 bytes a step
+ * while 32 stay readable before end. */
+static inline const char *ident_end(const char *p, const char *end)
+{
+    if (end - p >= 16) {
+        unsigned n16;
+        while ((n16 = ident_run16(p)) == 16 && end - p >= 32)
+            p += 16;
+        p += n16;
+    }
+    while (p < end && is_ident(*p))
+        p++;
+    return p;
+}
+
 static int avx2_off_for_tests;
 
 void nr__sline_no_avx2(int off) { avx2_off_for_tests = off; }
@@ -1086,15 +1101,7 @@ static inline __attribute__((always_inline)) int parse_result_fast(const char *p
         return 0;
     nr_span errno_name = out->errno_name, errno_text = out->errno_text;
     if (is_upper(r[1])) {
-        const char *name_end = r + 2;
-        if (end - name_end >= 16) { /* "ENOTTY": one mask */
-            unsigned n16;
-            while ((n16 = ident_run16(name_end)) == 16 && end - name_end >= 32)
-                name_end += 16;
-            name_end += n16;
-        }
-        while (name_end < end && is_ident(*name_end))
-            name_end++;
+        const char *name_end = ident_end(r + 2, end); /* "ENOTTY": one mask */
         if (end - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
             return 0;
         const char *close = find_close_paren(name_end + 2, end, wide);
@@ -1150,6 +1157,20 @@ static inline __attribute__((always_inline)) int parse_result_plain(const char *
     return 1;
 }
 
+/* The last 11 bytes before end as " <S.FFFFFF>" (-T in microseconds):
+ * 1 with the digits for swar_value8 in *u, else 0. */
+static inline int duration_tail_us(const char *end, uint64_t *u)
+{
+    uint16_t lt;
+    uint64_t d;
+    memcpy(&lt, end - 11, 2);
+    memcpy(&d, end - 9, 8);
+    if (lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
+        return 0;
+    *u = swar_duration_digits(d);
+    return !swar_nondigit_mask(*u);
+}
+
 /* The commonest result with an annotation, " = N</path> <S.FFFFFF>" (N of
  * 1 to 7 digits, -y, -T in microseconds; openat), up to the end, when
  * wide (see wide_scans: the path's body over 32-byte masks): returns 1 with
@@ -1160,19 +1181,13 @@ static __attribute__((noinline)) int parse_result_annotated(const char *p, const
     if (!wide || end - p < 19) /* " = N<>" and " <S.FFFFFF>" */
         return 0;
     uint32_t eq;
-    uint16_t lt;
-    uint64_t w, d, v;
+    uint64_t w, v, u;
     memcpy(&eq, p, 4);
-    memcpy(&lt, end - 11, 2);
     memcpy(&w, p + 3, 8);
-    memcpy(&d, end - 9, 8);
     const unsigned n = swar_digits8_word(w, &v);
     const char *open = p + 3 + n, *close = end - 12;
     if ((eq & 0xFFFFFF) != (' ' | '=' << 8 | ' ' << 16) || n - 1 >= 7 || *open != '<' || close <= open ||
-        *close != '>' || lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
-        return 0;
-    const uint64_t u = swar_duration_digits(d);
-    if (swar_nondigit_mask(u))
+        *close != '>' || !duration_tail_us(end, &u))
         return 0;
 #ifdef NR__SLINE_AVX2
     if (annotation_end32(open + 1, end) != close)
@@ -1195,29 +1210,15 @@ static __attribute__((noinline)) int parse_result_failed(const char *p, const ch
 {
     if (!wide || end - p < 22) /* " = -1 E (" and ") <S.FFFFFF>" */
         return 0;
-    uint64_t head, d;
-    uint16_t lt;
+    uint64_t head, u;
     memcpy(&head, p, 8);
-    memcpy(&lt, end - 11, 2);
-    memcpy(&d, end - 9, 8);
     const char *name = p + 6, *close = end - 12;
     if ((head & 0xFFFFFFFFFFFFULL) !=
             ((uint64_t)' ' | (uint64_t)'=' << 8 | (uint64_t)' ' << 16 | (uint64_t)'-' << 24 | (uint64_t)'1' << 32 |
              (uint64_t)' ' << 40) ||
-        !is_upper(*name) || *close != ')' || lt != (' ' | '<' << 8) || end[-1] != '>' || (d >> 8 & 0xFF) != '.')
+        !is_upper(*name) || *close != ')' || !duration_tail_us(end, &u))
         return 0;
-    const uint64_t u = swar_duration_digits(d);
-    if (swar_nondigit_mask(u))
-        return 0;
-    const char *name_end = name + 1; /* as parse_result_fast reads the name */
-    if (end - name_end >= 16) {
-        unsigned n16;
-        while ((n16 = ident_run16(name_end)) == 16 && end - name_end >= 32)
-            name_end += 16;
-        name_end += n16;
-    }
-    while (name_end < end && is_ident(*name_end))
-        name_end++;
+    const char *name_end = ident_end(name + 1, end); /* as parse_result_fast reads the name */
     if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
         return 0;
 #ifdef NR__SLINE_AVX2
