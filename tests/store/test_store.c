@@ -27,6 +27,16 @@ static void tmp_path(char *out, size_t n, const char *name)
     snprintf(out, n, "%s/%s", tmp_dir, name);
 }
 
+/* A new store at the temporary path name (in path) with the one table def. */
+static void create_with_table(char *path, size_t n, const char *name, const nr_table_def *def, nr_store_writer **w,
+                              nr_table_writer **t)
+{
+    nr_error err;
+    tmp_path(path, n, name);
+    assert_int_equal(nr_store_writer_create(path, w, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(*w, def, t, &err), 0);
+}
+
 static uint8_t *slurp(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -228,14 +238,12 @@ static void keyed_transforms_round_trip(void **state)
 {
     (void)state;
     char path[300];
-    tmp_path(path, sizeof path, "ktab.nio");
     nr_error err;
     nr_store_writer *w;
     nr_table_writer *t;
     uint64_t next[KTAB_KEYS] = {0};
     int64_t v[4];
-    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
-    assert_int_equal(nr_store_writer_add_table(w, &ktab_table, &t, &err), 0);
+    create_with_table(path, sizeof path, "ktab.nio", &ktab_table, &w, &t);
     for (size_t i = 0; i < KTAB_ROWS; i++) {
         ktab_row(i, v, next);
         for (size_t c = 0; c < 4; c++)
@@ -409,12 +417,10 @@ static size_t uvarint_len(uint64_t v)
 static void scale_guess_is_checked(void **state)
 {
     char path[300];
-    tmp_path(path, sizeof path, "scaled.nio");
     nr_error err;
     nr_store_writer *w;
     nr_table_writer *t;
-    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
-    assert_int_equal(nr_store_writer_add_table(w, &scaled_table, &t, &err), 0);
+    create_with_table(path, sizeof path, "scaled.nio", &scaled_table, &w, &t);
     int64_t v[4];
     size_t late_raw = 1 + 1, fits_raw = 1 + 2, zeros_raw = 1 + 2; /* uvarint 1: one byte; 3000, 5000: two */
     for (size_t i = 0; i < SCALED_ROWS; i++) {
@@ -487,12 +493,10 @@ static void crc_matches_zlib(void **state)
 static void append_rows_rejects_a_bad_id(void **state)
 {
     char path[300];
-    tmp_path(path, sizeof path, "append-bad.nio");
     nr_error err;
     nr_store_writer *w;
     nr_table_writer *t;
-    assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
-    assert_int_equal(nr_store_writer_add_table(w, &tiny_table, &t, &err), 0);
+    create_with_table(path, sizeof path, "append-bad.nio", &tiny_table, &w, &t);
     nr_strtab dict;
     nr_strtab_init(&dict);
     assert_int_equal(nr_strtab_intern(&dict, "x", 1), 0);
