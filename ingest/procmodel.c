@@ -205,32 +205,32 @@ static int sarg_flat(nr_span args, unsigned i, nr_span *out)
     return 0;
 }
 
-/* Argument i >= 1 of args when argument 0 is a quoted string (the buffer
- * of pread64, pwrite64: "data"..., count, offset) and the text from the
- * string's end to the end of argument i holds no flat_stop byte but
+/* Argument 2 of args (the offset) when argument 0 is a quoted string (the
+ * buffer of pread64, pwrite64: "data"..., count, offset) and the text from
+ * the string's end to the end of argument 2 holds no flat_stop byte but
  * commas: as nr_sarg gives it. p NULL otherwise. */
-static nr_span arg_after_string(nr_span args, unsigned i)
+static nr_span offset_after_string(nr_span args)
 {
     const nr_span none = {NULL, 0};
     const char *p = args.p, *end = args.p + args.n;
-    if (!p || i == 0)
+    if (!p)
         return none;
     while (p < end && (*p == ' ' || *p == '\t'))
         p++;
     if (p == end || *p != '"')
         return none;
     p = nr_sarg_skip_string(p + 1, end);
-    if (i == 2) { /* pread64's "..."..., count, offset: the commonest tail, read without the stop table */
-        const char *q = end - p >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '.' ? p + 3 : p, *num = NULL;
-        int k = 0;
-        for (; k < 2 && end - q >= 3 && q[0] == ',' && q[1] == ' ' && (unsigned)(q[2] - '0') < 10u; k++) {
-            num = q += 2;
-            while (q < end && (unsigned)(*q - '0') < 10u)
-                q++;
-        }
-        if (k == 2 && q == end)
-            return (nr_span){num, (size_t)(end - num)};
+    /* the commonest tail, "..."..., count, offset: read without the stop table */
+    const char *q = end - p >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '.' ? p + 3 : p, *num = NULL;
+    int k = 0;
+    for (; k < 2 && end - q >= 3 && q[0] == ',' && q[1] == ' ' && (unsigned)(q[2] - '0') < 10u; k++) {
+        num = q += 2;
+        while (q < end && (unsigned)(*q - '0') < 10u)
+            q++;
     }
+    if (k == 2 && q == end)
+        return (nr_span){num, (size_t)(end - num)};
+    unsigned i = 2;
     const char *arg = NULL;
     for (; p < end; p++) {
         if (!flat_stop[(unsigned char)*p])
@@ -1969,7 +1969,7 @@ static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm
     if (h == NR_H_READ || h == NR_H_WRITE) {
         ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
     } else { /* explicit offset; preadv2/pwritev2 with -1 use and advance the fd's */
-        nr_span off_arg = c->first_split ? arg_after_string(first_rest(c), 2) : (nr_span){NULL, 0};
+        nr_span off_arg = c->first_split ? offset_after_string(first_rest(c)) : (nr_span){NULL, 0};
         int64_t off = arg_int(off_arg.p ? off_arg : call_arg(c, 3), -1);
         if (off == -1 && (span_eq(c->ev.syscall, "preadv2") || span_eq(c->ev.syscall, "pwritev2")))
             ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
