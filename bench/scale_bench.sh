@@ -4,12 +4,15 @@
 #
 #   bench/scale_bench.sh                      # 1G and 4G logs, 100 runs, 100 M events
 #   bench/scale_bench.sh --sizes "1G" --runs 20 --events 10000000   # quicker
+#   bench/scale_bench.sh --pairs 9            # more -j1/-j2 pairs (default 5)
 #
 # 1. ingest of generated `strace -f -ttt -T -y` logs (bench/gen_strace_log.c,
 #    taken from branch e2e when not in the tree) with --jobs 1 and --jobs 2:
 #    wall s, CPU s (user+sys), MB/s, lines/s, peak RSS (/usr/bin/time %M),
 #    next to `wc -l` and `zstd -3 -T0` on the same file; the two stores are
-#    compared byte for byte;
+#    compared byte for byte. The -j1 and -j2 runs alternate in --pairs pairs:
+#    a row shows the median run, and the speed-up is the median of the pairs'
+#    own ratios (each pair ran under the same neighbours), with its range;
 # 2. `niorep build` of --runs generated runs (2 MB logs), cold with --jobs 1
 #    and --jobs 2, then warm (every cached store reused);
 # 3. model (`niorep summary`) and model + render (`niorep build`) of a store
@@ -20,12 +23,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-sizes="1G 4G" runs=100 events=100000000 out=$root/bench/out/scale
+sizes="1G 4G" runs=100 events=100000000 pairs=5 out=$root/bench/out/scale
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) sizes=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
         --events) events=$2; shift 2 ;;
+        --pairs) pairs=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         -h|--help) sed -n 2,20p "$0"; exit 0 ;;
         *) echo "scale_bench: unknown option $1" >&2; exit 2 ;;
@@ -62,6 +66,26 @@ row() {  # name bytes lines
     lps=$(awk -v l="$3" -v t="$wall" 'BEGIN{printf "%.2f", l/1e6/t}')
     printf '%-26s %8.2f %8.2f %9s %11s %9s %8s\n' "$1" "$wall" "$cpu" "$mbs" "$cmbs" "$lps" "$rss_mib"
 }
+median() { tr ' ' '\n' | sort -g | awk '{v[NR] = $1} END{print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# ingest_pairs RUN SIZE BYTES LINES: --pairs alternated runs of -j1 and -j2;
+# prints the median row of each and sets c1 c2 (median CPU s) and ratios
+# (the wall-time speed-up of each pair).
+ingest_pairs() {
+    local w1s="" w2s="" c1s="" c2s="" r1s="" r2s="" p
+    ratios=""
+    for p in $(seq 1 "$pairs"); do
+        measure "$niorep" ingest "$1" -o "$out/s$2.j1.nio" -j 1
+        w1s+=" $wall" c1s+=" $cpu" r1s+=" $rss_mib"; local a=$wall
+        measure "$niorep" ingest "$1" -o "$out/s$2.j2.nio" -j 2
+        w2s+=" $wall" c2s+=" $cpu" r2s+=" $rss_mib"
+        ratios+=" $(awk -v a="$a" -v b="$wall" 'BEGIN{printf "%.3f", a / b}')"
+    done
+    wall=$(median <<< "${w1s# }") cpu=$(median <<< "${c1s# }") rss_mib=$(median <<< "${r1s# }")
+    c1=$cpu; row "ingest -j1 $2 (median)" "$3" "$4"
+    wall=$(median <<< "${w2s# }") cpu=$(median <<< "${c2s# }") rss_mib=$(median <<< "${r2s# }")
+    c2=$cpu; row "ingest -j2 $2 (median)" "$3" "$4"
+}
 load() { awk '{printf "load average %s %s %s", $1, $2, $3}' /proc/loadavg; }
 
 echo "== niorep scale bench, $(nproc) cores, $(load)"
@@ -78,13 +102,11 @@ for size in $sizes; do
     row "wc -l $size" "$bytes" "$lines"
     measure zstd -3 -T0 -q -c "$log"
     row "zstd -3 -T0 $size" "$bytes" "$lines"
-    measure "$niorep" ingest "$run" -o "$out/s$size.j1.nio" -j 1
-    row "ingest -j1 $size" "$bytes" "$lines"; w1=$wall; c1=$cpu
-    measure "$niorep" ingest "$run" -o "$out/s$size.j2.nio" -j 2
-    row "ingest -j2 $size" "$bytes" "$lines"; w2=$wall; c2=$cpu
+    ingest_pairs "$run" "$size" "$bytes" "$lines"
     same=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.j2.nio" && echo identical || echo DIFFERENT)
-    awk -v a="$w1" -v b="$w2" -v c="$c1" -v d="$c2" -v s="$size" -v same="$same" \
-        'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time (target >= 1.7x), CPU %.2fx of -j1; stores %s\n", s, a/b, d/c, same}'
+    read -r lo hi < <(tr ' ' '\n' <<< "${ratios# }" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END{print lo, hi}')
+    awk -v m="$(median <<< "${ratios# }")" -v lo="$lo" -v hi="$hi" -v n="$pairs" -v c1="$c1" -v c2="$c2" -v s="$size" -v same="$same" \
+        'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time, median of %d alternated pairs (range %.2f-%.2f; target >= 1.7x), CPU %.2fx of -j1; stores %s\n", s, m, n, lo, hi, c2 / c1, same}'
     rm -f "$out/s$size.j1.nio" "$out/s$size.j2.nio"
 done
 
