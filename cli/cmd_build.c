@@ -9,6 +9,8 @@
 
 #include "cli.h"
 #include "figure_inputs.h"
+#include "figure_jobs.h"
+#include "parallel.h"
 #include "report.h"
 #include "report_fill.h"
 #include "runset.h"
@@ -42,68 +44,10 @@ typedef struct build_args {
     size_t ninputs;
 } build_args;
 
-typedef struct figure_ctx {
-    const nr_runset *rs;
-    const char **names;
-    nr_figin **scopes;   /* [0] every run, [1 + i] run i alone; built on first use */
-    double render_s;
-} figure_ctx;
-
 static void progress(const nr_run *run, const char *what)
 {
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
-}
-
-static nr_figin *scope_inputs(figure_ctx *fc, size_t run, nr_error *err)
-{
-    size_t slot = run == NR_FILL_ALL_RUNS ? 0 : run + 1;
-    if (fc->scopes[slot])
-        return fc->scopes[slot];
-    size_t n = run == NR_FILL_ALL_RUNS ? fc->rs->n : 1;
-    size_t first = run == NR_FILL_ALL_RUNS ? 0 : run;
-    const nr_model **models = malloc(n * sizeof *models);
-    if (!models) {
-        nr_error_set(err, NR_E_NOMEM, "out of memory");
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++)
-        models[i] = fc->rs->runs[first + i].model;
-    if (nr_figin_build(models, fc->names + first, n, &fc->scopes[slot], err) < 0)
-        fc->scopes[slot] = NULL;
-    free(models);
-    return fc->scopes[slot];
-}
-
-/* nr_fill_figure_fn: renders the figure as SVG in memory and imports it. */
-static int put_figure(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
-                      const char *caption, nr_error *err)
-{
-    figure_ctx *fc = ctx;
-    double t0 = nr_runset_now();
-    nr_figin *fi = scope_inputs(fc, run, err);
-    if (!fi)
-        return err->code;
-    const nr_figure_def *fig = NULL;
-    for (size_t i = 0; i < nr_figures_count; i++)
-        if (nr_figures[i].id == fig_id)
-            fig = &nr_figures[i];
-    if (!fig) {
-        nr_report_figure_missing(where, caption, "figure not in the registry");
-        return 0;
-    }
-    nr_render_buf svg;
-    nr_render_buf_init(&svg);
-    double width = fig_id == 5 ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
-    int rc = nr_render_figure(fig, nr_figin_inputs(fi), NR_RENDER_SVG, width, &svg, err);
-    if (rc == 0) {
-        char key[16];
-        snprintf(key, sizeof key, "fig%d", fig_id);
-        rc = nr_report_figure(rep, where, key, caption, svg.data, svg.len, err);
-    }
-    nr_render_buf_fini(&svg);
-    fc->render_s += nr_runset_now() - t0;
-    return rc;
 }
 
 /* Returns -1 to go on, or the exit status. */
@@ -180,17 +124,23 @@ static int run_build(const build_args *a, nr_error *err)
         rc = nr_runset_load(&rs, &a->opts, progress, err);
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");
-    figure_ctx fc = {&rs, NULL, NULL, 0};
+    const char **names = NULL;
+    const nr_model **models = NULL;
+    nr_figjobs *figs = NULL;
     nr_report *rep = NULL;
     if (rc == 0) {
-        fc.names = calloc(rs.n, sizeof *fc.names);
-        fc.scopes = calloc(rs.n + 1, sizeof *fc.scopes);
-        if (!fc.names || !fc.scopes)
+        names = calloc(rs.n ? rs.n : 1, sizeof *names);
+        models = calloc(rs.n ? rs.n : 1, sizeof *models);
+        if (!names || !models)
             rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
-        for (size_t i = 0; rc == 0 && i < rs.n; i++)
-            fc.names[i] = rs.runs[i].name;
+        for (size_t i = 0; rc == 0 && i < rs.n; i++) {
+            names[i] = rs.runs[i].name;
+            models[i] = rs.runs[i].model;
+        }
     }
     double t0 = nr_runset_now();
+    if (rc == 0)
+        rc = nr_figjobs_create(models, names, rs.n, &figs, err);
     if (rc == 0)
         rc = nr_report_create_default(&rep, err);
     if (rc == 0) {
@@ -198,27 +148,28 @@ static int run_build(const build_args *a, nr_error *err)
         char sub[160];
         snprintf(sub, sizeof sub, "%zu run%s: I/O of the traced jobs from strace and the phase hook", rs.n, rs.n == 1 ? "" : "s");
         nr_report_set_subtitle(rep, sub);
-        rc = nr_fill_report(rep, &rs, put_figure, &fc, err);
+        rc = nr_fill_report(rep, &rs, nr_figjobs_put, figs, err);
     }
+    if (rc == 0)
+        rc = nr_figjobs_run(figs, rep, a->jobs > 0 ? a->jobs : nr_cores(), err);
     if (rc == 0)
         rc = nr_report_write(rep, a->out, err);
     if (rc == 0 && a->figures_dir) {
-        nr_figin *all = scope_inputs(&fc, NR_FILL_ALL_RUNS, err);
-        rc = all ? nr_figin_write_set(all, fc.names, rs.n, a->figures_dir, formats, a->width_pt, err) : err->code;
+        nr_figin *all = nr_figjobs_scope(figs, NR_FILL_ALL_RUNS, err);
+        rc = all ? nr_figin_write_set(all, names, rs.n, a->figures_dir, formats, a->width_pt, err) : err->code;
     }
-    for (size_t i = 0; fc.scopes && i <= rs.n; i++)
-        nr_figin_free(fc.scopes[i]);
     double render_s = nr_runset_now() - t0;
     if (rc == 0 && a->timings) {
         double total = rs.ingest_s + rs.model_s + render_s;
         fprintf(stderr, "timings: ingest %.3f s, model %.3f s, render %.3f s (figures %.3f s), total %.3f s, render share %.1f%%\n",
-                rs.ingest_s, rs.model_s, render_s, fc.render_s, total, total > 0 ? 100.0 * render_s / total : 0.0);
+                rs.ingest_s, rs.model_s, render_s, nr_figjobs_seconds(figs), total, total > 0 ? 100.0 * render_s / total : 0.0);
     }
     if (rc == 0)
         fprintf(stderr, "niorep: wrote %s (%zu run%s)\n", a->out, rs.n, rs.n == 1 ? "" : "s");
     nr_report_destroy(rep);
-    free(fc.scopes);
-    free(fc.names);
+    nr_figjobs_free(figs);
+    free(models);
+    free(names);
     nr_runset_fini(&rs);
     nr_render_shutdown();   /* fonts and caches: nothing left for leak checkers */
     return rc;

@@ -12,7 +12,8 @@
 #define NR_FILL_ALL_RUNS ((size_t)-1)
 
 /* Puts figure fig_id (1..7) of run `run` (NR_FILL_ALL_RUNS: every run, one
- * series each) into block where with caption; returns 0 or a negative code. */
+ * series each) into block where with caption; returns 0 or a negative code.
+ * caption has static storage: the figure may be drawn after the call. */
 typedef int (*nr_fill_figure_fn)(void *ctx, nr_report *rep, nr_report_block *where, size_t run,
                                  int fig_id, const char *caption, nr_error *err);
 

@@ -16,6 +16,7 @@
 #include "nr_ingest.h"
 #include "nr_outfile.h"
 #include "nr_store.h"
+#include "parallel.h"
 
 #define STORE_MAGIC "\x89NIO\r\n\x1a\n"
 
@@ -408,19 +409,17 @@ static int ingest_run(nr_run *r, int jobs, nr_error *err)
     return rc;
 }
 
-/* The shared state of nr_runset_load's threads: the next run to take. */
 /* What a pass of nr_runset_load's threads does to each run. */
 enum load_stage { LOAD_OPEN, LOAD_MODEL };
 
-/* The shared state of nr_runset_load's threads: the next run to take. */
+/* The shared state of nr_runset_load's threads. */
 typedef struct load_pool {
     nr_runset *rs;
     enum load_stage stage;
     const nr_model_opts *opts;
     void (*progress)(const nr_run *run, const char *what);
     int ingest_jobs;         /* threads of each ingest */
-    pthread_mutex_t mu;      /* guards next and the progress calls */
-    size_t next;
+    pthread_mutex_t mu;      /* guards the progress calls */
     int *rc;                 /* per run */
     nr_error *errs;          /* per run */
     double *secs;            /* per run: time of the stage */
@@ -455,24 +454,11 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
     return 0;
 }
 
-static void *load_worker(void *arg)
+static void load_item(void *ctx, size_t i)
 {
-    load_pool *lp = arg;
-    for (;;) {
-        pthread_mutex_lock(&lp->mu);
-        size_t i = lp->next++;
-        pthread_mutex_unlock(&lp->mu);
-        if (i >= lp->rs->n)
-            return NULL;
-        nr_error_clear(&lp->errs[i]);
-        lp->rc[i] = load_one(lp, i, &lp->errs[i]);
-    }
-}
-
-static int cores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    load_pool *lp = ctx;
+    nr_error_clear(&lp->errs[i]);
+    lp->rc[i] = load_one(lp, i, &lp->errs[i]);
 }
 
 /* Runs one stage over every run, rs->jobs runs at a time. */
@@ -481,26 +467,19 @@ static int run_stage(nr_runset *rs, enum load_stage stage, const nr_model_opts *
 {
     if (rs->n == 0)
         return 0;
-    int jobs = rs->jobs > 0 ? rs->jobs : cores();
+    int jobs = rs->jobs > 0 ? rs->jobs : nr_cores();
     int threads = (size_t)jobs < rs->n ? jobs : (int)rs->n;
     load_pool lp = {.rs = rs, .stage = stage, .opts = opts, .progress = progress, .ingest_jobs = jobs / threads};
     lp.rc = calloc(rs->n, sizeof *lp.rc);
     lp.errs = calloc(rs->n, sizeof *lp.errs);
     lp.secs = calloc(rs->n, sizeof *lp.secs);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
     int rc = 0;
-    if (!lp.rc || !lp.errs || !lp.secs || !tid) {
+    if (!lp.rc || !lp.errs || !lp.secs) {
         rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
         goto done;
     }
     pthread_mutex_init(&lp.mu, NULL);
-    int started = 0;
-    for (; started < threads - 1; started++)
-        if (pthread_create(&tid[started], NULL, load_worker, &lp) != 0)
-            break; /* fewer threads: same result */
-    load_worker(&lp);
-    for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    nr_parallel_for(rs->n, threads, load_item, &lp, NULL);
     pthread_mutex_destroy(&lp.mu);
     for (size_t i = 0; i < rs->n; i++) {
         *(stage == LOAD_MODEL ? &rs->model_s : &rs->ingest_s) += lp.secs[i];
@@ -513,7 +492,6 @@ done:
     free(lp.rc);
     free(lp.errs);
     free(lp.secs);
-    free(tid);
     return rc;
 }
 

@@ -220,8 +220,10 @@ int nr_render_figure_to_file(const nr_figure_def *fig, const nr_figure_inputs *i
                              nr_render_format fmt, double width_pt,
                              const char *path, nr_error *err);
 
-/* Releases the process-wide font map (created on the first figure). Call
- * once at exit when leak checkers watch; rendering again recreates it. */
+/* Releases the calling thread's font map (created on its first figure).
+ * Figures may be rendered on several threads at once, each with a font map
+ * of its own: a thread that rendered calls this before it ends, the main
+ * thread once at exit; rendering again recreates it. */
 void nr_render_shutdown(void);
 
 /* ---- unit-aware labels (also used by the report) ---------------------- */

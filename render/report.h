@@ -97,6 +97,15 @@ void nr_report_finding(nr_report_block *b, const char *id, const char *sentence,
  * with '#') are dropped. Returns 0 or NR_E_INPUT when svg does not parse. */
 int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
                      const void *svg, size_t len, nr_error *err);
+/* The same in two steps, so that figures can be rendered elsewhere (on other
+ * threads) between them: nr_report_figure_slot puts an empty <figure> where
+ * nr_report_figure would put it and returns it (NULL: out of memory);
+ * nr_report_figure_fill imports the SVG into it. Ids are numbered in the
+ * order of the fills: fill the slots in the order they were made for the
+ * same document as nr_report_figure calls in that order would give. */
+nr_report_block *nr_report_figure_slot(nr_report *r, nr_report_block *b, const char *fig_key);
+int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                          const void *svg, size_t len, nr_error *err);
 /* A figure placeholder with the reason it is missing. */
 void nr_report_figure_missing(nr_report_block *b, const char *caption, const char *reason);
 

@@ -151,8 +151,37 @@ static void sanitize_tree(xmlNode *n, const char *prefix)
     }
 }
 
-int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
-                     const void *svg, size_t len, nr_error *err)
+/* fig_key as an id fragment: the report's text cleaning, then [A-Za-z0-9_]. */
+static void clean_fig_key(const char *fig_key, char *out, size_t cap)
+{
+    nr_report_text_clean(fig_key, out, cap);
+    for (char *c = out; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+            *c = '_';
+}
+
+nr_report_block *nr_report_figure_slot(nr_report *r, nr_report_block *b, const char *fig_key)
+{
+    char clean_key[32];
+    clean_fig_key(fig_key, clean_key, sizeof clean_key);
+    xmlNode *parent = (xmlNode *)b;
+    xmlNode *fig = xmlNewDocNode(r->doc, NULL, BAD_CAST "figure", NULL);
+    if (!fig)
+        return NULL;
+    xmlSetProp(fig, BAD_CAST "data-nr-figure", BAD_CAST clean_key);
+    /* In a figure-and-numbers pair the figure comes first. */
+    xmlChar *cls = xmlGetProp(parent, BAD_CAST "class");
+    int in_pair = cls && strcmp((const char *)cls, "pair") == 0;
+    xmlFree(cls);
+    if (in_pair && parent->children)
+        xmlAddPrevSibling(parent->children, fig);
+    else
+        xmlAddChild(parent, fig);
+    return (nr_report_block *)fig;
+}
+
+int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                          const void *svg, size_t len, nr_error *err)
 {
     if (len > (size_t)INT32_MAX)
         return nr_error_set(err, NR_E_LIMIT, "figure %s: SVG too large", fig_key);
@@ -164,10 +193,7 @@ int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, cons
         return nr_error_set(err, NR_E_INPUT, "figure %s: not an SVG document", fig_key);
     }
     char prefix[64], clean_key[32];
-    nr_report_text_clean(fig_key, clean_key, sizeof clean_key);
-    for (char *c = clean_key; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
-            *c = '_';
+    clean_fig_key(fig_key, clean_key, sizeof clean_key);
     snprintf(prefix, sizeof prefix, "f%u-%s-", ++r->figures, clean_key);
     fix_attributes(root, prefix);
     sanitize_tree(root->children, prefix);
@@ -181,25 +207,25 @@ int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, cons
         char label[512];
         xmlSetProp(copy, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(caption, label, sizeof label));
     }
-    xmlNode *parent = (xmlNode *)b;
-    xmlNode *fig = xmlNewDocNode(r->doc, NULL, BAD_CAST "figure", NULL);
-    if (!fig) {
-        xmlFreeNode(copy);
-        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", fig_key);
-    }
-    xmlSetProp(fig, BAD_CAST "data-nr-figure", BAD_CAST clean_key);
-    /* In a figure-and-numbers pair the figure comes first. */
-    xmlChar *cls = xmlGetProp(parent, BAD_CAST "class");
-    int in_pair = cls && strcmp((const char *)cls, "pair") == 0;
-    xmlFree(cls);
-    if (in_pair && parent->children)
-        xmlAddPrevSibling(parent->children, fig);
-    else
-        xmlAddChild(parent, fig);
+    xmlNode *fig = (xmlNode *)slot;
     xmlAddChild(fig, copy);
     if (caption) {
         xmlNode *cap = nr__report_child(fig, "figcaption", NULL);
         nr__report_add_text(cap, caption);
     }
     return 0;
+}
+
+int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
+                     const void *svg, size_t len, nr_error *err)
+{
+    nr_report_block *slot = nr_report_figure_slot(r, b, fig_key);
+    if (!slot)
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", fig_key);
+    int rc = nr_report_figure_fill(r, slot, fig_key, caption, svg, len, err);
+    if (rc < 0) {
+        xmlUnlinkNode((xmlNode *)slot);   /* as before the split: a figure that fails leaves nothing */
+        xmlFreeNode((xmlNode *)slot);
+    }
+    return rc;
 }

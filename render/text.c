@@ -11,7 +11,9 @@
 
 #define NR__FONT_DIR_DEFAULT "/usr/share/fonts/truetype/dejavu"
 
-static PangoFontMap *the_fontmap;
+/* One per thread: pango objects are not shared across threads (each thread
+ * that renders ends with nr_render_shutdown). */
+static _Thread_local PangoFontMap *the_fontmap;
 
 /* A fontconfig configuration holding only DejaVu Sans (regular and bold)
  * from $NR_FONT_DIR or the Debian fonts-dejavu-core directory. */

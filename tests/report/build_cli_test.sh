@@ -2,7 +2,7 @@
 # niorep build / figures on a tiny hand-written traces folder:
 # hostile file names and log lines stay text; the store cache is reused while
 # the logs are unchanged and refreshed when one changes; two builds are
-# byte-identical; no path of this machine leaks into the report; usage errors
+# byte-identical, whatever --jobs; no path of this machine leaks into the report; usage errors
 # exit 2, missing inputs 1; the figure set and figures.json are written.
 # usage: build_cli_test.sh NIOREP
 set -u
@@ -51,6 +51,13 @@ sleep 1
 cmp -s r1.html r2.html || fail "two builds of the same inputs differ"
 [ "$(stat -c %Y.%N traces/.niorep/plain.nio)" = "$stamp" ] || fail "the cached store was rewritten although the logs did not change"
 ok "cache reused, output byte-identical"
+
+# the figures are drawn on up to --jobs threads and imported in order
+"$niorep" build traces -o rj1.html -j 1 --bootstraps 0 2>/dev/null || fail "build -j 1"
+"$niorep" build traces -o rj4.html -j 4 --bootstraps 0 2>/dev/null || fail "build -j 4"
+cmp -s r1.html rj1.html || fail "the report of -j 1 differs from the default jobs'"
+cmp -s rj1.html rj4.html || fail "the report of -j 4 differs from -j 1's"
+ok "the same report for -j 1 and -j 4"
 
 echo '2000 1700000000.000950 read(3</data/x.bin>, ""..., 4096) = 4096 <0.000030>' >> traces/plain/strace.log
 "$niorep" build traces -o r3.html --bootstraps 0 2>/dev/null || fail "third build"

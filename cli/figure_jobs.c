@@ -1,0 +1,271 @@
+/* figure_jobs: a queue of (slot, run, figure). The inputs of every run are
+ * built first (cheap next to drawing), then render threads draw the SVGs at
+ * most a window ahead of the caller, which imports them in queue order and
+ * draws the next one itself while it waits. The window
+ * holds 4 figures per thread: enough to keep the threads busy, few enough
+ * that the SVGs in memory stay small. */
+#include "figure_jobs.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nr_render.h"
+#include "report_fill.h"
+#include "runset.h"
+
+#define FIGURES_PER_THREAD 4
+
+typedef struct figjob {
+    nr_report_block *slot;
+    size_t run;
+    const nr_figure_def *fig;
+    const char *caption;
+    nr_render_buf svg;
+    int rc;
+    nr_error err;
+} figjob;
+
+struct nr_figjobs {
+    const nr_model *const *models;
+    const char *const *names;
+    size_t nruns;
+    nr_figin **scopes;    /* [0] every run, [1 + i] run i alone */
+    int *scope_rc;        /* per scope: the result of building it */
+    nr_error *scope_err;
+    figjob *jobs;
+    size_t njobs, cap;
+    double seconds;
+};
+
+int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
+                      nr_error *err)
+{
+    nr_figjobs *fj = calloc(1, sizeof *fj);
+    if (fj) {
+        fj->scopes = calloc(n + 1, sizeof *fj->scopes);
+        fj->scope_rc = calloc(n + 1, sizeof *fj->scope_rc);
+        fj->scope_err = calloc(n + 1, sizeof *fj->scope_err);
+    }
+    if (!fj || !fj->scopes || !fj->scope_rc || !fj->scope_err) {
+        nr_figjobs_free(fj);
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    fj->models = models;
+    fj->names = names;
+    fj->nruns = n;
+    *out = fj;
+    return 0;
+}
+
+static size_t scope_slot(size_t run) { return run == NR_FILL_ALL_RUNS ? 0 : run + 1; }
+
+nr_figin *nr_figjobs_scope(nr_figjobs *fj, size_t run, nr_error *err)
+{
+    const size_t slot = scope_slot(run);
+    if (fj->scopes[slot])
+        return fj->scopes[slot];
+    const size_t n = run == NR_FILL_ALL_RUNS ? fj->nruns : 1;
+    const size_t first = run == NR_FILL_ALL_RUNS ? 0 : run;
+    if (nr_figin_build(fj->models + first, fj->names + first, n, &fj->scopes[slot], err) < 0)
+        fj->scopes[slot] = NULL;
+    return fj->scopes[slot];
+}
+
+static const nr_figure_def *figure_by_id(int fig_id)
+{
+    for (size_t i = 0; i < nr_figures_count; i++)
+        if (nr_figures[i].id == fig_id)
+            return &nr_figures[i];
+    return NULL;
+}
+
+int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
+                   const char *caption, nr_error *err)
+{
+    nr_figjobs *fj = ctx;
+    const nr_figure_def *fig = figure_by_id(fig_id);
+    if (!fig) {
+        nr_report_figure_missing(where, caption, "figure not in the registry");
+        return 0;
+    }
+    if (fj->njobs == fj->cap) {
+        size_t cap = fj->cap ? fj->cap * 2 : 16;
+        figjob *p = realloc(fj->jobs, cap * sizeof *p);
+        if (!p)
+            return nr_error_set(err, NR_E_NOMEM, "out of memory");
+        fj->jobs = p;
+        fj->cap = cap;
+    }
+    char key[16];
+    snprintf(key, sizeof key, "fig%d", fig_id);
+    nr_report_block *slot = nr_report_figure_slot(rep, where, key);
+    if (!slot)
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", key);
+    fj->jobs[fj->njobs++] = (figjob){.slot = slot, .run = run, .fig = fig, .caption = caption};
+    return 0;
+}
+
+/* Renders job i: its scope is built (build_scopes ran). */
+static void render_job(nr_figjobs *fj, size_t i)
+{
+    figjob *j = &fj->jobs[i];
+    const size_t slot = scope_slot(j->run);
+    nr_error_clear(&j->err);
+    nr_render_buf_init(&j->svg);
+    if (fj->scope_rc[slot] < 0) {
+        j->rc = fj->scope_rc[slot];
+        j->err = fj->scope_err[slot];
+        return;
+    }
+    double width = j->fig->id == 5 ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
+    j->rc = nr_render_figure(j->fig, nr_figin_inputs(fj->scopes[slot]), NR_RENDER_SVG, width, &j->svg, &j->err);
+}
+
+/* Builds the inputs every job needs, in job order (a failure is kept per
+ * scope and reported with the first job that needs it). */
+static void build_scopes(nr_figjobs *fj)
+{
+    for (size_t i = 0; i < fj->njobs; i++) {
+        const size_t s = scope_slot(fj->jobs[i].run);
+        if (fj->scopes[s] || fj->scope_rc[s] < 0)
+            continue;
+        nr_error_clear(&fj->scope_err[s]);
+        if (!nr_figjobs_scope(fj, fj->jobs[i].run, &fj->scope_err[s]))
+            fj->scope_rc[s] = fj->scope_err[s].code < 0 ? fj->scope_err[s].code : NR_E_NOMEM;
+    }
+}
+
+/* The render threads: they take the next job while it is within `window`
+ * of the oldest job not yet imported; the caller imports in order. */
+typedef struct pipeline {
+    nr_figjobs *fj;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next;       /* the next job no thread has taken */
+    size_t imported;   /* jobs [0, imported) are in the report */
+    size_t window;
+    int stop;
+    unsigned char *done;
+} pipeline;
+
+static void *render_thread(void *arg)
+{
+    pipeline *p = arg;
+    pthread_mutex_lock(&p->mu);
+    while (!p->stop && p->next < p->fj->njobs) {
+        if (p->next >= p->imported + p->window) {
+            pthread_cond_wait(&p->cv, &p->mu);
+            continue;
+        }
+        size_t i = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        render_job(p->fj, i);
+        pthread_mutex_lock(&p->mu);
+        p->done[i] = 1;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    nr_render_shutdown(); /* this thread's font map */
+    return NULL;
+}
+
+/* The caller's side: job k rendered. While it waits it draws the next job
+ * no thread has taken (job k itself when none has), as the threads do. */
+static void wait_rendered(pipeline *p, size_t k)
+{
+    pthread_mutex_lock(&p->mu);
+    while (!p->done[k]) {
+        if (p->next < p->fj->njobs && p->next < p->imported + p->window) {
+            size_t i = p->next++;
+            pthread_mutex_unlock(&p->mu);
+            render_job(p->fj, i);
+            pthread_mutex_lock(&p->mu);
+            p->done[i] = 1;
+            pthread_cond_broadcast(&p->cv);
+        } else {
+            pthread_cond_wait(&p->cv, &p->mu);
+        }
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void mark_imported(pipeline *p, size_t n, int stop)
+{
+    pthread_mutex_lock(&p->mu);
+    p->imported = n;
+    p->stop = stop;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Imports the jobs in order as they are rendered; stops at the first error. */
+static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
+{
+    nr_figjobs *fj = p->fj;
+    int rc = 0;
+    for (size_t k = 0; k < fj->njobs; k++) {
+        wait_rendered(p, k);
+        figjob *j = &fj->jobs[k];
+        if (j->rc < 0) {
+            rc = j->rc;
+            *err = j->err;
+        } else {
+            char key[16];
+            snprintf(key, sizeof key, "fig%d", j->fig->id);
+            rc = nr_report_figure_fill(rep, j->slot, key, j->caption, j->svg.data, j->svg.len, err);
+        }
+        nr_render_buf_fini(&j->svg);
+        mark_imported(p, k + 1, rc < 0);
+        if (rc < 0)
+            break;
+    }
+    return rc;
+}
+
+int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err)
+{
+    const double t0 = nr_runset_now();
+    build_scopes(fj);
+    pipeline p = {.fj = fj, .window = (size_t)(threads > 1 ? threads : 1) * FIGURES_PER_THREAD};
+    p.done = calloc(fj->njobs ? fj->njobs : 1, 1);
+    size_t extra = threads > 1 ? (size_t)threads - 1 : 0;
+    pthread_t *tid = extra ? calloc(extra, sizeof *tid) : NULL;
+    if (!p.done) {
+        free(tid);
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.cv, NULL);
+    size_t started = 0;
+    for (; tid && started < extra; started++)
+        if (pthread_create(&tid[started], NULL, render_thread, &p) != 0)
+            break; /* fewer threads: the same report */
+    int rc = import_in_order(&p, rep, err);
+    mark_imported(&p, fj->njobs, 1);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (size_t k = 0; k < fj->njobs; k++)
+        nr_render_buf_fini(&fj->jobs[k].svg); /* rendered after an error */
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.mu);
+    free(p.done);
+    free(tid);
+    fj->seconds += nr_runset_now() - t0;
+    return rc;
+}
+
+double nr_figjobs_seconds(const nr_figjobs *fj) { return fj->seconds; }
+
+void nr_figjobs_free(nr_figjobs *fj)
+{
+    if (!fj)
+        return;
+    for (size_t i = 0; fj->scopes && i <= fj->nruns; i++)
+        nr_figin_free(fj->scopes[i]);
+    free(fj->scopes);
+    free(fj->scope_rc);
+    free(fj->scope_err);
+    free(fj->jobs);
+    free(fj);
+}

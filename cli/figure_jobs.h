@@ -1,0 +1,36 @@
+/* figure_jobs: the figures a report asks for, rendered on several threads
+ * and imported in the order asked, so that the report is byte for byte the
+ * one a single thread writes. The fill (report_fill.h) puts a slot where
+ * each figure goes; nr_figjobs_run renders a window of figures at a time
+ * (bounded memory) and fills the slots in order. */
+#ifndef NR_FIGURE_JOBS_H
+#define NR_FIGURE_JOBS_H
+
+#include <stddef.h>
+
+#include "figure_inputs.h"
+#include "nr_error.h"
+#include "report.h"
+
+typedef struct nr_figjobs nr_figjobs;
+
+/* For the n runs of models (names: their names); both borrowed. */
+int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
+                      nr_error *err);
+/* nr_fill_figure_fn (ctx: the nr_figjobs): reserves the figure's place in
+ * where and queues it (caption borrowed: a string that outlives the run). */
+int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
+                   const char *caption, nr_error *err);
+/* Renders every queued figure on up to `threads` threads and fills its slot,
+ * in queue order. Returns 0, or the error of the first figure in that order
+ * that failed. */
+int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err);
+/* The inputs of run's figures (NR_FILL_ALL_RUNS: every run together), built
+ * on first use and owned by fj; NULL with err set on failure. */
+nr_figin *nr_figjobs_scope(nr_figjobs *fj, size_t run, nr_error *err);
+/* Seconds spent by nr_figjobs_run (wall time). */
+double nr_figjobs_seconds(const nr_figjobs *fj);
+/* Accepts NULL. */
+void nr_figjobs_free(nr_figjobs *fj);
+
+#endif
