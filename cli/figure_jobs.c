@@ -149,21 +149,29 @@ typedef struct pipeline {
     unsigned char *done;
 } pipeline;
 
+/* Whether a job may be taken now: one is left and it is within the window. */
+static int can_take(const pipeline *p) { return p->next < p->fj->njobs && p->next < p->imported + p->window; }
+
+/* Takes the next job and draws it: called and returns with the lock held. */
+static void take_and_render(pipeline *p)
+{
+    size_t i = p->next++;
+    pthread_mutex_unlock(&p->mu);
+    render_job(p->fj, i);
+    pthread_mutex_lock(&p->mu);
+    p->done[i] = 1;
+    pthread_cond_broadcast(&p->cv);
+}
+
 static void *render_thread(void *arg)
 {
     pipeline *p = arg;
     pthread_mutex_lock(&p->mu);
     while (!p->stop && p->next < p->fj->njobs) {
-        if (p->next >= p->imported + p->window) {
+        if (can_take(p))
+            take_and_render(p);
+        else
             pthread_cond_wait(&p->cv, &p->mu);
-            continue;
-        }
-        size_t i = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        render_job(p->fj, i);
-        pthread_mutex_lock(&p->mu);
-        p->done[i] = 1;
-        pthread_cond_broadcast(&p->cv);
     }
     pthread_mutex_unlock(&p->mu);
     nr_render_shutdown(); /* this thread's font map */
@@ -176,16 +184,10 @@ static void wait_rendered(pipeline *p, size_t k)
 {
     pthread_mutex_lock(&p->mu);
     while (!p->done[k]) {
-        if (p->next < p->fj->njobs && p->next < p->imported + p->window) {
-            size_t i = p->next++;
-            pthread_mutex_unlock(&p->mu);
-            render_job(p->fj, i);
-            pthread_mutex_lock(&p->mu);
-            p->done[i] = 1;
-            pthread_cond_broadcast(&p->cv);
-        } else {
+        if (can_take(p))
+            take_and_render(p);
+        else
             pthread_cond_wait(&p->cv, &p->mu);
-        }
     }
     pthread_mutex_unlock(&p->mu);
 }
