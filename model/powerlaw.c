@@ -47,6 +47,8 @@ typedef struct pl_data {
     double *lnu;        /* ln u */
     size_t *cum;        /* cum[j]: values <= u[j] */
     long double *sufln; /* sufln[j]: sum of ln x over values >= u[j]; sufln[U] = 0 */
+    double *ln_lo, *ln_hi; /* discrete: ln(u - 1/2), ln(u + 1/2), the bin edges the
+                              lognormal fit evaluates thousands of times */
 } pl_data;
 
 static void pl_data_free(pl_data *d)
@@ -55,6 +57,8 @@ static void pl_data_free(pl_data *d)
     free(d->lnu);
     free(d->cum);
     free(d->sufln);
+    free(d->ln_lo);
+    free(d->ln_hi);
     memset(d, 0, sizeof *d);
 }
 
@@ -70,7 +74,11 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
     d->lnu = malloc(cap * sizeof *d->lnu);
     d->cum = malloc(cap * sizeof *d->cum);
     d->sufln = malloc((cap + 1) * sizeof *d->sufln);
-    if (!d->u || !d->lnu || !d->cum || !d->sufln) {
+    if (discrete) {
+        d->ln_lo = malloc(cap * sizeof *d->ln_lo);
+        d->ln_hi = malloc(cap * sizeof *d->ln_hi);
+    }
+    if (!d->u || !d->lnu || !d->cum || !d->sufln || (discrete && (!d->ln_lo || !d->ln_hi))) {
         pl_data_free(d);
         return NR_E_NOMEM;
     }
@@ -79,6 +87,10 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
         if (U == 0 || sorted[i] != d->u[U - 1]) {
             d->u[U] = sorted[i];
             d->lnu[U] = log(sorted[i]);
+            if (discrete) {
+                d->ln_lo[U] = log(sorted[i] - 0.5);
+                d->ln_hi[U] = log(sorted[i] + 0.5);
+            }
             U++;
         }
         d->cum[U - 1] = i + 1;
@@ -387,13 +399,12 @@ static double log_normal_mass(double a, double b)
  * truncated at xmin - 1/2, given the log of its mass above xmin - 1/2. */
 static double ln_disc_logp(const ln_tail *t, size_t j, double mu, double sigma, double log_above)
 {
-    const double x = t->d->u[j];
-    return log_normal_mass((log(x - 0.5) - mu) / sigma, (log(x + 0.5) - mu) / sigma) - log_above;
+    return log_normal_mass((t->d->ln_lo[j] - mu) / sigma, (t->d->ln_hi[j] - mu) / sigma) - log_above;
 }
 
 static double ln_disc_log_above(const ln_tail *t, double mu, double sigma)
 {
-    return log_upper_normal((log(t->d->u[t->c] - 0.5) - mu) / sigma);
+    return log_upper_normal((t->d->ln_lo[t->c] - mu) / sigma);
 }
 
 /* Negative log-likelihood; v = (beta, t) continuous, (mu, ln sigma) discrete. */
