@@ -1,6 +1,7 @@
 /* store_writer: buffers one row group per table, encodes and compresses each
  * column chunk when the group is full, and writes the footer index on commit.
  * Memory is bounded by one row group per table plus the footer index. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -109,6 +110,7 @@ struct nr_store_writer {
     int64_t *xs;         /* transformed values of the chunk being encoded */
     size_t xs_cap;
     nr__keymap keys;     /* KEY_* transforms: per-key state of the chunk */
+    uint64_t writeback_from; /* bytes before this offset are handed to the kernel's writeback (start_writeback) */
     int committed;
     int failed;          /* sticky: a chunk write failed, the file is unusable */
 };
@@ -805,6 +807,26 @@ static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_erro
     return nr_outfile_write(&w->out, w->packed.data, n, err);
 }
 
+/* Bytes written between two starts of the kernel's writeback. */
+#define WRITEBACK_BYTES ((uint64_t)4 << 20)
+
+/* Starts the writeback of the bytes written since the last start, every
+ * WRITEBACK_BYTES: the fsync of the commit then waits for the last few
+ * megabytes instead of the whole store (the disk writes overlap the
+ * ingest). A hint: failures are ignored; the fsync still checks. */
+static void start_writeback(nr_store_writer *w)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+    if (w->out.offset - w->writeback_from < WRITEBACK_BYTES)
+        return;
+    (void)sync_file_range(w->out.fd, (off_t)w->writeback_from, (off_t)(w->out.offset - w->writeback_from),
+                          SYNC_FILE_RANGE_WRITE);
+    w->writeback_from = w->out.offset;
+#else
+    (void)w;
+#endif
+}
+
 static int flush_group(nr_table_writer *t, nr_error *err)
 {
     if (t->nrows == 0)
@@ -826,6 +848,7 @@ static int flush_group(nr_table_writer *t, nr_error *err)
                 memset(t->cols[c].remap, 0, t->cols[c].remap_len * sizeof *t->cols[c].remap);
         }
     t->nrows = 0;
+    start_writeback(t->store);
     return 0;
 }
 
