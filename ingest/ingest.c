@@ -452,9 +452,11 @@ static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
 #define FILES_BATCH_ROWS 2048u
 
 /* The columns of FILES_BATCH_ROWS rows of table files (the path as a
- * string, every other column as values). */
+ * string, every other column as values). Each column is one cache line
+ * longer than its rows: 2^k-byte columns would put row i of every column
+ * in one L1 set, whose ways a row's 13 stores overflow. */
 typedef struct files_batch {
-    int64_t i64[NR_FI_COL_COUNT][FILES_BATCH_ROWS];
+    int64_t i64[NR_FI_COL_COUNT][FILES_BATCH_ROWS + 8];
     const char *path[FILES_BATCH_ROWS];
     uint32_t path_len[FILES_BATCH_ROWS];
 } files_batch;
