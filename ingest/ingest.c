@@ -447,36 +447,74 @@ static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
     return nr_par_write_event(in->events_out, ev, phase, err);
 }
 
-static int write_files(ingest *in, nr_error *err)
+/* Rows of table files per nr_table_append_rows call: the columns of a
+ * batch stay in the cache between filling and appending. */
+#define FILES_BATCH_ROWS 2048u
+
+/* The columns of FILES_BATCH_ROWS rows of table files (the path as a
+ * string, every other column as values). Each column is one cache line
+ * longer than its rows: 2^k-byte columns would put row i of every column
+ * in one L1 set, whose ways a row's 13 stores overflow. */
+typedef struct files_batch {
+    int64_t i64[NR_FI_COL_COUNT][FILES_BATCH_ROWS + 8];
+    const char *path[FILES_BATCH_ROWS];
+    uint32_t path_len[FILES_BATCH_ROWS];
+} files_batch;
+
+/* Fills b with files [first, first + n) of the model. */
+static void fill_files_batch(const ingest *in, files_batch *b, size_t first, size_t n, const char *tool_path,
+                             size_t tool_len)
 {
-    nr_table_writer *t = in->t_files;
-    size_t n = nr_pm_file_count(in->pm);
-    const char *tool_path = NULL;
-    tool_path = in->hook ? nr_hook_output_path(in->hook) : NULL;
-    for (size_t id = 0; id < n; id++) {
+    for (size_t i = 0; i < n; i++) {
+        const size_t id = first + i;
         const char *path;
         size_t len;
         const nr_pm_file *f = nr_pm_file_get(in->pm, id, &path, &len);
         int kind = f->kind;
-        if (kind == NR_KIND_REGULAR && tool_path && strlen(tool_path) == len && memcmp(tool_path, path, len) == 0)
+        if (kind == NR_KIND_REGULAR && tool_path && tool_len == len && memcmp(tool_path, path, len) == 0)
             kind = NR_KIND_TOOL;
-        nr_table_set_i64(t, NR_FI_FILE_ID, (int64_t)id);
-        nr_table_set_str(t, NR_FI_PATH, path, len);
-        nr_table_set_i64(t, NR_FI_KIND, kind);
-        nr_table_set_i64(t, NR_FI_BYTES_READ, f->bytes_read);
-        nr_table_set_i64(t, NR_FI_BYTES_WRITTEN, f->bytes_written);
-        nr_table_set_i64(t, NR_FI_READ_CALLS, f->read_calls);
-        nr_table_set_i64(t, NR_FI_WRITE_CALLS, f->write_calls);
-        nr_table_set_i64(t, NR_FI_OPEN_CALLS, f->open_calls);
-        nr_table_set_i64(t, NR_FI_CLOSE_CALLS, f->close_calls);
-        nr_table_set_i64(t, NR_FI_META_CALLS, f->meta_calls);
-        nr_table_set_i64(t, NR_FI_SYNC_CALLS, f->sync_calls);
-        nr_table_set_i64(t, NR_FI_FIRST_TS_NS, f->first_ts_ns);
-        nr_table_set_i64(t, NR_FI_LAST_TS_NS, f->last_ts_ns);
-        NR_TRY(nr_table_end_row(t, err));
+        b->path[i] = path;
+        b->path_len[i] = (uint32_t)len;
+        b->i64[NR_FI_FILE_ID][i] = (int64_t)id;
+        b->i64[NR_FI_KIND][i] = kind;
+        b->i64[NR_FI_BYTES_READ][i] = f->bytes_read;
+        b->i64[NR_FI_BYTES_WRITTEN][i] = f->bytes_written;
+        b->i64[NR_FI_READ_CALLS][i] = f->read_calls;
+        b->i64[NR_FI_WRITE_CALLS][i] = f->write_calls;
+        b->i64[NR_FI_OPEN_CALLS][i] = f->open_calls;
+        b->i64[NR_FI_CLOSE_CALLS][i] = f->close_calls;
+        b->i64[NR_FI_META_CALLS][i] = f->meta_calls;
+        b->i64[NR_FI_SYNC_CALLS][i] = f->sync_calls;
+        b->i64[NR_FI_FIRST_TS_NS][i] = f->first_ts_ns;
+        b->i64[NR_FI_LAST_TS_NS][i] = f->last_ts_ns;
     }
+}
+
+/* Table files, one row per file id, appended column by column in batches
+ * (every path is distinct: nr_table_append_rows's string form). */
+static int write_files(ingest *in, nr_error *err)
+{
+    size_t n = nr_pm_file_count(in->pm);
     in->stats.files = n;
-    return 0;
+    if (n == 0)
+        return 0;
+    files_batch *b = malloc(sizeof *b);
+    if (!b)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    const char *tool_path = in->hook ? nr_hook_output_path(in->hook) : NULL;
+    const size_t tool_len = tool_path ? strlen(tool_path) : 0;
+    nr_col_values cols[NR_FI_COL_COUNT];
+    for (size_t c = 0; c < NR_FI_COL_COUNT; c++)
+        cols[c] = (nr_col_values){.i64 = b->i64[c]};
+    cols[NR_FI_PATH] = (nr_col_values){.strs = b->path, .lens = b->path_len};
+    int rc = 0;
+    for (size_t first = 0; first < n && rc == 0; first += FILES_BATCH_ROWS) {
+        size_t k = n - first < FILES_BATCH_ROWS ? n - first : FILES_BATCH_ROWS;
+        fill_files_batch(in, b, first, k, tool_path, tool_len);
+        rc = nr_table_append_rows(in->t_files, cols, k, err);
+    }
+    free(b);
+    return rc;
 }
 
 static int write_processes(ingest *in, nr_error *err)

@@ -91,11 +91,16 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err);
 
 /* The values of one column for n rows of nr_table_append_rows. I64
  * columns read i64[0..n). STR columns read ids[0..n), indexes into dict
- * (a string table of the caller's, borrowed for the call). */
+ * (a string table of the caller's, borrowed for the call), or, when strs is
+ * not NULL, the strings themselves: row i is strs[i][0..lens[i]) (borrowed
+ * for the call; the faster form for strings that rarely repeat, such as
+ * the paths of table files). */
 typedef struct nr_col_values {
     const int64_t *i64;
     const uint32_t *ids;
     const nr_strtab *dict;
+    const char *const *strs;
+    const uint32_t *lens;
 } nr_col_values;
 
 /* Appends n complete rows given column by column (cols[c] for every column

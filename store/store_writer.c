@@ -1,6 +1,7 @@
 /* store_writer: buffers one row group per table, encodes and compresses each
  * column chunk when the group is full, and writes the footer index on commit.
  * Memory is bounded by one row group per table plus the footer index. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -108,7 +109,10 @@ struct nr_store_writer {
     nr_buf packed;       /* compressed chunk; later the footer */
     int64_t *xs;         /* transformed values of the chunk being encoded */
     size_t xs_cap;
+    uint64_t *hashes;    /* append_strs: hashes of the strings of a call */
+    size_t hashes_cap;
     nr__keymap keys;     /* KEY_* transforms: per-key state of the chunk */
+    uint64_t writeback_from; /* bytes before this offset are handed to the kernel's writeback (start_writeback) */
     int committed;
     int failed;          /* sticky: a chunk write failed, the file is unusable */
 };
@@ -805,6 +809,26 @@ static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_erro
     return nr_outfile_write(&w->out, w->packed.data, n, err);
 }
 
+/* Bytes written between two starts of the kernel's writeback. */
+#define WRITEBACK_BYTES ((uint64_t)4 << 20)
+
+/* Starts the writeback of the bytes written since the last start, every
+ * WRITEBACK_BYTES: the fsync of the commit then waits for the last few
+ * megabytes instead of the whole store (the disk writes overlap the
+ * ingest). A hint: failures are ignored; the fsync still checks. */
+static void start_writeback(nr_store_writer *w)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+    if (w->out.offset - w->writeback_from < WRITEBACK_BYTES)
+        return;
+    (void)sync_file_range(w->out.fd, (off_t)w->writeback_from, (off_t)(w->out.offset - w->writeback_from),
+                          SYNC_FILE_RANGE_WRITE);
+    w->writeback_from = w->out.offset;
+#else
+    (void)w;
+#endif
+}
+
 static int flush_group(nr_table_writer *t, nr_error *err)
 {
     if (t->nrows == 0)
@@ -826,6 +850,7 @@ static int flush_group(nr_table_writer *t, nr_error *err)
                 memset(t->cols[c].remap, 0, t->cols[c].remap_len * sizeof *t->cols[c].remap);
         }
     t->nrows = 0;
+    start_writeback(t->store);
     return 0;
 }
 
@@ -879,6 +904,36 @@ static int append_ids(nr_table_writer *t, size_t c, const nr_col_values *v, size
     return 0;
 }
 
+/* Rows ahead whose dictionary slot append_strs requests early. */
+#define STR_PREFETCH_AHEAD 8u
+
+/* Interns the strings of rows [from, from + k) of STR column c given as
+ * strings (nr_col_values.strs) at str_ids + t->nrows: all hashed first,
+ * then each looked up while the slot of the string STR_PREFETCH_AHEAD rows
+ * on loads (a row group of distinct paths has a dictionary of megabytes:
+ * one cache miss per row otherwise, taken in turn). */
+static int append_strs(nr_table_writer *t, size_t c, const nr_col_values *v, size_t from, size_t k)
+{
+    nr_store_writer *w = t->store;
+    col_buf *cb = &t->cols[c];
+    NR_TRY(NR_GROW(w->hashes, w->hashes_cap, k));
+    const char *const *strs = v->strs + from;
+    const uint32_t *lens = v->lens + from;
+    uint64_t *h = w->hashes;
+    for (size_t i = 0; i < k; i++)
+        h[i] = nr_hash_bytes(strs[i], lens[i]);
+    uint32_t *out = cb->str_ids + t->nrows;
+    for (size_t i = 0; i < k; i++) {
+        if (i + STR_PREFETCH_AHEAD < k)
+            nr_strtab_prefetch(&cb->strings, h[i + STR_PREFETCH_AHEAD]);
+        int64_t id = nr_strtab_intern_hashed(&cb->strings, strs[i], lens[i], h[i]);
+        if (id < 0)
+            return (int)id;
+        out[i] = (uint32_t)id;
+    }
+    return 0;
+}
+
 /* Sizes and clears the id maps of the STR columns for this call's dicts. */
 static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
 {
@@ -886,7 +941,7 @@ static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
         if (t->def->cols[c].type != NR_COL_STR)
             continue;
         col_buf *cb = &t->cols[c];
-        size_t count = cols[c].dict ? cols[c].dict->count : 0;
+        size_t count = cols[c].dict && !cols[c].strs ? cols[c].dict->count : 0;
         NR_TRY(NR_GROW(cb->remap, cb->remap_cap, count));
         cb->remap_len = count;
         if (count)
@@ -908,6 +963,8 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
     for (size_t c = 0; c < t->def->ncols; c++) {
         if (t->def->cols[c].type == NR_COL_I64)
             memcpy(t->cols[c].i64 + t->nrows, cols[c].i64 + from, k * sizeof(int64_t));
+        else if (cols[c].strs)
+            NR_TRY(append_strs(t, c, &cols[c], from, k));
         else
             NR_TRY(append_ids(t, c, &cols[c], from, k));
     }
@@ -1023,6 +1080,7 @@ void nr_store_writer_destroy(nr_store_writer *w)
     nr_buf_fini(&w->raw);
     nr_buf_fini(&w->packed);
     free(w->xs);
+    free(w->hashes);
     nr__keymap_fini(&w->keys);
     ZSTD_freeCCtx(w->cctx);
     ZSTD_freeCCtx(w->fast);

@@ -302,12 +302,15 @@ static void same_rows_give_identical_bytes(void **state)
 }
 
 /* Rows [from, from + n) of the mixed table in one nr_table_append_rows call,
- * the strings through per-call dictionaries (fresh each call). */
-static int append_mixed(nr_table_writer *t, size_t from, size_t n, nr_error *err)
+ * the strings through per-call dictionaries (fresh each call); with
+ * direct, column s's as strings (nr_col_values.strs; repeated ones too). */
+static int append_mixed(nr_table_writer *t, size_t from, size_t n, int direct, nr_error *err)
 {
     int64_t *v = malloc(n * sizeof *v), *ts = malloc(n * sizeof *ts), *wild = malloc(n * sizeof *wild);
     uint32_t *s_ids = malloc(n * sizeof *s_ids), *u_ids = malloc(n * sizeof *u_ids);
-    assert_true(v && ts && wild && s_ids && u_ids);
+    const char **s_strs = malloc(n * sizeof *s_strs);
+    uint32_t *s_lens = malloc(n * sizeof *s_lens);
+    assert_true(v && ts && wild && s_ids && u_ids && s_strs && s_lens);
     nr_strtab dict;
     nr_strtab_init(&dict);
     char buf[1100];
@@ -320,9 +323,17 @@ static int append_mixed(nr_table_writer *t, size_t from, size_t n, nr_error *err
         u_ids[k] = (uint32_t)nr_strtab_intern(&dict, i % 2 ? "even" : "", i % 2 ? 4 : 0);
         s_ids[k] = (uint32_t)nr_strtab_intern(&dict, buf, mixed_s(i, buf));
     }
-    const nr_col_values cols[5] = {{.i64 = v}, {.i64 = ts}, {.ids = s_ids, .dict = &dict},
-                                   {.ids = u_ids, .dict = &dict}, {.i64 = wild}};
+    for (size_t k = 0; k < n; k++) { /* pointers only once dict has stopped growing */
+        s_strs[k] = nr_strtab_str(&dict, s_ids[k]);
+        s_lens[k] = (uint32_t)nr_strtab_len(&dict, s_ids[k]);
+    }
+    nr_col_values cols[5] = {{.i64 = v}, {.i64 = ts}, {.ids = s_ids, .dict = &dict},
+                             {.ids = u_ids, .dict = &dict}, {.i64 = wild}};
+    if (direct)
+        cols[2] = (nr_col_values){.strs = s_strs, .lens = s_lens};
     int rc = nr_table_append_rows(t, cols, n, err);
+    free(s_strs);
+    free(s_lens);
     nr_strtab_fini(&dict);
     free(v);
     free(ts);
@@ -332,8 +343,9 @@ static int append_mixed(nr_table_writer *t, size_t from, size_t n, nr_error *err
     return rc;
 }
 
-/* Batches across row-group boundaries, single rows set by hand in between
- * and a half-set row dropped by an append give the bytes of write_mixed. */
+/* Batches across row-group boundaries (column s as dictionary ids and as
+ * strings, alternately), single rows set by hand in between and a half-set
+ * row dropped by an append give the bytes of write_mixed. */
 static void append_rows_matches_set_and_end_row(void **state)
 {
     char a[300], b[300];
@@ -348,7 +360,7 @@ static void append_rows_matches_set_and_end_row(void **state)
     static const size_t batch[] = {1, 7, 1000, 64527, 2, 65536, 40000};
     size_t row = 0;
     for (size_t j = 0; j < sizeof batch / sizeof batch[0]; j++) {
-        if (append_mixed(t, row, batch[j], &err) != 0)
+        if (append_mixed(t, row, batch[j], (int)(j % 2), &err) != 0)
             fail_msg("append at row %zu: %s", row, err.msg);
         row += batch[j];
         /* one row by hand, then a half-set row that the next append drops */
@@ -364,7 +376,7 @@ static void append_rows_matches_set_and_end_row(void **state)
         nr_table_set_i64(t, 0, 42);
         nr_table_set_i64(t, 4, 43);
     }
-    if (append_mixed(t, row, MIXED_ROWS - row, &err) != 0)
+    if (append_mixed(t, row, MIXED_ROWS - row, 1, &err) != 0)
         fail_msg("last append: %s", err.msg);
     if (nr_store_writer_commit(w, &err) != 0)
         fail_msg("commit: %s", err.msg);
