@@ -2169,9 +2169,19 @@ static inline const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
     return syscall_cache_miss(e, name);
 }
 
-static inline void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+/* The syscall table entry of a SYSCALL line: the one a reader looked up
+ * ahead (nr_sline.syscall_ref), else from the cache. */
+static inline const nr_syscall_info *syscall_of_line(nr_pm *pm, const nr_sline *sl)
 {
-    c->info = syscall_cached(pm, name);
+    if (sl->syscall_ref >= NR_SLINE_SYSCALL_FIRST)
+        return nr_syscall_at(sl->syscall_ref - NR_SLINE_SYSCALL_FIRST);
+    return sl->syscall_ref == NR_SLINE_SYSCALL_NONE ? NULL : syscall_cached(pm, sl->name);
+}
+
+static inline void fill_call(call *c, const nr_syscall_info *info, nr_span name, nr_span args, const nr_sline *sl,
+                             int64_t ts)
+{
+    c->info = info;
     c->ev.syscall = name;
     c->args = args;
     c->annot = sl->result_annot;
@@ -2264,7 +2274,7 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     pname.p = (const char *)b->data;
     nr_span args = {pname.p + pname.n + 1, b->len - pname.n - 1};
     call c;
-    fill_call(pm, &c, pname, args, sl, t->pending_ts);
+    fill_call(&c, syscall_cached(pm, pname), pname, args, sl, t->pending_ts);
     c.ev.flags |= NR_EVF_RESUMED;
     pending_clear(pm, t);
     pm->counts.resumed++;
@@ -2344,7 +2354,7 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     switch (sl->kind) {
     case NR_SL_SYSCALL: {
         call c;
-        fill_call(pm, &c, sl->name, sl->args, sl, ts_ns);
+        fill_call(&c, syscall_of_line(pm, sl), sl->name, sl->args, sl, ts_ns);
         int rc = handle_call(pm, t, &c, err);
         pm->hint.p = NULL;
         return rc;
