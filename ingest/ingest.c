@@ -43,10 +43,8 @@ typedef struct stream {
     nr_logsrc *src;         /* read by par_lex's threads until the ingest ends */
     nr_par_chunk_view chunk;/* the chunk being fed (par_lex) */
     size_t next_line;       /* index in chunk of the line after the current one */
-    nr_sline lexed[2];      /* the current line and, when have_next, the next one (nr_par_lex_line) */
-    unsigned cur_slot;      /* lexed[cur_slot] is the current line */
-    int have_next;          /* lexed[cur_slot ^ 1] holds line next_line of chunk, lexed ahead */
-    const nr_sline *sl;     /* &lexed[cur_slot]: the current event line (its spans point into chunk) */
+    nr_sline lexed;         /* the current line (nr_par_lex_line) */
+    const nr_sline *sl;     /* &lexed: the current event line (its spans point into chunk) */
     nr_pm_where where;      /* the current line: log name, 1-based number, text (handed to the model as is) */
     int64_t ts;             /* normalized time of sl; -1 none */
     int at_end;
@@ -211,20 +209,14 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
                 return 0;
             }
             s->next_line = 0;
-            s->have_next = 0;
             s->lines += s->chunk.n; /* counted here, not line by line */
             in->stats.lines_read += s->chunk.n;
             report_progress(in);
             continue;
         }
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
-        if (s->have_next) {
-            s->cur_slot ^= 1;
-            s->have_next = 0;
-        } else {
-            nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed[s->cur_slot]);
-        }
-        s->sl = &s->lexed[s->cur_slot];
+        nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed);
+        s->sl = &s->lexed;
         s->where.text = s->chunk.text + pl->off;
         s->where.len = pl->len;
         s->where.line = s->chunk.first_line_no + s->next_line - 1;
@@ -233,9 +225,15 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
                 NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
             continue;
         }
-        int64_t prev_ts = s->last_ts;
-        s->ts = normalize_ts(s, s->sl);
-        NR_TRY(check_clock(in, s, prev_ts, err));
+        const int64_t prev_ts = s->last_ts;
+        if (s->sl->ts_form == NR_TS_UNIX && s->sl->ts2_form == NR_TS_NONE && s->seen_event)
+            s->ts = s->last_ts = s->sl->ts_ns; /* -ttt, normalize_ts's first case, inline */
+        else
+            s->ts = normalize_ts(s, s->sl);
+        /* check_clock only when the step is outside [-CLOCK_SLACK_NS,
+         * CLOCK_JUMP_NS] (one unsigned compare; it tests the rest) */
+        if ((uint64_t)s->ts - (uint64_t)prev_ts + CLOCK_SLACK_NS > (uint64_t)CLOCK_SLACK_NS + CLOCK_JUMP_NS)
+            NR_TRY(check_clock(in, s, prev_ts, err));
         if (s->sl->dur_ns >= 0)
             in->has_durations = 1;
         return 0;
@@ -248,15 +246,6 @@ static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream 
     int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &s->where, err);
     if (rc < 0)
         return rc;
-    /* most likely the next line fed: lexed now (stream_advance takes it), the
-     * slot of a new path it opens loads meanwhile */
-    if (s->next_line < s->chunk.n) {
-        nr_sline *next = &s->lexed[s->cur_slot ^ 1];
-        nr_par_lex_line(&s->chunk, s->next_line, next);
-        s->have_next = 1;
-        if (next->result_annot.n)
-            nr_pm_prefetch(in->pm, next);
-    }
     if (rc == 1) {
         s->skipped++;
         in->stats.lines_skipped++;

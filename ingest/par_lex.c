@@ -314,6 +314,7 @@ static inline unsigned pack_span(nr_span s, const char *line, size_t len, uint16
 static void pack_line(const nr_sline *sl, const char *line, nr_par_line *pl)
 {
     const size_t len = pl->len;
+    pl->syscall_ref = sl->syscall_ref;
     pl->kind = (uint8_t)sl->kind;
     pl->ts_form = (uint8_t)sl->ts_form;
     pl->pid = (int32_t)sl->pid;
@@ -376,6 +377,7 @@ void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out)
     out->exit_code = 0;
     out->core_dumped = 0;
     out->reason = NULL;
+    out->syscall_ref = pl->syscall_ref;
 }
 
 /* ---- scheduling, under the lock ----------------------------------------- */

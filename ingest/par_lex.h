@@ -53,8 +53,11 @@ typedef struct nr_par_line {
     int64_t ts_ns, dur_ns, result;
     int32_t pid;
     uint16_t span_off[5], span_len[5]; /* name, args, result_annot, errno_name, errno_text */
+    uint16_t syscall_ref;              /* nr_sline.syscall_ref */
     uint8_t kind, ts_form, bits;       /* bits: NR__PAR_* */
 } nr_par_line;
+
+_Static_assert(sizeof(nr_par_line) == 64, "a packed line is one cache line");
 
 /* nr_par_line.bits */
 enum { NR__PAR_HAS_RESULT = 1, NR__PAR_RESULT_UNKNOWN = 2, NR__PAR_PACKED = 4 };

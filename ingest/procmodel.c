@@ -462,12 +462,6 @@ struct nr_pm {
         int is_word;            /* text is all [A-Za-z0-9_|] (word_after_path may take it) */
     } open_flags_cache;
 
-    struct path_hint {          /* the -y result nr_pm_prefetch hashed: valid during the next feed only */
-        const char *p;          /* NULL = none */
-        size_t n;
-        uint64_t hash;
-    } hint;
-
     const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
     char decode[DECODE_CAP];
     nr_buf resolved, scratch, joined;
@@ -668,9 +662,7 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
     static const char deleted[] = " (deleted)";
     if ((size_t)n > sizeof deleted - 1 && memcmp(p + n - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
         n -= (long)(sizeof deleted - 1);
-    int hinted = p == pm->hint.p && (size_t)n == pm->hint.n; /* the bytes nr_pm_prefetch hashed */
-    int64_t id = hinted ? file_intern_hashed(pm, p, (size_t)n, NR_KIND_UNKNOWN, pm->hint.hash)
-                        : file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
+    int64_t id = file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
     if (id >= 0 && kind == NR_KIND_DEVICE)
         pm->files[id].kind = NR_KIND_DEVICE;
     return id;
@@ -2169,9 +2161,19 @@ static inline const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
     return syscall_cache_miss(e, name);
 }
 
-static inline void fill_call(nr_pm *pm, call *c, nr_span name, nr_span args, const nr_sline *sl, int64_t ts)
+/* The syscall table entry of a SYSCALL line: the one a reader looked up
+ * ahead (nr_sline.syscall_ref), else from the cache. */
+static inline const nr_syscall_info *syscall_of_line(nr_pm *pm, const nr_sline *sl)
 {
-    c->info = syscall_cached(pm, name);
+    if (sl->syscall_ref >= NR_SLINE_SYSCALL_FIRST)
+        return nr_syscall_at(sl->syscall_ref - NR_SLINE_SYSCALL_FIRST);
+    return sl->syscall_ref == NR_SLINE_SYSCALL_NONE ? NULL : syscall_cached(pm, sl->name);
+}
+
+static inline void fill_call(call *c, const nr_syscall_info *info, nr_span name, nr_span args, const nr_sline *sl,
+                             int64_t ts)
+{
+    c->info = info;
     c->ev.syscall = name;
     c->args = args;
     c->annot = sl->result_annot;
@@ -2264,7 +2266,7 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     pname.p = (const char *)b->data;
     nr_span args = {pname.p + pname.n + 1, b->len - pname.n - 1};
     call c;
-    fill_call(pm, &c, pname, args, sl, t->pending_ts);
+    fill_call(&c, syscall_cached(pm, pname), pname, args, sl, t->pending_ts);
     c.ev.flags |= NR_EVF_RESUMED;
     pending_clear(pm, t);
     pm->counts.resumed++;
@@ -2294,23 +2296,9 @@ static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
     return 0;
 }
 
-void nr_pm_prefetch(nr_pm *pm, const nr_sline *sl)
-{
-    pm->hint.p = NULL;
-    if (sl->kind != NR_SL_SYSCALL || sl->result_annot.n == 0)
-        return;
-    uint64_t h = nr_hash_bytes(sl->result_annot.p, sl->result_annot.n);
-    nr_strtab_prefetch(&pm->paths, h);
-    pm->hint = (struct path_hint){sl->result_annot.p, sl->result_annot.n, h};
-}
-
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err)
 {
-    /* a hint holds for the line it was given for, and only in this feed
-     * (cleared after the call; another line may reuse its memory later) */
-    if (pm->hint.p && (sl->kind != NR_SL_SYSCALL || sl->result_annot.p != pm->hint.p))
-        pm->hint.p = NULL;
     switch (sl->kind) {
     case NR_SL_SYSCALL: case NR_SL_UNFINISHED: case NR_SL_RESUMED:
     case NR_SL_SIGNAL: case NR_SL_EXITED: case NR_SL_KILLED:
@@ -2344,10 +2332,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     switch (sl->kind) {
     case NR_SL_SYSCALL: {
         call c;
-        fill_call(pm, &c, sl->name, sl->args, sl, ts_ns);
-        int rc = handle_call(pm, t, &c, err);
-        pm->hint.p = NULL;
-        return rc;
+        fill_call(&c, syscall_of_line(pm, sl), sl->name, sl->args, sl, ts_ns);
+        return handle_call(pm, t, &c, err);
     }
     case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);
     case NR_SL_RESUMED: return on_resumed(pm, t, sl, where, err);
@@ -2372,7 +2358,6 @@ int nr_pm_finish(nr_pm *pm, nr_error *err)
         return 0;
     pm->finished = 1;
     pm->where = NULL;
-    pm->hint.p = NULL;
     if (pm->ntasks)
         qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
     memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);

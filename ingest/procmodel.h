@@ -68,12 +68,6 @@ void nr_pm_set_root_pid(nr_pm *pm, int64_t pid);
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err);
 
-/* A hint that sl is likely the line fed next: starts loading the path table
- * slot its -y result will look up (in a big table a new path is a cache
- * miss). Optional. sl must stay valid and unchanged until the next
- * nr_pm_feed, which uses the hint only when it feeds that same line. */
-void nr_pm_prefetch(nr_pm *pm, const nr_sline *sl);
-
 /* Ends the trace: every call still unfinished becomes an event flagged
  * NR_EVF_NEVER_RESUMED (in tid order). */
 int nr_pm_finish(nr_pm *pm, nr_error *err);

@@ -5,6 +5,7 @@
  * The forms understood and the ambiguity rules are documented in
  * docs/strace-formats.md. */
 #include "strace_line.h"
+#include "syscalls.h"
 
 #include <string.h>
 #ifdef __SSE2__
@@ -1461,6 +1462,22 @@ static inline uint32_t digit_mask32(const char *line)
 #endif
 }
 
+/* nr_sline.syscall_ref of a name of 1 to 15 bytes, its 16 bytes readable. */
+_Static_assert((int)NR__SYSCALL_SHORT_BASE == (int)NR_SLINE_SYSCALL_FIRST && (int)NR_SLINE_SYSCALL_NONE == (int)NR_SLINE_SYSCALL_FIRST - 1,
+               "nr_syscall_short_ref answers in syscall_ref's codes");
+static inline uint16_t short_syscall_ref(const char *name, unsigned n)
+{
+#define M(k) (~UINT64_C(0) >> (64 - 8 * (k)))
+    static const uint64_t low[16] = {0, M(1), M(2), M(3), M(4), M(5), M(6), M(7),
+                                     M(8), M(8), M(8), M(8), M(8), M(8), M(8), M(8)};
+    static const uint64_t high[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, M(1), M(2), M(3), M(4), M(5), M(6), M(7)};
+#undef M
+    uint64_t w0, w1;
+    memcpy(&w0, name, 8);
+    memcpy(&w1, name + 8, 8);
+    return (uint16_t)nr_syscall_short_ref(w0 & low[n & 15], w1 & high[n & 15]);
+}
+
 /* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
  * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
  * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
@@ -1540,6 +1557,7 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     out->exit_code = 0;
     out->core_dumped = 0;
     out->reason = NULL;
+    out->syscall_ref = short_syscall_ref(name, name_len);
     const char *args = name + name_len + 1;
     const int wide = wide_scans(line, end); /* the line has 64 bytes */
     const char *close = find_close_paren(args, end, wide);

@@ -71,7 +71,18 @@ typedef struct nr_sline {
     int core_dumped;      /* KILLED */
     const char *reason;   /* BAD: short stable reason key: "unknown_line", "truncated",
                              "bad_result", "bad_resumed"; NULL for other kinds */
+
+    /* name looked up in the syscall table (ingest/syscalls.h), so that the
+     * process model need not: NR_SLINE_SYSCALL_UNSET (not looked up), else
+     * what nr_syscall_lookup(name) answers: NR_SLINE_SYSCALL_NONE when name
+     * is not in the table, NR_SLINE_SYSCALL_FIRST + the entry's index
+     * (nr_syscall_at). nr_sline_parse looks up the names of the lines of its
+     * fast path (long -ttt call lines: most lines of a big log) only, so
+     * that a worker thread does it for the ordered pass. */
+    uint16_t syscall_ref;
 } nr_sline;
+
+enum { NR_SLINE_SYSCALL_UNSET = 0, NR_SLINE_SYSCALL_NONE = 1, NR_SLINE_SYSCALL_FIRST = 2 };
 
 /* Parses line[0..len) (no trailing newline) into *out. Never reads outside
  * the line, never fails: unknown text becomes NR_SL_BAD with a reason. */

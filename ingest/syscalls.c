@@ -228,6 +228,32 @@ const nr_syscall_info *nr_syscall_lookup(const char *name, size_t n)
     return NULL;
 }
 
+nr__syscall_key nr__syscall_short_index[NR__SYSCALL_SHORT_SLOTS];
+
+_Static_assert(NR__SYSCALL_SHORT_SLOTS >= 2 * TABLE_SIZE, "short syscall index too small");
+_Static_assert(NR__SYSCALL_SHORT_SLOTS == 1u << 10, "nr__syscall_short_slot takes 10 bits");
+
+/* nr_syscall_short_ref's index, built before main (no thread runs yet):
+ * every name of at most NR_SYSCALL_SHORT_MAX bytes. */
+__attribute__((constructor)) static void build_short_index(void)
+{
+    for (size_t i = 0; i < TABLE_SIZE; i++) {
+        const char *name = syscall_table[i].name;
+        const size_t n = strlen(name);
+        if (n == 0 || n > NR_SYSCALL_SHORT_MAX)
+            continue;
+        char bytes[16] = {0};
+        memcpy(bytes, name, n);
+        uint64_t w0, w1;
+        memcpy(&w0, bytes, 8);
+        memcpy(&w1, bytes + 8, 8);
+        size_t s = nr__syscall_short_slot(w0, w1);
+        while (nr__syscall_short_index[s].ref)
+            s = (s + 1) & (NR__SYSCALL_SHORT_SLOTS - 1);
+        nr__syscall_short_index[s] = (nr__syscall_key){w0, w1, NR__SYSCALL_SHORT_BASE + i, 0};
+    }
+}
+
 size_t nr_syscall_count(void) { return TABLE_SIZE; }
 
 const nr_syscall_info *nr_syscall_at(size_t i) { return i < TABLE_SIZE ? &syscall_table[i] : NULL; }

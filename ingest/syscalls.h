@@ -66,6 +66,38 @@ typedef struct nr_syscall_info {
  * table. Thread-safe; the table's hash index is built on first use. */
 const nr_syscall_info *nr_syscall_lookup(const char *name, size_t n);
 
+/* The same lookup for a name of 1 to NR_SYSCALL_SHORT_MAX bytes given as
+ * its bytes in two little-endian words, zero past the name (a lexer holds
+ * it so already): returns base + the entry's index (nr_syscall_at), or
+ * base - 1 when the name is not in the table, base >= 1 being
+ * NR__SYSCALL_SHORT_BASE (so that a lexer stores the answer as it is). The
+ * index it reads is built when the program loads (a constructor), so it
+ * needs no once-check per call; it is read-only afterwards. Inline: a lexer
+ * calls it per line. */
+enum { NR_SYSCALL_SHORT_MAX = 15, NR__SYSCALL_SHORT_SLOTS = 1024 /* power of two */, NR__SYSCALL_SHORT_BASE = 2 };
+typedef struct nr__syscall_key {
+    uint64_t w0, w1;  /* the name's bytes 0-7 and 8-15, zero past the name */
+    uint64_t ref;     /* NR__SYSCALL_SHORT_BASE + index; 0 = empty slot */
+    uint64_t pad;     /* 32 bytes: a slot's address is one shift */
+} nr__syscall_key;
+extern nr__syscall_key nr__syscall_short_index[NR__SYSCALL_SHORT_SLOTS];
+
+static inline size_t nr__syscall_short_slot(uint64_t w0, uint64_t w1)
+{
+    return (size_t)(((w0 + w1) * UINT64_C(0x9e3779b97f4a7c15)) >> 54); /* 10 bits: NR__SYSCALL_SHORT_SLOTS */
+}
+
+static inline unsigned nr_syscall_short_ref(uint64_t w0, uint64_t w1)
+{
+    for (size_t s = nr__syscall_short_slot(w0, w1);; s = (s + 1) & (NR__SYSCALL_SHORT_SLOTS - 1)) {
+        const nr__syscall_key *k = &nr__syscall_short_index[s];
+        if (((k->w0 ^ w0) | (k->w1 ^ w1)) == 0) /* an empty slot holds no name: w0 of a name is not 0 */
+            return (unsigned)k->ref;
+        if (!k->ref)
+            return NR__SYSCALL_SHORT_BASE - 1;
+    }
+}
+
 /* Number of entries and entry i, for tests and docs. */
 size_t nr_syscall_count(void);
 const nr_syscall_info *nr_syscall_at(size_t i);

@@ -771,6 +771,39 @@ static void file_kinds(void **state)
     ck_free(&r);
 }
 
+/* A stamp more than 1 ms before the previous line's is clock_backwards,
+ * more than 1 h after it clock_jump; steps of exactly those are neither.
+ * The same for -ttt stamps (the inline path) and -tt stamps. */
+static void clock_steps_at_and_past_the_limits(void **state)
+{
+    (void)state;
+    static const char *const logs[] = {
+        "1 1700000000.002000 close(5) = -1 EBADF (Bad file descriptor)\n"
+        "1 1700000000.001000 close(5) = -1 EBADF (Bad file descriptor)\n"  /* -1 ms */
+        "1 1700000000.000999 close(5) = -1 EBADF (Bad file descriptor)\n"  /* -1 us */
+        "1 1699999999.999998 close(5) = -1 EBADF (Bad file descriptor)\n"  /* -1.001 ms: backwards */
+        "1 1700003599.999998 close(5) = -1 EBADF (Bad file descriptor)\n"  /* +1 h */
+        "1 1700007200.000000 close(5) = -1 EBADF (Bad file descriptor)\n"  /* +1 h 2 us: jump */
+        "1 1700007200.000000 close(5) = -1 EBADF (Bad file descriptor)\n",
+        "1 10:00:00.002000 close(5) = -1 EBADF (Bad file descriptor)\n"
+        "1 10:00:00.001000 close(5) = -1 EBADF (Bad file descriptor)\n"
+        "1 10:00:00.000999 close(5) = -1 EBADF (Bad file descriptor)\n"
+        "1 09:59:59.999998 close(5) = -1 EBADF (Bad file descriptor)\n"
+        "1 10:59:59.999998 close(5) = -1 EBADF (Bad file descriptor)\n"
+        "1 12:00:00.000000 close(5) = -1 EBADF (Bad file descriptor)\n"
+        "1 12:00:00.000000 close(5) = -1 EBADF (Bad file descriptor)\n",
+    };
+    for (size_t k = 0; k < sizeof logs / sizeof logs[0]; k++) {
+        ck_run r;
+        ck_ingest_text(&r, logs[k], NULL);
+        assert_ok(&r);
+        assert_int_equal(ck_diag(&r, "clock_backwards"), 1);
+        assert_int_equal(ck_diag(&r, "clock_jump"), 1);
+        assert_string_equal(ck_meta(&r, "lines_parsed"), "7");
+        ck_free(&r);
+    }
+}
+
 /* Unmatched "resumed", never resumed calls, a cut last line. */
 static void unmatched_never_resumed_truncated(void **state)
 {
@@ -1173,6 +1206,7 @@ int main(void)
         cmocka_unit_test(hook_output_is_tool_output),
         cmocka_unit_test(hook_clock_skew_reported),
         cmocka_unit_test(single_log_file),
+        cmocka_unit_test(clock_steps_at_and_past_the_limits),
         cmocka_unit_test(manifest_cwd_and_meta),
         cmocka_unit_test(determinism),
     };

@@ -1,6 +1,5 @@
 /* Unit tests of the ingest's small parts: the syscall table, the
- * diagnostics collector, runfind's name and content rules, and the process
- * model's prefetch hint. */
+ * diagnostics collector, runfind's name and content rules. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -85,61 +84,6 @@ static void runfind_sniff(void **state)
     assert_int_equal(nr_runfind_sniff_buf("", 0, &s), 0);
 }
 
-static int count_event(void *ctx, const nr_pm_event *ev, nr_error *err)
-{
-    (void)ev, (void)err;
-    ++*(int *)ctx;
-    return 0;
-}
-
-/* Feeds text (copied into buf, so that lines share an address the way a
- * reused chunk buffer makes them) with a hint first when hint is set. */
-static void feed_at(nr_pm *pm, char *buf, const char *text, int hint)
-{
-    nr_sline sl;
-    nr_error err;
-    strcpy(buf, text);
-    nr_sline_parse(buf, strlen(buf), &sl);
-    if (hint)
-        nr_pm_prefetch(pm, &sl);
-    assert_int_equal(nr_pm_feed(pm, &sl, -1, -1, NULL, &err), 0);
-}
-
-/* A hint holds only for the line it was given for when that line is fed
- * next: a later line at the same address with another path (a reused
- * buffer) gets its own file, whether the hint was used or went stale. */
-static void procmodel_prefetch_hint(void **state)
-{
-    int events = 0;
-    nr_pm_config cfg = {.start_cwd = "/w", .emit = count_event, .emit_ctx = &events};
-    nr_pm *pm;
-    nr_error err;
-    assert_int_equal(nr_pm_create(&cfg, &pm, &err), 0);
-    char buf[128], other[128];
-    feed_at(pm, buf, "7 openat(AT_FDCWD, \"/d/a1\", O_RDONLY) = 3</d/a1>", 1); /* hinted, fed next */
-    nr_sline sl;
-    nr_sline_parse(buf, strlen(buf), &sl);
-    nr_pm_prefetch(pm, &sl);                                           /* hinted, not fed next */
-    feed_at(pm, other, "7 close(3</d/a1>) = 0", 0);
-    feed_at(pm, buf, "7 openat(AT_FDCWD, \"/d/a2\", O_RDONLY) = 3</d/a2>", 0); /* same address */
-    feed_at(pm, buf, "7 openat(AT_FDCWD, \"/d/a3\", O_RDONLY) = 4</d/a3>", 0); /* after a used hint */
-    feed_at(pm, buf, "7 read(4</d/a3>, \"x\", 1) = 1", 1);                        /* a hint without -y result */
-    /* found again from elsewhere: a2 was interned under its own hash */
-    feed_at(pm, other, "7 openat(AT_FDCWD, \"/d/a2\", O_RDONLY) = 5</d/a2>", 0);
-    assert_int_equal(nr_pm_finish(pm, &err), 0);
-    assert_int_equal(events, 6);
-    assert_int_equal(nr_pm_file_count(pm), 3);
-    static const char *const want[] = {"/d/a1", "/d/a2", "/d/a3"};
-    for (size_t i = 0; i < 3; i++) {
-        const char *path;
-        size_t len;
-        const nr_pm_file *f = nr_pm_file_get(pm, i, &path, &len);
-        assert_string_equal(path, want[i]);
-        assert_int_equal(f->open_calls, i == 1 ? 2 : 1);
-    }
-    nr_pm_destroy(pm);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,7 +91,6 @@ int main(void)
         cmocka_unit_test(diag_counts_and_examples),
         cmocka_unit_test(runfind_names),
         cmocka_unit_test(runfind_sniff),
-        cmocka_unit_test(procmodel_prefetch_hint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

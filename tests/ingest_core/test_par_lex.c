@@ -16,6 +16,7 @@
 #include "ingest_check.h"
 #include "logsrc.h"
 #include "par_lex.h"
+#include "syscalls.h"
 
 /* A log with what the splitting must get right: CRLF, blank lines, a run
  * of 70 newlines (a 64-byte block of nothing but newlines), lines of every
@@ -278,21 +279,23 @@ static void packed_lines_read_back_as_parsed(void **state)
     static const struct {
         const char *line;
         int packed;
+        const char *syscall; /* the table entry the lexer names (syscall_ref), else NULL */
     } cases[] = {
-        {"1234 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3</d/a> <0.000010>", 1},
-        {"1234 1700000000.000002 read(3, \"xy\", 2) = -1 EAGAIN (Resource temporarily unavailable) <0.000005>", 1},
-        {"[pid 77] 12:00:01.5 read(3,  <unfinished ...>", 1},
-        {"77 <... read resumed>\"ab\", 2) = 2", 1},
-        {"77 lseek(3, 0, SEEK_END) = ?", 1},
-        {"77 write(1, \"x\", 1) = 0x10", 1},
-        {"77 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---", 1},
-        {"77 +++ exited with 0 +++", 1},
-        {"", 1},
-        {"77 +++ exited with 3 +++", 0},        /* an exit code */
-        {"77 +++ killed by SIGKILL (core dumped) +++", 0},
-        {"this is no strace line", 0},          /* a reason */
-        {"77 12:00:01.000001      0.000010 close(3) = 0", 0}, /* two stamps (-t with -r) */
-        {"9999999999 close(3) = 0", 0},         /* a pid past 32 bits */
+        {"1234 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3</d/a> <0.000010>", 1, "openat"},
+        {"1234 1700000000.000002 read(3, \"xy\", 2) = -1 EAGAIN (Resource temporarily unavailable) <0.000005>", 1,
+         "read"},
+        {"[pid 77] 12:00:01.5 read(3,  <unfinished ...>", 1, NULL},
+        {"77 <... read resumed>\"ab\", 2) = 2", 1, NULL},
+        {"77 lseek(3, 0, SEEK_END) = ?", 1, NULL},
+        {"77 write(1, \"x\", 1) = 0x10", 1, NULL},
+        {"77 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---", 1, NULL},
+        {"77 +++ exited with 0 +++", 1, NULL},
+        {"", 1, NULL},
+        {"77 +++ exited with 3 +++", 0, NULL},        /* an exit code */
+        {"77 +++ killed by SIGKILL (core dumped) +++", 0, NULL},
+        {"this is no strace line", 0, NULL},          /* a reason */
+        {"77 12:00:01.000001      0.000010 close(3) = 0", 0, NULL}, /* two stamps (-t with -r) */
+        {"9999999999 close(3) = 0", 0, NULL},         /* a pid past 32 bits */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *line = cases[k].line;
@@ -305,6 +308,14 @@ static void packed_lines_read_back_as_parsed(void **state)
         const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1};
         nr_par_lex_line(&v, 0, &got);
         assert_sline_equal(&got, line, &want, line);
+        /* the lexer's lookup crosses threads: long call lines name their entry */
+        assert_int_equal(got.syscall_ref, want.syscall_ref);
+        if (cases[k].syscall) {
+            assert_true(got.syscall_ref >= NR_SLINE_SYSCALL_FIRST);
+            const nr_syscall_info *e = nr_syscall_at(got.syscall_ref - NR_SLINE_SYSCALL_FIRST);
+            assert_non_null(e);
+            assert_string_equal(e->name, cases[k].syscall);
+        }
     }
     /* spans past 64 kB of a long line */
     const size_t n = 70000;

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "strace_line.h"
+#include "syscalls.h"
 
 #define S 1000000000LL /* ns per second */
 
@@ -746,6 +747,41 @@ static void captured_flags(void **state)
     assert_int_equal(c.n[NR_SL_BAD], 0);
 }
 
+/* The lexer's syscall_ref on a long -ttt call line (its fast path) for
+ * every name in the syscall table, for names that are not, and for a short
+ * line (not looked up). */
+static void syscall_ref_of_names(void **state)
+{
+    (void)state;
+    char line[256];
+    nr_sline sl;
+    for (size_t i = 0; i < nr_syscall_count(); i++) {
+        const char *name = nr_syscall_at(i)->name;
+        int n = snprintf(line, sizeof line,
+                         "4242 1764480000.123456 %s(3</data/imagenet/train/n01440764/x.JPEG>, 4096) = 0 <0.000001>", name);
+        nr_sline_parse(line, (size_t)n, &sl);
+        assert_int_equal(sl.kind, NR_SL_SYSCALL);
+        if (strlen(name) <= 15)
+            assert_int_equal(sl.syscall_ref, NR_SLINE_SYSCALL_FIRST + i);
+        else /* 16 bytes and more: not the fast path's */
+            assert_int_equal(sl.syscall_ref, NR_SLINE_SYSCALL_UNSET);
+    }
+    static const char *const unknown[] = {"r", "rea", "reads", "readx", "pread6", "pread644", "close_rang",
+                                          "clock_nanosleeq", "_", "x12345678", "openat2x"};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        int n = snprintf(line, sizeof line,
+                         "4242 1764480000.123456 %s(3</data/imagenet/train/n01440764/x.JPEG>, 4096) = 0 <0.000001>",
+                         unknown[i]);
+        nr_sline_parse(line, (size_t)n, &sl);
+        assert_int_equal(sl.kind, NR_SL_SYSCALL);
+        assert_int_equal(sl.syscall_ref, NR_SLINE_SYSCALL_NONE);
+    }
+    const char *shortline = "42 read(3, \"\", 1) = 0";
+    nr_sline_parse(shortline, strlen(shortline), &sl);
+    assert_int_equal(sl.kind, NR_SL_SYSCALL);
+    assert_int_equal(sl.syscall_ref, NR_SLINE_SYSCALL_UNSET);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -765,6 +801,7 @@ int main(void)
         cmocka_unit_test(captured_f_o_ttt_T_yy),
         cmocka_unit_test(captured_stderr_tt_T),
         cmocka_unit_test(captured_flags),
+        cmocka_unit_test(syscall_ref_of_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
