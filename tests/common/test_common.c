@@ -68,6 +68,31 @@ static void strtab_interns_dense_ids(void **state)
     nr_strtab_fini(&t);
 }
 
+/* A table past 2 MB of slots (200 k strings: 512 k slots, the huge-page
+ * allocation): every id found again after the rehashes, reset empties it. */
+static void strtab_big_table(void **state)
+{
+    (void)state;
+    nr_strtab t;
+    nr_strtab_init(&t);
+    char name[48];
+    enum { N = 200000 };
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(name, sizeof name, "/data/imagenet/train/%07d.JPEG", i);
+        assert_int_equal(nr_strtab_intern(&t, name, (size_t)n), i);
+    }
+    for (int i = 0; i < N; i += 7) {
+        int n = snprintf(name, sizeof name, "/data/imagenet/train/%07d.JPEG", i);
+        assert_int_equal(nr_strtab_find(&t, name, (size_t)n), i);
+        assert_string_equal(nr_strtab_str(&t, (size_t)i), name);
+    }
+    assert_int_equal(nr_strtab_find(&t, "/data/imagenet/train/0200000.JPEG", 33), -1);
+    nr_strtab_reset(&t);
+    assert_int_equal(nr_strtab_find(&t, "/data/imagenet/train/0000000.JPEG", 33), -1);
+    assert_int_equal(nr_strtab_intern(&t, "/x", 2), 0);
+    nr_strtab_fini(&t);
+}
+
 static void outfile_commit_and_abort(void **state)
 {
     char dir[] = "/tmp/nr_outfile_XXXXXX";
@@ -107,6 +132,7 @@ int main(void)
         cmocka_unit_test(varint_round_trip),
         cmocka_unit_test(varint_rejects_truncated_and_overlong),
         cmocka_unit_test(strtab_interns_dense_ids),
+        cmocka_unit_test(strtab_big_table),
         cmocka_unit_test(outfile_commit_and_abort),
         cmocka_unit_test(error_table_maps_exit_status),
     };
