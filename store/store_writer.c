@@ -1053,7 +1053,6 @@ static int flush_group(nr_table_writer *t, nr_error *err)
     return 0;
 }
 
-
 int nr_table_end_row(nr_table_writer *t, nr_error *err)
 {
     const char *file = t->store->out.target;
