@@ -6,7 +6,9 @@
  * (par_lex: chunks of each log, lexed in parallel); the merge and the
  * per-process model are one ordered pass on the caller's thread; with jobs >
  * 1 the rows of table events are built, encoded and compressed on par_lex's
- * workers (par_write), one batch at a time in the pass's order. The store is byte for byte
+ * workers (par_write), one batch at a time in the pass's order, and after
+ * the last event a worker shares the encoding of the other tables' row
+ * groups (nr_store_writer_set_helper). The store is byte for byte
  * the same for any number of jobs (docs/performance.md, "Parallel ingest and
  * scale"). */
 #include "nr_ingest.h"
@@ -819,10 +821,27 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     return nr_diag_add_n(in->diag, "hook_outside_trace", outside, "hook.jsonl", 0, msg, (size_t)n);
 }
 
+/* par_lex's side work after the events: the store's shared flushes. */
+static int help_store(void *ctx) { return nr_store_writer_help(ctx); }
+
+static void wake_store_helper(void *ctx) { nr_par_lex_wake(ctx); }
+
+/* With workers, one of them encodes row groups beside the caller from now
+ * on (the events' writer, par_write, is done). */
+static int share_flushes(ingest *in, nr_error *err)
+{
+    if (effective_jobs(in) < 2 || nr_par_lex_workers(in->par) < 1)
+        return 0;
+    NR_TRY(nr_store_writer_set_helper(in->writer, wake_store_helper, in->par, err));
+    nr_par_lex_set_side_work(in->par, help_store, in->writer);
+    return 0;
+}
+
 static int finish_store(ingest *in, nr_error *err)
 {
     NR_TRY(nr_pm_finish(in->pm, err));
     NR_TRY(nr_par_write_finish(in->events_out, err)); /* the other tables only after the last event */
+    NR_TRY(share_flushes(in, err));
     NR_TRY(write_files(in, err));
     NR_TRY(write_processes(in, err));
     NR_TRY(write_hook_tables(in, err));

@@ -112,6 +112,21 @@ typedef struct nr_col_values {
  * cost is O(n + the dictionaries' sizes). */
 int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err);
 
+/* Lets one other thread share the encoding and compression of the row
+ * groups flushed from now on: at each flush the writer calls wake(ctx)
+ * (on the caller's thread), and that thread should then call
+ * nr_store_writer_help(w); the caller encodes what the helper does not
+ * take and waits for the rest. Chunks are written in the order of an
+ * unshared flush: the same bytes. The caller of the other functions stays
+ * one thread at a time, as before; wake and ctx are borrowed until
+ * nr_store_writer_destroy. Returns 0 or NR_E_NOMEM. */
+int nr_store_writer_set_helper(nr_store_writer *w, void (*wake)(void *ctx), void *ctx, nr_error *err);
+/* The helper's side (any thread, at any time after nr_store_writer_set_helper
+ * and before nr_store_writer_destroy): encodes the chunks of the current
+ * flush that no thread has taken; returns 1 when it encoded one, 0 when
+ * there was none (or another thread is helping). */
+int nr_store_writer_help(nr_store_writer *w);
+
 /* Flushes every table, writes the footer, fsyncs and renames into place. */
 int nr_store_writer_commit(nr_store_writer *w, nr_error *err);
 /* Frees the writer; if it was not committed, removes the temporary file.

@@ -1,7 +1,9 @@
 /* store_writer: buffers one row group per table, encodes and compresses each
  * column chunk when the group is full, and writes the footer index on commit.
- * Memory is bounded by one row group per table plus the footer index. */
+ * Memory is bounded by one row group per table plus the footer index (and,
+ * with a helper, the compressed chunks of one flush). */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -99,19 +101,46 @@ struct nr_table_writer {
     int error;           /* sticky: a failed set_str, reported by end_row */
 };
 
-struct nr_store_writer {
-    nr_outfile out;
+/* What encoding and compressing a chunk needs besides the rows: one per
+ * thread that encodes. */
+typedef struct encoder {
     ZSTD_CCtx *cctx;     /* compression parameters set once (set_params) */
     ZSTD_CCtx *fast;     /* small-code chunks (set_fast_params); NULL: cctx for all */
-    nr_table_writer **tables;
-    size_t ntables, tables_cap;
     nr_buf raw;          /* encoded chunk */
     nr_buf packed;       /* compressed chunk; later the footer */
     int64_t *xs;         /* transformed values of the chunk being encoded */
     size_t xs_cap;
+    nr__keymap keys;     /* KEY_* transforms: per-key state of the chunk */
+} encoder;
+
+/* A chunk of a shared flush (flush_shared), encoded by either thread. */
+typedef struct flush_job {
+    nr_table_writer *t;
+    size_t c;
+    nr_buf frame;        /* the compressed chunk (owned, reused) */
+    chunk_entry entry;   /* but the offset */
+    int rc;
+    nr_error err;
+} flush_job;
+
+struct nr_store_writer {
+    nr_outfile out;
+    encoder enc;         /* the caller's */
+    int level;           /* nr_store_writer_set_level's, 0 = the default parameters */
+    /* shared flushes (nr_store_writer_set_helper): jobs[next_job..njobs)
+     * wait for a thread; mu guards the counts and helper_busy */
+    void (*wake)(void *ctx); /* NULL: every flush on the caller's thread */
+    void *wake_ctx;
+    encoder helper_enc;  /* the helper's */
+    int helper_busy;     /* a thread is in nr_store_writer_help */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    flush_job *jobs;
+    size_t njobs, jobs_cap, next_job, jobs_done;
+    nr_table_writer **tables;
+    size_t ntables, tables_cap;
     uint64_t *hashes;    /* append_strs: hashes of the strings of a call */
     size_t hashes_cap;
-    nr__keymap keys;     /* KEY_* transforms: per-key state of the chunk */
     uint64_t writeback_from; /* bytes before this offset are handed to the kernel's writeback (start_writeback) */
     int committed;
     int failed;          /* sticky: a chunk write failed, the file is unusable */
@@ -157,6 +186,47 @@ static int set_fast_params(ZSTD_CCtx *cctx)
     return 0;
 }
 
+/* Sets e's compression to level (1..19), or the default parameters for 0. */
+static void encoder_set_level(encoder *e, int level)
+{
+    if (level == 0)
+        return;
+    (void)set_params(e->cctx, level, 0); /* valid for every level in range */
+    ZSTD_freeCCtx(e->fast);
+    e->fast = NULL;
+}
+
+static void encoder_fini(encoder *e)
+{
+    nr_buf_fini(&e->raw);
+    nr_buf_fini(&e->packed);
+    free(e->xs);
+    nr__keymap_fini(&e->keys);
+    ZSTD_freeCCtx(e->cctx);
+    ZSTD_freeCCtx(e->fast);
+    memset(e, 0, sizeof *e);
+}
+
+/* An encoder with the default parameters, then level's; NR_E_NOMEM. */
+static int encoder_init(encoder *e, int level)
+{
+    memset(e, 0, sizeof *e);
+    nr_buf_init(&e->raw);
+    nr_buf_init(&e->packed);
+    e->cctx = ZSTD_createCCtx();
+    e->fast = ZSTD_createCCtx();
+    if (e->fast && set_fast_params(e->fast) < 0) { /* an older zstd: the plain level for every chunk */
+        ZSTD_freeCCtx(e->fast);
+        e->fast = NULL;
+    }
+    if (!e->cctx || set_params(e->cctx, DEFAULT_LEVEL, DEFAULT_MIN_MATCH) < 0) {
+        encoder_fini(e);
+        return NR_E_NOMEM;
+    }
+    encoder_set_level(e, level);
+    return 0;
+}
+
 int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *err)
 {
     *out = NULL;
@@ -164,20 +234,12 @@ int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *er
     if (!w)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     w->out.fd = -1;
-    nr_buf_init(&w->raw);
-    nr_buf_init(&w->packed);
-    w->cctx = ZSTD_createCCtx();
-    w->fast = ZSTD_createCCtx();
-    if (w->fast && set_fast_params(w->fast) < 0) { /* an older zstd: the plain level for every chunk */
-        ZSTD_freeCCtx(w->fast);
-        w->fast = NULL;
-    }
-    if (!w->cctx || set_params(w->cctx, DEFAULT_LEVEL, DEFAULT_MIN_MATCH) < 0) {
-        ZSTD_freeCCtx(w->cctx);
-        ZSTD_freeCCtx(w->fast);
+    if (encoder_init(&w->enc, 0) < 0) {
         free(w);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     }
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
     int rc = nr_outfile_open(&w->out, path, err);
     if (rc < 0) {
         nr_store_writer_destroy(w);
@@ -198,10 +260,8 @@ int nr_store_writer_create(const char *path, nr_store_writer **out, nr_error *er
 
 void nr_store_writer_set_level(nr_store_writer *w, int level)
 {
-    level = level < 1 ? 1 : level > 19 ? 19 : level;
-    (void)set_params(w->cctx, level, 0); /* valid for every level in range */
-    ZSTD_freeCCtx(w->fast);
-    w->fast = NULL;
+    w->level = level < 1 ? 1 : level > 19 ? 19 : level;
+    encoder_set_level(&w->enc, w->level);
 }
 
 static int valid_name(const char *name)
@@ -424,7 +484,7 @@ static void key_next(nr__keymap *m, int64_t *x, const int64_t *v, const int64_t 
 /* Transformed values of column c (FORMAT.md, "I64 chunks"): w->xs, or the
  * column's own values for transform 0 (no copy). Differences wrap modulo
  * 2^64. */
-static const int64_t *transform_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
+static const int64_t *transform_i64(encoder *w, const nr_table_writer *t, size_t c)
 {
     const col_plan *plan = &t->plans[c];
     const int64_t *v = t->cols[c].i64;
@@ -655,7 +715,7 @@ static uint8_t *put_constant(uint8_t *p, int64_t x0, uint64_t scale, size_t rows
  * the first SCALE_GUESS_ROWS is only a guess, checked while scaling the
  * rest; when it fails, the exact gcd is computed and the codes again (the
  * values transformed again when they were scaled in place). */
-static int scale_column(nr_store_writer *w, const nr_table_writer *t, size_t c, const int64_t **x,
+static int scale_column(encoder *w, const nr_table_writer *t, size_t c, const int64_t **x,
                         uint64_t *scale)
 {
     size_t rows = t->nrows;
@@ -686,7 +746,7 @@ static int scale_column(nr_store_writer *w, const nr_table_writer *t, size_t c, 
 }
 
 /* Encodes I64 column c of t into w->raw (FORMAT.md, "I64 chunks, version 2"). */
-static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
+static int encode_i64(encoder *w, const nr_table_writer *t, size_t c)
 {
     size_t rows = t->nrows;
     NR_TRY(NR_GROW(w->raw.data, w->raw.cap, rows * 10 + NR__I64_HEADER_MAX_V3));
@@ -717,7 +777,7 @@ static int encode_i64(nr_store_writer *w, const nr_table_writer *t, size_t c)
 
 /* Encodes STR column c of t into w->raw (FORMAT.md, "DICT (3)"): sized
  * once, then written without further checks. */
-static int encode_dict(nr_store_writer *w, const nr_table_writer *t, size_t c)
+static int encode_dict(encoder *w, const nr_table_writer *t, size_t c)
 {
     const col_buf *cb = &t->cols[c];
     const nr_strtab *st = &cb->strings;
@@ -749,7 +809,7 @@ static int encode_dict(nr_store_writer *w, const nr_table_writer *t, size_t c)
 }
 
 /* Encodes column c of t into w->raw (FORMAT.md, "Encodings"). */
-static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
+static int encode_chunk(encoder *w, const nr_table_writer *t, size_t c)
 {
     w->raw.len = 0;
     if (t->def->cols[c].type == NR_COL_I64)
@@ -764,7 +824,7 @@ static int encode_chunk(nr_store_writer *w, const nr_table_writer *t, size_t c)
  * chunk and the column's next small-code chunks until the next trial use
  * the accelerated context when its trial frame was at most 1/FAST_SLACK
  * larger (see SMALL_CODE_BYTES). */
-static size_t compress_chunk(nr_store_writer *w, col_buf *cb, size_t rows, size_t bound)
+static size_t compress_chunk(encoder *w, col_buf *cb, size_t rows, size_t bound)
 {
     ZSTD_CCtx *cctx = w->cctx;
     if (w->fast && w->raw.len <= rows * SMALL_CODE_BYTES) {
@@ -780,33 +840,49 @@ static size_t compress_chunk(nr_store_writer *w, col_buf *cb, size_t rows, size_
     return ZSTD_compress2(cctx, w->packed.data, bound, w->raw.data, w->raw.len);
 }
 
-/* Encodes, compresses and writes chunk c of the current group of t. */
-static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_error *err)
+/* Encodes and compresses chunk c of the current group of t with e: the
+ * frame in e->packed, its entry but the offset in *entry. */
+static int compress_column(const char *file, encoder *e, nr_table_writer *t, size_t c, chunk_entry *entry,
+                           nr_error *err)
 {
-    const char *file = w->out.target;
-    int rc = encode_chunk(w, t, c);
+    int rc = encode_chunk(e, t, c);
     if (rc < 0)
         return nr_error_set(err, rc, "%s: cannot encode table '%s' column '%s': %s", file,
                             t->def->name, t->def->cols[c].name, nr_error_name(rc));
-    if (w->raw.len > NR__STORE_MAX_CHUNK_RAW)
+    if (e->raw.len > NR__STORE_MAX_CHUNK_RAW)
         return nr_error_set(err, NR_E_LIMIT, "%s: table '%s' column '%s': a row group holds %zu bytes, over the limit of %u",
-                            file, t->def->name, t->def->cols[c].name, w->raw.len, NR__STORE_MAX_CHUNK_RAW);
-    size_t bound = ZSTD_compressBound(w->raw.len);
-    if (NR_GROW(w->packed.data, w->packed.cap, bound) < 0)
+                            file, t->def->name, t->def->cols[c].name, e->raw.len, NR__STORE_MAX_CHUNK_RAW);
+    size_t bound = ZSTD_compressBound(e->raw.len);
+    if (NR_GROW(e->packed.data, e->packed.cap, bound) < 0)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
-    size_t n = compress_chunk(w, &t->cols[c], t->nrows, bound);
+    size_t n = compress_chunk(e, &t->cols[c], t->nrows, bound);
     if (ZSTD_isError(n))
         return nr_error_set(err, NR_E_IO, "%s: zstd: %s", file, ZSTD_getErrorName(n));
-    if (NR_GROW(t->chunks, t->chunks_cap, t->nchunks + 1) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", file);
-    t->chunks[t->nchunks++] = (chunk_entry){
-        .offset = w->out.offset,
+    *entry = (chunk_entry){
         .disk_size = (uint32_t)n,
-        .raw_size = (uint32_t)w->raw.len,
+        .raw_size = (uint32_t)e->raw.len,
         .rows = (uint32_t)t->nrows,
-        .crc = nr__store_crc32(w->packed.data, n),
+        .crc = nr__store_crc32(e->packed.data, n),
     };
-    return nr_outfile_write(&w->out, w->packed.data, n, err);
+    return 0;
+}
+
+/* Writes the frame of a chunk of t and adds its entry at the current offset. */
+static int put_chunk(nr_store_writer *w, nr_table_writer *t, const void *frame, chunk_entry entry, nr_error *err)
+{
+    if (NR_GROW(t->chunks, t->chunks_cap, t->nchunks + 1) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", w->out.target);
+    entry.offset = w->out.offset;
+    t->chunks[t->nchunks++] = entry;
+    return nr_outfile_write(&w->out, frame, entry.disk_size, err);
+}
+
+/* Encodes, compresses and writes chunk c of the current group of t. */
+static int write_chunk(nr_store_writer *w, nr_table_writer *t, size_t c, nr_error *err)
+{
+    chunk_entry entry;
+    NR_TRY(compress_column(w->out.target, &w->enc, t, c, &entry, err));
+    return put_chunk(w, t, w->enc.packed.data, entry, err);
 }
 
 /* Bytes written between two starts of the kernel's writeback. */
@@ -829,19 +905,66 @@ static void start_writeback(nr_store_writer *w)
 #endif
 }
 
-static int flush_group(nr_table_writer *t, nr_error *err)
+/* ---- shared flushes ------------------------------------------------------ */
+
+int nr_store_writer_set_helper(nr_store_writer *w, void (*wake)(void *ctx), void *ctx, nr_error *err)
 {
-    if (t->nrows == 0)
-        return 0;
-    if (t->store->failed < 0)
-        return nr_error_set(err, t->store->failed, "%s: an earlier write failed", t->store->out.target);
-    for (size_t c = 0; c < t->def->ncols; c++) {
-        int rc = write_chunk(t->store, t, c, err);
-        if (rc < 0) {
-            t->store->failed = rc; /* a half-written row group cannot be indexed */
-            return rc;
-        }
+    if (!w->wake && encoder_init(&w->helper_enc, w->level) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", w->out.target);
+    pthread_mutex_lock(&w->mu); /* a helper may already be calling nr_store_writer_help */
+    w->wake = wake;
+    w->wake_ctx = ctx;
+    pthread_mutex_unlock(&w->mu);
+    return 0;
+}
+
+/* Encodes job j with e (any thread; j is its alone). */
+static void run_job(nr_store_writer *w, encoder *e, flush_job *j)
+{
+    j->rc = compress_column(w->out.target, e, j->t, j->c, &j->entry, &j->err);
+    if (j->rc == 0) {
+        j->frame.len = 0;
+        if (nr_buf_put(&j->frame, e->packed.data, j->entry.disk_size) < 0)
+            j->rc = nr_error_set(&j->err, NR_E_NOMEM, "%s: out of memory", w->out.target);
     }
+}
+
+/* Encodes waiting jobs with e until none waits; 1 when it did one. */
+static int take_jobs(nr_store_writer *w, encoder *e)
+{
+    int did = 0;
+    pthread_mutex_lock(&w->mu);
+    while (w->next_job < w->njobs) {
+        flush_job *j = &w->jobs[w->next_job++];
+        pthread_mutex_unlock(&w->mu);
+        run_job(w, e, j);
+        did = 1;
+        pthread_mutex_lock(&w->mu);
+        if (++w->jobs_done == w->njobs)
+            pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return did;
+}
+
+int nr_store_writer_help(nr_store_writer *w)
+{
+    pthread_mutex_lock(&w->mu);
+    const int busy = w->helper_busy || !w->wake;
+    w->helper_busy = 1;
+    pthread_mutex_unlock(&w->mu);
+    if (busy)
+        return 0; /* one helper at a time: it has the one helper encoder */
+    int did = take_jobs(w, &w->helper_enc);
+    pthread_mutex_lock(&w->mu);
+    w->helper_busy = 0;
+    pthread_mutex_unlock(&w->mu);
+    return did;
+}
+
+/* Forgets the rows of t's group after its chunks are written. */
+static void group_reset(nr_table_writer *t)
+{
     for (size_t c = 0; c < t->def->ncols; c++)
         if (t->def->cols[c].type == NR_COL_STR) {
             nr_strtab_reset(&t->cols[c].strings);
@@ -850,6 +973,82 @@ static int flush_group(nr_table_writer *t, nr_error *err)
                 memset(t->cols[c].remap, 0, t->cols[c].remap_len * sizeof *t->cols[c].remap);
         }
     t->nrows = 0;
+}
+
+/* Queues the chunks of the groups of tabs[0..n) that hold rows as jobs;
+ * NR_E_NOMEM. With w->mu held, no job running. */
+static int queue_jobs(nr_store_writer *w, nr_table_writer *const *tabs, size_t n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += tabs[i]->nrows ? tabs[i]->def->ncols : 0;
+    size_t old_cap = w->jobs_cap;
+    NR_TRY(NR_GROW(w->jobs, w->jobs_cap, count));
+    if (w->jobs_cap > old_cap)
+        memset(w->jobs + old_cap, 0, (w->jobs_cap - old_cap) * sizeof *w->jobs); /* frames: empty nr_bufs */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; tabs[i]->nrows && c < tabs[i]->def->ncols; c++, k++) {
+            w->jobs[k].t = tabs[i];
+            w->jobs[k].c = c;
+        }
+    w->njobs = count;
+    w->next_job = 0;
+    w->jobs_done = 0;
+    return 0;
+}
+
+/* Flushes the groups of tabs[0..n) with rows: their chunks encoded by this
+ * thread and the helper (whichever takes a chunk first), written in
+ * table and column order, the order of flush_group's one after the other:
+ * the same bytes. */
+static int flush_shared(nr_store_writer *w, nr_table_writer *const *tabs, size_t n, nr_error *err)
+{
+    pthread_mutex_lock(&w->mu);
+    int rc = queue_jobs(w, tabs, n);
+    pthread_mutex_unlock(&w->mu);
+    if (rc < 0)
+        return nr_error_set(err, rc, "%s: out of memory", w->out.target);
+    if (w->njobs == 0)
+        return 0;
+    w->wake(w->wake_ctx);
+    take_jobs(w, &w->enc);
+    pthread_mutex_lock(&w->mu);
+    while (w->jobs_done < w->njobs)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+    for (size_t k = 0; k < w->njobs; k++) {
+        flush_job *j = &w->jobs[k];
+        rc = j->rc < 0 ? j->rc : put_chunk(w, j->t, j->frame.data, j->entry, err);
+        if (j->rc < 0)
+            *err = j->err;
+        if (rc < 0) {
+            w->failed = rc; /* a half-written row group cannot be indexed */
+            return rc;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        group_reset(tabs[i]);
+    start_writeback(w);
+    return 0;
+}
+
+static int flush_group(nr_table_writer *t, nr_error *err)
+{
+    if (t->nrows == 0)
+        return 0;
+    if (t->store->failed < 0)
+        return nr_error_set(err, t->store->failed, "%s: an earlier write failed", t->store->out.target);
+    if (t->store->wake)
+        return flush_shared(t->store, &t, 1, err);
+    for (size_t c = 0; c < t->def->ncols; c++) {
+        int rc = write_chunk(t->store, t, c, err);
+        if (rc < 0) {
+            t->store->failed = rc; /* a half-written row group cannot be indexed */
+            return rc;
+        }
+    }
+    group_reset(t);
     start_writeback(t->store);
     return 0;
 }
@@ -1036,7 +1235,7 @@ static int put_table_footer(nr_buf *b, const nr_table_writer *t)
 
 static int write_footer(nr_store_writer *w, nr_error *err)
 {
-    nr_buf *b = &w->packed;
+    nr_buf *b = &w->enc.packed;
     b->len = 0;
     uint8_t tmp[NR__STORE_TRAILER_SIZE];
     nr__put_le32(tmp, (uint32_t)w->ntables);
@@ -1061,8 +1260,11 @@ int nr_store_writer_commit(nr_store_writer *w, nr_error *err)
         if (t->error < 0)
             return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s",
                                 w->out.target, t->def->name, nr_error_name(t->error));
-        NR_TRY(flush_group(t, err));
+        if (!w->wake)
+            NR_TRY(flush_group(t, err));
     }
+    if (w->wake) /* every table's last group at once: the two threads share them */
+        NR_TRY(flush_shared(w, w->tables, w->ntables, err));
     NR_TRY(write_footer(w, err));
     NR_TRY(nr_outfile_commit(&w->out, err));
     w->committed = 1;
@@ -1077,12 +1279,14 @@ void nr_store_writer_destroy(nr_store_writer *w)
     for (size_t i = 0; i < w->ntables; i++)
         free_table(w->tables[i]);
     free(w->tables);
-    nr_buf_fini(&w->raw);
-    nr_buf_fini(&w->packed);
-    free(w->xs);
+    encoder_fini(&w->enc);
+    if (w->wake)
+        encoder_fini(&w->helper_enc);
+    for (size_t k = 0; k < w->jobs_cap; k++)
+        nr_buf_fini(&w->jobs[k].frame);
+    free(w->jobs);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
     free(w->hashes);
-    nr__keymap_fini(&w->keys);
-    ZSTD_freeCCtx(w->cctx);
-    ZSTD_freeCCtx(w->fast);
     free(w);
 }

@@ -4,7 +4,10 @@
  * reproduced by today's writer), and keyed transforms over random keys.
  * `test_store --update-golden` rewrites the golden file of the current version. */
 #include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -110,13 +113,38 @@ static size_t mixed_s(size_t i, char *buf)
     }
 }
 
-static void write_mixed(const char *path, int with_empty)
+/* A helper thread of nr_store_writer_set_helper that polls instead of
+ * waiting for wake: it helps whenever a flush has chunks left. */
+typedef struct poll_helper {
+    nr_store_writer *w;
+    atomic_int stop;
+    pthread_t thread;
+} poll_helper;
+
+static void *poll_helper_main(void *arg)
+{
+    poll_helper *h = arg;
+    while (!atomic_load(&h->stop))
+        if (!nr_store_writer_help(h->w))
+            sched_yield();
+    return NULL;
+}
+
+static void no_wake(void *ctx) { (void)ctx; }
+
+/* with_helper: row groups flushed by the caller and a polling helper thread. */
+static void write_mixed_helped(const char *path, int with_empty, int with_helper)
 {
     nr_error err;
     nr_store_writer *w;
     nr_table_writer *t, *e;
     char buf[1100];
     assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
+    poll_helper h = {.w = w};
+    if (with_helper) {
+        assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
+        assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
+    }
     assert_int_equal(nr_store_writer_add_table(w, &mixed_table, &t, &err), 0);
     if (with_empty)
         assert_int_equal(nr_store_writer_add_table(w, &empty_table, &e, &err), 0);
@@ -133,8 +161,14 @@ static void write_mixed(const char *path, int with_empty)
     }
     if (nr_store_writer_commit(w, &err) != 0)
         fail_msg("commit: %s", err.msg);
+    if (with_helper) {
+        atomic_store(&h.stop, 1);
+        pthread_join(h.thread, NULL);
+    }
     nr_store_writer_destroy(w);
 }
+
+static void write_mixed(const char *path, int with_empty) { write_mixed_helped(path, with_empty, 0); }
 
 static void round_trip_many_row_groups(void **state)
 {
@@ -297,6 +331,32 @@ static void same_rows_give_identical_bytes(void **state)
     assert_memory_equal(pa, pb, na);
     free(pa);
     free(pb);
+    unlink(a);
+    unlink(b);
+}
+
+/* Row groups encoded by two threads (nr_store_writer_set_helper) give the
+ * bytes of one thread: four flushes of the five-column table, the last
+ * at commit beside an empty table. Whether the helper took part is up to
+ * the scheduler; the bytes must not depend on it. */
+static void a_helper_thread_gives_the_same_bytes(void **state)
+{
+    (void)state;
+    char a[300], b[300];
+    tmp_path(a, sizeof a, "helped-a.nio");
+    tmp_path(b, sizeof b, "helped-b.nio");
+    write_mixed_helped(a, 1, 0);
+    for (int round = 0; round < 3; round++) {
+        write_mixed_helped(b, 1, 1);
+        size_t na, nb;
+        uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+        assert_non_null(pa);
+        assert_non_null(pb);
+        assert_int_equal(na, nb);
+        assert_memory_equal(pa, pb, na);
+        free(pa);
+        free(pb);
+    }
     unlink(a);
     unlink(b);
 }
@@ -995,6 +1055,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(same_rows_give_identical_bytes),
         cmocka_unit_test(keyed_transforms_round_trip),
         cmocka_unit_test(append_rows_matches_set_and_end_row),
+        cmocka_unit_test(a_helper_thread_gives_the_same_bytes),
         cmocka_unit_test(scale_guess_is_checked),
         cmocka_unit_test(crc_matches_zlib),
         cmocka_unit_test(append_rows_rejects_a_bad_id),
