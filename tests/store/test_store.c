@@ -58,6 +58,19 @@ static uint8_t *slurp(const char *path, size_t *size)
     return p;
 }
 
+/* Files a and b hold the same bytes. */
+static void assert_same_bytes(const char *a, const char *b)
+{
+    size_t na, nb;
+    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(pa, pb, na);
+    free(pa);
+    free(pb);
+}
+
 static void spill(const char *path, const uint8_t *p, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -323,14 +336,7 @@ static void same_rows_give_identical_bytes(void **state)
     tmp_path(b, sizeof b, "det-b.nio");
     write_mixed(a, 0);
     write_mixed(b, 0);
-    size_t na, nb;
-    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
-    assert_non_null(pa);
-    assert_non_null(pb);
-    assert_int_equal(na, nb);
-    assert_memory_equal(pa, pb, na);
-    free(pa);
-    free(pb);
+    assert_same_bytes(a, b);
     unlink(a);
     unlink(b);
 }
@@ -348,14 +354,7 @@ static void a_helper_thread_gives_the_same_bytes(void **state)
     write_mixed_helped(a, 1, 0);
     for (int round = 0; round < 3; round++) {
         write_mixed_helped(b, 1, 1);
-        size_t na, nb;
-        uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
-        assert_non_null(pa);
-        assert_non_null(pb);
-        assert_int_equal(na, nb);
-        assert_memory_equal(pa, pb, na);
-        free(pa);
-        free(pb);
+        assert_same_bytes(a, b);
     }
     unlink(a);
     unlink(b);
@@ -441,14 +440,7 @@ static void append_rows_matches_set_and_end_row(void **state)
     if (nr_store_writer_commit(w, &err) != 0)
         fail_msg("commit: %s", err.msg);
     nr_store_writer_destroy(w);
-    size_t na, nb;
-    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
-    assert_non_null(pa);
-    assert_non_null(pb);
-    assert_int_equal(na, nb);
-    assert_memory_equal(pa, pb, na);
-    free(pa);
-    free(pb);
+    assert_same_bytes(a, b);
     unlink(a);
     unlink(b);
 }
