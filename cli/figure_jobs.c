@@ -232,6 +232,8 @@ int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err)
     pipeline p = {.fj = fj, .window = (size_t)(threads > 1 ? threads : 1) * FIGURES_PER_THREAD};
     p.done = calloc(fj->njobs ? fj->njobs : 1, 1);
     size_t extra = threads > 1 ? (size_t)threads - 1 : 0;
+    if (extra + 1 > fj->njobs) /* no thread (and font map) without a figure to draw */
+        extra = fj->njobs > 1 ? fj->njobs - 1 : 0;
     pthread_t *tid = extra ? calloc(extra, sizeof *tid) : NULL;
     if (!p.done) {
         free(tid);
