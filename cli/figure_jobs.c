@@ -21,6 +21,7 @@ typedef struct figjob {
     size_t run;
     const nr_figure_def *fig;
     const char *caption;
+    char key[16];        /* "fig<id>": the slot's and the ids' key */
     nr_render_buf svg;
     int rc;
     nr_error err;
@@ -97,12 +98,12 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
         fj->jobs = p;
         fj->cap = cap;
     }
-    char key[16];
-    snprintf(key, sizeof key, "fig%d", fig_id);
-    nr_report_block *slot = nr_report_figure_slot(rep, where, key);
-    if (!slot)
-        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", key);
-    fj->jobs[fj->njobs++] = (figjob){.slot = slot, .run = run, .fig = fig, .caption = caption};
+    figjob *j = &fj->jobs[fj->njobs];
+    *j = (figjob){.run = run, .fig = fig, .caption = caption};
+    snprintf(j->key, sizeof j->key, "fig%d", fig_id);
+    if (!(j->slot = nr_report_figure_slot(rep, where, j->key)))
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", j->key);
+    fj->njobs++;
     return 0;
 }
 
@@ -213,9 +214,7 @@ static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
             rc = j->rc;
             *err = j->err;
         } else {
-            char key[16];
-            snprintf(key, sizeof key, "fig%d", j->fig->id);
-            rc = nr_report_figure_fill(rep, j->slot, key, j->caption, j->svg.data, j->svg.len, err);
+            rc = nr_report_figure_fill(rep, j->slot, j->key, j->caption, j->svg.data, j->svg.len, err);
         }
         nr_render_buf_fini(&j->svg);
         mark_imported(p, k + 1, rc < 0);
