@@ -1054,17 +1054,26 @@ static inline __attribute__((always_inline)) const char *find_close_paren(const 
     return scan_close_paren(p, end);
 }
 
+/* The '>' that ends a simple annotation body from body, over 32-byte masks
+ * when wide; NULL when not wide or the body is not simple. */
+static inline const char *annotation_end_wide(const char *body, const char *end, int wide)
+{
+#ifdef NR__SLINE_AVX2
+    if (wide)
+        return annotation_end32(body, end);
+#endif
+    (void)body, (void)end, (void)wide;
+    return NULL;
+}
+
 /* parse_annotation over 32-byte masks when wide and the body is simple. */
 static inline const char *parse_annotation_wide(const char *p, const char *end, int wide, nr_span *path)
 {
-#ifdef NR__SLINE_AVX2
-    const char *gt = wide ? annotation_end32(p + 1, end) : NULL;
+    const char *gt = annotation_end_wide(p + 1, end, wide);
     if (gt) {
         *path = span(p + 1, gt);
         return gt + 1;
     }
-#endif
-    (void)wide;
     return parse_annotation(p, end, path);
 }
 
@@ -1188,14 +1197,8 @@ static __attribute__((noinline)) int parse_result_annotated(const char *p, const
     const unsigned n = swar_digits8_word(w, &v);
     const char *open = p + 3 + n, *close = end - 12;
     if ((eq & 0xFFFFFF) != (' ' | '=' << 8 | ' ' << 16) || n - 1 >= 7 || *open != '<' || close <= open ||
-        *close != '>' || !duration_tail_us(end, &u))
+        *close != '>' || !duration_tail_us(end, &u) || annotation_end_wide(open + 1, end, wide) != close)
         return 0;
-#ifdef NR__SLINE_AVX2
-    if (annotation_end32(open + 1, end) != close)
-        return 0;
-#else
-    return 0;
-#endif
     out->has_result = 1;
     out->result = (int64_t)v;
     out->result_annot = span(open + 1, close);
@@ -1220,14 +1223,9 @@ static __attribute__((noinline)) int parse_result_failed(const char *p, const ch
         !is_upper(*name) || *close != ')' || !duration_tail_us(end, &u))
         return 0;
     const char *name_end = ident_end(name + 1, end); /* as parse_result_fast reads the name */
-    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
+    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(' ||
+        find_close_paren(name_end + 2, end, wide) != close)
         return 0;
-#ifdef NR__SLINE_AVX2
-    if (walk_find_close_paren(name_end + 2, end) != close)
-        return 0;
-#else
-    return 0;
-#endif
     out->has_result = 1;
     out->result = -1;
     out->errno_name = span(name, name_end);
