@@ -145,7 +145,24 @@ static void *poll_helper_main(void *arg)
 
 static void no_wake(void *ctx) { (void)ctx; }
 
-/* with_helper: row groups flushed by the caller and a polling helper thread. */
+/* A wake that helps at once, on the caller's thread: the helper's encoder
+ * takes every chunk of every flush, whatever the scheduler does. */
+typedef struct inline_helper {
+    nr_store_writer *w;
+    int flushes_helped;
+} inline_helper;
+
+static void help_now(void *ctx)
+{
+    inline_helper *h = ctx;
+    h->flushes_helped += nr_store_writer_help(h->w);
+}
+
+enum { NO_HELPER, POLLING_HELPER, INLINE_HELPER };
+
+/* with_helper: row groups flushed by the caller alone, with a polling
+ * helper thread, or all by the helper's encoder (INLINE_HELPER; asserts
+ * that it took part in every flush). */
 static void write_mixed_helped(const char *path, int with_empty, int with_helper)
 {
     nr_error err;
@@ -154,9 +171,12 @@ static void write_mixed_helped(const char *path, int with_empty, int with_helper
     char buf[1100];
     assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
     poll_helper h = {.w = w};
-    if (with_helper) {
+    inline_helper now = {.w = w};
+    if (with_helper == POLLING_HELPER) {
         assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
         assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
+    } else if (with_helper == INLINE_HELPER) {
+        assert_int_equal(nr_store_writer_set_helper(w, help_now, &now, &err), 0);
     }
     assert_int_equal(nr_store_writer_add_table(w, &mixed_table, &t, &err), 0);
     if (with_empty)
@@ -174,14 +194,16 @@ static void write_mixed_helped(const char *path, int with_empty, int with_helper
     }
     if (nr_store_writer_commit(w, &err) != 0)
         fail_msg("commit: %s", err.msg);
-    if (with_helper) {
+    if (with_helper == POLLING_HELPER) {
         atomic_store(&h.stop, 1);
         pthread_join(h.thread, NULL);
     }
+    if (with_helper == INLINE_HELPER)
+        assert_int_equal(now.flushes_helped, 4); /* 3 full groups, the last at commit */
     nr_store_writer_destroy(w);
 }
 
-static void write_mixed(const char *path, int with_empty) { write_mixed_helped(path, with_empty, 0); }
+static void write_mixed(const char *path, int with_empty) { write_mixed_helped(path, with_empty, NO_HELPER); }
 
 static void round_trip_many_row_groups(void **state)
 {
@@ -343,17 +365,20 @@ static void same_rows_give_identical_bytes(void **state)
 
 /* Row groups encoded by two threads (nr_store_writer_set_helper) give the
  * bytes of one thread: four flushes of the five-column table, the last
- * at commit beside an empty table. Whether the helper took part is up to
- * the scheduler; the bytes must not depend on it. */
+ * at commit beside an empty table. Once with the helper's encoder taking
+ * every chunk (a wake that helps at once), then three times with a polling
+ * thread, where who takes what is up to the scheduler. */
 static void a_helper_thread_gives_the_same_bytes(void **state)
 {
     (void)state;
     char a[300], b[300];
     tmp_path(a, sizeof a, "helped-a.nio");
     tmp_path(b, sizeof b, "helped-b.nio");
-    write_mixed_helped(a, 1, 0);
+    write_mixed_helped(a, 1, NO_HELPER);
+    write_mixed_helped(b, 1, INLINE_HELPER);
+    assert_same_bytes(a, b);
     for (int round = 0; round < 3; round++) {
-        write_mixed_helped(b, 1, 1);
+        write_mixed_helped(b, 1, POLLING_HELPER);
         assert_same_bytes(a, b);
     }
     unlink(a);
