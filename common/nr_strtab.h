@@ -43,6 +43,18 @@ static inline void nr_strtab_prefetch(const nr_strtab *t, uint64_t h)
         __builtin_prefetch(&t->slots[h & (t->nslots - 1)]);
 }
 
+/* The second step of a two-step hint, some time after nr_strtab_prefetch
+ * of h: when h's first slot holds a string of hash h, starts loading that
+ * string's record (the lookup's second cache miss). */
+static inline void nr_strtab_prefetch_record(const nr_strtab *t, uint64_t h)
+{
+    if (!t->nslots)
+        return;
+    const struct nr_strtab_slot *sl = &t->slots[h & (t->nslots - 1)];
+    if (sl->hash == h && sl->rec)
+        __builtin_prefetch(sl->rec);
+}
+
 static inline const char *nr_strtab_str(const nr_strtab *t, size_t id) { return t->entries[id].str; }
 static inline size_t nr_strtab_len(const nr_strtab *t, size_t id) { return t->entries[id].len; }
 

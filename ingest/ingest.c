@@ -39,6 +39,11 @@
 #define ANCESTOR_DEPTH_MAX 64
 
 /* One log being read. */
+/* Lines ahead of the current one whose result annotation (the file an
+ * open returns) has its path table slot loaded; the record is loaded
+ * PATH_AHEAD lines ahead. See prefetch_paths. */
+#define PATH_AHEAD 8
+
 typedef struct stream {
     const nr_runlog *log;
     size_t index;           /* position in the run's sorted log list (tie-break) */
@@ -46,6 +51,7 @@ typedef struct stream {
     nr_par_chunk_view chunk;/* the chunk being fed (par_lex) */
     size_t next_line;       /* index in chunk of the line after the current one */
     nr_sline lexed;         /* the current line (nr_par_lex_line) */
+    uint64_t ahead_hash[2 * PATH_AHEAD]; /* prefetch_paths: hash of line i's annotation at i % (2 * PATH_AHEAD) */
     const nr_sline *sl;     /* &lexed: the current event line (its spans point into chunk) */
     nr_pm_where where;      /* the current line: log name, 1-based number, text (handed to the model as is) */
     int64_t ts;             /* normalized time of sl; -1 none */
@@ -195,6 +201,56 @@ static void report_progress(ingest *in)
     in->opts->progress(in->opts->progress_ctx, done, in->bytes_total);
 }
 
+/* In a lexed chunk, a line with a result annotation is an open (or dup,
+ * socket, ...) whose path the model looks up in its path table: two
+ * dependent cache misses (slot, then the path's record) once the table
+ * outgrows the cache (172 k files in the 1 GB log). Line i + 2 * PATH_AHEAD
+ * starts the slot's load and line i + PATH_AHEAD the record's, so both
+ * overlap the lines between. Only hints: the model does the lookup. */
+/* The result annotation of an unlexed call line t[0..n) (no newline)
+ * ending in "= FD<PATH>" and an optional -T " <S.UUUUUU>": PATH, or an
+ * empty span. A guess from fixed places at the line's end, a few
+ * instructions for the lines without one (a path holding '<' or a
+ * duration of 10 s or more is missed): only a hint. */
+static inline nr_span tail_annotation(const char *t, size_t n)
+{
+    const nr_span none = {t, 0};
+    if (n < 24 || t[n - 1] != '>')
+        return none;
+    size_t end = n - 1; /* the annotation's '>' without -T */
+    if (t[n - 8] == '.') { /* -T: " <S.UUUUUU>" */
+        if (t[n - 10] != '<' || t[n - 11] != ' ' || t[n - 12] != '>')
+            return none;
+        end = n - 12;
+    }
+    const char *lt = memrchr(t, '<', end);
+    if (!lt || lt - t < 4 || lt[-1] < '0' || lt[-1] > '9')
+        return none;
+    return (nr_span){lt + 1, (size_t)(t + end - (lt + 1))};
+}
+
+static inline __attribute__((always_inline)) void prefetch_paths(const ingest *in, stream *s, size_t i)
+{
+    const size_t far = i + 2 * PATH_AHEAD, near = i + PATH_AHEAD;
+    uint64_t *ring = s->ahead_hash;
+    if (far < s->chunk.n) {
+        const nr_par_line *pl = &s->chunk.lines[far];
+        nr_span annot = {NULL, 0};
+        if (!s->chunk.lexed)
+            annot = tail_annotation(s->chunk.text + pl->off, pl->len);
+        else if (pl->bits & NR__PAR_PACKED)
+            annot = (nr_span){s->chunk.text + pl->off + pl->span_off[2], pl->span_len[2]};
+        uint64_t h = 0;
+        if (annot.n) {
+            h = nr_hash_bytes(annot.p, annot.n);
+            nr_pm_prefetch_path(in->pm, h, 0);
+        }
+        ring[far % (2 * PATH_AHEAD)] = h;
+    }
+    if (near < s->chunk.n && ring[near % (2 * PATH_AHEAD)])
+        nr_pm_prefetch_path(in->pm, ring[near % (2 * PATH_AHEAD)], 1);
+}
+
 /* Reads lines of s until the next event line (left in s->sl) or the end;
  * other lines are counted (and skipped ones diagnosed) on the way. Inlined
  * with stream_feed into the loops that call them per line: one function per
@@ -211,11 +267,13 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
                 return 0;
             }
             s->next_line = 0;
+            memset(s->ahead_hash, 0, sizeof s->ahead_hash);
             s->lines += s->chunk.n; /* counted here, not line by line */
             in->stats.lines_read += s->chunk.n;
             report_progress(in);
             continue;
         }
+        prefetch_paths(in, s, s->next_line);
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
         nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed);
         s->sl = &s->lexed;
