@@ -38,12 +38,11 @@
 #define PRESCAN_MAX_LINES 1000000
 #define ANCESTOR_DEPTH_MAX 64
 
-/* One log being read. */
-/* Lines ahead of the current one whose result annotation (the file an
- * open returns) has its path table slot loaded; the record is loaded
- * PATH_AHEAD lines ahead. See prefetch_paths. */
+/* The path look-ahead (prefetch_paths): the slot of the file an open
+ * returns is loaded 2 * PATH_AHEAD lines ahead, its record PATH_AHEAD. */
 #define PATH_AHEAD 8
 
+/* One log being read. */
 typedef struct stream {
     const nr_runlog *log;
     size_t index;           /* position in the run's sorted log list (tie-break) */
@@ -201,12 +200,6 @@ static void report_progress(ingest *in)
     in->opts->progress(in->opts->progress_ctx, done, in->bytes_total);
 }
 
-/* In a lexed chunk, a line with a result annotation is an open (or dup,
- * socket, ...) whose path the model looks up in its path table: two
- * dependent cache misses (slot, then the path's record) once the table
- * outgrows the cache (172 k files in the 1 GB log). Line i + 2 * PATH_AHEAD
- * starts the slot's load and line i + PATH_AHEAD the record's, so both
- * overlap the lines between. Only hints: the model does the lookup. */
 /* The result annotation of an unlexed call line t[0..n) (no newline)
  * ending in "= FD<PATH>" and an optional -T " <S.UUUUUU>": PATH, or an
  * empty span. A guess from fixed places at the line's end, a few
@@ -229,6 +222,13 @@ static inline nr_span tail_annotation(const char *t, size_t n)
     return (nr_span){lt + 1, (size_t)(t + end - (lt + 1))};
 }
 
+/* A line with a result annotation is an open (or dup, socket, ...) whose
+ * path the model looks up in its path table: two dependent cache misses
+ * (slot, then the path's record) once the table outgrows the cache (172 k
+ * files in the 1 GB log). At line i, line i + 2 * PATH_AHEAD starts its
+ * slot's load and line i + PATH_AHEAD its record's, so both overlap the
+ * lines between. The annotation is the packed span of a lexed chunk, else
+ * tail_annotation's guess. Only hints: the model does the lookup. */
 static inline __attribute__((always_inline)) void prefetch_paths(const ingest *in, stream *s, size_t i)
 {
     const size_t far = i + 2 * PATH_AHEAD, near = i + PATH_AHEAD;

@@ -59,9 +59,10 @@ void nr_pm_destroy(nr_pm *pm);
 void nr_pm_set_root_pid(nr_pm *pm, int64_t pid);
 
 /* Hints that a line some lines ahead names the file of hash
- * nr_hash_bytes(path, n) (a plain -y annotation): step 0 starts loading the path table's slot of it, step 1
- * (later) the path's record, so that the lookup of a file opened again
- * does not wait on two cache misses in a row. Changes nothing. */
+ * nr_hash_bytes(path, n) (a plain -y annotation): step 0 starts loading
+ * its slot in the path table, step 1 (later) its record, so that the
+ * lookup of a file opened again does not wait on two cache misses in a
+ * row. Changes nothing. */
 void nr_pm_prefetch_path(const nr_pm *pm, uint64_t hash, int step);
 
 /* Feeds one line. file_pid is the pid of an -ff file (-1 for -f logs); it is
