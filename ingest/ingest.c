@@ -39,8 +39,12 @@
 #define ANCESTOR_DEPTH_MAX 64
 
 /* The path look-ahead (prefetch_paths): the slot of the file an open
- * returns is loaded 2 * PATH_AHEAD lines ahead, its record PATH_AHEAD. */
+ * returns is loaded 2 * PATH_AHEAD lines ahead, its record PATH_AHEAD.
+ * It runs from the chunk on that the model knows PATH_AHEAD_MIN_FILES
+ * files: below that the table (about 90 bytes a file) stays in this core's
+ * cache, and the look-ahead would only add its instructions. */
 #define PATH_AHEAD 8
+#define PATH_AHEAD_MIN_FILES 32768
 
 /* One log being read. */
 typedef struct stream {
@@ -51,6 +55,7 @@ typedef struct stream {
     size_t next_line;       /* index in chunk of the line after the current one */
     nr_sline lexed;         /* the current line (nr_par_lex_line) */
     uint64_t ahead_hash[2 * PATH_AHEAD]; /* prefetch_paths: hash of line i's annotation at i % (2 * PATH_AHEAD) */
+    int look_ahead;         /* prefetch_paths runs in this chunk */
     const nr_sline *sl;     /* &lexed: the current event line (its spans point into chunk) */
     nr_pm_where where;      /* the current line: log name, 1-based number, text (handed to the model as is) */
     int64_t ts;             /* normalized time of sl; -1 none */
@@ -268,12 +273,14 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
             }
             s->next_line = 0;
             memset(s->ahead_hash, 0, sizeof s->ahead_hash);
+            s->look_ahead = nr_pm_file_count(in->pm) >= PATH_AHEAD_MIN_FILES;
             s->lines += s->chunk.n; /* counted here, not line by line */
             in->stats.lines_read += s->chunk.n;
             report_progress(in);
             continue;
         }
-        prefetch_paths(in, s, s->next_line);
+        if (s->look_ahead)
+            prefetch_paths(in, s, s->next_line);
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
         nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed);
         s->sl = &s->lexed;
