@@ -46,6 +46,10 @@
 #define PATH_AHEAD 8
 #define PATH_AHEAD_MIN_FILES 32768
 
+static size_t path_ahead_min_files = PATH_AHEAD_MIN_FILES;
+
+void nr__ingest_path_ahead_always(int on) { path_ahead_min_files = on ? 0 : PATH_AHEAD_MIN_FILES; }
+
 /* One log being read. */
 typedef struct stream {
     const nr_runlog *log;
@@ -273,7 +277,7 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
             }
             s->next_line = 0;
             memset(s->ahead_hash, 0, sizeof s->ahead_hash);
-            s->look_ahead = nr_pm_file_count(in->pm) >= PATH_AHEAD_MIN_FILES;
+            s->look_ahead = nr_pm_file_count(in->pm) >= path_ahead_min_files;
             s->lines += s->chunk.n; /* counted here, not line by line */
             in->stats.lines_read += s->chunk.n;
             report_progress(in);

@@ -40,4 +40,9 @@ typedef struct nr_ingest_stats {
 int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts *opts,
                   nr_ingest_stats *stats, nr_error *err);
 
+/* Tests and fuzzing: with on, the path look-ahead (a cache hint that runs
+ * once a log names 32768 files) runs from the first chunk, so that small
+ * inputs reach it; 0 restores the threshold. Set before an ingest starts. */
+void nr__ingest_path_ahead_always(int on);
+
 #endif

@@ -112,32 +112,38 @@ static void assert_same_file(const char *a, const char *b)
     free(y);
 }
 
-static void ingest_with(const char *input, const char *out, int jobs, size_t chunk_bytes, nr_ingest_stats *st)
+static void ingest_with(const char *input, const char *out, int jobs, size_t chunk_bytes, int ahead,
+                        nr_ingest_stats *st)
 {
     nr__par_lex_set_chunk_bytes(chunk_bytes);
+    nr__ingest_path_ahead_always(ahead);
     nr_ingest_opts opts = {.jobs = jobs};
     nr_error err;
     nr_error_clear(&err);
     int rc = nr_ingest_run(input, out, &opts, st, &err);
     nr__par_lex_set_chunk_bytes(0);
+    nr__ingest_path_ahead_always(0);
     if (rc < 0)
         fail_msg("ingest %s (jobs %d): %s", input, jobs, err.msg);
 }
 
-/* Ingests input with jobs 1 (default chunks), then 2, 3 and 4 with small
- * chunks, and asserts the four stores are identical. */
+/* Ingests input with jobs 1 (default chunks), then 1 with the path
+ * look-ahead from the first chunk (a hint: it must change nothing), then
+ * 2, 3 and 4 with small chunks (3 and 4 with the look-ahead too), and
+ * asserts the five stores are identical. */
 static void assert_jobs_invariant(const char *input, const char *tag)
 {
-    static const int jobs[] = {2, 3, 4};
-    static const size_t chunk[] = {16 << 10, 100 << 10, 16 << 10};
+    static const int jobs[] = {1, 2, 3, 4};
+    static const size_t chunk[] = {0, 16 << 10, 100 << 10, 16 << 10};
+    static const int ahead[] = {1, 0, 1, 1};
     char ref[512], out[512];
-    snprintf(ref, sizeof ref, "%s/%s.j1.nio", tmpdir, tag);
+    snprintf(ref, sizeof ref, "%s/%s.ref.nio", tmpdir, tag);
     nr_ingest_stats st1;
-    ingest_with(input, ref, 1, 0, &st1);
+    ingest_with(input, ref, 1, 0, 0, &st1);
     for (size_t k = 0; k < sizeof jobs / sizeof jobs[0]; k++) {
         snprintf(out, sizeof out, "%s/%s.j%d.nio", tmpdir, tag, jobs[k]);
         nr_ingest_stats st;
-        ingest_with(input, out, jobs[k], chunk[k], &st);
+        ingest_with(input, out, jobs[k], chunk[k], ahead[k], &st);
         assert_int_equal(st.lines_read, st1.lines_read);
         assert_int_equal(st.events, st1.events);
         assert_same_file(ref, out);
@@ -232,7 +238,7 @@ static void generated_f_log_same_store_for_any_jobs(void **state)
     char out[600];
     snprintf(out, sizeof out, "%s/gen_f.nio", tmpdir);
     nr_ingest_stats st;
-    ingest_with(run, out, 2, 32 << 10, &st);
+    ingest_with(run, out, 2, 32 << 10, 0, &st);
     assert_int_equal(st.lines_read, 60001);
     assert_int_equal(st.lines_skipped, 60 + 1);
     assert_int_equal(st.events, 60000 - 60);
