@@ -212,8 +212,9 @@ static void report_progress(ingest *in)
 /* The result annotation of an unlexed call line t[0..n) (no newline)
  * ending in "= FD<PATH>" and an optional -T " <S.UUUUUU>": PATH, or an
  * empty span. A guess from fixed places at the line's end, a few
- * instructions for the lines without one (a path holding '<' or a
- * duration of 10 s or more is missed): only a hint. */
+ * instructions for the lines without one. It misses a path holding '<', a
+ * duration of 10 s or more, and, without -T, a path with a '.' 7 bytes
+ * before its end (read as a duration's): only a hint. */
 static inline nr_span tail_annotation(const char *t, size_t n)
 {
     const nr_span none = {t, 0};
@@ -252,12 +253,12 @@ static inline __attribute__((always_inline)) void prefetch_paths(const ingest *i
         uint64_t h = 0;
         if (annot.n) {
             h = nr_hash_bytes(annot.p, annot.n);
-            nr_pm_prefetch_path(in->pm, h, 0);
+            nr_pm_prefetch_path_slot(in->pm, h);
         }
         ring[far % (2 * PATH_AHEAD)] = h;
     }
     if (near < s->chunk.n && ring[near % (2 * PATH_AHEAD)])
-        nr_pm_prefetch_path(in->pm, ring[near % (2 * PATH_AHEAD)], 1);
+        nr_pm_prefetch_path_record(in->pm, ring[near % (2 * PATH_AHEAD)]);
 }
 
 /* Reads lines of s until the next event line (left in s->sl) or the end;

@@ -556,13 +556,9 @@ static int kind_of_path(const char *p, size_t n)
     return NR_KIND_REGULAR;
 }
 
-void nr_pm_prefetch_path(const nr_pm *pm, uint64_t hash, int step)
-{
-    if (step == 0)
-        nr_strtab_prefetch(&pm->paths, hash);
-    else
-        nr_strtab_prefetch_record(&pm->paths, hash);
-}
+void nr_pm_prefetch_path_slot(const nr_pm *pm, uint64_t hash) { nr_strtab_prefetch(&pm->paths, hash); }
+
+void nr_pm_prefetch_path_record(const nr_pm *pm, uint64_t hash) { nr_strtab_prefetch_record(&pm->paths, hash); }
 
 /* file_intern with h = nr_hash_bytes(path, n). */
 static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kind, uint64_t h)

@@ -59,11 +59,12 @@ void nr_pm_destroy(nr_pm *pm);
 void nr_pm_set_root_pid(nr_pm *pm, int64_t pid);
 
 /* Hints that a line some lines ahead names the file of hash
- * nr_hash_bytes(path, n) (a plain -y annotation): step 0 starts loading
- * its slot in the path table, step 1 (later) its record, so that the
- * lookup of a file opened again does not wait on two cache misses in a
- * row. Changes nothing. */
-void nr_pm_prefetch_path(const nr_pm *pm, uint64_t hash, int step);
+ * nr_hash_bytes(path, n) (a plain -y annotation): _slot starts loading its
+ * slot in the path table, _record (later) its record, so that the lookup
+ * of a file opened again does not wait on two cache misses in a row.
+ * Change nothing. */
+void nr_pm_prefetch_path_slot(const nr_pm *pm, uint64_t hash);
+void nr_pm_prefetch_path_record(const nr_pm *pm, uint64_t hash);
 
 /* Feeds one line. file_pid is the pid of an -ff file (-1 for -f logs); it is
  * used when the line has no pid prefix. ts_ns is the line's normalized
