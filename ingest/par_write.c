@@ -14,9 +14,11 @@
 #include "nr_schema.h"
 #include "nr_strtab.h"
 
-#define PAR_WRITE_BATCHES 8
-#define PAR_WRITE_ROWS 8192        /* rows of a batch handed to the workers */
-#define PAR_WRITE_ROWS_DIRECT 4096 /* rows of the one batch written unthreaded */
+/* A batch is a whole row group: the table encodes its I64 columns in place
+ * (nr_table_append_rows) instead of copying them into its own. Three let
+ * the pass fill one while a worker writes another and a third waits. */
+#define PAR_WRITE_BATCHES 3
+#define PAR_WRITE_ROWS NR_STORE_ROWS_PER_GROUP
 /* Direct-mapped cache in front of a batch's names: syscall and errno repeat
  * a few short strings, and a hit costs two compares of words loaded from the
  * name instead of a hash, a call and a memcmp. */
@@ -158,7 +160,7 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
     if (!w)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     w->t = t;
-    w->rows = pool ? PAR_WRITE_ROWS : PAR_WRITE_ROWS_DIRECT;
+    w->rows = PAR_WRITE_ROWS;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     size_t nb = pool ? PAR_WRITE_BATCHES : 1;
@@ -286,7 +288,7 @@ static int write_direct(nr_par_write *w, nr_error *err)
  * the pass then stalls on loads that cannot be forwarded from it (measured:
  * nr_pm_feed 10% of the samples at -j 2 against 3% at -j 1). Asking for the
  * lines PREFETCH_AHEAD rows early takes the wait off the pass. Unthreaded,
- * the one batch stays in this core's cache and needs none of it. */
+ * the one batch (a row group: 7 MB) is not in this core's cache either. */
 static inline __attribute__((always_inline)) void prefetch_rows(const ev_batch *b, size_t i, size_t rows)
 {
     if ((i & 7) != 0 || i + 2 * PREFETCH_AHEAD >= rows)
@@ -303,8 +305,7 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
 {
     ev_batch *b = &w->batch[w->fill];
     size_t i = b->n;
-    if (w->pool)
-        prefetch_rows(b, i, w->rows);
+    prefetch_rows(b, i, w->rows);
     int64_t syscall = name_id(b, ev->syscall);
     int64_t errno_name = ev->errno_name.n == 0 && b->empty_id ? b->empty_id - 1 : name_id(b, ev->errno_name);
     if (syscall < 0 || errno_name < 0)

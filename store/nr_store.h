@@ -107,7 +107,9 @@ typedef struct nr_col_values {
  * c of the table): the faster path for many rows, and the same store as n
  * rows of set and end_row calls. Values set for an unfinished row are
  * dropped (a string so set may still enter its row group's dictionary).
- * Flushes row groups as they fill. Returns 0 or a negative code
+ * Flushes row groups as they fill; rows that make a whole row group
+ * (NR_STORE_ROWS_PER_GROUP, starting one) are encoded from cols' I64 arrays
+ * in place, not copied: the fastest form. Returns 0 or a negative code
  * (NR_E_INPUT for an id outside its dict; the table is then unusable). The
  * cost is O(n + the dictionaries' sizes). */
 int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err);

@@ -77,6 +77,8 @@ typedef struct col_plan {
 /* Values of one column in the current row group. */
 typedef struct col_buf {
     int64_t *i64;        /* I64: values */
+    const int64_t *lent; /* I64: the caller's values of a whole group that nr_table_append_rows
+                            flushes without copying them (see col_values); else NULL */
     uint32_t *str_ids;   /* STR: ids into strings */
     nr_strtab strings;   /* STR: distinct strings of the group, first-appearance order */
     uint32_t recent[STR_CACHE_SLOTS]; /* STR: 1 + id of a recently set string, by cheap key; 0 = empty */
@@ -330,6 +332,13 @@ static int check_table_def(const nr_store_writer *w, const nr_table_def *def, nr
     return 0;
 }
 
+/* The values of I64 column c of the current group: its own buffer, or the
+ * caller's array it was lent. */
+static inline const int64_t *col_values(const nr_table_writer *t, size_t c)
+{
+    return t->cols[c].lent ? t->cols[c].lent : t->cols[c].i64;
+}
+
 /* Grows every column buffer of t to hold `need` rows. */
 static int grow_columns(nr_table_writer *t, size_t need)
 {
@@ -487,12 +496,12 @@ static void key_next(nr__keymap *m, int64_t *x, const int64_t *v, const int64_t 
 static const int64_t *transform_i64(encoder *w, const nr_table_writer *t, size_t c)
 {
     const col_plan *plan = &t->plans[c];
-    const int64_t *v = t->cols[c].i64;
+    const int64_t *v = col_values(t, c);
     int64_t *x = w->xs;
     size_t rows = t->nrows;
     switch (plan->transform) {
     case NR__I64_BASE: {
-        const int64_t *b = t->cols[plan->dep[0]].i64;
+        const int64_t *b = col_values(t, (size_t)plan->dep[0]);
         for (size_t i = 0; i < rows; i++)
             x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)b[i]);
         return x;
@@ -504,10 +513,10 @@ static const int64_t *transform_i64(encoder *w, const nr_table_writer *t, size_t
             x[i] = (int64_t)((uint64_t)v[i] - (uint64_t)v[i - 1]);
         return x;
     case NR__I64_KEY_DELTA:
-        key_delta(&w->keys, x, v, t->cols[plan->dep[0]].i64, rows);
+        key_delta(&w->keys, x, v, col_values(t, (size_t)plan->dep[0]), rows);
         return x;
     case NR__I64_KEY_NEXT:
-        key_next(&w->keys, x, v, t->cols[plan->dep[0]].i64, t->cols[plan->dep[1]].i64, rows);
+        key_next(&w->keys, x, v, col_values(t, (size_t)plan->dep[0]), col_values(t, (size_t)plan->dep[1]), rows);
         return x;
     default:
         return v;
@@ -732,7 +741,7 @@ static int scale_column(encoder *w, const nr_table_writer *t, size_t c, const in
         if (*x == w->xs) { /* partly scaled in place: transform again */
             const col_plan *plan = &t->plans[c];
             if (plan->transform >= NR__I64_KEY_DELTA)
-                NR_TRY(nr__keymap_reset(&w->keys, t->cols[plan->dep[0]].i64, rows));
+                NR_TRY(nr__keymap_reset(&w->keys, col_values(t, (size_t)plan->dep[0]), rows));
             *x = transform_i64(w, t, c);
         }
         g = values_gcd(*x, rows);
@@ -753,7 +762,7 @@ static int encode_i64(encoder *w, const nr_table_writer *t, size_t c)
     NR_TRY(NR_GROW(w->xs, w->xs_cap, rows));
     const col_plan *plan = &t->plans[c];
     if (plan->transform >= NR__I64_KEY_DELTA)
-        NR_TRY(nr__keymap_reset(&w->keys, t->cols[plan->dep[0]].i64, rows));
+        NR_TRY(nr__keymap_reset(&w->keys, col_values(t, (size_t)plan->dep[0]), rows));
     const int64_t *x = transform_i64(w, t, c);
     const int constant = all_equal(x, rows);
     uint64_t scale;
@@ -1149,9 +1158,13 @@ static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
     return 0;
 }
 
-/* Appends rows [from, from + k) of cols to the current group (k fits). */
+/* Appends rows [from, from + k) of cols to the current group (k fits).
+ * When they are a whole group, its I64 columns are lent instead of copied:
+ * nr_table_append_rows flushes the group before it returns, and the copy
+ * was the bulk of the call (docs/performance.md, "The lent row group"). */
 static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t from, size_t k)
 {
+    const int lend = k == NR_STORE_ROWS_PER_GROUP;
     if (t->nrows + k > t->cap) {
         /* batches of many rows: the whole group at once, no copying as it fills */
         size_t want = k >= APPEND_FULL_GROUP_ROWS ? NR_STORE_ROWS_PER_GROUP : t->cap;
@@ -1160,7 +1173,9 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
         NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP));
     }
     for (size_t c = 0; c < t->def->ncols; c++) {
-        if (t->def->cols[c].type == NR_COL_I64)
+        if (t->def->cols[c].type == NR_COL_I64 && lend)
+            t->cols[c].lent = cols[c].i64 + from;
+        else if (t->def->cols[c].type == NR_COL_I64)
             memcpy(t->cols[c].i64 + t->nrows, cols[c].i64 + from, k * sizeof(int64_t));
         else if (cols[c].strs)
             NR_TRY(append_strs(t, c, &cols[c], from, k));
@@ -1171,6 +1186,13 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
     t->total_rows += k;
     t->row_serial += k; /* a row begun with set_* must be set again */
     return 0;
+}
+
+/* The columns lent by append_group back to their own buffers. */
+static void end_lending(nr_table_writer *t)
+{
+    for (size_t c = 0; c < t->def->ncols; c++)
+        t->cols[c].lent = NULL;
 }
 
 int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err)
@@ -1185,9 +1207,14 @@ int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n
         size_t k = n - done < room ? n - done : room;
         rc = append_group(t, cols, done, k);
         done += k;
-        if (rc == 0 && t->nrows == NR_STORE_ROWS_PER_GROUP)
-            NR_TRY(flush_group(t, err)); /* sets err and fails the store itself */
+        if (rc == 0 && t->nrows == NR_STORE_ROWS_PER_GROUP) {
+            int flushed = flush_group(t, err); /* sets err and fails the store itself */
+            end_lending(t);
+            if (flushed < 0)
+                return flushed;
+        }
     }
+    end_lending(t); /* a whole group whose append failed */
     if (rc < 0) {
         t->error = rc;
         return nr_error_set(err, rc, "%s: table '%s': cannot append rows: %s%s", file, t->def->name,
