@@ -18,6 +18,7 @@
 #include "nr_error.h"
 #include "nr_ingest.h"
 #include "nr_progress.h"
+#include "nr_store.h"
 #include "par_lex.h"
 #include "strace_line.h"
 
@@ -247,6 +248,30 @@ static void generated_f_log_same_store_for_any_jobs(void **state)
     rmdir(run);
 }
 
+/* More events than par_write's ring of batches holds (3 row groups of
+ * 65536 events, each lent whole to the store): the batches wrap around,
+ * the pass writes or waits when all are full, and the last, partial group
+ * is copied; every jobs count gives the same store. */
+static void events_of_many_row_groups_same_store_for_any_jobs(void **state)
+{
+    (void)state;
+    char run[512], log[600];
+    snprintf(run, sizeof run, "%s/gen_groups", tmpdir);
+    assert_int_equal(mkdir(run, 0777), 0);
+    snprintf(log, sizeof log, "%s/strace.log", run);
+    write_generated_f(log, 250000); /* about 17 MB */
+    assert_jobs_invariant(run, "gen_groups");
+    char out[600];
+    snprintf(out, sizeof out, "%s/gen_groups.nio", tmpdir);
+    nr_ingest_stats st;
+    ingest_with(run, out, 2, 0, 0, &st);
+    assert_int_equal(st.events, 250000 - 250); /* every 997th line is garbage */
+    assert_true(st.events > 3 * NR_STORE_ROWS_PER_GROUP);
+    unlink(out);
+    unlink(log);
+    rmdir(run);
+}
+
 static void generated_ff_run_same_store_for_any_jobs(void **state)
 {
     (void)state;
@@ -311,6 +336,7 @@ int main(void)
         cmocka_unit_test(par_lex_matches_serial_read),
         cmocka_unit_test(generated_f_log_same_store_for_any_jobs),
         cmocka_unit_test(generated_ff_run_same_store_for_any_jobs),
+        cmocka_unit_test(events_of_many_row_groups_same_store_for_any_jobs),
         cmocka_unit_test(samples_same_store_for_any_jobs),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
