@@ -226,26 +226,33 @@ static void samples_same_store_for_any_jobs(void **state)
     }
 }
 
-static void generated_f_log_same_store_for_any_jobs(void **state)
+/* Writes a generated -f log of `lines` lines (and a cut last one) into the
+ * run tmpdir/tag, asserts that every jobs count gives the same store, and
+ * ingests it once more with 2 jobs and chunks of chunk_bytes into *st. */
+static void check_generated_f_run(const char *tag, uint64_t lines, size_t chunk_bytes, nr_ingest_stats *st)
 {
-    (void)state;
-    char run[512], log[600];
-    snprintf(run, sizeof run, "%s/gen_f", tmpdir);
+    char run[512], log[600], out[600];
+    snprintf(run, sizeof run, "%s/%s", tmpdir, tag);
     assert_int_equal(mkdir(run, 0777), 0);
     snprintf(log, sizeof log, "%s/strace.log", run);
-    write_generated_f(log, 60000); /* about 4 MB */
-    assert_jobs_invariant(run, "gen_f");
-    /* the known counts: 60000 lines + the cut one; 60 garbage lines */
-    char out[600];
-    snprintf(out, sizeof out, "%s/gen_f.nio", tmpdir);
-    nr_ingest_stats st;
-    ingest_with(run, out, 2, 32 << 10, 0, &st);
-    assert_int_equal(st.lines_read, 60001);
-    assert_int_equal(st.lines_skipped, 60 + 1);
-    assert_int_equal(st.events, 60000 - 60);
+    write_generated_f(log, lines);
+    assert_jobs_invariant(run, tag);
+    snprintf(out, sizeof out, "%s/%s.nio", tmpdir, tag);
+    ingest_with(run, out, 2, chunk_bytes, 0, st);
     unlink(out);
     unlink(log);
     rmdir(run);
+}
+
+static void generated_f_log_same_store_for_any_jobs(void **state)
+{
+    (void)state;
+    nr_ingest_stats st;
+    check_generated_f_run("gen_f", 60000, 32 << 10, &st); /* about 4 MB */
+    /* the known counts: 60000 lines + the cut one; 60 garbage lines */
+    assert_int_equal(st.lines_read, 60001);
+    assert_int_equal(st.lines_skipped, 60 + 1);
+    assert_int_equal(st.events, 60000 - 60);
 }
 
 /* More events than par_write's ring of batches holds (3 row groups of
@@ -255,21 +262,10 @@ static void generated_f_log_same_store_for_any_jobs(void **state)
 static void events_of_many_row_groups_same_store_for_any_jobs(void **state)
 {
     (void)state;
-    char run[512], log[600];
-    snprintf(run, sizeof run, "%s/gen_groups", tmpdir);
-    assert_int_equal(mkdir(run, 0777), 0);
-    snprintf(log, sizeof log, "%s/strace.log", run);
-    write_generated_f(log, 250000); /* about 17 MB */
-    assert_jobs_invariant(run, "gen_groups");
-    char out[600];
-    snprintf(out, sizeof out, "%s/gen_groups.nio", tmpdir);
     nr_ingest_stats st;
-    ingest_with(run, out, 2, 0, 0, &st);
+    check_generated_f_run("gen_groups", 250000, 0, &st); /* about 17 MB */
     assert_int_equal(st.events, 250000 - 250); /* every 997th line is garbage */
     assert_true(st.events > 3 * NR_STORE_ROWS_PER_GROUP);
-    unlink(out);
-    unlink(log);
-    rmdir(run);
 }
 
 static void generated_ff_run_same_store_for_any_jobs(void **state)
