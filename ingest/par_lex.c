@@ -575,9 +575,13 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     if (workers > PAR_MAX_WORKERS)
         workers = PAR_MAX_WORKERS;
     /* no workers: one chunk per log, read and lexed just before it is
-       consumed; one log: two chunks for every thread plus the one being
-       consumed; many logs: two each (one consumed, one read ahead) */
-    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers * 2 + 2 : 2;
+       consumed; one log: two chunks for every thread plus ten, so that a
+       worker held up by another job on its core (a few ms) does not stall
+       the pass at once (measured: -j 2 wall 1.02-1.03x under a neighbour
+       taking 25-50% of a core, unchanged without one; docs/performance.md,
+       "A deeper ring"); many logs: two each (one consumed, one read
+       ahead) */
+    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers * 2 + 10 : 2;
     const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
     size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : chunk_max;
     p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
