@@ -47,7 +47,6 @@ typedef struct ev_batch {
 struct nr_par_write {
     nr_table_writer *t;
     nr_par_lex *pool;  /* its workers write the queued batches; NULL: unthreaded */
-    size_t rows;       /* rows per batch */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     ev_batch batch[PAR_WRITE_BATCHES];
@@ -160,12 +159,11 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
     if (!w)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     w->t = t;
-    w->rows = PAR_WRITE_ROWS;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     size_t nb = pool ? PAR_WRITE_BATCHES : 1;
     for (size_t i = 0; i < nb; i++)
-        if (batch_alloc(&w->batch[i], w->rows) < 0) {
+        if (batch_alloc(&w->batch[i], PAR_WRITE_ROWS) < 0) {
             nr_par_write_destroy(w);
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
         }
@@ -289,9 +287,9 @@ static int write_direct(nr_par_write *w, nr_error *err)
  * nr_pm_feed 10% of the samples at -j 2 against 3% at -j 1). Asking for the
  * lines PREFETCH_AHEAD rows early takes the wait off the pass. Unthreaded,
  * the one batch (a row group: 7 MB) is not in this core's cache either. */
-static inline __attribute__((always_inline)) void prefetch_rows(const ev_batch *b, size_t i, size_t rows)
+static inline __attribute__((always_inline)) void prefetch_rows(const ev_batch *b, size_t i)
 {
-    if ((i & 7) != 0 || i + 2 * PREFETCH_AHEAD >= rows)
+    if ((i & 7) != 0 || i + 2 * PREFETCH_AHEAD >= PAR_WRITE_ROWS)
         return;
     for (size_t c = 0; c < NR_EV_COL_COUNT; c++) {
         if (b->i64[c])
@@ -305,7 +303,7 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
 {
     ev_batch *b = &w->batch[w->fill];
     size_t i = b->n;
-    prefetch_rows(b, i, w->rows);
+    prefetch_rows(b, i);
     int64_t syscall = name_id(b, ev->syscall);
     int64_t errno_name = ev->errno_name.n == 0 && b->empty_id ? b->empty_id - 1 : name_id(b, ev->errno_name);
     if (syscall < 0 || errno_name < 0)
@@ -326,7 +324,7 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
     b->i64[NR_EV_FLAGS][i] = ev->flags;
     b->i64[NR_EV_PHASE_ID][i] = phase_id;
     b->n = i + 1;
-    if (b->n < w->rows)
+    if (b->n < PAR_WRITE_ROWS)
         return 0;
     return w->pool ? hand_over(w, err) : write_direct(w, err);
 }

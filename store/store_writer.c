@@ -1214,8 +1214,8 @@ int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n
                 return flushed;
         }
     }
-    end_lending(t); /* a whole group whose append failed */
     if (rc < 0) {
+        end_lending(t); /* a whole group whose append failed */
         t->error = rc;
         return nr_error_set(err, rc, "%s: table '%s': cannot append rows: %s%s", file, t->def->name,
                             nr_error_name(rc), rc == NR_E_INPUT ? " (a string id outside its dictionary)" : "");
