@@ -13,6 +13,7 @@
 
 #include "nr_schema.h"
 #include "nr_strtab.h"
+#include "syscalls.h"
 
 /* A batch is a whole row group: the table encodes its I64 columns in place
  * (nr_table_append_rows) instead of copying them into its own. Three let
@@ -40,6 +41,8 @@ typedef struct ev_batch {
     uint32_t *ids[NR_EV_COL_COUNT]; /* STR columns (syscall, errno): ids into names; else NULL */
     nr_strtab names;                /* the syscall and errno names of the batch */
     name_slot recent[NAME_CACHE_SLOTS]; /* recent names, by name_key */
+    uint32_t *syscall_id1;          /* by syscall table index (nr_pm_event.syscall_ref): 1 + id in names, 0 = not yet */
+    size_t nsyscalls;               /* entries of syscall_id1: nr_syscall_count() */
     uint32_t empty_id;              /* 1 + id in names of "", 0 = not yet */
     size_t n;
 } ev_batch;
@@ -73,6 +76,7 @@ static void batch_clear(ev_batch *b)
     b->n = 0;
     nr_strtab_reset(&b->names);
     memset(b->recent, 0, sizeof b->recent);
+    memset(b->syscall_id1, 0, b->nsyscalls * sizeof *b->syscall_id1);
     b->empty_id = 0;
 }
 
@@ -87,6 +91,9 @@ static void batch_clear(ev_batch *b)
 static int batch_alloc(ev_batch *b, size_t rows)
 {
     nr_strtab_init(&b->names);
+    b->nsyscalls = nr_syscall_count();
+    if (!(b->syscall_id1 = calloc(b->nsyscalls, sizeof *b->syscall_id1)))
+        return NR_E_NOMEM;
     size_t size[NR_EV_COL_COUNT], total = 0;
     for (size_t c = 0; c < NR_EV_COL_COUNT; c++) {
         size_t width = nr_events_table.cols[c].type == NR_COL_I64 ? sizeof(int64_t) : sizeof(uint32_t);
@@ -109,6 +116,7 @@ static int batch_alloc(ev_batch *b, size_t rows)
 static void batch_free(ev_batch *b)
 {
     free(b->block);
+    free(b->syscall_id1);
     nr_strtab_fini(&b->names);
 }
 
@@ -235,6 +243,23 @@ static inline __attribute__((always_inline)) int64_t name_id(ev_batch *b, nr_spa
     return name_id_miss(b, slot, p, s.n, head, tail);
 }
 
+/* The id of ev's syscall name in b's names: by its table index when the
+ * model gave it (an array read instead of name_id's hash and compares),
+ * else by name_id. Either way the name is interned on first use, so the
+ * ids are the same. */
+static inline __attribute__((always_inline)) int64_t syscall_id(ev_batch *b, const nr_pm_event *ev)
+{
+    size_t k = (size_t)ev->syscall_ref - NR_SLINE_SYSCALL_FIRST;
+    if (ev->syscall_ref < NR_SLINE_SYSCALL_FIRST || k >= b->nsyscalls)
+        return name_id(b, ev->syscall);
+    if (b->syscall_id1[k])
+        return b->syscall_id1[k] - 1;
+    int64_t id = name_id(b, ev->syscall);
+    if (id >= 0)
+        b->syscall_id1[k] = (uint32_t)id + 1;
+    return id;
+}
+
 /* With w->mu held: waits for the worker writing a batch, or, when none is,
  * writes the oldest queued batch itself (without the lock). */
 static void write_or_wait(nr_par_write *w)
@@ -304,7 +329,7 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
     ev_batch *b = &w->batch[w->fill];
     size_t i = b->n;
     prefetch_rows(b, i);
-    int64_t syscall = name_id(b, ev->syscall);
+    int64_t syscall = syscall_id(b, ev);
     int64_t errno_name = ev->errno_name.n == 0 && b->empty_id ? b->empty_id - 1 : name_id(b, ev->errno_name);
     if (syscall < 0 || errno_name < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");

@@ -447,6 +447,7 @@ struct nr_pm {
     nr_pm_file *files;      /* file_id -> totals; nfiles = paths.count */
     size_t nfiles, files_cap;
     nr_strtab names;          /* exe paths, signal names */
+    const nr_syscall_info *syscall_table; /* nr_syscall_at(0): an entry's index is its distance from it */
     uint64_t synthetic_serial;
 
     struct syscall_cache_entry {
@@ -477,6 +478,7 @@ int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err)
     if (!pm)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     pm->cfg = *cfg;
+    pm->syscall_table = nr_syscall_at(0);
     pm->start_cwd = strdup(cfg->start_cwd ? cfg->start_cwd : "");
     if (!pm->start_cwd) {
         free(pm);
@@ -1285,6 +1287,8 @@ static int emit(nr_pm *pm, task *t, call *c, nr_error *err)
     ev->pid = t->pid;
     ev->tid = t->tid;
     ev->op_class = c->info ? c->info->op : NR_OP_OTHER;
+    ev->syscall_ref = c->info ? (uint16_t)(NR_SLINE_SYSCALL_FIRST + (size_t)(c->info - pm->syscall_table))
+                              : NR_SLINE_SYSCALL_NONE;
     ev->result = c->ok ? c->result : -1;
     t->events++;
     pm->counts.events++;

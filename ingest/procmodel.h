@@ -23,6 +23,8 @@ typedef struct nr_pm nr_pm;
 typedef struct nr_pm_event {
     int64_t ts_ns, dur_ns, pid, tid;
     nr_span syscall;      /* valid during the emit call */
+    uint16_t syscall_ref; /* syscall's entry in the syscall table, as nr_sline.syscall_ref
+                             says it (NR_SLINE_SYSCALL_UNSET: not given, read the name) */
     int op_class;
     int64_t fd, file_id, file2_id, bytes, offset, result;
     nr_span errno_name;   /* valid during the emit call; empty when none */
