@@ -1281,15 +1281,18 @@ static task *task_for_unprefixed(nr_pm *pm, nr_error *err)
 
 /* ---- events ------------------------------------------------------------ */
 
-static int emit(nr_pm *pm, task *t, call *c, nr_error *err)
+/* Completes ev (the task's and the syscall's columns, result) and hands it
+ * to the emit callback. */
+static inline __attribute__((always_inline)) int emit_event(nr_pm *pm, task *t, nr_pm_event *ev,
+                                                            const nr_syscall_info *info, int64_t result,
+                                                            nr_error *err)
 {
-    nr_pm_event *ev = &c->ev;
     ev->pid = t->pid;
     ev->tid = t->tid;
-    ev->op_class = c->info ? c->info->op : NR_OP_OTHER;
-    ev->syscall_ref = c->info ? (uint16_t)(NR_SLINE_SYSCALL_FIRST + (size_t)(c->info - pm->syscall_table))
-                              : NR_SLINE_SYSCALL_NONE;
-    ev->result = c->ok ? c->result : -1;
+    ev->op_class = info ? info->op : NR_OP_OTHER;
+    ev->syscall_ref = info ? (uint16_t)(NR_SLINE_SYSCALL_FIRST + (size_t)(info - pm->syscall_table))
+                           : NR_SLINE_SYSCALL_NONE;
+    ev->result = result;
     t->events++;
     pm->counts.events++;
     if (ev->ts_ns >= 0) {
@@ -1299,6 +1302,11 @@ static int emit(nr_pm *pm, task *t, call *c, nr_error *err)
             t->last_ts = ev->ts_ns;
     }
     return pm->cfg.emit ? pm->cfg.emit(pm->cfg.emit_ctx, ev, err) : 0;
+}
+
+static int emit(nr_pm *pm, task *t, call *c, nr_error *err)
+{
+    return emit_event(pm, t, &c->ev, c->info, c->ok ? c->result : -1, err);
 }
 
 /* The ofd an fd refers to; created (offset unknown) when the fd was never
@@ -1397,7 +1405,7 @@ static inline __attribute__((always_inline)) int fd_text_known(const nr_pm *pm, 
 
 /* Reads argument 0 of args as the forms of fd_text describe; 0, or -1 when
  * the lexer must read it. */
-static int fd_text_quick(const nr_pm *pm, const task *t, nr_span args, fd_text *out)
+static inline __attribute__((always_inline)) int fd_text_quick(const nr_pm *pm, const task *t, nr_span args, fd_text *out)
 {
     const char *p = args.p, *end = args.p + args.n;
     if (!p)
@@ -2178,6 +2186,23 @@ static inline const nr_syscall_info *syscall_of_line(nr_pm *pm, const nr_sline *
     return sl->syscall_ref == NR_SLINE_SYSCALL_NONE ? NULL : syscall_cached(pm, sl->name);
 }
 
+/* The flags of a call line's result. */
+static inline uint32_t line_flags(const nr_sline *sl)
+{
+    uint32_t flags = 0;
+    if (sl->result_unknown)
+        flags |= NR_EVF_RESULT_UNKNOWN;
+    if (sl->errno_name.n)
+        flags |= span_starts(sl->errno_name, "ERESTART") ? NR_EVF_RESTARTED : NR_EVF_FAILED;
+    return flags;
+}
+
+/* Whether a call line's result is a success the handlers replay. */
+static inline int line_ok(const nr_sline *sl)
+{
+    return sl->has_result && !sl->result_unknown && sl->errno_name.n == 0;
+}
+
 static inline void fill_call(call *c, const nr_syscall_info *info, nr_span name, nr_span args, const nr_sline *sl,
                              int64_t ts)
 {
@@ -2190,13 +2215,100 @@ static inline void fill_call(call *c, const nr_syscall_info *info, nr_span name,
     c->ev.ts_ns = ts;
     c->ev.dur_ns = sl->dur_ns;
     c->first_split = 0;
-    uint32_t flags = 0;
-    if (sl->result_unknown)
-        flags |= NR_EVF_RESULT_UNKNOWN;
-    if (sl->errno_name.n)
-        flags |= span_starts(sl->errno_name, "ERESTART") ? NR_EVF_RESTARTED : NR_EVF_FAILED;
-    c->ev.flags = flags;
-    c->ok = sl->has_result && !sl->result_unknown && sl->errno_name.n == 0;
+    c->ev.flags = line_flags(sl);
+    c->ok = line_ok(sl);
+}
+
+/* handle_call's results for the commonest calls of a job's log, in fewer
+ * steps: read, write, pread64, pwrite64 (and their v forms), lseek, close,
+ * the fd calls without a handler (ioctl, fstat, fsync, ...) and the *at
+ * calls of an empty path (newfstatat(3, "", ..., AT_EMPTY_PATH)), when
+ * argument 0 is an fd whose -y annotation its open file description holds
+ * already (fd_text_quick's known_idx). The event and every total come out
+ * as handle_call makes them (test_ingest_core's fast_path_matches_general
+ * compares the stores of both paths). Returns FAST_DECLINED, having changed
+ * nothing, for any other line. */
+enum { FAST_DECLINED = 2 };
+
+static int fast_path_off; /* nr__pm_no_fast_path */
+
+void nr__pm_no_fast_path(int off) { fast_path_off = off != 0; }
+
+static const uint8_t fast_handler[256] = { /* by nr_syscall_info.handler (a uint8_t) */
+    [NR_H_NONE] = 1, [NR_H_READ] = 1, [NR_H_WRITE] = 1, [NR_H_PREAD] = 1,
+    [NR_H_PWRITE] = 1, [NR_H_LSEEK] = 1, [NR_H_CLOSE] = 1,
+};
+
+static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const nr_syscall_info *in, int64_t ts,
+                         nr_error *err)
+{
+    const int h = in->handler;
+    const int empty_path_call = in->fd_arg != 0; /* past the check below: the *at shape */
+    if (in->fd_arg == 0 ? !fast_handler[h]
+                        : !(h == NR_H_NONE && in->fd_arg < 0 && in->dirfd_arg == 0 && in->path_arg == 1))
+        return FAST_DECLINED;
+    fd_text first;
+    if (fd_text_quick(pm, t, sl->args, &first) < 0 || first.known_idx < 0)
+        return FAST_DECLINED;
+    const char *end = sl->args.p + sl->args.n;
+    const nr_span rest = first.stop < end ? (nr_span){first.stop + 1, (size_t)(end - first.stop - 1)}
+                                          : (nr_span){end, 0};
+    const int ok = line_ok(sl);
+    const int32_t idx = first.known_idx;
+    nr_pm_event ev; /* every field set here or by emit_event: no zeroing first */
+    ev.ts_ns = ts;
+    ev.dur_ns = sl->dur_ns;
+    ev.syscall = sl->name;
+    ev.errno_name = sl->errno_name;
+    ev.flags = line_flags(sl);
+    ev.fd = first.fd;
+    ev.file_id = pm->ofds[idx].file_id;
+    ev.file2_id = -1;
+    ev.bytes = 0;
+    ev.offset = -1;
+    switch (h) {
+    case NR_H_READ: case NR_H_WRITE:
+        ev.bytes = ok && sl->result > 0 ? sl->result : 0;
+        if (ok)
+            ev.offset = ofd_advance(pm, idx, ev.bytes, h == NR_H_WRITE, &ev.flags);
+        break;
+    case NR_H_PREAD: case NR_H_PWRITE:
+        ev.bytes = ok && sl->result > 0 ? sl->result : 0;
+        if (ok) {
+            nr_span off_arg = offset_after_string(rest);
+            int64_t off = off_arg.p ? arg_int(off_arg, -1) : -1;
+            if (off == -1) /* another form, or preadv2's "current offset": handle_call's */
+                return FAST_DECLINED;
+            if (ofd_seekable(pm, idx))
+                ev.offset = off;
+        }
+        break;
+    case NR_H_LSEEK:
+        if (ok) {
+            pm->ofds[idx].offset = sl->result;
+            pm->ofds[idx].offset_guessed = 0;
+        }
+        break;
+    case NR_H_CLOSE:
+        if (ok || !span_eq(sl->errno_name, "EBADF"))
+            fdtab_close(pm, t->fds, first.fd);
+        break;
+    default: /* NR_H_NONE */
+        if (empty_path_call) { /* the dirfd itself, as resolve_path_arg finds it; not an fd argument */
+            if (!empty_string_arg(rest).p)
+                return FAST_DECLINED;
+            ev.fd = -1;
+        }
+        if (ev.file_id >= 0 && in->lists_dir && pm->files[ev.file_id].kind == NR_KIND_REGULAR)
+            pm->files[ev.file_id].kind = NR_KIND_DIRECTORY;
+        if (ok && sl->result > 0 && (in->op == NR_OP_READ || in->op == NR_OP_WRITE))
+            ev.bytes = sl->result;
+        break;
+    }
+    if (in->fd_arg == 0)
+        pm->counts.annotated_fds++;
+    file_count(pm, ev.file_id, in->counter, ev.bytes, ts);
+    return emit_event(pm, t, &ev, in, ok ? sl->result : -1, err);
 }
 
 /* Whether t's pending call is a clone (counted in pm->pending_clones). */
@@ -2339,8 +2451,14 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     }
     switch (sl->kind) {
     case NR_SL_SYSCALL: {
+        const nr_syscall_info *info = syscall_of_line(pm, sl);
+        if (info && !fast_path_off) {
+            int rc = feed_known_fd(pm, t, sl, info, ts_ns, err);
+            if (rc != FAST_DECLINED)
+                return rc;
+        }
         call c;
-        fill_call(&c, syscall_of_line(pm, sl), sl->name, sl->args, sl, ts_ns);
+        fill_call(&c, info, sl->name, sl->args, sl, ts_ns);
         return handle_call(pm, t, &c, err);
     }
     case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);

@@ -123,4 +123,9 @@ typedef struct nr_pm_counts {
 
 void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out);
 
+/* For tests: with off nonzero the model replays every call line by its
+ * general path, without the fast path of the commonest fd calls (the store
+ * must not change). Process-wide; set before any ingest starts. */
+void nr__pm_no_fast_path(int off);
+
 #endif

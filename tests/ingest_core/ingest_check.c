@@ -128,6 +128,26 @@ void ck_ingest_text(ck_run *r, const char *log_text, const char *start_cwd)
     ck_ingest(r, logdir, start_cwd);
 }
 
+int ck_same_store(const ck_run *a, const ck_run *b)
+{
+    char pa[300], pb[300];
+    snprintf(pa, sizeof pa, "%s/out.nio", a->dir);
+    snprintf(pb, sizeof pb, "%s/out.nio", b->dir);
+    FILE *fa = fopen(pa, "rb"), *fb = fopen(pb, "rb");
+    if (!fa || !fb)
+        die("open store", !fa ? pa : pb);
+    int ca, cb;
+    long n = 0;
+    do {
+        ca = fgetc(fa);
+        cb = fgetc(fb);
+        n++;
+    } while (ca == cb && ca != EOF);
+    fclose(fa);
+    fclose(fb);
+    return ca == cb && n > 100;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove(path);

@@ -34,6 +34,9 @@ void ck_ingest_text(ck_run *r, const char *log_text, const char *start_cwd);
 /* Ingests input (run dir or log) into r->dir/out.nio (r->dir must exist). */
 void ck_ingest(ck_run *r, const char *input, const char *start_cwd);
 void ck_free(ck_run *r);
+/* 1 when the stores of a and b (their dir/out.nio) are byte for byte the
+ * same and larger than 100 bytes, else 0. */
+int ck_same_store(const ck_run *a, const ck_run *b);
 
 /* Column lookups; abort (test failure) when the column is missing. */
 int64_t ck_i64(const ck_table *t, size_t row, const char *col);
