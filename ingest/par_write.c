@@ -86,29 +86,41 @@ static void batch_clear(ev_batch *b)
  * stores then evict each other's lines (12 ways). */
 #define COLUMN_SKEW 64u
 
+/* The STR columns of table events (ids into the batch's names), as store/nr_schema.c
+ * defines them; the others are I64. */
+static inline int is_id_col(int c) { return c == NR_EV_SYSCALL || c == NR_EV_ERRNO; }
+
+/* Bytes of an I64 and of an id column of a batch, the skew included. */
+#define I64_COL_BYTES ((PAR_WRITE_ROWS * sizeof(int64_t) + COLUMN_SKEW - 1) / COLUMN_SKEW * COLUMN_SKEW + COLUMN_SKEW)
+#define ID_COL_BYTES ((PAR_WRITE_ROWS * sizeof(uint32_t) + COLUMN_SKEW - 1) / COLUMN_SKEW * COLUMN_SKEW + COLUMN_SKEW)
+
+/* Where column c starts in a batch's block: a constant for a constant c,
+ * so that nr_par_write_event stores a row at fixed offsets from one
+ * pointer instead of loading each column's. */
+static inline size_t col_offset(int c)
+{
+    size_t off = 0;
+    for (int k = 0; k < c; k++)
+        off += is_id_col(k) ? ID_COL_BYTES : I64_COL_BYTES;
+    return off;
+}
+
 /* The columns of b, one block: column c starts c cache lines further into
  * its page than column 0. */
-static int batch_alloc(ev_batch *b, size_t rows)
+static int batch_alloc(ev_batch *b)
 {
     nr_strtab_init(&b->names);
     b->nsyscalls = nr_syscall_count();
     if (!(b->syscall_id1 = calloc(b->nsyscalls, sizeof *b->syscall_id1)))
         return NR_E_NOMEM;
-    size_t size[NR_EV_COL_COUNT], total = 0;
-    for (size_t c = 0; c < NR_EV_COL_COUNT; c++) {
-        size_t width = nr_events_table.cols[c].type == NR_COL_I64 ? sizeof(int64_t) : sizeof(uint32_t);
-        size[c] = (rows * width + COLUMN_SKEW - 1) / COLUMN_SKEW * COLUMN_SKEW + COLUMN_SKEW;
-        total += size[c];
-    }
-    char *p = b->block = malloc(total);
+    char *p = b->block = malloc(col_offset(NR_EV_COL_COUNT));
     if (!p)
         return NR_E_NOMEM;
-    for (size_t c = 0; c < NR_EV_COL_COUNT; c++) {
-        if (nr_events_table.cols[c].type == NR_COL_I64)
-            b->i64[c] = (int64_t *)(void *)p;
+    for (int c = 0; c < NR_EV_COL_COUNT; c++) {
+        if (is_id_col(c))
+            b->ids[c] = (uint32_t *)(void *)(p + col_offset(c));
         else
-            b->ids[c] = (uint32_t *)(void *)p;
-        p += size[c];
+            b->i64[c] = (int64_t *)(void *)(p + col_offset(c));
     }
     return 0;
 }
@@ -171,7 +183,7 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
     pthread_cond_init(&w->cv, NULL);
     size_t nb = pool ? PAR_WRITE_BATCHES : 1;
     for (size_t i = 0; i < nb; i++)
-        if (batch_alloc(&w->batch[i], PAR_WRITE_ROWS) < 0) {
+        if (batch_alloc(&w->batch[i]) < 0) {
             nr_par_write_destroy(w);
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
         }
@@ -324,6 +336,18 @@ static inline __attribute__((always_inline)) void prefetch_rows(const ev_batch *
     }
 }
 
+/* Row i of I64 column c (id column c) of a batch's block: one store at a
+ * constant offset from block. */
+static inline __attribute__((always_inline)) void put_i64(char *block, int c, size_t i, int64_t v)
+{
+    ((int64_t *)(void *)(block + col_offset(c)))[i] = v;
+}
+
+static inline __attribute__((always_inline)) void put_id(char *block, int c, size_t i, uint32_t v)
+{
+    ((uint32_t *)(void *)(block + col_offset(c)))[i] = v;
+}
+
 int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id, nr_error *err)
 {
     ev_batch *b = &w->batch[w->fill];
@@ -333,21 +357,22 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
     int64_t errno_name = ev->errno_name.n == 0 && b->empty_id ? b->empty_id - 1 : name_id(b, ev->errno_name);
     if (syscall < 0 || errno_name < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-    b->i64[NR_EV_TS_NS][i] = ev->ts_ns;
-    b->i64[NR_EV_DUR_NS][i] = ev->dur_ns;
-    b->i64[NR_EV_PID][i] = ev->pid;
-    b->i64[NR_EV_TID][i] = ev->tid;
-    b->ids[NR_EV_SYSCALL][i] = (uint32_t)syscall;
-    b->i64[NR_EV_OP_CLASS][i] = ev->op_class;
-    b->i64[NR_EV_FD][i] = ev->fd;
-    b->i64[NR_EV_FILE_ID][i] = ev->file_id;
-    b->i64[NR_EV_FILE2_ID][i] = ev->file2_id;
-    b->i64[NR_EV_BYTES][i] = ev->bytes;
-    b->i64[NR_EV_OFFSET][i] = ev->offset;
-    b->i64[NR_EV_RESULT][i] = ev->result;
-    b->ids[NR_EV_ERRNO][i] = (uint32_t)errno_name;
-    b->i64[NR_EV_FLAGS][i] = ev->flags;
-    b->i64[NR_EV_PHASE_ID][i] = phase_id;
+    char *row = b->block;
+    put_i64(row, NR_EV_TS_NS, i, ev->ts_ns);
+    put_i64(row, NR_EV_DUR_NS, i, ev->dur_ns);
+    put_i64(row, NR_EV_PID, i, ev->pid);
+    put_i64(row, NR_EV_TID, i, ev->tid);
+    put_id(row, NR_EV_SYSCALL, i, (uint32_t)syscall);
+    put_i64(row, NR_EV_OP_CLASS, i, ev->op_class);
+    put_i64(row, NR_EV_FD, i, ev->fd);
+    put_i64(row, NR_EV_FILE_ID, i, ev->file_id);
+    put_i64(row, NR_EV_FILE2_ID, i, ev->file2_id);
+    put_i64(row, NR_EV_BYTES, i, ev->bytes);
+    put_i64(row, NR_EV_OFFSET, i, ev->offset);
+    put_i64(row, NR_EV_RESULT, i, ev->result);
+    put_id(row, NR_EV_ERRNO, i, (uint32_t)errno_name);
+    put_i64(row, NR_EV_FLAGS, i, ev->flags);
+    put_i64(row, NR_EV_PHASE_ID, i, phase_id);
     b->n = i + 1;
     if (b->n < PAR_WRITE_ROWS)
         return 0;
