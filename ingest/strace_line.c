@@ -14,6 +14,9 @@
 #if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define NR__SLINE_AVX2 1 /* compiled per function (target attribute), used when the CPU has it */
+#define NR__SLINE_WIDE_FN __attribute__((target("avx2"))) /* a function run only when wide_scans */
+#else
+#define NR__SLINE_WIDE_FN
 #endif
 
 /* Linux PID_MAX_LIMIT: pids and tids are below 2^22. */
@@ -436,7 +439,7 @@ __attribute__((target("avx2"))) static inline const char *scan32_annotation_end(
 
 /* scan32_annotation_end of the body at p; the 64 bytes before end are
  * readable. */
-__attribute__((target("avx2"), noinline)) static const char *annotation_end32(const char *p, const char *end)
+__attribute__((target("avx2"))) static inline const char *annotation_end32(const char *p, const char *end)
 {
     scan32 w = {.end = end};
     scan32_at(&w, p);
@@ -1054,6 +1057,20 @@ static inline __attribute__((always_inline)) const char *find_close_paren(const 
     return scan_close_paren(p, end);
 }
 
+/* Whether find_close_paren(p, end, wide) is close, a ')' at or after p:
+ * at once when wide and the up to 32 bytes p..close hold no byte of
+ * special32 (the scan's first stop is then close; the 32 bytes before
+ * close must be the line's), else by the scan. */
+NR__SLINE_WIDE_FN static inline int closes_at(const char *p, const char *close, const char *end, int wide)
+{
+#ifdef NR__SLINE_AVX2
+    const ptrdiff_t n = close - p;
+    if (wide && n <= 32 && (n == 0 || special32(close - 32) >> (32 - n) == 0))
+        return 1;
+#endif
+    return find_close_paren(p, end, wide) == close;
+}
+
 /* The '>' that ends a simple annotation body from body, over 32-byte masks
  * when wide; NULL when not wide or the body is not simple. */
 static inline const char *annotation_end_wide(const char *body, const char *end, int wide)
@@ -1186,7 +1203,8 @@ static inline int duration_tail_us(const char *end, uint64_t *u)
  * wide (see wide_scans: the path's body over 32-byte masks): returns 1 with
  * out set exactly as parse_result_fast would set it, or 0, out untouched.
  * Out of line: inlined, it cost the plain lines more than it saved. */
-static __attribute__((noinline)) int parse_result_annotated(const char *p, const char *end, int wide, nr_sline *out)
+NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_annotated(const char *p, const char *end, int wide,
+                                                                              nr_sline *out)
 {
     if (!wide || end - p < 19) /* " = N<>" and " <S.FFFFFF>" */
         return 0;
@@ -1210,7 +1228,8 @@ static __attribute__((noinline)) int parse_result_annotated(const char *p, const
  * microseconds; ENOENT of openat, ENOTTY of ioctl), up to the end, when
  * wide (see wide_scans: the text over 32-byte masks): returns 1 with out
  * set exactly as parse_result_fast would set it, or 0, out untouched. */
-static __attribute__((noinline)) int parse_result_failed(const char *p, const char *end, int wide, nr_sline *out)
+NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_failed(const char *p, const char *end, int wide,
+                                                                           nr_sline *out)
 {
     if (!wide || end - p < 22) /* " = -1 E (" and ") <S.FFFFFF>" */
         return 0;
@@ -1224,7 +1243,7 @@ static __attribute__((noinline)) int parse_result_failed(const char *p, const ch
         return 0;
     const char *name_end = ident_end(name + 1, end); /* as parse_result_fast reads the name */
     if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(' ||
-        find_close_paren(name_end + 2, end, wide) != close)
+        !closes_at(name_end + 2, close, end, wide)) /* close - 32: end - 44, the line's */
         return 0;
     out->has_result = 1;
     out->result = -1;
