@@ -271,14 +271,14 @@ static inline const char *parse_annotation(const char *p, const char *end, nr_sp
 
 enum scan_stop { STOP_AT_CLOSE_PAREN, STOP_AT_COMMA };
 
-/* Scans balanced text from p. STOP_AT_CLOSE_PAREN returns the ')' that
- * closes the group p is inside; STOP_AT_COMMA returns the commas-th
- * (1 or more) top-level ','. Returns NULL when the line ends first. lo
- * (at or before p) is readable, see find_scan_special. */
+/* Scans balanced text from p, depth groups deep in the group to scan
+ * (0: at its top level). STOP_AT_CLOSE_PAREN returns the ')' that
+ * closes that group; STOP_AT_COMMA returns the commas-th (1 or more)
+ * top-level ','. Returns NULL when the line ends first. lo (at or before
+ * p) is readable, see find_scan_special. */
 static inline __attribute__((always_inline)) const char *scan_group_n(const char *p, const char *end, const char *lo,
-                                                                      enum scan_stop stop, unsigned commas)
+                                                                      enum scan_stop stop, unsigned commas, int depth)
 {
-    int depth = 0;
     while ((p = find_scan_special(p, end, lo, stop == STOP_AT_COMMA)) < end) {
         switch (scan_class[(unsigned char)*p]) {
         case SC_QUOTE:
@@ -322,7 +322,7 @@ static inline __attribute__((always_inline)) const char *scan_group_n(const char
 static inline __attribute__((always_inline)) const char *scan_group(const char *p, const char *end,
                                                                     enum scan_stop stop)
 {
-    return scan_group_n(p, end, p, stop, 1);
+    return scan_group_n(p, end, p, stop, 1, 0);
 }
 
 #ifdef NR__SLINE_AVX2
@@ -446,6 +446,18 @@ __attribute__((target("avx2"))) static inline const char *annotation_end32(const
     return scan32_annotation_end(&w);
 }
 
+/* The scan of walk_find_close_paren from just after a '<' that opens an
+ * annotation it does not close from its mask, depth groups deep: the
+ * annotation by skip_annotation, the rest by scan_group. Out of line and
+ * without AVX2, so that the walk calls no function but this one, as a tail
+ * call (a call in the loop made GCC realign the walk's stack frame: 3
+ * instructions more a call). */
+static __attribute__((noinline)) const char *scan_close_paren_after_angle(const char *p, const char *end, int depth)
+{
+    const char *q = skip_annotation(p, end);
+    return q ? scan_group_n(q, end, q, STOP_AT_CLOSE_PAREN, 1, depth) : NULL;
+}
+
 /* scan_group(p, end, STOP_AT_CLOSE_PAREN) over 32-byte masks of
  * special32: a quoted string is skipped by its quotes alone (its bytes are
  * not classified), an annotation whose next special bytes are its '>' (or
@@ -472,14 +484,9 @@ __attribute__((target("avx2"), noinline)) static const char *walk_find_close_par
                 scan32_at(&w, s + 2);
                 continue;
             }
-            const scan32 at_lt = w;
             if (scan32_annotation_end(&w))
                 continue;
-            w = at_lt;
-            const char *q = skip_annotation(s + 1, end);
-            if (!q)
-                return NULL;
-            scan32_at(&w, q);
+            return scan_close_paren_after_angle(s + 1, end, depth);
         } else if (c == '"') {
             const char *q = skip_quoted32(s + 1, end);
             if (!q)
@@ -1717,12 +1724,12 @@ nr_span nr_sarg(nr_span args, unsigned i)
     if (!p)
         return none;
     if (i > 0) { /* past i top-level commas in one scan */
-        const char *comma = scan_group_n(p, end, p, STOP_AT_COMMA, i);
+        const char *comma = scan_group_n(p, end, p, STOP_AT_COMMA, i, 0);
         if (!comma)
             return none;
         p = comma + 1;
     }
-    const char *comma = scan_group_n(p, end, args.p, STOP_AT_COMMA, 1);
+    const char *comma = scan_group_n(p, end, args.p, STOP_AT_COMMA, 1, 0);
     return trim(span(p, comma ? comma : end));
 }
 
