@@ -1064,18 +1064,18 @@ static inline __attribute__((always_inline)) const char *find_close_paren(const 
     return scan_close_paren(p, end);
 }
 
-/* Whether find_close_paren(p, end, wide) is close, a ')' at or after p:
- * at once when wide and the up to 32 bytes p..close hold no byte of
- * special32 (the scan's first stop is then close; the 32 bytes before
- * close must be the line's), else by the scan. */
-NR__SLINE_WIDE_FN static inline int closes_at(const char *p, const char *close, const char *end, int wide)
+/* Whether the up to 32 bytes p..close hold no byte of special32, so that
+ * the walk's first stop from p is close when close is a ')'; the 32 bytes
+ * before close must be the line's. 0 without AVX2. */
+NR__SLINE_WIDE_FN static inline int no_special32_before(const char *p, const char *close)
 {
 #ifdef NR__SLINE_AVX2
     const ptrdiff_t n = close - p;
-    if (wide && n <= 32 && (n == 0 || special32(close - 32) >> (32 - n) == 0))
-        return 1;
+    return n <= 32 && (n == 0 || special32(close - 32) >> (32 - n) == 0);
+#else
+    (void)p, (void)close;
+    return 0;
 #endif
-    return find_close_paren(p, end, wide) == close;
 }
 
 /* The '>' that ends a simple annotation body from body, over 32-byte masks
@@ -1231,6 +1231,31 @@ NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_annotated(co
     return 1;
 }
 
+/* Sets out to the failure parse_result_failed reads: the errno name at
+ * name..name_end, its text up to end - 12, u the -T digits; returns 1. */
+static inline int set_result_failed(const char *name, const char *name_end, const char *end, uint64_t u,
+                                    nr_sline *out)
+{
+    out->has_result = 1;
+    out->result = -1;
+    out->errno_name = span(name, name_end);
+    out->errno_text = span(name_end + 2, end - 12);
+    out->dur_ns = (int64_t)swar_value8(u) * 1000;
+    return 1;
+}
+
+/* parse_result_failed's end when the errno text holds bytes the scan acts
+ * on, or more than 32: 1 when the walk from the text stops at the ')'
+ * before the duration. Out of line and reached by a tail call, so that
+ * parse_result_failed calls nothing and saves no registers. */
+static __attribute__((noinline)) int result_failed_by_scan(const char *name, const char *name_end, const char *end,
+                                                           uint64_t u, nr_sline *out)
+{
+    if (find_close_paren(name_end + 2, end, 1) != end - 12)
+        return 0;
+    return set_result_failed(name, name_end, end, u, out);
+}
+
 /* The commonest failure, " = -1 ENAME (text) <S.FFFFFF>" (-T in
  * microseconds; ENOENT of openat, ENOTTY of ioctl), up to the end, when
  * wide (see wide_scans: the text over 32-byte masks): returns 1 with out
@@ -1249,15 +1274,11 @@ NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_failed(const
         !is_upper(*name) || *close != ')' || !duration_tail_us(end, &u))
         return 0;
     const char *name_end = ident_end(name + 1, end); /* as parse_result_fast reads the name */
-    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(' ||
-        !closes_at(name_end + 2, close, end, wide)) /* close - 32: end - 44, the line's */
+    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
         return 0;
-    out->has_result = 1;
-    out->result = -1;
-    out->errno_name = span(name, name_end);
-    out->errno_text = span(name_end + 2, close);
-    out->dur_ns = (int64_t)swar_value8(u) * 1000;
-    return 1;
+    if (!no_special32_before(name_end + 2, close)) /* close - 32: end - 44, the line's */
+        return result_failed_by_scan(name, name_end, end, u, out);
+    return set_result_failed(name, name_end, end, u, out);
 }
 
 static const char unfinished_marker[] = "<unfinished ...>";
