@@ -114,19 +114,10 @@ static int make_room(nr_logsrc *s, nr_error *err)
     return 0;
 }
 
-/* Plain input: the first chunk (read for sniffing) is copied, later reads
- * go straight into the text buffer. */
+/* Plain input: reads go straight into the text buffer (the first chunk,
+ * read for sniffing, is there already: read_first_chunk). */
 static int fill_plain(nr_logsrc *s, nr_error *err)
 {
-    if (s->in_pos < s->in_len) {
-        size_t n = s->in_len - s->in_pos;
-        if (n > s->cap - s->end)
-            n = s->cap - s->end;
-        memcpy(s->buf + s->end, s->in + s->in_pos, n);
-        s->in_pos += n;
-        s->end += n;
-        return 0;
-    }
     if (s->in_eof) {
         s->text_eof = 1;
         return 0;
@@ -263,6 +254,25 @@ static nr_log_compression sniff(const unsigned char *p, size_t n)
     return NR_LOG_PLAIN;
 }
 
+/* Reads the first chunk of the file and sniffs its compression from it. A
+ * plain log's chunk is text already: the input and text buffers (of one
+ * size) trade places instead of fill_plain copying it. */
+static int read_first_chunk(nr_logsrc *s, nr_error *err)
+{
+    NR_TRY(read_input(s, err));
+    s->compression = sniff(s->in, s->in_len);
+    if (s->compression != NR_LOG_PLAIN || s->in_len == 0)
+        return 0;
+    unsigned char *const chunk = s->in;
+    s->in = (unsigned char *)s->buf;
+    s->buf = (char *)chunk;
+    s->end = s->in_len;
+    s->in_base = s->in_len; /* consumed_offset() = bytes read, as fill_plain keeps it */
+    s->in_pos = s->in_len = 0;
+    XXH3_64bits_update(s->hash, s->buf, s->end);
+    return 0;
+}
+
 int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
 {
     *out = NULL;
@@ -290,12 +300,11 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
         s->regular = 1;
         s->size_at_open = (uint64_t)st.st_size;
     }
-    int rc = read_input(s, err);
+    int rc = read_first_chunk(s, err);
     if (rc < 0) {
         nr_logsrc_close(s);
         return rc;
     }
-    s->compression = sniff(s->in, s->in_len);
     if (s->compression == NR_LOG_ZSTD) {
         s->zstd = ZSTD_createDStream();
         if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd))) {

@@ -181,23 +181,26 @@ __attribute__((target("avx2"))) static inline uint64_t newline_mask64(const char
            (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32;
 }
 
-/* The same with AVX2: two blocks per step (one room check for both). */
+/* The same with AVX2: four blocks per step (one room check for the four),
+ * then single blocks. */
 __attribute__((target("avx2"))) static size_t cut_blocks_avx2(par_chunk *c, line_cut *kp, const char *t, size_t i,
                                                                 size_t to, size_t chunk_bytes)
 {
     line_cut k = *kp;
-    for (; i + 128 <= to; i += 128) {
-        if (k.room_end - k.next < 129 && !(k = cut_grow(c, k, 129, chunk_bytes)).next)
+    for (; i + 256 <= to; i += 256) {
+        if (k.room_end - k.next < 257 && !(k = cut_grow(c, k, 257, chunk_bytes)).next)
             return SIZE_MAX;
         const uint64_t m0 = newline_mask64(t + i), m1 = newline_mask64(t + i + 64);
+        const uint64_t m2 = newline_mask64(t + i + 128), m3 = newline_mask64(t + i + 192);
         cut_mask(&k, t, i, m0);
         cut_mask(&k, t, i + 64, m1);
+        cut_mask(&k, t, i + 128, m2);
+        cut_mask(&k, t, i + 192, m3);
     }
-    if (i + 64 <= to) {
+    for (; i + 64 <= to; i += 64) {
         if (k.room_end - k.next < 65 && !(k = cut_grow(c, k, 65, chunk_bytes)).next)
             return SIZE_MAX;
         cut_mask(&k, t, i, newline_mask64(t + i));
-        i += 64;
     }
     *kp = k;
     return i;
@@ -231,7 +234,7 @@ static size_t cut_blocks(par_chunk *c, line_cut *k, const char *t, size_t i, siz
 
 /* Cuts text[from, to) - whole lines, the last perhaps without newline - into
  * lines. Method: 64-byte blocks, newlines as a bit mask (AVX2 when the CPU
- * has it, else SSE2), room for 65 more lines reserved per block rather than
+ * has it, else SSE2), room reserved for a line per byte of a step rather than
  * checked per line; then the tail byte by byte. */
 static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes, int avx2)
 {

@@ -14,6 +14,9 @@
 #if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define NR__SLINE_AVX2 1 /* compiled per function (target attribute), used when the CPU has it */
+#define NR__SLINE_WIDE_FN __attribute__((target("avx2"))) /* a function run only when wide_scans */
+#else
+#define NR__SLINE_WIDE_FN
 #endif
 
 /* Linux PID_MAX_LIMIT: pids and tids are below 2^22. */
@@ -268,14 +271,14 @@ static inline const char *parse_annotation(const char *p, const char *end, nr_sp
 
 enum scan_stop { STOP_AT_CLOSE_PAREN, STOP_AT_COMMA };
 
-/* Scans balanced text from p. STOP_AT_CLOSE_PAREN returns the ')' that
- * closes the group p is inside; STOP_AT_COMMA returns the commas-th
- * (1 or more) top-level ','. Returns NULL when the line ends first. lo
- * (at or before p) is readable, see find_scan_special. */
+/* Scans balanced text from p, depth groups deep in the group to scan
+ * (0: at its top level). STOP_AT_CLOSE_PAREN returns the ')' that
+ * closes that group; STOP_AT_COMMA returns the commas-th (1 or more)
+ * top-level ','. Returns NULL when the line ends first. lo (at or before
+ * p) is readable, see find_scan_special. */
 static inline __attribute__((always_inline)) const char *scan_group_n(const char *p, const char *end, const char *lo,
-                                                                      enum scan_stop stop, unsigned commas)
+                                                                      enum scan_stop stop, unsigned commas, int depth)
 {
-    int depth = 0;
     while ((p = find_scan_special(p, end, lo, stop == STOP_AT_COMMA)) < end) {
         switch (scan_class[(unsigned char)*p]) {
         case SC_QUOTE:
@@ -319,7 +322,7 @@ static inline __attribute__((always_inline)) const char *scan_group_n(const char
 static inline __attribute__((always_inline)) const char *scan_group(const char *p, const char *end,
                                                                     enum scan_stop stop)
 {
-    return scan_group_n(p, end, p, stop, 1);
+    return scan_group_n(p, end, p, stop, 1, 0);
 }
 
 #ifdef NR__SLINE_AVX2
@@ -436,11 +439,23 @@ __attribute__((target("avx2"))) static inline const char *scan32_annotation_end(
 
 /* scan32_annotation_end of the body at p; the 64 bytes before end are
  * readable. */
-__attribute__((target("avx2"), noinline)) static const char *annotation_end32(const char *p, const char *end)
+__attribute__((target("avx2"))) static inline const char *annotation_end32(const char *p, const char *end)
 {
     scan32 w = {.end = end};
     scan32_at(&w, p);
     return scan32_annotation_end(&w);
+}
+
+/* The scan of walk_find_close_paren from just after a '<' that opens an
+ * annotation it does not close from its mask, depth groups deep: the
+ * annotation by skip_annotation, the rest by scan_group. Out of line and
+ * without AVX2, so that the walk calls no function but this one, as a tail
+ * call (a call in the loop made GCC realign the walk's stack frame: 3
+ * instructions more a call). */
+static __attribute__((noinline)) const char *scan_close_paren_after_angle(const char *p, const char *end, int depth)
+{
+    const char *q = skip_annotation(p, end);
+    return q ? scan_group_n(q, end, q, STOP_AT_CLOSE_PAREN, 1, depth) : NULL;
 }
 
 /* scan_group(p, end, STOP_AT_CLOSE_PAREN) over 32-byte masks of
@@ -469,14 +484,9 @@ __attribute__((target("avx2"), noinline)) static const char *walk_find_close_par
                 scan32_at(&w, s + 2);
                 continue;
             }
-            const scan32 at_lt = w;
             if (scan32_annotation_end(&w))
                 continue;
-            w = at_lt;
-            const char *q = skip_annotation(s + 1, end);
-            if (!q)
-                return NULL;
-            scan32_at(&w, q);
+            return scan_close_paren_after_angle(s + 1, end, depth);
         } else if (c == '"') {
             const char *q = skip_quoted32(s + 1, end);
             if (!q)
@@ -1054,6 +1064,20 @@ static inline __attribute__((always_inline)) const char *find_close_paren(const 
     return scan_close_paren(p, end);
 }
 
+/* Whether the up to 32 bytes p..close hold no byte of special32, so that
+ * the walk's first stop from p is close when close is a ')'; the 32 bytes
+ * before close must be the line's. 0 without AVX2. */
+NR__SLINE_WIDE_FN static inline int no_special32_before(const char *p, const char *close)
+{
+#ifdef NR__SLINE_AVX2
+    const ptrdiff_t n = close - p;
+    return n <= 32 && (n == 0 || special32(close - 32) >> (32 - n) == 0);
+#else
+    (void)p, (void)close;
+    return 0;
+#endif
+}
+
 /* The '>' that ends a simple annotation body from body, over 32-byte masks
  * when wide; NULL when not wide or the body is not simple. */
 static inline const char *annotation_end_wide(const char *body, const char *end, int wide)
@@ -1186,7 +1210,8 @@ static inline int duration_tail_us(const char *end, uint64_t *u)
  * wide (see wide_scans: the path's body over 32-byte masks): returns 1 with
  * out set exactly as parse_result_fast would set it, or 0, out untouched.
  * Out of line: inlined, it cost the plain lines more than it saved. */
-static __attribute__((noinline)) int parse_result_annotated(const char *p, const char *end, int wide, nr_sline *out)
+NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_annotated(const char *p, const char *end, int wide,
+                                                                              nr_sline *out)
 {
     if (!wide || end - p < 19) /* " = N<>" and " <S.FFFFFF>" */
         return 0;
@@ -1206,11 +1231,37 @@ static __attribute__((noinline)) int parse_result_annotated(const char *p, const
     return 1;
 }
 
+/* Sets out to the failure parse_result_failed reads: the errno name at
+ * name..name_end, its text up to end - 12, u the -T digits; returns 1. */
+static inline int set_result_failed(const char *name, const char *name_end, const char *end, uint64_t u,
+                                    nr_sline *out)
+{
+    out->has_result = 1;
+    out->result = -1;
+    out->errno_name = span(name, name_end);
+    out->errno_text = span(name_end + 2, end - 12);
+    out->dur_ns = (int64_t)swar_value8(u) * 1000;
+    return 1;
+}
+
+/* parse_result_failed's end when the errno text holds bytes the scan acts
+ * on, or more than 32: 1 when the walk from the text stops at the ')'
+ * before the duration. Out of line and reached by a tail call, so that
+ * parse_result_failed calls nothing and saves no registers. */
+static __attribute__((noinline)) int result_failed_by_scan(const char *name, const char *name_end, const char *end,
+                                                           uint64_t u, nr_sline *out)
+{
+    if (find_close_paren(name_end + 2, end, 1) != end - 12)
+        return 0;
+    return set_result_failed(name, name_end, end, u, out);
+}
+
 /* The commonest failure, " = -1 ENAME (text) <S.FFFFFF>" (-T in
  * microseconds; ENOENT of openat, ENOTTY of ioctl), up to the end, when
  * wide (see wide_scans: the text over 32-byte masks): returns 1 with out
  * set exactly as parse_result_fast would set it, or 0, out untouched. */
-static __attribute__((noinline)) int parse_result_failed(const char *p, const char *end, int wide, nr_sline *out)
+NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_failed(const char *p, const char *end, int wide,
+                                                                           nr_sline *out)
 {
     if (!wide || end - p < 22) /* " = -1 E (" and ") <S.FFFFFF>" */
         return 0;
@@ -1223,15 +1274,11 @@ static __attribute__((noinline)) int parse_result_failed(const char *p, const ch
         !is_upper(*name) || *close != ')' || !duration_tail_us(end, &u))
         return 0;
     const char *name_end = ident_end(name + 1, end); /* as parse_result_fast reads the name */
-    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(' ||
-        find_close_paren(name_end + 2, end, wide) != close)
+    if (close - name_end < 2 || name_end[0] != ' ' || name_end[1] != '(')
         return 0;
-    out->has_result = 1;
-    out->result = -1;
-    out->errno_name = span(name, name_end);
-    out->errno_text = span(name_end + 2, close);
-    out->dur_ns = (int64_t)swar_value8(u) * 1000;
-    return 1;
+    if (!no_special32_before(name_end + 2, close)) /* close - 32: end - 44, the line's */
+        return result_failed_by_scan(name, name_end, end, u, out);
+    return set_result_failed(name, name_end, end, u, out);
 }
 
 static const char unfinished_marker[] = "<unfinished ...>";
@@ -1698,12 +1745,12 @@ nr_span nr_sarg(nr_span args, unsigned i)
     if (!p)
         return none;
     if (i > 0) { /* past i top-level commas in one scan */
-        const char *comma = scan_group_n(p, end, p, STOP_AT_COMMA, i);
+        const char *comma = scan_group_n(p, end, p, STOP_AT_COMMA, i, 0);
         if (!comma)
             return none;
         p = comma + 1;
     }
-    const char *comma = scan_group_n(p, end, args.p, STOP_AT_COMMA, 1);
+    const char *comma = scan_group_n(p, end, args.p, STOP_AT_COMMA, 1, 0);
     return trim(span(p, comma ? comma : end));
 }
 
