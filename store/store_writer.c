@@ -112,6 +112,8 @@ typedef struct encoder {
     nr_buf packed;       /* compressed chunk; later the footer */
     int64_t *xs;         /* transformed values of the chunk being encoded */
     size_t xs_cap;
+    int64_t *codes;      /* their codes when scaled (scale_column) */
+    size_t codes_cap;
     nr__keymap keys;     /* KEY_* transforms: per-key state of the chunk */
 } encoder;
 
@@ -203,6 +205,7 @@ static void encoder_fini(encoder *e)
     nr_buf_fini(&e->raw);
     nr_buf_fini(&e->packed);
     free(e->xs);
+    free(e->codes);
     nr__keymap_fini(&e->keys);
     ZSTD_freeCCtx(e->cctx);
     ZSTD_freeCCtx(e->fast);
@@ -549,14 +552,13 @@ static int divides(const exact_divisor *e, uint64_t a)
     return (a & ((UINT64_C(1) << e->shift) - 1)) == 0 && (a >> e->shift) * e->inv <= e->limit;
 }
 
-/* The greatest common divisor of the values but -1 (0 when all are 0 or
- * -1): strace prints times in us, so ns values and their differences are
- * multiples of 1000. The gcd changes a few times per chunk at most, so
- * each value costs a divisibility test by multiplication. */
-static uint64_t values_gcd(const int64_t *x, size_t rows)
+/* The greatest common divisor of g and the values but -1 (0 when g is 0 and
+ * all are 0 or -1): strace prints times in us, so ns values and their
+ * differences are multiples of 1000. The gcd changes a few times per chunk
+ * at most, so each value costs a divisibility test by multiplication. */
+static uint64_t values_gcd(const int64_t *x, size_t rows, uint64_t g)
 {
-    uint64_t g = 0;
-    exact_divisor e = {0};
+    exact_divisor e = g ? exact_divisor_of(g) : (exact_divisor){0};
     for (size_t i = 0; i < rows; i++) {
         if ((uint64_t)x[i] + 1 <= 1) /* -1 or 0: divisible by any scale */
             continue;
@@ -574,7 +576,7 @@ static uint64_t values_gcd(const int64_t *x, size_t rows)
 
 static uint64_t common_scale(const int64_t *x, size_t rows)
 {
-    uint64_t g = values_gcd(x, rows);
+    uint64_t g = values_gcd(x, rows, 0);
     return g > 1 ? g : 1;
 }
 
@@ -589,25 +591,30 @@ static uint8_t *put_code(uint8_t *p, uint64_t z)
 }
 
 #ifdef __SSE2__
-/* Eight codes x[0..8) at p when all eight take one byte (SSE2: zig-zag
- * two per register, then packed to bytes); returns NULL otherwise. */
+/* Eight codes x[0..8) at p when all eight take one byte, that is when every
+ * x[i] is in [-64, 63], where x[i] + 64 has no bit above the low 7; returns
+ * NULL otherwise. SSE2: the low halves of the eight values packed to bytes
+ * (no saturation in range), then zig-zag on bytes (x + x, xor the sign).
+ * Packing before the zig-zag takes 26 instructions for eight codes against
+ * 36 for the zig-zag of the 64-bit lanes first. */
 static uint8_t *put_8_small_codes(uint8_t *p, const int64_t *x)
 {
-    __m128i z[4], any = _mm_setzero_si128();
-    for (int k = 0; k < 4; k++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(x + 2 * k));
-        __m128i sign = _mm_shuffle_epi32(_mm_srai_epi32(v, 31), _MM_SHUFFLE(3, 3, 1, 1));
-        z[k] = _mm_xor_si128(_mm_slli_epi64(v, 1), sign);
-        any = _mm_or_si128(any, z[k]);
-    }
-    /* one byte each: no bit above the low 7 in any lane */
+    const __m128i bias = _mm_set1_epi64x(64);
+    __m128i v[4];
+    for (int k = 0; k < 4; k++)
+        v[k] = _mm_loadu_si128((const __m128i *)(const void *)(x + 2 * k));
+    __m128i any = _mm_or_si128(_mm_or_si128(_mm_add_epi64(v[0], bias), _mm_add_epi64(v[1], bias)),
+                               _mm_or_si128(_mm_add_epi64(v[2], bias), _mm_add_epi64(v[3], bias)));
     __m128i high = _mm_andnot_si128(_mm_set1_epi64x(0x7f), any);
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xffff)
         return NULL;
-    /* 64-bit lanes < 128 -> 16-bit lanes -> bytes, in row order */
-    __m128i w01 = _mm_packs_epi32(z[0], z[1]), w23 = _mm_packs_epi32(z[2], z[3]);
-    __m128i w = _mm_packs_epi32(w01, w23);
-    _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi16(w, w));
+    /* the low 32 bits of each lane, in row order: 4 + 4 int32 */
+    __m128i lo01 = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(v[0]), _mm_castsi128_ps(v[1]), _MM_SHUFFLE(2, 0, 2, 0)));
+    __m128i lo23 = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(v[2]), _mm_castsi128_ps(v[3]), _MM_SHUFFLE(2, 0, 2, 0)));
+    __m128i w = _mm_packs_epi32(lo01, lo23);
+    __m128i b = _mm_packs_epi16(w, w);
+    __m128i zz = _mm_xor_si128(_mm_add_epi8(b, b), _mm_cmpgt_epi8(_mm_setzero_si128(), b));
+    _mm_storel_epi64((__m128i *)(void *)p, zz);
     return p + 8;
 }
 #endif
@@ -650,22 +657,22 @@ static void scale_codes(int64_t *codes, const int64_t *x, size_t rows, uint64_t 
     }
 }
 
-/* scale_codes for a scale guessed from the first rows (scale_guess): the
+/* scale_codes for a scale guessed from the first rows (scale_column): the
  * same codes when scale divides every value but -1, checked on the way
  * (the test of `divides`, folded into the division's own product) in
- * blocks of SCALE_CHECK_ROWS; returns 0 at the first block where it does
- * not, with codes partly written. */
+ * blocks of SCALE_CHECK_ROWS; returns rows, or the start of the first block
+ * where it does not divide, with codes partly written. */
 #define SCALE_CHECK_ROWS 256u
 /* Rows whose greatest common divisor is the guess (see encode_i64). */
 #define SCALE_GUESS_ROWS 512u
-static int scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows, uint64_t scale)
+static size_t scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows, uint64_t scale)
 {
     const exact_divisor e = exact_divisor_of(scale);
     const uint64_t low = (UINT64_C(1) << e.shift) - 1;
-    for (size_t i = 0; i < rows;) {
-        size_t end = rows - i < SCALE_CHECK_ROWS ? rows : i + SCALE_CHECK_ROWS;
+    for (size_t start = 0; start < rows; start += SCALE_CHECK_ROWS) {
+        size_t end = rows - start < SCALE_CHECK_ROWS ? rows : start + SCALE_CHECK_ROWS;
         uint64_t bad = 0;
-        for (; i < end; i++) {
+        for (size_t i = start; i < end; i++) {
             /* a = |x[i]|, but 0 for -1; the code of a negative value is
              * -q - 1 = ~q (-1 for -1) */
             uint64_t a = (uint64_t)x[i], sign = 0;
@@ -678,9 +685,9 @@ static int scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows, ui
             codes[i] = (int64_t)(q ^ sign);
         }
         if (bad)
-            return 0;
+            return start;
     }
-    return 1;
+    return rows;
 }
 
 /* Whether every x[i] equals x[0] (tid = pid, no second file, no phase):
@@ -719,37 +726,33 @@ static uint8_t *put_constant(uint8_t *p, int64_t x0, uint64_t scale, size_t rows
     return p;
 }
 
-/* The scale of the (not constant) transformed values *x of column c
- * (common_scale), and *x replaced by their codes when it is > 1. The gcd of
- * the first SCALE_GUESS_ROWS is only a guess, checked while scaling the
- * rest; when it fails, the exact gcd is computed and the codes again (the
- * values transformed again when they were scaled in place). */
-static int scale_column(encoder *w, const nr_table_writer *t, size_t c, const int64_t **x,
-                        uint64_t *scale)
+/* The scale of the (not constant) transformed values *x (common_scale),
+ * and *x replaced by their codes in w->codes when it is > 1. The gcd of the
+ * first SCALE_GUESS_ROWS is only a guess, checked while scaling the rest;
+ * when it fails, the exact gcd is the guess's with that of the rows from the
+ * failed block on (the rows before are multiples of the guess, the first
+ * ones with exactly that gcd), and the codes are computed again from *x,
+ * which the failed pass left intact. */
+static int scale_column(encoder *w, const int64_t **x, size_t rows, uint64_t *scale)
 {
-    size_t rows = t->nrows;
+    NR_TRY(NR_GROW(w->codes, w->codes_cap, rows));
     size_t head = rows < SCALE_GUESS_ROWS ? rows : SCALE_GUESS_ROWS;
-    uint64_t g = values_gcd(*x, head);
+    uint64_t g = values_gcd(*x, head, 0);
     if (g == 0 && head < rows) /* no guess from the first rows: the gcd of the rest */
-        g = values_gcd(*x + head, rows - head);
+        g = values_gcd(*x + head, rows - head, 0);
     else if (g > 1 && head < rows) {
-        if (scale_codes_checked(w->xs, *x, rows, g)) {
-            *x = w->xs;
+        size_t good = scale_codes_checked(w->codes, *x, rows, g);
+        if (good == rows) {
+            *x = w->codes;
             *scale = g;
             return 0;
         }
-        if (*x == w->xs) { /* partly scaled in place: transform again */
-            const col_plan *plan = &t->plans[c];
-            if (plan->transform >= NR__I64_KEY_DELTA)
-                NR_TRY(nr__keymap_reset(&w->keys, col_values(t, (size_t)plan->dep[0]), rows));
-            *x = transform_i64(w, t, c);
-        }
-        g = values_gcd(*x, rows);
+        g = values_gcd(*x + good, rows - good, g);
     }
     *scale = g > 1 ? g : 1;
     if (g > 1) {
-        scale_codes(w->xs, *x, rows, g); /* in place unless x is the column itself */
-        *x = w->xs;
+        scale_codes(w->codes, *x, rows, g);
+        *x = w->codes;
     }
     return 0;
 }
@@ -769,7 +772,7 @@ static int encode_i64(encoder *w, const nr_table_writer *t, size_t c)
     if (constant)
         scale = common_scale(x, 1); /* the gcd of equal values is the first one's */
     else
-        NR_TRY(scale_column(w, t, c, &x, &scale));
+        NR_TRY(scale_column(w, &x, rows, &scale));
     uint8_t *p = w->raw.data;
     *p++ = (uint8_t)plan->transform;
     for (size_t k = 0; k < 2; k++)
