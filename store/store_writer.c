@@ -787,6 +787,46 @@ static int encode_i64(encoder *w, const nr_table_writer *t, size_t c)
     return 0;
 }
 
+#ifdef __SSE2__
+/* Sixteen uvarints of ids[0..16) at p when all sixteen are below 128 (one
+ * byte each); returns NULL otherwise. */
+static uint8_t *put_16_small_ids(uint8_t *p, const uint32_t *ids)
+{
+    __m128i v[4];
+    for (int k = 0; k < 4; k++)
+        v[k] = _mm_loadu_si128((const __m128i *)(const void *)(ids + 4 * k));
+    __m128i any = _mm_or_si128(_mm_or_si128(v[0], v[1]), _mm_or_si128(v[2], v[3]));
+    __m128i high = _mm_andnot_si128(_mm_set1_epi32(0x7f), any);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(high, _mm_setzero_si128())) != 0xffff)
+        return NULL;
+    __m128i b = _mm_packus_epi16(_mm_packs_epi32(v[0], v[1]), _mm_packs_epi32(v[2], v[3]));
+    _mm_storeu_si128((__m128i *)(void *)p, b);
+    return p + 16;
+}
+#endif
+
+/* The uvarints of ids[0..rows) at p; returns the end. Most chunks have
+ * dictionaries of fewer than 128 strings: with SSE2 sixteen one-byte ids
+ * are written at once. */
+static uint8_t *put_ids(uint8_t *p, const uint32_t *ids, size_t rows)
+{
+    size_t i = 0;
+#ifdef __SSE2__
+    for (; i + 16 <= rows; i += 16) {
+        uint8_t *q = put_16_small_ids(p, ids + i);
+        if (q) {
+            p = q;
+            continue;
+        }
+        for (size_t k = 0; k < 16; k++)
+            p = put_uvarint(p, ids[i + k]);
+    }
+#endif
+    for (; i < rows; i++)
+        p = put_uvarint(p, ids[i]);
+    return p;
+}
+
 /* Encodes STR column c of t into w->raw (FORMAT.md, "DICT (3)"): sized
  * once, then written without further checks. */
 static int encode_dict(encoder *w, const nr_table_writer *t, size_t c)
@@ -809,13 +849,7 @@ static int encode_dict(encoder *w, const nr_table_writer *t, size_t c)
         memcpy(p, nr_strtab_str(st, id), n);
         p += n;
     }
-    for (size_t i = 0; i < rows; i++) {
-        uint32_t id = cb->str_ids[i];
-        if (id < 0x80)
-            *p++ = (uint8_t)id;
-        else
-            p = put_uvarint(p, id);
-    }
+    p = put_ids(p, cb->str_ids, rows);
     w->raw.len = (size_t)(p - w->raw.data);
     return 0;
 }
