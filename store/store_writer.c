@@ -658,17 +658,20 @@ static void scale_codes(int64_t *codes, const int64_t *x, size_t rows, uint64_t 
 }
 
 /* scale_codes for a scale guessed from the first rows (scale_column): the
- * same codes when scale divides every value but -1, checked on the way
- * (the test of `divides`, folded into the division's own product) in
+ * same codes when scale divides every value but -1, checked on the way in
  * blocks of SCALE_CHECK_ROWS; returns rows, or the start of the first block
- * where it does not divide, with codes partly written. */
+ * where it does not divide, with codes partly written. The test and the
+ * division are one product: with scale = 2^k * odd, a is a multiple of
+ * scale iff r = (a * inv) rotated right by k is at most (2^64 - 1) / scale,
+ * and then r = a / scale (Hacker's Delight, 2nd ed., sec. 10-17). */
 #define SCALE_CHECK_ROWS 256u
-/* Rows whose greatest common divisor is the guess (see encode_i64). */
+/* Rows whose greatest common divisor is the guess (see scale_column). */
 #define SCALE_GUESS_ROWS 512u
 static size_t scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows, uint64_t scale)
 {
     const exact_divisor e = exact_divisor_of(scale);
-    const uint64_t low = (UINT64_C(1) << e.shift) - 1;
+    const uint64_t limit = UINT64_MAX / scale;
+    const unsigned left = (64 - e.shift) & 63;
     for (size_t start = 0; start < rows; start += SCALE_CHECK_ROWS) {
         size_t end = rows - start < SCALE_CHECK_ROWS ? rows : start + SCALE_CHECK_ROWS;
         uint64_t bad = 0;
@@ -680,9 +683,10 @@ static size_t scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows,
                 sign = UINT64_MAX;
                 a = x[i] == -1 ? 0 : 0 - a;
             }
-            const uint64_t q = (a >> e.shift) * e.inv;
-            bad |= (a & low) | (uint64_t)(q > e.limit);
-            codes[i] = (int64_t)(q ^ sign);
+            const uint64_t p = a * e.inv;
+            const uint64_t r = (p >> e.shift) | (p << left);
+            bad |= (uint64_t)(r > limit);
+            codes[i] = (int64_t)(r ^ sign);
         }
         if (bad)
             return start;
