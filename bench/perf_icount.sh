@@ -10,7 +10,7 @@ cg=$(mktemp /tmp/perf_icount.XXXXXX)
 valgrind --tool=callgrind --callgrind-out-file="$cg" "$niorep" ingest -o "$out" -j 1 -q "$log" 2>"$cg.err" || { cat "$cg.err" >&2; exit 1; }
 ir=$(awk '/^summary:/{print $2}' "$cg")
 bytes=$(stat -c %s "$log")
-awk -v ir="$ir" -v b="$bytes" -v sb="$(stat -c %s "$out")" 'BEGIN{printf "instructions %d  per byte %.2f  store %d bytes\n", ir, ir/b, sb}'
+awk -v ir="$ir" -v b="$bytes" -v sb="$(stat -c %s "$out")" 'BEGIN{printf "instructions %.0f  per byte %.2f  store %.0f bytes\n", ir, ir/b, sb}'
 [[ -n ${KEEP_CALLGRIND:-} ]] && echo "callgrind output: $cg" || rm -f "$cg"
 rm -f "$cg.err"
 [[ $# -ge 3 ]] || rm -f "$out"
