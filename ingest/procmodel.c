@@ -2026,6 +2026,32 @@ static NOINLINE int handle_two_ended(nr_pm *pm, task *t, const call *c, nr_pm_ev
     return 0;
 }
 
+/* An lseek's result is the fd's offset from now on. */
+static inline void ofd_seek_to(nr_pm *pm, int32_t idx, int64_t offset)
+{
+    pm->ofds[idx].offset = offset;
+    pm->ofds[idx].offset_guessed = 0;
+}
+
+/* A close leaves fd in the table only when it failed with EBADF (it was
+ * not open); other failures (EIO, EINTR) close it all the same. */
+static inline void replay_close(nr_pm *pm, task *t, int ok, nr_span errno_name, int64_t fd)
+{
+    if (ok || !span_eq(errno_name, "EBADF"))
+        fdtab_close(pm, t->fds, fd);
+}
+
+/* The effects of a call without a handler on an fd or path: listing a
+ * file's entries shows it is a directory; returns the bytes of a read or
+ * write op (recv*, on a socket). */
+static inline int64_t replay_plain_call(nr_pm *pm, const nr_syscall_info *in, int64_t file_id, int ok,
+                                        int64_t result)
+{
+    if (file_id >= 0 && in->lists_dir && pm->files[file_id].kind == NR_KIND_REGULAR)
+        pm->files[file_id].kind = NR_KIND_DIRECTORY;
+    return ok && result > 0 && (in->op == NR_OP_READ || in->op == NR_OP_WRITE) ? result : 0;
+}
+
 /* Replays one complete call and emits its event. */
 static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 {
@@ -2054,10 +2080,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
         }
         switch (in->handler) {
         case NR_H_OPEN: rc = handle_open(pm, t, c, ev); break;
-        case NR_H_CLOSE:
-            if (c->ok || !span_eq(c->ev.errno_name, "EBADF"))
-                fdtab_close(pm, t->fds, fd);
-            break;
+        case NR_H_CLOSE: replay_close(pm, t, c->ok, c->ev.errno_name, fd); break;
         case NR_H_CLOSE_RANGE: rc = handle_close_range(pm, t, c); break;
         case NR_H_DUP:
             if (c->ok)
@@ -2074,18 +2097,15 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             rc = handle_transfer(pm, t, c, idx, ev);
             break;
         case NR_H_LSEEK:
-            if (c->ok && idx >= 0) {
-                pm->ofds[idx].offset = c->result;
-                pm->ofds[idx].offset_guessed = 0;
-            }
+            if (c->ok && idx >= 0)
+                ofd_seek_to(pm, idx, c->result);
             break;
         case NR_H_LLSEEK:
             for (unsigned i = 1; c->ok && idx >= 0 && i < nr_sarg_count(c->args); i++) {
                 nr_span a = nr_sarg(c->args, i);
                 int64_t off;
                 if (a.n && a.p[0] == '[' && nr_sarg_int(a, &off) == 0) {
-                    pm->ofds[idx].offset = off;
-                    pm->ofds[idx].offset_guessed = 0;
+                    ofd_seek_to(pm, idx, off);
                     break;
                 }
             }
@@ -2112,13 +2132,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
                     rc = (int)file;
                 ev->file_id = file;
             }
-            if (ev->file_id >= 0 && in->lists_dir &&
-                pm->files[ev->file_id].kind == NR_KIND_REGULAR)
-                pm->files[ev->file_id].kind = NR_KIND_DIRECTORY;
-            if (c->ok && c->result > 0 && in->op == NR_OP_READ)
-                ev->bytes = c->result; /* recv*: bytes, on a socket */
-            else if (c->ok && c->result > 0 && in->op == NR_OP_WRITE)
-                ev->bytes = c->result;
+            ev->bytes = replay_plain_call(pm, in, ev->file_id, c->ok, c->result);
             break;
         }
         if (rc < 0)
@@ -2284,14 +2298,11 @@ static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const 
         }
         break;
     case NR_H_LSEEK:
-        if (ok) {
-            pm->ofds[idx].offset = sl->result;
-            pm->ofds[idx].offset_guessed = 0;
-        }
+        if (ok)
+            ofd_seek_to(pm, idx, sl->result);
         break;
     case NR_H_CLOSE:
-        if (ok || !span_eq(sl->errno_name, "EBADF"))
-            fdtab_close(pm, t->fds, first.fd);
+        replay_close(pm, t, ok, sl->errno_name, first.fd);
         break;
     default: /* NR_H_NONE */
         if (empty_path_call) { /* the dirfd itself, as resolve_path_arg finds it; not an fd argument */
@@ -2299,10 +2310,7 @@ static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const 
                 return FAST_DECLINED;
             ev.fd = -1;
         }
-        if (ev.file_id >= 0 && in->lists_dir && pm->files[ev.file_id].kind == NR_KIND_REGULAR)
-            pm->files[ev.file_id].kind = NR_KIND_DIRECTORY;
-        if (ok && sl->result > 0 && (in->op == NR_OP_READ || in->op == NR_OP_WRITE))
-            ev.bytes = sl->result;
+        ev.bytes = replay_plain_call(pm, in, ev.file_id, ok, sl->result);
         break;
     }
     if (in->fd_arg == 0)
