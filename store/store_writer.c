@@ -620,13 +620,6 @@ static uint8_t *put_8_small_codes(uint8_t *p, const void *values)
 }
 #endif
 
-/* Writes the n values at values (each size bytes) at p, returns the end:
- * in blocks of `block` by put_block (NULL: none), which returns NULL when a
- * value of the block takes more than one byte, and value by value by
- * put_one for such blocks and the rest. Always inlined, with constant
- * functions (put_codes, put_ids), it compiles to their own loops (GCC kept
- * the indirect calls otherwise: 1.8 M more instructions on the quarter of
- * the 100 MB log). */
 /* A writer of blocks of one-byte values, or NULL without SSE2. */
 #ifdef __SSE2__
 #define SSE2_ONLY(put_block) put_block
@@ -634,6 +627,13 @@ static uint8_t *put_8_small_codes(uint8_t *p, const void *values)
 #define SSE2_ONLY(put_block) NULL
 #endif
 
+/* Writes the n values at values (each size bytes) at p, returns the end:
+ * in blocks of `block` by put_block (NULL: none), which returns NULL when a
+ * value of the block takes more than one byte, and value by value by
+ * put_one for such blocks and the rest. Always inlined, with constant
+ * functions (put_codes, put_ids), it compiles to their own loops (GCC kept
+ * the indirect calls otherwise: 1.8 M more instructions on the quarter of
+ * the 100 MB log). */
 __attribute__((always_inline))
 static inline uint8_t *put_in_blocks(uint8_t *p, const void *values, size_t size, size_t n, size_t block,
                                      uint8_t *(*put_block)(uint8_t *p, const void *v),
