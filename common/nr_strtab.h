@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nr_mem.h"
 
@@ -53,6 +54,22 @@ static inline void nr_strtab_prefetch_record(const nr_strtab *t, uint64_t h)
     const struct nr_strtab_slot *sl = &t->slots[h & (t->nslots - 1)];
     if (sl->hash == h && sl->rec)
         __builtin_prefetch(sl->rec);
+}
+
+/* The third step, some time after nr_strtab_prefetch_record of h: the id
+ * of h's string when h's first slot holds a string of hash h (read from
+ * the record's head, which that step loaded), else -1. Only a hint: a
+ * different string of the same hash gives its id. */
+static inline int64_t nr_strtab_peek_id(const nr_strtab *t, uint64_t h)
+{
+    if (!t->nslots)
+        return -1;
+    const struct nr_strtab_slot *sl = &t->slots[h & (t->nslots - 1)];
+    if (sl->hash != h || !sl->rec)
+        return -1;
+    uint32_t id;
+    memcpy(&id, sl->rec + 4, sizeof id); /* record head: uint32 length, uint32 id (nr_strtab.c) */
+    return id;
 }
 
 static inline const char *nr_strtab_str(const nr_strtab *t, size_t id) { return t->entries[id].str; }

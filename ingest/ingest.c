@@ -241,7 +241,7 @@ static inline nr_span tail_annotation(const char *t, size_t n)
  * tail_annotation's guess. Only hints: the model does the lookup. */
 static inline __attribute__((always_inline)) void prefetch_paths(const ingest *in, stream *s, size_t i)
 {
-    const size_t far = i + 2 * PATH_AHEAD, near = i + PATH_AHEAD;
+    const size_t far = i + 2 * PATH_AHEAD, near = i + PATH_AHEAD, nearest = i + PATH_AHEAD / 2;
     uint64_t *ring = s->ahead_hash;
     if (far < s->chunk.n) {
         const nr_par_line *pl = &s->chunk.lines[far];
@@ -259,6 +259,8 @@ static inline __attribute__((always_inline)) void prefetch_paths(const ingest *i
     }
     if (near < s->chunk.n && ring[near % (2 * PATH_AHEAD)])
         nr_pm_prefetch_path_record(in->pm, ring[near % (2 * PATH_AHEAD)]);
+    if (nearest < s->chunk.n && ring[nearest % (2 * PATH_AHEAD)])
+        nr_pm_prefetch_path_file(in->pm, ring[nearest % (2 * PATH_AHEAD)]);
 }
 
 /* Reads lines of s until the next event line (left in s->sl) or the end;

@@ -562,6 +562,13 @@ void nr_pm_prefetch_path_slot(const nr_pm *pm, uint64_t hash) { nr_strtab_prefet
 
 void nr_pm_prefetch_path_record(const nr_pm *pm, uint64_t hash) { nr_strtab_prefetch_record(&pm->paths, hash); }
 
+void nr_pm_prefetch_path_file(const nr_pm *pm, uint64_t hash)
+{
+    int64_t id = nr_strtab_peek_id(&pm->paths, hash);
+    if (id >= 0 && (size_t)id < pm->nfiles)
+        __builtin_prefetch(&pm->files[id]);
+}
+
 /* file_intern with h = nr_hash_bytes(path, n). */
 static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kind, uint64_t h)
 {

@@ -62,11 +62,13 @@ void nr_pm_set_root_pid(nr_pm *pm, int64_t pid);
 
 /* Hints that a line some lines ahead names the file of hash
  * nr_hash_bytes(path, n) (a plain -y annotation): _slot starts loading its
- * slot in the path table, _record (later) its record, so that the lookup
- * of a file opened again does not wait on two cache misses in a row.
- * Change nothing. */
+ * slot in the path table, _record (later) its record and _file (later
+ * still) the file's totals, so that the lookup of a file opened again and
+ * its first count do not wait on three cache misses in a row. Change
+ * nothing. */
 void nr_pm_prefetch_path_slot(const nr_pm *pm, uint64_t hash);
 void nr_pm_prefetch_path_record(const nr_pm *pm, uint64_t hash);
+void nr_pm_prefetch_path_file(const nr_pm *pm, uint64_t hash);
 
 /* Feeds one line. file_pid is the pid of an -ff file (-1 for -f logs); it is
  * used when the line has no pid prefix. ts_ns is the line's normalized
