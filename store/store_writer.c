@@ -590,6 +590,32 @@ static uint8_t *put_code(uint8_t *p, uint64_t z)
     return put_uvarint(p, z);
 }
 
+/* put_code without a branch on the length for codes below 2^56 (up to 8
+ * bytes): the 7-bit groups spread to the bytes in three steps (28-bit
+ * halves, 14-bit quarters, 7-bit eighths), the continuation bits on all
+ * bytes but the last, and one 8-byte store (the chunk buffer has 10 bytes a
+ * row: room for the store's tail). The loop of put_uvarint mispredicted its
+ * exit on columns of mixed lengths (times, sizes, offsets), the codes of
+ * the blocks put_8_small_codes leaves. The length is ceil(bits / 7), as
+ * (bits + 6) * 37 >> 8 (exact up to 64 bits). */
+static inline uint8_t *put_code_spread(uint8_t *p, uint64_t z)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (z >> 56)
+        return put_uvarint(p, z);
+    const unsigned bits = 64 - (unsigned)__builtin_clzll(z | 1);
+    const unsigned len = (bits + 6) * 37 >> 8;
+    uint64_t g = (z & 0xfffffff) | (z & (UINT64_C(0xfffffff) << 28)) << 4;
+    g = (g & UINT64_C(0x00003fff00003fff)) | (g & UINT64_C(0x0fffc0000fffc000)) << 2;
+    g = (g & UINT64_C(0x007f007f007f007f)) | (g & UINT64_C(0x3f803f803f803f80)) << 1;
+    g |= UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (len - 1))) - 1);
+    memcpy(p, &g, sizeof g); /* little-endian: the first group first */
+    return p + len;
+#else
+    return put_code(p, z);
+#endif
+}
+
 #ifdef __SSE2__
 /* Eight codes x[0..8) at p when all eight take one byte, that is when every
  * x[i] is in [-64, 63], where x[i] + 64 has no bit above the low 7; returns
@@ -658,7 +684,7 @@ static inline uint8_t *put_in_blocks(uint8_t *p, const void *values, size_t size
 
 static uint8_t *put_one_code(uint8_t *p, const void *x)
 {
-    return put_code(p, nr_zigzag(*(const int64_t *)x));
+    return put_code_spread(p, nr_zigzag(*(const int64_t *)x));
 }
 
 static uint8_t *put_one_id(uint8_t *p, const void *id)
