@@ -9,6 +9,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h> /* AVX-512, behind a run-time check (put_codes) */
+#endif
 
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (ZSTD_ps_enable: zstd >= 1.5.1) */
 #include <zstd.h>
@@ -715,9 +718,62 @@ static uint8_t *put_16_small_ids(uint8_t *p, const void *values)
  * byte: with SSE2 eight such codes are written at once. (An AVX2 version,
  * sixteen at a time, ran fewer instructions but took more CPU time:
  * docs/performance.md, "Store writer and event hand-over, session 4".) */
-static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
+static uint8_t *put_codes_sse2(uint8_t *p, const int64_t *x, size_t rows)
 {
     return put_in_blocks(p, x, sizeof *x, rows, 8, SSE2_ONLY(put_8_small_codes), put_one_code);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NR_PUT_CODES_AVX512 1
+#define AVX512_CODES "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2"
+/* Eight codes x[0..8) at p whatever their lengths, when all are below 2^56
+ * (else NULL): in each 64-bit lane, byte k gets bits 7k.. of the code
+ * (multishift), byte k is kept when the code has fewer than 64 - 7k
+ * leading zeros and byte 0 always (a compare of the lane's lzcnt, copied
+ * to its bytes, with these bounds), the kept bytes but a lane's last get
+ * the continuation bit (the bounds of byte k + 1), and compress packs the
+ * kept bytes for one 64-byte store: eight codes have at least 8 rows' 80
+ * bytes of the chunk buffer from p, whose codes take at most 64. A chunk
+ * of times or offsets has a longer code in most blocks of eight, each of
+ * which put_codes_sse2 writes one by one. */
+__attribute__((target(AVX512_CODES))) static uint8_t *put_8_codes_avx512(uint8_t *p, const void *values)
+{
+    const __m512i v = _mm512_loadu_si512(values);
+    const __m512i z = _mm512_xor_si512(_mm512_slli_epi64(v, 1), _mm512_srai_epi64(v, 63));
+    if (_mm512_test_epi64_mask(z, _mm512_set1_epi64((int64_t)UINT64_C(0xff00000000000000))))
+        return NULL;
+    const __m512i groups = _mm512_and_si512(_mm512_multishift_epi64_epi8(_mm512_set1_epi64(0x312a231c150e0700), z),
+                                            _mm512_set1_epi8(0x7f)); /* bit offsets 0, 7, .., 49 */
+    const __m512i lz = _mm512_shuffle_epi8(_mm512_lzcnt_epi64(z), /* byte 0 of each lane to its 8 bytes */
+                                           _mm512_broadcast_i32x4(_mm_set_epi64x(0x0808080808080808, 0)));
+    const __mmask64 keep = _mm512_cmplt_epu8_mask(lz, _mm512_set1_epi64(0x0f161d242b323941)); /* 65, 57, 50, .., 15 */
+    const __mmask64 more = _mm512_cmplt_epu8_mask(lz, _mm512_set1_epi64(0x000f161d242b3239)); /* 57, 50, .., 15, 0 */
+    const __m512i out = _mm512_mask_add_epi8(groups, more, groups, _mm512_set1_epi8((char)0x80));
+    _mm512_storeu_si512(p, _mm512_maskz_compress_epi8(keep, out));
+    return p + __builtin_popcountll(keep);
+}
+
+__attribute__((target(AVX512_CODES))) static uint8_t *put_codes_avx512(uint8_t *p, const int64_t *x, size_t rows)
+{
+    return put_in_blocks(p, x, sizeof *x, rows, 8, put_8_codes_avx512, put_one_code);
+}
+
+static int has_avx512_codes(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vbmi") &&
+           __builtin_cpu_supports("avx512vbmi2");
+}
+#endif
+
+/* put_codes_sse2, or with AVX-512 (put_8_codes_avx512) when the CPU has it. */
+static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
+{
+#ifdef NR_PUT_CODES_AVX512
+    if (has_avx512_codes())
+        return put_codes_avx512(p, x, rows);
+#endif
+    return put_codes_sse2(p, x, rows);
 }
 
 /* The uvarints of ids[0..rows) at p; returns the end. Most chunks have
