@@ -10,7 +10,8 @@
 #include <emmintrin.h>
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h> /* AVX-512, behind a run-time check (put_codes) */
+#define NR_STORE_AVX512 1 /* functions for AVX-512, run after a check of the CPU */
+#include <immintrin.h>
 #endif
 
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (ZSTD_ps_enable: zstd >= 1.5.1) */
@@ -723,8 +724,7 @@ static uint8_t *put_codes_sse2(uint8_t *p, const int64_t *x, size_t rows)
     return put_in_blocks(p, x, sizeof *x, rows, 8, SSE2_ONLY(put_8_small_codes), put_one_code);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define NR_PUT_CODES_AVX512 1
+#ifdef NR_STORE_AVX512
 #define AVX512_CODES "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2"
 /* Eight codes x[0..8) at p whatever their lengths, when all are below 2^56
  * (else NULL): in each 64-bit lane, byte k gets bits 7k.. of the code
@@ -769,7 +769,7 @@ static int has_avx512_codes(void)
 /* put_codes_sse2, or with AVX-512 (put_8_codes_avx512) when the CPU has it. */
 static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
 {
-#ifdef NR_PUT_CODES_AVX512
+#ifdef NR_STORE_AVX512
     if (has_avx512_codes())
         return put_codes_avx512(p, x, rows);
 #endif
@@ -809,15 +809,47 @@ static void scale_codes(int64_t *codes, const int64_t *x, size_t rows, uint64_t 
 #define SCALE_CHECK_ROWS 256u
 /* Rows whose greatest common divisor is the guess (see scale_column). */
 #define SCALE_GUESS_ROWS 512u
+#ifdef NR_STORE_AVX512
+/* Rows i.. of a block of scale_codes_checked that ends at end, eight at a
+ * time (64-bit products, rotations and compares in eight lanes; GCC left
+ * the loop scalar); returns the first row left, fewer than eight from end,
+ * with *bad set when a code was above limit. */
+__attribute__((target("avx512f,avx512dq"))) static size_t scale_rows_avx512(int64_t *codes, const int64_t *x, size_t i,
+                                                                           size_t end, const exact_divisor *e,
+                                                                           uint64_t limit, uint64_t *bad)
+{
+    const __m512i inv = _mm512_set1_epi64((int64_t)e->inv), shift = _mm512_set1_epi64(e->shift);
+    const __m512i lim = _mm512_set1_epi64((int64_t)limit), minus1 = _mm512_set1_epi64(-1);
+    __mmask8 over = 0;
+    for (; i + 8 <= end; i += 8) {
+        const __m512i v = _mm512_loadu_si512(x + i);
+        const __m512i a = _mm512_maskz_abs_epi64(_mm512_cmpneq_epi64_mask(v, minus1), v); /* -1: 0 */
+        const __m512i r = _mm512_rorv_epi64(_mm512_mullo_epi64(a, inv), shift);
+        over |= _mm512_cmpgt_epu64_mask(r, lim);
+        _mm512_storeu_si512(codes + i, _mm512_xor_si512(r, _mm512_srai_epi64(v, 63)));
+    }
+    *bad |= over != 0;
+    return i;
+}
+#endif
+
 static size_t scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows, uint64_t scale)
 {
     const exact_divisor e = exact_divisor_of(scale);
     const uint64_t limit = UINT64_MAX / scale;
     const unsigned left = (64 - e.shift) & 63;
+#ifdef NR_STORE_AVX512
+    const int wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+#endif
     for (size_t start = 0; start < rows; start += SCALE_CHECK_ROWS) {
         size_t end = rows - start < SCALE_CHECK_ROWS ? rows : start + SCALE_CHECK_ROWS;
         uint64_t bad = 0;
-        for (size_t i = start; i < end; i++) {
+        size_t i = start;
+#ifdef NR_STORE_AVX512
+        if (wide)
+            i = scale_rows_avx512(codes, x, i, end, &e, limit, &bad);
+#endif
+        for (; i < end; i++) {
             /* a = |x[i]|, but 0 for -1; the code of a negative value is
              * -q - 1 = ~q (-1 for -1) */
             uint64_t a = (uint64_t)x[i], sign = 0;
