@@ -9,6 +9,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NR_STORE_AVX512 1 /* functions for AVX-512, run after a check of the CPU */
+#include <immintrin.h>
+#endif
 
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (ZSTD_ps_enable: zstd >= 1.5.1) */
 #include <zstd.h>
@@ -474,23 +478,42 @@ static void key_delta(nr__keymap *m, int64_t *x, const int64_t *v, const int64_t
     }
 }
 
+/* Row i of key_next, whose key's prediction is at next; scratch takes the
+ * store of a row whose value is -1. Without a branch: on the offsets of
+ * the 1 GB log -1 is 64% of the rows in no order the predictor learns, and
+ * the branch on it cost half of key_next's time. The key's slot is left
+ * alone on such rows by storing elsewhere rather than storing its old value
+ * back, which would chain each row's store to the load before it. */
+__attribute__((always_inline)) static inline void key_next_row(uint64_t *next, uint64_t *scratch, int64_t *x,
+                                                               const int64_t *v, const int64_t *step, size_t i)
+{
+    const uint64_t value = (uint64_t)v[i], p = *next, d = value - p;
+    const uint64_t none = 0 - (uint64_t)(value == UINT64_MAX); /* all ones for -1 */
+    const uint64_t moved = 0 - (uint64_t)(d == UINT64_MAX);    /* the difference -1 */
+    x[i] = (int64_t)((d & ~moved) | (~p & moved) | none);
+    uint64_t *to = (uint64_t *)((uintptr_t)next ^ (((uintptr_t)next ^ (uintptr_t)scratch) & (uintptr_t)none));
+    *to = value + (uint64_t)step[i];
+}
+
 /* KEY_NEXT: the prediction p of a row is value plus step of the previous
  * row of its key whose value was not -1 (0 for none); x[i] = v[i] - p,
  * except that -1 stays -1 and the difference -1 (v[i] = p - 1) takes
- * -1's place, -1 - p: a permutation of the 2^64 values. */
+ * -1's place, -1 - p (~p): a permutation of the 2^64 values. The direct
+ * map's loop apart, its fields in registers (the stores through the slots
+ * could alias them). */
 static void key_next(nr__keymap *m, int64_t *x, const int64_t *v, const int64_t *k, const int64_t *step,
                      size_t rows)
 {
-    for (size_t i = 0; i < rows; i++) {
-        uint64_t *next = nr__keymap_at(m, k[i]);
-        if (v[i] == -1) {
-            x[i] = -1;
-            continue;
-        }
-        uint64_t d = (uint64_t)v[i] - *next;
-        x[i] = d == UINT64_MAX ? (int64_t)(UINT64_MAX - *next) : (int64_t)d;
-        *next = (uint64_t)v[i] + (uint64_t)step[i];
+    uint64_t scratch;
+    if (m->dense) {
+        uint64_t *dense = m->dense;
+        const uint64_t min = (uint64_t)m->min;
+        for (size_t i = 0; i < rows; i++)
+            key_next_row(&dense[(uint64_t)k[i] - min], &scratch, x, v, step, i);
+        return;
     }
+    for (size_t i = 0; i < rows; i++)
+        key_next_row(nr__keymap_at(m, k[i]), &scratch, x, v, step, i);
 }
 
 /* Transformed values of column c (FORMAT.md, "I64 chunks"): w->xs, or the
@@ -590,6 +613,32 @@ static uint8_t *put_code(uint8_t *p, uint64_t z)
     return put_uvarint(p, z);
 }
 
+/* put_code without a branch on the length for codes below 2^56 (up to 8
+ * bytes): the 7-bit groups spread to the bytes in three steps (28-bit
+ * halves, 14-bit quarters, 7-bit eighths), the continuation bits on all
+ * bytes but the last, and one 8-byte store (the chunk buffer has 10 bytes a
+ * row: room for the store's tail). The loop of put_uvarint mispredicted its
+ * exit on columns of mixed lengths (times, sizes, offsets), the codes of
+ * the blocks put_8_small_codes leaves. The length is ceil(bits / 7), as
+ * (bits + 6) * 37 >> 8 (exact up to 64 bits). */
+static inline uint8_t *put_code_spread(uint8_t *p, uint64_t z)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (z >> 56)
+        return put_uvarint(p, z);
+    const unsigned bits = 64 - (unsigned)__builtin_clzll(z | 1);
+    const unsigned len = (bits + 6) * 37 >> 8;
+    uint64_t g = (z & 0xfffffff) | (z & (UINT64_C(0xfffffff) << 28)) << 4;
+    g = (g & UINT64_C(0x00003fff00003fff)) | (g & UINT64_C(0x0fffc0000fffc000)) << 2;
+    g = (g & UINT64_C(0x007f007f007f007f)) | (g & UINT64_C(0x3f803f803f803f80)) << 1;
+    g |= UINT64_C(0x8080808080808080) & ((UINT64_C(1) << (8 * (len - 1))) - 1);
+    memcpy(p, &g, sizeof g); /* little-endian: the first group first */
+    return p + len;
+#else
+    return put_code(p, z);
+#endif
+}
+
 #ifdef __SSE2__
 /* Eight codes x[0..8) at p when all eight take one byte, that is when every
  * x[i] is in [-64, 63], where x[i] + 64 has no bit above the low 7; returns
@@ -658,7 +707,7 @@ static inline uint8_t *put_in_blocks(uint8_t *p, const void *values, size_t size
 
 static uint8_t *put_one_code(uint8_t *p, const void *x)
 {
-    return put_code(p, nr_zigzag(*(const int64_t *)x));
+    return put_code_spread(p, nr_zigzag(*(const int64_t *)x));
 }
 
 static uint8_t *put_one_id(uint8_t *p, const void *id)
@@ -689,9 +738,61 @@ static uint8_t *put_16_small_ids(uint8_t *p, const void *values)
  * byte: with SSE2 eight such codes are written at once. (An AVX2 version,
  * sixteen at a time, ran fewer instructions but took more CPU time:
  * docs/performance.md, "Store writer and event hand-over, session 4".) */
-static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
+static uint8_t *put_codes_sse2(uint8_t *p, const int64_t *x, size_t rows)
 {
     return put_in_blocks(p, x, sizeof *x, rows, 8, SSE2_ONLY(put_8_small_codes), put_one_code);
+}
+
+#ifdef NR_STORE_AVX512
+#define AVX512_CODES "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2"
+/* Eight codes x[0..8) at p whatever their lengths, when all are below 2^56
+ * (else NULL): in each 64-bit lane, byte k gets bits 7k.. of the code
+ * (multishift), byte k is kept when the code has fewer than 64 - 7k
+ * leading zeros and byte 0 always (a compare of the lane's lzcnt, copied
+ * to its bytes, with these bounds), the kept bytes but a lane's last get
+ * the continuation bit (the bounds of byte k + 1), and compress packs the
+ * kept bytes for one 64-byte store: eight codes have at least 8 rows' 80
+ * bytes of the chunk buffer from p, whose codes take at most 64. A chunk
+ * of times or offsets has a longer code in most blocks of eight, each of
+ * which put_codes_sse2 writes one by one. */
+__attribute__((target(AVX512_CODES))) static uint8_t *put_8_codes_avx512(uint8_t *p, const void *values)
+{
+    const __m512i v = _mm512_loadu_si512(values);
+    const __m512i z = _mm512_xor_si512(_mm512_slli_epi64(v, 1), _mm512_srai_epi64(v, 63));
+    if (_mm512_test_epi64_mask(z, _mm512_set1_epi64((int64_t)UINT64_C(0xff00000000000000))))
+        return NULL;
+    const __m512i groups = _mm512_and_si512(_mm512_multishift_epi64_epi8(_mm512_set1_epi64(0x312a231c150e0700), z),
+                                            _mm512_set1_epi8(0x7f)); /* bit offsets 0, 7, .., 49 */
+    const __m512i lz = _mm512_shuffle_epi8(_mm512_lzcnt_epi64(z), /* byte 0 of each lane to its 8 bytes */
+                                           _mm512_broadcast_i32x4(_mm_set_epi64x(0x0808080808080808, 0)));
+    const __mmask64 keep = _mm512_cmplt_epu8_mask(lz, _mm512_set1_epi64(0x0f161d242b323941)); /* 65, 57, 50, .., 15 */
+    const __mmask64 more = _mm512_cmplt_epu8_mask(lz, _mm512_set1_epi64(0x000f161d242b3239)); /* 57, 50, .., 15, 0 */
+    const __m512i out = _mm512_mask_add_epi8(groups, more, groups, _mm512_set1_epi8((char)0x80));
+    _mm512_storeu_si512(p, _mm512_maskz_compress_epi8(keep, out));
+    return p + __builtin_popcountll(keep);
+}
+
+__attribute__((target(AVX512_CODES))) static uint8_t *put_codes_avx512(uint8_t *p, const int64_t *x, size_t rows)
+{
+    return put_in_blocks(p, x, sizeof *x, rows, 8, put_8_codes_avx512, put_one_code);
+}
+
+static int has_avx512_codes(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512vbmi") &&
+           __builtin_cpu_supports("avx512vbmi2");
+}
+#endif
+
+/* put_codes_sse2, or with AVX-512 (put_8_codes_avx512) when the CPU has it. */
+static uint8_t *put_codes(uint8_t *p, const int64_t *x, size_t rows)
+{
+#ifdef NR_STORE_AVX512
+    if (has_avx512_codes())
+        return put_codes_avx512(p, x, rows);
+#endif
+    return put_codes_sse2(p, x, rows);
 }
 
 /* The uvarints of ids[0..rows) at p; returns the end. Most chunks have
@@ -727,15 +828,47 @@ static void scale_codes(int64_t *codes, const int64_t *x, size_t rows, uint64_t 
 #define SCALE_CHECK_ROWS 256u
 /* Rows whose greatest common divisor is the guess (see scale_column). */
 #define SCALE_GUESS_ROWS 512u
+#ifdef NR_STORE_AVX512
+/* Rows i.. of a block of scale_codes_checked that ends at end, eight at a
+ * time (64-bit products, rotations and compares in eight lanes; GCC left
+ * the loop scalar); returns the first row left, fewer than eight from end,
+ * with *bad set when a code was above limit. */
+__attribute__((target("avx512f,avx512dq"))) static size_t scale_rows_avx512(int64_t *codes, const int64_t *x, size_t i,
+                                                                           size_t end, const exact_divisor *e,
+                                                                           uint64_t limit, uint64_t *bad)
+{
+    const __m512i inv = _mm512_set1_epi64((int64_t)e->inv), shift = _mm512_set1_epi64(e->shift);
+    const __m512i lim = _mm512_set1_epi64((int64_t)limit), minus1 = _mm512_set1_epi64(-1);
+    __mmask8 over = 0;
+    for (; i + 8 <= end; i += 8) {
+        const __m512i v = _mm512_loadu_si512(x + i);
+        const __m512i a = _mm512_maskz_abs_epi64(_mm512_cmpneq_epi64_mask(v, minus1), v); /* -1: 0 */
+        const __m512i r = _mm512_rorv_epi64(_mm512_mullo_epi64(a, inv), shift);
+        over |= _mm512_cmpgt_epu64_mask(r, lim);
+        _mm512_storeu_si512(codes + i, _mm512_xor_si512(r, _mm512_srai_epi64(v, 63)));
+    }
+    *bad |= over != 0;
+    return i;
+}
+#endif
+
 static size_t scale_codes_checked(int64_t *codes, const int64_t *x, size_t rows, uint64_t scale)
 {
     const exact_divisor e = exact_divisor_of(scale);
     const uint64_t limit = UINT64_MAX / scale;
     const unsigned left = (64 - e.shift) & 63;
+#ifdef NR_STORE_AVX512
+    const int wide = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+#endif
     for (size_t start = 0; start < rows; start += SCALE_CHECK_ROWS) {
         size_t end = rows - start < SCALE_CHECK_ROWS ? rows : start + SCALE_CHECK_ROWS;
         uint64_t bad = 0;
-        for (size_t i = start; i < end; i++) {
+        size_t i = start;
+#ifdef NR_STORE_AVX512
+        if (wide)
+            i = scale_rows_avx512(codes, x, i, end, &e, limit, &bad);
+#endif
+        for (; i < end; i++) {
             /* a = |x[i]|, but 0 for -1; the code of a negative value is
              * -q - 1 = ~q (-1 for -1) */
             uint64_t a = (uint64_t)x[i], sign = 0;
