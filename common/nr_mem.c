@@ -1,16 +1,14 @@
 #include "nr_mem.h"
 #include "nr_error.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-/* The capacity nr_grow gives an array of cap elements asked to hold need
- * (> cap) in *out: cap doubled (16 from 0) until it holds need. */
-static int grown_cap(size_t cap, size_t need, size_t elem_size, size_t *out)
+int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size)
 {
-    size_t new_cap = cap ? cap : 16;
+    if (need <= *cap)
+        return 0;
+    size_t new_cap = *cap ? *cap : 16;
     while (new_cap < need) {
         if (new_cap > SIZE_MAX / 2)
             return NR_E_LIMIT;
@@ -18,64 +16,9 @@ static int grown_cap(size_t cap, size_t need, size_t elem_size, size_t *out)
     }
     if (elem_size && new_cap > SIZE_MAX / elem_size)
         return NR_E_LIMIT;
-    *out = new_cap;
-    return 0;
-}
-
-int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t new_cap;
-    NR_TRY(grown_cap(*cap, need, elem_size, &new_cap));
     void *p = realloc(*items, new_cap * elem_size);
     if (!p)
         return NR_E_NOMEM;
-    *items = p;
-    *cap = new_cap;
-    return 0;
-}
-
-/* 2 MB: a transparent huge page of x86-64 and arm64 with 4 kB pages. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-void *nr_alloc_huge(size_t bytes)
-{
-    if (bytes < HUGE_PAGE)
-        return malloc(bytes);
-    void *p = NULL;
-    if (posix_memalign(&p, HUGE_PAGE, bytes) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint: without it the array has ordinary pages */
-#endif
-    return p;
-}
-
-void *nr_alloc_huge_zeroed(size_t bytes)
-{
-    if (bytes < HUGE_PAGE)
-        return calloc(1, bytes); /* fresh pages come zeroed: no memset */
-    void *p = nr_alloc_huge(bytes);
-    if (p)
-        memset(p, 0, bytes);
-    return p;
-}
-
-int nr_grow_huge(void **items, size_t *cap, size_t need, size_t elem_size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t new_cap;
-    NR_TRY(grown_cap(*cap, need, elem_size, &new_cap));
-    if (new_cap * elem_size < HUGE_PAGE)
-        return nr_grow(items, cap, need, elem_size);
-    void *p = nr_alloc_huge(new_cap * elem_size);
-    if (!p)
-        return NR_E_NOMEM;
-    if (*items)
-        memcpy(p, *items, *cap * elem_size);
-    free(*items);
     *items = p;
     *cap = new_cap;
     return 0;
@@ -176,11 +119,7 @@ void *nr_arena_alloc(nr_arena *a, size_t n)
     nr_arena_block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        /* an arena past 4 MB (the path table of a big log) gets huge
-         * pages: its strings are read at random by lookups */
-        if (a->used_total >= 2 * HUGE_PAGE && n <= HUGE_PAGE - sizeof *b)
-            size = HUGE_PAGE - sizeof *b;
-        b = nr_alloc_huge(sizeof *b + size);
+        b = malloc(sizeof *b + size);
         if (!b)
             return NULL;
         b->next = a->head;

@@ -13,17 +13,6 @@ int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size);
 /* Type-safe wrapper: NR_GROW(arr, cap, need) for `T *arr`. */
 #define NR_GROW(arr, cap, need) nr_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
 
-/* bytes of memory (not zeroed), freed by free(); from 2 MB on 2 MB-aligned
- * with transparent huge pages asked for before any page is touched (the
- * kernel gives a huge page at the first fault only). For big tables read
- * at random, which with 4 kB pages miss the TLB as often as the cache. */
-void *nr_alloc_huge(size_t bytes);
-/* nr_alloc_huge, zeroed. */
-void *nr_alloc_huge_zeroed(size_t bytes);
-/* nr_grow in nr_alloc_huge memory once the array reaches 2 MB. */
-int nr_grow_huge(void **items, size_t *cap, size_t need, size_t elem_size);
-#define NR_GROW_HUGE(arr, cap, need) nr_grow_huge((void **)&(arr), &(cap), (need), sizeof *(arr))
-
 /* A growable byte buffer (value type: init/fini). */
 typedef struct nr_buf {
     uint8_t *data;

@@ -581,7 +581,7 @@ static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kin
             f->kind = NR_KIND_DIRECTORY;
         return id;
     }
-    if (NR_GROW_HUGE(pm->files, pm->files_cap, (size_t)id + 1) < 0)
+    if (NR_GROW(pm->files, pm->files_cap, (size_t)id + 1) < 0)
         return NR_E_NOMEM;
     nr_pm_file *f = &pm->files[id];
     pm->nfiles = (size_t)id + 1;
