@@ -21,7 +21,11 @@
 #endif
 
 #define PAR_BUDGET_BYTES ((size_t)24 << 20)  /* text in flight, all logs */
-#define PAR_CHUNK_MAX ((size_t)1 << 20) /* read and lexed in a worker's L2 cache */
+/* A chunk is read (the kernel's copy) and lexed in a worker's cache; 128 kB
+ * rather than 1 MB keeps the ring's buffers warm there, and the ordered
+ * pass reads the text back sooner (-j 2 CPU 1.18 -> 1.12 s on the 1 GB log;
+ * 64 kB was slower). */
+#define PAR_CHUNK_MAX ((size_t)128 << 10)
 #define PAR_CHUNK_MIN ((size_t)16 << 10)
 #define PAR_CHUNK_SERIAL ((size_t)256 << 10) /* jobs 1: a chunk and its lines stay in cache */
 #define PAR_MAX_WORKERS 256
