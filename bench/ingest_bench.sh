@@ -102,7 +102,7 @@ zstd_t=$(awk -v a="$zs" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b-a}')
 
 awk -v size="$size" -v seed="$seed" -v rep="$repeat" -v jobs="$jobs" \
     -v lb="$log_bytes" -v lines="$lines" -v wct="$wc_t" -v it="$ing_t" \
-    -v rss="$rss_kb" -v cput="$cpu_t" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" -v rssq="$rss_q_kb" -v qb="$quarter_bytes" \
+    -v rss="$rss_kb" -v cput="$cpu_t" -v loadavg="$(cut -d' ' -f1-3 /proc/loadavg)" -v rssq="$rss_q_kb" -v qb="$quarter_bytes" \
     -v sb="$store_bytes" -v zb="$zstd_bytes" -v zt="$zstd_t" \
     -v host="$(uname -srm)" -v cpu="$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)" \
     -v ncpu="$(nproc)" -v allt="$(printf '%s ' "${ing_times[@]}")" 'BEGIN {
@@ -110,7 +110,7 @@ awk -v size="$size" -v seed="$seed" -v rep="$repeat" -v jobs="$jobs" \
   printf "\nniorep ingest benchmark: %s %s, %s (%d cores)\n", host, "", cpu, ncpu
   printf "log: generated strace -f -ttt -T -y, --size %s --seed %s: %.1f MB, %d lines (%.0f B/line)\n",
          size, seed, lb/mb, lines, lb/lines
-  printf "times: median of %d runs, page cache warm; MB = 10^6 bytes; load average at the end: %s\n\n", rep, load
+  printf "times: median of %d runs, page cache warm; MB = 10^6 bytes; load average at the end: %s\n\n", rep, loadavg
   printf "%-28s %10s %10s %14s %12s\n", "", "time s", "MB/s", "lines/s", "peak RSS"
   printf "%-28s %10.3f %10.0f %14.0f %12s\n", "wc -l", wct, lb/mb/wct, lines/wct, "-"
   printf "%-28s %10.3f %10.0f %14.0f %9.1f MiB\n", "niorep ingest -j " jobs, it, lb/mb/it, lines/it, rss/1024
