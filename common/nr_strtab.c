@@ -78,16 +78,6 @@ void nr_strtab_reset(nr_strtab *t)
         memset(t->slots, 0, t->nslots * sizeof *t->slots);
 }
 
-/* A record: uint32 length, uint32 id, the bytes, NUL (8-byte aligned). */
-enum { REC_HEAD = 8 };
-
-static uint32_t rec_u32(const char *rec, size_t at)
-{
-    uint32_t v;
-    memcpy(&v, rec + at, 4);
-    return v;
-}
-
 static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, size_t *slot_out)
 {
     size_t mask = t->nslots - 1;
@@ -97,8 +87,8 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
             *slot_out = i;
             return -1;
         }
-        if (sl->hash == h && rec_u32(sl->rec, 0) == n && memcmp(sl->rec + REC_HEAD, s, n) == 0)
-            return rec_u32(sl->rec, 4);
+        if (sl->hash == h && nr__strtab_rec_len(sl->rec) == n && memcmp(sl->rec + NR__STRTAB_REC_HEAD, s, n) == 0)
+            return nr__strtab_rec_id(sl->rec);
     }
 }
 
@@ -133,7 +123,7 @@ static int rehash(nr_strtab *t, size_t nslots)
         size_t i = e->hash & mask;
         while (slots[i].rec)
             i = (i + 1) & mask;
-        slots[i] = (struct nr_strtab_slot){e->hash, e->str - REC_HEAD};
+        slots[i] = (struct nr_strtab_slot){e->hash, e->str - NR__STRTAB_REC_HEAD};
     }
     free(t->slots);
     t->slots = slots;
@@ -160,14 +150,14 @@ int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t 
     if (id >= 0)
         return id;
     NR_TRY(NR_GROW(t->entries, t->cap, t->count + 1));
-    char *rec = nr_arena_alloc(&t->arena, REC_HEAD + n + 1);
+    char *rec = nr_arena_alloc(&t->arena, NR__STRTAB_REC_HEAD + n + 1);
     if (!rec)
         return NR_E_NOMEM;
     uint32_t head[2] = {(uint32_t)n, (uint32_t)t->count};
     memcpy(rec, head, sizeof head);
-    memcpy(rec + REC_HEAD, s, n);
-    rec[REC_HEAD + n] = '\0';
-    t->entries[t->count] = (struct nr_strtab_entry){.str = rec + REC_HEAD, .hash = h, .len = (uint32_t)n};
+    memcpy(rec + NR__STRTAB_REC_HEAD, s, n);
+    rec[NR__STRTAB_REC_HEAD + n] = '\0';
+    t->entries[t->count] = (struct nr_strtab_entry){.str = rec + NR__STRTAB_REC_HEAD, .hash = h, .len = (uint32_t)n};
     t->slots[slot] = (struct nr_strtab_slot){h, rec};
     return (int64_t)t->count++;
 }

@@ -56,6 +56,20 @@ static inline void nr_strtab_prefetch_record(const nr_strtab *t, uint64_t h)
         __builtin_prefetch(sl->rec);
 }
 
+/* A string's record: uint32 length, uint32 id, the bytes, NUL (8-byte
+ * aligned). Its head is read by lookups and by nr_strtab_peek_id. */
+enum { NR__STRTAB_REC_HEAD = 8 };
+
+static inline uint32_t nr__strtab_rec_u32(const char *rec, size_t at)
+{
+    uint32_t v;
+    memcpy(&v, rec + at, sizeof v);
+    return v;
+}
+
+static inline uint32_t nr__strtab_rec_len(const char *rec) { return nr__strtab_rec_u32(rec, 0); }
+static inline uint32_t nr__strtab_rec_id(const char *rec) { return nr__strtab_rec_u32(rec, 4); }
+
 /* The third step, some time after nr_strtab_prefetch_record of h: the id
  * of h's string when h's first slot holds a string of hash h (read from
  * the record's head, which that step loaded), else -1. Only a hint: a
@@ -67,9 +81,7 @@ static inline int64_t nr_strtab_peek_id(const nr_strtab *t, uint64_t h)
     const struct nr_strtab_slot *sl = &t->slots[h & (t->nslots - 1)];
     if (sl->hash != h || !sl->rec)
         return -1;
-    uint32_t id;
-    memcpy(&id, sl->rec + 4, sizeof id); /* record head: uint32 length, uint32 id (nr_strtab.c) */
-    return id;
+    return nr__strtab_rec_id(sl->rec);
 }
 
 static inline const char *nr_strtab_str(const nr_strtab *t, size_t id) { return t->entries[id].str; }
