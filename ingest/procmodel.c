@@ -444,8 +444,8 @@ struct nr_pm {
     size_t nfree, free_cap;
 
     nr_strtab paths;          /* file identity -> file_id */
-    nr_pm_file *files;      /* file_id -> totals; nfiles = paths.count */
-    size_t nfiles, files_cap;
+    nr_pm_file **file_blocks; /* file_id -> totals: block id >> FILE_BLOCK_BITS (file_at) */
+    size_t nfiles, file_blocks_cap;
     nr_strtab names;          /* exe paths, signal names */
     const nr_syscall_info *syscall_table; /* nr_syscall_at(0): an entry's index is its distance from it */
     uint64_t synthetic_serial;
@@ -469,6 +469,27 @@ struct nr_pm {
     nr_pm_counts counts;
     int finished;
 };
+
+/* The file totals live in blocks that never move: a block is added as the
+ * file ids reach it, where one growing array would be copied to fresh
+ * memory at every doubling (first touches of a page cost 1-4 ms per MB
+ * in these VMs: docs/performance.md, session 10). */
+#define FILE_BLOCK_BITS 14
+#define FILE_BLOCK_MASK (((size_t)1 << FILE_BLOCK_BITS) - 1)
+
+static inline nr_pm_file *file_at(const nr_pm *pm, int64_t id)
+{
+    return &pm->file_blocks[(size_t)id >> FILE_BLOCK_BITS][(size_t)id & FILE_BLOCK_MASK];
+}
+
+/* Allocates block b, the next one. */
+static int file_block_add(nr_pm *pm, size_t b)
+{
+    NR_TRY(NR_GROW(pm->file_blocks, pm->file_blocks_cap, b + 1));
+    if (!(pm->file_blocks[b] = malloc(sizeof(nr_pm_file) << FILE_BLOCK_BITS)))
+        return NR_E_NOMEM;
+    return 0;
+}
 
 /* ---- creation ---------------------------------------------------------- */
 
@@ -523,7 +544,9 @@ void nr_pm_destroy(nr_pm *pm)
     free(pm->ofd_free);
     nr_strtab_fini(&pm->paths);
     nr_strtab_fini(&pm->names);
-    free(pm->files);
+    for (size_t b = 0; b < (pm->nfiles + FILE_BLOCK_MASK) >> FILE_BLOCK_BITS; b++)
+        free(pm->file_blocks[b]);
+    free(pm->file_blocks);
     nr_buf_fini(&pm->resolved);
     nr_buf_fini(&pm->scratch);
     nr_buf_fini(&pm->joined);
@@ -566,7 +589,7 @@ void nr_pm_prefetch_path_file(const nr_pm *pm, uint64_t hash)
 {
     int64_t id = nr_strtab_peek_id(&pm->paths, hash);
     if (id >= 0 && (size_t)id < pm->nfiles)
-        __builtin_prefetch(&pm->files[id]);
+        __builtin_prefetch(file_at(pm, id));
 }
 
 /* file_intern with h = nr_hash_bytes(path, n). */
@@ -576,14 +599,14 @@ static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kin
     if (id < 0)
         return id;
     if ((size_t)id < pm->nfiles) {
-        nr_pm_file *f = &pm->files[id];
+        nr_pm_file *f = file_at(pm, id);
         if (kind == NR_KIND_DIRECTORY && f->kind == NR_KIND_REGULAR)
             f->kind = NR_KIND_DIRECTORY;
         return id;
     }
-    if (NR_GROW(pm->files, pm->files_cap, (size_t)id + 1) < 0)
+    if (((size_t)id & FILE_BLOCK_MASK) == 0 && file_block_add(pm, (size_t)id >> FILE_BLOCK_BITS) < 0)
         return NR_E_NOMEM;
-    nr_pm_file *f = &pm->files[id];
+    nr_pm_file *f = file_at(pm, id);
     pm->nfiles = (size_t)id + 1;
     memset(f, 0, sizeof *f);
     int path_kind = kind_of_path(path, n);
@@ -615,7 +638,7 @@ static inline void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes,
 {
     if (id < 0)
         return;
-    nr_pm_file *f = &pm->files[id];
+    nr_pm_file *f = file_at(pm, id);
     switch (counter) {
     case NR_CNT_READ: f->read_calls++; f->bytes_read += bytes; break;
     case NR_CNT_WRITE: f->write_calls++; f->bytes_written += bytes; break;
@@ -677,7 +700,7 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
         n -= (long)(sizeof deleted - 1);
     int64_t id = file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
     if (id >= 0 && kind == NR_KIND_DEVICE)
-        pm->files[id].kind = NR_KIND_DEVICE;
+        file_at(pm, id)->kind = NR_KIND_DEVICE;
     return id;
 }
 
@@ -1366,7 +1389,7 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     o->annot_plain = (uint8_t)annot_is_plain(annot, special);
     if (id >= 0) {
         o->file_id = id;
-        o->kind = (uint8_t)pm->files[id].kind;
+        o->kind = (uint8_t)file_at(pm, id)->kind;
     }
     return 0;
 }
@@ -1751,7 +1774,7 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
             return (int)file;
     }
     if (c->ok && c->result >= 0) {
-        int32_t idx = ofd_new(pm, file, file >= 0 ? pm->files[file].kind : NR_KIND_UNKNOWN);
+        int32_t idx = ofd_new(pm, file, file >= 0 ? file_at(pm, file)->kind : NR_KIND_UNKNOWN);
         if (idx < 0)
             return idx;
         pm->ofds[idx].append = (oflags & OPEN_APPEND) != 0;
@@ -1764,8 +1787,8 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
                 return (int)file;
             pm->ofds[idx].file_id = file;
         }
-        if (directory && file >= 0 && pm->files[file].kind == NR_KIND_REGULAR)
-            pm->files[file].kind = NR_KIND_DIRECTORY;
+        if (directory && file >= 0 && file_at(pm, file)->kind == NR_KIND_REGULAR)
+            file_at(pm, file)->kind = NR_KIND_DIRECTORY;
         NR_TRY(fdtab_install(pm, t->fds, c->result, idx, !is_creat && (oflags & OPEN_CLOEXEC)));
         ev->fd = c->result;
     }
@@ -1902,7 +1925,7 @@ static NOINLINE int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event 
         pm->ofds[idx].file_id = file;
     }
     if (pm->ofds[idx].file_id >= 0 && kind != NR_KIND_UNKNOWN) {
-        nr_pm_file *f = &pm->files[pm->ofds[idx].file_id];
+        nr_pm_file *f = file_at(pm, pm->ofds[idx].file_id);
         if (f->kind == NR_KIND_REGULAR || f->kind == NR_KIND_UNKNOWN)
             f->kind = kind; /* memfd: "/memfd:x" is already anon */
     }
@@ -2054,8 +2077,8 @@ static inline void replay_close(nr_pm *pm, task *t, int ok, nr_span errno_name, 
 static inline int64_t replay_plain_call(nr_pm *pm, const nr_syscall_info *in, int64_t file_id, int ok,
                                         int64_t result)
 {
-    if (file_id >= 0 && in->lists_dir && pm->files[file_id].kind == NR_KIND_REGULAR)
-        pm->files[file_id].kind = NR_KIND_DIRECTORY;
+    if (file_id >= 0 && in->lists_dir && file_at(pm, file_id)->kind == NR_KIND_REGULAR)
+        file_at(pm, file_id)->kind = NR_KIND_DIRECTORY;
     return ok && result > 0 && (in->op == NR_OP_READ || in->op == NR_OP_WRITE) ? result : 0;
 }
 
@@ -2517,7 +2540,7 @@ const nr_pm_file *nr_pm_file_get(const nr_pm *pm, size_t id, const char **path, 
 {
     *path = nr_strtab_str(&pm->paths, id);
     *len = nr_strtab_len(&pm->paths, id);
-    return &pm->files[id];
+    return file_at(pm, id);
 }
 
 size_t nr_pm_task_count(const nr_pm *pm) { return pm->ntasks; }
