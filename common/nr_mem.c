@@ -3,6 +3,23 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+void *nr_alloc_dense(size_t bytes)
+{
+    if (bytes < NR_DENSE_HUGE / 2)
+        return malloc(bytes ? bytes : 1);
+    const size_t whole = (bytes + NR_DENSE_HUGE - 1) & ~(NR_DENSE_HUGE - 1);
+    if (whole < bytes)
+        return NULL;
+    void *p = NULL;
+    if (posix_memalign(&p, NR_DENSE_HUGE, whole) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, whole, MADV_HUGEPAGE); /* a hint: without it the pages are ordinary ones */
+#endif
+    return p;
+}
 
 int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size)
 {
@@ -119,7 +136,11 @@ void *nr_arena_alloc(nr_arena *a, size_t n)
     nr_arena_block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        b = malloc(sizeof *b + size);
+        /* past 4 MB (the path table of a big log), blocks of a huge page:
+         * lookups read the strings at random */
+        if (a->used_total >= 2 * NR_DENSE_HUGE && n <= NR_DENSE_HUGE - sizeof *b)
+            size = NR_DENSE_HUGE - sizeof *b;
+        b = nr_alloc_dense(sizeof *b + size);
         if (!b)
             return NULL;
         b->next = a->head;

@@ -13,6 +13,14 @@ int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size);
 /* Type-safe wrapper: NR_GROW(arr, cap, need) for `T *arr`. */
 #define NR_GROW(arr, cap, need) nr_grow((void **)&(arr), &(cap), (need), sizeof *(arr))
 
+/* Returns uninitialised memory of `bytes` for a big array that is used
+ * whole: from 1 MB on it is 2 MB-aligned, a whole number of 2 MB, and asks
+ * for transparent huge pages (a hint), so that its first touch costs one
+ * fault per 2 MB rather than per 4 kB page and a random read of it rarely
+ * misses the TLB. NULL when out of memory; freed by free(). */
+void *nr_alloc_dense(size_t bytes);
+#define NR_DENSE_HUGE ((size_t)2 << 20)
+
 /* A growable byte buffer (value type: init/fini). */
 typedef struct nr_buf {
     uint8_t *data;

@@ -8,7 +8,6 @@
 #include "nr_error.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <string.h>
 
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -93,22 +92,18 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
 }
 
 /* Zeroed slots. A table of 2 MB and more (131072 slots; the path table of
- * the 1 GB log has 512 k) is 2 MB-aligned and asks for transparent huge
- * pages: a lookup is one random slot read, which with 4 kB pages also
- * misses the TLB (docs/performance.md, session 5: the lookups' share of
- * the samples 16% lower). Freed by free() like calloc's. */
+ * the 1 GB log has 512 k) is in transparent huge pages: a lookup is one
+ * random slot read, which with 4 kB pages also misses the TLB
+ * (docs/performance.md, session 5: the lookups' share of the samples 16%
+ * lower). Freed by free() like calloc's. */
 static struct nr_strtab_slot *slots_alloc(size_t nslots)
 {
-    const size_t bytes = nslots * sizeof(struct nr_strtab_slot), huge = (size_t)2 << 20;
-    if (bytes < huge)
+    const size_t bytes = nslots * sizeof(struct nr_strtab_slot);
+    if (bytes < NR_DENSE_HUGE)
         return calloc(nslots, sizeof(struct nr_strtab_slot));
-    void *p = NULL;
-    if (posix_memalign(&p, huge, bytes) != 0)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint: without it the slots are ordinary pages */
-#endif
-    memset(p, 0, bytes);
+    void *p = nr_alloc_dense(bytes);
+    if (p)
+        memset(p, 0, bytes);
     return p;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nr_mem.h"
 #include "nr_schema.h"
 #include "nr_strtab.h"
 #include "syscalls.h"
@@ -113,7 +114,7 @@ static int batch_alloc(ev_batch *b)
     b->nsyscalls = nr_syscall_count();
     if (!(b->syscall_id1 = calloc(b->nsyscalls, sizeof *b->syscall_id1)))
         return NR_E_NOMEM;
-    char *p = b->block = malloc(col_offset(NR_EV_COL_COUNT));
+    char *p = b->block = nr_alloc_dense(col_offset(NR_EV_COL_COUNT));
     if (!p)
         return NR_E_NOMEM;
     for (int c = 0; c < NR_EV_COL_COUNT; c++) {

@@ -444,7 +444,7 @@ struct nr_pm {
     size_t nfree, free_cap;
 
     nr_strtab paths;          /* file identity -> file_id */
-    nr_pm_file **file_blocks; /* file_id -> totals: block id >> FILE_BLOCK_BITS (file_at) */
+    nr_pm_file **file_blocks; /* file_id -> totals (file_at) */
     size_t nfiles, file_blocks_cap;
     nr_strtab names;          /* exe paths, signal names */
     const nr_syscall_info *syscall_table; /* nr_syscall_at(0): an entry's index is its distance from it */
@@ -470,23 +470,24 @@ struct nr_pm {
     int finished;
 };
 
-/* The file totals live in blocks that never move: a block is added as the
- * file ids reach it, where one growing array would be copied to fresh
- * memory at every doubling (first touches of a page cost 1-4 ms per MB
- * in these VMs: docs/performance.md, session 10). */
-#define FILE_BLOCK_BITS 14
-#define FILE_BLOCK_MASK (((size_t)1 << FILE_BLOCK_BITS) - 1)
+/* The file totals live in blocks of 2 MB that never move: a block is added
+ * as the file ids reach it, where one growing array would be copied to
+ * fresh memory at every doubling, and a block is one transparent huge
+ * page, where the look-ahead's prefetch of a file's totals waited on a page
+ * walk (first touches and TLB misses are dear in these VMs:
+ * docs/performance.md, session 10). */
+#define FILES_PER_BLOCK (NR_DENSE_HUGE / sizeof(nr_pm_file))
 
 static inline nr_pm_file *file_at(const nr_pm *pm, int64_t id)
 {
-    return &pm->file_blocks[(size_t)id >> FILE_BLOCK_BITS][(size_t)id & FILE_BLOCK_MASK];
+    return &pm->file_blocks[(size_t)id / FILES_PER_BLOCK][(size_t)id % FILES_PER_BLOCK];
 }
 
 /* Allocates block b, the next one. */
 static int file_block_add(nr_pm *pm, size_t b)
 {
     NR_TRY(NR_GROW(pm->file_blocks, pm->file_blocks_cap, b + 1));
-    if (!(pm->file_blocks[b] = malloc(sizeof(nr_pm_file) << FILE_BLOCK_BITS)))
+    if (!(pm->file_blocks[b] = nr_alloc_dense(FILES_PER_BLOCK * sizeof(nr_pm_file))))
         return NR_E_NOMEM;
     return 0;
 }
@@ -544,7 +545,7 @@ void nr_pm_destroy(nr_pm *pm)
     free(pm->ofd_free);
     nr_strtab_fini(&pm->paths);
     nr_strtab_fini(&pm->names);
-    for (size_t b = 0; b < (pm->nfiles + FILE_BLOCK_MASK) >> FILE_BLOCK_BITS; b++)
+    for (size_t b = 0; b < (pm->nfiles + FILES_PER_BLOCK - 1) / FILES_PER_BLOCK; b++)
         free(pm->file_blocks[b]);
     free(pm->file_blocks);
     nr_buf_fini(&pm->resolved);
@@ -604,7 +605,7 @@ static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kin
             f->kind = NR_KIND_DIRECTORY;
         return id;
     }
-    if (((size_t)id & FILE_BLOCK_MASK) == 0 && file_block_add(pm, (size_t)id >> FILE_BLOCK_BITS) < 0)
+    if ((size_t)id % FILES_PER_BLOCK == 0 && file_block_add(pm, (size_t)id / FILES_PER_BLOCK) < 0)
         return NR_E_NOMEM;
     nr_pm_file *f = file_at(pm, id);
     pm->nfiles = (size_t)id + 1;
