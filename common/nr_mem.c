@@ -33,7 +33,17 @@ int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size)
     }
     if (elem_size && new_cap > SIZE_MAX / elem_size)
         return NR_E_LIMIT;
-    void *p = realloc(*items, new_cap * elem_size);
+    const size_t bytes = new_cap * elem_size;
+    void *p;
+    if (bytes < NR_DENSE_HUGE / 2) {
+        p = realloc(*items, bytes);
+    } else { /* a big array: huge pages (nr_alloc_dense); the copy costs less than 4 kB first touches */
+        p = nr_alloc_dense(bytes);
+        if (p && *items)
+            memcpy(p, *items, *cap * elem_size);
+        if (p)
+            free(*items);
+    }
     if (!p)
         return NR_E_NOMEM;
     *items = p;
@@ -136,9 +146,9 @@ void *nr_arena_alloc(nr_arena *a, size_t n)
     nr_arena_block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-        /* past 4 MB (the path table of a big log), blocks of a huge page:
-         * lookups read the strings at random */
-        if (a->used_total >= 2 * NR_DENSE_HUGE && n <= NR_DENSE_HUGE - sizeof *b)
+        /* past 1 MB (the path table of a big log), blocks of a huge page:
+         * fewer first touches, and lookups read the strings at random */
+        if (a->used_total >= NR_DENSE_HUGE / 2 && n <= NR_DENSE_HUGE - sizeof *b)
             size = NR_DENSE_HUGE - sizeof *b;
         b = nr_alloc_dense(sizeof *b + size);
         if (!b)

@@ -6,8 +6,9 @@
 #include <stdint.h>
 
 /* Ensures *items (an array of elem_size-byte elements, capacity *cap) can hold
- * `need` elements, growing geometrically. Returns 0, or NR_E_NOMEM /
- * NR_E_LIMIT (size overflow) leaving the array untouched. */
+ * `need` elements, growing geometrically (from 1 MB on in nr_alloc_dense
+ * memory). Returns 0, or NR_E_NOMEM / NR_E_LIMIT (size overflow) leaving
+ * the array untouched. */
 int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size);
 
 /* Type-safe wrapper: NR_GROW(arr, cap, need) for `T *arr`. */

@@ -91,7 +91,7 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
     }
 }
 
-/* Zeroed slots. A table of 2 MB and more (131072 slots; the path table of
+/* Zeroed slots. A table of 1 MB and more (65536 slots; the path table of
  * the 1 GB log has 512 k) is in transparent huge pages: a lookup is one
  * random slot read, which with 4 kB pages also misses the TLB
  * (docs/performance.md, session 5: the lookups' share of the samples 16%
@@ -99,7 +99,7 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
 static struct nr_strtab_slot *slots_alloc(size_t nslots)
 {
     const size_t bytes = nslots * sizeof(struct nr_strtab_slot);
-    if (bytes < NR_DENSE_HUGE)
+    if (bytes < NR_DENSE_HUGE / 2)
         return calloc(nslots, sizeof(struct nr_strtab_slot));
     void *p = nr_alloc_dense(bytes);
     if (p)

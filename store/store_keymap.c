@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nr_mem.h"
 #include "store_internal.h"
 
 /* Direct mode when the keys' range is at most this many times the rows
@@ -80,10 +81,12 @@ int nr__keymap_reset(nr__keymap *m, const int64_t *keys, size_t rows)
     if (range >= DENSE_MAX_RANGE || range >= (uint64_t)rows * DENSE_RANGE_PER_ROW + 64)
         return reset_hashed(m, rows);
     size_t n = (size_t)range + 1;
-    if (n > m->dense_cap) {
+    if (n > m->dense_cap) { /* at least doubled: the range of file ids grows chunk by chunk */
+        size_t cap = n > 2 * m->dense_cap ? n : 2 * m->dense_cap;
+        cap = cap < DENSE_MAX_RANGE ? cap : DENSE_MAX_RANGE;
         free(m->dense_buf);
-        m->dense_buf = malloc(n * sizeof *m->dense_buf);
-        m->dense_cap = m->dense_buf ? n : 0;
+        m->dense_buf = nr_alloc_dense(cap * sizeof *m->dense_buf);
+        m->dense_cap = m->dense_buf ? cap : 0;
         if (!m->dense_buf)
             return NR_E_NOMEM;
     }
