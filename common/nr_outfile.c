@@ -110,6 +110,11 @@ int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err)
     return 0;
 }
 
+void nr_outfile_sync_written(nr_outfile *f)
+{
+    (void)fdatasync(f->fd); /* see the header: the commit's fsync reports what this would */
+}
+
 /* On failure the temporary file is removed here, so that no caller can
  * leave it behind (nr_outfile_abort afterwards is a no-op). */
 int nr_outfile_commit(nr_outfile *f, nr_error *err)

@@ -20,6 +20,10 @@ typedef struct nr_outfile {
 int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err);
 /* Writes all n bytes (retrying short writes). */
 int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err);
+/* Starts making the bytes written so far durable and waits for them
+ * (fdatasync): a head start for the commit's fsync, from any thread while
+ * another writes. Errors are left to the commit, whose fsync meets them too. */
+void nr_outfile_sync_written(nr_outfile *f);
 /* fsyncs, closes and renames the temporary file over the target. On failure
  * the temporary file is removed (the target stays as it was) and f is closed:
  * a later nr_outfile_abort does nothing. */

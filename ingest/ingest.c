@@ -932,6 +932,7 @@ static int share_flushes(ingest *in, nr_error *err)
         return 0;
     NR_TRY(nr_store_writer_set_helper(in->writer, wake_store_helper, in->par, err));
     nr_par_lex_set_side_work(in->par, help_store, in->writer);
+    nr_par_lex_wake(in->par); /* the helper's first call syncs the events (nr_store_writer_set_helper) */
     return 0;
 }
 
