@@ -379,11 +379,15 @@ static int group_columns(nr_table_writer *t)
     return 0;
 }
 
-static int grow_columns(nr_table_writer *t, size_t need)
+/* Grows every column to hold need rows. copied: the rows will be copied
+ * in (else a whole group is lent, and the I64 columns take only a group's
+ * last, partial rows: in 4 kB pages only those pages are touched, where a
+ * huge page would be zeroed whole). */
+static int grow_columns(nr_table_writer *t, size_t need, int copied)
 {
     if (need > NR_STORE_ROWS_PER_GROUP)
         return NR_E_LIMIT;
-    if (need == NR_STORE_ROWS_PER_GROUP && !t->i64_block)
+    if (need == NR_STORE_ROWS_PER_GROUP && copied && !t->i64_block)
         NR_TRY(group_columns(t));
     size_t cap = 0;
     for (size_t c = 0; c < t->def->ncols; c++) {
@@ -438,7 +442,7 @@ int nr_store_writer_add_table(nr_store_writer *w, const nr_table_def *def,
             nr_strtab_init(&t->cols[c].strings);
             t->plans[c] = plan_column(def, c);
         }
-        rc = grow_columns(t, 64);
+        rc = grow_columns(t, 64, 1);
     }
     if (rc == 0)
         rc = NR_GROW(w->tables, w->tables_cap, w->ntables + 1);
@@ -1362,7 +1366,7 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err)
         return flush_group(t, err);
     if (t->nrows == t->cap) {
         size_t want = t->cap * 2 < NR_STORE_ROWS_PER_GROUP ? t->cap * 2 : NR_STORE_ROWS_PER_GROUP;
-        int rc = grow_columns(t, want);
+        int rc = grow_columns(t, want, 1);
         if (rc < 0)
             return nr_error_set(err, rc, "%s: out of memory for table '%s'", file, t->def->name);
     }
@@ -1452,7 +1456,7 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
         size_t want = k >= APPEND_FULL_GROUP_ROWS ? NR_STORE_ROWS_PER_GROUP : t->cap;
         while (want < t->nrows + k)
             want *= 2;
-        NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP));
+        NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP, !lend));
     }
     for (size_t c = 0; c < t->def->ncols; c++) {
         if (t->def->cols[c].type == NR_COL_I64 && lend)
