@@ -445,7 +445,7 @@ struct nr_pm {
 
     nr_strtab paths;          /* file identity -> file_id */
     nr_pm_file **file_blocks; /* file_id -> totals (file_at) */
-    size_t nfiles, file_blocks_cap;
+    size_t nfiles, nfile_blocks, file_blocks_cap;
     nr_strtab names;          /* exe paths, signal names */
     const nr_syscall_info *syscall_table; /* nr_syscall_at(0): an entry's index is its distance from it */
     uint64_t synthetic_serial;
@@ -483,12 +483,15 @@ static inline nr_pm_file *file_at(const nr_pm *pm, int64_t id)
     return &pm->file_blocks[(size_t)id / FILES_PER_BLOCK][(size_t)id % FILES_PER_BLOCK];
 }
 
-/* Allocates block b, the next one. */
-static int file_block_add(nr_pm *pm, size_t b)
+/* Allocates the blocks up to the one of file id. */
+static int file_blocks_reach(nr_pm *pm, int64_t id)
 {
-    NR_TRY(NR_GROW(pm->file_blocks, pm->file_blocks_cap, b + 1));
-    if (!(pm->file_blocks[b] = nr_alloc_dense(FILES_PER_BLOCK * sizeof(nr_pm_file))))
-        return NR_E_NOMEM;
+    while ((size_t)id / FILES_PER_BLOCK >= pm->nfile_blocks) {
+        NR_TRY(NR_GROW(pm->file_blocks, pm->file_blocks_cap, pm->nfile_blocks + 1));
+        if (!(pm->file_blocks[pm->nfile_blocks] = nr_alloc_dense(FILES_PER_BLOCK * sizeof(nr_pm_file))))
+            return NR_E_NOMEM;
+        pm->nfile_blocks++;
+    }
     return 0;
 }
 
@@ -545,7 +548,7 @@ void nr_pm_destroy(nr_pm *pm)
     free(pm->ofd_free);
     nr_strtab_fini(&pm->paths);
     nr_strtab_fini(&pm->names);
-    for (size_t b = 0; b < (pm->nfiles + FILES_PER_BLOCK - 1) / FILES_PER_BLOCK; b++)
+    for (size_t b = 0; b < pm->nfile_blocks; b++)
         free(pm->file_blocks[b]);
     free(pm->file_blocks);
     nr_buf_fini(&pm->resolved);
@@ -605,7 +608,7 @@ static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kin
             f->kind = NR_KIND_DIRECTORY;
         return id;
     }
-    if ((size_t)id % FILES_PER_BLOCK == 0 && file_block_add(pm, (size_t)id / FILES_PER_BLOCK) < 0)
+    if (file_blocks_reach(pm, id) < 0)
         return NR_E_NOMEM;
     nr_pm_file *f = file_at(pm, id);
     pm->nfiles = (size_t)id + 1;
