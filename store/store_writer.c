@@ -97,7 +97,6 @@ struct nr_table_writer {
     nr_store_writer *store;
     const nr_table_def *def;
     col_buf *cols;
-    void *i64_block;     /* the I64 columns of a whole group, when cap is one (group_columns) */
     size_t nrows;        /* rows in the current group */
     size_t cap;          /* rows the column buffers hold */
     uint64_t row_serial; /* 1-based serial of the row being filled */
@@ -349,57 +348,19 @@ static inline const int64_t *col_values(const nr_table_writer *t, size_t c)
 }
 
 /* Grows every column buffer of t to hold `need` rows. */
-/* Bytes of an I64 column of a whole group in t->i64_block: one cache line
- * more than its rows, so that row i of the columns does not fall in one
- * L1 set. */
-#define GROUP_I64_BYTES (NR_STORE_ROWS_PER_GROUP * sizeof(int64_t) + 64)
-
-/* The I64 columns at a whole group's size, in one block of huge pages
- * (nr_alloc_dense): the files table's 11 columns are 5.6 MB, whose first
- * touch with 4 kB pages took a third of write_files in a VM where a page
- * fault costs microseconds. The rows so far move to the block. */
-static int group_columns(nr_table_writer *t)
+static int grow_columns(nr_table_writer *t, size_t need)
 {
-    size_t n = 0;
-    for (size_t c = 0; c < t->def->ncols; c++)
-        n += t->def->cols[c].type == NR_COL_I64;
-    char *block = nr_alloc_dense(n * GROUP_I64_BYTES);
-    if (!block)
-        return NR_E_NOMEM;
-    for (size_t c = 0, k = 0; c < t->def->ncols; c++) {
-        if (t->def->cols[c].type != NR_COL_I64)
-            continue;
-        int64_t *col = (int64_t *)(void *)(block + k++ * GROUP_I64_BYTES);
-        if (t->nrows)
-            memcpy(col, t->cols[c].i64, t->nrows * sizeof(int64_t));
-        free(t->cols[c].i64);
-        t->cols[c].i64 = col;
-    }
-    t->i64_block = block;
-    return 0;
-}
-
-/* Grows every column to hold need rows. copied: the rows will be copied
- * in (else a whole group is lent, and the I64 columns take only a group's
- * last, partial rows: in 4 kB pages only those pages are touched, where a
- * huge page would be zeroed whole). */
-static int grow_columns(nr_table_writer *t, size_t need, int copied)
-{
-    if (need > NR_STORE_ROWS_PER_GROUP)
-        return NR_E_LIMIT;
-    if (need == NR_STORE_ROWS_PER_GROUP && copied && !t->i64_block)
-        NR_TRY(group_columns(t));
     size_t cap = 0;
     for (size_t c = 0; c < t->def->ncols; c++) {
         col_buf *col = &t->cols[c];
         cap = t->cap;
-        if (t->def->cols[c].type != NR_COL_I64)
-            NR_TRY(NR_GROW(col->str_ids, cap, need));
-        else if (!t->i64_block)
+        if (t->def->cols[c].type == NR_COL_I64)
             NR_TRY(NR_GROW(col->i64, cap, need));
         else
-            cap = need;
+            NR_TRY(NR_GROW(col->str_ids, cap, need));
     }
+    if (need > NR_STORE_ROWS_PER_GROUP)
+        return NR_E_LIMIT;
     t->cap = cap;
     return 0;
 }
@@ -410,13 +371,11 @@ static void free_table(nr_table_writer *t)
         return;
     if (t->cols)
         for (size_t c = 0; c < t->def->ncols; c++) {
-            if (!t->i64_block)
-                free(t->cols[c].i64);
+            free(t->cols[c].i64);
             free(t->cols[c].str_ids);
             free(t->cols[c].remap);
             nr_strtab_fini(&t->cols[c].strings);
         }
-    free(t->i64_block);
     free(t->cols);
     free(t->plans);
     free(t->chunks);
@@ -442,7 +401,7 @@ int nr_store_writer_add_table(nr_store_writer *w, const nr_table_def *def,
             nr_strtab_init(&t->cols[c].strings);
             t->plans[c] = plan_column(def, c);
         }
-        rc = grow_columns(t, 64, 1);
+        rc = grow_columns(t, 64);
     }
     if (rc == 0)
         rc = NR_GROW(w->tables, w->tables_cap, w->ntables + 1);
@@ -1366,7 +1325,7 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err)
         return flush_group(t, err);
     if (t->nrows == t->cap) {
         size_t want = t->cap * 2 < NR_STORE_ROWS_PER_GROUP ? t->cap * 2 : NR_STORE_ROWS_PER_GROUP;
-        int rc = grow_columns(t, want, 1);
+        int rc = grow_columns(t, want);
         if (rc < 0)
             return nr_error_set(err, rc, "%s: out of memory for table '%s'", file, t->def->name);
     }
@@ -1456,7 +1415,7 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
         size_t want = k >= APPEND_FULL_GROUP_ROWS ? NR_STORE_ROWS_PER_GROUP : t->cap;
         while (want < t->nrows + k)
             want *= 2;
-        NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP, !lend));
+        NR_TRY(grow_columns(t, want < NR_STORE_ROWS_PER_GROUP ? want : NR_STORE_ROWS_PER_GROUP));
     }
     for (size_t c = 0; c < t->def->ncols; c++) {
         if (t->def->cols[c].type == NR_COL_I64 && lend)
