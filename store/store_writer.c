@@ -1143,17 +1143,19 @@ int nr_store_writer_set_helper(nr_store_writer *w, void (*wake)(void *ctx), void
     return 0;
 }
 
-/* The helper's early sync, once: called and returns with w->mu held. */
-static void sync_early(nr_store_writer *w)
+/* The helper's early sync, once: called and returns with w->mu held;
+ * 1 when this call synced. */
+static int sync_early(nr_store_writer *w)
 {
     if (w->early_sync != EARLY_SYNC_WANTED)
-        return;
+        return 0;
     w->early_sync = EARLY_SYNC_RUNNING;
     pthread_mutex_unlock(&w->mu);
     nr_outfile_sync_written(&w->out);
     pthread_mutex_lock(&w->mu);
     w->early_sync = EARLY_SYNC_DONE;
     pthread_cond_broadcast(&w->cv);
+    return 1;
 }
 
 /* Before the commit's own fsync and close: no early sync started after
@@ -1201,15 +1203,15 @@ int nr_store_writer_help(nr_store_writer *w)
 {
     pthread_mutex_lock(&w->mu);
     const int busy = w->helper_busy || !w->wake;
-    w->helper_busy = 1;
+    int synced = 0;
+    if (!busy) { /* before set_helper (no wake), helper_busy stays 0 */
+        w->helper_busy = 1;
+        synced = sync_early(w);
+    }
     pthread_mutex_unlock(&w->mu);
     if (busy)
         return 0; /* one helper at a time: it has the one helper encoder */
-    pthread_mutex_lock(&w->mu);
-    const int syncs = w->early_sync == EARLY_SYNC_WANTED;
-    sync_early(w);
-    pthread_mutex_unlock(&w->mu);
-    int did = take_jobs(w, &w->helper_enc) || syncs;
+    int did = take_jobs(w, &w->helper_enc) || synced;
     pthread_mutex_lock(&w->mu);
     w->helper_busy = 0;
     pthread_mutex_unlock(&w->mu);
