@@ -176,6 +176,8 @@ static void write_mixed_helped(const char *path, int with_empty, int with_helper
         assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
         assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
     } else if (with_helper == INLINE_HELPER) {
+        /* a help before set_helper does nothing and keeps no later one out */
+        assert_int_equal(nr_store_writer_help(w), 0);
         assert_int_equal(nr_store_writer_set_helper(w, help_now, &now, &err), 0);
     }
     assert_int_equal(nr_store_writer_add_table(w, &mixed_table, &t, &err), 0);
