@@ -7,7 +7,7 @@
 
 void *nr_alloc_dense(size_t bytes)
 {
-    if (bytes < NR_DENSE_HUGE / 2)
+    if (bytes < NR_DENSE_MIN)
         return malloc(bytes ? bytes : 1);
     const size_t whole = (bytes + NR_DENSE_HUGE - 1) & ~(NR_DENSE_HUGE - 1);
     if (whole < bytes)
@@ -35,7 +35,7 @@ int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size)
         return NR_E_LIMIT;
     const size_t bytes = new_cap * elem_size;
     void *p;
-    if (bytes < NR_DENSE_HUGE / 2) {
+    if (bytes < NR_DENSE_MIN) {
         p = realloc(*items, bytes);
     } else { /* a big array: huge pages (nr_alloc_dense); the copy costs less than 4 kB first touches */
         p = nr_alloc_dense(bytes);
@@ -148,7 +148,7 @@ void *nr_arena_alloc(nr_arena *a, size_t n)
         size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
         /* past 1 MB (the path table of a big log), blocks of a huge page:
          * fewer first touches, and lookups read the strings at random */
-        if (a->used_total >= NR_DENSE_HUGE / 2 && n <= NR_DENSE_HUGE - sizeof *b)
+        if (a->used_total >= NR_DENSE_MIN && n <= NR_DENSE_HUGE - sizeof *b)
             size = NR_DENSE_HUGE - sizeof *b;
         b = nr_alloc_dense(sizeof *b + size);
         if (!b)

@@ -20,7 +20,8 @@ int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size);
  * fault per 2 MB rather than per 4 kB page and a random read of it rarely
  * misses the TLB. NULL when out of memory; freed by free(). */
 void *nr_alloc_dense(size_t bytes);
-#define NR_DENSE_HUGE ((size_t)2 << 20)
+#define NR_DENSE_HUGE ((size_t)2 << 20) /* a transparent huge page */
+#define NR_DENSE_MIN (NR_DENSE_HUGE / 2) /* nr_alloc_dense's huge pages start here */
 
 /* A growable byte buffer (value type: init/fini). */
 typedef struct nr_buf {

@@ -95,12 +95,10 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
  * the 1 GB log has 512 k) is in transparent huge pages: a lookup is one
  * random slot read, which with 4 kB pages also misses the TLB
  * (docs/performance.md, session 5: the lookups' share of the samples 16%
- * lower). Freed by free() like calloc's. */
+ * lower). Freed by free(). */
 static struct nr_strtab_slot *slots_alloc(size_t nslots)
 {
     const size_t bytes = nslots * sizeof(struct nr_strtab_slot);
-    if (bytes < NR_DENSE_HUGE / 2)
-        return calloc(nslots, sizeof(struct nr_strtab_slot));
     void *p = nr_alloc_dense(bytes);
     if (p)
         memset(p, 0, bytes);
