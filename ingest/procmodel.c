@@ -473,9 +473,8 @@ struct nr_pm {
 /* The file totals live in blocks of 2 MB that never move: a block is added
  * as the file ids reach it, where one growing array would be copied to
  * fresh memory at every doubling, and a block is one transparent huge
- * page, where the look-ahead's prefetch of a file's totals waited on a page
- * walk (first touches and TLB misses are dear in these VMs:
- * docs/performance.md, session 10). */
+ * page, touched with one fault instead of 512 (first touches are dear in
+ * these VMs: docs/performance.md, session 10). */
 #define FILES_PER_BLOCK (NR_DENSE_HUGE / sizeof(nr_pm_file))
 
 static inline nr_pm_file *file_at(const nr_pm *pm, int64_t id)
