@@ -72,7 +72,7 @@ void nr_strtab_fini(nr_strtab *t)
 void nr_strtab_reset(nr_strtab *t)
 {
     nr_arena_fini(&t->arena);
-    t->count = 0;
+    t->count = t->indexed = 0;
     if (t->slots)
         memset(t->slots, 0, t->nslots * sizeof *t->slots);
 }
@@ -105,53 +105,100 @@ static struct nr_strtab_slot *slots_alloc(size_t nslots)
     return p;
 }
 
+/* Puts e into slots (mask + 1 of them, one free at least). */
+static void slot_in(struct nr_strtab_slot *slots, size_t mask, const struct nr_strtab_entry *e)
+{
+    size_t i = e->hash & mask;
+    while (slots[i].rec)
+        i = (i + 1) & mask;
+    slots[i] = (struct nr_strtab_slot){e->hash, e->str - NR__STRTAB_REC_HEAD};
+}
+
 static int rehash(nr_strtab *t, size_t nslots)
 {
     struct nr_strtab_slot *slots = slots_alloc(nslots);
     if (!slots)
         return NR_E_NOMEM;
-    size_t mask = nslots - 1;
-    for (size_t id = 0; id < t->count; id++) {
-        const struct nr_strtab_entry *e = &t->entries[id];
-        size_t i = e->hash & mask;
-        while (slots[i].rec)
-            i = (i + 1) & mask;
-        slots[i] = (struct nr_strtab_slot){e->hash, e->str - NR__STRTAB_REC_HEAD};
-    }
+    for (size_t id = 0; id < t->count; id++)
+        slot_in(slots, nslots - 1, &t->entries[id]);
     free(t->slots);
     t->slots = slots;
     t->nslots = nslots;
+    t->indexed = t->count;
+    return 0;
+}
+
+/* The pushed strings into the slot table (hashed now), grown first to the
+ * size that interning them one by one would have reached. */
+static int index_pushed(nr_strtab *t)
+{
+    for (size_t id = t->indexed; id < t->count; id++)
+        t->entries[id].hash = nr_hash_bytes(t->entries[id].str, t->entries[id].len);
+    size_t nslots = t->nslots ? t->nslots : 64;
+    while (t->count * 2 > nslots)
+        nslots *= 2;
+    if (nslots != t->nslots)
+        return rehash(t, nslots);
+    for (; t->indexed < t->count; t->indexed++)
+        slot_in(t->slots, t->nslots - 1, &t->entries[t->indexed]);
     return 0;
 }
 
 int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n)
 {
-    if (!t->nslots)
-        return -1;
+    int64_t id = -1;
     size_t slot;
-    return lookup(t, s, n, nr_hash_bytes(s, n), &slot);
+    if (t->nslots)
+        id = lookup(t, s, n, nr_hash_bytes(s, n), &slot);
+    for (size_t i = t->indexed; id < 0 && i < t->count; i++)
+        if (t->entries[i].len == n && memcmp(t->entries[i].str, s, n) == 0)
+            id = (int64_t)i;
+    return id;
+}
+
+/* Copies (s, n) into a record and entry id t->count (the caller counts
+ * it): the record, or NULL when out of memory. */
+static const char *add_entry(nr_strtab *t, const char *s, size_t n, uint64_t h)
+{
+    if (NR_GROW(t->entries, t->cap, t->count + 1) < 0)
+        return NULL;
+    char *rec = nr_arena_alloc(&t->arena, NR__STRTAB_REC_HEAD + n + 1);
+    if (!rec)
+        return NULL;
+    uint32_t head[2] = {(uint32_t)n, (uint32_t)t->count};
+    memcpy(rec, head, sizeof head);
+    memcpy(rec + NR__STRTAB_REC_HEAD, s, n);
+    rec[NR__STRTAB_REC_HEAD + n] = '\0';
+    t->entries[t->count] = (struct nr_strtab_entry){.str = rec + NR__STRTAB_REC_HEAD, .hash = h, .len = (uint32_t)n};
+    return rec;
 }
 
 int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t h)
 {
     if (n > UINT32_MAX || t->count >= UINT32_MAX - 1)
         return NR_E_LIMIT;
+    if (t->indexed < t->count)
+        NR_TRY(index_pushed(t));
     if (t->nslots == 0 || (t->count + 1) * 2 > t->nslots)
         NR_TRY(rehash(t, t->nslots ? t->nslots * 2 : 64));
     size_t slot;
     int64_t id = lookup(t, s, n, h, &slot);
     if (id >= 0)
         return id;
-    NR_TRY(NR_GROW(t->entries, t->cap, t->count + 1));
-    char *rec = nr_arena_alloc(&t->arena, NR__STRTAB_REC_HEAD + n + 1);
+    const char *rec = add_entry(t, s, n, h);
     if (!rec)
         return NR_E_NOMEM;
-    uint32_t head[2] = {(uint32_t)n, (uint32_t)t->count};
-    memcpy(rec, head, sizeof head);
-    memcpy(rec + NR__STRTAB_REC_HEAD, s, n);
-    rec[NR__STRTAB_REC_HEAD + n] = '\0';
-    t->entries[t->count] = (struct nr_strtab_entry){.str = rec + NR__STRTAB_REC_HEAD, .hash = h, .len = (uint32_t)n};
     t->slots[slot] = (struct nr_strtab_slot){h, rec};
+    t->indexed++;
+    return (int64_t)t->count++;
+}
+
+int64_t nr_strtab_push(nr_strtab *t, const char *s, size_t n)
+{
+    if (n > UINT32_MAX || t->count >= UINT32_MAX - 1)
+        return NR_E_LIMIT;
+    if (!add_entry(t, s, n, 0)) /* hashed when indexed (index_pushed) */
+        return NR_E_NOMEM;
     return (int64_t)t->count++;
 }
 

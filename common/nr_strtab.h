@@ -22,6 +22,7 @@ typedef struct nr_strtab {
         const char *rec; /* the copy's record (see nr_strtab.c); NULL = empty */
     } *slots;            /* open addressing */
     size_t nslots;
+    size_t indexed;      /* entries [0, indexed) are in slots; the rest were pushed (nr_strtab_push) */
 } nr_strtab;
 
 void nr_strtab_init(nr_strtab *t);
@@ -35,6 +36,12 @@ int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n);
 int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t h);
 /* Returns the id of (s, n) or -1 when absent. */
 int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n);
+/* Adds a copy of (s, n) as the next id without looking it up, for a caller
+ * that knows it is not in t (the paths of table files, distinct by
+ * construction): its id, or negative NR_E_* on failure. Pushed strings
+ * enter the slot table at the next nr_strtab_intern (until then
+ * nr_strtab_find reads them one by one, and the prefetch hints miss them). */
+int64_t nr_strtab_push(nr_strtab *t, const char *s, size_t n);
 
 /* A hint that a string of hash h is looked up soon: starts loading its slot,
  * so that the cache miss of a big table overlaps the caller's other work. */

@@ -610,7 +610,7 @@ static int write_files(ingest *in, nr_error *err)
     nr_col_values cols[NR_FI_COL_COUNT];
     for (size_t c = 0; c < NR_FI_COL_COUNT; c++)
         cols[c] = (nr_col_values){.i64 = b.i64[c]};
-    cols[NR_FI_PATH] = (nr_col_values){.strs = b.path, .lens = b.path_len};
+    cols[NR_FI_PATH] = (nr_col_values){.strs = b.path, .lens = b.path_len, .distinct = 1};
     int rc = 0;
     for (size_t first = 0; first < n && rc == 0; first += rows) {
         size_t k = n - first < rows ? n - first : rows;

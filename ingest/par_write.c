@@ -380,10 +380,24 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
     return w->pool ? hand_over(w, err) : write_direct(w, err);
 }
 
+/* The batches after the last row is written: freed now, so that the
+ * tables written after the events reuse their memory instead of touching
+ * fresh pages (docs/performance.md, session 11). */
+static void free_batches(nr_par_write *w)
+{
+    for (size_t i = 0; i < PAR_WRITE_BATCHES; i++) {
+        batch_free(&w->batch[i]);
+        w->batch[i] = (ev_batch){.block = NULL};
+    }
+}
+
 int nr_par_write_finish(nr_par_write *w, nr_error *err)
 {
-    if (!w->pool)
-        return write_direct(w, err);
+    if (!w->pool) {
+        int rc = write_direct(w, err);
+        free_batches(w);
+        return rc;
+    }
     pthread_mutex_lock(&w->mu);
     if (w->batch[w->fill].n) {
         w->full++;
@@ -395,6 +409,7 @@ int nr_par_write_finish(nr_par_write *w, nr_error *err)
     if (rc < 0)
         *err = w->err;
     pthread_mutex_unlock(&w->mu);
+    free_batches(w); /* no thread writes a batch any more */
     return rc;
 }
 

@@ -93,14 +93,19 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err);
  * columns read i64[0..n). STR columns read ids[0..n), indexes into dict
  * (a string table of the caller's, borrowed for the call), or, when strs is
  * not NULL, the strings themselves: row i is strs[i][0..lens[i]) (borrowed
- * for the call; the faster form for strings that rarely repeat, such as
- * the paths of table files). */
+ * for the call; the faster form for strings that rarely repeat). distinct
+ * (with strs) is the caller's promise that no string of the call equals
+ * another one or one already in the current row group of the column (the
+ * paths of table files): they enter the group's dictionary in row order
+ * without being looked up, the fastest form; a broken promise gives a
+ * dictionary with repeats (still read correctly). */
 typedef struct nr_col_values {
     const int64_t *i64;
     const uint32_t *ids;
     const nr_strtab *dict;
     const char *const *strs;
     const uint32_t *lens;
+    int distinct;
 } nr_col_values;
 
 /* Appends n complete rows given column by column (cols[c] for every column

@@ -85,6 +85,8 @@ typedef struct col_buf {
                             flushes without copying them (see col_values); else NULL */
     uint32_t *str_ids;   /* STR: ids into strings */
     nr_strtab strings;   /* STR: distinct strings of the group, first-appearance order */
+    const char *const *lent_strs; /* STR: a whole group's strings given distinct (nr_col_values.distinct), */
+    const uint32_t *lent_lens;    /* lent like lent: the dictionary in row order, strings unused; else NULL */
     uint32_t recent[STR_CACHE_SLOTS]; /* STR: 1 + id of a recently set string, by cheap key; 0 = empty */
     uint64_t set_serial; /* row serial of the last set; checks that rows are complete */
     uint32_t *remap;     /* STR, nr_table_append_rows: 1 + id in strings of a dict id; 0 = not yet */
@@ -997,26 +999,45 @@ static int encode_i64(encoder *w, const nr_table_writer *t, size_t c)
     return 0;
 }
 
+/* The dictionary of STR column cb of a group of rows rows: its size, and
+ * string id with its length (the lent strings, else cb->strings). */
+static inline size_t dict_count(const col_buf *cb, size_t rows)
+{
+    return cb->lent_strs ? rows : cb->strings.count;
+}
+
+static inline const char *dict_str(const col_buf *cb, size_t id, size_t *len)
+{
+    if (cb->lent_strs) {
+        *len = cb->lent_lens[id];
+        return cb->lent_strs[id];
+    }
+    *len = nr_strtab_len(&cb->strings, id);
+    return nr_strtab_str(&cb->strings, id);
+}
+
 /* Encodes STR column c of t into w->raw (FORMAT.md, "DICT (3)"): sized
  * once, then written without further checks. */
 static int encode_dict(encoder *w, const nr_table_writer *t, size_t c)
 {
     const col_buf *cb = &t->cols[c];
-    const nr_strtab *st = &cb->strings;
     size_t rows = t->nrows;
+    size_t count = dict_count(cb, rows);
     size_t need = 10 + rows * 5;
-    for (size_t id = 0; id < st->count; id++) {
-        size_t n = nr_strtab_len(st, id) + 5;
-        if (need > SIZE_MAX - n)
+    for (size_t id = 0; id < count; id++) {
+        size_t n;
+        (void)dict_str(cb, id, &n);
+        if (need > SIZE_MAX - n - 5)
             return NR_E_LIMIT;
-        need += n;
+        need += n + 5;
     }
     NR_TRY(NR_GROW(w->raw.data, w->raw.cap, need));
-    uint8_t *p = put_uvarint(w->raw.data, st->count);
-    for (size_t id = 0; id < st->count; id++) {
-        size_t n = nr_strtab_len(st, id);
+    uint8_t *p = put_uvarint(w->raw.data, count);
+    for (size_t id = 0; id < count; id++) {
+        size_t n;
+        const char *str = dict_str(cb, id, &n);
         p = put_uvarint(p, n);
-        memcpy(p, nr_strtab_str(st, id), n);
+        memcpy(p, str, n);
         p += n;
     }
     p = put_ids(p, cb->str_ids, rows);
@@ -1389,6 +1410,29 @@ static int append_strs(nr_table_writer *t, size_t c, const nr_col_values *v, siz
     return 0;
 }
 
+/* Rows [from, from + k) of STR column c given as distinct strings
+ * (nr_col_values.distinct): the dictionary's next ids, in row order. A
+ * whole group's are lent, not copied (end_lending gives them back). */
+static int append_distinct(nr_table_writer *t, size_t c, const nr_col_values *v, size_t from, size_t k, int lend)
+{
+    col_buf *cb = &t->cols[c];
+    uint32_t *out = cb->str_ids + t->nrows;
+    if (lend) {
+        cb->lent_strs = v->strs + from;
+        cb->lent_lens = v->lens + from;
+        for (size_t i = 0; i < k; i++)
+            out[i] = (uint32_t)i;
+        return 0;
+    }
+    for (size_t i = 0; i < k; i++) {
+        int64_t id = nr_strtab_push(&cb->strings, v->strs[from + i], v->lens[from + i]);
+        if (id < 0)
+            return (int)id;
+        out[i] = (uint32_t)id;
+    }
+    return 0;
+}
+
 /* Sizes and clears the id maps of the STR columns for this call's dicts. */
 static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
 {
@@ -1406,7 +1450,8 @@ static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
 }
 
 /* Appends rows [from, from + k) of cols to the current group (k fits).
- * When they are a whole group, its I64 columns are lent instead of copied:
+ * When they are a whole group, its I64 columns and distinct strings are
+ * lent instead of copied:
  * nr_table_append_rows flushes the group before it returns, and the copy
  * was the bulk of the call (docs/performance.md, "The lent row group"). */
 static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t from, size_t k)
@@ -1424,6 +1469,8 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
             t->cols[c].lent = cols[c].i64 + from;
         else if (t->def->cols[c].type == NR_COL_I64)
             memcpy(t->cols[c].i64 + t->nrows, cols[c].i64 + from, k * sizeof(int64_t));
+        else if (cols[c].strs && cols[c].distinct)
+            NR_TRY(append_distinct(t, c, &cols[c], from, k, lend));
         else if (cols[c].strs)
             NR_TRY(append_strs(t, c, &cols[c], from, k));
         else
@@ -1438,8 +1485,11 @@ static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t fr
 /* The columns lent by append_group back to their own buffers. */
 static void end_lending(nr_table_writer *t)
 {
-    for (size_t c = 0; c < t->def->ncols; c++)
+    for (size_t c = 0; c < t->def->ncols; c++) {
         t->cols[c].lent = NULL;
+        t->cols[c].lent_strs = NULL;
+        t->cols[c].lent_lens = NULL;
+    }
 }
 
 int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err)

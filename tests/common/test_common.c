@@ -93,6 +93,43 @@ static void strtab_big_table(void **state)
     nr_strtab_fini(&t);
 }
 
+/* Pushed strings (nr_strtab_push) take the next ids unlooked-up; find
+ * sees them before they are indexed, and the next intern indexes them,
+ * growing the slot table past them (here from 64 slots to 512). */
+static void strtab_push_then_intern(void **state)
+{
+    (void)state;
+    nr_strtab t;
+    nr_strtab_init(&t);
+    char name[32];
+    assert_int_equal(nr_strtab_find(&t, "a", 1), -1);
+    assert_int_equal(nr_strtab_intern(&t, "first", 5), 0);
+    for (int i = 1; i < 200; i++) {
+        int n = snprintf(name, sizeof name, "/p/%d", i);
+        assert_int_equal(nr_strtab_push(&t, name, (size_t)n), i);
+    }
+    assert_int_equal(nr_strtab_find(&t, "/p/150", 6), 150);
+    assert_int_equal(nr_strtab_find(&t, "first", 5), 0);
+    assert_int_equal(nr_strtab_find(&t, "/p/200", 6), -1);
+    assert_int_equal(nr_strtab_intern(&t, "/p/77", 5), 77);
+    assert_int_equal(t.indexed, 200);
+    assert_true(t.nslots >= 400);
+    assert_int_equal(nr_strtab_intern(&t, "/p/200", 6), 200);
+    for (int i = 1; i < 200; i++) {
+        int n = snprintf(name, sizeof name, "/p/%d", i);
+        assert_int_equal(nr_strtab_intern(&t, name, (size_t)n), i);
+        assert_string_equal(nr_strtab_str(&t, (size_t)i), name);
+    }
+    assert_int_equal(nr_strtab_push(&t, "/q", 2), 201); /* into a table big enough: no regrowth */
+    size_t nslots = t.nslots;
+    assert_int_equal(nr_strtab_intern(&t, "/q", 2), 201);
+    assert_int_equal(t.nslots, nslots);
+    nr_strtab_reset(&t);
+    assert_int_equal(nr_strtab_push(&t, "/r", 2), 0);
+    assert_int_equal(nr_strtab_intern(&t, "/r", 2), 0);
+    nr_strtab_fini(&t);
+}
+
 static void outfile_commit_and_abort(void **state)
 {
     char dir[] = "/tmp/nr_outfile_XXXXXX";
@@ -133,6 +170,7 @@ int main(void)
         cmocka_unit_test(varint_rejects_truncated_and_overlong),
         cmocka_unit_test(strtab_interns_dense_ids),
         cmocka_unit_test(strtab_big_table),
+        cmocka_unit_test(strtab_push_then_intern),
         cmocka_unit_test(outfile_commit_and_abort),
         cmocka_unit_test(error_table_maps_exit_status),
     };

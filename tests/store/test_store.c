@@ -423,6 +423,98 @@ static void lent_row_groups_match_set_and_end_row(void **state)
     unlink(a);
 }
 
+/* Table paths: distinct strings (the paths of table files) beside an id,
+ * two whole row groups and part of a third; row PATHS_REPEAT_ROW repeats
+ * the path of row 5 of its group. */
+static const nr_col_def paths_cols[] = {DELTA("id"), STR("path")};
+static const nr_table_def paths_table = {"paths", paths_cols, 2};
+enum { PATHS_ROWS = 2 * NR_STORE_ROWS_PER_GROUP + 20000, PATHS_REPEAT_ROW = 2 * NR_STORE_ROWS_PER_GROUP + 19000 };
+
+static size_t paths_row(size_t i, char *buf)
+{
+    size_t from = i == PATHS_REPEAT_ROW ? 2 * NR_STORE_ROWS_PER_GROUP + 5 : i;
+    return (size_t)snprintf(buf, 64, "/data/train/shard-%03zu/%07zu.jpg", from % 997, from);
+}
+
+/* Rows [from, from + n) of table paths in one call, the paths as distinct
+ * strings from arrays freed right after it (under ASan a later read of a
+ * lent string fails). */
+static void append_paths(nr_table_writer *t, size_t from, size_t n)
+{
+    int64_t *id = malloc(n * sizeof *id);
+    char **strs = malloc(n * sizeof *strs);
+    uint32_t *lens = malloc(n * sizeof *lens);
+    assert_true(id && strs && lens);
+    for (size_t k = 0; k < n; k++) {
+        char buf[64];
+        id[k] = (int64_t)(from + k);
+        lens[k] = (uint32_t)paths_row(from + k, buf);
+        assert_non_null(strs[k] = strdup(buf));
+    }
+    nr_col_values cols[2] = {{.i64 = id}, {.strs = (const char *const *)strs, .lens = lens, .distinct = 1}};
+    nr_error err;
+    if (nr_table_append_rows(t, cols, n, &err) != 0)
+        fail_msg("append of rows %zu..%zu: %s", from, from + n, err.msg);
+    for (size_t k = 0; k < n; k++)
+        free(strs[k]);
+    free(strs);
+    free(lens);
+    free(id);
+}
+
+static void set_path_row(nr_table_writer *t, size_t i)
+{
+    char buf[64];
+    size_t n = paths_row(i, buf);
+    nr_error err;
+    nr_table_set_i64(t, 0, (int64_t)i);
+    nr_table_set_str(t, 1, buf, n);
+    assert_int_equal(nr_table_end_row(t, &err), 0);
+}
+
+/* Distinct strings (nr_col_values.distinct) give the bytes of row-by-row
+ * writing: lent whole groups, copied parts of groups (in calls across a
+ * group's end too), rows set one by one after pushed strings (one of them
+ * repeating a pushed path, which must get its id), with the flush shared
+ * with a helper thread or not. */
+static void distinct_strings_match_set_and_end_row(void **state)
+{
+    (void)state;
+    char a[300], b[300];
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    create_with_table(a, sizeof a, "paths-a.nio", &paths_table, &w, &t);
+    for (size_t i = 0; i < PATHS_ROWS; i++)
+        set_path_row(t, i);
+    assert_int_equal(nr_store_writer_commit(w, &err), 0);
+    nr_store_writer_destroy(w);
+    const size_t g = NR_STORE_ROWS_PER_GROUP;
+    for (int helper = 0; helper < 2; helper++) {
+        create_with_table(b, sizeof b, "paths-b.nio", &paths_table, &w, &t);
+        poll_helper h = {.w = w};
+        if (helper) {
+            assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
+            assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
+        }
+        append_paths(t, 0, g);                 /* a whole group: lent */
+        append_paths(t, g, 1000);              /* pushed */
+        append_paths(t, g + 1000, g);          /* the rest of a group, and 1000 rows of the next */
+        append_paths(t, 2 * g + 1000, 17000);  /* pushed after pushed */
+        for (size_t i = 2 * g + 18000; i < PATHS_ROWS; i++)
+            set_path_row(t, i);                /* interned after pushed strings: indexes them */
+        assert_int_equal(nr_store_writer_commit(w, &err), 0);
+        if (helper) {
+            atomic_store(&h.stop, 1);
+            pthread_join(h.thread, NULL);
+        }
+        nr_store_writer_destroy(w);
+        assert_same_bytes(a, b);
+        unlink(b);
+    }
+    unlink(a);
+}
+
 static void same_rows_give_identical_bytes(void **state)
 {
     char a[300], b[300];
@@ -1145,6 +1237,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(keyed_transforms_round_trip),
         cmocka_unit_test(append_rows_matches_set_and_end_row),
         cmocka_unit_test(lent_row_groups_match_set_and_end_row),
+        cmocka_unit_test(distinct_strings_match_set_and_end_row),
         cmocka_unit_test(a_helper_thread_gives_the_same_bytes),
         cmocka_unit_test(scale_guess_is_checked),
         cmocka_unit_test(crc_matches_zlib),
