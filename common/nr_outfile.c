@@ -110,9 +110,25 @@ int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err)
     return 0;
 }
 
-void nr_outfile_sync_written(nr_outfile *f)
+static void *sync_main(void *fd)
 {
-    (void)fdatasync(f->fd); /* see the header: the commit's fsync reports what this would */
+    (void)fdatasync((int)(intptr_t)fd); /* see the header: the commit's fsync reports what this would */
+    return NULL;
+}
+
+void nr_outfile_sync_start(nr_outfile *f)
+{
+    if (f->fd < 0 || f->sync_state != 0)
+        return;
+    f->sync_state = pthread_create(&f->syncer, NULL, sync_main, (void *)(intptr_t)f->fd) == 0 ? 1 : 2;
+}
+
+/* Before the file's own fsync or close: the sync thread has ended. */
+static void sync_join(nr_outfile *f)
+{
+    if (f->sync_state == 1)
+        pthread_join(f->syncer, NULL);
+    f->sync_state = 2;
 }
 
 /* On failure the temporary file is removed here, so that no caller can
@@ -120,6 +136,7 @@ void nr_outfile_sync_written(nr_outfile *f)
 int nr_outfile_commit(nr_outfile *f, nr_error *err)
 {
     int rc = 0;
+    sync_join(f);
     if (fchmod(f->fd, 0644) != 0 || fsync(f->fd) != 0)
         rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot flush output", f->target);
     if (rc == 0) {
@@ -143,6 +160,7 @@ int nr_outfile_commit(nr_outfile *f, nr_error *err)
 
 void nr_outfile_abort(nr_outfile *f)
 {
+    sync_join(f);
     if (f->fd >= 0)
         close(f->fd);
     f->fd = -1;

@@ -4,6 +4,7 @@
 #ifndef NR_OUTFILE_H
 #define NR_OUTFILE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,21 +15,27 @@ typedef struct nr_outfile {
     char *target;       /* owned */
     char *tmp_path;     /* owned */
     uint64_t offset;    /* bytes written so far */
+    pthread_t syncer;   /* nr_outfile_sync_start's thread, while sync_state is 1 */
+    int sync_state;     /* 0: not started, 1: syncer running, 2: joined or not started */
 } nr_outfile;
 
 /* Creates the temporary file for target. Returns 0 or NR_E_IO with the path in err. */
 int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err);
 /* Writes all n bytes (retrying short writes). */
 int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err);
-/* Starts making the bytes written so far durable and waits for them
- * (fdatasync): a head start for the commit's fsync, from any thread while
- * another writes. Errors are left to the commit, whose fsync meets them too. */
-void nr_outfile_sync_written(nr_outfile *f);
+/* Starts making the bytes written so far durable (fdatasync) on a thread
+ * of its own, which waits for the disk rather than computing: a head start
+ * for the commit's fsync, while the caller writes on. The commit and the
+ * abort wait for it. Once per file (later calls do nothing); a hint:
+ * errors, and a thread that cannot start, are left to the commit's fsync,
+ * which meets them too. */
+void nr_outfile_sync_start(nr_outfile *f);
 /* fsyncs, closes and renames the temporary file over the target. On failure
  * the temporary file is removed (the target stays as it was) and f is closed:
  * a later nr_outfile_abort does nothing. */
 int nr_outfile_commit(nr_outfile *f, nr_error *err);
-/* Closes and removes the temporary file if still open. Accepts a closed or zeroed f. */
+/* Closes and removes the temporary file if still open. Accepts a closed or
+ * zeroed f (but not a copy of f: the sync thread, if any, is joined here). */
 void nr_outfile_abort(nr_outfile *f);
 
 /* mkdir -p for an output folder: creates path and every missing folder

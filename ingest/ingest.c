@@ -947,7 +947,7 @@ static int share_flushes(ingest *in, nr_error *err)
         return 0;
     NR_TRY(nr_store_writer_set_helper(in->writer, wake_store_helper, in->par, err));
     nr_par_lex_set_side_work(in->par, help_store, in->writer);
-    nr_par_lex_wake(in->par); /* the helper's first call syncs the events (nr_store_writer_set_helper) */
+    nr_par_lex_wake(in->par);
     return 0;
 }
 
@@ -955,6 +955,7 @@ static int finish_store(ingest *in, nr_error *err)
 {
     NR_TRY(nr_pm_finish(in->pm, err));
     NR_TRY(nr_par_write_finish(in->events_out, err)); /* the other tables only after the last event */
+    nr_store_writer_sync_early(in->writer); /* the events are most of the store */
     NR_TRY(share_flushes(in, err));
     NR_TRY(write_files(in, err));
     NR_TRY(write_processes(in, err));

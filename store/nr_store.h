@@ -129,13 +129,16 @@ int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n
  * nr_store_writer_destroy. Returns 0 or NR_E_NOMEM. */
 int nr_store_writer_set_helper(nr_store_writer *w, void (*wake)(void *ctx), void *ctx, nr_error *err);
 /* The helper's side (any thread, at any time after nr_store_writer_set_helper
- * and before nr_store_writer_destroy): its first call makes the bytes
- * written before nr_store_writer_set_helper durable (fdatasync, a head
- * start for the commit's fsync, which then waits for the rest only); every
- * call encodes the chunks of the current flush that no thread has taken.
- * Returns 1 when it synced or encoded one, 0 when there was nothing (or
- * another thread is helping). */
+ * and before nr_store_writer_destroy): encodes the chunks of the current
+ * flush that no thread has taken. Returns 1 when it encoded one, 0 when
+ * there was nothing (or another thread is helping). */
 int nr_store_writer_help(nr_store_writer *w);
+
+/* Starts making the bytes written so far durable on a thread of its own
+ * (nr_outfile_sync_start), once: a head start for the commit's fsync,
+ * which then waits for the rest only. For when most of the store is
+ * written (ingest: after the events); the caller writes on meanwhile. */
+void nr_store_writer_sync_early(nr_store_writer *w);
 
 /* Flushes every table, writes the footer, fsyncs and renames into place. */
 int nr_store_writer_commit(nr_store_writer *w, nr_error *err);

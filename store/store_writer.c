@@ -143,7 +143,6 @@ struct nr_store_writer {
     void *wake_ctx;
     encoder helper_enc;  /* the helper's */
     int helper_busy;     /* a thread is in nr_store_writer_help */
-    int early_sync;      /* EARLY_SYNC_*: the helper's fdatasync of the bytes before the last tables */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     flush_job *jobs;
@@ -1144,13 +1143,6 @@ static void start_writeback(nr_store_writer *w)
 
 /* ---- shared flushes ------------------------------------------------------ */
 
-/* nr_store_writer.early_sync. The commit's fsync waited 20-30 ms for the
- * whole file (the kernel's journal commit, even with the writeback started
- * as the chunks were written); after a sync of all but the last tables it
- * waits 3-4 ms. The helper does that sync while the caller writes the last
- * tables (at set_helper: after the events). */
-enum { EARLY_SYNC_NONE, EARLY_SYNC_WANTED, EARLY_SYNC_RUNNING, EARLY_SYNC_DONE };
-
 int nr_store_writer_set_helper(nr_store_writer *w, void (*wake)(void *ctx), void *ctx, nr_error *err)
 {
     if (!w->wake && encoder_init(&w->helper_enc, w->level) < 0)
@@ -1158,37 +1150,17 @@ int nr_store_writer_set_helper(nr_store_writer *w, void (*wake)(void *ctx), void
     pthread_mutex_lock(&w->mu); /* a helper may already be calling nr_store_writer_help */
     w->wake = wake;
     w->wake_ctx = ctx;
-    if (w->early_sync == EARLY_SYNC_NONE)
-        w->early_sync = EARLY_SYNC_WANTED;
     pthread_mutex_unlock(&w->mu);
     return 0;
 }
 
-/* The helper's early sync, once: called and returns with w->mu held;
- * 1 when this call synced. */
-static int sync_early(nr_store_writer *w)
+/* The commit's fsync waited 20-30 ms for the whole file (the kernel's
+ * journal commit, even with the writeback started as the chunks were
+ * written); after a sync of all but the last tables it waits 2-4 ms
+ * (docs/performance.md, session 11). */
+void nr_store_writer_sync_early(nr_store_writer *w)
 {
-    if (w->early_sync != EARLY_SYNC_WANTED)
-        return 0;
-    w->early_sync = EARLY_SYNC_RUNNING;
-    pthread_mutex_unlock(&w->mu);
-    nr_outfile_sync_written(&w->out);
-    pthread_mutex_lock(&w->mu);
-    w->early_sync = EARLY_SYNC_DONE;
-    pthread_cond_broadcast(&w->cv);
-    return 1;
-}
-
-/* Before the commit's own fsync and close: no early sync started after
- * this, none still running. */
-static void end_early_sync(nr_store_writer *w)
-{
-    pthread_mutex_lock(&w->mu);
-    if (w->early_sync == EARLY_SYNC_WANTED)
-        w->early_sync = EARLY_SYNC_DONE;
-    while (w->early_sync == EARLY_SYNC_RUNNING)
-        pthread_cond_wait(&w->cv, &w->mu);
-    pthread_mutex_unlock(&w->mu);
+    nr_outfile_sync_start(&w->out);
 }
 
 /* Encodes job j with e (any thread; j is its alone). */
@@ -1224,15 +1196,12 @@ int nr_store_writer_help(nr_store_writer *w)
 {
     pthread_mutex_lock(&w->mu);
     const int busy = w->helper_busy || !w->wake;
-    int synced = 0;
-    if (!busy) { /* before set_helper (no wake), helper_busy stays 0 */
+    if (!busy) /* before set_helper (no wake), helper_busy stays 0 */
         w->helper_busy = 1;
-        synced = sync_early(w);
-    }
     pthread_mutex_unlock(&w->mu);
     if (busy)
         return 0; /* one helper at a time: it has the one helper encoder */
-    int did = take_jobs(w, &w->helper_enc) || synced;
+    int did = take_jobs(w, &w->helper_enc);
     pthread_mutex_lock(&w->mu);
     w->helper_busy = 0;
     pthread_mutex_unlock(&w->mu);
@@ -1590,7 +1559,6 @@ int nr_store_writer_commit(nr_store_writer *w, nr_error *err)
     if (w->wake) /* every table's last group at once: the two threads share them */
         NR_TRY(flush_shared(w, w->tables, w->ntables, err));
     NR_TRY(write_footer(w, err));
-    end_early_sync(w);
     NR_TRY(nr_outfile_commit(&w->out, err));
     w->committed = 1;
     return 0;

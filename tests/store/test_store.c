@@ -1030,6 +1030,51 @@ static void writer_misuse_and_abort(void **state)
     rmdir(sub);
 }
 
+/* rows [from, to) of table paths, one by one, with the writer's early
+ * sync started at row sync_at (none when outside the range) */
+static void set_path_rows(nr_store_writer *w, nr_table_writer *t, size_t from, size_t to, size_t sync_at)
+{
+    for (size_t i = from; i < to; i++) {
+        if (i == sync_at)
+            nr_store_writer_sync_early(w);
+        set_path_row(t, i);
+    }
+}
+
+/* An early sync (its own thread) changes no byte, twice is once, and a
+ * writer destroyed after one leaves no file behind. */
+static void an_early_sync_changes_nothing(void **state)
+{
+    (void)state;
+    char sub[300], a[400], b[400];
+    tmp_path(sub, sizeof sub, "early-sync");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(a, sizeof a, "%s/a.nio", sub);
+    snprintf(b, sizeof b, "%s/b.nio", sub);
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    const size_t rows = NR_STORE_ROWS_PER_GROUP + 100;
+    for (int synced = 0; synced < 2; synced++) {
+        assert_int_equal(nr_store_writer_create(synced ? b : a, &w, &err), 0);
+        assert_int_equal(nr_store_writer_add_table(w, &paths_table, &t, &err), 0);
+        set_path_rows(w, t, 0, rows, synced ? NR_STORE_ROWS_PER_GROUP + 1 : rows);
+        if (synced)
+            nr_store_writer_sync_early(w);
+        assert_int_equal(nr_store_writer_commit(w, &err), 0);
+        nr_store_writer_destroy(w);
+    }
+    assert_same_bytes(a, b);
+    unlink(a);
+    unlink(b);
+    assert_int_equal(nr_store_writer_create(a, &w, &err), 0);
+    assert_int_equal(nr_store_writer_add_table(w, &paths_table, &t, &err), 0);
+    set_path_rows(w, t, 0, rows, NR_STORE_ROWS_PER_GROUP + 1);
+    nr_store_writer_destroy(w);
+    assert_int_equal(count_files(sub), 0);
+    rmdir(sub);
+}
+
 /* ---- golden ------------------------------------------------------------ */
 
 static char golden_path[512];    /* the current version's golden store */
@@ -1247,6 +1292,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(a_column_reads_without_touching_others),
         cmocka_unit_test(crafted_footers_are_rejected),
         cmocka_unit_test(writer_misuse_and_abort),
+        cmocka_unit_test(an_early_sync_changes_nothing),
         cmocka_unit_test(read_golden_values),
         cmocka_unit_test(read_golden_v1_values),
         cmocka_unit_test(read_golden_v2_level3_values),
