@@ -593,8 +593,9 @@ static void fill_files_batch(const ingest *in, files_batch *b, size_t first, siz
     }
 }
 
-/* Table files, one row per file id, appended a row group at a time
- * (every path is distinct: nr_table_append_rows's string form). */
+/* Table files, one row per file id, appended a row group at a time, the
+ * last one too (nr_table_append_final_rows), with the paths as distinct
+ * strings (each file id has its own path): nothing copied. */
 static int write_files(ingest *in, nr_error *err)
 {
     size_t n = nr_pm_file_count(in->pm);
@@ -615,7 +616,8 @@ static int write_files(ingest *in, nr_error *err)
     for (size_t first = 0; first < n && rc == 0; first += rows) {
         size_t k = n - first < rows ? n - first : rows;
         fill_files_batch(in, &b, first, k, tool_path, tool_len);
-        rc = nr_table_append_rows(in->t_files, cols, k, err);
+        rc = first + k == n ? nr_table_append_final_rows(in->t_files, cols, k, err)
+                            : nr_table_append_rows(in->t_files, cols, k, err);
     }
     free(b.block);
     return rc;

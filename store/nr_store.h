@@ -118,6 +118,12 @@ typedef struct nr_col_values {
  * (NR_E_INPUT for an id outside its dict; the table is then unusable). The
  * cost is O(n + the dictionaries' sizes). */
 int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err);
+/* nr_table_append_rows for the table's last rows: the row group they end
+ * is flushed before the call returns, so that a last, partial group is
+ * encoded in place as well, when the call starts it (the form for a table
+ * written in one go, such as files: its chunks are then written here, not
+ * at the commit). Rows after these are an error (NR_E_INPUT). */
+int nr_table_append_final_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err);
 
 /* Lets one other thread share the encoding and compression of the row
  * groups flushed from now on: at each flush the writer calls wake(ctx)

@@ -107,6 +107,7 @@ struct nr_table_writer {
     chunk_entry *chunks; /* footer index: group-major, ncols per group */
     size_t nchunks, chunks_cap;
     int error;           /* sticky: a failed set_str, reported by end_row */
+    int finished;        /* nr_table_append_final_rows has written its last rows */
 };
 
 /* What encoding and compressing a chunk needs besides the rows: one per
@@ -1305,6 +1306,8 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err)
     if (t->error < 0)
         return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s", file,
                             t->def->name, nr_error_name(t->error));
+    if (t->finished)
+        return nr_error_set(err, NR_E_INPUT, "%s: table '%s': rows after its last ones", file, t->def->name);
     for (size_t c = 0; c < t->def->ncols; c++)
         if (t->cols[c].set_serial != t->row_serial)
             return nr_error_set(err, NR_E_INPUT, "%s: table '%s': column '%s' was not set in row %llu",
@@ -1419,13 +1422,12 @@ static int reset_remaps(nr_table_writer *t, const nr_col_values *cols)
 }
 
 /* Appends rows [from, from + k) of cols to the current group (k fits).
- * When they are a whole group, its I64 columns and distinct strings are
- * lent instead of copied:
+ * With lend (a whole group, or a table's last rows that start a group),
+ * its I64 columns and distinct strings are lent instead of copied:
  * nr_table_append_rows flushes the group before it returns, and the copy
  * was the bulk of the call (docs/performance.md, "The lent row group"). */
-static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t from, size_t k)
+static int append_group(nr_table_writer *t, const nr_col_values *cols, size_t from, size_t k, int lend)
 {
-    const int lend = k == NR_STORE_ROWS_PER_GROUP;
     if (t->nrows + k > t->cap) {
         /* batches of many rows: the whole group at once, no copying as it fills */
         size_t want = k >= APPEND_FULL_GROUP_ROWS ? NR_STORE_ROWS_PER_GROUP : t->cap;
@@ -1461,19 +1463,23 @@ static void end_lending(nr_table_writer *t)
     }
 }
 
-int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err)
+/* nr_table_append_rows, and with final nr_table_append_final_rows. */
+static int append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, int final, nr_error *err)
 {
     const char *file = t->store->out.target;
     if (t->error < 0)
         return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s", file,
                             t->def->name, nr_error_name(t->error));
+    if (t->finished)
+        return nr_error_set(err, NR_E_INPUT, "%s: table '%s': rows after its last ones", file, t->def->name);
     int rc = reset_remaps(t, cols);
     for (size_t done = 0; rc == 0 && done < n;) {
         size_t room = NR_STORE_ROWS_PER_GROUP - t->nrows;
         size_t k = n - done < room ? n - done : room;
-        rc = append_group(t, cols, done, k);
+        const int last = final && done + k == n;
+        rc = append_group(t, cols, done, k, k == NR_STORE_ROWS_PER_GROUP || (last && t->nrows == 0));
         done += k;
-        if (rc == 0 && t->nrows == NR_STORE_ROWS_PER_GROUP) {
+        if (rc == 0 && (t->nrows == NR_STORE_ROWS_PER_GROUP || last)) {
             int flushed = flush_group(t, err); /* sets err and fails the store itself */
             end_lending(t);
             if (flushed < 0)
@@ -1486,7 +1492,18 @@ int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n
         return nr_error_set(err, rc, "%s: table '%s': cannot append rows: %s%s", file, t->def->name,
                             nr_error_name(rc), rc == NR_E_INPUT ? " (a string id outside its dictionary)" : "");
     }
+    t->finished = final;
     return 0;
+}
+
+int nr_table_append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err)
+{
+    return append_rows(t, cols, n, 0, err);
+}
+
+int nr_table_append_final_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, nr_error *err)
+{
+    return append_rows(t, cols, n, 1, err);
 }
 
 static int put_name(nr_buf *b, const char *name)

@@ -436,10 +436,11 @@ static size_t paths_row(size_t i, char *buf)
     return (size_t)snprintf(buf, 64, "/data/train/shard-%03zu/%07zu.jpg", from % 997, from);
 }
 
-/* Rows [from, from + n) of table paths in one call, the paths as distinct
- * strings from arrays freed right after it (under ASan a later read of a
- * lent string fails). */
-static void append_paths(nr_table_writer *t, size_t from, size_t n)
+/* Rows [from, from + n) of table paths in one call (with final, the
+ * table's last: nr_table_append_final_rows), the paths as distinct strings
+ * from arrays freed right after it (under ASan a later read of a lent
+ * string fails). */
+static void append_paths_call(nr_table_writer *t, size_t from, size_t n, int final)
 {
     int64_t *id = malloc(n * sizeof *id);
     char **strs = malloc(n * sizeof *strs);
@@ -453,7 +454,7 @@ static void append_paths(nr_table_writer *t, size_t from, size_t n)
     }
     nr_col_values cols[2] = {{.i64 = id}, {.strs = (const char *const *)strs, .lens = lens, .distinct = 1}};
     nr_error err;
-    if (nr_table_append_rows(t, cols, n, &err) != 0)
+    if ((final ? nr_table_append_final_rows(t, cols, n, &err) : nr_table_append_rows(t, cols, n, &err)) != 0)
         fail_msg("append of rows %zu..%zu: %s", from, from + n, err.msg);
     for (size_t k = 0; k < n; k++)
         free(strs[k]);
@@ -461,6 +462,8 @@ static void append_paths(nr_table_writer *t, size_t from, size_t n)
     free(lens);
     free(id);
 }
+
+static void append_paths(nr_table_writer *t, size_t from, size_t n) { append_paths_call(t, from, n, 0); }
 
 static void set_path_row(nr_table_writer *t, size_t i)
 {
@@ -1030,6 +1033,50 @@ static void writer_misuse_and_abort(void **state)
     rmdir(sub);
 }
 
+/* A table's last rows (nr_table_append_final_rows) after a whole group:
+ * the last, partial group is lent and flushed at once, with the bytes of
+ * row-by-row writing (one table: its last chunks come right before the
+ * footer either way), shared with a helper or not; rows after it fail. */
+static void final_rows_are_flushed_in_place(void **state)
+{
+    (void)state;
+    char a[300], b[300];
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    const size_t g = NR_STORE_ROWS_PER_GROUP, rows = 2 * g + 1000;
+    create_with_table(a, sizeof a, "final-a.nio", &paths_table, &w, &t);
+    for (size_t i = 0; i < rows; i++)
+        set_path_row(t, i);
+    assert_int_equal(nr_store_writer_commit(w, &err), 0);
+    nr_store_writer_destroy(w);
+    for (int helper = 0; helper < 2; helper++) {
+        create_with_table(b, sizeof b, "final-b.nio", &paths_table, &w, &t);
+        poll_helper h = {.w = w};
+        if (helper) {
+            assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
+            assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
+        }
+        append_paths(t, 0, g);
+        append_paths_call(t, g, g + 1000, 1); /* a whole group, then the last 1000 rows: both lent */
+        nr_col_values none[2] = {{.i64 = NULL}, {.strs = NULL, .lens = NULL, .distinct = 1}};
+        assert_int_equal(nr_table_append_rows(t, none, 0, &err), NR_E_INPUT);
+        assert_non_null(strstr(err.msg, "rows after its last ones"));
+        nr_table_set_i64(t, 0, 1);
+        nr_table_set_str(t, 1, "/x", 2);
+        assert_int_equal(nr_table_end_row(t, &err), NR_E_INPUT);
+        assert_int_equal(nr_store_writer_commit(w, &err), 0);
+        if (helper) {
+            atomic_store(&h.stop, 1);
+            pthread_join(h.thread, NULL);
+        }
+        nr_store_writer_destroy(w);
+        assert_same_bytes(a, b);
+        unlink(b);
+    }
+    unlink(a);
+}
+
 /* rows [from, to) of table paths, one by one, with the writer's early
  * sync started at row sync_at (none when outside the range) */
 static void set_path_rows(nr_store_writer *w, nr_table_writer *t, size_t from, size_t to, size_t sync_at)
@@ -1283,6 +1330,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(append_rows_matches_set_and_end_row),
         cmocka_unit_test(lent_row_groups_match_set_and_end_row),
         cmocka_unit_test(distinct_strings_match_set_and_end_row),
+        cmocka_unit_test(final_rows_are_flushed_in_place),
         cmocka_unit_test(a_helper_thread_gives_the_same_bytes),
         cmocka_unit_test(scale_guess_is_checked),
         cmocka_unit_test(crc_matches_zlib),
