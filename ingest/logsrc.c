@@ -22,6 +22,10 @@
 #include <zstd.h>
 
 #define NR__LOGSRC_CHUNK ((size_t)1 << 20)
+/* The first read, which sniffs the compression: small, since a log opened
+ * only for its first lines (ingest's prescan) would otherwise pay for a
+ * megabyte of fresh pages (3.6 ms here; docs/performance.md, session 11). */
+#define NR__LOGSRC_FIRST_READ ((size_t)64 << 10)
 
 struct nr_logsrc {
     int fd;
@@ -70,13 +74,14 @@ static int check_complete(const nr_logsrc *s, uint64_t got, nr_error *err)
                         s->path, (unsigned long long)got, (unsigned long long)s->size_at_open);
 }
 
-/* Reads the next chunk of the file into s->in. Returns 0 or NR_E_IO. */
-static int read_input(nr_logsrc *s, nr_error *err)
+/* Reads the next chunk of the file, at most max bytes, into s->in.
+ * Returns 0 or NR_E_IO. */
+static int read_input(nr_logsrc *s, size_t max, nr_error *err)
 {
     s->in_base += s->in_len;
     s->in_pos = s->in_len = 0;
     for (;;) {
-        ssize_t n = read(s->fd, s->in, NR__LOGSRC_CHUNK);
+        ssize_t n = read(s->fd, s->in, max);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
@@ -146,7 +151,7 @@ static int decoder_input(nr_logsrc *s, nr_error *err)
     if (s->in_pos < s->in_len)
         return 0;
     if (!s->in_eof)
-        NR_TRY(read_input(s, err));
+        NR_TRY(read_input(s, NR__LOGSRC_CHUNK, err));
     if (s->in_eof && s->in_pos == s->in_len) {
         s->text_eof = 1;
         return 1;
@@ -259,7 +264,7 @@ static nr_log_compression sniff(const unsigned char *p, size_t n)
  * size) trade places instead of fill_plain copying it. */
 static int read_first_chunk(nr_logsrc *s, nr_error *err)
 {
-    NR_TRY(read_input(s, err));
+    NR_TRY(read_input(s, NR__LOGSRC_FIRST_READ, err));
     s->compression = sniff(s->in, s->in_len);
     if (s->compression != NR_LOG_PLAIN || s->in_len == 0)
         return 0;
