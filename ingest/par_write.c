@@ -8,6 +8,7 @@
 #include "par_write.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,9 @@
 
 /* A batch is a whole row group: the table encodes its I64 columns in place
  * (nr_table_append_rows) instead of copying them into its own. Three let
- * the pass fill one while a worker writes another and a third waits. */
+ * the pass fill one while a worker writes another and a third waits; their
+ * blocks are made as needed (give_fill_a_block): two, unless the worker
+ * falls behind. */
 #define PAR_WRITE_BATCHES 3
 #define PAR_WRITE_ROWS NR_STORE_ROWS_PER_GROUP
 /* Direct-mapped cache in front of a batch's names: syscall and errno repeat
@@ -163,11 +166,17 @@ static int write_oldest(nr_par_write *w)
     return 1;
 }
 
+static _Atomic int hold_workers; /* nr__par_write_hold_workers */
+
+void nr__par_write_hold_workers(int on) { hold_workers = on; }
+
 /* par_lex's side work: every batch queued by now. */
 static int write_side_work(void *ctx)
 {
     nr_par_write *w = ctx;
     int wrote = 0;
+    if (hold_workers)
+        return 0;
     while (write_oldest(w))
         wrote = 1;
     return wrote;
@@ -182,12 +191,10 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
     w->t = t;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
-    size_t nb = pool ? PAR_WRITE_BATCHES : 1;
-    for (size_t i = 0; i < nb; i++)
-        if (batch_alloc(&w->batch[i]) < 0) {
-            nr_par_write_destroy(w);
-            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-        }
+    if (batch_alloc(&w->batch[0]) < 0) { /* the others when needed: give_fill_a_block */
+        nr_par_write_destroy(w);
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
     w->pool = pool; /* without workers: the same rows, written by the caller */
     if (pool)
         nr_par_lex_set_side_work(pool, write_side_work, w);
@@ -286,6 +293,27 @@ static void write_or_wait(nr_par_write *w)
     pthread_mutex_lock(&w->mu);
 }
 
+/* The fill slot, which has no block yet: the block of a batch neither
+ * queued nor filled (written already), else a new one. The worker writes
+ * a batch before the pass fills the next (a third was never needed in the
+ * 1 GB log's 105 batches), so two blocks take turns and a third, 8 MB of
+ * fresh pages, is made only when the worker falls behind. With w->mu
+ * held; 0 or NR_E_NOMEM. */
+static int give_fill_a_block(nr_par_write *w)
+{
+    for (size_t k = 1; k < PAR_WRITE_BATCHES; k++) {
+        size_t i = (w->fill + k) % PAR_WRITE_BATCHES;
+        const size_t from_head = (i + PAR_WRITE_BATCHES - w->head) % PAR_WRITE_BATCHES;
+        if (w->batch[i].block && from_head >= w->full) { /* not queued: idle, cleared */
+            ev_batch idle = w->batch[i];
+            w->batch[i] = w->batch[w->fill];
+            w->batch[w->fill] = idle;
+            return 0;
+        }
+    }
+    return batch_alloc(&w->batch[w->fill]);
+}
+
 /* Queues the full batch w->fill for the workers and gets a free one: when
  * every batch is queued, writes the oldest itself, or waits for the worker
  * writing it. */
@@ -297,6 +325,8 @@ static int hand_over(nr_par_write *w, nr_error *err)
     while (w->full == PAR_WRITE_BATCHES && w->rc == 0)
         write_or_wait(w);
     int rc = w->rc;
+    if (rc == 0 && !w->batch[w->fill].block && give_fill_a_block(w) < 0)
+        rc = w->rc = nr_error_set(&w->err, NR_E_NOMEM, "ingest: out of memory");
     if (rc < 0)
         *err = w->err;
     pthread_mutex_unlock(&w->mu);

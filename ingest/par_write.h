@@ -41,6 +41,10 @@ int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id,
 /* Writes every queued row (waiting for a worker that is writing one): 0 or
  * the first error. w does no more work after it. */
 int nr_par_write_finish(nr_par_write *w, nr_error *err);
+/* For tests: 1 = the workers write no batch, so the pass fills all three
+ * blocks and writes each batch itself when they are all queued. Process-
+ * wide; set it before an ingest starts, never during one. */
+void nr__par_write_hold_workers(int on);
 /* Frees w (dropping queued rows). Accepts NULL. */
 void nr_par_write_destroy(nr_par_write *w);
 

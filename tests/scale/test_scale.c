@@ -20,6 +20,7 @@
 #include "nr_progress.h"
 #include "nr_store.h"
 #include "par_lex.h"
+#include "par_write.h"
 #include "strace_line.h"
 
 static const char *const samples[] = {"diffusion", "language", "mlp", "rl", "snn", "vision"};
@@ -257,7 +258,8 @@ static void generated_f_log_same_store_for_any_jobs(void **state)
 
 /* More events than par_write's ring of batches holds (3 row groups of
  * 65536 events, each lent whole to the store): the batches wrap around,
- * the pass writes or waits when all are full, and the last, partial group
+ * their blocks change hands, the pass writes or waits when all are full
+ * (forced once by holding the workers back), and the last, partial group
  * is copied; every jobs count gives the same store. */
 static void events_of_many_row_groups_same_store_for_any_jobs(void **state)
 {
@@ -266,6 +268,10 @@ static void events_of_many_row_groups_same_store_for_any_jobs(void **state)
     _Static_assert(EVENTS > 3 * NR_STORE_ROWS_PER_GROUP, "the log fills the ring of three row groups");
     nr_ingest_stats st;
     check_generated_f_run("gen_groups", LINES, 0, &st); /* about 17 MB */
+    assert_int_equal(st.events, EVENTS);
+    nr__par_write_hold_workers(1); /* the worker falls behind: three blocks, the pass writes */
+    check_generated_f_run("gen_groups_held", LINES, 0, &st);
+    nr__par_write_hold_workers(0);
     assert_int_equal(st.events, EVENTS);
 }
 
