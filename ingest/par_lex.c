@@ -315,10 +315,21 @@ static inline unsigned pack_span(nr_span s, const char *line, size_t len, uint16
     return (at > len) | (s.n > len - at);
 }
 
+/* pack_line reads the nr_sline that nr_sline_parse has just stored field by
+ * field. GCC's SLP vectorizer merged pairs of those reads into 16-byte
+ * loads, which cannot be forwarded from two 8-byte stores: each waited for
+ * the stores to reach the cache (38% of the worker's own samples at -j 2;
+ * docs/performance.md, session 11). Field by field, they are forwarded. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NR_FIELD_BY_FIELD __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define NR_FIELD_BY_FIELD
+#endif
+
 /* Packs sl, lexed from line, into pl; a line whose nr_sline the packed form
  * cannot hold (a second stamp, an exit code or core dump, a reason, a line
  * over 64 kB) is left unpacked, to be lexed again when read. */
-static void pack_line(const nr_sline *sl, const char *line, nr_par_line *pl)
+static NR_FIELD_BY_FIELD void pack_line(const nr_sline *sl, const char *line, nr_par_line *pl)
 {
     const size_t len = pl->len;
     pl->syscall_ref = sl->syscall_ref;
