@@ -385,6 +385,28 @@ static void append_ktab(nr_table_writer *t, size_t from, size_t n, uint64_t next
         free(col[c]);
 }
 
+/* With helper, a polling thread shares h->w's flushes from now on. */
+static void start_helper_if(poll_helper *h, int helper)
+{
+    nr_error err;
+    if (!helper)
+        return;
+    assert_int_equal(nr_store_writer_set_helper(h->w, no_wake, NULL, &err), 0);
+    assert_int_equal(pthread_create(&h->thread, NULL, poll_helper_main, h), 0);
+}
+
+/* Commits w, stops h's thread (if started) and frees w. */
+static void commit_and_join_helper(nr_store_writer *w, poll_helper *h, int helper)
+{
+    nr_error err;
+    assert_int_equal(nr_store_writer_commit(w, &err), 0);
+    if (helper) {
+        atomic_store(&h->stop, 1);
+        pthread_join(h->thread, NULL);
+    }
+    nr_store_writer_destroy(w);
+}
+
 /* Whole row groups appended at a group's start are encoded from the
  * caller's arrays (lent, not copied), keyed columns reading their keys
  * and steps there too: the bytes of row-by-row writing, with the flush
@@ -394,7 +416,6 @@ static void lent_row_groups_match_set_and_end_row(void **state)
 {
     (void)state;
     char a[300], b[300];
-    nr_error err;
     nr_store_writer *w;
     nr_table_writer *t;
     uint64_t next[KTAB_KEYS];
@@ -403,20 +424,12 @@ static void lent_row_groups_match_set_and_end_row(void **state)
     for (int helper = 0; helper < 2; helper++) {
         create_with_table(b, sizeof b, "lent-b.nio", &ktab_table, &w, &t);
         poll_helper h = {.w = w};
-        if (helper) {
-            assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
-            assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
-        }
+        start_helper_if(&h, helper);
         memset(next, 0, sizeof next);
         append_ktab(t, 0, g, next);             /* one whole group: lent */
         append_ktab(t, g, g + 7, next);         /* a lent group, then 7 rows copied */
         append_ktab(t, 2 * g + 7, KTAB_ROWS - 2 * g - 7, next); /* copied after them */
-        assert_int_equal(nr_store_writer_commit(w, &err), 0);
-        if (helper) {
-            atomic_store(&h.stop, 1);
-            pthread_join(h.thread, NULL);
-        }
-        nr_store_writer_destroy(w);
+        commit_and_join_helper(w, &h, helper);
         assert_same_bytes(a, b);
         unlink(b);
     }
@@ -496,22 +509,14 @@ static void distinct_strings_match_set_and_end_row(void **state)
     for (int helper = 0; helper < 2; helper++) {
         create_with_table(b, sizeof b, "paths-b.nio", &paths_table, &w, &t);
         poll_helper h = {.w = w};
-        if (helper) {
-            assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
-            assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
-        }
+        start_helper_if(&h, helper);
         append_paths(t, 0, g);                 /* a whole group: lent */
         append_paths(t, g, 1000);              /* pushed */
         append_paths(t, g + 1000, g);          /* the rest of a group, and 1000 rows of the next */
         append_paths(t, 2 * g + 1000, 17000);  /* pushed after pushed */
         for (size_t i = 2 * g + 18000; i < PATHS_ROWS; i++)
             set_path_row(t, i);                /* interned after pushed strings: indexes them */
-        assert_int_equal(nr_store_writer_commit(w, &err), 0);
-        if (helper) {
-            atomic_store(&h.stop, 1);
-            pthread_join(h.thread, NULL);
-        }
-        nr_store_writer_destroy(w);
+        commit_and_join_helper(w, &h, helper);
         assert_same_bytes(a, b);
         unlink(b);
     }
@@ -1053,10 +1058,7 @@ static void final_rows_are_flushed_in_place(void **state)
     for (int helper = 0; helper < 2; helper++) {
         create_with_table(b, sizeof b, "final-b.nio", &paths_table, &w, &t);
         poll_helper h = {.w = w};
-        if (helper) {
-            assert_int_equal(nr_store_writer_set_helper(w, no_wake, NULL, &err), 0);
-            assert_int_equal(pthread_create(&h.thread, NULL, poll_helper_main, &h), 0);
-        }
+        start_helper_if(&h, helper);
         append_paths(t, 0, g);
         append_paths_call(t, g, g + 1000, 1); /* a whole group, then the last 1000 rows: both lent */
         nr_col_values none[2] = {{.i64 = NULL}, {.strs = NULL, .lens = NULL, .distinct = 1}};
@@ -1065,12 +1067,7 @@ static void final_rows_are_flushed_in_place(void **state)
         nr_table_set_i64(t, 0, 1);
         nr_table_set_str(t, 1, "/x", 2);
         assert_int_equal(nr_table_end_row(t, &err), NR_E_INPUT);
-        assert_int_equal(nr_store_writer_commit(w, &err), 0);
-        if (helper) {
-            atomic_store(&h.stop, 1);
-            pthread_join(h.thread, NULL);
-        }
-        nr_store_writer_destroy(w);
+        commit_and_join_helper(w, &h, helper);
         assert_same_bytes(a, b);
         unlink(b);
     }
