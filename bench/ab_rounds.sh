@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# ab_rounds.sh: several niorep ingest configurations in alternated rounds
+# (not part of ctest).
+#
+#   bench/ab_rounds.sh INPUT ROUNDS BIN:JOBS [BIN:JOBS ...]
+#
+# Each round runs `BIN ingest -j JOBS INPUT` for every configuration in the
+# order given, after one read of INPUT (a log; a run folder is read by the
+# ingest itself). Prints, per configuration, the medians of wall and CPU
+# (user+sys) seconds and of peak RSS, and for configurations 2, 4, 6, ...
+# the median and range of the per-round ratio of the configuration before
+# it to this one (wall time; above 1: this one is faster). Pairs such as
+# `old:2 new:2` compare binaries; `new:1 new:2` gives the -j 2 speed-up.
+# A round's runs share the host's neighbours of the moment, so per-round
+# ratios are steadier than the medians on a shared host.
+set -euo pipefail
+[ $# -ge 3 ] || { sed -n 2,15p "$0" >&2; exit 2; }
+input=$1 rounds=$2
+shift 2
+configs=("$@")
+for cfg in "${configs[@]}"; do
+    bin=${cfg%:*}
+    [ -x "$bin" ] || { echo "ab_rounds: $bin: not an executable" >&2; exit 1; }
+done
+tmp=$(mktemp -d /tmp/ab_rounds.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+[ -f "$input" ] && cat "$input" > /dev/null
+
+for r in $(seq "$rounds"); do
+    for i in "${!configs[@]}"; do
+        bin=${configs[$i]%:*} jobs=${configs[$i]##*:}
+        /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" ingest -q -j "$jobs" "$input" -o "$tmp/out.$i.nio" \
+            > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+        read -r wall user sys rss < "$tmp/time"
+        echo "$wall" >> "$tmp/wall.$i"
+        awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$tmp/cpu.$i"
+        echo "$rss" >> "$tmp/rss.$i"
+    done
+done
+
+median() { sort -g "$1" | awk '{v[NR] = $1} END{print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+for i in "${!configs[@]}"; do
+    line=$(printf '%-36s wall %6.3f s  cpu %6.3f s  rss %4.0f MiB' "${configs[$i]}" "$(median "$tmp/wall.$i")" \
+        "$(median "$tmp/cpu.$i")" "$(awk -v k="$(median "$tmp/rss.$i")" 'BEGIN{print k / 1024}')")
+    if [ $((i % 2)) -eq 1 ]; then
+        paste "$tmp/wall.$((i - 1))" "$tmp/wall.$i" | awk '{printf "%.4f\n", $1 / $2}' > "$tmp/ratio.$i"
+        read -r lo hi < <(sort -g "$tmp/ratio.$i" | awk 'NR == 1 {lo = $1} {hi = $1} END{print lo, hi}')
+        line+=$(printf '  vs %s: %.3fx (%.2f-%.2f)' "${configs[$((i - 1))]}" "$(median "$tmp/ratio.$i")" "$lo" "$hi")
+    fi
+    echo "$line"
+done
