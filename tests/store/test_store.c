@@ -488,6 +488,20 @@ static void set_path_row(nr_table_writer *t, size_t i)
     assert_int_equal(nr_table_end_row(t, &err), 0);
 }
 
+/* The reference: rows [0, rows) of table paths set one by one, into the
+ * temporary file name (its path in path). */
+static void write_paths_by_row(char *path, size_t size, const char *name, size_t rows)
+{
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    create_with_table(path, size, name, &paths_table, &w, &t);
+    for (size_t i = 0; i < rows; i++)
+        set_path_row(t, i);
+    assert_int_equal(nr_store_writer_commit(w, &err), 0);
+    nr_store_writer_destroy(w);
+}
+
 /* Distinct strings (nr_col_values.distinct) give the bytes of row-by-row
  * writing: lent whole groups, copied parts of groups (in calls across a
  * group's end too), rows set one by one after pushed strings (one of them
@@ -497,14 +511,9 @@ static void distinct_strings_match_set_and_end_row(void **state)
 {
     (void)state;
     char a[300], b[300];
-    nr_error err;
     nr_store_writer *w;
     nr_table_writer *t;
-    create_with_table(a, sizeof a, "paths-a.nio", &paths_table, &w, &t);
-    for (size_t i = 0; i < PATHS_ROWS; i++)
-        set_path_row(t, i);
-    assert_int_equal(nr_store_writer_commit(w, &err), 0);
-    nr_store_writer_destroy(w);
+    write_paths_by_row(a, sizeof a, "paths-a.nio", PATHS_ROWS);
     const size_t g = NR_STORE_ROWS_PER_GROUP;
     for (int helper = 0; helper < 2; helper++) {
         create_with_table(b, sizeof b, "paths-b.nio", &paths_table, &w, &t);
@@ -1050,11 +1059,7 @@ static void final_rows_are_flushed_in_place(void **state)
     nr_store_writer *w;
     nr_table_writer *t;
     const size_t g = NR_STORE_ROWS_PER_GROUP, rows = 2 * g + 1000;
-    create_with_table(a, sizeof a, "final-a.nio", &paths_table, &w, &t);
-    for (size_t i = 0; i < rows; i++)
-        set_path_row(t, i);
-    assert_int_equal(nr_store_writer_commit(w, &err), 0);
-    nr_store_writer_destroy(w);
+    write_paths_by_row(a, sizeof a, "final-a.nio", rows);
     for (int helper = 0; helper < 2; helper++) {
         create_with_table(b, sizeof b, "final-b.nio", &paths_table, &w, &t);
         poll_helper h = {.w = w};
