@@ -129,13 +129,15 @@ static int rehash(nr_strtab *t, size_t nslots)
 }
 
 /* The pushed strings into the slot table (hashed now), grown first to the
- * size that interning them one by one would have reached. */
+ * size that interning them one by one would have reached, with room for
+ * the string being interned (so that nr_strtab_intern_hashed does not
+ * rehash again right after). */
 static int index_pushed(nr_strtab *t)
 {
     for (size_t id = t->indexed; id < t->count; id++)
         t->entries[id].hash = nr_hash_bytes(t->entries[id].str, t->entries[id].len);
     size_t nslots = t->nslots ? t->nslots : 64;
-    while (t->count * 2 > nslots)
+    while ((t->count + 1) * 2 > nslots)
         nslots *= 2;
     if (nslots != t->nslots)
         return rehash(t, nslots);
