@@ -1300,7 +1300,9 @@ static int flush_group(nr_table_writer *t, nr_error *err)
     return 0;
 }
 
-int nr_table_end_row(nr_table_writer *t, nr_error *err)
+/* 0 when t takes rows; else the error of a failed string (sticky) or of
+ * rows after nr_table_append_final_rows. */
+static int check_takes_rows(const nr_table_writer *t, nr_error *err)
 {
     const char *file = t->store->out.target;
     if (t->error < 0)
@@ -1308,6 +1310,13 @@ int nr_table_end_row(nr_table_writer *t, nr_error *err)
                             t->def->name, nr_error_name(t->error));
     if (t->finished)
         return nr_error_set(err, NR_E_INPUT, "%s: table '%s': rows after its last ones", file, t->def->name);
+    return 0;
+}
+
+int nr_table_end_row(nr_table_writer *t, nr_error *err)
+{
+    const char *file = t->store->out.target;
+    NR_TRY(check_takes_rows(t, err));
     for (size_t c = 0; c < t->def->ncols; c++)
         if (t->cols[c].set_serial != t->row_serial)
             return nr_error_set(err, NR_E_INPUT, "%s: table '%s': column '%s' was not set in row %llu",
@@ -1467,11 +1476,7 @@ static void end_lending(nr_table_writer *t)
 static int append_rows(nr_table_writer *t, const nr_col_values *cols, size_t n, int final, nr_error *err)
 {
     const char *file = t->store->out.target;
-    if (t->error < 0)
-        return nr_error_set(err, t->error, "%s: table '%s': cannot keep a string: %s", file,
-                            t->def->name, nr_error_name(t->error));
-    if (t->finished)
-        return nr_error_set(err, NR_E_INPUT, "%s: table '%s': rows after its last ones", file, t->def->name);
+    NR_TRY(check_takes_rows(t, err));
     int rc = reset_remaps(t, cols);
     for (size_t done = 0; rc == 0 && done < n;) {
         size_t room = NR_STORE_ROWS_PER_GROUP - t->nrows;
