@@ -39,7 +39,8 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
  * error of writing an earlier batch of rows, or NR_E_NOMEM. */
 int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id, nr_error *err);
 /* Writes every queued row (waiting for a worker that is writing one): 0 or
- * the first error. w does no more work after it. */
+ * the first error. w does no more work after it, and has freed its
+ * batches (the tables written next reuse that memory). */
 int nr_par_write_finish(nr_par_write *w, nr_error *err);
 /* For tests: 1 = the workers write no batch, so the pass fills all three
  * blocks and writes each batch itself when they are all queued. Process-

@@ -1157,8 +1157,8 @@ int nr_store_writer_set_helper(nr_store_writer *w, void (*wake)(void *ctx), void
 
 /* The commit's fsync waited 20-30 ms for the whole file (the kernel's
  * journal commit, even with the writeback started as the chunks were
- * written); after a sync of all but the last tables it waits 2-4 ms
- * (docs/performance.md, session 11). */
+ * written); after a sync of all but the last tables it waits 2.3-2.8 ms
+ * (`strace -T`, 1 GB log; docs/performance.md, sessions 10 and 11). */
 void nr_store_writer_sync_early(nr_store_writer *w)
 {
     nr_outfile_sync_start(&w->out);

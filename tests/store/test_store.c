@@ -1090,8 +1090,9 @@ static void set_path_rows(nr_store_writer *w, nr_table_writer *t, size_t from, s
     }
 }
 
-/* An early sync (its own thread) changes no byte, twice is once, and a
- * writer destroyed after one leaves no file behind. */
+/* An early sync (its own thread), started once mid-table and called again
+ * before the commit, changes no byte, and a writer destroyed after one
+ * leaves no file behind. */
 static void an_early_sync_changes_nothing(void **state)
 {
     (void)state;
