@@ -10,9 +10,13 @@
 #    taken from branch e2e when not in the tree) with --jobs 1 and --jobs 2:
 #    wall s, CPU s (user+sys), MB/s, lines/s, peak RSS (/usr/bin/time %M),
 #    next to `wc -l` and `zstd -3 -T0` on the same file; the two stores are
-#    compared byte for byte. The -j1 and -j2 runs alternate in --pairs pairs:
-#    a row shows the median run, and the speed-up is the median of the pairs'
-#    own ratios (each pair ran under the same neighbours), with its range;
+#    compared byte for byte. The -j1 and -j2 runs alternate in --pairs rounds:
+#    a row shows the median run, and the speed-up is the median of the rounds'
+#    own ratios (each round ran under the same neighbours), with its range.
+#    Each round also runs two -j1 ingests side by side: what this host gives
+#    two independent ingests (2 x the -j1 time / the pair's time) bounds what
+#    -j2 can reach here, and `zstd -3` with -T1 against -T2 on the same file
+#    is a third program's own speed-up;
 # 2. `niorep build` of --runs generated runs (2 MB logs), cold with --jobs 1
 #    and --jobs 2, then warm (every cached store reused);
 # 3. model (`niorep summary`) and model + render (`niorep build`) of a store
@@ -47,6 +51,8 @@ if [ ! -f "$src" ]; then
     src=$out/gen_strace_log.c
 fi
 [ -x "$gen" ] || cc -O2 -D_GNU_SOURCE -o "$gen" "$src" -lm
+lat=$out/core_latency
+[ -x "$lat" ] || cc -O2 -std=c11 -o "$lat" bench/core_latency.c -lpthread
 mgen=$out/model_gen
 [ -x "$mgen" ] || cc -O2 -D_GNU_SOURCE -DNR_VERSION=\"bench\" -o "$mgen" bench/model_gen.c store/*.c common/*.c \
     -Istore -Icommon -lzstd -lz -lm
@@ -68,27 +74,49 @@ row() {  # name bytes lines
 }
 median() { tr ' ' '\n' | sort -g | awk '{v[NR] = $1} END{print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-# ingest_pairs RUN SIZE BYTES LINES: --pairs alternated runs of -j1 and -j2;
-# prints the median row of each and sets c1 c2 (median CPU s) and ratios
-# (the wall-time speed-up of each pair).
+# side_by_side RUN SIZE: two -j1 ingests of RUN started together; sets wall
+# to the time until both have ended.
+side_by_side() {
+    local t0 pid rc=0
+    t0=$(date +%s.%N)
+    "$niorep" ingest "$1" -o "$out/s$2.pa.nio" -j 1 > /dev/null 2> "$out/last.err" &
+    pid=$!
+    "$niorep" ingest "$1" -o "$out/s$2.pb.nio" -j 1 > /dev/null 2>> "$out/last.err" || rc=1
+    wait "$pid" || rc=1
+    [ $rc = 0 ] || { cat "$out/last.err" >&2; return 1; }
+    wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b - a}')
+}
+
+# ingest_pairs RUN SIZE BYTES LINES: --pairs rounds of -j1, -j2 and two -j1
+# side by side; prints the median row of -j1 and -j2 and sets c1 c2 (median
+# CPU s), ratios (each round's -j2 speed-up on wall time), hosts (each
+# round's 2 x -j1 / side-by-side) and shares (each round's speed-up / host).
 ingest_pairs() {
-    local w1s="" w2s="" c1s="" c2s="" r1s="" r2s="" p
-    ratios=""
+    local w1s="" w2s="" c1s="" c2s="" r1s="" r2s="" p a b
+    ratios="" hosts="" shares=""
     for p in $(seq 1 "$pairs"); do
         measure "$niorep" ingest "$1" -o "$out/s$2.j1.nio" -j 1
-        w1s+=" $wall" c1s+=" $cpu" r1s+=" $rss_mib"; local a=$wall
+        w1s+=" $wall" c1s+=" $cpu" r1s+=" $rss_mib"; a=$wall
         measure "$niorep" ingest "$1" -o "$out/s$2.j2.nio" -j 2
-        w2s+=" $wall" c2s+=" $cpu" r2s+=" $rss_mib"
-        ratios+=" $(awk -v a="$a" -v b="$wall" 'BEGIN{printf "%.3f", a / b}')"
+        w2s+=" $wall" c2s+=" $cpu" r2s+=" $rss_mib"; b=$wall
+        side_by_side "$1" "$2"
+        ratios+=" $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.3f", a / b}')"
+        hosts+=" $(awk -v a="$a" -v p="$wall" 'BEGIN{printf "%.3f", 2 * a / p}')"
+        shares+=" $(awk -v b="$b" -v p="$wall" 'BEGIN{printf "%.3f", p / (2 * b)}')"
     done
     wall=$(median <<< "${w1s# }") cpu=$(median <<< "${c1s# }") rss_mib=$(median <<< "${r1s# }")
     c1=$cpu; row "ingest -j1 $2 (median)" "$3" "$4"
     wall=$(median <<< "${w2s# }") cpu=$(median <<< "${c2s# }") rss_mib=$(median <<< "${r2s# }")
     c2=$cpu; row "ingest -j2 $2 (median)" "$3" "$4"
 }
+# range LIST: "lo-hi" of a space-separated list
+range() { tr ' ' '\n' <<< "${1# }" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END{printf "%s-%s", lo, hi}'; }
 load() { awk '{printf "load average %s %s %s", $1, $2, $3}' /proc/loadavg; }
 
 echo "== niorep scale bench, $(nproc) cores, $(load)"
+# What data handed from one thread to another costs here: a pipeline such as
+# -j2 pays this for the lines it moves between cores, two processes do not.
+[ "$(nproc)" -ge 2 ] && echo "== host: a cache line's round trip between CPU 0 and CPU 1: $("$lat" 0 1) ns"
 echo "== ingest (MB/s and Mlines/s on wall time; CPU MB/s = bytes / (user+sys))"
 printf '%-26s %8s %8s %9s %11s %9s %8s\n' what wall_s cpu_s MB/s cpu_MB/s Mlines/s RSS_MiB
 for size in $sizes; do
@@ -102,12 +130,20 @@ for size in $sizes; do
     row "wc -l $size" "$bytes" "$lines"
     measure zstd -3 -T0 -q -c "$log"
     row "zstd -3 -T0 $size" "$bytes" "$lines"
+    measure zstd -3 -T1 -q -c "$log"; z1=$wall
+    row "zstd -3 -T1 $size" "$bytes" "$lines"
+    measure zstd -3 -T2 -q -c "$log"; z2=$wall
+    row "zstd -3 -T2 $size" "$bytes" "$lines"
     ingest_pairs "$run" "$size" "$bytes" "$lines"
     same=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.j2.nio" && echo identical || echo DIFFERENT)
-    read -r lo hi < <(tr ' ' '\n' <<< "${ratios# }" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END{print lo, hi}')
-    awk -v m="$(median <<< "${ratios# }")" -v lo="$lo" -v hi="$hi" -v n="$pairs" -v c1="$c1" -v c2="$c2" -v s="$size" -v same="$same" \
-        'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time, median of %d alternated pairs (range %.2f-%.2f; target >= 1.7x), CPU %.2fx of -j1; stores %s\n", s, m, n, lo, hi, c2 / c1, same}'
-    rm -f "$out/s$size.j1.nio" "$out/s$size.j2.nio"
+    same_pair=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.pa.nio" && cmp -s "$out/s$size.pa.nio" "$out/s$size.pb.nio" \
+        && echo identical || echo DIFFERENT)
+    awk -v m="$(median <<< "${ratios# }")" -v r="$(range "$ratios")" -v n="$pairs" -v c1="$c1" -v c2="$c2" -v s="$size" -v same="$same" \
+        'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s; target >= 1.7x), CPU %.2fx of -j1; stores %s\n", s, m, n, r, c2 / c1, same}'
+    awk -v h="$(median <<< "${hosts# }")" -v r="$(range "$hosts")" -v f="$(median <<< "${shares# }")" -v fr="$(range "$shares")" \
+        -v z="$(awk -v a="$z1" -v b="$z2" 'BEGIN{print a / b}')" -v s="$size" -v same="$same_pair" \
+        'BEGIN{printf "ratio %s: host baseline: two -j1 side by side %.2fx the throughput of one (range %s; stores %s); -j2 is %.2f of that (range %s); zstd -3 -T2 %.2fx of -T1\n", s, h, r, same, f, fr, z}'
+    rm -f "$out/s$size.j1.nio" "$out/s$size.j2.nio" "$out/s$size.pa.nio" "$out/s$size.pb.nio"
 done
 
 # On a loaded machine the wall-time ratio says more about the neighbours than
