@@ -2,7 +2,13 @@
  * directory: the text before a line "===hook===" is strace.log, the text
  * after it hook.jsonl. nr_ingest_run writes a store into the same temporary
  * directory, and every chunk of every table is read back. Any outcome but a
- * crash, a leak, a hang or a store that does not read back is fine. */
+ * crash, a leak, a hang or a store that does not read back is fine.
+ *
+ * Built with NR_FUZZ_JOBS_DIFF (target strace_file_jobs), the input is
+ * ingested twice, with 1 kB chunks: at -j 1, and at -j 2, where a worker
+ * reads, lexes and packs lines for the pass and writes its event batches.
+ * The two must agree: both fail with the same message, or both write the
+ * same bytes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +19,7 @@
 
 #include "nr_ingest.h"
 #include "nr_store.h"
+#include "par_lex.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -87,6 +94,53 @@ static void read_back(const char *path)
     nr_store_close(s);
 }
 
+#ifdef NR_FUZZ_JOBS_DIFF
+/* Whether the files at a and b hold the same bytes. */
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = getc(fa), cb = getc(fb);
+        same = ca == cb;
+        if (ca == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+/* Ingests the run at -j 1 into out and at -j 2 beside it; aborts when the
+ * two disagree. */
+static void jobs_agree(const char *out)
+{
+    char out2[4300];
+    snprintf(out2, sizeof out2, "%s.j2", out);
+    nr__par_lex_set_chunk_bytes(1024); /* several chunks even for small inputs */
+    nr_ingest_opts one = {.start_cwd = "/w", .jobs = 1}, two = {.start_cwd = "/w", .jobs = 2};
+    nr_ingest_stats stats;
+    nr_error err1, err2;
+    int rc1 = nr_ingest_run(run_dir, out, &one, &stats, &err1);
+    int rc2 = nr_ingest_run(run_dir, out2, &two, &stats, &err2);
+    if (rc1 != rc2 || (rc1 != 0 && strcmp(err1.msg, err2.msg) != 0)) {
+        fprintf(stderr, "-j 1: %d %s\n-j 2: %d %s\n", rc1, rc1 ? err1.msg : "", rc2, rc2 ? err2.msg : "");
+        abort();
+    }
+    if (rc1 == 0) {
+        if (!same_bytes(out, out2)) {
+            fprintf(stderr, "-j 1 and -j 2 wrote different stores\n");
+            abort();
+        }
+        read_back(out);
+        unlink(out);
+        unlink(out2);
+    }
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (make_run_dir() < 0)
@@ -105,6 +159,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char out[4200];
     snprintf(out, sizeof out, "%s.nio", run_dir);
     nr__ingest_path_ahead_always(1); /* a hint that small logs reach only so */
+#ifdef NR_FUZZ_JOBS_DIFF
+    jobs_agree(out);
+#else
     nr_ingest_opts opts = {.start_cwd = "/w", .jobs = 1};
     nr_ingest_stats stats;
     nr_error err;
@@ -112,5 +169,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         read_back(out);
         unlink(out);
     }
+#endif
     return 0;
 }
