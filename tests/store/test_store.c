@@ -1047,25 +1047,66 @@ static void writer_misuse_and_abort(void **state)
     rmdir(sub);
 }
 
+/* The size of the one file in dir (a writer's temporary file). */
+static uint64_t only_file_size(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    uint64_t size = 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[700];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        assert_int_equal(stat(path, &st), 0);
+        size = (uint64_t)st.st_size;
+        n++;
+    }
+    closedir(d);
+    assert_int_equal(n, 1);
+    return size;
+}
+
+/* The footer's length, from a committed store's trailer. */
+static uint64_t footer_len(const char *path)
+{
+    size_t n;
+    uint8_t *p = slurp(path, &n);
+    assert_non_null(p);
+    assert_true(n >= NR__STORE_TRAILER_SIZE);
+    uint64_t len = nr__get_le64(p + n - NR__STORE_TRAILER_SIZE);
+    free(p);
+    return len;
+}
+
 /* A table's last rows (nr_table_append_final_rows) after a whole group:
- * the last, partial group is lent and flushed at once, with the bytes of
- * row-by-row writing (one table: its last chunks come right before the
- * footer either way), shared with a helper or not; rows after it fail. */
+ * the last, partial group is lent and flushed at once (when the call
+ * returns, the file holds every chunk: the commit adds only the footer and
+ * the trailer), with the bytes of row-by-row writing (one table: its last
+ * chunks come right before the footer either way), shared with a helper or
+ * not; rows after it fail. */
 static void final_rows_are_flushed_in_place(void **state)
 {
     (void)state;
-    char a[300], b[300];
+    char a[300], sub[300], b[400];
     nr_error err;
     nr_store_writer *w;
     nr_table_writer *t;
     const size_t g = NR_STORE_ROWS_PER_GROUP, rows = 2 * g + 1000;
     write_paths_by_row(a, sizeof a, "final-a.nio", rows);
+    tmp_path(sub, sizeof sub, "final");
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(b, sizeof b, "%s/b.nio", sub);
     for (int helper = 0; helper < 2; helper++) {
-        create_with_table(b, sizeof b, "final-b.nio", &paths_table, &w, &t);
+        assert_int_equal(nr_store_writer_create(b, &w, &err), 0);
+        assert_int_equal(nr_store_writer_add_table(w, &paths_table, &t, &err), 0);
         poll_helper h = {.w = w};
         start_helper_if(&h, helper);
         append_paths(t, 0, g);
         append_paths_call(t, g, g + 1000, 1); /* a whole group, then the last 1000 rows: both lent */
+        const uint64_t chunks_end = only_file_size(sub);
         nr_col_values none[2] = {{.i64 = NULL}, {.strs = NULL, .lens = NULL, .distinct = 1}};
         assert_int_equal(nr_table_append_rows(t, none, 0, &err), NR_E_INPUT);
         assert_non_null(strstr(err.msg, "rows after its last ones"));
@@ -1073,9 +1114,11 @@ static void final_rows_are_flushed_in_place(void **state)
         nr_table_set_str(t, 1, "/x", 2);
         assert_int_equal(nr_table_end_row(t, &err), NR_E_INPUT);
         commit_and_join_helper(w, &h, helper);
+        assert_int_equal(only_file_size(sub), chunks_end + footer_len(b) + NR__STORE_TRAILER_SIZE);
         assert_same_bytes(a, b);
         unlink(b);
     }
+    rmdir(sub);
     unlink(a);
 }
 
