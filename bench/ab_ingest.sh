@@ -37,7 +37,7 @@ for _ in $(seq "$rounds"); do
     run new "$new"
 done
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$(dirname "$0")/stats.sh"
 col() { awk -v n="$1" -v c="$2" '$1 == n {print $c}' "$tmp/runs"; }
 echo "-j $jobs, $rounds rounds, $(basename "$log") ($(stat -c %s "$log") bytes)"
 for n in old new; do
@@ -46,8 +46,8 @@ for n in old new; do
 done
 for c in 2 3; do
     ratios=$(paste <(col old $c) <(col new $c) | awk '{printf "%.3f\n", $1 / $2}')
+    read -r lo hi < <(range <<< "$ratios")
     printf 'old/new %s per round: %s  median %s, range %s-%s\n' "$([ $c = 2 ] && echo wall || echo CPU)" \
-        "$(echo "$ratios" | tr '\n' ' ')" "$(echo "$ratios" | median)" \
-        "$(echo "$ratios" | sort -g | head -1)" "$(echo "$ratios" | sort -g | tail -1)"
+        "$(echo "$ratios" | tr '\n' ' ')" "$(median <<< "$ratios")" "$lo" "$hi"
 done
 cmp -s "$tmp/old.nio" "$tmp/new.nio" && echo "stores identical" || echo "stores differ"

@@ -38,14 +38,14 @@ for r in $(seq "$rounds"); do
     done
 done
 
-median() { sort -g "$1" | awk '{v[NR] = $1} END{print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$(dirname "$0")/stats.sh"
 for i in "${!configs[@]}"; do
-    line=$(printf '%-36s wall %6.3f s  cpu %6.3f s  rss %4.0f MiB' "${configs[$i]}" "$(median "$tmp/wall.$i")" \
-        "$(median "$tmp/cpu.$i")" "$(awk -v k="$(median "$tmp/rss.$i")" 'BEGIN{print k / 1024}')")
+    line=$(printf '%-36s wall %6.3f s  cpu %6.3f s  rss %4.0f MiB' "${configs[$i]}" "$(median < "$tmp/wall.$i")" \
+        "$(median < "$tmp/cpu.$i")" "$(awk -v k="$(median < "$tmp/rss.$i")" 'BEGIN{print k / 1024}')")
     if [ $((i % 2)) -eq 1 ]; then
         paste "$tmp/wall.$((i - 1))" "$tmp/wall.$i" | awk '{printf "%.4f\n", $1 / $2}' > "$tmp/ratio.$i"
-        read -r lo hi < <(sort -g "$tmp/ratio.$i" | awk 'NR == 1 {lo = $1} {hi = $1} END{print lo, hi}')
-        line+=$(printf '  vs %s: %.3fx (%.2f-%.2f)' "${configs[$((i - 1))]}" "$(median "$tmp/ratio.$i")" "$lo" "$hi")
+        read -r lo hi < <(range < "$tmp/ratio.$i")
+        line+=$(printf '  vs %s: %.3fx (%.2f-%.2f)' "${configs[$((i - 1))]}" "$(median < "$tmp/ratio.$i")" "$lo" "$hi")
     fi
     echo "$line"
 done

@@ -63,8 +63,7 @@ fi
 log_bytes=$(stat -c %s "$log")
 cat "$log" "$quarter" >/dev/null   # page cache warm: we time parsing, not the disk
 
-# median of a list of numbers
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+. bench/stats.sh
 # elapsed seconds of a command (stdout discarded)
 elapsed() { local s=$EPOCHREALTIME; "$@" >/dev/null; awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b-a}'; }
 
@@ -72,7 +71,7 @@ echo "timing wc -l x$repeat ..." >&2
 wc_times=() lines=0
 for _ in $(seq "$repeat"); do wc_times+=("$(elapsed wc -l "$log")"); done
 lines=$(wc -l <"$log")
-wc_t=$(median "${wc_times[@]}")
+wc_t=$(median <<< "${wc_times[*]}")
 
 store=$out/bench.nio
 echo "timing niorep ingest -j $jobs x$repeat ..." >&2
@@ -86,9 +85,9 @@ for _ in $(seq "$repeat"); do
   rss+=("$m")
   cpu+=("$(awk -v u="$u" -v s="$sy" 'BEGIN{printf "%.2f", u+s}')")
 done
-ing_t=$(median "${ing_times[@]}")
-rss_kb=$(median "${rss[@]}")
-cpu_t=$(median "${cpu[@]}")
+ing_t=$(median <<< "${ing_times[*]}")
+rss_kb=$(median <<< "${rss[*]}")
+cpu_t=$(median <<< "${cpu[*]}")
 store_bytes=$(stat -c %s "$store")
 
 /usr/bin/time -f '%M %U %S' -o "$out/time.txt" "$niorep" ingest -o "$out/quarter.nio" -j "$jobs" -q "$quarter"

@@ -72,7 +72,7 @@ row() {  # name bytes lines
     lps=$(awk -v l="$3" -v t="$wall" 'BEGIN{printf "%.2f", l/1e6/t}')
     printf '%-26s %8.2f %8.2f %9s %11s %9s %8s\n' "$1" "$wall" "$cpu" "$mbs" "$cmbs" "$lps" "$rss_mib"
 }
-median() { tr ' ' '\n' | sort -g | awk '{v[NR] = $1} END{print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. bench/stats.sh
 
 # side_by_side RUN SIZE: two -j1 ingests of RUN started together; sets wall
 # to the time until both have ended.
@@ -104,13 +104,13 @@ ingest_pairs() {
         hosts+=" $(awk -v a="$a" -v p="$wall" 'BEGIN{printf "%.3f", 2 * a / p}')"
         shares+=" $(awk -v b="$b" -v p="$wall" 'BEGIN{printf "%.3f", p / (2 * b)}')"
     done
-    wall=$(median <<< "${w1s# }") cpu=$(median <<< "${c1s# }") rss_mib=$(median <<< "${r1s# }")
+    wall=$(median <<< "$w1s") cpu=$(median <<< "$c1s") rss_mib=$(median <<< "$r1s")
     c1=$cpu; row "ingest -j1 $2 (median)" "$3" "$4"
-    wall=$(median <<< "${w2s# }") cpu=$(median <<< "${c2s# }") rss_mib=$(median <<< "${r2s# }")
+    wall=$(median <<< "$w2s") cpu=$(median <<< "$c2s") rss_mib=$(median <<< "$r2s")
     c2=$cpu; row "ingest -j2 $2 (median)" "$3" "$4"
 }
-# range LIST: "lo-hi" of a space-separated list
-range() { tr ' ' '\n' <<< "${1# }" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END{printf "%s-%s", lo, hi}'; }
+# span LIST: "lo-hi" of a space-separated list
+span() { range <<< "$1" | tr ' ' -; }
 load() { awk '{printf "load average %s %s %s", $1, $2, $3}' /proc/loadavg; }
 
 echo "== niorep scale bench, $(nproc) cores, $(load)"
@@ -138,9 +138,9 @@ for size in $sizes; do
     same=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.j2.nio" && echo identical || echo DIFFERENT)
     same_pair=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.pa.nio" && cmp -s "$out/s$size.pa.nio" "$out/s$size.pb.nio" \
         && echo identical || echo DIFFERENT)
-    awk -v m="$(median <<< "${ratios# }")" -v r="$(range "$ratios")" -v n="$pairs" -v c1="$c1" -v c2="$c2" -v s="$size" -v same="$same" \
+    awk -v m="$(median <<< "$ratios")" -v r="$(span "$ratios")" -v n="$pairs" -v c1="$c1" -v c2="$c2" -v s="$size" -v same="$same" \
         'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s; target >= 1.7x), CPU %.2fx of -j1; stores %s\n", s, m, n, r, c2 / c1, same}'
-    awk -v h="$(median <<< "${hosts# }")" -v r="$(range "$hosts")" -v f="$(median <<< "${shares# }")" -v fr="$(range "$shares")" \
+    awk -v h="$(median <<< "$hosts")" -v r="$(span "$hosts")" -v f="$(median <<< "$shares")" -v fr="$(span "$shares")" \
         -v z="$(awk -v a="$z1" -v b="$z2" 'BEGIN{print a / b}')" -v s="$size" -v same="$same_pair" \
         'BEGIN{printf "ratio %s: host baseline: two -j1 side by side %.2fx the throughput of one (range %s; stores %s); -j2 is %.2f of that (range %s); zstd -3 -T2 %.2fx of -T1\n", s, h, r, same, f, fr, z}'
     rm -f "$out/s$size.j1.nio" "$out/s$size.j2.nio" "$out/s$size.pa.nio" "$out/s$size.pb.nio"
