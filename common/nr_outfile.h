@@ -16,7 +16,7 @@ typedef struct nr_outfile {
     char *tmp_path;     /* owned */
     uint64_t offset;    /* bytes written so far */
     pthread_t syncer;   /* nr_outfile_sync_start's thread, while sync_state is 1 */
-    int sync_state;     /* 0: not started, 1: syncer running, 2: joined or not started */
+    int sync_state;     /* 0: none yet, 1: syncer running, 2: none to join (joined, or it could not start) */
 } nr_outfile;
 
 /* Creates the temporary file for target. Returns 0 or NR_E_IO with the path in err. */
