@@ -148,10 +148,15 @@ static int index_pushed(nr_strtab *t)
 
 int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n)
 {
+    return nr_strtab_find_hashed(t, s, n, nr_hash_bytes(s, n));
+}
+
+int64_t nr_strtab_find_hashed(const nr_strtab *t, const char *s, size_t n, uint64_t h)
+{
     int64_t id = -1;
     size_t slot;
     if (t->nslots)
-        id = lookup(t, s, n, nr_hash_bytes(s, n), &slot);
+        id = lookup(t, s, n, h, &slot);
     for (size_t i = t->indexed; id < 0 && i < t->count; i++)
         if (t->entries[i].len == n && memcmp(t->entries[i].str, s, n) == 0)
             id = (int64_t)i;

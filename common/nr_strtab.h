@@ -36,6 +36,8 @@ int64_t nr_strtab_intern(nr_strtab *t, const char *s, size_t n);
 int64_t nr_strtab_intern_hashed(nr_strtab *t, const char *s, size_t n, uint64_t h);
 /* Returns the id of (s, n) or -1 when absent. */
 int64_t nr_strtab_find(const nr_strtab *t, const char *s, size_t n);
+/* nr_strtab_find when the caller has h = nr_hash_bytes(s, n) already. */
+int64_t nr_strtab_find_hashed(const nr_strtab *t, const char *s, size_t n, uint64_t h);
 /* Adds a copy of (s, n) as the next id without looking it up, for a caller
  * that knows it is not in t (the paths of table files, distinct by
  * construction): its id, or negative NR_E_* on failure. Pushed strings

@@ -101,6 +101,25 @@ int nr_diag_add(nr_diag *d, const char *reason, const char *file, uint64_t line,
     return nr_diag_add_n(d, reason, 1, file, line, example, n);
 }
 
+int nr_diag_merge(nr_diag *d, const nr_diag *src)
+{
+    for (size_t i = 0; i < src->count; i++) {
+        const diag_reason *sr = &src->reasons[i];
+        diag_reason *r = find_reason(d, sr->key);
+        if (!r && !(r = add_reason(d, sr->key)))
+            return NR_E_NOMEM;
+        r->count += sr->count;
+        for (size_t e = 0; e < sr->nexamples && r->nexamples < NR_DIAG_EXAMPLES; e++) {
+            diag_example *x = &r->examples[r->nexamples];
+            *x = sr->examples[e];
+            if (sr->examples[e].file && !(x->file = strdup(sr->examples[e].file)))
+                return NR_E_NOMEM;
+            r->nexamples++;
+        }
+    }
+    return 0;
+}
+
 uint64_t nr_diag_count(const nr_diag *d, const char *reason)
 {
     const diag_reason *r = find_reason(d, reason);

@@ -31,6 +31,11 @@ int nr_diag_add(nr_diag *d, const char *reason, const char *file, uint64_t line,
 int nr_diag_add_n(nr_diag *d, const char *reason, uint64_t count, const char *file, uint64_t line,
                   const char *example, size_t n);
 
+/* Adds every count and example of src to d, src's after d's: d then is
+ * what one collector given d's occurrences and then src's would be.
+ * Returns 0 or NR_E_NOMEM. */
+int nr_diag_merge(nr_diag *d, const nr_diag *src);
+
 /* Occurrences of reason so far (0 when never seen). */
 uint64_t nr_diag_count(const nr_diag *d, const char *reason);
 /* Number of distinct reasons. */

@@ -8,9 +8,11 @@
  * 1 the rows of table events are built, encoded and compressed on par_lex's
  * workers (par_write), one batch at a time in the pass's order, and after
  * the last event a worker shares the encoding of the other tables' row
- * groups (nr_store_writer_set_helper). The store is byte for byte
- * the same for any number of jobs (docs/performance.md, "Parallel ingest and
- * scale"). */
+ * groups (nr_store_writer_set_helper). With one log, a worker instead
+ * models whole chunks ahead of the pass with a speculative model
+ * (spec_chunk), which the pass stitches onto the real one (docs/split.md).
+ * The store is byte for byte the same for any number of jobs
+ * (docs/performance.md, "Parallel ingest and scale"). */
 #include "nr_ingest.h"
 
 #include <inttypes.h>
@@ -29,6 +31,7 @@
 #include "nr_store.h"
 #include "nr_strtab.h"
 #include "procmodel.h"
+#include "spec_chunk.h"
 #include "runfind.h"
 #include "strace_line.h"
 #include "hook.h"
@@ -94,6 +97,8 @@ typedef struct ingest {
     uint64_t unmatched_resumed;
     nr_hook *hook;
     nr_manifest manifest;
+    nr_spec_pool *pool;     /* speculative models of chunks (workers, one log) */
+    int text_remote;        /* a worker reads the chunks: their text is in its core's cache */
 } ingest;
 
 /* ---- timestamps -------------------------------------------------------- */
@@ -159,30 +164,16 @@ static int at_unterminated_line(const stream *s)
 
 static const char *skip_reason(const stream *s, const nr_sline *sl)
 {
-    switch (sl->kind) {
-    case NR_SL_NOTICE: return "notice";
-    case NR_SL_SUMMARY: return "summary_table";
-    case NR_SL_CONTINUATION: return "continuation";
-    default: break;
-    }
-    if (at_unterminated_line(s))
-        return "truncated_last_line";
-    return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
+    return nr_skip_reason(sl, at_unterminated_line(s));
 }
 
-/* Clock sanity within one log: strace stamps lines as it prints them, so a
- * stamp more than CLOCK_SLACK_NS before the previous one, or more than
- * CLOCK_JUMP_NS after it, means the clock was set (NTP step, VM resume) or the
- * log was spliced. The events keep their stamps; the lines are counted. */
-enum { CLOCK_SLACK_NS = 1000000 };
-#define CLOCK_JUMP_NS (3600LL * 1000000000LL)
-
+/* Clock sanity within one log (nr_clock_step_reason): the events keep their
+ * stamps; the lines are counted. */
 static int check_clock(ingest *in, stream *s, int64_t prev_ts, nr_error *err)
 {
     if (prev_ts < 0 || s->ts < 0 || s->first_form == NR_TS_RELATIVE)
         return 0;
-    const char *reason = s->ts < prev_ts - CLOCK_SLACK_NS ? "clock_backwards"
-                         : s->ts > prev_ts + CLOCK_JUMP_NS ? "clock_jump" : NULL;
+    const char *reason = nr_clock_step_reason(prev_ts, s->ts);
     if (reason && nr_diag_add(in->diag, reason, s->where.file, s->where.line, s->where.text, s->where.len) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
@@ -287,6 +278,123 @@ static inline __attribute__((always_inline)) void prefetch_lexed_line(const stre
         __builtin_prefetch(t + pl->len - 1);
 }
 
+/* ---- speculation -------------------------------------------------------- */
+
+static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err);
+
+static int speculate_chunks; /* nr__ingest_speculate */
+
+/* Chunks of one log that a worker models ahead of the pass: 512 kB was
+ * faster than 256 kB and 1 MB (a model and a stitch per chunk against the
+ * text staying in the core's cache; docs/performance.md, session 15). */
+#define SPLIT_CHUNK_BYTES ((size_t)512 << 10)
+
+void nr__ingest_speculate(int on) { speculate_chunks = on != 0; }
+
+/* Whether a chunk of s may be stitched (speculated on, with jobs == 1):
+ * one log (no merge by time), -ttt stamps, and an event already fed (the
+ * time base is set). */
+static int can_stitch(const ingest *in, const stream *s)
+{
+    return in->nstreams == 1 && s->seen_event && s->first_form == NR_TS_UNIX && in->time_base == NR_TS_UNIX;
+}
+
+/* The stitched chunk's lines as the real pass would have counted them. */
+static int spec_take_counts(ingest *in, stream *s, nr_spec_chunk *c, nr_error *err)
+{
+    if (c->first_ts >= 0) {
+        const nr_par_line *pl = &s->chunk.lines[c->first_event_line];
+        s->where.line = s->chunk.first_line_no + c->first_event_line;
+        s->where.text = s->chunk.text + pl->off;
+        s->where.len = pl->len;
+        s->ts = c->first_ts;
+        NR_TRY(check_clock(in, s, s->last_ts, err));
+        s->ts = s->last_ts = c->last_ts;
+    }
+    if (nr_diag_merge(in->diag, c->diag) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    s->skipped += c->skipped;
+    in->stats.lines_skipped += c->skipped;
+    s->parsed += c->parsed;
+    in->stats.lines_parsed += c->parsed;
+    in->has_durations |= c->has_durations;
+    in->saw_event |= c->parsed > 0;
+    return 0;
+}
+
+/* Emits the stitched chunk's events in the real model's terms. */
+static int spec_emit(ingest *in, nr_spec_chunk *c, nr_pm_stitch *st, nr_error *err)
+{
+    for (size_t i = 0; i < c->nevents; i++) {
+        if (i + 4 < c->nevents) { /* written on the worker's core: their lines come from there */
+            const char *next = (const char *)&c->events[i + 4];
+            __builtin_prefetch(next);
+            __builtin_prefetch(next + 64);
+            __builtin_prefetch(next + 128);
+        }
+        nr_pm_event *ev = nr_spec_chunk_event(c, i);
+        nr_pm_stitch_event(st, ev);
+        NR_TRY(emit_event(in, ev, err));
+    }
+    return 0;
+}
+
+/* A quarter of the workers' chunks refused (once 8 are): the speculation
+ * costs the workers more than it saves the pass, and the pass's lines are
+ * cheaper lexed by them. */
+static int too_many_refused(const nr_ingest_stats *st)
+{
+    return st->chunks_refused >= 8 && st->chunks_refused * 4 >= st->chunks_stitched + st->chunks_refused;
+}
+
+/* Stitches c, the speculative model of the current chunk of s, onto the
+ * real model: 1 when the chunk is done, 0 when the speculation did not hold
+ * (nothing changed: the caller feeds the chunk line by line). */
+static int stitch_chunk(ingest *in, stream *s, nr_spec_chunk *c, nr_error *err)
+{
+    const char *why = NULL;
+    nr_pm_stitch *st = NULL;
+    int rc = c->refused || !can_stitch(in, s) ? 1 : nr_pm_stitch_begin(in->pm, c->pm, &st, &why, err);
+    if (rc == 0)
+        rc = spec_take_counts(in, s, c, err);
+    if (rc == 0)
+        rc = spec_emit(in, c, st, err);
+    nr_pm_stitch_end(st);
+    in->stats.chunks_stitched += rc == 0;
+    in->stats.chunks_refused += rc == 1;
+    if (rc == 1 && in->par && too_many_refused(&in->stats))
+        nr_par_lex_stop_work(in->par); /* the log is one the workers' models cannot take: they lex for the pass */
+    return rc < 0 ? rc : rc == 0;
+}
+
+/* The current chunk of s, when it is one a speculative model may take:
+ * stitched (1), or not (0: fed line by line); with jobs == 1 in tests
+ * (nr__ingest_speculate), speculated on here first. */
+static int take_chunk(ingest *in, stream *s, nr_error *err)
+{
+    nr_spec_chunk *c = s->chunk.spec;
+    s->chunk.spec = NULL;
+    if (!c && speculate_chunks && can_stitch(in, s) &&
+        !(c = nr_spec_chunk_run(in->pool, s->where.file, s->log->pid, &s->chunk)))
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    int rc = c ? stitch_chunk(in, s, c, err) : 0;
+    nr_spec_chunk_free(in->pool, c);
+    return rc;
+}
+
+/* par_lex's chunk work (workers, jobs > 1): a speculative model of the chunk. */
+static void *speculate_work(void *ctx, const nr_par_chunk_view *v)
+{
+    ingest *in = ctx;
+    return nr_spec_chunk_run(in->pool, in->streams[0].where.file, in->streams[0].log->pid, v);
+}
+
+static void drop_work(void *ctx, void *result)
+{
+    ingest *in = ctx;
+    nr_spec_chunk_free(in->pool, result);
+}
+
 /* Reads lines of s until the next event line (left in s->sl) or the end;
  * other lines are counted (and skipped ones diagnosed) on the way. Inlined
  * with stream_feed into the loops that call them per line: one function per
@@ -308,11 +416,18 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
             s->lines += s->chunk.n; /* counted here, not line by line */
             in->stats.lines_read += s->chunk.n;
             report_progress(in);
+            if (s->chunk.spec || speculate_chunks) {
+                int done = take_chunk(in, s, err);
+                if (done < 0)
+                    return done;
+                if (done)
+                    s->next_line = s->chunk.n;
+            }
             continue;
         }
         if (s->look_ahead)
             prefetch_paths(in, s, s->next_line);
-        if (s->chunk.lexed)
+        if (s->chunk.lexed || in->text_remote)
             prefetch_lexed_line(s, s->next_line);
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
         nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed);
@@ -330,9 +445,9 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
             s->ts = s->last_ts = s->sl->ts_ns; /* -ttt, normalize_ts's first case, inline */
         else
             s->ts = normalize_ts(s, s->sl);
-        /* check_clock only when the step is outside [-CLOCK_SLACK_NS,
-         * CLOCK_JUMP_NS] (one unsigned compare; it tests the rest) */
-        if ((uint64_t)s->ts - (uint64_t)prev_ts + CLOCK_SLACK_NS > (uint64_t)CLOCK_SLACK_NS + CLOCK_JUMP_NS)
+        /* check_clock only when the step is outside [-NR_CLOCK_SLACK_NS,
+         * NR_CLOCK_JUMP_NS] (one unsigned compare; it tests the rest) */
+        if ((uint64_t)s->ts - (uint64_t)prev_ts + NR_CLOCK_SLACK_NS > (uint64_t)NR_CLOCK_SLACK_NS + NR_CLOCK_JUMP_NS)
             NR_TRY(check_clock(in, s, prev_ts, err));
         if (s->sl->dur_ns >= 0)
             in->has_durations = 1;
@@ -845,8 +960,17 @@ static int open_streams(ingest *in, nr_error *err)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     for (size_t i = 0; i < in->nstreams; i++)
         srcs[i] = in->streams[i].src;
-    int rc = nr_par_lex_create(srcs, in->nstreams, effective_jobs(in), &in->par, err);
+    /* one log: the workers model chunks ahead of the pass, which stitches
+       them (speculate, stitch_chunk) */
+    if (!(in->pool = nr_spec_pool_create())) {
+        free(srcs);
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    nr_par_lex_chunk_work work = {speculate_work, drop_work, in, SPLIT_CHUNK_BYTES};
+    int split = in->nstreams == 1;
+    int rc = nr_par_lex_create_working(srcs, in->nstreams, effective_jobs(in), split ? &work : NULL, &in->par, err);
     free(srcs);
+    in->text_remote = rc == 0 && nr_par_lex_workers(in->par) > 0;
     return rc;
 }
 
@@ -991,8 +1115,10 @@ static int finish_store(ingest *in, nr_error *err)
 /* Joins par_lex's threads: the logs are the caller's alone after this. */
 static void stop_readers(ingest *in)
 {
-    nr_par_lex_destroy(in->par);
+    nr_par_lex_destroy(in->par); /* gives the chunks' models back to the pool */
     in->par = NULL;
+    nr_spec_pool_destroy(in->pool);
+    in->pool = NULL;
     nr_par_write_destroy(in->events_out);
     in->events_out = NULL;
 }

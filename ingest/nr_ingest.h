@@ -32,6 +32,8 @@ typedef struct nr_ingest_stats {
     uint64_t files;
     uint64_t processes;
     uint64_t unfinished_never_resumed;
+    uint64_t chunks_stitched; /* chunks of a log modelled ahead by a worker and stitched on */
+    uint64_t chunks_refused;  /* ... whose speculation did not hold: modelled again in order */
 } nr_ingest_stats;
 
 /* Ingests input (a run directory or a single log file) into the store at
@@ -44,5 +46,11 @@ int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts 
  * once a log names 32768 files) runs from the first chunk, so that small
  * inputs reach it; 0 restores the threshold. Set before an ingest starts. */
 void nr__ingest_path_ahead_always(int on);
+
+/* Tests: with on, each chunk of a single -ttt log after the first event is
+ * fed to a speculative model and stitched onto the real one (falling back
+ * to the real model when the speculation does not hold), as the threads of
+ * a byte-range split will: the store must not change. */
+void nr__ingest_speculate(int on);
 
 #endif

@@ -46,6 +46,9 @@ typedef struct par_chunk {
     int is_last;        /* no chunk of this log follows */
     int rc;             /* a read error met while filling this chunk */
     nr_error err;
+    void *spec;         /* the chunk work's result (nr_par_lex_chunk_work), owned until consumed */
+    uint64_t seq;       /* 0, 1, 2, ... in the log */
+    int workers;        /* with chunk work: a worker read it (and works on it) */
 } par_chunk;
 
 typedef struct par_log {
@@ -58,6 +61,7 @@ typedef struct par_log {
     uint64_t line_no;   /* lines read so far (reader) */
     uint64_t hash;      /* the log's fingerprint, set with its last chunk (reader) */
     uint64_t bytes_in_seen;
+    uint64_t read_seq;  /* chunks read (or being read) so far */
 } par_log;
 
 struct nr_par_lex {
@@ -74,6 +78,7 @@ struct nr_par_lex {
     int (*side_run)(void *ctx); /* side work, NULL = none */
     void *side_ctx;
     uint64_t side_posted;       /* nr_par_lex_wake calls so far */
+    nr_par_lex_chunk_work work; /* whole-chunk work instead of the lex; run NULL = none */
 };
 
 /* Tests' chunk size (0 = the budget's); set before any ingest starts. */
@@ -417,12 +422,14 @@ static int can_read(const nr_par_lex *p, const par_log *g)
 }
 
 /* Reads the next chunk of g: called and returns with the lock held. */
-static void do_read(nr_par_lex *p, par_log *g)
+static par_chunk *do_read(nr_par_lex *p, par_log *g)
 {
     par_chunk *c = &g->ring[(g->head + g->count) % p->depth];
     g->count++;
     g->reading = 1;
     c->state = SLOT_READING;
+    c->seq = g->read_seq++;
+    c->workers = 0;
     pthread_mutex_unlock(&p->mu);
     read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
@@ -432,6 +439,22 @@ static void do_read(nr_par_lex *p, par_log *g)
     g->reading = 0;
     g->read_done = c->is_last;
     c->state = SLOT_READ;
+    pthread_cond_broadcast(&p->cv);
+    return c;
+}
+
+/* Runs the chunk work on c (state SLOT_READ) instead of lexing it: called
+ * and returns with the lock held. */
+static void do_chunk_work(nr_par_lex *p, par_chunk *c)
+{
+    void *(*run)(void *, const nr_par_chunk_view *) = p->work.run; /* nr_par_lex_stop_work may clear it */
+    c->state = SLOT_LEXING;
+    pthread_mutex_unlock(&p->mu);
+    nr_par_chunk_view v = {c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated, 0, NULL};
+    void *r = c->rc < 0 || !run ? NULL : run(p->work.ctx, &v);
+    pthread_mutex_lock(&p->mu);
+    c->spec = r;
+    c->state = SLOT_LEXED;
     pthread_cond_broadcast(&p->cv);
 }
 
@@ -477,21 +500,86 @@ static par_log *find_read_work(nr_par_lex *p)
     return best;
 }
 
+/* With chunk work (one log), each chunk is read by the thread that takes
+ * it, shortly before it does, so that its text is in that core's cache
+ * (read by another thread and left in the ring, the caller's lines cost it
+ * twice as much). Reading stays in order. The caller keeps one chunk of its
+ * own read ahead; a worker reads and works on the next chunk while it does,
+ * so it has the caller's whole chunk of time before the caller needs its
+ * result. The one that runs ahead takes more of the chunks. */
+/* Chunks a worker may have read and be working on past the caller's read
+ * ahead: 2 was faster than 1 and 3 (1 GB and 4 GB logs, 2 cores). */
+#define WORK_AHEAD_MAX 2
+
+static int caller_has_ahead(const nr_par_lex *p, const par_log *g)
+{
+    for (size_t k = 1; k < g->count; k++) {
+        const par_chunk *c = &g->ring[(g->head + k) % p->depth];
+        if (!c->workers && c->state == SLOT_READ)
+            return 1;
+    }
+    return 0;
+}
+
+static size_t workers_ahead(const nr_par_lex *p, const par_log *g)
+{
+    size_t n = 0;
+    for (size_t k = 1; k < g->count; k++)
+        n += g->ring[(g->head + k) % p->depth].workers;
+    return n;
+}
+
+static int worker_may_read(const nr_par_lex *p, const par_log *g)
+{
+    return can_read(p, g) && g->count >= 1 && caller_has_ahead(p, g) && workers_ahead(p, g) < WORK_AHEAD_MAX;
+}
+
+/* Runs the side work once per nr_par_lex_wake since *seen: 1 when it did
+ * (called and returns with the lock held). */
+static int run_posted_side_work(nr_par_lex *p, uint64_t *seen)
+{
+    if (!p->side_run || *seen == p->side_posted)
+        return 0;
+    *seen = p->side_posted;
+    int (*run)(void *) = p->side_run;
+    void *ctx = p->side_ctx;
+    pthread_mutex_unlock(&p->mu);
+    run(ctx);
+    pthread_mutex_lock(&p->mu);
+    return 1;
+}
+
+/* Returns with the lock released, when p stops or its chunk work does. */
+static void work_main(nr_par_lex *p, uint64_t *side_seen_io)
+{
+    uint64_t side_seen = *side_seen_io;
+    par_log *g = &p->logs[0];
+    pthread_mutex_lock(&p->mu);
+    while (!p->stop && p->work.run) {
+        if (worker_may_read(p, g)) {
+            par_chunk *c = do_read(p, g);
+            c->workers = 1;
+            do_chunk_work(p, c);
+            continue;
+        }
+        if (run_posted_side_work(p, &side_seen))
+            continue;
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    *side_seen_io = side_seen;
+}
+
 static void *worker_main(void *arg)
 {
     nr_par_lex *p = arg;
     uint64_t side_seen = 0;
+    if (p->work.run)
+        work_main(p, &side_seen);
     pthread_mutex_lock(&p->mu);
     while (!p->stop) {
-        if (p->side_run && side_seen != p->side_posted) {
-            side_seen = p->side_posted;
-            int (*run)(void *) = p->side_run;
-            void *ctx = p->side_ctx;
-            pthread_mutex_unlock(&p->mu);
-            run(ctx);
-            pthread_mutex_lock(&p->mu);
+        if (run_posted_side_work(p, &side_seen))
             continue;
-        }
         par_chunk *c = find_lex_work(p);
         if (c) {
             do_lex(p, c);
@@ -532,19 +620,32 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
             /* a chunk no worker has lexed: its lines are lexed as they are
                read (nr_par_lex_line), not packed first */
             c->state = SLOT_CONSUMING;
+            if (p->work.run && p->nthreads > 0 && !caller_has_ahead(p, g) && can_read(p, g))
+                do_read(p, g); /* the caller's next, so that a worker may read the one after */
             pthread_mutex_unlock(&p->mu);
             if (c->rc < 0) {
                 *err = c->err;
                 return c->rc;
             }
             *view = (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated,
-                                        c->lexed};
+                                        c->lexed, c->spec};
+            c->spec = NULL;
             return 1;
         }
-        if (!c && can_read(p, g))
+        if (!c && can_read(p, g)) {
             do_read(p, g);
-        else
+        } else if (p->work.run && p->side_run) {
+            /* waiting for a worker's chunk: the side work meanwhile */
+            int (*run)(void *) = p->side_run;
+            void *ctx = p->side_ctx;
+            pthread_mutex_unlock(&p->mu);
+            int did = run(ctx);
+            pthread_mutex_lock(&p->mu);
+            if (!did && !(g->count && (g->ring[g->head].state == SLOT_LEXED || g->ring[g->head].state == SLOT_READ)))
+                pthread_cond_wait(&p->cv, &p->mu);
+        } else {
             pthread_cond_wait(&p->cv, &p->mu);
+        }
     }
 }
 
@@ -574,6 +675,14 @@ void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx)
     pthread_mutex_unlock(&p->mu);
 }
 
+void nr_par_lex_stop_work(nr_par_lex *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->work.run = NULL; /* results in flight stay: drop still frees them */
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
 void nr_par_lex_wake(nr_par_lex *p)
 {
     if (!p)
@@ -596,6 +705,12 @@ static int jobs_or_cores(int jobs)
 
 int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err)
 {
+    return nr_par_lex_create_working(srcs, n, jobs, NULL, out, err);
+}
+
+int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_chunk_work *work,
+                              nr_par_lex **out, nr_error *err)
+{
     *out = NULL;
     nr_par_lex *p = calloc(1, sizeof *p);
     if (!p)
@@ -614,6 +729,11 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
     size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : chunk_max;
     p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
+    if (work && workers > 0) {
+        p->work = *work;
+        p->chunk_bytes = work->chunk_bytes;
+        p->depth = 6; /* one chunk being taken by each side, one read ahead by each */
+    }
     if (chunk_bytes_for_tests)
         p->chunk_bytes = chunk_bytes_for_tests;
     p->nlogs = n;
@@ -654,6 +774,8 @@ void nr_par_lex_destroy(nr_par_lex *p)
         for (size_t k = 0; p->logs[i].ring && k < p->depth; k++) {
             free(p->logs[i].ring[k].buf);
             free(p->logs[i].ring[k].lines);
+            if (p->logs[i].ring[k].spec)
+                p->work.drop(p->work.ctx, p->logs[i].ring[k].spec);
         }
         free(p->logs[i].ring);
     }

@@ -30,7 +30,12 @@
  * lexing or consuming), so no data is shared without the lock. The workers
  * also run the side work given to them (nr_par_lex_set_side_work: with
  * jobs == 2 the caller and one worker share all the work, and no third
- * thread competes for two cores). */
+ * thread competes for two cores).
+ *
+ * With chunk work (nr_par_lex_create_working, one log), workers do not lex
+ * for the caller: each chunk is read by the thread that takes it, and a
+ * worker runs the work (a speculative model: docs/split.md) on the chunks
+ * it reads, which the caller gets with their result. */
 #ifndef PAR_LEX_H
 #define PAR_LEX_H
 
@@ -70,7 +75,21 @@ typedef struct nr_par_chunk_view {
     uint64_t first_line_no;  /* 1-based number of lines[0] in its log */
     int last_unterminated;   /* lines[n - 1] is a last line without newline */
     int lexed;               /* the lines hold their packed nr_sline (else only cut) */
+    void *spec;              /* what the chunk work made of the chunk (now the caller's), or NULL */
 } nr_par_chunk_view;
+
+/* Work on whole chunks that the workers do instead of lexing them (a
+ * speculative model of the chunk, procmodel.h): run(ctx, view) on a read
+ * chunk the caller has not reached yet, the newest first, on a worker's
+ * thread; its result comes with the chunk (nr_par_chunk_view.spec). The
+ * caller does the chunks it reaches first itself. drop(ctx, result) frees
+ * the results of chunks never consumed. */
+typedef struct nr_par_lex_chunk_work {
+    void *(*run)(void *ctx, const nr_par_chunk_view *v);
+    void (*drop)(void *ctx, void *result);
+    void *ctx;               /* borrowed until nr_par_lex_destroy */
+    size_t chunk_bytes;      /* the chunk size for such work */
+} nr_par_lex_chunk_work;
 
 /* Unpacks a packed line (NR__PAR_PACKED) whose text is line. */
 void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out);
@@ -92,6 +111,10 @@ static inline void nr_par_lex_line(const nr_par_chunk_view *v, size_t i, nr_slin
  * all (the caller's included; 0 = all cores). Returns 0 and *out, or
  * NR_E_NOMEM / NR_E_IO. */
 int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err);
+/* The same, with the workers doing work (copied; NULL = none) on whole
+ * chunks instead of lexing them when there are workers. */
+int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_chunk_work *work,
+                              nr_par_lex **out, nr_error *err);
 /* Stops and joins the threads, frees every chunk. Accepts NULL. */
 void nr_par_lex_destroy(nr_par_lex *p);
 
@@ -114,6 +137,9 @@ int nr_par_lex_workers(const nr_par_lex *p);
  * once, after each nr_par_lex_wake, before any reading or lexing. ctx is
  * borrowed until nr_par_lex_destroy. */
 void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx);
+/* Ends the chunk work: from now on the workers read ahead and lex as
+ * without it (results already made still come with their chunks). */
+void nr_par_lex_stop_work(nr_par_lex *p);
 /* Tells the workers that side work is ready. Accepts NULL. */
 void nr_par_lex_wake(nr_par_lex *p);
 

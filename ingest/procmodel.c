@@ -345,6 +345,7 @@ typedef struct ofd {        /* open file description */
     uint8_t annot_plain;    /* annot has no byte that makes the lexer's angle scan stop early (fd_text_quick) */
     char *annot;            /* last -y annotation seen (escaped bytes), cache for file_id */
     uint32_t annot_len, annot_cap;
+    uint32_t ghost;         /* speculative: 1 + index in pm->ghosts of the fd this stands for; 0 none */
 } ofd;
 
 typedef struct fd_slot {
@@ -367,6 +368,7 @@ typedef struct fdtab {
 typedef struct fsinfo {
     uint32_t refs;
     char *cwd;              /* "" = unknown; relative when the start was unknown */
+    int cwd_set;            /* speculative: cwd was learned from the segment's lines */
 } fsinfo;
 
 enum task_origin { ORIGIN_ROOT, ORIGIN_CLONE, ORIGIN_EARLY_CHILD };
@@ -374,6 +376,7 @@ enum task_origin { ORIGIN_ROOT, ORIGIN_CLONE, ORIGIN_EARLY_CHILD };
 typedef struct task {
     int64_t tid, pid, ppid;
     uint8_t is_thread, exited, origin;
+    uint8_t spec_unfinished;  /* speculative: an <unfinished ...> line of the task was fed */
     fdtab *fds;
     fsinfo *fs;
     int64_t first_ts, last_ts;
@@ -468,7 +471,43 @@ struct nr_pm {
     nr_buf resolved, scratch, joined;
     nr_pm_counts counts;
     int finished;
+
+    /* speculation (cfg.speculative): see "speculation" below */
+    const char *refused;      /* why the segment cannot be speculated on; NULL while it can */
+    int bare_before_annot;    /* an fd printed bare before the segment's first -y annotation */
+    struct spec_ghost *ghosts;
+    size_t nghosts, ghosts_cap;
+    uint8_t *kind0;           /* by local file id: the kind it was interned with */
+    size_t kind0_cap;
+    uint8_t *kind_used;       /* by local file id: an offset was computed through a regular fd of it */
+    size_t kind_used_cap;
+    uint32_t adv_ghost;       /* the ghost the event being built refers to (emit_event takes it) */
+    uint8_t adv_bits;         /* NR_PM_GHOST_* of adv_ghost */
+    int64_t adv_seek;         /* with NR_PM_GHOST_SEEK: the offset it was moved to */
+    struct ghost_op *ghost_ops; /* the moves of ghosts' offsets, in order (the stitch replays them) */
+    size_t nghost_ops, ghost_ops_cap, ghost_op_next; /* ... next: nr_pm_stitch_event's cursor */
 };
+
+/* A speculative model's stand-in for an fd of a task that it did not see
+ * opened: the real fd table at the segment's start holds its truth. */
+typedef struct spec_ghost {
+    int64_t tid, fd;
+    int32_t ofd;
+    uint8_t annotated;        /* first_annot holds the first -y annotation applied to it */
+    uint8_t kind_at_annot;    /* the ofd's kind right after that */
+    uint8_t materialized;     /* looked up as the real model would create it (not only a look-up) */
+    uint8_t reannotated;      /* annotated again, with another annotation */
+    int64_t file_at_annot;    /* the local file of first_annot */
+    char *first_annot;
+    size_t first_annot_len;
+} spec_ghost;
+
+/* Sets the first reason a speculative model cannot go on. */
+static void spec_refuse(nr_pm *pm, const char *why)
+{
+    if (!pm->refused)
+        pm->refused = why;
+}
 
 /* The file totals live in blocks of 2 MB that never move: a block is added
  * as the file ids reach it, where one growing array would be copied to
@@ -487,7 +526,10 @@ static int file_blocks_reach(nr_pm *pm, int64_t id)
 {
     while ((size_t)id / FILES_PER_BLOCK >= pm->nfile_blocks) {
         NR_TRY(NR_GROW(pm->file_blocks, pm->file_blocks_cap, pm->nfile_blocks + 1));
-        if (!(pm->file_blocks[pm->nfile_blocks] = nr_alloc_dense(FILES_PER_BLOCK * sizeof(nr_pm_file))))
+        /* a speculative model's few files touch a few pages of a block:
+           not the whole huge page */
+        size_t bytes = FILES_PER_BLOCK * sizeof(nr_pm_file);
+        if (!(pm->file_blocks[pm->nfile_blocks] = pm->cfg.speculative ? malloc(bytes) : nr_alloc_dense(bytes)))
             return NR_E_NOMEM;
         pm->nfile_blocks++;
     }
@@ -527,10 +569,8 @@ int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err)
 static void fdtab_release(nr_pm *pm, fdtab *t);
 static void fs_release(fsinfo *fs);
 
-void nr_pm_destroy(nr_pm *pm)
+static void free_tasks(nr_pm *pm)
 {
-    if (!pm)
-        return;
     for (size_t i = 0; i < pm->ntasks; i++) {
         task *t = pm->tasks[i];
         fdtab_release(pm, t->fds);
@@ -539,6 +579,60 @@ void nr_pm_destroy(nr_pm *pm)
         free(t->pending_file);
         free(t);
     }
+    pm->ntasks = 0;
+}
+
+static void free_ghosts(nr_pm *pm)
+{
+    for (size_t i = 0; i < pm->nghosts; i++)
+        free(pm->ghosts[i].first_annot);
+    pm->nghosts = 0;
+}
+
+int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
+{
+    free_tasks(pm);
+    free_ghosts(pm);
+    if (pm->task_slots)
+        memset(pm->task_slots, 0, pm->task_nslots * sizeof *pm->task_slots);
+    memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
+    pm->pending_clones = pm->live_tasks = 0;
+    pm->last_unprefixed = pm->prev_task = NULL;
+    pm->root_pid = 0;
+    for (size_t i = 0; i < pm->nofds; i++) {
+        free(pm->ofds[i].annot);
+        pm->ofds[i].annot = NULL;
+    }
+    pm->nofds = pm->nfree = 0;
+    nr_strtab_reset(&pm->paths);
+    pm->nfiles = 0;
+    nr_strtab_reset(&pm->names);
+    pm->synthetic_serial = 0;
+    pm->where = NULL;
+    memset(&pm->counts, 0, sizeof pm->counts);
+    pm->counts.first_ts_ns = pm->counts.last_ts_ns = -1;
+    pm->finished = 0;
+    pm->refused = NULL;
+    pm->bare_before_annot = 0;
+    pm->adv_ghost = 0;
+    pm->adv_bits = 0;
+    pm->nghost_ops = pm->ghost_op_next = 0;
+    pm->cfg = *cfg;
+    if (strcmp(pm->start_cwd, cfg->start_cwd ? cfg->start_cwd : "") != 0) {
+        free(pm->start_cwd);
+        if (!(pm->start_cwd = strdup(cfg->start_cwd ? cfg->start_cwd : "")))
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    if (nr_strtab_intern(&pm->names, "", 0) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
+void nr_pm_destroy(nr_pm *pm)
+{
+    if (!pm)
+        return;
+    free_tasks(pm);
     free(pm->tasks);
     free(pm->task_slots);
     for (size_t i = 0; i < pm->nofds; i++)
@@ -550,6 +644,11 @@ void nr_pm_destroy(nr_pm *pm)
     for (size_t b = 0; b < pm->nfile_blocks; b++)
         free(pm->file_blocks[b]);
     free(pm->file_blocks);
+    free_ghosts(pm);
+    free(pm->ghosts);
+    free(pm->kind0);
+    free(pm->kind_used);
+    free(pm->ghost_ops);
     nr_buf_fini(&pm->resolved);
     nr_buf_fini(&pm->scratch);
     nr_buf_fini(&pm->joined);
@@ -595,6 +694,18 @@ void nr_pm_prefetch_path_file(const nr_pm *pm, uint64_t hash)
         __builtin_prefetch(file_at(pm, id));
 }
 
+/* Records the kind local file id was interned with (the stitch checks the
+ * real file had the same, so that every kind change in the segment does
+ * to both what it did to one). */
+static int spec_note_kind0(nr_pm *pm, int64_t id, int kind)
+{
+    NR_TRY(NR_GROW(pm->kind0, pm->kind0_cap, (size_t)id + 1));
+    NR_TRY(NR_GROW(pm->kind_used, pm->kind_used_cap, (size_t)id + 1));
+    pm->kind0[id] = (uint8_t)kind;
+    pm->kind_used[id] = 0;
+    return 0;
+}
+
 /* file_intern with h = nr_hash_bytes(path, n). */
 static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kind, uint64_t h)
 {
@@ -615,7 +726,11 @@ static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kin
     int path_kind = kind_of_path(path, n);
     f->kind = (kind != NR_KIND_UNKNOWN && path_kind == NR_KIND_REGULAR) ? kind : path_kind;
     f->first_ts_ns = f->last_ts_ns = -1;
+    if (pm->cfg.speculative && spec_note_kind0(pm, id, f->kind) < 0)
+        return NR_E_NOMEM;
     if (n == 0 || (path[0] != '/' && path_kind == NR_KIND_REGULAR)) {
+        if (pm->cfg.speculative)
+            spec_refuse(pm, "a relative path");
         pm->counts.relative_paths++;
         if (pm->cfg.diag)
             nr_diag_add(pm->cfg.diag, "relative_path", NULL, 0, path, n);
@@ -631,6 +746,8 @@ static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
 /* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity. */
 static int64_t file_synthetic(nr_pm *pm, int kind)
 {
+    if (pm->cfg.speculative)
+        spec_refuse(pm, "an fd without -y annotation (its name numbers all such fds)");
     char name[64];
     const char *prefix = kind == NR_KIND_PIPE ? "pipe" : kind == NR_KIND_SOCKET ? "socket" : "anon_inode";
     int n = snprintf(name, sizeof name, "%s:[#%llu]", prefix, (unsigned long long)++pm->synthetic_serial);
@@ -787,6 +904,7 @@ static int32_t ofd_new(nr_pm *pm, int64_t file_id, int kind)
     o->offset_guessed = 0;
     o->in_use = 1;
     o->annot_len = 0;
+    o->ghost = 0;
     return idx;
 }
 
@@ -936,7 +1054,31 @@ static inline int32_t fdtab_get(const fdtab *t, int64_t fd)
     return s >= 0 ? t->high[s].ofd : -1;
 }
 
+/* Speculative fd tables mark in the cloexec byte each fd the segment
+ * closed or installed: its entry no longer stands for the real one. */
+#define SPEC_TOUCHED 2u
+
+static void spec_touch(nr_pm *pm, fdtab *t, int64_t fd)
+{
+    if (fd < 0 || fd > INT32_MAX)
+        return;
+    if (fd >= DENSE_FD_LIMIT || fdtab_reserve(t, (size_t)fd) < 0) {
+        spec_refuse(pm, "an fd beyond the dense table");
+        return;
+    }
+    t->cloexec[fd] |= SPEC_TOUCHED;
+}
+
+static void fdtab_close_fd(nr_pm *pm, fdtab *t, int64_t fd);
+
 static void fdtab_close(nr_pm *pm, fdtab *t, int64_t fd)
+{
+    fdtab_close_fd(pm, t, fd);
+    if (pm->cfg.speculative)
+        spec_touch(pm, t, fd);
+}
+
+static void fdtab_close_fd(nr_pm *pm, fdtab *t, int64_t fd)
 {
     if (fd >= 0 && (size_t)fd < t->cap) {
         if (t->ofd[fd] < 0)
@@ -989,6 +1131,8 @@ static int fdtab_install(nr_pm *pm, fdtab *t, int64_t fd, int32_t idx, int cloex
     }
     fdtab_close(pm, t, fd);
     if (fd >= DENSE_FD_LIMIT) {
+        if (pm->cfg.speculative)
+            spec_refuse(pm, "an fd beyond the dense table");
         int rc = high_add(t, fd, idx, cloexec);
         if (rc < 0)
             ofd_unref(pm, idx);
@@ -996,7 +1140,7 @@ static int fdtab_install(nr_pm *pm, fdtab *t, int64_t fd, int32_t idx, int cloex
     }
     NR_TRY(fdtab_reserve(t, (size_t)fd));
     t->ofd[fd] = idx;
-    t->cloexec[fd] = (uint8_t)(cloexec != 0);
+    t->cloexec[fd] = (uint8_t)((cloexec != 0) | (pm->cfg.speculative ? SPEC_TOUCHED : 0));
     return 0;
 }
 
@@ -1264,7 +1408,9 @@ static task *pending_clone_parent(nr_pm *pm)
 /* A task seen for the first time: the child of a pending clone, or a root. */
 static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
 {
-    task *parent = pending_clone_parent(pm);
+    if (pm->cfg.speculative && pm->pending_clones)
+        spec_refuse(pm, "a task seen while a clone is pending");
+    task *parent = pm->cfg.speculative ? NULL : pending_clone_parent(pm);
     task *t = task_add(pm, tid);
     if (!t) {
         nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
@@ -1285,7 +1431,7 @@ static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
     }
     t->origin = ORIGIN_ROOT;
     t->fds = fdtab_new();
-    t->fs = fs_new(pm->start_cwd);
+    t->fs = fs_new(pm->cfg.speculative ? "" : pm->start_cwd); /* a speculative task's cwd: unknown */
     if (!t->fds || !t->fs) {
         nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
         return NULL;
@@ -1314,6 +1460,27 @@ static task *task_for_unprefixed(nr_pm *pm, nr_error *err)
 
 /* ---- events ------------------------------------------------------------ */
 
+/* A move of a ghost's offset, as the segment made it (bits: ADVANCE by
+ * bytes, as a WRITE, or SEEK to at); the stitch puts the real offset it
+ * gives the event in offset and guessed. */
+typedef struct ghost_op {
+    uint32_t ghost;
+    uint8_t bits, guessed;
+    int64_t bytes, at, offset;
+} ghost_op;
+
+static void note_ghost_op(nr_pm *pm, const nr_pm_event *ev)
+{
+    if (pm->adv_bits & (NR_PM_GHOST_ADVANCE | NR_PM_GHOST_SEEK)) {
+        if (NR_GROW(pm->ghost_ops, pm->ghost_ops_cap, pm->nghost_ops + 1) < 0)
+            spec_refuse(pm, "out of memory");
+        else
+            pm->ghost_ops[pm->nghost_ops++] = (ghost_op){pm->adv_ghost, pm->adv_bits, 0, ev->bytes, pm->adv_seek, 0};
+    }
+    pm->adv_ghost = 0;
+    pm->adv_bits = 0;
+}
+
 /* Completes ev (the task's and the syscall's columns, result) and hands it
  * to the emit callback. */
 static inline __attribute__((always_inline)) int emit_event(nr_pm *pm, task *t, nr_pm_event *ev,
@@ -1326,6 +1493,11 @@ static inline __attribute__((always_inline)) int emit_event(nr_pm *pm, task *t, 
     ev->syscall_ref = info ? (uint16_t)(NR_SLINE_SYSCALL_FIRST + (size_t)(info - pm->syscall_table))
                            : NR_SLINE_SYSCALL_NONE;
     ev->result = result;
+    ev->ghost = pm->adv_ghost;
+    ev->ghost_bits = pm->adv_bits;
+    ev->ghost_seek = pm->adv_seek;
+    if (pm->adv_bits) /* speculative models only */
+        note_ghost_op(pm, ev);
     t->events++;
     pm->counts.events++;
     if (ev->ts_ns >= 0) {
@@ -1342,12 +1514,46 @@ static int emit(nr_pm *pm, task *t, call *c, nr_error *err)
     return emit_event(pm, t, &c->ev, c->info, c->ok ? c->result : -1, err);
 }
 
+/* A speculative model's ghost for fd of t: an ofd that stands for what the
+ * real fd table holds at the segment's start (maybe nothing), made on the
+ * first look-up of an fd the segment has not closed or installed. Returns
+ * its index, -1 when fd was touched (the segment's own entry is the truth),
+ * or NR_E_NOMEM. */
+static int32_t spec_ghost_of(nr_pm *pm, task *t, int64_t fd, int create)
+{
+    if (fd >= DENSE_FD_LIMIT) {
+        spec_refuse(pm, "an fd beyond the dense table");
+        return -1;
+    }
+    if ((size_t)fd < t->fds->cap && (t->fds->cloexec[fd] & SPEC_TOUCHED))
+        return -1;
+    NR_TRY(NR_GROW(pm->ghosts, pm->ghosts_cap, pm->nghosts + 1));
+    int32_t idx = ofd_new(pm, -1, NR_KIND_UNKNOWN);
+    if (idx < 0)
+        return idx;
+    NR_TRY(fdtab_reserve(t->fds, (size_t)fd));
+    t->fds->ofd[fd] = idx; /* not touched: it is the real entry */
+    t->fds->cloexec[fd] = 0;
+    ofd *o = &pm->ofds[idx];
+    o->offset_guessed = 1;
+    o->ghost = (uint32_t)++pm->nghosts;
+    pm->ghosts[pm->nghosts - 1] = (spec_ghost){.tid = t->tid, .fd = fd, .ofd = idx, .materialized = (uint8_t)create};
+    return idx;
+}
+
 /* The ofd an fd refers to; created (offset unknown) when the fd was never
  * seen opened and `create` is set. -1 when none. */
 static int32_t ofd_of_fd(nr_pm *pm, task *t, int64_t fd, int create)
 {
     int32_t idx = fdtab_get(t->fds, fd);
-    if (idx >= 0 || !create || fd < 0 || fd > INT32_MAX)
+    if (idx >= 0) {
+        if (create && pm->ofds[idx].ghost)
+            pm->ghosts[pm->ofds[idx].ghost - 1].materialized = 1;
+        return idx;
+    }
+    if (pm->cfg.speculative && fd >= 0 && fd <= INT32_MAX && (idx = spec_ghost_of(pm, t, fd, create)) != -1)
+        return idx;
+    if (!create || fd < 0 || fd > INT32_MAX)
         return idx;
     idx = ofd_new(pm, -1, NR_KIND_UNKNOWN);
     if (idx < 0)
@@ -1393,6 +1599,18 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     if (id >= 0) {
         o->file_id = id;
         o->kind = (uint8_t)file_at(pm, id)->kind;
+    }
+    if (o->ghost && pm->ghosts[o->ghost - 1].annotated)
+        pm->ghosts[o->ghost - 1].reannotated = 1;
+    if (o->ghost && !pm->ghosts[o->ghost - 1].annotated) {
+        spec_ghost *g = &pm->ghosts[o->ghost - 1];
+        g->file_at_annot = o->file_id;
+        if (!(g->first_annot = malloc(annot.n ? annot.n : 1)))
+            return NR_E_NOMEM;
+        memcpy(g->first_annot, annot.p, annot.n);
+        g->first_annot_len = annot.n;
+        g->kind_at_annot = o->kind;
+        g->annotated = 1;
     }
     return 0;
 }
@@ -1524,6 +1742,8 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const 
     *fd_out = fd;
     if (fd < 0)
         return -1;
+    if (!annot.n && pm->cfg.speculative && pm->counts.annotated_fds == 0)
+        pm->bare_before_annot = 1; /* right only if the real model has seen no annotation either */
     if (!annot.n && pm->counts.annotated_fds > 0) {
         /* with -y strace annotates every open fd: one printed bare is not
          * open (e.g. -Z logs only failed calls, so the close is missing) */
@@ -1539,9 +1759,11 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const 
 static int64_t ofd_file(const nr_pm *pm, int32_t idx) { return idx >= 0 ? pm->ofds[idx].file_id : -1; }
 
 /* Offsets only mean something for regular files (and unknown kinds). */
-static int ofd_seekable(const nr_pm *pm, int32_t idx)
+static int ofd_seekable(nr_pm *pm, int32_t idx)
 {
     int kind = pm->ofds[idx].kind;
+    if (pm->cfg.speculative && kind == NR_KIND_REGULAR && pm->ofds[idx].file_id >= 0)
+        pm->kind_used[pm->ofds[idx].file_id] = 1; /* see known_directory */
     return kind == NR_KIND_REGULAR || kind == NR_KIND_UNKNOWN;
 }
 
@@ -1562,6 +1784,10 @@ static int64_t ofd_advance(nr_pm *pm, int32_t idx, int64_t bytes, int is_write, 
         *flags |= NR_EVF_OFFSET_GUESSED;
     if (bytes > 0)
         o->offset += bytes;
+    if (o->ghost) { /* the stitch replays the move on the real offset */
+        pm->adv_ghost = o->ghost;
+        pm->adv_bits |= NR_PM_GHOST_ADVANCE | (is_write ? NR_PM_GHOST_WRITE : 0);
+    }
     return at;
 }
 
@@ -1575,10 +1801,16 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
             int same = n >= 0 && strlen(cwd) == (size_t)n && memcmp(cwd, pm->decode, (size_t)n) == 0;
             if (n > 0 && pm->decode[0] == '/' && !same)
                 fs_set_cwd(t->fs, pm->decode, (size_t)n); /* out of memory: the old cwd stays */
+            if (n > 0 && pm->decode[0] == '/')
+                t->fs->cwd_set = 1;
         }
+        if (pm->cfg.speculative && !t->fs->cwd_set)
+            spec_refuse(pm, "a path relative to a cwd not yet seen in the segment");
         return t->fs->cwd;
     }
     int32_t idx = ofd_of_fd(pm, t, dirfd, 0);
+    if (idx >= 0 && pm->ofds[idx].ghost && pm->ofds[idx].file_id < 0)
+        spec_refuse(pm, "a path relative to a dirfd not yet seen in the segment");
     if (idx < 0 && dirfd_annot.n) {
         idx = ofd_of_fd(pm, t, dirfd, 1);
         if (idx >= 0 && ofd_apply_annotation(pm, idx, dirfd_annot) < 0)
@@ -1660,7 +1892,12 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
     if (n < 0)
         return -1;
     if (n == 0 && dirfd != AT_FDCWD_VALUE) { /* AT_EMPTY_PATH: the dirfd itself */
-        *empty_path_file = ofd_file(pm, ofd_of_fd(pm, t, dirfd, 0));
+        int32_t idx = ofd_of_fd(pm, t, dirfd, 0);
+        *empty_path_file = ofd_file(pm, idx);
+        if (idx >= 0 && pm->ofds[idx].ghost && *empty_path_file < 0) {
+            pm->adv_ghost = pm->ofds[idx].ghost; /* the real fd's file, known at the stitch */
+            pm->adv_bits |= NR_PM_GHOST_FILE;
+        }
         return 1;
     }
     /* the decoded path lives in pm->decode, which base_dir may reuse: copy it */
@@ -2064,6 +2301,11 @@ static inline void ofd_seek_to(nr_pm *pm, int32_t idx, int64_t offset)
 {
     pm->ofds[idx].offset = offset;
     pm->ofds[idx].offset_guessed = 0;
+    if (pm->ofds[idx].ghost) {
+        pm->adv_ghost = pm->ofds[idx].ghost;
+        pm->adv_bits |= NR_PM_GHOST_SEEK;
+        pm->adv_seek = offset;
+    }
 }
 
 /* A close leaves fd in the table only when it failed with EBADF (it was
@@ -2083,6 +2325,21 @@ static inline int64_t replay_plain_call(nr_pm *pm, const nr_syscall_info *in, in
     if (file_id >= 0 && in->lists_dir && file_at(pm, file_id)->kind == NR_KIND_REGULAR)
         file_at(pm, file_id)->kind = NR_KIND_DIRECTORY;
     return ok && result > 0 && (in->op == NR_OP_READ || in->op == NR_OP_WRITE) ? result : 0;
+}
+
+/* The handlers a speculative model does not replay: each changes state it
+ * cannot name without the real model (fd tables shared or copied, cwd,
+ * close-on-exec flags, the process tree). */
+static void spec_check_handler(nr_pm *pm, const nr_syscall_info *in)
+{
+    switch (in->handler) {
+    case NR_H_CLOSE_RANGE: case NR_H_DUP: case NR_H_DUP2: case NR_H_FCNTL: case NR_H_SENDFILE:
+    case NR_H_COPY_RANGE: case NR_H_CLONE: case NR_H_FORK: case NR_H_EXECVE: case NR_H_CHDIR:
+    case NR_H_FCHDIR:
+        spec_refuse(pm, "a call that changes fd tables, cwd or tasks beyond the segment's own");
+        break;
+    default: break;
+    }
 }
 
 /* Replays one complete call and emits its event. */
@@ -2110,7 +2367,13 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             }
             ev->fd = fd;
             ev->file_id = ofd_file(pm, idx);
+            if (idx >= 0 && pm->ofds[idx].ghost && ev->file_id < 0) { /* a bare fd: the real one's file */
+                pm->adv_ghost = pm->ofds[idx].ghost;
+                pm->adv_bits |= NR_PM_GHOST_FILE;
+            }
         }
+        if (pm->cfg.speculative)
+            spec_check_handler(pm, in);
         switch (in->handler) {
         case NR_H_OPEN: rc = handle_open(pm, t, c, ev); break;
         case NR_H_CLOSE: replay_close(pm, t, c->ok, c->ev.errno_name, fd); break;
@@ -2165,6 +2428,8 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
                     rc = (int)file;
                 ev->file_id = file;
             }
+            if ((pm->adv_bits & NR_PM_GHOST_FILE) && in->lists_dir)
+                spec_refuse(pm, "a directory listed through an fd not yet seen in the segment");
             ev->bytes = replay_plain_call(pm, in, ev->file_id, c->ok, c->result);
             break;
         }
@@ -2457,6 +2722,18 @@ static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
     return 0;
 }
 
+/* Whether a speculative model stops at this line: once refused it reads no
+ * more (the segment goes to the real model); lines without a pid (stderr
+ * mode) and task ends refuse. */
+static int spec_refuses_line(nr_pm *pm, const nr_sline *sl, int64_t tid)
+{
+    if (!pm->refused && tid < 0)
+        spec_refuse(pm, "a line without pid (stderr mode)");
+    if (!pm->refused && (sl->kind == NR_SL_EXITED || sl->kind == NR_SL_KILLED))
+        spec_refuse(pm, "a task's end");
+    return pm->refused != NULL;
+}
+
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err)
 {
@@ -2468,6 +2745,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         return 0;
     }
     int64_t tid = sl->pid >= 0 ? sl->pid : file_pid;
+    if (pm->cfg.speculative && spec_refuses_line(pm, sl, tid))
+        return 0;
     task *t;
     if (tid >= 0) {
         t = task_find(pm, tid);
@@ -2502,8 +2781,15 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         fill_call(&c, info, sl->name, sl->args, sl, ts_ns);
         return handle_call(pm, t, &c, err);
     }
-    case NR_SL_UNFINISHED: return on_unfinished(pm, t, sl, ts_ns, where, err);
-    case NR_SL_RESUMED: return on_resumed(pm, t, sl, where, err);
+    case NR_SL_UNFINISHED:
+        t->spec_unfinished = 1;
+        return on_unfinished(pm, t, sl, ts_ns, where, err);
+    case NR_SL_RESUMED:
+        if (pm->cfg.speculative && !t->pending) {
+            spec_refuse(pm, "a <... resumed> whose call may be pending in the real model");
+            return 0;
+        }
+        return on_resumed(pm, t, sl, where, err);
     case NR_SL_SIGNAL:
         t->signals++;
         return 0;
@@ -2571,3 +2857,466 @@ int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid)
 }
 
 void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out) { *out = pm->counts; }
+
+/* ---- speculation --------------------------------------------------------- */
+
+const char *nr_pm_refused(const nr_pm *spec) { return spec->refused; }
+
+typedef struct nr_pm_stitch stitch;
+
+struct nr_pm_stitch {
+    nr_pm *pm;
+    nr_pm *spec;
+    int64_t *file_map;     /* spec's file id -> pm's */
+    uint8_t *dir_upgrade;  /* by spec's file id: a known_directory (its kind and its fds' are pm's) */
+    /* by ghost */
+    int32_t *target;       /* the real ofd it stands for, -1 none */
+    size_t *slot;          /* the ghost whose replay state it shares (one per real ofd) */
+    int64_t *off;          /* replay state (at the slot's index): the real offset, -1 unknown */
+    uint8_t *guessed, *append, *seekable;
+    int64_t *ghost_file;   /* the real fd's file at the segment's start; -1 none */
+};
+
+static void stitch_free(stitch *st)
+{
+    free(st->file_map);
+    free(st->dir_upgrade);
+    free(st->target);
+    free(st->slot);
+    free(st->off);
+    free(st->guessed);
+    free(st->append);
+    free(st->seekable);
+    free(st->ghost_file);
+}
+
+static int stitch_alloc(stitch *st, size_t nfiles, size_t nghosts)
+{
+    nfiles += !nfiles;
+    nghosts += !nghosts;
+    st->file_map = malloc(nfiles * sizeof *st->file_map);
+    st->dir_upgrade = malloc(nfiles);
+    st->target = malloc(nghosts * sizeof *st->target);
+    st->slot = malloc(nghosts * sizeof *st->slot);
+    st->off = malloc(nghosts * sizeof *st->off);
+    st->guessed = malloc(nghosts);
+    st->append = malloc(nghosts);
+    st->seekable = malloc(nghosts);
+    st->ghost_file = malloc(nghosts * sizeof *st->ghost_file);
+    return st->file_map && st->dir_upgrade && st->target && st->slot && st->off && st->guessed && st->append &&
+                   st->seekable && st->ghost_file
+               ? 0
+               : NR_E_NOMEM;
+}
+
+/* The live task of tid in pm (a line of an exited tid starts a new one). */
+static task *live_task(nr_pm *pm, int64_t tid)
+{
+    task *t = task_find(pm, tid);
+    return t && !t->exited ? t : NULL;
+}
+
+/* The real ofd a ghost stands for, or -1. */
+static int32_t ghost_target(nr_pm *pm, const spec_ghost *g)
+{
+    task *rt = live_task(pm, g->tid);
+    return rt ? fdtab_get(rt->fds, g->fd) : -1;
+}
+
+static int fdtab_has_touched(const fdtab *t)
+{
+    for (size_t fd = 0; fd < t->cap; fd++)
+        if (t->cloexec[fd] & SPEC_TOUCHED)
+            return 1;
+    return 0;
+}
+
+/* Tasks and their shared tables: each spec task is its own, so two that
+ * share a real fd table must not change it (one's open would be the
+ * other's fd), and two that share a real fs must not both set its cwd. */
+#define STITCH_TASKS_MAX 512
+
+static const char *check_tasks(nr_pm *pm, const nr_pm *spec)
+{
+    if (spec->ntasks > STITCH_TASKS_MAX)
+        return "more tasks in the segment than the stitch compares";
+    for (size_t i = 0; i < spec->ntasks; i++) {
+        const task *st = spec->tasks[i];
+        task *rt = live_task(pm, st->tid);
+        if (!rt && pm->pending_clones)
+            return "a new task while a clone is pending in the real model";
+        if (rt && st->spec_unfinished && rt->pending)
+            return "an <unfinished ...> of a task whose call is pending in the real model";
+        if (!rt)
+            continue;
+        int touched = fdtab_has_touched(st->fds);
+        for (size_t j = i + 1; j < spec->ntasks; j++) {
+            const task *su = spec->tasks[j];
+            task *ru = live_task(pm, su->tid);
+            if (ru && ru->fds == rt->fds && (touched || fdtab_has_touched(su->fds)))
+                return "two tasks that share an fd table, one changing it";
+            if (ru && ru->fs == rt->fs && st->fs->cwd_set && su->fs->cwd_set)
+                return "two tasks that share a cwd, both setting it";
+        }
+    }
+    return NULL;
+}
+
+/* Whether local file i is a directory pm knows as one that spec took for a
+ * regular file, without consequence: it computed no offset through an fd
+ * of it (seekability is the one thing the two kinds change), nor gave it a
+ * third kind. */
+static int known_directory(const nr_pm *pm, const nr_pm *spec, size_t i, int64_t g)
+{
+    int final_kind = file_at(spec, (int64_t)i)->kind;
+    return file_at(pm, g)->kind == NR_KIND_DIRECTORY && spec->kind0[i] == NR_KIND_REGULAR && !spec->kind_used[i] &&
+           (final_kind == NR_KIND_REGULAR || final_kind == NR_KIND_DIRECTORY);
+}
+
+/* Local files: a file pm knows must have had the kind spec interned it
+ * with (or be a known_directory). Fills st->file_map (new files get the ids they will be given). */
+static const char *check_files(nr_pm *pm, const nr_pm *spec, stitch *st)
+{
+    enum { AHEAD = 8 }; /* the look-ups' three cache misses overlap, as prefetch_paths does */
+    const struct nr_strtab_entry *local = spec->paths.entries;
+    const size_t n = spec->paths.count;
+    size_t next = pm->paths.count;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 2 * AHEAD < n)
+            nr_pm_prefetch_path_slot(pm, local[i + 2 * AHEAD].hash);
+        if (i + AHEAD < n)
+            nr_pm_prefetch_path_record(pm, local[i + AHEAD].hash);
+        if (i + AHEAD / 2 < n)
+            nr_pm_prefetch_path_file(pm, local[i + AHEAD / 2].hash);
+        int64_t g = nr_strtab_find_hashed(&pm->paths, local[i].str, local[i].len, local[i].hash);
+        st->dir_upgrade[i] = 0;
+        if (g >= 0 && file_at(pm, g)->kind != spec->kind0[i]) {
+            if (!known_directory(pm, spec, i, g))
+                return "a file whose kind the segment saw otherwise";
+            st->dir_upgrade[i] = 1;
+        }
+        st->file_map[i] = g >= 0 ? g : (int64_t)next++;
+    }
+    return NULL;
+}
+
+/* Ghosts: what each stands for, and whether the segment's use of it is
+ * what the real model would have done. Two ghosts of one real open file
+ * description share one offset replay (st->slot). */
+static const char *check_ghosts(nr_pm *pm, const nr_pm *spec, stitch *st)
+{
+    for (size_t i = 0; i < spec->nghosts; i++) {
+        const spec_ghost *g = &spec->ghosts[i];
+        int32_t r = ghost_target(pm, g);
+        st->target[i] = r;
+        st->slot[i] = i;
+        st->off[i] = r >= 0 ? pm->ofds[r].offset : 0;
+        st->guessed[i] = r >= 0 ? pm->ofds[r].offset_guessed : 1;
+        st->append[i] = r >= 0 ? pm->ofds[r].append : 0;
+        st->seekable[i] = r >= 0 ? (uint8_t)ofd_seekable(pm, r) : 1; /* a fresh one's kind is unknown */
+        st->ghost_file[i] = r >= 0 ? pm->ofds[r].file_id : -1;
+        if (r < 0)
+            continue;
+        const ofd *o = &pm->ofds[r];
+        int same_annot = g->annotated && o->annot_len == g->first_annot_len && o->file_id >= 0 &&
+                         memcmp(o->annot, g->first_annot, g->first_annot_len) == 0;
+        if (same_annot && o->kind != g->kind_at_annot &&
+            !(o->kind == NR_KIND_DIRECTORY && g->kind_at_annot == NR_KIND_REGULAR && st->dir_upgrade[g->file_at_annot]))
+            return "an fd whose kind the segment saw otherwise";
+        for (size_t j = 0; j < i; j++) {
+            if (st->target[j] != r)
+                continue;
+            if (g->annotated && spec->ghosts[j].annotated && (!same_annot || spec->ghosts[j].reannotated || g->reannotated))
+                return "two fds of one open file description, annotated otherwise";
+            st->slot[i] = st->slot[j];
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* Replays the moves of the ghosts' offsets on the real ones (in order:
+ * two ghosts of one description interleave as they did), giving each move
+ * the offset ofd_advance would have given it. */
+static void replay_offsets(stitch *st, nr_pm *spec)
+{
+    for (size_t i = 0; i < spec->nghost_ops; i++) {
+        ghost_op *op = &spec->ghost_ops[i];
+        size_t k = st->slot[op->ghost - 1];
+        op->offset = -1;
+        op->guessed = 0;
+        if (op->bits & NR_PM_GHOST_SEEK) {
+            st->off[k] = op->at;
+            st->guessed[k] = 0;
+        } else if (!st->seekable[k]) {
+            continue; /* a pipe or socket the ghost did not know for one */
+        } else if ((op->bits & NR_PM_GHOST_WRITE) && st->append[k]) {
+            st->off[k] = -1; /* the end of the file: unknown to the trace */
+        } else if (st->off[k] >= 0) {
+            op->offset = st->off[k];
+            op->guessed = st->guessed[k];
+            if (op->bytes > 0)
+                st->off[k] += op->bytes;
+        }
+    }
+}
+
+/* [first, last] widened to take [sfirst, slast] (-1: none). */
+static void merge_time_span(int64_t *first, int64_t *last, int64_t sfirst, int64_t slast)
+{
+    if (sfirst >= 0 && (*first < 0 || sfirst < *first))
+        *first = sfirst;
+    if (slast > *last)
+        *last = slast;
+}
+
+/* The files: new ones appended in spec's order, totals added. */
+static int apply_files(nr_pm *pm, const nr_pm *spec, const stitch *st)
+{
+    for (size_t i = 0; i < spec->paths.count; i++) {
+        const nr_pm_file *lf = file_at(spec, (int64_t)i);
+        int64_t g = st->file_map[i];
+        if ((size_t)g >= pm->paths.count) {
+            int64_t id = nr_strtab_intern(&pm->paths, nr_strtab_str(&spec->paths, i), nr_strtab_len(&spec->paths, i));
+            if (id < 0)
+                return (int)id;
+            NR_TRY(file_blocks_reach(pm, id));
+            pm->nfiles = (size_t)id + 1;
+            *file_at(pm, id) = *lf;
+            continue;
+        }
+        nr_pm_file *f = file_at(pm, g);
+        if (!st->dir_upgrade[i])
+            f->kind = lf->kind;
+        f->bytes_read += lf->bytes_read;
+        f->bytes_written += lf->bytes_written;
+        f->read_calls += lf->read_calls;
+        f->write_calls += lf->write_calls;
+        f->open_calls += lf->open_calls;
+        f->close_calls += lf->close_calls;
+        f->meta_calls += lf->meta_calls;
+        f->sync_calls += lf->sync_calls;
+        merge_time_span(&f->first_ts_ns, &f->last_ts_ns, lf->first_ts_ns, lf->last_ts_ns);
+    }
+    return 0;
+}
+
+/* The kind pm gives an ofd of spec's: a known_directory's fds are
+ * directories there. */
+static int mapped_kind(const ofd *o, const stitch *st)
+{
+    return o->kind == NR_KIND_REGULAR && o->file_id >= 0 && st->dir_upgrade[o->file_id] ? NR_KIND_DIRECTORY : o->kind;
+}
+
+/* A copy of spec's ofd o in pm (file mapped), or NR_E_NOMEM. */
+static int32_t copy_ofd(nr_pm *pm, const ofd *o, const stitch *st)
+{
+    int32_t idx = ofd_new(pm, o->file_id >= 0 ? st->file_map[o->file_id] : -1, mapped_kind(o, st));
+    if (idx < 0)
+        return idx;
+    ofd *n = &pm->ofds[idx];
+    n->offset = o->offset;
+    n->offset_guessed = o->offset_guessed;
+    n->append = o->append;
+    if (o->annot_len) {
+        if (!(n->annot = realloc(n->annot, o->annot_len)))
+            return NR_E_NOMEM;
+        memcpy(n->annot, o->annot, o->annot_len);
+        n->annot_cap = n->annot_len = o->annot_len;
+        n->annot_plain = o->annot_plain;
+    }
+    return idx;
+}
+
+/* The real ofd r takes what the segment did to its ghost o (g): the
+ * replayed offset; its first annotation changed r only if r held another,
+ * later ones changed it as they changed o. */
+static int update_ofd(nr_pm *pm, int32_t r, const ofd *o, size_t gi, const spec_ghost *g, const stitch *st)
+{
+    ofd *n = &pm->ofds[r];
+    int kept = g->annotated && !g->reannotated && n->annot_len == g->first_annot_len && n->file_id >= 0 &&
+               memcmp(n->annot, g->first_annot, g->first_annot_len) == 0;
+    n->offset = st->off[st->slot[gi]];
+    n->offset_guessed = st->guessed[st->slot[gi]];
+    if (!o->annot_len || kept)
+        return 0; /* never annotated (looked up only), or as r was: r's file and kind stand */
+    n->file_id = o->file_id >= 0 ? st->file_map[o->file_id] : -1;
+    n->kind = (uint8_t)mapped_kind(o, st);
+    if (o->annot_len > n->annot_cap) {
+        char *p = realloc(n->annot, o->annot_len);
+        if (!p)
+            return NR_E_NOMEM;
+        n->annot = p;
+        n->annot_cap = o->annot_len;
+    }
+    memcpy(n->annot, o->annot, o->annot_len);
+    n->annot_len = o->annot_len;
+    n->annot_plain = o->annot_plain;
+    return 0;
+}
+
+/* The real task's fd table takes the final state of spec task su's. */
+static int apply_fds(nr_pm *pm, const nr_pm *spec, const task *su, task *rt, const stitch *st)
+{
+    const fdtab *t = su->fds;
+    for (size_t fd = 0; fd < t->cap; fd++) {
+        int32_t idx = t->ofd[fd];
+        if (idx < 0) {
+            if (t->cloexec[fd] & SPEC_TOUCHED)
+                fdtab_close(pm, rt->fds, (int64_t)fd);
+            continue;
+        }
+        const ofd *o = &spec->ofds[idx];
+        int32_t r = o->ghost ? fdtab_get(rt->fds, (int64_t)fd) : -1;
+        if (r >= 0) {
+            NR_TRY(update_ofd(pm, r, o, o->ghost - 1, &spec->ghosts[o->ghost - 1], st));
+            continue;
+        }
+        if (o->ghost && !spec->ghosts[o->ghost - 1].materialized)
+            continue; /* only looked up: the real model made nothing */
+        int32_t n = copy_ofd(pm, o, st);
+        if (n < 0)
+            return n;
+        if (o->ghost) { /* made fresh by the real model: offset 0, guessed, then replayed */
+            pm->ofds[n].offset = st->off[st->slot[o->ghost - 1]];
+            pm->ofds[n].offset_guessed = st->guessed[st->slot[o->ghost - 1]];
+        }
+        NR_TRY(fdtab_install(pm, rt->fds, (int64_t)fd, n, t->cloexec[fd] & 1u));
+    }
+    return 0;
+}
+
+/* A new real task, as task_new_seen makes a root. */
+static task *add_root_task(nr_pm *pm, int64_t tid)
+{
+    task *t = task_add(pm, tid);
+    if (!t)
+        return NULL;
+    t->origin = ORIGIN_ROOT;
+    t->fds = fdtab_new();
+    t->fs = fs_new(pm->start_cwd);
+    return t->fds && t->fs ? t : NULL;
+}
+
+static int move_pending(nr_pm *pm, task *rt, const task *su)
+{
+    rt->pending_text.len = 0;
+    NR_TRY(nr_buf_put(&rt->pending_text, su->pending_text.data, su->pending_text.len));
+    rt->pending_name_len = su->pending_name_len;
+    rt->pending = 1;
+    rt->pending_ts = su->pending_ts;
+    rt->pending_line = su->pending_line;
+    rt->early_child = -1;
+    free(rt->pending_file);
+    rt->pending_file = NULL;
+    if (su->pending_file && !(rt->pending_file = strdup(su->pending_file)))
+        return NR_E_NOMEM;
+    pm->pending_clones += pending_is_clone(rt);
+    return 0;
+}
+
+static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
+{
+    for (size_t i = 0; i < spec->ntasks; i++) {
+        const task *su = spec->tasks[i];
+        task *rt = live_task(pm, su->tid);
+        if (!rt && !(rt = add_root_task(pm, su->tid)))
+            return NR_E_NOMEM;
+        rt->events += su->events;
+        rt->signals += su->signals;
+        if (rt->first_ts < 0)
+            rt->first_ts = su->first_ts;
+        if (su->last_ts > rt->last_ts)
+            rt->last_ts = su->last_ts;
+        if (su->pending)
+            NR_TRY(move_pending(pm, rt, su));
+        if (su->fs->cwd_set && strcmp(rt->fs->cwd, su->fs->cwd) != 0)
+            NR_TRY(fs_set_cwd(rt->fs, su->fs->cwd, strlen(su->fs->cwd)));
+        NR_TRY(apply_fds(pm, spec, su, rt, st));
+        if (spec->prev_task == su)
+            pm->prev_task = rt;
+    }
+    return 0;
+}
+
+static void add_counts(nr_pm_counts *c, const nr_pm_counts *s)
+{
+    c->events += s->events;
+    c->resumed += s->resumed;
+    c->annotated_fds += s->annotated_fds;
+    merge_time_span(&c->first_ts_ns, &c->last_ts_ns, s->first_ts_ns, s->last_ts_ns);
+}
+
+void nr_pm_stitch_event(nr_pm_stitch *st, nr_pm_event *ev)
+{
+    nr_pm *pm = st->pm;
+    ev->pid = task_find(pm, ev->tid)->pid;
+    if (ev->file_id >= 0)
+        ev->file_id = st->file_map[ev->file_id];
+    if (ev->file2_id >= 0)
+        ev->file2_id = st->file_map[ev->file2_id];
+    if (ev->ghost_bits & (NR_PM_GHOST_ADVANCE | NR_PM_GHOST_SEEK)) {
+        const ghost_op *op = &st->spec->ghost_ops[st->spec->ghost_op_next++];
+        if (op->bits & NR_PM_GHOST_ADVANCE) {
+            ev->offset = op->offset;
+            ev->flags = (ev->flags & ~(uint32_t)NR_EVF_OFFSET_GUESSED) | (op->guessed ? NR_EVF_OFFSET_GUESSED : 0);
+        }
+    }
+    if (ev->ghost_bits & NR_PM_GHOST_FILE) {
+        ev->file_id = st->ghost_file[ev->ghost - 1];
+        const nr_syscall_info *in = ev->syscall_ref >= NR_SLINE_SYSCALL_FIRST
+                                        ? nr_syscall_at(ev->syscall_ref - NR_SLINE_SYSCALL_FIRST)
+                                        : NULL;
+        if (in)
+            file_count(pm, ev->file_id, in->counter, ev->bytes, ev->ts_ns);
+    }
+    ev->ghost = 0;
+    ev->ghost_bits = 0;
+}
+
+static const char *stitch_check(nr_pm *pm, const nr_pm *spec, stitch *st)
+{
+    if (spec->bare_before_annot && pm->counts.annotated_fds > 0)
+        return "a bare fd before the segment's first -y annotation (the real model has seen one)";
+    const char *why = check_tasks(pm, spec);
+    if (!why)
+        why = check_files(pm, spec, st);
+    if (!why)
+        why = check_ghosts(pm, spec, st);
+    return why;
+}
+
+void nr_pm_stitch_end(nr_pm_stitch *st)
+{
+    if (!st)
+        return;
+    stitch_free(st);
+    free(st);
+}
+
+int nr_pm_stitch_begin(nr_pm *pm, nr_pm *spec, nr_pm_stitch **out, const char **why, nr_error *err)
+{
+    *out = NULL;
+    *why = spec->refused;
+    if (*why)
+        return 1;
+    stitch *st = calloc(1, sizeof *st);
+    int rc = st ? stitch_alloc(st, spec->paths.count, spec->nghosts) : NR_E_NOMEM;
+    if (rc == 0 && (*why = stitch_check(pm, spec, st)))
+        rc = 1;
+    if (rc == 0) {
+        st->pm = pm;
+        st->spec = spec;
+        replay_offsets(st, spec);
+        rc = apply_files(pm, spec, st);
+    }
+    if (rc == 0)
+        rc = apply_tasks(pm, spec, st);
+    if (rc != 0) {
+        nr_pm_stitch_end(st);
+        return rc < 0 ? nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (stitch)") : rc;
+    }
+    add_counts(&pm->counts, &spec->counts);
+    *out = st;
+    return 0;
+}

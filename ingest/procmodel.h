@@ -29,7 +29,17 @@ typedef struct nr_pm_event {
     int64_t fd, file_id, file2_id, bytes, offset, result;
     nr_span errno_name;   /* valid during the emit call; empty when none */
     uint32_t flags;       /* enum nr_event_flag */
+    uint32_t ghost;       /* speculative models: the ghost (1 + index) that ghost_bits refer to; 0 none */
+    uint8_t ghost_bits;   /* NR_PM_GHOST_*: what nr_pm_stitch replays or patches */
+    int64_t ghost_seek;   /* with NR_PM_GHOST_SEEK: the offset the ghost's was moved to */
 } nr_pm_event;
+
+enum {
+    NR_PM_GHOST_ADVANCE = 1, /* the call moved the ghost's offset by bytes (offset is at it) */
+    NR_PM_GHOST_WRITE = 2,   /* ... as a write (at the end of the file if it was opened to append) */
+    NR_PM_GHOST_SEEK = 4,    /* the call moved it to ghost_seek */
+    NR_PM_GHOST_FILE = 8,    /* file_id is the real fd's (-1 here), and the file's totals lack it */
+};
 
 /* Receives each event as it is complete. A negative return stops the ingest. */
 typedef int (*nr_pm_emit_fn)(void *ctx, const nr_pm_event *ev, nr_error *err);
@@ -39,6 +49,8 @@ typedef struct nr_pm_config {
     nr_pm_emit_fn emit;
     void *emit_ctx;
     nr_diag *diag;          /* borrowed; receives unmatched_resumed, never_resumed, ... */
+    int speculative;        /* a model of a segment of a log fed before the lines before it: see
+                               nr_pm_stitch */
 } nr_pm_config;
 
 /* Where a line came from, for diagnostics. */
@@ -54,6 +66,9 @@ typedef struct nr_pm_where {
 int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err);
 /* Accepts NULL. */
 void nr_pm_destroy(nr_pm *pm);
+/* Makes pm what nr_pm_create(cfg) makes, keeping its memory (a model per
+ * chunk of a log: docs/split.md). 0 or NR_E_NOMEM. */
+int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err);
 
 /* In stderr mode (lines without a pid prefix in a log that is not an -ff
  * file), the pid of the first process, when the caller found it by looking
@@ -124,6 +139,35 @@ typedef struct nr_pm_counts {
 } nr_pm_counts;
 
 void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out);
+
+/* ---- speculation -------------------------------------------------------
+ * A speculative model (cfg.speculative) is fed a segment of a log without
+ * the lines before it. What it looks up and did not see made - an fd, a
+ * task - it takes as a ghost of what the real model holds at the segment's
+ * start: offsets relative to the real one's, files and pids resolved when
+ * the segment is stitched onto the real model. What it cannot speculate on
+ * (docs/split.md lists it) refuses the segment, which then goes to the real
+ * model line by line. Events it emits carry local file ids and ghosts: the
+ * caller keeps them and hands them, in order, to nr_pm_stitch_event. */
+
+/* Why spec refused its segment, or NULL. */
+const char *nr_pm_refused(const nr_pm *spec);
+
+typedef struct nr_pm_stitch nr_pm_stitch;
+
+/* Stitches spec, fed the lines right after those pm was fed, onto pm:
+ * returns 0 and *out when the speculation holds (pm then is as if it had
+ * been fed the segment, but for the events, which the caller passes
+ * through nr_pm_stitch_event and emits); 1 and *why when it does not (pm
+ * unchanged); or NR_E_NOMEM. spec is left unusable but for its events'
+ * spans, valid until it is destroyed or reset. */
+int nr_pm_stitch_begin(nr_pm *pm, nr_pm *spec, nr_pm_stitch **out, const char **why, nr_error *err);
+/* Puts each of spec's events, in emission order, into pm's terms: file
+ * ids, pid, offsets through ghosts, and the file of a ghost spec could not
+ * name (counted in its totals). */
+void nr_pm_stitch_event(nr_pm_stitch *st, nr_pm_event *ev);
+/* Accepts NULL. */
+void nr_pm_stitch_end(nr_pm_stitch *st);
 
 /* For tests: with off nonzero the model replays every call line by its
  * general path, without the fast path of the commonest fd calls (the store

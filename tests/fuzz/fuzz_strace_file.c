@@ -94,7 +94,7 @@ static void read_back(const char *path)
     nr_store_close(s);
 }
 
-#ifdef NR_FUZZ_JOBS_DIFF
+#if defined NR_FUZZ_JOBS_DIFF || defined NR_FUZZ_SPECULATE_DIFF
 /* Whether the files at a and b hold the same bytes. */
 static int same_bytes(const char *a, const char *b)
 {
@@ -113,6 +113,9 @@ static int same_bytes(const char *a, const char *b)
     return same;
 }
 
+#endif
+
+#ifdef NR_FUZZ_JOBS_DIFF
 /* Ingests the run at -j 1 into out and at -j 2 beside it; aborts when the
  * two disagree. */
 static void jobs_agree(const char *out)
@@ -141,6 +144,40 @@ static void jobs_agree(const char *out)
 }
 #endif
 
+#ifdef NR_FUZZ_SPECULATE_DIFF
+/* Ingests the run at -j 1 into out, line by line and then with every chunk
+ * (of 256 bytes and of 4 kB) speculated on and stitched; aborts when they
+ * disagree. */
+static void speculation_agrees(const char *out)
+{
+    static const size_t chunk_bytes[] = {256, 4096};
+    nr_ingest_opts one = {.start_cwd = "/w", .jobs = 1};
+    nr_ingest_stats stats;
+    nr_error err1, err2;
+    for (size_t k = 0; k < sizeof chunk_bytes / sizeof chunk_bytes[0]; k++) {
+        char out2[4300];
+        snprintf(out2, sizeof out2, "%s.spec", out);
+        nr__par_lex_set_chunk_bytes(chunk_bytes[k]);
+        int rc1 = nr_ingest_run(run_dir, out, &one, &stats, &err1);
+        nr__ingest_speculate(1);
+        int rc2 = nr_ingest_run(run_dir, out2, &one, &stats, &err2);
+        nr__ingest_speculate(0);
+        if (rc1 != rc2 || (rc1 != 0 && strcmp(err1.msg, err2.msg) != 0)) {
+            fprintf(stderr, "plain: %d %s\nspeculated: %d %s\n", rc1, rc1 ? err1.msg : "", rc2, rc2 ? err2.msg : "");
+            abort();
+        }
+        if (rc1 == 0 && !same_bytes(out, out2)) {
+            fprintf(stderr, "plain and speculated ingests wrote different stores (%zu-byte chunks)\n", chunk_bytes[k]);
+            abort();
+        }
+        if (rc1 == 0)
+            read_back(out2);
+        unlink(out);
+        unlink(out2);
+    }
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (make_run_dir() < 0)
@@ -159,8 +196,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char out[4200];
     snprintf(out, sizeof out, "%s.nio", run_dir);
     nr__ingest_path_ahead_always(1); /* a hint that small logs reach only so */
-#ifdef NR_FUZZ_JOBS_DIFF
+#if defined NR_FUZZ_JOBS_DIFF
     jobs_agree(out);
+#elif defined NR_FUZZ_SPECULATE_DIFF
+    speculation_agrees(out);
 #else
     nr_ingest_opts opts = {.start_cwd = "/w", .jobs = 1};
     nr_ingest_stats stats;

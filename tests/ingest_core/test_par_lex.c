@@ -305,7 +305,7 @@ static void packed_lines_read_back_as_parsed(void **state)
         const int packed = nr__par_lex_pack(&want, line, &pl);
         if (cases[k].packed >= 0)
             assert_int_equal(packed, cases[k].packed);
-        const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1};
+        const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1, NULL};
         nr_par_lex_line(&v, 0, &got);
         assert_sline_equal(&got, line, &want, line);
         /* the lexer's lookup crosses threads: long call lines name their entry */
@@ -330,7 +330,7 @@ static void packed_lines_read_back_as_parsed(void **state)
     assert_int_equal(want.kind, NR_SL_SYSCALL);
     nr_par_line pl = {.off = 0, .len = (uint32_t)len};
     assert_int_equal(nr__par_lex_pack(&want, line, &pl), 0);
-    const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1};
+    const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1, NULL};
     nr_par_lex_line(&v, 0, &got);
     assert_sline_equal(&got, line, &want, line);
     free(line);

@@ -291,6 +291,44 @@ static void generated_ff_run_same_store_for_any_jobs(void **state)
     rmdir(run);
 }
 
+/* The split's stitch, deterministically: with jobs 1 and every chunk fed
+ * to a speculative model and stitched (nr__ingest_speculate), the sample
+ * runs and a generated log give the store of the plain ingest, and most
+ * chunks of the generated log (no -y, absolute paths) are stitched. */
+static void speculated_chunks_give_the_same_store(void **state)
+{
+    (void)state;
+    char run[512], log[600], ref[600], out[600];
+    snprintf(run, sizeof run, "%s/gen_spec", tmpdir);
+    assert_int_equal(mkdir(run, 0777), 0);
+    snprintf(log, sizeof log, "%s/strace.log", run);
+    write_generated_f(log, 20000);
+    const char *inputs[NSAMPLES + 1];
+    char dirs[NSAMPLES][512];
+    for (size_t s = 0; s < NSAMPLES; s++) {
+        sample_dir(dirs[s], sizeof dirs[s], samples[s]);
+        inputs[s] = dirs[s];
+    }
+    inputs[NSAMPLES] = run;
+    for (size_t k = 0; k <= NSAMPLES; k++) {
+        snprintf(ref, sizeof ref, "%s/spec_ref.nio", tmpdir);
+        snprintf(out, sizeof out, "%s/spec_out.nio", tmpdir);
+        nr_ingest_stats st_ref, st;
+        ingest_with(inputs[k], ref, 1, 16 << 10, 0, &st_ref);
+        nr__ingest_speculate(1);
+        ingest_with(inputs[k], out, 1, 16 << 10, 0, &st);
+        nr__ingest_speculate(0);
+        assert_same_file(ref, out);
+        assert_true(st.chunks_stitched + st.chunks_refused > 0);
+        if (k == NSAMPLES)
+            assert_true(st.chunks_stitched > 9 * st.chunks_refused);
+        unlink(ref);
+        unlink(out);
+    }
+    unlink(log);
+    rmdir(run);
+}
+
 static void progress_text_known_answer(void **state)
 {
     (void)state;
@@ -341,6 +379,7 @@ int main(void)
         cmocka_unit_test(generated_ff_run_same_store_for_any_jobs),
         cmocka_unit_test(events_of_many_row_groups_same_store_for_any_jobs),
         cmocka_unit_test(samples_same_store_for_any_jobs),
+        cmocka_unit_test(speculated_chunks_give_the_same_store),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -1,0 +1,216 @@
+/* spec_chunk: a chunk's lines through a speculative model, events captured
+ * with their names; a mutex-guarded stack of spent chunks for reuse. */
+#include "spec_chunk.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Models kept for reuse: more than the chunks ever in flight. */
+#define SPEC_POOL_MAX 32
+
+struct nr_spec_pool {
+    pthread_mutex_t mu;
+    nr_spec_chunk *free[SPEC_POOL_MAX];
+    size_t n;
+};
+
+const char *nr_skip_reason(const nr_sline *sl, int truncated)
+{
+    switch (sl->kind) {
+    case NR_SL_NOTICE: return "notice";
+    case NR_SL_SUMMARY: return "summary_table";
+    case NR_SL_CONTINUATION: return "continuation";
+    default: break;
+    }
+    if (truncated)
+        return "truncated_last_line";
+    return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
+}
+
+static void chunk_destroy(nr_spec_chunk *c)
+{
+    if (!c)
+        return;
+    nr_pm_destroy(c->pm);
+    nr_diag_destroy(c->diag);
+    free(c->events);
+    nr_buf_fini(&c->names);
+    free(c);
+}
+
+nr_spec_pool *nr_spec_pool_create(void)
+{
+    nr_spec_pool *pool = calloc(1, sizeof *pool);
+    if (pool)
+        pthread_mutex_init(&pool->mu, NULL);
+    return pool;
+}
+
+void nr_spec_pool_destroy(nr_spec_pool *pool)
+{
+    if (!pool)
+        return;
+    for (size_t i = 0; i < pool->n; i++)
+        chunk_destroy(pool->free[i]);
+    pthread_mutex_destroy(&pool->mu);
+    free(pool);
+}
+
+static nr_spec_chunk *pool_take(nr_spec_pool *pool)
+{
+    pthread_mutex_lock(&pool->mu);
+    nr_spec_chunk *c = pool->n ? pool->free[--pool->n] : NULL;
+    pthread_mutex_unlock(&pool->mu);
+    return c;
+}
+
+void nr_spec_chunk_free(nr_spec_pool *pool, nr_spec_chunk *c)
+{
+    if (!c)
+        return;
+    pthread_mutex_lock(&pool->mu);
+    int kept = pool->n < SPEC_POOL_MAX && c->pm;
+    if (kept)
+        pool->free[pool->n++] = c;
+    pthread_mutex_unlock(&pool->mu);
+    if (!kept)
+        chunk_destroy(c);
+}
+
+/* Copies name s into slot (or names, when longer): its span then holds
+ * the offset in names, which nr_spec_chunk_event turns back into a
+ * pointer. */
+static int keep_name(nr_buf *names, char slot[NR_SPEC_NAME_MAX], nr_span *s)
+{
+    if (s->n <= NR_SPEC_NAME_MAX) {
+        memcpy(slot, s->p, s->n);
+        return 0;
+    }
+    size_t at = names->len;
+    NR_TRY(nr_buf_put(names, s->p, s->n));
+    s->p = (const char *)(uintptr_t)at;
+    return 0;
+}
+
+static const char *name_of(const nr_buf *names, const char slot[NR_SPEC_NAME_MAX], nr_span s)
+{
+    return s.n <= NR_SPEC_NAME_MAX ? slot : (const char *)names->data + (uintptr_t)s.p;
+}
+
+nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i)
+{
+    nr_spec_event *e = &c->events[i];
+    e->ev.syscall.p = name_of(&c->names, e->syscall, e->ev.syscall);
+    e->ev.errno_name.p = name_of(&c->names, e->errno_name, e->ev.errno_name);
+    return &e->ev;
+}
+
+/* The model's emit: realloc, not NR_GROW (no huge pages for a chunk's
+ * events). */
+static int capture(void *ctx, const nr_pm_event *ev, nr_error *err)
+{
+    nr_spec_chunk *c = ctx;
+    if (c->nevents == c->events_cap) {
+        size_t cap = c->events_cap ? c->events_cap * 2 : 1024;
+        nr_spec_event *p = realloc(c->events, cap * sizeof *p);
+        if (!p)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+        c->events = p;
+        c->events_cap = cap;
+    }
+    nr_spec_event *e = &c->events[c->nevents++];
+    e->ev = *ev;
+    if (keep_name(&c->names, e->syscall, &e->ev.syscall) < 0 ||
+        keep_name(&c->names, e->errno_name, &e->ev.errno_name) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
+/* What a model reads of its log per line: a copy, as the ingest's stream
+ * is written by the pass at every line (read from there, its cache lines
+ * went back and forth between the cores: most of the worker's time). */
+typedef struct chunk_log {
+    const char *file;
+    int64_t pid;
+} chunk_log;
+
+static int event_kind(nr_sline_kind k)
+{
+    const unsigned events = 1u << NR_SL_SYSCALL | 1u << NR_SL_UNFINISHED | 1u << NR_SL_RESUMED |
+                            1u << NR_SL_SIGNAL | 1u << NR_SL_EXITED | 1u << NR_SL_KILLED;
+    return (unsigned)k < 32 && (events >> k & 1u);
+}
+
+/* Line i of v as the pass would take it; 1 when it refuses the speculation. */
+static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_chunk *c, size_t i, nr_error *err)
+{
+    const nr_par_line *pl = &v->lines[i];
+    nr_sline sl;
+    nr_par_lex_line(v, i, &sl);
+    nr_pm_where w = {log->file, v->first_line_no + i, v->text + pl->off, pl->len};
+    if (!event_kind(sl.kind)) {
+        if (sl.kind == NR_SL_BLANK)
+            return 0;
+        c->skipped++;
+        const char *reason = nr_skip_reason(&sl, v->last_unterminated && i + 1 == v->n);
+        return nr_diag_add(c->diag, reason, w.file, w.line, w.text, w.len) < 0
+                   ? nr_error_set(err, NR_E_NOMEM, "ingest: out of memory")
+                   : 0;
+    }
+    if (sl.ts_form != NR_TS_UNIX || sl.ts2_form != NR_TS_NONE)
+        return 1; /* the pass's normalization of other stamps carries state */
+    if (c->first_ts < 0) {
+        c->first_ts = sl.ts_ns;
+        c->first_event_line = i;
+    } else {
+        const char *reason = nr_clock_step_reason(c->last_ts, sl.ts_ns);
+        if (reason && nr_diag_add(c->diag, reason, w.file, w.line, w.text, w.len) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    c->last_ts = sl.ts_ns;
+    if (sl.dur_ns >= 0)
+        c->has_durations = 1;
+    NR_TRY(nr_pm_feed(c->pm, &sl, log->pid, sl.ts_ns, &w, err));
+    c->parsed++;
+    return nr_pm_refused(c->pm) != NULL;
+}
+
+/* A chunk from the pool, emptied, with its model reset (or made). */
+static nr_spec_chunk *chunk_fresh(nr_spec_pool *pool, nr_error *err)
+{
+    nr_spec_chunk *c = pool_take(pool);
+    if (!c && !(c = calloc(1, sizeof *c)))
+        return NULL;
+    nr_pm *pm = c->pm;
+    nr_spec_event *events = c->events;
+    size_t cap = c->events_cap;
+    nr_buf names = c->names;
+    nr_diag_destroy(c->diag);
+    *c = (nr_spec_chunk){.events = events, .events_cap = cap, .names = names, .first_ts = -1, .last_ts = -1};
+    c->names.len = 0;
+    nr_pm_config cfg = {.emit = capture, .emit_ctx = c, .speculative = 1};
+    int rc = !(cfg.diag = c->diag = nr_diag_create()) ? NR_E_NOMEM
+             : pm                                     ? nr_pm_reset(c->pm = pm, &cfg, err)
+                                                      : nr_pm_create(&cfg, &c->pm, err);
+    if (rc < 0) {
+        c->pm = pm ? pm : c->pm;
+        chunk_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+nr_spec_chunk *nr_spec_chunk_run(nr_spec_pool *pool, const char *file, int64_t pid, const nr_par_chunk_view *v)
+{
+    nr_error err;
+    nr_spec_chunk *c = chunk_fresh(pool, &err);
+    if (!c)
+        return NULL;
+    const chunk_log log = {file, pid};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < v->n; i++)
+        rc = feed_line(&log, v, c, i, &err);
+    c->refused = rc != 0;
+    return c;
+}

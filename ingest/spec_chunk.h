@@ -1,0 +1,78 @@
+/* spec_chunk: one chunk of a log fed to a speculative process model
+ * (procmodel.h, "speculation") on any thread, ahead of the ordered pass,
+ * which then stitches it (docs/split.md). The chunk's events, diagnostics
+ * and line counts wait here until the stitch takes or refuses them.
+ * Models are pooled: made afresh per chunk, their arrays were first
+ * touched again each time (docs/performance.md, session 15). */
+#ifndef SPEC_CHUNK_H
+#define SPEC_CHUNK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "nr_mem.h"
+#include "par_lex.h"
+#include "procmodel.h"
+
+/* Names of at most this many bytes are copied beside their event. */
+#define NR_SPEC_NAME_MAX 24
+
+/* A captured event with its names copied beside it: a resumed call's name
+ * lives in its task's buffer, which the task's next unfinished call
+ * overwrites before the emit; and the emit, on the pass's core, reads them
+ * with the event instead of from the line's text (in the cache of the core
+ * that read the chunk). */
+typedef struct nr_spec_event {
+    nr_pm_event ev;          /* spans: see nr_spec_chunk_event */
+    char syscall[NR_SPEC_NAME_MAX], errno_name[NR_SPEC_NAME_MAX];
+} nr_spec_event;
+
+typedef struct nr_spec_chunk {
+    nr_pm *pm;               /* the speculative model, fed the chunk's lines */
+    nr_diag *diag;           /* what the lines and the model found, line numbers absolute */
+    nr_spec_event *events;
+    size_t nevents, events_cap;
+    nr_buf names;            /* names longer than NR_SPEC_NAME_MAX */
+    uint64_t skipped, parsed;/* lines, as the pass counts them */
+    int has_durations;
+    int64_t first_ts, last_ts; /* of the event lines; -1 none */
+    size_t first_event_line; /* index in the chunk (the pass checks its clock step) */
+    int refused;             /* a line refused the speculation, or memory ran out */
+} nr_spec_chunk;
+
+typedef struct nr_spec_pool nr_spec_pool;
+
+/* A pool of models for one ingest, or NULL when out of memory. */
+nr_spec_pool *nr_spec_pool_create(void);
+/* Frees the pool and every model in it. Accepts NULL. */
+void nr_spec_pool_destroy(nr_spec_pool *pool);
+
+/* Feeds chunk v of the log `file` (pid: an -ff file's, -1 for -f logs) to a
+ * speculative model from the pool, as the ingest's ordered pass would feed
+ * its lines to the real model: -ttt stamps only (any other refuses). Reads
+ * nothing else of the ingest, so it runs on any thread. NULL when out of
+ * memory. */
+nr_spec_chunk *nr_spec_chunk_run(nr_spec_pool *pool, const char *file, int64_t pid, const nr_par_chunk_view *v);
+/* Event i with its spans pointing at its copied names. */
+nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i);
+/* Gives c back to the pool. Accepts NULL. */
+void nr_spec_chunk_free(nr_spec_pool *pool, nr_spec_chunk *c);
+
+/* The reason a line that is no event is skipped (diagnostics key);
+ * truncated: it is a last line without newline. Shared with the pass. */
+const char *nr_skip_reason(const nr_sline *sl, int truncated);
+
+/* Clock sanity within one log: strace stamps lines as it prints them, so a
+ * stamp more than NR_CLOCK_SLACK_NS before the previous one, or more than
+ * NR_CLOCK_JUMP_NS after it, means the clock was set (NTP step, VM resume)
+ * or the log was spliced: "clock_backwards", "clock_jump", or NULL. */
+#define NR_CLOCK_SLACK_NS 1000000LL
+#define NR_CLOCK_JUMP_NS (3600LL * 1000000000LL)
+
+static inline const char *nr_clock_step_reason(int64_t prev_ts, int64_t ts)
+{
+    return ts < prev_ts - NR_CLOCK_SLACK_NS ? "clock_backwards" : ts > prev_ts + NR_CLOCK_JUMP_NS ? "clock_jump" : NULL;
+}
+
+#endif
