@@ -3021,12 +3021,17 @@ static const char *check_ghosts(nr_pm *pm, const nr_pm *spec, stitch *st)
         int same_annot = g->annotated && o->annot_len == g->first_annot_len && o->file_id >= 0 &&
                          memcmp(o->annot, g->first_annot, g->first_annot_len) == 0;
         if (same_annot && o->kind != g->kind_at_annot &&
-            !(o->kind == NR_KIND_DIRECTORY && g->kind_at_annot == NR_KIND_REGULAR && st->dir_upgrade[g->file_at_annot]))
+            !(o->kind == NR_KIND_DIRECTORY && g->kind_at_annot == NR_KIND_REGULAR && g->file_at_annot >= 0 &&
+              st->dir_upgrade[g->file_at_annot]))
             return "an fd whose kind the segment saw otherwise";
         for (size_t j = 0; j < i; j++) {
             if (st->target[j] != r)
                 continue;
-            if (g->annotated && spec->ghosts[j].annotated && (!same_annot || spec->ghosts[j].reannotated || g->reannotated))
+            const spec_ghost *h = &spec->ghosts[j];
+            /* the order of their annotations is not known: only one, the same for both, is safe */
+            if (g->annotated && h->annotated &&
+                (g->reannotated || h->reannotated || g->first_annot_len != h->first_annot_len ||
+                 memcmp(g->first_annot, h->first_annot, g->first_annot_len) != 0))
                 return "two fds of one open file description, annotated otherwise";
             st->slot[i] = st->slot[j];
             break;
