@@ -3248,6 +3248,7 @@ static void add_counts(nr_pm_counts *c, const nr_pm_counts *s)
 {
     c->events += s->events;
     c->resumed += s->resumed;
+    c->never_resumed += s->never_resumed; /* a second <unfinished ...> of a task flushes its first */
     c->annotated_fds += s->annotated_fds;
     merge_time_span(&c->first_ts_ns, &c->last_ts_ns, s->first_ts_ns, s->last_ts_ns);
 }

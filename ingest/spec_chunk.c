@@ -84,7 +84,8 @@ void nr_spec_chunk_free(nr_spec_pool *pool, nr_spec_chunk *c)
 static int keep_name(nr_buf *names, char slot[NR_SPEC_NAME_MAX], nr_span *s)
 {
     if (s->n <= NR_SPEC_NAME_MAX) {
-        memcpy(slot, s->p, s->n);
+        if (s->n) /* an empty name may have no pointer (a never-resumed call's errno) */
+            memcpy(slot, s->p, s->n);
         return 0;
     }
     size_t at = names->len;
