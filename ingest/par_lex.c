@@ -79,6 +79,7 @@ struct nr_par_lex {
     void *side_ctx;
     uint64_t side_posted;       /* nr_par_lex_wake calls so far */
     nr_par_lex_chunk_work work; /* whole-chunk work instead of the lex; run NULL = none */
+    size_t work_ahead;          /* chunks the workers may work on past the caller's read-ahead */
 };
 
 /* Tests' chunk size (0 = the budget's); set before any ingest starts. */
@@ -507,9 +508,10 @@ static par_log *find_read_work(nr_par_lex *p)
  * own read ahead; a worker reads and works on the next chunk while it does,
  * so it has the caller's whole chunk of time before the caller needs its
  * result. The one that runs ahead takes more of the chunks. */
-/* Chunks a worker may have read and be working on past the caller's read
- * ahead: 2 was faster than 1 and 3 (1 GB and 4 GB logs, 2 cores). */
-#define WORK_AHEAD_MAX 2
+/* Chunks each worker may have read and be working on past the caller's
+ * read-ahead: 2 was faster than 1 and 3 (1 GB and 4 GB logs, 2 cores). */
+#define WORK_AHEAD_PER_WORKER 2
+#define WORK_AHEAD_MAX 32
 
 static int caller_has_ahead(const nr_par_lex *p, const par_log *g)
 {
@@ -531,7 +533,7 @@ static size_t workers_ahead(const nr_par_lex *p, const par_log *g)
 
 static int worker_may_read(const nr_par_lex *p, const par_log *g)
 {
-    return can_read(p, g) && g->count >= 1 && caller_has_ahead(p, g) && workers_ahead(p, g) < WORK_AHEAD_MAX;
+    return can_read(p, g) && g->count >= 1 && caller_has_ahead(p, g) && workers_ahead(p, g) < p->work_ahead;
 }
 
 /* Runs the side work once per nr_par_lex_wake since *seen: 1 when it did
@@ -732,7 +734,11 @@ int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const 
     if (work && workers > 0) {
         p->work = *work;
         p->chunk_bytes = work->chunk_bytes;
-        p->depth = 6; /* one chunk being taken by each side, one read ahead by each */
+        /* the caller's chunk and its read-ahead, each worker's chunks, two spare */
+        p->work_ahead = WORK_AHEAD_PER_WORKER * (size_t)workers;
+        if (p->work_ahead > WORK_AHEAD_MAX) /* memory: chunks in flight, whatever the cores */
+            p->work_ahead = WORK_AHEAD_MAX;
+        p->depth = 4 + p->work_ahead;
     }
     if (chunk_bytes_for_tests)
         p->chunk_bytes = chunk_bytes_for_tests;
