@@ -315,6 +315,7 @@ static int spec_take_counts(ingest *in, stream *s, nr_spec_chunk *c, nr_error *e
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     s->skipped += c->skipped;
     in->stats.lines_skipped += c->skipped;
+    in->unmatched_resumed += c->unmatched_resumed;
     s->parsed += c->parsed;
     in->stats.lines_parsed += c->parsed;
     in->has_durations |= c->has_durations;

@@ -172,8 +172,15 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
     c->last_ts = sl.ts_ns;
     if (sl.dur_ns >= 0)
         c->has_durations = 1;
-    NR_TRY(nr_pm_feed(c->pm, &sl, log->pid, sl.ts_ns, &w, err));
-    c->parsed++;
+    int rc = nr_pm_feed(c->pm, &sl, log->pid, sl.ts_ns, &w, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 1) { /* a <... resumed> of another call than the pending one: skipped, as the pass does */
+        c->skipped++;
+        c->unmatched_resumed++;
+    } else {
+        c->parsed++;
+    }
     return nr_pm_refused(c->pm) != NULL;
 }
 

@@ -35,6 +35,7 @@ typedef struct nr_spec_chunk {
     size_t nevents, events_cap;
     nr_buf names;            /* names longer than NR_SPEC_NAME_MAX */
     uint64_t skipped, parsed;/* lines, as the pass counts them */
+    uint64_t unmatched_resumed;
     int has_durations;
     int64_t first_ts, last_ts; /* of the event lines; -1 none */
     size_t first_event_line; /* index in the chunk (the pass checks its clock step) */
