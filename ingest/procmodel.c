@@ -1466,6 +1466,7 @@ static task *task_for_unprefixed(nr_pm *pm, nr_error *err)
 typedef struct ghost_op {
     uint32_t ghost;
     uint8_t bits, guessed;
+    uint8_t bare;             /* before the ghost's first annotation: its kind (seekable or not) was unknown */
     int64_t bytes, at, offset;
 } ghost_op;
 
@@ -1475,7 +1476,9 @@ static void note_ghost_op(nr_pm *pm, const nr_pm_event *ev)
         if (NR_GROW(pm->ghost_ops, pm->ghost_ops_cap, pm->nghost_ops + 1) < 0)
             spec_refuse(pm, "out of memory");
         else
-            pm->ghost_ops[pm->nghost_ops++] = (ghost_op){pm->adv_ghost, pm->adv_bits, 0, ev->bytes, pm->adv_seek, 0};
+            pm->ghost_ops[pm->nghost_ops++] = (ghost_op){.ghost = pm->adv_ghost, .bits = pm->adv_bits,
+                                                         .bare = !pm->ghosts[pm->adv_ghost - 1].annotated,
+                                                         .bytes = ev->bytes, .at = pm->adv_seek};
     }
     pm->adv_ghost = 0;
     pm->adv_bits = 0;
@@ -3053,8 +3056,9 @@ static void replay_offsets(stitch *st, nr_pm *spec)
         if (op->bits & NR_PM_GHOST_SEEK) {
             st->off[k] = op->at;
             st->guessed[k] = 0;
-        } else if (!st->seekable[k]) {
-            continue; /* a pipe or socket the ghost did not know for one */
+        } else if (op->bare && !st->seekable[k]) {
+            continue; /* a pipe or socket the unannotated ghost did not know for one (once annotated,
+                         the ghost's kind is the real one's, and it moved only if seekable) */
         } else if ((op->bits & NR_PM_GHOST_WRITE) && st->append[k]) {
             st->off[k] = -1; /* the end of the file: unknown to the trace */
         } else if (st->off[k] >= 0) {
