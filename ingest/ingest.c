@@ -149,13 +149,6 @@ static int64_t normalize_ts(stream *s, const nr_sline *sl)
 
 /* ---- line handling ----------------------------------------------------- */
 
-static int is_event_kind(nr_sline_kind k)
-{
-    const unsigned events = 1u << NR_SL_SYSCALL | 1u << NR_SL_UNFINISHED | 1u << NR_SL_RESUMED |
-                            1u << NR_SL_SIGNAL | 1u << NR_SL_EXITED | 1u << NR_SL_KILLED;
-    return (unsigned)k < 32 && (events >> k & 1u);
-}
-
 /* The current line is a last line without newline (a cut log). */
 static int at_unterminated_line(const stream *s)
 {
@@ -436,7 +429,7 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
         s->where.text = s->chunk.text + pl->off;
         s->where.len = pl->len;
         s->where.line = s->chunk.first_line_no + s->next_line - 1;
-        if (!is_event_kind(s->sl->kind)) {
+        if (!nr_sline_is_event(s->sl->kind)) {
             if (s->sl->kind != NR_SL_BLANK)
                 NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
             continue;
@@ -595,7 +588,7 @@ static int64_t prescan_root_pid(const char *path)
         nr_sline_parse(line, len, &sl);
         if (sl.kind == NR_SL_NOTICE && !unprefixed && attached < 0)
             attached = attached_pid(line, len);
-        if (!is_event_kind(sl.kind))
+        if (!nr_sline_is_event(sl.kind))
             continue;
         if (sl.pid < 0) {
             unprefixed = 1;

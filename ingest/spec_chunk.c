@@ -136,13 +136,6 @@ typedef struct chunk_log {
     int64_t pid;
 } chunk_log;
 
-static int event_kind(nr_sline_kind k)
-{
-    const unsigned events = 1u << NR_SL_SYSCALL | 1u << NR_SL_UNFINISHED | 1u << NR_SL_RESUMED |
-                            1u << NR_SL_SIGNAL | 1u << NR_SL_EXITED | 1u << NR_SL_KILLED;
-    return (unsigned)k < 32 && (events >> k & 1u);
-}
-
 /* Line i of v as the pass would take it; 1 when it refuses the speculation. */
 static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_chunk *c, size_t i, nr_error *err)
 {
@@ -150,7 +143,7 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
     nr_sline sl;
     nr_par_lex_line(v, i, &sl);
     nr_pm_where w = {log->file, v->first_line_no + i, v->text + pl->off, pl->len};
-    if (!event_kind(sl.kind)) {
+    if (!nr_sline_is_event(sl.kind)) {
         if (sl.kind == NR_SL_BLANK)
             return 0;
         c->skipped++;

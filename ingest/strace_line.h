@@ -34,6 +34,15 @@ typedef enum nr_sline_kind {
     NR_SL_BAD,         /* none of the above; reason says why                 */
 } nr_sline_kind;
 
+/* Whether lines of kind k are events for the process model (syscall,
+ * unfinished, resumed, signal, exited, killed); other lines are skipped. */
+static inline int nr_sline_is_event(nr_sline_kind k)
+{
+    const unsigned events = 1u << NR_SL_SYSCALL | 1u << NR_SL_UNFINISHED | 1u << NR_SL_RESUMED |
+                            1u << NR_SL_SIGNAL | 1u << NR_SL_EXITED | 1u << NR_SL_KILLED;
+    return (unsigned)k < 32 && (events >> k & 1u);
+}
+
 /* How the timestamp of a line was written (detected per line; a log uses one). */
 typedef enum nr_ts_form {
     NR_TS_NONE = 0,
