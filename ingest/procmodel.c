@@ -492,7 +492,6 @@ struct nr_pm {
  * opened: the real fd table at the segment's start holds its truth. */
 typedef struct spec_ghost {
     int64_t tid, fd;
-    int32_t ofd;
     uint8_t annotated;        /* first_annot holds the first -y annotation applied to it */
     uint8_t kind_at_annot;    /* the ofd's kind right after that */
     uint8_t materialized;     /* looked up as the real model would create it (not only a look-up) */
@@ -1405,6 +1404,15 @@ static task *pending_clone_parent(nr_pm *pm)
     return best;
 }
 
+/* Makes t (new, of task_add) a root: an empty fd table, cwd cwd. */
+static int make_root(task *t, const char *cwd)
+{
+    t->origin = ORIGIN_ROOT;
+    t->fds = fdtab_new();
+    t->fs = fs_new(cwd);
+    return t->fds && t->fs ? 0 : NR_E_NOMEM;
+}
+
 /* A task seen for the first time: the child of a pending clone, or a root. */
 static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
 {
@@ -1429,10 +1437,8 @@ static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
         parent->early_child = tid;
         return t;
     }
-    t->origin = ORIGIN_ROOT;
-    t->fds = fdtab_new();
-    t->fs = fs_new(pm->cfg.speculative ? "" : pm->start_cwd); /* a speculative task's cwd: unknown */
-    if (!t->fds || !t->fs) {
+    /* a speculative task's cwd: unknown */
+    if (make_root(t, pm->cfg.speculative ? "" : pm->start_cwd) < 0) {
         nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
         return NULL;
     }
@@ -1498,7 +1504,6 @@ static inline __attribute__((always_inline)) int emit_event(nr_pm *pm, task *t, 
     ev->result = result;
     ev->ghost = pm->adv_ghost;
     ev->ghost_bits = pm->adv_bits;
-    ev->ghost_seek = pm->adv_seek;
     if (pm->adv_bits) /* speculative models only */
         note_ghost_op(pm, ev);
     t->events++;
@@ -1540,7 +1545,7 @@ static int32_t spec_ghost_of(nr_pm *pm, task *t, int64_t fd, int create)
     ofd *o = &pm->ofds[idx];
     o->offset_guessed = 1;
     o->ghost = (uint32_t)++pm->nghosts;
-    pm->ghosts[pm->nghosts - 1] = (spec_ghost){.tid = t->tid, .fd = fd, .ofd = idx, .materialized = (uint8_t)create};
+    pm->ghosts[pm->nghosts - 1] = (spec_ghost){.tid = t->tid, .fd = fd, .materialized = (uint8_t)create};
     return idx;
 }
 
@@ -1576,6 +1581,24 @@ static int annot_is_plain(nr_span annot, int special)
     return annot.n && annot.p[annot.n - 1] != '-' && !special;
 }
 
+/* Keeps annotation p[0..n) in o (the cache ofd_apply_annotation and
+ * fd_text_known compare lines against). 0 or NR_E_NOMEM. */
+static int ofd_keep_annot(ofd *o, const char *p, size_t n, int plain)
+{
+    if (n > o->annot_cap) {
+        char *a = realloc(o->annot, n);
+        if (!a)
+            return NR_E_NOMEM;
+        o->annot = a;
+        o->annot_cap = (uint32_t)n;
+    }
+    if (n)
+        memcpy(o->annot, p, n);
+    o->annot_len = (uint32_t)n;
+    o->annot_plain = (uint8_t)plain;
+    return 0;
+}
+
 /* Applies a -y annotation to ofd idx (cached: unchanged annotations are not
  * decoded again). */
 static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
@@ -1589,16 +1612,7 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
     if (id < -1)
         return (int)id;
     o = &pm->ofds[idx];
-    if (annot.n > o->annot_cap) {
-        char *p = realloc(o->annot, annot.n);
-        if (!p)
-            return NR_E_NOMEM;
-        o->annot = p;
-        o->annot_cap = (uint32_t)annot.n;
-    }
-    memcpy(o->annot, annot.p, annot.n);
-    o->annot_len = (uint32_t)annot.n;
-    o->annot_plain = (uint8_t)annot_is_plain(annot, special);
+    NR_TRY(ofd_keep_annot(o, annot.p, annot.n, annot_is_plain(annot, special)));
     if (id >= 0) {
         o->file_id = id;
         o->kind = (uint8_t)file_at(pm, id)->kind;
@@ -3127,14 +3141,7 @@ static int32_t copy_ofd(nr_pm *pm, const ofd *o, const stitch *st)
     n->offset = o->offset;
     n->offset_guessed = o->offset_guessed;
     n->append = o->append;
-    if (o->annot_len) {
-        if (!(n->annot = realloc(n->annot, o->annot_len)))
-            return NR_E_NOMEM;
-        memcpy(n->annot, o->annot, o->annot_len);
-        n->annot_cap = n->annot_len = o->annot_len;
-        n->annot_plain = o->annot_plain;
-    }
-    return idx;
+    return ofd_keep_annot(n, o->annot, o->annot_len, o->annot_plain) < 0 ? NR_E_NOMEM : idx;
 }
 
 /* The real ofd r takes what the segment did to its ghost o (g): the
@@ -3151,17 +3158,7 @@ static int update_ofd(nr_pm *pm, int32_t r, const ofd *o, size_t gi, const spec_
         return 0; /* never annotated (looked up only), or as r was: r's file and kind stand */
     n->file_id = o->file_id >= 0 ? st->file_map[o->file_id] : -1;
     n->kind = (uint8_t)mapped_kind(o, st);
-    if (o->annot_len > n->annot_cap) {
-        char *p = realloc(n->annot, o->annot_len);
-        if (!p)
-            return NR_E_NOMEM;
-        n->annot = p;
-        n->annot_cap = o->annot_len;
-    }
-    memcpy(n->annot, o->annot, o->annot_len);
-    n->annot_len = o->annot_len;
-    n->annot_plain = o->annot_plain;
-    return 0;
+    return ofd_keep_annot(n, o->annot, o->annot_len, o->annot_plain);
 }
 
 /* The real task's fd table takes the final state of spec task su's. */
@@ -3199,12 +3196,7 @@ static int apply_fds(nr_pm *pm, const nr_pm *spec, const task *su, task *rt, con
 static task *add_root_task(nr_pm *pm, int64_t tid)
 {
     task *t = task_add(pm, tid);
-    if (!t)
-        return NULL;
-    t->origin = ORIGIN_ROOT;
-    t->fds = fdtab_new();
-    t->fs = fs_new(pm->start_cwd);
-    return t->fds && t->fs ? t : NULL;
+    return t && make_root(t, pm->start_cwd) == 0 ? t : NULL;
 }
 
 static int move_pending(nr_pm *pm, task *rt, const task *su)

@@ -31,13 +31,12 @@ typedef struct nr_pm_event {
     uint32_t flags;       /* enum nr_event_flag */
     uint32_t ghost;       /* speculative models: the ghost (1 + index) that ghost_bits refer to; 0 none */
     uint8_t ghost_bits;   /* NR_PM_GHOST_*: what nr_pm_stitch replays or patches */
-    int64_t ghost_seek;   /* with NR_PM_GHOST_SEEK: the offset the ghost's was moved to */
 } nr_pm_event;
 
 enum {
     NR_PM_GHOST_ADVANCE = 1, /* the call moved the ghost's offset by bytes (offset is at it) */
     NR_PM_GHOST_WRITE = 2,   /* ... as a write (at the end of the file if it was opened to append) */
-    NR_PM_GHOST_SEEK = 4,    /* the call moved it to ghost_seek */
+    NR_PM_GHOST_SEEK = 4,    /* the call set it (lseek) */
     NR_PM_GHOST_FILE = 8,    /* file_id is the real fd's (-1 here), and the file's totals lack it */
 };
 
