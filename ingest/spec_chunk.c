@@ -107,19 +107,12 @@ nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i)
     return &e->ev;
 }
 
-/* The model's emit: realloc, not NR_GROW (no huge pages for a chunk's
- * events). */
+/* The model's emit. */
 static int capture(void *ctx, const nr_pm_event *ev, nr_error *err)
 {
     nr_spec_chunk *c = ctx;
-    if (c->nevents == c->events_cap) {
-        size_t cap = c->events_cap ? c->events_cap * 2 : 1024;
-        nr_spec_event *p = realloc(c->events, cap * sizeof *p);
-        if (!p)
-            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-        c->events = p;
-        c->events_cap = cap;
-    }
+    if (NR_GROW(c->events, c->events_cap, c->nevents + 1) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     nr_spec_event *e = &c->events[c->nevents++];
     e->ev = *ev;
     if (keep_name(&c->names, e->syscall, &e->ev.syscall) < 0 ||
