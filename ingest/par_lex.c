@@ -444,6 +444,24 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     return c;
 }
 
+/* What the caller (and the chunk work) see of c. */
+static nr_par_chunk_view chunk_view(const par_chunk *c)
+{
+    return (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated, c->lexed, c->spec};
+}
+
+/* Runs the side work once, without the lock (called and returns with it
+ * held): its result (1: it did something). */
+static int run_side_work(nr_par_lex *p)
+{
+    int (*run)(void *) = p->side_run;
+    void *ctx = p->side_ctx;
+    pthread_mutex_unlock(&p->mu);
+    int did = run(ctx);
+    pthread_mutex_lock(&p->mu);
+    return did;
+}
+
 /* Runs the chunk work on c (state SLOT_READ) instead of lexing it: called
  * and returns with the lock held. */
 static void do_chunk_work(nr_par_lex *p, par_chunk *c)
@@ -451,7 +469,7 @@ static void do_chunk_work(nr_par_lex *p, par_chunk *c)
     void *(*run)(void *, const nr_par_chunk_view *) = p->work.run; /* nr_par_lex_stop_work may clear it */
     c->state = SLOT_LEXING;
     pthread_mutex_unlock(&p->mu);
-    nr_par_chunk_view v = {c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated, 0, NULL};
+    const nr_par_chunk_view v = chunk_view(c); /* not lexed, no result yet */
     void *r = c->rc < 0 || !run ? NULL : run(p->work.ctx, &v);
     pthread_mutex_lock(&p->mu);
     c->spec = r;
@@ -543,11 +561,7 @@ static int run_posted_side_work(nr_par_lex *p, uint64_t *seen)
     if (!p->side_run || *seen == p->side_posted)
         return 0;
     *seen = p->side_posted;
-    int (*run)(void *) = p->side_run;
-    void *ctx = p->side_ctx;
-    pthread_mutex_unlock(&p->mu);
-    run(ctx);
-    pthread_mutex_lock(&p->mu);
+    run_side_work(p);
     return 1;
 }
 
@@ -629,8 +643,7 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
                 *err = c->err;
                 return c->rc;
             }
-            *view = (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated,
-                                        c->lexed, c->spec};
+            *view = chunk_view(c);
             c->spec = NULL;
             return 1;
         }
@@ -638,12 +651,7 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
             do_read(p, g);
         } else if (p->work.run && p->side_run) {
             /* waiting for a worker's chunk: the side work meanwhile */
-            int (*run)(void *) = p->side_run;
-            void *ctx = p->side_ctx;
-            pthread_mutex_unlock(&p->mu);
-            int did = run(ctx);
-            pthread_mutex_lock(&p->mu);
-            if (!did && !(g->count && (g->ring[g->head].state == SLOT_LEXED || g->ring[g->head].state == SLOT_READ)))
+            if (!run_side_work(p) && !(g->count && (g->ring[g->head].state == SLOT_LEXED || g->ring[g->head].state == SLOT_READ)))
                 pthread_cond_wait(&p->cv, &p->mu);
         } else {
             pthread_cond_wait(&p->cv, &p->mu);
