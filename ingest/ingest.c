@@ -63,6 +63,7 @@ typedef struct stream {
     nr_sline lexed;         /* the current line (nr_par_lex_line) */
     uint64_t ahead_hash[2 * PATH_AHEAD]; /* prefetch_paths: hash of line i's annotation at i % (2 * PATH_AHEAD) */
     int look_ahead;         /* prefetch_paths runs in this chunk */
+    int text_ahead;         /* prefetch_lexed_line runs: a worker read (and lexed or modelled) the chunk */
     const nr_sline *sl;     /* &lexed: the current event line (its spans point into chunk) */
     nr_pm_where where;      /* the current line: log name, 1-based number, text (handed to the model as is) */
     int64_t ts;             /* normalized time of sl; -1 none */
@@ -98,7 +99,6 @@ typedef struct ingest {
     nr_hook *hook;
     nr_manifest manifest;
     nr_spec_pool *pool;     /* speculative models of chunks (workers, one log) */
-    int text_remote;        /* a worker reads the chunks: their text is in its core's cache */
 } ingest;
 
 /* ---- timestamps -------------------------------------------------------- */
@@ -410,6 +410,9 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
             s->lines += s->chunk.n; /* counted here, not line by line */
             in->stats.lines_read += s->chunk.n;
             report_progress(in);
+            /* a worker's chunk is in its core's cache; the pass's own
+               chunks (with chunk work, read by the pass) are in this one's */
+            s->text_ahead = s->chunk.lexed || s->chunk.spec;
             if (s->chunk.spec || speculate_chunks) {
                 int done = take_chunk(in, s, err);
                 if (done < 0)
@@ -421,7 +424,7 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
         }
         if (s->look_ahead)
             prefetch_paths(in, s, s->next_line);
-        if (s->chunk.lexed || in->text_remote)
+        if (s->text_ahead)
             prefetch_lexed_line(s, s->next_line);
         const nr_par_line *pl = &s->chunk.lines[s->next_line++];
         nr_par_lex_line(&s->chunk, s->next_line - 1, &s->lexed);
@@ -964,7 +967,6 @@ static int open_streams(ingest *in, nr_error *err)
     int split = in->nstreams == 1;
     int rc = nr_par_lex_create_working(srcs, in->nstreams, effective_jobs(in), split ? &work : NULL, &in->par, err);
     free(srcs);
-    in->text_remote = rc == 0 && nr_par_lex_workers(in->par) > 0;
     return rc;
 }
 
