@@ -277,9 +277,11 @@ static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err);
 
 static int speculate_chunks; /* nr__ingest_speculate */
 
-/* Chunks of one log that a worker models ahead of the pass: 512 kB was
- * faster than 256 kB and 1 MB (a model and a stitch per chunk against the
- * text staying in the core's cache; docs/performance.md, session 15). */
+/* Chunks of one log that a worker models ahead of the pass (a model and a
+ * stitch per chunk against the text staying in the core's cache): 512 kB
+ * took 0.92 s where 256 kB took 0.99 s (1 GB log, -j 2, 5 alternated
+ * rounds); 1 MB was no faster in single runs (docs/performance.md,
+ * session 15). */
 #define SPLIT_CHUNK_BYTES ((size_t)512 << 10)
 
 void nr__ingest_speculate(int on) { speculate_chunks = on != 0; }

@@ -522,12 +522,13 @@ static par_log *find_read_work(nr_par_lex *p)
 /* With chunk work (one log), each chunk is read by the thread that takes
  * it, shortly before it does, so that its text is in that core's cache
  * (read by another thread and left in the ring, the caller's lines cost it
- * twice as much). Reading stays in order. The caller keeps one chunk of its
+ * two to three times as much: perf samples per line, session 15). Reading stays in order. The caller keeps one chunk of its
  * own read ahead; a worker reads and works on the next chunk while it does,
  * so it has the caller's whole chunk of time before the caller needs its
  * result. The one that runs ahead takes more of the chunks. */
 /* Chunks each worker may have read and be working on past the caller's
- * read-ahead: 2 was faster than 1 and 3 (1 GB and 4 GB logs, 2 cores). */
+ * read-ahead: 1 and 3 were no faster than 2 (1 GB and 4 GB logs, 2 cores,
+ * within the host's noise). */
 #define WORK_AHEAD_PER_WORKER 2
 #define WORK_AHEAD_MAX 32
 
