@@ -284,6 +284,10 @@ static int speculate_chunks; /* nr__ingest_speculate */
  * session 15). */
 #define SPLIT_CHUNK_BYTES ((size_t)512 << 10)
 
+/* Lines of its own chunk between two of the pass's checks of whether it
+ * owes its next chunk's read (nr_par_lex_read_ahead): about 20 us. */
+#define READ_AHEAD_POLL 128u
+
 void nr__ingest_speculate(int on) { speculate_chunks = on != 0; }
 
 /* Whether a chunk of s may be stitched (speculated on, with jobs == 1):
@@ -424,6 +428,8 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
             }
             continue;
         }
+        if ((s->next_line & (READ_AHEAD_POLL - 1)) == READ_AHEAD_POLL / 2 && in->par)
+            nr_par_lex_read_ahead(in->par, s->index);
         if (s->look_ahead)
             prefetch_paths(in, s, s->next_line);
         if (s->text_ahead)

@@ -122,6 +122,11 @@ void nr_par_lex_destroy(nr_par_lex *p);
  * the log has ended, or the negative code of a read error in the log (err
  * names the file and offset), in the log's order. */
 int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *err);
+/* With chunk work: reads the caller's next chunk of log i now when
+ * nr_par_lex_next could not (a worker was reading), so that the workers
+ * may go on past it. The caller calls it every few lines of its own
+ * chunks; with nothing owed it is one load. */
+void nr_par_lex_read_ahead(nr_par_lex *p, size_t i);
 
 /* The fingerprint of log i (meta log.N.nrhash, "nrhash-v2", nr_logsrc_hash);
  * set once nr_par_lex_next(i) has returned 0. */
