@@ -29,6 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 for r in $(seq "$rounds"); do
     for i in "${!configs[@]}"; do
         bin=${configs[$i]%:*} jobs=${configs[$i]##*:}
+        rm -f "$tmp/out.$i.nio" # a fresh output path: scale_bench.sh says why
         /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" ingest -q -j "$jobs" "$input" -o "$tmp/out.$i.nio" \
             > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
         read -r wall user sys rss < "$tmp/time"
