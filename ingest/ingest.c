@@ -928,6 +928,11 @@ static int effective_jobs(const ingest *in)
     return n > 0 ? (int)n : 1;
 }
 
+/* Logs of at least this many bytes (of 100-200 a line) give more than a
+ * row group of events: a worker makes the events' second batch before the
+ * pass needs it (nr_par_write_make_spare). */
+#define SPARE_BATCH_MIN_BYTES ((uint64_t)NR_STORE_ROWS_PER_GROUP * 200)
+
 static int open_store(ingest *in, const char *out_path, nr_error *err)
 {
     NR_TRY(nr_store_writer_create(out_path, &in->writer, err));
@@ -938,7 +943,10 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_meta_table, &in->t_meta, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
-    return nr_par_write_create(in->t_events, effective_jobs(in) > 1 ? in->par : NULL, &in->events_out, err);
+    NR_TRY(nr_par_write_create(in->t_events, effective_jobs(in) > 1 ? in->par : NULL, &in->events_out, err));
+    if (in->bytes_total >= SPARE_BATCH_MIN_BYTES)
+        nr_par_write_make_spare(in->events_out);
+    return 0;
 }
 
 static int open_streams(ingest *in, nr_error *err)

@@ -63,6 +63,7 @@ struct nr_par_write {
     int rc;            /* the first error of writing */
     nr_error err;
     size_t fill;       /* the batch being filled (caller) */
+    int spare_wanted;  /* a worker is to make the second block (make_spare_block) */
 };
 
 /* Writes the rows of b in one call; 0 or the table's error. */
@@ -170,16 +171,51 @@ static _Atomic int hold_workers; /* nr__par_write_hold_workers */
 
 void nr__par_write_hold_workers(int on) { hold_workers = on; }
 
-/* par_lex's side work: every batch queued by now. */
+/* The second block, made and first touched by a worker while the pass
+ * models its first chunks, which a worker cannot take: the pass's first
+ * hand-over then finds it ready (give_fill_a_block) instead of taking 8 MB
+ * of first touches on its own time (docs/performance.md, session 16).
+ * 1 when it did. Any thread; takes w's lock. */
+static int make_spare_block(nr_par_write *w)
+{
+    pthread_mutex_lock(&w->mu);
+    const int wanted = w->spare_wanted;
+    w->spare_wanted = 0;
+    pthread_mutex_unlock(&w->mu);
+    if (!wanted)
+        return 0;
+    ev_batch spare = {.block = NULL};
+    if (batch_alloc(&spare) < 0) { /* the pass makes one when it needs it */
+        batch_free(&spare);
+        return 1;
+    }
+    const size_t bytes = col_offset(NR_EV_COL_COUNT);
+    for (size_t off = 0; off < bytes; off += 4096)
+        ((volatile char *)spare.block)[off] = 0;
+    pthread_mutex_lock(&w->mu);
+    size_t empty = PAR_WRITE_BATCHES;
+    for (size_t i = 0; i < PAR_WRITE_BATCHES && empty == PAR_WRITE_BATCHES; i++)
+        if (!w->batch[i].block) /* neither filled nor queued: idle once it has a block */
+            empty = i;
+    if (empty < PAR_WRITE_BATCHES)
+        w->batch[empty] = spare;
+    pthread_mutex_unlock(&w->mu);
+    if (empty == PAR_WRITE_BATCHES)
+        batch_free(&spare);
+    return 1;
+}
+
+/* par_lex's side work: the spare block when it is wanted, then every batch
+ * queued by now. */
 static int write_side_work(void *ctx)
 {
     nr_par_write *w = ctx;
-    int wrote = 0;
     if (hold_workers)
         return 0;
+    int did = make_spare_block(w);
     while (write_oldest(w))
-        wrote = 1;
-    return wrote;
+        did = 1;
+    return did;
 }
 
 int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out, nr_error *err)
@@ -200,6 +236,16 @@ int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out
         nr_par_lex_set_side_work(pool, write_side_work, w);
     *out = w;
     return 0;
+}
+
+void nr_par_write_make_spare(nr_par_write *w)
+{
+    if (!w->pool)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->spare_wanted = 1;
+    pthread_mutex_unlock(&w->mu);
+    nr_par_lex_wake(w->pool);
 }
 
 static uint64_t load_u64(const char *p)

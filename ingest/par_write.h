@@ -35,6 +35,10 @@ typedef struct nr_par_write nr_par_write;
  * pool's side work; pool must be destroyed, joining its workers, before w),
  * else on the caller's thread. Returns 0 and *out, or NR_E_NOMEM. */
 int nr_par_write_create(nr_table_writer *t, nr_par_lex *pool, nr_par_write **out, nr_error *err);
+/* With workers: asks one to make the second batch's block now, while the
+ * caller's first rows need it not yet (for a caller that expects more
+ * than a batch of rows: 8 MB of memory). Unthreaded: nothing. */
+void nr_par_write_make_spare(nr_par_write *w);
 /* Queues one row: ev's columns and phase_id (copied). Returns 0, or the
  * error of writing an earlier batch of rows, or NR_E_NOMEM. */
 int nr_par_write_event(nr_par_write *w, const nr_pm_event *ev, int64_t phase_id, nr_error *err);

@@ -258,7 +258,9 @@ static void generated_f_log_same_store_for_any_jobs(void **state)
 
 /* More events than par_write's ring of batches holds (3 row groups of
  * 65536 events, each lent whole to the store): the batches wrap around,
- * their blocks change hands, the pass writes or waits when all are full
+ * their blocks change hands (the second one made by a worker before the
+ * pass needs it: the log is over SPARE_BATCH_MIN_BYTES), the pass writes
+ * or waits when all are full
  * (forced once by holding the workers back), and the last, partial group
  * is copied; every jobs count gives the same store. */
 static void events_of_many_row_groups_same_store_for_any_jobs(void **state)
