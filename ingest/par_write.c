@@ -64,6 +64,7 @@ struct nr_par_write {
     nr_error err;
     size_t fill;       /* the batch being filled (caller) */
     int spare_wanted;  /* a worker is to make the second block (make_spare_block) */
+    int finished;      /* nr_par_write_finish has taken the batches back: no spare any more */
 };
 
 /* Writes the rows of b in one call; 0 or the table's error. */
@@ -194,7 +195,7 @@ static int make_spare_block(nr_par_write *w)
         ((volatile char *)spare.block)[off] = 0;
     pthread_mutex_lock(&w->mu);
     size_t empty = PAR_WRITE_BATCHES;
-    for (size_t i = 0; i < PAR_WRITE_BATCHES && empty == PAR_WRITE_BATCHES; i++)
+    for (size_t i = 0; i < PAR_WRITE_BATCHES && empty == PAR_WRITE_BATCHES && !w->finished; i++)
         if (!w->batch[i].block) /* neither filled nor queued: idle once it has a block */
             empty = i;
     if (empty < PAR_WRITE_BATCHES)
@@ -484,8 +485,10 @@ int nr_par_write_finish(nr_par_write *w, nr_error *err)
     int rc = w->rc;
     if (rc < 0)
         *err = w->err;
+    w->finished = 1; /* a worker still making the spare frees it */
+    w->spare_wanted = 0;
     pthread_mutex_unlock(&w->mu);
-    free_batches(w); /* no thread writes a batch any more */
+    free_batches(w); /* no thread writes a batch, or installs one, any more */
     return rc;
 }
 
