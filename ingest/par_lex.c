@@ -47,7 +47,6 @@ typedef struct par_chunk {
     int rc;             /* a read error met while filling this chunk */
     nr_error err;
     void *spec;         /* the chunk work's result (nr_par_lex_chunk_work), owned until consumed */
-    uint64_t seq;       /* 0, 1, 2, ... in the log */
     int workers;        /* with chunk work: a worker read it (and works on it) */
 } par_chunk;
 
@@ -61,7 +60,6 @@ typedef struct par_log {
     uint64_t line_no;   /* lines read so far (reader) */
     uint64_t hash;      /* the log's fingerprint, set with its last chunk (reader) */
     uint64_t bytes_in_seen;
-    uint64_t read_seq;  /* chunks read (or being read) so far */
     int owes_ahead;     /* the caller's alone: it took a chunk of its own without reading its next one
                            (nr_par_lex_read_ahead) */
 } par_log;
@@ -431,7 +429,6 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     g->count++;
     g->reading = 1;
     c->state = SLOT_READING;
-    c->seq = g->read_seq++;
     c->workers = 0;
     pthread_mutex_unlock(&p->mu);
     read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2);
@@ -524,13 +521,15 @@ static par_log *find_read_work(nr_par_lex *p)
 /* With chunk work (one log), each chunk is read by the thread that takes
  * it, shortly before it does, so that its text is in that core's cache
  * (read by another thread and left in the ring, the caller's lines cost it
- * two to three times as much: perf samples per line, session 15). Reading stays in order. The caller keeps one chunk of its
- * own read ahead; a worker reads and works on the next chunk while it does,
- * so it has the caller's whole chunk of time before the caller needs its
- * result. The one that runs ahead takes more of the chunks. */
-/* Chunks each worker may have read and be working on past the caller's
- * read-ahead: 1 and 3 were no faster than 2 (1 GB and 4 GB logs, 2 cores,
- * within the host's noise). */
+ * two to three times as much: perf samples per line, session 15). Reading
+ * stays in order. The caller keeps one chunk of its own read ahead; a
+ * worker reads and works on the next chunk while it does, so it has the
+ * caller's whole chunk of time before the caller needs its result. The one
+ * that runs ahead takes more of the chunks.
+ *
+ * WORK_AHEAD_PER_WORKER: chunks each worker may have read and be working
+ * on past the caller's read-ahead: 1 and 3 were no faster than 2 (1 GB and
+ * 4 GB logs, 2 cores, within the host's noise). */
 #define WORK_AHEAD_PER_WORKER 2
 #define WORK_AHEAD_MAX 32
 
@@ -617,6 +616,14 @@ static void *worker_main(void *arg)
 
 /* ---- the caller's side --------------------------------------------------- */
 
+/* Whether the oldest chunk of g is read (and lexed or worked on, if a
+ * worker took it): the caller may take it. */
+static int head_ready(const par_log *g)
+{
+    const slot_state st = g->count ? g->ring[g->head].state : SLOT_FREE;
+    return st == SLOT_LEXED || st == SLOT_READ;
+}
+
 int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *err)
 {
     par_log *g = &p->logs[i];
@@ -635,7 +642,7 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
             return 0;
         }
         par_chunk *c = g->count ? &g->ring[g->head] : NULL;
-        if (c && (c->state == SLOT_LEXED || c->state == SLOT_READ)) {
+        if (head_ready(g)) {
             /* a chunk no worker has lexed: its lines are lexed as they are
                read (nr_par_lex_line), not packed first */
             c->state = SLOT_CONSUMING;
@@ -663,7 +670,7 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
             do_read(p, g);
         } else if (p->work.run && p->side_run) {
             /* waiting for a worker's chunk: the side work meanwhile */
-            if (!run_side_work(p) && !(g->count && (g->ring[g->head].state == SLOT_LEXED || g->ring[g->head].state == SLOT_READ)))
+            if (!run_side_work(p) && !head_ready(g))
                 pthread_cond_wait(&p->cv, &p->mu);
         } else {
             pthread_cond_wait(&p->cv, &p->mu);
