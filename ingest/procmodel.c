@@ -537,6 +537,16 @@ static int file_blocks_reach(nr_pm *pm, int64_t id)
 
 /* ---- creation ---------------------------------------------------------- */
 
+/* What a model holds before its first line (nr_pm_create, nr_pm_reset):
+ * no counts, and name id 0 is "" so that "none" needs no special case.
+ * 0 or NR_E_NOMEM. */
+static int start_empty(nr_pm *pm)
+{
+    memset(&pm->counts, 0, sizeof pm->counts);
+    pm->counts.first_ts_ns = pm->counts.last_ts_ns = -1;
+    return nr_strtab_intern(&pm->names, "", 0) < 0 ? NR_E_NOMEM : 0;
+}
+
 int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err)
 {
     nr_pm *pm = calloc(1, sizeof *pm);
@@ -554,10 +564,7 @@ int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err)
     nr_buf_init(&pm->resolved);
     nr_buf_init(&pm->scratch);
     nr_buf_init(&pm->joined);
-    pm->counts.first_ts_ns = -1;
-    pm->counts.last_ts_ns = -1;
-    /* name id 0 is "" so that "none" needs no special case */
-    if (nr_strtab_intern(&pm->names, "", 0) < 0) {
+    if (start_empty(pm) < 0) {
         nr_pm_destroy(pm);
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     }
@@ -608,8 +615,6 @@ int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
     nr_strtab_reset(&pm->names);
     pm->synthetic_serial = 0;
     pm->where = NULL;
-    memset(&pm->counts, 0, sizeof pm->counts);
-    pm->counts.first_ts_ns = pm->counts.last_ts_ns = -1;
     pm->finished = 0;
     pm->refused = NULL;
     pm->bare_before_annot = 0;
@@ -622,7 +627,7 @@ int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
         if (!(pm->start_cwd = strdup(cfg->start_cwd ? cfg->start_cwd : "")))
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     }
-    if (nr_strtab_intern(&pm->names, "", 0) < 0)
+    if (start_empty(pm) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
 }
@@ -753,6 +758,15 @@ static int64_t file_synthetic(nr_pm *pm, int kind)
     return file_intern(pm, name, (size_t)n, kind);
 }
 
+/* [first, last] widened to take [sfirst, slast] (-1: none). */
+static inline void merge_time_span(int64_t *first, int64_t *last, int64_t sfirst, int64_t slast)
+{
+    if (sfirst >= 0 && (*first < 0 || sfirst < *first))
+        *first = sfirst;
+    if (slast > *last)
+        *last = slast;
+}
+
 static inline void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes, int64_t ts)
 {
     if (id < 0)
@@ -767,12 +781,8 @@ static inline void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes,
     case NR_CNT_SYNC: f->sync_calls++; break;
     default: break;
     }
-    if (ts >= 0) {
-        if (f->first_ts_ns < 0 || ts < f->first_ts_ns)
-            f->first_ts_ns = ts;
-        if (ts > f->last_ts_ns)
-            f->last_ts_ns = ts;
-    }
+    if (ts >= 0)
+        merge_time_span(&f->first_ts_ns, &f->last_ts_ns, ts, ts);
 }
 
 /* Decodes an escaped -y annotation or quoted path into pm->decode. Returns
@@ -2780,12 +2790,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     }
     pm->prev_task = t;
     pm->where = where;
-    if (ts_ns >= 0) {
-        if (pm->counts.first_ts_ns < 0 || ts_ns < pm->counts.first_ts_ns)
-            pm->counts.first_ts_ns = ts_ns;
-        if (ts_ns > pm->counts.last_ts_ns)
-            pm->counts.last_ts_ns = ts_ns;
-    }
+    if (ts_ns >= 0)
+        merge_time_span(&pm->counts.first_ts_ns, &pm->counts.last_ts_ns, ts_ns, ts_ns);
     switch (sl->kind) {
     case NR_SL_SYSCALL: {
         const nr_syscall_info *info = syscall_of_line(pm, sl);
@@ -3084,15 +3090,6 @@ static void replay_offsets(stitch *st, nr_pm *spec)
     }
 }
 
-/* [first, last] widened to take [sfirst, slast] (-1: none). */
-static void merge_time_span(int64_t *first, int64_t *last, int64_t sfirst, int64_t slast)
-{
-    if (sfirst >= 0 && (*first < 0 || sfirst < *first))
-        *first = sfirst;
-    if (slast > *last)
-        *last = slast;
-}
-
 /* The files: new ones appended in spec's order, totals added. */
 static int apply_files(nr_pm *pm, const nr_pm *spec, const stitch *st)
 {
@@ -3100,7 +3097,8 @@ static int apply_files(nr_pm *pm, const nr_pm *spec, const stitch *st)
         const nr_pm_file *lf = file_at(spec, (int64_t)i);
         int64_t g = st->file_map[i];
         if ((size_t)g >= pm->paths.count) {
-            int64_t id = nr_strtab_intern(&pm->paths, nr_strtab_str(&spec->paths, i), nr_strtab_len(&spec->paths, i));
+            const struct nr_strtab_entry *e = &spec->paths.entries[i]; /* hashed by spec, looked up by check_files */
+            int64_t id = nr_strtab_intern_hashed(&pm->paths, e->str, e->len, e->hash);
             if (id < 0)
                 return (int)id;
             NR_TRY(file_blocks_reach(pm, id));
