@@ -105,16 +105,10 @@ int nr_diag_merge(nr_diag *d, const nr_diag *src)
 {
     for (size_t i = 0; i < src->count; i++) {
         const diag_reason *sr = &src->reasons[i];
-        diag_reason *r = find_reason(d, sr->key);
-        if (!r && !(r = add_reason(d, sr->key)))
-            return NR_E_NOMEM;
-        r->count += sr->count;
-        for (size_t e = 0; e < sr->nexamples && r->nexamples < NR_DIAG_EXAMPLES; e++) {
-            diag_example *x = &r->examples[r->nexamples];
-            *x = sr->examples[e];
-            if (sr->examples[e].file && !(x->file = strdup(sr->examples[e].file)))
-                return NR_E_NOMEM;
-            r->nexamples++;
+        NR_TRY(nr_diag_add_n(d, sr->key, sr->count, NULL, 0, NULL, 0)); /* the count, no example */
+        for (size_t e = 0; e < sr->nexamples; e++) { /* src's examples after d's, as many as fit */
+            const diag_example *x = &sr->examples[e];
+            NR_TRY(nr_diag_add_n(d, sr->key, 0, x->file, x->line, x->text, x->len));
         }
     }
     return 0;
