@@ -49,8 +49,8 @@ void nr__ingest_path_ahead_always(int on);
 
 /* Tests: with on, each chunk of a single -ttt log after the first event is
  * fed to a speculative model and stitched onto the real one (falling back
- * to the real model when the speculation does not hold), as the threads of
- * a byte-range split will: the store must not change. */
+ * to the real model when the speculation does not hold), as the workers do
+ * at jobs > 1 (docs/split.md): the store must not change. */
 void nr__ingest_speculate(int on);
 
 #endif

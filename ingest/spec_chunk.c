@@ -181,14 +181,14 @@ static nr_spec_chunk *chunk_fresh(nr_spec_pool *pool, nr_error *err)
     size_t cap = c->events_cap;
     nr_buf names = c->names;
     nr_diag_destroy(c->diag);
-    *c = (nr_spec_chunk){.events = events, .events_cap = cap, .names = names, .first_ts = -1, .last_ts = -1};
+    *c = (nr_spec_chunk){.pm = pm, .events = events, .events_cap = cap, .names = names, .first_ts = -1,
+                         .last_ts = -1};
     c->names.len = 0;
     nr_pm_config cfg = {.emit = capture, .emit_ctx = c, .speculative = 1};
     int rc = !(cfg.diag = c->diag = nr_diag_create()) ? NR_E_NOMEM
-             : pm                                     ? nr_pm_reset(c->pm = pm, &cfg, err)
+             : pm                                     ? nr_pm_reset(pm, &cfg, err)
                                                       : nr_pm_create(&cfg, &c->pm, err);
     if (rc < 0) {
-        c->pm = pm ? pm : c->pm;
         chunk_destroy(c);
         return NULL;
     }
