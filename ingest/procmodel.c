@@ -496,6 +496,7 @@ typedef struct spec_ghost {
     uint8_t kind_at_annot;    /* the ofd's kind right after that */
     uint8_t materialized;     /* looked up as the real model would create it (not only a look-up) */
     uint8_t reannotated;      /* annotated again, with another annotation */
+    uint8_t closed;           /* its fd was closed in the segment */
     int64_t file_at_annot;    /* the local file of first_annot */
     char *first_annot;
     size_t first_annot_len;
@@ -1082,6 +1083,8 @@ static void fdtab_close_fd(nr_pm *pm, fdtab *t, int64_t fd);
 
 static void fdtab_close(nr_pm *pm, fdtab *t, int64_t fd)
 {
+    if (pm->cfg.speculative && fd >= 0 && (size_t)fd < t->cap && t->ofd[fd] >= 0 && pm->ofds[t->ofd[fd]].ghost)
+        pm->ghosts[pm->ofds[t->ofd[fd]].ghost - 1].closed = 1;
     fdtab_close_fd(pm, t, fd);
     if (pm->cfg.speculative)
         spec_touch(pm, t, fd);
@@ -3043,6 +3046,8 @@ static const char *check_ghosts(nr_pm *pm, const nr_pm *spec, stitch *st)
         const ofd *o = &pm->ofds[r];
         int same_annot = g->annotated && o->annot_len == g->first_annot_len && o->file_id >= 0 &&
                          memcmp(o->annot, g->first_annot, g->first_annot_len) == 0;
+        if (g->closed && o->refs > 1 && g->annotated && !(same_annot && !g->reannotated))
+            return "a shared open file description annotated otherwise, then its fd closed";
         if (same_annot && o->kind != g->kind_at_annot &&
             !(o->kind == NR_KIND_DIRECTORY && g->kind_at_annot == NR_KIND_REGULAR && g->file_at_annot >= 0 &&
               st->dir_upgrade[g->file_at_annot]))
@@ -3087,6 +3092,19 @@ static void replay_offsets(stitch *st, nr_pm *spec)
             if (op->bytes > 0)
                 st->off[k] += op->bytes;
         }
+    }
+}
+
+/* Every real description a ghost stands for takes its replayed offset,
+ * before any fd is closed: also one whose fd the segment closed, which
+ * another fd (a forked task's) may share. */
+static void apply_ghost_offsets(nr_pm *pm, const nr_pm *spec, const stitch *st)
+{
+    for (size_t i = 0; i < spec->nghosts; i++) {
+        if (st->target[i] < 0)
+            continue;
+        pm->ofds[st->target[i]].offset = st->off[st->slot[i]];
+        pm->ofds[st->target[i]].offset_guessed = st->guessed[st->slot[i]];
     }
 }
 
@@ -3308,6 +3326,7 @@ int nr_pm_stitch_begin(nr_pm *pm, nr_pm *spec, nr_pm_stitch **out, const char **
         st->pm = pm;
         st->spec = spec;
         replay_offsets(st, spec);
+        apply_ghost_offsets(pm, spec, st);
         rc = apply_files(pm, spec, st);
     }
     if (rc == 0)
