@@ -979,7 +979,7 @@ static int open_streams(ingest *in, nr_error *err)
         free(srcs);
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     }
-    nr_par_lex_chunk_work work = {speculate_work, drop_work, in, SPLIT_CHUNK_BYTES};
+    nr_par_lex_chunk_work work = {speculate_work, drop_work, in, SPLIT_CHUNK_BYTES, speculate_chunks};
     int split = in->nstreams == 1;
     int rc = nr_par_lex_create_working(srcs, in->nstreams, effective_jobs(in), split ? &work : NULL, &in->par, err);
     free(srcs);

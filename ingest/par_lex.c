@@ -7,6 +7,7 @@
  * waits for); the caller, while its chunk is not ready, reads or lexes that
  * chunk itself rather than sleep. One mutex, one condition variable. */
 #include "par_lex.h"
+#include "nr_mem.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,6 +49,10 @@ typedef struct par_chunk {
     nr_error err;
     void *spec;         /* the chunk work's result (nr_par_lex_chunk_work), owned until consumed */
     int workers;        /* with chunk work: a worker read it (and works on it) */
+    nr_par_carried carried[NR_PAR_CARRY_MAX]; /* calls carried over from the chunk before */
+    size_t ncarried;
+    char *carry_text;   /* owned */
+    size_t carry_cap;
 } par_chunk;
 
 typedef struct par_log {
@@ -62,6 +67,11 @@ typedef struct par_log {
     uint64_t bytes_in_seen;
     int owes_ahead;     /* the caller's alone: it took a chunk of its own without reading its next one
                            (nr_par_lex_read_ahead) */
+    /* the reader's: the calls the last chunk read carries over to the next */
+    nr_par_carried carry[NR_PAR_CARRY_MAX];
+    size_t ncarry;
+    char *carry_text;
+    size_t carry_len, carry_cap;
 } par_log;
 
 struct nr_par_lex {
@@ -80,6 +90,7 @@ struct nr_par_lex {
     uint64_t side_posted;       /* nr_par_lex_wake calls so far */
     nr_par_lex_chunk_work work; /* whole-chunk work instead of the lex; run NULL = none */
     size_t work_ahead;          /* chunks the workers may work on past the caller's read-ahead */
+    int carry;                  /* chunks carry pending calls over (nr_par_carried) */
 };
 
 /* Tests' chunk size (0 = the budget's); set before any ingest starts. */
@@ -271,16 +282,98 @@ static int split_lines(par_chunk *c, size_t from, size_t to, size_t chunk_bytes,
     return 0;
 }
 
+/* The tid that starts line l (strace -f's "PID "), and the line past its
+ * stamp in *rest; 0 when it has none. */
+static int line_tid(const char *l, size_t len, int64_t *tid, size_t *rest)
+{
+    size_t i = 0;
+    int64_t v = 0;
+    for (; i < len && i < 10 && l[i] >= '0' && l[i] <= '9'; i++)
+        v = v * 10 + (l[i] - '0');
+    if (i == 0 || i >= len || l[i] != ' ')
+        return 0;
+    while (i < len && l[i] == ' ')
+        i++;
+    while (i < len && l[i] != ' ')
+        i++;
+    while (i < len && l[i] == ' ')
+        i++;
+    *tid = v;
+    *rest = i;
+    return 1;
+}
+
+static int ends_unfinished(const char *l, size_t len)
+{
+    static const char mark[] = "<unfinished ...>";
+    const size_t n = sizeof mark - 1;
+    return len >= n && memcmp(l + len - n, mark, n) == 0;
+}
+
+size_t nr_par_lex_tail_pending(const char *text, const nr_par_line *lines, size_t n, size_t idx[NR_PAR_CARRY_MAX])
+{
+    enum { TIDS_MAX = 64 };
+    int64_t decided[TIDS_MAX];
+    size_t ndecided = 0, nout = 0;
+    const size_t stop = n > NR_PAR_CARRY_WINDOW ? n - NR_PAR_CARRY_WINDOW : 0;
+    for (size_t i = n; i-- > stop && ndecided < TIDS_MAX && nout < NR_PAR_CARRY_MAX;) {
+        const char *l = text + lines[i].off;
+        const size_t len = lines[i].len;
+        int64_t tid;
+        size_t rest;
+        if (!line_tid(l, len, &tid, &rest) || (len - rest >= 4 && memcmp(l + rest, "--- ", 4) == 0))
+            continue; /* no task's, or a signal: it may come while a call is pending */
+        size_t k = 0;
+        while (k < ndecided && decided[k] != tid)
+            k++;
+        if (k < ndecided)
+            continue;
+        decided[ndecided++] = tid; /* its last line: a pending call's, or the task has none */
+        if (ends_unfinished(l, len) && len <= NR_PAR_CARRY_LINE_MAX)
+            idx[nout++] = i;
+    }
+    for (size_t a = 0, b = nout; a + 1 < b; a++, b--) { /* log order */
+        size_t t = idx[a];
+        idx[a] = idx[b - 1];
+        idx[b - 1] = t;
+    }
+    return nout;
+}
+
+/* Gives c the calls g carries over, then makes those of c's own tail g's:
+ * the reader's, with c just read. Out of memory, nothing is carried (a
+ * speculation then refuses the call's <... resumed>, as without carry). */
+static void carry_over(par_log *g, par_chunk *c)
+{
+    if (g->ncarry && nr_grow((void **)&c->carry_text, &c->carry_cap, g->carry_len, 1) == 0) {
+        memcpy(c->carry_text, g->carry_text, g->carry_len);
+        memcpy(c->carried, g->carry, g->ncarry * sizeof *g->carry);
+        c->ncarried = g->ncarry;
+    }
+    size_t idx[NR_PAR_CARRY_MAX];
+    g->ncarry = g->carry_len = 0;
+    const size_t n = nr_par_lex_tail_pending(c->text, c->lines, c->nlines, idx);
+    for (size_t k = 0; k < n; k++) {
+        const nr_par_line *pl = &c->lines[idx[k]];
+        if (nr_grow((void **)&g->carry_text, &g->carry_cap, g->carry_len + pl->len, 1) < 0)
+            break;
+        memcpy(g->carry_text + g->carry_len, c->text + pl->off, pl->len);
+        g->carry[g->ncarry++] = (nr_par_carried){(uint32_t)g->carry_len, pl->len, c->first_line_no + idx[k]};
+        g->carry_len += pl->len;
+    }
+}
+
 /* Fills c with the next run of whole lines of g (the caller holds g's
  * reading right), cut into lines. With borrow (depth 1: logsrc is not read
  * again before c is released) the run stays in logsrc's buffer; otherwise
  * logsrc reads it straight into c's own buffer (allocated once at
  * chunk_bytes, grown only for a longer line). */
-static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2)
+static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2, int carry)
 {
     c->text_len = c->nlines = 0;
     c->first_line_no = g->line_no + 1;
     c->last_unterminated = c->lexed = c->is_last = c->rc = 0;
+    c->ncarried = 0;
     const char *run = c->buf;
     size_t len = 0;
     int rc;
@@ -301,6 +394,8 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
         c->text_len = len;
         if (split_lines(c, 0, len, chunk_bytes, avx2) < 0)
             rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
+        else if (carry)
+            carry_over(g, c);
     }
     if (rc <= 0) {
         c->rc = rc;
@@ -431,7 +526,7 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     c->state = SLOT_READING;
     c->workers = 0;
     pthread_mutex_unlock(&p->mu);
-    read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2);
+    read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2, p->carry);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
     pthread_mutex_lock(&p->mu);
     p->bytes_in += seen - g->bytes_in_seen;
@@ -446,7 +541,8 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
 /* What the caller (and the chunk work) see of c. */
 static nr_par_chunk_view chunk_view(const par_chunk *c)
 {
-    return (nr_par_chunk_view){c->lines, c->nlines, c->text, c->first_line_no, c->last_unterminated, c->lexed, c->spec};
+    return (nr_par_chunk_view){c->lines,     c->nlines, c->text,     c->first_line_no, c->last_unterminated,
+                               c->lexed,     c->spec,   c->carried,  c->ncarried,      c->carry_text};
 }
 
 /* Runs the side work once, without the lock (called and returns with it
@@ -773,6 +869,7 @@ int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const 
     const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
     size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : chunk_max;
     p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
+    p->carry = work && (workers > 0 || work->carry_always);
     if (work && workers > 0) {
         p->work = *work;
         p->chunk_bytes = work->chunk_bytes;
@@ -822,10 +919,12 @@ void nr_par_lex_destroy(nr_par_lex *p)
         for (size_t k = 0; p->logs[i].ring && k < p->depth; k++) {
             free(p->logs[i].ring[k].buf);
             free(p->logs[i].ring[k].lines);
+            free(p->logs[i].ring[k].carry_text);
             if (p->logs[i].ring[k].spec)
                 p->work.drop(p->work.ctx, p->logs[i].ring[k].spec);
         }
         free(p->logs[i].ring);
+        free(p->logs[i].carry_text);
     }
     free(p->logs);
     pthread_cond_destroy(&p->cv);

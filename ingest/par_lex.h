@@ -67,6 +67,21 @@ _Static_assert(sizeof(nr_par_line) == 64, "a packed line is one cache line");
 /* nr_par_line.bits */
 enum { NR__PAR_HAS_RESULT = 1, NR__PAR_RESULT_UNKNOWN = 2, NR__PAR_PACKED = 4 };
 
+/* A line carried over from the chunk before: an <unfinished ...> call
+ * that its task had pending at that chunk's end, as far as the chunk's
+ * last NR_PAR_CARRY_WINDOW lines tell (the task's last line there is the
+ * call's; a signal line does not count). Its text is carry_text[off, off +
+ * len). A speculative model may take such a call's <... resumed> line
+ * (docs/split.md); the stitch checks that the real model holds it. */
+typedef struct nr_par_carried {
+    uint32_t off, len;
+    uint64_t line_no;        /* 1-based, in the log */
+} nr_par_carried;
+
+#define NR_PAR_CARRY_WINDOW 256  /* lines looked at */
+#define NR_PAR_CARRY_MAX 32      /* calls carried */
+#define NR_PAR_CARRY_LINE_MAX 4096 /* longer lines are not */
+
 /* A lexed chunk, valid until the next nr_par_lex_next of the same log. */
 typedef struct nr_par_chunk_view {
     const nr_par_line *lines;
@@ -76,7 +91,17 @@ typedef struct nr_par_chunk_view {
     int last_unterminated;   /* lines[n - 1] is a last line without newline */
     int lexed;               /* the lines hold their packed nr_sline (else only cut) */
     void *spec;              /* what the chunk work made of the chunk (now the caller's), or NULL */
+    const nr_par_carried *carried; /* with chunk work: the calls carried over, in log order */
+    size_t ncarried;
+    const char *carry_text;
 } nr_par_chunk_view;
+
+/* The <unfinished ...> lines among the last NR_PAR_CARRY_WINDOW of lines
+ * [0, n) of text that their tasks had pending at the end (see
+ * nr_par_carried): their indexes into idx, in log order; returns how many
+ * (at most NR_PAR_CARRY_MAX). Pure: par_lex runs it on each chunk it
+ * reads with chunk work. */
+size_t nr_par_lex_tail_pending(const char *text, const nr_par_line *lines, size_t n, size_t idx[NR_PAR_CARRY_MAX]);
 
 /* Work on whole chunks that the workers do instead of lexing them (a
  * speculative model of the chunk, procmodel.h): run(ctx, view) on a read
@@ -89,6 +114,7 @@ typedef struct nr_par_lex_chunk_work {
     void (*drop)(void *ctx, void *result);
     void *ctx;               /* borrowed until nr_par_lex_destroy */
     size_t chunk_bytes;      /* the chunk size for such work */
+    int carry_always;        /* carry calls over (nr_par_carried) with no worker too (tests) */
 } nr_par_lex_chunk_work;
 
 /* Unpacks a packed line (NR__PAR_PACKED) whose text is line. */

@@ -377,6 +377,7 @@ typedef struct task {
     int64_t tid, pid, ppid;
     uint8_t is_thread, exited, origin;
     uint8_t spec_unfinished;  /* speculative: an <unfinished ...> line of the task was fed */
+    uint8_t seeded;           /* speculative: its pending call was carried over (spec_seed_pending) */
     fdtab *fds;
     fsinfo *fs;
     int64_t first_ts, last_ts;
@@ -391,6 +392,10 @@ typedef struct task {
     char *pending_file;
     uint64_t pending_line;
     int64_t early_child;      /* tid attached to this task's pending clone, -1 none */
+    /* seeded: the carried call as it was seeded, for the stitch to compare */
+    nr_buf seed_text;
+    int64_t seed_ts;
+    uint64_t seed_line;
 } task;
 
 /* The first argument when it is an fd printed plainly, lexed without the
@@ -486,6 +491,9 @@ struct nr_pm {
     int64_t adv_seek;         /* with NR_PM_GHOST_SEEK: the offset it was moved to */
     struct ghost_op *ghost_ops; /* the moves of ghosts' offsets, in order (the stitch replays them) */
     size_t nghost_ops, ghost_ops_cap, ghost_op_next; /* ... next: nr_pm_stitch_event's cursor */
+    const nr_sline *carried;  /* the calls carried over (nr_pm_spec_carry), borrowed while fed */
+    const nr_pm_where *carried_where;
+    size_t ncarried;
 };
 
 /* A speculative model's stand-in for an fd of a task that it did not see
@@ -583,6 +591,7 @@ static void free_tasks(nr_pm *pm)
         fdtab_release(pm, t->fds);
         fs_release(t->fs);
         nr_buf_fini(&t->pending_text);
+        nr_buf_fini(&t->seed_text);
         free(t->pending_file);
         free(t);
     }
@@ -622,6 +631,7 @@ int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
     pm->adv_ghost = 0;
     pm->adv_bits = 0;
     pm->nghost_ops = pm->ghost_op_next = 0;
+    pm->ncarried = 0;
     pm->cfg = *cfg;
     if (strcmp(pm->start_cwd, cfg->start_cwd ? cfg->start_cwd : "") != 0) {
         free(pm->start_cwd);
@@ -1326,6 +1336,7 @@ static task *task_add(nr_pm *pm, int64_t tid)
     t->exit_code = -1;
     t->early_child = -1;
     nr_buf_init(&t->pending_text);
+    nr_buf_init(&t->seed_text);
     t->serial = pm->ntasks;
     pm->tasks[pm->ntasks] = t;
     /* a reused tid: the slot of the exited task now names the new one */
@@ -2729,6 +2740,41 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     return handle_call(pm, t, &c, err);
 }
 
+void nr_pm_spec_carry(nr_pm *spec, const nr_sline *calls, const nr_pm_where *where, size_t n)
+{
+    spec->carried = calls;
+    spec->carried_where = where;
+    spec->ncarried = n;
+}
+
+/* Speculative, at a <... resumed> of t with no call pending: makes the call
+ * carried over for t (nr_pm_spec_carry) t's pending one, as the real model
+ * holds it if the stitch finds it so (check_tasks): 1, or 0 when none is
+ * carried, or t's was taken already, or t had an <unfinished ...> line in
+ * the segment (which ended the carried call as never resumed there: found
+ * by fuzzing). A clone is not: its task is the real model's to make. */
+static int spec_seed_pending(nr_pm *pm, task *t, nr_error *err)
+{
+    if (t->seeded || t->spec_unfinished)
+        return 0;
+    for (size_t k = 0; k < pm->ncarried; k++) {
+        const nr_sline *c = &pm->carried[k];
+        if (c->pid != t->tid)
+            continue;
+        if (is_clone_name(c->name))
+            return 0;
+        NR_TRY(on_unfinished(pm, t, c, c->ts_ns, &pm->carried_where[k], err));
+        t->seeded = 1;
+        t->seed_ts = t->pending_ts;
+        t->seed_line = t->pending_line;
+        t->seed_text.len = 0;
+        if (nr_buf_put(&t->seed_text, t->pending_text.data, t->pending_text.len) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+        return 1;
+    }
+    return 0;
+}
+
 static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
 {
     NR_TRY(flush_pending(pm, t, err));
@@ -2812,8 +2858,13 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         return on_unfinished(pm, t, sl, ts_ns, where, err);
     case NR_SL_RESUMED:
         if (pm->cfg.speculative && !t->pending) {
-            spec_refuse(pm, "a <... resumed> whose call may be pending in the real model");
-            return 0;
+            int seeded = spec_seed_pending(pm, t, err);
+            if (seeded < 0)
+                return seeded;
+            if (!seeded) {
+                spec_refuse(pm, "a <... resumed> whose call may be pending in the real model");
+                return 0;
+            }
         }
         return on_resumed(pm, t, sl, where, err);
     case NR_SL_SIGNAL:
@@ -2962,6 +3013,15 @@ static int fdtab_has_touched(const fdtab *t)
  * other's fd), and two that share a real fs must not both set its cwd. */
 #define STITCH_TASKS_MAX 512
 
+/* Whether rt's pending call is the one seeded into st (spec_seed_pending):
+ * the same line of the log, so the same call. */
+static int holds_seed(const task *rt, const task *st)
+{
+    return rt && rt->pending && rt->pending_line == st->seed_line && rt->pending_ts == st->seed_ts &&
+           rt->pending_text.len == st->seed_text.len &&
+           memcmp(rt->pending_text.data, st->seed_text.data, st->seed_text.len) == 0;
+}
+
 static const char *check_tasks(nr_pm *pm, const nr_pm *spec)
 {
     if (spec->ntasks > STITCH_TASKS_MAX)
@@ -2971,7 +3031,9 @@ static const char *check_tasks(nr_pm *pm, const nr_pm *spec)
         task *rt = live_task(pm, st->tid);
         if (!rt && pm->pending_clones)
             return "a new task while a clone is pending in the real model";
-        if (rt && st->spec_unfinished && rt->pending)
+        if (st->seeded && !holds_seed(rt, st))
+            return "a call carried over that the real model does not hold pending";
+        if (rt && st->spec_unfinished && rt->pending && !st->seeded)
             return "an <unfinished ...> of a task whose call is pending in the real model";
         if (!rt)
             continue;
@@ -3245,6 +3307,8 @@ static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
             rt->first_ts = su->first_ts;
         if (su->last_ts > rt->last_ts)
             rt->last_ts = su->last_ts;
+        if (su->seeded)
+            pending_clear(pm, rt); /* the carried call, which the segment took */
         if (su->pending)
             NR_TRY(move_pending(pm, rt, su));
         if (su->fs->cwd_set && strcmp(rt->fs->cwd, su->fs->cwd) != 0)

@@ -151,6 +151,13 @@ void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out);
 
 /* Why spec refused its segment, or NULL. */
 const char *nr_pm_refused(const nr_pm *spec);
+/* The <unfinished ...> calls carried over to spec's segment from the lines
+ * before it (par_lex's nr_par_carried, lexed; where: each one's line),
+ * borrowed until the next call (n == 0 before they go): a <... resumed>
+ * of a task with no call pending in the segment takes its task's carried
+ * call as the pending one, and the stitch refuses the segment unless the
+ * real model holds that very call (the same line) pending. */
+void nr_pm_spec_carry(nr_pm *spec, const nr_sline *calls, const nr_pm_where *where, size_t n);
 
 typedef struct nr_pm_stitch nr_pm_stitch;
 

@@ -195,6 +195,24 @@ static nr_spec_chunk *chunk_fresh(nr_spec_pool *pool, nr_error *err)
     return c;
 }
 
+/* The calls v carries over (nr_par_carried), lexed into calls[] and
+ * where[]: those that lex as an -ttt <unfinished ...> line of a task. */
+static size_t lex_carried(const chunk_log *log, const nr_par_chunk_view *v, nr_sline calls[NR_PAR_CARRY_MAX],
+                          nr_pm_where where[NR_PAR_CARRY_MAX])
+{
+    size_t n = 0;
+    for (size_t k = 0; k < v->ncarried && k < NR_PAR_CARRY_MAX; k++) {
+        const nr_par_carried *cc = &v->carried[k];
+        const char *text = v->carry_text + cc->off;
+        nr_sline_parse(text, cc->len, &calls[n]);
+        if (calls[n].kind != NR_SL_UNFINISHED || calls[n].pid < 0 || calls[n].ts_form != NR_TS_UNIX ||
+            calls[n].ts2_form != NR_TS_NONE)
+            continue;
+        where[n++] = (nr_pm_where){log->file, cc->line_no, text, cc->len};
+    }
+    return n;
+}
+
 nr_spec_chunk *nr_spec_chunk_run(nr_spec_pool *pool, const char *file, int64_t pid, const nr_par_chunk_view *v)
 {
     nr_error err;
@@ -202,9 +220,13 @@ nr_spec_chunk *nr_spec_chunk_run(nr_spec_pool *pool, const char *file, int64_t p
     if (!c)
         return NULL;
     const chunk_log log = {file, pid};
+    nr_sline calls[NR_PAR_CARRY_MAX];
+    nr_pm_where where[NR_PAR_CARRY_MAX];
+    nr_pm_spec_carry(c->pm, calls, where, lex_carried(&log, v, calls, where));
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < v->n; i++)
         rc = feed_line(&log, v, c, i, &err);
+    nr_pm_spec_carry(c->pm, NULL, NULL, 0);
     c->refused = rc != 0;
     return c;
 }

@@ -305,7 +305,7 @@ static void packed_lines_read_back_as_parsed(void **state)
         const int packed = nr__par_lex_pack(&want, line, &pl);
         if (cases[k].packed >= 0)
             assert_int_equal(packed, cases[k].packed);
-        const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1, NULL};
+        const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1, NULL, NULL, 0, NULL};
         nr_par_lex_line(&v, 0, &got);
         assert_sline_equal(&got, line, &want, line);
         /* the lexer's lookup crosses threads: long call lines name their entry */
@@ -330,10 +330,62 @@ static void packed_lines_read_back_as_parsed(void **state)
     assert_int_equal(want.kind, NR_SL_SYSCALL);
     nr_par_line pl = {.off = 0, .len = (uint32_t)len};
     assert_int_equal(nr__par_lex_pack(&want, line, &pl), 0);
-    const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1, NULL};
+    const nr_par_chunk_view v = {&pl, 1, line, 1, 0, 1, NULL, NULL, 0, NULL};
     nr_par_lex_line(&v, 0, &got);
     assert_sline_equal(&got, line, &want, line);
     free(line);
+}
+
+/* Lines cut from text (no CR), as par_lex cuts them. */
+static size_t cut_test_lines(const char *text, nr_par_line *lines, size_t cap)
+{
+    size_t n = 0, at = 0;
+    for (const char *nl; n < cap && (nl = strchr(text + at, '\n')); at = (size_t)(nl - text) + 1)
+        lines[n++] = (nr_par_line){.off = (uint32_t)at, .len = (uint32_t)(nl - text - (ptrdiff_t)at)};
+    return n;
+}
+
+/* The calls a chunk carries over: a task's last line decides, a signal
+ * line does not; only the last NR_PAR_CARRY_WINDOW lines are looked at. */
+static void tail_pending_known_answer(void **state)
+{
+    (void)state;
+    const char *text = "10 1700000000.000001 read(3</a>, <unfinished ...>\n"
+                       "11 1700000000.000002 openat(AT_FDCWD, \"/b\", O_RDONLY <unfinished ...>\n"
+                       "12 1700000000.000003 close(4) = 0\n"
+                       "10 1700000000.000004 <... read resumed>\"x\", 1) = 1\n"
+                       "13 1700000000.000005 write(1, \"y\", 1 <unfinished ...>\n"
+                       "11 1700000000.000006 --- SIGCHLD {si_signo=SIGCHLD} ---\n"
+                       "12 1700000000.000007 fstat(5 <unfinished ...>\n"
+                       "no task's line <unfinished ...>\n"
+                       "14 1700000000.000008 exit_group(0) = ?\n";
+    nr_par_line lines[16];
+    const size_t n = cut_test_lines(text, lines, 16);
+    assert_int_equal(n, 9);
+    size_t idx[NR_PAR_CARRY_MAX];
+    assert_int_equal(nr_par_lex_tail_pending(text, lines, n, idx), 3);
+    assert_int_equal(idx[0], 1); /* 11: its signal does not end the call */
+    assert_int_equal(idx[1], 4); /* 13 */
+    assert_int_equal(idx[2], 6); /* 12: after its close */
+    assert_int_equal(nr_par_lex_tail_pending(text, lines, 4, idx), 1); /* 10 resumed: 11 alone */
+    assert_int_equal(idx[0], 1);
+
+    /* an unfinished call NR_PAR_CARRY_WINDOW lines back is not looked at;
+       NR_PAR_CARRY_MAX calls at most */
+    enum { N = NR_PAR_CARRY_WINDOW + 1 };
+    char *big = malloc((size_t)N * 64);
+    nr_par_line *bl = malloc((size_t)N * sizeof *bl);
+    assert_non_null(big);
+    assert_non_null(bl);
+    size_t len = (size_t)sprintf(big, "99 1700000000.000001 read(3, <unfinished ...>\n");
+    for (int i = 1; i < N; i++)
+        len += (size_t)sprintf(big + len, "%d 1700000000.000002 fstat(3 <unfinished ...>\n", 1000 + i % 40);
+    assert_int_equal(cut_test_lines(big, bl, N), N);
+    assert_int_equal(nr_par_lex_tail_pending(big, bl, N, idx), NR_PAR_CARRY_MAX);
+    assert_int_equal(idx[NR_PAR_CARRY_MAX - 1], N - 1);
+    assert_int_equal(idx[0], N - NR_PAR_CARRY_MAX);
+    free(big);
+    free(bl);
 }
 
 /* The store's meta log.N.nrhash: the same for a log and its .zst copy, and
@@ -376,6 +428,7 @@ int main(void)
         cmocka_unit_test(fingerprint_is_xxh3_of_content),
         cmocka_unit_test(chunks_equal_serial_lines_for_any_chunk_jobs_compression),
         cmocka_unit_test(packed_lines_read_back_as_parsed),
+        cmocka_unit_test(tail_pending_known_answer),
         cmocka_unit_test(meta_nrhash_of_plain_and_compressed_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -331,6 +331,45 @@ static void speculated_chunks_give_the_same_store(void **state)
     rmdir(run);
 }
 
+/* Threads whose calls are pending across chunk boundaries (the corpus's
+ * resumed_across_chunks: unfinished here, resumed in the next chunk): the
+ * chunk carries them over, so every chunk is stitched, none refused, and
+ * the store is the line-by-line one. */
+static void calls_pending_across_chunks_are_stitched(void **state)
+{
+    (void)state;
+    const char *src = getenv("NR_SOURCE_DIR");
+    char in[600], run[512], log[600], ref[600], out[600];
+    snprintf(in, sizeof in, "%s/tests/fuzz/corpus/strace_file_speculate/resumed_across_chunks", src ? src : ".");
+    snprintf(run, sizeof run, "%s/carry", tmpdir);
+    assert_int_equal(mkdir(run, 0777), 0);
+    snprintf(log, sizeof log, "%s/strace.log", run);
+    FILE *fi = fopen(in, "rb"), *fo = fopen(log, "wb");
+    assert_non_null(fi);
+    assert_non_null(fo);
+    for (int ch; (ch = getc(fi)) != EOF;)
+        putc(ch, fo);
+    fclose(fi);
+    assert_int_equal(fclose(fo), 0);
+    snprintf(ref, sizeof ref, "%s/carry_ref.nio", tmpdir);
+    snprintf(out, sizeof out, "%s/carry_out.nio", tmpdir);
+    static const size_t chunks[] = {256, 1024};
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+        nr_ingest_stats st_ref, st;
+        ingest_with(run, ref, 1, chunks[k], 0, &st_ref);
+        nr__ingest_speculate(1);
+        ingest_with(run, out, 1, chunks[k], 0, &st);
+        nr__ingest_speculate(0);
+        assert_same_file(ref, out);
+        assert_true(st.chunks_stitched > 10);
+        assert_int_equal(st.chunks_refused, 0);
+        unlink(ref);
+        unlink(out);
+    }
+    unlink(log);
+    rmdir(run);
+}
+
 static void progress_text_known_answer(void **state)
 {
     (void)state;
@@ -382,6 +421,7 @@ int main(void)
         cmocka_unit_test(events_of_many_row_groups_same_store_for_any_jobs),
         cmocka_unit_test(samples_same_store_for_any_jobs),
         cmocka_unit_test(speculated_chunks_give_the_same_store),
+        cmocka_unit_test(calls_pending_across_chunks_are_stitched),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
