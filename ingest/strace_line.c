@@ -1820,6 +1820,9 @@ static const char *parse_int(const char *p, const char *end, int64_t *out, int o
 /* The fd text at p ("3", "3</path>", "AT_FDCWD", "0xffffff9c", ...): sets
  * *fd and *annot (empty when none) and returns the end of the text, or NULL.
  * With comments == 0 a " /\* ... *\/" after the number gives NULL too. */
+#define DELETED_SUFFIX "(deleted)"
+#define DELETED_SUFFIX_LEN ((ptrdiff_t)sizeof DELETED_SUFFIX - 1)
+
 static const char *parse_fd_text(const char *p, const char *end, int comments, int64_t *fd, nr_span *annot)
 {
     int64_t v;
@@ -1845,6 +1848,8 @@ static const char *parse_fd_text(const char *p, const char *end, int comments, i
         q = parse_annotation(q, end, annot);
         if (!q)
             return NULL;
+        if (end - q >= DELETED_SUFFIX_LEN && memcmp(q, DELETED_SUFFIX, DELETED_SUFFIX_LEN) == 0)
+            q += DELETED_SUFFIX_LEN; /* strace 6: "13</dev/shm/x>(deleted)", an unlinked file */
     }
     *fd = v;
     return q;

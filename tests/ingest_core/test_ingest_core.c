@@ -1226,9 +1226,41 @@ static void annotation_forms(void **state)
     ck_free(&r);
 }
 
+/* strace 6.1 prints an fd of an unlinked file with "(deleted)" after its
+ * annotation (PyTorch's /dev/shm tensors): the fd is still the fd, its
+ * file the annotation's. Read as a plain argument, the fstat went to the
+ * cwd, and the dup, the reads and the close lost their fd. */
+static void deleted_file_annotation(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "10 openat(AT_FDCWD</w>, \"/dev/shm/t1\", O_RDWR|O_CREAT, 0600) = 13</dev/shm/t1>\n"
+        "10 unlink(\"/dev/shm/t1\") = 0\n"
+        "10 newfstatat(13</dev/shm/t1>(deleted), \"\", {st_mode=S_IFREG|0600, st_size=6, ...}, AT_EMPTY_PATH) = 0\n"
+        "10 fcntl(13</dev/shm/t1>(deleted), F_DUPFD_CLOEXEC, 0) = 14</dev/shm/t1>(deleted)\n"
+        "10 read(14</dev/shm/t1>(deleted), \"ab\", 2) = 2\n"
+        "10 close(14</dev/shm/t1>(deleted)) = 0\n"
+        "10 read(13</dev/shm/t1>(deleted), \"cd\", 2) = 2\n"
+        "10 dup(13</dev/shm/t1>(deleted)) = 15</dev/shm/t1>(deleted)\n"
+        "10 read(15</dev/shm/t1>(deleted), \"ef\", 2) = 2\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.files.nrows, 1);
+    FILE_EQ(&r, "/dev/shm/t1", "meta_calls", 3); /* unlink, newfstatat, fcntl */
+    FILE_EQ(&r, "/dev/shm/t1", "read_calls", 3);
+    FILE_EQ(&r, "/dev/shm/t1", "bytes_read", 6);
+    FILE_EQ(&r, "/dev/shm/t1", "close_calls", 1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "fd"), 14);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 2); /* one description through the dups */
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 2), "offset"), 4);
+    assert_int_equal(EV(&r, ck_event_row(&r, "fcntl", 0), "fd"), 13);
+    ck_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(deleted_file_annotation),
         cmocka_unit_test(basic_ttt_T_y),
         cmocka_unit_test(dup_and_fork_share_offsets),
         cmocka_unit_test(cloexec_at_execve),

@@ -539,6 +539,9 @@ static void sarg_fd_forms(void **state)
         {"3<TCP:[1.2.3.4:5->6.7.8.9:10]>", 0, 3, "TCP:[1.2.3.4:5->6.7.8.9:10]"},
         {"3</dev/pts/0<char 136:0>>", 0, 3, "/dev/pts/0"},
         {"3<anon_inode:[eventfd]>", 0, 3, "anon_inode:[eventfd]"},
+        {"13</dev/shm/torch_1_2_0>(deleted)", 0, 13, "/dev/shm/torch_1_2_0"}, /* strace 6.1: unlinked */
+        {"13</dev/shm/x>(deleted) ", 0, 13, "/dev/shm/x"},
+        {"13</dev/shm/x>(gone)", -1, 0, ""},
         {"AT_FDCWD", 0, -100, ""},
         {"AT_FDCWD</cwd>", 0, -100, "/cwd"},
         {"-100", 0, -100, ""},
