@@ -2112,6 +2112,18 @@ static int dup_to(nr_pm *pm, task *t, int32_t idx, int64_t newfd, int cloexec)
     return fdtab_install(pm, t->fds, newfd, idx, cloexec);
 }
 
+/* Whether fcntl call c sets an fd's close-on-exec flag or its
+ * description's status flags (F_SETFD, F_SETFL; as handle_fcntl reads
+ * the command): the stitch does not carry those over to a ghost's real fd. */
+static int fcntl_sets_flags(const call *c)
+{
+    nr_span cmd = call_arg(c, 1);
+    int64_t raw = -1;
+    if (cmd.n && cmd.p[0] >= '0' && cmd.p[0] <= '9')
+        nr_sarg_int(cmd, &raw);
+    return span_eq(cmd, "F_SETFD") || raw == 2 || span_eq(cmd, "F_SETFL") || raw == 4;
+}
+
 static NOINLINE int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t fd)
 {
     if (!c->ok || idx < 0)
@@ -2371,12 +2383,15 @@ static inline int64_t replay_plain_call(nr_pm *pm, const nr_syscall_info *in, in
 /* The handlers a speculative model does not replay: each changes state it
  * cannot name without the real model (fd tables shared or copied, cwd,
  * close-on-exec flags, the process tree). */
-static void spec_check_handler(nr_pm *pm, const nr_syscall_info *in)
+static void spec_check_handler(nr_pm *pm, const nr_syscall_info *in, const call *c)
 {
     switch (in->handler) {
-    case NR_H_CLOSE_RANGE: case NR_H_DUP: case NR_H_DUP2: case NR_H_FCNTL: case NR_H_SENDFILE:
-    case NR_H_COPY_RANGE: case NR_H_CLONE: case NR_H_FORK: case NR_H_EXECVE: case NR_H_CHDIR:
-    case NR_H_FCHDIR:
+    case NR_H_FCNTL:
+        if (!fcntl_sets_flags(c))
+            break; /* a dup is the segment's own fd (the stitch installs it); the rest change nothing */
+        /* fallthrough */
+    case NR_H_CLOSE_RANGE: case NR_H_SENDFILE: case NR_H_COPY_RANGE: case NR_H_CLONE: case NR_H_FORK:
+    case NR_H_EXECVE: case NR_H_CHDIR: case NR_H_FCHDIR:
         spec_refuse(pm, "a call that changes fd tables, cwd or tasks beyond the segment's own");
         break;
     default: break;
@@ -2414,7 +2429,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             }
         }
         if (pm->cfg.speculative)
-            spec_check_handler(pm, in);
+            spec_check_handler(pm, in, c);
         switch (in->handler) {
         case NR_H_OPEN: rc = handle_open(pm, t, c, ev); break;
         case NR_H_CLOSE: replay_close(pm, t, c->ok, c->ev.errno_name, fd); break;
@@ -2952,6 +2967,7 @@ struct nr_pm_stitch {
     int64_t *off;          /* replay state (at the slot's index): the real offset, -1 unknown */
     uint8_t *guessed, *append, *seekable;
     int64_t *ghost_file;   /* the real fd's file at the segment's start; -1 none */
+    int32_t *copied;       /* by spec ofd: the real ofd made for it (apply_fds), -1 none yet */
 };
 
 static void stitch_free(stitch *st)
@@ -2965,12 +2981,17 @@ static void stitch_free(stitch *st)
     free(st->append);
     free(st->seekable);
     free(st->ghost_file);
+    free(st->copied);
 }
 
-static int stitch_alloc(stitch *st, size_t nfiles, size_t nghosts)
+static int stitch_alloc(stitch *st, size_t nfiles, size_t nghosts, size_t nofds)
 {
     nfiles += !nfiles;
     nghosts += !nghosts;
+    nofds += !nofds;
+    st->copied = malloc(nofds * sizeof *st->copied);
+    for (size_t i = 0; st->copied && i < nofds; i++)
+        st->copied[i] = -1;
     st->file_map = malloc(nfiles * sizeof *st->file_map);
     st->dir_upgrade = malloc(nfiles);
     st->target = malloc(nghosts * sizeof *st->target);
@@ -2981,7 +3002,7 @@ static int stitch_alloc(stitch *st, size_t nfiles, size_t nghosts)
     st->seekable = malloc(nghosts);
     st->ghost_file = malloc(nghosts * sizeof *st->ghost_file);
     return st->file_map && st->dir_upgrade && st->target && st->slot && st->off && st->guessed && st->append &&
-                   st->seekable && st->ghost_file
+                   st->seekable && st->ghost_file && st->copied
                ? 0
                : NR_E_NOMEM;
 }
@@ -3239,7 +3260,29 @@ static int update_ofd(nr_pm *pm, int32_t r, const ofd *o, size_t gi, const spec_
     return ofd_keep_annot(n, o->annot, o->annot_len, o->annot_plain);
 }
 
-/* The real task's fd table takes the final state of spec task su's. */
+/* The real ofd for spec's ofd idx (not a ghost's, or a ghost's the real
+ * model made fresh), made at its first fd: one per description, so that
+ * fds the segment dup'ed share it. A reference to it, or NR_E_NOMEM. */
+static int32_t copied_ofd(nr_pm *pm, const nr_pm *spec, int32_t idx, const stitch *st)
+{
+    int32_t n = st->copied[idx];
+    if (n >= 0) {
+        pm->ofds[n].refs++;
+        return n;
+    }
+    const ofd *o = &spec->ofds[idx];
+    if ((n = copy_ofd(pm, o, st)) < 0)
+        return n;
+    if (o->ghost) { /* made fresh by the real model: offset 0, guessed, then replayed */
+        pm->ofds[n].offset = st->off[st->slot[o->ghost - 1]];
+        pm->ofds[n].offset_guessed = st->guessed[st->slot[o->ghost - 1]];
+    }
+    return st->copied[idx] = n;
+}
+
+/* The real task's fd table takes the final state of spec task su's. The
+ * descriptions ghosts stand for are pinned (pin_targets), so closing an fd
+ * frees none that a later fd of the segment's table takes. */
 static int apply_fds(nr_pm *pm, const nr_pm *spec, const task *su, task *rt, const stitch *st)
 {
     const fdtab *t = su->fds;
@@ -3251,23 +3294,36 @@ static int apply_fds(nr_pm *pm, const nr_pm *spec, const task *su, task *rt, con
             continue;
         }
         const ofd *o = &spec->ofds[idx];
-        int32_t r = o->ghost ? fdtab_get(rt->fds, (int64_t)fd) : -1;
+        const size_t gi = o->ghost ? o->ghost - 1u : 0;
+        int32_t r = o->ghost ? st->target[gi] : -1;
         if (r >= 0) {
-            NR_TRY(update_ofd(pm, r, o, o->ghost - 1, &spec->ghosts[o->ghost - 1], st));
-            continue;
-        }
-        if (o->ghost && !spec->ghosts[o->ghost - 1].materialized)
+            NR_TRY(update_ofd(pm, r, o, gi, &spec->ghosts[gi], st));
+            if (fdtab_get(rt->fds, (int64_t)fd) == r &&
+                (!(t->cloexec[fd] & SPEC_TOUCHED) || (rt->fds->cloexec[fd] & 1u) == (t->cloexec[fd] & 1u)))
+                continue; /* the ghost's own fd, as it was */
+            pm->ofds[r].refs++; /* a dup of it, or its own fd made again */
+        } else if (o->ghost && !spec->ghosts[gi].materialized) {
             continue; /* only looked up: the real model made nothing */
-        int32_t n = copy_ofd(pm, o, st);
-        if (n < 0)
-            return n;
-        if (o->ghost) { /* made fresh by the real model: offset 0, guessed, then replayed */
-            pm->ofds[n].offset = st->off[st->slot[o->ghost - 1]];
-            pm->ofds[n].offset_guessed = st->guessed[st->slot[o->ghost - 1]];
+        } else if ((r = copied_ofd(pm, spec, idx, st)) < 0) {
+            return r;
         }
-        NR_TRY(fdtab_install(pm, rt->fds, (int64_t)fd, n, t->cloexec[fd] & 1u));
+        NR_TRY(fdtab_install(pm, rt->fds, (int64_t)fd, r, t->cloexec[fd] & 1u));
     }
     return 0;
+}
+
+/* Takes (pin) or gives back a reference to every real description a
+ * ghost stands for, around apply_tasks. */
+static void pin_targets(nr_pm *pm, const nr_pm *spec, const stitch *st, int pin)
+{
+    for (size_t i = 0; i < spec->nghosts; i++) {
+        if (st->target[i] < 0)
+            continue;
+        if (pin)
+            pm->ofds[st->target[i]].refs++;
+        else
+            ofd_unref(pm, st->target[i]);
+    }
 }
 
 /* A new real task, as task_new_seen makes a root. */
@@ -3383,7 +3439,7 @@ int nr_pm_stitch_begin(nr_pm *pm, nr_pm *spec, nr_pm_stitch **out, const char **
     if (*why)
         return 1;
     stitch *st = calloc(1, sizeof *st);
-    int rc = st ? stitch_alloc(st, spec->paths.count, spec->nghosts) : NR_E_NOMEM;
+    int rc = st ? stitch_alloc(st, spec->paths.count, spec->nghosts, spec->nofds) : NR_E_NOMEM;
     if (rc == 0 && (*why = stitch_check(pm, spec, st)))
         rc = 1;
     if (rc == 0) {
@@ -3393,8 +3449,11 @@ int nr_pm_stitch_begin(nr_pm *pm, nr_pm *spec, nr_pm_stitch **out, const char **
         apply_ghost_offsets(pm, spec, st);
         rc = apply_files(pm, spec, st);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        pin_targets(pm, spec, st, 1);
         rc = apply_tasks(pm, spec, st);
+        pin_targets(pm, spec, st, 0);
+    }
     if (rc != 0) {
         nr_pm_stitch_end(st);
         return rc < 0 ? nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (stitch)") : rc;

@@ -331,17 +331,15 @@ static void speculated_chunks_give_the_same_store(void **state)
     rmdir(run);
 }
 
-/* Threads whose calls are pending across chunk boundaries (the corpus's
- * resumed_across_chunks: unfinished here, resumed in the next chunk): the
- * chunk carries them over, so every chunk is stitched, none refused, and
- * the store is the line-by-line one. */
-static void calls_pending_across_chunks_are_stitched(void **state)
+/* Ingests the corpus input `name` of strace_file_speculate line by line
+ * and with every chunk (256 bytes, 1 kB) speculated on: the same store,
+ * more than 10 chunks stitched, `refused` refused. */
+static void assert_corpus_input_stitched(const char *name, uint64_t refused)
 {
-    (void)state;
     const char *src = getenv("NR_SOURCE_DIR");
     char in[600], run[512], log[600], ref[600], out[600];
-    snprintf(in, sizeof in, "%s/tests/fuzz/corpus/strace_file_speculate/resumed_across_chunks", src ? src : ".");
-    snprintf(run, sizeof run, "%s/carry", tmpdir);
+    snprintf(in, sizeof in, "%s/tests/fuzz/corpus/strace_file_speculate/%s", src ? src : ".", name);
+    snprintf(run, sizeof run, "%s/corpus_%s", tmpdir, name);
     assert_int_equal(mkdir(run, 0777), 0);
     snprintf(log, sizeof log, "%s/strace.log", run);
     FILE *fi = fopen(in, "rb"), *fo = fopen(log, "wb");
@@ -351,8 +349,8 @@ static void calls_pending_across_chunks_are_stitched(void **state)
         putc(ch, fo);
     fclose(fi);
     assert_int_equal(fclose(fo), 0);
-    snprintf(ref, sizeof ref, "%s/carry_ref.nio", tmpdir);
-    snprintf(out, sizeof out, "%s/carry_out.nio", tmpdir);
+    snprintf(ref, sizeof ref, "%s/corpus_ref.nio", tmpdir);
+    snprintf(out, sizeof out, "%s/corpus_out.nio", tmpdir);
     static const size_t chunks[] = {256, 1024};
     for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
         nr_ingest_stats st_ref, st;
@@ -362,12 +360,30 @@ static void calls_pending_across_chunks_are_stitched(void **state)
         nr__ingest_speculate(0);
         assert_same_file(ref, out);
         assert_true(st.chunks_stitched > 10);
-        assert_int_equal(st.chunks_refused, 0);
+        assert_int_equal(st.chunks_refused, refused);
         unlink(ref);
         unlink(out);
     }
     unlink(log);
     rmdir(run);
+}
+
+/* Threads whose calls are pending across chunk boundaries (unfinished
+ * here, resumed in the next chunk): the chunk carries them over, so every
+ * chunk is stitched. */
+static void calls_pending_across_chunks_are_stitched(void **state)
+{
+    (void)state;
+    assert_corpus_input_stitched("resumed_across_chunks", 0);
+}
+
+/* dup, dup2, dup3 and fcntl's F_DUPFD_CLOEXEC, F_GETFD and F_GETFL on fds
+ * opened before the chunk (ghosts) and in it: stitched; the one F_SETFD
+ * refuses its chunk. */
+static void dups_in_chunks_are_stitched(void **state)
+{
+    (void)state;
+    assert_corpus_input_stitched("dups_across_chunks", 1);
 }
 
 static void progress_text_known_answer(void **state)
@@ -422,6 +438,7 @@ int main(void)
         cmocka_unit_test(samples_same_store_for_any_jobs),
         cmocka_unit_test(speculated_chunks_give_the_same_store),
         cmocka_unit_test(calls_pending_across_chunks_are_stitched),
+        cmocka_unit_test(dups_in_chunks_are_stitched),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
