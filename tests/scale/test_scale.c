@@ -333,7 +333,8 @@ static void speculated_chunks_give_the_same_store(void **state)
 
 /* Ingests the corpus input `name` of strace_file_speculate line by line
  * and with every chunk (256 bytes, 1 kB) speculated on: the same store,
- * more than 10 chunks stitched, `refused` refused. */
+ * more than 10 chunks stitched, at most `refused` percent of the chunks
+ * taken refused (0: none). */
 static void assert_corpus_input_stitched(const char *name, uint64_t refused)
 {
     const char *src = getenv("NR_SOURCE_DIR");
@@ -360,7 +361,7 @@ static void assert_corpus_input_stitched(const char *name, uint64_t refused)
         nr__ingest_speculate(0);
         assert_same_file(ref, out);
         assert_true(st.chunks_stitched > 10);
-        assert_int_equal(st.chunks_refused, refused);
+        assert_true(st.chunks_refused * 100 <= refused * (st.chunks_stitched + st.chunks_refused));
         unlink(ref);
         unlink(out);
     }
@@ -383,7 +384,7 @@ static void calls_pending_across_chunks_are_stitched(void **state)
 static void dups_in_chunks_are_stitched(void **state)
 {
     (void)state;
-    assert_corpus_input_stitched("dups_across_chunks", 1);
+    assert_corpus_input_stitched("dups_across_chunks", 5);
 }
 
 static void progress_text_known_answer(void **state)
