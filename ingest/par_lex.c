@@ -303,13 +303,6 @@ static int line_tid(const char *l, size_t len, int64_t *tid, size_t *rest)
     return 1;
 }
 
-static int ends_unfinished(const char *l, size_t len)
-{
-    static const char mark[] = "<unfinished ...>";
-    const size_t n = sizeof mark - 1;
-    return len >= n && memcmp(l + len - n, mark, n) == 0;
-}
-
 size_t nr_par_lex_tail_pending(const char *text, const nr_par_line *lines, size_t n, size_t idx[NR_PAR_CARRY_MAX])
 {
     enum { TIDS_MAX = 64 };
@@ -329,7 +322,7 @@ size_t nr_par_lex_tail_pending(const char *text, const nr_par_line *lines, size_
         if (k < ndecided)
             continue;
         decided[ndecided++] = tid; /* its last line: a pending call's, or the task has none */
-        if (ends_unfinished(l, len) && len <= NR_PAR_CARRY_LINE_MAX)
+        if (nr_sline_ends_unfinished(l, len) && len <= NR_PAR_CARRY_LINE_MAX)
             idx[nout++] = i;
     }
     for (size_t a = 0, b = nout; a + 1 < b; a++, b--) { /* log order */

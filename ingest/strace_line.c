@@ -1283,6 +1283,14 @@ NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_failed(const
 
 static const char unfinished_marker[] = "<unfinished ...>";
 #define UNFINISHED_LEN (sizeof unfinished_marker - 1)
+
+/* Whether [p, end) ends with "<unfinished ...>". */
+static inline int ends_unfinished(const char *p, const char *end)
+{
+    return (size_t)(end - p) >= UNFINISHED_LEN && memcmp(end - UNFINISHED_LEN, unfinished_marker, UNFINISHED_LEN) == 0;
+}
+
+int nr_sline_ends_unfinished(const char *line, size_t len) { return ends_unfinished(line, line + len); }
 static const char notice_marker[] = "strace: Process ";
 #define NOTICE_MARKER_LEN (sizeof notice_marker - 1)
 
@@ -1293,8 +1301,7 @@ static void parse_call(const char *line, const char *name, const char *open, con
 {
     const char *args = open + 1;
     out->name = span(name, open);
-    if ((size_t)(end - args) >= UNFINISHED_LEN &&
-        memcmp(end - UNFINISHED_LEN, unfinished_marker, UNFINISHED_LEN) == 0) {
+    if (ends_unfinished(args, end)) {
         const char *a_end = end - UNFINISHED_LEN;
         if (a_end > args && a_end[-1] == ' ')
             a_end--;
@@ -1820,9 +1827,6 @@ static const char *parse_int(const char *p, const char *end, int64_t *out, int o
 /* The fd text at p ("3", "3</path>", "AT_FDCWD", "0xffffff9c", ...): sets
  * *fd and *annot (empty when none) and returns the end of the text, or NULL.
  * With comments == 0 a " /\* ... *\/" after the number gives NULL too. */
-#define DELETED_SUFFIX "(deleted)"
-#define DELETED_SUFFIX_LEN ((ptrdiff_t)sizeof DELETED_SUFFIX - 1)
-
 static const char *parse_fd_text(const char *p, const char *end, int comments, int64_t *fd, nr_span *annot)
 {
     int64_t v;
@@ -1848,8 +1852,8 @@ static const char *parse_fd_text(const char *p, const char *end, int comments, i
         q = parse_annotation(q, end, annot);
         if (!q)
             return NULL;
-        if (end - q >= DELETED_SUFFIX_LEN && memcmp(q, DELETED_SUFFIX, DELETED_SUFFIX_LEN) == 0)
-            q += DELETED_SUFFIX_LEN; /* strace 6: "13</dev/shm/x>(deleted)", an unlinked file */
+        if (STARTS(q, end, "(deleted)"))
+            q += sizeof "(deleted)" - 1; /* strace 6.1: "13</dev/shm/x>(deleted)", an unlinked file */
     }
     *fd = v;
     return q;
