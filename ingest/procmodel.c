@@ -2112,37 +2112,38 @@ static int dup_to(nr_pm *pm, task *t, int32_t idx, int64_t newfd, int cloexec)
     return fdtab_install(pm, t->fds, newfd, idx, cloexec);
 }
 
-/* Whether fcntl call c sets an fd's close-on-exec flag or its
- * description's status flags (F_SETFD, F_SETFL; as handle_fcntl reads
- * the command): the stitch does not carry those over to a ghost's real fd. */
-static int fcntl_sets_flags(const call *c)
+/* The fcntl commands the model replays, by name or as a raw number. */
+typedef enum fcntl_cmd { FCNTL_OTHER, FCNTL_DUPFD, FCNTL_DUPFD_CLOEXEC, FCNTL_SETFD, FCNTL_SETFL } fcntl_cmd;
+
+static fcntl_cmd fcntl_command(const call *c)
 {
     nr_span cmd = call_arg(c, 1);
     int64_t raw = -1;
     if (cmd.n && cmd.p[0] >= '0' && cmd.p[0] <= '9')
         nr_sarg_int(cmd, &raw);
-    return span_eq(cmd, "F_SETFD") || raw == 2 || span_eq(cmd, "F_SETFL") || raw == 4;
+    return span_eq(cmd, "F_DUPFD_CLOEXEC") || raw == 1030 ? FCNTL_DUPFD_CLOEXEC
+           : span_eq(cmd, "F_DUPFD") || raw == 0          ? FCNTL_DUPFD
+           : span_eq(cmd, "F_SETFD") || raw == 2          ? FCNTL_SETFD
+           : span_eq(cmd, "F_SETFL") || raw == 4          ? FCNTL_SETFL
+                                                          : FCNTL_OTHER;
 }
+
+/* Whether cmd sets an fd's close-on-exec flag or its description's status
+ * flags: the stitch does not carry those over to a ghost's real fd. */
+static int fcntl_sets_flags(fcntl_cmd cmd) { return cmd == FCNTL_SETFD || cmd == FCNTL_SETFL; }
 
 static NOINLINE int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx, int64_t fd)
 {
     if (!c->ok || idx < 0)
         return 0;
-    nr_span cmd = call_arg(c, 1), arg = call_arg(c, 2);
-    int64_t raw = -1;
-    if (cmd.n && cmd.p[0] >= '0' && cmd.p[0] <= '9')
-        nr_sarg_int(cmd, &raw);
-    if (span_eq(cmd, "F_DUPFD_CLOEXEC") || raw == 1030)
-        return dup_to(pm, t, idx, c->result, 1);
-    if (span_eq(cmd, "F_DUPFD") || raw == 0)
-        return dup_to(pm, t, idx, c->result, 0);
-    if (span_eq(cmd, "F_SETFD") || raw == 2) {
-        fdtab_set_cloexec(t->fds, fd, flag_present(arg, "FD_CLOEXEC", 1));
-        return 0;
+    nr_span arg = call_arg(c, 2);
+    switch (fcntl_command(c)) {
+    case FCNTL_DUPFD_CLOEXEC: return dup_to(pm, t, idx, c->result, 1);
+    case FCNTL_DUPFD: return dup_to(pm, t, idx, c->result, 0);
+    case FCNTL_SETFD: fdtab_set_cloexec(t->fds, fd, flag_present(arg, "FD_CLOEXEC", 1)); return 0;
+    case FCNTL_SETFL: pm->ofds[idx].append = (uint8_t)flag_present(arg, "O_APPEND", 02000); return 0;
+    default: return 0;
     }
-    if (span_eq(cmd, "F_SETFL") || raw == 4)
-        pm->ofds[idx].append = (uint8_t)flag_present(arg, "O_APPEND", 02000);
-    return 0;
 }
 
 /* "[3, 4]" (maybe with annotations) of pipe/socketpair: installs both ends. */
@@ -2387,7 +2388,7 @@ static void spec_check_handler(nr_pm *pm, const nr_syscall_info *in, const call 
 {
     switch (in->handler) {
     case NR_H_FCNTL:
-        if (!fcntl_sets_flags(c))
+        if (!fcntl_sets_flags(fcntl_command(c)))
             break; /* a dup is the segment's own fd (the stitch installs it); the rest change nothing */
         /* fallthrough */
     case NR_H_CLOSE_RANGE: case NR_H_SENDFILE: case NR_H_COPY_RANGE: case NR_H_CLONE: case NR_H_FORK:
