@@ -3244,16 +3244,15 @@ static int32_t copy_ofd(nr_pm *pm, const ofd *o, const stitch *st)
     return ofd_keep_annot(n, o->annot, o->annot_len, o->annot_plain) < 0 ? NR_E_NOMEM : idx;
 }
 
-/* The real ofd r takes what the segment did to its ghost o (g): the
- * replayed offset; its first annotation changed r only if r held another,
- * later ones changed it as they changed o. */
-static int update_ofd(nr_pm *pm, int32_t r, const ofd *o, size_t gi, const spec_ghost *g, const stitch *st)
+/* The real ofd r takes the annotations the segment gave its ghost o (g)
+ * (its replayed offset it took in apply_ghost_offsets): the first one
+ * changed r only if r held another, later ones changed it as they changed
+ * o. */
+static int update_ofd(nr_pm *pm, int32_t r, const ofd *o, const spec_ghost *g, const stitch *st)
 {
     ofd *n = &pm->ofds[r];
     int kept = g->annotated && !g->reannotated && n->annot_len == g->first_annot_len && n->file_id >= 0 &&
                memcmp(n->annot, g->first_annot, g->first_annot_len) == 0;
-    n->offset = st->off[st->slot[gi]];
-    n->offset_guessed = st->guessed[st->slot[gi]];
     if (!o->annot_len || kept)
         return 0; /* never annotated (looked up only), or as r was: r's file and kind stand */
     n->file_id = o->file_id >= 0 ? st->file_map[o->file_id] : -1;
@@ -3298,7 +3297,7 @@ static int apply_fds(nr_pm *pm, const nr_pm *spec, const task *su, task *rt, con
         const size_t gi = o->ghost ? o->ghost - 1u : 0;
         int32_t r = o->ghost ? st->target[gi] : -1;
         if (r >= 0) {
-            NR_TRY(update_ofd(pm, r, o, gi, &spec->ghosts[gi], st));
+            NR_TRY(update_ofd(pm, r, o, &spec->ghosts[gi], st));
             if (fdtab_get(rt->fds, (int64_t)fd) == r &&
                 (!(t->cloexec[fd] & SPEC_TOUCHED) || (rt->fds->cloexec[fd] & 1u) == (t->cloexec[fd] & 1u)))
                 continue; /* the ghost's own fd, as it was */
