@@ -392,10 +392,7 @@ typedef struct task {
     char *pending_file;
     uint64_t pending_line;
     int64_t early_child;      /* tid attached to this task's pending clone, -1 none */
-    /* seeded: the carried call as it was seeded, for the stitch to compare */
-    nr_buf seed_text;
-    int64_t seed_ts;
-    uint64_t seed_line;
+    uint64_t seed_line;       /* seeded: the carried call's line, for the stitch to compare */
 } task;
 
 /* The first argument when it is an fd printed plainly, lexed without the
@@ -591,7 +588,6 @@ static void free_tasks(nr_pm *pm)
         fdtab_release(pm, t->fds);
         fs_release(t->fs);
         nr_buf_fini(&t->pending_text);
-        nr_buf_fini(&t->seed_text);
         free(t->pending_file);
         free(t);
     }
@@ -1336,7 +1332,6 @@ static task *task_add(nr_pm *pm, int64_t tid)
     t->exit_code = -1;
     t->early_child = -1;
     nr_buf_init(&t->pending_text);
-    nr_buf_init(&t->seed_text);
     t->serial = pm->ntasks;
     pm->tasks[pm->ntasks] = t;
     /* a reused tid: the slot of the exited task now names the new one */
@@ -2781,11 +2776,7 @@ static int spec_seed_pending(nr_pm *pm, task *t, nr_error *err)
             return 0;
         NR_TRY(on_unfinished(pm, t, c, c->ts_ns, &pm->carried_where[k], err));
         t->seeded = 1;
-        t->seed_ts = t->pending_ts;
         t->seed_line = t->pending_line;
-        t->seed_text.len = 0;
-        if (nr_buf_put(&t->seed_text, t->pending_text.data, t->pending_text.len) < 0)
-            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
         return 1;
     }
     return 0;
@@ -3036,12 +3027,10 @@ static int fdtab_has_touched(const fdtab *t)
 #define STITCH_TASKS_MAX 512
 
 /* Whether rt's pending call is the one seeded into st (spec_seed_pending):
- * the same line of the log, so the same call. */
+ * the same line of the one log, so the same call (its text and stamp). */
 static int holds_seed(const task *rt, const task *st)
 {
-    return rt && rt->pending && rt->pending_line == st->seed_line && rt->pending_ts == st->seed_ts &&
-           rt->pending_text.len == st->seed_text.len &&
-           memcmp(rt->pending_text.data, st->seed_text.data, st->seed_text.len) == 0;
+    return rt && rt->pending && rt->pending_line == st->seed_line;
 }
 
 static const char *check_tasks(nr_pm *pm, const nr_pm *spec)
