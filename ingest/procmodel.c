@@ -393,6 +393,13 @@ typedef struct task {
     uint64_t pending_line;
     int64_t early_child;      /* tid attached to this task's pending clone, -1 none */
     uint64_t seed_line;       /* seeded: the carried call's line, for the stitch to compare */
+    /* a pending close: the kernel frees the fd at the call's entry, so it
+     * was closed at the <unfinished ...> line (another thread may take the
+     * number before the <... resumed> one), and what it names was read there */
+    uint8_t close_pending;
+    uint8_t close_ghost_bits; /* speculative: NR_PM_GHOST_FILE of close_ghost */
+    uint32_t close_ghost;
+    int64_t close_fd, close_file;
 } task;
 
 /* The first argument when it is an fd printed plainly, lexed without the
@@ -417,6 +424,7 @@ typedef struct call {
     fd_text first;                /* argument 0 as fd_text_quick read it, when first_split */
     int first_split;
     int ok;
+    int closed_early;             /* a close whose fd went at its <unfinished ...> line (task.close_*) */
     int64_t result;               /* as logged (ev.result is -1 unless ok) */
 } call;
 
@@ -2394,6 +2402,44 @@ static void spec_check_handler(nr_pm *pm, const nr_syscall_info *in, const call 
     }
 }
 
+/* Reads c's fd argument, when its call has one: ev's fd and file, the
+ * fd's description in *idx (-1 none). Returns 0, or NR_E_NOMEM. */
+static int read_fd_arg(nr_pm *pm, task *t, call *c, int32_t *idx, int64_t *fd)
+{
+    const nr_syscall_info *in = c->info;
+    nr_pm_event *ev = &c->ev;
+    if (in->fd_arg == 0 || in->dirfd_arg == 0)
+        c->first_split = fd_text_quick(pm, t, c->args, &c->first) == 0;
+    if (in->fd_arg < 0 || in->handler == NR_H_SENDFILE || in->handler == NR_H_COPY_RANGE)
+        return 0;
+    const fd_text *quick = in->fd_arg == 0 && c->first_split ? &c->first : NULL;
+    if (quick && quick->known_idx >= 0) { /* the hot path, as ofd_of_arg takes it */
+        *idx = quick->known_idx;
+        *fd = quick->fd;
+        pm->counts.annotated_fds++;
+    } else if ((*idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, quick, fd)) < -1) {
+        return NR_E_NOMEM;
+    }
+    ev->fd = *fd;
+    ev->file_id = ofd_file(pm, *idx);
+    if (*idx >= 0 && pm->ofds[*idx].ghost && ev->file_id < 0) { /* a bare fd: the real one's file */
+        pm->adv_ghost = pm->ofds[*idx].ghost;
+        pm->adv_bits |= NR_PM_GHOST_FILE;
+    }
+    return 0;
+}
+
+/* The fd and file of t's close, read at its <unfinished ...> line. */
+static void take_early_close(nr_pm *pm, const task *t, nr_pm_event *ev)
+{
+    ev->fd = t->close_fd;
+    ev->file_id = t->close_file;
+    if (t->close_ghost_bits) {
+        pm->adv_ghost = t->close_ghost;
+        pm->adv_bits |= t->close_ghost_bits;
+    }
+}
+
 /* Replays one complete call and emits its event. */
 static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 {
@@ -2406,29 +2452,18 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
     if (in) {
         int32_t idx = -1;
         int64_t fd = -1;
-        if (in->fd_arg == 0 || in->dirfd_arg == 0)
-            c->first_split = fd_text_quick(pm, t, c->args, &c->first) == 0;
-        if (in->fd_arg >= 0 && in->handler != NR_H_SENDFILE && in->handler != NR_H_COPY_RANGE) {
-            const fd_text *quick = in->fd_arg == 0 && c->first_split ? &c->first : NULL;
-            if (quick && quick->known_idx >= 0) { /* the hot path, as ofd_of_arg takes it */
-                idx = quick->known_idx;
-                fd = quick->fd;
-                pm->counts.annotated_fds++;
-            } else if ((idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, quick, &fd)) < -1) {
-                return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
-            }
-            ev->fd = fd;
-            ev->file_id = ofd_file(pm, idx);
-            if (idx >= 0 && pm->ofds[idx].ghost && ev->file_id < 0) { /* a bare fd: the real one's file */
-                pm->adv_ghost = pm->ofds[idx].ghost;
-                pm->adv_bits |= NR_PM_GHOST_FILE;
-            }
-        }
+        if (c->closed_early)
+            take_early_close(pm, t, ev);
+        else if (read_fd_arg(pm, t, c, &idx, &fd) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
         if (pm->cfg.speculative)
             spec_check_handler(pm, in, c);
         switch (in->handler) {
         case NR_H_OPEN: rc = handle_open(pm, t, c, ev); break;
-        case NR_H_CLOSE: replay_close(pm, t, c->ok, c->ev.errno_name, fd); break;
+        case NR_H_CLOSE:
+            if (!c->closed_early)
+                replay_close(pm, t, c->ok, c->ev.errno_name, fd);
+            break;
         case NR_H_CLOSE_RANGE: rc = handle_close_range(pm, t, c); break;
         case NR_H_DUP:
             if (c->ok)
@@ -2579,6 +2614,7 @@ static inline void fill_call(call *c, const nr_syscall_info *info, nr_span name,
     c->ev.ts_ns = ts;
     c->ev.dur_ns = sl->dur_ns;
     c->first_split = 0;
+    c->closed_early = 0;
     c->ev.flags = line_flags(sl);
     c->ok = line_ok(sl);
 }
@@ -2682,6 +2718,7 @@ static void pending_clear(nr_pm *pm, task *t)
     if (pending_is_clone(t))
         pm->pending_clones--;
     t->pending = 0;
+    t->close_pending = 0;
     t->early_child = -1;
 }
 
@@ -2690,10 +2727,11 @@ static int flush_pending(nr_pm *pm, task *t, nr_error *err)
 {
     if (!t->pending)
         return 0;
+    call c = {0};
+    c.closed_early = t->close_pending;
     pending_clear(pm, t);
     nr_span name = {(const char *)t->pending_text.data, t->pending_name_len};
     nr_span args = {name.p + name.n + 1, t->pending_text.len - name.n - 1};
-    call c = {0};
     c.info = syscall_cached(pm, name);
     c.ev.syscall = name;
     c.args = args;
@@ -2705,6 +2743,31 @@ static int flush_pending(nr_pm *pm, task *t, nr_error *err)
                                     name.p, name.n) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return handle_call(pm, t, &c, err);
+}
+
+/* The close of t's pending call, at its <unfinished ...> line: reads its fd
+ * as it is now and frees it, as the kernel does at the call's entry. The
+ * <... resumed> line may come after another thread of the fd table took
+ * the number (a dup, an open); closed there, the close took that fd and
+ * gave its annotation to the new description (a real DataLoader trace).
+ * A failed close keeps nothing either: EBADF means the fd was not open.
+ * Returns 0, or NR_E_NOMEM. */
+static int close_at_entry(nr_pm *pm, task *t, const nr_syscall_info *info, const nr_sline *sl, int64_t ts)
+{
+    call c;
+    fill_call(&c, info, sl->name, sl->args, sl, ts);
+    int32_t idx = -1;
+    int64_t fd = -1;
+    NR_TRY(read_fd_arg(pm, t, &c, &idx, &fd));
+    t->close_pending = 1;
+    t->close_fd = fd;
+    t->close_file = c.ev.file_id;
+    t->close_ghost = pm->adv_ghost;
+    t->close_ghost_bits = pm->adv_bits;
+    pm->adv_ghost = 0; /* they are the event's, built at the <... resumed> line */
+    pm->adv_bits = 0;
+    fdtab_close(pm, t->fds, fd);
+    return 0;
 }
 
 static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, const nr_pm_where *w, nr_error *err)
@@ -2725,6 +2788,9 @@ static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, con
         free(t->pending_file);
         t->pending_file = strdup(w->file);
     }
+    const nr_syscall_info *info = syscall_of_line(pm, sl);
+    if (info && info->handler == NR_H_CLOSE && close_at_entry(pm, t, info, sl, ts) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
     return 0;
 }
 
@@ -2746,6 +2812,7 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     call c;
     fill_call(&c, syscall_cached(pm, pname), pname, args, sl, t->pending_ts);
     c.ev.flags |= NR_EVF_RESUMED;
+    c.closed_early = t->close_pending;
     pending_clear(pm, t);
     pm->counts.resumed++;
     return handle_call(pm, t, &c, err);
@@ -2763,7 +2830,9 @@ void nr_pm_spec_carry(nr_pm *spec, const nr_sline *calls, const nr_pm_where *whe
  * holds it if the stitch finds it so (check_tasks): 1, or 0 when none is
  * carried, or t's was taken already, or t had an <unfinished ...> line in
  * the segment (which ended the carried call as never resumed there: found
- * by fuzzing). A clone is not: its task is the real model's to make. */
+ * by fuzzing). A clone is not: its task is the real model's to make. Nor
+ * a close: the real model freed its fd at the <unfinished ...> line
+ * (close_at_entry), and the number may be another description's now. */
 static int spec_seed_pending(nr_pm *pm, task *t, nr_error *err)
 {
     if (t->seeded || t->spec_unfinished)
@@ -2772,7 +2841,8 @@ static int spec_seed_pending(nr_pm *pm, task *t, nr_error *err)
         const nr_sline *c = &pm->carried[k];
         if (c->pid != t->tid)
             continue;
-        if (is_clone_name(c->name))
+        const nr_syscall_info *info = syscall_of_line(pm, c);
+        if (is_clone_name(c->name) || (info && info->handler == NR_H_CLOSE))
             return 0;
         NR_TRY(on_unfinished(pm, t, c, c->ts_ns, &pm->carried_where[k], err));
         t->seeded = 1;
@@ -3322,8 +3392,18 @@ static task *add_root_task(nr_pm *pm, int64_t tid)
     return t && make_root(t, pm->start_cwd) == 0 ? t : NULL;
 }
 
-static int move_pending(nr_pm *pm, task *rt, const task *su)
+/* Moves su's pending call to rt; a close's file in pm's ids (read at the
+ * <unfinished ...> line: a bare ghost's is the real fd's). */
+static int move_pending(nr_pm *pm, task *rt, const task *su, const stitch *st)
 {
+    rt->close_pending = su->close_pending;
+    rt->close_fd = su->close_fd;
+    rt->close_ghost = 0;
+    rt->close_ghost_bits = 0;
+    if (su->close_ghost_bits & NR_PM_GHOST_FILE)
+        rt->close_file = st->ghost_file[su->close_ghost - 1];
+    else
+        rt->close_file = su->close_file >= 0 ? st->file_map[su->close_file] : -1;
     rt->pending_text.len = 0;
     NR_TRY(nr_buf_put(&rt->pending_text, su->pending_text.data, su->pending_text.len));
     rt->pending_name_len = su->pending_name_len;
@@ -3355,7 +3435,7 @@ static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
         if (su->seeded)
             pending_clear(pm, rt); /* the carried call, which the segment took */
         if (su->pending)
-            NR_TRY(move_pending(pm, rt, su));
+            NR_TRY(move_pending(pm, rt, su, st));
         if (su->fs->cwd_set && strcmp(rt->fs->cwd, su->fs->cwd) != 0)
             NR_TRY(fs_set_cwd(rt->fs, su->fs->cwd, strlen(su->fs->cwd)));
         NR_TRY(apply_fds(pm, spec, su, rt, st));

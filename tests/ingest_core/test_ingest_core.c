@@ -214,6 +214,44 @@ static void threads_and_unfinished(void **state)
 }
 
 /* A child's lines before its parent's clone returns belong to that clone. */
+/* The kernel frees a closed fd at the call's entry: another thread of the
+ * fd table may take the number before the close's <... resumed> line (a
+ * real DataLoader trace: a dup of a /dev/shm fd returned it). Closed at the
+ * resumed line, the close took the dup and named the shm description
+ * after the closed file, and the fstat of the shm fd counted for it. */
+static void close_frees_its_fd_at_entry(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "10 1700000000.000000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, exit_signal=0}, 88) = 11 <0.000069>\n"
+        "10 1700000000.100000 openat(AT_FDCWD</w>, \"e13\", O_RDONLY) = 27</w/e13> <0.000018>\n"
+        "11 1700000000.200000 openat(AT_FDCWD</w>, \"/dev/shm/t74\", O_RDWR) = 26</dev/shm/t74> <0.000018>\n"
+        "10 1700000000.300000 close(27</w/e13> <unfinished ...>\n"
+        "11 1700000000.300010 fcntl(26</dev/shm/t74>(deleted), F_DUPFD_CLOEXEC, 0) = 27</dev/shm/t74>(deleted) <0.000012>\n"
+        "10 1700000000.300020 <... close resumed>) = 0 <0.000047>\n"
+        "11 1700000000.300030 newfstatat(26</dev/shm/t74>(deleted), \"\", {st_mode=S_IFREG|0600, st_size=512, ...}, AT_EMPTY_PATH) = 0 <0.000023>\n"
+        "11 1700000000.300040 read(27</dev/shm/t74>(deleted), \"ab\", 2) = 2 <0.000001>\n"
+        "10 1700000000.400000 close(26</dev/shm/t74> <unfinished ...>\n"
+        "10 1700000000.400010 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.files.nrows, 2);
+    FILE_EQ(&r, "/w/e13", "close_calls", 1);
+    FILE_EQ(&r, "/w/e13", "meta_calls", 0);
+    FILE_EQ(&r, "/dev/shm/t74", "meta_calls", 2); /* fcntl, newfstatat */
+    FILE_EQ(&r, "/dev/shm/t74", "read_calls", 1); /* fd 27 is the dup, open */
+    FILE_EQ(&r, "/dev/shm/t74", "close_calls", 1); /* never resumed: the task ended */
+    long cl = ck_event_row(&r, "close", 0);
+    assert_string_equal(ck_event_path(&r, cl, "file_id"), "/w/e13");
+    assert_int_equal(EV(&r, cl, "fd"), 27);
+    assert_int_equal(EV(&r, cl, "flags"), NR_EVF_RESUMED);
+    long never = ck_event_row(&r, "close", 1);
+    assert_string_equal(ck_event_path(&r, never, "file_id"), "/dev/shm/t74");
+    assert_int_equal(EV(&r, never, "flags"), NR_EVF_NEVER_RESUMED);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), 0);
+    ck_free(&r);
+}
+
 static void pending_clone_child(void **state)
 {
     ck_run r;
@@ -1265,6 +1303,7 @@ int main(void)
         cmocka_unit_test(dup_and_fork_share_offsets),
         cmocka_unit_test(cloexec_at_execve),
         cmocka_unit_test(threads_and_unfinished),
+        cmocka_unit_test(close_frees_its_fd_at_entry),
         cmocka_unit_test(pending_clone_child),
         cmocka_unit_test(close_range_plain_and_cloexec),
         cmocka_unit_test(high_fds_tracked),
