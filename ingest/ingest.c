@@ -419,6 +419,8 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
             /* a worker's chunk is in its core's cache; the pass's own
                chunks (with chunk work, read by the pass) are in this one's */
             s->text_ahead = s->chunk.lexed || s->chunk.spec;
+            if (in->pool)
+                nr_spec_pool_set_tables(in->pool, in->pm); /* for the chunks the workers take next */
             if (s->chunk.spec || speculate_chunks) {
                 int done = take_chunk(in, s, err);
                 if (done < 0)

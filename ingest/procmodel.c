@@ -393,11 +393,13 @@ typedef struct task {
     uint64_t pending_line;
     int64_t early_child;      /* tid attached to this task's pending clone, -1 none */
     uint64_t seed_line;       /* seeded: the carried call's line, for the stitch to compare */
+    uint64_t table_hint;      /* speculative: its table in nr_pm_spec_tables' hint, 0 none */
+    int64_t seed_close_file;  /* seeded close: the file the real task's pending close read (the stitch) */
     /* a pending close: the kernel frees the fd at the call's entry, so it
      * was closed at the <unfinished ...> line (another thread may take the
      * number before the <... resumed> one), and what it names was read there */
     uint8_t close_pending;
-    uint8_t close_ghost_bits; /* speculative: NR_PM_GHOST_FILE of close_ghost */
+    uint8_t close_ghost_bits; /* speculative: NR_PM_GHOST_FILE of close_ghost, or NR_PM_GHOST_CLOSE */
     uint32_t close_ghost;
     int64_t close_fd, close_file;
 } task;
@@ -499,6 +501,9 @@ struct nr_pm {
     const nr_sline *carried;  /* the calls carried over (nr_pm_spec_carry), borrowed while fed */
     const nr_pm_where *carried_where;
     size_t ncarried;
+    const nr_pm_shared_table *spec_tables; /* nr_pm_spec_tables' hint, borrowed while fed */
+    size_t nspec_tables;
+    uint64_t tables_version;  /* nr_pm_tables_version */
 };
 
 /* A speculative model's stand-in for an fd of a task that it did not see
@@ -636,6 +641,7 @@ int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
     pm->adv_bits = 0;
     pm->nghost_ops = pm->ghost_op_next = 0;
     pm->ncarried = 0;
+    pm->nspec_tables = 0;
     pm->cfg = *cfg;
     if (strcmp(pm->start_cwd, cfg->start_cwd ? cfg->start_cwd : "") != 0) {
         free(pm->start_cwd);
@@ -1033,7 +1039,11 @@ static void high_remove_at(fdtab *t, size_t s)
 
 static void fdtab_release(nr_pm *pm, fdtab *t)
 {
-    if (!t || --t->refs > 0)
+    if (!t)
+        return;
+    if (t->refs > 1)
+        pm->tables_version++;
+    if (--t->refs > 0)
         return;
     for (size_t fd = 0; fd < t->cap; fd++)
         if (t->ofd[fd] >= 0)
@@ -1364,6 +1374,7 @@ static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int sh
     if (thread || share_files) {
         child->fds = parent->fds;
         parent->fds->refs++;
+        pm->tables_version++;
     } else if (!(child->fds = fdtab_copy(pm, parent->fds))) {
         return NR_E_NOMEM;
     }
@@ -1440,6 +1451,24 @@ static int make_root(task *t, const char *cwd)
     return t->fds && t->fs ? 0 : NR_E_NOMEM;
 }
 
+/* Speculative: new task t takes the fd table of the segment's task of its
+ * table in the hint (nr_pm_spec_tables), if there is one. */
+static void spec_share_table(nr_pm *pm, task *t)
+{
+    for (size_t i = 0; i < pm->nspec_tables && !t->table_hint; i++)
+        if (pm->spec_tables[i].tid == t->tid)
+            t->table_hint = pm->spec_tables[i].table;
+    for (size_t i = 0; t->table_hint && i < pm->ntasks; i++) {
+        task *u = pm->tasks[i];
+        if (u != t && u->table_hint == t->table_hint) {
+            fdtab_release(pm, t->fds);
+            t->fds = u->fds;
+            u->fds->refs++;
+            return;
+        }
+    }
+}
+
 /* A task seen for the first time: the child of a pending clone, or a root. */
 static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
 {
@@ -1469,6 +1498,8 @@ static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
         nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
         return NULL;
     }
+    if (pm->nspec_tables)
+        spec_share_table(pm, t);
     return t;
 }
 
@@ -2770,7 +2801,25 @@ static int close_at_entry(nr_pm *pm, task *t, const nr_syscall_info *info, const
     return 0;
 }
 
-static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, const nr_pm_where *w, nr_error *err)
+/* A close carried over and seeded (spec_seed_pending): the real model
+ * freed its fd at the <unfinished ...> line before the segment, and read
+ * its file there; the event takes that file at the stitch. */
+static void seed_close(task *t, const nr_sline *sl)
+{
+    int64_t fd = -1;
+    nr_span annot;
+    t->close_pending = 1;
+    t->close_fd = nr_sarg_fd_at(sl->args, 0, &fd, &annot) == 0 ? fd : -1;
+    t->close_file = -1;
+    t->close_ghost = 0;
+    t->close_ghost_bits = NR_PM_GHOST_CLOSE;
+}
+
+/* Makes sl t's pending call (after flushing the one before); carried: a
+ * call carried over into a speculative segment, whose line the real model
+ * fed already. */
+static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, const nr_pm_where *w, int carried,
+                         nr_error *err)
 {
     NR_TRY(flush_pending(pm, t, err));
     nr_buf *b = &t->pending_text;
@@ -2789,7 +2838,11 @@ static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, con
         t->pending_file = strdup(w->file);
     }
     const nr_syscall_info *info = syscall_of_line(pm, sl);
-    if (info && info->handler == NR_H_CLOSE && close_at_entry(pm, t, info, sl, ts) < 0)
+    if (!info || info->handler != NR_H_CLOSE)
+        return 0;
+    if (carried)
+        seed_close(t, sl);
+    else if (close_at_entry(pm, t, info, sl, ts) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (fd tables)");
     return 0;
 }
@@ -2818,6 +2871,34 @@ static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where 
     return handle_call(pm, t, &c, err);
 }
 
+uint64_t nr_pm_tables_version(const nr_pm *pm) { return pm->tables_version; }
+
+/* Tasks nr_pm_shared_tables looks through: more (tids reused many times)
+ * give no hint, rather than a look at every task per chunk. */
+#define SHARED_TABLES_TASKS_MAX 16384
+
+size_t nr_pm_shared_tables(const nr_pm *pm, nr_pm_shared_table *out, size_t cap)
+{
+    if (pm->ntasks > SHARED_TABLES_TASKS_MAX)
+        return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        const task *t = pm->tasks[i];
+        if (t->exited || t->fds->refs < 2)
+            continue;
+        if (n == cap)
+            return 0;
+        out[n++] = (nr_pm_shared_table){t->tid, (uint64_t)(uintptr_t)t->fds};
+    }
+    return n;
+}
+
+void nr_pm_spec_tables(nr_pm *spec, const nr_pm_shared_table *tables, size_t n)
+{
+    spec->spec_tables = tables;
+    spec->nspec_tables = n;
+}
+
 void nr_pm_spec_carry(nr_pm *spec, const nr_sline *calls, const nr_pm_where *where, size_t n)
 {
     spec->carried = calls;
@@ -2830,9 +2911,8 @@ void nr_pm_spec_carry(nr_pm *spec, const nr_sline *calls, const nr_pm_where *whe
  * holds it if the stitch finds it so (check_tasks): 1, or 0 when none is
  * carried, or t's was taken already, or t had an <unfinished ...> line in
  * the segment (which ended the carried call as never resumed there: found
- * by fuzzing). A clone is not: its task is the real model's to make. Nor
- * a close: the real model freed its fd at the <unfinished ...> line
- * (close_at_entry), and the number may be another description's now. */
+ * by fuzzing). A clone is not: its task is the real model's to make. A
+ * close is taken without its fd (seed_close). */
 static int spec_seed_pending(nr_pm *pm, task *t, nr_error *err)
 {
     if (t->seeded || t->spec_unfinished)
@@ -2841,10 +2921,9 @@ static int spec_seed_pending(nr_pm *pm, task *t, nr_error *err)
         const nr_sline *c = &pm->carried[k];
         if (c->pid != t->tid)
             continue;
-        const nr_syscall_info *info = syscall_of_line(pm, c);
-        if (is_clone_name(c->name) || (info && info->handler == NR_H_CLOSE))
+        if (is_clone_name(c->name))
             return 0;
-        NR_TRY(on_unfinished(pm, t, c, c->ts_ns, &pm->carried_where[k], err));
+        NR_TRY(on_unfinished(pm, t, c, c->ts_ns, &pm->carried_where[k], 1, err));
         t->seeded = 1;
         t->seed_line = t->pending_line;
         return 1;
@@ -2932,7 +3011,7 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     }
     case NR_SL_UNFINISHED:
         t->spec_unfinished = 1;
-        return on_unfinished(pm, t, sl, ts_ns, where, err);
+        return on_unfinished(pm, t, sl, ts_ns, where, 0, err);
     case NR_SL_RESUMED:
         if (pm->cfg.speculative && !t->pending) {
             int seeded = spec_seed_pending(pm, t, err);
@@ -3091,9 +3170,11 @@ static int fdtab_has_touched(const fdtab *t)
     return 0;
 }
 
-/* Tasks and their shared tables: each spec task is its own, so two that
- * share a real fd table must not change it (one's open would be the
- * other's fd), and two that share a real fs must not both set its cwd. */
+/* Tasks and their shared tables: spec's tasks share the fd tables the
+ * hint gave them (nr_pm_spec_tables), which the real tasks must share too;
+ * two spec tasks of their own tables that share a real one must not change
+ * it (one's open would be the other's fd), and two that share a real fs
+ * must not both set its cwd. */
 #define STITCH_TASKS_MAX 512
 
 /* Whether rt's pending call is the one seeded into st (spec_seed_pending):
@@ -3116,13 +3197,18 @@ static const char *check_tasks(nr_pm *pm, const nr_pm *spec)
             return "a call carried over that the real model does not hold pending";
         if (rt && st->spec_unfinished && rt->pending && !st->seeded)
             return "an <unfinished ...> of a task whose call is pending in the real model";
+        if (!rt && st->fds->refs > 1)
+            return "a new task the segment took for sharing an fd table";
         if (!rt)
             continue;
         int touched = fdtab_has_touched(st->fds);
         for (size_t j = i + 1; j < spec->ntasks; j++) {
             const task *su = spec->tasks[j];
             task *ru = live_task(pm, su->tid);
-            if (ru && ru->fds == rt->fds && (touched || fdtab_has_touched(su->fds)))
+            int real_shared = ru && ru->fds == rt->fds;
+            if (su->fds == st->fds && !real_shared)
+                return "two tasks the segment took for sharing an fd table that do not";
+            if (su->fds != st->fds && real_shared && (touched || fdtab_has_touched(su->fds)))
                 return "two tasks that share an fd table, one changing it";
             if (ru && ru->fs == rt->fs && st->fs->cwd_set && su->fs->cwd_set)
                 return "two tasks that share a cwd, both setting it";
@@ -3419,6 +3505,16 @@ static int move_pending(nr_pm *pm, task *rt, const task *su, const stitch *st)
     return 0;
 }
 
+/* Whether spec's task i shares the fd table of an earlier one (its final
+ * state applied once is enough). */
+static int table_applied(const nr_pm *spec, size_t i)
+{
+    for (size_t k = 0; spec->tasks[i]->fds->refs > 1 && k < i; k++)
+        if (spec->tasks[k]->fds == spec->tasks[i]->fds)
+            return 1;
+    return 0;
+}
+
 static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
 {
     for (size_t i = 0; i < spec->ntasks; i++) {
@@ -3432,13 +3528,16 @@ static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
             rt->first_ts = su->first_ts;
         if (su->last_ts > rt->last_ts)
             rt->last_ts = su->last_ts;
-        if (su->seeded)
-            pending_clear(pm, rt); /* the carried call, which the segment took */
+        if (su->seeded) { /* the carried call, which the segment took */
+            spec->tasks[i]->seed_close_file = rt->close_pending ? rt->close_file : -1;
+            pending_clear(pm, rt);
+        }
         if (su->pending)
             NR_TRY(move_pending(pm, rt, su, st));
         if (su->fs->cwd_set && strcmp(rt->fs->cwd, su->fs->cwd) != 0)
             NR_TRY(fs_set_cwd(rt->fs, su->fs->cwd, strlen(su->fs->cwd)));
-        NR_TRY(apply_fds(pm, spec, su, rt, st));
+        if (!table_applied(spec, i))
+            NR_TRY(apply_fds(pm, spec, su, rt, st));
         if (spec->prev_task == su)
             pm->prev_task = rt;
     }
@@ -3469,8 +3568,9 @@ void nr_pm_stitch_event(nr_pm_stitch *st, nr_pm_event *ev)
             ev->flags = (ev->flags & ~(uint32_t)NR_EVF_OFFSET_GUESSED) | (op->guessed ? NR_EVF_OFFSET_GUESSED : 0);
         }
     }
-    if (ev->ghost_bits & NR_PM_GHOST_FILE) {
-        ev->file_id = st->ghost_file[ev->ghost - 1];
+    if (ev->ghost_bits & (NR_PM_GHOST_FILE | NR_PM_GHOST_CLOSE)) {
+        ev->file_id = ev->ghost_bits & NR_PM_GHOST_FILE ? st->ghost_file[ev->ghost - 1]
+                                                        : task_find(st->spec, ev->tid)->seed_close_file;
         const nr_syscall_info *in = ev->syscall_ref >= NR_SLINE_SYSCALL_FIRST
                                         ? nr_syscall_at(ev->syscall_ref - NR_SLINE_SYSCALL_FIRST)
                                         : NULL;

@@ -38,6 +38,8 @@ enum {
     NR_PM_GHOST_WRITE = 2,   /* ... as a write (at the end of the file if it was opened to append) */
     NR_PM_GHOST_SEEK = 4,    /* the call set it (lseek) */
     NR_PM_GHOST_FILE = 8,    /* file_id is the real fd's (-1 here), and the file's totals lack it */
+    NR_PM_GHOST_CLOSE = 16,  /* a close carried over: file_id is the one the real task's pending close
+                                read (-1 here), and the file's totals lack it */
 };
 
 /* Receives each event as it is complete. A negative return stops the ingest. */
@@ -158,6 +160,26 @@ const char *nr_pm_refused(const nr_pm *spec);
  * call as the pending one, and the stitch refuses the segment unless the
  * real model holds that very call (the same line) pending. */
 void nr_pm_spec_carry(nr_pm *spec, const nr_sline *calls, const nr_pm_where *where, size_t n);
+
+/* A live task whose fd table another live task shares (threads,
+ * CLONE_FILES), as the real model holds it: table is one id for the tasks
+ * of one table, among the entries of one nr_pm_shared_tables call. */
+typedef struct nr_pm_shared_table {
+    int64_t tid;
+    uint64_t table;
+} nr_pm_shared_table;
+
+/* Changes whenever pm shares or releases an fd table. */
+uint64_t nr_pm_tables_version(const nr_pm *pm);
+/* Writes pm's shared tables to out: their count, or 0 when there are more
+ * than cap (or more tasks than it looks through: the hint is then empty). */
+size_t nr_pm_shared_tables(const nr_pm *pm, nr_pm_shared_table *out, size_t cap);
+/* A hint of which tasks share fd tables (nr_pm_shared_tables of the real
+ * model, maybe out of date), borrowed until the next call (n == 0 before
+ * it goes): spec's tasks of one table share one, so that one thread's
+ * close or open is the fd another names. The stitch refuses the segment
+ * unless the real model's tasks share the tables spec's share. */
+void nr_pm_spec_tables(nr_pm *spec, const nr_pm_shared_table *tables, size_t n);
 
 typedef struct nr_pm_stitch nr_pm_stitch;
 

@@ -13,6 +13,10 @@ struct nr_spec_pool {
     pthread_mutex_t mu;
     nr_spec_chunk *free[SPEC_POOL_MAX];
     size_t n;
+    nr_pm_shared_table tables[NR_SPEC_TABLES_MAX]; /* with mu */
+    size_t ntables;
+    uint64_t tables_version; /* the pass's alone */
+    int tables_set;
 };
 
 const char *nr_skip_reason(const nr_sline *sl, int truncated)
@@ -55,6 +59,30 @@ void nr_spec_pool_destroy(nr_spec_pool *pool)
         chunk_destroy(pool->free[i]);
     pthread_mutex_destroy(&pool->mu);
     free(pool);
+}
+
+void nr_spec_pool_set_tables(nr_spec_pool *pool, const nr_pm *real)
+{
+    uint64_t version = nr_pm_tables_version(real);
+    if (pool->tables_set && version == pool->tables_version)
+        return;
+    nr_pm_shared_table tables[NR_SPEC_TABLES_MAX];
+    size_t n = nr_pm_shared_tables(real, tables, NR_SPEC_TABLES_MAX);
+    pthread_mutex_lock(&pool->mu);
+    memcpy(pool->tables, tables, n * sizeof *tables);
+    pool->ntables = n;
+    pthread_mutex_unlock(&pool->mu);
+    pool->tables_version = version;
+    pool->tables_set = 1;
+}
+
+/* The pool's hint, copied into c. */
+static void take_tables(nr_spec_pool *pool, nr_spec_chunk *c)
+{
+    pthread_mutex_lock(&pool->mu);
+    memcpy(c->tables, pool->tables, pool->ntables * sizeof *c->tables);
+    c->ntables = pool->ntables;
+    pthread_mutex_unlock(&pool->mu);
 }
 
 static nr_spec_chunk *pool_take(nr_spec_pool *pool)
@@ -223,10 +251,13 @@ nr_spec_chunk *nr_spec_chunk_run(nr_spec_pool *pool, const char *file, int64_t p
     nr_sline calls[NR_PAR_CARRY_MAX];
     nr_pm_where where[NR_PAR_CARRY_MAX];
     nr_pm_spec_carry(c->pm, calls, where, lex_carried(&log, v, calls, where));
+    take_tables(pool, c);
+    nr_pm_spec_tables(c->pm, c->tables, c->ntables);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < v->n; i++)
         rc = feed_line(&log, v, c, i, &err);
     nr_pm_spec_carry(c->pm, NULL, NULL, 0);
+    nr_pm_spec_tables(c->pm, NULL, 0);
     c->refused = rc != 0;
     return c;
 }

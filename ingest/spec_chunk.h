@@ -28,6 +28,10 @@ typedef struct nr_spec_event {
     char syscall[NR_SPEC_NAME_MAX], errno_name[NR_SPEC_NAME_MAX];
 } nr_spec_event;
 
+/* Shared fd tables the pool passes on to the models (nr_pm_spec_tables):
+ * more give no hint. */
+#define NR_SPEC_TABLES_MAX 256
+
 typedef struct nr_spec_chunk {
     nr_pm *pm;               /* the speculative model, fed the chunk's lines */
     nr_diag *diag;           /* what the lines and the model found, line numbers absolute */
@@ -40,6 +44,8 @@ typedef struct nr_spec_chunk {
     int64_t first_ts, last_ts; /* of the event lines; -1 none */
     size_t first_event_line; /* index in the chunk (the pass checks its clock step) */
     int refused;             /* a line refused the speculation, or memory ran out */
+    nr_pm_shared_table tables[NR_SPEC_TABLES_MAX]; /* the pool's hint when the chunk began */
+    size_t ntables;
 } nr_spec_chunk;
 
 typedef struct nr_spec_pool nr_spec_pool;
@@ -48,6 +54,10 @@ typedef struct nr_spec_pool nr_spec_pool;
 nr_spec_pool *nr_spec_pool_create(void);
 /* Frees the pool and every model in it. Accepts NULL. */
 void nr_spec_pool_destroy(nr_spec_pool *pool);
+/* The ordered pass, between two lines: gives the chunks run from now on
+ * the real model's shared fd tables as a hint (nr_pm_shared_tables), when
+ * they changed since the last call. */
+void nr_spec_pool_set_tables(nr_spec_pool *pool, const nr_pm *real);
 
 /* Feeds chunk v of the log `file` (pid: an -ff file's, -1 for -f logs) to a
  * speculative model from the pool, as the ingest's ordered pass would feed
