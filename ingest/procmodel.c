@@ -3528,11 +3528,14 @@ static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
             rt->first_ts = su->first_ts;
         if (su->last_ts > rt->last_ts)
             rt->last_ts = su->last_ts;
-        if (su->seeded) { /* the carried call, which the segment took */
+        /* the carried call the segment took, unless it is still pending
+           there (a <... resumed> of another call was skipped): rt holds it */
+        int took_seed = su->seeded && !(su->pending && su->pending_line == su->seed_line);
+        if (took_seed) {
             spec->tasks[i]->seed_close_file = rt->close_pending ? rt->close_file : -1;
             pending_clear(pm, rt);
         }
-        if (su->pending)
+        if (su->pending && (took_seed || !su->seeded))
             NR_TRY(move_pending(pm, rt, su, st));
         if (su->fs->cwd_set && strcmp(rt->fs->cwd, su->fs->cwd) != 0)
             NR_TRY(fs_set_cwd(rt->fs, su->fs->cwd, strlen(su->fs->cwd)));
