@@ -1866,6 +1866,22 @@ static int64_t ofd_advance(nr_pm *pm, int32_t idx, int64_t bytes, int is_write, 
     return at;
 }
 
+/* The open file description of dirfd (not AT_FDCWD), or -1, or NR_E_NOMEM.
+ * Its -y annotation is the kernel's path of the fd now, and wins over what
+ * the model holds, as for an fd argument (ofd_of_arg): an fd the model
+ * never saw opened (inherited, or passed over a socket) gets a description,
+ * and one whose description names another file (the model out of date)
+ * names the annotation's. */
+static int32_t ofd_of_dirfd(nr_pm *pm, task *t, int64_t dirfd, nr_span annot)
+{
+    if (!annot.n)
+        return ofd_of_fd(pm, t, dirfd, 0);
+    int32_t idx = ofd_of_fd(pm, t, dirfd, 1);
+    if (idx >= 0)
+        NR_TRY(ofd_apply_annotation(pm, idx, annot));
+    return idx;
+}
+
 /* Base directory for a relative path: cwd, or the path of dirfd. */
 static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_annot)
 {
@@ -1883,14 +1899,11 @@ static const char *base_dir(nr_pm *pm, task *t, int64_t dirfd, nr_span dirfd_ann
             spec_refuse(pm, "a path relative to a cwd not yet seen in the segment");
         return t->fs->cwd;
     }
-    int32_t idx = ofd_of_fd(pm, t, dirfd, 0);
+    int32_t idx = ofd_of_dirfd(pm, t, dirfd, dirfd_annot);
+    if (idx < -1)
+        return NULL;
     if (idx >= 0 && pm->ofds[idx].ghost && pm->ofds[idx].file_id < 0)
         spec_refuse(pm, "a path relative to a dirfd not yet seen in the segment");
-    if (idx < 0 && dirfd_annot.n) {
-        idx = ofd_of_fd(pm, t, dirfd, 1);
-        if (idx >= 0 && ofd_apply_annotation(pm, idx, dirfd_annot) < 0)
-            return NULL;
-    }
     int64_t id = ofd_file(pm, idx);
     if (id < 0)
         return NULL;
@@ -1967,7 +1980,9 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
     if (n < 0)
         return -1;
     if (n == 0 && dirfd != AT_FDCWD_VALUE) { /* AT_EMPTY_PATH: the dirfd itself */
-        int32_t idx = ofd_of_fd(pm, t, dirfd, 0);
+        int32_t idx = ofd_of_dirfd(pm, t, dirfd, dannot);
+        if (idx < -1)
+            return idx;
         *empty_path_file = ofd_file(pm, idx);
         if (idx >= 0 && pm->ofds[idx].ghost && *empty_path_file < 0) {
             pm->adv_ghost = pm->ofds[idx].ghost; /* the real fd's file, known at the stitch */

@@ -252,6 +252,30 @@ static void close_frees_its_fd_at_entry(void **state)
     ck_free(&r);
 }
 
+/* A dirfd's -y annotation wins over what the model holds, as an fd
+ * argument's does: an inherited fd the log never opened (fd 0) and an fd
+ * whose description the model has out of date (fd 5: the model never saw
+ * the close of /d/old, -Z style) are fstat'ed (AT_EMPTY_PATH) and used as
+ * the base of a relative path under their annotations' names. */
+static void dirfd_annotation_wins(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "10 1700000000.000001 newfstatat(0</dev/null>, \"\", {st_mode=S_IFCHR|0666, ...}, AT_EMPTY_PATH) = 0 <0.000010>\n"
+        "10 1700000000.000002 openat(AT_FDCWD</w>, \"/d/old\", O_RDONLY|O_DIRECTORY) = 5</d/old> <0.000010>\n"
+        "10 1700000000.000003 newfstatat(5</d/new>, \"\", {st_mode=S_IFDIR|0755, ...}, AT_EMPTY_PATH) = 0 <0.000010>\n"
+        "10 1700000000.000004 openat(7</d/dir>, \"x\", O_RDONLY) = 6</d/dir/x> <0.000010>\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/dev/null", "meta_calls", 1);
+    FILE_EQ(&r, "/d/new", "meta_calls", 1);
+    FILE_EQ(&r, "/d/old", "meta_calls", 0);
+    FILE_EQ(&r, "/d/dir/x", "open_calls", 1);
+    assert_string_equal(ck_event_path(&r, ck_event_row(&r, "newfstatat", 0), "file_id"), "/dev/null");
+    assert_string_equal(ck_event_path(&r, ck_event_row(&r, "newfstatat", 1), "file_id"), "/d/new");
+    ck_free(&r);
+}
+
 static void pending_clone_child(void **state)
 {
     ck_run r;
@@ -1304,6 +1328,7 @@ int main(void)
         cmocka_unit_test(cloexec_at_execve),
         cmocka_unit_test(threads_and_unfinished),
         cmocka_unit_test(close_frees_its_fd_at_entry),
+        cmocka_unit_test(dirfd_annotation_wins),
         cmocka_unit_test(pending_clone_child),
         cmocka_unit_test(close_range_plain_and_cloexec),
         cmocka_unit_test(high_fds_tracked),
