@@ -1796,6 +1796,16 @@ static int32_t fd_arg_unparsed(nr_pm *pm, nr_span args, unsigned arg)
     return -1;
 }
 
+/* The description of fd (made when the model has none), named by its -y
+ * annotation when it has one: or -1, or NR_E_NOMEM. */
+static int32_t ofd_of_annotated(nr_pm *pm, task *t, int64_t fd, nr_span annot)
+{
+    int32_t idx = ofd_of_fd(pm, t, fd, 1);
+    if (idx >= 0 && annot.n)
+        NR_TRY(ofd_apply_annotation(pm, idx, annot));
+    return idx;
+}
+
 /* Parses fd argument arg (quick: argument 0 read by fd_text_quick, or
  * NULL); returns its ofd (created if unseen) or -1, and the fd. */
 static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const fd_text *quick, int64_t *fd_out)
@@ -1825,10 +1835,7 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const 
         fdtab_close(pm, t->fds, fd);
         return -1;
     }
-    int32_t idx = ofd_of_fd(pm, t, fd, 1);
-    if (idx >= 0 && annot.n)
-        NR_TRY(ofd_apply_annotation(pm, idx, annot));
-    return idx;
+    return ofd_of_annotated(pm, t, fd, annot);
 }
 
 static int64_t ofd_file(const nr_pm *pm, int32_t idx) { return idx >= 0 ? pm->ofds[idx].file_id : -1; }
@@ -1874,12 +1881,7 @@ static int64_t ofd_advance(nr_pm *pm, int32_t idx, int64_t bytes, int is_write, 
  * names the annotation's. */
 static int32_t ofd_of_dirfd(nr_pm *pm, task *t, int64_t dirfd, nr_span annot)
 {
-    if (!annot.n)
-        return ofd_of_fd(pm, t, dirfd, 0);
-    int32_t idx = ofd_of_fd(pm, t, dirfd, 1);
-    if (idx >= 0)
-        NR_TRY(ofd_apply_annotation(pm, idx, annot));
-    return idx;
+    return annot.n ? ofd_of_annotated(pm, t, dirfd, annot) : ofd_of_fd(pm, t, dirfd, 0);
 }
 
 /* Base directory for a relative path: cwd, or the path of dirfd. */
