@@ -14,6 +14,7 @@
 #include <xxhash.h>
 #include <cmocka.h>
 
+#include "gen_threads.h"
 #include "logsrc.h"
 #include "nr_error.h"
 #include "nr_ingest.h"
@@ -105,14 +106,20 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-static void assert_same_file(const char *a, const char *b)
+static int files_equal(const char *a, const char *b)
 {
     size_t na, nb;
     char *x = slurp(a, &na), *y = slurp(b, &nb);
-    if (na != nb || memcmp(x, y, na) != 0)
-        fail_msg("%s (%zu bytes) differs from %s (%zu bytes)", a, na, b, nb);
+    int same = na == nb && memcmp(x, y, na) == 0;
     free(x);
     free(y);
+    return same;
+}
+
+static void assert_same_file(const char *a, const char *b)
+{
+    if (!files_equal(a, b))
+        fail_msg("%s differs from %s", a, b);
 }
 
 static void ingest_with(const char *input, const char *out, int jobs, size_t chunk_bytes, int ahead,
@@ -388,6 +395,53 @@ static void threads_of_one_table_are_stitched(void **state)
     assert_corpus_input_stitched("closes_resumed_after_reuse", 0);
 }
 
+/* Random logs of threads that share fd tables (gen_threads.h: opens,
+ * reads, seeks, dups, stats and closes under reused fd numbers, calls
+ * unfinished across other threads' lines, threads started and ended, a
+ * fork): line by line, every chunk speculated (512 B and 4 kB), and at -j
+ * 2 and 3 (the workers speculating with the pass's shared-table hint of
+ * the moment) give one store. More chunks are stitched than refused (most
+ * refusals: a call pending for longer than the chunk before, which small
+ * chunks make common), so the test is of the stitch, not of its refusals. */
+static void random_thread_logs_same_store(void **state)
+{
+    (void)state;
+    char run[512], log[600], ref[600], out[600];
+    snprintf(run, sizeof run, "%s/threads", tmpdir);
+    assert_int_equal(mkdir(run, 0777), 0);
+    snprintf(log, sizeof log, "%s/strace.log", run);
+    snprintf(ref, sizeof ref, "%s/threads_ref.nio", tmpdir);
+    snprintf(out, sizeof out, "%s/threads_out.nio", tmpdir);
+    static const struct { int jobs; size_t chunk; int speculate; } ways[] = {
+        {1, 512, 1}, {1, 4096, 1}, {2, 4096, 0}, {3, 1024, 0}};
+    uint64_t stitched = 0, refused = 0;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        FILE *f = fopen(log, "w");
+        assert_non_null(f);
+        assert_int_equal(gen_threads_log(f, seed, 1500), 0);
+        assert_int_equal(fclose(f), 0);
+        nr_ingest_stats st_ref, st;
+        ingest_with(run, ref, 1, 0, 0, &st_ref);
+        for (size_t k = 0; k < sizeof ways / sizeof ways[0]; k++) {
+            nr__ingest_speculate(ways[k].speculate);
+            ingest_with(run, out, ways[k].jobs, ways[k].chunk, 0, &st);
+            nr__ingest_speculate(0);
+            if (!files_equal(ref, out))
+                fail_msg("seed %llu: the store at -j %d with %zu-byte chunks%s differs from the line-by-line one",
+                         (unsigned long long)seed, ways[k].jobs, ways[k].chunk, ways[k].speculate ? ", speculated" : "");
+            stitched += st.chunks_stitched;
+            refused += st.chunks_refused;
+            unlink(out);
+        }
+        unlink(ref);
+    }
+    unlink(log);
+    rmdir(run);
+    print_message("random thread logs: %llu chunks stitched, %llu refused\n", (unsigned long long)stitched,
+                  (unsigned long long)refused);
+    assert_true(stitched > refused);
+}
+
 /* Feeds lines (one per string, NULL-terminated) to pm. */
 static void feed_lines(nr_pm *pm, const char *const *lines)
 {
@@ -508,6 +562,7 @@ int main(void)
         cmocka_unit_test(dups_in_chunks_are_stitched),
         cmocka_unit_test(threads_of_one_table_are_stitched),
         cmocka_unit_test(shared_table_hint_is_checked),
+        cmocka_unit_test(random_thread_logs_same_store),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
