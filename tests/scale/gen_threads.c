@@ -7,7 +7,7 @@
 #define MAX_TASKS 12
 #define MAX_TABLES 4
 #define MAX_FDS 24
-#define MAX_DESCS 96
+#define MAX_DESCS 128 /* more than the fds of every table and the calls in flight: never runs out */
 #define NFILES 20
 #define FD_FREE (-1)
 #define FD_TAKEN (-2) /* by a call in flight (an open or a dup): the kernel reserves it at entry */
