@@ -19,8 +19,9 @@
  * cache instead of going through a chunk's array).
  *
  * Memory: at most `depth` chunks per log in flight, each of about
- * chunk_bytes of text plus one nr_par_line per line; chunk_bytes shrinks as
- * the number of logs grows (a fixed budget, with a floor per log). Bounded
+ * chunk_bytes of text plus one nr_par_line per line (each array of 512 kB
+ * to 2 MB rounded up to a 2 MB huge page); chunk_bytes shrinks as the
+ * number of logs grows (a fixed budget, with a floor per log). Bounded
  * by the number of logs, never by lines. With jobs == 1 a log has one chunk
  * of at most 256 kB whose text is logsrc's own buffer (not copied: logsrc is
  * read again only after the chunk is released).
