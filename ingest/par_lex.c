@@ -107,7 +107,7 @@ void nr__par_lex_no_avx2(int off) { avx2_off_for_tests = off; }
 
 /* A ring buffer's first block: a ring slot of a quarter of a huge page or
  * more gets a whole one (nr_alloc_dense), touched with one fault where its
- * 4 kB pages took one each (15 us a fault in this VM: 1,800 of the 1 GB
+ * 4 kB pages took one each (15 us a fault in this VM: about 1,000 of the 1 GB
  * log's faults at -j 2, docs/performance.md, session 19); *bytes becomes
  * what it holds. realloc and free take it as any other block. */
 static void *ring_block(size_t *bytes)

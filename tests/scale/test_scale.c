@@ -1,7 +1,9 @@
 /* Scale tests: par_lex hands out the same lines as a plain serial read, and
  * the store of an ingest is byte for byte the same for any --jobs and any
  * chunk size (the six samples, a generated -f log with bad and cut lines, a
- * generated -ff run); the progress bar's text and its silence off a tty. */
+ * generated -ff run, random logs of threads sharing fd tables), and with
+ * every chunk speculated and stitched; the progress bar's text and its
+ * silence off a tty. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
