@@ -14,7 +14,6 @@
 
 typedef struct desc {
     int file;          /* /d/f<file>; -1: the directory /d */
-    int64_t off;
     int writable;
     int refs;          /* fds and calls in flight holding it; 0: free slot */
 } desc;
@@ -86,7 +85,7 @@ static int desc_new(gen *g, int file, int writable)
 {
     for (int i = 0; i < MAX_DESCS; i++)
         if (g->descs[i].refs == 0) {
-            g->descs[i] = (desc){.file = file, .off = 0, .writable = writable, .refs = 1};
+            g->descs[i] = (desc){.file = file, .writable = writable, .refs = 1};
             return i;
         }
     return -1;
@@ -115,6 +114,68 @@ static int pick_fd(gen *g, const table *tb, int file, int writable)
 
 static const char *stat_of(const desc *d) { return d->file < 0 ? "S_IFDIR|0755" : "S_IFREG|0644"; }
 
+/* Whether a call of op holds its fd's description until it returns (a
+ * dup's hold passes to the new fd). */
+static int holds_file(int op)
+{
+    return op == OP_READ || op == OP_PREAD || op == OP_WRITE || op == OP_LSEEK || op == OP_FSTATAT;
+}
+
+/* The second half of t's call in flight: its <... resumed> line when
+ * `resumed`, else the rest of the line its first half began; then its
+ * effect on the tables. */
+static void finish_call(gen *g, task *t, int resumed)
+{
+    static const char *const names[] = {[OP_OPEN] = "openat", [OP_READ] = "read",    [OP_PREAD] = "pread64",
+                                        [OP_WRITE] = "write", [OP_LSEEK] = "lseek", [OP_CLOSE] = "close",
+                                        [OP_DUP] = "dup",     [OP_FCNTL] = "fcntl", [OP_FSTATAT] = "newfstatat"};
+    table *tb = &g->tables[t->table];
+    if (resumed) {
+        begin(g, t);
+        fprintf(g->f, "<... %s resumed>", names[t->op]);
+    }
+    char p[32];
+    switch (t->op) {
+    case OP_OPEN: {
+        int d = desc_new(g, (int)t->arg, (int)t->result);
+        path_of(&g->descs[d], p, sizeof p);
+        fprintf(g->f, ") = %d<%s>", t->fd, p);
+        tb->fd[t->fd] = d;
+        break;
+    }
+    case OP_CLOSE: fputs(") = 0", g->f); break;
+    case OP_DUP:
+    case OP_FCNTL:
+        path_of(&g->descs[t->desc], p, sizeof p);
+        fprintf(g->f, ") = %d<%s>", t->newfd, p);
+        tb->fd[t->newfd] = t->desc; /* the call's hold on the description passes to the new fd */
+        break;
+    case OP_READ: fprintf(g->f, "\"\"..., 4096) = %lld", (long long)t->result); break;
+    case OP_PREAD: fprintf(g->f, "\"\"..., 4096, %lld) = %lld", (long long)t->arg, (long long)t->result); break;
+    case OP_WRITE: fputs(") = 4", g->f); break;
+    case OP_LSEEK: fprintf(g->f, ") = %lld", (long long)t->arg); break;
+    default: {
+        const desc *d = &g->descs[t->desc];
+        fprintf(g->f, "{st_mode=%s, st_size=%d, ...}, AT_EMPTY_PATH) = 0", stat_of(d), 100 + d->file);
+        break;
+    }
+    }
+    end_call(g);
+    if (holds_file(t->op))
+        g->descs[t->desc].refs--;
+    t->op = OP_NONE;
+}
+
+/* Ends the first half of t's call: left <unfinished ...> when split, else
+ * finished on the same line. */
+static void first_half_done(gen *g, task *t, int split)
+{
+    if (split)
+        fputs(" <unfinished ...>\n", g->f);
+    else
+        finish_call(g, t, 0);
+}
+
 static void start_open(gen *g, task *t, table *tb, int split)
 {
     if (chance(g, 10)) {
@@ -134,23 +195,16 @@ static void start_open(gen *g, task *t, table *tb, int split)
     const char *flags = dir ? "O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY"
                         : writable ? "O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644" : "O_RDONLY|O_CLOEXEC";
     tb->fd[fd] = FD_TAKEN;
+    t->op = OP_OPEN;
+    t->fd = fd;
+    t->arg = file;
+    t->result = writable;
     begin(g, t);
     fprintf(g->f, "openat(AT_FDCWD</w>, \"%s\", %s", p, flags);
-    *t = (task){.tid = t->tid, .pid = t->pid, .table = t->table, .live = 1, .op = OP_OPEN, .fd = fd,
-                .arg = file, .result = writable};
-    if (split) {
-        fputs(" <unfinished ...>\n", g->f);
-        return;
-    }
-    int d = desc_new(g, file, writable);
-    tb->fd[fd] = d;
-    fprintf(g->f, ") = %d<%s>", fd, p);
-    end_call(g);
-    t->op = OP_NONE;
+    first_half_done(g, t, split);
 }
 
-/* A call on an open fd (read, pread64, write, lseek, newfstatat of ""):
- * its first half, all of it unless split. */
+/* A call on an open fd (read, pread64, write, lseek, newfstatat of ""). */
 static void start_fd_call(gen *g, task *t, table *tb, int op, int split)
 {
     int fd = pick_fd(g, tb, op != OP_FSTATAT, op == OP_WRITE);
@@ -172,42 +226,7 @@ static void start_fd_call(gen *g, task *t, table *tb, int op, int split)
     case OP_LSEEK: fprintf(g->f, "lseek(%s, %lld, SEEK_SET", a, (long long)t->arg); break;
     default: fprintf(g->f, "newfstatat(%s, \"\", ", a); break;
     }
-    if (split)
-        fputs(" <unfinished ...>\n", g->f);
-}
-
-/* The second half of t's call on an fd: its <... resumed> part when
- * `resumed`, else the rest of the line. */
-static void finish_fd_call(gen *g, task *t, int resumed)
-{
-    desc *d = &g->descs[t->desc];
-    static const char *const names[] = {[OP_READ] = "read", [OP_PREAD] = "pread64", [OP_WRITE] = "write",
-                                        [OP_LSEEK] = "lseek", [OP_FSTATAT] = "newfstatat"};
-    if (resumed) {
-        begin(g, t);
-        fprintf(g->f, "<... %s resumed>", names[t->op]);
-    }
-    switch (t->op) {
-    case OP_READ:
-        fprintf(g->f, "\"\"..., 4096) = %lld", (long long)t->result);
-        d->off += t->result;
-        break;
-    case OP_PREAD: fprintf(g->f, "\"\"..., 4096, %lld) = %lld", (long long)t->arg, (long long)t->result); break;
-    case OP_WRITE:
-        fprintf(g->f, ") = 4");
-        d->off += 4;
-        break;
-    case OP_LSEEK:
-        fprintf(g->f, ") = %lld", (long long)t->arg);
-        d->off = t->arg;
-        break;
-    default:
-        fprintf(g->f, "{st_mode=%s, st_size=%d, ...}, AT_EMPTY_PATH) = 0", stat_of(d), 100 + d->file);
-        break;
-    }
-    end_call(g);
-    d->refs--;
-    t->op = OP_NONE;
+    first_half_done(g, t, split);
 }
 
 static void start_close(gen *g, task *t, table *tb, int split)
@@ -226,15 +245,10 @@ static void start_close(gen *g, task *t, table *tb, int split)
     fd_text(g, tb, fd, a, sizeof a);
     g->descs[tb->fd[fd]].refs--;
     tb->fd[fd] = FD_FREE; /* at the call's entry: another thread may take the number before it returns */
+    t->op = OP_CLOSE;
     begin(g, t);
     fprintf(g->f, "close(%s", a);
-    if (split) {
-        fputs(" <unfinished ...>\n", g->f);
-        t->op = OP_CLOSE;
-        return;
-    }
-    fputs(") = 0", g->f);
-    end_call(g);
+    first_half_done(g, t, split);
 }
 
 /* dup, fcntl(F_DUPFD_CLOEXEC) (either may be split), dup2, dup3. */
@@ -243,20 +257,20 @@ static void start_dup(gen *g, task *t, table *tb, int split)
     int fd = pick_fd(g, tb, 0, 0);
     if (fd < 0)
         return;
-    char a[64], p[32];
+    char a[64];
     fd_text(g, tb, fd, a, sizeof a);
     int d = tb->fd[fd];
-    path_of(&g->descs[d], p, sizeof p);
     unsigned kind = (unsigned)(rnd(g) % 4);
     if (kind >= 2) { /* dup2/dup3 onto a number that no call in flight holds */
         int target = 3 + (int)(rnd(g) % 12);
         if (target == fd || tb->fd[target] == FD_TAKEN)
             return;
-        char old[64];
+        char old[64], p[32];
         if (tb->fd[target] >= 0)
             fd_text(g, tb, target, old, sizeof old);
         else
             snprintf(old, sizeof old, "%d", target);
+        path_of(&g->descs[d], p, sizeof p);
         begin(g, t);
         fprintf(g->f, "%s(%s, %s%s) = %d<%s>", kind == 2 ? "dup2" : "dup3", a, old, kind == 2 ? "" : ", O_CLOEXEC",
                 target, p);
@@ -272,56 +286,16 @@ static void start_dup(gen *g, task *t, table *tb, int split)
         return;
     tb->fd[nfd] = FD_TAKEN;
     g->descs[d].refs++; /* held by the call, then by the new fd */
+    t->op = kind == 0 ? OP_DUP : OP_FCNTL;
+    t->fd = fd;
+    t->newfd = nfd;
+    t->desc = d;
     begin(g, t);
     if (kind == 0)
         fprintf(g->f, "dup(%s", a);
     else
         fprintf(g->f, "fcntl(%s, F_DUPFD_CLOEXEC, 0", a);
-    t->op = kind == 0 ? OP_DUP : OP_FCNTL;
-    t->fd = fd;
-    t->newfd = nfd;
-    t->desc = d;
-    if (split) {
-        fputs(" <unfinished ...>\n", g->f);
-        return;
-    }
-    fprintf(g->f, ") = %d<%s>", nfd, p);
-    end_call(g);
-    tb->fd[nfd] = d;
-    t->op = OP_NONE;
-}
-
-/* Ends t's call in flight with its <... resumed> line. */
-static void resume(gen *g, task *t)
-{
-    table *tb = &g->tables[t->table];
-    char p[32];
-    switch (t->op) {
-    case OP_OPEN: {
-        int d = desc_new(g, (int)t->arg, (int)t->result);
-        path_of(&g->descs[d], p, sizeof p);
-        begin(g, t);
-        fprintf(g->f, "<... openat resumed>) = %d<%s>", t->fd, p);
-        end_call(g);
-        tb->fd[t->fd] = d;
-        break;
-    }
-    case OP_CLOSE:
-        begin(g, t);
-        fputs("<... close resumed>) = 0", g->f);
-        end_call(g);
-        break;
-    case OP_DUP:
-    case OP_FCNTL:
-        path_of(&g->descs[t->desc], p, sizeof p);
-        begin(g, t);
-        fprintf(g->f, "<... %s resumed>) = %d<%s>", t->op == OP_DUP ? "dup" : "fcntl", t->newfd, p);
-        end_call(g);
-        tb->fd[t->newfd] = t->desc;
-        break;
-    default: finish_fd_call(g, t, 1); return;
-    }
-    t->op = OP_NONE;
+    first_half_done(g, t, split);
 }
 
 static void other_call(gen *g, task *t)
@@ -362,7 +336,7 @@ static void step(gen *g, task *t)
 {
     if (t->op != OP_NONE) {
         if (chance(g, 50))
-            resume(g, t);
+            finish_call(g, t, 1);
         return;
     }
     table *tb = &g->tables[t->table];
@@ -372,10 +346,7 @@ static void step(gen *g, task *t)
         start_open(g, t, tb, split);
     else if (r < 57) {
         static const int ops[] = {OP_READ, OP_READ, OP_READ, OP_READ, OP_PREAD, OP_WRITE, OP_LSEEK, OP_FSTATAT};
-        int op = ops[rnd(g) % (sizeof ops / sizeof ops[0])];
-        start_fd_call(g, t, tb, op, split);
-        if (t->op != OP_NONE && !split)
-            finish_fd_call(g, t, 0);
+        start_fd_call(g, t, tb, ops[rnd(g) % (sizeof ops / sizeof ops[0])], split);
     } else if (r < 72)
         start_close(g, t, tb, split);
     else if (r < 80)
@@ -450,7 +421,7 @@ static void fork_process(gen *g, task *parent)
 static void exit_task(gen *g, task *t)
 {
     if (t->op != OP_NONE)
-        resume(g, t);
+        finish_call(g, t, 1);
     begin(g, t);
     fputs("+++ exited with 0 +++\n", g->f);
     t->live = 0;
