@@ -237,15 +237,21 @@ static void samples_same_store_for_any_jobs(void **state)
     }
 }
 
+/* Makes the run directory tmpdir/tag (run) and names its strace.log (log). */
+static void make_run(const char *tag, char run[512], char log[600])
+{
+    snprintf(run, 512, "%s/%s", tmpdir, tag);
+    assert_int_equal(mkdir(run, 0777), 0);
+    snprintf(log, 600, "%s/strace.log", run);
+}
+
 /* Writes a generated -f log of `lines` lines (and a cut last one) into the
  * run tmpdir/tag, asserts that every jobs count gives the same store, and
  * ingests it once more with 2 jobs and chunks of chunk_bytes into *st. */
 static void check_generated_f_run(const char *tag, uint64_t lines, size_t chunk_bytes, nr_ingest_stats *st)
 {
     char run[512], log[600], out[600];
-    snprintf(run, sizeof run, "%s/%s", tmpdir, tag);
-    assert_int_equal(mkdir(run, 0777), 0);
-    snprintf(log, sizeof log, "%s/strace.log", run);
+    make_run(tag, run, log);
     write_generated_f(log, lines);
     assert_jobs_invariant(run, tag);
     snprintf(out, sizeof out, "%s/%s.nio", tmpdir, tag);
@@ -311,9 +317,7 @@ static void speculated_chunks_give_the_same_store(void **state)
 {
     (void)state;
     char run[512], log[600], ref[600], out[600];
-    snprintf(run, sizeof run, "%s/gen_spec", tmpdir);
-    assert_int_equal(mkdir(run, 0777), 0);
-    snprintf(log, sizeof log, "%s/strace.log", run);
+    make_run("gen_spec", run, log);
     write_generated_f(log, 20000);
     const char *inputs[NSAMPLES + 1];
     char dirs[NSAMPLES][512];
@@ -409,9 +413,7 @@ static void random_thread_logs_same_store(void **state)
 {
     (void)state;
     char run[512], log[600], ref[600], out[600];
-    snprintf(run, sizeof run, "%s/threads", tmpdir);
-    assert_int_equal(mkdir(run, 0777), 0);
-    snprintf(log, sizeof log, "%s/strace.log", run);
+    make_run("threads", run, log);
     snprintf(ref, sizeof ref, "%s/threads_ref.nio", tmpdir);
     snprintf(out, sizeof out, "%s/threads_out.nio", tmpdir);
     static const struct { int jobs; size_t chunk; int speculate; } ways[] = {
