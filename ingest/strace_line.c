@@ -1533,8 +1533,9 @@ static inline uint16_t short_syscall_ref(const char *name, unsigned n)
 /* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
  * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
  * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
- * in "<unfinished ...>": reads the prefix and the name from one digit mask
- * and one name mask, sets pid and ts exactly as parse_prefix would and
+ * in "<unfinished ...>", or the same line of an `-ff` file, without the
+ * pid: reads the prefix and the name from one digit mask and one name
+ * mask, sets pid (-1 without one) and ts exactly as parse_prefix would and
  * parses the call; returns 1. Returns 0, out untouched, for any other line
  * (nr_sline_parse then reads it). */
 static inline int parse_call_line_fast(const char *line, const char *end, nr_sline *out)
@@ -1542,10 +1543,11 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     if (end - line < 64 || end[-1] != '>' || end[-2] == '.') /* "...>": maybe unfinished */
         return 0;
     const uint64_t digits = digit_mask32(line);
-    const unsigned pid_end = (unsigned)__builtin_ctzll(~digits);
-    if (pid_end - 1 >= 7 || line[pid_end] != ' ')
+    const unsigned pid_end = (unsigned)__builtin_ctzll(~digits); /* or the seconds' end */
+    const int has_pid = line[pid_end] == ' ';
+    if (has_pid ? pid_end - 1 >= 7 : pid_end == 0 || line[pid_end] != '.')
         return 0;
-    const unsigned sec_start = pid_end + 1;
+    const unsigned sec_start = has_pid ? pid_end + 1 : 0;
     unsigned frac_end;
     nr_ts_form ts_form;
     int64_t ts_ns;
@@ -1586,14 +1588,14 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     const unsigned name_len = ident_run16(name);
     if (name_len == 16 || name[name_len] != '(')
         return 0;
-    const uint64_t pid = digits_value8(line, pid_end); /* the bytes after the digits are the line's */
+    const int64_t pid = has_pid ? (int64_t)digits_value8(line, pid_end) : -1; /* the bytes after the digits are the line's */
     if (pid > NR__PID_MAX)
         return 0;
     out->ts_form = ts_form;
     /* every field once (no 200-byte clear first): what nr_sline_parse's
      * initial value and parse_prefix would leave */
     const nr_span none = {line, 0};
-    out->pid = (int64_t)pid;
+    out->pid = pid;
     out->ts_ns = ts_ns;
     out->ts2_form = NR_TS_NONE;
     out->ts2_ns = 0;
