@@ -26,20 +26,14 @@ tmp=$(mktemp -d /tmp/ab_rounds.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 [ -f "$input" ] && cat "$input" > /dev/null
 
+. "$(dirname "$0")/stats.sh"
+. "$(dirname "$0")/runs.sh"
 for r in $(seq "$rounds"); do
     for i in "${!configs[@]}"; do
-        bin=${configs[$i]%:*} jobs=${configs[$i]##*:}
-        rm -f "$tmp/out.$i.nio" # a fresh output path: scale_bench.sh says why
-        /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" ingest -q -j "$jobs" "$input" -o "$tmp/out.$i.nio" \
-            > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-        read -r wall user sys rss < "$tmp/time"
-        echo "$wall" >> "$tmp/wall.$i"
-        awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$tmp/cpu.$i"
-        echo "$rss" >> "$tmp/rss.$i"
+        timed_ingest "$tmp" "$i" "${configs[$i]%:*}" "${configs[$i]##*:}" "$input"
     done
 done
 
-. "$(dirname "$0")/stats.sh"
 for i in "${!configs[@]}"; do
     line=$(printf '%-36s wall %6.3f s  cpu %6.3f s  rss %4.0f MiB' "${configs[$i]}" "$(median < "$tmp/wall.$i")" \
         "$(median < "$tmp/cpu.$i")" "$(awk -v k="$(median < "$tmp/rss.$i")" 'BEGIN{print k / 1024}')")

@@ -29,15 +29,9 @@ done
 [[ -x $niorep ]] || { echo "ff_bench: $niorep not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$out"
 
-gen=$out/gen_strace_log
-if [[ ! -x $gen || bench/gen_strace_log.c -nt $gen ]]; then
-  cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$gen" bench/gen_strace_log.c -lm
-fi
-log=$out/strace-$size-seed$seed.log
-if [[ ! -s $log || $gen -nt $log ]]; then
-  echo "generating $log ..." >&2
-  "$gen" --size "$size" --seed "$seed" -o "$log.tmp" && mv "$log.tmp" "$log"
-fi
+. bench/stats.sh
+. bench/runs.sh
+log=$(generated_log "$out" "$size" "$seed")
 ff=$out/ff-$size-seed$seed
 if [[ ! -f $ff.done || $log -nt $ff.done ]]; then
   echo "splitting $log into $ff/strace.log.PID ..." >&2
@@ -54,19 +48,11 @@ names=(f:1 ff:1 f:2 ff:2)
 inputs=("$log" "$ff" "$log" "$ff")
 for r in $(seq "$rounds"); do
   for i in "${!names[@]}"; do
-    jobs=${names[$i]##*:}
-    rm -f "$tmp/out.$i.nio"
-    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$niorep" ingest -q -j "$jobs" "${inputs[$i]}" -o "$tmp/out.$i.nio" \
-      > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-    read -r wall user sys rss < "$tmp/time"
-    echo "$wall" >> "$tmp/wall.$i"
-    awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$tmp/cpu.$i"
-    echo "$rss" >> "$tmp/rss.$i"
+    timed_ingest "$tmp" "$i" "$niorep" "${names[$i]##*:}" "${inputs[$i]}"
   done
 done
 cmp -s "$tmp/out.1.nio" "$tmp/out.3.nio" && same=yes || same=NO
 
-. bench/stats.sh
 echo "ingest of $log (-f) and of its $(find "$ff" -name 'strace.log.*' | wc -l) -ff files, $rounds alternated rounds"
 for i in "${!names[@]}"; do
   printf '%-6s -j %s  wall %6.3f s  cpu %6.3f s  rss %4.0f MiB\n' "${names[$i]%:*}" "${names[$i]##*:}" \

@@ -34,6 +34,7 @@ for tool in /usr/bin/time zstd wc awk; do
 done
 [[ -x $niorep ]] || { echo "ingest_bench: $niorep not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$out"
+. bench/runs.sh
 
 if [[ -n $given_log ]]; then
   log=$given_log
@@ -41,17 +42,7 @@ if [[ -n $given_log ]]; then
   quarter=${log%.log}.quarter.log
   [[ $quarter != "$log" && -s $quarter ]] || quarter=$out/$(basename "${log%.log}").quarter.log
 else
-  gen=$out/gen_strace_log
-  if [[ ! -x $gen || bench/gen_strace_log.c -nt $gen ]]; then
-    cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$gen" bench/gen_strace_log.c -lm
-  fi
-  log=$out/strace-$size-seed$seed.log
-  if [[ ! -s $log || $gen -nt $log ]]; then
-    echo "generating $log ..." >&2
-    gen_start=$EPOCHREALTIME
-    "$gen" --size "$size" --seed "$seed" -o "$log.tmp" && mv "$log.tmp" "$log"
-    echo "  took $(awk -v a="$gen_start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s" >&2
-  fi
+  log=$(generated_log "$out" "$size" "$seed")
   quarter=$out/strace-$size-seed$seed.quarter.log
 fi
 # A quarter of the log, cut at a line boundary: the memory check.

@@ -1,0 +1,37 @@
+# runs.sh: what the bench scripts share besides statistics (stats.sh),
+# sourced by them.
+
+# generated_log OUT SIZE SEED: prints the path of the generated
+# `strace -f -ttt -T -y` log of SIZE and SEED in OUT, building
+# gen_strace_log (plain cc) and generating the log there first when they
+# are missing or older than their source.
+generated_log() {
+    local out=$1 size=$2 seed=$3 root
+    root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+    local gen=$out/gen_strace_log log=$out/strace-$size-seed$seed.log
+    if [[ ! -x $gen || $root/bench/gen_strace_log.c -nt $gen ]]; then
+        cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -o "$gen" "$root/bench/gen_strace_log.c" -lm
+    fi
+    if [[ ! -s $log || $gen -nt $log ]]; then
+        echo "generating $log ..." >&2
+        local start=$EPOCHREALTIME
+        "$gen" --size "$size" --seed "$seed" -o "$log.tmp" && mv "$log.tmp" "$log"
+        echo "  took $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.1f", b-a}') s" >&2
+    fi
+    echo "$log"
+}
+
+# timed_ingest DIR I BIN JOBS INPUT: `BIN ingest -q -j JOBS INPUT` into a
+# fresh DIR/out.I.nio (a fresh path: scale_bench.sh says why); appends its
+# wall seconds, CPU (user+sys) seconds and peak RSS (KiB) to DIR/wall.I,
+# DIR/cpu.I and DIR/rss.I. Exits with the ingest's messages if it fails.
+timed_ingest() {
+    local dir=$1 i=$2 bin=$3 jobs=$4 input=$5 wall user sys rss
+    rm -f "$dir/out.$i.nio"
+    /usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$bin" ingest -q -j "$jobs" "$input" -o "$dir/out.$i.nio" \
+        > /dev/null 2> "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+    read -r wall user sys rss < "$dir/time"
+    echo "$wall" >> "$dir/wall.$i"
+    awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$dir/cpu.$i"
+    echo "$rss" >> "$dir/rss.$i"
+}
