@@ -1530,11 +1530,31 @@ static inline uint16_t short_syscall_ref(const char *name, unsigned n)
     return (uint16_t)nr_syscall_short_ref(w0 & low[n & 15], w1 & high[n & 15]);
 }
 
+/* The pid of the prefix "[pid  N] " of `strace -f` to stderr (spaces
+ * only, 1 to 7 digits) when a digit follows it: returns where the stamp
+ * starts, or NULL (parse_prefix then reads the line). The line has at
+ * least 64 bytes. */
+static inline const char *after_bracket_pid(const char *line, int64_t *pid)
+{
+    if (memcmp(line, "[pid ", 5) != 0)
+        return NULL;
+    const char *p = line + 5;
+    while (*p == ' ' && p < line + 10)
+        p++;
+    uint64_t v;
+    const unsigned n = swar_digits8(p, &v);
+    if (n == 0 || n == 8 || p[n] != ']' || p[n + 1] != ' ' || !is_digit(p[n + 2]) || v > NR__PID_MAX)
+        return NULL;
+    *pid = (int64_t)v;
+    return p + n + 2;
+}
+
 /* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
  * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
  * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
- * in "<unfinished ...>", or the same line of an `-ff` file, without the
- * pid: reads the prefix and the name from one digit mask and one name
+ * in "<unfinished ...>"; or the same line of an `-ff` file, without the
+ * pid, or of `-f` to stderr, "[pid  N] S.F name(" with 64 bytes from the
+ * stamp on: reads the prefix and the name from one digit mask and one name
  * mask, sets pid (-1 without one) and ts exactly as parse_prefix would and
  * parses the call; returns 1. Returns 0, out untouched, for any other line
  * (nr_sline_parse then reads it). */
@@ -1542,23 +1562,27 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
 {
     if (end - line < 64 || end[-1] != '>' || end[-2] == '.') /* "...>": maybe unfinished */
         return 0;
-    const uint64_t digits = digit_mask32(line);
+    int64_t bracket_pid = -1;
+    const char *at = line; /* the pid of -o FILE, else the stamp; 64 bytes from it are the line's */
+    if (*line == '[' && (!(at = after_bracket_pid(line, &bracket_pid)) || end - at < 64))
+        return 0;
+    const uint64_t digits = digit_mask32(at);
     const unsigned pid_end = (unsigned)__builtin_ctzll(~digits); /* or the seconds' end */
-    const int has_pid = line[pid_end] == ' ';
-    if (has_pid ? pid_end - 1 >= 7 : pid_end == 0 || line[pid_end] != '.')
+    const int has_pid = at == line && at[pid_end] == ' ';
+    if (has_pid ? pid_end - 1 >= 7 : pid_end == 0 || at[pid_end] != '.')
         return 0;
     const unsigned sec_start = has_pid ? pid_end + 1 : 0;
     unsigned frac_end;
     nr_ts_form ts_form;
     int64_t ts_ns;
-    if (((digits >> sec_start) & 0x3FFFF) == 0x1FBFF && line[sec_start + 10] == '.' && line[sec_start + 17] == ' ') {
+    if (((digits >> sec_start) & 0x3FFFF) == 0x1FBFF && at[sec_start + 10] == '.' && at[sec_start + 17] == ' ') {
         /* -ttt now: "SSSSSSSS" "SS.FFFFFF" (10 digits, '.', 6 digits, ' '
          * by the digit mask) as the 16 digits of the stamp in
          * microseconds, in two SWAR steps */
-        const uint64_t high8 = digits_value8(line + sec_start, 8);
+        const uint64_t high8 = digits_value8(at + sec_start, 8);
         uint64_t low2, low6, low;
-        memcpy(&low2, line + sec_start + 8, 8);
-        memcpy(&low6, line + sec_start + 11, 8);
+        memcpy(&low2, at + sec_start + 8, 8);
+        memcpy(&low6, at + sec_start + 11, 8);
         low = (low2 & 0xFFFF) | low6 << 16;
         if (high8 >= 92233720) /* whole seconds of 9223372036 and up: parse_prefix's limit is below */
             return 0;
@@ -1573,22 +1597,23 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
         other &= other - 1;
         frac_end = (unsigned)__builtin_ctzll(other);
         const unsigned frac_start = dot + 1, nf = frac_end - frac_start;
-        if (dot - sec_start - 1 >= 10 || nf - 1 >= 9 || line[dot] != '.' || line[frac_end] != ' ')
+        if (dot - sec_start - 1 >= 10 || nf - 1 >= 9 || at[dot] != '.' || at[frac_end] != ' ')
             return 0;
-        const uint64_t whole = digits_value16(line + sec_start, dot - sec_start);
-        const uint64_t frac = digits_value16(line + frac_start, nf);
+        const uint64_t whole = digits_value16(at + sec_start, dot - sec_start);
+        const uint64_t frac = digits_value16(at + frac_start, nf);
         if (whole > (uint64_t)(INT64_MAX / NR__NS_PER_S) - 1)
             return 0;
         ts_form = whole >= NR__UNIX_MIN_SECONDS ? NR_TS_UNIX : NR_TS_RELATIVE;
         ts_ns = (int64_t)whole * NR__NS_PER_S + (int64_t)frac * pow10_ns[nf];
     }
-    const char *name = line + frac_end + 1; /* frac_end < 32: the 16 bytes of name inside the line */
+    const char *name = at + frac_end + 1; /* frac_end < 32: the 16 bytes of name inside the line */
     if (!(is_alpha(*name) || *name == '_'))
         return 0;
     const unsigned name_len = ident_run16(name);
     if (name_len == 16 || name[name_len] != '(')
         return 0;
-    const int64_t pid = has_pid ? (int64_t)digits_value8(line, pid_end) : -1; /* the bytes after the digits are the line's */
+    /* the bytes after the digits are the line's */
+    const int64_t pid = has_pid ? (int64_t)digits_value8(at, pid_end) : bracket_pid;
     if (pid > NR__PID_MAX)
         return 0;
     out->ts_form = ts_form;
