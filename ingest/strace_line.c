@@ -1651,16 +1651,32 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     return 1;
 }
 
+/* The value parse_line starts from: a bad line, empty spans pointing at
+ * the line (never NULL). Field by field: a compound literal was cleared
+ * with `rep stos` first, 29% of parse_line's samples on a trace of threads
+ * (the rl sample, where 80% of the lines are unfinished or resumed calls). */
+static inline void sline_start(nr_sline *out, const char *line)
+{
+    _Static_assert(sizeof(nr_sline) == 176, "a new field of nr_sline needs its start value here");
+    const nr_span none = {line, 0};
+    out->kind = NR_SL_BAD;
+    out->pid = -1;
+    out->ts_form = out->ts2_form = NR_TS_NONE;
+    out->ts_ns = out->ts2_ns = 0;
+    out->dur_ns = -1;
+    out->name = out->args = out->result_annot = out->errno_name = out->errno_text = none;
+    out->has_result = out->result_unknown = 0;
+    out->result = 0;
+    out->exit_code = out->core_dumped = 0;
+    out->reason = "unknown_line";
+    out->syscall_ref = NR_SLINE_SYSCALL_UNSET;
+}
+
 /* nr_sline_parse of any line parse_call_line_fast does not read; out of
  * line, so that the fast path saves only the registers it uses. */
 static __attribute__((noinline)) void parse_line(const char *line, const char *end, nr_sline *out)
 {
-    /* Empty spans point at the line, never NULL. */
-    const nr_span none = {line, 0};
-    *out = (nr_sline){
-        .kind = NR_SL_BAD, .pid = -1, .dur_ns = -1, .reason = "unknown_line",
-        .name = none, .args = none, .result_annot = none, .errno_name = none, .errno_text = none,
-    };
+    sline_start(out, line);
     while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
         end--;
     const char *p = skip_spaces(line, end);
