@@ -1664,7 +1664,11 @@ static inline void sline_start(nr_sline *out, const char *line)
     out->ts_form = out->ts2_form = NR_TS_NONE;
     out->ts_ns = out->ts2_ns = 0;
     out->dur_ns = -1;
-    out->name = out->args = out->result_annot = out->errno_name = out->errno_text = none;
+    out->name = none; /* one by one: a chain reads each span back from out, a stall */
+    out->args = none;
+    out->result_annot = none;
+    out->errno_name = none;
+    out->errno_text = none;
     out->has_result = out->result_unknown = 0;
     out->result = 0;
     out->exit_code = out->core_dumped = 0;
