@@ -1549,29 +1549,15 @@ static inline const char *after_bracket_pid(const char *line, int64_t *pid)
     return p + n + 2;
 }
 
-/* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
- * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
- * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
- * in "<unfinished ...>"; or the same line of an `-ff` file, without the
- * pid, or of `-f` to stderr, "[pid  N] S.F name(" with 64 bytes from the
- * stamp on: reads the prefix and the name from one digit mask and one name
- * mask, sets pid (-1 without one) and ts exactly as parse_prefix would and
- * parses the call; returns 1. Returns 0, out untouched, for any other line
- * (nr_sline_parse then reads it). */
-static inline int parse_call_line_fast(const char *line, const char *end, nr_sline *out)
+/* The rest of parse_call_line_fast from the digit mask of `at` on: the
+ * pid's digits at `at` (pid_end of them, then a space) or none (pid_end 0:
+ * the stamp starts at `at`, pid is the line's given pid), the stamp, and
+ * the call. Inlined in two forms, so that the commonest keeps its code. */
+static inline __attribute__((always_inline)) int fast_call(const char *line, const char *end, const char *at,
+                                                            uint64_t digits, unsigned pid_end, int64_t pid,
+                                                            nr_sline *out)
 {
-    if (end - line < 64 || end[-1] != '>' || end[-2] == '.') /* "...>": maybe unfinished */
-        return 0;
-    int64_t bracket_pid = -1;
-    const char *at = line; /* the pid of -o FILE, else the stamp; 64 bytes from it are the line's */
-    if (*line == '[' && (!(at = after_bracket_pid(line, &bracket_pid)) || end - at < 64))
-        return 0;
-    const uint64_t digits = digit_mask32(at);
-    const unsigned pid_end = (unsigned)__builtin_ctzll(~digits); /* or the seconds' end */
-    const int has_pid = at == line && at[pid_end] == ' ';
-    if (has_pid ? pid_end - 1 >= 7 : pid_end == 0 || at[pid_end] != '.')
-        return 0;
-    const unsigned sec_start = has_pid ? pid_end + 1 : 0;
+    const unsigned sec_start = pid_end ? pid_end + 1 : 0;
     unsigned frac_end;
     nr_ts_form ts_form;
     int64_t ts_ns;
@@ -1612,10 +1598,12 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     const unsigned name_len = ident_run16(name);
     if (name_len == 16 || name[name_len] != '(')
         return 0;
-    /* the bytes after the digits are the line's */
-    const int64_t pid = has_pid ? (int64_t)digits_value8(at, pid_end) : bracket_pid;
-    if (pid > NR__PID_MAX)
-        return 0;
+    if (pid_end) { /* the bytes after the digits are the line's */
+        const uint64_t v = digits_value8(at, pid_end);
+        if (v > NR__PID_MAX)
+            return 0;
+        pid = (int64_t)v;
+    }
     out->ts_form = ts_form;
     /* every field once (no 200-byte clear first): what nr_sline_parse's
      * initial value and parse_prefix would leave */
@@ -1649,6 +1637,34 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
     }
     parse_call_rest(args, close, end, wide, out);
     return 1;
+}
+
+/* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
+ * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
+ * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
+ * in "<unfinished ...>"; or the same line of an `-ff` file, without the
+ * pid, or of `-f` to stderr, "[pid  N] S.F name(" with 64 bytes from the
+ * stamp on: reads the prefix and the name from one digit mask and one name
+ * mask, sets pid (-1 without one) and ts exactly as parse_prefix would and
+ * parses the call; returns 1. Returns 0, out untouched, for any other line
+ * (nr_sline_parse then reads it). */
+static inline int parse_call_line_fast(const char *line, const char *end, nr_sline *out)
+{
+    if (end - line < 64 || end[-1] != '>' || end[-2] == '.') /* "...>": maybe unfinished */
+        return 0;
+    const uint64_t digits = digit_mask32(line);
+    const unsigned first_end = (unsigned)__builtin_ctzll(~digits); /* the pid's or the seconds' */
+    if (line[first_end] == ' ') /* "PID S.F name(" */
+        return first_end - 1 < 7 && fast_call(line, end, line, digits, first_end, -1, out);
+    int64_t pid = -1;
+    const char *at = line;
+    if (*line == '[') { /* "[pid  N] S.F name(" */
+        if (!(at = after_bracket_pid(line, &pid)) || end - at < 64)
+            return 0;
+    } else if (first_end == 0 || line[first_end] != '.') { /* not "S.F name(" */
+        return 0;
+    }
+    return fast_call(line, end, at, at == line ? digits : digit_mask32(at), 0, pid, out);
 }
 
 /* The value parse_line starts from: a bad line, empty spans pointing at
