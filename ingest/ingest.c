@@ -424,7 +424,8 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
                chunks (with chunk work, read by the pass) are in this one's,
                unless other logs' chunks were read since (-ff files: at -j 1
                nine 256 kB chunks outgrow the cache, and the look-ahead's
-               reads of the lines' ends missed it, 30% of an -ff run) */
+               reads of the lines' ends missed it: a quarter of an -ff
+               run's samples) */
             s->text_ahead = s->chunk.lexed || s->chunk.spec || in->nstreams > 1;
             if (in->pool)
                 nr_spec_pool_set_tables(in->pool, in->pm); /* for the chunks the workers take next */
