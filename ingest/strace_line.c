@@ -1550,14 +1550,20 @@ static inline const char *after_bracket_pid(const char *line, int64_t *pid)
 }
 
 /* The rest of parse_call_line_fast from the digit mask of `at` on: the
- * pid's digits at `at` (pid_end of them, then a space) or none (pid_end 0:
+ * pid's digits at `at` (pid_end of them, then its padding) or none (pid_end 0:
  * the stamp starts at `at`, pid is the line's given pid), the stamp, and
  * the call. Inlined in two forms, so that the commonest keeps its code. */
 static inline __attribute__((always_inline)) int fast_call(const char *line, const char *end, const char *at,
                                                             uint64_t digits, unsigned pid_end, int64_t pid,
                                                             nr_sline *out)
 {
-    const unsigned sec_start = pid_end ? pid_end + 1 : 0;
+    unsigned sec_start = pid_end ? pid_end + 1 : 0;
+    if (pid_end - 1 < 4 && at[sec_start] == ' ') { /* strace pads the pid to 5 columns: "42    S.F name(" */
+        for (unsigned k = sec_start + 1; k < 6; k++)
+            if (at[k] != ' ')
+                return 0;
+        sec_start = 6;
+    }
     unsigned frac_end;
     nr_ts_form ts_form;
     int64_t ts_ns;
@@ -1640,7 +1646,8 @@ static inline __attribute__((always_inline)) int fast_call(const char *line, con
 }
 
 /* The commonest line, `strace -f -o FILE -ttt` of a call: "PID S.F name("
- * with 1 to 7 pid digits, 1 to 10 seconds digits, 1 to 9 fraction digits,
+ * with 1 to 7 pid digits (padded with spaces to 5 columns, as strace
+ * writes them), 1 to 10 seconds digits, 1 to 9 fraction digits, else
  * single spaces, a name of up to 15 bytes, at least 64 bytes, not ending
  * in "<unfinished ...>"; or the same line of an `-ff` file, without the
  * pid, or of `-f` to stderr, "[pid  N] S.F name(" with 64 bytes from the

@@ -3,10 +3,11 @@
  * must agree on every field of every line and on every nr_sarg_* answer.
  * Inputs: the captured logs and the fuzz seed corpus, the line shapes of
  * the generated benchmark log (bench/gen_strace_log.c) and edge shapes of
- * the fast paths (those with a pid also without it, as in -ff files, and
- * with it as "[pid  N] ", as written to stderr), each also cut at every
- * length, with each byte replaced by each of the bytes the lexer treats
- * specially, and with each byte deleted.
+ * the fast paths (those with a pid also without it, as in -ff files, with
+ * it as "[pid  N] ", as written to stderr, and padded to 5 columns, as
+ * strace -o writes it), each also cut at every length, with each byte
+ * replaced by each of the bytes the lexer treats specially, and with each
+ * byte deleted.
  * Every line is parsed from an exact-size heap copy, so ASan sees any read
  * past its end. Deterministic; no known answers needed beyond "the same". */
 #include <stdarg.h>
@@ -195,11 +196,16 @@ static void line_shapes(void **state)
         if (!ff)
             continue;
         check_with_mutations(ff, strlen(ff));
-        /* -f to stderr: "[pid  N] rest", the pid right-aligned in 5 */
-        char bracket[1100];
-        int n = snprintf(bracket, sizeof bracket, "[pid %5.*s] %s", (int)(ff - 1 - shapes[k]), shapes[k], ff);
-        assert_true(n > 0 && (size_t)n < sizeof bracket);
-        check_with_mutations(bracket, (size_t)n);
+        /* -f to stderr: "[pid  N] rest", the pid right-aligned in 5; and
+           -o FILE as strace writes it: "N    rest", the pid left-aligned */
+        const int digits = (int)(ff - 1 - shapes[k]);
+        char form[1100];
+        int n = snprintf(form, sizeof form, "[pid %5.*s] %s", digits, shapes[k], ff);
+        assert_true(n > 0 && (size_t)n < sizeof form);
+        check_with_mutations(form, (size_t)n);
+        n = snprintf(form, sizeof form, "%-5.*s %s", digits, shapes[k], ff);
+        assert_true(n > 0 && (size_t)n < sizeof form);
+        check_with_mutations(form, (size_t)n);
     }
 }
 
