@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# forms_bench: the same events in the three forms strace writes them -
-# one `strace -f -o FILE` log ("PID S.F call"), its `strace -ff` files
-# (one per process, "S.F call") and its `strace -f` to stderr ("[pid  N]
-# S.F call") - ingested in alternated rounds at -j 1 and -j 2. Prints each
-# configuration's median wall and CPU time and peak RSS, and the per-round
-# ratios: each form's time to the -o FILE log's at each -j, and each form's
-# -j 2 speed-up. Checks that each form's store is the same at -j 1 and
-# -j 2. Not part of ctest.
+# forms_bench: the same events in the forms strace writes them - one
+# `strace -f -o FILE` log ("PID S.F call", as generated: one space after
+# the pid), the same with the pid padded to 5 columns as strace pads it
+# ("42    S.F call"), its `strace -ff` files (one per process, "S.F call")
+# and its `strace -f` to stderr ("[pid  N] S.F call") - ingested in
+# alternated rounds at -j 1 and -j 2. Prints each configuration's median
+# wall and CPU time and peak RSS, and the per-round ratios: each form's
+# time to the -o log's at each -j, and each form's -j 2 speed-up. Checks
+# that each form's store is the same at -j 1 and -j 2. Not part of ctest.
 #
 # usage: bench/forms_bench.sh [--size 1G] [--seed 1] [--rounds 7]
 #                             [--niorep build/cli/niorep] [--out bench/out]
 # The -o FILE log is ingest_bench.sh's (cached in --out by size and seed);
-# the other forms are made from it once, in --out/ff-SIZE-seedSEED/ and
-# --out/stderr-SIZE-seedSEED/.
+# the other forms are made from it once, in --out/FORM-SIZE-seedSEED/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +24,7 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=$2; shift 2 ;;
     --niorep) niorep=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "forms_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -45,25 +45,27 @@ make_form() {
     touch "$dir.done"
   fi
 }
-ff=$out/ff-$size-seed$seed stderr=$out/stderr-$size-seed$seed
+padded=$out/padded-$size-seed$seed ff=$out/ff-$size-seed$seed stderr=$out/stderr-$size-seed$seed
+make_form "$padded" '{ pid = $1; sub(/^[0-9]+ /, ""); printf "%-5d %s\n", pid, $0 > (dir "/strace.log") }'
 make_form "$ff" '{ pid = $1; sub(/^[0-9]+ /, ""); print > (dir "/strace.log." pid) }'
 make_form "$stderr" '{ pid = $1; sub(/^[0-9]+ /, ""); printf "[pid %5d] %s\n", pid, $0 > (dir "/strace.log") }'
-cat "$log" "$ff"/strace.log.* "$stderr"/strace.log > /dev/null # page cache warm: we time parsing, not the disk
+cat "$log" "$padded"/strace.log "$ff"/strace.log.* "$stderr"/strace.log > /dev/null # page cache warm: we time parsing, not the disk
 
 tmp=$(mktemp -d /tmp/forms_bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-forms=(-o -ff stderr)
-inputs=("$log" "$ff" "$stderr")
-# configuration k: form k % 3 at -j 1 + k / 3
+forms=(-o padded -ff stderr)
+inputs=("$log" "$padded" "$ff" "$stderr")
+nf=${#forms[@]}
+# configuration k: form k % nf at -j 1 + k / nf
 for r in $(seq "$rounds"); do
-  for k in 0 1 2 3 4 5; do
-    timed_ingest "$tmp" "$k" "$niorep" $((1 + k / 3)) "${inputs[$((k % 3))]}"
+  for k in $(seq 0 $((2 * nf - 1))); do
+    timed_ingest "$tmp" "$k" "$niorep" $((1 + k / nf)) "${inputs[$((k % nf))]}"
   done
 done
 
-echo "ingest of $log (-o), of its $(find "$ff" -name 'strace.log.*' | wc -l) -ff files and of its stderr form; $rounds alternated rounds"
-for k in 0 1 2 3 4 5; do
-  printf '%-7s -j %s  wall %6.3f s  cpu %6.3f s  rss %4.0f MiB\n' "${forms[$((k % 3))]}" $((1 + k / 3)) \
+echo "ingest of $log (-o), padded as strace pads pids, as its $(find "$ff" -name 'strace.log.*' | wc -l) -ff files and as strace -f writes to stderr; $rounds alternated rounds"
+for k in $(seq 0 $((2 * nf - 1))); do
+  printf '%-7s -j %s  wall %6.3f s  cpu %6.3f s  rss %4.0f MiB\n' "${forms[$((k % nf))]}" $((1 + k / nf)) \
     "$(median < "$tmp/wall.$k")" "$(median < "$tmp/cpu.$k")" "$(awk -v m="$(median < "$tmp/rss.$k")" 'BEGIN{print m / 1024}')"
 done
 # per-round ratio of configuration b's wall time to a's: "median (lo-hi)"
@@ -72,10 +74,10 @@ ratio() {
   read -r lo hi < <(range < "$tmp/ratio")
   printf '%.3fx (%.2f-%.2f)' "$(median < "$tmp/ratio")" "$lo" "$hi"
 }
-for f in 1 2; do
-  echo "${forms[$f]} time / -o time: -j 1 $(ratio 0 $f), -j 2 $(ratio 3 $((f + 3)))"
+for f in $(seq 1 $((nf - 1))); do
+  echo "${forms[$f]} time / -o time: -j 1 $(ratio 0 "$f"), -j 2 $(ratio "$nf" $((f + nf)))"
 done
-for f in 0 1 2; do
-  cmp -s "$tmp/out.$f.nio" "$tmp/out.$((f + 3)).nio" && same=yes || same=NO
-  echo "${forms[$f]} -j 2 speed-up: $(ratio $((f + 3)) $f); store the same at -j 1 and -j 2: $same"
+for f in $(seq 0 $((nf - 1))); do
+  cmp -s "$tmp/out.$f.nio" "$tmp/out.$((f + nf)).nio" && same=yes || same=NO
+  echo "${forms[$f]} -j 2 speed-up: $(ratio $((f + nf)) "$f"); store the same at -j 1 and -j 2: $same"
 done
