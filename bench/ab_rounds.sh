@@ -35,12 +35,9 @@ for r in $(seq "$rounds"); do
 done
 
 for i in "${!configs[@]}"; do
-    line=$(printf '%-36s wall %6.3f s  cpu %6.3f s  rss %4.0f MiB' "${configs[$i]}" "$(median < "$tmp/wall.$i")" \
-        "$(median < "$tmp/cpu.$i")" "$(awk -v k="$(median < "$tmp/rss.$i")" 'BEGIN{print k / 1024}')")
+    line=$(printf '%-36s %s' "${configs[$i]}" "$(run_summary "$tmp" "$i")")
     if [ $((i % 2)) -eq 1 ]; then
-        paste "$tmp/wall.$((i - 1))" "$tmp/wall.$i" | awk '{printf "%.4f\n", $1 / $2}' > "$tmp/ratio.$i"
-        read -r lo hi < <(range < "$tmp/ratio.$i")
-        line+=$(printf '  vs %s: %.3fx (%.2f-%.2f)' "${configs[$((i - 1))]}" "$(median < "$tmp/ratio.$i")" "$lo" "$hi")
+        line+="  vs ${configs[$((i - 1))]}: $(round_ratio "$tmp" $((i - 1)) "$i")"
     fi
     echo "$line"
 done

@@ -65,19 +65,12 @@ done
 
 echo "ingest of $log (-o), padded as strace pads pids, as its $(find "$ff" -name 'strace.log.*' | wc -l) -ff files and as strace -f writes to stderr; $rounds alternated rounds"
 for k in $(seq 0 $((2 * nf - 1))); do
-  printf '%-7s -j %s  wall %6.3f s  cpu %6.3f s  rss %4.0f MiB\n' "${forms[$((k % nf))]}" $((1 + k / nf)) \
-    "$(median < "$tmp/wall.$k")" "$(median < "$tmp/cpu.$k")" "$(awk -v m="$(median < "$tmp/rss.$k")" 'BEGIN{print m / 1024}')"
+  printf '%-7s -j %s  %s\n' "${forms[$((k % nf))]}" $((1 + k / nf)) "$(run_summary "$tmp" "$k")"
 done
-# per-round ratio of configuration b's wall time to a's: "median (lo-hi)"
-ratio() {
-  paste "$tmp/wall.$1" "$tmp/wall.$2" | awk '{printf "%.4f\n", $2 / $1}' > "$tmp/ratio"
-  read -r lo hi < <(range < "$tmp/ratio")
-  printf '%.3fx (%.2f-%.2f)' "$(median < "$tmp/ratio")" "$lo" "$hi"
-}
 for f in $(seq 1 $((nf - 1))); do
-  echo "${forms[$f]} time / -o time: -j 1 $(ratio 0 "$f"), -j 2 $(ratio "$nf" $((f + nf)))"
+  echo "${forms[$f]} time / -o time: -j 1 $(round_ratio "$tmp" "$f" 0), -j 2 $(round_ratio "$tmp" $((f + nf)) "$nf")"
 done
 for f in $(seq 0 $((nf - 1))); do
   cmp -s "$tmp/out.$f.nio" "$tmp/out.$((f + nf)).nio" && same=yes || same=NO
-  echo "${forms[$f]} -j 2 speed-up: $(ratio $((f + nf)) "$f"); store the same at -j 1 and -j 2: $same"
+  echo "${forms[$f]} -j 2 speed-up: $(round_ratio "$tmp" "$f" $((f + nf))); store the same at -j 1 and -j 2: $same"
 done

@@ -1,5 +1,5 @@
-# runs.sh: what the bench scripts share besides statistics (stats.sh),
-# sourced by them.
+# runs.sh: what the bench scripts share besides statistics (stats.sh,
+# which must be sourced first), sourced by them.
 
 # generated_log OUT SIZE SEED: prints the path of the generated
 # `strace -f -ttt -T -y` log of SIZE and SEED in OUT, building
@@ -34,4 +34,22 @@ timed_ingest() {
     echo "$wall" >> "$dir/wall.$i"
     awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$dir/cpu.$i"
     echo "$rss" >> "$dir/rss.$i"
+}
+
+# run_summary DIR I: "wall W s  cpu C s  rss R MiB", the medians of
+# timed_ingest's runs of configuration I.
+run_summary() {
+    local dir=$1 i=$2
+    printf 'wall %6.3f s  cpu %6.3f s  rss %4.0f MiB' "$(median < "$dir/wall.$i")" "$(median < "$dir/cpu.$i")" \
+        "$(awk -v k="$(median < "$dir/rss.$i")" 'BEGIN{print k / 1024}')"
+}
+
+# round_ratio DIR A B: "M.MMMx (LO-HI)", the median and range over the
+# rounds of configuration A's wall time over configuration B's (above 1:
+# B is faster); each round's runs share the host's neighbours of the moment.
+round_ratio() {
+    local dir=$1 a=$2 b=$3 lo hi
+    paste "$dir/wall.$a" "$dir/wall.$b" | awk '{printf "%.4f\n", $1 / $2}' > "$dir/ratio"
+    read -r lo hi < <(range < "$dir/ratio")
+    printf '%.3fx (%.2f-%.2f)' "$(median < "$dir/ratio")" "$lo" "$hi"
 }
