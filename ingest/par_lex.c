@@ -105,18 +105,15 @@ void nr__par_lex_no_avx2(int off) { avx2_off_for_tests = off; }
 
 /* ---- the work, done without the lock ------------------------------------ */
 
-/* A ring buffer's first block, of at least `bytes` (what it holds in
- * *holds, when not NULL): one of a quarter of a huge page or more gets a
- * whole one (nr_alloc_dense), touched with one fault where its 4 kB pages
- * took one each (15 us a fault in this VM: about 1,000 of the 1 GB log's
- * faults at -j 2, docs/performance.md, session 19). realloc and free take
- * it as any other block. */
-static void *ring_block(size_t bytes, size_t *holds)
+/* The size of a ring buffer's first block for `bytes`: from a quarter of
+ * a huge page up to one, a whole one, which nr_alloc_dense gives as one
+ * huge page, touched with one fault where its 4 kB pages took one each
+ * (15 us a fault in this VM: about 1,000 of the 1 GB log's faults at -j 2,
+ * docs/performance.md, session 19). realloc and free take the block as
+ * any other. */
+static size_t ring_block_bytes(size_t bytes)
 {
-    const int huge = bytes >= NR_DENSE_HUGE / 4 && bytes <= NR_DENSE_HUGE;
-    if (holds)
-        *holds = huge ? NR_DENSE_HUGE : bytes;
-    return huge ? nr_alloc_dense(NR_DENSE_HUGE) : malloc(bytes);
+    return bytes >= NR_DENSE_HUGE / 4 && bytes <= NR_DENSE_HUGE ? NR_DENSE_HUGE : bytes;
 }
 
 /* Grows c->lines for n more lines (a first guess of one line per 48 bytes of
@@ -133,9 +130,9 @@ static int grow_lines(par_chunk *c, size_t n, size_t chunk_bytes)
     if (c->lines) {
         p = realloc(c->lines, cap * sizeof *p);
     } else {
-        size_t holds;
-        p = ring_block(cap * sizeof *p, &holds);
-        cap = holds / sizeof *p;
+        const size_t bytes = ring_block_bytes(cap * sizeof *p);
+        p = nr_alloc_dense(bytes);
+        cap = bytes / sizeof *p;
     }
     if (!p)
         return -1;
@@ -393,7 +390,7 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
     int rc;
     if (borrow)
         rc = nr_logsrc_next_lines(g->src, chunk_bytes, &run, &len, &c->err);
-    else if (!c->buf && !(c->buf = ring_block(chunk_bytes, NULL)))
+    else if (!c->buf && !(c->buf = nr_alloc_dense(ring_block_bytes(chunk_bytes))))
         rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
     else {
         c->buf_cap = c->buf_cap ? c->buf_cap : chunk_bytes; /* the chunk's size, whatever the block's */
