@@ -1557,12 +1557,13 @@ static inline __attribute__((always_inline)) int fast_call(const char *line, con
                                                             uint64_t digits, unsigned pid_end, int64_t pid,
                                                             nr_sline *out)
 {
+    enum { PID_COLUMNS = 5 }; /* strace pads a shorter pid with spaces: "42    S.F name(" */
     unsigned sec_start = pid_end ? pid_end + 1 : 0;
-    if (pid_end - 1 < 4 && at[sec_start] == ' ') { /* strace pads the pid to 5 columns: "42    S.F name(" */
-        for (unsigned k = sec_start + 1; k < 6; k++)
+    if (pid_end - 1 < PID_COLUMNS - 1 && at[sec_start] == ' ') {
+        for (unsigned k = sec_start + 1; k <= PID_COLUMNS; k++)
             if (at[k] != ' ')
                 return 0;
-        sec_start = 6;
+        sec_start = PID_COLUMNS + 1;
     }
     unsigned frac_end;
     nr_ts_form ts_form;
@@ -1680,7 +1681,11 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
  * (the rl sample, where 80% of the lines are unfinished or resumed calls). */
 static inline void sline_start(nr_sline *out, const char *line)
 {
-    _Static_assert(sizeof(nr_sline) == 176, "a new field of nr_sline needs its start value here");
+    /* a field added before syscall_ref moves it, one added after grows the
+       struct (unless it fits the 6 bytes of padding): either needs its
+       start value here */
+    _Static_assert(offsetof(nr_sline, syscall_ref) == 168 && sizeof(nr_sline) == 176,
+                   "a new field of nr_sline needs its start value here");
     const nr_span none = {line, 0};
     out->kind = NR_SL_BAD;
     out->pid = -1;
