@@ -34,5 +34,8 @@ int nr_cmd_compare(int argc, char **argv);
 int nr_cmd_summary(int argc, char **argv);
 int nr_cmd_info(int argc, char **argv);
 int nr_cmd_export(int argc, char **argv);
+/* The light binary's build, figures and compare: runs them in niorep-render
+ * (render_exec.c); returns only on failure. */
+int nr_cmd_render_exec(int argc, char **argv);
 
 #endif

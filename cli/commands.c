@@ -4,15 +4,23 @@
 
 #include "cli.h"
 
+/* niorep itself does not link the render stage (render_exec.c): its
+ * rendering commands run in niorep-render, which does. */
+#ifdef NR_CLI_RENDER_EXEC
+#define RENDERING(cmd) nr_cmd_render_exec
+#else
+#define RENDERING(cmd) cmd
+#endif
+
 const nr_command nr_commands[] = {
     {"trace", "-o RUN_DIR [--label K=V ...] [--watch PATH ...] [--per-pid] -- COMMAND [ARGS...]", "run COMMAND under strace with the Python hook and record a run directory", nr_cmd_trace},
     {"ingest", "RUN_DIR|LOG -o RUN.nio", "parse strace logs (and hook, manifest) into a store", nr_cmd_ingest},
     {"merge", "NODE.nio NODE.nio... -o RUN.nio [--files-by-node]", "merge the node stores of one run (labels run=, node=) into one store of the run", nr_cmd_merge},
-    {"build", "INPUT... -o report.html [--figures DIR] [--format svg,pdf,png] [--title T]", "ingest, model and render runs into one self-contained HTML report", nr_cmd_build},
-    {"figures", "INPUT... -o DIR [--format svg,pdf,png] [--width 3.5|7]", "write the publication figure set and figures.json", nr_cmd_figures},
+    {"build", "INPUT... -o report.html [--figures DIR] [--format svg,pdf,png] [--title T]", "ingest, model and render runs into one self-contained HTML report", RENDERING(nr_cmd_build)},
+    {"figures", "INPUT... -o DIR [--format svg,pdf,png] [--width 3.5|7]", "write the publication figure set and figures.json", RENDERING(nr_cmd_figures)},
     {"info", "RUN.nio", "describe a store: tables, columns, sizes, ingest diagnostics", nr_cmd_info},
     {"summary", "RUN.nio [--json] [--bootstraps N] [--seed N]", "the statistics of one run as text or JSON", nr_cmd_summary},
-    {"compare", "A B [C ...] -o compare.html [--json FILE]", "compare runs of several groups, paired by workload, with tests and confidence intervals", nr_cmd_compare},
+    {"compare", "A B [C ...] -o compare.html [--json FILE]", "compare runs of several groups, paired by workload, with tests and confidence intervals", RENDERING(nr_cmd_compare)},
     {"export", "RUN.nio --table NAME [--format csv|jsonl] [-o FILE]", "write one table as CSV or JSON lines", nr_cmd_export},
     {NULL, NULL, NULL, NULL},
 };

@@ -17,13 +17,14 @@ mkdir -p "$tmp/traces" && cp -r "$src/datasets/sample/snn" "$tmp/traces/snn"
 
 failures=0
 # vg NAME ARGS...: one niorep command under memcheck (jemalloc's malloc is
-# replaced too, so its blocks are tracked).
+# replaced too, so its blocks are tracked; children traced: build and
+# figures run in niorep-render, which niorep execs).
 vg() {
   local name=$1
   shift
   [[ "$name" == *"$filter"* ]] || return 0
   local start=$SECONDS
-  if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+  if valgrind -q --trace-children=yes --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
        --show-leak-kinds=definite --suppressions="$src/tests/hardening/valgrind.supp" --soname-synonyms='somalloc=libjemalloc.so*' \
        --log-file="$tmp/vg.log" "$niorep" "$@" >"$tmp/out" 2>"$tmp/err"; then
     echo "ok: $name ($((SECONDS - start)) s)"

@@ -1,0 +1,55 @@
+/* render_exec: build, figures and compare in the niorep binary, which does
+ * not link the render stage. Each runs in niorep-render, the same commands
+ * linked with it, built beside niorep: this one replaces itself with that
+ * one (exec, same process), so that the other commands do not load pango,
+ * cairo, libxml2 and the libraries they pull in (about 30 shared libraries
+ * and 15 ms of start-up in this VM: docs/performance.md, session 21). */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define RENDER_EXE "niorep-render"
+
+/* The path of RENDER_EXE beside this executable into out (size cap); 0, or
+ * -1 with errno when this executable's own path is unknown or too long. */
+static int render_exe_path(char *out, size_t cap)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0)
+        return -1;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    size_t dir_len = slash ? (size_t)(slash - self) + 1 : 0;
+    if (dir_len + sizeof RENDER_EXE > cap) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(out, self, dir_len);
+    memcpy(out + dir_len, RENDER_EXE, sizeof RENDER_EXE);
+    return 0;
+}
+
+int nr_cmd_render_exec(int argc, char **argv)
+{
+    char path[PATH_MAX];
+    if (render_exe_path(path, sizeof path) < 0) {
+        fprintf(stderr, "niorep %s: cannot find %s: /proc/self/exe: %s\n", argv[0], RENDER_EXE, strerror(errno));
+        return 1;
+    }
+    char **args = malloc(((size_t)argc + 2) * sizeof *args);
+    if (!args) {
+        fprintf(stderr, "niorep %s: out of memory\n", argv[0]);
+        return 1;
+    }
+    args[0] = path; /* then the command, its arguments and argv's NULL */
+    memcpy(args + 1, argv, ((size_t)argc + 1) * sizeof *args);
+    execv(path, args);
+    free(args);
+    fprintf(stderr, "niorep %s: cannot run %s (built beside niorep): %s\n", argv[0], path, strerror(errno));
+    return 1;
+}
