@@ -271,6 +271,98 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     remove_dir(dir);
 }
 
+/* A stand-in for the speculative model: a result per chunk worked on. */
+static void *count_work(void *ctx, const nr_par_chunk_view *v)
+{
+    (void)ctx;
+    size_t *lines = malloc(sizeof *lines);
+    if (lines)
+        *lines = v->n;
+    return lines;
+}
+
+static void drop_work(void *ctx, void *result)
+{
+    (void)ctx;
+    free(result);
+}
+
+/* With chunk work the fingerprint is hashed off the reads, by whichever
+ * thread is free (hash_chunks): the same lines and hash as the serial read,
+ * the text hashed as it was read at open skipped once. */
+static void check_working_chunks(const char *path, int jobs, size_t chunk_bytes, uint64_t want_lines,
+                                 uint64_t want_hash)
+{
+    nr_logsrc *serial, *chunked;
+    nr_error err;
+    assert_int_equal(nr_logsrc_open(path, &serial, &err), 0);
+    assert_int_equal(nr_logsrc_open(path, &chunked, &err), 0);
+    const nr_par_lex_chunk_work work = {.run = count_work, .drop = drop_work, .chunk_bytes = chunk_bytes};
+    nr_par_lex *p;
+    assert_int_equal(nr_par_lex_create_working(&chunked, 1, jobs, &work, &p, &err), 0);
+    nr_par_chunk_view v;
+    uint64_t line_no = 0;
+    size_t worked = 0;
+    int rc;
+    while ((rc = nr_par_lex_next(p, 0, &v, &err)) == 1) {
+        if (v.spec) {
+            assert_int_equal(*(size_t *)v.spec, v.n);
+            free(v.spec);
+            worked++;
+        }
+        nr_par_lex_read_ahead(p, 0);
+        for (size_t i = 0; i < v.n; i++) {
+            const char *line;
+            size_t len;
+            assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 1);
+            line_no++;
+            assert_int_equal(v.lines[i].len, len);
+            assert_memory_equal(v.text + v.lines[i].off, line, len);
+        }
+    }
+    assert_int_equal(rc, 0);
+    assert_int_equal(line_no, want_lines);
+    assert_int_equal(nr_par_lex_hash(p, 0), want_hash);
+    nr_par_lex_destroy(p);
+    nr_logsrc_close(serial);
+    nr_logsrc_close(chunked);
+}
+
+static void working_chunks_hash_off_the_reads(void **state)
+{
+    (void)state;
+    if (!tools_present())
+        skip();
+    char dir[256], path[300];
+    ck_tmpdir(dir, sizeof dir);
+    size_t n;
+    char *one = tricky_log(&n);
+    /* 20 copies (about 200 kB): past the 64 kB that a plain log's open
+       reads and hashes, which the chunks' hashing skips */
+    char *text = malloc(20 * n + 1);
+    assert_non_null(text);
+    for (size_t k = 0; k < 20; k++) {
+        memcpy(text + k * n, one, n);
+        text[(k + 1) * n - 1] = k == 19 ? text[(k + 1) * n - 1] : '\n'; /* the cut last line only at the end */
+    }
+    const size_t len = 20 * n;
+    snprintf(path, sizeof path, "%s/log", dir);
+    write_file(path, text, len);
+    assert_int_equal(compress_copies(dir, "log"), 0);
+    const uint64_t want = XXH3_64bits(text, len), lines = count_lines(text, len);
+    free(one);
+    free(text);
+    const char *suffixes[] = {"", ".zst", ".gz"};
+    const size_t chunks[] = {1000, 7000, 65536, 100000};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
+            for (int jobs = 2; jobs <= 3; jobs++) {
+                snprintf(path, sizeof path, "%s/log%s", dir, suffixes[k]);
+                check_working_chunks(path, jobs, chunks[c], lines, want);
+            }
+    remove_dir(dir);
+}
+
 /* A line packed by a worker reads back as nr_sline_parse gives it, field by
  * field; lines the packed form cannot hold are marked so and lexed again. */
 static void packed_lines_read_back_as_parsed(void **state)
@@ -427,6 +519,7 @@ int main(void)
         cmocka_unit_test(next_lines_hands_out_whole_lines),
         cmocka_unit_test(fingerprint_is_xxh3_of_content),
         cmocka_unit_test(chunks_equal_serial_lines_for_any_chunk_jobs_compression),
+        cmocka_unit_test(working_chunks_hash_off_the_reads),
         cmocka_unit_test(packed_lines_read_back_as_parsed),
         cmocka_unit_test(tail_pending_known_answer),
         cmocka_unit_test(meta_nrhash_of_plain_and_compressed_log),
