@@ -5,8 +5,7 @@
  * when one line fills it. Compressed input goes through a second, fixed
  * buffer (ZSTD_decompressStream, which walks over frame boundaries itself;
  * zlib inflate with windowBits 15+32, reset at each gzip member end). The
- * fingerprint is XXH3-64 streamed over each run of text as it is appended,
- * or, once its reader asks, over the runs it hands to nr_logsrc_hash_run. */
+ * fingerprint is XXH3-64 streamed over each run of text as it is appended. */
 #include "logsrc.h"
 
 #include <errno.h>
@@ -53,10 +52,7 @@ struct nr_logsrc {
     int gz_ready;
     int gz_at_member_end;
 
-    XXH3_state_t *hash;    /* of every text byte appended to buf, or handed to nr_logsrc_hash_run */
-    uint64_t hashed;       /* text bytes appended and hashed by fill */
-    int hash_by_caller;    /* nr_logsrc_hash_by_caller: fill no longer hashes */
-    uint64_t hash_skip;    /* bytes of the next runs that fill had hashed */
+    XXH3_state_t *hash;    /* of every text byte appended to buf */
 
     uint64_t line_no;
     uint64_t bytes_out;
@@ -247,10 +243,8 @@ static int fill(nr_logsrc *s, nr_error *err)
     NR_TRY(make_room(s, err));
     const size_t before = s->end;
     const int rc = fill_text(s, err);
-    if (s->end > before && !s->hash_by_caller) {
+    if (s->end > before)
         XXH3_64bits_update(s->hash, s->buf + before, s->end - before);
-        s->hashed += s->end - before;
-    }
     return rc;
 }
 
@@ -281,7 +275,6 @@ static int read_first_chunk(nr_logsrc *s, nr_error *err)
     s->in_base = s->in_len; /* consumed_offset() = bytes read, as fill_plain keeps it */
     s->in_pos = s->in_len = 0;
     XXH3_64bits_update(s->hash, s->buf, s->end);
-    s->hashed = s->end;
     return 0;
 }
 
@@ -503,20 +496,6 @@ int nr_logsrc_read_lines(nr_logsrc *s, char **buf, size_t *cap, size_t *len, nr_
 }
 
 uint64_t nr_logsrc_hash(const nr_logsrc *s) { return XXH3_64bits_digest(s->hash); }
-
-void nr_logsrc_hash_by_caller(nr_logsrc *s)
-{
-    s->hash_by_caller = 1;
-    s->hash_skip = s->hashed - s->bytes_out; /* read ahead of the lines handed out, hashed already */
-}
-
-void nr_logsrc_hash_run(nr_logsrc *s, const char *text, size_t len)
-{
-    const size_t skip = s->hash_skip < len ? (size_t)s->hash_skip : len;
-    s->hash_skip -= skip;
-    if (len > skip)
-        XXH3_64bits_update(s->hash, text + skip, len - skip);
-}
 uint64_t nr_logsrc_line_no(const nr_logsrc *s) { return s->line_no; }
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s) { return s->unterminated; }
 nr_log_compression nr_logsrc_compression(const nr_logsrc *s) { return s->compression; }

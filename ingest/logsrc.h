@@ -47,16 +47,6 @@ int nr_logsrc_read_lines(nr_logsrc *s, char **buf, size_t *cap, size_t *len, nr_
  * bytes read so far, newlines included (so `xxhsum -H3` of the plain log);
  * final once nr_logsrc_next or nr_logsrc_next_lines has returned 0. */
 uint64_t nr_logsrc_hash(const nr_logsrc *s);
-/* From now on the text read is not added to the fingerprint as it is read:
- * the caller gives every run nr_logsrc_read_lines hands out from now on to
- * nr_logsrc_hash_run, in order (on any thread, one call at a time, while
- * another thread reads on), and the fingerprint is final after the last
- * one. So the thread that reads a run need not pay for hashing it. */
-void nr_logsrc_hash_by_caller(nr_logsrc *s);
-/* Adds text[0, len), the next run handed out, to the fingerprint (after
- * nr_logsrc_hash_by_caller; bytes already hashed as they were read are
- * skipped). */
-void nr_logsrc_hash_run(nr_logsrc *s, const char *text, size_t len);
 
 /* 1-based number of the line last returned by nr_logsrc_next. */
 uint64_t nr_logsrc_line_no(const nr_logsrc *s);

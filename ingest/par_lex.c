@@ -49,8 +49,6 @@ typedef struct par_chunk {
     nr_error err;
     void *spec;         /* the chunk work's result (nr_par_lex_chunk_work), owned until consumed */
     int workers;        /* with chunk work: a worker read it (and works on it) */
-    uint64_t seq;       /* its place in its log's order of reads */
-    int hashed;         /* with hash_by_threads: its text is in the fingerprint */
     nr_par_carried carried[NR_PAR_CARRY_MAX]; /* calls carried over from the chunk before */
     size_t ncarried;
     char *carry_text;   /* owned */
@@ -65,11 +63,7 @@ typedef struct par_log {
     int read_done;      /* the last chunk has been read */
     int finished;       /* the caller has been told the log ended */
     uint64_t line_no;   /* lines read so far (reader) */
-    uint64_t hash;      /* the log's fingerprint, set with its last chunk (reader, or hasher) */
-    int hash_by_threads; /* the fingerprint is taken off the reads (hash_chunks) */
-    uint64_t next_seq;  /* the next chunk's seq */
-    uint64_t hash_seq;  /* with hash_by_threads: seq of the next chunk to hash */
-    int hashing;        /* with hash_by_threads: a thread is hashing a chunk */
+    uint64_t hash;      /* the log's fingerprint, set with its last chunk (reader) */
     uint64_t bytes_in_seen;
     int owes_ahead;     /* the caller's alone: it took a chunk of its own without reading its next one
                            (nr_par_lex_read_ahead) */
@@ -419,7 +413,7 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
         c->is_last = 1;
     }
     g->line_no += c->nlines;
-    if (c->is_last && !g->hash_by_threads)
+    if (c->is_last)
         g->hash = nr_logsrc_hash(g->src);
 }
 
@@ -542,8 +536,6 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     g->reading = 1;
     c->state = SLOT_READING;
     c->workers = 0;
-    c->seq = g->next_seq++;
-    c->hashed = 0;
     pthread_mutex_unlock(&p->mu);
     read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2, p->carry);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
@@ -555,55 +547,6 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     c->state = SLOT_READ;
     pthread_cond_broadcast(&p->cv);
     return c;
-}
-
-/* With hash_by_threads, the fingerprint is taken off the reads: the
- * reading thread only copies the text, and the chunks are hashed in their
- * order by whichever thread is free (a worker, after reading its chunk or
- * when it would wait; else the caller, before it releases a chunk). The
- * caller reads half the chunks and was the ingest's bottleneck at -j 2:
- * the hash was 2% of its time (docs/performance.md, session 21). */
-
-/* The read chunk of g next in the fingerprint, or NULL. With the lock. */
-static par_chunk *next_to_hash(const nr_par_lex *p, const par_log *g)
-{
-    if (!g->hash_by_threads || g->hashing)
-        return NULL;
-    for (size_t k = 0; k < g->count; k++) {
-        par_chunk *c = &g->ring[(g->head + k) % p->depth];
-        if (c->seq == g->hash_seq)
-            return c->state == SLOT_READING || c->hashed ? NULL : c;
-    }
-    return NULL;
-}
-
-/* Hashes g's read chunks in order, as far as they go: called and returns
- * with the lock held; 1 when it hashed one. */
-static int hash_chunks(nr_par_lex *p, par_log *g)
-{
-    int did = 0;
-    for (par_chunk *c; (c = next_to_hash(p, g)) != NULL; did = 1) {
-        g->hashing = 1;
-        pthread_mutex_unlock(&p->mu);
-        nr_logsrc_hash_run(g->src, c->text, c->text_len);
-        pthread_mutex_lock(&p->mu);
-        g->hashing = 0;
-        c->hashed = 1;
-        g->hash_seq++;
-        if (c->is_last)
-            g->hash = nr_logsrc_hash(g->src);
-        pthread_cond_broadcast(&p->cv);
-    }
-    return did;
-}
-
-/* Before the caller releases c: c hashed, by the caller if no other
- * thread has (the slot's text is read over after). With the lock. */
-static void hash_before_release(nr_par_lex *p, par_log *g, const par_chunk *c)
-{
-    while (g->hash_by_threads && !c->hashed)
-        if (!hash_chunks(p, g))
-            pthread_cond_wait(&p->cv, &p->mu); /* another thread is hashing */
 }
 
 /* What the caller (and the chunk work) see of c. */
@@ -741,13 +684,11 @@ static void work_main(nr_par_lex *p, uint64_t *side_seen_io)
         if (worker_may_read(p, g)) {
             par_chunk *c = do_read(p, g);
             c->workers = 1;
-            c->state = SLOT_LEXING; /* the worker's, not the caller's to take, while it hashes */
-            hash_chunks(p, g);      /* the caller's chunk before it, then c's text while in cache */
             do_chunk_work(p, c);
             continue;
         }
-        if (hash_chunks(p, g) || run_posted_side_work(p, &side_seen))
-            continue; /* hashing first: a few us a chunk, which the caller would else take */
+        if (run_posted_side_work(p, &side_seen))
+            continue;
         pthread_cond_wait(&p->cv, &p->mu);
     }
     pthread_mutex_unlock(&p->mu);
@@ -796,7 +737,6 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
     pthread_mutex_lock(&p->mu);
     if (g->count && g->ring[g->head].state == SLOT_CONSUMING) {
         par_chunk *done = &g->ring[g->head];
-        hash_before_release(p, g, done);
         done->state = SLOT_FREE;
         g->head = (g->head + 1) % p->depth;
         g->count--;
@@ -964,10 +904,6 @@ int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const 
     *out = p;
     for (size_t i = 0; i < n; i++) {
         p->logs[i].src = srcs[i];
-        if (p->work.run) { /* chunk work with workers: the fingerprint off the reads (hash_chunks) */
-            nr_logsrc_hash_by_caller(srcs[i]);
-            p->logs[i].hash_by_threads = 1;
-        }
         if (!(p->logs[i].ring = calloc(p->depth, sizeof *p->logs[i].ring)))
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     }

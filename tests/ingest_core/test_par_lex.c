@@ -287,9 +287,9 @@ static void drop_work(void *ctx, void *result)
     free(result);
 }
 
-/* With chunk work the fingerprint is hashed off the reads, by whichever
- * thread is free (hash_chunks): the same lines and hash as the serial read,
- * the text hashed as it was read at open skipped once. */
+/* With chunk work (the -j 2 ingest of one log: chunks read by the thread
+ * that takes them, workers running the work on theirs): the same lines and
+ * fingerprint as the serial read, whichever thread read which chunk. */
 static void check_working_chunks(const char *path, int jobs, size_t chunk_bytes, uint64_t want_lines,
                                  uint64_t want_hash)
 {
@@ -328,7 +328,7 @@ static void check_working_chunks(const char *path, int jobs, size_t chunk_bytes,
     nr_logsrc_close(chunked);
 }
 
-static void working_chunks_hash_off_the_reads(void **state)
+static void working_chunks_equal_serial_lines_and_hash(void **state)
 {
     (void)state;
     if (!tools_present())
@@ -337,8 +337,8 @@ static void working_chunks_hash_off_the_reads(void **state)
     ck_tmpdir(dir, sizeof dir);
     size_t n;
     char *one = tricky_log(&n);
-    /* 20 copies (about 200 kB): past the 64 kB that a plain log's open
-       reads and hashes, which the chunks' hashing skips */
+    /* 20 copies (about 200 kB): many chunks, past the 64 kB that a plain
+       log's open reads (and hashes) before the first chunk */
     char *text = malloc(20 * n + 1);
     assert_non_null(text);
     for (size_t k = 0; k < 20; k++) {
@@ -519,7 +519,7 @@ int main(void)
         cmocka_unit_test(next_lines_hands_out_whole_lines),
         cmocka_unit_test(fingerprint_is_xxh3_of_content),
         cmocka_unit_test(chunks_equal_serial_lines_for_any_chunk_jobs_compression),
-        cmocka_unit_test(working_chunks_hash_off_the_reads),
+        cmocka_unit_test(working_chunks_equal_serial_lines_and_hash),
         cmocka_unit_test(packed_lines_read_back_as_parsed),
         cmocka_unit_test(tail_pending_known_answer),
         cmocka_unit_test(meta_nrhash_of_plain_and_compressed_log),
