@@ -195,6 +195,42 @@ static void assert_sline_equal(const nr_sline *got, const char *got_line, const 
         assert_string_equal(got->reason, want->reason);
 }
 
+/* Line i of v is the serial reader's next line: its text into *line, *len. */
+static void expect_serial_line(nr_logsrc *serial, const nr_par_chunk_view *v, size_t i, const char **line,
+                               size_t *len)
+{
+    nr_error err;
+    assert_int_equal(nr_logsrc_next(serial, line, len, &err), 1);
+    assert_int_equal(v->lines[i].len, *len);
+    assert_memory_equal(v->text + v->lines[i].off, *line, *len);
+}
+
+/* The end of a check against the serial reader: both at their end, the
+ * lines counted, the fingerprint; frees the three. */
+static void expect_serial_end(nr_par_lex *p, nr_logsrc *serial, nr_logsrc *chunked, int rc, uint64_t line_no,
+                              uint64_t want_lines, uint64_t want_hash)
+{
+    nr_error err;
+    const char *line;
+    size_t len;
+    assert_int_equal(rc, 0);
+    assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 0);
+    assert_int_equal(line_no, want_lines);
+    assert_int_equal(nr_par_lex_hash(p, 0), want_hash);
+    nr_par_lex_destroy(p);
+    nr_logsrc_close(serial);
+    nr_logsrc_close(chunked);
+}
+
+/* text[0, n) written as dir/log, with its .zst and .gz copies. */
+static void write_log_and_copies(const char *dir, const char *text, size_t n)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/log", dir);
+    write_file(path, text, n);
+    assert_int_equal(compress_copies(dir, "log"), 0);
+}
+
 /* Every chunk of par_lex against the serial line reader, for one source
  * (no_avx2: the SSE2 newline scan). */
 static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_avx2, uint64_t want_lines,
@@ -218,10 +254,8 @@ static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_
         for (size_t i = 0; i < v.n; i++) {
             const char *line;
             size_t len;
-            assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 1);
+            expect_serial_line(serial, &v, i, &line, &len);
             line_no++;
-            assert_int_equal(v.lines[i].len, len);
-            assert_memory_equal(v.text + v.lines[i].off, line, len);
             nr_sline want, got;
             nr_sline_parse(line, len, &want);
             nr_par_lex_line(&v, i, &got);
@@ -232,16 +266,8 @@ static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_
             saw_unterminated = 1;
         }
     }
-    assert_int_equal(rc, 0);
-    const char *line;
-    size_t len;
-    assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 0);
-    assert_int_equal(line_no, want_lines);
     assert_true(saw_unterminated);
-    assert_int_equal(nr_par_lex_hash(p, 0), want_hash);
-    nr_par_lex_destroy(p);
-    nr_logsrc_close(serial);
-    nr_logsrc_close(chunked);
+    expect_serial_end(p, serial, chunked, rc, line_no, want_lines, want_hash);
 }
 
 static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **state)
@@ -253,9 +279,7 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     ck_tmpdir(dir, sizeof dir);
     size_t n;
     char *text = tricky_log(&n);
-    snprintf(path, sizeof path, "%s/log", dir);
-    write_file(path, text, n);
-    assert_int_equal(compress_copies(dir, "log"), 0);
+    write_log_and_copies(dir, text, n);
     const uint64_t want = XXH3_64bits(text, n), lines = count_lines(text, n);
     assert_int_equal(lines, 4 + 70 + 100 + 1 + 2); /* head, the run, short, long, tail */
     free(text);
@@ -314,18 +338,11 @@ static void check_working_chunks(const char *path, int jobs, size_t chunk_bytes,
         for (size_t i = 0; i < v.n; i++) {
             const char *line;
             size_t len;
-            assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 1);
+            expect_serial_line(serial, &v, i, &line, &len);
             line_no++;
-            assert_int_equal(v.lines[i].len, len);
-            assert_memory_equal(v.text + v.lines[i].off, line, len);
         }
     }
-    assert_int_equal(rc, 0);
-    assert_int_equal(line_no, want_lines);
-    assert_int_equal(nr_par_lex_hash(p, 0), want_hash);
-    nr_par_lex_destroy(p);
-    nr_logsrc_close(serial);
-    nr_logsrc_close(chunked);
+    expect_serial_end(p, serial, chunked, rc, line_no, want_lines, want_hash);
 }
 
 static void working_chunks_equal_serial_lines_and_hash(void **state)
@@ -346,9 +363,7 @@ static void working_chunks_equal_serial_lines_and_hash(void **state)
         text[(k + 1) * n - 1] = k == 19 ? text[(k + 1) * n - 1] : '\n'; /* the cut last line only at the end */
     }
     const size_t len = 20 * n;
-    snprintf(path, sizeof path, "%s/log", dir);
-    write_file(path, text, len);
-    assert_int_equal(compress_copies(dir, "log"), 0);
+    write_log_and_copies(dir, text, len);
     const uint64_t want = XXH3_64bits(text, len), lines = count_lines(text, len);
     free(one);
     free(text);
