@@ -2,7 +2,7 @@
  * not link the render stage. Each runs in niorep-render, the same commands
  * linked with it, built beside niorep: this one replaces itself with that
  * one (exec, same process), so that the other commands do not load pango,
- * cairo, libxml2 and the libraries they pull in (about 30 shared libraries
+ * cairo, libxml2 and the libraries they pull in (about 40 shared libraries
  * and 15 ms of start-up in this VM: docs/performance.md, session 21). */
 #include <errno.h>
 #include <limits.h>
@@ -49,7 +49,8 @@ int nr_cmd_render_exec(int argc, char **argv)
     args[0] = path; /* then the command, its arguments and argv's NULL */
     memcpy(args + 1, argv, ((size_t)argc + 1) * sizeof *args);
     execv(path, args);
+    const int e = errno;
     free(args);
-    fprintf(stderr, "niorep %s: cannot run %s (built beside niorep): %s\n", argv[0], path, strerror(errno));
+    fprintf(stderr, "niorep %s: cannot run %s (built beside niorep): %s\n", argv[0], path, strerror(e));
     return 1;
 }
