@@ -1,4 +1,5 @@
-/* niorep: one binary, git-style subcommands; main only dispatches. */
+/* niorep: git-style subcommands; main only dispatches (the same main in
+ * niorep-render: cli/CMakeLists.txt). */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
