@@ -24,6 +24,9 @@ int nr_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 void nr_cli_help(const nr_command *cmd, const char *options_text, FILE *out);
 /* The command entry named name, or NULL. */
 const nr_command *nr_cli_find(const char *name);
+/* The folder of the running executable (from /proc/self/exe, links
+ * resolved) into out, without a trailing '/': 0, or -1 with errno. */
+int nr_cli_exe_dir(char *out, size_t cap);
 
 int nr_cmd_trace(int argc, char **argv);
 int nr_cmd_ingest(int argc, char **argv);

@@ -147,16 +147,9 @@ static int find_hook_dir(char *out, size_t cap)
     const char *env = getenv("NIOREP_HOOK_DIR");
     if (env && *env)
         snprintf(candidates[n++], PATH_MAX, "%s", env);
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len > 0) {
-        exe[len] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(candidates[n++], PATH_MAX, "%.*s/../share/niorep/workloads", PATH_MAX - 40, exe);
-        }
-    }
+    char exe_dir[PATH_MAX];
+    if (nr_cli_exe_dir(exe_dir, sizeof exe_dir) == 0)
+        snprintf(candidates[n++], PATH_MAX, "%.*s/../share/niorep/workloads", PATH_MAX - 40, exe_dir);
 #ifdef NR_SOURCE_DIR
     snprintf(candidates[n++], PATH_MAX, "%s/workloads", NR_SOURCE_DIR);
 #endif

@@ -1,6 +1,9 @@
 /* The subcommand table and the helpers every subcommand shares. */
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -31,6 +34,24 @@ const nr_command *nr_cli_find(const char *name)
         if (strcmp(c->name, name) == 0)
             return c;
     return NULL;
+}
+
+int nr_cli_exe_dir(char *out, size_t cap)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n < 0)
+        return -1;
+    self[n] = '\0';
+    const char *slash = strrchr(self, '/');
+    const size_t len = slash ? (size_t)(slash - self) : 0;
+    if (len + 1 > cap) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(out, self, len);
+    out[len] = '\0';
+    return 0;
 }
 
 int nr_cli_fail(const nr_error *err)

@@ -6,6 +6,7 @@
  * and 15 ms of start-up in this VM: docs/performance.md, session 21). */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,33 +15,14 @@
 
 #define RENDER_EXE "niorep-render"
 
-/* The path of RENDER_EXE beside this executable into out (size cap); 0, or
- * -1 with errno when this executable's own path is unknown or too long. */
-static int render_exe_path(char *out, size_t cap)
-{
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n < 0)
-        return -1;
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    size_t dir_len = slash ? (size_t)(slash - self) + 1 : 0;
-    if (dir_len + sizeof RENDER_EXE > cap) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(out, self, dir_len);
-    memcpy(out + dir_len, RENDER_EXE, sizeof RENDER_EXE);
-    return 0;
-}
-
 int nr_cmd_render_exec(int argc, char **argv)
 {
-    char path[PATH_MAX];
-    if (render_exe_path(path, sizeof path) < 0) {
+    char dir[PATH_MAX], path[PATH_MAX + sizeof RENDER_EXE];
+    if (nr_cli_exe_dir(dir, sizeof dir) < 0) {
         fprintf(stderr, "niorep %s: cannot find %s: /proc/self/exe: %s\n", argv[0], RENDER_EXE, strerror(errno));
         return 1;
     }
+    snprintf(path, sizeof path, "%s/%s", dir, RENDER_EXE);
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
     if (!args) {
         fprintf(stderr, "niorep %s: out of memory\n", argv[0]);
