@@ -2,7 +2,7 @@
 # ab_rounds.sh: several niorep ingest configurations in alternated rounds
 # (not part of ctest).
 #
-#   bench/ab_rounds.sh INPUT ROUNDS BIN:JOBS [BIN:JOBS ...]
+#   bench/ab_rounds.sh [--gap SECONDS] INPUT ROUNDS BIN:JOBS [BIN:JOBS ...]
 #
 # Each round runs `BIN ingest -j JOBS INPUT` for every configuration in the
 # order given, after one read of INPUT (a log; a run folder is read by the
@@ -13,8 +13,18 @@
 # `old:2 new:2` compare binaries; `new:1 new:2` gives the -j 2 speed-up.
 # A round's runs share the host's neighbours of the moment, so per-round
 # ratios are steadier than the medians on a shared host.
+# --gap SECONDS sleeps that long before each run: on a VM whose host takes
+# the guest's free memory back (virtio-balloon free page reporting, about
+# 2 s after it is freed), each run then starts on memory the host must
+# provide again, instead of the memory the run before freed
+# (bench/first_touch.c; docs/performance.md, session 22).
 set -euo pipefail
-[ $# -ge 3 ] || { sed -n 2,15p "$0" >&2; exit 2; }
+gap=0
+if [ "${1:-}" = --gap ]; then
+    gap=${2:?--gap needs seconds}
+    shift 2
+fi
+[ $# -ge 3 ] || { sed -n 2,21p "$0" >&2; exit 2; }
 input=$1 rounds=$2
 shift 2
 configs=("$@")
@@ -30,6 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/runs.sh"
 for r in $(seq "$rounds"); do
     for i in "${!configs[@]}"; do
+        sleep "$gap"
         timed_ingest "$tmp" "$i" "${configs[$i]%:*}" "${configs[$i]##*:}" "$input"
     done
 done

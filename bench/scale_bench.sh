@@ -53,6 +53,8 @@ fi
 [ -x "$gen" ] || cc -O2 -D_GNU_SOURCE -o "$gen" "$src" -lm
 lat=$out/core_latency
 [ -x "$lat" ] || cc -O2 -std=c11 -o "$lat" bench/core_latency.c -lpthread
+touch_probe=$out/first_touch
+[ -x "$touch_probe" ] || cc -O2 -std=c11 -o "$touch_probe" bench/first_touch.c -lpthread
 mgen=$out/model_gen
 [ -x "$mgen" ] || cc -O2 -D_GNU_SOURCE -DNR_VERSION=\"bench\" -o "$mgen" bench/model_gen.c store/*.c common/*.c \
     -Istore -Icommon -lzstd -lz -lm
@@ -122,6 +124,9 @@ echo "== niorep scale bench, $(nproc) cores, $(load)"
 # What data handed from one thread to another costs here: a pipeline such as
 # -j2 pays this for the lines it moves between cores, two processes do not.
 [ "$(nproc)" -ge 2 ] && echo "== host: a cache line's round trip between CPU 0 and CPU 1: $("$lat" 0 1) ns"
+# What a first write to fresh memory costs here (a VM's host may have taken
+# the guest's free memory back): the ingest pays it for every table it grows.
+echo "== host: first writes to fresh memory: $("$touch_probe" 32 3)"
 echo "== ingest (MB/s and Mlines/s on wall time; CPU MB/s = bytes / (user+sys))"
 printf '%-26s %8s %8s %9s %11s %9s %8s\n' what wall_s cpu_s MB/s cpu_MB/s Mlines/s RSS_MiB
 for size in $sizes; do

@@ -4,6 +4,66 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
+
+/* Whether nr_alloc_dense still asks for huge pages (1), or not any more
+ * (0: probe_huge_page found one too dear), and what fresh 4 kB pages cost
+ * here, in ms per MB (0: not measured yet; negative: unknown). */
+static _Atomic int huge_pages_on = 1;
+static _Atomic double small_pages_cost;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* ms per MB of the first writes to PROBE_PAGES fresh 4 kB pages (about 30
+ * us), or -1 when none can be mapped. */
+#define PROBE_PAGES 16
+static double small_pages_ms_per_mb(void)
+{
+    const size_t bytes = PROBE_PAGES * 4096;
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return -1;
+#ifdef MADV_NOHUGEPAGE
+    (void)madvise(p, bytes, MADV_NOHUGEPAGE);
+#endif
+    const double t = now_ms();
+    for (size_t off = 0; off < bytes; off += 4096)
+        ((volatile char *)p)[off] = 0;
+    const double ms = now_ms() - t;
+    munmap(p, bytes);
+    return ms * (double)(1 << 20) / (double)bytes;
+}
+
+int nr__huge_pages_pay(double huge_ms_per_mb, double small_ms_per_mb)
+{
+    return small_ms_per_mb <= 0 || huge_ms_per_mb <= 2 * small_ms_per_mb;
+}
+
+/* The first write to a fresh huge page zeroes its 2 MB at once. Where the
+ * memory is backed that costs 0.05-0.1 ms per MB, far less than 4 kB
+ * pages; but on a VM whose host takes back the guest's free memory
+ * (virtio-balloon's free page reporting) it cost 2.5-3.5 ms per MB against
+ * 0.4-0.6 for 4 kB pages, and an ingest at -j 2 ran 5-16% slower for it
+ * (docs/performance.md, session 22). So each big block times the write to
+ * its first page - its first fault, which its owner would pay anyway -
+ * and once one costs more than twice what fresh 4 kB pages do, the blocks
+ * after it ask for none. */
+static void probe_huge_page(char *block)
+{
+    const double t = now_ms();
+    *(volatile char *)block = 0;
+    const double huge = (now_ms() - t) / (double)(NR_DENSE_HUGE >> 20);
+    double small = small_pages_cost;
+    if (small == 0)
+        small_pages_cost = small = small_pages_ms_per_mb();
+    if (!nr__huge_pages_pay(huge, small))
+        huge_pages_on = 0;
+}
 
 void *nr_alloc_dense(size_t bytes)
 {
@@ -16,7 +76,10 @@ void *nr_alloc_dense(size_t bytes)
     if (posix_memalign(&p, NR_DENSE_HUGE, whole) != 0)
         return NULL;
 #ifdef MADV_HUGEPAGE
-    (void)madvise(p, whole, MADV_HUGEPAGE); /* a hint: without it the pages are ordinary ones */
+    if (huge_pages_on) {
+        (void)madvise(p, whole, MADV_HUGEPAGE); /* a hint: without it the pages are ordinary ones */
+        probe_huge_page(p);
+    }
 #endif
     return p;
 }

@@ -18,8 +18,15 @@ int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size);
  * whole: from 1 MB on it is 2 MB-aligned, a whole number of 2 MB, and asks
  * for transparent huge pages (a hint), so that its first touch costs one
  * fault per 2 MB rather than per 4 kB page and a random read of it rarely
- * misses the TLB. NULL when out of memory; freed by free(). */
+ * misses the TLB - as long as huge pages pay: once the first write to one
+ * costs more than twice what fresh 4 kB pages do (a VM whose host took the
+ * memory back), the blocks after it are ordinary pages. NULL when out of
+ * memory; freed by free(). Thread-safe. */
 void *nr_alloc_dense(size_t bytes);
+/* The rule: whether huge pages still pay when the first write to one cost
+ * huge_ms_per_mb and to fresh 4 kB pages small_ms_per_mb (not positive:
+ * unknown, so they do). */
+int nr__huge_pages_pay(double huge_ms_per_mb, double small_ms_per_mb);
 #define NR_DENSE_HUGE ((size_t)2 << 20) /* a transparent huge page */
 #define NR_DENSE_MIN (NR_DENSE_HUGE / 2) /* nr_alloc_dense's huge pages start here */
 

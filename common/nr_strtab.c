@@ -92,10 +92,10 @@ static int64_t lookup(const nr_strtab *t, const char *s, size_t n, uint64_t h, s
 }
 
 /* Zeroed slots. A table of 1 MB and more (65536 slots; the path table of
- * the 1 GB log has 512 k) is in transparent huge pages: a lookup is one
- * random slot read, which with 4 kB pages also misses the TLB
- * (docs/performance.md, session 5: the lookups' share of the samples 16%
- * lower). Freed by free(). */
+ * the 1 GB log has 512 k) is in transparent huge pages (nr_alloc_dense,
+ * while they pay): a lookup is one random slot read, which with 4 kB pages
+ * also misses the TLB (docs/performance.md, session 5: the lookups' share
+ * of the samples 16% lower). Freed by free(). */
 static struct nr_strtab_slot *slots_alloc(size_t nslots)
 {
     const size_t bytes = nslots * sizeof(struct nr_strtab_slot);

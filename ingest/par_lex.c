@@ -107,10 +107,10 @@ void nr__par_lex_no_avx2(int off) { avx2_off_for_tests = off; }
 
 /* The size of a ring buffer's first block for `bytes`: from a quarter of
  * a huge page up to one, a whole one, which nr_alloc_dense gives as one
- * huge page, touched with one fault where its 4 kB pages took one each
- * (15 us a fault in this VM: about 1,000 of the 1 GB log's faults at -j 2,
- * docs/performance.md, session 19). realloc and free take the block as
- * any other. */
+ * huge page (while huge pages pay there), touched with one fault where its
+ * 4 kB pages took one each (15 us a fault in this VM: about 1,000 of the
+ * 1 GB log's faults at -j 2, docs/performance.md, session 19). realloc and
+ * free take the block as any other. */
 static size_t ring_block_bytes(size_t bytes)
 {
     return bytes >= NR_DENSE_HUGE / 4 && bytes <= NR_DENSE_HUGE ? NR_DENSE_HUGE : bytes;

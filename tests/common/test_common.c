@@ -93,6 +93,29 @@ static void strtab_big_table(void **state)
     nr_strtab_fini(&t);
 }
 
+/* nr_alloc_dense's rule for huge pages, with the costs measured on the
+ * session 22 VM (ms per MB of first writes): backed huge pages pay, ones
+ * the host took back do not, and an unknown 4 kB cost keeps them. Then big
+ * blocks of either kind are whole, aligned and writable. */
+static void dense_blocks_and_the_huge_page_rule(void **state)
+{
+    (void)state;
+    assert_true(nr__huge_pages_pay(0.05, 0.45));  /* backed: 9x cheaper than 4 kB pages */
+    assert_false(nr__huge_pages_pay(2.85, 0.45)); /* taken back by the host: 6x dearer */
+    assert_true(nr__huge_pages_pay(0.9, 0.45));   /* twice is the limit */
+    assert_false(nr__huge_pages_pay(0.91, 0.45));
+    assert_true(nr__huge_pages_pay(3.0, -1));     /* 4 kB pages could not be measured */
+    assert_true(nr__huge_pages_pay(3.0, 0));
+    for (size_t mb = 1; mb <= 9; mb += 4) {
+        unsigned char *p = nr_alloc_dense(mb << 20);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % NR_DENSE_HUGE, 0);
+        memset(p, 0xab, mb << 20);
+        assert_int_equal(p[(mb << 20) - 1], 0xab);
+        free(p);
+    }
+}
+
 /* Pushed strings (nr_strtab_push) take the next ids unlooked-up; find
  * sees them before they are indexed, and the next intern indexes them,
  * growing the slot table past them (here from 64 slots to 512). */
@@ -171,6 +194,7 @@ int main(void)
         cmocka_unit_test(strtab_interns_dense_ids),
         cmocka_unit_test(strtab_big_table),
         cmocka_unit_test(strtab_push_then_intern),
+        cmocka_unit_test(dense_blocks_and_the_huge_page_rule),
         cmocka_unit_test(outfile_commit_and_abort),
         cmocka_unit_test(error_table_maps_exit_status),
     };
