@@ -14,8 +14,8 @@
 # A round's runs share the host's neighbours of the moment, so per-round
 # ratios are steadier than the medians on a shared host.
 # --gap SECONDS sleeps that long before each run: on a VM whose host takes
-# the guest's free memory back (virtio-balloon free page reporting, about
-# 2 s after it is freed), each run then starts on memory the host must
+# the guest's free memory back (virtio-balloon free page reporting; here
+# within 3 s of its release), each run then starts on memory the host must
 # provide again, instead of the memory the run before freed
 # (bench/first_touch.c; docs/performance.md, session 22).
 set -euo pipefail
