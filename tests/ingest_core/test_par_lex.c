@@ -76,6 +76,30 @@ static int compress_copies(const char *dir, const char *name)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* What a read of a log must give: its lines and its fingerprint. */
+typedef struct log_want {
+    uint64_t lines, hash;
+} log_want;
+
+/* text[0, n) written as dir/log, with its .zst and .gz copies (the forms
+ * LOG_FORMS names); returns what reading any of them must give. */
+static log_want write_log_and_copies(const char *dir, const char *text, size_t n)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/log", dir);
+    write_file(path, text, n);
+    assert_int_equal(compress_copies(dir, "log"), 0);
+    return (log_want){count_lines(text, n), XXH3_64bits(text, n)};
+}
+
+/* The three forms of a log that write_log_and_copies makes. */
+#define LOG_FORMS 3
+static void log_form_path(char *path, size_t size, const char *dir, size_t form)
+{
+    static const char *const suffixes[LOG_FORMS] = {"", ".zst", ".gz"};
+    snprintf(path, size, "%s/log%s", dir, suffixes[form]);
+}
+
 static void remove_dir(const char *dir)
 {
     char cmd[300];
@@ -146,20 +170,17 @@ static void fingerprint_is_xxh3_of_content(void **state)
 
     size_t n;
     char *text = tricky_log(&n);
-    snprintf(path, sizeof path, "%s/log", dir);
-    write_file(path, text, n);
-    assert_int_equal(compress_copies(dir, "log"), 0);
-    const char *suffixes[] = {"", ".zst", ".gz"};
-    for (size_t k = 0; k < 3; k++) {
-        snprintf(path, sizeof path, "%s/log%s", dir, suffixes[k]);
+    const log_want want = write_log_and_copies(dir, text, n);
+    free(text);
+    for (size_t k = 0; k < LOG_FORMS; k++) {
+        log_form_path(path, sizeof path, dir, k);
         assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
         const char *line;
         while (nr_logsrc_next(s, &line, &len, &err) == 1)
             ;
-        assert_int_equal(nr_logsrc_hash(s), XXH3_64bits(text, n));
+        assert_int_equal(nr_logsrc_hash(s), want.hash);
         nr_logsrc_close(s);
     }
-    free(text);
     remove_dir(dir);
 }
 
@@ -212,38 +233,35 @@ static void expect_serial_line(nr_logsrc *serial, const nr_par_chunk_view *v, si
 /* The end of a check against the serial reader: both at their end, the
  * lines counted, the fingerprint; frees the three. */
 static void expect_serial_end(nr_par_lex *p, nr_logsrc *serial, nr_logsrc *chunked, int rc, uint64_t line_no,
-                              uint64_t want_lines, uint64_t want_hash)
+                              log_want want)
 {
     nr_error err;
     const char *line;
     size_t len;
     assert_int_equal(rc, 0);
     assert_int_equal(nr_logsrc_next(serial, &line, &len, &err), 0);
-    assert_int_equal(line_no, want_lines);
-    assert_int_equal(nr_par_lex_hash(p, 0), want_hash);
+    assert_int_equal(line_no, want.lines);
+    assert_int_equal(nr_par_lex_hash(p, 0), want.hash);
     nr_par_lex_destroy(p);
     nr_logsrc_close(serial);
     nr_logsrc_close(chunked);
 }
 
-/* text[0, n) written as dir/log, with its .zst and .gz copies. */
-static void write_log_and_copies(const char *dir, const char *text, size_t n)
+/* The serial line reader and the one par_lex reads, on one log. */
+static void open_serial_and_chunked(const char *path, nr_logsrc **serial, nr_logsrc **chunked)
 {
-    char path[300];
-    snprintf(path, sizeof path, "%s/log", dir);
-    write_file(path, text, n);
-    assert_int_equal(compress_copies(dir, "log"), 0);
+    nr_error err;
+    assert_int_equal(nr_logsrc_open(path, serial, &err), 0);
+    assert_int_equal(nr_logsrc_open(path, chunked, &err), 0);
 }
 
 /* Every chunk of par_lex against the serial line reader, for one source
  * (no_avx2: the SSE2 newline scan). */
-static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_avx2, uint64_t want_lines,
-                         uint64_t want_hash)
+static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_avx2, log_want want_log)
 {
     nr_logsrc *serial, *chunked;
     nr_error err;
-    assert_int_equal(nr_logsrc_open(path, &serial, &err), 0);
-    assert_int_equal(nr_logsrc_open(path, &chunked, &err), 0);
+    open_serial_and_chunked(path, &serial, &chunked);
     nr__par_lex_set_chunk_bytes(chunk_bytes);
     nr__par_lex_no_avx2(no_avx2);
     nr_par_lex *p;
@@ -269,7 +287,7 @@ static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_
         }
     }
     assert_true(saw_unterminated);
-    expect_serial_end(p, serial, chunked, rc, line_no, want_lines, want_hash);
+    expect_serial_end(p, serial, chunked, rc, line_no, want_log);
 }
 
 static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **state)
@@ -281,18 +299,16 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     ck_tmpdir(dir, sizeof dir);
     size_t n;
     char *text = tricky_log(&n);
-    write_log_and_copies(dir, text, n);
-    const uint64_t want = XXH3_64bits(text, n), lines = count_lines(text, n);
-    assert_int_equal(lines, 4 + 70 + 100 + 1 + 2); /* head, the run, short, long, tail */
+    const log_want want = write_log_and_copies(dir, text, n);
+    assert_int_equal(want.lines, 4 + 70 + 100 + 1 + 2); /* head, the run, short, long, tail */
     free(text);
-    const char *suffixes[] = {"", ".zst", ".gz"};
     const size_t chunks[] = {0, 1, 7, 100, 4096};
     const int jobs[] = {1, 3};
-    for (size_t k = 0; k < 3; k++)
+    for (size_t k = 0; k < LOG_FORMS; k++)
         for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
             for (size_t j = 0; j < 4; j++) {
-                snprintf(path, sizeof path, "%s/log%s", dir, suffixes[k]);
-                check_chunks(path, jobs[j % 2], chunks[c], j >= 2, lines, want);
+                log_form_path(path, sizeof path, dir, k);
+                check_chunks(path, jobs[j % 2], chunks[c], j >= 2, want);
             }
     remove_dir(dir);
 }
@@ -317,13 +333,11 @@ static void drop_work(void *ctx, void *result)
  * that takes them, workers running the work on theirs): the same lines and
  * fingerprint as the serial read, whichever thread read which chunk.
  * Returns how many chunks came with a worker's result. */
-static size_t check_working_chunks(const char *path, int jobs, size_t chunk_bytes, uint64_t want_lines,
-                                   uint64_t want_hash)
+static size_t check_working_chunks(const char *path, int jobs, size_t chunk_bytes, log_want want)
 {
     nr_logsrc *serial, *chunked;
     nr_error err;
-    assert_int_equal(nr_logsrc_open(path, &serial, &err), 0);
-    assert_int_equal(nr_logsrc_open(path, &chunked, &err), 0);
+    open_serial_and_chunked(path, &serial, &chunked);
     const nr_par_lex_chunk_work work = {.run = count_work, .drop = drop_work, .chunk_bytes = chunk_bytes};
     nr_par_lex *p;
     assert_int_equal(nr_par_lex_create_working(&chunked, 1, jobs, &work, &p, &err), 0);
@@ -344,7 +358,7 @@ static size_t check_working_chunks(const char *path, int jobs, size_t chunk_byte
             expect_serial_line(serial, &v, i, &line_no, &line, &len);
         }
     }
-    expect_serial_end(p, serial, chunked, rc, line_no, want_lines, want_hash);
+    expect_serial_end(p, serial, chunked, rc, line_no, want);
     return worked;
 }
 
@@ -367,18 +381,16 @@ static void working_chunks_equal_serial_lines_and_hash(void **state)
             text[(k + 1) * n - 1] = '\n'; /* the cut last line only at the end */
     }
     const size_t len = 20 * n;
-    write_log_and_copies(dir, text, len);
-    const uint64_t want = XXH3_64bits(text, len), lines = count_lines(text, len);
+    const log_want want = write_log_and_copies(dir, text, len);
     free(one);
     free(text);
-    const char *suffixes[] = {"", ".zst", ".gz"};
     const size_t chunks[] = {1000, 7000, 65536, 100000};
     size_t worked = 0;
-    for (size_t k = 0; k < 3; k++)
+    for (size_t k = 0; k < LOG_FORMS; k++)
         for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
             for (int jobs = 2; jobs <= 3; jobs++) {
-                snprintf(path, sizeof path, "%s/log%s", dir, suffixes[k]);
-                worked += check_working_chunks(path, jobs, chunks[c], lines, want);
+                log_form_path(path, sizeof path, dir, k);
+                worked += check_working_chunks(path, jobs, chunks[c], want);
             }
     assert_true(worked > 0); /* the workers took chunks: chunk work was tested, not only the caller's reads */
     remove_dir(dir);
