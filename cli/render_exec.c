@@ -3,7 +3,7 @@
  * linked with it, built beside niorep: this one replaces itself with that
  * one (exec, same process), so that the other commands do not load pango,
  * cairo, libxml2 and the libraries they pull in (about 40 shared libraries
- * and 15 ms of start-up in this VM: docs/performance.md, session 21). */
+ * and 13-17 ms of start-up in this VM: docs/performance.md, session 21). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -19,8 +19,8 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* ms per MB of the first writes to PROBE_PAGES fresh 4 kB pages (about 30
- * us), or -1 when none can be mapped. */
+/* ms per MB of the first writes to PROBE_PAGES fresh 4 kB pages (29-43 us
+ * in all here, the mapping included), or -1 when none can be mapped. */
 #define PROBE_PAGES 16
 static double small_pages_ms_per_mb(void)
 {
