@@ -315,8 +315,8 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     remove_dir(dir);
 }
 
-/* A stand-in for the speculative model: a result per chunk worked on. */
-/* ctx: an atomic_size_t counting the chunks worked on */
+/* A stand-in for the speculative model: a result per chunk worked on,
+ * counted in ctx (an atomic_size_t). */
 static void *count_work(void *ctx, const nr_par_chunk_view *v)
 {
     atomic_fetch_add((atomic_size_t *)ctx, 1);
@@ -328,7 +328,7 @@ static void *count_work(void *ctx, const nr_par_chunk_view *v)
 
 /* Waits (up to 10 s) until a worker has worked on a chunk. On a loaded
  * machine a worker may not run at all before the caller has read the whole
- * log itself (CI, session 22: none did in 32 runs); the caller waiting
+ * log itself (CI on 22c46fb: none did in 32 runs); the caller waiting
  * once, with a chunk of its own ahead, makes sure a worker takes one. */
 static void wait_for_chunk_work(const atomic_size_t *started)
 {
