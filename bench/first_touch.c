@@ -1,7 +1,7 @@
 /* first_touch: what the first write to fresh anonymous memory costs here, in
  * ms per MB, the cost every growing table and buffer of an ingest pays once
- * (docs/performance.md, sessions 10 and 22). Four ways, each on its own
- * fresh region, the median of ROUNDS rounds:
+ * (docs/performance.md, sessions 10 and 22). Four ways, the first three
+ * each on its own fresh region, the median of ROUNDS rounds:
  *   4k      4 kB pages (MADV_NOHUGEPAGE), one write per page;
  *   huge    transparent huge pages (MADV_HUGEPAGE), one write per 4 kB;
  *   moved   huge pages faulted in first by another thread
@@ -9,8 +9,9 @@
  *           is left for a thread whose pages another one touched first;
  *   again   the huge region written a second time (no fault at all).
  * On a VM the first two depend on how the host backs the guest's memory
- * at the moment, and they vary by 10x between hosts and days; they decide
- * much of an ingest's run-to-run spread. Part of scale_bench.sh's host
+ * at the moment (4 kB pages 2.7-3.8 ms per MB in session 10, 0.39-0.62 in
+ * session 22; huge pages 0.06-1.3, then 2.49-3.46); they decide much of
+ * an ingest's run-to-run spread. Part of scale_bench.sh's host
  * baseline.
  * Every region stays mapped until the program ends, so each takes pages
  * the kernel had free, as a new process does (3 x MB x ROUNDS in all).

@@ -45,7 +45,7 @@ int nr__huge_pages_pay(double huge_ms_per_mb, double small_ms_per_mb)
 }
 
 /* The first write to a fresh huge page zeroes its 2 MB at once. Where the
- * memory is backed that costs 0.05-0.1 ms per MB, far less than 4 kB
+ * memory is backed that costs 0.05-0.06 ms per MB, far less than 4 kB
  * pages; but on a VM whose host takes back the guest's free memory
  * (virtio-balloon's free page reporting) it cost 2.5-3.5 ms per MB against
  * 0.4-0.6 for 4 kB pages, and an ingest at -j 2 ran 5-16% slower for it
