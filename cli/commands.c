@@ -43,9 +43,13 @@ int nr_cli_exe_dir(char *out, size_t cap)
     if (n < 0)
         return -1;
     self[n] = '\0';
-    const char *slash = strrchr(self, '/');
-    const size_t len = slash ? (size_t)(slash - self) : 0;
-    if (len + 1 > cap) {
+    const char *slash = strrchr(self, '/'); /* the kernel gives an absolute path */
+    if (!slash) {
+        errno = ENOENT;
+        return -1;
+    }
+    const size_t len = (size_t)(slash - self);
+    if (len >= cap) {
         errno = ENAMETOOLONG;
         return -1;
     }
