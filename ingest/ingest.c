@@ -333,8 +333,7 @@ static int spec_emit(ingest *in, nr_spec_chunk *c, nr_pm_stitch *st, nr_error *e
         if (i + 4 < c->nevents) { /* written on the worker's core: their lines come from there */
             const char *next = (const char *)&c->events[i + 4];
             __builtin_prefetch(next);
-            __builtin_prefetch(next + 64);
-            __builtin_prefetch(next + 128);
+            __builtin_prefetch(next + 64); /* an event is two cache lines */
         }
         nr_pm_event *ev = nr_spec_chunk_event(c, i);
         nr_pm_stitch_event(st, ev);

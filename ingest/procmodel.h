@@ -25,13 +25,17 @@ typedef struct nr_pm_event {
     nr_span syscall;      /* valid during the emit call */
     uint16_t syscall_ref; /* syscall's entry in the syscall table, as nr_sline.syscall_ref
                              says it (NR_SLINE_SYSCALL_UNSET: not given, read the name) */
+    uint8_t ghost_bits;   /* NR_PM_GHOST_*: what nr_pm_stitch replays or patches */
     int op_class;
     int64_t fd, file_id, file2_id, bytes, offset, result;
     nr_span errno_name;   /* valid during the emit call; empty when none */
     uint32_t flags;       /* enum nr_event_flag */
     uint32_t ghost;       /* speculative models: the ghost (1 + index) that ghost_bits refer to; 0 none */
-    uint8_t ghost_bits;   /* NR_PM_GHOST_*: what nr_pm_stitch replays or patches */
 } nr_pm_event;
+
+/* Two cache lines: a speculative chunk's events cross from the worker's
+ * core to the pass's (spec_chunk.h). */
+_Static_assert(sizeof(nr_pm_event) == 128, "an event is two cache lines");
 
 enum {
     NR_PM_GHOST_ADVANCE = 1, /* the call moved the ghost's offset by bytes (offset is at it) */

@@ -2,6 +2,8 @@
  * with their names; a mutex-guarded stack of spent chunks for reuse. */
 #include "spec_chunk.h"
 
+#include "syscalls.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,33 +108,31 @@ void nr_spec_chunk_free(nr_spec_pool *pool, nr_spec_chunk *c)
         chunk_destroy(c);
 }
 
-/* Copies name s into slot (or names, when longer): its span then holds
- * the offset in names, which nr_spec_chunk_event turns back into a
- * pointer. */
-static int keep_name(nr_buf *names, char slot[NR_SPEC_NAME_MAX], nr_span *s)
+/* Whether ev's syscall name is the syscall table's (syscall_ref). */
+static int known_syscall(const nr_pm_event *ev)
 {
-    if (s->n <= NR_SPEC_NAME_MAX) {
-        if (s->n) /* an empty name may have no pointer (a never-resumed call's errno) */
-            memcpy(slot, s->p, s->n);
-        return 0;
-    }
+    return ev->syscall_ref >= NR_SLINE_SYSCALL_FIRST;
+}
+
+/* Copies name s into names: its span then holds the offset there, which
+ * nr_spec_chunk_event turns back into a pointer. */
+static int keep_name(nr_buf *names, nr_span *s)
+{
     size_t at = names->len;
     NR_TRY(nr_buf_put(names, s->p, s->n));
     s->p = (const char *)(uintptr_t)at;
     return 0;
 }
 
-static const char *name_of(const nr_buf *names, const char slot[NR_SPEC_NAME_MAX], nr_span s)
-{
-    return s.n <= NR_SPEC_NAME_MAX ? slot : (const char *)names->data + (uintptr_t)s.p;
-}
-
 nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i)
 {
-    nr_spec_event *e = &c->events[i];
-    e->ev.syscall.p = name_of(&c->names, e->syscall, e->ev.syscall);
-    e->ev.errno_name.p = name_of(&c->names, e->errno_name, e->ev.errno_name);
-    return &e->ev;
+    nr_pm_event *ev = &c->events[i].ev;
+    const char *base = (const char *)c->names.data;
+    if (!known_syscall(ev))
+        ev->syscall.p = base + (uintptr_t)ev->syscall.p;
+    if (ev->errno_name.n)
+        ev->errno_name.p = base + (uintptr_t)ev->errno_name.p;
+    return ev;
 }
 
 /* The model's emit. */
@@ -141,10 +141,13 @@ static int capture(void *ctx, const nr_pm_event *ev, nr_error *err)
     nr_spec_chunk *c = ctx;
     if (NR_GROW(c->events, c->events_cap, c->nevents + 1) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-    nr_spec_event *e = &c->events[c->nevents++];
-    e->ev = *ev;
-    if (keep_name(&c->names, e->syscall, &e->ev.syscall) < 0 ||
-        keep_name(&c->names, e->errno_name, &e->ev.errno_name) < 0)
+    nr_pm_event *e = &c->events[c->nevents++].ev;
+    *e = *ev;
+    if (known_syscall(e))
+        e->syscall.p = nr_syscall_at(e->syscall_ref - NR_SLINE_SYSCALL_FIRST)->name;
+    else if (keep_name(&c->names, &e->syscall) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    if (e->errno_name.n && keep_name(&c->names, &e->errno_name) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
 }

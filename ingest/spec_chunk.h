@@ -15,17 +15,18 @@
 #include "par_lex.h"
 #include "procmodel.h"
 
-/* Names of at most this many bytes are copied beside their event. */
-#define NR_SPEC_NAME_MAX 24
-
-/* A captured event with its names copied beside it: a resumed call's name
- * lives in its task's buffer, which the task's next unfinished call
- * overwrites before the emit; and the emit, on the pass's core, reads them
- * with the event instead of from the line's text (in the cache of the core
- * that read the chunk). */
+/* A captured event. Its names are kept out of line, since the emit on the
+ * pass's core rarely reads them (the batch knows a known syscall's name
+ * by its table index, and most calls fail with no errno): the syscall
+ * name points into the syscall table when the line's name is a known one
+ * (syscall_ref), else, like a nonempty errno name, its span holds its
+ * offset in the chunk's names (nr_spec_chunk_event makes it a pointer).
+ * Copied beside their event, the names made an event three cache lines
+ * crossing the cores instead of two. A resumed call's name lives in its
+ * task's buffer, which the task's next unfinished call overwrites before
+ * the emit: it is copied. */
 typedef struct nr_spec_event {
-    nr_pm_event ev;          /* spans: see nr_spec_chunk_event */
-    char syscall[NR_SPEC_NAME_MAX], errno_name[NR_SPEC_NAME_MAX];
+    nr_pm_event ev;
 } nr_spec_event;
 
 /* Shared fd tables the pool passes on to the models (nr_pm_spec_tables):
@@ -37,7 +38,7 @@ typedef struct nr_spec_chunk {
     nr_diag *diag;           /* what the lines and the model found, line numbers absolute */
     nr_spec_event *events;
     size_t nevents, events_cap;
-    nr_buf names;            /* names longer than NR_SPEC_NAME_MAX */
+    nr_buf names;            /* the events' names not in the syscall table */
     uint64_t skipped, parsed;/* lines, as the pass counts them */
     uint64_t unmatched_resumed;
     int has_durations;
