@@ -18,7 +18,9 @@
 #    -j2 can reach here, and `zstd -3` with -T1 against -T2 on the same file
 #    is a third program's own speed-up;
 # 2. `niorep build` of --runs generated runs (2 MB logs), cold with --jobs 1
-#    and --jobs 2, then warm (every cached store reused);
+#    and --jobs 2 alternated in --build-rounds rounds (default 3; the
+#    speed-up is the median of the rounds' ratios), then warm (every cached
+#    store reused);
 # 3. model (`niorep summary`) and model + render (`niorep build`) of a store
 #    of --events events written by bench/model_gen.c.
 # The machine may be shared: the load average is printed before and after,
@@ -27,13 +29,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-sizes="1G 4G" runs=100 events=100000000 pairs=5 out=$root/bench/out/scale
+sizes="1G 4G" runs=100 events=100000000 pairs=5 build_rounds=3 out=$root/bench/out/scale
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) sizes=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
         --events) events=$2; shift 2 ;;
         --pairs) pairs=$2; shift 2 ;;
+        --build-rounds) build_rounds=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         -h|--help) sed -n 2,20p "$0"; exit 0 ;;
         *) echo "scale_bench: unknown option $1" >&2; exit 2 ;;
@@ -178,15 +181,26 @@ if [ ! -d "$traces" ]; then
     done
 fi
 printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
+# cold -j1 and -j2 alternate in --build-rounds rounds, as the ingests do:
+# one pair swings 1.5-1.8x with the host's minute (session 24)
+bws="" bcs="" brs="" bratios=""
+for r in $(seq 1 "$build_rounds"); do
+    for j in 1 2; do
+        rm -rf "$traces/.niorep"
+        measure "$niorep" build "$traces" -o "$out/build.html" -j $j --bootstraps 20
+        bws+=" $j:$wall" bcs+=" $j:$cpu" brs+=" $j:$rss_mib"
+        [ $j = 1 ] && bw1=$wall || bratios+=" $(awk -v a="$bw1" -v b="$wall" 'BEGIN{printf "%.3f", a / b}')"
+    done
+done
+# pick J LIST: the median of the J:value entries of LIST
+pick() { tr ' ' '\n' <<< "$2" | sed -n "s/^$1://p" | median; }
 for j in 1 2; do
-    rm -rf "$traces/.niorep"
-    measure "$niorep" build "$traces" -o "$out/build.html" -j $j --bootstraps 20
-    printf '%-26s %8.2f %8.2f %8s\n' "build cold -j$j" "$wall" "$cpu" "$rss_mib"
-    [ $j = 1 ] && bw1=$wall || bw2=$wall
+    printf '%-26s %8.2f %8.2f %8s\n' "build cold -j$j (median)" "$(pick $j "$bws")" "$(pick $j "$bcs")" "$(pick $j "$brs")"
 done
 measure "$niorep" build "$traces" -o "$out/build.html" -j 2 --bootstraps 20
 printf '%-26s %8.2f %8.2f %8s\n' "build warm -j2 (cached)" "$wall" "$cpu" "$rss_mib"
-awk -v a="$bw1" -v b="$bw2" 'BEGIN{printf "ratio build: -j2 speed-up %.2fx on wall time\n", a/b}'
+awk -v m="$(median <<< "$bratios")" -v r="$(span "$bratios")" -v n="$build_rounds" \
+    'BEGIN{printf "ratio build: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s)\n", m, n, r}'
 
 echo "== model of a store of $events events (bench/model_gen.c)"
 store=$out/m$events.nio
