@@ -128,7 +128,7 @@ nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i)
 {
     nr_pm_event *ev = &c->events[i].ev;
     const char *base = (const char *)c->names.data;
-    if (!known_syscall(ev))
+    if (!known_syscall(ev) && ev->syscall.n)
         ev->syscall.p = base + (uintptr_t)ev->syscall.p;
     if (ev->errno_name.n)
         ev->errno_name.p = base + (uintptr_t)ev->errno_name.p;
@@ -145,7 +145,7 @@ static int capture(void *ctx, const nr_pm_event *ev, nr_error *err)
     *e = *ev;
     if (known_syscall(e))
         e->syscall.p = nr_syscall_at(e->syscall_ref - NR_SLINE_SYSCALL_FIRST)->name;
-    else if (keep_name(&c->names, &e->syscall) < 0)
+    else if (e->syscall.n && keep_name(&c->names, &e->syscall) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     if (e->errno_name.n && keep_name(&c->names, &e->errno_name) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");

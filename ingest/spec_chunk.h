@@ -15,16 +15,16 @@
 #include "par_lex.h"
 #include "procmodel.h"
 
-/* A captured event. Its names are kept out of line, since the emit on the
- * pass's core rarely reads them (the batch knows a known syscall's name
- * by its table index, and most calls fail with no errno): the syscall
- * name points into the syscall table when the line's name is a known one
- * (syscall_ref), else, like a nonempty errno name, its span holds its
- * offset in the chunk's names (nr_spec_chunk_event makes it a pointer).
- * Copied beside their event, the names made an event three cache lines
- * crossing the cores instead of two. A resumed call's name lives in its
- * task's buffer, which the task's next unfinished call overwrites before
- * the emit: it is copied. */
+/* A captured event. The emit on the pass's core seldom reads its names
+ * (the batch knows a known syscall's name by its table index, and most
+ * calls succeed, with no errno name), so they are not copied beside it,
+ * where they made an event three cache lines crossing the cores instead
+ * of two: a known syscall's name points into the syscall table
+ * (syscall_ref), and any other nonempty name (an unknown syscall's, an
+ * errno name) is copied to the chunk's names, its span holding the offset
+ * there until nr_spec_chunk_event makes it a pointer. (A copy, because a
+ * resumed call's name lives in its task's buffer, which the task's next
+ * unfinished call overwrites before the emit.) */
 typedef struct nr_spec_event {
     nr_pm_event ev;
 } nr_spec_event;
