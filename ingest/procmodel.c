@@ -2628,9 +2628,8 @@ static inline const nr_syscall_info *syscall_cached(nr_pm *pm, nr_span name)
  * ahead (nr_sline.syscall_ref), else from the cache. */
 static inline const nr_syscall_info *syscall_of_line(nr_pm *pm, const nr_sline *sl)
 {
-    if (sl->syscall_ref >= NR_SLINE_SYSCALL_FIRST)
-        return nr_syscall_at(sl->syscall_ref - NR_SLINE_SYSCALL_FIRST);
-    return sl->syscall_ref == NR_SLINE_SYSCALL_NONE ? NULL : syscall_cached(pm, sl->name);
+    return sl->syscall_ref != NR_SLINE_SYSCALL_UNSET ? nr_syscall_of_ref(sl->syscall_ref)
+                                                    : syscall_cached(pm, sl->name);
 }
 
 /* The flags of a call line's result. */
@@ -3591,9 +3590,7 @@ void nr_pm_stitch_event(nr_pm_stitch *st, nr_pm_event *ev)
     if (ev->ghost_bits & (NR_PM_GHOST_FILE | NR_PM_GHOST_CLOSE)) {
         ev->file_id = ev->ghost_bits & NR_PM_GHOST_FILE ? st->ghost_file[ev->ghost - 1]
                                                         : task_find(st->spec, ev->tid)->seed_close_file;
-        const nr_syscall_info *in = ev->syscall_ref >= NR_SLINE_SYSCALL_FIRST
-                                        ? nr_syscall_at(ev->syscall_ref - NR_SLINE_SYSCALL_FIRST)
-                                        : NULL;
+        const nr_syscall_info *in = nr_syscall_of_ref(ev->syscall_ref);
         if (in)
             file_count(pm, ev->file_id, in->counter, ev->bytes, ev->ts_ns);
     }

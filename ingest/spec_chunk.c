@@ -108,12 +108,6 @@ void nr_spec_chunk_free(nr_spec_pool *pool, nr_spec_chunk *c)
         chunk_destroy(c);
 }
 
-/* Whether ev's syscall name is the syscall table's (syscall_ref). */
-static int known_syscall(const nr_pm_event *ev)
-{
-    return ev->syscall_ref >= NR_SLINE_SYSCALL_FIRST;
-}
-
 /* Copies name s into names: its span then holds the offset there, which
  * nr_spec_chunk_event turns back into a pointer. */
 static int keep_name(nr_buf *names, nr_span *s)
@@ -128,7 +122,7 @@ nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i)
 {
     nr_pm_event *ev = &c->events[i].ev;
     const char *base = (const char *)c->names.data;
-    if (!known_syscall(ev) && ev->syscall.n)
+    if (ev->syscall_ref < NR_SLINE_SYSCALL_FIRST && ev->syscall.n) /* not the table's name */
         ev->syscall.p = base + (uintptr_t)ev->syscall.p;
     if (ev->errno_name.n)
         ev->errno_name.p = base + (uintptr_t)ev->errno_name.p;
@@ -143,8 +137,9 @@ static int capture(void *ctx, const nr_pm_event *ev, nr_error *err)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     nr_pm_event *e = &c->events[c->nevents++].ev;
     *e = *ev;
-    if (known_syscall(e))
-        e->syscall.p = nr_syscall_at(e->syscall_ref - NR_SLINE_SYSCALL_FIRST)->name;
+    const nr_syscall_info *known = nr_syscall_of_ref(e->syscall_ref);
+    if (known)
+        e->syscall.p = known->name;
     else if (e->syscall.n && keep_name(&c->names, &e->syscall) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     if (e->errno_name.n && keep_name(&c->names, &e->errno_name) < 0)
