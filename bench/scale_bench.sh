@@ -182,7 +182,7 @@ if [ ! -d "$traces" ]; then
 fi
 printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
 # cold -j1 and -j2 alternate in --build-rounds rounds, as the ingests do:
-# one pair swings 1.5-1.8x with the host's minute (session 24)
+# single pairs gave 1.47x and 1.81x minutes apart (session 24)
 bws="" bcs="" brs="" bratios=""
 for r in $(seq 1 "$build_rounds"); do
     for j in 1 2; do
