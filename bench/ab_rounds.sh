@@ -5,7 +5,7 @@
 #   bench/ab_rounds.sh [--gap SECONDS] INPUT ROUNDS BIN:JOBS [BIN:JOBS ...]
 #
 # Each round runs `BIN ingest -j JOBS INPUT` for every configuration in the
-# order given, after one read of INPUT (a log; a run folder is read by the
+# order given, after one reread of INPUT (runs.sh; a run folder is read by the
 # ingest itself). Prints, per configuration, the medians of wall and CPU
 # (user+sys) seconds and of peak RSS, and for configurations 2, 4, 6, ...
 # the median and range of the per-round ratio of the configuration before
@@ -34,10 +34,10 @@ for cfg in "${configs[@]}"; do
 done
 tmp=$(mktemp -d /tmp/ab_rounds.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-[ -f "$input" ] && cat "$input" > /dev/null
 
 . "$(dirname "$0")/stats.sh"
 . "$(dirname "$0")/runs.sh"
+[ -f "$input" ] && reread "$input"
 for r in $(seq "$rounds"); do
     for i in "${!configs[@]}"; do
         sleep "$gap"

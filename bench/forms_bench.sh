@@ -49,7 +49,7 @@ padded=$out/padded-$size-seed$seed ff=$out/ff-$size-seed$seed stderr=$out/stderr
 make_form "$padded" '{ pid = $1; sub(/^[0-9]+ /, ""); printf "%-5d %s\n", pid, $0 > (dir "/strace.log") }'
 make_form "$ff" '{ pid = $1; sub(/^[0-9]+ /, ""); print > (dir "/strace.log." pid) }'
 make_form "$stderr" '{ pid = $1; sub(/^[0-9]+ /, ""); printf "[pid %5d] %s\n", pid, $0 > (dir "/strace.log") }'
-cat "$log" "$padded"/strace.log "$ff"/strace.log.* "$stderr"/strace.log > /dev/null # page cache warm: we time parsing, not the disk
+reread "$log" "$padded"/strace.log "$ff"/strace.log.* "$stderr"/strace.log # page cache warm: we time parsing, not the disk
 
 tmp=$(mktemp -d /tmp/forms_bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

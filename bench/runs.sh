@@ -21,6 +21,21 @@ generated_log() {
     echo "$log"
 }
 
+# reread FILE...: drops each FILE from the page cache and reads it back, so
+# that a bench starts from the same page-cache state whatever came before.
+# Read back in one go, a file sits in large folios; pages that this VM's
+# DAMON paged out after a minute untouched come back one by one. `wc -l`
+# on the 1 GB log took 0.07-0.09 s after a reread, 0.14-0.16 s in 4 kB
+# pages, and the ingest's reads cost more too (docs/performance.md,
+# session 25). `dd iflag=nocache count=0` drops the whole file (coreutils).
+reread() {
+    local f
+    for f in "$@"; do
+        dd if="$f" iflag=nocache count=0 status=none
+        cat "$f" > /dev/null
+    done
+}
+
 # timed_ingest DIR I BIN JOBS INPUT: `BIN ingest -q -j JOBS INPUT` into a
 # fresh DIR/out.I.nio (a fresh path: scale_bench.sh says why); appends its
 # wall seconds, CPU (user+sys) seconds and peak RSS (KiB) to DIR/wall.I,

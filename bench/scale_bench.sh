@@ -9,8 +9,10 @@
 # 1. ingest of generated `strace -f -ttt -T -y` logs (bench/gen_strace_log.c,
 #    taken from branch e2e when not in the tree) with --jobs 1 and --jobs 2:
 #    wall s, CPU s (user+sys), MB/s, lines/s, peak RSS (/usr/bin/time %M),
-#    next to `wc -l` and `zstd -3 -T0` on the same file; the two stores are
-#    compared byte for byte. The -j1 and -j2 runs alternate in --pairs rounds:
+#    next to `wc -l` and `zstd -3 -T0` on the same file (reread first:
+#    runs.sh); the two stores are compared byte for byte. `wc -l`, -j1 and
+#    -j2 alternate in --pairs rounds (-j1 against `wc -l` is the median of
+#    the rounds' ratios):
 #    a row shows the median run, and the speed-up is the median of the rounds'
 #    own ratios (each round ran under the same neighbours), with its range.
 #    Each round also runs two -j1 ingests side by side: what this host gives
@@ -78,6 +80,7 @@ row() {  # name bytes lines
     printf '%-26s %8.2f %8.2f %9s %11s %9s %8s\n' "$1" "$wall" "$cpu" "$mbs" "$cmbs" "$lps" "$rss_mib"
 }
 . bench/stats.sh
+. bench/runs.sh
 
 # side_by_side RUN SIZE: two -j1 ingests of RUN started together; sets wall
 # to the time until both have ended.
@@ -93,20 +96,27 @@ side_by_side() {
     wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f", b - a}')
 }
 
-# ingest_pairs RUN SIZE BYTES LINES: --pairs rounds of -j1, -j2 and two -j1
-# side by side; prints the median row of -j1 and -j2 and sets c1 c2 (median
-# CPU s), ratios (each round's -j2 speed-up on wall time), hosts (each
-# round's 2 x -j1 / side-by-side) and shares (each round's speed-up / host).
+# ingest_pairs RUN SIZE BYTES LINES LOG: --pairs rounds of `wc -l` LOG, -j1, -j2 and
+# two -j1 side by side; prints the median row of -j1 and -j2 and sets c1 c2
+# (median CPU s), w1 (median -j1 wall s), wcs (each round's -j1 / `wc -l`
+# on wall time), ratios (each round's -j2 speed-up on wall time), hosts
+# (each round's 2 x -j1 / side-by-side) and shares (each round's speed-up /
+# host). `wc -l` runs in every round: on one file it took 0.07-0.16 s from
+# one minute to the next (docs/performance.md, session 25).
 ingest_pairs() {
     local w1s="" w2s="" c1s="" c2s="" r1s="" r2s="" p a b
-    ratios="" hosts="" shares=""
+    ratios="" hosts="" shares="" wcs=""
     for p in $(seq 1 "$pairs"); do
+        local t0=$EPOCHREALTIME
+        wc -l "$5" > /dev/null
+        local wc_wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b - a}') # /usr/bin/time's 10 ms is 12% of it
         # fresh output paths, as ingest_bench's: a store written over an old
         # one waits in its rename for ext4 to free the old one's blocks
         # (16 ms at 1 GB, session 16), which is not the ingest's work
         rm -f "$out/s$2.j1.nio" "$out/s$2.j2.nio"
         measure "$niorep" ingest "$1" -o "$out/s$2.j1.nio" -j 1
         w1s+=" $wall" c1s+=" $cpu" r1s+=" $rss_mib"; a=$wall
+        wcs+=" $(awk -v a="$a" -v w="$wc_wall" 'BEGIN{printf "%.3f", a / w}')"
         measure "$niorep" ingest "$1" -o "$out/s$2.j2.nio" -j 2
         w2s+=" $wall" c2s+=" $cpu" r2s+=" $rss_mib"; b=$wall
         side_by_side "$1" "$2"
@@ -115,7 +125,7 @@ ingest_pairs() {
         shares+=" $(awk -v b="$b" -v p="$wall" 'BEGIN{printf "%.3f", p / (2 * b)}')"
     done
     wall=$(median <<< "$w1s") cpu=$(median <<< "$c1s") rss_mib=$(median <<< "$r1s")
-    c1=$cpu; row "ingest -j1 $2 (median)" "$3" "$4"
+    c1=$cpu w1=$wall; row "ingest -j1 $2 (median)" "$3" "$4"
     wall=$(median <<< "$w2s") cpu=$(median <<< "$c2s") rss_mib=$(median <<< "$r2s")
     c2=$cpu; row "ingest -j2 $2 (median)" "$3" "$4"
 }
@@ -138,7 +148,7 @@ for size in $sizes; do
     log=$run/strace.log
     [ -s "$log" ] || "$gen" --size "$size" --seed 1 -o "$log"
     bytes=$(stat -c %s "$log")
-    cat "$log" > /dev/null
+    reread "$log"
     measure wc -l "$log"; lines=$(wc -l < "$log")
     row "wc -l $size" "$bytes" "$lines"
     measure zstd -3 -T0 -q -c "$log"
@@ -147,12 +157,14 @@ for size in $sizes; do
     row "zstd -3 -T1 $size" "$bytes" "$lines"
     measure zstd -3 -T2 -q -c "$log"; z2=$wall
     row "zstd -3 -T2 $size" "$bytes" "$lines"
-    ingest_pairs "$run" "$size" "$bytes" "$lines"
+    ingest_pairs "$run" "$size" "$bytes" "$lines" "$log"
     same=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.j2.nio" && echo identical || echo DIFFERENT)
     same_pair=$(cmp -s "$out/s$size.j1.nio" "$out/s$size.pa.nio" && cmp -s "$out/s$size.pa.nio" "$out/s$size.pb.nio" \
         && echo identical || echo DIFFERENT)
     awk -v m="$(median <<< "$ratios")" -v r="$(span "$ratios")" -v n="$pairs" -v c1="$c1" -v c2="$c2" -v s="$size" -v same="$same" \
         'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s; target >= 1.7x), CPU %.2fx of -j1; stores %s\n", s, m, n, r, c2 / c1, same}'
+    awk -v b="$bytes" -v w="$w1" -v m="$(median <<< "$wcs")" -v r="$(span "$wcs")" -v n="$pairs" -v s="$size" \
+        'BEGIN{printf "ratio %s: -j1 %.0f MB/s (median; target >= 1000), %.2fx the wall time of wc -l (median of %d rounds, range %s; target <= 8x)\n", s, b / 1e6 / w, m, n, r}'
     awk -v h="$(median <<< "$hosts")" -v r="$(span "$hosts")" -v f="$(median <<< "$shares")" -v fr="$(span "$shares")" \
         -v z="$(awk -v a="$z1" -v b="$z2" 'BEGIN{print a / b}')" -v s="$size" -v same="$same_pair" \
         'BEGIN{printf "ratio %s: host baseline: two -j1 side by side %.2fx the throughput of one (range %s; stores %s); -j2 is %.2f of that (range %s); zstd -3 -T2 %.2fx of -T1\n", s, h, r, same, f, fr, z}'
