@@ -23,11 +23,11 @@ generated_log() {
 
 # reread FILE...: drops each FILE from the page cache and reads it back, so
 # that a bench starts from the same page-cache state whatever came before.
-# Read back in one go, a file sits in large folios; pages that this VM's
-# DAMON paged out after a minute untouched come back one by one. `wc -l`
-# on the 1 GB log took 0.07-0.09 s after a reread, 0.14-0.16 s in 4 kB
-# pages, and the ingest's reads cost more too (docs/performance.md,
-# session 25). `dd iflag=nocache count=0` drops the whole file (coreutils).
+# This VM's DAMON pages out what was not touched for a minute, and a file
+# read back in one go sits in large folios: `wc -l` on the 1 GB log took
+# 0.07-0.09 s after a reread, 0.14-0.18 s on the page cache earlier
+# sessions had left (docs/performance.md, session 25).
+# `dd iflag=nocache count=0` drops the whole file (coreutils).
 reread() {
     local f
     for f in "$@"; do
