@@ -101,8 +101,8 @@ side_by_side() {
 # (median CPU s), w1 (median -j1 wall s), wcs (each round's -j1 / `wc -l`
 # on wall time), ratios (each round's -j2 speed-up on wall time), hosts
 # (each round's 2 x -j1 / side-by-side) and shares (each round's speed-up /
-# host). `wc -l` runs in every round: on one file it took 0.07-0.16 s from
-# one minute to the next (docs/performance.md, session 25).
+# host). `wc -l` runs in every round: on one file it took 0.07-0.18 s from
+# one minute to the next.
 ingest_pairs() {
     local w1s="" w2s="" c1s="" c2s="" r1s="" r2s="" p a b
     ratios="" hosts="" shares="" wcs=""
