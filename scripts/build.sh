@@ -36,7 +36,7 @@ train() {
 
 pgo=(-DNR_PGO_USE=) clean=()
 if [[ ${NR_PGO:-1} = 1 && $type =~ ^(Release|RelWithDebInfo)$ && $("${CC:-cc}" --version) == *"Free Software Foundation"* ]]; then
-    profile=$PWD/$dir-pgo/profile
+    profile=$(realpath -m "$dir-pgo/profile") # absolute: cmake runs elsewhere
     if [[ ! -d $profile || ${NR_PGO_RETRAIN:-0} = 1 ]]; then
         train "$dir-pgo" "$profile" "$@"
         clean=(--clean-first)
