@@ -6,7 +6,8 @@
 # compiled with that profile (docs/performance.md, session 25). The profile
 # is made once per build directory, or again with NR_PGO_RETRAIN=1 (then the
 # build proper starts clean: make does not know the profile changed);
-# in between, functions edited since are compiled as without a profile.
+# in between, functions edited since lose their profile (GCC's coverage
+# mismatch, which can leave them less optimized: retrain before measuring).
 # The runs' counts vary a little (timing, addresses), so two profile-guided
 # builds may differ; NR_PGO=0 builds reproducibly.
 set -euo pipefail
