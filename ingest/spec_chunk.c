@@ -120,9 +120,9 @@ static int keep_name(nr_buf *names, nr_span *s)
 
 nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i)
 {
-    nr_pm_event *ev = &c->events[i].ev;
+    nr_pm_event *ev = &c->events[i];
     const char *base = (const char *)c->names.data;
-    if (ev->syscall_ref < NR_SLINE_SYSCALL_FIRST && ev->syscall.n) /* not the table's name */
+    if (!nr_syscall_of_ref(ev->syscall_ref) && ev->syscall.n) /* not the table's name (capture) */
         ev->syscall.p = base + (uintptr_t)ev->syscall.p;
     if (ev->errno_name.n)
         ev->errno_name.p = base + (uintptr_t)ev->errno_name.p;
@@ -135,7 +135,7 @@ static int capture(void *ctx, const nr_pm_event *ev, nr_error *err)
     nr_spec_chunk *c = ctx;
     if (NR_GROW(c->events, c->events_cap, c->nevents + 1) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-    nr_pm_event *e = &c->events[c->nevents++].ev;
+    nr_pm_event *e = &c->events[c->nevents++];
     *e = *ev;
     const nr_syscall_info *known = nr_syscall_of_ref(e->syscall_ref);
     if (known)
@@ -203,7 +203,7 @@ static nr_spec_chunk *chunk_fresh(nr_spec_pool *pool, nr_error *err)
     if (!c && !(c = calloc(1, sizeof *c)))
         return NULL;
     nr_pm *pm = c->pm;
-    nr_spec_event *events = c->events;
+    nr_pm_event *events = c->events;
     size_t cap = c->events_cap;
     nr_buf names = c->names;
     nr_diag_destroy(c->diag);

@@ -15,20 +15,6 @@
 #include "par_lex.h"
 #include "procmodel.h"
 
-/* A captured event. The emit on the pass's core seldom reads its names
- * (the batch knows a known syscall's name by its table index, and most
- * calls succeed, with no errno name), so they are not copied beside it,
- * where they made an event three cache lines crossing the cores instead
- * of two: a known syscall's name points into the syscall table
- * (syscall_ref), and any other nonempty name (an unknown syscall's, an
- * errno name) is copied to the chunk's names, its span holding the offset
- * there until nr_spec_chunk_event makes it a pointer. (A copy, because a
- * resumed call's name lives in its task's buffer, which the task's next
- * unfinished call overwrites before the emit.) */
-typedef struct nr_spec_event {
-    nr_pm_event ev;
-} nr_spec_event;
-
 /* Shared fd tables the pool passes on to the models (nr_pm_spec_tables):
  * more give no hint. */
 #define NR_SPEC_TABLES_MAX 256
@@ -36,7 +22,17 @@ typedef struct nr_spec_event {
 typedef struct nr_spec_chunk {
     nr_pm *pm;               /* the speculative model, fed the chunk's lines */
     nr_diag *diag;           /* what the lines and the model found, line numbers absolute */
-    nr_spec_event *events;
+    /* The captured events. The emit on the pass's core seldom reads their
+     * names (the batch knows a known syscall's name by its table index, and
+     * most calls succeed, with no errno name), so they are not copied beside
+     * them, where they made an event three cache lines crossing the cores
+     * instead of two: a known syscall's name points into the syscall table
+     * (syscall_ref), and any other nonempty name (an unknown syscall's, an
+     * errno name) is copied to names, its span holding the offset there
+     * until nr_spec_chunk_event makes it a pointer. (A copy, because a
+     * resumed call's name lives in its task's buffer, which the task's next
+     * unfinished call overwrites before the emit.) */
+    nr_pm_event *events;
     size_t nevents, events_cap;
     nr_buf names;            /* the events' names not in the syscall table */
     uint64_t skipped, parsed;/* lines, as the pass counts them */

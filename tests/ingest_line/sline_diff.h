@@ -27,8 +27,7 @@ static int syscall_ref_ok(const nr_sline *s)
     if (s->syscall_ref == NR_SLINE_SYSCALL_UNSET)
         return 1;
     const nr_syscall_info *e = nr_syscall_lookup(s->name.p, s->name.n);
-    return e ? s->syscall_ref >= NR_SLINE_SYSCALL_FIRST && nr_syscall_at(s->syscall_ref - NR_SLINE_SYSCALL_FIRST) == e
-             : s->syscall_ref == NR_SLINE_SYSCALL_NONE;
+    return e ? nr_syscall_of_ref(s->syscall_ref) == e : s->syscall_ref == NR_SLINE_SYSCALL_NONE;
 }
 
 /* Names the first field where the two parses differ, or NULL; syscall_ref
