@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${NR_BUILD_DIR:-build}
 type=${NR_BUILD_TYPE:-RelWithDebInfo}
+. bench/runs.sh # generated_log
 
 # train GEN_DIR PROFILE CMAKE_ARGS...: the instrumented build in GEN_DIR,
 # then its runs, which leave their profile in PROFILE (emptied first: runs
@@ -25,10 +26,10 @@ train() {
     cmake --build "$gen" -j"$(nproc)" --target niorep >/dev/null
     rm -rf "$profile" "$gen/train"
     mkdir -p "$gen/train"
-    cc -O2 -std=c11 -D_GNU_SOURCE -o "$gen/train/gen_strace_log" bench/gen_strace_log.c -lm
     # 200 MB: enough files (over 32 k) that the path look-ahead runs
-    "$gen/train/gen_strace_log" --size 200M --seed 7 -o "$gen/train/strace.log"
-    "$gen/cli/niorep" ingest -q -j 1 "$gen/train/strace.log" -o "$gen/train/generated.nio"
+    local log
+    log=$(generated_log "$gen/train" 200M 7)
+    "$gen/cli/niorep" ingest -q -j 1 "$log" -o "$gen/train/generated.nio"
     for run in datasets/sample/*/; do
         "$gen/cli/niorep" ingest -q -j 1 "$run" -o "$gen/train/sample.nio"
     done
