@@ -122,7 +122,7 @@ nr_pm_event *nr_spec_chunk_event(nr_spec_chunk *c, size_t i)
 {
     nr_pm_event *ev = &c->events[i];
     const char *base = (const char *)c->names.data;
-    if (!nr_syscall_of_ref(ev->syscall_ref) && ev->syscall.n) /* not the table's name (capture) */
+    if (!nr_syscall_ref_known(ev->syscall_ref) && ev->syscall.n) /* not the table's name (capture) */
         ev->syscall.p = base + (uintptr_t)ev->syscall.p;
     if (ev->errno_name.n)
         ev->errno_name.p = base + (uintptr_t)ev->errno_name.p;

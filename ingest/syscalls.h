@@ -102,12 +102,16 @@ static inline unsigned nr_syscall_short_ref(uint64_t w0, uint64_t w1)
 size_t nr_syscall_count(void);
 const nr_syscall_info *nr_syscall_at(size_t i);
 
-/* The entry a looked-up reference names (nr_sline.syscall_ref and
- * nr_pm_event.syscall_ref: NR__SYSCALL_SHORT_BASE + the entry's index), or
- * NULL for a name not looked up or not in the table. */
+/* Whether a looked-up reference (nr_sline.syscall_ref and
+ * nr_pm_event.syscall_ref: NR__SYSCALL_SHORT_BASE + the entry's index)
+ * names an entry of the table: a compare, for paths that need no entry. */
+static inline int nr_syscall_ref_known(unsigned ref) { return ref >= NR__SYSCALL_SHORT_BASE; }
+
+/* The entry a looked-up reference names, or NULL for a name not looked up
+ * or not in the table. */
 static inline const nr_syscall_info *nr_syscall_of_ref(unsigned ref)
 {
-    return ref >= NR__SYSCALL_SHORT_BASE ? nr_syscall_at(ref - NR__SYSCALL_SHORT_BASE) : NULL;
+    return nr_syscall_ref_known(ref) ? nr_syscall_at(ref - NR__SYSCALL_SHORT_BASE) : NULL;
 }
 
 #endif
