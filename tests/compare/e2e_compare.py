@@ -55,10 +55,21 @@ def fail(msg):
     sys.exit(1)
 
 
+def on_one_cpu():
+    # strace -T times a call from its entry stop to its exit stop, so the
+    # tracer's wake-up is part of every latency. With tracer and tracee on
+    # different CPUs of this VM, that wake-up took 48-65 us of a page-cache
+    # read's 65 us p50 (session 27: 9 us on one CPU), more than the block
+    # device adds, and the slowed path no longer doubled p50. On one CPU
+    # the traced latency is the call's own (docs/compare.md, "noise").
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+
+
 def trace(niorep, run_dir, workload, data, out, extra):
     os.makedirs(out, exist_ok=True)
     r = run([niorep, "trace", "-o", run_dir, "--label", f"workload={workload}", "--",
-             PYTHON, WORKLOAD, "--data", data, "--out", out] + extra)
+             PYTHON, WORKLOAD, "--data", data, "--out", out] + extra, preexec_fn=on_one_cpu)
     if r.returncode != 0:
         print(r.stdout, r.stderr)
         if "ptrace" in r.stderr or "Operation not permitted" in r.stderr or "strace" in r.stderr:
