@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "nr_model.h"
 #include "nr_store.h"
+#include "parallel.h"
 #include "runset.h"
 
 static const char options_text[] =
@@ -233,9 +234,11 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
 static int model_of_store(const char *path, const nr_model_opts *opts, nr_model **m, nr_error *err)
 {
     nr_store *s = NULL;
+    nr_model_opts all_cores = *opts;
+    all_cores.threads = nr_cores();
     int rc = nr_store_open(path, &s, err);
     if (rc == 0)
-        rc = nr_model_compute(s, opts, m, err);
+        rc = nr_model_compute(s, &all_cores, m, err);
     nr_store_close(s);
     return rc;
 }

@@ -469,7 +469,10 @@ static int run_stage(nr_runset *rs, enum load_stage stage, const nr_model_opts *
         return 0;
     int jobs = rs->jobs > 0 ? rs->jobs : nr_cores();
     int threads = (size_t)jobs < rs->n ? jobs : (int)rs->n;
-    load_pool lp = {.rs = rs, .stage = stage, .opts = opts, .progress = progress, .ingest_jobs = jobs / threads};
+    /* the cores the runs leave go to each ingest and each power-law bootstrap */
+    nr_model_opts model_opts = opts ? *opts : (nr_model_opts){.bootstraps = -1};
+    model_opts.threads = jobs / threads;
+    load_pool lp = {.rs = rs, .stage = stage, .opts = &model_opts, .progress = progress, .ingest_jobs = jobs / threads};
     lp.rc = calloc(rs->n, sizeof *lp.rc);
     lp.errs = calloc(rs->n, sizeof *lp.errs);
     lp.secs = calloc(rs->n, sizeof *lp.secs);

@@ -94,6 +94,7 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
     m->fidelity.strace_first_ns = m->fidelity.strace_last_ns = -1;
     m->opts.bootstraps = opts && opts->bootstraps >= 0 ? opts->bootstraps : NR_MODEL_DEFAULT_BOOTSTRAPS;
     m->opts.seed = opts && opts->seed ? opts->seed : NR_MODEL_DEFAULT_SEED;
+    m->opts.threads = opts ? opts->threads : 1;
     const int rc = compute(m, s, err);
     if (rc < 0) {
         if (err && err->code == NR_OK)

@@ -43,6 +43,8 @@ typedef struct nr_model nr_model;
 typedef struct nr_model_opts {
     int bootstraps;  /* power-law goodness-of-fit bootstraps; < 0 = default (200), 0 = skip p-values */
     uint64_t seed;   /* bootstrap seed; 0 = default (1) */
+    int threads;     /* threads of each power-law fit's bootstrap (<= 1: the caller's alone);
+                        the model does not depend on it */
 } nr_model_opts;
 
 /* Computes the model of store s (borrowed; may be closed after return).

@@ -49,6 +49,7 @@ static int powerlaw_of(nr_model *m, int which, const double *v, nr_error *err)
     }
     const nr_powerlaw_opts opts = {
         .discrete = 1, .bootstraps = m->opts.bootstraps, .seed = m->opts.seed, .min_tail = 0,
+        .threads = m->opts.threads,
     };
     int rc = nr_powerlaw_fit_compute(pos, k, &opts, &m->pl[which], err);
     if (rc == 0 && k > 0)

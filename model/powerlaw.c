@@ -18,6 +18,7 @@
 #include "powerlaw.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -659,44 +660,125 @@ static void synth_sample(const pl_data *d, size_t c, double alpha, const disc_sa
     }
 }
 
-/* Fraction of bootstrap data sets whose own best fit has D >= D_data. */
-static int bootstrap_p(const pl_data *d, const pl_best *fit, size_t min_tail, int bootstraps, uint64_t seed,
-                       double *p, nr_error *err)
+/* The bootstrap's shared state. Sample b is drawn from the one RNG
+ * stream in the order b = 0, 1, 2, ... (under `lock`), so it holds the
+ * same values whatever the thread count; the rest of its work (sort,
+ * xmin search) runs on the thread that drew it, and the count of fits
+ * no better than the data does not depend on the order they end in. */
+typedef struct boot_pool {
+    const pl_data *d;
+    const pl_best *fit;
+    size_t min_tail;
+    int bootstraps;
+    const disc_sampler *ds;
+    gsl_rng *rng;
+    pthread_mutex_t lock;
+    int next;          /* the next sample to draw */
+    int at_least;      /* samples whose best fit has D >= the data's */
+    int out_of_memory; /* a thread could not allocate: the pool stops */
+    int vuong_pending; /* vuong_vs_lognormal not yet started by a thread */
+    double *R, *R_p;   /* its results */
+} boot_pool;
+
+/* Whether the synthetic set in buf fits no better than the data: 1 or 0,
+ * or -1 when out of memory. Sorts buf. */
+static int boot_no_better(const boot_pool *bp, double *buf)
 {
-    double *buf = malloc(d->n * sizeof *buf);
-    disc_sampler *ds = d->discrete ? malloc(sizeof *ds) : NULL;
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int rc = 0;
-    if (!buf || !rng || (d->discrete && !ds)) {
-        rc = nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
-        goto out;
+    if (nr__sort_f64(buf, bp->d->n) < 0)
+        return -1;
+    pl_data sd;
+    if (pl_data_build(&sd, buf, bp->d->n, bp->d->discrete) < 0)
+        return -1;
+    const pl_best sb = search_xmin(&sd, bp->min_tail, MAX_BOOT_CANDIDATES);
+    pl_data_free(&sd);
+    return !sb.found || sb.D >= bp->fit->D; /* an unfittable synthetic set fits no better than the data */
+}
+
+/* Draws the next sample into buf: 1, or 0 when none is left. */
+static int boot_draw(boot_pool *bp, double *buf)
+{
+    pthread_mutex_lock(&bp->lock);
+    const int more = bp->next < bp->bootstraps && !bp->out_of_memory;
+    if (more) {
+        bp->next++;
+        synth_sample(bp->d, bp->fit->c, bp->fit->alpha, bp->ds, bp->rng, buf);
     }
-    gsl_rng_set(rng, (unsigned long)seed);
+    pthread_mutex_unlock(&bp->lock);
+    return more;
+}
+
+static void boot_count(boot_pool *bp, int r)
+{
+    pthread_mutex_lock(&bp->lock);
+    if (r < 0)
+        bp->out_of_memory = 1;
+    else
+        bp->at_least += r;
+    pthread_mutex_unlock(&bp->lock);
+}
+
+/* One thread of the pool: the lognormal comparison when no thread has
+ * taken it yet (it is as long as a few dozen samples), then samples until
+ * none is left. */
+static void *boot_worker(void *arg)
+{
+    boot_pool *bp = arg;
+    pthread_mutex_lock(&bp->lock);
+    const int vuong = bp->vuong_pending;
+    bp->vuong_pending = 0;
+    pthread_mutex_unlock(&bp->lock);
+    if (vuong)
+        vuong_vs_lognormal(bp->d, bp->fit->c, bp->fit->alpha, bp->R, bp->R_p);
+    double *buf = malloc(bp->d->n * sizeof *buf);
+    if (!buf) {
+        boot_count(bp, -1);
+        return NULL;
+    }
+    while (boot_draw(bp, buf))
+        boot_count(bp, boot_no_better(bp, buf));
+    free(buf);
+    return NULL;
+}
+
+/* The lognormal comparison (R, R_p) and the fraction of bootstrap data
+ * sets whose own best fit has D >= D_data (p), on up to `threads` threads,
+ * the caller's among them; the results do not depend on their number. */
+static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_tail, int bootstraps, uint64_t seed,
+                               int threads, double *R, double *R_p, double *p, nr_error *err)
+{
+    enum { MAX_THREADS = 64 };
+    boot_pool bp = {.d = d, .fit = fit, .min_tail = min_tail, .bootstraps = bootstraps,
+                    .vuong_pending = 1, .R = R, .R_p = R_p};
+    disc_sampler *ds = d->discrete && bootstraps > 0 ? malloc(sizeof *ds) : NULL;
+    bp.rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!bp.rng || (d->discrete && bootstraps > 0 && !ds)) {
+        free(ds);
+        gsl_rng_free(bp.rng);
+        return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
+    }
+    gsl_rng_set(bp.rng, (unsigned long)seed);
     if (ds)
         disc_sampler_init(ds, fit->alpha, d->u[fit->c]);
-    int at_least = 0;
-    for (int b = 0; b < bootstraps; b++) {
-        synth_sample(d, fit->c, fit->alpha, ds, rng, buf);
-        if (nr__sort_f64(buf, d->n) < 0) {
-            rc = nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
-            goto out;
-        }
-        pl_data sd;
-        if (pl_data_build(&sd, buf, d->n, d->discrete) < 0) {
-            rc = nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
-            goto out;
-        }
-        const pl_best sb = search_xmin(&sd, min_tail, MAX_BOOT_CANDIDATES);
-        pl_data_free(&sd);
-        if (!sb.found || sb.D >= fit->D) /* an unfittable synthetic set fits no better than the data */
-            at_least++;
-    }
-    *p = (double)at_least / bootstraps;
-out:
-    free(buf);
+    bp.ds = ds;
+    pthread_mutex_init(&bp.lock, NULL);
+    pthread_t helper[MAX_THREADS];
+    int started = 0;
+    threads = threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : threads;
+    /* a helper that cannot start leaves its share to the others */
+    for (int t = 1; t < threads && t <= bootstraps; t++)
+        if (pthread_create(&helper[started], NULL, boot_worker, &bp) == 0)
+            started++;
+    boot_worker(&bp);
+    for (int t = 0; t < started; t++)
+        pthread_join(helper[t], NULL);
+    pthread_mutex_destroy(&bp.lock);
     free(ds);
-    gsl_rng_free(rng);
-    return rc;
+    gsl_rng_free(bp.rng);
+    if (bp.out_of_memory)
+        return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
+    if (bootstraps > 0)
+        *p = (double)bp.at_least / bootstraps;
+    return 0;
 }
 
 /* ---- public entry points ---- */
@@ -758,9 +840,8 @@ int nr_powerlaw_fit_compute(const double *x, size_t n, const nr_powerlaw_opts *o
         out->n_tail = kept - below(&d, best.c);
         out->alpha_se = (best.alpha - 1.0) / sqrt((double)out->n_tail);
         out->ks_d = best.D;
-        vuong_vs_lognormal(&d, best.c, best.alpha, &out->vs_lognormal_R, &out->vs_lognormal_p);
-        if (opts->bootstraps > 0)
-            rc = bootstrap_p(&d, &best, min_tail, opts->bootstraps, opts->seed, &out->p_value, err);
+        rc = vuong_and_bootstrap(&d, &best, min_tail, opts->bootstraps, opts->seed, opts->threads,
+                                 &out->vs_lognormal_R, &out->vs_lognormal_p, &out->p_value, err);
     }
     pl_data_free(&d);
     free(v);

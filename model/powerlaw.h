@@ -16,6 +16,8 @@ typedef struct nr_powerlaw_opts {
     int bootstraps;        /* goodness-of-fit bootstrap count (0 = skip, p_value = NAN) */
     uint64_t seed;         /* bootstrap RNG seed (MT19937; deterministic) */
     size_t min_tail;       /* smallest tail size considered for xmin (10 when 0) */
+    int threads;           /* threads for the lognormal comparison and the bootstrap, the caller's
+                              among them (<= 1: the caller's alone); the results do not depend on it */
 } nr_powerlaw_opts;
 
 typedef struct nr_powerlaw_fit {

@@ -292,6 +292,52 @@ static void discrete_bootstrap_alpha_near_one(void **state)
     assert_true(fabs(f.p_value - 0.025) < 1e-12);
 }
 
+/* Every field of two fits is the same value (NAN matching NAN). */
+static void assert_same_fit(const nr_powerlaw_fit *a, const nr_powerlaw_fit *b)
+{
+    const double av[] = {a->alpha, a->alpha_se, a->xmin, a->ks_d, a->p_value, a->vs_lognormal_R, a->vs_lognormal_p};
+    const double bv[] = {b->alpha, b->alpha_se, b->xmin, b->ks_d, b->p_value, b->vs_lognormal_R, b->vs_lognormal_p};
+    assert_int_equal(a->valid, b->valid);
+    assert_int_equal(a->n_tail, b->n_tail);
+    assert_int_equal(a->n, b->n);
+    for (size_t i = 0; i < sizeof av / sizeof *av; i++)
+        if (!(av[i] == bv[i] || (isnan(av[i]) && isnan(bv[i]))))
+            fail_msg("field %zu: %.17g against %.17g", i, av[i], bv[i]);
+}
+
+/* The bootstrap and the lognormal comparison on 2, 3 and 8 threads give
+ * the fit of one thread, bit for bit, continuous and discrete (sample b
+ * is drawn from the one RNG stream in order whatever the threads). */
+static void threads_change_nothing(void **state)
+{
+    (void)state;
+    enum { n = 3000 };
+    double *x = malloc(n * sizeof *x);
+    gsl_rng *r = rng_seeded(5);
+    gen_pareto(r, 2.2, 1.0, x, n);
+    for (int discrete = 0; discrete <= 1; discrete++) {
+        if (discrete)
+            for (size_t i = 0; i < n; i++)
+                x[i] = floor(x[i] * 10);
+        nr_powerlaw_fit one, many;
+        nr_error err;
+        nr_powerlaw_opts o = {.discrete = discrete, .bootstraps = 40, .seed = 3, .threads = 1};
+        assert_int_equal(nr_powerlaw_fit_compute(x, n, &o, &one, &err), 0);
+        assert_true(one.valid && one.p_value >= 0 && one.p_value <= 1 && isfinite(one.vs_lognormal_R));
+        static const int threads[] = {2, 3, 8};
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            o.threads = threads[t];
+            assert_int_equal(nr_powerlaw_fit_compute(x, n, &o, &many, &err), 0);
+            assert_same_fit(&one, &many);
+        }
+        o.bootstraps = 0; /* no bootstrap: the lognormal comparison alone, p NAN */
+        assert_int_equal(nr_powerlaw_fit_compute(x, n, &o, &many, &err), 0);
+        assert_true(isnan(many.p_value) && many.vs_lognormal_R == one.vs_lognormal_R);
+    }
+    gsl_rng_free(r);
+    free(x);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off(); /* the reference calls to GSL underflow on purpose */
@@ -300,6 +346,7 @@ int main(void)
         cmocka_unit_test(tiny_known_fit),
         cmocka_unit_test(edge_cases),
         cmocka_unit_test(discrete_bootstrap_alpha_near_one),
+        cmocka_unit_test(threads_change_nothing),
         cmocka_unit_test(ccdf_points),
         cmocka_unit_test(continuous_pareto),
         cmocka_unit_test(continuous_pareto_seeds),
