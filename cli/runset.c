@@ -1,5 +1,6 @@
 /* runset: inputs -> runs -> cached stores -> models. */
 #include "runset.h"
+#include "fit_cache.h"
 #include "runset_internal.h"
 
 #include <dirent.h>
@@ -434,6 +435,20 @@ static void load_progress(load_pool *lp, const nr_run *r, const char *what)
     pthread_mutex_unlock(&lp->mu);
 }
 
+/* The model of run r, with the power-law fits kept beside a cached store
+ * when they were kept for these options (fit_cache.h), else fitted and
+ * kept. A store outside the cache (temporary, or given as a store) keeps
+ * none. */
+static int model_run(nr_run *r, const nr_model_opts *opts, nr_error *err)
+{
+    nr_model_opts o = nr_model_resolve_opts(opts);
+    nr_powerlaw_fit known[NR_PL_COUNT];
+    const int kept = !r->temporary && nr_fit_cache_load(r->store_path, &o, known);
+    o.known_pl = kept ? known : NULL;
+    NR_TRY(nr_model_compute(r->store, &o, &r->model, err));
+    return kept || r->temporary ? 0 : nr_fit_cache_save(r->store_path, &o, r->model, err);
+}
+
 /* LOAD_OPEN ingests (when needed) and opens run i, LOAD_MODEL models it;
  * touches run i only. */
 static int load_one(load_pool *lp, size_t i, nr_error *err)
@@ -442,7 +457,7 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
     double t0 = nr_runset_now();
     if (lp->stage == LOAD_MODEL) {
         load_progress(lp, r, "model");
-        NR_TRY(nr_model_compute(r->store, lp->opts, &r->model, err));
+        NR_TRY(model_run(r, lp->opts, err));
     } else {
         if (r->input_path) {
             load_progress(lp, r, "ingest");

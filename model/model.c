@@ -78,6 +78,16 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     return 0;
 }
 
+nr_model_opts nr_model_resolve_opts(const nr_model_opts *in)
+{
+    nr_model_opts o = in ? *in : (nr_model_opts){.bootstraps = -1, .threads = 1};
+    if (o.bootstraps < 0)
+        o.bootstraps = NR_MODEL_DEFAULT_BOOTSTRAPS;
+    if (o.seed == 0)
+        o.seed = NR_MODEL_DEFAULT_SEED;
+    return o;
+}
+
 int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **out, nr_error *err)
 {
     *out = NULL;
@@ -92,10 +102,9 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
     m->main_pid = -1;
     m->fidelity.hook_first_ns = m->fidelity.hook_last_ns = -1;
     m->fidelity.strace_first_ns = m->fidelity.strace_last_ns = -1;
-    m->opts.bootstraps = opts && opts->bootstraps >= 0 ? opts->bootstraps : NR_MODEL_DEFAULT_BOOTSTRAPS;
-    m->opts.seed = opts && opts->seed ? opts->seed : NR_MODEL_DEFAULT_SEED;
-    m->opts.threads = opts ? opts->threads : 1;
+    m->opts = nr_model_resolve_opts(opts);
     const int rc = compute(m, s, err);
+    m->opts.known_pl = NULL; /* the caller's, valid during the call only */
     if (rc < 0) {
         if (err && err->code == NR_OK)
             nr_error_set(err, rc, "computing the model failed: %s", nr_error_name(rc));

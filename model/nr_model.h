@@ -45,7 +45,15 @@ typedef struct nr_model_opts {
     uint64_t seed;   /* bootstrap seed; 0 = default (1) */
     int threads;     /* threads of each power-law fit's bootstrap (<= 1: the caller's alone);
                         the model does not depend on it */
+    const nr_powerlaw_fit *known_pl; /* NULL, or the NR_PL_COUNT power-law fits (enum nr_pl_which)
+                        of this store's model with these bootstraps and seed, kept from an
+                        earlier run of this version (a cache's): used instead of fitting
+                        again when their value counts match (borrowed; not kept) */
 } nr_model_opts;
+
+/* in with its defaults filled in (bootstraps < 0: NR_MODEL_DEFAULT_BOOTSTRAPS,
+ * seed 0: NR_MODEL_DEFAULT_SEED), as nr_model_compute uses them; in may be NULL. */
+nr_model_opts nr_model_resolve_opts(const nr_model_opts *in);
 
 /* Computes the model of store s (borrowed; may be closed after return).
  * opts may be NULL (defaults). Returns 0 and a new model in *out, or a

@@ -51,7 +51,12 @@ static int powerlaw_of(nr_model *m, int which, const double *v, nr_error *err)
         .discrete = 1, .bootstraps = m->opts.bootstraps, .seed = m->opts.seed, .min_tail = 0,
         .threads = m->opts.threads,
     };
-    int rc = nr_powerlaw_fit_compute(pos, k, &opts, &m->pl[which], err);
+    const nr_powerlaw_fit *known = m->opts.known_pl ? &m->opts.known_pl[which] : NULL;
+    int rc = 0;
+    if (known && known->n == k) /* the same values fitted with the same options before */
+        m->pl[which] = *known;
+    else
+        rc = nr_powerlaw_fit_compute(pos, k, &opts, &m->pl[which], err);
     if (rc == 0 && k > 0)
         rc = nr_ccdf_points(pos, k, CCDF_POINTS, m->ccdf_x[which], m->ccdf_p[which], &m->nccdf[which]);
     free(pos);

@@ -1,0 +1,23 @@
+/* fit_cache: the power-law fits of a cached store's model, kept beside the
+ * store as <store>.fits, so that a build of unchanged runs does not fit
+ * (and bootstrap) again. docs/report.md, "Inputs and the cache". */
+#ifndef NR_CLI_FIT_CACHE_H
+#define NR_CLI_FIT_CACHE_H
+
+#include "nr_error.h"
+#include "nr_model.h"
+
+/* The fits kept for the store at store_path and the model options opts
+ * (resolved: nr_model_resolve_opts): 1 with fits[NR_PL_COUNT] set, or 0
+ * when none are kept, or they were kept for other options, another
+ * niorep version or another store (the store's size and mtime and its
+ * fingerprint <store>.inputs are part of the key: a store niorep did not
+ * cache, without a fingerprint, has no kept fits). */
+int nr_fit_cache_load(const char *store_path, const nr_model_opts *opts, nr_powerlaw_fit fits[NR_PL_COUNT]);
+
+/* Keeps the fits of model m, computed from the store at store_path with
+ * the resolved options opts. Does nothing for a store without a fingerprint.
+ * Returns 0 or NR_E_IO / NR_E_NOMEM naming the file. */
+int nr_fit_cache_save(const char *store_path, const nr_model_opts *opts, const nr_model *m, nr_error *err);
+
+#endif

@@ -1,0 +1,71 @@
+#!/bin/bash
+# The power-law fits kept beside a cached store (<store>.fits, cli/fit_cache.c)
+# on a copy of the committed mlp sample run: a second build reads them (the
+# report byte-identical, the file untouched) and a tampered value reaches the
+# report (they are used, not only written); other --bootstraps, a touched
+# store or a damaged file fit again, and a fit again gives the first report.
+# usage: fit_cache_test.sh NIOREP REPO
+set -u
+niorep=$(realpath "$1")
+repo=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+section_fails=0
+ok() { [ $fails -eq $section_fails ] && echo "ok: $*"; section_fails=$fails; }
+
+mkdir -p "$tmp/traces"
+cp -r "$repo/datasets/sample/mlp" "$tmp/traces/"
+cd "$tmp" || exit 1
+fits=traces/.niorep/mlp.nio.fits
+build() { # OUT BOOTSTRAPS
+    "$niorep" build traces -o "$1" --bootstraps "$2" 2>build.err || fail "build $1 exit $?: $(cat build.err)"
+}
+
+build r1.html 20
+[ -s "$fits" ] || fail "no $fits after the first build"
+sed -n 2p "$fits" | grep -qx 'bootstraps 20 seed 1' || fail "the key does not name the options: $(sed -n 2p "$fits")"
+[ "$(tail -n 2 "$fits" | wc -l)" -eq 2 ] || fail "not two fit lines"
+cp "$fits" fits.first
+ok "fits kept after the first build"
+
+stamp=$(stat -c %Y.%N "$fits")
+sleep 1
+build r2.html 20
+cmp -s r1.html r2.html || fail "the build with kept fits differs from the first"
+[ "$(stat -c %Y.%N "$fits")" = "$stamp" ] || fail "kept fits were written again"
+ok "kept fits read, report byte-identical"
+
+# the bytes fit's p-value (8th number of the first fit line) set to 0.5
+# with the key intact: the report must show the kept value
+lines=$(wc -l < "$fits")
+awk -v l=$((lines - 1)) 'NR == l { $8 = "0x1p-1" } { print }' fits.first > "$fits"
+build r3.html 20
+cmp -s r1.html r3.html && fail "a kept p-value of 0.5 did not reach the report"
+ok "kept fits are the ones the report shows"
+
+cp fits.first "$fits"
+build r4.html 30
+sed -n 2p "$fits" | grep -qx 'bootstraps 30 seed 1' || fail "other --bootstraps did not fit again"
+build r5.html 20
+cmp -s r1.html r5.html || fail "fitting again after other options differs from the first report"
+cmp -s "$fits" fits.first || fail "fitting again did not write the first fits"
+ok "other options fit again"
+
+touch traces/.niorep/mlp.nio
+build r6.html 20
+cmp -s r1.html r6.html || fail "the report after a touched store differs"
+[ "$(sed -n 3p "$fits")" != "$(sed -n 3p fits.first)" ] || fail "the fits of a touched store were not keyed again"
+ok "a touched store fits again"
+
+for damage in 'truncated' 'garbage'; do
+    if [ $damage = truncated ]; then head -c -20 "$fits" > d && mv d "$fits"; else
+        { sed -n 1,$((lines - 2))p "$fits"; echo 'not a fit'; echo 'x y'; } > d && mv d "$fits"; fi
+    build r7.html 20
+    cmp -s r1.html r7.html || fail "the report after a $damage fits file differs"
+    [ "$(tail -n 2 "$fits" | wc -w)" -eq 20 ] || fail "a $damage fits file was not written again"
+done
+ok "damaged fits files are fitted again"
+
+[ $fails -eq 0 ] || exit 1
