@@ -5,7 +5,6 @@
  * same bits. The key is compared as bytes; anything else reads as no fit. */
 #include "fit_cache.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +65,8 @@ static int parse_fit(const char *line, nr_powerlaw_fit *f, const char **next)
     const char *p = line;
     for (int i = 0; i < FIT_FIELDS; i++) {
         char *end;
-        errno = 0;
-        v[i] = strtod(p, &end);
-        if (end == p || errno == ERANGE || (*end != ' ' && *end != '\n'))
+        v[i] = strtod(p, &end); /* a subnormal (a p-value of 1e-320) is a value like any other */
+        if (end == p || (*end != ' ' && *end != '\n'))
             return 0;
         p = end + 1;
         if (*end == '\n' && i != FIT_FIELDS - 1)
@@ -83,19 +81,41 @@ static int parse_fit(const char *line, nr_powerlaw_fit *f, const char **next)
     return 1;
 }
 
+int nr_fit_cache_parse(const char *text, const char *key, nr_powerlaw_fit fits[NR_PL_COUNT])
+{
+    const size_t n = strlen(key);
+    if (strncmp(text, key, n) != 0)
+        return 0;
+    const char *p = text + n;
+    for (int i = 0; i < NR_PL_COUNT; i++)
+        if (!parse_fit(p, &fits[i], &p))
+            return 0;
+    return *p == '\0';
+}
+
+char *nr_fit_cache_format(const char *key, const nr_powerlaw_fit fits[NR_PL_COUNT])
+{
+    enum { MAX_NUMBER = 32 }; /* "-0x1.fffffffffffffp+1023" and a separator */
+    const size_t cap = strlen(key) + NR_PL_COUNT * FIT_FIELDS * MAX_NUMBER + 1;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    size_t len = (size_t)snprintf(text, cap, "%s", key);
+    for (int i = 0; i < NR_PL_COUNT; i++) {
+        double v[FIT_FIELDS];
+        fit_values(&fits[i], v);
+        for (int k = 0; k < FIT_FIELDS; k++)
+            len += (size_t)snprintf(text + len, cap - len, "%a%c", v[k], k + 1 < FIT_FIELDS ? ' ' : '\n');
+    }
+    return text;
+}
+
 int nr_fit_cache_load(const char *store_path, const nr_model_opts *opts, nr_powerlaw_fit fits[NR_PL_COUNT])
 {
     char *key = fit_key(store_path, opts);
     char *path = path_with(store_path, ".fits");
     char *text = key && path ? nr__rs_read_small_file(path) : NULL;
-    int found = 0;
-    if (text && strncmp(text, key, strlen(key)) == 0) {
-        const char *p = text + strlen(key);
-        found = 1;
-        for (int i = 0; i < NR_PL_COUNT && found; i++)
-            found = parse_fit(p, &fits[i], &p);
-        found = found && *p == '\0';
-    }
+    const int found = text && nr_fit_cache_parse(text, key, fits);
     free(text);
     free(path);
     free(key);
@@ -107,22 +127,13 @@ int nr_fit_cache_save(const char *store_path, const nr_model_opts *opts, const n
     char *key = fit_key(store_path, opts);
     if (!key)
         return 0; /* not a store of the cache */
-    size_t cap = strlen(key) + NR_PL_COUNT * FIT_FIELDS * 32 + 1, len = 0;
-    char *text = malloc(cap);
+    nr_powerlaw_fit fits[NR_PL_COUNT];
+    for (int i = 0; i < NR_PL_COUNT; i++)
+        fits[i] = *nr_model_powerlaw(m, i);
+    char *text = nr_fit_cache_format(key, fits);
     char *path = path_with(store_path, ".fits");
-    int rc = 0;
-    if (!text || !path) {
-        rc = nr_error_set(err, NR_E_NOMEM, "out of memory keeping the fits of %s", store_path);
-    } else {
-        len = (size_t)snprintf(text, cap, "%s", key);
-        for (int i = 0; i < NR_PL_COUNT; i++) {
-            double v[FIT_FIELDS];
-            fit_values(nr_model_powerlaw(m, i), v);
-            for (int k = 0; k < FIT_FIELDS; k++)
-                len += (size_t)snprintf(text + len, cap - len, "%a%c", v[k], k + 1 < FIT_FIELDS ? ' ' : '\n');
-        }
-        rc = nr__rs_write_text_file(path, text, err);
-    }
+    int rc = text && path ? nr__rs_write_text_file(path, text, err)
+                          : nr_error_set(err, NR_E_NOMEM, "out of memory keeping the fits of %s", store_path);
     free(path);
     free(text);
     free(key);

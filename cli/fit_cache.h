@@ -20,4 +20,11 @@ int nr_fit_cache_load(const char *store_path, const nr_model_opts *opts, nr_powe
  * Returns 0 or NR_E_IO / NR_E_NOMEM naming the file. */
 int nr_fit_cache_save(const char *store_path, const nr_model_opts *opts, const nr_model *m, nr_error *err);
 
+/* The text of a fits file: key, then one line per fit. A new string, NULL
+ * when out of memory. */
+char *nr_fit_cache_format(const char *key, const nr_powerlaw_fit fits[NR_PL_COUNT]);
+/* The fits of text when it is key followed by NR_PL_COUNT fit lines, as
+ * nr_fit_cache_format writes them: 1 with fits set, else 0. */
+int nr_fit_cache_parse(const char *text, const char *key, nr_powerlaw_fit fits[NR_PL_COUNT]);
+
 #endif
