@@ -1,4 +1,4 @@
-/* fit_cache: <store>.fits, text: a key of four parts (the format and the
+/* fit_cache: <store>.fits-B-S, text: a key of four parts (the format and the
  * niorep version; the model options the fits depend on; the store file's
  * size and mtime; its fingerprint, the text of <store>.inputs), then one
  * line per fit with its numbers as C99 hex floats, which read back to the
@@ -25,6 +25,17 @@ static char *path_with(const char *store_path, const char *suffix)
     if (p)
         snprintf(p, n, "%s%s", store_path, suffix);
     return p;
+}
+
+/* <store>.fits-B-S for bootstraps B and seed S: the fits of other options
+ * (`compare` models without bootstraps) have a file of their own, so
+ * that `compare` and `build` on the same runs do not replace each
+ * other's. A new string, NULL when out of memory. */
+static char *fits_path(const char *store_path, const nr_model_opts *opts)
+{
+    char suffix[64];
+    snprintf(suffix, sizeof suffix, ".fits-%d-%" PRIu64, opts->bootstraps, opts->seed);
+    return path_with(store_path, suffix);
 }
 
 /* The key of the fits of store_path under opts, a new string; NULL when
@@ -113,7 +124,7 @@ char *nr_fit_cache_format(const char *key, const nr_powerlaw_fit fits[NR_PL_COUN
 int nr_fit_cache_load(const char *store_path, const nr_model_opts *opts, nr_powerlaw_fit fits[NR_PL_COUNT])
 {
     char *key = fit_key(store_path, opts);
-    char *path = path_with(store_path, ".fits");
+    char *path = fits_path(store_path, opts);
     char *text = key && path ? nr__rs_read_small_file(path) : NULL;
     const int found = text && nr_fit_cache_parse(text, key, fits);
     free(text);
@@ -131,7 +142,7 @@ int nr_fit_cache_save(const char *store_path, const nr_model_opts *opts, const n
     for (int i = 0; i < NR_PL_COUNT; i++)
         fits[i] = *nr_model_powerlaw(m, i);
     char *text = nr_fit_cache_format(key, fits);
-    char *path = path_with(store_path, ".fits");
+    char *path = fits_path(store_path, opts);
     int rc = text && path ? nr__rs_write_text_file(path, text, err)
                           : nr_error_set(err, NR_E_NOMEM, "out of memory keeping the fits of %s", store_path);
     free(path);

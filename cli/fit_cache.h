@@ -1,5 +1,5 @@
 /* fit_cache: the power-law fits of a cached store's model, kept beside the
- * store as <store>.fits, so that a build of unchanged runs does not fit
+ * store as <store>.fits-B-S (bootstraps B, seed S), so that a build of unchanged runs does not fit
  * (and bootstrap) again. docs/report.md, "Inputs and the cache". */
 #ifndef NR_CLI_FIT_CACHE_H
 #define NR_CLI_FIT_CACHE_H

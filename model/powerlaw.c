@@ -729,6 +729,8 @@ static void *boot_worker(void *arg)
     pthread_mutex_unlock(&bp->lock);
     if (vuong)
         vuong_vs_lognormal(bp->d, bp->fit->c, bp->fit->alpha, bp->R, bp->R_p);
+    if (bp->bootstraps <= 0)
+        return NULL;
     double *buf = malloc(bp->d->n * sizeof *buf);
     if (!buf) {
         boot_count(bp, -1);

@@ -1,9 +1,10 @@
 #!/bin/bash
-# The power-law fits kept beside a cached store (<store>.fits, cli/fit_cache.c)
+# The power-law fits kept beside a cached store (<store>.fits-B-S, cli/fit_cache.c)
 # on a copy of the committed mlp sample run: a second build reads them (the
 # report byte-identical, the file untouched) and a tampered value reaches the
-# report (they are used, not only written); other --bootstraps, a touched
-# store or a damaged file fit again, and a fit again gives the first report.
+# report (they are used, not only written); other --bootstraps fit and keep
+# a file of their own; a key for other options, a touched store or a damaged
+# file fit again, and a fit again gives the first report.
 # usage: fit_cache_test.sh NIOREP REPO
 set -u
 niorep=$(realpath "$1")
@@ -18,7 +19,7 @@ ok() { [ $fails -eq $section_fails ] && echo "ok: $*"; section_fails=$fails; }
 mkdir -p "$tmp/traces"
 cp -r "$repo/datasets/sample/mlp" "$tmp/traces/"
 cd "$tmp" || exit 1
-fits=traces/.niorep/mlp.nio.fits
+fits=traces/.niorep/mlp.nio.fits-20-1
 build() { # OUT BOOTSTRAPS
     "$niorep" build traces -o "$1" --bootstraps "$2" 2>build.err || fail "build $1 exit $?: $(cat build.err)"
 }
@@ -47,11 +48,21 @@ ok "kept fits are the ones the report shows"
 
 cp fits.first "$fits"
 build r4.html 30
-sed -n 2p "$fits" | grep -qx 'bootstraps 30 seed 1' || fail "other --bootstraps did not fit again"
+sed -n 2p traces/.niorep/mlp.nio.fits-30-1 | grep -qx 'bootstraps 30 seed 1' || fail "other --bootstraps did not fit again"
+cmp -s r1.html r4.html && fail "30 bootstraps gave the report of 20"
+cmp -s "$fits" fits.first || fail "the fits of 20 bootstraps changed with a build of 30"
+stamp=$(stat -c %Y.%N "$fits")
 build r5.html 20
-cmp -s r1.html r5.html || fail "fitting again after other options differs from the first report"
+cmp -s r1.html r5.html || fail "the report of 20 bootstraps after one of 30 differs from the first"
+[ "$(stat -c %Y.%N "$fits")" = "$stamp" ] || fail "the fits of 20 bootstraps were not kept beside those of 30"
+ok "other options fit and keep their own fits"
+
+mv "$fits" fits.moved
+sed '2s/bootstraps 20/bootstraps 30/' fits.moved > "$fits"
+build r5b.html 20
+cmp -s r1.html r5b.html || fail "fits keyed for other options were used"
 cmp -s "$fits" fits.first || fail "fitting again did not write the first fits"
-ok "other options fit again"
+ok "a key for other options fits again"
 
 touch traces/.niorep/mlp.nio
 build r6.html 20
