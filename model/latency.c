@@ -463,6 +463,7 @@ int nr__quantiles_filtered(nr_model *m, const nr_store *s, const nr__filter *f,
                           NR__COL(NR_EV_PHASE_ID);
     int rc = nr__reader_open(&src.r, s, cols, err);
     if (rc == 0 && src.r.t) {
+        nr__ahead_start(&src.r, m->opts.threads);
         src.ngroups = nr_store_table_rowgroups(src.r.t);
         const nr_value_source vs = {.ctx = &src, .rewind = fs_rewind, .next = fs_next};
         nr__pid_cache_reset(m);

@@ -46,6 +46,7 @@ int nr__reader_open(nr__reader *r, const nr_store *s, uint32_t want, nr_error *e
 
 void nr__reader_close(nr__reader *r)
 {
+    nr__ahead_stop(r);
     for (int c = 0; c < NR_EV_COL_COUNT; c++)
         nr_col_chunk_fini(&r->ch[c]);
     free(r->defaults);
@@ -75,9 +76,31 @@ static void fill_default(nr__reader *r, int c, size_t n)
     r->i64[c] = col;
 }
 
+int nr__reader_decode(const nr__reader *r, size_t rg, nr_col_chunk ch[NR_EV_COL_COUNT], nr_error *err)
+{
+    const size_t n = (size_t)nr_store_rowgroup_rows(r->t, rg);
+    for (int c = 0; c < NR_EV_COL_COUNT; c++) {
+        if (!(r->want & NR__COL(c)) || r->col[c] < 0)
+            continue;
+        NR_TRY(nr_store_read_chunk(r->t, (size_t)r->col[c], rg, &ch[c], err));
+        if (ch[c].n != n)
+            return nr_error_set(err, NR_E_FORMAT,
+                                "table events: row group %zu column %s has %zu values, expected %zu",
+                                rg, nr_events_table.cols[c].name, ch[c].n, n);
+    }
+    return 0;
+}
+
 int nr__reader_load(nr__reader *r, size_t rg, size_t *nrows, nr_error *err)
 {
     const size_t n = (size_t)nr_store_rowgroup_rows(r->t, rg);
+    int taken = r->ahead ? nr__ahead_take(r, rg, err) : 0;
+    if (taken < 0)
+        return taken;
+    if (!taken)
+        NR_TRY(nr__reader_decode(r, rg, r->ch, err));
+    if (r->ahead && rg + 1 < nr_store_table_rowgroups(r->t))
+        nr__ahead_ask(r, rg + 1);
     for (int c = 0; c < NR_EV_COL_COUNT; c++) {
         r->i64[c] = NULL;
         r->str[c] = NULL;
@@ -90,11 +113,6 @@ int nr__reader_load(nr__reader *r, size_t rg, size_t *nrows, nr_error *err)
             fill_default(r, c, n);
             continue;
         }
-        NR_TRY(nr_store_read_chunk(r->t, (size_t)r->col[c], rg, &r->ch[c], err));
-        if (r->ch[c].n != n)
-            return nr_error_set(err, NR_E_FORMAT,
-                                "table events: row group %zu column %s has %zu values, expected %zu",
-                                rg, nr_events_table.cols[c].name, r->ch[c].n, n);
         r->i64[c] = r->ch[c].i64;
         r->str[c] = r->ch[c].str;
     }
@@ -255,6 +273,7 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
         nr__reader_close(&r);
         return rc;
     }
+    nr__ahead_start(&r, m->opts.threads);
     nr__pid_cache_reset(m);
     const size_t ngroups = nr_store_table_rowgroups(r.t);
     for (size_t rg = 0; rg < ngroups && rc >= 0; rg++) {
