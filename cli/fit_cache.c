@@ -121,32 +121,39 @@ char *nr_fit_cache_format(const char *key, const nr_powerlaw_fit fits[NR_PL_COUN
     return text;
 }
 
-int nr_fit_cache_load(const char *store_path, const nr_model_opts *opts, nr_powerlaw_fit fits[NR_PL_COUNT])
+int nr_fit_cache_entry_open(nr_fit_cache_entry *e, const char *store_path, const nr_model_opts *opts)
 {
-    char *key = fit_key(store_path, opts);
-    char *path = fits_path(store_path, opts);
-    char *text = key && path ? nr__rs_read_small_file(path) : NULL;
-    const int found = text && nr_fit_cache_parse(text, key, fits);
+    e->key = fit_key(store_path, opts);
+    e->path = e->key ? fits_path(store_path, opts) : NULL;
+    if (e->path)
+        return 1;
+    nr_fit_cache_entry_close(e);
+    return 0;
+}
+
+void nr_fit_cache_entry_close(nr_fit_cache_entry *e)
+{
+    free(e->key);
+    free(e->path);
+    e->key = e->path = NULL;
+}
+
+int nr_fit_cache_load(const nr_fit_cache_entry *e, nr_powerlaw_fit fits[NR_PL_COUNT])
+{
+    char *text = nr__rs_read_small_file(e->path);
+    const int found = text && nr_fit_cache_parse(text, e->key, fits);
     free(text);
-    free(path);
-    free(key);
     return found;
 }
 
-int nr_fit_cache_save(const char *store_path, const nr_model_opts *opts, const nr_model *m, nr_error *err)
+int nr_fit_cache_save(const nr_fit_cache_entry *e, const nr_model *m, nr_error *err)
 {
-    char *key = fit_key(store_path, opts);
-    if (!key)
-        return 0; /* not a store of the cache */
     nr_powerlaw_fit fits[NR_PL_COUNT];
     for (int i = 0; i < NR_PL_COUNT; i++)
         fits[i] = *nr_model_powerlaw(m, i);
-    char *text = nr_fit_cache_format(key, fits);
-    char *path = fits_path(store_path, opts);
-    int rc = text && path ? nr__rs_write_text_file(path, text, err)
-                          : nr_error_set(err, NR_E_NOMEM, "out of memory keeping the fits of %s", store_path);
-    free(path);
+    char *text = nr_fit_cache_format(e->key, fits);
+    int rc = text ? nr__rs_write_text_file(e->path, text, err)
+                  : nr_error_set(err, NR_E_NOMEM, "out of memory keeping the fits in %s", e->path);
     free(text);
-    free(key);
     return rc;
 }

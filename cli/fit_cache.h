@@ -7,18 +7,27 @@
 #include "nr_error.h"
 #include "nr_model.h"
 
-/* The fits kept for the store at store_path and the model options opts
- * (resolved: nr_model_resolve_opts): 1 with fits[NR_PL_COUNT] set, or 0
- * when none are kept, or they were kept for other options, another
- * niorep version or another store (the store's size and mtime and its
- * fingerprint <store>.inputs are part of the key: a store niorep did not
- * cache, without a fingerprint, has no kept fits). */
-int nr_fit_cache_load(const char *store_path, const nr_model_opts *opts, nr_powerlaw_fit fits[NR_PL_COUNT]);
+/* The key and the file of a cached store's fits under some options. */
+typedef struct nr_fit_cache_entry {
+    char *key;  /* the file's first lines, compared as bytes */
+    char *path; /* <store>.fits-B-S */
+} nr_fit_cache_entry;
 
-/* Keeps the fits of model m, computed from the store at store_path with
- * the resolved options opts. Does nothing for a store without a fingerprint.
+/* The entry of the store at store_path under the model options opts
+ * (resolved: nr_model_resolve_opts), its key read once (the niorep
+ * version, the options, the store's size and mtime and its fingerprint
+ * <store>.inputs): 1, or 0 when the store has no fingerprint (a store
+ * niorep did not cache keeps no fits) or out of memory. */
+int nr_fit_cache_entry_open(nr_fit_cache_entry *e, const char *store_path, const nr_model_opts *opts);
+void nr_fit_cache_entry_close(nr_fit_cache_entry *e);
+
+/* The fits kept for e: 1 with fits[NR_PL_COUNT] set, or 0 when none are
+ * kept or they were kept under another key. */
+int nr_fit_cache_load(const nr_fit_cache_entry *e, nr_powerlaw_fit fits[NR_PL_COUNT]);
+
+/* Keeps the fits of model m, computed from e's store under e's options.
  * Returns 0 or NR_E_IO / NR_E_NOMEM naming the file. */
-int nr_fit_cache_save(const char *store_path, const nr_model_opts *opts, const nr_model *m, nr_error *err);
+int nr_fit_cache_save(const nr_fit_cache_entry *e, const nr_model *m, nr_error *err);
 
 /* The text of a fits file: key, then one line per fit. A new string, NULL
  * when out of memory. */

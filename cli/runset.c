@@ -442,11 +442,17 @@ static void load_progress(load_pool *lp, const nr_run *r, const char *what)
 static int model_run(nr_run *r, const nr_model_opts *opts, nr_error *err)
 {
     nr_model_opts o = nr_model_resolve_opts(opts);
+    nr_fit_cache_entry e;
+    const int cached = !r->temporary && nr_fit_cache_entry_open(&e, r->store_path, &o);
     nr_powerlaw_fit known[NR_PL_COUNT];
-    const int kept = !r->temporary && nr_fit_cache_load(r->store_path, &o, known);
+    const int kept = cached && nr_fit_cache_load(&e, known);
     o.known_pl = kept ? known : NULL;
-    NR_TRY(nr_model_compute(r->store, &o, &r->model, err));
-    return kept || r->temporary ? 0 : nr_fit_cache_save(r->store_path, &o, r->model, err);
+    int rc = nr_model_compute(r->store, &o, &r->model, err);
+    if (rc == 0 && cached && !kept)
+        rc = nr_fit_cache_save(&e, r->model, err);
+    if (cached)
+        nr_fit_cache_entry_close(&e);
+    return rc;
 }
 
 /* LOAD_OPEN ingests (when needed) and opens run i, LOAD_MODEL models it;
