@@ -212,8 +212,8 @@ static int make_spare_block(nr_par_write *w)
  * which leaves their bytes as they are, so the pass may be filling the
  * block meanwhile): the pass's first row group then takes fewer first
  * touches on its own time, as the spare block's do (make_spare_block).
- * About 8 MB of fresh pages at 2.7-2.9 ms per MB on this VM when the
- * host has taken the memory back (bench/first_touch.c). 1 when it did.
+ * About 8 MB of fresh pages at 2.65-3.27 ms per MB on this VM when the
+ * host has taken the memory back (bench/first_touch.c, session 27). 1 when it did.
  * Any thread; takes w's lock. */
 static int populate_first_block(nr_par_write *w)
 {

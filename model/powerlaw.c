@@ -752,13 +752,15 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
     boot_pool bp = {.d = d, .fit = fit, .min_tail = min_tail, .bootstraps = bootstraps,
                     .vuong_pending = 1, .R = R, .R_p = R_p};
     disc_sampler *ds = d->discrete && bootstraps > 0 ? malloc(sizeof *ds) : NULL;
-    bp.rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!bp.rng || (d->discrete && bootstraps > 0 && !ds)) {
+    bp.rng = bootstraps > 0 ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
+    if (bootstraps > 0 && (!bp.rng || (d->discrete && !ds))) {
         free(ds);
-        gsl_rng_free(bp.rng);
+        if (bp.rng)
+            gsl_rng_free(bp.rng);
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
     }
-    gsl_rng_set(bp.rng, (unsigned long)seed);
+    if (bp.rng)
+        gsl_rng_set(bp.rng, (unsigned long)seed);
     if (ds)
         disc_sampler_init(ds, fit->alpha, d->u[fit->c]);
     bp.ds = ds;
@@ -775,7 +777,8 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
         pthread_join(helper[t], NULL);
     pthread_mutex_destroy(&bp.lock);
     free(ds);
-    gsl_rng_free(bp.rng);
+    if (bp.rng)
+        gsl_rng_free(bp.rng);
     if (bp.out_of_memory)
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
     if (bootstraps > 0)
