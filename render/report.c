@@ -11,7 +11,6 @@
 #include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
 
-#include "nr_outfile.h"
 #include "nr_templates.h"
 #include "report_internal.h"
 
@@ -114,6 +113,7 @@ int nr_report_create(const char *html, size_t html_len, const char *css, size_t 
     }
     memcpy(r->css, css, css_len);
     r->css[css_len] = '\0';
+    r->spool = (nr_spool)NR_SPOOL_INIT;
     r->doc = htmlReadMemory(html, (int)html_len, "report.html", "UTF-8",
                             HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
     if (!r->doc) {
@@ -173,6 +173,8 @@ void nr_report_destroy(nr_report *r)
     if (r->doc)
         xmlFreeDoc(r->doc);
     free(r->css);
+    nr_spool_close(&r->spool);
+    free(r->fig_at);
     free(r);
 }
 
@@ -281,9 +283,9 @@ static void prune(nr_report *r)
     }
 }
 
-int nr_report_serialize(nr_report *r, char **buf, size_t *len, nr_error *err)
+int nr__report_dump(nr_report *r, char **doc, size_t *len, nr_error *err)
 {
-    *buf = NULL;
+    *doc = NULL;
     *len = 0;
     prune(r);
     /* CSS goes in as one text node; the HTML serialiser writes <style> content raw. */
@@ -300,32 +302,7 @@ int nr_report_serialize(nr_report *r, char **buf, size_t *len, nr_error *err)
         xmlFree(mem);
         return nr_error_set(err, NR_E_NOMEM, "report: could not serialise the document");
     }
-    char *copy = malloc((size_t)n + 1);
-    if (!copy) {
-        xmlFree(mem);
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    }
-    memcpy(copy, mem, (size_t)n);
-    copy[n] = '\0';
-    xmlFree(mem);
-    *buf = copy;
+    *doc = (char *)mem;
     *len = (size_t)n;
     return 0;
-}
-
-int nr_report_write(nr_report *r, const char *path, nr_error *err)
-{
-    char *buf;
-    size_t len;
-    NR_TRY(nr_report_serialize(r, &buf, &len, err));
-    nr_outfile f = {.fd = -1};
-    int rc = nr_outfile_open(&f, path, err);
-    if (rc == 0)
-        rc = nr_outfile_write(&f, buf, len, err);
-    if (rc == 0)
-        rc = nr_outfile_commit(&f, err);
-    else
-        nr_outfile_abort(&f);
-    free(buf);
-    return rc;
 }

@@ -6,7 +6,13 @@
 
 #include <libxml/tree.h>
 
+#include "nr_spool.h"
 #include "report.h"
+
+/* Where an imported figure's serialised bytes lie in the report's spool. */
+typedef struct nr__report_fig {
+    uint64_t off, len;
+} nr__report_fig;
 
 struct nr_report {
     xmlDoc *doc;
@@ -15,6 +21,9 @@ struct nr_report {
     char *css;                         /* owned, NUL-terminated */
     size_t nruns;
     unsigned figures;                  /* figures imported so far: id prefix counter */
+    nr_spool spool;                    /* the imported figures, serialised (report_out.c) */
+    nr__report_fig *fig_at;            /* figure N at fig_at[N - 1] */
+    size_t nfig_at, cap_fig_at;
     nr_report_table **tables;          /* owned */
     size_t ntables, cap_tables;
     char **ids;                        /* run anchors given so far, owned */
@@ -40,5 +49,14 @@ xmlNode *nr__report_child(xmlNode *parent, const char *name, const char *cls);
 /* Run anchor bookkeeping. */
 int nr__report_find_id(const nr_report *r, const char *id);
 void nr__report_remember_id(nr_report *r, const char *id);
+
+/* Serialises svg (a node of r's document) into r's spool as figure number
+ * (1, 2, ...), with the bytes the document's serialiser would give it. */
+int nr__report_spool_figure(nr_report *r, xmlNode *svg, unsigned number, nr_error *err);
+/* The comment that stands for figure number in the document (NULL: out of memory). */
+xmlNode *nr__report_figure_mark(nr_report *r, unsigned number);
+/* The document, pruned and with its CSS, serialised with its figure marks:
+ * *doc (xmlFree) of *len bytes. */
+int nr__report_dump(nr_report *r, char **doc, size_t *len, nr_error *err);
 
 #endif

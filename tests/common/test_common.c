@@ -13,6 +13,7 @@
 #include "nr_error.h"
 #include "nr_mem.h"
 #include "nr_outfile.h"
+#include "nr_spool.h"
 #include "nr_strtab.h"
 
 static void varint_round_trip(void **state)
@@ -178,6 +179,59 @@ static void outfile_commit_and_abort(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent-dir/x"));
 }
 
+/* Runs fn with TMPDIR set to dir (NULL: unset), then restores it. */
+static int with_tmpdir(const char *dir, int (*fn)(nr_spool *, nr_error *), nr_spool *s, nr_error *err)
+{
+    const char *old = getenv("TMPDIR");
+    char *saved = old ? strdup(old) : NULL;
+    if (dir)
+        setenv("TMPDIR", dir, 1);
+    else
+        unsetenv("TMPDIR");
+    int rc = fn(s, err);
+    if (saved)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved);
+    return rc;
+}
+
+static int append_abc(nr_spool *s, nr_error *err) { return nr_spool_append(s, "abc", 3, err); }
+
+static void spool_appends_reads_and_leaves_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nr_spool_test_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    nr_error err;
+    nr_error_clear(&err);
+    nr_spool s = NR_SPOOL_INIT;
+    assert_int_equal(with_tmpdir(dir, append_abc, &s, &err), 0);
+    static char big[300000];
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (char)(i * 7 + 1);
+    assert_int_equal(nr_spool_append(&s, big, sizeof big, &err), 0);
+    assert_int_equal(s.size, 3 + sizeof big);
+    char got[8] = {0};
+    assert_int_equal(nr_spool_read(&s, 0, got, 3, &err), 0);
+    assert_string_equal(got, "abc");
+    static char back[sizeof big];
+    assert_int_equal(nr_spool_read(&s, 3, back, sizeof back, &err), 0);
+    assert_memory_equal(back, big, sizeof big);
+    assert_int_equal(nr_spool_read(&s, 3, back, sizeof back + 1, &err), NR_E_INPUT); /* past the end */
+    assert_int_equal(rmdir(dir), 0); /* nothing named in the folder while the spool is open */
+    nr_spool_close(&s);
+    nr_spool_close(&s); /* twice: nothing */
+
+    /* a TMPDIR where no file can be made: /tmp instead */
+    nr_spool t = NR_SPOOL_INIT;
+    assert_int_equal(with_tmpdir("/nonexistent-dir", append_abc, &t, &err), 0);
+    assert_int_equal(nr_spool_read(&t, 1, got, 2, &err), 0);
+    assert_memory_equal(got, "bc", 2);
+    nr_spool_close(&t);
+}
+
 static void error_table_maps_exit_status(void **state)
 {
     assert_int_equal(nr_error_exit_status(NR_OK), 0);
@@ -196,6 +250,7 @@ int main(void)
         cmocka_unit_test(strtab_push_then_intern),
         cmocka_unit_test(dense_blocks_and_the_huge_page_rule),
         cmocka_unit_test(outfile_commit_and_abort),
+        cmocka_unit_test(spool_appends_reads_and_leaves_nothing),
         cmocka_unit_test(error_table_maps_exit_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -278,6 +278,76 @@ static void test_template_marks_required(void **state)
     assert_non_null(strstr(err.msg, "overview"));
 }
 
+/* A figure's bytes in the output: those the whole document's serialiser
+ * wrote before figures were spooled (the known answer below is that code's
+ * output, commit ab498da), non-ASCII caption included. */
+static const char figure_svg[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"10pt\" "
+    "height=\"8pt\" viewBox=\"0 0 10 8\"><defs><clipPath id=\"c\"><rect x=\"0\" y=\"0\" width=\"5\" height=\"5\"/>"
+    "</clipPath></defs><g clip-path=\"url(#c)\"><path d=\"M 0 0 L 1 1 \" style=\"stroke:#000\"/>"
+    "<use xlink:href=\"#c\" x=\"1\"/><text>a&lt;b &#956;s</text></g></svg>";
+
+static char *figure_report(const char *caption, const char *tmpl, size_t tmpl_len, int *rc)
+{
+    nr_report *r;
+    nr_error err;
+    if (tmpl)
+        assert_int_equal(nr_report_create(tmpl, tmpl_len, "", 0, &r, &err), 0);
+    else
+        assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_block *run = nr_report_add_run(r, "one", NULL);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", caption,
+                                          figure_svg, strlen(figure_svg), &err), 0);
+    char *html = NULL;
+    size_t len = 0;
+    *rc = nr_report_serialize(r, &html, &len, &err);
+    if (*rc == 0)
+        assert_int_equal(strlen(html), len);
+    else
+        assert_non_null(strstr(err.msg, "figure 7"));
+    nr_report_destroy(r);
+    return html;
+}
+
+static void test_figure_bytes(void **state)
+{
+    (void)state;
+    static const char want[] =
+        "<figure data-nr-figure=\"fig1\"><svg width=\"10pt\" height=\"8pt\" viewBox=\"0 0 10 8\" role=\"img\" "
+        "aria-label=\"lat&eacute;ncy &mu;s\"><defs><clipPath id=\"f%d-fig1-c\"><rect x=\"0\" y=\"0\" width=\"5\" "
+        "height=\"5\"></rect></clipPath></defs><g clip-path=\"url(#f%d-fig1-c)\"><path d=\"M 0 0 L 1 1 \" "
+        "style=\"stroke:#000\"></path><use href=\"#f%d-fig1-c\" x=\"1\"></use><text>a&lt;b &mu;s</text></g></svg>"
+        "<figcaption>lat&eacute;ncy &mu;s</figcaption></figure>";
+    int rc;
+    char *html = figure_report("lat\xc3\xa9ncy \xce\xbcs", NULL, 0, &rc);
+    assert_int_equal(rc, 0);
+    const char *at = html;
+    for (int n = 1; n <= 2; n++) {
+        char expect[sizeof want + 16];
+        snprintf(expect, sizeof expect, want, n, n, n);
+        const char *fig = strstr(at, "<figure");
+        assert_non_null(fig);
+        assert_memory_equal(fig, expect, strlen(expect));
+        at = fig + strlen(expect);
+    }
+    assert_null(strstr(html, "nr-figure:"));   /* every mark replaced */
+    free(html);
+
+    /* a template comment that reads as the mark of a figure never imported */
+    static const char tmpl[] = "<!DOCTYPE html><html><head><style data-nr=\"css\"></style></head><body>"
+                               "<p><!--nr-figure:7--></p><section data-nr=\"overview\"></section>"
+                               "<main data-nr=\"runs\"><article data-nr=\"run-template\">"
+                               "<section data-nr=\"run-facts\"></section><section data-nr=\"phases\"></section>"
+                               "<section data-nr=\"concentration\"></section><section data-nr=\"latency\"></section>"
+                               "<section data-nr=\"timeline\"></section><section data-nr=\"access\"></section>"
+                               "<section data-nr=\"findings\"></section></article></main></body></html>";
+    html = figure_report("x", tmpl, strlen(tmpl), &rc);
+    assert_int_equal(rc, NR_E_INPUT);
+    assert_null(html);
+}
+
 /* A mark inside a mark whose children the engine replaces (found by fuzzing:
  * the subtitle element was freed by set_title, then written). */
 static void test_template_nested_marks_refused(void **state)
@@ -482,6 +552,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_text_clean),
         cmocka_unit_test(test_golden_report),
+        cmocka_unit_test(test_figure_bytes),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     /* Release cairo's and fontconfig's caches so that LeakSanitizer sees only our leaks. */

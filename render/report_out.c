@@ -1,0 +1,192 @@
+/* report_out: the figures kept out of the document and the report's output.
+ * An imported figure is serialised at once, as the whole document's
+ * serialiser would write it, into a spool file (nr_spool), and the document
+ * keeps a comment <!--nr-figure:N--> in its place; the output is the
+ * document's serialisation with each such comment replaced by figure N's
+ * bytes. So a report's memory holds its text and tables, not the trees of
+ * its figures (4-5 MB a run in `niorep build`, docs/report.md), and the
+ * bytes written are those the whole tree would give. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/HTMLtree.h>
+#include <libxml/encoding.h>
+#include <libxml/xmlIO.h>
+
+#include "nr_mem.h"
+#include "nr_outfile.h"
+#include "report_internal.h"
+
+#define FIG_MARK "nr-figure:"
+#define FIG_MARK_OPEN "<!--" FIG_MARK
+#define FIG_MARK_CLOSE "-->"
+enum { COPY_BYTES = 1 << 20 }; /* a figure is copied out of the spool in pieces of this size */
+
+/* The encoder htmlDocDumpMemoryFormat picks for doc (libxml2 2.9), so that
+ * a node serialised on its own has the bytes it has in the document: none
+ * for a UTF-8 meta charset, the named one for another, else "HTML". */
+static xmlCharEncodingHandlerPtr dump_encoder(xmlDoc *doc)
+{
+    const xmlChar *enc = htmlGetMetaEncoding(doc);
+    if (enc)
+        return xmlParseCharEncoding((const char *)enc) == XML_CHAR_ENCODING_UTF8
+                   ? NULL
+                   : xmlFindCharEncodingHandler((const char *)enc);
+    xmlCharEncodingHandlerPtr h = xmlFindCharEncodingHandler("HTML");
+    return h ? h : xmlFindCharEncodingHandler("ascii");
+}
+
+typedef struct spool_sink {
+    nr_spool *spool;
+    nr_error *err;
+    int failed;
+} spool_sink;
+
+static int spool_write(void *ctx, const char *buf, int len)
+{
+    spool_sink *s = ctx;
+    if (len < 0 || nr_spool_append(s->spool, buf, (size_t)len, s->err) < 0) {
+        s->failed = 1;
+        return -1;
+    }
+    return len;
+}
+
+int nr__report_spool_figure(nr_report *r, xmlNode *svg, unsigned number, nr_error *err)
+{
+    if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    const uint64_t start = r->spool.size;
+    spool_sink sink = {&r->spool, err, 0};
+    xmlOutputBufferPtr out = xmlOutputBufferCreateIO(spool_write, NULL, &sink, dump_encoder(r->doc));
+    if (!out)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    htmlNodeDumpFormatOutput(out, r->doc, svg, NULL, 0);
+    const int closed = xmlOutputBufferClose(out); /* flushes the rest */
+    if (sink.failed)
+        return err->code;
+    if (closed < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: could not serialise figure %u", number);
+    while (r->nfig_at < number)
+        r->fig_at[r->nfig_at++] = (nr__report_fig){0, 0};
+    r->fig_at[number - 1] = (nr__report_fig){start, r->spool.size - start};
+    return 0;
+}
+
+xmlNode *nr__report_figure_mark(nr_report *r, unsigned number)
+{
+    char mark[32];
+    snprintf(mark, sizeof mark, FIG_MARK "%u", number);
+    return xmlNewDocComment(r->doc, BAD_CAST mark);
+}
+
+typedef int (*out_fn)(void *ctx, const void *p, size_t n, nr_error *err);
+
+/* Figure number's bytes from the spool to out. */
+static int put_figure(const nr_report *r, unsigned long number, out_fn out, void *ctx, char **copy,
+                      nr_error *err)
+{
+    if (number == 0 || number > r->nfig_at || r->fig_at[number - 1].len == 0)
+        return nr_error_set(err, NR_E_INPUT, "report: the document names figure %lu, which was not imported",
+                            number);
+    const nr__report_fig f = r->fig_at[number - 1];
+    if (!*copy && !(*copy = malloc(COPY_BYTES)))
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    for (uint64_t done = 0; done < f.len;) {
+        const size_t n = f.len - done < COPY_BYTES ? (size_t)(f.len - done) : COPY_BYTES;
+        NR_TRY(nr_spool_read(&r->spool, f.off + done, *copy, n, err));
+        NR_TRY(out(ctx, *copy, n, err));
+        done += n;
+    }
+    return 0;
+}
+
+/* The document's serialisation doc[0..n) to out, each figure mark replaced
+ * by its figure. */
+static int splice(const nr_report *r, const char *doc, size_t n, out_fn out, void *ctx, nr_error *err)
+{
+    static const char open[] = FIG_MARK_OPEN, close[] = FIG_MARK_CLOSE;
+    char *copy = NULL;
+    int rc = 0;
+    const char *p = doc, *end = doc + n;
+    while (rc == 0 && p < end) {
+        const char *m = memmem(p, (size_t)(end - p), open, sizeof open - 1);
+        if (!m) {
+            rc = out(ctx, p, (size_t)(end - p), err);
+            break;
+        }
+        rc = out(ctx, p, (size_t)(m - p), err);
+        const char *digits = m + sizeof open - 1, *q = digits;
+        unsigned long number = 0;
+        while (q < end && q - digits < 9 && *q >= '0' && *q <= '9')
+            number = number * 10 + (unsigned long)(*q++ - '0');
+        if (rc == 0 && (q == digits || (size_t)(end - q) < sizeof close - 1 || memcmp(q, close, sizeof close - 1)))
+            rc = nr_error_set(err, NR_E_INPUT, "report: a figure mark without its number at byte %zu",
+                              (size_t)(m - doc));
+        if (rc == 0)
+            rc = put_figure(r, number, out, ctx, &copy, err);
+        p = q + sizeof close - 1;
+    }
+    free(copy);
+    return rc;
+}
+
+typedef struct mem_out {
+    char *buf;
+    size_t len, cap;
+} mem_out;
+
+static int to_memory(void *ctx, const void *p, size_t n, nr_error *err)
+{
+    mem_out *m = ctx;
+    if (NR_GROW(m->buf, m->cap, m->len + n + 1) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    memcpy(m->buf + m->len, p, n);
+    m->len += n;
+    m->buf[m->len] = '\0';
+    return 0;
+}
+
+static int to_file(void *ctx, const void *p, size_t n, nr_error *err)
+{
+    return nr_outfile_write(ctx, p, n, err);
+}
+
+int nr_report_serialize(nr_report *r, char **buf, size_t *len, nr_error *err)
+{
+    *buf = NULL;
+    *len = 0;
+    char *doc;
+    size_t n;
+    NR_TRY(nr__report_dump(r, &doc, &n, err));
+    mem_out m = {0};
+    int rc = splice(r, doc, n, to_memory, &m, err);
+    if (rc == 0 && !m.buf)
+        rc = to_memory(&m, "", 0, err);
+    xmlFree(doc);
+    if (rc < 0) {
+        free(m.buf);
+        return rc;
+    }
+    *buf = m.buf;
+    *len = m.len;
+    return 0;
+}
+
+int nr_report_write(nr_report *r, const char *path, nr_error *err)
+{
+    char *doc;
+    size_t n;
+    NR_TRY(nr__report_dump(r, &doc, &n, err));
+    nr_outfile f = {.fd = -1};
+    int rc = nr_outfile_open(&f, path, err);
+    if (rc == 0)
+        rc = splice(r, doc, n, to_file, &f, err);
+    if (rc == 0)
+        rc = nr_outfile_commit(&f, err);
+    else
+        nr_outfile_abort(&f);
+    xmlFree(doc);
+    return rc;
+}
