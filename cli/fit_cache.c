@@ -18,15 +18,6 @@
 
 enum { FIT_FIELDS = 10 };
 
-static char *path_with(const char *store_path, const char *suffix)
-{
-    size_t n = strlen(store_path) + strlen(suffix) + 1;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s%s", store_path, suffix);
-    return p;
-}
-
 /* <store>.fits-B-S for bootstraps B and seed S: the fits of other options
  * (`compare` models without bootstraps) have a file of their own, so
  * that `compare` and `build` on the same runs do not replace each
@@ -35,14 +26,14 @@ static char *fits_path(const char *store_path, const nr_model_opts *opts)
 {
     char suffix[64];
     snprintf(suffix, sizeof suffix, ".fits-%d-%" PRIu64, opts->bootstraps, opts->seed);
-    return path_with(store_path, suffix);
+    return nr__rs_path_with(store_path, suffix);
 }
 
 /* The key of the fits of store_path under opts, a new string; NULL when
  * the store has no fingerprint (or out of memory). */
 static char *fit_key(const char *store_path, const nr_model_opts *opts)
 {
-    char *inputs_path = path_with(store_path, ".inputs");
+    char *inputs_path = nr__rs_path_with(store_path, ".inputs");
     char *inputs = inputs_path ? nr__rs_read_small_file(inputs_path) : NULL;
     free(inputs_path);
     struct stat st;

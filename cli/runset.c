@@ -37,6 +37,15 @@ char *nr__rs_join(const char *dir, const char *name)
     return p;
 }
 
+char *nr__rs_path_with(const char *path, const char *suffix)
+{
+    size_t n = strlen(path) + strlen(suffix) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s", path, suffix);
+    return p;
+}
+
 /* The last path component of path without trailing slashes (new string). */
 char *nr__rs_base_name(const char *path)
 {
@@ -385,13 +394,11 @@ static int ingest_run(nr_run *r, int jobs, nr_error *err)
     char *fp = fingerprint(r->input_path, err);
     if (!fp)
         return err->code ? err->code : NR_E_NOMEM;
-    size_t n = strlen(r->store_path) + 8;
-    char *fp_path = malloc(n);
+    char *fp_path = nr__rs_path_with(r->store_path, ".inputs");
     if (!fp_path) {
         free(fp);
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
     }
-    snprintf(fp_path, n, "%s.inputs", r->store_path);
     int rc = 0;
     char *old = r->temporary ? NULL : nr__rs_read_small_file(fp_path);
     struct stat st;

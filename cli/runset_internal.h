@@ -9,6 +9,8 @@
 char *nr__rs_join(const char *dir, const char *name);
 char *nr__rs_base_name(const char *path);
 char *nr__rs_dir_name(const char *path);
+/* path followed by suffix (a store's companion files: ".inputs", ".fits-..."). */
+char *nr__rs_path_with(const char *path, const char *suffix);
 /* The whole file as a new string, NULL when unreadable. */
 char *nr__rs_read_small_file(const char *path);
 /* Writes text to path atomically. */
