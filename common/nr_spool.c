@@ -36,18 +36,24 @@ static int open_unlinked(const char *dir)
  * in /tmp. */
 static int open_spool(nr_spool *s, nr_error *err)
 {
-    const char *tmpdir = getenv("TMPDIR");
+    const char *tmpdir = getenv("TMPDIR"), *dir = "/tmp";
+    int e = 0;
     if (tmpdir && *tmpdir) {
         if ((s->fd = open_unlinked(tmpdir)) >= 0)
-            return 0;
-        const int e = errno;
-        if ((s->fd = open_unlinked("/tmp")) >= 0)
-            return 0;
-        return nr_error_errno(err, NR_E_IO, e, "cannot create a temporary file in TMPDIR (%s) nor in /tmp",
-                              tmpdir);
+            dir = tmpdir;
+        e = errno;
     }
-    if ((s->fd = open_unlinked("/tmp")) < 0)
+    if (s->fd < 0 && (s->fd = open_unlinked("/tmp")) < 0) {
+        if (tmpdir && *tmpdir)
+            return nr_error_errno(err, NR_E_IO, e, "cannot create a temporary file in TMPDIR (%s) nor in /tmp",
+                                  tmpdir);
         return nr_error_errno(err, NR_E_IO, errno, "cannot create a temporary file in /tmp (set TMPDIR)");
+    }
+    if (!(s->dir = strdup(dir))) {
+        close(s->fd);
+        s->fd = -1;
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
     return 0;
 }
 
@@ -62,7 +68,8 @@ int nr_spool_append(nr_spool *s, const void *p, size_t n, nr_error *err)
             continue;
         if (w <= 0)
             return nr_error_errno(err, NR_E_IO, w < 0 ? errno : ENOSPC,
-                                  "cannot write %zu bytes to a temporary file (TMPDIR, else /tmp)", n);
+                                  "cannot write %zu bytes to a temporary file in %s (TMPDIR names the folder)", n,
+                                  s->dir);
         c += w;
         n -= (size_t)w;
         s->size += (uint64_t)w;
@@ -81,8 +88,8 @@ int nr_spool_read(const nr_spool *s, uint64_t off, void *p, size_t n, nr_error *
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
-            return nr_error_errno(err, NR_E_IO, r < 0 ? errno : EIO,
-                                  "cannot read back a temporary file (TMPDIR, else /tmp)");
+            return nr_error_errno(err, NR_E_IO, r < 0 ? errno : EIO, "cannot read back a temporary file in %s",
+                                  s->dir ? s->dir : "TMPDIR");
         c += r;
         n -= (size_t)r;
         off += (uint64_t)r;
@@ -94,6 +101,6 @@ void nr_spool_close(nr_spool *s)
 {
     if (s->fd >= 0)
         close(s->fd);
-    s->fd = -1;
-    s->size = 0;
+    free(s->dir);
+    *s = (nr_spool)NR_SPOOL_INIT;
 }

@@ -13,9 +13,10 @@
 typedef struct nr_spool {
     int fd;        /* -1 until the first append */
     uint64_t size; /* bytes appended */
+    char *dir;     /* the folder of the file, for messages (owned) */
 } nr_spool;
 
-#define NR_SPOOL_INIT {.fd = -1, .size = 0}
+#define NR_SPOOL_INIT {.fd = -1, .size = 0, .dir = NULL}
 
 /* Appends n bytes (creating the file on the first call); NR_E_IO naming the
  * folders tried. */

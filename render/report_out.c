@@ -43,13 +43,14 @@ typedef struct spool_sink {
     int failed;
 } spool_sink;
 
+/* libxml2's write callback. A failure is kept in the sink, and the bytes
+ * are taken as written all the same: told of it, libxml2 would print its
+ * own "I/O error" beside niorep's message, which names the cause. */
 static int spool_write(void *ctx, const char *buf, int len)
 {
     spool_sink *s = ctx;
-    if (len < 0 || nr_spool_append(s->spool, buf, (size_t)len, s->err) < 0) {
+    if (!s->failed && (len < 0 || nr_spool_append(s->spool, buf, (size_t)len, s->err) < 0))
         s->failed = 1;
-        return -1;
-    }
     return len;
 }
 

@@ -91,6 +91,28 @@ check "ingest plain log cut" "strace.log" -- "$niorep" ingest "$tmp/plain" -o "$
 export NR_FAULT=read NR_FAULT_PATH=hook.jsonl NR_FAULT_AFTER=100
 check "ingest hook EIO" "hook.jsonl" -- "$niorep" ingest "$tmp/run" -o "$out/run.nio" -j 1 -q
 unset NR_FAULT NR_FAULT_ERRNO NR_FAULT_AFTER NR_FAULT_PATH
+
+# The report's figures wait in an unlinked file in TMPDIR (common/nr_spool.c):
+# a full or failing TMPDIR fails the build with a message naming it, and a
+# TMPDIR where no file can be made is replaced by /tmp.
+mkdir -p "$tmp/spool"
+export NR_FAULT=write NR_FAULT_ERRNO=ENOSPC NR_FAULT_AFTER=5000 NR_FAULT_PATH="$tmp/spool/"
+check "build spool full" "temporary file in $tmp/spool" -- \
+  env TMPDIR="$tmp/spool" "$niorep" build "$tmp/new.nio" -o "$out/report.html" --bootstraps 10
+export NR_FAULT=read NR_FAULT_ERRNO=EIO NR_FAULT_AFTER=1000
+check "build spool read EIO" "read back a temporary file in $tmp/spool" -- \
+  env TMPDIR="$tmp/spool" "$niorep" build "$tmp/new.nio" -o "$out/report.html" --bootstraps 10
+unset NR_FAULT NR_FAULT_ERRNO NR_FAULT_AFTER NR_FAULT_PATH
+"$niorep" build "$tmp/new.nio" -o "$tmp/unfaulted.html" --bootstraps 10 >/dev/null 2>&1 || fail "build new.nio"
+export NR_FAULT=open NR_FAULT_ERRNO=EACCES NR_FAULT_AFTER=0 NR_FAULT_PATH="$tmp/spool"
+if LD_PRELOAD="$shim" TMPDIR="$tmp/spool" "$niorep" build "$tmp/new.nio" -o "$tmp/fallback.html" --bootstraps 10 \
+    >/dev/null 2>"$tmp/stderr" && cmp -s "$tmp/fallback.html" "$tmp/unfaulted.html"; then
+  echo "ok: build spool in /tmp when TMPDIR refuses it"
+else
+  fail "build spool fallback: $(head -c 300 "$tmp/stderr")"
+fi
+[ -z "$(ls -A "$tmp/spool")" ] || fail "build spool: files left in TMPDIR: $(ls -A "$tmp/spool")"
+unset NR_FAULT NR_FAULT_ERRNO NR_FAULT_AFTER NR_FAULT_PATH
 # An input that vanished before it was opened (a dangling link).
 mkdir -p "$tmp/gone"
 ln -s "$tmp/nowhere/strace.log" "$tmp/gone/strace.log"
