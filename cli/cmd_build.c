@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "figure_inputs.h"
 #include "figure_jobs.h"
+#include "load_bar.h"
 #include "parallel.h"
 #include "report.h"
 #include "report_fill.h"
@@ -44,9 +45,10 @@ typedef struct build_args {
     size_t ninputs;
 } build_args;
 
+/* The models, one line redrawn per run; the ingests have the load bar. */
 static void progress(const nr_run *run, const char *what)
 {
-    if (isatty(STDERR_FILENO))
+    if (isatty(STDERR_FILENO) && strcmp(what, "model") == 0)
         fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
 }
 
@@ -120,8 +122,10 @@ static int run_build(const build_args *a, nr_error *err)
     rs.jobs = a->jobs;
     rs.per_node = a->per_node;
     rs.files_by_node = a->files_by_node;
+    nr_load_bar *bar = rc == 0 ? nr_load_bar_attach(&rs) : NULL;
     if (rc == 0)
         rc = nr_runset_load(&rs, &a->opts, progress, err);
+    nr_load_bar_free(bar);
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");
     const char **names = NULL;

@@ -18,6 +18,7 @@
 #include "nr_store.h"
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
 #include "report.h"
+#include "load_bar.h"
 #include "runset.h"
 
 static const char options_text[] =
@@ -137,9 +138,10 @@ static int parse_args(int argc, char **argv, compare_args *a)
 
 /* ---- loading ---------------------------------------------------------- */
 
+/* The models, one line redrawn per run; the ingests have the load bar. */
 static void progress(const nr_run *run, const char *what)
 {
-    if (isatty(STDERR_FILENO))
+    if (isatty(STDERR_FILENO) && strcmp(what, "model") == 0)
         fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
 }
 
@@ -164,7 +166,10 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         char *input = (char *)a->inputs[i];
         NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
         g[i].rs.files_by_node = a->files_by_node;
-        NR_TRY(nr_runset_load(&g[i].rs, &mo, progress, err));
+        nr_load_bar *bar = nr_load_bar_attach(&g[i].rs);
+        const int rc = nr_runset_load(&g[i].rs, &mo, progress, err);
+        nr_load_bar_free(bar);
+        NR_TRY(rc);
         g[i].runs = calloc(g[i].rs.n ? g[i].rs.n : 1, sizeof *g[i].runs);
         if (!g[i].runs)
             return nr_error_set(err, NR_E_NOMEM, "out of memory");

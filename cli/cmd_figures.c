@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "figure_inputs.h"
+#include "load_bar.h"
 #include "runset.h"
 
 static const char figures_options[] =
@@ -25,8 +26,10 @@ static int run_figures(char **inputs, size_t n, const char *dir, const char *for
     NR_TRY(nr_figin_parse_formats(formats_arg, &formats, err));
     nr_runset rs;
     int rc = nr_runset_expand(&rs, inputs, n, err);
+    nr_load_bar *bar = rc == 0 ? nr_load_bar_attach(&rs) : NULL;
     if (rc == 0)
         rc = nr_runset_load(&rs, opts, NULL, err);
+    nr_load_bar_free(bar);
     const nr_model **models = rc == 0 ? calloc(rs.n, sizeof *models) : NULL;
     const char **names = rc == 0 ? calloc(rs.n, sizeof *names) : NULL;
     if (rc == 0 && (!models || !names))

@@ -12,6 +12,7 @@
 #include "nr_model.h"
 #include "nr_store.h"
 #include "parallel.h"
+#include "load_bar.h"
 #include "runset.h"
 
 static const char options_text[] =
@@ -248,7 +249,10 @@ static int model_of_runset(summary_args *a, nr_runset *rs, nr_error *err)
 {
     NR_TRY(nr_runset_expand(rs, a->inputs, a->ninputs, err));
     rs->files_by_node = a->files_by_node;
-    NR_TRY(nr_runset_load(rs, &a->opts, NULL, err));
+    nr_load_bar *bar = nr_load_bar_attach(rs);
+    const int rc = nr_runset_load(rs, &a->opts, NULL, err);
+    nr_load_bar_free(bar);
+    NR_TRY(rc);
     if (rs->n == 1)
         return 0;
     char names[512] = "";

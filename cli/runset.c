@@ -248,9 +248,11 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
 
 /* Fingerprint of the inputs of a run: version and store format (a cached
  * store of an older format is ingested again), then name, size and mtime of
- * every regular file of the run directory (or of the log file), sorted. */
-static char *fingerprint(const char *input, nr_error *err)
+ * every regular file of the run directory (or of the log file), sorted.
+ * *bytes: the sizes of those files added up. */
+static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
 {
+    *bytes = 0;
     size_t cap = 256, len = 0;
     char *fp = malloc(cap);
     if (!fp) {
@@ -270,6 +272,7 @@ static char *fingerprint(const char *input, nr_error *err)
         char *p = is_dir ? nr__rs_join(input, names[i]) : strdup(input);
         struct stat fs;
         if (p && stat(p, &fs) == 0 && S_ISREG(fs.st_mode)) {
+            *bytes += (uint64_t)fs.st_size;
             char line[512];
             int w = snprintf(line, sizeof line, "%s\t%lld\t%lld.%09ld\n", is_dir ? names[i] : "-",
                              (long long)fs.st_size, (long long)fs.st_mtim.tv_sec, (long)fs.st_mtim.tv_nsec);
@@ -389,31 +392,43 @@ static int choose_cache(nr_runset *rs, nr_run *r, nr_error *err)
     return r->store_path ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
 }
 
-static int ingest_run(nr_run *r, int jobs, nr_error *err)
+/* Whether run r's cached store is fresh: its .inputs holds the fingerprint
+ * of its inputs now (kept in r->fingerprint for a stale one's ingest). */
+static int plan_ingest(nr_run *r, nr_error *err)
 {
-    char *fp = fingerprint(r->input_path, err);
-    if (!fp)
+    uint64_t bytes;
+    r->fingerprint = fingerprint(r->input_path, &bytes, err);
+    if (!r->fingerprint)
         return err->code ? err->code : NR_E_NOMEM;
     char *fp_path = nr__rs_path_with(r->store_path, ".inputs");
-    if (!fp_path) {
-        free(fp);
+    if (!fp_path)
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
-    }
-    int rc = 0;
     char *old = r->temporary ? NULL : nr__rs_read_small_file(fp_path);
     struct stat st;
-    if (old && strcmp(old, fp) == 0 && stat(r->store_path, &st) == 0) {
-        r->cache_hit = 1;
-    } else {
-        unlink(fp_path);   /* a store without its fingerprint is never trusted */
-        nr_ingest_opts io = {.jobs = jobs};
-        rc = nr_ingest_run(r->input_path, r->store_path, &io, NULL, err);
-        if (rc == 0 && !r->temporary)
-            rc = nr__rs_write_text_file(fp_path, fp, err);
-    }
+    r->cache_hit = old && strcmp(old, r->fingerprint) == 0 && stat(r->store_path, &st) == 0;
+    r->input_bytes = r->cache_hit ? 0 : bytes;
     free(old);
-    free(fp);
     free(fp_path);
+    if (r->cache_hit) {
+        free(r->fingerprint);
+        r->fingerprint = NULL;
+    }
+    return 0;
+}
+
+/* Ingests run r, whose cache plan_ingest found stale, with opts. */
+static int ingest_run(nr_run *r, const nr_ingest_opts *opts, nr_error *err)
+{
+    char *fp_path = nr__rs_path_with(r->store_path, ".inputs");
+    if (!fp_path)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    unlink(fp_path); /* a store without its fingerprint is never trusted */
+    int rc = nr_ingest_run(r->input_path, r->store_path, opts, NULL, err);
+    if (rc == 0 && !r->temporary)
+        rc = nr__rs_write_text_file(fp_path, r->fingerprint, err);
+    free(fp_path);
+    free(r->fingerprint);
+    r->fingerprint = NULL;
     return rc;
 }
 
@@ -427,11 +442,46 @@ typedef struct load_pool {
     const nr_model_opts *opts;
     void (*progress)(const nr_run *run, const char *what);
     int ingest_jobs;         /* threads of each ingest */
-    pthread_mutex_t mu;      /* guards the progress calls */
+    pthread_mutex_t mu;      /* guards the progress calls and the bytes below */
     int *rc;                 /* per run */
     nr_error *errs;          /* per run */
     double *secs;            /* per run: time of the stage */
+    uint64_t *bytes_done;    /* LOAD_OPEN, per run: of its input_bytes */
+    uint64_t done, total;    /* LOAD_OPEN: of every run's input_bytes */
+    struct run_ref *refs;    /* LOAD_OPEN, per run: the context of its ingest's progress */
 } load_pool;
+
+/* Run i of a load pool, for its ingest's progress callback. */
+typedef struct run_ref {
+    load_pool *lp;
+    size_t i;
+} run_ref;
+
+/* Run i has ingested done bytes of its input_bytes (capped there: the
+ * ingest counts the logs, not the other files of the run). */
+static void ingest_done(load_pool *lp, size_t i, uint64_t done)
+{
+    const nr_runset *rs = lp->rs;
+    if (!rs->ingest_progress)
+        return;
+    const uint64_t cap = rs->runs[i].input_bytes;
+    pthread_mutex_lock(&lp->mu);
+    if (done > cap)
+        done = cap;
+    if (done > lp->bytes_done[i]) {
+        lp->done += done - lp->bytes_done[i];
+        lp->bytes_done[i] = done;
+        rs->ingest_progress(rs->ingest_progress_ctx, lp->done, lp->total);
+    }
+    pthread_mutex_unlock(&lp->mu);
+}
+
+static void ingest_bytes(void *ctx, uint64_t done, uint64_t total)
+{
+    const run_ref *ref = ctx;
+    (void)total;
+    ingest_done(ref->lp, ref->i, done);
+}
 
 static void load_progress(load_pool *lp, const nr_run *r, const char *what)
 {
@@ -472,9 +522,11 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
         load_progress(lp, r, "model");
         NR_TRY(model_run(r, lp->opts, err));
     } else {
-        if (r->input_path) {
+        if (r->input_path && !r->cache_hit) {
             load_progress(lp, r, "ingest");
-            NR_TRY(ingest_run(r, lp->ingest_jobs, err));
+            nr_ingest_opts io = {.jobs = lp->ingest_jobs, .progress = ingest_bytes, .progress_ctx = &lp->refs[i]};
+            NR_TRY(ingest_run(r, &io, err));
+            ingest_done(lp, i, r->input_bytes); /* the files the ingest does not count as read */
         }
         NR_TRY(nr_store_open(r->store_path, &r->store, err));
     }
@@ -504,8 +556,14 @@ static int run_stage(nr_runset *rs, enum load_stage stage, const nr_model_opts *
     lp.rc = calloc(rs->n, sizeof *lp.rc);
     lp.errs = calloc(rs->n, sizeof *lp.errs);
     lp.secs = calloc(rs->n, sizeof *lp.secs);
+    lp.bytes_done = calloc(rs->n, sizeof *lp.bytes_done);
+    lp.refs = calloc(rs->n, sizeof *lp.refs);
+    for (size_t i = 0; lp.refs && i < rs->n; i++) {
+        lp.refs[i] = (run_ref){&lp, i};
+        lp.total += stage == LOAD_OPEN ? rs->runs[i].input_bytes : 0;
+    }
     int rc = 0;
-    if (!lp.rc || !lp.errs || !lp.secs) {
+    if (!lp.rc || !lp.errs || !lp.secs || !lp.bytes_done || !lp.refs) {
         rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
         goto done;
     }
@@ -523,6 +581,8 @@ done:
     free(lp.rc);
     free(lp.errs);
     free(lp.secs);
+    free(lp.bytes_done);
+    free(lp.refs);
     return rc;
 }
 
@@ -531,8 +591,10 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
 {
     /* store paths first, on this thread: the temporary directory is shared */
     for (size_t i = 0; i < rs->n; i++)
-        if (rs->runs[i].input_path)
+        if (rs->runs[i].input_path) {
             NR_TRY(choose_cache(rs, &rs->runs[i], err));
+            NR_TRY(plan_ingest(&rs->runs[i], err));
+        }
     NR_TRY(run_stage(rs, LOAD_OPEN, opts, progress, err));
     const double t0 = nr_runset_now();
     if (!rs->per_node)
@@ -551,6 +613,7 @@ void nr__rs_drop_run(nr_run *r)
     free(r->source);
     free(r->input_path);
     free(r->store_path);
+    free(r->fingerprint);
     memset(r, 0, sizeof *r);
 }
 

@@ -6,6 +6,7 @@
 #define NR_RUNSET_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "nr_error.h"
 #include "nr_model.h"
@@ -17,6 +18,8 @@ typedef struct nr_run {
     char *input_path;    /* run dir or log file to ingest; NULL for a store input */
     char *store_path;    /* the store read (given, cached or temporary) */
     int cache_hit;       /* 1 when a cached store was reused */
+    char *fingerprint;   /* of the inputs, while the run waits for its ingest (owned) */
+    uint64_t input_bytes; /* the files of a run to ingest, for the progress of the load */
     int temporary;       /* 1 when store_path is a temporary file removed at the end */
     nr_store *store;     /* open after nr_runset_load */
     nr_model *model;
@@ -33,13 +36,21 @@ typedef struct nr_runset {
                             Set after nr_runset_expand. */
     int files_by_node;   /* 1: merged runs name every file "<node>:<path>"
                             (nr_merge_opts). Set after nr_runset_expand. */
+    /* The ingest of the runs whose cache is stale, as bytes of their files
+       done and in all: called from the worker threads, one call at a time,
+       every few MB, and once with done == total at the end of the ingests.
+       Never called when every cache is fresh. NULL = none. Set after
+       nr_runset_expand. */
+    void (*ingest_progress)(void *ctx, uint64_t done, uint64_t total);
+    void *ingest_progress_ctx;
 } nr_runset;
 
 /* Expands inputs (borrowed) into rs (zeroed first). Returns 0, NR_E_NOTFOUND
  * naming an input that does not exist, or NR_E_INPUT for an empty traces folder. */
 int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err);
 /* Ingests (or reuses the cache), opens and models every run, rs->jobs runs
- * at a time (results do not depend on it). Unless rs->per_node, the node
+ * at a time (results do not depend on it). progress (run, "ingest") names
+ * each run ingested, (run, "model") each run modelled. Unless rs->per_node, the node
  * stores of one run (same meta manifest.labels.run, each with its
  * manifest.labels.node) become one merged run first (docs/multi-node.md). progress may be NULL; it is called
  * from the worker threads, one call at a time. On failure returns the error of

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The progress bar of `niorep ingest` appears when stderr is a terminal (a
-# pty made by script(1)) and not when stderr is a pipe or a file.
+# pty made by script(1)) and not when stderr is a pipe or a file; so does
+# that of the ingests of `niorep build`, which only the runs whose cache is
+# stale have.
 # usage: progress_tty.sh NIOREP RUN_DIR
 set -euo pipefail
 niorep=$1 run=$2
@@ -14,4 +16,19 @@ grep -q '100%' "$tmp/tty.txt" || { echo "FAIL: the bar never reached 100%"; cat 
 if grep -q 'ingest \[' "$tmp/pipe.txt"; then echo "FAIL: a bar on a pipe"; cat -v "$tmp/pipe.txt"; exit 1; fi
 grep -q 'events' "$tmp/pipe.txt" || { echo "FAIL: no summary line on the pipe"; exit 1; }
 cmp "$tmp/tty.nio" "$tmp/pipe.nio" || { echo "FAIL: stores differ between tty and pipe"; exit 1; }
-echo "ok: bar on a tty, none on a pipe"
+
+# niorep build: a bar while the runs are ingested, none once their stores are cached
+mkdir -p "$tmp/traces"
+cp -r "$run" "$tmp/traces/a"
+cp -r "$run" "$tmp/traces/b"
+script -qec "'$niorep' build '$tmp/traces' -o '$tmp/tty.html' --bootstraps 10" /dev/null > "$tmp/build1.txt"
+grep -q 'ingest \[#*\.*\] *[0-9]*% .*B/s .* left' "$tmp/build1.txt" || { echo "FAIL: no build bar on a tty"; cat -v "$tmp/build1.txt"; exit 1; }
+grep -q '100%' "$tmp/build1.txt" || { echo "FAIL: the build bar never reached 100%"; cat -v "$tmp/build1.txt"; exit 1; }
+grep -q 'wrote .*(2 runs)' "$tmp/build1.txt" || { echo "FAIL: no report line"; cat -v "$tmp/build1.txt"; exit 1; }
+script -qec "'$niorep' build '$tmp/traces' -o '$tmp/tty2.html' --bootstraps 10" /dev/null > "$tmp/build2.txt"
+if grep -q 'ingest \[' "$tmp/build2.txt"; then echo "FAIL: a bar with every store cached"; cat -v "$tmp/build2.txt"; exit 1; fi
+rm -rf "$tmp/traces/.niorep"
+"$niorep" build "$tmp/traces" -o "$tmp/pipe.html" --bootstraps 10 2>&1 | cat > "$tmp/build3.txt"
+if grep -q 'ingest \[' "$tmp/build3.txt"; then echo "FAIL: a build bar on a pipe"; cat -v "$tmp/build3.txt"; exit 1; fi
+cmp "$tmp/tty.html" "$tmp/tty2.html" && cmp "$tmp/tty.html" "$tmp/pipe.html" || { echo "FAIL: reports differ"; exit 1; }
+echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only"
