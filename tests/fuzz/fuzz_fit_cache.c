@@ -26,6 +26,12 @@ int nr__rs_write_text_file(const char *path, const char *text, nr_error *err)
     abort();
 }
 
+char *nr__rs_path_with(const char *path, const char *suffix)
+{
+    (void)path, (void)suffix;
+    abort();
+}
+
 static int same(double a, double b) { return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b)); }
 
 static void check_same(const nr_powerlaw_fit *a, const nr_powerlaw_fit *b)
