@@ -13,12 +13,12 @@
 #include "cli.h"
 #include "compare.h"
 #include "json_file.h"
+#include "load_bar.h"
 #include "nr_model.h"
 #include "nr_render.h"
 #include "nr_store.h"
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
 #include "report.h"
-#include "load_bar.h"
 #include "runset.h"
 
 static const char options_text[] =

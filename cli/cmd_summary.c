@@ -9,10 +9,10 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "load_bar.h"
 #include "nr_model.h"
 #include "nr_store.h"
 #include "parallel.h"
-#include "load_bar.h"
 #include "runset.h"
 
 static const char options_text[] =
