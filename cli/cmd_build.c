@@ -45,13 +45,6 @@ typedef struct build_args {
     size_t ninputs;
 } build_args;
 
-/* The models, one line redrawn per run; the ingests have the load bar. */
-static void progress(const nr_run *run, const char *what)
-{
-    if (isatty(STDERR_FILENO) && strcmp(what, "model") == 0)
-        fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
-}
-
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, build_args *a)
 {
@@ -124,7 +117,7 @@ static int run_build(const build_args *a, nr_error *err)
     rs.files_by_node = a->files_by_node;
     nr_load_bar *bar = rc == 0 ? nr_load_bar_attach(&rs) : NULL;
     if (rc == 0)
-        rc = nr_runset_load(&rs, &a->opts, progress, err);
+        rc = nr_runset_load(&rs, &a->opts, nr_load_line, err);
     nr_load_bar_free(bar);
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");

@@ -138,13 +138,6 @@ static int parse_args(int argc, char **argv, compare_args *a)
 
 /* ---- loading ---------------------------------------------------------- */
 
-/* The models, one line redrawn per run; the ingests have the load bar. */
-static void progress(const nr_run *run, const char *what)
-{
-    if (isatty(STDERR_FILENO) && strcmp(what, "model") == 0)
-        fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
-}
-
 static void free_groups(loaded_group *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -167,7 +160,7 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
         g[i].rs.files_by_node = a->files_by_node;
         nr_load_bar *bar = nr_load_bar_attach(&g[i].rs);
-        const int rc = nr_runset_load(&g[i].rs, &mo, progress, err);
+        const int rc = nr_runset_load(&g[i].rs, &mo, nr_load_line, err);
         nr_load_bar_free(bar);
         NR_TRY(rc);
         g[i].runs = calloc(g[i].rs.n ? g[i].rs.n : 1, sizeof *g[i].runs);

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "nr_progress.h"
 
@@ -31,6 +32,12 @@ nr_load_bar *nr_load_bar_attach(nr_runset *rs)
     rs->ingest_progress = on_bytes;
     rs->ingest_progress_ctx = b;
     return b;
+}
+
+void nr_load_line(const nr_run *run, const char *what)
+{
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\rniorep: %s %s...\033[K", what, run->name);
 }
 
 void nr_load_bar_free(nr_load_bar *b)

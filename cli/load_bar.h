@@ -1,6 +1,7 @@
-/* load_bar: the progress bar (nr_progress) of the ingests of a runset's
- * load, on stderr when it is a terminal: bytes of the stale runs' files
- * done, rate, time left. Erased when the ingests end. */
+/* load_bar: the progress of a runset's load on stderr when it is a
+ * terminal: a bar (nr_progress) for the ingests (bytes of the stale runs'
+ * files done, rate, time left; erased when they end), then one line
+ * redrawn per run modelled or merged. */
 #ifndef LOAD_BAR_H
 #define LOAD_BAR_H
 
@@ -13,5 +14,7 @@ typedef struct nr_load_bar nr_load_bar;
 nr_load_bar *nr_load_bar_attach(nr_runset *rs);
 /* Erases the bar if still drawn and frees it; accepts NULL. */
 void nr_load_bar_free(nr_load_bar *b);
+/* nr_runset_load's progress: "niorep: WHAT RUN..." redrawn in place. */
+void nr_load_line(const nr_run *run, const char *what);
 
 #endif

@@ -523,8 +523,11 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
         NR_TRY(model_run(r, lp->opts, err));
     } else {
         if (r->input_path && !r->cache_hit) {
-            load_progress(lp, r, "ingest");
-            nr_ingest_opts io = {.jobs = lp->ingest_jobs, .progress = ingest_bytes, .progress_ctx = &lp->refs[i]};
+            nr_ingest_opts io = {.jobs = lp->ingest_jobs};
+            if (lp->rs->ingest_progress) {
+                io.progress = ingest_bytes;
+                io.progress_ctx = &lp->refs[i];
+            }
             NR_TRY(ingest_run(r, &io, err));
             ingest_done(lp, i, r->input_bytes); /* the files the ingest does not count as read */
         }

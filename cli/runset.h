@@ -49,8 +49,9 @@ typedef struct nr_runset {
  * naming an input that does not exist, or NR_E_INPUT for an empty traces folder. */
 int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err);
 /* Ingests (or reuses the cache), opens and models every run, rs->jobs runs
- * at a time (results do not depend on it). progress (run, "ingest") names
- * each run ingested, (run, "model") each run modelled. Unless rs->per_node, the node
+ * at a time (results do not depend on it). progress names each run modelled
+ * (run, "model") and each run merged from node stores (run, "merge"); the
+ * ingests report bytes (ingest_progress). Unless rs->per_node, the node
  * stores of one run (same meta manifest.labels.run, each with its
  * manifest.labels.node) become one merged run first (docs/multi-node.md). progress may be NULL; it is called
  * from the worker threads, one call at a time. On failure returns the error of
