@@ -50,11 +50,11 @@ xmlNode *nr__report_child(xmlNode *parent, const char *name, const char *cls);
 int nr__report_find_id(const nr_report *r, const char *id);
 void nr__report_remember_id(nr_report *r, const char *id);
 
-/* Serialises svg (a node of r's document) into r's spool as figure number
- * (1, 2, ...), with the bytes the document's serialiser would give it. */
-int nr__report_spool_figure(nr_report *r, xmlNode *svg, unsigned number, nr_error *err);
-/* The comment that stands for figure number in the document (NULL: out of memory). */
-xmlNode *nr__report_figure_mark(nr_report *r, unsigned number);
+/* Serialises svg (a node of r's document) into r's spool as figure
+ * r->figures (1, 2, ...), with the bytes the document's serialiser would
+ * give it, and returns the comment that stands for it in the document
+ * (unlinked); NULL with err set on failure. */
+xmlNode *nr__report_spool_figure(nr_report *r, xmlNode *svg, nr_error *err);
 /* The document, pruned and with its CSS, serialised with its figure marks:
  * *doc (xmlFree) of *len bytes. */
 int nr__report_dump(nr_report *r, char **doc, size_t *len, nr_error *err);

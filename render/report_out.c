@@ -54,32 +54,37 @@ static int spool_write(void *ctx, const char *buf, int len)
     return len;
 }
 
-int nr__report_spool_figure(nr_report *r, xmlNode *svg, unsigned number, nr_error *err)
+xmlNode *nr__report_spool_figure(nr_report *r, xmlNode *svg, nr_error *err)
 {
-    if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    const unsigned number = r->figures;
+    if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0) {
+        nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+        return NULL;
+    }
     const uint64_t start = r->spool.size;
     spool_sink sink = {&r->spool, err, 0};
     xmlOutputBufferPtr out = xmlOutputBufferCreateIO(spool_write, NULL, &sink, dump_encoder(r->doc));
-    if (!out)
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    if (!out) {
+        nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+        return NULL;
+    }
     htmlNodeDumpFormatOutput(out, r->doc, svg, NULL, 0);
     const int closed = xmlOutputBufferClose(out); /* flushes the rest */
     if (sink.failed)
-        return err->code;
-    if (closed < 0)
-        return nr_error_set(err, NR_E_NOMEM, "report: could not serialise figure %u", number);
-    while (r->nfig_at < number)
+        return NULL;
+    if (closed < 0) {
+        nr_error_set(err, NR_E_NOMEM, "report: could not serialise figure %u", number);
+        return NULL;
+    }
+    while (r->nfig_at < number) /* a figure whose import failed left a hole */
         r->fig_at[r->nfig_at++] = (nr__report_fig){0, 0};
     r->fig_at[number - 1] = (nr__report_fig){start, r->spool.size - start};
-    return 0;
-}
-
-xmlNode *nr__report_figure_mark(nr_report *r, unsigned number)
-{
-    char mark[32];
-    snprintf(mark, sizeof mark, FIG_MARK "%u", number);
-    return xmlNewDocComment(r->doc, BAD_CAST mark);
+    char text[32];
+    snprintf(text, sizeof text, FIG_MARK "%u", number);
+    xmlNode *mark = xmlNewDocComment(r->doc, BAD_CAST text);
+    if (!mark)
+        nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    return mark;
 }
 
 typedef int (*out_fn)(void *ctx, const void *p, size_t n, nr_error *err);
@@ -162,9 +167,7 @@ int nr_report_serialize(nr_report *r, char **buf, size_t *len, nr_error *err)
     size_t n;
     NR_TRY(nr__report_dump(r, &doc, &n, err));
     mem_out m = {0};
-    int rc = splice(r, doc, n, to_memory, &m, err);
-    if (rc == 0 && !m.buf)
-        rc = to_memory(&m, "", 0, err);
+    int rc = splice(r, doc, n, to_memory, &m, err); /* n > 0: m.buf is set */
     xmlFree(doc);
     if (rc < 0) {
         free(m.buf);

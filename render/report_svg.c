@@ -207,14 +207,10 @@ int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_k
         char label[512];
         xmlSetProp(copy, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(caption, label, sizeof label));
     }
-    const unsigned number = r->figures;
-    int rc = nr__report_spool_figure(r, copy, number, err);
+    xmlNode *mark = nr__report_spool_figure(r, copy, err);
     xmlFreeNode(copy);
-    xmlNode *mark = rc == 0 ? nr__report_figure_mark(r, number) : NULL;
-    if (rc == 0 && !mark)
-        rc = nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", fig_key);
-    if (rc < 0)
-        return rc;
+    if (!mark)
+        return err->code;
     xmlNode *fig = (xmlNode *)slot;
     xmlAddChild(fig, mark);
     if (caption) {
