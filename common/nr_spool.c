@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,14 +16,13 @@ static int open_unlinked(const char *dir)
     if (unnamed >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
         return unnamed;
 #endif
-    size_t n = strlen(dir) + sizeof "/niorep-spool-XXXXXX";
+    const size_t n = strlen(dir) + sizeof "/niorep-spool-XXXXXX";
     char *path = malloc(n);
     if (!path) {
         errno = ENOMEM;
         return -1;
     }
-    memcpy(path, dir, strlen(dir));
-    memcpy(path + strlen(dir), "/niorep-spool-XXXXXX", sizeof "/niorep-spool-XXXXXX");
+    snprintf(path, n, "%s/niorep-spool-XXXXXX", dir);
     int fd = mkostemp(path, O_CLOEXEC);
     if (fd >= 0)
         unlink(path);
@@ -37,11 +37,12 @@ static int open_unlinked(const char *dir)
 static int open_spool(nr_spool *s, nr_error *err)
 {
     const char *tmpdir = getenv("TMPDIR"), *dir = "/tmp";
-    int e = 0;
+    int e = 0; /* why TMPDIR refused the file */
     if (tmpdir && *tmpdir) {
         if ((s->fd = open_unlinked(tmpdir)) >= 0)
             dir = tmpdir;
-        e = errno;
+        else
+            e = errno;
     }
     if (s->fd < 0 && (s->fd = open_unlinked("/tmp")) < 0) {
         if (tmpdir && *tmpdir)

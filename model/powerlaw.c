@@ -755,8 +755,7 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
     bp.rng = bootstraps > 0 ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
     if (bootstraps > 0 && (!bp.rng || (d->discrete && !ds))) {
         free(ds);
-        if (bp.rng)
-            gsl_rng_free(bp.rng);
+        gsl_rng_free(bp.rng); /* accepts NULL */
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
     }
     if (bp.rng)
@@ -777,8 +776,7 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
         pthread_join(helper[t], NULL);
     pthread_mutex_destroy(&bp.lock);
     free(ds);
-    if (bp.rng)
-        gsl_rng_free(bp.rng);
+    gsl_rng_free(bp.rng);
     if (bp.out_of_memory)
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
     if (bootstraps > 0)
