@@ -114,6 +114,7 @@ int nr_report_create(const char *html, size_t html_len, const char *css, size_t 
     memcpy(r->css, css, css_len);
     r->css[css_len] = '\0';
     r->spool = (nr_spool)NR_SPOOL_INIT;
+    nr_strtab_init(&r->glyph_keys);
     r->doc = htmlReadMemory(html, (int)html_len, "report.html", "UTF-8",
                             HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
     if (!r->doc) {
@@ -174,6 +175,7 @@ void nr_report_destroy(nr_report *r)
         xmlFreeDoc(r->doc);
     free(r->css);
     nr_spool_close(&r->spool);
+    nr_strtab_fini(&r->glyph_keys);
     free(r->fig_at);
     free(r);
 }

@@ -7,6 +7,7 @@
 #include <libxml/tree.h>
 
 #include "nr_spool.h"
+#include "nr_strtab.h"
 #include "report.h"
 
 /* Where an imported figure's serialised bytes lie in the report's spool. */
@@ -24,6 +25,8 @@ struct nr_report {
     nr_spool spool;                    /* the imported figures, serialised (report_out.c) */
     nr__report_fig *fig_at;            /* figure N at fig_at[N - 1] */
     size_t nfig_at, cap_fig_at;
+    nr_strtab glyph_keys;              /* shared glyph N: the serialisation of its symbol, without id */
+    xmlNode *glyph_defs;               /* their <defs> in the hidden <svg>; NULL before the first */
     nr_report_table **tables;          /* owned */
     size_t ntables, cap_tables;
     char **ids;                        /* run anchors given so far, owned */
@@ -55,6 +58,11 @@ void nr__report_remember_id(nr_report *r, const char *id);
  * give it, and returns the comment that stands for it in the document
  * (unlinked); NULL with err set on failure. */
 xmlNode *nr__report_spool_figure(nr_report *r, xmlNode *svg, nr_error *err);
+/* Moves every <symbol> with an id out of svg (an imported figure, ids
+ * already unique in the report) into the report's shared glyphs, one copy
+ * per distinct symbol, and points svg's href="#id" references at them
+ * (report_glyphs.c). */
+int nr__report_share_glyphs(nr_report *r, xmlNode *svg, nr_error *err);
 /* The document, pruned and with its CSS, serialised with its figure marks:
  * *doc (xmlFree) of *len bytes. */
 int nr__report_dump(nr_report *r, char **doc, size_t *len, nr_error *err);

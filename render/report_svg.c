@@ -198,6 +198,11 @@ int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_k
     fix_attributes(root, prefix);
     sanitize_tree(root->children, prefix);
     strip_namespace(root);   /* last: the attributes above may still point at its xlink declaration */
+    int rc = nr__report_share_glyphs(r, root, err);
+    if (rc < 0) {
+        xmlFreeDoc(sd);
+        return rc;
+    }
     xmlNode *copy = xmlDocCopyNode(root, r->doc, 1);
     xmlFreeDoc(sd);
     if (!copy)

@@ -79,7 +79,8 @@ ok "errors"
 if grep -q 'built without the renderer' r1.html; then
     echo "skip: figures (niorep built without render/)"
 else
-    [ "$(grep -o '<svg' r1.html | wc -l)" -eq 21 ] || fail "expected 21 inline figures (7 overview + 7 per run)"
+    [ "$(grep -o '<svg' r1.html | wc -l)" -eq 22 ] && [ "$(grep -o '<svg data-nr-glyphs' r1.html | wc -l)" -eq 1 ] \
+        || fail "expected 21 inline figures (7 overview + 7 per run) and one <svg> of shared glyphs"
     "$niorep" figures traces -o figs --format svg,pdf,png --bootstraps 0 2>/dev/null || fail "figures exit $?"
     for f in fig1-phase-breakdown fig2-lorenz fig3-file-bytes-ccdf fig4-read-latency fig5-throughput-timeline \
              fig6-request-sizes fig7-process-share; do

@@ -15,9 +15,12 @@ usage: chromium_test.py NIOREP PNG_STATS SOURCE_DIR
    server that records every request; the page may request report.html and
    nothing else (a file:// load logs no failed request, so it proves nothing);
 4. checks every figure is present and non-empty: 7 per run plus 7 in the
-   overview when there are several runs, each an inline <svg> with <path>s;
+   overview when there are several runs, each an inline <svg> with <path>s,
+   and one hidden <svg data-nr-glyphs> holding the glyph outlines they share;
 5. takes a screenshot (1280x4000) and checks it is not blank (png_stats:
-   luminance stddev and share of inked pixels);
+   luminance stddev and share of inked pixels); then one of the report without
+   its shared glyphs, which must have less ink: the figures' text is drawn
+   from the shared outlines;
 6. compares every number marked data-nr-key/data-nr-value in each run's
    article with `niorep summary --json` of the same store.
 
@@ -28,6 +31,7 @@ import http.server
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,8 +59,10 @@ class Dom(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.run = None
-        self.svgs = []          # [paths inside] per <svg>
-        self.in_svg = 0
+        self.svgs = []          # [paths inside] per figure <svg>
+        self.svg_stack = []     # "figure" or "glyphs" per open <svg>
+        self.glyph_svgs = 0     # <svg data-nr-glyphs> elements
+        self.glyph_paths = 0    # <path>s inside them
         self.keys = {}          # run -> [(key, value, text)]
         self.cell = None
         self.external = []
@@ -81,17 +87,24 @@ class Dom(html.parser.HTMLParser):
             self.run = a["data-nr-run"]
             self.keys.setdefault(self.run, [])
         if tag == "svg":
-            self.svgs.append(0)
-            self.in_svg += 1
-        elif tag == "path" and self.in_svg:
-            self.svgs[-1] += 1
+            kind = "glyphs" if "data-nr-glyphs" in a else "figure"
+            if kind == "glyphs":
+                self.glyph_svgs += 1
+            else:
+                self.svgs.append(0)
+            self.svg_stack.append(kind)
+        elif tag == "path" and self.svg_stack:
+            if self.svg_stack[-1] == "glyphs":
+                self.glyph_paths += 1
+            else:
+                self.svgs[-1] += 1
         if "data-nr-key" in a:
             self.cell = [a["data-nr-key"], a.get("data-nr-value"), ""]
             self.keys.setdefault(self.run, []).append(self.cell)
 
     def handle_endtag(self, tag):
-        if tag == "svg":
-            self.in_svg -= 1
+        if tag == "svg" and self.svg_stack:
+            self.svg_stack.pop()
         if tag in ("td", "th"):
             self.cell = None
 
@@ -204,7 +217,11 @@ def main():
         empty = [i for i, n in enumerate(dom.svgs) if n == 0]
         if empty:
             fail("%d figures have no <path>: %r" % (len(empty), empty[:10]))
-        print("ok: %d figures, all with paths; no console error or failed request" % len(dom.svgs))
+        if dom.glyph_svgs != 1 or dom.glyph_paths == 0:
+            fail("DOM has %d <svg data-nr-glyphs> with %d paths, expected one with glyph outlines"
+                 % (dom.glyph_svgs, dom.glyph_paths))
+        print("ok: %d figures, all with paths, %d shared glyph outlines; no console error or failed request"
+              % (len(dom.svgs), dom.glyph_paths))
 
         shot = os.path.join(work, "shot.png")
         p = chromium(url, "--screenshot=" + shot, "--window-size=1280,4000", "--hide-scrollbars")
@@ -218,8 +235,25 @@ def main():
             fail("screenshot is %sx%s" % (w, h))
         if float(sd) < 10 or float(ink) < 0.01:
             fail("screenshot looks blank: stddev %s, inked share %s" % (sd, ink))
-        server.shutdown()
         print("ok: screenshot %sx%s, luminance stddev %s, inked share %s" % (w, h, sd, ink))
+
+        bare = re.sub(r'<svg data-nr-glyphs.*?</svg>', "", text, count=1, flags=re.S)
+        if bare == text:
+            fail("no <svg data-nr-glyphs> in the file")
+        with open(os.path.join(work, "bare.html"), "w", encoding="utf-8") as f:
+            f.write(bare)
+        bare_shot = os.path.join(work, "bare.png")
+        bare_url = "http://127.0.0.1:%d/bare.html" % server.server_address[1]
+        chromium(bare_url, "--screenshot=" + bare_shot, "--window-size=1280,4000", "--hide-scrollbars")
+        st = subprocess.run([png_stats, bare_shot], capture_output=True, text=True)
+        if st.returncode != 0:
+            fail("png_stats: " + st.stderr)
+        bare_ink = float(st.stdout.split()[4])
+        if not bare_ink < float(ink):
+            fail("the report without its shared glyphs has as much ink (%s) as with them (%s): "
+                 "the figures do not draw their text from them" % (bare_ink, ink))
+        server.shutdown()
+        print("ok: without the shared glyphs the inked share falls from %s to %s" % (ink, bare_ink))
 
         compared = 0
         for run in runs:

@@ -212,7 +212,7 @@ static void test_figure_ids_unique(void **state)
     assert_null(strstr(html, "<?xml"));
     xmlDoc *d = parse_html(html);
     xmlNode *root = xmlDocGetRootElement(d);
-    assert_int_equal(count_elements(root, "svg"), 2);
+    assert_int_equal(count_elements(root, "svg"), 3);   /* two figures and the shared glyphs */
     char **ids = NULL;
     size_t nids = 0;
     collect_ids(root, &ids, &nids);
@@ -229,6 +229,173 @@ static void test_figure_ids_unique(void **state)
     free(html);
     free(svg1);
     free(svg2);
+    nr_report_destroy(r);
+}
+
+/* The first element named name at or below n (depth first), or NULL. */
+static xmlNode *find_element(xmlNode *n, const char *name)
+{
+    for (; n; n = n->next) {
+        if (n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0)
+            return n;
+        xmlNode *inner = find_element(n->children, name);
+        if (inner)
+            return inner;
+    }
+    return NULL;
+}
+
+/* The element below n whose id is id, or NULL. */
+static xmlNode *find_id(xmlNode *n, const char *id)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *v = xmlGetProp(n, BAD_CAST "id");
+        const int hit = v && strcmp((const char *)v, id) == 0;
+        xmlFree(v);
+        if (hit)
+            return n;
+        xmlNode *inner = find_id(n->children, id);
+        if (inner)
+            return inner;
+    }
+    return NULL;
+}
+
+/* What the <use> elements below n draw, in order, as text: each one's x, y
+ * and the d of the <path> of the symbol it names (looked up in doc_root),
+ * one line each. */
+static void glyphs_drawn(xmlNode *n, xmlNode *doc_root, char **out, size_t *len)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (strcmp((const char *)n->name, "use") == 0) {
+            xmlChar *href = xmlGetProp(n, BAD_CAST "href");
+            xmlChar *x = xmlGetProp(n, BAD_CAST "x"), *y = xmlGetProp(n, BAD_CAST "y");
+            assert_non_null(href);
+            xmlNode *sym = find_id(doc_root, (const char *)href + 1);
+            assert_non_null(sym);
+            assert_string_equal((const char *)sym->name, "symbol");
+            xmlNode *path = find_element(sym->children, "path");
+            xmlChar *d = path ? xmlGetProp(path, BAD_CAST "d") : NULL;
+            char line[4096];
+            int k = snprintf(line, sizeof line, "%s %s %s\n", (const char *)x, (const char *)y, d ? (const char *)d : "-");
+            *out = realloc(*out, *len + (size_t)k + 1);
+            memcpy(*out + *len, line, (size_t)k + 1);
+            *len += (size_t)k;
+            xmlFree(href), xmlFree(x), xmlFree(y), xmlFree(d);
+        }
+        glyphs_drawn(n->children, doc_root, out, len);
+    }
+}
+
+/* cairo's SVG with xlink:href read as an XML document (the uses name their
+ * symbols through xlink:href there: copied to href for glyphs_drawn). */
+static xmlDoc *parse_svg(const char *svg)
+{
+    xmlDoc *d = xmlReadMemory(svg, (int)strlen(svg), "in.svg", NULL, XML_PARSE_NONET);
+    assert_non_null(d);
+    return d;
+}
+
+static void xlink_to_href(xmlNode *n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *v = xmlGetNsProp(n, BAD_CAST "href", BAD_CAST "http://www.w3.org/1999/xlink");
+        if (v)
+            xmlSetProp(n, BAD_CAST "href", v);
+        xmlFree(v);
+        xlink_to_href(n->children);
+    }
+}
+
+/* The distinct d of the glyph paths of the svgs, counted by hand. */
+static size_t distinct_glyph_outlines(char *const *svgs, size_t n)
+{
+    char *seen[512];
+    size_t nseen = 0;
+    for (size_t i = 0; i < n; i++) {
+        xmlDoc *d = parse_svg(svgs[i]);
+        for (xmlNode *sym = find_element(xmlDocGetRootElement(d), "symbol"); sym; sym = sym->next) {
+            if (sym->type != XML_ELEMENT_NODE)
+                continue;
+            xmlNode *path = find_element(sym->children, "path");
+            xmlChar *dv = path ? xmlGetProp(path, BAD_CAST "d") : xmlStrdup(BAD_CAST "");
+            size_t k = 0;
+            while (k < nseen && strcmp(seen[k], (const char *)dv) != 0)
+                k++;
+            if (k == nseen && nseen < 512)
+                seen[nseen++] = strdup((const char *)dv);
+            xmlFree(dv);
+        }
+        xmlFreeDoc(d);
+    }
+    for (size_t k = 0; k < nseen; k++)
+        free(seen[k]);
+    return nseen;
+}
+
+/* Figures that draw the same glyphs share one copy of each: the report holds
+ * one <symbol> per distinct outline, in one hidden <svg> first in <body>,
+ * none inside the figures, and every figure draws the same outlines at the
+ * same places as the SVG it was given. */
+static void test_glyphs_shared(void **state)
+{
+    (void)state;
+    char *svgs[3] = {cairo_svg("Lorenz curve"), cairo_svg("Lorenz curve"), cairo_svg("tail 99.9%")};
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_block *run = nr_report_add_run(r, "one", NULL);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", svgs[i],
+                                          strlen(svgs[i]), &err), 0);
+    char *html = serialize(r);
+    xmlDoc *d = parse_html(html);
+    xmlNode *root = xmlDocGetRootElement(d);
+    xmlNode *body = find_element(root, "body");
+    assert_non_null(body);
+    xmlNode *sprite = xmlFirstElementChild(body);
+    assert_non_null(sprite);
+    assert_string_equal((const char *)sprite->name, "svg");
+    assert_true(xmlHasProp(sprite, BAD_CAST "data-nr-glyphs") != NULL);
+    const size_t symbols = count_elements(sprite, "symbol");
+    assert_int_equal(symbols, distinct_glyph_outlines(svgs, 3));
+    assert_true(symbols > 10);
+    assert_int_equal(count_elements(root, "symbol"), symbols);   /* none left in the figures */
+    char **ids = NULL;
+    size_t nids = 0;
+    collect_ids(root, &ids, &nids);
+    for (size_t i = 0; i < nids; i++)
+        for (size_t j = i + 1; j < nids; j++)
+            if (strcmp(ids[i], ids[j]) == 0)
+                fail_msg("duplicate id %s", ids[i]);
+    size_t fig = 0;
+    for (xmlNode *f = find_element(root, "figure"); f; f = xmlNextElementSibling(f), fig++) {
+        xmlDoc *in = parse_svg(svgs[fig]);
+        xlink_to_href(xmlDocGetRootElement(in));
+        char *want = NULL, *got = NULL;
+        size_t nwant = 0, ngot = 0;
+        glyphs_drawn(xmlDocGetRootElement(in), xmlDocGetRootElement(in), &want, &nwant);
+        glyphs_drawn(f->children, root, &got, &ngot);
+        assert_non_null(want);
+        assert_string_equal(got, want);
+        free(want);
+        free(got);
+        xmlFreeDoc(in);
+    }
+    assert_int_equal(fig, 3);
+    for (size_t i = 0; i < nids; i++)
+        free(ids[i]);
+    free(ids);
+    xmlFreeDoc(d);
+    free(html);
+    for (int i = 0; i < 3; i++)
+        free(svgs[i]);
     nr_report_destroy(r);
 }
 
@@ -545,6 +712,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hostile_strings_stay_text),
         cmocka_unit_test(test_figure_ids_unique),
+        cmocka_unit_test(test_glyphs_shared),
         cmocka_unit_test(test_no_external_reference),
         cmocka_unit_test(test_template_marks_required),
         cmocka_unit_test(test_template_nested_marks_refused),

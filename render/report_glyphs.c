@@ -1,0 +1,193 @@
+/* report_glyphs: one copy of each glyph outline for all the report's figures.
+ * cairo defines every glyph an SVG draws as a <symbol> of outlines and draws
+ * it with <use>; the same glyphs recur in every figure, and their definitions
+ * were 62% of the bytes of a report of 100 runs (docs/report.md, "Glyphs are
+ * shared"). Inline SVGs share the ids of the HTML document, so the report
+ * keeps each distinct symbol once, in a hidden <svg> at the start of <body>,
+ * and the figures' references point there. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "nr_mem.h"
+#include "report_internal.h"
+
+#define SHARED_ID "nr-g%lld"
+
+/* The symbols of a figure, and the shared glyph each became. */
+typedef struct figure_symbols {
+    xmlNode **nodes;
+    size_t n, cap;
+    nr_strtab local_ids;   /* the figure's id of nodes[i] has id i */
+    int64_t *shared;       /* nodes[i] became shared glyph shared[i] */
+} figure_symbols;
+
+static int is_element(const xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+/* Every <symbol> with an id below n, in document order (not those inside a symbol). */
+static int collect_symbols(xmlNode *n, figure_symbols *s)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (is_element(n, "symbol") && xmlHasProp(n, BAD_CAST "id")) {
+            if (NR_GROW(s->nodes, s->cap, s->n + 1) < 0)
+                return -1;
+            s->nodes[s->n++] = n;
+        } else if (collect_symbols(n->children, s) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The hidden <svg> of shared glyphs, made at the first glyph: its <defs>. */
+static xmlNode *glyph_defs(nr_report *r)
+{
+    if (r->glyph_defs)
+        return r->glyph_defs;
+    xmlNode *root = xmlDocGetRootElement(r->doc), *body = NULL;
+    for (xmlNode *c = root ? root->children : NULL; c && !body; c = c->next)
+        if (is_element(c, "body"))
+            body = c;
+    xmlNode *parent = body ? body : root;
+    xmlNode *svg = xmlNewDocNode(r->doc, NULL, BAD_CAST "svg", NULL);
+    if (!parent || !svg) {
+        xmlFreeNode(svg);
+        return NULL;
+    }
+    xmlSetProp(svg, BAD_CAST "data-nr-glyphs", BAD_CAST "");
+    xmlSetProp(svg, BAD_CAST "aria-hidden", BAD_CAST "true");
+    xmlSetProp(svg, BAD_CAST "width", BAD_CAST "0");
+    xmlSetProp(svg, BAD_CAST "height", BAD_CAST "0");
+    /* absolute: an inline box of no size still takes a line in the flow */
+    xmlSetProp(svg, BAD_CAST "style", BAD_CAST "position:absolute");
+    if (parent->children)
+        xmlAddPrevSibling(parent->children, svg);
+    else
+        xmlAddChild(parent, svg);
+    r->glyph_defs = xmlNewChild(svg, NULL, BAD_CAST "defs", NULL);
+    return r->glyph_defs;
+}
+
+/* Symbol sym (its id already removed) as a shared glyph: the number of the
+ * shared copy with the same serialisation, made when there is none. */
+static int64_t share_symbol(nr_report *r, xmlNode *sym, xmlBuffer *key, nr_error *err)
+{
+    xmlBufferEmpty(key);
+    if (xmlNodeDump(key, sym->doc, sym, 0, 0) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: could not serialise a glyph");
+    const size_t before = r->glyph_keys.count;
+    const int64_t g = nr_strtab_intern(&r->glyph_keys, (const char *)xmlBufferContent(key),
+                                       (size_t)xmlBufferLength(key));
+    if (g < 0)
+        return nr_error_set(err, (int)g, "report: out of memory");
+    if (r->glyph_keys.count == before)
+        return g;
+    xmlNode *defs = glyph_defs(r);
+    xmlNode *copy = defs ? xmlDocCopyNode(sym, r->doc, 1) : NULL;
+    if (!copy)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    char id[32];
+    snprintf(id, sizeof id, SHARED_ID, (long long)g);
+    xmlSetProp(copy, BAD_CAST "id", BAD_CAST id);
+    xmlAddChild(defs, copy);
+    return g;
+}
+
+/* Points every href="#id" below n that names one of the figure's symbols at
+ * its shared glyph. */
+static void point_at_shared(xmlNode *n, const figure_symbols *s)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *href = xmlGetProp(n, BAD_CAST "href");
+        if (href && href[0] == '#') {
+            const char *id = (const char *)href + 1;
+            const int64_t i = nr_strtab_find(&s->local_ids, id, strlen(id));
+            if (i >= 0) {
+                char ref[32];
+                snprintf(ref, sizeof ref, "#" SHARED_ID, (long long)s->shared[i]);
+                xmlSetProp(n, BAD_CAST "href", BAD_CAST ref);
+            }
+        }
+        xmlFree(href);
+        point_at_shared(n->children, s);
+    }
+}
+
+/* Whether n holds nothing but white space. */
+static int is_blank(const xmlNode *n)
+{
+    for (const xmlNode *c = n->children; c; c = c->next)
+        if (c->type != XML_TEXT_NODE || !xmlIsBlankNode(c))
+            return 0;
+    return 1;
+}
+
+/* Drops the <g> wrappers the symbols leave empty in <defs>, and their blanks. */
+static void drop_empty_wrappers(xmlNode *n)
+{
+    while (n) {
+        xmlNode *next = n->next;
+        if (is_element(n, "defs") || is_element(n, "g")) {
+            drop_empty_wrappers(n->children);
+            if (is_element(n, "g") && is_blank(n) && n->parent && is_element(n->parent, "defs")) {
+                xmlUnlinkNode(n);
+                xmlFreeNode(n);
+            }
+        }
+        n = next;
+    }
+}
+
+/* Moves the symbols of s out of their figure into the shared glyphs. */
+static int move_symbols(nr_report *r, figure_symbols *s, nr_error *err)
+{
+    xmlBuffer *key = xmlBufferCreate();
+    if (!key || !(s->shared = malloc(s->n * sizeof *s->shared))) {
+        xmlBufferFree(key);
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    }
+    int rc = 0;
+    for (size_t i = 0; i < s->n && rc == 0; i++) {
+        xmlNode *sym = s->nodes[i];
+        xmlChar *id = xmlGetProp(sym, BAD_CAST "id");
+        xmlUnsetProp(sym, BAD_CAST "id");
+        const size_t known = s->local_ids.count;
+        const int64_t local = id ? nr_strtab_intern(&s->local_ids, (const char *)id, strlen((const char *)id)) : -1;
+        xmlFree(id);
+        if (local < 0)
+            rc = nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+        else if (s->local_ids.count > known)   /* a repeated id names the first symbol, as in SVG */
+            rc = (s->shared[local] = share_symbol(r, sym, key, err)) < 0 ? (int)s->shared[local] : 0;
+        xmlUnlinkNode(sym);
+        xmlFreeNode(sym);
+    }
+    xmlBufferFree(key);
+    return rc;
+}
+
+int nr__report_share_glyphs(nr_report *r, xmlNode *svg, nr_error *err)
+{
+    figure_symbols s = {0};
+    nr_strtab_init(&s.local_ids);
+    int rc = collect_symbols(svg->children, &s) < 0 ? nr_error_set(err, NR_E_NOMEM, "report: out of memory") : 0;
+    if (rc == 0 && s.n) {
+        rc = move_symbols(r, &s, err);
+        if (rc == 0) {
+            point_at_shared(svg->children, &s);
+            drop_empty_wrappers(svg->children);
+        }
+    }
+    nr_strtab_fini(&s.local_ids);
+    free(s.nodes);
+    free(s.shared);
+    return rc;
+}
