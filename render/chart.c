@@ -41,6 +41,23 @@ void nr__xy_add(nr__xy *p, nr__series s)
             .marker = s.marker, .has_marker = s.markers, .line_width = s.line_width});
 }
 
+#define CROWD_LINE_WIDTH 0.45
+
+void nr__xy_set_crowd(nr__xy *p, const nr__series *crowd, size_t n, const char *label)
+{
+    p->crowd = crowd;
+    p->n_crowd = n;
+    if (label)
+        nr__legend_add(&p->legend, (nr__legend_entry){.label = label, .kind = NR__LEG_LINE,
+                                                       .color = NR__COLOR_CROWD, .line_width = CROWD_LINE_WIDTH});
+}
+
+/* Series k of the panel's crowd and series, the crowd first. */
+static const nr__series *any_series(const nr__xy *p, size_t k)
+{
+    return k < p->n_crowd ? &p->crowd[k] : &p->s[k - p->n_crowd];
+}
+
 static double series_y(const nr__series *s, size_t i)
 {
     return s->y_one_minus ? 1.0 - s->y[i] : s->y[i];
@@ -62,8 +79,8 @@ int nr__xy_setup(nr__xy *p, double xlo, double xhi, double ylo, double yhi)
 {
     double dx0 = INFINITY, dx1 = -INFINITY, dy0 = INFINITY, dy1 = -INFINITY;
     size_t points = 0;
-    for (size_t k = 0; k < p->n_series; k++) {
-        const nr__series *s = &p->s[k];
+    for (size_t k = 0; k < p->n_crowd + p->n_series; k++) {
+        const nr__series *s = any_series(p, k);
         for (size_t i = 0; i < s->n; i++) {
             double x = s->x[i], y = series_y(s, i);
             if (!isfinite(x) || !isfinite(y)) {
@@ -118,8 +135,8 @@ static double max_label_width(nr__xy *p, const nr__axis *a, double size, double 
 static size_t points_inside(const nr__xy *p, double rx, double ry, double rw, double rh)
 {
     size_t count = 0;
-    for (size_t k = 0; k < p->n_series; k++) {
-        const nr__series *s = &p->s[k];
+    for (size_t k = 0; k < p->n_crowd + p->n_series; k++) {
+        const nr__series *s = any_series(p, k);
         double lx = NAN, ly = NAN;
         for (size_t i = 0; i < s->n; i++) {
             double x = s->x[i], y = series_y(s, i);
@@ -404,6 +421,11 @@ void nr__xy_draw_series(nr__xy *p)
     cairo_save(cr);
     nr__xy_clip(p);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    nr__set_color(cr, nr__palette_color(NR__COLOR_CROWD), 1.0);
+    cairo_set_line_width(cr, CROWD_LINE_WIDTH);
+    cairo_set_dash(cr, NULL, 0, 0);
+    for (size_t k = 0; k < p->n_crowd; k++)
+        stroke_series(p, &p->crowd[k]);
     for (size_t k = 0; k < p->n_series; k++) {
         const nr__series *s = &p->s[k];
         nr__set_color(cr, nr__palette_color(s->color), 1.0);

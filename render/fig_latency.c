@@ -3,6 +3,8 @@
  * with p50, p99 and p99.9 marked where each curve crosses their level. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "render_internal.h"
 
@@ -26,8 +28,78 @@ static double percentile_of(const nr_fig_latency_series *s, size_t k)
     return k == 0 ? s->p50 : k == 1 ? s->p99 : s->p999;
 }
 
+/* The series drawn in colour: every one, each in its own index's style, or,
+ * with more than NR_FIG_DISTINCT_RUNS, those of the lowest, median and
+ * highest p99 in the styles 0, 1, 2, the others in grey. */
+typedef struct shown {
+    size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
+    char names[NR__PICKS][112];
+    nr__series *crowd;     /* every drawable series not in index[], for both panels */
+    size_t n_crowd;
+    char crowd_name[64];
+} shown;
+
+static int drawable_series(const nr_fig_latency_series *s)
+{
+    return s->n > 0 && s->latency_s && s->cdf;
+}
+
+static int choose_series(const nr_fig_latency_input *l, shown *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    if (l->n_series <= NR_FIG_DISTINCT_RUNS) {
+        for (size_t i = 0; i < l->n_series; i++)
+            sh->index[sh->n] = sh->style[sh->n] = i, sh->n++;
+        return 0;
+    }
+    double *p99 = malloc(l->n_series * sizeof *p99);
+    int *usable = malloc(l->n_series * sizeof *usable);
+    sh->crowd = malloc(2 * l->n_series * sizeof *sh->crowd); /* the CDF panel's, then the tail's */
+    if (!p99 || !usable || !sh->crowd) {
+        free(p99);
+        free(usable);
+        return -1;
+    }
+    for (size_t i = 0; i < l->n_series; i++) {
+        p99[i] = l->series[i].p99;
+        usable[i] = drawable_series(&l->series[i]) && l->series[i].p99 > 0;
+    }
+    enum nr__pick which[NR__PICKS];
+    sh->n = nr__crowd_picks(p99, usable, l->n_series, sh->index, which);
+    for (size_t k = 0; k < sh->n; k++) {
+        char value[32];
+        sh->style[k] = k;
+        snprintf(sh->names[k], sizeof sh->names[k], "%s (p99 %s, %s)",
+                 l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?",
+                 nr_render_fmt_seconds(l->series[sh->index[k]].p99, value, sizeof value), nr__pick_names[which[k]]);
+    }
+    for (size_t i = 0; i < l->n_series; i++) {
+        int picked = 0;
+        for (size_t k = 0; k < sh->n; k++)
+            picked |= sh->index[k] == i;
+        if (!picked && drawable_series(&l->series[i]))
+            sh->crowd[sh->n_crowd++] = (nr__series){.n = l->series[i].n, .x = l->series[i].latency_s,
+                                                    .y = l->series[i].cdf};
+    }
+    for (size_t i = 0; i < sh->n_crowd; i++) {
+        sh->crowd[sh->n_crowd + i] = sh->crowd[i];
+        sh->crowd[sh->n_crowd + i].y_one_minus = 1;
+    }
+    snprintf(sh->crowd_name, sizeof sh->crowd_name, "the other %zu", sh->n_crowd);
+    free(p99);
+    free(usable);
+    return 0;
+}
+
+static const char *series_name(const nr_fig_latency_input *l, const shown *sh, size_t k)
+{
+    if (sh->crowd)
+        return sh->names[k];
+    return l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?";
+}
+
 /* Reference lines at the percentile levels and each series' marker on them. */
-static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, int ccdf, size_t n_levels)
+static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *sh, int ccdf, size_t n_levels)
 {
     nr_render_canvas *cv = p->cv;
     cairo_t *cr = cv->cr;
@@ -48,42 +120,44 @@ static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, int ccdf, size
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
         /* Left end: the curves reach a level from the right. */
         nr__text_draw(cv, levels[k].name, NR__PLAIN, cv->font_size - 1.5, p->px + 2, y - 0.5, 0, 1, 0);
-        for (size_t i = 0; i < l->n_series && i < NR__MAX_SERIES; i++) {
-            double x = percentile_of(&l->series[i], k);
+        for (size_t i = 0; i < sh->n; i++) {
+            double x = percentile_of(&l->series[sh->index[i]], k);
             if (!(x > 0) || !isfinite(x))
                 continue;
-            nr__set_color(cr, nr__palette_color(i), 1.0);
-            nr__draw_marker(cr, i, nr__xy_mx(p, x), y, 5.0);
+            nr__set_color(cr, nr__palette_color(sh->style[i]), 1.0);
+            nr__draw_marker(cr, sh->style[i], nr__xy_mx(p, x), y, 5.0);
         }
     }
     cairo_restore(cr);
 }
 
-static void add_series(nr__xy *p, const nr_fig_latency_input *l, int ccdf)
+static void add_series(nr__xy *p, const nr_fig_latency_input *l, const shown *sh, int ccdf)
 {
-    for (size_t i = 0; i < l->n_series && i < NR__MAX_SERIES; i++) {
-        const nr_fig_latency_series *s = &l->series[i];
-        if (s->n == 0 || !s->latency_s || !s->cdf)
+    for (size_t i = 0; i < sh->n; i++) {
+        const nr_fig_latency_series *s = &l->series[sh->index[i]];
+        if (!drawable_series(s))
             continue;
         nr__xy_add(p, (nr__series){.n = s->n, .x = s->latency_s, .y = s->cdf, .y_one_minus = ccdf,
-                                   .color = i, .dash = i, .marker = i});
+                                   .color = sh->style[i], .dash = sh->style[i], .marker = sh->style[i]});
+    }
+    if (sh->n_crowd) {
+        nr__xy_set_crowd(p, &sh->crowd[ccdf ? sh->n_crowd : 0], sh->n_crowd, NULL);
     }
 }
 
-int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, const shown *sh)
 {
-    (void)err;
-    const nr_fig_latency_input *l = in->latency;
-    if (!l || l->n_series == 0 || !l->series)
-        return nr__draw_no_data(cv, FIG, "no latency samples (trace lacks -T?)");
     nr__legend lg = {0};
     char title[64];
     snprintf(title, sizeof title, "%s latency:", l->what ? l->what : "I/O");
     lg.title = title;
-    for (size_t i = 0; i < l->n_series && i < NR__MAX_SERIES; i++)
-        nr__legend_add(&lg, (nr__legend_entry){.label = l->series[i].name ? l->series[i].name : "?",
-                                               .kind = NR__LEG_LINE, .color = i, .dash = i, .marker = i,
+    for (size_t i = 0; i < sh->n; i++)
+        nr__legend_add(&lg, (nr__legend_entry){.label = series_name(l, sh, i), .kind = NR__LEG_LINE,
+                                               .color = sh->style[i], .dash = sh->style[i], .marker = sh->style[i],
                                                .has_marker = 1, .line_width = 1.1});
+    if (sh->n_crowd)
+        nr__legend_add(&lg, (nr__legend_entry){.label = sh->crowd_name, .kind = NR__LEG_LINE,
+                                               .color = NR__COLOR_CROWD, .line_width = 0.45});
     double top = nr__legend_block(cv, &lg);
     int stacked = cv->width < 400;
     double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;
@@ -92,7 +166,7 @@ int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_er
     nr__xy cdf;
     nr__xy_init(&cdf, cv, 2, top + 2, pw, ph);
     cdf.panel_label = "(a) CDF";
-    add_series(&cdf, l, 0);
+    add_series(&cdf, l, sh, 0);
     cdf.x = (nr__axis){.title = "Latency", .unit = NR__UNIT_SECONDS, .log = 1};
     cdf.y = (nr__axis){.title = "P(latency \xe2\x89\xa4 x)", .unit = NR__UNIT_PERCENT};
     if (nr__xy_setup(&cdf, 0, 0, 0, 1))
@@ -101,7 +175,7 @@ int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_er
     nr__xy tail;
     nr__xy_init(&tail, cv, stacked ? 2 : 6 + pw, stacked ? top + 6 + ph : top + 2, pw, ph);
     tail.panel_label = "(b) tail (CCDF)";
-    add_series(&tail, l, 1);
+    add_series(&tail, l, sh, 1);
     tail.x = cdf.x;
     tail.y = (nr__axis){.title = "P(latency > x)", .log = 1};
     if (nr__xy_setup(&tail, 0, 0, 0, 0))
@@ -116,10 +190,23 @@ int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_er
     nr__xy_layout(&cdf);
     nr__xy_draw_axes(&cdf);
     nr__xy_draw_series(&cdf);
-    draw_levels(&cdf, l, 0, 1); /* p99 and p99.9 hug the top of a linear scale: see (b) */
+    draw_levels(&cdf, l, sh, 0, 1); /* p99 and p99.9 hug the top of a linear scale: see (b) */
     nr__xy_layout(&tail);
     nr__xy_draw_axes(&tail);
     nr__xy_draw_series(&tail);
-    draw_levels(&tail, l, 1, 3);
+    draw_levels(&tail, l, sh, 1, 3);
     return 0;
+}
+
+int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+{
+    const nr_fig_latency_input *l = in->latency;
+    if (!l || l->n_series == 0 || !l->series)
+        return nr__draw_no_data(cv, FIG, "no latency samples (trace lacks -T?)");
+    shown sh;
+    if (choose_series(l, &sh) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
+    const int rc = draw_panels(cv, l, &sh);
+    free(sh.crowd);
+    return rc;
 }

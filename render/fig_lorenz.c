@@ -3,6 +3,7 @@
  * and each run's top-10% point marked. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "render_internal.h"
 
@@ -16,30 +17,109 @@ double nr__fig_lorenz_height(const nr_figure_inputs *in, double width)
 
 static const double equality_xy[2] = {0, 1};
 
+/* A run with a curve: two files or more, and some bytes. */
+static int has_curve(const nr_fig_lorenz_run *run)
+{
+    return run->n >= 2 && run->file_share && run->byte_share && run->byte_share[run->n - 1] > 0;
+}
+
+/* The runs drawn in colour (run index and style, at most NR__MAX_SERIES - 2)
+ * and their legend names; with more runs than NR_FIG_DISTINCT_RUNS, the
+ * others go to crowd (*n_crowd). Returns how many are in colour. */
+static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char names[][96], nr__series *crowd,
+                          size_t *n_crowd)
+{
+    size_t n = 0;
+    *n_crowd = 0;
+    if (l->n_runs <= NR_FIG_DISTINCT_RUNS) {
+        for (size_t r = 0; r < l->n_runs; r++)
+            if (has_curve(&l->runs[r]))
+                shown[n++] = r;
+    } else {
+        double *gini = malloc(l->n_runs * sizeof *gini);
+        int *usable = malloc(l->n_runs * sizeof *usable);
+        enum nr__pick which[NR__PICKS];
+        if (gini && usable) {
+            for (size_t r = 0; r < l->n_runs; r++) {
+                gini[r] = l->runs[r].gini;
+                usable[r] = has_curve(&l->runs[r]);
+            }
+            n = nr__crowd_picks(gini, usable, l->n_runs, shown, which);
+        }
+        for (size_t r = 0; crowd && r < l->n_runs; r++) {
+            int picked = 0;
+            for (size_t i = 0; i < n; i++)
+                picked |= shown[i] == r;
+            if (!picked && has_curve(&l->runs[r]))
+                crowd[(*n_crowd)++] = (nr__series){.n = l->runs[r].n, .x = l->runs[r].file_share,
+                                                   .y = l->runs[r].byte_share};
+        }
+        for (size_t i = 0; i < n; i++)
+            snprintf(names[i], 96, "%s (Gini %.2f, %s)", l->runs[shown[i]].name ? l->runs[shown[i]].name : "?",
+                     l->runs[shown[i]].gini, nr__pick_names[which[i]]);
+        free(gini);
+        free(usable);
+        return n;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const nr_fig_lorenz_run *run = &l->runs[shown[i]];
+        if (isfinite(run->gini))
+            snprintf(names[i], 96, "%s (Gini %.2f)", run->name ? run->name : "?", run->gini);
+        else
+            snprintf(names[i], 96, "%s", run->name ? run->name : "?");
+    }
+    return n;
+}
+
+/* The top 10% of files start at x = 0.9: a dashed line, labelled. */
+static void draw_top10_line(nr_render_canvas *cv, const nr__xy *p)
+{
+    cairo_t *cr = cv->cr;
+    cairo_save(cr);
+    double x90 = nr__xy_mx(p, 0.9);
+    cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+    cairo_set_line_width(cr, 0.5);
+    const double dash[] = {2, 2};
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_move_to(cr, x90, p->py);
+    cairo_line_to(cr, x90, p->py + p->ph);
+    cairo_stroke(cr);
+    /* Left of the line near the top: below the equality line, above the curves. */
+    nr__text_draw(cv, "top 10% of files \xe2\x86\x92", NR__PLAIN, cv->font_size - 1.5, x90 - 2, p->py + 2, 1, 0, 0);
+    cairo_restore(cr);
+}
+
 int nr__fig_lorenz_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
 {
-    (void)err;
     const nr_fig_lorenz_input *l = in->lorenz;
     if (!l || l->n_runs == 0 || !l->runs)
         return nr__draw_no_data(cv, FIG, "no runs");
+    size_t shown[NR__MAX_SERIES - 2];
+    char names[NR__MAX_SERIES - 2][96], crowd_name[64];
+    const int crowded = l->n_runs > NR_FIG_DISTINCT_RUNS;
+    nr__series *crowd = crowded ? malloc(l->n_runs * sizeof *crowd) : NULL;
+    if (crowded && !crowd)
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
+    size_t n_crowd = 0;
+    const size_t drawn = choose_runs(l, shown, names, crowd, &n_crowd);
+    if (drawn == 0) {
+        free(crowd);
+        return nr__draw_no_data(cv, FIG, "no run has two files with bytes");
+    }
+    size_t style[NR__MAX_SERIES - 2]; /* a run keeps its own index's style; picks go by their order */
+    for (size_t i = 0; i < drawn; i++)
+        style[i] = crowded ? i : shown[i];
     nr__xy p;
     nr__xy_init(&p, cv, 2, 2, cv->width - 4, cv->height - 4);
-    char names[NR__MAX_SERIES][96];
-    size_t drawn = 0;
-    for (size_t r = 0; r < l->n_runs && p.n_series + 1 < NR__MAX_SERIES; r++) {
-        const nr_fig_lorenz_run *run = &l->runs[r];
-        if (run->n < 2 || !run->file_share || !run->byte_share || !(run->byte_share[run->n - 1] > 0))
-            continue; /* one file, or no bytes at all, has no curve */
-        if (isfinite(run->gini))
-            snprintf(names[r], sizeof names[r], "%s (Gini %.2f)", run->name ? run->name : "?", run->gini);
-        else
-            snprintf(names[r], sizeof names[r], "%s", run->name ? run->name : "?");
-        nr__xy_add(&p, (nr__series){.name = names[r], .n = run->n, .x = run->file_share, .y = run->byte_share,
-                                    .color = r, .dash = r, .marker = r, .markers = 1});
-        drawn++;
+    for (size_t i = 0; i < drawn; i++) {
+        const nr_fig_lorenz_run *run = &l->runs[shown[i]];
+        nr__xy_add(&p, (nr__series){.name = names[i], .n = run->n, .x = run->file_share, .y = run->byte_share,
+                                    .color = style[i], .dash = style[i], .marker = style[i], .markers = 1});
     }
-    if (drawn == 0)
-        return nr__draw_no_data(cv, FIG, "no run has two files with bytes");
+    if (n_crowd) {
+        snprintf(crowd_name, sizeof crowd_name, "the other %zu runs", n_crowd);
+        nr__xy_set_crowd(&p, crowd, n_crowd, crowd_name);
+    }
     nr__xy_add(&p, (nr__series){.name = "equal shares", .n = 2, .x = equality_xy, .y = equality_xy,
                                 .color = 6, .dash = 2, .line_width = 0.6});
     p.x = (nr__axis){.title = "Share of files, smallest first", .unit = NR__UNIT_PERCENT};
@@ -47,33 +127,20 @@ int nr__fig_lorenz_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_err
     nr__xy_setup(&p, 0, 1, 0, 1);
     nr__xy_layout(&p);
     nr__xy_draw_axes(&p);
-
-    /* The top 10% of files start at x = 0.9. */
-    cairo_t *cr = cv->cr;
-    cairo_save(cr);
-    double x90 = nr__xy_mx(&p, 0.9);
-    cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-    cairo_set_line_width(cr, 0.5);
-    const double dash[] = {2, 2};
-    cairo_set_dash(cr, dash, 2, 0);
-    cairo_move_to(cr, x90, p.py);
-    cairo_line_to(cr, x90, p.py + p.ph);
-    cairo_stroke(cr);
-    /* Left of the line near the top: below the equality line, above the curves. */
-    nr__text_draw(cv, "top 10% of files \xe2\x86\x92", NR__PLAIN, cv->font_size - 1.5, x90 - 2, p.py + 2, 1, 0, 0);
-    cairo_restore(cr);
-
+    draw_top10_line(cv, &p);
     nr__xy_draw_series(&p);
 
+    cairo_t *cr = cv->cr;
     cairo_save(cr);
-    for (size_t r = 0; r < l->n_runs && r < NR__MAX_SERIES; r++) {
-        const nr_fig_lorenz_run *run = &l->runs[r];
-        if (run->n < 2 || !run->byte_share || !(run->byte_share[run->n - 1] > 0) || !isfinite(run->top10_share))
+    for (size_t i = 0; i < drawn; i++) {
+        const nr_fig_lorenz_run *run = &l->runs[shown[i]];
+        if (!isfinite(run->top10_share))
             continue;
-        nr__set_color(cr, nr__palette_color(r), 1.0);
-        nr__draw_marker(cr, r, x90, nr__xy_my(&p, 1.0 - run->top10_share), 6.0);
+        nr__set_color(cr, nr__palette_color(style[i]), 1.0);
+        nr__draw_marker(cr, style[i], nr__xy_mx(&p, 0.9), nr__xy_my(&p, 1.0 - run->top10_share), 6.0);
     }
     cairo_restore(cr);
     nr__xy_draw_legend(&p);
+    free(crowd);
     return 0;
 }

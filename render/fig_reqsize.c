@@ -1,6 +1,8 @@
 /* Figure 6, request-size histogram in the Darshan bins: share of read and
  * of write requests per size bin, one bar per run in each bin. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "render_internal.h"
 
@@ -51,12 +53,89 @@ static size_t shares(nr_render_canvas *cv, const nr_fig_reqsize_input *q, size_t
     return with_data;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, int writes, double *scratch,
+                          double v[NR_FIG_REQSIZE_BINS * NR__PICKS])
+{
+    double *total = scratch, *share = scratch + q->n_runs;
+    size_t with_data = 0;
+    for (size_t r = 0; r < q->n_runs; r++) {
+        const double *c = writes ? q->runs[r].writes : q->runs[r].reads;
+        total[r] = 0;
+        for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
+            if (nr__finite_or_skip(cv, c[b]) && c[b] > 0)
+                total[r] += c[b];
+        with_data += total[r] > 0;
+    }
+    for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++) {
+        size_t m = 0;
+        for (size_t r = 0; r < q->n_runs; r++) {
+            const double *c = writes ? q->runs[r].writes : q->runs[r].reads;
+            if (total[r] > 0)
+                share[m++] = isfinite(c[b]) && c[b] > 0 ? c[b] / total[r] : 0.0;
+        }
+        qsort(share, m, sizeof *share, by_value);
+        v[b * NR__PICKS + NR__PICK_LOWEST] = m ? share[0] : 0.0;
+        v[b * NR__PICKS + NR__PICK_MEDIAN] = m ? share[(m - 1) / 2] : 0.0;
+        v[b * NR__PICKS + NR__PICK_HIGHEST] = m ? share[m - 1] : 0.0;
+    }
+    return with_data;
+}
+
+/* More runs than bars tell apart: per bin, the lowest, median and highest
+ * share over the runs. */
+static int draw_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, nr_error *err)
+{
+    double *scratch = malloc(2 * q->n_runs * sizeof *scratch);
+    if (!scratch)
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
+    double rv[NR_FIG_REQSIZE_BINS * NR__PICKS], wv[NR_FIG_REQSIZE_BINS * NR__PICKS];
+    const size_t with_reads = nr__reqsize_spread(cv, q, 0, scratch, rv),
+                 with_writes = nr__reqsize_spread(cv, q, 1, scratch, wv);
+    free(scratch);
+    if (with_reads == 0 && with_writes == 0)
+        return nr__draw_no_data(cv, FIG, "no read or write requests");
+    static const size_t colors[NR__PICKS] = {0, 1, 2};
+    char title[64], read_title[64], write_title[64];
+    snprintf(title, sizeof title, "share of a bin, over the %zu runs:", q->n_runs);
+    nr__legend lg = {.title = title};
+    for (int k = 0; k < NR__PICKS; k++)
+        nr__legend_add(&lg, (nr__legend_entry){.label = nr__pick_names[k], .kind = NR__LEG_SWATCH, .color = colors[k],
+                                               .hatch = colors[k]});
+    const double top = nr__legend_block(cv, &lg);
+    nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
+    snprintf(read_title, sizeof read_title, "(a) reads, %zu runs", with_reads);
+    snprintf(write_title, sizeof write_title, "(b) writes, %zu runs", with_writes);
+    const int stacked = cv->width < 400;
+    const double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;
+    const double ph = stacked ? (cv->height - top - 8) / 2 : cv->height - top - 4;
+    nr__bars rb = {.cv = cv, .ox = 2, .oy = top + 2, .ow = pw, .oh = ph, .n_cat = NR_FIG_REQSIZE_BINS,
+                   .cat_names = nr_fig_reqsize_bin_labels, .n_seg = NR__PICKS, .v = rv, .grouped = 1,
+                   .seg_color = colors, .panel_label = read_title, .x_title = "Request size (bytes)",
+                   .y = {.title = "Share of reads", .unit = NR__UNIT_PERCENT}};
+    nr__bars wb = rb;
+    wb.ox = stacked ? 2 : 6 + pw;
+    wb.oy = stacked ? top + 6 + ph : top + 2;
+    wb.v = wv;
+    wb.panel_label = write_title;
+    wb.y = (nr__axis){.title = "Share of writes", .unit = NR__UNIT_PERCENT};
+    nr__bars_draw(&rb);
+    nr__bars_draw(&wb);
+    return 0;
+}
+
 int nr__fig_reqsize_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
 {
-    (void)err;
     const nr_fig_reqsize_input *q = in->reqsize;
     if (!q || q->n_runs == 0 || !q->runs)
         return nr__draw_no_data(cv, FIG, "no runs");
+    if (q->n_runs > NR_FIG_DISTINCT_RUNS)
+        return draw_spread(cv, q, err);
     size_t n_runs = q->n_runs < MAX_RUNS ? q->n_runs : MAX_RUNS;
     double reads[NR_FIG_REQSIZE_BINS][MAX_RUNS], writes[NR_FIG_REQSIZE_BINS][MAX_RUNS];
     size_t with_reads = shares(cv, q, n_runs, 0, reads);

@@ -2,13 +2,14 @@
  * panel per run, the background tinted by phase and checkpoint bursts
  * shaded and outlined. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render_internal.h"
 
 #define FIG "Throughput timeline"
-#define MAX_PANELS 8
+#define MAX_PANELS NR_FIG_DISTINCT_RUNS
 
 static double panel_height(size_t n_runs, double width)
 {
@@ -102,6 +103,11 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
         for (size_t i = 0; i < t->runs[r].n_phases; i++)
             phase_color(&keys, t->runs[r].phases[i].name);
     nr__legend lg = {0};
+    char title[64];
+    if (t->n_runs > n_runs) { /* said in the figure: the others are not in it */
+        snprintf(title, sizeof title, "the first %zu of %zu runs:", n_runs, t->n_runs);
+        lg.title = title;
+    }
     nr__legend_add(&lg, (nr__legend_entry){.label = "read", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
     nr__legend_add(&lg, (nr__legend_entry){.label = "write", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
                                            .line_width = 1.0});

@@ -24,6 +24,12 @@
 #define NR_RENDER_COLUMN_WIDTH_PT 252.0 /* 3.5 in: one column */
 #define NR_RENDER_FULL_WIDTH_PT 504.0   /* 7 in: full page width */
 #define NR_RENDER_PNG_DPI 300.0
+/* The most runs a figure of several runs draws each in a style of its own
+ * (the palette's colours). With more, the curve figures (2, 3, 4) draw every
+ * run in grey and three in colour, the request sizes (6) the lowest, median
+ * and highest share of each bin over the runs, and the timeline (5) the
+ * first NR_FIG_DISTINCT_RUNS runs; docs/figures.md, "Many runs". */
+#define NR_FIG_DISTINCT_RUNS 8
 
 typedef enum nr_render_format {
     NR_RENDER_SVG,

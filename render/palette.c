@@ -20,6 +20,8 @@ static const nr__rgb okabe_ito[NR__STYLES] = {
 
 nr__rgb nr__palette_color(size_t i)
 {
+    if (i == NR__COLOR_CROWD)
+        return (nr__rgb){0.72, 0.72, 0.72};
     return okabe_ito[i % NR__STYLES];
 }
 

@@ -166,6 +166,9 @@ typedef struct nr__series {
 
 #define NR__MAX_SERIES 24
 
+/* The colour index of the crowd (nr__xy_set_crowd): a light grey. */
+#define NR__COLOR_CROWD ((size_t)-1)
+
 typedef struct nr__xy {
     nr_render_canvas *cv;
     double ox, oy, ow, oh;       /* outer rectangle of the panel */
@@ -173,6 +176,8 @@ typedef struct nr__xy {
     nr__axis x, y;
     size_t n_series;
     nr__series s[NR__MAX_SERIES];
+    const nr__series *crowd;     /* thin grey lines under the series, no legend entry each; borrowed */
+    size_t n_crowd;
     nr__legend legend;
     int legend_outside;          /* chosen by layout */
     double legend_x, legend_y;
@@ -184,6 +189,12 @@ typedef struct nr__xy {
 void nr__xy_init(nr__xy *p, nr_render_canvas *cv, double x, double y, double w, double h);
 /* Adds a series (borrowed arrays) and, when it has a name, a legend entry. */
 void nr__xy_add(nr__xy *p, nr__series s);
+/* Draws crowd[0..n) (the runs not drawn as series; x, y, n and y_one_minus
+ * read) as thin grey lines under the series, counted in the axis ranges,
+ * the non-finite count and the legend's placement, and adds one legend
+ * entry, label, for them all (none when label is NULL). crowd is borrowed
+ * until the panel is drawn. */
+void nr__xy_set_crowd(nr__xy *p, const nr__series *crowd, size_t n, const char *label);
 /* Axis ranges from the finite (and, on log axes, positive) data; a range
  * given with lo < hi fixes that axis. Returns 0, or 1 when no point is
  * drawable (the caller draws "no data"). */
@@ -228,6 +239,29 @@ int nr__bars_draw(nr__bars *b);
 
 /* Fills a light tint of colour i (background bands). */
 void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, double h);
+
+/* ---- crowd.c: figures of more runs than they can tell apart -------------- */
+
+/* With more runs than NR_FIG_DISTINCT_RUNS a figure draws every run as a
+ * grey line (nr__xy_set_crowd) and, in colour, the runs of the lowest,
+ * median and highest key (Gini, alpha, p99). */
+enum nr__pick { NR__PICK_LOWEST, NR__PICK_MEDIAN, NR__PICK_HIGHEST, NR__PICKS };
+extern const char *const nr__pick_names[NR__PICKS];   /* "lowest", "median", "highest" */
+
+/* Of the runs i with usable[i] != 0 and a finite key[i], in the order of
+ * (key, i): the first, the middle one (the lower of an even count) and the
+ * last, into pick[] in that order, a run picked twice kept once, which[]
+ * naming each; returns how many (0 to 3; 3 when there are 3 such runs). */
+size_t nr__crowd_picks(const double *key, const int *usable, size_t n, size_t pick[NR__PICKS],
+                       enum nr__pick which[NR__PICKS]);
+
+/* Figure 6 of many runs: v[b * NR__PICKS + k] is the lowest, median (the
+ * lower of an even count) and highest share of size bin b among the
+ * requests of a run (writes or reads), over the runs with any such request;
+ * 0 when none has one. scratch holds 2 * q->n_runs values; cv counts the
+ * non-finite counts. Returns how many runs have a request of the kind. */
+size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, int writes, double *scratch,
+                          double v[NR_FIG_REQSIZE_BINS * NR__PICKS]);
 
 /* ---- the figures (fig_*.c), gathered by figures.c ------------------------ */
 #define NR__FIGURE(name)                                                        \

@@ -1,0 +1,160 @@
+/* Figures of more runs than they tell apart (NR_FIG_DISTINCT_RUNS): the runs
+ * picked for colour, worked by hand, and the SVG of a crowded figure, whose
+ * grey lines are counted. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "render_internal.h"
+
+static void picks(const double *key, const int *usable, size_t n, size_t want_n, const size_t *want,
+                  const enum nr__pick *want_which)
+{
+    size_t pick[NR__PICKS];
+    enum nr__pick which[NR__PICKS];
+    assert_int_equal(nr__crowd_picks(key, usable, n, pick, which), want_n);
+    for (size_t i = 0; i < want_n; i++) {
+        assert_int_equal(pick[i], want[i]);
+        assert_int_equal(which[i], want_which[i]);
+    }
+}
+
+static void picks_lowest_median_highest(void **state)
+{
+    (void)state;
+    const enum nr__pick all[] = {NR__PICK_LOWEST, NR__PICK_MEDIAN, NR__PICK_HIGHEST};
+    /* in the order of (key, run): (0.2, 2) (0.2, 5) (0.5, 0) (0.5, 4) (0.9, 3),
+       NaN (run 1) left out: first, 3rd of 5, last */
+    const double key[] = {0.5, NAN, 0.2, 0.9, 0.5, 0.2};
+    const int every[] = {1, 1, 1, 1, 1, 1};
+    picks(key, every, 6, 3, (const size_t[]){2, 0, 3}, all);
+    /* without runs 2 and 3: (0.2, 5) (0.5, 0) (0.5, 4): the equal highest is another run */
+    const int some[] = {1, 1, 0, 0, 1, 1};
+    picks(key, some, 6, 3, (const size_t[]){5, 0, 4}, all);
+    /* an even count takes the lower middle: (1, 3) (2, 2) (3, 1) (4, 0) -> run 2 */
+    const double four[] = {4, 3, 2, 1};
+    picks(four, every, 4, 3, (const size_t[]){3, 2, 0}, all);
+    /* all equal: three runs all the same, in run order */
+    const double same[] = {7, 7, 7};
+    picks(same, every, 3, 3, (const size_t[]){0, 1, 2}, all);
+    /* two runs: the middle one is the first, kept once */
+    const double two[] = {1, 2};
+    picks(two, every, 2, 2, (const size_t[]){0, 1}, (const enum nr__pick[]){NR__PICK_LOWEST, NR__PICK_HIGHEST});
+    const int none[] = {0, 0};
+    picks(two, none, 2, 0, NULL, NULL);
+}
+
+/* How many times needle occurs in the n bytes of hay. */
+static size_t occurrences(const char *hay, size_t n, const char *needle)
+{
+    size_t count = 0, k = strlen(needle);
+    for (const char *p = hay; (p = memmem(p, n - (size_t)(p - hay), needle, k)) != NULL; p += k)
+        count++;
+    return count;
+}
+
+enum { RUNS = 12, POINTS = 5 };
+
+static void render_svg(const char *stem, const nr_figure_inputs *in, nr_render_buf *out)
+{
+    nr_error err;
+    nr_error_clear(&err);
+    nr_render_buf_init(out);
+    assert_int_equal(nr_render_figure(nr_figure_find(stem), in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, out, &err),
+                     0);
+}
+
+/* The stroke of a grey line of the crowd as cairo writes it (the legend's
+ * key has another line join). */
+#define CROWD_STROKE "stroke-width:0.45;stroke-linecap:butt;stroke-linejoin:round;stroke:rgb(72%,72%,72%)"
+
+/* 12 runs, every one with a curve: 9 grey lines in each panel; with 8 runs,
+ * none. */
+static void curves_of_many_runs_in_grey(void **state)
+{
+    (void)state;
+    static double share[POINTS] = {0, 0.25, 0.5, 0.75, 1}, bytes_share[RUNS][POINTS], x[POINTS] = {1, 10, 100, 1e3, 1e4},
+                  ccdf[POINTS] = {1, 0.5, 0.2, 0.05, 0.01}, lat[POINTS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2},
+                  cdf[POINTS] = {0.1, 0.5, 0.9, 0.99, 1};
+    static char names[RUNS][16];
+    nr_fig_lorenz_run lr[RUNS];
+    nr_fig_ccdf_run cr[RUNS];
+    nr_fig_latency_series ls[RUNS];
+    for (size_t r = 0; r < RUNS; r++) {
+        snprintf(names[r], sizeof names[r], "run%zu", r);
+        const double g = 1.0 + (double)r / 4;
+        for (size_t i = 0; i < POINTS; i++)
+            bytes_share[r][i] = pow(share[i], g);
+        lr[r] = (nr_fig_lorenz_run){names[r], POINTS, share, bytes_share[r], 0.1, 0.1 * (double)r};
+        cr[r] = (nr_fig_ccdf_run){names[r], POINTS, x, ccdf, 1, 1.5 + 0.1 * (double)r, 10, 0.5};
+        ls[r] = (nr_fig_latency_series){names[r], POINTS, lat, cdf, 1e-5, 1e-3 * (double)(r + 1), 1e-2};
+    }
+    for (size_t n = 8; n <= RUNS; n += RUNS - 8) {
+        const nr_fig_lorenz_input lorenz = {n, lr};
+        const nr_fig_ccdf_input ccdf_in = {n, cr};
+        const nr_fig_latency_input latency = {"read", n, ls};
+        const nr_figure_inputs in = {.lorenz = &lorenz, .ccdf = &ccdf_in, .latency = &latency};
+        const char *stems[] = {"fig2-lorenz", "fig3-file-bytes-ccdf", "fig4-read-latency"};
+        const size_t panels[] = {1, 1, 2};
+        for (size_t f = 0; f < 3; f++) {
+            nr_render_buf svg;
+            render_svg(stems[f], &in, &svg);
+            const size_t got = occurrences((const char *)svg.data, svg.len, CROWD_STROKE);
+            const size_t expect = n > NR_FIG_DISTINCT_RUNS ? panels[f] * (n - 3) : 0;
+            if (got != expect)
+                fail_msg("%s of %zu runs: %zu grey lines, expected %zu", stems[f], n, got, expect);
+            nr_render_buf_fini(&svg);
+        }
+    }
+}
+
+/* Figure 6 of 11 runs: run r (0..9) reads r + 1 requests of 0-100 B and
+ * 9 - r of 100-1K, run 10 none (a NaN count, skipped); only run 0 writes,
+ * 4 requests of 1M-4M. Shares of 0-100 B: 0.1 .. 1.0 (lowest 0.1, the 5th of
+ * 10 0.5, highest 1.0); of 100-1K: 0.9 .. 0 (0, 0.4, 0.9). */
+static void request_sizes_spread(void **state)
+{
+    (void)state;
+    nr_fig_reqsize_run runs[11];
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 10; r++) {
+        runs[r].name = "r";
+        runs[r].reads[0] = r + 1;
+        runs[r].reads[1] = 9 - r;
+    }
+    runs[10].name = "none";
+    runs[10].reads[3] = NAN;
+    runs[0].writes[5] = 4;
+    const nr_fig_reqsize_input q = {11, runs};
+    nr_render_canvas cv = {0};
+    double scratch[22], rv[NR_FIG_REQSIZE_BINS * NR__PICKS], wv[NR_FIG_REQSIZE_BINS * NR__PICKS];
+    assert_int_equal(nr__reqsize_spread(&cv, &q, 0, scratch, rv), 10);
+    assert_int_equal(cv.skipped, 1);
+    const double want0[] = {0.1, 0.5, 1.0}, want1[] = {0.0, 0.4, 0.9};
+    for (int k = 0; k < NR__PICKS; k++) {
+        assert_true(fabs(rv[0 * NR__PICKS + k] - want0[k]) < 1e-12);
+        assert_true(fabs(rv[1 * NR__PICKS + k] - want1[k]) < 1e-12);
+        for (int b = 2; b < NR_FIG_REQSIZE_BINS; b++)
+            assert_true(rv[b * NR__PICKS + k] == 0.0);
+    }
+    assert_int_equal(nr__reqsize_spread(&cv, &q, 1, scratch, wv), 1);
+    for (int k = 0; k < NR__PICKS; k++)
+        for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
+            assert_true(wv[b * NR__PICKS + k] == (b == 5 ? 1.0 : 0.0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(picks_lowest_median_highest),
+        cmocka_unit_test(curves_of_many_runs_in_grey),
+        cmocka_unit_test(request_sizes_spread),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
