@@ -47,3 +47,36 @@ size_t nr__crowd_picks(const double *key, const int *usable, size_t n, size_t pi
     free(k);
     return got;
 }
+
+int nr__crowd_init(nr__crowd *c, size_t n_runs)
+{
+    *c = (nr__crowd){0};
+    c->key = malloc((n_runs ? n_runs : 1) * sizeof *c->key);
+    c->usable = malloc((n_runs ? n_runs : 1) * sizeof *c->usable);
+    c->others = malloc((n_runs ? n_runs : 1) * sizeof *c->others);
+    if (c->key && c->usable && c->others)
+        return 0;
+    nr__crowd_fini(c);
+    return -1;
+}
+
+void nr__crowd_fini(nr__crowd *c)
+{
+    free(c->key);
+    free(c->usable);
+    free(c->others);
+    *c = (nr__crowd){0};
+}
+
+size_t nr__crowd_pick(nr__crowd *c, size_t n_runs)
+{
+    return c->n_picks = nr__crowd_picks(c->key, c->usable, n_runs, c->pick, c->which);
+}
+
+int nr__crowd_picked(const nr__crowd *c, size_t run)
+{
+    for (size_t i = 0; i < c->n_picks; i++)
+        if (c->pick[i] == run)
+            return 1;
+    return 0;
+}

@@ -2,7 +2,6 @@
  * fitted power law drawn dashed from xmin (Clauset-Shalizi-Newman 2009). */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "render_internal.h"
 
@@ -25,63 +24,46 @@ static int has_points(const nr_fig_ccdf_run *run)
     return run->n > 0 && run->bytes && run->ccdf;
 }
 
-/* The runs of the lowest, median and highest alpha (or, when no run has a
- * fit, of the fewest, median and most files) into shown[], their names
- * into names[], the others into crowd. Returns how many are shown. */
-static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[][96], nr__series *crowd,
-                        size_t *n_crowd)
+/* The picks by alpha (or, when no run has a fit, by the number of files)
+ * into shown[], with their legend names; the others into cw->others.
+ * Returns how many are picked. */
+static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[][96], nr__crowd *cw)
 {
-    double *key = malloc(c->n_runs * sizeof *key);
-    int *usable = malloc(c->n_runs * sizeof *usable);
-    enum nr__pick which[NR__PICKS];
-    size_t n = 0;
     int by_alpha = 1;
-    if (key && usable) {
-        for (size_t r = 0; r < c->n_runs; r++) {
-            key[r] = c->runs[r].alpha;
-            usable[r] = has_points(&c->runs[r]) && fit_usable(&c->runs[r]);
-        }
-        n = nr__crowd_picks(key, usable, c->n_runs, shown, which);
-        if (n == 0) {
-            by_alpha = 0;
-            for (size_t r = 0; r < c->n_runs; r++) {
-                key[r] = (double)c->runs[r].n;
-                usable[r] = has_points(&c->runs[r]);
-            }
-            n = nr__crowd_picks(key, usable, c->n_runs, shown, which);
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        const nr_fig_ccdf_run *run = &c->runs[shown[i]];
-        if (by_alpha)
-            snprintf(names[i], 96, "%s (\xce\xb1 = %.2f, %s)", run->name ? run->name : "?", run->alpha,
-                     nr__pick_names[which[i]]);
-        else
-            snprintf(names[i], 96, "%s (%zu files, %s)", run->name ? run->name : "?", run->n,
-                     nr__pick_names[which[i]]);
-    }
-    *n_crowd = 0;
     for (size_t r = 0; r < c->n_runs; r++) {
-        int picked = 0;
-        for (size_t i = 0; i < n; i++)
-            picked |= shown[i] == r;
-        if (!picked && has_points(&c->runs[r]))
-            crowd[(*n_crowd)++] = (nr__series){.n = c->runs[r].n, .x = c->runs[r].bytes, .y = c->runs[r].ccdf};
+        cw->key[r] = c->runs[r].alpha;
+        cw->usable[r] = has_points(&c->runs[r]) && fit_usable(&c->runs[r]);
     }
-    free(key);
-    free(usable);
-    return n;
+    if (nr__crowd_pick(cw, c->n_runs) == 0) {
+        by_alpha = 0;
+        for (size_t r = 0; r < c->n_runs; r++) {
+            cw->key[r] = (double)c->runs[r].n;
+            cw->usable[r] = has_points(&c->runs[r]);
+        }
+        nr__crowd_pick(cw, c->n_runs);
+    }
+    for (size_t i = 0; i < cw->n_picks; i++) {
+        const nr_fig_ccdf_run *run = &c->runs[shown[i] = cw->pick[i]];
+        const char *name = run->name ? run->name : "?", *pick = nr__pick_names[cw->which[i]];
+        if (by_alpha)
+            snprintf(names[i], 96, "%s (\xce\xb1 = %.2f, %s)", name, run->alpha, pick);
+        else
+            snprintf(names[i], 96, "%s (%zu files, %s)", name, run->n, pick);
+    }
+    for (size_t r = 0; r < c->n_runs; r++)
+        if (!nr__crowd_picked(cw, r) && has_points(&c->runs[r]))
+            cw->others[cw->n_others++] = (nr__series){.n = c->runs[r].n, .x = c->runs[r].bytes, .y = c->runs[r].ccdf};
+    return cw->n_picks;
 }
 
-/* The runs drawn in colour, each run's own style (index) up to max_runs of
- * them, or, with more runs than NR_FIG_DISTINCT_RUNS, the picks (pick_runs)
- * in the styles 0, 1, 2. */
+/* The runs drawn in colour, each in its own index's style, or, with more
+ * runs than NR_FIG_DISTINCT_RUNS, the picks (pick_runs) in the styles 0,
+ * 1, 2. */
 static size_t choose_runs(const nr_fig_ccdf_input *c, size_t shown[], size_t style[], char names[][96],
-                          nr__series *crowd, size_t *n_crowd)
+                          nr__crowd *cw)
 {
-    *n_crowd = 0;
     if (c->n_runs > NR_FIG_DISTINCT_RUNS) {
-        size_t n = pick_runs(c, shown, names, crowd, n_crowd);
+        size_t n = pick_runs(c, shown, names, cw);
         for (size_t i = 0; i < n; i++)
             style[i] = i;
         return n;
@@ -106,16 +88,15 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
     const nr_fig_ccdf_input *c = in->ccdf;
     if (!c || c->n_runs == 0 || !c->runs)
         return nr__draw_no_data(cv, FIG, "no runs");
-    size_t shown[NR__MAX_SERIES / 2], style[NR__MAX_SERIES / 2], n_crowd = 0;
+    size_t shown[NR__MAX_SERIES / 2], style[NR__MAX_SERIES / 2];
     char names[NR__MAX_SERIES / 2][96], crowd_name[64];
     double fit_x[NR__MAX_SERIES / 2][2], fit_y[NR__MAX_SERIES / 2][2];
-    const int crowded = c->n_runs > NR_FIG_DISTINCT_RUNS;
-    nr__series *crowd = crowded ? malloc(c->n_runs * sizeof *crowd) : NULL;
-    if (crowded && !crowd)
+    nr__crowd cw = {0};
+    if (c->n_runs > NR_FIG_DISTINCT_RUNS && nr__crowd_init(&cw, c->n_runs) < 0)
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
-    const size_t drawn = choose_runs(c, shown, style, names, crowd, &n_crowd);
+    const size_t drawn = choose_runs(c, shown, style, names, &cw);
     if (drawn == 0) {
-        free(crowd);
+        nr__crowd_fini(&cw);
         return nr__draw_no_data(cv, FIG, "no per-file bytes");
     }
     nr__xy p;
@@ -125,14 +106,14 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
         nr__xy_add(&p, (nr__series){.name = names[i], .n = run->n, .x = run->bytes, .y = run->ccdf,
                                     .color = style[i], .marker = style[i], .markers = 1});
     }
-    if (n_crowd) {
-        snprintf(crowd_name, sizeof crowd_name, "the other %zu runs", n_crowd);
-        nr__xy_set_crowd(&p, crowd, n_crowd, crowd_name);
+    if (cw.n_others) {
+        snprintf(crowd_name, sizeof crowd_name, "the other %zu runs", cw.n_others);
+        nr__xy_set_crowd(&p, cw.others, cw.n_others, crowd_name);
     }
     p.x = (nr__axis){.title = "Bytes per file", .unit = NR__UNIT_BYTES, .log = 1};
     p.y = (nr__axis){.title = "P(bytes \xe2\x89\xa5 x)", .log = 1};
     if (nr__xy_setup(&p, 0, 0, 0, 0)) {
-        free(crowd);
+        nr__crowd_fini(&cw);
         return nr__draw_no_data(cv, FIG, "no file with a positive byte count");
     }
     /* Fits of the runs drawn in colour, dashed in the run's colour. */
@@ -159,6 +140,6 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
     nr__xy_draw_axes(&p);
     nr__xy_draw_series(&p);
     nr__xy_draw_legend(&p);
-    free(crowd);
+    nr__crowd_fini(&cw);
     return 0;
 }

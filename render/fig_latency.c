@@ -3,7 +3,6 @@
  * with p50, p99 and p99.9 marked where each curve crosses their level. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "render_internal.h"
@@ -30,12 +29,12 @@ static double percentile_of(const nr_fig_latency_series *s, size_t k)
 
 /* The series drawn in colour: every one, each in its own index's style, or,
  * with more than NR_FIG_DISTINCT_RUNS, those of the lowest, median and
- * highest p99 in the styles 0, 1, 2, the others in grey. */
+ * highest p99 in the styles 0, 1, 2, the others in grey: cw.others holds
+ * them twice, for the CDF panel and then for the tail's (y_one_minus). */
 typedef struct shown {
     size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
     char names[NR__PICKS][112];
-    nr__series *crowd;     /* every drawable series not in index[], for both panels */
-    size_t n_crowd;
+    nr__crowd cw;
     char crowd_name[64];
 } shown;
 
@@ -52,48 +51,38 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
             sh->index[sh->n] = sh->style[sh->n] = i, sh->n++;
         return 0;
     }
-    double *p99 = malloc(l->n_series * sizeof *p99);
-    int *usable = malloc(l->n_series * sizeof *usable);
-    sh->crowd = malloc(2 * l->n_series * sizeof *sh->crowd); /* the CDF panel's, then the tail's */
-    if (!p99 || !usable || !sh->crowd) {
-        free(p99);
-        free(usable);
+    nr__crowd *cw = &sh->cw;
+    if (nr__crowd_init(cw, 2 * l->n_series) < 0)
         return -1;
-    }
     for (size_t i = 0; i < l->n_series; i++) {
-        p99[i] = l->series[i].p99;
-        usable[i] = drawable_series(&l->series[i]) && l->series[i].p99 > 0;
+        cw->key[i] = l->series[i].p99;
+        cw->usable[i] = drawable_series(&l->series[i]) && l->series[i].p99 > 0;
     }
-    enum nr__pick which[NR__PICKS];
-    sh->n = nr__crowd_picks(p99, usable, l->n_series, sh->index, which);
+    sh->n = nr__crowd_pick(cw, l->n_series);
     for (size_t k = 0; k < sh->n; k++) {
+        const nr_fig_latency_series *s = &l->series[sh->index[k] = cw->pick[k]];
         char value[32];
         sh->style[k] = k;
-        snprintf(sh->names[k], sizeof sh->names[k], "%s (p99 %s, %s)",
-                 l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?",
-                 nr_render_fmt_seconds(l->series[sh->index[k]].p99, value, sizeof value), nr__pick_names[which[k]]);
+        snprintf(sh->names[k], sizeof sh->names[k], "%s (p99 %s, %s)", s->name ? s->name : "?",
+                 nr_render_fmt_seconds(s->p99, value, sizeof value), nr__pick_names[cw->which[k]]);
     }
-    for (size_t i = 0; i < l->n_series; i++) {
-        int picked = 0;
-        for (size_t k = 0; k < sh->n; k++)
-            picked |= sh->index[k] == i;
-        if (!picked && drawable_series(&l->series[i]))
-            sh->crowd[sh->n_crowd++] = (nr__series){.n = l->series[i].n, .x = l->series[i].latency_s,
-                                                    .y = l->series[i].cdf};
+    for (size_t i = 0; i < l->n_series; i++)
+        if (!nr__crowd_picked(cw, i) && drawable_series(&l->series[i]))
+            cw->others[cw->n_others++] = (nr__series){.n = l->series[i].n, .x = l->series[i].latency_s,
+                                                      .y = l->series[i].cdf};
+    const size_t n = cw->n_others;
+    for (size_t i = 0; i < n; i++) {
+        cw->others[n + i] = cw->others[i];
+        cw->others[n + i].y_one_minus = 1;
     }
-    for (size_t i = 0; i < sh->n_crowd; i++) {
-        sh->crowd[sh->n_crowd + i] = sh->crowd[i];
-        sh->crowd[sh->n_crowd + i].y_one_minus = 1;
-    }
-    snprintf(sh->crowd_name, sizeof sh->crowd_name, "the other %zu", sh->n_crowd);
-    free(p99);
-    free(usable);
+    cw->n_others = 2 * n;
+    snprintf(sh->crowd_name, sizeof sh->crowd_name, "the other %zu", n);
     return 0;
 }
 
 static const char *series_name(const nr_fig_latency_input *l, const shown *sh, size_t k)
 {
-    if (sh->crowd)
+    if (sh->cw.others)
         return sh->names[k];
     return l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?";
 }
@@ -140,9 +129,9 @@ static void add_series(nr__xy *p, const nr_fig_latency_input *l, const shown *sh
         nr__xy_add(p, (nr__series){.n = s->n, .x = s->latency_s, .y = s->cdf, .y_one_minus = ccdf,
                                    .color = sh->style[i], .dash = sh->style[i], .marker = sh->style[i]});
     }
-    if (sh->n_crowd) {
-        nr__xy_set_crowd(p, &sh->crowd[ccdf ? sh->n_crowd : 0], sh->n_crowd, NULL);
-    }
+    const size_t n = sh->cw.n_others / 2;
+    if (n)
+        nr__xy_set_crowd(p, &sh->cw.others[ccdf ? n : 0], n, NULL);
 }
 
 static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, const shown *sh)
@@ -155,7 +144,7 @@ static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, cons
         nr__legend_add(&lg, (nr__legend_entry){.label = series_name(l, sh, i), .kind = NR__LEG_LINE,
                                                .color = sh->style[i], .dash = sh->style[i], .marker = sh->style[i],
                                                .has_marker = 1, .line_width = 1.1});
-    if (sh->n_crowd)
+    if (sh->cw.n_others)
         nr__legend_add(&lg, (nr__legend_entry){.label = sh->crowd_name, .kind = NR__LEG_LINE,
                                                .color = NR__COLOR_CROWD, .line_width = 0.45});
     double top = nr__legend_block(cv, &lg);
@@ -207,6 +196,6 @@ int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_er
     if (choose_series(l, &sh) < 0)
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
     const int rc = draw_panels(cv, l, &sh);
-    free(sh.crowd);
+    nr__crowd_fini(&sh.cw);
     return rc;
 }

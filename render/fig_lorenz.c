@@ -3,7 +3,6 @@
  * and each run's top-10% point marked. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "render_internal.h"
 
@@ -23,51 +22,40 @@ static int has_curve(const nr_fig_lorenz_run *run)
     return run->n >= 2 && run->file_share && run->byte_share && run->byte_share[run->n - 1] > 0;
 }
 
-/* The runs drawn in colour (run index and style, at most NR__MAX_SERIES - 2)
- * and their legend names; with more runs than NR_FIG_DISTINCT_RUNS, the
- * others go to crowd (*n_crowd). Returns how many are in colour. */
-static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char names[][96], nr__series *crowd,
-                          size_t *n_crowd)
+/* The runs drawn in colour into shown[] (at most NR__MAX_SERIES - 2) with
+ * their legend names: every run with a curve up to NR_FIG_DISTINCT_RUNS
+ * runs, else the picks by Gini (the others into cw->others). Returns how
+ * many. */
+static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char names[][96], nr__crowd *cw)
 {
     size_t n = 0;
-    *n_crowd = 0;
     if (l->n_runs <= NR_FIG_DISTINCT_RUNS) {
         for (size_t r = 0; r < l->n_runs; r++)
             if (has_curve(&l->runs[r]))
                 shown[n++] = r;
-    } else {
-        double *gini = malloc(l->n_runs * sizeof *gini);
-        int *usable = malloc(l->n_runs * sizeof *usable);
-        enum nr__pick which[NR__PICKS];
-        if (gini && usable) {
-            for (size_t r = 0; r < l->n_runs; r++) {
-                gini[r] = l->runs[r].gini;
-                usable[r] = has_curve(&l->runs[r]);
-            }
-            n = nr__crowd_picks(gini, usable, l->n_runs, shown, which);
+        for (size_t i = 0; i < n; i++) {
+            const nr_fig_lorenz_run *run = &l->runs[shown[i]];
+            if (isfinite(run->gini))
+                snprintf(names[i], 96, "%s (Gini %.2f)", run->name ? run->name : "?", run->gini);
+            else
+                snprintf(names[i], 96, "%s", run->name ? run->name : "?");
         }
-        for (size_t r = 0; crowd && r < l->n_runs; r++) {
-            int picked = 0;
-            for (size_t i = 0; i < n; i++)
-                picked |= shown[i] == r;
-            if (!picked && has_curve(&l->runs[r]))
-                crowd[(*n_crowd)++] = (nr__series){.n = l->runs[r].n, .x = l->runs[r].file_share,
-                                                   .y = l->runs[r].byte_share};
-        }
-        for (size_t i = 0; i < n; i++)
-            snprintf(names[i], 96, "%s (Gini %.2f, %s)", l->runs[shown[i]].name ? l->runs[shown[i]].name : "?",
-                     l->runs[shown[i]].gini, nr__pick_names[which[i]]);
-        free(gini);
-        free(usable);
         return n;
     }
-    for (size_t i = 0; i < n; i++) {
-        const nr_fig_lorenz_run *run = &l->runs[shown[i]];
-        if (isfinite(run->gini))
-            snprintf(names[i], 96, "%s (Gini %.2f)", run->name ? run->name : "?", run->gini);
-        else
-            snprintf(names[i], 96, "%s", run->name ? run->name : "?");
+    for (size_t r = 0; r < l->n_runs; r++) {
+        cw->key[r] = l->runs[r].gini;
+        cw->usable[r] = has_curve(&l->runs[r]);
     }
+    n = nr__crowd_pick(cw, l->n_runs);
+    for (size_t i = 0; i < n; i++) {
+        const nr_fig_lorenz_run *run = &l->runs[shown[i] = cw->pick[i]];
+        snprintf(names[i], 96, "%s (Gini %.2f, %s)", run->name ? run->name : "?", run->gini,
+                 nr__pick_names[cw->which[i]]);
+    }
+    for (size_t r = 0; r < l->n_runs; r++)
+        if (!nr__crowd_picked(cw, r) && has_curve(&l->runs[r]))
+            cw->others[cw->n_others++] = (nr__series){.n = l->runs[r].n, .x = l->runs[r].file_share,
+                                                      .y = l->runs[r].byte_share};
     return n;
 }
 
@@ -97,13 +85,12 @@ int nr__fig_lorenz_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_err
     size_t shown[NR__MAX_SERIES - 2];
     char names[NR__MAX_SERIES - 2][96], crowd_name[64];
     const int crowded = l->n_runs > NR_FIG_DISTINCT_RUNS;
-    nr__series *crowd = crowded ? malloc(l->n_runs * sizeof *crowd) : NULL;
-    if (crowded && !crowd)
+    nr__crowd cw = {0};
+    if (crowded && nr__crowd_init(&cw, l->n_runs) < 0)
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
-    size_t n_crowd = 0;
-    const size_t drawn = choose_runs(l, shown, names, crowd, &n_crowd);
+    const size_t drawn = choose_runs(l, shown, names, &cw);
     if (drawn == 0) {
-        free(crowd);
+        nr__crowd_fini(&cw);
         return nr__draw_no_data(cv, FIG, "no run has two files with bytes");
     }
     size_t style[NR__MAX_SERIES - 2]; /* a run keeps its own index's style; picks go by their order */
@@ -116,9 +103,9 @@ int nr__fig_lorenz_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_err
         nr__xy_add(&p, (nr__series){.name = names[i], .n = run->n, .x = run->file_share, .y = run->byte_share,
                                     .color = style[i], .dash = style[i], .marker = style[i], .markers = 1});
     }
-    if (n_crowd) {
-        snprintf(crowd_name, sizeof crowd_name, "the other %zu runs", n_crowd);
-        nr__xy_set_crowd(&p, crowd, n_crowd, crowd_name);
+    if (cw.n_others) {
+        snprintf(crowd_name, sizeof crowd_name, "the other %zu runs", cw.n_others);
+        nr__xy_set_crowd(&p, cw.others, cw.n_others, crowd_name);
     }
     nr__xy_add(&p, (nr__series){.name = "equal shares", .n = 2, .x = equality_xy, .y = equality_xy,
                                 .color = 6, .dash = 2, .line_width = 0.6});
@@ -141,6 +128,6 @@ int nr__fig_lorenz_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_err
     }
     cairo_restore(cr);
     nr__xy_draw_legend(&p);
-    free(crowd);
+    nr__crowd_fini(&cw);
     return 0;
 }

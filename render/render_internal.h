@@ -263,6 +263,25 @@ size_t nr__crowd_picks(const double *key, const int *usable, size_t n, size_t pi
 size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, int writes, double *scratch,
                           double v[NR_FIG_REQSIZE_BINS * NR__PICKS]);
 
+/* The work of a figure of many runs: the figure fills key[] and usable[]
+ * for every run, nr__crowd_pick picks, the figure puts the runs not picked
+ * into others[] (room for every run) for nr__xy_set_crowd. */
+typedef struct nr__crowd {
+    double *key;
+    int *usable;
+    size_t n_picks, pick[NR__PICKS];
+    enum nr__pick which[NR__PICKS];
+    nr__series *others;
+    size_t n_others;
+} nr__crowd;
+
+/* 0, or -1 when out of memory (nothing to free then). */
+int nr__crowd_init(nr__crowd *c, size_t n_runs);
+void nr__crowd_fini(nr__crowd *c);
+/* nr__crowd_picks of key and usable into pick, which and n_picks; returns n_picks. */
+size_t nr__crowd_pick(nr__crowd *c, size_t n_runs);
+int nr__crowd_picked(const nr__crowd *c, size_t run);
+
 /* ---- the figures (fig_*.c), gathered by figures.c ------------------------ */
 #define NR__FIGURE(name)                                                        \
     double nr__fig_##name##_height(const nr_figure_inputs *in, double width);   \
