@@ -26,8 +26,10 @@ static double category_total(const nr__bars *b, size_t c)
     return t;
 }
 
-/* Height of the category labels, rotated when they do not fit their slot. */
-static double category_labels_height(const nr__bars *b, double slot, double size, int *rotate)
+/* Height of the category labels, rotated when they do not fit their slot;
+ * *every: label every k-th category, where rotated labels of every slot
+ * would overlap (a hundred runs). */
+static double category_labels_height(const nr__bars *b, double slot, double size, int *rotate, size_t *every)
 {
     double mw = 0, mh = 0;
     for (size_t c = 0; c < b->n_cat; c++) {
@@ -37,6 +39,8 @@ static double category_labels_height(const nr__bars *b, double slot, double size
         mh = fmax(mh, h);
     }
     *rotate = mw > slot * 0.95;
+    /* at 45 degrees, neighbours stand slot / sqrt(2) apart across the text */
+    *every = *rotate ? (size_t)fmax(1, ceil(mh * 1.1 / (slot * M_SQRT1_2))) : 1;
     return *rotate ? (mw + mh) * M_SQRT1_2 : mh;
 }
 
@@ -68,10 +72,11 @@ int nr__bars_draw(nr__bars *b)
     double top = label_h + 6, left = title_h + 30, right = 4;
     double px = 0, pw = 0, py = b->oy + top, ph = 0;
     int rotate = 0;
+    size_t every = 1;
     for (int pass = 0; pass < 2; pass++) {
         px = b->ox + left;
         pw = fmax(20, b->ow - left - right);
-        double cat_h = category_labels_height(b, pw / (double)b->n_cat, ls, &rotate);
+        double cat_h = category_labels_height(b, pw / (double)b->n_cat, ls, &rotate, &every);
         double xt_h = 0;
         if (b->x_title)
             nr__text_size(cv, b->x_title, NR__PLAIN, fs, NULL, &xt_h);
@@ -141,6 +146,8 @@ int nr__bars_draw(nr__bars *b)
                 acc += v;
             }
         }
+        if (c % every != 0)
+            continue;
         /* category label */
         cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
         double cx = px + slot * (c + 0.5), cy = py + ph + TICK_LEN + GAP;
