@@ -107,12 +107,15 @@ static int is_run_file_name(const char *name)
            strcmp(name, "manifest.json") == 0 || strncmp(name, "trace.", 6) == 0;
 }
 
+/* Natural order: run2 before run10 (strverscmp), so that a study's runs
+ * read in the order they were numbered. */
 static int cmp_str(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted non-hidden entry names of dir (new array of new strings). */
+/* Sorted non-hidden entry names of dir (new array of new strings, natural
+ * order). */
 static int list_dir(const char *dir, char ***names, size_t *n, nr_error *err)
 {
     *names = NULL;
