@@ -248,21 +248,6 @@ void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, doub
 enum nr__pick { NR__PICK_LOWEST, NR__PICK_MEDIAN, NR__PICK_HIGHEST, NR__PICKS };
 extern const char *const nr__pick_names[NR__PICKS];   /* "lowest", "median", "highest" */
 
-/* Of the runs i with usable[i] != 0 and a finite key[i], in the order of
- * (key, i): the first, the middle one (the lower of an even count) and the
- * last, into pick[] in that order, a run picked twice kept once, which[]
- * naming each; returns how many (0 to 3; 3 when there are 3 such runs). */
-size_t nr__crowd_picks(const double *key, const int *usable, size_t n, size_t pick[NR__PICKS],
-                       enum nr__pick which[NR__PICKS]);
-
-/* Figure 6 of many runs: v[b * NR__PICKS + k] is the lowest, median (the
- * lower of an even count) and highest share of size bin b among the
- * requests of a run (writes or reads), over the runs with any such request;
- * 0 when none has one. scratch holds 2 * q->n_runs values; cv counts the
- * non-finite counts. Returns how many runs have a request of the kind. */
-size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, int writes, double *scratch,
-                          double v[NR_FIG_REQSIZE_BINS * NR__PICKS]);
-
 /* The work of a figure of many runs: the figure fills key[] and usable[]
  * for every run, nr__crowd_pick picks, the figure puts the runs not picked
  * into others[] (room for every run) for nr__xy_set_crowd. */
@@ -273,14 +258,27 @@ typedef struct nr__crowd {
     enum nr__pick which[NR__PICKS];
     nr__series *others;
     size_t n_others;
+    struct nr__keyed *sorted;   /* scratch of nr__crowd_pick */
 } nr__crowd;
 
 /* 0, or -1 when out of memory (nothing to free then). */
 int nr__crowd_init(nr__crowd *c, size_t n_runs);
 void nr__crowd_fini(nr__crowd *c);
-/* nr__crowd_picks of key and usable into pick, which and n_picks; returns n_picks. */
+/* Of the runs i < n_runs with usable[i] != 0 and a finite key[i], in the
+ * order of (key, i): the first, the middle one (the lower of an even count)
+ * and the last, into pick[] in that order, a run picked twice kept once,
+ * which[] naming each; returns n_picks (0 to 3; 3 when there are 3 such
+ * runs). */
 size_t nr__crowd_pick(nr__crowd *c, size_t n_runs);
 int nr__crowd_picked(const nr__crowd *c, size_t run);
+
+/* Figure 6 of many runs: v[b * NR__PICKS + k] is the lowest, median (the
+ * lower of an even count) and highest share of size bin b among the
+ * requests of a run (writes or reads), over the runs with any such request;
+ * 0 when none has one. scratch holds 2 * q->n_runs values; cv counts the
+ * non-finite counts. Returns how many runs have a request of the kind. */
+size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, int writes, double *scratch,
+                          double v[NR_FIG_REQSIZE_BINS * NR__PICKS]);
 
 /* ---- the figures (fig_*.c), gathered by figures.c ------------------------ */
 #define NR__FIGURE(name)                                                        \

@@ -16,13 +16,16 @@
 static void picks(const double *key, const int *usable, size_t n, size_t want_n, const size_t *want,
                   const enum nr__pick *want_which)
 {
-    size_t pick[NR__PICKS];
-    enum nr__pick which[NR__PICKS];
-    assert_int_equal(nr__crowd_picks(key, usable, n, pick, which), want_n);
+    nr__crowd c;
+    assert_int_equal(nr__crowd_init(&c, n), 0);
+    memcpy(c.key, key, n * sizeof *key);
+    memcpy(c.usable, usable, n * sizeof *usable);
+    assert_int_equal(nr__crowd_pick(&c, n), want_n);
     for (size_t i = 0; i < want_n; i++) {
-        assert_int_equal(pick[i], want[i]);
-        assert_int_equal(which[i], want_which[i]);
+        assert_int_equal(c.pick[i], want[i]);
+        assert_int_equal(c.which[i], want_which[i]);
     }
+    nr__crowd_fini(&c);
 }
 
 static void picks_lowest_median_highest(void **state)
