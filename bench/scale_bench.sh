@@ -22,7 +22,8 @@
 # 2. `niorep build` of --runs generated runs (2 MB logs), cold with --jobs 1
 #    and --jobs 2 alternated in --build-rounds rounds (default 3; the
 #    speed-up is the median of the rounds' ratios), then warm (every cached
-#    store reused);
+#    store reused); then how long headless Chromium takes to show that
+#    report (bench/report_view.sh, when chromium is installed);
 # 3. model (`niorep summary`) and model + render (`niorep build`) of a store
 #    of --events events written by bench/model_gen.c.
 # The machine may be shared: the load average is printed before and after,
@@ -214,6 +215,10 @@ measure "$niorep" build "$traces" -o "$out/build.html" -j 2 --bootstraps 20
 printf '%-26s %8.2f %8.2f %8s\n' "build warm -j2 (cached)" "$wall" "$cpu" "$rss_mib"
 awk -v m="$(median <<< "$bratios")" -v r="$(span "$bratios")" -v n="$build_rounds" \
     'BEGIN{printf "ratio build: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s)\n", m, n, r}'
+# the report of those runs in a browser (docs/report.md "Many runs")
+if command -v chromium > /dev/null; then
+    "$root/bench/report_view.sh" --rounds 3 "$out/build.html"
+fi
 
 echo "== model of a store of $events events (bench/model_gen.c)"
 store=$out/m$events.nio
