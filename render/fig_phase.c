@@ -1,6 +1,8 @@
 /* Figure 1, phase breakdown: stacked bars of bytes and of I/O time per
  * phase, one bar per run, two panels side by side. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "render_internal.h"
 
@@ -20,24 +22,102 @@ static int all_zero(const double *v, size_t n)
     return 1;
 }
 
-int nr__fig_phase_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+/* Phase i's weight for ranking: its share of each run's bytes plus its
+ * share of each run's I/O time, summed over the runs. */
+static void phase_scores(nr_render_canvas *cv, const nr_fig_phase_input *p, double *score)
 {
-    (void)err;
-    const nr_fig_phase_input *p = in->phase;
-    if (!p || p->n_runs == 0 || !p->run_names)
-        return nr__draw_no_data(cv, FIG, "no runs");
-    if (p->n_phases == 0 || !p->phase_names || !p->bytes || !p->io_time_s)
-        return nr__draw_no_data(cv, FIG, "no phases");
-    if (p->n_phases > NR__MAX_LEGEND)
-        return nr__draw_no_data(cv, FIG, "more than 24 phases");
+    for (size_t j = 0; j < p->n_phases; j++)
+        score[j] = 0;
+    for (size_t r = 0; r < p->n_runs; r++) {
+        const double *b = p->bytes + r * p->n_phases, *t = p->io_time_s + r * p->n_phases;
+        double bt = 0, tt = 0;
+        for (size_t j = 0; j < p->n_phases; j++) {
+            bt += isfinite(b[j]) && b[j] > 0 ? b[j] : 0;
+            tt += isfinite(t[j]) && t[j] > 0 ? t[j] : 0;
+        }
+        for (size_t j = 0; j < p->n_phases; j++) {
+            if (nr__finite_or_skip(cv, b[j]) && b[j] > 0)
+                score[j] += b[j] / bt;
+            if (nr__finite_or_skip(cv, t[j]) && t[j] > 0)
+                score[j] += t[j] / tt;
+        }
+    }
+}
+
+typedef struct ranked {
+    double score;
+    size_t phase;
+} ranked;
+
+/* The larger score first; ties to the earlier phase. */
+static int by_score(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->phase < y->phase ? -1 : x->phase > y->phase;
+}
+
+int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_folded *out)
+{
+    const size_t m = p->n_phases, kept = NR__STYLES - 1;
+    *out = (nr__phase_folded){0};
+    double *score = malloc(m * sizeof *score);
+    ranked *rank = malloc(m * sizeof *rank);
+    size_t *slot = malloc(m * sizeof *slot); /* where phase j goes: its place among the kept, or kept (the other) */
+    out->bytes = calloc(p->n_runs * NR__STYLES, sizeof *out->bytes);
+    out->time = calloc(p->n_runs * NR__STYLES, sizeof *out->time);
+    int rc = score && rank && slot && out->bytes && out->time ? 0 : -1;
+    if (rc == 0) {
+        phase_scores(cv, p, score);
+        for (size_t j = 0; j < m; j++)
+            rank[j] = (ranked){score[j], j}, slot[j] = kept;
+        qsort(rank, m, sizeof *rank, by_score);
+        for (size_t k = 0; k < kept && k < m; k++)
+            slot[rank[k].phase] = 0; /* kept: numbered below, in stack order */
+        for (size_t j = 0, n = 0; j < m; j++)
+            if (slot[j] == 0) {
+                out->names[n] = p->phase_names[j];
+                slot[j] = n++;
+            }
+        snprintf(out->other, sizeof out->other, "other %zu phases", m - kept);
+        out->names[kept] = out->other;
+        for (size_t r = 0; r < p->n_runs; r++)
+            for (size_t j = 0; j < m; j++) {
+                const double b = p->bytes[r * m + j], t = p->io_time_s[r * m + j];
+                out->bytes[r * NR__STYLES + slot[j]] += isfinite(b) && b > 0 ? b : 0;
+                out->time[r * NR__STYLES + slot[j]] += isfinite(t) && t > 0 ? t : 0;
+            }
+        out->in = (nr_fig_phase_input){.n_runs = p->n_runs, .run_names = p->run_names, .n_phases = NR__STYLES,
+                                       .phase_names = out->names, .bytes = out->bytes, .io_time_s = out->time};
+    }
+    free(score);
+    free(rank);
+    free(slot);
+    if (rc < 0)
+        nr__phase_fold_fini(out);
+    return rc;
+}
+
+void nr__phase_fold_fini(nr__phase_folded *f)
+{
+    free(f->bytes);
+    free(f->time);
+    *f = (nr__phase_folded){0};
+}
+
+static int draw_phases(nr_render_canvas *cv, const nr_fig_phase_input *p, int folded)
+{
     size_t n = p->n_runs * p->n_phases;
     if (all_zero(p->bytes, n) && all_zero(p->io_time_s, n))
         return nr__draw_no_data(cv, FIG, "no I/O in any phase");
 
-    size_t colors[NR__MAX_LEGEND];
+    size_t colors[NR__STYLES];
+    nr__palette_phase_colors(p->phase_names, p->n_phases, colors);
+    if (folded)
+        colors[p->n_phases - 1] = NR__COLOR_CROWD;
     nr__legend lg = {0};
     for (size_t j = 0; j < p->n_phases; j++) {
-        colors[j] = nr__palette_phase_index(p->phase_names[j], j);
         nr__legend_add(&lg, (nr__legend_entry){.label = p->phase_names[j], .kind = NR__LEG_SWATCH,
                                                .color = colors[j], .hatch = j});
     }
@@ -57,4 +137,23 @@ int nr__fig_phase_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_erro
     nr__bars_draw(&bytes);
     nr__bars_draw(&time);
     return 0;
+}
+
+int nr__fig_phase_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+{
+    const nr_fig_phase_input *p = in->phase;
+    if (!p || p->n_runs == 0 || !p->run_names)
+        return nr__draw_no_data(cv, FIG, "no runs");
+    if (p->n_phases == 0 || !p->phase_names || !p->bytes || !p->io_time_s)
+        return nr__draw_no_data(cv, FIG, "no phases");
+    if (p->n_phases <= NR__STYLES)
+        return draw_phases(cv, p, 0);
+    /* free-text phase names (one per epoch) outnumber the styles: the
+       largest phases, and the rest as one */
+    nr__phase_folded f;
+    if (nr__phase_fold(cv, p, &f) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
+    const int rc = draw_phases(cv, &f.in, 1);
+    nr__phase_fold_fini(&f);
+    return rc;
 }

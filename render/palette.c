@@ -34,12 +34,35 @@ static const struct {
     {"checkpoint", 1}, {"unphased", 6},
 };
 
-size_t nr__palette_phase_index(const char *phase, size_t fallback)
+/* The colour of a canonical phase, or NR__STYLES for another name. */
+static size_t canonical_color(const char *phase)
 {
     for (size_t i = 0; phase && i < sizeof phase_colors / sizeof phase_colors[0]; i++)
         if (strcmp(phase, phase_colors[i].name) == 0)
             return phase_colors[i].color;
-    return fallback % NR__STYLES;
+    return NR__STYLES;
+}
+
+size_t nr__palette_phase_index(const char *phase, size_t fallback)
+{
+    const size_t c = canonical_color(phase);
+    return c < NR__STYLES ? c : fallback % NR__STYLES;
+}
+
+void nr__palette_phase_colors(const char *const *phases, size_t n, size_t *colors)
+{
+    int taken[NR__STYLES] = {0};
+    for (size_t j = 0; j < n; j++)
+        if ((colors[j] = canonical_color(phases[j])) < NR__STYLES)
+            taken[colors[j]] = 1;
+    size_t next = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (colors[j] < NR__STYLES)
+            continue;
+        while (next < NR__STYLES && taken[next])
+            next++;
+        colors[j] = next < NR__STYLES ? next++ : j % NR__STYLES; /* more names than colours: the hatch tells */
+    }
 }
 
 void nr__set_color(cairo_t *cr, nr__rgb c, double alpha)

@@ -53,6 +53,10 @@ nr__rgb nr__palette_color(size_t i);
 /* The colour index of a canonical phase name (train, checkpoint, ...) or
  * fallback when the name is not canonical. */
 size_t nr__palette_phase_index(const char *phase, size_t fallback);
+/* The colours of the phases of one figure: the canonical ones theirs, the
+ * others the colours no canonical phase of the list holds, in order (while
+ * any are left). */
+void nr__palette_phase_colors(const char *const *phases, size_t n, size_t *colors);
 void nr__set_color(cairo_t *cr, nr__rgb c, double alpha);
 /* Dash pattern i (0 = solid) scaled to line width lw. */
 void nr__set_dash(cairo_t *cr, size_t i, double lw);
@@ -279,6 +283,21 @@ int nr__crowd_picked(const nr__crowd *c, size_t run);
  * non-finite counts. Returns how many runs have a request of the kind. */
 size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, int writes, double *scratch,
                           double v[NR_FIG_REQSIZE_BINS * NR__PICKS]);
+
+/* Figure 1 of more phases than NR__STYLES (phase names are free text: one
+ * per epoch): the NR__STYLES - 1 phases of the largest weight (each run's
+ * share of bytes plus its share of I/O time in the phase, summed over the
+ * runs; ties to the earlier phase) in their order, then "other N phases"
+ * holding the sum of the rest. out->in is the folded input; its arrays
+ * belong to out (nr__phase_fold_fini). 0, or -1 when out of memory. */
+typedef struct nr__phase_folded {
+    nr_fig_phase_input in;
+    const char *names[NR__STYLES];
+    char other[48];
+    double *bytes, *time;
+} nr__phase_folded;
+int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_folded *out);
+void nr__phase_fold_fini(nr__phase_folded *f);
 
 /* ---- the figures (fig_*.c), gathered by figures.c ------------------------ */
 #define NR__FIGURE(name)                                                        \

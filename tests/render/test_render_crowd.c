@@ -1,6 +1,7 @@
-/* Figures of more runs than they tell apart (NR_FIG_DISTINCT_RUNS): the runs
- * picked for colour, worked by hand, and the SVG of a crowded figure, whose
- * grey lines are counted. */
+/* Figures of more runs (NR_FIG_DISTINCT_RUNS) or phases than they tell
+ * apart: the runs picked for colour, the spread of request sizes and the
+ * folded phases, worked by hand, and the SVG of a crowded figure, whose grey
+ * lines are counted. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,12 +153,64 @@ static void request_sizes_spread(void **state)
             assert_true(wv[b * NR__PICKS + k] == (b == 5 ? 1.0 : 0.0));
 }
 
+/* Figure 1 of 10 phases e0..e9, two runs: run 0 moves j + 1 bytes and
+ * spends 1 s in phase j, run 1 nothing. Weights (j + 1) / 55 + 1 / 10 grow
+ * with j: e3..e9 kept in order, e0..e2 folded, 1 + 2 + 3 = 6 bytes and 3 s.
+ * With equal weights (every phase 1 byte) the first 7 are kept. */
+static void phases_folded(void **state)
+{
+    (void)state;
+    enum { PH = 10 };
+    static const char *const names[PH] = {"e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9"};
+    static const char *const runs[2] = {"a", "b"};
+    double bytes[2 * PH] = {0}, time[2 * PH] = {0};
+    for (int j = 0; j < PH; j++)
+        bytes[j] = j + 1, time[j] = 1;
+    nr_fig_phase_input in = {2, runs, PH, names, bytes, time};
+    nr_render_canvas cv = {0};
+    nr__phase_folded f;
+    assert_int_equal(nr__phase_fold(&cv, &in, &f), 0);
+    assert_int_equal(f.in.n_phases, 8);
+    for (int k = 0; k < 7; k++) {
+        assert_string_equal(f.in.phase_names[k], names[k + 3]);
+        assert_true(f.in.bytes[k] == k + 4 && f.in.io_time_s[k] == 1);
+        assert_true(f.in.bytes[8 + k] == 0 && f.in.io_time_s[8 + k] == 0);
+    }
+    assert_string_equal(f.in.phase_names[7], "other 3 phases");
+    assert_true(f.in.bytes[7] == 6 && f.in.io_time_s[7] == 3);
+    nr__phase_fold_fini(&f);
+
+    for (int j = 0; j < PH; j++)
+        bytes[j] = 1;
+    assert_int_equal(nr__phase_fold(&cv, &in, &f), 0);
+    for (int k = 0; k < 7; k++)
+        assert_string_equal(f.in.phase_names[k], names[k]);
+    assert_true(f.in.bytes[7] == 3 && f.in.io_time_s[7] == 3);
+    nr__phase_fold_fini(&f);
+    assert_int_equal(cv.skipped, 0);
+}
+
+/* Canonical phases keep their colours (train 0, checkpoint 1); the others
+ * take the colours left, in order. */
+static void phase_colours_do_not_clash(void **state)
+{
+    (void)state;
+    const char *const names[] = {"train", "foo", "checkpoint", "bar", "baz"};
+    size_t colors[5];
+    nr__palette_phase_colors(names, 5, colors);
+    const size_t want[] = {0, 2, 1, 3, 4};
+    for (int j = 0; j < 5; j++)
+        assert_int_equal(colors[j], want[j]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(picks_lowest_median_highest),
         cmocka_unit_test(curves_of_many_runs_in_grey),
         cmocka_unit_test(request_sizes_spread),
+        cmocka_unit_test(phases_folded),
+        cmocka_unit_test(phase_colours_do_not_clash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
