@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nr_mem.h"
 #include "render_internal.h"
 
 #define FIG "Throughput timeline"
@@ -26,24 +27,40 @@ double nr__fig_timeline_height(const nr_figure_inputs *in, double width)
 }
 
 /* Phase colours keyed by name, shared by all panels and the legend. */
+typedef struct phase_key {
+    const char *name;
+    size_t color;
+} phase_key;
+
 typedef struct phase_keys {
-    size_t n;
-    const char *name[NR__MAX_LEGEND];
-    size_t color[NR__MAX_LEGEND];
+    phase_key *k;
+    size_t n, cap;
 } phase_keys;
 
-static size_t phase_color(phase_keys *k, const char *name)
+static size_t phase_color(phase_keys *keys, const char *name)
 {
     const char *key = name ? name : "?";
-    for (size_t i = 0; i < k->n; i++)
-        if (strcmp(k->name[i], key) == 0)
-            return k->color[i];
-    size_t color = nr__palette_phase_index(key, k->n + 2);
-    if (k->n < NR__MAX_LEGEND) {
-        k->name[k->n] = key;
-        k->color[k->n++] = color;
-    }
+    for (size_t i = 0; i < keys->n; i++)
+        if (strcmp(keys->k[i].name, key) == 0)
+            return keys->k[i].color;
+    size_t color = nr__palette_phase_index(key, keys->n + 2);
+    if (NR_GROW(keys->k, keys->cap, keys->n + 1) == 0) /* else the name is coloured, not kept for the legend */
+        keys->k[keys->n++] = (phase_key){key, color};
     return color;
+}
+
+/* The phases in the legend after its fixed entries, the last place kept
+ * for "and N more phases" when they do not all fit. */
+static void legend_phases(nr__legend *lg, const phase_keys *keys, char *more, size_t more_cap)
+{
+    const size_t room = NR__MAX_LEGEND - lg->n, shown = keys->n <= room ? keys->n : room - 1;
+    for (size_t i = 0; i < shown; i++)
+        nr__legend_add(lg, (nr__legend_entry){.label = keys->k[i].name, .kind = NR__LEG_TINT,
+                                              .color = keys->k[i].color});
+    if (shown < keys->n) {
+        snprintf(more, more_cap, "and %zu more phases", keys->n - shown);
+        nr__legend_add(lg, (nr__legend_entry){.label = more, .kind = NR__LEG_TEXT});
+    }
 }
 
 static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, phase_keys *keys)
@@ -112,8 +129,8 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     nr__legend_add(&lg, (nr__legend_entry){.label = "write", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
                                            .line_width = 1.0});
     nr__legend_add(&lg, (nr__legend_entry){.label = "checkpoint burst", .kind = NR__LEG_TINT, .color = 6});
-    for (size_t i = 0; i < keys.n && lg.n < NR__MAX_LEGEND; i++)
-        nr__legend_add(&lg, (nr__legend_entry){.label = keys.name[i], .kind = NR__LEG_TINT, .color = keys.color[i]});
+    char more[48];
+    legend_phases(&lg, &keys, more, sizeof more);
     double top = nr__legend_block(cv, &lg);
     nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
 
@@ -123,6 +140,7 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     if (!times || !panels) {
         free(times);
         free(panels);
+        free(keys.k);
         return nr_error_set(err, NR_E_NOMEM, "no memory for %zu time bins", longest);
     }
     /* Lay out every panel, then again with the widest left margin so the
@@ -168,5 +186,6 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     }
     free(panels);
     free(times);
+    free(keys.k);
     return 0;
 }

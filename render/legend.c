@@ -31,6 +31,8 @@ static void entry_size(nr_render_canvas *cv, const nr__legend_entry *e, double *
 
 static void draw_key(nr_render_canvas *cv, const nr__legend_entry *e, double x, double cy)
 {
+    if (e->kind == NR__LEG_TEXT)
+        return;
     cairo_t *cr = cv->cr;
     cairo_save(cr);
     nr__set_color(cr, nr__palette_color(e->color), 1.0);

@@ -130,7 +130,8 @@ double nr__axis_map(const nr__axis *a, double v);
 
 /* ---- legend.c -------------------------------------------------------------- */
 
-typedef enum nr__legend_kind { NR__LEG_LINE, NR__LEG_SWATCH, NR__LEG_MARKER, NR__LEG_TINT } nr__legend_kind;
+/* NR__LEG_TEXT: a label without a key ("and 30 more phases"). */
+typedef enum nr__legend_kind { NR__LEG_LINE, NR__LEG_SWATCH, NR__LEG_MARKER, NR__LEG_TINT, NR__LEG_TEXT } nr__legend_kind;
 
 typedef struct nr__legend_entry {
     const char *label;  /* borrowed; plain text */

@@ -203,6 +203,36 @@ static void phase_colours_do_not_clash(void **state)
         assert_int_equal(colors[j], want[j]);
 }
 
+/* A timeline of one run with n phases (epochs) of 1 s each: n tinted bands,
+ * and in the legend the checkpoint burst's tint and the phases that fit:
+ * all 8 of 8; of 30, 20 and "and 10 more phases" (24 entries in all, the
+ * 3 fixed ones first). */
+static void timeline_of_many_phases(void **state)
+{
+    (void)state;
+    static char names[30][16];
+    nr_fig_span spans[30];
+    for (int i = 0; i < 30; i++) {
+        snprintf(names[i], sizeof names[i], "epoch%d", i);
+        spans[i] = (nr_fig_span){names[i], i, i + 1};
+    }
+    double bps[30];
+    for (int i = 0; i < 30; i++)
+        bps[i] = 1e6 * (i % 3 + 1);
+    const size_t counts[] = {8, 30}, want[] = {8 + 1 + 8, 30 + 1 + 20};
+    for (int c = 0; c < 2; c++) {
+        const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL};
+        const nr_fig_timeline_input t = {1, &run};
+        const nr_figure_inputs in = {.timeline = &t};
+        nr_render_buf svg;
+        render_svg("fig5-throughput-timeline", &in, &svg);
+        const size_t tints = occurrences((const char *)svg.data, svg.len, "fill-opacity:0.16;");
+        if (tints != want[c])
+            fail_msg("%zu phases: %zu tints, expected %zu", counts[c], tints, want[c]);
+        nr_render_buf_fini(&svg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +241,7 @@ int main(void)
         cmocka_unit_test(request_sizes_spread),
         cmocka_unit_test(phases_folded),
         cmocka_unit_test(phase_colours_do_not_clash),
+        cmocka_unit_test(timeline_of_many_phases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
