@@ -6,12 +6,7 @@
 
 const char *const nr__pick_names[NR__PICKS] = {"lowest", "median", "highest"};
 
-typedef struct nr__keyed {
-    double key;
-    size_t index;
-} nr__keyed;
-
-static int by_key_then_index(const void *a, const void *b)
+int nr__by_key_then_index(const void *a, const void *b)
 {
     const nr__keyed *x = a, *y = b;
     if (x->key != y->key)
@@ -29,7 +24,7 @@ size_t nr__crowd_pick(nr__crowd *c, size_t n_runs)
     c->n_picks = 0;
     if (m == 0)
         return 0;
-    qsort(k, m, sizeof *k, by_key_then_index);
+    qsort(k, m, sizeof *k, nr__by_key_then_index);
     const size_t at[NR__PICKS] = {0, (m - 1) / 2, m - 1};
     for (int p = 0; p < NR__PICKS; p++)
         if (!nr__crowd_picked(c, k[at[p]].index)) {

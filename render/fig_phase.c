@@ -44,26 +44,12 @@ static void phase_scores(nr_render_canvas *cv, const nr_fig_phase_input *p, doub
     }
 }
 
-typedef struct ranked {
-    double score;
-    size_t phase;
-} ranked;
-
-/* The larger score first; ties to the earlier phase. */
-static int by_score(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    return x->phase < y->phase ? -1 : x->phase > y->phase;
-}
-
 int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_folded *out)
 {
     const size_t m = p->n_phases, kept = NR__STYLES - 1;
     *out = (nr__phase_folded){0};
     double *score = malloc(m * sizeof *score);
-    ranked *rank = malloc(m * sizeof *rank);
+    nr__keyed *rank = malloc(m * sizeof *rank); /* key: minus the weight, so the largest come first */
     size_t *slot = malloc(m * sizeof *slot); /* where phase j goes: its place among the kept, or kept (the other) */
     out->bytes = calloc(p->n_runs * NR__STYLES, sizeof *out->bytes);
     out->time = calloc(p->n_runs * NR__STYLES, sizeof *out->time);
@@ -71,10 +57,10 @@ int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_
     if (rc == 0) {
         phase_scores(cv, p, score);
         for (size_t j = 0; j < m; j++)
-            rank[j] = (ranked){score[j], j}, slot[j] = kept;
-        qsort(rank, m, sizeof *rank, by_score);
+            rank[j] = (nr__keyed){-score[j], j}, slot[j] = kept;
+        qsort(rank, m, sizeof *rank, nr__by_key_then_index);
         for (size_t k = 0; k < kept && k < m; k++)
-            slot[rank[k].phase] = 0; /* kept: numbered below, in stack order */
+            slot[rank[k].index] = 0; /* kept: numbered below, in stack order */
         for (size_t j = 0, n = 0; j < m; j++)
             if (slot[j] == 0) {
                 out->names[n] = p->phase_names[j];

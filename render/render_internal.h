@@ -253,6 +253,14 @@ void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, doub
 enum nr__pick { NR__PICK_LOWEST, NR__PICK_MEDIAN, NR__PICK_HIGHEST, NR__PICKS };
 extern const char *const nr__pick_names[NR__PICKS];   /* "lowest", "median", "highest" */
 
+/* An index with its sort key; nr__by_key_then_index orders them by key,
+ * then index (qsort). */
+typedef struct nr__keyed {
+    double key;
+    size_t index;
+} nr__keyed;
+int nr__by_key_then_index(const void *a, const void *b);
+
 /* The work of a figure of many runs: the figure fills key[] and usable[]
  * for every run, nr__crowd_pick picks, the figure puts the runs not picked
  * into others[] (room for every run) for nr__xy_set_crowd. */
@@ -263,7 +271,7 @@ typedef struct nr__crowd {
     enum nr__pick which[NR__PICKS];
     nr__series *others;
     size_t n_others;
-    struct nr__keyed *sorted;   /* scratch of nr__crowd_pick */
+    nr__keyed *sorted;          /* scratch of nr__crowd_pick */
 } nr__crowd;
 
 /* 0, or -1 when out of memory (nothing to free then). */
