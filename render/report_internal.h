@@ -53,7 +53,7 @@ xmlNode *nr__report_child(xmlNode *parent, const char *name, const char *cls);
 int nr__report_find_id(const nr_report *r, const char *id);
 void nr__report_remember_id(nr_report *r, const char *id);
 
-/* Serialises svg (a node of r's document) into r's spool as figure
+/* Serialises svg (a figure's root; its own document's or r's) into r's spool as figure
  * r->figures (1, 2, ...), with the bytes the document's serialiser would
  * give it, and returns the comment that stands for it in the document
  * (unlinked); NULL with err set on failure. */

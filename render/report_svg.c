@@ -198,22 +198,14 @@ int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_k
     fix_attributes(root, prefix);
     sanitize_tree(root->children, prefix);
     strip_namespace(root);   /* last: the attributes above may still point at its xlink declaration */
-    int rc = nr__report_share_glyphs(r, root, err);
-    if (rc < 0) {
-        xmlFreeDoc(sd);
-        return rc;
-    }
-    xmlNode *copy = xmlDocCopyNode(root, r->doc, 1);
-    xmlFreeDoc(sd);
-    if (!copy)
-        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", fig_key);
-    xmlSetProp(copy, BAD_CAST "role", BAD_CAST "img");
+    xmlSetProp(root, BAD_CAST "role", BAD_CAST "img");
     if (caption) {
         char label[512];
-        xmlSetProp(copy, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(caption, label, sizeof label));
+        xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(caption, label, sizeof label));
     }
-    xmlNode *mark = nr__report_spool_figure(r, copy, err);
-    xmlFreeNode(copy);
+    /* serialised from the figure's own tree: no copy into the report's */
+    xmlNode *mark = nr__report_share_glyphs(r, root, err) < 0 ? NULL : nr__report_spool_figure(r, root, err);
+    xmlFreeDoc(sd);
     if (!mark)
         return err->code;
     xmlNode *fig = (xmlNode *)slot;
