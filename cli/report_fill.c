@@ -601,26 +601,26 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         "Per-file bytes CCDF with power-law fits, every run", "Read latency CDF and CCDF, one series per run",
         "Throughput timelines, one panel per run", "Request-size histograms, every run",
         "Per-process share (main vs workers), one bar per run"};
-    /* what the figures draw of more runs than they tell apart (nr_render.h);
-       static: the figure jobs read the captions later */
+    /* what figures 2 to 6 draw of more runs than they tell apart
+       (nr_render.h); static: the figure jobs read the captions later */
 #define NR_STR_(x) #x
 #define NR_STR(x) NR_STR_(x)
     static const char *const crowded[7] = {
-        "Phase breakdown, one bar per run",
-        "Lorenz curves of per-file bytes: every run in grey, the runs of lowest, median and highest Gini in colour",
-        "Per-file bytes CCDF: every run in grey, the runs of lowest, median and highest power-law \xce\xb1 in "
-        "colour with their fits",
-        "Read latency CDF and CCDF: every run in grey, the runs of lowest, median and highest p99 in colour",
-        "Throughput timelines of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name (each run's section has "
-        "its own)",
-        "Request-size histograms: the lowest, median and highest share of each size bin over the runs",
-        "Per-process share (main vs workers), one bar per run"};
+        [1] = "Lorenz curves of per-file bytes: every run in grey, the runs of lowest, median and highest Gini in "
+              "colour",
+        [2] = "Per-file bytes CCDF: every run in grey, the runs of lowest, median and highest power-law \xce\xb1 in "
+              "colour with their fits",
+        [3] = "Read latency CDF and CCDF: every run in grey, the runs of lowest, median and highest p99 in colour",
+        [4] = "Throughput timelines of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name (each run's section "
+              "has its own)",
+        [5] = "Request-size histograms: the lowest, median and highest share of each size bin over the runs"};
 #undef NR_STR
 #undef NR_STR_
-    const char *const *caption = rs->n > NR_FIG_DISTINCT_RUNS ? crowded : captions;
+    const int many = rs->n > NR_FIG_DISTINCT_RUNS;
     nr_report_block *grid = nr_report_pair(ov);   /* figures side by side, wrapping */
     for (int fig = 7; fig >= 1; fig--)              /* each goes first in a pair: add in reverse */
-        NR_TRY(figure(ctx, rep, grid, NR_FILL_ALL_RUNS, fig, caption[fig - 1], err));
+        NR_TRY(figure(ctx, rep, grid, NR_FILL_ALL_RUNS, fig,
+                      many && crowded[fig - 1] ? crowded[fig - 1] : captions[fig - 1], err));
     return 0;
 }
 
