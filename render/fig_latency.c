@@ -29,8 +29,9 @@ static double percentile_of(const nr_fig_latency_series *s, size_t k)
 
 /* The series drawn in colour: every one, each in its own index's style, or,
  * with more than NR_FIG_DISTINCT_RUNS, those of the lowest, median and
- * highest p99 in the styles 0, 1, 2, the others in grey: cw.others holds
- * them twice, for the CDF panel and then for the tail's (y_one_minus). */
+ * highest p99 in the styles 0, 1, 2, the cw.n_others others in grey:
+ * cw.others holds them for the CDF panel, then again for the tail's
+ * (y_one_minus). */
 typedef struct shown {
     size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
     char names[NR__PICKS][112];
@@ -75,7 +76,6 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
         cw->others[n + i] = cw->others[i];
         cw->others[n + i].y_one_minus = 1;
     }
-    cw->n_others = 2 * n;
     snprintf(sh->crowd_name, sizeof sh->crowd_name, "the other %zu", n);
     return 0;
 }
@@ -129,7 +129,7 @@ static void add_series(nr__xy *p, const nr_fig_latency_input *l, const shown *sh
         nr__xy_add(p, (nr__series){.n = s->n, .x = s->latency_s, .y = s->cdf, .y_one_minus = ccdf,
                                    .color = sh->style[i], .dash = sh->style[i], .marker = sh->style[i]});
     }
-    const size_t n = sh->cw.n_others / 2;
+    const size_t n = sh->cw.n_others;
     if (n)
         nr__xy_set_crowd(p, &sh->cw.others[ccdf ? n : 0], n, NULL);
 }
