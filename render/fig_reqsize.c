@@ -7,7 +7,6 @@
 #include "render_internal.h"
 
 #define FIG "Request-size histogram"
-#define MAX_RUNS 12
 
 const char *const nr_fig_reqsize_bin_labels[NR_FIG_REQSIZE_BINS] = {
     "0\xe2\x80\x93" "100", "100\xe2\x80\x93" "1K", "1K\xe2\x80\x93" "10K", "10K\xe2\x80\x93" "100K",
@@ -37,7 +36,7 @@ double nr__fig_reqsize_height(const nr_figure_inputs *in, double width)
 /* Fills share[bin][run] with each run's fraction of requests per bin;
  * returns how many runs have any request. */
 static size_t shares(nr_render_canvas *cv, const nr_fig_reqsize_input *q, size_t n_runs, int writes,
-                     double share[NR_FIG_REQSIZE_BINS][MAX_RUNS])
+                     double share[NR_FIG_REQSIZE_BINS][NR_FIG_DISTINCT_RUNS])
 {
     size_t with_data = 0;
     for (size_t r = 0; r < n_runs; r++) {
@@ -87,6 +86,28 @@ size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, i
     return with_data;
 }
 
+/* The reads and writes panels under a legend top points high: n_seg bars
+ * per size bin, values rv and wv ([bin][seg]). */
+static void draw_panels(nr_render_canvas *cv, double top, size_t n_seg, const size_t *colors, const double *rv,
+                        const double *wv, const char *read_label, const char *write_label)
+{
+    const int stacked = cv->width < 400;
+    const double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;
+    const double ph = stacked ? (cv->height - top - 8) / 2 : cv->height - top - 4;
+    nr__bars rb = {.cv = cv, .ox = 2, .oy = top + 2, .ow = pw, .oh = ph, .n_cat = NR_FIG_REQSIZE_BINS,
+                   .cat_names = nr_fig_reqsize_bin_labels, .n_seg = n_seg, .v = rv, .grouped = 1,
+                   .seg_color = colors, .panel_label = read_label, .x_title = "Request size (bytes)",
+                   .y = {.title = "Share of reads", .unit = NR__UNIT_PERCENT}};
+    nr__bars wb = rb;
+    wb.ox = stacked ? 2 : 6 + pw;
+    wb.oy = stacked ? top + 6 + ph : top + 2;
+    wb.v = wv;
+    wb.panel_label = write_label;
+    wb.y = (nr__axis){.title = "Share of writes", .unit = NR__UNIT_PERCENT};
+    nr__bars_draw(&rb);
+    nr__bars_draw(&wb);
+}
+
 /* More runs than bars tell apart: per bin, the lowest, median and highest
  * share over the runs. */
 static int draw_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, nr_error *err)
@@ -111,21 +132,7 @@ static int draw_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, nr_e
     nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
     snprintf(read_title, sizeof read_title, "(a) reads, %zu runs", with_reads);
     snprintf(write_title, sizeof write_title, "(b) writes, %zu runs", with_writes);
-    const int stacked = cv->width < 400;
-    const double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;
-    const double ph = stacked ? (cv->height - top - 8) / 2 : cv->height - top - 4;
-    nr__bars rb = {.cv = cv, .ox = 2, .oy = top + 2, .ow = pw, .oh = ph, .n_cat = NR_FIG_REQSIZE_BINS,
-                   .cat_names = nr_fig_reqsize_bin_labels, .n_seg = NR__PICKS, .v = rv, .grouped = 1,
-                   .seg_color = colors, .panel_label = read_title, .x_title = "Request size (bytes)",
-                   .y = {.title = "Share of reads", .unit = NR__UNIT_PERCENT}};
-    nr__bars wb = rb;
-    wb.ox = stacked ? 2 : 6 + pw;
-    wb.oy = stacked ? top + 6 + ph : top + 2;
-    wb.v = wv;
-    wb.panel_label = write_title;
-    wb.y = (nr__axis){.title = "Share of writes", .unit = NR__UNIT_PERCENT};
-    nr__bars_draw(&rb);
-    nr__bars_draw(&wb);
+    draw_panels(cv, top, NR__PICKS, colors, rv, wv, read_title, write_title);
     return 0;
 }
 
@@ -136,15 +143,15 @@ int nr__fig_reqsize_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_er
         return nr__draw_no_data(cv, FIG, "no runs");
     if (q->n_runs > NR_FIG_DISTINCT_RUNS)
         return draw_spread(cv, q, err);
-    size_t n_runs = q->n_runs < MAX_RUNS ? q->n_runs : MAX_RUNS;
-    double reads[NR_FIG_REQSIZE_BINS][MAX_RUNS], writes[NR_FIG_REQSIZE_BINS][MAX_RUNS];
+    const size_t n_runs = q->n_runs;
+    double reads[NR_FIG_REQSIZE_BINS][NR_FIG_DISTINCT_RUNS], writes[NR_FIG_REQSIZE_BINS][NR_FIG_DISTINCT_RUNS];
     size_t with_reads = shares(cv, q, n_runs, 0, reads);
     size_t with_writes = shares(cv, q, n_runs, 1, writes);
     if (with_reads == 0 && with_writes == 0)
         return nr__draw_no_data(cv, FIG, "no read or write requests");
     /* Compact the matrices to n_runs columns for the bar panels. */
-    double rv[NR_FIG_REQSIZE_BINS * MAX_RUNS], wv[NR_FIG_REQSIZE_BINS * MAX_RUNS];
-    size_t colors[MAX_RUNS];
+    double rv[NR_FIG_REQSIZE_BINS * NR_FIG_DISTINCT_RUNS], wv[NR_FIG_REQSIZE_BINS * NR_FIG_DISTINCT_RUNS];
+    size_t colors[NR_FIG_DISTINCT_RUNS];
     nr__legend lg = {0};
     for (size_t r = 0; r < n_runs; r++) {
         colors[r] = r;
@@ -158,20 +165,6 @@ int nr__fig_reqsize_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_er
     double top = n_runs > 1 ? nr__legend_block(cv, &lg) : 0;
     if (n_runs > 1)
         nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
-    int stacked = cv->width < 400;
-    double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;
-    double ph = stacked ? (cv->height - top - 8) / 2 : cv->height - top - 4;
-    nr__bars rb = {.cv = cv, .ox = 2, .oy = top + 2, .ow = pw, .oh = ph, .n_cat = NR_FIG_REQSIZE_BINS,
-                   .cat_names = nr_fig_reqsize_bin_labels, .n_seg = n_runs, .v = rv, .grouped = 1,
-                   .seg_color = colors, .panel_label = "(a) reads", .x_title = "Request size (bytes)",
-                   .y = {.title = "Share of reads", .unit = NR__UNIT_PERCENT}};
-    nr__bars wb = rb;
-    wb.ox = stacked ? 2 : 6 + pw;
-    wb.oy = stacked ? top + 6 + ph : top + 2;
-    wb.v = wv;
-    wb.panel_label = "(b) writes";
-    wb.y = (nr__axis){.title = "Share of writes", .unit = NR__UNIT_PERCENT};
-    nr__bars_draw(&rb);
-    nr__bars_draw(&wb);
+    draw_panels(cv, top, n_runs, colors, rv, wv, "(a) reads", "(b) writes");
     return 0;
 }
