@@ -236,3 +236,18 @@ char *nr_arena_strndup(nr_arena *a, const char *s, size_t n)
     p[n] = '\0';
     return p;
 }
+
+void *nr_zalloc_counters(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    const size_t bytes = n * size;
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        return NULL;
+    /* The barrier keeps the compiler from fusing malloc and memset into
+     * the calloc this function exists to avoid. */
+    __asm__ volatile("" : : "r"(p) : "memory");
+    memset(p, 0, bytes);
+    return p;
+}

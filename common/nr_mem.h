@@ -23,6 +23,13 @@ int nr_grow(void **items, size_t *cap, size_t need, size_t elem_size);
  * memory back), the blocks after it are ordinary pages. NULL when out of
  * memory; freed by free(). Thread-safe. */
 void *nr_alloc_dense(size_t bytes);
+/* Zeroed memory of n elements of size bytes for counters that are
+ * incremented in place, or NULL (overflow or out of memory); freed by
+ * free(). calloc leaves fresh pages untouched, so a counter's first
+ * increment loads from the shared zero page and its store then copies that
+ * page: a second fault that flushes the TLB of every core the process ran
+ * on. Written zeros take one fault per page. */
+void *nr_zalloc_counters(size_t n, size_t size);
 /* The rule: whether huge pages still pay when the first write to one cost
  * huge_ms_per_mb and to fresh 4 kB pages small_ms_per_mb (not positive:
  * unknown, so they do). */

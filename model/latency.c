@@ -84,7 +84,7 @@ static void fine_range(size_t i, int64_t *lo, int64_t *hi)
 static int add_fine(nr_model *m, size_t g, size_t bin)
 {
     uint32_t **f = &m->fine[g];
-    if (!*f && !(*f = calloc(FINE_BINS, sizeof **f)))
+    if (!*f && !(*f = nr_zalloc_counters(FINE_BINS, sizeof **f)))
         return NR_E_NOMEM;
     if ((*f)[bin] == UINT32_MAX) {
         m->fine_overflow[g] = 1;   /* 4 G values in one bin: the group takes the reference path */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nr_error.h"
+#include "nr_mem.h"
 
 enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS, RADIX_PASSES = 6, SMALL_N = 64 };
 
@@ -42,7 +43,7 @@ static int radix_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n)
         return 0;
     }
     static const int passes = RADIX_PASSES;
-    size_t (*counts)[RADIX] = calloc((size_t)passes, sizeof *counts);
+    size_t (*counts)[RADIX] = nr_zalloc_counters((size_t)passes, sizeof *counts);
     if (counts == NULL)
         return NR_E_NOMEM;
     for (size_t i = 0; i < n; i++) {

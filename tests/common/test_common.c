@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -98,6 +99,34 @@ static void strtab_big_table(void **state)
  * session 22 VM (ms per MB of first writes): backed huge pages pay, ones
  * the host took back do not, and an unknown 4 kB cost keeps them. Then big
  * blocks of either kind are whole, aligned and writable. */
+/* Counters come zeroed and already written: every page resident before the
+ * first increment (calloc of fresh pages leaves them absent, and a compiler
+ * may turn malloc + memset into that calloc). */
+static void zalloc_counters_are_written_zeros(void **state)
+{
+    (void)state;
+    const size_t n = (size_t)8 << 20; /* above any allocator cache: fresh pages */
+    unsigned char *p = nr_zalloc_counters(n / 8, 8);
+    assert_non_null(p);
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *lo = (unsigned char *)((uintptr_t)p & ~(uintptr_t)(page - 1));
+    size_t pages = (size_t)(p + n - lo + page - 1) / page, resident = 0;
+    unsigned char *vec = malloc(pages);
+    assert_non_null(vec);
+    assert_int_equal(mincore(lo, pages * page, vec), 0);
+    for (size_t i = 0; i < pages; i++)
+        resident += vec[i] & 1;
+    assert_true(resident + 2 >= pages); /* the ends may share a page with other memory */
+    free(vec);
+    for (size_t i = 0; i < n; i += 4096) /* after mincore: a read maps the zero page, which counts as resident */
+        assert_int_equal(p[i] | p[n - 1], 0);
+    free(p);
+    assert_null(nr_zalloc_counters(SIZE_MAX / 4, 8));
+    void *empty = nr_zalloc_counters(0, 8);
+    assert_non_null(empty);
+    free(empty);
+}
+
 static void dense_blocks_and_the_huge_page_rule(void **state)
 {
     (void)state;
@@ -249,6 +278,7 @@ int main(void)
         cmocka_unit_test(strtab_big_table),
         cmocka_unit_test(strtab_push_then_intern),
         cmocka_unit_test(dense_blocks_and_the_huge_page_rule),
+        cmocka_unit_test(zalloc_counters_are_written_zeros),
         cmocka_unit_test(outfile_commit_and_abort),
         cmocka_unit_test(spool_appends_reads_and_leaves_nothing),
         cmocka_unit_test(error_table_maps_exit_status),
