@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "nr_render.h"
 #include "nr_store.h"
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
+#include "parallel.h"
 #include "report.h"
 #include "runset.h"
 
@@ -33,6 +35,7 @@ static const char options_text[] =
     "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default 200000)\n"
     "  --title T            report title (default \"niorep compare\")\n"
     "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
+    "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: all cores)\n"
     "  -h, --help           this help\n"
     "\nEach of A, B, C... is a group: a store, a run directory or a traces folder.\n"
     "Runs are paired by their workload label (manifest labels.workload, else the\n"
@@ -45,16 +48,18 @@ typedef struct compare_args {
     size_t ngroups;
     const char *out_html, *out_json, *title;
     int files_by_node;
+    int jobs;                   /* 0: all cores */
     nr_compare_opts opts;
 } compare_args;
 
-/* One run, loaded. */
+/* One run, loaded. Its call sample is read only while a pair of it is
+ * compared (compare_pair): the samples of all runs at once grew with the
+ * runs, up to 24 MB a run at the default cap. */
 typedef struct loaded_run {
     char display[256];          /* "A:mlp" */
     const char *workload;       /* borrowed from model meta or the run name */
     const nr_run *run;          /* borrowed from the group's runset: name, source, model */
     const nr_model *model;
-    nr_compare_sample sample;
 } loaded_run;
 
 typedef struct loaded_group {
@@ -91,6 +96,13 @@ static int parse_args(int argc, char **argv, compare_args *a)
         }
         if (strcmp(arg, "--files-by-node") == 0) {
             a->files_by_node = 1;
+            continue;
+        }
+        if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
+            if (!val || parse_num(val, 0, 1024, &v) < 0 || v != floor(v))
+                return nr_cli_usage("compare", "--jobs expects a number from 0 to 1024, got '%s'", val ? val : "");
+            a->jobs = (int)v;
+            i++;
             continue;
         }
         if (arg[0] != '-' || !arg[1]) {
@@ -141,15 +153,13 @@ static int parse_args(int argc, char **argv, compare_args *a)
 static void free_groups(loaded_group *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        for (size_t k = 0; g[i].runs && k < g[i].rs.n; k++)
-            nr_compare_sample_fini(&g[i].runs[k].sample);
         free(g[i].runs);
         nr_runset_fini(&g[i].rs);
     }
 }
 
-/* Each input is one group: its runs are ingested (or taken from the cache),
- * modelled, and sampled for the tests. */
+/* Each input is one group: its runs are ingested (or taken from the cache)
+ * and modelled. */
 static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
 {
     /* The power-law goodness-of-fit p-value is not compared: skip its bootstraps. */
@@ -159,6 +169,7 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         char *input = (char *)a->inputs[i];
         NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
         g[i].rs.files_by_node = a->files_by_node;
+        g[i].rs.jobs = a->jobs;
         nr_load_bar *bar = nr_load_bar_attach(&g[i].rs);
         const int rc = nr_runset_load(&g[i].rs, &mo, nr_load_line, err);
         nr_load_bar_free(bar);
@@ -169,18 +180,12 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         for (size_t k = 0; k < g[i].rs.n; k++) {
             loaded_run *r = &g[i].runs[k];
             const nr_run *run = &g[i].rs.runs[k];
-            nr_compare_sample_init(&r->sample);
             r->run = run;
             r->model = run->model;
             r->workload = nr_compare_workload(run->model, run->name);
             snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], run->name);
-            if (isatty(STDERR_FILENO))
-                fprintf(stderr, "\rniorep: sampling %s...\033[K", run->name);
-            NR_TRY(nr_compare_sample_read(run->store, a->opts.sample_cap, a->opts.boot.seed, &r->sample, err));
         }
     }
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r\033[K");
     return 0;
 }
 
@@ -460,7 +465,32 @@ static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, d
     section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
 }
 
-static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *err)
+typedef struct pair_job {
+    int rc;
+    nr_error err;
+} pair_job;
+
+/* The figures of FIGURE_BATCH pairs are drawn at once on all threads, then
+ * imported in pair order: memory holds one batch of SVGs, whatever the
+ * number of pairs. */
+#define FIGURE_BATCH 64
+
+typedef struct figure_batch {
+    const compare_run *c;
+    size_t first;           /* pair of figs[0] */
+    pair_figs *figs;        /* FIGURE_BATCH */
+    pair_job *jobs;
+} figure_batch;
+
+static void draw_pair(void *ctx, size_t k)
+{
+    figure_batch *b = ctx;
+    const size_t i = b->first + k;
+    nr_error_clear(&b->jobs[k].err);
+    b->jobs[k].rc = render_pair_figures(run_a(b->c, i), run_b(b->c, i), &b->figs[k], &b->jobs[k].err);
+}
+
+static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_figs *figs, nr_error *err)
 {
     const nr_compare_pair *pr = &c->pairs[i];
     const loaded_run *a = run_a(c, i), *b = run_b(c, i);
@@ -471,8 +501,6 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *er
     nr_report_block *run = nr_report_add_run(rep, title, id);
     if (!run)
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
-    pair_figs figs;
-    NR_TRY(render_pair_figures(a, b, &figs, err));
 
     nr_report_block *sec = nr_report_run_section(run, NR_SEC_FACTS);
     snprintf(buf, sizeof buf, "A = %.256s (%.400s), B = %.256s (%.400s). %zu significant change%s; %zu descriptive value%s changed "
@@ -486,14 +514,14 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *er
     int rc = 0;
     sec = nr_report_run_section(run, NR_SEC_CONCENTRATION);
     nr_report_block *pair = nr_report_pair(sec);
-    rc = nr_report_figure(rep, pair, "fig2", "Lorenz curves of per-file bytes, A and B overlaid", figs.lorenz.data,
-                          figs.lorenz.len, err);
+    rc = nr_report_figure(rep, pair, "fig2", "Lorenz curves of per-file bytes, A and B overlaid", figs->lorenz.data,
+                          figs->lorenz.len, err);
     if (rc == 0) {
         section_table(nr_report_pair_numbers(pair), pr, "concentration", "Concentration of per-file bytes", level);
         sec = nr_report_run_section(run, NR_SEC_LATENCY);
         pair = nr_report_pair(sec);
-        rc = nr_report_figure(rep, pair, "fig4", "Read latency CDF and tail, A and B overlaid", figs.latency.data,
-                              figs.latency.len, err);
+        rc = nr_report_figure(rep, pair, "fig4", "Read latency CDF and tail, A and B overlaid", figs->latency.data,
+                              figs->latency.len, err);
     }
     if (rc == 0) {
         section_table(sec, pr, "latency", "Latency per operation class", level);
@@ -502,8 +530,6 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, nr_error *er
         section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
         add_pair_findings(nr_report_run_section(run, NR_SEC_FINDINGS), pr, level);
     }
-    nr_render_buf_fini(&figs.lorenz);
-    nr_render_buf_fini(&figs.latency);
     return rc;
 }
 
@@ -526,9 +552,28 @@ static int build_report(const compare_run *c, nr_report **out, nr_error *err)
                  c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d, c->args->opts.rule.floor_factor);
     nr_report_set_subtitle(rep, sub);
     overview(rep, c);
-    for (size_t i = 0; i < c->nmatches; i++)
-        NR_TRY(add_pair(rep, c, i, err));
-    return 0;
+    pair_figs *figs = calloc(FIGURE_BATCH, sizeof *figs);
+    pair_job *jobs = calloc(FIGURE_BATCH, sizeof *jobs);
+    int rc = figs && jobs ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
+    const int threads = c->args->jobs > 0 ? c->args->jobs : nr_cores();
+    for (size_t first = 0; rc == 0 && first < c->nmatches; first += FIGURE_BATCH) {
+        const size_t n = c->nmatches - first < FIGURE_BATCH ? c->nmatches - first : FIGURE_BATCH;
+        figure_batch b = {.c = c, .first = first, .figs = figs, .jobs = jobs};
+        nr_parallel_for(n, threads, draw_pair, &b, nr_render_shutdown);
+        for (size_t k = 0; k < n; k++) {
+            if (rc == 0 && jobs[k].rc < 0) {
+                rc = jobs[k].rc;
+                *err = jobs[k].err;
+            }
+            if (rc == 0)
+                rc = add_pair(rep, c, first + k, &figs[k], err);
+            nr_render_buf_fini(&figs[k].lorenz);
+            nr_render_buf_fini(&figs[k].latency);
+        }
+    }
+    free(figs);
+    free(jobs);
+    return rc;
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -587,6 +632,47 @@ static json_t *build_json(const compare_run *c)
 
 /* ---- output ----------------------------------------------------------- */
 
+/* Pairs are compared on several threads, each reading the call samples of
+ * its two runs and dropping them when its pair is done: memory holds at most
+ * one pair's samples per thread, and a run paired in several groups is
+ * sampled again, to the same sample (the reservoir's seed is fixed). */
+typedef struct pair_work {
+    compare_run *c;
+    pair_job *jobs;
+    pthread_mutex_t mu;     /* done and the progress line */
+    size_t done;
+    int tty;
+} pair_work;
+
+static int sample_and_compare(const compare_run *c, size_t i, nr_compare_sample *sa, nr_compare_sample *sb,
+                              nr_error *err)
+{
+    const loaded_run *a = run_a(c, i), *b = run_b(c, i);
+    const nr_compare_opts *o = &c->args->opts;
+    NR_TRY(nr_compare_sample_read(a->run->store, o->sample_cap, o->boot.seed, sa, err));
+    NR_TRY(nr_compare_sample_read(b->run->store, o->sample_cap, o->boot.seed, sb, err));
+    const nr_compare_side side_a = {.name = a->display, .workload = a->workload, .model = a->model, .sample = sa};
+    const nr_compare_side side_b = {.name = b->display, .workload = b->workload, .model = b->model, .sample = sb};
+    return nr_compare_pair_compute(&side_a, &side_b, o, &c->pairs[i], err);
+}
+
+static void compare_pair(void *ctx, size_t i)
+{
+    pair_work *w = ctx;
+    nr_compare_sample sa, sb;
+    nr_compare_sample_init(&sa);
+    nr_compare_sample_init(&sb);
+    nr_error_clear(&w->jobs[i].err);
+    w->jobs[i].rc = sample_and_compare(w->c, i, &sa, &sb, &w->jobs[i].err);
+    nr_compare_sample_fini(&sa);
+    nr_compare_sample_fini(&sb);
+    pthread_mutex_lock(&w->mu);
+    w->done++;
+    if (w->tty)
+        fprintf(stderr, "\rniorep: compared %zu of %zu pairs\033[K", w->done, w->c->nmatches);
+    pthread_mutex_unlock(&w->mu);
+}
+
 static int compare_all(compare_run *c, nr_error *err)
 {
     const size_t ng = c->args->ngroups;
@@ -608,17 +694,24 @@ static int compare_all(compare_run *c, nr_error *err)
     if (rc < 0)
         return rc;
     c->pairs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->pairs);
-    if (!c->pairs)
+    pair_job *jobs = calloc(c->nmatches ? c->nmatches : 1, sizeof *jobs);
+    if (!c->pairs || !jobs) {
+        free(jobs);
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
-    for (size_t i = 0; i < c->nmatches; i++) {
-        const loaded_run *a = run_a(c, i), *b = run_b(c, i);
-        const nr_compare_side sa = {.name = a->display, .workload = a->workload, .model = a->model,
-                                    .sample = &a->sample};
-        const nr_compare_side sb = {.name = b->display, .workload = b->workload, .model = b->model,
-                                    .sample = &b->sample};
-        NR_TRY(nr_compare_pair_compute(&sa, &sb, &c->args->opts, &c->pairs[i], err));
     }
-    return 0;
+    pair_work w = {.c = c, .jobs = jobs, .tty = isatty(STDERR_FILENO)};
+    pthread_mutex_init(&w.mu, NULL);
+    nr_parallel_for(c->nmatches, c->args->jobs > 0 ? c->args->jobs : nr_cores(), compare_pair, &w, NULL);
+    pthread_mutex_destroy(&w.mu);
+    if (w.tty && c->nmatches)
+        fprintf(stderr, "\r\033[K");
+    for (size_t i = 0; i < c->nmatches && rc == 0; i++) /* the first failed pair in pair order, whatever the threads did */
+        if (jobs[i].rc < 0) {
+            *err = jobs[i].err;
+            rc = jobs[i].rc;
+        }
+    free(jobs);
+    return rc;
 }
 
 static int write_outputs(const compare_run *c, nr_error *err)

@@ -20,7 +20,8 @@ and checks:
      throughput in calls are not part of this check, and a noise trace
      disturbed by other processes is retraced (docs/compare.md, "noise");
   4. three groups: pairs are formed per later group and per workload;
-  5. determinism: the same command twice gives byte-identical HTML and JSON;
+  5. determinism: the same command twice, and with -j 1 and -j 3, gives
+     byte-identical HTML and JSON;
   6. the committed sample set (datasets/sample) compared with itself: six
      pairs, nothing changed (skipped with a note when this build cannot
      read its zstd logs yet).
@@ -250,12 +251,15 @@ def main():
     check_slow(j)
     check_html(html1, j)
 
-    _, html2, js2 = compare(a.niorep, a.work, "slow_again", [g["base"], g["slow"]])
-    for x, y in ((html1, html2), (js1, js2)):
-        with open(x, "rb") as f1, open(y, "rb") as f2:
-            if f1.read() != f2.read():
-                fail(f"{x} and {y} differ: compare is not deterministic")
-    print("ok: determinism (HTML and JSON byte-identical)")
+    # Again, and on one thread and on three: pairs are sampled, compared and
+    # drawn on several threads, which must change nothing.
+    for name, extra in (("slow_again", ()), ("slow_j1", ("-j", "1")), ("slow_j3", ("--jobs", "3"))):
+        _, html2, js2 = compare(a.niorep, a.work, name, [g["base"], g["slow"]], extra)
+        for x, y in ((html1, html2), (js1, js2)):
+            with open(x, "rb") as f1, open(y, "rb") as f2:
+                if f1.read() != f2.read():
+                    fail(f"{x} and {y} ({' '.join(extra) or 'again'}) differ: compare is not deterministic")
+    print("ok: determinism (HTML and JSON byte-identical, again and on 1 and 3 threads)")
 
     j, _, _ = compare(a.niorep, a.work, "self", [g["base"], g["base"]])
     check_self(j, "base vs base", 2)
