@@ -43,6 +43,45 @@ static int cmp_proc_pid(const void *a, const void *b)
     return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* Frees what only the passes read (id maps, the file rows' kinds and
+ * paths, the access scan's last offsets, the quantiles' collections): a
+ * build or a compare holds every run's model at once, and this was a third
+ * of a model of many files. */
+static int keep_pass_state; /* nr__model_keep_pass_state */
+
+void nr__model_keep_pass_state(int on) { keep_pass_state = on != 0; }
+
+static void release_pass_state(nr_model *m)
+{
+    if (keep_pass_state)
+        return;
+    nr__idmap *maps[] = {&m->file_ids, &m->phase_ids, &m->phase_procs};
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        nr__idmap_fini(maps[i]);
+        nr__idmap_init(maps[i]);
+    }
+    free(m->file_info);
+    free(m->file_path);
+    m->file_info = NULL;
+    m->file_path = NULL;
+    for (int w = 0; w < 2; w++) {
+        free(m->reg_last_end[w]);
+        m->reg_last_end[w] = NULL;
+    }
+    free(m->proc_last_phase);
+    m->proc_last_phase = NULL;
+    m->proc_last_phase_cap = 0;
+    if (m->qt)
+        for (size_t i = 0; i < (NR_LAT_OP_COUNT * m->lat_slots + 1) * NR_MODEL_NQ; i++) {
+            free(m->qt[i].vals);
+            free(m->qt[i].sub);
+        }
+    free(m->qt);
+    free(m->qrange);
+    m->qt = NULL;
+    m->qrange = NULL;
+}
+
 static int compute(nr_model *m, const nr_store *s, nr_error *err)
 {
     NR_TRY(nr__load_meta(m, s, err));
@@ -75,6 +114,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
         NR_TRY(nr__idmap_put(&m->pids, m->procs[i].pid, (uint32_t)i));
     nr__pid_cache_reset(m);
     NR_TRY(nr__findings_compute(m));
+    release_pass_state(m);
     return 0;
 }
 

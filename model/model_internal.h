@@ -216,4 +216,9 @@ typedef struct nr__filter {
 int nr__quantiles_filtered(nr_model *m, const nr_store *s, const nr__filter *f,
                            int64_t out[NR_MODEL_NQ], uint64_t *count, nr_error *err);
 
+/* Tests: models computed from now on keep the state of their passes (id
+ * maps, file rows), which nr__quantiles_filtered reads; normally it is
+ * freed when the model is done. */
+void nr__model_keep_pass_state(int on);
+
 #endif

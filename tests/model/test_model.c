@@ -275,7 +275,9 @@ static void quantiles_match_a_sort(void **state)
     nr_error_clear(&err);
     nr_store *s = NULL;
     assert_int_equal(nr_store_open(tb_path("quantiles.nio"), &s, &err), 0);
+    nr__model_keep_pass_state(1);
     nr_model *m2 = model_of(tb_path("quantiles.nio"));
+    nr__model_keep_pass_state(0);
     const nr__filter f = {.lat_op = NR_LAT_READ, .phase = 0, .role = -1, .fs = -1};
     int64_t out[NR_MODEL_NQ];
     uint64_t count = 0;
@@ -301,7 +303,9 @@ static void check_read_quantiles(const char *name, int64_t *vals, size_t n)
     for (size_t i = 0; i < n; i++)
         tb_call(&t, (int64_t)i * US, vals[i], 7, NR_OP_READ, 0, 4096, -1, -1);
     tb_commit(&t);
+    nr__model_keep_pass_state(1);
     nr_model *m = model_of(tb_path(name));
+    nr__model_keep_pass_state(0);
     qsort(vals, n, sizeof *vals, cmp_i64);
     const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
     assert_int_equal(rd->count, n);
