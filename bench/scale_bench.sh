@@ -24,7 +24,9 @@
 #    speed-up is the median of the rounds' ratios), then warm (every cached
 #    store reused); then how long headless Chromium takes to show that
 #    report (bench/report_view.sh, when chromium is installed);
-# 3. model (`niorep summary`) and model + render (`niorep build`) of a store
+# 3. `niorep compare` of those runs against the same logs linked from a
+#    second folder (100 pairs; stores cached), -j 1 and -j 2 alternated;
+# 4. model (`niorep summary`) and model + render (`niorep build`) of a store
 #    of --events events written by bench/model_gen.c.
 # The machine may be shared: the load average is printed before and after,
 # and CPU time next to wall time (CPU-based throughput does not suffer from
@@ -219,6 +221,30 @@ awk -v m="$(median <<< "$bratios")" -v r="$(span "$bratios")" -v n="$build_round
 if command -v chromium > /dev/null; then
     "$root/bench/report_view.sh" --rounds 3 "$out/build.html"
 fi
+
+echo "== niorep compare of those $runs runs against the same logs in a second folder (cached stores)"
+again=$out/traces-$runs-again
+if [ ! -d "$again" ]; then
+    for i in $(seq 1 "$runs"); do
+        mkdir -p "$again/run$i"
+        ln -s "$traces/run$i/strace.log" "$again/run$i/strace.log"
+    done
+fi
+measure "$niorep" compare "$traces" "$again" -o "$out/compare.html" # fills the second folder's cache
+printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
+cws="" ccs="" crs="" cratios=""
+for r in $(seq 1 "$build_rounds"); do
+    for j in 1 2; do
+        measure "$niorep" compare "$traces" "$again" -o "$out/compare.html" -j $j
+        cws+=" $j:$wall" ccs+=" $j:$cpu" crs+=" $j:$rss_mib"
+        [ $j = 1 ] && cw1=$wall || cratios+=" $(awk -v a="$cw1" -v b="$wall" 'BEGIN{printf "%.3f", a / b}')"
+    done
+done
+for j in 1 2; do
+    printf '%-26s %8.2f %8.2f %8s\n' "compare -j$j (median)" "$(pick $j "$cws")" "$(pick $j "$ccs")" "$(pick $j "$crs")"
+done
+awk -v m="$(median <<< "$cratios")" -v r="$(span "$cratios")" -v n="$build_rounds" \
+    'BEGIN{printf "ratio compare: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s)\n", m, n, r}'
 
 echo "== model of a store of $events events (bench/model_gen.c)"
 store=$out/m$events.nio
