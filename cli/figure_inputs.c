@@ -193,7 +193,8 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
         }
         tr[r] = (nr_fig_timeline_run){names[r], tl->nbins, bin_s, rd, wr, kp, ph, nb, bu};
     }
-    fi->timeline = (nr_fig_timeline_input){n, tr};
+    fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
+                                           .phase_order = fi->phase.phase_names};
     fi->in.timeline = &fi->timeline;
 }
 

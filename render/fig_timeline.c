@@ -26,27 +26,80 @@ double nr__fig_timeline_height(const nr_figure_inputs *in, double width)
     return 30 + panel_height(n, width) * (double)n;
 }
 
-/* Phase colours keyed by name, shared by all panels and the legend. */
+/* Phase colours keyed by name, shared by all panels and the legend: those
+ * figure 1 gives (nr__palette_phase_colors) over t->phase_order and then
+ * every run's other names, so that a phase keeps its colour across the two
+ * figures and no two phases share one while colours remain. */
 typedef struct phase_key {
     const char *name;
     size_t color;
 } phase_key;
 
 typedef struct phase_keys {
-    phase_key *k;
-    size_t n, cap;
+    phase_key *k;           /* the names of the panels, in order of appearance: the legend */
+    size_t n;
+    const char **order;     /* the names in colouring order */
+    size_t *colors;         /* of order[i] */
+    size_t n_order;
 } phase_keys;
 
-static size_t phase_color(phase_keys *keys, const char *name)
+static const char *span_name(const nr_fig_span *s) { return s->name ? s->name : "?"; }
+
+static size_t order_index(const phase_keys *keys, const char *name)
 {
-    const char *key = name ? name : "?";
-    for (size_t i = 0; i < keys->n; i++)
-        if (strcmp(keys->k[i].name, key) == 0)
-            return keys->k[i].color;
-    size_t color = nr__palette_phase_index(key, keys->n + 2);
-    if (NR_GROW(keys->k, keys->cap, keys->n + 1) == 0) /* else the name is coloured, not kept for the legend */
-        keys->k[keys->n++] = (phase_key){key, color};
-    return color;
+    size_t i = 0;
+    while (i < keys->n_order && strcmp(keys->order[i], name) != 0)
+        i++;
+    return i;
+}
+
+static size_t phase_color(const phase_keys *keys, const char *name)
+{
+    const size_t i = order_index(keys, name ? name : "?");
+    return i < keys->n_order ? keys->colors[i] : nr__palette_phase_index(name, 0);
+}
+
+static void phase_keys_fini(phase_keys *keys)
+{
+    free(keys->k);
+    free(keys->order);
+    free(keys->colors);
+}
+
+/* The colouring order and its colours, then the legend's names from the
+ * first n_panels runs. Returns 0 or NR_E_NOMEM. */
+static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, size_t n_panels)
+{
+    *keys = (phase_keys){0};
+    size_t cap = t->phase_order ? t->n_phase_order : 0, spans = 0;
+    for (size_t r = 0; r < t->n_runs; r++)
+        spans += t->runs[r].n_phases;
+    cap += spans;
+    keys->order = malloc((cap ? cap : 1) * sizeof *keys->order);
+    keys->colors = malloc((cap ? cap : 1) * sizeof *keys->colors);
+    keys->k = malloc((spans ? spans : 1) * sizeof *keys->k);
+    if (!keys->order || !keys->colors || !keys->k)
+        return NR_E_NOMEM;
+    for (size_t i = 0; t->phase_order && i < t->n_phase_order; i++)
+        if (t->phase_order[i] && order_index(keys, t->phase_order[i]) == keys->n_order)
+            keys->order[keys->n_order++] = t->phase_order[i];
+    for (size_t r = 0; r < t->n_runs; r++)
+        for (size_t i = 0; i < t->runs[r].n_phases; i++) {
+            const char *name = span_name(&t->runs[r].phases[i]);
+            if (order_index(keys, name) == keys->n_order)
+                keys->order[keys->n_order++] = name;
+        }
+    nr__palette_phase_colors(keys->order, keys->n_order, keys->colors);
+    for (size_t r = 0; r < n_panels; r++)
+        for (size_t i = 0; i < t->runs[r].n_phases; i++) {
+            const char *name = span_name(&t->runs[r].phases[i]);
+            size_t j = 0;
+            while (j < keys->n && strcmp(keys->k[j].name, name) != 0)
+                j++;
+            if (j == keys->n)
+                keys->k[keys->n++] = (phase_key){name, phase_color(keys, name)};
+        }
+    return 0;
 }
 
 /* The phases in the legend after its fixed entries, the last place kept
@@ -63,7 +116,7 @@ static void legend_phases(nr__legend *lg, const phase_keys *keys, char *more, si
     }
 }
 
-static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, phase_keys *keys)
+static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_keys *keys)
 {
     nr_render_canvas *cv = p->cv;
     cairo_t *cr = cv->cr;
@@ -115,10 +168,11 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     if (longest == 0)
         return nr__draw_no_data(cv, FIG, "no time bins");
 
-    phase_keys keys = {0};
-    for (size_t r = 0; r < n_runs; r++)
-        for (size_t i = 0; i < t->runs[r].n_phases; i++)
-            phase_color(&keys, t->runs[r].phases[i].name);
+    phase_keys keys;
+    if (phase_keys_build(&keys, t, n_runs) < 0) {
+        phase_keys_fini(&keys);
+        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
+    }
     nr__legend lg = {0};
     char title[64];
     if (t->n_runs > n_runs) { /* said in the figure: the others are not in it */
@@ -140,7 +194,7 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     if (!times || !panels) {
         free(times);
         free(panels);
-        free(keys.k);
+        phase_keys_fini(&keys);
         return nr_error_set(err, NR_E_NOMEM, "no memory for %zu time bins", longest);
     }
     /* Lay out every panel, then again with the widest left margin so the
@@ -186,6 +240,6 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     }
     free(panels);
     free(times);
-    free(keys.k);
+    phase_keys_fini(&keys);
     return 0;
 }

@@ -137,6 +137,12 @@ typedef struct nr_fig_timeline_run {
 typedef struct nr_fig_timeline_input {
     size_t n_runs;   /* one panel per run, stacked */
     const nr_fig_timeline_run *runs;
+    /* The phase names in the order figure 1 colours them (its input's
+     * phase_names), so that a phase has the same colour in both figures
+     * while there are no more phases than colours; the runs' other names
+     * follow. NULL: the runs' names in order of appearance. */
+    size_t n_phase_order;
+    const char *const *phase_order;
 } nr_fig_timeline_input;
 
 /* (6) Request-size histogram in the Darshan bins below, reads and writes. */

@@ -222,7 +222,7 @@ static void timeline_of_many_phases(void **state)
     const size_t counts[] = {8, 30}, want[] = {8 + 1 + 8, 30 + 1 + 20};
     for (int c = 0; c < 2; c++) {
         const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL};
-        const nr_fig_timeline_input t = {1, &run};
+        const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
         const nr_figure_inputs in = {.timeline = &t};
         nr_render_buf svg;
         render_svg("fig5-throughput-timeline", &in, &svg);
@@ -231,6 +231,80 @@ static void timeline_of_many_phases(void **state)
             fail_msg("%zu phases: %zu tints, expected %zu", counts[c], tints, want[c]);
         nr_render_buf_fini(&svg);
     }
+}
+
+/* The fills of the tints (fill-opacity 0.16) of svg, in document order,
+ * each as its "fill:rgb(...)" text; returns how many (at most max). */
+static size_t tint_fills(const nr_render_buf *svg, char out[][64], size_t max)
+{
+    const char *p = (const char *)svg->data, *end = p + svg->len;
+    size_t n = 0;
+    for (const char *t; n < max && (t = memmem(p, (size_t)(end - p), "fill-opacity:0.16;", 18)); p = t + 18) {
+        const char *f = t;
+        while (f > (const char *)svg->data && memcmp(f, "fill:rgb(", 9) != 0)
+            f--;
+        const char *close = memchr(f, ')', (size_t)(t - f));
+        assert_non_null(close);
+        snprintf(out[n++], 64, "%.*s", (int)(close + 1 - f), f);
+    }
+    return n;
+}
+
+/* One timeline run of the given phases, 1 s each; its tints in document
+ * order: the legend's (checkpoint burst, then each phase), then the bands. */
+static size_t timeline_tints(const char *const *phases, size_t n, const char *const *order, size_t n_order,
+                             char out[][64], size_t max)
+{
+    nr_fig_span spans[8];
+    double bps[8];
+    for (size_t i = 0; i < n; i++) {
+        spans[i] = (nr_fig_span){phases[i], (double)i, (double)i + 1};
+        bps[i] = 1e6;
+    }
+    const nr_fig_timeline_run run = {"r", n, 1.0, bps, bps, n, spans, 0, NULL};
+    const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run, .n_phase_order = n_order, .phase_order = order};
+    const nr_figure_inputs in = {.timeline = &t};
+    nr_render_buf svg;
+    render_svg("fig5-throughput-timeline", &in, &svg);
+    const size_t k = tint_fills(&svg, out, max);
+    nr_render_buf_fini(&svg);
+    return k;
+}
+
+/* In the timeline, other phase names take the colours no canonical phase
+ * of the figure holds (the old rule gave "warmup" data_prep's colour), and
+ * with figure 1's order they take the colours figure 1 gives them. The
+ * colours are read from the tints of timelines of canonical phases: eval 2,
+ * unphased 6, model_load 4, data_prep 5, train 0, checkpoint 1. */
+static void timeline_colours_follow_figure_1(void **state)
+{
+    (void)state;
+    char ref[16][64], got[16][64];
+    const char *const canon[] = {"checkpoint", "eval", "model_load", "data_prep", "train"};
+    assert_int_equal(timeline_tints(canon, 5, NULL, 0, ref, 16), 1 + 5 + 5);
+    const char *c1 = ref[1], *c2 = ref[2], *c4 = ref[3], *c5 = ref[4], *c0 = ref[5];
+
+    const char *const own[] = {"data_prep", "model_load", "train", "warmup"};
+    assert_int_equal(timeline_tints(own, 4, NULL, 0, got, 16), 1 + 4 + 4);
+    const char *want[] = {c5, c4, c0, c1};
+    for (int i = 0; i < 4; i++) {
+        assert_string_equal(got[1 + i], want[i]);
+        assert_string_equal(got[5 + i], want[i]);
+    }
+
+    /* figure 1 lists cooldown before warmup: cooldown 1, warmup 2 (as
+     * nr__palette_phase_colors gives them), though warmup comes first here */
+    const char *const two[] = {"warmup", "cooldown"};
+    const char *const order[] = {"train", "cooldown", "warmup"};
+    size_t colors[3];
+    nr__palette_phase_colors(order, 3, colors);
+    assert_int_equal(colors[1], 1);
+    assert_int_equal(colors[2], 2);
+    assert_int_equal(timeline_tints(two, 2, order, 3, got, 16), 1 + 2 + 2);
+    assert_string_equal(got[1], c2);
+    assert_string_equal(got[2], c1);
+    assert_string_equal(got[3], c2);
+    assert_string_equal(got[4], c1);
 }
 
 int main(void)
@@ -242,6 +316,7 @@ int main(void)
         cmocka_unit_test(phases_folded),
         cmocka_unit_test(phase_colours_do_not_clash),
         cmocka_unit_test(timeline_of_many_phases),
+        cmocka_unit_test(timeline_colours_follow_figure_1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
