@@ -18,6 +18,7 @@
 #include "nr_model.h"
 #include "nr_render.h"
 #include "nr_store.h"
+#include "nr_store_merge.h" /* nr_store_meta_value */
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
 #include "parallel.h"
 #include "report.h"
@@ -52,19 +53,20 @@ typedef struct compare_args {
     nr_compare_opts opts;
 } compare_args;
 
-/* One run, loaded. Its call sample is read only while a pair of it is
- * compared (compare_pair): the samples of all runs at once grew with the
- * runs, up to 24 MB a run at the default cap. */
+/* One run, ingested (or cached) and open. Its model and its call sample
+ * exist only while a pair of it is compared (compare_pair): all the runs'
+ * at once grew with the runs (a model of many files is megabytes, a sample
+ * up to 24 MB at the default cap). */
 typedef struct loaded_run {
     char display[256];          /* "A:mlp" */
-    const char *workload;       /* borrowed from model meta or the run name */
-    const nr_run *run;          /* borrowed from the group's runset: name, source, model */
-    const nr_model *model;
+    char *label;                /* meta NR_COMPARE_WORKLOAD_KEY, owned; NULL when none */
+    const char *workload;       /* the label, else the run name */
+    const nr_run *run;          /* borrowed from the group's runset: name, source, store */
 } loaded_run;
 
 typedef struct loaded_group {
     char id[2];
-    nr_runset rs;               /* the group's runs: ingested (cached) stores and models */
+    nr_runset rs;               /* the group's runs: ingested (cached) and open stores */
     loaded_run *runs;           /* rs.n */
 } loaded_group;
 
@@ -153,25 +155,26 @@ static int parse_args(int argc, char **argv, compare_args *a)
 static void free_groups(loaded_group *g, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; g[i].runs && k < g[i].rs.n; k++)
+            free(g[i].runs[k].label);
         free(g[i].runs);
         nr_runset_fini(&g[i].rs);
     }
 }
 
 /* Each input is one group: its runs are ingested (or taken from the cache)
- * and modelled. */
+ * and opened, and their workload labels read. */
 static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
 {
-    /* The power-law goodness-of-fit p-value is not compared: skip its bootstraps. */
-    const nr_model_opts mo = {.bootstraps = 0, .seed = a->opts.boot.seed};
     for (size_t i = 0; i < a->ngroups; i++) {
         g[i].id[0] = (char)('A' + i);
         char *input = (char *)a->inputs[i];
         NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
         g[i].rs.files_by_node = a->files_by_node;
         g[i].rs.jobs = a->jobs;
+        g[i].rs.no_models = 1;
         nr_load_bar *bar = nr_load_bar_attach(&g[i].rs);
-        const int rc = nr_runset_load(&g[i].rs, &mo, nr_load_line, err);
+        const int rc = nr_runset_load(&g[i].rs, NULL, nr_load_line, err);
         nr_load_bar_free(bar);
         NR_TRY(rc);
         g[i].runs = calloc(g[i].rs.n ? g[i].rs.n : 1, sizeof *g[i].runs);
@@ -181,8 +184,8 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
             loaded_run *r = &g[i].runs[k];
             const nr_run *run = &g[i].rs.runs[k];
             r->run = run;
-            r->model = run->model;
-            r->workload = nr_compare_workload(run->model, run->name);
+            NR_TRY(nr_store_meta_value(run->store, NR_COMPARE_WORKLOAD_KEY, &r->label, err));
+            r->workload = r->label && *r->label ? r->label : run->name;
             snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], run->name);
         }
     }
@@ -309,7 +312,8 @@ typedef struct pair_figs {
     nr_render_buf lorenz, latency;
 } pair_figs;
 
-static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, pair_figs *f, nr_error *err)
+static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const nr_model *const models[2],
+                               pair_figs *f, nr_error *err)
 {
     nr_render_buf_init(&f->lorenz);
     nr_render_buf_init(&f->latency);
@@ -318,7 +322,7 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, pair_
     nr_fig_latency_series ls[2];
     double xs[2][NR_LOGHIST_BINS], cdf[2][NR_LOGHIST_BINS];
     for (int i = 0; i < 2; i++) {
-        const nr_model *m = runs[i]->model;
+        const nr_model *m = models[i];
         const double *lx, *ly;
         const size_t n = nr_model_lorenz(m, NR_CONC_TOTAL, &lx, &ly);
         const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
@@ -345,6 +349,7 @@ typedef struct compare_run {
     nr_compare_match *matches;
     size_t nmatches;
     nr_compare_pair *pairs;
+    pair_figs *figs;            /* nmatches: drawn with their pair, imported into the report after */
 } compare_run;
 
 static const loaded_run *run_a(const compare_run *c, size_t i) { return &c->groups[0].runs[c->matches[i].a_run]; }
@@ -465,31 +470,6 @@ static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, d
     section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
 }
 
-typedef struct pair_job {
-    int rc;
-    nr_error err;
-} pair_job;
-
-/* The figures of FIGURE_BATCH pairs are drawn at once on all threads, then
- * imported in pair order: memory holds one batch of SVGs, whatever the
- * number of pairs. */
-#define FIGURE_BATCH 64
-
-typedef struct figure_batch {
-    const compare_run *c;
-    size_t first;           /* pair of figs[0] */
-    pair_figs *figs;        /* FIGURE_BATCH */
-    pair_job *jobs;
-} figure_batch;
-
-static void draw_pair(void *ctx, size_t k)
-{
-    figure_batch *b = ctx;
-    const size_t i = b->first + k;
-    nr_error_clear(&b->jobs[k].err);
-    b->jobs[k].rc = render_pair_figures(run_a(b->c, i), run_b(b->c, i), &b->figs[k], &b->jobs[k].err);
-}
-
 static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_figs *figs, nr_error *err)
 {
     const nr_compare_pair *pr = &c->pairs[i];
@@ -552,28 +532,9 @@ static int build_report(const compare_run *c, nr_report **out, nr_error *err)
                  c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d, c->args->opts.rule.floor_factor);
     nr_report_set_subtitle(rep, sub);
     overview(rep, c);
-    pair_figs *figs = calloc(FIGURE_BATCH, sizeof *figs);
-    pair_job *jobs = calloc(FIGURE_BATCH, sizeof *jobs);
-    int rc = figs && jobs ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
-    const int threads = c->args->jobs > 0 ? c->args->jobs : nr_cores();
-    for (size_t first = 0; rc == 0 && first < c->nmatches; first += FIGURE_BATCH) {
-        const size_t n = c->nmatches - first < FIGURE_BATCH ? c->nmatches - first : FIGURE_BATCH;
-        figure_batch b = {.c = c, .first = first, .figs = figs, .jobs = jobs};
-        nr_parallel_for(n, threads, draw_pair, &b, nr_render_shutdown);
-        for (size_t k = 0; k < n; k++) {
-            if (rc == 0 && jobs[k].rc < 0) {
-                rc = jobs[k].rc;
-                *err = jobs[k].err;
-            }
-            if (rc == 0)
-                rc = add_pair(rep, c, first + k, &figs[k], err);
-            nr_render_buf_fini(&figs[k].lorenz);
-            nr_render_buf_fini(&figs[k].latency);
-        }
-    }
-    free(figs);
-    free(jobs);
-    return rc;
+    for (size_t i = 0; i < c->nmatches; i++)
+        NR_TRY(add_pair(rep, c, i, &c->figs[i], err));
+    return 0;
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -632,40 +593,61 @@ static json_t *build_json(const compare_run *c)
 
 /* ---- output ----------------------------------------------------------- */
 
-/* Pairs are compared on several threads, each reading the call samples of
- * its two runs and dropping them when its pair is done: memory holds at most
- * one pair's samples per thread, and a run paired in several groups is
- * sampled again, to the same sample (the reservoir's seed is fixed). */
+/* Pairs are compared on several threads. Each models its two runs, reads
+ * their call samples, compares them, draws the pair's figures, and frees
+ * models and samples: memory holds at most one pair's models and samples
+ * per thread, whatever the number of runs, and the figures (tens of kB a
+ * pair). A run paired in several groups is modelled and sampled once per
+ * pair, to the same model and sample. */
+typedef struct pair_job {
+    int rc;
+    nr_error err;
+} pair_job;
+
 typedef struct pair_work {
     compare_run *c;
     pair_job *jobs;
+    nr_model_opts model_opts;
     pthread_mutex_t mu;     /* done and the progress line */
     size_t done;
     int tty;
 } pair_work;
 
-static int sample_and_compare(const compare_run *c, size_t i, nr_compare_sample *sa, nr_compare_sample *sb,
-                              nr_error *err)
+typedef struct pair_data {
+    nr_model *models[2];
+    nr_compare_sample samples[2];
+} pair_data;
+
+static int compare_one(const pair_work *w, size_t i, pair_data *d, nr_error *err)
 {
-    const loaded_run *a = run_a(c, i), *b = run_b(c, i);
+    const compare_run *c = w->c;
+    const loaded_run *runs[2] = {run_a(c, i), run_b(c, i)};
     const nr_compare_opts *o = &c->args->opts;
-    NR_TRY(nr_compare_sample_read(a->run->store, o->sample_cap, o->boot.seed, sa, err));
-    NR_TRY(nr_compare_sample_read(b->run->store, o->sample_cap, o->boot.seed, sb, err));
-    const nr_compare_side side_a = {.name = a->display, .workload = a->workload, .model = a->model, .sample = sa};
-    const nr_compare_side side_b = {.name = b->display, .workload = b->workload, .model = b->model, .sample = sb};
-    return nr_compare_pair_compute(&side_a, &side_b, o, &c->pairs[i], err);
+    nr_compare_side sides[2];
+    for (int k = 0; k < 2; k++) {
+        NR_TRY(nr_runset_model(runs[k]->run, &w->model_opts, &d->models[k], err));
+        NR_TRY(nr_compare_sample_read(runs[k]->run->store, o->sample_cap, o->boot.seed, &d->samples[k], err));
+        sides[k] = (nr_compare_side){.name = runs[k]->display, .workload = runs[k]->workload,
+                                     .model = d->models[k], .sample = &d->samples[k]};
+    }
+    NR_TRY(nr_compare_pair_compute(&sides[0], &sides[1], o, &c->pairs[i], err));
+    return render_pair_figures(runs[0], runs[1], (const nr_model *const *)d->models, &c->figs[i], err);
 }
 
 static void compare_pair(void *ctx, size_t i)
 {
     pair_work *w = ctx;
-    nr_compare_sample sa, sb;
-    nr_compare_sample_init(&sa);
-    nr_compare_sample_init(&sb);
+    pair_data d = {0};
+    for (int k = 0; k < 2; k++)
+        nr_compare_sample_init(&d.samples[k]);
+    nr_render_buf_init(&w->c->figs[i].lorenz);
+    nr_render_buf_init(&w->c->figs[i].latency);
     nr_error_clear(&w->jobs[i].err);
-    w->jobs[i].rc = sample_and_compare(w->c, i, &sa, &sb, &w->jobs[i].err);
-    nr_compare_sample_fini(&sa);
-    nr_compare_sample_fini(&sb);
+    w->jobs[i].rc = compare_one(w, i, &d, &w->jobs[i].err);
+    for (int k = 0; k < 2; k++) {
+        nr_model_free(d.models[k]);
+        nr_compare_sample_fini(&d.samples[k]);
+    }
     pthread_mutex_lock(&w->mu);
     w->done++;
     if (w->tty)
@@ -694,14 +676,20 @@ static int compare_all(compare_run *c, nr_error *err)
     if (rc < 0)
         return rc;
     c->pairs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->pairs);
+    c->figs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->figs);
     pair_job *jobs = calloc(c->nmatches ? c->nmatches : 1, sizeof *jobs);
-    if (!c->pairs || !jobs) {
+    if (!c->pairs || !c->figs || !jobs) {
         free(jobs);
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
     }
-    pair_work w = {.c = c, .jobs = jobs, .tty = isatty(STDERR_FILENO)};
+    const int cores = c->args->jobs > 0 ? c->args->jobs : nr_cores();
+    const int threads = (size_t)cores < c->nmatches ? cores : (int)(c->nmatches ? c->nmatches : 1);
+    /* The power-law goodness-of-fit p-value is not compared: no bootstraps.
+     * The cores the pairs leave go to each model's read-ahead. */
+    pair_work w = {.c = c, .jobs = jobs, .tty = isatty(STDERR_FILENO),
+                   .model_opts = {.bootstraps = 0, .seed = c->args->opts.boot.seed, .threads = cores / threads}};
     pthread_mutex_init(&w.mu, NULL);
-    nr_parallel_for(c->nmatches, c->args->jobs > 0 ? c->args->jobs : nr_cores(), compare_pair, &w, NULL);
+    nr_parallel_for(c->nmatches, threads, compare_pair, &w, nr_render_shutdown);
     pthread_mutex_destroy(&w.mu);
     if (w.tty && c->nmatches)
         fprintf(stderr, "\r\033[K");
@@ -756,6 +744,11 @@ int nr_cmd_compare(int argc, char **argv)
     }
     for (size_t i = 0; c.pairs && i < c.nmatches; i++)
         nr_compare_pair_fini(&c.pairs[i]);
+    for (size_t i = 0; c.figs && i < c.nmatches; i++) {
+        nr_render_buf_fini(&c.figs[i].lorenz);
+        nr_render_buf_fini(&c.figs[i].latency);
+    }
+    free(c.figs);
     free(c.pairs);
     free(c.matches);
     free_groups(groups, a.ngroups);

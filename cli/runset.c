@@ -499,7 +499,7 @@ static void load_progress(load_pool *lp, const nr_run *r, const char *what)
  * when they were kept for these options (fit_cache.h), else fitted and
  * kept. A store outside the cache (temporary, or given as a store) keeps
  * none. */
-static int model_run(nr_run *r, const nr_model_opts *opts, nr_error *err)
+int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, nr_error *err)
 {
     nr_model_opts o = nr_model_resolve_opts(opts);
     nr_fit_cache_entry e;
@@ -507,9 +507,9 @@ static int model_run(nr_run *r, const nr_model_opts *opts, nr_error *err)
     nr_powerlaw_fit known[NR_PL_COUNT];
     const int kept = cached && nr_fit_cache_load(&e, known);
     o.known_pl = kept ? known : NULL;
-    int rc = nr_model_compute(r->store, &o, &r->model, err);
+    int rc = nr_model_compute(r->store, &o, out, err);
     if (rc == 0 && cached && !kept)
-        rc = nr_fit_cache_save(&e, r->model, err);
+        rc = nr_fit_cache_save(&e, *out, err);
     if (cached)
         nr_fit_cache_entry_close(&e);
     return rc;
@@ -523,7 +523,7 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
     double t0 = nr_runset_now();
     if (lp->stage == LOAD_MODEL) {
         load_progress(lp, r, "model");
-        NR_TRY(model_run(r, lp->opts, err));
+        NR_TRY(nr_runset_model(r, lp->opts, &r->model, err));
     } else {
         if (r->input_path && !r->cache_hit) {
             nr_ingest_opts io = {.jobs = lp->ingest_jobs};
@@ -606,7 +606,7 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
     if (!rs->per_node)
         NR_TRY(nr__rs_join_nodes(rs, progress, err));
     rs->ingest_s += nr_runset_now() - t0;
-    return run_stage(rs, LOAD_MODEL, opts, progress, err);
+    return rs->no_models ? 0 : run_stage(rs, LOAD_MODEL, opts, progress, err);
 }
 
 void nr__rs_drop_run(nr_run *r)

@@ -36,6 +36,9 @@ typedef struct nr_runset {
                             Set after nr_runset_expand. */
     int files_by_node;   /* 1: merged runs name every file "<node>:<path>"
                             (nr_merge_opts). Set after nr_runset_expand. */
+    int no_models;       /* 1: nr_runset_load ingests and opens, and models
+                            nothing: the caller models a run when it needs
+                            it (nr_runset_model). Set after nr_runset_expand. */
     /* The ingest of the runs whose cache is stale, as bytes of their files
        done and in all: called from the worker threads, one call at a time,
        every few MB, and once with done == total at the end of the ingests.
@@ -58,6 +61,10 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
  * the first failing run in run order. */
 int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
                    void (*progress)(const nr_run *run, const char *what), nr_error *err);
+/* The model of run r, opened by nr_runset_load, as nr_runset_load models
+ * it (its power-law fits kept beside a cached store); the caller frees it.
+ * Several threads may model runs at once, the same run too. */
+int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, nr_error *err);
 /* Closes everything, removes temporary stores. Accepts a zeroed rs. */
 void nr_runset_fini(nr_runset *rs);
 
