@@ -51,15 +51,11 @@ static int keep_pass_state; /* nr__model_keep_pass_state */
 
 void nr__model_keep_pass_state(int on) { keep_pass_state = on != 0; }
 
-static void release_pass_state(nr_model *m)
+static void free_pass_state(nr_model *m)
 {
-    if (keep_pass_state)
-        return;
     nr__idmap *maps[] = {&m->file_ids, &m->phase_ids, &m->phase_procs};
-    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
-        nr__idmap_fini(maps[i]);
-        nr__idmap_init(maps[i]);
-    }
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++)
+        nr__idmap_fini(maps[i]); /* empty again */
     free(m->file_info);
     free(m->file_path);
     m->file_info = NULL;
@@ -114,7 +110,8 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
         NR_TRY(nr__idmap_put(&m->pids, m->procs[i].pid, (uint32_t)i));
     nr__pid_cache_reset(m);
     NR_TRY(nr__findings_compute(m));
-    release_pass_state(m);
+    if (!keep_pass_state)
+        free_pass_state(m);
     return 0;
 }
 
@@ -159,18 +156,14 @@ void nr_model_free(nr_model *m)
 {
     if (!m)
         return;
-    free(m->file_info);
-    free(m->file_path);
+    free_pass_state(m);
     free(m->reg_paths);
     free(m->reg_read);
     free(m->reg_written);
     free(m->reg_total);
     free(m->reg_access);
-    free(m->reg_last_end[0]);
-    free(m->reg_last_end[1]);
     free(m->phases);
     free(m->procs);
-    free(m->proc_last_phase);
     for (int i = 0; i < NR_CONC_COUNT; i++) {
         free(m->lorenz_x[i]);
         free(m->lorenz_y[i]);
@@ -179,13 +172,6 @@ void nr_model_free(nr_model *m)
         free(m->ccdf_x[i]);
         free(m->ccdf_p[i]);
     }
-    if (m->qt)
-        for (size_t i = 0; i < (NR_LAT_OP_COUNT * m->lat_slots + 1) * NR_MODEL_NQ; i++) {
-            free(m->qt[i].vals);
-            free(m->qt[i].sub);
-        }
-    free(m->qt);
-    free(m->qrange);
     if (m->fine)
         for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots + 1; i++)
             free(m->fine[i]);
@@ -201,10 +187,7 @@ void nr_model_free(nr_model *m)
     free(m->pyio);
     free(m->reason_names);
     free(m->reason_counts);
-    nr__idmap_fini(&m->file_ids);
-    nr__idmap_fini(&m->phase_ids);
     nr__idmap_fini(&m->pids);
-    nr__idmap_fini(&m->phase_procs);
     nr_arena_fini(&m->arena);
     free(m);
 }
