@@ -18,7 +18,6 @@
 #include "nr_model.h"
 #include "nr_render.h"
 #include "nr_store.h"
-#include "nr_store_merge.h" /* nr_store_meta_value */
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
 #include "parallel.h"
 #include "report.h"
@@ -59,7 +58,7 @@ typedef struct compare_args {
  * up to 24 MB at the default cap). */
 typedef struct loaded_run {
     char display[256];          /* "A:mlp" */
-    char *label;                /* meta NR_COMPARE_WORKLOAD_KEY, owned; NULL when none */
+    char *label;                /* its workload label, owned; NULL when none (nr_compare_workload) */
     const char *workload;       /* the label, else the run name */
     const nr_run *run;          /* borrowed from the group's runset: name, source, store */
 } loaded_run;
@@ -184,8 +183,7 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
             loaded_run *r = &g[i].runs[k];
             const nr_run *run = &g[i].rs.runs[k];
             r->run = run;
-            NR_TRY(nr_store_meta_value(run->store, NR_COMPARE_WORKLOAD_KEY, &r->label, err));
-            r->workload = r->label && *r->label ? r->label : run->name;
+            NR_TRY(nr_compare_workload(run->store, run->name, &r->label, &r->workload, err));
             snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], run->name);
         }
     }

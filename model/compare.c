@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "nr_store_merge.h" /* nr_store_meta_value */
 
 /* ---- pairing ---------------------------------------------------------- */
 
@@ -48,10 +49,18 @@ int nr_compare_match_runs(const char *const *const *workloads, const size_t *nru
     return 0;
 }
 
-const char *nr_compare_workload(const nr_model *m, const char *fallback)
+int nr_compare_workload(const nr_store *st, const char *fallback, char **label, const char **workload,
+                        nr_error *err)
 {
-    const char *w = m ? nr_model_meta(m, NR_COMPARE_WORKLOAD_KEY) : NULL;
-    return w && *w ? w : fallback;
+    *workload = fallback;
+    NR_TRY(nr_store_meta_value(st, NR_COMPARE_WORKLOAD_KEY, label, err));
+    if (*label && !**label) {
+        free(*label);
+        *label = NULL;
+    }
+    if (*label)
+        *workload = *label;
+    return 0;
 }
 
 /* ---- options ---------------------------------------------------------- */

@@ -44,9 +44,12 @@ typedef struct nr_compare_match {
 int nr_compare_match_runs(const char *const *const *workloads, const size_t *nruns, size_t ngroups,
                           nr_compare_match **out, size_t *n, nr_error *err);
 
-/* The workload of a run: meta manifest.labels.workload of its model, else
- * fallback (the run directory or store name). Borrowed. */
-const char *nr_compare_workload(const nr_model *m, const char *fallback);
+/* The workload of a run: meta manifest.labels.workload of its store, else
+ * fallback (the run directory or store name). Sets *label to a new copy of
+ * the label (free() it; NULL when the store has none or it is empty) and
+ * *workload to *label or fallback. Returns 0 or the store's error. */
+int nr_compare_workload(const nr_store *st, const char *fallback, char **label, const char **workload,
+                        nr_error *err);
 
 /* ---- the sample of calls ---------------------------------------------- */
 
