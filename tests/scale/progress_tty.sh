@@ -2,7 +2,7 @@
 # The progress bar of `niorep ingest` appears when stderr is a terminal (a
 # pty made by script(1)) and not when stderr is a pipe or a file; so does
 # that of the ingests of `niorep build`, which only the runs whose cache is
-# stale have.
+# stale have, and compare's count of the pairs done.
 # usage: progress_tty.sh NIOREP RUN_DIR
 set -euo pipefail
 niorep=$1 run=$2
@@ -31,4 +31,11 @@ rm -rf "$tmp/traces/.niorep"
 "$niorep" build "$tmp/traces" -o "$tmp/pipe.html" --bootstraps 10 2>&1 | cat > "$tmp/build3.txt"
 if grep -q 'ingest \[' "$tmp/build3.txt"; then echo "FAIL: a build bar on a pipe"; cat -v "$tmp/build3.txt"; exit 1; fi
 cmp "$tmp/tty.html" "$tmp/tty2.html" && cmp "$tmp/tty.html" "$tmp/pipe.html" || { echo "FAIL: reports differ"; exit 1; }
-echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only"
+
+# niorep compare: the pairs counted on a tty (their models are computed in the pairs' threads), not on a pipe
+script -qec "'$niorep' compare '$tmp/traces' '$tmp/traces' -o '$tmp/cmp_tty.html'" /dev/null > "$tmp/cmp1.txt"
+grep -q 'compared 2 of 2 pairs' "$tmp/cmp1.txt" || { echo "FAIL: no pair count on a tty"; cat -v "$tmp/cmp1.txt"; exit 1; }
+"$niorep" compare "$tmp/traces" "$tmp/traces" -o "$tmp/cmp_pipe.html" 2>&1 | cat > "$tmp/cmp2.txt"
+if grep -q 'compared' "$tmp/cmp2.txt"; then echo "FAIL: a pair count on a pipe"; cat -v "$tmp/cmp2.txt"; exit 1; fi
+cmp "$tmp/cmp_tty.html" "$tmp/cmp_pipe.html" || { echo "FAIL: compare reports differ between tty and pipe"; exit 1; }
+echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only; compare's pair count on a tty only"
