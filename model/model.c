@@ -43,14 +43,14 @@ static int cmp_proc_pid(const void *a, const void *b)
     return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* Frees what only the passes read (id maps, the file rows' kinds and
- * paths, the access scan's last offsets, the quantiles' collections): a
- * build or a compare holds every run's model at once, and this was a third
- * of a model of many files. */
 static int keep_pass_state; /* nr__model_keep_pass_state */
 
 void nr__model_keep_pass_state(int on) { keep_pass_state = on != 0; }
 
+/* Frees what only the passes read (id maps, the file rows' kinds and
+ * paths, the access scan's last offsets, the quantiles' collections): a
+ * build or a compare holds every run's model at once, and this was a third
+ * of a model of many files. */
 static void free_pass_state(nr_model *m)
 {
     nr__idmap *maps[] = {&m->file_ids, &m->phase_ids, &m->phase_procs};
