@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nr_mem.h"
 #include "render_internal.h"
 
 #define FIG "Throughput timeline"
@@ -53,10 +52,10 @@ static size_t order_index(const phase_keys *keys, const char *name)
     return i;
 }
 
-static size_t phase_color(const phase_keys *keys, const char *name)
+/* The colour of span s: every span's name is in the colouring order. */
+static size_t phase_color(const phase_keys *keys, const nr_fig_span *s)
 {
-    const size_t i = order_index(keys, name ? name : "?");
-    return i < keys->n_order ? keys->colors[i] : nr__palette_phase_index(name, 0);
+    return keys->colors[order_index(keys, span_name(s))];
 }
 
 static void phase_keys_fini(phase_keys *keys)
@@ -97,7 +96,7 @@ static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, si
             while (j < keys->n && strcmp(keys->k[j].name, name) != 0)
                 j++;
             if (j == keys->n)
-                keys->k[keys->n++] = (phase_key){name, phase_color(keys, name)};
+                keys->k[keys->n++] = (phase_key){name, phase_color(keys, &t->runs[r].phases[i])};
         }
     return 0;
 }
@@ -127,7 +126,7 @@ static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_ke
         if (!isfinite(s->t0) || !isfinite(s->t1) || s->t1 <= s->t0)
             continue;
         double x0 = nr__xy_mx(p, s->t0), x1 = nr__xy_mx(p, s->t1);
-        size_t color = phase_color(keys, s->name);
+        size_t color = phase_color(keys, s);
         nr__fill_tint(cr, color, x0, p->py, x1 - x0, p->ph);
         /* Name the band when it is wide enough: greyscale print keeps it. */
         double tw;

@@ -43,12 +43,6 @@ static size_t canonical_color(const char *phase)
     return NR__STYLES;
 }
 
-size_t nr__palette_phase_index(const char *phase, size_t fallback)
-{
-    const size_t c = canonical_color(phase);
-    return c < NR__STYLES ? c : fallback % NR__STYLES;
-}
-
 void nr__palette_phase_colors(const char *const *phases, size_t n, size_t *colors)
 {
     int taken[NR__STYLES] = {0};

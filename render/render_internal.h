@@ -50,9 +50,6 @@ typedef struct nr__rgb {
 #define NR__STYLES 8
 /* Okabe-Ito colour i (mod 8), ordered so that the first ones contrast most. */
 nr__rgb nr__palette_color(size_t i);
-/* The colour index of a canonical phase name (train, checkpoint, ...) or
- * fallback when the name is not canonical. */
-size_t nr__palette_phase_index(const char *phase, size_t fallback);
 /* The colours of the phases of one figure: the canonical ones theirs, the
  * others the colours no canonical phase of the list holds, in order (while
  * any are left). */
