@@ -41,15 +41,13 @@ void nr__xy_add(nr__xy *p, nr__series s)
             .marker = s.marker, .has_marker = s.markers, .line_width = s.line_width});
 }
 
-#define CROWD_LINE_WIDTH 0.45
-
 void nr__xy_set_crowd(nr__xy *p, const nr__series *crowd, size_t n, const char *label)
 {
     p->crowd = crowd;
     p->n_crowd = n;
     if (label)
         nr__legend_add(&p->legend, (nr__legend_entry){.label = label, .kind = NR__LEG_LINE,
-                                                       .color = NR__COLOR_CROWD, .line_width = CROWD_LINE_WIDTH});
+                                                       .color = NR__COLOR_CROWD, .line_width = NR__CROWD_LINE_WIDTH});
 }
 
 /* Series k of the panel's crowd and series, the crowd first. */
@@ -422,7 +420,7 @@ void nr__xy_draw_series(nr__xy *p)
     nr__xy_clip(p);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     nr__set_color(cr, nr__palette_color(NR__COLOR_CROWD), 1.0);
-    cairo_set_line_width(cr, CROWD_LINE_WIDTH);
+    cairo_set_line_width(cr, NR__CROWD_LINE_WIDTH);
     cairo_set_dash(cr, NULL, 0, 0);
     for (size_t k = 0; k < p->n_crowd; k++)
         stroke_series(p, &p->crowd[k]);

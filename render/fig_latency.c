@@ -146,7 +146,7 @@ static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, cons
                                                .has_marker = 1, .line_width = 1.1});
     if (sh->cw.n_others)
         nr__legend_add(&lg, (nr__legend_entry){.label = sh->crowd_name, .kind = NR__LEG_LINE,
-                                               .color = NR__COLOR_CROWD, .line_width = 0.45});
+                                               .color = NR__COLOR_CROWD, .line_width = NR__CROWD_LINE_WIDTH});
     double top = nr__legend_block(cv, &lg);
     int stacked = cv->width < 400;
     double pw = stacked ? cv->width - 4 : (cv->width - 8) / 2;

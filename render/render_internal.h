@@ -168,8 +168,9 @@ typedef struct nr__series {
 
 #define NR__MAX_SERIES 24
 
-/* The colour index of the crowd (nr__xy_set_crowd): a light grey. */
+/* The colour index of the crowd (nr__xy_set_crowd): a light grey; its lines' width. */
 #define NR__COLOR_CROWD ((size_t)-1)
+#define NR__CROWD_LINE_WIDTH 0.45
 
 typedef struct nr__xy {
     nr_render_canvas *cv;
