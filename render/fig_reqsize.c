@@ -33,6 +33,28 @@ double nr__fig_reqsize_height(const nr_figure_inputs *in, double width)
     return width < 400 ? 330 : 210;
 }
 
+/* A run's requests of one kind over the bins, non-finite counts skipped
+ * (and counted on cv). */
+static double run_total(nr_render_canvas *cv, const double *counts)
+{
+    double total = 0;
+    for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
+        if (nr__finite_or_skip(cv, counts[b]) && counts[b] > 0)
+            total += counts[b];
+    return total;
+}
+
+/* Bin b's share of a run's requests totalling total > 0. */
+static double bin_share(const double *counts, int b, double total)
+{
+    return isfinite(counts[b]) && counts[b] > 0 ? counts[b] / total : 0.0;
+}
+
+static const double *run_counts(const nr_fig_reqsize_input *q, size_t r, int writes)
+{
+    return writes ? q->runs[r].writes : q->runs[r].reads;
+}
+
 /* Fills share[bin][run] with each run's fraction of requests per bin;
  * returns how many runs have any request. */
 static size_t shares(nr_render_canvas *cv, const nr_fig_reqsize_input *q, size_t n_runs, int writes,
@@ -40,14 +62,11 @@ static size_t shares(nr_render_canvas *cv, const nr_fig_reqsize_input *q, size_t
 {
     size_t with_data = 0;
     for (size_t r = 0; r < n_runs; r++) {
-        const double *v = writes ? q->runs[r].writes : q->runs[r].reads;
-        double total = 0;
-        for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
-            if (nr__finite_or_skip(cv, v[b]) && v[b] > 0)
-                total += v[b];
+        const double *v = run_counts(q, r, writes);
+        const double total = run_total(cv, v);
         with_data += total > 0;
         for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
-            share[b][r] = total > 0 && isfinite(v[b]) && v[b] > 0 ? v[b] / total : 0.0;
+            share[b][r] = total > 0 ? bin_share(v, b, total) : 0.0;
     }
     return with_data;
 }
@@ -63,21 +82,13 @@ size_t nr__reqsize_spread(nr_render_canvas *cv, const nr_fig_reqsize_input *q, i
 {
     double *total = scratch, *share = scratch + q->n_runs;
     size_t with_data = 0;
-    for (size_t r = 0; r < q->n_runs; r++) {
-        const double *c = writes ? q->runs[r].writes : q->runs[r].reads;
-        total[r] = 0;
-        for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++)
-            if (nr__finite_or_skip(cv, c[b]) && c[b] > 0)
-                total[r] += c[b];
-        with_data += total[r] > 0;
-    }
+    for (size_t r = 0; r < q->n_runs; r++)
+        with_data += (total[r] = run_total(cv, run_counts(q, r, writes))) > 0;
     for (int b = 0; b < NR_FIG_REQSIZE_BINS; b++) {
         size_t m = 0;
-        for (size_t r = 0; r < q->n_runs; r++) {
-            const double *c = writes ? q->runs[r].writes : q->runs[r].reads;
+        for (size_t r = 0; r < q->n_runs; r++)
             if (total[r] > 0)
-                share[m++] = isfinite(c[b]) && c[b] > 0 ? c[b] / total[r] : 0.0;
-        }
+                share[m++] = bin_share(run_counts(q, r, writes), b, total[r]);
         qsort(share, m, sizeof *share, by_value);
         v[b * NR__PICKS + NR__PICK_LOWEST] = m ? share[0] : 0.0;
         v[b * NR__PICKS + NR__PICK_MEDIAN] = m ? share[(m - 1) / 2] : 0.0;
