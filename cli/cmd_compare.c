@@ -347,7 +347,7 @@ typedef struct compare_run {
     nr_compare_match *matches;
     size_t nmatches;
     nr_compare_pair *pairs;
-    pair_figs *figs;            /* nmatches: drawn with their pair, imported into the report after */
+    pair_figs *figs;            /* nmatches, zeroed (empty buffers): drawn with their pair, imported after */
 } compare_run;
 
 static const loaded_run *run_a(const compare_run *c, size_t i) { return &c->groups[0].runs[c->matches[i].a_run]; }
@@ -638,8 +638,6 @@ static void compare_pair(void *ctx, size_t i)
     pair_data d = {0};
     for (int k = 0; k < 2; k++)
         nr_compare_sample_init(&d.samples[k]);
-    nr_render_buf_init(&w->c->figs[i].lorenz);
-    nr_render_buf_init(&w->c->figs[i].latency);
     nr_error_clear(&w->jobs[i].err);
     w->jobs[i].rc = compare_one(w, i, &d, &w->jobs[i].err);
     for (int k = 0; k < 2; k++) {
