@@ -56,6 +56,14 @@ void nr__crowd_fini(nr__crowd *c)
     *c = (nr__crowd){0};
 }
 
+void nr__crowd_others(nr__crowd *c, size_t n_runs)
+{
+    c->n_others = 0;
+    for (size_t i = 0; i < n_runs; i++) /* n_others <= i: in place */
+        if (c->others[i].n > 0 && !nr__crowd_picked(c, i))
+            c->others[c->n_others++] = c->others[i];
+}
+
 int nr__crowd_picked(const nr__crowd *c, size_t run)
 {
     for (size_t i = 0; i < c->n_picks; i++)

@@ -31,8 +31,11 @@ static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[]
 {
     int by_alpha = 1;
     for (size_t r = 0; r < c->n_runs; r++) {
-        cw->key[r] = c->runs[r].alpha;
-        cw->usable[r] = has_points(&c->runs[r]) && fit_usable(&c->runs[r]);
+        const nr_fig_ccdf_run *run = &c->runs[r];
+        cw->key[r] = run->alpha;
+        cw->usable[r] = has_points(run) && fit_usable(run);
+        cw->others[r] = has_points(run) ? (nr__series){.n = run->n, .x = run->bytes, .y = run->ccdf}
+                                        : (nr__series){0};
     }
     if (nr__crowd_pick(cw, c->n_runs) == 0) {
         by_alpha = 0;
@@ -50,9 +53,7 @@ static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[]
         else
             snprintf(names[i], 96, "%s (%zu files, %s)", name, run->n, pick);
     }
-    for (size_t r = 0; r < c->n_runs; r++)
-        if (!nr__crowd_picked(cw, r) && has_points(&c->runs[r]))
-            cw->others[cw->n_others++] = (nr__series){.n = c->runs[r].n, .x = c->runs[r].bytes, .y = c->runs[r].ccdf};
+    nr__crowd_others(cw, c->n_runs);
     return cw->n_picks;
 }
 

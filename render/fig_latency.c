@@ -56,8 +56,11 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
     if (nr__crowd_init(cw, 2 * l->n_series) < 0)
         return -1;
     for (size_t i = 0; i < l->n_series; i++) {
-        cw->key[i] = l->series[i].p99;
-        cw->usable[i] = drawable_series(&l->series[i]) && l->series[i].p99 > 0;
+        const nr_fig_latency_series *s = &l->series[i];
+        cw->key[i] = s->p99;
+        cw->usable[i] = drawable_series(s) && s->p99 > 0;
+        cw->others[i] = drawable_series(s) ? (nr__series){.n = s->n, .x = s->latency_s, .y = s->cdf}
+                                           : (nr__series){0};
     }
     sh->n = nr__crowd_pick(cw, l->n_series);
     for (size_t k = 0; k < sh->n; k++) {
@@ -67,10 +70,7 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
         snprintf(sh->names[k], sizeof sh->names[k], "%s (p99 %s, %s)", s->name ? s->name : "?",
                  nr_render_fmt_seconds(s->p99, value, sizeof value), nr__pick_names[cw->which[k]]);
     }
-    for (size_t i = 0; i < l->n_series; i++)
-        if (!nr__crowd_picked(cw, i) && drawable_series(&l->series[i]))
-            cw->others[cw->n_others++] = (nr__series){.n = l->series[i].n, .x = l->series[i].latency_s,
-                                                      .y = l->series[i].cdf};
+    nr__crowd_others(cw, l->n_series);
     const size_t n = cw->n_others;
     for (size_t i = 0; i < n; i++) {
         cw->others[n + i] = cw->others[i];

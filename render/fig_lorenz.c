@@ -43,8 +43,11 @@ static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char nam
         return n;
     }
     for (size_t r = 0; r < l->n_runs; r++) {
-        cw->key[r] = l->runs[r].gini;
-        cw->usable[r] = has_curve(&l->runs[r]);
+        const nr_fig_lorenz_run *run = &l->runs[r];
+        cw->key[r] = run->gini;
+        cw->usable[r] = has_curve(run);
+        cw->others[r] = cw->usable[r] ? (nr__series){.n = run->n, .x = run->file_share, .y = run->byte_share}
+                                      : (nr__series){0};
     }
     n = nr__crowd_pick(cw, l->n_runs);
     for (size_t i = 0; i < n; i++) {
@@ -52,10 +55,7 @@ static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char nam
         snprintf(names[i], 96, "%s (Gini %.2f, %s)", run->name ? run->name : "?", run->gini,
                  nr__pick_names[cw->which[i]]);
     }
-    for (size_t r = 0; r < l->n_runs; r++)
-        if (!nr__crowd_picked(cw, r) && has_curve(&l->runs[r]))
-            cw->others[cw->n_others++] = (nr__series){.n = l->runs[r].n, .x = l->runs[r].file_share,
-                                                      .y = l->runs[r].byte_share};
+    nr__crowd_others(cw, l->n_runs);
     return n;
 }
 

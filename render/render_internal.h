@@ -259,9 +259,10 @@ typedef struct nr__keyed {
 } nr__keyed;
 int nr__by_key_then_index(const void *a, const void *b);
 
-/* The work of a figure of many runs: the figure fills key[] and usable[]
- * for every run, nr__crowd_pick picks, the figure puts the runs not picked
- * into others[] (room for every run) for nr__xy_set_crowd. */
+/* The work of a figure of many runs: the figure fills key[], usable[] and
+ * others[] (run i's series, n = 0 when it draws none) for every run,
+ * nr__crowd_pick picks, and nr__crowd_others leaves in others[] the series
+ * of the runs not picked, for nr__xy_set_crowd. */
 typedef struct nr__crowd {
     double *key;
     int *usable;
@@ -282,6 +283,9 @@ void nr__crowd_fini(nr__crowd *c);
  * runs). */
 size_t nr__crowd_pick(nr__crowd *c, size_t n_runs);
 int nr__crowd_picked(const nr__crowd *c, size_t run);
+/* Keeps in others[0..n_others), in run order, the series with points of
+ * the runs i < n_runs not picked. */
+void nr__crowd_others(nr__crowd *c, size_t n_runs);
 
 /* Figure 6 of many runs: v[b * NR__PICKS + k] is the lowest, median (the
  * lower of an even count) and highest share of size bin b among the
