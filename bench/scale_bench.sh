@@ -196,27 +196,34 @@ if [ ! -d "$traces" ]; then
         "$gen" --size 2M --seed "$i" -o "$traces/run$i/strace.log"
     done
 fi
-printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
-# cold -j1 and -j2 alternate in --build-rounds rounds, as the ingests do:
-# single pairs gave 1.47x and 1.81x minutes apart (session 24)
-bws="" bcs="" brs="" bratios=""
-for r in $(seq 1 "$build_rounds"); do
-    for j in 1 2; do
-        rm -rf "$traces/.niorep"
-        measure "$niorep" build "$traces" -o "$out/build.html" -j $j --bootstraps 20
-        bws+=" $j:$wall" bcs+=" $j:$cpu" brs+=" $j:$rss_mib"
-        [ $j = 1 ] && bw1=$wall || bratios+=" $(awk -v a="$bw1" -v b="$wall" 'BEGIN{printf "%.3f", a / b}')"
-    done
-done
 # pick J LIST: the median of the J:value entries of LIST
 pick() { tr ' ' '\n' <<< "$2" | sed -n "s/^$1://p" | median; }
-for j in 1 2; do
-    printf '%-26s %8.2f %8.2f %8s\n' "build cold -j$j (median)" "$(pick $j "$bws")" "$(pick $j "$bcs")" "$(pick $j "$brs")"
-done
+# jobs_rounds ROW RATIO PREP CMD...: CMD -j 1 and CMD -j 2 alternate in
+# --build-rounds rounds, PREP (a command) before each run, as the ingests
+# do (single pairs of builds gave 1.47x and 1.81x minutes apart, session
+# 24); prints each one's median row and the median of the rounds' ratios.
+jobs_rounds() {
+    local row=$1 ratio=$2 prep=$3 ws="" cs="" rs="" ratios="" w1=0 r j
+    shift 3
+    for r in $(seq 1 "$build_rounds"); do
+        for j in 1 2; do
+            $prep
+            measure "$@" -j $j
+            ws+=" $j:$wall" cs+=" $j:$cpu" rs+=" $j:$rss_mib"
+            [ $j = 1 ] && w1=$wall || ratios+=" $(awk -v a="$w1" -v b="$wall" 'BEGIN{printf "%.3f", a / b}')"
+        done
+    done
+    for j in 1 2; do
+        printf '%-26s %8.2f %8.2f %8s\n' "$row -j$j (median)" "$(pick $j "$ws")" "$(pick $j "$cs")" "$(pick $j "$rs")"
+    done
+    awk -v m="$(median <<< "$ratios")" -v r="$(span "$ratios")" -v n="$build_rounds" -v what="$ratio" \
+        'BEGIN{printf "ratio %s: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s)\n", what, m, n, r}'
+}
+cold_cache() { rm -rf "$traces/.niorep"; }
+printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
+jobs_rounds "build cold" build cold_cache "$niorep" build "$traces" -o "$out/build.html" --bootstraps 20
 measure "$niorep" build "$traces" -o "$out/build.html" -j 2 --bootstraps 20
 printf '%-26s %8.2f %8.2f %8s\n' "build warm -j2 (cached)" "$wall" "$cpu" "$rss_mib"
-awk -v m="$(median <<< "$bratios")" -v r="$(span "$bratios")" -v n="$build_rounds" \
-    'BEGIN{printf "ratio build: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s)\n", m, n, r}'
 # the report of those runs in a browser (docs/report.md "Many runs")
 if command -v chromium > /dev/null; then
     "$root/bench/report_view.sh" --rounds 3 "$out/build.html"
@@ -232,19 +239,7 @@ if [ ! -d "$again" ]; then
 fi
 measure "$niorep" compare "$traces" "$again" -o "$out/compare.html" # fills the second folder's cache
 printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
-cws="" ccs="" crs="" cratios=""
-for r in $(seq 1 "$build_rounds"); do
-    for j in 1 2; do
-        measure "$niorep" compare "$traces" "$again" -o "$out/compare.html" -j $j
-        cws+=" $j:$wall" ccs+=" $j:$cpu" crs+=" $j:$rss_mib"
-        [ $j = 1 ] && cw1=$wall || cratios+=" $(awk -v a="$cw1" -v b="$wall" 'BEGIN{printf "%.3f", a / b}')"
-    done
-done
-for j in 1 2; do
-    printf '%-26s %8.2f %8.2f %8s\n' "compare -j$j (median)" "$(pick $j "$cws")" "$(pick $j "$ccs")" "$(pick $j "$crs")"
-done
-awk -v m="$(median <<< "$cratios")" -v r="$(span "$cratios")" -v n="$build_rounds" \
-    'BEGIN{printf "ratio compare: -j2 speed-up %.2fx on wall time, median of %d alternated rounds (range %s)\n", m, n, r}'
+jobs_rounds compare compare true "$niorep" compare "$traces" "$again" -o "$out/compare.html"
 
 echo "== model of a store of $events events (bench/model_gen.c)"
 store=$out/m$events.nio
