@@ -61,6 +61,7 @@ static int parse_args(int argc, char **argv, build_args *a)
     a->formats = "svg";
     a->width_pt = 252.0;
     a->opts.bootstraps = -1;
+    a->opts.keep_files = NR_FILL_TOP_FILES;
     optind = 1;
     for (int c; (c = getopt_long(argc, argv, "o:j:h", longopts, NULL)) != -1;) {
         switch (c) {

@@ -313,7 +313,7 @@ static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_mode
     return 0;
 }
 
-/* The ten files with the most bytes. */
+/* The NR_FILL_TOP_FILES files with the most bytes. */
 static int add_top_files(nr_report_block *sec, const nr_model *m, nr_error *err)
 {
     char buf[64];
@@ -327,11 +327,10 @@ static int add_top_files(nr_report_block *sec, const nr_model *m, nr_error *err)
         order[i] = i;
     qsort_r(order, f->n, sizeof *order, cmp_desc_bytes, (void *)f->bytes_total);
     static const char *const fheads[] = {"file", "bytes read", "bytes written", "share of bytes", "read+write calls"};
+    _Static_assert(NR_FILL_TOP_FILES == 10, "the table's title names the count");
     nr_report_table *ft = nr_report_table_new(sec, "Top files by bytes (at most 10)", 5, fheads, 0x1Eu);
-    double total = 0;
-    for (size_t i = 0; i < f->n; i++)
-        total += f->bytes_total[i];
-    for (size_t k = 0; k < f->n && k < 10 && f->bytes_total[order[k]] > 0; k++) {
+    const double total = f->bytes_total_sum;
+    for (size_t k = 0; k < f->n && k < NR_FILL_TOP_FILES && f->bytes_total[order[k]] > 0; k++) {
         size_t i = order[k];
         nr_report_table_row(ft);
         nr_report_table_cell_path(ft, f->paths[i]);

@@ -10,6 +10,9 @@
 #include "runset.h"
 
 #define NR_FILL_ALL_RUNS ((size_t)-1)
+/* A run's table of top files lists at most this many: the models of a
+ * build keep those rows only (nr_model_opts.keep_files). */
+#define NR_FILL_TOP_FILES 10
 
 /* Puts figure fig_id (1..7) of run `run` (NR_FILL_ALL_RUNS: every run, one
  * series each) into block where with caption; returns 0 or a negative code.

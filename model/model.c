@@ -110,6 +110,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
         NR_TRY(nr__idmap_put(&m->pids, m->procs[i].pid, (uint32_t)i));
     nr__pid_cache_reset(m);
     NR_TRY(nr__findings_compute(m));
+    NR_TRY(nr__files_keep_top(m));
     if (!keep_pass_state)
         free_pass_state(m);
     return 0;
@@ -132,6 +133,7 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
     if (!m)
         return nr_error_set(err, NR_E_NOMEM, "out of memory creating the model");
     nr_arena_init(&m->arena);
+    nr_arena_init(&m->path_arena);
     nr__idmap_init(&m->file_ids);
     nr__idmap_init(&m->phase_ids);
     nr__idmap_init(&m->pids);
@@ -189,6 +191,7 @@ void nr_model_free(nr_model *m)
     free(m->reason_counts);
     nr__idmap_fini(&m->pids);
     nr_arena_fini(&m->arena);
+    nr_arena_fini(&m->path_arena);
     free(m);
 }
 

@@ -75,7 +75,8 @@ struct nr_model {
     size_t nfile_rows;
     nr__idmap file_ids;          /* file_id -> row */
     nr__fileinfo *file_info;     /* per row: kind, regular index, file system (one load per event) */
-    const char **file_path;      /* per row */
+    const char **file_path;      /* per row, in path_arena */
+    nr_arena path_arena;         /* the files' paths: freed whole when keep_files drops rows */
     size_t nreg;
     const char **reg_paths;
     double *reg_read, *reg_written, *reg_total, *reg_access;
@@ -204,6 +205,8 @@ void nr__timeline_add(nr_model *m, const nr__event *e);
 int nr__bursts_compute(nr_model *m);
 int nr__concentration_compute(nr_model *m, nr_error *err);
 int nr__findings_compute(nr_model *m);
+/* Last: sums the files' bytes, then keeps the rows opts.keep_files asks for. */
+int nr__files_keep_top(nr_model *m);
 
 /* A value source over the store's events, filtered (latency.c). */
 typedef struct nr__filter {

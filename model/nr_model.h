@@ -49,6 +49,11 @@ typedef struct nr_model_opts {
                         of this store's model with these bootstraps and seed, kept from an
                         earlier run of this version (a cache's): used instead of fitting
                         again when their value counts match (borrowed; not kept) */
+    size_t keep_files; /* 0: the model keeps every regular file's row (nr_model_get_files);
+                        else only the keep_files rows with the most bytes (on a tie, the
+                        earlier file), in file order, once the model is computed: a build
+                        of many runs holds every model, and its report lists the top
+                        files only. Every other number is the same either way. */
 } nr_model_opts;
 
 /* in with its defaults filled in (bootstraps < 0: NR_MODEL_DEFAULT_BOOTSTRAPS,
@@ -126,11 +131,13 @@ size_t nr_model_process_count(const nr_model *m);
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);  /* ascending pid */
 int64_t nr_model_main_pid(const nr_model *m);   /* -1 when there are no processes */
 
-/* Per-file arrays over the regular files (same order: table files). */
+/* Per-file arrays over the regular files (same order: table files), or
+ * over the ones nr_model_opts.keep_files kept. */
 typedef struct nr_model_files {
     size_t n;
     const char *const *paths;
     const double *bytes_read, *bytes_written, *bytes_total, *accesses;  /* accesses: read + write calls */
+    double bytes_total_sum;  /* bytes_total summed over every regular file, in file order */
 } nr_model_files;
 const nr_model_files *nr_model_get_files(const nr_model *m);
 

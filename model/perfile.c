@@ -3,6 +3,7 @@
  * bytes and per-file access counts. Only files that transferred bytes enter
  * (a file that was only opened or stat'ed carries no share). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model_internal.h"
 
@@ -74,5 +75,80 @@ int nr__concentration_compute(nr_model *m, nr_error *err)
         return nr_error_set(err, rc, "computing the concentration of per-file bytes failed");
     NR_TRY(powerlaw_of(m, NR_PL_BYTES, m->reg_total, err));
     NR_TRY(powerlaw_of(m, NR_PL_ACCESSES, m->reg_access, err));
+    return 0;
+}
+
+/* Indexes of the k regular files with the most bytes (on a tie the
+ * earlier: files are visited in order, and a later one enters only with
+ * more), into top (k slots), in file order; returns their count. Kept
+ * sorted by bytes while scanning: k is the report's ten, one compare a
+ * file for most of them. */
+static size_t top_files(const double *total, size_t n, size_t k, size_t *top)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kept == k && !(total[i] > total[top[k - 1]]))
+            continue;
+        size_t at = kept < k ? kept++ : k - 1;
+        for (; at > 0 && total[i] > total[top[at - 1]]; at--)
+            top[at] = top[at - 1];
+        top[at] = i;
+    }
+    for (size_t a = 1; a < kept; a++) /* into file order */
+        for (size_t b = a; b > 0 && top[b] < top[b - 1]; b--) {
+            const size_t t = top[b];
+            top[b] = top[b - 1];
+            top[b - 1] = t;
+        }
+    return kept;
+}
+
+int nr__files_keep_top(nr_model *m)
+{
+    double sum = 0;
+    for (size_t i = 0; i < m->nreg; i++)
+        sum += m->reg_total[i];
+    m->files.bytes_total_sum = sum;
+    const size_t k = m->opts.keep_files;
+    if (k == 0)
+        return 0;
+    double **cols[] = {&m->reg_read, &m->reg_written, &m->reg_total, &m->reg_access};
+    enum { NCOLS = sizeof cols / sizeof cols[0] };
+    double *picked[NCOLS];
+    size_t *top = malloc(k * sizeof *top);
+    const char **paths = malloc((k + 1) * sizeof *paths);
+    const size_t n = top ? top_files(m->reg_total, m->nreg, k, top) : 0;
+    int rc = top && paths ? 0 : NR_E_NOMEM;
+    for (size_t c = 0; c < NCOLS; c++) {
+        picked[c] = malloc((n + 1) * sizeof *picked[c]);
+        for (size_t i = 0; picked[c] && i < n; i++)
+            picked[c][i] = (*cols[c])[top[i]];
+        if (!picked[c])
+            rc = NR_E_NOMEM;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (!(paths[i] = nr_arena_strndup(&m->arena, m->reg_paths[top[i]], strlen(m->reg_paths[top[i]]))))
+            rc = NR_E_NOMEM;
+    free(top);
+    if (rc < 0) {
+        for (size_t c = 0; c < NCOLS; c++)
+            free(picked[c]);
+        free(paths);
+        return rc;
+    }
+    for (size_t c = 0; c < NCOLS; c++) {
+        free(*cols[c]);
+        *cols[c] = picked[c];
+    }
+    free(m->reg_paths);
+    m->reg_paths = paths;
+    m->nreg = n; /* the rows of the reg_ arrays; totals.files still counts every file */
+    free(m->file_path); /* pointed into path_arena */
+    m->file_path = NULL;
+    nr_arena_fini(&m->path_arena);
+    m->files = (nr_model_files){
+        .n = n, .paths = paths, .bytes_read = m->reg_read, .bytes_written = m->reg_written,
+        .bytes_total = m->reg_total, .accesses = m->reg_access, .bytes_total_sum = sum,
+    };
     return 0;
 }

@@ -167,7 +167,7 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
             const char *path = str_at(&k.c[NR_FI_PATH], i);
             nr__fileinfo *fi = &m->file_info[row];
             fi->kind = kind >= 0 && kind < NR_FILE_KIND_COUNT ? (uint8_t)kind : NR_KIND_UNKNOWN;
-            m->file_path[row] = nr_arena_strndup(&m->arena, path, strlen(path));
+            m->file_path[row] = nr_arena_strndup(&m->path_arena, path, strlen(path));
             if (!m->file_path[row]) {
                 rc = NR_E_NOMEM;
                 break;

@@ -16,8 +16,9 @@
 
 #define assert_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
 
-/* Opens path and computes its model (no bootstraps: the tests check the pass, not the fit). */
-static nr_model *model_of(const char *path)
+/* Opens path and computes its model with keep_files (0: every file; no
+ * bootstraps: the tests check the pass, not the fit). */
+static nr_model *model_keeping(const char *path, size_t keep_files)
 {
     nr_error err;
     nr_error_clear(&err);
@@ -25,12 +26,14 @@ static nr_model *model_of(const char *path)
     if (nr_store_open(path, &s, &err) < 0)
         fail_msg("open %s: %s", path, err.msg);
     nr_model *m = NULL;
-    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
+    const nr_model_opts opts = {.bootstraps = 0, .seed = 1, .keep_files = keep_files};
     if (nr_model_compute(s, &opts, &m, &err) < 0)
         fail_msg("model %s: %s", path, err.msg);
     nr_store_close(s);
     return m;
 }
+
+static nr_model *model_of(const char *path) { return model_keeping(path, 0); }
 
 static const nr_model_phase *phase_named(const nr_model *m, const char *name, size_t *index)
 {
@@ -70,6 +73,72 @@ static void run_a_totals_and_regular_file_rule(void **state)
     const nr_model_nonfile *o = nr_model_get_nonfile(m);
     assert_int_equal(o->calls[NR_KIND_PIPE], 1);
     assert_int_equal(o->bytes_read[NR_KIND_PIPE], 999);
+    nr_model_free(m);
+}
+
+/* keep_files keeps the rows with the most bytes, in file order, and
+ * changes no other number: run A's regular files a, b, c, d moved 8292,
+ * 132072, 1048576 and 0 bytes (1188940 in all). */
+static void run_a_keeps_the_top_files(void **state)
+{
+    build_run_a(tb_path("run_a.nio"));
+    nr_model *all = model_of(tb_path("run_a.nio"));
+    nr_model *two = model_keeping(tb_path("run_a.nio"), 2);
+    const nr_model_files *fa = nr_model_get_files(all), *f2 = nr_model_get_files(two);
+    assert_int_equal(fa->n, 4);
+    assert_int_equal(f2->n, 2);
+    assert_string_equal(f2->paths[0], "/data/b");
+    assert_string_equal(f2->paths[1], "/ckpt/c");
+    assert_true(f2->bytes_total[0] == 132072 && f2->bytes_total[1] == 1048576);
+    assert_true(f2->bytes_read[0] == 132072 && f2->bytes_written[1] == 1048576);
+    assert_true(f2->accesses[0] == 3 && f2->accesses[1] == 1);
+    assert_true(fa->bytes_total_sum == 1188940 && f2->bytes_total_sum == 1188940);
+    assert_int_equal(nr_model_get_totals(two)->files, 4);
+    json_t *sa = nr_model_summary_json(all), *s2 = nr_model_summary_json(two);
+    char *ja = json_dumps(sa, JSON_SORT_KEYS | JSON_COMPACT), *j2 = json_dumps(s2, JSON_SORT_KEYS | JSON_COMPACT);
+    assert_string_equal(ja, j2); /* every number, to 17 digits */
+    free(ja);
+    free(j2);
+    json_decref(sa);
+    json_decref(s2);
+    nr_model_free(all);
+    nr_model_free(two);
+    nr_model *ten = model_keeping(tb_path("run_a.nio"), 10); /* more than there are: all, in order */
+    const nr_model_files *f10 = nr_model_get_files(ten);
+    assert_int_equal(f10->n, 4);
+    assert_string_equal(f10->paths[0], "/data/a");
+    assert_string_equal(f10->paths[3], "/scratch/d");
+    nr_model_free(ten);
+}
+
+/* On equal bytes the earlier file is kept: files of 5, 7, 7, 3, 7 bytes,
+ * two kept: the first two of 7 bytes; three kept: all three. */
+static void keep_files_ties_go_to_the_earlier(void **state)
+{
+    static const int64_t bytes[] = {5, 7, 7, 3, 7};
+    tb t;
+    tb_open(&t, tb_path("ties.nio"));
+    tb_proc(&t, 1, 0, 0, SEC);
+    char path[16];
+    for (int64_t f = 0; f < 5; f++) {
+        snprintf(path, sizeof path, "/f%d", (int)f);
+        tb_file(&t, f, path, NR_KIND_REGULAR);
+        tb_call(&t, (f + 1) * MS, US, 1, NR_OP_READ, f, bytes[f], 0, -1);
+    }
+    tb_commit(&t);
+    nr_model *m = model_keeping(tb_path("ties.nio"), 2);
+    const nr_model_files *f = nr_model_get_files(m);
+    assert_int_equal(f->n, 2);
+    assert_string_equal(f->paths[0], "/f1");
+    assert_string_equal(f->paths[1], "/f2");
+    assert_true(f->bytes_total_sum == 29);
+    nr_model_free(m);
+    m = model_keeping(tb_path("ties.nio"), 3);
+    f = nr_model_get_files(m);
+    assert_int_equal(f->n, 3);
+    assert_string_equal(f->paths[0], "/f1");
+    assert_string_equal(f->paths[1], "/f2");
+    assert_string_equal(f->paths[2], "/f4");
     nr_model_free(m);
 }
 
@@ -614,6 +683,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(run_a_totals_and_regular_file_rule),
+        cmocka_unit_test(run_a_keeps_the_top_files),
+        cmocka_unit_test(keep_files_ties_go_to_the_earlier),
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(run_a_latency),
