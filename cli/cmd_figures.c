@@ -64,7 +64,7 @@ int nr_cmd_figures(int argc, char **argv)
     };
     const char *dir = NULL, *formats = "svg,pdf";
     double width_pt = 252.0;
-    nr_model_opts opts = {.bootstraps = -1};
+    nr_model_opts opts = {.bootstraps = -1, .keep_files = NR_MODEL_KEEP_NO_FILES}; /* no figure shows a file's row */
     optind = 1;
     for (int c; (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1;) {
         switch (c) {

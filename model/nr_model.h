@@ -40,6 +40,8 @@ typedef struct nr_model nr_model;
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1
 
+#define NR_MODEL_KEEP_NO_FILES ((size_t)-1) /* nr_model_opts.keep_files */
+
 typedef struct nr_model_opts {
     int bootstraps;  /* power-law goodness-of-fit bootstraps; < 0 = default (200), 0 = skip p-values */
     uint64_t seed;   /* bootstrap seed; 0 = default (1) */
@@ -50,10 +52,11 @@ typedef struct nr_model_opts {
                         earlier run of this version (a cache's): used instead of fitting
                         again when their value counts match (borrowed; not kept) */
     size_t keep_files; /* 0: the model keeps every regular file's row (nr_model_get_files);
-                        else only the keep_files rows with the most bytes (on a tie, the
-                        earlier file), in file order, once the model is computed: a build
-                        of many runs holds every model, and its report lists the top
-                        files only. Every other number is the same either way. */
+                        NR_MODEL_KEEP_NO_FILES: none; else only the keep_files rows with the
+                        most bytes (on a tie, the earlier file), in file order, once the
+                        model is computed: a build or a figure set of many runs holds
+                        every model, and shows the top files or none. Every other
+                        number is the same either way. */
 } nr_model_opts;
 
 /* in with its defaults filled in (bootstraps < 0: NR_MODEL_DEFAULT_BOOTSTRAPS,

@@ -78,7 +78,7 @@ int nr__concentration_compute(nr_model *m, nr_error *err)
     return 0;
 }
 
-/* Indexes of the k regular files with the most bytes (on a tie the
+/* Indexes of the k (0 or more) regular files with the most bytes (on a tie the
  * earlier: files are visited in order, and a later one enters only with
  * more), into top (k slots), in file order; returns their count. Kept
  * sorted by bytes while scanning: k is the report's ten, one compare a
@@ -86,7 +86,7 @@ int nr__concentration_compute(nr_model *m, nr_error *err)
 static size_t top_files(const double *total, size_t n, size_t k, size_t *top)
 {
     size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; k > 0 && i < n; i++) {
         if (kept == k && !(total[i] > total[top[k - 1]]))
             continue;
         size_t at = kept < k ? kept++ : k - 1;
@@ -109,13 +109,15 @@ int nr__files_keep_top(nr_model *m)
     for (size_t i = 0; i < m->nreg; i++)
         sum += m->reg_total[i];
     m->files.bytes_total_sum = sum;
-    const size_t k = m->opts.keep_files;
-    if (k == 0)
+    if (m->opts.keep_files == 0)
         return 0;
+    size_t k = m->opts.keep_files == NR_MODEL_KEEP_NO_FILES ? 0 : m->opts.keep_files;
+    if (k > m->nreg)
+        k = m->nreg;
     double **cols[] = {&m->reg_read, &m->reg_written, &m->reg_total, &m->reg_access};
     enum { NCOLS = sizeof cols / sizeof cols[0] };
     double *picked[NCOLS];
-    size_t *top = malloc(k * sizeof *top);
+    size_t *top = malloc((k + 1) * sizeof *top);
     const char **paths = malloc((k + 1) * sizeof *paths);
     const size_t n = top ? top_files(m->reg_total, m->nreg, k, top) : 0;
     int rc = top && paths ? 0 : NR_E_NOMEM;

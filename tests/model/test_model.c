@@ -76,6 +76,15 @@ static void run_a_totals_and_regular_file_rule(void **state)
     nr_model_free(m);
 }
 
+/* The whole summary JSON of m, every number to 17 digits (free it). */
+static char *summary_text(const nr_model *m)
+{
+    json_t *j = nr_model_summary_json(m);
+    char *text = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(j);
+    return text;
+}
+
 /* keep_files keeps the rows with the most bytes, in file order, and
  * changes no other number: run A's regular files a, b, c, d moved 8292,
  * 132072, 1048576 and 0 bytes (1188940 in all). */
@@ -84,31 +93,32 @@ static void run_a_keeps_the_top_files(void **state)
     build_run_a(tb_path("run_a.nio"));
     nr_model *all = model_of(tb_path("run_a.nio"));
     nr_model *two = model_keeping(tb_path("run_a.nio"), 2);
-    const nr_model_files *fa = nr_model_get_files(all), *f2 = nr_model_get_files(two);
-    assert_int_equal(fa->n, 4);
+    nr_model *none = model_keeping(tb_path("run_a.nio"), NR_MODEL_KEEP_NO_FILES);
+    nr_model *ten = model_keeping(tb_path("run_a.nio"), 10); /* more than there are: all, in order */
+    const nr_model_files *f2 = nr_model_get_files(two), *f10 = nr_model_get_files(ten);
+    assert_int_equal(nr_model_get_files(all)->n, 4);
     assert_int_equal(f2->n, 2);
     assert_string_equal(f2->paths[0], "/data/b");
     assert_string_equal(f2->paths[1], "/ckpt/c");
     assert_true(f2->bytes_total[0] == 132072 && f2->bytes_total[1] == 1048576);
     assert_true(f2->bytes_read[0] == 132072 && f2->bytes_written[1] == 1048576);
     assert_true(f2->accesses[0] == 3 && f2->accesses[1] == 1);
-    assert_true(fa->bytes_total_sum == 1188940 && f2->bytes_total_sum == 1188940);
-    assert_int_equal(nr_model_get_totals(two)->files, 4);
-    json_t *sa = nr_model_summary_json(all), *s2 = nr_model_summary_json(two);
-    char *ja = json_dumps(sa, JSON_SORT_KEYS | JSON_COMPACT), *j2 = json_dumps(s2, JSON_SORT_KEYS | JSON_COMPACT);
-    assert_string_equal(ja, j2); /* every number, to 17 digits */
-    free(ja);
-    free(j2);
-    json_decref(sa);
-    json_decref(s2);
-    nr_model_free(all);
-    nr_model_free(two);
-    nr_model *ten = model_keeping(tb_path("run_a.nio"), 10); /* more than there are: all, in order */
-    const nr_model_files *f10 = nr_model_get_files(ten);
+    assert_int_equal(nr_model_get_files(none)->n, 0);
     assert_int_equal(f10->n, 4);
     assert_string_equal(f10->paths[0], "/data/a");
     assert_string_equal(f10->paths[3], "/scratch/d");
-    nr_model_free(ten);
+    char *expected = summary_text(all);
+    nr_model *kept[] = {two, none, ten};
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(nr_model_get_files(kept[i])->bytes_total_sum == 1188940);
+        assert_int_equal(nr_model_get_totals(kept[i])->files, 4);
+        char *got = summary_text(kept[i]);
+        assert_string_equal(got, expected);
+        free(got);
+        nr_model_free(kept[i]);
+    }
+    free(expected);
+    nr_model_free(all);
 }
 
 /* On equal bytes the earlier file is kept: files of 5, 7, 7, 3, 7 bytes,
