@@ -182,7 +182,11 @@ struct nr_arena_block {
     unsigned char data[];
 };
 
-enum { ARENA_BLOCK = 64 * 1024 };
+/* Blocks double from ARENA_FIRST_BLOCK to ARENA_BLOCK: most arenas (a
+ * model's names, a run's labels) hold a few kB, and a build holds one per
+ * run (64 kB each when every block was ARENA_BLOCK: 19.7 of a 300-run
+ * build's 187 MB). */
+enum { ARENA_FIRST_BLOCK = 4 * 1024, ARENA_BLOCK = 64 * 1024 };
 
 void nr_arena_init(nr_arena *a)
 {
@@ -208,7 +212,9 @@ void *nr_arena_alloc(nr_arena *a, size_t n)
     n = (n + 7) & ~(size_t)7;
     nr_arena_block *b = a->head;
     if (!b || b->size - b->used < n) {
-        size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+        size_t size = b ? (b->size < ARENA_BLOCK / 2 ? 2 * b->size : ARENA_BLOCK) : ARENA_FIRST_BLOCK;
+        if (size < n)
+            size = n;
         /* past 1 MB (the path table of a big log), blocks of a huge page:
          * fewer first touches, and lookups read the strings at random */
         if (a->used_total >= NR_DENSE_MIN && n <= NR_DENSE_HUGE - sizeof *b)
