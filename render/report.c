@@ -115,6 +115,7 @@ int nr_report_create(const char *html, size_t html_len, const char *css, size_t 
     r->css[css_len] = '\0';
     r->spool = (nr_spool)NR_SPOOL_INIT;
     nr_strtab_init(&r->glyph_keys);
+    nr_strtab_init(&r->style_keys);
     r->doc = htmlReadMemory(html, (int)html_len, "report.html", "UTF-8",
                             HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
     if (!r->doc) {
@@ -176,6 +177,7 @@ void nr_report_destroy(nr_report *r)
     free(r->css);
     nr_spool_close(&r->spool);
     nr_strtab_fini(&r->glyph_keys);
+    nr_strtab_fini(&r->style_keys);
     free(r->fig_at);
     free(r);
 }
@@ -296,7 +298,12 @@ int nr__report_dump(nr_report *r, char **doc, size_t *len, nr_error *err)
         xmlUnlinkNode(c);
         xmlFreeNode(c);
     }
-    xmlAddChild(r->style, xmlNewDocText(r->doc, BAD_CAST r->css));
+    char *css = nr__report_css_with_styles(r);
+    xmlNode *text = css ? xmlNewDocText(r->doc, BAD_CAST css) : NULL;
+    free(css);
+    if (!text)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    xmlAddChild(r->style, text);
     xmlChar *mem = NULL;
     int n = 0;
     htmlDocDumpMemoryFormat(r->doc, &mem, &n, 0);

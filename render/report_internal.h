@@ -27,6 +27,7 @@ struct nr_report {
     size_t nfig_at, cap_fig_at;
     nr_strtab glyph_keys;              /* shared glyph N: the serialisation of its symbol, without id */
     xmlNode *glyph_defs;               /* their <defs> in the hidden <svg>; NULL before the first */
+    nr_strtab style_keys;              /* shared style N (class nr-sN): its text */
     nr_report_table **tables;          /* owned */
     size_t ntables, cap_tables;
     char **ids;                        /* run anchors given so far, owned */
@@ -63,6 +64,13 @@ xmlNode *nr__report_spool_figure(nr_report *r, xmlNode *svg, nr_error *err);
  * per distinct symbol, and points svg's href="#id" references at them
  * (report_glyphs.c). */
 int nr__report_share_glyphs(nr_report *r, xmlNode *svg, nr_error *err);
+/* Moves the style of every element at or after n (and below) into the
+ * report's shared styles: class nr-sN in place of the style attribute,
+ * for a style that can stand in a rule (report_styles.c). */
+int nr__report_share_styles(nr_report *r, xmlNode *n, nr_error *err);
+/* The report's CSS followed by a rule per shared style: a new string
+ * (free), NULL when out of memory. */
+char *nr__report_css_with_styles(const nr_report *r);
 /* The document, pruned and with its CSS, serialised with its figure marks:
  * *doc (xmlFree) of *len bytes. */
 int nr__report_dump(nr_report *r, char **doc, size_t *len, nr_error *err);

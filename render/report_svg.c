@@ -204,7 +204,9 @@ int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_k
         xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(caption, label, sizeof label));
     }
     /* serialised from the figure's own tree: no copy into the report's */
-    xmlNode *mark = nr__report_share_glyphs(r, root, err) < 0 ? NULL : nr__report_spool_figure(r, root, err);
+    xmlNode *mark = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0
+                        ? NULL
+                        : nr__report_spool_figure(r, root, err);
     xmlFreeDoc(sd);
     if (!mark)
         return err->code;

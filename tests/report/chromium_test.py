@@ -20,7 +20,8 @@ usage: chromium_test.py NIOREP PNG_STATS SOURCE_DIR
 5. takes a screenshot (1280x4000) and checks it is not blank (png_stats:
    luminance stddev and share of inked pixels); then one of the report without
    its shared glyphs, which must have less ink: the figures' text is drawn
-   from the shared outlines;
+   from the shared outlines; and one of the report with each figure style
+   put back inline from its rule (class nr-sN), which must be the same PNG;
 6. compares every number marked data-nr-key/data-nr-value in each run's
    article with `niorep summary --json` of the same store.
 
@@ -252,8 +253,22 @@ def main():
         if not bare_ink < float(ink):
             fail("the report without its shared glyphs has as much ink (%s) as with them (%s): "
                  "the figures do not draw their text from them" % (bare_ink, ink))
-        server.shutdown()
         print("ok: without the shared glyphs the inked share falls from %s to %s" % (ink, bare_ink))
+
+        rules = dict(re.findall(r'\.nr-s(\d+)\{([^}<]*)\}', text))
+        if not rules:
+            fail("no shared style rule (.nr-sN{...}) in the file")
+        inline = re.sub(r'class="nr-s(\d+)"', lambda m: 'style="%s"' % rules[m.group(1)], text)
+        with open(os.path.join(work, "inline.html"), "w", encoding="utf-8") as f:
+            f.write(inline)
+        inline_shot = os.path.join(work, "inline.png")
+        inline_url = "http://127.0.0.1:%d/inline.html" % server.server_address[1]
+        chromium(inline_url, "--screenshot=" + inline_shot, "--window-size=1280,4000", "--hide-scrollbars")
+        with open(shot, "rb") as a, open(inline_shot, "rb") as b:
+            if a.read() != b.read():
+                fail("the report with its figures' styles inline again paints differently")
+        server.shutdown()
+        print("ok: %d shared styles; with them inline again the screenshot is the same bytes" % len(rules))
 
         compared = 0
         for run in runs:

@@ -399,6 +399,56 @@ static void test_glyphs_shared(void **state)
     nr_report_destroy(r);
 }
 
+/* Each distinct style of the figures becomes one rule of the style sheet,
+ * in order of first use, and the elements name it by class (beside a class
+ * they had); a style that could break out of the <style> element or change
+ * a rule's meaning stays inline. */
+static void test_styles_shared(void **state)
+{
+    (void)state;
+    static const char *const svgs[] = {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 9 9\"><path id=\"a\" style=\"fill:none;stroke:red\"/>"
+        "<g id=\"b\" style=\"fill:blue\"><path id=\"c\" class=\"k\" style=\"stroke:red\"/></g></svg>",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 9 9\"><path id=\"d\" style=\"fill:none;stroke:red\"/>"
+        "<path id=\"e\" style=\"fill:red}&lt;/style&gt;&lt;script&gt;x\"/><path id=\"f\" style=\"@import x\"/>"
+        "<path id=\"g\" style=\"fill:red/*x*/\"/></svg>",
+    };
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_block *run = nr_report_add_run(r, "one", NULL);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", svgs[i],
+                                          strlen(svgs[i]), &err), 0);
+    char *html = serialize(r);
+    assert_non_null(strstr(html, "\n.nr-s0{fill:none;stroke:red}\n.nr-s1{fill:blue}\n.nr-s2{stroke:red}\n</style>"));
+    assert_null(strstr(html, ".nr-s3"));
+    xmlDoc *d = parse_html(html);
+    static const struct { const char *id, *cls, *style; } want[] = {
+        {"f1-fig1-a", "nr-s0", NULL}, {"f1-fig1-b", "nr-s1", NULL}, {"f1-fig1-c", "k nr-s2", NULL},
+        {"f2-fig1-d", "nr-s0", NULL}, {"f2-fig1-e", NULL, "fill:red}</style><script>x"},
+        {"f2-fig1-f", NULL, "@import x"}, {"f2-fig1-g", NULL, "fill:red/*x*/"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        xmlNode *n = find_id(xmlDocGetRootElement(d), want[i].id);
+        assert_non_null(n);
+        xmlChar *cls = xmlGetProp(n, BAD_CAST "class"), *style = xmlGetProp(n, BAD_CAST "style");
+        if (want[i].cls)
+            assert_string_equal((const char *)cls, want[i].cls);
+        else
+            assert_null(cls);
+        if (want[i].style)
+            assert_string_equal((const char *)style, want[i].style);
+        else
+            assert_null(style);
+        xmlFree(cls);
+        xmlFree(style);
+    }
+    xmlFreeDoc(d);
+    free(html);
+    nr_report_destroy(r);
+}
+
 static void test_no_external_reference(void **state)
 {
     (void)state;
@@ -447,7 +497,8 @@ static void test_template_marks_required(void **state)
 
 /* A figure's bytes in the output: those the whole document's serialiser
  * wrote before figures were spooled (the known answer below is that code's
- * output, commit ab498da), non-ASCII caption included. */
+ * output, commit ab498da), non-ASCII caption included; since session 31
+ * with the path's style attribute as its shared class. */
 static const char figure_svg[] =
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"10pt\" "
@@ -485,7 +536,7 @@ static void test_figure_bytes(void **state)
         "<figure data-nr-figure=\"fig1\"><svg width=\"10pt\" height=\"8pt\" viewBox=\"0 0 10 8\" role=\"img\" "
         "aria-label=\"lat&eacute;ncy &mu;s\"><defs><clipPath id=\"f%d-fig1-c\"><rect x=\"0\" y=\"0\" width=\"5\" "
         "height=\"5\"></rect></clipPath></defs><g clip-path=\"url(#f%d-fig1-c)\"><path d=\"M 0 0 L 1 1 \" "
-        "style=\"stroke:#000\"></path><use href=\"#f%d-fig1-c\" x=\"1\"></use><text>a&lt;b &mu;s</text></g></svg>"
+        "class=\"nr-s0\"></path><use href=\"#f%d-fig1-c\" x=\"1\"></use><text>a&lt;b &mu;s</text></g></svg>"
         "<figcaption>lat&eacute;ncy &mu;s</figcaption></figure>";
     int rc;
     char *html = figure_report("lat\xc3\xa9ncy \xce\xbcs", NULL, 0, &rc);
@@ -500,6 +551,7 @@ static void test_figure_bytes(void **state)
         at = fig + strlen(expect);
     }
     assert_null(strstr(html, "nr-figure:"));   /* every mark replaced */
+    assert_non_null(strstr(html, "\n.nr-s0{stroke:#000}\n</style>"));   /* one rule for both figures */
     free(html);
 
     /* a template comment that reads as the mark of a figure never imported */
@@ -713,6 +765,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hostile_strings_stay_text),
         cmocka_unit_test(test_figure_ids_unique),
         cmocka_unit_test(test_glyphs_shared),
+        cmocka_unit_test(test_styles_shared),
         cmocka_unit_test(test_no_external_reference),
         cmocka_unit_test(test_template_marks_required),
         cmocka_unit_test(test_template_nested_marks_refused),
