@@ -26,7 +26,10 @@
 #    report (bench/report_view.sh, when chromium is installed);
 # 3. `niorep compare` of those runs against the same logs linked from a
 #    second folder (100 pairs; stores cached), -j 1 and -j 2 alternated;
-# 4. model (`niorep summary`) and model + render (`niorep build`) of a store
+# 4. `niorep build` of --wide-runs runs (default 16) of one generated log of
+#    --wide-size (default 256M: about 40 k files a run), cold then cached:
+#    what a build holds per run grows with the runs' files;
+# 5. model (`niorep summary`) and model + render (`niorep build`) of a store
 #    of --events events written by bench/model_gen.c.
 # The machine may be shared: the load average is printed before and after,
 # and CPU time next to wall time (CPU-based throughput does not suffer from
@@ -35,10 +38,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 sizes="1G 4G" runs=100 events=100000000 pairs=5 build_rounds=3 out=$root/bench/out/scale
+wide_runs=16 wide_size=256M
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) sizes=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
+        --wide-runs) wide_runs=$2; shift 2 ;;
+        --wide-size) wide_size=$2; shift 2 ;;
         --events) events=$2; shift 2 ;;
         --pairs) pairs=$2; shift 2 ;;
         --build-rounds) build_rounds=$2; shift 2 ;;
@@ -240,6 +246,25 @@ fi
 measure "$niorep" compare "$traces" "$again" -o "$out/compare.html" # fills the second folder's cache
 printf '%-26s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB
 jobs_rounds compare compare true "$niorep" compare "$traces" "$again" -o "$out/compare.html"
+
+echo "== niorep build of $wide_runs runs of one ${wide_size} log (tens of thousands of files each; --bootstraps 20)"
+# What a build holds per run grows with the run's files, not its events:
+# the many small runs above hide that (docs/report.md, "A build's models
+# keep the top files only").
+wide=$out/traces-wide-$wide_runs-$wide_size
+if [ ! -d "$wide" ]; then
+    [ -s "$out/wide-$wide_size.log" ] || "$gen" --size "$wide_size" --seed 3 -o "$out/wide-$wide_size.log"
+    for i in $(seq 1 "$wide_runs"); do
+        mkdir -p "$wide/run$i"
+        ln -s "$out/wide-$wide_size.log" "$wide/run$i/strace.log"
+    done
+fi
+printf '%-26s %8s %8s %8s %8s\n' what wall_s cpu_s RSS_MiB files
+measure "$niorep" build "$wide" -o "$out/wide.html" --bootstraps 20 # ingests, fits and fills the cache
+files=$("$niorep" info "$wide/.niorep/run1.nio" | awk '$1 == "table" && $2 == "files:" {print $3}')
+printf '%-26s %8.2f %8.2f %8s %8s\n' "build cold -j2" "$wall" "$cpu" "$rss_mib" "$files"
+measure "$niorep" build "$wide" -o "$out/wide.html" --bootstraps 20
+printf '%-26s %8.2f %8.2f %8s %8s\n' "build warm -j2 (cached)" "$wall" "$cpu" "$rss_mib" "$files"
 
 echo "== model of a store of $events events (bench/model_gen.c)"
 store=$out/m$events.nio
