@@ -95,13 +95,6 @@ static void strtab_big_table(void **state)
     nr_strtab_fini(&t);
 }
 
-/* nr_alloc_dense's rule for huge pages, with the costs measured on the
- * session 22 VM (ms per MB of first writes): backed huge pages pay, ones
- * the host took back do not, and an unknown 4 kB cost keeps them. Then big
- * blocks of either kind are whole, aligned and writable. */
-/* Counters come zeroed and already written: every page resident before the
- * first increment (calloc of fresh pages leaves them absent, and a compiler
- * may turn malloc + memset into that calloc). */
 /* Allocations of every size across the arena's growing blocks (4 kB
  * doubling to 64 kB, bigger ones on their own, huge-page blocks past
  * 1 MB) are 8-byte aligned and do not overlap: each keeps its pattern.
@@ -132,6 +125,9 @@ static void arena_allocations_keep_their_bytes(void **state)
     assert_null(a.head);
 }
 
+/* Counters come zeroed and already written: every page resident before the
+ * first increment (calloc of fresh pages leaves them absent, and a compiler
+ * may turn malloc + memset into that calloc). */
 static void zalloc_counters_are_written_zeros(void **state)
 {
     (void)state;
@@ -157,6 +153,10 @@ static void zalloc_counters_are_written_zeros(void **state)
     free(empty);
 }
 
+/* nr_alloc_dense's rule for huge pages, with the costs measured on the
+ * session 22 VM (ms per MB of first writes): backed huge pages pay, ones
+ * the host took back do not, and an unknown 4 kB cost keeps them. Then big
+ * blocks of either kind are whole, aligned and writable. */
 static void dense_blocks_and_the_huge_page_rule(void **state)
 {
     (void)state;
