@@ -29,17 +29,13 @@ double nr__fig_timeline_height(const nr_figure_inputs *in, double width)
  * figure 1 gives (nr__palette_phase_colors) over t->phase_order and then
  * every run's other names, so that a phase keeps its colour across the two
  * figures and no two phases share one while colours remain. */
-typedef struct phase_key {
-    const char *name;
-    size_t color;
-} phase_key;
-
 typedef struct phase_keys {
-    phase_key *k;           /* the names of the panels, in order of appearance: the legend */
-    size_t n;
     const char **order;     /* the names in colouring order */
     size_t *colors;         /* of order[i] */
     size_t n_order;
+    size_t *legend;         /* indexes into order of the panels' names, in order of appearance */
+    size_t n_legend;
+    unsigned char *listed;  /* listed[i]: order[i] is in the legend */
 } phase_keys;
 
 static const char *span_name(const nr_fig_span *s) { return s->name ? s->name : "?"; }
@@ -60,9 +56,10 @@ static size_t phase_color(const phase_keys *keys, const nr_fig_span *s)
 
 static void phase_keys_fini(phase_keys *keys)
 {
-    free(keys->k);
     free(keys->order);
     free(keys->colors);
+    free(keys->legend);
+    free(keys->listed);
 }
 
 /* The colouring order and its colours, then the legend's names from the
@@ -70,14 +67,14 @@ static void phase_keys_fini(phase_keys *keys)
 static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, size_t n_panels)
 {
     *keys = (phase_keys){0};
-    size_t cap = t->phase_order ? t->n_phase_order : 0, spans = 0;
+    size_t cap = t->phase_order ? t->n_phase_order : 0;
     for (size_t r = 0; r < t->n_runs; r++)
-        spans += t->runs[r].n_phases;
-    cap += spans;
+        cap += t->runs[r].n_phases;
     keys->order = malloc((cap ? cap : 1) * sizeof *keys->order);
     keys->colors = malloc((cap ? cap : 1) * sizeof *keys->colors);
-    keys->k = malloc((spans ? spans : 1) * sizeof *keys->k);
-    if (!keys->order || !keys->colors || !keys->k)
+    keys->legend = malloc((cap ? cap : 1) * sizeof *keys->legend);
+    keys->listed = calloc(cap ? cap : 1, sizeof *keys->listed);
+    if (!keys->order || !keys->colors || !keys->legend || !keys->listed)
         return NR_E_NOMEM;
     for (size_t i = 0; t->phase_order && i < t->n_phase_order; i++)
         if (t->phase_order[i] && order_index(keys, t->phase_order[i]) == keys->n_order)
@@ -91,12 +88,11 @@ static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, si
     nr__palette_phase_colors(keys->order, keys->n_order, keys->colors);
     for (size_t r = 0; r < n_panels; r++)
         for (size_t i = 0; i < t->runs[r].n_phases; i++) {
-            const char *name = span_name(&t->runs[r].phases[i]);
-            size_t j = 0;
-            while (j < keys->n && strcmp(keys->k[j].name, name) != 0)
-                j++;
-            if (j == keys->n)
-                keys->k[keys->n++] = (phase_key){name, phase_color(keys, &t->runs[r].phases[i])};
+            const size_t j = order_index(keys, span_name(&t->runs[r].phases[i]));
+            if (!keys->listed[j]) {
+                keys->listed[j] = 1;
+                keys->legend[keys->n_legend++] = j;
+            }
         }
     return 0;
 }
@@ -105,12 +101,12 @@ static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, si
  * for "and N more phases" when they do not all fit. */
 static void legend_phases(nr__legend *lg, const phase_keys *keys, char *more, size_t more_cap)
 {
-    const size_t room = NR__MAX_LEGEND - lg->n, shown = keys->n <= room ? keys->n : room - 1;
+    const size_t n = keys->n_legend, room = NR__MAX_LEGEND - lg->n, shown = n <= room ? n : room - 1;
     for (size_t i = 0; i < shown; i++)
-        nr__legend_add(lg, (nr__legend_entry){.label = keys->k[i].name, .kind = NR__LEG_TINT,
-                                              .color = keys->k[i].color});
-    if (shown < keys->n) {
-        snprintf(more, more_cap, "and %zu more phases", keys->n - shown);
+        nr__legend_add(lg, (nr__legend_entry){.label = keys->order[keys->legend[i]], .kind = NR__LEG_TINT,
+                                              .color = keys->colors[keys->legend[i]]});
+    if (shown < n) {
+        snprintf(more, more_cap, "and %zu more phases", n - shown);
         nr__legend_add(lg, (nr__legend_entry){.label = more, .kind = NR__LEG_TEXT});
     }
 }
