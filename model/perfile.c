@@ -78,6 +78,12 @@ int nr__concentration_compute(nr_model *m, nr_error *err)
     return 0;
 }
 
+static int by_file(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Indexes of the k (0 or more) regular files with the most bytes (on a tie the
  * earlier: files are visited in order, and a later one enters only with
  * more), into top (k slots), in file order; returns their count. Kept
@@ -94,12 +100,7 @@ static size_t top_files(const double *total, size_t n, size_t k, size_t *top)
             top[at] = top[at - 1];
         top[at] = i;
     }
-    for (size_t a = 1; a < kept; a++) /* into file order */
-        for (size_t b = a; b > 0 && top[b] < top[b - 1]; b--) {
-            const size_t t = top[b];
-            top[b] = top[b - 1];
-            top[b - 1] = t;
-        }
+    qsort(top, kept, sizeof *top, by_file); /* into file order */
     return kept;
 }
 
