@@ -69,6 +69,22 @@ static char *serialize(nr_report *r)
     return html;
 }
 
+/* The report of one run whose phases section holds the n figures svgs
+ * (fig1, caption "x"), serialised. */
+static char *figures_report(const char *const *svgs, size_t n)
+{
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_block *run = nr_report_add_run(r, "one", NULL);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", svgs[i],
+                                          strlen(svgs[i]), &err), 0);
+    char *html = serialize(r);
+    nr_report_destroy(r);
+    return html;
+}
+
 static xmlDoc *parse_html(const char *html)
 {
     xmlDoc *d = htmlReadMemory(html, (int)strlen(html), "out.html", "UTF-8", HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
@@ -347,14 +363,7 @@ static void test_glyphs_shared(void **state)
 {
     (void)state;
     char *svgs[3] = {cairo_svg("Lorenz curve"), cairo_svg("Lorenz curve"), cairo_svg("tail 99.9%")};
-    nr_report *r;
-    nr_error err;
-    assert_int_equal(nr_report_create_default(&r, &err), 0);
-    nr_report_block *run = nr_report_add_run(r, "one", NULL);
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", svgs[i],
-                                          strlen(svgs[i]), &err), 0);
-    char *html = serialize(r);
+    char *html = figures_report((const char *const *)svgs, 3);
     xmlDoc *d = parse_html(html);
     xmlNode *root = xmlDocGetRootElement(d);
     xmlNode *body = find_element(root, "body");
@@ -396,7 +405,6 @@ static void test_glyphs_shared(void **state)
     free(html);
     for (int i = 0; i < 3; i++)
         free(svgs[i]);
-    nr_report_destroy(r);
 }
 
 /* Each distinct style of the figures becomes one rule of the style sheet,
@@ -413,14 +421,7 @@ static void test_styles_shared(void **state)
         "<path id=\"e\" style=\"fill:red}&lt;/style&gt;&lt;script&gt;x\"/><path id=\"f\" style=\"@import x\"/>"
         "<path id=\"g\" style=\"fill:red/*x*/\"/></svg>",
     };
-    nr_report *r;
-    nr_error err;
-    assert_int_equal(nr_report_create_default(&r, &err), 0);
-    nr_report_block *run = nr_report_add_run(r, "one", NULL);
-    for (int i = 0; i < 2; i++)
-        assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", svgs[i],
-                                          strlen(svgs[i]), &err), 0);
-    char *html = serialize(r);
+    char *html = figures_report(svgs, 2);
     assert_non_null(strstr(html, "\n.nr-s0{fill:none;stroke:red}\n.nr-s1{fill:blue}\n.nr-s2{stroke:red}\n</style>"));
     assert_null(strstr(html, ".nr-s3"));
     xmlDoc *d = parse_html(html);
@@ -446,7 +447,6 @@ static void test_styles_shared(void **state)
     }
     xmlFreeDoc(d);
     free(html);
-    nr_report_destroy(r);
 }
 
 static void test_no_external_reference(void **state)
