@@ -122,23 +122,28 @@ static int run_build(const build_args *a, nr_error *err)
     nr_load_bar_free(bar);
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");
-    const char **names = NULL;
+    const char **names = NULL, **stores = NULL;
     const nr_model **models = NULL;
     nr_figjobs *figs = NULL;
     nr_report *rep = NULL;
     if (rc == 0) {
         names = calloc(rs.n ? rs.n : 1, sizeof *names);
         models = calloc(rs.n ? rs.n : 1, sizeof *models);
-        if (!names || !models)
+        stores = calloc(rs.n ? rs.n : 1, sizeof *stores);
+        if (!names || !models || !stores)
             rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
         for (size_t i = 0; rc == 0 && i < rs.n; i++) {
             names[i] = rs.runs[i].name;
             models[i] = rs.runs[i].model;
+            stores[i] = rs.runs[i].temporary ? NULL : rs.runs[i].store_path;
         }
     }
     double t0 = nr_runset_now();
+    const nr_model_opts resolved = nr_model_resolve_opts(&a->opts);
     if (rc == 0)
         rc = nr_figjobs_create(models, names, rs.n, &figs, err);
+    if (rc == 0)
+        rc = nr_figjobs_keep(figs, stores, &resolved, err);
     if (rc == 0)
         rc = nr_report_create_default(&rep, err);
     if (rc == 0) {
@@ -159,8 +164,9 @@ static int run_build(const build_args *a, nr_error *err)
     double render_s = nr_runset_now() - t0;
     if (rc == 0 && a->timings) {
         double total = rs.ingest_s + rs.model_s + render_s;
-        fprintf(stderr, "timings: ingest %.3f s, model %.3f s, render %.3f s (figures %.3f s), total %.3f s, render share %.1f%%\n",
-                rs.ingest_s, rs.model_s, render_s, nr_figjobs_seconds(figs), total, total > 0 ? 100.0 * render_s / total : 0.0);
+        fprintf(stderr, "timings: ingest %.3f s, model %.3f s, render %.3f s (figures %.3f s, %zu of %zu kept), total %.3f s, "
+                "render share %.1f%%\n", rs.ingest_s, rs.model_s, render_s, nr_figjobs_seconds(figs), nr_figjobs_kept(figs),
+                nr_figjobs_count(figs), total, total > 0 ? 100.0 * render_s / total : 0.0);
     }
     if (rc == 0)
         fprintf(stderr, "niorep: wrote %s (%zu run%s)\n", a->out, rs.n, rs.n == 1 ? "" : "s");
@@ -168,6 +174,7 @@ static int run_build(const build_args *a, nr_error *err)
     nr_figjobs_free(figs);
     free(models);
     free(names);
+    free(stores);
     nr_runset_fini(&rs);
     nr_render_shutdown();   /* fonts and caches: nothing left for leak checkers */
     return rc;

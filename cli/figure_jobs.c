@@ -6,10 +6,12 @@
  * that the SVGs in memory stay small. */
 #include "figure_jobs.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "figure_cache.h"
 #include "nr_render.h"
 #include "report_fill.h"
 #include "runset.h"
@@ -23,6 +25,7 @@ typedef struct figjob {
     const char *caption;
     char key[16];        /* "fig<id>": the slot's and the ids' key */
     nr_render_buf svg;
+    int kept;            /* read from the cache, not drawn */
     int rc;
     nr_error err;
 } figjob;
@@ -37,6 +40,9 @@ struct nr_figjobs {
     figjob *jobs;
     size_t njobs, cap;
     double seconds;
+    const char *const *store_paths; /* nr_figjobs_keep's; NULL: keep none */
+    const nr_model_opts *opts;
+    char *code_key;
 };
 
 int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
@@ -107,20 +113,49 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
     return 0;
 }
 
-/* Renders job i: its scope is built (build_scopes ran). */
+int nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const nr_model_opts *opts, nr_error *err)
+{
+    free(fj->code_key);
+    if (!(fj->code_key = nr_figure_cache_code_key()))
+        return nr_error_errno(err, NR_E_IO, errno, "cannot read the identity of the running code (/proc/self/exe)");
+    fj->store_paths = store_paths;
+    fj->opts = opts;
+    return 0;
+}
+
+/* The cache entry of job j: 1, or 0 when its figure is not kept. */
+static int job_entry(const nr_figjobs *fj, const figjob *j, double width, nr_figure_cache_entry *e)
+{
+    if (!fj->store_paths || j->run == NR_FILL_ALL_RUNS || !fj->store_paths[j->run])
+        return 0;
+    return nr_figure_cache_entry_open(e, fj->store_paths[j->run], fj->opts, fj->code_key, fj->names[j->run],
+                                      j->fig->id, width);
+}
+
+/* Renders job i, or reads it from the cache: its scope is built
+ * (build_scopes ran), though a kept figure does not need it. */
 static void render_job(nr_figjobs *fj, size_t i)
 {
     figjob *j = &fj->jobs[i];
     const size_t slot = scope_slot(j->run);
     nr_error_clear(&j->err);
     nr_render_buf_init(&j->svg);
-    if (fj->scope_rc[slot] < 0) {
+    double width = j->fig->id == 5 ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
+    nr_figure_cache_entry e;
+    const int cached = job_entry(fj, j, width, &e);
+    j->kept = cached && nr_figure_cache_load(&e, &j->svg);
+    if (j->kept) {
+        j->rc = 0;
+    } else if (fj->scope_rc[slot] < 0) {
         j->rc = fj->scope_rc[slot];
         j->err = fj->scope_err[slot];
-        return;
+    } else {
+        j->rc = nr_render_figure(j->fig, nr_figin_inputs(fj->scopes[slot]), NR_RENDER_SVG, width, &j->svg, &j->err);
+        if (j->rc == 0 && cached)
+            j->rc = nr_figure_cache_save(&e, j->svg.data, j->svg.len, &j->err);
     }
-    double width = j->fig->id == 5 ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
-    j->rc = nr_render_figure(j->fig, nr_figin_inputs(fj->scopes[slot]), NR_RENDER_SVG, width, &j->svg, &j->err);
+    if (cached)
+        nr_figure_cache_entry_close(&e);
 }
 
 /* Builds the inputs every job needs, in job order (a failure is kept per
@@ -260,6 +295,16 @@ int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err)
 
 double nr_figjobs_seconds(const nr_figjobs *fj) { return fj->seconds; }
 
+size_t nr_figjobs_kept(const nr_figjobs *fj)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < fj->njobs; i++)
+        n += (size_t)fj->jobs[i].kept;
+    return n;
+}
+
+size_t nr_figjobs_count(const nr_figjobs *fj) { return fj->njobs; }
+
 void nr_figjobs_free(nr_figjobs *fj)
 {
     if (!fj)
@@ -270,5 +315,6 @@ void nr_figjobs_free(nr_figjobs *fj)
     free(fj->scope_rc);
     free(fj->scope_err);
     free(fj->jobs);
+    free(fj->code_key);
     free(fj);
 }

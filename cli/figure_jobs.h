@@ -21,6 +21,13 @@ int nr_figjobs_create(const nr_model *const *models, const char *const *names, s
  * where and queues it (caption borrowed: a string that outlives the run). */
 int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
                    const char *caption, nr_error *err);
+/* Keeps the figures of each run's own section (not those of every run
+ * together) beside its cached store (figure_cache.h), and reads them from
+ * there instead of drawing when they were kept for the same key:
+ * store_paths[i] is run i's store, NULL for one outside the cache; opts
+ * (resolved) are the options its model was computed with. Both borrowed,
+ * until nr_figjobs_run returns. */
+int nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const nr_model_opts *opts, nr_error *err);
 /* Renders every queued figure on up to `threads` threads and fills its slot,
  * in queue order. Returns 0, or the error of the first figure in that order
  * that failed. */
@@ -30,6 +37,9 @@ int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err);
 nr_figin *nr_figjobs_scope(nr_figjobs *fj, size_t run, nr_error *err);
 /* Seconds spent by nr_figjobs_run (wall time). */
 double nr_figjobs_seconds(const nr_figjobs *fj);
+/* Figures nr_figjobs_run read from the cache (nr_figjobs_keep), and in all. */
+size_t nr_figjobs_kept(const nr_figjobs *fj);
+size_t nr_figjobs_count(const nr_figjobs *fj);
 /* Accepts NULL. */
 void nr_figjobs_free(nr_figjobs *fj);
 

@@ -29,9 +29,7 @@ static char *fits_path(const char *store_path, const nr_model_opts *opts)
     return nr__rs_path_with(store_path, suffix);
 }
 
-/* The key of the fits of store_path under opts, a new string; NULL when
- * the store has no fingerprint (or out of memory). */
-static char *fit_key(const char *store_path, const nr_model_opts *opts)
+char *nr_fit_cache_key(const char *store_path, const nr_model_opts *opts)
 {
     char *inputs_path = nr__rs_path_with(store_path, ".inputs");
     char *inputs = inputs_path ? nr__rs_read_small_file(inputs_path) : NULL;
@@ -114,7 +112,7 @@ char *nr_fit_cache_format(const char *key, const nr_powerlaw_fit fits[NR_PL_COUN
 
 int nr_fit_cache_entry_open(nr_fit_cache_entry *e, const char *store_path, const nr_model_opts *opts)
 {
-    e->key = fit_key(store_path, opts);
+    e->key = nr_fit_cache_key(store_path, opts);
     e->path = e->key ? fits_path(store_path, opts) : NULL;
     if (e->path)
         return 1;

@@ -13,6 +13,13 @@ typedef struct nr_fit_cache_entry {
     char *path; /* <store>.fits-B-S */
 } nr_fit_cache_entry;
 
+/* The key of a cached store's model under opts (resolved): the niorep
+ * version and the fits' format, the options, the store's size and mtime
+ * and its fingerprint <store>.inputs. A new string; NULL when the store
+ * has no fingerprint or out of memory. The kept figures of the store's
+ * run start with it too (figure_cache.h). */
+char *nr_fit_cache_key(const char *store_path, const nr_model_opts *opts);
+
 /* The entry of the store at store_path under the model options opts
  * (resolved: nr_model_resolve_opts), its key read once (the niorep
  * version, the options, the store's size and mtime and its fingerprint

@@ -133,11 +133,11 @@ static void sync_join(nr_outfile *f)
 
 /* On failure the temporary file is removed here, so that no caller can
  * leave it behind (nr_outfile_abort afterwards is a no-op). */
-int nr_outfile_commit(nr_outfile *f, nr_error *err)
+static int commit(nr_outfile *f, int durable, nr_error *err)
 {
     int rc = 0;
     sync_join(f);
-    if (fchmod(f->fd, 0644) != 0 || fsync(f->fd) != 0)
+    if (fchmod(f->fd, 0644) != 0 || (durable && fsync(f->fd) != 0))
         rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot flush output", f->target);
     if (rc == 0) {
         int fd = f->fd;
@@ -157,6 +157,10 @@ int nr_outfile_commit(nr_outfile *f, nr_error *err)
     f->tmp_path = f->target = NULL;
     return 0;
 }
+
+int nr_outfile_commit(nr_outfile *f, nr_error *err) { return commit(f, 1, err); }
+
+int nr_outfile_commit_unsynced(nr_outfile *f, nr_error *err) { return commit(f, 0, err); }
 
 void nr_outfile_abort(nr_outfile *f)
 {

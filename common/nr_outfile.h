@@ -34,6 +34,11 @@ void nr_outfile_sync_start(nr_outfile *f);
  * the temporary file is removed (the target stays as it was) and f is closed:
  * a later nr_outfile_abort does nothing. */
 int nr_outfile_commit(nr_outfile *f, nr_error *err);
+/* nr_outfile_commit without the fsync: the rename is atomic for readers,
+ * but after a crash the target may hold fewer bytes than were written. For
+ * a cache whose reader checks what it reads (cli/figure_cache.c), where a
+ * thousand fsyncs would cost more than the bytes are worth. */
+int nr_outfile_commit_unsynced(nr_outfile *f, nr_error *err);
 /* Closes and removes the temporary file if still open. Accepts a closed or
  * zeroed f (but not a copy of f: the sync thread, if any, is joined here). */
 void nr_outfile_abort(nr_outfile *f);

@@ -221,6 +221,13 @@ typedef struct nr_render_buf {
 void nr_render_buf_init(nr_render_buf *b);
 void nr_render_buf_fini(nr_render_buf *b);
 
+/* The font files every figure is drawn with, in $NR_FONT_DIR or Debian's
+ * fonts-dejavu-core directory: file i (0 regular, 1 bold) into buf, 0, or
+ * -1 when i is out of range or the path does not fit. For a key of what the
+ * figures depend on (cli/figure_cache.c). */
+#define NR_RENDER_FONT_FILES 2
+int nr_render_font_file(size_t i, char *buf, size_t cap);
+
 /* Renders fig for inputs at width_pt (its height from fig->height) in fmt,
  * appending the file bytes to out. PNG uses NR_RENDER_PNG_DPI. */
 int nr_render_figure(const nr_figure_def *fig, const nr_figure_inputs *in,

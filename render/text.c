@@ -15,30 +15,41 @@
  * that renders ends with nr_render_shutdown). */
 static _Thread_local PangoFontMap *the_fontmap;
 
+static const char *const font_files[NR_RENDER_FONT_FILES] = {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"};
+
+static const char *font_dir(void)
+{
+    const char *dir = getenv("NR_FONT_DIR");
+    return dir && *dir ? dir : NR__FONT_DIR_DEFAULT;
+}
+
+int nr_render_font_file(size_t i, char *buf, size_t cap)
+{
+    if (i >= NR_RENDER_FONT_FILES)
+        return -1;
+    int n = snprintf(buf, cap, "%s/%s", font_dir(), font_files[i]);
+    return n >= 0 && (size_t)n < cap ? 0 : -1;
+}
+
 /* A fontconfig configuration holding only DejaVu Sans (regular and bold)
  * from $NR_FONT_DIR or the Debian fonts-dejavu-core directory. */
 static FcConfig *dejavu_only_config(nr_error *err)
 {
-    static const char *const files[] = {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"};
-    const char *dir = getenv("NR_FONT_DIR");
-    if (!dir || !*dir)
-        dir = NR__FONT_DIR_DEFAULT;
     FcConfig *config = FcConfigCreate();
     if (!config) {
         nr_error_set(err, NR_E_NOMEM, "cannot create a fontconfig configuration");
         return NULL;
     }
     int loaded = 0;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    for (size_t i = 0; i < NR_RENDER_FONT_FILES; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        if (FcConfigAppFontAddFile(config, (const FcChar8 *)path))
+        if (nr_render_font_file(i, path, sizeof path) == 0 && FcConfigAppFontAddFile(config, (const FcChar8 *)path))
             loaded++;
     }
     if (loaded == 0) {
         FcConfigDestroy(config);
         nr_error_set(err, NR_E_NOTFOUND,
-                     "font DejaVu Sans not found in %s (install fonts-dejavu-core or set NR_FONT_DIR)", dir);
+                     "font DejaVu Sans not found in %s (install fonts-dejavu-core or set NR_FONT_DIR)", font_dir());
         return NULL;
     }
     return config;
