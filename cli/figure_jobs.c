@@ -24,7 +24,8 @@ typedef struct figjob {
     const nr_figure_def *fig;
     const char *caption;
     char key[16];        /* "fig<id>": the slot's and the ids' key */
-    nr_render_buf svg;
+    nr_render_buf svg;   /* drawn or read, until parsed */
+    nr_report_svg *parsed; /* on the thread that drew it, for the import */
     int kept;            /* read from the cache, not drawn */
     int rc;
     nr_error err;
@@ -132,8 +133,8 @@ static int job_entry(const nr_figjobs *fj, const figjob *j, double width, nr_fig
                                       j->fig->id, width);
 }
 
-/* Renders job i, or reads it from the cache: its scope is built
- * (build_scopes ran), though a kept figure does not need it. */
+/* Renders job i, or reads it from the cache, and parses it: its scope is
+ * built (build_scopes ran), though a kept figure does not need it. */
 static void render_job(nr_figjobs *fj, size_t i)
 {
     figjob *j = &fj->jobs[i];
@@ -156,6 +157,9 @@ static void render_job(nr_figjobs *fj, size_t i)
     }
     if (cached)
         nr_figure_cache_entry_close(&e);
+    if (j->rc == 0)
+        j->rc = nr_report_svg_parse(j->svg.data, j->svg.len, j->key, &j->parsed, &j->err);
+    nr_render_buf_fini(&j->svg);
 }
 
 /* Builds the inputs every job needs, in job order (a failure is kept per
@@ -249,9 +253,9 @@ static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
             rc = j->rc;
             *err = j->err;
         } else {
-            rc = nr_report_figure_fill(rep, j->slot, j->key, j->caption, j->svg.data, j->svg.len, err);
+            rc = nr_report_figure_fill_parsed(rep, j->slot, j->key, j->caption, j->parsed, err);
+            j->parsed = NULL;
         }
-        nr_render_buf_fini(&j->svg);
         mark_imported(p, k + 1, rc < 0);
         if (rc < 0)
             break;
@@ -283,8 +287,10 @@ int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err)
     mark_imported(&p, fj->njobs, 1);
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
-    for (size_t k = 0; k < fj->njobs; k++)
-        nr_render_buf_fini(&fj->jobs[k].svg); /* rendered after an error */
+    for (size_t k = 0; k < fj->njobs; k++) { /* rendered after an error */
+        nr_report_svg_free(fj->jobs[k].parsed);
+        fj->jobs[k].parsed = NULL;
+    }
     pthread_cond_destroy(&p.cv);
     pthread_mutex_destroy(&p.mu);
     free(p.done);

@@ -103,6 +103,7 @@ int nr_report_create(const char *html, size_t html_len, const char *css, size_t 
     *out = NULL;
     if (html_len > (size_t)INT32_MAX)
         return nr_error_set(err, NR_E_LIMIT, "report template: too large");
+    xmlInitParser(); /* here, on one thread: figures may be parsed on others (nr_report_svg_parse) */
     nr_report *r = calloc(1, sizeof *r);
     if (!r)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");

@@ -106,6 +106,19 @@ int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, cons
 nr_report_block *nr_report_figure_slot(nr_report *r, nr_report_block *b, const char *fig_key);
 int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
                           const void *svg, size_t len, nr_error *err);
+/* nr_report_figure_fill in two steps again, so that the parse, which
+ * touches no report, can run on the thread that rendered the SVG while the
+ * report imports others: nr_report_svg_parse parses svg (NR_E_INPUT naming
+ * fig_key when it is no SVG document); nr_report_figure_fill_parsed does
+ * the rest of nr_report_figure_fill and frees the parse, whatever it
+ * returns. Parse on other threads only once a report exists
+ * (nr_report_create initialises libxml2's parser). */
+typedef struct nr_report_svg nr_report_svg;
+int nr_report_svg_parse(const void *svg, size_t len, const char *fig_key, nr_report_svg **out, nr_error *err);
+int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                                 nr_report_svg *svg, nr_error *err);
+/* Accepts NULL. */
+void nr_report_svg_free(nr_report_svg *svg);
 /* A figure placeholder with the reason it is missing. */
 void nr_report_figure_missing(nr_report_block *b, const char *caption, const char *reason);
 

@@ -180,9 +180,14 @@ nr_report_block *nr_report_figure_slot(nr_report *r, nr_report_block *b, const c
     return (nr_report_block *)fig;
 }
 
-int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
-                          const void *svg, size_t len, nr_error *err)
+/* The parse's document: an xmlDoc under a type of the report's API. */
+struct nr_report_svg {
+    xmlDoc doc;
+};
+
+int nr_report_svg_parse(const void *svg, size_t len, const char *fig_key, nr_report_svg **out, nr_error *err)
 {
+    *out = NULL;
     if (len > (size_t)INT32_MAX)
         return nr_error_set(err, NR_E_LIMIT, "figure %s: SVG too large", fig_key);
     xmlDoc *sd = xmlReadMemory(svg, (int)len, "figure.svg", NULL,
@@ -192,6 +197,17 @@ int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_k
         xmlFreeDoc(sd);
         return nr_error_set(err, NR_E_INPUT, "figure %s: not an SVG document", fig_key);
     }
+    *out = (nr_report_svg *)sd;
+    return 0;
+}
+
+void nr_report_svg_free(nr_report_svg *svg) { xmlFreeDoc((xmlDoc *)svg); }
+
+int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                                 nr_report_svg *svg, nr_error *err)
+{
+    xmlDoc *sd = (xmlDoc *)svg;
+    xmlNode *root = xmlDocGetRootElement(sd);
     char prefix[64], clean_key[32];
     clean_fig_key(fig_key, clean_key, sizeof clean_key);
     snprintf(prefix, sizeof prefix, "f%u-%s-", ++r->figures, clean_key);
@@ -217,6 +233,14 @@ int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_k
         nr__report_add_text(cap, caption);
     }
     return 0;
+}
+
+int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                          const void *svg, size_t len, nr_error *err)
+{
+    nr_report_svg *parsed;
+    NR_TRY(nr_report_svg_parse(svg, len, fig_key, &parsed, err));
+    return nr_report_figure_fill_parsed(r, slot, fig_key, caption, parsed, err);
 }
 
 int nr_report_figure(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
