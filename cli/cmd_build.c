@@ -143,7 +143,7 @@ static int run_build(const build_args *a, nr_error *err)
     if (rc == 0)
         rc = nr_figjobs_create(models, names, rs.n, &figs, err);
     if (rc == 0)
-        rc = nr_figjobs_keep(figs, stores, &resolved, err);
+        nr_figjobs_keep(figs, stores, &resolved);
     if (rc == 0)
         rc = nr_report_create_default(&rep, err);
     if (rc == 0) {

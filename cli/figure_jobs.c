@@ -6,7 +6,6 @@
  * that the SVGs in memory stay small. */
 #include "figure_jobs.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +23,7 @@ typedef struct figjob {
     const nr_figure_def *fig;
     const char *caption;
     char key[16];        /* "fig<id>": the slot's and the ids' key */
-    nr_render_buf svg;   /* drawn or read, until parsed */
-    nr_report_svg *parsed; /* on the thread that drew it, for the import */
+    nr_report_svg *parsed; /* parsed on the thread that drew it, for the import */
     int kept;            /* read from the cache, not drawn */
     int rc;
     nr_error err;
@@ -114,14 +112,12 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
     return 0;
 }
 
-int nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const nr_model_opts *opts, nr_error *err)
+void nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const nr_model_opts *opts)
 {
     free(fj->code_key);
-    if (!(fj->code_key = nr_figure_cache_code_key()))
-        return nr_error_errno(err, NR_E_IO, errno, "cannot read the identity of the running code (/proc/self/exe)");
-    fj->store_paths = store_paths;
+    fj->code_key = nr_figure_cache_code_key();
+    fj->store_paths = fj->code_key ? store_paths : NULL;
     fj->opts = opts;
-    return 0;
 }
 
 /* The cache entry of job j: 1, or 0 when its figure is not kept. */
@@ -140,26 +136,27 @@ static void render_job(nr_figjobs *fj, size_t i)
     figjob *j = &fj->jobs[i];
     const size_t slot = scope_slot(j->run);
     nr_error_clear(&j->err);
-    nr_render_buf_init(&j->svg);
+    nr_render_buf svg;
+    nr_render_buf_init(&svg);
     double width = j->fig->id == 5 ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
     nr_figure_cache_entry e;
     const int cached = job_entry(fj, j, width, &e);
-    j->kept = cached && nr_figure_cache_load(&e, &j->svg);
+    j->kept = cached && nr_figure_cache_load(&e, &svg);
     if (j->kept) {
         j->rc = 0;
     } else if (fj->scope_rc[slot] < 0) {
         j->rc = fj->scope_rc[slot];
         j->err = fj->scope_err[slot];
     } else {
-        j->rc = nr_render_figure(j->fig, nr_figin_inputs(fj->scopes[slot]), NR_RENDER_SVG, width, &j->svg, &j->err);
+        j->rc = nr_render_figure(j->fig, nr_figin_inputs(fj->scopes[slot]), NR_RENDER_SVG, width, &svg, &j->err);
         if (j->rc == 0 && cached)
-            j->rc = nr_figure_cache_save(&e, j->svg.data, j->svg.len, &j->err);
+            j->rc = nr_figure_cache_save(&e, svg.data, svg.len, &j->err);
     }
     if (cached)
         nr_figure_cache_entry_close(&e);
     if (j->rc == 0)
-        j->rc = nr_report_svg_parse(j->svg.data, j->svg.len, j->key, &j->parsed, &j->err);
-    nr_render_buf_fini(&j->svg);
+        j->rc = nr_report_svg_parse(svg.data, svg.len, j->key, &j->parsed, &j->err);
+    nr_render_buf_fini(&svg);
 }
 
 /* Builds the inputs every job needs, in job order (a failure is kept per
