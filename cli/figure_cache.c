@@ -44,11 +44,34 @@ static void put_file_line(FILE *out, const char *what, const char *path)
         fputs("missing\n", out);
 }
 
-static int put_library(struct dl_phdr_info *info, size_t size, void *out)
+/* The objects loaded with the program, counted before main: glibc lists
+ * objects in load order, so the key names these and no library that a
+ * code path opens later (a gconv module, libgcc_s to unwind), which would
+ * make one binary's keys differ from build to build. */
+static size_t startup_objects;
+
+static int count_object(struct dl_phdr_info *info, size_t size, void *n)
+{
+    (void)info, (void)size;
+    ++*(size_t *)n;
+    return 0;
+}
+
+__attribute__((constructor)) static void count_startup_objects(void) { dl_iterate_phdr(count_object, &startup_objects); }
+
+typedef struct library_lines {
+    FILE *out;
+    size_t seen;
+} library_lines;
+
+static int put_library(struct dl_phdr_info *info, size_t size, void *ctx)
 {
     (void)size;
+    library_lines *l = ctx;
+    if (l->seen++ >= startup_objects)
+        return 1; /* stops the walk */
     if (info->dlpi_name && *info->dlpi_name) /* the program itself has no name here */
-        put_file_line(out, "lib", info->dlpi_name);
+        put_file_line(l->out, "lib", info->dlpi_name);
     return 0;
 }
 
@@ -65,7 +88,8 @@ char *nr_figure_cache_code_key(void)
     if (!out)
         return NULL;
     put_file_line(out, "exe", exe);
-    dl_iterate_phdr(put_library, out);
+    library_lines libs = {out, 0};
+    dl_iterate_phdr(put_library, &libs);
     for (size_t i = 0; i < NR_RENDER_FONT_FILES; i++) {
         char path[PATH_MAX];
         if (nr_render_font_file(i, path, sizeof path) == 0)

@@ -13,7 +13,7 @@
 
 /* What every kept figure's key ends with: the code that draws and the fonts
  * it draws with, each file by path, size and mtime (ns): the executable, every
- * shared library loaded, the font files (nr_render_font_file). A new string,
+ * shared library loaded with it, the font files (nr_render_font_file). A new string,
  * NULL when out of memory or /proc/self/exe cannot be read. */
 char *nr_figure_cache_code_key(void);
 

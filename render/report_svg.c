@@ -180,11 +180,6 @@ nr_report_block *nr_report_figure_slot(nr_report *r, nr_report_block *b, const c
     return (nr_report_block *)fig;
 }
 
-/* The parse's document: an xmlDoc under a type of the report's API. */
-struct nr_report_svg {
-    xmlDoc doc;
-};
-
 int nr_report_svg_parse(const void *svg, size_t len, const char *fig_key, nr_report_svg **out, nr_error *err)
 {
     *out = NULL;
@@ -197,7 +192,7 @@ int nr_report_svg_parse(const void *svg, size_t len, const char *fig_key, nr_rep
         xmlFreeDoc(sd);
         return nr_error_set(err, NR_E_INPUT, "figure %s: not an SVG document", fig_key);
     }
-    *out = (nr_report_svg *)sd;
+    *out = (nr_report_svg *)sd; /* an nr_report_svg is an xmlDoc under the API's own name */
     return 0;
 }
 

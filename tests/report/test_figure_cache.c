@@ -1,6 +1,7 @@
 /* The kept figures of a cached store (cli/figure_cache.c): the file's bytes
  * by hand, every kind of damage read as no figure, and the key of an entry
  * following what the figure depends on. */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -210,6 +211,25 @@ static void keys_follow_what_figures_depend_on(void **state)
     free(code);
 }
 
+/* A library opened after start-up (as iconv opens its gconv modules) does
+ * not change the key of the running code. */
+static void code_key_ignores_libraries_opened_later(void **state)
+{
+    (void)state;
+    char *before = nr_figure_cache_code_key();
+    assert_non_null(before);
+    assert_null(strstr(before, "libanl.so"));
+    void *lib = dlopen("libanl.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        skip();
+    char *after = nr_figure_cache_code_key();
+    assert_non_null(after);
+    assert_string_equal(before, after);
+    dlclose(lib);
+    free(before);
+    free(after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +237,7 @@ int main(void)
         cmocka_unit_test(other_keys_read_as_none),
         cmocka_unit_test(damage_reads_as_none),
         cmocka_unit_test(keys_follow_what_figures_depend_on),
+        cmocka_unit_test(code_key_ignores_libraries_opened_later),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
