@@ -24,11 +24,12 @@
 
 /* Bump when the file's layout changes. */
 #define FIGURE_CACHE_FORMAT 1
-/* A run's figure is a few hundred kB; a header claiming more is damage. */
+/* A run's figure is about 100 kB; a header claiming more than this is damage. */
 #define MAX_SVG_BYTES ((size_t)64 << 20)
 /* The key's bytes (a run's fingerprint lists its files) and the frame's. */
 #define MAX_FILE_BYTES (2 * MAX_SVG_BYTES)
-/* SVG text compresses tenfold at the fastest level, at hundreds of MB/s. */
+/* The fastest level: a figure's SVG shrinks about threefold (its glyph
+ * outlines and coordinates are numbers), at hundreds of MB/s. */
 #define ZSTD_LEVEL 1
 
 /* "WHAT <len>:<path> <size> <mtime>" for the file at path, or "missing"
