@@ -104,21 +104,29 @@ char *nr_figure_cache_code_key(void)
     return key;
 }
 
-int nr_figure_cache_entry_open(nr_figure_cache_entry *e, const char *store_path, const nr_model_opts *opts,
-                               const char *code_key, const char *run_name, int fig_id, double width_pt)
+char *nr_figure_cache_run_key(const char *store_path, const nr_model_opts *opts, const char *run_name)
 {
-    *e = (nr_figure_cache_entry){0};
     char *model = nr_fit_cache_key(store_path, opts);
     if (!model)
-        return 0;
+        return NULL;
+    char *key;
+    /* the name by its length: no name can end early and pass for another key */
+    if (asprintf(&key, "run %zu:%s\n%s", strlen(run_name), run_name, model) < 0)
+        key = NULL;
+    free(model);
+    return key;
+}
+
+int nr_figure_cache_entry_open(nr_figure_cache_entry *e, const char *store_path, const nr_model_opts *opts,
+                               const char *run_key, const char *code_key, int fig_id, double width_pt)
+{
+    *e = (nr_figure_cache_entry){0};
     char suffix[64];
     snprintf(suffix, sizeof suffix, ".fig%d-%d-%" PRIu64, fig_id, opts->bootstraps, opts->seed);
     e->path = nr__rs_path_with(store_path, suffix);
-    /* the name by its length: no name can end early and pass for another key */
-    if (asprintf(&e->key, "niorep %s figure %d\nfigure %d width %.17g\nrun %zu:%s\n%s%s", NR_VERSION,
-                 FIGURE_CACHE_FORMAT, fig_id, width_pt, strlen(run_name), run_name, model, code_key) < 0)
+    if (asprintf(&e->key, "niorep %s figure %d\nfigure %d width %.17g\n%s%s", NR_VERSION, FIGURE_CACHE_FORMAT,
+                 fig_id, width_pt, run_key, code_key) < 0)
         e->key = NULL;
-    free(model);
     if (!e->key || !e->path) {
         nr_figure_cache_entry_close(e);
         return 0;

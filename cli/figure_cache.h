@@ -23,13 +23,18 @@ typedef struct nr_figure_cache_entry {
     char *path; /* <store>.fig<ID>-B-S */
 } nr_figure_cache_entry;
 
-/* The entry of figure fig_id at width_pt of the run named run_name whose
- * store is at store_path, modelled under opts (resolved:
- * nr_model_resolve_opts); code_key from nr_figure_cache_code_key. Returns
- * 1, or 0 when the store has no fingerprint (a store niorep did not cache
- * keeps no figures) or out of memory. */
+/* The run's part of the keys of its figures: its name (the figures draw
+ * it) and its model's key (nr_fit_cache_key, which reads <store>.inputs:
+ * made once a run). A new string; NULL when the store has no fingerprint
+ * (a store niorep did not cache keeps no figures) or out of memory. */
+char *nr_figure_cache_run_key(const char *store_path, const nr_model_opts *opts, const char *run_name);
+
+/* The entry of figure fig_id at width_pt of the run whose store is at
+ * store_path, modelled under opts (resolved: nr_model_resolve_opts);
+ * run_key from nr_figure_cache_run_key, code_key from
+ * nr_figure_cache_code_key. Returns 1, or 0 when out of memory. */
 int nr_figure_cache_entry_open(nr_figure_cache_entry *e, const char *store_path, const nr_model_opts *opts,
-                               const char *code_key, const char *run_name, int fig_id, double width_pt);
+                               const char *run_key, const char *code_key, int fig_id, double width_pt);
 void nr_figure_cache_entry_close(nr_figure_cache_entry *e);
 
 /* The SVG kept for e: 1 with *svg set (the caller finis it), or 0 when

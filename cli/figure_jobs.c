@@ -42,6 +42,7 @@ struct nr_figjobs {
     const char *const *store_paths; /* nr_figjobs_keep's; NULL: keep none */
     const nr_model_opts *opts;
     char *code_key;
+    char **run_keys;      /* per run: nr_figure_cache_run_key, NULL when not kept */
 };
 
 int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
@@ -112,20 +113,34 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
     return 0;
 }
 
+static void forget_keys(nr_figjobs *fj)
+{
+    for (size_t i = 0; fj->run_keys && i < fj->nruns; i++)
+        free(fj->run_keys[i]);
+    free(fj->run_keys);
+    free(fj->code_key);
+    fj->run_keys = NULL;
+    fj->code_key = NULL;
+}
+
 void nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const nr_model_opts *opts)
 {
-    free(fj->code_key);
+    forget_keys(fj);
     fj->code_key = nr_figure_cache_code_key();
-    fj->store_paths = fj->code_key ? store_paths : NULL;
+    fj->run_keys = fj->code_key ? calloc(fj->nruns ? fj->nruns : 1, sizeof *fj->run_keys) : NULL;
+    for (size_t i = 0; fj->run_keys && i < fj->nruns; i++)
+        if (store_paths[i])
+            fj->run_keys[i] = nr_figure_cache_run_key(store_paths[i], opts, fj->names[i]);
+    fj->store_paths = store_paths;
     fj->opts = opts;
 }
 
 /* The cache entry of job j: 1, or 0 when its figure is not kept. */
 static int job_entry(const nr_figjobs *fj, const figjob *j, double width, nr_figure_cache_entry *e)
 {
-    if (!fj->store_paths || j->run == NR_FILL_ALL_RUNS || !fj->store_paths[j->run])
+    if (!fj->run_keys || j->run == NR_FILL_ALL_RUNS || !fj->run_keys[j->run])
         return 0;
-    return nr_figure_cache_entry_open(e, fj->store_paths[j->run], fj->opts, fj->code_key, fj->names[j->run],
+    return nr_figure_cache_entry_open(e, fj->store_paths[j->run], fj->opts, fj->run_keys[j->run], fj->code_key,
                                       j->fig->id, width);
 }
 
@@ -318,6 +333,6 @@ void nr_figjobs_free(nr_figjobs *fj)
     free(fj->scope_rc);
     free(fj->scope_err);
     free(fj->jobs);
-    free(fj->code_key);
+    forget_keys(fj);
     free(fj);
 }

@@ -130,11 +130,21 @@ static void write_file(const char *path, const char *text)
     assert_int_equal(fclose(f), 0);
 }
 
+/* The entry of a figure of the run named name, as a build opens it. */
+static int open_entry(nr_figure_cache_entry *e, const char *store, const nr_model_opts *o, const char *code,
+                      const char *name, int fig, double width)
+{
+    char *run = nr_figure_cache_run_key(store, o, name);
+    const int opened = run && nr_figure_cache_entry_open(e, store, o, run, code, fig, width);
+    free(run);
+    return opened;
+}
+
 static char *entry_key(const char *store, const nr_model_opts *o, const char *code, const char *name, int fig,
                        double width)
 {
     nr_figure_cache_entry e;
-    if (!nr_figure_cache_entry_open(&e, store, o, code, name, fig, width))
+    if (!open_entry(&e, store, o, code, name, fig, width))
         return NULL;
     char *key = strdup(e.key);
     nr_figure_cache_entry_close(&e);
@@ -184,7 +194,7 @@ static void keys_follow_what_figures_depend_on(void **state)
 
     /* kept, read back, and kept under the file name of its options */
     nr_figure_cache_entry e;
-    assert_int_equal(nr_figure_cache_entry_open(&e, store, &o30, code, "run", 3, 252), 1);
+    assert_int_equal(open_entry(&e, store, &o30, code, "run", 3, 252), 1);
     char want[700];
     snprintf(want, sizeof want, "%s.fig3-30-1", store);
     assert_string_equal(e.path, want);
@@ -198,7 +208,7 @@ static void keys_follow_what_figures_depend_on(void **state)
     nr_render_buf_fini(&svg);
     nr_figure_cache_entry_close(&e);
     write_file(inputs, "fingerprint 3\n"); /* the run's inputs changed: not the same figure */
-    assert_int_equal(nr_figure_cache_entry_open(&e, store, &o30, code, "run", 3, 252), 1);
+    assert_int_equal(open_entry(&e, store, &o30, code, "run", 3, 252), 1);
     assert_int_equal(nr_figure_cache_load(&e, &svg), 0);
     nr_figure_cache_entry_close(&e);
 
