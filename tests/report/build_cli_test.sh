@@ -7,12 +7,7 @@
 # usage: build_cli_test.sh NIOREP
 set -u
 niorep=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-section_fails=0
-ok() { [ $fails -eq $section_fails ] && echo "ok: $*"; section_fails=$fails; }
+. "$(dirname "$0")/checks.sh"
 
 mkdir -p "$tmp/traces/hostile" "$tmp/traces/plain"
 cat > "$tmp/traces/hostile/strace.log" <<'EOF'

@@ -9,12 +9,7 @@
 set -u
 niorep=$(realpath "$1")
 repo=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-section_fails=0
-ok() { [ $fails -eq $section_fails ] && echo "ok: $*"; section_fails=$fails; }
+. "$(dirname "$0")/checks.sh"
 
 mkdir -p "$tmp/traces"
 cp -r "$repo/datasets/sample/mlp" "$repo/datasets/sample/rl" "$tmp/traces/"
