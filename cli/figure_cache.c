@@ -29,7 +29,9 @@
 /* The key's bytes (a run's fingerprint lists its files) and the frame's. */
 #define MAX_FILE_BYTES (2 * MAX_SVG_BYTES)
 /* The fastest level: a figure's SVG shrinks about threefold (its glyph
- * outlines and coordinates are numbers), at hundreds of MB/s. */
+ * outlines and coordinates are numbers; 15 MB for the 700 figures of the
+ * 100 generated runs), at about 370 MB/s (`zstd -b1` on figure SVGs, the
+ * session-32 VM). */
 #define ZSTD_LEVEL 1
 
 /* "WHAT <len>:<path> <size> <mtime>" for the file at path, or "missing"
