@@ -312,24 +312,43 @@ static size_t unique_at(const pl_data *d, size_t pos)
     return lo;
 }
 
-/* Tries every candidate xmin (all unique values up to cmax, or max_cand of
- * them at evenly spaced sorted positions) and keeps the smallest D; ties keep
- * the smaller xmin. */
+/* The candidate xmins of d: every unique value up to cmax, or, when there
+ * are more than max_cand of them, max_cand at evenly spaced sorted
+ * positions (the last one cmax). */
+typedef struct pl_candidates {
+    size_t cmax;  /* the last candidate (last_candidate) */
+    size_t span;  /* sorted positions 0 .. span start candidates */
+    size_t steps; /* candidates, duplicates included */
+} pl_candidates;
+
+static int candidates_of(const pl_data *d, size_t min_tail, size_t max_cand, pl_candidates *cs)
+{
+    if (last_candidate(d, min_tail, &cs->cmax) < 0)
+        return -1;
+    cs->span = below(d, cs->cmax);
+    cs->steps = cs->cmax + 1 <= max_cand ? cs->cmax + 1 : max_cand;
+    return 0;
+}
+
+/* Candidate s of cs (0 <= s < steps): a unique index, ascending in s. */
+static size_t candidate_at(const pl_data *d, const pl_candidates *cs, size_t s)
+{
+    if (cs->steps == cs->cmax + 1)
+        return s;
+    return s + 1 == cs->steps ? cs->cmax : unique_at(d, (size_t)(((long double)s * cs->span) / (cs->steps - 1)));
+}
+
+/* Tries every candidate xmin and keeps the smallest D; ties keep the
+ * smaller xmin. */
 static pl_best search_xmin(const pl_data *d, size_t min_tail, size_t max_cand)
 {
     pl_best best = {.found = 0, .D = INFINITY};
-    size_t cmax;
-    if (last_candidate(d, min_tail, &cmax) < 0)
+    pl_candidates cs;
+    if (candidates_of(d, min_tail, max_cand, &cs) < 0)
         return best;
-    const size_t span = below(d, cmax); /* sorted positions 0 .. span start candidates */
     size_t prev = (size_t)-1;
-    const size_t steps = cmax + 1 <= max_cand ? cmax + 1 : max_cand;
-    for (size_t s = 0; s < steps; s++) {
-        size_t c;
-        if (cmax + 1 <= max_cand)
-            c = s;
-        else
-            c = s + 1 == steps ? cmax : unique_at(d, (size_t)(((long double)s * span) / (steps - 1)));
+    for (size_t s = 0; s < cs.steps; s++) {
+        const size_t c = candidate_at(d, &cs, s);
         if (c == prev)
             continue;
         prev = c;
@@ -345,6 +364,62 @@ static pl_best search_xmin(const pl_data *d, size_t min_tail, size_t max_cand)
         }
     }
     return best;
+}
+
+/* Whether candidate c fits d with a KS distance below D. ks_distance with
+ * cutoff D stops only once its running maximum reaches D, so a result
+ * below D is the candidate's exact distance, as search_xmin computes it. */
+static int candidate_beats(const pl_data *d, size_t c, double D)
+{
+    const double alpha = alpha_mle(d, c);
+    return isfinite(alpha) && ks_distance(d, c, alpha, D) < D;
+}
+
+/* The step of cs whose candidate lies nearest the sorted position of the
+ * first value >= x. */
+static size_t step_near(const pl_data *d, const pl_candidates *cs, double x)
+{
+    size_t lo = 0, hi = d->U - 1; /* first unique value >= x, or the last */
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (d->u[mid] >= x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    if (cs->steps == cs->cmax + 1)
+        return lo < cs->cmax ? lo : cs->cmax;
+    const size_t pos = below(d, lo);
+    if (pos >= cs->span)
+        return cs->steps - 1;
+    return (size_t)(((long double)pos * (cs->steps - 1)) / cs->span + 0.5L);
+}
+
+/* Whether search_xmin(d, min_tail, max_cand) would find a fit with a KS
+ * distance below D, without the search: that holds exactly when some
+ * candidate's own distance is below D, and the first such candidate
+ * answers. The bootstrap asks this of every synthetic set (only the count
+ * of sets fitting no better than the data is kept), and a synthetic set
+ * drawn from the fit above xmin mostly fits well there: the candidate
+ * nearest xmin is tried first, then the others in ascending order. */
+static int some_candidate_beats(const pl_data *d, size_t min_tail, size_t max_cand, double D, double xmin)
+{
+    pl_candidates cs;
+    if (candidates_of(d, min_tail, max_cand, &cs) < 0)
+        return 0;
+    const size_t first = candidate_at(d, &cs, step_near(d, &cs, xmin));
+    if (candidate_beats(d, first, D))
+        return 1;
+    size_t prev = first;
+    for (size_t s = 0; s < cs.steps; s++) {
+        const size_t c = candidate_at(d, &cs, s);
+        if (c == prev || c == first)
+            continue;
+        prev = c;
+        if (candidate_beats(d, c, D))
+            return 1;
+    }
+    return 0;
 }
 
 /* ---- lognormal fitted to the tail, and Vuong's test ---- */
@@ -660,6 +735,12 @@ static void synth_sample(const pl_data *d, size_t c, double alpha, const disc_sa
     }
 }
 
+/* Tests: the bootstrap runs the whole xmin search of each synthetic set,
+ * as before some_candidate_beats (the p-values must not differ). */
+static int boot_full_search;
+
+void nr__powerlaw_boot_full_search(int on) { boot_full_search = on; }
+
 /* The bootstrap's shared state. Sample b is drawn from the one RNG
  * stream in the order b = 0, 1, 2, ... (under `lock`), so it holds the
  * same values whatever the thread count; the rest of its work (sort,
@@ -689,9 +770,15 @@ static int boot_no_better(const boot_pool *bp, double *buf)
     pl_data sd;
     if (pl_data_build(&sd, buf, bp->d->n, bp->d->discrete) < 0)
         return -1;
-    const pl_best sb = search_xmin(&sd, bp->min_tail, MAX_BOOT_CANDIDATES);
+    int no_better;
+    if (boot_full_search) {
+        const pl_best sb = search_xmin(&sd, bp->min_tail, MAX_BOOT_CANDIDATES);
+        no_better = !sb.found || sb.D >= bp->fit->D; /* an unfittable synthetic set fits no better than the data */
+    } else {
+        no_better = !some_candidate_beats(&sd, bp->min_tail, MAX_BOOT_CANDIDATES, bp->fit->D, bp->d->u[bp->fit->c]);
+    }
     pl_data_free(&sd);
-    return !sb.found || sb.D >= bp->fit->D; /* an unfittable synthetic set fits no better than the data */
+    return no_better;
 }
 
 /* Draws the next sample into buf: 1, or 0 when none is left. */

@@ -56,4 +56,10 @@ int nr_ccdf_points(const double *x, size_t n, size_t max_points, double *xs, dou
  * invalid fit. */
 double nr_powerlaw_ccdf(const nr_powerlaw_fit *fit, int discrete, double x);
 
+/* Tests only: 1 makes the bootstrap search every synthetic set's best xmin
+ * in full (the method before it stopped at the first candidate fitting
+ * better than the data; the p-values are the same); 0 restores the
+ * default. Set before a fit starts. */
+void nr__powerlaw_boot_full_search(int on);
+
 #endif

@@ -338,6 +338,45 @@ static void threads_change_nothing(void **state)
     free(x);
 }
 
+/* The bootstrap stops at the first candidate xmin of a synthetic set that
+ * fits better than the data (some_candidate_beats); the whole search of
+ * every set (nr__powerlaw_boot_full_search) gives the same p-values, and so
+ * the same fit, on data whose p ranges from 0 to near 1: Pareto samples
+ * (continuous and discrete, all candidates and 1000 spaced ones) and
+ * lognormal ones. */
+static void early_stop_keeps_p(void **state)
+{
+    (void)state;
+    enum { n = 2500, cases = 8 };
+    double *x = malloc(n * sizeof *x);
+    gsl_rng *r = rng_seeded(11);
+    int small = 0, large = 0;
+    for (int k = 0; k < cases; k++) {
+        const int discrete = k % 2;
+        if (k < 6)
+            gen_pareto(r, 2.0 + 0.3 * k, 1.0, x, n);
+        else
+            gen_lognormal_above(r, 0.3, 2, 1, x, n);
+        if (discrete)
+            for (size_t i = 0; i < n; i++)
+                x[i] = floor(x[i] * (k < 4 ? 3 : 1000)); /* few unique values, then over 1000 */
+        nr_powerlaw_opts o = {.discrete = discrete, .bootstraps = 60, .seed = (uint64_t)k + 1, .threads = 2};
+        nr_powerlaw_fit full, early;
+        nr_error err;
+        nr__powerlaw_boot_full_search(1);
+        assert_int_equal(nr_powerlaw_fit_compute(x, n, &o, &full, &err), 0);
+        nr__powerlaw_boot_full_search(0);
+        assert_int_equal(nr_powerlaw_fit_compute(x, n, &o, &early, &err), 0);
+        assert_true(full.valid);
+        assert_same_fit(&full, &early);
+        small += full.p_value <= 0.1;
+        large += full.p_value >= 0.3;
+    }
+    assert_true(small >= 1 && large >= 2); /* both outcomes of the count were exercised */
+    gsl_rng_free(r);
+    free(x);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off(); /* the reference calls to GSL underflow on purpose */
@@ -347,6 +386,7 @@ int main(void)
         cmocka_unit_test(edge_cases),
         cmocka_unit_test(discrete_bootstrap_alpha_near_one),
         cmocka_unit_test(threads_change_nothing),
+        cmocka_unit_test(early_stop_keeps_p),
         cmocka_unit_test(ccdf_points),
         cmocka_unit_test(continuous_pareto),
         cmocka_unit_test(continuous_pareto_seeds),
