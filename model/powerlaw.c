@@ -48,7 +48,7 @@ typedef struct pl_data {
     double *lnu;        /* ln u */
     size_t *cum;        /* cum[j]: values <= u[j] */
     long double *sufln; /* sufln[j]: sum of ln x over values >= u[j]; sufln[U] = 0 */
-    double *ln_lo, *ln_hi; /* discrete: ln(u - 1/2), ln(u + 1/2), the bin edges the
+    double *ln_lo, *ln_hi; /* discrete with bins: ln(u - 1/2), ln(u + 1/2), the bin edges the
                               lognormal fit evaluates thousands of times */
 } pl_data;
 
@@ -63,8 +63,10 @@ static void pl_data_free(pl_data *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Builds the unique-value view of sorted[0..n) (borrowed, must outlive d). */
-static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
+/* Builds the unique-value view of sorted[0..n) (borrowed, must outlive d);
+ * the discrete bin edges when bins is set: the lognormal comparison reads
+ * them, the bootstrap's sets (two logs a value, 2 of the 3) do not. */
+static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete, int bins)
 {
     memset(d, 0, sizeof *d);
     d->discrete = discrete;
@@ -75,11 +77,12 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
     d->lnu = malloc(cap * sizeof *d->lnu);
     d->cum = malloc(cap * sizeof *d->cum);
     d->sufln = malloc((cap + 1) * sizeof *d->sufln);
-    if (discrete) {
+    bins = bins && discrete;
+    if (bins) {
         d->ln_lo = malloc(cap * sizeof *d->ln_lo);
         d->ln_hi = malloc(cap * sizeof *d->ln_hi);
     }
-    if (!d->u || !d->lnu || !d->cum || !d->sufln || (discrete && (!d->ln_lo || !d->ln_hi))) {
+    if (!d->u || !d->lnu || !d->cum || !d->sufln || (bins && (!d->ln_lo || !d->ln_hi))) {
         pl_data_free(d);
         return NR_E_NOMEM;
     }
@@ -88,7 +91,7 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
         if (U == 0 || sorted[i] != d->u[U - 1]) {
             d->u[U] = sorted[i];
             d->lnu[U] = log(sorted[i]);
-            if (discrete) {
+            if (bins) {
                 d->ln_lo[U] = log(sorted[i] - 0.5);
                 d->ln_hi[U] = log(sorted[i] + 0.5);
             }
@@ -768,7 +771,7 @@ static int boot_no_better(const boot_pool *bp, double *buf)
     if (nr__sort_f64(buf, bp->d->n) < 0)
         return -1;
     pl_data sd;
-    if (pl_data_build(&sd, buf, bp->d->n, bp->d->discrete) < 0)
+    if (pl_data_build(&sd, buf, bp->d->n, bp->d->discrete, 0) < 0)
         return -1;
     int no_better;
     if (boot_full_search) {
@@ -917,7 +920,7 @@ int nr_powerlaw_fit_compute(const double *x, size_t n, const nr_powerlaw_opts *o
     NR_TRY(positive_copy(x, n, opts->discrete != 0, &v, &kept, err));
     invalid_fit(out, kept);
     pl_data d;
-    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, opts->discrete != 0) < 0) {
+    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, opts->discrete != 0, 1) < 0) {
         free(v);
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for %zu values", kept);
     }
@@ -947,7 +950,7 @@ int nr_ccdf_points(const double *x, size_t n, size_t max_points, double *xs, dou
     size_t kept;
     NR_TRY(positive_copy(x, n, 0, &v, &kept, NULL));
     pl_data d;
-    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, 0) < 0) {
+    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, 0, 0) < 0) {
         free(v);
         return NR_E_NOMEM;
     }
