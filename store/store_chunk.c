@@ -1,5 +1,6 @@
 /* store_chunk: fetches one column chunk, verifies its CRC32 and zstd frame,
  * and decodes its values (FORMAT.md, "Chunks" and "Encodings"). */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,66 @@ typedef struct chunk_scratch {
     nr__keymap keys;       /* v3: per-key state of the KEY_* transforms */
 } chunk_scratch;
 
+/* Decompression contexts that this thread's freed chunks left, for its
+ * next chunks: a model reads each store in several passes with a chunk
+ * per column, and making a context for each (ZSTD_createDCtx, about 160
+ * kB set up) was 18% of the models' samples in a cached build of 300
+ * runs (docs/performance.md, session 33). At most PARKED_MAX a thread,
+ * more than a pass holds at once; freed when the thread ends. */
+enum { PARKED_MAX = 32 };
+
+typedef struct parked_dctx {
+    size_t n;
+    ZSTD_DCtx *ctx[PARKED_MAX];
+} parked_dctx;
+
+static pthread_key_t parked_key;
+static pthread_once_t parked_once = PTHREAD_ONCE_INIT;
+static int parked_key_made;
+
+static void parked_free(void *p)
+{
+    parked_dctx *pk = p;
+    for (size_t i = 0; i < pk->n; i++)
+        ZSTD_freeDCtx(pk->ctx[i]);
+    free(pk);
+}
+
+static void parked_make_key(void)
+{
+    parked_key_made = pthread_key_create(&parked_key, parked_free) == 0;
+}
+
+static parked_dctx *parked_of_thread(int create)
+{
+    pthread_once(&parked_once, parked_make_key);
+    if (!parked_key_made)
+        return NULL;
+    parked_dctx *pk = pthread_getspecific(parked_key);
+    if (!pk && create && (pk = calloc(1, sizeof *pk)) && pthread_setspecific(parked_key, pk) != 0) {
+        free(pk);
+        pk = NULL;
+    }
+    return pk;
+}
+
+static ZSTD_DCtx *dctx_take(void)
+{
+    parked_dctx *pk = parked_of_thread(0);
+    return pk && pk->n ? pk->ctx[--pk->n] : ZSTD_createDCtx();
+}
+
+static void dctx_give(ZSTD_DCtx *d)
+{
+    if (!d)
+        return;
+    parked_dctx *pk = parked_of_thread(1);
+    if (pk && pk->n < PARKED_MAX)
+        pk->ctx[pk->n++] = d;
+    else
+        ZSTD_freeDCtx(d);
+}
+
 void nr_col_chunk_init(nr_col_chunk *c)
 {
     memset(c, 0, sizeof *c);
@@ -39,7 +100,7 @@ void nr_col_chunk_fini(nr_col_chunk *c)
         free(sc->strings);
         free(sc->dict);
         free(sc->dict_len);
-        ZSTD_freeDCtx(sc->dctx);
+        dctx_give(sc->dctx);
         for (size_t k = 0; k < 2; k++)
             if (sc->deps[k]) {
                 nr_col_chunk_fini(sc->deps[k]);
@@ -156,7 +217,7 @@ static int fetch_chunk(const chunk_ctx *x, chunk_scratch *sc)
     if (ZSTD_isError(frame) || frame != ref->disk_size)
         return chunk_fail(x, NR_E_FORMAT, "expected one zstd frame filling the chunk, found %s",
                           ZSTD_isError(frame) ? ZSTD_getErrorName(frame) : "a shorter frame");
-    if (!sc->dctx && !(sc->dctx = ZSTD_createDCtx()))
+    if (!sc->dctx && !(sc->dctx = dctx_take()))
         return chunk_fail(x, NR_E_NOMEM, "out of memory for zstd");
     size_t got = ZSTD_decompressDCtx(sc->dctx, sc->raw.data, ref->raw_size, sc->packed.data, ref->disk_size);
     if (ZSTD_isError(got) || got != ref->raw_size)
