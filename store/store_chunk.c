@@ -28,10 +28,10 @@ typedef struct chunk_scratch {
 
 /* Decompression contexts that this thread's freed chunks left, for its
  * next chunks: a model reads each store in several passes with a chunk
- * per column, and making a context for each (ZSTD_createDCtx, about 160
+ * per column, and making a context for each (ZSTD_createDCtx, about 96
  * kB set up) was 18% of the models' samples in a cached build of 300
- * runs (docs/performance.md, session 33). At most PARKED_MAX a thread,
- * more than a pass holds at once; freed when the thread ends. */
+ * runs (docs/performance.md, session 33). At most PARKED_MAX a thread (a
+ * bound on the memory they keep, about 3 MB); freed when the thread ends. */
 enum { PARKED_MAX = 32 };
 
 typedef struct parked_dctx {
