@@ -122,7 +122,7 @@ static int run_build(const build_args *a, nr_error *err)
     nr_load_bar_free(bar);
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");
-    const char **names = NULL, **stores = NULL;
+    const char **names = NULL, **stores = NULL, **model_keys = NULL;
     const nr_model **models = NULL;
     nr_figjobs *figs = NULL;
     nr_report *rep = NULL;
@@ -130,12 +130,14 @@ static int run_build(const build_args *a, nr_error *err)
         names = calloc(rs.n ? rs.n : 1, sizeof *names);
         models = calloc(rs.n ? rs.n : 1, sizeof *models);
         stores = calloc(rs.n ? rs.n : 1, sizeof *stores);
-        if (!names || !models || !stores)
+        model_keys = calloc(rs.n ? rs.n : 1, sizeof *model_keys);
+        if (!names || !models || !stores || !model_keys)
             rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
         for (size_t i = 0; rc == 0 && i < rs.n; i++) {
             names[i] = rs.runs[i].name;
             models[i] = rs.runs[i].model;
             stores[i] = rs.runs[i].temporary ? NULL : rs.runs[i].store_path;
+            model_keys[i] = rs.runs[i].model_key;
         }
     }
     double t0 = nr_runset_now();
@@ -143,7 +145,7 @@ static int run_build(const build_args *a, nr_error *err)
     if (rc == 0)
         rc = nr_figjobs_create(models, names, rs.n, &figs, err);
     if (rc == 0)
-        nr_figjobs_keep(figs, stores, &resolved);
+        nr_figjobs_keep(figs, stores, model_keys, &resolved);
     if (rc == 0)
         rc = nr_report_create_default(&rep, err);
     if (rc == 0) {
@@ -175,6 +177,7 @@ static int run_build(const build_args *a, nr_error *err)
     free(models);
     free(names);
     free(stores);
+    free(model_keys);
     nr_runset_fini(&rs);
     nr_render_shutdown();   /* fonts and caches: nothing left for leak checkers */
     return rc;

@@ -623,7 +623,7 @@ static int compare_one(const pair_work *w, size_t i, pair_data *d, nr_error *err
     const nr_compare_opts *o = &c->args->opts;
     nr_compare_side sides[2];
     for (int k = 0; k < 2; k++) {
-        NR_TRY(nr_runset_model(runs[k]->run, &w->model_opts, &d->models[k], err));
+        NR_TRY(nr_runset_model(runs[k]->run, &w->model_opts, &d->models[k], NULL, err));
         NR_TRY(nr_compare_sample_read(runs[k]->run->store, o->sample_cap, o->boot.seed, &d->samples[k], err));
         sides[k] = (nr_compare_side){.name = runs[k]->display, .workload = runs[k]->workload,
                                      .model = d->models[k], .sample = &d->samples[k]};

@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "fit_cache.h"
 #include "nr_outfile.h"
 #include "runset_internal.h"
 
@@ -106,16 +105,12 @@ char *nr_figure_cache_code_key(void)
     return key;
 }
 
-char *nr_figure_cache_run_key(const char *store_path, const nr_model_opts *opts, const char *run_name)
+char *nr_figure_cache_run_key(const char *model_key, const char *run_name)
 {
-    char *model = nr_fit_cache_key(store_path, opts);
-    if (!model)
-        return NULL;
     char *key;
     /* the name by its length: no name can end early and pass for another key */
-    if (asprintf(&key, "run %zu:%s\n%s", strlen(run_name), run_name, model) < 0)
+    if (asprintf(&key, "run %zu:%s\n%s", strlen(run_name), run_name, model_key) < 0)
         key = NULL;
-    free(model);
     return key;
 }
 

@@ -24,10 +24,10 @@ typedef struct nr_figure_cache_entry {
 } nr_figure_cache_entry;
 
 /* The run's part of the keys of its figures: its name (the figures draw
- * it) and its model's key (nr_fit_cache_key, which reads <store>.inputs:
- * made once a run). A new string; NULL when the store has no fingerprint
- * (a store niorep did not cache keeps no figures) or out of memory. */
-char *nr_figure_cache_run_key(const char *store_path, const nr_model_opts *opts, const char *run_name);
+ * it) and the key its model's fits were kept under (nr_fit_cache_key, as
+ * nr_runset_model hands it over: the store and its inputs as the model
+ * read them, with no second read). A new string; NULL when out of memory. */
+char *nr_figure_cache_run_key(const char *model_key, const char *run_name);
 
 /* The entry of figure fig_id at width_pt of the run whose store is at
  * store_path, modelled under opts (resolved: nr_model_resolve_opts);

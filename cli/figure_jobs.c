@@ -123,14 +123,15 @@ static void forget_keys(nr_figjobs *fj)
     fj->code_key = NULL;
 }
 
-void nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const nr_model_opts *opts)
+void nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const char *const *model_keys,
+                     const nr_model_opts *opts)
 {
     forget_keys(fj);
     fj->code_key = nr_figure_cache_code_key();
     fj->run_keys = fj->code_key ? calloc(fj->nruns ? fj->nruns : 1, sizeof *fj->run_keys) : NULL;
     for (size_t i = 0; fj->run_keys && i < fj->nruns; i++)
-        if (store_paths[i])
-            fj->run_keys[i] = nr_figure_cache_run_key(store_paths[i], opts, fj->names[i]);
+        if (store_paths[i] && model_keys[i])
+            fj->run_keys[i] = nr_figure_cache_run_key(model_keys[i], fj->names[i]);
     fj->store_paths = store_paths;
     fj->opts = opts;
 }

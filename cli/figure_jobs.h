@@ -24,11 +24,14 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
 /* Keeps the figures of each run's own section (not those of every run
  * together) beside its cached store (figure_cache.h), and reads them from
  * there instead of drawing when they were kept for the same key:
- * store_paths[i] is run i's store, NULL for one outside the cache; opts
- * (resolved) are the options its model was computed with. Both borrowed,
- * until nr_figjobs_run returns. Keeps none when the running code cannot be
- * told (no /proc/self/exe): a kept figure would not know what drew it. */
-void nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const nr_model_opts *opts);
+ * store_paths[i] is run i's store, NULL for one outside the cache;
+ * model_keys[i] the key its model's fits were kept under (nr_run
+ * model_key), NULL when they were not; opts (resolved) are the options its
+ * model was computed with. All borrowed, until nr_figjobs_run returns.
+ * Keeps none when the running code cannot be told (no /proc/self/exe): a
+ * kept figure would not know what drew it. */
+void nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const char *const *model_keys,
+                     const nr_model_opts *opts);
 /* Renders every queued figure on up to `threads` threads and fills its slot,
  * in queue order. Returns 0, or the error of the first figure in that order
  * that failed. */

@@ -499,8 +499,10 @@ static void load_progress(load_pool *lp, const nr_run *r, const char *what)
  * when they were kept for these options (fit_cache.h), else fitted and
  * kept. A store outside the cache (temporary, or given as a store) keeps
  * none. */
-int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, nr_error *err)
+int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, char **model_key, nr_error *err)
 {
+    if (model_key)
+        *model_key = NULL;
     nr_model_opts o = nr_model_resolve_opts(opts);
     nr_fit_cache_entry e;
     const int cached = !r->temporary && nr_fit_cache_entry_open(&e, r->store_path, &o);
@@ -510,6 +512,10 @@ int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, 
     int rc = nr_model_compute(r->store, &o, out, err);
     if (rc == 0 && cached && !kept)
         rc = nr_fit_cache_save(&e, *out, err);
+    if (rc == 0 && cached && model_key) {
+        *model_key = e.key; /* handed over: the close frees what is left */
+        e.key = NULL;
+    }
     if (cached)
         nr_fit_cache_entry_close(&e);
     return rc;
@@ -523,7 +529,7 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
     double t0 = nr_runset_now();
     if (lp->stage == LOAD_MODEL) {
         load_progress(lp, r, "model");
-        NR_TRY(nr_runset_model(r, lp->opts, &r->model, err));
+        NR_TRY(nr_runset_model(r, lp->opts, &r->model, &r->model_key, err));
     } else {
         if (r->input_path && !r->cache_hit) {
             nr_ingest_opts io = {.jobs = lp->ingest_jobs};
@@ -620,6 +626,7 @@ void nr__rs_drop_run(nr_run *r)
     free(r->input_path);
     free(r->store_path);
     free(r->fingerprint);
+    free(r->model_key);
     memset(r, 0, sizeof *r);
 }
 

@@ -23,6 +23,8 @@ typedef struct nr_run {
     int temporary;       /* 1 when store_path is a temporary file removed at the end */
     nr_store *store;     /* open after nr_runset_load */
     nr_model *model;
+    char *model_key;     /* the key its model's fits were kept under (nr_fit_cache_key), NULL
+                            when they are not kept; set with model by nr_runset_load */
 } nr_run;
 
 typedef struct nr_runset {
@@ -63,8 +65,10 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
                    void (*progress)(const nr_run *run, const char *what), nr_error *err);
 /* The model of run r, opened by nr_runset_load, as nr_runset_load models
  * it (its power-law fits kept beside a cached store); the caller frees it.
- * Several threads may model runs at once, the same run too. */
-int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, nr_error *err);
+ * model_key (may be NULL) gets the key the fits were kept under, a new
+ * string the caller frees, NULL when they are not kept. Several threads
+ * may model runs at once, the same run too. */
+int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, char **model_key, nr_error *err);
 /* Closes everything, removes temporary stores. Accepts a zeroed rs. */
 void nr_runset_fini(nr_runset *rs);
 

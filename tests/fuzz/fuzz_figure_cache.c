@@ -8,18 +8,11 @@
 #include <string.h>
 
 #include "figure_cache.h"
-#include "fit_cache.h"
 #include "runset_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* What the entries call, which the pack and unpack never do. */
-char *nr_fit_cache_key(const char *store_path, const nr_model_opts *opts)
-{
-    (void)store_path, (void)opts;
-    abort();
-}
-
 char *nr__rs_path_with(const char *path, const char *suffix)
 {
     (void)path, (void)suffix;

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "figure_cache.h"
+#include "fit_cache.h"
 
 static const char svg_text[] = "<svg xmlns=\"http://www.w3.org/2000/svg\"><path d=\"M 0 0 L 1 1\"/></svg>";
 
@@ -130,13 +131,16 @@ static void write_file(const char *path, const char *text)
     assert_int_equal(fclose(f), 0);
 }
 
-/* The entry of a figure of the run named name, as a build opens it. */
+/* The entry of a figure of the run named name, as a build opens it: under
+ * the key its model's fits are kept under. */
 static int open_entry(nr_figure_cache_entry *e, const char *store, const nr_model_opts *o, const char *code,
                       const char *name, int fig, double width)
 {
-    char *run = nr_figure_cache_run_key(store, o, name);
+    char *model = nr_fit_cache_key(store, o);
+    char *run = model ? nr_figure_cache_run_key(model, name) : NULL;
     const int opened = run && nr_figure_cache_entry_open(e, store, o, run, code, fig, width);
     free(run);
+    free(model);
     return opened;
 }
 
