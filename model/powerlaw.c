@@ -28,6 +28,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_erf.h>
 #include "hzeta.h"
+#include "tail_lognormal.h"
 #include "statsort.h"
 
 enum {
@@ -48,8 +49,6 @@ typedef struct pl_data {
     double *lnu;        /* ln u */
     size_t *cum;        /* cum[j]: values <= u[j] */
     long double *sufln; /* sufln[j]: sum of ln x over values >= u[j]; sufln[U] = 0 */
-    double *ln_lo, *ln_hi; /* discrete with bins: ln(u - 1/2), ln(u + 1/2), the bin edges the
-                              lognormal fit evaluates thousands of times */
 } pl_data;
 
 static void pl_data_free(pl_data *d)
@@ -58,15 +57,11 @@ static void pl_data_free(pl_data *d)
     free(d->lnu);
     free(d->cum);
     free(d->sufln);
-    free(d->ln_lo);
-    free(d->ln_hi);
     memset(d, 0, sizeof *d);
 }
 
-/* Builds the unique-value view of sorted[0..n) (borrowed, must outlive d);
- * the discrete bin edges when bins is set: the lognormal comparison reads
- * them, the bootstrap's sets (two logs a value, 2 of the 3) do not. */
-static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete, int bins)
+/* Builds the unique-value view of sorted[0..n) (borrowed, must outlive d). */
+static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
 {
     memset(d, 0, sizeof *d);
     d->discrete = discrete;
@@ -77,12 +72,7 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete, int
     d->lnu = malloc(cap * sizeof *d->lnu);
     d->cum = malloc(cap * sizeof *d->cum);
     d->sufln = malloc((cap + 1) * sizeof *d->sufln);
-    bins = bins && discrete;
-    if (bins) {
-        d->ln_lo = malloc(cap * sizeof *d->ln_lo);
-        d->ln_hi = malloc(cap * sizeof *d->ln_hi);
-    }
-    if (!d->u || !d->lnu || !d->cum || !d->sufln || (bins && (!d->ln_lo || !d->ln_hi))) {
+    if (!d->u || !d->lnu || !d->cum || !d->sufln) {
         pl_data_free(d);
         return NR_E_NOMEM;
     }
@@ -91,10 +81,6 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete, int
         if (U == 0 || sorted[i] != d->u[U - 1]) {
             d->u[U] = sorted[i];
             d->lnu[U] = log(sorted[i]);
-            if (bins) {
-                d->ln_lo[U] = log(sorted[i] - 0.5);
-                d->ln_hi[U] = log(sorted[i] + 0.5);
-            }
             U++;
         }
         d->cum[U - 1] = i + 1;
@@ -427,91 +413,111 @@ static int some_candidate_beats(const pl_data *d, size_t min_tail, size_t max_ca
 
 /* ---- lognormal fitted to the tail, and Vuong's test ---- */
 
-/* The lognormal is fitted to the tail in its own coordinates.
- * Continuous: y = ln x - ln xmin >= 0 is normal truncated to y >= 0; its
- * density exp(-beta y - gamma y^2) / Z(beta, gamma) with gamma = t^2 >= 0
- * (beta = (ln xmin - mu) / sigma^2, gamma = 1 / (2 sigma^2)) reaches the power
- * law (gamma = 0, beta = alpha - 1) continuously, so a maximum that lies in
- * that limit (power-law-like data) is found instead of running to
- * mu -> -infinity. ln Z = ln sigma - ln h(beta sigma), h = GSL's hazard
- * function phi/Q, accurate for large arguments.
- * Discrete: the lognormal's mass of (x - 1/2, x + 1/2] over its mass above
- * xmin - 1/2, parameters (mu, ln sigma). */
+/* The tail in the lognormal's own coordinates (tail_lognormal.h):
+ * y = ln x - L >= 0, L = ln xmin (continuous) or ln(xmin - 1/2), the lower
+ * edge of xmin's bin (discrete: x stands for (x - 1/2, x + 1/2]). The
+ * family reaches the power law at t = 0, so a maximum that lies in that
+ * limit (power-law-like data) is found there instead of running off to
+ * mu -> -infinity, where the answer would say where the optimiser
+ * stopped. Discrete: the fit evaluates every bin thousands of times, so
+ * each unique value's count, ya = ln((x - 1/2) / (xmin - 1/2)), width
+ * w = ln((x + 1/2) / (x - 1/2)) and ln w are kept. */
 typedef struct ln_tail {
     const pl_data *d;
     size_t c;               /* tail starts at unique value c */
-    double nt;
+    double nt, L;
     double sum_y, sum_y2;   /* continuous: sums of y and y^2 over the tail */
     double mean_ln, sd_ln;  /* of ln x over the tail */
+    size_t nbins;           /* discrete: the tail's unique values, and of each */
+    double *count, *ya, *w, *log_w; /* its count and bin (one block, at count) */
 } ln_tail;
 
-/* ln Z(beta, t^2): the normaliser of exp(-beta y - t^2 y^2) on y >= 0. */
-static double ln_log_norm(double beta, double t)
+static void ln_tail_free(ln_tail *t)
 {
-    if (t == 0)
-        return beta > 0 ? -log(beta) : INFINITY;
-    const double sigma = 1.0 / (M_SQRT2 * fabs(t));
-    return log(sigma) - log(gsl_sf_hazard(beta * sigma));
+    free(t->count);
 }
 
-/* Log of the upper normal tail Q(z) = P(Z > z), accurate for large z. */
-static double log_upper_normal(double z)
+/* The discrete bins of the tail: 0, or -1 when out of memory. */
+static int ln_tail_bins(ln_tail *t)
 {
-    return log(0.5) + gsl_sf_log_erfc(z / M_SQRT2);
-}
-
-/* log(Q(a) - Q(b)) for a < b: the normal mass of (a, b], without cancellation. */
-static double log_normal_mass(double a, double b)
-{
-    if (a >= 0) {
-        const double la = log_upper_normal(a), lb = log_upper_normal(b);
-        return la + log(-expm1(lb - la));
+    const pl_data *d = t->d;
+    const size_t nb = d->U - t->c;
+    if (!(t->count = malloc(4 * nb * sizeof *t->count)))
+        return -1;
+    t->ya = t->count + nb, t->w = t->ya + nb, t->log_w = t->w + nb;
+    const double lo0 = d->u[t->c] - 0.5;
+    for (size_t k = 0; k < nb; k++) {
+        const size_t j = t->c + k;
+        t->count[k] = (double)(d->cum[j] - below(d, j));
+        t->ya[k] = log1p((d->u[j] - d->u[t->c]) / lo0);
+        t->w[k] = log1p(1 / (d->u[j] - 0.5));
+        t->log_w[k] = log(t->w[k]);
     }
-    if (b <= 0) { /* mirror: Q(-b) - Q(-a) */
-        const double la = log_upper_normal(-b), lb = log_upper_normal(-a);
-        return la + log(-expm1(lb - la));
+    t->nbins = nb;
+    return 0;
+}
+
+/* The tail of d from unique value c: 0, or -1 when out of memory. */
+static int ln_tail_build(ln_tail *t, const pl_data *d, size_t c)
+{
+    *t = (ln_tail){.d = d, .c = c};
+    t->nt = (double)(d->n - below(d, c));
+    t->L = d->discrete ? log(d->u[c] - 0.5) : d->lnu[c];
+    long double s = 0, ss = 0, sy2 = 0;
+    for (size_t j = c; j < d->U; j++) {
+        const double count = (double)(d->cum[j] - below(d, j)), y = d->lnu[j] - t->L;
+        s += count * d->lnu[j];
+        sy2 += count * (long double)y * y;
     }
-    return log1p(-(exp(log_upper_normal(b)) + exp(log_upper_normal(-a))));
+    t->mean_ln = (double)(s / t->nt);
+    t->sum_y = (double)(s - (long double)t->nt * t->L);
+    t->sum_y2 = (double)sy2;
+    for (size_t j = c; j < d->U; j++) {
+        const double count = (double)(d->cum[j] - below(d, j)), dv = d->lnu[j] - t->mean_ln;
+        ss += count * dv * dv;
+    }
+    t->sd_ln = sqrt((double)(ss / t->nt));
+    return d->discrete ? ln_tail_bins(t) : 0;
 }
 
-/* Discrete: log-mass of unique value j under the lognormal (mu, sigma)
- * truncated at xmin - 1/2, given the log of its mass above xmin - 1/2. */
-static double ln_disc_logp(const ln_tail *t, size_t j, double mu, double sigma, double log_above)
+/* ln of the fitted lognormal's probability (discrete) or density
+ * (continuous) of unique value j of the tail. */
+static double ln_logp(const ln_tail *t, const nr_tail_ln *q, size_t j)
 {
-    return log_normal_mass((t->d->ln_lo[j] - mu) / sigma, (t->d->ln_hi[j] - mu) / sigma) - log_above;
+    if (!t->d->discrete)
+        return nr__tail_ln_density(q, t->d->lnu[j] - t->L);
+    const size_t k = j - t->c;
+    return nr__tail_ln_bin(q, t->ya[k], t->w[k], t->log_w[k]);
 }
 
-static double ln_disc_log_above(const ln_tail *t, double mu, double sigma)
-{
-    return log_upper_normal((t->d->ln_lo[t->c] - mu) / sigma);
-}
-
-/* Negative log-likelihood; v = (beta, t) continuous, (mu, ln sigma) discrete. */
+/* Negative log-likelihood of v = (beta, t). */
 static double ln_negll(const gsl_vector *v, void *p)
 {
     const ln_tail *t = p;
-    const double a = gsl_vector_get(v, 0), b = gsl_vector_get(v, 1);
-    if (!isfinite(a) || !isfinite(b))
+    nr_tail_ln q;
+    if (nr__tail_ln_set(&q, gsl_vector_get(v, 0), gsl_vector_get(v, 1)) < 0)
         return INFINITY;
-    double nll;
+    double nll = 0;
     if (!t->d->discrete) {
-        nll = t->nt * ln_log_norm(a, b) + a * t->sum_y + b * b * t->sum_y2;
+        nll = t->nt * q.log_norm + q.beta * t->sum_y + q.t2 * t->sum_y2;
     } else {
-        const double sigma = exp(b);
-        if (!(sigma > 1e-12) || !isfinite(sigma))
-            return INFINITY;
-        const double log_above = ln_disc_log_above(t, a, sigma);
-        nll = 0;
-        for (size_t j = t->c; j < t->d->U; j++) {
-            const double count = (double)(t->d->cum[j] - below(t->d, j));
-            nll -= count * ln_disc_logp(t, j, a, sigma, log_above);
-        }
+        for (size_t k = 0; k < t->nbins; k++)
+            nll -= t->count[k] * nr__tail_ln_bin(&q, t->ya[k], t->w[k], t->log_w[k]);
     }
     return isfinite(nll) ? nll : INFINITY;
 }
 
+/* Iterations of Nelder-Mead over which a minimum that fell by less than
+ * STALL_REL of itself has converged: the simplex is then within the
+ * rounding of the likelihood, where a tighter size only moves it by noise
+ * (a discrete fit's simplex stops shrinking about 1e-8 wide, and ran to
+ * the 5000-iteration cap). */
+enum { STALL_ITERATIONS = 64 };
+static const double STALL_REL = 1e-14;
+
 /* Nelder-Mead (GSL nmsimplex2) from one start, restarted once at its own
- * optimum. Returns the minimum and leaves the point in x. */
+ * optimum; each run ends when the simplex is 1e-10 wide or its minimum has
+ * stalled. Returns the minimum and leaves the point in x. */
 static double ln_minimise(ln_tail *t, gsl_multimin_fminimizer *m, gsl_vector *x, gsl_vector *step)
 {
     gsl_multimin_function F = {.f = ln_negll, .n = 2, .params = t};
@@ -519,11 +525,18 @@ static double ln_minimise(ln_tail *t, gsl_multimin_fminimizer *m, gsl_vector *x,
     for (int round = 0; round < 2; round++) {
         if (gsl_multimin_fminimizer_set(m, &F, x, step) != GSL_SUCCESS)
             return INFINITY;
-        for (int it = 0; it < 5000; it++) {
+        double mark = INFINITY; /* the minimum STALL_ITERATIONS ago (set does not evaluate it) */
+        for (int it = 1; it <= 5000; it++) {
             if (gsl_multimin_fminimizer_iterate(m) != GSL_SUCCESS)
                 break;
             if (gsl_multimin_test_size(gsl_multimin_fminimizer_size(m), 1e-10) == GSL_SUCCESS)
                 break;
+            if (it % STALL_ITERATIONS == 0) {
+                const double now = gsl_multimin_fminimizer_minimum(m);
+                if (mark - now <= STALL_REL * fabs(now))
+                    break;
+                mark = now;
+            }
         }
         gsl_vector_memcpy(x, gsl_multimin_fminimizer_x(m));
         best = gsl_multimin_fminimizer_minimum(m);
@@ -531,9 +544,9 @@ static double ln_minimise(ln_tail *t, gsl_multimin_fminimizer *m, gsl_vector *x,
     return best;
 }
 
-/* Maximum-likelihood parameters of the truncated lognormal, the better of
- * two starts: the moments of ln x, and (continuous) the power law itself.
- * Returns 0 with par[2], or -1. */
+/* Maximum-likelihood (beta, t) of the truncated lognormal, the better of
+ * two starts: the moments of ln x, and the power law itself. Returns 0
+ * with par[2], or -1. */
 static int ln_fit(ln_tail *t, double alpha, double par[2])
 {
     gsl_multimin_fminimizer *m = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
@@ -542,22 +555,10 @@ static int ln_fit(ln_tail *t, double alpha, double par[2])
     if (!m || !x || !step)
         goto out;
     const double sd = t->sd_ln > 1e-3 ? t->sd_ln : 1e-3;
-    double starts[2][2], steps[2][2];
-    int nstarts;
-    if (!t->d->discrete) {
-        const double L = t->d->lnu[t->c];
-        starts[0][0] = (L - t->mean_ln) / (sd * sd), starts[0][1] = 1.0 / (M_SQRT2 * sd);
-        steps[0][0] = 1.0 / sd, steps[0][1] = 0.5 * starts[0][1];
-        starts[1][0] = alpha - 1.0, starts[1][1] = 0.01 / sd;
-        steps[1][0] = 0.1 * (alpha - 1.0), steps[1][1] = 0.1 / sd;
-        nstarts = 2;
-    } else {
-        starts[0][0] = t->mean_ln, starts[0][1] = log(sd);
-        steps[0][0] = sd, steps[0][1] = 0.5;
-        nstarts = 1;
-    }
+    const double starts[2][2] = {{(t->L - t->mean_ln) / (sd * sd), 1.0 / (M_SQRT2 * sd)}, {alpha - 1.0, 0.01 / sd}};
+    const double steps[2][2] = {{1.0 / sd, 0.5 / (M_SQRT2 * sd)}, {0.1 * (alpha - 1.0), 0.1 / sd}};
     double best = INFINITY;
-    for (int s = 0; s < nstarts; s++) {
+    for (int s = 0; s < 2; s++) {
         gsl_vector_set(x, 0, starts[s][0]);
         gsl_vector_set(x, 1, starts[s][1]);
         gsl_vector_set(step, 0, steps[s][0]);
@@ -578,68 +579,56 @@ out:
 }
 
 /* Pointwise log ratios smaller than this everywhere mean the fitted
- * lognormal has become the power law itself (its limit sigma -> infinity):
- * no preference, R = 0, p = 1. */
+ * lognormal has become the power law itself (its limit t = 0): no
+ * preference, R = 0, p = 1. */
 static const double VUONG_SAME_MODEL = 1e-3;
 
-/* Vuong's test of the power law (alpha, xmin = u[c]) against the truncated
- * lognormal MLE on the same tail (CSN section 5.1, eq. 5.3 - 5.4): R = sum of
- * pointwise log ratios over sqrt(n) times their standard deviation;
- * p = erfc(|R| / sqrt 2). */
-static void vuong_vs_lognormal(const pl_data *d, size_t c, double alpha, double *R, double *p)
+/* R and p of Vuong's test from the pointwise log ratios of the power law
+ * (alpha) to the fitted lognormal q over the tail. */
+static void vuong_ratio(const ln_tail *t, double alpha, const nr_tail_ln *q, double *R, double *p)
 {
-    *R = NAN, *p = NAN;
-    ln_tail t = {.d = d, .c = c};
-    t.nt = (double)(d->n - below(d, c));
-    const double L = d->lnu[c];
-    long double s = 0, ss = 0, sy2 = 0;
-    for (size_t j = c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j)), y = d->lnu[j] - L;
-        s += count * d->lnu[j];
-        sy2 += count * (long double)y * y;
-    }
-    t.mean_ln = (double)(s / t.nt);
-    t.sum_y = (double)(s - (long double)t.nt * L);
-    t.sum_y2 = (double)sy2;
-    for (size_t j = c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j)), dv = d->lnu[j] - t.mean_ln;
-        ss += count * dv * dv;
-    }
-    t.sd_ln = sqrt((double)(ss / t.nt));
-    double par[2] = {0, 0};
-    if (ln_fit(&t, alpha, par) < 0)
-        return;
-    double lognorm = 0, log_zeta = 0, sigma = 0;
-    if (d->discrete) {
-        sigma = exp(par[1]);
-        lognorm = ln_disc_log_above(&t, par[0], sigma);
-        log_zeta = nr__hzeta_log(alpha, d->u[c]);
-    } else {
-        lognorm = ln_log_norm(par[0], par[1]);
-    }
+    const pl_data *d = t->d;
+    const double log_zeta = d->discrete ? nr__hzeta_log(alpha, d->u[t->c]) : 0;
     long double sum = 0, sum2 = 0;
     double most = 0;
-    for (size_t j = c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j)), y = d->lnu[j] - L;
-        double l;
-        if (d->discrete)
-            l = (-alpha * d->lnu[j] - log_zeta) - ln_disc_logp(&t, j, par[0], sigma, lognorm);
-        else
-            l = (log(alpha - 1) - (alpha - 1) * y) - (-par[0] * y - par[1] * par[1] * y * y - lognorm);
+    for (size_t j = t->c; j < d->U; j++) {
+        const double count = (double)(d->cum[j] - below(d, j));
+        const double log_pl = d->discrete ? -alpha * d->lnu[j] - log_zeta
+                                          : log(alpha - 1) - (alpha - 1) * (d->lnu[j] - t->L);
+        const double l = log_pl - ln_logp(t, q, j);
         sum += count * l;
         sum2 += count * (long double)l * l;
         most = fmax(most, fabs(l));
     }
-    const long double mean = sum / t.nt;
-    const double var = (double)(sum2 / t.nt - mean * mean);
+    const long double mean = sum / t->nt;
+    const double var = (double)(sum2 / t->nt - mean * mean);
     if (!isfinite(most))
         return;
     if (most < VUONG_SAME_MODEL || !(var > 0)) {
         *R = 0, *p = 1;
         return;
     }
-    *R = (double)sum / (sqrt(t.nt) * sqrt(var));
+    *R = (double)sum / (sqrt(t->nt) * sqrt(var));
     *p = gsl_sf_erfc(fabs(*R) / M_SQRT2);
+}
+
+/* Vuong's test of the power law (alpha, xmin = u[c]) against the truncated
+ * lognormal MLE on the same tail (CSN section 5.1, eq. 5.3 - 5.4): R = sum of
+ * pointwise log ratios over sqrt(n) times their standard deviation;
+ * p = erfc(|R| / sqrt 2); NAN when the lognormal cannot be fitted.
+ * Returns 0, or -1 when out of memory. */
+static int vuong_vs_lognormal(const pl_data *d, size_t c, double alpha, double *R, double *p)
+{
+    *R = NAN, *p = NAN;
+    ln_tail t;
+    if (ln_tail_build(&t, d, c) < 0)
+        return -1;
+    double par[2];
+    nr_tail_ln q;
+    if (ln_fit(&t, alpha, par) == 0 && nr__tail_ln_set(&q, par[0], par[1]) == 0)
+        vuong_ratio(&t, alpha, &q, R, p);
+    ln_tail_free(&t);
+    return 0;
 }
 
 /* ---- semi-parametric bootstrap (CSN section 4.1) ---- */
@@ -771,7 +760,7 @@ static int boot_no_better(const boot_pool *bp, double *buf)
     if (nr__sort_f64(buf, bp->d->n) < 0)
         return -1;
     pl_data sd;
-    if (pl_data_build(&sd, buf, bp->d->n, bp->d->discrete, 0) < 0)
+    if (pl_data_build(&sd, buf, bp->d->n, bp->d->discrete) < 0)
         return -1;
     int no_better;
     if (boot_full_search) {
@@ -817,8 +806,8 @@ static void *boot_worker(void *arg)
     const int vuong = bp->vuong_pending;
     bp->vuong_pending = 0;
     pthread_mutex_unlock(&bp->lock);
-    if (vuong)
-        vuong_vs_lognormal(bp->d, bp->fit->c, bp->fit->alpha, bp->R, bp->R_p);
+    if (vuong && vuong_vs_lognormal(bp->d, bp->fit->c, bp->fit->alpha, bp->R, bp->R_p) < 0)
+        boot_count(bp, -1);
     if (bp->bootstraps <= 0)
         return NULL;
     double *buf = malloc(bp->d->n * sizeof *buf);
@@ -868,7 +857,7 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
     free(ds);
     gsl_rng_free(bp.rng);
     if (bp.out_of_memory)
-        return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
+        return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the lognormal fit or the bootstrap");
     if (bootstraps > 0)
         *p = (double)bp.at_least / bootstraps;
     return 0;
@@ -920,7 +909,7 @@ int nr_powerlaw_fit_compute(const double *x, size_t n, const nr_powerlaw_opts *o
     NR_TRY(positive_copy(x, n, opts->discrete != 0, &v, &kept, err));
     invalid_fit(out, kept);
     pl_data d;
-    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, opts->discrete != 0, 1) < 0) {
+    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, opts->discrete != 0) < 0) {
         free(v);
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for %zu values", kept);
     }
@@ -950,7 +939,7 @@ int nr_ccdf_points(const double *x, size_t n, size_t max_points, double *xs, dou
     size_t kept;
     NR_TRY(positive_copy(x, n, 0, &v, &kept, NULL));
     pl_data d;
-    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, 0, 0) < 0) {
+    if (nr__sort_f64(v, kept) < 0 || pl_data_build(&d, v, kept, 0) < 0) {
         free(v);
         return NR_E_NOMEM;
     }

@@ -11,7 +11,7 @@ packages=(
   # capture and the reference workloads
   strace python3 python3-numpy python3-scipy python3-torch
   # tests and benchmarks
-  poppler-utils chromium time valgrind
+  poppler-utils chromium time valgrind python3-mpmath
 )
 
 missing=()

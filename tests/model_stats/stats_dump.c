@@ -87,31 +87,46 @@ static int dump_quantiles(const char *dir, gsl_rng *r)
     return 0;
 }
 
-/* 1000 values. name "pl": 30% uniform on [0.2, 1), 70% Pareto alpha 2.5
- * from 1; name "ln": lognormal mu 0.3, sigma 2, kept above 15. */
-static int dump_powerlaw(const char *dir, const char *name, gsl_rng *r)
+/* A value of data set name, or a negative number to draw again:
+ * - "pl": 30% uniform on [0.2, 1), 70% Pareto alpha 2.5 from 1;
+ * - "ln": lognormal mu 0.3, sigma 2, kept above 15;
+ * discrete (integers, as niorep's byte totals and access counts):
+ * - "dpl": per-file bytes of a power law, floor(4096 Pareto(alpha 1.8));
+ * - "dln": per-file bytes of a lognormal, floor(exp(N(9, 1.5)));
+ * - "dacc": access counts, floor of a lognormal exp(N(1, 1.2)) plus 1. */
+static double draw_value(const char *name, gsl_rng *r)
 {
-    enum { N = 1000 };
-    double *x = malloc(N * sizeof *x);
+    if (strcmp(name, "pl") == 0)
+        return gsl_rng_uniform(r) < 0.3 ? 0.2 + 0.8 * gsl_rng_uniform(r) : pow(1.0 - gsl_rng_uniform(r), -1.0 / 1.5);
+    if (strcmp(name, "ln") == 0) {
+        const double x = exp(0.3 + gsl_ran_gaussian(r, 2.0));
+        return x < 15 ? -1 : x;
+    }
+    if (strcmp(name, "dpl") == 0)
+        return floor(4096 * pow(1.0 - gsl_rng_uniform(r), -1.0 / 0.8));
+    if (strcmp(name, "dln") == 0)
+        return floor(exp(9 + gsl_ran_gaussian(r, 1.5)));
+    return 1 + floor(exp(1 + gsl_ran_gaussian(r, 1.2)));
+}
+
+/* n values of data set name (draw_value) and the power-law fit of them,
+ * discrete for the names starting with d. */
+static int dump_powerlaw(const char *dir, const char *name, int n, gsl_rng *r)
+{
+    double *x = malloc((size_t)n * sizeof *x);
     char file[64];
     snprintf(file, sizeof file, "%s_data.csv", name);
     FILE *f = open_out(dir, file);
-    for (int i = 0; i < N;) {
-        if (strcmp(name, "pl") == 0) {
-            x[i] = gsl_rng_uniform(r) < 0.3 ? 0.2 + 0.8 * gsl_rng_uniform(r)
-                                            : pow(1.0 - gsl_rng_uniform(r), -1.0 / 1.5);
-        } else {
-            x[i] = exp(0.3 + gsl_ran_gaussian(r, 2.0));
-            if (x[i] < 15)
-                continue;
-        }
+    for (int i = 0; i < n;) {
+        if ((x[i] = draw_value(name, r)) < 0)
+            continue;
         fprintf(f, "%.17g\n", x[i++]);
     }
     fclose(f);
-    nr_powerlaw_opts o = {.discrete = 0, .bootstraps = 0, .seed = 1, .min_tail = 10};
+    nr_powerlaw_opts o = {.discrete = name[0] == 'd', .bootstraps = 0, .seed = 1, .min_tail = 10};
     nr_powerlaw_fit p;
     nr_error err;
-    if (nr_powerlaw_fit_compute(x, N, &o, &p, &err) != 0) {
+    if (nr_powerlaw_fit_compute(x, (size_t)n, &o, &p, &err) != 0) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
@@ -135,7 +150,9 @@ int main(int argc, char **argv)
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 2026);
     const int rc = dump_concentration(argv[1], r) || dump_quantiles(argv[1], r) ||
-                   dump_powerlaw(argv[1], "pl", r) || dump_powerlaw(argv[1], "ln", r);
+                   dump_powerlaw(argv[1], "pl", 1000, r) || dump_powerlaw(argv[1], "ln", 1000, r) ||
+                   dump_powerlaw(argv[1], "dpl", 600, r) || dump_powerlaw(argv[1], "dln", 600, r) ||
+                   dump_powerlaw(argv[1], "dacc", 2000, r);
     gsl_rng_free(r);
     return rc;
 }
