@@ -61,5 +61,8 @@ double nr_powerlaw_ccdf(const nr_powerlaw_fit *fit, int discrete, double x);
  * better than the data; the p-values are the same); 0 restores the
  * default. Set before a fit starts. */
 void nr__powerlaw_boot_full_search(int on);
+/* For tests: how many draws of the discrete sampler's table (alpha, xmin)
+ * differ from a binary search's, over every entry and bucket edge. */
+size_t nr__powerlaw_disc_table_mismatches(double alpha, double xmin);
 
 #endif

@@ -377,6 +377,20 @@ static void early_stop_keeps_p(void **state)
     free(x);
 }
 
+/* The discrete sampler's table search starts at a guide bucket: it must
+ * land where a binary search does, at every entry and bucket edge, for
+ * steep and flat laws and small and byte-sized xmin. */
+static void discrete_table_draws(void **state)
+{
+    (void)state;
+    static const double cases[][2] = {{1.01, 1}, {1.5, 2}, {2.7, 2}, {2.0, 5}, {3.5, 1}, {1.8, 4096}, {8, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const size_t bad = nr__powerlaw_disc_table_mismatches(cases[i][0], cases[i][1]);
+        if (bad)
+            fail_msg("alpha %g xmin %g: %zu draws differ", cases[i][0], cases[i][1], bad);
+    }
+}
+
 int main(void)
 {
     gsl_set_error_handler_off(); /* the reference calls to GSL underflow on purpose */
@@ -387,6 +401,7 @@ int main(void)
         cmocka_unit_test(discrete_bootstrap_alpha_near_one),
         cmocka_unit_test(threads_change_nothing),
         cmocka_unit_test(early_stop_keeps_p),
+        cmocka_unit_test(discrete_table_draws),
         cmocka_unit_test(ccdf_points),
         cmocka_unit_test(continuous_pareto),
         cmocka_unit_test(continuous_pareto_seeds),
