@@ -377,6 +377,33 @@ static void early_stop_keeps_p(void **state)
     free(x);
 }
 
+/* A discrete bootstrap whose sets hold values below xmin, in the
+ * sampler's table and beyond it, which are counted into order rather than
+ * sorted (session 34): the p-values of three seeds are those the sets
+ * sorted whole gave (77a22fd). */
+static void discrete_sets_known_p(void **state)
+{
+    (void)state;
+    enum { SETS_N = 400 };
+    double x[SETS_N];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 34);
+    for (int i = 0; i < SETS_N; i++) /* 40% below 50; above, 13% of the fitted law's draws lie beyond its table */
+        x[i] = gsl_rng_uniform(r) < 0.4 ? 1 + (double)gsl_rng_uniform_int(r, 49)
+                                        : floor(50 * pow(1 - gsl_rng_uniform(r), -1 / 0.6));
+    gsl_rng_free(r);
+    static const double known_p[] = {0.04, 0.035, 0.045};
+    for (int b = 0; b < 3; b++) {
+        nr_powerlaw_opts o = {.discrete = 1, .bootstraps = 200, .seed = (uint64_t)b + 1};
+        nr_powerlaw_fit f;
+        nr_error err;
+        assert_int_equal(nr_powerlaw_fit_compute(x, SETS_N, &o, &f, &err), 0);
+        assert_true(f.xmin == 33 && f.n_tail == 299);
+        if (f.p_value != known_p[b])
+            fail_msg("seed %d: p %.17g, known %.17g", b + 1, f.p_value, known_p[b]);
+    }
+}
+
 /* The discrete sampler's table search starts at a guide bucket: it must
  * land where a binary search does, at every entry and bucket edge, for
  * steep and flat laws and small and byte-sized xmin. */
@@ -402,6 +429,7 @@ int main(void)
         cmocka_unit_test(threads_change_nothing),
         cmocka_unit_test(early_stop_keeps_p),
         cmocka_unit_test(discrete_table_draws),
+        cmocka_unit_test(discrete_sets_known_p),
         cmocka_unit_test(ccdf_points),
         cmocka_unit_test(continuous_pareto),
         cmocka_unit_test(continuous_pareto_seeds),
