@@ -598,14 +598,14 @@ static void vuong_ratio(const ln_tail *t, double alpha, const nr_tail_ln *q, dou
         const double log_pl = d->discrete ? -alpha * d->lnu[j] - log_zeta
                                           : log(alpha - 1) - (alpha - 1) * (d->lnu[j] - t->L);
         const double l = log_pl - ln_logp(t, q, j);
+        if (!isfinite(l))
+            return; /* R and p stay NAN (fmax below would pass a NAN by) */
         sum += count * l;
         sum2 += count * (long double)l * l;
         most = fmax(most, fabs(l));
     }
     const long double mean = sum / t->nt;
     const double var = (double)(sum2 / t->nt - mean * mean);
-    if (!isfinite(most))
-        return;
     if (most < VUONG_SAME_MODEL || !(var > 0)) {
         *R = 0, *p = 1;
         return;
