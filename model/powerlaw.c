@@ -798,31 +798,47 @@ static int synth_set_alloc(synth_set *s, const pl_data *d, size_t c)
 
 /* Draws one synthetic data set of n values into s (CSN section 4.1): with
  * probability n_tail / n from the fitted power law, otherwise uniformly from
- * the observed values below xmin. */
-static void synth_sample(const pl_data *d, size_t c, double alpha, const disc_sampler *ds, gsl_rng *rng,
-                         synth_set *s)
+ * the observed values below xmin. Only the RNG's calls are made here, in
+ * the stream's one order (under the bootstrap's lock): values[i] is the
+ * uniform v in (0, 1] of a draw from the law, or -(j + 1) for the j-th
+ * value below xmin; synth_values makes them values on the drawing thread,
+ * beside the other threads' draws (they were half the draws' time, and
+ * a single store's summary bootstraps on two threads). */
+static void synth_draw(const pl_data *d, size_t c, gsl_rng *rng, synth_set *s)
 {
     const size_t nbelow = below(d, c);
     const double p_tail = (double)(d->n - nbelow) / (double)d->n;
+    for (size_t i = 0; i < d->n; i++) {
+        if (nbelow == 0 || gsl_rng_uniform(rng) < p_tail)
+            s->values[i] = 1.0 - gsl_rng_uniform(rng);
+        else
+            s->values[i] = -1.0 - (double)gsl_rng_uniform_int(rng, nbelow); /* exact: j < 2^53 */
+    }
+}
+
+/* The values (continuous) or codes (discrete) of synth_draw's draws, in
+ * place: a draw beyond the table goes to values[nbeyond], which is never
+ * past the draw being read. */
+static void synth_values(const pl_data *d, size_t c, double alpha, const disc_sampler *ds, synth_set *s)
+{
+    const size_t nbelow = below(d, c);
     const double xmin = d->u[c];
     s->nbeyond = 0;
     for (size_t i = 0; i < d->n; i++) {
-        if (nbelow == 0 || gsl_rng_uniform(rng) < p_tail) {
-            const double v = 1.0 - gsl_rng_uniform(rng); /* (0, 1] */
-            if (!d->discrete) {
-                s->values[i] = xmin * pow(v, -1.0 / (alpha - 1.0));
-            } else {
-                const int k = disc_table_draw(ds, v);
-                s->codes[i] = k >= 0 ? nbelow + (size_t)k : SYNTH_BEYOND;
-                if (k < 0)
-                    s->values[s->nbeyond++] = disc_tail_draw(ds, v);
-            }
-        } else {
-            const size_t j = gsl_rng_uniform_int(rng, nbelow);
+        const double v = s->values[i];
+        if (v < 0) {
+            const size_t j = (size_t)(-1.0 - v);
             if (d->discrete)
                 s->codes[i] = j;
             else
                 s->values[i] = d->sorted[j];
+        } else if (!d->discrete) {
+            s->values[i] = xmin * pow(v, -1.0 / (alpha - 1.0));
+        } else {
+            const int k = disc_table_draw(ds, v);
+            s->codes[i] = k >= 0 ? nbelow + (size_t)k : SYNTH_BEYOND;
+            if (k < 0)
+                s->values[s->nbeyond++] = disc_tail_draw(ds, v);
         }
     }
 }
@@ -879,6 +895,7 @@ typedef struct boot_pool {
  * or -1 when out of memory. Orders the set. */
 static int boot_no_better(const boot_pool *bp, synth_set *set)
 {
+    synth_values(bp->d, bp->fit->c, bp->fit->alpha, bp->ds, set);
     if (synth_order(bp->d, bp->fit->c, bp->ds, set) < 0)
         return -1;
     pl_data sd;
@@ -902,7 +919,7 @@ static int boot_draw(boot_pool *bp, synth_set *set)
     const int more = bp->next < bp->bootstraps && !bp->out_of_memory;
     if (more) {
         bp->next++;
-        synth_sample(bp->d, bp->fit->c, bp->fit->alpha, bp->ds, bp->rng, set);
+        synth_draw(bp->d, bp->fit->c, bp->rng, set);
     }
     pthread_mutex_unlock(&bp->lock);
     return more;
