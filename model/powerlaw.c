@@ -766,7 +766,8 @@ size_t nr__powerlaw_disc_table_mismatches(double alpha, double xmin)
  * build: about 1,300 values, each sort zeroing a 96 kB radix table).
  * The set is the same multiset either way, so the same sorted values. */
 typedef struct synth_set {
-    double *values;  /* n; discrete: first the draws beyond the table */
+    double *values;  /* n: the raw draws (synth_draw), then the values; discrete: the draws
+                        beyond the table first, until synth_order */
     size_t *codes;   /* discrete: n codes, SYNTH_BEYOND for a draw beyond the table */
     size_t *counts;  /* discrete: one per code */
     size_t nbeyond;
@@ -801,9 +802,10 @@ static int synth_set_alloc(synth_set *s, const pl_data *d, size_t c)
  * the observed values below xmin. Only the RNG's calls are made here, in
  * the stream's one order (under the bootstrap's lock): values[i] is the
  * uniform v in (0, 1] of a draw from the law, or -(j + 1) for the j-th
- * value below xmin; synth_values makes them values on the drawing thread,
- * beside the other threads' draws (they were half the draws' time, and
- * a single store's summary bootstraps on two threads). */
+ * value below xmin. synth_values makes them values (the law's inverse,
+ * the discrete table and the draws beyond it) on the drawing thread, so
+ * that the threads of a single store's summary do that beside each
+ * other. */
 static void synth_draw(const pl_data *d, size_t c, gsl_rng *rng, synth_set *s)
 {
     const size_t nbelow = below(d, c);
