@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# build_ab.sh: cold `niorep build` of several configurations in alternated
+# rounds (not part of ctest).
+#
+#   bench/build_ab.sh TRACES ROUNDS BIN:JOBS [BIN:JOBS ...]
+#
+# TRACES is a folder of run folders (bench/scale_bench.sh makes 100 in
+# bench/out/scale/traces-100). Each run builds from a fresh folder of links
+# to those run folders, so no store, fit or figure kept in TRACES/.niorep is
+# reused: ingest, model and render all run. Prints, per configuration, the
+# medians of wall and CPU seconds and of peak RSS, whether its reports were
+# byte-identical in every round, and for configurations 2, 4, 6, ... the
+# median and range of the per-round ratio of the configuration before it to
+# this one (above 1: this one is faster). `old:2 new:2` compares binaries.
+set -euo pipefail
+[ $# -ge 3 ] || { sed -n 2,14p "$0" >&2; exit 2; }
+traces=$1 rounds=$2
+shift 2
+configs=("$@")
+for cfg in "${configs[@]}"; do
+    bin=${cfg%:*}
+    [ -x "$bin" ] || { echo "build_ab: $bin: not an executable" >&2; exit 1; }
+done
+runs=("$(cd "$traces" && pwd)"/*/) # absolute: the links are made elsewhere
+[ -d "${runs[0]}" ] || { echo "build_ab: $traces: no run folders" >&2; exit 1; }
+tmp=$(mktemp -d /tmp/build_ab.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+. "$(dirname "$0")/stats.sh"
+. "$(dirname "$0")/runs.sh" # run_summary, round_ratio
+
+# timed_build I BIN JOBS: one cold build of configuration I, its times
+# appended as timed_ingest's are, its report kept as report.I.R.html.
+timed_build() {
+    local i=$1 bin=$2 jobs=$3 round=$4 wall user sys rss
+    rm -rf "$tmp/traces"
+    mkdir "$tmp/traces"
+    ln -s "${runs[@]%/}" "$tmp/traces/"
+    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" build -j "$jobs" "$tmp/traces" \
+        -o "$tmp/report.$i.$round.html" > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+    read -r wall user sys rss < "$tmp/time"
+    echo "$wall" >> "$tmp/wall.$i"
+    awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$tmp/cpu.$i"
+    echo "$rss" >> "$tmp/rss.$i"
+}
+
+for r in $(seq "$rounds"); do
+    for i in "${!configs[@]}"; do
+        timed_build "$i" "${configs[$i]%:*}" "${configs[$i]##*:}" "$r"
+    done
+done
+
+for i in "${!configs[@]}"; do
+    same=identical
+    for r in $(seq 2 "$rounds"); do
+        cmp -s "$tmp/report.$i.1.html" "$tmp/report.$i.$r.html" || same=DIFFERENT
+    done
+    line=$(printf '%-36s %s  reports %s' "${configs[$i]}" "$(run_summary "$tmp" "$i")" "$same")
+    if [ $((i % 2)) -eq 1 ]; then
+        line+="  vs ${configs[$((i - 1))]}: $(round_ratio "$tmp" $((i - 1)) "$i")"
+    fi
+    echo "$line"
+done
