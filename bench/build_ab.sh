@@ -27,21 +27,16 @@ tmp=$(mktemp -d /tmp/build_ab.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 . "$(dirname "$0")/stats.sh"
-. "$(dirname "$0")/runs.sh" # run_summary, round_ratio
+. "$(dirname "$0")/runs.sh" # timed_run, run_summary, round_ratio
 
-# timed_build I BIN JOBS: one cold build of configuration I, its times
-# appended as timed_ingest's are, its report kept as report.I.R.html.
+# timed_build I BIN JOBS ROUND: one cold build of configuration I (timed_run),
+# its report kept as report.I.ROUND.html.
 timed_build() {
-    local i=$1 bin=$2 jobs=$3 round=$4 wall user sys rss
+    local i=$1 bin=$2 jobs=$3 round=$4
     rm -rf "$tmp/traces"
     mkdir "$tmp/traces"
     ln -s "${runs[@]%/}" "$tmp/traces/"
-    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$bin" build -j "$jobs" "$tmp/traces" \
-        -o "$tmp/report.$i.$round.html" > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-    read -r wall user sys rss < "$tmp/time"
-    echo "$wall" >> "$tmp/wall.$i"
-    awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$tmp/cpu.$i"
-    echo "$rss" >> "$tmp/rss.$i"
+    timed_run "$tmp" "$i" "$bin" build -j "$jobs" "$tmp/traces" -o "$tmp/report.$i.$round.html"
 }
 
 for r in $(seq "$rounds"); do

@@ -37,14 +37,22 @@ reread() {
 }
 
 # timed_ingest DIR I BIN JOBS INPUT: `BIN ingest -q -j JOBS INPUT` into a
-# fresh DIR/out.I.nio (a fresh path: scale_bench.sh says why); appends its
-# wall seconds, CPU (user+sys) seconds and peak RSS (KiB) to DIR/wall.I,
-# DIR/cpu.I and DIR/rss.I. Exits with the ingest's messages if it fails.
+# fresh DIR/out.I.nio (a fresh path: scale_bench.sh says why), timed by
+# timed_run.
 timed_ingest() {
-    local dir=$1 i=$2 bin=$3 jobs=$4 input=$5 wall user sys rss
+    local dir=$1 i=$2 bin=$3 jobs=$4 input=$5
     rm -f "$dir/out.$i.nio"
-    /usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$bin" ingest -q -j "$jobs" "$input" -o "$dir/out.$i.nio" \
-        > /dev/null 2> "$dir/err" || { cat "$dir/err" >&2; exit 1; }
+    timed_run "$dir" "$i" "$bin" ingest -q -j "$jobs" "$input" -o "$dir/out.$i.nio"
+}
+
+# timed_run DIR I COMMAND...: runs COMMAND (its output discarded) under
+# /usr/bin/time and appends its wall seconds, CPU (user+sys) seconds and
+# peak RSS (KiB) to DIR/wall.I, DIR/cpu.I and DIR/rss.I, as run_summary and
+# round_ratio read them. Exits with the command's messages if it fails.
+timed_run() {
+    local dir=$1 i=$2 wall user sys rss
+    shift 2
+    /usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$@" > /dev/null 2> "$dir/err" || { cat "$dir/err" >&2; exit 1; }
     read -r wall user sys rss < "$dir/time"
     echo "$wall" >> "$dir/wall.$i"
     awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f\n", u + s}' >> "$dir/cpu.$i"
