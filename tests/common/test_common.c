@@ -50,6 +50,50 @@ static void varint_rejects_truncated_and_overlong(void **state)
     assert_int_equal(u, 300);
 }
 
+/* nr_get_uvarint_fast against nr_get_uvarint: the same return, value and
+ * end on random bytes read from every offset (continuation bits set at
+ * random, so codes of every length, non-canonical ones, truncated and
+ * overlong ones, with 0 to 20 bytes readable), and known answers of the
+ * one-load path. */
+static void varint_fast_reads_as_the_loop(void **state)
+{
+    uint8_t bytes[20];
+    uint64_t rng = 88172645463325252u;
+    for (int round = 0; round < 200000; round++) {
+        for (size_t k = 0; k < sizeof bytes; k++) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17; /* xorshift64 */
+            const unsigned cont_odds = (unsigned)(round % 4); /* 0: no byte continues .. 3: most do */
+            bytes[k] = (uint8_t)((rng & 0x7f) | ((rng >> 8) % 4 < cont_odds ? 0x80 : 0));
+        }
+        const size_t n = (size_t)(rng >> 40) % (sizeof bytes + 1);
+        for (size_t at = 0; at <= n; at++) {
+            const uint8_t *p = bytes + at, *q = bytes + at;
+            uint64_t u = 1, v = 2;
+            const int rp = nr_get_uvarint(&p, bytes + n, &u), rq = nr_get_uvarint_fast(&q, bytes + n, &v);
+            assert_int_equal(rq, rp);
+            if (rp == 0) {
+                assert_int_equal(v, u);
+                assert_ptr_equal(q, p);
+            }
+        }
+    }
+    const uint8_t known[][10] = {
+        {0xac, 0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80},       /* 300, then bytes that would continue */
+        {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},       /* 2^56 - 1: eight bytes, one load */
+        {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, /* 2^56: nine bytes, the loop */
+        {0x85, 0x80, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff},       /* 5, non-canonical in three bytes */
+    };
+    const uint64_t value[] = {300, (UINT64_C(1) << 56) - 1, UINT64_C(1) << 56, 5};
+    const size_t len[] = {2, 8, 9, 3};
+    for (size_t i = 0; i < sizeof value / sizeof value[0]; i++) {
+        const uint8_t *q = known[i];
+        uint64_t v;
+        assert_int_equal(nr_get_uvarint_fast(&q, known[i] + 10, &v), 0);
+        assert_int_equal(v, value[i]);
+        assert_int_equal(q - known[i], len[i]);
+    }
+}
+
 static void strtab_interns_dense_ids(void **state)
 {
     nr_strtab t;
@@ -304,6 +348,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(varint_round_trip),
         cmocka_unit_test(varint_rejects_truncated_and_overlong),
+        cmocka_unit_test(varint_fast_reads_as_the_loop),
         cmocka_unit_test(strtab_interns_dense_ids),
         cmocka_unit_test(strtab_big_table),
         cmocka_unit_test(strtab_push_then_intern),
