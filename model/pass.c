@@ -79,10 +79,19 @@ static void fill_default(nr__reader *r, int c, size_t n)
 int nr__reader_decode(const nr__reader *r, size_t rg, nr_col_chunk ch[NR_EV_COL_COUNT], nr_error *err)
 {
     const size_t n = (size_t)nr_store_rowgroup_rows(r->t, rg);
+    size_t cols[NR_EV_COL_COUNT], k = 0;
+    nr_col_chunk *into[NR_EV_COL_COUNT];
+    for (int c = 0; c < NR_EV_COL_COUNT; c++)
+        if ((r->want & NR__COL(c)) && r->col[c] >= 0) {
+            cols[k] = (size_t)r->col[c];
+            into[k++] = &ch[c];
+        }
+    /* together: tid, file_id, result and offset read pid, bytes or file_id
+       (their transforms' columns), decoded once so */
+    NR_TRY(nr_store_read_chunks(r->t, rg, k, cols, into, err));
     for (int c = 0; c < NR_EV_COL_COUNT; c++) {
         if (!(r->want & NR__COL(c)) || r->col[c] < 0)
             continue;
-        NR_TRY(nr_store_read_chunk(r->t, (size_t)r->col[c], rg, &ch[c], err));
         if (ch[c].n != n)
             return nr_error_set(err, NR_E_FORMAT,
                                 "table events: row group %zu column %s has %zu values, expected %zu",

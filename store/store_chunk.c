@@ -120,6 +120,7 @@ typedef struct chunk_ctx {
     const nr_store_table *t;
     size_t col, rg;
     const nr__chunk_ref *ref;
+    const nr_col_chunk *const *known; /* nr__chunk_decoder's */
     nr_error *err;
 } chunk_ctx;
 
@@ -227,8 +228,10 @@ static int fetch_chunk(const chunk_ctx *x, chunk_scratch *sc)
     return 0;
 }
 
-int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg, nr_col_chunk *c, nr_error *err)
+int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg, const nr_col_chunk *const *known,
+                              nr_col_chunk *c, nr_error *err)
 {
+    (void)known; /* version 1 has no transforms */
     const chunk_ctx x = {.t = t, .col = col, .rg = rg, .ref = &t->chunks[rg * t->ncols + col], .err = err};
     chunk_scratch *sc = c->scratch_;
     if (!sc && !(sc = c->scratch_ = calloc(1, sizeof *sc)))
@@ -263,16 +266,20 @@ static int decode_dep(const chunk_ctx *x, chunk_scratch *sc, const uint8_t **p, 
     uint64_t col;
     if (nr_get_uvarint(p, end, &col) < 0 || col >= x->col || x->t->cols[col].type != NR_COL_I64)
         return chunk_fail(x, NR_E_FORMAT, "expected the index of an earlier i64 column as the %s column", what[k]);
-    if (!sc->deps[k]) {
-        if (!(sc->deps[k] = malloc(sizeof *sc->deps[k])))
-            return chunk_fail(x, NR_E_NOMEM, "out of memory");
-        nr_col_chunk_init(sc->deps[k]);
+    const nr_col_chunk *dep = x->known ? x->known[col] : NULL;
+    if (!dep) {
+        if (!sc->deps[k]) {
+            if (!(sc->deps[k] = malloc(sizeof *sc->deps[k])))
+                return chunk_fail(x, NR_E_NOMEM, "out of memory");
+            nr_col_chunk_init(sc->deps[k]);
+        }
+        /* col < x->col: the recursion ends at a column without dependencies */
+        NR_TRY(nr__store_decode_chunk_v2(x->t, (size_t)col, x->rg, x->known, sc->deps[k], x->err));
+        dep = sc->deps[k];
     }
-    /* col < x->col: the recursion ends at a column without dependencies */
-    NR_TRY(nr__store_decode_chunk_v2(x->t, (size_t)col, x->rg, sc->deps[k], x->err));
-    if (sc->deps[k]->n != x->ref->rows)
+    if (dep->n != x->ref->rows)
         return chunk_fail(x, NR_E_FORMAT, "expected the %s column to hold %u rows", what[k], x->ref->rows);
-    *out = sc->deps[k]->i64;
+    *out = dep->i64;
     return 0;
 }
 
@@ -366,9 +373,11 @@ static int decode_i64_v2(const chunk_ctx *x, chunk_scratch *sc, const uint8_t *p
     return 0;
 }
 
-int nr__store_decode_chunk_v2(const nr_store_table *t, size_t col, size_t rg, nr_col_chunk *c, nr_error *err)
+int nr__store_decode_chunk_v2(const nr_store_table *t, size_t col, size_t rg, const nr_col_chunk *const *known,
+                              nr_col_chunk *c, nr_error *err)
 {
-    const chunk_ctx x = {.t = t, .col = col, .rg = rg, .ref = &t->chunks[rg * t->ncols + col], .err = err};
+    const chunk_ctx x = {
+        .t = t, .col = col, .rg = rg, .ref = &t->chunks[rg * t->ncols + col], .known = known, .err = err};
     chunk_scratch *sc = c->scratch_;
     if (!sc && !(sc = c->scratch_ = calloc(1, sizeof *sc)))
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", t->store->name);
@@ -388,5 +397,27 @@ int nr_store_read_chunk(const nr_store_table *t, size_t col, size_t rg, nr_col_c
     if (col >= t->ncols || rg >= t->nrowgroups)
         return nr_error_set(err, NR_E_NOTFOUND, "%s: table '%s' has %zu columns and %zu row groups, asked for column %zu row group %zu",
                             t->store->name, t->name, t->ncols, t->nrowgroups, col, rg);
-    return t->store->decode_chunk(t, col, rg, c, err);
+    return t->store->decode_chunk(t, col, rg, NULL, c, err);
+}
+
+int nr_store_read_chunks(const nr_store_table *t, size_t rg, size_t n, const size_t *cols, nr_col_chunk *const *chunks,
+                         nr_error *err)
+{
+    for (size_t k = 0; k < n; k++)
+        chunks[k]->n = 0;
+    const nr_col_chunk **known = calloc(t->ncols ? t->ncols : 1, sizeof *known);
+    if (!known)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", t->store->name);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        if (cols[k] >= t->ncols || rg >= t->nrowgroups) {
+            rc = nr_store_read_chunk(t, cols[k], rg, chunks[k], err); /* its message */
+            break;
+        }
+        rc = t->store->decode_chunk(t, cols[k], rg, known, chunks[k], err);
+        if (rc == 0 && !known[cols[k]] && t->cols[cols[k]].type == NR_COL_I64)
+            known[cols[k]] = chunks[k];
+    }
+    free(known);
+    return rc;
 }

@@ -27,8 +27,11 @@ struct nr_store_table {
     nr__chunk_ref *chunks; /* row group major: chunks[rg * ncols + col] */
 };
 
-/* Decodes one chunk of the format version the store was written in. */
-typedef int (*nr__chunk_decoder)(const nr_store_table *t, size_t col, size_t rg,
+/* Decodes one chunk of the format version the store was written in. known:
+ * NULL, or t->ncols entries, each NULL or column i's chunk of row group rg
+ * already decoded, which a transform of col reads instead of decoding it
+ * again. */
+typedef int (*nr__chunk_decoder)(const nr_store_table *t, size_t col, size_t rg, const nr_col_chunk *const *known,
                                  nr_col_chunk *c, nr_error *err);
 
 struct nr_store {
@@ -43,9 +46,9 @@ struct nr_store {
 };
 
 int nr__store_read_at(const nr_store *s, uint64_t off, void *buf, size_t n, nr_error *err);
-int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg,
+int nr__store_decode_chunk_v1(const nr_store_table *t, size_t col, size_t rg, const nr_col_chunk *const *known,
                               nr_col_chunk *c, nr_error *err);
-int nr__store_decode_chunk_v2(const nr_store_table *t, size_t col, size_t rg,
+int nr__store_decode_chunk_v2(const nr_store_table *t, size_t col, size_t rg, const nr_col_chunk *const *known,
                               nr_col_chunk *c, nr_error *err);
 
 #endif

@@ -1274,6 +1274,71 @@ static void read_golden_v2_values(void **state)
     check_golden(golden_v2_path, 2);
 }
 
+/* Every table of the store at path, read row group by row group with
+ * nr_store_read_chunks (all columns in order, then in reverse, where no
+ * column comes after those its transform reads): the same values as
+ * nr_store_read_chunk of each column alone. */
+static void check_read_chunks(const char *path)
+{
+    nr_store *s;
+    nr_error err;
+    if (nr_store_open(path, &s, &err) != 0)
+        fail_msg("%s: %s", path, err.msg);
+    for (size_t ti = 0; ti < nr_store_table_count(s); ti++) {
+        const nr_store_table *t = nr_store_table_at(s, ti);
+        const size_t ncols = nr_store_table_ncols(t);
+        nr_col_chunk *alone = calloc(ncols, sizeof *alone), *together = calloc(ncols, sizeof *together);
+        nr_col_chunk **into = calloc(ncols, sizeof *into);
+        size_t *cols = calloc(ncols, sizeof *cols);
+        assert_true(alone && together && into && cols);
+        for (size_t c = 0; c < ncols; c++) {
+            nr_col_chunk_init(&alone[c]);
+            nr_col_chunk_init(&together[c]);
+        }
+        for (size_t rg = 0; rg < nr_store_table_rowgroups(t); rg++)
+            for (int reverse = 0; reverse < 2; reverse++) {
+                for (size_t k = 0; k < ncols; k++) {
+                    cols[k] = reverse ? ncols - 1 - k : k;
+                    into[k] = &together[cols[k]];
+                }
+                if (nr_store_read_chunks(t, rg, ncols, cols, into, &err) != 0)
+                    fail_msg("%s table %zu rg %zu: %s", path, ti, rg, err.msg);
+                for (size_t c = 0; c < ncols; c++) {
+                    if (nr_store_read_chunk(t, c, rg, &alone[c], &err) != 0)
+                        fail_msg("%s table %zu rg %zu col %zu: %s", path, ti, rg, c, err.msg);
+                    assert_int_equal(together[c].n, alone[c].n);
+                    nr_col_info info;
+                    nr_store_col_info(t, c, &info);
+                    for (size_t i = 0; i < alone[c].n; i++)
+                        if (info.type == NR_COL_I64 ? together[c].i64[i] != alone[c].i64[i]
+                                         : strcmp(together[c].str[i], alone[c].str[i]) != 0)
+                            fail_msg("%s table %zu rg %zu col %zu row %zu differs", path, ti, rg, c, i);
+                }
+            }
+        for (size_t c = 0; c < ncols; c++) {
+            nr_col_chunk_fini(&alone[c]);
+            nr_col_chunk_fini(&together[c]);
+        }
+        free(alone);
+        free(together);
+        free(into);
+        free(cols);
+    }
+    nr_store_close(s);
+}
+
+static void read_chunks_match_single_reads(void **state)
+{
+    (void)state;
+    char path[300];
+    write_ktab(path, sizeof path, "ktab-together.nio"); /* keys and steps, three row groups */
+    check_read_chunks(path);
+    unlink(path);
+    check_read_chunks(golden_path);    /* every v3 transform */
+    check_read_chunks(golden_v2_path); /* base columns */
+    check_read_chunks(golden_v1_path);
+}
+
 static void writer_reproduces_golden(void **state)
 {
     char path[300];
@@ -1391,6 +1456,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(read_golden_v1_values),
         cmocka_unit_test(read_golden_v2_level3_values),
         cmocka_unit_test(read_golden_v2_values),
+        cmocka_unit_test(read_chunks_match_single_reads),
         cmocka_unit_test(writer_reproduces_golden),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
