@@ -283,44 +283,82 @@ static int decode_dep(const chunk_ctx *x, chunk_scratch *sc, const uint8_t **p, 
     return 0;
 }
 
-/* decode_values for one transform, with or without a scale: inlined into
- * a copy per pair, so that neither the switch nor the scale's test is
- * taken per value. */
+/* Row i's value from its difference d (a decoded code), prev being row i -
+ * 1's (FORMAT.md, "I64 chunks"). */
+static inline __attribute__((always_inline)) uint64_t undo_transform(chunk_scratch *sc, const unsigned transform,
+                                                                     const int scaled, uint64_t scale, int64_t d,
+                                                                     uint64_t prev, const int64_t *dep0,
+                                                                     const int64_t *dep1, size_t i)
+{
+    if (scaled)
+        d = nr__scale_up(d, scale);
+    switch (transform) {
+    case NR__I64_DELTA: return prev + (uint64_t)d;
+    case NR__I64_BASE: return (uint64_t)dep0[i] + (uint64_t)d;
+    case NR__I64_KEY_DELTA: {
+        uint64_t *last = nr__keymap_at(&sc->keys, dep0[i]);
+        return *last += (uint64_t)d;
+    }
+    case NR__I64_KEY_NEXT: {
+        uint64_t *next = nr__keymap_at(&sc->keys, dep0[i]);
+        if (d == -1)
+            return UINT64_MAX;
+        uint64_t v = (uint64_t)d + *next;
+        if (v == UINT64_MAX) /* the difference -1 took -1's code */
+            v = *next - 1;
+        *next = v + (uint64_t)dep1[i];
+        return v;
+    }
+    default: return (uint64_t)d;
+    }
+}
+
+/* How many of the 16 bytes at p come before the first with its high bit
+ * set: one-byte codes, all 16 when there is none. */
+static inline unsigned one_byte_codes16(const uint8_t *p)
+{
+    const uint64_t high = UINT64_C(0x8080808080808080);
+    uint64_t a, b;
+    memcpy(&a, p, sizeof a);
+    memcpy(&b, p + 8, sizeof b);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (a & high)
+        return (unsigned)__builtin_ctzll(a & high) / 8;
+    return b & high ? 8 + (unsigned)__builtin_ctzll(b & high) / 8 : 16;
+#else
+    unsigned k = 0;
+    while (k < 16 && !(p[k] & 0x80))
+        k++;
+    return k;
+#endif
+}
+
+/* decode_values for one transform, with or without a scale, by single codes
+ * or (runs) by runs of one-byte codes: inlined into a copy per choice, so
+ * that neither the switch nor the scale's test is taken per value. Runs
+ * suit chunks of mostly one-byte codes (most columns of table events),
+ * where a test of 16 bytes replaces 16 codes' tests. */
 static inline __attribute__((always_inline)) const uint8_t *
-decode_values_as(chunk_scratch *sc, const unsigned transform, const int scaled, uint64_t scale, const int64_t *dep0,
-                 const int64_t *dep1, const uint8_t *p, const uint8_t *end, int64_t *out, size_t n)
+decode_values_as(chunk_scratch *sc, const unsigned transform, const int scaled, const int runs, uint64_t scale,
+                 const int64_t *dep0, const int64_t *dep1, const uint8_t *p, const uint8_t *end, int64_t *out,
+                 size_t n)
 {
     uint64_t prev = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n;) {
+        if (runs && n - i >= 16 && end - p >= 16) {
+            const unsigned ones = one_byte_codes16(p);
+            for (unsigned j = 0; j < ones; j++, i++)
+                out[i] = (int64_t)(prev = undo_transform(sc, transform, scaled, scale, nr_unzigzag(p[j]), prev,
+                                                         dep0, dep1, i));
+            p += ones;
+            if (ones == 16)
+                continue;
+        }
         uint64_t u;
         if (nr_get_uvarint_fast(&p, end, &u) < 0)
             return NULL;
-        int64_t d = nr_unzigzag(u);
-        if (scaled)
-            d = nr__scale_up(d, scale);
-        switch (transform) {
-        case NR__I64_DELTA: prev += (uint64_t)d; break;
-        case NR__I64_BASE: prev = (uint64_t)dep0[i] + (uint64_t)d; break;
-        case NR__I64_KEY_DELTA: {
-            uint64_t *last = nr__keymap_at(&sc->keys, dep0[i]);
-            prev = *last += (uint64_t)d;
-            break;
-        }
-        case NR__I64_KEY_NEXT: {
-            uint64_t *next = nr__keymap_at(&sc->keys, dep0[i]);
-            if (d == -1) {
-                prev = UINT64_MAX;
-                break;
-            }
-            prev = (uint64_t)d + *next;
-            if (prev == UINT64_MAX) /* the difference -1 took -1's code */
-                prev = *next - 1;
-            *next = prev + (uint64_t)dep1[i];
-            break;
-        }
-        default: prev = (uint64_t)d; break;
-        }
-        out[i] = (int64_t)prev;
+        out[i] = (int64_t)(prev = undo_transform(sc, transform, scaled, scale, nr_unzigzag(u), prev, dep0, dep1, i));
+        i++;
     }
     return p;
 }
@@ -331,15 +369,16 @@ static const uint8_t *decode_values(chunk_scratch *sc, unsigned transform, uint6
                                     const int64_t *dep1, const uint8_t *p, const uint8_t *end, int64_t *out,
                                     size_t n)
 {
-#define DECODE_AS(tr)                                                                                          \
-    (scale != 1 ? decode_values_as(sc, tr, 1, scale, dep0, dep1, p, end, out, n)                               \
-                : decode_values_as(sc, tr, 0, 1, dep0, dep1, p, end, out, n))
-    switch (transform) {
-    case NR__I64_DELTA: return DECODE_AS(NR__I64_DELTA);
-    case NR__I64_BASE: return DECODE_AS(NR__I64_BASE);
-    case NR__I64_KEY_DELTA: return DECODE_AS(NR__I64_KEY_DELTA);
-    case NR__I64_KEY_NEXT: return DECODE_AS(NR__I64_KEY_NEXT);
-    default: return DECODE_AS(NR__I64_VALUES);
+    const int runs = (size_t)(end - p) < n + n / 4; /* under 1.25 bytes a code */
+#define DECODE_AS(tr, run)                                                                                     \
+    (scale != 1 ? decode_values_as(sc, tr, 1, run, scale, dep0, dep1, p, end, out, n)                          \
+                : decode_values_as(sc, tr, 0, run, 1, dep0, dep1, p, end, out, n))
+    switch (transform) { /* no runs for the keyed transforms: their look-ups of the key dominate */
+    case NR__I64_DELTA: return runs ? DECODE_AS(NR__I64_DELTA, 1) : DECODE_AS(NR__I64_DELTA, 0);
+    case NR__I64_BASE: return runs ? DECODE_AS(NR__I64_BASE, 1) : DECODE_AS(NR__I64_BASE, 0);
+    case NR__I64_KEY_DELTA: return DECODE_AS(NR__I64_KEY_DELTA, 0);
+    case NR__I64_KEY_NEXT: return DECODE_AS(NR__I64_KEY_NEXT, 0);
+    default: return runs ? DECODE_AS(NR__I64_VALUES, 1) : DECODE_AS(NR__I64_VALUES, 0);
     }
 #undef DECODE_AS
 }

@@ -1168,6 +1168,77 @@ static void an_early_sync_changes_nothing(void **state)
     rmdir(sub);
 }
 
+/* ---- runs of one-byte codes -------------------------------------------- */
+
+/* Columns of mostly one-byte codes (the reader takes those 16 at a time)
+ * with a longer code now and then, at every place in a run of 16: plain,
+ * scaled, deltas and differences from a base column. */
+static const nr_col_def runs_cols[] = {
+    I64("v"), I64("scaled"), DELTA("ts"), I64("pid"),
+    {.name = "tid", .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .base = "pid"},
+};
+static const nr_table_def runs_table = {"runs", runs_cols, 5};
+enum { RUNS_ROWS = 140000 };
+
+/* Row i's value of column col: a longer code in about one row of 23 (of
+ * 3 bytes, or of 10 in one of four). */
+static int64_t runs_value(size_t col, size_t i)
+{
+    const int long_code = lcg(i * 5 + col) % 23 == 0;
+    const int64_t small = (int64_t)(lcg(i * 3 + col) % 128) - 64; /* one byte as a code */
+    const int64_t longer = lcg(i) % 4 == 0 ? mixed_wild(i) : (int64_t)(lcg(i + 1) % 1000000);
+    switch (col) {
+    case 0: return long_code ? longer : small;
+    case 1: return (long_code ? (int64_t)(lcg(i) % 1000000) : small) * 1000;
+    case 2: return 5000000000 + (int64_t)i * 20 + (long_code ? (int64_t)(lcg(i + 2) % 1000000) : 0); /* two longer deltas */
+    case 3: return 20 + (int64_t)(i / 1000) % 3;
+    default: return runs_value(3, i) + (long_code ? longer : small);
+    }
+}
+
+static void runs_of_one_byte_codes_read_back(void **state)
+{
+    (void)state;
+    char path[300];
+    nr_error err;
+    nr_store_writer *w;
+    nr_table_writer *t;
+    create_with_table(path, sizeof path, "runs.nio", &runs_table, &w, &t);
+    for (size_t i = 0; i < RUNS_ROWS; i++) {
+        for (size_t c = 0; c < 5; c++)
+            nr_table_set_i64(t, c, runs_value(c, i));
+        assert_int_equal(nr_table_end_row(t, &err), 0);
+    }
+    if (nr_store_writer_commit(w, &err) != 0)
+        fail_msg("commit: %s", err.msg);
+    nr_store_writer_destroy(w);
+    nr_store *s;
+    if (nr_store_open(path, &s, &err) != 0)
+        fail_msg("open: %s", err.msg);
+    const nr_store_table *rt = nr_store_find_table(s, "runs");
+    nr_col_chunk c;
+    nr_col_chunk_init(&c);
+    for (size_t col = 0; col < 5; col++) {
+        nr_col_info info;
+        nr_store_col_info(rt, col, &info);
+        if (info.raw_bytes >= (uint64_t)RUNS_ROWS * 5 / 4) /* so the runs' way is the one read */
+            fail_msg("col %zu: %llu raw bytes for %d rows", col, (unsigned long long)info.raw_bytes, RUNS_ROWS);
+        size_t row = 0;
+        for (size_t rg = 0; rg < nr_store_table_rowgroups(rt); rg++) {
+            if (nr_store_read_chunk(rt, col, rg, &c, &err) != 0)
+                fail_msg("col %zu rg %zu: %s", col, rg, err.msg);
+            for (size_t k = 0; k < c.n; k++, row++)
+                if (c.i64[k] != runs_value(col, row))
+                    fail_msg("col %zu row %zu: %lld, expected %lld", col, row, (long long)c.i64[k],
+                             (long long)runs_value(col, row));
+        }
+        assert_int_equal(row, RUNS_ROWS);
+    }
+    nr_col_chunk_fini(&c);
+    nr_store_close(s);
+    unlink(path);
+}
+
 /* ---- golden ------------------------------------------------------------ */
 
 static char golden_path[512];    /* the current version's golden store */
@@ -1438,6 +1509,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(round_trip_many_row_groups),
         cmocka_unit_test(same_rows_give_identical_bytes),
         cmocka_unit_test(keyed_transforms_round_trip),
+        cmocka_unit_test(runs_of_one_byte_codes_read_back),
         cmocka_unit_test(append_rows_matches_set_and_end_row),
         cmocka_unit_test(lent_row_groups_match_set_and_end_row),
         cmocka_unit_test(distinct_strings_match_set_and_end_row),
