@@ -210,10 +210,11 @@ void nr_col_chunk_fini(nr_col_chunk *c);
 int nr_store_read_chunk(const nr_store_table *t, size_t col, size_t rg,
                         nr_col_chunk *c, nr_error *err);
 /* nr_store_read_chunk of columns cols[0..n) of row group rg into chunks[k]
- * (borrowed; the same values and errors), in that order, stopping at the
- * first error. A column that a later one's transform reads (its base, key
- * or step column: FORMAT.md) is decoded once when it comes earlier in cols,
- * instead of again for each column that reads it. */
+ * (borrowed; n distinct chunks), with the same values and errors, in that
+ * order, stopping at the first error. A column that a later one's
+ * transform reads (its base, key or step column: FORMAT.md) is decoded
+ * once when it comes earlier in cols, instead of again for each column
+ * that reads it. */
 int nr_store_read_chunks(const nr_store_table *t, size_t rg, size_t n, const size_t *cols,
                          nr_col_chunk *const *chunks, nr_error *err);
 
