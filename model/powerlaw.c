@@ -102,6 +102,12 @@ static size_t below(const pl_data *d, size_t c)
     return c ? d->cum[c - 1] : 0;
 }
 
+/* How many values equal unique value j. */
+static double occurrences(const pl_data *d, size_t j)
+{
+    return (double)(d->cum[j] - below(d, j));
+}
+
 /* ---- maximum likelihood of alpha for xmin = u[c] ---- */
 
 typedef struct disc_ll {
@@ -450,7 +456,7 @@ static int ln_tail_bins(ln_tail *t)
     const double lo0 = d->u[t->c] - 0.5;
     for (size_t k = 0; k < nb; k++) {
         const size_t j = t->c + k;
-        t->count[k] = (double)(d->cum[j] - below(d, j));
+        t->count[k] = occurrences(d, j);
         t->ya[k] = log1p((d->u[j] - d->u[t->c]) / lo0);
         t->w[k] = log1p(1 / (d->u[j] - 0.5));
         t->log_w[k] = log(t->w[k]);
@@ -467,7 +473,7 @@ static int ln_tail_build(ln_tail *t, const pl_data *d, size_t c)
     t->L = d->discrete ? log(d->u[c] - 0.5) : d->lnu[c];
     long double s = 0, ss = 0, sy2 = 0;
     for (size_t j = c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j)), y = d->lnu[j] - t->L;
+        const double count = occurrences(d, j), y = d->lnu[j] - t->L;
         s += count * d->lnu[j];
         sy2 += count * (long double)y * y;
     }
@@ -475,7 +481,7 @@ static int ln_tail_build(ln_tail *t, const pl_data *d, size_t c)
     t->sum_y = (double)(s - (long double)t->nt * t->L);
     t->sum_y2 = (double)sy2;
     for (size_t j = c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j)), dv = d->lnu[j] - t->mean_ln;
+        const double count = occurrences(d, j), dv = d->lnu[j] - t->mean_ln;
         ss += count * dv * dv;
     }
     t->sd_ln = sqrt((double)(ss / t->nt));
@@ -594,7 +600,7 @@ static void vuong_ratio(const ln_tail *t, double alpha, const nr_tail_ln *q, dou
     long double sum = 0, sum2 = 0;
     double most = 0;
     for (size_t j = t->c; j < d->U; j++) {
-        const double count = (double)(d->cum[j] - below(d, j));
+        const double count = occurrences(d, j);
         const double log_pl = d->discrete ? -alpha * d->lnu[j] - log_zeta
                                           : log(alpha - 1) - (alpha - 1) * (d->lnu[j] - t->L);
         const double l = log_pl - ln_logp(t, q, j);
