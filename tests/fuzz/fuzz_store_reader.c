@@ -11,9 +11,11 @@
 #include "nr_store.h"
 #include "store_internal.h"
 
-/* The columns of each row group of t read together equal each read alone
- * into c (a failure together is one of a column alone). */
-static void check_together(const nr_store_table *t, nr_col_chunk *c)
+/* Every chunk of t, read alone into c with each value touched (a bad
+ * pointer shows under ASan), and each row group's columns read together,
+ * which must give the same values (a failure together is one of a column
+ * alone). */
+static void read_table(const nr_store_table *t, nr_col_chunk *c)
 {
     const size_t ncols = nr_store_table_ncols(t);
     nr_col_chunk *together = calloc(ncols ? ncols : 1, sizeof *together);
@@ -27,6 +29,7 @@ static void check_together(const nr_store_table *t, nr_col_chunk *c)
         into[k] = &together[k];
     }
     nr_error err;
+    volatile uint64_t sum = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t); rg++) {
         const int ok = nr_store_read_chunks(t, rg, ncols, cols, into, &err) == 0;
         int all_alone = 1;
@@ -35,21 +38,25 @@ static void check_together(const nr_store_table *t, nr_col_chunk *c)
                 all_alone = 0;
                 continue;
             }
+            nr_col_info info;
+            nr_store_col_info(t, k, &info);
+            const int i64 = info.type == NR_COL_I64;
+            for (size_t r = 0; r < c->n; r++)
+                sum += i64 ? (uint64_t)c->i64[r] : (uint64_t)c->str[r][c->str_len[r]] + c->str_len[r];
             if (!ok)
                 continue;
             if (together[k].n != c->n)
                 abort();
-            nr_col_info info;
-            nr_store_col_info(t, k, &info);
             for (size_t r = 0; r < c->n; r++)
-                if (info.type == NR_COL_I64 ? together[k].i64[r] != c->i64[r]
-                           : together[k].str_len[r] != c->str_len[r] ||
-                                 memcmp(together[k].str[r], c->str[r], c->str_len[r]) != 0)
+                if (i64 ? together[k].i64[r] != c->i64[r]
+                        : together[k].str_len[r] != c->str_len[r] ||
+                              memcmp(together[k].str[r], c->str[r], c->str_len[r]) != 0)
                     abort();
         }
         if (ok != all_alone)
             abort();
     }
+    (void)sum;
     for (size_t k = 0; k < ncols; k++)
         nr_col_chunk_fini(&together[k]);
     free(together);
@@ -65,24 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     nr_col_chunk c;
     nr_col_chunk_init(&c);
-    volatile uint64_t sum = 0;
-    for (size_t i = 0; i < nr_store_table_count(s); i++) {
-        const nr_store_table *t = nr_store_table_at(s, i);
-        for (size_t col = 0; col < nr_store_table_ncols(t); col++) {
-            nr_col_info info;
-            nr_store_col_info(t, col, &info);
-            for (size_t rg = 0; rg < nr_store_table_rowgroups(t); rg++) {
-                if (nr_store_read_chunk(t, col, rg, &c, &err) < 0)
-                    continue;
-                /* Touch every value, so that a bad pointer shows under ASan. */
-                for (size_t k = 0; k < c.n; k++)
-                    sum += info.type == NR_COL_I64 ? (uint64_t)c.i64[k] : (uint64_t)c.str[k][c.str_len[k]] + c.str_len[k];
-            }
-        }
-    }
-    (void)sum;
     for (size_t i = 0; i < nr_store_table_count(s); i++)
-        check_together(nr_store_table_at(s, i), &c);
+        read_table(nr_store_table_at(s, i), &c);
     nr_col_chunk_fini(&c);
     nr_store_close(s);
     return 0;
