@@ -1366,7 +1366,10 @@ static void check_read_chunks(const char *path)
             nr_col_chunk_init(&alone[c]);
             nr_col_chunk_init(&together[c]);
         }
-        for (size_t rg = 0; rg < nr_store_table_rowgroups(t); rg++)
+        for (size_t rg = 0; rg < nr_store_table_rowgroups(t); rg++) {
+            for (size_t c = 0; c < ncols; c++)
+                if (nr_store_read_chunk(t, c, rg, &alone[c], &err) != 0)
+                    fail_msg("%s table %zu rg %zu col %zu: %s", path, ti, rg, c, err.msg);
             for (int reverse = 0; reverse < 2; reverse++) {
                 for (size_t k = 0; k < ncols; k++) {
                     cols[k] = reverse ? ncols - 1 - k : k;
@@ -1375,8 +1378,6 @@ static void check_read_chunks(const char *path)
                 if (nr_store_read_chunks(t, rg, ncols, cols, into, &err) != 0)
                     fail_msg("%s table %zu rg %zu: %s", path, ti, rg, err.msg);
                 for (size_t c = 0; c < ncols; c++) {
-                    if (nr_store_read_chunk(t, c, rg, &alone[c], &err) != 0)
-                        fail_msg("%s table %zu rg %zu col %zu: %s", path, ti, rg, c, err.msg);
                     assert_int_equal(together[c].n, alone[c].n);
                     nr_col_info info;
                     nr_store_col_info(t, c, &info);
@@ -1386,6 +1387,7 @@ static void check_read_chunks(const char *path)
                             fail_msg("%s table %zu rg %zu col %zu row %zu differs", path, ti, rg, c, i);
                 }
             }
+        }
         for (size_t c = 0; c < ncols; c++) {
             nr_col_chunk_fini(&alone[c]);
             nr_col_chunk_fini(&together[c]);
