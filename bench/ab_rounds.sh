@@ -28,15 +28,12 @@ fi
 input=$1 rounds=$2
 shift 2
 configs=("$@")
-for cfg in "${configs[@]}"; do
-    bin=${cfg%:*}
-    [ -x "$bin" ] || { echo "ab_rounds: $bin: not an executable" >&2; exit 1; }
-done
+. "$(dirname "$0")/stats.sh"
+. "$(dirname "$0")/runs.sh"
+check_configs ab_rounds "${configs[@]}"
 tmp=$(mktemp -d /tmp/ab_rounds.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-. "$(dirname "$0")/stats.sh"
-. "$(dirname "$0")/runs.sh"
 [ -f "$input" ] && reread "$input"
 for r in $(seq "$rounds"); do
     for i in "${!configs[@]}"; do
@@ -46,9 +43,5 @@ for r in $(seq "$rounds"); do
 done
 
 for i in "${!configs[@]}"; do
-    line=$(printf '%-36s %s' "${configs[$i]}" "$(run_summary "$tmp" "$i")")
-    if [ $((i % 2)) -eq 1 ]; then
-        line+="  vs ${configs[$((i - 1))]}: $(round_ratio "$tmp" $((i - 1)) "$i")"
-    fi
-    echo "$line"
+    config_line "$tmp" "$i" "" "${configs[@]}"
 done

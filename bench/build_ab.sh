@@ -17,17 +17,13 @@ set -euo pipefail
 traces=$1 rounds=$2
 shift 2
 configs=("$@")
-for cfg in "${configs[@]}"; do
-    bin=${cfg%:*}
-    [ -x "$bin" ] || { echo "build_ab: $bin: not an executable" >&2; exit 1; }
-done
+. "$(dirname "$0")/stats.sh"
+. "$(dirname "$0")/runs.sh" # timed_run, check_configs, config_line
+check_configs build_ab "${configs[@]}"
 runs=("$(cd "$traces" && pwd)"/*/) # absolute: the links are made elsewhere
 [ -d "${runs[0]}" ] || { echo "build_ab: $traces: no run folders" >&2; exit 1; }
 tmp=$(mktemp -d /tmp/build_ab.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-
-. "$(dirname "$0")/stats.sh"
-. "$(dirname "$0")/runs.sh" # timed_run, run_summary, round_ratio
 
 # timed_build I BIN JOBS ROUND: one cold build of configuration I (timed_run),
 # its report kept as report.I.ROUND.html.
@@ -50,9 +46,5 @@ for i in "${!configs[@]}"; do
     for r in $(seq 2 "$rounds"); do
         cmp -s "$tmp/report.$i.1.html" "$tmp/report.$i.$r.html" || same=DIFFERENT
     done
-    line=$(printf '%-36s %s  reports %s' "${configs[$i]}" "$(run_summary "$tmp" "$i")" "$same")
-    if [ $((i % 2)) -eq 1 ]; then
-        line+="  vs ${configs[$((i - 1))]}: $(round_ratio "$tmp" $((i - 1)) "$i")"
-    fi
-    echo "$line"
+    config_line "$tmp" "$i" "reports $same" "${configs[@]}"
 done

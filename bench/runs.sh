@@ -76,3 +76,28 @@ round_ratio() {
     read -r lo hi < <(range < "$dir/ratio")
     printf '%.3fx (%.2f-%.2f)' "$(median < "$dir/ratio")" "$lo" "$hi"
 }
+
+# check_configs NAME BIN:JOBS...: exits with a message from NAME unless
+# every configuration's BIN is an executable.
+check_configs() {
+    local name=$1 cfg
+    shift
+    for cfg; do
+        [ -x "${cfg%:*}" ] || { echo "$name: ${cfg%:*}: not an executable" >&2; exit 1; }
+    done
+}
+
+# config_line DIR I NOTE BIN:JOBS...: configuration I of the list, its
+# run_summary, NOTE (when not empty), and for the 2nd, 4th, ... its
+# round_ratio against the one before it.
+config_line() {
+    local dir=$1 i=$2 note=$3 line
+    shift 3
+    local configs=("$@")
+    line=$(printf '%-36s %s' "${configs[$i]}" "$(run_summary "$dir" "$i")")
+    [ -z "$note" ] || line+="  $note"
+    if [ $((i % 2)) -eq 1 ]; then
+        line+="  vs ${configs[$((i - 1))]}: $(round_ratio "$dir" $((i - 1)) "$i")"
+    fi
+    echo "$line"
+}
