@@ -62,13 +62,10 @@ static void pl_data_free(pl_data *d)
     memset(d, 0, sizeof *d);
 }
 
-/* Builds the unique-value view of sorted[0..n) (borrowed, must outlive d). */
-static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
+/* The arrays of a unique-value view of up to n values: 0 or NR_E_NOMEM. */
+static int pl_data_alloc(pl_data *d, size_t n)
 {
     memset(d, 0, sizeof *d);
-    d->discrete = discrete;
-    d->n = n;
-    d->sorted = sorted;
     const size_t cap = n ? n : 1;
     d->u = malloc(cap * sizeof *d->u);
     d->lnu = malloc(cap * sizeof *d->lnu);
@@ -78,6 +75,26 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
         pl_data_free(d);
         return NR_E_NOMEM;
     }
+    return 0;
+}
+
+/* sufln from u, lnu and cum, once U is set. */
+static void pl_data_sum_logs(pl_data *d)
+{
+    d->sufln[d->U] = 0;
+    for (size_t j = d->U; j-- > 0;) {
+        const size_t count = d->cum[j] - (j ? d->cum[j - 1] : 0);
+        d->sufln[j] = d->sufln[j + 1] + (long double)count * d->lnu[j];
+    }
+}
+
+/* Fills d's arrays (pl_data_alloc for at least n values) with the
+ * unique-value view of sorted[0..n) (borrowed, must outlive d). */
+static void pl_data_fill(pl_data *d, double *sorted, size_t n, int discrete)
+{
+    d->discrete = discrete;
+    d->n = n;
+    d->sorted = sorted;
     size_t U = 0;
     for (size_t i = 0; i < n; i++) {
         if (U == 0 || sorted[i] != d->u[U - 1]) {
@@ -88,11 +105,14 @@ static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
         d->cum[U - 1] = i + 1;
     }
     d->U = U;
-    d->sufln[U] = 0;
-    for (size_t j = U; j-- > 0;) {
-        const size_t count = d->cum[j] - (j ? d->cum[j - 1] : 0);
-        d->sufln[j] = d->sufln[j + 1] + (long double)count * d->lnu[j];
-    }
+    pl_data_sum_logs(d);
+}
+
+/* Builds the unique-value view of sorted[0..n) (borrowed, must outlive d). */
+static int pl_data_build(pl_data *d, double *sorted, size_t n, int discrete)
+{
+    NR_TRY(pl_data_alloc(d, n));
+    pl_data_fill(d, sorted, n, discrete);
     return 0;
 }
 
@@ -647,6 +667,7 @@ static int vuong_vs_lognormal(const pl_data *d, size_t c, double alpha, double *
 typedef struct disc_sampler {
     double alpha, xmin, log_xmin, log_zeta, scaled_xmin;
     double ccdf[DISCRETE_TABLE]; /* ccdf[k] = P(X >= xmin + k) */
+    double ln_x[DISCRETE_TABLE]; /* ln(xmin + k) */
     uint16_t guide[DISCRETE_GUIDE]; /* the largest k with ccdf[k] >= (b + 1) / DISCRETE_GUIDE */
 } disc_sampler;
 
@@ -656,6 +677,8 @@ static void disc_sampler_init(disc_sampler *s, double alpha, double xmin)
     s->log_xmin = log(xmin);
     s->log_zeta = nr__hzeta_log(alpha, xmin);
     s->scaled_xmin = nr__hzeta_scaled(alpha, xmin);
+    for (int k = 0; k < DISCRETE_TABLE; k++)
+        s->ln_x[k] = log(xmin + (double)k);
     s->ccdf[0] = 1.0;
     for (int k = 1; k < DISCRETE_TABLE; k++) /* exact recurrence zeta(a, x+1) = zeta(a, x) - x^-a */
         s->ccdf[k] = s->ccdf[k - 1] - exp(-alpha * log(xmin + k - 1) - s->log_zeta);
@@ -759,19 +782,23 @@ size_t nr__powerlaw_disc_table_mismatches(double alpha, double xmin)
     return bad;
 }
 
-/* One synthetic set, from its draws to its values in ascending order.
+/* One synthetic set, from its draws to its unique-value view (pl_data).
  * A discrete set is drawn as codes: a value below xmin by its index in
  * the data's sorted values (i < nbelow), one of the sampler's table by
- * nbelow + k; the codes are then counted into order, and only the draws
- * beyond the table are sorted (sorting whole sets was 7% of a cold
- * build: about 1,300 values, each sort zeroing a 96 kB radix table).
- * The set is the same multiset either way, so the same sorted values. */
+ * nbelow + k; the codes are then counted, and only
+ * the draws beyond the table are sorted. The view is filled from the
+ * counts, with the logs the data and the sampler already hold: sorting
+ * whole sets was 7% of a cold build, and expanding the counts into
+ * sorted values and reading them back into the view 10% of a large
+ * store's summary. It is the view of the same multiset, so the same
+ * values, counts and logs. */
 typedef struct synth_set {
     double *values;  /* n: the raw draws (synth_draw), then the values; discrete: the draws
-                        beyond the table first, until synth_order */
+                        beyond the table, sorted by synth_view */
     size_t *codes;   /* discrete: n codes, SYNTH_BEYOND for a draw beyond the table */
     size_t *counts;  /* discrete: one per code */
     size_t nbeyond;
+    pl_data view;    /* arrays for n values, reused for every set */
 } synth_set;
 
 #define SYNTH_BEYOND SIZE_MAX
@@ -781,6 +808,7 @@ static void synth_set_free(synth_set *s)
     free(s->values);
     free(s->codes);
     free(s->counts);
+    pl_data_free(&s->view);
 }
 
 /* 0, or -1 when out of memory (s freed). */
@@ -791,7 +819,7 @@ static int synth_set_alloc(synth_set *s, const pl_data *d, size_t c)
         s->codes = malloc(d->n * sizeof *s->codes);
         s->counts = malloc((below(d, c) + DISCRETE_TABLE) * sizeof *s->counts);
     }
-    if (!s->values || (d->discrete && (!s->codes || !s->counts))) {
+    if (pl_data_alloc(&s->view, d->n) < 0 || !s->values || (d->discrete && (!s->codes || !s->counts))) {
         synth_set_free(s);
         return -1;
     }
@@ -846,25 +874,57 @@ static void synth_values(const pl_data *d, size_t c, double alpha, const disc_sa
     }
 }
 
-/* Puts the values of s in ascending order: 0, or -1 when out of memory. */
-static int synth_order(const pl_data *d, size_t c, const disc_sampler *ds, synth_set *s)
+/* Appends count values x (ln x = lnx), above every value so far, to the
+ * view being filled. */
+static inline void view_append(pl_data *v, double x, double lnx, size_t count)
 {
-    if (!d->discrete)
-        return nr__sort_f64(s->values, d->n);
+    v->u[v->U] = x;
+    v->lnu[v->U] = lnx;
+    v->cum[v->U] = (v->U ? v->cum[v->U - 1] : 0) + count;
+    v->U++;
+}
+
+/* The unique-value view of s in s->view (continuous: s's values
+ * sorted), as pl_data_build would make it of the set's sorted values:
+ * 0, or -1 when out of memory. */
+static int synth_view(const pl_data *d, size_t c, const disc_sampler *ds, synth_set *s)
+{
+    pl_data *v = &s->view;
+    if (!d->discrete) {
+        if (nr__sort_f64(s->values, d->n) < 0)
+            return -1;
+        pl_data_fill(v, s->values, d->n, 0);
+        return 0;
+    }
     if (nr__sort_f64(s->values, s->nbeyond) < 0)
         return -1;
-    const size_t n = d->n, nbelow = below(d, c), ncodes = nbelow + DISCRETE_TABLE;
-    memmove(s->values + n - s->nbeyond, s->values, s->nbeyond * sizeof *s->values);
+    const size_t nbelow = below(d, c), ncodes = nbelow + DISCRETE_TABLE;
     memset(s->counts, 0, ncodes * sizeof *s->counts);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < d->n; i++)
         if (s->codes[i] != SYNTH_BEYOND)
             s->counts[s->codes[i]]++;
-    size_t at = 0;
-    for (size_t j = 0; j < ncodes; j++) {
-        const double x = j < nbelow ? d->sorted[j] : ds->xmin + (double)(j - nbelow);
-        for (size_t r = s->counts[j]; r > 0; r--)
-            s->values[at++] = x;
+    v->discrete = 1;
+    v->n = d->n;
+    v->sorted = NULL; /* the search reads the view only */
+    v->U = 0;
+    for (size_t j = 0, pos = 0; j < c; j++) { /* the data's unique value j: positions below cum[j] */
+        size_t count = 0;
+        for (; pos < d->cum[j]; pos++)
+            count += s->counts[pos];
+        if (count)
+            view_append(v, d->u[j], d->lnu[j], count);
     }
+    for (size_t k = 0; k < DISCRETE_TABLE; k++)
+        if (s->counts[nbelow + k])
+            view_append(v, ds->xmin + (double)k, ds->ln_x[k], s->counts[nbelow + k]);
+    for (size_t i = 0; i < s->nbeyond; i++) { /* sorted; the first may be the table's last value */
+        const double x = s->values[i];
+        if (v->U && v->u[v->U - 1] == x)
+            v->cum[v->U - 1]++;
+        else
+            view_append(v, x, log(x), 1);
+    }
+    pl_data_sum_logs(v);
     return 0;
 }
 
@@ -895,24 +955,18 @@ typedef struct boot_pool {
 } boot_pool;
 
 /* Whether the synthetic set fits no better than the data: 1 or 0,
- * or -1 when out of memory. Orders the set. */
+ * or -1 when out of memory. */
 static int boot_no_better(const boot_pool *bp, synth_set *set)
 {
     synth_values(bp->d, bp->fit->c, bp->fit->alpha, bp->ds, set);
-    if (synth_order(bp->d, bp->fit->c, bp->ds, set) < 0)
+    if (synth_view(bp->d, bp->fit->c, bp->ds, set) < 0)
         return -1;
-    pl_data sd;
-    if (pl_data_build(&sd, set->values, bp->d->n, bp->d->discrete) < 0)
-        return -1;
-    int no_better;
+    const pl_data *sd = &set->view;
     if (boot_full_search) {
-        const pl_best sb = search_xmin(&sd, bp->min_tail, MAX_BOOT_CANDIDATES);
-        no_better = !sb.found || sb.D >= bp->fit->D; /* an unfittable synthetic set fits no better than the data */
-    } else {
-        no_better = !some_candidate_beats(&sd, bp->min_tail, MAX_BOOT_CANDIDATES, bp->fit->D, bp->d->u[bp->fit->c]);
+        const pl_best sb = search_xmin(sd, bp->min_tail, MAX_BOOT_CANDIDATES);
+        return !sb.found || sb.D >= bp->fit->D; /* an unfittable synthetic set fits no better than the data */
     }
-    pl_data_free(&sd);
-    return no_better;
+    return !some_candidate_beats(sd, bp->min_tail, MAX_BOOT_CANDIDATES, bp->fit->D, bp->d->u[bp->fit->c]);
 }
 
 /* Draws the next sample into set: 1, or 0 when none is left. */
@@ -972,9 +1026,10 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
     enum { MAX_THREADS = 64 };
     boot_pool bp = {.d = d, .fit = fit, .min_tail = min_tail, .bootstraps = bootstraps,
                     .vuong_pending = 1, .R = R, .R_p = R_p};
-    disc_sampler *ds = d->discrete && bootstraps > 0 ? malloc(sizeof *ds) : NULL;
+    const int discrete = d->discrete && bootstraps > 0;
+    disc_sampler *ds = discrete ? malloc(sizeof *ds) : NULL;
     bp.rng = bootstraps > 0 ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
-    if (bootstraps > 0 && (!bp.rng || (d->discrete && !ds))) {
+    if (bootstraps > 0 && (!bp.rng || (discrete && !ds))) {
         free(ds);
         gsl_rng_free(bp.rng); /* accepts NULL */
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
