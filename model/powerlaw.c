@@ -26,9 +26,9 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>
 #include <gsl/gsl_multimin.h>
-#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_erf.h>
 #include "hzeta.h"
+#include "mt19937.h"
 #include "tail_lognormal.h"
 #include "statsort.h"
 
@@ -835,15 +835,15 @@ static int synth_set_alloc(synth_set *s, const pl_data *d, size_t c)
  * the discrete table and the draws beyond it) on the drawing thread, so
  * that the threads of a single store's summary do that beside each
  * other. */
-static void synth_draw(const pl_data *d, size_t c, gsl_rng *rng, synth_set *s)
+static void synth_draw(const pl_data *d, size_t c, nr__mt19937 *rng, synth_set *s)
 {
-    const size_t nbelow = below(d, c);
+    const size_t nbelow = below(d, c); /* < 2^32: vuong_and_bootstrap */
     const double p_tail = (double)(d->n - nbelow) / (double)d->n;
     for (size_t i = 0; i < d->n; i++) {
-        if (nbelow == 0 || gsl_rng_uniform(rng) < p_tail)
-            s->values[i] = 1.0 - gsl_rng_uniform(rng);
+        if (nbelow == 0 || nr__mt_uniform(rng) < p_tail)
+            s->values[i] = 1.0 - nr__mt_uniform(rng);
         else
-            s->values[i] = -1.0 - (double)gsl_rng_uniform_int(rng, nbelow); /* exact: j < 2^53 */
+            s->values[i] = -1.0 - (double)nr__mt_uniform_int(rng, (uint32_t)nbelow); /* exact: j < 2^53 */
     }
 }
 
@@ -945,7 +945,7 @@ typedef struct boot_pool {
     size_t min_tail;
     int bootstraps;
     const disc_sampler *ds;
-    gsl_rng *rng;
+    nr__mt19937 *rng;
     pthread_mutex_t lock;
     int next;          /* the next sample to draw */
     int at_least;      /* samples whose best fit has D >= the data's */
@@ -1027,15 +1027,17 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
     boot_pool bp = {.d = d, .fit = fit, .min_tail = min_tail, .bootstraps = bootstraps,
                     .vuong_pending = 1, .R = R, .R_p = R_p};
     const int discrete = d->discrete && bootstraps > 0;
+    if (bootstraps > 0 && below(d, fit->c) > UINT32_MAX) /* the draws' uniform_int */
+        return nr_error_set(err, NR_E_INPUT, "power-law fit: more than 2^32 values below xmin");
     disc_sampler *ds = discrete ? malloc(sizeof *ds) : NULL;
-    bp.rng = bootstraps > 0 ? gsl_rng_alloc(gsl_rng_mt19937) : NULL;
+    bp.rng = bootstraps > 0 ? malloc(sizeof *bp.rng) : NULL;
     if (bootstraps > 0 && (!bp.rng || (discrete && !ds))) {
         free(ds);
-        gsl_rng_free(bp.rng); /* accepts NULL */
+        free(bp.rng);
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the bootstrap");
     }
     if (bp.rng)
-        gsl_rng_set(bp.rng, (unsigned long)seed);
+        nr__mt_seed(bp.rng, seed); /* gsl_rng_mt19937's stream (mt19937.h) */
     if (ds)
         disc_sampler_init(ds, fit->alpha, d->u[fit->c]);
     bp.ds = ds;
@@ -1052,7 +1054,7 @@ static int vuong_and_bootstrap(const pl_data *d, const pl_best *fit, size_t min_
         pthread_join(helper[t], NULL);
     pthread_mutex_destroy(&bp.lock);
     free(ds);
-    gsl_rng_free(bp.rng);
+    free(bp.rng);
     if (bp.out_of_memory)
         return nr_error_set(err, NR_E_NOMEM, "power-law fit: out of memory for the lognormal fit or the bootstrap");
     if (bootstraps > 0)

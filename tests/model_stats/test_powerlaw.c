@@ -16,6 +16,7 @@
 #include <gsl/gsl_sf_zeta.h>
 
 #include "hzeta.h"
+#include "mt19937.h"
 #include "nr_error.h"
 #include "powerlaw.h"
 
@@ -97,6 +98,40 @@ static void hzeta_matches_gsl(void **state)
         }
     }
     assert_true(fabs(nr__hzeta_scaled(50, 1e12) - 1.0 / 49) < 1e-12); /* zeta itself underflows here */
+}
+
+/* The bootstrap's inline generator gives GSL's gsl_rng_mt19937 stream
+ * number for number, from every kind of seed (0, 32-bit, multiples of
+ * 2^32, 64-bit), through several refills of its state, with the three
+ * draws interleaved as the bootstrap makes them and uniform_int's bounds
+ * from 1 to 2^32 - 1 (above 2^31 half the words are drawn again). */
+static void mt19937_matches_gsl(void **state)
+{
+    (void)state;
+    static const uint64_t seeds[] = {0, 1, 34, 4357, UINT64_C(1) << 32, (UINT64_C(1) << 32) + 5,
+                                     UINT64_C(0xdeadbeefcafe), UINT64_MAX};
+    static const uint32_t bounds[] = {1, 2, 3, 49, 1000, 172073, 0x80000001u, 0xfffffffeu, 0xffffffffu};
+    enum { DRAWS = 20000 };
+    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+        gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+        assert_non_null(r);
+        gsl_rng_set(r, (unsigned long)seeds[i]);
+        nr__mt19937 mt;
+        nr__mt_seed(&mt, seeds[i]);
+        for (int k = 0; k < DRAWS; k++) {
+            const uint32_t n = bounds[k % (sizeof bounds / sizeof *bounds)];
+            const unsigned long want_word = gsl_rng_get(r);
+            const double want_u = gsl_rng_uniform(r);
+            const unsigned long want_int = gsl_rng_uniform_int(r, n);
+            const uint32_t got_word = nr__mt_get(&mt);
+            const double got_u = nr__mt_uniform(&mt);
+            const uint32_t got_int = nr__mt_uniform_int(&mt, n);
+            if (got_word != want_word || got_u != want_u || got_int != want_int)
+                fail_msg("seed %llu draw %d (n %u): %u %.17g %u, GSL %lu %.17g %lu", (unsigned long long)seeds[i], k,
+                         n, got_word, got_u, got_int, want_word, want_u, want_int);
+        }
+        gsl_rng_free(r);
+    }
 }
 
 /* Seed 1, n = 10,000, alpha 2.5, xmin 1: recovered within 0.05 and 10%, and
@@ -460,6 +495,7 @@ int main(void)
     gsl_set_error_handler_off(); /* the reference calls to GSL underflow on purpose */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hzeta_matches_gsl),
+        cmocka_unit_test(mt19937_matches_gsl),
         cmocka_unit_test(tiny_known_fit),
         cmocka_unit_test(edge_cases),
         cmocka_unit_test(discrete_bootstrap_alpha_near_one),
