@@ -785,13 +785,12 @@ size_t nr__powerlaw_disc_table_mismatches(double alpha, double xmin)
 /* One synthetic set, from its draws to its unique-value view (pl_data).
  * A discrete set is drawn as codes: a value below xmin by its index in
  * the data's sorted values (i < nbelow), one of the sampler's table by
- * nbelow + k; the codes are then counted, and only
- * the draws beyond the table are sorted. The view is filled from the
- * counts, with the logs the data and the sampler already hold: sorting
- * whole sets was 7% of a cold build, and expanding the counts into
- * sorted values and reading them back into the view 10% of a large
- * store's summary. It is the view of the same multiset, so the same
- * values, counts and logs. */
+ * nbelow + k; the codes are then counted, and only the draws beyond the
+ * table are sorted. The view is filled from the counts, with the logs
+ * the data and the sampler already hold: sorting whole sets was 7% of a
+ * cold build, and expanding the counts into sorted values and reading
+ * them back into the view 10% of a large store's summary. It is the view
+ * of the same multiset, so the same values, counts and logs. */
 typedef struct synth_set {
     double *values;  /* n: the raw draws (synth_draw), then the values; discrete: the draws
                         beyond the table, sorted by synth_view */
