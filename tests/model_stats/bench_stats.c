@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <gsl/gsl_randist.h>
@@ -14,6 +15,7 @@
 #include "concentration.h"
 #include "powerlaw.h"
 #include "quantile.h"
+#include "statsort.h"
 
 /* CPU time of this process: on a shared machine wall time measures the neighbours. */
 static double now(void)
@@ -21,6 +23,41 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_f64(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* nr__sort_f64 against qsort on the same values, at the sizes the
+ * statistics sort (a bootstrap set's draws beyond its sampler's table:
+ * hundreds to thousands; a store's per-file values: up to millions). */
+static void bench_sorts(gsl_rng *r)
+{
+    static const size_t sizes[] = {300, 1000, 3000, 30000, 1000000};
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        const size_t n = sizes[z], reps = 4000000 / n + 1;
+        double *w = malloc(n * sizeof *w), *v = malloc(n * sizeof *v);
+        for (size_t i = 0; i < n; i++)
+            w[i] = floor(exp(gsl_ran_gaussian(r, 2.5) + 12)); /* byte totals */
+        double t_radix = 0, t_qsort = 0;
+        for (size_t k = 0; k < reps; k++) {
+            memcpy(v, w, n * sizeof *v);
+            double t0 = now();
+            nr__sort_f64(v, n);
+            t_radix += now() - t0;
+            memcpy(v, w, n * sizeof *v);
+            t0 = now();
+            qsort(v, n, sizeof *v, cmp_f64);
+            t_qsort += now() - t0;
+        }
+        printf("sort of %zu values: %.1f ns a value, qsort %.1f: %.2fx\n", n, t_radix / reps / n * 1e9,
+               t_qsort / reps / n * 1e9, t_qsort / t_radix);
+        free(w);
+        free(v);
+    }
 }
 
 int main(void)
@@ -59,6 +96,7 @@ int main(void)
         nr_loghist_add(&h, q[i]);
     printf("loghist_add: %.0f M values/s\n", QUANT_N / (now() - t0) / 1e6);
     free(q);
+    bench_sorts(r);
 
     /* the bootstrap's early stop against the whole search of every synthetic
        set (the method before it), in one run: a Pareto sample (p large: most
