@@ -40,6 +40,12 @@ static void bench_sorts(gsl_rng *r)
     for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
         const size_t n = sizes[z], reps = 4000000 / n + 1;
         double *w = malloc(n * sizeof *w), *v = malloc(n * sizeof *v);
+        if (!w || !v) {
+            fprintf(stderr, "bench_stats: out of memory for %zu values\n", n);
+            free(w);
+            free(v);
+            return;
+        }
         for (size_t i = 0; i < n; i++)
             w[i] = floor(exp(gsl_ran_gaussian(r, 2.5) + 12)); /* byte totals */
         double t_radix = 0, t_qsort = 0;
