@@ -6,8 +6,9 @@
  * number, 15% of a large store's summary and the part of the bootstrap
  * that no second thread can share. These functions give exactly what
  * gsl_rng_set, gsl_rng_get, gsl_rng_uniform and gsl_rng_uniform_int give
- * for gsl_rng_mt19937 (GSL 2.7 rng/mt.c and rng/rng.c; test_model_stats
- * compares them number for number), so a seed gives the p-values it gave. */
+ * for gsl_rng_mt19937 (GSL 2.7 rng/mt.c and rng/rng.c; test_powerlaw's
+ * mt19937_matches_gsl compares them number for number), so a seed gives
+ * the p-values it gave. */
 #ifndef NR_MT19937_H
 #define NR_MT19937_H
 

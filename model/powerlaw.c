@@ -678,10 +678,10 @@ static void disc_sampler_init(disc_sampler *s, double alpha, double xmin)
     s->log_zeta = nr__hzeta_log(alpha, xmin);
     s->scaled_xmin = nr__hzeta_scaled(alpha, xmin);
     for (int k = 0; k < DISCRETE_TABLE; k++)
-        s->ln_x[k] = log(xmin + (double)k);
+        s->ln_x[k] = log(xmin + (double)k); /* xmin is a whole number: each sum is exact */
     s->ccdf[0] = 1.0;
     for (int k = 1; k < DISCRETE_TABLE; k++) /* exact recurrence zeta(a, x+1) = zeta(a, x) - x^-a */
-        s->ccdf[k] = s->ccdf[k - 1] - exp(-alpha * log(xmin + k - 1) - s->log_zeta);
+        s->ccdf[k] = s->ccdf[k - 1] - exp(-alpha * s->ln_x[k - 1] - s->log_zeta);
     int k = DISCRETE_TABLE - 1; /* the thresholds rise with b, so k only falls; ccdf[0] = 1 stops it */
     for (int b = 0; b < DISCRETE_GUIDE; b++) {
         while (s->ccdf[k] < (double)(b + 1) / DISCRETE_GUIDE)
