@@ -40,6 +40,19 @@ static void create_with_table(char *path, size_t n, const char *name, const nr_t
     assert_int_equal(nr_store_writer_add_table(*w, def, t, &err), 0);
 }
 
+/* Commits and destroys w, then opens the store it wrote at path. */
+static nr_store *commit_and_open(nr_store_writer *w, const char *path)
+{
+    nr_error err;
+    if (nr_store_writer_commit(w, &err) != 0)
+        fail_msg("commit: %s", err.msg);
+    nr_store_writer_destroy(w);
+    nr_store *s;
+    if (nr_store_open(path, &s, &err) != 0)
+        fail_msg("open: %s", err.msg);
+    return s;
+}
+
 static uint8_t *slurp(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -704,11 +717,7 @@ static void scale_guess_is_checked(void **state)
         code = v[3] / 5000; /* 0, -1 or positive */
         zeros_raw += uvarint_len(((uint64_t)code << 1) ^ (uint64_t)(code >> 63));
     }
-    assert_int_equal(nr_store_writer_commit(w, &err), 0);
-    nr_store_writer_destroy(w);
-    nr_store *s;
-    if (nr_store_open(path, &s, &err) != 0)
-        fail_msg("open: %s", err.msg);
+    nr_store *s = commit_and_open(w, path);
     const nr_store_table *st = nr_store_find_table(s, "scaled");
     nr_col_info info;
     nr_store_col_info(st, 0, &info);
@@ -1209,12 +1218,7 @@ static void runs_of_one_byte_codes_read_back(void **state)
             nr_table_set_i64(t, c, runs_value(c, i));
         assert_int_equal(nr_table_end_row(t, &err), 0);
     }
-    if (nr_store_writer_commit(w, &err) != 0)
-        fail_msg("commit: %s", err.msg);
-    nr_store_writer_destroy(w);
-    nr_store *s;
-    if (nr_store_open(path, &s, &err) != 0)
-        fail_msg("open: %s", err.msg);
+    nr_store *s = commit_and_open(w, path);
     const nr_store_table *rt = nr_store_find_table(s, "runs");
     nr_col_chunk c;
     nr_col_chunk_init(&c);
