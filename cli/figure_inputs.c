@@ -168,7 +168,9 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
         double bin_s = tl->width_ns > 0 ? (double)tl->width_ns * 1e-9 : 1.0;
         double *rd = fi_alloc(fi, tl->nbins, sizeof *rd);
         double *wr = fi_alloc(fi, tl->nbins, sizeof *wr);
-        size_t nph = nr_model_phase_count(models[r]);
+        size_t nph = 0;
+        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++)
+            nph += nr_model_phase_at(models[r], i)->n_intervals;
         nr_fig_span *ph = fi_alloc(fi, nph, sizeof *ph);
         size_t nb = nr_model_burst_count(models[r]);
         nr_fig_span *bu = fi_alloc(fi, nb, sizeof *bu);
@@ -178,13 +180,14 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
             rd[i] = (double)tl->read_bytes[i] / bin_s;
             wr[i] = (double)tl->write_bytes[i] / bin_s;
         }
+        /* a span per interval of each phase ("unphased" has none): the
+           time between two checkpoints is not the checkpoint's */
         size_t kp = 0;
-        for (size_t i = 0; i < nph; i++) {
+        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
             const nr_model_phase *p = nr_model_phase_at(models[r], i);
-            if (p->instances == 0 || p->first_ns < 0 || p->last_ns < p->first_ns)
-                continue;   /* "unphased" has no span of its own */
-            ph[kp++] = (nr_fig_span){p->name, (double)(p->first_ns - tl->start_ns) * 1e-9,
-                                     (double)(p->last_ns - tl->start_ns) * 1e-9};
+            for (size_t k = 0; k < p->n_intervals; k++)
+                ph[kp++] = (nr_fig_span){p->name, (double)(p->intervals[k].begin_ns - tl->start_ns) * 1e-9,
+                                         (double)(p->intervals[k].end_ns - tl->start_ns) * 1e-9};
         }
         for (size_t i = 0; i < nb; i++) {
             const nr_model_burst *b = nr_model_burst_at(models[r], i);

@@ -105,11 +105,19 @@ typedef struct nr_model_opsum {
     int64_t time_ns;   /* sum of dur_ns over calls that have one */
 } nr_model_opsum;
 
+/* A span of time, begin_ns <= end_ns. */
+typedef struct nr_model_interval {
+    int64_t begin_ns, end_ns;
+} nr_model_interval;
+
 /* One phase name (instances merged); the last entry may be "unphased". */
 typedef struct nr_model_phase {
     const char *name;
     uint64_t instances;
     int64_t first_ns, last_ns;    /* earliest begin, latest end */
+    const nr_model_interval *intervals; /* the instances' intervals, merged where they overlap or
+                                           touch, in time order: their union (none for "unphased") */
+    size_t n_intervals;
     double wall_s;                /* length of the union of the instances' intervals */
     nr_model_opsum ops[NR_OP_CLASS_COUNT];
     double io_time_s;             /* sum of ops[].time_ns, seconds, summed over processes */

@@ -215,28 +215,59 @@ static int cmp_phase_row(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Length of the union of the intervals of the instances named name (rows sorted by begin). */
-static int64_t union_length(const phase_row *rows, size_t n, const char *name)
+/* The intervals of the instances named name (every instance when NULL),
+ * merged where they overlap or touch, into out (room for n), in time
+ * order (rows sorted by begin); returns their count. */
+static size_t merge_instances(const phase_row *rows, size_t n, const char *name, nr_model_interval *out)
 {
-    int64_t total = 0, cur_b = 0, cur_e = 0;
-    int open = 0;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (name && strcmp(rows[i].name, name) != 0)
             continue;
         if (rows[i].end < rows[i].begin)
             continue;
-        if (open && rows[i].begin <= cur_e) {
-            if (rows[i].end > cur_e)
-                cur_e = rows[i].end;
+        if (k && rows[i].begin <= out[k - 1].end_ns) {
+            if (rows[i].end > out[k - 1].end_ns)
+                out[k - 1].end_ns = rows[i].end;
             continue;
         }
-        if (open)
-            total += cur_e - cur_b;
-        cur_b = rows[i].begin;
-        cur_e = rows[i].end;
-        open = 1;
+        out[k++] = (nr_model_interval){rows[i].begin, rows[i].end};
     }
-    return open ? total + cur_e - cur_b : total;
+    return k;
+}
+
+static int64_t intervals_length(const nr_model_interval *iv, size_t n)
+{
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += iv[i].end_ns - iv[i].begin_ns;
+    return total;
+}
+
+/* Each phase's merged intervals (kept in the model's arena) and wall
+ * time, and the time no phase covers (negated, until the run's extent is
+ * known) as unphased's. */
+static int phase_intervals(nr_model *m, const phase_row *rows, size_t n)
+{
+    nr_model_interval *scratch = malloc((n ? n : 1) * sizeof *scratch);
+    if (!scratch)
+        return NR_E_NOMEM;
+    for (size_t j = 0; j < m->unphased; j++) {
+        nr_model_phase *p = &m->phases[j];
+        p->n_intervals = merge_instances(rows, n, p->name, scratch);
+        nr_model_interval *kept = nr_arena_alloc(&m->arena, p->n_intervals * sizeof *kept);
+        if (!kept) {
+            free(scratch);
+            return NR_E_NOMEM;
+        }
+        memcpy(kept, scratch, p->n_intervals * sizeof *kept);
+        p->intervals = kept;
+        p->wall_s = (double)intervals_length(kept, p->n_intervals) * 1e-9;
+    }
+    const size_t all = merge_instances(rows, n, NULL, scratch);
+    m->phases[m->unphased].wall_s = -(double)intervals_length(scratch, all) * 1e-9;
+    free(scratch);
+    return 0;
 }
 
 int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
@@ -293,12 +324,10 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
             p->last_ns = pr[i].end;
         rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);
     }
-    for (size_t j = 0; j < m->nphases; j++)
-        m->phases[j].wall_s = (double)union_length(pr, n, m->phases[j].name) * 1e-9;
     m->unphased = m->nphases++;
     m->phases[m->unphased] = (nr_model_phase){.name = "unphased", .first_ns = -1, .last_ns = -1};
-    /* The unphased wall time is what no phase covers (set once the run extent is known). */
-    m->phases[m->unphased].wall_s = -(double)union_length(pr, n, NULL) * 1e-9;
+    if (rc == 0)
+        rc = phase_intervals(m, pr, n);
     free(pr);
     return rc;
 }

@@ -177,14 +177,58 @@ static void run_a_phase_breakdown(void **state)
     assert_near(tr->io_share, 3080e-6 / 3.0, 1e-12);
     assert_int_equal(tr->processes_with_io, 3);     /* 100 (second instance), 101, 102 */
 
+    /* train's two instances, 1-3 s and 4-5 s, stay apart around checkpoint's 3-4 s */
+    assert_int_equal(tr->n_intervals, 2);
+    assert_true(tr->intervals[0].begin_ns == 1 * SEC && tr->intervals[0].end_ns == 3 * SEC);
+    assert_true(tr->intervals[1].begin_ns == 4 * SEC && tr->intervals[1].end_ns == 5 * SEC);
+
     const nr_model_phase *ck = phase_named(m, "checkpoint", NULL);
+    assert_int_equal(ck->n_intervals, 1);
+    assert_true(ck->intervals[0].begin_ns == 3 * SEC && ck->intervals[0].end_ns == 4 * SEC);
     assert_int_equal(ck->ops[NR_OP_WRITE].bytes, 1048576);
     assert_int_equal(ck->ops[NR_OP_SYNC].calls, 1);
     assert_near(ck->io_time_s, 0.030, 1e-12);
 
     const nr_model_phase *un = phase_named(m, "unphased", NULL);
+    assert_int_equal(un->n_intervals, 0);
     assert_int_equal(un->ops[NR_OP_META].calls, 1);
     assert_near(un->wall_s, 0.0, 1e-12);
+    nr_model_free(m);
+}
+
+/* Instances of one name merge where they overlap or touch, whoever opened
+ * them, and stay apart across a gap; the wall time is the merged length.
+ * eval: 0-2 s (pid 1) and 1-3 s (pid 2) overlap, 3-4 s touches: 0-4 s;
+ * 6-7 s apart; an instance inside another (6.2-6.5 s) adds nothing:
+ * 0-4 s and 6-7 s, 5 s. train 4-6 s: one interval. */
+static void phase_intervals_merge(void **state)
+{
+    tb t;
+    tb_open(&t, tb_path("intervals.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 8 * SEC);
+    tb_proc(&t, 2, 1, 0, 8 * SEC);
+    tb_phase(&t, 0, 1, "eval", 0, 2 * SEC);
+    tb_phase(&t, 1, 2, "eval", 1 * SEC, 3 * SEC);
+    tb_phase(&t, 2, 1, "eval", 3 * SEC, 4 * SEC);
+    tb_phase(&t, 3, 1, "train", 4 * SEC, 6 * SEC);
+    tb_phase(&t, 4, 1, "eval", 6 * SEC, 7 * SEC);
+    tb_phase(&t, 5, 2, "eval", 6200 * MS, 6500 * MS);
+    tb_call(&t, 0, US, 1, NR_OP_READ, 0, 10, 0, 0);
+    tb_call(&t, 8 * SEC, US, 1, NR_OP_READ, 0, 10, 10, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("intervals.nio"));
+    const nr_model_phase *ev = phase_named(m, "eval", NULL);
+    assert_int_equal(ev->instances, 5);
+    assert_int_equal(ev->n_intervals, 2);
+    assert_true(ev->intervals[0].begin_ns == 0 && ev->intervals[0].end_ns == 4 * SEC);
+    assert_true(ev->intervals[1].begin_ns == 6 * SEC && ev->intervals[1].end_ns == 7 * SEC);
+    assert_near(ev->wall_s, 5.0, 1e-12);
+    const nr_model_phase *tr = phase_named(m, "train", NULL);
+    assert_int_equal(tr->n_intervals, 1);
+    assert_true(tr->intervals[0].begin_ns == 4 * SEC && tr->intervals[0].end_ns == 6 * SEC);
+    /* unphased: from 7 s to the last call's end, 8 s + 1 us */
+    assert_near(phase_named(m, "unphased", NULL)->wall_s, 1.000001, 1e-12);
     nr_model_free(m);
 }
 
@@ -696,6 +740,7 @@ int main(void)
         cmocka_unit_test(run_a_keeps_the_top_files),
         cmocka_unit_test(keep_files_ties_go_to_the_earlier),
         cmocka_unit_test(run_a_phase_breakdown),
+        cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(run_a_latency),
         cmocka_unit_test(run_a_access_pattern),
