@@ -11,6 +11,7 @@
 #include "figure_inputs.h"
 #include "figure_jobs.h"
 #include "load_bar.h"
+#include "nr_outfile.h"
 #include "parallel.h"
 #include "report.h"
 #include "report_fill.h"
@@ -191,7 +192,8 @@ int nr_cmd_build(int argc, char **argv)
         return status;
     nr_error err;
     nr_error_clear(&err);
-    if (run_build(&a, &err) < 0)
+    if (nr_outfile_check_inputs(a.out, (const char *const *)a.inputs, a.ninputs, &err) < 0 ||
+        run_build(&a, &err) < 0)
         return nr_cli_fail(&err);
     return 0;
 }

@@ -16,6 +16,7 @@
 #include "json_file.h"
 #include "load_bar.h"
 #include "nr_model.h"
+#include "nr_outfile.h"
 #include "nr_render.h"
 #include "nr_store.h"
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
@@ -723,6 +724,9 @@ int nr_cmd_compare(int argc, char **argv)
         return status;
     nr_error err;
     nr_error_clear(&err);
+    if (nr_outfile_check_inputs(a.out_html, a.inputs, a.ngroups, &err) < 0 ||
+        (a.out_json && nr_outfile_check_inputs(a.out_json, a.inputs, a.ngroups, &err) < 0))
+        return nr_cli_fail(&err);
     loaded_group groups[MAX_GROUPS];
     memset(groups, 0, sizeof groups);
     compare_run c = {.args = &a, .groups = groups};

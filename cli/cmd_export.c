@@ -247,7 +247,7 @@ static int run_export(const char *path, const char *table, export_format fmt, co
     nr_error err;
     nr_error_clear(&err);
     nr_store *s;
-    if (nr_store_open(path, &s, &err) < 0)
+    if ((out_path && nr_outfile_check_inputs(out_path, &path, 1, &err) < 0) || nr_store_open(path, &s, &err) < 0)
         return nr_cli_fail(&err);
     const nr_store_table *t = nr_store_find_table(s, table);
     if (!t) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "nr_outfile.h"
 #include "nr_store_merge.h"
 
 static const char merge_options[] =
@@ -46,7 +47,8 @@ int nr_cmd_merge(int argc, char **argv)
     nr_error err;
     nr_error_clear(&err);
     const size_t n = (size_t)(argc - optind);
-    if (nr_store_merge((const char *const *)(argv + optind), n, out, &opts, &err) < 0)
+    if (nr_outfile_check_inputs(out, (const char *const *)(argv + optind), n, &err) < 0 ||
+        nr_store_merge((const char *const *)(argv + optind), n, out, &opts, &err) < 0)
         return nr_cli_fail(&err);
     if (!quiet)
         fprintf(stderr, "niorep: %s: %zu nodes merged\n", out, n);

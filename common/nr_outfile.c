@@ -73,18 +73,61 @@ void nr_outfile_abort_all_from_signal(void)
     }
 }
 
+/* The file an output at target replaces, in *out (malloc'd): target, or
+ * the file its symbolic link names (the link stays a link). The commit
+ * renames a new file over it, so it must be a regular file or nothing
+ * yet: a device, pipe or folder there is an error, before any work. */
+static int output_target(const char *target, char **out, nr_error *err)
+{
+    *out = NULL;
+    if (!target[0])
+        return nr_error_set(err, NR_E_USAGE, "an empty output path");
+    struct stat st;
+    if (lstat(target, &st) != 0)
+        return (*out = strdup(target)) ? 0 : nr_error_set(err, NR_E_NOMEM, "%s: out of memory", target);
+    if (S_ISLNK(st.st_mode)) {
+        if (!(*out = realpath(target, NULL)))
+            return nr_error_errno(err, NR_E_USAGE, errno, "%s: a symbolic link to no file", target);
+        if (stat(*out, &st) != 0) {
+            free(*out);
+            *out = NULL;
+            return nr_error_errno(err, NR_E_IO, errno, "cannot stat %s", target);
+        }
+    } else if (!(*out = strdup(target))) {
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", target);
+    }
+    if (S_ISREG(st.st_mode))
+        return 0;
+    free(*out);
+    *out = NULL;
+    return nr_error_set(err, NR_E_USAGE, "%s: %s: an output must be a file (it is written beside it, then renamed over it)",
+                        target, S_ISDIR(st.st_mode) ? "is a folder" : "is not a regular file (a device, pipe or socket)");
+}
+
+int nr_outfile_check_inputs(const char *target, const char *const *inputs, size_t n, nr_error *err)
+{
+    struct stat out, in;
+    if (stat(target, &out) != 0)
+        return 0; /* not there yet: no input is it */
+    for (size_t i = 0; i < n; i++)
+        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return nr_error_set(err, NR_E_USAGE, "%s: the output is also the input %s, which it would replace",
+                                target, inputs[i]);
+    return 0;
+}
+
 int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err)
 {
     memset(f, 0, sizeof *f);
     f->fd = -1;
-    size_t n = strlen(target);
-    f->target = strdup(target);
+    NR_TRY(output_target(target, &f->target, err));
+    size_t n = strlen(f->target);
     f->tmp_path = malloc(n + 16);
-    if (!f->target || !f->tmp_path) {
+    if (!f->tmp_path) {
         nr_outfile_abort(f);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", target);
     }
-    snprintf(f->tmp_path, n + 16, "%s.tmp.XXXXXX", target);
+    snprintf(f->tmp_path, n + 16, "%s.tmp.XXXXXX", f->target);
     if (create_tracked_tmp(f) < 0) {
         int e = errno;
         nr_outfile_abort(f);

@@ -19,8 +19,14 @@ typedef struct nr_outfile {
     int sync_state;     /* 0: none yet, 1: syncer running, 2: none to join (joined, or it could not start) */
 } nr_outfile;
 
-/* Creates the temporary file for target. Returns 0 or NR_E_IO with the path in err. */
+/* Creates the temporary file for target (or, when target is a symbolic
+ * link, for the file it names). Returns 0, NR_E_USAGE when target is
+ * there but no regular file (a folder, a device: the commit would replace
+ * it), or NR_E_IO, with the path in err. */
 int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err);
+/* NR_E_USAGE when target already exists and is one of the n inputs (the
+ * same file, whatever the path), else 0: the commit would replace the input. */
+int nr_outfile_check_inputs(const char *target, const char *const *inputs, size_t n, nr_error *err);
 /* Writes all n bytes (retrying short writes). */
 int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err);
 /* Starts making the bytes written so far durable (fdatasync) on a thread

@@ -27,6 +27,7 @@
 #include "par_lex.h"
 #include "par_write.h"
 #include "nr_mem.h"
+#include "nr_outfile.h"
 #include "nr_schema.h"
 #include "nr_store.h"
 #include "nr_strtab.h"
@@ -1160,9 +1161,19 @@ static void ingest_free(ingest *in)
     nr_manifest_fini(&in->manifest);
 }
 
+/* The store must not replace a file of the run it reads. */
+static int check_output(const nr_runfiles *run, const char *out_path, nr_error *err)
+{
+    for (size_t i = 0; i < run->nlogs; i++)
+        NR_TRY(nr_outfile_check_inputs(out_path, (const char *const *)&run->logs[i].path, 1, err));
+    const char *const side[] = {run->hook_path, run->manifest_path};
+    return nr_outfile_check_inputs(out_path, side, 2, err);
+}
+
 static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_error *err)
 {
     NR_TRY(nr_runfind(input, &in->run, err));
+    NR_TRY(check_output(&in->run, out_path, err));
     if (!(in->diag = nr_diag_create()))
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     NR_TRY(load_side_inputs(in, err));
@@ -1174,6 +1185,15 @@ static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_
         in->opts->progress(in->opts->progress_ctx, in->bytes_total, in->bytes_total);
     NR_TRY(check_not_empty(in, err));
     return finish_store(in, err);
+}
+
+int nr_ingest_finds_log(const char *dir, nr_error *err)
+{
+    nr_runfiles run;
+    nr_runfiles_init(&run);
+    const int rc = nr_runfind(dir, &run, err);
+    nr_runfiles_fini(&run);
+    return rc == NR_E_INPUT ? 0 : rc < 0 ? rc : 1;
 }
 
 int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts *opts,

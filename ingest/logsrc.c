@@ -294,17 +294,31 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
         nr_logsrc_close(s);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     }
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: the open of a fifo would wait for a writer */
+    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (s->fd < 0) {
         int e = errno;
         nr_logsrc_close(s);
         return nr_error_errno(err, NR_E_IO, e, "cannot open %s", path);
     }
     struct stat st;
-    if (fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        s->regular = 1;
-        s->size_at_open = (uint64_t)st.st_size;
+    if (fstat(s->fd, &st) != 0) {
+        const int e = errno;
+        nr_logsrc_close(s);
+        return nr_error_errno(err, NR_E_IO, e, "cannot stat %s", path);
     }
+    if (!S_ISREG(st.st_mode)) {
+        /* a log is opened more than once (the run's sniff, the stderr
+           prescan, the ingest): a pipe's first bytes would be gone, and a
+           device may never end */
+        nr_logsrc_close(s);
+        return nr_error_set(err, NR_E_INPUT,
+                            "%s: not a regular file (a pipe, device or socket): niorep reads a log more than "
+                            "once; save it to a file first (.zst and .gz logs are read as they are)",
+                            path);
+    }
+    s->regular = 1;
+    s->size_at_open = (uint64_t)st.st_size;
     int rc = read_first_chunk(s, err);
     if (rc < 0) {
         nr_logsrc_close(s);

@@ -42,6 +42,11 @@ typedef struct nr_ingest_stats {
 int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts *opts,
                   nr_ingest_stats *stats, nr_error *err);
 
+/* Whether folder dir holds an strace log, as nr_ingest_run would find it
+ * (by name, else by its first lines): 1, 0 (err then says why), or a
+ * negative code when dir cannot be read. */
+int nr_ingest_finds_log(const char *dir, nr_error *err);
+
 /* Tests and fuzzing: with on, the path look-ahead (a cache hint that runs
  * once a log names 32768 files) runs from the first chunk, so that small
  * inputs reach it; 0 restores the threshold. Set before an ingest starts. */

@@ -282,6 +282,71 @@ static void outfile_commit_and_abort(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent-dir/x"));
 }
 
+/* A file's bytes, or "" when it cannot be read (static buffer). */
+static const char *file_text(const char *path)
+{
+    static char buf[64];
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        buf[fread(buf, 1, sizeof buf - 1, f)] = 0;
+        fclose(f);
+    }
+    return buf;
+}
+
+/* What an output may replace: a symbolic link's file (the link stays),
+ * never a folder, a fifo (a device stands for them: the commit's rename
+ * would have replaced /dev/null, as a root user's export once did), an
+ * empty path; and no input. */
+static void outfile_targets(void **state)
+{
+    char dir[] = "/tmp/nr_outfile_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char file[256], link[256], fifo[256], other_name[256];
+    snprintf(file, sizeof file, "%s/file", dir);
+    snprintf(link, sizeof link, "%s/link", dir);
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    snprintf(other_name, sizeof other_name, "%s/./file", dir);
+    nr_error err;
+    nr_outfile f;
+    assert_int_equal(nr_outfile_open(&f, file, &err), 0);
+    assert_int_equal(nr_outfile_write(&f, "one", 3, &err), 0);
+    assert_int_equal(nr_outfile_commit(&f, &err), 0);
+
+    assert_int_equal(symlink("file", link), 0);
+    assert_int_equal(nr_outfile_open(&f, link, &err), 0);
+    assert_int_equal(nr_outfile_write(&f, "two", 3, &err), 0);
+    assert_int_equal(nr_outfile_commit(&f, &err), 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_string_equal(file_text(file), "two");
+
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(nr_outfile_open(&f, fifo, &err), NR_E_USAGE);
+    assert_non_null(strstr(err.msg, "not a regular file"));
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(nr_outfile_open(&f, dir, &err), NR_E_USAGE);
+    assert_non_null(strstr(err.msg, "is a folder"));
+    assert_int_equal(nr_outfile_open(&f, "", &err), NR_E_USAGE);
+
+    const char *inputs[] = {fifo, other_name};
+    assert_int_equal(nr_outfile_check_inputs(file, inputs, 1, &err), 0);
+    assert_int_equal(nr_outfile_check_inputs(file, inputs, 2, &err), NR_E_USAGE); /* the same file by another path */
+    assert_non_null(strstr(err.msg, "is also the input"));
+    assert_int_equal(nr_outfile_check_inputs(link, inputs, 2, &err), NR_E_USAGE);  /* and through its link */
+    char fresh[256];
+    snprintf(fresh, sizeof fresh, "%s/fresh", dir);
+    assert_int_equal(nr_outfile_check_inputs(fresh, inputs, 2, &err), 0);
+
+    unlink(fifo);
+    unlink(link);
+    unlink(file);
+    assert_int_equal(rmdir(dir), 0); /* no temporary file left */
+}
+
 /* Runs fn with TMPDIR set to dir (NULL: unset), then restores it. */
 static int with_tmpdir(const char *dir, int (*fn)(nr_spool *, nr_error *), nr_spool *s, nr_error *err)
 {
@@ -356,6 +421,7 @@ int main(void)
         cmocka_unit_test(zalloc_counters_are_written_zeros),
         cmocka_unit_test(arena_allocations_keep_their_bytes),
         cmocka_unit_test(outfile_commit_and_abort),
+        cmocka_unit_test(outfile_targets),
         cmocka_unit_test(spool_appends_reads_and_leaves_nothing),
         cmocka_unit_test(error_table_maps_exit_status),
     };

@@ -212,6 +212,45 @@ def not_a_store(args, base):
     return errs
 
 
+def outputs_that_are_inputs(args, base):
+    """An output that is one of the command's inputs is refused (exit 2, one
+    line naming it) and the input is left as it was; a fifo as the log is
+    refused at once (exit 1), instead of losing the bytes its first read took."""
+    errs = []
+    d = os.path.join(base, "output_is_input")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    log, store, other = (os.path.join(d, n) for n in ("b.log", "g.nio", "h.nio"))
+    with open(log, "wb") as f:
+        f.write(GOOD)
+    for out in (store, other):
+        subprocess.run([args.niorep, "ingest", "-q", log, "-o", out], check=True, timeout=60)
+    runs = [(["ingest", log, "-o", log], log),
+            (["export", store, "--table", "meta", "-o", store], store),
+            (["build", store, "-o", store], store),
+            (["compare", store, other, "-o", store], store),
+            (["compare", store, other, "-o", os.path.join(d, "c.html"), "--json", other], other),
+            (["merge", store, other, "-o", store], store)]
+    for cmd, victim in runs:
+        with open(victim, "rb") as f:
+            before = f.read()
+        p = subprocess.run([args.niorep] + cmd, capture_output=True, timeout=120)
+        with open(victim, "rb") as f:
+            after = f.read()
+        if p.returncode != 2:
+            errs.append("%s: exit %d, expected 2" % (" ".join(cmd[:1]), p.returncode))
+        elif b"is also the input" not in p.stderr:
+            errs.append("%s: stderr %r" % (cmd[0], p.stderr[:200]))
+        if before != after:
+            errs.append("%s: %s changed" % (cmd[0], os.path.basename(victim)))
+    fifo = os.path.join(d, "pipe.log")
+    os.mkfifo(fifo)
+    p = subprocess.run([args.niorep, "ingest", fifo, "-o", os.path.join(d, "p.nio")], capture_output=True, timeout=60)
+    if p.returncode != 1 or b"not a regular file" not in p.stderr:
+        errs.append("ingest of a fifo: exit %d, %r" % (p.returncode, p.stderr[:200]))
+    return errs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--niorep", required=True)
@@ -228,6 +267,7 @@ def main():
     for c in cases():
         results.append((c.name, run_case(c, args, base), c.outcome))
     results.append(("info/export on non-stores", not_a_store(args, base), ""))
+    results.append(("outputs that are inputs", outputs_that_are_inputs(args, base), ""))
     for name, errs, outcome in results:
         print("%s %-26s %s" % ("FAIL" if errs else "ok  ", name, outcome))
         for e in errs:

@@ -37,15 +37,16 @@ static void failed_commit_removes_temporary(void **state)
     char target[256], inside[300];
     snprintf(target, sizeof target, "%s/out", dir);
     snprintf(inside, sizeof inside, "%s/keep", target);
-    assert_int_equal(mkdir(target, 0755), 0);
-    FILE *f = fopen(inside, "w");
-    assert_non_null(f);
-    fclose(f);
-
     nr_outfile out;
     nr_error err;
     assert_int_equal(nr_outfile_open(&out, target, &err), 0);
     assert_int_equal(nr_outfile_write(&out, "abc", 3, &err), 0);
+    /* a folder made at the target meanwhile (the open refuses one): the
+       rename fails */
+    assert_int_equal(mkdir(target, 0755), 0);
+    FILE *f = fopen(inside, "w");
+    assert_non_null(f);
+    fclose(f);
     assert_int_equal(entries_with(".tmp."), 1);
     assert_int_equal(nr_outfile_commit(&out, &err), NR_E_IO);
     assert_non_null(strstr(err.msg, "/out: cannot move output into place"));

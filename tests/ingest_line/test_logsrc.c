@@ -136,6 +136,26 @@ static void missing_file_names_the_path(void **state)
     nr_logsrc_close(NULL);
 }
 
+/* A fifo (as /dev/stdin of a pipe, or <(zstdcat log)) is refused at
+ * once, without waiting for a writer: a log is opened more than once, and
+ * the second open lost the 64 kB the first had read. A device too. */
+static void pipes_and_devices_are_refused(void **state)
+{
+    const char *fifo = tmp_path("fifo.log");
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *const paths[] = {fifo, "/dev/zero"};
+    for (size_t i = 0; i < 2; i++) {
+        nr_logsrc *s = (nr_logsrc *)1;
+        nr_error err;
+        assert_int_equal(nr_logsrc_open(paths[i], &s, &err), NR_E_INPUT);
+        assert_null(s);
+        assert_non_null(strstr(err.msg, paths[i]));
+        assert_non_null(strstr(err.msg, "not a regular file"));
+    }
+    unlink(fifo);
+}
+
 /* Many numbered lines across buffer refills; returns the text's length. */
 static size_t write_numbered(const char *path, unsigned lines)
 {
@@ -352,6 +372,7 @@ int main(void)
         cmocka_unit_test(crlf_and_terminated_last_line),
         cmocka_unit_test(empty_file),
         cmocka_unit_test(missing_file_names_the_path),
+        cmocka_unit_test(pipes_and_devices_are_refused),
         cmocka_unit_test(plain_zstd_gzip_agree),
         cmocka_unit_test(several_frames_and_members),
         cmocka_unit_test(ten_mib_line),
