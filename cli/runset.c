@@ -190,6 +190,24 @@ static int add_run(nr_runset *rs, const char *path, const char *source, int is_s
     return 0;
 }
 
+/* Adds subfolder p (entry name of a traces folder) as a run when it holds
+ * an strace log; otherwise says on stderr that it was left out (a folder
+ * of figures, say, that `build --figures` wrote there), and goes on. */
+static int add_run_folder(nr_runset *rs, const char *p, const char *name, nr_error *err)
+{
+    nr_error why;
+    nr_error_clear(&why);
+    const int found = nr_ingest_finds_log(p, &why);
+    if (found < 0) {
+        *err = why;
+        return found;
+    }
+    if (found)
+        return add_run(rs, p, name, 0, err);
+    fprintf(stderr, "niorep: %s; left out of the runs\n", why.msg);
+    return 0;
+}
+
 /* A directory is a traces folder when it holds no run file (strace.log*,
  * hook.jsonl, manifest.json, trace.*) but holds run directories or stores. */
 static int expand_dir(nr_runset *rs, const char *dir, nr_error *err)
@@ -208,7 +226,7 @@ static int expand_dir(nr_runset *rs, const char *dir, nr_error *err)
         if (!p) {
             rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
         } else if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-            rc = add_run(rs, p, names[i], 0, err);
+            rc = add_run_folder(rs, p, names[i], err);
         } else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && has_suffix(names[i], ".nio")) {
             rc = add_run(rs, p, names[i], 1, err);
         }

@@ -108,6 +108,16 @@ assert sum(reqsize["reads"]) == 3, reqsize
 EOF
     ok "figures"
 
+    # a figure folder inside the traces folder (and an empty folder) is no
+    # run: the next build leaves it out, says so, and builds the runs
+    mkdir -p inside && cp -r traces/plain inside/ && mkdir inside/empty
+    "$niorep" build inside -o in1.html --figures inside/figs --format svg --bootstraps 0 2>/dev/null \
+        || fail "build --figures inside the traces folder: exit $?"
+    "$niorep" build inside -o in2.html --bootstraps 0 2>in2.err || fail "build beside its figures: exit $?: $(cat in2.err)"
+    grep -q 'inside/figs: no strace log found .*left out of the runs' in2.err || fail "no note on the figure folder: $(cat in2.err)"
+    grep -q 'inside/empty: no strace log found .*left out of the runs' in2.err || fail "no note on the empty folder"
+    [ "$(grep -o 'data-nr-run="[a-z]*"' in2.html | tr '\n' ' ')" = 'data-nr-run="plain" ' ] || fail "runs beside the figures"
+
     # More runs than a figure tells apart (NR_FIG_DISTINCT_RUNS, 8): ten
     # copies of plain; the captions say what the overview draws of them.
     mkdir -p many
