@@ -788,14 +788,23 @@ static inline void merge_time_span(int64_t *first, int64_t *last, int64_t sfirst
         *last = slast;
 }
 
+/* *total + bytes, at most INT64_MAX (bytes >= 0): a log's sizes are
+ * whatever it says, and saturated sums are the same in any grouping, so a
+ * stitched chunk's totals add up as its lines would have. */
+static inline void add_bytes(int64_t *total, int64_t bytes)
+{
+    if (__builtin_add_overflow(*total, bytes, total))
+        *total = INT64_MAX;
+}
+
 static inline void file_count(nr_pm *pm, int64_t id, int counter, int64_t bytes, int64_t ts)
 {
     if (id < 0)
         return;
     nr_pm_file *f = file_at(pm, id);
     switch (counter) {
-    case NR_CNT_READ: f->read_calls++; f->bytes_read += bytes; break;
-    case NR_CNT_WRITE: f->write_calls++; f->bytes_written += bytes; break;
+    case NR_CNT_READ: f->read_calls++; add_bytes(&f->bytes_read, bytes); break;
+    case NR_CNT_WRITE: f->write_calls++; add_bytes(&f->bytes_written, bytes); break;
     case NR_CNT_OPEN: f->open_calls++; break;
     case NR_CNT_CLOSE: f->close_calls++; break;
     case NR_CNT_META: f->meta_calls++; break;
@@ -1864,8 +1873,8 @@ static int64_t ofd_advance(nr_pm *pm, int32_t idx, int64_t bytes, int is_write, 
     int64_t at = o->offset;
     if (o->offset_guessed)
         *flags |= NR_EVF_OFFSET_GUESSED;
-    if (bytes > 0)
-        o->offset += bytes;
+    if (bytes > 0 && __builtin_add_overflow(o->offset, bytes, &o->offset))
+        o->offset = -1; /* past 2^63 - 1: no offset a file can have, unknown from here */
     if (o->ghost) { /* the stitch replays the move on the real offset */
         pm->adv_ghost = o->ghost;
         pm->adv_bits |= NR_PM_GHOST_ADVANCE | (is_write ? NR_PM_GHOST_WRITE : 0);
@@ -3334,8 +3343,8 @@ static void replay_offsets(stitch *st, nr_pm *spec)
         } else if (st->off[k] >= 0) {
             op->offset = st->off[k];
             op->guessed = st->guessed[k];
-            if (op->bytes > 0)
-                st->off[k] += op->bytes;
+            if (op->bytes > 0 && __builtin_add_overflow(st->off[k], op->bytes, &st->off[k]))
+                st->off[k] = -1; /* as ofd_advance */
         }
     }
 }
@@ -3372,8 +3381,8 @@ static int apply_files(nr_pm *pm, const nr_pm *spec, const stitch *st)
         nr_pm_file *f = file_at(pm, g);
         if (!st->dir_upgrade[i])
             f->kind = lf->kind;
-        f->bytes_read += lf->bytes_read;
-        f->bytes_written += lf->bytes_written;
+        add_bytes(&f->bytes_read, lf->bytes_read);
+        add_bytes(&f->bytes_written, lf->bytes_written);
         f->read_calls += lf->read_calls;
         f->write_calls += lf->write_calls;
         f->open_calls += lf->open_calls;

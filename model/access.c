@@ -58,7 +58,8 @@ void nr__access_add(nr_model *m, const nr__event *e)
         a->sequential[w]++;
     else
         a->random[w]++;
-    *last_end = e->offset + size;
+    if (__builtin_add_overflow(e->offset, size, last_end))
+        *last_end = INT64_MAX; /* a log's offsets are whatever it says */
 }
 
 void nr__access_finish(nr_model *m)

@@ -1240,6 +1240,28 @@ static void fd_beyond_int_reported(void **state)
     ck_free(&r);
 }
 
+/* Offsets and sizes near 2^63 (a log says what it says): an offset moved
+ * past INT64_MAX is unknown from there on, and a file's byte totals stop at
+ * INT64_MAX; no signed overflow (UBSan stopped the ingest at the advance). */
+static void offsets_and_sizes_past_int64(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "8 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDWR) = 3</d/a> <0.000001>\n"
+        "8 1700000000.000002 lseek(3</d/a>, 9223372036854775807, SEEK_SET) = 9223372036854775807 <0.000001>\n"
+        "8 1700000000.000003 read(3</d/a>, \"\"..., 100) = 100 <0.000001>\n"
+        "8 1700000000.000004 read(3</d/a>, \"\"..., 100) = 100 <0.000001>\n"
+        "8 1700000000.000005 pwrite64(3</d/a>, \"\"..., 9223372036854775807, 0) = 9223372036854775807 <0.000001>\n"
+        "8 1700000000.000006 pwrite64(3</d/a>, \"\"..., 9223372036854775807, 0) = 9223372036854775807 <0.000001>\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), INT64_MAX);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), -1);
+    FILE_EQ(&r, "/d/a", "bytes_read", 200);
+    FILE_EQ(&r, "/d/a", "bytes_written", INT64_MAX);
+    ck_free(&r);
+}
+
 /* -y annotations: the model reads an unchanged "fd<path>" itself and leaves
  * every other form to the lexer; both must give the same answers. */
 static void annotation_forms(void **state)
@@ -1334,6 +1356,7 @@ int main(void)
         cmocka_unit_test(high_fds_tracked),
         cmocka_unit_test(many_high_fds),
         cmocka_unit_test(fd_beyond_int_reported),
+        cmocka_unit_test(offsets_and_sizes_past_int64),
         cmocka_unit_test(annotation_forms),
         cmocka_unit_test(fast_path_matches_general),
         cmocka_unit_test(sendfile_both_ends),
