@@ -153,7 +153,7 @@ static void build_latency(nr_figin *fi, const nr_model *const *models, const cha
         for (size_t r = 0; r < n; r++)
             latency_series(fi, names[r], nr_model_latency_all(models[r], NR_LAT_READ), &s[k++]);
     }
-    fi->latency = (nr_fig_latency_input){"read", k, s};
+    fi->latency = (nr_fig_latency_input){"read", k, s, n == 1};
     fi->in.latency = &fi->latency;
 }
 

@@ -44,12 +44,40 @@ static int drawable_series(const nr_fig_latency_series *s)
     return s->n > 0 && s->latency_s && s->cdf;
 }
 
+/* The styles of one run's series, "all" then its phases: each phase its
+ * colour in figures 1 and 5 (before session 37 the n-th series took style
+ * n, so data_prep was drawn in checkpoint's vermillion), "all" the first
+ * of orange, yellow, ... that no phase holds. */
+static void phase_styles(const nr_fig_latency_input *l, shown *sh)
+{
+    const char *names[NR__MAX_SERIES];
+    size_t colors[NR__MAX_SERIES];
+    const size_t n = l->n_series - 1;
+    for (size_t i = 0; i < n; i++)
+        names[i] = l->series[i + 1].name;
+    nr__palette_phase_colors(names, n, colors);
+    static const size_t all_prefers[NR__STYLES] = {3, 7, 1, 0, 2, 4, 5, 6};
+    size_t all = all_prefers[0];
+    for (size_t k = NR__STYLES; k-- > 0;) {
+        int taken = 0;
+        for (size_t i = 0; i < n; i++)
+            taken |= colors[i] == all_prefers[k];
+        if (!taken)
+            all = all_prefers[k];
+    }
+    sh->style[0] = all;
+    for (size_t i = 0; i < n; i++)
+        sh->style[i + 1] = colors[i];
+}
+
 static int choose_series(const nr_fig_latency_input *l, shown *sh)
 {
     memset(sh, 0, sizeof *sh);
     if (l->n_series <= NR_FIG_DISTINCT_RUNS) {
         for (size_t i = 0; i < l->n_series; i++)
             sh->index[sh->n] = sh->style[sh->n] = i, sh->n++;
+        if (l->phases && l->n_series > 1)
+            phase_styles(l, sh);
         return 0;
     }
     nr__crowd *cw = &sh->cw;

@@ -111,6 +111,8 @@ typedef struct nr_fig_latency_input {
     const char *what;
     size_t n_series;
     const nr_fig_latency_series *series;
+    int phases; /* series 0 is all of one run, the others its phases: each in its phase's colour
+                   (nr__palette_phase_colors, as in figures 1 and 5) */
 } nr_fig_latency_input;
 
 /* A time span in seconds from the start of a run, with a name. */

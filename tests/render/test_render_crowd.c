@@ -102,7 +102,7 @@ static void curves_of_many_runs_in_grey(void **state)
     for (size_t n = 8; n <= RUNS; n += RUNS - 8) {
         const nr_fig_lorenz_input lorenz = {n, lr};
         const nr_fig_ccdf_input ccdf_in = {n, cr};
-        const nr_fig_latency_input latency = {"read", n, ls};
+        const nr_fig_latency_input latency = {"read", n, ls, 0};
         const nr_figure_inputs in = {.lorenz = &lorenz, .ccdf = &ccdf_in, .latency = &latency};
         const char *stems[] = {"fig2-lorenz", "fig3-file-bytes-ccdf", "fig4-read-latency"};
         const size_t panels[] = {1, 1, 2};
@@ -307,6 +307,36 @@ static void timeline_colours_follow_figure_1(void **state)
     assert_string_equal(got[4], c1);
 }
 
+/* One run's read latency per phase takes each phase's colour (before
+ * session 37 the n-th series took style n: data_prep in checkpoint's
+ * vermillion, train in orange): strokes of data_prep's sky blue and
+ * train's blue, none of checkpoint's vermillion or eval's green. */
+static void latency_phases_in_their_colours(void **state)
+{
+    (void)state;
+    char ref[16][64];
+    const char *const canon[] = {"checkpoint", "eval", "model_load", "data_prep", "train"};
+    assert_int_equal(timeline_tints(canon, 5, NULL, 0, ref, 16), 1 + 5 + 5);
+    char stroke[5][64]; /* checkpoint, eval, model_load, data_prep, train */
+    for (int i = 0; i < 5; i++)
+        snprintf(stroke[i], sizeof stroke[i], "stroke:%s", ref[1 + i] + strlen("fill:"));
+    static double lat[POINTS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2}, cdf[POINTS] = {0.1, 0.5, 0.9, 0.99, 1};
+    const char *names[] = {"all phases", "data_prep", "train"};
+    nr_fig_latency_series ls[3];
+    for (int i = 0; i < 3; i++)
+        ls[i] = (nr_fig_latency_series){names[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2};
+    const nr_fig_latency_input latency = {"read", 3, ls, 1};
+    const nr_figure_inputs in = {.latency = &latency};
+    nr_render_buf svg;
+    render_svg("fig4-read-latency", &in, &svg);
+    const char *text = (const char *)svg.data;
+    assert_true(occurrences(text, svg.len, stroke[3]) > 0);
+    assert_true(occurrences(text, svg.len, stroke[4]) > 0);
+    assert_int_equal(occurrences(text, svg.len, stroke[0]), 0);
+    assert_int_equal(occurrences(text, svg.len, stroke[1]), 0);
+    nr_render_buf_fini(&svg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +347,7 @@ int main(void)
         cmocka_unit_test(phase_colours_do_not_clash),
         cmocka_unit_test(timeline_of_many_phases),
         cmocka_unit_test(timeline_colours_follow_figure_1),
+        cmocka_unit_test(latency_phases_in_their_colours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
