@@ -24,16 +24,21 @@
 #include "report.h"
 #include "runset.h"
 
+/* The defaults as the model defines them, so that the help cannot drift
+ * from them (it said 0.05 for a threshold of 0.10). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const char options_text[] =
     "  -o FILE              the HTML report (required)\n"
     "  --json FILE          the comparison as JSON (schema: docs/compare.md)\n"
-    "  --bootstraps N       bootstrap resamples per confidence interval (default 1000)\n"
-    "  --seed N             seed of the bootstraps and the call samples (default 1)\n"
-    "  --threshold X        practical threshold on the relative difference (default 0.05)\n"
-    "  --ks-alpha X         KS significance level (default 0.01)\n"
-    "  --ks-min-d X         smallest KS D that counts as a change (default 0.10)\n"
-    "  --floor-factor X     latency changes must exceed X times the fastest traced call (default 3)\n"
-    "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default 200000)\n"
+    "  --bootstraps N       bootstrap resamples per confidence interval (default " STR(NR_COMPARE_DEFAULT_BOOTSTRAPS) ")\n"
+    "  --seed N             seed of the bootstraps and the call samples (default " STR(NR_COMPARE_DEFAULT_SEED) ")\n"
+    "  --threshold X        practical threshold on the relative difference (default " STR(NR_COMPARE_DEFAULT_REL_THRESHOLD) ")\n"
+    "  --ks-alpha X         KS significance level (default " STR(NR_COMPARE_DEFAULT_KS_ALPHA) ")\n"
+    "  --ks-min-d X         smallest KS D that counts as a change (default " STR(NR_COMPARE_DEFAULT_KS_MIN_D) ")\n"
+    "  --floor-factor X     latency changes must exceed X times the fastest traced call (default " STR(NR_COMPARE_DEFAULT_FLOOR_FACTOR) ")\n"
+    "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default " STR(NR_COMPARE_DEFAULT_SAMPLE_CAP) ")\n"
     "  --title T            report title (default \"niorep compare\")\n"
     "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
     "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: all cores)\n"
