@@ -20,6 +20,10 @@ extern const nr_command nr_commands[];
 int nr_cli_fail(const nr_error *err);
 /* Prints a usage error for cmd to stderr and returns 2. */
 int nr_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error of getopt_long's return c for an optstring that starts
+ * with ':' (after any '+'): ':' an option given without its value, else
+ * an unknown option, named as argv gave it. Returns 2. */
+int nr_cli_bad_option(const char *cmd, int c, char *const *argv);
 /* Prints the --help text of cmd to out. */
 void nr_cli_help(const nr_command *cmd, const char *options_text, FILE *out);
 /* The command entry named name, or NULL. */

@@ -64,7 +64,7 @@ static int parse_args(int argc, char **argv, build_args *a)
     a->opts.bootstraps = -1;
     a->opts.keep_files = NR_FILL_TOP_FILES;
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "o:j:h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 'o': a->out = optarg; break;
         case OPT_FIGURES: a->figures_dir = optarg; break;
@@ -77,7 +77,7 @@ static int parse_args(int argc, char **argv, build_args *a)
         case OPT_BOOT: {
             char *end;
             long v = strtol(optarg, &end, 10);
-            if (*end || v < 0 || v > 100000)
+            if (end == optarg || *end || v < 0 || v > 100000)
                 return nr_cli_usage("build", "--bootstraps expects 0..100000, got '%s'", optarg);
             a->opts.bootstraps = (int)v;
             break;
@@ -88,13 +88,13 @@ static int parse_args(int argc, char **argv, build_args *a)
         case 'j': {
             char *end;
             long v = strtol(optarg, &end, 10);
-            if (*end || v < 0 || v > 1024)
+            if (end == optarg || *end || v < 0 || v > 1024)
                 return nr_cli_usage("build", "--jobs expects a number from 0 to 1024, got '%s'", optarg);
             a->jobs = (int)v;
             break;
         }
         case 'h': nr_cli_help(nr_cli_find("build"), build_options, stdout); return 0;
-        default: return nr_cli_usage("build", "unknown option");
+        default: return nr_cli_bad_option("build", c, argv);
         }
     }
     if (!a->out)

@@ -282,7 +282,7 @@ int nr_cmd_export(int argc, char **argv)
     const char *table = NULL, *out = NULL;
     export_format fmt = FORMAT_CSV;
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "t:f:o:h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, ":t:f:o:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 't': table = optarg; break;
         case 'o': out = optarg; break;
@@ -295,7 +295,7 @@ int nr_cmd_export(int argc, char **argv)
                 return nr_cli_usage("export", "--format expects csv or jsonl, got '%s'", optarg);
             break;
         case 'h': nr_cli_help(nr_cli_find("export"), export_options, stdout); return 0;
-        default: return nr_cli_usage("export", "unknown option");
+        default: return nr_cli_bad_option("export", c, argv);
         }
     }
     if (optind != argc - 1)

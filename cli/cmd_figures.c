@@ -66,7 +66,7 @@ int nr_cmd_figures(int argc, char **argv)
     double width_pt = 252.0;
     nr_model_opts opts = {.bootstraps = -1, .keep_files = NR_MODEL_KEEP_NO_FILES}; /* no figure shows a file's row */
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 'o': dir = optarg; break;
         case OPT_FORMAT: formats = optarg; break;
@@ -77,13 +77,13 @@ int nr_cmd_figures(int argc, char **argv)
         case OPT_BOOT: {
             char *end;
             long v = strtol(optarg, &end, 10);
-            if (*end || v < 0 || v > 100000)
+            if (end == optarg || *end || v < 0 || v > 100000)
                 return nr_cli_usage("figures", "--bootstraps expects 0..100000, got '%s'", optarg);
             opts.bootstraps = (int)v;
             break;
         }
         case 'h': nr_cli_help(nr_cli_find("figures"), figures_options, stdout); return 0;
-        default: return nr_cli_usage("figures", "unknown option");
+        default: return nr_cli_bad_option("figures", c, argv);
         }
     }
     if (!dir)

@@ -136,7 +136,8 @@ static void print_diag_row(FILE *out, const nr_col_chunk *cols, size_t k, void *
     print_bytes(out, cols[2].str[k], cols[2].str_len[k]);
     if (cols[3].i64[k] > 0)
         fprintf(out, ":%" PRId64, cols[3].i64[k]);
-    fputs(": ", out);
+    if (cols[2].str_len[k] || cols[3].i64[k] > 0) /* a note of the whole run names no file */
+        fputs(": ", out);
     print_bytes(out, cols[4].str[k], cols[4].str_len[k]);
     fputc('\n', out);
 }
@@ -188,10 +189,10 @@ int nr_cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1;) {
         switch (c) {
         case 'h': nr_cli_help(nr_cli_find("info"), info_options, stdout); return 0;
-        default: return nr_cli_usage("info", "unknown option");
+        default: return nr_cli_bad_option("info", c, argv);
         }
     }
     if (optind != argc - 1)

@@ -30,21 +30,21 @@ int nr_cmd_ingest(int argc, char **argv)
     int quiet = 0;
     nr_ingest_opts opts = {0};
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "o:C:j:qh", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, ":o:C:j:qh", longopts, NULL)) != -1;) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'C': opts.start_cwd = optarg; break;
         case 'j': {
             char *end;
             long jobs = strtol(optarg, &end, 10);
-            if (*end || jobs < 0 || jobs > 1024)
+            if (end == optarg || *end || jobs < 0 || jobs > 1024)
                 return nr_cli_usage("ingest", "--jobs expects a number from 0 to 1024, got '%s'", optarg);
             opts.jobs = (int)jobs;
             break;
         }
         case 'q': quiet = 1; break;
         case 'h': nr_cli_help(nr_cli_find("ingest"), ingest_options, stdout); return 0;
-        default: return nr_cli_usage("ingest", "unknown option");
+        default: return nr_cli_bad_option("ingest", c, argv);
         }
     }
     if (optind != argc - 1)

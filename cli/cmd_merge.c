@@ -31,13 +31,13 @@ int nr_cmd_merge(int argc, char **argv)
     int quiet = 0;
     nr_merge_opts opts = {0};
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1;) {
         switch (c) {
         case 'o': out = optarg; break;
         case OPT_BY_NODE: opts.files_by_node = 1; break;
         case 'q': quiet = 1; break;
         case 'h': nr_cli_help(nr_cli_find("merge"), merge_options, stdout); return 0;
-        default: return nr_cli_usage("merge", "unknown option");
+        default: return nr_cli_bad_option("merge", c, argv);
         }
     }
     if (!out)

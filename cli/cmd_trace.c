@@ -424,7 +424,7 @@ static int parse_args(int argc, char **argv, trace_args *a)
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     optind = 1;
-    for (int c; (c = getopt_long(argc, argv, "+o:l:w:h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "+:o:l:w:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 'o': a->out = optarg; break;
         case 'l': {
@@ -443,7 +443,7 @@ static int parse_args(int argc, char **argv, trace_args *a)
         case OPT_NO_HOOK: a->no_hook = 1; break;
         case OPT_STRACE: a->strace = optarg; break;
         case 'h': nr_cli_help(nr_cli_find("trace"), trace_options, stdout); return -1;
-        default: return nr_cli_usage("trace", "unknown option");
+        default: return nr_cli_bad_option("trace", c, argv);
         }
     }
     if (!a->out)

@@ -77,6 +77,19 @@ int nr_cli_usage(const char *cmd, const char *fmt, ...)
     return 2;
 }
 
+int nr_cli_bad_option(const char *cmd, int c, char *const *argv)
+{
+    /* getopt has moved past the option (and its value, when separate) */
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    if (c == ':')
+        return optopt && optopt < 256 && strncmp(arg, "--", 2) != 0
+                   ? nr_cli_usage(cmd, "option -%c needs a value", optopt)
+                   : nr_cli_usage(cmd, "option %s needs a value", arg);
+    if (optopt && optopt < 256 && strncmp(arg, "--", 2) != 0)
+        return nr_cli_usage(cmd, "unknown option -%c", optopt);
+    return nr_cli_usage(cmd, "unknown option '%s'", arg);
+}
+
 void nr_cli_help(const nr_command *cmd, const char *options_text, FILE *out)
 {
     fprintf(out, "usage: niorep %s %s\n\n%s.\n", cmd->name, cmd->synopsis, cmd->summary);

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "nr_outfile.h"
@@ -43,6 +44,7 @@ static void print_overview(FILE *out)
 
 int main(int argc, char **argv)
 {
+    opterr = 0; /* the commands name a bad option themselves (nr_cli_bad_option) */
     if (argc < 2) {
         print_overview(stderr);
         return 2;

@@ -17,6 +17,7 @@
 #include "nr_ingest.h"
 #include "nr_outfile.h"
 #include "nr_store.h"
+#include "nr_store_merge.h"
 #include "parallel.h"
 
 #define STORE_MAGIC "\x89NIO\r\n\x1a\n"
@@ -539,6 +540,53 @@ int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, 
     return rc;
 }
 
+/* Ingests run i (its cache stale or damaged) with lp's threads and
+ * progress. */
+static int ingest_one(load_pool *lp, size_t i, nr_error *err)
+{
+    nr_run *r = &lp->rs->runs[i];
+    nr_ingest_opts io = {.jobs = lp->ingest_jobs};
+    if (lp->rs->ingest_progress) {
+        io.progress = ingest_bytes;
+        io.progress_ctx = &lp->refs[i];
+    }
+    NR_TRY(ingest_run(r, &io, err));
+    ingest_done(lp, i, r->input_bytes); /* the files the ingest does not count as read */
+    return 0;
+}
+
+/* 0 when the runs' labels, read from table meta of s before any model
+ * (runset_nodes.c), read here (checksums included), else the error. */
+static int meta_readable(const nr_store *s, nr_error *err)
+{
+    char *value = NULL;
+    const int rc = nr_store_meta_value(s, "manifest.labels.run", &value, err);
+    free(value);
+    return rc;
+}
+
+/* After rc, the failure of a cached store of run i to open or model: a
+ * damaged cache (NR_E_FORMAT: a checksum, a cut file) is ingested again
+ * from the run, once, with a line on stderr, and 1 returned; the cache is
+ * niorep's own, and the run it stands for is intact. Otherwise rc. */
+static int retry_damaged_cache(load_pool *lp, size_t i, int rc, nr_error *err)
+{
+    nr_run *r = &lp->rs->runs[i];
+    if (rc != NR_E_FORMAT || !r->input_path || !r->cache_hit)
+        return rc;
+    fprintf(stderr, "niorep: %s; ingesting %s again\n", err->msg, r->input_path);
+    r->cache_hit = 0;
+    nr_store_close(r->store);
+    r->store = NULL;
+    nr_error_clear(err);
+    uint64_t bytes;
+    if (!(r->fingerprint = fingerprint(r->input_path, &bytes, err)))
+        return err->code ? err->code : NR_E_NOMEM;
+    NR_TRY(ingest_one(lp, i, err));
+    NR_TRY(nr_store_open(r->store_path, &r->store, err));
+    return 1;
+}
+
 /* LOAD_OPEN ingests (when needed) and opens run i, LOAD_MODEL models it;
  * touches run i only. */
 static int load_one(load_pool *lp, size_t i, nr_error *err)
@@ -547,18 +595,19 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
     double t0 = nr_runset_now();
     if (lp->stage == LOAD_MODEL) {
         load_progress(lp, r, "model");
-        NR_TRY(nr_runset_model(r, lp->opts, &r->model, &r->model_key, err));
+        int rc = nr_runset_model(r, lp->opts, &r->model, &r->model_key, err);
+        if (rc < 0 && (rc = retry_damaged_cache(lp, i, rc, err)) == 1)
+            rc = nr_runset_model(r, lp->opts, &r->model, &r->model_key, err);
+        NR_TRY(rc);
     } else {
-        if (r->input_path && !r->cache_hit) {
-            nr_ingest_opts io = {.jobs = lp->ingest_jobs};
-            if (lp->rs->ingest_progress) {
-                io.progress = ingest_bytes;
-                io.progress_ctx = &lp->refs[i];
-            }
-            NR_TRY(ingest_run(r, &io, err));
-            ingest_done(lp, i, r->input_bytes); /* the files the ingest does not count as read */
-        }
-        NR_TRY(nr_store_open(r->store_path, &r->store, err));
+        if (r->input_path && !r->cache_hit)
+            NR_TRY(ingest_one(lp, i, err));
+        int rc = nr_store_open(r->store_path, &r->store, err);
+        if (rc == 0 && r->cache_hit) /* a cache's meta, read next (labels), checked here */
+            rc = meta_readable(r->store, err);
+        if (rc < 0)
+            rc = retry_damaged_cache(lp, i, rc, err);
+        NR_TRY(rc);
     }
     lp->secs[i] = nr_runset_now() - t0;
     return 0;

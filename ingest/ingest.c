@@ -1039,13 +1039,16 @@ static int check_not_empty(ingest *in, nr_error *err)
     }
     if (in->saw_event)
         return 0;
-    const char *name = in->run.dir ? in->run.dir : in->run.logs[0].path;
+    /* the log itself when there is one, else the run's folder */
+    const char *name = in->run.nlogs == 1 || !in->run.dir ? in->run.logs[0].path : in->run.dir;
     if (in->stats.lines_read == 0)
         return nr_error_set(err, NR_E_INPUT, "%s: the strace log is empty", name);
+    const uint64_t blank = in->stats.lines_read - in->stats.lines_parsed - in->stats.lines_skipped;
     return nr_error_set(err, NR_E_INPUT,
                         "%s: not an strace log: none of its %llu lines is a syscall, signal or exit line "
-                        "(%llu skipped)",
-                        name, (unsigned long long)in->stats.lines_read, (unsigned long long)in->stats.lines_skipped);
+                        "(%llu skipped, %llu blank)",
+                        name, (unsigned long long)in->stats.lines_read, (unsigned long long)in->stats.lines_skipped,
+                        (unsigned long long)blank);
 }
 
 /* Clock sanity: the hook runs inside the traced job, so its records must fall

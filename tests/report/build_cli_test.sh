@@ -47,6 +47,24 @@ cmp -s r1.html r2.html || fail "two builds of the same inputs differ"
 [ "$(stat -c %Y.%N traces/.niorep/plain.nio)" = "$stamp" ] || fail "the cached store was rewritten although the logs did not change"
 ok "cache reused, output byte-identical"
 
+# a damaged cached store (a flipped byte, a cut file) is ingested again from its run, with a note
+for damage in flip cut; do
+    /usr/bin/python3 - traces/.niorep/plain.nio "$damage" <<'EOF'
+import sys
+p, how = sys.argv[1], sys.argv[2]
+b = bytearray(open(p, "rb").read())
+if how == "flip":
+    b[len(b) // 3] ^= 0xFF
+else:
+    b = b[: len(b) // 2]
+open(p, "wb").write(b)
+EOF
+    "$niorep" build traces -o r_$damage.html --bootstraps 0 2>damaged.err || fail "build over a damaged cache ($damage): exit $?: $(cat damaged.err)"
+    grep -q 'plain.nio: .*; ingesting traces/plain again' damaged.err || fail "no note on the damaged cache ($damage): $(cat damaged.err)"
+    cmp -s r1.html r_$damage.html || fail "the report after a damaged cache ($damage) differs"
+done
+ok "damaged cache ingested again"
+
 # the figures are drawn on up to --jobs threads and imported in order
 "$niorep" build traces -o rj1.html -j 1 --bootstraps 0 2>/dev/null || fail "build -j 1"
 "$niorep" build traces -o rj4.html -j 4 --bootstraps 0 2>/dev/null || fail "build -j 4"
@@ -69,6 +87,12 @@ ok "store input"
 "$niorep" build -o x.html >/dev/null 2>&1; [ $? -eq 2 ] || fail "missing INPUT is not a usage error (2)"
 "$niorep" build nothing-here -o x.html >/dev/null 2>&1; [ $? -eq 1 ] || fail "a missing input does not exit 1"
 [ -e x.html ] && fail "a failed build left its output"
+# a bad option is named once, by niorep (getopt printed its own line before)
+"$niorep" build traces -o 2>opt.err; [ $? -eq 2 ] || fail "-o without its value: not exit 2"
+[ "$(head -1 opt.err)" = "niorep build: option -o needs a value" ] || fail "-o without its value: $(cat opt.err)"
+"$niorep" build traces --frobnicate -o x.html 2>opt.err; [ $? -eq 2 ] || fail "an unknown option: not exit 2"
+[ "$(head -1 opt.err)" = "niorep build: unknown option '--frobnicate'" ] || fail "an unknown option: $(cat opt.err)"
+"$niorep" build traces -j '' -o x.html 2>/dev/null; [ $? -eq 2 ] || fail "-j '' is not a usage error"
 ok "errors"
 
 if grep -q 'built without the renderer' r1.html; then
