@@ -309,6 +309,10 @@ static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_mode
         kv_row(t, "goodness of fit p (bootstrap)", R(pl->p_value), "powerlaw.p_value", pl->p_value);
         kv_row(t, "vs lognormal R (> 0 favours power law)", R(pl->vs_lognormal_R), "powerlaw.vs_lognormal_R", pl->vs_lognormal_R);
         kv_row(t, "vs lognormal p", R(pl->vs_lognormal_p), "powerlaw.vs_lognormal_p", pl->vs_lognormal_p);
+        if (pl->vs_lognormal_R == 0 && pl->vs_lognormal_p == 1) /* docs/statistics.md, "Same model" */
+            nr_report_para(nr_report_pair_numbers(pair), "note",
+                           "R = 0, p = 1: the best lognormal on this tail is the power law itself, so the "
+                           "two cannot be told apart.");
     }
     return 0;
 }
@@ -493,9 +497,16 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
 {
     char buf[64];
     static const char *const sheads[] = {"access", "reads", "writes"};
-    nr_report_table *s = nr_report_table_new(sec, "Sequentiality (per file, against the previous access; Darshan)", 3, sheads, 6);
+    /* two denominators, said in the caption and the last row: the three
+       kinds add up to 100% of the accesses that have a previous one */
+    nr_report_table *s = nr_report_table_new(sec,
+                                             "Sequentiality (per file, against the previous access; Darshan): "
+                                             "consecutive, sequential and random are shares of the accesses "
+                                             "with a previous one, the last row a share of all",
+                                             3, sheads, 6);
     for (int row = 0; row < 4; row++) {
-        static const char *const names[] = {"consecutive (offset = previous end)", "sequential (forward gap)", "random (backward)", "first access / offset unknown"};
+        static const char *const names[] = {"consecutive (offset = previous end)", "sequential (forward gap)", "random (backward)",
+                                            "first access / offset unknown (of all accesses)"};
         nr_report_table_row(s);
         nr_report_table_cell(s, names[row]);
         for (int d = 0; d < 2; d++) {
