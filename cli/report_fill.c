@@ -221,7 +221,14 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
         char key[96];
         nr_report_table_row(t);
         nr_report_table_cell(t, p->name);
-        nr_report_table_cell(t, C(p->instances));
+        if (p->never_ended) { /* said where the phase is: it ran to the end of the trace */
+            char inst[96], b2[32];
+            snprintf(inst, sizeof inst, "%s (%s never ended)", nr_report_fmt_count((double)p->instances, buf, sizeof buf),
+                     nr_report_fmt_count((double)p->never_ended, b2, sizeof b2));
+            nr_report_table_cell(t, inst);
+        } else {
+            nr_report_table_cell(t, C(p->instances));
+        }
         nr_report_table_cell(t, S(p->wall_s));
         snprintf(key, sizeof key, "phases.%zu.bytes_read", i);
         nr_report_table_cell_key(t, B(p->ops[NR_OP_READ].bytes), key, (double)p->ops[NR_OP_READ].bytes);

@@ -205,7 +205,7 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
 }
 
 /* One phase instance while loading. */
-typedef struct phase_row { int64_t id, pid, begin, end; const char *name; } phase_row;
+typedef struct phase_row { int64_t id, pid, begin, end, flags; const char *name; } phase_row;
 
 static int cmp_phase_row(const void *a, const void *b)
 {
@@ -280,13 +280,13 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
         free(pr);
         return NR_E_NOMEM;
     }
-    static const int cols[] = {NR_PH_PHASE_ID, NR_PH_PID, NR_PH_NAME, NR_PH_BEGIN_NS, NR_PH_END_NS};
+    static const int cols[] = {NR_PH_PHASE_ID, NR_PH_PID, NR_PH_NAME, NR_PH_BEGIN_NS, NR_PH_END_NS, NR_PH_FLAGS};
     chunks k;
     chunks_init(&k);
     int rc = 0;
     size_t n = 0;
     for (size_t rg = 0; t && rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
-        rc = read_cols(t, &nr_phases_table, cols, 5, rg, &k, err);
+        rc = read_cols(t, &nr_phases_table, cols, 6, rg, &k, err);
         const size_t rgn = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
         for (size_t i = 0; i < rgn && n < rows; i++, n++) {
             const char *name = str_at(&k.c[NR_PH_NAME], i);
@@ -295,6 +295,7 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
                 .pid = i64_at(&k.c[NR_PH_PID], i, -1),
                 .begin = i64_at(&k.c[NR_PH_BEGIN_NS], i, 0),
                 .end = i64_at(&k.c[NR_PH_END_NS], i, 0),
+                .flags = i64_at(&k.c[NR_PH_FLAGS], i, 0),
                 .name = nr_arena_strndup(&m->arena, name, strlen(name)),
             };
             if (!pr[n].name) {
@@ -320,6 +321,7 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
             p->last_ns = pr[i].end;
         }
         p->instances++;
+        p->never_ended += (pr[i].flags & 1) != 0;
         if (pr[i].end > p->last_ns)
             p->last_ns = pr[i].end;
         rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);

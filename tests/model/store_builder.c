@@ -78,6 +78,12 @@ void tb_proc(tb *t, int64_t pid, int64_t ppid, int64_t first_ns, int64_t last_ns
 
 void tb_phase(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns)
 {
+    tb_phase_flags(t, id, pid, name, begin_ns, end_ns, 0);
+}
+
+void tb_phase_flags(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns,
+                    int64_t flags)
+{
     nr_table_writer *w = t->phases;
     nr_table_set_i64(w, NR_PH_PHASE_ID, id);
     nr_table_set_i64(w, NR_PH_PID, pid);
@@ -87,7 +93,7 @@ void tb_phase(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns
     nr_table_set_i64(w, NR_PH_END_NS, end_ns);
     nr_table_set_i64(w, NR_PH_DEPTH, 0);
     nr_table_set_i64(w, NR_PH_PARENT_ID, -1);
-    nr_table_set_i64(w, NR_PH_FLAGS, 0);
+    nr_table_set_i64(w, NR_PH_FLAGS, flags);
     end_row(w);
 }
 

@@ -28,6 +28,9 @@ void tb_commit(tb *t);
 void tb_file(tb *t, int64_t id, const char *path, int kind);
 void tb_proc(tb *t, int64_t pid, int64_t ppid, int64_t first_ns, int64_t last_ns);
 void tb_phase(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns);
+/* tb_phase with the phases table's flags (1: never ended). */
+void tb_phase_flags(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns,
+                    int64_t flags);
 void tb_meta(tb *t, const char *key, const char *value);
 void tb_pyio(tb *t, int64_t ts, int64_t pid, const char *path, int64_t bytes);
 void tb_diag(tb *t, const char *reason, int64_t count);

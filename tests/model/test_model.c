@@ -200,7 +200,8 @@ static void run_a_phase_breakdown(void **state)
  * them, and stay apart across a gap; the wall time is the merged length.
  * eval: 0-2 s (pid 1) and 1-3 s (pid 2) overlap, 3-4 s touches: 0-4 s;
  * 6-7 s apart; an instance inside another (6.2-6.5 s) adds nothing:
- * 0-4 s and 6-7 s, 5 s. train 4-6 s: one interval. */
+ * 0-4 s and 6-7 s, 5 s. train 4-6 s: one interval. The 6-7 s instance
+ * never ended (flags 1): eval's never_ended is 1. */
 static void phase_intervals_merge(void **state)
 {
     tb t;
@@ -212,7 +213,7 @@ static void phase_intervals_merge(void **state)
     tb_phase(&t, 1, 2, "eval", 1 * SEC, 3 * SEC);
     tb_phase(&t, 2, 1, "eval", 3 * SEC, 4 * SEC);
     tb_phase(&t, 3, 1, "train", 4 * SEC, 6 * SEC);
-    tb_phase(&t, 4, 1, "eval", 6 * SEC, 7 * SEC);
+    tb_phase_flags(&t, 4, 1, "eval", 6 * SEC, 7 * SEC, 1); /* never ended: the trace ends at 7 s for it */
     tb_phase(&t, 5, 2, "eval", 6200 * MS, 6500 * MS);
     tb_call(&t, 0, US, 1, NR_OP_READ, 0, 10, 0, 0);
     tb_call(&t, 8 * SEC, US, 1, NR_OP_READ, 0, 10, 10, -1);
@@ -220,11 +221,13 @@ static void phase_intervals_merge(void **state)
     nr_model *m = model_of(tb_path("intervals.nio"));
     const nr_model_phase *ev = phase_named(m, "eval", NULL);
     assert_int_equal(ev->instances, 5);
+    assert_int_equal(ev->never_ended, 1);
     assert_int_equal(ev->n_intervals, 2);
     assert_true(ev->intervals[0].begin_ns == 0 && ev->intervals[0].end_ns == 4 * SEC);
     assert_true(ev->intervals[1].begin_ns == 6 * SEC && ev->intervals[1].end_ns == 7 * SEC);
     assert_near(ev->wall_s, 5.0, 1e-12);
     const nr_model_phase *tr = phase_named(m, "train", NULL);
+    assert_int_equal(tr->never_ended, 0);
     assert_int_equal(tr->n_intervals, 1);
     assert_true(tr->intervals[0].begin_ns == 4 * SEC && tr->intervals[0].end_ns == 6 * SEC);
     /* unphased: from 7 s to the last call's end, 8 s + 1 us */
