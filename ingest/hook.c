@@ -186,10 +186,21 @@ static void end_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts, 
     }
 }
 
-static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts)
+/* Whether a field is given (not absent, not null) but holds no valid value. */
+static int given_but_bad(const json_t *v, int valid)
+{
+    return v && !json_is_null(v) && !valid;
+}
+
+static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no, const char *example)
 {
     json_t *op = json_object_get(o, "op"), *path = json_object_get(o, "path");
     json_t *bytes = json_object_get(o, "bytes"), *dur = json_object_get(o, "dur");
+    /* the record is kept, with "" or -1 for such a field, and counted */
+    if (given_but_bad(op, json_is_string(op)) || given_but_bad(path, json_is_string(path)) ||
+        given_but_bad(bytes, json_is_integer(bytes) && json_integer_value(bytes) >= 0) ||
+        given_but_bad(dur, json_is_number(dur) && plausible_seconds(json_number_value(dur))))
+        report(h, "bad_io_field", line_no, example);
     const char *op_s = intern(h, json_is_string(op) ? json_string_value(op) : "");
     const char *path_s = intern(h, json_is_string(path) ? json_string_value(path) : "");
     if (!op_s || !path_s || NR_GROW(h->ios, h->io_cap, h->io_count + 1) < 0)
@@ -222,6 +233,8 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
     } else if (!json_is_string(ev) || !json_is_number(ts) || !json_is_integer(pid) ||
                (tid && !json_is_integer(tid) && !json_is_null(tid))) {
         report(h, "missing_field", line_no, example);
+    } else if (json_integer_value(pid) <= 0 || (json_is_integer(tid) && json_integer_value(tid) <= 0)) {
+        report(h, "bad_pid", line_no, example);
     } else if (!plausible_seconds(json_number_value(ts))) {
         report(h, "bad_timestamp", line_no, example);
     } else {
@@ -243,7 +256,7 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
             else
                 end_phase(h, thr, json_is_string(name) ? json_string_value(name) : NULL, t, line_no, example);
         } else if (strcmp(event, "io") == 0) {
-            rc = add_io(h, o, p, th, t);
+            rc = add_io(h, o, p, th, t, line_no, example);
         } else if (strcmp(event, "header") == 0) {
             json_t *v = json_object_get(o, "version");
             json_t *out = json_object_get(o, "out");

@@ -962,6 +962,43 @@ static void hook_phases(void **state)
     ck_free(&r);
 }
 
+/* Hook values that are there but wrong are counted: an io record with a
+ * path that is a number, bytes that are a string, a real or negative, a
+ * dur that is a string is kept with "" or -1 and counted (bad_io_field);
+ * a line with pid -5 or tid 0 is skipped and counted (bad_pid); absent and
+ * null fields are no error. */
+static void hook_bad_values_counted(void **state)
+{
+    ck_run r;
+    memset(&r, 0, sizeof r);
+    ck_tmpdir(r.dir, sizeof r.dir);
+    char run[300];
+    snprintf(run, sizeof run, "%s/run", r.dir);
+    mkdir(run, 0700);
+    ck_write(run, "strace.log",
+             "100 1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+             "100 1700000004.000000 read(3, \"e\", 1) = 1\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": 5, \"bytes\": 1}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": \"big\"}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": 1e30}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": -7}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"dur\": \"x\"}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": null}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": 3, \"dur\": 0.5}\n"
+             "{\"ts\": 1700000001.0, \"pid\": -5, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"tid\": 0, \"event\": \"phase_begin\", \"phase\": \"train\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "hook_bad_io_field"), 5);
+    assert_int_equal(ck_diag(&r, "hook_bad_pid"), 2);
+    assert_int_equal(r.pyio.nrows, 7);
+    assert_int_equal(r.phases.nrows, 0);
+    assert_int_equal(ck_i64(&r.pyio, 2, "bytes"), -1);
+    assert_int_equal(ck_i64(&r.pyio, 6, "bytes"), 3);
+    ck_free(&r);
+}
+
 /* The hook's own output file (named in its header) is niorep's, not the job's:
  * kind tool_output, so no statistic counts its writes as the job's I/O. */
 static void hook_output_is_tool_output(void **state)
@@ -1357,6 +1394,7 @@ int main(void)
         cmocka_unit_test(many_high_fds),
         cmocka_unit_test(fd_beyond_int_reported),
         cmocka_unit_test(offsets_and_sizes_past_int64),
+        cmocka_unit_test(hook_bad_values_counted),
         cmocka_unit_test(annotation_forms),
         cmocka_unit_test(fast_path_matches_general),
         cmocka_unit_test(sendfile_both_ends),
