@@ -23,6 +23,15 @@ void ck_tmpdir(char *out, size_t cap)
         die("mkdtemp", out);
 }
 
+void ck_run_dir(ck_run *r, char *run, size_t cap)
+{
+    memset(r, 0, sizeof *r);
+    ck_tmpdir(r->dir, sizeof r->dir);
+    snprintf(run, cap, "%s/run", r->dir);
+    if (mkdir(run, 0700) != 0)
+        die("mkdir", run);
+}
+
 void ck_write(const char *dir, const char *name, const char *text)
 {
     char path[512];

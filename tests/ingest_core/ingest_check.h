@@ -27,6 +27,9 @@ typedef struct ck_run {
 
 /* Makes a fresh temporary directory; returns its path (static storage per call site copy). */
 void ck_tmpdir(char *out, size_t cap);
+/* Clears r, makes its temporary directory and in it an empty run
+ * directory, whose path goes to run (cap bytes). */
+void ck_run_dir(ck_run *r, char *run, size_t cap);
 /* Writes text to dir/name. */
 void ck_write(const char *dir, const char *name, const char *text);
 /* Writes log_text as dir/strace.log of a new run dir and ingests it. */

@@ -557,11 +557,8 @@ static void failed_restarted_and_signals(void **state)
 static void ff_merge_by_time(void **state)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[300];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    mkdir(run, 0700);
+    ck_run_dir(&r, run, sizeof run);
     ck_write(run, "trace.800",
              "1700000000.000000 openat(AT_FDCWD, \"/d/m\", O_RDONLY) = 3\n"
              "1700000000.000100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 801\n"
@@ -593,11 +590,8 @@ static void ff_merge_by_time(void **state)
 static void ff_without_timestamps(void **state)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[300];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    mkdir(run, 0700);
+    ck_run_dir(&r, run, sizeof run);
     ck_write(run, "strace.log.901", "read(3, \"cd\", 2) = 2\n+++ exited with 0 +++\n");
     ck_write(run, "strace.log.900",
              "openat(AT_FDCWD, \"/d/o\", O_RDONLY) = 3\n"
@@ -930,11 +924,8 @@ static void bad_inputs(void **state)
 static void hook_phases(void **state)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[300];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    mkdir(run, 0700);
+    ck_run_dir(&r, run, sizeof run);
     ck_write(run, "strace.log",
              "100 1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
              "100 1700000001.500000 read(3, \"ab\", 2) = 2\n"
@@ -970,11 +961,8 @@ static void hook_phases(void **state)
 static void hook_bad_values_counted(void **state)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[300];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    mkdir(run, 0700);
+    ck_run_dir(&r, run, sizeof run);
     ck_write(run, "strace.log",
              "100 1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
              "100 1700000004.000000 read(3, \"e\", 1) = 1\n");
@@ -1004,11 +992,8 @@ static void hook_bad_values_counted(void **state)
 static void hook_output_is_tool_output(void **state)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[300];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    mkdir(run, 0700);
+    ck_run_dir(&r, run, sizeof run);
     ck_write(run, "strace.log",
              "100 1700000000.000000 openat(AT_FDCWD, \"/r/hook.jsonl\", O_WRONLY|O_APPEND) = 3</r/hook.jsonl>\n"
              "100 1700000000.100000 write(3</r/hook.jsonl>, \"{}\\n\", 3) = 3\n"
@@ -1031,11 +1016,8 @@ static void hook_output_is_tool_output(void **state)
 static void hook_clock_skew_reported(void **state)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[300];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    mkdir(run, 0700);
+    ck_run_dir(&r, run, sizeof run);
     ck_write(run, "strace.log",
              "100 1700000010.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
              "100 1700000011.000000 read(3, \"ab\", 2) = 2\n");
@@ -1071,11 +1053,8 @@ static void single_log_file(void **state)
 static void manifest_cwd_and_meta(void **state)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[300];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    mkdir(run, 0700);
+    ck_run_dir(&r, run, sizeof run);
     ck_write(run, "strace.log", "5 openat(AT_FDCWD, \"data/x\", O_RDONLY) = 3\n5 read(3, \"ab\", 2) = 2\n");
     ck_write(run, "manifest.json",
              "{\"format\": \"niorep-run\", \"version\": 1, \"labels\": {\"workload\": \"mlp\"},\n"
