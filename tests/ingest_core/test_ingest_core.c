@@ -1068,6 +1068,20 @@ static void manifest_cwd_and_meta(void **state)
     ck_ingest(&r, run, "/override"); /* --cwd wins over the manifest */
     assert_ok(&r);
     FILE_EQ(&r, "/override/data/x", "bytes_read", 2);
+    /* a cwd that is no absolute path is an error naming it (it was dropped
+       without a word, and relative paths stayed relative) */
+    const char *const bad[] = {"42", "\"srv/job\"", "[\"/srv\"]"};
+    for (size_t i = 0; i < 3; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "{\"format\": \"niorep-run\", \"version\": 1, \"cwd\": %s}\n", bad[i]);
+        ck_write(run, "manifest.json", text);
+        ck_ingest(&r, run, NULL);
+        assert_int_equal(r.rc, NR_E_INPUT);
+        assert_non_null(strstr(r.err.msg, "manifest.json: \"cwd\" must be an absolute path"));
+    }
+    ck_write(run, "manifest.json", "{\"format\": \"niorep-run\", \"version\": 1, \"cwd\": null}\n");
+    ck_ingest(&r, run, NULL); /* null: no cwd, as none */
+    assert_ok(&r);
     ck_free(&r);
 }
 
