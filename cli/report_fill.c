@@ -444,7 +444,7 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
     }
     const nr_model_timeline *tl = nr_model_get_timeline(m);
     /* The timeline is full width: figure above, numbers below. */
-    NR_TRY(figure(ctx, rep, sec, ri, 5, "Read and write throughput over time, phases coloured, checkpoint bursts shaded", err));
+    NR_TRY(figure(ctx, rep, sec, ri, 5, "Read and write throughput over time, phases coloured, write bursts shaded", err));
     static const char *const heads[] = {"measure", "value"};
     nr_report_table *t = nr_report_table_new(sec, "Timeline", 2, heads, 2);
     double bin_s = (double)tl->width_ns * 1e-9, peak_r = 0, peak_w = 0;

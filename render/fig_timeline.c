@@ -1,5 +1,5 @@
 /* Figure 5, throughput timeline: read and write bytes/s over time, one
- * panel per run, the background tinted by phase and checkpoint bursts
+ * panel per run, the background tinted by phase and write bursts
  * shaded and outlined. */
 #include <math.h>
 #include <stdio.h>
@@ -177,7 +177,7 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     nr__legend_add(&lg, (nr__legend_entry){.label = "read", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
     nr__legend_add(&lg, (nr__legend_entry){.label = "write", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
                                            .line_width = 1.0});
-    nr__legend_add(&lg, (nr__legend_entry){.label = "checkpoint burst", .kind = NR__LEG_TINT, .color = 6});
+    nr__legend_add(&lg, (nr__legend_entry){.label = "write burst", .kind = NR__LEG_TINT, .color = 6});
     char more[48];
     legend_phases(&lg, &keys, more, sizeof more);
     double top = nr__legend_block(cv, &lg);

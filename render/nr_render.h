@@ -123,7 +123,7 @@ typedef struct nr_fig_span {
 
 /* (5) Throughput timeline of one run: n_bins bins of bin_s seconds starting
  * at t = 0; read/write rates in bytes per second. Phase spans colour the
- * background; checkpoint bursts are shaded and outlined. */
+ * background; write bursts (checkpoints, mostly) are shaded and outlined. */
 typedef struct nr_fig_timeline_run {
     const char *name;
     size_t n_bins;

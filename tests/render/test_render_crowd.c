@@ -204,7 +204,7 @@ static void phase_colours_do_not_clash(void **state)
 }
 
 /* A timeline of one run with n phases (epochs) of 1 s each: n tinted bands,
- * and in the legend the checkpoint burst's tint and the phases that fit:
+ * and in the legend the write burst's tint and the phases that fit:
  * all 8 of 8; of 30, 20 and "and 10 more phases" (24 entries in all, the
  * 3 fixed ones first). */
 static void timeline_of_many_phases(void **state)
@@ -251,7 +251,7 @@ static size_t tint_fills(const nr_render_buf *svg, char out[][64], size_t max)
 }
 
 /* One timeline run of the given phases, 1 s each; its tints in document
- * order: the legend's (checkpoint burst, then each phase), then the bands. */
+ * order: the legend's (write burst, then each phase), then the bands. */
 static size_t timeline_tints(const char *const *phases, size_t n, const char *const *order, size_t n_order,
                              char out[][64], size_t max)
 {
