@@ -129,6 +129,10 @@ k = fig1["phases"].index("unphased")
 assert fig1["bytes"][1][k] == 3 * 4096, fig1["bytes"]
 reqsize = d["figures"][5]["data"]["series"][1]
 assert sum(reqsize["reads"]) == 3, reqsize
+# figure 4: plain's CDF starts at its fastest read (20 us) with P = 0, ends at 1
+lat = d["figures"][3]["data"]["series"][1]
+assert lat["latency_s"][0] == 20e-6 and lat["cdf"][0] == 0, (lat["latency_s"][:2], lat["cdf"][:2])
+assert lat["cdf"][-1] == 1, lat["cdf"]
 EOF
     ok "figures"
 
