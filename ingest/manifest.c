@@ -122,23 +122,18 @@ int nr_manifest_load(const char *path, nr_manifest *m, nr_error *err)
         json_decref(root);
         return nr_error_set(err, NR_E_INPUT, "%s: line 1: expected a JSON object", path);
     }
+    const json_t *cwd = json_object_get(root, "cwd");
+    if (cwd && !json_is_null(cwd) && (!json_is_string(cwd) || json_string_value(cwd)[0] != '/')) {
+        /* the paths of the trace are resolved with it: a wrong one is no
+           detail to drop without a word (docs/manifest.md) */
+        json_decref(root);
+        return nr_error_set(err, NR_E_INPUT, "%s: \"cwd\" must be an absolute path (a string starting with /)", path);
+    }
     flat f = {0};
     size_t key_cap = 256;
     char *key = malloc(key_cap);
     int rc = key ? flatten(&f, root, &key, &key_cap, 0) : NR_E_NOMEM;
     free(key);
-    const json_t *cwd = json_object_get(root, "cwd");
-    if (cwd && !json_is_null(cwd) && (!json_is_string(cwd) || json_string_value(cwd)[0] != '/')) {
-        /* the paths of the trace are resolved with it: a wrong one is no
-           detail to drop without a word (docs/manifest.md) */
-        for (size_t i = 0; i < f.count; i++) {
-            free(f.items[i].key);
-            free(f.items[i].value);
-        }
-        free(f.items);
-        json_decref(root);
-        return nr_error_set(err, NR_E_INPUT, "%s: \"cwd\" must be an absolute path (a string starting with /)", path);
-    }
     char *cwd_copy = json_is_string(cwd) ? strdup(json_string_value(cwd)) : NULL;
     int cwd_lost = json_is_string(cwd) && !cwd_copy;
     json_decref(root);
