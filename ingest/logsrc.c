@@ -43,8 +43,7 @@ struct nr_logsrc {
     size_t in_pos, in_len;
     uint64_t in_base;      /* file offset of in[0] */
     int in_eof;
-    int regular;           /* a regular file: its size is known */
-    uint64_t size_at_open; /* of a regular file */
+    uint64_t size_at_open; /* a log is a regular file (nr_logsrc_open) */
 
     ZSTD_DStream *zstd;
     size_t zstd_hint;      /* last ZSTD_decompressStream result: 0 at a frame end */
@@ -61,12 +60,12 @@ struct nr_logsrc {
 
 static uint64_t consumed_offset(const nr_logsrc *s) { return s->in_base + s->in_pos; }
 
-/* At end of file after `got` bytes: a regular file that ends before the
- * size it had at open was cut while being read (truncated, or its file
- * system went away), and the lines read so far are not the whole log. */
+/* At end of file after `got` bytes: a log that ends before the size it
+ * had at open was cut while being read (truncated, or its file system
+ * went away), and the lines read so far are not the whole log. */
 static int check_complete(const nr_logsrc *s, uint64_t got, nr_error *err)
 {
-    if (!s->regular || got >= s->size_at_open)
+    if (got >= s->size_at_open)
         return 0;
     return nr_error_set(err, NR_E_IO,
                         "%s: input ended at byte offset %llu, before its size at open (%llu bytes): "
@@ -317,7 +316,6 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
                             "once; save it to a file first (.zst and .gz logs are read as they are)",
                             path);
     }
-    s->regular = 1;
     s->size_at_open = (uint64_t)st.st_size;
     int rc = read_first_chunk(s, err);
     if (rc < 0) {
