@@ -1167,10 +1167,16 @@ static void ingest_free(ingest *in)
 /* The store must not replace a file of the run it reads. */
 static int check_output(const nr_runfiles *run, const char *out_path, nr_error *err)
 {
+    const char **inputs = malloc((run->nlogs + 2) * sizeof *inputs);
+    if (!inputs)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     for (size_t i = 0; i < run->nlogs; i++)
-        NR_TRY(nr_outfile_check_inputs(out_path, (const char *const *)&run->logs[i].path, 1, err));
-    const char *const side[] = {run->hook_path, run->manifest_path};
-    return nr_outfile_check_inputs(out_path, side, 2, err);
+        inputs[i] = run->logs[i].path;
+    inputs[run->nlogs] = run->hook_path;
+    inputs[run->nlogs + 1] = run->manifest_path;
+    const int rc = nr_outfile_check_inputs(out_path, inputs, run->nlogs + 2, err);
+    free(inputs);
+    return rc;
 }
 
 static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_error *err)
