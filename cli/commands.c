@@ -81,13 +81,12 @@ int nr_cli_bad_option(const char *cmd, int c, char *const *argv)
 {
     /* getopt has moved past the option (and its value, when separate) */
     const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    const int short_opt = optopt && optopt < 256 && strncmp(arg, "--", 2) != 0;
     if (c == ':')
-        return optopt && optopt < 256 && strncmp(arg, "--", 2) != 0
-                   ? nr_cli_usage(cmd, "option -%c needs a value", optopt)
-                   : nr_cli_usage(cmd, "option %s needs a value", arg);
-    if (optopt && optopt < 256 && strncmp(arg, "--", 2) != 0)
-        return nr_cli_usage(cmd, "unknown option -%c", optopt);
-    return nr_cli_usage(cmd, "unknown option '%s'", arg);
+        return short_opt ? nr_cli_usage(cmd, "option -%c needs a value", optopt)
+                         : nr_cli_usage(cmd, "option %s needs a value", arg);
+    return short_opt ? nr_cli_usage(cmd, "unknown option -%c", optopt)
+                     : nr_cli_usage(cmd, "unknown option '%s'", arg);
 }
 
 void nr_cli_help(const nr_command *cmd, const char *options_text, FILE *out)
