@@ -104,9 +104,9 @@ static void build_concentration(nr_figin *fi, const nr_model *const *models, con
 
 /* CDF points of a latency histogram: the smallest latency at 0 (when
  * above 1 ns), then the upper edge of each non-empty bin. Without the
- * first point a curve began in mid-air: a run's fastest reads (3 us, a
- * fifth of them) lie below their bin's upper edge (3.16 us), where the
- * axis began. */
+ * first point a curve began in mid-air: a run's fastest reads (3 us, up
+ * to 22% of them in the sample runs) lie below their bin's upper edge
+ * (3.16 us), where the axis began. */
 static void latency_series(nr_figin *fi, const char *name, const nr_model_latency *lat, nr_fig_latency_series *s)
 {
     memset(s, 0, sizeof *s);
