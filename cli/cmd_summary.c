@@ -131,9 +131,14 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
 static void print_concentration(const nr_model *m, FILE *out)
 {
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
-    fprintf(out, "\nconcentration over %zu files: gini %.3f, top 1%% %.1f%%, top 10%% %.1f%%, "
+    const nr_model_runtime *r = nr_model_runtime_files(m);
+    fprintf(out, "\nconcentration over %zu job files: gini %.3f, top 1%% %.1f%%, top 10%% %.1f%%, "
                  "90%% of bytes from %.1f%% of files\n",
             c->n, c->gini, 100 * c->top1_share, 100 * c->top10_share, 100 * c->files_for_90);
+    if (r->files > 0)
+        fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " files, read %" PRIu64
+                     " bytes, wrote %" PRIu64 "\n",
+                r->files, r->bytes_read, r->bytes_written);
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
     if (pl->valid)
         fprintf(out, "power law on bytes per file: alpha %.3f (+- %.3f), xmin %.0f, KS %.3f, p %.3f, "

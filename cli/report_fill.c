@@ -279,7 +279,7 @@ static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model 
     NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of per-file bytes (top-10% point marked)", err));
     nr_report_table *t =
         nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of per-file bytes", 2, measure_heads, 2);
-    kv_row(t, "files with bytes", C(c->n), "concentration.files", (double)c->n);
+    kv_row(t, "job files with bytes", C(c->n), "concentration.files", (double)c->n);
     kv_row(t, "their bytes", B(c->total), "concentration.total_bytes", c->total);
     kv_row(t, "Gini coefficient", R(c->gini), "concentration.gini", c->gini);
     kv_row(t, "share of bytes from the top 1% of files", P(c->top1_share), "concentration.top1_share", c->top1_share);
@@ -339,7 +339,7 @@ static int add_top_files(nr_report_block *sec, const nr_model *m, nr_error *err)
     qsort_r(order, f->n, sizeof *order, cmp_desc_bytes, (void *)f->bytes_total);
     static const char *const fheads[] = {"file", "bytes read", "bytes written", "share of bytes", "read+write calls"};
     _Static_assert(NR_FILL_TOP_FILES == 10, "the table's title names the count");
-    nr_report_table *ft = nr_report_table_new(sec, "Top files by bytes (at most 10)", 5, fheads, 0x1Eu);
+    nr_report_table *ft = nr_report_table_new(sec, "Top job files by bytes (at most 10)", 5, fheads, 0x1Eu);
     const double total = f->bytes_total_sum;
     for (size_t k = 0; k < f->n && k < NR_FILL_TOP_FILES && f->bytes_total[order[k]] > 0; k++) {
         size_t i = order[k];
@@ -354,9 +354,26 @@ static int add_top_files(nr_report_block *sec, const nr_model *m, nr_error *err)
     return 0;
 }
 
+/* What the per-file numbers leave out: the runtime's files (file_role.h). */
+static void runtime_note(nr_report_block *sec, const nr_model *m)
+{
+    const nr_model_runtime *r = nr_model_runtime_files(m);
+    if (r->files == 0)
+        return;
+    char text[512], b1[64], b2[64], b3[64];
+    snprintf(text, sizeof text,
+             "Per-file numbers cover the job's own files. The %s runtime files it read or wrote "
+             "(Python modules, shared libraries, system files: %s read, %s written) are left out here "
+             "and counted everywhere else (docs/definitions.md, \"Job files and runtime files\").",
+             nr_report_fmt_count((double)r->files, b1, sizeof b1), nr_report_fmt_bytes((double)r->bytes_read, b2, sizeof b2),
+             nr_report_fmt_bytes((double)r->bytes_written, b3, sizeof b3));
+    nr_report_para(sec, "note", text);
+}
+
 static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                               nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
+    runtime_note(sec, run->model);
     NR_TRY(add_lorenz_pair(rep, sec, run->model, ri, figure, ctx, err));
     NR_TRY(add_powerlaw_pair(rep, sec, run->model, ri, figure, ctx, err));
     return add_top_files(sec, run->model, err);

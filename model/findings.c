@@ -72,7 +72,7 @@ static void small_files(const nr_model *m, evidence *ev)
     double *v = malloc((m->nreg + 1) * sizeof *v);
     size_t k = 0;
     for (size_t i = 0; v && i < m->nreg; i++)
-        if (m->reg_read[i] > 0)
+        if (m->reg_read[i] > 0 && !m->reg_runtime[i])
             v[k++] = m->reg_read[i];
     ev->applicable = v && k > 0;
     if (ev->applicable) {
@@ -83,6 +83,18 @@ static void small_files(const nr_model *m, evidence *ev)
     ev->args[0] = (double)k;
     ev->args[1] = ev->value;
     free(v);
+}
+
+/* The runtime's share of the bytes read (nr_model_runtime). */
+static void runtime_reads(const nr_model *m, evidence *ev)
+{
+    const uint64_t all = m->totals.bytes_read, mine = m->runtime.bytes_read;
+    ev->applicable = all > 0;
+    ev->value = all > 0 ? (double)mine / (double)all : 0;
+    ev->gate = (double)mine;
+    ev->args[0] = 100.0 * ev->value;
+    ev->args[1] = (double)mine / 1048576.0;
+    ev->args[2] = (double)m->runtime.files;
 }
 
 static void async_checkpoints(const nr_model *m, evidence *ev)
@@ -131,7 +143,7 @@ static void data_bound(const nr_model *m, evidence *ev)
 /* The rules. Thresholds are documented with their rationale in docs/findings.md. */
 static const rule rules[] = {
     {.id = "hot_set", .fires_below = 1, .threshold = 0.10,
-     .sentence = "90%% of the bytes came from %.1f%% of the files (%.0f of %.0f files).",
+     .sentence = "90%% of the job's file bytes came from %.1f%% of its files (%.0f of %.0f files).",
      .action = "Prefetch or pin the hot set on a faster tier (page cache, local NVMe).",
      .measure = hot_set},
     {.id = "small_reads", .fires_below = 1, .threshold = 65536, .gate = 0.5,
@@ -139,7 +151,7 @@ static const rule rules[] = {
      .action = "Read larger blocks: bigger buffers, batched or sharded record formats.",
      .measure = small_reads},
     {.id = "small_files", .fires_below = 1, .threshold = 1048576, .gate = 100,
-     .sentence = "%.0f files were read, with a median of %.0f bytes read per file.",
+     .sentence = "%.0f of the job's files were read, with a median of %.0f bytes read per file.",
      .action = "Pack small files into larger shards (tar/WebDataset, TFRecord, HDF5).",
      .measure = small_files},
     {.id = "async_checkpoints", .fires_below = 0, .threshold = 0.10,
@@ -155,6 +167,13 @@ static const rule rules[] = {
      .sentence = "In phase train, file I/O system-call time is %.0f%% of the wall time (%.3g s of %.3g s).",
      .action = "Training waits on data: add DataLoader workers, prefetch, or stage the data closer.",
      .measure = data_bound},
+    {.id = "runtime_reads", .fires_below = 0, .threshold = 0.50, .gate = 1048576,
+     .sentence = "%.0f%% of the bytes read (%.1f MiB, %.0f files) were the job's software: Python modules, "
+                 "shared libraries and system files, not its data.",
+     .action = "Keep the software environment on local storage or in a container image: on a shared file "
+               "system every node and every restart reads it again. The per-file numbers count the job's "
+               "own files only.",
+     .measure = runtime_reads},
 };
 
 int nr__findings_compute(nr_model *m)

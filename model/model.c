@@ -160,6 +160,7 @@ void nr_model_free(nr_model *m)
         return;
     free_pass_state(m);
     free(m->reg_paths);
+    free(m->reg_runtime);
     free(m->reg_read);
     free(m->reg_written);
     free(m->reg_total);
@@ -204,6 +205,7 @@ size_t nr_model_process_count(const nr_model *m) { return m->nprocs; }
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i) { return i < m->nprocs ? &m->procs[i] : NULL; }
 int64_t nr_model_main_pid(const nr_model *m) { return m->main_pid; }
 const nr_model_files *nr_model_get_files(const nr_model *m) { return &m->files; }
+const nr_model_runtime *nr_model_runtime_files(const nr_model *m) { return &m->runtime; }
 
 const nr_concentration *nr_model_concentration(const nr_model *m, int which)
 {

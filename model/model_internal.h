@@ -79,9 +79,11 @@ struct nr_model {
     nr_arena path_arena;         /* the files' paths: freed whole when keep_files drops rows */
     size_t nreg;
     const char **reg_paths;
+    uint8_t *reg_runtime;        /* per regular file: 1 when file_role.h says runtime */
     double *reg_read, *reg_written, *reg_total, *reg_access;
     int64_t *reg_last_end[2];    /* previous end offset per regular file per op; -1 none */
     nr_model_files files;
+    nr_model_runtime runtime;
 
     /* file systems: [0] = "unknown", then mount points */
     char **fs_names;

@@ -51,7 +51,7 @@ typedef struct nr_model_opts {
                         of this store's model with these bootstraps and seed, kept from an
                         earlier run of this version (a cache's): used instead of fitting
                         again when their value counts match (borrowed; not kept) */
-    size_t keep_files; /* 0: the model keeps every regular file's row (nr_model_get_files);
+    size_t keep_files; /* 0: the model keeps every job file's row (nr_model_get_files);
                         NR_MODEL_KEEP_NO_FILES: none; else only the keep_files rows with the
                         most bytes (on a tie, the earlier file), in file order, once the
                         model is computed: a build or a figure set of many runs holds
@@ -143,15 +143,26 @@ size_t nr_model_process_count(const nr_model *m);
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);  /* ascending pid */
 int64_t nr_model_main_pid(const nr_model *m);   /* -1 when there are no processes */
 
-/* Per-file arrays over the regular files (same order: table files), or
- * over the ones nr_model_opts.keep_files kept. */
+/* Per-file arrays over the job's regular files (file_role.h; same order:
+ * table files), or over the ones nr_model_opts.keep_files kept. */
 typedef struct nr_model_files {
     size_t n;
     const char *const *paths;
     const double *bytes_read, *bytes_written, *bytes_total, *accesses;  /* accesses: read + write calls */
-    double bytes_total_sum;  /* bytes_total summed over every regular file, in file order */
+    double bytes_total_sum;  /* bytes_total summed over every job file, in file order */
 } nr_model_files;
 const nr_model_files *nr_model_get_files(const nr_model *m);
+
+/* The regular files of the job's runtime (file_role.h: Python modules,
+ * shared libraries, system files): left out of the per-file statistics
+ * (concentration, power laws, top files, the small-files finding) and
+ * counted here. Every other number counts them with the job's files. */
+typedef struct nr_model_runtime {
+    uint64_t files;                     /* runtime files that read or wrote bytes */
+    uint64_t bytes_read, bytes_written;
+    uint64_t accesses;                  /* their read + write calls */
+} nr_model_runtime;
+const nr_model_runtime *nr_model_runtime_files(const nr_model *m);
 
 enum nr_conc_which { NR_CONC_TOTAL, NR_CONC_READ, NR_CONC_WRITE, NR_CONC_COUNT };
 const nr_concentration *nr_model_concentration(const nr_model *m, int which);

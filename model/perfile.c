@@ -1,7 +1,8 @@
 /* Per-file distributions: concentration (Gini, top shares, files for p of
  * bytes), Lorenz points, and power-law fits with CCDF points on per-file
- * bytes and per-file access counts. Only files that transferred bytes enter
- * (a file that was only opened or stat'ed carries no share). */
+ * bytes and per-file access counts. Only the job's files that transferred
+ * bytes enter (a file that was only opened or stat'ed carries no share; the
+ * runtime's files are counted apart, file_role.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,23 +11,38 @@
 #define LORENZ_POINTS 256
 #define CCDF_POINTS 256
 
-/* Copies the positive values of v[0..n) into a new array; *k = their count. */
-static double *positive(const double *v, size_t n, size_t *k)
+/* Copies the positive values of the job's files in v (one per regular
+ * file) into a new array; *k = their count. */
+static double *job_positive(const nr_model *m, const double *v, size_t *k)
 {
-    double *out = malloc((n + 1) * sizeof *out);
+    double *out = malloc((m->nreg + 1) * sizeof *out);
     *k = 0;
     if (!out)
         return NULL;
-    for (size_t i = 0; i < n; i++)
-        if (v[i] > 0)
+    for (size_t i = 0; i < m->nreg; i++)
+        if (v[i] > 0 && !m->reg_runtime[i])
             out[(*k)++] = v[i];
     return out;
+}
+
+/* The runtime's files that moved bytes, summed (nr_model_runtime). */
+static void count_runtime(nr_model *m)
+{
+    nr_model_runtime r = {0};
+    for (size_t i = 0; i < m->nreg; i++)
+        if (m->reg_runtime[i] && m->reg_total[i] > 0) {
+            r.files++;
+            r.bytes_read += (uint64_t)m->reg_read[i];
+            r.bytes_written += (uint64_t)m->reg_written[i];
+            r.accesses += (uint64_t)m->reg_access[i];
+        }
+    m->runtime = r;
 }
 
 static int concentration_of(nr_model *m, int which, const double *v)
 {
     size_t k;
-    double *pos = positive(v, m->nreg, &k);
+    double *pos = job_positive(m, v, &k);
     m->lorenz_x[which] = malloc(LORENZ_POINTS * sizeof(double));
     m->lorenz_y[which] = malloc(LORENZ_POINTS * sizeof(double));
     int rc = !pos || !m->lorenz_x[which] || !m->lorenz_y[which] ? NR_E_NOMEM : 0;
@@ -41,7 +57,7 @@ static int concentration_of(nr_model *m, int which, const double *v)
 static int powerlaw_of(nr_model *m, int which, const double *v, nr_error *err)
 {
     size_t k;
-    double *pos = positive(v, m->nreg, &k);
+    double *pos = job_positive(m, v, &k);
     m->ccdf_x[which] = malloc(CCDF_POINTS * sizeof(double));
     m->ccdf_p[which] = malloc(CCDF_POINTS * sizeof(double));
     if (!pos || !m->ccdf_x[which] || !m->ccdf_p[which]) {
@@ -66,6 +82,7 @@ static int powerlaw_of(nr_model *m, int which, const double *v, nr_error *err)
 
 int nr__concentration_compute(nr_model *m, nr_error *err)
 {
+    count_runtime(m);
     int rc = concentration_of(m, NR_CONC_TOTAL, m->reg_total);
     if (rc == 0)
         rc = concentration_of(m, NR_CONC_READ, m->reg_read);
@@ -84,16 +101,17 @@ static int by_file(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Indexes of the k (0 or more) regular files with the most bytes (on a tie the
+/* Indexes of the k (0 or more) job files with the most bytes (on a tie the
  * earlier: files are visited in order, and a later one enters only with
  * more), into top (k slots), in file order; returns their count. Kept
  * sorted by bytes while scanning: k is the report's ten, one compare a
  * file for most of them. */
-static size_t top_files(const double *total, size_t n, size_t k, size_t *top)
+static size_t top_files(const nr_model *m, size_t k, size_t *top)
 {
+    const double *total = m->reg_total;
     size_t kept = 0;
-    for (size_t i = 0; k > 0 && i < n; i++) {
-        if (kept == k && !(total[i] > total[top[k - 1]]))
+    for (size_t i = 0; k > 0 && i < m->nreg; i++) {
+        if (m->reg_runtime[i] || (kept == k && !(total[i] > total[top[k - 1]])))
             continue;
         size_t at = kept < k ? kept++ : k - 1;
         for (; at > 0 && total[i] > total[top[at - 1]]; at--)
@@ -104,23 +122,37 @@ static size_t top_files(const double *total, size_t n, size_t k, size_t *top)
     return kept;
 }
 
+/* Indexes of every job file, into jobs, in file order; returns their count. */
+static size_t job_files(const nr_model *m, size_t *jobs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nreg; i++)
+        if (!m->reg_runtime[i])
+            jobs[n++] = i;
+    return n;
+}
+
+/* The rows of nr_model_files: the job's files, every one or the top
+ * keep_files of them; the runtime's rows are dropped. */
 int nr__files_keep_top(nr_model *m)
 {
     double sum = 0;
+    size_t njob = 0;
     for (size_t i = 0; i < m->nreg; i++)
-        sum += m->reg_total[i];
-    m->files.bytes_total_sum = sum;
-    if (m->opts.keep_files == 0)
-        return 0;
-    size_t k = m->opts.keep_files == NR_MODEL_KEEP_NO_FILES ? 0 : m->opts.keep_files;
-    if (k > m->nreg)
-        k = m->nreg;
+        if (!m->reg_runtime[i]) {
+            sum += m->reg_total[i];
+            njob++;
+        }
+    const int every = m->opts.keep_files == 0;
+    size_t k = every ? njob : m->opts.keep_files == NR_MODEL_KEEP_NO_FILES ? 0 : m->opts.keep_files;
+    if (k > njob)
+        k = njob;
     double **cols[] = {&m->reg_read, &m->reg_written, &m->reg_total, &m->reg_access};
     enum { NCOLS = sizeof cols / sizeof cols[0] };
     double *picked[NCOLS];
     size_t *top = malloc((k + 1) * sizeof *top);
     const char **paths = malloc((k + 1) * sizeof *paths);
-    const size_t n = top ? top_files(m->reg_total, m->nreg, k, top) : 0;
+    const size_t n = !top ? 0 : every ? job_files(m, top) : top_files(m, k, top);
     int rc = top && paths ? 0 : NR_E_NOMEM;
     for (size_t c = 0; c < NCOLS; c++) {
         picked[c] = malloc((n + 1) * sizeof *picked[c]);
@@ -146,6 +178,7 @@ int nr__files_keep_top(nr_model *m)
     free(m->reg_paths);
     m->reg_paths = paths;
     m->nreg = n; /* the rows of the reg_ arrays; totals.files still counts every file */
+    memset(m->reg_runtime, 0, n); /* every row kept is a job file's */
     free(m->file_path); /* pointed into path_arena */
     m->file_path = NULL;
     nr_arena_fini(&m->path_arena);

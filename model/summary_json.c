@@ -1,11 +1,11 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 1).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 2).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -136,6 +136,17 @@ static json_t *conc_fields(const nr_concentration *c)
     put(j, "files_for_90", real(c->files_for_90));
     put(j, "files_for_90pct", real(c->files_for_90));
     put(j, "files_for_99", real(c->files_for_99));
+    return j;
+}
+
+static json_t *runtime_json(const nr_model *m)
+{
+    const nr_model_runtime *r = nr_model_runtime_files(m);
+    json_t *j = json_object();
+    put(j, "files", ju64(r->files));
+    put(j, "bytes_read", ju64(r->bytes_read));
+    put(j, "bytes_written", ju64(r->bytes_written));
+    put(j, "accesses", ju64(r->accesses));
     return j;
 }
 
@@ -389,6 +400,7 @@ json_t *nr_model_summary_json(const nr_model *m)
     put(j, "phases", phases_json(m));
     put(j, "processes", processes_json(m));
     put(j, "concentration", concentration_json(m));
+    put(j, "runtime_files", runtime_json(m));
     put(j, "powerlaw", powerlaw_json(m));
     put(j, "latency", latency_json(m));
     put(j, "timeline", timeline_json(m));

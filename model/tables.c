@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_role.h"
 #include "model_internal.h"
 #include "nr_store_merge.h"
 
@@ -147,7 +148,8 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
     m->file_info = calloc(rows + 1, sizeof *m->file_info);
     m->file_path = calloc(rows + 1, sizeof *m->file_path);
     m->reg_paths = calloc(rows + 1, sizeof *m->reg_paths);
-    if (!m->file_info || !m->file_path || !m->reg_paths)
+    m->reg_runtime = calloc(rows + 1, sizeof *m->reg_runtime);
+    if (!m->file_info || !m->file_path || !m->reg_paths || !m->reg_runtime)
         return NR_E_NOMEM;
     if (rows > INT32_MAX || m->nfs > UINT16_MAX)
         return nr_error_set(err, NR_E_LIMIT, "table files: %zu rows, at most %d supported", rows, INT32_MAX);
@@ -176,6 +178,7 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
             fi->reg = -1;
             if (fi->kind == NR_KIND_REGULAR) {
                 m->reg_paths[m->nreg] = m->file_path[row];
+                m->reg_runtime[m->nreg] = nr_file_role_of(path) == NR_FILE_RUNTIME;
                 fi->reg = (int32_t)m->nreg++;
             }
             rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);

@@ -3,11 +3,11 @@
 
 For each run directory under SAMPLES: ingest it, export tables events, files
 and phases as CSV, recompute with numpy the totals, per-phase bytes and calls,
-the run duration the exact nearest-rank latency quantiles per op class, and the
-concentration of per-file bytes (Gini by mean absolute difference, top
-shares, files for 90%)
-(regular files only, calls that never resumed left out), and compare with the
-summary. Exit 77 (skip) when there are no samples or the ingest is not built.
+the run duration the exact nearest-rank latency quantiles per op class, the
+concentration of the job files' per-file bytes (Gini by mean absolute
+difference, top shares, files for 90%) and the runtime files' sums, the two
+told apart by tests/pylib/file_role.py (regular files only, calls that never
+resumed left out), and compare with the summary. Exit 77 (skip) when there are no samples or the ingest is not built.
 
 usage: check_sample.py NIOREP SAMPLES WORKDIR
 """
@@ -20,6 +20,9 @@ import subprocess
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from file_role import is_runtime  # noqa: E402
 
 NEVER_RESUMED = 1 << 2
 QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "p9999": 0.9999, "max": 1.0}
@@ -57,13 +60,28 @@ def concentration(values):
     return {"gini": gini, "top1_share": top(0.01), "top10_share": top(0.1), "files_for_90": k90 / n}
 
 
-def check_concentration(name, summary, fid, pos, reads, writes, failures):
-    """Per-file bytes moved (read + written) over regular files that moved any."""
+def check_runtime(name, summary, per_file, runtime, fid, pos, reads, writes, failures):
+    """The runtime files' sums: files that moved bytes, bytes read, written."""
+    moved = [f for f, b in per_file.items() if b > 0 and f in runtime]
+    want = {
+        "files": len(moved),
+        "bytes_read": int(pos[reads & np.isin(fid, list(runtime))].sum()),
+        "bytes_written": int(pos[writes & np.isin(fid, list(runtime))].sum()),
+    }
+    for key, value in want.items():
+        got = summary["runtime_files"][key]
+        if got != value:
+            failures.append(f"{name}: runtime_files.{key} = {got}, numpy {value}")
+
+
+def check_concentration(name, summary, fid, pos, reads, writes, runtime, failures):
+    """Per-file bytes moved (read + written) over the job's regular files that moved any."""
     per_file = {}
     for mask in (reads, writes):
         for f, b in zip(fid[mask], pos[mask]):
             per_file[int(f)] = per_file.get(int(f), 0) + int(b)
-    moved = [b for b in per_file.values() if b > 0]
+    check_runtime(name, summary, per_file, runtime, fid, pos, reads, writes, failures)
+    moved = [b for f, b in per_file.items() if b > 0 and f not in runtime]
     if not moved:
         return
     want = concentration(moved)
@@ -86,6 +104,7 @@ def check_run(niorep, run_dir, work, failures):
                                         check=True, capture_output=True, text=True).stdout)
     files = export(niorep, store, "files")
     regular = {int(f["file_id"]) for f in files if f["kind"] == "regular"}
+    runtime = {int(f["file_id"]) for f in files if f["kind"] == "regular" and is_runtime(f["path"])}
     events = export(niorep, store, "events")
     phases = export(niorep, store, "phases")
     phase_name = {int(p["phase_id"]): p["name"] for p in phases}
@@ -126,7 +145,7 @@ def check_run(niorep, run_dir, work, failures):
             got, want = p[key], int((mask & in_phase).sum())
             if got != want:
                 failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
-    check_concentration(name, summary, fid, pos, reads, writes, failures)
+    check_concentration(name, summary, fid, pos, reads, writes, runtime, failures)
     for key, cls in LAT_OPS.items():
         sel = counted & (op == cls) & (dur >= 0)
         vals = np.sort(dur[sel])

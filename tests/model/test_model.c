@@ -604,6 +604,8 @@ typedef struct mini {
     int64_t slow_dur;
     int64_t ckpt_ns;         /* checkpoint phase length in a 10 s run (0: none) */
     int64_t train_ns;        /* train phase length (0: none) */
+    int runtime_files;       /* Python modules read too (file_role.h) */
+    int64_t bytes_runtime;   /* bytes read from each */
 } mini;
 
 /* A 10 s run of one process: reads of the files in train (if any), in read_size requests. */
@@ -617,6 +619,10 @@ static nr_model *mini_model(const char *name, const mini *p)
         tb_file(&t, f, path, NR_KIND_REGULAR);
     }
     tb_file(&t, p->files, "/ck/state.pt", NR_KIND_REGULAR);
+    for (int f = 0; f < p->runtime_files; f++) {
+        snprintf(path, sizeof path, "/usr/lib/python3/dist-packages/m%03d.py", f);
+        tb_file(&t, p->files + 1 + f, path, NR_KIND_REGULAR);
+    }
     tb_proc(&t, 1, -1, 0, 10 * SEC);
     int64_t phase = -1;
     if (p->train_ns) {
@@ -635,6 +641,8 @@ static nr_model *mini_model(const char *name, const mini *p)
             ts += 10 * US;
         }
     }
+    for (int f = 0; f < p->runtime_files; f++, ts += 10 * US)
+        tb_call(&t, ts, p->read_dur, 1, NR_OP_READ, p->files + 1 + f, p->bytes_runtime, 0, -1);
     tb_call(&t, 10 * SEC - 1, 0, 1, NR_OP_META, p->files, 0, -1, p->ckpt_ns ? 1 : -1);
     tb_commit(&t);
     return model_of(tb_path(name));
@@ -679,6 +687,76 @@ static void finding_small_files(void **state)
     /* 99 such files: below the 100-file gate */
     const mini few = {.files = 99, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1 << 20, .read_dur = 1000};
     m = mini_model("few.nio", &few);
+    assert_false(has_finding(m, "small_files"));
+    nr_model_free(m);
+}
+
+/* The runtime's files stay out of the per-file numbers: 20 job files (1 MB
+ * and 19 x 1000 B: 90% of their bytes from 1 file, 5%) and 30 modules of
+ * 200000 B, one read each (6 MB, 85.5% of the 7019000 bytes read). With the
+ * modules, 90% of the bytes would take 31 of 50 files. */
+static void runtime_files_are_apart(void **state)
+{
+    const mini p = {.files = 20, .bytes_file0 = 1000000, .bytes_other = 1000, .read_size = 1 << 20,
+                    .read_dur = 1000, .runtime_files = 30, .bytes_runtime = 200000};
+    nr_model *m = mini_model("runtime.nio", &p);
+    const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
+    assert_int_equal(c->n, 20);
+    assert_near(c->total, 1019000, 0);
+    assert_near(c->files_for_90, 0.05, 1e-12);
+    assert_int_equal(nr_model_powerlaw(m, NR_PL_BYTES)->n, 20);
+    const nr_model_runtime *r = nr_model_runtime_files(m);
+    assert_int_equal(r->files, 30);
+    assert_int_equal(r->bytes_read, 6000000);
+    assert_int_equal(r->bytes_written, 0);
+    assert_int_equal(r->accesses, 30);
+    const nr_model_totals *t = nr_model_get_totals(m);
+    assert_int_equal(t->bytes_read, 7019000);
+    assert_int_equal(t->files, 51);
+    const nr_model_files *f = nr_model_get_files(m); /* every job file: 20 read, and state.pt */
+    assert_int_equal(f->n, 21);
+    assert_near(f->bytes_total_sum, 1019000, 0);
+    for (size_t i = 0; i < f->n; i++)
+        assert_true(strncmp(f->paths[i], "/usr/", 5) != 0);
+    assert_true(has_finding(m, "hot_set"));
+    assert_true(has_finding(m, "runtime_reads"));
+    nr_model_free(m);
+    /* the top two files: the 1 MB job file and the first 1000 B one, not a module */
+    nr_model *two = model_keeping(tb_path("runtime.nio"), 2);
+    f = nr_model_get_files(two);
+    assert_int_equal(f->n, 2);
+    assert_string_equal(f->paths[0], "/d/f000");
+    assert_string_equal(f->paths[1], "/d/f001");
+    nr_model_free(two);
+}
+
+/* runtime_reads: over half of the bytes read, and at least 1 MiB. 30 x
+ * 20000 B of modules against 20000 B of data: 96.8%, but 600000 B < 1 MiB;
+ * 30 x 200000 B against 10 MB: 6 MB, but 37.5%. */
+static void finding_runtime_reads_needs_both(void **state)
+{
+    const mini small = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1 << 20,
+                        .read_dur = 1000, .runtime_files = 30, .bytes_runtime = 20000};
+    nr_model *m = mini_model("runtime_small.nio", &small);
+    assert_int_equal(nr_model_runtime_files(m)->bytes_read, 600000);
+    assert_false(has_finding(m, "runtime_reads"));
+    nr_model_free(m);
+    const mini data = {.files = 1, .bytes_file0 = 10000000, .read_size = 1 << 20, .read_dur = 1000,
+                       .runtime_files = 30, .bytes_runtime = 200000};
+    m = mini_model("runtime_data.nio", &data);
+    assert_int_equal(nr_model_runtime_files(m)->bytes_read, 6000000);
+    assert_false(has_finding(m, "runtime_reads"));
+    nr_model_free(m);
+}
+
+/* small_files counts the job's files only: 10 of 1000 B are under the
+ * 100-file gate, whatever 150 small modules add. */
+static void finding_small_files_leaves_out_the_runtime(void **state)
+{
+    const mini p = {.files = 10, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1 << 20,
+                    .read_dur = 1000, .runtime_files = 150, .bytes_runtime = 1000};
+    nr_model *m = mini_model("runtime_many.nio", &p);
+    assert_int_equal(nr_model_runtime_files(m)->files, 150);
     assert_false(has_finding(m, "small_files"));
     nr_model_free(m);
 }
@@ -742,6 +820,9 @@ int main(void)
         cmocka_unit_test(run_a_totals_and_regular_file_rule),
         cmocka_unit_test(run_a_keeps_the_top_files),
         cmocka_unit_test(keep_files_ties_go_to_the_earlier),
+        cmocka_unit_test(runtime_files_are_apart),
+        cmocka_unit_test(finding_runtime_reads_needs_both),
+        cmocka_unit_test(finding_small_files_leaves_out_the_runtime),
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(run_a_roles_and_processes),

@@ -37,6 +37,8 @@ import sys
 # The independent numpy checks of the single-run sample test, reused as they are.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "model"))
 from check_sample import LAT_OPS, NEVER_RESUMED, QUANTILES, close, concentration, export, nearest_rank  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
+from file_role import is_runtime  # noqa: E402
 
 PY = "/usr/bin/python3"
 SPAN = 10_000_000
@@ -213,7 +215,7 @@ def check_phases(parts, merged):
 # ---- the model over the merged run --------------------------------------------
 
 def union_samples(parts):
-    """Latency samples and per-file bytes over the union of the parts' events."""
+    """Latency samples and the job files' per-file bytes over the union of the parts' events."""
     lat = {op: [] for op in LAT_OPS}
     per_file = {}
     totals = {"bytes_read": 0, "bytes_written": 0, "read_calls": 0, "write_calls": 0}
@@ -228,8 +230,9 @@ def union_samples(parts):
             if op in ("read", "write"):
                 totals["bytes_" + ("read" if op == "read" else "written")] += nbytes
                 totals[op + "_calls"] += 1
-                key = p.ident(fid)
-                per_file[key] = per_file.get(key, 0) + nbytes
+                if not is_runtime(p.path[fid]):  # the concentration is the job files'
+                    key = p.ident(fid)
+                    per_file[key] = per_file.get(key, 0) + nbytes
     return lat, per_file, totals
 
 

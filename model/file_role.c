@@ -1,0 +1,90 @@
+/* file_role: the rules of docs/definitions.md, "Job files and runtime
+ * files". A path is runtime when a system prefix starts it, a component
+ * names a package or bytecode folder, or its last component is a Python
+ * module or a shared library. */
+#include "file_role.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* Folders of the operating system's software and configuration: a job
+ * keeps its data elsewhere. */
+static const char *const system_prefixes[] = {
+    "/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/bin/", "/sbin/", "/etc/",
+};
+
+/* Folders that hold installed Python packages or their bytecode, wherever
+ * the environment lives (a venv, conda, ~/.local). */
+static const char *const package_folders[] = {"site-packages", "dist-packages", "__pycache__"};
+
+/* Names a module or package ends with: sources, bytecode, stubs, path files. */
+static const char *const module_suffixes[] = {".py", ".pyc", ".pyi", ".pth", ".so"};
+
+static int has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int has_suffix(const char *s, size_t n, const char *suffix)
+{
+    const size_t k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* Package metadata folders: NAME.dist-info, NAME.egg-info. */
+static int is_metadata_folder(const char *s, size_t n)
+{
+    return has_suffix(s, n, ".dist-info") || has_suffix(s, n, ".egg-info");
+}
+
+/* A versioned shared library: NAME.so.N[.N...] (libc.so.6,
+ * libcudart.so.12.1), the numbers read from the end. */
+static int is_versioned_library(const char *s, size_t n)
+{
+    size_t i = n;
+    for (;;) {
+        const size_t number_end = i;
+        while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+            i--;
+        if (i == number_end || i == 0 || s[i - 1] != '.')
+            return 0;
+        i--; /* the dot before the number */
+        if (i >= 3 && memcmp(s + i - 3, ".so", 3) == 0)
+            return 1;
+    }
+}
+
+static int is_package_folder(const char *s, size_t n)
+{
+    for (size_t i = 0; i < sizeof package_folders / sizeof *package_folders; i++)
+        if (strlen(package_folders[i]) == n && memcmp(s, package_folders[i], n) == 0)
+            return 1;
+    return is_metadata_folder(s, n);
+}
+
+static int is_module_name(const char *s, size_t n)
+{
+    for (size_t i = 0; i < sizeof module_suffixes / sizeof *module_suffixes; i++)
+        if (has_suffix(s, n, module_suffixes[i]))
+            return 1;
+    return is_versioned_library(s, n);
+}
+
+enum nr_file_role nr_file_role_of(const char *path)
+{
+    if (!path)
+        return NR_FILE_JOB;
+    for (size_t i = 0; i < sizeof system_prefixes / sizeof *system_prefixes; i++)
+        if (has_prefix(path, system_prefixes[i]))
+            return NR_FILE_RUNTIME;
+    const char *part = path;
+    for (;;) {
+        const char *slash = strchr(part, '/');
+        const size_t n = slash ? (size_t)(slash - part) : strlen(part);
+        if (slash ? is_package_folder(part, n) : is_module_name(part, n))
+            return NR_FILE_RUNTIME;
+        if (!slash)
+            return NR_FILE_JOB;
+        part = slash + 1;
+    }
+}
