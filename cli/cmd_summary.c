@@ -165,9 +165,13 @@ static void print_latency(const nr_model *m, FILE *out)
     if (!nr_model_get_fidelity(m)->durations_available)
         fprintf(out, "latency unavailable: trace lacks -T\n");
     const nr_cache_split *cs = nr_model_cache_split(m);
-    if (cs->found)
-        fprintf(out, "cache split (%s): %.1f%% of reads are slow (>= %.3g ms), carrying %.1f%% of the bytes read\n",
+    if (cs->found) {
+        fprintf(out, "cache split (%s): %.1f%% of reads are slow (>= %.3g ms), carrying %.1f%% of the bytes read",
                 cs->method, 100 * cs->slow_share, (double)cs->threshold_ns * 1e-6, 100 * cs->slow_bytes_share);
+        if (!cs->misses_plausible)
+            fprintf(out, "; under %.0f us both modes are page-cache hits, not misses", NR_CACHE_MISS_MIN_NS * 1e-3);
+        fputc('\n', out);
+    }
 }
 
 /* I/O on other kinds than regular files, and what the trace could not see. */

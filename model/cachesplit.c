@@ -65,6 +65,7 @@ static void set_split(const nr_loghist *h, int last_fast_bin, const char *method
     out->slow_count = h->n - fast;
     out->slow_share = (double)out->slow_count / (double)h->n;
     out->method = method;
+    out->misses_plausible = out->threshold_ns >= NR_CACHE_MISS_MIN_NS;
 }
 
 /* The deepest significant valley: bin v with smoothed s[v] below

@@ -16,7 +16,16 @@ typedef struct nr_cache_split {
     uint64_t slow_count, fast_count;
     double slow_bytes_share; /* NAN until nr_cache_split_bytes is called */
     const char *method;     /* "valley", "mixture", or "none" (static strings) */
+    int misses_plausible;   /* found, and threshold_ns >= NR_CACHE_MISS_MIN_NS: the slow mode
+                               can be page-cache misses; below it, it cannot */
 } nr_cache_split;
+
+/* The fastest read that can have missed the page cache: the fastest SSDs
+ * answer a 4 KiB read in about 5 us at queue depth 1 (Intel Optane SSD
+ * P5800X), and a buffered miss adds the kernel's block path on top. A
+ * split below this is two kinds of hits (mostly small and large reads),
+ * not hits and misses (docs/statistics.md, "Cache split"). */
+#define NR_CACHE_MISS_MIN_NS 10000
 
 /* Looks for two modes of read_latency (borrowed): a significant valley of
  * the smoothed histogram, else a well-separated two-component Gaussian

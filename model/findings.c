@@ -119,7 +119,7 @@ static void cache_tail(const nr_model *m, evidence *ev)
 {
     const nr_cache_split *s = &m->split;
     const nr_model_latency *rd = nr__lat(m, NR_LAT_READ, 0);
-    ev->applicable = s->found && rd->count > 0;
+    ev->applicable = s->found && s->misses_plausible && rd->count > 0;
     ev->value = s->slow_share;
     ev->gate = 1.0 - s->slow_share;   /* misses are the minority: they make the tail */
     ev->args[0] = 100.0 * s->slow_share;

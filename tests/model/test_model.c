@@ -812,6 +812,17 @@ static void finding_cache_miss_tail(void **state)
     assert_near(nr_model_cache_split(m)->slow_share, 0.9, 1e-12);
     assert_false(has_finding(m, "cache_miss_tail"));
     nr_model_free(m);
+    /* every 10th read takes 7 us, the rest 2 us: two modes split under
+       10 us, which no miss is as fast as (NR_CACHE_MISS_MIN_NS) */
+    const mini sizes = {.files = 1, .bytes_file0 = 2000 * 4096, .read_size = 4096, .read_dur = 2 * US,
+                        .slow_every = 10, .slow_dur = 7 * US};
+    m = mini_model("hit_sizes.nio", &sizes);
+    s = nr_model_cache_split(m);
+    assert_true(s->found);
+    assert_near(s->slow_share, 0.1, 1e-12);
+    assert_false(s->misses_plausible);
+    assert_false(has_finding(m, "cache_miss_tail"));
+    nr_model_free(m);
 }
 
 int main(void)

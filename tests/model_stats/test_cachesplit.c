@@ -58,6 +58,22 @@ static void separated_modes(void **state)
     assert_true(isnan(c.slow_bytes_share));
     nr_cache_split_bytes(&c, 250, 1000);
     assert_true(c.slow_bytes_share == 0.25);
+    assert_int_equal(c.misses_plausible, 1); /* about 100 us >= 10 us */
+}
+
+/* 80% around 1.5 us, 20% around 6 us (log-sd 0.1): two modes, split
+ * between them, under NR_CACHE_MISS_MIN_NS: no mode can be misses. */
+static void modes_of_hits(void **state)
+{
+    nr_loghist h;
+    const uint64_t slow = fill_mix(&h, 3, 0.8, 1500, 6000, 0.1);
+    nr_cache_split c;
+    assert_int_equal(nr_cache_split_compute(&h, &c), 0);
+    assert_int_equal(c.found, 1);
+    assert_int_equal(c.slow_count, slow);
+    if (!(c.threshold_ns > 1500 && c.threshold_ns <= 6000))
+        fail_msg("threshold %lld ns", (long long)c.threshold_ns);
+    assert_int_equal(c.misses_plausible, 0);
 }
 
 /* 70% around 10 us, 30% around 1 ms, log-sd 1 (overlapping): the valley bin is
@@ -140,6 +156,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(separated_modes),
+        cmocka_unit_test(modes_of_hits),
         cmocka_unit_test(overlapping_modes),
         cmocka_unit_test(shoulder_uses_mixture),
         cmocka_unit_test(unimodal_has_no_split),
