@@ -75,6 +75,7 @@ typedef struct stream {
     int seen_event;
     /* facts for meta */
     uint64_t lines, parsed, skipped;
+    int synthetic_pid;      /* log->pid was given by give_logs_pids */
 } stream;
 
 /* A stream in the merge's heap: (ts, index) as one unsigned key, the
@@ -959,6 +960,49 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     return 0;
 }
 
+/* Above any pid Linux gives (PID_MAX_LIMIT, 2^22 on 64-bit): the
+ * synthetic pids of give_logs_pids. */
+#define SYNTHETIC_PID_BASE ((int64_t)1 << 22)
+
+/* In a run of several logs, a log whose name carries no pid gets a pid of
+ * its own for its lines without one: they would otherwise go to the one
+ * task alive, another log's process (task_for_unprefixed serves a single
+ * log's stderr mode). docs/definitions.md, "Processes". */
+static void give_logs_pids(ingest *in)
+{
+    if (in->nstreams < 2)
+        return;
+    int64_t next = SYNTHETIC_PID_BASE;
+    for (size_t i = 0; i < in->nstreams; i++)
+        if (in->run.logs[i].pid < 0) {
+            in->run.logs[i].pid = next++;
+            in->streams[i].synthetic_pid = 1;
+        }
+}
+
+/* One diagnostic per log whose synthetic pid some line used. */
+static int report_synthetic_pids(ingest *in)
+{
+    for (size_t i = 0; i < in->nstreams; i++) {
+        const stream *s = &in->streams[i];
+        if (!s->synthetic_pid)
+            continue;
+        for (size_t k = 0; k < nr_pm_task_count(in->pm); k++) {
+            nr_pm_task t;
+            nr_pm_task_get(in->pm, k, &t);
+            if (t.tid != s->log->pid)
+                continue;
+            char msg[160];
+            int n = snprintf(msg, sizeof msg,
+                             "lines without a pid in a log whose name has none: given the synthetic pid %lld",
+                             (long long)s->log->pid);
+            NR_TRY(nr_diag_add(in->diag, "log_without_pid", s->log->name, 0, msg, (size_t)n));
+            break;
+        }
+    }
+    return 0;
+}
+
 static int open_streams(ingest *in, nr_error *err)
 {
     in->nstreams = in->run.nlogs;
@@ -978,6 +1022,7 @@ static int open_streams(ingest *in, nr_error *err)
         if (stat(s->log->path, &st) == 0)
             in->bytes_total += (uint64_t)st.st_size;
     }
+    give_logs_pids(in);
     nr_logsrc **srcs = malloc(in->nstreams * sizeof *srcs);
     if (!srcs)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
@@ -1122,6 +1167,7 @@ static int finish_store(ingest *in, nr_error *err)
     nr_pm_counts c;
     nr_pm_get_counts(in->pm, &c);
     in->stats.unfinished_never_resumed = c.never_resumed;
+    NR_TRY(report_synthetic_pids(in));
     if (!in->has_durations)
         NR_TRY(nr_diag_add(in->diag, "no_durations", NULL, 0, "the trace lacks -T: no latencies", 32));
     if (in->time_base == NR_TS_NONE && nr_diag_count(in->diag, "no_timestamps") == 0)

@@ -607,6 +607,32 @@ static void ff_without_timestamps(void **state)
     ck_free(&r);
 }
 
+/* Logs whose names carry no pid, of lines without one: each is a process
+ * of its own (synthetic pids 2^22, 2^22 + 1 in name order), so that b's
+ * read of fd 3 is not a's file at a's offset; a log of prefixed lines
+ * keeps its pids and gets no diagnostic. Before, all went to pid 0. */
+static void logs_without_pids(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "trace.a",
+             "1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n"
+             "1700000000.000002 read(3, \"abcde\", 5) = 5\n");
+    ck_write(run, "trace.b", "1700000000.000003 read(3, \"abcdefg\", 7) = 7\n");
+    ck_write(run, "trace.c", "77 1700000000.000004 openat(AT_FDCWD, \"/d/c\", O_RDONLY) = 3\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 4);
+    static const int64_t pids[] = {4194304, 4194304, 4194305, 77};
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(EV(&r, i, "pid"), pids[i]);
+    assert_int_equal(EV(&r, 2, "file_id"), -1); /* b never opened its fd 3 */
+    FILE_EQ(&r, "/d/a", "bytes_read", 5);
+    assert_int_equal(ck_diag(&r, "log_without_pid"), 2);
+    ck_free(&r);
+}
+
 /* stderr mode: unprefixed lines belong to the only process; its pid is
  * learnt from the first [pid N] prefix that is not a child. */
 static void stderr_mode(void **state)
@@ -1399,6 +1425,7 @@ int main(void)
         cmocka_unit_test(failed_restarted_and_signals),
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
+        cmocka_unit_test(logs_without_pids),
         cmocka_unit_test(stderr_mode),
         cmocka_unit_test(stderr_mode_attached),
         cmocka_unit_test(stderr_mode_cut_lines),
