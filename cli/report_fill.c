@@ -276,7 +276,7 @@ static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model 
     char buf[64];
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of per-file bytes (top-10% point marked)", err));
+    NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of the job files' bytes (top-10% point marked)", err));
     nr_report_table *t =
         nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of per-file bytes", 2, measure_heads, 2);
     kv_row(t, "job files with bytes", C(c->n), "concentration.files", (double)c->n);
@@ -298,7 +298,7 @@ static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_mode
     char buf[64];
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 3, "CCDF of per-file bytes (log-log) with the fitted power law from xmin", err));
+    NR_TRY(figure(ctx, rep, pair, ri, 3, "CCDF of the job files' bytes (log-log) with the fitted power law from xmin", err));
     nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair),
                                              "Power-law tail fit (Clauset-Shalizi-Newman 2009, discrete)", 2, measure_heads, 2);
     if (!pl->valid) {
@@ -616,7 +616,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
 {
     nr_report_block *ov = nr_report_overview(rep);
     static const char *const heads[] = {"run", "duration", "processes", "files", "bytes read", "bytes written",
-                                        "read p50", "read p99", "Gini", "top-10% share", "write bursts", "findings"};
+                                        "read p50", "read p99", "Gini (job files)", "top-10% share", "write bursts", "findings"};
     nr_report_table *t = nr_report_table_new(ov, "Every run at a glance", 12, heads, 0xFFEu);
     char buf[64];
     for (size_t r = 0; r < rs->n; r++) {
@@ -639,8 +639,8 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         nr_report_table_cell(t, C(nr_model_finding_count(m)));
     }
     static const char *const captions[7] = {
-        "Phase breakdown, one bar per run", "Lorenz curves of per-file bytes, every run",
-        "Per-file bytes CCDF with power-law fits, every run", "Read latency CDF and CCDF, one series per run",
+        "Phase breakdown, one bar per run", "Lorenz curves of the job files' bytes, every run",
+        "The job files' bytes CCDF with power-law fits, every run", "Read latency CDF and CCDF, one series per run",
         "Throughput timelines, one panel per run", "Request-size histograms, every run",
         "Per-process share (main vs workers), one bar per run"};
     /* what figures 2 to 6 draw of more runs than they tell apart
@@ -648,9 +648,9 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
 #define NR_STR_(x) #x
 #define NR_STR(x) NR_STR_(x)
     static const char *const crowded[7] = {
-        [1] = "Lorenz curves of per-file bytes: every run in grey, the runs of lowest, median and highest Gini in "
+        [1] = "Lorenz curves of the job files' bytes: every run in grey, the runs of lowest, median and highest Gini in "
               "colour",
-        [2] = "Per-file bytes CCDF: every run in grey, the runs of lowest, median and highest power-law \xce\xb1 in "
+        [2] = "The job files' bytes CCDF: every run in grey, the runs of lowest, median and highest power-law \xce\xb1 in "
               "colour with their fits",
         [3] = "Read latency CDF and CCDF: every run in grey, the runs of lowest, median and highest p99 in colour",
         [4] = "Throughput timelines of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name (each run's section "

@@ -151,7 +151,7 @@ EOF
     mkdir -p many
     for i in 1 2 3 4 5 6 7 8 9 10; do mkdir -p "many/run$i"; cp traces/plain/strace.log "many/run$i/"; done
     "$niorep" build many -o many.html --bootstraps 0 2>/dev/null || fail "build of 10 runs: exit $?"
-    grep -q 'Lorenz curves of per-file bytes: every run in grey' many.html || fail "10 runs: no crowded Lorenz caption"
+    grep -q "Lorenz curves of the job files' bytes: every run in grey" many.html || fail "10 runs: no crowded Lorenz caption"
     grep -q 'Throughput timelines of the first 8 runs by name' many.html || fail "10 runs: no timeline caption"
     grep -q 'the lowest, median and highest share of each size bin over the runs' many.html \
         || fail "10 runs: no request-size caption"
@@ -159,7 +159,7 @@ EOF
     order=$(grep -o 'data-nr-run="run[0-9]*"' many.html | tr -d '"' | sed 's/data-nr-run=//' | tr '\n' ' ')
     [ "$order" = "run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 " ] || fail "10 runs in the order: $order"
     "$niorep" build traces -o two.html --bootstraps 0 2>/dev/null
-    grep -q 'Lorenz curves of per-file bytes, every run' two.html || fail "2 runs: the caption changed"
+    grep -q "Lorenz curves of the job files' bytes, every run" two.html || fail "2 runs: the caption changed"
     ok "many runs"
 fi
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
