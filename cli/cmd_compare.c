@@ -498,10 +498,10 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
     int rc = 0;
     sec = nr_report_run_section(run, NR_SEC_CONCENTRATION);
     nr_report_block *pair = nr_report_pair(sec);
-    rc = nr_report_figure(rep, pair, "fig2", "Lorenz curves of per-file bytes, A and B overlaid", figs->lorenz.data,
+    rc = nr_report_figure(rep, pair, "fig2", "Lorenz curves of the job files' bytes, A and B overlaid", figs->lorenz.data,
                           figs->lorenz.len, err);
     if (rc == 0) {
-        section_table(nr_report_pair_numbers(pair), pr, "concentration", "Concentration of per-file bytes", level);
+        section_table(nr_report_pair_numbers(pair), pr, "concentration", "Concentration of the job files' bytes", level);
         sec = nr_report_run_section(run, NR_SEC_LATENCY);
         pair = nr_report_pair(sec);
         rc = nr_report_figure(rep, pair, "fig4", "Read latency CDF and tail, A and B overlaid", figs->latency.data,

@@ -278,7 +278,7 @@ static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model 
     nr_report_block *pair = nr_report_pair(sec);
     NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of the job files' bytes (top-10% point marked)", err));
     nr_report_table *t =
-        nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of per-file bytes", 2, measure_heads, 2);
+        nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of the job files' bytes", 2, measure_heads, 2);
     kv_row(t, "job files with bytes", C(c->n), "concentration.files", (double)c->n);
     kv_row(t, "their bytes", B(c->total), "concentration.total_bytes", c->total);
     kv_row(t, "Gini coefficient", R(c->gini), "concentration.gini", c->gini);
