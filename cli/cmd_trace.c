@@ -4,6 +4,7 @@
  * Python hook activated through PYTHONPATH (workloads/sitecustomize.py), and
  * leaves a run directory: strace.log, hook.jsonl, manifest.json
  * (docs/capture.md). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -465,8 +466,44 @@ typedef struct trace_paths {
     int hook_on;
 } trace_paths;
 
-/* Finds strace and the hook, creates the run directory. Returns 0, or the
- * exit status after saying why not. */
+/* Whether dir exists and holds an entry; its first name (in readdir order)
+ * into first. */
+static int dir_has_entries(const char *dir, char *first, size_t cap)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    const struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(first, cap, "%s", e->d_name);
+            found = 1;
+        }
+    closedir(d);
+    return found;
+}
+
+/* COMMAND before anything is made: a shell's answers (127 not found, 126
+ * not executable), so that no run directory stands for a job that never
+ * ran. Returns 0, or the exit status after saying why not. */
+static int check_command(const char *command)
+{
+    char found[PATH_MAX];
+    if (find_in_path(command, found, sizeof found) == 0)
+        return 0;
+    if (strchr(command, '/') && access(command, F_OK) == 0) {
+        fprintf(stderr, "niorep trace: %s: not executable\n", command);
+        return 126;
+    }
+    fprintf(stderr, "niorep trace: %s: command not found%s\n", command, strchr(command, '/') ? "" : " in PATH");
+    return 127;
+}
+
+/* Finds strace, COMMAND and the hook, creates the run directory (new or
+ * empty: the ingest reads every log of a run directory, so an earlier
+ * run's files would join this one's). Returns 0, or the exit status after
+ * saying why not. */
 static int resolve_paths(const trace_args *a, trace_paths *p)
 {
     nr_error err;
@@ -475,6 +512,17 @@ static int resolve_paths(const trace_args *a, trace_paths *p)
         fprintf(stderr, "niorep trace: strace not found%s%s; install it (Debian: apt-get install strace)\n",
                 a->strace ? " at " : " in PATH", a->strace ? a->strace : "");
         return 1;
+    }
+    const int command = check_command(a->command[0]);
+    if (command != 0)
+        return command;
+    char entry[NAME_MAX + 1];
+    if (dir_has_entries(a->out, entry, sizeof entry)) {
+        fprintf(stderr,
+                "niorep trace: %s is not empty (it holds %s): a run directory must be new or empty, or its "
+                "old files would join this run\n",
+                a->out, entry);
+        return 2;
     }
     if (nr_make_dirs(a->out, &err) < 0)
         return nr_cli_fail(&err);
@@ -488,8 +536,6 @@ static int resolve_paths(const trace_args *a, trace_paths *p)
                         "tracing without it\n");
         p->hook_on = 0;
     }
-    if (p->hook_on)
-        unlink(p->hook_out);  /* the hook appends; a rerun starts afresh */
     return 0;
 }
 

@@ -217,8 +217,26 @@ def check_error_paths(niorep, work):
     check(r.returncode == 1 and "ptrace not permitted" in r.stderr, "ptrace denied: %r" % r.stderr)
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "z"), "--", "sh", "-c", "exit 7")
     check(r.returncode == 7, "exit status passed through: %d" % r.returncode)
-    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "z"), "--", "sh", "-c", "kill -USR1 $$")
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "z2"), "--", "sh", "-c", "kill -USR1 $$")
     check(r.returncode == 128 + 10, "signal death -> 128+sig: %d" % r.returncode)
+    # a run directory with files in it is refused, untouched: the ingest
+    # would read the old logs with the new ones
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "z"), "--", "true")
+    check(r.returncode == 2 and "is not empty" in r.stderr, "non-empty run dir: %d %r" % (r.returncode, r.stderr))
+    check(os.path.exists(os.path.join(work, "z", "manifest.json")), "the refused run dir was touched")
+    os.makedirs(os.path.join(work, "empty"))
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "empty"), "--", "true")
+    check(r.returncode == 0, "an empty run dir is fine: %d %r" % (r.returncode, r.stderr))
+    # a command that cannot start: the shell's statuses, and no run directory
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "nx"), "--", "no-such-command-niorep")
+    check(r.returncode == 127 and "command not found" in r.stderr, "missing command: %d %r" % (r.returncode, r.stderr))
+    check(not os.path.exists(os.path.join(work, "nx")), "a run dir was made for a missing command")
+    noexec = os.path.join(work, "noexec.sh")
+    with open(noexec, "w") as f:
+        f.write("#!/bin/sh\ntrue\n")
+    os.chmod(noexec, 0o644)
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "ne"), "--", noexec)
+    check(r.returncode == 126 and "not executable" in r.stderr, "not executable: %d %r" % (r.returncode, r.stderr))
     r = niorep_tool(niorep, "trace", "--label", "novalue", "-o", "d", "--", "true")
     check(r.returncode == 2, "bad --label is a usage error")
     print("error paths ok")
