@@ -3,12 +3,14 @@
  * report (and its JSON). Method and schema: docs/compare.md. */
 #include <errno.h>
 #include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -89,6 +91,31 @@ static int parse_num(const char *s, double lo, double hi, double *out)
 }
 
 /* Returns -1 to go on, or the exit status. */
+/* The folder of path, resolved, then '/' and its last component, into out;
+ * 0, or -1 when the folder does not resolve. */
+static int resolved_name(const char *path, char *out, size_t cap)
+{
+    char d[PATH_MAX], b[PATH_MAX], real[PATH_MAX];
+    snprintf(d, sizeof d, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    if (!realpath(dirname(d), real))
+        return -1;
+    return snprintf(out, cap, "%s/%s", real, basename(b)) < (int)cap ? 0 : -1;
+}
+
+/* Whether two output paths name one file: one file when both exist, else
+ * the same name in the same folder. */
+static int same_output(const char *x, const char *y)
+{
+    struct stat sx, sy;
+    if (stat(x, &sx) == 0 && stat(y, &sy) == 0)
+        return sx.st_dev == sy.st_dev && sx.st_ino == sy.st_ino;
+    char rx[2 * PATH_MAX], ry[2 * PATH_MAX];
+    if (resolved_name(x, rx, sizeof rx) < 0 || resolved_name(y, ry, sizeof ry) < 0)
+        return strcmp(x, y) == 0;
+    return strcmp(rx, ry) == 0;
+}
+
 static int parse_args(int argc, char **argv, compare_args *a)
 {
     nr_compare_opts_default(&a->opts);
@@ -127,7 +154,8 @@ static int parse_args(int argc, char **argv, compare_args *a)
             a->out_json = val;
         else if (strcmp(arg, "--title") == 0)
             a->title = val;
-        else if (strcmp(arg, "--bootstraps") == 0 && parse_num(val, 1, 1e6, &v) == 0 && v == floor(v))
+        else if (strcmp(arg, "--bootstraps") == 0 && parse_num(val, NR_COMPARE_MIN_BOOTSTRAPS, 1e6, &v) == 0 &&
+                 v == floor(v))
             a->opts.boot.bootstraps = (int)v;
         else if (strcmp(arg, "--seed") == 0 && parse_num(val, 1, 9e15, &v) == 0 && v == floor(v))
             a->opts.boot.seed = (uint64_t)v;
@@ -152,6 +180,9 @@ static int parse_args(int argc, char **argv, compare_args *a)
         return nr_cli_usage("compare", "needs at least two inputs (A B)");
     if (!a->out_html)
         return nr_cli_usage("compare", "missing -o compare.html");
+    if (a->out_json && same_output(a->out_html, a->out_json))
+        return nr_cli_usage("compare", "-o and --json name the same file '%s': the JSON would replace the report",
+                            a->out_json);
     return -1;
 }
 
@@ -198,6 +229,7 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
 
 /* ---- formatting ------------------------------------------------------- */
 
+
 static void fmt_value(const char *unit, double v, char *buf, size_t cap)
 {
     if (!isfinite(v)) {
@@ -214,9 +246,32 @@ static void fmt_value(const char *unit, double v, char *buf, size_t cap)
         snprintf(buf, cap, "%s%s%s", v < 0 ? "-" : "", tmp, unit[1] ? "/s" : "");
     } else if (strcmp(unit, "share") == 0) {
         nr_render_fmt_percent(v, buf, cap);
+    } else if (v == floor(v) && mag < 1e15) {
+        snprintf(buf, cap, "%.0f", v); /* a count: every digit */
     } else {
         snprintf(buf, cap, "%.4g", v);
     }
+}
+
+/* A difference of unit: as fmt_value, but a difference of shares in
+ * percentage points (a share's relative change is the next column). */
+static void fmt_diff(const char *unit, double v, char *buf, size_t cap)
+{
+    if (strcmp(unit, "share") == 0 && isfinite(v))
+        snprintf(buf, cap, "%+.1f pp", 100.0 * v);
+    else
+        fmt_value(unit, v, buf, cap);
+}
+
+/* A KS p-value: below NR_KS_P_RESOLVED it is shown as a bound, which is all
+ * its double arithmetic can tell (compare_stats.h). */
+static void fmt_ks_p(const nr_ks_result *ks, char *buf, size_t cap)
+{
+    const char *method = ks->method == NR_KS_EXACT ? "exact" : "asymptotic";
+    if (ks->p_value < NR_KS_P_RESOLVED)
+        snprintf(buf, cap, "KS p < %.0e (%s)", NR_KS_P_RESOLVED, method);
+    else
+        snprintf(buf, cap, "KS p = %.3g (%s)", ks->p_value, method);
 }
 
 static void fmt_rel(double rel, char *buf, size_t cap)
@@ -251,20 +306,20 @@ static void stat_row(nr_report_table *t, const nr_compare_stat *s, double level)
         nr_report_table_cell(t, isnan(s->ks.d) ? "-" : buf);
         nr_report_table_cell(t, "");
         nr_report_table_cell(t, "");
-        snprintf(buf, sizeof buf, "KS p = %.3g (%s)", s->ks.p_value, s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic");
+        fmt_ks_p(&s->ks, buf, sizeof buf);
         nr_report_table_cell(t, isnan(s->ks.p_value) ? "-" : buf);
     } else {
         fmt_value(s->unit, s->a, buf, sizeof buf);
         nr_report_table_cell(t, buf);
         fmt_value(s->unit, s->b, buf, sizeof buf);
         nr_report_table_cell(t, buf);
-        fmt_value(s->unit, s->abs_diff, buf, sizeof buf);
+        fmt_diff(s->unit, s->abs_diff, buf, sizeof buf);
         nr_report_table_cell(t, buf);
         fmt_rel(s->rel_diff, buf, sizeof buf);
         nr_report_table_cell(t, buf);
         if (s->kind == NR_STAT_BOOTSTRAP && s->ci.bootstraps > 0) {
-            fmt_value(s->unit, s->ci.low, x, sizeof x);
-            fmt_value(s->unit, s->ci.high, y, sizeof y);
+            fmt_diff(s->unit, s->ci.low, x, sizeof x);
+            fmt_diff(s->unit, s->ci.high, y, sizeof y);
             snprintf(buf, sizeof buf, "[%s, %s]", x, y);
             nr_report_table_cell(t, buf);
             snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps, 100 * level,
@@ -454,15 +509,17 @@ static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, d
         const nr_compare_stat *s = &pr->stats[k];
         if (s->verdict != NR_VERDICT_SIGNIFICANT)
             continue;
-        if (s->kind == NR_STAT_KS)
-            snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, p = %.3g; %.1f%% of calls moved beyond the "
-                     "tolerance.", s->name, s->ks.d, s->ks.p_value, 100 * s->ks.d_practical);
-        else {
+        if (s->kind == NR_STAT_KS) {
+            char p[64];
+            fmt_ks_p(&s->ks, p, sizeof p);
+            snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, %s; %.1f%% of calls moved beyond the tolerance.",
+                     s->name, s->ks.d, p, 100 * s->ks.d_practical);
+        } else {
             char va[64], vb[64], lo[64], hi[64], rel[32];
             fmt_value(s->unit, s->a, va, sizeof va);
             fmt_value(s->unit, s->b, vb, sizeof vb);
-            fmt_value(s->unit, s->ci.low, lo, sizeof lo);
-            fmt_value(s->unit, s->ci.high, hi, sizeof hi);
+            fmt_diff(s->unit, s->ci.low, lo, sizeof lo);
+            fmt_diff(s->unit, s->ci.high, hi, sizeof hi);
             fmt_rel(s->rel_diff, rel, sizeof rel);
             snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
                      rel, 100 * level, lo, hi);
@@ -657,6 +714,17 @@ static void compare_pair(void *ctx, size_t i)
     pthread_mutex_unlock(&w->mu);
 }
 
+/* Names on stderr every run left without a partner: the report lists
+ * them too, but a replicate or a misspelt label should not go unseen. */
+static void note_unmatched(const compare_run *c)
+{
+    for (size_t g = 0; g < c->args->ngroups; g++)
+        for (size_t k = 0; k < c->groups[g].rs.n; k++)
+            if (!is_paired(c, g, k))
+                fprintf(stderr, "niorep compare: %s (group %s, workload %s) has no partner: left out of the pairs\n",
+                        c->groups[g].runs[k].display, c->groups[g].id, c->groups[g].runs[k].workload);
+}
+
 static int compare_all(compare_run *c, nr_error *err)
 {
     const size_t ng = c->args->ngroups;
@@ -677,6 +745,7 @@ static int compare_all(compare_run *c, nr_error *err)
         free(names[g]);
     if (rc < 0)
         return rc;
+    note_unmatched(c);
     c->pairs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->pairs);
     c->figs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->figs);
     pair_job *jobs = calloc(c->nmatches ? c->nmatches : 1, sizeof *jobs);

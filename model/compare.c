@@ -11,12 +11,24 @@
 
 /* ---- pairing ---------------------------------------------------------- */
 
-static long find_workload(const char *const *names, size_t n, const char *w)
+/* The index of the nth (from 0) of names[0..n) equal to w, or -1. */
+static long find_workload(const char *const *names, size_t n, const char *w, size_t nth)
 {
     for (size_t i = 0; i < n; i++)
-        if (names[i] && w && strcmp(names[i], w) == 0)
+        if (names[i] && w && strcmp(names[i], w) == 0 && nth-- == 0)
             return (long)i;
     return -1;
+}
+
+/* How many of names[0..i) equal names[i]: which replicate of its workload
+ * run i is. */
+static size_t replicate_of(const char *const *names, size_t i)
+{
+    size_t k = 0;
+    for (size_t j = 0; j < i; j++)
+        if (names[j] && names[i] && strcmp(names[j], names[i]) == 0)
+            k++;
+    return k;
 }
 
 int nr_compare_match_runs(const char *const *const *workloads, const size_t *nruns, size_t ngroups,
@@ -39,7 +51,7 @@ int nr_compare_match_runs(const char *const *const *workloads, const size_t *nru
             continue;
         }
         for (size_t i = 0; i < nruns[0]; i++) {
-            const long j = find_workload(workloads[g], nruns[g], workloads[0][i]);
+            const long j = find_workload(workloads[g], nruns[g], workloads[0][i], replicate_of(workloads[0], i));
             if (j >= 0)
                 m[k++] = (nr_compare_match){.group = g, .a_run = i, .b_run = (size_t)j};
         }
@@ -328,9 +340,10 @@ static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *
     descriptive(l, r, "access", "1", (double)xa->opens, (double)xb->opens, "opens");
     descriptive(l, r, "access", "1", xa->meta_to_data, xb->meta_to_data, "metadata to data calls");
     const nr_cache_split *sa = nr_model_cache_split(a), *sb = nr_model_cache_split(b);
+    /* no split: the share is unknown, not 0 (a unimodal run may be all misses) */
     if (sa->found || sb->found)
-        descriptive(l, r, "access", "share", sa->found ? sa->slow_share : 0.0, sb->found ? sb->slow_share : 0.0,
-                    "slow (cache-miss) share of reads");
+        descriptive(l, r, "access", "share", sa->found ? sa->slow_share : NAN, sb->found ? sb->slow_share : NAN,
+                    "slow-mode share of reads (cache split)");
 }
 
 static void burst_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
@@ -465,7 +478,9 @@ static json_t *stat_json(const nr_compare_stat *s)
         json_t *ks = json_object();
         json_object_set_new(ks, "d", num(s->ks.d));
         json_object_set_new(ks, "d_practical", num(s->ks.d_practical));
-        json_object_set_new(ks, "p_value", num(s->ks.p_value));
+        const int bound = s->ks.p_value < NR_KS_P_RESOLVED; /* not resolved: the bound */
+        json_object_set_new(ks, "p_value", num(bound ? NR_KS_P_RESOLVED : s->ks.p_value));
+        json_object_set_new(ks, "p_value_is_bound", json_boolean(bound));
         json_object_set_new(ks, "method", json_string(s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic"));
         json_object_set_new(o, "ks", ks);
     }

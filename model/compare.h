@@ -21,7 +21,7 @@
 #include "nr_model.h"
 #include "nr_store.h"
 
-#define NR_COMPARE_SCHEMA_VERSION 1
+#define NR_COMPARE_SCHEMA_VERSION 2
 /* Store meta key of the workload label (manifest labels.workload). */
 #define NR_COMPARE_WORKLOAD_KEY "manifest.labels.workload"
 
@@ -35,8 +35,10 @@ typedef struct nr_compare_match {
 } nr_compare_match;
 
 /* Pairs runs by workload name: for every group g >= 1, every run of group 0
- * is paired with the run of group g that has the same workload (the first
- * one when several do). When group 0 and group g hold one run each, they
+ * is paired with the run of group g that has the same workload, replicates
+ * in order (the k-th run of a workload in group 0 with the k-th of that
+ * workload in group g; one without a partner stays unpaired). When group 0
+ * and group g hold one run each, they
  * are paired whatever their names (comparing two stores needs no labels).
  * workloads[g][i] is the workload of run i of group g (borrowed). Returns 0
  * and a new array (caller frees) in *out with *n entries ordered by group,

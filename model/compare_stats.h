@@ -27,6 +27,15 @@
 #define NR_COMPARE_MIN_TAIL 10                 /* fewer values: "insufficient data" */
 /* Exact KS p-values while n1 * n2 is at most this (the path count is O(n1 n2)). */
 #define NR_KS_EXACT_MAX_PRODUCT 10000000.0
+/* The smallest KS p-value shown as a number; below it, as "< this". The
+ * exact p is 1 minus the share of paths inside the band, which doubles
+ * resolve to about 1e-12 (a p of 2.67e-20 came out as 5.12e-13, one of
+ * 3.02e-11 as 2.97e-11), and the asymptotic one is a limit law far into
+ * its tail (it went as low as 4e-316). */
+#define NR_KS_P_RESOLVED 1e-10
+/* Fewer bootstrap replicates are refused: a 95% percentile interval from
+ * fewer rests on the two or three most extreme of them. */
+#define NR_COMPARE_MIN_BOOTSTRAPS 100
 
 /* ---- deterministic random numbers ------------------------------------- */
 

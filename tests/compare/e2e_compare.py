@@ -246,10 +246,24 @@ def main():
     g = {k: os.path.join(a.work, k) for k in ("base", "noise", "slow")}
 
     j, html1, js1 = compare(a.niorep, a.work, "slow", [g["base"], g["slow"]])
-    if j["schema_version"] != 1:
+    if j["schema_version"] != 2:
         fail(f"schema_version {j['schema_version']}")
     check_slow(j)
     check_html(html1, j)
+    for p in j["pairs"]:  # a KS p too small for doubles is a bound, never a number of noise
+        for st in p["stats"]:
+            ks = st.get("ks")
+            if ks and ks["p_value"] is not None and ks["p_value"] < 1e-10:
+                fail(f"{p['workload']} {st['name']}: KS p {ks['p_value']} below the resolved 1e-10")
+            if ks and ks["p_value_is_bound"] != (ks["p_value"] == 1e-10):
+                fail(f"{p['workload']} {st['name']}: p_value_is_bound {ks}")
+    # outputs and options the command refuses before any work
+    for extra, why in ((["--json", html1], "-o and --json name the same file"),
+                       (["--json", js1, "--bootstraps", "99"], "bad value '99' for --bootstraps")):
+        r = run([a.niorep, "compare", g["base"], g["slow"], "-o", html1, *extra])
+        if r.returncode != 2 or why not in r.stderr:
+            fail(f"compare {' '.join(extra)}: exit {r.returncode}: {r.stderr.strip()}")
+    print("ok: KS p bounds; -o = --json and --bootstraps 99 refused")
 
     # Again, and on one thread and on three: pairs are sampled, compared and
     # drawn on several threads, which must change nothing.

@@ -383,6 +383,20 @@ static void pairing_by_workload(void **state)
     assert_int_equal(k, 1);
     assert_int_equal(m[0].group, 1);
     free(m);
+    /* Replicates pair in order: A's two "v" runs with B's first and second
+       "v"; B's third "v" has no partner (before, both of A's took B's first). */
+    const char *r0[] = {"v", "x", "v"}, *r1[] = {"v", "v", "x", "v"};
+    const char *const *w3[] = {r0, r1};
+    const size_t n3[] = {3, 4};
+    assert_int_equal(nr_compare_match_runs(w3, n3, 2, &m, &k, &err), 0);
+    assert_int_equal(k, 3);
+    assert_int_equal(m[0].a_run, 0);
+    assert_int_equal(m[0].b_run, 0);
+    assert_int_equal(m[1].a_run, 1);
+    assert_int_equal(m[1].b_run, 2);
+    assert_int_equal(m[2].a_run, 2);
+    assert_int_equal(m[2].b_run, 1);
+    free(m);
 }
 
 int main(void)
