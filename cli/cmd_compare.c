@@ -500,6 +500,31 @@ static void overview(nr_report *rep, const compare_run *c)
             }
 }
 
+/* One line naming the rows whose change is real but within the latency
+ * resolution: a reader should not take them for no change. */
+static void note_below_resolution(nr_report_block *sec, const nr_compare_pair *pr)
+{
+    char text[1024] = "", one[160], rel[32], res[64];
+    size_t n = 0;
+    for (size_t k = 0; k < pr->nstats; k++) {
+        const nr_compare_stat *s = &pr->stats[k];
+        if (s->verdict != NR_VERDICT_BELOW_RESOLUTION)
+            continue;
+        fmt_rel(s->rel_diff, rel, sizeof rel);
+        fmt_value("s", s->resolution, res, sizeof res);
+        snprintf(one, sizeof one, "%s%s (%s, resolution %s)", n++ ? "; " : "", s->name, rel, res);
+        if (strlen(text) + strlen(one) < sizeof text)
+            strcat(text, one);
+    }
+    if (n == 0)
+        return;
+    char para[1200];
+    snprintf(para, sizeof para,
+             "Changed beyond the threshold but within the latency resolution (real in these two traces, no "
+             "larger than tracing's noise can make): %s.", text);
+    nr_report_para(sec, "note", para);
+}
+
 /* The findings section of a pair: one sentence per significant change, then
  * the table of the findings rules. */
 static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, double level)
@@ -528,6 +553,7 @@ static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, d
     }
     if (pr->nsignificant == 0)
         nr_report_para(sec, NULL, "No significant change.");
+    note_below_resolution(sec, pr);
     section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
 }
 

@@ -451,6 +451,7 @@ const char *nr_verdict_name(nr_verdict v)
         [NR_VERDICT_CHANGED] = "changed",
         [NR_VERDICT_UNCHANGED] = "unchanged",
         [NR_VERDICT_NA] = "n/a",
+        [NR_VERDICT_BELOW_RESOLUTION] = "below the resolution",
     };
     return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "?";
 }
@@ -477,8 +478,11 @@ nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double 
     if (ci->bootstraps <= 0 || isnan(ci->low) || isnan(ci->high))
         return NR_VERDICT_INSUFFICIENT;
     const int excludes_zero = ci->low > 0.0 || ci->high < 0.0;
-    const int large = fabs(rel) >= r->rel_threshold && fabs(abs_diff) > tick;
-    return excludes_zero && large ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_NO_CHANGE;
+    if (!excludes_zero || fabs(rel) < r->rel_threshold)
+        return NR_VERDICT_NO_CHANGE;
+    /* real and large, but no larger than what the timer's noise could make:
+       said so, not folded into "no significant change" */
+    return fabs(abs_diff) > tick ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_BELOW_RESOLUTION;
 }
 
 nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks)

@@ -143,6 +143,8 @@ typedef enum nr_verdict {
     NR_VERDICT_CHANGED,       /* descriptive value (no sampling distribution) beyond the threshold */
     NR_VERDICT_UNCHANGED,     /* descriptive value within the threshold */
     NR_VERDICT_NA,            /* nothing to compare (missing on a side) */
+    NR_VERDICT_BELOW_RESOLUTION, /* the interval excludes 0 and the change passes the threshold, but
+                                    it is within the latency resolution: the timer's noise could make it */
 } nr_verdict;
 const char *nr_verdict_name(nr_verdict v);  /* "significant", "no significant change", ... */
 
@@ -159,7 +161,8 @@ void nr_verdict_rule_default(nr_verdict_rule *r);
 double nr_rel_diff(double a, double b);
 /* Bootstrap verdict: significant only when the CI excludes 0, |rel| >=
  * threshold and |abs_diff| > tick (the resolution of the values: a change
- * of one clock tick is quantization; 0 when the values are not quantized). */
+ * of one clock tick is quantization; 0 when the values are not quantized);
+ * below the resolution when only the last fails; else no significant change. */
 nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel, double abs_diff, double tick);
 /* KS verdict: significant only when p < ks_alpha and d_practical >= ks_min_d. */
 nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks);

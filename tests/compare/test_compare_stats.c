@@ -301,7 +301,8 @@ static void verdict_rule(void **state)
     assert_int_equal(nr_verdict_ci(&r, &ci, 0.10, 1.0, 0.0), NR_VERDICT_SIGNIFICANT);
     assert_int_equal(nr_verdict_ci(&r, &ci, -0.10, 1.0, 0.0), NR_VERDICT_SIGNIFICANT);
     assert_int_equal(nr_verdict_ci(&r, &ci, 0.09, 1.0, 0.0), NR_VERDICT_NO_CHANGE);   /* real but small */
-    assert_int_equal(nr_verdict_ci(&r, &ci, 0.50, 1.0, 1.0), NR_VERDICT_NO_CHANGE);   /* one clock tick */
+    assert_int_equal(nr_verdict_ci(&r, &ci, 0.50, 1.0, 1.0), NR_VERDICT_BELOW_RESOLUTION); /* one clock tick */
+    assert_string_equal(nr_verdict_name(NR_VERDICT_BELOW_RESOLUTION), "below the resolution");
     assert_int_equal(nr_verdict_ci(&r, &ci, 0.50, 1.5, 1.0), NR_VERDICT_SIGNIFICANT);
     ci.low = -0.1;   /* CI includes 0 */
     assert_int_equal(nr_verdict_ci(&r, &ci, 0.50, 1.0, 0.0), NR_VERDICT_NO_CHANGE);
