@@ -250,6 +250,36 @@ class HookTests(unittest.TestCase):
         # The file-level records inside numpy's calls are not repeated.
         self.assertEqual(events(records, "io", path="a.npy", op="read"), [])
 
+    @unittest.skipUnless(has_module("numpy"), "numpy not installed")
+    def test_library_call_on_an_open_file_is_counted_once(self):
+        """np.save / np.load on a file object the program opened: one
+        library record with the bytes; the file object's own record
+        carries none of them (before, a 'write' record repeated numpy's
+        header bytes, and torch.save's whole file). Bytes written
+        outside the call are still the file object's."""
+        records, _, _ = run_hooked("""
+            import numpy as np
+            with open("b.npy", "wb") as f:
+                np.save(f, np.zeros(1000, dtype=np.float64))
+                f.write(b"tail")
+            with open("b.npy", "rb") as f:
+                assert np.load(f).shape == (1000,)
+            """)
+        self.assertEqual([r["bytes"] for r in events(records, "io", op="numpy.save")], [8128])
+        self.assertEqual([r["bytes"] for r in events(records, "io", op="numpy.load")], [8128])
+        self.assertEqual([r["bytes"] for r in events(records, "io", path="b.npy", op="write")], [4])
+        self.assertEqual(events(records, "io", path="b.npy", op="read"), [])
+
+    def test_file_open_at_exit_is_reported(self):
+        """A file still open when the program ends is reported at exit,
+        once."""
+        records, _, _ = run_hooked("""
+            g = open("left.bin", "wb")
+            g.write(b"x" * 100)
+            g.flush()
+            """)
+        self.assertEqual([r["bytes"] for r in events(records, "io", path="left.bin", op="write")], [100])
+
     @unittest.skipUnless(has_module("torch"), "torch not installed")
     def test_torch_save_is_checkpoint_and_load_is_model_load(self):
         records, _, _ = run_hooked("""

@@ -25,6 +25,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 
 FORMAT_VERSION = 1
 ENV_OUT = "NIOREP_HOOK_OUT"
@@ -228,11 +229,18 @@ def _file_record(op, path, ts, nbytes, dur, calls, open_dur):
     w.emit_line(line, ts)
 
 
+# The traced files not yet reported: a file still open when the process
+# ends is reported then (_report_open_files), not lost with the process.
+_live_files = weakref.WeakSet()
+
+
 class _TracedFileIO(io.FileIO):
     """A FileIO that sums the bytes and time of its reads and writes and
     reports them when closed: one "read" and/or "write" record per file
     object ("open" when it did neither), not one per call, which keeps the
-    overhead low."""
+    overhead low. Reads and writes made inside a wrapped library call
+    (torch.save(obj, f) on a file the program opened) are that call's
+    record's, not counted again here."""
 
     # Class-level zeros: an instance gets its own counter on first use.
     _nr_rbytes = _nr_rcalls = _nr_wbytes = _nr_wcalls = 0
@@ -245,8 +253,12 @@ class _TracedFileIO(io.FileIO):
         self._nr_open_dur = time.time() - t0
         self._nr_file = file
         self._nr_quiet = getattr(_tls, "lib_depth", 0) > 0
+        if not self._nr_quiet:
+            _live_files.add(self)
 
     def readinto(self, b):
+        if _in_library_call():
+            return super().readinto(b)
         t0 = _perf()
         n = super().readinto(b)
         self._nr_rdur += _perf() - t0
@@ -256,6 +268,8 @@ class _TracedFileIO(io.FileIO):
         return n
 
     def read(self, size=-1):
+        if _in_library_call():
+            return super().read(size)
         t0 = _perf()
         data = super().read(size)
         self._nr_rdur += _perf() - t0
@@ -265,6 +279,8 @@ class _TracedFileIO(io.FileIO):
         return data
 
     def readall(self):
+        if _in_library_call():
+            return super().readall()
         t0 = _perf()
         data = super().readall()
         self._nr_rdur += _perf() - t0
@@ -273,6 +289,8 @@ class _TracedFileIO(io.FileIO):
         return data
 
     def write(self, b):
+        if _in_library_call():
+            return super().write(b)
         t0 = _perf()
         n = super().write(b)
         self._nr_wdur += _perf() - t0
@@ -293,6 +311,7 @@ class _TracedFileIO(io.FileIO):
         if self._nr_quiet or _state is None:
             return
         self._nr_quiet = True  # once
+        _live_files.discard(self)
         try:
             path, ts, od = _path_text(self._nr_file), self._nr_t0, self._nr_open_dur
             if self._nr_rcalls:
@@ -381,6 +400,17 @@ def _file_size(target):
     return -1
 
 
+def _flush_written(target):
+    """Flushes a writable file object a library call wrote into, so that
+    its buffered bytes reach the file inside the call (close would flush
+    them anyway)."""
+    try:
+        if target.writable():
+            target.flush()
+    except Exception:
+        pass
+
+
 def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
     """Runs fn as one Python-level I/O operation of op on target; opens
     auto_phase around it when the rule says so."""
@@ -408,6 +438,8 @@ def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
         ok = True
         return result
     finally:
+        if tell0 is not None:
+            _flush_written(target)  # its buffered bytes are this call's, not the file object's
         dur = time.perf_counter() - t0
         _tls.lib_depth -= 1
         nbytes = -1
@@ -516,6 +548,7 @@ def _before_fork():
 def _after_fork_in_child():
     global _pid
     _pid = os.getpid()
+    _live_files.clear()  # the parent's: it reports them
     if _state is None:
         return
     _state.after_fork_in_child()
@@ -532,9 +565,17 @@ def _flushing_exit(code):
     _original_exit(code)
 
 
+def _report_open_files():
+    """Reports every traced file still open: the process is ending, and
+    garbage collection at shutdown comes after the last flush."""
+    for f in list(_live_files):
+        f._nr_report()
+
+
 def _flush_quietly():
     w = _state
     if w is not None:
+        _report_open_files()
         try:
             w.flush()
         except Exception:
