@@ -578,6 +578,10 @@ static int trace_main(trace_args *a)
     };
     if (run_traced(&sargv, &env, &run) != 0)
         goto done;
+    run.hook_written = hook_dir && is_file(paths.hook_out);
+    if (hook_dir && !run.hook_written)
+        fprintf(stderr, "niorep trace: note: no Python process started the hook (a command that is not Python, "
+                        "or python -E, -I or -S, which skip PYTHONPATH or site): the run has no phases\n");
     if (nr__trace_manifest_write(&run, &err) < 0) {
         nr_cli_fail(&err);
         goto done;

@@ -20,6 +20,7 @@ typedef struct nr__trace_run {
     const char *strace_version;   /* "6.1", or "" */
     const char *const *strace_argv;  /* the full strace command line, NULL-terminated */
     const char *hook_dir;         /* NULL when the hook was not activated */
+    int hook_written;             /* the hook wrote RUN_DIR/hook.jsonl (a Python process started it) */
     int per_pid;
     double start_time, end_time;  /* Unix seconds */
     int exit_status;              /* what niorep trace returns */

@@ -216,7 +216,7 @@ static json_t *build_manifest(const nr__trace_run *run)
     json_t *logs = json_object();
     json_object_set_new(logs, "strace", json_string(run->per_pid ? "strace.log.<pid>" : "strace.log"));
     json_object_set_new(logs, "per_pid", json_boolean(run->per_pid));
-    json_object_set_new(logs, "hook", run->hook_dir ? json_string("hook.jsonl") : json_null());
+    json_object_set_new(logs, "hook", run->hook_written ? json_string("hook.jsonl") : json_null());
     json_object_set_new(m, "logs", logs);
     json_object_set_new(m, "hook_dir", run->hook_dir ? json_string(run->hook_dir) : json_null());
 

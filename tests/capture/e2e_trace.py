@@ -227,6 +227,10 @@ def check_error_paths(niorep, work):
     os.makedirs(os.path.join(work, "empty"))
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "empty"), "--", "true")
     check(r.returncode == 0, "an empty run dir is fine: %d %r" % (r.returncode, r.stderr))
+    # no Python process: no hook file, the manifest says so, and so does stderr
+    with open(os.path.join(work, "empty", "manifest.json")) as f:
+        check(json.load(f)["logs"]["hook"] is None, "logs.hook of a run without Python")
+    check("no Python process started the hook" in r.stderr, "no note on the hook: %r" % r.stderr)
     # a command that cannot start: the shell's statuses, and no run directory
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "nx"), "--", "no-such-command-niorep")
     check(r.returncode == 127 and "command not found" in r.stderr, "missing command: %d %r" % (r.returncode, r.stderr))

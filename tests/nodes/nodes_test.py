@@ -317,7 +317,7 @@ def check_compare(niorep, work, folder):
     shutil.copytree(folder, other, ignore=shutil.ignore_patterns(".niorep"))
     out = os.path.join(work, "compare.json")
     must(niorep, "compare", folder, other, "-o", os.path.join(work, "compare.html"), "--json", out,
-         "--bootstraps", "50")
+         "--bootstraps", "100")
     c = json.load(open(out))
     for g in c["groups"]:
         names = [r["name"] for r in g["runs"]]
