@@ -118,6 +118,82 @@ static void kv_row(nr_report_table *t, const char *name, const char *text, const
     nr_report_table_cell_key(t, text, key, raw);
 }
 
+/* The files of largest disagreement listed. */
+#define LAYERS_WORST 5
+
+/* How far a file's two counts disagree, as a factor (1: they agree). */
+static double disagreement(const nr_model_pyio_match *p)
+{
+    return p->ratio >= 1 ? p->ratio : p->ratio > 0 ? 1 / p->ratio : INFINITY;
+}
+
+static int cmp_disagreement(const void *x, const void *y, void *pyio)
+{
+    const nr_model_pyio_match *v = pyio;
+    const double a = disagreement(&v[*(const size_t *)x]), b = disagreement(&v[*(const size_t *)y]);
+    if (a != b)
+        return a < b ? 1 : -1;
+    return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/* The files whose two counts differ most, at most LAYERS_WORST of them. */
+static int add_layers_worst(nr_report_block *sec, const nr_model_fidelity *fid, nr_error *err)
+{
+    size_t *order = malloc((fid->npyio + 1) * sizeof *order), n = 0;
+    if (!order)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    for (size_t i = 0; i < fid->npyio; i++) {
+        const nr_model_pyio_match *p = &fid->pyio[i];
+        if (p->hook_bytes > 0 && p->matched && fabs(p->ratio - 1) > NR_LAYERS_EQUAL_TOLERANCE)
+            order[n++] = i;
+    }
+    qsort_r(order, n, sizeof *order, cmp_disagreement, (void *)fid->pyio);
+    if (n > 0) {
+        static const char *const heads[] = {"file", "hook bytes", "strace bytes", "strace / hook"};
+        nr_report_table *t = nr_report_table_new(sec, "Files whose two counts differ most", 4, heads, 0xEu);
+        char buf[64];
+        for (size_t k = 0; k < n && k < LAYERS_WORST; k++) {
+            const nr_model_pyio_match *p = &fid->pyio[order[k]];
+            nr_report_table_row(t);
+            nr_report_table_cell_path(t, p->path);
+            nr_report_table_cell(t, B(p->hook_bytes));
+            nr_report_table_cell(t, B(p->strace_bytes));
+            nr_report_table_cell(t, R(p->ratio));
+        }
+    }
+    free(order);
+    return 0;
+}
+
+/* The two layers side by side: the hook's Python-level file I/O against
+ * strace's bytes of the same files, and where each layer's records start
+ * and end (docs/summary-schema.md, "fidelity"). Nothing when the hook
+ * recorded nothing. */
+static int add_layers(nr_report_block *sec, const nr_model *m, nr_error *err)
+{
+    const nr_model_fidelity *fid = nr_model_get_fidelity(m);
+    if (fid->hook_first_ns < 0 && fid->npyio == 0)
+        return 0;
+    char buf[64];
+    const nr_model_layers *c = &fid->layers;
+    nr_report_heading(sec, "The two layers: hook and strace");
+    static const char *const heads[] = {"measure", "value"};
+    nr_report_table *t = nr_report_table_new(sec, "Python-level file I/O (hook) against the system calls (strace)", 2,
+                                             heads, 1u << 1);
+    kv_row(t, "files the hook saw read or written", C(c->files), "fidelity.layers.files", (double)c->files);
+    kv_row(t, "of them found among strace's files", C(c->matched), "fidelity.layers.matched", (double)c->matched);
+    kv_row(t, "same bytes in both layers (within 1%)", C(c->equal), "fidelity.layers.equal", (double)c->equal);
+    kv_row(t, "more bytes in strace (reads outside Python's open: imports, libraries)", C(c->more_in_strace),
+           "fidelity.layers.more_in_strace", (double)c->more_in_strace);
+    kv_row(t, "fewer bytes in strace (mmap'd or not traced)", C(c->fewer_in_strace), "fidelity.layers.fewer_in_strace",
+           (double)c->fewer_in_strace);
+    kv_row(t, "hook's first record after strace's first event", S(fid->skew_start_s), "fidelity.skew_start_s",
+           fid->skew_start_s);
+    kv_row(t, "hook's last record after strace's last event", S(fid->skew_end_s), "fidelity.skew_end_s",
+           fid->skew_end_s);
+    return add_layers_worst(sec, fid, err);
+}
+
 static int fill_diagnostics(nr_report_block *sec, const nr_store *s, nr_error *err)
 {
     const nr_store_table *t = nr_store_find_table(s, "diagnostics");
@@ -204,7 +280,8 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
         nr_report_para(sec, "unavailable", "Timeline unavailable: the trace has no timestamps (-tt/-ttt).");
     if (!fid->paths_available)
         nr_report_para(sec, "note", "The trace lacks -y: paths come from the replayed fd tables.");
-    return fill_diagnostics(sec, run->store, err);
+    NR_TRY(fill_diagnostics(sec, run->store, err));
+    return add_layers(sec, m, err);
 }
 
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,

@@ -188,6 +188,28 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
     return rc;
 }
 
+/* The hook's files by how their two counts agree (nr_model_layers). */
+static nr_model_layers count_layers(const nr_model_fidelity *f)
+{
+    nr_model_layers c = {0};
+    for (size_t i = 0; i < f->npyio; i++) {
+        const nr_model_pyio_match *p = &f->pyio[i];
+        if (p->hook_bytes == 0)
+            continue; /* opened only: nothing to compare */
+        c.files++;
+        if (!p->matched)
+            continue;
+        c.matched++;
+        if (fabs(p->ratio - 1) <= NR_LAYERS_EQUAL_TOLERANCE)
+            c.equal++;
+        else if (p->ratio > 1)
+            c.more_in_strace++;
+        else
+            c.fewer_in_strace++;
+    }
+    return c;
+}
+
 int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
 {
     nr_model_fidelity *f = &m->fidelity;
@@ -209,6 +231,7 @@ int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
         hook_range(f, m->phases[i].last_ns);
     }
     NR_TRY(load_pyio(m, s, err));
+    f->layers = count_layers(f);
     NR_TRY(load_diagnostics(m, s, err));
     const int both = f->hook_first_ns >= 0 && f->strace_first_ns >= 0;
     f->skew_start_s = both ? (double)(f->hook_first_ns - f->strace_first_ns) * 1e-9 : NAN;

@@ -253,6 +253,13 @@ typedef struct nr_model_pyio_match {
     double ratio;             /* strace / hook; NAN when hook_bytes == 0 */
     int matched;              /* 1 when a regular file of the store matched the path */
 } nr_model_pyio_match;
+/* The hook's files (bytes > 0) counted by how their two layers agree:
+ * found among the store's files, and then equal within
+ * NR_LAYERS_EQUAL_TOLERANCE (relative), more in strace, or fewer. */
+#define NR_LAYERS_EQUAL_TOLERANCE 0.01
+typedef struct nr_model_layers {
+    uint64_t files, matched, equal, more_in_strace, fewer_in_strace;
+} nr_model_layers;
 typedef struct nr_model_fidelity {
     uint64_t processes_io_no_phase;   /* pids whose regular-file calls are all unphased (only when phases exist) */
     uint64_t phases_without_io;       /* phase names with no regular-file call */
@@ -266,6 +273,7 @@ typedef struct nr_model_fidelity {
     uint64_t mmap_regular;            /* mmap calls on regular files */
     size_t npyio;
     const nr_model_pyio_match *pyio;  /* per hook path, sorted by path */
+    nr_model_layers layers;           /* pyio counted by agreement */
     uint64_t diagnostics_reasons;     /* distinct reasons in table diagnostics */
     uint64_t diagnostics_total;       /* summed counts */
     const char *const *reason_names;  /* [diagnostics_reasons], in table order */

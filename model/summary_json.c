@@ -341,6 +341,13 @@ static json_t *fidelity_json(const nr_model *m)
     put(j, "hook_span_s", f->hook_first_ns >= 0 ? real((double)(f->hook_last_ns - f->hook_first_ns) * 1e-9) : json_null());
     put(j, "strace_span_s", f->strace_first_ns >= 0 ? real((double)(f->strace_last_ns - f->strace_first_ns) * 1e-9) : json_null());
     put(j, "mmap_regular", ju64(f->mmap_regular));
+    json_t *layers = json_object();
+    put(layers, "files", ju64(f->layers.files));
+    put(layers, "matched", ju64(f->layers.matched));
+    put(layers, "equal", ju64(f->layers.equal));
+    put(layers, "more_in_strace", ju64(f->layers.more_in_strace));
+    put(layers, "fewer_in_strace", ju64(f->layers.fewer_in_strace));
+    put(j, "layers", layers);
     for (size_t i = 0; i < f->npyio && py; i++) {
         const nr_model_pyio_match *p = &f->pyio[i];
         json_t *o = json_object();

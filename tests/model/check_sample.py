@@ -74,6 +74,19 @@ def check_runtime(name, summary, per_file, runtime, fid, pos, reads, writes, fai
             failures.append(f"{name}: runtime_files.{key} = {got}, numpy {value}")
 
 
+def check_layers(name, summary, failures):
+    """fidelity.layers recounted from fidelity.hook_vs_strace."""
+    rows = [r for r in summary["fidelity"]["hook_vs_strace"] if r["hook_bytes"] > 0]
+    matched = [r for r in rows if r["matched"]]
+    equal = [r for r in matched if abs(r["ratio"] - 1) <= 0.01]
+    want = {"files": len(rows), "matched": len(matched), "equal": len(equal),
+            "more_in_strace": sum(1 for r in matched if r["ratio"] > 1.01),
+            "fewer_in_strace": sum(1 for r in matched if r["ratio"] < 0.99)}
+    got = summary["fidelity"]["layers"]
+    if got != want:
+        failures.append(f"{name}: fidelity.layers = {got}, recounted {want}")
+
+
 def check_concentration(name, summary, fid, pos, reads, writes, runtime, failures):
     """Per-file bytes moved (read + written) over the job's regular files that moved any."""
     per_file = {}
@@ -146,6 +159,7 @@ def check_run(niorep, run_dir, work, failures):
             if got != want:
                 failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
     check_concentration(name, summary, fid, pos, reads, writes, runtime, failures)
+    check_layers(name, summary, failures)
     for key, cls in LAT_OPS.items():
         sel = counted & (op == cls) & (dur >= 0)
         vals = np.sort(dur[sel])
