@@ -504,7 +504,7 @@ static void overview(nr_report *rep, const compare_run *c)
  * resolution: a reader should not take them for no change. */
 static void note_below_resolution(nr_report_block *sec, const nr_compare_pair *pr)
 {
-    char text[1024] = "", one[160], rel[32], res[64];
+    char text[1024] = "", one[2 + 96 + 32 + 64 + 32], rel[32], res[64];
     size_t n = 0;
     for (size_t k = 0; k < pr->nstats; k++) {
         const nr_compare_stat *s = &pr->stats[k];
