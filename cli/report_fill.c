@@ -284,6 +284,25 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     return add_layers(sec, m, err);
 }
 
+/* "3", or "3 (1 never ended, 1 ended by an exception)": the instances of p
+ * in out. */
+static const char *phase_instances(const nr_model_phase *p, char *out, size_t cap)
+{
+    char n[32], ne[32], ee[32];
+    nr_report_fmt_count((double)p->instances, n, sizeof n);
+    nr_report_fmt_count((double)p->never_ended, ne, sizeof ne);
+    nr_report_fmt_count((double)p->ended_by_error, ee, sizeof ee);
+    if (p->never_ended && p->ended_by_error)
+        snprintf(out, cap, "%s (%s never ended, %s ended by an exception)", n, ne, ee);
+    else if (p->never_ended)
+        snprintf(out, cap, "%s (%s never ended)", n, ne);
+    else if (p->ended_by_error)
+        snprintf(out, cap, "%s (%s ended by an exception)", n, ee);
+    else
+        snprintf(out, cap, "%s", n);
+    return out;
+}
+
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                        nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
@@ -295,17 +314,11 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
     nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Per phase (regular files)", 8, heads, 0xFEu);
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
-        char key[96];
+        char key[96], inst[160];
         nr_report_table_row(t);
         nr_report_table_cell(t, p->name);
-        if (p->never_ended) { /* said where the phase is: it ran to the end of the trace */
-            char inst[96], b2[32];
-            snprintf(inst, sizeof inst, "%s (%s never ended)", nr_report_fmt_count((double)p->instances, buf, sizeof buf),
-                     nr_report_fmt_count((double)p->never_ended, b2, sizeof b2));
-            nr_report_table_cell(t, inst);
-        } else {
-            nr_report_table_cell(t, C(p->instances));
-        }
+        /* said where the phase is: it ran to the end of the trace, or its block raised */
+        nr_report_table_cell(t, phase_instances(p, inst, sizeof inst));
         nr_report_table_cell(t, S(p->wall_s));
         snprintf(key, sizeof key, "phases.%zu.bytes_read", i);
         nr_report_table_cell_key(t, B(p->ops[NR_OP_READ].bytes), key, (double)p->ops[NR_OP_READ].bytes);

@@ -167,7 +167,11 @@ static int begin_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts)
 
 /* Closes the innermost open phase called name (or the innermost at all when
  * name is NULL); phases opened inside it and still open are closed too. */
-static void end_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts, uint64_t line_no, const char *line)
+/* Ends the innermost open phase of t named name (the innermost of all
+ * without a name) and the phases opened inside it; error: the record
+ * named an exception, which ended the named phase. */
+static void end_phase(nr_hook *h, hook_thread *t, const char *name, int error, int64_t ts, uint64_t line_no,
+                      const char *line)
 {
     size_t k = t->open_count;
     while (k > 0 && name && strcmp(h->phases[t->open[k - 1]].name, name) != 0)
@@ -176,6 +180,7 @@ static void end_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts, 
         report(h, "unmatched_phase_end", line_no, line);
         return;
     }
+    h->phases[t->open[k - 1]].ended_by_error |= error;
     if (k != t->open_count)
         report(h, "phase_end_out_of_order", line_no, line);
     while (t->open_count >= k) {
@@ -184,6 +189,11 @@ static void end_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts, 
         if (t->open_count == 0)
             break;
     }
+}
+
+static int json_is_null_or_absent(const json_t *v)
+{
+    return !v || json_is_null(v) || json_is_false(v);
 }
 
 /* Whether a field is given (not absent, not null) but holds no valid value. */
@@ -254,7 +264,8 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
             else if (begin)
                 rc = begin_phase(h, thr, json_string_value(name), t);
             else
-                end_phase(h, thr, json_is_string(name) ? json_string_value(name) : NULL, t, line_no, example);
+                end_phase(h, thr, json_is_string(name) ? json_string_value(name) : NULL,
+                          !json_is_null_or_absent(json_object_get(o, "error")), t, line_no, example);
         } else if (strcmp(event, "io") == 0) {
             rc = add_io(h, o, p, th, t, line_no, example);
         } else if (strcmp(event, "header") == 0) {

@@ -20,6 +20,7 @@ typedef struct nr_hook_phase {
     int depth;          /* 0 = outermost in its thread */
     int64_t parent_id;  /* enclosing phase, -1 none */
     int never_ended;
+    int ended_by_error; /* its phase_end named an exception ("error"): the block raised */
 } nr_hook_phase;
 
 typedef struct nr_hook_io {

@@ -891,7 +891,7 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_PH_END_NS, p->never_ended && p->end_ns > end ? end : p->end_ns);
         nr_table_set_i64(t, NR_PH_DEPTH, p->depth);
         nr_table_set_i64(t, NR_PH_PARENT_ID, p->parent_id);
-        nr_table_set_i64(t, NR_PH_FLAGS, p->never_ended ? 1 : 0);
+        nr_table_set_i64(t, NR_PH_FLAGS, (p->never_ended ? 1 : 0) | (p->ended_by_error ? 2 : 0));
         NR_TRY(nr_table_end_row(t, err));
     }
     for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {

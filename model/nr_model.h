@@ -115,6 +115,7 @@ typedef struct nr_model_phase {
     const char *name;
     uint64_t instances;
     uint64_t never_ended;         /* instances the hook never ended (a killed job): they end with the trace */
+    uint64_t ended_by_error;      /* instances whose block raised an exception (phases.flags 2) */
     int64_t first_ns, last_ns;    /* earliest begin, latest end */
     const nr_model_interval *intervals; /* the instances' intervals, merged where they overlap or
                                            touch, in time order: their union (none for "unphased") */

@@ -55,6 +55,7 @@ static json_t *phases_json(const nr_model *m)
         put(j, "name", json_string(p->name));
         put(j, "instances", ju64(p->instances));
         put(j, "never_ended", ju64(p->never_ended));
+        put(j, "ended_by_error", ju64(p->ended_by_error));
         put(j, "wall_s", real(p->wall_s));
         put(j, "bytes_read", ju64(p->ops[NR_OP_READ].bytes));
         put(j, "bytes_written", ju64(p->ops[NR_OP_WRITE].bytes));

@@ -325,6 +325,7 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
         }
         p->instances++;
         p->never_ended += (pr[i].flags & 1) != 0;
+        p->ended_by_error += (pr[i].flags & 2) != 0;
         if (pr[i].end > p->last_ns)
             p->last_ns = pr[i].end;
         rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);

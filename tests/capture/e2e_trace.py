@@ -274,6 +274,13 @@ def check_ctrl_c(niorep, work):
     with open(os.path.join(run, "hook.jsonl")) as f:
         ends = [json.loads(line) for line in f if '"phase_end"' in line]
     check(ends and ends[-1].get("error") == "KeyboardInterrupt", "Ctrl-C: phase_end not written")
+    # the store keeps that the phase ended by an exception (phases.flags 2)
+    store = os.path.join(work, "interrupted.nio")
+    r = niorep_tool(niorep, "ingest", "-o", store, run)
+    check(r.returncode == 0, "ingest of the interrupted run: %s" % r.stderr)
+    phases, _ = export(niorep, store, "phases", work)
+    train = [p for p in phases or [] if p["name"] == "train"]
+    check(len(train) == 1 and int(train[0]["flags"]) & 2, "Ctrl-C: train not flagged ended by error: %r" % phases)
     print("Ctrl-C ok")
 
 

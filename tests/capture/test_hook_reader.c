@@ -154,6 +154,28 @@ static void never_ended_phase_is_closed_and_flagged(void **state)
     nr_hook_free(h);
 }
 
+/* A phase_end naming an exception flags the phase it names, not the
+ * phases it closes on the way nor its parent (each __exit__ writes its
+ * own record); error null or false is no exception. */
+static void phase_ended_by_an_exception_is_flagged(void **state)
+{
+    diag_log d = {0};
+    nr_hook *h = load_text("{\"ts\":1,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"train\"}\n"
+                           "{\"ts\":2,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"eval\"}\n"
+                           "{\"ts\":3,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"eval\",\"error\":\"RuntimeError\"}\n"
+                           "{\"ts\":4,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"train\",\"error\":null}\n"
+                           "{\"ts\":5,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"ckpt\"}\n"
+                           "{\"ts\":6,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"ckpt\",\"error\":false}\n",
+                           &d);
+    nr_hook_finish(h, S(10));
+    assert_int_equal(d.count, 0);
+    assert_int_equal(nr_hook_phase_count(h), 3);
+    assert_false(nr_hook_phase_get(h, 0)->ended_by_error); /* train */
+    assert_true(nr_hook_phase_get(h, 1)->ended_by_error);  /* eval */
+    assert_false(nr_hook_phase_get(h, 2)->ended_by_error); /* ckpt */
+    nr_hook_free(h);
+}
+
 static void broken_lines_are_counted_with_line_numbers(void **state)
 {
     diag_log d = {0};
@@ -267,6 +289,7 @@ int main(void)
         cmocka_unit_test(nested_phases_innermost_wins),
         cmocka_unit_test(threads_and_processes),
         cmocka_unit_test(never_ended_phase_is_closed_and_flagged),
+        cmocka_unit_test(phase_ended_by_an_exception_is_flagged),
         cmocka_unit_test(broken_lines_are_counted_with_line_numbers),
         cmocka_unit_test(io_records),
         cmocka_unit_test(lookup_matches_brute_force),

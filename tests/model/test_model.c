@@ -201,7 +201,8 @@ static void run_a_phase_breakdown(void **state)
  * eval: 0-2 s (pid 1) and 1-3 s (pid 2) overlap, 3-4 s touches: 0-4 s;
  * 6-7 s apart; an instance inside another (6.2-6.5 s) adds nothing:
  * 0-4 s and 6-7 s, 5 s. train 4-6 s: one interval. The 6-7 s instance
- * never ended (flags 1): eval's never_ended is 1. */
+ * never ended (flags 1): eval's never_ended is 1; the 1-3 s one raised
+ * (flags 2): eval's ended_by_error is 1. */
 static void phase_intervals_merge(void **state)
 {
     tb t;
@@ -210,7 +211,7 @@ static void phase_intervals_merge(void **state)
     tb_proc(&t, 1, -1, 0, 8 * SEC);
     tb_proc(&t, 2, 1, 0, 8 * SEC);
     tb_phase(&t, 0, 1, "eval", 0, 2 * SEC);
-    tb_phase(&t, 1, 2, "eval", 1 * SEC, 3 * SEC);
+    tb_phase_flags(&t, 1, 2, "eval", 1 * SEC, 3 * SEC, 2);
     tb_phase(&t, 2, 1, "eval", 3 * SEC, 4 * SEC);
     tb_phase(&t, 3, 1, "train", 4 * SEC, 6 * SEC);
     tb_phase_flags(&t, 4, 1, "eval", 6 * SEC, 7 * SEC, 1); /* never ended: the trace ends at 7 s for it */
@@ -222,12 +223,14 @@ static void phase_intervals_merge(void **state)
     const nr_model_phase *ev = phase_named(m, "eval", NULL);
     assert_int_equal(ev->instances, 5);
     assert_int_equal(ev->never_ended, 1);
+    assert_int_equal(ev->ended_by_error, 1);
     assert_int_equal(ev->n_intervals, 2);
     assert_true(ev->intervals[0].begin_ns == 0 && ev->intervals[0].end_ns == 4 * SEC);
     assert_true(ev->intervals[1].begin_ns == 6 * SEC && ev->intervals[1].end_ns == 7 * SEC);
     assert_near(ev->wall_s, 5.0, 1e-12);
     const nr_model_phase *tr = phase_named(m, "train", NULL);
     assert_int_equal(tr->never_ended, 0);
+    assert_int_equal(tr->ended_by_error, 0);
     assert_int_equal(tr->n_intervals, 1);
     assert_true(tr->intervals[0].begin_ns == 4 * SEC && tr->intervals[0].end_ns == 6 * SEC);
     /* unphased: from 7 s to the last call's end, 8 s + 1 us */
