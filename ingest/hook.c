@@ -275,7 +275,9 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
                 report(h, "unsupported_version", line_no, example);
             else if (json_is_string(out) && !h->output_path && !(h->output_path = intern(h, json_string_value(out))))
                 rc = NR_E_NOMEM;
-        } else if (strcmp(event, "mark") != 0 && strcmp(event, "fork") != 0) {
+        } else if (strcmp(event, "mark") == 0) {
+            report(h, "mark_not_stored", line_no, example); /* no table holds marks: counted, not lost unseen */
+        } else if (strcmp(event, "fork") != 0) {
             report(h, "unknown_event", line_no, example);
         }
     }

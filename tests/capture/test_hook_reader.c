@@ -192,15 +192,15 @@ static void broken_lines_are_counted_with_line_numbers(void **state)
                            "{\"ts\":9,\"pid\":1,\"event\":\"phase_begin\"}\n"                 /* 11 no name */
                            "{\"ts\":-3,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"c\"}\n"   /* 12 */
                            "{\"ts\":1e300,\"pid\":1,\"event\":\"mark\"}\n"                      /* 13 */
-                           "{\"ts\":9,\"pid\":1,\"event\":\"mark\",\"name\":\"m\"}",          /* 14 cut, valid */
+                           "{\"ts\":9,\"pid\":1,\"event\":\"mark\",\"name\":\"m\"}",          /* 14 cut, valid: not stored */
                            &d);
     nr_hook_finish(h, S(100));
     const char *want[] = {"bad_json", "not_object", "missing_field", "unmatched_phase_end",
                           "unknown_event", "phase_end_out_of_order", "missing_field",
-                          "bad_timestamp", "bad_timestamp"};
-    const uint64_t want_lines[] = {2, 3, 4, 5, 6, 10, 11, 12, 13};
-    assert_int_equal(d.count, 9);
-    for (int i = 0; i < 9; i++) {
+                          "bad_timestamp", "bad_timestamp", "mark_not_stored"};
+    const uint64_t want_lines[] = {2, 3, 4, 5, 6, 10, 11, 12, 13, 14};
+    assert_int_equal(d.count, 10);
+    for (int i = 0; i < 10; i++) {
         assert_string_equal(d.reasons[i], want[i]);
         assert_int_equal(d.lines[i], want_lines[i]);
     }
