@@ -268,8 +268,8 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
     return 0;
 }
 
-/* Fingerprint of the inputs of a run: version and store format (a cached
- * store of an older format is ingested again), then name, size and mtime of
+/* Fingerprint of the inputs of a run: version, store format and ingest
+ * revision (a cached store of an older one is ingested again), then name, size and mtime of
  * every regular file of the run directory (or of the log file), sorted.
  * *bytes: the sizes of those files added up. */
 static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
@@ -281,7 +281,8 @@ static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
         nr_error_set(err, NR_E_NOMEM, "out of memory");
         return NULL;
     }
-    len = (size_t)snprintf(fp, cap, "niorep %s store %u\n", NR_VERSION, NR_STORE_FORMAT_VERSION);
+    len = (size_t)snprintf(fp, cap, "niorep %s store %u ingest %u\n", NR_VERSION, NR_STORE_FORMAT_VERSION,
+                           NR_INGEST_REVISION);
     struct stat st;
     char **names = NULL;
     size_t n = 0;

@@ -11,6 +11,13 @@
 
 #include "nr_error.h"
 
+/* Bumped when the same logs give a different store (a new diagnostic, a
+ * new flag, a changed rule) without a new store format: a cached store
+ * (cli/runset.c, the fingerprint) of an older revision is ingested again.
+ * 2 (session 38): synthetic pids of logs without one, phases.flags 2,
+ * hook_mark_not_stored. */
+#define NR_INGEST_REVISION 2
+
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */
     int jobs;               /* threads reading and lexing the logs, the caller's included; 0 = all
