@@ -62,11 +62,15 @@ int nr_cmd_ingest(int argc, char **argv)
     nr_progress_finish(bar);
     if (rc < 0)
         return nr_cli_fail(&err);
-    if (!quiet)
-        fprintf(stderr,
-                "niorep: %s: %llu lines, %llu events, %llu files, %llu processes, %llu lines skipped\n",
-                out, (unsigned long long)stats.lines_read, (unsigned long long)stats.events,
+    if (!quiet) {
+        fprintf(stderr, "niorep: %s: %llu lines, %llu events, %llu files, %llu processes, %llu lines skipped", out,
+                (unsigned long long)stats.lines_read, (unsigned long long)stats.events,
                 (unsigned long long)stats.files, (unsigned long long)stats.processes,
                 (unsigned long long)stats.lines_skipped);
+        if (stats.hook_diagnosed) /* the hook's lines are apart from the logs' */
+            fprintf(stderr, ", %llu hook records with a diagnostic (niorep info lists them)",
+                    (unsigned long long)stats.hook_diagnosed);
+        fputc('\n', stderr);
+    }
     return 0;
 }

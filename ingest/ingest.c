@@ -867,6 +867,7 @@ static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const cha
 {
     ingest *in = ctx;
     char key[64];
+    in->stats.hook_diagnosed++;
     snprintf(key, sizeof key, "hook_%s", reason);
     const char *slash = in->run.hook_path ? strrchr(in->run.hook_path, '/') : NULL;
     const char *name = slash ? slash + 1 : in->run.hook_path;

@@ -54,13 +54,14 @@ def zst(data):
 
 
 class Case:
-    def __init__(self, name, files, target=None, want=None, skipped=None, check=None):
+    def __init__(self, name, files, target=None, want=None, skipped=None, check=None, hook_diagnosed=None):
         self.name = name
         self.files = files        # relative name -> bytes (None = directory)
         self.target = target      # what to ingest, relative; default the only file
         self.want = want          # None (0 or 1), 0, or 1
         self.skipped = skipped    # lines skipped to report on exit 0, None = not checked
         self.check = check        # extra check on the exported files table (exit 0)
+        self.hook_diagnosed = hook_diagnosed  # hook records with a diagnostic named on exit 0
         self.outcome = ""
 
 
@@ -116,6 +117,8 @@ def cases():
         Case("NUL bytes in a line", {"strace.log": nul}),
         Case("one 8 MB line", {"strace.log": b"100 read(3, \"" + b"x" * (8 << 20) + b"\", 8388608) = 8388608\n"}),
         Case("garbage .zst by name", {"strace.log.zst": garbage_text(50, 3)}),
+        Case("bad hook lines", {"strace.log": GOOD, "hook.jsonl": b"not json\n[1, 2]\n{\"event\": 7}\n"},
+             target=".", want=0, skipped=0, check=check_a_bin, hook_diagnosed=3),
     ]
 
 
@@ -174,6 +177,11 @@ def run_case(case, args, base):
         if not m or int(m.group(1)) != case.skipped:
             errs.append("expected '%d lines skipped' in the message, got: %s"
                         % (case.skipped, p.stderr.decode(errors="replace").strip()))
+    if case.hook_diagnosed is not None:  # the hook's records are counted apart from the log's lines
+        m = re.search(rb"(\d+) hook records with a diagnostic", p.stderr)
+        if not m or int(m.group(1)) != case.hook_diagnosed:
+            errs.append("expected '%d hook records with a diagnostic', got: %s"
+                        % (case.hook_diagnosed, p.stderr.decode(errors="replace").strip()))
     extra = leftovers(outdir, {"run.nio"})
     if extra:
         errs.append("files left behind: %s" % extra)
