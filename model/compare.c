@@ -220,6 +220,29 @@ static int model_q_index(double q)
  * faster run) when larger. That cost varies with the machine's load from
  * run to run; shifts below a few times it are not called changes
  * (docs/compare.md, "noise"). */
+/* Whether either side of op group op had more calls than its sample
+ * holds (the sample cap): its values are then over all calls, its
+ * interval over the sample. */
+static int sampled_down(const nr_compare_sample *a, const nr_compare_sample *b, int op)
+{
+    return a->op[op].seen > a->op[op].n || b->op[op].seen > b->op[op].n;
+}
+
+/* The interval moved by the shown difference (all calls) less the
+ * sample's: a sample's interval around the sample's estimate, next to a
+ * difference over all calls, could exclude that very difference. The
+ * sample is smaller than all the calls, so the interval is wider than
+ * one from all of them would be (docs/compare.md, "The call sample"). */
+static void recentre(nr_compare_stat *s)
+{
+    const double shift = s->abs_diff - s->ci.estimate;
+    if (!isfinite(shift))
+        return;
+    s->ci.low += shift;
+    s->ci.high += shift;
+    s->ci_recentred = 1;
+}
+
 static double resolution_of(const nr_compare_sample *a, const nr_compare_sample *b, int op, double factor)
 {
     const double tick = a->tick_s[op] > b->tick_s[op] ? a->tick_s[op] : b->tick_s[op];
@@ -243,6 +266,7 @@ static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare
 
     const size_t na = a->sample->op[op].n, nb = b->sample->op[op].n;
     const double *sa = a->sample->sorted[op], *sb = b->sample->sorted[op];
+    const int sampled = sampled_down(a->sample, b->sample, op);
     nr_compare_stat *s = add_row(l, "latency", "D", NR_STAT_KS, "%s latency distribution", opn);
     const double tick = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
     nr_ks_2samp_sorted(sa, na, sb, nb, &s->ks);
@@ -269,17 +293,18 @@ static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare
         const int rc = nr_boot_quantile_diff_sorted(sa, na, sb, nb, qs[i].q, &o->boot, &s->ci);
         if (rc == NR_E_NOMEM)
             return rc;
+        if (rc == 0 && sampled)
+            recentre(s);
         s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, s->abs_diff, tick) : NR_VERDICT_INSUFFICIENT;
     }
     return 0;
 }
 
-static double sum(const double *x, size_t n)
+/* Bytes per second inside the calls of op group op, over all of them
+ * (not only the sample); NAN without time. */
+static double all_calls_throughput(const nr_compare_sample *x, int op)
 {
-    double s = 0.0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i];
-    return s;
+    return x->all_dur_ns[op] > 0 ? (double)x->all_bytes[op] / ((double)x->all_dur_ns[op] * 1e-9) : NAN;
 }
 
 static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compare_side *a,
@@ -290,9 +315,7 @@ static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compa
         return 0;
     nr_compare_stat *s = add_row(l, "throughput", "B/s", NR_STAT_BOOTSTRAP, "%s bytes per second in calls",
                                  nr_lat_op_name(op));
-    const double ta = sum(ra->value, ra->n) > 0 ? sum(ra->extra, ra->n) / sum(ra->value, ra->n) : NAN;
-    const double tb = sum(rb->value, rb->n) > 0 ? sum(rb->extra, rb->n) / sum(rb->value, rb->n) : NAN;
-    set_values(s, ta, tb);
+    set_values(s, all_calls_throughput(a->sample, op), all_calls_throughput(b->sample, op));
     s->n_a = ra->n;
     s->n_b = rb->n;
     if (ra->n < NR_COMPARE_MIN_SAMPLE || rb->n < NR_COMPARE_MIN_SAMPLE) {
@@ -303,10 +326,13 @@ static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compa
                                            &o->boot, &s->ci);
     if (rc == NR_E_NOMEM)
         return rc;
+    if (rc == 0 && sampled_down(a->sample, b->sample, op))
+        recentre(s);
     /* Throughput is bytes over time: its change counts only when the mean
      * time per call also moved by more than the latency resolution. */
     const double resolution = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
-    const double time_shift = sum(rb->value, rb->n) / (double)rb->n - sum(ra->value, ra->n) / (double)ra->n;
+    const double time_shift = ((double)b->sample->all_dur_ns[op] / (double)rb->seen -
+                               (double)a->sample->all_dur_ns[op] / (double)ra->seen) * 1e-9;
     s->resolution = resolution;
     s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, time_shift, resolution)
                          : NR_VERDICT_INSUFFICIENT;
@@ -471,6 +497,7 @@ static json_t *stat_json(const nr_compare_stat *s)
         json_object_set_new(ci, "low", num(s->ci.low));
         json_object_set_new(ci, "high", num(s->ci.high));
         json_object_set_new(ci, "sample_estimate", num(s->ci.estimate));
+        json_object_set_new(ci, "recentred", json_boolean(s->ci_recentred));
         json_object_set_new(ci, "bootstraps", json_integer(s->ci.bootstraps));
         json_object_set_new(o, "ci", ci);
     }

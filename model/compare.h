@@ -64,6 +64,8 @@ typedef struct nr_compare_sample {
     double tick_s[NR_LAT_OP_COUNT];    /* clock tick: the largest 10^k ns (k <= 6) dividing every
                                         * duration of the group (1 us for strace -T), 0 when none */
     double min_s[NR_LAT_OP_COUNT];     /* the fastest call of the group (all calls, not only the sample) */
+    int64_t all_dur_ns[NR_LAT_OP_COUNT];  /* summed over all calls of the group, not only the sample */
+    int64_t all_bytes[NR_LAT_OP_COUNT];
 } nr_compare_sample;
 
 void nr_compare_sample_init(nr_compare_sample *s);
@@ -98,6 +100,7 @@ typedef struct nr_compare_stat {
     double a, b;             /* the values (KS: NAN; the statistic is in ks) */
     double abs_diff, rel_diff;   /* b - a, (b - a) / |a| */
     nr_boot_ci ci;           /* NR_STAT_BOOTSTRAP */
+    int ci_recentred;        /* a side had more calls than its sample: ci moved to centre on b - a */
     nr_ks_result ks;         /* NR_STAT_KS */
     uint64_t n_a, n_b;       /* sample sizes behind the test (0 for descriptive) */
     double resolution;       /* smallest difference that counts (latency: max(clock tick, the

@@ -117,6 +117,8 @@ static int stream_events(const nr_store_table *t, const int64_t *ids, size_t nid
                 tick[op] /= 10;
             if (s->op[op].seen == 0 || (double)dur * 1e-9 < s->min_s[op])
                 s->min_s[op] = (double)dur * 1e-9;
+            s->all_dur_ns[op] += dur;
+            s->all_bytes[op] += ch[C_BYTES].i64[i];
             rc = nr_reservoir_add(&s->op[op], (double)dur * 1e-9, (double)ch[C_BYTES].i64[i]);
             if (rc < 0)
                 rc = nr_error_set(err, NR_E_NOMEM, "compare: out of memory for the call sample");

@@ -169,10 +169,50 @@ static void pair_verdicts(void **state)
     unload(&b);
 }
 
+/* With fewer calls in the sample than in the runs (cap 50 of 700 reads),
+ * the shown values stay those of all calls (the model's quantiles, the
+ * throughput of every call), and each interval is moved to centre on the
+ * shown difference: it must hold it. Throughput over all 700 reads of
+ * 4096 B: 10..16 us, 100 each, mean 13 us -> 4096 / 13e-6 B/s; 10x slower
+ * -> a tenth of that. */
+static void capped_sample_keeps_all_calls_values(void **state)
+{
+    build_run("cap_a.nio", 700, 10, 1, "lm");
+    build_run("cap_slow.nio", 700, 10, 10, "lm");
+    loaded a, b;
+    load("cap_a.nio", 50, &a);
+    load("cap_slow.nio", 50, &b);
+    assert_int_equal(a.s.op[NR_LAT_READ].n, 50);
+    nr_compare_opts o;
+    nr_compare_opts_default(&o);
+    o.boot.bootstraps = 200;
+    nr_error err;
+    nr_error_clear(&err);
+    const nr_compare_side sa = {.name = "A:lm", .workload = "lm", .model = a.m, .sample = &a.s};
+    const nr_compare_side sb = {.name = "B:lm", .workload = "lm", .model = b.m, .sample = &b.s};
+    nr_compare_pair p;
+    assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, &p, &err), 0);
+    const char *rows[] = {"read p50", "read bytes per second in calls"};
+    for (size_t i = 0; i < 2; i++) {
+        const nr_compare_stat *s = find(&p, rows[i]);
+        assert_true(s->ci_recentred);
+        if (!(s->ci.low <= s->abs_diff && s->abs_diff <= s->ci.high))
+            fail_msg("%s: %g outside [%g, %g]", rows[i], s->abs_diff, s->ci.low, s->ci.high);
+    }
+    assert_true(fabs(find(&p, "read p50")->a - 13e-6) < 1e-12);
+    const nr_compare_stat *thr = find(&p, "read bytes per second in calls");
+    assert_true(fabs(thr->a - 4096 / 13e-6) < 1e-3);
+    assert_true(fabs(thr->b - 4096 / 130e-6) < 1e-3);
+    nr_compare_pair_fini(&p);
+    unload(&a);
+    unload(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sample_counts_file_io_only),
+        cmocka_unit_test(capped_sample_keeps_all_calls_values),
         cmocka_unit_test(pair_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
