@@ -243,10 +243,21 @@ static void recentre(nr_compare_stat *s)
     s->ci_recentred = 1;
 }
 
+/* The fixed cost of a traced call of op group op in one run: its
+ * NR_COMPARE_FAST_CALL_Q quantile (nearest rank, over its sample), not
+ * its fastest call, which a single call of 0 us (strace -T prints
+ * <0.000000> for the fastest ones) would set (docs/compare.md). */
+static double fast_call_s(const nr_compare_sample *x, int op)
+{
+    const size_t n = x->op[op].n;
+    return n > 0 ? nr_quantile_sorted(x->sorted[op], n, NR_COMPARE_FAST_CALL_Q) : x->min_s[op];
+}
+
 static double resolution_of(const nr_compare_sample *a, const nr_compare_sample *b, int op, double factor)
 {
     const double tick = a->tick_s[op] > b->tick_s[op] ? a->tick_s[op] : b->tick_s[op];
-    const double floor_ = factor * (a->min_s[op] < b->min_s[op] ? a->min_s[op] : b->min_s[op]);
+    const double fa = fast_call_s(a, op), fb = fast_call_s(b, op);
+    const double floor_ = factor * (fa < fb ? fa : fb);
     return floor_ > tick ? floor_ : tick;
 }
 

@@ -19,7 +19,11 @@
 #define NR_COMPARE_DEFAULT_KS_ALPHA 0.01
 #define NR_COMPARE_DEFAULT_KS_MIN_D 0.10         /* practical threshold on D */
 #define NR_COMPARE_DEFAULT_SAMPLE_CAP 200000    /* values kept per side and op class */
-#define NR_COMPARE_DEFAULT_FLOOR_FACTOR 3.0      /* latency shifts must exceed 3 x the fastest call */
+#define NR_COMPARE_DEFAULT_FLOOR_FACTOR 3.0      /* latency shifts must exceed 3 x a fast call (below) */
+/* The quantile of a run's call durations that stands for the fixed cost
+ * of a traced call in the resolution: the 1st percentile, so that up to
+ * 1% of outliers (calls printed as 0 us) cannot set it (docs/compare.md). */
+#define NR_COMPARE_FAST_CALL_Q 0.01
 #define NR_COMPARE_MIN_SAMPLE 20
 /* A quantile q is tested only when each side has at least this many calls
  * above it (n (1 - q) >= 10): the bootstrap of an extreme order statistic

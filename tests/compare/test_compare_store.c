@@ -208,9 +208,44 @@ static void capped_sample_keeps_all_calls_values(void **state)
     unload(&b);
 }
 
+/* One read printed as 0 us among 700 of 10..16 us: the resolution stays 3
+ * x the 1st percentile (10 us), 30 us; with the fastest call it was the
+ * clock tick, 1 us, and every small shift counted. */
+static void one_zero_call_keeps_the_resolution(void **state)
+{
+    tb t;
+    tb_open(&t, "zero_a.nio");
+    tb_file(&t, 1, "/data/x", NR_KIND_REGULAR);
+    tb_proc(&t, 10, 1, 0, 100 * SEC);
+    int64_t ts = SEC;
+    for (int i = 0; i < 700; i++, ts += MS)
+        tb_call(&t, ts, (10 + i % 7) * US, 10, NR_OP_READ, 1, 4096, 4096LL * i, -1);
+    tb_call(&t, ts, 0, 10, NR_OP_READ, 1, 4096, 4096LL * 700, -1);
+    tb_commit(&t);
+    build_run("zero_b.nio", 700, 10, 1, "lm");
+    loaded a, b;
+    load("zero_a.nio", 0, &a);
+    load("zero_b.nio", 0, &b);
+    assert_true(a.s.min_s[NR_LAT_READ] == 0);
+    nr_compare_opts o;
+    nr_compare_opts_default(&o);
+    o.boot.bootstraps = 200;
+    nr_error err;
+    nr_error_clear(&err);
+    const nr_compare_side sa = {.name = "A:lm", .workload = "lm", .model = a.m, .sample = &a.s};
+    const nr_compare_side sb = {.name = "B:lm", .workload = "lm", .model = b.m, .sample = &b.s};
+    nr_compare_pair p;
+    assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, &p, &err), 0);
+    assert_true(fabs(find(&p, "read p50")->resolution - 30e-6) < 1e-12);
+    nr_compare_pair_fini(&p);
+    unload(&a);
+    unload(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_zero_call_keeps_the_resolution),
         cmocka_unit_test(sample_counts_file_io_only),
         cmocka_unit_test(capped_sample_keeps_all_calls_values),
         cmocka_unit_test(pair_verdicts),
