@@ -614,7 +614,7 @@ static int build_report(const compare_run *c, nr_report **out, nr_error *err)
     if (len < sizeof sub)
         snprintf(sub + len, sizeof sub - len,
                  "; bootstrap B = %d, seed %" PRIu64 ", threshold %.0f%%, KS alpha %g, D >= %.2f, latency floor %g x "
-                 "fastest call",
+                 "a run's 1st-percentile call",
                  c->args->opts.boot.bootstraps, c->args->opts.boot.seed, 100 * c->args->opts.rule.rel_threshold,
                  c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d, c->args->opts.rule.floor_factor);
     nr_report_set_subtitle(rep, sub);

@@ -354,12 +354,12 @@ static void concentration_rows(stat_list *l, const nr_verdict_rule *r, const nr_
 {
     const nr_concentration *ca = nr_model_concentration(a, NR_CONC_TOTAL);
     const nr_concentration *cb = nr_model_concentration(b, NR_CONC_TOTAL);
-    descriptive(l, r, "concentration", "1", ca->gini, cb->gini, "Gini of per-file bytes");
-    descriptive(l, r, "concentration", "share", ca->top10_share, cb->top10_share, "bytes share of top 10% files");
-    descriptive(l, r, "concentration", "share", ca->files_for_90, cb->files_for_90, "file share for 90% of bytes");
+    descriptive(l, r, "concentration", "1", ca->gini, cb->gini, "Gini of the job files' bytes");
+    descriptive(l, r, "concentration", "share", ca->top10_share, cb->top10_share, "bytes share of the top 10% of job files");
+    descriptive(l, r, "concentration", "share", ca->files_for_90, cb->files_for_90, "job-file share for 90% of bytes");
     const nr_powerlaw_fit *pa = nr_model_powerlaw(a, NR_PL_BYTES), *pb = nr_model_powerlaw(b, NR_PL_BYTES);
     descriptive(l, r, "concentration", "1", pa->valid ? pa->alpha : NAN, pb->valid ? pb->alpha : NAN,
-                "power-law exponent of per-file bytes");
+                "power-law exponent of the job files' bytes");
 }
 
 static double seq_share(const nr_model_access *x)
