@@ -651,10 +651,13 @@ static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
         return -1;
     int64_t ph = nr_hook_phase_at(in->hook, pid, tid, ts);
     for (int depth = 0; ph < 0 && depth < ANCESTOR_DEPTH_MAX; depth++) {
+        /* the forking thread's own phase first: a data-loading thread that
+           runs a subprocess while the main thread trains */
+        const int64_t by = nr_pm_parent_thread_of(in->pm, pid);
         pid = nr_pm_parent_of(in->pm, pid);
         if (pid < 0)
             break;
-        ph = nr_hook_phase_at(in->hook, pid, -1, ts);
+        ph = nr_hook_phase_at(in->hook, pid, by, ts);
     }
     return ph;
 }

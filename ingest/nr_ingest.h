@@ -15,7 +15,7 @@
  * new flag, a changed rule) without a new store format: a cached store
  * (cli/runset.c, the fingerprint) of an older revision is ingested again.
  * 2 (session 38): synthetic pids of logs without one, phases.flags 2,
- * hook_mark_not_stored. */
+ * hook_mark_not_stored, a forking thread's phase for its child. */
 #define NR_INGEST_REVISION 2
 
 typedef struct nr_ingest_opts {

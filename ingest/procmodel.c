@@ -375,6 +375,7 @@ enum task_origin { ORIGIN_ROOT, ORIGIN_CLONE, ORIGIN_EARLY_CHILD };
 
 typedef struct task {
     int64_t tid, pid, ppid;
+    int64_t parent_tid;       /* the thread whose clone made this task; -1 unknown */
     uint8_t is_thread, exited, origin;
     uint8_t spec_unfinished;  /* speculative: an <unfinished ...> line of the task was fed */
     uint8_t seeded;           /* speculative: its pending call was carried over (spec_seed_pending) */
@@ -1354,7 +1355,7 @@ static task *task_add(nr_pm *pm, int64_t tid)
     if (!t)
         return NULL;
     t->tid = t->pid = tid;
-    t->ppid = -1;
+    t->ppid = t->parent_tid = -1;
     t->first_ts = t->last_ts = -1;
     t->exit_code = -1;
     t->early_child = -1;
@@ -1396,6 +1397,7 @@ static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int sh
     child->is_thread = (uint8_t)(thread != 0);
     child->pid = thread ? parent->pid : child->tid;
     child->ppid = thread ? parent->ppid : parent->pid;
+    child->parent_tid = parent->tid;
     return 0;
 }
 
@@ -3112,6 +3114,12 @@ int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid)
 {
     task *t = task_find((nr_pm *)pm, pid);
     return t ? t->ppid : -1;
+}
+
+int64_t nr_pm_parent_thread_of(const nr_pm *pm, int64_t pid)
+{
+    task *t = task_find((nr_pm *)pm, pid);
+    return t ? t->parent_tid : -1;
 }
 
 void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out) { *out = pm->counts; }

@@ -133,6 +133,8 @@ size_t nr_pm_task_count(const nr_pm *pm);
 void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out);
 /* Parent process (thread group id) of process pid, or -1. */
 int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid);
+/* The thread of that parent whose clone made process pid, or -1. */
+int64_t nr_pm_parent_thread_of(const nr_pm *pm, int64_t pid);
 
 typedef struct nr_pm_counts {
     uint64_t events;

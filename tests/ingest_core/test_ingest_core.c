@@ -979,6 +979,41 @@ static void hook_phases(void **state)
     ck_free(&r);
 }
 
+/* A child forked by a thread takes that thread's phase: thread 102 of
+ * process 100 is in data_prep while the main thread is in train; the
+ * child 200 that 102 forks reads in data_prep, the child 201 that the
+ * main thread forks in train (until session 38 both took the process's,
+ * the main thread's, phase). */
+static void child_of_a_thread_takes_its_phase(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log",
+             "100 1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+             "100 1700000000.100000 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM) = 102\n"
+             "102 1700000002.000000 clone(child_stack=NULL, flags=SIGCHLD) = 200\n"
+             "200 1700000002.100000 read(3, \"ab\", 2) = 2\n"
+             "100 1700000002.200000 clone(child_stack=NULL, flags=SIGCHLD) = 201\n"
+             "201 1700000002.300000 read(3, \"cd\", 2) = 2\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"tid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000001.5, \"pid\": 100, \"tid\": 102, \"event\": \"phase_begin\", \"phase\": \"data_prep\"}\n"
+             "{\"ts\": 1700000003.0, \"pid\": 100, \"tid\": 102, \"event\": \"phase_end\", \"phase\": \"data_prep\"}\n"
+             "{\"ts\": 1700000003.0, \"pid\": 100, \"tid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    const long a = ck_event_row(&r, "read", 0), b = ck_event_row(&r, "read", 1);
+    assert_true(a >= 0 && b >= 0);
+    assert_int_equal(EV(&r, (size_t)a, "pid"), 200);
+    assert_int_equal(EV(&r, (size_t)b, "pid"), 201);
+    const int64_t pa = EV(&r, (size_t)a, "phase_id"), pb = EV(&r, (size_t)b, "phase_id");
+    assert_true(pa >= 0 && pb >= 0);
+    assert_string_equal(ck_str(&r.phases, (size_t)pa, "name"), "data_prep");
+    assert_string_equal(ck_str(&r.phases, (size_t)pb, "name"), "train");
+    ck_free(&r);
+}
+
 /* Hook values that are there but wrong are counted: an io record with a
  * path that is a number, bytes that are a string, a real or negative, a
  * dur that is a string is kept with "" or -1 and counted (bad_io_field);
@@ -1426,6 +1461,7 @@ int main(void)
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
         cmocka_unit_test(logs_without_pids),
+        cmocka_unit_test(child_of_a_thread_takes_its_phase),
         cmocka_unit_test(stderr_mode),
         cmocka_unit_test(stderr_mode_attached),
         cmocka_unit_test(stderr_mode_cut_lines),
