@@ -115,6 +115,20 @@ static const nr_compare_stat *find(const nr_compare_pair *p, const char *name)
     return NULL;
 }
 
+/* The pair of loaded runs a and b with the default options and 200
+ * bootstraps (the pair's stats are freed by the caller). */
+static void compare_loaded(const loaded *a, const loaded *b, nr_compare_pair *p)
+{
+    nr_compare_opts o;
+    nr_compare_opts_default(&o);
+    o.boot.bootstraps = 200;
+    nr_error err;
+    nr_error_clear(&err);
+    const nr_compare_side sa = {.name = "A:lm", .workload = "lm", .model = a->m, .sample = &a->s};
+    const nr_compare_side sb = {.name = "B:lm", .workload = "lm", .model = b->m, .sample = &b->s};
+    assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, p, &err), 0);
+}
+
 static void pair_verdicts(void **state)
 {
     build_run("cmp_a.nio", 700, 10, 1, "lm");
@@ -183,15 +197,8 @@ static void capped_sample_keeps_all_calls_values(void **state)
     load("cap_a.nio", 50, &a);
     load("cap_slow.nio", 50, &b);
     assert_int_equal(a.s.op[NR_LAT_READ].n, 50);
-    nr_compare_opts o;
-    nr_compare_opts_default(&o);
-    o.boot.bootstraps = 200;
-    nr_error err;
-    nr_error_clear(&err);
-    const nr_compare_side sa = {.name = "A:lm", .workload = "lm", .model = a.m, .sample = &a.s};
-    const nr_compare_side sb = {.name = "B:lm", .workload = "lm", .model = b.m, .sample = &b.s};
     nr_compare_pair p;
-    assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, &p, &err), 0);
+    compare_loaded(&a, &b, &p);
     const char *rows[] = {"read p50", "read bytes per second in calls"};
     for (size_t i = 0; i < 2; i++) {
         const nr_compare_stat *s = find(&p, rows[i]);
@@ -227,15 +234,8 @@ static void one_zero_call_keeps_the_resolution(void **state)
     load("zero_a.nio", 0, &a);
     load("zero_b.nio", 0, &b);
     assert_true(a.s.min_s[NR_LAT_READ] == 0);
-    nr_compare_opts o;
-    nr_compare_opts_default(&o);
-    o.boot.bootstraps = 200;
-    nr_error err;
-    nr_error_clear(&err);
-    const nr_compare_side sa = {.name = "A:lm", .workload = "lm", .model = a.m, .sample = &a.s};
-    const nr_compare_side sb = {.name = "B:lm", .workload = "lm", .model = b.m, .sample = &b.s};
     nr_compare_pair p;
-    assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, &p, &err), 0);
+    compare_loaded(&a, &b, &p);
     assert_true(fabs(find(&p, "read p50")->resolution - 30e-6) < 1e-12);
     nr_compare_pair_fini(&p);
     unload(&a);
