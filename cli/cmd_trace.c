@@ -63,7 +63,7 @@ static int find_in_path(const char *name, char *out, size_t cap)
 {
     if (strchr(name, '/')) {
         snprintf(out, cap, "%s", name);
-        return access(out, X_OK) == 0 ? 0 : -1;
+        return access(out, X_OK) == 0 && is_file(out) ? 0 : -1; /* a folder is searchable, not runnable */
     }
     const char *path = getenv("PATH");
     if (!path || !*path)

@@ -241,6 +241,8 @@ def check_error_paths(niorep, work):
     os.chmod(noexec, 0o644)
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "ne"), "--", noexec)
     check(r.returncode == 126 and "not executable" in r.stderr, "not executable: %d %r" % (r.returncode, r.stderr))
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "nd"), "--", work)  # a folder
+    check(r.returncode == 126 and "not executable" in r.stderr, "a folder as COMMAND: %d %r" % (r.returncode, r.stderr))
     r = niorep_tool(niorep, "trace", "--label", "novalue", "-o", "d", "--", "true")
     check(r.returncode == 2, "bad --label is a usage error")
     print("error paths ok")
