@@ -144,7 +144,7 @@ static int add_layers_worst(nr_report_block *sec, const nr_model_fidelity *fid, 
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     for (size_t i = 0; i < fid->npyio; i++) {
         const nr_model_pyio_match *p = &fid->pyio[i];
-        if (p->hook_bytes > 0 && p->matched && fabs(p->ratio - 1) > NR_LAYERS_EQUAL_TOLERANCE)
+        if (p->agreement == NR_LAYERS_MORE || p->agreement == NR_LAYERS_FEWER)
             order[n++] = i;
     }
     qsort_r(order, n, sizeof *order, cmp_disagreement, (void *)fid->pyio);

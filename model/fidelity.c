@@ -188,24 +188,28 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
     return rc;
 }
 
-/* The hook's files by how their two counts agree (nr_model_layers). */
-static nr_model_layers count_layers(const nr_model_fidelity *f)
+static int agreement_of(const nr_model_pyio_match *p)
+{
+    if (p->hook_bytes == 0)
+        return NR_LAYERS_NO_BYTES; /* opened only: nothing to compare */
+    if (!p->matched)
+        return NR_LAYERS_UNMATCHED;
+    if (fabs(p->ratio - 1) <= NR_LAYERS_EQUAL_TOLERANCE)
+        return NR_LAYERS_EQUAL;
+    return p->ratio > 1 ? NR_LAYERS_MORE : NR_LAYERS_FEWER;
+}
+
+/* Each hook path's agreement, and their counts (nr_model_layers). */
+static nr_model_layers classify_layers(nr_model_pyio_match *pyio, size_t n)
 {
     nr_model_layers c = {0};
-    for (size_t i = 0; i < f->npyio; i++) {
-        const nr_model_pyio_match *p = &f->pyio[i];
-        if (p->hook_bytes == 0)
-            continue; /* opened only: nothing to compare */
-        c.files++;
-        if (!p->matched)
-            continue;
-        c.matched++;
-        if (fabs(p->ratio - 1) <= NR_LAYERS_EQUAL_TOLERANCE)
-            c.equal++;
-        else if (p->ratio > 1)
-            c.more_in_strace++;
-        else
-            c.fewer_in_strace++;
+    for (size_t i = 0; i < n; i++) {
+        const int a = pyio[i].agreement = agreement_of(&pyio[i]);
+        c.files += a != NR_LAYERS_NO_BYTES;
+        c.matched += a >= NR_LAYERS_EQUAL;
+        c.equal += a == NR_LAYERS_EQUAL;
+        c.more_in_strace += a == NR_LAYERS_MORE;
+        c.fewer_in_strace += a == NR_LAYERS_FEWER;
     }
     return c;
 }
@@ -231,7 +235,7 @@ int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
         hook_range(f, m->phases[i].last_ns);
     }
     NR_TRY(load_pyio(m, s, err));
-    f->layers = count_layers(f);
+    f->layers = classify_layers(m->pyio, f->npyio);
     NR_TRY(load_diagnostics(m, s, err));
     const int both = f->hook_first_ns >= 0 && f->strace_first_ns >= 0;
     f->skew_start_s = both ? (double)(f->hook_first_ns - f->strace_first_ns) * 1e-9 : NAN;

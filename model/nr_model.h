@@ -247,16 +247,19 @@ typedef struct nr_model_nonfile {
 } nr_model_nonfile;
 const nr_model_nonfile *nr_model_get_nonfile(const nr_model *m);
 
-/* Capture fidelity. */
+/* Capture fidelity. How a hook path's two counts agree: no hook bytes;
+ * no regular file of the store matched it; equal within
+ * NR_LAYERS_EQUAL_TOLERANCE (relative); more in strace; fewer. */
+enum nr_layer_agreement { NR_LAYERS_NO_BYTES, NR_LAYERS_UNMATCHED, NR_LAYERS_EQUAL, NR_LAYERS_MORE, NR_LAYERS_FEWER };
 typedef struct nr_model_pyio_match {
     const char *path;         /* as the hook wrote it */
     uint64_t hook_bytes, strace_bytes;
     double ratio;             /* strace / hook; NAN when hook_bytes == 0 */
     int matched;              /* 1 when a regular file of the store matched the path */
+    int agreement;            /* enum nr_layer_agreement */
 } nr_model_pyio_match;
-/* The hook's files (bytes > 0) counted by how their two layers agree:
- * found among the store's files, and then equal within
- * NR_LAYERS_EQUAL_TOLERANCE (relative), more in strace, or fewer. */
+/* The hook's files (bytes > 0) counted by agreement (matched: all but
+ * NR_LAYERS_UNMATCHED). */
 #define NR_LAYERS_EQUAL_TOLERANCE 0.01
 typedef struct nr_model_layers {
     uint64_t files, matched, equal, more_in_strace, fewer_in_strace;
