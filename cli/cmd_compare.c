@@ -90,7 +90,6 @@ static int parse_num(const char *s, double lo, double hi, double *out)
     return 0;
 }
 
-/* Returns -1 to go on, or the exit status. */
 /* The folder of path, resolved, then '/' and its last component, into out;
  * 0, or -1 when the folder does not resolve. */
 static int resolved_name(const char *path, char *out, size_t cap)
@@ -116,6 +115,7 @@ static int same_output(const char *x, const char *y)
     return strcmp(rx, ry) == 0;
 }
 
+/* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, compare_args *a)
 {
     nr_compare_opts_default(&a->opts);
@@ -228,7 +228,6 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
 }
 
 /* ---- formatting ------------------------------------------------------- */
-
 
 static void fmt_value(const char *unit, double v, char *buf, size_t cap)
 {

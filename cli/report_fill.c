@@ -528,17 +528,17 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
     }
     const nr_cache_split *cs = nr_model_cache_split(m);
     if (cs && cs->found) {
-        char text[512], b1[64], b2[64], b3[64], b4[64];
-        snprintf(text, sizeof text,
-                 cs->misses_plausible
-                     ? "Reads split into two modes at %s (%s): %s of reads are slow (page-cache misses, likely), "
-                       "carrying %s of bytes read."
-                     : "Reads split into two modes at %s (%s): %s of reads are in the slower mode, carrying %s of "
-                       "bytes read. The split lies below %s, faster than any storage device answers: both modes "
-                       "are page-cache hits (reads of different sizes, likely), not hits and misses.",
-                 nr_report_fmt_seconds((double)cs->threshold_ns * 1e-9, b1, sizeof b1), cs->method ? cs->method : "valley",
-                 nr_report_fmt_percent(cs->slow_share, b2, sizeof b2), nr_report_fmt_percent(cs->slow_bytes_share, b3, sizeof b3),
-                 nr_report_fmt_seconds(NR_CACHE_MISS_MIN_NS * 1e-9, b4, sizeof b4));
+        char text[512], b1[64], b2[64], b3[64];
+        int n = snprintf(text, sizeof text, "Reads split into two modes at %s (%s): %s of reads are %s, carrying %s of bytes read.",
+                         nr_report_fmt_seconds((double)cs->threshold_ns * 1e-9, b1, sizeof b1),
+                         cs->method ? cs->method : "valley", nr_report_fmt_percent(cs->slow_share, b2, sizeof b2),
+                         cs->misses_plausible ? "slow (page-cache misses, likely)" : "in the slower mode",
+                         nr_report_fmt_percent(cs->slow_bytes_share, b3, sizeof b3));
+        if (!cs->misses_plausible && n > 0 && (size_t)n < sizeof text)
+            snprintf(text + n, sizeof text - (size_t)n,
+                     " The split lies below %s, faster than any storage device answers: both modes are page-cache "
+                     "hits (reads of different sizes, likely), not hits and misses.",
+                     nr_report_fmt_seconds(NR_CACHE_MISS_MIN_NS * 1e-9, b1, sizeof b1));
         nr_report_para(sec, NULL, text);
     } else {
         nr_report_para(sec, "note", "Read latency is unimodal: no cache-hit/miss split.");

@@ -165,8 +165,6 @@ static int begin_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts)
     return 0;
 }
 
-/* Closes the innermost open phase called name (or the innermost at all when
- * name is NULL); phases opened inside it and still open are closed too. */
 /* Ends the innermost open phase of t named name (the innermost of all
  * without a name) and the phases opened inside it; error: the record
  * named an exception, which ended the named phase. */
@@ -191,9 +189,10 @@ static void end_phase(nr_hook *h, hook_thread *t, const char *name, int error, i
     }
 }
 
-static int json_is_null_or_absent(const json_t *v)
+/* Whether a phase_end's "error" names an exception: given, not null, not false. */
+static int names_an_error(const json_t *v)
 {
-    return !v || json_is_null(v) || json_is_false(v);
+    return v && !json_is_null(v) && !json_is_false(v);
 }
 
 /* Whether a field is given (not absent, not null) but holds no valid value. */
@@ -265,7 +264,7 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
                 rc = begin_phase(h, thr, json_string_value(name), t);
             else
                 end_phase(h, thr, json_is_string(name) ? json_string_value(name) : NULL,
-                          !json_is_null_or_absent(json_object_get(o, "error")), t, line_no, example);
+                          names_an_error(json_object_get(o, "error")), t, line_no, example);
         } else if (strcmp(event, "io") == 0) {
             rc = add_io(h, o, p, th, t, line_no, example);
         } else if (strcmp(event, "header") == 0) {

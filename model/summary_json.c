@@ -217,7 +217,7 @@ static json_t *split_json(const nr_model *m)
     put(j, "fast_count", ju64(s->found ? s->fast_count : 0));
     put(j, "slow_bytes", ju64(m->slow_read_bytes));
     put(j, "slow_bytes_share", real(s->found ? s->slow_bytes_share : NAN));
-    put(j, "misses_plausible", json_boolean(s->found && s->misses_plausible));
+    put(j, "misses_plausible", json_boolean(s->misses_plausible)); /* 0 without a split */
     return j;
 }
 
