@@ -75,7 +75,6 @@ typedef struct stream {
     int seen_event;
     /* facts for meta */
     uint64_t lines, parsed, skipped;
-    int synthetic_pid;      /* log->pid was given by give_logs_pids */
 } stream;
 
 /* A stream in the merge's heap: (ts, index) as one unsigned key, the
@@ -653,8 +652,8 @@ static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
     for (int depth = 0; ph < 0 && depth < ANCESTOR_DEPTH_MAX; depth++) {
         /* the forking thread's own phase first: a data-loading thread that
            runs a subprocess while the main thread trains */
-        const int64_t by = nr_pm_parent_thread_of(in->pm, pid);
-        pid = nr_pm_parent_of(in->pm, pid);
+        int64_t by;
+        pid = nr_pm_parent_of(in->pm, pid, &by);
         if (pid < 0)
             break;
         ph = nr_hook_phase_at(in->hook, pid, by, ts);
@@ -978,10 +977,8 @@ static void give_logs_pids(ingest *in)
         return;
     int64_t next = SYNTHETIC_PID_BASE;
     for (size_t i = 0; i < in->nstreams; i++)
-        if (in->run.logs[i].pid < 0) {
+        if (in->run.logs[i].pid < 0)
             in->run.logs[i].pid = next++;
-            in->streams[i].synthetic_pid = 1;
-        }
 }
 
 /* One diagnostic per log whose synthetic pid some line used. */
@@ -989,7 +986,7 @@ static int report_synthetic_pids(ingest *in)
 {
     for (size_t i = 0; i < in->nstreams; i++) {
         const stream *s = &in->streams[i];
-        if (!s->synthetic_pid)
+        if (s->log->pid < SYNTHETIC_PID_BASE) /* its name's, or none */
             continue;
         for (size_t k = 0; k < nr_pm_task_count(in->pm); k++) {
             nr_pm_task t;

@@ -3110,16 +3110,12 @@ void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out)
     out->signals = t->signals;
 }
 
-int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid)
+int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid, int64_t *by_tid)
 {
     task *t = task_find((nr_pm *)pm, pid);
+    if (by_tid)
+        *by_tid = t ? t->parent_tid : -1;
     return t ? t->ppid : -1;
-}
-
-int64_t nr_pm_parent_thread_of(const nr_pm *pm, int64_t pid)
-{
-    task *t = task_find((nr_pm *)pm, pid);
-    return t ? t->parent_tid : -1;
 }
 
 void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out) { *out = pm->counts; }

@@ -131,10 +131,9 @@ typedef struct nr_pm_task {
 /* Tasks, sorted by tid once nr_pm_finish has run. */
 size_t nr_pm_task_count(const nr_pm *pm);
 void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out);
-/* Parent process (thread group id) of process pid, or -1. */
-int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid);
-/* The thread of that parent whose clone made process pid, or -1. */
-int64_t nr_pm_parent_thread_of(const nr_pm *pm, int64_t pid);
+/* Parent process (thread group id) of process pid, or -1; *by_tid (when
+ * not NULL) the thread of that parent whose clone made pid, or -1. */
+int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid, int64_t *by_tid);
 
 typedef struct nr_pm_counts {
     uint64_t events;

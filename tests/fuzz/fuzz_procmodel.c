@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < nr_pm_task_count(pm); i++) {
         nr_pm_task t;
         nr_pm_task_get(pm, i, &t);
-        events += strlen(t.exe) + strlen(t.killed_by) + (uint64_t)(nr_pm_parent_of(pm, t.pid) >= 0);
+        events += strlen(t.exe) + strlen(t.killed_by) + (uint64_t)(nr_pm_parent_of(pm, t.pid, NULL) >= 0);
     }
 done:
     nr_pm_destroy(pm);
