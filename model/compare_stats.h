@@ -33,7 +33,7 @@
 #define NR_KS_EXACT_MAX_PRODUCT 10000000.0
 /* The smallest KS p-value shown as a number; below it, as "< this". The
  * exact p is 1 minus the share of paths inside the band, which doubles
- * resolve to about 1e-12 (a p of 2.67e-20 came out as 5.12e-13, one of
+ * resolve to about 1e-12 (the session-38 review's exact integer count: a p of 2.67e-20 came out as 5.12e-13, one of
  * 3.02e-11 as 2.97e-11), and the asymptotic one is a limit law far into
  * its tail (it went as low as 4e-316). */
 #define NR_KS_P_RESOLVED 1e-10
