@@ -136,16 +136,9 @@ static void pair_verdicts(void **state)
     loaded a, b;
     load("cmp_a.nio", 0, &a);
     load("cmp_slow.nio", 0, &b);
-    nr_compare_opts o;
-    nr_compare_opts_default(&o);
-    o.boot.bootstraps = 200;
-    nr_error err;
-    nr_error_clear(&err);
-    const nr_compare_side sa = {.name = "A:lm", .workload = "lm", .model = a.m, .sample = &a.s};
-    const nr_compare_side sb = {.name = "B:lm", .workload = "lm", .model = b.m, .sample = &b.s};
 
     nr_compare_pair self;
-    assert_int_equal(nr_compare_pair_compute(&sa, &sa, &o, &self, &err), 0);
+    compare_loaded(&a, &a, &self);
     assert_int_equal(self.nsignificant, 0);
     assert_int_equal(self.nchanged, 0);
     for (size_t i = 0; i < self.nstats; i++)
@@ -153,7 +146,7 @@ static void pair_verdicts(void **state)
     nr_compare_pair_fini(&self);
 
     nr_compare_pair p;
-    assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, &p, &err), 0);
+    compare_loaded(&a, &b, &p);
     const nr_compare_stat *p50 = find(&p, "read p50");
     /* p50 of 10..16 us (100 each of 10..16): rank 350 -> 13 us; slow: 130 us. */
     assert_true(fabs(p50->a - 13e-6) < 1e-12);
