@@ -454,7 +454,7 @@ static void runtime_note(nr_report_block *sec, const nr_model *m)
     snprintf(text, sizeof text,
              "Per-file numbers cover the job's own files. The %s runtime files it read or wrote "
              "(Python modules, shared libraries, system files: %s read, %s written) are left out here "
-             "and counted everywhere else (docs/definitions.md, \"Job files and runtime files\").",
+             "and from the access pattern, and counted everywhere else (docs/definitions.md, \"Job files and runtime files\").",
              nr_report_fmt_count((double)r->files, b1, sizeof b1), nr_report_fmt_bytes((double)r->bytes_read, b2, sizeof b2),
              nr_report_fmt_bytes((double)r->bytes_written, b3, sizeof b3));
     nr_report_para(sec, "note", text);
@@ -600,7 +600,7 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
     char buf[64];
     const nr_model_access *a = nr_model_get_access(m);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 6, "Request-size histogram (Darshan bins)", err));
+    NR_TRY(figure(ctx, rep, pair, ri, 6, "Request-size histogram of the job files (Darshan bins)", err));
     static const char *const heads[] = {"request size (bytes)", "reads", "writes"};
     nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Requests per size bin", 3, heads, 6);
     for (int b = 0; b < NR_SIZE_BINS; b++) {
@@ -641,7 +641,7 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
     }
     static const char *const mheads[] = {"measure", "value"};
     nr_report_table *mt = nr_report_table_new(sec, "Opens and metadata", 2, mheads, 2);
-    kv_row(mt, "opens of regular files", C(a->opens), "access.opens", (double)a->opens);
+    kv_row(mt, "opens of the job's regular files", C(a->opens), "access.opens", (double)a->opens);
     char rate[64];
     snprintf(rate, sizeof rate, "%s /s", nr_report_fmt_real(a->opens_per_s, buf, sizeof buf));
     kv_row(mt, "opens per second", rate, NULL, 0);
@@ -680,9 +680,26 @@ static int add_roles_pair(nr_report *rep, nr_report_block *sec, const nr_model *
     return 0;
 }
 
+/* What the access pattern leaves out: the runtime's calls (file_role.h). */
+static void runtime_access_note(nr_report_block *sec, const nr_model *m)
+{
+    const nr_model_runtime *r = nr_model_runtime_files(m);
+    if (r->accesses + r->opens + r->meta_calls == 0)
+        return;
+    char text[512], b1[64], b2[64], b3[64];
+    snprintf(text, sizeof text,
+             "Request sizes, sequentiality, opens and metadata calls are the job's own files'. The runtime's "
+             "files (Python modules, shared libraries, system files) took %s read and write calls, %s opens and "
+             "%s metadata calls, left out here (docs/definitions.md, \"Job files and runtime files\").",
+             nr_report_fmt_count((double)r->accesses, b1, sizeof b1), nr_report_fmt_count((double)r->opens, b2, sizeof b2),
+             nr_report_fmt_count((double)r->meta_calls, b3, sizeof b3));
+    nr_report_para(sec, "note", text);
+}
+
 static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                        nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
+    runtime_access_note(sec, run->model);
     NR_TRY(add_reqsize_pair(rep, sec, run->model, ri, figure, ctx, err));
     add_access_tables(sec, nr_model_get_access(run->model));
     return add_roles_pair(rep, sec, run->model, ri, figure, ctx, err);
@@ -731,7 +748,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
     static const char *const captions[7] = {
         "Phase breakdown, one bar per run", "Lorenz curves of the job files' bytes, every run",
         "The job files' bytes CCDF with power-law fits, every run", "Read latency CDF and CCDF, one series per run",
-        "Throughput timelines, one panel per run", "Request-size histograms, every run",
+        "Throughput timelines, one panel per run", "Request-size histograms of the job files, every run",
         "Per-process share (main vs workers), one bar per run"};
     /* what figures 2 to 6 draw of more runs than they tell apart
        (nr_render.h); static: the figure jobs read the captions later */
@@ -745,7 +762,8 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         [3] = "Read latency CDF and CCDF: every run in grey, the runs of lowest, median and highest p99 in colour",
         [4] = "Throughput timelines of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name (each run's section "
               "has its own)",
-        [5] = "Request-size histograms: the lowest, median and highest share of each size bin over the runs"};
+        [5] = "Request-size histograms of the job files: the lowest, median and highest share of each size bin over the "
+              "runs"};
 #undef NR_STR
 #undef NR_STR_
     const int many = rs->n > NR_FIG_DISTINCT_RUNS;

@@ -1,6 +1,6 @@
 /* Access pattern: Darshan's request-size histogram, consecutive /
  * sequential / random classification of offsets per file per op, opens per
- * second and the metadata to data call ratio (regular files only). */
+ * second and the metadata to data call ratio (the job's regular files only). */
 #include <string.h>
 
 #include "model_internal.h"
@@ -28,14 +28,32 @@ static int is_open_syscall(const char *name)
                     strcmp(name, "openat2") == 0 || strcmp(name, "creat") == 0);
 }
 
+static int is_regular_open(const nr__event *e)
+{
+    return e->op == NR_OP_OPEN && !(e->flags & NR_EVF_FAILED) && is_open_syscall(e->syscall);
+}
+
+/* The runtime's files (file_role.h) are counted apart: in the sample runs
+ * their imports were most of the reads, and the request sizes and offsets
+ * of `import torch` are not the job's access pattern. */
+static void count_runtime_call(nr_model_runtime *r, const nr__event *e)
+{
+    r->meta_calls += e->op == NR_OP_META;
+    r->opens += is_regular_open(e);
+}
+
 void nr__access_add(nr_model *m, const nr__event *e)
 {
     if (e->reg < 0 || (e->flags & NR_EVF_NEVER_RESUMED))
         return;
+    if (m->reg_runtime[e->reg]) {
+        count_runtime_call(&m->runtime, e);
+        return;
+    }
     nr_model_access *a = &m->access;
     if (e->op == NR_OP_META)
         a->meta_calls++;
-    if (e->op == NR_OP_OPEN && !(e->flags & NR_EVF_FAILED) && is_open_syscall(e->syscall))
+    if (is_regular_open(e))
         a->opens++;
     if (e->op != NR_OP_READ && e->op != NR_OP_WRITE)
         return;

@@ -41,10 +41,12 @@ static int timed(const nr__event *e)
     return e->reg >= 0 && e->lat_op >= 0 && e->dur >= 0 && !(e->flags & NR_EVF_NEVER_RESUMED);
 }
 
-/* Read sizes: successful reads of regular files. */
-static int sized_read(const nr__event *e)
+/* Read sizes: successful reads of the job's regular files (the runtime's
+ * are left out as in nr_model_access: docs/definitions.md). */
+static int sized_read(const nr_model *m, const nr__event *e)
 {
-    return e->reg >= 0 && e->op == NR_OP_READ && !(e->flags & (NR_EVF_NEVER_RESUMED | NR_EVF_FAILED));
+    return e->reg >= 0 && e->op == NR_OP_READ && !(e->flags & (NR_EVF_NEVER_RESUMED | NR_EVF_FAILED)) &&
+           !m->reg_runtime[e->reg];
 }
 
 static size_t ngroups(const nr_model *m) { return NR_LAT_OP_COUNT * m->lat_slots + 1; }
@@ -148,7 +150,7 @@ static void event_groups(const nr_model *m, const nr__event *e, size_t g[4])
 
 int nr__latency_add(nr_model *m, const nr__event *e)
 {
-    if (sized_read(e)) {
+    if (sized_read(m, e)) {
         const int64_t size = e->bytes > 0 ? e->bytes : 0;
         add_sample(&m->read_size, size, nr_loghist_bin(size));
         NR_TRY(add_fine(m, ngroups(m) - 1, fine_bin(size)));
@@ -293,7 +295,7 @@ static void collect_group(nr_model *m, size_t g, int64_t v)
 
 int nr__latency_collect(nr_model *m, const nr__event *e)
 {
-    if (sized_read(e))
+    if (sized_read(m, e))
         collect_group(m, ngroups(m) - 1, e->bytes > 0 ? e->bytes : 0);
     if (!timed(e))
         return 0;
@@ -420,7 +422,7 @@ static int fs_keep(const filtered_source *src, const nr__event *e)
 {
     const nr__filter *f = &src->f;
     if (f->value_bytes)
-        return sized_read(e);
+        return sized_read(src->m, e);
     return timed(e) && e->lat_op == f->lat_op && (f->phase < 0 || e->phase == (size_t)f->phase) &&
            (f->role < 0 || e->role == f->role) && (f->fs < 0 || e->fs == f->fs);
 }

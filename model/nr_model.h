@@ -71,7 +71,7 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
 void nr_model_free(nr_model *m);
 
 /* The summary as one JSON object (schema: docs/summary-schema.md,
- * "schema_version": 1). Returns a new reference (caller decrefs), NULL on
+ * "schema_version" 3). Returns a new reference (caller decrefs), NULL on
  * out-of-memory. Dump with NR_MODEL_JSON_FLAGS for deterministic output. */
 json_t *nr_model_summary_json(const nr_model *m);
 #define NR_MODEL_JSON_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6))
@@ -156,12 +156,14 @@ const nr_model_files *nr_model_get_files(const nr_model *m);
 
 /* The regular files of the job's runtime (file_role.h: Python modules,
  * shared libraries, system files): left out of the per-file statistics
- * (concentration, power laws, top files, the small-files finding) and
- * counted here. Every other number counts them with the job's files. */
+ * (concentration, power laws, top files, the small-files finding) and of
+ * the access pattern (nr_model_access), and counted here. Every other
+ * number counts them with the job's files. */
 typedef struct nr_model_runtime {
     uint64_t files;                     /* runtime files that read or wrote bytes */
     uint64_t bytes_read, bytes_written;
     uint64_t accesses;                  /* their read + write calls */
+    uint64_t opens, meta_calls;         /* successful opens, metadata calls (as nr_model_access's) */
 } nr_model_runtime;
 const nr_model_runtime *nr_model_runtime_files(const nr_model *m);
 
@@ -220,7 +222,8 @@ typedef struct nr_model_burst {
 size_t nr_model_burst_count(const nr_model *m);
 const nr_model_burst *nr_model_burst_at(const nr_model *m, size_t i);
 
-/* Access pattern. Darshan's request-size bins. */
+/* Access pattern of the job's regular files (the runtime's are counted in
+ * nr_model_runtime). Darshan's request-size bins. */
 #define NR_SIZE_BINS 10
 extern const char *const nr_size_bin_names[NR_SIZE_BINS];  /* "0-100", "100-1K", ... "1G+" */
 int nr_size_bin(int64_t bytes);
@@ -235,7 +238,7 @@ typedef struct nr_model_access {
     double opens_per_s;        /* opens / run duration */
     uint64_t meta_calls, data_calls;
     double meta_to_data;       /* meta_calls / data_calls (NAN when no data calls) */
-    uint64_t median_read_size; /* exact median bytes of read calls, 0 when none */
+    uint64_t median_read_size; /* exact median bytes of the job's read calls, 0 when none */
 } nr_model_access;
 const nr_model_access *nr_model_get_access(const nr_model *m);
 

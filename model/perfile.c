@@ -28,15 +28,15 @@ static double *job_positive(const nr_model *m, const double *v, size_t *k)
 /* The runtime's files that moved bytes, summed (nr_model_runtime). */
 static void count_runtime(nr_model *m)
 {
-    nr_model_runtime r = {0};
+    nr_model_runtime *r = &m->runtime; /* opens and meta_calls: access.c */
+    r->files = r->bytes_read = r->bytes_written = r->accesses = 0;
     for (size_t i = 0; i < m->nreg; i++)
         if (m->reg_runtime[i] && m->reg_total[i] > 0) {
-            r.files++;
-            r.bytes_read += (uint64_t)m->reg_read[i];
-            r.bytes_written += (uint64_t)m->reg_written[i];
-            r.accesses += (uint64_t)m->reg_access[i];
+            r->files++;
+            r->bytes_read += (uint64_t)m->reg_read[i];
+            r->bytes_written += (uint64_t)m->reg_written[i];
+            r->accesses += (uint64_t)m->reg_access[i];
         }
-    m->runtime = r;
 }
 
 static int concentration_of(nr_model *m, int which, const double *v)

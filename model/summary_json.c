@@ -1,11 +1,11 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 2).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 3).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -148,6 +148,8 @@ static json_t *runtime_json(const nr_model *m)
     put(j, "bytes_read", ju64(r->bytes_read));
     put(j, "bytes_written", ju64(r->bytes_written));
     put(j, "accesses", ju64(r->accesses));
+    put(j, "opens", ju64(r->opens));
+    put(j, "meta_calls", ju64(r->meta_calls));
     return j;
 }
 

@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 2)
+check("schema_version", 3)
 for key, value in {"bytes_read": 140364, "bytes_written": 1048576, "read_calls": 6, "write_calls": 1,
                    "files_read": 2, "files_written": 1, "processes": 4}.items():
     check("totals." + key, value)

@@ -644,8 +644,10 @@ static nr_model *mini_model(const char *name, const mini *p)
             ts += 10 * US;
         }
     }
-    for (int f = 0; f < p->runtime_files; f++, ts += 10 * US)
-        tb_call(&t, ts, p->read_dur, 1, NR_OP_READ, p->files + 1 + f, p->bytes_runtime, 0, -1);
+    for (int f = 0; f < p->runtime_files; f++, ts += 20 * US) { /* an import: stat, then read */
+        tb_call(&t, ts, p->read_dur, 1, NR_OP_META, p->files + 1 + f, 0, -1, -1);
+        tb_call(&t, ts + 10 * US, p->read_dur, 1, NR_OP_READ, p->files + 1 + f, p->bytes_runtime, 0, -1);
+    }
     tb_call(&t, 10 * SEC - 1, 0, 1, NR_OP_META, p->files, 0, -1, p->ckpt_ns ? 1 : -1);
     tb_commit(&t);
     return model_of(tb_path(name));
@@ -713,6 +715,17 @@ static void runtime_files_are_apart(void **state)
     assert_int_equal(r->bytes_read, 6000000);
     assert_int_equal(r->bytes_written, 0);
     assert_int_equal(r->accesses, 30);
+    assert_int_equal(r->meta_calls, 30);
+    /* the access pattern is the job's 20 reads (1 of 1 MB, 19 of 1000 B)
+       and its one stat; with the modules' 30 reads of 200000 B the median
+       would be 200000 and 31 reads would fall in 100K-1M */
+    const nr_model_access *a = nr_model_get_access(m);
+    assert_int_equal(a->size_hist[0][1], 19);
+    assert_int_equal(a->size_hist[0][4], 1);
+    assert_int_equal(a->first[0], 20);
+    assert_int_equal(a->data_calls, 20);
+    assert_int_equal(a->meta_calls, 1);
+    assert_int_equal(a->median_read_size, 1000);
     const nr_model_totals *t = nr_model_get_totals(m);
     assert_int_equal(t->bytes_read, 7019000);
     assert_int_equal(t->files, 51);
@@ -761,6 +774,18 @@ static void finding_small_files_leaves_out_the_runtime(void **state)
     nr_model *m = mini_model("runtime_many.nio", &p);
     assert_int_equal(nr_model_runtime_files(m)->files, 150);
     assert_false(has_finding(m, "small_files"));
+    nr_model_free(m);
+}
+
+/* small_reads takes the median of the job's reads: 8 of 1 MiB against 150
+ * modules' reads of 1000 B (with them, the median would be 1000 < 64 KiB). */
+static void finding_small_reads_leaves_out_the_runtime(void **state)
+{
+    const mini p = {.files = 1, .bytes_file0 = 8 << 20, .read_size = 1 << 20, .read_dur = 1000,
+                    .runtime_files = 150, .bytes_runtime = 1000};
+    nr_model *m = mini_model("runtime_reads_small.nio", &p);
+    assert_int_equal(nr_model_get_access(m)->median_read_size, 1 << 20);
+    assert_false(has_finding(m, "small_reads"));
     nr_model_free(m);
 }
 
@@ -837,6 +862,7 @@ int main(void)
         cmocka_unit_test(runtime_files_are_apart),
         cmocka_unit_test(finding_runtime_reads_needs_both),
         cmocka_unit_test(finding_small_files_leaves_out_the_runtime),
+        cmocka_unit_test(finding_small_reads_leaves_out_the_runtime),
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(run_a_roles_and_processes),
