@@ -14,7 +14,7 @@
 #include "runset_internal.h"
 
 /* Bump when a fit changes for the same store and options. */
-#define FIT_CACHE_FORMAT 3
+#define FIT_CACHE_FORMAT 4
 
 enum { FIT_FIELDS = 10 };
 

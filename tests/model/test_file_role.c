@@ -25,6 +25,11 @@ static void system_prefixes_are_runtime(void **state)
     expect("/etc/ld.so.cache", NR_FILE_RUNTIME);
     expect("/etc/localtime", NR_FILE_RUNTIME);
     expect("/bin/sh", NR_FILE_RUNTIME);
+    /* shared memory: a DataLoader's batches, multiprocessing's locks */
+    expect("/dev/shm/torch_123_456", NR_FILE_RUNTIME);
+    expect("/dev/shm/sem.mp-4x2k", NR_FILE_RUNTIME);
+    expect("/dev/shmem/x.bin", NR_FILE_JOB);
+    expect("/dev/shm", NR_FILE_JOB);
     /* a prefix is a whole first component */
     expect("/usrdata/train/shard_000.nrs", NR_FILE_JOB);
     expect("/etcetera/x.bin", NR_FILE_JOB);
@@ -81,7 +86,6 @@ static void job_files(void **state)
     expect("/home/a/.cache/torch/hub/checkpoints/resnet50.pth.tar", NR_FILE_JOB);
     expect("/home/a/.cache/huggingface/hub/models--gpt2/blobs/abc", NR_FILE_JOB);
     expect("data/train-00000-of-00010.parquet", NR_FILE_JOB);
-    expect("/dev/shm/torch_123_456", NR_FILE_JOB);
     expect("", NR_FILE_JOB);
     expect("/", NR_FILE_JOB);
     expect(NULL, NR_FILE_JOB);

@@ -3,7 +3,7 @@ runtime files" (model/file_role.c scans by hand; this one by regular
 expressions), for the tests that recompute the model's numbers."""
 import re
 
-_SYSTEM = re.compile(r"^/(usr|lib|lib32|lib64|libx32|bin|sbin|etc)/")
+_SYSTEM = re.compile(r"^/(usr|lib|lib32|lib64|libx32|bin|sbin|etc|dev/shm)/")
 _PACKAGE_FOLDER = re.compile(r"(^|/)(site-packages|dist-packages|__pycache__|[^/]*\.dist-info|[^/]*\.egg-info)/")
 _MODULE = re.compile(r"(\.(py|pyc|pyi|pth|so)|\.so(\.[0-9]+)+)$")
 
