@@ -68,7 +68,7 @@ int nr_cmd_ingest(int argc, char **argv)
                 (unsigned long long)stats.files, (unsigned long long)stats.processes,
                 (unsigned long long)stats.lines_skipped);
         if (stats.hook_diagnosed) /* the hook's lines are apart from the logs' */
-            fprintf(stderr, ", %llu hook records with a diagnostic (niorep info lists them)",
+            fprintf(stderr, ", %llu hook diagnostics (niorep info lists them)",
                     (unsigned long long)stats.hook_diagnosed);
         fputc('\n', stderr);
     }

@@ -205,9 +205,10 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, u
 {
     json_t *op = json_object_get(o, "op"), *path = json_object_get(o, "path");
     json_t *bytes = json_object_get(o, "bytes"), *dur = json_object_get(o, "dur");
-    /* the record is kept, with "" or -1 for such a field, and counted */
+    /* the record is kept, with "" or -1 for such a field, and counted; -1
+       is the format's own "unknown" (the hook writes it for an open) */
     if (given_but_bad(op, json_is_string(op)) || given_but_bad(path, json_is_string(path)) ||
-        given_but_bad(bytes, json_is_integer(bytes) && json_integer_value(bytes) >= 0) ||
+        given_but_bad(bytes, json_is_integer(bytes) && json_integer_value(bytes) >= -1) ||
         given_but_bad(dur, json_is_number(dur) && plausible_seconds(json_number_value(dur))))
         report(h, "bad_io_field", line_no, example);
     const char *op_s = intern(h, json_is_string(op) ? json_string_value(op) : "");

@@ -1125,6 +1125,7 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     }
     if (!outside)
         return 0;
+    in->stats.hook_diagnosed += outside;
     char msg[160];
     int n = snprintf(msg, sizeof msg, "hook records outside the strace time range by up to %.6f s (clock skew?)",
                      (double)worst * 1e-9);

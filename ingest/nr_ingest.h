@@ -39,7 +39,7 @@ typedef struct nr_ingest_stats {
     uint64_t files;
     uint64_t processes;
     uint64_t unfinished_never_resumed;
-    uint64_t hook_diagnosed;  /* hook.jsonl records with a diagnostic (hook_* reasons), dropped or kept */
+    uint64_t hook_diagnosed;  /* diagnostics of hook.jsonl records (hook_* reasons; one per record and reason) */
     uint64_t chunks_stitched; /* chunks of a log modelled ahead by a worker and stitched on */
     uint64_t chunks_refused;  /* ... whose speculation did not hold: modelled again in order */
 } nr_ingest_stats;

@@ -61,7 +61,7 @@ class Case:
         self.want = want          # None (0 or 1), 0, or 1
         self.skipped = skipped    # lines skipped to report on exit 0, None = not checked
         self.check = check        # extra check on the exported files table (exit 0)
-        self.hook_diagnosed = hook_diagnosed  # hook records with a diagnostic named on exit 0
+        self.hook_diagnosed = hook_diagnosed  # hook diagnostics named on exit 0
         self.outcome = ""
 
 
@@ -119,6 +119,11 @@ def cases():
         Case("garbage .zst by name", {"strace.log.zst": garbage_text(50, 3)}),
         Case("bad hook lines", {"strace.log": GOOD, "hook.jsonl": b"not json\n[1, 2]\n{\"event\": 7}\n"},
              target=".", want=0, skipped=0, check=check_a_bin, hook_diagnosed=3),
+        Case("hook records outside the trace", {"strace.log": GOOD, "hook.jsonl":
+             b'{"ts": 1600000000.0, "pid": 100, "event": "phase_begin", "phase": "train"}\n'
+             b'{"ts": 1700000000.000002, "pid": 100, "event": "io", "op": "open", "path": "/data/a.bin", "bytes": -1}\n'
+             b'{"ts": 1800000000.0, "pid": 100, "event": "phase_end", "phase": "train"}\n'},
+             target=".", want=0, skipped=0, check=check_a_bin, hook_diagnosed=1),
     ]
 
 
@@ -178,9 +183,9 @@ def run_case(case, args, base):
             errs.append("expected '%d lines skipped' in the message, got: %s"
                         % (case.skipped, p.stderr.decode(errors="replace").strip()))
     if case.hook_diagnosed is not None:  # the hook's records are counted apart from the log's lines
-        m = re.search(rb"(\d+) hook records with a diagnostic", p.stderr)
+        m = re.search(rb"(\d+) hook diagnostics", p.stderr)
         if not m or int(m.group(1)) != case.hook_diagnosed:
-            errs.append("expected '%d hook records with a diagnostic', got: %s"
+            errs.append("expected '%d hook diagnostics', got: %s"
                         % (case.hook_diagnosed, p.stderr.decode(errors="replace").strip()))
     extra = leftovers(outdir, {"run.nio"})
     if extra:

@@ -1015,7 +1015,7 @@ static void child_of_a_thread_takes_its_phase(void **state)
 }
 
 /* Hook values that are there but wrong are counted: an io record with a
- * path that is a number, bytes that are a string, a real or negative, a
+ * path that is a number, bytes that are a string, a real or below -1, a
  * dur that is a string is kept with "" or -1 and counted (bad_io_field);
  * a line with pid -5 or tid 0 is skipped and counted (bad_pid); absent and
  * null fields are no error. */
@@ -1035,16 +1035,18 @@ static void hook_bad_values_counted(void **state)
              "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"dur\": \"x\"}\n"
              "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": null}\n"
              "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": 3, \"dur\": 0.5}\n"
+             "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"a\", \"bytes\": -1}\n"
              "{\"ts\": 1700000001.0, \"pid\": -5, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
              "{\"ts\": 1700000001.0, \"pid\": 100, \"tid\": 0, \"event\": \"phase_begin\", \"phase\": \"train\"}\n");
     ck_ingest(&r, run, NULL);
     assert_ok(&r);
     assert_int_equal(ck_diag(&r, "hook_bad_io_field"), 5);
     assert_int_equal(ck_diag(&r, "hook_bad_pid"), 2);
-    assert_int_equal(r.pyio.nrows, 7);
+    assert_int_equal(r.pyio.nrows, 8);
     assert_int_equal(r.phases.nrows, 0);
     assert_int_equal(ck_i64(&r.pyio, 2, "bytes"), -1);
     assert_int_equal(ck_i64(&r.pyio, 6, "bytes"), 3);
+    assert_int_equal(ck_i64(&r.pyio, 7, "bytes"), -1); /* the format's "unknown": no error */
     ck_free(&r);
 }
 
