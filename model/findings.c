@@ -1,6 +1,7 @@
 /* Findings: rules that turn the numbers into plain sentences with their
  * evidence and a suggested action. Every rule and its threshold lives in the
  * one table below; docs/findings.md gives the rationale of each. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,12 +132,12 @@ static void cache_tail(const nr_model *m, evidence *ev)
 static void data_bound(const nr_model *m, evidence *ev)
 {
     const nr_model_phase *p = phase_named(m, "train");
-    ev->applicable = p && p->wall_s > 0;
+    ev->applicable = p && p->wall_s > 0 && !isnan(p->main_io_share);
     if (!ev->applicable)
         return;
-    ev->value = p->io_share;
-    ev->args[0] = 100.0 * p->io_share;
-    ev->args[1] = p->io_time_s;
+    ev->value = p->main_io_share;
+    ev->args[0] = 100.0 * p->main_io_share;
+    ev->args[1] = p->main_io_time_s;
     ev->args[2] = p->wall_s;
 }
 
@@ -164,7 +165,8 @@ static const rule rules[] = {
      .action = "Warm the page cache or stage the data set on local storage: the tail is misses.",
      .measure = cache_tail},
     {.id = "data_bound", .fires_below = 0, .threshold = 0.30,
-     .sentence = "In phase train, file I/O system-call time is %.0f%% of the wall time (%.3g s of %.3g s).",
+     .sentence = "In phase train, the main process waited in file I/O system calls for %.0f%% of the wall time "
+                 "(%.3g s of %.3g s).",
      .action = "Training waits on data: add DataLoader workers, prefetch, or stage the data closer.",
      .measure = data_bound},
     {.id = "runtime_reads", .fires_below = 0, .threshold = 0.50, .gate = 1048576,

@@ -124,6 +124,9 @@ typedef struct nr_model_phase {
     nr_model_opsum ops[NR_OP_CLASS_COUNT];
     double io_time_s;             /* sum of ops[].time_ns, seconds, summed over processes */
     double io_share;              /* io_time_s / wall_s (NAN when wall_s == 0); may exceed 1 with parallel workers */
+    double main_io_time_s;        /* the part of io_time_s in main processes (the training loop itself) */
+    double main_io_share;         /* main_io_time_s / (wall_s x main processes): the share of the phase the
+                                     loop was blocked in file I/O, at most 1 (NAN when wall_s == 0) */
     uint64_t processes_with_io;   /* pids with a regular-file call in this phase */
 } nr_model_phase;
 size_t nr_model_phase_count(const nr_model *m);

@@ -22,6 +22,8 @@ void nr__phases_add(nr_model *m, const nr__event *e)
     o->calls++;
     o->bytes += bytes;
     o->time_ns += dur;
+    if (e->role == NR_ROLE_MAIN)
+        m->phases[e->phase].main_io_time_s += (double)dur * 1e-9;
 
     nr_model_process *p = &m->procs[e->proc];
     p->calls++;
@@ -60,6 +62,9 @@ int nr__phases_finish(nr_model *m)
     un->wall_s = m->totals.duration_s > covered ? m->totals.duration_s - covered : 0;
     un->first_ns = m->totals.first_ns;
     un->last_ns = m->totals.last_ns;
+    size_t mains = 0; /* one, or one per node of a merged run */
+    for (size_t i = 0; i < m->nprocs; i++)
+        mains += m->procs[i].role == NR_ROLE_MAIN;
     for (size_t i = 0; i < m->nphases; i++) {
         nr_model_phase *p = &m->phases[i];
         int64_t t = 0;
@@ -67,6 +72,7 @@ int nr__phases_finish(nr_model *m)
             t += p->ops[op].time_ns;
         p->io_time_s = (double)t * 1e-9;
         p->io_share = p->wall_s > 0 ? p->io_time_s / p->wall_s : NAN;
+        p->main_io_share = p->wall_s > 0 && mains > 0 ? p->main_io_time_s / (p->wall_s * (double)mains) : NAN;
     }
     const double total = (double)(m->totals.bytes_read + m->totals.bytes_written);
     for (size_t i = 0; i < m->nprocs; i++) {

@@ -63,6 +63,8 @@ static json_t *phases_json(const nr_model *m)
         put(j, "write_calls", ju64(p->ops[NR_OP_WRITE].calls));
         put(j, "io_time_s", real(p->io_time_s));
         put(j, "io_share", real(p->io_share));
+        put(j, "main_io_time_s", real(p->main_io_time_s));
+        put(j, "main_io_share", real(p->main_io_share));
         put(j, "processes_with_io", ju64(p->processes_with_io));
         for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
             put(ops, nr_op_class_name(op), opsum_json(&p->ops[op]));

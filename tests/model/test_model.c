@@ -815,6 +815,33 @@ static void finding_data_bound(void **state)
     nr_model_free(m);
 }
 
+/* The same 0.5 s of reads in a 1 s train phase, done by a DataLoader
+ * worker (a child of the main process, which began the phase): the phase's
+ * io_share is 0.5, but the loop itself never waited on a file, and adding
+ * workers is no advice (main_io_share 0). */
+static void finding_data_bound_counts_the_main_process(void **state)
+{
+    tb t;
+    tb_open(&t, tb_path("bound_worker.nio"));
+    tb_file(&t, 0, "/d/f000", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * SEC);
+    tb_proc(&t, 2, 1, 0, 10 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, SEC);
+    for (int64_t k = 0; k < 1000; k++)
+        tb_call(&t, k * 500 * US, 500 * US, 2, NR_OP_READ, 0, 65536, k * 65536, 0);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("bound_worker.nio"));
+    const nr_model_phase *train = NULL;
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        if (strcmp(nr_model_phase_at(m, i)->name, "train") == 0)
+            train = nr_model_phase_at(m, i);
+    assert_non_null(train);
+    assert_near(train->io_share, 0.5, 1e-9);
+    assert_near(train->main_io_share, 0, 0);
+    assert_false(has_finding(m, "data_bound"));
+    nr_model_free(m);
+}
+
 static void finding_cache_miss_tail(void **state)
 {
     /* 2000 reads: every 10th takes 5 ms (misses), the rest 5 us (hits): two modes, 10% slow */
@@ -863,6 +890,7 @@ int main(void)
         cmocka_unit_test(finding_runtime_reads_needs_both),
         cmocka_unit_test(finding_small_files_leaves_out_the_runtime),
         cmocka_unit_test(finding_small_reads_leaves_out_the_runtime),
+        cmocka_unit_test(finding_data_bound_counts_the_main_process),
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(run_a_roles_and_processes),
