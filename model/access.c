@@ -78,6 +78,8 @@ void nr__access_add(nr_model *m, const nr__event *e)
         a->random[w]++;
     if (__builtin_add_overflow(e->offset, size, last_end))
         *last_end = INT64_MAX; /* a log's offsets are whatever it says */
+    if (!w && *last_end > m->reg_read_extent[e->reg])
+        m->reg_read_extent[e->reg] = *last_end;
 }
 
 void nr__access_finish(nr_model *m)

@@ -68,13 +68,21 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A file's size as far as the job read it: the furthest end offset of its
+ * reads, or its bytes read when no read's offset is known. Not the bytes
+ * read, which grow with every epoch that reads the file again. */
+static double read_extent(const nr_model *m, size_t i)
+{
+    return m->reg_read_extent[i] > 0 ? (double)m->reg_read_extent[i] : m->reg_read[i];
+}
+
 static void small_files(const nr_model *m, evidence *ev)
 {
     double *v = malloc((m->nreg + 1) * sizeof *v);
     size_t k = 0;
     for (size_t i = 0; v && i < m->nreg; i++)
         if (m->reg_read[i] > 0 && !m->reg_runtime[i])
-            v[k++] = m->reg_read[i];
+            v[k++] = read_extent(m, i);
     ev->applicable = v && k > 0;
     if (ev->applicable) {
         qsort(v, k, sizeof *v, cmp_double);
@@ -152,7 +160,7 @@ static const rule rules[] = {
      .action = "Read larger blocks: bigger buffers, batched or sharded record formats.",
      .measure = small_reads},
     {.id = "small_files", .fires_below = 1, .threshold = 1048576, .gate = 100,
-     .sentence = "%.0f of the job's files were read, with a median of %.0f bytes read per file.",
+     .sentence = "%.0f of the job's files were read, of a median size of %.0f bytes as far as read.",
      .action = "Pack small files into larger shards (tar/WebDataset, TFRecord, HDF5).",
      .measure = small_files},
     {.id = "async_checkpoints", .fires_below = 0, .threshold = 0.10,

@@ -64,6 +64,8 @@ static void free_pass_state(nr_model *m)
         free(m->reg_last_end[w]);
         m->reg_last_end[w] = NULL;
     }
+    free(m->reg_read_extent);
+    m->reg_read_extent = NULL;
     free(m->proc_last_phase);
     m->proc_last_phase = NULL;
     m->proc_last_phase_cap = 0;

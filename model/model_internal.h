@@ -82,6 +82,7 @@ struct nr_model {
     uint8_t *reg_runtime;        /* per regular file: 1 when file_role.h says runtime */
     double *reg_read, *reg_written, *reg_total, *reg_access;
     int64_t *reg_last_end[2];    /* previous end offset per regular file per op; -1 none */
+    int64_t *reg_read_extent;    /* per regular file: the furthest end offset a read reached; -1 none known */
     nr_model_files files;
     nr_model_runtime runtime;
 

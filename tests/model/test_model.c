@@ -607,6 +607,7 @@ typedef struct mini {
     int64_t slow_dur;
     int64_t ckpt_ns;         /* checkpoint phase length in a 10 s run (0: none) */
     int64_t train_ns;        /* train phase length (0: none) */
+    int epochs;              /* times each file is read (0: once) */
     int runtime_files;       /* Python modules read too (file_role.h) */
     int64_t bytes_runtime;   /* bytes read from each */
 } mini;
@@ -635,15 +636,16 @@ static nr_model *mini_model(const char *name, const mini *p)
     if (p->ckpt_ns)
         tb_phase(&t, 1, 1, "checkpoint", 10 * SEC - p->ckpt_ns, 10 * SEC);
     int64_t ts = 0, k = 0;
-    for (int f = 0; f < p->files; f++) {
-        const int64_t total = f == 0 ? p->bytes_file0 : p->bytes_other;
-        for (int64_t off = 0; off < total; off += p->read_size, k++) {
-            const int64_t n = total - off < p->read_size ? total - off : p->read_size;
-            const int64_t dur = p->slow_every && k % p->slow_every == 0 ? p->slow_dur : p->read_dur;
-            tb_call(&t, ts, dur, 1, NR_OP_READ, f, n, off, phase);
-            ts += 10 * US;
+    for (int epoch = 0; epoch < (p->epochs > 0 ? p->epochs : 1); epoch++)
+        for (int f = 0; f < p->files; f++) {
+            const int64_t total = f == 0 ? p->bytes_file0 : p->bytes_other;
+            for (int64_t off = 0; off < total; off += p->read_size, k++) {
+                const int64_t n = total - off < p->read_size ? total - off : p->read_size;
+                const int64_t dur = p->slow_every && k % p->slow_every == 0 ? p->slow_dur : p->read_dur;
+                tb_call(&t, ts, dur, 1, NR_OP_READ, f, n, off, phase);
+                ts += 10 * US;
+            }
         }
-    }
     for (int f = 0; f < p->runtime_files; f++, ts += 20 * US) { /* an import: stat, then read */
         tb_call(&t, ts, p->read_dur, 1, NR_OP_META, p->files + 1 + f, 0, -1, -1);
         tb_call(&t, ts + 10 * US, p->read_dur, 1, NR_OP_READ, p->files + 1 + f, p->bytes_runtime, 0, -1);
@@ -692,6 +694,18 @@ static void finding_small_files(void **state)
     /* 99 such files: below the 100-file gate */
     const mini few = {.files = 99, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1 << 20, .read_dur = 1000};
     m = mini_model("few.nio", &few);
+    assert_false(has_finding(m, "small_files"));
+    nr_model_free(m);
+    /* 100 files of 600000 B read in 2 epochs: 1.2 MB read from each, but
+       each is 600000 B long; then 100 of 1.2 MB read once */
+    const mini twice = {.files = 100, .bytes_file0 = 600000, .bytes_other = 600000, .read_size = 65536,
+                        .read_dur = 1000, .epochs = 2};
+    m = mini_model("twice.nio", &twice);
+    assert_true(has_finding(m, "small_files"));
+    nr_model_free(m);
+    const mini big = {.files = 100, .bytes_file0 = 1200000, .bytes_other = 1200000, .read_size = 65536,
+                      .read_dur = 1000};
+    m = mini_model("bigger.nio", &big);
     assert_false(has_finding(m, "small_files"));
     nr_model_free(m);
 }
