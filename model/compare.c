@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "json_number.h"
 #include "nr_store_merge.h" /* nr_store_meta_value */
 
 /* ---- pairing ---------------------------------------------------------- */
@@ -467,11 +468,9 @@ void nr_compare_pair_fini(nr_compare_pair *p)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-/* Non-finite numbers become null (JSON has no NaN). */
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
+/* Non-finite numbers become null (JSON has no NaN); whole numbers (counts,
+ * bytes) stay exact (json_number.h). */
+static json_t *num(double v) { return nr_json_number(v); }
 
 static const char *kind_name(nr_stat_kind k)
 {

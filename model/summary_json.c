@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "json_number.h"
 #include "model_internal.h"
 
 #define SCHEMA_VERSION 3
@@ -130,7 +131,7 @@ static json_t *conc_fields(const nr_concentration *c)
 {
     json_t *j = json_object();
     put(j, "files", ju64(c->n));
-    put(j, "total_bytes", real(c->total));
+    put(j, "total_bytes", nr_json_number(c->total));
     put(j, "gini", real(c->gini));
     put(j, "top1_share", real(c->top1_share));
     put(j, "top10_share", real(c->top10_share));
@@ -171,7 +172,7 @@ static json_t *fit_json(const nr_powerlaw_fit *f)
     put(j, "n_tail", ju64(f->n_tail));
     put(j, "alpha", real(f->valid ? f->alpha : NAN));
     put(j, "alpha_se", real(f->valid ? f->alpha_se : NAN));
-    put(j, "xmin", real(f->valid ? f->xmin : NAN));
+    put(j, "xmin", nr_json_number(f->valid ? f->xmin : NAN));
     put(j, "ks_d", real(f->valid ? f->ks_d : NAN));
     put(j, "p_value", real(f->valid ? f->p_value : NAN));
     put(j, "vs_lognormal_R", real(f->valid ? f->vs_lognormal_R : NAN));
@@ -376,8 +377,8 @@ static json_t *findings_json(const nr_model *m)
         put(j, "id", json_string(f->id));
         put(j, "sentence", json_string(f->sentence));
         put(j, "action", json_string(f->action));
-        put(j, "value", real(f->value));
-        put(j, "threshold", real(f->threshold));
+        put(j, "value", nr_json_number(f->value));
+        put(j, "threshold", nr_json_number(f->threshold));
         json_array_append_new(a, j);
     }
     return a;

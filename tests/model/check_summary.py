@@ -49,6 +49,9 @@ for field in ("gini", "top1_share", "top10_share", "files_for_90", "files_for_90
 check("concentration.files", 3)
 check("concentration.top1_share", 1048576 / 1188940, 1e-6)
 check("concentration.files_for_90", 2 / 3, 1e-6)
+# whole numbers printed whole, every digit (6 significant digits gave 1188940.0)
+if '"total_bytes": 1188940,' not in out:
+    failures.append("concentration.total_bytes is not printed as the whole number 1188940")
 for field in ("alpha", "xmin", "ks_d", "p_value", "vs_lognormal_R", "vs_lognormal_p"):
     if field not in s["powerlaw"]:
         failures.append(f"missing powerlaw.{field}")
