@@ -35,8 +35,9 @@ static const char trace_options[] =
     "      --strace PATH   the strace binary (default: strace from PATH)\n"
     "  -h, --help          show this help\n"
     "\nenvironment:\n"
-    "  NIOREP_HOOK_DIR     folder holding sitecustomize.py and niorep_hook/ (default:\n"
-    "                      <bin>/../share/niorep/workloads, then the source tree)\n"
+    "  NIOREP_HOOK_DIR     folder holding sitecustomize.py and niorep_hook/ (an error when\n"
+    "                      it does not; default: <bin>/../share/niorep/workloads, then\n"
+    "                      the source tree)\n"
     "\nCOMMAND's exit status is passed through (128+N when killed by signal N).\n";
 
 /* Signal state shared with the handler. */
@@ -138,34 +139,39 @@ static void strace_version(const char *strace, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1), v);
 }
 
-/* The hook folder: $NIOREP_HOOK_DIR, <bin>/../share/niorep/workloads, or the
- * source tree's workloads/. Returns 0 with out filled, -1 when none holds
- * sitecustomize.py and niorep_hook/. */
+/* Whether dir holds the hook: sitecustomize.py and niorep_hook/; its
+ * absolute path into out when so. */
+static int is_hook_dir(const char *dir, char *out, size_t cap)
+{
+    char probe[PATH_MAX + 64];
+    snprintf(probe, sizeof probe, "%s/niorep_hook/__init__.py", dir);
+    if (!is_file(probe))
+        return 0;
+    snprintf(probe, sizeof probe, "%s/sitecustomize.py", dir);
+    return is_file(probe) && realpath(dir, out) && strlen(out) < cap;
+}
+
+/* The hook folder: $NIOREP_HOOK_DIR when set (and then only it: a folder
+ * the user named that holds no hook is an error, not a reason to take
+ * another), else <bin>/../share/niorep/workloads or the source tree's
+ * workloads/. Returns 0 with out filled, -1 when there is none, -2 when
+ * $NIOREP_HOOK_DIR names a folder without the hook. */
 static int find_hook_dir(char *out, size_t cap)
 {
-    char candidates[3][PATH_MAX];
-    int n = 0;
     const char *env = getenv("NIOREP_HOOK_DIR");
     if (env && *env)
-        snprintf(candidates[n++], PATH_MAX, "%s", env);
+        return is_hook_dir(env, out, cap) ? 0 : -2;
+    char candidates[2][PATH_MAX];
+    int n = 0;
     char exe_dir[PATH_MAX];
     if (nr_cli_exe_dir(exe_dir, sizeof exe_dir) == 0)
         snprintf(candidates[n++], PATH_MAX, "%.*s/../share/niorep/workloads", PATH_MAX - 40, exe_dir);
 #ifdef NR_SOURCE_DIR
     snprintf(candidates[n++], PATH_MAX, "%s/workloads", NR_SOURCE_DIR);
 #endif
-    for (int i = 0; i < n; i++) {
-        char probe[3 * PATH_MAX + 64];
-        snprintf(probe, sizeof probe, "%s/niorep_hook/__init__.py", candidates[i]);
-        if (!is_file(probe))
-            continue;
-        snprintf(probe, sizeof probe, "%s/sitecustomize.py", candidates[i]);
-        if (!is_file(probe))
-            continue;
-        if (!realpath(candidates[i], out) || strlen(out) >= cap)
-            continue;
-        return 0;
-    }
+    for (int i = 0; i < n; i++)
+        if (is_hook_dir(candidates[i], out, cap))
+            return 0;
     return -1;
 }
 
@@ -516,6 +522,18 @@ static int resolve_paths(const trace_args *a, trace_paths *p)
     const int command = check_command(a->command[0]);
     if (command != 0)
         return command;
+    p->hook_on = !a->no_hook;
+    const int hook = p->hook_on ? find_hook_dir(p->hook_dir, sizeof p->hook_dir) : 0;
+    if (hook == -2) {
+        fprintf(stderr, "niorep trace: NIOREP_HOOK_DIR=%s holds no niorep hook (expected sitecustomize.py and "
+                        "niorep_hook/__init__.py in it)\n", getenv("NIOREP_HOOK_DIR"));
+        return 2;
+    }
+    if (hook == -1) {
+        fprintf(stderr, "niorep trace: Python hook not found (set NIOREP_HOOK_DIR to niorep's workloads/ folder); "
+                        "tracing without it\n");
+        p->hook_on = 0;
+    }
     char entry[NAME_MAX + 1];
     if (dir_has_entries(a->out, entry, sizeof entry)) {
         fprintf(stderr,
@@ -530,12 +548,6 @@ static int resolve_paths(const trace_args *a, trace_paths *p)
         return nr_cli_fail(&(nr_error){NR_E_IO, "cannot resolve the run directory"});
     snprintf(p->log, sizeof p->log, "%s/strace.log", p->run_dir);
     snprintf(p->hook_out, sizeof p->hook_out, "%s/hook.jsonl", p->run_dir);
-    p->hook_on = !a->no_hook;
-    if (p->hook_on && find_hook_dir(p->hook_dir, sizeof p->hook_dir) != 0) {
-        fprintf(stderr, "niorep trace: Python hook not found (set NIOREP_HOOK_DIR to niorep's workloads/ folder); "
-                        "tracing without it\n");
-        p->hook_on = 0;
-    }
     return 0;
 }
 

@@ -243,6 +243,12 @@ def check_error_paths(niorep, work):
     check(r.returncode == 126 and "not executable" in r.stderr, "not executable: %d %r" % (r.returncode, r.stderr))
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "nd"), "--", work)  # a folder
     check(r.returncode == 126 and "not executable" in r.stderr, "a folder as COMMAND: %d %r" % (r.returncode, r.stderr))
+    # a hook folder the user named that holds no hook: an error, not another folder taken silently
+    env = dict(os.environ, NIOREP_HOOK_DIR=os.path.join(work, "no-hook-here"))
+    r = subprocess.run([niorep, "trace", "-o", os.path.join(work, "nh"), "--", "true"],
+                       capture_output=True, text=True, env=env)
+    check(r.returncode == 2 and "holds no niorep hook" in r.stderr, "bad NIOREP_HOOK_DIR: %d %r" % (r.returncode, r.stderr))
+    check(not os.path.exists(os.path.join(work, "nh")), "a run dir was made with a bad NIOREP_HOOK_DIR")
     r = niorep_tool(niorep, "trace", "--label", "novalue", "-o", "d", "--", "true")
     check(r.returncode == 2, "bad --label is a usage error")
     print("error paths ok")
