@@ -12,6 +12,7 @@
 #include "load_bar.h"
 #include "nr_model.h"
 #include "nr_store.h"
+#include "nr_percent.h"
 #include "parallel.h"
 #include "runset.h"
 
@@ -132,9 +133,11 @@ static void print_concentration(const nr_model *m, FILE *out)
 {
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
     const nr_model_runtime *r = nr_model_runtime_files(m);
-    fprintf(out, "\nconcentration over %zu job files: gini %.3f, top 1%% %.1f%%, top 10%% %.1f%%, "
-                 "90%% of bytes from %.1f%% of files\n",
-            c->n, c->gini, 100 * c->top1_share, 100 * c->top10_share, 100 * c->files_for_90);
+    char p1[32], p10[32], p90[32]; /* the report's percentages: 99.96% is not 100.0% */
+    fprintf(out, "\nconcentration over %zu job files: gini %.3f, top 1%% %s, top 10%% %s, "
+                 "90%% of bytes from %s of files\n",
+            c->n, c->gini, nr_fmt_percent(c->top1_share, p1, sizeof p1),
+            nr_fmt_percent(c->top10_share, p10, sizeof p10), nr_fmt_percent(c->files_for_90, p90, sizeof p90));
     if (r->files > 0)
         fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " files, read %" PRIu64
                      " bytes, wrote %" PRIu64 "\n",
@@ -166,8 +169,10 @@ static void print_latency(const nr_model *m, FILE *out)
         fprintf(out, "latency unavailable: trace lacks -T\n");
     const nr_cache_split *cs = nr_model_cache_split(m);
     if (cs->found) {
-        fprintf(out, "cache split (%s): %.1f%% of reads are slow (>= %.3g ms), carrying %.1f%% of the bytes read",
-                cs->method, 100 * cs->slow_share, (double)cs->threshold_ns * 1e-6, 100 * cs->slow_bytes_share);
+        char slow[32], bytes[32];
+        fprintf(out, "cache split (%s): %s of reads are slow (>= %.3g ms), carrying %s of the bytes read", cs->method,
+                nr_fmt_percent(cs->slow_share, slow, sizeof slow), (double)cs->threshold_ns * 1e-6,
+                nr_fmt_percent(cs->slow_bytes_share, bytes, sizeof bytes));
         if (!cs->misses_plausible)
             fprintf(out, "; under %.0f us both modes are page-cache hits, not misses", NR_CACHE_MISS_MIN_NS * 1e-3);
         fputc('\n', out);

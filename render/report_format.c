@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nr_percent.h"
 #include "render_internal.h"
 #include "report.h"
 
@@ -139,20 +140,7 @@ char *nr_report_fmt_seconds(double s, char *buf, size_t cap)
     return buf;
 }
 
-char *nr_report_fmt_percent(double fraction, char *buf, size_t cap)
-{
-    if (not_a_number(fraction, buf, cap))
-        return buf;
-    double pct = fraction * 100.0;
-    double a = fabs(pct);
-    if (a != 0 && a < 0.1)
-        snprintf(buf, cap, "%.2g%%", pct);
-    else if (a < 99.95 || a >= 100)
-        snprintf(buf, cap, "%.1f%%", pct);
-    else
-        snprintf(buf, cap, "%.2f%%", pct);   /* 99.97% must not print as 100.0% */
-    return buf;
-}
+char *nr_report_fmt_percent(double fraction, char *buf, size_t cap) { return nr_fmt_percent(fraction, buf, cap); }
 
 char *nr_report_fmt_count(double n, char *buf, size_t cap)
 {

@@ -1,4 +1,5 @@
 /* Unit tests of common/: varints, strtab, arena, outfile. */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include "nr_error.h"
 #include "nr_mem.h"
 #include "nr_outfile.h"
+#include "nr_percent.h"
 #include "nr_spool.h"
 #include "nr_strtab.h"
 
@@ -408,6 +410,20 @@ static void error_table_maps_exit_status(void **state)
     assert_string_equal(nr_error_name(NR_E_FORMAT), "damaged or unsupported store");
 }
 
+/* A share near 100% or 0% keeps the digits that tell it from them. */
+static void percent_keeps_what_tells_it_apart(void **state)
+{
+    (void)state;
+    static const struct { double v; const char *want; } cases[] = {
+        {0.924, "92.4%"}, {0.99956, "99.96%"}, {0.9995, "99.95%"}, {1, "100.0%"}, {0, "0.0%"},
+        {0.00042, "0.042%"}, {0.001, "0.1%"}, {-0.5, "-50.0%"},
+    };
+    char buf[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(nr_fmt_percent(cases[i].v, buf, sizeof buf), cases[i].want);
+    assert_string_equal(nr_fmt_percent(NAN, buf, sizeof buf), "n/a");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +431,7 @@ int main(void)
         cmocka_unit_test(varint_rejects_truncated_and_overlong),
         cmocka_unit_test(varint_fast_reads_as_the_loop),
         cmocka_unit_test(strtab_interns_dense_ids),
+        cmocka_unit_test(percent_keeps_what_tells_it_apart),
         cmocka_unit_test(strtab_big_table),
         cmocka_unit_test(strtab_push_then_intern),
         cmocka_unit_test(dense_blocks_and_the_huge_page_rule),

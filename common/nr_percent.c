@@ -1,0 +1,21 @@
+#include "nr_percent.h"
+
+#include <math.h>
+#include <stdio.h>
+
+char *nr_fmt_percent(double fraction, char *buf, size_t cap)
+{
+    if (!isfinite(fraction)) {
+        snprintf(buf, cap, "n/a");
+        return buf;
+    }
+    double pct = fraction * 100.0;
+    double a = fabs(pct);
+    if (a != 0 && a < 0.1)
+        snprintf(buf, cap, "%.2g%%", pct);
+    else if (a < 99.95 || a >= 100)
+        snprintf(buf, cap, "%.1f%%", pct);
+    else
+        snprintf(buf, cap, "%.2f%%", pct);
+    return buf;
+}
