@@ -71,25 +71,31 @@ static const char *unix_time_text(const char *value, char *buf, size_t cap)
     return buf;
 }
 
+/* The facts of the store's meta shown, in this order (the meta's own is
+ * by key: "end" came before "start"). */
+static const struct { const char *key, *label; } shown_facts[] = {
+    {"manifest.host.name", "host"},
+    {"manifest.host.kernel.release", "kernel"},
+    {"manifest.host.cpus", "CPUs"},
+    {"manifest.strace.version", "strace version"},
+    {"manifest.start", "start (from the manifest)"},
+    {"manifest.end", "end (from the manifest)"},
+    {"time_base", "timestamps"},
+    {"niorep_version", "ingested by niorep"},
+    {"merged_parts", "nodes merged into this run"},
+};
+#define NFACTS (sizeof shown_facts / sizeof shown_facts[0])
+
 typedef struct facts_ctx {
     nr_report_table *t;
+    char *values[NFACTS]; /* shown_facts' values, kept until the walk ends */
 } facts_ctx;
 
-/* Shows manifest labels, host and capture facts; never absolute paths of the
- * machine the report is built on (these come from the trace's manifest). */
+/* Shows manifest labels as they come, and keeps the host and capture facts
+ * for fact_rows; never absolute paths of the machine the report is built on
+ * (these come from the trace's manifest). */
 static void fact_from_meta(void *ctx, const char *key, const char *value)
 {
-    static const struct { const char *key, *label; } shown[] = {
-        {"manifest.host.name", "host"},
-        {"manifest.host.kernel.release", "kernel"},
-        {"manifest.host.cpus", "CPUs"},
-        {"manifest.strace.version", "strace version"},
-        {"manifest.start", "start (from the manifest)"},
-        {"manifest.end", "end (from the manifest)"},
-        {"time_base", "timestamps"},
-        {"niorep_version", "ingested by niorep"},
-        {"merged_parts", "nodes merged into this run"},
-    };
     facts_ctx *f = ctx;
     char date[64];
     if (strcmp(key, "manifest.start") == 0 || strcmp(key, "manifest.end") == 0)
@@ -102,12 +108,22 @@ static void fact_from_meta(void *ctx, const char *key, const char *value)
         nr_report_table_cell(f->t, value);
         return;
     }
-    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
-        if (strcmp(key, shown[i].key) == 0) {
-            nr_report_table_row(f->t);
-            nr_report_table_cell(f->t, shown[i].label);
-            nr_report_table_cell(f->t, value);
-        }
+    for (size_t i = 0; i < NFACTS; i++)
+        if (strcmp(key, shown_facts[i].key) == 0 && !f->values[i])
+            f->values[i] = strdup(value); /* NULL when out of memory: the row is left out */
+}
+
+/* The kept facts as rows, in shown_facts' order; frees them. */
+static void fact_rows(facts_ctx *f)
+{
+    for (size_t i = 0; i < NFACTS; i++) {
+        if (!f->values[i])
+            continue;
+        nr_report_table_row(f->t);
+        nr_report_table_cell(f->t, shown_facts[i].label);
+        nr_report_table_cell(f->t, f->values[i]);
+        free(f->values[i]);
+        f->values[i] = NULL;
     }
 }
 
@@ -241,8 +257,10 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     nr_report_table_row(t);
     nr_report_table_cell(t, "input");
     nr_report_table_cell_path(t, run->source);
-    facts_ctx fc = {t};
-    NR_TRY(each_meta(run->store, fact_from_meta, &fc, err));
+    facts_ctx fc = {t, {0}};
+    const int rc = each_meta(run->store, fact_from_meta, &fc, err);
+    fact_rows(&fc);
+    NR_TRY(rc);
     kv_row(t, "duration", S(tot->duration_s), "totals.duration_s", tot->duration_s);
     kv_row(t, "processes", C(tot->processes), "totals.processes", (double)tot->processes);
     kv_row(t, "events (syscalls kept)", C(tot->events), "totals.events", (double)tot->events);

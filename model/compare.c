@@ -363,6 +363,8 @@ static void concentration_rows(stat_list *l, const nr_verdict_rule *r, const nr_
                 "power-law exponent of the job files' bytes");
 }
 
+/* Darshan's SEQ (consecutive + a forward gap) over the classified reads:
+ * the summary's consecutive_share + sequential_share. */
 static double seq_share(const nr_model_access *x)
 {
     const double seq = (double)(x->consecutive[0] + x->sequential[0]);
@@ -374,7 +376,7 @@ static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *
 {
     const nr_model_access *xa = nr_model_get_access(a), *xb = nr_model_get_access(b);
     descriptive(l, r, "access", "B", (double)xa->median_read_size, (double)xb->median_read_size, "median read size");
-    descriptive(l, r, "access", "share", seq_share(xa), seq_share(xb), "sequential share of reads");
+    descriptive(l, r, "access", "share", seq_share(xa), seq_share(xb), "forward share of reads (consecutive + sequential, Darshan SEQ)");
     descriptive(l, r, "access", "1", (double)xa->opens, (double)xb->opens, "opens");
     descriptive(l, r, "access", "1", xa->meta_to_data, xb->meta_to_data, "metadata to data calls");
     const nr_cache_split *sa = nr_model_cache_split(a), *sb = nr_model_cache_split(b);

@@ -27,8 +27,13 @@ cat > "$tmp/traces/plain/strace.log" <<'EOF'
 2000 1700000000.000900 +++ exited with 0 +++
 EOF
 
+printf '{"start": 1700000000.0001, "end": 1700000000.0009, "host": {"name": "node7"}}\n' > "$tmp/traces/plain/manifest.json"
+
 cd "$tmp" || exit 1
 "$niorep" build traces -o r1.html --bootstraps 0 2>build.err || fail "build exit $?: $(cat build.err)"
+# the run facts in reading order: start before end (the meta's own order is by key)
+facts=$(grep -o 'start (from the manifest)\|end (from the manifest)' r1.html | tr '\n' ,)
+[ "$facts" = "start (from the manifest),end (from the manifest)," ] || fail "run facts start/end: $facts"
 [ -s traces/.niorep/hostile.nio ] && [ -s traces/.niorep/hostile.nio.inputs ] || fail "no cached store in traces/.niorep"
 grep -qi '<script' r1.html && fail "markup from the trace reached the report: $(grep -oi '.\{20\}<script.\{20\}' r1.html | head -1)"
 grep -q '&lt;script&gt;alert(2)&lt;/script&gt;' r1.html || fail "the hostile log line is not shown as text"
