@@ -385,7 +385,8 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const
         const size_t n = nr_model_lorenz(m, NR_CONC_TOTAL, &lx, &ly);
         const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
         lr[i] = (nr_fig_lorenz_run){.name = runs[i]->display, .n = n, .file_share = lx, .byte_share = ly,
-                                    .top10_share = c->top10_share, .gini = c->gini};
+                                    .top10_share = c->top10_share, .top10_x = nr_concentration_top10_x(c),
+                                    .gini = c->gini};
         const nr_model_latency *l = nr_model_latency_all(m, NR_LAT_READ);
         ls[i] = (nr_fig_latency_series){.name = runs[i]->display, .n = l->count ? hist_cdf(&l->hist, xs[i], cdf[i]) : 0,
                                         .latency_s = xs[i], .cdf = cdf[i],

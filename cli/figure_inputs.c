@@ -89,7 +89,7 @@ static void build_concentration(nr_figin *fi, const nr_model *const *models, con
         const nr_concentration *c = nr_model_concentration(models[r], NR_CONC_TOTAL);
         const double *xs, *ys;
         size_t np = nr_model_lorenz(models[r], NR_CONC_TOTAL, &xs, &ys);
-        lr[r] = (nr_fig_lorenz_run){names[r], np, xs, ys, c->top10_share, c->gini};
+        lr[r] = (nr_fig_lorenz_run){names[r], np, xs, ys, c->top10_share, nr_concentration_top10_x(c), c->gini};
         const double *bx, *bp;
         size_t nc = nr_model_ccdf(models[r], NR_PL_BYTES, &bx, &bp);
         const nr_powerlaw_fit *pl = nr_model_powerlaw(models[r], NR_PL_BYTES);
@@ -327,8 +327,9 @@ static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
         const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", l->name, "gini", jnum(l->gini),
-                                                "top10_share", jnum(l->top10_share), "file_share", jarray(l->file_share, l->n),
+        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", l->name, "gini", jnum(l->gini),
+                                                "top10_share", jnum(l->top10_share), "top10_x", jnum(l->top10_x),
+                                                "file_share", jarray(l->file_share, l->n),
                                                 "byte_share", jarray(l->byte_share, l->n)));
     }
 }

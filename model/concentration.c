@@ -83,7 +83,8 @@ int nr_concentration_compute(const double *values, size_t n, nr_concentration *o
         if (out->gini < 0) /* rounding on all-equal values */
             out->gini = 0;
         out->top1_share = top_share(asc, n, top_count(n, 1), total);
-        out->top10_share = top_share(asc, n, top_count(n, 10), total);
+        out->top10_items = top_count(n, 10);
+        out->top10_share = top_share(asc, n, out->top10_items, total);
         out->top20_share = top_share(asc, n, top_count(n, 20), total);
         out->files_for_50 = files_for(asc, n, 500, total);
         out->files_for_90 = files_for(asc, n, 900, total);

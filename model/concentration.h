@@ -4,6 +4,7 @@
 #ifndef NR_CONCENTRATION_H
 #define NR_CONCENTRATION_H
 
+#include <math.h>
 #include <stddef.h>
 
 typedef struct nr_concentration {
@@ -11,6 +12,7 @@ typedef struct nr_concentration {
     double total;         /* sum of values */
     double gini;          /* Gini coefficient (0 equal .. (n-1)/n when one item holds all) */
     double top1_share, top10_share, top20_share; /* share of total held by the top ceil(p*n) items */
+    size_t top10_items;   /* ceil(n / 10): the items top10_share counts (its Lorenz point: x = 1 - top10_items / n) */
     double files_for_50, files_for_90, files_for_99; /* smallest k/n whose top-k sum >= p*total */
 } nr_concentration;
 
@@ -20,6 +22,13 @@ typedef struct nr_concentration {
  * Returns 0, NR_E_INPUT when a value is negative, NaN or infinite (out is then
  * zeroed), or NR_E_NOMEM. */
 int nr_concentration_compute(const double *values, size_t n, nr_concentration *out);
+
+/* Where top10_share sits on the Lorenz curve: x = 1 - top10_items / n (0.9
+ * only when n is a multiple of 10; 2/3 for 3 files); NAN for no items. */
+static inline double nr_concentration_top10_x(const nr_concentration *c)
+{
+    return c->n ? 1.0 - (double)c->top10_items / (double)c->n : (double)NAN;
+}
 
 /* Lorenz curve of values[0..n) (items in ascending order): point i is
  * (x = i/n, y = sum of the i smallest values / total), i = 0..n. When

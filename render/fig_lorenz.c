@@ -121,10 +121,10 @@ int nr__fig_lorenz_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_err
     cairo_save(cr);
     for (size_t i = 0; i < drawn; i++) {
         const nr_fig_lorenz_run *run = &l->runs[shown[i]];
-        if (!isfinite(run->top10_share))
+        if (!isfinite(run->top10_share) || !isfinite(run->top10_x))
             continue;
         nr__set_color(cr, nr__palette_color(style[i]), 1.0);
-        nr__draw_marker(cr, style[i], nr__xy_mx(&p, 0.9), nr__xy_my(&p, 1.0 - run->top10_share), 6.0);
+        nr__draw_marker(cr, style[i], nr__xy_mx(&p, run->top10_x), nr__xy_my(&p, 1.0 - run->top10_share), 6.0);
     }
     cairo_restore(cr);
     nr__xy_draw_legend(&p);

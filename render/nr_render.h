@@ -66,6 +66,8 @@ typedef struct nr_fig_lorenz_run {
     const double *file_share;
     const double *byte_share;
     double top10_share;
+    double top10_x;     /* 1 - the share of files top10_share counts (ceil(n / 10) of n: 0.9 from 10 files on
+                           when n is a multiple of 10, 2/3 of 3 files): its point on the curve */
     double gini;
 } nr_fig_lorenz_run;
 

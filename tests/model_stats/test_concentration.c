@@ -68,6 +68,10 @@ static void one_to_four(void **state)
     nr_concentration c = compute(v, 4);
     assert_close(c.gini, 0.25, EPS, "gini");
     assert_close(c.top1_share, 0.4, EPS, "top1");
+    /* top 10% of 4 files: ceil(0.4) = 1 file, the point (3/4, 6/10) of the curve */
+    assert_int_equal(c.top10_items, 1);
+    assert_close(nr_concentration_top10_x(&c), 0.75, 0, "top10 x");
+    assert_close(1 - c.top10_share, 0.6, EPS, "top10 y");
     assert_close(c.files_for_50, 0.5, 0, "files_for_50");
     assert_close(c.files_for_90, 0.75, 0, "files_for_90");
     assert_close(c.files_for_99, 1.0, 0, "files_for_99");
@@ -89,6 +93,8 @@ static void one_big_many_small(void **state)
     assert_close(c.gini, 0.891, EPS, "gini");
     assert_close(c.top1_share, 0.901, EPS, "top1");
     assert_close(c.top10_share, 0.91, EPS, "top10");
+    assert_int_equal(c.top10_items, 10);
+    assert_close(nr_concentration_top10_x(&c), 0.9, 0, "top10 x");
     assert_close(c.top20_share, 0.92, EPS, "top20");
     assert_close(c.files_for_50, 0.01, 0, "files_for_50");
     assert_close(c.files_for_90, 0.01, 0, "files_for_90");

@@ -107,7 +107,7 @@ static void make_files(void)
         for (int i = FILES - FILES / 10; i < FILES; i++)
             top += d.file_bytes[r][i];
         d.lorenz[r] = (nr_fig_lorenz_run){.name = run_names[r], .n = FILES + 1, .file_share = d.lorenz_x[r],
-                                          .byte_share = d.lorenz_y[r], .top10_share = top / total,
+                                          .byte_share = d.lorenz_y[r], .top10_share = top / total, .top10_x = 0.9,
                                           .gini = 1.0 - 2.0 * area};
         int imin = FILES / 2;
         d.ccdf[r] = (nr_fig_ccdf_run){.name = run_names[r], .n = FILES, .bytes = d.file_bytes[r], .ccdf = d.ccdf_y[r],

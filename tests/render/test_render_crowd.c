@@ -95,7 +95,7 @@ static void curves_of_many_runs_in_grey(void **state)
         const double g = 1.0 + (double)r / 4;
         for (size_t i = 0; i < POINTS; i++)
             bytes_share[r][i] = pow(share[i], g);
-        lr[r] = (nr_fig_lorenz_run){names[r], POINTS, share, bytes_share[r], 0.1, 0.1 * (double)r};
+        lr[r] = (nr_fig_lorenz_run){names[r], POINTS, share, bytes_share[r], 0.1, 0.9, 0.1 * (double)r};
         cr[r] = (nr_fig_ccdf_run){names[r], POINTS, x, ccdf, 1, 1.5 + 0.1 * (double)r, 10, 0.5};
         ls[r] = (nr_fig_latency_series){names[r], POINTS, lat, cdf, 1e-5, 1e-3 * (double)(r + 1), 1e-2};
     }
