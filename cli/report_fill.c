@@ -406,7 +406,10 @@ static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_mode
     char buf[64];
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 3, "CCDF of the job files' bytes (log-log) with the fitted power law from xmin", err));
+    NR_TRY(figure(ctx, rep, pair, ri, 3,
+                  pl->valid ? "CCDF of the job files' bytes (log-log) with the fitted power law from xmin"
+                            : "CCDF of the job files' bytes (log-log); no power law fitted (too few files or values)",
+                  err));
     nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair),
                                              "Power-law tail fit (Clauset-Shalizi-Newman 2009, discrete)", 2, measure_heads, 2);
     if (!pl->valid) {
@@ -765,7 +768,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
     }
     static const char *const captions[7] = {
         "Phase breakdown, one bar per run", "Lorenz curves of the job files' bytes, every run",
-        "The job files' bytes CCDF with power-law fits, every run", "Read latency CDF and CCDF, one series per run",
+        "The job files' bytes CCDF with power-law fits where one was made, every run", "Read latency CDF and CCDF, one series per run",
         "Throughput timelines, one panel per run", "Request-size histograms of the job files, every run",
         "Per-process share (main vs workers), one bar per run"};
     /* what figures 2 to 6 draw of more runs than they tell apart

@@ -34,6 +34,9 @@ cd "$tmp" || exit 1
 # the run facts in reading order: start before end (the meta's own order is by key)
 facts=$(grep -o 'start (from the manifest)\|end (from the manifest)' r1.html | tr '\n' ,)
 [ "$facts" = "start (from the manifest),end (from the manifest)," ] || fail "run facts start/end: $facts"
+# two files make no power-law fit, and the caption says so instead of promising one
+grep -q 'fitted power law' r1.html && fail "a caption promises a power-law fit that was not made"
+grep -q 'no power law fitted' r1.html || fail "no caption says the power law was not fitted"
 [ -s traces/.niorep/hostile.nio ] && [ -s traces/.niorep/hostile.nio.inputs ] || fail "no cached store in traces/.niorep"
 grep -qi '<script' r1.html && fail "markup from the trace reached the report: $(grep -oi '.\{20\}<script.\{20\}' r1.html | head -1)"
 grep -q '&lt;script&gt;alert(2)&lt;/script&gt;' r1.html || fail "the hostile log line is not shown as text"
