@@ -112,8 +112,12 @@ static void print_secs(FILE *out, int64_t ns)
 static void print_totals(const nr_model *m, const char *path, FILE *out)
 {
     const nr_model_totals *t = nr_model_get_totals(m);
-    fprintf(out, "run %s: %.3f s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
-            t->processes, t->events);
+    if (isnan(t->duration_s))
+        fprintf(out, "run %s: duration unknown (no timestamps), %" PRIu64 " processes, %" PRIu64 " events\n", path,
+                t->processes, t->events);
+    else
+        fprintf(out, "run %s: %.3f s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
+                t->processes, t->events);
     fprintf(out, "regular files: read ");
     print_bytes(out, (double)t->bytes_read);
     fprintf(out, " in %" PRIu64 " calls from %" PRIu64 " files; wrote ", t->read_calls, t->files_read);

@@ -34,7 +34,8 @@ static void finish_totals(nr_model *m)
             if (p->last_ns > t->last_ns)
                 t->last_ns = p->last_ns;
         }
-    t->duration_s = t->first_ns >= 0 && t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) * 1e-9 : 0;
+    /* no timestamps: unknown, not 0 (a number that does not exist is null) */
+    t->duration_s = t->first_ns < 0 ? NAN : t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) * 1e-9 : 0;
 }
 
 static int cmp_proc_pid(const void *a, const void *b)

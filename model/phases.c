@@ -59,7 +59,8 @@ int nr__phases_finish(nr_model *m)
     nr_model_phase *un = &m->phases[m->unphased];
     /* load_phases left minus the covered time there; the rest of the run is unphased */
     const double covered = -un->wall_s;
-    un->wall_s = m->totals.duration_s > covered ? m->totals.duration_s - covered : 0;
+    const double run = m->totals.duration_s;
+    un->wall_s = isnan(run) ? NAN : run > covered ? run - covered : 0;
     un->first_ns = m->totals.first_ns;
     un->last_ns = m->totals.last_ns;
     size_t mains = 0; /* one, or one per node of a merged run */

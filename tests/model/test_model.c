@@ -856,6 +856,23 @@ static void finding_data_bound_counts_the_main_process(void **state)
     nr_model_free(m);
 }
 
+/* A trace without timestamps: its duration is unknown, not 0 s. */
+static void no_timestamps_no_duration(void **state)
+{
+    tb t;
+    tb_open(&t, tb_path("no_ts.nio"));
+    tb_file(&t, 0, "/d/a", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, -1, -1);
+    tb_call(&t, -1, -1, 1, NR_OP_READ, 0, 3, 0, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("no_ts.nio"));
+    assert_true(isnan(nr_model_get_totals(m)->duration_s));
+    assert_true(isnan(nr_model_phase_at(m, 0)->wall_s)); /* unphased */
+    assert_true(isnan(nr_model_get_access(m)->opens_per_s));
+    assert_int_equal(nr_model_get_totals(m)->bytes_read, 3);
+    nr_model_free(m);
+}
+
 static void finding_cache_miss_tail(void **state)
 {
     /* 2000 reads: every 10th takes 5 ms (misses), the rest 5 us (hits): two modes, 10% slow */
@@ -905,6 +922,7 @@ int main(void)
         cmocka_unit_test(finding_small_files_leaves_out_the_runtime),
         cmocka_unit_test(finding_small_reads_leaves_out_the_runtime),
         cmocka_unit_test(finding_data_bound_counts_the_main_process),
+        cmocka_unit_test(no_timestamps_no_duration),
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(run_a_roles_and_processes),
