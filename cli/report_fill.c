@@ -223,14 +223,18 @@ static int fill_diagnostics(nr_report_block *sec, const nr_store *s, nr_error *e
     for (int i = 0; i < NR_DG_COL_COUNT; i++)
         nr_col_chunk_init(&c[i]);
     int rc = 0;
+    char previous[128] = ""; /* rows of one reason are consecutive: its name and count once */
     for (size_t rg = 0; rc == 0 && rg < nr_store_table_rowgroups(t); rg++) {
         for (int col = 0; rc == 0 && col < NR_DG_COL_COUNT; col++)
             rc = nr_store_read_chunk(t, (size_t)col, rg, &c[col], err);
         for (size_t i = 0; rc == 0 && i < c[NR_DG_REASON].n; i++) {
             char buf[64], where[1200];
+            const char *reason = c[NR_DG_REASON].str[i];
+            const int first = strncmp(reason, previous, sizeof previous - 1) != 0;
+            snprintf(previous, sizeof previous, "%s", reason);
             nr_report_table_row(dt);
-            nr_report_table_cell(dt, c[NR_DG_REASON].str[i]);
-            nr_report_table_cell(dt, C(c[NR_DG_COUNT].i64[i]));
+            nr_report_table_cell(dt, first ? reason : "");
+            nr_report_table_cell(dt, first ? C(c[NR_DG_COUNT].i64[i]) : "");
             if (c[NR_DG_LINE].i64[i] > 0)
                 snprintf(where, sizeof where, "%s:%" PRId64, c[NR_DG_FILE].str[i], c[NR_DG_LINE].i64[i]);
             else

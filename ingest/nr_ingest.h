@@ -15,8 +15,9 @@
  * new flag, a changed rule) without a new store format: a cached store
  * (cli/runset.c, the fingerprint) of an older revision is ingested again.
  * 2 (session 38): synthetic pids of logs without one, phases.flags 2,
- * hook_mark_not_stored, a forking thread's phase for its child. */
-#define NR_INGEST_REVISION 2
+ * hook_mark_not_stored, a forking thread's phase for its child.
+ * 3 (session 39): a hook record's bytes of -1 is no hook_bad_io_field. */
+#define NR_INGEST_REVISION 3
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

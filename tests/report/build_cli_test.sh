@@ -34,6 +34,9 @@ cd "$tmp" || exit 1
 # the run facts in reading order: start before end (the meta's own order is by key)
 facts=$(grep -o 'start (from the manifest)\|end (from the manifest)' r1.html | tr '\n' ,)
 [ "$facts" = "start (from the manifest),end (from the manifest)," ] || fail "run facts start/end: $facts"
+# the hostile run's two unknown lines: one reason, named and counted once, two examples
+[ "$(grep -o '<td>unknown_line</td>' r1.html | wc -l)" = 1 ] || fail "the reason unknown_line is not in one row"
+grep -q 'strace.log:5' r1.html || fail "the second example of unknown_line is missing"
 # two files make no power-law fit, and the caption says so instead of promising one
 grep -q 'fitted power law' r1.html && fail "a caption promises a power-law fit that was not made"
 grep -q 'no power law fitted' r1.html || fail "no caption says the power law was not fitted"
