@@ -369,10 +369,28 @@ static size_t drawable_count(const nr__xy *p, const nr__series *s)
     return n;
 }
 
-/* Markers spaced evenly along the drawn path, offset per series; a lone
- * point gets one marker. */
+/* A series of this many drawable points or fewer has a marker on each:
+ * markers spaced along its path would stand where it has no data (a CCDF
+ * of 3 files showed markers at 1 KB and 30 KB, between its points). */
+#define MARK_EVERY_POINT_MAX 12
+
+static void mark_every_point(nr__xy *p, const nr__series *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        double x = s->x[i], y = series_y(s, i);
+        if (drawable(p, x, y))
+            nr__draw_marker(p->cv->cr, s->marker, nr__xy_mx(p, x), nr__xy_my(p, y), 4.5);
+    }
+}
+
+/* Markers on the data points of a short series; on a long one, spaced
+ * evenly along the drawn path, offset per series, to tell the series apart. */
 static void mark_series(nr__xy *p, const nr__series *s, size_t index)
 {
+    if (drawable_count(p, s) <= MARK_EVERY_POINT_MAX) {
+        mark_every_point(p, s);
+        return;
+    }
     cairo_t *cr = p->cv->cr;
     double total = 0, lx = NAN, ly = NAN;
     for (size_t i = 0; i < s->n; i++) {
@@ -388,8 +406,7 @@ static void mark_series(nr__xy *p, const nr__series *s, size_t index)
     const int count = 5;
     double spacing = total / count;
     if (!(spacing > 0)) {
-        if (isfinite(lx))
-            nr__draw_marker(cr, s->marker, lx, ly, 4.5);
+        mark_every_point(p, s); /* all on one spot */
         return;
     }
     double next = spacing * (0.2 + 0.6 * fmod(index * 0.37, 1.0)), run = 0;

@@ -16,7 +16,7 @@ static const char *const phase_names[] = {"data_prep", "model_load", "train", "e
 #define PHASES 5
 static const char *const group_names[] = {"main", "workers", "other"};
 
-static const char *const case_names[EXAMPLE_CASES] = {"six", "one", "empty", "onepoint", "zeros", "nan"};
+static const char *const case_names[EXAMPLE_CASES] = {"six", "one", "empty", "onepoint", "zeros", "nan", "few"};
 
 const char *example_case_name(example_case c)
 {
@@ -270,6 +270,28 @@ static void sprinkle_nan(void)
     d.ccdf[0].alpha = NAN;
 }
 
+/* One run of 3 files of 181 B, 4.2 MB and 12.4 MB (a review's run): no
+ * power-law fit; top 10% = 1 file of 3, the Lorenz point (2/3, 1 - 0.747). */
+static void three_files(void)
+{
+    first_run_only();
+    static const double bytes[] = {181, 4.2e6, 12.4e6};
+    const double total = bytes[0] + bytes[1] + bytes[2];
+    d.lorenz_x[0][0] = d.lorenz_y[0][0] = 0;
+    for (int i = 0; i < 3; i++) {
+        d.file_bytes[0][i] = bytes[i];
+        d.ccdf_y[0][i] = (3.0 - i) / 3.0;
+        d.lorenz_x[0][i + 1] = (i + 1) / 3.0;
+        d.lorenz_y[0][i + 1] = d.lorenz_y[0][i] + bytes[i] / total;
+    }
+    d.lorenz[0].n = 4;
+    d.lorenz[0].top10_share = bytes[2] / total;
+    d.lorenz[0].top10_x = 2.0 / 3.0;
+    d.lorenz[0].gini = 2 * (bytes[0] + 2 * bytes[1] + 3 * bytes[2]) / (3 * total) - 4.0 / 3.0; /* ascending order */
+    d.ccdf[0].n = 3;
+    d.ccdf[0].has_fit = 0;
+}
+
 void example_inputs(example_case c, nr_figure_inputs *in)
 {
     all_inputs(in);
@@ -289,6 +311,7 @@ void example_inputs(example_case c, nr_figure_inputs *in)
         break;
     case EXAMPLE_ZEROS: zero_everything(); break;
     case EXAMPLE_NAN: sprinkle_nan(); break;
+    case EXAMPLE_FEW_FILES: three_files(); break;
     default: break;
     }
 }

@@ -13,6 +13,7 @@ typedef enum example_case {
     EXAMPLE_ONE_POINT, /* one file, one sample, one bin */
     EXAMPLE_ZEROS,     /* all values zero */
     EXAMPLE_NAN,       /* non-finite values mixed in */
+    EXAMPLE_FEW_FILES, /* one run of three files: markers on the points, the top-10% point on the curve */
     EXAMPLE_CASES
 } example_case;
 
