@@ -129,6 +129,44 @@ static void compare_loaded(const loaded *a, const loaded *b, nr_compare_pair *p)
     assert_int_equal(nr_compare_pair_compute(&sa, &sb, &o, p, &err), 0);
 }
 
+/* A run of span_s seconds that writes 10 x 655360 B to one file in the
+ * millisecond from 1 s on: a checkpoint. */
+static void build_checkpoint_run(const char *path, int64_t span_s)
+{
+    tb t;
+    tb_open(&t, path);
+    tb_file(&t, 1, "/ckpt/model.pt", NR_KIND_REGULAR);
+    tb_proc(&t, 10, 1, 0, span_s * SEC);
+    tb_call(&t, 0, 5 * US, 10, NR_OP_OPEN, 1, 0, -1, -1);
+    for (int i = 0; i < 10; i++)
+        tb_call(&t, SEC + i * 100 * US, 50 * US, 10, NR_OP_WRITE, 1, 655360, 655360LL * i, -1);
+    tb_call(&t, span_s * SEC, 5 * US, 10, NR_OP_OPEN, 1, 0, -1, -1);
+    tb_commit(&t);
+}
+
+/* The same checkpoint in a 10 s run (timeline bins of 50 ms) and a 30 s one
+ * (100 ms): over its own bins each would peak at 131 against 65.5 MB/s; over
+ * the common 100 ms bins both peak at 6553600 B / 0.1 s. */
+static void peak_write_rate_over_common_bins(void **state)
+{
+    build_checkpoint_run("cmp_ck10.nio", 10);
+    build_checkpoint_run("cmp_ck30.nio", 30);
+    loaded a, b;
+    load("cmp_ck10.nio", 0, &a);
+    load("cmp_ck30.nio", 0, &b);
+    assert_int_equal(nr_model_get_timeline(a.m)->width_ns, 50 * MS);
+    assert_int_equal(nr_model_get_timeline(b.m)->width_ns, 100 * MS);
+    nr_compare_pair p;
+    compare_loaded(&a, &b, &p);
+    const nr_compare_stat *peak = find(&p, "peak write rate over 0.1 s bins");
+    assert_true(fabs(peak->a - 65536000.0) < 1e-6);
+    assert_true(fabs(peak->b - 65536000.0) < 1e-6);
+    assert_int_equal(peak->verdict, NR_VERDICT_UNCHANGED);
+    nr_compare_pair_fini(&p);
+    unload(&a);
+    unload(&b);
+}
+
 static void pair_verdicts(void **state)
 {
     build_run("cmp_a.nio", 700, 10, 1, "lm");
@@ -242,6 +280,7 @@ int main(void)
         cmocka_unit_test(sample_counts_file_io_only),
         cmocka_unit_test(capped_sample_keeps_all_calls_values),
         cmocka_unit_test(pair_verdicts),
+        cmocka_unit_test(peak_write_rate_over_common_bins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
