@@ -392,7 +392,7 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const
                                         .latency_s = xs[i], .cdf = cdf[i],
                                         .p50 = l->count ? (double)l->q_ns[0] * 1e-9 : NAN,
                                         .p99 = l->count ? (double)l->q_ns[2] * 1e-9 : NAN,
-                                        .p999 = l->count ? (double)l->q_ns[3] * 1e-9 : NAN};
+                                        .p999 = l->count ? (double)l->q_ns[3] * 1e-9 : NAN, .calls = l->count};
     }
     const nr_fig_lorenz_input li = {.n_runs = 2, .runs = lr};
     const nr_fig_latency_input lti = {.what = "read", .n_series = 2, .series = ls};

@@ -114,6 +114,7 @@ static void latency_series(nr_figin *fi, const char *name, const nr_model_latenc
     s->p50 = lat->count ? (double)lat->q_ns[0] * 1e-9 : NAN;
     s->p99 = lat->count ? (double)lat->q_ns[2] * 1e-9 : NAN;
     s->p999 = lat->count ? (double)lat->q_ns[3] * 1e-9 : NAN;
+    s->calls = lat->count;
     size_t used = 1;
     for (int b = 0; b < NR_LOGHIST_BINS; b++)
         used += lat->hist.counts[b] > 0;

@@ -27,6 +27,14 @@ static double percentile_of(const nr_fig_latency_series *s, size_t k)
     return k == 0 ? s->p50 : k == 1 ? s->p99 : s->p999;
 }
 
+/* Whether the series has calls enough for level k to be more than its
+ * slowest call: 1 / (1 - p) of them (100 for p99, 1000 for p99.9). A p99
+ * marked on a phase of 20 reads marked its maximum. */
+static int level_resolved(const nr_fig_latency_series *s, size_t k)
+{
+    return s->calls == 0 || (double)s->calls * (1.0 - levels[k].cdf) >= 1.0 - 1e-9;
+}
+
 /* The series drawn in colour: every one, each in its own index's style, or,
  * with more than NR_FIG_DISTINCT_RUNS, those of the lowest, median and
  * highest p99 in the styles 0, 1, 2, the cw.n_others others in grey:
@@ -138,8 +146,9 @@ static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *s
         /* Left end: the curves reach a level from the right. */
         nr__text_draw(cv, levels[k].name, NR__PLAIN, cv->font_size - 1.5, p->px + 2, y - 0.5, 0, 1, 0);
         for (size_t i = 0; i < sh->n; i++) {
-            double x = percentile_of(&l->series[sh->index[i]], k);
-            if (!(x > 0) || !isfinite(x))
+            const nr_fig_latency_series *s = &l->series[sh->index[i]];
+            double x = percentile_of(s, k);
+            if (!(x > 0) || !isfinite(x) || !level_resolved(s, k))
                 continue;
             nr__set_color(cr, nr__palette_color(sh->style[i]), 1.0);
             nr__draw_marker(cr, sh->style[i], nr__xy_mx(p, x), y, 5.0);

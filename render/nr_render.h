@@ -17,6 +17,7 @@
 #define NR_RENDER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "nr_error.h"
 
@@ -107,6 +108,7 @@ typedef struct nr_fig_latency_series {
     const double *latency_s;
     const double *cdf;
     double p50, p99, p999;
+    uint64_t calls;     /* the calls the percentiles come from; 0: unknown (every level marked) */
 } nr_fig_latency_series;
 
 typedef struct nr_fig_latency_input {
