@@ -713,7 +713,7 @@ static void runtime_access_note(nr_report_block *sec, const nr_model *m)
         return;
     char text[512], b1[64], b2[64], b3[64];
     snprintf(text, sizeof text,
-             "Request sizes, sequentiality, opens and metadata calls are the job's own files'. The runtime's "
+             "Request sizes, sequentiality, opens and metadata calls count the job's own files only. The runtime's "
              "files (Python modules, shared libraries, system files) took %s read and write calls, %s opens and "
              "%s metadata calls, left out here (docs/definitions.md, \"Job files and runtime files\").",
              nr_report_fmt_count((double)r->accesses, b1, sizeof b1), nr_report_fmt_count((double)r->opens, b2, sizeof b2),
