@@ -607,6 +607,38 @@ static void ff_without_timestamps(void **state)
     ck_free(&r);
 }
 
+/* -ff -r: each log's stamps add up from its own first line, so they
+ * cannot order the logs (the child's read at 0.00005 s would go before
+ * the clone at 0.01 s that made it: no fd 3, 2 bytes instead of 4). The
+ * logs go one after the other, parents first, as without stamps, and the
+ * diagnostic order_inferred says so. */
+static void ff_relative_stamps_in_order(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.901",
+             "     0.000050 read(3, \"cd\", 2) = 2\n"
+             "     0.000010 +++ exited with 0 +++\n");
+    ck_write(run, "strace.log.900",
+             "     0.000000 openat(AT_FDCWD, \"/d/o\", O_RDONLY) = 3\n"
+             "     0.010000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+             "child_tidptr=0x7f) = 901\n"
+             "     0.000100 read(3, \"ab\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 4);
+    assert_int_equal(EV(&r, 3, "pid"), 901);
+    assert_int_equal(EV(&r, 3, "offset"), 2);
+    assert_int_equal(EV(&r, 3, "ts_ns"), 50000);
+    FILE_EQ(&r, "/d/o", "bytes_read", 4);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 901), "ppid"), 900);
+    assert_int_equal(ck_diag(&r, "order_inferred"), 1);
+    assert_int_equal(ck_diag(&r, "no_timestamps"), 0);
+    assert_string_equal(ck_meta(&r, "time_base"), "relative");
+    ck_free(&r);
+}
+
 /* Logs whose names carry no pid, of lines without one: each is a process
  * of its own (synthetic pids 2^22, 2^22 + 1 in name order), so that b's
  * read of fd 3 is not a's file at a's offset; a log of prefixed lines
@@ -1462,6 +1494,7 @@ int main(void)
         cmocka_unit_test(failed_restarted_and_signals),
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
+        cmocka_unit_test(ff_relative_stamps_in_order),
         cmocka_unit_test(logs_without_pids),
         cmocka_unit_test(child_of_a_thread_takes_its_phase),
         cmocka_unit_test(stderr_mode),
