@@ -584,13 +584,26 @@ static int64_t attached_pid(const char *line, size_t len)
     return pid;
 }
 
+/* Whether sl, a line without pid while an unprefixed clone is pending,
+ * ends that clone: the tail of its line cut by the child's attach notice
+ * (a resumed line without name: ", child_tidptr=0x7f...) = N"), or its
+ * own resumed line. */
+static int ends_pending_clone(const nr_sline *sl)
+{
+    return sl->kind == NR_SL_RESUMED && (sl->name.n == 0 || is_clone_span(sl->name));
+}
+
 /* In a log written to stderr, the first process's lines carry no pid until
  * a second process exists. Looks ahead for its pid: the pid of the first
  * prefixed "<... clone resumed>" when the unprefixed part ended inside a
  * clone, else the first prefixed pid that is not a child created by an
  * unprefixed clone; failing both, N of a leading "Process N attached"
- * notice (strace -p). Returns -1 when the log has prefixes from the start or
- * never names the pid. */
+ * notice (strace -p). A clone cut by the attach notice and finished by
+ * its unprefixed tail ended in the unprefixed part: its child is one of
+ * those (until session 39 the clone stayed pending, no prefixed line
+ * resumed it, and the first process became pid 0 beside its own pid).
+ * Returns -1 when the log has prefixes from the start or never names the
+ * pid. */
 static int64_t prescan_root_pid(const char *path)
 {
     nr_logsrc *src;
@@ -613,9 +626,12 @@ static int64_t prescan_root_pid(const char *path)
             continue;
         if (sl.pid < 0) {
             unprefixed = 1;
+            const int ends = clone_pending && ends_pending_clone(&sl);
             if (sl.kind == NR_SL_UNFINISHED && is_clone_span(sl.name))
                 clone_pending = 1;
-            if (sl.kind == NR_SL_SYSCALL && is_clone_span(sl.name) && sl.has_result && sl.result > 0 &&
+            else if (ends)
+                clone_pending = 0; /* it returned in the unprefixed part */
+            if ((ends || (sl.kind == NR_SL_SYSCALL && is_clone_span(sl.name))) && sl.has_result && sl.result > 0 &&
                 nchildren < sizeof children / sizeof children[0])
                 children[nchildren++] = sl.result;
             continue;

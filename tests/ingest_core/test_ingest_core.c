@@ -764,6 +764,83 @@ static void stderr_mode_cut_lines(void **state)
     ck_free(&r);
 }
 
+/* stderr mode: the first process's clone, cut by its child's attach notice
+ * and finished by its unprefixed tail, is no longer pending: the first
+ * prefixed pid that is not that child is the first process (strace 6.1,
+ * review 39 t3; until session 39 it became pid 0 beside 2345: its wait4
+ * never resumed and the resumed line was unmatched). The child's own
+ * output cuts its write line; that tail (") = 7") has no call pending in
+ * the child and is unmatched: it must not finish 2345's read. */
+static void stderr_mode_clone_cut_root(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "pipe2([3, 4], 0)                        = 0\n"
+        "openat(AT_FDCWD, \"/d/K.dat\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 5\n"
+        "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLDstrace: Process 2346 attached\n"
+        ", child_tidptr=0x7f1baa5e9a10) = 2346\n"
+        "[pid  2346] set_robust_list(0x7f1baa5e9a20, 24 <unfinished ...>\n"
+        "[pid  2345] read(3,  <unfinished ...>\n"
+        "[pid  2346] <... set_robust_list resumed>) = 0\n"
+        "[pid  2346] write(2, \"abcdef\\n\", 7abcdef\n"
+        ")        = 7\n"
+        "[pid  2346] write(4, \"zzzz\", 4 <unfinished ...>\n"
+        "[pid  2345] <... read resumed>\"zzzz\", 4096) = 4\n"
+        "[pid  2346] <... write resumed>)        = 4\n"
+        "[pid  2345] write(5, \"zzzz\", 4 <unfinished ...>\n"
+        "[pid  2346] exit_group(0)               = ?\n"
+        "[pid  2345] <... write resumed>)        = 4\n"
+        "[pid  2345] wait4(-1,  <unfinished ...>\n"
+        "[pid  2346] +++ exited with 0 +++\n"
+        "<... wait4 resumed>NULL, 0, NULL)       = 2346\n"
+        "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=2346, si_uid=0, si_status=0} ---\n"
+        "exit_group(0)                           = ?\n"
+        "+++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 2);
+    assert_int_equal(ck_proc_row(&r, 0), -1);
+    const long root = ck_proc_row(&r, 2345);
+    assert_true(root >= 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 7); /* pipe2 openat clone read write wait4 exit_group */
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "exit_code"), 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 2346), "ppid"), 2345);
+    assert_int_equal(EV(&r, ck_event_row(&r, "wait4", 0), "result"), 2346);
+    assert_int_equal(EV(&r, ck_event_row(&r, "wait4", 0), "tid"), 2345);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "result"), 4);
+    FILE_EQ(&r, "/d/K.dat", "bytes_written", 4);
+    assert_int_equal(ck_diag(&r, "truncated"), 1);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 1); /* ") = 7" */
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    ck_free(&r);
+
+    /* a thread's clone3 cut the same way (review 39 t7) */
+    ck_ingest_text(&r,
+        "openat(AT_FDCWD, \"/d/U.dat\", O_RDONLY) = 3\n"
+        "clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS, "
+        "exit_signal=0, stack=0x7fc7ee819000, stack_size=0x7fff80, tls=0x7fc7ef0196c0}strace: Process 7891 attached\n"
+        " => {parent_tid=[7891]}, 88) = 7891\n"
+        "[pid  7891] read(3, \"ww\", 2) = 2\n"
+        "[pid  7890] futex(0x7fc7ef019990, FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME, 7891, NULL, "
+        "FUTEX_BITSET_MATCH_ANY <unfinished ...>\n"
+        "[pid  7891] exit(0)                     = ?\n"
+        "[pid  7890] <... futex resumed>)        = 0\n"
+        "[pid  7891] +++ exited with 0 +++\n"
+        "read(3, \"w\", 1) = 1\n"
+        "+++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 2);
+    assert_int_equal(ck_proc_row(&r, 0), -1);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 7891), "pid"), 7890);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "tid"), 7890);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 2);
+    FILE_EQ(&r, "/d/U.dat", "bytes_read", 3);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    ck_free(&r);
+}
+
 /* With -y every open fd is annotated: a bare fd is not open (-Z logs). */
 static void bare_fd_in_y_log_is_not_open(void **state)
 {
@@ -1500,6 +1577,7 @@ int main(void)
         cmocka_unit_test(stderr_mode),
         cmocka_unit_test(stderr_mode_attached),
         cmocka_unit_test(stderr_mode_cut_lines),
+        cmocka_unit_test(stderr_mode_clone_cut_root),
         cmocka_unit_test(bare_fd_in_y_log_is_not_open),
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),
