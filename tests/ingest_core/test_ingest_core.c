@@ -841,6 +841,36 @@ static void stderr_mode_clone_cut_root(void **state)
     ck_free(&r);
 }
 
+/* stderr mode: a call cut by an attach notice whose tail starts with a
+ * word ("NULL, 8) = 0") resumes like any tail (6.1, review 39 t2; until
+ * session 39 the tail was an unknown_line and the call never resumed). */
+static void stderr_mode_word_tail(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "[pid  1705] rt_sigprocmask(SIG_SETMASK, [], strace: Process 1706 attached\n"
+        "NULL, 8) = 0 <0.000052>\n"
+        "[pid  1706] set_robust_list(0x7fd37d9e39a0, 24) = 0 <0.000010>\n"
+        "[pid  1705] wait4(-1, strace: Process 1707 attached\n"
+        "NULL, 0, NULL) = 1706 <0.000300>\n"
+        "[pid  1707] exit_group(0) = ?\n",
+        NULL);
+    assert_ok(&r);
+    const long sig = ck_event_row(&r, "rt_sigprocmask", 0), wait = ck_event_row(&r, "wait4", 0);
+    assert_true(sig >= 0 && wait >= 0);
+    assert_int_equal(EV(&r, sig, "tid"), 1705);
+    assert_int_equal(EV(&r, sig, "result"), 0);
+    assert_int_equal(EV(&r, sig, "dur_ns"), 52000);
+    assert_int_equal(EV(&r, sig, "flags") & NR_EVF_RESUMED, NR_EVF_RESUMED);
+    assert_int_equal(EV(&r, wait, "tid"), 1705);
+    assert_int_equal(EV(&r, wait, "result"), 1706);
+    assert_int_equal(ck_diag(&r, "unknown_line"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_string_equal(ck_meta(&r, "unfinished_resumed"), "2");
+    ck_free(&r);
+}
+
 /* With -y every open fd is annotated: a bare fd is not open (-Z logs). */
 static void bare_fd_in_y_log_is_not_open(void **state)
 {
@@ -1578,6 +1608,7 @@ int main(void)
         cmocka_unit_test(stderr_mode_attached),
         cmocka_unit_test(stderr_mode_cut_lines),
         cmocka_unit_test(stderr_mode_clone_cut_root),
+        cmocka_unit_test(stderr_mode_word_tail),
         cmocka_unit_test(bare_fd_in_y_log_is_not_open),
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),
