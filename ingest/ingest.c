@@ -584,13 +584,26 @@ static int64_t attached_pid(const char *line, size_t len)
     return pid;
 }
 
+/* Whether sl, a line without pid while an unprefixed clone is pending,
+ * ends that clone: the tail of its line cut by the child's attach notice
+ * (a resumed line without name: ", child_tidptr=0x7f...) = N"), or its
+ * own resumed line. */
+static int ends_pending_clone(const nr_sline *sl)
+{
+    return sl->kind == NR_SL_RESUMED && (sl->name.n == 0 || is_clone_span(sl->name));
+}
+
 /* In a log written to stderr, the first process's lines carry no pid until
  * a second process exists. Looks ahead for its pid: the pid of the first
  * prefixed "<... clone resumed>" when the unprefixed part ended inside a
  * clone, else the first prefixed pid that is not a child created by an
  * unprefixed clone; failing both, N of a leading "Process N attached"
- * notice (strace -p). Returns -1 when the log has prefixes from the start or
- * never names the pid. */
+ * notice (strace -p). A clone cut by the attach notice and finished by
+ * its unprefixed tail ended in the unprefixed part: its child is one of
+ * those (until session 39 the clone stayed pending, no prefixed line
+ * resumed it, and the first process became pid 0 beside its own pid).
+ * Returns -1 when the log has prefixes from the start or never names the
+ * pid. */
 static int64_t prescan_root_pid(const char *path)
 {
     nr_logsrc *src;
@@ -613,9 +626,12 @@ static int64_t prescan_root_pid(const char *path)
             continue;
         if (sl.pid < 0) {
             unprefixed = 1;
+            const int ends = clone_pending && ends_pending_clone(&sl);
             if (sl.kind == NR_SL_UNFINISHED && is_clone_span(sl.name))
                 clone_pending = 1;
-            if (sl.kind == NR_SL_SYSCALL && is_clone_span(sl.name) && sl.has_result && sl.result > 0 &&
+            else if (ends)
+                clone_pending = 0; /* it returned in the unprefixed part */
+            if ((ends || (sl.kind == NR_SL_SYSCALL && is_clone_span(sl.name))) && sl.has_result && sl.result > 0 &&
                 nchildren < sizeof children / sizeof children[0])
                 children[nchildren++] = sl.result;
             continue;
@@ -1055,21 +1071,46 @@ static int create_model(ingest *in, nr_error *err)
     return 0;
 }
 
-/* Reads every stream and feeds the model, merged by time when possible. */
+/* Whether stamps of this form order the lines of different logs: Unix and
+ * clock-of-day stamps do (a -t stamp's whole second too: ties go to pid
+ * order, as without stamps, so it orders no two lines worse than that);
+ * -r deltas do not: they add up from each log's own first line, so a
+ * child's lines would come before the clone that made it. */
+static int orders_across_logs(nr_ts_form form) { return form == NR_TS_UNIX || form == NR_TS_CLOCK; }
+
+/* The merge of several logs when their stamps cannot order them: said
+ * once in diagnostics (docs/definitions.md, "Order"). */
+static int note_order_inferred(ingest *in, int any_untimed)
+{
+    const char *reason = any_untimed ? "no_timestamps" : "order_inferred";
+    const char *msg = any_untimed
+                          ? "logs without timestamps: -ff files processed one after the other, parents first (pid order)"
+                          : "stamps that cannot order the logs (-r counts from each log's start): -ff files processed "
+                            "one after the other, parents first (pid order); their order is inferred, not timed";
+    return nr_diag_add(in->diag, reason, NULL, 0, msg, strlen(msg));
+}
+
+/* Reads every stream and feeds the model, merged by time when the logs'
+ * stamps can order them, else one log after the other. */
 static int run_streams(ingest *in, nr_error *err)
 {
-    int all_timed = 1;
+    int any_untimed = 0, comparable = 1;
+    nr_ts_form form = NR_TS_NONE;
+    size_t live = 0;
     for (size_t i = 0; i < in->nstreams; i++) {
-        NR_TRY(stream_advance(in, &in->streams[i], err));
-        if (!in->streams[i].at_end && in->streams[i].first_form == NR_TS_NONE)
-            all_timed = 0;
+        stream *s = &in->streams[i];
+        NR_TRY(stream_advance(in, s, err));
+        if (s->at_end)
+            continue;
+        any_untimed |= s->first_form == NR_TS_NONE;
+        comparable &= orders_across_logs(s->first_form) && (live == 0 || s->first_form == form);
+        form = s->first_form;
+        live++;
     }
-    if (in->nstreams > 1 && !all_timed) {
-        const char *msg = "logs without timestamps: -ff files processed one after the other, parents first (pid order)";
-        NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, msg, strlen(msg)));
-    }
+    if (in->nstreams > 1 && !comparable && note_order_inferred(in, any_untimed) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     /* one stream needs no merge */
-    return all_timed && in->nstreams > 1 ? merge_by_time(in, err) : feed_in_order(in, err);
+    return comparable && in->nstreams > 1 ? merge_by_time(in, err) : feed_in_order(in, err);
 }
 
 /* A run with no strace line at all is an error naming the log. */

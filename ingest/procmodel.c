@@ -3013,9 +3013,11 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
             t = NULL; /* a line after "+++ exited": the tid is reused */
         if (!t && !(t = task_new_seen(pm, tid, err)))
             return err ? err->code : NR_E_NOMEM;
-    } else if (sl->kind == NR_SL_RESUMED && sl->name.n == 0 && pm->prev_task && pm->prev_task->pending) {
+    } else if (sl->kind == NR_SL_RESUMED && sl->name.n == 0 && pm->prev_task) {
         /* the tail of a line cut by an attach notice (stderr mode): it
-         * continues the line before it, whatever task that was */
+         * continues the line before it, whatever task that was; with no
+         * call pending there it is unmatched, never another task's call
+         * (the program's output cut the line: "write(2, "abc\n", 4abc") */
         t = pm->prev_task;
     } else if (!(t = task_for_unprefixed(pm, err))) {
         return err ? err->code : NR_E_NOMEM;

@@ -1466,7 +1466,11 @@ static int ends_with(const char *p, const char *end, const char *lit, size_t n)
     return (size_t)(end - p) >= n && memcmp(end - n, lit, n) == 0;
 }
 
-/* Lines that start with a word that is not a call: notices, summary headers. */
+/* Lines that start with a word that is not a call: notices, summary
+ * headers, and the tail of a call cut by an attach notice when its rest
+ * starts with a word ("rt_sigprocmask(SIG_SETMASK, [], strace: Process 7
+ * attached", then "NULL, 8) = 0": until session 39 an unknown_line, and
+ * the call never resumed). */
 static void parse_word_line(const char *p, const char *word_end, const char *end, nr_sline *out)
 {
     if (word_end < end && *word_end == ':' && word_end - p == 6 && memcmp(p, "strace", 6) == 0) {
@@ -1477,6 +1481,8 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
         out->kind = NR_SL_SUMMARY;
         return;
     }
+    if (parse_split_tail(p, end, out) == 0)
+        return;
     set_bad(out, "unknown_line");
 }
 

@@ -607,6 +607,38 @@ static void ff_without_timestamps(void **state)
     ck_free(&r);
 }
 
+/* -ff -r: each log's stamps add up from its own first line, so they
+ * cannot order the logs (the child's read at 0.00005 s would go before
+ * the clone at 0.01 s that made it: no fd 3, 2 bytes instead of 4). The
+ * logs go one after the other, parents first, as without stamps, and the
+ * diagnostic order_inferred says so. */
+static void ff_relative_stamps_in_order(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.901",
+             "     0.000050 read(3, \"cd\", 2) = 2\n"
+             "     0.000010 +++ exited with 0 +++\n");
+    ck_write(run, "strace.log.900",
+             "     0.000000 openat(AT_FDCWD, \"/d/o\", O_RDONLY) = 3\n"
+             "     0.010000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+             "child_tidptr=0x7f) = 901\n"
+             "     0.000100 read(3, \"ab\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 4);
+    assert_int_equal(EV(&r, 3, "pid"), 901);
+    assert_int_equal(EV(&r, 3, "offset"), 2);
+    assert_int_equal(EV(&r, 3, "ts_ns"), 50000);
+    FILE_EQ(&r, "/d/o", "bytes_read", 4);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 901), "ppid"), 900);
+    assert_int_equal(ck_diag(&r, "order_inferred"), 1);
+    assert_int_equal(ck_diag(&r, "no_timestamps"), 0);
+    assert_string_equal(ck_meta(&r, "time_base"), "relative");
+    ck_free(&r);
+}
+
 /* Logs whose names carry no pid, of lines without one: each is a process
  * of its own (synthetic pids 2^22, 2^22 + 1 in name order), so that b's
  * read of fd 3 is not a's file at a's offset; a log of prefixed lines
@@ -729,6 +761,113 @@ static void stderr_mode_cut_lines(void **state)
     assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 11), "ppid"), 10);
     assert_int_equal(EV(&r, ck_event_row(&r, "wait4", 0), "result"), 11);
     assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    ck_free(&r);
+}
+
+/* stderr mode: the first process's clone, cut by its child's attach notice
+ * and finished by its unprefixed tail, is no longer pending: the first
+ * prefixed pid that is not that child is the first process (strace 6.1,
+ * review 39 t3; until session 39 it became pid 0 beside 2345: its wait4
+ * never resumed and the resumed line was unmatched). The child's own
+ * output cuts its write line; that tail (") = 7") has no call pending in
+ * the child and is unmatched: it must not finish 2345's read. */
+static void stderr_mode_clone_cut_root(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "pipe2([3, 4], 0)                        = 0\n"
+        "openat(AT_FDCWD, \"/d/K.dat\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 5\n"
+        "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLDstrace: Process 2346 attached\n"
+        ", child_tidptr=0x7f1baa5e9a10) = 2346\n"
+        "[pid  2346] set_robust_list(0x7f1baa5e9a20, 24 <unfinished ...>\n"
+        "[pid  2345] read(3,  <unfinished ...>\n"
+        "[pid  2346] <... set_robust_list resumed>) = 0\n"
+        "[pid  2346] write(2, \"abcdef\\n\", 7abcdef\n"
+        ")        = 7\n"
+        "[pid  2346] write(4, \"zzzz\", 4 <unfinished ...>\n"
+        "[pid  2345] <... read resumed>\"zzzz\", 4096) = 4\n"
+        "[pid  2346] <... write resumed>)        = 4\n"
+        "[pid  2345] write(5, \"zzzz\", 4 <unfinished ...>\n"
+        "[pid  2346] exit_group(0)               = ?\n"
+        "[pid  2345] <... write resumed>)        = 4\n"
+        "[pid  2345] wait4(-1,  <unfinished ...>\n"
+        "[pid  2346] +++ exited with 0 +++\n"
+        "<... wait4 resumed>NULL, 0, NULL)       = 2346\n"
+        "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=2346, si_uid=0, si_status=0} ---\n"
+        "exit_group(0)                           = ?\n"
+        "+++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 2);
+    assert_int_equal(ck_proc_row(&r, 0), -1);
+    const long root = ck_proc_row(&r, 2345);
+    assert_true(root >= 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 7); /* pipe2 openat clone read write wait4 exit_group */
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "exit_code"), 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 2346), "ppid"), 2345);
+    assert_int_equal(EV(&r, ck_event_row(&r, "wait4", 0), "result"), 2346);
+    assert_int_equal(EV(&r, ck_event_row(&r, "wait4", 0), "tid"), 2345);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "result"), 4);
+    FILE_EQ(&r, "/d/K.dat", "bytes_written", 4);
+    assert_int_equal(ck_diag(&r, "truncated"), 1);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 1); /* ") = 7" */
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    ck_free(&r);
+
+    /* a thread's clone3 cut the same way (review 39 t7) */
+    ck_ingest_text(&r,
+        "openat(AT_FDCWD, \"/d/U.dat\", O_RDONLY) = 3\n"
+        "clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS, "
+        "exit_signal=0, stack=0x7fc7ee819000, stack_size=0x7fff80, tls=0x7fc7ef0196c0}strace: Process 7891 attached\n"
+        " => {parent_tid=[7891]}, 88) = 7891\n"
+        "[pid  7891] read(3, \"ww\", 2) = 2\n"
+        "[pid  7890] futex(0x7fc7ef019990, FUTEX_WAIT_BITSET|FUTEX_CLOCK_REALTIME, 7891, NULL, "
+        "FUTEX_BITSET_MATCH_ANY <unfinished ...>\n"
+        "[pid  7891] exit(0)                     = ?\n"
+        "[pid  7890] <... futex resumed>)        = 0\n"
+        "[pid  7891] +++ exited with 0 +++\n"
+        "read(3, \"w\", 1) = 1\n"
+        "+++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 2);
+    assert_int_equal(ck_proc_row(&r, 0), -1);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 7891), "pid"), 7890);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "tid"), 7890);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 2);
+    FILE_EQ(&r, "/d/U.dat", "bytes_read", 3);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    ck_free(&r);
+}
+
+/* stderr mode: a call cut by an attach notice whose tail starts with a
+ * word ("NULL, 8) = 0") resumes like any tail (6.1, review 39 t2; until
+ * session 39 the tail was an unknown_line and the call never resumed). */
+static void stderr_mode_word_tail(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "[pid  1705] rt_sigprocmask(SIG_SETMASK, [], strace: Process 1706 attached\n"
+        "NULL, 8) = 0 <0.000052>\n"
+        "[pid  1706] set_robust_list(0x7fd37d9e39a0, 24) = 0 <0.000010>\n"
+        "[pid  1705] wait4(-1, strace: Process 1707 attached\n"
+        "NULL, 0, NULL) = 1706 <0.000300>\n"
+        "[pid  1707] exit_group(0) = ?\n",
+        NULL);
+    assert_ok(&r);
+    const long sig = ck_event_row(&r, "rt_sigprocmask", 0), wait = ck_event_row(&r, "wait4", 0);
+    assert_true(sig >= 0 && wait >= 0);
+    assert_int_equal(EV(&r, sig, "tid"), 1705);
+    assert_int_equal(EV(&r, sig, "result"), 0);
+    assert_int_equal(EV(&r, sig, "dur_ns"), 52000);
+    assert_int_equal(EV(&r, sig, "flags") & NR_EVF_RESUMED, NR_EVF_RESUMED);
+    assert_int_equal(EV(&r, wait, "tid"), 1705);
+    assert_int_equal(EV(&r, wait, "result"), 1706);
+    assert_int_equal(ck_diag(&r, "unknown_line"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_string_equal(ck_meta(&r, "unfinished_resumed"), "2");
     ck_free(&r);
 }
 
@@ -1462,11 +1601,14 @@ int main(void)
         cmocka_unit_test(failed_restarted_and_signals),
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
+        cmocka_unit_test(ff_relative_stamps_in_order),
         cmocka_unit_test(logs_without_pids),
         cmocka_unit_test(child_of_a_thread_takes_its_phase),
         cmocka_unit_test(stderr_mode),
         cmocka_unit_test(stderr_mode_attached),
         cmocka_unit_test(stderr_mode_cut_lines),
+        cmocka_unit_test(stderr_mode_clone_cut_root),
+        cmocka_unit_test(stderr_mode_word_tail),
         cmocka_unit_test(bare_fd_in_y_log_is_not_open),
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),

@@ -374,6 +374,23 @@ static void unfinished_and_resumed(void **state)
         {.line = "04:56:27.651871 vfork(strace: Process 11702 attached",
          .kind = NR_SL_UNFINISHED, .ts_form = NR_TS_CLOCK, .ts_ns = 17787651871000LL, .name = "vfork", .args = ""},
         {.line = " <unfinished ...>", .kind = NR_SL_CONTINUATION},
+        /* a tail that starts with a word (6.1, review 39; an unknown_line
+         * until session 39) */
+        {.line = "[pid  1705] 1796377536.059080 rt_sigprocmask(SIG_SETMASK, [], strace: Process 1706 attached",
+         .kind = NR_SL_UNFINISHED, .pid = 1705, .ts_form = NR_TS_UNIX, .ts_ns = 1796377536059080000LL,
+         .name = "rt_sigprocmask", .args = "SIG_SETMASK, [], "},
+        {.line = "NULL, 8) = 0 <0.000052>",
+         .kind = NR_SL_RESUMED, .has_dur = 1, .dur_ns = 52000, .args = "NULL, 8", .has_result = 1, .result = 0},
+        {.line = "NULL, 8) = 0", .kind = NR_SL_RESUMED, .args = "NULL, 8", .has_result = 1, .result = 0},
+        {.line = "O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache>",
+         .kind = NR_SL_RESUMED, .args = "O_RDONLY|O_CLOEXEC", .has_result = 1, .result = 3, .annot = "/etc/ld.so.cache"},
+        {.line = "NULL) = -1 EINTR (Interrupted system call)",
+         .kind = NR_SL_RESUMED, .args = "NULL", .has_result = 1, .result = -1, .errno_name = "EINTR",
+         .errno_text = "Interrupted system call"},
+        /* words without a ") = result" stay program output */
+        {.line = "hello world", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "see foo) for details", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "done (in 3 s) = ok", .kind = NR_SL_BAD, .reason = "unknown_line"},
     };
     CHECK_TABLE(t);
 }
