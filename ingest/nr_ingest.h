@@ -16,7 +16,9 @@
  * (cli/runset.c, the fingerprint) of an older revision is ingested again.
  * 2 (session 38): synthetic pids of logs without one, phases.flags 2,
  * hook_mark_not_stored, a forking thread's phase for its child.
- * 3 (session 39): a hook record's bytes of -1 is no hook_bad_io_field. */
+ * 3 (session 39): a hook record's bytes of -1 is no hook_bad_io_field;
+ * -ff logs of -r stamps one after the other (order_inferred); stderr
+ * mode's cut clone and word tails. */
 #define NR_INGEST_REVISION 3
 
 typedef struct nr_ingest_opts {
