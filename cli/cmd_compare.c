@@ -15,6 +15,9 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "compare_fmt.h"
+#include "compare_replicates.h"
+#include "json_number.h"
 #include "json_file.h"
 #include "load_bar.h"
 #include "nr_model.h"
@@ -41,13 +44,16 @@ static const char options_text[] =
     "  --ks-min-d X         smallest KS D that counts as a change (default " STR(NR_COMPARE_DEFAULT_KS_MIN_D) ")\n"
     "  --floor-factor X     latency changes must exceed X times the fastest traced call (default " STR(NR_COMPARE_DEFAULT_FLOOR_FACTOR) ")\n"
     "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default " STR(NR_COMPARE_DEFAULT_SAMPLE_CAP) ")\n"
+    "  --replicate-alpha X  level of the permutation test over replicate runs (default " STR(NR_COMPARE_DEFAULT_REPLICATE_ALPHA) ")\n"
     "  --title T            report title (default \"niorep compare\")\n"
     "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
     "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: all cores)\n"
     "  -h, --help           this help\n"
     "\nEach of A, B, C... is a group: a store, a run directory or a traces folder.\n"
     "Runs are paired by their workload label (manifest labels.workload, else the\n"
-    "directory name) between A and each later group; two single runs pair anyway.\n";
+    "directory name) between A and each later group; two single runs pair anyway.\n"
+    "Several runs of a workload a side (replicates) are also compared together:\n"
+    "a change must stand out from the spread between runs (permutation test).\n";
 
 #define MAX_GROUPS 26
 
@@ -169,9 +175,12 @@ static int parse_args(int argc, char **argv, compare_args *a)
             a->opts.rule.floor_factor = v;
         else if (strcmp(arg, "--sample-cap") == 0 && parse_num(val, 20, 1e8, &v) == 0 && v == floor(v))
             a->opts.sample_cap = (size_t)v;
+        else if (strcmp(arg, "--replicate-alpha") == 0 && parse_num(val, 0, 1, &v) == 0)
+            a->opts.rule.replicate_alpha = v;
         else if (strcmp(arg, "-o") && strcmp(arg, "--json") && strcmp(arg, "--title") && strcmp(arg, "--bootstraps") &&
                  strcmp(arg, "--seed") && strcmp(arg, "--threshold") && strcmp(arg, "--ks-alpha") &&
-                 strcmp(arg, "--ks-min-d") && strcmp(arg, "--sample-cap") && strcmp(arg, "--floor-factor"))
+                 strcmp(arg, "--ks-min-d") && strcmp(arg, "--sample-cap") && strcmp(arg, "--floor-factor") &&
+                 strcmp(arg, "--replicate-alpha"))
             return nr_cli_usage("compare", "unknown option '%s'", arg);
         else
             return nr_cli_usage("compare", "bad value '%s' for %s", val, arg);
@@ -227,62 +236,6 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
     return 0;
 }
 
-/* ---- formatting ------------------------------------------------------- */
-
-static void fmt_value(const char *unit, double v, char *buf, size_t cap)
-{
-    if (!isfinite(v)) {
-        snprintf(buf, cap, isnan(v) ? "-" : (v > 0 ? "+inf" : "-inf"));
-        return;
-    }
-    const double mag = fabs(v);
-    char tmp[64];
-    if (strcmp(unit, "s") == 0) {
-        nr_render_fmt_seconds(mag, tmp, sizeof tmp);
-        snprintf(buf, cap, "%s%s", v < 0 ? "-" : "", tmp);
-    } else if (strcmp(unit, "B") == 0 || strcmp(unit, "B/s") == 0) {
-        nr_render_fmt_bytes(mag, tmp, sizeof tmp);
-        snprintf(buf, cap, "%s%s%s", v < 0 ? "-" : "", tmp, unit[1] ? "/s" : "");
-    } else if (strcmp(unit, "share") == 0) {
-        nr_render_fmt_percent(v, buf, cap);
-    } else if (v == floor(v) && mag < 1e15) {
-        snprintf(buf, cap, "%.0f", v); /* a count: every digit */
-    } else {
-        snprintf(buf, cap, "%.4g", v);
-    }
-}
-
-/* A difference of unit: as fmt_value, but a difference of shares in
- * percentage points (a share's relative change is the next column). */
-static void fmt_diff(const char *unit, double v, char *buf, size_t cap)
-{
-    if (strcmp(unit, "share") == 0 && isfinite(v))
-        snprintf(buf, cap, "%+.1f pp", 100.0 * v);
-    else
-        fmt_value(unit, v, buf, cap);
-}
-
-/* A KS p-value: below NR_KS_P_RESOLVED it is shown as a bound, which is all
- * its double arithmetic can tell (compare_stats.h). */
-static void fmt_ks_p(const nr_ks_result *ks, char *buf, size_t cap)
-{
-    const char *method = ks->method == NR_KS_EXACT ? "exact" : "asymptotic";
-    if (ks->p_value < NR_KS_P_RESOLVED)
-        snprintf(buf, cap, "KS p < %.0e (%s)", NR_KS_P_RESOLVED, method);
-    else
-        snprintf(buf, cap, "KS p = %.3g (%s)", ks->p_value, method);
-}
-
-static void fmt_rel(double rel, char *buf, size_t cap)
-{
-    if (isnan(rel))
-        snprintf(buf, cap, "-");
-    else if (isinf(rel))
-        snprintf(buf, cap, "%s", rel > 0 ? "new" : "gone");
-    else
-        snprintf(buf, cap, "%+.1f%%", 100.0 * rel);
-}
-
 /* ---- the report document ---------------------------------------------- */
 
 static const char *const stat_head[] = {"statistic", "A", "B", "B - A", "relative", "95% CI of B - A", "test",
@@ -305,20 +258,20 @@ static void stat_row(nr_report_table *t, const nr_compare_stat *s, double level)
         nr_report_table_cell(t, isnan(s->ks.d) ? "-" : buf);
         nr_report_table_cell(t, "");
         nr_report_table_cell(t, "");
-        fmt_ks_p(&s->ks, buf, sizeof buf);
+        nr_compare_fmt_ks_p(&s->ks, buf, sizeof buf);
         nr_report_table_cell(t, isnan(s->ks.p_value) ? "-" : buf);
     } else {
-        fmt_value(s->unit, s->a, buf, sizeof buf);
+        nr_compare_fmt_value(s->unit, s->a, buf, sizeof buf);
         nr_report_table_cell(t, buf);
-        fmt_value(s->unit, s->b, buf, sizeof buf);
+        nr_compare_fmt_value(s->unit, s->b, buf, sizeof buf);
         nr_report_table_cell(t, buf);
-        fmt_diff(s->unit, s->abs_diff, buf, sizeof buf);
+        nr_compare_fmt_diff(s->unit, s->abs_diff, buf, sizeof buf);
         nr_report_table_cell(t, buf);
-        fmt_rel(s->rel_diff, buf, sizeof buf);
+        nr_compare_fmt_rel(s->rel_diff, buf, sizeof buf);
         nr_report_table_cell(t, buf);
         if (s->kind == NR_STAT_BOOTSTRAP && s->ci.bootstraps > 0) {
-            fmt_diff(s->unit, s->ci.low, x, sizeof x);
-            fmt_diff(s->unit, s->ci.high, y, sizeof y);
+            nr_compare_fmt_diff(s->unit, s->ci.low, x, sizeof x);
+            nr_compare_fmt_diff(s->unit, s->ci.high, y, sizeof y);
             snprintf(buf, sizeof buf, "[%s, %s]", x, y);
             nr_report_table_cell(t, buf);
             snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps, 100 * level,
@@ -408,6 +361,8 @@ typedef struct compare_run {
     nr_compare_match *matches;
     size_t nmatches;
     nr_compare_pair *pairs;
+    nr_compare_pool *pools;     /* replicates: the pairs of a workload and group, when two or more */
+    size_t npools;
     pair_figs *figs;            /* nmatches, zeroed (empty buffers): drawn with their pair, imported after */
 } compare_run;
 
@@ -430,11 +385,9 @@ static int is_paired(const compare_run *c, size_t group, size_t run)
 /* "read p99 +23.0%; ..." : the stats of a pair with verdict which (new string, caller frees). */
 static char *change_list(const nr_compare_pair *pr, nr_verdict which)
 {
-    size_t cap = 64, len = 0;
-    char *s = malloc(cap);
-    if (!s)
+    nr_compare_list l;
+    if (nr_compare_list_init(&l) < 0)
         return NULL;
-    s[0] = '\0';
     for (size_t i = 0; i < pr->nstats; i++) {
         const nr_compare_stat *st = &pr->stats[i];
         if (st->verdict != which)
@@ -443,23 +396,12 @@ static char *change_list(const nr_compare_pair *pr, nr_verdict which)
         if (st->kind == NR_STAT_KS)
             snprintf(item, sizeof item, "%s (D = %.2f)", st->name, st->ks.d);
         else {
-            fmt_rel(st->rel_diff, rel, sizeof rel);
+            nr_compare_fmt_rel(st->rel_diff, rel, sizeof rel);
             snprintf(item, sizeof item, "%s %s", st->name, rel);
         }
-        const size_t need = len + strlen(item) + 3;
-        if (need > cap) {
-            while (cap < need)
-                cap *= 2;
-            char *n = realloc(s, cap);
-            if (!n)
-                break;
-            s = n;
-        }
-        len += (size_t)snprintf(s + len, cap - len, "%s%s", len ? "; " : "", item);
+        nr_compare_list_add(&l, item);
     }
-    if (len == 0)
-        snprintf(s, cap, "none");
-    return s;
+    return nr_compare_list_done(&l);
 }
 
 static void overview(nr_report *rep, const compare_run *c)
@@ -510,8 +452,8 @@ static void note_below_resolution(nr_report_block *sec, const nr_compare_pair *p
         const nr_compare_stat *s = &pr->stats[k];
         if (s->verdict != NR_VERDICT_BELOW_RESOLUTION)
             continue;
-        fmt_rel(s->rel_diff, rel, sizeof rel);
-        fmt_value("s", s->resolution, res, sizeof res);
+        nr_compare_fmt_rel(s->rel_diff, rel, sizeof rel);
+        nr_compare_fmt_value("s", s->resolution, res, sizeof res);
         snprintf(one, sizeof one, "%s%s (%s, resolution %s)", n++ ? "; " : "", s->name, rel, res);
         if (strlen(text) + strlen(one) < sizeof text)
             strcat(text, one);
@@ -536,16 +478,16 @@ static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, d
             continue;
         if (s->kind == NR_STAT_KS) {
             char p[64];
-            fmt_ks_p(&s->ks, p, sizeof p);
+            nr_compare_fmt_ks_p(&s->ks, p, sizeof p);
             snprintf(buf, sizeof buf, "%s changed: KS D = %.3f, %s; %.1f%% of calls moved beyond the tolerance.",
                      s->name, s->ks.d, p, 100 * s->ks.d_practical);
         } else {
             char va[64], vb[64], lo[64], hi[64], rel[32];
-            fmt_value(s->unit, s->a, va, sizeof va);
-            fmt_value(s->unit, s->b, vb, sizeof vb);
-            fmt_diff(s->unit, s->ci.low, lo, sizeof lo);
-            fmt_diff(s->unit, s->ci.high, hi, sizeof hi);
-            fmt_rel(s->rel_diff, rel, sizeof rel);
+            nr_compare_fmt_value(s->unit, s->a, va, sizeof va);
+            nr_compare_fmt_value(s->unit, s->b, vb, sizeof vb);
+            nr_compare_fmt_diff(s->unit, s->ci.low, lo, sizeof lo);
+            nr_compare_fmt_diff(s->unit, s->ci.high, hi, sizeof hi);
+            nr_compare_fmt_rel(s->rel_diff, rel, sizeof rel);
             snprintf(buf, sizeof buf, "%s: %s -> %s (%s; %.0f%% CI of the difference [%s, %s]).", s->name, va, vb,
                      rel, 100 * level, lo, hi);
         }
@@ -619,9 +561,21 @@ static int build_report(const compare_run *c, nr_report **out, nr_error *err)
                  c->args->opts.rule.ks_alpha, c->args->opts.rule.ks_min_d, c->args->opts.rule.floor_factor);
     nr_report_set_subtitle(rep, sub);
     overview(rep, c);
-    for (size_t i = 0; i < c->nmatches; i++)
-        NR_TRY(add_pair(rep, c, i, &c->figs[i], err));
-    return 0;
+    const char **names = calloc(2 * (c->nmatches ? c->nmatches : 1), sizeof *names);
+    if (!names)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < c->nmatches; i++) {
+        names[i] = run_a(c, i)->display;
+        names[c->nmatches + i] = run_b(c, i)->display;
+    }
+    const nr_compare_replicates_view v = {.pools = c->pools, .npools = c->npools, .pair_a = names,
+                                          .pair_b = names + c->nmatches, .opts = &c->args->opts};
+    nr_compare_replicates_overview(nr_report_overview(rep), &v);
+    int rc = nr_compare_replicates_articles(rep, &v, err);
+    free(names);
+    for (size_t i = 0; i < c->nmatches && rc == 0; i++)
+        rc = add_pair(rep, c, i, &c->figs[i], err);
+    return rc;
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -641,6 +595,32 @@ static json_t *names_with(const nr_compare_pair *pr, nr_verdict v)
     return a;
 }
 
+/* The pools of replicate pairs (docs/compare.md, "Replicates"). */
+static json_t *replicates_json(const compare_run *c)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < c->npools; i++) {
+        const nr_compare_pool *p = &c->pools[i];
+        json_t *runs_a = json_array(), *runs_b = json_array(), *sig = json_array(), *unpooled = json_array();
+        for (size_t k = 0; k < p->npairs; k++) {
+            const nr_compare_match *m = &c->matches[p->pairs[k]];
+            json_array_append_new(runs_a, json_string(c->groups[0].rs.runs[m->a_run].name));
+            json_array_append_new(runs_b, json_string(c->groups[m->group].rs.runs[m->b_run].name));
+        }
+        for (size_t k = 0; k < p->nstats; k++)
+            if (p->stats[k].verdict == NR_VERDICT_SIGNIFICANT)
+                json_array_append_new(sig, json_string(p->stats[k].name));
+        for (size_t k = 0; k < p->nunpooled; k++)
+            json_array_append_new(unpooled, json_string(p->unpooled[k]));
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
+                                             "workload", p->workload, "a_group", c->groups[0].id,
+                                             "b_group", c->groups[p->group].id, "runs_per_side", (int)p->npairs,
+                                             "smallest_p", nr_json_number(p->p_min), "a_runs", runs_a,
+                                             "b_runs", runs_b, "significant", sig, "unpooled", unpooled,
+                                             "stats", nr_compare_pool_json(p)));
+    }
+    return arr;
+}
 
 static json_t *build_json(const compare_run *c)
 {
@@ -674,6 +654,7 @@ static json_t *build_json(const compare_run *c)
     }
     json_object_set_new(root, "groups", groups);
     json_object_set_new(root, "pairs", pairs);
+    json_object_set_new(root, "replicates", replicates_json(c));
     json_object_set_new(root, "unmatched", unmatched);
     return root;
 }
@@ -751,6 +732,20 @@ static void note_unmatched(const compare_run *c)
                         c->groups[g].runs[k].display, c->groups[g].id, c->groups[g].runs[k].workload);
 }
 
+/* The replicate pairs of each workload and group, taken together. */
+static int pool_replicates(compare_run *c, nr_error *err)
+{
+    const char **w = calloc(c->nmatches ? c->nmatches : 1, sizeof *w);
+    if (!w)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < c->nmatches; i++)
+        w[i] = run_a(c, i)->workload;
+    const int rc = nr_compare_pool_pairs(c->matches, c->pairs, w, c->nmatches, &c->args->opts, &c->pools,
+                                         &c->npools, err);
+    free(w);
+    return rc;
+}
+
 static int compare_all(compare_run *c, nr_error *err)
 {
     const size_t ng = c->args->ngroups;
@@ -796,7 +791,7 @@ static int compare_all(compare_run *c, nr_error *err)
             rc = jobs[i].rc;
         }
     free(jobs);
-    return rc;
+    return rc < 0 ? rc : pool_replicates(c, err);
 }
 
 static int write_outputs(const compare_run *c, nr_error *err)
@@ -841,6 +836,11 @@ int nr_cmd_compare(int argc, char **argv)
             total += c.pairs[i].nsignificant;
         printf("%s: %zu pair%s, %zu significant change%s\n", a.out_html, c.nmatches, c.nmatches == 1 ? "" : "s",
                total, total == 1 ? "" : "s");
+        for (size_t i = 0; i < c.npools; i++)
+            printf("%s: %s, A vs %s, %zu runs a side: %zu significant change%s beyond the spread between runs%s\n",
+                   a.out_html, c.pools[i].workload, groups[c.pools[i].group].id, c.pools[i].npairs,
+                   c.pools[i].nsignificant, c.pools[i].nsignificant == 1 ? "" : "s",
+                   c.pools[i].p_min > a.opts.rule.replicate_alpha ? " (too few runs to test)" : "");
     }
     for (size_t i = 0; c.pairs && i < c.nmatches; i++)
         nr_compare_pair_fini(&c.pairs[i]);
@@ -848,6 +848,7 @@ int nr_cmd_compare(int argc, char **argv)
         nr_render_buf_fini(&c.figs[i].lorenz);
         nr_render_buf_fini(&c.figs[i].latency);
     }
+    nr_compare_pools_free(c.pools, c.npools);
     free(c.figs);
     free(c.pairs);
     free(c.matches);

@@ -581,7 +581,7 @@ json_t *nr_compare_pair_json(const nr_compare_pair *p)
 
 json_t *nr_compare_opts_json(const nr_compare_opts *o)
 {
-    return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:I, s:i, s:i}",
+    return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:i, s:i}",
                      "bootstraps", o->boot.bootstraps,
                      "seed", (json_int_t)o->boot.seed,
                      "ci_level", o->boot.level,
@@ -589,6 +589,7 @@ json_t *nr_compare_opts_json(const nr_compare_opts *o)
                      "ks_alpha", o->rule.ks_alpha,
                      "ks_min_d", o->rule.ks_min_d,
                      "floor_factor", o->rule.floor_factor,
+                     "replicate_alpha", o->rule.replicate_alpha,
                      "sample_cap", (json_int_t)o->sample_cap,
                      "min_sample", NR_COMPARE_MIN_SAMPLE, "min_tail", NR_COMPARE_MIN_TAIL);
 }

@@ -21,7 +21,7 @@
 #include "nr_model.h"
 #include "nr_store.h"
 
-#define NR_COMPARE_SCHEMA_VERSION 2
+#define NR_COMPARE_SCHEMA_VERSION 3
 /* Store meta key of the workload label (manifest labels.workload). */
 #define NR_COMPARE_WORKLOAD_KEY "manifest.labels.workload"
 
@@ -129,6 +129,49 @@ int nr_compare_pair_compute(const nr_compare_side *a, const nr_compare_side *b,
                             const nr_compare_opts *opts, nr_compare_pair *out, nr_error *err);
 /* Accepts a zeroed pair. */
 void nr_compare_pair_fini(nr_compare_pair *p);
+
+/* ---- replicates ------------------------------------------------------- */
+
+/* One statistic over the replicate pairs of a workload: the runs of A
+ * against the runs of G, one value a run (docs/compare.md, "Replicates"). */
+typedef struct nr_compare_pooled {
+    const char *section, *name, *unit;   /* borrowed from the pairs */
+    double a_mean, a_min, a_max;
+    double b_mean, b_min, b_max;
+    double abs_diff, rel_diff;           /* of the means: b_mean - a_mean, / |a_mean| */
+    nr_perm_result perm;                 /* permutation test of the means */
+    nr_verdict verdict;                  /* nr_verdict_replicates */
+} nr_compare_pooled;
+
+/* The pairs of one workload between group 0 and group `group`, when there
+ * are two or more: their runs are replicates, and the spread between them
+ * is the noise a change must exceed. */
+typedef struct nr_compare_pool {
+    size_t group;
+    const char *workload;                /* borrowed */
+    size_t npairs;
+    size_t *pairs;                       /* indices into the matches, in order (owned) */
+    size_t nstats;
+    nr_compare_pooled *stats;            /* owned */
+    size_t nunpooled;
+    const char **unpooled;               /* rows not in every pair (owned array, borrowed names) */
+    double p_min;                        /* the smallest p npairs runs a side can give */
+    size_t nsignificant;
+} nr_compare_pool;
+
+/* The pools of the n pairs m[i] (statistics pairs[i], the workload of its
+ * A run workloads[i]): every (group, workload) with two or more pairs, by
+ * group, then by its first pair. Each row of the pairs (distribution rows
+ * excepted: they have no value per run) is pooled when every pair has it;
+ * a phase or a findings row a pair lacks is 0 on both of its sides (the
+ * phase absent, the rule not fired). Returns 0 and a new array in *out
+ * (nr_compare_pools_free), or NR_E_NOMEM. */
+int nr_compare_pool_pairs(const nr_compare_match *m, const nr_compare_pair *pairs, const char *const *workloads,
+                          size_t n, const nr_compare_opts *opts, nr_compare_pool **out, size_t *npools,
+                          nr_error *err);
+void nr_compare_pools_free(nr_compare_pool *p, size_t n);
+/* A pool's rows as a JSON array (docs/compare.md). New reference. */
+json_t *nr_compare_pool_json(const nr_compare_pool *p);
 
 /* The statistics of a pair as a JSON array (docs/compare.md). New reference. */
 json_t *nr_compare_pair_json(const nr_compare_pair *p);

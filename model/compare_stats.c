@@ -462,6 +462,7 @@ void nr_verdict_rule_default(nr_verdict_rule *r)
     r->ks_alpha = NR_COMPARE_DEFAULT_KS_ALPHA;
     r->ks_min_d = NR_COMPARE_DEFAULT_KS_MIN_D;
     r->floor_factor = NR_COMPARE_DEFAULT_FLOOR_FACTOR;
+    r->replicate_alpha = NR_COMPARE_DEFAULT_REPLICATE_ALPHA;
 }
 
 double nr_rel_diff(double a, double b)
@@ -490,6 +491,16 @@ nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks)
     if (ks->n1 < NR_COMPARE_MIN_SAMPLE || ks->n2 < NR_COMPARE_MIN_SAMPLE || isnan(ks->p_value))
         return NR_VERDICT_INSUFFICIENT;
     return ks->p_value < r->ks_alpha && ks->d_practical >= r->ks_min_d ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_NO_CHANGE;
+}
+
+nr_verdict nr_verdict_replicates(const nr_verdict_rule *r, const nr_perm_result *p, double rel)
+{
+    if (isnan(p->p_value) || isnan(rel))
+        return NR_VERDICT_NA;
+    if (p->p_min > r->replicate_alpha)
+        return NR_VERDICT_INSUFFICIENT;
+    return p->p_value <= r->replicate_alpha && fabs(rel) >= r->rel_threshold ? NR_VERDICT_SIGNIFICANT
+                                                                              : NR_VERDICT_NO_CHANGE;
 }
 
 nr_verdict nr_verdict_descriptive(const nr_verdict_rule *r, double a, double b)

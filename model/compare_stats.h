@@ -40,6 +40,13 @@
 /* Fewer bootstrap replicates are refused: a 95% percentile interval from
  * fewer rests on the two or three most extreme of them. */
 #define NR_COMPARE_MIN_BOOTSTRAPS 100
+/* Replicates (several runs of a workload a side): the permutation test's
+ * level. With 4 runs a side its smallest p is 2/70 = 0.029; with 3, 0.1. */
+#define NR_COMPARE_DEFAULT_REPLICATE_ALPHA 0.05
+/* The permutation test enumerates every split while there are at most this
+ * many (C(22, 11) = 705,432: 11 runs a side), else draws this many. */
+#define NR_PERM_EXACT_MAX 1000000.0
+#define NR_PERM_DRAWS 100000
 
 /* ---- deterministic random numbers ------------------------------------- */
 
@@ -138,6 +145,29 @@ void nr_reservoir_fini(nr_reservoir *r);
 /* Returns 0 or NR_E_NOMEM. */
 int nr_reservoir_add(nr_reservoir *r, double value, double extra);
 
+/* ---- permutation test ------------------------------------------------- */
+
+typedef struct nr_perm_result {
+    double p_value;    /* two-sided: the share of splits with |mean b - mean a| >= the observed */
+    double p_min;      /* the smallest p any values of these sizes can give */
+    int exact;         /* 1: every split enumerated; 0: NR_PERM_DRAWS random splits, p = (1 + k) / (1 + draws) */
+    uint64_t splits;   /* splits counted (C(na + nb, na), or the draws) */
+} nr_perm_result;
+
+/* Fisher-Pitman permutation test of the difference of two means (a and b
+ * of runs, one value a run): every relabelling of the na + nb values into
+ * groups of na and nb is equally likely when nothing changed. Exact while
+ * C(na + nb, na) <= NR_PERM_EXACT_MAX, else a seeded Monte Carlo estimate.
+ * Returns 0, NR_E_INPUT when a side is empty or a value is not finite,
+ * NR_E_NOMEM. */
+int nr_perm_test_means(const double *a, size_t na, const double *b, size_t nb, uint64_t seed, nr_perm_result *out);
+/* The smallest p any values of sizes na, nb can give: 2 / C(na + nb, na)
+ * for equal sizes (the most extreme split and its mirror), 1 / C otherwise;
+ * at least 1 / (1 + NR_PERM_DRAWS) when drawn. */
+double nr_perm_p_min(size_t na, size_t nb);
+/* C(n, k) as a double (exact below 2^53). */
+double nr_binomial(size_t n, size_t k);
+
 /* ---- the verdict rule ------------------------------------------------- */
 
 typedef enum nr_verdict {
@@ -158,6 +188,7 @@ typedef struct nr_verdict_rule {
     double ks_min_d;       /* and D at least this (default 0.10) */
     double floor_factor;   /* latency: differences must exceed this many times the fastest
                             * traced call (the fixed cost of a traced syscall; default 3) */
+    double replicate_alpha; /* replicates: permutation p must be at most this (default 0.05) */
 } nr_verdict_rule;
 void nr_verdict_rule_default(nr_verdict_rule *r);
 
@@ -170,6 +201,10 @@ double nr_rel_diff(double a, double b);
 nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel, double abs_diff, double tick);
 /* KS verdict: significant only when p < ks_alpha and d_practical >= ks_min_d. */
 nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks);
+/* Replicates verdict: insufficient data when even the most extreme values
+ * could not reach replicate_alpha (too few runs); significant when p <=
+ * replicate_alpha and |rel| >= threshold; n/a without a p. */
+nr_verdict nr_verdict_replicates(const nr_verdict_rule *r, const nr_perm_result *p, double rel);
 /* Descriptive verdict (no test): changed when |rel| >= threshold. */
 nr_verdict nr_verdict_descriptive(const nr_verdict_rule *r, double a, double b);
 

@@ -25,6 +25,10 @@ and checks:
   6. the committed sample set (datasets/sample) compared with itself: six
      pairs, nothing changed (skipped with a note when this build cannot
      read its zstd logs yet).
+With --replicates-test instead (ctest e2e_compare_replicates): four warm and
+four cold traces of one workload, compared as replicates: the pooled read p50
+significant at the smallest p four runs a side can give (2/70), the calls and
+bytes read at p = 1; the warm runs against themselves: nothing significant.
 With --workers-test instead (ctest e2e_compare_workers, label slow): the
 committed sample set against the mlp reference workload traced again with
 DataLoader workers 0 (the sample used 2): one pair, five unmatched runs, the
@@ -147,10 +151,10 @@ def check_html(path, j):
     p = PageStats()
     with open(path, encoding="utf-8") as f:
         p.feed(f.read())
-    n = len(j["pairs"])
+    n, pools = len(j["pairs"]), len(j["replicates"])
     text = " ".join(p.text)
-    if p.articles != n or p.figures != 2 * n or p.svgs < 2 * n:
-        fail(f"{path}: {p.articles} pair articles, {p.figures} figures, {p.svgs} svg for {n} pairs")
+    if p.articles != n + pools or p.figures != 2 * n or p.svgs < 2 * n:
+        fail(f"{path}: {p.articles} articles, {p.figures} figures, {p.svgs} svg for {n} pairs and {pools} pools")
     if p.scripts or p.external:
         fail(f"{path}: scripts {p.scripts}, external references {p.external[:5]}")
     for pair in j["pairs"]:
@@ -181,6 +185,62 @@ def noise_flags(j):
         flagged += [f"{p['workload']}: {json.dumps(stat(p, n))}" for n in p["significant"] if n in ROBUST]
         print(f"  base vs noise, {p['workload']}: significant: {p['significant'] or 'none'}")
     return flagged
+
+
+def pool_stat(pool, name):
+    for s in pool["stats"]:
+        if s["name"] == name:
+            return s
+    fail(f"replicates of {pool['workload']}: no pooled statistic {name!r}")
+
+
+def replicates_test(a):
+    """Four warm and four cold traces of the reader workload (one label),
+    compared together (docs/compare.md, "Replicates")."""
+    data = os.path.join(a.work, "data")
+    if run([PYTHON, WORKLOAD, "--data", data, "--make"]).returncode != 0:
+        fail("making the data")
+    run([PYTHON, WORKLOAD, "--data", data])
+    groups = {"warm": [], "cold": ["--cold"]}
+    for group, extra in groups.items():
+        for k in range(1, 5):
+            trace(a.niorep, os.path.join(a.work, group, f"reader_{k}"), "reader", data,
+                  os.path.join(a.work, "out", group, str(k)), ["--read-size", "16384"] + extra)
+    warm, cold = os.path.join(a.work, "warm"), os.path.join(a.work, "cold")
+    j, html_path, js = compare(a.niorep, a.work, "replicates", [warm, cold])
+    if len(j["pairs"]) != 4 or len(j["replicates"]) != 1:
+        fail(f"warm vs cold: {len(j['pairs'])} pairs, {len(j['replicates'])} pools")
+    pool = j["replicates"][0]
+    if pool["runs_per_side"] != 4 or abs(pool["smallest_p"] - 2 / 70) > 1e-6:
+        fail(f"warm vs cold: pool {pool['runs_per_side']} runs a side, smallest p {pool['smallest_p']}")
+    if pool["a_runs"] != [f"reader_{k}" for k in range(1, 5)]:
+        fail(f"warm vs cold: A runs {pool['a_runs']}")
+    p50 = pool_stat(pool, "read p50")
+    # every cold run's p50 above every warm run's: only the observed split and its mirror are as extreme
+    if p50["verdict"] != "significant" or abs(p50["p_value"] - 2 / 70) > 1e-6 or not p50["b"]["min"] > p50["a"]["max"]:
+        fail(f"warm vs cold: pooled read p50 {p50}")
+    for name in ("read calls", "bytes read"):
+        st = pool_stat(pool, name)
+        if st["verdict"] != "no significant change" or st["p_value"] != 1:
+            fail(f"warm vs cold: the same work must be unchanged: {st}")
+    check_html(html_path, j)
+    with open(html_path, encoding="utf-8") as f:
+        page = f.read()
+    if "reader: replicates, A vs B (4 runs a side)" not in page or "beyond the spread between runs" not in page:
+        fail(f"{html_path}: no replicates article or overview")
+    _, html2, js2 = compare(a.niorep, a.work, "replicates_j1", [warm, cold], ("-j", "1"))
+    for x, y in ((html_path, html2), (js, js2)):
+        with open(x, "rb") as f1, open(y, "rb") as f2:
+            if f1.read() != f2.read():
+                fail(f"{x} and {y} (-j 1) differ")
+    print(f"ok: warm vs cold, 4 runs a side: significant beyond the spread: {pool['significant']}")
+
+    j, _, _ = compare(a.niorep, a.work, "replicates_self", [warm, warm])
+    pool = j["replicates"][0]
+    if pool["significant"] or any(s["p_value"] not in (1, None) for s in pool["stats"]):
+        fail(f"warm vs warm: {pool['significant']}, p {[s['p_value'] for s in pool['stats']]}")
+    print("ok: warm vs warm: every pooled p = 1, nothing significant")
+    return 0
 
 
 def workers_test(a):
@@ -222,6 +282,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--niorep", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--replicates-test", action="store_true",
+                    help="four warm and four cold traces of one workload, compared as replicates")
     ap.add_argument("--workers-test", action="store_true",
                     help="trace the mlp workload with 0 workers and compare it with datasets/sample")
     a = ap.parse_args()
@@ -232,6 +294,8 @@ def main():
     os.makedirs(a.work)
     if a.workers_test:
         return workers_test(a)
+    if a.replicates_test:
+        return replicates_test(a)
     data = os.path.join(a.work, "data")
     r = run([PYTHON, WORKLOAD, "--data", data, "--make"])
     if r.returncode != 0:
@@ -246,7 +310,7 @@ def main():
     g = {k: os.path.join(a.work, k) for k in ("base", "noise", "slow")}
 
     j, html1, js1 = compare(a.niorep, a.work, "slow", [g["base"], g["slow"]])
-    if j["schema_version"] != 2:
+    if j["schema_version"] != 3:
         fail(f"schema_version {j['schema_version']}")
     check_slow(j)
     check_html(html1, j)

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -400,6 +401,181 @@ static void pairing_by_workload(void **state)
     free(m);
 }
 
+/* Permutation test of two means: counts of splits by hand, and by an
+ * independent count of subsets by their exact integer sums
+ * (tests/compare/perm_reference.py prints every count used here). */
+static void permutation_by_hand(void **state)
+{
+    (void)state;
+    nr_perm_result r;
+    /* Disjoint thirds: only the observed split and its mirror are as far apart: 2 of C(6,3) = 20. */
+    const double a[] = {1, 2, 3}, b[] = {4, 5, 6};
+    assert_int_equal(nr_perm_test_means(a, 3, b, 3, 1, &r), 0);
+    assert_true(r.exact);
+    assert_int_equal(r.splits, 20);
+    ASSERT_NEAR(r.p_value, 0.1, 1e-15);
+    ASSERT_NEAR(r.p_min, 0.1, 1e-15);
+    /* {1,3} vs {2,4}: of the 6 splits, |d| >= 1 in 4 (d = -2, -1, 0, 0, 1, 2). */
+    const double c[] = {1, 3}, d[] = {2, 4};
+    assert_int_equal(nr_perm_test_means(c, 2, d, 2, 1, &r), 0);
+    ASSERT_NEAR(r.p_value, 4.0 / 6.0, 1e-15);
+    /* Unequal sizes {1,2} vs {3,4,5}: d = 2.5 and its mirror -2.5, 2 of 10; the
+       smallest p of sizes 2 and 3 is 1/10 (no mirror split exists). */
+    const double e[] = {1, 2}, f[] = {3, 4, 5};
+    assert_int_equal(nr_perm_test_means(e, 2, f, 3, 1, &r), 0);
+    ASSERT_NEAR(r.p_value, 0.2, 1e-15);
+    ASSERT_NEAR(r.p_min, 0.1, 1e-15);
+    /* Large values, a difference in the last digits: the mirror must still count. */
+    const double g[] = {1e9 + 1, 1e9 + 2, 1e9 + 3}, h[] = {1e9 + 4, 1e9 + 5, 1e9 + 6};
+    assert_int_equal(nr_perm_test_means(g, 3, h, 3, 1, &r), 0);
+    ASSERT_NEAR(r.p_value, 0.1, 1e-15);
+    /* Equal sides: every split is as extreme. */
+    const double z[] = {7, 7}, y[] = {7, 7};
+    assert_int_equal(nr_perm_test_means(z, 2, y, 2, 1, &r), 0);
+    ASSERT_NEAR(r.p_value, 1.0, 0);
+    /* The reference's counts: 1648 of 12870 (8 a side, ties), 527422 of
+       705432 (11 a side, the largest exact enumeration). */
+    const double pa[] = {3, 1, 4, 1, 5, 9, 2, 6}, pb[] = {5, 3, 5, 8, 9, 7, 9, 3};
+    assert_int_equal(nr_perm_test_means(pa, 8, pb, 8, 1, &r), 0);
+    ASSERT_NEAR(r.p_value, 1648.0 / 12870.0, 1e-15);
+    double ev[12], od[12];
+    for (int i = 0; i < 12; i++) {
+        ev[i] = 2 * i;
+        od[i] = 2 * i + 1;
+    }
+    assert_int_equal(nr_perm_test_means(ev, 11, od, 11, 1, &r), 0);
+    assert_true(r.exact);
+    ASSERT_NEAR(r.p_value, 527422.0 / 705432.0, 1e-15);
+    /* Empty or not finite: refused. */
+    const double bad[] = {1, NAN};
+    assert_int_equal(nr_perm_test_means(a, 0, b, 3, 1, &r), NR_E_INPUT);
+    assert_int_equal(nr_perm_test_means(bad, 2, b, 3, 1, &r), NR_E_INPUT);
+    ASSERT_NEAR(nr_binomial(24, 12), 2704156, 0);
+}
+
+/* 12 a side: C(24, 12) = 2,704,156 splits, more than are enumerated; drawn. */
+static void permutation_drawn(void **state)
+{
+    (void)state;
+    double ev[12], od[12], lo[12], hi[12];
+    for (int i = 0; i < 12; i++) {
+        ev[i] = 2 * i;
+        od[i] = 2 * i + 1;
+        lo[i] = i;
+        hi[i] = 100 + i;
+    }
+    nr_perm_result r, again;
+    assert_int_equal(nr_perm_test_means(ev, 12, od, 12, 7, &r), 0);
+    assert_false(r.exact);
+    assert_int_equal(r.splits, NR_PERM_DRAWS);
+    /* exact 2042408 / 2704156 = 0.7553 (reference); 5 standard errors of 1e5 draws = 0.0068 */
+    ASSERT_NEAR(r.p_value, 2042408.0 / 2704156.0, 0.0068);
+    assert_int_equal(nr_perm_test_means(ev, 12, od, 12, 7, &again), 0);
+    ASSERT_NEAR(again.p_value, r.p_value, 0); /* seeded */
+    /* Disjoint: exact 2 / 2704156; drawn, (1 + k) / (1 + draws) with k almost surely 0. */
+    assert_int_equal(nr_perm_test_means(lo, 12, hi, 12, 7, &r), 0);
+    assert_true(r.p_value <= 3.0 / (1.0 + NR_PERM_DRAWS));
+    ASSERT_NEAR(r.p_min, 1.0 / (1.0 + NR_PERM_DRAWS), 1e-18);
+}
+
+static void verdict_replicates(void **state)
+{
+    (void)state;
+    nr_verdict_rule rule;
+    nr_verdict_rule_default(&rule);
+    ASSERT_NEAR(rule.replicate_alpha, 0.05, 0);
+    nr_perm_result p = {.p_value = 0.1, .p_min = 0.1, .exact = 1};
+    assert_int_equal(nr_verdict_replicates(&rule, &p, 0.5), NR_VERDICT_INSUFFICIENT); /* 3 a side */
+    p = (nr_perm_result){.p_value = 2.0 / 70.0, .p_min = 2.0 / 70.0, .exact = 1};
+    assert_int_equal(nr_verdict_replicates(&rule, &p, 0.2), NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(nr_verdict_replicates(&rule, &p, -0.2), NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(nr_verdict_replicates(&rule, &p, 0.05), NR_VERDICT_NO_CHANGE);   /* below the threshold */
+    p.p_value = 0.3;
+    assert_int_equal(nr_verdict_replicates(&rule, &p, 0.5), NR_VERDICT_NO_CHANGE);
+    p.p_value = NAN;
+    assert_int_equal(nr_verdict_replicates(&rule, &p, 0.5), NR_VERDICT_NA);
+}
+
+static nr_compare_stat row(const char *section, const char *name, nr_stat_kind kind, double a, double b)
+{
+    nr_compare_stat s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.section, sizeof s.section, "%s", section);
+    snprintf(s.name, sizeof s.name, "%s", name);
+    s.unit = "1";
+    s.kind = kind;
+    s.a = a;
+    s.b = b;
+    return s;
+}
+
+/* Pools of hand-made pairs: which rows pool, their values, p and verdict. */
+static void pooling_replicates(void **state)
+{
+    (void)state;
+    /* pairs 0-3: workload w, A against B; 4: x (alone); 5-6: w, A against C */
+    const nr_compare_match m[] = {{1, 0, 0}, {1, 1, 1}, {1, 2, 2}, {1, 3, 3}, {1, 4, 4}, {2, 0, 0}, {2, 1, 1}};
+    const char *const w[] = {"w", "w", "w", "w", "x", "w", "w"};
+    enum { NP = 7, NR = 5 };
+    nr_compare_stat st[NP][NR];
+    nr_compare_pair pairs[NP];
+    for (int k = 0; k < NP; k++) {
+        size_t n = 0;
+        st[k][n++] = row("run", "bytes read", NR_STAT_DESCRIPTIVE, 100 + k, 200 + k);
+        st[k][n++] = row("latency", "read latency distribution", NR_STAT_KS, NAN, NAN);
+        st[k][n++] = row("throughput", k == 0 ? "peak write rate over 0.01 s bins" : "peak write rate over 0.02 s bins",
+                         NR_STAT_DESCRIPTIVE, 1, 2);
+        st[k][n++] = row("access", "slow-mode share of reads (cache split)", NR_STAT_DESCRIPTIVE, 0.5, k == 2 ? NAN : 0.5);
+        if (k < 2)
+            st[k][n++] = row("phase", "train wall time", NR_STAT_DESCRIPTIVE, 5, 6);
+        pairs[k] = (nr_compare_pair){.nstats = n, .stats = st[k]};
+    }
+    nr_compare_opts o;
+    nr_compare_opts_default(&o);
+    nr_compare_pool *pools;
+    size_t np;
+    nr_error err;
+    assert_int_equal(nr_compare_pool_pairs(m, pairs, w, NP, &o, &pools, &np, &err), 0);
+    assert_int_equal(np, 2);   /* x has one pair: no pool */
+
+    const nr_compare_pool *p = &pools[0];
+    assert_int_equal(p->group, 1);
+    assert_string_equal(p->workload, "w");
+    assert_int_equal(p->npairs, 4);
+    ASSERT_NEAR(p->p_min, 2.0 / 70.0, 1e-15);
+    assert_int_equal(p->nstats, 3);      /* bytes read, the share, the phase; KS skipped */
+    assert_int_equal(p->nunpooled, 2);   /* the two peak rows: bin widths differ */
+    assert_string_equal(p->unpooled[0], "peak write rate over 0.01 s bins");
+    const nr_compare_pooled *s = &p->stats[0];
+    assert_string_equal(s->name, "bytes read");
+    ASSERT_NEAR(s->a_mean, 101.5, 1e-12);
+    ASSERT_NEAR(s->a_min, 100, 0);
+    ASSERT_NEAR(s->a_max, 103, 0);
+    ASSERT_NEAR(s->b_mean, 201.5, 1e-12);
+    ASSERT_NEAR(s->rel_diff, 100.0 / 101.5, 1e-12);
+    ASSERT_NEAR(s->perm.p_value, 2.0 / 70.0, 1e-15);
+    assert_int_equal(s->verdict, NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(p->stats[1].verdict, NR_VERDICT_NA);   /* a NaN in pair 2 */
+    s = &p->stats[2];
+    assert_string_equal(s->name, "train wall time");     /* 0 where the phase is absent */
+    ASSERT_NEAR(s->a_mean, 2.5, 1e-12);
+    ASSERT_NEAR(s->b_mean, 3.0, 1e-12);
+    ASSERT_NEAR(s->perm.p_value, 46.0 / 70.0, 1e-15);    /* perm_reference.py: [5,5,0,0] vs [6,6,0,0] */
+    assert_int_equal(s->verdict, NR_VERDICT_NO_CHANGE);
+    assert_int_equal(p->nsignificant, 1);
+
+    p = &pools[1];
+    assert_int_equal(p->group, 2);
+    assert_int_equal(p->npairs, 2);
+    ASSERT_NEAR(p->p_min, 1.0 / 3.0, 1e-15);
+    assert_int_equal(p->stats[0].verdict, NR_VERDICT_INSUFFICIENT);   /* 2 runs a side cannot reach 0.05 */
+    json_t *j = nr_compare_pool_json(&pools[0]);
+    assert_int_equal(json_array_size(j), 3);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "verdict")), "significant");
+    json_decref(j);
+    nr_compare_pools_free(pools, np);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +591,10 @@ int main(void)
         cmocka_unit_test(verdict_rule),
         cmocka_unit_test(verdict_end_to_end_on_samples),
         cmocka_unit_test(pairing_by_workload),
+        cmocka_unit_test(permutation_by_hand),
+        cmocka_unit_test(permutation_drawn),
+        cmocka_unit_test(verdict_replicates),
+        cmocka_unit_test(pooling_replicates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

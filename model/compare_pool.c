@@ -1,0 +1,206 @@
+/* compare_pool: the replicate pairs of a workload taken together, so that a
+ * change is judged against the spread between runs, not against the
+ * thresholds that stand in for it when each side has one run
+ * (docs/compare.md, "Replicates"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "json_number.h"
+
+/* The row of p with section and name, or NULL. */
+static const nr_compare_stat *row_named(const nr_compare_pair *p, const char *section, const char *name)
+{
+    for (size_t i = 0; i < p->nstats; i++)
+        if (strcmp(p->stats[i].section, section) == 0 && strcmp(p->stats[i].name, name) == 0)
+            return &p->stats[i];
+    return NULL;
+}
+
+/* A phase absent from both runs of a pair, or a rule fired in neither, has
+ * no row there: its values are 0, not unknown. */
+static int absent_is_zero(const char *section)
+{
+    return strcmp(section, "phase") == 0 || strcmp(section, "findings") == 0;
+}
+
+static void spread(const double *v, size_t n, double *mean, double *lo, double *hi)
+{
+    double s = 0.0;
+    *lo = *hi = v[0];
+    for (size_t i = 0; i < n; i++) {
+        s += v[i];
+        *lo = v[i] < *lo ? v[i] : *lo;
+        *hi = v[i] > *hi ? v[i] : *hi;
+    }
+    *mean = s / (double)n;
+}
+
+/* Pools one row over the pool's pairs into out; 0, 1 when a pair lacks
+ * it (not pooled), or NR_E_NOMEM. va and vb hold npairs doubles each. */
+static int pool_row(const nr_compare_pool *pool, const nr_compare_pair *pairs, const nr_compare_stat *row,
+                    const nr_compare_opts *o, double *va, double *vb, nr_compare_pooled *out)
+{
+    int finite = 1;
+    for (size_t k = 0; k < pool->npairs; k++) {
+        const nr_compare_stat *s = row_named(&pairs[pool->pairs[k]], row->section, row->name);
+        if (!s && !absent_is_zero(row->section))
+            return 1;
+        va[k] = s ? s->a : 0.0;
+        vb[k] = s ? s->b : 0.0;
+        finite &= isfinite(va[k]) && isfinite(vb[k]);
+    }
+    memset(out, 0, sizeof *out);
+    out->section = row->section;
+    out->name = row->name;
+    out->unit = row->unit;
+    out->a_mean = out->a_min = out->a_max = out->b_mean = out->b_min = out->b_max = NAN;
+    out->abs_diff = out->rel_diff = NAN;
+    out->perm.p_value = out->perm.p_min = NAN;
+    out->verdict = NR_VERDICT_NA;
+    if (!finite)
+        return 0;
+    spread(va, pool->npairs, &out->a_mean, &out->a_min, &out->a_max);
+    spread(vb, pool->npairs, &out->b_mean, &out->b_min, &out->b_max);
+    out->abs_diff = out->b_mean - out->a_mean;
+    out->rel_diff = nr_rel_diff(out->a_mean, out->b_mean);
+    const int rc = nr_perm_test_means(va, pool->npairs, vb, pool->npairs, o->boot.seed, &out->perm);
+    if (rc == NR_E_NOMEM)
+        return rc;
+    out->verdict = nr_verdict_replicates(&o->rule, &out->perm, out->rel_diff);
+    return 0;
+}
+
+static int seen_before(const nr_compare_pool *pool, const nr_compare_pair *pairs, size_t k, const nr_compare_stat *row)
+{
+    for (size_t j = 0; j < k; j++)
+        if (row_named(&pairs[pool->pairs[j]], row->section, row->name))
+            return 1;
+    return 0;
+}
+
+/* Every row of the pool's pairs, in the order they first appear. */
+static int pool_rows(nr_compare_pool *pool, const nr_compare_pair *pairs, const nr_compare_opts *o)
+{
+    size_t cap = 0;
+    for (size_t k = 0; k < pool->npairs; k++)
+        cap += pairs[pool->pairs[k]].nstats;
+    pool->stats = malloc((cap ? cap : 1) * sizeof *pool->stats);
+    pool->unpooled = malloc((cap ? cap : 1) * sizeof *pool->unpooled);
+    double *va = malloc(2 * pool->npairs * sizeof *va);
+    int rc = pool->stats && pool->unpooled && va ? 0 : NR_E_NOMEM;
+    for (size_t k = 0; k < pool->npairs && rc == 0; k++) {
+        const nr_compare_pair *p = &pairs[pool->pairs[k]];
+        for (size_t i = 0; i < p->nstats && rc == 0; i++) {
+            const nr_compare_stat *row = &p->stats[i];
+            if (row->kind == NR_STAT_KS || seen_before(pool, pairs, k, row))
+                continue;
+            nr_compare_pooled *out = &pool->stats[pool->nstats];
+            rc = pool_row(pool, pairs, row, o, va, va + pool->npairs, out);
+            if (rc == 1) {
+                pool->unpooled[pool->nunpooled++] = row->name;
+                rc = 0;
+            } else if (rc == 0) {
+                pool->nsignificant += out->verdict == NR_VERDICT_SIGNIFICANT;
+                pool->nstats++;
+            }
+        }
+    }
+    free(va);
+    return rc;
+}
+
+/* Whether pair i opens a pool: no earlier pair has its group and workload. */
+static int first_of_pool(const nr_compare_match *m, const char *const *w, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (m[j].group == m[i].group && strcmp(w[j], w[i]) == 0)
+            return 0;
+    return 1;
+}
+
+static int fill_pool(const nr_compare_match *m, const nr_compare_pair *pairs, const char *const *w, size_t n,
+                     size_t first, const nr_compare_opts *o, nr_compare_pool *pool)
+{
+    memset(pool, 0, sizeof *pool);
+    pool->group = m[first].group;
+    pool->workload = w[first];
+    pool->pairs = malloc(n * sizeof *pool->pairs);
+    if (!pool->pairs)
+        return NR_E_NOMEM;
+    for (size_t j = first; j < n; j++)
+        if (m[j].group == pool->group && strcmp(w[j], pool->workload) == 0)
+            pool->pairs[pool->npairs++] = j;
+    pool->p_min = nr_perm_p_min(pool->npairs, pool->npairs);
+    return pool_rows(pool, pairs, o);
+}
+
+int nr_compare_pool_pairs(const nr_compare_match *m, const nr_compare_pair *pairs, const char *const *workloads,
+                          size_t n, const nr_compare_opts *opts, nr_compare_pool **out, size_t *npools,
+                          nr_error *err)
+{
+    *out = NULL;
+    *npools = 0;
+    nr_compare_pool *pools = calloc(n ? n : 1, sizeof *pools);
+    if (!pools)
+        return nr_error_set(err, NR_E_NOMEM, "compare: out of memory for the replicates");
+    size_t k = 0;
+    /* by group, then by first pair: the pairs are ordered by group already */
+    for (size_t i = 0; i < n; i++) {
+        if (!first_of_pool(m, workloads, i))
+            continue;
+        size_t count = 0;
+        for (size_t j = i; j < n; j++)
+            count += m[j].group == m[i].group && strcmp(workloads[j], workloads[i]) == 0;
+        if (count < 2)
+            continue;
+        if (fill_pool(m, pairs, workloads, n, i, opts, &pools[k++]) < 0) {
+            nr_compare_pools_free(pools, k);
+            return nr_error_set(err, NR_E_NOMEM, "compare: out of memory for the replicates of %s", workloads[i]);
+        }
+    }
+    *out = pools;
+    *npools = k;
+    return 0;
+}
+
+void nr_compare_pools_free(nr_compare_pool *p, size_t n)
+{
+    for (size_t i = 0; p && i < n; i++) {
+        free(p[i].pairs);
+        free(p[i].stats);
+        free(p[i].unpooled);
+    }
+    free(p);
+}
+
+static json_t *side_json(double mean, double lo, double hi)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "mean", nr_json_number(mean));
+    json_object_set_new(o, "min", nr_json_number(lo));
+    json_object_set_new(o, "max", nr_json_number(hi));
+    return o;
+}
+
+json_t *nr_compare_pool_json(const nr_compare_pool *p)
+{
+    json_t *rows = json_array();
+    for (size_t i = 0; rows && i < p->nstats; i++) {
+        const nr_compare_pooled *s = &p->stats[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "section", json_string(s->section));
+        json_object_set_new(o, "name", json_string(s->name));
+        json_object_set_new(o, "unit", json_string(s->unit));
+        json_object_set_new(o, "verdict", json_string(nr_verdict_name(s->verdict)));
+        json_object_set_new(o, "a", side_json(s->a_mean, s->a_min, s->a_max));
+        json_object_set_new(o, "b", side_json(s->b_mean, s->b_min, s->b_max));
+        json_object_set_new(o, "abs_diff", nr_json_number(s->abs_diff));
+        json_object_set_new(o, "rel_diff", nr_json_number(s->rel_diff));
+        json_object_set_new(o, "p_value", nr_json_number(s->perm.p_value));
+        json_object_set_new(o, "p_exact", json_boolean(s->perm.exact));
+        json_array_append_new(rows, o);
+    }
+    return rows;
+}
