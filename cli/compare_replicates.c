@@ -76,7 +76,7 @@ void nr_compare_replicates_overview(nr_report_block *ov, const nr_compare_replic
     }
 }
 
-static const char *const pooled_head[] = {"statistic", "A mean", "A runs, min - max", "B mean", "B runs, min - max",
+static const char *const pooled_head[] = {"statistic", "A mean", "A runs, [min, max]", "B mean", "B runs, [min, max]",
                                           "B - A (means)", "relative", "permutation p", "verdict"};
 enum { POOLED_COLS = 9 };
 #define POOLED_NUM_COLS 0xFEu   /* columns 1..7 are numbers */
@@ -86,7 +86,7 @@ static void range_cell(nr_report_table *t, const char *unit, double lo, double h
     char x[64], y[64], buf[160];
     nr_compare_fmt_value(unit, lo, x, sizeof x);
     nr_compare_fmt_value(unit, hi, y, sizeof y);
-    snprintf(buf, sizeof buf, "%s - %s", x, y);
+    snprintf(buf, sizeof buf, "[%s, %s]", x, y);
     nr_report_table_cell(t, isnan(lo) ? "-" : buf);
 }
 
