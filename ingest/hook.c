@@ -41,6 +41,8 @@ struct nr_hook {
     size_t phase_count, phase_cap;
     nr_hook_io *ios;
     size_t io_count, io_cap;
+    nr_hook_mark *marks;
+    size_t mark_count, mark_cap;
     hook_thread *threads;
     size_t thread_count, thread_cap;
     uint32_t *slots;       /* open addressing on (pid, tid): thread index + 1 */
@@ -222,6 +224,29 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, u
     return 0;
 }
 
+/* A mark without a name is a missing field; attrs that are given but no
+ * object are counted (bad_mark_field) and the mark kept without them. */
+static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no, const char *example)
+{
+    json_t *name = json_object_get(o, "name"), *attrs = json_object_get(o, "attrs");
+    if (!json_is_string(name)) {
+        report(h, "missing_field", line_no, example);
+        return 0;
+    }
+    if (given_but_bad(attrs, json_is_object(attrs)))
+        report(h, "bad_mark_field", line_no, example);
+    /* sorted keys: the same mark gives the same bytes in the store */
+    char *text = json_is_object(attrs) && json_object_size(attrs) ? json_dumps(attrs, JSON_COMPACT | JSON_SORT_KEYS)
+                                                                    : NULL;
+    const char *name_s = intern(h, json_string_value(name));
+    const char *attrs_s = intern(h, text ? text : "");
+    free(text);
+    if (!name_s || !attrs_s || NR_GROW(h->marks, h->mark_cap, h->mark_count + 1) < 0)
+        return NR_E_NOMEM;
+    h->marks[h->mark_count++] = (nr_hook_mark){.ts_ns = ts, .pid = pid, .tid = tid, .name = name_s, .attrs = attrs_s};
+    return 0;
+}
+
 /* Handles one line; bad lines go to diag. Returns 0 or NR_E_NOMEM. */
 static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
 {
@@ -276,7 +301,7 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
             else if (json_is_string(out) && !h->output_path && !(h->output_path = intern(h, json_string_value(out))))
                 rc = NR_E_NOMEM;
         } else if (strcmp(event, "mark") == 0) {
-            report(h, "mark_not_stored", line_no, example); /* no table holds marks: counted, not lost unseen */
+            rc = add_mark(h, o, p, th, t, line_no, example);
         } else if (strcmp(event, "fork") != 0) {
             report(h, "unknown_event", line_no, example);
         }
@@ -337,6 +362,7 @@ void nr_hook_free(nr_hook *h)
     free(h->slots);
     free(h->phases);
     free(h->ios);
+    free(h->marks);
     free(h->pids);
     nr_strtab_fini(&h->strings);
     free(h);
@@ -490,6 +516,8 @@ size_t nr_hook_phase_count(const nr_hook *h) { return h ? h->phase_count : 0; }
 const nr_hook_phase *nr_hook_phase_get(const nr_hook *h, size_t i) { return &h->phases[i]; }
 size_t nr_hook_io_count(const nr_hook *h) { return h ? h->io_count : 0; }
 const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i) { return &h->ios[i]; }
+size_t nr_hook_mark_count(const nr_hook *h) { return h ? h->mark_count : 0; }
+const nr_hook_mark *nr_hook_mark_get(const nr_hook *h, size_t i) { return &h->marks[i]; }
 int64_t nr_hook_first_ns(const nr_hook *h) { return h && h->have_ts ? h->first_ns : 0; }
 int64_t nr_hook_last_ns(const nr_hook *h) { return h && h->have_ts ? h->last_ns : 0; }
 

@@ -1,5 +1,5 @@
 /* hook: reads the semantic layer (hook.jsonl, docs/hook-format.md): phase
- * begin/end events and Python-level I/O records, and answers "which phase is
+ * begin/end events, Python-level I/O records and marks, and answers "which phase is
  * open in this thread/process at time t". Broken lines are counted by reason
  * with line numbers, never fatal. */
 #ifndef HOOK_H
@@ -29,6 +29,12 @@ typedef struct nr_hook_io {
     int64_t bytes, dur_ns;  /* -1 when absent */
 } nr_hook_io;
 
+typedef struct nr_hook_mark {
+    int64_t ts_ns, pid, tid;
+    const char *name;   /* owned by the hook */
+    const char *attrs;  /* compact JSON object with sorted keys, "" none; owned by the hook */
+} nr_hook_mark;
+
 /* Receives each problem found while reading: reason key ("bad_json",
  * "missing_field", "unknown_event", "unmatched_phase_end", ...), 1-based line
  * number, and the line or a message. */
@@ -48,6 +54,8 @@ size_t nr_hook_phase_count(const nr_hook *h);
 const nr_hook_phase *nr_hook_phase_get(const nr_hook *h, size_t i);
 size_t nr_hook_io_count(const nr_hook *h);
 const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i);
+size_t nr_hook_mark_count(const nr_hook *h);
+const nr_hook_mark *nr_hook_mark_get(const nr_hook *h, size_t i);
 /* The file the hook wrote to, as its header line names it (absolute), or
  * NULL. Its writes show up in the strace log; ingest marks that file as
  * niorep's own output so they are not counted as the job's I/O. */

@@ -88,7 +88,7 @@ typedef struct ingest {
     nr_diag *diag;
     nr_pm *pm;
     nr_store_writer *writer;
-    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio;
+    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio, *t_marks;
     stream *streams;
     size_t nstreams;
     nr_par_lex *par;
@@ -926,6 +926,17 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_PY_PHASE_ID, phase_for(in, io->pid, io->tid, io->ts_ns));
         NR_TRY(nr_table_end_row(t, err));
     }
+    for (size_t i = 0; i < nr_hook_mark_count(in->hook); i++) {
+        const nr_hook_mark *mk = nr_hook_mark_get(in->hook, i);
+        nr_table_writer *t = in->t_marks;
+        nr_table_set_i64(t, NR_MK_TS_NS, mk->ts_ns);
+        nr_table_set_i64(t, NR_MK_PID, mk->pid);
+        nr_table_set_i64(t, NR_MK_TID, mk->tid);
+        nr_table_set_str(t, NR_MK_NAME, mk->name, strlen(mk->name));
+        nr_table_set_str(t, NR_MK_ATTRS, mk->attrs, strlen(mk->attrs));
+        nr_table_set_i64(t, NR_MK_PHASE_ID, phase_for(in, mk->pid, mk->tid, mk->ts_ns));
+        NR_TRY(nr_table_end_row(t, err));
+    }
     return 0;
 }
 
@@ -973,6 +984,7 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_meta_table, &in->t_meta, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_marks_table, &in->t_marks, err));
     NR_TRY(nr_par_write_create(in->t_events, effective_jobs(in) > 1 ? in->par : NULL, &in->events_out, err));
     if (in->bytes_total >= SPARE_BATCH_MIN_BYTES)
         nr_par_write_make_spare(in->events_out);
@@ -1161,6 +1173,12 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {
         const nr_hook_io *io = nr_hook_io_get(in->hook, i);
         int64_t off = outside_by(io->ts_ns, io->ts_ns, c->first_ts_ns, c->last_ts_ns);
+        outside += off > 0;
+        worst = off > worst ? off : worst;
+    }
+    for (size_t i = 0; i < nr_hook_mark_count(in->hook); i++) {
+        const nr_hook_mark *mk = nr_hook_mark_get(in->hook, i);
+        int64_t off = outside_by(mk->ts_ns, mk->ts_ns, c->first_ts_ns, c->last_ts_ns);
         outside += off > 0;
         worst = off > worst ? off : worst;
     }

@@ -18,8 +18,9 @@
  * hook_mark_not_stored, a forking thread's phase for its child.
  * 3 (session 39): a hook record's bytes of -1 is no hook_bad_io_field;
  * -ff logs of -r stamps one after the other (order_inferred); stderr
- * mode's cut clone and word tails. */
-#define NR_INGEST_REVISION 3
+ * mode's cut clone and word tails.
+ * 4 (session 40): hook marks stored (table marks), no hook_mark_not_stored. */
+#define NR_INGEST_REVISION 4
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

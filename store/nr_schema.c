@@ -76,6 +76,13 @@ static const nr_col_def pyio_cols[NR_PY_COL_COUNT] = {
 };
 TABLE(nr_pyio_table, "pyio", pyio_cols);
 
+static const nr_col_def marks_cols[NR_MK_COL_COUNT] = {
+    [NR_MK_TS_NS] = DELTA("ts_ns"), [NR_MK_PID] = I64("pid"),
+    [NR_MK_TID] = I64_BASE("tid", "pid"), [NR_MK_NAME] = STR("name"),
+    [NR_MK_ATTRS] = STR("attrs"),  [NR_MK_PHASE_ID] = I64("phase_id"),
+};
+TABLE(nr_marks_table, "marks", marks_cols);
+
 static const char *const op_class_names[] = {
 #define NR_X(code, name) [code] = name,
     NR_OP_CLASSES(NR_X)

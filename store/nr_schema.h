@@ -134,6 +134,15 @@ enum nr_pyio_col {
     NR_PY_COL_COUNT
 };
 
+/* marks: instant events from the hook (niorep_hook.mark: epochs, steps). */
+enum nr_marks_col {
+    NR_MK_TS_NS, NR_MK_PID, NR_MK_TID,
+    NR_MK_NAME,       /* the mark's name ("epoch") */
+    NR_MK_ATTRS,      /* its attrs as compact JSON with sorted keys ("{\"loss\":0.5,\"n\":1}"), "" none */
+    NR_MK_PHASE_ID,   /* phase in force, as for pyio; -1 unphased */
+    NR_MK_COL_COUNT
+};
+
 extern const nr_table_def nr_events_table;
 extern const nr_table_def nr_files_table;
 extern const nr_table_def nr_processes_table;
@@ -141,5 +150,6 @@ extern const nr_table_def nr_diagnostics_table;
 extern const nr_table_def nr_meta_table;
 extern const nr_table_def nr_phases_table;
 extern const nr_table_def nr_pyio_table;
+extern const nr_table_def nr_marks_table;
 
 #endif

@@ -335,6 +335,13 @@ static int fix_pyio(nr__merge *m, nr__part *p, nr__row *r, nr_error *err)
     return 0;
 }
 
+static int fix_mark(nr__merge *m, nr__part *p, nr__row *r, nr_error *err)
+{
+    NR_TRY(nr__merge_qualify(m, p, &r->i[NR_MK_PID], err));
+    NR_TRY(nr__merge_qualify(m, p, &r->i[NR_MK_TID], err));
+    return nr__merge_phase(p, &r->i[NR_MK_PHASE_ID], err);
+}
+
 /* ---- the other tables ------------------------------------------------- */
 
 /* Files in new-id order; files no event names get ids after, in part order. */
@@ -455,6 +462,7 @@ static int open_output(nr__merge *m, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(m->w, &nr_meta_table, &m->t_meta, err));
     NR_TRY(nr_store_writer_add_table(m->w, &nr_phases_table, &m->t_phases, err));
     NR_TRY(nr_store_writer_add_table(m->w, &nr_pyio_table, &m->t_pyio, err));
+    NR_TRY(nr_store_writer_add_table(m->w, &nr_marks_table, &m->t_marks, err));
     return 0;
 }
 
@@ -472,6 +480,7 @@ static int run_merge(nr__merge *m, const char *const *paths, const char *out_pat
     NR_TRY(nr__merge_write_meta(m, err));
     NR_TRY(nr__merge_write_phases(m, err));
     NR_TRY(merge_by_time(m, &nr_pyio_table, NR_PY_TS_NS, m->t_pyio, fix_pyio, err));
+    NR_TRY(merge_by_time(m, &nr_marks_table, NR_MK_TS_NS, m->t_marks, fix_mark, err));
     return nr_store_writer_commit(m->w, err);
 }
 

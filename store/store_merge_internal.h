@@ -75,7 +75,7 @@ typedef struct nr__merge {
     size_t nphase_rows;
     uint64_t events;
     nr_store_writer *w;
-    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio;
+    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio, *t_marks;
 } nr__merge;
 
 int nr__cursor_open(nr__cursor *c, const nr__part *p, const nr_table_def *def, nr_error *err);

@@ -192,15 +192,16 @@ static void broken_lines_are_counted_with_line_numbers(void **state)
                            "{\"ts\":9,\"pid\":1,\"event\":\"phase_begin\"}\n"                 /* 11 no name */
                            "{\"ts\":-3,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"c\"}\n"   /* 12 */
                            "{\"ts\":1e300,\"pid\":1,\"event\":\"mark\"}\n"                      /* 13 */
-                           "{\"ts\":9,\"pid\":1,\"event\":\"mark\",\"name\":\"m\"}",          /* 14 cut, valid: not stored */
+                           "{\"ts\":9,\"pid\":1,\"event\":\"mark\",\"name\":\"m\"}",          /* 14 cut, valid: kept */
                            &d);
     nr_hook_finish(h, S(100));
     const char *want[] = {"bad_json", "not_object", "missing_field", "unmatched_phase_end",
                           "unknown_event", "phase_end_out_of_order", "missing_field",
-                          "bad_timestamp", "bad_timestamp", "mark_not_stored"};
-    const uint64_t want_lines[] = {2, 3, 4, 5, 6, 10, 11, 12, 13, 14};
-    assert_int_equal(d.count, 10);
-    for (int i = 0; i < 10; i++) {
+                          "bad_timestamp", "bad_timestamp"};
+    const uint64_t want_lines[] = {2, 3, 4, 5, 6, 10, 11, 12, 13};
+    assert_int_equal(d.count, 9);
+    assert_int_equal(nr_hook_mark_count(h), 1);
+    for (int i = 0; i < 9; i++) {
         assert_string_equal(d.reasons[i], want[i]);
         assert_int_equal(d.lines[i], want_lines[i]);
     }
@@ -237,6 +238,39 @@ static void io_records(void **state)
     assert_int_equal(y->bytes, -1);
     assert_int_equal(y->dur_ns, -1);
     assert_string_equal(z->path, "");
+    nr_hook_free(h);
+}
+
+/* Marks are kept with their attrs as compact JSON with sorted keys; one
+ * without a name is a missing field, attrs that are no object are counted
+ * and dropped. */
+static void mark_records(void **state)
+{
+    (void)state;
+    diag_log d = {0};
+    nr_hook *h = load_text(
+        "{\"ts\":1.5,\"pid\":3,\"tid\":4,\"event\":\"mark\",\"name\":\"epoch\",\"attrs\":{\"n\":1,\"loss\":0.5}}\n"
+        "{\"ts\":2,\"pid\":3,\"event\":\"mark\",\"name\":\"step\"}\n"
+        "{\"ts\":3,\"pid\":3,\"event\":\"mark\"}\n"                                   /* 3 missing_field */
+        "{\"ts\":4,\"pid\":3,\"event\":\"mark\",\"name\":\"x\",\"attrs\":[1]}\n", /* 4 bad_mark_field */
+        &d);
+    nr_hook_finish(h, S(10));
+    assert_int_equal(nr_hook_mark_count(h), 3);
+    const nr_hook_mark *a = nr_hook_mark_get(h, 0), *b = nr_hook_mark_get(h, 1), *c = nr_hook_mark_get(h, 2);
+    assert_int_equal(a->ts_ns, 1500000000);
+    assert_int_equal(a->pid, 3);
+    assert_int_equal(a->tid, 4);
+    assert_string_equal(a->name, "epoch");
+    assert_string_equal(a->attrs, "{\"loss\":0.5,\"n\":1}");
+    assert_int_equal(b->tid, 3);
+    assert_string_equal(b->attrs, "");
+    assert_string_equal(c->name, "x");
+    assert_string_equal(c->attrs, "");
+    assert_int_equal(d.count, 2);
+    assert_string_equal(d.reasons[0], "missing_field");
+    assert_int_equal(d.lines[0], 3);
+    assert_string_equal(d.reasons[1], "bad_mark_field");
+    assert_int_equal(d.lines[1], 4);
     nr_hook_free(h);
 }
 
@@ -292,6 +326,7 @@ int main(void)
         cmocka_unit_test(phase_ended_by_an_exception_is_flagged),
         cmocka_unit_test(broken_lines_are_counted_with_line_numbers),
         cmocka_unit_test(io_records),
+        cmocka_unit_test(mark_records),
         cmocka_unit_test(lookup_matches_brute_force),
         cmocka_unit_test(missing_file_is_io_error),
     };

@@ -123,6 +123,7 @@ void ck_ingest(ck_run *r, const char *input, const char *start_cwd)
     read_table(s, "meta", &r->meta);
     read_table(s, "phases", &r->phases);
     read_table(s, "pyio", &r->pyio);
+    read_table(s, "marks", &r->marks);
     nr_store_close(s);
 }
 
@@ -171,6 +172,7 @@ static void free_tables(ck_run *r)
     free_table(&r->meta);
     free_table(&r->phases);
     free_table(&r->pyio);
+    free_table(&r->marks);
 }
 
 void ck_free(ck_run *r)

@@ -21,7 +21,7 @@ typedef struct ck_run {
     int rc;
     nr_error err;
     nr_ingest_stats stats;
-    ck_table events, files, processes, diagnostics, meta, phases, pyio;
+    ck_table events, files, processes, diagnostics, meta, phases, pyio, marks;
     char dir[256];       /* temporary run dir */
 } ck_run;
 

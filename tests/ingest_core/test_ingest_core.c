@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <cmocka.h>
@@ -1100,7 +1101,9 @@ static void hook_phases(void **state)
     ck_write(run, "hook.jsonl",
              "{\"ts\": 1700000001.0, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
              "{\"ts\": 1700000002.5, \"pid\": 100, \"event\": \"io\", \"op\": \"torch.save\", \"path\": \"ckpt.pt\", \"bytes\": 10, \"dur\": 0.5}\n"
-             "{\"ts\": 1700000003.0, \"pid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n");
+             "{\"ts\": 1700000002.75, \"pid\": 101, \"event\": \"mark\", \"name\": \"epoch\", \"attrs\": {\"n\": 1}}\n"
+             "{\"ts\": 1700000003.0, \"pid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000003.5, \"pid\": 100, \"event\": \"mark\", \"name\": \"done\"}\n");
     ck_ingest(&r, run, NULL);
     assert_ok(&r);
     static const int64_t phase[] = {-1, 0, 0, 0, -1};
@@ -1114,6 +1117,16 @@ static void hook_phases(void **state)
     assert_int_equal(r.pyio.nrows, 1);
     assert_int_equal(ck_i64(&r.pyio, 0, "phase_id"), 0);
     assert_int_equal(ck_i64(&r.pyio, 0, "bytes"), 10);
+    /* marks: the child 101 inherits train from its parent; after train, unphased */
+    assert_int_equal(r.marks.nrows, 2);
+    assert_string_equal(ck_str(&r.marks, 0, "name"), "epoch");
+    assert_string_equal(ck_str(&r.marks, 0, "attrs"), "{\"n\":1}");
+    /* a Unix time in a JSON double resolves to 256 ns at 1.7e18 ns */
+    assert_true(llabs(ck_i64(&r.marks, 0, "ts_ns") - 1700000002750000000LL) <= 256);
+    assert_int_equal(ck_i64(&r.marks, 0, "pid"), 101);
+    assert_int_equal(ck_i64(&r.marks, 0, "phase_id"), 0);
+    assert_string_equal(ck_str(&r.marks, 1, "attrs"), "");
+    assert_int_equal(ck_i64(&r.marks, 1, "phase_id"), -1);
     assert_string_equal(ck_meta(&r, "has_hook"), "1");
     ck_free(&r);
 }
