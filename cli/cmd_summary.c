@@ -227,6 +227,33 @@ static void print_bursts(const nr_model *m, FILE *out)
         fprintf(out, "  ... %zu more (summary --json lists them all)\n", nr_model_burst_count(m) - shown);
 }
 
+/* The hook's marks: counts by name, then the first ten. */
+static void print_marks(const nr_model *m, FILE *out)
+{
+    const nr_model_marks *mk = nr_model_get_marks(m);
+    const nr_model_totals *t = nr_model_get_totals(m);
+    if (!mk->total)
+        return;
+    fprintf(out, "\n%" PRIu64 " marks (", mk->total);
+    for (size_t i = 0; i < mk->nnames; i++)
+        fprintf(out, "%s%s %" PRIu64, i ? ", " : "", mk->names[i], mk->name_counts[i]);
+    if (mk->other_names)
+        fprintf(out, ", %" PRIu64 " of other names", mk->other_names);
+    fprintf(out, "):\n");
+    const size_t shown = mk->n < 10 ? mk->n : 10;
+    for (size_t i = 0; i < shown; i++) {
+        const nr_model_mark *k = &mk->v[i];
+        if (t->first_ns >= 0)
+            fprintf(out, "  at %.3f s: ", (double)(k->ts_ns - t->first_ns) * 1e-9);
+        else
+            fprintf(out, "  ");
+        fprintf(out, "%s%s%s (%s, pid %" PRId64 ")\n", k->name, k->attrs[0] ? " " : "", k->attrs, k->phase, k->pid);
+    }
+    if (shown < mk->total)
+        fprintf(out, "  ... %" PRIu64 " more (summary --json lists the first %d)\n", mk->total - shown,
+                NR_MODEL_MAX_MARKS);
+}
+
 static void print_findings(const nr_model *m, FILE *out)
 {
     fprintf(out, "\nfindings:\n");
@@ -246,6 +273,7 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
     print_latency(m, out);
     print_nonfile(m, out);
     print_bursts(m, out);
+    print_marks(m, out);
     print_findings(m, out);
 }
 

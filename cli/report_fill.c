@@ -521,6 +521,64 @@ static nr_report_table *latency_table(nr_report_block *b, const char *caption, c
     return nr_report_table_new(b, caption, 3 + NR_MODEL_NQ, heads, ~1u);
 }
 
+/* The write bursts, from the start of the run. */
+static void add_bursts_table(nr_report_block *sec, const nr_model *m, const nr_model_timeline *tl)
+{
+    const size_t nb = nr_model_burst_count(m);
+    if (nb == 0) {
+        nr_report_para(sec, "note", "No write burst detected (docs/summary-schema.md#bursts).");
+        return;
+    }
+    char buf[64];
+    static const char *const bheads[] = {"burst", "start", "duration", "bytes written", "peak rate", "mean rate", "since previous"};
+    nr_report_table *bt = nr_report_table_new(sec, "Write bursts (checkpoints): start from the beginning of the run", 7, bheads, 0x7Eu);
+    for (size_t i = 0; i < nb; i++) {
+        const nr_model_burst *b = nr_model_burst_at(m, i);
+        char key[64];
+        nr_report_table_row(bt);
+        nr_report_table_cell(bt, C(i + 1));
+        nr_report_table_cell(bt, S((double)(b->start_ns - tl->start_ns) * 1e-9));
+        nr_report_table_cell(bt, S(b->duration_s));
+        snprintf(key, sizeof key, "bursts.%zu.bytes", i);
+        nr_report_table_cell_key(bt, B(b->bytes), key, (double)b->bytes);
+        nr_report_table_cell(bt, RATE(b->peak_rate));
+        nr_report_table_cell(bt, RATE(b->mean_rate));
+        nr_report_table_cell(bt, S(b->interval_s));
+    }
+}
+
+/* At most this many marks in the report; summary --json lists 256. */
+#define REPORT_MARKS 20
+
+/* The hook's marks (epochs with their loss), on the timeline's clock. */
+static void add_marks_table(nr_report_block *sec, const nr_model *m, const nr_model_timeline *tl)
+{
+    const nr_model_marks *mk = nr_model_get_marks(m);
+    if (mk->total == 0)
+        return;
+    char buf[64], pid[32];
+    static const char *const heads[] = {"mark", "at", "phase", "process", "attributes"};
+    nr_report_table *t = nr_report_table_new(sec, "Marks from the hook (niorep_hook.mark), from the beginning of the run",
+                                             5, heads, 0x2u);
+    const size_t shown = mk->n < REPORT_MARKS ? mk->n : REPORT_MARKS;
+    for (size_t i = 0; i < shown; i++) {
+        const nr_model_mark *k = &mk->v[i];
+        nr_report_table_row(t);
+        nr_report_table_cell(t, k->name);
+        nr_report_table_cell(t, S((double)(k->ts_ns - tl->start_ns) * 1e-9));
+        nr_report_table_cell(t, k->phase);
+        snprintf(pid, sizeof pid, "%" PRId64, k->pid);
+        nr_report_table_cell(t, pid);
+        nr_report_table_cell_path(t, k->attrs);
+    }
+    if (shown < mk->total) {
+        char note[160];
+        snprintf(note, sizeof note, "%" PRIu64 " more marks: niorep summary --json lists the first %d.",
+                 mk->total - shown, NR_MODEL_MAX_MARKS);
+        nr_report_para(sec, "note", note);
+    }
+}
+
 static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                         nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
@@ -595,26 +653,10 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
     kv_row(t, "peak read rate (one bin)", RATE(peak_r), NULL, 0);
     kv_row(t, "peak write rate (one bin)", RATE(peak_w), NULL, 0);
     kv_row(t, "write bursts", C(nr_model_burst_count(m)), NULL, 0);
-    size_t nb = nr_model_burst_count(m);
-    if (nb == 0) {
-        nr_report_para(sec, "note", "No write burst detected (docs/summary-schema.md#bursts).");
-        return 0;
-    }
-    static const char *const bheads[] = {"burst", "start", "duration", "bytes written", "peak rate", "mean rate", "since previous"};
-    nr_report_table *bt = nr_report_table_new(sec, "Write bursts (checkpoints): start from the beginning of the run", 7, bheads, 0x7Eu);
-    for (size_t i = 0; i < nb; i++) {
-        const nr_model_burst *b = nr_model_burst_at(m, i);
-        char key[64];
-        nr_report_table_row(bt);
-        nr_report_table_cell(bt, C(i + 1));
-        nr_report_table_cell(bt, S((double)(b->start_ns - tl->start_ns) * 1e-9));
-        nr_report_table_cell(bt, S(b->duration_s));
-        snprintf(key, sizeof key, "bursts.%zu.bytes", i);
-        nr_report_table_cell_key(bt, B(b->bytes), key, (double)b->bytes);
-        nr_report_table_cell(bt, RATE(b->peak_rate));
-        nr_report_table_cell(bt, RATE(b->mean_rate));
-        nr_report_table_cell(bt, S(b->interval_s));
-    }
+    kv_row(t, "marks (niorep_hook.mark)", C(nr_model_get_marks(m)->total), "marks.count",
+           (double)nr_model_get_marks(m)->total);
+    add_bursts_table(sec, m, tl);
+    add_marks_table(sec, m, tl);
     return 0;
 }
 

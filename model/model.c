@@ -107,6 +107,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__latency_finish(m, s, err));
     NR_TRY(nr__bursts_compute(m));
     NR_TRY(nr__fidelity_finish(m, s, err));
+    NR_TRY(nr__marks_load(m, s, err));
     /* accessors list processes by pid; the pid map follows */
     qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc_pid);
     for (size_t i = 0; i < m->nprocs; i++)

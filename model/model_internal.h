@@ -145,6 +145,11 @@ struct nr_model {
     nr_model_pyio_match *pyio;
     char **reason_names;         /* strings in the arena */
     uint64_t *reason_counts;
+
+    nr_model_marks marks;        /* its arrays below; strings in the arena */
+    nr_model_mark mark_v[NR_MODEL_MAX_MARKS];
+    const char *mark_names[NR_MODEL_MAX_MARK_NAMES];
+    uint64_t mark_name_counts[NR_MODEL_MAX_MARK_NAMES];
 };
 
 /* nr__idmap_get with the dense case inline (per-event lookups). */
@@ -192,6 +197,8 @@ void nr__access_add(nr_model *m, const nr__event *e);
 void nr__access_finish(nr_model *m);
 void nr__fidelity_add(nr_model *m, const nr__event *e);
 int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err);
+/* Reads table marks (marks.c); needs the phase id map. */
+int nr__marks_load(nr_model *m, const nr_store *s, nr_error *err);
 int nr__latency_add(nr_model *m, const nr__event *e);
 int nr__latency_plan(nr_model *m, nr_error *err);
 void nr__latency_slow_bytes(nr_model *m, const nr__event *e);

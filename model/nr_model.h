@@ -71,7 +71,7 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
 void nr_model_free(nr_model *m);
 
 /* The summary as one JSON object (schema: docs/summary-schema.md,
- * "schema_version" 3). Returns a new reference (caller decrefs), NULL on
+ * "schema_version" 4). Returns a new reference (caller decrefs), NULL on
  * out-of-memory. Dump with NR_MODEL_JSON_FLAGS for deterministic output. */
 json_t *nr_model_summary_json(const nr_model *m);
 #define NR_MODEL_JSON_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6))
@@ -290,6 +290,29 @@ typedef struct nr_model_fidelity {
     const uint64_t *reason_counts;    /* [diagnostics_reasons] */
 } nr_model_fidelity;
 const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m);
+
+/* Marks: the hook's instants (niorep_hook.mark: an epoch with its loss),
+ * from table marks (docs/summary-schema.md#marks). The first
+ * NR_MODEL_MAX_MARKS in time are kept, every one is counted. */
+#define NR_MODEL_MAX_MARKS 256
+#define NR_MODEL_MAX_MARK_NAMES 32
+typedef struct nr_model_mark {
+    int64_t ts_ns;            /* Unix ns, the clock of the events */
+    int64_t pid;
+    const char *name;
+    const char *attrs;        /* compact JSON object with sorted keys, "" none */
+    const char *phase;        /* the phase in force ("unphased" when none) */
+} nr_model_mark;
+typedef struct nr_model_marks {
+    uint64_t total;                   /* rows of table marks */
+    size_t n;
+    const nr_model_mark *v;           /* [n]: the first min(total, NR_MODEL_MAX_MARKS) in time */
+    size_t nnames;
+    const char *const *names;         /* [nnames]: the first NR_MODEL_MAX_MARK_NAMES names, in order of appearance */
+    const uint64_t *name_counts;      /* [nnames] */
+    uint64_t other_names;             /* marks whose name is not among names */
+} nr_model_marks;
+const nr_model_marks *nr_model_get_marks(const nr_model *m);
 
 /* Findings (rules: model/findings.c, docs/findings.md). */
 typedef struct nr_model_finding {

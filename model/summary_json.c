@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 3).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 4).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -269,6 +269,39 @@ static json_t *bursts_json(const nr_model *m)
     return a;
 }
 
+/* A mark's attrs as the object they were; the text itself if it does not parse. */
+static json_t *attrs_json(const char *attrs)
+{
+    if (!attrs[0])
+        return json_object();
+    json_t *o = json_loads(attrs, 0, NULL);
+    return o ? o : json_string(attrs);
+}
+
+static json_t *marks_json(const nr_model *m)
+{
+    const nr_model_marks *mk = &m->marks;
+    json_t *j = json_object(), *by = json_object(), *list = json_array();
+    put(j, "count", ju64(mk->total));
+    for (size_t i = 0; i < mk->nnames; i++)
+        put(by, mk->names[i], ju64(mk->name_counts[i]));
+    put(j, "by_name", by);
+    put(j, "other_names", ju64(mk->other_names));
+    for (size_t i = 0; i < mk->n && list; i++) {
+        const nr_model_mark *k = &mk->v[i];
+        json_t *o = json_object();
+        /* on the timeline's clock, as the bursts; none without one */
+        put(o, "t_s", m->timeline.nbins ? real((double)(k->ts_ns - m->timeline.start_ns) * 1e-9) : json_null());
+        put(o, "name", json_string(k->name));
+        put(o, "pid", json_integer((json_int_t)k->pid));
+        put(o, "phase", json_string(k->phase));
+        put(o, "attrs", attrs_json(k->attrs));
+        json_array_append_new(list, o);
+    }
+    put(j, "list", list);
+    return j;
+}
+
 static json_t *timeline_json(const nr_model *m)
 {
     const nr_model_timeline *t = &m->timeline;
@@ -419,6 +452,7 @@ json_t *nr_model_summary_json(const nr_model *m)
     put(j, "latency", latency_json(m));
     put(j, "timeline", timeline_json(m));
     put(j, "bursts", bursts_json(m));
+    put(j, "marks", marks_json(m));
     put(j, "access", access_json(m));
     put(j, "nonfile", nonfile_json(m));
     put(j, "fidelity", fidelity_json(m));

@@ -25,7 +25,19 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 3)
+check("schema_version", 4)
+# marks (fixture_runs.c): epochs at 2 s (train) and 4.5 s (train again), a step
+# at 4.6 s (unphased); times from the timeline's start, the first event at 100 ms
+check("marks.count", 3)
+check("marks.by_name", {"epoch": 2, "step": 1})
+check("marks.other_names", 0)
+check("marks.list.0.t_s", 1.9)
+check("marks.list.0.phase", "train")
+check("marks.list.0.attrs", {"loss": 0.5, "n": 0})
+check("marks.list.1.t_s", 4.4)
+check("marks.list.2.phase", "unphased")
+check("marks.list.2.attrs", {})
+check("marks.list.2.pid", 200)
 for key, value in {"bytes_read": 140364, "bytes_written": 1048576, "read_calls": 6, "write_calls": 1,
                    "files_read": 2, "files_written": 1, "processes": 4}.items():
     check("totals." + key, value)

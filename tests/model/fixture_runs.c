@@ -36,6 +36,8 @@
  * pattern, reads: first 2, consecutive 2, sequential 1, random 1; writes: first 1.
  * opens 1 (openat of a); meta 1 / data 7 calls = 0.142857.
  * fidelity: pid 200 has I/O but only unphased -> 1; phases without I/O 0.
+ * marks: epoch at 2 s (phase 1, train), epoch at 4.5 s (phase 3, train), step at 4.6 s (unphased):
+ *   t_s from the first event (100 ms): 1.9, 4.4, 4.5.
  * findings: async_checkpoints (1 s / 4.900007 s = 0.204 > 0.10); small_reads does not fire:
  *   median 4096 < 65536 but reads take 3.38 ms of 33.397 ms of I/O time (0.10 < 0.5 gate);
  *   data_bound does not (train 0.00308 / 3 s); hot_set not applicable (3 files < 10). */
@@ -63,6 +65,9 @@ void build_run_a(const char *path)
     tb_phase(&t, 2, 100, "checkpoint", 3 * SEC, 4 * SEC);
     tb_phase(&t, 3, 100, "train", 4 * SEC, 5 * SEC);
     tb_pyio(&t, 3 * SEC + 400 * MS, 100, "ckpt/c", 1048576);
+    tb_mark(&t, 2 * SEC, 100, "epoch", "{\"loss\":0.5,\"n\":0}", 1);
+    tb_mark(&t, 4500 * MS, 100, "epoch", "{\"loss\":0.25,\"n\":1}", 3);
+    tb_mark(&t, 4600 * MS, 200, "step", "", -1);
 
     tb_call(&t, 100 * MS, 10 * US, 100, NR_OP_OPEN, 0, 0, -1, 0);
     tb_call(&t, 200 * MS, 100 * US, 100, NR_OP_READ, 0, 4096, 0, 0);

@@ -27,6 +27,7 @@ void tb_open(tb *t, const char *path)
     check(nr_store_writer_add_table(t->w, &nr_meta_table, &t->meta, &err), &err);
     check(nr_store_writer_add_table(t->w, &nr_phases_table, &t->phases, &err), &err);
     check(nr_store_writer_add_table(t->w, &nr_pyio_table, &t->pyio, &err), &err);
+    check(nr_store_writer_add_table(t->w, &nr_marks_table, &t->marks, &err), &err);
 }
 
 void tb_commit(tb *t)
@@ -115,6 +116,18 @@ void tb_pyio(tb *t, int64_t ts, int64_t pid, const char *path, int64_t bytes)
     nr_table_set_i64(w, NR_PY_BYTES, bytes);
     nr_table_set_i64(w, NR_PY_DUR_NS, -1);
     nr_table_set_i64(w, NR_PY_PHASE_ID, -1);
+    end_row(w);
+}
+
+void tb_mark(tb *t, int64_t ts, int64_t pid, const char *name, const char *attrs, int64_t phase_id)
+{
+    nr_table_writer *w = t->marks;
+    nr_table_set_i64(w, NR_MK_TS_NS, ts);
+    nr_table_set_i64(w, NR_MK_PID, pid);
+    nr_table_set_i64(w, NR_MK_TID, pid);
+    set_str(w, NR_MK_NAME, name);
+    set_str(w, NR_MK_ATTRS, attrs);
+    nr_table_set_i64(w, NR_MK_PHASE_ID, phase_id);
     end_row(w);
 }
 
