@@ -203,7 +203,14 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
             bu[i] = (nr_fig_span){"burst", (double)(b->start_ns - tl->start_ns) * 1e-9,
                                   (double)(b->end_ns - tl->start_ns) * 1e-9};
         }
-        tr[r] = (nr_fig_timeline_run){names[r], tl->nbins, bin_s, rd, wr, kp, ph, nb, bu};
+        const nr_model_marks *mk = nr_model_get_marks(models[r]);
+        double *mt = fi_alloc(fi, mk->n, sizeof *mt);
+        if (!mt)
+            return;
+        for (size_t i = 0; i < mk->n; i++)
+            mt[i] = (double)(mk->v[i].ts_ns - tl->start_ns) * 1e-9;
+        tr[r] = (nr_fig_timeline_run){names[r], tl->nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
+                                      mk->nnames == 1 && !mk->other_names ? mk->names[0] : NULL};
     }
     fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
                                            .phase_order = fi->phase.phase_names};
@@ -365,9 +372,10 @@ static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", t->name, "bin_s", jnum(t->bin_s),
+        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name", t->name, "bin_s", jnum(t->bin_s),
                                                 "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
-                                                "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts)));
+                                                "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts),
+                                                "marks", jarray(t->marks, t->n_marks)));
     }
 }
 

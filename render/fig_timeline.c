@@ -10,6 +10,10 @@
 
 #define FIG "Throughput timeline"
 #define MAX_PANELS NR_FIG_DISTINCT_RUNS
+/* Marks: black (palette 6), dotted (dash 2), thin: they cross the panel. */
+#define MARK_COLOR 6
+#define MARK_DASH 2
+#define MARK_LINE_WIDTH 0.6
 
 static double panel_height(size_t n_runs, double width)
 {
@@ -150,6 +154,49 @@ static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_ke
     cairo_restore(cr);
 }
 
+/* The hook's marks: thin black dotted lines across the panel, over the
+ * bands and under the series. */
+static void draw_marks(nr__xy *p, const nr_fig_timeline_run *run)
+{
+    cairo_t *cr = p->cv->cr;
+    cairo_save(cr);
+    nr__xy_clip(p);
+    nr__set_color(cr, nr__palette_color(MARK_COLOR), 0.8);
+    cairo_set_line_width(cr, MARK_LINE_WIDTH);
+    nr__set_dash(cr, MARK_DASH, MARK_LINE_WIDTH);
+    for (size_t i = 0; i < run->n_marks; i++) {
+        if (!isfinite(run->marks[i]))
+            continue;
+        const double x = nr__xy_mx(p, run->marks[i]);
+        cairo_move_to(cr, x, p->py);
+        cairo_line_to(cr, x, p->py + p->ph);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+/* "hook mark (epoch)" when every run's marks share one name, else "hook mark". */
+static const char *marks_label(const nr_fig_timeline_input *t, size_t n_runs, char *buf, size_t cap)
+{
+    const char *name = NULL;
+    int any = 0, one = 1;
+    for (size_t r = 0; r < n_runs; r++) {
+        if (!t->runs[r].n_marks)
+            continue;
+        const char *nm = t->runs[r].mark_name;
+        one &= nm && (!name || strcmp(name, nm) == 0);
+        name = any ? name : nm;
+        any = 1;
+    }
+    if (!any)
+        return NULL;
+    if (one && name)
+        snprintf(buf, cap, "hook mark (%.32s)", name);
+    else
+        snprintf(buf, cap, "hook mark");
+    return buf;
+}
+
 int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
 {
     const nr_fig_timeline_input *t = in->timeline;
@@ -178,6 +225,10 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     nr__legend_add(&lg, (nr__legend_entry){.label = "write", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
                                            .line_width = 1.0});
     nr__legend_add(&lg, (nr__legend_entry){.label = "write burst", .kind = NR__LEG_TINT, .color = 6});
+    char mark_label[64];
+    if (marks_label(t, n_runs, mark_label, sizeof mark_label))
+        nr__legend_add(&lg, (nr__legend_entry){.label = mark_label, .kind = NR__LEG_LINE, .color = MARK_COLOR,
+                                               .dash = MARK_DASH, .line_width = MARK_LINE_WIDTH});
     char more[48];
     legend_phases(&lg, &keys, more, sizeof more);
     double top = nr__legend_block(cv, &lg);
@@ -230,6 +281,7 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
             continue;
         }
         draw_bands(p, &t->runs[r], &keys);
+        draw_marks(p, &t->runs[r]);
         nr__xy_draw_axes(p);
         nr__xy_draw_series(p);
     }

@@ -138,6 +138,9 @@ typedef struct nr_fig_timeline_run {
     const nr_fig_span *phases;
     size_t n_bursts;
     const nr_fig_span *bursts;
+    size_t n_marks;           /* the hook's marks (niorep_hook.mark: epochs), s since start */
+    const double *marks;
+    const char *mark_name;    /* their name when they share one ("epoch"), else NULL */
 } nr_fig_timeline_run;
 
 typedef struct nr_fig_timeline_input {

@@ -48,6 +48,8 @@ static struct {
     nr_fig_latency_series latency[RUNS];
     double rd[RUNS][BINS], wr[RUNS][BINS];
     nr_fig_span phases[RUNS][8], bursts[RUNS][4];
+    double marks[RUNS][12];
+    size_t nmarks[RUNS];
     nr_fig_timeline_run timeline[RUNS];
     nr_fig_reqsize_run reqsize[RUNS];
     double proc_bytes[RUNS * 3], proc_time[RUNS * 3];
@@ -143,7 +145,7 @@ static void make_latency(void)
     d.latency_in = (nr_fig_latency_input){.what = "read", .n_series = RUNS, .series = d.latency};
 }
 
-/* Timeline: staging reads, a steady training read rate with epochs,
+/* Timeline: staging reads, a steady training read rate with epochs (marked),
  * checkpoint write bursts. */
 static void make_timeline(void)
 {
@@ -161,6 +163,9 @@ static void make_timeline(void)
         d.phases[r][6] = (nr_fig_span){"checkpoint", ck2, ck2 + ckd};
         d.bursts[r][0] = (nr_fig_span){"burst", ck1, ck1 + ckd};
         d.bursts[r][1] = (nr_fig_span){"burst", ck2, ck2 + ckd};
+        d.nmarks[r] = 0; /* an epoch mark every tenth of the run while training */
+        for (double t = load; t < ck2 && d.nmarks[r] < 12; t += end * 0.1)
+            d.marks[r][d.nmarks[r]++] = t;
         double scale = 200.0 * 1048576.0 / (1 + r);
         for (int i = 0; i < BINS; i++) {
             double t = (i + 0.5) * bin;
@@ -180,7 +185,8 @@ static void make_timeline(void)
         }
         d.timeline[r] = (nr_fig_timeline_run){.name = run_names[r], .n_bins = BINS, .bin_s = bin,
                                               .read_bps = d.rd[r], .write_bps = d.wr[r], .n_phases = 7,
-                                              .phases = d.phases[r], .n_bursts = 2, .bursts = d.bursts[r]};
+                                              .phases = d.phases[r], .n_bursts = 2, .bursts = d.bursts[r],
+                                              .n_marks = d.nmarks[r], .marks = d.marks[r], .mark_name = "epoch"};
     }
     d.timeline_in = (nr_fig_timeline_input){.n_runs = RUNS, .runs = d.timeline};
 }

@@ -221,7 +221,7 @@ static void timeline_of_many_phases(void **state)
         bps[i] = 1e6 * (i % 3 + 1);
     const size_t counts[] = {8, 30}, want[] = {8 + 1 + 8, 30 + 1 + 20};
     for (int c = 0; c < 2; c++) {
-        const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL};
+        const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL, 0, NULL, NULL};
         const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
         const nr_figure_inputs in = {.timeline = &t};
         nr_render_buf svg;
@@ -261,7 +261,7 @@ static size_t timeline_tints(const char *const *phases, size_t n, const char *co
         spans[i] = (nr_fig_span){phases[i], (double)i, (double)i + 1};
         bps[i] = 1e6;
     }
-    const nr_fig_timeline_run run = {"r", n, 1.0, bps, bps, n, spans, 0, NULL};
+    const nr_fig_timeline_run run = {"r", n, 1.0, bps, bps, n, spans, 0, NULL, 0, NULL, NULL};
     const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run, .n_phase_order = n_order, .phase_order = order};
     const nr_figure_inputs in = {.timeline = &t};
     nr_render_buf svg;
