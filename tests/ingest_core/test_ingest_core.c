@@ -12,6 +12,7 @@
 
 #include "ingest_check.h"
 #include "nr_schema.h"
+#include "par_lex.h"
 #include "procmodel.h"
 
 #define FILE_EQ(r, path, col, v) assert_int_equal(ck_file(r, path, col), v)
@@ -1054,6 +1055,134 @@ static void unmatched_never_resumed_truncated(void **state)
     ck_free(&r);
 }
 
+/* The first diagnostics row of reason: its example line, or NULL. */
+static const char *diag_example(const ck_run *r, const char *reason, int64_t *line)
+{
+    for (size_t i = 0; i < r->diagnostics.nrows; i++)
+        if (strcmp(ck_str(&r->diagnostics, i, "reason"), reason) == 0) {
+            *line = ck_i64(&r->diagnostics, i, "line");
+            return ck_str(&r->diagnostics, i, "example");
+        }
+    return NULL;
+}
+
+/* A log cut inside a number: its last line, without newline, parses
+ * ("= 40" of "= 4096"). The event is kept and the line counted as
+ * unterminated_last_line, unless its end proves it whole (-T duration,
+ * errno text, exit or signal line, <unfinished ...>). */
+static void unterminated_last_line_counted(void **state)
+{
+    static const char head[] = "1300 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n";
+    static const struct {
+        const char *last;
+        int counted;
+    } cases[] = {
+        {"1300 read(3, \"abc\"..., 4096) = 40", 1},
+        {"1300 read(3, \"abc\"..., 4096) = 40\n", 0},
+        {"1300 read(3, \"abc\"..., 4096) = 40 <0.000010>", 0},
+        {"1300 read(3, \"abc\"..., 4096) = 40 <0.0000", 1},      /* cut in the duration */
+        {"1300 read(3, \"abc\"..., 4096) = 40 <unavailable>", 0},
+        {"1300 read(3, \"abc\"..., 4096) = 40 ", 1},
+        {"1300 read(3, \"abc\"..., 4096)", 1},                   /* no result: cut before it */
+        {"1300 read(3, \"abc\"..., 4096) = -1 EINTR (Interrupted system call)", 0},
+        {"1300 read(3, \"abc\"..., 4096) = -1 EINTR (Interrupted sys", 1},
+        {"1300 read(3, \"abc\"..., 4096) = -1 EINTR", 1},
+        {"1300 read(3,  <unfinished ...>", 0},
+        {"1300 +++ exited with 0 +++", 0},
+        {"1300 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---", 0},
+        {"1300 openat(AT_FDCWD, \"/d/b\", O_RDONLY) = 4</d/b>", 1}, /* -y, perhaps cut before -T */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char log[512];
+        snprintf(log, sizeof log, "%s%s", head, cases[k].last);
+        ck_run r;
+        ck_ingest_text(&r, log, "/d");
+        assert_ok(&r);
+        if (ck_diag(&r, "unterminated_last_line") != cases[k].counted)
+            fail_msg("%s: unterminated_last_line %lld, want %d", cases[k].last,
+                     (long long)ck_diag(&r, "unterminated_last_line"), cases[k].counted);
+        assert_int_equal(ck_diag(&r, "truncated_last_line"), 0);
+        assert_string_equal(ck_meta(&r, "lines_parsed"), "2"); /* kept */
+        assert_string_equal(ck_meta(&r, "lines_skipped"), "0"); /* a note, not a skipped line */
+        if (cases[k].counted) {
+            int64_t line = 0;
+            const char *ex = diag_example(&r, "unterminated_last_line", &line);
+            assert_non_null(ex);
+            assert_string_equal(ex, cases[k].last);
+            assert_int_equal(line, 2);
+        }
+        if (k == 0) {
+            FILE_EQ(&r, "/d/a", "bytes_read", 40); /* the event, as far as the log has it */
+            FILE_EQ(&r, "/d/a", "read_calls", 1);
+        }
+        ck_free(&r);
+    }
+}
+
+/* Ingests dir/run into dir/name at jobs, chunks of chunk bytes, chunks
+ * speculated on (speculate) or not; returns the stats. */
+static nr_ingest_stats ingest_way(const char *dir, const char *name, int jobs, size_t chunk, int speculate)
+{
+    char in[512], out[512];
+    snprintf(in, sizeof in, "%s/run", dir);
+    snprintf(out, sizeof out, "%s/%s", dir, name);
+    nr__par_lex_set_chunk_bytes(chunk);
+    nr__ingest_speculate(speculate);
+    nr_ingest_opts opts = {.start_cwd = "/d", .jobs = jobs};
+    nr_ingest_stats st;
+    nr_error err;
+    nr_error_clear(&err);
+    const int rc = nr_ingest_run(in, out, &opts, &st, &err);
+    nr__ingest_speculate(0);
+    nr__par_lex_set_chunk_bytes(0);
+    if (rc < 0)
+        fail_msg("ingest %s: %s", in, err.msg);
+    return st;
+}
+
+/* The same count when the cut line's chunk is modelled ahead and stitched
+ * (one -ttt log: the workers' path at -j 2, forced at -j 1): the same
+ * store line by line, stitched, and at -j 2. */
+static void unterminated_last_line_stitched(void **state)
+{
+    char log[16384];
+    size_t n = 0;
+    n += (size_t)snprintf(log + n, sizeof log - n,
+                          "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n");
+    for (int i = 0; i < 100; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n,
+                              "1300 1700000000.%06d read(3, \"abc\"..., 4096) = 4096\n", 10 + i);
+    snprintf(log + n, sizeof log - n, "1300 1700000000.000200 read(3, \"abc\"..., 4096) = 40");
+    ck_run r;
+    ck_ingest_text(&r, log, "/d");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unterminated_last_line"), 1);
+    const nr_ingest_stats plain = ingest_way(r.dir, "plain.nio", 1, 0, 0);
+    const nr_ingest_stats spec = ingest_way(r.dir, "spec.nio", 1, 256, 1);
+    ingest_way(r.dir, "two.nio", 2, 256, 0);
+    assert_int_equal(plain.chunks_stitched, 0);
+    assert_true(spec.chunks_stitched > 10);
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/plain.nio", r.dir);
+    static const char *const others[] = {"spec.nio", "two.nio", "out.nio"};
+    for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
+        snprintf(b, sizeof b, "%s/%s", r.dir, others[k]);
+        FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+        assert_non_null(fa);
+        assert_non_null(fb);
+        int ca, cb;
+        do {
+            ca = fgetc(fa);
+            cb = fgetc(fb);
+        } while (ca == cb && ca != EOF);
+        fclose(fa);
+        fclose(fb);
+        if (ca != cb)
+            fail_msg("%s differs from plain.nio", others[k]);
+    }
+    ck_free(&r);
+}
+
 static void bad_inputs(void **state)
 {
     ck_run r;
@@ -1614,6 +1743,8 @@ int main(void)
         cmocka_unit_test(path_resolution_without_y),
         cmocka_unit_test(file_kinds),
         cmocka_unit_test(unmatched_never_resumed_truncated),
+        cmocka_unit_test(unterminated_last_line_counted),
+        cmocka_unit_test(unterminated_last_line_stitched),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(hook_output_is_tool_output),
