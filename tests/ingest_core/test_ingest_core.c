@@ -24,6 +24,17 @@ static void assert_ok(const ck_run *r)
         fail_msg("ingest failed: %s", r->err.msg);
 }
 
+/* The first diagnostics row of reason: its example line, or NULL. */
+static const char *diag_example(const ck_run *r, const char *reason, int64_t *line)
+{
+    for (size_t i = 0; i < r->diagnostics.nrows; i++)
+        if (strcmp(ck_str(&r->diagnostics, i, "reason"), reason) == 0) {
+            *line = ck_i64(&r->diagnostics, i, "line");
+            return ck_str(&r->diagnostics, i, "example");
+        }
+    return NULL;
+}
+
 /* -f -ttt -T -y: one process, each basic call family. */
 static void basic_ttt_T_y(void **state)
 {
@@ -765,6 +776,103 @@ static void stderr_mode_cut_lines(void **state)
     ck_free(&r);
 }
 
+/* stderr mode, a first process that no [pid N] line names (strace 6.1,
+ * quiet_fork_prog: it makes no call while its child runs). Its own
+ * set_tid_address names it; until session 40 it was pid 0, its child's
+ * parent, without a word. */
+static void stderr_mode_root_named_by_own_call(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "execve(\"./quiet\", [\"./quiet\", \"d\"], 0x7ffd70db1770 /* 41 vars */) = 0\n"
+        "set_tid_address(0x7f0ee17b1a10)         = 16430\n"
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100) = 100\n"
+        "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLDstrace: Process 16431 attached\n"
+        ", child_tidptr=0x7f0ee17b1a10) = 16431\n"
+        "[pid 16431] set_robust_list(0x7f0ee17b1a20, 24) = 0\n"
+        "[pid 16431] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 16431] exit_group(0)               = ?\n"
+        "[pid 16431] +++ exited with 0 +++\n"
+        "wait4(16431, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 16431\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "exit_group(0)                           = ?\n"
+        "+++ exited with 0 +++\n",
+        "/d");
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 2);
+    assert_int_equal(ck_proc_row(&r, 0), -1);
+    const long root = ck_proc_row(&r, 16430);
+    assert_true(root >= 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 9); /* the +++ line is no event */
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 16431), "ppid"), 16430);
+    FILE_EQ(&r, "/d/a.bin", "bytes_written", 157);
+    assert_int_equal(ck_diag(&r, "root_pid_unknown"), 0);
+    ck_free(&r);
+}
+
+/* stderr mode with -e trace=openat,write,close (strace 6.1): no clone,
+ * no set_tid_address; the child is named by its attach notice only. The
+ * first process stays pid 0, and the diagnostics say its pid is unknown;
+ * the child is no longer taken for it (until session 40 the first
+ * prefixed pid that no clone had made was the first process's: the two
+ * were one process, 17280, without a word). */
+static void stderr_mode_root_unknown(void **state)
+{
+    static const char *const logs[] = {
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100) = 100\n"
+        "strace: Process 17280 attached\n"
+        "[pid 17280] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 17280] +++ exited with 0 +++\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "+++ exited with 0 +++\n",
+        /* strace run by its path names itself so; the notice cuts a line */
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100) = 100\n"
+        "/usr/bin/strace: Process 17280 attached\n"
+        "[pid 17280] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 17280] +++ exited with 0 +++\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "+++ exited with 0 +++\n",
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100strace: Process 17280 attached\n"
+        ") = 100\n"
+        "[pid 17280] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 17280] +++ exited with 0 +++\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "+++ exited with 0 +++\n",
+    };
+    for (size_t k = 0; k < sizeof logs / sizeof logs[0]; k++) {
+        ck_run r;
+        ck_ingest_text(&r, logs[k], "/d");
+        assert_ok(&r);
+        assert_int_equal(r.processes.nrows, 2);
+        const long root = ck_proc_row(&r, 0), child = ck_proc_row(&r, 17280);
+        assert_true(root >= 0);
+        assert_true(child >= 0);
+        assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 4); /* openat write write close */
+        assert_int_equal(ck_i64(&r.processes, (size_t)child, "events"), 1);
+        assert_int_equal(ck_diag(&r, "root_pid_unknown"), 1);
+        int64_t line = 0;
+        assert_non_null(diag_example(&r, "root_pid_unknown", &line));
+        assert_int_equal(line, 1); /* the first line without pid */
+        FILE_EQ(&r, "/d/a.bin", "bytes_written", 150);
+        ck_free(&r);
+    }
+    /* one process without prefixes and without its pid: pid 0, nothing mixed, no note */
+    ck_run r;
+    ck_ingest_text(&r, "openat(AT_FDCWD, \"a.bin\", O_RDONLY) = 3\nclose(3) = 0\n", "/d");
+    assert_ok(&r);
+    assert_int_equal(ck_proc_row(&r, 0), 0);
+    assert_int_equal(ck_diag(&r, "root_pid_unknown"), 0);
+    ck_free(&r);
+}
+
 /* stderr mode: the first process's clone, cut by its child's attach notice
  * and finished by its unprefixed tail, is no longer pending: the first
  * prefixed pid that is not that child is the first process (strace 6.1,
@@ -1053,17 +1161,6 @@ static void unmatched_never_resumed_truncated(void **state)
     FILE_EQ(&r, "/d/q", "bytes_read", 0);
     assert_int_equal(r.stats.unfinished_never_resumed, 1);
     ck_free(&r);
-}
-
-/* The first diagnostics row of reason: its example line, or NULL. */
-static const char *diag_example(const ck_run *r, const char *reason, int64_t *line)
-{
-    for (size_t i = 0; i < r->diagnostics.nrows; i++)
-        if (strcmp(ck_str(&r->diagnostics, i, "reason"), reason) == 0) {
-            *line = ck_i64(&r->diagnostics, i, "line");
-            return ck_str(&r->diagnostics, i, "example");
-        }
-    return NULL;
 }
 
 /* A log cut inside a number: its last line, without newline, parses
@@ -1738,6 +1835,8 @@ int main(void)
         cmocka_unit_test(stderr_mode_cut_lines),
         cmocka_unit_test(stderr_mode_clone_cut_root),
         cmocka_unit_test(stderr_mode_word_tail),
+        cmocka_unit_test(stderr_mode_root_named_by_own_call),
+        cmocka_unit_test(stderr_mode_root_unknown),
         cmocka_unit_test(bare_fd_in_y_log_is_not_open),
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),
