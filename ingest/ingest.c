@@ -470,6 +470,16 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
     }
 }
 
+/* A kept event line that is a cut log's last line: counted, unless its
+ * end proves it whole (nr_cut_event_reason). */
+static __attribute__((noinline)) int note_cut_event(ingest *in, const stream *s, nr_error *err)
+{
+    const char *reason = nr_cut_event_reason(s->sl, s->where.text, s->where.len, 1);
+    if (reason && nr_diag_add(in->diag, reason, s->where.file, s->where.line, s->where.text, s->where.len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
 /* Feeds the current event line of s to the model. */
 static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream *s, nr_error *err)
 {
@@ -485,6 +495,8 @@ static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream 
     s->parsed++;
     in->stats.lines_parsed++;
     in->saw_event = 1;
+    if (__builtin_expect(at_unterminated_line(s), 0))
+        NR_TRY(note_cut_event(in, s, err));
     if (!in->time_base_set) {
         nr_ts_form form;
         int64_t ts;
@@ -593,40 +605,92 @@ static int ends_pending_clone(const nr_sline *sl)
     return sl->kind == NR_SL_RESUMED && (sl->name.n == 0 || is_clone_span(sl->name));
 }
 
+/* The N of "strace: Process N attached" anywhere in a line: a notice, a
+ * line cut by it ("clone(...SIGCHLDstrace: Process N attached"), one of
+ * strace run by its path ("/usr/bin/strace: Process N attached"); or -1. */
+static int64_t notice_in_line(const char *line, size_t len)
+{
+    static const char marker[] = "strace: Process ";
+    const char *p = memmem(line, len, marker, sizeof marker - 1);
+    return p ? attached_pid(p, (size_t)(line + len - p)) : -1;
+}
+
+/* Whether sl, a line without pid of the first process while it is the
+ * only task, returns its pid: set_tid_address (which every program's
+ * start calls; it returns the caller's tid), getpid, gettid. */
+static int returns_own_pid(const nr_sline *sl)
+{
+    static const char *const names[] = {"set_tid_address", "getpid", "gettid"};
+    if (sl->kind != NR_SL_SYSCALL || !sl->has_result || sl->result <= 0 || sl->errno_name.n)
+        return 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (sl->name.n == strlen(names[i]) && memcmp(sl->name.p, names[i], sl->name.n) == 0)
+            return 1;
+    return 0;
+}
+
+/* What prescan_root_pid found. */
+typedef struct root_scan {
+    int64_t pid;          /* the first process's pid, or -1 */
+    int mixed;            /* lines without pid, then lines with one (stderr mode) */
+    uint64_t first_line;  /* 1-based number of the first event line without pid; 0 none */
+} root_scan;
+
 /* In a log written to stderr, the first process's lines carry no pid until
  * a second process exists. Looks ahead for its pid: the pid of the first
  * prefixed "<... clone resumed>" when the unprefixed part ended inside a
  * clone, else the first prefixed pid that is not a child created by an
- * unprefixed clone; failing both, N of a leading "Process N attached"
- * notice (strace -p). A clone cut by the attach notice and finished by
- * its unprefixed tail ended in the unprefixed part: its child is one of
- * those (until session 39 the clone stayed pending, no prefixed line
- * resumed it, and the first process became pid 0 beside its own pid).
- * Returns -1 when the log has prefixes from the start or never names the
- * pid. */
-static int64_t prescan_root_pid(const char *path)
+ * unprefixed clone or named by an attach notice after the first
+ * unprefixed line; failing both, N of a leading "Process N attached"
+ * notice (strace -p); failing that, the result of its own set_tid_address,
+ * getpid or gettid while it is the only task (before any clone, notice or
+ * prefixed line). A clone cut by the attach notice and finished by its
+ * unprefixed tail ended in the unprefixed part: its child is one of those
+ * (until session 39 the clone stayed pending, no prefixed line resumed it,
+ * and the first process became pid 0 beside its own pid). Until session
+ * 40 a notice's pid was no child: with -e trace= hiding the clones, the
+ * first child's pid was taken for the first process's (the two merged
+ * into one), and a log naming the first process nowhere left it pid 0
+ * without a word. pid -1 when the log has prefixes from the start or
+ * never names it. */
+static root_scan prescan_root_pid(const char *path)
 {
+    root_scan rs = {-1, 0, 0};
     nr_logsrc *src;
     nr_error err;
     if (nr_logsrc_open(path, &src, &err) < 0)
-        return -1;
+        return rs;
     int64_t children[64];
     size_t nchildren = 0;
-    int clone_pending = 0, unprefixed = 0;
-    int64_t root = -1;
+    int clone_pending = 0, unprefixed = 0, alone = 1;
     const char *line;
     size_t len;
     int64_t attached = -1; /* "strace: Process N attached" before any event: strace -p N */
+    int64_t own = -1;      /* what the first process's own set_tid_address/getpid/gettid returned */
     for (uint64_t n = 0; n < PRESCAN_MAX_LINES && nr_logsrc_next(src, &line, &len, &err) == 1; n++) {
         nr_sline sl;
         nr_sline_parse(line, len, &sl);
         if (sl.kind == NR_SL_NOTICE && !unprefixed && attached < 0)
             attached = attached_pid(line, len);
+        if (unprefixed && (sl.kind == NR_SL_NOTICE || sl.kind == NR_SL_UNFINISHED || sl.kind == NR_SL_BAD)) {
+            const int64_t child = notice_in_line(line, len); /* BAD: "/usr/bin/strace: Process N attached" */
+            if (child >= 0) {
+                alone = 0;
+                if (nchildren < sizeof children / sizeof children[0])
+                    children[nchildren++] = child;
+            }
+        }
         if (!nr_sline_is_event(sl.kind))
             continue;
         if (sl.pid < 0) {
+            if (!unprefixed)
+                rs.first_line = n + 1;
             unprefixed = 1;
+            if (alone && own < 0 && returns_own_pid(&sl))
+                own = sl.result;
             const int ends = clone_pending && ends_pending_clone(&sl);
+            if (is_clone_span(sl.name) && (sl.kind == NR_SL_UNFINISHED || sl.kind == NR_SL_SYSCALL))
+                alone = 0;
             if (sl.kind == NR_SL_UNFINISHED && is_clone_span(sl.name))
                 clone_pending = 1;
             else if (ends)
@@ -638,9 +702,11 @@ static int64_t prescan_root_pid(const char *path)
         }
         if (!unprefixed)
             break; /* a log with pid prefixes from the start */
+        rs.mixed = 1;
+        alone = 0;
         if (clone_pending) {
             if (sl.kind == NR_SL_RESUMED && is_clone_span(sl.name)) {
-                root = sl.pid;
+                rs.pid = sl.pid;
                 break;
             }
             continue;
@@ -649,12 +715,14 @@ static int64_t prescan_root_pid(const char *path)
         for (size_t i = 0; i < nchildren; i++)
             is_child |= children[i] == sl.pid;
         if (!is_child) {
-            root = sl.pid;
+            rs.pid = sl.pid;
             break;
         }
     }
     nr_logsrc_close(src);
-    return root >= 0 || !unprefixed ? root : attached;
+    if (rs.pid < 0 && unprefixed)
+        rs.pid = attached >= 0 ? attached : own;
+    return rs;
 }
 
 /* ---- store output ------------------------------------------------------ */
@@ -1070,15 +1138,28 @@ static int open_streams(ingest *in, nr_error *err)
     return rc;
 }
 
+/* Stderr mode whose first process the log never names: its lines stay
+ * pid 0, said once (docs/definitions.md, "stderr mode"). */
+static int note_root_unknown(ingest *in, uint64_t first_line, nr_error *err)
+{
+    static const char msg[] = "the first process's lines carry no [pid N] and the log never names its pid: "
+                              "they are given pid 0";
+    if (nr_diag_add(in->diag, "root_pid_unknown", in->streams[0].log->name, first_line, msg, sizeof msg - 1) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
 static int create_model(ingest *in, nr_error *err)
 {
     nr_pm_config cfg = {.start_cwd = in->start_cwd, .emit = emit_event, .emit_ctx = in, .diag = in->diag};
     NR_TRY(nr_pm_create(&cfg, &in->pm, err));
     /* stderr mode only happens in a single -f log (not in -ff files) */
     if (in->nstreams == 1 && in->streams[0].log->pid < 0) {
-        int64_t root = prescan_root_pid(in->streams[0].log->path);
-        if (root >= 0)
-            nr_pm_set_root_pid(in->pm, root);
+        const root_scan rs = prescan_root_pid(in->streams[0].log->path);
+        if (rs.pid >= 0)
+            nr_pm_set_root_pid(in->pm, rs.pid);
+        else if (rs.mixed)
+            NR_TRY(note_root_unknown(in, rs.first_line, err));
     }
     return 0;
 }

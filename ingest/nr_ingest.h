@@ -19,7 +19,12 @@
  * 3 (session 39): a hook record's bytes of -1 is no hook_bad_io_field;
  * -ff logs of -r stamps one after the other (order_inferred); stderr
  * mode's cut clone and word tails.
- * 4 (session 40): hook marks stored (table marks), no hook_mark_not_stored. */
+ * 4 (session 40): hook marks stored (table marks), no hook_mark_not_stored;
+ * a cut log's last line that parses is counted (unterminated_last_line);
+ * stderr mode's first process takes the pid its own set_tid_address/
+ * getpid/gettid returned, a pid named by an attach notice is never taken
+ * for it, and root_pid_unknown says when the log never names it (and a
+ * log without prefixes takes that pid too). */
 #define NR_INGEST_REVISION 4
 
 typedef struct nr_ingest_opts {

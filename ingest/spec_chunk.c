@@ -34,6 +34,11 @@ const char *nr_skip_reason(const nr_sline *sl, int truncated)
     return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
 }
 
+const char *nr_cut_event_reason(const nr_sline *sl, const char *text, size_t len, int unterminated)
+{
+    return unterminated && !nr_sline_ends_whole(sl, text, len) ? "unterminated_last_line" : NULL;
+}
+
 static void chunk_destroy(nr_spec_chunk *c)
 {
     if (!c)
@@ -192,6 +197,9 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
         c->unmatched_resumed++;
     } else {
         c->parsed++;
+        const char *cut = nr_cut_event_reason(&sl, w.text, w.len, v->last_unterminated && i + 1 == v->n);
+        if (cut && nr_diag_add(c->diag, cut, w.file, w.line, w.text, w.len) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     }
     return nr_pm_refused(c->pm) != NULL;
 }

@@ -1291,6 +1291,41 @@ static inline int ends_unfinished(const char *p, const char *end)
 }
 
 int nr_sline_ends_unfinished(const char *line, size_t len) { return ends_unfinished(line, line + len); }
+
+/* The -T group that ends a line: "<S.F>" or "<unavailable>" from the last
+ * '<' to end. */
+static int ends_with_duration(const char *line, const char *end)
+{
+    static const char unavailable[] = "<unavailable>";
+    const size_t n = sizeof unavailable - 1;
+    if (end == line || end[-1] != '>')
+        return 0;
+    const char *lt = memrchr(line, '<', (size_t)(end - line));
+    int64_t ns;
+    return lt && (parse_duration(lt, end, &ns) == end ||
+                  ((size_t)(end - lt) == n && memcmp(lt, unavailable, n) == 0));
+}
+
+int nr_sline_ends_whole(const nr_sline *sl, const char *line, size_t len)
+{
+    const char *end = line + len;
+    while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+        end--;
+    switch (sl->kind) {
+    case NR_SL_SIGNAL:
+    case NR_SL_EXITED:
+    case NR_SL_KILLED: return 1; /* lexed only with their closing " ---" / " +++" */
+    case NR_SL_UNFINISHED: return ends_unfinished(line, end);
+    case NR_SL_SYSCALL:
+    case NR_SL_RESUMED:
+        if (!sl->has_result || end == line)
+            return 0;
+        if (end[-1] == ')') /* the errno's (or another) text closes the line */
+            return sl->errno_text.n && sl->errno_text.p + sl->errno_text.n == end - 1;
+        return ends_with_duration(line, end);
+    default: return 0;
+    }
+}
 static const char notice_marker[] = "strace: Process ";
 #define NOTICE_MARKER_LEN (sizeof notice_marker - 1)
 

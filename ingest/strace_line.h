@@ -99,6 +99,14 @@ void nr_sline_parse(const char *line, size_t len, nr_sline *out);
 /* Whether line ends with strace's "<unfinished ...>", as the call line of
  * an unfinished call does (nr_sline_parse's test, without the rest). */
 int nr_sline_ends_unfinished(const char *line, size_t len);
+/* Whether the end of line[0..len), lexed into *sl, proves that strace
+ * wrote the whole line, so that a last line without newline (a cut log) is
+ * known not to be cut: a -T duration ("<0.000024>", "<unavailable>") or
+ * an errno's parenthesised text ("(No such file or directory)") after the
+ * result, "<unfinished ...>", or a signal, exit or kill line (lexed only
+ * with their closing "---" / "+++"). Anything else may be cut anywhere, a
+ * result inside its digits ("= 40" of "= 4096"). */
+int nr_sline_ends_whole(const nr_sline *sl, const char *line, size_t len);
 
 /* Argument helpers over an args span (top-level split on commas, respecting
  * quotes, (), [], {} and <> annotations). */

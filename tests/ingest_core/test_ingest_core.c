@@ -13,6 +13,7 @@
 
 #include "ingest_check.h"
 #include "nr_schema.h"
+#include "par_lex.h"
 #include "procmodel.h"
 
 #define FILE_EQ(r, path, col, v) assert_int_equal(ck_file(r, path, col), v)
@@ -22,6 +23,17 @@ static void assert_ok(const ck_run *r)
 {
     if (r->rc != 0)
         fail_msg("ingest failed: %s", r->err.msg);
+}
+
+/* The first diagnostics row of reason: its example line, or NULL. */
+static const char *diag_example(const ck_run *r, const char *reason, int64_t *line)
+{
+    for (size_t i = 0; i < r->diagnostics.nrows; i++)
+        if (strcmp(ck_str(&r->diagnostics, i, "reason"), reason) == 0) {
+            *line = ck_i64(&r->diagnostics, i, "line");
+            return ck_str(&r->diagnostics, i, "example");
+        }
+    return NULL;
 }
 
 /* -f -ttt -T -y: one process, each basic call family. */
@@ -765,6 +777,103 @@ static void stderr_mode_cut_lines(void **state)
     ck_free(&r);
 }
 
+/* stderr mode, a first process that no [pid N] line names (strace 6.1,
+ * quiet_fork_prog: it makes no call while its child runs). Its own
+ * set_tid_address names it; until session 40 it was pid 0, its child's
+ * parent, without a word. */
+static void stderr_mode_root_named_by_own_call(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "execve(\"./quiet\", [\"./quiet\", \"d\"], 0x7ffd70db1770 /* 41 vars */) = 0\n"
+        "set_tid_address(0x7f0ee17b1a10)         = 16430\n"
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100) = 100\n"
+        "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLDstrace: Process 16431 attached\n"
+        ", child_tidptr=0x7f0ee17b1a10) = 16431\n"
+        "[pid 16431] set_robust_list(0x7f0ee17b1a20, 24) = 0\n"
+        "[pid 16431] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 16431] exit_group(0)               = ?\n"
+        "[pid 16431] +++ exited with 0 +++\n"
+        "wait4(16431, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 16431\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "exit_group(0)                           = ?\n"
+        "+++ exited with 0 +++\n",
+        "/d");
+    assert_ok(&r);
+    assert_int_equal(r.processes.nrows, 2);
+    assert_int_equal(ck_proc_row(&r, 0), -1);
+    const long root = ck_proc_row(&r, 16430);
+    assert_true(root >= 0);
+    assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 9); /* the +++ line is no event */
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 16431), "ppid"), 16430);
+    FILE_EQ(&r, "/d/a.bin", "bytes_written", 157);
+    assert_int_equal(ck_diag(&r, "root_pid_unknown"), 0);
+    ck_free(&r);
+}
+
+/* stderr mode with -e trace=openat,write,close (strace 6.1): no clone,
+ * no set_tid_address; the child is named by its attach notice only. The
+ * first process stays pid 0, and the diagnostics say its pid is unknown;
+ * the child is no longer taken for it (until session 40 the first
+ * prefixed pid that no clone had made was the first process's: the two
+ * were one process, 17280, without a word). */
+static void stderr_mode_root_unknown(void **state)
+{
+    static const char *const logs[] = {
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100) = 100\n"
+        "strace: Process 17280 attached\n"
+        "[pid 17280] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 17280] +++ exited with 0 +++\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "+++ exited with 0 +++\n",
+        /* strace run by its path names itself so; the notice cuts a line */
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100) = 100\n"
+        "/usr/bin/strace: Process 17280 attached\n"
+        "[pid 17280] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 17280] +++ exited with 0 +++\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "+++ exited with 0 +++\n",
+        "openat(AT_FDCWD, \"a.bin\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 100strace: Process 17280 attached\n"
+        ") = 100\n"
+        "[pid 17280] write(3, \"ppppppp\", 7)      = 7\n"
+        "[pid 17280] +++ exited with 0 +++\n"
+        "write(3, \"pppppppppppppppppppppppppppppppp\"..., 50) = 50\n"
+        "close(3)                                = 0\n"
+        "+++ exited with 0 +++\n",
+    };
+    for (size_t k = 0; k < sizeof logs / sizeof logs[0]; k++) {
+        ck_run r;
+        ck_ingest_text(&r, logs[k], "/d");
+        assert_ok(&r);
+        assert_int_equal(r.processes.nrows, 2);
+        const long root = ck_proc_row(&r, 0), child = ck_proc_row(&r, 17280);
+        assert_true(root >= 0);
+        assert_true(child >= 0);
+        assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 4); /* openat write write close */
+        assert_int_equal(ck_i64(&r.processes, (size_t)child, "events"), 1);
+        assert_int_equal(ck_diag(&r, "root_pid_unknown"), 1);
+        int64_t line = 0;
+        assert_non_null(diag_example(&r, "root_pid_unknown", &line));
+        assert_int_equal(line, 1); /* the first line without pid */
+        FILE_EQ(&r, "/d/a.bin", "bytes_written", 150);
+        ck_free(&r);
+    }
+    /* one process without prefixes and without its pid: pid 0, nothing mixed, no note */
+    ck_run r;
+    ck_ingest_text(&r, "openat(AT_FDCWD, \"a.bin\", O_RDONLY) = 3\nclose(3) = 0\n", "/d");
+    assert_ok(&r);
+    assert_int_equal(ck_proc_row(&r, 0), 0);
+    assert_int_equal(ck_diag(&r, "root_pid_unknown"), 0);
+    ck_free(&r);
+}
+
 /* stderr mode: the first process's clone, cut by its child's attach notice
  * and finished by its unprefixed tail, is no longer pending: the first
  * prefixed pid that is not that child is the first process (strace 6.1,
@@ -1052,6 +1161,123 @@ static void unmatched_never_resumed_truncated(void **state)
     FILE_EQ(&r, "/d/q", "read_calls", 1);
     FILE_EQ(&r, "/d/q", "bytes_read", 0);
     assert_int_equal(r.stats.unfinished_never_resumed, 1);
+    ck_free(&r);
+}
+
+/* A log cut inside a number: its last line, without newline, parses
+ * ("= 40" of "= 4096"). The event is kept and the line counted as
+ * unterminated_last_line, unless its end proves it whole (-T duration,
+ * errno text, exit or signal line, <unfinished ...>). */
+static void unterminated_last_line_counted(void **state)
+{
+    static const char head[] = "1300 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n";
+    static const struct {
+        const char *last;
+        int counted;
+    } cases[] = {
+        {"1300 read(3, \"abc\"..., 4096) = 40", 1},
+        {"1300 read(3, \"abc\"..., 4096) = 40\n", 0},
+        {"1300 read(3, \"abc\"..., 4096) = 40 <0.000010>", 0},
+        {"1300 read(3, \"abc\"..., 4096) = 40 <0.0000", 1},      /* cut in the duration */
+        {"1300 read(3, \"abc\"..., 4096) = 40 <unavailable>", 0},
+        {"1300 read(3, \"abc\"..., 4096) = 40 ", 1},
+        {"1300 read(3, \"abc\"..., 4096)", 1},                   /* no result: cut before it */
+        {"1300 read(3, \"abc\"..., 4096) = -1 EINTR (Interrupted system call)", 0},
+        {"1300 read(3, \"abc\"..., 4096) = -1 EINTR (Interrupted sys", 1},
+        {"1300 read(3, \"abc\"..., 4096) = -1 EINTR", 1},
+        {"1300 read(3,  <unfinished ...>", 0},
+        {"1300 +++ exited with 0 +++", 0},
+        {"1300 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---", 0},
+        {"1300 openat(AT_FDCWD, \"/d/b\", O_RDONLY) = 4</d/b>", 1}, /* -y, perhaps cut before -T */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char log[512];
+        snprintf(log, sizeof log, "%s%s", head, cases[k].last);
+        ck_run r;
+        ck_ingest_text(&r, log, "/d");
+        assert_ok(&r);
+        if (ck_diag(&r, "unterminated_last_line") != cases[k].counted)
+            fail_msg("%s: unterminated_last_line %lld, want %d", cases[k].last,
+                     (long long)ck_diag(&r, "unterminated_last_line"), cases[k].counted);
+        assert_int_equal(ck_diag(&r, "truncated_last_line"), 0);
+        assert_string_equal(ck_meta(&r, "lines_parsed"), "2"); /* kept */
+        assert_string_equal(ck_meta(&r, "lines_skipped"), "0"); /* a note, not a skipped line */
+        if (cases[k].counted) {
+            int64_t line = 0;
+            const char *ex = diag_example(&r, "unterminated_last_line", &line);
+            assert_non_null(ex);
+            assert_string_equal(ex, cases[k].last);
+            assert_int_equal(line, 2);
+        }
+        if (k == 0) {
+            FILE_EQ(&r, "/d/a", "bytes_read", 40); /* the event, as far as the log has it */
+            FILE_EQ(&r, "/d/a", "read_calls", 1);
+        }
+        ck_free(&r);
+    }
+}
+
+/* Ingests dir/run into dir/name at jobs, chunks of chunk bytes, chunks
+ * speculated on (speculate) or not; returns the stats. */
+static nr_ingest_stats ingest_way(const char *dir, const char *name, int jobs, size_t chunk, int speculate)
+{
+    char in[512], out[512];
+    snprintf(in, sizeof in, "%s/run", dir);
+    snprintf(out, sizeof out, "%s/%s", dir, name);
+    nr__par_lex_set_chunk_bytes(chunk);
+    nr__ingest_speculate(speculate);
+    nr_ingest_opts opts = {.start_cwd = "/d", .jobs = jobs};
+    nr_ingest_stats st;
+    nr_error err;
+    nr_error_clear(&err);
+    const int rc = nr_ingest_run(in, out, &opts, &st, &err);
+    nr__ingest_speculate(0);
+    nr__par_lex_set_chunk_bytes(0);
+    if (rc < 0)
+        fail_msg("ingest %s: %s", in, err.msg);
+    return st;
+}
+
+/* The same count when the cut line's chunk is modelled ahead and stitched
+ * (one -ttt log: the workers' path at -j 2, forced at -j 1): the same
+ * store line by line, stitched, and at -j 2. */
+static void unterminated_last_line_stitched(void **state)
+{
+    char log[16384];
+    size_t n = 0;
+    n += (size_t)snprintf(log + n, sizeof log - n,
+                          "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n");
+    for (int i = 0; i < 100; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n,
+                              "1300 1700000000.%06d read(3, \"abc\"..., 4096) = 4096\n", 10 + i);
+    snprintf(log + n, sizeof log - n, "1300 1700000000.000200 read(3, \"abc\"..., 4096) = 40");
+    ck_run r;
+    ck_ingest_text(&r, log, "/d");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unterminated_last_line"), 1);
+    const nr_ingest_stats plain = ingest_way(r.dir, "plain.nio", 1, 0, 0);
+    const nr_ingest_stats spec = ingest_way(r.dir, "spec.nio", 1, 256, 1);
+    ingest_way(r.dir, "two.nio", 2, 256, 0);
+    assert_int_equal(plain.chunks_stitched, 0);
+    assert_true(spec.chunks_stitched > 10);
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/plain.nio", r.dir);
+    static const char *const others[] = {"spec.nio", "two.nio", "out.nio"};
+    for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
+        snprintf(b, sizeof b, "%s/%s", r.dir, others[k]);
+        FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+        assert_non_null(fa);
+        assert_non_null(fb);
+        int ca, cb;
+        do {
+            ca = fgetc(fa);
+            cb = fgetc(fb);
+        } while (ca == cb && ca != EOF);
+        fclose(fa);
+        fclose(fb);
+        if (ca != cb)
+            fail_msg("%s differs from plain.nio", others[k]);
+    }
     ck_free(&r);
 }
 
@@ -1622,11 +1848,15 @@ int main(void)
         cmocka_unit_test(stderr_mode_cut_lines),
         cmocka_unit_test(stderr_mode_clone_cut_root),
         cmocka_unit_test(stderr_mode_word_tail),
+        cmocka_unit_test(stderr_mode_root_named_by_own_call),
+        cmocka_unit_test(stderr_mode_root_unknown),
         cmocka_unit_test(bare_fd_in_y_log_is_not_open),
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),
         cmocka_unit_test(file_kinds),
         cmocka_unit_test(unmatched_never_resumed_truncated),
+        cmocka_unit_test(unterminated_last_line_counted),
+        cmocka_unit_test(unterminated_last_line_stitched),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(hook_output_is_tool_output),

@@ -387,6 +387,20 @@ static void unfinished_and_resumed(void **state)
         {.line = "NULL) = -1 EINTR (Interrupted system call)",
          .kind = NR_SL_RESUMED, .args = "NULL", .has_result = 1, .result = -1, .errno_name = "EINTR",
          .errno_text = "Interrupted system call"},
+        /* calls whose arguments hold "word(" groups, printed at entry:
+         * the notice cuts them after those, and the tail starts with ')'
+         * or the first argument printed at exit, never "word(" (6.1,
+         * session 40: 3772 notices over about 30 calls) */
+        {.line = "[pid 27424] mknodat(AT_FDCWD, \"/tmp/ing40x/nod\", S_IFCHR|0600, makedev(0x1, 0x3)strace: Process 27537 attached",
+         .kind = NR_SL_UNFINISHED, .pid = 27424, .name = "mknodat",
+         .args = "AT_FDCWD, \"/tmp/ing40x/nod\", S_IFCHR|0600, makedev(0x1, 0x3)"},
+        {.line = ") = 0", .kind = NR_SL_RESUMED, .args = "", .has_result = 1, .result = 0},
+        {.line = "[pid 27424] socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL)strace: Process 28560 attached",
+         .kind = NR_SL_UNFINISHED, .pid = 27424, .name = "socket", .args = "AF_PACKET, SOCK_RAW, htons(ETH_P_ALL)"},
+        {.line = ") = 7", .kind = NR_SL_RESUMED, .args = "", .has_result = 1, .result = 7},
+        {.line = "[pid 27424] getsockopt(3, SOL_IP, IP_MULTICAST_IF, strace: Process 27442 attached",
+         .kind = NR_SL_UNFINISHED, .pid = 27424, .name = "getsockopt", .args = "3, SOL_IP, IP_MULTICAST_IF, "},
+        {.line = "[0], [4]) = 0", .kind = NR_SL_RESUMED, .args = "[0], [4]", .has_result = 1, .result = 0},
         /* words without a ") = result" stay program output */
         {.line = "hello world", .kind = NR_SL_BAD, .reason = "unknown_line"},
         {.line = "see foo) for details", .kind = NR_SL_BAD, .reason = "unknown_line"},
@@ -470,6 +484,49 @@ static void bad_and_truncated(void **state)
     CHECK_TABLE(t);
 }
 
+/* Which ends prove that strace wrote a line whole (nr_sline_ends_whole),
+ * so that a cut log's last line without newline needs no note. */
+static void line_ends_whole(void **state)
+{
+    static const struct {
+        const char *line;
+        int whole;
+    } t[] = {
+        {"1234  read(3, \"abc\", 4096) = 3 <0.000010>", 1},
+        {"1234  read(3, \"abc\", 4096) = 3 <0.000010> \r", 1},
+        {"1234  read(3, \"abc\", 4096) = 3 <12.5>", 1},
+        {"1234  read(3, \"abc\", 4096) = 3 <0.00001", 0},
+        {"1234  read(3, \"abc\", 4096) = 3 <unavailable>", 1},
+        {"1234  read(3, \"abc\", 4096) = 3 <unavail", 0},
+        {"1234  read(3, \"abc\", 4096) = 3", 0},
+        {"1234  read(3, \"abc\", 4096) = ", 0},
+        {"1234  read(3, \"abc\", 4096)", 0},
+        {"1234  read(3, \"abc", 0},
+        {"1234  openat(AT_FDCWD, \"/dev/pts/0\", O_RDWR) = 3</dev/pts/0<char 136:0>>", 0},
+        {"1234  openat(AT_FDCWD, \"/x\", O_RDONLY) = -1 ENOENT (No such file or directory)", 1},
+        {"1234  openat(AT_FDCWD, \"/x\", O_RDONLY) = -1 ENOENT (No such file", 0},
+        {"1234  openat(AT_FDCWD, \"/x\", O_RDONLY) = -1 ENOENT", 0},
+        {"1234  poll([{fd=3, events=POLLIN}], 1, 0) = 1 ([{fd=3, revents=POLLIN}])", 1},
+        {"1234  poll([{fd=3, events=POLLIN}], 1, 0) = 1 ([{fd=3, revents=POLLIN}]", 0},
+        {"1234  read(3,  <unfinished ...>", 1},
+        {"[pid  1234] <... read resumed>\"abc\", 4096) = 3 <0.000010>", 1},
+        {"[pid  1234] <... read resumed>\"abc\", 4096) = 3", 0},
+        {"NULL, 8) = 0 <0.000013>", 1},
+        {"NULL, 8) = 0", 0},
+        {"clone(child_stack=NULL, flags=SIGCHLDstrace: Process 5 attached", 0},
+        {"1234  +++ exited with 0 +++", 1},
+        {"1234  +++ killed by SIGKILL +++", 1},
+        {"1234  --- SIGCHLD {si_signo=SIGCHLD} ---", 1},
+        {"strace: Process 5 attached", 0},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        nr_sline s;
+        nr_sline_parse(t[i].line, strlen(t[i].line), &s);
+        if (nr_sline_ends_whole(&s, t[i].line, strlen(t[i].line)) != t[i].whole)
+            fail_msg("%s: whole %d, want %d", t[i].line, !t[i].whole, t[i].whole);
+    }
+}
+
 /* The parser must not read outside [line, line+len): each prefix of a line
  * is copied into an exact-size heap block (ASan catches over-reads). */
 static void every_prefix_stays_in_bounds(void **state)
@@ -503,6 +560,7 @@ static void every_prefix_stays_in_bounds(void **state)
                 (void)nr_sarg_has_flag(arg, "O_CLOEXEC", 0x80000);
                 (void)nr_sarg_unquote(arg, buf, sizeof buf, &cut);
             }
+            (void)nr_sline_ends_whole(&s, copy, k);
             free(copy);
         }
     }
@@ -812,6 +870,7 @@ int main(void)
         cmocka_unit_test(signals_exits_notices),
         cmocka_unit_test(summary_continuation_blank),
         cmocka_unit_test(bad_and_truncated),
+        cmocka_unit_test(line_ends_whole),
         cmocka_unit_test(every_prefix_stays_in_bounds),
         cmocka_unit_test(sarg_split),
         cmocka_unit_test(sarg_fd_forms),
