@@ -547,8 +547,10 @@ static void add_bursts_table(nr_report_block *sec, const nr_model *m, const nr_m
     }
 }
 
-/* At most this many marks in the report; summary --json lists 256. */
+/* At most this many marks in the report, and bytes of a mark's attrs (the
+ * job writes them: a list would fill the page); summary --json gives them whole. */
 #define REPORT_MARKS 20
+#define REPORT_MARK_ATTRS 200
 
 /* The hook's marks (epochs with their loss), on the timeline's clock. */
 static void add_marks_table(nr_report_block *sec, const nr_model *m, const nr_model_timeline *tl)
@@ -569,7 +571,10 @@ static void add_marks_table(nr_report_block *sec, const nr_model *m, const nr_mo
         nr_report_table_cell(t, k->phase);
         snprintf(pid, sizeof pid, "%" PRId64, k->pid);
         nr_report_table_cell(t, pid);
-        nr_report_table_cell_path(t, k->attrs);
+        char attrs[REPORT_MARK_ATTRS + 4];
+        const size_t len = strlen(k->attrs);
+        snprintf(attrs, sizeof attrs, "%.*s%s", REPORT_MARK_ATTRS, k->attrs, len > REPORT_MARK_ATTRS ? "..." : "");
+        nr_report_table_cell_path(t, attrs);
     }
     if (shown < mk->total) {
         char note[160];

@@ -281,6 +281,9 @@ def main():
             if p.returncode != 0:
                 fail("niorep summary %s: %s" % (run, p.stderr))
             summary = json.loads(p.stdout)
+            # every reference workload marks its epochs (niorep_hook.mark)
+            if summary["marks"]["by_name"].get("epoch", 0) < 1:
+                fail("run %s: no epoch mark in summary --json: %s" % (run, summary["marks"]))
             for key, value, shown in marked:
                 try:
                     want = lookup(summary, key)
@@ -293,6 +296,9 @@ def main():
                     fail("run %s: %s has no visible text" % (run, key))
                 compared += 1
         print("ok: %d key numbers of %d runs equal summary --json" % (compared, len(runs)))
+        if text.count("Marks from the hook") != len(runs):
+            fail("%d tables of marks for %d runs" % (text.count("Marks from the hook"), len(runs)))
+        print("ok: every run's epochs marked and listed")
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
