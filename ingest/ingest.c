@@ -1272,6 +1272,51 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     return nr_diag_add_n(in->diag, "hook_outside_trace", outside, "hook.jsonl", 0, msg, (size_t)n);
 }
 
+/* Whether pid is a traced process (a task with that tid; tasks are sorted
+ * by tid once the model is finished). */
+static int is_traced(const nr_pm *pm, int64_t pid)
+{
+    size_t lo = 0, hi = nr_pm_task_count(pm);
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        nr_pm_task t;
+        nr_pm_task_get(pm, mid, &t);
+        if (t.tid == pid)
+            return 1;
+        if (t.tid < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+/* A phase applies to the events of its process and that process's
+ * descendants: a phase whose pid the trace never saw (a pid namespace, a
+ * hook file of another run, a first process left pid 0) phases nothing,
+ * and its events would be unphased without a word. */
+static int check_hook_pids(ingest *in)
+{
+    uint64_t lost = 0;
+    int64_t example = -1;
+    for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
+        const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
+        if (!is_traced(in->pm, p->pid)) {
+            lost++;
+            example = example < 0 ? p->pid : example;
+        }
+    }
+    if (!lost)
+        return 0;
+    in->stats.hook_diagnosed += lost;
+    char msg[200];
+    const int n = snprintf(msg, sizeof msg,
+                           "%" PRIu64 " phases name no traced process, the first of pid %" PRId64
+                           ": they phase no event (a pid namespace, or a hook file of another run?)",
+                           lost, example);
+    return nr_diag_add_n(in->diag, "hook_pid_not_traced", lost, "hook.jsonl", 0, msg, (size_t)n);
+}
+
 /* Events from which the store is big enough for an early sync to pay
  * (about 0.5 MB of store). Measured (perf stat): a 2 MB log (13 k events)
  * 51.4-52.5 ms without, 52.8-55.2 ms with one (two fsyncs of a small
@@ -1316,6 +1361,8 @@ static int finish_store(ingest *in, nr_error *err)
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
     if (in->hook && in->time_base == NR_TS_UNIX)
         NR_TRY(check_hook_clock(in, &c));
+    if (in->hook)
+        NR_TRY(check_hook_pids(in));
     if (in->hook && in->time_base != NR_TS_UNIX) {
         const char *msg = "phases need -ttt (Unix) timestamps in the strace log: every event is unphased";
         NR_TRY(nr_diag_add(in->diag, "hook_needs_unix_time", "hook.jsonl", 0, msg, strlen(msg)));

@@ -24,7 +24,7 @@
  * stderr mode's first process takes the pid its own set_tid_address/
  * getpid/gettid returned, a pid named by an attach notice is never taken
  * for it, and root_pid_unknown says when the log never names it (and a
- * log without prefixes takes that pid too). */
+ * log without prefixes takes that pid too); hook_pid_not_traced. */
 #define NR_INGEST_REVISION 4
 
 typedef struct nr_ingest_opts {

@@ -1354,6 +1354,31 @@ static void hook_phases(void **state)
     assert_string_equal(ck_str(&r.marks, 1, "attrs"), "");
     assert_int_equal(ck_i64(&r.marks, 1, "phase_id"), -1);
     assert_string_equal(ck_meta(&r, "has_hook"), "1");
+    assert_int_equal(ck_diag(&r, "hook_pid_not_traced"), 0);
+    ck_free(&r);
+}
+
+/* A hook whose pids the trace never saw (its process ran in another pid
+ * namespace, or the hook file is another run's): its phases phase no
+ * event, and that is said (until session 40 every event was unphased
+ * without a word). */
+static void hook_pid_not_traced(void **state)
+{
+    (void)state;
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log",
+             "100 1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+             "100 1700000001.500000 read(3, \"ab\", 2) = 2\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000001.0, \"pid\": 7, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000001.2, \"pid\": 7, \"event\": \"phase_begin\", \"phase\": \"step\"}\n"
+             "{\"ts\": 1700000001.3, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"eval\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "hook_pid_not_traced"), 2);   /* pid 7's two phases; 100's is traced */
+    assert_int_equal(EV(&r, 1, "phase_id"), 2);                /* the read at 1.5 s: eval, of pid 100 */
     ck_free(&r);
 }
 
@@ -1859,6 +1884,7 @@ int main(void)
         cmocka_unit_test(unterminated_last_line_stitched),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(hook_phases),
+        cmocka_unit_test(hook_pid_not_traced),
         cmocka_unit_test(hook_output_is_tool_output),
         cmocka_unit_test(hook_clock_skew_reported),
         cmocka_unit_test(single_log_file),
