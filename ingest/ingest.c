@@ -1240,6 +1240,14 @@ static int64_t outside_by(int64_t begin, int64_t end, int64_t first, int64_t las
     return begin < first ? first - begin : end > last ? end - last : 0;
 }
 
+/* Counts a hook record spanning [lo, hi] that lies outside the trace, and its offset. */
+static void tally_outside(int64_t lo, int64_t hi, const nr_pm_counts *c, uint64_t *outside, int64_t *worst)
+{
+    const int64_t off = outside_by(lo, hi, c->first_ts_ns, c->last_ts_ns);
+    *outside += off > 0;
+    *worst = off > *worst ? off : *worst;
+}
+
 static int check_hook_clock(ingest *in, const nr_pm_counts *c)
 {
     uint64_t outside = 0;
@@ -1247,21 +1255,15 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
         const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
         int64_t end = p->never_ended ? p->begin_ns : p->end_ns; /* a never-ended phase ends at the trace end */
-        int64_t off = outside_by(p->begin_ns, end, c->first_ts_ns, c->last_ts_ns);
-        outside += off > 0;
-        worst = off > worst ? off : worst;
+        tally_outside(p->begin_ns, end, c, &outside, &worst);
     }
     for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {
-        const nr_hook_io *io = nr_hook_io_get(in->hook, i);
-        int64_t off = outside_by(io->ts_ns, io->ts_ns, c->first_ts_ns, c->last_ts_ns);
-        outside += off > 0;
-        worst = off > worst ? off : worst;
+        const int64_t ts = nr_hook_io_get(in->hook, i)->ts_ns;
+        tally_outside(ts, ts, c, &outside, &worst);
     }
     for (size_t i = 0; i < nr_hook_mark_count(in->hook); i++) {
-        const nr_hook_mark *mk = nr_hook_mark_get(in->hook, i);
-        int64_t off = outside_by(mk->ts_ns, mk->ts_ns, c->first_ts_ns, c->last_ts_ns);
-        outside += off > 0;
-        worst = off > worst ? off : worst;
+        const int64_t ts = nr_hook_mark_get(in->hook, i)->ts_ns;
+        tally_outside(ts, ts, c, &outside, &worst);
     }
     if (!outside)
         return 0;
@@ -1270,25 +1272,6 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     int n = snprintf(msg, sizeof msg, "hook records outside the strace time range by up to %.6f s (clock skew?)",
                      (double)worst * 1e-9);
     return nr_diag_add_n(in->diag, "hook_outside_trace", outside, "hook.jsonl", 0, msg, (size_t)n);
-}
-
-/* Whether pid is a traced process (a task with that tid; tasks are sorted
- * by tid once the model is finished). */
-static int is_traced(const nr_pm *pm, int64_t pid)
-{
-    size_t lo = 0, hi = nr_pm_task_count(pm);
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        nr_pm_task t;
-        nr_pm_task_get(pm, mid, &t);
-        if (t.tid == pid)
-            return 1;
-        if (t.tid < pid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return 0;
 }
 
 /* A phase applies to the events of its process and that process's
@@ -1301,7 +1284,7 @@ static int check_hook_pids(ingest *in)
     int64_t example = -1;
     for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
         const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
-        if (!is_traced(in->pm, p->pid)) {
+        if (!nr_pm_knows_task(in->pm, p->pid)) {
             lost++;
             example = example < 0 ? p->pid : example;
         }

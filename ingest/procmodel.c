@@ -3120,6 +3120,8 @@ int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid, int64_t *by_tid)
     return t ? t->ppid : -1;
 }
 
+int nr_pm_knows_task(const nr_pm *pm, int64_t tid) { return task_find((nr_pm *)pm, tid) != NULL; }
+
 void nr_pm_get_counts(const nr_pm *pm, nr_pm_counts *out) { *out = pm->counts; }
 
 /* ---- speculation --------------------------------------------------------- */

@@ -134,6 +134,8 @@ void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out);
 /* Parent process (thread group id) of process pid, or -1; *by_tid (when
  * not NULL) the thread of that parent whose clone made pid, or -1. */
 int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid, int64_t *by_tid);
+/* Whether the log named task tid (a process is the task of its pid). */
+int nr_pm_knows_task(const nr_pm *pm, int64_t tid);
 
 typedef struct nr_pm_counts {
     uint64_t events;
