@@ -470,16 +470,6 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
     }
 }
 
-/* A kept event line that is a cut log's last line: counted, unless its
- * end proves it whole (nr_cut_event_reason). */
-static __attribute__((noinline)) int note_cut_event(ingest *in, const stream *s, nr_error *err)
-{
-    const char *reason = nr_cut_event_reason(s->sl, s->where.text, s->where.len, 1);
-    if (reason && nr_diag_add(in->diag, reason, s->where.file, s->where.line, s->where.text, s->where.len) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-    return 0;
-}
-
 /* Feeds the current event line of s to the model. */
 static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream *s, nr_error *err)
 {
@@ -496,7 +486,7 @@ static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream 
     in->stats.lines_parsed++;
     in->saw_event = 1;
     if (__builtin_expect(at_unterminated_line(s), 0))
-        NR_TRY(note_cut_event(in, s, err));
+        NR_TRY(nr_note_cut_event(in->diag, s->sl, &s->where, err));
     if (!in->time_base_set) {
         nr_ts_form form;
         int64_t ts;

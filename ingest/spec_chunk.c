@@ -34,9 +34,12 @@ const char *nr_skip_reason(const nr_sline *sl, int truncated)
     return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
 }
 
-const char *nr_cut_event_reason(const nr_sline *sl, const char *text, size_t len, int unterminated)
+int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, nr_error *err)
 {
-    return unterminated && !nr_sline_ends_whole(sl, text, len) ? "unterminated_last_line" : NULL;
+    if (!nr_sline_ends_whole(sl, w->text, w->len) &&
+        nr_diag_add(diag, "unterminated_last_line", w->file, w->line, w->text, w->len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
 }
 
 static void chunk_destroy(nr_spec_chunk *c)
@@ -197,9 +200,8 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
         c->unmatched_resumed++;
     } else {
         c->parsed++;
-        const char *cut = nr_cut_event_reason(&sl, w.text, w.len, v->last_unterminated && i + 1 == v->n);
-        if (cut && nr_diag_add(c->diag, cut, w.file, w.line, w.text, w.len) < 0)
-            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+        if (__builtin_expect(v->last_unterminated, 0) && i + 1 == v->n)
+            NR_TRY(nr_note_cut_event(c->diag, &sl, &w, err));
     }
     return nr_pm_refused(c->pm) != NULL;
 }

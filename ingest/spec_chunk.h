@@ -70,11 +70,12 @@ void nr_spec_chunk_free(nr_spec_pool *pool, nr_spec_chunk *c);
 /* The reason a line that is no event is skipped (diagnostics key);
  * truncated: it is a last line without newline. Shared with the pass. */
 const char *nr_skip_reason(const nr_sline *sl, int truncated);
-/* The note on an event line that the model kept when it is a last line
- * without newline (unterminated) whose end does not prove it whole
+/* Notes an event line that the model kept and that is a last line without
+ * newline: "unterminated_last_line" in diag, unless its end proves it whole
  * (nr_sline_ends_whole: the log may be cut inside its result, "= 40" of
- * "= 4096"): "unterminated_last_line", else NULL. Shared with the pass. */
-const char *nr_cut_event_reason(const nr_sline *sl, const char *text, size_t len, int unterminated);
+ * "= 4096"). Call it for that line only. Shared with the pass. Returns 0 or
+ * NR_E_NOMEM. */
+int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, nr_error *err);
 
 /* Clock sanity within one log: strace stamps lines as it prints them, so a
  * stamp more than NR_CLOCK_SLACK_NS before the previous one, or more than
