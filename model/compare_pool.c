@@ -111,17 +111,24 @@ static int pool_rows(nr_compare_pool *pool, const nr_compare_pair *pairs, const 
     return rc;
 }
 
+/* Whether pairs i and j compare one workload with one group. */
+static int same_pool(const nr_compare_match *m, const char *const *w, size_t i, size_t j)
+{
+    return m[i].group == m[j].group && strcmp(w[i], w[j]) == 0;
+}
+
 /* Whether pair i opens a pool: no earlier pair has its group and workload. */
 static int first_of_pool(const nr_compare_match *m, const char *const *w, size_t i)
 {
     for (size_t j = 0; j < i; j++)
-        if (m[j].group == m[i].group && strcmp(w[j], w[i]) == 0)
+        if (same_pool(m, w, i, j))
             return 0;
     return 1;
 }
 
-static int fill_pool(const nr_compare_match *m, const nr_compare_pair *pairs, const char *const *w, size_t n,
-                     size_t first, const nr_compare_opts *o, nr_compare_pool *pool)
+/* The pairs of pair first's pool, in order, into pool. */
+static int collect_pairs(const nr_compare_match *m, const char *const *w, size_t n, size_t first,
+                         nr_compare_pool *pool)
 {
     memset(pool, 0, sizeof *pool);
     pool->group = m[first].group;
@@ -130,10 +137,10 @@ static int fill_pool(const nr_compare_match *m, const nr_compare_pair *pairs, co
     if (!pool->pairs)
         return NR_E_NOMEM;
     for (size_t j = first; j < n; j++)
-        if (m[j].group == pool->group && strcmp(w[j], pool->workload) == 0)
+        if (same_pool(m, w, first, j))
             pool->pairs[pool->npairs++] = j;
     pool->p_min = nr_perm_p_min(pool->npairs, pool->npairs);
-    return pool_rows(pool, pairs, o);
+    return 0;
 }
 
 int nr_compare_pool_pairs(const nr_compare_match *m, const nr_compare_pair *pairs, const char *const *workloads,
@@ -150,12 +157,14 @@ int nr_compare_pool_pairs(const nr_compare_match *m, const nr_compare_pair *pair
     for (size_t i = 0; i < n; i++) {
         if (!first_of_pool(m, workloads, i))
             continue;
-        size_t count = 0;
-        for (size_t j = i; j < n; j++)
-            count += m[j].group == m[i].group && strcmp(workloads[j], workloads[i]) == 0;
-        if (count < 2)
+        nr_compare_pool *pool = &pools[k++];
+        int rc = collect_pairs(m, workloads, n, i, pool);
+        if (rc == 0 && pool->npairs < 2) { /* one run a side: the pair alone */
+            free(pool->pairs);
+            k--;
             continue;
-        if (fill_pool(m, pairs, workloads, n, i, opts, &pools[k++]) < 0) {
+        }
+        if (rc < 0 || pool_rows(pool, pairs, opts) < 0) {
             nr_compare_pools_free(pools, k);
             return nr_error_set(err, NR_E_NOMEM, "compare: out of memory for the replicates of %s", workloads[i]);
         }
