@@ -14,13 +14,17 @@ static const char *phase_name(const nr_model *m, int64_t phase_id)
     return k >= 0 ? nr_model_phase_at(m, (size_t)k)->name : "unphased";
 }
 
-/* Counts a mark under its name; a name not yet seen takes a slot while one is free. */
-static int count_name(nr_model *m, const char *name, size_t len)
+/* Counts a mark under its name; a name not yet seen takes a slot while one
+ * is free. *kept: the model's copy of the name, NULL for a name beyond the
+ * slots. */
+static int count_name(nr_model *m, const char *name, size_t len, const char **kept)
 {
     nr_model_marks *mk = &m->marks;
+    *kept = NULL;
     for (size_t i = 0; i < mk->nnames; i++)
         if (strlen(m->mark_names[i]) == len && memcmp(m->mark_names[i], name, len) == 0) {
             m->mark_name_counts[i]++;
+            *kept = m->mark_names[i];
             return 0;
         }
     if (mk->nnames == NR_MODEL_MAX_MARK_NAMES) {
@@ -29,16 +33,18 @@ static int count_name(nr_model *m, const char *name, size_t len)
     }
     if (!(m->mark_names[mk->nnames] = nr_arena_strndup(&m->arena, name, len)))
         return NR_E_NOMEM;
+    *kept = m->mark_names[mk->nnames];
     m->mark_name_counts[mk->nnames++] = 1;
     return 0;
 }
 
-static int keep_mark(nr_model *m, const nr_col_chunk *c, size_t i)
+/* Keeps row i; its name is the counted copy when there is one. */
+static int keep_mark(nr_model *m, const nr_col_chunk *c, size_t i, const char *name)
 {
     nr_model_mark *k = &m->mark_v[m->marks.n];
     k->ts_ns = c[MK_TS].i64[i];
     k->pid = c[MK_PID].i64[i];
-    k->name = nr_arena_strndup(&m->arena, c[MK_NAME].str[i], c[MK_NAME].str_len[i]);
+    k->name = name ? name : nr_arena_strndup(&m->arena, c[MK_NAME].str[i], c[MK_NAME].str_len[i]);
     k->attrs = nr_arena_strndup(&m->arena, c[MK_ATTRS].str[i], c[MK_ATTRS].str_len[i]);
     k->phase = phase_name(m, c[MK_PHASE].i64[i]);
     if (!k->name || !k->attrs)
@@ -53,10 +59,11 @@ static int read_marks(nr_model *m, const nr_store_table *t, const int *col, nr_c
         for (int k = 0; k < MK_NCOLS; k++)
             NR_TRY(nr_store_read_chunk(t, (size_t)col[k], rg, &c[k], err));
         for (size_t i = 0; i < c[MK_TS].n; i++) {
+            const char *name;
             m->marks.total++;
-            NR_TRY(count_name(m, c[MK_NAME].str[i], c[MK_NAME].str_len[i]));
+            NR_TRY(count_name(m, c[MK_NAME].str[i], c[MK_NAME].str_len[i], &name));
             if (m->marks.n < NR_MODEL_MAX_MARKS)
-                NR_TRY(keep_mark(m, c, i));
+                NR_TRY(keep_mark(m, c, i, name));
         }
     }
     return 0;
