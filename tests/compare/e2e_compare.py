@@ -93,11 +93,12 @@ def compare(niorep, work, name, groups, extra=()):
         return json.load(f), html, js
 
 
-def stat(pair, name):
-    for s in pair["stats"]:
+def stat(entry, name):
+    """The statistic name of a pair or of a pool of replicates."""
+    for s in entry["stats"]:
         if s["name"] == name:
             return s
-    fail(f"pair {pair['workload']}: no statistic {name!r}")
+    fail(f"{entry['workload']}: no statistic {name!r}")
 
 
 def check_slow(j):
@@ -187,13 +188,6 @@ def noise_flags(j):
     return flagged
 
 
-def pool_stat(pool, name):
-    for s in pool["stats"]:
-        if s["name"] == name:
-            return s
-    fail(f"replicates of {pool['workload']}: no pooled statistic {name!r}")
-
-
 def replicates_test(a):
     """Four warm and four cold traces of the reader workload (one label),
     compared together (docs/compare.md, "Replicates")."""
@@ -215,12 +209,12 @@ def replicates_test(a):
         fail(f"warm vs cold: pool {pool['runs_per_side']} runs a side, smallest p {pool['smallest_p']}")
     if pool["a_runs"] != [f"reader_{k}" for k in range(1, 5)]:
         fail(f"warm vs cold: A runs {pool['a_runs']}")
-    p50 = pool_stat(pool, "read p50")
+    p50 = stat(pool, "read p50")
     # every cold run's p50 above every warm run's: only the observed split and its mirror are as extreme
     if p50["verdict"] != "significant" or abs(p50["p_value"] - 2 / 70) > 1e-6 or not p50["b"]["min"] > p50["a"]["max"]:
         fail(f"warm vs cold: pooled read p50 {p50}")
     for name in ("read calls", "bytes read"):
-        st = pool_stat(pool, name)
+        st = stat(pool, name)
         if st["verdict"] != "no significant change" or st["p_value"] != 1:
             fail(f"warm vs cold: the same work must be unchanged: {st}")
     check_html(html_path, j)
