@@ -663,7 +663,7 @@ static root_scan prescan_root_pid(const char *path)
         if (sl.kind == NR_SL_NOTICE && !unprefixed && attached < 0)
             attached = attached_pid(line, len);
         if (unprefixed && (sl.kind == NR_SL_NOTICE || sl.kind == NR_SL_UNFINISHED || sl.kind == NR_SL_BAD)) {
-            const int64_t child = notice_in_line(line, len); /* BAD: "/usr/bin/strace: Process N attached" */
+            const int64_t child = notice_in_line(line, len);
             if (child >= 0) {
                 alone = 0;
                 if (nchildren < sizeof children / sizeof children[0])

@@ -1501,6 +1501,20 @@ static int ends_with(const char *p, const char *end, const char *lit, size_t n)
     return (size_t)(end - p) >= n && memcmp(end - n, lit, n) == 0;
 }
 
+/* Whether p..end is a message of strace run by its path, which names
+ * itself so ("/usr/bin/strace: Process 42 attached", "./strace: ..."):
+ * a first word without spaces ending in "/strace:". Until session 41 an
+ * unknown_line, skipped where "strace: Process 42 attached" is a notice. */
+static int is_strace_by_path(const char *p, const char *end)
+{
+    static const char tail[] = "/strace: ";
+    const size_t n = sizeof tail - 1;
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    if (!colon || colon - p < (ptrdiff_t)n - 2 || end - colon < 2 || memcmp(colon - (n - 2), tail, n) != 0)
+        return 0;
+    return memchr(p, ' ', (size_t)(colon - p)) == NULL;
+}
+
 /* Lines that start with a word that is not a call: notices, summary
  * headers, and the tail of a call cut by an attach notice when its rest
  * starts with a word ("rt_sigprocmask(SIG_SETMASK, [], strace: Process 7
@@ -1811,6 +1825,13 @@ static __attribute__((noinline)) void parse_line(const char *line, const char *e
     case '%':
         if (STARTS(p, end, "% time")) {
             out->kind = NR_SL_SUMMARY;
+            return;
+        }
+        break;
+    case '/': /* strace run by its path: "/usr/bin/strace: Process 42 attached" */
+    case '.':
+        if (is_strace_by_path(p, end)) {
+            out->kind = NR_SL_NOTICE;
             return;
         }
         break;

@@ -859,6 +859,7 @@ static void stderr_mode_root_unknown(void **state)
         assert_int_equal(ck_i64(&r.processes, (size_t)root, "events"), 4); /* openat write write close */
         assert_int_equal(ck_i64(&r.processes, (size_t)child, "events"), 1);
         assert_int_equal(ck_diag(&r, "root_pid_unknown"), 1);
+        assert_int_equal(ck_diag(&r, "unknown_line"), 0); /* "/usr/bin/strace: ..." is a notice */
         int64_t line = 0;
         assert_non_null(diag_example(&r, "root_pid_unknown", &line));
         assert_int_equal(line, 1); /* the first line without pid */

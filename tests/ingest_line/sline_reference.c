@@ -843,6 +843,17 @@ static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline
             return;
         }
         break;
+    case '/':
+    case '.': { /* "/usr/bin/strace: Process 42 attached": the first word ends in "/strace:" */
+        const char *sp = p;
+        while (sp < end && *sp != ' ')
+            sp++;
+        if (sp < end && sp - p >= 8 && memcmp(sp - 8, "/strace:", 8) == 0 && memchr(p, ':', (size_t)(sp - p)) == sp - 1) {
+            out->kind = NR_SL_NOTICE;
+            return;
+        }
+        break;
+    }
     case '|': /* -e read=/write= hex dump: " | 00000  68 65 ...  hel |" */
         if (p > line && p[-1] == ' ' && end[-1] == '|') {
             out->kind = NR_SL_CONTINUATION;

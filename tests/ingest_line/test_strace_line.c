@@ -429,6 +429,13 @@ static void signals_exits_notices(void **state)
          .kind = NR_SL_KILLED, .pid = 99, .name = "SIGSEGV", .core_dumped = 1},
         {.line = "strace: Process 1234 attached", .kind = NR_SL_NOTICE},
         {.line = "strace: Process 1234 detached", .kind = NR_SL_NOTICE},
+        /* strace run by its path names itself so (until session 41 unknown_line) */
+        {.line = "/usr/bin/strace: Process 1234 attached", .kind = NR_SL_NOTICE},
+        {.line = "./strace: Process 7 attached", .kind = NR_SL_NOTICE},
+        {.line = "/opt/strace-6.1/bin/strace: Process 7 detached", .kind = NR_SL_NOTICE},
+        {.line = "/usr/bin/strace:", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "/usr/bin/not-strace: Process 7 attached", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "/my dir/strace: Process 7 attached", .kind = NR_SL_BAD, .reason = "unknown_line"},
         {.line = "strace: [ Process PID=1234 runs in 32 bit mode. ]", .kind = NR_SL_NOTICE},
         {.line = "[pid 5] +++ superseded by execve in pid 6 +++", .kind = NR_SL_NOTICE, .pid = 5},
     };
