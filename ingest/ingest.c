@@ -1173,6 +1173,56 @@ static int note_order_inferred(ingest *in, int any_untimed)
     return nr_diag_add(in->diag, reason, NULL, 0, msg, strlen(msg));
 }
 
+static int compare_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The run's start on the clock: of the logs' first clock stamps (each in
+ * [0, 1 day): a log counts days from its own first line), the one after
+ * the widest gap between them around the clock. first is sorted, n >= 1. */
+static int64_t clock_run_start(const int64_t *first, size_t n)
+{
+    int64_t start = first[0], widest = first[0] + NS_PER_DAY - first[n - 1];
+    for (size_t i = 1; i < n; i++)
+        if (first[i] - first[i - 1] > widest) {
+            widest = first[i] - first[i - 1];
+            start = first[i];
+        }
+    return start;
+}
+
+/* -ff logs of clock-of-day stamps (-t, -tt): each log's days count from
+ * its own first line, so a worker whose log starts after midnight would
+ * go a day before its parent's clone. The logs whose first stamp is
+ * before the run's start (clock_run_start) start the day after it
+ * (docs/definitions.md, "Time"). */
+static int align_clock_days(ingest *in, nr_error *err)
+{
+    int64_t *first = malloc(in->nstreams * sizeof *first);
+    if (!first)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < in->nstreams; i++)
+        if (!in->streams[i].at_end)
+            first[n++] = in->streams[i].ts;
+    if (n) {
+        qsort(first, n, sizeof *first, compare_i64);
+        const int64_t start = clock_run_start(first, n);
+        for (size_t i = 0; i < in->nstreams; i++) {
+            stream *s = &in->streams[i];
+            if (s->at_end || s->ts >= start)
+                continue;
+            s->day_offset += NS_PER_DAY;
+            s->ts += NS_PER_DAY;
+            s->last_ts += NS_PER_DAY;
+        }
+    }
+    free(first);
+    return 0;
+}
+
 /* Reads every stream and feeds the model, merged by time when the logs'
  * stamps can order them, else one log after the other. */
 static int run_streams(ingest *in, nr_error *err)
@@ -1192,6 +1242,8 @@ static int run_streams(ingest *in, nr_error *err)
     }
     if (in->nstreams > 1 && !comparable && note_order_inferred(in, any_untimed) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    if (comparable && in->nstreams > 1 && form == NR_TS_CLOCK)
+        NR_TRY(align_clock_days(in, err));
     /* one stream needs no merge */
     return comparable && in->nstreams > 1 ? merge_by_time(in, err) : feed_in_order(in, err);
 }

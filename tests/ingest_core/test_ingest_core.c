@@ -652,6 +652,43 @@ static void ff_relative_stamps_in_order(void **state)
     ck_free(&r);
 }
 
+/* -ff -tt across midnight: the child's log starts after it (00:00:01)
+ * while its parent's started before (23:59:58). Each log counts its days
+ * from its own first line, so until session 41 the child's read went
+ * first, a day before the clone that made it (no fd 3 yet, an offset of
+ * 0). The logs' first stamps now share one day count: a log whose first
+ * stamp is before the run's start (the stamp after the widest gap between
+ * the logs' first stamps, around the clock) starts the day after. */
+static void ff_clock_stamps_across_midnight(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.901",
+             "00:00:01.000050 read(3, \"cd\", 2) = 2\n"
+             "00:00:01.000060 +++ exited with 0 +++\n");
+    ck_write(run, "strace.log.902", "23:59:59.500000 getpid() = 902\n");
+    ck_write(run, "strace.log.900",
+             "23:59:58.000000 openat(AT_FDCWD, \"/d/o\", O_RDONLY) = 3\n"
+             "23:59:59.000000 read(3, \"ab\", 2) = 2\n"
+             "00:00:00.500000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+             "child_tidptr=0x7f) = 901\n"
+             "00:00:02.000000 read(3, \"ef\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 6);
+    const int64_t day = 86400LL * 1000000000LL;
+    const long child_read = ck_event_row(&r, "read", 1);
+    assert_int_equal(EV(&r, child_read, "pid"), 901);
+    assert_int_equal(EV(&r, child_read, "offset"), 2); /* the parent's fd 3, after its first read */
+    assert_int_equal(EV(&r, child_read, "ts_ns"), day + 1000050000LL);
+    assert_int_equal(EV(&r, ck_event_row(&r, "getpid", 0), "ts_ns"), day - 500000000LL); /* before midnight */
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 2), "offset"), 4);
+    FILE_EQ(&r, "/d/o", "bytes_read", 6);
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 901), "ppid"), 900);
+    ck_free(&r);
+}
+
 /* Logs whose names carry no pid, of lines without one: each is a process
  * of its own (synthetic pids 2^22, 2^22 + 1 in name order), so that b's
  * read of fd 3 is not a's file at a's offset; a log of prefixed lines
@@ -1867,6 +1904,7 @@ int main(void)
         cmocka_unit_test(ff_merge_by_time),
         cmocka_unit_test(ff_without_timestamps),
         cmocka_unit_test(ff_relative_stamps_in_order),
+        cmocka_unit_test(ff_clock_stamps_across_midnight),
         cmocka_unit_test(logs_without_pids),
         cmocka_unit_test(child_of_a_thread_takes_its_phase),
         cmocka_unit_test(stderr_mode),
