@@ -20,6 +20,9 @@ typedef struct level {
     double cdf;   /* P(X <= p) */
 } level;
 
+/* The size of a level's markers (nr__draw_marker), in points. */
+#define MARKER_SIZE 5.0
+
 static const level levels[] = {{"p50", 0.5}, {"p99", 0.99}, {"p99.9", 0.999}};
 
 static double percentile_of(const nr_fig_latency_series *s, size_t k)
@@ -124,6 +127,50 @@ static const char *series_name(const nr_fig_latency_input *l, const shown *sh, s
 }
 
 /* Reference lines at the percentile levels and each series' marker on them. */
+/* The pixel x of each marker of level k (at most sh->n): how many. */
+static size_t level_marker_xs(const nr__xy *p, const nr_fig_latency_input *l, const shown *sh, size_t k, double *xs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sh->n; i++) {
+        const nr_fig_latency_series *s = &l->series[sh->index[i]];
+        const double x = percentile_of(s, k);
+        if (x > 0 && isfinite(x) && level_resolved(s, k))
+            xs[n++] = nr__xy_mx(p, x);
+    }
+    return n;
+}
+
+static int any_within(const double *xs, size_t n, double radius, double x0, double x1)
+{
+    for (size_t i = 0; i < n; i++)
+        if (xs[i] + radius >= x0 && xs[i] - radius <= x1)
+            return 1;
+    return 0;
+}
+
+int nr__level_name_right(const double *marker_x, size_t n, double radius, double left, double right, double w)
+{
+    return any_within(marker_x, n, radius, left, left + w) && !any_within(marker_x, n, radius, right - w, right);
+}
+
+/* The level's name above its line, at the left end, where the curves
+ * reach a level from the right, unless a marker covers it there and not
+ * at the right end (nr__level_name_right; a p50 of 5 us sits at the left
+ * edge). */
+static void draw_level_name(nr__xy *p, const nr_fig_latency_input *l, const shown *sh, size_t k, double y)
+{
+    nr_render_canvas *cv = p->cv;
+    const double size = cv->font_size - 1.5;
+    double w, xs[NR__MAX_SERIES];
+    nr__text_size(cv, levels[k].name, NR__PLAIN, size, &w, NULL);
+    const size_t n = level_marker_xs(p, l, sh, k, xs);
+    const double left = p->px + 2, right = p->px + p->pw - 2;
+    if (nr__level_name_right(xs, n, MARKER_SIZE / 2, left, right, w))
+        nr__text_draw(cv, levels[k].name, NR__PLAIN, size, right, y - 0.5, 1, 1, 0);
+    else
+        nr__text_draw(cv, levels[k].name, NR__PLAIN, size, left, y - 0.5, 0, 1, 0);
+}
+
 static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *sh, int ccdf, size_t n_levels)
 {
     nr_render_canvas *cv = p->cv;
@@ -143,15 +190,14 @@ static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *s
         cairo_line_to(cr, p->px + p->pw, y);
         cairo_stroke(cr);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        /* Left end: the curves reach a level from the right. */
-        nr__text_draw(cv, levels[k].name, NR__PLAIN, cv->font_size - 1.5, p->px + 2, y - 0.5, 0, 1, 0);
+        draw_level_name(p, l, sh, k, y);
         for (size_t i = 0; i < sh->n; i++) {
             const nr_fig_latency_series *s = &l->series[sh->index[i]];
             double x = percentile_of(s, k);
             if (!(x > 0) || !isfinite(x) || !level_resolved(s, k))
                 continue;
             nr__set_color(cr, nr__palette_color(sh->style[i]), 1.0);
-            nr__draw_marker(cr, sh->style[i], nr__xy_mx(p, x), y, 5.0);
+            nr__draw_marker(cr, sh->style[i], nr__xy_mx(p, x), y, MARKER_SIZE);
         }
     }
     cairo_restore(cr);

@@ -243,6 +243,14 @@ int nr__bars_draw(nr__bars *b);
 /* Fills a light tint of colour i (background bands). */
 void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, double h);
 
+/* ---- fig_latency.c ------------------------------------------------------------ */
+
+/* Whether a level's name of width w goes at the right end of its line,
+ * (right - w, right), rather than at the left, (left, left + w): when a
+ * marker (centres marker_x[0..n), radius) overlaps it at the left and none
+ * at the right. */
+int nr__level_name_right(const double *marker_x, size_t n, double radius, double left, double right, double w);
+
 /* ---- crowd.c: figures of more runs than they can tell apart -------------- */
 
 /* With more runs than NR_FIG_DISTINCT_RUNS a figure draws every run as a

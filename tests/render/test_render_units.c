@@ -162,6 +162,26 @@ static void registry_is_complete(void **state)
     assert_int_equal(nr_render_format_parse("eps", &f, NULL), NR_E_USAGE);
 }
 
+/* fig4's p50, p99, p99.9 names: at the left end of their line unless a
+ * marker covers them there and not at the right. */
+static void level_name_side(void **state)
+{
+    (void)state;
+    const double left = 50, right = 300, w = 20, r = 2.5;
+    const double none[1] = {0};
+    assert_int_equal(nr__level_name_right(none, 0, r, left, right, w), 0);
+    const double middle[] = {150, 200};
+    assert_int_equal(nr__level_name_right(middle, 2, r, left, right, w), 0);
+    const double at_left[] = {60, 200};
+    assert_int_equal(nr__level_name_right(at_left, 2, r, left, right, w), 1);
+    const double radius_reaches[] = {left + w + r - 0.1};
+    assert_int_equal(nr__level_name_right(radius_reaches, 1, r, left, right, w), 1);
+    const double radius_clear[] = {left + w + r + 0.1};
+    assert_int_equal(nr__level_name_right(radius_clear, 1, r, left, right, w), 0);
+    const double both_ends[] = {55, 295};
+    assert_int_equal(nr__level_name_right(both_ends, 2, r, left, right, w), 0); /* covered either way: the left */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -170,6 +190,7 @@ int main(void)
         cmocka_unit_test(log_axis_labels_powers_and_minors),
         cmocka_unit_test(linear_axis_picks_binary_unit),
         cmocka_unit_test(unit_labels),
+        cmocka_unit_test(level_name_side),
         cmocka_unit_test(reqsize_bins_follow_darshan),
         cmocka_unit_test(registry_is_complete),
     };
