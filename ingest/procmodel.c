@@ -300,7 +300,7 @@ static int flag_present(nr_span s, const char *flag, uint64_t raw_bit)
 }
 
 /* The open flags the model replays, as flag_present finds them, in one pass. */
-enum { OPEN_DIRECTORY = 1, OPEN_APPEND = 2, OPEN_CLOEXEC = 4 };
+enum { OPEN_DIRECTORY = 1, OPEN_APPEND = 2, OPEN_CLOEXEC = 4, OPEN_TMPFILE = 8 };
 
 static const struct open_flag {
     const char *name;
@@ -311,6 +311,7 @@ static const struct open_flag {
     {"O_DIRECTORY", 11, 0200000, OPEN_DIRECTORY},
     {"O_APPEND", 8, 02000, OPEN_APPEND},
     {"O_CLOEXEC", 9, 02000000, OPEN_CLOEXEC},
+    {"O_TMPFILE", 9, 020000000, OPEN_TMPFILE}, /* __O_TMPFILE; O_TMPFILE adds O_DIRECTORY's bit */
 };
 
 static int add_open_flag(void *bits, const char *w, size_t n)
@@ -2030,6 +2031,30 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
     return file_intern(pm, (const char *)pm->resolved.data, pm->resolved.len, kind);
 }
 
+/* The unnamed file an O_TMPFILE open makes in the directory its path
+ * argument names: <dir>/#tmpfile[#N], N counting with the synthetic names
+ * (file_synthetic). The directory is interned as one. */
+static NOINLINE int64_t file_of_tmpfile(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg)
+{
+    const int64_t dir = file_of_path_arg(pm, t, c, path_arg, dirfd_arg, NR_KIND_DIRECTORY);
+    if (dir < 0)
+        return dir;
+    if (pm->cfg.speculative)
+        spec_refuse(pm, "an O_TMPFILE open without -y annotation (its name numbers all such files)");
+    file_at(pm, dir)->kind = NR_KIND_DIRECTORY;
+    const char *path;
+    size_t len;
+    nr_pm_file_get(pm, (size_t)dir, &path, &len);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    char suffix[48];
+    const int n = snprintf(suffix, sizeof suffix, "/#tmpfile[#%llu]", (unsigned long long)++pm->synthetic_serial);
+    pm->resolved.len = 0;
+    if (nr_buf_put(&pm->resolved, path, len) < 0 || nr_buf_put(&pm->resolved, suffix, (size_t)n) < 0)
+        return NR_E_NOMEM;
+    return file_intern(pm, (const char *)pm->resolved.data, pm->resolved.len, NR_KIND_REGULAR);
+}
+
 /* ---- handlers ---------------------------------------------------------- */
 
 /* The argument after a quoted path as nr_sarg gives it, when args reads:
@@ -2106,13 +2131,20 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
     const nr_syscall_info *in = c->info;
     int is_creat = span_eq(c->ev.syscall, "creat");
     unsigned oflags = open_flags_cached(pm, open_flags_arg(pm, c));
-    int directory = (oflags & OPEN_DIRECTORY) != 0;
+    const int tmpfile = (oflags & OPEN_TMPFILE) != 0;
+    int directory = (oflags & OPEN_DIRECTORY) != 0 && !tmpfile;
     int64_t file = -1;
     int annotated = c->ok && c->result >= 0 && c->annot.n;
     /* with a -y result the annotation is the identity: resolving the path as
      * well would add a second name for the file (/lib vs /usr/lib) */
-    if (in->path_arg >= 0 && !annotated) {
-        file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, directory ? NR_KIND_DIRECTORY : NR_KIND_UNKNOWN);
+    if (in->path_arg >= 0 && !annotated && tmpfile && c->ok && c->result >= 0) {
+        file = file_of_tmpfile(pm, t, c, in->path_arg, in->dirfd_arg);
+        if (file < -1)
+            return (int)file;
+    } else if (in->path_arg >= 0 && !annotated) {
+        /* a failed O_TMPFILE open names its directory */
+        file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg,
+                                directory || tmpfile ? NR_KIND_DIRECTORY : NR_KIND_UNKNOWN);
         if (file < -1)
             return (int)file;
     }

@@ -1098,6 +1098,51 @@ static void path_resolution_without_y(void **state)
     ck_free(&r);
 }
 
+/* O_TMPFILE opens an unnamed regular file in the directory it names
+ * (Python's tempfile.TemporaryFile does). With -y the annotation names it
+ * (/tmp/#1234 (deleted)); without, until session 41, its bytes counted
+ * for the directory, as a regular file. Now each is a file of its own,
+ * <dir>/#tmpfile[#N], the directory a directory. */
+static void tmpfile_without_annotation(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1500 openat(AT_FDCWD, \"/tmp\", O_RDWR|O_EXCL|O_CLOEXEC|O_TMPFILE, 0600) = 3\n"
+        "1500 write(3, \"abcd\", 4) = 4\n"
+        "1500 openat(AT_FDCWD, \"/tmp/\", O_RDWR|O_EXCL|O_TMPFILE, 0600) = 4\n"
+        "1500 write(4, \"ab\", 2) = 2\n"
+        "1500 pipe([5, 6]) = 0\n"
+        "1500 openat(AT_FDCWD, \"/data\", 020200002, 0600) = 7\n" /* -X raw: O_RDWR|O_TMPFILE */
+        "1500 write(7, \"a\", 1) = 1\n"
+        "1500 openat(AT_FDCWD, \"/tmp\", O_RDONLY|O_DIRECTORY) = 8\n"
+        "1500 openat(8, \".\", O_WRONLY|O_TMPFILE, 0600) = 9\n"
+        "1500 write(9, \"abc\", 3) = 3\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/tmp/#tmpfile[#1]", "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, "/tmp/#tmpfile[#1]", "bytes_written", 4);
+    FILE_EQ(&r, "/tmp/#tmpfile[#1]", "open_calls", 1);
+    FILE_EQ(&r, "/tmp/#tmpfile[#2]", "bytes_written", 2);
+    FILE_EQ(&r, "pipe:[#3]", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "/data/#tmpfile[#4]", "bytes_written", 1);
+    FILE_EQ(&r, "/data/#tmpfile[#4]", "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, "/tmp/#tmpfile[#5]", "bytes_written", 3);
+    FILE_EQ(&r, "/tmp", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/tmp", "bytes_written", 0);
+    FILE_EQ(&r, "/data", "kind", NR_KIND_DIRECTORY);
+    ck_free(&r);
+
+    /* with -y the annotation names it, as any file */
+    ck_ingest_text(&r,
+        "1500 openat(AT_FDCWD</w>, \"/tmp\", O_RDWR|O_EXCL|O_TMPFILE, 0600) = 3</tmp/#2883 (deleted)>\n"
+        "1500 write(3</tmp/#2883 (deleted)>, \"abcd\", 4) = 4\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/tmp/#2883", "bytes_written", 4);
+    assert_int_equal(ck_file_row(&r, "/tmp"), -1);
+    ck_free(&r);
+}
+
 /* Kinds from -y annotations and creating calls. */
 static void file_kinds(void **state)
 {
@@ -1918,6 +1963,7 @@ int main(void)
         cmocka_unit_test(relative_and_clock_timestamps),
         cmocka_unit_test(path_resolution_without_y),
         cmocka_unit_test(file_kinds),
+        cmocka_unit_test(tmpfile_without_annotation),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
