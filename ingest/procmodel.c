@@ -2906,9 +2906,74 @@ static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, con
     return 0;
 }
 
+/* The thread of leader's process whose execve is pending, or NULL. */
+static task *thread_in_execve(nr_pm *pm, const task *leader)
+{
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        task *x = pm->tasks[i];
+        if (x != leader && !x->exited && x->pid == leader->tid && x->pending &&
+            syscall_cached(pm, (nr_span){(const char *)x->pending_text.data, x->pending_name_len})->handler ==
+                NR_H_EXECVE)
+            return x;
+    }
+    return NULL;
+}
+
+/* A thread that is not its process's leader runs execve: the kernel ends
+ * every other thread and gives it the leader's tid, and strace prints its
+ * <... execve resumed> under that tid, after "+++ superseded by execve in
+ * pid N +++" (a notice; N the thread). At such a resumed line of leader,
+ * with no execve of its own pending, the thread's pending execve becomes
+ * the leader's (a call of its own still pending never returns) and the
+ * thread ends. Returns 1 when it did, 0 when no thread's execve is
+ * pending, or an error. */
+static int take_thread_execve(nr_pm *pm, task *leader, const nr_sline *sl, nr_error *err)
+{
+    const nr_syscall_info *info = syscall_of_line(pm, sl);
+    if (!info || info->handler != NR_H_EXECVE || leader->pid != leader->tid)
+        return 0;
+    task *x = thread_in_execve(pm, leader);
+    if (!x)
+        return 0;
+    if (pm->cfg.speculative) { /* the thread is the real model's to end */
+        spec_refuse(pm, "an execve resumed by its process's leader");
+        return 0;
+    }
+    NR_TRY(flush_pending(pm, leader, err));
+    const nr_buf text = leader->pending_text;
+    leader->pending_text = x->pending_text;
+    x->pending_text = text;
+    char *const file = leader->pending_file;
+    leader->pending_file = x->pending_file;
+    x->pending_file = file;
+    leader->pending_name_len = x->pending_name_len;
+    leader->pending_ts = x->pending_ts;
+    leader->pending_line = x->pending_line;
+    leader->pending = 1;
+    leader->early_child = -1;
+    pending_clear(pm, x);
+    x->exited = 1;
+    pm->live_tasks--;
+    fdtab_release(pm, x->fds);
+    x->fds = fdtab_new();
+    if (!x->fds)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 1;
+}
+
 static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where *w, nr_error *err)
 {
     nr_span pname = {(const char *)t->pending_text.data, t->pending_name_len};
+    const int name_differs = sl->name.n && !(sl->name.n == pname.n && memcmp(sl->name.p, pname.p, pname.n) == 0);
+    if (!t->pending || name_differs) {
+        const int taken = take_thread_execve(pm, t, sl, err);
+        if (taken < 0)
+            return taken;
+        if (taken)
+            pname = (nr_span){(const char *)t->pending_text.data, t->pending_name_len};
+        if (pm->refused)
+            return 0;
+    }
     if (!t->pending || (sl->name.n && !(sl->name.n == pname.n && memcmp(sl->name.p, pname.p, pname.n) == 0))) {
         if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "unmatched_resumed", w ? w->file : NULL, w ? w->line : 0,
                                         w ? w->text : NULL, w ? w->len : 0) < 0)

@@ -1143,6 +1143,49 @@ static void tmpfile_without_annotation(void **state)
     ck_free(&r);
 }
 
+/* execve from a thread that is not the leader (strace 6.1, a pthread that
+ * calls execl): the kernel gives the thread the leader's tid, and strace
+ * prints its <... execve resumed> under that tid after "+++ superseded by
+ * execve in pid N +++". Until session 41 the leader's resumed line was
+ * unmatched, the thread's execve never resumed, and the exec (its exe
+ * name, its close of O_CLOEXEC fds) lost. */
+static void execve_from_a_thread(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "24429 1796401525.240000 openat(AT_FDCWD</w>, \"/d/g.bin\", O_RDONLY|O_CLOEXEC) = 3</d/g.bin> <0.000010>\n"
+        "24429 1796401525.241304 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM"
+        "|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f5905c75990, parent_tid=0x7f5905c75990, "
+        "exit_signal=0, stack=0x7f5905475000, stack_size=0x7fff80, tls=0x7f5905c756c0} => {parent_tid=[24430]}, 88) "
+        "= 24430 <0.000117>\n"
+        "24429 1796401525.241582 pause( <unfinished ...>\n"
+        "24430 1796401525.244384 openat(AT_FDCWD</w>, \"/d/f.bin\", O_RDONLY) = 4</d/f.bin> <0.000135>\n"
+        "24430 1796401525.244671 read(4</d/f.bin>, \"abcd\", 4) = 4 <0.000083>\n"
+        "24430 1796401525.244842 execve(\"/bin/cat\", [\"cat\", \"/d/f.bin\"], 0x7fffeb64a1b8 /* 41 vars */ "
+        "<unfinished ...>\n"
+        "24429 1796401525.245183 <... pause resumed>) = ?\n"
+        "24429 1796401525.246574 +++ superseded by execve in pid 24430 +++\n"
+        "24429 1796401525.246621 <... execve resumed>) = 0 <0.001747>\n"
+        "24429 1796401525.247000 openat(AT_FDCWD</w>, \"/d/h.bin\", O_RDONLY) = 3</d/h.bin> <0.000010>\n"
+        "24429 1796401525.247100 read(4</d/f.bin>, \"efgh\", 4) = 4 <0.000008>\n"
+        "24429 1796401525.261368 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    const long exec = ck_event_row(&r, "execve", 0);
+    assert_true(exec >= 0);
+    assert_int_equal(EV(&r, exec, "tid"), 24429);
+    assert_int_equal(EV(&r, exec, "ts_ns"), 1796401525244842000LL);
+    assert_int_equal(EV(&r, exec, "dur_ns"), 1747000);
+    assert_int_equal(ck_event_row(&r, "execve", 1), -1);
+    assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 24429), "exe"), "/bin/cat");
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 24430), "is_thread"), 1);
+    FILE_EQ(&r, "/d/f.bin", "bytes_read", 8); /* fd 4 had no O_CLOEXEC: it stays open across the exec */
+    FILE_EQ(&r, "/d/h.bin", "open_calls", 1);
+    ck_free(&r);
+}
+
 /* Kinds from -y annotations and creating calls. */
 static void file_kinds(void **state)
 {
@@ -1964,6 +2007,7 @@ int main(void)
         cmocka_unit_test(path_resolution_without_y),
         cmocka_unit_test(file_kinds),
         cmocka_unit_test(tmpfile_without_annotation),
+        cmocka_unit_test(execve_from_a_thread),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
