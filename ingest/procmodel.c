@@ -2601,7 +2601,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             break;
         default:
             if (in->path_arg >= 0 && in->fd_arg < 0) {
-                int64_t file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, NR_KIND_UNKNOWN);
+                int64_t file = file_of_path_arg(pm, t, c, in->path_arg, in->dirfd_arg, in->kind);
                 if (file < -1)
                     rc = (int)file;
                 ev->file_id = file;

@@ -18,6 +18,9 @@
 #define ATCALL(n, o, c) E(n, o, c, NONE, -1, 0, 1, -1, UNKNOWN)
 #define NEWFD(n, k) E(n, OPEN, NONE, NEWFD, -1, -1, -1, -1, k)
 #define PLAIN(n, o) E(n, o, NONE, NONE, -1, -1, -1, -1, UNKNOWN)
+/* A metadata call whose path names a directory (mkdir, rmdir). */
+#define DIRPATHCALL(n) E(n, META, META, NONE, -1, -1, 0, -1, DIRECTORY)
+#define DIRATCALL(n) E(n, META, META, NONE, -1, 0, 1, -1, DIRECTORY)
 #define DIRCALL(n)                                                                                         \
     {.name = n, .op = NR_OP_META, .counter = NR_CNT_META, .handler = NR_H_NONE, .kind = NR_KIND_UNKNOWN, \
      .fd_arg = 0, .dirfd_arg = -1, .path_arg = -1, .flags_arg = -1, .lists_dir = 1}
@@ -152,8 +155,8 @@ static const nr_syscall_info syscall_table[] = {
     PATHCALL("access", META, META, 0),
     PATHCALL("readlink", META, META, 0),
     PATHCALL("unlink", META, META, 0),
-    PATHCALL("rmdir", META, META, 0),
-    PATHCALL("mkdir", META, META, 0),
+    DIRPATHCALL("rmdir"),
+    DIRPATHCALL("mkdir"),
     PATHCALL("mknod", META, META, 0),
     PATHCALL("chmod", META, META, 0),
     PATHCALL("chown", META, META, 0),
@@ -180,7 +183,7 @@ static const nr_syscall_info syscall_table[] = {
     ATCALL("faccessat", META, META),
     ATCALL("faccessat2", META, META),
     ATCALL("unlinkat", META, META),
-    ATCALL("mkdirat", META, META),
+    DIRATCALL("mkdirat"),
     ATCALL("mknodat", META, META),
     ATCALL("fchmodat", META, META),
     ATCALL("fchmodat2", META, META),

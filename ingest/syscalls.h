@@ -54,7 +54,8 @@ typedef struct nr_syscall_info {
     uint8_t op;         /* nr_op_class */
     uint8_t counter;    /* nr_sc_counter */
     uint8_t handler;    /* nr_sc_handler */
-    uint8_t kind;       /* NR_H_NEWFD: nr_file_kind of the new fd */
+    uint8_t kind;       /* NR_H_NEWFD: nr_file_kind of the new fd; a call on a path: of the file
+                           it names (mkdir, mkdirat, rmdir: NR_KIND_DIRECTORY), else NR_KIND_UNKNOWN */
     int8_t fd_arg;      /* argument holding the fd the call works on; -1 none */
     int8_t dirfd_arg;   /* argument holding a dirfd for path_arg; -1 = relative to cwd */
     int8_t path_arg;    /* argument holding a path; -1 none */

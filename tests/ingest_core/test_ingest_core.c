@@ -1186,6 +1186,40 @@ static void execve_from_a_thread(void **state)
     ck_free(&r);
 }
 
+/* mkdir, mkdirat and rmdir name directories (until session 41 their paths
+ * were regular files, job files beside the data). */
+static void mkdir_names_a_directory(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1600 mkdir(\"/ckpt\", 0777) = 0\n"
+        "1600 mkdirat(AT_FDCWD, \"/ckpt/e1\", 0755) = 0\n"
+        "1600 mkdir(\"/ckpt\", 0777) = -1 EEXIST (File exists)\n"
+        "1600 openat(AT_FDCWD, \"/ckpt/e1/m.pt\", O_WRONLY|O_CREAT, 0644) = 3\n"
+        "1600 write(3, \"abc\", 3) = 3\n"
+        "1600 rmdir(\"/tmp/x\") = 0\n"
+        "1600 stat(\"/data/f\", {st_mode=S_IFREG|0644, st_size=3, ...}) = 0\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/ckpt", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/ckpt", "meta_calls", 2);
+    FILE_EQ(&r, "/ckpt/e1", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/tmp/x", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/ckpt/e1/m.pt", "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, "/data/f", "kind", NR_KIND_REGULAR);
+    ck_free(&r);
+
+    /* with -y the dirfd's annotation resolves the path, as for any call */
+    ck_ingest_text(&r,
+        "1600 mkdirat(3</ckpt>, \"e2\", 0755) = 0\n"
+        "1600 openat(AT_FDCWD</w>, \"/ckpt/e2\", O_RDONLY) = 4</ckpt/e2>\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/ckpt/e2", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/ckpt/e2", "open_calls", 1);
+    ck_free(&r);
+}
+
 /* Kinds from -y annotations and creating calls. */
 static void file_kinds(void **state)
 {
@@ -2008,6 +2042,7 @@ int main(void)
         cmocka_unit_test(file_kinds),
         cmocka_unit_test(tmpfile_without_annotation),
         cmocka_unit_test(execve_from_a_thread),
+        cmocka_unit_test(mkdir_names_a_directory),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
