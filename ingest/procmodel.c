@@ -2906,6 +2906,21 @@ static int on_unfinished(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts, con
     return 0;
 }
 
+/* t has ended (exited, killed, or gone in another thread's execve). */
+static int task_end(nr_pm *pm, task *t, nr_error *err)
+{
+    if (!t->exited) {
+        t->exited = 1;
+        pm->live_tasks--;
+    }
+    /* the fd table is dropped now: memory follows live tasks, not all tasks */
+    fdtab_release(pm, t->fds);
+    t->fds = fdtab_new();
+    if (!t->fds)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
 /* The thread of leader's process whose execve is pending, or NULL. */
 static task *thread_in_execve(nr_pm *pm, const task *leader)
 {
@@ -2952,12 +2967,7 @@ static int take_thread_execve(nr_pm *pm, task *leader, const nr_sline *sl, nr_er
     leader->pending = 1;
     leader->early_child = -1;
     pending_clear(pm, x);
-    x->exited = 1;
-    pm->live_tasks--;
-    fdtab_release(pm, x->fds);
-    x->fds = fdtab_new();
-    if (!x->fds)
-        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    NR_TRY(task_end(pm, x, err));
     return 1;
 }
 
@@ -3066,16 +3076,7 @@ static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
         t->killed_by_id = id;
     }
-    if (!t->exited) {
-        t->exited = 1;
-        pm->live_tasks--;
-    }
-    /* the fd table is dropped now: memory follows live tasks, not all tasks */
-    fdtab_release(pm, t->fds);
-    t->fds = fdtab_new();
-    if (!t->fds)
-        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-    return 0;
+    return task_end(pm, t, err);
 }
 
 /* Whether a speculative model stops at this line: once refused it reads no
