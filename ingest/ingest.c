@@ -8,9 +8,11 @@
  * 1 the rows of table events are built, encoded and compressed on par_lex's
  * workers (par_write), one batch at a time in the pass's order, and after
  * the last event a worker shares the encoding of the other tables' row
- * groups (nr_store_writer_set_helper). With one log, a worker instead
- * models whole chunks ahead of the pass with a speculative model
- * (spec_chunk), which the pass stitches onto the real one (docs/split.md).
+ * groups (nr_store_writer_set_helper). With one plain log, a worker
+ * instead models whole chunks ahead of the pass with a speculative model
+ * (spec_chunk), which the pass stitches onto the real one (docs/split.md);
+ * with one compressed log, workers decompress ahead (with one worker, the
+ * pass lexes).
  * The store is byte for byte the same for any number of jobs
  * (docs/performance.md, "Parallel ingest and scale"). */
 #include "nr_ingest.h"
@@ -1115,15 +1117,23 @@ static int open_streams(ingest *in, nr_error *err)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     for (size_t i = 0; i < in->nstreams; i++)
         srcs[i] = in->streams[i].src;
-    /* one log: the workers model chunks ahead of the pass, which stitches
-       them (speculate, stitch_chunk) */
+    /* one plain log: the workers model chunks ahead of the pass, which
+       stitches them (speculate, stitch_chunk). One compressed log: its
+       decompression is serial and a large share of the work, so they read
+       ahead instead, and a single worker leaves the lexing to the pass
+       (docs/performance.md, session 41: at -j 2 a .zst log took 2.45 s
+       with the chunk models, 2.0 s at -j 1) */
     if (!(in->pool = nr_spec_pool_create())) {
         free(srcs);
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     }
     nr_par_lex_chunk_work work = {speculate_work, drop_work, in, SPLIT_CHUNK_BYTES, speculate_chunks};
-    int split = in->nstreams == 1;
-    int rc = nr_par_lex_create_working(srcs, in->nstreams, effective_jobs(in), split ? &work : NULL, &in->par, err);
+    const int compressed = in->nstreams == 1 && nr_logsrc_compression(srcs[0]) != NR_LOG_PLAIN;
+    const int split = in->nstreams == 1 && !compressed;
+    const int jobs = effective_jobs(in);
+    int rc = compressed && jobs == 2
+                 ? nr_par_lex_create_reading(srcs, in->nstreams, jobs, &in->par, err)
+                 : nr_par_lex_create_working(srcs, in->nstreams, jobs, split ? &work : NULL, &in->par, err);
     free(srcs);
     return rc;
 }

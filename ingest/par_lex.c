@@ -91,6 +91,7 @@ struct nr_par_lex {
     nr_par_lex_chunk_work work; /* whole-chunk work instead of the lex; run NULL = none */
     size_t work_ahead;          /* chunks the workers may work on past the caller's read-ahead */
     int carry;                  /* chunks carry pending calls over (nr_par_carried) */
+    int workers_only_read;      /* nr_par_lex_create_reading */
 };
 
 /* Tests' chunk size (0 = the budget's); set before any ingest starts. */
@@ -705,7 +706,7 @@ static void *worker_main(void *arg)
     while (!p->stop) {
         if (run_posted_side_work(p, &side_seen))
             continue;
-        par_chunk *c = find_lex_work(p);
+        par_chunk *c = p->workers_only_read ? NULL : find_lex_work(p);
         if (c) {
             do_lex(p, c);
             continue;
@@ -859,8 +860,8 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     return nr_par_lex_create_working(srcs, n, jobs, NULL, out, err);
 }
 
-int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_chunk_work *work,
-                              nr_par_lex **out, nr_error *err)
+static int create(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_chunk_work *work, int only_read,
+                  nr_par_lex **out, nr_error *err)
 {
     *out = NULL;
     nr_par_lex *p = calloc(1, sizeof *p);
@@ -893,6 +894,7 @@ int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const 
     if (chunk_bytes_for_tests)
         p->chunk_bytes = chunk_bytes_for_tests;
     p->nlogs = n;
+    p->workers_only_read = only_read;
     p->avx2 = !avx2_off_for_tests && cpu_has_avx2();
     p->logs = calloc(n ? n : 1, sizeof *p->logs);
     if (!p->logs) {
@@ -913,6 +915,17 @@ int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const 
         if (pthread_create(&p->threads[p->nthreads], NULL, worker_main, p) != 0)
             break; /* fewer threads still give the same result */
     return 0;
+}
+
+int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_chunk_work *work,
+                              nr_par_lex **out, nr_error *err)
+{
+    return create(srcs, n, jobs, work, 0, out, err);
+}
+
+int nr_par_lex_create_reading(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err)
+{
+    return create(srcs, n, jobs, NULL, 1, out, err);
 }
 
 void nr_par_lex_destroy(nr_par_lex *p)

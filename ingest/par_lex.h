@@ -142,6 +142,10 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
  * chunks instead of lexing them when there are workers. */
 int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_chunk_work *work,
                               nr_par_lex **out, nr_error *err);
+/* The same, with workers that read (decompress) ahead and do side work
+ * but do not lex: the caller lexes each line as it takes it. For a
+ * compressed log, whose reading is serial and a large share of the work. */
+int nr_par_lex_create_reading(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err);
 /* Stops and joins the threads, frees every chunk. Accepts NULL. */
 void nr_par_lex_destroy(nr_par_lex *p);
 

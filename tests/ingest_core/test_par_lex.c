@@ -258,8 +258,10 @@ static void open_serial_and_chunked(const char *path, nr_logsrc **serial, nr_log
 }
 
 /* Every chunk of par_lex against the serial line reader, for one source
- * (no_avx2: the SSE2 newline scan). */
-static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_avx2, log_want want_log)
+ * (no_avx2: the SSE2 newline scan; only_read: nr_par_lex_create_reading,
+ * whose chunks come unlexed). */
+static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_avx2, int only_read,
+                         log_want want_log)
 {
     nr_logsrc *serial, *chunked;
     nr_error err;
@@ -267,13 +269,18 @@ static void check_chunks(const char *path, int jobs, size_t chunk_bytes, int no_
     nr__par_lex_set_chunk_bytes(chunk_bytes);
     nr__par_lex_no_avx2(no_avx2);
     nr_par_lex *p;
-    assert_int_equal(nr_par_lex_create(&chunked, 1, jobs, &p, &err), 0);
+    if (only_read)
+        assert_int_equal(nr_par_lex_create_reading(&chunked, 1, jobs, &p, &err), 0);
+    else
+        assert_int_equal(nr_par_lex_create(&chunked, 1, jobs, &p, &err), 0);
     nr__par_lex_set_chunk_bytes(0);
     nr__par_lex_no_avx2(0);
     nr_par_chunk_view v;
     uint64_t line_no = 0;
     int rc, saw_unterminated = 0;
     while ((rc = nr_par_lex_next(p, 0, &v, &err)) == 1) {
+        if (only_read)
+            assert_int_equal(v.lexed, 0);
         for (size_t i = 0; i < v.n; i++) {
             const char *line;
             size_t len;
@@ -307,11 +314,12 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     const size_t chunks[] = {0, 1, 7, 100, 4096};
     const int jobs[] = {1, 3};
     for (size_t k = 0; k < LOG_FORMS; k++)
-        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
-            for (size_t j = 0; j < 4; j++) {
-                log_form_path(path, sizeof path, dir, k);
-                check_chunks(path, jobs[j % 2], chunks[c], j >= 2, want);
-            }
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+            log_form_path(path, sizeof path, dir, k);
+            for (size_t j = 0; j < 4; j++)
+                check_chunks(path, jobs[j % 2], chunks[c], j >= 2, 0, want);
+            check_chunks(path, 2, chunks[c], 0, 1, want); /* workers that only read */
+        }
     remove_dir(dir);
 }
 
