@@ -24,8 +24,12 @@
  * stderr mode's first process takes the pid its own set_tid_address/
  * getpid/gettid returned, a pid named by an attach notice is never taken
  * for it, and root_pid_unknown says when the log never names it (and a
- * log without prefixes takes that pid too); hook_pid_not_traced. */
-#define NR_INGEST_REVISION 4
+ * log without prefixes takes that pid too); hook_pid_not_traced.
+ * 5 (session 41): "/usr/bin/strace: Process N attached" is a notice; -ff
+ * logs of clock stamps share one day count; an O_TMPFILE open without -y
+ * makes <dir>/#tmpfile[#N]; mkdir/mkdirat/rmdir name directories; an
+ * execve of a thread that is not the leader is the leader's call. */
+#define NR_INGEST_REVISION 5
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */
