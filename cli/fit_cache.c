@@ -40,8 +40,9 @@ char *nr_fit_cache_key(const char *store_path, const nr_model_opts *opts)
         return NULL;
     }
     char head[256];
-    int w = snprintf(head, sizeof head, "niorep %s fits %d\nbootstraps %d seed %" PRIu64 "\nstore %lld %lld.%09ld\n",
-                     NR_VERSION, FIT_CACHE_FORMAT, opts->bootstraps, opts->seed, (long long)st.st_size,
+    int w = snprintf(head, sizeof head,
+                     "niorep %s fits %d model %d\nbootstraps %d seed %" PRIu64 "\nstore %lld %lld.%09ld\n",
+                     NR_VERSION, FIT_CACHE_FORMAT, NR_MODEL_REVISION, opts->bootstraps, opts->seed, (long long)st.st_size,
                      (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
     size_t n = (size_t)w + strlen(inputs) + 1;
     char *key = w > 0 && (size_t)w < sizeof head ? malloc(n) : NULL;

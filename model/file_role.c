@@ -1,7 +1,8 @@
 /* file_role: the rules of docs/definitions.md, "Job files and runtime
  * files". A path is runtime when a system or shared-memory prefix starts it, a component
- * names a package or bytecode folder, or its last component is a Python
- * module or a shared library. */
+ * names a package or bytecode folder or multiprocessing's temporary folder,
+ * or its last component is a Python module or a shared library; a file is
+ * also runtime when it is the probe of Python's tempfile. */
 #include "file_role.h"
 
 #include <stddef.h>
@@ -62,12 +63,31 @@ static int is_versioned_library(const char *s, size_t n)
     }
 }
 
+/* A name Python's tempfile makes up: n characters of "a-z0-9_"
+ * (_RandomNameSequence). */
+static int is_random_name(const char *s, size_t len, size_t n)
+{
+    if (len != n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return 0;
+    return 1;
+}
+
+/* multiprocessing's temporary folder, tempfile.mkdtemp(prefix="pymp-"):
+ * its listeners' sockets and its forkserver's files live there. */
+static int is_multiprocessing_folder(const char *s, size_t n)
+{
+    return n > 5 && memcmp(s, "pymp-", 5) == 0 && is_random_name(s + 5, n - 5, 8);
+}
+
 static int is_package_folder(const char *s, size_t n)
 {
     for (size_t i = 0; i < sizeof package_folders / sizeof *package_folders; i++)
         if (strlen(package_folders[i]) == n && memcmp(s, package_folders[i], n) == 0)
             return 1;
-    return is_metadata_folder(s, n);
+    return is_metadata_folder(s, n) || is_multiprocessing_folder(s, n);
 }
 
 static int is_module_name(const char *s, size_t n)
@@ -98,4 +118,25 @@ enum nr_file_role nr_file_role_of(const char *path)
             return NR_FILE_JOB;
         part = slash + 1;
     }
+}
+
+/* tempfile._get_default_tempdir: in each folder it tries, it opens a new
+ * file of a random name (O_RDWR|O_CREAT|O_EXCL), writes b"blat", closes and
+ * unlinks it; once in every process that first asks for the temporary
+ * folder (each DataLoader worker of each epoch). */
+static int is_tempfile_probe(const char *path, const nr_file_totals *t)
+{
+    if (t->bytes_written != 4 || t->write_calls != 1 || t->bytes_read != 0 || t->read_calls != 0 ||
+        t->open_calls != 1)
+        return 0;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    return is_random_name(name, strlen(name), 8);
+}
+
+enum nr_file_role nr_file_role_of_file(const char *path, const nr_file_totals *totals)
+{
+    if (nr_file_role_of(path) == NR_FILE_RUNTIME)
+        return NR_FILE_RUNTIME;
+    return path && totals && is_tempfile_probe(path, totals) ? NR_FILE_RUNTIME : NR_FILE_JOB;
 }

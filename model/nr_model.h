@@ -37,6 +37,13 @@
 
 typedef struct nr_model nr_model;
 
+/* Bumped when the same store gives other numbers (a new rule, a changed
+ * definition): what is kept of a cached store's model (its power-law
+ * fits, cli/fit_cache.h) under an older revision is computed again.
+ * 2 (session 41): the probe files of Python's tempfile and the files in
+ * multiprocessing's pymp- folder are the runtime's, not job files. */
+#define NR_MODEL_REVISION 2
+
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1
 

@@ -155,12 +155,13 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
         return nr_error_set(err, NR_E_LIMIT, "table files: %zu rows, at most %d supported", rows, INT32_MAX);
     if (!t)
         return 0;
-    static const int cols[] = {NR_FI_FILE_ID, NR_FI_PATH, NR_FI_KIND};
+    static const int cols[] = {NR_FI_FILE_ID,    NR_FI_PATH,       NR_FI_KIND,       NR_FI_BYTES_READ,
+                               NR_FI_BYTES_WRITTEN, NR_FI_READ_CALLS, NR_FI_WRITE_CALLS, NR_FI_OPEN_CALLS};
     chunks k;
     chunks_init(&k);
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
-        rc = read_cols(t, &nr_files_table, cols, 3, rg, &k, err);
+        rc = read_cols(t, &nr_files_table, cols, sizeof cols / sizeof cols[0], rg, &k, err);
         const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
         for (size_t i = 0; i < n && rc == 0 && m->nfile_rows < rows; i++) {
             const size_t row = m->nfile_rows++;
@@ -178,7 +179,14 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
             fi->reg = -1;
             if (fi->kind == NR_KIND_REGULAR) {
                 m->reg_paths[m->nreg] = m->file_path[row];
-                m->reg_runtime[m->nreg] = nr_file_role_of(path) == NR_FILE_RUNTIME;
+                const nr_file_totals totals = {
+                    .bytes_read = i64_at(&k.c[NR_FI_BYTES_READ], i, -1),
+                    .bytes_written = i64_at(&k.c[NR_FI_BYTES_WRITTEN], i, -1),
+                    .read_calls = i64_at(&k.c[NR_FI_READ_CALLS], i, -1),
+                    .write_calls = i64_at(&k.c[NR_FI_WRITE_CALLS], i, -1),
+                    .open_calls = i64_at(&k.c[NR_FI_OPEN_CALLS], i, -1),
+                };
+                m->reg_runtime[m->nreg] = nr_file_role_of_file(path, &totals) == NR_FILE_RUNTIME;
                 fi->reg = (int32_t)m->nreg++;
             }
             rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);

@@ -22,7 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
-from file_role import is_runtime  # noqa: E402
+from file_role import is_runtime_file  # noqa: E402
 
 NEVER_RESUMED = 1 << 2
 QUANTILES = {"p50": 0.5, "p90": 0.9, "p99": 0.99, "p999": 0.999, "p9999": 0.9999, "max": 1.0}
@@ -117,7 +117,7 @@ def check_run(niorep, run_dir, work, failures):
                                         check=True, capture_output=True, text=True).stdout)
     files = export(niorep, store, "files")
     regular = {int(f["file_id"]) for f in files if f["kind"] == "regular"}
-    runtime = {int(f["file_id"]) for f in files if f["kind"] == "regular" and is_runtime(f["path"])}
+    runtime = {int(f["file_id"]) for f in files if f["kind"] == "regular" and is_runtime_file(f)}
     events = export(niorep, store, "events")
     phases = export(niorep, store, "phases")
     phase_name = {int(p["phase_id"]): p["name"] for p in phases}

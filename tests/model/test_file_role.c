@@ -91,12 +91,70 @@ static void job_files(void **state)
     expect(NULL, NR_FILE_JOB);
 }
 
+/* multiprocessing's temporary folder (tempfile.mkdtemp(prefix="pymp-")):
+ * its listeners' sockets are files of no bytes, opened by no one. */
+static void multiprocessing_folder_is_runtime(void **state)
+{
+    (void)state;
+    expect("/tmp/pymp-652vskto/listener-xkj_yhlm", NR_FILE_RUNTIME);
+    expect("/scratch/tmp/pymp-ds7_prxy/listener-87ejosrc", NR_FILE_RUNTIME);
+    expect("/tmp/pymp-652vskt/listener-x", NR_FILE_JOB);   /* 7 characters */
+    expect("/tmp/pymp-652vsktoo/listener-x", NR_FILE_JOB); /* 9 */
+    expect("/tmp/pymp-652VSKTO/listener-x", NR_FILE_JOB);  /* not tempfile's letters */
+    expect("/data/pymp-652vskto", NR_FILE_JOB);            /* a file of that name */
+}
+
+static void expect_totals(const char *path, nr_file_totals t, enum nr_file_role want)
+{
+    if (nr_file_role_of_file(path, &t) != want)
+        fail_msg("%s (%lld B written in %lld calls, %lld B read, %lld opens): want %s", path,
+                 (long long)t.bytes_written, (long long)t.write_calls, (long long)t.bytes_read,
+                 (long long)t.open_calls, want == NR_FILE_RUNTIME ? "runtime" : "job");
+}
+
+/* The probe of Python's tempfile: a random name of 8 characters, opened
+ * once, b"blat" written in one call, nothing read (six of them in the mlp
+ * sample run: /tmp/3bs84d2t, /tmp/8d9vfdi_, ...). */
+static void tempfile_probe_is_runtime(void **state)
+{
+    (void)state;
+    const nr_file_totals probe = {.bytes_read = 0, .bytes_written = 4, .read_calls = 0, .write_calls = 1, .open_calls = 1};
+    expect_totals("/tmp/3bs84d2t", probe, NR_FILE_RUNTIME);
+    expect_totals("/tmp/8d9vfdi_", probe, NR_FILE_RUNTIME);
+    expect_totals("/home/a/run/tmpdir/qzi73a5g", probe, NR_FILE_RUNTIME); /* TMPDIR anywhere */
+    expect_totals("qzi73a5g", probe, NR_FILE_RUNTIME);
+    /* anything else it did, or another name, and it is the job's */
+    nr_file_totals t = probe;
+    t.bytes_written = 5;
+    expect_totals("/tmp/3bs84d2t", t, NR_FILE_JOB);
+    t = probe;
+    t.write_calls = 2;
+    expect_totals("/tmp/3bs84d2t", t, NR_FILE_JOB);
+    t = probe;
+    t.bytes_read = 4;
+    t.read_calls = 1;
+    expect_totals("/tmp/3bs84d2t", t, NR_FILE_JOB);
+    t = probe;
+    t.open_calls = 2;
+    expect_totals("/tmp/3bs84d2t", t, NR_FILE_JOB);
+    expect_totals("/tmp/3bs84d2", probe, NR_FILE_JOB);
+    expect_totals("/tmp/3bs84d2tx", probe, NR_FILE_JOB);
+    expect_totals("/tmp/3bs8.d2t", probe, NR_FILE_JOB);
+    expect_totals("/tmp/3BS84D2T", probe, NR_FILE_JOB);
+    /* no totals: the path alone */
+    if (nr_file_role_of_file("/tmp/3bs84d2t", NULL) != NR_FILE_JOB)
+        fail_msg("no totals: the path alone");
+    expect_totals("/usr/lib/x.so", t, NR_FILE_RUNTIME);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(system_prefixes_are_runtime),
         cmocka_unit_test(package_folders_are_runtime),
         cmocka_unit_test(modules_and_libraries_are_runtime),
+        cmocka_unit_test(multiprocessing_folder_is_runtime),
+        cmocka_unit_test(tempfile_probe_is_runtime),
         cmocka_unit_test(job_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,7 +38,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "model"))
 from check_sample import LAT_OPS, NEVER_RESUMED, QUANTILES, close, concentration, export, nearest_rank  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pylib"))
-from file_role import is_runtime  # noqa: E402
+from file_role import is_runtime_file  # noqa: E402
 
 PY = "/usr/bin/python3"
 SPAN = 10_000_000
@@ -214,8 +214,26 @@ def check_phases(parts, merged):
 
 # ---- the model over the merged run --------------------------------------------
 
+ROLE_COUNTS = ("bytes_read", "bytes_written", "read_calls", "write_calls", "open_calls")
+
+
+def runtime_idents(parts):
+    """The identities of the runtime's files, by each identity's row of
+    table files summed over the parts (the merged store's row)."""
+    rows = {}
+    for p in parts:
+        for f in p.files:
+            if f["kind"] != "regular":
+                continue
+            row = rows.setdefault(p.ident(f["file_id"]), dict({k: 0 for k in ROLE_COUNTS}, path=f["path"]))
+            for k in ROLE_COUNTS:
+                row[k] += int(f[k])
+    return {ident for ident, row in rows.items() if is_runtime_file(row)}
+
+
 def union_samples(parts):
     """Latency samples and the job files' per-file bytes over the union of the parts' events."""
+    runtime = runtime_idents(parts)
     lat = {op: [] for op in LAT_OPS}
     per_file = {}
     totals = {"bytes_read": 0, "bytes_written": 0, "read_calls": 0, "write_calls": 0}
@@ -230,7 +248,7 @@ def union_samples(parts):
             if op in ("read", "write"):
                 totals["bytes_" + ("read" if op == "read" else "written")] += nbytes
                 totals[op + "_calls"] += 1
-                if not is_runtime(p.path[fid]):  # the concentration is the job files'
+                if p.ident(fid) not in runtime:  # the concentration is the job files'
                     key = p.ident(fid)
                     per_file[key] = per_file.get(key, 0) + nbytes
     return lat, per_file, totals
