@@ -115,10 +115,62 @@ static void legend_phases(nr__legend *lg, const phase_keys *keys, char *more, si
     }
 }
 
-static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_keys *keys)
+/* What a band's name should not cover, as pairs (x0, x1) of pixels in
+ * out (2 * (n_marks + n_bursts) room): the marks' lines and the bursts'
+ * rectangles. Returns how many pairs. */
+static size_t name_obstacles(const nr__xy *p, const nr_fig_timeline_run *run, double *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_marks; i++)
+        if (isfinite(run->marks[i])) {
+            const double x = nr__xy_mx(p, run->marks[i]);
+            out[2 * n] = x - 1;
+            out[2 * n++ + 1] = x + 1;
+        }
+    for (size_t i = 0; i < run->n_bursts; i++) {
+        const nr_fig_span *s = &run->bursts[i];
+        if (isfinite(s->t0) && isfinite(s->t1) && s->t1 >= s->t0) {
+            const double x0 = nr__xy_mx(p, s->t0);
+            out[2 * n] = x0 - 1;
+            out[2 * n++ + 1] = fmax(nr__xy_mx(p, s->t1), x0 + 1) + 1;
+        }
+    }
+    return n;
+}
+
+static int any_overlap(const double *spans, size_t n, double a, double b)
+{
+    for (size_t i = 0; i < n; i++)
+        if (spans[2 * i + 1] >= a && spans[2 * i] <= b)
+            return 1;
+    return 0;
+}
+
+double nr__band_name_centre(double x0, double x1, double w, const double *spans, size_t n)
+{
+    const double mid = (x0 + x1) / 2, lo = x0 + 2 + w / 2, hi = x1 - 2 - w / 2, step = w / 4 > 1 ? w / 4 : 1;
+    for (double d = 0; mid - d >= lo || mid + d <= hi; d += step) {
+        if (mid + d <= hi && !any_overlap(spans, n, mid + d - w / 2, mid + d + w / 2))
+            return mid + d;
+        if (mid - d >= lo && !any_overlap(spans, n, mid - d - w / 2, mid - d + w / 2))
+            return mid - d;
+    }
+    return mid;
+}
+
+/* The bands of the phases, each named when wide enough (greyscale print
+ * keeps the name), where no mark or burst crosses the name if the band
+ * has such a place (until session 41 always at its centre, where a
+ * checkpoint's burst or an epoch's mark could cross it); then the bursts.
+ * Returns 0 or NR_E_NOMEM. */
+static int draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_keys *keys)
 {
     nr_render_canvas *cv = p->cv;
     cairo_t *cr = cv->cr;
+    double *obstacles = malloc(2 * (run->n_marks + run->n_bursts + 1) * sizeof *obstacles);
+    if (!obstacles)
+        return NR_E_NOMEM;
+    const size_t n_obstacles = name_obstacles(p, run, obstacles);
     cairo_save(cr);
     nr__xy_clip(p);
     for (size_t i = 0; i < run->n_phases; i++) {
@@ -128,15 +180,15 @@ static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_ke
         double x0 = nr__xy_mx(p, s->t0), x1 = nr__xy_mx(p, s->t1);
         size_t color = phase_color(keys, s);
         nr__fill_tint(cr, color, x0, p->py, x1 - x0, p->ph);
-        /* Name the band when it is wide enough: greyscale print keeps it. */
         double tw;
-        nr__text_size(cv, s->name ? s->name : "?", NR__PLAIN, cv->font_size - 2, &tw, NULL);
+        nr__text_size(cv, span_name(s), NR__PLAIN, cv->font_size - 2, &tw, NULL);
         if (x1 - x0 > tw + 4) {
+            const double x = nr__band_name_centre(x0, x1, tw, obstacles, n_obstacles);
             cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-            nr__text_draw(cv, s->name ? s->name : "?", NR__PLAIN, cv->font_size - 2, (x0 + x1) / 2, p->py + 1.5,
-                          0.5, 0, 0);
+            nr__text_draw(cv, span_name(s), NR__PLAIN, cv->font_size - 2, x, p->py + 1.5, 0.5, 0, 0);
         }
     }
+    free(obstacles);
     for (size_t i = 0; i < run->n_bursts; i++) {
         const nr_fig_span *s = &run->bursts[i];
         if (!isfinite(s->t0) || !isfinite(s->t1) || s->t1 < s->t0)
@@ -152,6 +204,7 @@ static void draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_ke
         cairo_stroke(cr);
     }
     cairo_restore(cr);
+    return 0;
 }
 
 /* The hook's marks: thin black dotted lines across the panel, over the
@@ -280,7 +333,12 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
             nr__draw_panel_label(cv, p->panel_label ? p->panel_label : "?", p->ox, p->oy);
             continue;
         }
-        draw_bands(p, &t->runs[r], &keys);
+        if (draw_bands(p, &t->runs[r], &keys) < 0) {
+            free(panels);
+            free(times);
+            phase_keys_fini(&keys);
+            return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
+        }
         draw_marks(p, &t->runs[r]);
         nr__xy_draw_axes(p);
         nr__xy_draw_series(p);

@@ -251,6 +251,15 @@ void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, doub
  * at the right. */
 int nr__level_name_right(const double *marker_x, size_t n, double radius, double left, double right, double w);
 
+/* ---- fig_timeline.c ----------------------------------------------------------- */
+
+/* The centre of a phase band's name of width w in the band [x0, x1]: the
+ * band's middle, else the place nearest to it, in steps of w / 4, where the
+ * name covers none of the n spans (pairs x0, x1 of pixels in spans: marks,
+ * bursts) and keeps 2 points from the band's edges; the middle when there
+ * is none. */
+double nr__band_name_centre(double x0, double x1, double w, const double *spans, size_t n);
+
 /* ---- crowd.c: figures of more runs than they can tell apart -------------- */
 
 /* With more runs than NR_FIG_DISTINCT_RUNS a figure draws every run as a

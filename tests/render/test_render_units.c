@@ -182,6 +182,28 @@ static void level_name_side(void **state)
     assert_int_equal(nr__level_name_right(both_ends, 2, r, left, right, w), 0); /* covered either way: the left */
 }
 
+/* fig5's phase names: the band's middle unless a mark or a burst crosses
+ * the name there; then the nearest free place in steps of a quarter of the
+ * name; the middle when the band has none. */
+static void band_name_avoids_marks_and_bursts(void **state)
+{
+    (void)state;
+    const double w = 20;
+    assert_true(nr__band_name_centre(0, 200, w, NULL, 0) == 100);
+    const double away[] = {10, 12, 180, 190};
+    assert_true(nr__band_name_centre(0, 200, w, away, 2) == 100);
+    const double mark_at_middle[] = {99, 101};
+    const double x = nr__band_name_centre(0, 200, w, mark_at_middle, 1);
+    assert_true(x == 115); /* 100 + 3 steps of 5: the name [105, 125] clears 101 */
+    const double burst_right[] = {95, 140}; /* covers the middle and the right: the left */
+    assert_true(nr__band_name_centre(0, 200, w, burst_right, 1) == 80);
+    const double everywhere[] = {0, 200};
+    assert_true(nr__band_name_centre(0, 200, w, everywhere, 1) == 100);
+    /* the name keeps 2 points from the edges: a band of 30 has one place */
+    const double mark_mid_narrow[] = {14, 16};
+    assert_true(nr__band_name_centre(0, 30, w, mark_mid_narrow, 1) == 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +213,7 @@ int main(void)
         cmocka_unit_test(linear_axis_picks_binary_unit),
         cmocka_unit_test(unit_labels),
         cmocka_unit_test(level_name_side),
+        cmocka_unit_test(band_name_avoids_marks_and_bursts),
         cmocka_unit_test(reqsize_bins_follow_darshan),
         cmocka_unit_test(registry_is_complete),
     };
