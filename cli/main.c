@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,6 +35,19 @@ static void install_signal_handlers(void)
     }
 }
 
+/* The soft limit of open files up to the hard one: an ingest holds every
+ * log of a run open while it merges them by time, and a job traced with
+ * -ff writes a log per thread (1,500 logs failed under the usual soft
+ * limit of 1024 until session 41). */
+static void raise_open_files_limit(void)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max;
+        (void)setrlimit(RLIMIT_NOFILE, &lim); /* a hint: the ingest names the limit if it is still too low */
+    }
+}
+
 static void print_overview(FILE *out)
 {
     fprintf(out, "usage: niorep <command> [options]\n\ncommands:\n");
@@ -61,5 +75,6 @@ int main(int argc, char **argv)
     if (!cmd)
         return nr_cli_usage(NULL, "unknown command '%s' (see 'niorep --help')", argv[1]);
     install_signal_handlers();
+    raise_open_files_limit();
     return cmd->run(argc - 1, argv + 1);
 }

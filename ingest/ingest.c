@@ -1106,7 +1106,13 @@ static int open_streams(ingest *in, nr_error *err)
         s->index = i;
         s->last_ts = -1;
         s->ts = -1;
-        NR_TRY(nr_logsrc_open(s->log->path, &s->src, err));
+        /* one log: reads of 1 MB; many (-ff): each of par_lex's chunk, so
+           that the logs' buffers share its budget (1,500 logs took 1 MB
+           each until session 41) */
+        NR_TRY(nr_logsrc_open_sized(s->log->path,
+                                    in->run.nlogs == 1 ? (size_t)1 << 20
+                                                       : nr_par_lex_read_bytes(in->run.nlogs, effective_jobs(in)),
+                                    &s->src, err));
         struct stat st;
         if (stat(s->log->path, &st) == 0)
             in->bytes_total += (uint64_t)st.st_size;

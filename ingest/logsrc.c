@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -22,6 +23,7 @@
 #include <zstd.h>
 
 #define NR__LOGSRC_CHUNK ((size_t)1 << 20)
+#define NR__LOGSRC_MIN_READ ((size_t)16 << 10)
 /* The first read, which sniffs the compression: small, since a log opened
  * only for its first lines (ingest's prescan) would otherwise pay for a
  * megabyte of fresh pages (3.6 ms here; docs/performance.md, session 11). */
@@ -39,6 +41,7 @@ struct nr_logsrc {
     size_t end;      /* end of valid bytes */
     int text_eof;    /* no more text will come */
 
+    size_t read_bytes;     /* a read's size, and the buffers' at first (nr_logsrc_open_sized) */
     unsigned char *in;     /* compressed input (and the sniffed first chunk) */
     size_t in_pos, in_len;
     uint64_t in_base;      /* file offset of in[0] */
@@ -150,7 +153,7 @@ static int decoder_input(nr_logsrc *s, nr_error *err)
     if (s->in_pos < s->in_len)
         return 0;
     if (!s->in_eof)
-        NR_TRY(read_input(s, NR__LOGSRC_CHUNK, err));
+        NR_TRY(read_input(s, s->read_bytes, err));
     if (s->in_eof && s->in_pos == s->in_len) {
         s->text_eof = 1;
         return 1;
@@ -263,7 +266,7 @@ static nr_log_compression sniff(const unsigned char *p, size_t n)
  * size) trade places instead of fill_plain copying it. */
 static int read_first_chunk(nr_logsrc *s, nr_error *err)
 {
-    NR_TRY(read_input(s, NR__LOGSRC_FIRST_READ, err));
+    NR_TRY(read_input(s, s->read_bytes < NR__LOGSRC_FIRST_READ ? s->read_bytes : NR__LOGSRC_FIRST_READ, err));
     s->compression = sniff(s->in, s->in_len);
     if (s->compression != NR_LOG_PLAIN || s->in_len == 0)
         return 0;
@@ -279,15 +282,23 @@ static int read_first_chunk(nr_logsrc *s, nr_error *err)
 
 int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
 {
+    return nr_logsrc_open_sized(path, NR__LOGSRC_CHUNK, out, err);
+}
+
+int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, nr_error *err)
+{
     *out = NULL;
     nr_logsrc *s = calloc(1, sizeof *s);
     if (!s)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     s->fd = -1;
     s->path = strdup(path);
-    s->buf = malloc(NR__LOGSRC_CHUNK);
-    s->in = malloc(NR__LOGSRC_CHUNK);
-    s->cap = NR__LOGSRC_CHUNK;
+    s->read_bytes = read_bytes < NR__LOGSRC_MIN_READ ? NR__LOGSRC_MIN_READ
+                    : read_bytes > NR__LOGSRC_CHUNK ? NR__LOGSRC_CHUNK
+                                                    : read_bytes;
+    s->buf = malloc(s->read_bytes);
+    s->in = malloc(s->read_bytes);
+    s->cap = s->read_bytes;
     s->hash = XXH3_createState();
     if (!s->path || !s->buf || !s->in || !s->hash || XXH3_64bits_reset(s->hash) == XXH_ERROR) {
         nr_logsrc_close(s);
@@ -298,6 +309,14 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
     if (s->fd < 0) {
         int e = errno;
         nr_logsrc_close(s);
+        if (e == EMFILE) {
+            struct rlimit lim;
+            const unsigned long long n = getrlimit(RLIMIT_NOFILE, &lim) == 0 ? (unsigned long long)lim.rlim_cur : 0;
+            return nr_error_set(err, NR_E_IO,
+                                "cannot open %s: too many open files (the limit, ulimit -n, is %llu): an ingest "
+                                "holds every log of a run open while it merges them by time; raise the limit",
+                                path, n);
+        }
         return nr_error_errno(err, NR_E_IO, e, "cannot open %s", path);
     }
     struct stat st;
@@ -465,7 +484,7 @@ int nr_logsrc_read_lines(nr_logsrc *s, char **buf, size_t *cap, size_t *len, nr_
     if (have == 0 && s->text_eof)
         return 0;
     if (*cap < have || *cap == 0) {
-        size_t want = have > NR__LOGSRC_CHUNK ? have : NR__LOGSRC_CHUNK;
+        size_t want = have > s->read_bytes ? have : s->read_bytes;
         char *p = realloc(*buf, want);
         if (!p)
             return nr_error_set(err, NR_E_NOMEM, "%s: out of memory reading a log", s->path);

@@ -16,6 +16,10 @@ typedef enum nr_log_compression { NR_LOG_PLAIN, NR_LOG_ZSTD, NR_LOG_GZIP } nr_lo
 
 /* Opens path. Returns 0 and a new source in *out, or NR_E_IO naming the path. */
 int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err);
+/* The same, reading (or decompressing) read_bytes at a time (16 kB to 1 MB;
+ * nr_logsrc_open: 1 MB), its buffers of that size until a longer line
+ * comes: a source's memory, when many are open at once (-ff logs). */
+int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, nr_error *err);
 /* Accepts NULL. */
 void nr_logsrc_close(nr_logsrc *s);
 

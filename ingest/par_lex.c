@@ -860,6 +860,31 @@ int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **o
     return nr_par_lex_create_working(srcs, n, jobs, NULL, out, err);
 }
 
+static int workers_for(int jobs)
+{
+    const int workers = jobs_or_cores(jobs) - 1;
+    return workers > PAR_MAX_WORKERS ? PAR_MAX_WORKERS : workers;
+}
+
+/* no workers: one chunk per log, read and lexed just before it is
+   consumed; one log: two chunks for every thread plus ten, so that a
+   worker held up by another job on its core (a few ms) does not stall
+   the pass at once (measured: -j 2 wall 1.02-1.03x under a neighbour
+   taking 25-50% of a core, unchanged without one; docs/performance.md,
+   "A deeper ring"); many logs: two each (one consumed, one read
+   ahead) */
+static size_t ring_depth(size_t n, int workers) { return workers <= 0 ? 1 : n == 1 ? (size_t)workers * 2 + 10 : 2; }
+
+/* The text budget shared by the logs' rings (without chunk work). */
+static size_t chunk_bytes_for(size_t n, int workers)
+{
+    const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
+    const size_t per = n ? PAR_BUDGET_BYTES / (n * ring_depth(n, workers)) : chunk_max;
+    return per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
+}
+
+size_t nr_par_lex_read_bytes(size_t n, int jobs) { return chunk_bytes_for(n, workers_for(jobs)); }
+
 static int create(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_chunk_work *work, int only_read,
                   nr_par_lex **out, nr_error *err)
 {
@@ -867,20 +892,9 @@ static int create(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_c
     nr_par_lex *p = calloc(1, sizeof *p);
     if (!p)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-    int workers = jobs_or_cores(jobs) - 1;
-    if (workers > PAR_MAX_WORKERS)
-        workers = PAR_MAX_WORKERS;
-    /* no workers: one chunk per log, read and lexed just before it is
-       consumed; one log: two chunks for every thread plus ten, so that a
-       worker held up by another job on its core (a few ms) does not stall
-       the pass at once (measured: -j 2 wall 1.02-1.03x under a neighbour
-       taking 25-50% of a core, unchanged without one; docs/performance.md,
-       "A deeper ring"); many logs: two each (one consumed, one read
-       ahead) */
-    p->depth = workers <= 0 ? 1 : n == 1 ? (size_t)workers * 2 + 10 : 2;
-    const size_t chunk_max = workers <= 0 ? PAR_CHUNK_SERIAL : PAR_CHUNK_MAX;
-    size_t per = n ? PAR_BUDGET_BYTES / (n * p->depth) : chunk_max;
-    p->chunk_bytes = per > chunk_max ? chunk_max : per < PAR_CHUNK_MIN ? PAR_CHUNK_MIN : per;
+    const int workers = workers_for(jobs);
+    p->depth = ring_depth(n, workers);
+    p->chunk_bytes = chunk_bytes_for(n, workers);
     p->carry = work && (workers > 0 || work->carry_always);
     if (work && workers > 0) {
         p->work = *work;

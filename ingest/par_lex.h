@@ -146,6 +146,10 @@ int nr_par_lex_create_working(nr_logsrc *const *srcs, size_t n, int jobs, const 
  * but do not lex: the caller lexes each line as it takes it. For a
  * compressed log, whose reading is serial and a large share of the work. */
 int nr_par_lex_create_reading(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err);
+/* The size of the chunks in which n logs are read with jobs threads (the
+ * budget shared by the logs, without chunk work): what each log's source
+ * need read at a time (nr_logsrc_open_sized). */
+size_t nr_par_lex_read_bytes(size_t n, int jobs);
 /* Stops and joins the threads, frees every chunk. Accepts NULL. */
 void nr_par_lex_destroy(nr_par_lex *p);
 

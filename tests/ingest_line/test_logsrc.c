@@ -169,11 +169,15 @@ static size_t write_numbered(const char *path, unsigned lines)
     return (size_t)n;
 }
 
-static void check_numbered(const char *path, unsigned lines, nr_log_compression comp)
+/* read_bytes: nr_logsrc_open_sized's (0: nr_logsrc_open). */
+static void check_numbered_sized(const char *path, unsigned lines, nr_log_compression comp, size_t read_bytes)
 {
     nr_logsrc *s;
     nr_error err;
-    assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
+    if (read_bytes)
+        assert_int_equal(nr_logsrc_open_sized(path, read_bytes, &s, &err), 0);
+    else
+        assert_int_equal(nr_logsrc_open(path, &s, &err), 0);
     assert_int_equal(nr_logsrc_compression(s), comp);
     const char *line;
     size_t len;
@@ -190,6 +194,15 @@ static void check_numbered(const char *path, unsigned lines, nr_log_compression 
     assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 0);
     assert_int_equal(nr_logsrc_last_line_unterminated(s), 0);
     nr_logsrc_close(s);
+}
+
+/* The same lines whatever the reads' size: the smallest (16 kB; 1 byte
+ * asks for it), 100 kB, the default (1 MB). */
+static void check_numbered(const char *path, unsigned lines, nr_log_compression comp)
+{
+    const size_t sizes[] = {0, 1, 100000};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        check_numbered_sized(path, lines, comp, sizes[k]);
 }
 
 static void plain_zstd_gzip_agree(void **state)
@@ -245,12 +258,12 @@ static void ten_mib_line(void **state)
     write_file(path, big, n + 4);
     run("zstd -q -1 -c %s > %s", path, tmp_path("big.zst"));
     const char *paths[] = {path, tmp_path("big.zst")};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) { /* k >= 2: reads of 16 kB, for a line of 10 MiB */
         nr_logsrc *s;
         nr_error err;
         const char *line;
         size_t len;
-        assert_int_equal(nr_logsrc_open(paths[k], &s, &err), 0);
+        assert_int_equal(nr_logsrc_open_sized(paths[k % 2], k < 2 ? (size_t)1 << 20 : 1, &s, &err), 0);
         assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 1);
         assert_int_equal(len, n);
         assert_memory_equal(line, big, n);
