@@ -1106,13 +1106,13 @@ static int open_streams(ingest *in, nr_error *err)
         s->index = i;
         s->last_ts = -1;
         s->ts = -1;
-        /* one log: reads of 1 MB; many (-ff): each of par_lex's chunk, so
-           that the logs' buffers share its budget (1,500 logs took 1 MB
-           each until session 41) */
-        NR_TRY(nr_logsrc_open_sized(s->log->path,
-                                    in->run.nlogs == 1 ? (size_t)1 << 20
-                                                       : nr_par_lex_read_bytes(in->run.nlogs, effective_jobs(in)),
-                                    &s->src, err));
+        /* many logs (-ff): each read in par_lex's chunks, so that their
+           buffers share its budget (1,500 logs took 1 MB each until
+           session 41) */
+        NR_TRY(in->run.nlogs == 1 ? nr_logsrc_open(s->log->path, &s->src, err)
+                                  : nr_logsrc_open_sized(s->log->path,
+                                                         nr_par_lex_read_bytes(in->run.nlogs, effective_jobs(in)),
+                                                         &s->src, err));
         struct stat st;
         if (stat(s->log->path, &st) == 0)
             in->bytes_total += (uint64_t)st.st_size;
