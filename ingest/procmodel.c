@@ -2971,20 +2971,25 @@ static int take_thread_execve(nr_pm *pm, task *leader, const nr_sline *sl, nr_er
     return 1;
 }
 
+/* Whether sl, a <... resumed> line of t, resumes t's pending call (a
+ * resumed line without name, the tail of a cut line, resumes any). */
+static int resumes_pending(const task *t, const nr_sline *sl)
+{
+    return t->pending && (!sl->name.n || (sl->name.n == t->pending_name_len &&
+                                          memcmp(sl->name.p, t->pending_text.data, sl->name.n) == 0));
+}
+
 static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where *w, nr_error *err)
 {
-    nr_span pname = {(const char *)t->pending_text.data, t->pending_name_len};
-    const int name_differs = sl->name.n && !(sl->name.n == pname.n && memcmp(sl->name.p, pname.p, pname.n) == 0);
-    if (!t->pending || name_differs) {
+    if (!resumes_pending(t, sl)) {
         const int taken = take_thread_execve(pm, t, sl, err);
         if (taken < 0)
             return taken;
-        if (taken)
-            pname = (nr_span){(const char *)t->pending_text.data, t->pending_name_len};
         if (pm->refused)
             return 0;
     }
-    if (!t->pending || (sl->name.n && !(sl->name.n == pname.n && memcmp(sl->name.p, pname.p, pname.n) == 0))) {
+    nr_span pname = {(const char *)t->pending_text.data, t->pending_name_len};
+    if (!resumes_pending(t, sl)) {
         if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "unmatched_resumed", w ? w->file : NULL, w ? w->line : 0,
                                         w ? w->text : NULL, w ? w->len : 0) < 0)
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
