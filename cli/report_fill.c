@@ -478,7 +478,8 @@ static void runtime_note(nr_report_block *sec, const nr_model *m)
     char text[512], b1[64], b2[64], b3[64];
     snprintf(text, sizeof text,
              "Per-file numbers cover the job's own files. The %s runtime files it read or wrote "
-             "(Python modules, shared libraries, system files: %s read, %s written) are left out here "
+             "(Python modules, shared libraries, system files, shared memory, Python's probes of the "
+             "temporary folder: %s read, %s written) are left out here "
              "and from the access pattern, and counted everywhere else (docs/definitions.md, \"Job files and runtime files\").",
              nr_report_fmt_count((double)r->files, b1, sizeof b1), nr_report_fmt_bytes((double)r->bytes_read, b2, sizeof b2),
              nr_report_fmt_bytes((double)r->bytes_written, b3, sizeof b3));
