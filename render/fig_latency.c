@@ -126,16 +126,19 @@ static const char *series_name(const nr_fig_latency_input *l, const shown *sh, s
     return l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?";
 }
 
-/* Reference lines at the percentile levels and each series' marker on them. */
-/* The pixel x of each marker of level k (at most sh->n): how many. */
-static size_t level_marker_xs(const nr__xy *p, const nr_fig_latency_input *l, const shown *sh, size_t k, double *xs)
+/* The markers of level k: each resolved series' pixel x and style, in
+ * xs and style (sh->n room); how many. */
+static size_t level_markers(const nr__xy *p, const nr_fig_latency_input *l, const shown *sh, size_t k, double *xs,
+                            size_t *style)
 {
     size_t n = 0;
     for (size_t i = 0; i < sh->n; i++) {
         const nr_fig_latency_series *s = &l->series[sh->index[i]];
         const double x = percentile_of(s, k);
-        if (x > 0 && isfinite(x) && level_resolved(s, k))
-            xs[n++] = nr__xy_mx(p, x);
+        if (x > 0 && isfinite(x) && level_resolved(s, k)) {
+            xs[n] = nr__xy_mx(p, x);
+            style[n++] = sh->style[i];
+        }
     }
     return n;
 }
@@ -154,16 +157,15 @@ int nr__level_name_right(const double *marker_x, size_t n, double radius, double
 }
 
 /* The level's name above its line, at the left end, where the curves
- * reach a level from the right, unless a marker covers it there and not
- * at the right end (nr__level_name_right; a p50 of 5 us sits at the left
- * edge). */
-static void draw_level_name(nr__xy *p, const nr_fig_latency_input *l, const shown *sh, size_t k, double y)
+ * reach a level from the right, unless one of its n markers (xs) covers
+ * it there and none at the right end (nr__level_name_right; a p50 of 5 us
+ * sits at the left edge). */
+static void draw_level_name(nr__xy *p, size_t k, double y, const double *xs, size_t n)
 {
     nr_render_canvas *cv = p->cv;
     const double size = cv->font_size - 1.5;
-    double w, xs[NR__MAX_SERIES];
+    double w;
     nr__text_size(cv, levels[k].name, NR__PLAIN, size, &w, NULL);
-    const size_t n = level_marker_xs(p, l, sh, k, xs);
     const double left = p->px + 2, right = p->px + p->pw - 2;
     if (nr__level_name_right(xs, n, MARKER_SIZE / 2, left, right, w))
         nr__text_draw(cv, levels[k].name, NR__PLAIN, size, right, y - 0.5, 1, 1, 0);
@@ -171,6 +173,7 @@ static void draw_level_name(nr__xy *p, const nr_fig_latency_input *l, const show
         nr__text_draw(cv, levels[k].name, NR__PLAIN, size, left, y - 0.5, 0, 1, 0);
 }
 
+/* Reference lines at the percentile levels and each series' marker on them. */
 static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *sh, int ccdf, size_t n_levels)
 {
     nr_render_canvas *cv = p->cv;
@@ -189,15 +192,14 @@ static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *s
         cairo_move_to(cr, p->px, y);
         cairo_line_to(cr, p->px + p->pw, y);
         cairo_stroke(cr);
+        double xs[NR__MAX_SERIES];
+        size_t style[NR__MAX_SERIES];
+        const size_t n = level_markers(p, l, sh, k, xs, style);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
-        draw_level_name(p, l, sh, k, y);
-        for (size_t i = 0; i < sh->n; i++) {
-            const nr_fig_latency_series *s = &l->series[sh->index[i]];
-            double x = percentile_of(s, k);
-            if (!(x > 0) || !isfinite(x) || !level_resolved(s, k))
-                continue;
-            nr__set_color(cr, nr__palette_color(sh->style[i]), 1.0);
-            nr__draw_marker(cr, sh->style[i], nr__xy_mx(p, x), y, MARKER_SIZE);
+        draw_level_name(p, k, y, xs, n);
+        for (size_t i = 0; i < n; i++) {
+            nr__set_color(cr, nr__palette_color(style[i]), 1.0);
+            nr__draw_marker(cr, style[i], xs[i], y, MARKER_SIZE);
         }
     }
     cairo_restore(cr);
