@@ -2921,14 +2921,21 @@ static int task_end(nr_pm *pm, task *t, nr_error *err)
     return 0;
 }
 
+/* Whether t's pending call is an execve (execve, execveat). */
+static int pending_execve(nr_pm *pm, const task *t)
+{
+    if (!t->pending)
+        return 0;
+    const nr_syscall_info *info = syscall_cached(pm, (nr_span){(const char *)t->pending_text.data, t->pending_name_len});
+    return info && info->handler == NR_H_EXECVE; /* a name the table does not know has no entry */
+}
+
 /* The thread of leader's process whose execve is pending, or NULL. */
 static task *thread_in_execve(nr_pm *pm, const task *leader)
 {
     for (size_t i = 0; i < pm->ntasks; i++) {
         task *x = pm->tasks[i];
-        if (x != leader && !x->exited && x->pid == leader->tid && x->pending &&
-            syscall_cached(pm, (nr_span){(const char *)x->pending_text.data, x->pending_name_len})->handler ==
-                NR_H_EXECVE)
+        if (x != leader && !x->exited && x->pid == leader->tid && pending_execve(pm, x))
             return x;
     }
     return NULL;

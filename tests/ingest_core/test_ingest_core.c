@@ -1184,6 +1184,18 @@ static void execve_from_a_thread(void **state)
     FILE_EQ(&r, "/d/f.bin", "bytes_read", 8); /* fd 4 had no O_CLOEXEC: it stays open across the exec */
     FILE_EQ(&r, "/d/h.bin", "open_calls", 1);
     ck_free(&r);
+
+    /* a thread of the leader's process with another call pending, one the
+       syscall table does not know: no execve to take, the line unmatched */
+    ck_ingest_text(&r,
+        "30 1796401525.240000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, "
+        "exit_signal=0, stack=0x7f, stack_size=0x7fff80} => {parent_tid=[31]}, 88) = 31 <0.000117>\n"
+        "31 1796401525.241000 frobnicate2(7 <unfinished ...>\n"
+        "30 1796401525.246621 <... execve resumed>) = 0 <0.001747>\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 1);
+    ck_free(&r);
 }
 
 /* mkdir, mkdirat and rmdir name directories (until session 41 their paths
