@@ -1099,6 +1099,10 @@ static int open_streams(ingest *in, nr_error *err)
     in->heap = calloc(in->nstreams, sizeof *in->heap);
     if (!in->streams || !in->heap)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    const int jobs = effective_jobs(in);
+    /* many logs (-ff): each read in par_lex's chunks, so that their buffers
+       share its budget (1,500 logs took 1 MB each until session 41) */
+    const size_t read_bytes = nr_par_lex_read_bytes(in->nstreams, jobs);
     for (size_t i = 0; i < in->nstreams; i++) {
         stream *s = &in->streams[i];
         s->log = &in->run.logs[i];
@@ -1106,13 +1110,8 @@ static int open_streams(ingest *in, nr_error *err)
         s->index = i;
         s->last_ts = -1;
         s->ts = -1;
-        /* many logs (-ff): each read in par_lex's chunks, so that their
-           buffers share its budget (1,500 logs took 1 MB each until
-           session 41) */
-        NR_TRY(in->run.nlogs == 1 ? nr_logsrc_open(s->log->path, &s->src, err)
-                                  : nr_logsrc_open_sized(s->log->path,
-                                                         nr_par_lex_read_bytes(in->run.nlogs, effective_jobs(in)),
-                                                         &s->src, err));
+        NR_TRY(in->nstreams == 1 ? nr_logsrc_open(s->log->path, &s->src, err)
+                                 : nr_logsrc_open_sized(s->log->path, read_bytes, &s->src, err));
         struct stat st;
         if (stat(s->log->path, &st) == 0)
             in->bytes_total += (uint64_t)st.st_size;
@@ -1136,7 +1135,6 @@ static int open_streams(ingest *in, nr_error *err)
     nr_par_lex_chunk_work work = {speculate_work, drop_work, in, SPLIT_CHUNK_BYTES, speculate_chunks};
     const int compressed = in->nstreams == 1 && nr_logsrc_compression(srcs[0]) != NR_LOG_PLAIN;
     const int split = in->nstreams == 1 && !compressed;
-    const int jobs = effective_jobs(in);
     int rc = compressed && jobs == 2
                  ? nr_par_lex_create_reading(srcs, in->nstreams, jobs, &in->par, err)
                  : nr_par_lex_create_working(srcs, in->nstreams, jobs, split ? &work : NULL, &in->par, err);
