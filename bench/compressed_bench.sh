@@ -37,6 +37,7 @@ for t in /usr/bin/time zstd gzip cc awk cmp; do
     command -v $t >/dev/null || { echo "compressed_bench: needs $t" >&2; exit 1; }
 done
 . bench/stats.sh
+. bench/runs.sh
 out=$root/bench/out/compressed
 mkdir -p "$out"
 base=$out/$(basename "$log")
@@ -48,50 +49,29 @@ trap 'rm -rf "$tmp"' EXIT
 inflate=$out/inflate_null
 [ -x "$inflate" ] || cc -O2 -o "$inflate" bench/inflate_null.c -lz
 
-# timed NAME CMD...: appends "wall cpu rss_kb" of CMD to $tmp/NAME
-timed() {
-    local name=$1
-    shift
-    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" > /dev/null 2> "$tmp/err" ||
-        { cat "$tmp/err" >&2; exit 1; }
-    awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/time" >> "$tmp/$name"
-}
-
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "log: $log ($(stat -c %s "$log") bytes); .zst $(stat -c %s "$base.zst"), .gz $(stat -c %s "$base.gz")"
 for r in $(seq "$rounds"); do
-    cat "$log" "$base.zst" "$base.gz" > /dev/null
-    timed plain-j1 "$niorep" ingest -j 1 "$log" -o "$tmp/plain.nio"
+    reread "$log" "$base.zst" "$base.gz"
+    timed_run "$tmp" plain-j1 "$niorep" ingest -j 1 "$log" -o "$tmp/plain.nio"
     for form in zst gz; do
         if [ $form = zst ]; then
-            timed "$form-decompress" zstd -dc "$base.$form"
+            timed_run "$tmp" "$form-decompress" zstd -dc "$base.$form"
         else # zlib, as niorep reads it: gzip's own inflate runs slower
-            timed "$form-decompress" "$inflate" "$base.$form"
+            timed_run "$tmp" "$form-decompress" "$inflate" "$base.$form"
         fi
-        timed "$form-j1" "$niorep" ingest -j 1 "$base.$form" -o "$tmp/$form-j1.nio"
-        timed "$form-j2" "$niorep" ingest -j 2 "$base.$form" -o "$tmp/$form-j2.nio"
+        timed_run "$tmp" "$form-j1" "$niorep" ingest -j 1 "$base.$form" -o "$tmp/$form-j1.nio"
+        timed_run "$tmp" "$form-j2" "$niorep" ingest -j 2 "$base.$form" -o "$tmp/$form-j2.nio"
         cmp -s "$tmp/$form-j1.nio" "$tmp/$form-j2.nio" ||
             { echo "compressed_bench: the stores of -j 1 and -j 2 differ ($form)" >&2; exit 1; }
     done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# column K of file NAME, one value a line
-col() { awk -v k="$2" '{ print $k }' "$tmp/$1"; }
-# per-round ratios of file A's wall over file B's
-ratios() { paste -d' ' <(col "$1" 1) <(col "$2" 1) | awk '{ printf "%.4f\n", $1 / $2 }'; }
-printf '%-16s %8s %8s %9s\n' run "wall s" "CPU s" "RSS MiB"
 for name in plain-j1 zst-decompress zst-j1 zst-j2 gz-decompress gz-j1 gz-j2; do
-    printf '%-16s %8s %8s %9.0f\n' "$name" "$(col $name 1 | median)" "$(col $name 2 | median)" \
-        "$(col $name 3 | median | awk '{ print $1 / 1024 }')"
+    printf '%-16s %s\n' "$name" "$(run_summary "$tmp" "$name")"
 done
-# "median (lo-hi)" of numbers on standard input
-median_range() {
-    local v
-    v=$(cat)
-    printf '%.2fx (%s)\n' "$(echo "$v" | median)" "$(echo "$v" | range | awk '{ printf "%.2f-%.2f", $1, $2 }')"
-}
 for form in zst gz; do
-    echo "$form: -j 2 speed-up over -j 1: $(ratios $form-j1 $form-j2 | median_range)"
-    echo "$form: -j 2 wall / decompression alone: $(ratios $form-j2 $form-decompress | median_range)"
+    echo "$form: -j 2 speed-up over -j 1: $(round_ratio "$tmp" "$form-j1" "$form-j2")"
+    echo "$form: -j 2 wall / decompression alone: $(round_ratio "$tmp" "$form-j2" "$form-decompress")"
 done
