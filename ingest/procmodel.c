@@ -2033,7 +2033,8 @@ static int64_t file_of_path_arg(nr_pm *pm, task *t, const call *c, int path_arg,
 
 /* The unnamed file an O_TMPFILE open makes in the directory its path
  * argument names: <dir>/#tmpfile[#N], N counting with the synthetic names
- * (file_synthetic). The directory is interned as one. */
+ * (file_synthetic). The directory is interned as one (file_intern makes
+ * a regular file of that path one). */
 static NOINLINE int64_t file_of_tmpfile(nr_pm *pm, task *t, const call *c, int path_arg, int dirfd_arg)
 {
     const int64_t dir = file_of_path_arg(pm, t, c, path_arg, dirfd_arg, NR_KIND_DIRECTORY);
@@ -2041,7 +2042,6 @@ static NOINLINE int64_t file_of_tmpfile(nr_pm *pm, task *t, const call *c, int p
         return dir;
     if (pm->cfg.speculative)
         spec_refuse(pm, "an O_TMPFILE open without -y annotation (its name numbers all such files)");
-    file_at(pm, dir)->kind = NR_KIND_DIRECTORY;
     const char *path;
     size_t len;
     nr_pm_file_get(pm, (size_t)dir, &path, &len);
