@@ -1112,6 +1112,8 @@ static int open_streams(ingest *in, nr_error *err)
         s->ts = -1;
         NR_TRY(in->nstreams == 1 ? nr_logsrc_open(s->log->path, &s->src, err)
                                  : nr_logsrc_open_sized(s->log->path, read_bytes, &s->src, err));
+        if (in->nstreams > 1)
+            nr_logsrc_rest(s->src); /* until par_lex reads it: the logs' fds are not all open at once */
         struct stat st;
         if (stat(s->log->path, &st) == 0)
             in->bytes_total += (uint64_t)st.st_size;

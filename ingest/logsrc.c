@@ -5,7 +5,9 @@
  * when one line fills it. Compressed input goes through a second, fixed
  * buffer (ZSTD_decompressStream, which walks over frame boundaries itself;
  * zlib inflate with windowBits 15+32, reset at each gzip member end). The
- * fingerprint is XXH3-64 streamed over each run of text as it is appended. */
+ * fingerprint is XXH3-64 streamed over each run of text as it is appended.
+ * A resting source (nr_logsrc_rest) keeps its text and how much it has
+ * read, and nothing else of its reading. */
 #include "logsrc.h"
 
 #include <errno.h>
@@ -47,6 +49,11 @@ struct nr_logsrc {
     uint64_t in_base;      /* file offset of in[0] */
     int in_eof;
     uint64_t size_at_open; /* a log is a regular file (nr_logsrc_open) */
+    dev_t dev;             /* the file opened: a resting source opens it again */
+    ino_t ino;
+    int resting;           /* nr_logsrc_rest: no fd, input buffer or decoder until the next read */
+    uint64_t text_total;   /* text bytes decompressed (or read) so far */
+    uint64_t bytes_in_high; /* nr_logsrc_bytes_in never goes back (a woken decoder reads from 0 again) */
 
     ZSTD_DStream *zstd;
     size_t zstd_hint;      /* last ZSTD_decompressStream result: 0 at a frame end */
@@ -147,107 +154,230 @@ static int fill_plain(nr_logsrc *s, nr_error *err)
 }
 
 /* Gives a decoder compressed input: reads more once all of it is used.
- * Returns 1 when the input has ended (text_eof set), 0 otherwise, or an error. */
+ * Returns 1 when the input has ended, 0 otherwise, or an error. */
 static int decoder_input(nr_logsrc *s, nr_error *err)
 {
     if (s->in_pos < s->in_len)
         return 0;
     if (!s->in_eof)
         NR_TRY(read_input(s, s->read_bytes, err));
-    if (s->in_eof && s->in_pos == s->in_len) {
-        s->text_eof = 1;
-        return 1;
-    }
-    return 0;
+    return s->in_eof && s->in_pos == s->in_len;
 }
 
-static int fill_zstd(nr_logsrc *s, nr_error *err)
+/* Decompresses into out[0, room) until some text comes out: 1 with
+ * *produced set, 0 at the end of the input (its last frame complete), or
+ * an error. At the end of the input inside a frame the decoder is called
+ * once more without input: it may still hold text it had no room for. */
+static int zstd_decode(nr_logsrc *s, char *out, size_t room, size_t *produced, nr_error *err)
 {
-    size_t before = s->end;
-    while (s->end == before) {
+    for (;;) {
         const int ended = decoder_input(s, err);
         if (ended < 0)
             return ended;
-        if (ended && s->zstd_hint != 0)
-            return nr_error_set(err, NR_E_INPUT,
-                                "%s: zstd data cut short at byte offset %llu (the last frame is incomplete)",
-                                s->path, (unsigned long long)consumed_offset(s));
-        if (ended)
+        if (ended && s->zstd_hint == 0) /* the last frame ended with the input */
             return 0;
         ZSTD_inBuffer ib = {s->in, s->in_len, s->in_pos};
-        ZSTD_outBuffer ob = {s->buf + s->end, s->cap - s->end, 0};
-        size_t r = ZSTD_decompressStream(s->zstd, &ob, &ib);
+        ZSTD_outBuffer ob = {out, room, 0};
+        const size_t r = ZSTD_decompressStream(s->zstd, &ob, &ib);
         if (ZSTD_isError(r))
             return nr_error_set(err, NR_E_INPUT, "%s: corrupt zstd data near byte offset %llu: %s",
                                 s->path, (unsigned long long)(s->in_base + ib.pos),
                                 ZSTD_getErrorName(r));
         s->in_pos = ib.pos;
-        s->end += ob.pos;
         s->zstd_hint = r;
-    }
-    return 0;
-}
-
-static int fill_gzip(nr_logsrc *s, nr_error *err)
-{
-    size_t before = s->end;
-    while (s->end == before) {
-        const int ended = decoder_input(s, err);
-        if (ended < 0)
-            return ended;
-        if (ended && !s->gz_at_member_end)
-            return nr_error_set(err, NR_E_INPUT, "%s: gzip data cut short at byte offset %llu",
+        if (ob.pos) {
+            *produced = ob.pos;
+            return 1;
+        }
+        if (ended && r != 0)
+            return nr_error_set(err, NR_E_INPUT,
+                                "%s: zstd data cut short at byte offset %llu (the last frame is incomplete)",
                                 s->path, (unsigned long long)consumed_offset(s));
         if (ended)
             return 0;
+    }
+}
+
+/* gzip's zstd_decode (zlib inflate; a member end may be followed by
+ * another member: cat a.gz b.gz). */
+static int gzip_decode(nr_logsrc *s, char *out, size_t room, size_t *produced, nr_error *err)
+{
+    if (room > UINT32_MAX)
+        room = UINT32_MAX;
+    for (;;) {
+        const int ended = decoder_input(s, err);
+        if (ended < 0)
+            return ended;
+        if (ended && s->gz_at_member_end)
+            return 0;
         s->gz.next_in = s->in + s->in_pos;
         s->gz.avail_in = (uInt)(s->in_len - s->in_pos);
-        size_t room = s->cap - s->end;
-        if (room > UINT32_MAX)
-            room = UINT32_MAX;
-        s->gz.next_out = (Bytef *)(s->buf + s->end);
+        s->gz.next_out = (Bytef *)out;
         s->gz.avail_out = (uInt)room;
-        int r = inflate(&s->gz, Z_NO_FLUSH);
-        size_t used = (s->in_len - s->in_pos) - s->gz.avail_in;
-        size_t produced = room - s->gz.avail_out;
+        const int r = inflate(&s->gz, Z_NO_FLUSH);
+        const size_t used = (s->in_len - s->in_pos) - s->gz.avail_in;
+        const size_t made = room - s->gz.avail_out;
         if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
             return nr_error_set(err, NR_E_INPUT, "%s: corrupt gzip data near byte offset %llu: %s",
                                 s->path, (unsigned long long)(consumed_offset(s) + used),
                                 s->gz.msg ? s->gz.msg : "inflate failed");
-        if (used || produced)
+        if (used || made)
             s->gz_at_member_end = 0;
         s->in_pos += used;
-        s->end += produced;
-        if (r == Z_STREAM_END) { /* a member ends; another may follow (cat a.gz b.gz) */
+        if (r == Z_STREAM_END) {
             s->gz_at_member_end = 1;
             inflateReset(&s->gz);
         }
+        if (made) {
+            *produced = made;
+            return 1;
+        }
+        if (ended && !s->gz_at_member_end)
+            return nr_error_set(err, NR_E_INPUT, "%s: gzip data cut short at byte offset %llu",
+                                s->path, (unsigned long long)consumed_offset(s));
     }
+}
+
+static int decode(nr_logsrc *s, char *out, size_t room, size_t *produced, nr_error *err)
+{
+    return s->compression == NR_LOG_ZSTD ? zstd_decode(s, out, room, produced, err)
+                                         : gzip_decode(s, out, room, produced, err);
+}
+
+static int fill_decoded(nr_logsrc *s, nr_error *err)
+{
+    size_t n = 0;
+    const int rc = decode(s, s->buf + s->end, s->cap - s->end, &n, err);
+    if (rc < 0)
+        return rc;
+    s->end += n;
+    s->text_eof = rc == 0;
     return 0;
 }
 
 static int fill_text(nr_logsrc *s, nr_error *err)
 {
-    switch (s->compression) {
-    case NR_LOG_ZSTD:
-        return fill_zstd(s, err);
-    case NR_LOG_GZIP:
-        return fill_gzip(s, err);
-    default:
-        return fill_plain(s, err);
+    return s->compression == NR_LOG_PLAIN ? fill_plain(s, err) : fill_decoded(s, err);
+}
+
+/* What reading needs besides the text: the fd, the input buffer and the
+ * decoder. */
+static void release_input(nr_logsrc *s)
+{
+    const uint64_t at = consumed_offset(s);
+    if (at > s->bytes_in_high)
+        s->bytes_in_high = at;
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+    free(s->in);
+    s->in = NULL;
+    s->in_base = at;
+    s->in_pos = s->in_len = 0;
+    ZSTD_freeDStream(s->zstd);
+    s->zstd = NULL;
+    if (s->gz_ready)
+        inflateEnd(&s->gz);
+    s->gz_ready = 0;
+}
+
+static int start_decoder(nr_logsrc *s, nr_error *err)
+{
+    if (s->compression == NR_LOG_ZSTD) {
+        s->zstd_hint = 0;
+        s->zstd = ZSTD_createDStream();
+        if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd)))
+            return nr_error_set(err, NR_E_NOMEM, "%s: cannot set up zstd decompression", s->path);
+    } else if (s->compression == NR_LOG_GZIP) {
+        memset(&s->gz, 0, sizeof s->gz);
+        if (inflateInit2(&s->gz, 15 + 32) != Z_OK)
+            return nr_error_set(err, NR_E_NOMEM, "%s: cannot set up gzip decompression", s->path);
+        s->gz_ready = 1;
+        s->gz_at_member_end = 0;
     }
+    return 0;
+}
+
+static int open_error(const char *path, int e, nr_error *err)
+{
+    if (e != EMFILE)
+        return nr_error_errno(err, NR_E_IO, e, "cannot open %s", path);
+    struct rlimit lim;
+    const unsigned long long n = getrlimit(RLIMIT_NOFILE, &lim) == 0 ? (unsigned long long)lim.rlim_cur : 0;
+    return nr_error_set(err, NR_E_IO,
+                        "cannot open %s: too many open files (the limit, ulimit -n, is %llu): an ingest holds "
+                        "open every log whose lines it is merging at the time (the -ff logs of threads "
+                        "that run at once); raise the limit",
+                        path, n);
+}
+
+/* O_NONBLOCK: the open of a fifo would wait for a writer */
+static int open_log(const char *path) { return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); }
+
+/* A resting source takes up its reading again: the same file (not one
+ * put in its place, nor cut), at the same place. A decoder cannot be
+ * kept without its memory, so a compressed log is decompressed again from
+ * its start, and the text already read is skipped. */
+static int wake(nr_logsrc *s, nr_error *err)
+{
+    s->resting = 0;
+    if (s->in_eof && s->compression == NR_LOG_PLAIN)
+        return 0;
+    if ((s->fd = open_log(s->path)) < 0)
+        return open_error(s->path, errno, err);
+    struct stat st;
+    if (fstat(s->fd, &st) != 0)
+        return nr_error_errno(err, NR_E_IO, errno, "cannot stat %s", s->path);
+    if (st.st_dev != s->dev || st.st_ino != s->ino || (uint64_t)st.st_size < s->size_at_open)
+        return nr_error_set(err, NR_E_IO, "%s: replaced or cut while being read (it is read in parts)", s->path);
+    if (s->compression == NR_LOG_PLAIN)
+        return lseek(s->fd, (off_t)s->in_base, SEEK_SET) < 0
+                   ? nr_error_errno(err, NR_E_IO, errno, "%s: cannot seek to byte offset %llu", s->path,
+                                    (unsigned long long)s->in_base)
+                   : 0;
+    if (!(s->in = malloc(s->read_bytes)))
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", s->path);
+    NR_TRY(start_decoder(s, err));
+    s->in_base = 0;
+    s->in_eof = 0;
+    char skip[16384];
+    for (uint64_t left = s->text_total; left;) {
+        size_t got = 0;
+        const int rc = decode(s, skip, left < sizeof skip ? (size_t)left : sizeof skip, &got, err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            return nr_error_set(err, NR_E_IO, "%s: replaced or cut while being read (it is read in parts)",
+                                s->path);
+        left -= got;
+    }
+    return 0;
 }
 
 /* Appends more text to buf and to the fingerprint; sets text_eof at the end
- * of input. */
+ * of input, and then lets go of the input. */
 static int fill(nr_logsrc *s, nr_error *err)
 {
     NR_TRY(make_room(s, err));
+    if (s->resting)
+        NR_TRY(wake(s, err));
     const size_t before = s->end;
     const int rc = fill_text(s, err);
-    if (s->end > before)
+    if (s->end > before) {
         XXH3_64bits_update(s->hash, s->buf + before, s->end - before);
+        s->text_total += s->end - before;
+    }
+    if (rc == 0 && s->text_eof)
+        release_input(s);
     return rc;
+}
+
+void nr_logsrc_rest(nr_logsrc *s)
+{
+    if (s->resting || s->text_eof)
+        return;
+    release_input(s);
+    s->resting = 1;
 }
 
 static nr_log_compression sniff(const unsigned char *p, size_t n)
@@ -274,6 +404,7 @@ static int read_first_chunk(nr_logsrc *s, nr_error *err)
     s->in = (unsigned char *)s->buf;
     s->buf = (char *)chunk;
     s->end = s->in_len;
+    s->text_total = s->in_len;
     s->in_base = s->in_len; /* consumed_offset() = bytes read, as fill_plain keeps it */
     s->in_pos = s->in_len = 0;
     XXH3_64bits_update(s->hash, s->buf, s->end);
@@ -304,20 +435,11 @@ int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, n
         nr_logsrc_close(s);
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     }
-    /* O_NONBLOCK: the open of a fifo would wait for a writer */
-    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    s->fd = open_log(path);
     if (s->fd < 0) {
-        int e = errno;
+        const int e = errno;
         nr_logsrc_close(s);
-        if (e == EMFILE) {
-            struct rlimit lim;
-            const unsigned long long n = getrlimit(RLIMIT_NOFILE, &lim) == 0 ? (unsigned long long)lim.rlim_cur : 0;
-            return nr_error_set(err, NR_E_IO,
-                                "cannot open %s: too many open files (the limit, ulimit -n, is %llu): an ingest "
-                                "holds every log of a run open while it merges them by time; raise the limit",
-                                path, n);
-        }
-        return nr_error_errno(err, NR_E_IO, e, "cannot open %s", path);
+        return open_error(path, e, err);
     }
     struct stat st;
     if (fstat(s->fd, &st) != 0) {
@@ -336,23 +458,14 @@ int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, n
                             path);
     }
     s->size_at_open = (uint64_t)st.st_size;
+    s->dev = st.st_dev;
+    s->ino = st.st_ino;
     int rc = read_first_chunk(s, err);
+    if (rc == 0)
+        rc = start_decoder(s, err);
     if (rc < 0) {
         nr_logsrc_close(s);
         return rc;
-    }
-    if (s->compression == NR_LOG_ZSTD) {
-        s->zstd = ZSTD_createDStream();
-        if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd))) {
-            nr_logsrc_close(s);
-            return nr_error_set(err, NR_E_NOMEM, "%s: cannot set up zstd decompression", path);
-        }
-    } else if (s->compression == NR_LOG_GZIP) {
-        if (inflateInit2(&s->gz, 15 + 32) != Z_OK) {
-            nr_logsrc_close(s);
-            return nr_error_set(err, NR_E_NOMEM, "%s: cannot set up gzip decompression", path);
-        }
-        s->gz_ready = 1;
     }
     *out = s;
     return 0;
@@ -530,7 +643,11 @@ uint64_t nr_logsrc_hash(const nr_logsrc *s) { return XXH3_64bits_digest(s->hash)
 uint64_t nr_logsrc_line_no(const nr_logsrc *s) { return s->line_no; }
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s) { return s->unterminated; }
 nr_log_compression nr_logsrc_compression(const nr_logsrc *s) { return s->compression; }
-uint64_t nr_logsrc_bytes_in(const nr_logsrc *s) { return consumed_offset(s); }
+uint64_t nr_logsrc_bytes_in(const nr_logsrc *s)
+{
+    const uint64_t at = consumed_offset(s);
+    return at > s->bytes_in_high ? at : s->bytes_in_high;
+}
 uint64_t nr_logsrc_bytes_out(const nr_logsrc *s) { return s->bytes_out; }
 
 long nr_logsrc_peek(const char *path, char *buf, size_t cap, nr_error *err)

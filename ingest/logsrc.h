@@ -23,6 +23,16 @@ int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, n
 /* Accepts NULL. */
 void nr_logsrc_close(nr_logsrc *s);
 
+/* Lets go of what s needs only while it reads - its fd, its input buffer,
+ * its decoder (a .zst log's window, up to megabytes) - until its next read,
+ * which opens the file again (the same file: one replaced or cut meanwhile
+ * is an error) and, for a compressed log, decompresses it again from its
+ * start up to where it was. The text already read stays. For a run of many
+ * logs of which only some are read at a time (-ff logs of threads that do
+ * not all run at once). A source lets go of the same by itself at the end
+ * of its input. */
+void nr_logsrc_rest(nr_logsrc *s);
+
 /* Next line: 1 with *line and *len set (valid until the next call), 0 at end of
  * input, negative on a read or decompression error (err names the file and
  * the byte offset). Lines longer than the source's limit are still returned whole. */

@@ -62,6 +62,7 @@ typedef struct par_log {
     int reading;        /* a thread is filling ring[(head + count - 1) % depth] */
     int read_done;      /* the last chunk has been read */
     int finished;       /* the caller has been told the log ended */
+    int started;        /* the caller is done with a chunk of it: the merge has reached the log */
     uint64_t line_no;   /* lines read so far (reader) */
     uint64_t hash;      /* the log's fingerprint, set with its last chunk (reader) */
     uint64_t bytes_in_seen;
@@ -529,7 +530,12 @@ static int can_read(const nr_par_lex *p, const par_log *g)
     return !g->reading && !g->read_done && g->count < p->depth;
 }
 
-/* Reads the next chunk of g: called and returns with the lock held. */
+/* Reads the next chunk of g: called and returns with the lock held. The
+ * reader of a log of many that the caller has not reached yet (it took
+ * only the log's first lines, for their time) rests after each read,
+ * without its fd and decoder (a .zst log's window): logs of threads that
+ * do not run at once are not all held at once. Its next read opens it
+ * again and decompresses its first chunks again (at most the ring's). */
 static par_chunk *do_read(nr_par_lex *p, par_log *g)
 {
     par_chunk *c = &g->ring[(g->head + g->count) % p->depth];
@@ -537,8 +543,11 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     g->reading = 1;
     c->state = SLOT_READING;
     c->workers = 0;
+    const int rest = p->nlogs > 1 && !g->started;
     pthread_mutex_unlock(&p->mu);
     read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2, p->carry);
+    if (rest)
+        nr_logsrc_rest(g->src);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
     pthread_mutex_lock(&p->mu);
     p->bytes_in += seen - g->bytes_in_seen;
@@ -742,6 +751,7 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
         g->head = (g->head + 1) % p->depth;
         g->count--;
         g->finished = done->is_last;
+        g->started = 1;
         pthread_cond_broadcast(&p->cv);
     }
     for (;;) {

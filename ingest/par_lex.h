@@ -24,7 +24,9 @@
  * number of logs grows (a fixed budget, with a floor per log). Bounded
  * by the number of logs, never by lines. With jobs == 1 a log has one chunk
  * of at most 256 kB whose text is logsrc's own buffer (not copied: logsrc is
- * read again only after the chunk is released).
+ * read again only after the chunk is released). With many logs, the
+ * reader of a log the caller has not reached yet rests between its reads
+ * (nr_logsrc_rest: no fd, no decoder).
  *
  * Threads: one mutex and one condition variable guard every chunk's state;
  * a chunk's buffers belong to the one thread that holds it (reading,

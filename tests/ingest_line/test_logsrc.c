@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,6 +379,121 @@ static void truncated_while_reading(void **state)
     nr_logsrc_close(s);
 }
 
+static int open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    assert_non_null(d);
+    int n = 0;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+/* Every line of path through nr_logsrc_read_lines (runs of read_bytes), with
+ * rest calls after every run when rest is set: the text (checked against the
+ * numbered lines), the fingerprint and the bytes read, and how many fds the
+ * source held at its most between runs. */
+typedef struct read_outcome {
+    uint64_t hash, bytes_in, bytes_out;
+    int fds_at_most;
+} read_outcome;
+
+static read_outcome read_all(const char *path, unsigned lines, int rest)
+{
+    nr_logsrc *s;
+    nr_error err;
+    const int fds_before = open_fds();
+    assert_int_equal(nr_logsrc_open_sized(path, 1, &s, &err), 0);
+    read_outcome o = {0};
+    char *buf = NULL;
+    size_t cap = 0, len, at = 0;
+    unsigned line = 0;
+    uint64_t last_in = 0;
+    char want[128];
+    for (int rc; (rc = nr_logsrc_read_lines(s, &buf, &cap, &len, &err)) != 0;) {
+        if (rc < 0)
+            fail_msg("%s: %s", path, err.msg);
+        for (at = 0; at < len; line++) {
+            const int n = snprintf(want, sizeof want,
+                                   "%u 1764480000.%06u read(3</data/shard-%05u>, \"...\", 4096) = 4096\n",
+                                   1000 + line % 7, line, line % 1000);
+            if (memcmp(buf + at, want, (size_t)n) != 0)
+                fail_msg("%s: line %u differs", path, line + 1);
+            at += (size_t)n;
+        }
+        if (rest)
+            nr_logsrc_rest(s);
+        const int held = open_fds() - fds_before;
+        o.fds_at_most = held > o.fds_at_most ? held : o.fds_at_most;
+        assert_true(nr_logsrc_bytes_in(s) >= last_in); /* never back, though a woken decoder reads from 0 */
+        last_in = nr_logsrc_bytes_in(s);
+    }
+    assert_int_equal(line, lines);
+    assert_int_equal(open_fds(), fds_before); /* let go at the end of the input, before close */
+    o.hash = nr_logsrc_hash(s);
+    o.bytes_in = nr_logsrc_bytes_in(s);
+    o.bytes_out = nr_logsrc_bytes_out(s);
+    nr_logsrc_close(s);
+    free(buf);
+    return o;
+}
+
+/* A resting source (nr_logsrc_rest) holds no fd and reads on where it was:
+ * the same lines, fingerprint and byte counts as one that never rested,
+ * plain, zstd (decompressed again from its start) and gzip, the reads
+ * (16 kB) well inside the logs (4 MB). */
+static void resting_source_reads_on(void **state)
+{
+    const unsigned lines = 60000;
+    const char *plain = tmp_path("rest.log");
+    const size_t n = write_numbered(plain, lines);
+    run("zstd -q -c %s > %s", plain, tmp_path("rest.zst"));
+    run("gzip -c %s > %s", plain, tmp_path("rest.gz"));
+    const char *paths[] = {plain, tmp_path("rest.zst"), tmp_path("rest.gz")};
+    for (int k = 0; k < 3; k++) {
+        const read_outcome awake = read_all(paths[k], lines, 0);
+        const read_outcome rested = read_all(paths[k], lines, 1);
+        struct stat st;
+        assert_int_equal(stat(paths[k], &st), 0);
+        assert_int_equal(awake.fds_at_most, 1);
+        assert_int_equal(rested.fds_at_most, 0);
+        assert_int_equal(rested.hash, awake.hash);
+        assert_int_equal(rested.bytes_out, n);
+        assert_int_equal(awake.bytes_in, (uint64_t)st.st_size);
+        assert_int_equal(rested.bytes_in, (uint64_t)st.st_size);
+    }
+}
+
+/* A log put in a resting source's place, or cut, is not read on as if it
+ * were the same. */
+static void resting_source_sees_a_replaced_log(void **state)
+{
+    const char *path = tmp_path("swap.log");
+    write_numbered(path, 20000);
+    write_numbered(tmp_path("other.log"), 20000);
+    const char *cases[] = {"replaced", "cut"};
+    for (int k = 0; k < 2; k++) {
+        nr_logsrc *s;
+        nr_error err;
+        assert_int_equal(nr_logsrc_open_sized(path, 1, &s, &err), 0);
+        const char *line;
+        size_t len;
+        assert_int_equal(nr_logsrc_next(s, &line, &len, &err), 1);
+        nr_logsrc_rest(s);
+        if (k == 0)
+            assert_int_equal(rename(tmp_path("other.log"), path), 0);
+        else
+            assert_int_equal(truncate(path, 100000), 0);
+        int rc;
+        while ((rc = nr_logsrc_next(s, &line, &len, &err)) == 1)
+            ;
+        if (rc != NR_E_IO || !strstr(err.msg, "swap.log: replaced or cut while being read"))
+            fail_msg("%s: rc %d, %s", cases[k], rc, rc < 0 ? err.msg : "");
+        nr_logsrc_close(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +508,8 @@ int main(void)
         cmocka_unit_test(damaged_and_cut_compressed_input),
         cmocka_unit_test(peek_decompresses),
         cmocka_unit_test(truncated_while_reading),
+        cmocka_unit_test(resting_source_reads_on),
+        cmocka_unit_test(resting_source_sees_a_replaced_log),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
