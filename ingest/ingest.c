@@ -188,6 +188,18 @@ static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
     return 0;
 }
 
+/* A call's line cut before its arguments end is the call's unfinished
+ * half (nr_take_cut_call), counted as cut_call_line. 1 when s->lexed is
+ * now that half. */
+static int take_cut_call(ingest *in, stream *s, nr_error *err)
+{
+    if (!nr_take_cut_call(&s->lexed, at_unterminated_line(s)))
+        return 0;
+    if (nr_diag_add(in->diag, "cut_call_line", s->where.file, s->where.line, s->where.text, s->where.len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 1;
+}
+
 /* Tells opts->progress how far the reading is, every few MB. */
 static void report_progress(ingest *in)
 {
@@ -453,9 +465,14 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
         s->where.len = pl->len;
         s->where.line = s->chunk.first_line_no + s->next_line - 1;
         if (!nr_sline_is_event(s->sl->kind)) {
-            if (s->sl->kind != NR_SL_BLANK)
-                NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
-            continue;
+            const int joined = s->sl->kind == NR_SL_BAD ? take_cut_call(in, s, err) : 0;
+            if (joined < 0)
+                return joined;
+            if (!joined) {
+                if (s->sl->kind != NR_SL_BLANK)
+                    NR_TRY(skip_line(in, s, skip_reason(s, s->sl), err));
+                continue;
+            }
         }
         const int64_t prev_ts = s->last_ts;
         if (s->sl->ts_form == NR_TS_UNIX && s->sl->ts2_form == NR_TS_NONE && s->seen_event)

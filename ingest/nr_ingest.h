@@ -28,8 +28,12 @@
  * 5 (session 41): "/usr/bin/strace: Process N attached" is a notice; -ff
  * logs of clock stamps share one day count; an O_TMPFILE open without -y
  * makes <dir>/#tmpfile[#N]; mkdir/mkdirat/rmdir name directories; an
- * execve of a thread that is not the leader is the leader's call. */
-#define NR_INGEST_REVISION 5
+ * execve of a thread that is not the leader is the leader's call.
+ * 6 (session 42): a call's line cut before its arguments end is the
+ * call's unfinished half (cut_call_line: stderr mode, the program's
+ * output in strace's lines); a line is lexed from a "[pid N] " after the
+ * program's text. */
+#define NR_INGEST_REVISION 6
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

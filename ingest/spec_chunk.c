@@ -34,6 +34,18 @@ const char *nr_skip_reason(const nr_sline *sl, int truncated)
     return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
 }
 
+int nr_take_cut_call(nr_sline *sl, int unterminated_last_line)
+{
+    /* a cut <... resumed> line has no arguments (the lexer gives a cut
+       call's only) */
+    if (unterminated_last_line || sl->kind != NR_SL_BAD || !sl->name.n || !sl->args.n || !sl->reason ||
+        strcmp(sl->reason, "truncated") != 0)
+        return 0;
+    sl->kind = NR_SL_UNFINISHED;
+    sl->reason = NULL;
+    return 1;
+}
+
 int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, nr_error *err)
 {
     if (!nr_sline_ends_whole(sl, w->text, w->len) &&
@@ -170,6 +182,9 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
     nr_sline sl;
     nr_par_lex_line(v, i, &sl);
     nr_pm_where w = {log->file, v->first_line_no + i, v->text + pl->off, pl->len};
+    if (nr_take_cut_call(&sl, v->last_unterminated && i + 1 == v->n) &&
+        nr_diag_add(c->diag, "cut_call_line", w.file, w.line, w.text, w.len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     if (!nr_sline_is_event(sl.kind)) {
         if (sl.kind == NR_SL_BLANK)
             return 0;

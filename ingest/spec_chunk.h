@@ -70,6 +70,19 @@ void nr_spec_chunk_free(nr_spec_pool *pool, nr_spec_chunk *c);
 /* The reason a line that is no event is skipped (diagnostics key);
  * truncated: it is a last line without newline. Shared with the pass. */
 const char *nr_skip_reason(const nr_sline *sl, int truncated);
+/* stderr mode: the traced program's writes to stderr, where strace prints
+ * too, land in the middle of a call's line, which then ends in the
+ * program's text ("write(2, \"step 9\\n\", 7step 9": truncated). The
+ * call's end follows on a line of its own, after the program's lines: its
+ * tail (") = 7 <0.000018>"), or " <unfinished ...>" when another task's
+ * line came first and later its <... resumed> line. So a call's line cut
+ * before its arguments end, other than a log's unterminated last line, is
+ * made the call's unfinished half (its arguments with the program's text
+ * after them: the model reads the fd; the result comes with the end):
+ * 1 when sl was such a line. Until session 42 it was skipped as
+ * truncated, and its tail was unmatched or ended the pending call of the
+ * task before it. Shared with the pass. */
+int nr_take_cut_call(nr_sline *sl, int unterminated_last_line);
 /* Notes an event line that the model kept and that is a last line without
  * newline: "unterminated_last_line" in diag, unless its end proves it whole
  * (nr_sline_ends_whole: the log may be cut inside its result, "= 40" of

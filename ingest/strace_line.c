@@ -1360,6 +1360,7 @@ static void parse_call_rest(const char *args, const char *close, const char *end
             out->args = span(args, notice);
             return;
         }
+        out->args = span(args, end); /* the ingest may join it with its end (a cut call) */
         set_bad(out, "truncated");
         return;
     }
@@ -1401,6 +1402,24 @@ static void parse_resumed(const char *line, const char *p, const char *end, nr_s
     out->args = span(args, close);
     if (!parse_result_fast(close + 1, end, wide, out) && parse_result(close + 1, end, out) < 0)
         set_bad(out, "bad_result");
+}
+
+/* stderr mode: the traced program's output without a newline at its end
+ * (a progress bar's "\r42%") runs into the line strace prints next, which
+ * is lexed from its "[pid N] " on: the text before it is the program's,
+ * not the trace's (until session 42 such a line was an unknown_line, or a
+ * resumed tail when it ended in ") = N"). 0 when p..end was such a line. */
+static int parse_after_output(const char *p, const char *end, nr_sline *out)
+{
+    for (const char *q = p + 1; q < end && (q = memmem(q, (size_t)(end - q), "[pid ", 5)); q++) {
+        nr_sline line;
+        nr_sline_parse(q, (size_t)(end - q), &line);
+        if (line.pid >= 0 && nr_sline_is_event(line.kind)) {
+            *out = line;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* The tail of a call split by an attach notice (see parse_call): "rest) = ret". */
@@ -1530,7 +1549,7 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
         out->kind = NR_SL_SUMMARY;
         return;
     }
-    if (parse_split_tail(p, end, out) == 0)
+    if (parse_after_output(p, end, out) == 0 || parse_split_tail(p, end, out) == 0)
         return;
     set_bad(out, "unknown_line");
 }
@@ -1856,7 +1875,7 @@ static __attribute__((noinline)) void parse_line(const char *line, const char *e
         }
         break;
     }
-    if (parse_split_tail(p, end, out) == 0)
+    if (parse_after_output(p, end, out) == 0 || parse_split_tail(p, end, out) == 0)
         return;
     set_bad(out, "unknown_line");
 }

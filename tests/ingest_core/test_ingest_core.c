@@ -917,8 +917,8 @@ static void stderr_mode_root_unknown(void **state)
  * prefixed pid that is not that child is the first process (strace 6.1,
  * review 39 t3; until session 39 it became pid 0 beside 2345: its wait4
  * never resumed and the resumed line was unmatched). The child's own
- * output cuts its write line; that tail (") = 7") has no call pending in
- * the child and is unmatched: it must not finish 2345's read. */
+ * output cuts its write line; that tail (") = 7") ends the child's write
+ * (since session 42; until then it was unmatched), never 2345's read. */
 static void stderr_mode_clone_cut_root(void **state)
 {
     ck_run r;
@@ -957,9 +957,14 @@ static void stderr_mode_clone_cut_root(void **state)
     assert_int_equal(EV(&r, ck_event_row(&r, "wait4", 0), "tid"), 2345);
     assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "result"), 4);
     FILE_EQ(&r, "/d/K.dat", "bytes_written", 4);
-    assert_int_equal(ck_diag(&r, "truncated"), 1);
-    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 1); /* ") = 7" */
+    assert_int_equal(ck_diag(&r, "truncated"), 0);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "cut_call_line"), 1);
     assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    const long cut_write = ck_event_row(&r, "write", 0);
+    assert_int_equal(EV(&r, cut_write, "tid"), 2346);
+    assert_int_equal(EV(&r, cut_write, "fd"), 2);
+    assert_int_equal(EV(&r, cut_write, "result"), 7);
     ck_free(&r);
 
     /* a thread's clone3 cut the same way (review 39 t7) */
@@ -992,6 +997,55 @@ static void stderr_mode_clone_cut_root(void **state)
 /* stderr mode: a call cut by an attach notice whose tail starts with a
  * word ("NULL, 8) = 0") resumes like any tail (6.1, review 39 t2; until
  * session 39 the tail was an unknown_line and the call never resumed). */
+/* stderr mode, the program's output in strace's lines (strace 6.1, review
+ * of session 42: two threads reading while the main thread logs to stderr,
+ * and a progress bar without newline): a cut write ends with its own tail,
+ * never with the read pending in another thread (which took 22 bytes and
+ * lost its own 4096); a read cut by another thread's output and ended by
+ * " <unfinished ...>" resumes; a write of two lines ends after them; strace
+ * lines after a progress bar's "\r42%" are read from their "[pid N]". */
+static void stderr_mode_program_output_in_lines(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "[pid 11757] 1796411837.246100 futex(0x1, FUTEX_WAIT, 0, NULL <unfinished ...>\n"
+        "[pid 11756] 1796411837.246221 read(3</d/data0.bin>,  <unfinished ...>\n"
+        "[pid 11755] 1796411837.246252 write(2</r/strace.log>, \"INFO step 96 loss=0.5\\n\", 22INFO step 96 loss=0.5\n"
+        ") = 22 <0.000018>\n"
+        "[pid 11756] 1796411837.246325 <... read resumed>\"ddd\"..., 4096) = 4096 <0.000090>\n"
+        "[pid 11756] 1796411837.246400 read(3</d/data0.bin>, INFO step 97 loss=0.5\n"
+        " <unfinished ...>\n"
+        "[pid 11755] 1796411837.246410 write(2</r/strace.log>, \"x\", 1) = 1 <0.000005>\n"
+        "[pid 11756] 1796411837.246500 <... read resumed>\"ddd\"..., 4096) = 4096 <0.000090>\n"
+        "\r42%[pid 11756] 1796411837.246600 read(3</d/data0.bin>, \"d\", 4096) = 1 <0.000003>\n"
+        "\r3%[pid 11757] 1796411837.246700 <... futex resumed>) = 0 <0.000010>\n"
+        "[pid 11755] 1796411837.246800 write(2</r/strace.log>, \"a\\nb\\n\", 4a\n"
+        "b\n"
+        ") = 4 <0.000004>\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/data0.bin", "bytes_read", 4096 + 4096 + 1);
+    FILE_EQ(&r, "/d/data0.bin", "read_calls", 3);
+    for (unsigned k = 0; k < 3; k++)
+        assert_int_equal(EV(&r, ck_event_row(&r, "read", k), "tid"), 11756);
+    const int64_t written[] = {22, 1, 4};
+    for (unsigned k = 0; k < 3; k++) {
+        const long w = ck_event_row(&r, "write", k);
+        assert_int_equal(EV(&r, w, "tid"), 11755);
+        assert_int_equal(EV(&r, w, "result"), written[k]);
+    }
+    const long futex = ck_event_row(&r, "futex", 0);
+    assert_int_equal(EV(&r, futex, "tid"), 11757);
+    assert_int_equal(EV(&r, futex, "result"), 0);
+    assert_int_equal(ck_diag(&r, "cut_call_line"), 3);
+    assert_int_equal(ck_diag(&r, "truncated"), 0);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "unknown_line"), 1); /* "b" */
+    assert_int_equal(ck_diag(&r, "continuation"), 1); /* " <unfinished ...>" */
+    ck_free(&r);
+}
+
 static void stderr_mode_word_tail(void **state)
 {
     ck_run r;
@@ -2045,6 +2099,7 @@ int main(void)
         cmocka_unit_test(stderr_mode_attached),
         cmocka_unit_test(stderr_mode_cut_lines),
         cmocka_unit_test(stderr_mode_clone_cut_root),
+        cmocka_unit_test(stderr_mode_program_output_in_lines),
         cmocka_unit_test(stderr_mode_word_tail),
         cmocka_unit_test(stderr_mode_root_named_by_own_call),
         cmocka_unit_test(stderr_mode_root_unknown),

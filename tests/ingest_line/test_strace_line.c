@@ -470,10 +470,18 @@ static void bad_and_truncated(void **state)
         {.line = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB", .kind = NR_SL_BAD,
          .reason = "unknown_line"},
         {.line = "12 apples", .kind = NR_SL_BAD, .pid = 12, .reason = "unknown_line"},
+        /* a cut call keeps its arguments to the line's end (the ingest's cut_call_line) */
         {.line = "1234  read(3</data/x>, \"abc", .kind = NR_SL_BAD, .pid = 1234, .name = "read",
-         .reason = "truncated"},
+         .args = "3</data/x>, \"abc", .reason = "truncated"},
         {.line = "1234  openat(AT_FDCWD, \"/a\", O_RDONLY", .kind = NR_SL_BAD, .pid = 1234, .name = "openat",
-         .reason = "truncated"},
+         .args = "AT_FDCWD, \"/a\", O_RDONLY", .reason = "truncated"},
+        /* stderr mode: a progress bar's text ran into strace's next line */
+        {.line = "\r42%[pid 11756] read(3, \"d\", 4096) = 1", .kind = NR_SL_SYSCALL, .pid = 11756, .name = "read",
+         .args = "3, \"d\", 4096", .has_result = 1, .result = 1},
+        {.line = "\r3%[pid 11757] <... futex resumed>) = 0", .kind = NR_SL_RESUMED, .pid = 11757, .name = "futex",
+         .args = "", .has_result = 1, .result = 0},
+        {.line = "INFO step 3[pid 9] close(3) = 0", .kind = NR_SL_SYSCALL, .pid = 9, .name = "close", .args = "3",
+         .has_result = 1, .result = 0},
         {.line = "1234  1764480000.000001 ", .kind = NR_SL_BAD, .pid = 1234, .ts_form = NR_TS_UNIX,
          .ts_ns = 1764480000000001000LL, .reason = "truncated"},
         /* a cut after the ')' or the '=': the call, without a result */
