@@ -32,7 +32,9 @@
  * 6 (session 42): a call's line cut before its arguments end is the
  * call's unfinished half (cut_call_line: stderr mode, the program's
  * output in strace's lines); a line is lexed from a "[pid N] " after the
- * program's text. */
+ * program's text.
+ * Also: a regular file that mknod's mode or a stat's st_mode
+ * says is a fifo, socket or device takes that kind (a fifo is a pipe). */
 #define NR_INGEST_REVISION 6
 
 typedef struct nr_ingest_opts {

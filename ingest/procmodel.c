@@ -865,6 +865,95 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
     return id;
 }
 
+/* ---- file types -------------------------------------------------------- */
+
+/* Kind of the type bits (S_IFMT) of a mode as strace prints it in the
+ * three -X styles ("S_IFIFO|0644", raw "010644", and verbose's number
+ * followed by its comment):
+ * NR_KIND_PIPE for a fifo, NR_KIND_SOCKET, NR_KIND_DEVICE for character
+ * and block devices; NR_KIND_UNKNOWN for the rest (regular, directory,
+ * symlink) and for text that is no mode. */
+static int kind_of_mode(nr_span m)
+{
+    const char *p = m.p, *end = m.p + m.n;
+    while (p < end && *p == ' ')
+        p++;
+    nr_span w = {p, 0};
+    while (p + w.n < end && is_ident_char(p[w.n]))
+        w.n++;
+    if (span_eq(w, "S_IFIFO"))
+        return NR_KIND_PIPE;
+    if (span_eq(w, "S_IFSOCK"))
+        return NR_KIND_SOCKET;
+    if (span_eq(w, "S_IFCHR") || span_eq(w, "S_IFBLK"))
+        return NR_KIND_DEVICE;
+    if (!w.n || w.p[0] < '0' || w.p[0] > '9')
+        return NR_KIND_UNKNOWN;
+    const int base = w.n > 1 && w.p[0] == '0' ? (w.p[1] == 'x' ? 16 : 8) : 10;
+    uint64_t v = 0;
+    for (size_t i = base == 16 ? 2 : 0; i < w.n && i < 18; i++) {
+        const char ch = w.p[i];
+        const int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : 99;
+        if (d >= base)
+            return NR_KIND_UNKNOWN;
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    switch (v & 0170000) {
+    case 0010000: return NR_KIND_PIPE;
+    case 0140000: return NR_KIND_SOCKET;
+    case 0020000: case 0060000: return NR_KIND_DEVICE;
+    default: return NR_KIND_UNKNOWN;
+    }
+}
+
+/* Kind of the file a stat struct in s describes ("{st_mode=S_IFIFO|0644,
+ * ...}", statx's "{stx_mask=..., stx_mode=...}"): the mode of the first
+ * "_mode=" inside the first {...}. A stat struct holds no string, and its
+ * mode comes before any nested struct. NR_KIND_UNKNOWN without one (a
+ * failed call prints an address). */
+static int kind_of_stat(nr_span s)
+{
+    const char *open = s.n ? memchr(s.p, '{', s.n) : NULL;
+    if (!open)
+        return NR_KIND_UNKNOWN;
+    const char *end = s.p + s.n;
+    const char *close = memchr(open, '}', (size_t)(end - open));
+    if (close)
+        end = close;
+    static const char key[] = "_mode=";
+    for (const char *u = open; (u = memchr(u, '_', (size_t)(end - u))) != NULL; u++)
+        if ((size_t)(end - u) >= sizeof key - 1 && memcmp(u, key, sizeof key - 1) == 0)
+            return kind_of_mode((nr_span){u + sizeof key - 1, (size_t)(end - u) - (sizeof key - 1)});
+    return NR_KIND_UNKNOWN;
+}
+
+/* What a successful call's mode argument (mknod) or stat struct says the
+ * file it names is (kind_of_mode, kind_of_stat); arg is that argument. */
+static int kind_of_mode_arg(const nr_syscall_info *in, nr_span arg)
+{
+    return in->mode_in_stat ? kind_of_stat(arg) : kind_of_mode(arg);
+}
+
+/* A call said that file is a fifo, a socket or a device (kind): a file
+ * the model holds for regular takes that kind, and so do its open file
+ * descriptions (no offsets from now on). The whole file changes, its
+ * earlier calls too: a fifo is a pipe, not storage, from its mknod on
+ * (and a fifo created outside the trace is learnt at the fstat an
+ * open() makes). Other kinds stay: a path's own (/dev, /proc, pipe:[N])
+ * and a directory. A speculative model refuses its segment instead of
+ * guessing: the real model may hold the file for regular or not. */
+static void learn_kind(nr_pm *pm, int64_t file, int kind)
+{
+    if (file < 0 || kind == NR_KIND_UNKNOWN || file_at(pm, file)->kind != NR_KIND_REGULAR)
+        return;
+    if (pm->cfg.speculative)
+        spec_refuse(pm, "a regular file that a stat or mknod says is a fifo, socket or device");
+    file_at(pm, file)->kind = kind;
+    for (size_t i = 0; i < pm->nofds; i++)
+        if (pm->ofds[i].in_use && pm->ofds[i].file_id == file)
+            pm->ofds[i].kind = (uint8_t)kind;
+}
+
 /* ---- paths ------------------------------------------------------------- */
 
 /* Appends path[0..n) to out, resolving "." and ".." lexically and folding
@@ -2606,6 +2695,8 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
                     rc = (int)file;
                 ev->file_id = file;
             }
+            if (in->mode_arg >= 0 && c->ok)
+                learn_kind(pm, ev->file_id, kind_of_mode_arg(in, call_arg(c, (unsigned)in->mode_arg)));
             if ((pm->adv_bits & NR_PM_GHOST_FILE) && in->lists_dir)
                 spec_refuse(pm, "a directory listed through an fd not yet seen in the segment");
             ev->bytes = replay_plain_call(pm, in, ev->file_id, c->ok, c->result);
@@ -2785,6 +2876,12 @@ static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const 
             if (!empty_string_arg(rest).p)
                 return FAST_DECLINED;
             ev.fd = -1;
+        }
+        /* a stat of an fd: its struct is the first {...} after the fd (and the "" path) */
+        if (in->mode_arg >= 0 && ok) {
+            if (!in->mode_in_stat)
+                return FAST_DECLINED;
+            learn_kind(pm, ev.file_id, kind_of_stat(rest));
         }
         ev.bytes = replay_plain_call(pm, in, ev.file_id, ok, sl->result);
         break;

@@ -8,10 +8,13 @@
 
 #include "nr_strtab.h"
 
-/* E(name, op class, counter, handler, fd arg, dirfd arg, path arg, flags arg, new-fd kind) */
-#define E(n, o, c, h, fd, dfd, path, fl, k)                                                    \
+/* EM(name, op class, counter, handler, fd arg, dirfd arg, path arg, flags arg, new-fd kind, mode arg,
+ * mode arg is a stat struct) */
+#define EM(n, o, c, h, fd, dfd, path, fl, k, mode, st)                                         \
     {.name = n, .op = NR_OP_##o, .counter = NR_CNT_##c, .handler = NR_H_##h, .kind = NR_KIND_##k, \
-     .fd_arg = fd, .dirfd_arg = dfd, .path_arg = path, .flags_arg = fl}
+     .fd_arg = fd, .dirfd_arg = dfd, .path_arg = path, .flags_arg = fl, .mode_arg = mode, .mode_in_stat = st}
+/* E: a call that tells nothing of its file's type. */
+#define E(n, o, c, h, fd, dfd, path, fl, k) EM(n, o, c, h, fd, dfd, path, fl, k, -1, 0)
 /* Shorthands for the common shapes. */
 #define FDCALL(n, o, c, h, fd) E(n, o, c, h, fd, -1, -1, -1, UNKNOWN)
 #define PATHCALL(n, o, c, path) E(n, o, c, NONE, -1, -1, path, -1, UNKNOWN)
@@ -23,7 +26,13 @@
 #define DIRATCALL(n) E(n, META, META, NONE, -1, 0, 1, -1, DIRECTORY)
 #define DIRCALL(n)                                                                                         \
     {.name = n, .op = NR_OP_META, .counter = NR_CNT_META, .handler = NR_H_NONE, .kind = NR_KIND_UNKNOWN, \
-     .fd_arg = 0, .dirfd_arg = -1, .path_arg = -1, .flags_arg = -1, .lists_dir = 1}
+     .fd_arg = 0, .dirfd_arg = -1, .path_arg = -1, .flags_arg = -1, .lists_dir = 1, .mode_arg = -1}
+/* Metadata calls whose result tells the file's type (docs/definitions.md,
+ * "File kinds"): a stat struct on an fd, a path or a dirfd and path, and
+ * mknod's mode. */
+#define FDSTAT(n) EM(n, META, META, NONE, 0, -1, -1, -1, UNKNOWN, 1, 1)
+#define PATHSTAT(n) EM(n, META, META, NONE, -1, -1, 0, -1, UNKNOWN, 1, 1)
+#define ATSTAT(n, st) EM(n, META, META, NONE, -1, 0, 1, -1, UNKNOWN, st, 1)
 
 static const nr_syscall_info syscall_table[] = {
     /* data transfer */
@@ -102,8 +111,8 @@ static const nr_syscall_info syscall_table[] = {
     PATHCALL("chroot", META, META, 0),
 
     /* metadata on an fd */
-    FDCALL("fstat", META, META, NONE, 0),
-    FDCALL("fstat64", META, META, NONE, 0),
+    FDSTAT("fstat"),
+    FDSTAT("fstat64"),
     FDCALL("fstatfs", META, META, NONE, 0),
     FDCALL("fstatfs64", META, META, NONE, 0),
     FDCALL("ftruncate", META, META, NONE, 0),
@@ -146,10 +155,10 @@ static const nr_syscall_info syscall_table[] = {
     FDCALL("getsockopt", OTHER, NONE, NONE, 0),
 
     /* metadata on a path */
-    PATHCALL("stat", META, META, 0),
-    PATHCALL("stat64", META, META, 0),
-    PATHCALL("lstat", META, META, 0),
-    PATHCALL("lstat64", META, META, 0),
+    PATHSTAT("stat"),
+    PATHSTAT("stat64"),
+    PATHSTAT("lstat"),
+    PATHSTAT("lstat64"),
     PATHCALL("statfs", META, META, 0),
     PATHCALL("statfs64", META, META, 0),
     PATHCALL("access", META, META, 0),
@@ -157,7 +166,7 @@ static const nr_syscall_info syscall_table[] = {
     PATHCALL("unlink", META, META, 0),
     DIRPATHCALL("rmdir"),
     DIRPATHCALL("mkdir"),
-    PATHCALL("mknod", META, META, 0),
+    EM("mknod", META, META, NONE, -1, -1, 0, -1, UNKNOWN, 1, 0),
     PATHCALL("chmod", META, META, 0),
     PATHCALL("chown", META, META, 0),
     PATHCALL("lchown", META, META, 0),
@@ -177,14 +186,14 @@ static const nr_syscall_info syscall_table[] = {
     PATHCALL("link", META, META, 0),
     PATHCALL("symlink", META, META, 1),
     PATHCALL("statmount", META, META, -1),
-    ATCALL("newfstatat", META, META),
-    ATCALL("fstatat64", META, META),
-    ATCALL("statx", META, META),
+    ATSTAT("newfstatat", 2),
+    ATSTAT("fstatat64", 2),
+    ATSTAT("statx", 4),
     ATCALL("faccessat", META, META),
     ATCALL("faccessat2", META, META),
     ATCALL("unlinkat", META, META),
     DIRATCALL("mkdirat"),
-    ATCALL("mknodat", META, META),
+    EM("mknodat", META, META, NONE, -1, 0, 1, -1, UNKNOWN, 2, 0),
     ATCALL("fchmodat", META, META),
     ATCALL("fchmodat2", META, META),
     ATCALL("fchownat", META, META),

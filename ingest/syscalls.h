@@ -61,6 +61,9 @@ typedef struct nr_syscall_info {
     int8_t path_arg;    /* argument holding a path; -1 none */
     int8_t flags_arg;   /* argument holding open/dup3/pipe2 flags; -1 none */
     uint8_t lists_dir;  /* getdents, getdents64: the fd is a directory */
+    int8_t mode_arg;    /* argument telling the type of the file the call names: mknod's mode, a
+                           stat's struct (its st_mode, statx's stx_mode); -1 none */
+    uint8_t mode_in_stat; /* mode_arg is a stat struct, not a mode */
 } nr_syscall_info;
 
 /* Returns the entry for name[0..n), or NULL when the syscall is not in the

@@ -1286,6 +1286,75 @@ static void mkdir_names_a_directory(void **state)
     ck_free(&r);
 }
 
+/* A named pipe (mkfifo) is a pipe, not a regular file: mknod's mode or a
+ * stat's st_mode says so, in each -X style (until session 42 its bytes
+ * counted as file I/O at both ends). */
+static void fifo_from_mknod_and_stat(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1700 mknodat(AT_FDCWD</w>, \"/w/stream\", S_IFIFO|0666) = 0\n"
+        "1700 openat(AT_FDCWD</w>, \"/w/stream\", O_RDONLY) = 3</w/stream>\n"
+        "1700 read(3</w/stream>, \"abc\", 65536) = 3\n"
+        "1700 mknodat(AT_FDCWD</w>, \"/w/plain\", S_IFREG|0600) = 0\n"
+        "1700 mknodat(AT_FDCWD</w>, \"/w/gone\", S_IFIFO|0666) = -1 EEXIST (File exists)\n"
+        "1700 mknod(\"/w/sock\", S_IFSOCK|0600) = 0\n"
+        "1700 mknod(\"/w/tty\", S_IFCHR|0600, makedev(0x1, 0x3)) = 0\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/w/stream", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "/w/stream", "bytes_read", 3);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), -1);
+    FILE_EQ(&r, "/w/plain", "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, "/w/gone", "kind", NR_KIND_REGULAR); /* failed: says nothing */
+    FILE_EQ(&r, "/w/sock", "kind", NR_KIND_SOCKET);
+    FILE_EQ(&r, "/w/tty", "kind", NR_KIND_DEVICE);
+    ck_free(&r);
+
+    /* made outside the trace: the fstat of open() says it, and the reads
+       before it count for the pipe too; raw and verbose modes, statx, stat */
+    ck_ingest_text(&r,
+        "1700 openat(AT_FDCWD, \"/w/f1\", O_RDONLY|O_CLOEXEC) = 3\n"
+        "1700 read(3, \"abc\", 3) = 3\n"
+        "1700 newfstatat(3, \"\", {st_mode=S_IFIFO|0644, st_size=0, ...}, AT_EMPTY_PATH) = 0\n"
+        "1700 read(3, \"abc\", 3) = 3\n"
+        "1700 openat(AT_FDCWD, \"/w/f2\", O_WRONLY) = 4\n"
+        "1700 fstat(4, {st_mode=010644, st_size=0, ...}) = 0\n"
+        "1700 newfstatat(-100 /* AT_FDCWD */, \"/w/f3\", {st_mode=010644 /* S_IFIFO|0644 */, st_size=0, ...}, 0) = 0\n"
+        "1700 statx(AT_FDCWD, \"/w/f4\", AT_STATX_SYNC_AS_STAT, STATX_ALL, {stx_mask=STATX_ALL|STATX_MNT_ID, "
+        "stx_blksize=4096, stx_attributes=0, stx_nlink=1, stx_uid=0, stx_gid=0, stx_mode=S_IFIFO|0644, ...}) = 0\n"
+        "1700 stat(\"/w/f5\", {st_mode=0140755, st_size=0, ...}) = 0\n"
+        "1700 lstat(\"/w/link\", {st_mode=S_IFLNK|0777, st_size=7, ...}) = 0\n"
+        "1700 stat(\"/w/dir{st_mode=S_IFIFO}\", {st_mode=S_IFDIR|0755, st_size=4096, ...}) = 0\n"
+        "1700 stat(\"/dev/null\", {st_mode=S_IFCHR|0666, st_rdev=makedev(0x1, 0x3), ...}) = 0\n"
+        "1700 stat(\"/w/missing\", 0x7ffd0000) = -1 ENOENT (No such file or directory)\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/w/f1", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "/w/f1", "bytes_read", 6);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), -1); /* its description is a pipe's now */
+    FILE_EQ(&r, "/w/f2", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "/w/f3", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "/w/f4", "kind", NR_KIND_PIPE);
+    FILE_EQ(&r, "/w/f5", "kind", NR_KIND_SOCKET);
+    FILE_EQ(&r, "/w/link", "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, "/w/dir{st_mode=S_IFIFO}", "kind", NR_KIND_REGULAR); /* the path's text is no mode */
+    FILE_EQ(&r, "/dev/null", "kind", NR_KIND_DEVICE);
+    FILE_EQ(&r, "/w/missing", "kind", NR_KIND_REGULAR);
+    ck_free(&r);
+
+    /* a directory, /proc and an existing pipe keep their kinds */
+    ck_ingest_text(&r,
+        "1700 mkdir(\"/w/d\", 0777) = 0\n"
+        "1700 stat(\"/w/d\", {st_mode=S_IFIFO|0644, st_size=0, ...}) = 0\n"
+        "1700 stat(\"/proc/1/fd/0\", {st_mode=S_IFIFO|0600, st_size=0, ...}) = 0\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/w/d", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/proc/1/fd/0", "kind", NR_KIND_PROCFS);
+    ck_free(&r);
+}
+
 /* Kinds from -y annotations and creating calls. */
 static void file_kinds(void **state)
 {
@@ -2110,6 +2179,7 @@ int main(void)
         cmocka_unit_test(tmpfile_without_annotation),
         cmocka_unit_test(execve_from_a_thread),
         cmocka_unit_test(mkdir_names_a_directory),
+        cmocka_unit_test(fifo_from_mknod_and_stat),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
