@@ -183,6 +183,28 @@ static void print_latency(const nr_model *m, FILE *out)
     }
 }
 
+/* Reads and writes on fds the trace never saw opened: no file and no kind
+ * holds their bytes, so they are named here rather than lost without a
+ * word (docs/definitions.md, "Bytes"). */
+static void print_unnamed(const nr_model *m, FILE *out)
+{
+    const nr_model_nonfile *nf = nr_model_get_nonfile(m);
+    if (!nf->no_file_read_calls && !nf->no_file_write_calls)
+        return;
+    fprintf(out, "on fds never seen opened (in no total above):");
+    if (nf->no_file_read_calls) {
+        fprintf(out, " read ");
+        print_bytes(out, (double)nf->no_file_bytes_read);
+        fprintf(out, " in %" PRIu64 " calls", nf->no_file_read_calls);
+    }
+    if (nf->no_file_write_calls) {
+        fprintf(out, "%s wrote ", nf->no_file_read_calls ? "," : "");
+        print_bytes(out, (double)nf->no_file_bytes_written);
+        fprintf(out, " in %" PRIu64 " calls", nf->no_file_write_calls);
+    }
+    fprintf(out, " (trace with -y, or trace open/openat)\n");
+}
+
 /* I/O on other kinds than regular files, and what the trace could not see. */
 static void print_nonfile(const nr_model *m, FILE *out)
 {
@@ -198,6 +220,7 @@ static void print_nonfile(const nr_model *m, FILE *out)
         any = 1;
     }
     fprintf(out, "%s\n", any ? "" : " none");
+    print_unnamed(m, out);
     const nr_model_fidelity *fi = nr_model_get_fidelity(m);
     if (fi->unfinished_calls)
         fprintf(out, "%" PRIu64 " calls never finished (no result)\n", fi->unfinished_calls);

@@ -248,6 +248,32 @@ static int fill_diagnostics(nr_report_block *sec, const nr_store *s, nr_error *e
     return rc;
 }
 
+/* Transfers on fds the trace never saw opened: their bytes are in no total
+ * of the report, so it says how many (docs/definitions.md, "Bytes"). */
+static void unnamed_note(nr_report_block *sec, nr_report_table *d, const nr_model *m)
+{
+    const nr_model_nonfile *nf = nr_model_get_nonfile(m);
+    char buf[64], rb[64], wb[64], text[400];
+    kv_row(d, "reads on fds never seen opened (in no total)", C(nf->no_file_read_calls),
+           "nonfile.no_file_read_calls", (double)nf->no_file_read_calls);
+    kv_row(d, "bytes they read", B(nf->no_file_bytes_read), "nonfile.no_file_bytes_read",
+           (double)nf->no_file_bytes_read);
+    kv_row(d, "writes on fds never seen opened (in no total)", C(nf->no_file_write_calls),
+           "nonfile.no_file_write_calls", (double)nf->no_file_write_calls);
+    kv_row(d, "bytes they wrote", B(nf->no_file_bytes_written), "nonfile.no_file_bytes_written",
+           (double)nf->no_file_bytes_written);
+    if (!nf->no_file_read_calls && !nf->no_file_write_calls)
+        return;
+    snprintf(rb, sizeof rb, "%s", B(nf->no_file_bytes_read));
+    snprintf(wb, sizeof wb, "%s", B(nf->no_file_bytes_written));
+    snprintf(text, sizeof text,
+             "%s read in %" PRIu64 " calls and %s written in %" PRIu64 " calls on fds never seen opened "
+             "(opened before strace attached, or the open was not traced) are in no total of this report: "
+             "no file is known for them. Trace with -y, or trace open/openat.",
+             rb, nf->no_file_read_calls, wb, nf->no_file_write_calls);
+    nr_report_para(sec, "unavailable", text);
+}
+
 static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
 {
     const nr_model *m = run->model;
@@ -296,6 +322,7 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     kv_row(d, "unfinished calls never resumed", C(fid->unfinished_calls), "fidelity.unfinished_calls", (double)fid->unfinished_calls);
     kv_row(d, "failed calls (= -1 E...)", C(fid->failed_calls), "fidelity.failed_calls", (double)fid->failed_calls);
     kv_row(d, "mmap calls on regular files (reads through them are invisible)", C(fid->mmap_regular), NULL, 0);
+    unnamed_note(sec, d, m);
     if (!fid->durations_available)
         nr_report_para(sec, "unavailable", "Latency unavailable: the trace lacks -T (no syscall durations).");
     if (!fid->timestamps_available)

@@ -13,6 +13,22 @@ static inline int starts_with_mmap(const char *s)
     return s && s[0] == 'm' && s[1] == 'm' && s[2] == 'a' && s[3] == 'p';
 }
 
+/* An event on no file: its call, and when it is a transfer, its bytes (a
+ * read on an fd never seen opened moved data that no file's total holds,
+ * and the summary says how much). */
+static void add_unnamed(nr_model_nonfile *o, const nr__event *e)
+{
+    o->no_file_calls++;
+    const uint64_t bytes = e->bytes > 0 ? (uint64_t)e->bytes : 0;
+    if (e->op == NR_OP_READ) {
+        o->no_file_read_calls++;
+        o->no_file_bytes_read += bytes;
+    } else if (e->op == NR_OP_WRITE) {
+        o->no_file_write_calls++;
+        o->no_file_bytes_written += bytes;
+    }
+}
+
 void nr__fidelity_add(nr_model *m, const nr__event *e)
 {
     nr_model_fidelity *f = &m->fidelity;
@@ -37,7 +53,7 @@ void nr__fidelity_add(nr_model *m, const nr__event *e)
         return;
     nr_model_nonfile *o = &m->nonfile;
     if (e->file_row < 0) {
-        o->no_file_calls++;
+        add_unnamed(o, e);
         return;
     }
     o->calls[e->kind]++;

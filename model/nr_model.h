@@ -257,6 +257,11 @@ typedef struct nr_model_nonfile {
     uint64_t calls[NR_FILE_KIND_COUNT];
     uint64_t bytes_read[NR_FILE_KIND_COUNT], bytes_written[NR_FILE_KIND_COUNT];
     uint64_t no_file_calls;   /* events with no file (file_id -1) */
+    /* Of them, the reads and writes and their bytes: transfers on fds the
+       trace never saw opened (no -y, attached late, open not traced), in
+       no total of files or kinds (docs/definitions.md, "Bytes"). */
+    uint64_t no_file_read_calls, no_file_write_calls;
+    uint64_t no_file_bytes_read, no_file_bytes_written;
 } nr_model_nonfile;
 const nr_model_nonfile *nr_model_get_nonfile(const nr_model *m);
 

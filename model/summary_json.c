@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 4).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 5).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -359,6 +359,10 @@ static json_t *nonfile_json(const nr_model *m)
         put(j, nr_file_kind_name(k), e);
     }
     put(j, "no_file_calls", ju64(o->no_file_calls));
+    put(j, "no_file_read_calls", ju64(o->no_file_read_calls));
+    put(j, "no_file_write_calls", ju64(o->no_file_write_calls));
+    put(j, "no_file_bytes_read", ju64(o->no_file_bytes_read));
+    put(j, "no_file_bytes_written", ju64(o->no_file_bytes_written));
     return j;
 }
 

@@ -873,6 +873,38 @@ static void no_timestamps_no_duration(void **state)
     nr_model_free(m);
 }
 
+/* Reads and writes on no file (fds never seen opened: strace -p without
+ * -y) are in no total, and nonfile counts them and their bytes apart
+ * (until session 42 only no_file_calls, without bytes); the summary JSON
+ * carries them. */
+static void transfers_on_no_file(void **state)
+{
+    tb t;
+    tb_open(&t, tb_path("no_file.nio"));
+    tb_file(&t, 0, "/d/a", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * MS);
+    tb_call(&t, 1 * MS, 5 * US, 1, NR_OP_READ, -1, 4096, -1, -1);
+    tb_call(&t, 2 * MS, 5 * US, 1, NR_OP_READ, -1, 4000, -1, -1);
+    tb_call(&t, 3 * MS, 5 * US, 1, NR_OP_READ, -1, -1, -1, -1);  /* failed: a call, no bytes */
+    tb_call(&t, 4 * MS, 5 * US, 1, NR_OP_WRITE, -1, 10, -1, -1);
+    tb_call(&t, 5 * MS, 5 * US, 1, NR_OP_META, -1, 0, -1, -1);
+    tb_call(&t, 6 * MS, 5 * US, 1, NR_OP_READ, 0, 7, 0, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("no_file.nio"));
+    assert_int_equal(nr_model_get_totals(m)->bytes_read, 7);
+    const nr_model_nonfile *o = nr_model_get_nonfile(m);
+    assert_int_equal(o->no_file_calls, 5);
+    assert_int_equal(o->no_file_read_calls, 3);
+    assert_int_equal(o->no_file_bytes_read, 8096);
+    assert_int_equal(o->no_file_write_calls, 1);
+    assert_int_equal(o->no_file_bytes_written, 10);
+    char *text = summary_text(m);
+    assert_non_null(strstr(text, "\"no_file_bytes_read\":8096"));
+    assert_non_null(strstr(text, "\"no_file_write_calls\":1"));
+    free(text);
+    nr_model_free(m);
+}
+
 static void finding_cache_miss_tail(void **state)
 {
     /* 2000 reads: every 10th takes 5 ms (misses), the rest 5 us (hits): two modes, 10% slow */
@@ -915,6 +947,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(run_a_totals_and_regular_file_rule),
+        cmocka_unit_test(transfers_on_no_file),
         cmocka_unit_test(run_a_keeps_the_top_files),
         cmocka_unit_test(keep_files_ties_go_to_the_earlier),
         cmocka_unit_test(runtime_files_are_apart),
