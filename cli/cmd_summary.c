@@ -118,6 +118,9 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     else
         fprintf(out, "run %s: %.3f s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
                 t->processes, t->events);
+    if (nr_model_get_fidelity(m)->timestamps_available && !nr_model_get_fidelity(m)->times_reliable)
+        fprintf(out, "times are not wall times (-ff -r: each delta is the gap to any process's previous call): "
+                     "the duration, wall times, timeline and bursts below mean nothing; trace with -ttt\n");
     fprintf(out, "regular files: read ");
     print_bytes(out, (double)t->bytes_read);
     fprintf(out, " in %" PRIu64 " calls from %" PRIu64 " files; wrote ", t->read_calls, t->files_read);
@@ -235,6 +238,8 @@ static void print_nonfile(const nr_model *m, FILE *out)
 static void print_bursts(const nr_model *m, FILE *out)
 {
     const nr_model_totals *t = nr_model_get_totals(m);
+    if (!nr_model_get_fidelity(m)->times_reliable)
+        return; /* no timeline: print_totals said why */
     if (nr_model_burst_count(m))
         fprintf(out, "\n%zu write bursts:\n", nr_model_burst_count(m));
     const size_t shown = nr_model_burst_count(m) < 10 ? nr_model_burst_count(m) : 10;

@@ -274,6 +274,12 @@ static void unnamed_note(nr_report_block *sec, nr_report_table *d, const nr_mode
     nr_report_para(sec, "unavailable", text);
 }
 
+/* Why the times of a -ff -r run are shown nowhere (docs/definitions.md, "Time"). */
+#define TIMES_UNRELIABLE                                                                                        \
+    "Timeline unavailable: the times are not wall times. With -ff, strace's -r delta is the gap to the "      \
+    "previous call of any traced process, not of the log's own, so the run's and phases' durations, the "    \
+    "timeline and write bursts built on them mean nothing (-T latencies are right). Trace with -ttt."
+
 static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
 {
     const nr_model *m = run->model;
@@ -327,6 +333,8 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
         nr_report_para(sec, "unavailable", "Latency unavailable: the trace lacks -T (no syscall durations).");
     if (!fid->timestamps_available)
         nr_report_para(sec, "unavailable", "Timeline unavailable: the trace has no timestamps (-tt/-ttt).");
+    else if (!fid->times_reliable)
+        nr_report_para(sec, "unavailable", TIMES_UNRELIABLE);
     if (!fid->paths_available)
         nr_report_para(sec, "note", "The trace lacks -y: paths come from the replayed fd tables.");
     NR_TRY(fill_diagnostics(sec, run->store, err));
@@ -669,6 +677,10 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
     char buf[64];
     if (!nr_model_get_fidelity(m)->timestamps_available) {
         nr_report_para(sec, "unavailable", "Timeline unavailable: the trace has no timestamps.");
+        return 0;
+    }
+    if (!nr_model_get_fidelity(m)->times_reliable) {
+        nr_report_para(sec, "unavailable", TIMES_UNRELIABLE);
         return 0;
     }
     const nr_model_timeline *tl = nr_model_get_timeline(m);

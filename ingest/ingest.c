@@ -1206,6 +1206,19 @@ static int note_order_inferred(ingest *in, int any_untimed)
     return nr_diag_add(in->diag, reason, NULL, 0, msg, strlen(msg));
 }
 
+/* Several logs of -r stamps (-ff -r): strace keeps one "previous
+ * syscall" stamp for all the processes it traces, so each delta is the
+ * gap to the previous call of any process, not of the log's own; summed
+ * per log they are no one's time. Said once (docs/definitions.md,
+ * "Time"); the model marks the run's times unreliable by this reason. */
+static int note_relative_times(ingest *in)
+{
+    static const char msg[] = "-ff -r: a delta is the gap to the previous call of any process, not of the log's "
+                              "own: times are not wall times (timeline, bursts, durations of the run and phases; "
+                              "-T is right). Use -ttt";
+    return nr_diag_add(in->diag, NR_DIAG_RELATIVE_TIMES, NULL, 0, msg, sizeof msg - 1);
+}
+
 static int compare_i64(const void *a, const void *b)
 {
     const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -1260,7 +1273,7 @@ static int align_clock_days(ingest *in, nr_error *err)
  * stamps can order them, else one log after the other. */
 static int run_streams(ingest *in, nr_error *err)
 {
-    int any_untimed = 0, comparable = 1;
+    int any_untimed = 0, any_relative = 0, comparable = 1;
     nr_ts_form form = NR_TS_NONE;
     size_t live = 0;
     for (size_t i = 0; i < in->nstreams; i++) {
@@ -1269,11 +1282,14 @@ static int run_streams(ingest *in, nr_error *err)
         if (s->at_end)
             continue;
         any_untimed |= s->first_form == NR_TS_NONE;
+        any_relative |= s->first_form == NR_TS_RELATIVE;
         comparable &= orders_across_logs(s->first_form) && (live == 0 || s->first_form == form);
         form = s->first_form;
         live++;
     }
     if (in->nstreams > 1 && !comparable && note_order_inferred(in, any_untimed) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    if (in->nstreams > 1 && any_relative && note_relative_times(in) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     if (comparable && in->nstreams > 1 && form == NR_TS_CLOCK)
         NR_TRY(align_clock_days(in, err));

@@ -34,7 +34,8 @@
  * output in strace's lines); a line is lexed from a "[pid N] " after the
  * program's text.
  * Also: a regular file that mknod's mode or a stat's st_mode
- * says is a fifo, socket or device takes that kind (a fifo is a pipe). */
+ * says is a fifo, socket or device takes that kind (a fifo is a pipe);
+ * several logs of -r stamps note relative_times_not_wall. */
 #define NR_INGEST_REVISION 6
 
 typedef struct nr_ingest_opts {

@@ -204,6 +204,15 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
     return rc;
 }
 
+/* Whether table diagnostics holds reason. */
+static int has_reason(const nr_model_fidelity *f, const char *reason)
+{
+    for (uint64_t i = 0; i < f->diagnostics_reasons; i++)
+        if (strcmp(f->reason_names[i], reason) == 0)
+            return 1;
+    return 0;
+}
+
 static int agreement_of(const nr_model_pyio_match *p)
 {
     if (p->hook_bytes == 0)
@@ -253,6 +262,7 @@ int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(load_pyio(m, s, err));
     f->layers = classify_layers(m->pyio, f->npyio);
     NR_TRY(load_diagnostics(m, s, err));
+    f->times_reliable = f->timestamps_available && !has_reason(f, NR_DIAG_RELATIVE_TIMES);
     const int both = f->hook_first_ns >= 0 && f->strace_first_ns >= 0;
     f->skew_start_s = both ? (double)(f->hook_first_ns - f->strace_first_ns) * 1e-9 : NAN;
     f->skew_end_s = both ? (double)(f->hook_last_ns - f->strace_last_ns) * 1e-9 : NAN;

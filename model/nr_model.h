@@ -289,6 +289,8 @@ typedef struct nr_model_fidelity {
     uint64_t failed_calls;            /* events flagged failed */
     uint64_t events_with_dur, events_with_ts, data_events, data_events_with_file;
     int durations_available, timestamps_available, paths_available;
+    int times_reliable;               /* timestamps that are wall times: not those of -ff -r (the
+                                         diagnostics reason NR_DIAG_RELATIVE_TIMES), nor none */
     int64_t hook_first_ns, hook_last_ns;     /* -1 when the hook recorded nothing */
     int64_t strace_first_ns, strace_last_ns; /* -1 when no timestamps */
     double skew_start_s, skew_end_s;         /* hook minus strace; NAN when unknown */

@@ -377,6 +377,7 @@ static json_t *fidelity_json(const nr_model *m)
     put(j, "durations_available", json_boolean(f->durations_available));
     put(j, "timestamps_available", json_boolean(f->timestamps_available));
     put(j, "paths_available", json_boolean(f->paths_available));
+    put(j, "times_reliable", json_boolean(f->times_reliable));
     put(j, "events_with_dur", ju64(f->events_with_dur));
     put(j, "events_with_ts", ju64(f->events_with_ts));
     put(j, "skew_start_s", real(f->skew_start_s));

@@ -115,6 +115,11 @@ enum nr_diagnostics_col {
     NR_DG_EXAMPLE,    /* the line (cut to 200 bytes) or a message */
     NR_DG_COL_COUNT
 };
+/* The diagnostics reason of a run whose events' times are not wall times
+ * (-ff -r: docs/definitions.md, "Time"): the ingest writes it, the model
+ * reads it (fidelity.times_reliable). */
+#define NR_DIAG_RELATIVE_TIMES "relative_times_not_wall"
+
 
 /* meta: key/value facts (manifest, ingest options, counters, input hashes). */
 enum nr_meta_col { NR_MT_KEY, NR_MT_VALUE, NR_MT_COL_COUNT };

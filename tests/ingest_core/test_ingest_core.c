@@ -649,6 +649,18 @@ static void ff_relative_stamps_in_order(void **state)
     assert_int_equal(ck_diag(&r, "order_inferred"), 1);
     assert_int_equal(ck_diag(&r, "no_timestamps"), 0);
     assert_string_equal(ck_meta(&r, "time_base"), "relative");
+    /* and the times are no one's: strace's -r delta is the gap to the
+       previous call of any process (one note per run, session 42) */
+    assert_int_equal(ck_diag(&r, NR_DIAG_RELATIVE_TIMES), 1);
+    ck_free(&r);
+
+    /* one -f -r log: its deltas add up to wall times */
+    ck_ingest_text(&r,
+        "900        0.000000 openat(AT_FDCWD, \"/d/o\", O_RDONLY) = 3\n"
+        "901        0.000050 read(3, \"cd\", 2) = 2\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, NR_DIAG_RELATIVE_TIMES), 0);
     ck_free(&r);
 }
 

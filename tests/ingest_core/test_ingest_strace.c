@@ -119,6 +119,7 @@ static void strace_ff_r_fork(void **state)
     assert_int_equal(ck_file(&r, b, "write_calls"), 1);
     assert_int_equal(ck_diag(&r, "order_inferred"), 1);
     assert_int_equal(ck_diag(&r, "no_timestamps"), 0);
+    assert_int_equal(ck_diag(&r, NR_DIAG_RELATIVE_TIMES), 1); /* strace's one "previous call" stamp */
     assert_string_equal(ck_meta(&r, "time_base"), "relative");
     assert_string_equal(ck_meta(&r, "log_files"), "2");
     assert_int_equal(r.processes.nrows, 2); /* the child is the fork's, not a task of its own */

@@ -905,6 +905,27 @@ static void transfers_on_no_file(void **state)
     nr_model_free(m);
 }
 
+/* -ff -r stamps are no one's times: the ingest's reason marks them, and
+ * the model says the times are unreliable (session 42). */
+static void relative_times_unreliable(void **state)
+{
+    tb t;
+    tb_open(&t, tb_path("ffr.nio"));
+    tb_file(&t, 0, "/d/a", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * MS);
+    tb_call(&t, 1 * MS, 5 * US, 1, NR_OP_WRITE, 0, 4096, 0, -1);
+    tb_diag(&t, NR_DIAG_RELATIVE_TIMES, 1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("ffr.nio"));
+    assert_true(nr_model_get_fidelity(m)->timestamps_available);
+    assert_false(nr_model_get_fidelity(m)->times_reliable);
+    nr_model_free(m);
+    build_run_a(tb_path("run_a.nio"));
+    m = model_of(tb_path("run_a.nio"));
+    assert_true(nr_model_get_fidelity(m)->times_reliable);
+    nr_model_free(m);
+}
+
 static void finding_cache_miss_tail(void **state)
 {
     /* 2000 reads: every 10th takes 5 ms (misses), the rest 5 us (hits): two modes, 10% slow */
@@ -948,6 +969,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(run_a_totals_and_regular_file_rule),
         cmocka_unit_test(transfers_on_no_file),
+        cmocka_unit_test(relative_times_unreliable),
         cmocka_unit_test(run_a_keeps_the_top_files),
         cmocka_unit_test(keep_files_ties_go_to_the_earlier),
         cmocka_unit_test(runtime_files_are_apart),
