@@ -167,13 +167,13 @@ static const char *skip_reason(const stream *s, const nr_sline *sl)
     return nr_skip_reason(sl, at_unterminated_line(s));
 }
 
-/* Clock sanity within one log (nr_clock_step_reason): the events keep their
- * stamps; the lines are counted. */
-static int check_clock(ingest *in, stream *s, int64_t prev_ts, nr_error *err)
+/* Clock sanity within one log (nr_clock_step_reason; dur_ns: the line's -T
+ * duration, -1 none): the events keep their stamps; the lines are counted. */
+static int check_clock(ingest *in, stream *s, int64_t prev_ts, int64_t dur_ns, nr_error *err)
 {
     if (prev_ts < 0 || s->ts < 0 || s->first_form == NR_TS_RELATIVE)
         return 0;
-    const char *reason = nr_clock_step_reason(prev_ts, s->ts);
+    const char *reason = nr_clock_step_reason(prev_ts, s->ts, dur_ns);
     if (reason && nr_diag_add(in->diag, reason, s->where.file, s->where.line, s->where.text, s->where.len) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
@@ -326,7 +326,7 @@ static int spec_take_counts(ingest *in, stream *s, nr_spec_chunk *c, nr_error *e
         s->where.text = s->chunk.text + pl->off;
         s->where.len = pl->len;
         s->ts = c->first_ts;
-        NR_TRY(check_clock(in, s, s->last_ts, err));
+        NR_TRY(check_clock(in, s, s->last_ts, c->first_dur, err));
         s->ts = s->last_ts = c->last_ts;
     }
     if (nr_diag_merge(in->diag, c->diag) < 0)
@@ -482,7 +482,7 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
         /* check_clock only when the step is outside [-NR_CLOCK_SLACK_NS,
          * NR_CLOCK_JUMP_NS] (one unsigned compare; it tests the rest) */
         if ((uint64_t)s->ts - (uint64_t)prev_ts + NR_CLOCK_SLACK_NS > (uint64_t)NR_CLOCK_SLACK_NS + NR_CLOCK_JUMP_NS)
-            NR_TRY(check_clock(in, s, prev_ts, err));
+            NR_TRY(check_clock(in, s, prev_ts, s->sl->dur_ns, err));
         if (s->sl->dur_ns >= 0)
             in->has_durations = 1;
         return 0;

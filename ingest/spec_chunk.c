@@ -198,9 +198,10 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
         return 1; /* the pass's normalization of other stamps carries state */
     if (c->first_ts < 0) {
         c->first_ts = sl.ts_ns;
+        c->first_dur = sl.dur_ns;
         c->first_event_line = i;
     } else {
-        const char *reason = nr_clock_step_reason(c->last_ts, sl.ts_ns);
+        const char *reason = nr_clock_step_reason(c->last_ts, sl.ts_ns, sl.dur_ns);
         if (reason && nr_diag_add(c->diag, reason, w.file, w.line, w.text, w.len) < 0)
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     }
@@ -233,7 +234,7 @@ static nr_spec_chunk *chunk_fresh(nr_spec_pool *pool, nr_error *err)
     nr_buf names = c->names;
     nr_diag_destroy(c->diag);
     *c = (nr_spec_chunk){.pm = pm, .events = events, .events_cap = cap, .names = names, .first_ts = -1,
-                         .last_ts = -1};
+                         .last_ts = -1, .first_dur = -1};
     c->names.len = 0;
     nr_pm_config cfg = {.emit = capture, .emit_ctx = c, .speculative = 1};
     int rc = !(cfg.diag = c->diag = nr_diag_create()) ? NR_E_NOMEM

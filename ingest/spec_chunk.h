@@ -39,6 +39,7 @@ typedef struct nr_spec_chunk {
     uint64_t unmatched_resumed;
     int has_durations;
     int64_t first_ts, last_ts; /* of the event lines; -1 none */
+    int64_t first_dur;         /* the -T duration of the first event line; -1 none */
     size_t first_event_line; /* index in the chunk (the pass checks its clock step) */
     int refused;             /* a line refused the speculation, or memory ran out */
     nr_pm_shared_table tables[NR_SPEC_TABLES_MAX]; /* the pool's hint when the chunk began */
@@ -90,16 +91,21 @@ int nr_take_cut_call(nr_sline *sl, int unterminated_last_line);
  * NR_E_NOMEM. */
 int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, nr_error *err);
 
-/* Clock sanity within one log: strace stamps lines as it prints them, so a
- * stamp more than NR_CLOCK_SLACK_NS before the previous one, or more than
- * NR_CLOCK_JUMP_NS after it, means the clock was set (NTP step, VM resume)
- * or the log was spliced: "clock_backwards", "clock_jump", or NULL. */
+/* Clock sanity within one log: strace stamps lines in the order it prints
+ * them, so a stamp more than NR_CLOCK_SLACK_NS before the previous one, or
+ * more than NR_CLOCK_JUMP_NS after it, means the clock was set (NTP step,
+ * VM resume) or the log was spliced: "clock_backwards", "clock_jump", or
+ * NULL. One exception: with -z/-Z strace prints a call only at its return,
+ * stamped with its start, so a long call comes after the shorter ones of
+ * other tasks that returned first; it is no step back while it ended
+ * (ts + dur_ns, its -T duration; -1 none) at or after the previous stamp. */
 #define NR_CLOCK_SLACK_NS 1000000LL
 #define NR_CLOCK_JUMP_NS (3600LL * 1000000000LL)
 
-static inline const char *nr_clock_step_reason(int64_t prev_ts, int64_t ts)
+static inline const char *nr_clock_step_reason(int64_t prev_ts, int64_t ts, int64_t dur_ns)
 {
-    return ts < prev_ts - NR_CLOCK_SLACK_NS ? "clock_backwards" : ts > prev_ts + NR_CLOCK_JUMP_NS ? "clock_jump" : NULL;
+    const int64_t end = dur_ns > 0 && ts <= INT64_MAX - dur_ns ? ts + dur_ns : ts;
+    return end < prev_ts - NR_CLOCK_SLACK_NS ? "clock_backwards" : ts > prev_ts + NR_CLOCK_JUMP_NS ? "clock_jump" : NULL;
 }
 
 #endif

@@ -1443,6 +1443,32 @@ static void clock_steps_at_and_past_the_limits(void **state)
     }
 }
 
+/* -z/-Z: strace prints a call at its return, stamped with its start, so a
+ * long call comes after the shorter calls that returned first. Its stamp
+ * is no step back while its end (stamp + -T duration) is not more than
+ * 1 ms before the previous stamp (until session 42 every call longer than
+ * 1 ms was clock_backwards there); without -T it still counts. */
+static void clock_backwards_of_z_shaped_lines(void **state)
+{
+    (void)state;
+    ck_run r;
+    ck_ingest_text(&r,
+        "11 1700000000.010000 read(3, \"a\", 1) = 1 <0.000010>\n"
+        "12 1700000000.002000 futex(0x1, FUTEX_WAIT, 0, NULL) = 0 <0.008100>\n" /* ends at .0101 */
+        "11 1700000000.010100 read(3, \"a\", 1) = 1 <0.000010>\n"
+        "12 1700000000.002000 futex(0x1, FUTEX_WAIT, 0, NULL) = 0 <0.007000>\n" /* ends at .009: 1.1 ms back */
+        "11 1700000000.010000 read(3, \"a\", 1) = 1 <0.000010>\n"
+        "12 1700000000.002000 close(5) = -1 EBADF (Bad file descriptor)\n",   /* no -T: 8 ms back */
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "clock_backwards"), 2);
+    int64_t line = 0;
+    const char *ex = diag_example(&r, "clock_backwards", &line);
+    assert_non_null(ex);
+    assert_int_equal(line, 4);
+    ck_free(&r);
+}
+
 /* Unmatched "resumed", never resumed calls, a cut last line. */
 static void unmatched_never_resumed_truncated(void **state)
 {
@@ -2192,6 +2218,7 @@ int main(void)
         cmocka_unit_test(execve_from_a_thread),
         cmocka_unit_test(mkdir_names_a_directory),
         cmocka_unit_test(fifo_from_mknod_and_stat),
+        cmocka_unit_test(clock_backwards_of_z_shaped_lines),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
