@@ -1534,6 +1534,27 @@ static int is_strace_by_path(const char *p, const char *end)
     return memchr(p, ' ', (size_t)(colon - p)) == NULL;
 }
 
+/* Whether [p, end) is the header strace prints before each buffer's hex
+ * dump of a readv/writev (-e read=/write=): "* 100 bytes in buffer 0"
+ * (strace's dumpiov: " * %lu bytes in buffer %lu"). Until session 42 an
+ * unknown_line, where the dump's " | ..." lines were continuations. */
+static int is_iov_dump_header(const char *p, const char *end)
+{
+    static const char mid[] = " bytes in buffer ";
+    const size_t n = sizeof mid - 1;
+    if (end - p < 2 || p[0] != '*' || p[1] != ' ')
+        return 0;
+    const char *q = p + 2, *digits = q;
+    while (q < end && is_digit(*q))
+        q++;
+    if (q == digits || (size_t)(end - q) <= n || memcmp(q, mid, n) != 0)
+        return 0;
+    const char *buffer = q + n;
+    for (q = buffer; q < end && is_digit(*q); q++)
+        ;
+    return q > buffer && q == end;
+}
+
 /* Lines that start with a word that is not a call: notices, summary
  * headers, and the tail of a call cut by an attach notice when its rest
  * starts with a word ("rt_sigprocmask(SIG_SETMASK, [], strace: Process 7
@@ -1856,6 +1877,12 @@ static __attribute__((noinline)) void parse_line(const char *line, const char *e
         break;
     case '|': /* -e read=/write= hex dump: " | 00000  68 65 ...  hel |" */
         if (p > line && p[-1] == ' ' && end[-1] == '|') {
+            out->kind = NR_SL_CONTINUATION;
+            return;
+        }
+        break;
+    case '*': /* -e read=/write= of readv/writev: " * 100 bytes in buffer 0" before each dump */
+        if (p > line && p[-1] == ' ' && is_iov_dump_header(p, end)) {
             out->kind = NR_SL_CONTINUATION;
             return;
         }

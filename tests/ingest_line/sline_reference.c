@@ -9,7 +9,9 @@
  * overflow (same values, no UB: UBSan flagged "<12345678901.5>"); a line
  * that starts with a word not followed by '(' may be the tail of a call
  * cut by an attach notice ("NULL, 8) = 0", session 39: parse_word_line
- * tries parse_split_tail before unknown_line). */
+ * tries parse_split_tail before unknown_line), "/usr/bin/strace:" notices
+ * (session 41), and readv/writev dump headers " * 100 bytes in buffer 0"
+ * are continuations (session 42). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -871,6 +873,21 @@ static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline
             sp++;
         if (sp < end && sp - p >= 8 && memcmp(sp - 8, "/strace:", 8) == 0 && memchr(p, ':', (size_t)(sp - p)) == sp - 1) {
             out->kind = NR_SL_NOTICE;
+            return;
+        }
+        break;
+    }
+    case '*': { /* " * 100 bytes in buffer 0": readv/writev dump header (session 42) */
+        static const char mid[] = " bytes in buffer ";
+        const char *q = p + 1, *d;
+        int ok = p > line && p[-1] == ' ' && q < end && *q++ == ' ';
+        for (d = q; ok && q < end && is_digit(*q); q++)
+            ;
+        ok = ok && q > d && (size_t)(end - q) > sizeof mid - 1 && memcmp(q, mid, sizeof mid - 1) == 0;
+        for (q += ok ? sizeof mid - 1 : 0, d = q; ok && q < end && is_digit(*q); q++)
+            ;
+        if (ok && q > d && q == end) {
+            out->kind = NR_SL_CONTINUATION;
             return;
         }
         break;

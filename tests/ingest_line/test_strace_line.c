@@ -456,6 +456,12 @@ static void summary_continuation_blank(void **state)
         {.line = " > /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2(_dl_catch_error+0x86f4) [0x20b74]",
          .kind = NR_SL_CONTINUATION},
         {.line = " > unexpected_backtracing_error [0x7f12]", .kind = NR_SL_CONTINUATION},
+        /* readv/writev with -e read=/write= head each buffer's dump so (6.1; session 42) */
+        {.line = " * 100 bytes in buffer 0", .kind = NR_SL_CONTINUATION},
+        {.line = " * 1000 bytes in buffer 12", .kind = NR_SL_CONTINUATION},
+        {.line = " * 100 bytes in buffer ", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = " * 100 bytes in buffer 0 x", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = " *  bytes in buffer 0", .kind = NR_SL_BAD, .reason = "unknown_line"},
         {.line = "", .kind = NR_SL_BLANK},
         {.line = "   \t  \r", .kind = NR_SL_BLANK},
     };
