@@ -37,7 +37,8 @@
  * says is a fifo, socket or device takes that kind (a fifo is a pipe);
  * several logs of -r stamps note relative_times_not_wall; a line that
  * ended (stamp + -T) after the previous stamp is no clock_backwards;
- * " * N bytes in buffer M" is a continuation. */
+ * " * N bytes in buffer M" is a continuation; a call ending
+ * "<detached ...>" is unfinished (never resumed), not truncated. */
 #define NR_INGEST_REVISION 6
 
 typedef struct nr_ingest_opts {

@@ -1284,11 +1284,29 @@ NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_failed(const
 static const char unfinished_marker[] = "<unfinished ...>";
 #define UNFINISHED_LEN (sizeof unfinished_marker - 1)
 
-/* Whether [p, end) ends with "<unfinished ...>". */
-static inline int ends_unfinished(const char *p, const char *end)
+/* strace's mark of a call cut by its detach (strace -p stopped by Ctrl-C):
+ * the call is left as unfinished, and never resumes. */
+static const char detached_marker[] = "<detached ...>";
+#define DETACHED_LEN (sizeof detached_marker - 1)
+
+/* Whether [p, end) ends with "<detached ...>". */
+static inline int ends_detached(const char *p, const char *end)
 {
-    return (size_t)(end - p) >= UNFINISHED_LEN && memcmp(end - UNFINISHED_LEN, unfinished_marker, UNFINISHED_LEN) == 0;
+    return (size_t)(end - p) >= DETACHED_LEN && memcmp(end - DETACHED_LEN, detached_marker, DETACHED_LEN) == 0;
 }
+
+/* The length of the mark that ends [p, end) as an unfinished call:
+ * "<unfinished ...>", or "<detached ...>" (a call strace stopped tracing
+ * in, which never resumes: until session 42 a truncated line); 0 none. */
+static inline size_t unfinished_mark_len(const char *p, const char *end)
+{
+    if ((size_t)(end - p) >= UNFINISHED_LEN && memcmp(end - UNFINISHED_LEN, unfinished_marker, UNFINISHED_LEN) == 0)
+        return UNFINISHED_LEN;
+    return ends_detached(p, end) ? DETACHED_LEN : 0;
+}
+
+/* Whether [p, end) ends as an unfinished call does. */
+static inline int ends_unfinished(const char *p, const char *end) { return unfinished_mark_len(p, end) != 0; }
 
 int nr_sline_ends_unfinished(const char *line, size_t len) { return ends_unfinished(line, line + len); }
 
@@ -1336,8 +1354,9 @@ static void parse_call(const char *line, const char *name, const char *open, con
 {
     const char *args = open + 1;
     out->name = span(name, open);
-    if (ends_unfinished(args, end)) {
-        const char *a_end = end - UNFINISHED_LEN;
+    const size_t mark = unfinished_mark_len(args, end);
+    if (mark) {
+        const char *a_end = end - mark;
         if (a_end > args && a_end[-1] == ' ')
             a_end--;
         out->kind = NR_SL_UNFINISHED;

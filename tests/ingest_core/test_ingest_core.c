@@ -1469,6 +1469,28 @@ static void clock_backwards_of_z_shaped_lines(void **state)
     ck_free(&r);
 }
 
+/* strace -p stopped by Ctrl-C leaves the call it detached from cut with
+ * "<detached ...>": a call that never finished, as an unfinished one
+ * never resumed (until session 42 a truncated line, no event). */
+static void detached_call_never_resumed(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1310 1700000000.000100 read(3, \"ab\", 2) = 2 <0.000010>\n"
+        "1310 1700000000.000200 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=40279, "
+        "tv_nsec=996042908},  <detached ...>\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "truncated"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 1);
+    assert_string_equal(ck_meta(&r, "lines_parsed"), "2");
+    long ns = ck_event_row(&r, "clock_nanosleep", 0);
+    assert_true(ns >= 0);
+    assert_int_equal(EV(&r, ns, "flags"), NR_EVF_NEVER_RESUMED);
+    assert_int_equal(EV(&r, ns, "ts_ns"), 1700000000000200000LL);
+    ck_free(&r);
+}
+
 /* Unmatched "resumed", never resumed calls, a cut last line. */
 static void unmatched_never_resumed_truncated(void **state)
 {
@@ -2219,6 +2241,7 @@ int main(void)
         cmocka_unit_test(mkdir_names_a_directory),
         cmocka_unit_test(fifo_from_mknod_and_stat),
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
+        cmocka_unit_test(detached_call_never_resumed),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),

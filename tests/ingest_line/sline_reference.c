@@ -11,7 +11,8 @@
  * cut by an attach notice ("NULL, 8) = 0", session 39: parse_word_line
  * tries parse_split_tail before unknown_line), "/usr/bin/strace:" notices
  * (session 41), and readv/writev dump headers " * 100 bytes in buffer 0"
- * are continuations (session 42). */
+ * are continuations and a call ending "<detached ...>" is unfinished
+ * (session 42). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -603,9 +604,16 @@ static void parse_call(const char *name, const char *open, const char *end, nr_s
 {
     const char *args = open + 1;
     out->name = span(name, open);
-    if ((size_t)(end - args) >= UNFINISHED_LEN &&
-        memcmp(end - UNFINISHED_LEN, unfinished_marker, UNFINISHED_LEN) == 0) {
-        const char *a_end = end - UNFINISHED_LEN;
+    static const char detached[] = "<detached ...>"; /* session 42: a call cut by strace's detach */
+    size_t mark = (size_t)(end - args) >= UNFINISHED_LEN &&
+                          memcmp(end - UNFINISHED_LEN, unfinished_marker, UNFINISHED_LEN) == 0
+                      ? UNFINISHED_LEN
+                      : 0;
+    if (!mark && (size_t)(end - args) >= sizeof detached - 1 &&
+        memcmp(end - (sizeof detached - 1), detached, sizeof detached - 1) == 0)
+        mark = sizeof detached - 1;
+    if (mark) {
+        const char *a_end = end - mark;
         if (a_end > args && a_end[-1] == ' ')
             a_end--;
         out->kind = NR_SL_UNFINISHED;

@@ -374,6 +374,13 @@ static void unfinished_and_resumed(void **state)
         {.line = "04:56:27.651871 vfork(strace: Process 11702 attached",
          .kind = NR_SL_UNFINISHED, .ts_form = NR_TS_CLOCK, .ts_ns = 17787651871000LL, .name = "vfork", .args = ""},
         {.line = " <unfinished ...>", .kind = NR_SL_CONTINUATION},
+        /* strace -p stopped by Ctrl-C: the call it detached from (6.1; a
+           truncated line until session 42) */
+        {.line = "9987  1796411783.807595 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=40279, "
+                 "tv_nsec=996042908},  <detached ...>",
+         .kind = NR_SL_UNFINISHED, .pid = 9987, .ts_form = NR_TS_UNIX, .ts_ns = 1796411783807595000LL,
+         .name = "clock_nanosleep", .args = "CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=40279, tv_nsec=996042908}, "},
+        {.line = "[pid 7] read(3, <detached ...>", .kind = NR_SL_UNFINISHED, .pid = 7, .name = "read", .args = "3,"},
         /* a tail that starts with a word (6.1, review 39; an unknown_line
          * until session 39) */
         {.line = "[pid  1705] 1796377536.059080 rt_sigprocmask(SIG_SETMASK, [], strace: Process 1706 attached",
