@@ -234,7 +234,7 @@ static void print_nonfile(const nr_model *m, FILE *out)
                 fi->mmap_regular);
 }
 
-/* The first ten write bursts. */
+/* The first ten write bursts, each with the phase it fell in. */
 static void print_bursts(const nr_model *m, FILE *out)
 {
     const nr_model_totals *t = nr_model_get_totals(m);
@@ -245,11 +245,17 @@ static void print_bursts(const nr_model *m, FILE *out)
     const size_t shown = nr_model_burst_count(m) < 10 ? nr_model_burst_count(m) : 10;
     for (size_t i = 0; i < shown; i++) {
         const nr_model_burst *b = nr_model_burst_at(m, i);
-        fprintf(out, "  at %.3f s for %.3f s: ", (double)(b->start_ns - t->first_ns) * 1e-9, b->duration_s);
+        fprintf(out, "  at %.3f s for", (double)(b->start_ns - t->first_ns) * 1e-9);
+        print_secs(out, b->end_ns - b->start_ns);
+        fprintf(out, ": ");
         print_bytes(out, (double)b->bytes);
-        fprintf(out, ", peak ");
-        print_bytes(out, b->peak_rate);
-        fprintf(out, "/s\n");
+        fprintf(out, " in %" PRIu64 " calls", b->calls);
+        if (isfinite(b->mean_rate)) {
+            fprintf(out, ", ");
+            print_bytes(out, b->mean_rate);
+            fprintf(out, "/s");
+        }
+        fprintf(out, " (%s)\n", nr_model_phase_at(m, b->phase)->name);
     }
     if (shown < nr_model_burst_count(m))
         fprintf(out, "  ... %zu more (summary --json lists them all)\n", nr_model_burst_count(m) - shown);

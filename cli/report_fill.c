@@ -557,27 +557,34 @@ static nr_report_table *latency_table(nr_report_block *b, const char *caption, c
     return nr_report_table_new(b, caption, 3 + NR_MODEL_NQ, heads, ~1u);
 }
 
-/* The write bursts, from the start of the run. */
+/* The write bursts, from the start of the run, each named by the phase its
+ * writes fell in (a burst is any intense writing: a checkpoint's, or a
+ * data_prep's output). */
 static void add_bursts_table(nr_report_block *sec, const nr_model *m, const nr_model_timeline *tl)
 {
     const size_t nb = nr_model_burst_count(m);
     if (nb == 0) {
-        nr_report_para(sec, "note", "No write burst detected (docs/summary-schema.md#bursts).");
+        nr_report_para(sec, "note", "No write burst detected (docs/definitions.md, \"Write bursts\").");
         return;
     }
     char buf[64];
-    static const char *const bheads[] = {"burst", "start", "duration", "bytes written", "peak rate", "mean rate", "since previous"};
-    nr_report_table *bt = nr_report_table_new(sec, "Write bursts (checkpoints): start from the beginning of the run", 7, bheads, 0x7Eu);
+    static const char *const bheads[] = {"burst", "phase", "start", "duration", "bytes written", "calls",
+                                         "rate", "since previous"};
+    nr_report_table *bt = nr_report_table_new(
+        sec, "Write bursts, measured from their calls: start from the beginning of the run, duration from the "
+             "first call's start to the last call's end, rate = bytes / duration",
+        8, bheads, 0xFCu);
     for (size_t i = 0; i < nb; i++) {
         const nr_model_burst *b = nr_model_burst_at(m, i);
         char key[64];
         nr_report_table_row(bt);
         nr_report_table_cell(bt, C(i + 1));
+        nr_report_table_cell(bt, nr_model_phase_at(m, b->phase)->name);
         nr_report_table_cell(bt, S((double)(b->start_ns - tl->start_ns) * 1e-9));
         nr_report_table_cell(bt, S(b->duration_s));
         snprintf(key, sizeof key, "bursts.%zu.bytes", i);
         nr_report_table_cell_key(bt, B(b->bytes), key, (double)b->bytes);
-        nr_report_table_cell(bt, RATE(b->peak_rate));
+        nr_report_table_cell(bt, C(b->calls));
         nr_report_table_cell(bt, RATE(b->mean_rate));
         nr_report_table_cell(bt, S(b->interval_s));
     }

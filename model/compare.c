@@ -386,66 +386,30 @@ static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *
                     "slow-mode share of reads (cache split)");
 }
 
-static int64_t gcd64(int64_t x, int64_t y)
-{
-    while (y) {
-        const int64_t t = x % y;
-        x = y;
-        y = t;
-    }
-    return x;
-}
-
-/* The highest write rate over bins of width (a whole multiple of the
- * timeline's): the timeline's bins summed in groups from the run's start. */
-static double peak_write_rate(const nr_model_timeline *t, int64_t width)
-{
-    const size_t k = (size_t)(width / t->width_ns);
-    uint64_t best = 0;
-    for (size_t i = 0; i < t->nbins; i += k) {
-        uint64_t sum = 0;
-        for (size_t j = i; j < i + k && j < t->nbins; j++)
-            sum += t->write_bytes[j];
-        best = sum > best ? sum : best;
-    }
-    return (double)best / ((double)width * 1e-9);
-}
-
-/* The runs' peak write rates over one bin width, the least common multiple
- * of their timelines' (each run's own bin width follows its duration, and a
- * peak over 10 ms bins against one over 20 ms bins compared the bins: one
- * 6.6 MB checkpoint read as 655 against 330 MB/s). */
-static void peak_rate_row(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
-{
-    const nr_model_timeline *ta = nr_model_get_timeline(a), *tb = nr_model_get_timeline(b);
-    int64_t width = 0;
-    if (ta->width_ns > 0 && tb->width_ns > 0) {
-        const int64_t g = gcd64(ta->width_ns, tb->width_ns);
-        if (ta->width_ns / g <= INT64_MAX / tb->width_ns) /* widths of 1-2-5 steps: at most 10x the larger */
-            width = ta->width_ns / g * tb->width_ns;
-    }
-    if (width <= 0) {
-        descriptive(l, r, "throughput", "B/s", NAN, NAN, "peak write rate (a run without a timeline)");
-        return;
-    }
-    char name[96];
-    snprintf(name, sizeof name, "peak write rate over %.6g s bins", (double)width * 1e-9);
-    descriptive(l, r, "throughput", "B/s", peak_write_rate(ta, width), peak_write_rate(tb, width), name);
-}
-
+/* The bursts of both runs: measured from their calls, so the same
+ * checkpoint gives the same rate in runs of any length (until session 42
+ * a peak over bins of the least common multiple of the runs' bin widths
+ * stood in for it). */
 static void burst_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
 {
     const nr_model *m[2] = {a, b};
-    double count[2], bytes[2];
+    double count[2], bytes[2], time[2], rate[2];
     for (int k = 0; k < 2; k++) {
         count[k] = (double)nr_model_burst_count(m[k]);
-        bytes[k] = 0.0;
-        for (size_t i = 0; i < nr_model_burst_count(m[k]); i++)
-            bytes[k] += (double)nr_model_burst_at(m[k], i)->bytes;
+        bytes[k] = time[k] = 0.0;
+        rate[k] = NAN;   /* no burst, or none with a duration */
+        for (size_t i = 0; i < nr_model_burst_count(m[k]); i++) {
+            const nr_model_burst *u = nr_model_burst_at(m[k], i);
+            bytes[k] += (double)u->bytes;
+            time[k] += u->duration_s;
+            if (isfinite(u->mean_rate) && !(u->mean_rate <= rate[k]))
+                rate[k] = u->mean_rate;
+        }
     }
     descriptive(l, r, "throughput", "1", count[0], count[1], "write bursts");
     descriptive(l, r, "throughput", "B", bytes[0], bytes[1], "bytes written in bursts");
-    peak_rate_row(l, r, a, b);
+    descriptive(l, r, "throughput", "s", time[0], time[1], "time in write bursts");
+    descriptive(l, r, "throughput", "B/s", rate[0], rate[1], "highest burst write rate");
 }
 
 static int finding_fired(const nr_model *m, const char *id)

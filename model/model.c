@@ -93,6 +93,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(alloc_latency(m));
     NR_TRY(nr__timeline_predict(m));
     NR_TRY(nr__pass_events(m, s, 1, err));
+    NR_TRY(nr__bursts_finish(m));
     finish_totals(m);
     NR_TRY(nr__phases_finish(m));
     nr__access_finish(m);
@@ -105,7 +106,6 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
         NR_TRY(nr__pass_events(m, s, 3, err));
     NR_TRY(again);
     NR_TRY(nr__latency_finish(m, s, err));
-    NR_TRY(nr__bursts_compute(m));
     NR_TRY(nr__fidelity_finish(m, s, err));
     NR_TRY(nr__marks_load(m, s, err));
     /* accessors list processes by pid; the pid map follows */
@@ -190,6 +190,7 @@ void nr_model_free(nr_model *m)
     free(m->tl_phase_read);
     free(m->tl_phase_write);
     free(m->bursts);
+    nr__bursts_free_state(m);
     free(m->findings);
     free(m->pyio);
     free(m->reason_names);

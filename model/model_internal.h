@@ -64,6 +64,8 @@ typedef struct nr__qtarget {
 } nr__qtarget;
 enum { NR__Q_DONE, NR__Q_COLLECT, NR__Q_REFINE };
 
+typedef struct nr__burst_state nr__burst_state;
+
 struct nr_model {
     nr_arena arena;
     nr_model_opts opts;
@@ -138,6 +140,7 @@ struct nr_model {
 
     nr_model_burst *bursts;
     size_t nbursts;
+    nr__burst_state *burst_state; /* pass 1's pieces (bursts.c); freed when the bursts are made */
 
     nr_model_finding *findings;
     size_t nfindings;
@@ -212,7 +215,11 @@ int nr__timeline_predict(nr_model *m);
 /* After pass 1: keeps pass 1's bins when the prediction held, else plans pass 2's. */
 int nr__timeline_plan(nr_model *m);
 void nr__timeline_add(nr_model *m, const nr__event *e);
-int nr__bursts_compute(nr_model *m);
+/* Pass 1: a regular-file write call joins the pieces of its phase. */
+int nr__bursts_add(nr_model *m, const nr__event *e);
+/* After pass 1: the pieces that count, merged into bursts; frees the pieces. */
+int nr__bursts_finish(nr_model *m);
+void nr__bursts_free_state(nr_model *m);
 int nr__concentration_compute(nr_model *m, nr_error *err);
 int nr__findings_compute(nr_model *m);
 /* Last: sums the files' bytes, then keeps the rows opts.keep_files asks for. */

@@ -41,8 +41,9 @@ typedef struct nr_model nr_model;
  * definition): what is kept of a cached store's model (its power-law
  * fits, cli/fit_cache.h) under an older revision is computed again.
  * 2 (session 41): the probe files of Python's tempfile and the files in
- * multiprocessing's pymp- folder are the runtime's, not job files. */
-#define NR_MODEL_REVISION 2
+ * multiprocessing's pymp- folder are the runtime's, not job files.
+ * 3 (session 42): write bursts are measured from their calls, not bins. */
+#define NR_MODEL_REVISION 3
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1
@@ -219,16 +220,22 @@ typedef struct nr_model_timeline {
 } nr_model_timeline;
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m);
 
+/* A write burst, measured from its calls (docs/definitions.md, "Write
+ * bursts"): the write calls of one phase from the first one's start to the
+ * last one's end. */
 typedef struct nr_model_burst {
-    int64_t start_ns, end_ns;     /* bin edges */
-    uint64_t bytes;               /* bytes written in [start, end) */
-    double duration_s, peak_rate, mean_rate;   /* rates in bytes/s */
+    int64_t start_ns, end_ns;     /* first call's start; last call's end (its start without -T) */
+    uint64_t bytes, calls;        /* the phase's write calls that started in [start_ns, end_ns] */
+    size_t phase;                 /* index of nr_model_phase_at (the unphased entry for none) */
+    double duration_s;            /* (end_ns - start_ns) / 1e9 */
+    double mean_rate;             /* bytes / duration_s in bytes/s; NAN when duration_s == 0 */
     double interval_s;            /* start minus the previous burst's start; NAN for the first */
 } nr_model_burst;
-/* Burst detection parameters (docs/summary-schema.md#bursts). */
-#define NR_BURST_PEAK_FRACTION 0.10     /* a bin is active at >= 10% of the peak write-bin rate */
-#define NR_BURST_MIN_RATE (1024.0 * 1024.0)   /* ... and >= 1 MiB/s */
-#define NR_BURST_MERGE_GAP_BINS 3       /* runs separated by < 3 idle bins are one burst */
+/* Burst detection parameters (docs/definitions.md, "Write bursts"). */
+#define NR_BURST_JOIN_NS (1000LL * 1000)         /* a call within 1 ms of its phase's piece joins it */
+#define NR_BURST_SHARE 0.10                      /* a piece counts at >= 10% of the largest piece's bytes */
+#define NR_BURST_MIN_BYTES 4096                  /* ... and at least one 4 KiB page */
+#define NR_BURST_MERGE_NS (100LL * 1000 * 1000)  /* counted pieces of a phase <= 100 ms apart: one burst */
 size_t nr_model_burst_count(const nr_model *m);
 const nr_model_burst *nr_model_burst_at(const nr_model *m, size_t i);
 

@@ -219,6 +219,7 @@ static int pass1_rows(const nr__reader *r, nr_model *m, size_t n)
         nr__fidelity_add(m, &e);
         if (m->tl_state == NR__TL_PREDICTED)
             nr__timeline_add(m, &e);
+        NR_TRY(nr__bursts_add(m, &e));
         NR_TRY(nr__latency_add(m, &e));
     }
     return 0;
@@ -257,7 +258,7 @@ static int pass3_rows(const nr__reader *r, nr_model *m, size_t n)
     return 0;
 }
 
-/* Pass 1: every per-event statistic; pass 2: timeline, slow-read bytes and
+/* Pass 1: every per-event statistic (bursts included); pass 2: timeline, slow-read bytes and
  * the first quantile search; pass 3 (repeated while needed): quantile search. */
 int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
 {

@@ -259,9 +259,10 @@ static json_t *bursts_json(const nr_model *m)
         json_t *j = json_object();
         put(j, "start_s", real((double)(b->start_ns - m->timeline.start_ns) * 1e-9));
         put(j, "end_s", real((double)(b->end_ns - m->timeline.start_ns) * 1e-9));
+        put(j, "phase", json_string(m->phases[b->phase].name));
         put(j, "bytes", ju64(b->bytes));
+        put(j, "calls", ju64(b->calls));
         put(j, "duration_s", real(b->duration_s));
-        put(j, "peak_rate", real(b->peak_rate));
         put(j, "mean_rate", real(b->mean_rate));
         put(j, "interval_s", real(b->interval_s));
         json_array_append_new(a, j);

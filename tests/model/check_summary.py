@@ -90,6 +90,18 @@ check("fidelity.processes_io_no_phase", 1)
 check("diagnostics.unfinished_calls", 0)
 if not isinstance(s["bursts"], list):
     failures.append("bursts is not a list")
+# the checkpoint's one write (fixture_runs.c): 1 MiB at 3.5 s for 10 ms, the
+# timeline starting at the first event (100 ms): measured from the call
+check("bursts.0.phase", "checkpoint")
+check("bursts.0.start_s", 3.4)
+check("bursts.0.end_s", 3.41)
+check("bursts.0.duration_s", 0.01)
+check("bursts.0.bytes", 1048576)
+check("bursts.0.calls", 1)
+check("bursts.0.mean_rate", 104857600.0, 1e-5)  # JSON reals keep 6 digits
+check("bursts.0.interval_s", None)
+if len(s["bursts"]) != 1 or "peak_rate" in s["bursts"][0]:
+    failures.append(f"bursts: {s['bursts']}")
 ids = [f["id"] for f in s["findings"]]
 if ids != ["async_checkpoints"]:
     failures.append(f"findings: {ids}")

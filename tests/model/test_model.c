@@ -480,63 +480,120 @@ static void quantile_search_narrows(void **state)
     free(v);
 }
 
-/* ---- bursts on a synthetic write timeline ------------------------------ */
+/* ---- write bursts, measured from their calls ----------------------------- */
 
-static void bursts_on_a_known_timeline(void **state)
+static void assert_burst(const nr_model_burst *b, int64_t start, int64_t end, uint64_t bytes, uint64_t calls,
+                         double rate, double interval)
 {
-    /* The run spans [0, 10 s): a stat at 0 and one at 10 s - 1 ns. Width: 10 s / 400 = 25 ms
-     * -> the next 1-2-5 step is 50 ms, 200 bins. Writes at bin middles (bin k = k * 50 ms + 25 ms):
-     *   bins 20, 21, 22: 10 MiB each; 23 idle; 24: 10 MiB   -> one burst (gap 1 < 3):
-     *       1.00-1.25 s, 40 MiB, 0.25 s, peak 200 MiB/s, mean 160 MiB/s
-     *   bins 100, 101: 20 MiB each  -> 5.00-5.10 s, 40 MiB, peak = mean = 400 MiB/s, 4.0 s after
-     *   bin 150: 1 KiB (below 10% of the 20 MiB peak bin) -> no burst
-     *   bins 180 and 184: 5 MiB each, 3 idle bins between -> two bursts at 9.0 s and 9.2 s */
-    const int64_t MiB = 1048576;
+    assert_int_equal(b->start_ns, start);
+    assert_int_equal(b->end_ns, end);
+    assert_int_equal(b->bytes, bytes);
+    assert_int_equal(b->calls, calls);
+    assert_near(b->duration_s, (double)(end - start) * 1e-9, 1e-15);
+    if (isnan(rate))
+        assert_true(isnan(b->mean_rate));
+    else
+        assert_near(b->mean_rate, rate, rate * 1e-12);
+    if (isnan(interval))
+        assert_true(isnan(b->interval_s));
+    else
+        assert_near(b->interval_s, interval, 1e-12);
+}
+
+static void bursts_measured_from_their_calls(void **state)
+{
+    /* A run of [0, 10 s), every call unphased; the timeline's bins are 50 ms.
+     *   1.000 s: five 100,000 B writes 3 ms apart (100 us each) and a 500 B write at 1.0015 s:
+     *       pieces of one call each (gaps of 1.4 ms and more > 1 ms); the 100,000 B ones count
+     *       (>= 10% of the largest piece, 453,573 B), and are <= 100 ms apart: one burst
+     *       1.000 -> 1.0121 s (12.1 ms), 500,500 B (the 500 B write inside counts), 6 calls,
+     *       500,500 / 0.0121 = 41,363,636.36 B/s
+     *   2.000 s: 453,573 B in 4 calls, gaps <= 0.45 ms (one piece), last end 2.0014 s:
+     *       1.4 ms, 453,573 / 0.0014 = 323,980,714.29 B/s (the old rule: one 50 ms bin, 8.65 MiB/s)
+     *   5.000 s: 1 KiB: under 4 KiB and under 10%: no burst
+     *   8.000 s and 8.200 s: 200,000 B in 50 us each, 200 ms apart: two bursts of 4e9 B/s
+     *   9.000 s: 100,000 B without a duration (no -T): a burst of 0 s, rate unknown */
     tb t;
     tb_open(&t, tb_path("bursts.nio"));
     tb_file(&t, 0, "/ck/x", NR_KIND_REGULAR);
     tb_proc(&t, 1, -1, 0, 10 * SEC);
     tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
-    const struct { int bin; int64_t bytes; } w[] = {
-        {20, 10 * MiB}, {21, 10 * MiB}, {22, 10 * MiB}, {24, 10 * MiB}, {100, 20 * MiB},
-        {101, 20 * MiB}, {150, 1024}, {180, 5 * MiB}, {184, 5 * MiB},
-    };
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-        tb_call(&t, w[i].bin * 50 * MS + 25 * MS, 0, 1, NR_OP_WRITE, 0, w[i].bytes, -1, -1);
+    for (int k = 0; k < 5; k++) {
+        tb_call(&t, 1 * SEC + k * 3 * MS, 100 * US, 1, NR_OP_WRITE, 0, 100000, -1, -1);
+        if (k == 0)
+            tb_call(&t, 1 * SEC + 1500 * US, 10 * US, 1, NR_OP_WRITE, 0, 500, -1, -1);
+    }
+    tb_call(&t, 2 * SEC, 100 * US, 1, NR_OP_WRITE, 0, 300000, -1, -1);
+    tb_call(&t, 2 * SEC + 400 * US, 50 * US, 1, NR_OP_WRITE, 0, 100000, -1, -1);
+    tb_call(&t, 2 * SEC + 900 * US, 200 * US, 1, NR_OP_WRITE, 0, 50000, -1, -1);
+    tb_call(&t, 2 * SEC + 1350 * US, 50 * US, 1, NR_OP_WRITE, 0, 3573, -1, -1);
+    tb_call(&t, 5 * SEC, 10 * US, 1, NR_OP_WRITE, 0, 1024, -1, -1);
+    tb_call(&t, 8 * SEC, 50 * US, 1, NR_OP_WRITE, 0, 200000, -1, -1);
+    tb_call(&t, 8200 * MS, 50 * US, 1, NR_OP_WRITE, 0, 200000, -1, -1);
+    tb_call(&t, 9 * SEC, -1, 1, NR_OP_WRITE, 0, 100000, -1, -1);
     tb_call(&t, 10 * SEC - 1, 0, 1, NR_OP_META, 0, 0, -1, -1);
     tb_commit(&t);
 
     nr_model *m = model_of(tb_path("bursts.nio"));
-    const nr_model_timeline *tl = nr_model_get_timeline(m);
-    assert_int_equal(tl->width_ns, 50 * MS);
-    assert_int_equal(tl->nbins, 200);
-    assert_int_equal(tl->write_bytes[20], 10 * MiB);
-    assert_int_equal(tl->write_bytes[150], 1024);
-    assert_int_equal(tl->phase_write[(tl->nphases - 1) * tl->nbins + 100], 20 * MiB);  /* unphased row */
-    assert_int_equal(nr_model_burst_count(m), 4);
-    const nr_model_burst *b = nr_model_burst_at(m, 0);
-    assert_int_equal(b->start_ns, 1 * SEC);
-    assert_int_equal(b->end_ns, 1250 * MS);
-    assert_int_equal(b->bytes, 40 * MiB);
-    assert_near(b->duration_s, 0.25, 1e-12);
-    assert_near(b->peak_rate, 200.0 * MiB, 1e-3);
-    assert_near(b->mean_rate, 160.0 * MiB, 1e-3);
-    assert_true(isnan(b->interval_s));
-    b = nr_model_burst_at(m, 1);
-    assert_int_equal(b->start_ns, 5 * SEC);
-    assert_int_equal(b->bytes, 40 * MiB);
-    assert_near(b->peak_rate, 400.0 * MiB, 1e-3);
-    assert_near(b->mean_rate, 400.0 * MiB, 1e-3);
-    assert_near(b->interval_s, 4.0, 1e-12);
-    assert_int_equal(nr_model_burst_at(m, 2)->start_ns, 9 * SEC);
-    assert_int_equal(nr_model_burst_at(m, 3)->start_ns, 9200 * MS);
-    assert_near(nr_model_burst_at(m, 3)->interval_s, 0.2, 1e-12);
+    assert_int_equal(nr_model_get_timeline(m)->width_ns, 50 * MS);
+    assert_int_equal(nr_model_burst_count(m), 5);
+    assert_burst(nr_model_burst_at(m, 0), 1 * SEC, 1012100 * US, 500500, 6, 500500 / 0.0121, NAN);
+    assert_burst(nr_model_burst_at(m, 1), 2 * SEC, 2001400 * US, 453573, 4, 453573 / 0.0014, 1.0);
+    assert_burst(nr_model_burst_at(m, 2), 8 * SEC, 8000050 * US, 200000, 1, 4e9, 6.0);
+    assert_burst(nr_model_burst_at(m, 3), 8200 * MS, 8200050 * US, 200000, 1, 4e9, 0.2);
+    assert_burst(nr_model_burst_at(m, 4), 9 * SEC, 9 * SEC, 100000, 1, NAN, 0.8);
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(nr_model_phase_at(m, nr_model_burst_at(m, i)->phase)->name, "unphased");
+    nr_model_free(m);
+}
+
+static void identical_checkpoints_are_all_found(void **state)
+{
+    /* The rl sample in small: an 8 s run (20 ms bins), a train phase writing a 1,216 B
+     * episode every 5 ms from 1 s on, and three identical checkpoints of 19,319 B (calls
+     * of 17,024, 1,536 and 759 B at +0, +69 and +129 us, the last ending at +141 us) at
+     * 4.8205, 5.7905 and 6.7705 s, each 0.5 ms after an episode: another phase, so not
+     * joined to it. The episodes are pieces of one call, under 4 KiB: never a burst.
+     * Each checkpoint: 141 us, 19,319 / 141e-6 = 137,014,184.4 B/s. The old rule found
+     * only a checkpoint whose 20 ms bin reached 1 MiB/s, and gave it 20 ms. */
+    static const int64_t at[3] = {4820500 * US, 5790500 * US, 6770500 * US};
+    tb t;
+    tb_open(&t, tb_path("three_ckpt.nio"));
+    tb_file(&t, 0, "/rl/replay", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/rl/policy.pt.tmp", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 8 * SEC);
+    tb_phase(&t, 0, 1, "train", 1 * SEC, 8 * SEC);
+    for (int k = 0; k < 3; k++)
+        tb_phase(&t, 1 + k, 1, "checkpoint", at[k] - 100 * US, at[k] + 200 * US);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    int next = 0;
+    for (int64_t ts = 1 * SEC; ts < 8 * SEC; ts += 5 * MS) {
+        while (next < 3 && at[next] < ts) {
+            tb_call(&t, at[next], 34 * US, 1, NR_OP_WRITE, 1, 17024, -1, 1 + next);
+            tb_call(&t, at[next] + 69 * US, 12 * US, 1, NR_OP_WRITE, 1, 1536, -1, 1 + next);
+            tb_call(&t, at[next] + 129 * US, 12 * US, 1, NR_OP_WRITE, 1, 759, -1, 1 + next);
+            next++;
+        }
+        tb_call(&t, ts, 10 * US, 1, NR_OP_WRITE, 0, 1216, -1, 0);
+    }
+    tb_call(&t, 8 * SEC - 1, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+
+    nr_model *m = model_of(tb_path("three_ckpt.nio"));
+    assert_int_equal(nr_model_get_timeline(m)->width_ns, 20 * MS);
+    assert_int_equal(nr_model_burst_count(m), 3);
+    const double rate = 19319 / 141e-6;
+    assert_burst(nr_model_burst_at(m, 0), at[0], at[0] + 141 * US, 19319, 3, rate, NAN);
+    assert_burst(nr_model_burst_at(m, 1), at[1], at[1] + 141 * US, 19319, 3, rate, 0.97);
+    assert_burst(nr_model_burst_at(m, 2), at[2], at[2] + 141 * US, 19319, 3, rate, 0.98);
+    for (size_t i = 0; i < 3; i++)
+        assert_string_equal(nr_model_phase_at(m, nr_model_burst_at(m, i)->phase)->name, "checkpoint");
     nr_model_free(m);
 }
 
 /* ---- the timeline does not depend on the processes table's extent -------- */
 
-/* The run of bursts_on_a_known_timeline in small: [0, 10 s) of events, 50 ms
+/* A run like bursts_measured_from_their_calls's: [0, 10 s) of events, 50 ms
  * bins, 200 of them; phase 0 ("train") holds the writes of bins 20 and 180.
  * The processes table's first/last only predict the plan pass 1 fills; a
  * wrong prediction (other width, other start) must give the same timeline. */
@@ -987,7 +1044,8 @@ int main(void)
         cmocka_unit_test(size_bins_are_darshans),
         cmocka_unit_test(quantiles_match_a_sort),
         cmocka_unit_test(quantile_search_narrows),
-        cmocka_unit_test(bursts_on_a_known_timeline),
+        cmocka_unit_test(bursts_measured_from_their_calls),
+        cmocka_unit_test(identical_checkpoints_are_all_found),
         cmocka_unit_test(timeline_whatever_the_processes_table_says),
         cmocka_unit_test(finding_hot_set),
         cmocka_unit_test(finding_small_reads),
