@@ -8,6 +8,12 @@
 
 #include "render_internal.h"
 
+/* A burst's narrowest rectangle, in points: a checkpoint's burst lasts a
+ * millisecond or two (measured from its calls since session 42), under a
+ * tenth of a point in a 10 s panel, and a 1-point box showed its dashed
+ * outline but none of its grey. */
+#define BURST_MIN_WIDTH 2.5
+
 #define FIG "Throughput timeline"
 #define MAX_PANELS NR_FIG_DISTINCT_RUNS
 /* Marks: black (palette 6), dotted (dash 2), thin: they cross the panel. */
@@ -132,7 +138,7 @@ static size_t name_obstacles(const nr__xy *p, const nr_fig_timeline_run *run, do
         if (isfinite(s->t0) && isfinite(s->t1) && s->t1 >= s->t0) {
             const double x0 = nr__xy_mx(p, s->t0);
             out[2 * n] = x0 - 1;
-            out[2 * n++ + 1] = fmax(nr__xy_mx(p, s->t1), x0 + 1) + 1;
+            out[2 * n++ + 1] = fmax(nr__xy_mx(p, s->t1), x0 + BURST_MIN_WIDTH) + 1;
         }
     }
     return n;
@@ -193,7 +199,7 @@ static int draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_key
         const nr_fig_span *s = &run->bursts[i];
         if (!isfinite(s->t0) || !isfinite(s->t1) || s->t1 < s->t0)
             continue;
-        double x0 = nr__xy_mx(p, s->t0), x1 = fmax(nr__xy_mx(p, s->t1), x0 + 1.0);
+        double x0 = nr__xy_mx(p, s->t0), x1 = fmax(nr__xy_mx(p, s->t1), x0 + BURST_MIN_WIDTH);
         cairo_rectangle(cr, x0, p->py, x1 - x0, p->ph);
         cairo_set_source_rgba(cr, 0, 0, 0, 0.12);
         cairo_fill_preserve(cr);

@@ -128,7 +128,7 @@ typedef struct nr_fig_span {
 /* (5) Throughput timeline of one run: n_bins bins of bin_s seconds starting
  * at t = 0; read/write rates in bytes per second. Phase spans colour the
  * background; write bursts (of any phase: a checkpoint's or a data_prep's)
- * are shaded and outlined, at least a pixel wide (a checkpoint's burst can
+ * are shaded and outlined, at least 2.5 points wide (a checkpoint's burst can
  * last a millisecond of a run of minutes). */
 typedef struct nr_fig_timeline_run {
     const char *name;
