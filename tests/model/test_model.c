@@ -591,6 +591,35 @@ static void identical_checkpoints_are_all_found(void **state)
     nr_model_free(m);
 }
 
+static void burst_of_a_resumed_call_and_another_phase_between(void **state)
+{
+    /* A 2 s run: checkpoint writes of 50,000 B at 1.0000 and 1.0004 s (100 us each), a
+     * train write of 100 B at 1.0002 s between them (another phase: its own piece, which
+     * does not cut the checkpoint's), then a resumed checkpoint write logged after them
+     * but started at 0.9995 s (its <unfinished ...> line), 10,000 B ending at 1.0011 s.
+     * One burst: 0.9995 -> 1.0011 s, 1.6 ms, 110,000 B in 3 calls, 68,750,000 B/s. */
+    tb t;
+    tb_open(&t, tb_path("bursts_resumed.nio"));
+    tb_file(&t, 0, "/ck/x", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/log", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 2 * SEC);
+    tb_phase(&t, 0, 1, "checkpoint", 900 * MS, 1100 * MS);
+    tb_phase(&t, 1, 1, "train", 0, 2 * SEC);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_call(&t, 1 * SEC, 100 * US, 1, NR_OP_WRITE, 0, 50000, -1, 0);
+    tb_call(&t, 1 * SEC + 200 * US, 10 * US, 1, NR_OP_WRITE, 1, 100, -1, 1);
+    tb_call(&t, 1 * SEC + 400 * US, 100 * US, 1, NR_OP_WRITE, 0, 50000, -1, 0);
+    tb_call(&t, 999500 * US, 1600 * US, 1, NR_OP_WRITE, 0, 10000, -1, 0);
+    tb_call(&t, 2 * SEC - 1, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+
+    nr_model *m = model_of(tb_path("bursts_resumed.nio"));
+    assert_int_equal(nr_model_burst_count(m), 1);
+    assert_burst(nr_model_burst_at(m, 0), 999500 * US, 1001100 * US, 110000, 3, 110000 / 0.0016, NAN);
+    assert_string_equal(nr_model_phase_at(m, nr_model_burst_at(m, 0)->phase)->name, "checkpoint");
+    nr_model_free(m);
+}
+
 /* ---- the timeline does not depend on the processes table's extent -------- */
 
 /* A run like bursts_measured_from_their_calls's: [0, 10 s) of events, 50 ms
@@ -1046,6 +1075,7 @@ int main(void)
         cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(bursts_measured_from_their_calls),
         cmocka_unit_test(identical_checkpoints_are_all_found),
+        cmocka_unit_test(burst_of_a_resumed_call_and_another_phase_between),
         cmocka_unit_test(timeline_whatever_the_processes_table_says),
         cmocka_unit_test(finding_hot_set),
         cmocka_unit_test(finding_small_reads),
