@@ -700,11 +700,26 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
         peak_r = fmax(peak_r, (double)tl->read_bytes[i] / bin_s);
         peak_w = fmax(peak_w, (double)tl->write_bytes[i] / bin_s);
     }
+    /* the bins' peaks are the figure's, and the width follows the run's
+       length (checkpoints of similar size peak at 17.8 MiB/s in diffusion's
+       20 ms bins, 8.66 in language's 50 ms ones): the labels name the
+       width, and the bursts' rates from their calls stand beside them */
+    char width[32], rlabel[64], wlabel[64];
+    nr_report_fmt_seconds(bin_s, width, sizeof width);
+    snprintf(rlabel, sizeof rlabel, "peak read rate (busiest %s bin)", width);
+    snprintf(wlabel, sizeof wlabel, "peak write rate (busiest %s bin)", width);
+    double burst_rate = NAN;
+    for (size_t i = 0; i < nr_model_burst_count(m); i++) {
+        const double r = nr_model_burst_at(m, i)->mean_rate;
+        if (isfinite(r) && !(r <= burst_rate))
+            burst_rate = r;
+    }
     kv_row(t, "bin width", S(bin_s), NULL, 0);
     kv_row(t, "bins", C(tl->nbins), NULL, 0);
-    kv_row(t, "peak read rate (one bin)", RATE(peak_r), NULL, 0);
-    kv_row(t, "peak write rate (one bin)", RATE(peak_w), NULL, 0);
+    kv_row(t, rlabel, RATE(peak_r), NULL, 0);
+    kv_row(t, wlabel, RATE(peak_w), NULL, 0);
     kv_row(t, "write bursts", C(nr_model_burst_count(m)), NULL, 0);
+    kv_row(t, "highest write-burst rate (bytes / duration of its calls)", RATE(burst_rate), NULL, 0);
     kv_row(t, "marks (niorep_hook.mark)", C(nr_model_get_marks(m)->total), "marks.count",
            (double)nr_model_get_marks(m)->total);
     add_bursts_table(sec, m, tl);
