@@ -3,8 +3,9 @@
  *
  * 1. Pieces: the successful regular-file write calls of each phase, in the
  *    events' order; a call joins its phase's open piece when it starts at
- *    most NR_BURST_JOIN_NS after the piece's latest end (and not more than
- *    that before its start), else it opens a new piece.
+ *    most NR_BURST_JOIN_NS after the piece's latest end and ends at most
+ *    that before its start (a resumed call logged late), else it opens a
+ *    new piece.
  * 2. A piece counts when it wrote at least NR_BURST_SHARE of the bytes of
  *    the run's largest piece, and at least NR_BURST_MIN_BYTES.
  * 3. Counted pieces of one phase at most NR_BURST_MERGE_NS apart are one
@@ -112,10 +113,11 @@ int nr__bursts_add(nr_model *m, const nr__event *e)
     NR_TRY(state_of(m, &st));
     const int64_t end = e->dur > 0 ? e->ts + e->dur : e->ts;   /* no -T: the call's start */
     piece *p = &st->open[e->phase];
-    /* the events come in time order, except a resumed call's, which takes
-       its start from its <unfinished ...> line: a call a little before
-       the piece's start still joins it */
-    const int joins = p->calls > 0 && e->ts <= p->end + NR_BURST_JOIN_NS && e->ts >= p->start - NR_BURST_JOIN_NS;
+    /* the events come in time order, except a resumed call's, logged at
+       its <... resumed> line with the start of its <unfinished ...> line:
+       a call that started before the piece joins it when it reaches to
+       within the gap of the piece's start (a long write of another thread) */
+    const int joins = p->calls > 0 && e->ts <= p->end + NR_BURST_JOIN_NS && end >= p->start - NR_BURST_JOIN_NS;
     if (p->calls > 0 && !joins) {
         NR_TRY(close_piece(st, p));
         p->calls = 0;

@@ -596,8 +596,9 @@ static void burst_of_a_resumed_call_and_another_phase_between(void **state)
     /* A 2 s run: checkpoint writes of 50,000 B at 1.0000 and 1.0004 s (100 us each), a
      * train write of 100 B at 1.0002 s between them (another phase: its own piece, which
      * does not cut the checkpoint's), then a resumed checkpoint write logged after them
-     * but started at 0.9995 s (its <unfinished ...> line), 10,000 B ending at 1.0011 s.
-     * One burst: 0.9995 -> 1.0011 s, 1.6 ms, 110,000 B in 3 calls, 68,750,000 B/s. */
+     * but started 5 ms earlier, at 0.995 s (its <unfinished ...> line), 10,000 B ending at
+     * 1.0011 s: it overlaps the piece, so it joins it. One burst: 0.995 -> 1.0011 s,
+     * 6.1 ms, 110,000 B in 3 calls, 110,000 / 0.0061 = 18,032,786.9 B/s. */
     tb t;
     tb_open(&t, tb_path("bursts_resumed.nio"));
     tb_file(&t, 0, "/ck/x", NR_KIND_REGULAR);
@@ -609,13 +610,13 @@ static void burst_of_a_resumed_call_and_another_phase_between(void **state)
     tb_call(&t, 1 * SEC, 100 * US, 1, NR_OP_WRITE, 0, 50000, -1, 0);
     tb_call(&t, 1 * SEC + 200 * US, 10 * US, 1, NR_OP_WRITE, 1, 100, -1, 1);
     tb_call(&t, 1 * SEC + 400 * US, 100 * US, 1, NR_OP_WRITE, 0, 50000, -1, 0);
-    tb_call(&t, 999500 * US, 1600 * US, 1, NR_OP_WRITE, 0, 10000, -1, 0);
+    tb_call(&t, 995 * MS, 6100 * US, 1, NR_OP_WRITE, 0, 10000, -1, 0);
     tb_call(&t, 2 * SEC - 1, 0, 1, NR_OP_META, 0, 0, -1, -1);
     tb_commit(&t);
 
     nr_model *m = model_of(tb_path("bursts_resumed.nio"));
     assert_int_equal(nr_model_burst_count(m), 1);
-    assert_burst(nr_model_burst_at(m, 0), 999500 * US, 1001100 * US, 110000, 3, 110000 / 0.0016, NAN);
+    assert_burst(nr_model_burst_at(m, 0), 995 * MS, 1001100 * US, 110000, 3, 110000 / 0.0061, NAN);
     assert_string_equal(nr_model_phase_at(m, nr_model_burst_at(m, 0)->phase)->name, "checkpoint");
     nr_model_free(m);
 }
