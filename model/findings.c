@@ -106,18 +106,34 @@ static void runtime_reads(const nr_model *m, evidence *ev)
     ev->args[2] = (double)m->runtime.files;
 }
 
+/* Whether a burst of this phase may be a checkpoint: not one of the hook's
+ * canonical phases that are not (a data_prep's output is a write burst,
+ * and the language sample's largest). */
+static int may_be_checkpoint(const char *phase)
+{
+    static const char *const not_ckpt[] = {"data_prep", "model_load", "eval"};
+    for (size_t i = 0; i < sizeof not_ckpt / sizeof not_ckpt[0]; i++)
+        if (strcmp(phase, not_ckpt[i]) == 0)
+            return 0;
+    return 1;
+}
+
 static void async_checkpoints(const nr_model *m, evidence *ev)
 {
     const double run = m->totals.duration_s;
     const nr_model_phase *ck = phase_named(m, "checkpoint");
     double t = 0;
+    size_t bursts = 0;
     if (ck) {
         t = ck->wall_s;
     } else {
         for (size_t i = 0; i < m->nbursts; i++)
-            t += m->bursts[i].duration_s;
+            if (may_be_checkpoint(m->phases[m->bursts[i].phase].name)) {
+                t += m->bursts[i].duration_s;
+                bursts++;
+            }
     }
-    ev->applicable = run > 0 && (ck || m->nbursts > 0);
+    ev->applicable = run > 0 && (ck || bursts > 0);
     ev->value = run > 0 ? t / run : 0;
     ev->args[0] = 100.0 * ev->value;
     ev->args[1] = t;

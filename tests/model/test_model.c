@@ -682,6 +682,44 @@ static void timeline_whatever_the_processes_table_says(void **state)
     }
 }
 
+/* A 10 s run without a checkpoint phase that writes 1 MB every 0.5 ms from
+ * 2 s to 4 s: one write burst of 2 s (the last call, at 3.9995 s, ends
+ * 100 us later: 1.9996 s), 20% of the run. In phase phase_name (NULL:
+ * unphased). */
+static nr_model *long_burst_model(const char *name, const char *phase_name)
+{
+    tb t;
+    tb_open(&t, tb_path(name));
+    tb_file(&t, 0, "/out/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * SEC);
+    if (phase_name)
+        tb_phase(&t, 0, 1, phase_name, 2 * SEC, 4 * SEC);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    for (int64_t ts = 2 * SEC; ts < 4 * SEC; ts += 500 * US)
+        tb_call(&t, ts, 100 * US, 1, NR_OP_WRITE, 0, 1000000, -1, phase_name ? 0 : -1);
+    tb_call(&t, 10 * SEC - 1, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+    return model_of(tb_path(name));
+}
+
+/* async_checkpoints without a checkpoint phase sums the bursts that may be
+ * checkpoints: an unphased 2 s burst is 20% of the run and fires it; the
+ * same burst in data_prep is the job's data preparation, not a checkpoint. */
+static void finding_async_checkpoints_from_bursts(void **state)
+{
+    (void)state;
+    nr_model *m = long_burst_model("burst_unphased.nio", NULL);
+    assert_int_equal(nr_model_burst_count(m), 1);
+    assert_near(nr_model_burst_at(m, 0)->duration_s, 1.9996, 1e-12);
+    assert_true(has_finding(m, "async_checkpoints"));
+    nr_model_free(m);
+    m = long_burst_model("burst_data_prep.nio", "data_prep");
+    assert_int_equal(nr_model_burst_count(m), 1);
+    assert_string_equal(nr_model_phase_at(m, nr_model_burst_at(m, 0)->phase)->name, "data_prep");
+    assert_false(has_finding(m, "async_checkpoints"));
+    nr_model_free(m);
+}
+
 /* ---- findings: each rule fired by one store and not by another ---------- */
 
 typedef struct mini {
@@ -1082,6 +1120,7 @@ int main(void)
         cmocka_unit_test(finding_small_reads),
         cmocka_unit_test(finding_small_files),
         cmocka_unit_test(finding_async_checkpoints),
+        cmocka_unit_test(finding_async_checkpoints_from_bursts),
         cmocka_unit_test(finding_data_bound),
         cmocka_unit_test(finding_cache_miss_tail),
     };
