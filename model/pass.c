@@ -219,7 +219,8 @@ static int pass1_rows(const nr__reader *r, nr_model *m, size_t n)
         nr__fidelity_add(m, &e);
         if (m->tl_state == NR__TL_PREDICTED)
             nr__timeline_add(m, &e);
-        NR_TRY(nr__bursts_add(m, &e));
+        if (e.op == NR_OP_WRITE)   /* the rest are no burst's: no call for them */
+            NR_TRY(nr__bursts_add(m, &e));
         NR_TRY(nr__latency_add(m, &e));
     }
     return 0;
