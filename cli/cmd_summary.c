@@ -108,6 +108,16 @@ static void print_secs(FILE *out, int64_t ns)
         fprintf(out, "%8.3fs", (double)ns * 1e-9);
 }
 
+/* x with three decimals in width columns, or "-" when it does not exist
+ * (NAN: no wall time, no durations). */
+static void print_real(FILE *out, int width, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%*.3f", width, x);
+    else
+        fprintf(out, "%*s", width, "-");
+}
+
 /* The totals line and the per-phase table. */
 static void print_totals(const nr_model *m, const char *path, FILE *out)
 {
@@ -127,12 +137,25 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     print_bytes(out, (double)t->bytes_written);
     fprintf(out, " in %" PRIu64 " calls to %" PRIu64 " files\n\n", t->write_calls, t->files_written);
 
-    fprintf(out, "%-16s %10s %12s %12s %10s %8s\n", "phase", "wall s", "read", "written", "io s", "io/wall");
+    fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s\n", "phase", "wall s", "read", "written", "io s", "main in io",
+            "procs in io");
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
-        fprintf(out, "%-16.16s %10.3f %12" PRIu64 " %12" PRIu64 " %10.3f %8.3f\n", p->name, p->wall_s,
-                p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes, p->io_time_s, p->io_share);
+        char main_io[32];
+        fprintf(out, "%-16.16s ", p->name);
+        print_real(out, 10, p->wall_s);
+        fprintf(out, " %12" PRIu64 " %12" PRIu64 " ", p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes);
+        print_real(out, 10, p->io_time_s);
+        fprintf(out, " %11s ", isfinite(p->main_io_share) ? nr_fmt_percent(p->main_io_share, main_io, sizeof main_io)
+                                                         : "-");
+        print_real(out, 12, p->io_share);
+        fputc('\n', out);
     }
+    /* the summed time reads like a share of the phase but counts every
+       process: the loop's own share is the data-bound evidence */
+    fprintf(out, "main in io: the share of the phase's wall time the main process spent in file I/O calls "
+                 "(data-bound when high);\nprocs in io: io s / wall s, the mean number of processes in file I/O "
+                 "at once (workers raise it; can exceed 1)\n");
 }
 
 /* How the bytes spread over files: concentration and the power-law fit. */

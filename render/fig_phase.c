@@ -118,8 +118,10 @@ static int draw_phases(nr_render_canvas *cv, const nr_fig_phase_input *p, int fo
     nr__bars time = bytes;
     time.ox = 6 + half;
     time.v = p->io_time_s;
-    time.panel_label = "(b) time in I/O";
-    time.y = (nr__axis){.title = "Time in I/O calls", .unit = NR__UNIT_SECONDS};
+    /* every process's calls summed, workers' beside the loop's: more than
+       the phase's wall time when several read at once, so said on the axis */
+    time.panel_label = "(b) time in I/O, all processes";
+    time.y = (nr__axis){.title = "I/O call time, summed", .unit = NR__UNIT_SECONDS};
     nr__bars_draw(&bytes);
     nr__bars_draw(&time);
     return 0;
