@@ -17,11 +17,11 @@ static const struct {
     int em_max_iter;
     double em_tol;           /* stop when the log-likelihood gains less (relative) */
 } RULE = {
-    .min_reads = 100,
+    .min_reads = NR_CACHE_SPLIT_MIN_READS,
     .smooth_sigma = 1.5,
     .smooth_radius = 5,
     .max_valley_ratio = 0.5,
-    .min_mode_share = 0.02,
+    .min_mode_share = NR_CACHE_SPLIT_MIN_MODE_SHARE,
     .min_separation = 2.0,
     .em_max_iter = 1000,
     .em_tol = 1e-12,

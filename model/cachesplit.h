@@ -10,7 +10,7 @@
 #include "quantile.h"
 
 typedef struct nr_cache_split {
-    int found;              /* 0 when no split (unimodal, too few reads): counts and shares 0 */
+    int found;              /* 0 when no split (none found, too few reads): counts and shares 0 */
     int64_t threshold_ns;   /* reads >= threshold_ns are slow; a bin edge (first ns after the valley bin) */
     double slow_share;      /* share of reads >= threshold */
     uint64_t slow_count, fast_count;
@@ -26,6 +26,12 @@ typedef struct nr_cache_split {
  * split below this is two kinds of hits (mostly small and large reads),
  * not hits and misses (docs/statistics.md, "Cache split"). */
 #define NR_CACHE_MISS_MIN_NS 10000
+
+/* The split needs this many reads, and each mode this share of them: a
+ * slower mode of fewer reads is not looked for, so no split found is not
+ * "unimodal" (the report says which; docs/statistics.md, "Cache split"). */
+#define NR_CACHE_SPLIT_MIN_READS 100
+#define NR_CACHE_SPLIT_MIN_MODE_SHARE 0.02
 
 /* Looks for two modes of read_latency (borrowed): a significant valley of
  * the smoothed histogram, else a well-separated two-component Gaussian
