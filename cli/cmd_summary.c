@@ -177,7 +177,12 @@ static void print_concentration(const nr_model *m, FILE *out)
         fprintf(out, "power law on bytes per file: alpha %.3f (+- %.3f), xmin %.0f, KS %.3f, p %.3f, "
                      "vs lognormal R %.3f (p %.3f)\n",
                 pl->alpha, pl->alpha_se, pl->xmin, pl->ks_d, pl->p_value, pl->vs_lognormal_R, pl->vs_lognormal_p);
-    else
+    if (nr_powerlaw_rejected(pl))
+        fprintf(out, "  the power law is rejected (p <= %.1f, Clauset-Shalizi-Newman): alpha describes no power law\n",
+                NR_POWERLAW_PLAUSIBLE_P);
+    else if (pl->valid && isnan(pl->p_value))
+        fprintf(out, "  goodness of fit not tested (--bootstraps 0)\n");
+    if (!pl->valid)
         fprintf(out, "power law on bytes per file: too few files to fit\n");
 }
 

@@ -94,7 +94,8 @@ static void build_concentration(nr_figin *fi, const nr_model *const *models, con
         size_t nc = nr_model_ccdf(models[r], NR_PL_BYTES, &bx, &bp);
         const nr_powerlaw_fit *pl = nr_model_powerlaw(models[r], NR_PL_BYTES);
         double at_xmin = pl->valid && pl->n ? (double)pl->n_tail / (double)pl->n : NAN;
-        cr[r] = (nr_fig_ccdf_run){names[r], nc, bx, bp, pl->valid, pl->alpha, pl->xmin, at_xmin};
+        cr[r] = (nr_fig_ccdf_run){names[r], nc, bx, bp, pl->valid, pl->alpha, pl->xmin, at_xmin,
+                                  nr_powerlaw_rejected(pl), pl->p_value};
     }
     fi->lorenz = (nr_fig_lorenz_input){n, lr};
     fi->ccdf = (nr_fig_ccdf_input){n, cr};
@@ -347,8 +348,9 @@ static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->ccdf.n_runs; r++) {
         const nr_fig_ccdf_run *c = &fi->ccdf.runs[r];
-        json_t *fit = c->has_fit ? json_pack("{s:o, s:o, s:o}", "alpha", jnum(c->alpha), "xmin", jnum(c->xmin),
-                                             "ccdf_at_xmin", jnum(c->ccdf_at_xmin))
+        json_t *fit = c->has_fit ? json_pack("{s:o, s:o, s:o, s:o, s:b}", "alpha", jnum(c->alpha), "xmin",
+                                             jnum(c->xmin), "ccdf_at_xmin", jnum(c->ccdf_at_xmin), "p_value",
+                                             jnum(c->p_value), "rejected", c->fit_rejected)
                                  : json_null();
         json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o}", "name", c->name, "bytes", jarray(c->bytes, c->n),
                                                 "ccdf", jarray(c->ccdf, c->n), "fit", fit));

@@ -455,6 +455,46 @@ static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model 
     return 0;
 }
 
+/* What the lognormal comparison adds to a plausible power law: CSN's
+ * advice (docs/statistics.md) is to say "power law" only when R > 0 with
+ * a small p(R). Empty for R = 0, p = 1, which has a note of its own. */
+static const char *lognormal_clause(const nr_powerlaw_fit *pl, char *out, size_t cap)
+{
+    char r[32], p[32];
+    nr_report_fmt_real(pl->vs_lognormal_R, r, sizeof r);
+    nr_report_fmt_real(pl->vs_lognormal_p, p, sizeof p);
+    if (!isfinite(pl->vs_lognormal_R) || (pl->vs_lognormal_R == 0 && pl->vs_lognormal_p == 1))
+        snprintf(out, cap, ".");
+    else if (pl->vs_lognormal_p < NR_POWERLAW_PLAUSIBLE_P)
+        snprintf(out, cap, pl->vs_lognormal_R > 0 ? ", and it fits the tail better than a lognormal (R = %s, p = %s)."
+                                                  : ", but a lognormal fits the tail better (R = %s, p = %s).",
+                 r, p);
+    else
+        snprintf(out, cap, ", but a lognormal fits the tail as well (R = %s, p = %s): the files cannot tell "
+                           "the two apart.", r, p);
+    return out;
+}
+
+/* The fit's plausibility in words, beside its table: rejected (p <= 0.1,
+ * Clauset-Shalizi-Newman's rule), plausible, or not tested. */
+static const char *plausibility_text(const nr_powerlaw_fit *pl, char *out, size_t cap)
+{
+    char p[32], clause[256];
+    nr_report_fmt_real(pl->p_value, p, sizeof p);
+    if (isnan(pl->p_value))
+        snprintf(out, cap, "Goodness of fit not tested (--bootstraps 0): whether a power law describes these "
+                           "files at all is unknown, so alpha is a fit, not a finding.");
+    else if (nr_powerlaw_rejected(pl))
+        snprintf(out, cap, "The power law is rejected: p = %.2f, at most 0.1 (Clauset, Shalizi and Newman's rule): "
+                           "samples drawn from the fitted power law stray as far from it as these files do in at most one "
+                           "draw in ten. "
+                           "alpha describes no power law here, and figure 3 draws no fit line.", pl->p_value);
+    else
+        snprintf(out, cap, "A power law is plausible (p = %s, above 0.1)%s", p,
+                 lognormal_clause(pl, clause, sizeof clause));
+    return out;
+}
+
 /* The CCDF figure beside the power-law fit. */
 static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
                              nr_fill_figure_fn figure, void *ctx, nr_error *err)
@@ -463,8 +503,10 @@ static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_mode
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
     nr_report_block *pair = nr_report_pair(sec);
     NR_TRY(figure(ctx, rep, pair, ri, 3,
-                  pl->valid ? "CCDF of the job files' bytes (log-log) with the fitted power law from xmin"
-                            : "CCDF of the job files' bytes (log-log); no power law fitted (too few files or values)",
+                  !pl->valid ? "CCDF of the job files' bytes (log-log); no power law fitted (too few files or values)"
+                  : nr_powerlaw_rejected(pl)
+                      ? "CCDF of the job files' bytes (log-log); the power law fitted from xmin is rejected (p \xe2\x89\xa4 0.1): no line"
+                      : "CCDF of the job files' bytes (log-log) with the fitted power law from xmin",
                   err));
     nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair),
                                              "Power-law tail fit (Clauset-Shalizi-Newman 2009, discrete)", 2, measure_heads, 2);
@@ -483,6 +525,8 @@ static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_mode
         kv_row(t, "goodness of fit p (bootstrap)", R(pl->p_value), "powerlaw.p_value", pl->p_value);
         kv_row(t, "vs lognormal R (> 0 favours power law)", R(pl->vs_lognormal_R), "powerlaw.vs_lognormal_R", pl->vs_lognormal_R);
         kv_row(t, "vs lognormal p", R(pl->vs_lognormal_p), "powerlaw.vs_lognormal_p", pl->vs_lognormal_p);
+        char text[640];
+        nr_report_para(nr_report_pair_numbers(pair), "note", plausibility_text(pl, text, sizeof text));
         if (pl->vs_lognormal_R == 0 && pl->vs_lognormal_p == 1) /* docs/statistics.md, "Same model" */
             nr_report_para(nr_report_pair_numbers(pair), "note",
                            "R = 0, p = 1: the best lognormal on this tail is the power law itself, so the "
@@ -920,7 +964,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
     }
     static const char *const captions[7] = {
         "Phase breakdown, one bar per run", "Lorenz curves of the job files' bytes, every run",
-        "The job files' bytes CCDF with power-law fits where one was made, every run", "Read latency CDF and CCDF, one series per run",
+        "The job files' bytes CCDF with power-law fits where one was made and not rejected, every run", "Read latency CDF and CCDF, one series per run",
         "Throughput timelines, one panel per run", "Request-size histograms of the job files, every run",
         "Per-process share (main vs workers), one bar per run"};
     /* what figures 2 to 6 draw of more runs than they tell apart

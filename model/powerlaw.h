@@ -30,6 +30,18 @@ typedef struct nr_powerlaw_fit {
     double vs_lognormal_p; /* two-sided p of R: small p means the sign of R is significant */
 } nr_powerlaw_fit;
 
+/* Clauset, Shalizi and Newman's plausibility rule (section 4.1): the power
+ * law is ruled out when the bootstrap's p <= 0.1; a fit so rejected gives
+ * no exponent worth quoting, and the figure draws no line for it. */
+#define NR_POWERLAW_PLAUSIBLE_P 0.1
+
+/* 1 when fit is valid and its goodness of fit was tested and failed
+ * (p <= NR_POWERLAW_PLAUSIBLE_P); 0 when plausible or untested (p NAN). */
+static inline int nr_powerlaw_rejected(const nr_powerlaw_fit *fit)
+{
+    return fit->valid && fit->p_value <= NR_POWERLAW_PLAUSIBLE_P;
+}
+
 /* Fits a power law to the tail of x[0..n) (borrowed). (Named _compute like
  * nr_concentration_compute: C cannot have a function named like the type.) opts may be NULL
  * (continuous, no bootstrap, seed 1, min_tail 10). Values <= 0 are dropped

@@ -1,5 +1,6 @@
 /* Figure 3, per-file bytes CCDF on log-log axes, one curve per run, with the
- * fitted power law drawn dashed from xmin (Clauset-Shalizi-Newman 2009). */
+ * fitted power law drawn dashed from xmin (Clauset-Shalizi-Newman 2009),
+ * unless its goodness of fit rejected it. */
 #include <math.h>
 #include <stdio.h>
 
@@ -19,6 +20,25 @@ static int fit_usable(const nr_fig_ccdf_run *r)
            isfinite(r->ccdf_at_xmin) && r->ccdf_at_xmin > 0 && r->ccdf_at_xmin <= 1;
 }
 
+/* A fit worth a line and an alpha: usable and not rejected by its own
+ * goodness of fit (a rejected alpha describes no power law). */
+static int fit_drawn(const nr_fig_ccdf_run *r)
+{
+    return fit_usable(r) && !r->fit_rejected;
+}
+
+/* The legend name of a run drawn in colour, without a pick's word. */
+static void run_label(const nr_fig_ccdf_run *run, char *out, size_t cap)
+{
+    const char *name = run->name ? run->name : "?";
+    if (fit_drawn(run))
+        snprintf(out, cap, "%s (\xce\xb1 = %.2f)", name, run->alpha);
+    else if (fit_usable(run))
+        snprintf(out, cap, "%s (power law rejected, p = %.2f)", name, run->p_value);
+    else
+        snprintf(out, cap, "%s", name);
+}
+
 static int has_points(const nr_fig_ccdf_run *run)
 {
     return run->n > 0 && run->bytes && run->ccdf;
@@ -33,7 +53,7 @@ static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[]
     for (size_t r = 0; r < c->n_runs; r++) {
         const nr_fig_ccdf_run *run = &c->runs[r];
         cw->key[r] = run->alpha;
-        cw->usable[r] = has_points(run) && fit_usable(run);
+        cw->usable[r] = has_points(run) && fit_drawn(run);
         cw->others[r] = has_points(run) ? (nr__series){.n = run->n, .x = run->bytes, .y = run->ccdf}
                                         : (nr__series){0};
     }
@@ -74,10 +94,7 @@ static size_t choose_runs(const nr_fig_ccdf_input *c, size_t shown[], size_t sty
         const nr_fig_ccdf_run *run = &c->runs[r];
         if (!has_points(run))
             continue;
-        if (fit_usable(run))
-            snprintf(names[n], 96, "%s (\xce\xb1 = %.2f)", run->name ? run->name : "?", run->alpha);
-        else
-            snprintf(names[n], 96, "%s", run->name ? run->name : "?");
+        run_label(run, names[n], 96);
         shown[n] = style[n] = r;
         n++;
     }
@@ -121,7 +138,7 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
     size_t n_fit = 0;
     for (size_t i = 0; i < drawn; i++) {
         const nr_fig_ccdf_run *run = &c->runs[shown[i]];
-        if (!fit_usable(run))
+        if (!fit_drawn(run))
             continue;
         double xmax = run->bytes[run->n - 1];
         if (!(xmax > run->xmin))

@@ -80,7 +80,10 @@ typedef struct nr_fig_lorenz_input {
 /* (3) Per-file bytes CCDF of one run: points (bytes[i], ccdf[i]) with bytes
  * ascending and ccdf[i] = P(X >= bytes[i]) in (0, 1]. The fitted power law
  * P(X >= x) = ccdf_at_xmin * (x / xmin)^(1 - alpha) is drawn dashed from
- * xmin to the largest value when has_fit is non-zero. */
+ * xmin to the largest value when has_fit is non-zero and fit_rejected is
+ * zero; a rejected fit (its goodness of fit failed: the caller decides, by
+ * Clauset-Shalizi-Newman's p <= 0.1) draws no line, and the legend says
+ * "power law rejected (p = p_value)" instead of its alpha. */
 typedef struct nr_fig_ccdf_run {
     const char *name;
     size_t n;
@@ -90,6 +93,8 @@ typedef struct nr_fig_ccdf_run {
     double alpha;
     double xmin;
     double ccdf_at_xmin;
+    int fit_rejected;
+    double p_value;        /* the goodness of fit's p, for the legend of a rejected fit */
 } nr_fig_ccdf_run;
 
 typedef struct nr_fig_ccdf_input {

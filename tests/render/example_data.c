@@ -114,8 +114,12 @@ static void make_files(void)
         int imin = FILES / 2;
         d.ccdf[r] = (nr_fig_ccdf_run){.name = run_names[r], .n = FILES, .bytes = d.file_bytes[r], .ccdf = d.ccdf_y[r],
                                       .has_fit = 1, .alpha = alpha[r], .xmin = d.file_bytes[r][imin],
-                                      .ccdf_at_xmin = d.ccdf_y[r][imin]};
+                                      .ccdf_at_xmin = d.ccdf_y[r][imin], .p_value = 0.5};
     }
+    /* the last run's goodness of fit failed, as the sample rl's does (p = 0):
+       no line, "power law rejected" in the legend */
+    d.ccdf[RUNS - 1].fit_rejected = 1;
+    d.ccdf[RUNS - 1].p_value = 0;
     d.lorenz_in = (nr_fig_lorenz_input){.n_runs = RUNS, .runs = d.lorenz};
     d.ccdf_in = (nr_fig_ccdf_input){.n_runs = RUNS, .runs = d.ccdf};
 }

@@ -1,7 +1,8 @@
 /* Figures of more runs (NR_FIG_DISTINCT_RUNS) or phases than they tell
  * apart: the runs picked for colour, the spread of request sizes and the
  * folded phases, worked by hand, and the SVG of a crowded figure, whose grey
- * lines are counted. */
+ * lines are counted; and figure 3's rejected power-law fits, which draw no
+ * line. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -96,7 +97,7 @@ static void curves_of_many_runs_in_grey(void **state)
         for (size_t i = 0; i < POINTS; i++)
             bytes_share[r][i] = pow(share[i], g);
         lr[r] = (nr_fig_lorenz_run){names[r], POINTS, share, bytes_share[r], 0.1, 0.9, 0.1 * (double)r};
-        cr[r] = (nr_fig_ccdf_run){names[r], POINTS, x, ccdf, 1, 1.5 + 0.1 * (double)r, 10, 0.5};
+        cr[r] = (nr_fig_ccdf_run){names[r], POINTS, x, ccdf, 1, 1.5 + 0.1 * (double)r, 10, 0.5, 0, NAN};
         ls[r] = (nr_fig_latency_series){names[r], POINTS, lat, cdf, 1e-5, 1e-3 * (double)(r + 1), 1e-2, 0};
     }
     for (size_t n = 8; n <= RUNS; n += RUNS - 8) {
@@ -122,6 +123,33 @@ static void curves_of_many_runs_in_grey(void **state)
  * 9 - r of 100-1K, run 10 none (a NaN count, skipped); only run 0 writes,
  * 4 requests of 1M-4M. Shares of 0-100 B: 0.1 .. 1.0 (lowest 0.1, the 5th of
  * 10 0.5, highest 1.0); of 100-1K: 0.9 .. 0 (0, 0.4, 0.9). */
+/* The stroke of figure 3's fit lines and of their legend key. */
+#define FIT_STROKE "stroke-width:0.9;"
+
+/* Figure 3 of two fitted runs: two fit lines and the legend's key; a run
+ * whose fit is rejected (p <= 0.1) loses its line, and with both rejected
+ * the key goes too. */
+static void rejected_fit_draws_no_line(void **state)
+{
+    (void)state;
+    static const double x[POINTS] = {1, 10, 100, 1e3, 1e4}, ccdf[POINTS] = {1, 0.5, 0.2, 0.05, 0.01};
+    nr_fig_ccdf_run cr[2] = {{"a", POINTS, x, ccdf, 1, 1.5, 10, 0.5, 0, 0.5},
+                             {"b", POINTS, x, ccdf, 1, 2.5, 10, 0.5, 0, 0.5}};
+    const nr_fig_ccdf_input in = {2, cr};
+    const nr_figure_inputs inputs = {.ccdf = &in};
+    size_t want[] = {3, 2, 0};
+    for (int rejected = 0; rejected <= 2; rejected++) {
+        for (int r = 0; r < 2; r++) {
+            cr[r].fit_rejected = r < rejected;
+            cr[r].p_value = r < rejected ? 0 : 0.5;
+        }
+        nr_render_buf svg;
+        render_svg("fig3-file-bytes-ccdf", &inputs, &svg);
+        assert_int_equal(occurrences((const char *)svg.data, svg.len, FIT_STROKE), want[rejected]);
+        nr_render_buf_fini(&svg);
+    }
+}
+
 static void request_sizes_spread(void **state)
 {
     (void)state;
@@ -342,6 +370,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(picks_lowest_median_highest),
         cmocka_unit_test(curves_of_many_runs_in_grey),
+        cmocka_unit_test(rejected_fit_draws_no_line),
         cmocka_unit_test(request_sizes_spread),
         cmocka_unit_test(phases_folded),
         cmocka_unit_test(phase_colours_do_not_clash),
