@@ -73,7 +73,10 @@ nr_report_block *nr_report_pair(nr_report_block *b);
 nr_report_block *nr_report_pair_numbers(nr_report_block *pair);
 
 /* A table with ncols columns and the given header texts; numeric columns
- * (num_cols bit i set = column i is right-aligned numbers). */
+ * (num_cols bit i set = column i is right-aligned numbers). The table goes
+ * into b when b is a numbers block (nr_report_pair_numbers), else into a
+ * new <div class="numbers"> of b: a table wider than a phone's screen
+ * scrolls in its own box, never the page. */
 nr_report_table *nr_report_table_new(nr_report_block *b, const char *caption, size_t ncols,
                                      const char *const *headers, uint32_t num_cols);
 /* Starts a new row. */

@@ -98,11 +98,27 @@ nr_report_block *nr_report_pair_numbers(nr_report_block *pair)
     return (nr_report_block *)nr__report_child(p, "div", "numbers");
 }
 
+/* 1 when n is a <div class="numbers">. */
+static int is_numbers(const xmlNode *n)
+{
+    if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "div") != 0)
+        return 0;
+    xmlChar *cls = xmlGetProp(n, BAD_CAST "class");
+    const int hit = cls && strcmp((const char *)cls, "numbers") == 0;
+    xmlFree(cls);
+    return hit;
+}
+
 nr_report_table *nr_report_table_new(nr_report_block *b, const char *caption, size_t ncols,
                                      const char *const *headers, uint32_t num_cols)
 {
     nr_report *r = nr__report_of((xmlNode *)b);
     if (!r)
+        return NULL;
+    /* the scroll box of a table outside a pair's numbers (the overview's
+       made a phone's page 1126 px wide; templates/report.css, .numbers) */
+    xmlNode *box = is_numbers((xmlNode *)b) ? (xmlNode *)b : nr__report_child((xmlNode *)b, "div", "numbers");
+    if (!box)
         return NULL;
     if (r->ntables == r->cap_tables) {
         size_t cap = r->cap_tables ? r->cap_tables * 2 : 32;
@@ -118,7 +134,7 @@ nr_report_table *nr_report_table_new(nr_report_block *b, const char *caption, si
     r->tables[r->ntables++] = t;
     t->ncols = ncols;
     t->num_cols = num_cols;
-    t->table = nr__report_child((xmlNode *)b, "table", NULL);
+    t->table = nr__report_child(box, "table", NULL);
     if (caption) {
         xmlNode *cap = nr__report_child(t->table, "caption", NULL);
         nr__report_add_text(cap, caption);

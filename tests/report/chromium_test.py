@@ -22,7 +22,11 @@ usage: chromium_test.py NIOREP PNG_STATS SOURCE_DIR
    its shared glyphs, which must have less ink: the figures' text is drawn
    from the shared outlines; and one of the report with each figure style
    put back inline from its rule (class nr-sN), which must be the same PNG;
-6. compares every number marked data-nr-key/data-nr-value in each run's
+6. on a phone: a copy of the report with a measuring script (the report
+   itself has none) in an iframe 400 and 500 px wide must not scroll
+   sideways, and no element may reach past the screen unless a box that
+   scrolls it (overflow-x) holds it within the screen;
+7. compares every number marked data-nr-key/data-nr-value in each run's
    article with `niorep summary --json` of the same store.
 
 Exit 0 pass, 1 fail, 77 skip (prerequisite missing: sample, Chromium, figures).
@@ -168,6 +172,53 @@ def serve(directory):
     return server
 
 
+# Measures the report in an iframe (same origin: the recording server) and
+# writes what reaches past its screen into the parent page, which
+# --dump-dom prints: the page's scroll width, its width, and each element
+# outside the figures that no scrolling box holds within the screen.
+PHONE_SCRIPT = """<script>
+window.addEventListener('load', () => {
+  const w = document.documentElement.clientWidth, out = [];
+  const box = el => { for (let p = el.parentElement; p && p !== document.body; p = p.parentElement)
+                        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return p;
+                      return null; };
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= w + 1) continue;
+    const b = box(el);
+    if (b && b.getBoundingClientRect().right <= w + 1) continue;
+    const cap = el.closest('table') && el.closest('table').querySelector('caption');
+    out.push(el.tagName + ' ' + (cap ? cap.textContent.slice(0, 40) : '') + ' right=' + Math.round(r.right));
+  }
+  const pre = parent.document.createElement('pre');
+  pre.id = 'nr-phone';
+  pre.textContent = document.documentElement.scrollWidth + ' ' + w + '|' + out.slice(0, 8).join('|');
+  parent.document.body.appendChild(pre);
+});
+</script>"""
+
+
+def phone_check(work, port, text, width):
+    """Fails when the report scrolls sideways, or spills past the screen, at width px."""
+    with open(os.path.join(work, "phone-report.html"), "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", PHONE_SCRIPT + "</body>", 1))
+    with open(os.path.join(work, "phone.html"), "w", encoding="utf-8") as f:
+        f.write('<!DOCTYPE html><html><body style="margin:0"><iframe src="phone-report.html" width="%d" '
+                'height="800" style="border:0"></iframe></body></html>' % width)
+    p = chromium("http://127.0.0.1:%d/phone.html" % port, "--dump-dom", "--window-size=1000,900",
+                 "--virtual-time-budget=10000")
+    m = re.search(r'<pre id="nr-phone">([^<]*)</pre>', p.stdout)
+    if not m:
+        fail("phone %d px: no measure from the page: %s" % (width, p.stderr[-1000:]))
+    sizes, *spill = m.group(1).split("|")
+    scroll, client = (int(v) for v in sizes.split())
+    spill = [s for s in spill if s]
+    if scroll > client or spill:
+        fail("phone %d px: the page is %d px wide for a screen of %d; past the screen: %r"
+             % (width, scroll, client, spill))
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__)
@@ -267,8 +318,11 @@ def main():
         with open(shot, "rb") as a, open(inline_shot, "rb") as b:
             if a.read() != b.read():
                 fail("the report with its figures' styles inline again paints differently")
-        server.shutdown()
         print("ok: %d shared styles; with them inline again the screenshot is the same bytes" % len(rules))
+        for width in (400, 500):
+            phone_check(work, server.server_address[1], text, width)
+        server.shutdown()
+        print("ok: at 400 and 500 px the page does not scroll sideways and every table scrolls in its box")
 
         compared = 0
         for run in runs:

@@ -587,6 +587,32 @@ static void test_template_nested_marks_refused(void **state)
     assert_non_null(strstr(err.msg, "data-nr=\"subtitle\" must not stand inside data-nr=\"title\""));
 }
 
+/* Every table sits in a <div class="numbers">, the box that scrolls a
+ * table wider than a phone's screen (templates/report.css): one of its
+ * own outside a pair (the overview's table made the whole page scroll),
+ * the pair's own numbers block inside one, never a box in a box. */
+static void test_tables_scroll_in_their_box(void **state)
+{
+    (void)state;
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_table_new(nr_report_overview(r), "Wide overview", 1, (const char *const[]){"x"}, 0);
+    nr_report_block *run = nr_report_add_run(r, "a", "a");
+    nr_report_table_new(nr_report_run_section(run, NR_SEC_LATENCY), "Per phase", 1, (const char *const[]){"x"}, 0);
+    nr_report_block *numbers = nr_report_pair_numbers(nr_report_pair(nr_report_run_section(run, NR_SEC_PHASES)));
+    nr_report_table_new(numbers, "Beside", 1, (const char *const[]){"x"}, 0);
+    nr_report_table_new(numbers, "Below", 1, (const char *const[]){"x"}, 0);
+    char *html = serialize(r);
+    assert_non_null(strstr(html, "<div class=\"numbers\"><table><caption>Wide overview</caption>"));
+    assert_non_null(strstr(html, "<div class=\"numbers\"><table><caption>Per phase</caption>"));
+    assert_non_null(strstr(html, "<div class=\"numbers\"><table><caption>Beside</caption>"));
+    assert_non_null(strstr(html, "</table><table><caption>Below</caption>"));
+    assert_null(strstr(html, "<div class=\"numbers\"><div class=\"numbers\">"));
+    free(html);
+    nr_report_destroy(r);
+}
+
 static void test_sections_and_overview(void **state)
 {
     (void)state;
@@ -769,6 +795,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_no_external_reference),
         cmocka_unit_test(test_template_marks_required),
         cmocka_unit_test(test_template_nested_marks_refused),
+        cmocka_unit_test(test_tables_scroll_in_their_box),
         cmocka_unit_test(test_sections_and_overview),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_text_clean),
