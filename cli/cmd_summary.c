@@ -164,10 +164,13 @@ static void print_concentration(const nr_model *m, FILE *out)
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
     const nr_model_runtime *r = nr_model_runtime_files(m);
     char p1[32], p10[32], p90[32]; /* the report's percentages: 99.96% is not 100.0% */
-    fprintf(out, "\nconcentration over %zu job files: gini %.3f, top 1%% %s, top 10%% %s, "
+    /* the top p% are ceil(p n / 100) whole files: said, as 22 files' top 10% are 3 */
+    const size_t k1 = nr_concentration_top_count(c->n, 1), k10 = nr_concentration_top_count(c->n, 10);
+    fprintf(out, "\nconcentration over %zu job files: gini %.3f, top 1%% (%zu file%s) %s, top 10%% (%zu file%s) %s, "
                  "90%% of bytes from %s of files\n",
-            c->n, c->gini, nr_fmt_percent(c->top1_share, p1, sizeof p1),
-            nr_fmt_percent(c->top10_share, p10, sizeof p10), nr_fmt_percent(c->files_for_90, p90, sizeof p90));
+            c->n, c->gini, k1, k1 == 1 ? "" : "s", nr_fmt_percent(c->top1_share, p1, sizeof p1), k10,
+            k10 == 1 ? "" : "s", nr_fmt_percent(c->top10_share, p10, sizeof p10),
+            nr_fmt_percent(c->files_for_90, p90, sizeof p90));
     if (r->files > 0)
         fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " files, read %" PRIu64
                      " bytes, wrote %" PRIu64 "\n",

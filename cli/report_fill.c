@@ -433,6 +433,23 @@ static int cmp_desc_bytes(const void *a, const void *b, void *files)
 
 static const char *const measure_heads[] = {"measure", "value"};
 
+/* "share of bytes from the top 10% of files, rounded up: 3 of 22 (13.6%)":
+ * the top pct% counts ceil(pct n / 100) whole files, which for few files is
+ * more than pct% of them; said with the count, as the share is of it. */
+static const char *top_label(const nr_concentration *c, unsigned pct, char *out, size_t cap)
+{
+    const size_t k = nr_concentration_top_count(c->n, pct);
+    if (c->n == 0 || k * 100 == (size_t)pct * c->n) {
+        snprintf(out, cap, "share of bytes from the top %u%% of files", pct);
+        return out;
+    }
+    char kn[32], n[32], share[32];
+    snprintf(out, cap, "share of bytes from the top %u%% of files, rounded up: %s of %s (%s)", pct,
+             nr_report_fmt_count((double)k, kn, sizeof kn), nr_report_fmt_count((double)c->n, n, sizeof n),
+             nr_report_fmt_percent((double)k / (double)c->n, share, sizeof share));
+    return out;
+}
+
 /* The Lorenz figure beside the concentration measures. */
 static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
                            nr_fill_figure_fn figure, void *ctx, nr_error *err)
@@ -440,15 +457,16 @@ static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model 
     char buf[64];
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of the job files' bytes (top-10% point marked)", err));
+    NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of the job files' bytes (the top 10% of files, rounded up to whole files, marked)", err));
     nr_report_table *t =
         nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of the job files' bytes", 2, measure_heads, 2);
     kv_row(t, "job files with bytes", C(c->n), "concentration.files", (double)c->n);
     kv_row(t, "their bytes", B(c->total), "concentration.total_bytes", c->total);
     kv_row(t, "Gini coefficient", R(c->gini), "concentration.gini", c->gini);
-    kv_row(t, "share of bytes from the top 1% of files", P(c->top1_share), "concentration.top1_share", c->top1_share);
-    kv_row(t, "share of bytes from the top 10% of files", P(c->top10_share), "concentration.top10_share", c->top10_share);
-    kv_row(t, "share of bytes from the top 20% of files", P(c->top20_share), "concentration.top20_share", c->top20_share);
+    char label[128];
+    kv_row(t, top_label(c, 1, label, sizeof label), P(c->top1_share), "concentration.top1_share", c->top1_share);
+    kv_row(t, top_label(c, 10, label, sizeof label), P(c->top10_share), "concentration.top10_share", c->top10_share);
+    kv_row(t, top_label(c, 20, label, sizeof label), P(c->top20_share), "concentration.top20_share", c->top20_share);
     kv_row(t, "fewest files holding 50% of bytes", P(c->files_for_50), "concentration.files_for_50", c->files_for_50);
     kv_row(t, "fewest files holding 90% of bytes", P(c->files_for_90), "concentration.files_for_90", c->files_for_90);
     kv_row(t, "fewest files holding 99% of bytes", P(c->files_for_99), "concentration.files_for_99", c->files_for_99);
@@ -935,12 +953,27 @@ static void fill_findings(nr_report_block *sec, const nr_model *m)
     }
 }
 
+/* "62.6% (3 of 22)": the overview's top-10% share with the files it
+ * counts, ceil(n / 10) of n (docs/definitions.md). */
+static const char *top10_cell(const nr_concentration *c, char *out, size_t cap)
+{
+    char share[32], k[32], n[32];
+    nr_report_fmt_percent(c->top10_share, share, sizeof share);
+    if (c->n == 0 || !isfinite(c->top10_share))
+        snprintf(out, cap, "%s", share);
+    else
+        snprintf(out, cap, "%s (%s of %s)", share, nr_report_fmt_count((double)c->top10_items, k, sizeof k),
+                 nr_report_fmt_count((double)c->n, n, sizeof n));
+    return out;
+}
+
 /* The multi-run overview: one row per run, then the figures with every run. */
 static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
     nr_report_block *ov = nr_report_overview(rep);
     static const char *const heads[] = {"run", "duration", "processes", "files", "bytes read", "bytes written",
-                                        "read p50", "read p99", "Gini (job files)", "top-10% share", "write bursts", "findings"};
+                                        "read p50", "read p99", "Gini (job files)", "top-10% share (files)", "write bursts",
+                                        "findings"};
     nr_report_table *t = nr_report_table_new(ov, "Every run at a glance", 12, heads, 0xFFEu);
     char buf[64];
     for (size_t r = 0; r < rs->n; r++) {
@@ -958,7 +991,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[0]) : NAN));
         nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[2]) : NAN));
         nr_report_table_cell(t, R(c->gini));
-        nr_report_table_cell(t, P(c->top10_share));
+        nr_report_table_cell(t, top10_cell(c, buf, sizeof buf));
         nr_report_table_cell(t, C(nr_model_burst_count(m)));
         nr_report_table_cell(t, C(nr_model_finding_count(m)));
     }

@@ -32,13 +32,6 @@ static int sorted_copy(const double *values, size_t n, double **sorted)
     return 0;
 }
 
-/* Number of top items that make "the top pct percent": ceil(pct * n / 100),
- * computed in integers so that 10% of 10 items is exactly 1. */
-static size_t top_count(size_t n, unsigned pct)
-{
-    return (n * pct + 99) / 100;
-}
-
 /* Share of the total held by the k largest of the ascending values. */
 static double top_share(const double *asc, size_t n, size_t k, long double total)
 {
@@ -82,10 +75,10 @@ int nr_concentration_compute(const double *values, size_t n, nr_concentration *o
         out->gini = (double)(2.0L * weighted / (ln * total) - (ln + 1.0L) / ln);
         if (out->gini < 0) /* rounding on all-equal values */
             out->gini = 0;
-        out->top1_share = top_share(asc, n, top_count(n, 1), total);
-        out->top10_items = top_count(n, 10);
+        out->top1_share = top_share(asc, n, nr_concentration_top_count(n, 1), total);
+        out->top10_items = nr_concentration_top_count(n, 10);
         out->top10_share = top_share(asc, n, out->top10_items, total);
-        out->top20_share = top_share(asc, n, top_count(n, 20), total);
+        out->top20_share = top_share(asc, n, nr_concentration_top_count(n, 20), total);
         out->files_for_50 = files_for(asc, n, 500, total);
         out->files_for_90 = files_for(asc, n, 900, total);
         out->files_for_99 = files_for(asc, n, 990, total);

@@ -23,6 +23,14 @@ typedef struct nr_concentration {
  * zeroed), or NR_E_NOMEM. */
 int nr_concentration_compute(const double *values, size_t n, nr_concentration *out);
 
+/* Number of top items that make "the top pct percent": ceil(pct * n / 100),
+ * computed in integers so that 10% of 10 items is exactly 1 (and of 22
+ * items 3: the report says "3 of 22", docs/definitions.md). */
+static inline size_t nr_concentration_top_count(size_t n, unsigned pct)
+{
+    return (n * pct + 99) / 100;
+}
+
 /* Where top10_share sits on the Lorenz curve: x = 1 - top10_items / n (0.9
  * only when n is a multiple of 10; 2/3 for 3 files); NAN for no items. */
 static inline double nr_concentration_top10_x(const nr_concentration *c)

@@ -99,5 +99,20 @@ grep -q 'is rejected' pareto.html && fail "a plausible fit is called rejected"
 grep -q 'Goodness of fit not tested (--bootstraps 0)' pareto0.html || fail "an untested fit is not said to be untested"
 ok "a rejected power law is said to be, and drawn without a line"
 
+# 4. The top 10% of 22 files are the top 3 (ceil(n / 10): 13.6% of them):
+# the report names the count where it is not exactly the share; 40 files
+# have an exact top 10% (4), and their top 1% is 1 file (2.5%).
+sizes_run files22 $(seq 1000 1000 22000)
+"$niorep" build files22 pareto -o top.html --bootstraps 0 2>build.err || fail "build files22 pareto: exit $?: $(cat build.err)"
+grep -q 'share of bytes from the top 10% of files, rounded up: 3 of 22 (13.6%)' top.html \
+    || fail "the top 10% of 22 files is not said to be 3 of them"
+grep -q 'share of bytes from the top 10% of files</td>' top.html || fail "40 files: the exact top 10% has a note"
+grep -q 'share of bytes from the top 1% of files, rounded up: 1 of 40 (2.5%)' top.html || fail "40 files: the top 1%"
+grep -q '<th class="num" scope="col">top-10% share (files)</th>' top.html || fail "overview: the top-10% column's head"
+grep -q '<td class="num">[0-9.]*% (3 of 22)</td>' top.html || fail "overview: the top-10% share of 22 files without its count"
+"$niorep" summary .niorep/files22.nio --bootstraps 0 | grep -q 'top 1% (1 file) [0-9.]*%, top 10% (3 files) [0-9.]*%' \
+    || fail "summary: the top shares without their counts"
+ok "the top 10% of few files is said with its count"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
