@@ -22,6 +22,7 @@ typedef struct figjob {
     size_t run;
     const nr_figure_def *fig;
     const char *caption;
+    char *label;         /* the svg's aria-label (owned), NULL: the caption */
     char key[16];        /* "fig<id>": the slot's and the ids' key */
     nr_report_svg *parsed; /* parsed on the thread that drew it, for the import */
     int kept;            /* read from the cache, not drawn */
@@ -88,7 +89,7 @@ static const nr_figure_def *figure_by_id(int fig_id)
 }
 
 int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
-                   const char *caption, nr_error *err)
+                   const char *caption, const char *label, nr_error *err)
 {
     nr_figjobs *fj = ctx;
     const nr_figure_def *fig = figure_by_id(fig_id);
@@ -107,7 +108,7 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
     figjob *j = &fj->jobs[fj->njobs];
     *j = (figjob){.run = run, .fig = fig, .caption = caption};
     snprintf(j->key, sizeof j->key, "fig%d", fig_id);
-    if (!(j->slot = nr_report_figure_slot(rep, where, j->key)))
+    if (!(j->slot = nr_report_figure_slot(rep, where, j->key)) || (label && !(j->label = strdup(label))))
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", j->key);
     fj->njobs++;
     return 0;
@@ -266,7 +267,7 @@ static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
             rc = j->rc;
             *err = j->err;
         } else {
-            rc = nr_report_figure_fill_parsed(rep, j->slot, j->key, j->caption, j->parsed, err);
+            rc = nr_report_figure_fill_labelled(rep, j->slot, j->key, j->caption, j->label, j->parsed, err);
             j->parsed = NULL;
         }
         mark_imported(p, k + 1, rc < 0);
@@ -333,6 +334,8 @@ void nr_figjobs_free(nr_figjobs *fj)
     free(fj->scopes);
     free(fj->scope_rc);
     free(fj->scope_err);
+    for (size_t i = 0; fj->jobs && i < fj->njobs; i++)
+        free(fj->jobs[i].label);
     free(fj->jobs);
     forget_keys(fj);
     free(fj);

@@ -18,9 +18,10 @@ typedef struct nr_figjobs nr_figjobs;
 int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
                       nr_error *err);
 /* nr_fill_figure_fn (ctx: the nr_figjobs): reserves the figure's place in
- * where and queues it (caption borrowed: a string that outlives the run). */
+ * where and queues it (caption borrowed: a string that outlives the run;
+ * label, its accessible name, copied; NULL: the caption). */
 int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
-                   const char *caption, nr_error *err);
+                   const char *caption, const char *label, nr_error *err);
 /* Keeps the figures of each run's own section (not those of every run
  * together) beside its cached store (figure_cache.h), and reads them from
  * there instead of drawing when they were kept for the same key:

@@ -181,6 +181,17 @@ static int add_layers_worst(nr_report_block *sec, const nr_model_fidelity *fid, 
     return 0;
 }
 
+/* "1.41 s after", "929 µs before": a signed offset in words, since a
+ * negative "after" read as an error. */
+static const char *skew_text(double s, char *out, size_t cap)
+{
+    char t[64];
+    if (!isfinite(s) || s == 0)
+        return nr_report_fmt_seconds(s, out, cap);
+    snprintf(out, cap, "%s %s", nr_report_fmt_seconds(fabs(s), t, sizeof t), s > 0 ? "after" : "before");
+    return out;
+}
+
 /* The two layers side by side: the hook's Python-level file I/O against
  * strace's bytes of the same files, and where each layer's records start
  * and end (docs/summary-schema.md, "fidelity"). Nothing when the hook
@@ -203,10 +214,10 @@ static int add_layers(nr_report_block *sec, const nr_model *m, nr_error *err)
            "fidelity.layers.more_in_strace", (double)c->more_in_strace);
     kv_row(t, "fewer bytes in strace (mmap'd or not traced)", C(c->fewer_in_strace), "fidelity.layers.fewer_in_strace",
            (double)c->fewer_in_strace);
-    kv_row(t, "hook's first record after strace's first event", S(fid->skew_start_s), "fidelity.skew_start_s",
-           fid->skew_start_s);
-    kv_row(t, "hook's last record after strace's last event", S(fid->skew_end_s), "fidelity.skew_end_s",
-           fid->skew_end_s);
+    kv_row(t, "hook's first record, against strace's first event", skew_text(fid->skew_start_s, buf, sizeof buf),
+           "fidelity.skew_start_s", fid->skew_start_s);
+    kv_row(t, "hook's last record, against strace's last event", skew_text(fid->skew_end_s, buf, sizeof buf),
+           "fidelity.skew_end_s", fid->skew_end_s);
     return add_layers_worst(sec, fid, err);
 }
 
@@ -341,6 +352,80 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     return add_layers(sec, m, err);
 }
 
+/* The share of the run's bytes that its main process moved (NAN: none). */
+static double main_bytes_share(const nr_model *m)
+{
+    double main = 0, all = 0;
+    for (size_t i = 0; i < nr_model_process_count(m); i++) {
+        const nr_model_process *p = nr_model_process_at(m, i);
+        const double b = (double)(p->bytes_read + p->bytes_written);
+        all += b;
+        main += p->role == NR_ROLE_MAIN ? b : 0;
+    }
+    return share(main, all);
+}
+
+/* The key number of figure fig of run m, as words. */
+static void figure_key_text(int fig, const nr_model *m, char *out, size_t cap)
+{
+    char a[64], b[64], c[64];
+    const nr_model_totals *tot = nr_model_get_totals(m);
+    const nr_concentration *co = nr_model_concentration(m, NR_CONC_TOTAL);
+    const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
+    const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+    double io = 0;
+    switch (fig) {
+    case 1:
+        for (size_t i = 0; i < nr_model_phase_count(m); i++)
+            io += nr_model_phase_at(m, i)->io_time_s;
+        snprintf(out, cap, "%s read, %s written, %s in I/O calls summed over processes",
+                 nr_report_fmt_bytes((double)tot->bytes_read, a, sizeof a),
+                 nr_report_fmt_bytes((double)tot->bytes_written, b, sizeof b), nr_report_fmt_seconds(io, c, sizeof c));
+        break;
+    case 2:
+        snprintf(out, cap, "Gini %s; the top %zu of %zu files hold %s of the bytes", nr_report_fmt_real(co->gini, a, sizeof a),
+                 co->top10_items, co->n, nr_report_fmt_percent(co->top10_share, b, sizeof b));
+        break;
+    case 3:
+        if (!pl->valid)
+            snprintf(out, cap, "no power law fitted");
+        else if (nr_powerlaw_rejected(pl))
+            snprintf(out, cap, "power law rejected (p = %.2f)", pl->p_value);
+        else
+            snprintf(out, cap, "power law alpha %s from %s (p = %s)", nr_report_fmt_real(pl->alpha, a, sizeof a),
+                     nr_report_fmt_bytes(pl->xmin, b, sizeof b), nr_report_fmt_real(pl->p_value, c, sizeof c));
+        break;
+    case 4:
+        snprintf(out, cap, "read p50 %s, p99 %s", nr_report_fmt_seconds(rd->count ? ns_to_s(rd->q_ns[0]) : NAN, a, sizeof a),
+                 nr_report_fmt_seconds(rd->count ? ns_to_s(rd->q_ns[2]) : NAN, b, sizeof b));
+        break;
+    case 5:
+        snprintf(out, cap, "%s long, %zu write bursts", nr_report_fmt_seconds(tot->duration_s, a, sizeof a),
+                 nr_model_burst_count(m));
+        break;
+    case 6:
+        snprintf(out, cap, "median read size %s", nr_report_fmt_bytes(nr_model_get_access(m)->median_read_size, a, sizeof a));
+        break;
+    default:
+        snprintf(out, cap, "the main process moved %s of the bytes", nr_report_fmt_percent(main_bytes_share(m), a, sizeof a));
+        break;
+    }
+}
+
+#define FIG_LABEL_MAX 512
+
+/* A run's figure's accessible name: its caption, the run and the key
+ * number, since the caption is the same in every run and the figure's
+ * text is glyph outlines a screen reader cannot read. */
+static const char *figure_label(const char *caption, const char *name, int fig, const nr_model *m, char *out,
+                                size_t cap)
+{
+    char key[256];
+    figure_key_text(fig, m, key, sizeof key);
+    snprintf(out, cap, "%s. Run %s: %s.", caption, name, key);
+    return out;
+}
+
 /* "3", or "3 (1 never ended, 1 ended by an exception)": the instances of p
  * in out. */
 static const char *phase_instances(const nr_model_phase *p, char *out, size_t cap)
@@ -376,8 +461,9 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
     const nr_model *m = run->model;
     char buf[64];
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 1,
-                  "Bytes moved and time in I/O calls per phase, summed over every process", err));
+    static const char cap1[] = "Bytes moved and time in I/O calls per phase, summed over every process";
+    char label[FIG_LABEL_MAX];
+    NR_TRY(figure(ctx, rep, pair, ri, 1, cap1, figure_label(cap1, run->name, 1, m, label, sizeof label), err));
     static const char *const heads[] = {"phase", "instances", "wall time", "main process in I/O", "bytes read",
                                         "bytes written", "I/O time (all)", "processes in I/O", "processes with I/O"};
     nr_report_block *numbers = nr_report_pair_numbers(pair);
@@ -451,19 +537,20 @@ static const char *top_label(const nr_concentration *c, unsigned pct, char *out,
 }
 
 /* The Lorenz figure beside the concentration measures. */
-static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+static int add_lorenz_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, const char *name, size_t ri,
                            nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
     char buf[64];
     const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 2, "Lorenz curve of the job files' bytes (the top 10% of files, rounded up to whole files, marked)", err));
+    static const char cap2[] = "Lorenz curve of the job files' bytes (the top 10% of files, rounded up to whole files, marked)";
+    char label[FIG_LABEL_MAX];
+    NR_TRY(figure(ctx, rep, pair, ri, 2, cap2, figure_label(cap2, name, 2, m, label, sizeof label), err));
     nr_report_table *t =
         nr_report_table_new(nr_report_pair_numbers(pair), "Concentration of the job files' bytes", 2, measure_heads, 2);
     kv_row(t, "job files with bytes", C(c->n), "concentration.files", (double)c->n);
     kv_row(t, "their bytes", B(c->total), "concentration.total_bytes", c->total);
     kv_row(t, "Gini coefficient", R(c->gini), "concentration.gini", c->gini);
-    char label[128];
     kv_row(t, top_label(c, 1, label, sizeof label), P(c->top1_share), "concentration.top1_share", c->top1_share);
     kv_row(t, top_label(c, 10, label, sizeof label), P(c->top10_share), "concentration.top10_share", c->top10_share);
     kv_row(t, top_label(c, 20, label, sizeof label), P(c->top20_share), "concentration.top20_share", c->top20_share);
@@ -514,18 +601,19 @@ static const char *plausibility_text(const nr_powerlaw_fit *pl, char *out, size_
 }
 
 /* The CCDF figure beside the power-law fit. */
-static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+static int add_powerlaw_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, const char *name, size_t ri,
                              nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
     char buf[64];
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 3,
-                  !pl->valid ? "CCDF of the job files' bytes (log-log); no power law fitted (too few files or values)"
-                  : nr_powerlaw_rejected(pl)
-                      ? "CCDF of the job files' bytes (log-log); the power law fitted from xmin is rejected (p \xe2\x89\xa4 0.1): no line"
-                      : "CCDF of the job files' bytes (log-log) with the fitted power law from xmin",
-                  err));
+    const char *cap3 =
+        !pl->valid ? "CCDF of the job files' bytes (log-log); no power law fitted (too few files or values)"
+        : nr_powerlaw_rejected(pl)
+            ? "CCDF of the job files' bytes (log-log); the power law fitted from xmin is rejected (p \xe2\x89\xa4 0.1): no line"
+            : "CCDF of the job files' bytes (log-log) with the fitted power law from xmin";
+    char label[FIG_LABEL_MAX];
+    NR_TRY(figure(ctx, rep, pair, ri, 3, cap3, figure_label(cap3, name, 3, m, label, sizeof label), err));
     nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair),
                                              "Power-law tail fit (Clauset-Shalizi-Newman 2009, discrete)", 2, measure_heads, 2);
     if (!pl->valid) {
@@ -604,8 +692,8 @@ static int fill_concentration(nr_report *rep, nr_report_block *sec, const nr_run
                               nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
     runtime_note(sec, run->model);
-    NR_TRY(add_lorenz_pair(rep, sec, run->model, ri, figure, ctx, err));
-    NR_TRY(add_powerlaw_pair(rep, sec, run->model, ri, figure, ctx, err));
+    NR_TRY(add_lorenz_pair(rep, sec, run->model, run->name, ri, figure, ctx, err));
+    NR_TRY(add_powerlaw_pair(rep, sec, run->model, run->name, ri, figure, ctx, err));
     return add_top_files(sec, run->model, err);
 }
 
@@ -736,7 +824,9 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
         return 0;
     }
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 4, "Read latency: CDF (log x) and CCDF tail (log-log), all phases and per phase", err));
+    static const char cap4[] = "Read latency: CDF (log x) and CCDF tail (log-log), all phases and per phase";
+    char label[FIG_LABEL_MAX];
+    NR_TRY(figure(ctx, rep, pair, ri, 4, cap4, figure_label(cap4, run->name, 4, m, label, sizeof label), err));
     nr_report_table *t = latency_table(nr_report_pair_numbers(pair), "Latency per operation class (exact order statistics)", "operation");
     for (int op = 0; op < NR_LAT_OP_COUNT; op++) {
         char prefix[64];
@@ -793,7 +883,9 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
     }
     const nr_model_timeline *tl = nr_model_get_timeline(m);
     /* The timeline is full width: figure above, numbers below. */
-    NR_TRY(figure(ctx, rep, sec, ri, 5, "Read and write throughput over time, phases coloured, write bursts shaded", err));
+    static const char cap5[] = "Read and write throughput over time, phases coloured, write bursts shaded";
+    char label[FIG_LABEL_MAX];
+    NR_TRY(figure(ctx, rep, sec, ri, 5, cap5, figure_label(cap5, run->name, 5, m, label, sizeof label), err));
     static const char *const heads[] = {"measure", "value"};
     nr_report_table *t = nr_report_table_new(sec, "Timeline", 2, heads, 2);
     double bin_s = (double)tl->width_ns * 1e-9, peak_r = 0, peak_w = 0;
@@ -829,13 +921,15 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
 }
 
 /* The request-size figure beside the requests per size bin. */
-static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, const char *name, size_t ri,
                             nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
     char buf[64];
     const nr_model_access *a = nr_model_get_access(m);
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 6, "Request-size histogram of the job files (Darshan bins)", err));
+    static const char cap6[] = "Request-size histogram of the job files (Darshan bins)";
+    char label[FIG_LABEL_MAX];
+    NR_TRY(figure(ctx, rep, pair, ri, 6, cap6, figure_label(cap6, name, 6, m, label, sizeof label), err));
     static const char *const heads[] = {"request size (bytes)", "reads", "writes"};
     nr_report_table *t = nr_report_table_new(nr_report_pair_numbers(pair), "Requests per size bin", 3, heads, 6);
     for (int b = 0; b < NR_SIZE_BINS; b++) {
@@ -885,12 +979,14 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
 }
 
 /* The process-share figure beside the bytes and I/O time per process role. */
-static int add_roles_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, size_t ri,
+static int add_roles_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, const char *name, size_t ri,
                           nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
     char buf[64];
     nr_report_block *pair = nr_report_pair(sec);
-    NR_TRY(figure(ctx, rep, pair, ri, 7, "Share of bytes and I/O time: main process vs workers", err));
+    static const char cap7[] = "Share of bytes and I/O time: main process vs workers";
+    char label[FIG_LABEL_MAX];
+    NR_TRY(figure(ctx, rep, pair, ri, 7, cap7, figure_label(cap7, name, 7, m, label, sizeof label), err));
     static const char *const pheads[] = {"role", "processes with I/O", "bytes", "share of bytes", "I/O time"};
     nr_report_table *pt = nr_report_table_new(nr_report_pair_numbers(pair), "Per process role", 5, pheads, 0x1Eu);
     const nr_model_totals *tot = nr_model_get_totals(m);
@@ -935,9 +1031,9 @@ static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, 
                        nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
     runtime_access_note(sec, run->model);
-    NR_TRY(add_reqsize_pair(rep, sec, run->model, ri, figure, ctx, err));
+    NR_TRY(add_reqsize_pair(rep, sec, run->model, run->name, ri, figure, ctx, err));
     add_access_tables(sec, nr_model_get_access(run->model));
-    return add_roles_pair(rep, sec, run->model, ri, figure, ctx, err);
+    return add_roles_pair(rep, sec, run->model, run->name, ri, figure, ctx, err);
 }
 
 static void fill_findings(nr_report_block *sec, const nr_model *m)
@@ -1020,7 +1116,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
     nr_report_block *grid = nr_report_pair(ov);   /* figures side by side, wrapping */
     for (int fig = 7; fig >= 1; fig--)              /* each goes first in a pair: add in reverse */
         NR_TRY(figure(ctx, rep, grid, NR_FILL_ALL_RUNS, fig,
-                      many && crowded[fig - 1] ? crowded[fig - 1] : captions[fig - 1], err));
+                      many && crowded[fig - 1] ? crowded[fig - 1] : captions[fig - 1], NULL, err));
     return 0;
 }
 

@@ -18,7 +18,7 @@
  * series each) into block where with caption; returns 0 or a negative code.
  * caption has static storage: the figure may be drawn after the call. */
 typedef int (*nr_fill_figure_fn)(void *ctx, nr_report *rep, nr_report_block *where, size_t run,
-                                 int fig_id, const char *caption, nr_error *err);
+                                 int fig_id, const char *caption, const char *label, nr_error *err);
 
 /* Fills rep: the overview (when several runs), then one article per run. */
 int nr_fill_report(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err);

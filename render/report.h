@@ -120,6 +120,12 @@ typedef struct nr_report_svg nr_report_svg;
 int nr_report_svg_parse(const void *svg, size_t len, const char *fig_key, nr_report_svg **out, nr_error *err);
 int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
                                  nr_report_svg *svg, nr_error *err);
+/* nr_report_figure_fill_parsed with the figure's accessible name (the
+ * svg's aria-label) given apart from its visible caption: the same caption
+ * under the figures of every run, a label that names the run and its key
+ * number. label NULL: the caption, as nr_report_figure_fill_parsed. */
+int nr_report_figure_fill_labelled(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                                   const char *label, nr_report_svg *svg, nr_error *err);
 /* Accepts NULL. */
 void nr_report_svg_free(nr_report_svg *svg);
 /* A figure placeholder with the reason it is missing. */

@@ -201,6 +201,12 @@ void nr_report_svg_free(nr_report_svg *svg) { xmlFreeDoc((xmlDoc *)svg); }
 int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
                                  nr_report_svg *svg, nr_error *err)
 {
+    return nr_report_figure_fill_labelled(r, slot, fig_key, caption, NULL, svg, err);
+}
+
+int nr_report_figure_fill_labelled(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                                   const char *label, nr_report_svg *svg, nr_error *err)
+{
     xmlDoc *sd = (xmlDoc *)svg;
     xmlNode *root = xmlDocGetRootElement(sd);
     char prefix[64], clean_key[32];
@@ -210,9 +216,9 @@ int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char
     sanitize_tree(root->children, prefix);
     strip_namespace(root);   /* last: the attributes above may still point at its xlink declaration */
     xmlSetProp(root, BAD_CAST "role", BAD_CAST "img");
-    if (caption) {
-        char label[512];
-        xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(caption, label, sizeof label));
+    if (label || caption) {
+        char clean[1024];
+        xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(label ? label : caption, clean, sizeof clean));
     }
     /* serialised from the figure's own tree: no copy into the report's */
     xmlNode *mark = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0

@@ -114,5 +114,33 @@ grep -q '<td class="num">[0-9.]*% (3 of 22)</td>' top.html || fail "overview: th
     || fail "summary: the top shares without their counts"
 ok "the top 10% of few files is said with its count"
 
+# 5. Each run's figures are named for a screen reader with the run and its
+# key number (the caption is the same in every run); a hook that ends 405 us
+# before strace's last event (the close at 900 us, ending 5 us later) ends
+# "405 µs before" it, not "-405 µs" after; it starts 99.9 us after (the
+# hook's stamp is a double).
+mkdir -p skew
+cat > skew/strace.log <<'EOF'
+6000 1700000000.000100 openat(AT_FDCWD, "/data/s.bin", O_RDONLY) = 3</data/s.bin> <0.000010>
+6000 1700000000.000300 read(3</data/s.bin>, ""..., 4096) = 4096 <0.000020>
+6000 1700000000.000900 close(3</data/s.bin>) = 0 <0.000005>
+6000 1700000000.001000 +++ exited with 0 +++
+EOF
+cat > skew/hook.jsonl <<'EOF'
+{"ts": 1700000000.000200, "pid": 6000, "event": "phase_begin", "phase": "train"}
+{"ts": 1700000000.000500, "pid": 6000, "event": "phase_end", "phase": "train"}
+EOF
+"$niorep" build skew -o skew.html --bootstraps 0 2>build.err || fail "build skew: exit $?: $(cat build.err)"
+grep -q 'data-nr-key="fidelity.skew_end_s" data-nr-value="[^"]*">405 &micro;s before<' skew.html \
+    || fail "the hook's end before strace's: $(grep -o 'skew_end_s[^<]*' skew.html)"
+grep -q 'data-nr-key="fidelity.skew_start_s" data-nr-value="[^"]*">99.9 &micro;s after<' skew.html \
+    || fail "the hook's start after strace's: $(grep -o 'skew_start_s[^<]*' skew.html)"
+grep -q 'aria-label="Lorenz curve[^"]*\. Run files22: Gini [0-9.]*; the top 3 of 22 files hold [0-9.]*% of the bytes\."' top.html \
+    || fail "figure 2 of files22 is not named with its run and Gini"
+grep -q 'aria-label="Read latency[^"]*\. Run pareto: read p50 20 &micro;s, p99 20 &micro;s\."' top.html \
+    || fail "figure 4 of pareto is not named with its run and p99"
+[ "$(grep -o 'aria-label="[^"]*"' top.html | sort | uniq -d | wc -l)" = 0 ] || fail "two figures have the same aria-label"
+ok "figures named with their run and key number; an offset before says before"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
