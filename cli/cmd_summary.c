@@ -126,7 +126,8 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
         fprintf(out, "run %s: duration unknown (no timestamps), %" PRIu64 " processes, %" PRIu64 " events\n", path,
                 t->processes, t->events);
     else
-        fprintf(out, "run %s: %.3f s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
+        fprintf(out, "run %s: %.3f s%s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
+                nr_model_get_fidelity(m)->whole_second_stamps ? " (whole-second stamps: known to within 1 s)" : "",
                 t->processes, t->events);
     if (nr_model_get_fidelity(m)->timestamps_available && !nr_model_get_fidelity(m)->times_reliable)
         fprintf(out, "times are not wall times (-ff -r: each delta is the gap to any process's previous call): "
@@ -139,13 +140,14 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
 
     fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s\n", "phase", "wall s", "read", "written", "io s", "main in io",
             "procs in io");
+    const int durations = nr_model_get_fidelity(m)->durations_available;
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         char main_io[32];
         fprintf(out, "%-16.16s ", p->name);
         print_real(out, 10, p->wall_s);
         fprintf(out, " %12" PRIu64 " %12" PRIu64 " ", p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes);
-        print_real(out, 10, p->io_time_s);
+        print_real(out, 10, durations ? p->io_time_s : NAN);
         fprintf(out, " %11s ", isfinite(p->main_io_share) ? nr_fmt_percent(p->main_io_share, main_io, sizeof main_io)
                                                          : "-");
         print_real(out, 12, p->io_share);
@@ -153,6 +155,9 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     }
     /* the summed time reads like a share of the phase but counts every
        process: the loop's own share is the data-bound evidence */
+    if (nr_model_get_fidelity(m)->whole_second_stamps)
+        fprintf(out, "shares of wall time unavailable: the stamps resolve only to whole seconds (strace -t); "
+                     "trace with -tt or -ttt\n");
     fprintf(out, "main in io: the share of the phase's wall time the main process spent in file I/O calls "
                  "(data-bound when high);\nprocs in io: io s / wall s, the mean number of processes in file I/O "
                  "at once (workers raise it; can exceed 1)\n");

@@ -291,6 +291,11 @@ static void unnamed_note(nr_report_block *sec, nr_report_table *d, const nr_mode
     "previous call of any traced process, not of the log's own, so the run's and phases' durations, the "    \
     "timeline and write bursts built on them mean nothing (-T latencies are right). Trace with -ttt."
 
+/* Why a trace of 1-second stamps shows no share of wall time. */
+static const char whole_seconds_note[] =
+    "Shares of wall time unavailable: the trace's timestamps resolve only to whole seconds (strace -t), so "
+    "wall times are known to within a second; trace with -tt or -ttt.";
+
 static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
 {
     const nr_model *m = run->model;
@@ -346,6 +351,9 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
         nr_report_para(sec, "unavailable", "Timeline unavailable: the trace has no timestamps (-tt/-ttt).");
     else if (!fid->times_reliable)
         nr_report_para(sec, "unavailable", TIMES_UNRELIABLE);
+
+    if (fid->whole_second_stamps)
+        nr_report_para(sec, "unavailable", whole_seconds_note);
     if (!fid->paths_available)
         nr_report_para(sec, "note", "The trace lacks -y: paths come from the replayed fd tables.");
     NR_TRY(fill_diagnostics(sec, run->store, err));
@@ -468,6 +476,7 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
                                         "bytes written", "I/O time (all)", "processes in I/O", "processes with I/O"};
     nr_report_block *numbers = nr_report_pair_numbers(pair);
     nr_report_table *t = nr_report_table_new(numbers, "Per phase (regular files)", 9, heads, 0x1FEu);
+    const int durations = nr_model_get_fidelity(m)->durations_available;
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         char key[96], inst[160];
@@ -483,12 +492,15 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
         snprintf(key, sizeof key, "phases.%zu.bytes_written", i);
         nr_report_table_cell_key(t, B(p->ops[NR_OP_WRITE].bytes), key, (double)p->ops[NR_OP_WRITE].bytes);
         snprintf(key, sizeof key, "phases.%zu.io_time_s", i);
-        nr_report_table_cell_key(t, S(p->io_time_s), key, p->io_time_s);
+        /* without -T no call has a duration: not "0 s" */
+        nr_report_table_cell_key(t, S(durations ? p->io_time_s : NAN), key, p->io_time_s);
         snprintf(key, sizeof key, "phases.%zu.io_share", i);
         nr_report_table_cell_key(t, R(p->io_share), key, p->io_share);
         nr_report_table_cell(t, C(p->processes_with_io));
     }
     nr_report_para(numbers, "note", phase_columns_note);
+    if (nr_model_get_fidelity(m)->whole_second_stamps)
+        nr_report_para(numbers, "unavailable", whole_seconds_note);
     static const char *const oheads[] = {"phase", "op class", "calls", "bytes", "time"};
     nr_report_table *o = nr_report_table_new(sec, "Per phase and operation class", 5, oheads, 0x1Cu);
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {

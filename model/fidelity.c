@@ -34,6 +34,7 @@ void nr__fidelity_add(nr_model *m, const nr__event *e)
     nr_model_fidelity *f = &m->fidelity;
     if (e->ts >= 0) {
         f->events_with_ts++;
+        f->events_ts_subsecond += e->ts % 1000000000 != 0;
         if (f->strace_first_ns < 0 || e->ts < f->strace_first_ns)
             f->strace_first_ns = e->ts;
         const int64_t end = e->dur > 0 ? e->ts + e->dur : e->ts;
@@ -245,6 +246,7 @@ int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
     const uint64_t events = m->totals.events;
     f->durations_available = events > 0 && f->events_with_dur > 0;
     f->timestamps_available = events > 0 && f->events_with_ts > 0;
+    f->whole_second_stamps = nr__whole_second_stamps(m);
     f->paths_available = f->data_events > 0 && f->data_events_with_file > 0;
     if (m->phase_rows > 0)
         for (size_t i = 0; i < m->nprocs; i++)

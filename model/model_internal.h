@@ -196,6 +196,9 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err);
 /* Per statistic: pass 1 (phases.c, access.c, fidelity.c, latency.c; timeline.c on a predicted plan), pass 2 (timeline.c otherwise, latency.c). */
 void nr__phases_add(nr_model *m, const nr__event *e);
 int nr__phases_finish(nr_model *m);
+/* 1 when the run has stamps and every one is a whole second (strace -t,
+ * whose stamps resolve to seconds): from pass 1's counts (fidelity). */
+int nr__whole_second_stamps(const nr_model *m);
 void nr__access_add(nr_model *m, const nr__event *e);
 void nr__access_finish(nr_model *m);
 void nr__fidelity_add(nr_model *m, const nr__event *e);

@@ -42,7 +42,9 @@ typedef struct nr_model nr_model;
  * fits, cli/fit_cache.h) under an older revision is computed again.
  * 2 (session 41): the probe files of Python's tempfile and the files in
  * multiprocessing's pymp- folder are the runtime's, not job files.
- * 3 (session 42): write bursts are measured from their calls, not bins. */
+ * 3 (session 42): write bursts are measured from their calls, not bins;
+ * a trace whose stamps are all whole seconds (strace -t) has no share
+ * of wall time (io_share, main_io_share NAN). */
 #define NR_MODEL_REVISION 3
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
@@ -131,7 +133,8 @@ typedef struct nr_model_phase {
     double wall_s;                /* length of the union of the instances' intervals */
     nr_model_opsum ops[NR_OP_CLASS_COUNT];
     double io_time_s;             /* sum of ops[].time_ns, seconds, summed over processes */
-    double io_share;              /* io_time_s / wall_s (NAN when wall_s == 0); may exceed 1 with parallel workers */
+    double io_share;              /* io_time_s / wall_s (NAN when wall_s == 0, without durations or with
+                                     whole-second stamps); may exceed 1 with parallel workers */
     double main_io_time_s;        /* the part of io_time_s in main processes (the training loop itself) */
     double main_io_share;         /* main_io_time_s / (wall_s x main processes): the share of the phase the
                                      loop was blocked in file I/O, at most 1 (NAN when wall_s == 0) */
@@ -295,9 +298,12 @@ typedef struct nr_model_fidelity {
     uint64_t unfinished_calls;        /* events flagged never resumed */
     uint64_t failed_calls;            /* events flagged failed */
     uint64_t events_with_dur, events_with_ts, data_events, data_events_with_file;
+    uint64_t events_ts_subsecond;     /* events whose stamp has a fraction of a second */
     int durations_available, timestamps_available, paths_available;
     int times_reliable;               /* timestamps that are wall times: not those of -ff -r (the
                                          diagnostics reason NR_DIAG_RELATIVE_TIMES), nor none */
+    int whole_second_stamps;          /* every stamp a whole second (strace -t): wall times are known
+                                         to within 1 s, so the shares of wall time are NAN */
     int64_t hook_first_ns, hook_last_ns;     /* -1 when the hook recorded nothing */
     int64_t strace_first_ns, strace_last_ns; /* -1 when no timestamps */
     double skew_start_s, skew_end_s;         /* hook minus strace; NAN when unknown */

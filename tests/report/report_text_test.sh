@@ -142,5 +142,39 @@ grep -q 'aria-label="Read latency[^"]*\. Run pareto: read p50 20 &micro;s, p99 2
 [ "$(grep -o 'aria-label="[^"]*"' top.html | sort | uniq -d | wc -l)" = 0 ] || fail "two figures have the same aria-label"
 ok "figures named with their run and key number; an offset before says before"
 
+# 6. Numbers that do not exist print as "-" (summary) or "n/a" (report),
+# never "nan": a -t log (stamps of whole seconds) with -T gives no share of
+# wall time, since the wall time is known to within a second only (its one
+# process spent 9 ms in I/O within a "wall time" of 2 ms: 4.03 before); a
+# -tt log without -T gives no I/O time at all, not 0 s.
+mkdir -p secs nodur
+cat > secs/strace.log <<'EOF'
+7000  19:16:08 openat(AT_FDCWD, "/data/a.bin", O_RDONLY) = 3</data/a.bin> <0.000500>
+7000  19:16:08 read(3</data/a.bin>, ""..., 4096) = 4096 <0.008000>
+7000  19:16:08 close(3</data/a.bin>) = 0 <0.000500>
+7000  19:16:08 +++ exited with 0 +++
+EOF
+cat > nodur/strace.log <<'EOF'
+7100  19:16:08.000100 openat(AT_FDCWD, "/data/b.bin", O_RDONLY) = 3</data/b.bin>
+7100  19:16:08.000200 read(3</data/b.bin>, ""..., 4096) = 4096
+7100  19:16:08.000900 close(3</data/b.bin>) = 0
+7100  19:16:08.001000 +++ exited with 0 +++
+EOF
+"$niorep" build secs nodur -o coarse.html --bootstraps 0 2>build.err || fail "build secs nodur: exit $?: $(cat build.err)"
+"$niorep" summary .niorep/secs.nio --bootstraps 0 > secs.txt || fail "summary secs"
+"$niorep" summary .niorep/nodur.nio --bootstraps 0 > nodur.txt || fail "summary nodur"
+grep -q 'nan' secs.txt nodur.txt && fail "summary prints nan: $(grep nan secs.txt nodur.txt)"
+grep -q '^unphased .*  -  *-$' secs.txt || fail "-t: a share of wall time: $(grep '^unphased' secs.txt)"
+grep -q '^shares of wall time unavailable: the stamps resolve only to whole seconds' secs.txt \
+    || fail "-t: no note on the stamps"
+grep -q '(whole-second stamps: known to within 1 s)' secs.txt || fail "-t: the duration without its precision"
+grep -q '^unphased .*  -  *-  *-$' nodur.txt || fail "no -T: an I/O time or share: $(grep '^unphased' nodur.txt)"
+grep -q 'Shares of wall time unavailable: the trace&rsquo;s timestamps\|Shares of wall time unavailable: the trace.s timestamps resolve only to whole seconds' coarse.html \
+    || fail "report: no note on the whole-second stamps"
+[ "$(grep -o 'data-nr-key="phases.0.io_share" data-nr-value="[^"]*">[^<]*<' coarse.html | head -1)" = \
+  'data-nr-key="phases.0.io_share" data-nr-value="null">n/a<' ] || fail "report, -t: a share of wall time"
+grep -q '>nan<\|>-nan<' coarse.html && fail "report prints nan"
+ok "no number that does not exist is printed, nor a share of wall time from whole seconds"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
