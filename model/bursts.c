@@ -18,8 +18,14 @@
  * run's length), and of three identical 19 KB checkpoints only the one
  * whose bin also held other writes passed the floor.
  *
- * Memory: one open piece per phase and the closed pieces that may still
- * count, pruned when the largest piece has grown; never every call. */
+ * Which pieces count depends on the run's largest piece, known only at
+ * the end, so the pieces are made twice: pass 1 finds the largest
+ * (nr__bursts_add, nr__bursts_plan), pass 2 makes them again and merges
+ * those that count as they close (nr__bursts_add, nr__bursts_finish).
+ * Memory: one open piece and one open burst per phase, and the bursts;
+ * never every call nor every piece (a trickle of large writes 200 ms
+ * apart is a piece each, and kept until the end they grew with the
+ * events: issue 7, memory bounded by files and processes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,12 +38,20 @@ typedef struct piece {
     size_t phase;
 } piece;
 
+/* The counted pieces of one phase merged so far (pass 2): first and last. */
+typedef struct open_burst {
+    piece first, last;
+    int64_t end;             /* the latest end of their calls */
+    int active;
+} open_burst;
+
 struct nr__burst_state {
+    int pass;                /* 1: find the largest piece; 2: make the bursts */
     piece *open;             /* [nphases]: the open piece of each phase (calls == 0: none) */
     uint64_t *bytes, *calls; /* [nphases]: the phase's write bytes and calls so far */
-    piece *kept;             /* closed pieces that count so far */
-    size_t nkept, cap;
-    uint64_t largest;        /* bytes of the largest piece closed so far */
+    open_burst *bursts;      /* [nphases], pass 2 */
+    size_t bursts_cap;       /* of m->bursts */
+    uint64_t largest;        /* bytes of the largest piece closed so far (pass 1), of all (pass 2) */
 };
 
 void nr__bursts_free_state(nr_model *m)
@@ -48,7 +62,7 @@ void nr__bursts_free_state(nr_model *m)
     free(st->open);
     free(st->bytes);
     free(st->calls);
-    free(st->kept);
+    free(st->bursts);
     free(st);
     m->burst_state = NULL;
 }
@@ -60,6 +74,7 @@ static int state_of(nr_model *m, nr__burst_state **out)
         if (!st)
             return NR_E_NOMEM;
         m->burst_state = st;
+        st->pass = 1;
         st->open = calloc(m->nphases, sizeof *st->open);
         st->bytes = calloc(m->nphases, sizeof *st->bytes);
         st->calls = calloc(m->nphases, sizeof *st->calls);
@@ -77,32 +92,58 @@ static double threshold(uint64_t largest)
     return share > NR_BURST_MIN_BYTES ? share : NR_BURST_MIN_BYTES;
 }
 
-/* Drops the kept pieces that no longer count (the largest grew). */
-static void prune(nr__burst_state *st)
+/* The burst of counted pieces first..last (one phase): its bytes and calls
+ * are the phase's from first's start to last's end, the pieces between
+ * that did not count included. */
+static nr_model_burst burst_of(const piece *first, const piece *last, int64_t end)
 {
-    const double min = threshold(st->largest);
-    size_t n = 0;
-    for (size_t i = 0; i < st->nkept; i++)
-        if ((double)st->kept[i].bytes >= min)
-            st->kept[n++] = st->kept[i];
-    st->nkept = n;
+    nr_model_burst b = {.start_ns = first->start, .end_ns = end, .phase = first->phase};
+    b.bytes = last->bytes0 + last->bytes - first->bytes0;
+    b.calls = last->calls0 + last->calls - first->calls0;
+    b.duration_s = (double)(end - first->start) * 1e-9;
+    b.mean_rate = b.duration_s > 0 ? (double)b.bytes / b.duration_s : NAN;
+    b.interval_s = NAN;
+    return b;
 }
 
-/* Closes a piece: it raises the largest, and is kept while it may count. */
-static int close_piece(nr__burst_state *st, const piece *p)
+static int emit_burst(nr_model *m, nr__burst_state *st, open_burst *o)
 {
-    if (p->bytes > st->largest)
-        st->largest = p->bytes;
-    if ((double)p->bytes < threshold(st->largest))
+    if (!o->active)
         return 0;
-    if (st->nkept == st->cap) {
-        prune(st);   /* before growing: the largest may have grown since */
-        if ((double)p->bytes < threshold(st->largest))
-            return 0;
-    }
-    NR_TRY(NR_GROW(st->kept, st->cap, st->nkept + 1));
-    st->kept[st->nkept++] = *p;
+    NR_TRY(NR_GROW(m->bursts, st->bursts_cap, m->nbursts + 1));
+    m->bursts[m->nbursts++] = burst_of(&o->first, &o->last, o->end);
+    o->active = 0;
     return 0;
+}
+
+/* Pass 2: a counted piece joins its phase's open burst when it starts at
+ * most NR_BURST_MERGE_NS after the burst's latest end, and not before the
+ * burst's last piece (the times of logs processed one after the other,
+ * docs/definitions.md "Order", are never merged); else the burst is done
+ * and the piece opens the next. Pieces close in the order they were made
+ * within a phase. */
+static int merge_piece(nr_model *m, nr__burst_state *st, const piece *p)
+{
+    open_burst *o = &st->bursts[p->phase];
+    if (o->active && p->start >= o->last.start && p->start - o->end <= NR_BURST_MERGE_NS) {
+        o->last = *p;
+        o->end = p->end > o->end ? p->end : o->end;
+        return 0;
+    }
+    NR_TRY(emit_burst(m, st, o));
+    *o = (open_burst){.first = *p, .last = *p, .end = p->end, .active = 1};
+    return 0;
+}
+
+/* Closes a piece: pass 1 raises the largest; pass 2 merges it when it counts. */
+static int close_piece(nr_model *m, nr__burst_state *st, const piece *p)
+{
+    if (st->pass == 1) {
+        if (p->bytes > st->largest)
+            st->largest = p->bytes;
+        return 0;
+    }
+    return (double)p->bytes >= threshold(st->largest) ? merge_piece(m, st, p) : 0;
 }
 
 int nr__bursts_add(nr_model *m, const nr__event *e)
@@ -119,7 +160,7 @@ int nr__bursts_add(nr_model *m, const nr__event *e)
        within the gap of the piece's start (a long write of another thread) */
     const int joins = p->calls > 0 && e->ts <= p->end + NR_BURST_JOIN_NS && end >= p->start - NR_BURST_JOIN_NS;
     if (p->calls > 0 && !joins) {
-        NR_TRY(close_piece(st, p));
+        NR_TRY(close_piece(m, st, p));
         p->calls = 0;
     }
     if (p->calls == 0)
@@ -134,17 +175,6 @@ int nr__bursts_add(nr_model *m, const nr__event *e)
     return 0;
 }
 
-/* Kept pieces by phase, then in the order they were made (bytes0 grows
- * with each piece of a phase): a total order, so that the bursts do not
- * depend on qsort, and the one the bytes between pieces are counted in. */
-static int cmp_piece(const void *a, const void *b)
-{
-    const piece *x = a, *y = b;
-    if (x->phase != y->phase)
-        return x->phase < y->phase ? -1 : 1;
-    return (x->bytes0 > y->bytes0) - (x->bytes0 < y->bytes0);
-}
-
 static int cmp_burst(const void *a, const void *b)
 {
     const nr_model_burst *x = a, *y = b;
@@ -153,55 +183,45 @@ static int cmp_burst(const void *a, const void *b)
     return (x->phase > y->phase) - (x->phase < y->phase);
 }
 
-/* The burst of counted pieces first..last (one phase): its bytes and calls
- * are the phase's from first's start to last's end, the pieces between
- * that did not count included. */
-static nr_model_burst burst_of(const piece *first, const piece *last, int64_t end)
+/* Closes the pieces still open, in phase order. */
+static int close_open_pieces(nr_model *m, nr__burst_state *st)
 {
-    nr_model_burst b = {.start_ns = first->start, .end_ns = end, .phase = first->phase};
-    b.bytes = last->bytes0 + last->bytes - first->bytes0;
-    b.calls = last->calls0 + last->calls - first->calls0;
-    b.duration_s = (double)(end - first->start) * 1e-9;
-    b.mean_rate = b.duration_s > 0 ? (double)b.bytes / b.duration_s : NAN;
-    b.interval_s = NAN;
-    return b;
-}
-
-/* Merges the counted pieces (sorted by cmp_piece) into bursts. A piece
- * that starts before the previous one (the times of logs processed one
- * after the other, docs/definitions.md "Order") is never merged with it. */
-static int merge_pieces(nr_model *m, const piece *v, size_t n)
-{
-    size_t cap = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        int64_t end = v[i].end;
-        while (j + 1 < n && v[j + 1].phase == v[i].phase && v[j + 1].start >= v[j].start &&
-               v[j + 1].start - end <= NR_BURST_MERGE_NS) {
-            j++;
-            end = v[j].end > end ? v[j].end : end;
+    for (size_t p = 0; p < m->nphases; p++)
+        if (st->open[p].calls > 0) {
+            NR_TRY(close_piece(m, st, &st->open[p]));
+            st->open[p].calls = 0;
         }
-        NR_TRY(NR_GROW(m->bursts, cap, m->nbursts + 1));
-        m->bursts[m->nbursts++] = burst_of(&v[i], &v[j], end);
-        i = j + 1;
-    }
     return 0;
 }
+
+int nr__bursts_plan(nr_model *m)
+{
+    nr__burst_state *st = m->burst_state;
+    if (!st)
+        return 0;   /* no write call with a timestamp */
+    NR_TRY(close_open_pieces(m, st));
+    if ((double)st->largest < threshold(0)) {
+        nr__bursts_free_state(m);   /* no piece can count: pass 2 has nothing to do */
+        return 0;
+    }
+    memset(st->bytes, 0, m->nphases * sizeof *st->bytes);
+    memset(st->calls, 0, m->nphases * sizeof *st->calls);
+    if (!(st->bursts = calloc(m->nphases, sizeof *st->bursts)))
+        return NR_E_NOMEM;
+    st->pass = 2;
+    return 0;
+}
+
+int nr__bursts_want_pass2(const nr_model *m) { return m->burst_state != NULL; }
 
 int nr__bursts_finish(nr_model *m)
 {
     nr__burst_state *st = m->burst_state;
     if (!st)
-        return 0;   /* no write call with a timestamp */
-    int rc = 0;
+        return 0;
+    int rc = close_open_pieces(m, st);
     for (size_t p = 0; p < m->nphases && rc == 0; p++)
-        if (st->open[p].calls > 0)
-            rc = close_piece(st, &st->open[p]);
-    if (rc == 0) {
-        prune(st);
-        qsort(st->kept, st->nkept, sizeof *st->kept, cmp_piece);
-        rc = merge_pieces(m, st->kept, st->nkept);
-    }
+        rc = emit_burst(m, st, &st->bursts[p]);
     nr__bursts_free_state(m);
     NR_TRY(rc);
     qsort(m->bursts, m->nbursts, sizeof *m->bursts, cmp_burst);

@@ -93,7 +93,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(alloc_latency(m));
     NR_TRY(nr__timeline_predict(m));
     NR_TRY(nr__pass_events(m, s, 1, err));
-    NR_TRY(nr__bursts_finish(m));
+    NR_TRY(nr__bursts_plan(m));
     finish_totals(m);
     NR_TRY(nr__phases_finish(m));
     nr__access_finish(m);
@@ -101,6 +101,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__latency_plan(m, err));
     NR_TRY(nr__timeline_plan(m));
     NR_TRY(nr__pass_events(m, s, 2, err));
+    NR_TRY(nr__bursts_finish(m));
     int again;
     while ((again = nr__latency_step(m, err)) > 0)
         NR_TRY(nr__pass_events(m, s, 3, err));

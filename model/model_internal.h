@@ -140,7 +140,7 @@ struct nr_model {
 
     nr_model_burst *bursts;
     size_t nbursts;
-    nr__burst_state *burst_state; /* pass 1's pieces (bursts.c); freed when the bursts are made */
+    nr__burst_state *burst_state; /* the pieces of passes 1 and 2 (bursts.c); freed when the bursts are made */
 
     nr_model_finding *findings;
     size_t nfindings;
@@ -218,9 +218,13 @@ int nr__timeline_predict(nr_model *m);
 /* After pass 1: keeps pass 1's bins when the prediction held, else plans pass 2's. */
 int nr__timeline_plan(nr_model *m);
 void nr__timeline_add(nr_model *m, const nr__event *e);
-/* Pass 1: a regular-file write call joins the pieces of its phase. */
+/* Passes 1 and 2: a regular-file write call joins the pieces of its phase. */
 int nr__bursts_add(nr_model *m, const nr__event *e);
-/* After pass 1: the pieces that count, merged into bursts; frees the pieces. */
+/* After pass 1 (which found the largest piece): makes pass 2 make the bursts. */
+int nr__bursts_plan(nr_model *m);
+/* Whether pass 2 feeds nr__bursts_add (some piece may count). */
+int nr__bursts_want_pass2(const nr_model *m);
+/* After pass 2: the last bursts, in time order; frees the pieces. */
 int nr__bursts_finish(nr_model *m);
 void nr__bursts_free_state(nr_model *m);
 int nr__concentration_compute(nr_model *m, nr_error *err);

@@ -238,6 +238,8 @@ static int pass2_rows(const nr__reader *r, nr_model *m, size_t n)
         }
         if (m->tl_state == NR__TL_PASS2)
             nr__timeline_add(m, &e);
+        if (e.op == NR_OP_WRITE && m->burst_state)   /* pass 2 of the bursts (bursts.c) */
+            NR_TRY(nr__bursts_add(m, &e));
         nr__latency_slow_bytes(m, &e);
         NR_TRY(nr__latency_collect(m, &e));
     }
@@ -259,8 +261,8 @@ static int pass3_rows(const nr__reader *r, nr_model *m, size_t n)
     return 0;
 }
 
-/* Pass 1: every per-event statistic (bursts included); pass 2: timeline, slow-read bytes and
- * the first quantile search; pass 3 (repeated while needed): quantile search. */
+/* Pass 1: every per-event statistic (the bursts' largest piece included); pass 2: timeline,
+ * the bursts, slow-read bytes and the first quantile search; pass 3 (repeated while needed): quantile search. */
 int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
 {
     static const uint32_t pass_cols[4] = {
@@ -276,8 +278,8 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
               NR__COL(NR_EV_PHASE_ID),
     };
     uint32_t want = pass_cols[pass];
-    if (pass == 2 && m->tl_state != NR__TL_PASS2)
-        want &= ~NR__COL(NR_EV_TS_NS);   /* only the timeline needs timestamps again */
+    if (pass == 2 && m->tl_state != NR__TL_PASS2 && !nr__bursts_want_pass2(m))
+        want &= ~NR__COL(NR_EV_TS_NS);   /* only the timeline and the bursts need timestamps again */
     nr__reader r;
     int rc = nr__reader_open(&r, s, want, err);
     if (rc < 0 || !r.t) {
