@@ -96,16 +96,25 @@ static void print_bytes(FILE *out, double b)
     fprintf(out, u ? "%.1f %s" : "%.0f %s", b, units[u]);
 }
 
-static void print_secs(FILE *out, int64_t ns)
+/* ns as "141.0us", "2.01ms" or "6.874s", or "-" when unknown. */
+static const char *fmt_secs(char *buf, size_t cap, int64_t ns)
 {
     if (ns < 0)
-        fprintf(out, "%9s", "-");
+        snprintf(buf, cap, "-");
     else if (ns < 1000000)
-        fprintf(out, "%7.1fus", (double)ns * 1e-3);
+        snprintf(buf, cap, "%.1fus", (double)ns * 1e-3);
     else if (ns < 1000000000)
-        fprintf(out, "%7.2fms", (double)ns * 1e-6);
+        snprintf(buf, cap, "%.2fms", (double)ns * 1e-6);
     else
-        fprintf(out, "%8.3fs", (double)ns * 1e-9);
+        snprintf(buf, cap, "%.3fs", (double)ns * 1e-9);
+    return buf;
+}
+
+/* fmt_secs in a column of 9. */
+static void print_secs(FILE *out, int64_t ns)
+{
+    char buf[32];
+    fprintf(out, "%9s", fmt_secs(buf, sizeof buf, ns));
 }
 
 /* x with three decimals in width columns, or "-" when it does not exist
@@ -289,9 +298,9 @@ static void print_bursts(const nr_model *m, FILE *out)
     const size_t shown = nr_model_burst_count(m) < 10 ? nr_model_burst_count(m) : 10;
     for (size_t i = 0; i < shown; i++) {
         const nr_model_burst *b = nr_model_burst_at(m, i);
-        fprintf(out, "  at %.3f s for", (double)(b->start_ns - t->first_ns) * 1e-9);
-        print_secs(out, b->end_ns - b->start_ns);
-        fprintf(out, ": ");
+        char span[32];
+        fprintf(out, "  at %.3f s for %s: ", (double)(b->start_ns - t->first_ns) * 1e-9,
+                fmt_secs(span, sizeof span, b->end_ns - b->start_ns));
         print_bytes(out, (double)b->bytes);
         fprintf(out, " in %" PRIu64 " calls", b->calls);
         if (isfinite(b->mean_rate)) {
