@@ -671,18 +671,31 @@ static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline
  * (a progress bar's "\r42%") runs into the line strace prints next, which
  * is lexed from its "[pid N] " on: the text before it is the program's,
  * not the trace's (until session 42 such a line was an unknown_line, or a
- * resumed tail when it ended in ") = N"). 0 when p..end was such a line. */
+ * resumed tail when it ended in ") = N"). 0 when p..end was such a line.
+ * The first OUTPUT_SCAN_TRIES "[pid " only, and not again inside the lex
+ * of one of them: a line of many would otherwise be lexed once for each,
+ * and each of those again (exponential). */
+#define OUTPUT_SCAN_TRIES 4
+static _Thread_local int scanning_output;
+
 static int parse_after_output(const char *p, const char *end, nr_sline *out)
 {
-    for (const char *q = p + 1; q < end && (q = memmem(q, (size_t)(end - q), "[pid ", 5)); q++) {
+    if (scanning_output)
+        return -1;
+    scanning_output = 1;
+    int rc = -1, tries = 0;
+    for (const char *q = p + 1; rc < 0 && tries < OUTPUT_SCAN_TRIES && q < end &&
+                                (q = memmem(q, (size_t)(end - q), "[pid ", 5));
+         q++, tries++) {
         nr_sline line;
         ref_sline_parse(q, (size_t)(end - q), &line);
         if (line.pid >= 0 && nr_sline_is_event(line.kind)) {
             *out = line;
-            return 0;
+            rc = 0;
         }
     }
-    return -1;
+    scanning_output = 0;
+    return rc;
 }
 
 /* The tail of a call split by an attach notice (see parse_call): "rest) = ret". */

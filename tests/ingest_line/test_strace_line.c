@@ -888,6 +888,29 @@ static void syscall_ref_of_names(void **state)
     assert_int_equal(sl.syscall_ref, NR_SLINE_SYSCALL_UNSET);
 }
 
+/* A line of many "[pid " (program output, or garbage): lexed from at most
+ * a few of them, once each. The first version lexed each again from the
+ * ones after it: 60 of them took minutes (exponential). */
+static void many_pid_prefixes_in_a_line(void **state)
+{
+    char line[4096];
+    size_t n = 0;
+    for (int i = 0; i < 400; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, "[pid 1] x");
+    nr_sline sl;
+    nr_sline_parse(line, n, &sl);
+    assert_int_equal(sl.kind, NR_SL_BAD);
+    assert_int_equal(sl.pid, 1);
+    /* the fifth "[pid " is not looked at: the text before it stays unknown */
+    n = (size_t)snprintf(line, sizeof line, "a[pid x] b[pid x] c[pid x] d[pid x] e[pid 7] close(3) = 0");
+    nr_sline_parse(line, n, &sl);
+    assert_int_equal(sl.kind, NR_SL_BAD);
+    n = (size_t)snprintf(line, sizeof line, "a[pid x] b[pid x] c[pid x] d[pid 7] close(3) = 0");
+    nr_sline_parse(line, n, &sl);
+    assert_int_equal(sl.kind, NR_SL_SYSCALL);
+    assert_int_equal(sl.pid, 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -898,6 +921,7 @@ int main(void)
         cmocka_unit_test(signals_exits_notices),
         cmocka_unit_test(summary_continuation_blank),
         cmocka_unit_test(bad_and_truncated),
+        cmocka_unit_test(many_pid_prefixes_in_a_line),
         cmocka_unit_test(line_ends_whole),
         cmocka_unit_test(every_prefix_stays_in_bounds),
         cmocka_unit_test(sarg_split),
