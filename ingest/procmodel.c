@@ -887,17 +887,9 @@ static int kind_of_mode(nr_span m)
         return NR_KIND_SOCKET;
     if (span_eq(w, "S_IFCHR") || span_eq(w, "S_IFBLK"))
         return NR_KIND_DEVICE;
-    if (!w.n || w.p[0] < '0' || w.p[0] > '9')
+    int64_t v;
+    if (!w.n || w.p[0] < '0' || w.p[0] > '9' || nr_sarg_int(w, &v) < 0) /* octal, hex or decimal */
         return NR_KIND_UNKNOWN;
-    const int base = w.n > 1 && w.p[0] == '0' ? (w.p[1] == 'x' ? 16 : 8) : 10;
-    uint64_t v = 0;
-    for (size_t i = base == 16 ? 2 : 0; i < w.n && i < 18; i++) {
-        const char ch = w.p[i];
-        const int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : 99;
-        if (d >= base)
-            return NR_KIND_UNKNOWN;
-        v = v * (uint64_t)base + (uint64_t)d;
-    }
     switch (v & 0170000) {
     case 0010000: return NR_KIND_PIPE;
     case 0140000: return NR_KIND_SOCKET;
