@@ -314,6 +314,11 @@ static int open_error(const char *path, int e, nr_error *err)
 /* O_NONBLOCK: the open of a fifo would wait for a writer */
 static int open_log(const char *path) { return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); }
 
+static int changed_error(const nr_logsrc *s, nr_error *err)
+{
+    return nr_error_set(err, NR_E_IO, "%s: replaced or cut while being read (it is read in parts)", s->path);
+}
+
 /* A resting source takes up its reading again: the same file (not one
  * put in its place, nor cut), at the same place. A decoder cannot be
  * kept without its memory, so a compressed log is decompressed again from
@@ -329,7 +334,7 @@ static int wake(nr_logsrc *s, nr_error *err)
     if (fstat(s->fd, &st) != 0)
         return nr_error_errno(err, NR_E_IO, errno, "cannot stat %s", s->path);
     if (st.st_dev != s->dev || st.st_ino != s->ino || (uint64_t)st.st_size < s->size_at_open)
-        return nr_error_set(err, NR_E_IO, "%s: replaced or cut while being read (it is read in parts)", s->path);
+        return changed_error(s, err);
     if (s->compression == NR_LOG_PLAIN)
         return lseek(s->fd, (off_t)s->in_base, SEEK_SET) < 0
                    ? nr_error_errno(err, NR_E_IO, errno, "%s: cannot seek to byte offset %llu", s->path,
@@ -347,8 +352,7 @@ static int wake(nr_logsrc *s, nr_error *err)
         if (rc < 0)
             return rc;
         if (rc == 0)
-            return nr_error_set(err, NR_E_IO, "%s: replaced or cut while being read (it is read in parts)",
-                                s->path);
+            return changed_error(s, err);
         left -= got;
     }
     return 0;

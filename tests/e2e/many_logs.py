@@ -28,6 +28,11 @@ OVERLAPPING = 100
 OVERLAPPING_READS = 4000  # about 300 kB a log: more than the -j 1 chunk of one of 100 logs (240 kB)
 
 
+def clone_line(t, child):
+    return ("%.6f clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+            "child_tidptr=0x7f) = %d <0.000050>\n" % (t, child))
+
+
 def write_run(run):
     """A parent that clones LOGS - 1 children, each reading its own file."""
     if os.path.isdir(run):
@@ -36,8 +41,7 @@ def write_run(run):
     t0 = 1700000000.0
     with open(os.path.join(run, "strace.log.1000"), "w") as f:
         for i in range(1, LOGS):
-            f.write("%.6f clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
-                    "child_tidptr=0x7f) = %d <0.000050>\n" % (t0 + i * 0.001, 1000 + i))
+            f.write(clone_line(t0 + i * 0.001, 1000 + i))
     for i in range(1, LOGS):
         t = t0 + i * 0.001 + 0.0005
         with open(os.path.join(run, "strace.log.%d" % (1000 + i)), "w") as f:
@@ -56,8 +60,7 @@ def write_overlapping_run(run):
     t0 = 1700000000.0
     with open(os.path.join(run, "strace.log.1000"), "w") as f:
         for i in range(1, OVERLAPPING):
-            f.write("%.6f clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
-                    "child_tidptr=0x7f) = %d <0.000050>\n" % (t0 + i * 1e-6, 1000 + i))
+            f.write(clone_line(t0 + i * 1e-6, 1000 + i))
     for i in range(1, OVERLAPPING):
         t = t0 + 0.001
         lines = ['%.6f openat(AT_FDCWD, "/data/f%d.bin", O_RDONLY) = 3 <0.000010>\n' % (t, i)]
