@@ -32,6 +32,9 @@ static const char *const shapes[] = {
     "4328 1764480000.124248 ioctl(41</data/imagenet/train/n06217831/n06217831_10056.JPEG>, TCGETS, 0x7ffd3a1cfdb0) "
     "= -1 ENOTTY (Inappropriate ioctl for device) <0.000002>",
     "4242 1764480000.124124 close(4</models/resnet50.pt>) = 0 <0.000014>",
+    "4314 1764480000.126644 ioctl(42</dev/shm/torch_4314_1_0>(deleted), TCGETS, 0x7ffd3a1c5600) "
+    "= -1 ENOTTY (Inappropriate ioctl for device) <0.000008>",
+    "4314 1764480000.126650 close(42</dev/shm/torch_4314_1_0>(deleted)) = 0 <0.000002>",
     "4349 1764480000.125504 pread64(41</data/laion400m/shards/shard-00000.tar>, \"000123456.jpg\\0\\0\"..., 131072, "
     "24142336) = 131072 <0.000232>",
     "4242 1764480000.123468 openat(AT_FDCWD</home/mlperf/run>, \"train.log\", O_WRONLY|O_CREAT|O_APPEND|O_CLOEXEC, "
