@@ -12,7 +12,7 @@
 #include "figure_jobs.h"
 #include "load_bar.h"
 #include "nr_outfile.h"
-#include "parallel.h"
+#include "nr_parallel.h"
 #include "report.h"
 #include "report_fill.h"
 #include "runset.h"

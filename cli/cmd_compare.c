@@ -25,7 +25,7 @@
 #include "nr_render.h"
 #include "nr_store.h"
 #include "nr_templates.h"   /* compare.html and the report's style sheet, compiled in */
-#include "parallel.h"
+#include "nr_parallel.h"
 #include "report.h"
 #include "runset.h"
 

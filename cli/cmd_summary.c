@@ -13,7 +13,7 @@
 #include "nr_model.h"
 #include "nr_store.h"
 #include "nr_percent.h"
-#include "parallel.h"
+#include "nr_parallel.h"
 #include "runset.h"
 
 static const char options_text[] =

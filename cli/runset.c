@@ -18,7 +18,7 @@
 #include "nr_outfile.h"
 #include "nr_store.h"
 #include "nr_store_merge.h"
-#include "parallel.h"
+#include "nr_parallel.h"
 
 #define STORE_MAGIC "\x89NIO\r\n\x1a\n"
 

@@ -18,6 +18,7 @@
 #include "nr_ingest.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "par_write.h"
 #include "nr_mem.h"
 #include "nr_outfile.h"
+#include "nr_parallel.h"
 #include "nr_schema.h"
 #include "nr_store.h"
 #include "nr_strtab.h"
@@ -70,7 +72,9 @@ typedef struct stream {
     const nr_sline *sl;     /* &lexed: the current event line (its spans point into chunk) */
     nr_pm_where where;      /* the current line: log name, 1-based number, text (handed to the model as is) */
     int64_t ts;             /* normalized time of sl; -1 none */
+    uint64_t size_at_open;  /* the log's size in bytes (stat), for the progress bar */
     int at_end;
+    int reached;            /* the merge has fed a line of it (nr_par_lex_reach) */
     /* time normalization */
     int64_t last_ts, day_offset, rel_acc;
     nr_ts_form first_form;
@@ -542,6 +546,14 @@ static void heap_sift_down(heap_entry *h, size_t n, size_t i)
     h[i] = e;
 }
 
+/* Tells par_lex that the merge has reached s: its reader may read ahead now. */
+static void reach(ingest *in, stream *s)
+{
+    s->reached = 1;
+    if (in->par)
+        nr_par_lex_reach(in->par, s->index);
+}
+
 static int merge_by_time(ingest *in, nr_error *err)
 {
     heap_entry *h = in->heap;
@@ -554,6 +566,8 @@ static int merge_by_time(ingest *in, nr_error *err)
     while (n) {
         const size_t index = heap_index(h[0]);
         stream *s = &in->streams[index];
+        if (!s->reached)
+            reach(in, s);
         NR_TRY(stream_feed(in, s, err));
         NR_TRY(stream_advance(in, s, err));
         h[0] = s->at_end ? h[--n] : heap_key(s->ts, index);
@@ -567,6 +581,8 @@ static int feed_in_order(ingest *in, nr_error *err)
 {
     for (size_t i = 0; i < in->nstreams; i++) {
         stream *s = &in->streams[i];
+        if (!s->at_end)
+            reach(in, s);
         while (!s->at_end) {
             NR_TRY(stream_feed(in, s, err));
             NR_TRY(stream_advance(in, s, err));
@@ -1109,6 +1125,44 @@ static int report_synthetic_pids(ingest *in)
     return 0;
 }
 
+/* The logs' opening, spread over the ingest's threads (a -ff run's
+ * thousands of logs each read their first chunk here). */
+typedef struct opening {
+    ingest *in;
+    size_t read_bytes;
+    pthread_mutex_t mu;
+    size_t failed;     /* the first log (in the run's order) that failed to open, or SIZE_MAX */
+    nr_error err;      /* its error */
+} opening;
+
+static void open_stream(void *ctx, size_t i)
+{
+    opening *o = ctx;
+    stream *s = &o->in->streams[i];
+    pthread_mutex_lock(&o->mu);
+    const int after_failed = i > o->failed;
+    pthread_mutex_unlock(&o->mu);
+    if (after_failed)
+        return; /* its error would not be the one reported */
+    nr_error err;
+    nr_error_clear(&err);
+    int rc = o->in->nstreams == 1 ? nr_logsrc_open(s->log->path, &s->src, &err)
+                                  : nr_logsrc_open_sized(s->log->path, o->read_bytes, &s->src, &err);
+    if (rc == 0 && o->in->nstreams > 1)
+        nr_logsrc_rest(s->src); /* until par_lex reads it: the logs' fds are not all open at once */
+    struct stat st;
+    if (rc == 0 && stat(s->log->path, &st) == 0)
+        s->size_at_open = (uint64_t)st.st_size;
+    if (rc < 0) {
+        pthread_mutex_lock(&o->mu);
+        if (i < o->failed) {
+            o->failed = i;
+            o->err = err;
+        }
+        pthread_mutex_unlock(&o->mu);
+    }
+}
+
 static int open_streams(ingest *in, nr_error *err)
 {
     in->nstreams = in->run.nlogs;
@@ -1119,7 +1173,7 @@ static int open_streams(ingest *in, nr_error *err)
     const int jobs = effective_jobs(in);
     /* many logs (-ff): each read in par_lex's chunks, so that their buffers
        share its budget (1,500 logs took 1 MB each until session 41) */
-    const size_t read_bytes = nr_par_lex_read_bytes(in->nstreams, jobs);
+    opening o = {.in = in, .read_bytes = nr_par_lex_read_bytes(in->nstreams, jobs), .failed = SIZE_MAX};
     for (size_t i = 0; i < in->nstreams; i++) {
         stream *s = &in->streams[i];
         s->log = &in->run.logs[i];
@@ -1127,14 +1181,16 @@ static int open_streams(ingest *in, nr_error *err)
         s->index = i;
         s->last_ts = -1;
         s->ts = -1;
-        NR_TRY(in->nstreams == 1 ? nr_logsrc_open(s->log->path, &s->src, err)
-                                 : nr_logsrc_open_sized(s->log->path, read_bytes, &s->src, err));
-        if (in->nstreams > 1)
-            nr_logsrc_rest(s->src); /* until par_lex reads it: the logs' fds are not all open at once */
-        struct stat st;
-        if (stat(s->log->path, &st) == 0)
-            in->bytes_total += (uint64_t)st.st_size;
     }
+    pthread_mutex_init(&o.mu, NULL);
+    nr_parallel_for(in->nstreams, jobs, open_stream, &o, NULL);
+    pthread_mutex_destroy(&o.mu);
+    if (o.failed != SIZE_MAX) { /* the first log's error, whatever the threads */
+        *err = o.err;
+        return err->code;
+    }
+    for (size_t i = 0; i < in->nstreams; i++)
+        in->bytes_total += in->streams[i].size_at_open;
     give_logs_pids(in);
     nr_logsrc **srcs = malloc(in->nstreams * sizeof *srcs);
     if (!srcs)

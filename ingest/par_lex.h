@@ -24,11 +24,17 @@
  * number of logs grows (a fixed budget, with a floor per log). Bounded
  * by the number of logs, never by lines. With jobs == 1 a log has one chunk
  * of at most 256 kB whose text is logsrc's own buffer (not copied: logsrc is
- * read again only after the chunk is released). With many logs, the
- * reader of a log the caller has not reached yet rests between its reads
- * (nr_logsrc_rest: no fd, no decoder).
+ * read again only after the chunk is released). With many logs, a log the
+ * caller has not reached yet (nr_par_lex_reach) holds one chunk, its first,
+ * and its reader rests between its reads (nr_logsrc_rest: no fd, no
+ * decoder); a log's chunks are freed once its last one is consumed, for
+ * the logs after it to reuse.
  *
  * Threads: one mutex and one condition variable guard every chunk's state;
+ * a worker finds a chunk to lex on a stack of the chunks read (the last
+ * read first) and a log to read among the logs reached, or the next log
+ * whose first chunk is unread, without a look at every log (a -ff run's
+ * thousands);
  * a chunk's buffers belong to the one thread that holds it (reading,
  * lexing or consuming), so no data is shared without the lock. The workers
  * also run the side work given to them (nr_par_lex_set_side_work: with
@@ -159,6 +165,10 @@ void nr_par_lex_destroy(nr_par_lex *p);
  * the log has ended, or the negative code of a read error in the log (err
  * names the file and offset), in the log's order. */
 int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *err);
+/* The merge has reached log i (its first line is the run's next): from now
+ * on its chunks are read ahead as the ring's depth allows. Before, a log of
+ * many holds only its first chunk, and its reader rests between reads. */
+void nr_par_lex_reach(nr_par_lex *p, size_t i);
 /* With chunk work: reads the caller's next chunk of log i now when
  * nr_par_lex_next could not (a worker was reading), so that the workers
  * may go on past it. The caller calls it every few lines of its own

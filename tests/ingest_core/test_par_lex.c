@@ -323,6 +323,117 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
     remove_dir(dir);
 }
 
+/* Many logs, as a -ff run's merge takes them: the first chunk of every log
+ * first (for its time), then chunks of the logs in a shuffled order, some
+ * logs announced with nr_par_lex_reach and some not, each log resting until
+ * par_lex reads it (as the ingest opens them). Every log's lines are its
+ * serial reader's and its fingerprint is right, for any jobs and chunk
+ * size: the workers find their reads and lexes without looking at every
+ * log, logs not reached hold one chunk, finished logs free their rings. */
+#define MANY_LOGS 7
+
+typedef struct many_log {
+    nr_logsrc *serial, *chunked;
+    nr_par_chunk_view v;
+    int rc;          /* of the last nr_par_lex_next: 1 a chunk, 0 the end */
+    uint64_t line_no;
+    log_want want;
+} many_log;
+
+static void check_chunk_lines(many_log *m)
+{
+    for (size_t i = 0; i < m->v.n; i++) {
+        const char *line;
+        size_t len;
+        expect_serial_line(m->serial, &m->v, i, &m->line_no, &line, &len);
+        nr_sline want, got;
+        nr_sline_parse(line, len, &want);
+        nr_par_lex_line(&m->v, i, &got);
+        assert_sline_equal(&got, m->v.text + m->v.lines[i].off, &want, line);
+    }
+}
+
+static void check_many_logs(const char *const *paths, const log_want *wants, int jobs, size_t chunk_bytes)
+{
+    many_log m[MANY_LOGS];
+    nr_logsrc *srcs[MANY_LOGS];
+    nr_error err;
+    for (size_t k = 0; k < MANY_LOGS; k++) {
+        memset(&m[k], 0, sizeof m[k]);
+        open_serial_and_chunked(paths[k], &m[k].serial, &m[k].chunked);
+        nr_logsrc_rest(m[k].chunked);
+        srcs[k] = m[k].chunked;
+        m[k].want = wants[k];
+    }
+    nr__par_lex_set_chunk_bytes(chunk_bytes);
+    nr_par_lex *p;
+    assert_int_equal(nr_par_lex_create(srcs, MANY_LOGS, jobs, &p, &err), 0);
+    nr__par_lex_set_chunk_bytes(0);
+    for (size_t k = 0; k < MANY_LOGS; k++)
+        m[k].rc = nr_par_lex_next(p, k, &m[k].v, &err);
+    size_t left = MANY_LOGS;
+    for (uint32_t step = 1; left; step = step * 1103515245u + 12345u) {
+        many_log *g = &m[(step >> 8) % MANY_LOGS];
+        if (g->rc != 1)
+            continue;
+        if (g->line_no == 0 && (g - m) % 2 == 0)
+            nr_par_lex_reach(p, (size_t)(g - m));
+        check_chunk_lines(g);
+        g->rc = nr_par_lex_next(p, (size_t)(g - m), &g->v, &err);
+        assert_true(g->rc >= 0);
+        left -= g->rc == 0;
+    }
+    for (size_t k = 0; k < MANY_LOGS; k++) {
+        const char *line;
+        size_t len;
+        assert_int_equal(nr_logsrc_next(m[k].serial, &line, &len, &err), 0);
+        assert_int_equal(m[k].line_no, m[k].want.lines);
+        assert_int_equal(nr_par_lex_hash(p, k), m[k].want.hash);
+    }
+    nr_par_lex_destroy(p);
+    for (size_t k = 0; k < MANY_LOGS; k++) {
+        nr_logsrc_close(m[k].serial);
+        nr_logsrc_close(m[k].chunked);
+    }
+}
+
+static void many_logs_in_any_order_equal_serial_lines(void **state)
+{
+    (void)state;
+    if (!tools_present())
+        skip();
+    char dir[256], paths[MANY_LOGS][300], short_path[300];
+    ck_tmpdir(dir, sizeof dir);
+    size_t n;
+    char *text = tricky_log(&n);
+    const log_want tricky = write_log_and_copies(dir, text, n);
+    free(text);
+    static const char short_text[] = "1700000000.000001 close(3) = 0\n1700000000.000002 close(4) = 0\n";
+    snprintf(short_path, sizeof short_path, "%s/short", dir);
+    FILE *f = fopen(short_path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(short_text, 1, sizeof short_text - 1, f), sizeof short_text - 1);
+    assert_int_equal(fclose(f), 0);
+    const log_want short_log = {2, XXH3_64bits(short_text, sizeof short_text - 1)};
+    const char *path_of[MANY_LOGS];
+    log_want wants[MANY_LOGS];
+    for (size_t k = 0; k < MANY_LOGS; k++) {
+        if (k == 3) {
+            snprintf(paths[k], sizeof paths[k], "%s", short_path);
+            wants[k] = short_log;
+        } else {
+            log_form_path(paths[k], sizeof paths[k], dir, k % LOG_FORMS);
+            wants[k] = tricky;
+        }
+        path_of[k] = paths[k];
+    }
+    const size_t chunks[] = {1, 100, 4096};
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
+        for (int jobs = 1; jobs <= 3; jobs++)
+            check_many_logs(path_of, wants, jobs, chunks[c]);
+    remove_dir(dir);
+}
+
 /* A stand-in for the speculative model: a result per chunk worked on,
  * counted in ctx (an atomic_size_t). */
 static void *count_work(void *ctx, const nr_par_chunk_view *v)
@@ -579,6 +690,7 @@ int main(void)
         cmocka_unit_test(next_lines_hands_out_whole_lines),
         cmocka_unit_test(fingerprint_is_xxh3_of_content),
         cmocka_unit_test(chunks_equal_serial_lines_for_any_chunk_jobs_compression),
+        cmocka_unit_test(many_logs_in_any_order_equal_serial_lines),
         cmocka_unit_test(working_chunks_equal_serial_lines_and_hash),
         cmocka_unit_test(packed_lines_read_back_as_parsed),
         cmocka_unit_test(tail_pending_known_answer),

@@ -1,6 +1,6 @@
-/* parallel: a shared next-index counter under one mutex; the items are few
- * and long (a run's model, a figure), so one lock per item costs nothing. */
-#include "parallel.h"
+/* nr_parallel: a shared next-index counter under one mutex; an item (a
+ * run's model, a figure, the opening of a log) costs far more than the lock. */
+#include "nr_parallel.h"
 
 #include <pthread.h>
 #include <stdlib.h>

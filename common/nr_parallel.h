@@ -1,7 +1,8 @@
-/* parallel: one index range spread over a few threads, the caller's own
- * among them (the work of `niorep build` across runs and across figures). */
-#ifndef NR_CLI_PARALLEL_H
-#define NR_CLI_PARALLEL_H
+/* nr_parallel: one index range spread over a few threads, the caller's own
+ * among them (the work of `niorep build` across runs and across figures,
+ * the opening of an ingest's many logs). */
+#ifndef NR_PARALLEL_H
+#define NR_PARALLEL_H
 
 #include <stddef.h>
 
