@@ -27,9 +27,11 @@
 #define NR__LOGSRC_CHUNK ((size_t)1 << 20)
 #define NR__LOGSRC_MIN_READ ((size_t)16 << 10)
 /* The first read, which sniffs the compression: small, since a log opened
- * only for its first lines (ingest's prescan) would otherwise pay for a
- * megabyte of fresh pages (3.6 ms here; docs/performance.md, session 11). */
-#define NR__LOGSRC_FIRST_READ ((size_t)64 << 10)
+ * only for its first lines (ingest's prescan, or the first lines' time of
+ * each of a -ff run's thousands of logs) would otherwise pay for a
+ * megabyte of fresh pages (3.6 ms here; docs/performance.md, session 11),
+ * or 16 kB of them per log (session 43). */
+#define NR__LOGSRC_FIRST_READ ((size_t)4 << 10)
 
 struct nr_logsrc {
     int fd;

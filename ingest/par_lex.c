@@ -29,6 +29,10 @@
 #define PAR_CHUNK_MAX ((size_t)128 << 10)
 #define PAR_CHUNK_MIN ((size_t)16 << 10)
 #define PAR_CHUNK_SERIAL ((size_t)256 << 10) /* jobs 1: a chunk and its lines stay in cache */
+/* The first chunk of a log of many, read for its first lines' time long
+ * before the merge may reach the log: a few kB, not a whole chunk of fresh
+ * pages (1,500 -ff logs: 16 kB of text and 12 kB of lines each). */
+#define PAR_CHUNK_FIRST ((size_t)4 << 10)
 #define PAR_MAX_WORKERS 256
 
 typedef enum slot_state { SLOT_FREE, SLOT_READING, SLOT_READ, SLOT_LEXING, SLOT_LEXED, SLOT_CONSUMING } slot_state;
@@ -397,8 +401,9 @@ static void carry_over(par_log *g, par_chunk *c)
  * again before c is released) the run stays in logsrc's buffer; otherwise
  * logsrc reads it straight into c's own buffer (allocated once at
  * chunk_bytes, grown only for a longer line). */
-static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2, int carry)
+static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow, int avx2, int carry, int first)
 {
+    const size_t text_bytes = first && chunk_bytes > PAR_CHUNK_FIRST ? PAR_CHUNK_FIRST : chunk_bytes;
     c->text_len = c->nlines = 0;
     c->first_line_no = g->line_no + 1;
     c->last_unterminated = c->lexed = c->is_last = c->rc = 0;
@@ -407,12 +412,16 @@ static void read_chunk(par_log *g, par_chunk *c, size_t chunk_bytes, int borrow,
     size_t len = 0;
     int rc;
     if (borrow)
-        rc = nr_logsrc_next_lines(g->src, chunk_bytes, &run, &len, &c->err);
+        rc = nr_logsrc_next_lines(g->src, text_bytes, &run, &len, &c->err);
     else if (!c->buf && !(c->buf = nr_alloc_dense(ring_block_bytes(chunk_bytes))))
         rc = nr_error_set(&c->err, NR_E_NOMEM, "ingest: out of memory reading a log chunk");
     else {
         c->buf_cap = c->buf_cap ? c->buf_cap : chunk_bytes; /* the chunk's size, whatever the block's */
-        rc = nr_logsrc_read_lines(g->src, &c->buf, &c->buf_cap, &len, &c->err);
+        size_t cap = text_bytes < c->buf_cap ? text_bytes : c->buf_cap; /* what logsrc fills */
+        const size_t lent = cap;
+        rc = nr_logsrc_read_lines(g->src, &c->buf, &cap, &len, &c->err);
+        if (cap != lent) /* logsrc grew the buffer for a longer line: its size now */
+            c->buf_cap = cap;
         run = c->buf;
     }
     if (rc > 0 && len > UINT32_MAX)
@@ -595,7 +604,7 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     c->workers = 0;
     const int rest = p->nlogs > 1 && !g->started;
     pthread_mutex_unlock(&p->mu);
-    read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2, p->carry);
+    read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2, p->carry, rest && g->line_no == 0);
     if (rest)
         nr_logsrc_rest(g->src);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
