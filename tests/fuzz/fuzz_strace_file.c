@@ -1,6 +1,8 @@
 /* Fuzz target: the whole ingest, end to end. The input becomes a run
  * directory: the text before a line "===hook===" is strace.log, the text
- * after it hook.jsonl. nr_ingest_run writes a store into the same temporary
+ * after it hook.jsonl; when that text holds lines "===log===", they cut it
+ * into -ff logs instead (strace.log.1000, strace.log.1001, ...; at most
+ * MAX_FF_LOGS), which the ingest merges by time. nr_ingest_run writes a store into the same temporary
  * directory, and every chunk of every table is read back. Any outcome but a
  * crash, a leak, a hang or a store that does not read back is fine.
  *
@@ -43,11 +45,64 @@ static void remove_file(const char *name)
     unlink(path);
 }
 
+#define MAX_FF_LOGS 16
+#define FF_FIRST_PID 1000
+
+/* The name of -ff log k. */
+static void ff_log_name(char *name, size_t size, size_t k)
+{
+    snprintf(name, size, "strace.log.%zu", FF_FIRST_PID + k);
+}
+
+static void remove_logs(void)
+{
+    char name[64];
+    remove_file("strace.log");
+    for (size_t k = 0; k < MAX_FF_LOGS; k++) {
+        ff_log_name(name, sizeof name, k);
+        remove_file(name);
+    }
+}
+
 static void remove_run_dir(void)
 {
-    remove_file("strace.log");
+    remove_logs();
     remove_file("hook.jsonl");
     rmdir(run_dir);
+}
+
+static const char ff_cut[] = "===log===\n";
+
+/* The first line "===log===" of p[0..n) (from p on, p being a line's
+ * start), or NULL. */
+static const uint8_t *next_cut(const uint8_t *p, size_t n)
+{
+    for (const uint8_t *at = p; (at = memmem(at, n - (size_t)(at - p), ff_cut, sizeof ff_cut - 1)); at++)
+        if (at == p || at[-1] == '\n')
+            return at;
+    return NULL;
+}
+
+/* Writes the log text p[0..n): strace.log, or the -ff logs its lines
+ * "===log===" cut it into. */
+static int write_logs(const uint8_t *p, size_t n)
+{
+    remove_logs();
+    const uint8_t *at = next_cut(p, n);
+    if (!at)
+        return write_file("strace.log", p, n);
+    char name[64];
+    for (size_t k = 0;; k++) {
+        const size_t len = at ? (size_t)(at - p) : n;
+        ff_log_name(name, sizeof name, k);
+        if (write_file(name, p, len) < 0)
+            return -1;
+        if (!at)
+            return 0;
+        n -= len + sizeof ff_cut - 1;
+        p = at + sizeof ff_cut - 1;
+        at = k + 2 < MAX_FF_LOGS ? next_cut(p, n) : NULL;
+    }
 }
 
 /* A private run directory, made once per process (in /dev/shm when it
@@ -186,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *hook = memmem(data, size, marker, sizeof marker - 1);
     size_t log_len = hook ? (size_t)(hook - data) + 1 : size;
     remove_file("hook.jsonl");
-    if (write_file("strace.log", data, log_len) < 0)
+    if (write_logs(data, log_len) < 0)
         return 0;
     if (hook) {
         const uint8_t *h = hook + sizeof marker - 1;
