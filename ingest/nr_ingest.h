@@ -38,8 +38,12 @@
  * several logs of -r stamps note relative_times_not_wall; a line that
  * ended (stamp + -T) after the previous stamp is no clock_backwards;
  * " * N bytes in buffer M" is a continuation; a call ending
- * "<detached ...>" is unfinished (never resumed), not truncated. */
-#define NR_INGEST_REVISION 6
+ * "<detached ...>" is unfinished (never resumed), not truncated.
+ * 7 (session 43): the execve of a thread taken by its leader no longer
+ * reads the thread's call name from the leader's old text (a crash when
+ * the leader had never had a call pending; a wrong count of pending
+ * clones when its last one was a clone). */
+#define NR_INGEST_REVISION 7
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

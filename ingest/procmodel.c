@@ -3051,6 +3051,10 @@ static int take_thread_execve(nr_pm *pm, task *leader, const nr_sline *sl, nr_er
         return 0;
     }
     NR_TRY(flush_pending(pm, leader, err));
+    /* x's execve ends here, before its text goes to the leader: after the
+       swap x's name length no longer fits its text (the leader's, maybe
+       none yet: a NULL read as a name, session 43's fuzzing) */
+    pending_clear(pm, x);
     const nr_buf text = leader->pending_text;
     leader->pending_text = x->pending_text;
     x->pending_text = text;
@@ -3062,7 +3066,7 @@ static int take_thread_execve(nr_pm *pm, task *leader, const nr_sline *sl, nr_er
     leader->pending_line = x->pending_line;
     leader->pending = 1;
     leader->early_child = -1;
-    pending_clear(pm, x);
+    x->pending_name_len = 0;
     NR_TRY(task_end(pm, x, err));
     return 1;
 }

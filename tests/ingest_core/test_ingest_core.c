@@ -1251,6 +1251,22 @@ static void execve_from_a_thread(void **state)
     FILE_EQ(&r, "/d/h.bin", "open_calls", 1);
     ck_free(&r);
 
+    /* the leader never seen with a call pending (its text never held one:
+       until session 43 the thread's name was read from it, a NULL, and
+       the ingest crashed) */
+    ck_ingest_text(&r,
+        "40 1796401525.241304 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, "
+        "exit_signal=0, stack=0x7f, stack_size=0x7fff80} => {parent_tid=[41]}, 88) = 41 <0.000117>\n"
+        "41 1796401525.244842 execve(\"/bin/cat\", [\"cat\"], 0x7fffeb64a1b8 /* 41 vars */ <unfinished ...>\n"
+        "40 1796401525.246574 +++ superseded by execve in pid 41 +++\n"
+        "40 1796401525.246621 <... execve resumed>) = 0 <0.001747>\n"
+        "40 1796401525.261368 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 40), "exe"), "/bin/cat");
+    ck_free(&r);
+
     /* a thread of the leader's process with another call pending, one the
        syscall table does not know: no execve to take, the line unmatched */
     ck_ingest_text(&r,
