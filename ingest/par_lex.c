@@ -94,6 +94,7 @@ struct nr_par_lex {
     size_t first_unread; /* logs before it have begun their first read */
     par_chunk **lex_stack; /* read chunks to lex, the last read on top (stale entries skipped) */
     size_t nlex;
+    int lexing_workers;  /* workers may lex (set before they start: nthreads is not yet final then) */
     int avx2;            /* the newline scan may use AVX2 */
     uint64_t bytes_in;
     int stop;
@@ -554,7 +555,7 @@ void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out)
  * the stack at most once, so it holds at most every chunk of every ring. */
 static void queue_lex_work(nr_par_lex *p, par_chunk *c)
 {
-    if (p->nthreads > 0 && !p->workers_only_read && !c->queued) {
+    if (p->lexing_workers && !c->queued) {
         c->queued = 1;
         p->lex_stack[p->nlex++] = c;
     }
@@ -1042,6 +1043,7 @@ static int create(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_c
         activate(p, &p->logs[0]); /* reads ahead from its start */
     if (workers > 0 && !(p->threads = calloc((size_t)workers, sizeof *p->threads)))
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    p->lexing_workers = workers > 0 && !only_read;
     for (; p->nthreads < workers; p->nthreads++)
         if (pthread_create(&p->threads[p->nthreads], NULL, worker_main, p) != 0)
             break; /* fewer threads still give the same result */
