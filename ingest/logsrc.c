@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -270,6 +271,40 @@ static int fill_text(nr_logsrc *s, nr_error *err)
     return s->compression == NR_LOG_PLAIN ? fill_plain(s, err) : fill_decoded(s, err);
 }
 
+/* zstd decoders let go of by resting or ended logs, kept for the next log
+ * to start one: a -ff run's thousands of .zst logs each start a decoder
+ * two or three times (its opening's first lines, the merge reaching it),
+ * and a decoder made and freed each time left its buffers to jemalloc,
+ * which kept them (1,500 .zst logs: 124 MiB at -j 2 against 76 at -j 1,
+ * session 43). A few: as many as read at once. */
+#define IDLE_DECODERS_MAX 8
+static pthread_mutex_t idle_decoders_mu = PTHREAD_MUTEX_INITIALIZER;
+static ZSTD_DStream *idle_decoders[IDLE_DECODERS_MAX];
+static size_t idle_decoders_n;
+
+static ZSTD_DStream *decoder_take(void)
+{
+    ZSTD_DStream *d = NULL;
+    pthread_mutex_lock(&idle_decoders_mu);
+    if (idle_decoders_n)
+        d = idle_decoders[--idle_decoders_n];
+    pthread_mutex_unlock(&idle_decoders_mu);
+    return d ? d : ZSTD_createDStream();
+}
+
+static void decoder_give_back(ZSTD_DStream *d)
+{
+    if (!d)
+        return;
+    pthread_mutex_lock(&idle_decoders_mu);
+    if (idle_decoders_n < IDLE_DECODERS_MAX) {
+        idle_decoders[idle_decoders_n++] = d;
+        d = NULL;
+    }
+    pthread_mutex_unlock(&idle_decoders_mu);
+    ZSTD_freeDStream(d);
+}
+
 /* What reading needs besides the text: the fd, the input buffer and the
  * decoder. */
 static void release_input(nr_logsrc *s)
@@ -284,7 +319,7 @@ static void release_input(nr_logsrc *s)
     s->in = NULL;
     s->in_base = at;
     s->in_pos = s->in_len = 0;
-    ZSTD_freeDStream(s->zstd);
+    decoder_give_back(s->zstd);
     s->zstd = NULL;
     if (s->gz_ready)
         inflateEnd(&s->gz);
@@ -295,7 +330,7 @@ static int start_decoder(nr_logsrc *s, nr_error *err)
 {
     if (s->compression == NR_LOG_ZSTD) {
         s->zstd_hint = 0;
-        s->zstd = ZSTD_createDStream();
+        s->zstd = decoder_take(); /* ZSTD_initDStream starts it afresh */
         if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd)))
             return nr_error_set(err, NR_E_NOMEM, "%s: cannot set up zstd decompression", s->path);
     } else if (s->compression == NR_LOG_GZIP) {
@@ -488,7 +523,7 @@ void nr_logsrc_close(nr_logsrc *s)
         return;
     if (s->fd >= 0)
         close(s->fd);
-    ZSTD_freeDStream(s->zstd);
+    decoder_give_back(s->zstd);
     if (s->gz_ready)
         inflateEnd(&s->gz);
     XXH3_freeState(s->hash);
