@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 5).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 6).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 5
+#define SCHEMA_VERSION 6
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -379,6 +379,7 @@ static json_t *fidelity_json(const nr_model *m)
     put(j, "timestamps_available", json_boolean(f->timestamps_available));
     put(j, "paths_available", json_boolean(f->paths_available));
     put(j, "times_reliable", json_boolean(f->times_reliable));
+    put(j, "whole_second_stamps", json_boolean(f->whole_second_stamps));
     put(j, "events_with_dur", ju64(f->events_with_dur));
     put(j, "events_with_ts", ju64(f->events_with_ts));
     put(j, "skew_start_s", real(f->skew_start_s));

@@ -168,6 +168,11 @@ grep -q '^unphased .*  -  *-$' secs.txt || fail "-t: a share of wall time: $(gre
 grep -q '^shares of wall time unavailable: the stamps resolve only to whole seconds' secs.txt \
     || fail "-t: no note on the stamps"
 grep -q '(whole-second stamps: known to within 1 s)' secs.txt || fail "-t: the duration without its precision"
+for run in secs:true nodur:false; do
+    "$niorep" summary ".niorep/${run%:*}.nio" --bootstraps 0 --json |
+        python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["fidelity"]["whole_second_stamps"] != (sys.argv[1] == "true"))' "${run#*:}" \
+        || fail "summary --json: fidelity.whole_second_stamps of ${run%:*} is not ${run#*:}"
+done
 grep -q '^unphased .*  -  *-  *-$' nodur.txt || fail "no -T: an I/O time or share: $(grep '^unphased' nodur.txt)"
 grep -q 'Shares of wall time unavailable: the trace&rsquo;s timestamps\|Shares of wall time unavailable: the trace.s timestamps resolve only to whole seconds' coarse.html \
     || fail "report: no note on the whole-second stamps"
