@@ -11,6 +11,10 @@
 
 #include "json_file.h"
 
+/* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
+ * 2 since session 43, which names the fields added since 1. */
+#define FIGURES_JSON_SCHEMA 2
+
 struct nr_figin {
     nr_figure_inputs in;
     nr_fig_phase_input phase;
@@ -498,7 +502,7 @@ static int finish_staged(staged_set *set, int rc, nr_error *err)
 static int stage_figures_json(const nr_figin *fi, const char *const *names, size_t n, const char *dir,
                               unsigned formats, double width_pt, staged_set *set, nr_error *err)
 {
-    json_t *doc = json_pack("{s:i, s:o, s:o, s:[]}", "schema_version", 1, "width_pt", json_real(width_pt),
+    json_t *doc = json_pack("{s:i, s:o, s:o, s:[]}", "schema_version", FIGURES_JSON_SCHEMA, "width_pt", json_real(width_pt),
                             "runs", jstrings(names, n), "figures");
     if (!doc)
         return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");

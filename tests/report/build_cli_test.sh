@@ -128,7 +128,7 @@ else
     /usr/bin/python3 - figs/figures.json <<'EOF' || fail "figures.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema_version"] == 1, d.get("schema_version")
+assert d["schema_version"] == 2, d.get("schema_version")
 assert d["runs"] == ["hostile", "plain"], d["runs"]
 ids = [f["id"] for f in d["figures"]]
 assert ids == list(range(1, 8)), ids
