@@ -1281,6 +1281,12 @@ NR__SLINE_WIDE_FN static __attribute__((noinline)) int parse_result_failed(const
     return set_result_failed(name, name_end, end, u, out);
 }
 
+/* Whether [p, end) ends with lit[0..n). */
+static inline int ends_with(const char *p, const char *end, const char *lit, size_t n)
+{
+    return (size_t)(end - p) >= n && memcmp(end - n, lit, n) == 0;
+}
+
 static const char unfinished_marker[] = "<unfinished ...>";
 #define UNFINISHED_LEN (sizeof unfinished_marker - 1)
 
@@ -1289,20 +1295,14 @@ static const char unfinished_marker[] = "<unfinished ...>";
 static const char detached_marker[] = "<detached ...>";
 #define DETACHED_LEN (sizeof detached_marker - 1)
 
-/* Whether [p, end) ends with "<detached ...>". */
-static inline int ends_detached(const char *p, const char *end)
-{
-    return (size_t)(end - p) >= DETACHED_LEN && memcmp(end - DETACHED_LEN, detached_marker, DETACHED_LEN) == 0;
-}
-
 /* The length of the mark that ends [p, end) as an unfinished call:
  * "<unfinished ...>", or "<detached ...>" (a call strace stopped tracing
  * in, which never resumes: until session 42 a truncated line); 0 none. */
 static inline size_t unfinished_mark_len(const char *p, const char *end)
 {
-    if ((size_t)(end - p) >= UNFINISHED_LEN && memcmp(end - UNFINISHED_LEN, unfinished_marker, UNFINISHED_LEN) == 0)
+    if (ends_with(p, end, unfinished_marker, UNFINISHED_LEN))
         return UNFINISHED_LEN;
-    return ends_detached(p, end) ? DETACHED_LEN : 0;
+    return ends_with(p, end, detached_marker, DETACHED_LEN) ? DETACHED_LEN : 0;
 }
 
 /* Whether [p, end) ends as an unfinished call does. */
@@ -1545,11 +1545,6 @@ static int is_dash_rule(const char *p, const char *end)
         if (*p != '-' && *p != ' ')
             return 0;
     return 1;
-}
-
-static int ends_with(const char *p, const char *end, const char *lit, size_t n)
-{
-    return (size_t)(end - p) >= n && memcmp(end - n, lit, n) == 0;
 }
 
 /* Whether p..end is a message of strace run by its path, which names
