@@ -193,15 +193,10 @@ static int skip_line(ingest *in, stream *s, const char *reason, nr_error *err)
 }
 
 /* A call's line cut before its arguments end is the call's unfinished
- * half (nr_take_cut_call), counted as cut_call_line. 1 when s->lexed is
- * now that half. */
+ * half (nr_take_cut_call). 1 when s->lexed is now that half. */
 static int take_cut_call(ingest *in, stream *s, nr_error *err)
 {
-    if (!nr_take_cut_call(&s->lexed, at_unterminated_line(s)))
-        return 0;
-    if (nr_diag_add(in->diag, "cut_call_line", s->where.file, s->where.line, s->where.text, s->where.len) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
-    return 1;
+    return nr_take_cut_call(in->diag, &s->lexed, &s->where, at_unterminated_line(s), err);
 }
 
 /* Tells opts->progress how far the reading is, every few MB. */

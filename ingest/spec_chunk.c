@@ -34,7 +34,8 @@ const char *nr_skip_reason(const nr_sline *sl, int truncated)
     return sl->reason && sl->reason[0] ? sl->reason : "unknown_line";
 }
 
-int nr_take_cut_call(nr_sline *sl, int unterminated_last_line)
+int nr_take_cut_call(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, int unterminated_last_line,
+                     nr_error *err)
 {
     /* a cut <... resumed> line has no arguments (the lexer gives a cut
        call's only) */
@@ -43,6 +44,8 @@ int nr_take_cut_call(nr_sline *sl, int unterminated_last_line)
         return 0;
     sl->kind = NR_SL_UNFINISHED;
     sl->reason = NULL;
+    if (nr_diag_add(diag, "cut_call_line", w->file, w->line, w->text, w->len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 1;
 }
 
@@ -182,9 +185,8 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
     nr_sline sl;
     nr_par_lex_line(v, i, &sl);
     nr_pm_where w = {log->file, v->first_line_no + i, v->text + pl->off, pl->len};
-    if (nr_take_cut_call(&sl, v->last_unterminated && i + 1 == v->n) &&
-        nr_diag_add(c->diag, "cut_call_line", w.file, w.line, w.text, w.len) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    if (nr_take_cut_call(c->diag, &sl, &w, v->last_unterminated && i + 1 == v->n, err) < 0)
+        return NR_E_NOMEM;
     if (!nr_sline_is_event(sl.kind)) {
         if (sl.kind == NR_SL_BLANK)
             return 0;

@@ -80,10 +80,12 @@ const char *nr_skip_reason(const nr_sline *sl, int truncated);
  * before its arguments end, other than a log's unterminated last line, is
  * made the call's unfinished half (its arguments with the program's text
  * after them: the model reads the fd; the result comes with the end):
- * 1 when sl was such a line. Until session 42 it was skipped as
- * truncated, and its tail was unmatched or ended the pending call of the
- * task before it. Shared with the pass. */
-int nr_take_cut_call(nr_sline *sl, int unterminated_last_line);
+ * 1 when sl (line w) was such a line, counted in diag as cut_call_line;
+ * 0 when not; NR_E_NOMEM. Until session 42 it was skipped as truncated,
+ * and its tail was unmatched or ended the pending call of the task before
+ * it. Shared with the pass. */
+int nr_take_cut_call(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, int unterminated_last_line,
+                     nr_error *err);
 /* Notes an event line that the model kept and that is a last line without
  * newline: "unterminated_last_line" in diag, unless its end proves it whole
  * (nr_sline_ends_whole: the log may be cut inside its result, "= 40" of
