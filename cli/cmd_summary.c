@@ -239,6 +239,14 @@ static void print_latency(const nr_model *m, FILE *out)
     }
 }
 
+/* "<lead>3.5 MiB in 909 calls". */
+static void print_transfer(FILE *out, const char *lead, uint64_t bytes, uint64_t calls)
+{
+    fputs(lead, out);
+    print_bytes(out, (double)bytes);
+    fprintf(out, " in %" PRIu64 " calls", calls);
+}
+
 /* Reads and writes on fds the trace never saw opened: no file and no kind
  * holds their bytes, so they are named here rather than lost without a
  * word (docs/definitions.md, "Bytes"). */
@@ -248,16 +256,11 @@ static void print_unnamed(const nr_model *m, FILE *out)
     if (!nf->no_file_read_calls && !nf->no_file_write_calls)
         return;
     fprintf(out, "on fds never seen opened (in no total above):");
-    if (nf->no_file_read_calls) {
-        fprintf(out, " read ");
-        print_bytes(out, (double)nf->no_file_bytes_read);
-        fprintf(out, " in %" PRIu64 " calls", nf->no_file_read_calls);
-    }
-    if (nf->no_file_write_calls) {
-        fprintf(out, "%s wrote ", nf->no_file_read_calls ? "," : "");
-        print_bytes(out, (double)nf->no_file_bytes_written);
-        fprintf(out, " in %" PRIu64 " calls", nf->no_file_write_calls);
-    }
+    if (nf->no_file_read_calls)
+        print_transfer(out, " read ", nf->no_file_bytes_read, nf->no_file_read_calls);
+    if (nf->no_file_write_calls)
+        print_transfer(out, nf->no_file_read_calls ? ", wrote " : " wrote ", nf->no_file_bytes_written,
+                       nf->no_file_write_calls);
     fprintf(out, " (trace with -y, or trace open/openat)\n");
 }
 
