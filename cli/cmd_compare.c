@@ -601,23 +601,29 @@ static json_t *replicates_json(const compare_run *c)
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < c->npools; i++) {
         const nr_compare_pool *p = &c->pools[i];
-        json_t *runs_a = json_array(), *runs_b = json_array(), *sig = json_array(), *unpooled = json_array();
+        json_t *runs_a = json_array(), *runs_b = json_array(), *sig = json_array(), *sig_fdr = json_array(),
+               *unpooled = json_array();
         for (size_t k = 0; k < p->npairs; k++) {
             const nr_compare_match *m = &c->matches[p->pairs[k]];
             json_array_append_new(runs_a, json_string(c->groups[0].rs.runs[m->a_run].name));
             json_array_append_new(runs_b, json_string(c->groups[m->group].rs.runs[m->b_run].name));
         }
-        for (size_t k = 0; k < p->nstats; k++)
-            if (p->stats[k].verdict == NR_VERDICT_SIGNIFICANT)
-                json_array_append_new(sig, json_string(p->stats[k].name));
+        for (size_t k = 0; k < p->nstats; k++) {
+            const nr_compare_pooled *s = &p->stats[k];
+            if (s->verdict != NR_VERDICT_SIGNIFICANT)
+                continue;
+            json_array_append_new(sig, json_string(s->name));
+            if (s->q_value <= c->args->opts.rule.replicate_alpha)
+                json_array_append_new(sig_fdr, json_string(s->name));
+        }
         for (size_t k = 0; k < p->nunpooled; k++)
             json_array_append_new(unpooled, json_string(p->unpooled[k]));
-        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o}",
+        json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                                              "workload", p->workload, "a_group", c->groups[0].id,
                                              "b_group", c->groups[p->group].id, "runs_per_side", (int)p->npairs,
                                              "smallest_p", nr_json_number(p->p_min), "a_runs", runs_a,
-                                             "b_runs", runs_b, "significant", sig, "unpooled", unpooled,
-                                             "stats", nr_compare_pool_json(p)));
+                                             "b_runs", runs_b, "significant", sig, "significant_at_fdr", sig_fdr,
+                                             "unpooled", unpooled, "stats", nr_compare_pool_json(p)));
     }
     return arr;
 }
@@ -837,9 +843,11 @@ int nr_cmd_compare(int argc, char **argv)
         printf("%s: %zu pair%s, %zu significant change%s\n", a.out_html, c.nmatches, c.nmatches == 1 ? "" : "s",
                total, total == 1 ? "" : "s");
         for (size_t i = 0; i < c.npools; i++)
-            printf("%s: %s, A vs %s, %zu runs a side: %zu significant change%s beyond the spread between runs%s\n",
+            printf("%s: %s, A vs %s, %zu runs a side: %zu significant change%s beyond the spread between runs, "
+                   "%zu at a false discovery rate of %g%s\n",
                    a.out_html, c.pools[i].workload, groups[c.pools[i].group].id, c.pools[i].npairs,
-                   c.pools[i].nsignificant, c.pools[i].nsignificant == 1 ? "" : "s",
+                   c.pools[i].nsignificant, c.pools[i].nsignificant == 1 ? "" : "s", c.pools[i].nsignificant_fdr,
+                   a.opts.rule.replicate_alpha,
                    c.pools[i].p_min > a.opts.rule.replicate_alpha ? " (too few runs to test)" : "");
     }
     for (size_t i = 0; c.pairs && i < c.nmatches; i++)

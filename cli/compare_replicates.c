@@ -30,7 +30,7 @@ static char *significant_list(const nr_compare_pool *p)
             continue;
         char item[256], rel[32];
         nr_compare_fmt_rel(r->rel_diff, rel, sizeof rel);
-        snprintf(item, sizeof item, "%s %s (p = %.2g)", r->name, rel, r->perm.p_value);
+        snprintf(item, sizeof item, "%s %s (p = %.2g, q = %.2g)", r->name, rel, r->perm.p_value, r->q_value);
         nr_compare_list_add(&l, item);
     }
     return nr_compare_list_done(&l);
@@ -45,12 +45,17 @@ void nr_compare_replicates_overview(nr_report_block *ov, const nr_compare_replic
              "Workloads with two or more runs a side are also compared over their runs together: a statistic's "
              "mean over the runs of A against its mean over the runs of the later group, by the exact permutation "
              "test of the difference (one value a run). Significant when p <= %g and the means differ by %.0f%% "
-             "or more: a change that stands out from the spread between runs.",
-             v->opts->rule.replicate_alpha, 100 * v->opts->rule.rel_threshold);
+             "or more: a change that stands out from the spread between runs. Each statistic is tested on its "
+             "own; q is its Benjamini-Hochberg adjusted p over the pool's statistics, and the changes with "
+             "q <= %g are those that hold with at most %g%% of false ones among them.",
+             v->opts->rule.replicate_alpha, 100 * v->opts->rule.rel_threshold, v->opts->rule.replicate_alpha,
+             100 * v->opts->rule.replicate_alpha);
     nr_report_para(ov, NULL, buf);
-    static const char *const heads[] = {"workload", "groups", "runs a side", "smallest possible p", "significant",
-                                        "significant changes beyond the spread between runs"};
-    nr_report_table *t = nr_report_table_new(ov, "Replicates", 6, heads, 0x1Cu);
+    char fdr_head[64];
+    snprintf(fdr_head, sizeof fdr_head, "of which q <= %g", v->opts->rule.replicate_alpha);
+    const char *const heads[] = {"workload", "groups", "runs a side", "smallest possible p", "significant", fdr_head,
+                                 "significant changes beyond the spread between runs"};
+    nr_report_table *t = nr_report_table_new(ov, "Replicates", 7, heads, 0x3Cu);
     for (size_t i = 0; i < v->npools; i++) {
         const nr_compare_pool *p = &v->pools[i];
         nr_report_table_row(t);
@@ -63,12 +68,15 @@ void nr_compare_replicates_overview(nr_report_block *ov, const nr_compare_replic
         nr_report_table_cell(t, buf);
         if (p->p_min > v->opts->rule.replicate_alpha) {
             nr_report_table_cell(t, "-");
+            nr_report_table_cell(t, "-");
             snprintf(buf, sizeof buf, "too few runs to test at p <= %g: %zu a side are needed",
                      v->opts->rule.replicate_alpha, runs_needed(v->opts->rule.replicate_alpha));
             nr_report_table_cell(t, buf);
             continue;
         }
         snprintf(buf, sizeof buf, "%zu", p->nsignificant);
+        nr_report_table_cell(t, buf);
+        snprintf(buf, sizeof buf, "%zu", p->nsignificant_fdr);
         nr_report_table_cell(t, buf);
         char *list = significant_list(p);
         nr_report_table_cell(t, list ? list : "?");
@@ -77,9 +85,9 @@ void nr_compare_replicates_overview(nr_report_block *ov, const nr_compare_replic
 }
 
 static const char *const pooled_head[] = {"statistic", "A mean", "A runs, [min, max]", "B mean", "B runs, [min, max]",
-                                          "B - A (means)", "relative", "permutation p", "verdict"};
-enum { POOLED_COLS = 9 };
-#define POOLED_NUM_COLS 0xFEu   /* columns 1..7 are numbers */
+                                          "B - A (means)", "relative", "permutation p", "BH q", "verdict"};
+enum { POOLED_COLS = 10 };
+#define POOLED_NUM_COLS 0x1FEu   /* columns 1..8 are numbers */
 
 static void range_cell(nr_report_table *t, const char *unit, double lo, double hi)
 {
@@ -109,6 +117,11 @@ static void pooled_row(nr_report_table *t, const nr_compare_pooled *s)
         snprintf(buf, sizeof buf, "-");
     else
         snprintf(buf, sizeof buf, "%.3g (%s)", s->perm.p_value, s->perm.exact ? "exact" : "drawn");
+    nr_report_table_cell(t, buf);
+    if (isnan(s->q_value))
+        snprintf(buf, sizeof buf, "-");
+    else
+        snprintf(buf, sizeof buf, "%.3g", s->q_value);
     nr_report_table_cell(t, buf);
     nr_report_table_cell(t, s->verdict == NR_VERDICT_SIGNIFICANT ? "SIGNIFICANT" : nr_verdict_name(s->verdict));
 }
@@ -164,8 +177,10 @@ static void pool_findings(nr_report_block *sec, const nr_compare_pool *p)
         nr_compare_fmt_value(s->unit, s->a_mean, va, sizeof va);
         nr_compare_fmt_value(s->unit, s->b_mean, vb, sizeof vb);
         nr_compare_fmt_rel(s->rel_diff, rel, sizeof rel);
-        snprintf(buf, sizeof buf, "%s: %s -> %s on average over %zu runs a side (%s; permutation p = %.3g).",
-                 s->name, va, vb, p->npairs, rel, s->perm.p_value);
+        snprintf(buf, sizeof buf,
+                 "%s: %s -> %s on average over %zu runs a side (%s; permutation p = %.3g, Benjamini-Hochberg q = "
+                 "%.3g).",
+                 s->name, va, vb, p->npairs, rel, s->perm.p_value, s->q_value);
         nr_report_finding(sec, s->name, buf, NULL);
     }
     if (p->nsignificant == 0)

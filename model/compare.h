@@ -21,7 +21,7 @@
 #include "nr_model.h"
 #include "nr_store.h"
 
-#define NR_COMPARE_SCHEMA_VERSION 3
+#define NR_COMPARE_SCHEMA_VERSION 4
 /* Store meta key of the workload label (manifest labels.workload). */
 #define NR_COMPARE_WORKLOAD_KEY "manifest.labels.workload"
 
@@ -140,6 +140,7 @@ typedef struct nr_compare_pooled {
     double b_mean, b_min, b_max;
     double abs_diff, rel_diff;           /* of the means: b_mean - a_mean, / |a_mean| */
     nr_perm_result perm;                 /* permutation test of the means */
+    double q_value;                      /* Benjamini-Hochberg over the pool's tested rows; NAN: n/a */
     nr_verdict verdict;                  /* nr_verdict_replicates */
 } nr_compare_pooled;
 
@@ -157,6 +158,7 @@ typedef struct nr_compare_pool {
     const char **unpooled;               /* rows not in every pair (owned array, borrowed names) */
     double p_min;                        /* the smallest p npairs runs a side can give */
     size_t nsignificant;
+    size_t nsignificant_fdr;             /* of those, the rows with q_value <= the replicate level */
 } nr_compare_pool;
 
 /* The pools of the n pairs m[i] (statistics pairs[i], the workload of its

@@ -57,7 +57,7 @@ static int pool_row(const nr_compare_pool *pool, const nr_compare_pair *pairs, c
     out->unit = row->unit;
     out->a_mean = out->a_min = out->a_max = out->b_mean = out->b_min = out->b_max = NAN;
     out->abs_diff = out->rel_diff = NAN;
-    out->perm.p_value = out->perm.p_min = NAN;
+    out->perm.p_value = out->perm.p_min = out->q_value = NAN;
     out->verdict = NR_VERDICT_NA;
     if (!finite)
         return 0;
@@ -108,6 +108,25 @@ static int pool_rows(nr_compare_pool *pool, const nr_compare_pair *pairs, const 
         }
     }
     free(va);
+    return rc;
+}
+
+/* The q-values of the pool's rows, one family (docs/compare.md,
+ * "Replicates"), and how many significant rows hold at the level. */
+static int pool_fdr(nr_compare_pool *pool, const nr_compare_opts *o)
+{
+    double *pq = malloc(2 * (pool->nstats ? pool->nstats : 1) * sizeof *pq);
+    if (!pq)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < pool->nstats; i++)
+        pq[i] = pool->stats[i].perm.p_value;
+    const int rc = nr_p_adjust_bh(pq, pool->nstats, pq + pool->nstats);
+    for (size_t i = 0; rc == 0 && i < pool->nstats; i++) {
+        nr_compare_pooled *s = &pool->stats[i];
+        s->q_value = pq[pool->nstats + i];
+        pool->nsignificant_fdr += s->verdict == NR_VERDICT_SIGNIFICANT && s->q_value <= o->rule.replicate_alpha;
+    }
+    free(pq);
     return rc;
 }
 
@@ -164,7 +183,7 @@ int nr_compare_pool_pairs(const nr_compare_match *m, const nr_compare_pair *pair
             k--;
             continue;
         }
-        if (rc < 0 || pool_rows(pool, pairs, opts) < 0) {
+        if (rc < 0 || pool_rows(pool, pairs, opts) < 0 || pool_fdr(pool, opts) < 0) {
             nr_compare_pools_free(pools, k);
             return nr_error_set(err, NR_E_NOMEM, "compare: out of memory for the replicates of %s", workloads[i]);
         }
@@ -209,6 +228,7 @@ json_t *nr_compare_pool_json(const nr_compare_pool *p)
         json_object_set_new(o, "rel_diff", nr_json_number(s->rel_diff));
         json_object_set_new(o, "p_value", nr_json_number(s->perm.p_value));
         json_object_set_new(o, "p_exact", json_boolean(s->perm.exact));
+        json_object_set_new(o, "q_value", nr_json_number(s->q_value));
         json_array_append_new(rows, o);
     }
     return rows;

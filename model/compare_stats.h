@@ -168,6 +168,13 @@ double nr_perm_p_min(size_t na, size_t nb);
 /* C(n, k) as a double (exact below 2^53). */
 double nr_binomial(size_t n, size_t k);
 
+/* Benjamini-Hochberg adjusted p-values (R's p.adjust(p, "BH")): q[i] is
+ * the least false discovery rate at which row i is a discovery, min over
+ * the ranks j >= rank(i) of n' p_(j) / j, at most 1, where n' counts the
+ * finite p; NAN where p[i] is not finite (not tested). Returns 0 or
+ * NR_E_NOMEM. */
+int nr_p_adjust_bh(const double *p, size_t n, double *q);
+
 /* ---- the verdict rule ------------------------------------------------- */
 
 typedef enum nr_verdict {

@@ -217,10 +217,12 @@ def replicates_test(a):
         st = stat(pool, name)
         if st["verdict"] != "no significant change" or st["p_value"] != 1:
             fail(f"warm vs cold: the same work must be unchanged: {st}")
+    check_fdr(pool, j["options"]["replicate_alpha"])
     check_html(html_path, j)
     with open(html_path, encoding="utf-8") as f:
         page = f.read()
-    if "reader: replicates, A vs B (4 runs a side)" not in page or "beyond the spread between runs" not in page:
+    if ("reader: replicates, A vs B (4 runs a side)" not in page or "beyond the spread between runs" not in page
+            or "BH q" not in page):
         fail(f"{html_path}: no replicates article or overview")
     _, html2, js2 = compare(a.niorep, a.work, "replicates_j1", [warm, cold], ("-j", "1"))
     for x, y in ((html_path, html2), (js, js2)):
@@ -233,8 +235,31 @@ def replicates_test(a):
     pool = j["replicates"][0]
     if pool["significant"] or any(s["p_value"] not in (1, None) for s in pool["stats"]):
         fail(f"warm vs warm: {pool['significant']}, p {[s['p_value'] for s in pool['stats']]}")
+    check_fdr(pool, j["options"]["replicate_alpha"])
     print("ok: warm vs warm: every pooled p = 1, nothing significant")
     return 0
+
+
+def bh_reference(ps):
+    """Benjamini-Hochberg q by its definition, written apart from the C:
+    for each p, the least m p_(k) / k over the ranks k whose p_(k) >= p."""
+    tested = sorted(p for p in ps if p is not None)
+    m = len(tested)
+    return [None if p is None else min([1.0] + [m * x / k for k, x in enumerate(tested, 1) if x >= p]) for p in ps]
+
+
+def check_fdr(pool, alpha):
+    """Every pooled row's q against bh_reference of the pool's p-values
+    (6 significant digits in the JSON), and significant_at_fdr against the
+    rows that are significant with q <= alpha."""
+    ps = [st["p_value"] for st in pool["stats"]]
+    for st, want in zip(pool["stats"], bh_reference(ps)):
+        got = st["q_value"]
+        if (got is None) != (want is None) or (want is not None and abs(got - want) > 1e-5 * want):
+            fail(f"{pool['workload']} {st['name']}: q {got}, Benjamini-Hochberg gives {want}")
+    held = [st["name"] for st in pool["stats"] if st["verdict"] == "significant" and st["q_value"] <= alpha]
+    if pool["significant_at_fdr"] != held:
+        fail(f"{pool['workload']}: significant_at_fdr {pool['significant_at_fdr']}, expected {held}")
 
 
 def workers_test(a):
@@ -304,7 +329,7 @@ def main():
     g = {k: os.path.join(a.work, k) for k in ("base", "noise", "slow")}
 
     j, html1, js1 = compare(a.niorep, a.work, "slow", [g["base"], g["slow"]])
-    if j["schema_version"] != 3:
+    if j["schema_version"] != 4:
         fail(f"schema_version {j['schema_version']}")
     check_slow(j)
     check_html(html1, j)

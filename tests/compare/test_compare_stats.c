@@ -509,6 +509,43 @@ static nr_compare_stat row(const char *section, const char *name, nr_stat_kind k
     return s;
 }
 
+/* Benjamini-Hochberg by hand: sorted p 0.005, 0.01, 0.03, 0.04, 0.5 (the
+ * NaN is not tested, so m = 5) scale by m / rank to 0.025, 0.025, 0.05,
+ * 0.05, 0.5, already non-decreasing; R's p.adjust example of 0.01..0.05
+ * gives 0.05 for all; scaled values above 1 are capped by later ranks. */
+static void bh_adjusted_p_values(void **state)
+{
+    (void)state;
+    const double p[] = {0.01, 0.04, 0.03, 0.005, NAN, 0.5};
+    double q[6];
+    assert_int_equal(nr_p_adjust_bh(p, 6, q), 0);
+    const double want[] = {0.025, 0.05, 0.05, 0.025, NAN, 0.5};
+    for (int i = 0; i < 6; i++) {
+        if (isnan(want[i]))
+            assert_true(isnan(q[i]));
+        else
+            ASSERT_NEAR(q[i], want[i], 1e-15);
+    }
+    const double r[] = {0.05, 0.01, 0.03, 0.02, 0.04};
+    double rq[5];
+    assert_int_equal(nr_p_adjust_bh(r, 5, rq), 0);
+    for (int i = 0; i < 5; i++)
+        ASSERT_NEAR(rq[i], 0.05, 1e-15);
+    /* ranks by p: 0.2 x 5 = 1 takes the 0.5 of the tie's second rank,
+       0.6 x 5 / 3 = 1 takes 0.7's 0.875; one p alone is its own q */
+    const double t[] = {0.9, 0.6, 0.7, 0.2, 0.2};
+    double tq[5];
+    assert_int_equal(nr_p_adjust_bh(t, 5, tq), 0);
+    const double twant[] = {0.9, 0.875, 0.875, 0.5, 0.5};
+    for (int i = 0; i < 5; i++)
+        ASSERT_NEAR(tq[i], twant[i], 1e-15);
+    const double one = 0.3;
+    double oq;
+    assert_int_equal(nr_p_adjust_bh(&one, 1, &oq), 0);
+    ASSERT_NEAR(oq, 0.3, 0);
+    assert_int_equal(nr_p_adjust_bh(NULL, 0, NULL), 0);
+}
+
 /* Pools of hand-made pairs: which rows pool, their values, p and verdict. */
 static void pooling_replicates(void **state)
 {
@@ -565,6 +602,12 @@ static void pooling_replicates(void **state)
     ASSERT_NEAR(s->perm.p_value, 46.0 / 70.0, 1e-15);    /* perm_reference.py: [5,5,0,0] vs [6,6,0,0] */
     assert_int_equal(s->verdict, NR_VERDICT_NO_CHANGE);
     assert_int_equal(p->nsignificant, 1);
+    /* q over the two tested rows: 2 x 2/70 = 0.057 > 0.05, so the one
+       significant row does not hold at a false discovery rate of 5% */
+    ASSERT_NEAR(p->stats[0].q_value, 4.0 / 70.0, 1e-15);
+    assert_true(isnan(p->stats[1].q_value));
+    ASSERT_NEAR(p->stats[2].q_value, 46.0 / 70.0, 1e-15);
+    assert_int_equal(p->nsignificant_fdr, 0);
 
     p = &pools[1];
     assert_int_equal(p->group, 2);
@@ -574,6 +617,8 @@ static void pooling_replicates(void **state)
     json_t *j = nr_compare_pool_json(&pools[0]);
     assert_int_equal(json_array_size(j), 3);
     assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "verdict")), "significant");
+    ASSERT_NEAR(json_real_value(json_object_get(json_array_get(j, 0), "q_value")), 4.0 / 70.0, 1e-6);
+    assert_true(json_is_null(json_object_get(json_array_get(j, 1), "q_value")));
     json_decref(j);
     nr_compare_pools_free(pools, np);
 }
@@ -596,6 +641,7 @@ int main(void)
         cmocka_unit_test(permutation_by_hand),
         cmocka_unit_test(permutation_drawn),
         cmocka_unit_test(verdict_replicates),
+        cmocka_unit_test(bh_adjusted_p_values),
         cmocka_unit_test(pooling_replicates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
