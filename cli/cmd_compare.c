@@ -44,7 +44,8 @@ static const char options_text[] =
     "  --ks-min-d X         smallest KS D that counts as a change (default " STR(NR_COMPARE_DEFAULT_KS_MIN_D) ")\n"
     "  --floor-factor X     latency changes must exceed X times the fastest traced call (default " STR(NR_COMPARE_DEFAULT_FLOOR_FACTOR) ")\n"
     "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default " STR(NR_COMPARE_DEFAULT_SAMPLE_CAP) ")\n"
-    "  --replicate-alpha X  level of the permutation test over replicate runs (default " STR(NR_COMPARE_DEFAULT_REPLICATE_ALPHA) ")\n"
+    "  --replicate-alpha X  level of the permutation test over replicate runs, and of its false discovery\n"
+    "                       rate over a pool's statistics (default " STR(NR_COMPARE_DEFAULT_REPLICATE_ALPHA) ")\n"
     "  --title T            report title (default \"niorep compare\")\n"
     "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
     "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: all cores)\n"
@@ -53,7 +54,9 @@ static const char options_text[] =
     "Runs are paired by their workload label (manifest labels.workload, else the\n"
     "directory name) between A and each later group; two single runs pair anyway.\n"
     "Several runs of a workload a side (replicates) are also compared together:\n"
-    "a change must stand out from the spread between runs (permutation test).\n";
+    "a change must stand out from the spread between runs (permutation test);\n"
+    "q, the Benjamini-Hochberg adjusted p, tells which changes hold over the many\n"
+    "statistics tested at once.\n";
 
 #define MAX_GROUPS 26
 
