@@ -344,6 +344,41 @@ static void print_marks(const nr_model *m, FILE *out)
                 NR_MODEL_MAX_MARKS);
 }
 
+/* A rule's number in its unit: a share as a percentage, bytes as bytes. */
+static void print_rule_number(FILE *out, const char *unit, double v)
+{
+    if (strcmp(unit, "share") == 0)
+        fprintf(out, "%.3g%%", 100 * v);
+    else
+        fprintf(out, "%.0f B", v);
+}
+
+/* The rules that did not fire, and why: a finding's absence is not the
+ * same as a rule that could not look (docs/findings.md, "Outcomes"). */
+static void print_quiet_rules(const nr_model *m, FILE *out)
+{
+    fprintf(out, "rules that did not fire:\n");
+    for (size_t i = 0; i < nr_model_rule_count(m); i++) {
+        const nr_model_rule *r = nr_model_rule_at(m, i);
+        if (r->state == NR_RULE_FIRED)
+            continue;
+        fprintf(out, "  %s: %s: ", r->id, nr_rule_state_name(r->state));
+        if (r->state == NR_RULE_NOT_APPLICABLE) {
+            fprintf(out, "%s\n", r->why);
+            continue;
+        }
+        fprintf(out, "%s = ", r->number);
+        print_rule_number(out, r->unit, r->value);
+        if (r->state == NR_RULE_GATED) {
+            fprintf(out, ", but %s\n", r->why);
+            continue;
+        }
+        fprintf(out, " (fires %s ", r->fires_below ? "below" : "above");
+        print_rule_number(out, r->unit, r->threshold);
+        fprintf(out, ")\n");
+    }
+}
+
 static void print_findings(const nr_model *m, FILE *out)
 {
     fprintf(out, "\nfindings:\n");
@@ -353,6 +388,8 @@ static void print_findings(const nr_model *m, FILE *out)
         const nr_model_finding *f = nr_model_finding_at(m, i);
         fprintf(out, "  [%s] %s %s\n", f->id, f->sentence, f->action);
     }
+    if (nr_model_finding_count(m) < nr_model_rule_count(m))
+        print_quiet_rules(m, out);
 }
 
 /* The text summary: one section after the other. */

@@ -1048,17 +1048,46 @@ static int fill_access(nr_report *rep, nr_report_block *sec, const nr_run *run, 
     return add_roles_pair(rep, sec, run->model, run->name, ri, figure, ctx, err);
 }
 
+/* A rule's number or threshold in its unit. */
+static const char *rule_number(const char *unit, double v, char *buf, size_t cap)
+{
+    if (isnan(v))
+        return "-";
+    return strcmp(unit, "share") == 0 ? nr_report_fmt_percent(v, buf, cap) : nr_report_fmt_bytes(v, buf, cap);
+}
+
+/* Every rule's outcome: a finding's absence told apart from a rule that
+ * could not look (docs/findings.md, "Outcomes"). */
+static void rules_table(nr_report_block *sec, const nr_model *m)
+{
+    static const char *const heads[] = {"rule", "outcome", "measures", "value", "fires", "why not"};
+    nr_report_table *t = nr_report_table_new(sec, "Every rule, fired or not (docs/findings.md)", 6, heads, 0x8u);
+    for (size_t i = 0; i < nr_model_rule_count(m); i++) {
+        const nr_model_rule *r = nr_model_rule_at(m, i);
+        char buf[64], th[64], fires[96], key[48];
+        nr_report_table_row(t);
+        nr_report_table_cell(t, r->id);
+        nr_report_table_cell(t, nr_rule_state_name(r->state));
+        nr_report_table_cell(t, r->number);
+        snprintf(key, sizeof key, "rules.%zu.value", i);
+        nr_report_table_cell_key(t, rule_number(r->unit, r->value, buf, sizeof buf), key, r->value);
+        snprintf(fires, sizeof fires, "%s %s", r->fires_below ? "below" : "above",
+                 rule_number(r->unit, r->threshold, th, sizeof th));
+        nr_report_table_cell(t, fires);
+        nr_report_table_cell(t, r->why[0] ? r->why : "-");
+    }
+}
+
 static void fill_findings(nr_report_block *sec, const nr_model *m)
 {
     size_t n = nr_model_finding_count(m);
-    if (n == 0) {
+    if (n == 0)
         nr_report_para(sec, "note", "No rule fired (docs/findings.md lists the rules and thresholds).");
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
         const nr_model_finding *f = nr_model_finding_at(m, i);
         nr_report_finding(sec, f->id, f->sentence, f->action);
     }
+    rules_table(sec, m);
 }
 
 /* "62.6% (3 of 22)": the overview's top-10% share with the files it

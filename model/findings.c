@@ -8,10 +8,12 @@
 
 #include "model_internal.h"
 
-/* The numbers a rule looks at: applicable = 0 when the run lacks them;
- * value is compared to the threshold; args fill the sentence template. */
+/* The numbers a rule looks at: applicable = 0 when the run lacks them,
+ * and why says what is missing; value is compared to the threshold; args
+ * fill the sentence template. */
 typedef struct evidence {
     int applicable;
+    char why[NR_RULE_WHY_MAX];
     double value;
     double gate;      /* second condition, compared to rule.gate (>=) */
     double args[4];
@@ -22,6 +24,10 @@ typedef struct rule {
     int fires_below;        /* 1: fires when value < threshold; 0: when value > threshold */
     double threshold;
     double gate;            /* fires only when evidence.gate >= gate (0 = no gate) */
+    const char *gate_why;   /* printf template over evidence.gate x gate_scale: why the gate stops the rule */
+    double gate_scale;
+    const char *unit;       /* of value and threshold: "share" (0..1) or "B" */
+    const char *number;     /* what value is, in words */
     const char *sentence;   /* printf template over evidence.args[0..3] */
     const char *action;
     void (*measure)(const nr_model *m, evidence *ev);
@@ -39,6 +45,10 @@ static void hot_set(const nr_model *m, evidence *ev)
 {
     const nr_concentration *c = &m->conc[NR_CONC_TOTAL];
     ev->applicable = c->n >= 10 && c->total > 0;
+    if (!ev->applicable && c->total > 0)
+        snprintf(ev->why, sizeof ev->why, "%zu job files; the rule needs 10", c->n);
+    else if (!ev->applicable)
+        snprintf(ev->why, sizeof ev->why, "no job file moved a byte");
     ev->value = c->files_for_90;
     ev->args[0] = 100.0 * c->files_for_90;
     ev->args[1] = ceil(c->files_for_90 * (double)c->n);
@@ -56,6 +66,10 @@ static void small_reads(const nr_model *m, evidence *ev)
     for (size_t i = 0; i < m->nphases; i++)
         rd += m->phases[i].ops[NR_OP_READ].time_ns;
     ev->applicable = m->read_size.count > 0 && io > 0;
+    if (m->read_size.count == 0)
+        snprintf(ev->why, sizeof ev->why, "no read of a job file");
+    else if (io == 0)
+        snprintf(ev->why, sizeof ev->why, "no call has a duration (trace with -T)");
     ev->value = (double)a->median_read_size;
     ev->gate = io > 0 ? (double)rd / (double)io : 0;
     ev->args[0] = (double)a->median_read_size;
@@ -84,6 +98,8 @@ static void small_files(const nr_model *m, evidence *ev)
         if (m->reg_read[i] > 0 && !m->reg_runtime[i])
             v[k++] = read_extent(m, i);
     ev->applicable = v && k > 0;
+    if (!ev->applicable)
+        snprintf(ev->why, sizeof ev->why, v ? "no job file was read" : "out of memory");
     if (ev->applicable) {
         qsort(v, k, sizeof *v, cmp_double);
         ev->value = v[(k + 1) / 2 - 1];   /* nearest-rank median */
@@ -99,6 +115,8 @@ static void runtime_reads(const nr_model *m, evidence *ev)
 {
     const uint64_t all = m->totals.bytes_read, mine = m->runtime.bytes_read;
     ev->applicable = all > 0;
+    if (!ev->applicable)
+        snprintf(ev->why, sizeof ev->why, "nothing was read");
     ev->value = all > 0 ? (double)mine / (double)all : 0;
     ev->gate = (double)mine;
     ev->args[0] = 100.0 * ev->value;
@@ -134,6 +152,11 @@ static void async_checkpoints(const nr_model *m, evidence *ev)
             }
     }
     ev->applicable = run > 0 && (ck || bursts > 0);
+    if (!(run > 0))
+        snprintf(ev->why, sizeof ev->why, "the run's duration is unknown (no timestamps, or times not wall times)");
+    else if (!ev->applicable)
+        snprintf(ev->why, sizeof ev->why,
+                 "no checkpoint phase, and no write burst outside data_prep, model_load and eval");
     ev->value = run > 0 ? t / run : 0;
     ev->args[0] = 100.0 * ev->value;
     ev->args[1] = t;
@@ -145,6 +168,13 @@ static void cache_tail(const nr_model *m, evidence *ev)
     const nr_cache_split *s = &m->split;
     const nr_model_latency *rd = nr__lat(m, NR_LAT_READ, 0);
     ev->applicable = s->found && s->misses_plausible && rd->count > 0;
+    if (rd->count == 0)
+        snprintf(ev->why, sizeof ev->why, "no read has a duration (no reads, or trace with -T)");
+    else if (!s->found)
+        snprintf(ev->why, sizeof ev->why, "no cache split: the read latencies show no fast and slow mode");
+    else if (!s->misses_plausible)
+        snprintf(ev->why, sizeof ev->why, "the cache split is at %.3g us, below %d us: the slow mode is not misses",
+                 (double)s->threshold_ns * 1e-3, NR_CACHE_MISS_MIN_NS / 1000);
     ev->value = s->slow_share;
     ev->gate = 1.0 - s->slow_share;   /* misses are the minority: they make the tail */
     ev->args[0] = 100.0 * s->slow_share;
@@ -153,12 +183,29 @@ static void cache_tail(const nr_model *m, evidence *ev)
     ev->args[3] = 100.0 * s->slow_bytes_share;
 }
 
+/* Why train's main_io_share is unknown (phases.c sets it NAN). */
+static void data_bound_why(const nr_model *m, const nr_model_phase *p, evidence *ev)
+{
+    size_t mains = 0;
+    for (size_t i = 0; i < m->nprocs; i++)
+        mains += m->procs[i].role == NR_ROLE_MAIN;
+    const char *why = !p                                ? "no phase named train (the hook marks phases)"
+                      : !(p->wall_s > 0)                ? "the train phase has no wall time"
+                      : m->fidelity.events_with_dur == 0 ? "no call has a duration (trace with -T)"
+                      : nr__whole_second_stamps(m)       ? "whole-second stamps (strace -t): use -ttt"
+                      : mains == 0                       ? "no main process"
+                                                         : "the main process's I/O share is unknown";
+    snprintf(ev->why, sizeof ev->why, "%s", why);
+}
+
 static void data_bound(const nr_model *m, evidence *ev)
 {
     const nr_model_phase *p = phase_named(m, "train");
     ev->applicable = p && p->wall_s > 0 && !isnan(p->main_io_share);
-    if (!ev->applicable)
+    if (!ev->applicable) {
+        data_bound_why(m, p, ev);
         return;
+    }
     ev->value = p->main_io_share;
     ev->args[0] = 100.0 * p->main_io_share;
     ev->args[1] = p->main_io_time_s;
@@ -167,33 +214,45 @@ static void data_bound(const nr_model *m, evidence *ev)
 
 /* The rules. Thresholds are documented with their rationale in docs/findings.md. */
 static const rule rules[] = {
-    {.id = "hot_set", .fires_below = 1, .threshold = 0.10,
+    {.id = "hot_set", .fires_below = 1, .threshold = 0.10, .unit = "share",
+     .number = "share of the job files that carry 90% of their bytes",
      .sentence = "90%% of the job's file bytes came from %.1f%% of its files (%.0f of %.0f files).",
      .action = "Prefetch or pin the hot set on a faster tier (page cache, local NVMe).",
      .measure = hot_set},
-    {.id = "small_reads", .fires_below = 1, .threshold = 65536, .gate = 0.5,
+    {.id = "small_reads", .fires_below = 1, .threshold = 65536, .gate = 0.5, .unit = "B",
+     .number = "median read of the job files",
+     .gate_why = "reads are %.0f%% of the file I/O time; the rule needs 50%%", .gate_scale = 100,
      .sentence = "The median read is %.0f bytes and reads take %.0f%% of the file I/O time.",
      .action = "Read larger blocks: bigger buffers, batched or sharded record formats.",
      .measure = small_reads},
-    {.id = "small_files", .fires_below = 1, .threshold = 1048576, .gate = 100,
+    {.id = "small_files", .fires_below = 1, .threshold = 1048576, .gate = 100, .unit = "B",
+     .number = "median size of the job files read, as far as read",
+     .gate_why = "%.0f job files were read; the rule needs 100", .gate_scale = 1,
      .sentence = "%.0f of the job's files were read, of a median size of %.0f bytes as far as read.",
      .action = "Pack small files into larger shards (tar/WebDataset, TFRecord, HDF5).",
      .measure = small_files},
-    {.id = "async_checkpoints", .fires_below = 0, .threshold = 0.10,
+    {.id = "async_checkpoints", .fires_below = 0, .threshold = 0.10, .unit = "share",
+     .number = "checkpoint time over the run's duration",
      .sentence = "Checkpointing took %.1f%% of the run's wall time (%.3g s).",
      .action = "Write checkpoints asynchronously, or stage them locally and copy in the background.",
      .measure = async_checkpoints},
-    {.id = "cache_miss_tail", .fires_below = 0, .threshold = 0.01, .gate = 0.5,
+    {.id = "cache_miss_tail", .fires_below = 0, .threshold = 0.01, .gate = 0.5, .unit = "share",
+     .number = "share of slow reads (cache split)",
+     .gate_why = "slow reads are more than half of the reads (fast ones %.0f%%): the misses are no tail",
+     .gate_scale = 100,
      .sentence = "%.1f%% of reads are slow (>= %.3g ms, cache misses) and set the read p99 of %.3g ms; "
                  "they carry %.1f%% of the bytes read.",
      .action = "Warm the page cache or stage the data set on local storage: the tail is misses.",
      .measure = cache_tail},
-    {.id = "data_bound", .fires_below = 0, .threshold = 0.30,
+    {.id = "data_bound", .fires_below = 0, .threshold = 0.30, .unit = "share",
+     .number = "share of train's wall time the main process spent in file I/O",
      .sentence = "In phase train, the main process waited in file I/O system calls for %.0f%% of the wall time "
                  "(%.3g s of %.3g s).",
      .action = "Training waits on data: add DataLoader workers, prefetch, or stage the data closer.",
      .measure = data_bound},
-    {.id = "runtime_reads", .fires_below = 0, .threshold = 0.50, .gate = 1048576,
+    {.id = "runtime_reads", .fires_below = 0, .threshold = 0.50, .gate = 1048576, .unit = "share",
+     .number = "share of the bytes read that came from runtime files",
+     .gate_why = "%.2f MiB read from runtime files; the rule needs 1 MiB", .gate_scale = 1.0 / 1048576,
      .sentence = "%.0f%% of the bytes read (%.1f MiB, %.0f files) were the job's software: Python modules, "
                  "shared libraries and system files, not its data.",
      .action = "Keep the software environment on local storage or in a container image: on a shared file "
@@ -202,20 +261,51 @@ static const rule rules[] = {
      .measure = runtime_reads},
 };
 
+/* The rule's outcome from its evidence, into out. */
+static void judge(const rule *r, const evidence *ev, nr_model_rule *out)
+{
+    *out = (nr_model_rule){.id = r->id, .unit = r->unit, .number = r->number, .fires_below = r->fires_below, .threshold = r->threshold,
+                           .value = NAN};
+    if (!ev->applicable || isnan(ev->value)) {
+        out->state = NR_RULE_NOT_APPLICABLE;
+        snprintf(out->why, sizeof out->why, "%s", ev->why[0] ? ev->why : "its number is not defined for this run");
+        return;
+    }
+    out->value = ev->value;
+    if (r->gate > 0 && !(ev->gate >= r->gate)) {
+        out->state = NR_RULE_GATED;
+        snprintf(out->why, sizeof out->why, r->gate_why, ev->gate * r->gate_scale);
+        return;
+    }
+    const int fires = r->fires_below ? ev->value < r->threshold : ev->value > r->threshold;
+    out->state = fires ? NR_RULE_FIRED : NR_RULE_NOT_FIRED;
+}
+
+const char *nr_rule_state_name(nr_rule_state s)
+{
+    static const char *const names[] = {
+        [NR_RULE_FIRED] = "fired",
+        [NR_RULE_NOT_FIRED] = "not fired",
+        [NR_RULE_GATED] = "gate not met",
+        [NR_RULE_NOT_APPLICABLE] = "not applicable",
+    };
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 int nr__findings_compute(nr_model *m)
 {
     const size_t nrules = sizeof rules / sizeof rules[0];
     m->findings = calloc(nrules, sizeof *m->findings);
-    if (!m->findings)
+    m->rules = calloc(nrules, sizeof *m->rules);
+    if (!m->findings || !m->rules)
         return NR_E_NOMEM;
+    m->nrules = nrules;
     for (size_t i = 0; i < nrules; i++) {
         const rule *r = &rules[i];
         evidence ev = {0};
         r->measure(m, &ev);
-        if (!ev.applicable || isnan(ev.value) || (r->gate > 0 && !(ev.gate >= r->gate)))
-            continue;
-        const int fires = r->fires_below ? ev.value < r->threshold : ev.value > r->threshold;
-        if (!fires)
+        judge(r, &ev, &m->rules[i]);
+        if (m->rules[i].state != NR_RULE_FIRED)
             continue;
         nr_model_finding *f = &m->findings[m->nfindings++];
         f->id = r->id;

@@ -193,6 +193,7 @@ void nr_model_free(nr_model *m)
     free(m->bursts);
     nr__bursts_free_state(m);
     free(m->findings);
+    free(m->rules);
     free(m->pyio);
     free(m->reason_names);
     free(m->reason_counts);
@@ -276,3 +277,5 @@ const nr_model_nonfile *nr_model_get_nonfile(const nr_model *m) { return &m->non
 const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m) { return &m->fidelity; }
 size_t nr_model_finding_count(const nr_model *m) { return m->nfindings; }
 const nr_model_finding *nr_model_finding_at(const nr_model *m, size_t i) { return i < m->nfindings ? &m->findings[i] : NULL; }
+size_t nr_model_rule_count(const nr_model *m) { return m->nrules; }
+const nr_model_rule *nr_model_rule_at(const nr_model *m, size_t i) { return i < m->nrules ? &m->rules[i] : NULL; }

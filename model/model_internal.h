@@ -144,6 +144,8 @@ struct nr_model {
 
     nr_model_finding *findings;
     size_t nfindings;
+    nr_model_rule *rules;      /* every rule's outcome (findings.c) */
+    size_t nrules;
 
     nr_model_pyio_match *pyio;
     char **reason_names;         /* strings in the arena */

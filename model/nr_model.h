@@ -351,6 +351,29 @@ typedef struct nr_model_finding {
 size_t nr_model_finding_count(const nr_model *m);
 const nr_model_finding *nr_model_finding_at(const nr_model *m, size_t i);
 
+/* Every rule's outcome, in the rules' order, fired or not: a finding's
+ * absence told apart from a rule that could not look (docs/findings.md,
+ * "Outcomes"). */
+typedef enum nr_rule_state {
+    NR_RULE_FIRED,
+    NR_RULE_NOT_FIRED,       /* measured, on the quiet side of the threshold */
+    NR_RULE_GATED,           /* measured, but its gate does not hold: the number means nothing here */
+    NR_RULE_NOT_APPLICABLE,  /* the run lacks the rule's inputs */
+} nr_rule_state;
+#define NR_RULE_WHY_MAX 160
+typedef struct nr_model_rule {
+    const char *id;
+    nr_rule_state state;
+    double value, threshold;  /* value NAN when not applicable */
+    const char *unit;         /* "share" (0..1) or "B" */
+    const char *number;       /* what value is, in words */
+    int fires_below;          /* 1: fires below the threshold; 0: above */
+    char why[NR_RULE_WHY_MAX]; /* gated or not applicable: why; else empty */
+} nr_model_rule;
+const char *nr_rule_state_name(nr_rule_state s); /* "fired", "not fired", "gate not met", "not applicable" */
+size_t nr_model_rule_count(const nr_model *m);
+const nr_model_rule *nr_model_rule_at(const nr_model *m, size_t i);
+
 /* Meta value of key in the store, or NULL. */
 const char *nr_model_meta(const nr_model *m, const char *key);
 

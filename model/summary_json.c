@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 6).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 7).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -424,6 +424,26 @@ static json_t *findings_json(const nr_model *m)
     return a;
 }
 
+/* Every rule's outcome (docs/findings.md, "Outcomes"). */
+static json_t *rules_json(const nr_model *m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < m->nrules && a; i++) {
+        const nr_model_rule *r = &m->rules[i];
+        json_t *j = json_object();
+        put(j, "id", json_string(r->id));
+        put(j, "state", json_string(nr_rule_state_name(r->state)));
+        put(j, "value", nr_json_number(r->value));
+        put(j, "threshold", nr_json_number(r->threshold));
+        put(j, "unit", json_string(r->unit));
+        put(j, "number", json_string(r->number));
+        put(j, "fires", json_string(r->fires_below ? "below" : "above"));
+        put(j, "why", r->why[0] ? json_string(r->why) : json_null());
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
 static json_t *diagnostics_json(const nr_model *m)
 {
     const nr_model_fidelity *f = &m->fidelity;
@@ -464,6 +484,7 @@ json_t *nr_model_summary_json(const nr_model *m)
     put(j, "nonfile", nonfile_json(m));
     put(j, "fidelity", fidelity_json(m));
     put(j, "findings", findings_json(m));
+    put(j, "rules", rules_json(m));
     put(j, "diagnostics", diagnostics_json(m));
     return j;
 }

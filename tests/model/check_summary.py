@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 6)
+check("schema_version", 7)
 check("fidelity.whole_second_stamps", False)  # run A's stamps have microseconds
 # marks (fixture_runs.c): epochs at 2 s (train) and 4.5 s (train again), a step
 # at 4.6 s (unphased); times from the timeline's start, the first event at 100 ms
@@ -106,6 +106,24 @@ if len(s["bursts"]) != 1 or "peak_rate" in s["bursts"][0]:
 ids = [f["id"] for f in s["findings"]]
 if ids != ["async_checkpoints"]:
     failures.append(f"findings: {ids}")
+# every rule has an outcome; the fired ones are the findings, and a rule
+# that did not look says why (docs/findings.md, "Outcomes")
+rules = {r["id"]: r for r in s["rules"]}
+if list(rules) != ["hot_set", "small_reads", "small_files", "async_checkpoints", "cache_miss_tail", "data_bound",
+                   "runtime_reads"]:
+    failures.append(f"rules: {list(rules)}")
+if [r["id"] for r in s["rules"] if r["state"] == "fired"] != ids:
+    failures.append(f"fired rules {[r['id'] for r in s['rules'] if r['state'] == 'fired']} are not the findings {ids}")
+for r in s["rules"]:
+    if r["state"] not in ("fired", "not fired", "gate not met", "not applicable"):
+        failures.append(f"rule {r['id']}: state {r['state']}")
+    if (r["why"] is None) != (r["state"] in ("fired", "not fired")):
+        failures.append(f"rule {r['id']}: {r['state']} with why {r['why']!r}")
+    if (r["value"] is None) != (r["state"] == "not applicable"):
+        failures.append(f"rule {r['id']}: {r['state']} with value {r['value']!r}")
+    if r["unit"] not in ("share", "B") or r["fires"] not in ("below", "above") or not r["number"]:
+        failures.append(f"rule {r['id']}: {r}")
+check("rules.3.value", s["findings"][0]["value"])
 # deterministic: a second run prints the same bytes
 again = subprocess.run([niorep, "summary", store, "--json", "--bootstraps", "0"],
                        check=True, capture_output=True, text=True).stdout

@@ -954,6 +954,82 @@ static void finding_data_bound(void **state)
     nr_model_free(m);
 }
 
+static const nr_model_rule *rule_of(const nr_model *m, const char *id)
+{
+    for (size_t i = 0; i < nr_model_rule_count(m); i++)
+        if (strcmp(nr_model_rule_at(m, i)->id, id) == 0)
+            return nr_model_rule_at(m, i);
+    fail_msg("no rule %s", id);
+    return NULL;
+}
+
+/* Every rule has an outcome, fired or not, and the rules that did not look
+ * say why (docs/findings.md, "Outcomes"). */
+static void rule_outcomes(void **state)
+{
+    /* 20 equal files read in 1000 B requests of 1 us in a 1 s train phase */
+    const mini flat = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1000, .read_dur = 1000,
+                       .train_ns = SEC};
+    nr_model *m = mini_model("rules_flat.nio", &flat);
+    assert_int_equal(nr_model_rule_count(m), 7);
+    const nr_model_rule *r = rule_of(m, "hot_set");
+    assert_int_equal(r->state, NR_RULE_NOT_FIRED);
+    assert_near(r->value, 0.9, 1e-12);
+    assert_string_equal(r->why, "");
+    assert_string_equal(r->unit, "share");
+    r = rule_of(m, "small_reads");
+    assert_int_equal(r->state, NR_RULE_FIRED);   /* median 1000 B < 64 KiB, reads all of the I/O time */
+    assert_true(has_finding(m, "small_reads"));
+    r = rule_of(m, "small_files");
+    assert_int_equal(r->state, NR_RULE_GATED);
+    assert_near(r->value, 1000, 0);
+    assert_string_equal(r->why, "20 job files were read; the rule needs 100");
+    r = rule_of(m, "runtime_reads");
+    assert_int_equal(r->state, NR_RULE_GATED);
+    assert_near(r->value, 0, 0);
+    assert_string_equal(r->why, "0.00 MiB read from runtime files; the rule needs 1 MiB");
+    r = rule_of(m, "async_checkpoints");
+    assert_int_equal(r->state, NR_RULE_NOT_APPLICABLE);
+    assert_true(isnan(r->value));
+    assert_string_equal(r->why, "no checkpoint phase, and no write burst outside data_prep, model_load and eval");
+    r = rule_of(m, "cache_miss_tail");
+    assert_int_equal(r->state, NR_RULE_NOT_APPLICABLE);
+    assert_string_equal(r->why, "no cache split: the read latencies show no fast and slow mode");
+    r = rule_of(m, "data_bound");
+    assert_int_equal(r->state, NR_RULE_NOT_FIRED);
+    assert_near(r->value, 20 * 1000 / 1e9, 1e-12);   /* 20 reads of 1 us in 1 s */
+    assert_int_equal(r->fires_below, 0);
+    nr_model_free(m);
+
+    /* no phase named train */
+    const mini untrained = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1000, .read_dur = 1000};
+    m = mini_model("rules_untrained.nio", &untrained);
+    assert_string_equal(rule_of(m, "data_bound")->why, "no phase named train (the hook marks phases)");
+    nr_model_free(m);
+
+    /* strace without -T: no call has a duration; three files */
+    tb t;
+    tb_open(&t, tb_path("rules_no_dur.nio"));
+    tb_proc(&t, 1, -1, 0, 10 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, SEC);
+    for (int f = 0; f < 3; f++) {
+        char path[32];
+        snprintf(path, sizeof path, "/d/f%d", f);
+        tb_file(&t, f, path, NR_KIND_REGULAR);
+        tb_call(&t, f * 1000, -1, 1, NR_OP_READ, f, 4096, 0, 0);
+    }
+    tb_commit(&t);
+    m = model_of(tb_path("rules_no_dur.nio"));
+    r = rule_of(m, "data_bound");
+    assert_int_equal(r->state, NR_RULE_NOT_APPLICABLE);
+    assert_string_equal(r->why, "no call has a duration (trace with -T)");
+    assert_string_equal(rule_of(m, "small_reads")->why, "no call has a duration (trace with -T)");
+    assert_string_equal(rule_of(m, "hot_set")->why, "3 job files; the rule needs 10");
+    assert_string_equal(rule_of(m, "cache_miss_tail")->why, "no read has a duration (no reads, or trace with -T)");
+    assert_int_equal(nr_model_finding_count(m), 0);
+    nr_model_free(m);
+}
+
 /* The same 0.5 s of reads in a 1 s train phase, done by a DataLoader
  * worker (a child of the main process, which began the phase): the phase's
  * io_share is 0.5, but the loop itself never waited on a file, and adding
@@ -1122,6 +1198,7 @@ int main(void)
         cmocka_unit_test(finding_async_checkpoints),
         cmocka_unit_test(finding_async_checkpoints_from_bursts),
         cmocka_unit_test(finding_data_bound),
+        cmocka_unit_test(rule_outcomes),
         cmocka_unit_test(finding_cache_miss_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
