@@ -40,7 +40,7 @@ void nr_compare_replicates_overview(nr_report_block *ov, const nr_compare_replic
 {
     if (v->npools == 0)
         return;
-    char buf[512];
+    char buf[1024];
     snprintf(buf, sizeof buf,
              "Workloads with two or more runs a side are also compared over their runs together: a statistic's "
              "mean over the runs of A against its mean over the runs of the later group, by the exact permutation "
