@@ -1056,6 +1056,24 @@ static const char *rule_number(const char *unit, double v, char *buf, size_t cap
     return strcmp(unit, "share") == 0 ? nr_report_fmt_percent(v, buf, cap) : nr_report_fmt_bytes(v, buf, cap);
 }
 
+/* s with its spaces made no-break (U+00A0), as far as cap allows: a short
+ * cell that must not wrap ("below 64 KiB"). */
+static void unbreakable(char *s, size_t cap)
+{
+    char out[128];
+    size_t n = 0;
+    for (const char *p = s; *p && n + 3 < sizeof out; p++) {
+        if (*p == ' ') {
+            out[n++] = '\xc2';
+            out[n++] = '\xa0';
+        } else {
+            out[n++] = *p;
+        }
+    }
+    out[n] = 0;
+    snprintf(s, cap, "%s", out);
+}
+
 /* Every rule's outcome: a finding's absence told apart from a rule that
  * could not look (docs/findings.md, "Outcomes"). */
 static void rules_table(nr_report_block *sec, const nr_model *m)
@@ -1073,6 +1091,7 @@ static void rules_table(nr_report_block *sec, const nr_model *m)
         nr_report_table_cell_key(t, rule_number(r->unit, r->value, buf, sizeof buf), key, r->value);
         snprintf(fires, sizeof fires, "%s %s", r->fires_below ? "below" : "above",
                  rule_number(r->unit, r->threshold, th, sizeof th));
+        unbreakable(fires, sizeof fires);
         nr_report_table_cell(t, fires);
         nr_report_table_cell(t, r->why[0] ? r->why : "-");
     }
