@@ -420,7 +420,21 @@ static int finding_fired(const nr_model *m, const char *id)
     return 0;
 }
 
-/* Findings rules that fired in either run: 1 = fired, 0 = not. */
+/* 1 when rule id fired in m, 0 when it looked and did not, NAN when it
+ * could not look (docs/findings.md, "Outcomes"): a run traced without -T
+ * is no evidence that the other run's data_bound went away. */
+static double finding_outcome(const nr_model *m, const char *id)
+{
+    for (size_t i = 0; i < nr_model_rule_count(m); i++) {
+        const nr_model_rule *r = nr_model_rule_at(m, i);
+        if (strcmp(r->id, id) == 0)
+            return r->state == NR_RULE_FIRED ? 1 : r->state == NR_RULE_NOT_APPLICABLE ? NAN : 0;
+    }
+    return finding_fired(m, id);
+}
+
+/* Findings rules that fired in either run: 1 = fired, 0 = not, n/a where
+ * the rule could not look. */
 static void finding_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
 {
     const nr_model *m[2] = {a, b};
@@ -431,7 +445,7 @@ static void finding_rows(stat_list *l, const nr_verdict_rule *r, const nr_model 
                 continue;   /* listed with a's */
             char label[96];
             snprintf(label, sizeof label, "finding %s", id);
-            descriptive(l, r, "findings", "1", finding_fired(a, id), finding_fired(b, id), label);
+            descriptive(l, r, "findings", "1", finding_outcome(a, id), finding_outcome(b, id), label);
         }
 }
 

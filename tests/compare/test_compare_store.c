@@ -282,6 +282,47 @@ static void one_zero_call_keeps_the_resolution(void **state)
     unload(&b);
 }
 
+/* A 1 s train phase of 1000 reads of dur_us each (-1: traced without -T). */
+static void build_train_run(const char *path, int64_t dur_us)
+{
+    tb t;
+    tb_open(&t, path);
+    tb_file(&t, 1, "/data/x", NR_KIND_REGULAR);
+    tb_proc(&t, 10, -1, 0, 2 * SEC);
+    tb_phase(&t, 0, 10, "train", 0, SEC);
+    for (int64_t i = 0; i < 1000; i++)
+        tb_call(&t, i * MS, dur_us < 0 ? -1 : dur_us * US, 10, NR_OP_READ, 1, 4096, 4096 * i, 0);
+    tb_commit(&t);
+}
+
+/* data_bound fired in A (half of train in reads). In a run traced without
+ * -T the rule could not look: the row is n/a, not 0 ("changed", as if the
+ * problem went away); in a run of fast reads it looked and did not fire. */
+static void finding_rows_tell_could_not_look(void **state)
+{
+    build_train_run("bound_a.nio", 500);
+    build_train_run("bound_no_t.nio", -1);
+    build_train_run("bound_fast.nio", 50);
+    loaded a, b, c;
+    load("bound_a.nio", 0, &a);
+    load("bound_no_t.nio", 0, &b);
+    load("bound_fast.nio", 0, &c);
+    nr_compare_pair p;
+    compare_loaded(&a, &b, &p);
+    const nr_compare_stat *row = find(&p, "finding data_bound");
+    assert_true(row->a == 1 && isnan(row->b));
+    assert_int_equal(row->verdict, NR_VERDICT_NA);
+    nr_compare_pair_fini(&p);
+    compare_loaded(&a, &c, &p);
+    row = find(&p, "finding data_bound");
+    assert_true(row->a == 1 && row->b == 0);
+    assert_int_equal(row->verdict, NR_VERDICT_CHANGED);
+    nr_compare_pair_fini(&p);
+    unload(&a);
+    unload(&b);
+    unload(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +331,7 @@ int main(void)
         cmocka_unit_test(capped_sample_keeps_all_calls_values),
         cmocka_unit_test(pair_verdicts),
         cmocka_unit_test(burst_rate_whatever_the_run_length),
+        cmocka_unit_test(finding_rows_tell_could_not_look),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
