@@ -39,6 +39,23 @@ grep -q '^train .* 0\.900  *10\.1%  *0\.909$' bound.txt || fail "summary train r
 grep -q 'nan' bound.txt && fail "summary prints nan: $(grep nan bound.txt)"
 ok "the main process's blocked share is the headline, the summed I/O time a ratio"
 
+# The same run traced without -T: data_bound cannot look, and says so in the
+# summary and the report instead of staying as silent as a rule that found
+# nothing (docs/findings.md, "Outcomes").
+mkdir -p bound_no_t
+sed 's/ <[0-9.]*>$//' bound/strace.log > bound_no_t/strace.log
+cp bound/hook.jsonl bound_no_t/
+"$niorep" build bound_no_t -o bound_no_t.html --bootstraps 0 2>build.err || fail "build bound_no_t: exit $?: $(cat build.err)"
+"$niorep" summary .niorep/bound_no_t.nio --bootstraps 0 > bound_no_t.txt || fail "summary bound_no_t"
+grep -q '^  data_bound: not applicable: no call has a duration (trace with -T)$' bound_no_t.txt \
+    || fail "summary: data_bound's outcome without -T: $(grep data_bound bound_no_t.txt)"
+grep -q '^  data_bound: not fired: .* = 10\.1% (fires above 30%)$' bound.txt \
+    || fail "summary: data_bound of the -T run looked: $(grep data_bound bound.txt)"
+grep -q '<td>data_bound</td><td>not applicable</td>' bound_no_t.html || fail "report: no rules row for data_bound"
+grep -q '<td>no call has a duration (trace with -T)</td>' bound_no_t.html || fail "report: data_bound's reason"
+grep -q '<td>data_bound</td><td>not fired</td>' bound.html || fail "report: data_bound looked in the -T run"
+ok "a rule that cannot look says why, in the summary and the report"
+
 # 2. No cache split found is not "unimodal": 197 reads of 10 us and a slow
 # mode of 3 reads of 2 ms (1.5%, under the split's 2% gate, and setting the
 # p99) find no split, and the report says a mode that small is not tested
