@@ -222,7 +222,7 @@ def replicates_test(a):
     with open(html_path, encoding="utf-8") as f:
         page = f.read()
     if ("reader: replicates, A vs B (4 runs a side)" not in page or "beyond the spread between runs" not in page
-            or "BH q" not in page):
+            or "BH q" not in page or "those that hold with at most 5% of false ones among them." not in page):
         fail(f"{html_path}: no replicates article or overview")
     _, html2, js2 = compare(a.niorep, a.work, "replicates_j1", [warm, cold], ("-j", "1"))
     for x, y in ((html_path, html2), (js, js2)):
