@@ -290,14 +290,17 @@ static void print_nonfile(const nr_model *m, FILE *out)
                 fi->mmap_regular);
 }
 
-/* The first ten write bursts, each with the phase it fell in. */
+/* The first ten write bursts listed, each with the phase it fell in. */
 static void print_bursts(const nr_model *m, FILE *out)
 {
     const nr_model_totals *t = nr_model_get_totals(m);
+    const nr_model_burst_totals *all = nr_model_get_burst_totals(m);
     if (!nr_model_get_fidelity(m)->times_reliable)
         return; /* no timeline: print_totals said why */
-    if (nr_model_burst_count(m))
-        fprintf(out, "\n%zu write bursts:\n", nr_model_burst_count(m));
+    if (all->count)
+        fprintf(out, "\n%" PRIu64 " write bursts:\n", all->count);
+    if (all->count > nr_model_burst_count(m))
+        fprintf(out, "  listed: the %zu largest, in start order\n", nr_model_burst_count(m));
     const size_t shown = nr_model_burst_count(m) < 10 ? nr_model_burst_count(m) : 10;
     for (size_t i = 0; i < shown; i++) {
         const nr_model_burst *b = nr_model_burst_at(m, i);
@@ -314,7 +317,7 @@ static void print_bursts(const nr_model *m, FILE *out)
         fprintf(out, " (%s)\n", nr_model_phase_at(m, b->phase)->name);
     }
     if (shown < nr_model_burst_count(m))
-        fprintf(out, "  ... %zu more (summary --json lists them all)\n", nr_model_burst_count(m) - shown);
+        fprintf(out, "  ... %zu more listed (summary --json)\n", nr_model_burst_count(m) - shown);
 }
 
 /* The hook's marks: counts by name, then the first ten. */

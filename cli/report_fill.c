@@ -408,8 +408,8 @@ static void figure_key_text(int fig, const nr_model *m, char *out, size_t cap)
                  nr_report_fmt_seconds(rd->count ? ns_to_s(rd->q_ns[2]) : NAN, b, sizeof b));
         break;
     case 5:
-        snprintf(out, cap, "%s long, %zu write bursts", nr_report_fmt_seconds(tot->duration_s, a, sizeof a),
-                 nr_model_burst_count(m));
+        snprintf(out, cap, "%s long, %llu write bursts", nr_report_fmt_seconds(tot->duration_s, a, sizeof a),
+                 (unsigned long long)nr_model_get_burst_totals(m)->count);
         break;
     case 6:
         snprintf(out, cap, "median read size %s", nr_report_fmt_bytes(nr_model_get_access(m)->median_read_size, a, sizeof a));
@@ -749,6 +749,15 @@ static void add_bursts_table(nr_report_block *sec, const nr_model *m, const nr_m
     char buf[64];
     static const char *const bheads[] = {"burst", "phase", "start", "duration", "bytes written", "calls",
                                          "rate", "since previous"};
+    const uint64_t all = nr_model_get_burst_totals(m)->count;
+    if (all > nb) {
+        char note[256];
+        snprintf(note, sizeof note,
+                 "The %zu largest of %llu bursts, in start order; since previous is to the previous one listed. "
+                 "The counts and sums above are over all of them.",
+                 nb, (unsigned long long)all);
+        nr_report_para(sec, "note", note);
+    }
     nr_report_table *bt = nr_report_table_new(
         sec, "Write bursts, measured from their calls: start from the beginning of the run, duration from the "
              "first call's start to the last call's end, rate = bytes / duration",
@@ -913,18 +922,13 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
     nr_report_fmt_seconds(bin_s, width, sizeof width);
     snprintf(rlabel, sizeof rlabel, "peak read rate (busiest %s bin)", width);
     snprintf(wlabel, sizeof wlabel, "peak write rate (busiest %s bin)", width);
-    double burst_rate = NAN;
-    for (size_t i = 0; i < nr_model_burst_count(m); i++) {
-        const double r = nr_model_burst_at(m, i)->mean_rate;
-        if (isfinite(r) && !(r <= burst_rate))
-            burst_rate = r;
-    }
+    const nr_model_burst_totals *bursts = nr_model_get_burst_totals(m);
     kv_row(t, "bin width", S(bin_s), NULL, 0);
     kv_row(t, "bins", C(tl->nbins), NULL, 0);
     kv_row(t, rlabel, RATE(peak_r), NULL, 0);
     kv_row(t, wlabel, RATE(peak_w), NULL, 0);
-    kv_row(t, "write bursts", C(nr_model_burst_count(m)), NULL, 0);
-    kv_row(t, "highest write-burst rate (bytes / duration of its calls)", RATE(burst_rate), NULL, 0);
+    kv_row(t, "write bursts", C(bursts->count), "burst_totals.count", (double)bursts->count);
+    kv_row(t, "highest write-burst rate (bytes / duration of its calls)", RATE(bursts->highest_rate), NULL, 0);
     kv_row(t, "marks (niorep_hook.mark)", C(nr_model_get_marks(m)->total), "marks.count",
            (double)nr_model_get_marks(m)->total);
     add_bursts_table(sec, m, tl);
@@ -1148,7 +1152,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[2]) : NAN));
         nr_report_table_cell(t, R(c->gini));
         nr_report_table_cell(t, top10_cell(c, buf, sizeof buf));
-        nr_report_table_cell(t, C(nr_model_burst_count(m)));
+        nr_report_table_cell(t, C(nr_model_get_burst_totals(m)->count));
         nr_report_table_cell(t, C(nr_model_finding_count(m)));
     }
     static const char *const captions[7] = {

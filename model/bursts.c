@@ -22,10 +22,12 @@
  * the end, so the pieces are made twice: pass 1 finds the largest
  * (nr__bursts_add, nr__bursts_plan), pass 2 makes them again and merges
  * those that count as they close (nr__bursts_add, nr__bursts_finish).
- * Memory: one open piece and one open burst per phase, and the bursts;
- * never every call nor every piece (a trickle of large writes 200 ms
- * apart is a piece each, and kept until the end they grew with the
+ * Memory: one open piece and one open burst per phase, the sums of every
+ * burst, and at most NR_BURSTS_LISTED bursts listed (the largest); never
+ * every call, piece or burst (a trickle of large writes 200 ms apart is a
+ * piece and a burst each, and kept until the end they grew with the
  * events: issue 7, memory bounded by files and processes). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +52,6 @@ struct nr__burst_state {
     piece *open;             /* [nphases]: the open piece of each phase (calls == 0: none) */
     uint64_t *bytes, *calls; /* [nphases]: the phase's write bytes and calls so far */
     open_burst *bursts;      /* [nphases], pass 2 */
-    size_t bursts_cap;       /* of m->bursts */
     uint64_t largest;        /* bytes of the largest piece closed so far (pass 1), of all (pass 2) */
 };
 
@@ -106,14 +107,76 @@ static nr_model_burst burst_of(const piece *first, const piece *last, int64_t en
     return b;
 }
 
-static int emit_burst(nr_model *m, nr__burst_state *st, open_burst *o)
+/* Whether burst x lists before y when not all can be: the larger, and of
+ * equal ones the earlier (then the lower phase). */
+static int ranks_above(const nr_model_burst *x, const nr_model_burst *y)
+{
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns;
+    return x->phase < y->phase;
+}
+
+/* Sifts heap slot i down: m->bursts is a min-heap by ranks_above (the
+ * burst that lists last on top) while the bursts are made. */
+static void sift_down(nr_model_burst *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t low = i;
+        const size_t l = 2 * i + 1, r = l + 1;
+        if (l < n && ranks_above(&h[low], &h[l]))
+            low = l;
+        if (r < n && ranks_above(&h[low], &h[r]))
+            low = r;
+        if (low == i)
+            return;
+        const nr_model_burst t = h[i];
+        h[i] = h[low];
+        h[low] = t;
+        i = low;
+    }
+}
+
+static void sift_up(nr_model_burst *h, size_t i)
+{
+    while (i > 0 && ranks_above(&h[(i - 1) / 2], &h[i])) {
+        const nr_model_burst t = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
+}
+
+/* Counts b in the sums, and lists it when it ranks among the
+ * NR_BURSTS_LISTED largest so far. */
+static void keep_burst(nr_model *m, const nr_model_burst *b)
+{
+    nr_model_burst_totals *t = &m->burst_totals;
+    t->count++;
+    t->bytes += b->bytes;
+    t->calls += b->calls;
+    t->time_s += b->duration_s;
+    if (isfinite(b->mean_rate) && !(b->mean_rate <= t->highest_rate))
+        t->highest_rate = b->mean_rate;
+    m->burst_phase_time_s[b->phase] += b->duration_s;
+    m->burst_phase_count[b->phase]++;
+    if (m->nbursts < NR_BURSTS_LISTED) {
+        m->bursts[m->nbursts] = *b;
+        sift_up(m->bursts, m->nbursts++);
+    } else if (ranks_above(b, &m->bursts[0])) {
+        m->bursts[0] = *b;
+        sift_down(m->bursts, m->nbursts, 0);
+    }
+}
+
+static void emit_burst(nr_model *m, open_burst *o)
 {
     if (!o->active)
-        return 0;
-    NR_TRY(NR_GROW(m->bursts, st->bursts_cap, m->nbursts + 1));
-    m->bursts[m->nbursts++] = burst_of(&o->first, &o->last, o->end);
+        return;
+    const nr_model_burst b = burst_of(&o->first, &o->last, o->end);
+    keep_burst(m, &b);
     o->active = 0;
-    return 0;
 }
 
 /* Pass 2: a counted piece joins its phase's open burst when it starts at
@@ -130,7 +193,7 @@ static int merge_piece(nr_model *m, nr__burst_state *st, const piece *p)
         o->end = p->end > o->end ? p->end : o->end;
         return 0;
     }
-    NR_TRY(emit_burst(m, st, o));
+    emit_burst(m, o);
     *o = (open_burst){.first = *p, .last = *p, .end = p->end, .active = 1};
     return 0;
 }
@@ -206,7 +269,11 @@ int nr__bursts_plan(nr_model *m)
     }
     memset(st->bytes, 0, m->nphases * sizeof *st->bytes);
     memset(st->calls, 0, m->nphases * sizeof *st->calls);
-    if (!(st->bursts = calloc(m->nphases, sizeof *st->bursts)))
+    st->bursts = calloc(m->nphases, sizeof *st->bursts);
+    m->bursts = malloc(NR_BURSTS_LISTED * sizeof *m->bursts);
+    m->burst_phase_time_s = calloc(m->nphases, sizeof *m->burst_phase_time_s);
+    m->burst_phase_count = calloc(m->nphases, sizeof *m->burst_phase_count);
+    if (!st->bursts || !m->bursts || !m->burst_phase_time_s || !m->burst_phase_count)
         return NR_E_NOMEM;
     st->pass = 2;
     return 0;
@@ -221,7 +288,7 @@ int nr__bursts_finish(nr_model *m)
         return 0;
     int rc = close_open_pieces(m, st);
     for (size_t p = 0; p < m->nphases && rc == 0; p++)
-        rc = emit_burst(m, st, &st->bursts[p]);
+        emit_burst(m, &st->bursts[p]);
     nr__bursts_free_state(m);
     NR_TRY(rc);
     qsort(m->bursts, m->nbursts, sizeof *m->bursts, cmp_burst);

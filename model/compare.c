@@ -392,24 +392,12 @@ static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *
  * stood in for it). */
 static void burst_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
 {
-    const nr_model *m[2] = {a, b};
-    double count[2], bytes[2], time[2], rate[2];
-    for (int k = 0; k < 2; k++) {
-        count[k] = (double)nr_model_burst_count(m[k]);
-        bytes[k] = time[k] = 0.0;
-        rate[k] = NAN;   /* no burst, or none with a duration */
-        for (size_t i = 0; i < nr_model_burst_count(m[k]); i++) {
-            const nr_model_burst *u = nr_model_burst_at(m[k], i);
-            bytes[k] += (double)u->bytes;
-            time[k] += u->duration_s;
-            if (isfinite(u->mean_rate) && !(u->mean_rate <= rate[k]))
-                rate[k] = u->mean_rate;
-        }
-    }
-    descriptive(l, r, "throughput", "1", count[0], count[1], "write bursts");
-    descriptive(l, r, "throughput", "B", bytes[0], bytes[1], "bytes written in bursts");
-    descriptive(l, r, "throughput", "s", time[0], time[1], "time in write bursts");
-    descriptive(l, r, "throughput", "B/s", rate[0], rate[1], "highest burst write rate");
+    /* every burst's sums, listed or not */
+    const nr_model_burst_totals *x = nr_model_get_burst_totals(a), *y = nr_model_get_burst_totals(b);
+    descriptive(l, r, "throughput", "1", (double)x->count, (double)y->count, "write bursts");
+    descriptive(l, r, "throughput", "B", (double)x->bytes, (double)y->bytes, "bytes written in bursts");
+    descriptive(l, r, "throughput", "s", x->time_s, y->time_s, "time in write bursts");
+    descriptive(l, r, "throughput", "B/s", x->highest_rate, y->highest_rate, "highest burst write rate");
 }
 
 static int finding_fired(const nr_model *m, const char *id)

@@ -145,10 +145,10 @@ static void async_checkpoints(const nr_model *m, evidence *ev)
     if (ck) {
         t = ck->wall_s;
     } else {
-        for (size_t i = 0; i < m->nbursts; i++)
-            if (may_be_checkpoint(m->phases[m->bursts[i].phase].name)) {
-                t += m->bursts[i].duration_s;
-                bursts++;
+        for (size_t p = 0; m->burst_phase_count && p < m->nphases; p++)
+            if (may_be_checkpoint(m->phases[p].name)) {   /* every burst, listed or not */
+                t += m->burst_phase_time_s[p];
+                bursts += m->burst_phase_count[p];
             }
     }
     ev->applicable = run > 0 && (ck || bursts > 0);

@@ -1,4 +1,5 @@
 /* nr_model: the order of the passes, and the accessors. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +140,7 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
         return nr_error_set(err, NR_E_NOMEM, "out of memory creating the model");
     nr_arena_init(&m->arena);
     nr_arena_init(&m->path_arena);
+    m->burst_totals.highest_rate = NAN;
     nr__idmap_init(&m->file_ids);
     nr__idmap_init(&m->phase_ids);
     nr__idmap_init(&m->pids);
@@ -191,6 +193,8 @@ void nr_model_free(nr_model *m)
     free(m->tl_phase_read);
     free(m->tl_phase_write);
     free(m->bursts);
+    free(m->burst_phase_time_s);
+    free(m->burst_phase_count);
     nr__bursts_free_state(m);
     free(m->findings);
     free(m->rules);
@@ -271,6 +275,7 @@ const nr_cache_split *nr_model_cache_split(const nr_model *m) { return &m->split
 uint64_t nr_model_slow_read_bytes(const nr_model *m) { return m->slow_read_bytes; }
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m) { return &m->timeline; }
 size_t nr_model_burst_count(const nr_model *m) { return m->nbursts; }
+const nr_model_burst_totals *nr_model_get_burst_totals(const nr_model *m) { return &m->burst_totals; }
 const nr_model_burst *nr_model_burst_at(const nr_model *m, size_t i) { return i < m->nbursts ? &m->bursts[i] : NULL; }
 const nr_model_access *nr_model_get_access(const nr_model *m) { return &m->access; }
 const nr_model_nonfile *nr_model_get_nonfile(const nr_model *m) { return &m->nonfile; }

@@ -138,8 +138,11 @@ struct nr_model {
     uint64_t *tl_read, *tl_write, *tl_phase_read, *tl_phase_write;
     int tl_state;                /* NR__TL_*: which pass fills the timeline */
 
-    nr_model_burst *bursts;
+    nr_model_burst *bursts;    /* the listed: a min-heap by size while they are made, then in start order */
     size_t nbursts;
+    nr_model_burst_totals burst_totals;
+    double *burst_phase_time_s;   /* [nphases]: the durations of every burst of the phase, summed */
+    uint64_t *burst_phase_count;  /* [nphases]: its bursts */
     nr__burst_state *burst_state; /* the pieces of passes 1 and 2 (bursts.c); freed when the bursts are made */
 
     nr_model_finding *findings;

@@ -239,8 +239,20 @@ typedef struct nr_model_burst {
 #define NR_BURST_SHARE 0.10                      /* a piece counts at >= 10% of the largest piece's bytes */
 #define NR_BURST_MIN_BYTES 4096                  /* ... and at least one 4 KiB page */
 #define NR_BURST_MERGE_NS (100LL * 1000 * 1000)  /* counted pieces of a phase <= 100 ms apart: one burst */
+/* The bursts listed (nr_model_burst_at), in start order: all of them up to
+ * NR_BURSTS_LISTED, else that many of the largest by bytes (ties: the
+ * earlier), so that the model's memory does not grow with a run's length
+ * (issue 7); interval_s is then to the previous burst listed. */
+#define NR_BURSTS_LISTED 1000
 size_t nr_model_burst_count(const nr_model *m);
 const nr_model_burst *nr_model_burst_at(const nr_model *m, size_t i);
+/* Sums over every burst, listed or not (docs/definitions.md, "Write bursts"). */
+typedef struct nr_model_burst_totals {
+    uint64_t count, bytes, calls;
+    double time_s;            /* summed durations */
+    double highest_rate;      /* the largest mean_rate; NAN when no burst has a duration */
+} nr_model_burst_totals;
+const nr_model_burst_totals *nr_model_get_burst_totals(const nr_model *m);
 
 /* Access pattern of the job's regular files (the runtime's are counted in
  * nr_model_runtime). Darshan's request-size bins. */

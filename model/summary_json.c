@@ -270,6 +270,20 @@ static json_t *bursts_json(const nr_model *m)
     return a;
 }
 
+/* Every burst's sums, listed or not. */
+static json_t *burst_totals_json(const nr_model *m)
+{
+    const nr_model_burst_totals *t = &m->burst_totals;
+    json_t *j = json_object();
+    put(j, "count", ju64(t->count));
+    put(j, "listed", ju64(m->nbursts));
+    put(j, "bytes", ju64(t->bytes));
+    put(j, "calls", ju64(t->calls));
+    put(j, "time_s", real(t->time_s));
+    put(j, "highest_rate", real(t->highest_rate));
+    return j;
+}
+
 /* A mark's attrs as the object they were; the text itself if it does not parse. */
 static json_t *attrs_json(const char *attrs)
 {
@@ -479,6 +493,7 @@ json_t *nr_model_summary_json(const nr_model *m)
     put(j, "latency", latency_json(m));
     put(j, "timeline", timeline_json(m));
     put(j, "bursts", bursts_json(m));
+    put(j, "burst_totals", burst_totals_json(m));
     put(j, "marks", marks_json(m));
     put(j, "access", access_json(m));
     put(j, "nonfile", nonfile_json(m));

@@ -101,6 +101,8 @@ check("bursts.0.bytes", 1048576)
 check("bursts.0.calls", 1)
 check("bursts.0.mean_rate", 104857600.0, 1e-5)  # JSON reals keep 6 digits
 check("bursts.0.interval_s", None)
+check("burst_totals", {"count": 1, "listed": 1, "bytes": 1048576, "calls": 1, "time_s": 0.01,
+                       "highest_rate": 104858000.0})  # JSON reals keep 6 digits
 if len(s["bursts"]) != 1 or "peak_rate" in s["bursts"][0]:
     failures.append(f"bursts: {s['bursts']}")
 ids = [f["id"] for f in s["findings"]]

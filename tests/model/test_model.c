@@ -621,6 +621,64 @@ static void burst_of_a_resumed_call_and_another_phase_between(void **state)
     nr_model_free(m);
 }
 
+/* n unphased bursts 200 ms apart, one write of 100 us each, of
+ * bytes_of(i) bytes. */
+static nr_model *many_bursts_model(const char *name, int n, int64_t (*bytes_of)(int))
+{
+    tb t;
+    tb_open(&t, tb_path(name));
+    tb_file(&t, 0, "/ck/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, (int64_t)n * 200 * MS);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    for (int i = 1; i < n + 1; i++)
+        tb_call(&t, i * 200 * MS, 100 * US, 1, NR_OP_WRITE, 0, bytes_of(i), -1, -1);
+    tb_commit(&t);
+    return model_of(tb_path(name));
+}
+
+static const nr_model_rule *rule_of(const nr_model *m, const char *id);
+
+static int64_t three_sizes(int i) { return 4096 * (1 + i % 3); }
+static int64_t one_size(int i) { return (void)i, 8192; }
+
+/* Beyond NR_BURSTS_LISTED bursts the model lists the largest (memory bounded
+ * by files and processes, issue 7) and sums them all: 1500 bursts of 4, 8
+ * and 12 KiB (500 each) list the 1000 of 8 and 12 KiB in start order,
+ * while the count, bytes, calls, time (1500 x 100 us) and the checkpoint
+ * share of async_checkpoints are over all 1500. Of 1001 equal bursts the
+ * earliest 1000 are listed. */
+static void bursts_listed_are_the_largest_and_the_sums_all(void **state)
+{
+    (void)state;
+    nr_model *m = many_bursts_model("bursts_many.nio", 1500, three_sizes);
+    const nr_model_burst_totals *t = nr_model_get_burst_totals(m);
+    assert_int_equal(t->count, 1500);
+    assert_int_equal(t->bytes, 500 * (4096 + 8192 + 12288));
+    assert_int_equal(t->calls, 1500);
+    assert_near(t->time_s, 1500 * 100e-6, 1e-12);
+    assert_near(t->highest_rate, 12288 / 100e-6, 1e-3);
+    assert_int_equal(nr_model_burst_count(m), NR_BURSTS_LISTED);
+    for (size_t i = 0; i < nr_model_burst_count(m); i++) {
+        const nr_model_burst *b = nr_model_burst_at(m, i);
+        const int k = (int)(i / 2 * 3 + 1 + i % 2);   /* bursts 1, 2, 4, 5, 7, 8, ...: not 4 KiB */
+        assert_int_equal(b->start_ns, k * 200 * MS);
+        assert_int_equal(b->bytes, (uint64_t)three_sizes(k));
+        if (i > 0)
+            assert_near(b->interval_s, (double)(b->start_ns - nr_model_burst_at(m, i - 1)->start_ns) * 1e-9, 1e-12);
+    }
+    /* 0.15 s of bursts in a 300.0001 s run (to the last write's end), not
+       the 0.1 s of those listed */
+    assert_near(rule_of(m, "async_checkpoints")->value, 1500 * 100e-6 / (1500 * 200e-3 + 100e-6), 1e-12);
+    nr_model_free(m);
+
+    m = many_bursts_model("bursts_equal.nio", NR_BURSTS_LISTED + 1, one_size);
+    assert_int_equal(nr_model_get_burst_totals(m)->count, NR_BURSTS_LISTED + 1);
+    assert_int_equal(nr_model_burst_count(m), NR_BURSTS_LISTED);
+    assert_int_equal(nr_model_burst_at(m, 0)->start_ns, 200 * MS);
+    assert_int_equal(nr_model_burst_at(m, NR_BURSTS_LISTED - 1)->start_ns, (int64_t)NR_BURSTS_LISTED * 200 * MS);
+    nr_model_free(m);
+}
+
 /* ---- the timeline does not depend on the processes table's extent -------- */
 
 /* A run like bursts_measured_from_their_calls's: [0, 10 s) of events, 50 ms
@@ -1199,6 +1257,7 @@ int main(void)
         cmocka_unit_test(finding_async_checkpoints_from_bursts),
         cmocka_unit_test(finding_data_bound),
         cmocka_unit_test(rule_outcomes),
+        cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
