@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -72,7 +71,6 @@ typedef struct stream {
     const nr_sline *sl;     /* &lexed: the current event line (its spans point into chunk) */
     nr_pm_where where;      /* the current line: log name, 1-based number, text (handed to the model as is) */
     int64_t ts;             /* normalized time of sl; -1 none */
-    uint64_t size_at_open;  /* the log's size in bytes (stat), for the progress bar */
     int at_end;
     int reached;            /* the merge has fed a line of it (nr_par_lex_reach) */
     /* time normalization */
@@ -1145,9 +1143,6 @@ static void open_stream(void *ctx, size_t i)
                                   : nr_logsrc_open_sized(s->log->path, o->read_bytes, &s->src, &err);
     if (rc == 0 && o->in->nstreams > 1)
         nr_logsrc_rest(s->src); /* until par_lex reads it: the logs' fds are not all open at once */
-    struct stat st;
-    if (rc == 0 && stat(s->log->path, &st) == 0)
-        s->size_at_open = (uint64_t)st.st_size;
     if (rc < 0) {
         pthread_mutex_lock(&o->mu);
         if (i < o->failed) {
@@ -1185,7 +1180,7 @@ static int open_streams(ingest *in, nr_error *err)
         return err->code;
     }
     for (size_t i = 0; i < in->nstreams; i++)
-        in->bytes_total += in->streams[i].size_at_open;
+        in->bytes_total += nr_logsrc_size_at_open(in->streams[i].src);
     give_logs_pids(in);
     nr_logsrc **srcs = malloc(in->nstreams * sizeof *srcs);
     if (!srcs)

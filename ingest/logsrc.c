@@ -689,6 +689,7 @@ uint64_t nr_logsrc_hash(const nr_logsrc *s) { return XXH3_64bits_digest(s->hash)
 uint64_t nr_logsrc_line_no(const nr_logsrc *s) { return s->line_no; }
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s) { return s->unterminated; }
 nr_log_compression nr_logsrc_compression(const nr_logsrc *s) { return s->compression; }
+uint64_t nr_logsrc_size_at_open(const nr_logsrc *s) { return s->size_at_open; }
 uint64_t nr_logsrc_bytes_in(const nr_logsrc *s)
 {
     const uint64_t at = consumed_offset(s);

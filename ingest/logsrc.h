@@ -67,6 +67,8 @@ uint64_t nr_logsrc_line_no(const nr_logsrc *s);
 /* True when the last line (or run) returned ends without newline (a cut log). */
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s);
 nr_log_compression nr_logsrc_compression(const nr_logsrc *s);
+/* The file's size in bytes when it was opened (compressed for a compressed log). */
+uint64_t nr_logsrc_size_at_open(const nr_logsrc *s);
 /* Bytes of input consumed so far (compressed bytes for compressed input). */
 uint64_t nr_logsrc_bytes_in(const nr_logsrc *s);
 /* Uncompressed bytes handed out so far (lines plus newlines). */
