@@ -1073,13 +1073,11 @@ void nr_par_lex_destroy(nr_par_lex *p)
         pthread_join(p->threads[t], NULL);
     free(p->threads);
     for (size_t i = 0; i < p->nlogs; i++) {
-        for (size_t k = 0; p->logs[i].ring && k < p->depth; k++) {
-            free(p->logs[i].ring[k].buf);
-            free(p->logs[i].ring[k].lines);
-            free(p->logs[i].ring[k].carry_text);
+        if (p->logs[i].ring)
+            free_ring_buffers(p, &p->logs[i]);
+        for (size_t k = 0; p->logs[i].ring && k < p->depth; k++)
             if (p->logs[i].ring[k].spec)
                 p->work.drop(p->work.ctx, p->logs[i].ring[k].spec);
-        }
         free(p->logs[i].ring);
         free(p->logs[i].carry_text);
     }
