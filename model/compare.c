@@ -400,17 +400,10 @@ static void burst_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a
     descriptive(l, r, "throughput", "B/s", x->highest_rate, y->highest_rate, "highest burst write rate");
 }
 
-static int finding_fired(const nr_model *m, const char *id)
-{
-    for (size_t i = 0; i < nr_model_finding_count(m); i++)
-        if (strcmp(nr_model_finding_at(m, i)->id, id) == 0)
-            return 1;
-    return 0;
-}
-
 /* 1 when rule id fired in m, 0 when it looked and did not, NAN when it
  * could not look (docs/findings.md, "Outcomes"): a run traced without -T
- * is no evidence that the other run's data_bound went away. */
+ * is no evidence that the other run's data_bound went away. Every finding
+ * is a rule's, so the rules answer for the findings too. */
 static double finding_outcome(const nr_model *m, const char *id)
 {
     for (size_t i = 0; i < nr_model_rule_count(m); i++) {
@@ -418,7 +411,7 @@ static double finding_outcome(const nr_model *m, const char *id)
         if (strcmp(r->id, id) == 0)
             return r->state == NR_RULE_FIRED ? 1 : r->state == NR_RULE_NOT_APPLICABLE ? NAN : 0;
     }
-    return finding_fired(m, id);
+    return NAN;
 }
 
 /* Findings rules that fired in either run: 1 = fired, 0 = not, n/a where
@@ -429,7 +422,7 @@ static void finding_rows(stat_list *l, const nr_verdict_rule *r, const nr_model 
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < nr_model_finding_count(m[k]); i++) {
             const char *id = nr_model_finding_at(m[k], i)->id;
-            if (k == 1 && finding_fired(a, id))
+            if (k == 1 && finding_outcome(a, id) == 1)
                 continue;   /* listed with a's */
             char label[96];
             snprintf(label, sizeof label, "finding %s", id);
