@@ -240,9 +240,10 @@ typedef struct nr_model_burst {
 #define NR_BURST_MIN_BYTES 4096                  /* ... and at least one 4 KiB page */
 #define NR_BURST_MERGE_NS (100LL * 1000 * 1000)  /* counted pieces of a phase <= 100 ms apart: one burst */
 /* The bursts listed (nr_model_burst_at), in start order: all of them up to
- * NR_BURSTS_LISTED, else that many of the largest by bytes (ties: the
- * earlier), so that the model's memory does not grow with a run's length
- * (issue 7); interval_s is then to the previous burst listed. */
+ * NR_BURSTS_LISTED, else that many of the largest by bytes (of equal
+ * ones a fixed pseudo-random sample, spread over the run), so that the
+ * model's memory does not grow with a run's length (issue 7); interval_s
+ * is then to the previous burst listed. */
 #define NR_BURSTS_LISTED 1000
 size_t nr_model_burst_count(const nr_model *m);
 const nr_model_burst *nr_model_burst_at(const nr_model *m, size_t i);
