@@ -1127,6 +1127,23 @@ static const char *top10_cell(const nr_concentration *c, char *out, size_t cap)
     return out;
 }
 
+/* The overview's findings cell: the rules that fired, and beside them
+ * those that could not look, so that a run without a finding is told
+ * apart from one whose rules lacked their inputs (docs/findings.md,
+ * "Outcomes"). */
+static const char *findings_cell(const nr_model *m, char *out, size_t cap)
+{
+    size_t not_applicable = 0;
+    for (size_t i = 0; i < nr_model_rule_count(m); i++)
+        not_applicable += nr_model_rule_at(m, i)->state == NR_RULE_NOT_APPLICABLE;
+    const size_t fired = nr_model_finding_count(m);
+    if (not_applicable)
+        snprintf(out, cap, "%zu (%zu %s n/a)", fired, not_applicable, not_applicable == 1 ? "rule" : "rules");
+    else
+        snprintf(out, cap, "%zu", fired);
+    return out;
+}
+
 /* The multi-run overview: one row per run, then the figures with every run. */
 static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
@@ -1153,7 +1170,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         nr_report_table_cell(t, R(c->gini));
         nr_report_table_cell(t, top10_cell(c, buf, sizeof buf));
         nr_report_table_cell(t, C(nr_model_get_burst_totals(m)->count));
-        nr_report_table_cell(t, C(nr_model_finding_count(m)));
+        nr_report_table_cell(t, findings_cell(m, buf, sizeof buf));
     }
     static const char *const captions[7] = {
         "Phase breakdown, one bar per run", "Lorenz curves of the job files' bytes, every run",
