@@ -32,6 +32,13 @@ const nr_command *nr_cli_find(const char *name);
  * resolved) into out, without a trailing '/': 0, or -1 with errno. */
 int nr_cli_exe_dir(char *out, size_t cap);
 
+/* one or many, by n: "1 call", "2 calls" (a summary that says "1 calls"
+ * loses the reader's trust in its numbers). */
+static inline const char *nr_cli_noun(unsigned long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 int nr_cmd_trace(int argc, char **argv);
 int nr_cmd_ingest(int argc, char **argv);
 int nr_cmd_merge(int argc, char **argv);

@@ -63,10 +63,12 @@ int nr_cmd_ingest(int argc, char **argv)
     if (rc < 0)
         return nr_cli_fail(&err);
     if (!quiet) {
-        fprintf(stderr, "niorep: %s: %llu lines, %llu events, %llu files, %llu processes, %llu lines skipped", out,
-                (unsigned long long)stats.lines_read, (unsigned long long)stats.events,
-                (unsigned long long)stats.files, (unsigned long long)stats.processes,
-                (unsigned long long)stats.lines_skipped);
+        fprintf(stderr, "niorep: %s: %llu %s, %llu %s, %llu %s, %llu %s, %llu %s skipped", out,
+                (unsigned long long)stats.lines_read, nr_cli_noun(stats.lines_read, "line", "lines"),
+                (unsigned long long)stats.events, nr_cli_noun(stats.events, "event", "events"),
+                (unsigned long long)stats.files, nr_cli_noun(stats.files, "file", "files"),
+                (unsigned long long)stats.processes, nr_cli_noun(stats.processes, "process", "processes"),
+                (unsigned long long)stats.lines_skipped, nr_cli_noun(stats.lines_skipped, "line", "lines"));
         if (stats.hook_diagnosed) /* the hook's lines are apart from the logs' */
             fprintf(stderr, ", %llu hook diagnostics (niorep info lists them)",
                     (unsigned long long)stats.hook_diagnosed);

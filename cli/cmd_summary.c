@@ -132,20 +132,22 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
 {
     const nr_model_totals *t = nr_model_get_totals(m);
     if (isnan(t->duration_s))
-        fprintf(out, "run %s: duration unknown (no timestamps), %" PRIu64 " processes, %" PRIu64 " events\n", path,
-                t->processes, t->events);
+        fprintf(out, "run %s: duration unknown (no timestamps), %" PRIu64 " %s, %" PRIu64 " %s\n", path,
+                t->processes, nr_cli_noun(t->processes, "process", "processes"), t->events, nr_cli_noun(t->events, "event", "events"));
     else
-        fprintf(out, "run %s: %.3f s%s, %" PRIu64 " processes, %" PRIu64 " events\n", path, t->duration_s,
+        fprintf(out, "run %s: %.3f s%s, %" PRIu64 " %s, %" PRIu64 " %s\n", path, t->duration_s,
                 nr_model_get_fidelity(m)->whole_second_stamps ? " (whole-second stamps: known to within 1 s)" : "",
-                t->processes, t->events);
+                t->processes, nr_cli_noun(t->processes, "process", "processes"), t->events, nr_cli_noun(t->events, "event", "events"));
     if (nr_model_get_fidelity(m)->timestamps_available && !nr_model_get_fidelity(m)->times_reliable)
         fprintf(out, "times are not wall times (-ff -r: each delta is the gap to any process's previous call): "
                      "the duration, wall times, timeline and bursts below mean nothing; trace with -ttt\n");
     fprintf(out, "regular files: read ");
     print_bytes(out, (double)t->bytes_read);
-    fprintf(out, " in %" PRIu64 " calls from %" PRIu64 " files; wrote ", t->read_calls, t->files_read);
+    fprintf(out, " in %" PRIu64 " %s from %" PRIu64 " %s; wrote ", t->read_calls, nr_cli_noun(t->read_calls, "call", "calls"),
+            t->files_read, nr_cli_noun(t->files_read, "file", "files"));
     print_bytes(out, (double)t->bytes_written);
-    fprintf(out, " in %" PRIu64 " calls to %" PRIu64 " files\n\n", t->write_calls, t->files_written);
+    fprintf(out, " in %" PRIu64 " %s to %" PRIu64 " %s\n\n", t->write_calls, nr_cli_noun(t->write_calls, "call", "calls"),
+            t->files_written, nr_cli_noun(t->files_written, "file", "files"));
 
     fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s\n", "phase", "wall s", "read", "written", "io s", "main in io",
             "procs in io");
@@ -186,9 +188,9 @@ static void print_concentration(const nr_model *m, FILE *out)
             k10 == 1 ? "" : "s", nr_fmt_percent(c->top10_share, p10, sizeof p10),
             nr_fmt_percent(c->files_for_90, p90, sizeof p90));
     if (r->files > 0)
-        fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " files, read %" PRIu64
+        fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " %s, read %" PRIu64
                      " bytes, wrote %" PRIu64 "\n",
-                r->files, r->bytes_read, r->bytes_written);
+                r->files, nr_cli_noun(r->files, "file", "files"), r->bytes_read, r->bytes_written);
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
     if (pl->valid)
         fprintf(out, "power law on bytes per file: alpha %.3f (+- %.3f), xmin %.0f, KS %.3f, p %.3f, "
@@ -244,7 +246,7 @@ static void print_transfer(FILE *out, const char *lead, uint64_t bytes, uint64_t
 {
     fputs(lead, out);
     print_bytes(out, (double)bytes);
-    fprintf(out, " in %" PRIu64 " calls", calls);
+    fprintf(out, " in %" PRIu64 " %s", calls, nr_cli_noun(calls, "call", "calls"));
 }
 
 /* Reads and writes on fds the trace never saw opened: no file and no kind
@@ -273,7 +275,8 @@ static void print_nonfile(const nr_model *m, FILE *out)
     for (int k = 0; k < NR_FILE_KIND_COUNT; k++) {
         if (k == NR_KIND_REGULAR || nf->calls[k] == 0)
             continue;
-        fprintf(out, "%s %s %" PRIu64 " calls (", any ? "," : "", nr_file_kind_name(k), nf->calls[k]);
+        fprintf(out, "%s %s %" PRIu64 " %s (", any ? "," : "", nr_file_kind_name(k), nf->calls[k],
+                nr_cli_noun(nf->calls[k], "call", "calls"));
         print_bytes(out, (double)(nf->bytes_read[k] + nf->bytes_written[k]));
         fputc(')', out);
         any = 1;
@@ -282,12 +285,14 @@ static void print_nonfile(const nr_model *m, FILE *out)
     print_unnamed(m, out);
     const nr_model_fidelity *fi = nr_model_get_fidelity(m);
     if (fi->unfinished_calls)
-        fprintf(out, "%" PRIu64 " calls never finished (no result)\n", fi->unfinished_calls);
+        fprintf(out, "%" PRIu64 " %s never finished (no result)\n", fi->unfinished_calls,
+                nr_cli_noun(fi->unfinished_calls, "call", "calls"));
     if (fi->processes_io_no_phase)
-        fprintf(out, "%" PRIu64 " processes did file I/O outside every phase\n", fi->processes_io_no_phase);
+        fprintf(out, "%" PRIu64 " %s file I/O outside every phase\n", fi->processes_io_no_phase,
+                nr_cli_noun(fi->processes_io_no_phase, "process did", "processes did"));
     if (fi->mmap_regular)
-        fprintf(out, "note: %" PRIu64 " mmap calls on regular files: reads through mappings are invisible to strace\n",
-                fi->mmap_regular);
+        fprintf(out, "note: %" PRIu64 " mmap %s on regular files: reads through mappings are invisible to strace\n",
+                fi->mmap_regular, nr_cli_noun(fi->mmap_regular, "call", "calls"));
 }
 
 /* The first ten write bursts listed, each with the phase it fell in. */
@@ -298,7 +303,7 @@ static void print_bursts(const nr_model *m, FILE *out)
     if (!nr_model_get_fidelity(m)->times_reliable)
         return; /* no timeline: print_totals said why */
     if (all->count)
-        fprintf(out, "\n%" PRIu64 " write bursts:\n", all->count);
+        fprintf(out, "\n%" PRIu64 " write %s:\n", all->count, nr_cli_noun(all->count, "burst", "bursts"));
     if (all->count > nr_model_burst_count(m))
         fprintf(out, "  listed: the %zu largest, in start order\n", nr_model_burst_count(m));
     const size_t shown = nr_model_burst_count(m) < 10 ? nr_model_burst_count(m) : 10;
@@ -308,7 +313,7 @@ static void print_bursts(const nr_model *m, FILE *out)
         fprintf(out, "  at %.3f s for %s: ", (double)(b->start_ns - t->first_ns) * 1e-9,
                 fmt_secs(span, sizeof span, b->end_ns - b->start_ns));
         print_bytes(out, (double)b->bytes);
-        fprintf(out, " in %" PRIu64 " calls", b->calls);
+        fprintf(out, " in %" PRIu64 " %s", b->calls, nr_cli_noun(b->calls, "call", "calls"));
         if (isfinite(b->mean_rate)) {
             fprintf(out, ", ");
             print_bytes(out, b->mean_rate);
@@ -327,7 +332,7 @@ static void print_marks(const nr_model *m, FILE *out)
     const nr_model_totals *t = nr_model_get_totals(m);
     if (!mk->total)
         return;
-    fprintf(out, "\n%" PRIu64 " marks (", mk->total);
+    fprintf(out, "\n%" PRIu64 " %s (", mk->total, nr_cli_noun(mk->total, "mark", "marks"));
     for (size_t i = 0; i < mk->nnames; i++)
         fprintf(out, "%s%s %" PRIu64, i ? ", " : "", mk->names[i], mk->name_counts[i]);
     if (mk->other_names)

@@ -6,7 +6,8 @@ status), and
   - exit 1: exactly one line on stderr that names the input, and no store
     (nor a temporary file of it) left behind; an existing store is untouched;
   - exit 0: a store that `niorep export` reads, and the skipped lines counted
-    (the ingest message "... N lines skipped" with N as stated per case).
+    (the ingest message "... N lines skipped", "1 line skipped", with N as
+    stated per case).
 Some cases demand one of the two (column "want"): a directory with no log is
 an error; a log cut in the middle of its last line is read up to the cut.
 
@@ -178,7 +179,7 @@ def run_case(case, args, base):
             errs.append("files left behind: %s" % extra)
         return errs
     if case.skipped is not None:
-        m = re.search(rb"(\d+) lines skipped", p.stderr)
+        m = re.search(rb"(\d+) lines? skipped", p.stderr)
         if not m or int(m.group(1)) != case.skipped:
             errs.append("expected '%d lines skipped' in the message, got: %s"
                         % (case.skipped, p.stderr.decode(errors="replace").strip()))

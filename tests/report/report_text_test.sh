@@ -205,5 +205,19 @@ grep -q 'Shares of wall time unavailable: the trace&rsquo;s timestamps\|Shares o
 grep -q '>nan<\|>-nan<' coarse.html && fail "report prints nan"
 ok "no number that does not exist is printed, nor a share of wall time from whole seconds"
 
+# 7. One of a thing is one, not "1 calls": a run of one process that reads
+# one file once and writes nothing.
+sizes_run single 4096
+"$niorep" ingest single -o single.nio 2>ingest.err || fail "ingest single"
+grep -q '^niorep: single.nio: 4 lines, 3 events, 1 file, 1 process, 0 lines skipped$' ingest.err \
+    || fail "ingest: $(cat ingest.err)"
+"$niorep" summary single.nio --bootstraps 0 > single.txt || fail "summary single"
+grep -q '^run single.nio: [0-9.]* s, 1 process, 3 events$' single.txt || fail "summary: $(head -1 single.txt)"
+grep -q '^regular files: read 4.0 KiB in 1 call from 1 file; wrote 0 B in 0 calls to 0 files$' single.txt \
+    || fail "summary: $(grep '^regular files' single.txt)"
+grep -q '[^0-9.,]1 \(calls\|files\|processes\|events\|bursts\|marks\)\b' single.txt \
+    && fail "summary: a plural after 1: $(grep '[^0-9.,]1 \(calls\|files\|processes\|events\)\b' single.txt)"
+ok "one of a thing is said in the singular"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
