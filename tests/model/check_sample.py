@@ -7,7 +7,12 @@ the run duration the exact nearest-rank latency quantiles per op class, the
 concentration of the job files' per-file bytes (Gini by mean absolute
 difference, top shares, files for 90%) and the runtime files' sums, the two
 told apart by tests/pylib/file_role.py (regular files only, calls that never
-resumed left out), and compare with the summary. Exit 77 (skip) when there are no samples or the ingest is not built.
+resumed left out), and compare with the summary. Since session 45 also the
+job files' access pattern (request-size bins, consecutive / sequential /
+random by offset, opens, metadata-to-data, median read), the processes' roles
+and shares, the non-file kinds and the write bursts with their sums, each
+rebuilt from docs/definitions.md alone (an independent review's recount, all
+equal). Exit 77 (skip) when there are no samples or the ingest is not built.
 
 usage: check_sample.py NIOREP SAMPLES WORKDIR
 """
@@ -104,6 +109,243 @@ def check_concentration(name, summary, fid, pos, reads, writes, runtime, failure
             failures.append(f"{name}: concentration.{key} = {got[key]}, numpy {value}")
 
 
+FAILED = 1 << 0
+OPENS = ("open", "openat", "openat2", "creat")
+SIZE_BINS = (("0-100", 100), ("100-1K", 1 << 10), ("1K-10K", 10 << 10), ("10K-100K", 100 << 10),
+             ("100K-1M", 1 << 20), ("1M-4M", 4 << 20), ("4M-10M", 10 << 20), ("10M-100M", 100 << 20),
+             ("100M-1G", 1 << 30), ("1G+", None))
+BURST_JOIN_NS, BURST_MERGE_NS, BURST_MIN_BYTES, BURST_SHARE_DIV = 1_000_000, 100_000_000, 4096, 10
+
+
+def compare_tree(path, got, want, failures):
+    """Every leaf of want against got's: integers exactly, reals to the
+    JSON's 6 significant digits."""
+    if isinstance(want, dict):
+        for key, value in want.items():
+            if not isinstance(got, dict) or key not in got:
+                failures.append(f"{path}.{key}: missing, recounted {value}")
+            else:
+                compare_tree(f"{path}.{key}", got[key], value, failures)
+    elif isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            failures.append(f"{path}: {len(got) if isinstance(got, list) else got} entries, recounted {len(want)}")
+            return
+        for i, (g, w) in enumerate(zip(got, want)):
+            compare_tree(f"{path}[{i}]", g, w, failures)
+    elif isinstance(want, (int, str)) or want is None:
+        if got != want:
+            failures.append(f"{path} = {got}, recounted {want}")
+    elif not close(got, want, rel=6e-6, abs_tol=1e-15):
+        failures.append(f"{path} = {got}, recounted {want}")
+
+
+def share(part, whole):
+    return part / whole if whole else None
+
+
+def size_bin(nbytes):
+    return next(name for name, top in SIZE_BINS if top is None or nbytes <= top)
+
+
+def access_of(job_events, duration_s):
+    """docs/definitions.md, "Access pattern": per op, the size bins of
+    successful calls, and each call with a known offset classed against the
+    end of the previous one on the same file."""
+    out = {}
+    for op in ("read", "write"):
+        hist = {name: 0 for name, _ in SIZE_BINS}
+        counts = {"consecutive": 0, "sequential": 0, "random": 0, "first": 0, "unknown_offset": 0}
+        end_of = {}
+        for e in job_events:
+            if e["op_class"] != op or e["flags"] & FAILED:
+                continue
+            hist[size_bin(e["bytes"])] += 1
+            if e["offset"] < 0:
+                counts["unknown_offset"] += 1
+                continue
+            prev = end_of.get(e["file_id"])
+            kind = ("first" if prev is None else "consecutive" if e["offset"] == prev
+                    else "sequential" if e["offset"] > prev else "random")
+            counts[kind] += 1
+            end_of[e["file_id"]] = e["offset"] + e["bytes"]
+        classed = counts["consecutive"] + counts["sequential"] + counts["random"]
+        out[op] = dict(counts, size_hist=hist, **{k + "_share": share(counts[k], classed)
+                                                   for k in ("consecutive", "sequential", "random")})
+    out["opens"] = sum(1 for e in job_events if e["syscall"] in OPENS and not e["flags"] & FAILED)
+    out["opens_per_s"] = share(out["opens"], duration_s)
+    out["meta_calls"] = sum(1 for e in job_events if e["op_class"] == "metadata")
+    out["data_calls"] = sum(1 for e in job_events if e["op_class"] in ("read", "write"))
+    out["meta_to_data"] = share(out["meta_calls"], out["data_calls"])
+    sizes = sorted(e["bytes"] for e in job_events if e["op_class"] == "read" and not e["flags"] & FAILED)
+    out["median_read_size"] = nearest_rank(sizes, 0.5) if sizes else None
+    return out
+
+
+def processes_of(counted, procs, main_pid, run_bytes):
+    """docs/definitions.md, "Processes": main (the pid that began the first
+    phase), its descendants workers, the rest other; each process's I/O
+    time over its lifetime (its tasks' first to last stamp)."""
+    ppid = {}
+    life = {}
+    for p in procs:
+        if p["tid"] == p["pid"]:
+            ppid.setdefault(p["pid"], p["ppid"])
+        if p["first_ts_ns"] >= 0:
+            a, b = life.get(p["pid"], (p["first_ts_ns"], p["last_ts_ns"]))
+            life[p["pid"]] = (min(a, p["first_ts_ns"]), max(b, p["last_ts_ns"]))
+
+    def role(pid):
+        if main_pid is None:
+            return "other"
+        if pid == main_pid:
+            return "main"
+        seen, up = set(), ppid.get(pid, -1)
+        while up not in (-1, None) and up not in seen:
+            if up == main_pid:
+                return "worker"
+            seen.add(up)
+            up = ppid.get(up, -1)
+        return "other"
+
+    per = {}
+    for e in counted:
+        q = per.setdefault(e["pid"], {"calls": 0, "bytes_read": 0, "bytes_written": 0, "io_ns": 0})
+        q["calls"] += 1
+        q["bytes_read"] += e["bytes"] if e["op_class"] == "read" else 0
+        q["bytes_written"] += e["bytes"] if e["op_class"] == "write" else 0
+        q["io_ns"] += max(e["dur_ns"], 0)
+    roles = {r: {"processes_with_io": 0, "calls": 0, "bytes_read": 0, "bytes_written": 0, "io_ns": 0}
+             for r in ("main", "worker", "other")}
+    with_io = []
+    for pid in sorted(per):
+        q, r = per[pid], role(pid)
+        first, last = life.get(pid, (0, 0))
+        with_io.append({"pid": pid, "ppid": ppid.get(pid, -1), "role": r, "calls": q["calls"],
+                        "bytes_read": q["bytes_read"], "bytes_written": q["bytes_written"],
+                        "io_time_s": q["io_ns"] / 1e9, "io_share": share(q["io_ns"], last - first),
+                        "bytes_share": share(q["bytes_read"] + q["bytes_written"], run_bytes)})
+        roles[r]["processes_with_io"] += 1
+        for key in ("calls", "bytes_read", "bytes_written", "io_ns"):
+            roles[r][key] += q[key]
+    for r in roles.values():
+        r["io_time_s"] = r.pop("io_ns") / 1e9
+        r["bytes_share"] = share(r["bytes_read"] + r["bytes_written"], run_bytes)
+    return {"main_pid": main_pid, "with_io": with_io, "roles": roles}
+
+
+def nonfile_of(events, kind_of):
+    """docs/definitions.md, "Bytes": calls and bytes of each kind other than
+    regular files, and of fds no file stands behind."""
+    out = {k: {"calls": 0, "bytes_read": 0, "bytes_written": 0}
+           for k in ("directory", "pipe", "socket", "device", "procfs", "anon_inode", "tool_output")}
+    loose = {"no_file_calls": 0, "no_file_read_calls": 0, "no_file_bytes_read": 0,
+             "no_file_write_calls": 0, "no_file_bytes_written": 0}
+    for e in events:
+        if e["flags"] & NEVER_RESUMED:
+            continue
+        if e["file_id"] < 0:
+            loose["no_file_calls"] += 1
+            for op, calls, nbytes in (("read", "no_file_read_calls", "no_file_bytes_read"),
+                                      ("write", "no_file_write_calls", "no_file_bytes_written")):
+                if e["op_class"] == op:
+                    loose[calls] += 1
+                    loose[nbytes] += e["bytes"]
+            continue
+        kind = kind_of[e["file_id"]]
+        if kind == "regular" or kind not in out:
+            continue
+        out[kind]["calls"] += 1
+        out[kind]["bytes_read"] += e["bytes"] if e["op_class"] == "read" else 0
+        out[kind]["bytes_written"] += e["bytes"] if e["op_class"] == "write" else 0
+    out.update(loose)
+    return out
+
+
+def write_pieces(writes, phase_of):
+    """docs/definitions.md, "Write bursts", step 1: per phase, a write joins
+    the open piece when it starts within 1 ms of the piece's end and ends
+    within 1 ms of its start."""
+    open_piece, pieces = {}, []
+    for e in writes:
+        phase, start = phase_of(e), e["ts_ns"]
+        end = start + max(e["dur_ns"], 0)
+        p = open_piece.get(phase)
+        if p and start <= p["end"] + BURST_JOIN_NS and end >= p["start"] - BURST_JOIN_NS:
+            p.update(start=min(p["start"], start), end=max(p["end"], end), bytes=p["bytes"] + e["bytes"],
+                     calls=p["calls"] + 1)
+        else:
+            open_piece[phase] = p = {"phase": phase, "start": start, "end": end, "bytes": e["bytes"], "calls": 1}
+            pieces.append(p)
+    return pieces
+
+
+def bursts_of(counted, phase_of, run_start):
+    """Steps 2 and 3: pieces of at least a tenth of the largest and 4 KiB
+    count; counted pieces of a phase within 100 ms are one burst, with
+    every write of the phase between them."""
+    writes = [e for e in counted if e["op_class"] == "write" and e["bytes"] > 0 and e["ts_ns"] >= 0]
+    pieces = write_pieces(writes, phase_of)
+    largest = max((p["bytes"] for p in pieces), default=0)
+    bursts = []
+    for phase in dict.fromkeys(p["phase"] for p in pieces):
+        cur, between = None, [0, 0]
+        for p in (p for p in pieces if p["phase"] == phase):
+            if p["bytes"] * BURST_SHARE_DIV < largest or p["bytes"] < BURST_MIN_BYTES:
+                between = [between[0] + p["bytes"], between[1] + p["calls"]] if cur else between
+                continue
+            if cur and p["start"] - cur["end"] <= BURST_MERGE_NS:
+                cur.update(bytes=cur["bytes"] + between[0] + p["bytes"], calls=cur["calls"] + between[1] + p["calls"],
+                           end=max(cur["end"], p["end"]))
+            else:
+                bursts += [cur] if cur else []
+                cur = dict(p)
+            between = [0, 0]
+        bursts += [cur] if cur else []
+    bursts.sort(key=lambda b: b["start"])
+    listed, prev = [], None
+    for b in bursts:
+        d = b["end"] - b["start"]
+        listed.append({"phase": b["phase"], "bytes": b["bytes"], "calls": b["calls"],
+                       "start_s": (b["start"] - run_start) / 1e9, "end_s": (b["end"] - run_start) / 1e9,
+                       "duration_s": d / 1e9, "mean_rate": b["bytes"] / (d / 1e9) if d > 0 else None,
+                       "interval_s": (b["start"] - prev) / 1e9 if prev is not None else None})
+        prev = b["start"]
+    rates = [b["mean_rate"] for b in listed if b["mean_rate"] is not None]
+    totals = {"count": len(listed), "listed": len(listed), "bytes": sum(b["bytes"] for b in listed),
+              "calls": sum(b["calls"] for b in listed), "time_s": sum(b["duration_s"] for b in listed),
+              "highest_rate": max(rates) if rates else None}
+    return listed, totals
+
+
+def check_beyond_totals(name, summary, events, files, procs, phases, runtime, failures):
+    """The access pattern, processes, non-file kinds and write bursts,
+    recounted event by event."""
+    kind_of = {int(f["file_id"]): f["kind"] for f in files}
+    regular = {i for i, k in kind_of.items() if k == "regular"}
+    job = regular - runtime
+    counted = [e for e in events if e["file_id"] in regular and not e["flags"] & NEVER_RESUMED]
+    stamped = [e for e in events if e["ts_ns"] >= 0]
+    run_start = min(e["ts_ns"] for e in stamped)
+    duration_s = (max(e["ts_ns"] + max(e["dur_ns"], 0) for e in stamped) - run_start) / 1e9
+    phase_name = {int(p["phase_id"]): p["name"] for p in phases}
+    first_phase = min(phases, key=lambda p: (int(p["begin_ns"]), int(p["phase_id"])), default=None)
+    main_pid = int(first_phase["pid"]) if first_phase else None
+    run_bytes = sum(e["bytes"] for e in counted if e["op_class"] in ("read", "write"))
+    compare_tree(f"{name}: access", summary["access"],
+                 access_of([e for e in counted if e["file_id"] in job], duration_s), failures)
+    want = processes_of(counted, procs, main_pid, run_bytes)
+    compare_tree(f"{name}: processes", summary["processes"], want, failures)
+    compare_tree(f"{name}: nonfile", summary["nonfile"], nonfile_of(events, kind_of), failures)
+    listed, totals = bursts_of(counted, lambda e: phase_name.get(e["phase_id"], "unphased"), run_start)
+    compare_tree(f"{name}: bursts", summary["bursts"], listed, failures)
+    compare_tree(f"{name}: burst_totals", summary["burst_totals"], totals, failures)
+
+
+def typed(rows, strings):
+    """CSV rows with every column but those in strings as int."""
+    return [{k: (v if k in strings else int(v)) for k, v in r.items()} for r in rows]
+
+
 def check_run(niorep, run_dir, work, failures):
     name = os.path.basename(run_dir.rstrip("/"))
     store = os.path.join(work, name + ".nio")
@@ -160,6 +402,8 @@ def check_run(niorep, run_dir, work, failures):
                 failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
     check_concentration(name, summary, fid, pos, reads, writes, runtime, failures)
     check_layers(name, summary, failures)
+    check_beyond_totals(name, summary, typed(events, ("syscall", "op_class", "errno")), files,
+                        typed(export(niorep, store, "processes"), ("exe", "killed_by")), phases, runtime, failures)
     for key, cls in LAT_OPS.items():
         sel = counted & (op == cls) & (dur >= 0)
         vals = np.sort(dur[sel])
