@@ -322,9 +322,25 @@ static int add_open_flag(void *bits, const char *w, size_t n)
     return 0;
 }
 
+/* The flags field of openat2's struct open_how ("{flags=O_RDONLY|O_CLOEXEC,
+ * resolve=0}", "{flags=0x80000, ...}" under -X raw): the text of its value;
+ * s itself for any other argument. */
+static nr_span open_how_flags(nr_span s)
+{
+    static const char field[] = "{flags=";
+    const size_t n = sizeof field - 1;
+    if (s.n <= n || memcmp(s.p, field, n) != 0)
+        return s;
+    size_t end = n;
+    while (end < s.n && s.p[end] != ',' && s.p[end] != '}')
+        end++;
+    return (nr_span){s.p + n, end - n};
+}
+
 static unsigned open_flags(nr_span s)
 {
     unsigned bits = 0;
+    s = open_how_flags(s);
     if (flags_are_raw(s)) {
         uint64_t v = raw_flags_value(s);
         for (size_t k = 0; k < sizeof open_flag_table / sizeof open_flag_table[0]; k++)
@@ -1375,6 +1391,33 @@ static int fs_set_cwd(fsinfo *fs, const char *cwd, size_t n)
     return 0;
 }
 
+/* Gives t a table of its own, a copy, when it shares one (execve,
+ * close_range's CLOSE_RANGE_UNSHARE, unshare's CLONE_FILES). */
+static int unshare_fds(nr_pm *pm, task *t)
+{
+    if (t->fds->refs <= 1)
+        return 0;
+    fdtab *copy = fdtab_copy(pm, t->fds);
+    if (!copy)
+        return NR_E_NOMEM;
+    fdtab_release(pm, t->fds);
+    t->fds = copy;
+    return 0;
+}
+
+/* Gives t a cwd of its own when it shares one (unshare's CLONE_FS). */
+static int unshare_fs(task *t)
+{
+    if (t->fs->refs <= 1)
+        return 0;
+    fsinfo *copy = fs_new(t->fs->cwd);
+    if (!copy)
+        return NR_E_NOMEM;
+    fs_release(t->fs);
+    t->fs = copy;
+    return 0;
+}
+
 /* ---- tasks ------------------------------------------------------------- */
 
 static size_t tid_slot(int64_t tid, size_t nslots)
@@ -2263,13 +2306,8 @@ static NOINLINE int handle_close_range(nr_pm *pm, task *t, const call *c)
         last = INT64_MAX;
     if (!c->ok || first < 0)
         return 0;
-    if (flag_present(fl, "CLOSE_RANGE_UNSHARE", 2) && t->fds->refs > 1) {
-        fdtab *copy = fdtab_copy(pm, t->fds);
-        if (!copy)
-            return NR_E_NOMEM;
-        fdtab_release(pm, t->fds);
-        t->fds = copy;
-    }
+    if (flag_present(fl, "CLOSE_RANGE_UNSHARE", 2))
+        NR_TRY(unshare_fds(pm, t));
     if (flag_present(fl, "CLOSE_RANGE_CLOEXEC", 4)) {
         fdtab_mark_cloexec(t->fds, first, last);
     } else {
@@ -2319,6 +2357,37 @@ static NOINLINE int handle_fcntl(nr_pm *pm, task *t, const call *c, int32_t idx,
     case FCNTL_SETFL: pm->ofds[idx].append = (uint8_t)flag_present(arg, "O_APPEND", 02000); return 0;
     default: return 0;
     }
+}
+
+/* An ioctl's request, arg the text from it to the end of the arguments:
+ * 1 for FIOCLEX, 0 for FIONCLEX (as -X abbrev and verbose print them, or
+ * raw: the values of x86 and most architectures), -1 for any other.
+ * CPython's os.set_inheritable() is an ioctl, not an fcntl: an fd it made
+ * inheritable and the model closed at execve lost the new program's I/O. */
+static int ioctl_cloexec(nr_span arg)
+{
+    while (arg.n && arg.p[0] == ' ')
+        arg.p++, arg.n--;
+    size_t n = 0;
+    while (n < arg.n && arg.p[n] != ',' && arg.p[n] != ' ')
+        n++;
+    const nr_span word = {arg.p, n};
+    if (span_eq(word, "FIOCLEX") || span_eq(word, "0x5451"))
+        return 1;
+    if (span_eq(word, "FIONCLEX") || span_eq(word, "0x5450"))
+        return 0;
+    return -1;
+}
+
+/* Replays a successful ioctl on fd: close-on-exec set or cleared. */
+static void replay_ioctl(nr_pm *pm, task *t, int ok, int64_t fd, nr_span request)
+{
+    const int cloexec = ok ? ioctl_cloexec(request) : -1;
+    if (cloexec < 0)
+        return;
+    if (pm->cfg.speculative)
+        spec_refuse(pm, "an ioctl that sets an fd's close-on-exec flag");
+    fdtab_set_cloexec(t->fds, fd, cloexec);
 }
 
 /* "[3, 4]" (maybe with annotations) of pipe/socketpair: installs both ends. */
@@ -2403,6 +2472,48 @@ static NOINLINE int handle_newfd(nr_pm *pm, task *t, const call *c, nr_pm_event 
     return fdtab_install(pm, t->fds, c->result, idx, newfd_cloexec(c));
 }
 
+/* Installs into to each fd of from whose description to does not hold at
+ * that number (the opens a task made in a table it should not have had). */
+static int carry_over_fds(nr_pm *pm, const fdtab *from, fdtab *to)
+{
+    for (size_t fd = 0; fd < from->cap; fd++) {
+        const int32_t idx = from->ofd[fd];
+        if (idx >= 0 && fdtab_get(to, (int64_t)fd) != idx) {
+            pm->ofds[idx].refs++;
+            NR_TRY(fdtab_install(pm, to, (int64_t)fd, idx, from->cloexec[fd] & 1));
+        }
+    }
+    for (size_t s = 0; s < from->high_slots; s++) {
+        const fd_slot e = from->high[s];
+        if (e.fd >= 0 && fdtab_get(to, e.fd) != e.ofd) {
+            pm->ofds[e.ofd].refs++;
+            NR_TRY(fdtab_install(pm, to, e.fd, e.ofd, e.cloexec));
+        }
+    }
+    return 0;
+}
+
+/* child, seen while several clones were pending, was attached to the
+ * clone of another task than t, whose clone returns its tid: set up again
+ * as t's, with this clone's flags. The opens it made in the table it was
+ * given move to its real one when the two tables came from one shared
+ * table (threads of one process cloning at once, the usual case); its
+ * events already emitted keep the pid they had. */
+static int reattach_early_child(nr_pm *pm, task *child, task *t, int thread, int files, int fs)
+{
+    task *wrong = task_find(pm, child->parent_tid);
+    if (wrong && wrong->early_child == child->tid)
+        wrong->early_child = -1; /* its clone's child is still to come */
+    const int one_table = wrong && wrong->fds == t->fds;
+    fdtab *given = child->fds;
+    given->refs++;
+    int rc = task_inherit(pm, child, t, thread, files, fs);
+    if (rc == 0 && one_table && given != child->fds)
+        rc = carry_over_fds(pm, given, child->fds);
+    fdtab_release(pm, given);
+    return rc;
+}
+
 static NOINLINE int handle_clone(nr_pm *pm, task *t, const call *c)
 {
     if (!c->ok || c->result <= 0)
@@ -2418,9 +2529,10 @@ static NOINLINE int handle_clone(nr_pm *pm, task *t, const call *c)
         return NR_E_NOMEM;
     if (child->origin == ORIGIN_EARLY_CHILD) {
         /* attached while the clone was pending: it was set up from the
-         * flags of the unfinished part, and may have opened files since */
+         * flags of the unfinished part, and may have opened files since;
+         * with several clones pending, maybe to another task's */
         child->origin = ORIGIN_CLONE;
-        return 0;
+        return child->parent_tid == t->tid ? 0 : reattach_early_child(pm, child, t, thread, files, fs);
     }
     NR_TRY(task_inherit(pm, child, t, thread, files, fs));
     child->origin = ORIGIN_CLONE;
@@ -2442,15 +2554,24 @@ static NOINLINE int handle_execve(nr_pm *pm, task *t, const call *c)
             return (int)id;
         t->exe_id = id;
     }
-    if (t->fds->refs > 1) { /* execve unshares the fd table (fs/exec.c unshare_files) */
-        fdtab *copy = fdtab_copy(pm, t->fds);
-        if (!copy)
-            return NR_E_NOMEM;
-        fdtab_release(pm, t->fds);
-        t->fds = copy;
-    }
+    NR_TRY(unshare_fds(pm, t)); /* execve unshares the fd table (fs/exec.c unshare_files) */
     fd_filter marked = {.first = 0, .last = INT64_MAX, .cloexec_only = 1};
     fdtab_close_selected(pm, t->fds, &marked);
+    return 0;
+}
+
+/* unshare(flags): CLONE_FILES gives the task a copy of the fd table it
+ * shared (its later opens and closes are its own), CLONE_FS a cwd of its
+ * own; raw bits from include/uapi/linux/sched.h for -X raw. */
+static NOINLINE int handle_unshare(nr_pm *pm, task *t, const call *c)
+{
+    if (!c->ok)
+        return 0;
+    nr_span flags = call_arg(c, 0);
+    if (flag_present(flags, "CLONE_FILES", 0x400))
+        NR_TRY(unshare_fds(pm, t));
+    if (flag_present(flags, "CLONE_FS", 0x200))
+        NR_TRY(unshare_fs(t));
     return 0;
 }
 
@@ -2462,6 +2583,21 @@ static NOINLINE int handle_chdir(nr_pm *pm, task *t, const call *c)
     if (file < 0)
         return file < -1 ? (int)file : 0;
     return fs_set_cwd(t->fs, nr_strtab_str(&pm->paths, (size_t)file), nr_strtab_len(&pm->paths, (size_t)file));
+}
+
+/* The offset of a pread/pwrite at off on idx: -1 where offsets mean
+ * nothing, and for a pwrite to a description opened to append, which Linux
+ * appends whatever off says (pwrite(2), BUGS): where that is, the trace
+ * does not tell, as for an O_APPEND write. A speculative model does not
+ * know whether a ghost's description appends: it leaves the chunk to the
+ * real one. */
+static int64_t explicit_offset(nr_pm *pm, int32_t idx, int64_t off, int is_write)
+{
+    if (!ofd_seekable(pm, idx))
+        return -1;
+    if (is_write && pm->ofds[idx].ghost)
+        spec_refuse(pm, "a pwrite through an fd not yet seen in the segment (does it append?)");
+    return is_write && pm->ofds[idx].append ? -1 : off;
 }
 
 /* The transfer calls: read/write families, sendfile, copy_file_range. */
@@ -2480,8 +2616,8 @@ static int handle_transfer(nr_pm *pm, task *t, const call *c, int32_t idx, nr_pm
         int64_t off = arg_int(off_arg.p ? off_arg : call_arg(c, 3), -1);
         if (off == -1 && (span_eq(c->ev.syscall, "preadv2") || span_eq(c->ev.syscall, "pwritev2")))
             ev->offset = ofd_advance(pm, idx, bytes, is_write, &ev->flags);
-        else if (ofd_seekable(pm, idx))
-            ev->offset = off;
+        else
+            ev->offset = explicit_offset(pm, idx, off, is_write);
     }
     return 0;
 }
@@ -2567,7 +2703,7 @@ static void spec_check_handler(nr_pm *pm, const nr_syscall_info *in, const call 
             break; /* a dup is the segment's own fd (the stitch installs it); the rest change nothing */
         /* fallthrough */
     case NR_H_CLOSE_RANGE: case NR_H_SENDFILE: case NR_H_COPY_RANGE: case NR_H_CLONE: case NR_H_FORK:
-    case NR_H_EXECVE: case NR_H_CHDIR: case NR_H_FCHDIR:
+    case NR_H_EXECVE: case NR_H_UNSHARE: case NR_H_CHDIR: case NR_H_FCHDIR:
         spec_refuse(pm, "a call that changes fd tables, cwd or tasks beyond the segment's own");
         break;
     default: break;
@@ -2648,6 +2784,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             }
             break;
         case NR_H_FCNTL: rc = handle_fcntl(pm, t, c, idx, fd); break;
+        case NR_H_IOCTL: replay_ioctl(pm, t, c->ok, fd, call_arg(c, 1)); break;
         case NR_H_READ: case NR_H_PREAD: case NR_H_WRITE: case NR_H_PWRITE:
             rc = handle_transfer(pm, t, c, idx, ev);
             break;
@@ -2674,6 +2811,7 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
         case NR_H_NEWFD: rc = handle_newfd(pm, t, c, ev); break;
         case NR_H_CLONE: case NR_H_FORK: rc = handle_clone(pm, t, c); break;
         case NR_H_EXECVE: rc = handle_execve(pm, t, c); break;
+        case NR_H_UNSHARE: rc = handle_unshare(pm, t, c); break;
         case NR_H_CHDIR: rc = handle_chdir(pm, t, c); break;
         case NR_H_FCHDIR:
             if (c->ok && ev->file_id >= 0 && nr_strtab_str(&pm->paths, (size_t)ev->file_id)[0] == '/')
@@ -2809,7 +2947,7 @@ void nr__pm_no_fast_path(int off) { fast_path_off = off != 0; }
 
 static const uint8_t fast_handler[256] = { /* by nr_syscall_info.handler (a uint8_t) */
     [NR_H_NONE] = 1, [NR_H_READ] = 1, [NR_H_WRITE] = 1, [NR_H_PREAD] = 1,
-    [NR_H_PWRITE] = 1, [NR_H_LSEEK] = 1, [NR_H_CLOSE] = 1,
+    [NR_H_PWRITE] = 1, [NR_H_LSEEK] = 1, [NR_H_CLOSE] = 1, [NR_H_IOCTL] = 1,
 };
 
 static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const nr_syscall_info *in, int64_t ts,
@@ -2852,8 +2990,7 @@ static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const 
             int64_t off = off_arg.p ? arg_int(off_arg, -1) : -1;
             if (off == -1) /* another form, or preadv2's "current offset": handle_call's */
                 return FAST_DECLINED;
-            if (ofd_seekable(pm, idx))
-                ev.offset = off;
+            ev.offset = explicit_offset(pm, idx, off, h == NR_H_PWRITE);
         }
         break;
     case NR_H_LSEEK:
@@ -2862,6 +2999,9 @@ static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const 
         break;
     case NR_H_CLOSE:
         replay_close(pm, t, ok, sl->errno_name, first.fd);
+        break;
+    case NR_H_IOCTL:
+        replay_ioctl(pm, t, ok, first.fd, rest);
         break;
     default: /* NR_H_NONE */
         if (empty_path_call) { /* the dirfd itself, as resolve_path_arg finds it; not an fd argument */

@@ -58,7 +58,8 @@ static const nr_syscall_info syscall_table[] = {
     FDCALL("sendto", WRITE, WRITE, NONE, 0),
     FDCALL("sendmsg", WRITE, WRITE, NONE, 0),
     FDCALL("sendmmsg", WRITE, WRITE, NONE, 0),
-    FDCALL("splice", OTHER, NONE, NONE, 0),
+    /* splice(in, [off_in], out, [off_out], n, flags): copy_file_range's layout and meaning */
+    FDCALL("splice", WRITE, NONE, COPY_RANGE, 2),
     FDCALL("tee", OTHER, NONE, NONE, 0),
     FDCALL("vmsplice", OTHER, NONE, NONE, 0),
 
@@ -106,6 +107,7 @@ static const nr_syscall_info syscall_table[] = {
     E("vfork", OTHER, NONE, FORK, -1, -1, -1, -1, UNKNOWN),
     E("execve", OTHER, NONE, EXECVE, -1, -1, 0, -1, UNKNOWN),
     E("execveat", OTHER, NONE, EXECVE, -1, 0, 1, -1, UNKNOWN),
+    E("unshare", OTHER, NONE, UNSHARE, -1, -1, -1, -1, UNKNOWN),
     E("chdir", META, META, CHDIR, -1, -1, 0, -1, UNKNOWN),
     FDCALL("fchdir", META, META, FCHDIR, 0),
     PATHCALL("chroot", META, META, 0),
@@ -130,7 +132,7 @@ static const nr_syscall_info syscall_table[] = {
     DIRCALL("getdents"),
     DIRCALL("getdents64"),
     FDCALL("readahead", META, META, NONE, 0),
-    FDCALL("ioctl", OTHER, NONE, NONE, 0),
+    FDCALL("ioctl", OTHER, NONE, IOCTL, 0),
     FDCALL("mmap", OTHER, NONE, NONE, 4),
     FDCALL("mmap2", OTHER, NONE, NONE, 4),
     FDCALL("lseek", META, META, LSEEK, 0),

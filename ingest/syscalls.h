@@ -20,6 +20,7 @@ typedef enum nr_sc_handler {
     NR_H_DUP,           /* dup(old) = new */
     NR_H_DUP2,          /* dup2(old, new), dup3(old, new, flags) */
     NR_H_FCNTL,         /* fcntl F_DUPFD*, F_SETFD, F_SETFL */
+    NR_H_IOCTL,         /* ioctl: FIOCLEX / FIONCLEX set and clear close-on-exec; the rest change nothing modelled */
     NR_H_READ,          /* read, readv: at the fd's offset, advances it */
     NR_H_PREAD,         /* pread64, preadv, preadv2: explicit offset (preadv2 -1 = current) */
     NR_H_WRITE,         /* write, writev: at the fd's offset (or the end with O_APPEND) */
@@ -27,13 +28,14 @@ typedef enum nr_sc_handler {
     NR_H_LSEEK,         /* lseek: offset = result */
     NR_H_LLSEEK,        /* _llseek(fd, hi, lo, [result], whence) */
     NR_H_SENDFILE,      /* sendfile(out, in, [off], n) */
-    NR_H_COPY_RANGE,    /* copy_file_range(in, [off_in], out, [off_out], n, flags) */
+    NR_H_COPY_RANGE,    /* copy_file_range, splice (in, [off_in], out, [off_out], n, flags) */
     NR_H_PIPE,          /* pipe, pipe2: [rfd, wfd] */
     NR_H_SOCKETPAIR,    /* socketpair(d, t, p, [a, b]) */
     NR_H_NEWFD,         /* socket, accept, eventfd, epoll_create, memfd_create, ...: result is a new fd of `kind` */
     NR_H_CLONE,         /* clone, clone3: result is the child tid; flags decide sharing */
     NR_H_FORK,          /* fork, vfork */
     NR_H_EXECVE,        /* execve, execveat */
+    NR_H_UNSHARE,       /* unshare(flags): CLONE_FILES, CLONE_FS stop sharing the fd table, the cwd */
     NR_H_CHDIR,         /* chdir(path) */
     NR_H_FCHDIR,        /* fchdir(fd) */
 } nr_sc_handler;

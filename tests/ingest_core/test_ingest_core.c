@@ -383,6 +383,166 @@ static void sendfile_both_ends(void **state)
     ck_free(&r);
 }
 
+/* splice has copy_file_range's layout and counts as it does: both ends'
+ * bytes, and a NULL offset moves the file's offset (a review's real trace:
+ * 300 bytes spliced from a file into a pipe, then a read of the file at
+ * 300, not 0). */
+static void splice_moves_offsets_and_counts_both_ends(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "610 pipe2([3, 4], 0) = 0\n"
+        "610 openat(AT_FDCWD, \"/d/s\", O_RDWR|O_CREAT|O_TRUNC, 0644) = 5\n"
+        "610 write(5, \"0123456789\"..., 1000) = 1000\n"
+        "610 lseek(5, 0, SEEK_SET) = 0\n"
+        "610 splice(5, NULL, 4, NULL, 300, 0) = 300\n"
+        "610 read(5, \"0123456789\", 10) = 10\n"
+        "610 splice(5, [600], 4, NULL, 50, 0) = 50\n"
+        "610 read(5, \"0123456789\", 10) = 10\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/s", "bytes_read", 370);
+    FILE_EQ(&r, "/d/s", "read_calls", 4);
+    long sp = ck_event_row(&r, "splice", 0);
+    assert_string_equal(ck_event_path(&r, sp, "file2_id"), "/d/s");
+    assert_int_equal(EV(&r, sp, "bytes"), 300);
+    assert_int_equal(EV(&r, sp, "offset"), -1); /* the pipe's end */
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "offset"), 300);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "offset"), 310); /* [600] leaves it */
+    ck_free(&r);
+}
+
+/* pwrite64 and pwritev to a description opened to append go to the end
+ * of the file whatever their offset (pwrite(2), BUGS): offset -1, as an
+ * O_APPEND write; elsewhere the offset they name. openat2's flags are read
+ * from its struct, under -X raw as a number (0x80401: O_WRONLY|O_APPEND|
+ * O_CLOEXEC), so its fd appends and closes at execve. */
+static void appending_pwrites_and_openat2_raw_flags(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "620 openat(AT_FDCWD, \"/d/a\", O_RDWR|O_CREAT|O_TRUNC|O_APPEND, 0644) = 3\n"
+        "620 write(3, \"0123456789\"..., 100) = 100\n"
+        "620 pwrite64(3, \"0123456789\", 10, 0) = 10\n"
+        "620 pwritev(3, [{iov_base=\"ab\", iov_len=2}], 1, 5) = 2\n"
+        "620 openat(AT_FDCWD, \"/d/b\", O_RDWR|O_CREAT, 0644) = 4\n"
+        "620 pwrite64(4, \"0123456789\", 10, 40) = 10\n"
+        "620 openat2(-100, \"/d/o\", {flags=0x80401, resolve=0}, 24) = 5\n"
+        "620 lseek(5, 0, SEEK_SET) = 0\n"
+        "620 write(5, \"abcdefg\", 7) = 7\n"
+        "620 openat2(AT_FDCWD, \"/d/v\", {flags=0x80401 /* O_WRONLY|O_APPEND|O_CLOEXEC */, resolve=0}, 24) = 6\n"
+        "620 write(6, \"abcdefg\", 7) = 7\n"
+        "620 execve(\"/bin/x\", [\"x\"], 0x1 /* 0 vars */) = 0\n"
+        "620 write(5, \"abcdefg\", 7) = 7\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(EV(&r, ck_event_row(&r, "pwrite64", 0), "offset"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "pwritev", 0), "offset"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "pwrite64", 1), "offset"), 40);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 1), "offset"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 2), "offset"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 3), "file_id"), -1); /* O_CLOEXEC */
+    FILE_EQ(&r, "/d/o", "bytes_written", 7);
+    ck_free(&r);
+}
+
+/* ioctl(fd, FIONCLEX), CPython's os.set_inheritable(fd, True), keeps an
+ * O_CLOEXEC fd open across execve; FIOCLEX (abbreviated, raw, verbose)
+ * closes one there. A failed ioctl changes nothing. */
+static void ioctl_sets_and_clears_close_on_exec(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "630 openat(AT_FDCWD, \"/d/x\", O_WRONLY|O_CREAT|O_CLOEXEC, 0644) = 3\n"
+        "630 dup3(3, 7, O_CLOEXEC) = 7\n"
+        "630 ioctl(7, FIONCLEX) = 0\n"
+        "630 openat(AT_FDCWD, \"/d/y\", O_RDONLY) = 4\n"
+        "630 ioctl(4, 0x5451) = 0\n"
+        "630 openat(AT_FDCWD, \"/d/z\", O_RDONLY) = 5\n"
+        "630 ioctl(5, 0x5451 /* FIOCLEX */) = 0\n"
+        "630 openat(AT_FDCWD, \"/d/w\", O_RDONLY|O_CLOEXEC) = 6\n"
+        "630 ioctl(6, FIONCLEX) = -1 EBADF (Bad file descriptor)\n"
+        "630 ioctl(3, TCGETS, 0x7ffd) = -1 ENOTTY (Inappropriate ioctl for device)\n"
+        "630 execve(\"/bin/x\", [\"x\"], 0x1 /* 0 vars */) = 0\n"
+        "630 write(7, \"abc\", 3) = 3\n"
+        "630 read(4, \"a\", 1) = 1\n"
+        "630 read(5, \"a\", 1) = 1\n"
+        "630 read(6, \"a\", 1) = 1\n"
+        "630 write(3, \"a\", 1) = 1\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/x", "bytes_written", 3);
+    FILE_EQ(&r, "/d/y", "bytes_read", 0);
+    FILE_EQ(&r, "/d/z", "bytes_read", 0);
+    FILE_EQ(&r, "/d/w", "bytes_read", 0);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 1), "file_id"), -1);
+    ck_free(&r);
+}
+
+/* A thread that calls unshare(CLONE_FILES) gets a table of its own: its
+ * close and reopen of fd 7 leave the main thread's fd 7 (a review's real
+ * trace, without -y: the main thread's 9 bytes went to the thread's file);
+ * unshare(CLONE_FS), raw, gives it a cwd of its own. */
+static void unshare_gives_a_thread_its_own_table(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "700 openat(AT_FDCWD, \"/d/keep\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3\n"
+        "700 dup2(3, 7) = 7\n"
+        "700 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f1, parent_tid=0x7f1, exit_signal=0, stack=0x7f0, stack_size=0x7fff80, tls=0x7f2} => {parent_tid=[701]}, 88) = 701\n"
+        "701 unshare(CLONE_FILES) = 0\n"
+        "701 close(7) = 0\n"
+        "701 openat(AT_FDCWD, \"/d/thr\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4\n"
+        "701 dup2(4, 7) = 7\n"
+        "701 write(7, \"abcde\", 5) = 5\n"
+        "701 unshare(0x200) = 0\n"
+        "701 chdir(\"/elsewhere\") = 0\n"
+        "701 exit(0) = ?\n"
+        "701 +++ exited with 0 +++\n"
+        "700 write(7, \"123456789\", 9) = 9\n"
+        "700 openat(AT_FDCWD, \"rel\", O_RDONLY) = 5\n",
+        "/home");
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/keep", "bytes_written", 9);
+    FILE_EQ(&r, "/d/thr", "bytes_written", 5);
+    assert_int_equal(EV(&r, ck_event_row(&r, "write", 1), "offset"), 0);
+    assert_true(ck_file_row(&r, "/home/rel") >= 0); /* the thread's chdir was its own */
+    ck_free(&r);
+}
+
+/* A task seen while two clones are pending is attached to the earlier; when
+ * the other's clone returns its tid it is set up again as that one's: here
+ * a thread of the clone3 of 100, not a process forked by 101, and the file
+ * it opened is in the table it shares with 100 (a review's 9-line form of a
+ * real interleaving of threads creating threads while another forks). */
+static void early_child_of_the_other_pending_clone(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "100 1796000000.000000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f1, parent_tid=0x7f1, exit_signal=0, stack=0x7f0, stack_size=0x7fff80, tls=0x7f2} => {parent_tid=[101]}, 88) = 101 <0.000100>\n"
+        "101 1796000000.000100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
+        "100 1796000000.000200 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f3, parent_tid=0x7f3, exit_signal=0, stack=0x7f4, stack_size=0x7fff80, tls=0x7f5} <unfinished ...>\n"
+        "103 1796000000.000300 openat(AT_FDCWD, \"/d/t\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3 <0.000010>\n"
+        "100 1796000000.000400 <... clone3 resumed> => {parent_tid=[103]}, 88) = 103 <0.000200>\n"
+        "104 1796000000.000450 openat(AT_FDCWD, \"/d/u\", O_RDONLY) = 4 <0.000010>\n"
+        "101 1796000000.000500 <... clone resumed>, child_tidptr=0x7f6) = 104 <0.000400>\n"
+        "103 1796000000.000600 exit(0)                 = ?\n"
+        "103 1796000000.000700 +++ exited with 0 +++\n"
+        "100 1796000000.000800 write(3, \"abcdefghij\", 10) = 10 <0.000010>\n"
+        "100 1796000000.000900 read(4, \"a\", 1) = -1 EBADF (Bad file descriptor) <0.000010>\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/t", "bytes_written", 10);
+    long t103 = ck_proc_row(&r, 103), t104 = ck_proc_row(&r, 104);
+    assert_int_equal(ck_i64(&r.processes, (size_t)t103, "pid"), 100);
+    assert_int_equal(ck_i64(&r.processes, (size_t)t103, "is_thread"), 1);
+    assert_int_equal(ck_i64(&r.processes, (size_t)t104, "pid"), 104);
+    assert_int_equal(ck_i64(&r.processes, (size_t)t104, "ppid"), 100);
+    assert_int_equal(ck_i64(&r.processes, (size_t)t104, "is_thread"), 0);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 0), "file_id"), -1); /* 104's fd 4 is its own */
+    ck_free(&r);
+}
+
 /* An fd never seen opened starts at a guessed offset 0: its transfers are
  * flagged NR_EVF_OFFSET_GUESSED until a seek sets the offset (definitions.md). */
 static void offset_guessed_until_seek(void **state)
@@ -1967,6 +2127,8 @@ static const char fast_path_log[] =
     "1 1700000000.000021 newfstatat(3</w/moved>, \"sub\", {st_mode=S_IFREG|0644, ...}, 0) = 0 <0.000001>\n"
     "1 1700000000.000022 fsync(3</w/moved>) = 0 <0.000001>\n"
     "1 1700000000.000023 recvfrom(3</w/moved>, \"ab\", 2, 0, NULL, NULL) = 2 <0.000001>\n"
+    "1 1700000000.000023 ioctl(3</w/moved>, FIOCLEX) = 0 <0.000001>\n"
+    "1 1700000000.000023 ioctl(3</w/moved>, FIONCLEX) = 0 <0.000001>\n"
     "1 1700000000.000024 close(3</w/moved>) = 0 <0.000001>\n"
     "1 1700000000.000025 close(3</w/moved>) = -1 EBADF (Bad file descriptor) <0.000001>\n"
     "1 1700000000.000026 openat(AT_FDCWD</w>, \"log\", O_WRONLY|O_APPEND) = 4</w/log> <0.000001>\n"
@@ -1992,13 +2154,14 @@ static void fast_path_matches_general(void **state)
     assert_ok(&fast);
     assert_ok(&general);
     assert_true(ck_same_store(&fast, &general));
-    assert_int_equal(fast.events.nrows, 36);
+    assert_int_equal(fast.events.nrows, 38);
     FILE_EQ(&fast, "/w/a", "read_calls", 7);
     FILE_EQ(&fast, "/w/moved", "read_calls", 8); /* recvfrom counts as a read */
     assert_int_equal(EV(&fast, ck_event_row(&fast, "pread64", 0), "offset"), 100);
     assert_int_equal(EV(&fast, ck_event_row(&fast, "preadv", 0), "offset"), 7);
     assert_int_equal(EV(&fast, ck_event_row(&fast, "read", 8), "offset"), 4096);
     assert_int_equal(EV(&fast, ck_event_row(&fast, "write", 0), "offset"), -1);
+    assert_int_equal(EV(&fast, ck_event_row(&fast, "pwrite64", 0), "offset"), -1); /* O_APPEND */
     assert_int_equal(EV(&fast, ck_event_row(&fast, "newfstatat", 0), "fd"), -1);
     assert_string_equal(ck_event_path(&fast, ck_event_row(&fast, "newfstatat", 0), "file_id"), "/w/moved");
     FILE_EQ(&fast, "/w/d", "kind", NR_KIND_DIRECTORY);
@@ -2228,6 +2391,11 @@ int main(void)
         cmocka_unit_test(annotation_forms),
         cmocka_unit_test(fast_path_matches_general),
         cmocka_unit_test(sendfile_both_ends),
+        cmocka_unit_test(splice_moves_offsets_and_counts_both_ends),
+        cmocka_unit_test(appending_pwrites_and_openat2_raw_flags),
+        cmocka_unit_test(ioctl_sets_and_clears_close_on_exec),
+        cmocka_unit_test(unshare_gives_a_thread_its_own_table),
+        cmocka_unit_test(early_child_of_the_other_pending_clone),
         cmocka_unit_test(offset_guessed_until_seek),
         cmocka_unit_test(reopen_keeps_totals),
         cmocka_unit_test(more_call_forms),
