@@ -306,6 +306,55 @@ static void strace_f_stderr_first_never_named(void **state)
     }
 }
 
+/* The fd changes review 45 found the model missed (fd_semantics_prog.c),
+ * traced without -y (the fd tables alone name the files) and with -X raw:
+ * every file's bytes as the program wrote them, the read after a splice
+ * at 300, the appending pwrite and openat2 write at an unknown offset. */
+static void strace_fd_semantics(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"-f", "-f -X raw", "-f -ttt -T -y"};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        ck_run r;
+        memset(&r, 0, sizeof r);
+        ck_tmpdir(r.dir, sizeof r.dir);
+        char run[400], data[400], path[600];
+        snprintf(run, sizeof run, "%s/run", r.dir);
+        snprintf(data, sizeof data, "%s/data", r.dir);
+        mkdir(run, 0700);
+        mkdir(data, 0700);
+        if (run_strace_prog(run, data, forms[f], NR_FD_SEMANTICS_PROG) != 0) {
+            fprintf(stderr, "strace %s failed (ptrace or openat2 not permitted?): skipping\n", forms[f]);
+            exit(77);
+        }
+        ck_ingest(&r, run, NULL);
+        if (r.rc != 0)
+            fail_msg("ingest: %s", r.err.msg);
+        char *real = realpath(data, NULL);
+        assert_non_null(real);
+        static const struct { const char *name, *column; int64_t bytes; } want[] = {
+            {"x.txt", "bytes_written", 43}, {"s.txt", "bytes_read", 310}, {"a.txt", "bytes_written", 110},
+            {"o.txt", "bytes_written", 7},  {"keep.txt", "bytes_written", 9}, {"thr.txt", "bytes_written", 5},
+        };
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", real, want[i].name);
+            if (ck_file(&r, path, want[i].column) != want[i].bytes)
+                fail_msg("strace %s: %s %s = %lld, want %lld", forms[f], want[i].name, want[i].column,
+                         (long long)ck_file(&r, path, want[i].column), (long long)want[i].bytes);
+        }
+        for (size_t i = 0; i < r.events.nrows; i++) {
+            const char *sc = ck_str(&r.events, i, "syscall");
+            const int64_t bytes = ck_i64(&r.events, i, "bytes");
+            if (strcmp(sc, "read") == 0 && bytes == 10)
+                assert_int_equal(ck_i64(&r.events, i, "offset"), 300);
+            if (strcmp(sc, "pwrite64") == 0 || (strcmp(sc, "write") == 0 && bytes == 7))
+                assert_int_equal(ck_i64(&r.events, i, "offset"), -1);
+        }
+        free(real);
+        ck_free(&r);
+    }
+}
+
 static void strace_f_ttt_T_y(void **state) { check_totals("-f -ttt -T -y", NULL); }
 static void strace_f_plain(void **state) { check_totals("-f", NULL); }
 static void strace_ff_tt_T(void **state) { check_totals("-ff -tt -T", NULL); }
@@ -325,6 +374,7 @@ int main(void)
         cmocka_unit_test(strace_ff_r_fork),
         cmocka_unit_test(strace_f_stderr_fork),
         cmocka_unit_test(strace_f_stderr_first_never_named),
+        cmocka_unit_test(strace_fd_semantics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
