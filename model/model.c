@@ -174,6 +174,7 @@ void nr_model_free(nr_model *m)
     free(m->reg_access);
     free(m->phases);
     free(m->procs);
+    free(m->phase_pids);
     for (int i = 0; i < NR_CONC_COUNT; i++) {
         free(m->lorenz_x[i]);
         free(m->lorenz_y[i]);

@@ -107,6 +107,8 @@ struct nr_model {
     nr_model_process *procs;
     size_t nprocs, procs_cap;
     int64_t main_pid;
+    int64_t *phase_pids;         /* the pids that began phases, in order of their first begin */
+    size_t nphase_pids;
     int64_t pid_cache_key[64];   /* direct-mapped pid -> process cache (workers interleave) */
     uint32_t pid_cache_val[64];
 

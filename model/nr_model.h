@@ -92,8 +92,9 @@ json_t *nr_model_summary_json(const nr_model *m);
 enum nr_lat_op { NR_LAT_READ, NR_LAT_WRITE, NR_LAT_OPEN, NR_LAT_SYNC, NR_LAT_META, NR_LAT_OP_COUNT };
 const char *nr_lat_op_name(int lat_op);  /* "read", "write", "open", "sync", "metadata" */
 
-/* Process roles: main = the process that began the first phase (else the
- * root of the process tree); worker = a descendant of main; other = the rest. */
+/* Process roles: main = of the processes that began phases, the one nearest
+ * the root of the process tree (else the root of the tree); worker = a
+ * descendant of main; other = the rest. */
 enum nr_role { NR_ROLE_MAIN, NR_ROLE_WORKER, NR_ROLE_OTHER, NR_ROLE_COUNT };
 const char *nr_role_name(int role);
 

@@ -282,6 +282,24 @@ static int phase_intervals(nr_model *m, const phase_row *rows, size_t n)
     return 0;
 }
 
+/* m->phase_pids: the distinct pids of the phase rows pr (sorted by begin),
+ * in order of first begin. */
+static int collect_phase_pids(nr_model *m, const phase_row *pr, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (!(m->phase_pids = malloc(n * sizeof *m->phase_pids)))
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < m->nphase_pids && m->phase_pids[k] != pr[i].pid)
+            k++;
+        if (k == m->nphase_pids)
+            m->phase_pids[m->nphase_pids++] = pr[i].pid;
+    }
+    return 0;
+}
+
 int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
 {
     const nr_store_table *t = nr_store_find_table(s, "phases");
@@ -319,8 +337,10 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
     chunks_fini(&k);
     m->phase_rows = n;
     qsort(pr, n, sizeof *pr, cmp_phase_row);
-    /* Names in order of first begin; the main process began the first phase. */
-    m->main_pid = n ? pr[0].pid : -1;
+    /* Names in order of first begin; so are the pids that began phases,
+       among which nr__assign_roles finds the main process. */
+    if (rc == 0)
+        rc = collect_phase_pids(m, pr, n);
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t j = 0;
         while (j < m->nphases && strcmp(m->phases[j].name, pr[i].name) != 0)
@@ -428,6 +448,38 @@ static int64_t earliest_root(const nr_model *m, int64_t lo, int64_t hi)
     return best ? best->pid : -1;
 }
 
+/* How many parents up pid's tree reaches a process the trace did not see
+ * start (a root: 0). */
+static size_t tree_depth(const nr_model *m, int64_t pid)
+{
+    size_t depth = 0;
+    for (int64_t j = nr__idmap_get(&m->pids, pid); j >= 0 && depth <= m->nprocs; depth++) {
+        const int64_t up = m->procs[j].ppid;
+        if (up < 0 || (j = nr__idmap_get(&m->pids, up)) < 0)
+            break;
+    }
+    return depth;
+}
+
+/* Of the processes among pids [lo, hi) that began phases, the one nearest
+ * the root of the tree, of equals the first to begin one; -1 for none. Until session 45
+ * simply the first to begin one: a preparation subprocess with a phase of
+ * its own, begun before the training script's first, was taken for the
+ * main process, and the training's "main in I/O" read 0%. */
+static int64_t topmost_phase_pid(const nr_model *m, int64_t lo, int64_t hi)
+{
+    int64_t best = -1;
+    size_t best_depth = SIZE_MAX;
+    for (size_t i = 0; i < m->nphase_pids; i++) {
+        if (m->phase_pids[i] < lo || m->phase_pids[i] >= hi || nr__idmap_get(&m->pids, m->phase_pids[i]) < 0)
+            continue;
+        const size_t depth = tree_depth(m, m->phase_pids[i]);
+        if (depth < best_depth)
+            best = m->phase_pids[i], best_depth = depth;
+    }
+    return best;
+}
+
 /* The main process of every node of a merged run (niorep merge: part K's
  * pids are part.K.pid_base + pid, docs/multi-node.md): the run's main if it
  * is on that node, else the node's earliest root. Returns how many (0 for
@@ -450,7 +502,9 @@ static int node_mains(const nr_model *m, int64_t **out, size_t *n)
         if (!base_text)
             continue;
         const int64_t lo = strtoll(base_text, NULL, 10), hi = lo + NR_MERGE_PID_SPAN;
-        const int64_t main_pid = m->main_pid >= lo && m->main_pid < hi ? m->main_pid : earliest_root(m, lo, hi);
+        int64_t main_pid = m->main_pid >= lo && m->main_pid < hi ? m->main_pid : topmost_phase_pid(m, lo, hi);
+        if (main_pid < 0)
+            main_pid = earliest_root(m, lo, hi);
         if (main_pid >= 0)
             mains[(*n)++] = main_pid;
     }
@@ -466,12 +520,14 @@ static int is_one_of(int64_t pid, const int64_t *pids, size_t n)
     return 0;
 }
 
-/* main = the process that began the first phase, else the earliest root of
- * the tree (in a merged run, also each other node's main: see node_mains);
- * worker = any descendant of a main; other = the rest. */
+/* main = of the processes that began phases, the nearest the root (then
+ * the first to begin one), else the earliest root of the tree (in a merged
+ * run, also each other node's main: see node_mains); worker = any
+ * descendant of a main; other = the rest. */
 int nr__assign_roles(nr_model *m)
 {
-    if (m->main_pid < 0 || nr__idmap_get(&m->pids, m->main_pid) < 0)
+    m->main_pid = topmost_phase_pid(m, INT64_MIN, INT64_MAX);
+    if (m->main_pid < 0)
         m->main_pid = earliest_root(m, INT64_MIN, INT64_MAX);
     int64_t *mains;
     size_t nmains;

@@ -238,6 +238,38 @@ static void phase_intervals_merge(void **state)
     nr_model_free(m);
 }
 
+/* The main process is the one nearest the root of those that began
+ * phases, not the first to begin one (review 45): the training script (1)
+ * runs a preparation subprocess (2) whose own data_prep begins before
+ * the script's train. 1 reads for 50 of train's 100 ms: main in I/O 50%,
+ * where taking 2 for main gave 0%. 2's own child (4) begins a phase
+ * first of all, and is deeper still: a worker. */
+static void main_is_the_topmost_process_with_phases(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("main_topmost.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 200 * MS);
+    tb_proc(&t, 2, 1, 1 * MS, 10 * MS);
+    tb_proc(&t, 4, 2, 1 * MS, 10 * MS);
+    tb_phase(&t, 0, 2, "data_prep", 2 * MS, 5 * MS);
+    tb_phase(&t, 1, 4, "data_prep", 1 * MS, 4 * MS);
+    tb_phase(&t, 2, 1, "train", 100 * MS, 200 * MS);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_call(&t, 3 * MS, US, 2, NR_OP_WRITE, 0, 100, 0, 0);
+    tb_call(&t, 120 * MS, 50 * MS, 1, NR_OP_READ, 0, 100, 0, 2);
+    tb_call(&t, 200 * MS, 0, 1, NR_OP_META, 0, 0, -1, 2);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("main_topmost.nio"));
+    assert_int_equal(nr_model_main_pid(m), 1);
+    assert_int_equal(nr_model_process_at(m, 0)->role, NR_ROLE_MAIN);
+    assert_int_equal(nr_model_process_at(m, 1)->role, NR_ROLE_WORKER);
+    assert_int_equal(nr_model_process_at(m, 2)->role, NR_ROLE_WORKER);
+    assert_near(phase_named(m, "train", NULL)->main_io_share, 0.5, 1e-12);
+    nr_model_free(m);
+}
+
 static void run_a_roles_and_processes(void **state)
 {
     nr_model *m = model_of(tb_path("run_a.nio"));
@@ -1252,6 +1284,7 @@ int main(void)
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(run_a_roles_and_processes),
+        cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(run_a_latency),
         cmocka_unit_test(run_a_access_pattern),
         cmocka_unit_test(run_a_fidelity),
