@@ -394,6 +394,7 @@ typedef struct task {
     int64_t tid, pid, ppid;
     int64_t parent_tid;       /* the thread whose clone made this task; -1 unknown */
     uint8_t is_thread, exited, origin;
+    uint8_t annotated;        /* -y: an fd of this task (or of the one it was cloned from) was printed annotated */
     uint8_t spec_unfinished;  /* speculative: an <unfinished ...> line of the task was fed */
     uint8_t seeded;           /* speculative: its pending call was carried over (spec_seed_pending) */
     fdtab *fds;
@@ -1520,6 +1521,7 @@ static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int sh
         return NR_E_NOMEM;
     }
     child->is_thread = (uint8_t)(thread != 0);
+    child->annotated = parent->annotated;
     child->pid = thread ? parent->pid : child->tid;
     child->ppid = thread ? parent->ppid : parent->pid;
     child->parent_tid = parent->tid;
@@ -1955,6 +1957,7 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const 
         if (quick->known_idx >= 0) { /* ofd_apply_annotation would find it unchanged */
             *fd_out = fd;
             pm->counts.annotated_fds++;
+            t->annotated = 1;
             return quick->known_idx;
         }
     } else if (nr_sarg_fd_at(args, arg, &fd, &annot) < 0) {
@@ -1963,14 +1966,19 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const 
     *fd_out = fd;
     if (fd < 0)
         return -1;
-    if (!annot.n && pm->cfg.speculative && pm->counts.annotated_fds == 0)
-        pm->bare_before_annot = 1; /* right only if the real model has seen no annotation either */
-    if (!annot.n && pm->counts.annotated_fds > 0) {
+    if (!annot.n && pm->cfg.speculative && !t->annotated)
+        pm->bare_before_annot = 1; /* right only if the real task has seen no annotation either */
+    if (!annot.n && t->annotated) {
         /* with -y strace annotates every open fd: one printed bare is not
-         * open (e.g. -Z logs only failed calls, so the close is missing) */
+         * open (e.g. -Z logs only failed calls, so the close is missing).
+         * Per task, not per ingest: until session 45 one -y line anywhere
+         * (a -y log and a plain one in one run) voided every later bare fd,
+         * those of the plain log's own opens too. */
         fdtab_close(pm, t->fds, fd);
         return -1;
     }
+    if (annot.n)
+        t->annotated = 1;
     return ofd_of_annotated(pm, t, fd, annot);
 }
 
@@ -2725,6 +2733,7 @@ static int read_fd_arg(nr_pm *pm, task *t, call *c, int32_t *idx, int64_t *fd)
         *idx = quick->known_idx;
         *fd = quick->fd;
         pm->counts.annotated_fds++;
+        t->annotated = 1;
     } else if ((*idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, quick, fd)) < -1) {
         return NR_E_NOMEM;
     }
@@ -3018,8 +3027,10 @@ static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const 
         ev.bytes = replay_plain_call(pm, in, ev.file_id, ok, sl->result);
         break;
     }
-    if (in->fd_arg == 0)
+    if (in->fd_arg == 0) {
         pm->counts.annotated_fds++;
+        t->annotated = 1;
+    }
     file_count(pm, ev.file_id, in->counter, ev.bytes, ts);
     return emit_event(pm, t, &ev, in, ok ? sl->result : -1, err);
 }
@@ -3900,6 +3911,7 @@ static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
             return NR_E_NOMEM;
         rt->events += su->events;
         rt->signals += su->signals;
+        rt->annotated |= su->annotated;
         if (rt->first_ts < 0)
             rt->first_ts = su->first_ts;
         if (su->last_ts > rt->last_ts)

@@ -543,6 +543,31 @@ static void early_child_of_the_other_pending_clone(void **state)
     ck_free(&r);
 }
 
+/* One -y line voids bare fds of its own task only: a -y run and a plain
+ * run in one log (cat of two runs, or two logs of one run directory) count
+ * the plain run's reads through the fds it opened (review 45: until
+ * then, the plain run's 3 bytes were "on fds never seen opened"). In the
+ * -y task a bare fd is still not open (its close was not logged). */
+static void y_annotations_count_per_task(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "100 1796400000.000001 openat(AT_FDCWD, \"/tmp/x\", O_RDONLY) = 3</tmp/x>\n"
+        "100 1796400000.000002 read(3</tmp/x>, \"a\", 1) = 1\n"
+        "100 1796400000.000003 read(4, \"a\", 1) = -1 EBADF (Bad file descriptor)\n"
+        "100 1796400000.000004 +++ exited with 0 +++\n"
+        "200 1796400001.000001 openat(AT_FDCWD, \"/tmp/x\", O_RDONLY) = 3\n"
+        "200 1796400001.000002 read(3, \"abc\", 3) = 3\n"
+        "200 1796400001.000003 close(3) = 0\n"
+        "200 1796400001.000004 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/tmp/x", "bytes_read", 4);
+    FILE_EQ(&r, "/tmp/x", "read_calls", 2);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 1), "file_id"), -1);
+    ck_free(&r);
+}
+
 /* An fd never seen opened starts at a guessed offset 0: its transfers are
  * flagged NR_EVF_OFFSET_GUESSED until a seek sets the offset (definitions.md). */
 static void offset_guessed_until_seek(void **state)
@@ -2396,6 +2421,7 @@ int main(void)
         cmocka_unit_test(ioctl_sets_and_clears_close_on_exec),
         cmocka_unit_test(unshare_gives_a_thread_its_own_table),
         cmocka_unit_test(early_child_of_the_other_pending_clone),
+        cmocka_unit_test(y_annotations_count_per_task),
         cmocka_unit_test(offset_guessed_until_seek),
         cmocka_unit_test(reopen_keeps_totals),
         cmocka_unit_test(more_call_forms),
