@@ -263,7 +263,7 @@ static void print_unnamed(const nr_model *m, FILE *out)
     if (nf->no_file_write_calls)
         print_transfer(out, nf->no_file_read_calls ? ", wrote " : " wrote ", nf->no_file_bytes_written,
                        nf->no_file_write_calls);
-    fprintf(out, " (trace with -y, or trace open/openat)\n");
+    fprintf(out, " (%s)\n", nr_model_unnamed_fd_advice(m));
 }
 
 /* I/O on other kinds than regular files, and what the trace could not see. */

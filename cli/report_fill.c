@@ -279,9 +279,8 @@ static void unnamed_note(nr_report_block *sec, nr_report_table *d, const nr_mode
     snprintf(wb, sizeof wb, "%s", B(nf->no_file_bytes_written));
     snprintf(text, sizeof text,
              "%s read in %" PRIu64 " calls and %s written in %" PRIu64 " calls on fds never seen opened "
-             "(opened before strace attached, or the open was not traced) are in no total of this report: "
-             "no file is known for them. Trace with -y, or trace open/openat.",
-             rb, nf->no_file_read_calls, wb, nf->no_file_write_calls);
+             "are in no total of this report: no file is known for them (%s).",
+             rb, nf->no_file_read_calls, wb, nf->no_file_write_calls, nr_model_unnamed_fd_advice(m));
     nr_report_para(sec, "unavailable", text);
 }
 

@@ -547,10 +547,31 @@ static void reach(ingest *in, stream *s)
         nr_par_lex_reach(in->par, s->index);
 }
 
+/* A line of s merged after a line of another log with the same stamp (in
+ * that stamp's run of lines): the stamps cannot order them, and pid order
+ * decides. Counted
+ * (docs/definitions.md, "Order"), with the first examples: with coarse
+ * stamps (-t, ms) a thread's reads can land after its leader's close of
+ * the fd in the same tick, and lose their file. */
+#define NR_DIAG_MERGE_TIE "merge_same_stamp"
+
+static int note_merge_tie(ingest *in, const stream *s, uint64_t ties, nr_error *err)
+{
+    if (ties > NR_DIAG_EXAMPLES)
+        return 0;
+    if (nr_diag_add(in->diag, NR_DIAG_MERGE_TIE, s->where.file, s->where.line, s->where.text, s->where.len) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 0;
+}
+
 static int merge_by_time(ingest *in, nr_error *err)
 {
     heap_entry *h = in->heap;
     size_t n = 0;
+    uint64_t ties = 0;
+    int64_t tick = -1;            /* the stamp of the lines merged last */
+    size_t tick_first = SIZE_MAX; /* the log of the first of them */
+    int tick_shared = 0;          /* another log's line had it too */
     for (size_t i = 0; i < in->nstreams; i++)
         if (!in->streams[i].at_end)
             h[n++] = heap_key(in->streams[i].ts, i);
@@ -561,11 +582,19 @@ static int merge_by_time(ingest *in, nr_error *err)
         stream *s = &in->streams[index];
         if (!s->reached)
             reach(in, s);
+        if (s->ts != tick)
+            tick = s->ts, tick_first = index, tick_shared = 0;
+        else if (index != tick_first)
+            tick_shared = 1;
+        if (tick_shared && s->ts >= 0)
+            NR_TRY(note_merge_tie(in, s, ++ties, err));
         NR_TRY(stream_feed(in, s, err));
         NR_TRY(stream_advance(in, s, err));
         h[0] = s->at_end ? h[--n] : heap_key(s->ts, index);
         heap_sift_down(h, n, 0);
     }
+    if (ties > NR_DIAG_EXAMPLES && nr_diag_add_n(in->diag, NR_DIAG_MERGE_TIE, ties - NR_DIAG_EXAMPLES, NULL, 0, "", 0) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
 }
 

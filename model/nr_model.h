@@ -331,6 +331,12 @@ typedef struct nr_model_fidelity {
     const uint64_t *reason_counts;    /* [diagnostics_reasons] */
 } nr_model_fidelity;
 const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m);
+/* The count of diagnostics reason in the store (0 when absent). */
+uint64_t nr_model_diag_count(const nr_model *m, const char *reason);
+/* Why transfers on fds never seen opened have no file, in words the
+ * report and the summary share: the open was not traced, or (several logs
+ * whose stamps could not order every line) it was ordered after them. */
+const char *nr_model_unnamed_fd_advice(const nr_model *m);
 
 /* Marks: the hook's instants (niorep_hook.mark: an epoch with its loss),
  * from table marks (docs/summary-schema.md#marks). The first

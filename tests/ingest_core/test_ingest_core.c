@@ -886,6 +886,33 @@ static void ff_clock_stamps_across_midnight(void **state)
     ck_free(&r);
 }
 
+/* -ff logs of one-second stamps (-t): within a tick pid order merges them,
+ * so a thread's reads land after its leader's close of the shared fd (a
+ * review's real trace: 5,000 bytes read, all on "fds never seen opened").
+ * Not lost silently: each line merged after another log's line of the
+ * same stamp is counted (merge_same_stamp), and the summary's advice
+ * names it. Lines of distinct stamps are not counted. */
+static void ff_ties_of_coarse_stamps_counted(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "tr.910",
+             "03:51:28 openat(AT_FDCWD, \"/d/in\", O_RDONLY) = 3\n"
+             "03:51:29 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, "
+             "child_tid=0x7f1, parent_tid=0x7f1, exit_signal=0, stack=0x7f0, stack_size=0x7fff80, tls=0x7f2} "
+             "=> {parent_tid=[911]}, 88) = 911\n"
+             "03:51:29 close(3) = 0\n");
+    ck_write(run, "tr.911",
+             "03:51:29 read(3, \"ab\", 2) = 2\n"
+             "03:51:29 read(3, \"cd\", 2) = 2\n"
+             "03:51:30 exit(0) = ?\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "merge_same_stamp"), 2);
+    ck_free(&r);
+}
+
 /* Logs whose names carry no pid, of lines without one: each is a process
  * of its own (synthetic pids 2^22, 2^22 + 1 in name order), so that b's
  * read of fd 3 is not a's file at a's offset; a log of prefixed lines
@@ -2432,6 +2459,7 @@ int main(void)
         cmocka_unit_test(ff_without_timestamps),
         cmocka_unit_test(ff_relative_stamps_in_order),
         cmocka_unit_test(ff_clock_stamps_across_midnight),
+        cmocka_unit_test(ff_ties_of_coarse_stamps_counted),
         cmocka_unit_test(logs_without_pids),
         cmocka_unit_test(child_of_a_thread_takes_its_phase),
         cmocka_unit_test(stderr_mode),
