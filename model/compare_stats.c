@@ -474,12 +474,22 @@ double nr_rel_diff(double a, double b)
     return (b - a) / fabs(a);
 }
 
+/* Whether x reaches threshold t, up to the rounding of the doubles it was
+ * computed from: 1 ms -> 900 us in seconds gives a relative difference of
+ * -0.09999999999999998 and 1 - 0.9 a distance of 0.09999999999999998,
+ * which missed thresholds of 10% and 0.10 they meet exactly (review 45:
+ * 179 of 398 integer-microsecond pairs a -> 1.1a or 0.9a). */
+static int reaches(double x, double t)
+{
+    return x >= t - 1e-9 * fmax(1.0, fabs(t));
+}
+
 nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel, double abs_diff, double tick)
 {
     if (ci->bootstraps <= 0 || isnan(ci->low) || isnan(ci->high))
         return NR_VERDICT_INSUFFICIENT;
     const int excludes_zero = ci->low > 0.0 || ci->high < 0.0;
-    if (!excludes_zero || fabs(rel) < r->rel_threshold)
+    if (!excludes_zero || !reaches(fabs(rel), r->rel_threshold))
         return NR_VERDICT_NO_CHANGE;
     /* real and large, but no larger than what the timer's noise could make:
        said so, not folded into "no significant change" */
@@ -490,7 +500,8 @@ nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks)
 {
     if (ks->n1 < NR_COMPARE_MIN_SAMPLE || ks->n2 < NR_COMPARE_MIN_SAMPLE || isnan(ks->p_value))
         return NR_VERDICT_INSUFFICIENT;
-    return ks->p_value < r->ks_alpha && ks->d_practical >= r->ks_min_d ? NR_VERDICT_SIGNIFICANT : NR_VERDICT_NO_CHANGE;
+    return ks->p_value < r->ks_alpha && reaches(ks->d_practical, r->ks_min_d) ? NR_VERDICT_SIGNIFICANT
+                                                                               : NR_VERDICT_NO_CHANGE;
 }
 
 nr_verdict nr_verdict_replicates(const nr_verdict_rule *r, const nr_perm_result *p, double rel)
@@ -499,13 +510,13 @@ nr_verdict nr_verdict_replicates(const nr_verdict_rule *r, const nr_perm_result 
         return NR_VERDICT_NA;
     if (p->p_min > r->replicate_alpha)
         return NR_VERDICT_INSUFFICIENT;
-    return p->p_value <= r->replicate_alpha && fabs(rel) >= r->rel_threshold ? NR_VERDICT_SIGNIFICANT
-                                                                              : NR_VERDICT_NO_CHANGE;
+    return p->p_value <= r->replicate_alpha && reaches(fabs(rel), r->rel_threshold) ? NR_VERDICT_SIGNIFICANT
+                                                                                     : NR_VERDICT_NO_CHANGE;
 }
 
 nr_verdict nr_verdict_descriptive(const nr_verdict_rule *r, double a, double b)
 {
     if (isnan(a) || isnan(b))
         return NR_VERDICT_NA;
-    return fabs(nr_rel_diff(a, b)) >= r->rel_threshold ? NR_VERDICT_CHANGED : NR_VERDICT_UNCHANGED;
+    return reaches(fabs(nr_rel_diff(a, b)), r->rel_threshold) ? NR_VERDICT_CHANGED : NR_VERDICT_UNCHANGED;
 }

@@ -330,6 +330,19 @@ static void verdict_rule(void **state)
     assert_int_equal(nr_verdict_descriptive(&r, 0, 0), NR_VERDICT_UNCHANGED);
     assert_int_equal(nr_verdict_descriptive(&r, 0, 1), NR_VERDICT_CHANGED);
     assert_int_equal(nr_verdict_descriptive(&r, NAN, 1), NR_VERDICT_NA);
+    /* exactly 10% and a distance of exactly 0.10 meet their rules, though
+       computed in doubles they fall a hair short (review 45) */
+    assert_true(fabs(nr_rel_diff(130.0 / 400, 143.0 / 400)) < 0.10);
+    assert_int_equal(nr_verdict_descriptive(&r, 130.0 / 400, 143.0 / 400), NR_VERDICT_CHANGED);
+    volatile double us = 1e-6; /* 30 -> 33 us as 30 x 1e-6 and 33 x 1e-6 s, computed at run time */
+    const double a30 = 30 * us, b33 = 33 * us, b3299 = 32.99 * us;
+    assert_true(fabs(nr_rel_diff(a30, b33)) < 0.10);
+    ci = (nr_boot_ci){.estimate = 3e-6, .low = 2e-6, .high = 4e-6, .bootstraps = 100};
+    assert_int_equal(nr_verdict_ci(&r, &ci, nr_rel_diff(a30, b33), 3e-6, 1e-6), NR_VERDICT_SIGNIFICANT);
+    assert_int_equal(nr_verdict_ci(&r, &ci, nr_rel_diff(a30, b3299), 3e-6, 1e-6), NR_VERDICT_NO_CHANGE);
+    ks = (nr_ks_result){.n1 = 1000, .n2 = 1000, .d = 0.1, .d_practical = 1000.0 / 1000 - 900.0 / 1000, .p_value = 9e-5};
+    assert_true(ks.d_practical < 0.10);
+    assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_SIGNIFICANT);
     ASSERT_NEAR(nr_rel_diff(200, 150), -0.25, 1e-15);
     ASSERT_NEAR(nr_rel_diff(-200, -150), 0.25, 1e-15);
     assert_true(isinf(nr_rel_diff(0, 3)));
