@@ -305,5 +305,93 @@ class HookTests(unittest.TestCase):
         self.assertEqual(len(events(records, "io", op="torch.load")), 2)
 
 
+    def test_stray_phase_end_keeps_the_enclosing_phase(self):
+        """A phase_end of a phase not open in the thread leaves the stack
+        alone (review 45: it popped train, and the hook thought no phase
+        was open); an end removes the innermost phase of its name."""
+        records, out, _ = run_hooked("""
+            import niorep_hook as nh
+            with nh.phase("train"):
+                nh.phase("ghost").__exit__(None, None, None)
+                print(nh.current_phase())
+                a, b = nh.phase("a"), nh.phase("b")
+                a.__enter__(); b.__enter__()
+                a.__exit__(None, None, None)   # ended out of order
+                print(nh.current_phase())
+                b.__exit__(None, None, None)
+                print(nh.current_phase())
+            print(nh.current_phase())
+            """)
+        self.assertEqual(out.split(), ["train", "b", "train", "None"])
+
+    def test_forked_child_reports_its_own_use_of_inherited_files(self):
+        """A file object opened before fork: each process reports the
+        bytes it moved through it, once (review 45: workers' reads were
+        lost, a child that closed it repeated the parent's)."""
+        records, out, _ = run_hooked("""
+            import os
+            with open("big", "wb") as f:
+                f.write(b"z" * 100000)
+            f = open("big", "rb", buffering=0)
+            f.read(10000)
+            pid = os.fork()
+            if pid == 0:
+                f.read(20000)
+                os._exit(0)             # a worker's way out: no close
+            os.waitpid(pid, 0)
+            pid2 = os.fork()
+            if pid2 == 0:
+                f.read(5000)
+                f.close()
+                os._exit(0)
+            os.waitpid(pid2, 0)
+            idle = os.fork()
+            if idle == 0:
+                os._exit(0)             # never touched it: no record
+            os.waitpid(idle, 0)
+            f.read(30000)
+            f.close()
+            print(pid, pid2, idle, os.getpid())
+            """)
+        child, child2, idle, parent = map(int, out.split())
+        reads = {(r["pid"], r["bytes"]) for r in events(records, "io", path="big", op="read")}
+        self.assertEqual(reads, {(child, 20000), (child2, 5000), (parent, 40000)})
+        self.assertEqual([r for r in events(records, "io", path="big") if r["pid"] == idle], [])
+
+    @unittest.skipUnless(has_module("torch"), "torch not installed")
+    def test_model_load_is_automatic_only_where_no_phase_is_in_effect(self):
+        """torch.load opens model_load only in the run's first interpreter
+        while no thread of it is in a phase: a forked worker's or a helper
+        thread's load during train belongs to train (review 45: every
+        DataLoader sample loaded with torch.load read as model_load)."""
+        records, _, _ = run_hooked("""
+            import os, threading, torch, niorep_hook
+            torch.save(torch.zeros(16), "s.pt")
+            with niorep_hook.phase("train"):
+                pid = os.fork()
+                if pid == 0:
+                    torch.load("s.pt")
+                    os._exit(0)
+                os.waitpid(pid, 0)
+                t = threading.Thread(target=lambda: torch.load("s.pt"))
+                t.start(); t.join()
+            torch.load("s.pt")
+            """)
+        begins = [(r["pid"], r["phase"]) for r in events(records, "phase_begin")]
+        self.assertEqual([p for _, p in begins], ["checkpoint", "train", "model_load"])
+        self.assertEqual(len(events(records, "io", op="torch.load")), 3)
+
+    @unittest.skipUnless(has_module("numpy"), "numpy not installed")
+    def test_numpy_save_names_the_file_it_writes(self):
+        """np.save("arr", a) writes arr.npy: the record names it, with its
+        size (review 45: path arr, bytes -1)."""
+        records, _, _ = run_hooked("""
+            import numpy as np
+            np.save("arr", np.zeros(1000, dtype=np.uint8))
+            """)
+        self.assertEqual([(r["path"], r["bytes"]) for r in events(records, "io", op="numpy.save")],
+                         [("arr.npy", 1128)])
+
+
 if __name__ == "__main__":
     unittest.main()

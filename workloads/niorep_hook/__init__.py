@@ -41,6 +41,10 @@ _FLUSH_SECONDS = 1.0
 _state = None          # _Writer when active, else None
 _tls = threading.local()
 _pid = os.getpid()
+ENV_ROOT = "NIOREP_HOOK_ROOT_PID"  # set by the first interpreter of a run to start the hook
+_is_root = True        # this process is that interpreter (not a forked or spawned worker)
+_open_phases = 0       # phases open in all threads of this process
+_open_lock = threading.Lock()
 _original_open = builtins.open
 _perf = time.perf_counter
 
@@ -152,6 +156,7 @@ class phase(contextlib.ContextDecorator):
             fields["attrs"] = self.attrs
         _emit("phase_begin", **fields)
         stack.append(self.name)
+        _count_open(1)
         _state.flush()
         return self
 
@@ -159,14 +164,32 @@ class phase(contextlib.ContextDecorator):
         if _state is None:
             return False
         stack = _phase_stack()
-        if stack:
-            stack.pop()
+        # the innermost open phase of this name, as ingest ends it: a stray
+        # end (of a phase never begun in this thread) leaves the stack alone
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] == self.name:
+                del stack[i]
+                _count_open(-1)
+                break
         fields = {"phase": self.name, "depth": len(stack)}
         if exc_type is not None:
             fields["error"] = exc_type.__name__
         _emit("phase_end", **fields)
         _state.flush()
         return False
+
+
+def _count_open(delta):
+    global _open_phases
+    with _open_lock:
+        _open_phases += delta
+
+
+def _no_phase_in_effect():
+    """No phase is open in any thread of this process, and none is
+    inherited: it is the run's first hooked interpreter (a forked or
+    spawned worker takes its parent's phase at ingest)."""
+    return _is_root and _open_phases == 0
 
 
 def current_phase():
@@ -307,11 +330,26 @@ class _TracedFileIO(io.FileIO):
         finally:
             self._nr_report()
 
+    def _nr_inherit(self):
+        """In a forked child: the object's counts so far are the parent's
+        (it reports them); the child's record, if it reads or writes,
+        starts at the fork with no open time of its own. Until session 45
+        the child dropped such objects (a worker's reads through a file
+        its parent opened were never reported) or, when it closed one,
+        reported the parent's bytes again."""
+        self._nr_rbytes = self._nr_rcalls = self._nr_wbytes = self._nr_wcalls = 0
+        self._nr_rdur = self._nr_wdur = 0.0
+        self._nr_t0 = time.time()
+        self._nr_open_dur = 0.0
+        self._nr_inherited = True
+
     def _nr_report(self):
         if self._nr_quiet or _state is None:
             return
         self._nr_quiet = True  # once
         _live_files.discard(self)
+        if getattr(self, "_nr_inherited", False) and not self._nr_rcalls and not self._nr_wcalls:
+            return  # the parent's file, untouched here: no record of an open the child did not make
         try:
             path, ts, od = _path_text(self._nr_file), self._nr_t0, self._nr_open_dur
             if self._nr_rcalls:
@@ -419,7 +457,7 @@ def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
     opened = None
     if auto_phase == "checkpoint" and (not stack or stack[-1] != "checkpoint"):
         opened = phase("checkpoint", auto=op)
-    elif auto_phase == "model_load" and not stack:
+    elif auto_phase == "model_load" and not stack and _no_phase_in_effect():
         opened = phase("model_load", auto=op)
     if opened is not None:
         opened.__enter__()
@@ -456,7 +494,17 @@ def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
             opened.__exit__(None if ok else Exception, None, None)
 
 
-def _wrap(module, attr, op, arg_index, arg_name, auto_phase, size_before_call):
+def _npy_name(target):
+    """The file numpy.save writes for target: a path without the .npy
+    suffix gets it (numpy adds it), so its size and name are the file's."""
+    if isinstance(target, (str, os.PathLike)):
+        path = os.fspath(target)
+        if isinstance(path, str) and not path.endswith(".npy"):
+            return path + ".npy"
+    return target
+
+
+def _wrap(module, attr, op, arg_index, arg_name, auto_phase, size_before_call, written_to=None):
     fn = getattr(module, attr, None)
     if fn is None or getattr(fn, "_niorep_wrapped", False):
         return
@@ -465,6 +513,8 @@ def _wrap(module, attr, op, arg_index, arg_name, auto_phase, size_before_call):
         if _state is None or _in_library_call():
             return fn(*args, **kwargs)
         target = args[arg_index] if len(args) > arg_index else kwargs.get(arg_name)
+        if written_to is not None:
+            target = written_to(target)
         # For loads the size is known before the call (the file exists).
         size_before = _file_size(target) if size_before_call else None
         return _library_io(op, target, auto_phase, fn, args, kwargs, size_before)
@@ -482,7 +532,7 @@ def _patch_torch(torch):
 
 
 def _patch_numpy(numpy):
-    _wrap(numpy, "save", "numpy.save", 0, "file", None, False)
+    _wrap(numpy, "save", "numpy.save", 0, "file", None, False, _npy_name)
     _wrap(numpy, "load", "numpy.load", 0, "file", None, True)
 
 
@@ -546,9 +596,12 @@ def _before_fork():
 
 
 def _after_fork_in_child():
-    global _pid
+    global _pid, _is_root, _open_phases
     _pid = os.getpid()
-    _live_files.clear()  # the parent's: it reports them
+    _is_root = False
+    _open_phases = 0
+    for f in list(_live_files):
+        f._nr_inherit()  # the parent reports what it did with them; the child, what it does
     if _state is None:
         return
     _state.after_fork_in_child()
@@ -588,7 +641,7 @@ _fork_hooks_registered = False
 def start(path=None):
     """Starts recording into path (default: $NIOREP_HOOK_OUT). Idempotent.
     Returns True when recording."""
-    global _state, _pid, _fork_hooks_registered
+    global _state, _pid, _is_root, _fork_hooks_registered
     if _state is not None:
         return True
     path = path or os.environ.get(ENV_OUT)
@@ -600,6 +653,7 @@ def start(path=None):
         sys.stderr.write("niorep_hook: cannot open %s: %s\n" % (path, e))
         return False
     _pid = os.getpid()
+    _is_root = os.environ.setdefault(ENV_ROOT, str(_pid)) == str(_pid)  # spawned workers inherit it
     _emit("header", version=FORMAT_VERSION, tool="niorep_hook", clock="time.time", out=os.path.abspath(path),
           ppid=os.getppid(), python=sys.version.split()[0],
           argv=list(sys.argv) if hasattr(sys, "argv") else [])
