@@ -1007,6 +1007,44 @@ static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const cha
     nr_diag_add(in->diag, key, name, line_no, example, example ? strlen(example) : 0);
 }
 
+/* The last stamp of thread tid (of its tasks, a tid being reused, the last
+ * to start by ts, else the first) when the trace saw it end (exited or
+ * killed); else -1. Tasks are sorted by tid, then by creation. */
+static int64_t ended_task_last_ts(const nr_pm *pm, int64_t tid, int64_t ts)
+{
+    size_t lo = 0, hi = nr_pm_task_count(pm);
+    nr_pm_task k;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        nr_pm_task_get(pm, mid, &k);
+        if (k.tid < tid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int found = 0;
+    nr_pm_task best = {.exit_code = -1, .killed_by = ""};
+    for (; lo < nr_pm_task_count(pm); lo++) {
+        nr_pm_task_get(pm, lo, &k);
+        if (k.tid != tid || (found && k.first_ts_ns > ts))
+            break;
+        best = k;
+        found = 1;
+    }
+    return found && (best.exit_code >= 0 || best.killed_by[0]) ? best.last_ts_ns : -1;
+}
+
+/* Where a phase never ended is cut: at the end of its thread when the
+ * trace saw it end (a worker killed inside its phase), else at the end of
+ * the trace. Until session 45 always the trace end: a worker killed 7 ms
+ * into its eval made eval last the rest of the run. */
+static int64_t never_ended_cut(const ingest *in, const nr_hook_phase *p, int64_t trace_end)
+{
+    const int64_t thread_end = ended_task_last_ts(in->pm, p->tid, p->begin_ns);
+    const int64_t end = thread_end >= p->begin_ns ? thread_end : trace_end;
+    return p->end_ns > end ? end : p->end_ns;
+}
+
 static int write_hook_tables(ingest *in, nr_error *err)
 {
     if (!in->hook)
@@ -1022,7 +1060,7 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_PH_TID, p->tid);
         nr_table_set_str(t, NR_PH_NAME, p->name, strlen(p->name));
         nr_table_set_i64(t, NR_PH_BEGIN_NS, p->begin_ns);
-        nr_table_set_i64(t, NR_PH_END_NS, p->never_ended && p->end_ns > end ? end : p->end_ns);
+        nr_table_set_i64(t, NR_PH_END_NS, p->never_ended ? never_ended_cut(in, p, end) : p->end_ns);
         nr_table_set_i64(t, NR_PH_DEPTH, p->depth);
         nr_table_set_i64(t, NR_PH_PARENT_ID, p->parent_id);
         nr_table_set_i64(t, NR_PH_FLAGS, (p->never_ended ? 1 : 0) | (p->ended_by_error ? 2 : 0));

@@ -2081,6 +2081,37 @@ static void hook_clock_skew_reported(void **state)
     ck_free(&r);
 }
 
+/* A phase never ended ends with its thread (at its last event) when the
+ * trace saw the thread end (a worker killed inside its eval: review 45,
+ * eval lasted the rest of the run); one whose thread lives on is cut at
+ * the trace end. */
+static void never_ended_phase_ends_with_its_thread(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log",
+             "100 1700000001.000000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+             "child_tidptr=0x7f) = 101\n"
+             "101 1700000001.100000 openat(AT_FDCWD, \"/d/x\", O_WRONLY) = 3\n"
+             "101 1700000001.200000 write(3, \"ab\", 2) = 2\n"
+             "101 1700000001.300000 +++ killed by SIGKILL +++\n"
+             "100 1700000002.000000 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_KILLED, si_pid=101} ---\n"
+             "100 1700000009.000000 getpid() = 100\n");
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000001.05, \"pid\": 101, \"event\": \"phase_begin\", \"phase\": \"eval\"}\n"
+             "{\"ts\": 1700000000.5, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.phases.nrows, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const int eval = strcmp(ck_str(&r.phases, i, "name"), "eval") == 0;
+        assert_int_equal(ck_i64(&r.phases, i, "flags"), 1);
+        assert_int_equal(ck_i64(&r.phases, i, "end_ns"), eval ? 1700000001200000000LL : 1700000009000000000LL);
+    }
+    ck_free(&r);
+}
+
 /* A single -ff file given directly: its pid from the name, no machine path in the store. */
 static void single_log_file(void **state)
 {
@@ -2488,6 +2519,7 @@ int main(void)
         cmocka_unit_test(hook_pid_not_traced),
         cmocka_unit_test(hook_output_is_tool_output),
         cmocka_unit_test(hook_clock_skew_reported),
+        cmocka_unit_test(never_ended_phase_ends_with_its_thread),
         cmocka_unit_test(single_log_file),
         cmocka_unit_test(clock_steps_at_and_past_the_limits),
         cmocka_unit_test(manifest_cwd_and_meta),
