@@ -596,10 +596,11 @@ def _before_fork():
 
 
 def _after_fork_in_child():
-    global _pid, _is_root, _open_phases
+    global _pid, _is_root, _open_phases, _open_lock
     _pid = os.getpid()
     _is_root = False
     _open_phases = 0
+    _open_lock = threading.Lock()  # another thread may have held it at the fork
     for f in list(_live_files):
         f._nr_inherit()  # the parent reports what it did with them; the child, what it does
     if _state is None:
