@@ -70,17 +70,21 @@ static int cmp_match(const void *a, const void *b)
 }
 
 /* The regular file a hook path names: the same path, or a store path that
- * ends with "/" + the hook path (the hook may log paths relative to the cwd). */
+ * ends with the hook path at a '/': "/" + a relative one (hooks before
+ * session 45 logged paths as given), or an absolute one whole, under a
+ * prefix strace saw and Python did not (a symlinked /home on /gpfs/home:
+ * strace -y prints the kernel's path). */
 static int64_t match_file(const nr_model *m, const char *path)
 {
     const size_t n = strlen(path);
+    const int absolute = path[0] == '/';
     int64_t suffix = -1;
     for (size_t i = 0; i < m->nreg; i++) {
         const char *p = m->reg_paths[i];
         if (strcmp(p, path) == 0)
             return (int64_t)i;
         const size_t pn = strlen(p);
-        if (suffix < 0 && pn > n && p[pn - n - 1] == '/' && strcmp(p + pn - n, path) == 0)
+        if (suffix < 0 && pn > n && (absolute || p[pn - n - 1] == '/') && strcmp(p + pn - n, path) == 0)
             suffix = (int64_t)i;
     }
     return suffix;

@@ -38,7 +38,11 @@ def run_hooked(code, env_extra=None, hook=True):
         if os.path.exists(out):
             with open(out) as f:
                 text = f.read()
+        run_dir = os.path.realpath(tmp) + "/"
     records = [json.loads(line) for line in text.splitlines()]
+    for r in records:  # paths are absolute: the tests name them relative to the program's directory
+        if isinstance(r.get("path"), str) and r["path"].startswith(run_dir):
+            r["path"] = r["path"][len(run_dir):]
     return records, proc.stdout, text
 
 
@@ -380,6 +384,27 @@ class HookTests(unittest.TestCase):
         begins = [(r["pid"], r["phase"]) for r in events(records, "phase_begin")]
         self.assertEqual([p for _, p in begins], ["checkpoint", "train", "model_load"])
         self.assertEqual(len(events(records, "io", op="torch.load")), 3)
+
+    def test_paths_are_absolute_against_the_cwd_of_the_open(self):
+        """Relative paths are recorded absolute, joined to the cwd at the
+        open (os.chdir followed): ./y and ../A/y are one file, x in A and
+        x in B two (review 45: they matched nothing, or one)."""
+        records, out, _ = run_hooked("""
+            import os
+            os.makedirs("A"); os.makedirs("B")
+            os.chdir("A")
+            open("x", "w").write("1" * 10)
+            open("./y", "w").write("2" * 20)
+            f = open("x")
+            os.chdir("../B")
+            f.read(); f.close()             # reported after the chdir, named at the open
+            open("x", "w").write("3" * 30)
+            open("../A/y").read()
+            """)
+        # run_hooked names the records' absolute paths relative to the program's directory
+        recs = sorted((r["path"], r["op"], r["bytes"]) for r in events(records, "io"))
+        self.assertEqual(recs, sorted([("A/x", "write", 10), ("A/y", "write", 20), ("A/x", "read", 10),
+                                       ("B/x", "write", 30), ("A/y", "read", 20)]))
 
     @unittest.skipUnless(has_module("numpy"), "numpy not installed")
     def test_numpy_save_names_the_file_it_writes(self):

@@ -340,6 +340,36 @@ static void run_a_access_pattern(void **state)
     nr_model_free(m);
 }
 
+/* An absolute hook path matches the store path that ends with it whole
+ * (a symlinked /home that strace -y prints as /gpfs/home), a relative one
+ * the store path ending in "/" + it; "/x" does not match "/data/xx/x"'s
+ * "x/x" tail at a letter (review 45: the hook now logs absolute paths). */
+static void hook_paths_match_at_a_slash(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("pyio_match.nio"));
+    tb_file(&t, 0, "/gpfs/home/u/data/x.bin", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/data/yy.bin", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, SEC);
+    tb_call(&t, 0, US, 1, NR_OP_READ, 0, 100, 0, -1);
+    tb_call(&t, 10 * MS, US, 1, NR_OP_READ, 1, 50, 0, -1);
+    tb_pyio(&t, 1 * MS, 1, "/home/u/data/x.bin", 100);
+    tb_pyio(&t, 2 * MS, 1, "data/x.bin", 100);
+    tb_pyio(&t, 3 * MS, 1, "/y.bin", 50);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("pyio_match.nio"));
+    const nr_model_fidelity *f = nr_model_get_fidelity(m);
+    assert_int_equal(f->npyio, 3);
+    for (size_t i = 0; i < f->npyio; i++) { /* sorted by path */
+        const int is_y = strcmp(f->pyio[i].path, "/y.bin") == 0;
+        assert_int_equal(f->pyio[i].matched, !is_y);
+        if (!is_y)
+            assert_int_equal(f->pyio[i].strace_bytes, 100);
+    }
+    nr_model_free(m);
+}
+
 static void run_a_fidelity(void **state)
 {
     nr_model *m = model_of(tb_path("run_a.nio"));
@@ -1285,6 +1315,7 @@ int main(void)
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
+        cmocka_unit_test(hook_paths_match_at_a_slash),
         cmocka_unit_test(run_a_latency),
         cmocka_unit_test(run_a_access_pattern),
         cmocka_unit_test(run_a_fidelity),

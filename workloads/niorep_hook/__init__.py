@@ -45,7 +45,9 @@ ENV_ROOT = "NIOREP_HOOK_ROOT_PID"  # set by the first interpreter of a run to st
 _is_root = True        # this process is that interpreter (not a forked or spawned worker)
 _open_phases = 0       # phases open in all threads of this process
 _open_lock = threading.Lock()
+_cwd = None            # the process's cwd, followed through os.chdir: relative paths are recorded against it
 _original_open = builtins.open
+_original_chdir = os.chdir
 _perf = time.perf_counter
 
 
@@ -237,6 +239,27 @@ def _path_text(file):
         return name if isinstance(name, str) else ""
 
 
+def _record_path(file):
+    """The path a record names: absolute, a relative one joined to the cwd
+    at the call (the hook follows os.chdir), so that records match
+    strace's paths and two files of one name in two directories stay two.
+    Until session 45 the path as given: ./y.bin and ../A/y.bin matched
+    nothing, and x.bin opened in two directories read as one file."""
+    text = _path_text(file)
+    if text and not text.startswith("/") and _cwd:
+        return os.path.normpath(os.path.join(_cwd, text))
+    return text
+
+
+def _traced_chdir(path):
+    global _cwd
+    _original_chdir(path)
+    try:
+        _cwd = os.getcwd()  # the kernel's answer: symlinks resolved as strace shows them
+    except OSError:
+        _cwd = None
+
+
 _json_str = json.encoder.encode_basestring_ascii  # C-accelerated JSON string quoting
 
 
@@ -274,7 +297,7 @@ class _TracedFileIO(io.FileIO):
         super().__init__(file, mode, closefd, opener)
         self._nr_t0 = t0
         self._nr_open_dur = time.time() - t0
-        self._nr_file = file
+        self._nr_file = _record_path(file)
         self._nr_quiet = getattr(_tls, "lib_depth", 0) > 0
         if not self._nr_quiet:
             _live_files.add(self)
@@ -351,7 +374,7 @@ class _TracedFileIO(io.FileIO):
         if getattr(self, "_nr_inherited", False) and not self._nr_rcalls and not self._nr_wcalls:
             return  # the parent's file, untouched here: no record of an open the child did not make
         try:
-            path, ts, od = _path_text(self._nr_file), self._nr_t0, self._nr_open_dur
+            path, ts, od = self._nr_file, self._nr_t0, self._nr_open_dur
             if self._nr_rcalls:
                 _file_record("read", path, ts, self._nr_rbytes, self._nr_rdur, self._nr_rcalls, od)
             if self._nr_wcalls:
@@ -452,7 +475,7 @@ def _flush_written(target):
 def _library_io(op, target, auto_phase, fn, args, kwargs, size_before):
     """Runs fn as one Python-level I/O operation of op on target; opens
     auto_phase around it when the rule says so."""
-    path = _path_text(target) if target is not None else ""
+    path = _record_path(target) if target is not None else ""
     stack = _phase_stack()
     opened = None
     if auto_phase == "checkpoint" and (not stack or stack[-1] != "checkpoint"):
@@ -580,6 +603,7 @@ _finder = _PatchOnImport()
 def _install_patches():
     builtins.open = _traced_open
     os._exit = _flushing_exit
+    os.chdir = _traced_chdir
     for name, patcher in _PATCHERS.items():
         module = sys.modules.get(name)
         if module is not None:
@@ -642,7 +666,7 @@ _fork_hooks_registered = False
 def start(path=None):
     """Starts recording into path (default: $NIOREP_HOOK_OUT). Idempotent.
     Returns True when recording."""
-    global _state, _pid, _is_root, _fork_hooks_registered
+    global _state, _pid, _is_root, _cwd, _fork_hooks_registered
     if _state is not None:
         return True
     path = path or os.environ.get(ENV_OUT)
@@ -655,6 +679,10 @@ def start(path=None):
         return False
     _pid = os.getpid()
     _is_root = os.environ.setdefault(ENV_ROOT, str(_pid)) == str(_pid)  # spawned workers inherit it
+    try:
+        _cwd = os.getcwd()
+    except OSError:
+        _cwd = None
     _emit("header", version=FORMAT_VERSION, tool="niorep_hook", clock="time.time", out=os.path.abspath(path),
           ppid=os.getppid(), python=sys.version.split()[0],
           argv=list(sys.argv) if hasattr(sys, "argv") else [])
@@ -676,6 +704,7 @@ def stop():
     _state = None
     builtins.open = _original_open
     os._exit = _original_exit
+    os.chdir = _original_chdir
     try:
         sys.meta_path.remove(_finder)
     except ValueError:
