@@ -364,13 +364,17 @@ class HookTests(unittest.TestCase):
 
     @unittest.skipUnless(has_module("torch"), "torch not installed")
     def test_model_load_is_automatic_only_where_no_phase_is_in_effect(self):
-        """torch.load opens model_load only in the run's first interpreter
-        while no thread of it is in a phase: a forked worker's or a helper
-        thread's load during train belongs to train (review 45: every
-        DataLoader sample loaded with torch.load read as model_load)."""
-        records, _, _ = run_hooked("""
-            import os, threading, torch, niorep_hook
+        """torch.load opens model_load only while no phase is in effect: none
+        open in any thread of the process, none in effect in the parent when
+        it forked or spawned the process. A forked worker's, a spawned
+        child's or a helper thread's load during train belongs to train
+        (review 45: every DataLoader sample loaded with torch.load read as
+        model_load); a child spawned outside every phase (a torchrun
+        worker) opens its own."""
+        records, out, _ = run_hooked("""
+            import os, subprocess, sys, threading, torch, niorep_hook
             torch.save(torch.zeros(16), "s.pt")
+            child = [sys.executable, "-c", "import os, torch; torch.load('s.pt'); print(os.getpid())"]
             with niorep_hook.phase("train"):
                 pid = os.fork()
                 if pid == 0:
@@ -379,11 +383,17 @@ class HookTests(unittest.TestCase):
                 os.waitpid(pid, 0)
                 t = threading.Thread(target=lambda: torch.load("s.pt"))
                 t.start(); t.join()
+                in_train = subprocess.run(child, capture_output=True, text=True).stdout.strip()
+            outside = subprocess.run(child, capture_output=True, text=True).stdout.strip()
             torch.load("s.pt")
+            print(in_train, outside, os.getpid())
             """)
+        in_train, outside, main = map(int, out.split())
         begins = [(r["pid"], r["phase"]) for r in events(records, "phase_begin")]
-        self.assertEqual([p for _, p in begins], ["checkpoint", "train", "model_load"])
-        self.assertEqual(len(events(records, "io", op="torch.load")), 3)
+        self.assertEqual(begins, [(main, "checkpoint"), (main, "train"), (outside, "model_load"),
+                                  (main, "model_load")])
+        self.assertEqual(len(events(records, "io", op="torch.load")), 5)
+        self.assertEqual(len(events(records, "io", op="torch.load", pid=in_train)), 1)
 
     def test_paths_are_absolute_against_the_cwd_of_the_open(self):
         """Relative paths are recorded absolute, joined to the cwd at the

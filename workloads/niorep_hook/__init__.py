@@ -41,8 +41,8 @@ _FLUSH_SECONDS = 1.0
 _state = None          # _Writer when active, else None
 _tls = threading.local()
 _pid = os.getpid()
-ENV_ROOT = "NIOREP_HOOK_ROOT_PID"  # set by the first interpreter of a run to start the hook
-_is_root = True        # this process is that interpreter (not a forked or spawned worker)
+ENV_PHASE = "NIOREP_HOOK_IN_PHASE"  # "1" while a phase is in effect: what a spawned child inherits
+_inherited = False     # a phase was in effect in the parent when this process was forked or spawned
 _open_phases = 0       # phases open in all threads of this process
 _open_lock = threading.Lock()
 _cwd = None            # the process's cwd, followed through os.chdir: relative paths are recorded against it
@@ -185,13 +185,22 @@ def _count_open(delta):
     global _open_phases
     with _open_lock:
         _open_phases += delta
+        _export_in_phase()
+
+
+def _export_in_phase():
+    """Tells children spawned from now on whether a phase is in effect
+    here (os.environ: putenv, no system call)."""
+    value = "1" if _open_phases > 0 or _inherited else "0"
+    if os.environ.get(ENV_PHASE) != value:
+        os.environ[ENV_PHASE] = value
 
 
 def _no_phase_in_effect():
-    """No phase is open in any thread of this process, and none is
-    inherited: it is the run's first hooked interpreter (a forked or
-    spawned worker takes its parent's phase at ingest)."""
-    return _is_root and _open_phases == 0
+    """No phase is open in any thread of this process, and none was in
+    effect in the parent that forked or spawned it (a worker takes its
+    parent's phase at ingest)."""
+    return not _inherited and _open_phases == 0
 
 
 def current_phase():
@@ -620,11 +629,12 @@ def _before_fork():
 
 
 def _after_fork_in_child():
-    global _pid, _is_root, _open_phases, _open_lock
+    global _pid, _inherited, _open_phases, _open_lock
     _pid = os.getpid()
-    _is_root = False
+    _inherited = _inherited or _open_phases > 0  # as the parent was at the fork
     _open_phases = 0
     _open_lock = threading.Lock()  # another thread may have held it at the fork
+    _export_in_phase()
     for f in list(_live_files):
         f._nr_inherit()  # the parent reports what it did with them; the child, what it does
     if _state is None:
@@ -666,7 +676,7 @@ _fork_hooks_registered = False
 def start(path=None):
     """Starts recording into path (default: $NIOREP_HOOK_OUT). Idempotent.
     Returns True when recording."""
-    global _state, _pid, _is_root, _cwd, _fork_hooks_registered
+    global _state, _pid, _inherited, _cwd, _fork_hooks_registered
     if _state is not None:
         return True
     path = path or os.environ.get(ENV_OUT)
@@ -678,7 +688,7 @@ def start(path=None):
         sys.stderr.write("niorep_hook: cannot open %s: %s\n" % (path, e))
         return False
     _pid = os.getpid()
-    _is_root = os.environ.setdefault(ENV_ROOT, str(_pid)) == str(_pid)  # spawned workers inherit it
+    _inherited = os.environ.get(ENV_PHASE) == "1"  # set by a parent in a phase when it spawned this one
     try:
         _cwd = os.getcwd()
     except OSError:
