@@ -330,6 +330,9 @@ static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compa
     set_values(s, all_calls_throughput(a->sample, op), all_calls_throughput(b->sample, op));
     s->n_a = ra->n;
     s->n_b = rb->n;
+    /* the op group's resolution, as its latency rows show it, tested or not */
+    const double resolution = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
+    s->resolution = resolution;
     if (ra->n < NR_COMPARE_MIN_SAMPLE || rb->n < NR_COMPARE_MIN_SAMPLE) {
         s->verdict = NR_VERDICT_INSUFFICIENT;
         return 0;
@@ -342,10 +345,8 @@ static int throughput_row(stat_list *l, const nr_compare_opts *o, const nr_compa
         recentre(s);
     /* Throughput is bytes over time: its change counts only when the mean
      * time per call also moved by more than the latency resolution. */
-    const double resolution = resolution_of(a->sample, b->sample, op, o->rule.floor_factor);
     const double time_shift = ((double)b->sample->all_dur_ns[op] / (double)rb->seen -
                                (double)a->sample->all_dur_ns[op] / (double)ra->seen) * 1e-9;
-    s->resolution = resolution;
     s->verdict = rc == 0 ? nr_verdict_ci(&o->rule, &s->ci, s->rel_diff, time_shift, resolution)
                          : NR_VERDICT_INSUFFICIENT;
     return 0;
@@ -522,7 +523,8 @@ static json_t *stat_json(const nr_compare_stat *s)
         const int bound = s->ks.p_value < NR_KS_P_RESOLVED; /* not resolved: the bound */
         json_object_set_new(ks, "p_value", num(bound ? NR_KS_P_RESOLVED : s->ks.p_value));
         json_object_set_new(ks, "p_value_is_bound", json_boolean(bound));
-        json_object_set_new(ks, "method", json_string(s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic"));
+        json_object_set_new(ks, "method", isnan(s->ks.p_value) ? json_null() /* not run: too few calls */
+                                          : json_string(s->ks.method == NR_KS_EXACT ? "exact" : "asymptotic"));
         json_object_set_new(o, "ks", ks);
     }
     return o;
