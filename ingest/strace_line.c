@@ -1830,6 +1830,11 @@ static inline void sline_start(nr_sline *out, const char *line)
  * line, so that the fast path saves only the registers it uses. */
 static __attribute__((noinline)) void parse_line(const char *line, const char *end, nr_sline *out)
 {
+    static const char bom[] = "\xEF\xBB\xBF"; /* UTF-8's byte order mark: a log saved by an editor */
+    if (end - line >= 3 && memcmp(line, bom, 3) == 0) {
+        nr_sline_parse(line + 3, (size_t)(end - line - 3), out); /* until session 45 an unknown_line */
+        return;
+    }
     sline_start(out, line);
     while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
         end--;

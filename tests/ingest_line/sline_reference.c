@@ -820,6 +820,10 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
 
 static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline *out)
 {
+    if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark: skipped (session 45) */
+        ref_sline_parse(line + 3, len - 3, out);
+        return;
+    }
     static const nr_sline empty = {
         .kind = NR_SL_BAD, .pid = -1, .dur_ns = -1, .reason = "unknown_line",
     };

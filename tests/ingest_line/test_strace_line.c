@@ -160,6 +160,12 @@ static void pid_prefix_forms(void **state)
         {.line = "[ 231] +++ exited with 3 +++", .kind = NR_SL_EXITED, .exit_code = 3}, /* -n */
         {.line = "[pid  4242<python3>] close(3) = 0",
          .kind = NR_SL_SYSCALL, .pid = 4242, .name = "close", .args = "3", .has_result = 1},
+        /* a log saved by an editor starts with UTF-8's byte order mark: its
+           first line (the root's execve) was an unknown_line (review 45) */
+        {.line = "\xEF\xBB\xBF" "12082 1796442343.352096 execve(\"./p1\", [\"./p1\"], 0x7ffd /* 20 vars */) = 0",
+         .kind = NR_SL_SYSCALL, .pid = 12082, .ts_form = NR_TS_UNIX, .ts_ns = 1796442343352096000LL,
+         .name = "execve", .args = "\"./p1\", [\"./p1\"], 0x7ffd /* 20 vars */", .has_result = 1},
+        {.line = "\xEF\xBB\xBF" "close(3) = 0", .kind = NR_SL_SYSCALL, .name = "close", .args = "3", .has_result = 1},
     };
     CHECK_TABLE(t);
 }
