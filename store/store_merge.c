@@ -421,6 +421,20 @@ static int check_parts(const nr__merge *m, nr_error *err)
         if (strcmp(tb, tb0) != 0)
             return nr_error_set(err, NR_E_INPUT, "%s has time base '%s' but %s has '%s': trace every node with the same "
                                 "timestamps (-ttt)", p->path, tb, first->path, tb0);
+        /* -t/-tt stamps carry no date (and each node its own time zone), -r
+           ones count from each node's start: merged, the nodes' times would
+           be laid over each other (review 45: a run of 86,399.6 s across
+           midnight, an invented burst of two nodes' writes) */
+        if (m->n > 1 && (strcmp(tb, "clock") == 0 || strcmp(tb, "relative") == 0))
+            return nr_error_set(err, NR_E_INPUT, "%s has time base '%s': the nodes of a run merge on the Unix clock "
+                                "only (trace every node with -ttt; -t/-tt stamps carry no date, -r ones count from "
+                                "each node's start)", p->path, tb);
+        const char *d = p->has_durations ? p->has_durations : "0", *d0 = first->has_durations ? first->has_durations : "0";
+        if (strcmp(d, d0) != 0)
+            return nr_error_set(err, NR_E_INPUT, "%s was traced %s -T but %s %s: the nodes without durations would "
+                                "count as 0 s in I/O; trace every node with -T", p->path,
+                                strcmp(d, "1") == 0 ? "with" : "without", first->path,
+                                strcmp(d0, "1") == 0 ? "with" : "without");
     }
     for (size_t i = 1; i < m->n; i++)
         if (strcmp(m->parts[i].node, m->parts[i - 1].node) == 0)

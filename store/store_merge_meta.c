@@ -62,6 +62,7 @@ int nr__merge_read_meta(nr__merge *m, nr__part *p, nr_error *err)
     p->run = meta_get(p, "manifest.labels.run");
     p->node = meta_get(p, "manifest.labels.node");
     p->time_base = meta_get(p, "time_base");
+    p->has_durations = meta_get(p, "has_durations");
     return 0;
 }
 

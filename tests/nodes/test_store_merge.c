@@ -400,6 +400,20 @@ static void test_refusals(void **state)
     node_spec clock = n2;
     clock.time_base = "clock";
     expect_refusal(&n1, &clock, NR_E_INPUT, "time base 'clock'");
+    /* stamps without a date, or counted from each node's start, cannot
+       line the nodes up even when every node has them (review 45) */
+    node_spec clock1 = n1;
+    clock1.time_base = "clock";
+    expect_refusal(&clock1, &clock, NR_E_INPUT, "merge on the Unix clock only");
+    node_spec rel1 = n1, rel2 = n2;
+    rel1.time_base = rel2.time_base = "relative";
+    expect_refusal(&rel1, &rel2, NR_E_INPUT, "time base 'relative': the nodes of a run merge on the Unix clock");
+    /* a node traced with -T and one without: the latter's calls would
+       count as 0 s in I/O */
+    static const char *const timed_meta[] = {"has_durations", "1", NULL};
+    node_spec timed = n2;
+    timed.meta = timed_meta;
+    expect_refusal(&n1, &timed, NR_E_INPUT, "was traced with -T but");
     row big_pid[] = {EV(100, NR_MERGE_PID_SPAN, NR_OP_READ, 0, 4, 2, 0)};
     node_spec big = n2;
     big.events = big_pid;
