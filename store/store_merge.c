@@ -165,7 +165,11 @@ static int add_file(nr__merge *m, nr__part *p, const nr__row *r, nr_error *err)
         m->files[m->nfiles++] = (nr__ufile){.new_id = -1, .kind = kind, .first_ns = -1, .last_ns = -1};
     }
     nr__ufile *f = &m->files[u];
-    if (f->kind == NR_KIND_UNKNOWN)
+    /* as the ingest learns kinds: regular is the default of a path, and
+       any node that saw another kind (a directory it made or listed)
+       wins, whichever node sorts first (review 45: a stat-only node before
+       the node that ran mkdir made the directory a regular file) */
+    if (f->kind == NR_KIND_UNKNOWN || (f->kind == NR_KIND_REGULAR && kind != NR_KIND_UNKNOWN))
         f->kind = kind;
     for (int k = 0; k < 8; k++)
         f->sums[k] += r->i[NR_FI_BYTES_READ + k];

@@ -373,6 +373,33 @@ static void test_no_timestamps_concatenate(void **state)
     nr_store_close(s);
 }
 
+/* A shared path takes the kind a node learned over the default regular,
+ * whichever node sorts first: n1 only stat'd /ck (regular), n2 made it
+ * (directory). Until session 45 the first node's kind stayed (review 45). */
+static void test_kind_learned_by_any_node(void **state)
+{
+    (void)state;
+    row f1[] = {FI(0, "/ck", NR_KIND_REGULAR, 0, 0, 100, 100)};
+    row f2[] = {FI(0, "/ck", NR_KIND_DIRECTORY, 0, 0, 90, 90)};
+    row ev[] = {EV(100, 10, NR_OP_META, 0, 0, -1, -1)};
+    node_spec a = n1_spec(), b = n2_spec();
+    a.files = f1, a.nfiles = 1, a.events = ev, a.nevents = 1, a.nphases = 0;
+    b.files = f2, b.nfiles = 1, b.events = ev, b.nevents = 1, b.nphases = 0;
+    for (int order = 0; order < 2; order++) {
+        char out[512];
+        tmp_path(out, sizeof out, "r-kind.nio");
+        nr_error err;
+        assert_int_equal(order ? merge2(&b, &a, out, 0, &err) : merge2(&a, &b, out, 0, &err), 0);
+        nr_store *s;
+        assert_int_equal(nr_store_open(out, &s, &err), 0);
+        static table_data d;
+        read_table(s, &nr_files_table, &d);
+        assert_int_equal(d.n, 1);
+        assert_int_equal(d.i[0][NR_FI_KIND], NR_KIND_DIRECTORY);
+        nr_store_close(s);
+    }
+}
+
 /* The merge fails with code and a message holding needle; no output is left. */
 static void expect_refusal(const node_spec *a, const node_spec *b, int code, const char *needle)
 {
@@ -453,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_files_by_node),
         cmocka_unit_test(test_no_timestamps_concatenate),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_kind_learned_by_any_node),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
