@@ -120,6 +120,22 @@ static int load_mounts(nr_model *m)
     return 0;
 }
 
+/* The path on its node of a file of a merged run whose identity is its
+ * node's (niorep merge --files-by-node: "<node>:/usr/lib/x.so"), for the
+ * rules that look at paths (runtime files, file systems); path itself
+ * otherwise. Until session 45 those rules saw the node prefix: 893 system
+ * files of three sample runs counted as job files, all latency under file
+ * system "unknown" (review 45). */
+static const char *on_node_path(const nr_model *m, const char *path)
+{
+    if (path[0] == '/' || !nr_model_meta(m, "merged_parts"))
+        return path;
+    const char *colon = strchr(path, ':');
+    if (!colon || colon[1] != '/' || memchr(path, '/', (size_t)(colon - path)))
+        return path;
+    return colon + 1;
+}
+
 /* The file system of path: the longest mount point that is a prefix of it at a '/' boundary. */
 static int fs_of(const nr_model *m, const char *path)
 {
@@ -175,7 +191,8 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
                 rc = NR_E_NOMEM;
                 break;
             }
-            fi->fs = (uint16_t)fs_of(m, path);
+            const char *local = on_node_path(m, path);
+            fi->fs = (uint16_t)fs_of(m, local);
             fi->reg = -1;
             if (fi->kind == NR_KIND_REGULAR) {
                 m->reg_paths[m->nreg] = m->file_path[row];
@@ -186,7 +203,7 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
                     .write_calls = i64_at(&k.c[NR_FI_WRITE_CALLS], i, -1),
                     .open_calls = i64_at(&k.c[NR_FI_OPEN_CALLS], i, -1),
                 };
-                m->reg_runtime[m->nreg] = nr_file_role_of_file(path, &totals) == NR_FILE_RUNTIME;
+                m->reg_runtime[m->nreg] = nr_file_role_of_file(local, &totals) == NR_FILE_RUNTIME;
                 fi->reg = (int32_t)m->nreg++;
             }
             rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);

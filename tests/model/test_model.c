@@ -370,6 +370,34 @@ static void hook_paths_match_at_a_slash(void **state)
     nr_model_free(m);
 }
 
+/* In a run merged --files-by-node, "<node>:/usr/lib/x.so" is a runtime
+ * file and "<node>:/data/d.bin" is on the /data file system, as on its
+ * node (review 45: the node prefix hid both rules). */
+static void node_files_keep_their_roles_and_file_systems(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("by_node.nio"));
+    tb_meta(&t, "merged_parts", "2");
+    tb_meta(&t, "manifest.fs.0.mount_point", "/data");
+    tb_meta(&t, "manifest.fs.0.type", "lustre");
+    tb_file(&t, 0, "n1:/usr/lib/x.so", NR_KIND_REGULAR);
+    tb_file(&t, 1, "n1:/data/d.bin", NR_KIND_REGULAR);
+    tb_file(&t, 2, "n1:pipe:[#1]", NR_KIND_PIPE);
+    tb_proc(&t, 1, -1, 0, SEC);
+    tb_call(&t, 0, US, 1, NR_OP_READ, 0, 700, 0, -1);
+    tb_call(&t, 10 * MS, 5 * US, 1, NR_OP_READ, 1, 100, 0, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("by_node.nio"));
+    assert_int_equal(nr_model_runtime_files(m)->files, 1);
+    assert_int_equal(nr_model_runtime_files(m)->bytes_read, 700);
+    assert_int_equal(nr_model_concentration(m, NR_CONC_TOTAL)->n, 1);
+    assert_int_equal(nr_model_fs_count(m), 2);
+    assert_string_equal(nr_model_fs_name(m, 1), "/data");
+    assert_int_equal(nr_model_latency_fs(m, NR_LAT_READ, 1)->count, 1);
+    nr_model_free(m);
+}
+
 static void run_a_fidelity(void **state)
 {
     nr_model *m = model_of(tb_path("run_a.nio"));
@@ -1316,6 +1344,7 @@ int main(void)
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(hook_paths_match_at_a_slash),
+        cmocka_unit_test(node_files_keep_their_roles_and_file_systems),
         cmocka_unit_test(run_a_latency),
         cmocka_unit_test(run_a_access_pattern),
         cmocka_unit_test(run_a_fidelity),
