@@ -525,6 +525,10 @@ static int node_mains(const nr_model *m, int64_t **out, size_t *n)
         if (main_pid >= 0)
             mains[(*n)++] = main_pid;
     }
+    if (*n == 0) { /* no part's pid range in the meta: the caller takes the run's main alone */
+        free(mains);
+        mains = NULL;
+    }
     *out = mains;
     return 0;
 }
