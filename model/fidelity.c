@@ -209,13 +209,23 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
     return rc;
 }
 
-/* Whether table diagnostics holds reason. */
-static int has_reason(const nr_model_fidelity *f, const char *reason)
+uint64_t nr_model_diag_count(const nr_model *m, const char *reason)
 {
+    const nr_model_fidelity *f = &m->fidelity;
     for (uint64_t i = 0; i < f->diagnostics_reasons; i++)
         if (strcmp(f->reason_names[i], reason) == 0)
-            return 1;
+            return f->reason_counts[i];
     return 0;
+}
+
+const char *nr_model_unnamed_fd_advice(const nr_model *m)
+{
+    if (nr_model_diag_count(m, "merge_same_stamp") || nr_model_diag_count(m, "no_timestamps") ||
+        nr_model_diag_count(m, "order_inferred"))
+        return "the open was not traced, or, in -ff logs whose stamps could not order every line (diagnostics "
+               "merge_same_stamp, no_timestamps, order_inferred), another task's close of the fd was ordered "
+               "before them: trace with -ttt (and -y)";
+    return "opened before strace attached, or the open was not traced: trace with -y, or trace open/openat";
 }
 
 static int agreement_of(const nr_model_pyio_match *p)
@@ -268,7 +278,7 @@ int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(load_pyio(m, s, err));
     f->layers = classify_layers(m->pyio, f->npyio);
     NR_TRY(load_diagnostics(m, s, err));
-    f->times_reliable = f->timestamps_available && !has_reason(f, NR_DIAG_RELATIVE_TIMES);
+    f->times_reliable = f->timestamps_available && !nr_model_diag_count(m, NR_DIAG_RELATIVE_TIMES);
     const int both = f->hook_first_ns >= 0 && f->strace_first_ns >= 0;
     f->skew_start_s = both ? (double)(f->hook_first_ns - f->strace_first_ns) * 1e-9 : NAN;
     f->skew_end_s = both ? (double)(f->hook_last_ns - f->strace_last_ns) * 1e-9 : NAN;

@@ -282,24 +282,6 @@ const nr_model_access *nr_model_get_access(const nr_model *m) { return &m->acces
 const nr_model_nonfile *nr_model_get_nonfile(const nr_model *m) { return &m->nonfile; }
 const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m) { return &m->fidelity; }
 
-uint64_t nr_model_diag_count(const nr_model *m, const char *reason)
-{
-    const nr_model_fidelity *f = &m->fidelity;
-    for (uint64_t i = 0; i < f->diagnostics_reasons; i++)
-        if (strcmp(f->reason_names[i], reason) == 0)
-            return f->reason_counts[i];
-    return 0;
-}
-
-const char *nr_model_unnamed_fd_advice(const nr_model *m)
-{
-    if (nr_model_diag_count(m, "merge_same_stamp") || nr_model_diag_count(m, "no_timestamps") ||
-        nr_model_diag_count(m, "order_inferred"))
-        return "the open was not traced, or, in -ff logs whose stamps could not order every line (diagnostics "
-               "merge_same_stamp, no_timestamps, order_inferred), another task's close of the fd was ordered "
-               "before them: trace with -ttt (and -y)";
-    return "opened before strace attached, or the open was not traced: trace with -y, or trace open/openat";
-}
 size_t nr_model_finding_count(const nr_model *m) { return m->nfindings; }
 const nr_model_finding *nr_model_finding_at(const nr_model *m, size_t i) { return i < m->nfindings ? &m->findings[i] : NULL; }
 size_t nr_model_rule_count(const nr_model *m) { return m->nrules; }
