@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_stats.h"
 #include "model_internal.h"
 
 typedef struct piece {
@@ -107,17 +108,17 @@ static nr_model_burst burst_of(const piece *first, const piece *last, int64_t en
     return b;
 }
 
-/* A fixed pseudo-random rank of burst b among bursts of its size
- * (splitmix64's finalizer of its start and phase): equal bursts beyond the
- * list's room are dropped by it, so that those listed spread over the
- * whole run, a sample, where ranking by start kept the first 1,000 of a
- * periodic writer's and the list ended a fraction into the run. */
+/* A fixed pseudo-random rank of burst b among bursts of its size (the
+ * first draw of the model's splitmix64, seeded by its start and phase):
+ * equal bursts beyond the list's room are dropped by it, so that those
+ * listed spread over the whole run, a sample, where ranking by start kept
+ * the first 1,000 of a periodic writer's and the list ended a fraction
+ * into the run. */
 static uint64_t tie_rank(const nr_model_burst *b)
 {
-    uint64_t z = (uint64_t)b->start_ns ^ (uint64_t)b->phase * UINT64_C(0x9E3779B97F4A7C15);
-    z = (z ^ z >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ z >> 27) * UINT64_C(0x94D049BB133111EB);
-    return z ^ z >> 31;
+    nr_rng r;
+    nr_rng_seed(&r, (uint64_t)b->start_ns ^ (uint64_t)b->phase * UINT64_C(0x9E3779B97F4A7C15));
+    return nr_rng_next(&r);
 }
 
 /* Whether burst x lists before y when not all can be: the larger; of equal
