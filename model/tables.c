@@ -126,9 +126,9 @@ static int load_mounts(nr_model *m)
  * otherwise. Until session 45 those rules saw the node prefix: 893 system
  * files of three sample runs counted as job files, all latency under file
  * system "unknown" (review 45). */
-static const char *on_node_path(const nr_model *m, const char *path)
+static const char *on_node_path(int merged, const char *path)
 {
-    if (path[0] == '/' || !nr_model_meta(m, "merged_parts"))
+    if (path[0] == '/' || !merged)
         return path;
     const char *colon = strchr(path, ':');
     if (!colon || colon[1] != '/' || memchr(path, '/', (size_t)(colon - path)))
@@ -167,6 +167,7 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
     m->reg_runtime = calloc(rows + 1, sizeof *m->reg_runtime);
     if (!m->file_info || !m->file_path || !m->reg_paths || !m->reg_runtime)
         return NR_E_NOMEM;
+    const int merged = nr_model_meta(m, "merged_parts") != NULL; /* its files may be "<node>:<path>" */
     if (rows > INT32_MAX || m->nfs > UINT16_MAX)
         return nr_error_set(err, NR_E_LIMIT, "table files: %zu rows, at most %d supported", rows, INT32_MAX);
     if (!t)
@@ -191,7 +192,7 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
                 rc = NR_E_NOMEM;
                 break;
             }
-            const char *local = on_node_path(m, path);
+            const char *local = on_node_path(merged, path);
             fi->fs = (uint16_t)fs_of(m, local);
             fi->reg = -1;
             if (fi->kind == NR_KIND_REGULAR) {
@@ -497,10 +498,19 @@ static int64_t topmost_phase_pid(const nr_model *m, int64_t lo, int64_t hi)
     return best;
 }
 
+/* The main process among pids [lo, hi): the topmost that began phases,
+ * else the earliest root; -1 for none. */
+static int64_t main_among(const nr_model *m, int64_t lo, int64_t hi)
+{
+    const int64_t pid = topmost_phase_pid(m, lo, hi);
+    return pid >= 0 ? pid : earliest_root(m, lo, hi);
+}
+
 /* The main process of every node of a merged run (niorep merge: part K's
- * pids are part.K.pid_base + pid, docs/multi-node.md): the run's main if it
- * is on that node, else the node's earliest root. Returns how many (0 for
- * a store of one node); *out is new, owned by the caller. */
+ * pids are part.K.pid_base + pid, docs/multi-node.md): main_among its
+ * pids, which is the run's main on the node that holds it (the run's main
+ * ranks first among any of its pids too). Returns how many (0 for a store
+ * of one node); *out is new, owned by the caller. */
 static int node_mains(const nr_model *m, int64_t **out, size_t *n)
 {
     const char *parts_text = nr_model_meta(m, "merged_parts");
@@ -519,9 +529,7 @@ static int node_mains(const nr_model *m, int64_t **out, size_t *n)
         if (!base_text)
             continue;
         const int64_t lo = strtoll(base_text, NULL, 10), hi = lo + NR_MERGE_PID_SPAN;
-        int64_t main_pid = m->main_pid >= lo && m->main_pid < hi ? m->main_pid : topmost_phase_pid(m, lo, hi);
-        if (main_pid < 0)
-            main_pid = earliest_root(m, lo, hi);
+        const int64_t main_pid = main_among(m, lo, hi); /* the run's main on its own node */
         if (main_pid >= 0)
             mains[(*n)++] = main_pid;
     }
@@ -547,9 +555,7 @@ static int is_one_of(int64_t pid, const int64_t *pids, size_t n)
  * descendant of a main; other = the rest. */
 int nr__assign_roles(nr_model *m)
 {
-    m->main_pid = topmost_phase_pid(m, INT64_MIN, INT64_MAX);
-    if (m->main_pid < 0)
-        m->main_pid = earliest_root(m, INT64_MIN, INT64_MAX);
+    m->main_pid = main_among(m, INT64_MIN, INT64_MAX);
     int64_t *mains;
     size_t nmains;
     NR_TRY(node_mains(m, &mains, &nmains));
