@@ -1934,10 +1934,20 @@ static int32_t fd_arg_unparsed(nr_pm *pm, nr_span args, unsigned arg)
     return -1;
 }
 
+/* An fd argument printed with the annotation the model holds for it (the
+ * fast paths' known_idx): counted, and t known to print -y annotations. */
+static inline void note_known_annotation(nr_pm *pm, task *t)
+{
+    pm->counts.annotated_fds++;
+    t->annotated = 1;
+}
+
 /* The description of fd (made when the model has none), named by its -y
  * annotation when it has one: or -1, or NR_E_NOMEM. */
 static int32_t ofd_of_annotated(nr_pm *pm, task *t, int64_t fd, nr_span annot)
 {
+    if (annot.n)
+        t->annotated = 1;
     int32_t idx = ofd_of_fd(pm, t, fd, 1);
     if (idx >= 0 && annot.n)
         NR_TRY(ofd_apply_annotation(pm, idx, annot));
@@ -1956,8 +1966,7 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const 
         annot = quick->annot;
         if (quick->known_idx >= 0) { /* ofd_apply_annotation would find it unchanged */
             *fd_out = fd;
-            pm->counts.annotated_fds++;
-            t->annotated = 1;
+            note_known_annotation(pm, t);
             return quick->known_idx;
         }
     } else if (nr_sarg_fd_at(args, arg, &fd, &annot) < 0) {
@@ -1977,8 +1986,6 @@ static int32_t ofd_of_arg(nr_pm *pm, task *t, nr_span args, unsigned arg, const 
         fdtab_close(pm, t->fds, fd);
         return -1;
     }
-    if (annot.n)
-        t->annotated = 1;
     return ofd_of_annotated(pm, t, fd, annot);
 }
 
@@ -2732,8 +2739,7 @@ static int read_fd_arg(nr_pm *pm, task *t, call *c, int32_t *idx, int64_t *fd)
     if (quick && quick->known_idx >= 0) { /* the hot path, as ofd_of_arg takes it */
         *idx = quick->known_idx;
         *fd = quick->fd;
-        pm->counts.annotated_fds++;
-        t->annotated = 1;
+        note_known_annotation(pm, t);
     } else if ((*idx = ofd_of_arg(pm, t, c->args, (unsigned)in->fd_arg, quick, fd)) < -1) {
         return NR_E_NOMEM;
     }
@@ -3027,10 +3033,8 @@ static NOINLINE int feed_known_fd(nr_pm *pm, task *t, const nr_sline *sl, const 
         ev.bytes = replay_plain_call(pm, in, ev.file_id, ok, sl->result);
         break;
     }
-    if (in->fd_arg == 0) {
-        pm->counts.annotated_fds++;
-        t->annotated = 1;
-    }
+    if (in->fd_arg == 0)
+        note_known_annotation(pm, t);
     file_count(pm, ev.file_id, in->counter, ev.bytes, ts);
     return emit_event(pm, t, &ev, in, ok ? sl->result : -1, err);
 }
