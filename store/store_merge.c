@@ -433,12 +433,10 @@ static int check_parts(const nr__merge *m, nr_error *err)
             return nr_error_set(err, NR_E_INPUT, "%s has time base '%s': the nodes of a run merge on the Unix clock "
                                 "only (trace every node with -ttt; -t/-tt stamps carry no date, -r ones count from "
                                 "each node's start)", p->path, tb);
-        const char *d = p->has_durations ? p->has_durations : "0", *d0 = first->has_durations ? first->has_durations : "0";
-        if (strcmp(d, d0) != 0)
+        if (p->timed != first->timed)
             return nr_error_set(err, NR_E_INPUT, "%s was traced %s -T but %s %s: the nodes without durations would "
                                 "count as 0 s in I/O; trace every node with -T", p->path,
-                                strcmp(d, "1") == 0 ? "with" : "without", first->path,
-                                strcmp(d0, "1") == 0 ? "with" : "without");
+                                p->timed ? "with" : "without", first->path, first->timed ? "with" : "without");
     }
     for (size_t i = 1; i < m->n; i++)
         if (strcmp(m->parts[i].node, m->parts[i - 1].node) == 0)

@@ -21,6 +21,16 @@ static const char *meta_get(const nr__part *p, const char *key)
     return NULL;
 }
 
+static int64_t meta_i64(const nr__part *p, const char *key, int64_t def)
+{
+    const char *v = meta_get(p, key);
+    char *end;
+    if (!v || !*v)
+        return def;
+    const long long x = strtoll(v, &end, 10);
+    return *end ? def : (int64_t)x;
+}
+
 int nr__merge_read_meta(nr__merge *m, nr__part *p, nr_error *err)
 {
     nr__cursor c;
@@ -62,7 +72,7 @@ int nr__merge_read_meta(nr__merge *m, nr__part *p, nr_error *err)
     p->run = meta_get(p, "manifest.labels.run");
     p->node = meta_get(p, "manifest.labels.node");
     p->time_base = meta_get(p, "time_base");
-    p->has_durations = meta_get(p, "has_durations");
+    p->timed = meta_i64(p, "has_durations", 0) == 1;
     return 0;
 }
 
@@ -301,16 +311,6 @@ static int computed_key(const char *key)
 {
     return LISTED(key, summed_keys) || LISTED(key, any_keys) || LISTED(key, own_keys) ||
            strncmp(key, "log.", 4) == 0;
-}
-
-static int64_t meta_i64(const nr__part *p, const char *key, int64_t def)
-{
-    const char *v = meta_get(p, key);
-    char *end;
-    if (!v || !*v)
-        return def;
-    const long long x = strtoll(v, &end, 10);
-    return *end ? def : (int64_t)x;
 }
 
 static int put_computed(nr__merge *m, meta_out *o)
