@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "nr_model.h"
 #include "nr_render.h"
 #include "nr_schema.h"
@@ -1137,7 +1138,7 @@ static const char *findings_cell(const nr_model *m, char *out, size_t cap)
         not_applicable += nr_model_rule_at(m, i)->state == NR_RULE_NOT_APPLICABLE;
     const size_t fired = nr_model_finding_count(m);
     if (not_applicable)
-        snprintf(out, cap, "%zu (%zu %s n/a)", fired, not_applicable, not_applicable == 1 ? "rule" : "rules");
+        snprintf(out, cap, "%zu (%zu %s n/a)", fired, not_applicable, nr_cli_noun(not_applicable, "rule", "rules"));
     else
         snprintf(out, cap, "%zu", fired);
     return out;

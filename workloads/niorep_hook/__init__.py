@@ -260,13 +260,18 @@ def _record_path(file):
     return text
 
 
+def _getcwd():
+    """The kernel's cwd (symlinks resolved, as strace shows paths), or None."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
 def _traced_chdir(path):
     global _cwd
     _original_chdir(path)
-    try:
-        _cwd = os.getcwd()  # the kernel's answer: symlinks resolved as strace shows them
-    except OSError:
-        _cwd = None
+    _cwd = _getcwd()
 
 
 _json_str = json.encoder.encode_basestring_ascii  # C-accelerated JSON string quoting
@@ -300,15 +305,16 @@ class _TracedFileIO(io.FileIO):
     # Class-level zeros: an instance gets its own counter on first use.
     _nr_rbytes = _nr_rcalls = _nr_wbytes = _nr_wcalls = 0
     _nr_rdur = _nr_wdur = 0.0
+    _nr_inherited = False  # opened by the parent of this forked process
 
     def __init__(self, file, mode, closefd=True, opener=None):
         t0 = time.time()
         super().__init__(file, mode, closefd, opener)
         self._nr_t0 = t0
         self._nr_open_dur = time.time() - t0
-        self._nr_file = _record_path(file)
         self._nr_quiet = getattr(_tls, "lib_depth", 0) > 0
-        if not self._nr_quiet:
+        if not self._nr_quiet:  # a library call's file is its record's: no path of its own to keep
+            self._nr_file = _record_path(file)
             _live_files.add(self)
 
     def readinto(self, b):
@@ -380,7 +386,7 @@ class _TracedFileIO(io.FileIO):
             return
         self._nr_quiet = True  # once
         _live_files.discard(self)
-        if getattr(self, "_nr_inherited", False) and not self._nr_rcalls and not self._nr_wcalls:
+        if self._nr_inherited and not self._nr_rcalls and not self._nr_wcalls:
             return  # the parent's file, untouched here: no record of an open the child did not make
         try:
             path, ts, od = self._nr_file, self._nr_t0, self._nr_open_dur
@@ -689,10 +695,7 @@ def start(path=None):
         return False
     _pid = os.getpid()
     _inherited = os.environ.get(ENV_PHASE) == "1"  # set by a parent in a phase when it spawned this one
-    try:
-        _cwd = os.getcwd()
-    except OSError:
-        _cwd = None
+    _cwd = _getcwd()
     _emit("header", version=FORMAT_VERSION, tool="niorep_hook", clock="time.time", out=os.path.abspath(path),
           ppid=os.getppid(), python=sys.version.split()[0],
           argv=list(sys.argv) if hasattr(sys, "argv") else [])
