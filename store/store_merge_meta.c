@@ -307,10 +307,12 @@ static int listed(const char *key, const char *const *keys, size_t n)
 
 #define LISTED(key, arr) listed(key, arr, sizeof arr / sizeof arr[0])
 
+#define MOUNT_PREFIX "manifest.fs."
+
 static int computed_key(const char *key)
 {
     return LISTED(key, summed_keys) || LISTED(key, any_keys) || LISTED(key, own_keys) ||
-           strncmp(key, "log.", 4) == 0;
+           strncmp(key, "log.", 4) == 0 || strncmp(key, MOUNT_PREFIX, strlen(MOUNT_PREFIX)) == 0;
 }
 
 static int put_computed(nr__merge *m, meta_out *o)
@@ -381,6 +383,109 @@ static int put_logs(nr__merge *m, meta_out *o)
     return 0;
 }
 
+/* The index N of key "manifest.fs.<N>.<field>", and where <field> starts; -1 otherwise. */
+static long long mount_index(const char *key, const char **field)
+{
+    const size_t n = strlen(MOUNT_PREFIX);
+    char *rest;
+    if (strncmp(key, MOUNT_PREFIX, n) != 0 || key[n] < '0' || key[n] > '9')
+        return -1;
+    const long long idx = strtoll(key + n, &rest, 10);
+    if (*rest != '.' || idx < 0 || idx > INT32_MAX)
+        return -1;
+    *field = rest + 1;
+    return idx;
+}
+
+/* Entry idx of the part's mount list as "field=value\n..." in the meta's key
+ * order (the part's meta is sorted), so that equal entries compare equal. */
+static char *mount_entry(nr__merge *m, const nr__part *p, long long idx)
+{
+    size_t len = 1;
+    const char *field;
+    for (size_t i = 0; i < p->nmeta; i++)
+        if (mount_index(p->meta[i].key, &field) == idx)
+            len += strlen(field) + strlen(p->meta[i].value) + 2;
+    char *entry = nr_arena_alloc(&m->arena, len);
+    if (!entry)
+        return NULL;
+    size_t at = 0;
+    for (size_t i = 0; i < p->nmeta; i++)
+        if (mount_index(p->meta[i].key, &field) == idx)
+            at += (size_t)snprintf(entry + at, len - at, "%s=%s\n", field, p->meta[i].value);
+    entry[at] = '\0';
+    return entry;
+}
+
+static int put_mount(nr__merge *m, meta_out *o, const nr__part *p, long long idx, int64_t to)
+{
+    const char *field;
+    for (size_t i = 0; i < p->nmeta; i++) {
+        if (mount_index(p->meta[i].key, &field) != idx)
+            continue;
+        char *key = nr_arena_alloc(&m->arena, strlen(MOUNT_PREFIX) + strlen(field) + 24);
+        if (!key)
+            return NR_E_NOMEM;
+        sprintf(key, MOUNT_PREFIX "%" PRId64 ".%s", to, field);
+        NR_TRY(put(m, o, key, p->meta[i].value));
+    }
+    return 0;
+}
+
+/* manifest.fs.N.*: the distinct entries of every part's mount list, numbered
+ * anew in the order of first appearance (part by part). Compared by position,
+ * two nodes' different second mounts had moved to part.K.* keys, where the
+ * model's file-system lookup did not see them (review 45). */
+static int cmp_ll(const void *a, const void *b)
+{
+    const long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int put_part_mounts(nr__merge *m, meta_out *o, const nr__part *part, nr_strtab *seen)
+{
+    long long *idx = malloc((part->nmeta + 1) * sizeof *idx);
+    size_t n = 0;
+    const char *field;
+    if (!idx)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < part->nmeta; i++)
+        if ((idx[n] = mount_index(part->meta[i].key, &field)) >= 0)
+            n++;
+    qsort(idx, n, sizeof *idx, cmp_ll);
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        if (k > 0 && idx[k] == idx[k - 1])
+            continue;
+        const char *entry = mount_entry(m, part, idx[k]);
+        if (!entry) {
+            rc = NR_E_NOMEM;
+            break;
+        }
+        if (nr_strtab_find(seen, entry, strlen(entry)) >= 0)
+            continue;
+        const int64_t to = nr_strtab_intern(seen, entry, strlen(entry));
+        rc = to < 0 ? (int)to : put_mount(m, o, part, idx[k], to);
+    }
+    free(idx);
+    return rc;
+}
+
+/* manifest.fs.N.*: the distinct entries of every part's mount list, numbered
+ * anew in the order of first appearance (part by part, then by N). Compared
+ * key by key, two nodes' different second mounts had moved to part.K.* keys,
+ * where the model's file-system lookup did not see them (review 45). */
+static int put_mounts(nr__merge *m, meta_out *o)
+{
+    nr_strtab seen;
+    nr_strtab_init(&seen);
+    int rc = 0;
+    for (size_t p = 0; p < m->n && rc == 0; p++)
+        rc = put_part_mounts(m, o, &m->parts[p], &seen);
+    nr_strtab_fini(&seen);
+    return rc;
+}
+
 /* A key the merge does not compute: kept when every part has the same value,
  * else each part's value as part.K.<key>. */
 static int put_other(nr__merge *m, meta_out *o, const char *key)
@@ -430,6 +535,7 @@ static int build_meta(nr__merge *m, meta_out *o)
 {
     NR_TRY(put_computed(m, o));
     NR_TRY(put_logs(m, o));
+    NR_TRY(put_mounts(m, o));
     NR_TRY(put_parts(m, o));
     nr_strtab seen;
     nr_strtab_init(&seen);

@@ -347,6 +347,45 @@ static void test_files_by_node(void **state)
     nr_store_close(s);
 }
 
+/* Mount lists are united entry by entry, not compared key by key: n2's
+ * second mount differs from n1's, and n2 lists n1's second one third. */
+static void test_mount_lists_united(void **state)
+{
+    (void)state;
+    static const char *const a_meta[] = {
+        "manifest.fs.0.mount_point", "/", "manifest.fs.0.type", "ext4",
+        "manifest.fs.1.mount_point", "/data", "manifest.fs.1.type", "nfs", NULL,
+    };
+    static const char *const b_meta[] = {
+        "manifest.fs.0.mount_point", "/", "manifest.fs.0.type", "ext4",
+        "manifest.fs.1.mount_point", "/scratch", "manifest.fs.1.type", "lustre",
+        "manifest.fs.10.mount_point", "/z", "manifest.fs.10.type", "xfs",
+        "manifest.fs.2.mount_point", "/data", "manifest.fs.2.type", "nfs", NULL,
+    };
+    node_spec a = n1_spec(), b = n2_spec();
+    a.meta = a_meta;
+    b.meta = b_meta;
+    char out[512];
+    tmp_path(out, sizeof out, "r-mounts.nio");
+    nr_error err;
+    assert_int_equal(merge2(&a, &b, out, 0, &err), 0);
+    nr_store *s;
+    assert_int_equal(nr_store_open(out, &s, &err), 0);
+    static table_data d;
+    read_table(s, &nr_meta_table, &d);
+    const char *const want[] = {
+        "manifest.fs.0.mount_point", "/", "manifest.fs.0.type", "ext4",
+        "manifest.fs.1.mount_point", "/data", "manifest.fs.1.type", "nfs",
+        "manifest.fs.2.mount_point", "/scratch", "manifest.fs.2.type", "lustre",
+        "manifest.fs.3.mount_point", "/z", "manifest.fs.3.type", "xfs",
+        "manifest.fs.4.mount_point", NULL, "part.1.manifest.fs.1.mount_point", NULL,
+        "part.0.manifest.fs.1.type", NULL,
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i += 2)
+        assert_meta(&d, want[i], want[i + 1]);
+    nr_store_close(s);
+}
+
 static void test_no_timestamps_concatenate(void **state)
 {
     (void)state;
@@ -463,7 +502,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    const char *names[] = {"a.nio", "b.nio", "r.nio", "r-by-node.nio", "r-none.nio", "refused.nio"};
+    const char *names[] = {"a.nio", "b.nio", "r.nio", "r-by-node.nio", "r-none.nio", "refused.nio", "r-mounts.nio"};
     char p[512];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         tmp_path(p, sizeof p, names[i]);
@@ -481,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_no_timestamps_concatenate),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_kind_learned_by_any_node),
+        cmocka_unit_test(test_mount_lists_united),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
