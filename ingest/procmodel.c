@@ -2568,6 +2568,8 @@ static NOINLINE int handle_execve(nr_pm *pm, task *t, const call *c)
         if (id < 0)
             return (int)id;
         t->exe_id = id;
+    } else {
+        t->exe_id = 0; /* "": a program replaced by one whose path the line lacks */
     }
     NR_TRY(unshare_fds(pm, t)); /* execve unshares the fd table (fs/exec.c unshare_files) */
     fd_filter marked = {.first = 0, .last = INT64_MAX, .cloexec_only = 1};
@@ -3234,10 +3236,43 @@ static int resumes_pending(const task *t, const nr_sline *sl)
                                           memcmp(sl->name.p, t->pending_text.data, sl->name.n) == 0));
 }
 
+/* A successful <... execve resumed> of a leader with no call pending and no
+ * thread's execve pending: a thread's execve whose start strace did not
+ * print (-z prints a call only once it succeeded; or the log began later).
+ * The exec happened: the call becomes the leader's, with no arguments (its
+ * program unknown), starting its duration before the line, and every other
+ * thread of the process ends (the kernel's de_thread). Returns 1 when it
+ * did, 0 when sl is not such a line, or an error. */
+static int adopt_unprinted_execve(nr_pm *pm, task *leader, const nr_sline *sl, const nr_pm_where *w,
+                                  nr_error *err)
+{
+    const nr_syscall_info *info = syscall_of_line(pm, sl);
+    if (leader->pending || !info || info->handler != NR_H_EXECVE || leader->pid != leader->tid ||
+        !sl->has_result || sl->result != 0)
+        return 0;
+    nr_sline start = *sl;
+    start.args = (nr_span){sl->args.p, 0};
+    const int64_t ts = sl->ts_form != NR_TS_NONE && sl->dur_ns > 0 ? sl->ts_ns - sl->dur_ns : sl->ts_ns;
+    NR_TRY(on_unfinished(pm, leader, &start, ts, w, 0, err));
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        task *x = pm->tasks[i];
+        if (x != leader && !x->exited && x->pid == leader->tid) {
+            NR_TRY(flush_pending(pm, x, err)); /* a call of its own never returns */
+            NR_TRY(task_end(pm, x, err));
+        }
+    }
+    if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "execve_start_not_printed", w ? w->file : NULL, w ? w->line : 0,
+                                    w ? w->text : NULL, w ? w->len : 0) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 1;
+}
+
 static int on_resumed(nr_pm *pm, task *t, const nr_sline *sl, const nr_pm_where *w, nr_error *err)
 {
     if (!resumes_pending(t, sl)) {
-        const int taken = take_thread_execve(pm, t, sl, err);
+        int taken = take_thread_execve(pm, t, sl, err);
+        if (taken == 0 && !pm->refused)
+            taken = adopt_unprinted_execve(pm, t, sl, w, err);
         if (taken < 0)
             return taken;
         if (pm->refused)

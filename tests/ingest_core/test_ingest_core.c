@@ -1488,7 +1488,56 @@ static void execve_from_a_thread(void **state)
         "30 1796401525.246621 <... execve resumed>) = 0 <0.001747>\n",
         NULL);
     assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "execve_start_not_printed"), 1);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 1);
+    ck_free(&r);
+
+    /* a failed execve resumed by a leader with nothing pending: a thread's
+       failed execve returns in the thread, so this line matches nothing */
+    ck_ingest_text(&r,
+        "30 1796401525.240000 getpid() = 30 <0.000001>\n"
+        "30 1796401525.246621 <... execve resumed>) = -1 ENOENT (No such file or directory) <0.000010>\n",
+        NULL);
+    assert_ok(&r);
     assert_int_equal(ck_diag(&r, "unmatched_resumed"), 1);
+    assert_int_equal(ck_diag(&r, "execve_start_not_printed"), 0);
+    ck_free(&r);
+}
+
+/* strace -z (successful calls only) prints a call once it has returned, so
+ * a thread's execve, which returns in the leader, has no start line: only
+ * "+++ superseded ..." and the leader's <... execve resumed> (strace 6.1,
+ * a thread of a program that had opened g.bin with O_CLOEXEC calling
+ * execv). Until session 46 that line was unmatched_resumed and the exec
+ * lost: the exe kept the old program's name, close-on-exec fds stayed
+ * open, the thread lived on. */
+static void execve_from_a_thread_under_z(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "8365  1796451771.870000 openat(AT_FDCWD</w>, \"/d/g.bin\", O_RDONLY|O_CLOEXEC) = 3</d/g.bin> <0.000010>\n"
+        "8365  1796451771.870100 openat(AT_FDCWD</w>, \"/d/f.bin\", O_RDONLY) = 4</d/f.bin> <0.000010>\n"
+        "8365  1796451771.875000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, "
+        "exit_signal=0, stack=0x7f, stack_size=0x7fff80} => {parent_tid=[8366]}, 88) = 8366 <0.000117>\n"
+        "8366  1796451771.875686 rseq(0x7f, 0x20, 0, 0x53053053) = 0 <0.000010>\n"
+        "8365  1796451771.876543 +++ superseded by execve in pid 8366 +++\n"
+        "8365  1796451771.876577 <... execve resumed>) = 0 <0.000651>\n"
+        "8365  1796451771.877000 read(3, \"ab\", 2) = 2 <0.000008>\n"
+        "8365  1796451771.877100 read(4, \"cd\", 2) = 2 <0.000008>\n"
+        "8365  1796451771.885428 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "execve_start_not_printed"), 1);
+    const long exec = ck_event_row(&r, "execve", 0);
+    assert_true(exec >= 0);
+    assert_int_equal(EV(&r, exec, "tid"), 8365);
+    assert_int_equal(EV(&r, exec, "ts_ns"), 1796451771875926000LL); /* the return less its duration */
+    assert_int_equal(EV(&r, exec, "dur_ns"), 651000);
+    assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 8365), "exe"), ""); /* unknown program */
+    FILE_EQ(&r, "/d/f.bin", "bytes_read", 2); /* fd 4 stays open across the exec */
+    FILE_EQ(&r, "/d/g.bin", "bytes_read", 0); /* fd 3 was closed by it */
     ck_free(&r);
 }
 
@@ -2507,6 +2556,7 @@ int main(void)
         cmocka_unit_test(file_kinds),
         cmocka_unit_test(tmpfile_without_annotation),
         cmocka_unit_test(execve_from_a_thread),
+        cmocka_unit_test(execve_from_a_thread_under_z),
         cmocka_unit_test(mkdir_names_a_directory),
         cmocka_unit_test(fifo_from_mknod_and_stat),
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
