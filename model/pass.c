@@ -145,11 +145,8 @@ int nr__lat_op_of(int64_t op_class)
  * (one call per event per pass is a measurable share of the model's time).
  * regular_only: returns 1 as soon as the event is known not to touch a
  * regular file (the later passes count nothing else), e left partly filled. */
-static inline __attribute__((always_inline)) int resolve_event(const nr__reader *r, nr_model *m, size_t i,
-                                                               int may_add_proc, int regular_only, nr__event *e)
+static inline __attribute__((always_inline)) void resolve_file(const nr_model *m, int64_t file_id, nr__event *e)
 {
-#define GET(c) (r->i64[c] ? r->i64[c][i] : column_default(c))
-    const int64_t file_id = GET(NR_EV_FILE_ID);
     e->file_row = file_id >= 0 ? nr__idmap_lookup(&m->file_ids, file_id) : -1;
     if (e->file_row >= 0) {
         const nr__fileinfo fi = m->file_info[e->file_row];
@@ -161,6 +158,13 @@ static inline __attribute__((always_inline)) int resolve_event(const nr__reader 
         e->reg = -1;
         e->fs = 0;
     }
+}
+
+static inline __attribute__((always_inline)) int resolve_event(const nr__reader *r, nr_model *m, size_t i,
+                                                               int may_add_proc, int regular_only, nr__event *e)
+{
+#define GET(c) (r->i64[c] ? r->i64[c][i] : column_default(c))
+    resolve_file(m, GET(NR_EV_FILE_ID), e);
     if (regular_only && e->reg < 0)
         return 1;
     e->ts = GET(NR_EV_TS_NS);
@@ -206,6 +210,29 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
     return resolve_event(r, m, i, may_add_proc, 0, e);
 }
 
+/* Whether row i is a two-ended call (sendfile, copy_file_range, splice)
+ * whose source is known: events.file2_id. */
+static inline int has_source(const nr__reader *r, size_t i)
+{
+    return r->i64[NR_EV_FILE2_ID] && r->i64[NR_EV_FILE2_ID][i] >= 0;
+}
+
+/* The source side of e, a two-ended call (has_source): one read call of
+ * file2_id of e's bytes (docs/definitions.md, "Bytes"). Its time is the
+ * destination's (no second duration, no latency) and its offset unknown
+ * (the store keeps the destination's). Until session 46 the model read no
+ * file2_id: a file staged with sendfile showed no bytes read (review 46). */
+static inline void source_side(const nr__reader *r, const nr_model *m, size_t i, const nr__event *e,
+                               nr__event *src)
+{
+    *src = *e;
+    resolve_file(m, r->i64[NR_EV_FILE2_ID][i], src);
+    src->op = NR_OP_READ;
+    src->lat_op = -1;
+    src->dur = -1;
+    src->offset = -1;
+}
+
 /* The rows of one loaded row group, one loop per pass: the pass is decided
  * once per row group, not per event. */
 static int pass1_rows(const nr__reader *r, nr_model *m, size_t n)
@@ -222,6 +249,14 @@ static int pass1_rows(const nr__reader *r, nr_model *m, size_t n)
         if (e.op == NR_OP_WRITE)   /* the rest are no burst's: no call for them */
             NR_TRY(nr__bursts_add(m, &e));
         NR_TRY(nr__latency_add(m, &e));
+        if (has_source(r, i)) {
+            nr__event src;
+            source_side(r, m, i, &e, &src);
+            nr__phases_add(m, &src);
+            nr__access_add(m, &src);
+            if (m->tl_state == NR__TL_PREDICTED)
+                nr__timeline_add(m, &src);
+        }
     }
     return 0;
 }
@@ -230,12 +265,17 @@ static int pass2_rows(const nr__reader *r, nr_model *m, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         nr__event e;
-        const int rc = resolve_event(r, m, i, 0, 1, &e);
-        if (rc != 0) {
-            if (rc < 0)
-                return rc;
-            continue;   /* not a regular file: no timeline, no latency */
+        const int two_ended = m->tl_state == NR__TL_PASS2 && has_source(r, i);
+        const int rc = resolve_event(r, m, i, 0, !two_ended, &e);
+        if (rc < 0)
+            return rc;
+        if (two_ended) {
+            nr__event src;
+            source_side(r, m, i, &e, &src);
+            nr__timeline_add(m, &src);
         }
+        if (rc != 0 || e.reg < 0)
+            continue;   /* not a regular file: no timeline, no latency */
         if (m->tl_state == NR__TL_PASS2)
             nr__timeline_add(m, &e);
         if (e.op == NR_OP_WRITE && m->burst_state)   /* pass 2 of the bursts (bursts.c) */
@@ -269,10 +309,10 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err)
         [1] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
               NR__COL(NR_EV_SYSCALL) | NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FILE_ID) |
               NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_OFFSET) | NR__COL(NR_EV_FLAGS) |
-              NR__COL(NR_EV_PHASE_ID),
+              NR__COL(NR_EV_PHASE_ID) | NR__COL(NR_EV_FILE2_ID),
         [2] = NR__COL(NR_EV_TS_NS) | NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) |
               NR__COL(NR_EV_OP_CLASS) | NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) |
-              NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID),
+              NR__COL(NR_EV_FLAGS) | NR__COL(NR_EV_PHASE_ID) | NR__COL(NR_EV_FILE2_ID),
         [3] = NR__COL(NR_EV_DUR_NS) | NR__COL(NR_EV_PID) | NR__COL(NR_EV_OP_CLASS) |
               NR__COL(NR_EV_FILE_ID) | NR__COL(NR_EV_BYTES) | NR__COL(NR_EV_FLAGS) |
               NR__COL(NR_EV_PHASE_ID),

@@ -162,7 +162,7 @@ void tb_event(tb *t, tb_ev e)
     nr_table_set_i64(w, NR_EV_OP_CLASS, e.op);
     nr_table_set_i64(w, NR_EV_FD, 3);
     nr_table_set_i64(w, NR_EV_FILE_ID, e.file_id);
-    nr_table_set_i64(w, NR_EV_FILE2_ID, -1);
+    nr_table_set_i64(w, NR_EV_FILE2_ID, e.has_source ? e.source_id : -1);
     nr_table_set_i64(w, NR_EV_BYTES, e.bytes);
     nr_table_set_i64(w, NR_EV_OFFSET, e.offset);
     nr_table_set_i64(w, NR_EV_RESULT, e.result);

@@ -21,6 +21,8 @@ typedef struct tb {
 typedef struct tb_ev {
     int64_t ts, dur, pid, op, file_id, bytes, offset, result, flags, phase_id;
     const char *syscall;
+    int has_source;       /* a two-ended call (sendfile, ...): file2_id = source_id; else -1 */
+    int64_t source_id;
 } tb_ev;
 
 void tb_open(tb *t, const char *path);

@@ -238,6 +238,46 @@ static void phase_intervals_merge(void **state)
     nr_model_free(m);
 }
 
+/* A two-ended call (sendfile, copy_file_range, splice) is one write call of
+ * its destination and one read call of its source (events.file2_id), as in
+ * table files. copy_file_range 1000 B /d/src -> /d/dst in train, sendfile
+ * 3000 B /d/src -> a socket: /d/src read 4000 B in 2 calls, /d/dst written
+ * 1000 B in 1; train reads 1000 B, unphased 3000 B; the calls' time is
+ * counted once (100 + 200 us, on the write side), the source's offsets
+ * unknown. Until session 46 the model read no file2_id: 0 B read (review 46). */
+static void two_ended_calls_read_their_source(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("two_ended.nio"));
+    tb_file(&t, 0, "/d/src", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/d/dst", NR_KIND_REGULAR);
+    tb_file(&t, 2, "socket:[123]", NR_KIND_SOCKET);
+    tb_proc(&t, 1, -1, 0, 1 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, 10 * MS);
+    tb_event(&t, (tb_ev){.ts = 1 * MS, .dur = 100 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 1, .bytes = 1000,
+                         .offset = 0, .result = 1000, .phase_id = 0, .syscall = "copy_file_range",
+                         .has_source = 1, .source_id = 0});
+    tb_event(&t, (tb_ev){.ts = 20 * MS, .dur = 200 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 2, .bytes = 3000,
+                         .offset = -1, .result = 3000, .phase_id = -1, .syscall = "sendfile",
+                         .has_source = 1, .source_id = 0});
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("two_ended.nio"));
+    const nr_model_totals *tot = nr_model_get_totals(m);
+    assert_int_equal(tot->bytes_read, 4000);
+    assert_int_equal(tot->read_calls, 2);
+    assert_int_equal(tot->files_read, 1);
+    assert_int_equal(tot->bytes_written, 1000);
+    assert_int_equal(tot->write_calls, 1);
+    assert_int_equal(tot->events, 2);
+    const nr_model_phase *train = phase_named(m, "train", NULL);
+    assert_int_equal(train->ops[NR_OP_READ].bytes, 1000);
+    assert_int_equal(train->ops[NR_OP_READ].time_ns, 0);
+    assert_int_equal(train->ops[NR_OP_WRITE].time_ns, 100 * US);
+    assert_int_equal(phase_named(m, "unphased", NULL)->ops[NR_OP_READ].bytes, 3000);
+    nr_model_free(m);
+}
+
 /* The main process is the one nearest the root of those that began
  * phases, not the first to begin one (review 45): the training script (1)
  * runs a preparation subprocess (2) whose own data_prep begins before
@@ -1341,6 +1381,7 @@ int main(void)
         cmocka_unit_test(no_timestamps_no_duration),
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
+        cmocka_unit_test(two_ended_calls_read_their_source),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(hook_paths_match_at_a_slash),
