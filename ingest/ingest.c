@@ -461,6 +461,8 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
         s->where.text = s->chunk.text + pl->off;
         s->where.len = pl->len;
         s->where.line = s->chunk.first_line_no + s->next_line - 1;
+        if (__builtin_expect(!s->sl->has_result, 0))
+            nr_reject_resultless_call(&s->lexed, at_unterminated_line(s));
         if (!nr_sline_is_event(s->sl->kind)) {
             const int joined = s->sl->kind == NR_SL_BAD ? take_cut_call(in, s, err) : 0;
             if (joined < 0)

@@ -49,6 +49,15 @@ int nr_take_cut_call(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, int unte
     return 1;
 }
 
+int nr_reject_resultless_call(nr_sline *sl, int unterminated_last_line)
+{
+    if (sl->kind != NR_SL_SYSCALL || sl->has_result || unterminated_last_line)
+        return 0;
+    sl->kind = NR_SL_BAD;
+    sl->reason = "call_without_result";
+    return 1;
+}
+
 int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, nr_error *err)
 {
     if (!nr_sline_ends_whole(sl, w->text, w->len) &&
@@ -185,6 +194,7 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
     nr_sline sl;
     nr_par_lex_line(v, i, &sl);
     nr_pm_where w = {log->file, v->first_line_no + i, v->text + pl->off, pl->len};
+    nr_reject_resultless_call(&sl, v->last_unterminated && i + 1 == v->n);
     if (nr_take_cut_call(c->diag, &sl, &w, v->last_unterminated && i + 1 == v->n, err) < 0)
         return NR_E_NOMEM;
     if (!nr_sline_is_event(sl.kind)) {

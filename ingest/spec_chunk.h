@@ -86,6 +86,14 @@ const char *nr_skip_reason(const nr_sline *sl, int truncated);
  * it. Shared with the pass. */
 int nr_take_cut_call(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, int unterminated_last_line,
                      nr_error *err);
+/* A call line whose arguments close but that has no result ("close(3)"),
+ * other than a log's unterminated last line: strace prints a call's ')'
+ * only together with its result, so this is the traced program's own text
+ * in a stderr log (a print, a traceback's source line). sl becomes a BAD
+ * line of reason call_without_result: 1 when it did, 0 when not. Until
+ * session 46 such a line was an event: a printed "close(3)" closed fd 3.
+ * Shared with the pass. */
+int nr_reject_resultless_call(nr_sline *sl, int unterminated_last_line);
 /* Notes an event line that the model kept and that is a last line without
  * newline: "unterminated_last_line" in diag, unless its end proves it whole
  * (nr_sline_ends_whole: the log may be cut inside its result, "= 40" of
