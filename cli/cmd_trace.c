@@ -38,7 +38,8 @@ static const char trace_options[] =
     "  NIOREP_HOOK_DIR     folder holding sitecustomize.py and niorep_hook/ (an error when\n"
     "                      it does not; default: <bin>/../share/niorep/workloads, then\n"
     "                      the source tree)\n"
-    "\nCOMMAND's exit status is passed through (128+N when killed by signal N).\n";
+    "\nCOMMAND's exit status is passed through (128+N when killed by signal N; niorep dies of SIGINT\n"
+    "itself when COMMAND did, so that a calling script stops at Ctrl-C).\n";
 
 /* Signal state shared with the handler. */
 static volatile sig_atomic_t stop_signal;
@@ -51,6 +52,22 @@ static void forward_signal(int sig)
     stop_count++;
     if (child_pgid > 0)
         kill(-child_pgid, stop_count > 2 ? SIGKILL : sig);
+}
+
+/* COMMAND died of SIGINT (Ctrl-C): once the run directory is written,
+ * niorep dies of it too, and when it has the terminal it first sends it to
+ * its own process group, the foreground job, which the terminal's SIGINT
+ * skipped (it went to COMMAND's group). So a shell script running niorep
+ * stops as at any Ctrl-C: bash ends a script only when it received SIGINT
+ * itself and its child died of it. Until session 46 niorep exited 130,
+ * and a loop of traces (datasets/make_sample.sh) went on to the next. */
+static void die_of_sigint(void)
+{
+    fflush(NULL);
+    signal(SIGINT, SIG_DFL);
+    if (!stop_signal && isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp())
+        kill(0, SIGINT); /* not when niorep itself was sent SIGINT: then it was the one meant */
+    raise(SIGINT);
 }
 
 static int is_file(const char *p)
@@ -373,6 +390,38 @@ static void record_status(nr__trace_run *run, int status)
     run->interrupted = stop_signal != 0 || sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
 }
 
+/* Ctrl-Z stopped the traced group (it has the terminal): niorep stops too,
+ * with the same signal, so that the shell sees its job stopped and gives
+ * the prompt back; once continued (fg, bg) it continues the group, handing
+ * it the terminal when niorep has it again. A SIGTSTP that the kernel does
+ * not deliver to niorep (an orphaned process group: nobody could continue
+ * it) leaves it running, and the group is continued at once. Until session
+ * 46 niorep kept waiting, and the terminal hung on the stopped group. */
+static void stop_with_traced(pid_t pid, int stop_sig)
+{
+    tcsetpgrp(STDIN_FILENO, getpgrp());
+    raise(stop_sig);
+    if (tcgetpgrp(STDIN_FILENO) == getpgrp())
+        tcsetpgrp(STDIN_FILENO, pid);
+    kill(-pid, SIGCONT);
+}
+
+/* Waits for the traced group's leader (strace) to end; its wait status. */
+static int wait_traced(pid_t pid, int own_tty)
+{
+    int status = 0;
+    for (;;) {
+        if (waitpid(pid, &status, own_tty ? WUNTRACED : 0) < 0) {
+            if (errno == EINTR)
+                continue;
+            return 0;
+        }
+        if (!WIFSTOPPED(status))
+            return status;
+        stop_with_traced(pid, WSTOPSIG(status));
+    }
+}
+
 static int run_traced(const strv *argv, const strv *env, nr__trace_run *run)
 {
     posix_spawnattr_t attr;
@@ -396,13 +445,7 @@ static int run_traced(const strv *argv, const strv *env, nr__trace_run *run)
     if (own_tty)
         tcsetpgrp(STDIN_FILENO, pid);
 
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            status = 0;
-            break;
-        }
-    }
+    int status = wait_traced(pid, own_tty);
     run->end_time = now_unix();
     if (own_tty)
         tcsetpgrp(STDIN_FILENO, getpgrp());
@@ -563,7 +606,7 @@ static int trace_main(trace_args *a)
 
     strv sargv = {0}, env = {0};
     char *trace_set = NULL, *owned[2] = {NULL, NULL};
-    int status = 1;
+    int status = 1, died_of_sigint = 0;
     if (build_strace_argv(&sargv, strace_path, paths.log, a->per_pid, a->command, a->command_count, &trace_set) < 0 ||
         build_env(&env, hook_dir, paths.hook_out, owned, 2) < 0) {
         fprintf(stderr, "niorep trace: out of memory\n");
@@ -601,12 +644,15 @@ static int trace_main(trace_args *a)
     if (run.interrupted)
         fprintf(stderr, "niorep trace: interrupted; %s holds what was recorded until then\n", a->out);
     status = run.exit_status;
+    died_of_sigint = run.term_signal == SIGINT;
 done:
     free(sargv.items);
     free(env.items);
     free(trace_set);
     free(owned[0]);
     free(owned[1]);
+    if (died_of_sigint)
+        die_of_sigint();
     return status;
 }
 

@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -256,7 +257,8 @@ def check_error_paths(niorep, work):
 
 def check_ctrl_c(niorep, work):
     """Ctrl-C on the terminal stops COMMAND (it becomes the foreground
-    group), niorep exits 130 and still writes the manifest."""
+    group); niorep still writes the manifest, then dies of SIGINT itself
+    (so that a calling script stops too; until session 46 it exited 130)."""
     import pty
     import select
     import time
@@ -275,7 +277,7 @@ def check_ctrl_c(niorep, work):
             break
     _, status = os.waitpid(pid, 0)
     os.close(fd)
-    check(os.waitstatus_to_exitcode(status) == 130, "Ctrl-C: exit %r" % os.waitstatus_to_exitcode(status))
+    check(os.waitstatus_to_exitcode(status) == -signal.SIGINT, "Ctrl-C: exit %r" % os.waitstatus_to_exitcode(status))
     with open(os.path.join(run, "manifest.json")) as f:
         m = json.load(f)
     check(m["interrupted"] and m["exit"]["signal"] == 2, "Ctrl-C manifest: %r" % m["exit"])
@@ -290,6 +292,56 @@ def check_ctrl_c(niorep, work):
     train = [p for p in phases or [] if p["name"] == "train"]
     check(len(train) == 1 and int(train[0]["flags"]) & 2, "Ctrl-C: train not flagged ended by error: %r" % phases)
     print("Ctrl-C ok")
+
+
+def interactive_bash(keys, seconds):
+    """Types keys ((at_second, bytes) pairs) into an interactive bash on a
+    terminal of its own; returns what the terminal showed."""
+    import pty
+    import select
+    import time
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvp("bash", ["bash", "--norc", "--noprofile", "-i"])
+    out, t0, keys = b"", time.time(), list(keys)
+    while time.time() - t0 < seconds:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+        while keys and time.time() - t0 > keys[0][0]:
+            os.write(fd, keys.pop(0)[1])
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return out.decode(errors="replace")
+
+
+def check_job_control(niorep, work):
+    """In an interactive shell, Ctrl-Z stops the job (the prompt comes back)
+    and fg resumes it to its end (until session 46 the terminal hung on the
+    stopped traced group); Ctrl-C in a loop of traces stops the loop."""
+    run = os.path.join(work, "stopped")
+    cmd = "%s trace -o %s -- %s -c 'import time; time.sleep(3); print(\"DONE\")'" % (niorep, run, PYTHON)
+    text = interactive_bash([(0.5, cmd.encode() + b"\n"), (1.5, b"\x1a"), (2.5, b"echo AT_PROMPT\n"),
+                             (3.0, b"fg\n"), (9.0, b"echo RC=$?\n")], 11)
+    check("Stopped" in text and "AT_PROMPT" in text.split("echo AT_PROMPT", 1)[-1], "Ctrl-Z: no prompt: %r" % text[-600:])
+    check("DONE" in text and "RC=0" in text, "fg: the job did not end well: %r" % text[-600:])
+    with open(os.path.join(run, "manifest.json")) as f:
+        m = json.load(f)
+    check(m["exit"]["code"] == 0 and not m["interrupted"], "Ctrl-Z then fg manifest: %r" % m["exit"])
+    loop = os.path.join(work, "loop.sh")
+    with open(loop, "w") as f:
+        f.write("for i in 1 2; do\n  %s trace -o %s/loop$i -- %s -c 'import time; time.sleep(5)'\n"
+                "  echo LOOP_WENT_ON $i\ndone\n" % (niorep, work, PYTHON))
+    text = interactive_bash([(0.5, b"bash " + loop.encode() + b"\n"), (2.5, b"\x03")], 10)
+    check("LOOP_WENT_ON" not in text, "Ctrl-C did not stop the loop of traces: %r" % text[-600:])
+    check(os.path.exists(os.path.join(work, "loop1", "manifest.json")), "interrupted loop run has no manifest")
+    print("job control ok")
 
 
 def run_stdlib(niorep, work):
@@ -314,6 +366,7 @@ def run_stdlib(niorep, work):
     print("run directory ok")
     check_error_paths(niorep, work)
     check_ctrl_c(niorep, work)
+    check_job_control(niorep, work)
     ingest_and_compare(niorep, run, work, data_dir, accounting)
 
 
