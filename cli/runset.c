@@ -269,8 +269,11 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
 }
 
 /* Fingerprint of the inputs of a run: version, store format and ingest
- * revision (a cached store of an older one is ingested again), then name, size and mtime of
- * every regular file of the run directory (or of the log file), sorted.
+ * revision (a cached store of an older one is ingested again), then name,
+ * size, mtime and ctime of every regular file of the run directory (or of
+ * the log file), sorted. The ctime, which no user call sets, catches an
+ * edit whose mtime was put back (touch -r: until session 46 a stale store
+ * was trusted, review 46); a copied folder is ingested again once.
  * *bytes: the sizes of those files added up. */
 static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
 {
@@ -297,8 +300,9 @@ static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
         if (p && stat(p, &fs) == 0 && S_ISREG(fs.st_mode)) {
             *bytes += (uint64_t)fs.st_size;
             char line[512];
-            int w = snprintf(line, sizeof line, "%s\t%lld\t%lld.%09ld\n", is_dir ? names[i] : "-",
-                             (long long)fs.st_size, (long long)fs.st_mtim.tv_sec, (long)fs.st_mtim.tv_nsec);
+            int w = snprintf(line, sizeof line, "%s\t%lld\t%lld.%09ld\t%lld.%09ld\n", is_dir ? names[i] : "-",
+                             (long long)fs.st_size, (long long)fs.st_mtim.tv_sec, (long)fs.st_mtim.tv_nsec,
+                             (long long)fs.st_ctim.tv_sec, (long)fs.st_ctim.tv_nsec);
             if (w > 0 && len + (size_t)w + 1 > cap) {
                 cap = (cap + (size_t)w) * 2;
                 char *g = realloc(fp, cap);

@@ -79,8 +79,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* What the merged store is made of: niorep version and the file rule, then
- * base name, size and mtime of every part, sorted. */
+/* What the merged store is made of: niorep version, merge revision and the
+ * file rule, then base name, size, mtime and ctime of every part, sorted. */
 static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
 {
     char **lines = calloc(k, sizeof *lines);
@@ -89,10 +89,11 @@ static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
         const char *path = rs->runs[idx[i]].store_path;
         struct stat st;
         char *base = nr__rs_base_name(path);
-        lines[i] = malloc(strlen(path) + 96);
+        lines[i] = malloc(strlen(path) + 128);
         if (lines[i] && base && stat(path, &st) == 0)
-            sprintf(lines[i], "%s\t%lld\t%lld.%09ld\n", base, (long long)st.st_size,
-                    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+            sprintf(lines[i], "%s\t%lld\t%lld.%09ld\t%lld.%09ld\n", base, (long long)st.st_size,
+                    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+                    (long)st.st_ctim.tv_nsec);
         else if (lines[i])
             lines[i][0] = '\0';
         free(base);
@@ -101,7 +102,8 @@ static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
     char *fp = lines ? malloc(total) : NULL;
     if (fp) {
         qsort(lines, k, sizeof *lines, cmp_str);
-        size_t len = (size_t)snprintf(fp, total, "niorep %s merge %u%s\n", NR_VERSION, NR_STORE_FORMAT_VERSION,
+        size_t len = (size_t)snprintf(fp, total, "niorep %s merge %u revision %u%s\n", NR_VERSION,
+                                      NR_STORE_FORMAT_VERSION, NR_MERGE_REVISION,
                                       rs->files_by_node ? " files-by-node" : "");
         for (size_t i = 0; i < k; i++) {
             const size_t n = lines[i] ? strlen(lines[i]) : 0;

@@ -42,8 +42,17 @@
  * 7 (session 43): the execve of a thread taken by its leader no longer
  * reads the thread's call name from the leader's old text (a crash when
  * the leader had never had a call pending; a wrong count of pending
- * clones when its last one was a clone). */
-#define NR_INGEST_REVISION 7
+ * clones when its last one was a clone).
+ * 8 (sessions 45, 46): ioctl FIOCLEX/FIONCLEX, unshare(CLONE_FILES,
+ * CLONE_FS), a thread seen while several clones were pending re-attached
+ * to its clone, splice counted at both ends, a pwrite on O_APPEND has no
+ * offset, openat2's raw flags; a bare fd is closed only in a task that
+ * printed annotations; -ff ties of coarse stamps counted; a never-ended
+ * phase cut at its thread's end; a UTF-8 BOM skipped; a successful
+ * <... execve resumed> with no start line is the leader's exec
+ * (execve_start_not_printed); a call line without result is skipped
+ * (call_without_result). */
+#define NR_INGEST_REVISION 8
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

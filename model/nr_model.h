@@ -44,8 +44,11 @@ typedef struct nr_model nr_model;
  * multiprocessing's pymp- folder are the runtime's, not job files.
  * 3 (session 42): write bursts are measured from their calls, not bins;
  * a trace whose stamps are all whole seconds (strace -t) has no share
- * of wall time (io_share, main_io_share NAN). */
-#define NR_MODEL_REVISION 3
+ * of wall time (io_share, main_io_share NAN).
+ * 4 (sessions 45, 46): the main process is the topmost that began phases;
+ * a merged run's node paths are read after "<node>:" by the runtime and
+ * file-system rules; a two-ended call (sendfile, ...) reads its source. */
+#define NR_MODEL_REVISION 4
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1

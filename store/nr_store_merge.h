@@ -37,6 +37,11 @@
 
 #define NR_MERGE_PID_SPAN 10000000
 
+/* Bumped when the same node stores merge into another store: a cached
+ * merged store (niorep build) of an older revision is merged again.
+ * 2 (session 46): the mount list is the union of the parts' entries. */
+#define NR_MERGE_REVISION 2
+
 typedef struct nr_merge_opts {
     int files_by_node;   /* 1: every file is node-local ("<node>:<path>"), also absolute paths */
     int level;           /* zstd level of the output; 0 = the writer's default */

@@ -58,6 +58,22 @@ cmp -s r1.html r2.html || fail "two builds of the same inputs differ"
 [ "$(stat -c %Y.%N traces/.niorep/plain.nio)" = "$stamp" ] || fail "the cached store was rewritten although the logs did not change"
 ok "cache reused, output byte-identical"
 
+# an edit that keeps the log's size and puts its mtime back (touch -r) is
+# still seen (the fingerprint has the ctime): until session 46 the stale
+# store was trusted on every build
+cp -p traces/plain/strace.log mtime.ref
+sed -i 's/= 4096 <0.000030>/= 4095 <0.000030>/' traces/plain/strace.log
+touch -r mtime.ref traces/plain/strace.log
+"$niorep" build traces -o r3.html --bootstraps 0 2>/dev/null || fail "build after an edit"
+[ "$(stat -c %Y.%N traces/.niorep/plain.nio)" != "$stamp" ] || fail "an edit with its mtime put back was not ingested again"
+cmp -s r1.html r3.html && fail "the report did not change after the log was edited"
+cp -p mtime.ref traces/plain/strace.log
+"$niorep" build traces -o r4.html --bootstraps 0 2>/dev/null || fail "build after the edit was undone"
+cmp -s r1.html r4.html || fail "the report of the restored log differs from the first"
+stamp=$(stat -c %Y.%N traces/.niorep/plain.nio)
+sleep 1 # the stamp has whole seconds
+ok "an edit under a restored mtime is ingested again"
+
 # a damaged cached store (a flipped byte, a cut file) is ingested again from its run, with a note
 for damage in flip cut; do
     /usr/bin/python3 - traces/.niorep/plain.nio "$damage" <<'EOF'
