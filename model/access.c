@@ -58,8 +58,8 @@ void nr__access_add(nr_model *m, const nr__event *e)
     if (e->op != NR_OP_READ && e->op != NR_OP_WRITE)
         return;
     a->data_calls++;
-    if (e->flags & NR_EVF_FAILED)
-        return;
+    if (e->flags & (NR_EVF_FAILED | NR_EVF_RESTARTED | NR_EVF_RESULT_UNKNOWN))
+        return; /* no size: until session 46 restarted and unknown results were 0 B (review 46) */
     const int w = e->op == NR_OP_WRITE;
     const int64_t size = e->bytes > 0 ? e->bytes : 0;
     a->size_hist[w][nr_size_bin(size)]++;

@@ -43,9 +43,15 @@ static int timed(const nr__event *e)
 
 /* Read sizes: successful reads of the job's regular files (the runtime's
  * are left out as in nr_model_access: docs/definitions.md). */
+/* A read of a job file that returned data: a restarted call, one whose
+ * result is unknown and an end-of-file read (0 B: Python's read() of a
+ * whole file ends with one) request data but tell no size; until session
+ * 46 they were 0 B samples, and a job reading whole files had a median
+ * read of 0 B (review 46). */
 static int sized_read(const nr_model *m, const nr__event *e)
 {
-    return e->reg >= 0 && e->op == NR_OP_READ && !(e->flags & (NR_EVF_NEVER_RESUMED | NR_EVF_FAILED)) &&
+    return e->reg >= 0 && e->op == NR_OP_READ && e->bytes > 0 &&
+           !(e->flags & (NR_EVF_NEVER_RESUMED | NR_EVF_FAILED | NR_EVF_RESTARTED | NR_EVF_RESULT_UNKNOWN)) &&
            !m->reg_runtime[e->reg];
 }
 

@@ -110,6 +110,8 @@ def check_concentration(name, summary, fid, pos, reads, writes, runtime, failure
 
 
 FAILED = 1 << 0
+RESTARTED, RESULT_UNKNOWN = 1 << 3, 1 << 4
+NO_SIZE = FAILED | RESTARTED | RESULT_UNKNOWN  # calls that tell no size (docs/summary-schema.md, access)
 OPENS = ("open", "openat", "openat2", "creat")
 SIZE_BINS = (("0-100", 100), ("100-1K", 1 << 10), ("1K-10K", 10 << 10), ("10K-100K", 100 << 10),
              ("100K-1M", 1 << 20), ("1M-4M", 4 << 20), ("4M-10M", 10 << 20), ("10M-100M", 100 << 20),
@@ -157,7 +159,7 @@ def access_of(job_events, duration_s):
         counts = {"consecutive": 0, "sequential": 0, "random": 0, "first": 0, "unknown_offset": 0}
         end_of = {}
         for e in job_events:
-            if e["op_class"] != op or e["flags"] & FAILED:
+            if e["op_class"] != op or e["flags"] & NO_SIZE:
                 continue
             hist[size_bin(e["bytes"])] += 1
             if e["offset"] < 0:
@@ -176,7 +178,9 @@ def access_of(job_events, duration_s):
     out["meta_calls"] = sum(1 for e in job_events if e["op_class"] == "metadata")
     out["data_calls"] = sum(1 for e in job_events if e["op_class"] in ("read", "write"))
     out["meta_to_data"] = share(out["meta_calls"], out["data_calls"])
-    sizes = sorted(e["bytes"] for e in job_events if e["op_class"] == "read" and not e["flags"] & FAILED)
+    # reads that returned data (not restarted, of known result, not at end of file)
+    sizes = sorted(e["bytes"] for e in job_events
+                   if e["op_class"] == "read" and not e["flags"] & NO_SIZE and e["bytes"] > 0)
     out["median_read_size"] = nearest_rank(sizes, 0.5) if sizes else None
     return out
 

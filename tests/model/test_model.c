@@ -238,6 +238,39 @@ static void phase_intervals_merge(void **state)
     nr_model_free(m);
 }
 
+/* The read sizes are those of reads that returned data: two reads of 1 MiB,
+ * each followed by an end-of-file read (0 B, as Python's read() of a whole
+ * file), one restarted (ERESTARTSYS) and one of unknown result (= ?): the
+ * median is 1 MiB and bin 0-100 holds the EOF reads only (they are
+ * successful calls); until session 46 the median was 0 B and small_reads
+ * fired (review 46). All six are calls. */
+static void read_sizes_are_of_reads_that_returned_data(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("read_sizes.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 1 * SEC);
+    tb_call(&t, 1 * MS, 10 * US, 1, NR_OP_READ, 0, 1 << 20, 0, -1);
+    tb_call(&t, 2 * MS, 10 * US, 1, NR_OP_READ, 0, 0, 1 << 20, -1);
+    tb_call(&t, 3 * MS, 10 * US, 1, NR_OP_READ, 0, 1 << 20, 0, -1);
+    tb_call(&t, 4 * MS, 10 * US, 1, NR_OP_READ, 0, 0, 1 << 20, -1);
+    tb_event(&t, (tb_ev){.ts = 5 * MS, .dur = 10 * US, .pid = 1, .op = NR_OP_READ, .file_id = 0, .offset = -1,
+                         .result = -1, .flags = NR_EVF_RESTARTED, .phase_id = -1});
+    tb_event(&t, (tb_ev){.ts = 6 * MS, .dur = -1, .pid = 1, .op = NR_OP_READ, .file_id = 0, .offset = -1,
+                         .result = -1, .flags = NR_EVF_RESULT_UNKNOWN, .phase_id = -1});
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("read_sizes.nio"));
+    const nr_model_access *a = nr_model_get_access(m);
+    assert_int_equal(a->median_read_size, 1 << 20);
+    assert_int_equal(a->size_hist[0][0], 2);
+    assert_int_equal(a->size_hist[0][4], 2);
+    assert_int_equal(a->unknown_offset[0], 0);
+    assert_int_equal(a->data_calls, 6);
+    assert_int_equal(nr_model_get_totals(m)->read_calls, 6);
+    nr_model_free(m);
+}
+
 /* A two-ended call (sendfile, copy_file_range, splice) is one write call of
  * its destination and one read call of its source (events.file2_id), as in
  * table files. copy_file_range 1000 B /d/src -> /d/dst in train, sendfile
@@ -1382,6 +1415,7 @@ int main(void)
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(two_ended_calls_read_their_source),
+        cmocka_unit_test(read_sizes_are_of_reads_that_returned_data),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(hook_paths_match_at_a_slash),
