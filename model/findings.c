@@ -51,7 +51,9 @@ static void hot_set(const nr_model *m, evidence *ev)
         snprintf(ev->why, sizeof ev->why, "no job file moved a byte");
     ev->value = c->files_for_90;
     ev->args[0] = 100.0 * c->files_for_90;
-    ev->args[1] = ceil(c->files_for_90 * (double)c->n);
+    /* files_for_90 is k / n: rounded, not ceil'ed (k / n * n may come out
+       above k: "8 of 100 files" for 7, review 46) */
+    ev->args[1] = round(c->files_for_90 * (double)c->n);
     ev->args[2] = (double)c->n;
 }
 
