@@ -97,6 +97,8 @@ struct nr_model {
     nr_model_phase *phases;
     size_t nphases;              /* including unphased */
     size_t unphased;             /* index of the unphased entry */
+    nr_model_interval *phase_union; /* every phase's instances merged, in time order */
+    size_t n_phase_union;
     uint64_t phase_rows;
     nr__idmap phase_procs;       /* set of (phase << 32 | process) pairs with I/O */
     size_t *proc_last_phase;     /* per process: the last phase counted in phase_procs (cache) */

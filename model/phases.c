@@ -60,11 +60,45 @@ int nr__whole_second_stamps(const nr_model *m)
     return f->events_with_ts > 0 && f->events_ts_subsecond == 0;
 }
 
+/* Seconds of the merged intervals iv within [from, to] (unclipped when
+ * that is unknown, from < 0). Until session 46 a phase that the hook began
+ * before the trace counted its untraced time: train 10.5 s in a 1 s run,
+ * and unphased 0 s though it held I/O (review 46). */
+static double seconds_within(const nr_model_interval *iv, size_t n, int64_t from, int64_t to)
+{
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t b = iv[i].begin_ns, e = iv[i].end_ns;
+        if (from >= 0 && to >= from) {
+            b = b < from ? from : b;
+            e = e > to ? to : e;
+        }
+        total += e > b ? e - b : 0;
+    }
+    return (double)total * 1e-9;
+}
+
+/* A meta key's integer, or -1. */
+static int64_t meta_ns(const nr_model *m, const char *key)
+{
+    const char *v = nr_model_meta(m, key);
+    char *end;
+    const long long x = v && *v ? strtoll(v, &end, 10) : -1;
+    return v && *v && !*end ? (int64_t)x : -1;
+}
+
 int nr__phases_finish(nr_model *m)
 {
     nr_model_phase *un = &m->phases[m->unphased];
-    /* load_phases left minus the covered time there; the rest of the run is unphased */
-    const double covered = -un->wall_s;
+    /* a phase's time is the traced time it covers: within the stamps of
+       the trace's first and last lines (exit lines included), the range of
+       diagnostics hook_outside_trace */
+    const int64_t trace_from = meta_ns(m, "trace_first_ts_ns"), trace_to = meta_ns(m, "trace_last_ts_ns");
+    for (size_t i = 0; i < m->unphased; i++)
+        m->phases[i].wall_s = seconds_within(m->phases[i].intervals, m->phases[i].n_intervals, trace_from, trace_to);
+    /* the rest of the run (its events' extent) is unphased: exactly the
+       extent less the phases' union within it */
+    const double covered = seconds_within(m->phase_union, m->n_phase_union, m->totals.first_ns, m->totals.last_ns);
     const double run = m->totals.duration_s;
     un->wall_s = isnan(run) ? NAN : run > covered ? run - covered : 0;
     un->first_ns = m->totals.first_ns;

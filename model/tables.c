@@ -266,17 +266,9 @@ static size_t merge_instances(const phase_row *rows, size_t n, const char *name,
     return k;
 }
 
-static int64_t intervals_length(const nr_model_interval *iv, size_t n)
-{
-    int64_t total = 0;
-    for (size_t i = 0; i < n; i++)
-        total += iv[i].end_ns - iv[i].begin_ns;
-    return total;
-}
-
-/* Each phase's merged intervals (kept in the model's arena) and wall
- * time, and the time no phase covers (negated, until the run's extent is
- * known) as unphased's. */
+/* Each phase's merged intervals and those of all phases (kept in the
+ * model's arena); their wall times are measured within the run's extent
+ * once it is known (nr__phases_finish). */
 static int phase_intervals(nr_model *m, const phase_row *rows, size_t n)
 {
     nr_model_interval *scratch = malloc((n ? n : 1) * sizeof *scratch);
@@ -292,12 +284,13 @@ static int phase_intervals(nr_model *m, const phase_row *rows, size_t n)
         }
         memcpy(kept, scratch, p->n_intervals * sizeof *kept);
         p->intervals = kept;
-        p->wall_s = (double)intervals_length(kept, p->n_intervals) * 1e-9;
     }
-    const size_t all = merge_instances(rows, n, NULL, scratch);
-    m->phases[m->unphased].wall_s = -(double)intervals_length(scratch, all) * 1e-9;
+    m->n_phase_union = merge_instances(rows, n, NULL, scratch);
+    m->phase_union = nr_arena_alloc(&m->arena, (m->n_phase_union + 1) * sizeof *m->phase_union);
+    if (m->phase_union)
+        memcpy(m->phase_union, scratch, m->n_phase_union * sizeof *scratch);
     free(scratch);
-    return 0;
+    return m->phase_union ? 0 : NR_E_NOMEM;
 }
 
 /* m->phase_pids: the distinct pids of the phase rows pr (sorted by begin),

@@ -192,7 +192,10 @@ static void run_a_phase_breakdown(void **state)
     const nr_model_phase *un = phase_named(m, "unphased", NULL);
     assert_int_equal(un->n_intervals, 0);
     assert_int_equal(un->ops[NR_OP_META].calls, 1);
-    assert_near(un->wall_s, 0.0, 1e-12);
+    /* the run (its events: 0.1 s to 5 s + 7 us) less the phases' union
+       within it (0.1 s to 5 s): the stat's 7 us after train ended (until
+       session 46 the union's whole length, from 0 s, was taken: 0 s) */
+    assert_near(un->wall_s, 7e-6, 1e-12);
     nr_model_free(m);
 }
 
@@ -308,6 +311,34 @@ static void two_ended_calls_read_their_source(void **state)
     assert_int_equal(train->ops[NR_OP_READ].time_ns, 0);
     assert_int_equal(train->ops[NR_OP_WRITE].time_ns, 100 * US);
     assert_int_equal(phase_named(m, "unphased", NULL)->ops[NR_OP_READ].bytes, 3000);
+    nr_model_free(m);
+}
+
+/* A phase's wall time is the traced time it covers: the hook began train
+ * 10 s before the trace's first line (strace attached late), the trace
+ * runs 1 s (lines at 0 s and 1 s, reads at 0.25 s and 0.75 s), train ends
+ * at 0.5 s: train 0.5 s, unphased 0.5 s with the read at 0.75 s in it.
+ * Until session 46: train 10.5 s, unphased 0 s (review 46). */
+static void phase_time_is_traced_time(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("outside.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 1 * SEC);
+    tb_meta(&t, "trace_first_ts_ns", "0");
+    tb_meta(&t, "trace_last_ts_ns", "1000000000");
+    tb_phase(&t, 0, 1, "train", -10 * SEC, 500 * MS);
+    tb_call(&t, 0, 0, 1, NR_OP_OPEN, 0, 0, -1, -1);
+    tb_call(&t, 250 * MS, 10 * US, 1, NR_OP_READ, 0, 10, 0, 0);
+    tb_call(&t, 750 * MS, 10 * US, 1, NR_OP_READ, 0, 10, 10, -1);
+    tb_call(&t, 1 * SEC, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("outside.nio"));
+    assert_near(phase_named(m, "train", NULL)->wall_s, 0.5, 1e-12);
+    const nr_model_phase *un = phase_named(m, "unphased", NULL);
+    assert_near(un->wall_s, 0.5, 1e-12);
+    assert_near(un->io_share, 10e-6 / 0.5, 1e-12);
     nr_model_free(m);
 }
 
@@ -1445,6 +1476,7 @@ int main(void)
         cmocka_unit_test(two_ended_calls_read_their_source),
         cmocka_unit_test(read_sizes_are_of_reads_that_returned_data),
         cmocka_unit_test(finding_hot_set_counts_files_exactly),
+        cmocka_unit_test(phase_time_is_traced_time),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(hook_paths_match_at_a_slash),
