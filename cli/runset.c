@@ -572,11 +572,16 @@ static int meta_readable(const nr_store *s, nr_error *err)
 
 /* After rc, the failure of a cached store of run i to open or model: a
  * damaged cache (NR_E_FORMAT: a checksum, a cut file) is ingested again
- * from the run, once, with a line on stderr, and 1 returned; the cache is
- * niorep's own, and the run it stands for is intact. Otherwise rc. */
+ * from the run (merged again from its node stores), once, with a line on
+ * stderr, and 1 returned; the cache is niorep's own, and the run it stands
+ * for is intact. Otherwise rc. */
 static int retry_damaged_cache(load_pool *lp, size_t i, int rc, nr_error *err)
 {
     nr_run *r = &lp->rs->runs[i];
+    if (rc == NR_E_FORMAT && r->parts && r->cache_hit) {
+        NR_TRY(nr__rs_merge_again(lp->rs, r, err));
+        return 1;
+    }
     if (rc != NR_E_FORMAT || !r->input_path || !r->cache_hit)
         return rc;
     fprintf(stderr, "niorep: %s; ingesting %s again\n", err->msg, r->input_path);
@@ -699,6 +704,9 @@ void nr__rs_drop_run(nr_run *r)
     free(r->store_path);
     free(r->fingerprint);
     free(r->model_key);
+    for (size_t i = 0; i < r->nparts; i++)
+        free(r->parts[i]);
+    free(r->parts);
     memset(r, 0, sizeof *r);
 }
 

@@ -25,6 +25,10 @@ typedef struct nr_run {
     nr_model *model;
     char *model_key;     /* the key its model's fits were kept under (nr_fit_cache_key), NULL
                             when they are not kept; set with model by nr_runset_load */
+    char **parts;        /* a run merged from node stores reused from the cache: the
+                            stores it was made of, to merge again when the cache is
+                            damaged (owned); NULL otherwise */
+    size_t nparts;
 } nr_run;
 
 typedef struct nr_runset {

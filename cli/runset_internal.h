@@ -26,5 +26,8 @@ int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
  * each, in the place of its first node; every store is open. Returns
  * NR_E_INPUT when two stores hold the same node of a run. */
 int nr__rs_join_nodes(nr_runset *rs, void (*progress)(const nr_run *run, const char *what), nr_error *err);
+/* Merges run r's parts (r->parts) into its store again, after its cached
+ * store was found damaged (closed first; opened again). */
+int nr__rs_merge_again(const nr_runset *rs, nr_run *r, nr_error *err);
 
 #endif

@@ -190,6 +190,8 @@ static char *unique_name(const nr_runset *rs, size_t self, const char *label)
     return name;
 }
 
+static char **part_paths(const nr_runset *rs, const size_t *idx, size_t k);
+
 /* The k >= 2 node runs idx[] of run `label` become one run at idx[0]. */
 static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *label,
                        void (*progress)(const nr_run *run, const char *what), nr_error *err)
@@ -212,10 +214,50 @@ static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *l
         free(name);
         return rc;
     }
+    char **parts = hit ? part_paths(rs, idx, k) : NULL;
+    if (hit && !parts) {
+        free(out);
+        free(source);
+        free(name);
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
     for (size_t i = 0; i < k; i++)
         nr__rs_drop_run(&rs->runs[idx[i]]);
-    *first = (nr_run){.name = name, .source = source, .store_path = out, .cache_hit = hit, .temporary = temporary};
-    return nr_store_open(out, &first->store, err);
+    *first = (nr_run){.name = name, .source = source, .store_path = out, .cache_hit = hit, .temporary = temporary,
+                      .parts = parts, .nparts = parts ? k : 0};
+    rc = nr_store_open(out, &first->store, err);
+    if (rc == 0 && hit) { /* a cache's meta, read next (labels), checked here */
+        char *value = NULL;
+        rc = nr_store_meta_value(first->store, "manifest.labels.run", &value, err);
+        free(value);
+    }
+    return rc == NR_E_FORMAT && hit ? nr__rs_merge_again(rs, first, err) : rc;
+}
+
+/* Copies of the store paths of the parts idx[0..k), NULL when out of memory. */
+static char **part_paths(const nr_runset *rs, const size_t *idx, size_t k)
+{
+    char **parts = calloc(k, sizeof *parts);
+    for (size_t i = 0; parts && i < k; i++)
+        if (!(parts[i] = strdup(rs->runs[idx[i]].store_path))) {
+            while (i > 0)
+                free(parts[--i]);
+            free(parts);
+            return NULL;
+        }
+    return parts;
+}
+
+int nr__rs_merge_again(const nr_runset *rs, nr_run *r, nr_error *err)
+{
+    fprintf(stderr, "niorep: %s; merging %s again from its %zu node stores\n", err->msg, r->store_path, r->nparts);
+    nr_store_close(r->store);
+    r->store = NULL;
+    r->cache_hit = 0;
+    nr_error_clear(err);
+    const nr_merge_opts opts = {.files_by_node = rs->files_by_node};
+    NR_TRY(nr_store_merge((const char *const *)r->parts, r->nparts, r->store_path, &opts, err));
+    return nr_store_open(r->store_path, &r->store, err);
 }
 
 /* Two stores of one run must not hold the same node. */
