@@ -2,7 +2,10 @@
  * niorep version; the model options the fits depend on; the store file's
  * size and mtime; its fingerprint, the text of <store>.inputs), then one
  * line per fit with its numbers as C99 hex floats, which read back to the
- * same bits. The key is compared as bytes; anything else reads as no fit. */
+ * same bits, then "check H\n": H the 16 hex digits of nr_hash_bytes of all
+ * before it. The key is compared as bytes; anything else, a changed digit
+ * included, reads as no fit (until session 46, format 4, a changed digit
+ * was trusted: review 46). */
 #include "fit_cache.h"
 
 #include <inttypes.h>
@@ -11,10 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "nr_strtab.h"
 #include "runset_internal.h"
 
 /* Bump when a fit changes for the same store and options. */
-#define FIT_CACHE_FORMAT 4
+#define FIT_CACHE_FORMAT 5
 
 enum { FIT_FIELDS = 10 };
 
@@ -82,22 +86,45 @@ static int parse_fit(const char *line, nr_powerlaw_fit *f, const char **next)
     return 1;
 }
 
+enum { CHECK_LINE = 23 }; /* "check " + 16 hex digits + "\n" */
+
+/* Where text's check line starts when it holds the hash of all before it; NULL otherwise. */
+static const char *checked_end(const char *text)
+{
+    const size_t len = strlen(text);
+    if (len < CHECK_LINE)
+        return NULL;
+    const char *line = text + len - CHECK_LINE;
+    uint64_t want = 0;
+    if (memcmp(line, "check ", 6) != 0 || line[CHECK_LINE - 1] != '\n')
+        return NULL;
+    for (int i = 6; i < CHECK_LINE - 1; i++) {
+        const char c = line[i];
+        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (digit < 0)
+            return NULL;
+        want = want << 4 | (uint64_t)digit;
+    }
+    return nr_hash_bytes(text, (size_t)(line - text)) == want ? line : NULL;
+}
+
 int nr_fit_cache_parse(const char *text, const char *key, nr_powerlaw_fit fits[NR_PL_COUNT])
 {
     const size_t n = strlen(key);
-    if (strncmp(text, key, n) != 0)
+    const char *end = checked_end(text);
+    if (!end || strncmp(text, key, n) != 0)
         return 0;
     const char *p = text + n;
     for (int i = 0; i < NR_PL_COUNT; i++)
-        if (!parse_fit(p, &fits[i], &p))
+        if (p >= end || !parse_fit(p, &fits[i], &p))
             return 0;
-    return *p == '\0';
+    return p == end;
 }
 
 char *nr_fit_cache_format(const char *key, const nr_powerlaw_fit fits[NR_PL_COUNT])
 {
     enum { MAX_NUMBER = 32 }; /* "-0x1.fffffffffffffp+1023" and a separator */
-    const size_t cap = strlen(key) + NR_PL_COUNT * FIT_FIELDS * MAX_NUMBER + 1;
+    const size_t cap = strlen(key) + NR_PL_COUNT * FIT_FIELDS * MAX_NUMBER + CHECK_LINE + 1;
     char *text = malloc(cap);
     if (!text)
         return NULL;
@@ -108,6 +135,7 @@ char *nr_fit_cache_format(const char *key, const nr_powerlaw_fit fits[NR_PL_COUN
         for (int k = 0; k < FIT_FIELDS; k++)
             len += (size_t)snprintf(text + len, cap - len, "%a%c", v[k], k + 1 < FIT_FIELDS ? ' ' : '\n');
     }
+    snprintf(text + len, cap - len, "check %016" PRIx64 "\n", nr_hash_bytes(text, len));
     return text;
 }
 

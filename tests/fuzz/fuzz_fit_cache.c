@@ -1,14 +1,18 @@
 /* Fuzz target: the input is the text of a kept fits file (cli/fit_cache.c)
- * after the key "K\n". When it parses, writing the fits again and parsing
- * that must give the same bits (NaN as NaN); any other outcome but a crash,
- * a leak or a hang is fine. */
+ * after the key "K\n" and before its check line (appended here). When it
+ * parses, writing the fits again and parsing that must give the same bits
+ * (NaN as NaN); any other outcome but a crash, a leak or a hang is fine. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "fit_cache.h"
+#include "nr_strtab.h"
 #include "runset_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,12 +50,16 @@ static void check_same(const nr_powerlaw_fit *a, const nr_powerlaw_fit *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const char key[] = "K\n";
-    char *text = malloc(sizeof key + size);
+    /* the input with a check line of its own hash appended (so that the
+       fits' parse is reached: a file whose check fails reads as no fit) */
+    char *text = malloc(sizeof key + size + 24);
     if (!text)
         return 0;
     memcpy(text, key, sizeof key - 1);
     memcpy(text + sizeof key - 1, data, size);
     text[sizeof key - 1 + size] = '\0';
+    const size_t len = strlen(text);
+    snprintf(text + len, 24, "check %016" PRIx64 "\n", nr_hash_bytes(text, len));
     nr_powerlaw_fit fits[NR_PL_COUNT], again[NR_PL_COUNT];
     if (nr_fit_cache_parse(text, key, fits)) {
         char *written = nr_fit_cache_format(key, fits);

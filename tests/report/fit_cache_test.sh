@@ -22,7 +22,8 @@ build() { # OUT BOOTSTRAPS
 build r1.html 20
 [ -s "$fits" ] || fail "no $fits after the first build"
 sed -n 2p "$fits" | grep -qx 'bootstraps 20 seed 1' || fail "the key does not name the options: $(sed -n 2p "$fits")"
-[ "$(tail -n 2 "$fits" | wc -l)" -eq 2 ] || fail "not two fit lines"
+[ "$(tail -n 3 "$fits" | head -n 2 | wc -w)" -eq 20 ] || fail "not two fit lines"
+tail -n 1 "$fits" | grep -qx 'check [0-9a-f]\{16\}' || fail "no check line: $(tail -n 1 "$fits")"
 cp "$fits" fits.first
 ok "fits kept after the first build"
 
@@ -33,13 +34,57 @@ cmp -s r1.html r2.html || fail "the build with kept fits differs from the first"
 [ "$(stat -c %Y.%N "$fits")" = "$stamp" ] || fail "kept fits were written again"
 ok "kept fits read, report byte-identical"
 
+# sign FILE: its check line made again (nr_hash_bytes of common/nr_strtab.c,
+# written again here: an independent implementation)
+sign() {
+    /usr/bin/python3 - "$1" <<'PY'
+import sys
+M = (1 << 64) - 1
+def mix(a, b):
+    r = a * b
+    return (r & M) ^ (r >> 64)
+def h64(d):
+    n, p = len(d), 0
+    r64 = lambda o: int.from_bytes(d[o:o + 8], "little")
+    r32 = lambda o: int.from_bytes(d[o:o + 4], "little")
+    h = 0x9e3779b97f4a7c15 ^ ((n * 0xa0761d6478bd642f) & M)
+    if n > 16:
+        i = n
+        while i > 16:
+            h = mix(r64(p) ^ 0xe7037ed1a0b428db, r64(p + 8) ^ h)
+            i -= 16
+            p += 16
+        a, b = r64(p + i - 16), r64(p + i - 8)
+    elif n >= 8:
+        a, b = r64(0), r64(n - 8)
+    elif n >= 4:
+        a, b = r32(0), r32(n - 4)
+    else:
+        a, b = (d[0] | d[n >> 1] << 8 | d[n - 1] << 16) if n else 0, 0
+    h = mix(a ^ 0x8ebc6af09c88c6e3, b ^ h)
+    return mix(h, 0x589965cc75374cc3)
+path = sys.argv[1]
+body = open(path, "rb").read().rsplit(b"check ", 1)[0]
+open(path, "wb").write(body + b"check %016x\n" % h64(body))
+PY
+}
+cp fits.first signed && sign signed
+cmp -s signed fits.first || fail "the check line written again here differs from niorep's"
+
 # the bytes fit's p-value (8th number of the first fit line) set to 0.5
-# with the key intact: the report must show the kept value
+# with the key intact and the file signed again: the report must show the
+# kept value; unsigned, the changed digit is not trusted (until session
+# 46 it was: review 46)
 lines=$(wc -l < "$fits")
-awk -v l=$((lines - 1)) 'NR == l { $8 = "0x1p-1" } { print }' fits.first > "$fits"
+awk -v l=$((lines - 2)) 'NR == l { $8 = "0x1p-1" } { print }' fits.first > "$fits"
+build r3u.html 20
+cmp -s r1.html r3u.html || fail "a changed digit under a check that does not match reached the report"
+cmp -s "$fits" fits.first || fail "a fits file whose check did not match was not written again"
+awk -v l=$((lines - 2)) 'NR == l { $8 = "0x1p-1" } { print }' fits.first > "$fits"
+sign "$fits"
 build r3.html 20
 cmp -s r1.html r3.html && fail "a kept p-value of 0.5 did not reach the report"
-ok "kept fits are the ones the report shows"
+ok "kept fits are the ones the report shows, when their check matches"
 
 cp fits.first "$fits"
 build r4.html 30
@@ -67,10 +112,10 @@ ok "a touched store fits again"
 
 for damage in 'truncated' 'garbage'; do
     if [ $damage = truncated ]; then head -c -20 "$fits" > d && mv d "$fits"; else
-        { sed -n 1,$((lines - 2))p "$fits"; echo 'not a fit'; echo 'x y'; } > d && mv d "$fits"; fi
+        { sed -n 1,$((lines - 3))p "$fits"; echo 'not a fit'; echo 'x y'; } > d && mv d "$fits" && sign "$fits"; fi
     build r7.html 20
     cmp -s r1.html r7.html || fail "the report after a $damage fits file differs"
-    [ "$(tail -n 2 "$fits" | wc -w)" -eq 20 ] || fail "a $damage fits file was not written again"
+    [ "$(tail -n 3 "$fits" | head -n 2 | wc -w)" -eq 20 ] || fail "a $damage fits file was not written again"
 done
 ok "damaged fits files are fitted again"
 
