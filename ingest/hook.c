@@ -8,6 +8,7 @@
  * a cursor step (nondecreasing times) or a binary search. */
 #include "hook.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ typedef struct hook_thread {
 } hook_thread;
 
 struct nr_hook {
+    int surrogates;          /* the line being taken had its \udcXX escapes made \uf7XX */
     nr_strtab strings;
     nr_hook_phase *phases;
     size_t phase_count, phase_cap;
@@ -203,6 +205,54 @@ static int given_but_bad(const json_t *v, int valid)
     return v && !json_is_null(v) && !valid;
 }
 
+/* The hook writes a path that is not UTF-8 as Python's surrogateescape
+ * gives it: byte XX (0x80-0xFF) as the lone surrogate \udcXX, which JSON
+ * allows and jansson refuses. The line again with each \udcXX as \uf7XX (a
+ * private-use character) into buf (room for len + 1): 1, or 0 when it has
+ * none or already holds a \uf7 escape (which would be taken for one).
+ * The hook's lines are ASCII (its JSON escapes every other character), so
+ * U+F780..U+F7FF come only from here. Until session 46 such a line was
+ * hook_bad_json and its file's Python I/O lost (review 46). */
+static int escape_surrogates(const char *line, size_t len, char *buf)
+{
+    int any = 0;
+    for (size_t i = 0; i + 6 <= len; i++)
+        if (line[i] == '\\' && line[i + 1] == 'u' && tolower((unsigned char)line[i + 2]) == 'f' &&
+            line[i + 3] == '7')
+            return 0;
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    for (size_t i = 0; i + 6 <= len; i++) {
+        if (buf[i] == '\\' && buf[i + 1] == '\\') {
+            i++; /* an escaped backslash: what follows is text */
+            continue;
+        }
+        if (buf[i] == '\\' && buf[i + 1] == 'u' && tolower((unsigned char)buf[i + 2]) == 'd' &&
+            tolower((unsigned char)buf[i + 3]) == 'c' && strchr("89abcdefABCDEF", buf[i + 4])) {
+            buf[i + 2] = 'f';
+            buf[i + 3] = '7';
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* The inverse for a path: each U+F780..U+F7FF (UTF-8 EF 9E 80 .. EF 9F BF)
+ * becomes its byte 0x80..0xFF, in place. */
+static void unescape_surrogates(char *s)
+{
+    char *out = s;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        if (p[0] == 0xEF && (p[1] == 0x9E || p[1] == 0x9F) && p[2] >= 0x80 && p[2] <= 0xBF) {
+            *out++ = (char)(((p[1] & 1) << 6 | (p[2] & 0x3F)) | 0x80);
+            p += 3;
+        } else {
+            *out++ = (char)*p++;
+        }
+    }
+    *out = '\0';
+}
+
 static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no, const char *example)
 {
     json_t *op = json_object_get(o, "op"), *path = json_object_get(o, "path");
@@ -214,7 +264,11 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, u
         given_but_bad(dur, json_is_number(dur) && plausible_seconds(json_number_value(dur))))
         report(h, "bad_io_field", line_no, example);
     const char *op_s = intern(h, json_is_string(op) ? json_string_value(op) : "");
-    const char *path_s = intern(h, json_is_string(path) ? json_string_value(path) : "");
+    char *raw = h->surrogates && json_is_string(path) ? strdup(json_string_value(path)) : NULL;
+    if (raw)
+        unescape_surrogates(raw);
+    const char *path_s = intern(h, raw ? raw : json_is_string(path) ? json_string_value(path) : "");
+    free(raw);
     if (!op_s || !path_s || NR_GROW(h->ios, h->io_cap, h->io_count + 1) < 0)
         return NR_E_NOMEM;
     int64_t b = json_is_integer(bytes) && json_integer_value(bytes) >= 0 ? (int64_t)json_integer_value(bytes) : -1;
@@ -254,6 +308,14 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
         return 0;
     json_error_t jerr;
     json_t *o = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
+    char *escaped = NULL;
+    h->surrogates = 0;
+    if (!o && memmem(line, len, "\\u", 2) && (escaped = malloc(len + 1))) {
+        if (escape_surrogates(line, len, escaped))
+            o = json_loadb(escaped, len, JSON_DECODE_ANY, &jerr);
+        h->surrogates = o != NULL;
+    }
+    free(escaped);
     char example[512];
     snprintf(example, sizeof example, "%.*s", (int)(len < 400 ? len : 400), line);
     if (!o) {

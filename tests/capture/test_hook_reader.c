@@ -241,6 +241,34 @@ static void io_records(void **state)
     nr_hook_free(h);
 }
 
+/* A path that is not UTF-8, as the hook writes it (Python's surrogateescape:
+ * byte 0xFF as \udcff, also \uDC80), is read back to its bytes; a line
+ * that already holds a \uf7 escape is not rewritten (bad_json, counted),
+ * nor is an escaped backslash's "\\udcff" text; a path line after one with
+ * surrogates is read as it is. Until session 46 the first two lines were
+ * bad_json (review 46). */
+static void non_utf8_paths(void **state)
+{
+    diag_log d = {0};
+    nr_hook *h = load_text(
+        "{\"ts\":1,\"pid\":3,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/bad\\udcff.bin\",\"bytes\":10}\n"
+        "{\"ts\":2,\"pid\":3,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/\\uDC80x\\u00e9\",\"bytes\":1}\n"
+        "{\"ts\":3,\"pid\":3,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/\\uf7ff\\udcff\",\"bytes\":1}\n"
+        "{\"ts\":4,\"pid\":3,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/\\\\udcff\",\"bytes\":1}\n"
+        "{\"ts\":5,\"pid\":3,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/\\uf7ff\",\"bytes\":1}\n",
+        &d);
+    nr_hook_finish(h, S(10));
+    assert_int_equal(d.count, 1);
+    assert_string_equal(d.reasons[0], "bad_json");
+    assert_int_equal(d.lines[0], 3);
+    assert_int_equal(nr_hook_io_count(h), 4);
+    assert_string_equal(nr_hook_io_get(h, 0)->path, "/d/bad\xff.bin");
+    assert_string_equal(nr_hook_io_get(h, 1)->path, "/d/\x80x\xc3\xa9");
+    assert_string_equal(nr_hook_io_get(h, 2)->path, "/d/\\udcff");
+    assert_string_equal(nr_hook_io_get(h, 3)->path, "/d/\xef\x9f\xbf"); /* a real U+F7FF stays */
+    nr_hook_free(h);
+}
+
 /* Marks are kept with their attrs as compact JSON with sorted keys; one
  * without a name is a missing field, attrs that are no object are counted
  * and dropped. */
@@ -326,6 +354,7 @@ int main(void)
         cmocka_unit_test(phase_ended_by_an_exception_is_flagged),
         cmocka_unit_test(broken_lines_are_counted_with_line_numbers),
         cmocka_unit_test(io_records),
+        cmocka_unit_test(non_utf8_paths),
         cmocka_unit_test(mark_records),
         cmocka_unit_test(lookup_matches_brute_force),
         cmocka_unit_test(missing_file_is_io_error),
