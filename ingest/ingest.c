@@ -123,9 +123,15 @@ static void pick_stamp(const nr_sline *sl, nr_ts_form *form, int64_t *ts)
     }
 }
 
+/* normalize_ts of a line whose stamp is of another form than its Unix-time
+ * log's (a -r or -tt line in a -ttt log: a line of another strace run). */
+#define FOREIGN_STAMP INT64_MIN
+
 /* Unix stamps as they are; clock-of-day stamps add a day each time they
  * wrap past midnight (a jump back of more than 12 h); relative stamps
- * accumulate from 0; lines without a stamp take the previous line's. */
+ * accumulate from 0; lines without a stamp take the previous line's. A
+ * clock or relative stamp in a log of Unix stamps is FOREIGN_STAMP: until
+ * session 46 one such line made a run last 53 years (review 46). */
 static int64_t normalize_ts(stream *s, const nr_sline *sl)
 {
     if (sl->ts_form == NR_TS_UNIX && sl->ts2_form == NR_TS_NONE && s->seen_event) /* -ttt: as it is */
@@ -136,6 +142,8 @@ static int64_t normalize_ts(stream *s, const nr_sline *sl)
     if (!s->seen_event) {
         s->first_form = form;
         s->seen_event = 1;
+    } else if (s->first_form == NR_TS_UNIX && form != NR_TS_UNIX && form != NR_TS_NONE) {
+        return FOREIGN_STAMP;
     }
     switch (form) {
     case NR_TS_UNIX: break;
@@ -476,8 +484,11 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
         const int64_t prev_ts = s->last_ts;
         if (s->sl->ts_form == NR_TS_UNIX && s->sl->ts2_form == NR_TS_NONE && s->seen_event)
             s->ts = s->last_ts = s->sl->ts_ns; /* -ttt, normalize_ts's first case, inline */
-        else
-            s->ts = normalize_ts(s, s->sl);
+        else if ((s->ts = normalize_ts(s, s->sl)) == FOREIGN_STAMP) {
+            s->ts = prev_ts;
+            NR_TRY(skip_line(in, s, "foreign_timestamp", err));
+            continue;
+        }
         /* check_clock only when the step is outside [-NR_CLOCK_SLACK_NS,
          * NR_CLOCK_JUMP_NS] (one unsigned compare; it tests the rest) */
         if ((uint64_t)s->ts - (uint64_t)prev_ts + NR_CLOCK_SLACK_NS > (uint64_t)NR_CLOCK_SLACK_NS + NR_CLOCK_JUMP_NS)

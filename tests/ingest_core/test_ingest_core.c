@@ -1534,6 +1534,31 @@ static void program_text_like_a_call_is_skipped(void **state)
     ck_free(&r);
 }
 
+/* A line whose stamp is of another form than its Unix-time log's (-r,
+ * -tt: a line of another strace run pasted in) is skipped as
+ * foreign_timestamp; until session 46 it was an event of 1970, and the
+ * run lasted 53 years (review 46). */
+static void foreign_stamp_is_skipped(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "100 1700000000.000001 execve(\"/bin/x\", [\"x\"], 0x7ffd /* 0 vars */) = 0 <0.000100>\n"
+        "100 1700000000.000010 openat(AT_FDCWD</tmp>, \"/tmp/a\", O_RDONLY) = 3</tmp/a> <0.000010>\n"
+        "100      0.000060 read(3</tmp/a>, \"abc\", 3) = 3 <0.000005>\n"
+        "100 12:00:00.000060 read(3</tmp/a>, \"abc\", 3) = 3 <0.000005>\n"
+        "100 1700000000.000800 read(3</tmp/a>, \"abc\", 3) = 3 <0.000005>\n"
+        "100 1700000000.001000 +++ exited with 0 +++\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "foreign_timestamp"), 2);
+    assert_int_equal(ck_diag(&r, "clock_backwards"), 0);
+    FILE_EQ(&r, "/tmp/a", "read_calls", 1);
+    for (size_t i = 0; i < r.events.nrows; i++)
+        assert_true(ck_i64(&r.events, i, "ts_ns") >= 1700000000000001000LL);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "2");
+    ck_free(&r);
+}
+
 /* strace -z (successful calls only) prints a call once it has returned, so
  * a thread's execve, which returns in the leader, has no start line: only
  * "+++ superseded ..." and the leader's <... execve resumed> (strace 6.1,
@@ -2587,6 +2612,7 @@ int main(void)
         cmocka_unit_test(execve_from_a_thread),
         cmocka_unit_test(execve_from_a_thread_under_z),
         cmocka_unit_test(program_text_like_a_call_is_skipped),
+        cmocka_unit_test(foreign_stamp_is_skipped),
         cmocka_unit_test(mkdir_names_a_directory),
         cmocka_unit_test(fifo_from_mknod_and_stat),
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
