@@ -182,9 +182,14 @@ static void print_concentration(const nr_model *m, FILE *out)
     char p1[32], p10[32], p90[32]; /* the report's percentages: 99.96% is not 100.0% */
     /* the top p% are ceil(p n / 100) whole files: said, as 22 files' top 10% are 3 */
     const size_t k1 = nr_concentration_top_count(c->n, 1), k10 = nr_concentration_top_count(c->n, 10);
-    fprintf(out, "\nconcentration over %zu job files: gini %.3f, top 1%% (%zu file%s) %s, top 10%% (%zu file%s) %s, "
+    char gini[32];
+    if (isnan(c->gini)) /* no bytes: no share (docs/statistics.md) */
+        snprintf(gini, sizeof gini, "n/a");
+    else
+        snprintf(gini, sizeof gini, "%.3f", c->gini);
+    fprintf(out, "\nconcentration over %zu job files: gini %s, top 1%% (%zu file%s) %s, top 10%% (%zu file%s) %s, "
                  "90%% of bytes from %s of files\n",
-            c->n, c->gini, k1, k1 == 1 ? "" : "s", nr_fmt_percent(c->top1_share, p1, sizeof p1), k10,
+            c->n, gini, k1, k1 == 1 ? "" : "s", nr_fmt_percent(c->top1_share, p1, sizeof p1), k10,
             k10 == 1 ? "" : "s", nr_fmt_percent(c->top10_share, p10, sizeof p10),
             nr_fmt_percent(c->files_for_90, p90, sizeof p90));
     if (r->files > 0)

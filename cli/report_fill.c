@@ -412,7 +412,9 @@ static void figure_key_text(int fig, const nr_model *m, char *out, size_t cap)
                  (unsigned long long)nr_model_get_burst_totals(m)->count);
         break;
     case 6:
-        snprintf(out, cap, "median read size %s", nr_report_fmt_bytes(nr_model_get_access(m)->median_read_size, a, sizeof a));
+        snprintf(out, cap, "median read size %s",
+                 nr_model_get_access(m)->sized_reads ? nr_report_fmt_bytes(nr_model_get_access(m)->median_read_size, a, sizeof a)
+                                                     : "n/a");
         break;
     default:
         snprintf(out, cap, "the main process moved %s of the bytes", nr_report_fmt_percent(main_bytes_share(m), a, sizeof a));
@@ -991,7 +993,7 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
     snprintf(rate, sizeof rate, "%s /s", nr_report_fmt_real(a->opens_per_s, buf, sizeof buf));
     kv_row(mt, "opens per second", rate, NULL, 0);
     kv_row(mt, "metadata calls per data call", R(a->meta_to_data), NULL, 0);
-    kv_row(mt, "median read size", B(a->median_read_size), NULL, 0);
+    kv_row(mt, "median read size", a->sized_reads ? B(a->median_read_size) : "n/a", NULL, 0);
 }
 
 /* The process-share figure beside the bytes and I/O time per process role. */

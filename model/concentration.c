@@ -82,6 +82,9 @@ int nr_concentration_compute(const double *values, size_t n, nr_concentration *o
         out->files_for_50 = files_for(asc, n, 500, total);
         out->files_for_90 = files_for(asc, n, 900, total);
         out->files_for_99 = files_for(asc, n, 990, total);
+    } else { /* no bytes: a share of nothing does not exist (was 0 until session 46, review 46) */
+        out->gini = out->top1_share = out->top10_share = out->top20_share = NAN;
+        out->files_for_50 = out->files_for_90 = out->files_for_99 = NAN;
     }
     free(asc);
     return 0;

@@ -399,6 +399,7 @@ int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
         }
         l->mean_s = l->count ? l->mean_s / (double)l->count * (g + 1 == ng ? 1.0 : 1e-9) : NAN;
     }
+    m->access.sized_reads = m->read_size.count;
     m->access.median_read_size = m->read_size.count ? (uint64_t)m->read_size.q_ns[0] : 0;
     if (m->split.found)
         nr_cache_split_bytes(&m->split, m->slow_read_bytes, m->read_bytes_timed);

@@ -275,7 +275,8 @@ typedef struct nr_model_access {
     double opens_per_s;        /* opens / run duration */
     uint64_t meta_calls, data_calls;
     double meta_to_data;       /* meta_calls / data_calls (NAN when no data calls) */
-    uint64_t median_read_size; /* exact median bytes of the job's read calls, 0 when none */
+    uint64_t sized_reads;      /* the job's reads that returned data (successful, > 0 B) */
+    uint64_t median_read_size; /* exact median bytes of those reads, 0 when none (no median) */
 } nr_model_access;
 const nr_model_access *nr_model_get_access(const nr_model *m);
 

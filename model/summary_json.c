@@ -356,7 +356,8 @@ static json_t *access_json(const nr_model *m)
     put(j, "meta_calls", ju64(a->meta_calls));
     put(j, "data_calls", ju64(a->data_calls));
     put(j, "meta_to_data", real(a->meta_to_data));
-    put(j, "median_read_size", ju64(a->median_read_size));
+    /* no read returned data: no median (0 until session 46, review 46) */
+    put(j, "median_read_size", a->sized_reads ? ju64(a->median_read_size) : json_null());
     return j;
 }
 

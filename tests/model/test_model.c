@@ -274,6 +274,33 @@ static void read_sizes_are_of_reads_that_returned_data(void **state)
     nr_model_free(m);
 }
 
+/* A run whose job files moved no byte (a stat only) has no concentration
+ * and no median read: null in summary --json, not 0 (until session 46
+ * "0% of files carry 90% of the bytes" and a median read of 0 B). */
+static void no_bytes_no_shares(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("stat_only.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 1 * SEC);
+    tb_call(&t, 1 * MS, 10 * US, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("stat_only.nio"));
+    json_t *j = nr_model_summary_json(m);
+    assert_non_null(j);
+    json_t *conc = json_object_get(j, "concentration"), *access = json_object_get(j, "access");
+    assert_int_equal(json_integer_value(json_object_get(conc, "files")), 0);
+    static const char *const absent[] = {"gini", "top1_share", "top10_share", "files_for_50", "files_for_90"};
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+        if (!json_is_null(json_object_get(conc, absent[i])))
+            fail_msg("concentration.%s is not null", absent[i]);
+    assert_true(json_is_null(json_object_get(access, "median_read_size")));
+    assert_int_equal(nr_model_get_access(m)->sized_reads, 0);
+    json_decref(j);
+    nr_model_free(m);
+}
+
 /* A two-ended call (sendfile, copy_file_range, splice) is one write call of
  * its destination and one read call of its source (events.file2_id), as in
  * table files. copy_file_range 1000 B /d/src -> /d/dst in train, sendfile
@@ -1286,7 +1313,7 @@ static void rule_outcomes(void **state)
     assert_string_equal(r->why, "no checkpoint phase, and no write burst outside data_prep, model_load and eval");
     r = rule_of(m, "cache_miss_tail");
     assert_int_equal(r->state, NR_RULE_NOT_APPLICABLE);
-    assert_string_equal(r->why, "no cache split: the read latencies show no fast and slow mode");
+    assert_string_equal(r->why, "cache split: too few reads to look for one (fewer than 100)"); /* 20 reads */
     r = rule_of(m, "data_bound");
     assert_int_equal(r->state, NR_RULE_NOT_FIRED);
     assert_near(r->value, 20 * 1000 / 1e9, 1e-12);   /* 20 reads of 1 us in 1 s */
@@ -1477,6 +1504,7 @@ int main(void)
         cmocka_unit_test(read_sizes_are_of_reads_that_returned_data),
         cmocka_unit_test(finding_hot_set_counts_files_exactly),
         cmocka_unit_test(phase_time_is_traced_time),
+        cmocka_unit_test(no_bytes_no_shares),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(hook_paths_match_at_a_slash),
