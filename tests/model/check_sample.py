@@ -185,10 +185,11 @@ def access_of(job_events, duration_s):
     return out
 
 
-def processes_of(counted, procs, main_pid, run_bytes):
+def processes_of(events, counted, procs, main_pid, run_bytes):
     """docs/definitions.md, "Processes": main (the pid that began the first
     phase), its descendants workers, the rest other; each process's I/O
-    time over its lifetime (its tasks' first to last stamp)."""
+    time over its lifetime (its tasks' first stamp to the end of its last
+    call, or its last stamp if later)."""
     ppid = {}
     life = {}
     for p in procs:
@@ -197,6 +198,10 @@ def processes_of(counted, procs, main_pid, run_bytes):
         if p["first_ts_ns"] >= 0:
             a, b = life.get(p["pid"], (p["first_ts_ns"], p["last_ts_ns"]))
             life[p["pid"]] = (min(a, p["first_ts_ns"]), max(b, p["last_ts_ns"]))
+    for e in events:
+        if e["ts_ns"] >= 0 and e["pid"] in life:
+            a, b = life[e["pid"]]
+            life[e["pid"]] = (a, max(b, e["ts_ns"] + max(e["dur_ns"], 0)))
 
     def role(pid):
         if main_pid is None:
@@ -337,7 +342,7 @@ def check_beyond_totals(name, summary, events, files, procs, phases, runtime, fa
     run_bytes = sum(e["bytes"] for e in counted if e["op_class"] in ("read", "write"))
     compare_tree(f"{name}: access", summary["access"],
                  access_of([e for e in counted if e["file_id"] in job], duration_s), failures)
-    want = processes_of(counted, procs, main_pid, run_bytes)
+    want = processes_of(events, counted, procs, main_pid, run_bytes)
     compare_tree(f"{name}: processes", summary["processes"], want, failures)
     compare_tree(f"{name}: nonfile", summary["nonfile"], nonfile_of(events, kind_of), failures)
     listed, totals = bursts_of(counted, lambda e: phase_name.get(e["phase_id"], "unphased"), run_start)

@@ -301,6 +301,32 @@ static void no_bytes_no_shares(void **state)
     nr_model_free(m);
 }
 
+/* A process's share of its lifetime in I/O counts its life to the end of
+ * its last call: open at 0, a 10 ms write at 0.1 s, a 2 s fsync from
+ * 0.2 s: 2.010010 s of I/O in 2.2 s, 0.9136 (10.05 until session 46,
+ * the life ending at the fsync's start: review 46). */
+static void process_life_ends_with_its_last_call(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("proc_life.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 200 * MS);
+    tb_call(&t, 0, 10 * US, 1, NR_OP_OPEN, 0, 0, -1, -1);
+    tb_call(&t, 100 * MS, 10 * MS, 1, NR_OP_WRITE, 0, 4096, 0, -1);
+    tb_call(&t, 200 * MS, 2 * SEC, 1, NR_OP_SYNC, 0, 0, -1, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("proc_life.nio"));
+    const nr_model_process *p = NULL;
+    for (size_t i = 0; i < nr_model_process_count(m); i++)
+        if (nr_model_process_at(m, i)->pid == 1)
+            p = nr_model_process_at(m, i);
+    assert_non_null(p);
+    assert_int_equal(p->last_ns, 2200 * MS);
+    assert_near(p->io_share, 2.01001 / 2.2, 1e-12);
+    nr_model_free(m);
+}
+
 /* A two-ended call (sendfile, copy_file_range, splice) is one write call of
  * its destination and one read call of its source (events.file2_id), as in
  * table files. copy_file_range 1000 B /d/src -> /d/dst in train, sendfile
@@ -1505,6 +1531,7 @@ int main(void)
         cmocka_unit_test(finding_hot_set_counts_files_exactly),
         cmocka_unit_test(phase_time_is_traced_time),
         cmocka_unit_test(no_bytes_no_shares),
+        cmocka_unit_test(process_life_ends_with_its_last_call),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(hook_paths_match_at_a_slash),
