@@ -51,7 +51,8 @@
  * phase cut at its thread's end; a UTF-8 BOM skipped; a successful
  * <... execve resumed> with no start line is the leader's exec
  * (execve_start_not_printed); a call line without result is skipped
- * (call_without_result). */
+ * (call_without_result), and so is a -r or -tt stamp in a -ttt log
+ * (foreign_timestamp); a hook path's \udcXX escapes are its bytes. */
 #define NR_INGEST_REVISION 8
 
 typedef struct nr_ingest_opts {

@@ -47,7 +47,10 @@ typedef struct nr_model nr_model;
  * of wall time (io_share, main_io_share NAN).
  * 4 (sessions 45, 46): the main process is the topmost that began phases;
  * a merged run's node paths are read after "<node>:" by the runtime and
- * file-system rules; a two-ended call (sendfile, ...) reads its source. */
+ * file-system rules; a two-ended call (sendfile, ...) reads its source;
+ * the read sizes are of reads that returned data; no bytes, no shares
+ * (NaN); a phase's time is the traced time; a process lives to the end of
+ * its last call. */
 #define NR_MODEL_REVISION 4
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
