@@ -213,8 +213,8 @@ static int strv_push(strv *v, const char *s)
 }
 
 /* The strace command line: flags, -e trace=..., -o LOG [-ff], -- COMMAND. */
-static int build_strace_argv(strv *v, const char *strace, const char *log, int per_pid, char *const *command,
-                             size_t command_count, char **trace_set_out)
+static int build_strace_argv(strv *v, const char *strace, const char *log, int per_pid, const char *shell,
+                             char *const *command, size_t command_count, char **trace_set_out)
 {
     size_t len = sizeof "trace=";
     for (size_t i = 0; i < sizeof nr__trace_syscalls / sizeof nr__trace_syscalls[0]; i++)
@@ -239,6 +239,8 @@ static int build_strace_argv(strv *v, const char *strace, const char *log, int p
     NR_TRY(strv_push(v, "-o"));
     NR_TRY(strv_push(v, log));
     NR_TRY(strv_push(v, "--"));
+    if (shell)
+        NR_TRY(strv_push(v, shell));
     for (size_t i = 0; i < command_count; i++)
         NR_TRY(strv_push(v, command[i]));
     return 0;
@@ -513,6 +515,7 @@ typedef struct trace_paths {
     char hook_out[PATH_MAX + 16];    /* run_dir/hook.jsonl */
     char hook_dir[PATH_MAX];         /* valid when hook_on */
     int hook_on;
+    int with_sh;                     /* COMMAND is a script without "#!": run by /bin/sh */
 } trace_paths;
 
 /* Whether dir exists and holds an entry; its first name (in readdir order)
@@ -536,11 +539,49 @@ static int dir_has_entries(const char *dir, char *first, size_t cap)
 /* COMMAND before anything is made: a shell's answers (127 not found, 126
  * not executable), so that no run directory stands for a job that never
  * ran. Returns 0, or the exit status after saying why not. */
-static int check_command(const char *command)
+/* How the kernel would run the file at path, as a shell sees it: 0 when it
+ * runs (a binary, or a "#!" script whose interpreter can run), 1 when it
+ * is a text without "#!", which a shell runs with /bin/sh (the kernel's
+ * ENOEXEC: strace, which execs it directly, failed), or 127 / 126 after
+ * saying that its "#!" interpreter is missing / cannot run. Until session
+ * 46 both cases made a run directory holding strace's failed execve, with
+ * exit 1 and a note that the hook never started (review 46). */
+static int how_it_runs(const char *command, const char *path)
+{
+    char head[256];
+    FILE *f = fopen(path, "rb");
+    const size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    if (f)
+        fclose(f);
+    head[n] = '\0';
+    if (n >= 2 && head[0] == '#' && head[1] == '!') {
+        char interp[sizeof head];
+        if (sscanf(head + 2, " %255[^ \t\r\n]", interp) != 1)
+            interp[0] = '\0';
+        if (access(interp, X_OK) == 0)
+            return 0;
+        const int missing = access(interp, F_OK) != 0;
+        fprintf(stderr, "niorep trace: %s: bad interpreter '%s': %s\n", command, interp,
+                missing ? "no such file" : "not executable");
+        return missing ? 127 : 126;
+    }
+    const char *line_end = memchr(head, '\n', n);
+    const int text = n > 0 && !memchr(head, '\0', line_end ? (size_t)(line_end - head) : n) &&
+                     !(n >= 4 && memcmp(head, "\177ELF", 4) == 0);
+    return text ? 1 : 0;
+}
+
+/* 0 when COMMAND can run (*with_sh: it runs with /bin/sh, as a shell would
+ * run it), else the exit status after saying why not. */
+static int check_command(const char *command, int *with_sh)
 {
     char found[PATH_MAX];
-    if (find_in_path(command, found, sizeof found) == 0)
-        return 0;
+    *with_sh = 0;
+    if (find_in_path(command, found, sizeof found) == 0) {
+        const int how = how_it_runs(command, found);
+        *with_sh = how == 1;
+        return how == 1 ? 0 : how;
+    }
     if (strchr(command, '/') && access(command, F_OK) == 0) {
         fprintf(stderr, "niorep trace: %s: not executable\n", command);
         return 126;
@@ -562,7 +603,7 @@ static int resolve_paths(const trace_args *a, trace_paths *p)
                 a->strace ? " at " : " in PATH", a->strace ? a->strace : "");
         return 1;
     }
-    const int command = check_command(a->command[0]);
+    const int command = check_command(a->command[0], &p->with_sh);
     if (command != 0)
         return command;
     p->hook_on = !a->no_hook;
@@ -607,12 +648,14 @@ static int trace_main(trace_args *a)
     strv sargv = {0}, env = {0};
     char *trace_set = NULL, *owned[2] = {NULL, NULL};
     int status = 1, died_of_sigint = 0;
-    if (build_strace_argv(&sargv, strace_path, paths.log, a->per_pid, a->command, a->command_count, &trace_set) < 0 ||
+    const char *shell = paths.with_sh ? "/bin/sh" : NULL;
+    if (build_strace_argv(&sargv, strace_path, paths.log, a->per_pid, shell, a->command, a->command_count,
+                          &trace_set) < 0 ||
         build_env(&env, hook_dir, paths.hook_out, owned, 2) < 0) {
         fprintf(stderr, "niorep trace: out of memory\n");
         goto done;
     }
-    if (preflight(&sargv, sargv.count - a->command_count) != 0)
+    if (preflight(&sargv, sargv.count - a->command_count - (shell ? 1 : 0)) != 0)
         goto done;
     char version[64];
     strace_version(strace_path, version, sizeof version);

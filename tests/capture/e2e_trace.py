@@ -242,6 +242,22 @@ def check_error_paths(niorep, work):
     os.chmod(noexec, 0o644)
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "ne"), "--", noexec)
     check(r.returncode == 126 and "not executable" in r.stderr, "not executable: %d %r" % (r.returncode, r.stderr))
+    # a script whose #! interpreter is missing: the shell's 127, no run
+    # directory; an executable text without #!: run by /bin/sh, as a shell
+    # runs it (until session 46 both left a run of strace's failed execve)
+    bad = os.path.join(work, "bad_interp.sh")
+    with open(bad, "w") as f:
+        f.write("#!/nonexistent/interp\necho hi\n")
+    os.chmod(bad, 0o755)
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "bi"), "--", bad)
+    check(r.returncode == 127 and "bad interpreter" in r.stderr, "bad interpreter: %d %r" % (r.returncode, r.stderr))
+    check(not os.path.exists(os.path.join(work, "bi")), "a run dir was made for a bad interpreter")
+    plain = os.path.join(work, "no_shebang.sh")
+    with open(plain, "w") as f:
+        f.write("echo from-sh\nexit 5\n")
+    os.chmod(plain, 0o755)
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "ns"), "--", plain)
+    check(r.returncode == 5 and "from-sh" in r.stdout, "a script without #!: %d %r" % (r.returncode, r.stdout))
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "nd"), "--", work)  # a folder
     check(r.returncode == 126 and "not executable" in r.stderr, "a folder as COMMAND: %d %r" % (r.returncode, r.stderr))
     # a hook folder the user named that holds no hook: an error, not another folder taken silently
