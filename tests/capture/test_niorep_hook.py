@@ -284,6 +284,28 @@ class HookTests(unittest.TestCase):
             """)
         self.assertEqual([r["bytes"] for r in events(records, "io", path="left.bin", op="write")], [100])
 
+    def test_sigterm_reports_open_files_and_dies_of_it(self):
+        """A program killed by SIGTERM (left at its default) reports the
+        files it still has open and dies of the signal; until session 46
+        their records were lost."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "hook.jsonl")
+            env = dict(os.environ, PYTHONPATH=WORKLOADS, NIOREP_HOOK_OUT=out)
+            code = ("import os, signal, sys, time\n"
+                    "f = open('data.bin', 'wb'); f.write(b'x' * 300); f.flush()\n"
+                    "print('ready', flush=True)\n"
+                    "time.sleep(60)\n")
+            proc = subprocess.Popen([sys.executable, "-c", code], cwd=tmp, env=env, stdout=subprocess.PIPE,
+                                    text=True)
+            self.assertEqual(proc.stdout.readline().strip(), "ready")
+            proc.terminate()
+            self.assertEqual(proc.wait(timeout=60), -15)
+            proc.stdout.close()
+            with open(out) as f:
+                records = [json.loads(line) for line in f]
+            path = os.path.join(os.path.realpath(tmp), "data.bin")
+        self.assertEqual([r["bytes"] for r in events(records, "io", path=path, op="write")], [300])
+
     @unittest.skipUnless(has_module("torch"), "torch not installed")
     def test_torch_save_is_checkpoint_and_load_is_model_load(self):
         records, _, _ = run_hooked("""

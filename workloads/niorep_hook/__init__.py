@@ -22,6 +22,7 @@ import io
 import json
 import json.encoder
 import os
+import signal
 import sys
 import threading
 import time
@@ -677,6 +678,32 @@ def _flush_quietly():
 
 
 _fork_hooks_registered = False
+_term_signals = ("SIGTERM", "SIGHUP")
+_term_installed = []  # the signals whose handler start() installed
+
+
+def _on_term(signum, frame):
+    """SIGTERM or SIGHUP left at its default (the scheduler's time limit,
+    what `niorep trace` forwards): reports the files still open and writes
+    the buffer, which the default death skips (atexit does not run), then
+    dies of the signal as it would have. Until session 46 a job killed so
+    lost the record of every file it still had open (review 46)."""
+    _flush_quietly()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _install_term_handlers():
+    """Only where the program left the default, and only from the main
+    thread (signal.signal's rule); a handler the program sets later wins."""
+    for name in _term_signals:
+        sig = getattr(signal, name, None)
+        try:
+            if sig is not None and signal.getsignal(sig) == signal.SIG_DFL:
+                signal.signal(sig, _on_term)
+                _term_installed.append(sig)
+        except (ValueError, OSError):
+            pass
 
 
 def start(path=None):
@@ -704,6 +731,7 @@ def start(path=None):
         os.register_at_fork(before=_before_fork, after_in_child=_after_fork_in_child)
         _fork_hooks_registered = True
     atexit.register(_flush_quietly)
+    _install_term_handlers()
     _state.flush()
     return True
 
@@ -718,6 +746,10 @@ def stop():
     builtins.open = _original_open
     os._exit = _original_exit
     os.chdir = _original_chdir
+    while _term_installed:
+        sig = _term_installed.pop()
+        if signal.getsignal(sig) is _on_term:
+            signal.signal(sig, signal.SIG_DFL)
     try:
         sys.meta_path.remove(_finder)
     except ValueError:
