@@ -483,6 +483,11 @@ static int parse_args(int argc, char **argv, trace_args *a)
             const char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg)
                 return nr_cli_usage("trace", "--label expects KEY=VALUE, got '%s'", optarg);
+            /* one value per key (until session 46 the last won, silently) */
+            for (size_t i = 0; i < a->labels.count; i++)
+                if (strncmp(a->labels.items[i], optarg, (size_t)(eq - optarg) + 1) == 0)
+                    return nr_cli_usage("trace", "--label %.*s given twice ('%s' and '%s')", (int)(eq - optarg),
+                                        optarg, a->labels.items[i], optarg);
             if (strv_push(&a->labels, optarg) < 0)
                 return 1;
             break;
@@ -516,6 +521,7 @@ typedef struct trace_paths {
     char hook_dir[PATH_MAX];         /* valid when hook_on */
     int hook_on;
     int with_sh;                     /* COMMAND is a script without "#!": run by /bin/sh */
+    int made_run_dir;                /* trace created run_dir (removed again when nothing ran) */
 } trace_paths;
 
 /* Whether dir exists and holds an entry; its first name (in readdir order)
@@ -626,10 +632,15 @@ static int resolve_paths(const trace_args *a, trace_paths *p)
                 a->out, entry);
         return 2;
     }
+    p->made_run_dir = access(a->out, F_OK) != 0;
     if (nr_make_dirs(a->out, &err) < 0)
         return nr_cli_fail(&err);
     if (!realpath(a->out, p->run_dir))
         return nr_cli_fail(&(nr_error){NR_E_IO, "cannot resolve the run directory"});
+    if (access(p->run_dir, W_OK | X_OK) != 0) { /* strace's own "Can't fopen" came first until session 46 */
+        fprintf(stderr, "niorep trace: %s: cannot write the run directory: %s\n", a->out, strerror(errno));
+        return 1;
+    }
     snprintf(p->log, sizeof p->log, "%s/strace.log", p->run_dir);
     snprintf(p->hook_out, sizeof p->hook_out, "%s/hook.jsonl", p->run_dir);
     return 0;
@@ -655,8 +666,11 @@ static int trace_main(trace_args *a)
         fprintf(stderr, "niorep trace: out of memory\n");
         goto done;
     }
-    if (preflight(&sargv, sargv.count - a->command_count - (shell ? 1 : 0)) != 0)
+    if (preflight(&sargv, sargv.count - a->command_count - (shell ? 1 : 0)) != 0) {
+        if (paths.made_run_dir) /* nothing ran: no run directory (an empty one was left until session 46) */
+            rmdir(paths.run_dir);
         goto done;
+    }
     char version[64];
     strace_version(strace_path, version, sizeof version);
 

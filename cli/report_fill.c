@@ -361,6 +361,12 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
 }
 
 /* The share of the run's bytes that its main process moved (NAN: none). */
+/* The median read size as the report shows it: "n/a" when no read returned data. */
+static const char *median_read_text(const nr_model_access *acc, char *buf, size_t cap)
+{
+    return acc->sized_reads ? nr_report_fmt_bytes((double)acc->median_read_size, buf, cap) : "n/a";
+}
+
 static double main_bytes_share(const nr_model *m)
 {
     double main = 0, all = 0;
@@ -412,9 +418,7 @@ static void figure_key_text(int fig, const nr_model *m, char *out, size_t cap)
                  (unsigned long long)nr_model_get_burst_totals(m)->count);
         break;
     case 6:
-        snprintf(out, cap, "median read size %s",
-                 nr_model_get_access(m)->sized_reads ? nr_report_fmt_bytes(nr_model_get_access(m)->median_read_size, a, sizeof a)
-                                                     : "n/a");
+        snprintf(out, cap, "median read size %s", median_read_text(nr_model_get_access(m), a, sizeof a));
         break;
     default:
         snprintf(out, cap, "the main process moved %s of the bytes", nr_report_fmt_percent(main_bytes_share(m), a, sizeof a));
@@ -993,7 +997,7 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
     snprintf(rate, sizeof rate, "%s /s", nr_report_fmt_real(a->opens_per_s, buf, sizeof buf));
     kv_row(mt, "opens per second", rate, NULL, 0);
     kv_row(mt, "metadata calls per data call", R(a->meta_to_data), NULL, 0);
-    kv_row(mt, "median read size", a->sized_reads ? B(a->median_read_size) : "n/a", NULL, 0);
+    kv_row(mt, "median read size", median_read_text(a, buf, sizeof buf), NULL, 0);
 }
 
 /* The process-share figure beside the bytes and I/O time per process role. */

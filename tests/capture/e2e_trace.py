@@ -268,6 +268,12 @@ def check_error_paths(niorep, work):
     check(not os.path.exists(os.path.join(work, "nh")), "a run dir was made with a bad NIOREP_HOOK_DIR")
     r = niorep_tool(niorep, "trace", "--label", "novalue", "-o", "d", "--", "true")
     check(r.returncode == 2, "bad --label is a usage error")
+    r = niorep_tool(niorep, "trace", "--label", "k=1", "--label", "k=2", "-o", os.path.join(work, "kk"), "--", "true")
+    check(r.returncode == 2 and "given twice" in r.stderr, "a --label key twice: %d %r" % (r.returncode, r.stderr))
+    # strace that fails the pre-check: no run directory left (an empty one until session 46)
+    r = niorep_tool(niorep, "trace", "--strace", "/bin/false", "-o", os.path.join(work, "pf"), "--", "true")
+    check(r.returncode == 1 and not os.path.exists(os.path.join(work, "pf")),
+          "a failed pre-check: %d, run dir %s" % (r.returncode, os.path.exists(os.path.join(work, "pf"))))
     print("error paths ok")
 
 
