@@ -420,7 +420,8 @@ static int wait_traced(pid_t pid, int own_tty)
         }
         if (!WIFSTOPPED(status))
             return status;
-        stop_with_traced(pid, WSTOPSIG(status));
+        if (WSTOPSIG(status) != SIGSTOP) /* the terminal's stops; a SIGSTOP sent to the group is the sender's */
+            stop_with_traced(pid, WSTOPSIG(status));
     }
 }
 
