@@ -560,9 +560,7 @@ static int ingest_one(load_pool *lp, size_t i, nr_error *err)
     return 0;
 }
 
-/* 0 when the runs' labels, read from table meta of s before any model
- * (runset_nodes.c), read here (checksums included), else the error. */
-static int meta_readable(const nr_store *s, nr_error *err)
+int nr__rs_meta_readable(const nr_store *s, nr_error *err)
 {
     char *value = NULL;
     const int rc = nr_store_meta_value(s, "manifest.labels.run", &value, err);
@@ -614,7 +612,7 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
             NR_TRY(ingest_one(lp, i, err));
         int rc = nr_store_open(r->store_path, &r->store, err);
         if (rc == 0 && r->cache_hit) /* a cache's meta, read next (labels), checked here */
-            rc = meta_readable(r->store, err);
+            rc = nr__rs_meta_readable(r->store, err);
         if (rc < 0)
             rc = retry_damaged_cache(lp, i, rc, err);
         NR_TRY(rc);

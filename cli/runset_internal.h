@@ -18,6 +18,10 @@ int nr__rs_write_text_file(const char *path, const char *text, nr_error *err);
 /* Frees what run r owns (model, store; a temporary store file is removed)
  * and zeroes it: a dropped run has no name. */
 void nr__rs_drop_run(nr_run *r);
+/* 0 when the runs' labels, read from table meta of s before any model
+ * (runset_nodes.c), read here (checksums included), else the error: a
+ * cached store's check before it is trusted. */
+int nr__rs_meta_readable(const nr_store *s, nr_error *err);
 /* Creates rs->tmpdir unless it exists. */
 int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
 

@@ -226,11 +226,8 @@ static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *l
     *first = (nr_run){.name = name, .source = source, .store_path = out, .cache_hit = hit, .temporary = temporary,
                       .parts = parts, .nparts = parts ? k : 0};
     rc = nr_store_open(out, &first->store, err);
-    if (rc == 0 && hit) { /* a cache's meta, read next (labels), checked here */
-        char *value = NULL;
-        rc = nr_store_meta_value(first->store, "manifest.labels.run", &value, err);
-        free(value);
-    }
+    if (rc == 0 && hit)
+        rc = nr__rs_meta_readable(first->store, err);
     return rc == NR_E_FORMAT && hit ? nr__rs_merge_again(rs, first, err) : rc;
 }
 
