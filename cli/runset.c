@@ -268,6 +268,13 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
     return 0;
 }
 
+int nr__rs_stat_line(char *out, size_t cap, const char *name, const struct stat *st)
+{
+    return snprintf(out, cap, "%s\t%lld\t%lld.%09ld\t%lld.%09ld\n", name, (long long)st->st_size,
+                    (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec, (long long)st->st_ctim.tv_sec,
+                    (long)st->st_ctim.tv_nsec);
+}
+
 /* Fingerprint of the inputs of a run: version, store format and ingest
  * revision (a cached store of an older one is ingested again), then name,
  * size, mtime and ctime of every regular file of the run directory (or of
@@ -300,9 +307,7 @@ static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
         if (p && stat(p, &fs) == 0 && S_ISREG(fs.st_mode)) {
             *bytes += (uint64_t)fs.st_size;
             char line[512];
-            int w = snprintf(line, sizeof line, "%s\t%lld\t%lld.%09ld\t%lld.%09ld\n", is_dir ? names[i] : "-",
-                             (long long)fs.st_size, (long long)fs.st_mtim.tv_sec, (long)fs.st_mtim.tv_nsec,
-                             (long long)fs.st_ctim.tv_sec, (long)fs.st_ctim.tv_nsec);
+            int w = nr__rs_stat_line(line, sizeof line, is_dir ? names[i] : "-", &fs);
             if (w > 0 && len + (size_t)w + 1 > cap) {
                 cap = (cap + (size_t)w) * 2;
                 char *g = realloc(fp, cap);

@@ -3,6 +3,8 @@
 #ifndef RUNSET_INTERNAL_H
 #define RUNSET_INTERNAL_H
 
+#include <sys/stat.h>
+
 #include "runset.h"
 
 /* New strings, NULL when out of memory. */
@@ -15,6 +17,10 @@ char *nr__rs_path_with(const char *path, const char *suffix);
 char *nr__rs_read_small_file(const char *path);
 /* Writes text to path atomically. */
 int nr__rs_write_text_file(const char *path, const char *text, nr_error *err);
+/* A fingerprint's line of one input file: "name\tsize\tmtime\tctime\n"
+ * (times with ns; the ctime catches an edit whose mtime was put back).
+ * snprintf's result. */
+int nr__rs_stat_line(char *out, size_t cap, const char *name, const struct stat *st);
 /* Frees what run r owns (model, store; a temporary store file is removed)
  * and zeroes it: a dropped run has no name. */
 void nr__rs_drop_run(nr_run *r);

@@ -89,11 +89,10 @@ static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
         const char *path = rs->runs[idx[i]].store_path;
         struct stat st;
         char *base = nr__rs_base_name(path);
-        lines[i] = malloc(strlen(path) + 128);
+        const size_t cap = strlen(path) + 128;
+        lines[i] = malloc(cap);
         if (lines[i] && base && stat(path, &st) == 0)
-            sprintf(lines[i], "%s\t%lld\t%lld.%09ld\t%lld.%09ld\n", base, (long long)st.st_size,
-                    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
-                    (long)st.st_ctim.tv_nsec);
+            nr__rs_stat_line(lines[i], cap, base, &st);
         else if (lines[i])
             lines[i][0] = '\0';
         free(base);
