@@ -257,4 +257,7 @@ int nr__quantiles_filtered(nr_model *m, const nr_store *s, const nr__filter *f,
  * freed when the model is done. */
 void nr__model_keep_pass_state(int on);
 
+/* The integer of meta key (all of its text), else def (tables.c). */
+int64_t nr__model_meta_i64(const nr_model *m, const char *key, int64_t def);
+
 #endif

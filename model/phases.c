@@ -89,22 +89,14 @@ static double seconds_within(const nr_model_interval *iv, size_t n, int64_t from
     return (double)total * 1e-9;
 }
 
-/* A meta key's integer, or -1. */
-static int64_t meta_ns(const nr_model *m, const char *key)
-{
-    const char *v = nr_model_meta(m, key);
-    char *end;
-    const long long x = v && *v ? strtoll(v, &end, 10) : -1;
-    return v && *v && !*end ? (int64_t)x : -1;
-}
-
 int nr__phases_finish(nr_model *m)
 {
     nr_model_phase *un = &m->phases[m->unphased];
     /* a phase's time is the traced time it covers: within the stamps of
        the trace's first and last lines (exit lines included), the range of
        diagnostics hook_outside_trace */
-    const int64_t trace_from = meta_ns(m, "trace_first_ts_ns"), trace_to = meta_ns(m, "trace_last_ts_ns");
+    const int64_t trace_from = nr__model_meta_i64(m, "trace_first_ts_ns", -1),
+                  trace_to = nr__model_meta_i64(m, "trace_last_ts_ns", -1);
     for (size_t i = 0; i < m->unphased; i++)
         m->phases[i].wall_s = seconds_within(m->phases[i].intervals, m->phases[i].n_intervals, trace_from, trace_to);
     /* the rest of the run (its events' extent) is unphased: exactly the

@@ -1,5 +1,6 @@
 /* Loading the small tables (meta, files, phases, processes) whose size is
  * bounded by files + processes + phases, never by events. */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,16 @@ const char *nr_model_meta(const nr_model *m, const char *key)
         if (strcmp(m->meta_keys[i], key) == 0)
             return m->meta_vals[i];
     return NULL;
+}
+
+int64_t nr__model_meta_i64(const nr_model *m, const char *key, int64_t def)
+{
+    const char *v = nr_model_meta(m, key);
+    char *end;
+    if (!v || !*v)
+        return def;
+    const long long x = strtoll(v, &end, 10);
+    return *end ? def : (int64_t)x;
 }
 
 /* File systems from the manifest's mount list in meta: keys
@@ -506,8 +517,7 @@ static int64_t main_among(const nr_model *m, int64_t lo, int64_t hi)
  * of one node); *out is new, owned by the caller. */
 static int node_mains(const nr_model *m, int64_t **out, size_t *n)
 {
-    const char *parts_text = nr_model_meta(m, "merged_parts");
-    const long long parts = parts_text ? strtoll(parts_text, NULL, 10) : 0;
+    const int64_t parts = nr__model_meta_i64(m, "merged_parts", 0);
     *out = NULL;
     *n = 0;
     if (parts < 2)
@@ -515,13 +525,12 @@ static int node_mains(const nr_model *m, int64_t **out, size_t *n)
     int64_t *mains = calloc((size_t)parts, sizeof *mains);
     if (!mains)
         return NR_E_NOMEM;
-    for (long long k = 0; k < parts; k++) {
+    for (int64_t k = 0; k < parts; k++) {
         char key[64];
-        snprintf(key, sizeof key, "part.%lld.pid_base", k);
-        const char *base_text = nr_model_meta(m, key);
-        if (!base_text)
+        snprintf(key, sizeof key, "part.%" PRId64 ".pid_base", k);
+        const int64_t lo = nr__model_meta_i64(m, key, -1), hi = lo + NR_MERGE_PID_SPAN;
+        if (lo < 0)
             continue;
-        const int64_t lo = strtoll(base_text, NULL, 10), hi = lo + NR_MERGE_PID_SPAN;
         const int64_t main_pid = main_among(m, lo, hi); /* the run's main on its own node */
         if (main_pid >= 0)
             mains[(*n)++] = main_pid;
