@@ -236,13 +236,9 @@ static void print_latency(const nr_model *m, FILE *out)
             fprintf(out, "; under %.0f us both modes are page-cache hits, not misses", NR_CACHE_MISS_MIN_NS * 1e-3);
         fputc('\n', out);
     } else if (nr_model_get_fidelity(m)->durations_available) {
-        /* not "unimodal": a slow mode under the gate is never looked for */
-        const uint64_t reads = nr_model_latency_all(m, NR_LAT_READ)->count;
-        if (reads < NR_CACHE_SPLIT_MIN_READS)
-            fprintf(out, "cache split: too few reads to look for one (fewer than %d)\n", NR_CACHE_SPLIT_MIN_READS);
-        else
-            fprintf(out, "cache split: none found (each mode must hold %.0f%% of reads or more: a smaller slow mode "
-                         "is not tested for)\n", NR_CACHE_SPLIT_MIN_MODE_SHARE * 100);
+        char why[160];
+        nr_cache_split_why_none(nr_model_latency_all(m, NR_LAT_READ)->count, why, sizeof why);
+        fprintf(out, "%s\n", why);
     }
 }
 

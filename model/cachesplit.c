@@ -4,6 +4,7 @@
 #include "cachesplit.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The rules, as data. */
@@ -219,6 +220,15 @@ static int mixture_split(const nr_loghist *h)
             break;
     }
     return last_fast;
+}
+
+void nr_cache_split_why_none(uint64_t reads, char *out, size_t cap)
+{
+    if (reads < NR_CACHE_SPLIT_MIN_READS)
+        snprintf(out, cap, "cache split: too few reads to look for one (fewer than %d)", NR_CACHE_SPLIT_MIN_READS);
+    else /* not "unimodal": a slow mode under the gate is never looked for */
+        snprintf(out, cap, "cache split: none found (each mode must hold %.0f%% of reads or more: a smaller slow "
+                           "mode is not tested for)", NR_CACHE_SPLIT_MIN_MODE_SHARE * 100);
 }
 
 int nr_cache_split_compute(const nr_loghist *read_latency, nr_cache_split *out)

@@ -33,6 +33,10 @@ typedef struct nr_cache_split {
 #define NR_CACHE_SPLIT_MIN_READS 100
 #define NR_CACHE_SPLIT_MIN_MODE_SHARE 0.02
 
+/* Why reads (their count) gave no split, in one sentence for the summary
+ * and for finding cache_miss_tail's reason: too few, or none found. */
+void nr_cache_split_why_none(uint64_t reads, char *out, size_t cap);
+
 /* Looks for two modes of read_latency (borrowed): a significant valley of
  * the smoothed histogram, else a well-separated two-component Gaussian
  * mixture on log latency. Needs at least 100 reads. Returns 0. */

@@ -172,14 +172,8 @@ static void cache_tail(const nr_model *m, evidence *ev)
     ev->applicable = s->found && s->misses_plausible && rd->count > 0;
     if (rd->count == 0)
         snprintf(ev->why, sizeof ev->why, "no read has a duration (no reads, or trace with -T)");
-    else if (!s->found && rd->count < NR_CACHE_SPLIT_MIN_READS) /* the summary's words (cli/cmd_summary.c) */
-        snprintf(ev->why, sizeof ev->why, "cache split: too few reads to look for one (fewer than %d)",
-                 NR_CACHE_SPLIT_MIN_READS);
-    else if (!s->found) /* a smaller slow mode is not tested for: not "unimodal" (docs/statistics.md) */
-        snprintf(ev->why, sizeof ev->why,
-                 "no cache split found (each mode must hold %.0f%% of reads or more: a smaller slow mode is not "
-                 "tested for)",
-                 NR_CACHE_SPLIT_MIN_MODE_SHARE * 100);
+    else if (!s->found) /* the summary's words */
+        nr_cache_split_why_none(rd->count, ev->why, sizeof ev->why);
     else if (!s->misses_plausible)
         snprintf(ev->why, sizeof ev->why, "the cache split is at %.3g us, below %d us: the slow mode is not misses",
                  (double)s->threshold_ns * 1e-3, NR_CACHE_MISS_MIN_NS / 1000);
