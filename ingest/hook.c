@@ -58,6 +58,10 @@ struct nr_hook {
     size_t pid_count;
     nr_hook_diag_fn diag;
     void *diag_ctx;
+    /* the line being read, every report's example: by its length, for a
+       NUL inside it (bad JSON) cut the example there when it was a string */
+    const char *line;
+    size_t line_len;
 };
 
 static uint64_t mix(int64_t a, int64_t b)
@@ -114,10 +118,10 @@ static hook_thread *thread_of(nr_hook *h, int64_t pid, int64_t tid, int create)
     return t;
 }
 
-static void report(nr_hook *h, const char *reason, uint64_t line_no, const char *example)
+static void report(nr_hook *h, const char *reason, uint64_t line_no)
 {
     if (h->diag)
-        h->diag(h->diag_ctx, reason, line_no, example);
+        h->diag(h->diag_ctx, reason, line_no, h->line, h->line_len);
 }
 
 static const char *intern(nr_hook *h, const char *s)
@@ -172,19 +176,18 @@ static int begin_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts)
 /* Ends the innermost open phase of t named name (the innermost of all
  * without a name) and the phases opened inside it; error: the record
  * named an exception, which ended the named phase. */
-static void end_phase(nr_hook *h, hook_thread *t, const char *name, int error, int64_t ts, uint64_t line_no,
-                      const char *line)
+static void end_phase(nr_hook *h, hook_thread *t, const char *name, int error, int64_t ts, uint64_t line_no)
 {
     size_t k = t->open_count;
     while (k > 0 && name && strcmp(h->phases[t->open[k - 1]].name, name) != 0)
         k--;
     if (k == 0) {
-        report(h, "unmatched_phase_end", line_no, line);
+        report(h, "unmatched_phase_end", line_no);
         return;
     }
     h->phases[t->open[k - 1]].ended_by_error |= error;
     if (k != t->open_count)
-        report(h, "phase_end_out_of_order", line_no, line);
+        report(h, "phase_end_out_of_order", line_no);
     while (t->open_count >= k) {
         nr_hook_phase *p = &h->phases[t->open[--t->open_count]];
         p->end_ns = ts < p->begin_ns ? p->begin_ns : ts;
@@ -253,7 +256,7 @@ static void unescape_surrogates(char *s)
     *out = '\0';
 }
 
-static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no, const char *example)
+static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
 {
     json_t *op = json_object_get(o, "op"), *path = json_object_get(o, "path");
     json_t *bytes = json_object_get(o, "bytes"), *dur = json_object_get(o, "dur");
@@ -262,7 +265,7 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, u
     if (given_but_bad(op, json_is_string(op)) || given_but_bad(path, json_is_string(path)) ||
         given_but_bad(bytes, json_is_integer(bytes) && json_integer_value(bytes) >= -1) ||
         given_but_bad(dur, json_is_number(dur) && plausible_seconds(json_number_value(dur))))
-        report(h, "bad_io_field", line_no, example);
+        report(h, "bad_io_field", line_no);
     const char *op_s = intern(h, json_is_string(op) ? json_string_value(op) : "");
     char *raw = h->surrogates && json_is_string(path) ? strdup(json_string_value(path)) : NULL;
     if (raw)
@@ -280,15 +283,15 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, u
 
 /* A mark without a name is a missing field; attrs that are given but no
  * object are counted (bad_mark_field) and the mark kept without them. */
-static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no, const char *example)
+static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
 {
     json_t *name = json_object_get(o, "name"), *attrs = json_object_get(o, "attrs");
     if (!json_is_string(name)) {
-        report(h, "missing_field", line_no, example);
+        report(h, "missing_field", line_no);
         return 0;
     }
     if (given_but_bad(attrs, json_is_object(attrs)))
-        report(h, "bad_mark_field", line_no, example);
+        report(h, "bad_mark_field", line_no);
     /* sorted keys: the same mark gives the same bytes in the store */
     char *text = json_is_object(attrs) && json_object_size(attrs) ? json_dumps(attrs, JSON_COMPACT | JSON_SORT_KEYS)
                                                                     : NULL;
@@ -316,24 +319,26 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
         h->surrogates = o != NULL;
     }
     free(escaped);
-    char example[512];
-    snprintf(example, sizeof example, "%.*s", (int)(len < 400 ? len : 400), line);
+    h->line = line;
+    h->line_len = len;
     if (!o) {
-        report(h, "bad_json", line_no, example);
+        report(h, "bad_json", line_no);
         return 0;
     }
     int rc = 0;
     json_t *ev = json_object_get(o, "event"), *ts = json_object_get(o, "ts");
     json_t *pid = json_object_get(o, "pid"), *tid = json_object_get(o, "tid");
     if (!json_is_object(o)) {
-        report(h, "not_object", line_no, example);
-    } else if (!json_is_string(ev) || !json_is_number(ts) || !json_is_integer(pid) ||
-               (tid && !json_is_integer(tid) && !json_is_null(tid))) {
-        report(h, "missing_field", line_no, example);
-    } else if (json_integer_value(pid) <= 0 || (json_is_integer(tid) && json_integer_value(tid) <= 0)) {
-        report(h, "bad_pid", line_no, example);
-    } else if (!plausible_seconds(json_number_value(ts))) {
-        report(h, "bad_timestamp", line_no, example);
+        report(h, "not_object", line_no);
+    } else if (!ev || !ts || !pid) {
+        report(h, "missing_field", line_no);
+    } else if (!json_is_string(ev)) {
+        report(h, "unknown_event", line_no);
+    } else if (!json_is_integer(pid) || json_integer_value(pid) <= 0 ||
+               (tid && !json_is_null(tid) && (!json_is_integer(tid) || json_integer_value(tid) <= 0))) {
+        report(h, "bad_pid", line_no);
+    } else if (!json_is_number(ts) || !plausible_seconds(json_number_value(ts))) {
+        report(h, "bad_timestamp", line_no);
     } else {
         const char *event = json_string_value(ev);
         int64_t t = seconds_to_ns(json_number_value(ts));
@@ -347,25 +352,25 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
             if (!thr)
                 rc = NR_E_NOMEM;
             else if (begin && !json_is_string(name))
-                report(h, "missing_field", line_no, example);
+                report(h, "missing_field", line_no);
             else if (begin)
                 rc = begin_phase(h, thr, json_string_value(name), t);
             else
                 end_phase(h, thr, json_is_string(name) ? json_string_value(name) : NULL,
-                          names_an_error(json_object_get(o, "error")), t, line_no, example);
+                          names_an_error(json_object_get(o, "error")), t, line_no);
         } else if (strcmp(event, "io") == 0) {
-            rc = add_io(h, o, p, th, t, line_no, example);
+            rc = add_io(h, o, p, th, t, line_no);
         } else if (strcmp(event, "header") == 0) {
             json_t *v = json_object_get(o, "version");
             json_t *out = json_object_get(o, "out");
             if (!json_is_integer(v) || json_integer_value(v) != 1)
-                report(h, "unsupported_version", line_no, example);
+                report(h, "unsupported_version", line_no);
             else if (json_is_string(out) && !h->output_path && !(h->output_path = intern(h, json_string_value(out))))
                 rc = NR_E_NOMEM;
         } else if (strcmp(event, "mark") == 0) {
-            rc = add_mark(h, o, p, th, t, line_no, example);
+            rc = add_mark(h, o, p, th, t, line_no);
         } else if (strcmp(event, "fork") != 0) {
-            report(h, "unknown_event", line_no, example);
+            report(h, "unknown_event", line_no);
         }
     }
     json_decref(o);

@@ -37,8 +37,11 @@ typedef struct nr_hook_mark {
 
 /* Receives each problem found while reading: reason key ("bad_json",
  * "missing_field", "unknown_event", "unmatched_phase_end", ...), 1-based line
- * number, and the line or a message. */
-typedef void (*nr_hook_diag_fn)(void *ctx, const char *reason, uint64_t line_no, const char *example);
+ * number, and the line, line[0, len) (it may hold NULs; not terminated). A
+ * field that is there but of the wrong type is no missing field: a
+ * non-string "event" is an unknown_event, a non-integer "pid" or "tid" a
+ * bad_pid, a non-number "ts" a bad_timestamp. */
+typedef void (*nr_hook_diag_fn)(void *ctx, const char *reason, uint64_t line_no, const char *line, size_t len);
 
 /* Loads path (plain, .zst or .gz). Returns 0 and a new hook in *out;
  * NR_E_IO when it cannot be read. Bad lines go to diag (which may be NULL). */

@@ -1009,7 +1009,7 @@ static int write_meta(ingest *in, nr_error *err)
     return 0;
 }
 
-static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const char *example)
+static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const char *line, size_t len)
 {
     ingest *in = ctx;
     char key[64];
@@ -1017,7 +1017,7 @@ static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const cha
     snprintf(key, sizeof key, "hook_%s", reason);
     const char *slash = in->run.hook_path ? strrchr(in->run.hook_path, '/') : NULL;
     const char *name = slash ? slash + 1 : in->run.hook_path;
-    nr_diag_add(in->diag, key, name, line_no, example, example ? strlen(example) : 0);
+    nr_diag_add(in->diag, key, name, line_no, line, len);
 }
 
 /* The last stamp of thread tid (of its tasks, a tid being reused, the last

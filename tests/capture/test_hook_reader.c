@@ -18,14 +18,16 @@
 typedef struct diag_log {
     char reasons[32][40];
     uint64_t lines[32];
+    size_t lens[32]; /* of each report's example: the whole line */
     int count;
 } diag_log;
 
-static void collect(void *ctx, const char *reason, uint64_t line_no, const char *example)
+static void collect(void *ctx, const char *reason, uint64_t line_no, const char *line, size_t len)
 {
     diag_log *d = ctx;
     if (d->count < 32) {
         snprintf(d->reasons[d->count], sizeof d->reasons[0], "%s", reason);
+        d->lens[d->count] = line ? len : 0;
         d->lines[d->count++] = line_no;
     }
 }
@@ -173,6 +175,42 @@ static void phase_ended_by_an_exception_is_flagged(void **state)
     assert_false(nr_hook_phase_get(h, 0)->ended_by_error); /* train */
     assert_true(nr_hook_phase_get(h, 1)->ended_by_error);  /* eval */
     assert_false(nr_hook_phase_get(h, 2)->ended_by_error); /* ckpt */
+    nr_hook_free(h);
+}
+
+/* A field given with the wrong type is named for what is wrong with it,
+   not reported missing (review 46); a line with a NUL in it reaches the
+   report whole, not cut at the NUL. */
+static void wrong_typed_fields_have_their_own_reasons(void **state)
+{
+    (void)state;
+    diag_log d = {0};
+    static const char text[] = "{\"ts\":\"abc\",\"pid\":1,\"event\":\"mark\",\"name\":\"m\"}\n" /* 1 */
+                               "{\"ts\":1,\"pid\":\"7\",\"event\":\"mark\",\"name\":\"m\"}\n"   /* 2 */
+                               "{\"ts\":1,\"pid\":7,\"tid\":1.5,\"event\":\"mark\",\"name\":\"m\"}\n" /* 3 */
+                               "{\"ts\":1,\"pid\":7,\"event\":3}\n"                               /* 4 */
+                               "{\"ts\":1,\"pid\":7}\n"                                             /* 5 */
+                               "{\"ts\":1,\"pid\":7,\"tid\":null,\"event\":\"mark\",\"name\":\"m\"}\n" /* 6 ok */
+                               "{\"ts\":1,\0\"pid\":7}\n";                                         /* 7 */
+    char path[] = "/tmp/nr_test_hook_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    nr_hook *h = NULL;
+    nr_error err;
+    nr_error_clear(&err);
+    assert_int_equal(nr_hook_load(path, collect, &d, &h, &err), 0);
+    unlink(path);
+    const char *want[] = {"bad_timestamp", "bad_pid", "bad_pid", "unknown_event", "missing_field", "bad_json"};
+    const uint64_t want_lines[] = {1, 2, 3, 4, 5, 7};
+    assert_int_equal(d.count, 6);
+    for (int i = 0; i < 6; i++) {
+        assert_string_equal(d.reasons[i], want[i]);
+        assert_int_equal(d.lines[i], want_lines[i]);
+    }
+    assert_int_equal(d.lens[5], strlen("{\"ts\":1,") + 1 + strlen("\"pid\":7}"));
+    assert_int_equal(nr_hook_mark_count(h), 1);
     nr_hook_free(h);
 }
 
@@ -353,6 +391,7 @@ int main(void)
         cmocka_unit_test(never_ended_phase_is_closed_and_flagged),
         cmocka_unit_test(phase_ended_by_an_exception_is_flagged),
         cmocka_unit_test(broken_lines_are_counted_with_line_numbers),
+        cmocka_unit_test(wrong_typed_fields_have_their_own_reasons),
         cmocka_unit_test(io_records),
         cmocka_unit_test(non_utf8_paths),
         cmocka_unit_test(mark_records),
