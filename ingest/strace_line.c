@@ -1366,6 +1366,16 @@ static void parse_call(const char *line, const char *name, const char *open, con
     parse_call_args(line, args, end, out);
 }
 
+/* Why a call line's text after its ')' is no result: strace prints " = "
+ * there, so text without any " = " after the ')' is the traced program's
+ * own ("Epoch(1) loss=0.5": unknown_line, since session 47), and text
+ * with one is strace's, unreadable ("close(3) = x", a cut call's tail
+ * "makedev(0x1, 0x3)) = 0": bad_result). */
+static const char *call_result_reason(const char *after, const char *end)
+{
+    return memmem(after, (size_t)(end - after), " = ", 3) ? "bad_result" : "unknown_line";
+}
+
 /* parse_call_args after the scan for the closing ')' (close, or NULL). */
 static void parse_call_rest(const char *args, const char *close, const char *end, int wide, nr_sline *out)
 {
@@ -1387,7 +1397,7 @@ static void parse_call_rest(const char *args, const char *close, const char *end
     out->kind = NR_SL_SYSCALL;
     if (!parse_result_plain(close + 1, end, out) && !parse_result_fast(close + 1, end, wide, out) &&
         parse_result(close + 1, end, out) < 0)
-        set_bad(out, "bad_result");
+        set_bad(out, call_result_reason(close + 1, end));
 }
 
 /* The arguments from args (after the '(' of a call that is not

@@ -14,7 +14,9 @@
  * are continuations and a call ending "<detached ...>" is unfinished
  * (session 42), and an fd's annotation may be followed by strace 6.1's
  * "(deleted)" (13</dev/shm/x>(deleted): followed here in session 43, the
- * lexer has read it so since 37099cf; fuzz_strace_line found the gap). */
+ * lexer has read it so since 37099cf; fuzz_strace_line found the gap),
+ * and a call line whose ')' is followed by no " = " anywhere is an
+ * unknown_line, not a bad_result (session 47: program text). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -601,6 +603,16 @@ static const char unfinished_marker[] = "<unfinished ...>";
 static const char notice_marker[] = "strace: Process ";
 #define NOTICE_MARKER_LEN (sizeof notice_marker - 1)
 
+/* Why a call line's text after its ')' is no result: strace prints " = "
+ * there, so text without any " = " after the ')' is the traced program's
+ * own ("Epoch(1) loss=0.5": unknown_line, since session 47), and text
+ * with one is strace's, unreadable ("close(3) = x", a cut call's tail
+ * "makedev(0x1, 0x3)) = 0": bad_result). */
+static const char *call_result_reason(const char *after, const char *end)
+{
+    return memmem(after, (size_t)(end - after), " = ", 3) ? "bad_result" : "unknown_line";
+}
+
 /* "name(" at name..open; parses the rest of a call line. */
 static void parse_call(const char *name, const char *open, const char *end, nr_sline *out)
 {
@@ -640,7 +652,7 @@ static void parse_call(const char *name, const char *open, const char *end, nr_s
     out->args = span(args, close);
     out->kind = NR_SL_SYSCALL;
     if (parse_result(close + 1, end, out) < 0)
-        set_bad(out, "bad_result");
+        set_bad(out, call_result_reason(close + 1, end));
 }
 
 /* "<... name resumed>rest) = ret". */

@@ -508,6 +508,11 @@ static void bad_and_truncated(void **state)
         {.line = "1234  close(3) = ", .kind = NR_SL_SYSCALL, .pid = 1234, .name = "close", .args = "3"},
         {.line = "1234  close(3) = x", .kind = NR_SL_BAD, .pid = 1234, .name = "close", .args = "3",
          .reason = "bad_result"},
+        /* program text with no " = " after its ')': no strace call */
+        {.line = "Epoch(1) loss=0.5", .kind = NR_SL_BAD, .name = "Epoch", .args = "1", .reason = "unknown_line"},
+        {.line = "print(x)  # done", .kind = NR_SL_BAD, .name = "print", .args = "x", .reason = "unknown_line"},
+        {.line = "1700 makedev(0x1, 0x3)) = 0", .kind = NR_SL_BAD, .pid = 1700, .name = "makedev",
+         .args = "0x1, 0x3", .reason = "bad_result"},
         {.line = "--- SIGCHLD {si_signo=SIGCHLD, si_co", .kind = NR_SL_BAD, .reason = "truncated"},
         {.line = "+++ exited with 0", .kind = NR_SL_BAD, .reason = "truncated"},
         {.line = "+++ exited with x +++", .kind = NR_SL_BAD, .reason = "unknown_line"},
