@@ -108,6 +108,54 @@ static int put_figure(const nr_report *r, unsigned long number, out_fn out, void
     return 0;
 }
 
+static int starts_with(const char *p, const char *end, const char *prefix)
+{
+    const size_t n = strlen(prefix);
+    return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
+}
+
+/* Just after the '>' that ends the tag whose name starts at p, its quoted
+ * attribute values skipped; end when it does not end. */
+static const char *after_tag(const char *p, const char *end)
+{
+    for (; p < end; p++) {
+        if (*p == '"' || *p == '\'') {
+            const char *q = memchr(p + 1, *p, (size_t)(end - p - 1));
+            if (!q)
+                return end;
+            p = q;
+        } else if (*p == '>') {
+            return p + 1;
+        }
+    }
+    return end;
+}
+
+/* The next figure mark the document placed in doc[p, end), p outside any
+ * tag; NULL when none. Only marks between tags count: libxml2 escapes a
+ * '<' of the text everywhere but inside an attribute's value, where it
+ * writes a whole "<!--...-->" as it is (server-side includes), so a run
+ * named "a<!--nr-figure:1-->" put figure 1 into its data-nr-run
+ * attribute, and "...:99-->" failed the build (until session 47). The
+ * <style> sheet's raw text is skipped whole. */
+static const char *next_mark(const char *p, const char *end)
+{
+    while ((p = memchr(p, '<', (size_t)(end - p)))) {
+        if (starts_with(p, end, FIG_MARK_OPEN))
+            return p;
+        if (starts_with(p, end, "<!--")) {
+            const char *c = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
+            p = c ? c + 3 : end;
+        } else if (starts_with(p, end, "<style")) {
+            const char *c = memmem(p, (size_t)(end - p), "</style", 7);
+            p = c ? after_tag(c, end) : end;
+        } else {
+            p = after_tag(p + 1, end);
+        }
+    }
+    return NULL;
+}
+
 /* The document's serialisation doc[0..n) to out, each figure mark replaced
  * by its figure. */
 static int splice(const nr_report *r, const char *doc, size_t n, out_fn out, void *ctx, nr_error *err)
@@ -117,7 +165,7 @@ static int splice(const nr_report *r, const char *doc, size_t n, out_fn out, voi
     int rc = 0;
     const char *p = doc, *end = doc + n;
     while (rc == 0 && p < end) {
-        const char *m = memmem(p, (size_t)(end - p), open, sizeof open - 1);
+        const char *m = next_mark(p, end);
         if (!m) {
             rc = out(ctx, p, (size_t)(end - p), err);
             break;

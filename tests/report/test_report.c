@@ -567,6 +567,42 @@ static void test_figure_bytes(void **state)
     assert_null(html);
 }
 
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *at = hay; (at = strstr(at, needle)); at++)
+        n++;
+    return n;
+}
+
+/* A run's name is text wherever it goes: libxml2 writes a whole
+ * "<!--...-->" inside an attribute as it is, and the splice took the one in
+ * data-nr-run for a figure's place (review 47: figure 1 was put into the
+ * attribute; a number never imported failed the build). */
+static void test_run_name_never_places_a_figure(void **state)
+{
+    (void)state;
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    nr_report_block *a = nr_report_add_run(r, "a<!--nr-figure:1-->b", NULL);
+    nr_report_block *c = nr_report_add_run(r, "c<!--nr-figure:99-->\"'>", NULL);
+    assert_non_null(a);
+    assert_non_null(c);
+    assert_int_equal(nr_report_figure(r, nr_report_run_section(a, NR_SEC_PHASES), "fig1", "one", figure_svg,
+                                      strlen(figure_svg), &err), 0);
+    char *html = NULL;
+    size_t len = 0;
+    assert_int_equal(nr_report_serialize(r, &html, &len, &err), 0);
+    assert_int_equal(count_of(html, "<svg"), 1);
+    assert_int_equal(count_of(html, "nr-figure:1-->"), 1); /* the name's, as libxml2 writes it */
+    assert_int_equal(count_of(html, "nr-figure:99-->"), 1);
+    const char *svg = strstr(html, "<svg"), *figure = strstr(html, "<figure data-nr-figure=\"fig1\"><svg");
+    assert_ptr_equal(svg, figure ? figure + strlen("<figure data-nr-figure=\"fig1\">") : NULL);
+    free(html);
+    nr_report_destroy(r);
+}
+
 /* A mark inside a mark whose children the engine replaces (found by fuzzing:
  * the subtitle element was freed by set_title, then written). */
 static void test_template_nested_marks_refused(void **state)
@@ -801,6 +837,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_text_clean),
         cmocka_unit_test(test_golden_report),
         cmocka_unit_test(test_figure_bytes),
+        cmocka_unit_test(test_run_name_never_places_a_figure),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     /* Release cairo's and fontconfig's caches so that LeakSanitizer sees only our leaks. */
