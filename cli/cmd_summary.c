@@ -311,8 +311,9 @@ static void print_bursts(const nr_model *m, FILE *out)
     for (size_t i = 0; i < shown; i++) {
         const nr_model_burst *b = nr_model_burst_at(m, i);
         char span[32];
+        /* no duration: whole-second stamps (a second's calls share its stamp) */
         fprintf(out, "  at %.3f s for %s: ", (double)(b->start_ns - t->first_ns) * 1e-9,
-                fmt_secs(span, sizeof span, b->end_ns - b->start_ns));
+                isfinite(b->duration_s) ? fmt_secs(span, sizeof span, b->end_ns - b->start_ns) : "an unknown time");
         print_bytes(out, (double)b->bytes);
         fprintf(out, " in %" PRIu64 " %s", b->calls, nr_cli_noun(b->calls, "call", "calls"));
         if (isfinite(b->mean_rate)) {

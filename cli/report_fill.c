@@ -909,6 +909,10 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
         return 0;
     }
     const nr_model_timeline *tl = nr_model_get_timeline(m);
+    if (nr_model_get_fidelity(m)->whole_second_stamps)
+        nr_report_para(sec, "note",
+                       "The trace's timestamps resolve only to whole seconds (strace -t): the bins are whole "
+                       "seconds, and the write bursts have no duration and no rate; trace with -tt or -ttt.");
     /* The timeline is full width: figure above, numbers below. */
     static const char cap5[] = "Read and write throughput over time, phases coloured, write bursts shaded";
     char label[FIG_LABEL_MAX];

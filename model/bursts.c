@@ -96,13 +96,16 @@ static double threshold(uint64_t largest)
 
 /* The burst of counted pieces first..last (one phase): its bytes and calls
  * are the phase's from first's start to last's end, the pieces between
- * that did not count included. */
-static nr_model_burst burst_of(const piece *first, const piece *last, int64_t end)
+ * that did not count included. With whole-second stamps (strace -t) the
+ * calls of one second share a stamp, so a span measures nothing: no
+ * duration and no rate (until session 47, 20 MiB written in one second
+ * were "20 MiB in 100 us, 195 GiB/s": the last call's -T duration). */
+static nr_model_burst burst_of(const piece *first, const piece *last, int64_t end, int whole_seconds)
 {
     nr_model_burst b = {.start_ns = first->start, .end_ns = end, .phase = first->phase};
     b.bytes = last->bytes0 + last->bytes - first->bytes0;
     b.calls = last->calls0 + last->calls - first->calls0;
-    b.duration_s = (double)(end - first->start) * 1e-9;
+    b.duration_s = whole_seconds ? NAN : (double)(end - first->start) * 1e-9;
     b.mean_rate = b.duration_s > 0 ? (double)b.bytes / b.duration_s : NAN;
     b.interval_s = NAN;
     return b;
@@ -173,10 +176,15 @@ static void keep_burst(nr_model *m, const nr_model_burst *b)
     t->count++;
     t->bytes += b->bytes;
     t->calls += b->calls;
-    t->time_s += b->duration_s;
+    if (isfinite(b->duration_s)) {
+        t->time_s += b->duration_s;
+        m->burst_phase_time_s[b->phase] += b->duration_s;
+    } else {
+        t->time_s = NAN;
+        m->burst_phase_time_s[b->phase] = NAN;
+    }
     if (isfinite(b->mean_rate) && !(b->mean_rate <= t->highest_rate))
         t->highest_rate = b->mean_rate;
-    m->burst_phase_time_s[b->phase] += b->duration_s;
     m->burst_phase_count[b->phase]++;
     if (m->nbursts < NR_BURSTS_LISTED) {
         m->bursts[m->nbursts] = *b;
@@ -191,7 +199,7 @@ static void emit_burst(nr_model *m, open_burst *o)
 {
     if (!o->active)
         return;
-    const nr_model_burst b = burst_of(&o->first, &o->last, o->end);
+    const nr_model_burst b = burst_of(&o->first, &o->last, o->end, nr__whole_second_stamps(m));
     keep_burst(m, &b);
     o->active = 0;
 }

@@ -153,15 +153,18 @@ static void async_checkpoints(const nr_model *m, evidence *ev)
                 bursts += m->burst_phase_count[p];
             }
     }
-    ev->applicable = run > 0 && (ck || bursts > 0);
+    ev->applicable = run > 0 && (ck || (bursts > 0 && isfinite(t)));
     if (!(run > 0))
         snprintf(ev->why, sizeof ev->why, "the run's duration is unknown (no timestamps, or times not wall times)");
+    else if (!ck && bursts > 0 && !isfinite(t))
+        snprintf(ev->why, sizeof ev->why, "no checkpoint phase, and the write bursts have no duration: "
+                                          "whole-second stamps (strace -t), use -ttt");
     else if (!ev->applicable)
         snprintf(ev->why, sizeof ev->why,
                  "no checkpoint phase, and no write burst outside data_prep, model_load and eval");
-    ev->value = run > 0 ? t / run : 0;
+    ev->value = run > 0 && isfinite(t) ? t / run : 0;
     ev->args[0] = 100.0 * ev->value;
-    ev->args[1] = t;
+    ev->args[1] = isfinite(t) ? t : 0;
     ev->args[2] = ck ? 1 : 0;
 }
 

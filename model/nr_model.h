@@ -50,8 +50,10 @@ typedef struct nr_model nr_model;
  * file-system rules; a two-ended call (sendfile, ...) reads its source;
  * the read sizes are of reads that returned data; no bytes, no shares
  * (NaN); a phase's time is the traced time; a process lives to the end of
- * its last call. */
-#define NR_MODEL_REVISION 4
+ * its last call.
+ * 5 (session 47): with whole-second stamps the timeline's bins are whole
+ * seconds and a write burst has no duration or rate (NAN). */
+#define NR_MODEL_REVISION 5
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1

@@ -9,20 +9,26 @@
 
 #define MAX_BINS 400
 
-static int64_t choose_width(int64_t span)
+/* With whole-second stamps (strace -t) a bin is at least a second: the
+ * calls of a second share its stamp, and 5 ms bins put a second's bytes
+ * into one bin, a rate 200 times too high (until session 47). The run
+ * starts on a whole second then, so each bin holds whole seconds. */
+#define WHOLE_SECOND_MIN_WIDTH 1000000000LL
+
+static int64_t choose_width(int64_t span, int64_t min_width)
 {
     static const int64_t steps[3] = {1, 2, 5};
     for (int64_t decade = 1; decade <= INT64_MAX / 10; decade *= 10)
         for (int i = 0; i < 3; i++) {
             const int64_t w = steps[i] * decade;
-            if ((span + w - 1) / w <= MAX_BINS)
+            if (w >= min_width && (span + w - 1) / w <= MAX_BINS)
                 return w;
         }
     return INT64_MAX;
 }
 
 /* The plan for a run extent [first, last]: 0 bins when there is none. */
-static void plan_of(int64_t first, int64_t last, nr_model_timeline *t)
+static void plan_of(int64_t first, int64_t last, int64_t min_width, nr_model_timeline *t)
 {
     t->width_ns = 0;
     t->start_ns = 0;
@@ -30,7 +36,7 @@ static void plan_of(int64_t first, int64_t last, nr_model_timeline *t)
     if (first < 0 || last < first)
         return;
     const int64_t span = last - first + 1;
-    t->width_ns = choose_width(span);
+    t->width_ns = choose_width(span, min_width);
     t->start_ns = first;
     t->nbins = (size_t)((span + t->width_ns - 1) / t->width_ns);
 }
@@ -83,7 +89,7 @@ int nr__timeline_predict(nr_model *m)
             last = p->last_ns;
     }
     m->timeline.nphases = m->nphases;
-    plan_of(first, last, &m->timeline);
+    plan_of(first, last, 1, &m->timeline);
     m->tl_state = m->timeline.nbins ? NR__TL_PREDICTED : NR__TL_NONE;
     return m->tl_state == NR__TL_PREDICTED ? alloc_bins(m) : 0;
 }
@@ -92,7 +98,8 @@ int nr__timeline_plan(nr_model *m)
 {
     nr_model_timeline *t = &m->timeline;
     nr_model_timeline actual = {0};
-    plan_of(m->totals.first_ns, m->totals.last_ns, &actual);
+    plan_of(m->totals.first_ns, m->totals.last_ns, nr__whole_second_stamps(m) ? WHOLE_SECOND_MIN_WIDTH : 1,
+            &actual);
     if (m->tl_state == NR__TL_PREDICTED && actual.nbins > 0 && actual.start_ns == t->start_ns &&
         actual.width_ns == t->width_ns && actual.nbins <= t->nbins) {
         /* every event fell in a bin < actual.nbins: the extra bins are empty */

@@ -868,6 +868,54 @@ static void burst_of_a_resumed_call_and_another_phase_between(void **state)
     nr_model_free(m);
 }
 
+static const nr_model_rule *rule_of(const nr_model *m, const char *id);
+
+/* Whole-second stamps (strace -t): a 3 s run whose 20 writes of 1 MiB
+ * (100 us each) all carry the stamp 1 s, and a read of 4 KiB at 2 s. The
+ * bins are whole seconds (1 s: at most 400 over 3 s), the writes all in
+ * bin 1, the read in bin 2; the one burst has its bytes and calls but no
+ * duration and no rate, nor do the sums, and async_checkpoints cannot
+ * tell the burst time. Until session 47: 10 ms bins and "20 MiB in
+ * 100 us". */
+static void whole_second_stamps_give_second_bins_and_bursts_without_rate(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("whole_seconds.nio"));
+    tb_file(&t, 0, "/ck/x", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/data/a", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 3 * SEC);
+    tb_call(&t, 0, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    for (int i = 0; i < 20; i++)
+        tb_call(&t, 1 * SEC, 100 * US, 1, NR_OP_WRITE, 0, 1 << 20, (int64_t)i << 20, -1);
+    tb_call(&t, 2 * SEC, 50 * US, 1, NR_OP_READ, 1, 4096, 0, -1);
+    tb_call(&t, 3 * SEC, 0, 1, NR_OP_META, 0, 0, -1, -1);
+    tb_commit(&t);
+
+    nr_model *m = model_of(tb_path("whole_seconds.nio"));
+    assert_true(nr_model_get_fidelity(m)->whole_second_stamps);
+    const nr_model_timeline *tl = nr_model_get_timeline(m);
+    assert_int_equal(tl->width_ns, SEC);
+    assert_int_equal(tl->start_ns, 0);
+    assert_int_equal(tl->nbins, 4);
+    assert_int_equal(tl->write_bytes[1], 20 << 20);
+    assert_int_equal(tl->read_bytes[2], 4096);
+    assert_int_equal(nr_model_burst_count(m), 1);
+    const nr_model_burst *b = nr_model_burst_at(m, 0);
+    assert_int_equal(b->bytes, 20 << 20);
+    assert_int_equal(b->calls, 20);
+    assert_true(isnan(b->duration_s));
+    assert_true(isnan(b->mean_rate));
+    const nr_model_burst_totals *all = nr_model_get_burst_totals(m);
+    assert_int_equal(all->count, 1);
+    assert_true(isnan(all->time_s));
+    assert_true(isnan(all->highest_rate));
+    const nr_model_rule *r = rule_of(m, "async_checkpoints");
+    assert_int_equal(r->state, NR_RULE_NOT_APPLICABLE);
+    assert_non_null(strstr(r->why, "whole-second stamps"));
+    nr_model_free(m);
+}
+
 /* n unphased bursts 200 ms apart, one write of 100 us each, of
  * bytes_of(i) bytes. */
 static nr_model *many_bursts_model(const char *name, int n, int64_t (*bytes_of)(int))
@@ -883,7 +931,6 @@ static nr_model *many_bursts_model(const char *name, int n, int64_t (*bytes_of)(
     return model_of(tb_path(name));
 }
 
-static const nr_model_rule *rule_of(const nr_model *m, const char *id);
 
 static int64_t three_sizes(int i) { return 4096 * (1 + i % 3); }
 static int64_t one_size(int i) { return (void)i, 8192; }
@@ -1545,6 +1592,7 @@ int main(void)
         cmocka_unit_test(bursts_measured_from_their_calls),
         cmocka_unit_test(identical_checkpoints_are_all_found),
         cmocka_unit_test(burst_of_a_resumed_call_and_another_phase_between),
+        cmocka_unit_test(whole_second_stamps_give_second_bins_and_bursts_without_rate),
         cmocka_unit_test(timeline_whatever_the_processes_table_says),
         cmocka_unit_test(finding_hot_set),
         cmocka_unit_test(finding_small_reads),

@@ -203,6 +203,8 @@ grep -q 'Shares of wall time unavailable: the trace&rsquo;s timestamps\|Shares o
 [ "$(grep -o 'data-nr-key="phases.0.io_share" data-nr-value="[^"]*">[^<]*<' coarse.html | head -1)" = \
   'data-nr-key="phases.0.io_share" data-nr-value="null">n/a<' ] || fail "report, -t: a share of wall time"
 grep -q '>nan<\|>-nan<' coarse.html && fail "report prints nan"
+grep -q 'seconds (strace -t): the bins are whole seconds, and the write bursts have no duration' coarse.html \
+    || fail "report, -t: the timeline does not say its bins are whole seconds"
 ok "no number that does not exist is printed, nor a share of wall time from whole seconds"
 
 # 7. One of a thing is one, not "1 calls": a run of one process that reads
