@@ -102,11 +102,16 @@ static void fact_from_meta(void *ctx, const char *key, const char *value)
     if (strcmp(key, "manifest.start") == 0 || strcmp(key, "manifest.end") == 0)
         value = unix_time_text(value, date, sizeof date);
     if (strncmp(key, "manifest.labels.", 16) == 0) {
-        char label[160];
-        snprintf(label, sizeof label, "label %s", key + 16);
+        /* the whole key: cut to a buffer, it was cut inside a UTF-8
+           character, and two long keys of one prefix read the same */
+        char *label = malloc(strlen(key + 16) + sizeof "label ");
+        if (!label)
+            return; /* out of memory: the row is left out, as fact_rows' */
+        sprintf(label, "label %s", key + 16);
         nr_report_table_row(f->t);
         nr_report_table_cell(f->t, label);
-        nr_report_table_cell(f->t, value);
+        nr_report_table_cell_text(f->t, value);
+        free(label);
         return;
     }
     for (size_t i = 0; i < NFACTS; i++)
@@ -122,7 +127,7 @@ static void fact_rows(facts_ctx *f)
             continue;
         nr_report_table_row(f->t);
         nr_report_table_cell(f->t, shown_facts[i].label);
-        nr_report_table_cell(f->t, f->values[i]);
+        nr_report_table_cell_text(f->t, f->values[i]);
         free(f->values[i]);
         f->values[i] = NULL;
     }
@@ -305,7 +310,7 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     nr_report_table *t = nr_report_table_new(sec, "Run facts", 2, heads, 1u << 1);
     nr_report_table_row(t);
     nr_report_table_cell(t, "run");
-    nr_report_table_cell(t, run->name);
+    nr_report_table_cell_text(t, run->name);
     nr_report_table_row(t);
     nr_report_table_cell(t, "input");
     nr_report_table_cell_path(t, run->source);

@@ -88,6 +88,10 @@ void nr_report_table_cell(nr_report_table *t, const char *text);
 void nr_report_table_cell_key(nr_report_table *t, const char *text, const char *key, double raw);
 /* A cell in monospace for a path. */
 void nr_report_table_cell_path(nr_report_table *t, const char *path);
+/* A cell of text in a column of numbers (a label's value, a host name):
+ * left-aligned and wrapped, where a number's cell is kept on one line, so
+ * that one long value does not push the column's numbers out of view. */
+void nr_report_table_cell_text(nr_report_table *t, const char *text);
 
 /* A findings list item: sentence, then action on its own line (may be NULL). */
 void nr_report_finding(nr_report_block *b, const char *id, const char *sentence, const char *action);

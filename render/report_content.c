@@ -201,6 +201,13 @@ void nr_report_table_cell_path(nr_report_table *t, const char *path)
         nr__report_add_text(td, path);
 }
 
+void nr_report_table_cell_text(nr_report_table *t, const char *text)
+{
+    xmlNode *td = next_cell(t, "text");
+    if (td)
+        nr__report_add_text(td, text);
+}
+
 void nr_report_finding(nr_report_block *b, const char *id, const char *sentence, const char *action)
 {
     xmlNode *parent = (xmlNode *)b;
