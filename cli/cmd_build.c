@@ -193,7 +193,7 @@ int nr_cmd_build(int argc, char **argv)
     nr_error err;
     nr_error_clear(&err);
     if (nr_outfile_check_inputs(a.out, (const char *const *)a.inputs, a.ninputs, &err) < 0 ||
-        run_build(&a, &err) < 0)
+        nr_outfile_probe(a.out, &err) < 0 || run_build(&a, &err) < 0)
         return nr_cli_fail(&err);
     return 0;
 }

@@ -829,7 +829,8 @@ int nr_cmd_compare(int argc, char **argv)
     nr_error err;
     nr_error_clear(&err);
     if (nr_outfile_check_inputs(a.out_html, a.inputs, a.ngroups, &err) < 0 ||
-        (a.out_json && nr_outfile_check_inputs(a.out_json, a.inputs, a.ngroups, &err) < 0))
+        (a.out_json && nr_outfile_check_inputs(a.out_json, a.inputs, a.ngroups, &err) < 0) ||
+        nr_outfile_probe(a.out_html, &err) < 0 || (a.out_json && nr_outfile_probe(a.out_json, &err) < 0))
         return nr_cli_fail(&err);
     loaded_group groups[MAX_GROUPS];
     memset(groups, 0, sizeof groups);

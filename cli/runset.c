@@ -695,6 +695,23 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
     return rs->no_models ? 0 : run_stage(rs, LOAD_MODEL, opts, progress, err);
 }
 
+/* Removes the .niorep cache folder of store_path when it is empty: a
+ * build that failed before its first store was written left the folder it
+ * made beside the input (review 47). Not empty, or not a cache folder:
+ * left alone. */
+static void drop_cache_dir_if_empty(const char *store_path)
+{
+    static const char cache[] = "/.niorep/";
+    const char *slash = strrchr(store_path, '/');
+    const size_t n = sizeof cache - 1;
+    if (!slash || (size_t)(slash + 1 - store_path) < n || memcmp(slash + 1 - n, cache, n) != 0)
+        return;
+    char *dir = strndup(store_path, (size_t)(slash - store_path));
+    if (dir)
+        rmdir(dir);
+    free(dir);
+}
+
 void nr__rs_drop_run(nr_run *r)
 {
     nr_model_free(r->model);
@@ -715,8 +732,13 @@ void nr__rs_drop_run(nr_run *r)
 
 void nr_runset_fini(nr_runset *rs)
 {
-    for (size_t i = 0; i < rs->n; i++)
+    for (size_t i = 0; i < rs->n; i++) {
+        /* at the end only: a run's folder is empty for a while between its
+           mkdir and its store, when another run may be dropped */
+        if (!rs->runs[i].temporary && rs->runs[i].store_path)
+            drop_cache_dir_if_empty(rs->runs[i].store_path);
         nr__rs_drop_run(&rs->runs[i]);
+    }
     free(rs->runs);
     if (rs->tmpdir)
         rmdir(rs->tmpdir);

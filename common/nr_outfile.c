@@ -136,6 +136,14 @@ int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err)
     return 0;
 }
 
+int nr_outfile_probe(const char *target, nr_error *err)
+{
+    nr_outfile f;
+    NR_TRY(nr_outfile_open(&f, target, err));
+    nr_outfile_abort(&f);
+    return 0;
+}
+
 int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err)
 {
     const char *q = p;

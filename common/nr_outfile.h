@@ -27,6 +27,11 @@ int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err);
 /* NR_E_USAGE when target already exists and is one of the n inputs (the
  * same file, whatever the path), else 0: the commit would replace the input. */
 int nr_outfile_check_inputs(const char *target, const char *const *inputs, size_t n, nr_error *err);
+/* Whether target can be written, before the work that makes it: creates
+ * its temporary file and removes it again (nr_outfile_open's errors). A
+ * missing or unwritable folder was found only after a whole build's work
+ * (review 47). */
+int nr_outfile_probe(const char *target, nr_error *err);
 /* Writes all n bytes (retrying short writes). */
 int nr_outfile_write(nr_outfile *f, const void *p, size_t n, nr_error *err);
 /* Starts making the bytes written so far durable (fdatasync) on a thread

@@ -346,7 +346,13 @@ def main():
         r = run([a.niorep, "compare", g["base"], g["slow"], "-o", html1, *extra])
         if r.returncode != 2 or why not in r.stderr:
             fail(f"compare {' '.join(extra)}: exit {r.returncode}: {r.stderr.strip()}")
-    print("ok: KS p bounds; -o = --json and --bootstraps 99 refused")
+    # a --json into a folder that is not there fails before the work, and
+    # writes no HTML either (it wrote the HTML, then failed: review 47)
+    fresh = os.path.join(a.work, "fresh.html")
+    r = run([a.niorep, "compare", g["base"], g["slow"], "-o", fresh, "--json", os.path.join(a.work, "no", "c.json")])
+    if r.returncode != 1 or "no/c.json: cannot create output" not in r.stderr or os.path.exists(fresh):
+        fail(f"--json into a missing folder: exit {r.returncode}, html {os.path.exists(fresh)}: {r.stderr.strip()}")
+    print("ok: KS p bounds; -o = --json, --bootstraps 99 and a missing --json folder refused")
 
     # Again, and on one thread and on three: pairs are sampled, compared and
     # drawn on several threads, which must change nothing.

@@ -120,6 +120,14 @@ ok "store input"
 "$niorep" build traces --frobnicate -o x.html 2>opt.err; [ $? -eq 2 ] || fail "an unknown option: not exit 2"
 [ "$(head -1 opt.err)" = "niorep build: unknown option '--frobnicate'" ] || fail "an unknown option: $(cat opt.err)"
 "$niorep" build traces -j '' -o x.html 2>/dev/null; [ $? -eq 2 ] || fail "-j '' is not a usage error"
+# an output folder that is not there is named before any run is ingested
+rm -rf fresh && mkdir -p fresh/run && cp traces/plain/strace.log fresh/run/
+"$niorep" build fresh -o no-such-dir/r.html 2>nodir.err; [ $? -eq 1 ] || fail "a missing output folder: not exit 1"
+grep -q '^niorep: no-such-dir/r.html: cannot create output' nodir.err || fail "a missing output folder: $(cat nodir.err)"
+[ -e fresh/.niorep ] && fail "a missing output folder was found only after the ingest"
+# a build that fails leaves no empty cache folder beside its input
+mkdir -p lone/empty && "$niorep" build lone/empty -o x.html 2>/dev/null && fail "an empty run folder built"
+[ -e lone/.niorep ] && fail "a failed build left an empty lone/.niorep"
 ok "errors"
 
 if grep -q 'built without the renderer' r1.html; then
