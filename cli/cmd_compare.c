@@ -130,8 +130,23 @@ static int parse_args(int argc, char **argv, compare_args *a)
     nr_compare_opts_default(&a->opts);
     a->title = "niorep compare";
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        /* a value joined to its option, as getopt takes it in build and
+           figures: "-j1", "-oc.html", "--jobs=1" ("-j1" was an unknown
+           option here: review 47) */
+        char name[32];
+        const char *arg = argv[i], *joined = NULL;
+        const char *eq = arg[0] == '-' && arg[1] == '-' ? strchr(arg, '=') : NULL;
+        if (eq && (size_t)(eq - arg) < sizeof name) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+            joined = eq + 1;
+        } else if (arg[0] == '-' && (arg[1] == 'j' || arg[1] == 'o') && arg[2]) {
+            snprintf(name, sizeof name, "-%c", arg[1]);
+            joined = arg + 2;
+        }
+        if (joined)
+            arg = name;
+        const char *val = joined ? joined : i + 1 < argc ? argv[i + 1] : NULL;
+        const int next = joined ? 0 : 1; /* argv entries the value takes */
         double v;
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             nr_cli_help(nr_cli_find("compare"), options_text, stdout);
@@ -145,7 +160,7 @@ static int parse_args(int argc, char **argv, compare_args *a)
             if (!val || parse_num(val, 0, 1024, &v) < 0 || v != floor(v))
                 return nr_cli_usage("compare", "--jobs expects a number from 0 to 1024, got '%s'", val ? val : "");
             a->jobs = (int)v;
-            i++;
+            i += next;
             continue;
         }
         if (arg[0] != '-' || !arg[1]) {
@@ -156,7 +171,7 @@ static int parse_args(int argc, char **argv, compare_args *a)
         }
         if (!val)
             return nr_cli_usage("compare", "%s needs a value", arg);
-        i++;
+        i += next;
         if (strcmp(arg, "-o") == 0)
             a->out_html = val;
         else if (strcmp(arg, "--json") == 0)

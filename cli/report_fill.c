@@ -1003,7 +1003,8 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
     nr_report_table *mt = nr_report_table_new(sec, "Opens and metadata", 2, mheads, 2);
     kv_row(mt, "opens of the job's regular files", C(a->opens), "access.opens", (double)a->opens);
     char rate[64];
-    snprintf(rate, sizeof rate, "%s /s", nr_report_fmt_real(a->opens_per_s, buf, sizeof buf));
+    nr_report_fmt_real(a->opens_per_s, buf, sizeof buf);
+    snprintf(rate, sizeof rate, isfinite(a->opens_per_s) ? "%s /s" : "%s", buf); /* "n/a", not "n/a /s" */
     kv_row(mt, "opens per second", rate, NULL, 0);
     kv_row(mt, "metadata calls per data call", R(a->meta_to_data), NULL, 0);
     kv_row(mt, "median read size", median_read_text(a, buf, sizeof buf), NULL, 0);

@@ -1457,11 +1457,19 @@ static int64_t outside_by(int64_t begin, int64_t end, int64_t first, int64_t las
     return begin < first ? first - begin : end > last ? end - last : 0;
 }
 
+/* Below this a record's offset is the hook's own rounding: its "ts" is a
+ * double of Unix seconds, 2^-22 s (238 ns) apart around 2026, and strace's
+ * -ttt stamps are microseconds; a record 100 ns outside was counted as
+ * "outside by up to 0.000000 s (clock skew?)" (review 47). */
+#define HOOK_CLOCK_SLACK_NS 1000
+
 /* Counts a hook record spanning [lo, hi] that lies outside the trace, and its offset. */
 static void tally_outside(int64_t lo, int64_t hi, const nr_pm_counts *c, uint64_t *outside, int64_t *worst)
 {
     const int64_t off = outside_by(lo, hi, c->first_ts_ns, c->last_ts_ns);
-    *outside += off > 0;
+    if (off <= HOOK_CLOCK_SLACK_NS)
+        return;
+    *outside += 1;
     *worst = off > *worst ? off : *worst;
 }
 

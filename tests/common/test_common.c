@@ -416,7 +416,8 @@ static void percent_keeps_what_tells_it_apart(void **state)
     (void)state;
     static const struct { double v; const char *want; } cases[] = {
         {0.924, "92.4%"}, {0.99956, "99.96%"}, {0.9995, "99.95%"}, {1, "100.0%"}, {0, "0.0%"},
-        {0.00042, "0.042%"}, {0.001, "0.1%"}, {-0.5, "-50.0%"},
+        {0.00042, "0.042%"}, {0.001, "0.1%"}, {-0.5, "-50.0%"}, {0.99996, "99.99%"}, {0.9999999, "99.99%"},
+        {-0.99996, "-99.99%"}, {0.999949, "99.99%"},
     };
     char buf[32];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

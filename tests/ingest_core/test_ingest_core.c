@@ -2177,7 +2177,9 @@ static void hook_clock_skew_reported(void **state)
              "{\"ts\": 1700000009.0, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
              "{\"ts\": 1700000010.5, \"pid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n"
              "{\"ts\": 1700000010.5, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"/d/x\"}\n"
-             "{\"ts\": 1700000012.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"/d/x\"}\n");
+             "{\"ts\": 1700000012.0, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"/d/x\"}\n"
+             /* 477 ns out (the double nearest 0.5 us): rounding, no skew */
+             "{\"ts\": 1700000011.0000005, \"pid\": 100, \"event\": \"io\", \"op\": \"open\", \"path\": \"/d/x\"}\n");
     ck_ingest(&r, run, NULL);
     assert_ok(&r);
     assert_int_equal(ck_diag(&r, "hook_outside_trace"), 2);   /* the early phase and the late io record */
