@@ -270,6 +270,11 @@ def check_error_paths(niorep, work):
     check(r.returncode == 2, "bad --label is a usage error")
     r = niorep_tool(niorep, "trace", "--label", "k=1", "--label", "k=2", "-o", os.path.join(work, "kk"), "--", "true")
     check(r.returncode == 2 and "given twice" in r.stderr, "a --label key twice: %d %r" % (r.returncode, r.stderr))
+    # a --watch path that is not there at the end is said, not only a null in the manifest
+    missing = os.path.join(work, "no-such-watch")
+    r = niorep_tool(niorep, "trace", "--watch", missing, "-o", os.path.join(work, "ww"), "--", "true")
+    check(r.returncode == 0 and "--watch %s: no such file or folder" % missing in r.stderr,
+          "a missing --watch path: %d %r" % (r.returncode, r.stderr))
     # strace that fails the pre-check: no run directory left (an empty one until session 46)
     r = niorep_tool(niorep, "trace", "--strace", "/bin/false", "-o", os.path.join(work, "pf"), "--", "true")
     check(r.returncode == 1 and not os.path.exists(os.path.join(work, "pf")),
