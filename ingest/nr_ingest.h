@@ -52,8 +52,11 @@
  * <... execve resumed> with no start line is the leader's exec
  * (execve_start_not_printed); a call line without result is skipped
  * (call_without_result), and so is a -r or -tt stamp in a -ttt log
- * (foreign_timestamp); a hook path's \udcXX escapes are its bytes. */
-#define NR_INGEST_REVISION 8
+ * (foreign_timestamp); a hook path's \udcXX escapes are its bytes.
+ * 9 (sessions 47, 48): a call line with no " = " after its ')' is an
+ * unknown_line, not a bad_result; a lone " <detached ...>" is a
+ * continuation, not an unknown_line. */
+#define NR_INGEST_REVISION 9
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -1880,10 +1880,13 @@ static __attribute__((noinline)) void parse_line(const char *line, const char *e
             parse_resumed(line, p, end, out);
             return;
         }
-        if (p > line && end - p == (ptrdiff_t)UNFINISHED_LEN &&
-            memcmp(p, unfinished_marker, UNFINISHED_LEN) == 0) {
+        if (p > line && ((end - p == (ptrdiff_t)UNFINISHED_LEN && memcmp(p, unfinished_marker, UNFINISHED_LEN) == 0) ||
+                         (end - p == (ptrdiff_t)DETACHED_LEN && memcmp(p, detached_marker, DETACHED_LEN) == 0))) {
             /* stderr: " <unfinished ...>" ending a call cut by an attach
-             * notice on the line before ("vfork(strace: Process N attached") */
+             * notice on the line before ("vfork(strace: Process N attached"),
+             * or " <detached ...>" one cut by the detach notices (strace -p
+             * stopped: "...}, strace: Process 25694 detached"; an
+             * unknown_line until session 48) */
             out->kind = NR_SL_CONTINUATION;
             return;
         }

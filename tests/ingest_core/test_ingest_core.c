@@ -1822,6 +1822,31 @@ static void detached_call_never_resumed(void **state)
     ck_free(&r);
 }
 
+/* strace -p to stderr, stopped: the detach notices cut the call line, and
+ * its "<detached ...>" mark comes alone on the last line (6.1, review 47):
+ * nothing to do, as a lone " <unfinished ...>" (until session 48 an
+ * unknown_line). Both pending calls never finish. */
+static void detached_mark_alone_is_continuation(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "strace: Process 25694 attached with 2 threads\n"
+        "[pid 25700] 1796462599.318097 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11630, "
+        "tv_nsec=718576264}, NULL) = 0 <0.050105>\n"
+        "[pid 25694] 1796462599.320711 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11633, "
+        "tv_nsec=267240783},  <unfinished ...>\n"
+        "[pid 25700] 1796462599.982439 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, "
+        "tv_nsec=423881902}, strace: Process 25694 detached\n"
+        "strace: Process 25700 detached\n"
+        " <detached ...>\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unknown_line"), 0);
+    assert_int_equal(ck_diag(&r, "continuation"), 1);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 2);
+    ck_free(&r);
+}
+
 /* Unmatched "resumed", never resumed calls, a cut last line. */
 static void unmatched_never_resumed_truncated(void **state)
 {
@@ -2617,6 +2642,7 @@ int main(void)
         cmocka_unit_test(fifo_from_mknod_and_stat),
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
         cmocka_unit_test(detached_call_never_resumed),
+        cmocka_unit_test(detached_mark_alone_is_continuation),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),

@@ -16,7 +16,9 @@
  * "(deleted)" (13</dev/shm/x>(deleted): followed here in session 43, the
  * lexer has read it so since 37099cf; fuzz_strace_line found the gap),
  * and a call line whose ')' is followed by no " = " anywhere is an
- * unknown_line, not a bad_result (session 47: program text). */
+ * unknown_line, not a bad_result (session 47: program text), and a lone
+ * " <detached ...>" (the end of a call cut by strace -p's detach notices)
+ * is a continuation (session 48). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -880,6 +882,11 @@ static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline
             /* stderr: " <unfinished ...>" ending a call cut by an attach
              * notice on the line before ("vfork(strace: Process N attached") */
             out->kind = NR_SL_CONTINUATION;
+            return;
+        }
+        if (p > line && end - p == (ptrdiff_t)(sizeof "<detached ...>" - 1) &&
+            memcmp(p, "<detached ...>", sizeof "<detached ...>" - 1) == 0) {
+            out->kind = NR_SL_CONTINUATION; /* session 48: " <detached ...>" after a detach notice */
             return;
         }
         break;

@@ -83,6 +83,9 @@ static const char *const shapes[] = {
     "7 1764480000.123456 read(3</data/x.bin>, \"abc\\\\\"..., 131072) = 1 <0.000040>",
     "7 1764480000.123456 read(3</data/x.bin>, \"abc\\\\\\\"\"..., 131072) = 1 <0.000040>",
     "7 1764480000.123456 read(3</data/x.bin>, \"a\"b\"c(\"..., 131072) = 1 <unfinished ...>",
+    " <detached ...>",
+    " <detached ...> ",
+    "  <detached ...",
     /* results, annotations, durations */
     "42 1764480000.123456 read(3</a\\>b>, \"x\", 1) = 1 <0.000001>",
     "42 1764480000.123456 read(3</a[b]>, \"x\", 1) = 1 <0.000001>",

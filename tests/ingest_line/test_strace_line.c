@@ -387,6 +387,15 @@ static void unfinished_and_resumed(void **state)
          .kind = NR_SL_UNFINISHED, .pid = 9987, .ts_form = NR_TS_UNIX, .ts_ns = 1796411783807595000LL,
          .name = "clock_nanosleep", .args = "CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=40279, tv_nsec=996042908}, "},
         {.line = "[pid 7] read(3, <detached ...>", .kind = NR_SL_UNFINISHED, .pid = 7, .name = "read", .args = "3,"},
+        /* stderr: the same call cut by strace's detach notices, its mark
+           alone on the last line (6.1, review 47; an unknown_line until
+           session 48) */
+        {.line = "[pid 25700] 1796462599.982439 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, "
+                 "tv_nsec=423881902}, strace: Process 25694 detached",
+         .kind = NR_SL_UNFINISHED, .pid = 25700, .ts_form = NR_TS_UNIX, .ts_ns = 1796462599982439000LL,
+         .name = "clock_nanosleep", .args = "CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, tv_nsec=423881902}, "},
+        {.line = " <detached ...>", .kind = NR_SL_CONTINUATION},
+        {.line = "<detached ...>", .kind = NR_SL_BAD, .reason = "unknown_line"},
         /* a tail that starts with a word (6.1, review 39; an unknown_line
          * until session 39) */
         {.line = "[pid  1705] 1796377536.059080 rt_sigprocmask(SIG_SETMASK, [], strace: Process 1706 attached",
