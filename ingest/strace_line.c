@@ -1295,14 +1295,37 @@ static const char unfinished_marker[] = "<unfinished ...>";
 static const char detached_marker[] = "<detached ...>";
 #define DETACHED_LEN (sizeof detached_marker - 1)
 
+/* strace -ff's mark ending the execve line of a thread that is not its
+ * process's leader: the thread took the leader's pid, and its call resumes
+ * in the leader's file ("<pid changed to 17549 ...>", 6.1). */
+static const char pid_changed_head[] = "<pid changed to ";
+#define PID_CHANGED_HEAD_LEN (sizeof pid_changed_head - 1)
+
+/* The length of a "<pid changed to N ...>" that ends [p, end); 0 none. */
+static size_t pid_changed_mark_len(const char *p, const char *end)
+{
+    if (!ends_with(p, end, " ...>", 5))
+        return 0;
+    const char *digits = end - 5;
+    while (digits > p && is_digit(digits[-1]))
+        digits--;
+    if (digits == end - 5 || !ends_with(p, digits, pid_changed_head, PID_CHANGED_HEAD_LEN))
+        return 0;
+    return (size_t)(end - digits) + PID_CHANGED_HEAD_LEN;
+}
+
 /* The length of the mark that ends [p, end) as an unfinished call:
- * "<unfinished ...>", or "<detached ...>" (a call strace stopped tracing
- * in, which never resumes: until session 42 a truncated line); 0 none. */
+ * "<unfinished ...>", "<detached ...>" (a call strace stopped tracing
+ * in, which never resumes: until session 42 a truncated line), or
+ * "<pid changed to N ...>" (a thread's execve, resumed in its leader's
+ * -ff file: until session 48 a cut_call_line); 0 none. */
 static inline size_t unfinished_mark_len(const char *p, const char *end)
 {
     if (ends_with(p, end, unfinished_marker, UNFINISHED_LEN))
         return UNFINISHED_LEN;
-    return ends_with(p, end, detached_marker, DETACHED_LEN) ? DETACHED_LEN : 0;
+    if (ends_with(p, end, detached_marker, DETACHED_LEN))
+        return DETACHED_LEN;
+    return pid_changed_mark_len(p, end);
 }
 
 /* Whether [p, end) ends as an unfinished call does. */

@@ -1595,6 +1595,42 @@ static void execve_from_a_thread_under_z(void **state)
     ck_free(&r);
 }
 
+/* strace -ff: the execve of a thread that is not the leader ends the
+ * thread's file with "<pid changed to N ...>" (6.1, review 47); the call
+ * resumes in the leader's file after "+++ superseded ...". The line is the
+ * call's unfinished half, no cut_call_line (as it was until session 48). */
+static void execve_from_a_thread_ff(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.17549",
+             "1796462451.090000 openat(AT_FDCWD</w>, \"/d/f.bin\", O_RDONLY) = 3</d/f.bin> <0.000010>\n"
+             "1796462451.091000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, "
+             "exit_signal=0, stack=0x7f, stack_size=0x7fff80} => {parent_tid=[17550]}, 88) = 17550 <0.000117>\n"
+             "1796462451.106664 +++ superseded by execve in pid 17550 +++\n"
+             "1796462451.106716 <... execve resumed>) = 0 <0.005218>\n"
+             "1796462451.107000 read(3</d/f.bin>, \"ab\", 2) = 2 <0.000008>\n"
+             "1796462451.153285 +++ exited with 0 +++\n");
+    ck_write(run, "strace.log.17550",
+             "1796462451.101000 read(3</d/f.bin>, \"cd\", 2) = 2 <0.000008>\n"
+             "1796462451.101399 execve(\"/bin/sh\", [\"sh\", \"-c\", \"echo hello >&3; head -c 777 /dev\"...], "
+             "0x7ffc29fbadf8 /* 41 vars */ <pid changed to 17549 ...>\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "cut_call_line"), 0);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    const long exec = ck_event_row(&r, "execve", 0);
+    assert_true(exec >= 0);
+    assert_int_equal(EV(&r, exec, "tid"), 17549);
+    assert_int_equal(EV(&r, exec, "ts_ns"), 1796462451101399000LL);
+    assert_int_equal(ck_event_row(&r, "execve", 1), -1);
+    assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 17549), "exe"), "/bin/sh");
+    FILE_EQ(&r, "/d/f.bin", "bytes_read", 4);
+    ck_free(&r);
+}
+
 /* mkdir, mkdirat and rmdir name directories (until session 41 their paths
  * were regular files, job files beside the data). */
 static void mkdir_names_a_directory(void **state)
@@ -2643,6 +2679,7 @@ int main(void)
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
         cmocka_unit_test(detached_call_never_resumed),
         cmocka_unit_test(detached_mark_alone_is_continuation),
+        cmocka_unit_test(execve_from_a_thread_ff),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),

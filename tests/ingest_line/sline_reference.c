@@ -18,7 +18,8 @@
  * and a call line whose ')' is followed by no " = " anywhere is an
  * unknown_line, not a bad_result (session 47: program text), and a lone
  * " <detached ...>" (the end of a call cut by strace -p's detach notices)
- * is a continuation (session 48). */
+ * is a continuation and a call line ending "<pid changed to N ...>" (a
+ * -ff thread's execve) is unfinished (session 48). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -615,6 +616,22 @@ static const char *call_result_reason(const char *after, const char *end)
     return memmem(after, (size_t)(end - after), " = ", 3) ? "bad_result" : "unknown_line";
 }
 
+/* Session 48: the length of the "<pid changed to N ...>" that ends a -ff
+ * thread's execve line (its call resumes in the leader's file), or 0. */
+static size_t ref_pid_changed_len(const char *args, const char *end)
+{
+    static const char head[] = "<pid changed to ", tail[] = " ...>";
+    const char *lt = memrchr(args, '<', (size_t)(end - args));
+    if (!lt || (size_t)(end - lt) < sizeof head - 1 + 1 + sizeof tail - 1 || memcmp(lt, head, sizeof head - 1) != 0)
+        return 0;
+    const char *q = lt + sizeof head - 1;
+    while (q < end && is_digit(*q))
+        q++;
+    if (q == lt + sizeof head - 1 || (size_t)(end - q) != sizeof tail - 1 || memcmp(q, tail, sizeof tail - 1) != 0)
+        return 0;
+    return (size_t)(end - lt);
+}
+
 /* "name(" at name..open; parses the rest of a call line. */
 static void parse_call(const char *name, const char *open, const char *end, nr_sline *out)
 {
@@ -628,6 +645,8 @@ static void parse_call(const char *name, const char *open, const char *end, nr_s
     if (!mark && (size_t)(end - args) >= sizeof detached - 1 &&
         memcmp(end - (sizeof detached - 1), detached, sizeof detached - 1) == 0)
         mark = sizeof detached - 1;
+    if (!mark)
+        mark = ref_pid_changed_len(args, end);
     if (mark) {
         const char *a_end = end - mark;
         if (a_end > args && a_end[-1] == ' ')

@@ -395,6 +395,16 @@ static void unfinished_and_resumed(void **state)
          .kind = NR_SL_UNFINISHED, .pid = 25700, .ts_form = NR_TS_UNIX, .ts_ns = 1796462599982439000LL,
          .name = "clock_nanosleep", .args = "CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, tv_nsec=423881902}, "},
         {.line = " <detached ...>", .kind = NR_SL_CONTINUATION},
+        /* -ff: a thread's execve, which resumes in the leader's file (6.1,
+           review 47; a cut line until session 48) */
+        {.line = "1796462451.101399 execve(\"/bin/sh\", [\"sh\", \"-c\"], 0x7ffc29fbadf8 /* 41 vars */ "
+                 "<pid changed to 17549 ...>",
+         .kind = NR_SL_UNFINISHED, .ts_form = NR_TS_UNIX, .ts_ns = 1796462451101399000LL, .name = "execve",
+         .args = "\"/bin/sh\", [\"sh\", \"-c\"], 0x7ffc29fbadf8 /* 41 vars */"},
+        {.line = "[pid 7] execve(\"/x\", [], 0x1 <pid changed to 6 ...>", .kind = NR_SL_UNFINISHED, .pid = 7,
+         .name = "execve", .args = "\"/x\", [], 0x1"},
+        {.line = "[pid 7] execve(\"/x\", [], 0x1 <pid changed to  ...>", .kind = NR_SL_BAD, .pid = 7,
+         .name = "execve", .reason = "truncated"},
         {.line = "<detached ...>", .kind = NR_SL_BAD, .reason = "unknown_line"},
         /* a tail that starts with a word (6.1, review 39; an unknown_line
          * until session 39) */
