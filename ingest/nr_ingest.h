@@ -56,7 +56,8 @@
  * 9 (sessions 47, 48): a call line with no " = " after its ')' is an
  * unknown_line, not a bad_result; a lone " <detached ...>" is a
  * continuation, not an unknown_line; a call line ending "<pid changed to
- * N ...>" is unfinished, not a cut_call_line. */
+ * N ...>" is unfinished, not a cut_call_line; the lines of a summary
+ * table with -U columns are summary_table, not unknown_line. */
 #define NR_INGEST_REVISION 9
 
 typedef struct nr_ingest_opts {

@@ -1859,9 +1859,89 @@ static inline void sline_start(nr_sline *out, const char *line)
     out->syscall_ref = NR_SLINE_SYSCALL_UNSET;
 }
 
+/* The words of the headers of a -c/-C summary's columns (strace's -U:
+ * "% time" is two). */
+static int is_summary_header_word(const char *p, size_t n)
+{
+    static const char *const words[] = {"%", "time", "seconds", "usecs/call", "shortest", "longest",
+                                        "calls", "errors", "syscall"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == n && memcmp(words[i], p, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether [p, end) is a number of a summary row: digits, at most one '.'. */
+static int is_summary_number(const char *p, const char *end)
+{
+    int dots = 0;
+    for (const char *q = p; q < end; q++) {
+        if (*q == '.')
+            dots++;
+        else if (!is_digit(*q))
+            return 0;
+    }
+    return dots <= 1 && is_digit(*p) && is_digit(end[-1]);
+}
+
+/* Whether line..end (its trailing blanks ignored) is a line of a summary
+ * table whose columns -U chose ("-C -U name,calls,errors"): a header of
+ * two or more column words ("syscall              calls    errors",
+ * "    calls syscall    errors"), or a row of one name and numbers, laid
+ * out in columns (a gap of two or more spaces somewhere):
+ * "newfstatat             634        84", "        7 read". Tried only
+ * on lines that are otherwise unknown_line: the default columns are
+ * recognised before (a header "% time ..." or "... syscall", a row of
+ * numbers then one name). */
+static int is_summary_columns_line(const char *line, const char *end)
+{
+    while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+        end--;
+    size_t tokens = 0, headers = 0, names = 0, numbers = 0;
+    int wide_gap = 0;
+    for (const char *p = line;;) {
+        const char *q = skip_spaces(p, end);
+        if (q == end)
+            break;
+        wide_gap |= q - p >= 2;
+        p = q;
+        while (q < end && *q != ' ' && *q != '\t')
+            q++;
+        tokens++;
+        headers += (size_t)is_summary_header_word(p, (size_t)(q - p));
+        if (is_summary_number(p, q)) {
+            numbers++;
+        } else if (is_alpha(*p) || *p == '_') {
+            const char *r = p;
+            while (r < q && (is_ident(*r) || *r == '?'))
+                r++;
+            names += r == q;
+        }
+        p = q;
+    }
+    if (tokens >= 2 && headers == tokens)
+        return 1;
+    return names == 1 && numbers >= 1 && names + numbers == tokens && wide_gap;
+}
+
 /* nr_sline_parse of any line parse_call_line_fast does not read; out of
  * line, so that the fast path saves only the registers it uses. */
+static void parse_line_body(const char *line, const char *end, nr_sline *out);
+
+/* parse_line_body, then a line it found unknown that is a line of a
+ * summary table with -U columns is one (until session 48 an unknown_line). */
 static __attribute__((noinline)) void parse_line(const char *line, const char *end, nr_sline *out)
+{
+    parse_line_body(line, end, out);
+    if (out->kind == NR_SL_BAD && out->reason && strcmp(out->reason, "unknown_line") == 0 &&
+        is_summary_columns_line(line, end)) {
+        sline_start(out, line);
+        out->kind = NR_SL_SUMMARY;
+        out->reason = NULL;
+    }
+}
+
+static void parse_line_body(const char *line, const char *end, nr_sline *out)
 {
     static const char bom[] = "\xEF\xBB\xBF"; /* UTF-8's byte order mark: a log saved by an editor */
     if (end - line >= 3 && memcmp(line, bom, 3) == 0) {

@@ -19,7 +19,8 @@
  * unknown_line, not a bad_result (session 47: program text), and a lone
  * " <detached ...>" (the end of a call cut by strace -p's detach notices)
  * is a continuation and a call line ending "<pid changed to N ...>" (a
- * -ff thread's execve) is unfinished (session 48). */
+ * -ff thread's execve) is unfinished, and a line of a summary table
+ * with -U columns (ref_summary_columns_line) is one (session 48). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -851,7 +852,65 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
     set_bad(out, "unknown_line");
 }
 
+/* Session 48: a line of a -c/-C summary with -U columns, else unknown:
+ * only column header words (two or more), or one name and numbers with a
+ * gap of two or more blanks somewhere. */
+static int ref_summary_columns_line(const char *line, const char *end)
+{
+    static const char *const headers[] = {"%", "time", "seconds", "usecs/call", "shortest", "longest",
+                                          "calls", "errors", "syscall"};
+    while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+        end--;
+    int tokens = 0, all_headers = 1, names = 0, others = 0, wide_gap = 0;
+    const char *p = line;
+    while (p < end) {
+        const char *blank = p;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p == end)
+            break;
+        if (p - blank >= 2)
+            wide_gap = 1;
+        const char *tok = p;
+        while (p < end && *p != ' ' && *p != '\t')
+            p++;
+        size_t n = (size_t)(p - tok);
+        tokens++;
+        int header = 0;
+        for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
+            header |= strlen(headers[i]) == n && strncmp(headers[i], tok, n) == 0;
+        all_headers &= header;
+        size_t digits = 0, dots = 0, ident = 0;
+        for (size_t i = 0; i < n; i++) {
+            digits += is_digit(tok[i]);
+            dots += tok[i] == '.';
+            ident += is_ident(tok[i]) || tok[i] == '?';
+        }
+        int number = digits + dots == n && dots <= 1 && is_digit(tok[0]) && is_digit(tok[n - 1]);
+        if (!number && ident == n && (is_alpha(tok[0]) || tok[0] == '_'))
+            names++;
+        else if (!number)
+            others++;
+    }
+    if (tokens >= 2 && all_headers)
+        return 1;
+    return names == 1 && tokens >= 2 && others == 0 && wide_gap;
+}
+
+static void ref_sline_parse_body(const char *line, size_t len, nr_sline *out);
+
 static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline *out)
+{
+    ref_sline_parse_body(line, len, out);
+    if (out->kind == NR_SL_BAD && out->reason && strcmp(out->reason, "unknown_line") == 0 &&
+        ref_summary_columns_line(line, line + len)) {
+        static const nr_sline empty = {.kind = NR_SL_SUMMARY, .pid = -1, .dur_ns = -1};
+        *out = empty;
+        out->name.p = out->args.p = out->result_annot.p = out->errno_name.p = out->errno_text.p = line;
+    }
+}
+
+static void ref_sline_parse_body(const char *line, size_t len, nr_sline *out)
 {
     if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark: skipped (session 45) */
         ref_sline_parse(line + 3, len - 3, out);

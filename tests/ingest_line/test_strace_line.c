@@ -483,6 +483,22 @@ static void summary_continuation_blank(void **state)
         {.line = " 45.12    0.001234          12       100        20 openat", .kind = NR_SL_SUMMARY},
         {.line = "100.00    0.000000           0       118        14 total", .kind = NR_SL_SUMMARY},
         {.line = "System call usage summary for 32 bit mode:", .kind = NR_SL_SUMMARY},
+        /* columns chosen by -U (6.1 "-C -U name,calls,errors", review 47; unknown_line until session 48) */
+        {.line = "syscall              calls    errors", .kind = NR_SL_SUMMARY},
+        {.line = "newfstatat             634        84", .kind = NR_SL_SUMMARY},
+        {.line = "read                     7          ", .kind = NR_SL_SUMMARY},
+        {.line = "total                 2532       233", .kind = NR_SL_SUMMARY},
+        {.line = "    calls syscall             errors", .kind = NR_SL_SUMMARY}, /* -U calls,name,errors */
+        {.line = "        7 read                      ", .kind = NR_SL_SUMMARY},
+        {.line = "      148 total                   26", .kind = NR_SL_SUMMARY},
+        {.line = "        1           munmap", .kind = NR_SL_SUMMARY},            /* -U calls,errors */
+        {.line = "shortest  longest  usecs/call     seconds % time", .kind = NR_SL_SUMMARY},
+        {.line = "0.000000 0.000061          17    0.000119  11.91         7           read", .kind = NR_SL_SUMMARY},
+        {.line = "syscall", .kind = NR_SL_BAD, .reason = "unknown_line"}, /* -U name alone: no telling */
+        {.line = "epoch 3", .kind = NR_SL_BAD, .reason = "unknown_line"},  /* no column gap */
+        {.line = "loss  0.5  acc  0.9", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "step  1.2.3", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "read  7 x", .kind = NR_SL_BAD, .reason = "unknown_line"},
         {.line = " | 00000  7f 45 4c 46 02 01 01 03  00 00 00 00 00 00 00 00  .ELF............ |",
          .kind = NR_SL_CONTINUATION},
         {.line = " > /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2(_dl_catch_error+0x86f4) [0x20b74]",
