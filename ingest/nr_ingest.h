@@ -57,7 +57,9 @@
  * unknown_line, not a bad_result; a lone " <detached ...>" is a
  * continuation, not an unknown_line; a call line ending "<pid changed to
  * N ...>" is unfinished, not a cut_call_line; the lines of a summary
- * table with -U columns are summary_table, not unknown_line. */
+ * table with -U columns are summary_table, not unknown_line; an open
+ * whose path is not a string (-e raw=all) makes an unknown:[#N] file of
+ * kind unknown (not anon_inode), counted as paths_not_decoded. */
 #define NR_INGEST_REVISION 9
 
 typedef struct nr_ingest_opts {

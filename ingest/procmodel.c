@@ -787,15 +787,23 @@ static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
     return file_intern_hashed(pm, path, n, kind, nr_hash_bytes(path, n));
 }
 
-/* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity. */
+/* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity;
+ * NR_KIND_UNKNOWN: a file whose name the log does not give ("unknown:[#N]",
+ * of kind unknown). */
 static int64_t file_synthetic(nr_pm *pm, int kind)
 {
     if (pm->cfg.speculative)
         spec_refuse(pm, "an fd without -y annotation (its name numbers all such fds)");
     char name[64];
-    const char *prefix = kind == NR_KIND_PIPE ? "pipe" : kind == NR_KIND_SOCKET ? "socket" : "anon_inode";
+    const char *prefix = kind == NR_KIND_PIPE     ? "pipe"
+                         : kind == NR_KIND_SOCKET ? "socket"
+                         : kind == NR_KIND_UNKNOWN ? "unknown"
+                                                   : "anon_inode";
     int n = snprintf(name, sizeof name, "%s:[#%llu]", prefix, (unsigned long long)++pm->synthetic_serial);
-    return file_intern(pm, name, (size_t)n, kind);
+    int64_t id = file_intern(pm, name, (size_t)n, kind);
+    if (id >= 0 && kind == NR_KIND_UNKNOWN)
+        file_at(pm, id)->kind = NR_KIND_UNKNOWN; /* its name reads as a -yy socket's */
+    return id;
 }
 
 /* [first, last] widened to take [sfirst, slast] (-1: none). */
@@ -2265,6 +2273,21 @@ static unsigned open_flags_cached(nr_pm *pm, nr_span s)
     return bits;
 }
 
+/* An open whose path argument is no string (-e raw=all prints a pointer,
+ * "openat(0xffffff9c, 0x7ffe239940f0, 0x80000, 0) = 0x3"): counted
+ * (diagnostics reason paths_not_decoded), as its file's name is unknown. */
+static int note_path_not_decoded(nr_pm *pm, const call *c, int path_arg)
+{
+    const nr_span arg = call_arg(c, (unsigned)path_arg);
+    if (!pm->cfg.diag || !arg.n || arg.p[0] == '"' || span_eq(arg, "NULL"))
+        return 0;
+    const nr_pm_where *w = pm->where;
+    return nr_diag_add(pm->cfg.diag, "paths_not_decoded", w ? w->file : NULL, w ? w->line : 0, w ? w->text : NULL,
+                       w ? w->len : 0) < 0
+               ? NR_E_NOMEM
+               : 0;
+}
+
 static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     const nr_syscall_info *in = c->info;
@@ -2286,6 +2309,8 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
                                 directory || tmpfile ? NR_KIND_DIRECTORY : NR_KIND_UNKNOWN);
         if (file < -1)
             return (int)file;
+        if (file < 0)
+            NR_TRY(note_path_not_decoded(pm, c, in->path_arg));
     }
     if (c->ok && c->result >= 0) {
         int32_t idx = ofd_new(pm, file, file >= 0 ? file_at(pm, file)->kind : NR_KIND_UNKNOWN);
@@ -2296,7 +2321,9 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
             NR_TRY(ofd_apply_annotation(pm, idx, c->annot));
             file = pm->ofds[idx].file_id;
         } else if (file < 0) {
-            file = file_synthetic(pm, NR_KIND_ANON); /* open_by_handle_at without -y */
+            /* a path not printed as a string (-e raw=, a NULL): a file of
+               unknown name; open_by_handle_at without -y: no path at all */
+            file = file_synthetic(pm, in->path_arg >= 0 ? NR_KIND_UNKNOWN : NR_KIND_ANON);
             if (file < 0)
                 return (int)file;
             pm->ofds[idx].file_id = file;

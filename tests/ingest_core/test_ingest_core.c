@@ -1631,6 +1631,36 @@ static void execve_from_a_thread_ff(void **state)
     ck_free(&r);
 }
 
+/* strace -e raw=all prints paths as pointers and no -y annotation (6.1,
+ * review 47): the file of such an open is unknown:[#N], of kind unknown,
+ * and each such open is counted (paths_not_decoded). Until session 48 it
+ * was an anon_inode, silently, and the job's file I/O read as 0. */
+static void raw_path_is_unknown_file(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "24990 1796462581.463516 openat(0xffffff9c, 0x7f8ffd136cd0, 0, 0) = -1 ENOENT (No such file or directory)\n"
+        "24990 1796462581.469072 openat(0xffffff9c, 0x7f8ffd136c50, 0x80242, 0x1a4) = 0x3 <0.000534>\n"
+        "24990 1796462581.470000 write(0x3, 0x7f8ffd200000, 0x186a0) = 0x186a0 <0.000100>\n"
+        "24990 1796462581.470536 lseek(0x3, 0, 0) = 0 <0.000016>\n"
+        "24990 1796462581.471000 read(0x3, 0x7f8ffd200000, 0x186a0) = 0x186a0 <0.000100>\n"
+        "24990 1796462581.472000 close(0x3) = 0 <0.000010>\n"
+        "24990 1796462581.473000 open(NULL, O_RDONLY) = -1 EFAULT (Bad address)\n"
+        "24990 1796462581.474000 eventfd2(0, 0) = 4\n",
+        "/w");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "paths_not_decoded"), 2);
+    FILE_EQ(&r, "unknown:[#1]", "kind", NR_KIND_UNKNOWN);
+    FILE_EQ(&r, "unknown:[#1]", "bytes_written", 100000);
+    FILE_EQ(&r, "unknown:[#1]", "bytes_read", 100000);
+    FILE_EQ(&r, "anon_inode:[#2]", "kind", NR_KIND_ANON); /* the eventfd */
+    assert_int_equal(ck_diag(&r, "relative_path"), 0);
+    const long rd = ck_event_row(&r, "read", 0);
+    assert_true(rd >= 0);
+    assert_int_equal(EV(&r, rd, "offset"), 0);
+    ck_free(&r);
+}
+
 /* mkdir, mkdirat and rmdir name directories (until session 41 their paths
  * were regular files, job files beside the data). */
 static void mkdir_names_a_directory(void **state)
@@ -2680,6 +2710,7 @@ int main(void)
         cmocka_unit_test(detached_call_never_resumed),
         cmocka_unit_test(detached_mark_alone_is_continuation),
         cmocka_unit_test(execve_from_a_thread_ff),
+        cmocka_unit_test(raw_path_is_unknown_file),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
