@@ -59,7 +59,9 @@
  * N ...>" is unfinished, not a cut_call_line; the lines of a summary
  * table with -U columns are summary_table, not unknown_line; an open
  * whose path is not a string (-e raw=all) makes an unknown:[#N] file of
- * kind unknown (not anon_inode), counted as paths_not_decoded. */
+ * kind unknown (not anon_inode), counted as paths_not_decoded; a
+ * " (deleted)" inside an open's annotation stays in the name when the
+ * open's path ends so. */
 #define NR_INGEST_REVISION 9
 
 typedef struct nr_ingest_opts {

@@ -860,9 +860,17 @@ static int unquote_is_identity(nr_span s, int special)
            s.p[s.n - 1] != ' ' && s.p[s.n - 1] != '\t' && (!special || !memchr(s.p, '\\', s.n));
 }
 
-/* File of a -y annotation: strips -yy device details and " (deleted)".
+static const char deleted_suffix[] = " (deleted)";
+#define DELETED_SUFFIX_LEN (sizeof deleted_suffix - 1)
+
+/* File of a -y annotation: strips -yy device details and, unless
+ * keep_deleted, a " (deleted)" that ends it: strace 5.x prints a deleted
+ * file so ("3</tmp/x (deleted)>"), 6.1 after the annotation
+ * ("3</tmp/x>(deleted)", which the lexer drops), where a " (deleted)"
+ * inside is part of the name. keep_deleted: the annotation is the result
+ * of an open whose own path ends so (handle_open): the file is named so.
  * special as for unquote_is_identity. */
-static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
+static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special, int keep_deleted)
 {
     const char *p = annot.p;
     long n = (long)annot.n;
@@ -881,9 +889,9 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
             n = lt - p;
         }
     }
-    static const char deleted[] = " (deleted)";
-    if ((size_t)n > sizeof deleted - 1 && memcmp(p + n - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
-        n -= (long)(sizeof deleted - 1);
+    if (!keep_deleted && (size_t)n > DELETED_SUFFIX_LEN &&
+        memcmp(p + n - DELETED_SUFFIX_LEN, deleted_suffix, DELETED_SUFFIX_LEN) == 0)
+        n -= (long)DELETED_SUFFIX_LEN;
     int64_t id = file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
     if (id >= 0 && kind == NR_KIND_DEVICE)
         file_at(pm, id)->kind = NR_KIND_DEVICE;
@@ -1804,15 +1812,15 @@ static int ofd_keep_annot(ofd *o, const char *p, size_t n, int plain)
 }
 
 /* Applies a -y annotation to ofd idx (cached: unchanged annotations are not
- * decoded again). */
-static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
+ * decoded again); keep_deleted as for file_of_annotation. */
+static int ofd_apply_annotation_kept(nr_pm *pm, int32_t idx, nr_span annot, int keep_deleted)
 {
     ofd *o = &pm->ofds[idx];
     pm->counts.annotated_fds++;
     if (o->annot_len == annot.n && o->file_id >= 0 && memcmp(o->annot, annot.p, annot.n) == 0)
         return 0;
     int special = has_annot_special(annot.p, annot.n);
-    int64_t id = file_of_annotation(pm, annot, special);
+    int64_t id = file_of_annotation(pm, annot, special, keep_deleted);
     if (id < -1)
         return (int)id;
     o = &pm->ofds[idx];
@@ -1834,6 +1842,11 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
         g->annotated = 1;
     }
     return 0;
+}
+
+static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
+{
+    return ofd_apply_annotation_kept(pm, idx, annot, 0);
 }
 
 /* a[0..n) == b[0..n), inline: the annotation an fd already holds against
@@ -2288,6 +2301,21 @@ static int note_path_not_decoded(nr_pm *pm, const call *c, int path_arg)
                : 0;
 }
 
+/* Whether open call c names a file whose name ends in " (deleted)": its
+ * result's annotation ends so (looked at first: the rare case), and so
+ * does its path argument, decoded (a file really named "x (deleted)";
+ * strace 5.x's mark of a deleted file is never in a path it opens). */
+static NOINLINE int open_path_ends_deleted(nr_pm *pm, const call *c)
+{
+    static const char mark[] = "(deleted)";
+    const size_t n = sizeof mark - 1;
+    if (c->annot.n <= n || memcmp(c->annot.p + c->annot.n - n, mark, n) != 0 || c->info->path_arg < 0)
+        return 0;
+    const long len = decode(pm, call_arg(c, (unsigned)c->info->path_arg));
+    return len > (long)DELETED_SUFFIX_LEN &&
+           memcmp(pm->decode + len - DELETED_SUFFIX_LEN, deleted_suffix, DELETED_SUFFIX_LEN) == 0;
+}
+
 static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     const nr_syscall_info *in = c->info;
@@ -2318,7 +2346,7 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
             return idx;
         pm->ofds[idx].append = (oflags & OPEN_APPEND) != 0;
         if (c->annot.n) {
-            NR_TRY(ofd_apply_annotation(pm, idx, c->annot));
+            NR_TRY(ofd_apply_annotation_kept(pm, idx, c->annot, open_path_ends_deleted(pm, c)));
             file = pm->ofds[idx].file_id;
         } else if (file < 0) {
             /* a path not printed as a string (-e raw=, a NULL): a file of
@@ -3730,6 +3758,10 @@ static const char *check_ghosts(nr_pm *pm, const nr_pm *spec, stitch *st)
                          memcmp(o->annot, g->first_annot, g->first_annot_len) == 0;
         if (g->closed && o->refs > 1 && g->annotated && !(same_annot && !g->reannotated))
             return "a shared open file description annotated otherwise, then its fd closed";
+        /* the real description's file is its open's: a name ending in " (deleted)" is kept
+           there (file_of_annotation), stripped in a ghost's first annotation */
+        if (same_annot && g->file_at_annot >= 0 && st->file_map[g->file_at_annot] != o->file_id)
+            return "an fd whose annotation names another file in the real model";
         if (same_annot && o->kind != g->kind_at_annot &&
             !(o->kind == NR_KIND_DIRECTORY && g->kind_at_annot == NR_KIND_REGULAR && g->file_at_annot >= 0 &&
               st->dir_upgrade[g->file_at_annot]))
