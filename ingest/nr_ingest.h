@@ -61,7 +61,8 @@
  * whose path is not a string (-e raw=all) makes an unknown:[#N] file of
  * kind unknown (not anon_inode), counted as paths_not_decoded; a
  * " (deleted)" inside an open's annotation stays in the name when the
- * open's path ends so. */
+ * open's path ends so; a root task no clone made, after its trace's
+ * first, is counted as task_without_clone. */
 #define NR_INGEST_REVISION 9
 
 typedef struct nr_ingest_opts {

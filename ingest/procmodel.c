@@ -421,6 +421,11 @@ typedef struct task {
     uint8_t close_ghost_bits; /* speculative: NR_PM_GHOST_FILE of close_ghost, or NR_PM_GHOST_CLOSE */
     uint32_t close_ghost;
     int64_t close_fd, close_file;
+    /* made a root (task_new_seen): the log it was first seen in (1 + index in
+       pm->seen_logs, 0 none), whether that log is an -ff one, and the line */
+    uint32_t seen_log;
+    uint8_t seen_ff;
+    uint64_t seen_line;
 } task;
 
 /* The first argument when it is an fd printed plainly, lexed without the
@@ -498,6 +503,9 @@ struct nr_pm {
     } open_flags_cache;
 
     const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
+    int64_t where_file_pid;   /* nr_pm_feed's file_pid for that line */
+    char **seen_logs;         /* names of the logs roots were first seen in (seen_log_index) */
+    size_t nseen_logs, seen_logs_cap;
     char decode[DECODE_CAP];
     nr_buf resolved, scratch, joined;
     nr_pm_counts counts;
@@ -626,6 +634,13 @@ static void free_tasks(nr_pm *pm)
     pm->ntasks = 0;
 }
 
+static void free_seen_logs(nr_pm *pm)
+{
+    for (size_t i = 0; i < pm->nseen_logs; i++)
+        free(pm->seen_logs[i]);
+    pm->nseen_logs = 0;
+}
+
 static void free_ghosts(nr_pm *pm)
 {
     for (size_t i = 0; i < pm->nghosts; i++)
@@ -637,6 +652,7 @@ int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
 {
     free_tasks(pm);
     free_ghosts(pm);
+    free_seen_logs(pm);
     if (pm->task_slots)
         memset(pm->task_slots, 0, pm->task_nslots * sizeof *pm->task_slots);
     memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
@@ -690,6 +706,8 @@ void nr_pm_destroy(nr_pm *pm)
     free(pm->file_blocks);
     free_ghosts(pm);
     free(pm->ghosts);
+    free_seen_logs(pm);
+    free(pm->seen_logs);
     free(pm->kind0);
     free(pm->kind_used);
     free(pm->ghost_ops);
@@ -1623,6 +1641,35 @@ static void spec_share_table(nr_pm *pm, task *t)
     }
 }
 
+/* 1 + the index of log name file in pm->seen_logs (added when new); 0
+ * with no file (a line fed without where) or out of memory. */
+static uint32_t seen_log_index(nr_pm *pm, const char *file)
+{
+    if (!file)
+        return 0;
+    for (size_t i = 0; i < pm->nseen_logs; i++)
+        if (strcmp(pm->seen_logs[i], file) == 0)
+            return (uint32_t)(1 + i);
+    char *copy = strdup(file);
+    if (!copy || NR_GROW(pm->seen_logs, pm->seen_logs_cap, pm->nseen_logs + 1) < 0) {
+        free(copy);
+        return 0;
+    }
+    pm->seen_logs[pm->nseen_logs++] = copy;
+    return (uint32_t)pm->nseen_logs;
+}
+
+/* Notes where root t was first seen (note_tasks_without_clone). */
+static void note_root_seen(nr_pm *pm, task *t)
+{
+    const nr_pm_where *w = pm->where;
+    t->seen_log = seen_log_index(pm, w ? w->file : NULL);
+    /* a log's pid from its -ff name; the synthetic ones (2^22 and up, of logs
+       without a pid in their names) are traces of their own */
+    t->seen_ff = pm->where_file_pid >= 0 && pm->where_file_pid < ((int64_t)1 << 22);
+    t->seen_line = w ? w->line : 0;
+}
+
 /* A task seen for the first time: the child of a pending clone, or a root. */
 static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
 {
@@ -1652,6 +1699,7 @@ static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
         nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
         return NULL;
     }
+    note_root_seen(pm, t);
     if (pm->nspec_tables)
         spec_share_table(pm, t);
     return t;
@@ -3454,6 +3502,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     int64_t tid = sl->pid >= 0 ? sl->pid : file_pid;
     if (pm->cfg.speculative && spec_refuses_line(pm, sl, tid))
         return 0;
+    pm->where = where; /* a root's first line (note_root_seen) */
+    pm->where_file_pid = file_pid;
     task *t;
     if (tid >= 0) {
         t = task_find(pm, tid);
@@ -3515,12 +3565,59 @@ static int compare_tasks_by_tid(const void *a, const void *b)
     return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
+/* Roots that no clone made, after the first of their trace (a log, or
+ * all -ff logs): a task first seen without the clone that made it (a trace
+ * without clone, -e trace=%file; -Z; strace -p of a process with threads)
+ * is a root with an empty fd table of its own, so the process tree is
+ * unknown and the fds it shares are not its. Counted (diagnostics
+ * task_without_clone) with the line it was first seen at, in creation
+ * order; a root that a later clone adopted (handle_clone) is none. */
+/* The trace a root belongs to: every -ff log is one (1), any other log
+ * one of its own (2 + its index); 0 unknown. */
+static uint32_t root_trace(const task *t)
+{
+    return t->seen_ff ? 1 : t->seen_log ? 1 + t->seen_log : 0;
+}
+
+static int note_tasks_without_clone(nr_pm *pm, nr_error *err)
+{
+    if (!pm->cfg.diag)
+        return 0;
+    uint8_t had_root[64] = {0}; /* by root_trace, below 64; the rest by a scan */
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        const task *t = pm->tasks[i];
+        const uint32_t trace = root_trace(t);
+        if (t->origin != ORIGIN_ROOT || !trace)
+            continue;
+        int first = 1;
+        if (trace < sizeof had_root) {
+            first = !had_root[trace];
+            had_root[trace] = 1;
+        } else {
+            for (size_t k = 0; k < i && first; k++)
+                first = !(pm->tasks[k]->origin == ORIGIN_ROOT && root_trace(pm->tasks[k]) == trace);
+        }
+        if (first)
+            continue;
+        const char *file = t->seen_log ? pm->seen_logs[t->seen_log - 1] : NULL;
+        char msg[200];
+        int n = snprintf(msg, sizeof msg,
+                         "task %lld first seen here without the clone that made it: its own process, fd table "
+                         "empty; trace with -e trace=...,%%process",
+                         (long long)t->tid);
+        if (nr_diag_add(pm->cfg.diag, "task_without_clone", file, t->seen_line, msg, (size_t)n) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    return 0;
+}
+
 int nr_pm_finish(nr_pm *pm, nr_error *err)
 {
     if (pm->finished)
         return 0;
     pm->finished = 1;
     pm->where = NULL;
+    NR_TRY(note_tasks_without_clone(pm, err));
     if (pm->ntasks)
         qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
     memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
@@ -3956,11 +4053,16 @@ static void pin_targets(nr_pm *pm, const nr_pm *spec, const stitch *st, int pin)
     }
 }
 
-/* A new real task, as task_new_seen makes a root. */
-static task *add_root_task(nr_pm *pm, int64_t tid)
+/* A new real task, as task_new_seen makes a root of su (spec's task). */
+static task *add_root_task(nr_pm *pm, const nr_pm *spec, const task *su)
 {
-    task *t = task_add(pm, tid);
-    return t && make_root(t, pm->start_cwd) == 0 ? t : NULL;
+    task *t = task_add(pm, su->tid);
+    if (!t || make_root(t, pm->start_cwd) < 0)
+        return NULL;
+    t->seen_log = su->seen_log ? seen_log_index(pm, spec->seen_logs[su->seen_log - 1]) : 0;
+    t->seen_ff = su->seen_ff;
+    t->seen_line = su->seen_line;
+    return t;
 }
 
 /* Moves su's pending call to rt; a close's file in pm's ids (read at the
@@ -4005,7 +4107,7 @@ static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
     for (size_t i = 0; i < spec->ntasks; i++) {
         const task *su = spec->tasks[i];
         task *rt = live_task(pm, su->tid);
-        if (!rt && !(rt = add_root_task(pm, su->tid)))
+        if (!rt && !(rt = add_root_task(pm, spec, su)))
             return NR_E_NOMEM;
         rt->events += su->events;
         rt->signals += su->signals;

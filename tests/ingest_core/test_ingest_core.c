@@ -1661,6 +1661,60 @@ static void raw_path_is_unknown_file(void **state)
     ck_free(&r);
 }
 
+/* A trace without clones (strace -f -e trace=%file,%desc, review 47):
+ * the threads are first seen without the clone that made them, so each is
+ * a root with an empty fd table, and their reads of the fd their process
+ * opened have no file. Counted (task_without_clone) at the line each was
+ * first seen, after the trace's first root; a root that a later clone
+ * adopts (-z prints the clone at its return, after the child's lines) is
+ * none, and neither is the first root of another log without a pid. */
+static void task_without_clone_counted(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "24581 1700000000.000001 openat(AT_FDCWD, \"/d/shared.bin\", O_RDONLY|O_CLOEXEC) = 3\n"
+        "24582 1700000000.000002 pread64(3, \"a\", 1, 0) = 1\n"
+        "24583 1700000000.000003 pread64(3, \"b\", 1, 1) = 1\n"
+        "24581 1700000000.000004 read(3, \"c\", 1) = 1\n"
+        "24590 1700000000.000005 read(0, \"x\", 1) = 1\n"
+        "24581 1700000000.000006 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+        "child_tidptr=0x7f) = 24590\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "task_without_clone"), 2);
+    int64_t line = 0;
+    const char *ex = diag_example(&r, "task_without_clone", &line);
+    assert_non_null(ex);
+    assert_int_equal(line, 2);
+    assert_non_null(strstr(ex, "task 24582 first seen here without the clone that made it"));
+    FILE_EQ(&r, "/d/shared.bin", "bytes_read", 1); /* the threads' preads have no file */
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 24590), "ppid"), 24581);
+    ck_free(&r);
+
+    /* -ff logs are one trace: the second log's task without a clone counts */
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.500", "1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n");
+    ck_write(run, "strace.log.501", "1700000000.000002 read(3, \"ab\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "task_without_clone"), 1);
+    line = 0;
+    ex = diag_example(&r, "task_without_clone", &line);
+    assert_non_null(ex);
+    assert_int_equal(line, 1);
+    ck_free(&r);
+
+    /* logs without a pid in their names are traces of their own */
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "trace.a", "1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n");
+    ck_write(run, "trace.b", "1700000000.000002 read(3, \"ab\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "task_without_clone"), 0);
+    ck_free(&r);
+}
+
 /* mkdir, mkdirat and rmdir name directories (until session 41 their paths
  * were regular files, job files beside the data). */
 static void mkdir_names_a_directory(void **state)
@@ -2743,6 +2797,7 @@ int main(void)
         cmocka_unit_test(detached_mark_alone_is_continuation),
         cmocka_unit_test(execve_from_a_thread_ff),
         cmocka_unit_test(raw_path_is_unknown_file),
+        cmocka_unit_test(task_without_clone_counted),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
