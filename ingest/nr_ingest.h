@@ -62,7 +62,9 @@
  * kind unknown (not anon_inode), counted as paths_not_decoded; a
  * " (deleted)" inside an open's annotation stays in the name when the
  * open's path ends so; a root task no clone made, after its trace's
- * first, is counted as task_without_clone. */
+ * first, is counted as task_without_clone; in stderr mode a whole call
+ * line without pid for a task with a call pending while two or more
+ * tasks live is skipped as call_while_pending. */
 #define NR_INGEST_REVISION 9
 
 typedef struct nr_ingest_opts {

@@ -3489,6 +3489,21 @@ static int spec_refuses_line(nr_pm *pm, const nr_sline *sl, int64_t tid)
     return pm->refused != NULL;
 }
 
+/* stderr mode: a whole call line without pid while two or more tasks
+ * live, for a task that has a call pending (task_for_unprefixed). strace
+ * 6.1 prefixes every line while it traces more than one task, and a task
+ * with a call pending makes no other call: it is the traced program's own
+ * text ("read(3, \"fake\", 4) = 4" printed to stderr), skipped and counted
+ * (diagnostics call_while_pending). Until session 48 it was a call of that
+ * task, and moved the offset of the fd it named. Returns 2 (nr_pm_feed). */
+static int reject_call_while_pending(nr_pm *pm, const nr_pm_where *w, nr_error *err)
+{
+    if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "call_while_pending", w ? w->file : NULL, w ? w->line : 0,
+                                    w ? w->text : NULL, w ? w->len : 0) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 2;
+}
+
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err)
 {
@@ -3519,6 +3534,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         t = pm->prev_task;
     } else if (!(t = task_for_unprefixed(pm, err))) {
         return err ? err->code : NR_E_NOMEM;
+    } else if (sl->kind == NR_SL_SYSCALL && t->pending && pm->live_tasks >= 2) {
+        return reject_call_while_pending(pm, where, err);
     }
     pm->prev_task = t;
     pm->where = where;

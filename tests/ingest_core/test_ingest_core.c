@@ -1715,6 +1715,44 @@ static void task_without_clone_counted(void **state)
     ck_free(&r);
 }
 
+/* stderr mode without -y (6.1, review 47): the program's own text
+ * "read(3, \"fake\", 4) = 4", printed while its write is pending and a
+ * thread lives, lands on a line without pid. strace prefixes every line
+ * while it traces two tasks, and the main task, which the unprefixed line
+ * would go to, has a call pending: skipped (call_while_pending). Until
+ * session 48 it was a 4-byte read of the main task, which also moved the
+ * thread's offset. */
+static void call_while_pending_skipped(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1796462574.099000 getpid() = 24722 <0.000010>\n"
+        "1796462574.099100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, "
+        "exit_signal=0, stack=0x7f, stack_size=0x7fff80} => {parent_tid=[24723]}, 88) = 24723 <0.000100>\n"
+        "[pid 24723] 1796462574.099442 openat(AT_FDCWD, \"/d/r2.bin\", O_RDONLY|O_CLOEXEC <unfinished ...>\n"
+        "[pid 24722] 1796462574.099565 write(2, \"read(3, \\\"fake\\\", 4) = 4\\n\", 23 <unfinished ...>\n"
+        "[pid 24723] 1796462574.099584 <... openat resumed>) = 3 <0.000118>\n"
+        "read(3, \"fake\", 4) = 4\n"
+        "[pid 24722] 1796462574.099610 <... write resumed>) = 23 <0.000031>\n"
+        "[pid 24723] 1796462574.099700 read(3, \"rrrr\", 4) = 4 <0.000010>\n"
+        "[pid 24723] 1796462574.099800 +++ exited with 0 +++\n"
+        "1796462574.099900 read(3, \"rr\", 2) = 2 <0.000010>\n",
+        "/w");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "call_while_pending"), 1);
+    int64_t line = 0;
+    assert_non_null(diag_example(&r, "call_while_pending", &line));
+    assert_int_equal(line, 6);
+    FILE_EQ(&r, "/d/r2.bin", "bytes_read", 6); /* the thread's 4, then the main task's 2 (one task left) */
+    FILE_EQ(&r, "/d/r2.bin", "read_calls", 2);
+    const long rd = ck_event_row(&r, "read", 0);
+    assert_true(rd >= 0);
+    assert_int_equal(EV(&r, rd, "tid"), 24723);
+    assert_int_equal(EV(&r, rd, "offset"), 0);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "1");
+    ck_free(&r);
+}
+
 /* mkdir, mkdirat and rmdir name directories (until session 41 their paths
  * were regular files, job files beside the data). */
 static void mkdir_names_a_directory(void **state)
@@ -2798,6 +2836,7 @@ int main(void)
         cmocka_unit_test(execve_from_a_thread_ff),
         cmocka_unit_test(raw_path_is_unknown_file),
         cmocka_unit_test(task_without_clone_counted),
+        cmocka_unit_test(call_while_pending_skipped),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
