@@ -504,8 +504,7 @@ struct nr_pm {
 
     const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
     int64_t where_file_pid;   /* nr_pm_feed's file_pid for that line */
-    char **seen_logs;         /* names of the logs roots were first seen in (seen_log_index) */
-    size_t nseen_logs, seen_logs_cap;
+    nr_strtab seen_logs;      /* names of the logs roots were first seen in (seen_log_index) */
     char decode[DECODE_CAP];
     nr_buf resolved, scratch, joined;
     nr_pm_counts counts;
@@ -607,6 +606,7 @@ int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err)
     }
     nr_strtab_init(&pm->paths);
     nr_strtab_init(&pm->names);
+    nr_strtab_init(&pm->seen_logs);
     nr_buf_init(&pm->resolved);
     nr_buf_init(&pm->scratch);
     nr_buf_init(&pm->joined);
@@ -634,13 +634,6 @@ static void free_tasks(nr_pm *pm)
     pm->ntasks = 0;
 }
 
-static void free_seen_logs(nr_pm *pm)
-{
-    for (size_t i = 0; i < pm->nseen_logs; i++)
-        free(pm->seen_logs[i]);
-    pm->nseen_logs = 0;
-}
-
 static void free_ghosts(nr_pm *pm)
 {
     for (size_t i = 0; i < pm->nghosts; i++)
@@ -652,7 +645,7 @@ int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
 {
     free_tasks(pm);
     free_ghosts(pm);
-    free_seen_logs(pm);
+    nr_strtab_reset(&pm->seen_logs);
     if (pm->task_slots)
         memset(pm->task_slots, 0, pm->task_nslots * sizeof *pm->task_slots);
     memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
@@ -706,8 +699,7 @@ void nr_pm_destroy(nr_pm *pm)
     free(pm->file_blocks);
     free_ghosts(pm);
     free(pm->ghosts);
-    free_seen_logs(pm);
-    free(pm->seen_logs);
+    nr_strtab_fini(&pm->seen_logs);
     free(pm->kind0);
     free(pm->kind_used);
     free(pm->ghost_ops);
@@ -1641,22 +1633,12 @@ static void spec_share_table(nr_pm *pm, task *t)
     }
 }
 
-/* 1 + the index of log name file in pm->seen_logs (added when new); 0
- * with no file (a line fed without where) or out of memory. */
+/* 1 + the id of log name file in pm->seen_logs (added when new); 0 with
+ * no file (a line fed without where) or out of memory. */
 static uint32_t seen_log_index(nr_pm *pm, const char *file)
 {
-    if (!file)
-        return 0;
-    for (size_t i = 0; i < pm->nseen_logs; i++)
-        if (strcmp(pm->seen_logs[i], file) == 0)
-            return (uint32_t)(1 + i);
-    char *copy = strdup(file);
-    if (!copy || NR_GROW(pm->seen_logs, pm->seen_logs_cap, pm->nseen_logs + 1) < 0) {
-        free(copy);
-        return 0;
-    }
-    pm->seen_logs[pm->nseen_logs++] = copy;
-    return (uint32_t)pm->nseen_logs;
+    const int64_t id = file ? nr_strtab_intern(&pm->seen_logs, file, strlen(file)) : -1;
+    return id >= 0 && id < UINT32_MAX ? (uint32_t)(id + 1) : 0;
 }
 
 /* Notes where root t was first seen (note_tasks_without_clone). */
@@ -3538,7 +3520,6 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         return reject_call_while_pending(pm, where, err);
     }
     pm->prev_task = t;
-    pm->where = where;
     if (ts_ns >= 0)
         merge_time_span(&pm->counts.first_ts_ns, &pm->counts.last_ts_ns, ts_ns, ts_ns);
     switch (sl->kind) {
@@ -3582,13 +3563,6 @@ static int compare_tasks_by_tid(const void *a, const void *b)
     return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
-/* Roots that no clone made, after the first of their trace (a log, or
- * all -ff logs): a task first seen without the clone that made it (a trace
- * without clone, -e trace=%file; -Z; strace -p of a process with threads)
- * is a root with an empty fd table of its own, so the process tree is
- * unknown and the fds it shares are not its. Counted (diagnostics
- * task_without_clone) with the line it was first seen at, in creation
- * order; a root that a later clone adopted (handle_clone) is none. */
 /* The trace a root belongs to: every -ff log is one (1), any other log
  * one of its own (2 + its index); 0 unknown. */
 static uint32_t root_trace(const task *t)
@@ -3596,6 +3570,13 @@ static uint32_t root_trace(const task *t)
     return t->seen_ff ? 1 : t->seen_log ? 1 + t->seen_log : 0;
 }
 
+/* Roots that no clone made, after the first of their trace (a log, or
+ * all -ff logs): a task first seen without the clone that made it (a trace
+ * without clone, -e trace=%file; -Z; strace -p of a process with threads)
+ * is a root with an empty fd table of its own, so the process tree is
+ * unknown and the fds it shares are not its. Counted (diagnostics
+ * task_without_clone) with the line it was first seen at, in creation
+ * order; a root that a later clone adopted (handle_clone) is none. */
 static int note_tasks_without_clone(nr_pm *pm, nr_error *err)
 {
     if (!pm->cfg.diag)
@@ -3616,7 +3597,7 @@ static int note_tasks_without_clone(nr_pm *pm, nr_error *err)
         }
         if (first)
             continue;
-        const char *file = t->seen_log ? pm->seen_logs[t->seen_log - 1] : NULL;
+        const char *file = t->seen_log ? nr_strtab_str(&pm->seen_logs, t->seen_log - 1) : NULL;
         char msg[200];
         int n = snprintf(msg, sizeof msg,
                          "task %lld first seen here without the clone that made it: its own process, fd table "
@@ -4076,7 +4057,7 @@ static task *add_root_task(nr_pm *pm, const nr_pm *spec, const task *su)
     task *t = task_add(pm, su->tid);
     if (!t || make_root(t, pm->start_cwd) < 0)
         return NULL;
-    t->seen_log = su->seen_log ? seen_log_index(pm, spec->seen_logs[su->seen_log - 1]) : 0;
+    t->seen_log = su->seen_log ? seen_log_index(pm, nr_strtab_str(&spec->seen_logs, su->seen_log - 1)) : 0;
     t->seen_ff = su->seen_ff;
     t->seen_line = su->seen_line;
     return t;
