@@ -3476,7 +3476,7 @@ static int spec_refuses_line(nr_pm *pm, const nr_sline *sl, int64_t tid)
  * 6.1 prefixes every line while it traces more than one task, and a task
  * with a call pending makes no other call: it is the traced program's own
  * text ("read(3, \"fake\", 4) = 4" printed to stderr), skipped and counted
- * (diagnostics call_while_pending). Until session 48 it was a call of that
+ * (diagnostics call_while_pending). Until session 47 it was a call of that
  * task, and moved the offset of the fd it named. Returns 2 (nr_pm_feed). */
 static int reject_call_while_pending(nr_pm *pm, const nr_pm_where *w, nr_error *err)
 {

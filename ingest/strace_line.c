@@ -1318,7 +1318,7 @@ static size_t pid_changed_mark_len(const char *p, const char *end)
  * "<unfinished ...>", "<detached ...>" (a call strace stopped tracing
  * in, which never resumes: until session 42 a truncated line), or
  * "<pid changed to N ...>" (a thread's execve, resumed in its leader's
- * -ff file: until session 48 a cut_call_line); 0 none. */
+ * -ff file: until session 47 a cut_call_line); 0 none. */
 static inline size_t unfinished_mark_len(const char *p, const char *end)
 {
     if (ends_with(p, end, unfinished_marker, UNFINISHED_LEN))
@@ -1929,7 +1929,7 @@ static int is_summary_columns_line(const char *line, const char *end)
 static void parse_line_body(const char *line, const char *end, nr_sline *out);
 
 /* parse_line_body, then a line it found unknown that is a line of a
- * summary table with -U columns is one (until session 48 an unknown_line). */
+ * summary table with -U columns is one (until session 47 an unknown_line). */
 static __attribute__((noinline)) void parse_line(const char *line, const char *end, nr_sline *out)
 {
     parse_line_body(line, end, out);
@@ -1989,7 +1989,7 @@ static void parse_line_body(const char *line, const char *end, nr_sline *out)
              * notice on the line before ("vfork(strace: Process N attached"),
              * or " <detached ...>" one cut by the detach notices (strace -p
              * stopped: "...}, strace: Process 25694 detached"; an
-             * unknown_line until session 48) */
+             * unknown_line until session 47) */
             out->kind = NR_SL_CONTINUATION;
             return;
         }

@@ -1598,7 +1598,7 @@ static void execve_from_a_thread_under_z(void **state)
 /* strace -ff: the execve of a thread that is not the leader ends the
  * thread's file with "<pid changed to N ...>" (6.1, review 47); the call
  * resumes in the leader's file after "+++ superseded ...". The line is the
- * call's unfinished half, no cut_call_line (as it was until session 48). */
+ * call's unfinished half, no cut_call_line (as it was until session 47). */
 static void execve_from_a_thread_ff(void **state)
 {
     ck_run r;
@@ -1633,7 +1633,7 @@ static void execve_from_a_thread_ff(void **state)
 
 /* strace -e raw=all prints paths as pointers and no -y annotation (6.1,
  * review 47): the file of such an open is unknown:[#N], of kind unknown,
- * and each such open is counted (paths_not_decoded). Until session 48 it
+ * and each such open is counted (paths_not_decoded). Until session 47 it
  * was an anon_inode, silently, and the job's file I/O read as 0. */
 static void raw_path_is_unknown_file(void **state)
 {
@@ -1720,7 +1720,7 @@ static void task_without_clone_counted(void **state)
  * thread lives, lands on a line without pid. strace prefixes every line
  * while it traces two tasks, and the main task, which the unprefixed line
  * would go to, has a call pending: skipped (call_while_pending). Until
- * session 48 it was a 4-byte read of the main task, which also moved the
+ * session 47 it was a 4-byte read of the main task, which also moved the
  * thread's offset. */
 static void call_while_pending_skipped(void **state)
 {
@@ -1982,7 +1982,7 @@ static void detached_call_never_resumed(void **state)
 
 /* strace -p to stderr, stopped: the detach notices cut the call line, and
  * its "<detached ...>" mark comes alone on the last line (6.1, review 47):
- * nothing to do, as a lone " <unfinished ...>" (until session 48 an
+ * nothing to do, as a lone " <unfinished ...>" (until session 47 an
  * unknown_line). Both pending calls never finish. */
 static void detached_mark_alone_is_continuation(void **state)
 {
@@ -2744,7 +2744,7 @@ static void deleted_file_annotation(void **state)
  * 6.1 prints a deleted file's mark after the annotation, so one inside it
  * is part of the name when the open's own path ends so; strace 5.x's mark
  * of a file unlinked after its open ("3</d/gone (deleted)>") is still
- * stripped. Until session 48 both files were one, "report". */
+ * stripped. Until session 47 both files were one, "report". */
 static void deleted_in_a_name(void **state)
 {
     ck_run r;

@@ -20,7 +20,7 @@
  * " <detached ...>" (the end of a call cut by strace -p's detach notices)
  * is a continuation and a call line ending "<pid changed to N ...>" (a
  * -ff thread's execve) is unfinished, and a line of a summary table
- * with -U columns (ref_summary_columns_line) is one (session 48). */
+ * with -U columns (ref_summary_columns_line) is one (session 47). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -964,7 +964,7 @@ static void ref_sline_parse_body(const char *line, size_t len, nr_sline *out)
         }
         if (p > line && end - p == (ptrdiff_t)(sizeof "<detached ...>" - 1) &&
             memcmp(p, "<detached ...>", sizeof "<detached ...>" - 1) == 0) {
-            out->kind = NR_SL_CONTINUATION; /* session 48: " <detached ...>" after a detach notice */
+            out->kind = NR_SL_CONTINUATION; /* session 47: " <detached ...>" after a detach notice */
             return;
         }
         break;

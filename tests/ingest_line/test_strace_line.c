@@ -389,14 +389,14 @@ static void unfinished_and_resumed(void **state)
         {.line = "[pid 7] read(3, <detached ...>", .kind = NR_SL_UNFINISHED, .pid = 7, .name = "read", .args = "3,"},
         /* stderr: the same call cut by strace's detach notices, its mark
            alone on the last line (6.1, review 47; an unknown_line until
-           session 48) */
+           session 47) */
         {.line = "[pid 25700] 1796462599.982439 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, "
                  "tv_nsec=423881902}, strace: Process 25694 detached",
          .kind = NR_SL_UNFINISHED, .pid = 25700, .ts_form = NR_TS_UNIX, .ts_ns = 1796462599982439000LL,
          .name = "clock_nanosleep", .args = "CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, tv_nsec=423881902}, "},
         {.line = " <detached ...>", .kind = NR_SL_CONTINUATION},
         /* -ff: a thread's execve, which resumes in the leader's file (6.1,
-           review 47; a cut line until session 48) */
+           review 47; a cut line until session 47) */
         {.line = "1796462451.101399 execve(\"/bin/sh\", [\"sh\", \"-c\"], 0x7ffc29fbadf8 /* 41 vars */ "
                  "<pid changed to 17549 ...>",
          .kind = NR_SL_UNFINISHED, .ts_form = NR_TS_UNIX, .ts_ns = 1796462451101399000LL, .name = "execve",
@@ -483,7 +483,7 @@ static void summary_continuation_blank(void **state)
         {.line = " 45.12    0.001234          12       100        20 openat", .kind = NR_SL_SUMMARY},
         {.line = "100.00    0.000000           0       118        14 total", .kind = NR_SL_SUMMARY},
         {.line = "System call usage summary for 32 bit mode:", .kind = NR_SL_SUMMARY},
-        /* columns chosen by -U (6.1 "-C -U name,calls,errors", review 47; unknown_line until session 48) */
+        /* columns chosen by -U (6.1 "-C -U name,calls,errors", review 47; unknown_line until session 47) */
         {.line = "syscall              calls    errors", .kind = NR_SL_SUMMARY},
         {.line = "newfstatat             634        84", .kind = NR_SL_SUMMARY},
         {.line = "read                     7          ", .kind = NR_SL_SUMMARY},
