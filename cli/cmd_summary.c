@@ -294,6 +294,12 @@ static void print_nonfile(const nr_model *m, FILE *out)
     if (fi->mmap_regular)
         fprintf(out, "note: %" PRIu64 " mmap %s on regular files: reads through mappings are invisible to strace\n",
                 fi->mmap_regular, nr_cli_noun(fi->mmap_regular, "call", "calls"));
+    const uint64_t raw_paths = nr_model_diag_count(m, "paths_not_decoded");
+    if (raw_paths)
+        fprintf(out,
+                "note: %" PRIu64 " %s printed the path as a pointer (-e raw=): those files are named unknown:[#N], "
+                "of kind unknown, and their I/O is not file I/O (trace without -e raw=)\n",
+                raw_paths, nr_cli_noun(raw_paths, "open", "opens"));
 }
 
 /* The first ten write bursts listed, each with the phase it fell in. */

@@ -505,10 +505,10 @@ static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream 
     int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &s->where, err);
     if (rc < 0)
         return rc;
-    if (rc == 1) {
+    if (rc >= 1) { /* skipped, counted by the model */
         s->skipped++;
         in->stats.lines_skipped++;
-        in->unmatched_resumed++;
+        in->unmatched_resumed += rc == 1;
         return 0;
     }
     s->parsed++;

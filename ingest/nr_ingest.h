@@ -52,8 +52,20 @@
  * <... execve resumed> with no start line is the leader's exec
  * (execve_start_not_printed); a call line without result is skipped
  * (call_without_result), and so is a -r or -tt stamp in a -ttt log
- * (foreign_timestamp); a hook path's \udcXX escapes are its bytes. */
-#define NR_INGEST_REVISION 8
+ * (foreign_timestamp); a hook path's \udcXX escapes are its bytes.
+ * 9 (sessions 47, 48): a call line with no " = " after its ')' is an
+ * unknown_line, not a bad_result; a lone " <detached ...>" is a
+ * continuation, not an unknown_line; a call line ending "<pid changed to
+ * N ...>" is unfinished, not a cut_call_line; the lines of a summary
+ * table with -U columns are summary_table, not unknown_line; an open
+ * whose path is not a string (-e raw=all) makes an unknown:[#N] file of
+ * kind unknown (not anon_inode), counted as paths_not_decoded; a
+ * " (deleted)" inside an open's annotation stays in the name when the
+ * open's path ends so; a root task no clone made, after its trace's
+ * first, is counted as task_without_clone; in stderr mode a whole call
+ * line without pid for a task with a call pending while two or more
+ * tasks live is skipped as call_while_pending. */
+#define NR_INGEST_REVISION 9
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

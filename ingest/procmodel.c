@@ -421,6 +421,11 @@ typedef struct task {
     uint8_t close_ghost_bits; /* speculative: NR_PM_GHOST_FILE of close_ghost, or NR_PM_GHOST_CLOSE */
     uint32_t close_ghost;
     int64_t close_fd, close_file;
+    /* made a root (task_new_seen): the log it was first seen in (1 + index in
+       pm->seen_logs, 0 none), whether that log is an -ff one, and the line */
+    uint32_t seen_log;
+    uint8_t seen_ff;
+    uint64_t seen_line;
 } task;
 
 /* The first argument when it is an fd printed plainly, lexed without the
@@ -498,6 +503,8 @@ struct nr_pm {
     } open_flags_cache;
 
     const nr_pm_where *where;  /* the line being fed (NULL at finish), for diagnostics */
+    int64_t where_file_pid;   /* nr_pm_feed's file_pid for that line */
+    nr_strtab seen_logs;      /* names of the logs roots were first seen in (seen_log_index) */
     char decode[DECODE_CAP];
     nr_buf resolved, scratch, joined;
     nr_pm_counts counts;
@@ -599,6 +606,7 @@ int nr_pm_create(const nr_pm_config *cfg, nr_pm **out, nr_error *err)
     }
     nr_strtab_init(&pm->paths);
     nr_strtab_init(&pm->names);
+    nr_strtab_init(&pm->seen_logs);
     nr_buf_init(&pm->resolved);
     nr_buf_init(&pm->scratch);
     nr_buf_init(&pm->joined);
@@ -637,6 +645,7 @@ int nr_pm_reset(nr_pm *pm, const nr_pm_config *cfg, nr_error *err)
 {
     free_tasks(pm);
     free_ghosts(pm);
+    nr_strtab_reset(&pm->seen_logs);
     if (pm->task_slots)
         memset(pm->task_slots, 0, pm->task_nslots * sizeof *pm->task_slots);
     memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
@@ -690,6 +699,7 @@ void nr_pm_destroy(nr_pm *pm)
     free(pm->file_blocks);
     free_ghosts(pm);
     free(pm->ghosts);
+    nr_strtab_fini(&pm->seen_logs);
     free(pm->kind0);
     free(pm->kind_used);
     free(pm->ghost_ops);
@@ -787,15 +797,23 @@ static int64_t file_intern(nr_pm *pm, const char *path, size_t n, int kind)
     return file_intern_hashed(pm, path, n, kind, nr_hash_bytes(path, n));
 }
 
-/* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity. */
+/* Gives fds without a -y annotation (pipes, sockets, ...) a stable identity;
+ * NR_KIND_UNKNOWN: a file whose name the log does not give ("unknown:[#N]",
+ * of kind unknown). */
 static int64_t file_synthetic(nr_pm *pm, int kind)
 {
     if (pm->cfg.speculative)
         spec_refuse(pm, "an fd without -y annotation (its name numbers all such fds)");
     char name[64];
-    const char *prefix = kind == NR_KIND_PIPE ? "pipe" : kind == NR_KIND_SOCKET ? "socket" : "anon_inode";
+    const char *prefix = kind == NR_KIND_PIPE     ? "pipe"
+                         : kind == NR_KIND_SOCKET ? "socket"
+                         : kind == NR_KIND_UNKNOWN ? "unknown"
+                                                   : "anon_inode";
     int n = snprintf(name, sizeof name, "%s:[#%llu]", prefix, (unsigned long long)++pm->synthetic_serial);
-    return file_intern(pm, name, (size_t)n, kind);
+    int64_t id = file_intern(pm, name, (size_t)n, kind);
+    if (id >= 0 && kind == NR_KIND_UNKNOWN)
+        file_at(pm, id)->kind = NR_KIND_UNKNOWN; /* its name reads as a -yy socket's */
+    return id;
 }
 
 /* [first, last] widened to take [sfirst, slast] (-1: none). */
@@ -852,9 +870,17 @@ static int unquote_is_identity(nr_span s, int special)
            s.p[s.n - 1] != ' ' && s.p[s.n - 1] != '\t' && (!special || !memchr(s.p, '\\', s.n));
 }
 
-/* File of a -y annotation: strips -yy device details and " (deleted)".
+static const char deleted_suffix[] = " (deleted)";
+#define DELETED_SUFFIX_LEN (sizeof deleted_suffix - 1)
+
+/* File of a -y annotation: strips -yy device details and, unless
+ * keep_deleted, a " (deleted)" that ends it: strace 5.x prints a deleted
+ * file so ("3</tmp/x (deleted)>"), 6.1 after the annotation
+ * ("3</tmp/x>(deleted)", which the lexer drops), where a " (deleted)"
+ * inside is part of the name. keep_deleted: the annotation is the result
+ * of an open whose own path ends so (handle_open): the file is named so.
  * special as for unquote_is_identity. */
-static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
+static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special, int keep_deleted)
 {
     const char *p = annot.p;
     long n = (long)annot.n;
@@ -873,9 +899,9 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special)
             n = lt - p;
         }
     }
-    static const char deleted[] = " (deleted)";
-    if ((size_t)n > sizeof deleted - 1 && memcmp(p + n - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
-        n -= (long)(sizeof deleted - 1);
+    if (!keep_deleted && (size_t)n > DELETED_SUFFIX_LEN &&
+        memcmp(p + n - DELETED_SUFFIX_LEN, deleted_suffix, DELETED_SUFFIX_LEN) == 0)
+        n -= (long)DELETED_SUFFIX_LEN;
     int64_t id = file_intern(pm, p, (size_t)n, NR_KIND_UNKNOWN);
     if (id >= 0 && kind == NR_KIND_DEVICE)
         file_at(pm, id)->kind = NR_KIND_DEVICE;
@@ -1607,6 +1633,25 @@ static void spec_share_table(nr_pm *pm, task *t)
     }
 }
 
+/* 1 + the id of log name file in pm->seen_logs (added when new); 0 with
+ * no file (a line fed without where) or out of memory. */
+static uint32_t seen_log_index(nr_pm *pm, const char *file)
+{
+    const int64_t id = file ? nr_strtab_intern(&pm->seen_logs, file, strlen(file)) : -1;
+    return id >= 0 && id < UINT32_MAX ? (uint32_t)(id + 1) : 0;
+}
+
+/* Notes where root t was first seen (note_tasks_without_clone). */
+static void note_root_seen(nr_pm *pm, task *t)
+{
+    const nr_pm_where *w = pm->where;
+    t->seen_log = seen_log_index(pm, w ? w->file : NULL);
+    /* a log's pid from its -ff name; the synthetic ones (2^22 and up, of logs
+       without a pid in their names) are traces of their own */
+    t->seen_ff = pm->where_file_pid >= 0 && pm->where_file_pid < ((int64_t)1 << 22);
+    t->seen_line = w ? w->line : 0;
+}
+
 /* A task seen for the first time: the child of a pending clone, or a root. */
 static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
 {
@@ -1636,6 +1681,7 @@ static task *task_new_seen(nr_pm *pm, int64_t tid, nr_error *err)
         nr_error_set(err, NR_E_NOMEM, "ingest: out of memory (tasks)");
         return NULL;
     }
+    note_root_seen(pm, t);
     if (pm->nspec_tables)
         spec_share_table(pm, t);
     return t;
@@ -1796,15 +1842,15 @@ static int ofd_keep_annot(ofd *o, const char *p, size_t n, int plain)
 }
 
 /* Applies a -y annotation to ofd idx (cached: unchanged annotations are not
- * decoded again). */
-static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
+ * decoded again); keep_deleted as for file_of_annotation. */
+static int ofd_apply_annotation_kept(nr_pm *pm, int32_t idx, nr_span annot, int keep_deleted)
 {
     ofd *o = &pm->ofds[idx];
     pm->counts.annotated_fds++;
     if (o->annot_len == annot.n && o->file_id >= 0 && memcmp(o->annot, annot.p, annot.n) == 0)
         return 0;
     int special = has_annot_special(annot.p, annot.n);
-    int64_t id = file_of_annotation(pm, annot, special);
+    int64_t id = file_of_annotation(pm, annot, special, keep_deleted);
     if (id < -1)
         return (int)id;
     o = &pm->ofds[idx];
@@ -1826,6 +1872,11 @@ static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
         g->annotated = 1;
     }
     return 0;
+}
+
+static int ofd_apply_annotation(nr_pm *pm, int32_t idx, nr_span annot)
+{
+    return ofd_apply_annotation_kept(pm, idx, annot, 0);
 }
 
 /* a[0..n) == b[0..n), inline: the annotation an fd already holds against
@@ -2265,6 +2316,36 @@ static unsigned open_flags_cached(nr_pm *pm, nr_span s)
     return bits;
 }
 
+/* An open whose path argument is no string (-e raw=all prints a pointer,
+ * "openat(0xffffff9c, 0x7ffe239940f0, 0x80000, 0) = 0x3"): counted
+ * (diagnostics reason paths_not_decoded), as its file's name is unknown. */
+static int note_path_not_decoded(nr_pm *pm, const call *c, int path_arg)
+{
+    const nr_span arg = call_arg(c, (unsigned)path_arg);
+    if (!pm->cfg.diag || !arg.n || arg.p[0] == '"' || span_eq(arg, "NULL"))
+        return 0;
+    const nr_pm_where *w = pm->where;
+    return nr_diag_add(pm->cfg.diag, "paths_not_decoded", w ? w->file : NULL, w ? w->line : 0, w ? w->text : NULL,
+                       w ? w->len : 0) < 0
+               ? NR_E_NOMEM
+               : 0;
+}
+
+/* Whether open call c names a file whose name ends in " (deleted)": its
+ * result's annotation ends so (looked at first: the rare case), and so
+ * does its path argument, decoded (a file really named "x (deleted)";
+ * strace 5.x's mark of a deleted file is never in a path it opens). */
+static NOINLINE int open_path_ends_deleted(nr_pm *pm, const call *c)
+{
+    static const char mark[] = "(deleted)";
+    const size_t n = sizeof mark - 1;
+    if (c->annot.n <= n || memcmp(c->annot.p + c->annot.n - n, mark, n) != 0 || c->info->path_arg < 0)
+        return 0;
+    const long len = decode(pm, call_arg(c, (unsigned)c->info->path_arg));
+    return len > (long)DELETED_SUFFIX_LEN &&
+           memcmp(pm->decode + len - DELETED_SUFFIX_LEN, deleted_suffix, DELETED_SUFFIX_LEN) == 0;
+}
+
 static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *ev)
 {
     const nr_syscall_info *in = c->info;
@@ -2286,6 +2367,8 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
                                 directory || tmpfile ? NR_KIND_DIRECTORY : NR_KIND_UNKNOWN);
         if (file < -1)
             return (int)file;
+        if (file < 0)
+            NR_TRY(note_path_not_decoded(pm, c, in->path_arg));
     }
     if (c->ok && c->result >= 0) {
         int32_t idx = ofd_new(pm, file, file >= 0 ? file_at(pm, file)->kind : NR_KIND_UNKNOWN);
@@ -2293,10 +2376,12 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
             return idx;
         pm->ofds[idx].append = (oflags & OPEN_APPEND) != 0;
         if (c->annot.n) {
-            NR_TRY(ofd_apply_annotation(pm, idx, c->annot));
+            NR_TRY(ofd_apply_annotation_kept(pm, idx, c->annot, open_path_ends_deleted(pm, c)));
             file = pm->ofds[idx].file_id;
         } else if (file < 0) {
-            file = file_synthetic(pm, NR_KIND_ANON); /* open_by_handle_at without -y */
+            /* a path not printed as a string (-e raw=, a NULL): a file of
+               unknown name; open_by_handle_at without -y: no path at all */
+            file = file_synthetic(pm, in->path_arg >= 0 ? NR_KIND_UNKNOWN : NR_KIND_ANON);
             if (file < 0)
                 return (int)file;
             pm->ofds[idx].file_id = file;
@@ -3386,6 +3471,21 @@ static int spec_refuses_line(nr_pm *pm, const nr_sline *sl, int64_t tid)
     return pm->refused != NULL;
 }
 
+/* stderr mode: a whole call line without pid while two or more tasks
+ * live, for a task that has a call pending (task_for_unprefixed). strace
+ * 6.1 prefixes every line while it traces more than one task, and a task
+ * with a call pending makes no other call: it is the traced program's own
+ * text ("read(3, \"fake\", 4) = 4" printed to stderr), skipped and counted
+ * (diagnostics call_while_pending). Until session 47 it was a call of that
+ * task, and moved the offset of the fd it named. Returns 2 (nr_pm_feed). */
+static int reject_call_while_pending(nr_pm *pm, const nr_pm_where *w, nr_error *err)
+{
+    if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "call_while_pending", w ? w->file : NULL, w ? w->line : 0,
+                                    w ? w->text : NULL, w ? w->len : 0) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    return 2;
+}
+
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err)
 {
@@ -3399,6 +3499,8 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     int64_t tid = sl->pid >= 0 ? sl->pid : file_pid;
     if (pm->cfg.speculative && spec_refuses_line(pm, sl, tid))
         return 0;
+    pm->where = where; /* a root's first line (note_root_seen) */
+    pm->where_file_pid = file_pid;
     task *t;
     if (tid >= 0) {
         t = task_find(pm, tid);
@@ -3414,9 +3516,10 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
         t = pm->prev_task;
     } else if (!(t = task_for_unprefixed(pm, err))) {
         return err ? err->code : NR_E_NOMEM;
+    } else if (sl->kind == NR_SL_SYSCALL && t->pending && pm->live_tasks >= 2) {
+        return reject_call_while_pending(pm, where, err);
     }
     pm->prev_task = t;
-    pm->where = where;
     if (ts_ns >= 0)
         merge_time_span(&pm->counts.first_ts_ns, &pm->counts.last_ts_ns, ts_ns, ts_ns);
     switch (sl->kind) {
@@ -3460,12 +3563,59 @@ static int compare_tasks_by_tid(const void *a, const void *b)
     return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
+/* The trace a root belongs to: every -ff log is one (1), any other log
+ * one of its own (2 + its index); 0 unknown. */
+static uint32_t root_trace(const task *t)
+{
+    return t->seen_ff ? 1 : t->seen_log ? 1 + t->seen_log : 0;
+}
+
+/* Roots that no clone made, after the first of their trace (a log, or
+ * all -ff logs): a task first seen without the clone that made it (a trace
+ * without clone, -e trace=%file; -Z; strace -p of a process with threads)
+ * is a root with an empty fd table of its own, so the process tree is
+ * unknown and the fds it shares are not its. Counted (diagnostics
+ * task_without_clone) with the line it was first seen at, in creation
+ * order; a root that a later clone adopted (handle_clone) is none. */
+static int note_tasks_without_clone(nr_pm *pm, nr_error *err)
+{
+    if (!pm->cfg.diag)
+        return 0;
+    uint8_t had_root[64] = {0}; /* by root_trace, below 64; the rest by a scan */
+    for (size_t i = 0; i < pm->ntasks; i++) {
+        const task *t = pm->tasks[i];
+        const uint32_t trace = root_trace(t);
+        if (t->origin != ORIGIN_ROOT || !trace)
+            continue;
+        int first = 1;
+        if (trace < sizeof had_root) {
+            first = !had_root[trace];
+            had_root[trace] = 1;
+        } else {
+            for (size_t k = 0; k < i && first; k++)
+                first = !(pm->tasks[k]->origin == ORIGIN_ROOT && root_trace(pm->tasks[k]) == trace);
+        }
+        if (first)
+            continue;
+        const char *file = t->seen_log ? nr_strtab_str(&pm->seen_logs, t->seen_log - 1) : NULL;
+        char msg[200];
+        int n = snprintf(msg, sizeof msg,
+                         "task %lld first seen here without the clone that made it: its own process, fd table "
+                         "empty; trace with -e trace=...,%%process",
+                         (long long)t->tid);
+        if (nr_diag_add(pm->cfg.diag, "task_without_clone", file, t->seen_line, msg, (size_t)n) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    return 0;
+}
+
 int nr_pm_finish(nr_pm *pm, nr_error *err)
 {
     if (pm->finished)
         return 0;
     pm->finished = 1;
     pm->where = NULL;
+    NR_TRY(note_tasks_without_clone(pm, err));
     if (pm->ntasks)
         qsort(pm->tasks, pm->ntasks, sizeof *pm->tasks, compare_tasks_by_tid);
     memset(pm->recent_tasks, 0, sizeof pm->recent_tasks);
@@ -3703,6 +3853,10 @@ static const char *check_ghosts(nr_pm *pm, const nr_pm *spec, stitch *st)
                          memcmp(o->annot, g->first_annot, g->first_annot_len) == 0;
         if (g->closed && o->refs > 1 && g->annotated && !(same_annot && !g->reannotated))
             return "a shared open file description annotated otherwise, then its fd closed";
+        /* the real description's file is its open's: a name ending in " (deleted)" is kept
+           there (file_of_annotation), stripped in a ghost's first annotation */
+        if (same_annot && g->file_at_annot >= 0 && st->file_map[g->file_at_annot] != o->file_id)
+            return "an fd whose annotation names another file in the real model";
         if (same_annot && o->kind != g->kind_at_annot &&
             !(o->kind == NR_KIND_DIRECTORY && g->kind_at_annot == NR_KIND_REGULAR && g->file_at_annot >= 0 &&
               st->dir_upgrade[g->file_at_annot]))
@@ -3897,11 +4051,16 @@ static void pin_targets(nr_pm *pm, const nr_pm *spec, const stitch *st, int pin)
     }
 }
 
-/* A new real task, as task_new_seen makes a root. */
-static task *add_root_task(nr_pm *pm, int64_t tid)
+/* A new real task, as task_new_seen makes a root of su (spec's task). */
+static task *add_root_task(nr_pm *pm, const nr_pm *spec, const task *su)
 {
-    task *t = task_add(pm, tid);
-    return t && make_root(t, pm->start_cwd) == 0 ? t : NULL;
+    task *t = task_add(pm, su->tid);
+    if (!t || make_root(t, pm->start_cwd) < 0)
+        return NULL;
+    t->seen_log = su->seen_log ? seen_log_index(pm, nr_strtab_str(&spec->seen_logs, su->seen_log - 1)) : 0;
+    t->seen_ff = su->seen_ff;
+    t->seen_line = su->seen_line;
+    return t;
 }
 
 /* Moves su's pending call to rt; a close's file in pm's ids (read at the
@@ -3946,7 +4105,7 @@ static int apply_tasks(nr_pm *pm, const nr_pm *spec, const stitch *st)
     for (size_t i = 0; i < spec->ntasks; i++) {
         const task *su = spec->tasks[i];
         task *rt = live_task(pm, su->tid);
-        if (!rt && !(rt = add_root_task(pm, su->tid)))
+        if (!rt && !(rt = add_root_task(pm, spec, su)))
             return NR_E_NOMEM;
         rt->events += su->events;
         rt->signals += su->signals;

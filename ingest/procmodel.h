@@ -95,8 +95,10 @@ void nr_pm_prefetch_path_file(const nr_pm *pm, uint64_t hash);
  * timestamp (-1 when none). Only SYSCALL, UNFINISHED, RESUMED, SIGNAL, EXITED
  * and KILLED lines do anything. Returns 0; 1 when the line was skipped (a
  * "<... resumed>" without its unfinished part: counted in the diagnostics
- * as unmatched_resumed); or the negative code of the emit callback or of an
- * allocation failure. */
+ * as unmatched_resumed); 2 when it was skipped as call_while_pending (a
+ * whole call line without pid in stderr mode, while two or more tasks
+ * lived, for a task with a call pending: the program's own text); or the
+ * negative code of the emit callback or of an allocation failure. */
 int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
                const nr_pm_where *where, nr_error *err);
 

@@ -223,9 +223,9 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
     int rc = nr_pm_feed(c->pm, &sl, log->pid, sl.ts_ns, &w, err);
     if (rc < 0)
         return rc;
-    if (rc == 1) { /* a <... resumed> of another call than the pending one: skipped, as the pass does */
+    if (rc >= 1) { /* a <... resumed> of another call than the pending one (1): skipped, as the pass does */
         c->skipped++;
-        c->unmatched_resumed++;
+        c->unmatched_resumed += rc == 1;
     } else {
         c->parsed++;
         if (__builtin_expect(v->last_unterminated, 0) && i + 1 == v->n)

@@ -1295,14 +1295,37 @@ static const char unfinished_marker[] = "<unfinished ...>";
 static const char detached_marker[] = "<detached ...>";
 #define DETACHED_LEN (sizeof detached_marker - 1)
 
+/* strace -ff's mark ending the execve line of a thread that is not its
+ * process's leader: the thread took the leader's pid, and its call resumes
+ * in the leader's file ("<pid changed to 17549 ...>", 6.1). */
+static const char pid_changed_head[] = "<pid changed to ";
+#define PID_CHANGED_HEAD_LEN (sizeof pid_changed_head - 1)
+
+/* The length of a "<pid changed to N ...>" that ends [p, end); 0 none. */
+static size_t pid_changed_mark_len(const char *p, const char *end)
+{
+    if (!ends_with(p, end, " ...>", 5))
+        return 0;
+    const char *digits = end - 5;
+    while (digits > p && is_digit(digits[-1]))
+        digits--;
+    if (digits == end - 5 || !ends_with(p, digits, pid_changed_head, PID_CHANGED_HEAD_LEN))
+        return 0;
+    return (size_t)(end - digits) + PID_CHANGED_HEAD_LEN;
+}
+
 /* The length of the mark that ends [p, end) as an unfinished call:
- * "<unfinished ...>", or "<detached ...>" (a call strace stopped tracing
- * in, which never resumes: until session 42 a truncated line); 0 none. */
+ * "<unfinished ...>", "<detached ...>" (a call strace stopped tracing
+ * in, which never resumes: until session 42 a truncated line), or
+ * "<pid changed to N ...>" (a thread's execve, resumed in its leader's
+ * -ff file: until session 47 a cut_call_line); 0 none. */
 static inline size_t unfinished_mark_len(const char *p, const char *end)
 {
     if (ends_with(p, end, unfinished_marker, UNFINISHED_LEN))
         return UNFINISHED_LEN;
-    return ends_with(p, end, detached_marker, DETACHED_LEN) ? DETACHED_LEN : 0;
+    if (ends_with(p, end, detached_marker, DETACHED_LEN))
+        return DETACHED_LEN;
+    return pid_changed_mark_len(p, end);
 }
 
 /* Whether [p, end) ends as an unfinished call does. */
@@ -1836,9 +1859,89 @@ static inline void sline_start(nr_sline *out, const char *line)
     out->syscall_ref = NR_SLINE_SYSCALL_UNSET;
 }
 
+/* The words of the headers of a -c/-C summary's columns (strace's -U:
+ * "% time" is two). */
+static int is_summary_header_word(const char *p, size_t n)
+{
+    static const char *const words[] = {"%", "time", "seconds", "usecs/call", "shortest", "longest",
+                                        "calls", "errors", "syscall"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == n && memcmp(words[i], p, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether [p, end) is a number of a summary row: digits, at most one '.'. */
+static int is_summary_number(const char *p, const char *end)
+{
+    int dots = 0;
+    for (const char *q = p; q < end; q++) {
+        if (*q == '.')
+            dots++;
+        else if (!is_digit(*q))
+            return 0;
+    }
+    return dots <= 1 && is_digit(*p) && is_digit(end[-1]);
+}
+
+/* Whether line..end (its trailing blanks ignored) is a line of a summary
+ * table whose columns -U chose ("-C -U name,calls,errors"): a header of
+ * two or more column words ("syscall              calls    errors",
+ * "    calls syscall    errors"), or a row of one name and numbers, laid
+ * out in columns (a gap of two or more spaces somewhere):
+ * "newfstatat             634        84", "        7 read". Tried only
+ * on lines that are otherwise unknown_line: the default columns are
+ * recognised before (a header "% time ..." or "... syscall", a row of
+ * numbers then one name). */
+static int is_summary_columns_line(const char *line, const char *end)
+{
+    while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+        end--;
+    size_t tokens = 0, headers = 0, names = 0, numbers = 0;
+    int wide_gap = 0;
+    for (const char *p = line;;) {
+        const char *q = skip_spaces(p, end);
+        if (q == end)
+            break;
+        wide_gap |= q - p >= 2;
+        p = q;
+        while (q < end && *q != ' ' && *q != '\t')
+            q++;
+        tokens++;
+        headers += (size_t)is_summary_header_word(p, (size_t)(q - p));
+        if (is_summary_number(p, q)) {
+            numbers++;
+        } else if (is_alpha(*p) || *p == '_') {
+            const char *r = p;
+            while (r < q && (is_ident(*r) || *r == '?'))
+                r++;
+            names += r == q;
+        }
+        p = q;
+    }
+    if (tokens >= 2 && headers == tokens)
+        return 1;
+    return names == 1 && numbers >= 1 && names + numbers == tokens && wide_gap;
+}
+
 /* nr_sline_parse of any line parse_call_line_fast does not read; out of
  * line, so that the fast path saves only the registers it uses. */
+static void parse_line_body(const char *line, const char *end, nr_sline *out);
+
+/* parse_line_body, then a line it found unknown that is a line of a
+ * summary table with -U columns is one (until session 47 an unknown_line). */
 static __attribute__((noinline)) void parse_line(const char *line, const char *end, nr_sline *out)
+{
+    parse_line_body(line, end, out);
+    if (out->kind == NR_SL_BAD && out->reason && strcmp(out->reason, "unknown_line") == 0 &&
+        is_summary_columns_line(line, end)) {
+        sline_start(out, line);
+        out->kind = NR_SL_SUMMARY;
+        out->reason = NULL;
+    }
+}
+
+static void parse_line_body(const char *line, const char *end, nr_sline *out)
 {
     static const char bom[] = "\xEF\xBB\xBF"; /* UTF-8's byte order mark: a log saved by an editor */
     if (end - line >= 3 && memcmp(line, bom, 3) == 0) {
@@ -1880,10 +1983,13 @@ static __attribute__((noinline)) void parse_line(const char *line, const char *e
             parse_resumed(line, p, end, out);
             return;
         }
-        if (p > line && end - p == (ptrdiff_t)UNFINISHED_LEN &&
-            memcmp(p, unfinished_marker, UNFINISHED_LEN) == 0) {
+        if (p > line && ((end - p == (ptrdiff_t)UNFINISHED_LEN && memcmp(p, unfinished_marker, UNFINISHED_LEN) == 0) ||
+                         (end - p == (ptrdiff_t)DETACHED_LEN && memcmp(p, detached_marker, DETACHED_LEN) == 0))) {
             /* stderr: " <unfinished ...>" ending a call cut by an attach
-             * notice on the line before ("vfork(strace: Process N attached") */
+             * notice on the line before ("vfork(strace: Process N attached"),
+             * or " <detached ...>" one cut by the detach notices (strace -p
+             * stopped: "...}, strace: Process 25694 detached"; an
+             * unknown_line until session 47) */
             out->kind = NR_SL_CONTINUATION;
             return;
         }

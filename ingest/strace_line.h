@@ -97,7 +97,8 @@ enum { NR_SLINE_SYSCALL_UNSET = 0, NR_SLINE_SYSCALL_NONE = 1, NR_SLINE_SYSCALL_F
  * the line, never fails: unknown text becomes NR_SL_BAD with a reason. */
 void nr_sline_parse(const char *line, size_t len, nr_sline *out);
 /* Whether line ends with strace's "<unfinished ...>" (or "<detached ...>",
- * a call strace detached from), as the call line of an unfinished call
+ * a call strace detached from, or "<pid changed to N ...>", a -ff thread's
+ * execve), as the call line of an unfinished call
  * does (nr_sline_parse's test, without the rest). */
 int nr_sline_ends_unfinished(const char *line, size_t len);
 /* Whether the end of line[0..len), lexed into *sl, proves that strace

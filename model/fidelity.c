@@ -218,13 +218,28 @@ uint64_t nr_model_diag_count(const nr_model *m, const char *reason)
     return 0;
 }
 
+/* Whether the trace holds calls of class open (open, close, dup, ...) on regular files. */
+static int opens_traced(const nr_model *m)
+{
+    for (size_t i = 0; i < m->nphases; i++)
+        if (m->phases[i].ops[NR_OP_OPEN].calls)
+            return 1;
+    return 0;
+}
+
 const char *nr_model_unnamed_fd_advice(const nr_model *m)
 {
+    if (nr_model_diag_count(m, "task_without_clone"))
+        return "tasks seen without the clone that made them (diagnostics task_without_clone) had none of the fds "
+               "their process opened, or the fds were opened before strace attached: trace with "
+               "-e trace=...,%process (clone, fork), and -y";
     if (nr_model_diag_count(m, "merge_same_stamp") || nr_model_diag_count(m, "no_timestamps") ||
         nr_model_diag_count(m, "order_inferred"))
         return "the open was not traced, or, in -ff logs whose stamps could not order every line (diagnostics "
                "merge_same_stamp, no_timestamps, order_inferred), another task's close of the fd was ordered "
                "before them: trace with -ttt (and -y)";
+    if (opens_traced(m))
+        return "opened before strace attached (strace -p), or by a call the trace left out: trace with -y";
     return "opened before strace attached, or the open was not traced: trace with -y, or trace open/openat";
 }
 

@@ -343,8 +343,10 @@ const nr_model_fidelity *nr_model_get_fidelity(const nr_model *m);
 /* The count of diagnostics reason in the store (0 when absent). */
 uint64_t nr_model_diag_count(const nr_model *m, const char *reason);
 /* Why transfers on fds never seen opened have no file, in words the
- * report and the summary share: the open was not traced, or (several logs
- * whose stamps could not order every line) it was ordered after them. */
+ * report and the summary share: tasks seen without their clone (diagnostics
+ * task_without_clone), or (several logs whose stamps could not order every
+ * line) the open was ordered after them, or it was made before strace
+ * attached, or (no open in the trace) it was not traced. */
 const char *nr_model_unnamed_fd_advice(const nr_model *m);
 
 /* Marks: the hook's instants (niorep_hook.mark: an epoch with its loss),

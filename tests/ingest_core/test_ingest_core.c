@@ -1595,6 +1595,164 @@ static void execve_from_a_thread_under_z(void **state)
     ck_free(&r);
 }
 
+/* strace -ff: the execve of a thread that is not the leader ends the
+ * thread's file with "<pid changed to N ...>" (6.1, review 47); the call
+ * resumes in the leader's file after "+++ superseded ...". The line is the
+ * call's unfinished half, no cut_call_line (as it was until session 47). */
+static void execve_from_a_thread_ff(void **state)
+{
+    ck_run r;
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.17549",
+             "1796462451.090000 openat(AT_FDCWD</w>, \"/d/f.bin\", O_RDONLY) = 3</d/f.bin> <0.000010>\n"
+             "1796462451.091000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD, "
+             "exit_signal=0, stack=0x7f, stack_size=0x7fff80} => {parent_tid=[17550]}, 88) = 17550 <0.000117>\n"
+             "1796462451.106664 +++ superseded by execve in pid 17550 +++\n"
+             "1796462451.106716 <... execve resumed>) = 0 <0.005218>\n"
+             "1796462451.107000 read(3</d/f.bin>, \"ab\", 2) = 2 <0.000008>\n"
+             "1796462451.153285 +++ exited with 0 +++\n");
+    ck_write(run, "strace.log.17550",
+             "1796462451.101000 read(3</d/f.bin>, \"cd\", 2) = 2 <0.000008>\n"
+             "1796462451.101399 execve(\"/bin/sh\", [\"sh\", \"-c\", \"echo hello >&3; head -c 777 /dev\"...], "
+             "0x7ffc29fbadf8 /* 41 vars */ <pid changed to 17549 ...>\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "cut_call_line"), 0);
+    assert_int_equal(ck_diag(&r, "unmatched_resumed"), 0);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 0);
+    const long exec = ck_event_row(&r, "execve", 0);
+    assert_true(exec >= 0);
+    assert_int_equal(EV(&r, exec, "tid"), 17549);
+    assert_int_equal(EV(&r, exec, "ts_ns"), 1796462451101399000LL);
+    assert_int_equal(ck_event_row(&r, "execve", 1), -1);
+    assert_string_equal(ck_str(&r.processes, (size_t)ck_proc_row(&r, 17549), "exe"), "/bin/sh");
+    FILE_EQ(&r, "/d/f.bin", "bytes_read", 4);
+    ck_free(&r);
+}
+
+/* strace -e raw=all prints paths as pointers and no -y annotation (6.1,
+ * review 47): the file of such an open is unknown:[#N], of kind unknown,
+ * and each such open is counted (paths_not_decoded). Until session 47 it
+ * was an anon_inode, silently, and the job's file I/O read as 0. */
+static void raw_path_is_unknown_file(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "24990 1796462581.463516 openat(0xffffff9c, 0x7f8ffd136cd0, 0, 0) = -1 ENOENT (No such file or directory)\n"
+        "24990 1796462581.469072 openat(0xffffff9c, 0x7f8ffd136c50, 0x80242, 0x1a4) = 0x3 <0.000534>\n"
+        "24990 1796462581.470000 write(0x3, 0x7f8ffd200000, 0x186a0) = 0x186a0 <0.000100>\n"
+        "24990 1796462581.470536 lseek(0x3, 0, 0) = 0 <0.000016>\n"
+        "24990 1796462581.471000 read(0x3, 0x7f8ffd200000, 0x186a0) = 0x186a0 <0.000100>\n"
+        "24990 1796462581.472000 close(0x3) = 0 <0.000010>\n"
+        "24990 1796462581.473000 open(NULL, O_RDONLY) = -1 EFAULT (Bad address)\n"
+        "24990 1796462581.474000 eventfd2(0, 0) = 4\n",
+        "/w");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "paths_not_decoded"), 2);
+    FILE_EQ(&r, "unknown:[#1]", "kind", NR_KIND_UNKNOWN);
+    FILE_EQ(&r, "unknown:[#1]", "bytes_written", 100000);
+    FILE_EQ(&r, "unknown:[#1]", "bytes_read", 100000);
+    FILE_EQ(&r, "anon_inode:[#2]", "kind", NR_KIND_ANON); /* the eventfd */
+    assert_int_equal(ck_diag(&r, "relative_path"), 0);
+    const long rd = ck_event_row(&r, "read", 0);
+    assert_true(rd >= 0);
+    assert_int_equal(EV(&r, rd, "offset"), 0);
+    ck_free(&r);
+}
+
+/* A trace without clones (strace -f -e trace=%file,%desc, review 47):
+ * the threads are first seen without the clone that made them, so each is
+ * a root with an empty fd table, and their reads of the fd their process
+ * opened have no file. Counted (task_without_clone) at the line each was
+ * first seen, after the trace's first root; a root that a later clone
+ * adopts (-z prints the clone at its return, after the child's lines) is
+ * none, and neither is the first root of another log without a pid. */
+static void task_without_clone_counted(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "24581 1700000000.000001 openat(AT_FDCWD, \"/d/shared.bin\", O_RDONLY|O_CLOEXEC) = 3\n"
+        "24582 1700000000.000002 pread64(3, \"a\", 1, 0) = 1\n"
+        "24583 1700000000.000003 pread64(3, \"b\", 1, 1) = 1\n"
+        "24581 1700000000.000004 read(3, \"c\", 1) = 1\n"
+        "24590 1700000000.000005 read(0, \"x\", 1) = 1\n"
+        "24581 1700000000.000006 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+        "child_tidptr=0x7f) = 24590\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "task_without_clone"), 2);
+    int64_t line = 0;
+    const char *ex = diag_example(&r, "task_without_clone", &line);
+    assert_non_null(ex);
+    assert_int_equal(line, 2);
+    assert_non_null(strstr(ex, "task 24582 first seen here without the clone that made it"));
+    FILE_EQ(&r, "/d/shared.bin", "bytes_read", 1); /* the threads' preads have no file */
+    assert_int_equal(ck_i64(&r.processes, (size_t)ck_proc_row(&r, 24590), "ppid"), 24581);
+    ck_free(&r);
+
+    /* -ff logs are one trace: the second log's task without a clone counts */
+    char run[300];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.500", "1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n");
+    ck_write(run, "strace.log.501", "1700000000.000002 read(3, \"ab\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "task_without_clone"), 1);
+    line = 0;
+    ex = diag_example(&r, "task_without_clone", &line);
+    assert_non_null(ex);
+    assert_int_equal(line, 1);
+    ck_free(&r);
+
+    /* logs without a pid in their names are traces of their own */
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "trace.a", "1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3\n");
+    ck_write(run, "trace.b", "1700000000.000002 read(3, \"ab\", 2) = 2\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "task_without_clone"), 0);
+    ck_free(&r);
+}
+
+/* stderr mode without -y (6.1, review 47): the program's own text
+ * "read(3, \"fake\", 4) = 4", printed while its write is pending and a
+ * thread lives, lands on a line without pid. strace prefixes every line
+ * while it traces two tasks, and the main task, which the unprefixed line
+ * would go to, has a call pending: skipped (call_while_pending). Until
+ * session 47 it was a 4-byte read of the main task, which also moved the
+ * thread's offset. */
+static void call_while_pending_skipped(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1796462574.099000 getpid() = 24722 <0.000010>\n"
+        "1796462574.099100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, "
+        "exit_signal=0, stack=0x7f, stack_size=0x7fff80} => {parent_tid=[24723]}, 88) = 24723 <0.000100>\n"
+        "[pid 24723] 1796462574.099442 openat(AT_FDCWD, \"/d/r2.bin\", O_RDONLY|O_CLOEXEC <unfinished ...>\n"
+        "[pid 24722] 1796462574.099565 write(2, \"read(3, \\\"fake\\\", 4) = 4\\n\", 23 <unfinished ...>\n"
+        "[pid 24723] 1796462574.099584 <... openat resumed>) = 3 <0.000118>\n"
+        "read(3, \"fake\", 4) = 4\n"
+        "[pid 24722] 1796462574.099610 <... write resumed>) = 23 <0.000031>\n"
+        "[pid 24723] 1796462574.099700 read(3, \"rrrr\", 4) = 4 <0.000010>\n"
+        "[pid 24723] 1796462574.099800 +++ exited with 0 +++\n"
+        "1796462574.099900 read(3, \"rr\", 2) = 2 <0.000010>\n",
+        "/w");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "call_while_pending"), 1);
+    int64_t line = 0;
+    assert_non_null(diag_example(&r, "call_while_pending", &line));
+    assert_int_equal(line, 6);
+    FILE_EQ(&r, "/d/r2.bin", "bytes_read", 6); /* the thread's 4, then the main task's 2 (one task left) */
+    FILE_EQ(&r, "/d/r2.bin", "read_calls", 2);
+    const long rd = ck_event_row(&r, "read", 0);
+    assert_true(rd >= 0);
+    assert_int_equal(EV(&r, rd, "tid"), 24723);
+    assert_int_equal(EV(&r, rd, "offset"), 0);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "1");
+    ck_free(&r);
+}
+
 /* mkdir, mkdirat and rmdir name directories (until session 41 their paths
  * were regular files, job files beside the data). */
 static void mkdir_names_a_directory(void **state)
@@ -1819,6 +1977,31 @@ static void detached_call_never_resumed(void **state)
     assert_true(ns >= 0);
     assert_int_equal(EV(&r, ns, "flags"), NR_EVF_NEVER_RESUMED);
     assert_int_equal(EV(&r, ns, "ts_ns"), 1700000000000200000LL);
+    ck_free(&r);
+}
+
+/* strace -p to stderr, stopped: the detach notices cut the call line, and
+ * its "<detached ...>" mark comes alone on the last line (6.1, review 47):
+ * nothing to do, as a lone " <unfinished ...>" (until session 47 an
+ * unknown_line). Both pending calls never finish. */
+static void detached_mark_alone_is_continuation(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "strace: Process 25694 attached with 2 threads\n"
+        "[pid 25700] 1796462599.318097 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11630, "
+        "tv_nsec=718576264}, NULL) = 0 <0.050105>\n"
+        "[pid 25694] 1796462599.320711 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11633, "
+        "tv_nsec=267240783},  <unfinished ...>\n"
+        "[pid 25700] 1796462599.982439 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, "
+        "tv_nsec=423881902}, strace: Process 25694 detached\n"
+        "strace: Process 25700 detached\n"
+        " <detached ...>\n",
+        NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "unknown_line"), 0);
+    assert_int_equal(ck_diag(&r, "continuation"), 1);
+    assert_int_equal(ck_diag(&r, "never_resumed"), 2);
     ck_free(&r);
 }
 
@@ -2559,10 +2742,42 @@ static void deleted_file_annotation(void **state)
     ck_free(&r);
 }
 
+/* A file really named "report (deleted)" (strace 6.1 -y, review 47):
+ * 6.1 prints a deleted file's mark after the annotation, so one inside it
+ * is part of the name when the open's own path ends so; strace 5.x's mark
+ * of a file unlinked after its open ("3</d/gone (deleted)>") is still
+ * stripped. Until session 47 both files were one, "report". */
+static void deleted_in_a_name(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "20 openat(AT_FDCWD</w>, \"/d/report\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3</d/report>\n"
+        "20 openat(AT_FDCWD</w>, \"report (deleted)\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 4</d/report (deleted)>\n"
+        "20 write(3</d/report>, \"aaaa\", 100) = 100\n"
+        "20 write(4</d/report (deleted)>, \"bbbb\", 200) = 200\n"
+        "20 dup(4</d/report (deleted)>) = 6</d/report (deleted)>\n"
+        "20 write(6</d/report (deleted)>, \"bbbb\", 50) = 50\n"
+        "20 openat(AT_FDCWD</w>, \"/d/gone\", O_RDONLY) = 5</d/gone>\n"
+        "20 unlink(\"/d/gone\") = 0\n"
+        "20 read(5</d/gone (deleted)>, \"cc\", 2) = 2\n"
+        "20 close(5</d/gone (deleted)>) = 0\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/d/report", "bytes_written", 100);
+    FILE_EQ(&r, "/d/report", "open_calls", 1);
+    FILE_EQ(&r, "/d/report (deleted)", "bytes_written", 250);
+    FILE_EQ(&r, "/d/report (deleted)", "open_calls", 1);
+    FILE_EQ(&r, "/d/gone", "bytes_read", 2);
+    FILE_EQ(&r, "/d/gone", "close_calls", 1);
+    assert_int_equal(ck_file_row(&r, "/d/gone (deleted)"), -1);
+    ck_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(deleted_file_annotation),
+        cmocka_unit_test(deleted_in_a_name),
         cmocka_unit_test(basic_ttt_T_y),
         cmocka_unit_test(dup_and_fork_share_offsets),
         cmocka_unit_test(cloexec_at_execve),
@@ -2619,6 +2834,11 @@ int main(void)
         cmocka_unit_test(fifo_from_mknod_and_stat),
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
         cmocka_unit_test(detached_call_never_resumed),
+        cmocka_unit_test(detached_mark_alone_is_continuation),
+        cmocka_unit_test(execve_from_a_thread_ff),
+        cmocka_unit_test(raw_path_is_unknown_file),
+        cmocka_unit_test(task_without_clone_counted),
+        cmocka_unit_test(call_while_pending_skipped),
         cmocka_unit_test(unmatched_never_resumed_truncated),
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),

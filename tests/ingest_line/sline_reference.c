@@ -16,7 +16,11 @@
  * "(deleted)" (13</dev/shm/x>(deleted): followed here in session 43, the
  * lexer has read it so since 37099cf; fuzz_strace_line found the gap),
  * and a call line whose ')' is followed by no " = " anywhere is an
- * unknown_line, not a bad_result (session 47: program text). */
+ * unknown_line, not a bad_result (session 47: program text), and a lone
+ * " <detached ...>" (the end of a call cut by strace -p's detach notices)
+ * is a continuation and a call line ending "<pid changed to N ...>" (a
+ * -ff thread's execve) is unfinished, and a line of a summary table
+ * with -U columns (ref_summary_columns_line) is one (session 47). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -613,6 +617,22 @@ static const char *call_result_reason(const char *after, const char *end)
     return memmem(after, (size_t)(end - after), " = ", 3) ? "bad_result" : "unknown_line";
 }
 
+/* Session 48: the length of the "<pid changed to N ...>" that ends a -ff
+ * thread's execve line (its call resumes in the leader's file), or 0. */
+static size_t ref_pid_changed_len(const char *args, const char *end)
+{
+    static const char head[] = "<pid changed to ", tail[] = " ...>";
+    const char *lt = memrchr(args, '<', (size_t)(end - args));
+    if (!lt || (size_t)(end - lt) < sizeof head - 1 + 1 + sizeof tail - 1 || memcmp(lt, head, sizeof head - 1) != 0)
+        return 0;
+    const char *q = lt + sizeof head - 1;
+    while (q < end && is_digit(*q))
+        q++;
+    if (q == lt + sizeof head - 1 || (size_t)(end - q) != sizeof tail - 1 || memcmp(q, tail, sizeof tail - 1) != 0)
+        return 0;
+    return (size_t)(end - lt);
+}
+
 /* "name(" at name..open; parses the rest of a call line. */
 static void parse_call(const char *name, const char *open, const char *end, nr_sline *out)
 {
@@ -626,6 +646,8 @@ static void parse_call(const char *name, const char *open, const char *end, nr_s
     if (!mark && (size_t)(end - args) >= sizeof detached - 1 &&
         memcmp(end - (sizeof detached - 1), detached, sizeof detached - 1) == 0)
         mark = sizeof detached - 1;
+    if (!mark)
+        mark = ref_pid_changed_len(args, end);
     if (mark) {
         const char *a_end = end - mark;
         if (a_end > args && a_end[-1] == ' ')
@@ -830,7 +852,65 @@ static void parse_word_line(const char *p, const char *word_end, const char *end
     set_bad(out, "unknown_line");
 }
 
+/* Session 48: a line of a -c/-C summary with -U columns, else unknown:
+ * only column header words (two or more), or one name and numbers with a
+ * gap of two or more blanks somewhere. */
+static int ref_summary_columns_line(const char *line, const char *end)
+{
+    static const char *const headers[] = {"%", "time", "seconds", "usecs/call", "shortest", "longest",
+                                          "calls", "errors", "syscall"};
+    while (end > line && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
+        end--;
+    int tokens = 0, all_headers = 1, names = 0, others = 0, wide_gap = 0;
+    const char *p = line;
+    while (p < end) {
+        const char *blank = p;
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p == end)
+            break;
+        if (p - blank >= 2)
+            wide_gap = 1;
+        const char *tok = p;
+        while (p < end && *p != ' ' && *p != '\t')
+            p++;
+        size_t n = (size_t)(p - tok);
+        tokens++;
+        int header = 0;
+        for (size_t i = 0; i < sizeof headers / sizeof *headers; i++)
+            header |= strlen(headers[i]) == n && strncmp(headers[i], tok, n) == 0;
+        all_headers &= header;
+        size_t digits = 0, dots = 0, ident = 0;
+        for (size_t i = 0; i < n; i++) {
+            digits += is_digit(tok[i]);
+            dots += tok[i] == '.';
+            ident += is_ident(tok[i]) || tok[i] == '?';
+        }
+        int number = digits + dots == n && dots <= 1 && is_digit(tok[0]) && is_digit(tok[n - 1]);
+        if (!number && ident == n && (is_alpha(tok[0]) || tok[0] == '_'))
+            names++;
+        else if (!number)
+            others++;
+    }
+    if (tokens >= 2 && all_headers)
+        return 1;
+    return names == 1 && tokens >= 2 && others == 0 && wide_gap;
+}
+
+static void ref_sline_parse_body(const char *line, size_t len, nr_sline *out);
+
 static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline *out)
+{
+    ref_sline_parse_body(line, len, out);
+    if (out->kind == NR_SL_BAD && out->reason && strcmp(out->reason, "unknown_line") == 0 &&
+        ref_summary_columns_line(line, line + len)) {
+        static const nr_sline empty = {.kind = NR_SL_SUMMARY, .pid = -1, .dur_ns = -1};
+        *out = empty;
+        out->name.p = out->args.p = out->result_annot.p = out->errno_name.p = out->errno_text.p = line;
+    }
+}
+
+static void ref_sline_parse_body(const char *line, size_t len, nr_sline *out)
 {
     if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark: skipped (session 45) */
         ref_sline_parse(line + 3, len - 3, out);
@@ -880,6 +960,11 @@ static NR_REF_UNUSED void ref_sline_parse(const char *line, size_t len, nr_sline
             /* stderr: " <unfinished ...>" ending a call cut by an attach
              * notice on the line before ("vfork(strace: Process N attached") */
             out->kind = NR_SL_CONTINUATION;
+            return;
+        }
+        if (p > line && end - p == (ptrdiff_t)(sizeof "<detached ...>" - 1) &&
+            memcmp(p, "<detached ...>", sizeof "<detached ...>" - 1) == 0) {
+            out->kind = NR_SL_CONTINUATION; /* session 47: " <detached ...>" after a detach notice */
             return;
         }
         break;

@@ -387,6 +387,25 @@ static void unfinished_and_resumed(void **state)
          .kind = NR_SL_UNFINISHED, .pid = 9987, .ts_form = NR_TS_UNIX, .ts_ns = 1796411783807595000LL,
          .name = "clock_nanosleep", .args = "CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=40279, tv_nsec=996042908}, "},
         {.line = "[pid 7] read(3, <detached ...>", .kind = NR_SL_UNFINISHED, .pid = 7, .name = "read", .args = "3,"},
+        /* stderr: the same call cut by strace's detach notices, its mark
+           alone on the last line (6.1, review 47; an unknown_line until
+           session 47) */
+        {.line = "[pid 25700] 1796462599.982439 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, "
+                 "tv_nsec=423881902}, strace: Process 25694 detached",
+         .kind = NR_SL_UNFINISHED, .pid = 25700, .ts_form = NR_TS_UNIX, .ts_ns = 1796462599982439000LL,
+         .name = "clock_nanosleep", .args = "CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=11631, tv_nsec=423881902}, "},
+        {.line = " <detached ...>", .kind = NR_SL_CONTINUATION},
+        /* -ff: a thread's execve, which resumes in the leader's file (6.1,
+           review 47; a cut line until session 47) */
+        {.line = "1796462451.101399 execve(\"/bin/sh\", [\"sh\", \"-c\"], 0x7ffc29fbadf8 /* 41 vars */ "
+                 "<pid changed to 17549 ...>",
+         .kind = NR_SL_UNFINISHED, .ts_form = NR_TS_UNIX, .ts_ns = 1796462451101399000LL, .name = "execve",
+         .args = "\"/bin/sh\", [\"sh\", \"-c\"], 0x7ffc29fbadf8 /* 41 vars */"},
+        {.line = "[pid 7] execve(\"/x\", [], 0x1 <pid changed to 6 ...>", .kind = NR_SL_UNFINISHED, .pid = 7,
+         .name = "execve", .args = "\"/x\", [], 0x1"},
+        {.line = "[pid 7] execve(\"/x\", [], 0x1 <pid changed to  ...>", .kind = NR_SL_BAD, .pid = 7,
+         .name = "execve", .reason = "truncated"},
+        {.line = "<detached ...>", .kind = NR_SL_BAD, .reason = "unknown_line"},
         /* a tail that starts with a word (6.1, review 39; an unknown_line
          * until session 39) */
         {.line = "[pid  1705] 1796377536.059080 rt_sigprocmask(SIG_SETMASK, [], strace: Process 1706 attached",
@@ -464,6 +483,22 @@ static void summary_continuation_blank(void **state)
         {.line = " 45.12    0.001234          12       100        20 openat", .kind = NR_SL_SUMMARY},
         {.line = "100.00    0.000000           0       118        14 total", .kind = NR_SL_SUMMARY},
         {.line = "System call usage summary for 32 bit mode:", .kind = NR_SL_SUMMARY},
+        /* columns chosen by -U (6.1 "-C -U name,calls,errors", review 47; unknown_line until session 47) */
+        {.line = "syscall              calls    errors", .kind = NR_SL_SUMMARY},
+        {.line = "newfstatat             634        84", .kind = NR_SL_SUMMARY},
+        {.line = "read                     7          ", .kind = NR_SL_SUMMARY},
+        {.line = "total                 2532       233", .kind = NR_SL_SUMMARY},
+        {.line = "    calls syscall             errors", .kind = NR_SL_SUMMARY}, /* -U calls,name,errors */
+        {.line = "        7 read                      ", .kind = NR_SL_SUMMARY},
+        {.line = "      148 total                   26", .kind = NR_SL_SUMMARY},
+        {.line = "        1           munmap", .kind = NR_SL_SUMMARY},            /* -U calls,errors */
+        {.line = "shortest  longest  usecs/call     seconds % time", .kind = NR_SL_SUMMARY},
+        {.line = "0.000000 0.000061          17    0.000119  11.91         7           read", .kind = NR_SL_SUMMARY},
+        {.line = "syscall", .kind = NR_SL_BAD, .reason = "unknown_line"}, /* -U name alone: no telling */
+        {.line = "epoch 3", .kind = NR_SL_BAD, .reason = "unknown_line"},  /* no column gap */
+        {.line = "loss  0.5  acc  0.9", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "step  1.2.3", .kind = NR_SL_BAD, .reason = "unknown_line"},
+        {.line = "read  7 x", .kind = NR_SL_BAD, .reason = "unknown_line"},
         {.line = " | 00000  7f 45 4c 46 02 01 01 03  00 00 00 00 00 00 00 00  .ELF............ |",
          .kind = NR_SL_CONTINUATION},
         {.line = " > /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2(_dl_catch_error+0x86f4) [0x20b74]",
