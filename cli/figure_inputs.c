@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "json_file.h"
+#include "nr_utf8.h"
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
  * 2 since session 43, which names the fields added since 1. */
@@ -300,11 +301,24 @@ static json_t *jarray(const double *x, size_t n)
     return a;
 }
 
+/* A name as a JSON string, made valid UTF-8 as the figures draw it
+ * (nr_utf8_clean: a run's name is a file name, bytes). */
+static json_t *jstr(const char *s)
+{
+    size_t need = nr_utf8_clean_size(s);
+    if (need == strlen(s) + 1)
+        return json_string(s);
+    char *clean = malloc(need);
+    json_t *j = clean ? json_string(nr_utf8_clean(s, clean, need)) : NULL;
+    free(clean);
+    return j;
+}
+
 static json_t *jstrings(const char *const *s, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_string(s[i]));
+        json_array_append_new(a, jstr(s[i]));
     return a;
 }
 
@@ -321,7 +335,7 @@ static json_t *jspans(const nr_fig_span *s, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "name", s[i].name, "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
+        json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "name", jstr(s[i].name), "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
     return a;
 }
 
@@ -340,7 +354,7 @@ static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
         const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", l->name, "gini", jnum(l->gini),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(l->name), "gini", jnum(l->gini),
                                                 "top10_share", jnum(l->top10_share), "top10_x", jnum(l->top10_x),
                                                 "file_share", jarray(l->file_share, l->n),
                                                 "byte_share", jarray(l->byte_share, l->n)));
@@ -356,7 +370,7 @@ static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series)
                                              jnum(c->xmin), "ccdf_at_xmin", jnum(c->ccdf_at_xmin), "p_value",
                                              jnum(c->p_value), "rejected", c->fit_rejected)
                                  : json_null();
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o}", "name", c->name, "bytes", jarray(c->bytes, c->n),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", jstr(c->name), "bytes", jarray(c->bytes, c->n),
                                                 "ccdf", jarray(c->ccdf, c->n), "fit", fit));
     }
 }
@@ -367,7 +381,7 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "what", json_string(fi->latency.what));
     for (size_t i = 0; i < fi->latency.n_series; i++) {
         const nr_fig_latency_series *s = &fi->latency.series[i];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", s->name, "p50_s", jnum(s->p50),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
                                                 "p99_s", jnum(s->p99), "p999_s", jnum(s->p999),
                                                 "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n)));
     }
@@ -378,7 +392,7 @@ static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name", t->name, "bin_s", jnum(t->bin_s),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(t->name), "bin_s", jnum(t->bin_s),
                                                 "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
                                                 "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts),
                                                 "marks", jarray(t->marks, t->n_marks)));
@@ -391,7 +405,7 @@ static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
     for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
         const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o}", "name", q->name, "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o}", "name", jstr(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
                                                 "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS)));
     }
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nr_utf8.h"
 #include "render_internal.h"
 
 #define NR__FONT_DIR_DEFAULT "/usr/share/fonts/truetype/dejavu"
@@ -113,6 +114,8 @@ void nr__canvas_fini(nr_render_canvas *cv)
     cv->pango = NULL;
 }
 
+/* A layout of s; s made valid UTF-8 first (nr_utf8_clean: a run's name is
+ * a file name, bytes), as pango draws no text that is not. */
 static PangoLayout *make_layout(nr_render_canvas *cv, const char *s, int markup, double size)
 {
     pango_cairo_update_context(cv->cr, cv->pango);
@@ -122,10 +125,17 @@ static PangoLayout *make_layout(nr_render_canvas *cv, const char *s, int markup,
     pango_font_description_set_size(fd, (gint)lround(size * PANGO_SCALE));
     pango_layout_set_font_description(layout, fd);
     pango_font_description_free(fd);
+    size_t need = nr_utf8_clean_size(s);
+    char *clean = need != strlen(s) + 1 ? malloc(need) : NULL;
+    if (clean)
+        s = nr_utf8_clean(s, clean, need);
+    else if (need != strlen(s) + 1)
+        s = "?"; /* out of memory: a mark rather than no figure */
     if (markup)
         pango_layout_set_markup(layout, s, -1);
     else
         pango_layout_set_text(layout, s, -1);
+    free(clean);
     return layout;
 }
 

@@ -188,6 +188,19 @@ EOF
     "$niorep" build traces -o two.html --bootstraps 0 2>/dev/null
     grep -q "Lorenz curves of the job files' bytes, every run" two.html || fail "2 runs: the caption changed"
     ok "many runs"
+
+    # A run folder's name of Latin-1 bytes ("caf\xE9"): drawn, written to
+    # figures.json and shown in the report as caf\xE9, not a failed build.
+    latin=$(printf 'caf\xe9')
+    mkdir -p "latin/$latin" && cp traces/plain/strace.log "latin/$latin/"
+    "$niorep" build latin -o latin.html --figures latin-figs --format svg,png --bootstraps 0 2>latin.err \
+        || fail "a non-UTF-8 run name: build exit $?: $(head -3 latin.err)"
+    grep -q 'Pango' latin.err && fail "a non-UTF-8 run name reached pango: $(head -1 latin.err)"
+    grep -q 'data-nr-run="caf\\xE9"' latin.html || fail "a non-UTF-8 run name is not caf\\xE9 in the report"
+    /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["figures"][0]["data"]["runs"] == ["caf\\xE9"], d["figures"][0]["data"]' \
+        latin-figs/figures.json || fail "figures.json does not name the run caf\\xE9"
+    [ -s latin-figs/fig1-phase-breakdown.png ] || fail "a non-UTF-8 run name: no fig1 PNG"
+    ok "non-UTF-8 run name"
 fi
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
