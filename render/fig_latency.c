@@ -45,7 +45,7 @@ static int level_resolved(const nr_fig_latency_series *s, size_t k)
  * (y_one_minus). */
 typedef struct shown {
     size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
-    char names[NR__PICKS][112];
+    char names[NR__PICKS][NR__LABEL_CAP];
     nr__crowd cw;
     char crowd_name[64];
 } shown;
@@ -106,8 +106,8 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
         const nr_fig_latency_series *s = &l->series[sh->index[k] = cw->pick[k]];
         char value[32];
         sh->style[k] = k;
-        snprintf(sh->names[k], sizeof sh->names[k], "%s (p99 %s, %s)", s->name ? s->name : "?",
-                 nr_render_fmt_seconds(s->p99, value, sizeof value), nr__pick_names[cw->which[k]]);
+        nr__name_label(sh->names[k], sizeof sh->names[k], s->name, " (p99 %s, %s)",
+                       nr_render_fmt_seconds(s->p99, value, sizeof value), nr__pick_names[cw->which[k]]);
     }
     nr__crowd_others(cw, l->n_series);
     const size_t n = cw->n_others;

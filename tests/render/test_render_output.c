@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cairo.h>
 #include <cmocka.h>
@@ -114,6 +115,42 @@ static void degenerate_inputs_still_draw(void **state)
     }
 }
 
+/* Long run names (45 and 202 characters) in the bar charts' category
+ * labels, the legends and the timeline's panel titles: every glyph of the
+ * SVG (cairo writes each as <use x=".." y="..">, rotated ones too) starts
+ * on the canvas: before, the labels of figures 1
+ * and 7 ran off the left edge and the legends off the right. */
+static void long_names_stay_on_the_canvas(void **state)
+{
+    nr_figure_inputs in;
+    example_inputs(EXAMPLE_LONG_NAMES, &in);
+    for (size_t f = 0; f < nr_figures_count; f++)
+        for (int wi = 0; wi < 2; wi++) {
+            double width = wi ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
+            double height = nr_figures[f].height(&in, width);
+            nr_render_buf svg;
+            render(&nr_figures[f], &in, NR_RENDER_SVG, width, &svg);
+            char *text = malloc(svg.len + 1);
+            assert_non_null(text);
+            memcpy(text, svg.data, svg.len);
+            text[svg.len] = '\0';
+            size_t glyphs = 0;
+            for (const char *p = strstr(text, "<use xlink:href=\"#glyph"); p; p = strstr(p + 1, "<use xlink:href=\"#glyph")) {
+                const char *xs = strstr(p, " x=\""), *ys = strstr(p, " y=\"");
+                assert_non_null(xs);
+                assert_non_null(ys);
+                double x = strtod(xs + 4, NULL), y = strtod(ys + 4, NULL);
+                if (!(x >= 0 && x < width - 2 && y > 0 && y <= height))
+                    fail_msg("%s at %g pt: a glyph at (%g, %g), off the %g x %g canvas", nr_figures[f].stem, width, x, y,
+                             width, height);
+                glyphs++;
+            }
+            assert_true(glyphs > 20);
+            free(text);
+            nr_render_buf_fini(&svg);
+        }
+}
+
 static void bad_width_is_a_usage_error(void **state)
 {
     nr_figure_inputs in = {0};
@@ -133,6 +170,7 @@ int main(void)
         cmocka_unit_test(same_input_same_bytes),
         cmocka_unit_test(png_decodes_at_300_dpi_and_has_ink),
         cmocka_unit_test(degenerate_inputs_still_draw),
+        cmocka_unit_test(long_names_stay_on_the_canvas),
         cmocka_unit_test(bad_width_is_a_usage_error),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -204,6 +204,23 @@ static void band_name_avoids_marks_and_bursts(void **state)
     assert_true(nr__band_name_centre(0, 30, w, mark_mid_narrow, 1) == 15);
 }
 
+/* A legend label keeps its suffix: a long name loses its end to an
+ * ellipsis, cut at a character's end (é is two bytes), never the "(Gini
+ * 0.61)"; names that fit are left whole. */
+static void name_label_keeps_the_suffix(void **state)
+{
+    char buf[20];
+    nr__name_label(buf, sizeof buf, "lm", " (Gini %.2f)", 0.614);
+    assert_string_equal(buf, "lm (Gini 0.61)");
+    nr__name_label(buf, sizeof buf, "resnet50", " (Gini %.2f)", 0.614); /* 4 bytes left for the name */
+    assert_string_equal(buf, "resn\xe2\x80\xa6 (Gini 0.61)");
+    /* 16 bytes of name, 9 left: 4 characters of 2 bytes */
+    nr__name_label(buf, sizeof buf, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", " (p %d)", 12);
+    assert_string_equal(buf, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xe2\x80\xa6 (p 12)");
+    nr__name_label(buf, sizeof buf, NULL, "%s", "");
+    assert_string_equal(buf, "?");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +233,7 @@ int main(void)
         cmocka_unit_test(band_name_avoids_marks_and_bursts),
         cmocka_unit_test(reqsize_bins_follow_darshan),
         cmocka_unit_test(registry_is_complete),
+        cmocka_unit_test(name_label_keeps_the_suffix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
