@@ -130,7 +130,7 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
         nr__xy_set_crowd(&p, cw.others, cw.n_others, crowd_name);
     }
     p.x = (nr__axis){.title = "Bytes per file", .unit = NR__UNIT_BYTES, .log = 1};
-    p.y = (nr__axis){.title = "P(bytes \xe2\x89\xa5 x)", .log = 1};
+    p.y = (nr__axis){.title = "P(bytes \xe2\x89\xa5 x)", .log = 1, .bound = 1.0};
     if (nr__xy_setup(&p, 0, 0, 0, 0)) {
         nr__crowd_fini(&cw);
         return nr__draw_no_data(cv, FIG, "no file with a positive byte count");

@@ -123,6 +123,7 @@ typedef struct nr__axis {
     int log;
     int include_zero;  /* linear: range includes 0 */
     int fixed;         /* range given, not widened to nice ticks */
+    double bound;      /* log, > 0: no data above it (a probability's 1): a range of one value widens downwards */
     double lo, hi;     /* range in data units */
     double scale;      /* linear: displayed value = v / scale */
     char unit_text[16];

@@ -221,12 +221,33 @@ static void name_label_keeps_the_suffix(void **state)
     assert_string_equal(buf, "?");
 }
 
+/* A probability axis (bound 1) of one value widens downwards: a CCDF of one
+ * file, or of files of one size, is P = 1 on 0.1..1, not on 1..10 with 90%
+ * of the plot above certainty. Without a bound one value shows its decade
+ * upwards, as before. */
+static void bounded_log_axis_widens_down(void **state)
+{
+    nr__axis p = {.log = 1, .bound = 1.0};
+    nr__axis_setup(&p, 1, 1, 6);
+    assert_true(p.lo == 0.1 && p.hi == 1.0);
+    nr__axis q = {.log = 1, .bound = 1.0};
+    nr__axis_setup(&q, 0.5, 0.5, 6);
+    assert_true(q.lo == 0.01 && q.hi == 1.0);
+    nr__axis b = {.log = 1};
+    nr__axis_setup(&b, 4096, 4096, 6);
+    assert_true(b.lo == 1000 && b.hi == 1e5);
+    nr__axis r = {.log = 1, .bound = 1.0};
+    nr__axis_setup(&r, 0.0025, 1, 6); /* a range: as without the bound */
+    assert_true(r.lo == 0.0025 && r.hi == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nice_ticks_use_1_2_5_steps),
         cmocka_unit_test(log_decades_inside_range),
         cmocka_unit_test(log_axis_labels_powers_and_minors),
+        cmocka_unit_test(bounded_log_axis_widens_down),
         cmocka_unit_test(linear_axis_picks_binary_unit),
         cmocka_unit_test(unit_labels),
         cmocka_unit_test(level_name_side),
