@@ -14,7 +14,7 @@
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
  * 2 since session 43, which names the fields added since 1. */
-#define FIGURES_JSON_SCHEMA 2
+#define FIGURES_JSON_SCHEMA 3
 
 struct nr_figin {
     nr_figure_inputs in;
@@ -108,11 +108,65 @@ static void build_concentration(nr_figin *fi, const nr_model *const *models, con
     fi->in.ccdf = &fi->ccdf;
 }
 
-/* CDF points of a latency histogram: the smallest latency at 0 (when
- * above 1 ns), then the upper edge of each non-empty bin. Without the
- * first point a curve began in mid-air: a run's fastest reads (3 us, up
- * to 22% of them in the sample runs) lie below their bin's upper edge
- * (3.16 us), where the axis began. */
+/* Appends the point (x, cdf, ccdf) at k. */
+static void lat_point(double *x, double *cdf, double *ccdf, size_t *k, double xv, double c, double cc)
+{
+    x[*k] = xv;
+    cdf[*k] = c;
+    ccdf[*k] = cc;
+    (*k)++;
+}
+
+/* Inserts the point (xv, c, cc) into the k points sorted by (x, cdf). */
+static void lat_insert(double *x, double *cdf, double *ccdf, size_t *k, double xv, double c, double cc)
+{
+    size_t i = *k;
+    while (i > 0 && (x[i - 1] > xv || (x[i - 1] == xv && cdf[i - 1] > c))) {
+        x[i] = x[i - 1];
+        cdf[i] = cdf[i - 1];
+        ccdf[i] = ccdf[i - 1];
+        i--;
+    }
+    x[i] = xv;
+    cdf[i] = c;
+    ccdf[i] = cc;
+    (*k)++;
+}
+
+/* The method (docs/figures.md, figure 4): the histogram's bins hold
+ * lower < v <= upper integer ns, so the share below a bin's lower edge and
+ * up to its upper edge are exact; the quantiles are exact crossings. */
+size_t nr_figin_latency_points(const nr_model_latency *lat, double *x, double *cdf, double *ccdf)
+{
+    if (lat->hist.n == 0)
+        return 0;
+    const double n = (double)lat->hist.n;
+    int last = NR_LOGHIST_BINS - 1;
+    while (last > 0 && !lat->hist.counts[last])
+        last--;
+    uint64_t cum = 0;
+    size_t k = 0;
+    if (lat->hist.min > 1)
+        lat_point(x, cdf, ccdf, &k, (double)lat->hist.min * 1e-9, 0, 1);
+    for (int b = 0; b <= last; b++) {
+        if (!lat->hist.counts[b])
+            continue;
+        if (cum > 0 && b > 0 && !lat->hist.counts[b - 1])
+            lat_point(x, cdf, ccdf, &k, nr_loghist_bin_upper(b - 1) * 1e-9, (double)cum / n, 1.0 - (double)cum / n);
+        cum += lat->hist.counts[b];
+        if (b == last)
+            lat_point(x, cdf, ccdf, &k, (double)lat->hist.max * 1e-9, 1.0, 1.0 / n);
+        else
+            lat_point(x, cdf, ccdf, &k, nr_loghist_bin_upper(b) * 1e-9, (double)cum / n, 1.0 - (double)cum / n);
+    }
+    for (int q = 0; q < NR_MODEL_NQ - 1; q++) {
+        const double level = nr_model_quantiles[q];
+        if (lat->q_ns[q] > 1 && n * (1.0 - level) >= 1.0 - 1e-9)
+            lat_insert(x, cdf, ccdf, &k, (double)lat->q_ns[q] * 1e-9, level, 1.0 - level);
+    }
+    return k;
+}
+
 static void latency_series(nr_figin *fi, const char *name, const nr_model_latency *lat, nr_fig_latency_series *s)
 {
     memset(s, 0, sizeof *s);
@@ -121,30 +175,18 @@ static void latency_series(nr_figin *fi, const char *name, const nr_model_latenc
     s->p99 = lat->count ? (double)lat->q_ns[2] * 1e-9 : NAN;
     s->p999 = lat->count ? (double)lat->q_ns[3] * 1e-9 : NAN;
     s->calls = lat->count;
-    size_t used = 1;
+    size_t used = NR_MODEL_NQ;
     for (int b = 0; b < NR_LOGHIST_BINS; b++)
-        used += lat->hist.counts[b] > 0;
+        used += 2 * (lat->hist.counts[b] > 0);
     double *x = fi_alloc(fi, used, sizeof *x);
     double *cdf = fi_alloc(fi, used, sizeof *cdf);
-    if (!x || !cdf || lat->hist.n == 0)
+    double *ccdf = fi_alloc(fi, used, sizeof *ccdf);
+    if (!x || !cdf || !ccdf)
         return;
-    uint64_t cum = 0;
-    size_t k = 0;
-    if (lat->hist.min > 1) {
-        x[k] = (double)lat->hist.min * 1e-9;
-        cdf[k++] = 0;
-    }
-    for (int b = 0; b < NR_LOGHIST_BINS; b++) {
-        if (!lat->hist.counts[b])
-            continue;
-        cum += lat->hist.counts[b];
-        x[k] = nr_loghist_bin_upper(b) * 1e-9;
-        cdf[k] = (double)cum / (double)lat->hist.n;
-        k++;
-    }
-    s->n = k;
+    s->n = nr_figin_latency_points(lat, x, cdf, ccdf);
     s->latency_s = x;
     s->cdf = cdf;
+    s->ccdf = ccdf;
 }
 
 /* (4) Read latency: one series per run, or per phase (after "all") for one run. */
@@ -381,9 +423,10 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "what", json_string(fi->latency.what));
     for (size_t i = 0; i < fi->latency.n_series; i++) {
         const nr_fig_latency_series *s = &fi->latency.series[i];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
                                                 "p99_s", jnum(s->p99), "p999_s", jnum(s->p999),
-                                                "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n)));
+                                                "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n),
+                                                "ccdf", jarray(s->ccdf, s->n)));
     }
 }
 

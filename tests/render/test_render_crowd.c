@@ -98,7 +98,7 @@ static void curves_of_many_runs_in_grey(void **state)
             bytes_share[r][i] = pow(share[i], g);
         lr[r] = (nr_fig_lorenz_run){names[r], POINTS, share, bytes_share[r], 0.1, 0.9, 0.1 * (double)r};
         cr[r] = (nr_fig_ccdf_run){names[r], POINTS, x, ccdf, 1, 1.5 + 0.1 * (double)r, 10, 0.5, 0, NAN};
-        ls[r] = (nr_fig_latency_series){names[r], POINTS, lat, cdf, 1e-5, 1e-3 * (double)(r + 1), 1e-2, 0};
+        ls[r] = (nr_fig_latency_series){names[r], POINTS, lat, cdf, 1e-5, 1e-3 * (double)(r + 1), 1e-2, 0, NULL};
     }
     for (size_t n = 8; n <= RUNS; n += RUNS - 8) {
         const nr_fig_lorenz_input lorenz = {n, lr};
@@ -352,7 +352,7 @@ static void latency_phases_in_their_colours(void **state)
     const char *names[] = {"all phases", "data_prep", "train"};
     nr_fig_latency_series ls[3];
     for (int i = 0; i < 3; i++)
-        ls[i] = (nr_fig_latency_series){names[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 0};
+        ls[i] = (nr_fig_latency_series){names[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 0, NULL};
     const nr_fig_latency_input latency = {"read", 3, ls, 1};
     const nr_figure_inputs in = {.latency = &latency};
     nr_render_buf svg;
