@@ -1,6 +1,6 @@
 /* Output tests: every figure renders in every format, twice to identical
- * bytes; PNGs decode to the right size and are not blank; degenerate inputs
- * draw a figure instead of failing. */
+ * bytes; PNGs decode to the right size, say 300 dpi and are not blank;
+ * degenerate inputs draw a figure instead of failing. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,6 +84,11 @@ static void png_decodes_at_300_dpi_and_has_ink(void **state)
             double width = wi ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
             nr_render_buf png;
             render(&nr_figures[f], &in, NR_RENDER_PNG, width, &png);
+            /* right after the IHDR: pHYs of 11811 px/m (300 dpi) both ways, CRC-32 0x78a53f76 */
+            static const unsigned char phys[21] = {0, 0, 0, 9, 'p', 'H', 'Y', 's', 0, 0, 0x2e, 0x23, 0, 0, 0x2e,
+                                                   0x23, 1, 0x78, 0xa5, 0x3f, 0x76};
+            if (png.len < 33 + sizeof phys || memcmp(png.data + 33, phys, sizeof phys) != 0)
+                fail_msg("%s at %g pt: no pHYs chunk of 300 dpi after the IHDR", nr_figures[f].stem, width);
             reader r = {&png, 0};
             cairo_surface_t *img = cairo_image_surface_create_from_png_stream(read_png, &r);
             assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
