@@ -200,10 +200,13 @@ static void build_latency(nr_figin *fi, const nr_model *const *models, const cha
         return;
     size_t k = 0;
     if (n == 1) {
-        latency_series(fi, "all phases", nr_model_latency_all(models[0], NR_LAT_READ), &s[k++]);
+        /* a phase holding every read ("unphased" of a run without the
+           hook) is the curve of all phases again: left out */
+        const nr_model_latency *all = nr_model_latency_all(models[0], NR_LAT_READ);
+        latency_series(fi, "all phases", all, &s[k++]);
         for (size_t i = 0; i < nr_model_phase_count(models[0]); i++) {
             const nr_model_latency *lat = nr_model_latency_phase(models[0], NR_LAT_READ, i);
-            if (lat && lat->count > 0)
+            if (lat && lat->count > 0 && lat->count < all->count)
                 latency_series(fi, nr_model_phase_at(models[0], i)->name, lat, &s[k++]);
         }
     } else {

@@ -16,10 +16,12 @@ double nr__fig_lorenz_height(const nr_figure_inputs *in, double width)
 
 static const double equality_xy[2] = {0, 1};
 
-/* A run with a curve: two files or more, and some bytes. */
+/* A run with a curve: two files or more (three points with the origin;
+ * until session 46 two, so one file drew the line of equality as its
+ * curve), and some bytes. */
 static int has_curve(const nr_fig_lorenz_run *run)
 {
-    return run->n >= 2 && run->file_share && run->byte_share && run->byte_share[run->n - 1] > 0;
+    return run->n >= 3 && run->file_share && run->byte_share && run->byte_share[run->n - 1] > 0;
 }
 
 /* The runs drawn in colour into shown[] (at most NR__MAX_SERIES - 2) with

@@ -156,6 +156,27 @@ static void long_names_stay_on_the_canvas(void **state)
         }
 }
 
+/* A Lorenz curve of one file (two points with the origin) is "no data", as
+ * the docs say below two files: the same figure as a run of no points
+ * (before, the line of equality was drawn as its curve with "Gini 0.00"). */
+static void lorenz_of_one_file_is_no_data(void **state)
+{
+    static const double x[2] = {0, 1}, y[2] = {0, 1};
+    nr_fig_lorenz_run run = {.name = "one", .n = 2, .file_share = x, .byte_share = y, .top10_share = 1,
+                             .top10_x = 0, .gini = 0};
+    const nr_fig_lorenz_input l = {.n_runs = 1, .runs = &run};
+    const nr_figure_inputs in = {.lorenz = &l};
+    const nr_figure_def *fig = nr_figure_find("fig2-lorenz");
+    assert_non_null(fig);
+    nr_render_buf one, none;
+    render(fig, &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &one);
+    run.n = 0;
+    render(fig, &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &none);
+    assert_true(one.len == none.len && memcmp(one.data, none.data, one.len) == 0);
+    nr_render_buf_fini(&one);
+    nr_render_buf_fini(&none);
+}
+
 static void bad_width_is_a_usage_error(void **state)
 {
     nr_figure_inputs in = {0};
@@ -176,6 +197,7 @@ int main(void)
         cmocka_unit_test(png_decodes_at_300_dpi_and_has_ink),
         cmocka_unit_test(degenerate_inputs_still_draw),
         cmocka_unit_test(long_names_stay_on_the_canvas),
+        cmocka_unit_test(lorenz_of_one_file_is_no_data),
         cmocka_unit_test(bad_width_is_a_usage_error),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

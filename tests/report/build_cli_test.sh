@@ -207,6 +207,9 @@ want = [(5e-06, 0.0, 1.0), (5.01187234e-06, 0.3, 0.7), (3.16227766, 0.3, 0.7),
         (3.5, 0.5, 0.5), (3.5, 0.9, 0.1), (3.5, 1.0, 0.1)]
 assert len(pts) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for p, w in zip(pts, want) for a, b in zip(p, w)), pts
 assert s["p50_s"] == 3.5, s["p50_s"]
+# one run without the hook: its "unphased" holds every read, the same curve as "all phases": one series
+names = [x["name"] for x in json.load(open(sys.argv[1]))["figures"][3]["data"]["series"]]
+assert names == ["all phases"], names
 EOF
     ok "latency steps"
 
