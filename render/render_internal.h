@@ -105,7 +105,8 @@ void nr__fmt_trimmed(double v, int decimals, char *buf, size_t cap);
  * current unit, at most nunits - 1 times; returns the unit index reached. */
 size_t nr__binary_unit(double *v, size_t nunits);
 /* Chooses the display scale of a linear axis of unit whose largest magnitude
- * is vmax: writes the unit text ("MiB") and returns the divisor. */
+ * is vmax: writes the unit text ("MiB") and returns the divisor. Seconds go
+ * up to hours from 3 h on. */
 double nr__unit_scale(nr__unit unit, double vmax, char *text, size_t cap);
 
 #define NR__MAX_TICKS 96

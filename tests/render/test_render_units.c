@@ -130,6 +130,25 @@ static void unit_labels(void **state)
     assert_string_equal(nr_render_fmt_percent(0.00125, b, sizeof b), "0.125%");
 }
 
+/* Linear time axes in ns .. s, and in hours from 3 h on (a 100 h run was
+ * labelled 0 .. 300000 s). */
+static void time_axis_units(void **state)
+{
+    char t[16];
+    assert_true(nr__unit_scale(NR__UNIT_SECONDS, 0.5, t, sizeof t) == 1e-3);
+    assert_string_equal(t, "ms");
+    assert_true(nr__unit_scale(NR__UNIT_SECONDS, 7200, t, sizeof t) == 1.0);
+    assert_string_equal(t, "s");
+    assert_true(nr__unit_scale(NR__UNIT_SECONDS, 360000, t, sizeof t) == 3600.0);
+    assert_string_equal(t, "h");
+    nr__axis a = {.unit = NR__UNIT_SECONDS, .include_zero = 1, .title = "Time since start"};
+    nr__axis_setup(&a, 0, 360000, 6);
+    char title[64];
+    nr__axis_title(&a, title, sizeof title);
+    assert_string_equal(title, "Time since start (h)");
+    assert_string_equal(a.ticks[a.n_ticks - 1].label, "100");
+}
+
 static void reqsize_bins_follow_darshan(void **state)
 {
     assert_int_equal(nr_fig_reqsize_bin(0), 0);
@@ -250,6 +269,7 @@ int main(void)
         cmocka_unit_test(bounded_log_axis_widens_down),
         cmocka_unit_test(linear_axis_picks_binary_unit),
         cmocka_unit_test(unit_labels),
+        cmocka_unit_test(time_axis_units),
         cmocka_unit_test(level_name_side),
         cmocka_unit_test(band_name_avoids_marks_and_bursts),
         cmocka_unit_test(reqsize_bins_follow_darshan),
