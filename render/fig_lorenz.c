@@ -17,7 +17,7 @@ double nr__fig_lorenz_height(const nr_figure_inputs *in, double width)
 static const double equality_xy[2] = {0, 1};
 
 /* A run with a curve: two files or more (three points with the origin;
- * until session 46 two, so one file drew the line of equality as its
+ * until session 47 two, so one file drew the line of equality as its
  * curve), and some bytes. */
 static int has_curve(const nr_fig_lorenz_run *run)
 {

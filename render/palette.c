@@ -45,7 +45,7 @@ static size_t canonical_color(const char *phase)
 
 /* More names than colours: the colour of the fewest names so far, not the
  * previous name's (neighbouring bands stay apart), the lowest of a tie.
- * Until session 46 the j-th name took colour j % 8, which gave the 8th of
+ * Until session 47 the j-th name took colour j % 8, which gave the 8th of
  * eight epochs (with "unphased") the 7th one's yellow. */
 static size_t least_used(const size_t *uses, size_t previous)
 {
