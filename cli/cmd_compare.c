@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "compare_fmt.h"
 #include "compare_replicates.h"
+#include "figure_inputs.h"
 #include "json_number.h"
 #include "json_file.h"
 #include "load_bar.h"
@@ -321,22 +322,6 @@ static void section_table(nr_report_block *b, const nr_compare_pair *pr, const c
             stat_row(t, &pr->stats[i], level);
 }
 
-/* CDF points of a log histogram at the upper edges of its non-empty bins. */
-static size_t hist_cdf(const nr_loghist *h, double *xs, double *cdf)
-{
-    size_t k = 0;
-    uint64_t cum = 0;
-    for (int b = 0; b < NR_LOGHIST_BINS; b++) {
-        if (!h->counts[b])
-            continue;
-        cum += h->counts[b];
-        xs[k] = nr_loghist_bin_upper(b) * 1e-9;
-        cdf[k] = (double)cum / (double)h->n;
-        k++;
-    }
-    return k;
-}
-
 typedef struct pair_figs {
     nr_render_buf lorenz, latency;
 } pair_figs;
@@ -349,7 +334,7 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const
     const loaded_run *runs[2] = {ra, rb};
     nr_fig_lorenz_run lr[2];
     nr_fig_latency_series ls[2];
-    double xs[2][NR_LOGHIST_BINS], cdf[2][NR_LOGHIST_BINS];
+    double xs[2][NR_FIGIN_LATENCY_POINTS], cdf[2][NR_FIGIN_LATENCY_POINTS], ccdf[2][NR_FIGIN_LATENCY_POINTS];
     for (int i = 0; i < 2; i++) {
         const nr_model *m = models[i];
         const double *lx, *ly;
@@ -359,8 +344,8 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const
                                     .top10_share = c->top10_share, .top10_x = nr_concentration_top10_x(c),
                                     .gini = c->gini};
         const nr_model_latency *l = nr_model_latency_all(m, NR_LAT_READ);
-        ls[i] = (nr_fig_latency_series){.name = runs[i]->display, .n = l->count ? hist_cdf(&l->hist, xs[i], cdf[i]) : 0,
-                                        .latency_s = xs[i], .cdf = cdf[i],
+        ls[i] = (nr_fig_latency_series){.name = runs[i]->display, .n = nr_figin_latency_points(l, xs[i], cdf[i], ccdf[i]),
+                                        .latency_s = xs[i], .cdf = cdf[i], .ccdf = ccdf[i],
                                         .p50 = l->count ? (double)l->q_ns[0] * 1e-9 : NAN,
                                         .p99 = l->count ? (double)l->q_ns[2] * 1e-9 : NAN,
                                         .p999 = l->count ? (double)l->q_ns[3] * 1e-9 : NAN, .calls = l->count};

@@ -10,10 +10,11 @@
 #include <sys/stat.h>
 
 #include "json_file.h"
+#include "nr_utf8.h"
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
  * 2 since session 43, which names the fields added since 1. */
-#define FIGURES_JSON_SCHEMA 2
+#define FIGURES_JSON_SCHEMA 3
 
 struct nr_figin {
     nr_figure_inputs in;
@@ -107,11 +108,65 @@ static void build_concentration(nr_figin *fi, const nr_model *const *models, con
     fi->in.ccdf = &fi->ccdf;
 }
 
-/* CDF points of a latency histogram: the smallest latency at 0 (when
- * above 1 ns), then the upper edge of each non-empty bin. Without the
- * first point a curve began in mid-air: a run's fastest reads (3 us, up
- * to 22% of them in the sample runs) lie below their bin's upper edge
- * (3.16 us), where the axis began. */
+/* Appends the point (x, cdf, ccdf) at k. */
+static void lat_point(double *x, double *cdf, double *ccdf, size_t *k, double xv, double c, double cc)
+{
+    x[*k] = xv;
+    cdf[*k] = c;
+    ccdf[*k] = cc;
+    (*k)++;
+}
+
+/* Inserts the point (xv, c, cc) into the k points sorted by (x, cdf). */
+static void lat_insert(double *x, double *cdf, double *ccdf, size_t *k, double xv, double c, double cc)
+{
+    size_t i = *k;
+    while (i > 0 && (x[i - 1] > xv || (x[i - 1] == xv && cdf[i - 1] > c))) {
+        x[i] = x[i - 1];
+        cdf[i] = cdf[i - 1];
+        ccdf[i] = ccdf[i - 1];
+        i--;
+    }
+    x[i] = xv;
+    cdf[i] = c;
+    ccdf[i] = cc;
+    (*k)++;
+}
+
+/* The method (docs/figures.md, figure 4): the histogram's bins hold
+ * lower < v <= upper integer ns, so the share below a bin's lower edge and
+ * up to its upper edge are exact; the quantiles are exact crossings. */
+size_t nr_figin_latency_points(const nr_model_latency *lat, double *x, double *cdf, double *ccdf)
+{
+    if (lat->hist.n == 0)
+        return 0;
+    const double n = (double)lat->hist.n;
+    int last = NR_LOGHIST_BINS - 1;
+    while (last > 0 && !lat->hist.counts[last])
+        last--;
+    uint64_t cum = 0;
+    size_t k = 0;
+    if (lat->hist.min > 1)
+        lat_point(x, cdf, ccdf, &k, (double)lat->hist.min * 1e-9, 0, 1);
+    for (int b = 0; b <= last; b++) {
+        if (!lat->hist.counts[b])
+            continue;
+        if (cum > 0 && b > 0 && !lat->hist.counts[b - 1])
+            lat_point(x, cdf, ccdf, &k, nr_loghist_bin_upper(b - 1) * 1e-9, (double)cum / n, 1.0 - (double)cum / n);
+        cum += lat->hist.counts[b];
+        if (b == last)
+            lat_point(x, cdf, ccdf, &k, (double)lat->hist.max * 1e-9, 1.0, 1.0 / n);
+        else
+            lat_point(x, cdf, ccdf, &k, nr_loghist_bin_upper(b) * 1e-9, (double)cum / n, 1.0 - (double)cum / n);
+    }
+    for (int q = 0; q < NR_MODEL_NQ - 1; q++) {
+        const double level = nr_model_quantiles[q];
+        if (lat->q_ns[q] > 1 && n * (1.0 - level) >= 1.0 - 1e-9)
+            lat_insert(x, cdf, ccdf, &k, (double)lat->q_ns[q] * 1e-9, level, 1.0 - level);
+    }
+    return k;
+}
+
 static void latency_series(nr_figin *fi, const char *name, const nr_model_latency *lat, nr_fig_latency_series *s)
 {
     memset(s, 0, sizeof *s);
@@ -120,30 +175,18 @@ static void latency_series(nr_figin *fi, const char *name, const nr_model_latenc
     s->p99 = lat->count ? (double)lat->q_ns[2] * 1e-9 : NAN;
     s->p999 = lat->count ? (double)lat->q_ns[3] * 1e-9 : NAN;
     s->calls = lat->count;
-    size_t used = 1;
+    size_t used = NR_MODEL_NQ;
     for (int b = 0; b < NR_LOGHIST_BINS; b++)
-        used += lat->hist.counts[b] > 0;
+        used += 2 * (lat->hist.counts[b] > 0);
     double *x = fi_alloc(fi, used, sizeof *x);
     double *cdf = fi_alloc(fi, used, sizeof *cdf);
-    if (!x || !cdf || lat->hist.n == 0)
+    double *ccdf = fi_alloc(fi, used, sizeof *ccdf);
+    if (!x || !cdf || !ccdf)
         return;
-    uint64_t cum = 0;
-    size_t k = 0;
-    if (lat->hist.min > 1) {
-        x[k] = (double)lat->hist.min * 1e-9;
-        cdf[k++] = 0;
-    }
-    for (int b = 0; b < NR_LOGHIST_BINS; b++) {
-        if (!lat->hist.counts[b])
-            continue;
-        cum += lat->hist.counts[b];
-        x[k] = nr_loghist_bin_upper(b) * 1e-9;
-        cdf[k] = (double)cum / (double)lat->hist.n;
-        k++;
-    }
-    s->n = k;
+    s->n = nr_figin_latency_points(lat, x, cdf, ccdf);
     s->latency_s = x;
     s->cdf = cdf;
+    s->ccdf = ccdf;
 }
 
 /* (4) Read latency: one series per run, or per phase (after "all") for one run. */
@@ -157,10 +200,13 @@ static void build_latency(nr_figin *fi, const nr_model *const *models, const cha
         return;
     size_t k = 0;
     if (n == 1) {
-        latency_series(fi, "all phases", nr_model_latency_all(models[0], NR_LAT_READ), &s[k++]);
+        /* a phase holding every read ("unphased" of a run without the
+           hook) is the curve of all phases again: left out */
+        const nr_model_latency *all = nr_model_latency_all(models[0], NR_LAT_READ);
+        latency_series(fi, "all phases", all, &s[k++]);
         for (size_t i = 0; i < nr_model_phase_count(models[0]); i++) {
             const nr_model_latency *lat = nr_model_latency_phase(models[0], NR_LAT_READ, i);
-            if (lat && lat->count > 0)
+            if (lat && lat->count > 0 && lat->count < all->count)
                 latency_series(fi, nr_model_phase_at(models[0], i)->name, lat, &s[k++]);
         }
     } else {
@@ -300,11 +346,24 @@ static json_t *jarray(const double *x, size_t n)
     return a;
 }
 
+/* A name as a JSON string, made valid UTF-8 as the figures draw it
+ * (nr_utf8_clean: a run's name is a file name, bytes). */
+static json_t *jstr(const char *s)
+{
+    size_t need = nr_utf8_clean_size(s);
+    if (need == strlen(s) + 1)
+        return json_string(s);
+    char *clean = malloc(need);
+    json_t *j = clean ? json_string(nr_utf8_clean(s, clean, need)) : NULL;
+    free(clean);
+    return j;
+}
+
 static json_t *jstrings(const char *const *s, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_string(s[i]));
+        json_array_append_new(a, jstr(s[i]));
     return a;
 }
 
@@ -321,7 +380,7 @@ static json_t *jspans(const nr_fig_span *s, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "name", s[i].name, "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
+        json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "name", jstr(s[i].name), "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
     return a;
 }
 
@@ -340,7 +399,7 @@ static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
         const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", l->name, "gini", jnum(l->gini),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(l->name), "gini", jnum(l->gini),
                                                 "top10_share", jnum(l->top10_share), "top10_x", jnum(l->top10_x),
                                                 "file_share", jarray(l->file_share, l->n),
                                                 "byte_share", jarray(l->byte_share, l->n)));
@@ -356,7 +415,7 @@ static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series)
                                              jnum(c->xmin), "ccdf_at_xmin", jnum(c->ccdf_at_xmin), "p_value",
                                              jnum(c->p_value), "rejected", c->fit_rejected)
                                  : json_null();
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o}", "name", c->name, "bytes", jarray(c->bytes, c->n),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", jstr(c->name), "bytes", jarray(c->bytes, c->n),
                                                 "ccdf", jarray(c->ccdf, c->n), "fit", fit));
     }
 }
@@ -367,9 +426,10 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "what", json_string(fi->latency.what));
     for (size_t i = 0; i < fi->latency.n_series; i++) {
         const nr_fig_latency_series *s = &fi->latency.series[i];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", s->name, "p50_s", jnum(s->p50),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
                                                 "p99_s", jnum(s->p99), "p999_s", jnum(s->p999),
-                                                "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n)));
+                                                "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n),
+                                                "ccdf", jarray(s->ccdf, s->n)));
     }
 }
 
@@ -378,7 +438,7 @@ static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "name", t->name, "bin_s", jnum(t->bin_s),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(t->name), "bin_s", jnum(t->bin_s),
                                                 "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
                                                 "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts),
                                                 "marks", jarray(t->marks, t->n_marks)));
@@ -391,7 +451,7 @@ static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
     for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
         const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
-        json_array_append_new(series, json_pack("{s:s, s:o, s:o}", "name", q->name, "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o}", "name", jstr(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
                                                 "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS)));
     }
 }

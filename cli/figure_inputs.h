@@ -24,6 +24,21 @@ int nr_figin_parse_width(const char *arg, double *width_pt);
 int nr_figin_build(const nr_model *const *models, const char *const *names, size_t n,
                    nr_figin **out, nr_error *err);
 const nr_figure_inputs *nr_figin_inputs(const nr_figin *fi);
+/* Figure 4's points of a latency group: the empirical CDF to join with
+ * lines, exact at every point: the smallest latency at P = 0 (when above
+ * 1 ns); for each non-empty histogram bin its lower edge at the share below
+ * it when the bin before is empty (an empty range stays flat instead of a
+ * ramp to the next bin) and its upper edge at the share up to it, the
+ * slowest bin's at the largest latency; each exact quantile q (p50 ...
+ * p99.99) at P = q, where the curve crosses q, so a percentile's marker
+ * lies on the curve (one of fewer than 1 / (1 - q) calls, the slowest
+ * call, left out). x ascending (ties by cdf); cdf[i] = P(X <= x[i]),
+ * ccdf[i] = P(X >= x[i]): the last one 1 / n (the slowest call), so the
+ * tail panel draws the slowest bin. Writes at most NR_FIGIN_LATENCY_POINTS
+ * to each array; returns how many. */
+#define NR_FIGIN_LATENCY_POINTS (2 * NR_LOGHIST_BINS + NR_MODEL_NQ)
+size_t nr_figin_latency_points(const nr_model_latency *lat, double *x, double *cdf, double *ccdf);
+
 /* The numbers figure fig_id (1..7) plots, as a new JSON object. */
 json_t *nr_figin_json(const nr_figin *fi, int fig_id);
 /* Accepts NULL. */

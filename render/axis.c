@@ -99,8 +99,12 @@ static void setup_log(nr__axis *a, double dlo, double dhi, int max_major)
 {
     if (!(dlo > 0))
         dlo = dhi > 0 ? dhi / 10 : 1;
-    if (!(dhi > dlo))
-        dhi = dlo * 10; /* one value: show its decade */
+    if (!(dhi > dlo)) { /* one value: show its decade, below it at the bound */
+        if (a->bound > 0 && dlo * 10 > a->bound * (1 + 1e-9))
+            dlo = dhi / 10;
+        else
+            dhi = dlo * 10;
+    }
     int k0 = 0, k1 = 0;
     if (!a->fixed) {
         /* Fewer than two labelled decades: widen to whole decades. */

@@ -26,10 +26,24 @@ static double category_total(const nr__bars *b, size_t c)
     return t;
 }
 
-/* Height of the category labels, rotated when they do not fit their slot;
- * *every: label every k-th category, where rotated labels of every slot
- * would overlap (a hundred runs). */
-static double category_labels_height(const nr__bars *b, double slot, double size, int *rotate, size_t *every)
+/* The longest a rotated category label may be: at 45 degrees from the first
+ * category's centre cx0, its box stays right of the panel's left edge, and
+ * the labels take at most half of the height avail left for the plot and
+ * them (long run names: cut in the middle with an ellipsis, not run off the
+ * canvas with the bars squashed to a strip). At least 4 lines' height. */
+static double label_max_len(const nr__bars *b, double cx0, double avail, double mh)
+{
+    double by_width = (cx0 - b->ox) * M_SQRT2 - mh / 2;
+    double by_height = avail / 2 * M_SQRT2 - mh;
+    return fmax(4 * mh, fmin(by_width, by_height));
+}
+
+/* Height of the category labels, rotated when they do not fit their slot
+ * (at most *max_len long then, else *max_len = 0); *every: label every k-th
+ * category, where rotated labels of every slot would overlap (a hundred
+ * runs). The first category's centre is cx0; avail as label_max_len. */
+static double category_labels_height(const nr__bars *b, double slot, double cx0, double avail, double size,
+                                     int *rotate, double *max_len, size_t *every)
 {
     double mw = 0, mh = 0;
     for (size_t c = 0; c < b->n_cat; c++) {
@@ -39,6 +53,11 @@ static double category_labels_height(const nr__bars *b, double slot, double size
         mh = fmax(mh, h);
     }
     *rotate = mw > slot * 0.95;
+    *max_len = 0;
+    if (*rotate) {
+        *max_len = label_max_len(b, cx0, avail, mh);
+        mw = fmin(mw, *max_len);
+    }
     /* at 45 degrees, neighbours stand slot / sqrt(2) apart across the text */
     *every = *rotate ? (size_t)fmax(1, ceil(mh * 1.1 / (slot * M_SQRT1_2))) : 1;
     return *rotate ? (mw + mh) * M_SQRT1_2 : mh;
@@ -72,15 +91,18 @@ int nr__bars_draw(nr__bars *b)
     double top = label_h + 6, left = title_h + 30, right = 4;
     double px = 0, pw = 0, py = b->oy + top, ph = 0;
     int rotate = 0;
+    double max_len = 0;
     size_t every = 1;
     for (int pass = 0; pass < 2; pass++) {
         px = b->ox + left;
         pw = fmax(20, b->ow - left - right);
-        double cat_h = category_labels_height(b, pw / (double)b->n_cat, ls, &rotate, &every);
         double xt_h = 0;
         if (b->x_title)
             nr__text_size(cv, b->x_title, NR__PLAIN, fs, NULL, &xt_h);
-        ph = fmax(20, b->oh - top - TICK_LEN - GAP - cat_h - 2 - (xt_h > 0 ? xt_h + GAP : 0));
+        double avail = b->oh - top - TICK_LEN - GAP - 2 - (xt_h > 0 ? xt_h + GAP : 0);
+        double slot = pw / (double)b->n_cat;
+        double cat_h = category_labels_height(b, slot, px + slot / 2, avail, ls, &rotate, &max_len, &every);
+        ph = fmax(20, avail - cat_h);
         b->y.label_pt = ls;
         nr__axis_setup(&b->y, 0, all_zero ? 1.0 : vmax, (int)fmax(2, ph / 18));
         double mw = 0;
@@ -153,7 +175,7 @@ int nr__bars_draw(nr__bars *b)
         double cx = px + slot * (c + 0.5), cy = py + ph + TICK_LEN + GAP;
         const char *name = b->cat_names[c] ? b->cat_names[c] : "";
         if (rotate)
-            nr__text_draw(cv, name, NR__PLAIN, ls, cx, cy, 1, 0.5, 45);
+            nr__text_draw_max(cv, name, NR__PLAIN, ls, max_len, cx, cy, 1, 0.5, 45);
         else
             nr__text_draw(cv, name, NR__PLAIN, ls, cx, cy, 0.5, 0, 0);
     }

@@ -265,7 +265,7 @@ void nr__draw_panel_label(nr_render_canvas *cv, const char *label, double x, dou
 {
     cairo_save(cv->cr);
     cairo_set_source_rgb(cv->cr, 0, 0, 0);
-    nr__text_draw(cv, label, NR__PLAIN, cv->font_size, x, y, 0, 0, 0);
+    nr__text_draw_max(cv, label, NR__PLAIN, cv->font_size, cv->width - x - 2, x, y, 0, 0, 0);
     cairo_restore(cv->cr);
 }
 

@@ -32,11 +32,11 @@ static void run_label(const nr_fig_ccdf_run *run, char *out, size_t cap)
 {
     const char *name = run->name ? run->name : "?";
     if (fit_drawn(run))
-        snprintf(out, cap, "%s (\xce\xb1 = %.2f)", name, run->alpha);
+        nr__name_label(out, cap, name, " (\xce\xb1 = %.2f)", run->alpha);
     else if (fit_usable(run))
-        snprintf(out, cap, "%s (power law rejected, p = %.2f)", name, run->p_value);
+        nr__name_label(out, cap, name, " (power law rejected, p = %.2f)", run->p_value);
     else
-        snprintf(out, cap, "%s", name);
+        nr__name_label(out, cap, name, "%s", "");
 }
 
 static int has_points(const nr_fig_ccdf_run *run)
@@ -47,7 +47,8 @@ static int has_points(const nr_fig_ccdf_run *run)
 /* The picks by alpha (or, when no run has a fit, by the number of files)
  * into shown[], with their legend names; the others into cw->others.
  * Returns how many are picked. */
-static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[][96], nr__crowd *cw)
+static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[][NR__LABEL_CAP],
+                        nr__crowd *cw)
 {
     int by_alpha = 1;
     for (size_t r = 0; r < c->n_runs; r++) {
@@ -69,9 +70,9 @@ static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[]
         const nr_fig_ccdf_run *run = &c->runs[shown[i] = cw->pick[i]];
         const char *name = run->name ? run->name : "?", *pick = nr__pick_names[cw->which[i]];
         if (by_alpha)
-            snprintf(names[i], 96, "%s (\xce\xb1 = %.2f, %s)", name, run->alpha, pick);
+            nr__name_label(names[i], NR__LABEL_CAP, name, " (\xce\xb1 = %.2f, %s)", run->alpha, pick);
         else
-            snprintf(names[i], 96, "%s (%zu files, %s)", name, run->n, pick);
+            nr__name_label(names[i], NR__LABEL_CAP, name, " (%zu files, %s)", run->n, pick);
     }
     nr__crowd_others(cw, c->n_runs);
     return cw->n_picks;
@@ -80,7 +81,7 @@ static size_t pick_runs(const nr_fig_ccdf_input *c, size_t shown[], char names[]
 /* The runs drawn in colour, each in its own index's style, or, with more
  * runs than NR_FIG_DISTINCT_RUNS, the picks (pick_runs) in the styles 0,
  * 1, 2. */
-static size_t choose_runs(const nr_fig_ccdf_input *c, size_t shown[], size_t style[], char names[][96],
+static size_t choose_runs(const nr_fig_ccdf_input *c, size_t shown[], size_t style[], char names[][NR__LABEL_CAP],
                           nr__crowd *cw)
 {
     if (c->n_runs > NR_FIG_DISTINCT_RUNS) {
@@ -94,7 +95,7 @@ static size_t choose_runs(const nr_fig_ccdf_input *c, size_t shown[], size_t sty
         const nr_fig_ccdf_run *run = &c->runs[r];
         if (!has_points(run))
             continue;
-        run_label(run, names[n], 96);
+        run_label(run, names[n], NR__LABEL_CAP);
         shown[n] = style[n] = r;
         n++;
     }
@@ -107,7 +108,7 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
     if (!c || c->n_runs == 0 || !c->runs)
         return nr__draw_no_data(cv, FIG, "no runs");
     size_t shown[NR__MAX_SERIES / 2], style[NR__MAX_SERIES / 2];
-    char names[NR__MAX_SERIES / 2][96], crowd_name[64];
+    char names[NR__MAX_SERIES / 2][NR__LABEL_CAP], crowd_name[64];
     double fit_x[NR__MAX_SERIES / 2][2], fit_y[NR__MAX_SERIES / 2][2];
     nr__crowd cw = {0};
     if (c->n_runs > NR_FIG_DISTINCT_RUNS && nr__crowd_init(&cw, c->n_runs) < 0)
@@ -129,7 +130,7 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
         nr__xy_set_crowd(&p, cw.others, cw.n_others, crowd_name);
     }
     p.x = (nr__axis){.title = "Bytes per file", .unit = NR__UNIT_BYTES, .log = 1};
-    p.y = (nr__axis){.title = "P(bytes \xe2\x89\xa5 x)", .log = 1};
+    p.y = (nr__axis){.title = "P(bytes \xe2\x89\xa5 x)", .log = 1, .bound = 1.0};
     if (nr__xy_setup(&p, 0, 0, 0, 0)) {
         nr__crowd_fini(&cw);
         return nr__draw_no_data(cv, FIG, "no file with a positive byte count");

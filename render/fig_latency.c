@@ -42,10 +42,10 @@ static int level_resolved(const nr_fig_latency_series *s, size_t k)
  * with more than NR_FIG_DISTINCT_RUNS, those of the lowest, median and
  * highest p99 in the styles 0, 1, 2, the cw.n_others others in grey:
  * cw.others holds them for the CDF panel, then again for the tail's
- * (y_one_minus). */
+ * (their ccdf, or y_one_minus without one). */
 typedef struct shown {
     size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
-    char names[NR__PICKS][112];
+    char names[NR__PICKS][NR__LABEL_CAP];
     nr__crowd cw;
     char crowd_name[64];
 } shown;
@@ -106,15 +106,22 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
         const nr_fig_latency_series *s = &l->series[sh->index[k] = cw->pick[k]];
         char value[32];
         sh->style[k] = k;
-        snprintf(sh->names[k], sizeof sh->names[k], "%s (p99 %s, %s)", s->name ? s->name : "?",
-                 nr_render_fmt_seconds(s->p99, value, sizeof value), nr__pick_names[cw->which[k]]);
+        nr__name_label(sh->names[k], sizeof sh->names[k], s->name, " (p99 %s, %s)",
+                       nr_render_fmt_seconds(s->p99, value, sizeof value), nr__pick_names[cw->which[k]]);
+    }
+    /* the tail's copies of the runs nr__crowd_others keeps, in run order:
+       their P(X >= x), after the room the panel (a) ones may take */
+    size_t n_tail = 0;
+    for (size_t i = 0; i < l->n_series; i++) {
+        const nr_fig_latency_series *s = &l->series[i];
+        if (cw->others[i].n > 0 && !nr__crowd_picked(cw, i))
+            cw->others[l->n_series + n_tail++] = (nr__series){.n = s->n, .x = s->latency_s,
+                                                              .y = s->ccdf ? s->ccdf : s->cdf,
+                                                              .y_one_minus = !s->ccdf};
     }
     nr__crowd_others(cw, l->n_series);
     const size_t n = cw->n_others;
-    for (size_t i = 0; i < n; i++) {
-        cw->others[n + i] = cw->others[i];
-        cw->others[n + i].y_one_minus = 1;
-    }
+    memmove(&cw->others[n], &cw->others[l->n_series], n_tail * sizeof *cw->others);
     snprintf(sh->crowd_name, sizeof sh->crowd_name, "the other %zu", n);
     return 0;
 }
@@ -211,8 +218,9 @@ static void add_series(nr__xy *p, const nr_fig_latency_input *l, const shown *sh
         const nr_fig_latency_series *s = &l->series[sh->index[i]];
         if (!drawable_series(s))
             continue;
-        nr__xy_add(p, (nr__series){.n = s->n, .x = s->latency_s, .y = s->cdf, .y_one_minus = ccdf,
-                                   .color = sh->style[i], .dash = sh->style[i], .marker = sh->style[i]});
+        nr__xy_add(p, (nr__series){.n = s->n, .x = s->latency_s, .y = ccdf && s->ccdf ? s->ccdf : s->cdf,
+                                   .y_one_minus = ccdf && !s->ccdf, .color = sh->style[i], .dash = sh->style[i],
+                                   .marker = sh->style[i]});
     }
     const size_t n = sh->cw.n_others;
     if (n)
@@ -251,7 +259,10 @@ static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, cons
     tail.panel_label = "(b) tail (CCDF)";
     add_series(&tail, l, sh, 1);
     tail.x = cdf.x;
-    tail.y = (nr__axis){.title = "P(latency > x)", .log = 1};
+    int at_least = 1; /* every series gives P(X >= x), else some are 1 - P(X <= x) */
+    for (size_t i = 0; i < l->n_series; i++)
+        at_least &= !drawable_series(&l->series[i]) || l->series[i].ccdf != NULL;
+    tail.y = (nr__axis){.title = at_least ? "P(latency \xe2\x89\xa5 x)" : "P(latency > x)", .log = 1};
     if (nr__xy_setup(&tail, 0, 0, 0, 0))
         return nr__draw_no_data(cv, FIG, "no latency above the smallest sample");
     /* Same x range in both panels; the tail reaches down to the p99.9 level. */

@@ -16,17 +16,20 @@ double nr__fig_lorenz_height(const nr_figure_inputs *in, double width)
 
 static const double equality_xy[2] = {0, 1};
 
-/* A run with a curve: two files or more, and some bytes. */
+/* A run with a curve: two files or more (three points with the origin;
+ * until session 47 two, so one file drew the line of equality as its
+ * curve), and some bytes. */
 static int has_curve(const nr_fig_lorenz_run *run)
 {
-    return run->n >= 2 && run->file_share && run->byte_share && run->byte_share[run->n - 1] > 0;
+    return run->n >= 3 && run->file_share && run->byte_share && run->byte_share[run->n - 1] > 0;
 }
 
 /* The runs drawn in colour into shown[] (at most NR__MAX_SERIES - 2) with
  * their legend names: every run with a curve up to NR_FIG_DISTINCT_RUNS
  * runs, else the picks by Gini (the others into cw->others). Returns how
  * many. */
-static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char names[][96], nr__crowd *cw)
+static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char names[][NR__LABEL_CAP],
+                          nr__crowd *cw)
 {
     size_t n = 0;
     if (l->n_runs <= NR_FIG_DISTINCT_RUNS) {
@@ -36,9 +39,9 @@ static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char nam
         for (size_t i = 0; i < n; i++) {
             const nr_fig_lorenz_run *run = &l->runs[shown[i]];
             if (isfinite(run->gini))
-                snprintf(names[i], 96, "%s (Gini %.2f)", run->name ? run->name : "?", run->gini);
+                nr__name_label(names[i], NR__LABEL_CAP, run->name, " (Gini %.2f)", run->gini);
             else
-                snprintf(names[i], 96, "%s", run->name ? run->name : "?");
+                nr__name_label(names[i], NR__LABEL_CAP, run->name, "%s", "");
         }
         return n;
     }
@@ -52,8 +55,8 @@ static size_t choose_runs(const nr_fig_lorenz_input *l, size_t shown[], char nam
     n = nr__crowd_pick(cw, l->n_runs);
     for (size_t i = 0; i < n; i++) {
         const nr_fig_lorenz_run *run = &l->runs[shown[i] = cw->pick[i]];
-        snprintf(names[i], 96, "%s (Gini %.2f, %s)", run->name ? run->name : "?", run->gini,
-                 nr__pick_names[cw->which[i]]);
+        nr__name_label(names[i], NR__LABEL_CAP, run->name, " (Gini %.2f, %s)", run->gini,
+                       nr__pick_names[cw->which[i]]);
     }
     nr__crowd_others(cw, l->n_runs);
     return n;
@@ -96,7 +99,7 @@ int nr__fig_lorenz_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_err
     if (!l || l->n_runs == 0 || !l->runs)
         return nr__draw_no_data(cv, FIG, "no runs");
     size_t shown[NR__MAX_SERIES - 2];
-    char names[NR__MAX_SERIES - 2][96], crowd_name[64];
+    char names[NR__MAX_SERIES - 2][NR__LABEL_CAP], crowd_name[64];
     const int crowded = l->n_runs > NR_FIG_DISTINCT_RUNS;
     nr__crowd cw = {0};
     if (crowded && nr__crowd_init(&cw, l->n_runs) < 0)

@@ -21,10 +21,18 @@ static double text_size(const nr_render_canvas *cv)
     return cv->font_size - 0.5;
 }
 
+/* The widest an entry's text may be: a legend flowed across the canvas
+ * still fits on it (a run's name of 200 characters is cut in the middle
+ * with an ellipsis rather than at the canvas's edge). */
+static double label_max_w(const nr_render_canvas *cv)
+{
+    return cv->width - 8 - KEY_W - KEY_GAP - 2 * PAD;
+}
+
 static void entry_size(nr_render_canvas *cv, const nr__legend_entry *e, double *w, double *h)
 {
     double tw, th;
-    nr__text_size(cv, e->label ? e->label : "", NR__PLAIN, text_size(cv), &tw, &th);
+    nr__text_size_max(cv, e->label ? e->label : "", NR__PLAIN, text_size(cv), label_max_w(cv), &tw, &th);
     *w = KEY_W + KEY_GAP + tw;
     *h = th;
 }
@@ -62,7 +70,8 @@ static void draw_entry(nr_render_canvas *cv, const nr__legend_entry *e, double x
 {
     draw_key(cv, e, x, y + h / 2);
     cairo_set_source_rgb(cv->cr, 0.1, 0.1, 0.1);
-    nr__text_draw(cv, e->label ? e->label : "", NR__PLAIN, text_size(cv), x + KEY_W + KEY_GAP, y, 0, 0, 0);
+    nr__text_draw_max(cv, e->label ? e->label : "", NR__PLAIN, text_size(cv), label_max_w(cv), x + KEY_W + KEY_GAP,
+                      y, 0, 0, 0);
 }
 
 void nr__legend_size_column(nr_render_canvas *cv, const nr__legend *lg, double *w, double *h)

@@ -103,9 +103,10 @@ typedef struct nr_fig_ccdf_input {
 } nr_fig_ccdf_input;
 
 /* (4) Latency distribution: one series per run, or per phase of one run.
- * latency_s ascending; cdf[i] = P(X <= latency_s[i]) in [0, 1]. The CCDF
- * panel plots 1 - cdf. p50/p99/p999 are the percentiles in seconds (NaN when
- * unknown). what names the operation ("read"); group_title names what a
+ * Points joined by lines: latency_s ascending (ties by cdf); cdf[i] =
+ * P(X <= latency_s[i]) in [0, 1]; ccdf[i] = P(X >= latency_s[i]), which the
+ * CCDF panel plots (NULL: 1 - cdf). p50/p99/p999 are the percentiles in
+ * seconds (NaN when unknown). what names the operation ("read"); group_title names what a
  * series is ("run", "phase of lm"), used in the legend title. */
 typedef struct nr_fig_latency_series {
     const char *name;
@@ -114,6 +115,7 @@ typedef struct nr_fig_latency_series {
     const double *cdf;
     double p50, p99, p999;
     uint64_t calls;     /* the calls the percentiles come from; 0: unknown (every level marked) */
+    const double *ccdf; /* NULL: 1 - cdf */
 } nr_fig_latency_series;
 
 typedef struct nr_fig_latency_input {

@@ -3,8 +3,10 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "nr_outfile.h"
 #include "render_internal.h"
@@ -107,6 +109,40 @@ static int count_skipped(const nr_figure_def *fig, const nr_figure_inputs *in, d
     return rc;
 }
 
+static void put_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+/* cairo writes no pHYs chunk, so a PNG of 1050 pixels would be placed
+ * 14.6 in wide at 72 dpi: inserts one after the IHDR of the PNG at
+ * b->data + start (PNG 1.2, 11.3.5.3): NR_RENDER_PNG_DPI in pixels per
+ * metre, both axes, its CRC-32 over type and data (zlib's crc32). */
+static int insert_phys(nr_render_buf *b, size_t start, nr_error *err)
+{
+    enum { SIG = 8, IHDR_CHUNK = 4 + 4 + 13 + 4, PHYS_CHUNK = 4 + 4 + 9 + 4 };
+    const size_t at = start + SIG + IHDR_CHUNK;
+    if (b->len < at || memcmp(b->data + start + SIG, "\0\0\0\x0dIHDR", 8) != 0)
+        return nr_error_set(err, NR_E_EXTERNAL, "cairo wrote a PNG without its IHDR first");
+    unsigned char chunk[PHYS_CHUNK];
+    const uint32_t ppm = (uint32_t)lround(NR_RENDER_PNG_DPI / 0.0254); /* 300 dpi: 11811 */
+    put_be32(chunk, 9);
+    memcpy(chunk + 4, "pHYs", 4);
+    put_be32(chunk + 8, ppm);
+    put_be32(chunk + 12, ppm);
+    chunk[16] = 1; /* unit: the metre */
+    put_be32(chunk + 17, (uint32_t)crc32(crc32(0L, Z_NULL, 0), chunk + 4, 4 + 9));
+    const size_t tail = b->len - at;
+    if (append(b, chunk, PHYS_CHUNK) != CAIRO_STATUS_SUCCESS) /* room at the end, then moved in place */
+        return nr_error_set(err, NR_E_NOMEM, "no memory for a PNG");
+    memmove(b->data + at + PHYS_CHUNK, b->data + at, tail);
+    memcpy(b->data + at, chunk, PHYS_CHUNK);
+    return 0;
+}
+
 /* cairo 1.16 names the SVG page group after a process-wide surface counter
  * ("surface17"), so the same figure would differ with what the process drew
  * before. Renumbers every "surface<digits>" token by first appearance. */
@@ -207,12 +243,14 @@ int nr_render_figure(const nr_figure_def *fig, const nr_figure_inputs *in,
     cairo_t *cr = cairo_create(surface);
     cairo_scale(cr, scale, scale);
     int rc = draw_on(cr, fig, in, width_pt, fig_h, h, &skipped, err);
-    size_t start = out->len; /* the SVG is normalised on its own bytes */
+    size_t start = out->len; /* the SVG is normalised, the PNG given its pHYs, on its own bytes */
     cairo_destroy(cr);
     if (rc == 0 && fmt == NR_RENDER_PNG) {
         cairo_status_t st = cairo_surface_write_to_png_stream(surface, append, out);
         if (st != CAIRO_STATUS_SUCCESS)
             rc = nr_error_set(err, NR_E_EXTERNAL, "writing PNG of %s failed: %s", fig->stem, cairo_status_to_string(st));
+        else
+            rc = insert_phys(out, start, err);
     }
     cairo_surface_finish(surface);
     cairo_status_t st = cairo_surface_status(surface);

@@ -43,19 +43,33 @@ static size_t canonical_color(const char *phase)
     return NR__STYLES;
 }
 
+/* More names than colours: the colour of the fewest names so far, not the
+ * previous name's (neighbouring bands stay apart), the lowest of a tie.
+ * Until session 47 the j-th name took colour j % 8, which gave the 8th of
+ * eight epochs (with "unphased") the 7th one's yellow. */
+static size_t least_used(const size_t *uses, size_t previous)
+{
+    size_t best = previous == 0 ? 1 : 0;
+    for (size_t c = 0; c < NR__STYLES; c++)
+        if (c != previous && uses[c] < uses[best])
+            best = c;
+    return best;
+}
+
 void nr__palette_phase_colors(const char *const *phases, size_t n, size_t *colors)
 {
-    int taken[NR__STYLES] = {0};
+    size_t uses[NR__STYLES] = {0};
     for (size_t j = 0; j < n; j++)
         if ((colors[j] = canonical_color(phases[j])) < NR__STYLES)
-            taken[colors[j]] = 1;
+            uses[colors[j]]++;
     size_t next = 0;
     for (size_t j = 0; j < n; j++) {
         if (colors[j] < NR__STYLES)
             continue;
-        while (next < NR__STYLES && taken[next])
+        while (next < NR__STYLES && uses[next])
             next++;
-        colors[j] = next < NR__STYLES ? next++ : j % NR__STYLES; /* more names than colours: the hatch tells */
+        colors[j] = next < NR__STYLES ? next++ : least_used(uses, j > 0 ? colors[j - 1] : NR__STYLES);
+        uses[colors[j]]++;
     }
 }
 

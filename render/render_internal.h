@@ -40,6 +40,21 @@ void nr__text_size(nr_render_canvas *cv, const char *s, int markup, double size,
  * (counter-clockwise positive) around the anchor. Uses the current colour. */
 void nr__text_draw(nr_render_canvas *cv, const char *s, int markup, double size,
                    double x, double y, double ha, double va, double angle_deg);
+/* The same for a text at most max_w wide (max_w <= 0: no limit): a longer
+ * one is drawn with its middle replaced by an ellipsis (run names: the full
+ * names are in figures.json). */
+void nr__text_size_max(nr_render_canvas *cv, const char *s, int markup, double size, double max_w,
+                       double *w, double *h);
+void nr__text_draw_max(nr_render_canvas *cv, const char *s, int markup, double size, double max_w,
+                       double x, double y, double ha, double va, double angle_deg);
+/* The size of a legend's label buffer: a run's name of up to about 230
+ * bytes whole (the drawing cuts it to the canvas, nr__text_draw_max). */
+#define NR__LABEL_CAP 256
+/* A legend's label: name (NULL: "?") then the suffix printed by fmt, in
+ * buf (cap bytes): where both do not fit, the name is cut at a character's
+ * end with an ellipsis, so that the suffix ("(Gini 0.61)") stays. */
+void nr__name_label(char *buf, size_t cap, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- palette.c ------------------------------------------------------------- */
 
@@ -90,7 +105,8 @@ void nr__fmt_trimmed(double v, int decimals, char *buf, size_t cap);
  * current unit, at most nunits - 1 times; returns the unit index reached. */
 size_t nr__binary_unit(double *v, size_t nunits);
 /* Chooses the display scale of a linear axis of unit whose largest magnitude
- * is vmax: writes the unit text ("MiB") and returns the divisor. */
+ * is vmax: writes the unit text ("MiB") and returns the divisor. Seconds go
+ * up to hours from 3 h on. */
 double nr__unit_scale(nr__unit unit, double vmax, char *text, size_t cap);
 
 #define NR__MAX_TICKS 96
@@ -108,6 +124,7 @@ typedef struct nr__axis {
     int log;
     int include_zero;  /* linear: range includes 0 */
     int fixed;         /* range given, not widened to nice ticks */
+    double bound;      /* log, > 0: no data above it (a probability's 1): a range of one value widens downwards */
     double lo, hi;     /* range in data units */
     double scale;      /* linear: displayed value = v / scale */
     char unit_text[16];
@@ -216,7 +233,9 @@ void nr__xy_draw_legend(nr__xy *p);
 int nr__draw_no_data(nr_render_canvas *cv, const char *figure, const char *reason);
 /* Draws a note (e.g. skipped values) at the bottom right of the canvas. */
 void nr__draw_note(nr_render_canvas *cv, const char *note);
-/* Draws a panel label like "(a) bytes" at the top-left of a rectangle. */
+/* Draws a panel label like "(a) bytes" at the top-left of a rectangle; a
+ * longer one than the canvas leaves room for (a run's name) is cut in the
+ * middle with an ellipsis. */
 void nr__draw_panel_label(nr_render_canvas *cv, const char *label, double x, double y);
 
 /* ---- bars.c: categorical bar panels --------------------------------------- */

@@ -239,7 +239,7 @@ nr_report_block *nr_report_add_run(nr_report *r, const char *name, const char *i
     xmlUnsetProp(run, BAD_CAST "data-nr");
     xmlSetProp(run, BAD_CAST "id", BAD_CAST id);
     char clean[1024];
-    nr_report_text_clean(name, clean, sizeof clean);
+    nr_utf8_clean(name, clean, sizeof clean);
     xmlSetProp(run, BAD_CAST "data-nr-run", BAD_CAST clean);
     xmlNode *title = nr__report_find_mark(run->children, "run-title");
     if (title)

@@ -5,7 +5,7 @@
  *
  * Every string given here is inserted as a text node, never parsed as markup:
  * a file name "<script>" stays text. Strings need not be UTF-8: invalid bytes
- * and control characters are shown as \xNN (nr_report_text_clean).
+ * and control characters are shown as \xNN (common/nr_utf8.h).
  *
  * Ownership: nr_report owns the document and every node; block and table
  * handles are borrowed from it and live until nr_report_destroy. String
@@ -143,11 +143,6 @@ int nr_report_serialize(nr_report *r, char **buf, size_t *len, nr_error *err);
 int nr_report_write(nr_report *r, const char *path, nr_error *err);
 
 /* ---- helpers --------------------------------------------------------- */
-
-/* Copies s into out (cap bytes incl. NUL, truncated on a UTF-8 boundary)
- * keeping valid UTF-8 and replacing each invalid byte and each control
- * character other than \t \n by the four characters \xNN. Returns out. */
-char *nr_report_text_clean(const char *s, char *out, size_t cap);
 
 /* Number formats with units (3 significant digits): bytes in binary units
  * ("1.5 GiB", "512 B"), durations adaptive ("870 ns", "1.2 µs", "35 ms",

@@ -16,7 +16,7 @@ void nr__report_add_text(xmlNode *n, const char *text)
     char *clean = cap <= sizeof stackbuf ? stackbuf : malloc(cap);
     if (!clean)
         return;
-    nr_report_text_clean(text, clean, cap);
+    nr_utf8_clean(text, clean, cap);
     xmlAddChild(n, xmlNewDocText(n->doc, BAD_CAST clean));
     if (clean != stackbuf)
         free(clean);
@@ -190,7 +190,7 @@ void nr_report_table_cell_key(nr_report_table *t, const char *text, const char *
     else
         snprintf(value, sizeof value, "null");
     char clean[256];
-    xmlSetProp(td, BAD_CAST "data-nr-key", BAD_CAST nr_report_text_clean(key, clean, sizeof clean));
+    xmlSetProp(td, BAD_CAST "data-nr-key", BAD_CAST nr_utf8_clean(key, clean, sizeof clean));
     xmlSetProp(td, BAD_CAST "data-nr-value", BAD_CAST value);
 }
 
@@ -223,7 +223,7 @@ void nr_report_finding(nr_report_block *b, const char *id, const char *sentence,
         return;
     if (id) {
         char clean[128];
-        xmlSetProp(li, BAD_CAST "data-nr-finding", BAD_CAST nr_report_text_clean(id, clean, sizeof clean));
+        xmlSetProp(li, BAD_CAST "data-nr-finding", BAD_CAST nr_utf8_clean(id, clean, sizeof clean));
     }
     nr__report_add_text(li, sentence);
     if (action && *action) {

@@ -1,4 +1,4 @@
-/* report_format: text cleaning and numbers with units for the report. */
+/* report_format: numbers with units for the report. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,66 +6,6 @@
 #include "nr_percent.h"
 #include "render_internal.h"
 #include "report.h"
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid
- * (overlong forms, surrogates and code points above U+10FFFF are invalid). */
-static size_t utf8_seq_len(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t n;
-    unsigned cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    if (cp == 0xFFFE || cp == 0xFFFF)   /* not XML characters */
-        return 0;
-    return n;
-}
-
-char *nr_report_text_clean(const char *s, char *out, size_t cap)
-{
-    if (cap == 0)
-        return out;
-    size_t o = 0;
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    while (*p) {
-        size_t n = utf8_seq_len(p);
-        int control = n == 1 && ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F);
-        if (n == 0 || control) {
-            if (o + 4 >= cap)
-                break;
-            snprintf(out + o, 5, "\\x%02X", *p);
-            o += 4;
-            p++;
-            continue;
-        }
-        if (o + n >= cap)
-            break;
-        memcpy(out + o, p, n);
-        o += n;
-        p += n;
-    }
-    out[o] = '\0';
-    return out;
-}
 
 /* Three significant digits, trailing zeros dropped: 1.50 -> "1.5", 123.4 -> "123".
  * Unlike the figures' labels (units.c), values below 1 keep two decimals only. */

@@ -8,6 +8,7 @@
 
 #include "nr_spool.h"
 #include "nr_strtab.h"
+#include "nr_utf8.h"
 #include "report.h"
 
 /* Where an imported figure's serialised bytes lie in the report's spool. */
@@ -44,7 +45,7 @@ struct nr_report_table {
 xmlNode *nr__report_find_mark(xmlNode *from, const char *mark);
 /* The report that owns n's document. */
 nr_report *nr__report_of(const xmlNode *n);
-/* Appends text (cleaned by nr_report_text_clean) as a text node of n. */
+/* Appends text (cleaned by nr_utf8_clean) as a text node of n. */
 void nr__report_add_text(xmlNode *n, const char *text);
 /* Removes n's children and appends text. */
 void nr__report_set_text(xmlNode *n, const char *text);

@@ -154,7 +154,7 @@ static void sanitize_tree(xmlNode *n, const char *prefix)
 /* fig_key as an id fragment: the report's text cleaning, then [A-Za-z0-9_]. */
 static void clean_fig_key(const char *fig_key, char *out, size_t cap)
 {
-    nr_report_text_clean(fig_key, out, cap);
+    nr_utf8_clean(fig_key, out, cap);
     for (char *c = out; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
             *c = '_';
@@ -218,7 +218,7 @@ int nr_report_figure_fill_labelled(nr_report *r, nr_report_block *slot, const ch
     xmlSetProp(root, BAD_CAST "role", BAD_CAST "img");
     if (label || caption) {
         char clean[1024];
-        xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_report_text_clean(label ? label : caption, clean, sizeof clean));
+        xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_utf8_clean(label ? label : caption, clean, sizeof clean));
     }
     /* serialised from the figure's own tree: no copy into the report's */
     xmlNode *mark = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0

@@ -3,10 +3,13 @@
  * change a figure. */
 #include <fontconfig/fontconfig.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <pango/pangofc-fontmap.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nr_utf8.h"
 #include "render_internal.h"
 
 #define NR__FONT_DIR_DEFAULT "/usr/share/fonts/truetype/dejavu"
@@ -113,7 +116,11 @@ void nr__canvas_fini(nr_render_canvas *cv)
     cv->pango = NULL;
 }
 
-static PangoLayout *make_layout(nr_render_canvas *cv, const char *s, int markup, double size)
+/* A layout of s; s made valid UTF-8 first (nr_utf8_clean: a run's name is
+ * a file name, bytes), as pango draws no text that is not. max_w > 0: a
+ * longer text loses its middle to an ellipsis (a run's name keeps its start
+ * and its end, "vit_large_…_run3"). */
+static PangoLayout *make_layout(nr_render_canvas *cv, const char *s, int markup, double size, double max_w)
 {
     pango_cairo_update_context(cv->cr, cv->pango);
     PangoLayout *layout = pango_layout_new(cv->pango);
@@ -122,16 +129,33 @@ static PangoLayout *make_layout(nr_render_canvas *cv, const char *s, int markup,
     pango_font_description_set_size(fd, (gint)lround(size * PANGO_SCALE));
     pango_layout_set_font_description(layout, fd);
     pango_font_description_free(fd);
+    size_t need = nr_utf8_clean_size(s);
+    char *clean = need != strlen(s) + 1 ? malloc(need) : NULL;
+    if (clean)
+        s = nr_utf8_clean(s, clean, need);
+    else if (need != strlen(s) + 1)
+        s = "?"; /* out of memory: a mark rather than no figure */
     if (markup)
         pango_layout_set_markup(layout, s, -1);
     else
         pango_layout_set_text(layout, s, -1);
+    free(clean);
+    if (max_w > 0) {
+        pango_layout_set_width(layout, (int)floor(max_w * PANGO_SCALE));
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_MIDDLE);
+    }
     return layout;
 }
 
 void nr__text_size(nr_render_canvas *cv, const char *s, int markup, double size, double *w, double *h)
 {
-    PangoLayout *layout = make_layout(cv, s, markup, size);
+    nr__text_size_max(cv, s, markup, size, 0, w, h);
+}
+
+void nr__text_size_max(nr_render_canvas *cv, const char *s, int markup, double size, double max_w, double *w,
+                       double *h)
+{
+    PangoLayout *layout = make_layout(cv, s, markup, size, max_w);
     PangoRectangle logical;
     pango_layout_get_extents(layout, NULL, &logical);
     if (w)
@@ -144,12 +168,18 @@ void nr__text_size(nr_render_canvas *cv, const char *s, int markup, double size,
 void nr__text_draw(nr_render_canvas *cv, const char *s, int markup, double size,
                    double x, double y, double ha, double va, double angle_deg)
 {
+    nr__text_draw_max(cv, s, markup, size, 0, x, y, ha, va, angle_deg);
+}
+
+void nr__text_draw_max(nr_render_canvas *cv, const char *s, int markup, double size, double max_w,
+                       double x, double y, double ha, double va, double angle_deg)
+{
     cairo_t *cr = cv->cr;
     cairo_save(cr);
     cairo_translate(cr, x, y);
     if (angle_deg != 0.0)
         cairo_rotate(cr, -angle_deg * M_PI / 180.0);
-    PangoLayout *layout = make_layout(cv, s, markup, size);
+    PangoLayout *layout = make_layout(cv, s, markup, size, max_w);
     PangoRectangle logical;
     pango_layout_get_extents(layout, NULL, &logical);
     double w = (double)logical.width / PANGO_SCALE, h = (double)logical.height / PANGO_SCALE;
@@ -157,4 +187,31 @@ void nr__text_draw(nr_render_canvas *cv, const char *s, int markup, double size,
     pango_cairo_show_layout(cr, layout);
     g_object_unref(layout);
     cairo_restore(cr);
+}
+
+void nr__name_label(char *buf, size_t cap, const char *name, const char *fmt, ...)
+{
+    if (cap == 0)
+        return;
+    char suffix[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(suffix, sizeof suffix, fmt, ap);
+    va_end(ap);
+    name = name ? name : "?";
+    size_t ns = strlen(suffix);
+    if (strlen(name) + ns < cap) {
+        snprintf(buf, cap, "%s%s", name, suffix);
+        return;
+    }
+    static const char ellipsis[] = "\xe2\x80\xa6";
+    size_t room = cap > ns + sizeof ellipsis ? cap - ns - sizeof ellipsis : 0, cut = 0;
+    for (;;) {
+        size_t n = nr_utf8_seq_len((const unsigned char *)name + cut);
+        n = n ? n : 1; /* an invalid byte is one (drawn as \xNN) */
+        if (!name[cut] || cut + n > room)
+            break;
+        cut += n;
+    }
+    snprintf(buf, cap, "%.*s%s%s", (int)cut, name, ellipsis, suffix);
 }

@@ -127,6 +127,10 @@ double nr__unit_scale(nr__unit unit, double vmax, char *text, size_t cap)
             snprintf(text, cap, "ms");
             return 1e-3;
         }
+        if (a >= 3 * 3600.0) { /* a 100 h run: 0..100 h, not 0..300000 s */
+            snprintf(text, cap, "h");
+            return 3600.0;
+        }
         snprintf(text, cap, "s");
         return 1.0;
     case NR__UNIT_PERCENT:

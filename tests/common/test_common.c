@@ -1,4 +1,4 @@
-/* Unit tests of common/: varints, strtab, arena, outfile. */
+/* Unit tests of common/: varints, strtab, arena, outfile, utf8. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
 #include "nr_percent.h"
 #include "nr_spool.h"
 #include "nr_strtab.h"
+#include "nr_utf8.h"
 
 static void varint_round_trip(void **state)
 {
@@ -425,6 +426,30 @@ static void percent_keeps_what_tells_it_apart(void **state)
     assert_string_equal(nr_fmt_percent(NAN, buf, sizeof buf), "n/a");
 }
 
+/* Invalid bytes and control characters as \\xNN, valid UTF-8 as it is; the
+ * size asked for is the size written. */
+static void utf8_clean_escapes_invalid_bytes(void **state)
+{
+    char out[64];
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"caf\xC3\xA9 \xE2\x82\xAC", "caf\xC3\xA9 \xE2\x82\xAC"},
+        {"caf\xE9", "caf\\xE9"},                /* Latin-1 */
+        {"\xC0\xAF", "\\xC0\\xAF"},            /* overlong '/' */
+        {"\xED\xA0\x80", "\\xED\\xA0\\x80"},  /* surrogate */
+        {"a\tb\nc\x1b", "a\tb\nc\\x1B"},
+        {"\xE2\x82", "\\xE2\\x82"},            /* cut sequence */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_string_equal(nr_utf8_clean(cases[i].in, out, sizeof out), cases[i].out);
+        assert_int_equal(nr_utf8_clean_size(cases[i].in), strlen(cases[i].out) + 1);
+    }
+    assert_string_equal(nr_utf8_clean("\xE2\x82\xAC\xE2\x82\xAC", out, 5), "\xE2\x82\xAC"); /* cut on a boundary */
+    assert_string_equal(nr_utf8_clean(NULL, out, sizeof out), "");
+    assert_int_equal(nr_utf8_clean_size(NULL), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,6 +467,7 @@ int main(void)
         cmocka_unit_test(outfile_targets),
         cmocka_unit_test(spool_appends_reads_and_leaves_nothing),
         cmocka_unit_test(error_table_maps_exit_status),
+        cmocka_unit_test(utf8_clean_escapes_invalid_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,7 @@ static const char *const phase_names[] = {"data_prep", "model_load", "train", "e
 #define PHASES 5
 static const char *const group_names[] = {"main", "workers", "other"};
 
-static const char *const case_names[EXAMPLE_CASES] = {"six", "one", "empty", "onepoint", "zeros", "nan", "few"};
+static const char *const case_names[EXAMPLE_CASES] = {"six", "one", "empty", "onepoint", "zeros", "nan", "few", "long"};
 
 const char *example_case_name(example_case c)
 {
@@ -303,6 +303,25 @@ static void three_files(void)
     d.latency[0].calls = 20; /* (lm's curve, said to be of 20 calls) p50 marked; p99 and p99.9 would be the slowest call: not */
 }
 
+/* The first three runs renamed: a run's name is its folder's, as long as
+ * people make them, and bytes (a Latin-1 "café"). */
+static void long_names(void)
+{
+    static const char *const names[3] = {
+        "resnet50_bs256_lr0.1_4nodes_2024-05-01T12-00",
+        "caf\xE9",
+        "vit_large_patch16_bs128_fp16_ddp_8gpu_seed1_warmup500_cosine_lr3e-4_wd0.05_dropout0.1_"
+        "mixup0.8_cutmix1.0_randaug9-0.5_ema0.9999_grad-clip1.0_amp_bf16_channels-last_compile_"
+        "max-autotune_run3_retry2_final",
+    };
+    d.phase_in.n_runs = d.lorenz_in.n_runs = d.ccdf_in.n_runs = d.latency_in.n_series = 3;
+    d.timeline_in.n_runs = d.reqsize_in.n_runs = d.proc_in.n_runs = 3;
+    d.phase_in.run_names = names;
+    d.proc_in.run_names = names;
+    for (int r = 0; r < 3; r++)
+        d.lorenz[r].name = d.ccdf[r].name = d.latency[r].name = d.timeline[r].name = d.reqsize[r].name = names[r];
+}
+
 void example_inputs(example_case c, nr_figure_inputs *in)
 {
     all_inputs(in);
@@ -323,6 +342,7 @@ void example_inputs(example_case c, nr_figure_inputs *in)
     case EXAMPLE_ZEROS: zero_everything(); break;
     case EXAMPLE_NAN: sprinkle_nan(); break;
     case EXAMPLE_FEW_FILES: three_files(); break;
+    case EXAMPLE_LONG_NAMES: long_names(); break;
     default: break;
     }
 }

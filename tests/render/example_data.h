@@ -14,6 +14,7 @@ typedef enum example_case {
     EXAMPLE_ZEROS,     /* all values zero */
     EXAMPLE_NAN,       /* non-finite values mixed in */
     EXAMPLE_FEW_FILES, /* one run of three files: markers on the points, the top-10% point on the curve */
+    EXAMPLE_LONG_NAMES, /* three runs named as real runs are (45 and 200 characters, one not UTF-8) */
     EXAMPLE_CASES
 } example_case;
 

@@ -1,6 +1,6 @@
 /* render_demo: renders every figure from the fixed example data into a
  * folder for visual review.
- *   render_demo OUTDIR [--case six|one|empty|onepoint|zeros|nan|all]
+ *   render_demo OUTDIR [--case six|one|empty|onepoint|zeros|nan|few|long|all]
  *                      [--width col|full|both] [--format svg,pdf,png]
  * Files are named <stem>-<case>-<col|full>.<ext>. */
 #include <stdio.h>

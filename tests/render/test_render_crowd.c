@@ -98,7 +98,7 @@ static void curves_of_many_runs_in_grey(void **state)
             bytes_share[r][i] = pow(share[i], g);
         lr[r] = (nr_fig_lorenz_run){names[r], POINTS, share, bytes_share[r], 0.1, 0.9, 0.1 * (double)r};
         cr[r] = (nr_fig_ccdf_run){names[r], POINTS, x, ccdf, 1, 1.5 + 0.1 * (double)r, 10, 0.5, 0, NAN};
-        ls[r] = (nr_fig_latency_series){names[r], POINTS, lat, cdf, 1e-5, 1e-3 * (double)(r + 1), 1e-2, 0};
+        ls[r] = (nr_fig_latency_series){names[r], POINTS, lat, cdf, 1e-5, 1e-3 * (double)(r + 1), 1e-2, 0, NULL};
     }
     for (size_t n = 8; n <= RUNS; n += RUNS - 8) {
         const nr_fig_lorenz_input lorenz = {n, lr};
@@ -335,6 +335,34 @@ static void timeline_colours_follow_figure_1(void **state)
     assert_string_equal(got[4], c1);
 }
 
+/* Eight epochs as phases and "unphased" in figure 1's list (9 names, 8
+ * colours): the timeline's neighbouring bands differ (before, ep7 and ep8
+ * both got yellow): ep8 takes ep1's blue, not black, whose tint is the
+ * write bursts' grey; where colours must repeat, a name takes the least
+ * used colour its predecessor does not hold. */
+static void eight_epochs_neighbours_apart(void **state)
+{
+    (void)state;
+    const char *const eps[] = {"ep1", "ep2", "ep3", "ep4", "ep5", "ep6", "ep7", "ep8"};
+    const char *const order[] = {"ep1", "ep2", "ep3", "ep4", "ep5", "ep6", "ep7", "ep8", "unphased"};
+    char got[24][64];
+    assert_int_equal(timeline_tints(eps, 8, order, 9, got, 24), 1 + 8 + 8);
+    for (int i = 1; i < 8; i++)
+        if (strcmp(got[i], got[i + 1]) == 0)
+            fail_msg("ep%d and ep%d share the tint %s", i, i + 1, got[i]);
+    assert_string_equal(got[8], got[1]);
+    size_t colors[9];
+    nr__palette_phase_colors(order, 9, colors);
+    assert_int_equal(colors[8], 6); /* unphased black */
+    for (int j = 1; j < 9; j++)
+        assert_true(colors[j] != colors[j - 1]);
+    const char *const ten[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+    size_t c10[10];
+    nr__palette_phase_colors(ten, 10, c10);
+    assert_int_equal(c10[8], 0); /* the fewest uses, a tie: the lowest */
+    assert_int_equal(c10[9], 1); /* not 0 again */
+}
+
 /* One run's read latency per phase takes each phase's colour (before
  * session 37 the n-th series took style n: data_prep in checkpoint's
  * vermillion, train in orange): strokes of data_prep's sky blue and
@@ -352,7 +380,7 @@ static void latency_phases_in_their_colours(void **state)
     const char *names[] = {"all phases", "data_prep", "train"};
     nr_fig_latency_series ls[3];
     for (int i = 0; i < 3; i++)
-        ls[i] = (nr_fig_latency_series){names[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 0};
+        ls[i] = (nr_fig_latency_series){names[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 0, NULL};
     const nr_fig_latency_input latency = {"read", 3, ls, 1};
     const nr_figure_inputs in = {.latency = &latency};
     nr_render_buf svg;
@@ -376,6 +404,7 @@ int main(void)
         cmocka_unit_test(phase_colours_do_not_clash),
         cmocka_unit_test(timeline_of_many_phases),
         cmocka_unit_test(timeline_colours_follow_figure_1),
+        cmocka_unit_test(eight_epochs_neighbours_apart),
         cmocka_unit_test(latency_phases_in_their_colours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,7 @@ static const golden_set sets[] = {
     {EXAMPLE_ZEROS, NR_RENDER_COLUMN_WIDTH_PT, "col"},
     {EXAMPLE_NAN, NR_RENDER_COLUMN_WIDTH_PT, "col"},
     {EXAMPLE_FEW_FILES, NR_RENDER_COLUMN_WIDTH_PT, "col"},
+    {EXAMPLE_LONG_NAMES, NR_RENDER_COLUMN_WIDTH_PT, "col"},
 };
 
 static unsigned char *slurp(const char *path, size_t *len)

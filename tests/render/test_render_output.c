@@ -1,11 +1,12 @@
 /* Output tests: every figure renders in every format, twice to identical
- * bytes; PNGs decode to the right size and are not blank; degenerate inputs
- * draw a figure instead of failing. */
+ * bytes; PNGs decode to the right size, say 300 dpi and are not blank;
+ * degenerate inputs draw a figure instead of failing. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cairo.h>
 #include <cmocka.h>
@@ -83,6 +84,11 @@ static void png_decodes_at_300_dpi_and_has_ink(void **state)
             double width = wi ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
             nr_render_buf png;
             render(&nr_figures[f], &in, NR_RENDER_PNG, width, &png);
+            /* right after the IHDR: pHYs of 11811 px/m (300 dpi) both ways, CRC-32 0x78a53f76 */
+            static const unsigned char phys[21] = {0, 0, 0, 9, 'p', 'H', 'Y', 's', 0, 0, 0x2e, 0x23, 0, 0, 0x2e,
+                                                   0x23, 1, 0x78, 0xa5, 0x3f, 0x76};
+            if (png.len < 33 + sizeof phys || memcmp(png.data + 33, phys, sizeof phys) != 0)
+                fail_msg("%s at %g pt: no pHYs chunk of 300 dpi after the IHDR", nr_figures[f].stem, width);
             reader r = {&png, 0};
             cairo_surface_t *img = cairo_image_surface_create_from_png_stream(read_png, &r);
             assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
@@ -114,6 +120,63 @@ static void degenerate_inputs_still_draw(void **state)
     }
 }
 
+/* Long run names (45 and 202 characters) in the bar charts' category
+ * labels, the legends and the timeline's panel titles: every glyph of the
+ * SVG (cairo writes each as <use x=".." y="..">, rotated ones too) starts
+ * on the canvas: before, the labels of figures 1
+ * and 7 ran off the left edge and the legends off the right. */
+static void long_names_stay_on_the_canvas(void **state)
+{
+    nr_figure_inputs in;
+    example_inputs(EXAMPLE_LONG_NAMES, &in);
+    for (size_t f = 0; f < nr_figures_count; f++)
+        for (int wi = 0; wi < 2; wi++) {
+            double width = wi ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
+            double height = nr_figures[f].height(&in, width);
+            nr_render_buf svg;
+            render(&nr_figures[f], &in, NR_RENDER_SVG, width, &svg);
+            char *text = malloc(svg.len + 1);
+            assert_non_null(text);
+            memcpy(text, svg.data, svg.len);
+            text[svg.len] = '\0';
+            size_t glyphs = 0;
+            for (const char *p = strstr(text, "<use xlink:href=\"#glyph"); p; p = strstr(p + 1, "<use xlink:href=\"#glyph")) {
+                const char *xs = strstr(p, " x=\""), *ys = strstr(p, " y=\"");
+                assert_non_null(xs);
+                assert_non_null(ys);
+                double x = strtod(xs + 4, NULL), y = strtod(ys + 4, NULL);
+                if (!(x >= 0 && x < width - 2 && y > 0 && y <= height))
+                    fail_msg("%s at %g pt: a glyph at (%g, %g), off the %g x %g canvas", nr_figures[f].stem, width, x, y,
+                             width, height);
+                glyphs++;
+            }
+            assert_true(glyphs > 20);
+            free(text);
+            nr_render_buf_fini(&svg);
+        }
+}
+
+/* A Lorenz curve of one file (two points with the origin) is "no data", as
+ * the docs say below two files: the same figure as a run of no points
+ * (before, the line of equality was drawn as its curve with "Gini 0.00"). */
+static void lorenz_of_one_file_is_no_data(void **state)
+{
+    static const double x[2] = {0, 1}, y[2] = {0, 1};
+    nr_fig_lorenz_run run = {.name = "one", .n = 2, .file_share = x, .byte_share = y, .top10_share = 1,
+                             .top10_x = 0, .gini = 0};
+    const nr_fig_lorenz_input l = {.n_runs = 1, .runs = &run};
+    const nr_figure_inputs in = {.lorenz = &l};
+    const nr_figure_def *fig = nr_figure_find("fig2-lorenz");
+    assert_non_null(fig);
+    nr_render_buf one, none;
+    render(fig, &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &one);
+    run.n = 0;
+    render(fig, &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &none);
+    assert_true(one.len == none.len && memcmp(one.data, none.data, one.len) == 0);
+    nr_render_buf_fini(&one);
+    nr_render_buf_fini(&none);
+}
+
 static void bad_width_is_a_usage_error(void **state)
 {
     nr_figure_inputs in = {0};
@@ -133,6 +196,8 @@ int main(void)
         cmocka_unit_test(same_input_same_bytes),
         cmocka_unit_test(png_decodes_at_300_dpi_and_has_ink),
         cmocka_unit_test(degenerate_inputs_still_draw),
+        cmocka_unit_test(long_names_stay_on_the_canvas),
+        cmocka_unit_test(lorenz_of_one_file_is_no_data),
         cmocka_unit_test(bad_width_is_a_usage_error),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

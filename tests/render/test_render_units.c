@@ -130,6 +130,25 @@ static void unit_labels(void **state)
     assert_string_equal(nr_render_fmt_percent(0.00125, b, sizeof b), "0.125%");
 }
 
+/* Linear time axes in ns .. s, and in hours from 3 h on (a 100 h run was
+ * labelled 0 .. 300000 s). */
+static void time_axis_units(void **state)
+{
+    char t[16];
+    assert_true(nr__unit_scale(NR__UNIT_SECONDS, 0.5, t, sizeof t) == 1e-3);
+    assert_string_equal(t, "ms");
+    assert_true(nr__unit_scale(NR__UNIT_SECONDS, 7200, t, sizeof t) == 1.0);
+    assert_string_equal(t, "s");
+    assert_true(nr__unit_scale(NR__UNIT_SECONDS, 360000, t, sizeof t) == 3600.0);
+    assert_string_equal(t, "h");
+    nr__axis a = {.unit = NR__UNIT_SECONDS, .include_zero = 1, .title = "Time since start"};
+    nr__axis_setup(&a, 0, 360000, 6);
+    char title[64];
+    nr__axis_title(&a, title, sizeof title);
+    assert_string_equal(title, "Time since start (h)");
+    assert_string_equal(a.ticks[a.n_ticks - 1].label, "100");
+}
+
 static void reqsize_bins_follow_darshan(void **state)
 {
     assert_int_equal(nr_fig_reqsize_bin(0), 0);
@@ -204,18 +223,58 @@ static void band_name_avoids_marks_and_bursts(void **state)
     assert_true(nr__band_name_centre(0, 30, w, mark_mid_narrow, 1) == 15);
 }
 
+/* A legend label keeps its suffix: a long name loses its end to an
+ * ellipsis, cut at a character's end (é is two bytes), never the "(Gini
+ * 0.61)"; names that fit are left whole. */
+static void name_label_keeps_the_suffix(void **state)
+{
+    char buf[20];
+    nr__name_label(buf, sizeof buf, "lm", " (Gini %.2f)", 0.614);
+    assert_string_equal(buf, "lm (Gini 0.61)");
+    nr__name_label(buf, sizeof buf, "resnet50", " (Gini %.2f)", 0.614); /* 4 bytes left for the name */
+    assert_string_equal(buf, "resn\xe2\x80\xa6 (Gini 0.61)");
+    /* 16 bytes of name, 9 left: 4 characters of 2 bytes */
+    nr__name_label(buf, sizeof buf, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", " (p %d)", 12);
+    assert_string_equal(buf, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xe2\x80\xa6 (p 12)");
+    nr__name_label(buf, sizeof buf, NULL, "%s", "");
+    assert_string_equal(buf, "?");
+}
+
+/* A probability axis (bound 1) of one value widens downwards: a CCDF of one
+ * file, or of files of one size, is P = 1 on 0.1..1, not on 1..10 with 90%
+ * of the plot above certainty. Without a bound one value shows its decade
+ * upwards, as before. */
+static void bounded_log_axis_widens_down(void **state)
+{
+    nr__axis p = {.log = 1, .bound = 1.0};
+    nr__axis_setup(&p, 1, 1, 6);
+    assert_true(p.lo == 0.1 && p.hi == 1.0);
+    nr__axis q = {.log = 1, .bound = 1.0};
+    nr__axis_setup(&q, 0.5, 0.5, 6);
+    assert_true(q.lo == 0.01 && q.hi == 1.0);
+    nr__axis b = {.log = 1};
+    nr__axis_setup(&b, 4096, 4096, 6);
+    assert_true(b.lo == 1000 && b.hi == 1e5);
+    nr__axis r = {.log = 1, .bound = 1.0};
+    nr__axis_setup(&r, 0.0025, 1, 6); /* a range: as without the bound */
+    assert_true(r.lo == 0.0025 && r.hi == 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nice_ticks_use_1_2_5_steps),
         cmocka_unit_test(log_decades_inside_range),
         cmocka_unit_test(log_axis_labels_powers_and_minors),
+        cmocka_unit_test(bounded_log_axis_widens_down),
         cmocka_unit_test(linear_axis_picks_binary_unit),
         cmocka_unit_test(unit_labels),
+        cmocka_unit_test(time_axis_units),
         cmocka_unit_test(level_name_side),
         cmocka_unit_test(band_name_avoids_marks_and_bursts),
         cmocka_unit_test(reqsize_bins_follow_darshan),
         cmocka_unit_test(registry_is_complete),
+        cmocka_unit_test(name_label_keeps_the_suffix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -152,7 +152,7 @@ else
     /usr/bin/python3 - figs/figures.json <<'EOF' || fail "figures.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema_version"] == 2, d.get("schema_version")
+assert d["schema_version"] == 3, d.get("schema_version")
 assert d["runs"] == ["hostile", "plain"], d["runs"]
 ids = [f["id"] for f in d["figures"]]
 assert ids == list(range(1, 8)), ids
@@ -196,6 +196,43 @@ EOF
     "$niorep" build traces -o two.html --bootstraps 0 2>/dev/null
     grep -q "Lorenz curves of the job files' bytes, every run" two.html || fail "2 runs: the caption changed"
     ok "many runs"
+
+    # Figure 4's points are the empirical CDF's: 3 reads of 5 us, 7 of 3.5 s.
+    # The six decades between stay flat (a point at the slow bin's lower
+    # edge), the p50 and p90 are points at their level (their markers on the
+    # curve), and P(X >= x) ends at 1/n at the slowest call.
+    mkdir -p gap/steps
+    { echo '3000 1700000000.000100 openat(AT_FDCWD, "/data/g.bin", O_RDONLY) = 3</data/g.bin> <0.000010>'
+      for i in 1 2 3; do echo "3000 1700000000.00020$i read(3</data/g.bin>, \"\"..., 4096) = 4096 <0.000005>"; done
+      for i in 1 2 3 4 5 6 7; do echo "3000 170000000$i.000000 read(3</data/g.bin>, \"\"..., 4096) = 4096 <3.500000>"; done
+      echo '3000 1700000009.000000 +++ exited with 0 +++'; } > gap/steps/strace.log
+    "$niorep" figures gap -o gap-figs --format svg --bootstraps 0 2>/dev/null || fail "figures of the latency gap: exit $?"
+    /usr/bin/python3 - gap-figs/figures.json <<'EOF' || fail "latency steps"
+import json, sys
+s = json.load(open(sys.argv[1]))["figures"][3]["data"]["series"][0]
+pts = list(zip(s["latency_s"], s["cdf"], s["ccdf"]))
+want = [(5e-06, 0.0, 1.0), (5.01187234e-06, 0.3, 0.7), (3.16227766, 0.3, 0.7),
+        (3.5, 0.5, 0.5), (3.5, 0.9, 0.1), (3.5, 1.0, 0.1)]
+assert len(pts) == len(want) and all(abs(a - b) <= 1e-9 * max(1, abs(b)) for p, w in zip(pts, want) for a, b in zip(p, w)), pts
+assert s["p50_s"] == 3.5, s["p50_s"]
+# one run without the hook: its "unphased" holds every read, the same curve as "all phases": one series
+names = [x["name"] for x in json.load(open(sys.argv[1]))["figures"][3]["data"]["series"]]
+assert names == ["all phases"], names
+EOF
+    ok "latency steps"
+
+    # A run folder's name of Latin-1 bytes ("caf\xE9"): drawn, written to
+    # figures.json and shown in the report as caf\xE9, not a failed build.
+    latin=$(printf 'caf\xe9')
+    mkdir -p "latin/$latin" && cp traces/plain/strace.log "latin/$latin/"
+    "$niorep" build latin -o latin.html --figures latin-figs --format svg,png --bootstraps 0 2>latin.err \
+        || fail "a non-UTF-8 run name: build exit $?: $(head -3 latin.err)"
+    grep -q 'Pango' latin.err && fail "a non-UTF-8 run name reached pango: $(head -1 latin.err)"
+    grep -q 'data-nr-run="caf\\xE9"' latin.html || fail "a non-UTF-8 run name is not caf\\xE9 in the report"
+    /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["figures"][0]["data"]["runs"] == ["caf\\xE9"], d["figures"][0]["data"]' \
+        latin-figs/figures.json || fail "figures.json does not name the run caf\\xE9"
+    [ -s latin-figs/fig1-phase-breakdown.png ] || fail "a non-UTF-8 run name: no fig1 PNG"
+    ok "non-UTF-8 run name"
 fi
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"

@@ -727,18 +727,6 @@ static void test_formats(void **state)
     check_fmt(nr_report_fmt_real, 2.3456, "2.35");
 }
 
-static void test_text_clean(void **state)
-{
-    (void)state;
-    char out[64];
-    assert_string_equal(nr_report_text_clean("caf\xC3\xA9 \xE2\x82\xAC", out, sizeof out), "caf\xC3\xA9 \xE2\x82\xAC");
-    assert_string_equal(nr_report_text_clean("\xC0\xAF", out, sizeof out), "\\xC0\\xAF");          /* overlong '/' */
-    assert_string_equal(nr_report_text_clean("\xED\xA0\x80", out, sizeof out), "\\xED\\xA0\\x80"); /* surrogate */
-    assert_string_equal(nr_report_text_clean("a\tb\nc\x1b", out, sizeof out), "a\tb\nc\\x1B");
-    assert_string_equal(nr_report_text_clean("\xE2\x82\xAC\xE2\x82\xAC", out, 5), "\xE2\x82\xAC"); /* cut on a boundary */
-}
-
-
 /* A fixed report (two runs, every kind of content, a hand-written SVG used
  * twice, hostile strings) compared byte for byte with tests/report/golden/
  * engine.html; `test_report --update-golden` rewrites the golden file. */
@@ -834,7 +822,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tables_scroll_in_their_box),
         cmocka_unit_test(test_sections_and_overview),
         cmocka_unit_test(test_formats),
-        cmocka_unit_test(test_text_clean),
         cmocka_unit_test(test_golden_report),
         cmocka_unit_test(test_figure_bytes),
         cmocka_unit_test(test_run_name_never_places_a_figure),

@@ -1,0 +1,85 @@
+/* nr_utf8: validation by RFC 3629's table of well-formed sequences. */
+#include "nr_utf8.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t nr_utf8_seq_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    if (cp == 0xFFFE || cp == 0xFFFF) /* not XML characters */
+        return 0;
+    return n;
+}
+
+/* Whether the byte at p (a sequence of length n) is written as \xNN. */
+static int escaped(const unsigned char *p, size_t n)
+{
+    return n == 0 || (n == 1 && ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F));
+}
+
+char *nr_utf8_clean(const char *s, char *out, size_t cap)
+{
+    if (cap == 0)
+        return out;
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        size_t n = nr_utf8_seq_len(p);
+        if (escaped(p, n)) {
+            if (o + 4 >= cap)
+                break;
+            snprintf(out + o, 5, "\\x%02X", *p);
+            o += 4;
+            p++;
+            continue;
+        }
+        if (o + n >= cap)
+            break;
+        memcpy(out + o, p, n);
+        o += n;
+        p += n;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+size_t nr_utf8_clean_size(const char *s)
+{
+    size_t size = 1;
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        size_t n = nr_utf8_seq_len(p);
+        if (escaped(p, n)) {
+            size += 4;
+            p++;
+        } else {
+            size += n;
+            p += n;
+        }
+    }
+    return size;
+}

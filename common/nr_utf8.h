@@ -1,0 +1,26 @@
+/* nr_utf8: text that should be UTF-8 but may not be (a run's name is a file
+ * or directory name: bytes), made valid the same way everywhere it is shown
+ * (the HTML report, the figures): each invalid byte as the four characters
+ * \xNN. */
+#ifndef NR_UTF8_H
+#define NR_UTF8_H
+
+#include <stddef.h>
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid:
+ * overlong forms, surrogates, code points above U+10FFFF and U+FFFE, U+FFFF
+ * (not XML characters) are invalid. s is NUL-terminated (a NUL ends any
+ * sequence early, so it is never read past). */
+size_t nr_utf8_seq_len(const unsigned char *s);
+
+/* Copies s (NULL: "") into out (cap bytes incl. NUL, truncated on a UTF-8
+ * boundary) keeping valid UTF-8 and replacing each invalid byte and each
+ * control character other than \t \n by the four characters \xNN (upper
+ * case hex). Returns out. */
+char *nr_utf8_clean(const char *s, char *out, size_t cap);
+
+/* The size nr_utf8_clean needs for all of s, NUL included: strlen(s) + 1
+ * exactly when s is clean already. */
+size_t nr_utf8_clean_size(const char *s);
+
+#endif
