@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "nr_outfile.h"
+#include "nr_utf8.h"
 #include "trace.h"
 #include "trace_syscalls.h"
 
@@ -484,6 +485,11 @@ static int parse_args(int argc, char **argv, trace_args *a)
             const char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg)
                 return nr_cli_usage("trace", "--label expects KEY=VALUE, got '%s'", optarg);
+            /* the manifest's labels are text: one that is not UTF-8 was
+               left out of it without a word (review 47) */
+            if (nr_utf8_clean_size(optarg) != strlen(optarg) + 1)
+                return nr_cli_usage("trace", "--label expects UTF-8 text without control characters, got '%s'",
+                                    optarg);
             /* one value per key (until session 46 the last won, silently) */
             for (size_t i = 0; i < a->labels.count; i++)
                 if (strncmp(a->labels.items[i], optarg, (size_t)(eq - optarg) + 1) == 0)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "json_file.h"
+#include "nr_utf8.h"
 #include "trace.h"
 
 /* Decodes the octal escapes (\040 for space, ...) of a mountinfo field in place. */
@@ -94,11 +95,26 @@ int nr__trace_mount_of(const char *path, char *type, char *mount_point, char *so
     return found ? 0 : NR_E_NOTFOUND;
 }
 
+/* s as a JSON string, each byte that is not UTF-8 (or a control
+ * character) as the text \xNN: a command's arguments and paths are bytes,
+ * and jansson makes no string of invalid UTF-8, so an argument 'x\xffy'
+ * was left out of the manifest without a word (review 47). */
+static json_t *json_text(const char *s)
+{
+    const size_t need = nr_utf8_clean_size(s);
+    if (need == strlen(s) + 1)
+        return json_string(s);
+    char *clean = malloc(need);
+    json_t *j = clean ? json_string(nr_utf8_clean(s, clean, need)) : NULL;
+    free(clean);
+    return j ? j : json_null();
+}
+
 static json_t *fs_entry(const char *path, const char *role)
 {
     char type[PATH_MAX], mp[PATH_MAX], src[PATH_MAX];
     json_t *o = json_object();
-    json_object_set_new(o, "path", json_string(path));
+    json_object_set_new(o, "path", json_text(path));
     json_object_set_new(o, "role", json_string(role));
     if (nr__trace_mount_of(path, type, mp, src, sizeof type) == 0) {
         json_object_set_new(o, "type", json_string(type));
@@ -138,7 +154,7 @@ static json_t *string_array(char *const *items, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_string(items[i]));
+        json_array_append_new(a, json_text(items[i]));
     return a;
 }
 
@@ -182,9 +198,9 @@ static json_t *command_line(char *const *argv, size_t n)
         *p++ = '\'';
     }
     *p = '\0';
-    json_t *j = json_string(s);
+    json_t *j = json_text(s);
     free(s);
-    return j ? j : json_null();
+    return j;
 }
 
 static json_t *build_manifest(const nr__trace_run *run)
@@ -204,14 +220,17 @@ static json_t *build_manifest(const nr__trace_run *run)
     json_object_set_new(strace, "version", json_string(run->strace_version));
     json_t *sargv = json_array();
     for (const char *const *a = run->strace_argv; a && *a; a++)
-        json_array_append_new(sargv, json_string(*a));
+        json_array_append_new(sargv, json_text(*a));
     json_object_set_new(strace, "argv", sargv);
     json_object_set_new(m, "strace", strace);
 
     json_object_set_new(m, "command", string_array(run->command, run->command_count));
     json_object_set_new(m, "command_line", command_line(run->command, run->command_count));
     char cwd[PATH_MAX];
-    json_object_set_new(m, "cwd", getcwd(cwd, sizeof cwd) ? json_string(cwd) : json_null());
+    /* not cleaned: the ingest resolves relative paths with it, and a
+       cleaned one would be another folder; null when not UTF-8 */
+    json_t *cwd_text = getcwd(cwd, sizeof cwd) ? json_string(cwd) : NULL;
+    json_object_set_new(m, "cwd", cwd_text ? cwd_text : json_null());
 
     json_t *logs = json_object();
     json_object_set_new(logs, "strace", json_string(run->per_pid ? "strace.log.<pid>" : "strace.log"));

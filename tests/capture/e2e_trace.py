@@ -270,6 +270,16 @@ def check_error_paths(niorep, work):
     check(r.returncode == 2, "bad --label is a usage error")
     r = niorep_tool(niorep, "trace", "--label", "k=1", "--label", "k=2", "-o", os.path.join(work, "kk"), "--", "true")
     check(r.returncode == 2 and "given twice" in r.stderr, "a --label key twice: %d %r" % (r.returncode, r.stderr))
+    # a label that is not UTF-8 is refused before anything runs; an argument
+    # that is not UTF-8 is kept in the manifest, its bad byte as \xFF
+    r = subprocess.run([niorep, "trace", "--label", b"workload=a\xffb", "-o", os.path.join(work, "nu"), "--", "true"],
+                       capture_output=True)
+    check(r.returncode == 2 and b"expects UTF-8 text" in r.stderr and not os.path.exists(os.path.join(work, "nu")),
+          "a label not UTF-8: %d %r" % (r.returncode, r.stderr))
+    r = subprocess.run([niorep, "trace", "-o", os.path.join(work, "na"), "--", "true", b"x\xffy"], capture_output=True)
+    with open(os.path.join(work, "na", "manifest.json")) as f:
+        command = json.load(f).get("command")
+    check(r.returncode == 0 and command and command[-1] == "x\\xFFy", "an argument not UTF-8: %d %r" % (r.returncode, command))
     # a --watch path that is not there at the end is said, not only a null in the manifest
     missing = os.path.join(work, "no-such-watch")
     r = niorep_tool(niorep, "trace", "--watch", missing, "-o", os.path.join(work, "ww"), "--", "true")
