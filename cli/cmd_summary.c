@@ -294,6 +294,9 @@ static void print_nonfile(const nr_model *m, FILE *out)
     if (fi->mmap_regular)
         fprintf(out, "note: %" PRIu64 " mmap %s on regular files: reads through mappings are invisible to strace\n",
                 fi->mmap_regular, nr_cli_noun(fi->mmap_regular, "call", "calls"));
+    if (fi->io_uring_calls)
+        fprintf(out, "note: %" PRIu64 " io_uring %s: I/O submitted through io_uring is invisible to strace\n",
+                fi->io_uring_calls, nr_cli_noun(fi->io_uring_calls, "call", "calls"));
     const uint64_t raw_paths = nr_model_diag_count(m, "paths_not_decoded");
     if (raw_paths)
         fprintf(out,

@@ -349,6 +349,9 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     kv_row(d, "unfinished calls never resumed", C(fid->unfinished_calls), "fidelity.unfinished_calls", (double)fid->unfinished_calls);
     kv_row(d, "failed calls (= -1 E...)", C(fid->failed_calls), "fidelity.failed_calls", (double)fid->failed_calls);
     kv_row(d, "mmap calls on regular files (reads through them are invisible)", C(fid->mmap_regular), NULL, 0);
+    if (fid->io_uring_calls)
+        kv_row(d, "io_uring calls (the I/O they submit is invisible)", C(fid->io_uring_calls),
+               "fidelity.io_uring_calls", (double)fid->io_uring_calls);
     unnamed_note(sec, d, m);
     if (!fid->durations_available)
         nr_report_para(sec, "unavailable", "Latency unavailable: the trace lacks -T (no syscall durations).");

@@ -50,6 +50,8 @@ void nr__fidelity_add(nr_model *m, const nr__event *e)
     }
     if (e->reg >= 0 && starts_with_mmap(e->syscall))
         f->mmap_regular++;
+    if (e->syscall && strncmp(e->syscall, "io_uring_", 9) == 0)
+        f->io_uring_calls++;
     if (e->reg >= 0)
         return;
     nr_model_nonfile *o = &m->nonfile;

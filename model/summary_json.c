@@ -402,6 +402,7 @@ static json_t *fidelity_json(const nr_model *m)
     put(j, "hook_span_s", f->hook_first_ns >= 0 ? real((double)(f->hook_last_ns - f->hook_first_ns) * 1e-9) : json_null());
     put(j, "strace_span_s", f->strace_first_ns >= 0 ? real((double)(f->strace_last_ns - f->strace_first_ns) * 1e-9) : json_null());
     put(j, "mmap_regular", ju64(f->mmap_regular));
+    put(j, "io_uring_calls", ju64(f->io_uring_calls));
     json_t *layers = json_object();
     put(layers, "files", ju64(f->layers.files));
     put(layers, "matched", ju64(f->layers.matched));

@@ -207,6 +207,24 @@ grep -q 'seconds (strace -t): the bins are whole seconds, and the write bursts h
     || fail "report, -t: the timeline does not say its bins are whole seconds"
 ok "no number that does not exist is printed, nor a share of wall time from whole seconds"
 
+# 6b. I/O through io_uring is invisible to strace, as mmap's: noted where
+# the mmap calls are (a raw io_uring read of 64 KiB showed as 0 B without a
+# word: review 47)
+mkdir -p uring
+cat > uring/strace.log <<'EOF'
+7200  1700000000.000100 io_uring_setup(8, {flags=0, sq_entries=8, cq_entries=16}) = 3<anon_inode:[io_uring]> <0.000010>
+7200  1700000000.000150 openat(AT_FDCWD, "/data/u.bin", O_RDONLY) = 4</data/u.bin> <0.000010>
+7200  1700000000.000200 io_uring_enter(3<anon_inode:[io_uring]>, 4, 4, IORING_ENTER_GETEVENTS, NULL, 8) = 4 <0.000050>
+7200  1700000000.000300 +++ exited with 0 +++
+EOF
+"$niorep" ingest uring -o uring.nio 2>/dev/null || fail "ingest uring"
+"$niorep" summary uring.nio --bootstraps 0 | grep -q '^note: 2 io_uring calls: I/O submitted through io_uring is invisible to strace$' \
+    || fail "no note on io_uring in the summary"
+"$niorep" summary uring.nio --bootstraps 0 --json |
+    python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["fidelity"]["io_uring_calls"] != 2)' \
+    || fail "summary --json: fidelity.io_uring_calls is not 2"
+ok "io_uring calls noted"
+
 # 7. One of a thing is one, not "1 calls": a run of one process that reads
 # one file once and writes nothing.
 sizes_run single 4096
