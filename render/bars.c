@@ -1,6 +1,7 @@
 /* bars: one categorical panel of stacked or side-by-side bars with a value
  * axis; the legend of the segments is drawn by the figure. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render_internal.h"
@@ -36,6 +37,45 @@ static double label_max_len(const nr__bars *b, double cx0, double avail, double 
     double by_width = (cx0 - b->ox) * M_SQRT2 - mh / 2;
     double by_height = avail / 2 * M_SQRT2 - mh;
     return fmax(4 * mh, fmin(by_width, by_height));
+}
+
+/* Bytes of the start every category name shares, cut back to just after
+ * a separator ('_', '-', '.', ' ', '/'; 0 without one): what a long name
+ * drops first. Cut in the middle alone, names that differ only there
+ * ("vit-b16_imagenet1k_bs256_4nodes_lustre_run03" and "..._nvme_run03")
+ * read the same ("vit-b16..._run03"). */
+static size_t shared_start(const nr__bars *b)
+{
+    if (b->n_cat < 2 || !b->cat_names[0])
+        return 0;
+    size_t n = strlen(b->cat_names[0]);
+    for (size_t c = 1; c < b->n_cat && n; c++) {
+        const char *s = b->cat_names[c] ? b->cat_names[c] : "";
+        size_t k = 0;
+        while (k < n && s[k] == b->cat_names[0][k])
+            k++;
+        n = k;
+    }
+    while (n && !strchr("_-. /", b->cat_names[0][n - 1]))
+        n--;
+    return n;
+}
+
+/* Draws category label name rotated, at most max_len long: without the
+ * start all names share (an ellipsis in its place) when it is too long,
+ * then cut in its middle if still too long. */
+static void draw_rotated_label(nr_render_canvas *cv, const char *name, size_t shared, double size, double max_len,
+                               double cx, double cy)
+{
+    double w, h;
+    nr__text_size(cv, name, NR__PLAIN, size, &w, &h);
+    char *rest = shared && w > max_len ? malloc(strlen(name + shared) + sizeof "\xe2\x80\xa6") : NULL;
+    if (rest) {
+        strcpy(rest, "\xe2\x80\xa6");
+        strcat(rest, name + shared);
+    }
+    nr__text_draw_max(cv, rest ? rest : name, NR__PLAIN, size, max_len, cx, cy, 1, 0.5, 45);
+    free(rest);
 }
 
 /* Height of the category labels, rotated when they do not fit their slot
@@ -93,6 +133,7 @@ int nr__bars_draw(nr__bars *b)
     int rotate = 0;
     double max_len = 0;
     size_t every = 1;
+    const size_t shared = shared_start(b);
     for (int pass = 0; pass < 2; pass++) {
         px = b->ox + left;
         pw = fmax(20, b->ow - left - right);
@@ -175,7 +216,7 @@ int nr__bars_draw(nr__bars *b)
         double cx = px + slot * (c + 0.5), cy = py + ph + TICK_LEN + GAP;
         const char *name = b->cat_names[c] ? b->cat_names[c] : "";
         if (rotate)
-            nr__text_draw_max(cv, name, NR__PLAIN, ls, max_len, cx, cy, 1, 0.5, 45);
+            draw_rotated_label(cv, name, shared, ls, max_len, cx, cy);
         else
             nr__text_draw(cv, name, NR__PLAIN, ls, cx, cy, 0.5, 0, 0);
     }

@@ -156,6 +156,33 @@ static void long_names_stay_on_the_canvas(void **state)
         }
 }
 
+/* Long names that differ only in the middle stay told apart: they lose
+ * the start they share, not their middle (before, "..._lustre_run03" and
+ * "..._nvme_run03" both read "vit-b16... _run03"). Same bars, so the two
+ * labels drawn alike would give the bytes of one name drawn twice. */
+static void long_names_differing_in_the_middle_stay_apart(void **state)
+{
+    nr_figure_inputs in;
+    example_inputs(EXAMPLE_SIX_RUNS, &in);
+    static const char *const apart[2] = {"vit-b16_imagenet1k_bs256_4nodes_lustre_run03",
+                                         "vit-b16_imagenet1k_bs256_4nodes_nvme_run03"};
+    static const char *const alike[2] = {"vit-b16_imagenet1k_bs256_4nodes_lustre_run03",
+                                         "vit-b16_imagenet1k_bs256_4nodes_lustre_run03"};
+    nr_fig_phase_input ph = *in.phase;
+    ph.n_runs = 2;
+    const nr_figure_def *fig = nr_figure_find("fig1-phase-breakdown");
+    assert_non_null(fig);
+    nr_render_buf a, b;
+    ph.run_names = apart;
+    in.phase = &ph;
+    render(fig, &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &a);
+    ph.run_names = alike;
+    render(fig, &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &b);
+    assert_false(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+    nr_render_buf_fini(&a);
+    nr_render_buf_fini(&b);
+}
+
 /* A Lorenz curve of one file (two points with the origin) is "no data", as
  * the docs say below two files: the same figure as a run of no points
  * (before, the line of equality was drawn as its curve with "Gini 0.00"). */
@@ -197,6 +224,7 @@ int main(void)
         cmocka_unit_test(png_decodes_at_300_dpi_and_has_ink),
         cmocka_unit_test(degenerate_inputs_still_draw),
         cmocka_unit_test(long_names_stay_on_the_canvas),
+        cmocka_unit_test(long_names_differing_in_the_middle_stay_apart),
         cmocka_unit_test(lorenz_of_one_file_is_no_data),
         cmocka_unit_test(bad_width_is_a_usage_error),
     };
