@@ -323,6 +323,7 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
     h->line_len = len;
     if (!o) {
         report(h, "bad_json", line_no);
+        h->line = NULL;
         return 0;
     }
     int rc = 0;
@@ -374,6 +375,8 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
         }
     }
     json_decref(o);
+    h->line = NULL; /* the reader's buffer: a report after this line has no example */
+    h->line_len = 0;
     return rc;
 }
 
