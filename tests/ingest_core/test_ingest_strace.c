@@ -357,7 +357,7 @@ static void strace_fd_semantics(void **state)
 
 /* strace -C with columns chosen by -U: the summary table after the calls
  * is skipped as summary_table, not unknown_line (review 47; until session
- * 48 its header and rows, which start with the name, were unknown). */
+ * 47 its header and rows, which start with the name, were unknown). */
 static void strace_C_custom_columns(void **state)
 {
     static const char *const columns[] = {"name,calls,errors", "calls,name,errors", "calls,errors",
