@@ -227,26 +227,33 @@ static int add_layers(nr_report_block *sec, const nr_model *m, nr_error *err)
     return add_layers_worst(sec, fid, err);
 }
 
-static int fill_diagnostics(nr_report_block *sec, const nr_store *s, nr_error *err)
+/* The diagnostics rows of one kind (skipped lines, then notes) in a table
+ * of their own, made at its first row; rows of one reason are consecutive:
+ * its name and count once. Returns the rows shown, or an error. */
+static long diagnostics_table(nr_report_block *sec, const nr_store_table *t, int notes, nr_error *err)
 {
-    const nr_store_table *t = nr_store_find_table(s, "diagnostics");
-    if (!t || nr_store_table_rows(t) == 0) {
-        nr_report_para(sec, "note", "No line was skipped: every line of the logs was understood.");
-        return 0;
-    }
     static const char *const heads[] = {"reason", "count", "example (file:line)", "example"};
-    nr_report_table *dt = nr_report_table_new(sec, "Lines skipped or not understood, by reason, with examples", 4, heads, 1u << 1);
+    nr_report_table *dt = NULL;
     nr_col_chunk c[NR_DG_COL_COUNT];
     for (int i = 0; i < NR_DG_COL_COUNT; i++)
         nr_col_chunk_init(&c[i]);
     int rc = 0;
-    char previous[128] = ""; /* rows of one reason are consecutive: its name and count once */
+    long shown = 0;
+    char previous[128] = "";
     for (size_t rg = 0; rc == 0 && rg < nr_store_table_rowgroups(t); rg++) {
         for (int col = 0; rc == 0 && col < NR_DG_COL_COUNT; col++)
             rc = nr_store_read_chunk(t, (size_t)col, rg, &c[col], err);
         for (size_t i = 0; rc == 0 && i < c[NR_DG_REASON].n; i++) {
             char buf[64], where[1200];
             const char *reason = c[NR_DG_REASON].str[i];
+            if ((nr_diag_reason_kind(reason) == NR_DIAG_NOTE) != notes)
+                continue;
+            if (!dt)
+                dt = nr_report_table_new(sec,
+                                         notes ? "Notes on lines kept, and on the run, by reason, with examples"
+                                               : "Lines skipped, by reason, with examples (the strace logs' add "
+                                                 "up to lines skipped; hook_* are lines of hook.jsonl)",
+                                         4, heads, 1u << 1);
             const int first = strncmp(reason, previous, sizeof previous - 1) != 0;
             snprintf(previous, sizeof previous, "%s", reason);
             nr_report_table_row(dt);
@@ -258,11 +265,26 @@ static int fill_diagnostics(nr_report_block *sec, const nr_store *s, nr_error *e
                 snprintf(where, sizeof where, "%s", c[NR_DG_FILE].str[i]);
             nr_report_table_cell_path(dt, where);
             nr_report_table_cell_path(dt, c[NR_DG_EXAMPLE].str[i]);
+            shown++;
         }
     }
     for (int i = 0; i < NR_DG_COL_COUNT; i++)
         nr_col_chunk_fini(&c[i]);
-    return rc;
+    return rc < 0 ? rc : shown;
+}
+
+/* Skipped lines and notes apart (nr_diag_reason_kind): until session 47
+ * one table titled "Lines skipped" held both, under "lines skipped 0". */
+static int fill_diagnostics(nr_report_block *sec, const nr_store *s, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, "diagnostics");
+    const long skipped = t ? diagnostics_table(sec, t, 0, err) : 0;
+    if (skipped < 0)
+        return (int)skipped;
+    if (skipped == 0)
+        nr_report_para(sec, "note", "No line was skipped: every line of the logs was understood.");
+    const long notes = t ? diagnostics_table(sec, t, 1, err) : 0;
+    return notes < 0 ? (int)notes : 0;
 }
 
 /* Transfers on fds the trace never saw opened: their bytes are in no total

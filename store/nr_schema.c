@@ -2,6 +2,31 @@
 
 #include <string.h>
 
+nr_diag_kind nr_diag_reason_kind(const char *reason)
+{
+    /* the strace lines the ingest skips: the lexer's reasons (BAD lines),
+       the kinds of line that are no call (nr_skip_reason), and those the
+       ingest and its process model refuse */
+    static const char *const skipped[] = {
+        "unknown_line",  "truncated",           "bad_result",          "bad_resumed",        "notice",
+        "summary_table", "continuation",        "truncated_last_line", "foreign_timestamp",  "call_without_result",
+        "unmatched_resumed", "call_while_pending",
+    };
+    /* hook.jsonl lines left out whole (ingest/hook.c); its other reasons
+       keep the line (bad_io_field, phase_end_out_of_order) or are the run's */
+    static const char *const hook_skipped[] = {
+        "hook_bad_json",      "hook_not_object",         "hook_missing_field",      "hook_bad_pid",
+        "hook_bad_timestamp", "hook_unknown_event",      "hook_unsupported_version", "hook_unmatched_phase_end",
+    };
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
+        if (strcmp(reason, skipped[i]) == 0)
+            return NR_DIAG_SKIPPED_LINE;
+    for (size_t i = 0; i < sizeof hook_skipped / sizeof hook_skipped[0]; i++)
+        if (strcmp(reason, hook_skipped[i]) == 0)
+            return NR_DIAG_SKIPPED_HOOK_LINE;
+    return NR_DIAG_NOTE;
+}
+
 #define I64(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT}
 #define DELTA(n) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_DELTA_VARINT}
 /* stored as differences from an earlier column it usually equals */

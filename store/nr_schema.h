@@ -115,6 +115,15 @@ enum nr_diagnostics_col {
     NR_DG_EXAMPLE,    /* the line (cut to 200 bytes) or a message */
     NR_DG_COL_COUNT
 };
+/* What a diagnostics reason counts (docs/definitions.md, "Lines"): lines
+ * of the strace logs skipped (meta lines_skipped counts each under exactly
+ * one such reason), lines of hook.jsonl skipped, or notes: on lines that
+ * were kept (a cut call line, a call never resumed) or on the whole run.
+ * One list for the ingest that writes them and every reader that shows
+ * them: the report put notes under "lines skipped" (review 46). */
+typedef enum nr_diag_kind { NR_DIAG_SKIPPED_LINE, NR_DIAG_SKIPPED_HOOK_LINE, NR_DIAG_NOTE } nr_diag_kind;
+nr_diag_kind nr_diag_reason_kind(const char *reason);
+
 /* The diagnostics reason of a run whose events' times are not wall times
  * (-ff -r: docs/definitions.md, "Time"): the ingest writes it, the model
  * reads it (fidelity.times_reliable). */

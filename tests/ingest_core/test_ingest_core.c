@@ -2347,6 +2347,58 @@ static void hook_output_is_tool_output(void **state)
     ck_free(&r);
 }
 
+/* Every skipped strace line is counted under one reason of the kind
+ * NR_DIAG_SKIPPED_LINE, and no note is: their counts add up to meta
+ * lines_skipped (the report's "lines skipped" table and its notes rely on
+ * nr_diag_reason_kind). A log with eight kinds of skipped line and two
+ * notes (a call never resumed, a cut last line kept). */
+static void skipped_line_reasons_add_up_to_lines_skipped(void **state)
+{
+    (void)state;
+    ck_run r;
+    ck_ingest_text(&r,
+                   "100 1700000000.000100 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3</d/x> <0.000010>\n"
+                   "Traceback (most recent call last):\n"
+                   "100 1700000000.000200 <... fstat resumed>) = 0 <0.000001>\n"
+                   "100 1700000000.000300 read(3</d/x>, \"ab\", 2) = 2 <0.000001>\n"
+                   "strace: Process 101 attached\n"
+                   " | 00000  61 62                                            ab               |\n"
+                   "101 1700000000.000400 read(3</d/x>, <unfinished ...>\n"
+                   "100 1700000000.000500 close(3</d/x>) = 0 <0.000001>\n"
+                   "100 1700000000.000550 close(3)\n"
+                   "100 19:16:08.000600 close(4) = -1 EBADF (Bad file descriptor) <0.000001>\n"
+                   "+++ exited with x +++\n"
+                   "100 1700000000.000700 close(5) = -1 EBADF (Bad file descriptor) <0.0000",
+                   NULL);
+    assert_ok(&r);
+    int64_t skipped = 0, notes = 0, kinds = 0;
+    const char *previous = "";
+    for (size_t i = 0; i < r.diagnostics.nrows; i++) {
+        const char *reason = ck_str(&r.diagnostics, i, "reason");
+        if (strcmp(reason, previous) == 0)
+            continue; /* another example of the reason before */
+        previous = reason;
+        const int64_t count = ck_i64(&r.diagnostics, i, "count");
+        if (nr_diag_reason_kind(reason) == NR_DIAG_SKIPPED_LINE) {
+            skipped += count;
+            kinds++;
+        } else {
+            assert_int_equal(nr_diag_reason_kind(reason), NR_DIAG_NOTE);
+            notes += count;
+        }
+    }
+    char want[32];
+    snprintf(want, sizeof want, "%lld", (long long)skipped);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), want);
+    assert_int_equal(kinds, 6); /* unknown_line, unmatched_resumed, notice, continuation, call_without_result,
+                                   foreign_timestamp */
+    assert_int_equal(skipped, 7);
+    assert_true(notes >= 2); /* never_resumed, unterminated_last_line */
+    assert_int_equal(nr_diag_reason_kind("hook_bad_json"), NR_DIAG_SKIPPED_HOOK_LINE);
+    assert_int_equal(nr_diag_reason_kind("hook_outside_trace"), NR_DIAG_NOTE);
+    ck_free(&r);
+}
+
 /* Hook records outside the strace time range are counted, not trusted silently. */
 static void hook_clock_skew_reported(void **state)
 {
@@ -2847,6 +2899,7 @@ int main(void)
         cmocka_unit_test(hook_pid_not_traced),
         cmocka_unit_test(hook_output_is_tool_output),
         cmocka_unit_test(hook_clock_skew_reported),
+        cmocka_unit_test(skipped_line_reasons_add_up_to_lines_skipped),
         cmocka_unit_test(never_ended_phase_ends_with_its_thread),
         cmocka_unit_test(single_log_file),
         cmocka_unit_test(clock_steps_at_and_past_the_limits),

@@ -225,6 +225,21 @@ EOF
     || fail "summary --json: fidelity.io_uring_calls is not 2"
 ok "io_uring calls noted"
 
+# 6c. Notes are no skipped lines: a run whose one diagnostic is a call
+# never resumed says that no line was skipped, and shows the note in a
+# table of notes (one "lines skipped" table held both, under "0": review 46)
+mkdir -p noted/r
+cat > noted/r/strace.log <<'EOF'
+7300  1700000000.000100 openat(AT_FDCWD, "/data/n.bin", O_RDONLY) = 3</data/n.bin> <0.000010>
+7300  1700000000.000200 read(3</data/n.bin>,  <unfinished ...>
+EOF
+"$niorep" build noted -o noted.html --bootstraps 0 2>/dev/null || fail "build noted"
+grep -q 'No line was skipped: every line of the logs was understood.' noted.html || fail "a note counted as a skipped line"
+grep -q 'Notes on lines kept, and on the run, by reason, with examples' noted.html || fail "no table of notes"
+grep -q 'Lines skipped, by reason' noted.html && fail "a table of skipped lines without a skipped line"
+grep -q '>never_resumed<' noted.html || fail "the note never_resumed is not shown"
+ok "notes apart from skipped lines"
+
 # 7. One of a thing is one, not "1 calls": a run of one process that reads
 # one file once and writes nothing.
 sizes_run single 4096
