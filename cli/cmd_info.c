@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nr_schema.h"
 #include "nr_store.h"
 
 enum { EXAMPLES_PER_REASON = 3 };
@@ -128,7 +129,10 @@ static void print_diag_row(FILE *out, const nr_col_chunk *cols, size_t k, void *
         st->examples = 0;
         fputs("  ", out);
         print_bytes(out, reason, cols[0].str_len[k]);
-        fprintf(out, ": %" PRId64 "\n", cols[1].i64[k]);
+        /* a note is no skipped line: the skipped lines' counts add up to
+           meta lines_skipped, the notes' do not (review 46) */
+        fprintf(out, ": %" PRId64 "%s\n", cols[1].i64[k],
+                nr_diag_reason_kind(reason) == NR_DIAG_NOTE ? " (note)" : "");
     }
     if (st->examples++ >= EXAMPLES_PER_REASON)
         return;

@@ -238,6 +238,7 @@ grep -q 'No line was skipped: every line of the logs was understood.' noted.html
 grep -q 'Notes on lines kept, and on the run, by reason, with examples' noted.html || fail "no table of notes"
 grep -q 'Lines skipped, by reason' noted.html && fail "a table of skipped lines without a skipped line"
 grep -q '>never_resumed<' noted.html || fail "the note never_resumed is not shown"
+"$niorep" info noted/.niorep/r.nio | grep -q '^  never_resumed: 1 (note)$' || fail "info does not mark the note"
 ok "notes apart from skipped lines"
 
 # 7. One of a thing is one, not "1 calls": a run of one process that reads
