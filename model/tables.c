@@ -8,6 +8,7 @@
 
 #include "file_role.h"
 #include "model_internal.h"
+#include "nr_schema.h"
 #include "nr_store_merge.h"
 
 /* Decodes column `name` of row group rg into c; a missing column leaves c
@@ -92,12 +93,7 @@ const char *nr_model_meta(const nr_model *m, const char *key)
 
 int64_t nr__model_meta_i64(const nr_model *m, const char *key, int64_t def)
 {
-    const char *v = nr_model_meta(m, key);
-    char *end;
-    if (!v || !*v)
-        return def;
-    const long long x = strtoll(v, &end, 10);
-    return *end ? def : (int64_t)x;
+    return nr_meta_value_i64(nr_model_meta(m, key), def);
 }
 
 /* File systems from the manifest's mount list in meta: keys

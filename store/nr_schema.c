@@ -1,6 +1,16 @@
 #include "nr_schema.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+int64_t nr_meta_value_i64(const char *value, int64_t def)
+{
+    char *end;
+    if (!value || !*value)
+        return def;
+    const long long x = strtoll(value, &end, 10);
+    return *end ? def : (int64_t)x;
+}
 
 nr_diag_kind nr_diag_reason_kind(const char *reason)
 {

@@ -132,6 +132,9 @@ nr_diag_kind nr_diag_reason_kind(const char *reason);
 
 /* meta: key/value facts (manifest, ingest options, counters, input hashes). */
 enum nr_meta_col { NR_MT_KEY, NR_MT_VALUE, NR_MT_COL_COUNT };
+/* A meta value read as a whole decimal integer; def when value is NULL,
+ * empty or not one (the store merge and the model read their integers so). */
+int64_t nr_meta_value_i64(const char *value, int64_t def);
 
 /* phases: one row per phase instance from the hook (capture layer). */
 enum nr_phases_col {

@@ -23,12 +23,7 @@ static const char *meta_get(const nr__part *p, const char *key)
 
 static int64_t meta_i64(const nr__part *p, const char *key, int64_t def)
 {
-    const char *v = meta_get(p, key);
-    char *end;
-    if (!v || !*v)
-        return def;
-    const long long x = strtoll(v, &end, 10);
-    return *end ? def : (int64_t)x;
+    return nr_meta_value_i64(meta_get(p, key), def);
 }
 
 int nr__merge_read_meta(nr__merge *m, nr__part *p, nr_error *err)
