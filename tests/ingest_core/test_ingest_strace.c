@@ -27,28 +27,31 @@ static int run_strace_prog(const char *run_dir, const char *data_dir, const char
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static int run_strace(const char *run_dir, const char *data_dir, const char *flags)
+/* Traces prog with strace flags into a fresh r->dir/run (its data in
+ * r->dir/data, both to cap bytes in run and data) and ingests the run;
+ * skips the test (77) when strace cannot trace here. */
+static void trace_and_ingest(ck_run *r, char *run, char *data, size_t cap, const char *flags, const char *prog)
 {
-    return run_strace_prog(run_dir, data_dir, flags, NR_IO_PROG);
+    memset(r, 0, sizeof *r);
+    ck_tmpdir(r->dir, sizeof r->dir);
+    snprintf(run, cap, "%s/run", r->dir);
+    snprintf(data, cap, "%s/data", r->dir);
+    mkdir(run, 0700);
+    mkdir(data, 0700);
+    if (run_strace_prog(run, data, flags, prog) != 0) {
+        fprintf(stderr, "strace %s failed (ptrace or openat2 not permitted?): skipping\n", flags);
+        exit(77);
+    }
+    ck_ingest(r, run, NULL);
+    if (r->rc != 0)
+        fail_msg("ingest: %s", r->err.msg);
 }
 
 static void check_totals(const char *flags, const char *data_dir_in_trace_cwd)
 {
     ck_run r;
-    memset(&r, 0, sizeof r);
-    ck_tmpdir(r.dir, sizeof r.dir);
     char run[400], data[400];
-    snprintf(run, sizeof run, "%s/run", r.dir);
-    snprintf(data, sizeof data, "%s/data", r.dir);
-    mkdir(run, 0700);
-    mkdir(data, 0700);
-    if (run_strace(run, data, flags) != 0) {
-        fprintf(stderr, "strace %s failed (ptrace not permitted?): skipping\n", flags);
-        exit(77);
-    }
-    ck_ingest(&r, run, NULL);
-    if (r.rc != 0)
-        fail_msg("ingest: %s", r.err.msg);
+    trace_and_ingest(&r, run, data, sizeof run, flags, NR_IO_PROG);
     /* the model's fast path of the commonest fd calls changes no byte */
     ck_run general;
     memset(&general, 0, sizeof general);
@@ -316,20 +319,8 @@ static void strace_fd_semantics(void **state)
     static const char *const forms[] = {"-f", "-f -X raw", "-f -ttt -T -y"};
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         ck_run r;
-        memset(&r, 0, sizeof r);
-        ck_tmpdir(r.dir, sizeof r.dir);
         char run[400], data[400], path[600];
-        snprintf(run, sizeof run, "%s/run", r.dir);
-        snprintf(data, sizeof data, "%s/data", r.dir);
-        mkdir(run, 0700);
-        mkdir(data, 0700);
-        if (run_strace_prog(run, data, forms[f], NR_FD_SEMANTICS_PROG) != 0) {
-            fprintf(stderr, "strace %s failed (ptrace or openat2 not permitted?): skipping\n", forms[f]);
-            exit(77);
-        }
-        ck_ingest(&r, run, NULL);
-        if (r.rc != 0)
-            fail_msg("ingest: %s", r.err.msg);
+        trace_and_ingest(&r, run, data, sizeof run, forms[f], NR_FD_SEMANTICS_PROG);
         char *real = realpath(data, NULL);
         assert_non_null(real);
         static const struct { const char *name, *column; int64_t bytes; } want[] = {
@@ -364,21 +355,9 @@ static void strace_C_custom_columns(void **state)
                                           "max-time,name,total-time,calls"};
     for (size_t i = 0; i < sizeof columns / sizeof *columns; i++) {
         ck_run r;
-        memset(&r, 0, sizeof r);
-        ck_tmpdir(r.dir, sizeof r.dir);
         char run[400], data[400], flags[200];
-        snprintf(run, sizeof run, "%s/run", r.dir);
-        snprintf(data, sizeof data, "%s/data", r.dir);
-        mkdir(run, 0700);
-        mkdir(data, 0700);
         snprintf(flags, sizeof flags, "-f -ttt -T -y -C -U %s", columns[i]);
-        if (run_strace(run, data, flags) != 0) {
-            fprintf(stderr, "strace %s failed (ptrace not permitted?): skipping\n", flags);
-            exit(77);
-        }
-        ck_ingest(&r, run, NULL);
-        if (r.rc != 0)
-            fail_msg("ingest: %s", r.err.msg);
+        trace_and_ingest(&r, run, data, sizeof run, flags, NR_IO_PROG);
         if (ck_diag(&r, "unknown_line") != 0 || ck_diag(&r, "summary_table") < 5)
             fail_msg("-U %s: unknown_line %lld, summary_table %lld", columns[i],
                      (long long)ck_diag(&r, "unknown_line"), (long long)ck_diag(&r, "summary_table"));
