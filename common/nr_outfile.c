@@ -1,12 +1,17 @@
 #include "nr_outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,13 +51,40 @@ static void release_termination_signals(const sigset_t *saved)
     pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
 
-/* mkstemp and registration, with no signal delivered in between. */
+/* mkostemp, but with mode 0666 under the umask, as any new file: mkstemp's
+ * 0600 was widened to 0644 at the commit until session 48, whatever the
+ * umask (review 48). O_CLOEXEC: no child (niorep-render, strace) holds it,
+ * or its lock. path ends in XXXXXX. */
+static int create_tmp(char *path)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static _Atomic uint64_t counter;
+    char *x = path + strlen(path) - 6;
+    for (int attempt = 0; attempt < 1000; attempt++) {
+        uint64_t r = 0;
+        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
+            r = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL);
+        r ^= atomic_fetch_add(&counter, 1) * UINT64_C(0x9E3779B97F4A7C15);
+        for (int i = 0; i < 6; i++, r /= 62)
+            x[i] = digits[r % 62];
+        const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* The temporary file and its registration, with no signal delivered in
+ * between. */
 static int create_tracked_tmp(nr_outfile *f)
 {
     sigset_t saved;
     hold_termination_signals(&saved);
-    f->fd = mkstemp(f->tmp_path);
+    f->fd = create_tmp(f->tmp_path);
     int e = errno;
+    if (f->fd >= 0)
+        (void)flock(f->fd, LOCK_EX | LOCK_NB); /* claimed while open: see nr_outfile_sweep */
     if (f->fd >= 0 && track(f->tmp_path, 1) != 0) {
         close(f->fd);
         unlink(f->tmp_path);
@@ -77,9 +109,10 @@ void nr_outfile_abort_all_from_signal(void)
  * the file its symbolic link names (the link stays a link). The commit
  * renames a new file over it, so it must be a regular file or nothing
  * yet: a device, pipe or folder there is an error, before any work. */
-static int output_target(const char *target, char **out, nr_error *err)
+static int output_target(const char *target, char **out, int *mode, nr_error *err)
 {
     *out = NULL;
+    *mode = -1;
     if (!target[0])
         return nr_error_set(err, NR_E_USAGE, "an empty output path");
     struct stat st;
@@ -96,8 +129,10 @@ static int output_target(const char *target, char **out, nr_error *err)
     } else if (!(*out = strdup(target))) {
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", target);
     }
-    if (S_ISREG(st.st_mode))
+    if (S_ISREG(st.st_mode)) {
+        *mode = (int)(st.st_mode & 07777);
         return 0;
+    }
     free(*out);
     *out = NULL;
     return nr_error_set(err, NR_E_USAGE, "%s: %s: an output must be a file (it is written beside it, then renamed over it)",
@@ -120,7 +155,7 @@ int nr_outfile_open(nr_outfile *f, const char *target, nr_error *err)
 {
     memset(f, 0, sizeof *f);
     f->fd = -1;
-    NR_TRY(output_target(target, &f->target, err));
+    NR_TRY(output_target(target, &f->target, &f->replaced_mode, err));
     size_t n = strlen(f->target);
     f->tmp_path = malloc(n + 16);
     if (!f->tmp_path) {
@@ -188,7 +223,7 @@ static int commit(nr_outfile *f, int durable, nr_error *err)
 {
     int rc = 0;
     sync_join(f);
-    if (fchmod(f->fd, 0644) != 0 || (durable && fsync(f->fd) != 0))
+    if ((f->replaced_mode >= 0 && fchmod(f->fd, (mode_t)f->replaced_mode) != 0) || (durable && fsync(f->fd) != 0))
         rc = nr_error_errno(err, NR_E_IO, errno, "%s: cannot flush output", f->target);
     if (rc == 0) {
         int fd = f->fd;
@@ -226,6 +261,52 @@ void nr_outfile_abort(nr_outfile *f)
     free(f->tmp_path);
     free(f->target);
     f->tmp_path = f->target = NULL;
+}
+
+/* Whether name is that of a temporary file: "<target>.tmp.XXXXXX". */
+static int is_tmp_name(const char *name)
+{
+    const size_t n = strlen(name);
+    return n > 11 && memcmp(name + n - 11, ".tmp.", 5) == 0;
+}
+
+/* Removes path when no process holds it open for writing (its lock is
+ * free: the lock goes with the last descriptor, even at SIGKILL) and it
+ * was last written more than min_age_s ago; 1 when removed. */
+static int remove_if_orphan(const char *path, time_t min_age_s, time_t now)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || now - st.st_mtime < min_age_s)
+        return 0;
+    const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return 0;
+    const int orphan = flock(fd, LOCK_EX | LOCK_NB) == 0;
+    const int removed = orphan && unlink(path) == 0;
+    close(fd);
+    return removed;
+}
+
+size_t nr_outfile_sweep(const char *dir, long min_age_s)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    const time_t now = time(NULL);
+    size_t removed = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (!is_tmp_name(e->d_name))
+            continue;
+        const size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(n);
+        if (!path)
+            break;
+        snprintf(path, n, "%s/%s", dir, e->d_name);
+        removed += (size_t)remove_if_orphan(path, (time_t)min_age_s, now);
+        free(path);
+    }
+    closedir(d);
+    return removed;
 }
 
 int nr_make_dirs(const char *path, nr_error *err)

@@ -17,6 +17,8 @@ typedef struct nr_outfile {
     uint64_t offset;    /* bytes written so far */
     pthread_t syncer;   /* nr_outfile_sync_start's thread, while sync_state is 1 */
     int sync_state;     /* 0: none yet, 1: syncer running, 2: none to join (joined, or it could not start) */
+    int replaced_mode;  /* the permissions of the file the commit replaces, which the new one keeps;
+                           -1: a new file (0666 under the umask) */
 } nr_outfile;
 
 /* Creates the temporary file for target (or, when target is a symbolic
@@ -53,6 +55,16 @@ int nr_outfile_commit_unsynced(nr_outfile *f, nr_error *err);
 /* Closes and removes the temporary file if still open. Accepts a closed or
  * zeroed f (but not a copy of f: the sync thread, if any, is joined here). */
 void nr_outfile_abort(nr_outfile *f);
+
+/* Removes the temporary files ("*.tmp.XXXXXX") in dir that a process
+ * killed while writing them left (SIGKILL, a crash, a power cut: nothing
+ * ran to remove them) and returns their number. A writer holds an flock on
+ * its temporary file while it is open, and the kernel drops the lock with
+ * the process, so an unlocked one is an orphan; one written in the last
+ * min_age_s seconds is left (the instant between a writer's mkostemp and
+ * its flock, and between its close and its rename). For niorep's own
+ * cache folders, which no user looks into. */
+size_t nr_outfile_sweep(const char *dir, long min_age_s);
 
 /* mkdir -p for an output folder: creates path and every missing folder
  * above it. Returns 0, NR_E_USAGE for an empty path, or NR_E_IO naming the

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -285,6 +287,71 @@ static void outfile_commit_and_abort(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent-dir/x"));
 }
 
+/* An output's permissions: a new file's are 0666 under the umask, a
+ * replaced file's stay its own (until session 48 every output was 0644:
+ * a 0600 export became world-readable, umask 077 was ignored). */
+static void outfile_modes(void **state)
+{
+    char dir[] = "/tmp/nr_outfile_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fresh[256], kept[256];
+    snprintf(fresh, sizeof fresh, "%s/fresh", dir);
+    snprintf(kept, sizeof kept, "%s/kept", dir);
+    nr_error err;
+    nr_outfile f;
+    const mode_t old_mask = umask(077);
+    assert_int_equal(nr_outfile_open(&f, fresh, &err), 0);
+    assert_int_equal(nr_outfile_commit(&f, &err), 0);
+    umask(022);
+    int fd = open(kept, O_WRONLY | O_CREAT, 0640);
+    assert_true(fd >= 0);
+    assert_int_equal(fchmod(fd, 0640), 0);
+    close(fd);
+    assert_int_equal(nr_outfile_open(&f, kept, &err), 0);
+    assert_int_equal(nr_outfile_commit(&f, &err), 0);
+    umask(old_mask);
+    struct stat st;
+    assert_int_equal(stat(fresh, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);
+    assert_int_equal(stat(kept, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    unlink(fresh);
+    unlink(kept);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+/* nr_outfile_sweep removes a temporary file no process holds that is
+ * older than its age, and leaves one an open output holds (its lock)
+ * and a young one. */
+static void outfile_sweep_orphans(void **state)
+{
+    char dir[] = "/tmp/nr_outfile_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char target[256], orphan[256], young[256];
+    snprintf(target, sizeof target, "%s/store.nio", dir);
+    snprintf(orphan, sizeof orphan, "%s/store.nio.tmp.Orphan", dir);
+    snprintf(young, sizeof young, "%s/store.nio.tmp.Young1", dir);
+    nr_error err;
+    nr_outfile f;
+    assert_int_equal(nr_outfile_open(&f, target, &err), 0);
+    for (int i = 0; i < 2; i++) {
+        FILE *o = fopen(i ? young : orphan, "w");
+        assert_non_null(o);
+        fclose(o);
+    }
+    const struct timespec hour_ago[2] = {{time(NULL) - 3600, 0}, {time(NULL) - 3600, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, orphan, hour_ago, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, f.tmp_path, hour_ago, 0), 0);
+    assert_int_equal(nr_outfile_sweep(dir, 600), 1);
+    assert_int_equal(access(orphan, F_OK), -1);
+    assert_int_equal(access(young, F_OK), 0);
+    assert_int_equal(access(f.tmp_path, F_OK), 0); /* held: its writer is alive */
+    assert_int_equal(nr_outfile_commit(&f, &err), 0);
+    unlink(target);
+    unlink(young);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* A file's bytes, or "" when it cannot be read (static buffer). */
 static const char *file_text(const char *path)
 {
@@ -464,6 +531,8 @@ int main(void)
         cmocka_unit_test(zalloc_counters_are_written_zeros),
         cmocka_unit_test(arena_allocations_keep_their_bytes),
         cmocka_unit_test(outfile_commit_and_abort),
+        cmocka_unit_test(outfile_modes),
+        cmocka_unit_test(outfile_sweep_orphans),
         cmocka_unit_test(outfile_targets),
         cmocka_unit_test(spool_appends_reads_and_leaves_nothing),
         cmocka_unit_test(error_table_maps_exit_status),
