@@ -123,6 +123,8 @@ static int run_build(const build_args *a, nr_error *err)
     nr_load_bar_free(bar);
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");
+    if (rc == 0)
+        nr_runset_say_reuse(&rs, "");
     const char **names = NULL, **stores = NULL, **model_keys = NULL;
     const nr_model **models = NULL;
     nr_figjobs *figs = NULL;

@@ -241,6 +241,8 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         const int rc = nr_runset_load(&g[i].rs, NULL, nr_load_line, err);
         nr_load_bar_free(bar);
         NR_TRY(rc);
+        const char group[] = {g[i].id[0], ':', ' ', '\0'};
+        nr_runset_say_reuse(&g[i].rs, group);
         g[i].runs = calloc(g[i].rs.n ? g[i].rs.n : 1, sizeof *g[i].runs);
         if (!g[i].runs)
             return nr_error_set(err, NR_E_NOMEM, "out of memory");

@@ -30,6 +30,8 @@ static int run_figures(char **inputs, size_t n, const char *dir, const char *for
     if (rc == 0)
         rc = nr_runset_load(&rs, opts, NULL, err);
     nr_load_bar_free(bar);
+    if (rc == 0)
+        nr_runset_say_reuse(&rs, "");
     const nr_model **models = rc == 0 ? calloc(rs.n, sizeof *models) : NULL;
     const char **names = rc == 0 ? calloc(rs.n, sizeof *names) : NULL;
     if (rc == 0 && (!models || !names))

@@ -101,13 +101,6 @@ static int is_store_file(const char *path)
     return ok;
 }
 
-/* Names that mark a run directory (SPEC "A run directory"). */
-static int is_run_file_name(const char *name)
-{
-    return strncmp(name, "strace.log", 10) == 0 || strcmp(name, "hook.jsonl") == 0 ||
-           strcmp(name, "manifest.json") == 0 || strncmp(name, "trace.", 6) == 0;
-}
-
 /* Natural order: run2 before run10 (strverscmp), so that a study's runs
  * read in the order they were numbered. */
 static int cmp_str(const void *a, const void *b)
@@ -209,16 +202,24 @@ static int add_run_folder(nr_runset *rs, const char *p, const char *name, nr_err
     return 0;
 }
 
-/* A directory is a traces folder when it holds no run file (strace.log*,
- * hook.jsonl, manifest.json, trace.*) but holds run directories or stores. */
+/* A directory is a run directory when it holds an strace log, as the
+ * ingest finds one (by name, else by its first lines); else a traces
+ * folder when it holds run directories or stores. Until session 48 any
+ * file named manifest.json, hook.jsonl or trace.* made it a run directory:
+ * a traces folder with its own trace.sh or a stray manifest.json beside
+ * the runs was taken for one run without a log, and the build failed. */
 static int expand_dir(nr_runset *rs, const char *dir, nr_error *err)
 {
+    nr_error no_log;
+    nr_error_clear(&no_log);
+    int run_dir = nr_ingest_finds_log(dir, &no_log);
+    if (run_dir < 0) {
+        *err = no_log;
+        return run_dir;
+    }
     char **names;
     size_t n;
     NR_TRY(list_dir(dir, &names, &n, err));
-    int run_dir = 0;
-    for (size_t i = 0; i < n; i++)
-        run_dir |= is_run_file_name(names[i]);
     size_t before = rs->n;
     int rc = 0;
     for (size_t i = 0; !run_dir && rc == 0 && i < n; i++) {
@@ -246,6 +247,46 @@ static int expand_dir(nr_runset *rs, const char *dir, nr_error *err)
     return rc;
 }
 
+/* Index in ids[0..n) (device and inode of runs' inputs) of id, or n. */
+static size_t index_of_input(const struct stat *ids, size_t n, const struct stat *id)
+{
+    for (size_t j = 0; j < n; j++)
+        if (ids[j].st_ino == id->st_ino && ids[j].st_dev == id->st_dev)
+            return j;
+    return n;
+}
+
+/* Runs given twice (`build T T/R`, a folder and a link to it) are read
+ * once, with a line on stderr: until session 48 each was a run of its own,
+ * two ingests wrote the same cached store at once, and the report showed
+ * R and R-2, the same numbers twice. */
+static void drop_repeated_runs(nr_runset *rs)
+{
+    struct stat *ids = calloc(rs->n, sizeof *ids);
+    if (!ids)
+        return; /* only a repeat left in: no harm beyond the double work */
+    size_t kept = 0;
+    for (size_t i = 0; i < rs->n; i++) {
+        nr_run *r = &rs->runs[i];
+        struct stat id;
+        const int known = stat(r->input_path ? r->input_path : r->store_path, &id) == 0;
+        const size_t first = known ? index_of_input(ids, kept, &id) : kept;
+        if (first < kept) {
+            const nr_run *f = &rs->runs[first];
+            fprintf(stderr, "niorep: %s is %s again; read once\n", r->input_path ? r->input_path : r->store_path,
+                    f->input_path ? f->input_path : f->store_path);
+            nr__rs_drop_run(r);
+            continue;
+        }
+        if (!known) /* a device and inode no file has: never a repeat */
+            memset(&id, 0, sizeof id), id.st_dev = (dev_t)-1, id.st_ino = (ino_t)i;
+        ids[kept] = id;
+        rs->runs[kept++] = *r;
+    }
+    rs->n = kept;
+    free(ids);
+}
+
 int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err)
 {
     memset(rs, 0, sizeof *rs);
@@ -265,6 +306,7 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
     }
     if (rs->n == 0)
         return nr_error_set(err, NR_E_INPUT, "no run found in the inputs");
+    drop_repeated_runs(rs);
     return 0;
 }
 
@@ -277,54 +319,46 @@ int nr__rs_stat_line(char *out, size_t cap, const char *name, const struct stat 
 
 /* Fingerprint of the inputs of a run: version, store format and ingest
  * revision (a cached store of an older one is ingested again), then name,
- * size, mtime and ctime of every regular file of the run directory (or of
- * the log file), sorted. The ctime, which no user call sets, catches an
- * edit whose mtime was put back (touch -r: until session 46 a stale store
- * was trusted, review 46); a copied folder is ingested again once.
- * *bytes: the sizes of those files added up. */
+ * size, mtime and ctime of every file the ingest reads (its logs, hook and
+ * manifest: nr_ingest_input_files), by name. Other files of the folder
+ * leave the store as it is: until session 48 they were in the fingerprint,
+ * and a report written into the run's folder (`build T/R -o T/R/r.html`)
+ * had every later build ingest the run again. The ctime, which no user call
+ * sets, catches an edit whose mtime was put back (touch -r: until session
+ * 46 a stale store was trusted, review 46); a copied folder is ingested
+ * again once. *bytes: the sizes of those files added up. */
 static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
 {
     *bytes = 0;
-    size_t cap = 256, len = 0;
-    char *fp = malloc(cap);
-    if (!fp) {
-        nr_error_set(err, NR_E_NOMEM, "out of memory");
+    char **paths;
+    size_t n;
+    if (nr_ingest_input_files(input, &paths, &n, err) < 0)
         return NULL;
-    }
-    len = (size_t)snprintf(fp, cap, "niorep %s store %u ingest %u\n", NR_VERSION, NR_STORE_FORMAT_VERSION,
-                           NR_INGEST_REVISION);
     struct stat st;
-    char **names = NULL;
-    size_t n = 0;
-    int is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
-    if (is_dir && list_dir(input, &names, &n, err) < 0) {
-        free(fp);
-        return NULL;
-    }
-    for (size_t i = 0; i < (is_dir ? n : 1); i++) {
-        char *p = is_dir ? nr__rs_join(input, names[i]) : strdup(input);
-        struct stat fs;
-        if (p && stat(p, &fs) == 0 && S_ISREG(fs.st_mode)) {
-            *bytes += (uint64_t)fs.st_size;
-            char line[512];
-            int w = nr__rs_stat_line(line, sizeof line, is_dir ? names[i] : "-", &fs);
-            if (w > 0 && len + (size_t)w + 1 > cap) {
-                cap = (cap + (size_t)w) * 2;
-                char *g = realloc(fp, cap);
-                if (!g) {
-                    free(p);
-                    break;
-                }
-                fp = g;
-            }
-            if (w > 0 && len + (size_t)w + 1 <= cap) {
-                memcpy(fp + len, line, (size_t)w + 1);
-                len += (size_t)w;
-            }
+    const int is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
+    size_t cap = 128, len = 0;
+    for (size_t i = 0; i < n; i++)
+        cap += strlen(paths[i]) + 96;
+    char *fp = malloc(cap);
+    if (fp)
+        len = (size_t)snprintf(fp, cap, "niorep %s store %u ingest %u\n", NR_VERSION, NR_STORE_FORMAT_VERSION,
+                               NR_INGEST_REVISION);
+    for (size_t i = 0; fp && i < n; i++) {
+        char *name = is_dir ? nr__rs_base_name(paths[i]) : strdup("-");
+        if (!name) {
+            free(fp);
+            fp = NULL;
+        } else if (stat(paths[i], &st) == 0) {
+            *bytes += (uint64_t)st.st_size;
+            len += (size_t)nr__rs_stat_line(fp + len, cap - len, name, &st);
         }
-        free(p);
+        free(name);
     }
-    free_names(names, n);
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    if (!fp)
+        nr_error_set(err, NR_E_NOMEM, "out of memory");
     return fp;
 }
 
@@ -678,16 +712,60 @@ done:
     return rc;
 }
 
+/* A temporary file of the cache older than this, and held by no process,
+ * was left by a niorep that was killed (nr_outfile_sweep). */
+#define ORPHAN_AGE_S 600
+
+void nr__rs_sweep_dir(const char *dir)
+{
+    const size_t n = nr_outfile_sweep(dir, ORPHAN_AGE_S);
+    if (n)
+        fprintf(stderr, "niorep: %s: removed %zu temporary file%s that a niorep killed while writing left\n", dir, n,
+                n == 1 ? "" : "s");
+}
+
+/* Sweeps the cache folder of store_path and its merged/, once per folder
+ * (*swept: the last one). */
+static void sweep_cache_dir(const char *store_path, char **swept)
+{
+    char *dir = nr__rs_dir_name(store_path);
+    if (!dir || (*swept && strcmp(dir, *swept) == 0)) {
+        free(dir);
+        return;
+    }
+    free(*swept);
+    *swept = dir;
+    nr__rs_sweep_dir(dir);
+    char *merged = nr__rs_join(dir, "merged");
+    if (merged)
+        nr__rs_sweep_dir(merged);
+    free(merged);
+}
+
 int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
                    void (*progress)(const nr_run *run, const char *what), nr_error *err)
 {
     /* store paths first, on this thread: the temporary directory is shared */
-    for (size_t i = 0; i < rs->n; i++)
-        if (rs->runs[i].input_path) {
-            NR_TRY(choose_cache(rs, &rs->runs[i], err));
-            NR_TRY(plan_ingest(&rs->runs[i], err));
+    char *swept = NULL;
+    for (size_t i = 0; i < rs->n; i++) {
+        nr_run *r = &rs->runs[i];
+        if (!r->input_path)
+            continue;
+        int rc = choose_cache(rs, r, err);
+        if (rc == 0 && !r->temporary)
+            sweep_cache_dir(r->store_path, &swept);
+        if (rc == 0)
+            rc = plan_ingest(r, err);
+        if (rc < 0) {
+            free(swept);
+            return rc;
         }
+    }
+    free(swept);
     NR_TRY(run_stage(rs, LOAD_OPEN, opts, progress, err));
+    for (size_t i = 0; i < rs->n; i++)
+        if (rs->runs[i].input_path)
+            *(rs->runs[i].cache_hit ? &rs->reused : &rs->ingested) += 1;
     const double t0 = nr_runset_now();
     if (!rs->per_node)
         NR_TRY(nr__rs_join_nodes(rs, progress, err));
@@ -695,20 +773,46 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
     return rs->no_models ? 0 : run_stage(rs, LOAD_MODEL, opts, progress, err);
 }
 
-/* Removes the .niorep cache folder of store_path when it is empty: a
- * build that failed before its first store was written left the folder it
- * made beside the input (review 47). Not empty, or not a cache folder:
- * left alone. */
+void nr_runset_say_reuse(const nr_runset *rs, const char *group)
+{
+    if (rs->ingested + rs->reused)
+        fprintf(stderr, "niorep: %sstores of run folders: %zu ingested, %zu reused (inputs unchanged)\n", group,
+                rs->ingested, rs->reused);
+    if (rs->merged + rs->merges_reused)
+        fprintf(stderr, "niorep: %sstores merged from node stores: %zu merged, %zu reused (parts unchanged)\n", group,
+                rs->merged, rs->merges_reused);
+}
+
+/* Whether path's last component is name. */
+static int base_is(const char *path, const char *name)
+{
+    const char *slash = strrchr(path, '/');
+    return strcmp(slash ? slash + 1 : path, name) == 0;
+}
+
+/* Removes the cache folders of store_path that are empty: .niorep (and
+ * its merged/ of merged stores). A build that failed before its first
+ * store was written left the folder it made beside the input (review
+ * 47). Not empty, or not a cache folder: left alone. */
 static void drop_cache_dir_if_empty(const char *store_path)
 {
-    static const char cache[] = "/.niorep/";
-    const char *slash = strrchr(store_path, '/');
-    const size_t n = sizeof cache - 1;
-    if (!slash || (size_t)(slash + 1 - store_path) < n || memcmp(slash + 1 - n, cache, n) != 0)
-        return;
-    char *dir = strndup(store_path, (size_t)(slash - store_path));
-    if (dir)
+    char *dir = nr__rs_dir_name(store_path);
+    if (dir && base_is(dir, "merged")) {
+        char *up = nr__rs_dir_name(dir);
+        if (up && base_is(up, ".niorep") && rmdir(dir) == 0) {
+            free(dir);
+            dir = up;
+        } else {
+            free(up);
+        }
+    }
+    if (dir && base_is(dir, ".niorep")) {
+        char *merged = nr__rs_join(dir, "merged");
+        if (merged)
+            rmdir(merged); /* made for a merge that failed */
+        free(merged);
         rmdir(dir);
+    }
     free(dir);
 }
 

@@ -35,6 +35,8 @@ typedef struct nr_runset {
     size_t n;
     nr_run *runs;        /* owned */
     double ingest_s, model_s;   /* monotonic time spent, for --timings */
+    size_t ingested, reused;    /* run directories whose store was made, or reused from the cache */
+    size_t merged, merges_reused; /* the same for the stores merged from node stores */
     char *tmpdir;        /* owned; created when a cache directory was not writable */
     int jobs;            /* threads for nr_runset_load (runs ingested and modelled in
                             parallel); 0 = all cores. Set after nr_runset_expand. */
@@ -73,6 +75,12 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
  * string the caller frees, NULL when they are not kept. Several threads
  * may model runs at once, the same run too. */
 int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, char **model_key, nr_error *err);
+/* Says on stderr how many stores nr_runset_load made and how many it
+ * reused from the cache: one line for run folders, one for merged node
+ * stores, each only when there were any. group prefixes them ("A: " for
+ * compare's groups, else ""). */
+void nr_runset_say_reuse(const nr_runset *rs, const char *group);
+
 /* Closes everything, removes temporary stores. Accepts a zeroed rs. */
 void nr_runset_fini(nr_runset *rs);
 

@@ -28,6 +28,12 @@ void nr__rs_drop_run(nr_run *r);
  * (runset_nodes.c), read here (checksums included), else the error: a
  * cached store's check before it is trusted. */
 int nr__rs_meta_readable(const nr_store *s, nr_error *err);
+/* Removes the temporary files in cache folder dir that a niorep killed
+ * while writing them left (nr_outfile_sweep), with a line on stderr: a
+ * build killed in its ingest (SIGKILL at a job's time limit, the OOM
+ * killer) left a partial store as big as the run's in a folder no one
+ * looks into; until session 48 it stayed there. */
+void nr__rs_sweep_dir(const char *dir);
 /* Creates rs->tmpdir unless it exists. */
 int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
 

@@ -11,6 +11,7 @@
 
 #include "nr_mem.h"
 #include "nr_store_merge.h"
+#include "nr_strtab.h"
 #include "runset_internal.h"
 
 typedef struct node_labels {
@@ -29,38 +30,61 @@ static int read_labels(const nr_run *r, node_labels *l, nr_error *err)
     return 0;
 }
 
-/* A file name from a label: no '/', no leading '.'. */
-static void safe_name(char *s)
+/* A file name for a run label, distinct for distinct labels: '%', '/', a
+ * leading '.' and control bytes as %XX; past MERGED_NAME_MAX bytes, cut
+ * and followed by 16 hex digits of the label's hash (a name has at most
+ * 255 bytes, and the cache's companions add their suffixes). Until session
+ * 48 '/' and a leading '.' became '_', and runs 'a/b' and 'a_b' shared one
+ * cached store. New string, NULL when out of memory. */
+#define MERGED_NAME_MAX 160
+
+static char *label_file_name(const char *label)
 {
-    for (char *p = s; *p; p++)
-        if (*p == '/' || (p == s && *p == '.'))
-            *p = '_';
+    const size_t n = strlen(label);
+    char *name = malloc(3 * n + 24);
+    if (!name)
+        return NULL;
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)label[i];
+        if (c == '%' || c == '/' || c < 0x20 || c == 0x7f || (i == 0 && c == '.'))
+            len += (size_t)sprintf(name + len, "%%%02X", c);
+        else
+            name[len++] = (char)c;
+    }
+    if (len > MERGED_NAME_MAX)
+        len = MERGED_NAME_MAX - 17 + (size_t)sprintf(name + MERGED_NAME_MAX - 17, "-%016llx",
+                                                     (unsigned long long)nr_hash_bytes(label, n));
+    name[len] = '\0';
+    return name;
 }
 
-/* Where the merged store of a run goes: the .niorep cache folder beside the
- * first part (the part's own folder when it is a cache folder already), or
- * the set's temporary folder (also when the first part is a temporary store). */
+/* Where the merged store of a run goes: merged/<label>.nio in the .niorep
+ * cache folder beside the first part (the part's own folder when it is a
+ * cache folder already), or the set's temporary folder (also when the
+ * first part is a temporary store). In a folder of its own: until session
+ * 48 it was <label>.run.nio beside the ingested runs' stores, which a run
+ * folder named '<label>.run' also had (the two replaced each other's
+ * store at every build). */
 static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, int *temporary, nr_error *err)
 {
     char *dir = nr__rs_dir_name(first->store_path);
     char *leaf = dir ? nr__rs_base_name(dir) : NULL;
     char *cache = leaf && strcmp(leaf, ".niorep") == 0 ? strdup(dir) : dir ? nr__rs_join(dir, ".niorep") : NULL;
-    size_t n = strlen(label) + 32;
-    char *file = malloc(n);
+    char *merged = cache ? nr__rs_join(cache, "merged") : NULL;
+    char *name = label_file_name(label);
+    char *file = name ? nr__rs_path_with(name, ".nio") : NULL;
     free(leaf);
     free(dir);
-    if (!cache || !file) {
-        free(cache);
-        free(file);
-        nr_error_set(err, NR_E_NOMEM, "out of memory");
-        return NULL;
-    }
-    snprintf(file, n, "%s.run.nio", label);
-    safe_name(file);
+    free(name);
     char *path = NULL;
     *temporary = 0;
-    if (!first->temporary && (mkdir(cache, 0777) == 0 || errno == EEXIST) && access(cache, W_OK) == 0) {
-        path = nr__rs_join(cache, file);
+    if (!merged || !file) {
+        nr_error_set(err, NR_E_NOMEM, "out of memory");
+    } else if (!first->temporary && (mkdir(cache, 0777) == 0 || errno == EEXIST) &&
+               (mkdir(merged, 0777) == 0 || errno == EEXIST) && access(merged, W_OK) == 0) {
+        path = nr__rs_join(merged, file);
+        nr__rs_sweep_dir(merged);
     } else if (nr__rs_tmpdir(rs, err) == 0) {
         char numbered[600];
         snprintf(numbered, sizeof numbered, "%zu-%s", (size_t)(first - rs->runs), file);
@@ -68,6 +92,7 @@ static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, 
         *temporary = 1;
     }
     free(cache);
+    free(merged);
     free(file);
     if (!path && !err->code)
         nr_error_set(err, NR_E_NOMEM, "out of memory");
@@ -203,6 +228,7 @@ static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *l
     if (progress)
         progress(first, "merge");
     int rc = merge_cached(rs, idx, k, out, temporary, &hit, err);
+    *(hit ? &rs->merges_reused : &rs->merged) += rc == 0;
     char *source = rc == 0 ? joined_sources(rs, idx, k) : NULL;
     char *name = rc == 0 ? unique_name(rs, idx[0], label) : NULL;
     if (rc == 0 && (!source || !name))

@@ -1648,6 +1648,41 @@ int nr_ingest_finds_log(const char *dir, nr_error *err)
     return rc == NR_E_INPUT ? 0 : rc < 0 ? rc : 1;
 }
 
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int nr_ingest_input_files(const char *input, char ***paths, size_t *n, nr_error *err)
+{
+    *paths = NULL;
+    *n = 0;
+    nr_runfiles run;
+    nr_runfiles_init(&run);
+    int rc = nr_runfind(input, &run, err);
+    const char *extra[2] = {run.hook_path, run.manifest_path};
+    char **out = rc == 0 ? calloc(run.nlogs + 2, sizeof *out) : NULL;
+    if (rc == 0 && !out)
+        rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
+    size_t k = 0;
+    for (size_t i = 0; rc == 0 && i < run.nlogs + 2; i++) {
+        const char *p = i < run.nlogs ? run.logs[i].path : extra[i - run.nlogs];
+        if (p && !(out[k++] = strdup(p)))
+            rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
+    }
+    nr_runfiles_fini(&run);
+    if (rc < 0) {
+        for (size_t i = 0; out && i < k; i++)
+            free(out[i]);
+        free(out);
+        return rc;
+    }
+    qsort(out, k, sizeof *out, cmp_path);
+    *paths = out;
+    *n = k;
+    return 0;
+}
+
 int nr_ingest_run(const char *input, const char *out_path, const nr_ingest_opts *opts,
                   nr_ingest_stats *stats, nr_error *err)
 {

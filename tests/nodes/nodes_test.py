@@ -299,7 +299,7 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
         shutil.copy2(stores[node], folder)
     r = must(niorep, "build", folder, "-o", os.path.join(work, "stores.html"), "--bootstraps", "0")
     check("(1 run)" in r.stderr, f"build over the node stores: {r.stderr.strip()}")
-    cached = os.path.join(folder, ".niorep", "r1.run.nio")
+    cached = os.path.join(folder, ".niorep", "merged", "r1.nio")
     check(os.path.exists(cached) and filecmp.cmp(cached, merged, shallow=False),
           "the merged store cached by build differs from niorep merge")
     before = os.stat(cached).st_mtime_ns
@@ -340,7 +340,7 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
         shutil.copytree(runs[node], os.path.join(traces, node))
     r = must(niorep, "build", traces, "-o", os.path.join(work, "traces.html"), "--bootstraps", "0")
     check("(1 run)" in r.stderr, f"build over the node run directories: {r.stderr.strip()}")
-    cached = os.path.join(traces, ".niorep", "r1.run.nio")
+    cached = os.path.join(traces, ".niorep", "merged", "r1.nio")
     check(os.path.exists(cached) and filecmp.cmp(cached, merged, shallow=False),
           "build over node run directories: merged store differs from niorep merge of their stores")
     return folder

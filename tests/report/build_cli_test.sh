@@ -53,10 +53,59 @@ ok "first build"
 
 stamp=$(stat -c %Y.%N traces/.niorep/plain.nio)
 sleep 1
-"$niorep" build traces -o r2.html --bootstraps 0 2>/dev/null || fail "second build"
+"$niorep" build traces -o r2.html --bootstraps 0 2>reuse.err || fail "second build"
 cmp -s r1.html r2.html || fail "two builds of the same inputs differ"
 [ "$(stat -c %Y.%N traces/.niorep/plain.nio)" = "$stamp" ] || fail "the cached store was rewritten although the logs did not change"
+grep -qx 'niorep: stores of run folders: 0 ingested, 2 reused (inputs unchanged)' reuse.err \
+    || fail "the second build does not say that it reused both stores: $(cat reuse.err)"
 ok "cache reused, output byte-identical"
+
+# files the ingest does not read (a report written into the run's folder,
+# notes) leave the cache fresh: until session 48 every such file was in
+# the fingerprint, and a report kept beside its run re-ingested the run
+# at every build
+"$niorep" build traces/plain -o traces/plain/report.html --bootstraps 0 2>/dev/null || fail "build into the run's folder"
+echo 'todo' > traces/plain/notes.txt
+"$niorep" build traces/plain -o traces/plain/report.html --bootstraps 0 2>reuse.err || fail "second build into the run's folder"
+grep -qx 'niorep: stores of run folders: 0 ingested, 1 reused (inputs unchanged)' reuse.err \
+    || fail "a report and notes in the run's folder made it stale: $(cat reuse.err)"
+[ "$(stat -c %Y.%N traces/.niorep/plain.nio)" = "$stamp" ] || fail "a report in the run's folder re-ingested the run"
+rm traces/plain/report.html traces/plain/notes.txt
+ok "files the ingest does not read leave the cache fresh"
+
+# a temporary store that a killed build left (SIGKILL: nothing removed it)
+# is removed by the next build, with a line; one still being written (its
+# writer holds its lock) or written in the last ten minutes stays
+printf 'partial' > traces/.niorep/plain.nio.tmp.AAAAAA
+printf 'partial' > traces/.niorep/plain.nio.tmp.BBBBBB
+printf 'partial' > traces/.niorep/plain.nio.tmp.CCCCCC
+touch -d '1 hour ago' traces/.niorep/plain.nio.tmp.AAAAAA traces/.niorep/plain.nio.tmp.CCCCCC
+flock traces/.niorep/plain.nio.tmp.CCCCCC sleep 30 & holder=$!
+sleep 0.2
+"$niorep" build traces -o swept.html --bootstraps 0 2>swept.err || fail "build beside orphaned temporary files"
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+grep -qx 'niorep: traces/.niorep: removed 1 temporary file that a niorep killed while writing left' swept.err \
+    || fail "no line on the orphaned temporary file: $(cat swept.err)"
+[ -e traces/.niorep/plain.nio.tmp.AAAAAA ] && fail "an orphaned temporary store was left"
+[ -e traces/.niorep/plain.nio.tmp.BBBBBB ] || fail "a temporary file of the last ten minutes was removed"
+[ -e traces/.niorep/plain.nio.tmp.CCCCCC ] || fail "a temporary file a process holds was removed"
+rm -f traces/.niorep/plain.nio.tmp.*
+ok "orphaned temporary files of the cache removed"
+
+# a run given twice (its traces folder and itself) is read once, with a
+# line: until session 48 it was two runs, plain and plain-2
+"$niorep" build traces traces/plain ./traces/plain/ -o twice.html --bootstraps 0 2>twice.err || fail "build of a run given twice"
+grep -q '(2 runs)' twice.err || fail "a run given twice is two runs: $(cat twice.err)"
+[ "$(grep -c 'is traces/plain again; read once' twice.err)" = 2 ] || fail "no line on the run given twice: $(cat twice.err)"
+cmp -s r1.html twice.html || fail "the report of a run given twice differs from the first"
+# a traces folder's own files (a script, a stray manifest.json) do not make
+# it a run folder: until session 48 any trace.* or manifest.json did
+echo 'strace -f -o strace.log python3 train.py' > traces/trace.sh
+echo '{}' > traces/manifest.json
+"$niorep" build traces -o strays.html --bootstraps 0 2>strays.err || fail "a traces folder with a script: $(cat strays.err)"
+cmp -s r1.html strays.html || fail "a traces folder's own script changed the report"
+rm traces/trace.sh traces/manifest.json
+ok "runs given twice read once; a traces folder's own files"
 
 # an edit that keeps the log's size and puts its mtime back (touch -r) is
 # still seen (the fingerprint has the ctime): until session 46 the stale
@@ -234,5 +283,29 @@ EOF
     [ -s latin-figs/fig1-phase-breakdown.png ] || fail "a non-UTF-8 run name: no fig1 PNG"
     ok "non-UTF-8 run name"
 fi
+
+# Node runs of labels 'a/b' and 'a_b' merge into two cached stores, kept
+# apart from each other and from a run folder named 'a_b.run': until
+# session 48 'a/b' and 'a_b' shared .niorep/a_b.run.nio, which the folder
+# 'a_b.run' had too, and each build made every one of them again.
+for run in a/b a_b; do
+    for node in n1 n2; do
+        d=nodes/$(echo "$run" | tr / -)-$node
+        mkdir -p "$d" && cp traces/plain/strace.log "$d/"
+        printf '{"labels": {"run": "%s", "node": "%s"}}\n' "$run" "$node" > "$d/manifest.json"
+    done
+done
+mkdir -p nodes/a_b.run && cp traces/hostile/strace.log nodes/a_b.run/
+"$niorep" build nodes -o nodes1.html --bootstraps 0 2>nodes.err || fail "build of node runs: $(cat nodes.err)"
+grep -q '(3 runs)' nodes.err || fail "node runs of two labels and a run: $(cat nodes.err)"
+[ -s 'nodes/.niorep/merged/a%2Fb.nio' ] && [ -s nodes/.niorep/merged/a_b.nio ] && [ -s nodes/.niorep/a_b.run.nio ] \
+    || fail "the merged stores are not apart: $(find nodes/.niorep -name '*.nio' | sort | tr '\n' ' ')"
+"$niorep" build nodes -o nodes2.html --bootstraps 0 2>nodes.err || fail "second build of node runs: $(cat nodes.err)"
+grep -qx 'niorep: stores of run folders: 0 ingested, 5 reused (inputs unchanged)' nodes.err \
+    && grep -qx 'niorep: stores merged from node stores: 0 merged, 2 reused (parts unchanged)' nodes.err \
+    || fail "the second build of node runs made stores again: $(cat nodes.err)"
+cmp -s nodes1.html nodes2.html || fail "two builds of node runs differ"
+ok "merged stores of distinct labels kept apart"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
