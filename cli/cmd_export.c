@@ -2,6 +2,7 @@
  * as CSV (RFC 4180 quoting, header row) or JSON lines, for humans and
  * scripts. Codes with names are exported as names (events.op_class,
  * files.kind). Escaping rules: docs/export-format.md. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 static const char export_options[] =
     "  -t, --table NAME     the table to write (required)\n"
     "  -f, --format FMT     csv (default) or jsonl\n"
-    "  -o, --output FILE    write to FILE atomically (default: standard output)\n"
+    "  -o, --output FILE    write to FILE atomically (default, or -: standard output)\n"
     "  -h, --help           show this help\n";
 
 typedef enum export_format { FORMAT_CSV, FORMAT_JSONL } export_format;
@@ -36,7 +37,7 @@ static int sink_flush(sink *k, nr_error *err)
     if (k->file)
         rc = nr_outfile_write(k->file, k->buf.data, k->buf.len, err);
     else if (k->buf.len && fwrite(k->buf.data, 1, k->buf.len, stdout) != k->buf.len)
-        rc = nr_error_set(err, NR_E_IO, "export: cannot write to standard output");
+        rc = nr_error_errno(err, NR_E_IO, errno ? errno : EIO, "export: cannot write to standard output");
     k->buf.len = 0;
     return rc;
 }
@@ -264,7 +265,7 @@ static int run_export(const char *path, const char *table, export_format fmt, co
     if (rc == 0 && out_path)
         rc = nr_outfile_commit(&file, &err);
     else if (rc == 0 && fflush(stdout) != 0)
-        rc = nr_error_set(&err, NR_E_IO, "export: cannot write to standard output");
+        rc = nr_error_errno(&err, NR_E_IO, errno ? errno : EIO, "export: cannot write to standard output");
     if (out_path)
         nr_outfile_abort(&file);
     nr_buf_fini(&k.buf);
@@ -285,7 +286,7 @@ int nr_cmd_export(int argc, char **argv)
     for (int c; (c = getopt_long(argc, argv, ":t:f:o:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 't': table = optarg; break;
-        case 'o': out = optarg; break;
+        case 'o': out = strcmp(optarg, "-") == 0 ? NULL : optarg; break; /* until session 48 a file named '-' */
         case 'f':
             if (strcmp(optarg, "csv") == 0)
                 fmt = FORMAT_CSV;

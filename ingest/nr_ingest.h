@@ -53,7 +53,7 @@
  * (execve_start_not_printed); a call line without result is skipped
  * (call_without_result), and so is a -r or -tt stamp in a -ttt log
  * (foreign_timestamp); a hook path's \udcXX escapes are its bytes.
- * 9 (sessions 47, 48): a call line with no " = " after its ')' is an
+ * 9 (session 47): a call line with no " = " after its ')' is an
  * unknown_line, not a bad_result; a lone " <detached ...>" is a
  * continuation, not an unknown_line; a call line ending "<pid changed to
  * N ...>" is unfinished, not a cut_call_line; the lines of a summary
@@ -64,8 +64,10 @@
  * open's path ends so; a root task no clone made, after its trace's
  * first, is counted as task_without_clone; in stderr mode a whole call
  * line without pid for a task with a call pending while two or more
- * tasks live is skipped as call_while_pending. */
-#define NR_INGEST_REVISION 9
+ * tasks live is skipped as call_while_pending.
+ * 10 (session 48): a never_resumed diagnostic's example is the call as
+ * its line gave it ("read(4</d/a>,  <unfinished ...>"), not its name. */
+#define NR_INGEST_REVISION 10
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

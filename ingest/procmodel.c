@@ -3160,9 +3160,15 @@ static int flush_pending(nr_pm *pm, task *t, nr_error *err)
     c.ev.dur_ns = -1;
     c.ev.flags = NR_EVF_NEVER_RESUMED;
     pm->counts.never_resumed++;
-    if (pm->cfg.diag && nr_diag_add(pm->cfg.diag, "never_resumed", t->pending_file, t->pending_line,
-                                    name.p, name.n) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    if (pm->cfg.diag) {
+        /* the call as its line gave it: until session 48 the example was its name alone (review 48) */
+        char example[NR_DIAG_EXAMPLE_MAX + 1];
+        const int n = snprintf(example, sizeof example, "%.*s(%.*s <unfinished ...>", (int)name.n, name.p,
+                               (int)(args.n < NR_DIAG_EXAMPLE_MAX ? args.n : NR_DIAG_EXAMPLE_MAX), args.p);
+        const size_t len = n < 0 ? 0 : (size_t)n < sizeof example ? (size_t)n : sizeof example - 1;
+        if (nr_diag_add(pm->cfg.diag, "never_resumed", t->pending_file, t->pending_line, example, len) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
     return handle_call(pm, t, &c, err);
 }
 

@@ -239,6 +239,9 @@ grep -q 'Notes on lines kept, and on the run, by reason, with examples' noted.ht
 grep -q 'Lines skipped, by reason' noted.html && fail "a table of skipped lines without a skipped line"
 grep -q '>never_resumed<' noted.html || fail "the note never_resumed is not shown"
 "$niorep" info noted/.niorep/r.nio | grep -q '^  never_resumed: 1 (note)$' || fail "info does not mark the note"
+# its example is the call as its line gave it, not its name alone (review 48)
+"$niorep" info noted/.niorep/r.nio | grep -qF '    strace.log:2: read(3</data/n.bin>,  <unfinished ...>' \
+    || fail "the example of never_resumed: $("$niorep" info noted/.niorep/r.nio | grep -A1 never_resumed)"
 ok "notes apart from skipped lines"
 
 # 7. One of a thing is one, not "1 calls": a run of one process that reads
