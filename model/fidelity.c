@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "nr_schema.h"
 
 /* strncmp(s, "mmap", 4) == 0 without a library call per event; NULL is no. */
 static inline int starts_with_mmap(const char *s)
@@ -198,7 +199,9 @@ static int load_diagnostics(nr_model *m, const nr_store *s, nr_error *err)
                 break;
             }
             nseen++;
-            m->fidelity.diagnostics_total += count.i64[i] > 0 ? (uint64_t)count.i64[i] : 0;
+            m->fidelity.diagnostics_total += counts[nseen - 1];
+            if (nr_diag_reason_kind(seen[nseen - 1]) == NR_DIAG_NOTE)
+                m->fidelity.notes_total += counts[nseen - 1];
         }
     }
     m->fidelity.diagnostics_reasons = nseen;

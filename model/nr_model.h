@@ -338,6 +338,7 @@ typedef struct nr_model_fidelity {
     nr_model_layers layers;           /* pyio counted by agreement */
     uint64_t diagnostics_reasons;     /* distinct reasons in table diagnostics */
     uint64_t diagnostics_total;       /* summed counts */
+    uint64_t notes_total;             /* of them, the notes' (nr_diag_reason_kind): no line skipped */
     const char *const *reason_names;  /* [diagnostics_reasons], in table order */
     const uint64_t *reason_counts;    /* [diagnostics_reasons] */
 } nr_model_fidelity;

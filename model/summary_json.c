@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 9).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 10).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 9
+#define SCHEMA_VERSION 10
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -466,7 +466,10 @@ static json_t *diagnostics_json(const nr_model *m)
     json_t *j = json_object();
     put(j, "events", ju64(m->totals.events));
     put(j, "reasons", ju64(f->diagnostics_reasons));
-    put(j, "skipped_total", ju64(f->diagnostics_total));
+    /* lines skipped apart from notes (schema 10): until schema 9 the
+       notes (a call never resumed, a cut call line) were summed in */
+    put(j, "skipped_total", ju64(f->diagnostics_total - f->notes_total));
+    put(j, "notes_total", ju64(f->notes_total));
     put(j, "unfinished_calls", ju64(f->unfinished_calls));
     json_t *by = json_object();
     for (size_t i = 0; i < f->diagnostics_reasons; i++)

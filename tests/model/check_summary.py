@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 9)
+check("schema_version", 10)
 check("fidelity.whole_second_stamps", False)  # run A's stamps have microseconds
 # marks (fixture_runs.c): epochs at 2 s (train) and 4.5 s (train again), a step
 # at 4.6 s (unphased); times from the timeline's start, the first event at 100 ms

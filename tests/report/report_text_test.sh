@@ -239,6 +239,12 @@ grep -q 'Notes on lines kept, and on the run, by reason, with examples' noted.ht
 grep -q 'Lines skipped, by reason' noted.html && fail "a table of skipped lines without a skipped line"
 grep -q '>never_resumed<' noted.html || fail "the note never_resumed is not shown"
 "$niorep" info noted/.niorep/r.nio | grep -q '^  never_resumed: 1 (note)$' || fail "info does not mark the note"
+# summary --json counts it as a note, not a skipped line (schema 10)
+"$niorep" summary --json noted/.niorep/r.nio | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)["diagnostics"]
+assert (d["skipped_total"], d["notes_total"], d["lines_skipped"]) == (0, 1, 0), d' \
+    || fail "summary --json counts the note as a skipped line"
 # its example is the call as its line gave it, not its name alone (review 48)
 "$niorep" info noted/.niorep/r.nio | grep -qF '    strace.log:2: read(3</data/n.bin>,  <unfinished ...>' \
     || fail "the example of never_resumed: $("$niorep" info noted/.niorep/r.nio | grep -A1 never_resumed)"
