@@ -66,7 +66,9 @@
  * line without pid for a task with a call pending while two or more
  * tasks live is skipped as call_while_pending.
  * 10 (session 48): a never_resumed diagnostic's example is the call as
- * its line gave it ("read(4</d/a>,  <unfinished ...>"), not its name. */
+ * its line gave it ("read(4</d/a>,  <unfinished ...>"), not its name; a
+ * "<...>" after a result that is no duration (nor "<unavailable>") is
+ * noted as duration_unreadable. */
 #define NR_INGEST_REVISION 10
 
 typedef struct nr_ingest_opts {

@@ -100,6 +100,11 @@ int nr_reject_resultless_call(nr_sline *sl, int unterminated_last_line);
  * "= 4096"). Call it for that line only. Shared with the pass. Returns 0 or
  * NR_E_NOMEM. */
 int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, nr_error *err);
+/* Notes the event line sl of w whose "<...>" after its result is no
+ * duration (dur_ns NR_SLINE_DUR_UNREADABLE) as duration_unreadable and
+ * makes it a call without one (-1): until session 48 such a call lost its
+ * latency without a word. */
+int nr_note_unreadable_duration(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, nr_error *err);
 
 /* Clock sanity within one log: strace stamps lines in the order it prints
  * them, so a stamp more than NR_CLOCK_SLACK_NS before the previous one, or

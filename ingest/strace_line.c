@@ -908,6 +908,14 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     return q + 1;
 }
 
+/* Whether [p, q) is strace's "<unavailable>": a call's time it could not
+ * measure, which is no unreadable duration. */
+static int is_unavailable_mark(const char *p, const char *q)
+{
+    static const char mark[] = "<unavailable>";
+    return (size_t)(q - p) == sizeof mark - 1 && memcmp(p, mark, sizeof mark - 1) == 0;
+}
+
 /* Result part after the closing ')': "= ret[<annot>] [ERRNO] [(text)] [<dur>]".
  * Sets has_result etc.; returns 0, or -1 when the text is no result. */
 static int parse_result(const char *p, const char *end, nr_sline *out)
@@ -960,8 +968,10 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
             p = close + 1;
         } else if (*p == '<') {
             const char *q = parse_duration(p, end, &out->dur_ns);
-            if (!q) { /* "<unavailable>" or another marker */
+            if (!q) { /* strace's "<unavailable>" (no time measured), else no duration: noted */
                 q = skip_angle(p + 1, end);
+                if (!q || !is_unavailable_mark(p, q))
+                    out->dur_ns = NR_SLINE_DUR_UNREADABLE;
                 if (!q)
                     return 0;
             }

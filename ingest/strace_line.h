@@ -93,6 +93,12 @@ typedef struct nr_sline {
 
 enum { NR_SLINE_SYSCALL_UNSET = 0, NR_SLINE_SYSCALL_NONE = 1, NR_SLINE_SYSCALL_FIRST = 2 };
 
+/* dur_ns of a call line whose "<...>" after the result is no duration
+ * ("<0.0000x0>", "<1e-5>", an unclosed "<0.000020") and not strace's own
+ * "<unavailable>": the ingest notes it (duration_unreadable) and takes
+ * the call as one without a duration (-1). */
+enum { NR_SLINE_DUR_UNREADABLE = -2 };
+
 /* Parses line[0..len) (no trailing newline) into *out. Never reads outside
  * the line, never fails: unknown text becomes NR_SL_BAD with a reason. */
 void nr_sline_parse(const char *line, size_t len, nr_sline *out);
