@@ -58,9 +58,20 @@ int nr_cli_exe_dir(char *out, size_t cap)
     return 0;
 }
 
+/* An error is one line: a control byte in it (a newline of a file name it
+ * quotes) is written \xNN. Until session 48 a name with a newline split
+ * the message in two (review 48). */
 int nr_cli_fail(const nr_error *err)
 {
-    fprintf(stderr, "niorep: %s\n", err->msg[0] ? err->msg : nr_error_name(err->code));
+    const char *msg = err->msg[0] ? err->msg : nr_error_name(err->code);
+    fputs("niorep: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(stderr, "\\x%02X", *p);
+        else
+            fputc(*p, stderr);
+    }
+    fputc('\n', stderr);
     return nr_error_exit_status(err->code);
 }
 

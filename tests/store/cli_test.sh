@@ -165,6 +165,10 @@ expect_status 0 "$niorep" export v1.nio --table meta -o -
 [ -e ./- ] && fail "export -o - wrote a file named '-'"
 cmp -s out.txt "$expected/export_meta.csv" || fail "export -o - is not the table on standard output"
 
+# An error is one line, even for a name with a newline (\x0A; review 48)
+expect_status 1 "$niorep" export "$(printf 'missing\nx.nio')" --table meta
+[ "$(wc -l < err.txt)" = 1 ] && grep -q 'missing\\x0Ax.nio' err.txt || fail "a newline in a name split the error: $(cat err.txt)"
+
 head -c 1000 v1.nio >truncated.nio
 expect_status 1 "$niorep" export truncated.nio --table meta
 grep -q "truncated.nio: offset" err.txt || fail "truncated store message: $(cat err.txt)"
