@@ -32,8 +32,13 @@ static const char build_options[] =
     "  -h, --help            show this help\n"
     "\nINPUT: a traces folder (a folder of run directories), a run directory or a store\n"
     "(RUN.nio). Run directories are ingested into TRACES/.niorep/<run>.nio, reused while\n"
-    "their files keep the same names, sizes and mtimes (docs/report.md). The stores of the\n"
-    "nodes of one run (labels run=R, node=N) are merged into one run R (docs/multi-node.md).\n";
+    "the files the ingest reads keep the same names, sizes and times (docs/report.md). The\n"
+    "stores of the nodes of one run (labels run=R, node=N) are merged into one run R\n"
+    "(docs/multi-node.md).\n"
+    "\nenvironment:\n"
+    "  NIOREP_CACHE_DIR      keep the caches there (a folder per traces folder) instead of\n"
+    "                        TRACES/.niorep; when it is unset and TRACES cannot be written:\n"
+    "                        $XDG_CACHE_HOME/niorep, else ~/.cache/niorep\n";
 
 typedef struct build_args {
     const char *out, *figures_dir, *formats, *title;

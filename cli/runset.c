@@ -18,6 +18,7 @@
 #include "nr_outfile.h"
 #include "nr_store.h"
 #include "nr_store_merge.h"
+#include "nr_strtab.h"
 #include "nr_parallel.h"
 
 #define STORE_MAGIC "\x89NIO\r\n\x1a\n"
@@ -415,47 +416,83 @@ int nr__rs_tmpdir(nr_runset *rs, nr_error *err)
     return 0;
 }
 
-/* Chooses the store path of run r: DIR/.niorep/<name>.nio beside the run
- * directory, or a private temporary directory when that is not writable. */
+/* Whether dir is a folder niorep may keep its cache in (made when
+ * missing). */
+static int usable_dir(const char *dir)
+{
+    return (mkdir(dir, 0777) == 0 || errno == EEXIST) && access(dir, W_OK | X_OK) == 0;
+}
+
+/* The user's cache folder for the inputs of folder near: a folder of its
+ * own in $NIOREP_CACHE_DIR, else $XDG_CACHE_HOME/niorep, else
+ * $HOME/.cache/niorep, named by near's real path (16 hex digits of its
+ * hash, then its base name); made when missing. NULL when none can be. */
+static char *user_cache_dir(const char *near)
+{
+    const char *env = getenv("NIOREP_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char *base = env && *env ? strdup(env) : xdg && *xdg ? nr__rs_join(xdg, "niorep")
+               : home && *home ? nr__rs_join(home, ".cache/niorep") : NULL;
+    char *real = realpath(near, NULL);
+    char *leaf = real ? nr__rs_base_name(real) : NULL;
+    char *dir = NULL;
+    nr_error ignored;
+    if (base && real && leaf && nr_make_dirs(base, &ignored) == 0) {
+        const size_t n = strlen(leaf) + 24;
+        char *name = malloc(n);
+        if (name) {
+            snprintf(name, n, "%016llx-%s", (unsigned long long)nr_hash_bytes(real, strlen(real)), leaf);
+            dir = nr__rs_join(base, name);
+        }
+        free(name);
+    }
+    if (dir && !usable_dir(dir)) {
+        free(dir);
+        dir = NULL;
+    }
+    free(base);
+    free(real);
+    free(leaf);
+    return dir;
+}
+
+char *nr__rs_cache_dir(const char *near)
+{
+    if (!getenv("NIOREP_CACHE_DIR") || !*getenv("NIOREP_CACHE_DIR")) {
+        char *dir = nr__rs_join(near, ".niorep");
+        if (!dir || usable_dir(dir))
+            return dir;
+        free(dir);
+    }
+    return user_cache_dir(near);
+}
+
+/* Chooses the store path of run r: <name>.nio in the cache folder of its
+ * traces folder (nr__rs_cache_dir), or in a private temporary directory
+ * when there is none. */
 static int choose_cache(nr_runset *rs, nr_run *r, nr_error *err)
 {
     char *parent = nr__rs_dir_name(r->input_path);
-    char *cache_dir = parent ? nr__rs_join(parent, ".niorep") : NULL;
-    free(parent);
-    if (!cache_dir)
-        return nr_error_set(err, NR_E_NOMEM, "out of memory");
     char *leaf = nr__rs_base_name(r->input_path);
-    size_t n = (leaf ? strlen(leaf) : 0) + 8;
-    char *file = malloc(n);
-    if (!leaf || !file) {
-        free(leaf);
-        free(file);
-        free(cache_dir);
-        return nr_error_set(err, NR_E_NOMEM, "out of memory");
-    }
-    snprintf(file, n, "%s.nio", leaf);
+    char *cache_dir = parent ? nr__rs_cache_dir(parent) : NULL;
+    char *file = leaf ? nr__rs_path_with(leaf, ".nio") : NULL;
+    free(parent);
     free(leaf);
-    if ((mkdir(cache_dir, 0777) == 0 || errno == EEXIST) && access(cache_dir, W_OK) == 0) {
+    int rc = file ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
+    if (rc == 0 && cache_dir) {
         r->store_path = nr__rs_join(cache_dir, file);
-    } else {
-        if (nr__rs_tmpdir(rs, err) < 0) {
-            free(file);
-            free(cache_dir);
-            return err->code;
-        }
+    } else if (rc == 0 && (rc = nr__rs_tmpdir(rs, err)) == 0) {
         char numbered[64];
         snprintf(numbered, sizeof numbered, "%zu-", (size_t)(r - rs->runs));
         char *tmpfile = nr__rs_join(rs->tmpdir, numbered);
-        size_t m = (tmpfile ? strlen(tmpfile) : 0) + strlen(file) + 1;
-        r->store_path = tmpfile ? malloc(m) : NULL;
-        if (r->store_path)
-            snprintf(r->store_path, m, "%s%s", tmpfile, file);
+        r->store_path = tmpfile ? nr__rs_path_with(tmpfile, file) : NULL;
         free(tmpfile);
         r->temporary = 1;
     }
     free(file);
     free(cache_dir);
-    return r->store_path ? 0 : nr_error_set(err, NR_E_NOMEM, "out of memory");
+    if (rc == 0 && !r->store_path)
+        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+    return rc;
 }
 
 /* Whether run r's cached store is fresh: its .inputs holds the fingerprint

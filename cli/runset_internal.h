@@ -34,6 +34,13 @@ int nr__rs_meta_readable(const nr_store *s, nr_error *err);
  * killer) left a partial store as big as the run's in a folder no one
  * looks into; until session 48 it stayed there. */
 void nr__rs_sweep_dir(const char *dir);
+/* The cache folder for the stores of inputs in folder near (new string):
+ * near/.niorep, made when missing; when it cannot be written (a read-only
+ * traces folder), or when $NIOREP_CACHE_DIR is set, a folder of near's own
+ * in the user's cache ($NIOREP_CACHE_DIR, else $XDG_CACHE_HOME/niorep,
+ * else ~/.cache/niorep); NULL when neither can be made (the caller uses
+ * the temporary folder). */
+char *nr__rs_cache_dir(const char *near);
 /* Creates rs->tmpdir unless it exists. */
 int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
 

@@ -59,30 +59,27 @@ static char *label_file_name(const char *label)
     return name;
 }
 
-/* Where the merged store of a run goes: merged/<label>.nio in the .niorep
- * cache folder beside the first part (the part's own folder when it is a
- * cache folder already), or the set's temporary folder (also when the
- * first part is a temporary store). In a folder of its own: until session
- * 48 it was <label>.run.nio beside the ingested runs' stores, which a run
- * folder named '<label>.run' also had (the two replaced each other's
- * store at every build). */
+/* Where the merged store of a run goes: merged/<label>.nio in the cache
+ * folder of the first part (its own folder when it is a store that the
+ * set ingested; else nr__rs_cache_dir of the folder it lies in), or the
+ * set's temporary folder (also when the first part is a temporary store).
+ * In a folder of its own: until session 48 it was <label>.run.nio beside
+ * the ingested runs' stores, which a run folder named '<label>.run' also
+ * had (the two replaced each other's store at every build). */
 static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, int *temporary, nr_error *err)
 {
     char *dir = nr__rs_dir_name(first->store_path);
-    char *leaf = dir ? nr__rs_base_name(dir) : NULL;
-    char *cache = leaf && strcmp(leaf, ".niorep") == 0 ? strdup(dir) : dir ? nr__rs_join(dir, ".niorep") : NULL;
+    char *cache = !dir || first->temporary ? NULL : first->input_path ? strdup(dir) : nr__rs_cache_dir(dir);
     char *merged = cache ? nr__rs_join(cache, "merged") : NULL;
     char *name = label_file_name(label);
     char *file = name ? nr__rs_path_with(name, ".nio") : NULL;
-    free(leaf);
     free(dir);
     free(name);
     char *path = NULL;
     *temporary = 0;
-    if (!merged || !file) {
+    if (!file) {
         nr_error_set(err, NR_E_NOMEM, "out of memory");
-    } else if (!first->temporary && (mkdir(cache, 0777) == 0 || errno == EEXIST) &&
-               (mkdir(merged, 0777) == 0 || errno == EEXIST) && access(merged, W_OK) == 0) {
+    } else if (merged && (mkdir(merged, 0777) == 0 || errno == EEXIST) && access(merged, W_OK) == 0) {
         path = nr__rs_join(merged, file);
         nr__rs_sweep_dir(merged);
     } else if (nr__rs_tmpdir(rs, err) == 0) {

@@ -92,6 +92,30 @@ grep -qx 'niorep: traces/.niorep: removed 1 temporary file that a niorep killed 
 rm -f traces/.niorep/plain.nio.tmp.*
 ok "orphaned temporary files of the cache removed"
 
+# $NIOREP_CACHE_DIR holds the caches, a folder per traces folder, and the
+# traces folder stays untouched; a read-only traces folder's stores go to
+# the user's cache ($XDG_CACHE_HOME/niorep) and are reused: until session
+# 48 they went to a temporary folder, and every build ingested every run
+mkdir -p ro/run && cp traces/plain/strace.log ro/run/
+NIOREP_CACHE_DIR=$PWD/usercache "$niorep" build ro -o ro1.html --bootstraps 0 2>/dev/null || fail "build with NIOREP_CACHE_DIR"
+NIOREP_CACHE_DIR=$PWD/usercache "$niorep" build ro -o ro2.html --bootstraps 0 2>ro.err || fail "second build with NIOREP_CACHE_DIR"
+grep -qx 'niorep: stores of run folders: 0 ingested, 1 reused (inputs unchanged)' ro.err || fail "NIOREP_CACHE_DIR: $(cat ro.err)"
+[ -e ro/.niorep ] && fail "NIOREP_CACHE_DIR set, and a cache was made beside the traces"
+ls usercache/*-ro/run.nio >/dev/null 2>&1 || fail "no store in NIOREP_CACHE_DIR: $(find usercache | head -5)"
+if unshare -m true 2>/dev/null; then
+    unshare -m sh -c 'mount --bind ro ro && mount -o remount,bind,ro ro &&
+        XDG_CACHE_HOME="$PWD/xdg" "$1" build ro -o ro3.html --bootstraps 0 2>/dev/null &&
+        XDG_CACHE_HOME="$PWD/xdg" "$1" build ro -o ro4.html --bootstraps 0' sh "$niorep" 2>ro.err \
+        || fail "build of a read-only traces folder: $(cat ro.err)"
+    grep -qx 'niorep: stores of run folders: 0 ingested, 1 reused (inputs unchanged)' ro.err \
+        || fail "a read-only traces folder's store was not reused: $(cat ro.err)"
+    ls xdg/niorep/*-ro/run.nio >/dev/null 2>&1 || fail "no store in XDG_CACHE_HOME/niorep"
+    cmp -s ro1.html ro4.html || fail "the report of the read-only traces differs"
+else
+    echo "note: no mount namespace here (unshare -m): the read-only traces folder is not checked"
+fi
+ok "caches of read-only traces folders"
+
 # a run given twice (its traces folder and itself) is read once, with a
 # line: until session 48 it was two runs, plain and plain-2
 "$niorep" build traces traces/plain ./traces/plain/ -o twice.html --bootstraps 0 2>twice.err || fail "build of a run given twice"
