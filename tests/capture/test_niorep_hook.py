@@ -432,11 +432,15 @@ class HookTests(unittest.TestCase):
             f.read(); f.close()             # reported after the chdir, named at the open
             open("x", "w").write("3" * 30)
             open("../A/y").read()
+            fd = os.open("../A", os.O_RDONLY)
+            os.fchdir(fd)                   # followed too (until session 48 it was not)
+            os.close(fd)
+            open("z", "w").write("4" * 40)
             """)
         # run_hooked names the records' absolute paths relative to the program's directory
         recs = sorted((r["path"], r["op"], r["bytes"]) for r in events(records, "io"))
         self.assertEqual(recs, sorted([("A/x", "write", 10), ("A/y", "write", 20), ("A/x", "read", 10),
-                                       ("B/x", "write", 30), ("A/y", "read", 20)]))
+                                       ("B/x", "write", 30), ("A/y", "read", 20), ("A/z", "write", 40)]))
 
     @unittest.skipUnless(has_module("numpy"), "numpy not installed")
     def test_numpy_save_names_the_file_it_writes(self):

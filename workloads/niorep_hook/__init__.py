@@ -49,6 +49,7 @@ _open_lock = threading.Lock()
 _cwd = None            # the process's cwd, followed through os.chdir: relative paths are recorded against it
 _original_open = builtins.open
 _original_chdir = os.chdir
+_original_fchdir = os.fchdir
 _perf = time.perf_counter
 
 
@@ -272,6 +273,14 @@ def _getcwd():
 def _traced_chdir(path):
     global _cwd
     _original_chdir(path)
+    _cwd = _getcwd()
+
+
+def _traced_fchdir(fd):
+    """os.fchdir followed as os.chdir is (until session 48 it was not:
+    later relative paths were joined to the cwd before it)."""
+    global _cwd
+    _original_fchdir(fd)
     _cwd = _getcwd()
 
 
@@ -620,6 +629,7 @@ def _install_patches():
     builtins.open = _traced_open
     os._exit = _flushing_exit
     os.chdir = _traced_chdir
+    os.fchdir = _traced_fchdir
     for name, patcher in _PATCHERS.items():
         module = sys.modules.get(name)
         if module is not None:
@@ -746,6 +756,7 @@ def stop():
     builtins.open = _original_open
     os._exit = _original_exit
     os.chdir = _original_chdir
+    os.fchdir = _original_fchdir
     while _term_installed:
         sig = _term_installed.pop()
         if signal.getsignal(sig) is _on_term:
