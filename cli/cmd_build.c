@@ -119,6 +119,8 @@ static int run_build(const build_args *a, nr_error *err)
     (void)formats;
     nr_runset rs;
     int rc = nr_runset_expand(&rs, a->inputs, a->ninputs, err);
+    if (rc == 0)
+        rc = nr_runset_check_output(&rs, a->out, err);
     rs.jobs = a->jobs;
     rs.per_node = a->per_node;
     rs.files_by_node = a->files_by_node;

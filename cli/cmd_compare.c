@@ -234,6 +234,9 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         g[i].id[0] = (char)('A' + i);
         char *input = (char *)a->inputs[i];
         NR_TRY(nr_runset_expand(&g[i].rs, &input, 1, err));
+        NR_TRY(nr_runset_check_output(&g[i].rs, a->out_html, err));
+        if (a->out_json)
+            NR_TRY(nr_runset_check_output(&g[i].rs, a->out_json, err));
         g[i].rs.files_by_node = a->files_by_node;
         g[i].rs.jobs = a->jobs;
         g[i].rs.no_models = 1;

@@ -17,10 +17,14 @@ typedef struct nr_run {
     char *source;        /* what the report shows: the path relative to the input given */
     char *input_path;    /* run dir or log file to ingest; NULL for a store input */
     char *store_path;    /* the store read (given, cached or temporary) */
+    uint64_t input_dev, input_ino; /* of the input given (folder, log or store): a run given
+                            twice is read once; 0 when unknown */
     int cache_hit;       /* 1 when a cached store was reused */
     char *fingerprint;   /* of the inputs, while the run waits for its ingest (owned) */
     uint64_t input_bytes; /* the files of a run to ingest, for the progress of the load */
     int temporary;       /* 1 when store_path is a temporary file removed at the end */
+    int made_cache_dir;  /* 1 when this build made the cache folder of store_path (removed at
+                            the end when left empty) */
     nr_store *store;     /* open after nr_runset_load */
     nr_model *model;
     char *model_key;     /* the key its model's fits were kept under (nr_fit_cache_key), NULL
@@ -75,6 +79,13 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
  * string the caller frees, NULL when they are not kept. Several threads
  * may model runs at once, the same run too. */
 int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, char **model_key, nr_error *err);
+/* NR_E_USAGE when output out is one of the files a run of rs reads (a
+ * run folder's logs, hook or manifest, a store given), naming both, else
+ * 0: `build T -o T/R/strace.log` replaced the log with the report, and
+ * `compare --json T/R/manifest.json` the manifest (review 48). Call after
+ * nr_runset_expand, before any work. */
+int nr_runset_check_output(const nr_runset *rs, const char *out, nr_error *err);
+
 /* Says on stderr how many stores nr_runset_load made and how many it
  * reused from the cache: one line for run folders, one for merged node
  * stores, each only when there were any. group prefixes them ("A: " for

@@ -39,8 +39,22 @@ void nr__rs_sweep_dir(const char *dir);
  * traces folder), or when $NIOREP_CACHE_DIR is set, a folder of near's own
  * in the user's cache ($NIOREP_CACHE_DIR, else $XDG_CACHE_HOME/niorep,
  * else ~/.cache/niorep); NULL when neither can be made (the caller uses
- * the temporary folder). */
-char *nr__rs_cache_dir(const char *near);
+ * the temporary folder). *made: 1 when near/.niorep was made here. */
+char *nr__rs_cache_dir(const char *near, int *made);
+/* After a store's write into cache folder dir failed (NR_E_IO): 1 when
+ * dir is gone and was made again, for one more try. Another build that
+ * made the folder and failed before its first store removes it, empty, at
+ * its end (review 47), while this one was about to write there: until
+ * session 48 this build failed too (review 48). 0 for a temporary store. */
+int nr__rs_cache_dir_gone(const char *dir, int temporary);
+/* A name in the cache (a run folder's, a label's, a traces folder's)
+ * past NR_CACHE_NAME_MAX bytes is cut there, in place, and ends with 16
+ * hex digits of the hash of key: a file name has at most 255 bytes, and
+ * the cache's companions add their suffixes (".nio.fits-200-1"); until
+ * session 48 a run folder of 230 bytes or more could not be built (review
+ * 48). */
+#define NR_CACHE_NAME_MAX 160
+void nr__rs_cut_name(char *name, const char *key);
 /* Creates rs->tmpdir unless it exists. */
 int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
 

@@ -31,13 +31,9 @@ static int read_labels(const nr_run *r, node_labels *l, nr_error *err)
 }
 
 /* A file name for a run label, distinct for distinct labels: '%', '/', a
- * leading '.' and control bytes as %XX; past MERGED_NAME_MAX bytes, cut
- * and followed by 16 hex digits of the label's hash (a name has at most
- * 255 bytes, and the cache's companions add their suffixes). Until session
- * 48 '/' and a leading '.' became '_', and runs 'a/b' and 'a_b' shared one
- * cached store. New string, NULL when out of memory. */
-#define MERGED_NAME_MAX 160
-
+ * leading '.' and control bytes as %XX, cut when long (nr__rs_cut_name).
+ * Until session 48 '/' and a leading '.' became '_', and runs 'a/b' and
+ * 'a_b' shared one cached store. New string, NULL when out of memory. */
 static char *label_file_name(const char *label)
 {
     const size_t n = strlen(label);
@@ -52,10 +48,8 @@ static char *label_file_name(const char *label)
         else
             name[len++] = (char)c;
     }
-    if (len > MERGED_NAME_MAX)
-        len = MERGED_NAME_MAX - 17 + (size_t)sprintf(name + MERGED_NAME_MAX - 17, "-%016llx",
-                                                     (unsigned long long)nr_hash_bytes(label, n));
     name[len] = '\0';
+    nr__rs_cut_name(name, label);
     return name;
 }
 
@@ -69,7 +63,8 @@ static char *label_file_name(const char *label)
 static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, int *temporary, nr_error *err)
 {
     char *dir = nr__rs_dir_name(first->store_path);
-    char *cache = !dir || first->temporary ? NULL : first->input_path ? strdup(dir) : nr__rs_cache_dir(dir);
+    int made = 0;
+    char *cache = !dir || first->temporary ? NULL : first->input_path ? strdup(dir) : nr__rs_cache_dir(dir, &made);
     char *merged = cache ? nr__rs_join(cache, "merged") : NULL;
     char *name = label_file_name(label);
     char *file = name ? nr__rs_path_with(name, ".nio") : NULL;
@@ -164,6 +159,12 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
             paths[i] = rs->runs[idx[i]].store_path;
         const nr_merge_opts opts = {.files_by_node = rs->files_by_node};
         rc = nr_store_merge(paths, k, out, &opts, err);
+        char *dir = rc == NR_E_IO ? nr__rs_dir_name(out) : NULL;
+        if (dir && nr__rs_cache_dir_gone(dir, temporary)) {
+            nr_error_clear(err);
+            rc = nr_store_merge(paths, k, out, &opts, err);
+        }
+        free(dir);
         if (rc == 0 && !temporary)
             rc = nr__rs_write_text_file(fp_path, fp, err);
     }

@@ -1145,6 +1145,7 @@ static int effective_jobs(const ingest *in)
 static int open_store(ingest *in, const char *out_path, nr_error *err)
 {
     NR_TRY(nr_store_writer_create(out_path, &in->writer, err));
+    nr_store_writer_file_id(in->writer, &in->stats.store_dev, &in->stats.store_ino);
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_events_table, &in->t_events, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_files_table, &in->t_files, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_processes_table, &in->t_processes, err));

@@ -83,6 +83,7 @@ typedef struct nr_ingest_opts {
 } nr_ingest_opts;
 
 typedef struct nr_ingest_stats {
+    uint64_t store_dev, store_ino; /* the store written (nr_store_writer_file_id); 0 when unknown */
     uint64_t log_files;
     uint64_t bytes_in;        /* uncompressed log bytes */
     uint64_t lines_read;

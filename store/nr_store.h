@@ -148,6 +148,10 @@ void nr_store_writer_sync_early(nr_store_writer *w);
 
 /* Flushes every table, writes the footer, fsyncs and renames into place. */
 int nr_store_writer_commit(nr_store_writer *w, nr_error *err);
+/* The device and inode of the file w writes (the store at its path once
+ * committed: the rename keeps them), so that a cache can tell its store
+ * from one another writer renamed over it. 0 when unknown. */
+void nr_store_writer_file_id(const nr_store_writer *w, uint64_t *dev, uint64_t *ino);
 /* Frees the writer; if it was not committed, removes the temporary file.
  * Accepts NULL. */
 void nr_store_writer_destroy(nr_store_writer *w);

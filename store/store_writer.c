@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -1584,6 +1585,14 @@ int nr_store_writer_commit(nr_store_writer *w, nr_error *err)
     NR_TRY(nr_outfile_commit(&w->out, err));
     w->committed = 1;
     return 0;
+}
+
+void nr_store_writer_file_id(const nr_store_writer *w, uint64_t *dev, uint64_t *ino)
+{
+    struct stat st;
+    const int known = w && w->out.fd >= 0 && fstat(w->out.fd, &st) == 0;
+    *dev = known ? (uint64_t)st.st_dev : 0;
+    *ino = known ? (uint64_t)st.st_ino : 0;
 }
 
 void nr_store_writer_destroy(nr_store_writer *w)

@@ -35,6 +35,7 @@ DataLoader workers 0 (the sample used 2): one pair, five unmatched runs, the
 process count reported as changed.
 Exit 77 (skip) when strace cannot trace here (or torch is missing)."""
 import argparse
+import glob
 import html.parser
 import json
 import os
@@ -352,7 +353,14 @@ def main():
     r = run([a.niorep, "compare", g["base"], g["slow"], "-o", fresh, "--json", os.path.join(a.work, "no", "c.json")])
     if r.returncode != 1 or "no/c.json: cannot create output" not in r.stderr or os.path.exists(fresh):
         fail(f"--json into a missing folder: exit {r.returncode}, html {os.path.exists(fresh)}: {r.stderr.strip()}")
-    print("ok: KS p bounds; -o = --json, --bootstraps 99 and a missing --json folder refused")
+    # a --json onto a file a run reads (its manifest) is refused before any
+    # work: it replaced the manifest, and every later build failed (review 48)
+    manifest = sorted(glob.glob(os.path.join(g["slow"], "*", "manifest.json")))[0]
+    before = open(manifest, "rb").read()
+    r = run([a.niorep, "compare", g["base"], g["slow"], "-o", fresh, "--json", manifest])
+    if r.returncode != 2 or "the output is also the input" not in r.stderr or open(manifest, "rb").read() != before:
+        fail(f"--json onto a run's manifest: exit {r.returncode}: {r.stderr.strip()}")
+    print("ok: KS p bounds; -o = --json, --bootstraps 99, a missing --json folder and a run's file refused")
 
     # Again, and on one thread and on three: pairs are sampled, compared and
     # drawn on several threads, which must change nothing.

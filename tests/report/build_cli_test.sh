@@ -122,6 +122,11 @@ ok "caches of read-only traces folders"
 grep -q '(2 runs)' twice.err || fail "a run given twice is two runs: $(cat twice.err)"
 [ "$(grep -c 'is traces/plain again; read once' twice.err)" = 2 ] || fail "no line on the run given twice: $(cat twice.err)"
 cmp -s r1.html twice.html || fail "the report of a run given twice differs from the first"
+# ... and takes no name: another folder's run of the same name is plain-2
+mkdir -p other/plain && cp traces/hostile/strace.log other/plain/
+"$niorep" build traces traces/plain other -o named.html --bootstraps 0 2>/dev/null || fail "build of a repeat and a namesake"
+[ "$(grep -o 'data-nr-run="[a-z0-9-]*"' named.html | tr '\n' ' ')" = 'data-nr-run="hostile" data-nr-run="plain" data-nr-run="plain-2" ' ] \
+    || fail "a repeated run took a name: $(grep -o 'data-nr-run="[a-z0-9-]*"' named.html | tr '\n' ' ')"
 # a traces folder's own files (a script, a stray manifest.json) do not make
 # it a run folder: until session 48 any trace.* or manifest.json did
 echo 'strace -f -o strace.log python3 train.py' > traces/trace.sh
@@ -129,7 +134,27 @@ echo '{}' > traces/manifest.json
 "$niorep" build traces -o strays.html --bootstraps 0 2>strays.err || fail "a traces folder with a script: $(cat strays.err)"
 cmp -s r1.html strays.html || fail "a traces folder's own script changed the report"
 rm traces/trace.sh traces/manifest.json
+# a file that reads as a log beside the runs is left out with a line, not
+# taken for the folder's one run (the run folders lost without a word)
+head -2 traces/plain/strace.log > traces/excerpt.txt
+"$niorep" build traces -o excerpt.html --bootstraps 0 2>excerpt.err || fail "a traces folder with an excerpt: $(cat excerpt.err)"
+grep -qx 'niorep: traces: excerpt.txt reads as an strace log, but traces holds runs: read as a traces folder, excerpt.txt left out' \
+    excerpt.err || fail "no line on the excerpt left out: $(cat excerpt.err)"
+cmp -s r1.html excerpt.html || fail "a traces folder's excerpt of a log changed the report"
+rm traces/excerpt.txt
 ok "runs given twice read once; a traces folder's own files"
+
+# a store that another writer renamed over the cached one (another build,
+# killed before it wrote its own fingerprint) is not the store its
+# fingerprint names: ingested again (until session 48 trusted for good)
+cp traces/.niorep/plain.nio other.nio && mv other.nio traces/.niorep/plain.nio
+"$niorep" build traces -o replaced.html --bootstraps 0 2>replaced.err || fail "build over a replaced store"
+grep -qx 'niorep: stores of run folders: 1 ingested, 1 reused (inputs unchanged)' replaced.err \
+    || fail "a store put in the cached one's place was trusted: $(cat replaced.err)"
+cmp -s r1.html replaced.html || fail "the report after a replaced store differs"
+stamp=$(stat -c %Y.%N traces/.niorep/plain.nio)
+sleep 1 # the stamp has whole seconds
+ok "a store renamed over the cached one is ingested again"
 
 # an edit that keeps the log's size and puts its mtime back (touch -r) is
 # still seen (the fingerprint has the ctime): until session 46 the stale
@@ -193,6 +218,12 @@ ok "store input"
 "$niorep" build traces --frobnicate -o x.html 2>opt.err; [ $? -eq 2 ] || fail "an unknown option: not exit 2"
 [ "$(head -1 opt.err)" = "niorep build: unknown option '--frobnicate'" ] || fail "an unknown option: $(cat opt.err)"
 "$niorep" build traces -j '' -o x.html 2>/dev/null; [ $? -eq 2 ] || fail "-j '' is not a usage error"
+# an output that is a file a run reads (its log, its manifest) is refused
+# before any work: until session 48 the report replaced the log (review 48)
+cp traces/plain/strace.log plain.log.keep
+"$niorep" build traces -o traces/plain/strace.log --bootstraps 0 2>overlog.err; [ $? -eq 2 ] || fail "an output onto a run's log: not exit 2"
+grep -q 'traces/plain/strace.log: the output is also the input traces/plain/strace.log' overlog.err || fail "an output onto a run's log: $(cat overlog.err)"
+cmp -s plain.log.keep traces/plain/strace.log || fail "an output onto a run's log replaced it"
 # an output folder that is not there is named before any run is ingested
 rm -rf fresh && mkdir -p fresh/run && cp traces/plain/strace.log fresh/run/
 "$niorep" build fresh -o no-such-dir/r.html 2>nodir.err; [ $? -eq 1 ] || fail "a missing output folder: not exit 1"
@@ -330,6 +361,17 @@ grep -qx 'niorep: stores of run folders: 0 ingested, 5 reused (inputs unchanged)
     || fail "the second build of node runs made stores again: $(cat nodes.err)"
 cmp -s nodes1.html nodes2.html || fail "two builds of node runs differ"
 ok "merged stores of distinct labels kept apart"
+
+# A run folder of 246 bytes (a file name may have 255) builds, and builds
+# again from its cache: its cache names are cut and end with a hash (until
+# session 48 "File name too long", review 48)
+long=$(printf 'r%.0s' $(seq 246))
+mkdir -p "longs/$long" && cp traces/plain/strace.log "longs/$long/"
+"$niorep" build longs -o long1.html 2>long.err || fail "a run folder of 246 bytes: $(cat long.err)"
+"$niorep" build longs -o long2.html 2>long.err || fail "a run folder of 246 bytes, again: $(cat long.err)"
+grep -qx 'niorep: stores of run folders: 0 ingested, 1 reused (inputs unchanged)' long.err || fail "a long run folder's cache: $(cat long.err)"
+cmp -s long1.html long2.html || fail "two builds of a long run folder differ"
+ok "long run folder names"
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
