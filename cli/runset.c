@@ -569,14 +569,20 @@ static int choose_cache(nr_runset *rs, nr_run *r, nr_error *err)
     return rc;
 }
 
-/* The last line of a fingerprint: the store it stands for, by device and
- * inode ("store D I"), as its writer made it. A store that another build
- * renamed over it (two builds of one folder at once, the other one of an
- * older log and killed before its own fingerprint) is another file, and
- * is not trusted: until session 48 it was, for good (review 48). */
-static void store_line(char *out, size_t cap, uint64_t dev, uint64_t ino)
+void nr__rs_store_line(char *out, size_t cap, uint64_t dev, uint64_t ino)
 {
     snprintf(out, cap, "store %llu %llu\n", (unsigned long long)dev, (unsigned long long)ino);
+}
+
+int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_path)
+{
+    struct stat st;
+    if (!old || stat(store_path, &st) != 0)
+        return 0;
+    char line[64];
+    nr__rs_store_line(line, sizeof line, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+    const size_t n = strlen(fp);
+    return strncmp(old, fp, n) == 0 && strcmp(old + n, line) == 0;
 }
 
 /* Whether run r's cached store is fresh: its .inputs holds the fingerprint
@@ -592,12 +598,7 @@ static int plan_ingest(nr_run *r, nr_error *err)
     if (!fp_path)
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
     char *old = r->temporary ? NULL : nr__rs_read_small_file(fp_path);
-    struct stat st;
-    char line[64] = "";
-    if (old && stat(r->store_path, &st) == 0)
-        store_line(line, sizeof line, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
-    const size_t n = strlen(r->fingerprint);
-    r->cache_hit = line[0] && strncmp(old, r->fingerprint, n) == 0 && strcmp(old + n, line) == 0;
+    r->cache_hit = nr__rs_fingerprint_fresh(old, r->fingerprint, r->store_path);
     r->input_bytes = r->cache_hit ? 0 : bytes;
     free(old);
     free(fp_path);
@@ -628,7 +629,7 @@ static int ingest_run(nr_run *r, const nr_ingest_opts *opts, nr_error *err)
     }
     if (rc == 0 && !r->temporary) {
         char line[64];
-        store_line(line, sizeof line, st.store_dev, st.store_ino);
+        nr__rs_store_line(line, sizeof line, st.store_dev, st.store_ino);
         char *text = nr__rs_path_with(r->fingerprint, line);
         rc = text ? nr__rs_write_text_file(fp_path, text, err) : nr_error_set(err, NR_E_NOMEM, "out of memory");
         free(text);

@@ -55,6 +55,16 @@ int nr__rs_cache_dir_gone(const char *dir, int temporary);
  * 48). */
 #define NR_CACHE_NAME_MAX 160
 void nr__rs_cut_name(char *name, const char *key);
+/* The last line of a cache's fingerprint: the store it stands for, by
+ * device and inode ("store D I\n"), as its writer made it. A store that
+ * another build renamed over it (two builds of one folder at once, the
+ * other one of an older log and killed before its own fingerprint) is
+ * another file, and is not trusted: until session 48 it was, for good
+ * (review 48). */
+void nr__rs_store_line(char *out, size_t cap, uint64_t dev, uint64_t ino);
+/* Whether old, a cache's fingerprint file (NULL when none), is fp
+ * followed by the store line of the file at store_path now. */
+int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_path);
 /* Creates rs->tmpdir unless it exists. */
 int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
 

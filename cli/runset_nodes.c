@@ -150,14 +150,14 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
     }
     snprintf(fp_path, n, "%s.inputs", out);
     char *old = temporary ? NULL : nr__rs_read_small_file(fp_path);
-    struct stat st;
     int rc = 0;
-    *hit = old && strcmp(old, fp) == 0 && stat(out, &st) == 0;
+    *hit = nr__rs_fingerprint_fresh(old, fp, out);
     if (!*hit) {
         unlink(fp_path);   /* a store without its fingerprint is never trusted */
         for (size_t i = 0; i < k; i++)
             paths[i] = rs->runs[idx[i]].store_path;
-        const nr_merge_opts opts = {.files_by_node = rs->files_by_node};
+        uint64_t dev = 0, ino = 0;
+        const nr_merge_opts opts = {.files_by_node = rs->files_by_node, .store_dev = &dev, .store_ino = &ino};
         rc = nr_store_merge(paths, k, out, &opts, err);
         char *dir = rc == NR_E_IO ? nr__rs_dir_name(out) : NULL;
         if (dir && nr__rs_cache_dir_gone(dir, temporary)) {
@@ -165,8 +165,12 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
             rc = nr_store_merge(paths, k, out, &opts, err);
         }
         free(dir);
+        char line[64];
+        nr__rs_store_line(line, sizeof line, dev, ino);
+        char *text = rc == 0 && !temporary ? nr__rs_path_with(fp, line) : NULL;
         if (rc == 0 && !temporary)
-            rc = nr__rs_write_text_file(fp_path, fp, err);
+            rc = text ? nr__rs_write_text_file(fp_path, text, err) : nr_error_set(err, NR_E_NOMEM, "out of memory");
+        free(text);
     }
     free(old);
     free(fp);
@@ -268,6 +272,28 @@ static char **part_paths(const nr_runset *rs, const size_t *idx, size_t k)
     return parts;
 }
 
+/* The fingerprint of the cached store at store_path, made again over the
+ * same parts, names the new store (its last line: nr__rs_store_line); a
+ * fingerprint that is not there stays so. */
+static int name_new_store(const char *store_path, uint64_t dev, uint64_t ino, nr_error *err)
+{
+    char *fp_path = nr__rs_path_with(store_path, ".inputs");
+    char *text = fp_path ? nr__rs_read_small_file(fp_path) : NULL;
+    char *last = text ? strstr(text, "\nstore ") : NULL;
+    int rc = 0;
+    if (last) {
+        char line[64];
+        nr__rs_store_line(line, sizeof line, dev, ino);
+        last[1] = '\0';
+        char *fresh = nr__rs_path_with(text, line);
+        rc = fresh ? nr__rs_write_text_file(fp_path, fresh, err) : nr_error_set(err, NR_E_NOMEM, "out of memory");
+        free(fresh);
+    }
+    free(text);
+    free(fp_path);
+    return rc;
+}
+
 int nr__rs_merge_again(const nr_runset *rs, nr_run *r, nr_error *err)
 {
     fprintf(stderr, "niorep: %s; merging %s again from its %zu node stores\n", err->msg, r->store_path, r->nparts);
@@ -275,8 +301,10 @@ int nr__rs_merge_again(const nr_runset *rs, nr_run *r, nr_error *err)
     r->store = NULL;
     r->cache_hit = 0;
     nr_error_clear(err);
-    const nr_merge_opts opts = {.files_by_node = rs->files_by_node};
+    uint64_t dev = 0, ino = 0;
+    const nr_merge_opts opts = {.files_by_node = rs->files_by_node, .store_dev = &dev, .store_ino = &ino};
     NR_TRY(nr_store_merge((const char *const *)r->parts, r->nparts, r->store_path, &opts, err));
+    NR_TRY(name_new_store(r->store_path, dev, ino, err));
     return nr_store_open(r->store_path, &r->store, err);
 }
 

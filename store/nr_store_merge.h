@@ -45,6 +45,9 @@
 typedef struct nr_merge_opts {
     int files_by_node;   /* 1: every file is node-local ("<node>:<path>"), also absolute paths */
     int level;           /* zstd level of the output; 0 = the writer's default */
+    uint64_t *store_dev, *store_ino; /* when not NULL: set to the output's device and inode
+                                        (nr_store_writer_file_id), for a cache that must know
+                                        its store from one another writer renamed over it */
 } nr_merge_opts;
 
 /* Merges the n >= 1 stores at paths parts[] (borrowed) into a new store at

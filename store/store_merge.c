@@ -468,6 +468,8 @@ static int open_parts(nr__merge *m, const char *const *paths, nr_error *err)
 static int open_output(nr__merge *m, const char *out_path, nr_error *err)
 {
     NR_TRY(nr_store_writer_create(out_path, &m->w, err));
+    if (m->opts.store_dev && m->opts.store_ino)
+        nr_store_writer_file_id(m->w, m->opts.store_dev, m->opts.store_ino);
     if (m->opts.level > 0)
         nr_store_writer_set_level(m->w, m->opts.level);
     /* the tables in the order ingest adds them */

@@ -330,6 +330,17 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
         check(r.returncode == 0 and "merging" in r.stderr and "again" in r.stderr,
               f"build over a damaged ({damage}) merged cache: {r.returncode} {r.stderr.strip()}")
         check(filecmp.cmp(cached, merged, shallow=False), f"the merged cache made again ({damage}) differs")
+    # the store made again is the one its fingerprint names: the next build reuses it
+    r = must(niorep, "build", folder, "-o", os.path.join(work, "again.html"), "--bootstraps", "0")
+    check("stores merged from node stores: 0 merged, 1 reused" in r.stderr,
+          f"the merged cache made again is not reused: {r.stderr.strip()}")
+    # a store renamed over the cached one (another build's) is not the one
+    # the fingerprint names: merged again (until session 48 trusted)
+    shutil.copy2(cached, cached + ".other")
+    os.replace(cached + ".other", cached)
+    r = must(niorep, "build", folder, "-o", os.path.join(work, "replaced.html"), "--bootstraps", "0")
+    check("stores merged from node stores: 1 merged, 0 reused" in r.stderr,
+          f"a merged store renamed over the cached one was trusted: {r.stderr.strip()}")
     r = must(niorep, "build", folder, "--per-node", "-o", os.path.join(work, "per-node.html"), "--bootstraps", "0")
     check(f"({len(NODES)} runs)" in r.stderr, f"build --per-node over the node stores: {r.stderr.strip()}")
     html = open(os.path.join(work, "stores.html"), encoding="utf-8", errors="replace").read()
