@@ -237,13 +237,24 @@ static int add_run_folder(nr_runset *rs, const char *p, const char *name, nr_err
 {
     nr_error why;
     nr_error_clear(&why);
-    const int found = nr_ingest_finds_log(p, &why);
-    if (found < 0) {
+    char **inputs;
+    size_t n;
+    const int found = nr_ingest_input_files(p, 0, &inputs, &n, &why);
+    if (found < 0 && found != NR_E_INPUT) {
         *err = why;
         return found;
     }
-    if (found)
-        return add_run(rs, p, name, 0, err);
+    if (found == 0) {
+        const size_t before = rs->n;
+        const int rc = add_run(rs, p, name, 0, err);
+        if (rs->n > before) { /* the run's inputs, found here once */
+            rs->runs[before].inputs = inputs;
+            rs->runs[before].ninputs = n;
+        } else {
+            free_names(inputs, n);
+        }
+        return rc;
+    }
     if (holds_run_folder(p))
         fprintf(stderr, "niorep: %s holds run folders, not a log: a traces folder is read one level deep; "
                         "give %s as an input of its own; left out of the runs\n", p, p);
@@ -268,18 +279,16 @@ static void note_own_logs(const char *dir)
     char **paths;
     size_t n;
     nr_error ignored;
-    if (nr_ingest_input_files(dir, &paths, &n, &ignored) < 0)
+    if (nr_ingest_input_files(dir, 1, &paths, &n, &ignored) < 0)
         return;
     for (size_t i = 0; i < n; i++) {
         char *base = nr__rs_base_name(paths[i]);
-        if (base && strcmp(base, "hook.jsonl") != 0 && strncmp(base, "hook.jsonl.", 11) != 0 &&
-            strcmp(base, "manifest.json") != 0)
+        if (base)
             fprintf(stderr, "niorep: %s: %s reads as an strace log, but %s holds runs: read as a traces folder, "
                             "%s left out\n", dir, base, dir, base);
         free(base);
-        free(paths[i]);
     }
-    free(paths);
+    free_names(paths, n);
 }
 
 /* A directory is a run directory when it holds a log by name (strace.log*)
@@ -343,21 +352,23 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
     return 0;
 }
 
-int nr_runset_check_output(const nr_runset *rs, const char *out, nr_error *err)
+/* Finds the files run r's ingest reads (r->inputs) unless found already:
+ * once a run, for its fingerprint and the outputs' check. */
+static int find_inputs(nr_run *r, nr_error *err)
+{
+    return r->inputs ? 0 : nr_ingest_input_files(r->input_path, 0, &r->inputs, &r->ninputs, err);
+}
+
+int nr_runset_check_output(nr_runset *rs, const char *out, nr_error *err)
 {
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < rs->n; i++) {
-        const nr_run *r = &rs->runs[i];
-        char **paths = NULL;
-        size_t n = 0;
+        nr_run *r = &rs->runs[i];
         nr_error ignored; /* a run without a log fails its ingest, with the message */
         if (!r->input_path)
             rc = nr_outfile_check_inputs(out, (const char *const *)&r->store_path, 1, err);
-        else if (nr_ingest_input_files(r->input_path, &paths, &n, &ignored) == 0)
-            rc = nr_outfile_check_inputs(out, (const char *const *)paths, n, err);
-        for (size_t k = 0; k < n; k++)
-            free(paths[k]);
-        free(paths);
+        else if (find_inputs(r, &ignored) == 0)
+            rc = nr_outfile_check_inputs(out, (const char *const *)r->inputs, r->ninputs, err);
     }
     return rc;
 }
@@ -379,15 +390,15 @@ int nr__rs_stat_line(char *out, size_t cap, const char *name, const struct stat 
  * sets, catches an edit whose mtime was put back (touch -r: until session
  * 46 a stale store was trusted, review 46); a copied folder is ingested
  * again once. *bytes: the sizes of those files added up. */
-static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
+static char *fingerprint(nr_run *r, uint64_t *bytes, nr_error *err)
 {
     *bytes = 0;
-    char **paths;
-    size_t n;
-    if (nr_ingest_input_files(input, &paths, &n, err) < 0)
+    if (find_inputs(r, err) < 0)
         return NULL;
+    char *const *paths = r->inputs;
+    const size_t n = r->ninputs;
     struct stat st;
-    const int is_dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
+    const int is_dir = stat(r->input_path, &st) == 0 && S_ISDIR(st.st_mode);
     size_t cap = 128, len = 0;
     for (size_t i = 0; i < n; i++)
         cap += strlen(paths[i]) + 96;
@@ -406,9 +417,6 @@ static char *fingerprint(const char *input, uint64_t *bytes, nr_error *err)
         }
         free(name);
     }
-    for (size_t i = 0; i < n; i++)
-        free(paths[i]);
-    free(paths);
     if (!fp)
         nr_error_set(err, NR_E_NOMEM, "out of memory");
     return fp;
@@ -480,11 +488,12 @@ int nr__rs_cache_dir_gone(const char *dir, int temporary)
 }
 
 /* Whether dir is a folder niorep may keep its cache in (made when
- * missing: then *made is set). */
+ * missing: then *made, when made is not NULL, is set). */
 static int usable_dir(const char *dir, int *made)
 {
     const int new_dir = mkdir(dir, 0777) == 0;
-    *made |= new_dir;
+    if (made)
+        *made |= new_dir;
     return (new_dir || errno == EEXIST) && access(dir, W_OK | X_OK) == 0;
 }
 
@@ -511,8 +520,7 @@ static char *user_cache_dir(const char *near)
         }
         free(name);
     }
-    int made = 0;
-    if (dir && !usable_dir(dir, &made)) {
+    if (dir && !usable_dir(dir, NULL)) {
         free(dir);
         dir = NULL;
     }
@@ -528,7 +536,8 @@ static char *user_cache_dir(const char *near)
 
 char *nr__rs_cache_dir(const char *near, int *made)
 {
-    *made = 0;
+    if (made)
+        *made = 0;
     if (!getenv("NIOREP_CACHE_DIR") || !*getenv("NIOREP_CACHE_DIR")) {
         char *dir = nr__rs_join(near, ".niorep");
         if (!dir || usable_dir(dir, made))
@@ -591,7 +600,7 @@ int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_
 static int plan_ingest(nr_run *r, nr_error *err)
 {
     uint64_t bytes;
-    r->fingerprint = fingerprint(r->input_path, &bytes, err);
+    r->fingerprint = fingerprint(r, &bytes, err);
     if (!r->fingerprint)
         return err->code ? err->code : NR_E_NOMEM;
     char *fp_path = nr__rs_path_with(r->store_path, ".inputs");
@@ -770,7 +779,7 @@ static int retry_damaged_cache(load_pool *lp, size_t i, int rc, nr_error *err)
     r->store = NULL;
     nr_error_clear(err);
     uint64_t bytes;
-    if (!(r->fingerprint = fingerprint(r->input_path, &bytes, err)))
+    if (!(r->fingerprint = fingerprint(r, &bytes, err)))
         return err->code ? err->code : NR_E_NOMEM;
     NR_TRY(ingest_one(lp, i, err));
     NR_TRY(nr_store_open(r->store_path, &r->store, err));
@@ -951,6 +960,7 @@ void nr__rs_drop_run(nr_run *r)
     free(r->input_path);
     free(r->store_path);
     free(r->fingerprint);
+    free_names(r->inputs, r->ninputs);
     free(r->model_key);
     for (size_t i = 0; i < r->nparts; i++)
         free(r->parts[i]);

@@ -19,6 +19,10 @@ typedef struct nr_run {
     char *store_path;    /* the store read (given, cached or temporary) */
     uint64_t input_dev, input_ino; /* of the input given (folder, log or store): a run given
                             twice is read once; 0 when unknown */
+    char **inputs;       /* the files the ingest of input_path reads (nr_ingest_input_files),
+                            found once for the fingerprint and the outputs' check (owned);
+                            NULL until then */
+    size_t ninputs;
     int cache_hit;       /* 1 when a cached store was reused */
     char *fingerprint;   /* of the inputs, while the run waits for its ingest (owned) */
     uint64_t input_bytes; /* the files of a run to ingest, for the progress of the load */
@@ -83,8 +87,9 @@ int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, 
  * run folder's logs, hook or manifest, a store given), naming both, else
  * 0: `build T -o T/R/strace.log` replaced the log with the report, and
  * `compare --json T/R/manifest.json` the manifest (review 48). Call after
- * nr_runset_expand, before any work. */
-int nr_runset_check_output(const nr_runset *rs, const char *out, nr_error *err);
+ * nr_runset_expand, before any work; it finds each run's inputs (kept on
+ * the run for its fingerprint). */
+int nr_runset_check_output(nr_runset *rs, const char *out, nr_error *err);
 
 /* Says on stderr how many stores nr_runset_load made and how many it
  * reused from the cache: one line for run folders, one for merged node

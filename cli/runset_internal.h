@@ -39,7 +39,8 @@ void nr__rs_sweep_dir(const char *dir);
  * traces folder), or when $NIOREP_CACHE_DIR is set, a folder of near's own
  * in the user's cache ($NIOREP_CACHE_DIR, else $XDG_CACHE_HOME/niorep,
  * else ~/.cache/niorep); NULL when neither can be made (the caller uses
- * the temporary folder). *made: 1 when near/.niorep was made here. */
+ * the temporary folder). *made (made may be NULL): 1 when near/.niorep was
+ * made here. */
 char *nr__rs_cache_dir(const char *near, int *made);
 /* After a store's write into cache folder dir failed (NR_E_IO): 1 when
  * dir is gone and was made again, for one more try. Another build that

@@ -63,8 +63,7 @@ static char *label_file_name(const char *label)
 static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, int *temporary, nr_error *err)
 {
     char *dir = nr__rs_dir_name(first->store_path);
-    int made = 0;
-    char *cache = !dir || first->temporary ? NULL : first->input_path ? strdup(dir) : nr__rs_cache_dir(dir, &made);
+    char *cache = !dir || first->temporary ? NULL : first->input_path ? strdup(dir) : nr__rs_cache_dir(dir, NULL);
     char *merged = cache ? nr__rs_join(cache, "merged") : NULL;
     char *name = label_file_name(label);
     char *file = name ? nr__rs_path_with(name, ".nio") : NULL;

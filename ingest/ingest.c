@@ -1656,14 +1656,14 @@ static int cmp_path(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int nr_ingest_input_files(const char *input, char ***paths, size_t *n, nr_error *err)
+int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_t *n, nr_error *err)
 {
     *paths = NULL;
     *n = 0;
     nr_runfiles run;
     nr_runfiles_init(&run);
     int rc = nr_runfind(input, &run, err);
-    const char *extra[2] = {run.hook_path, run.manifest_path};
+    const char *extra[2] = {logs_only ? NULL : run.hook_path, logs_only ? NULL : run.manifest_path};
     char **out = rc == 0 ? calloc(run.nlogs + 2, sizeof *out) : NULL;
     if (rc == 0 && !out)
         rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);

@@ -111,11 +111,12 @@ int nr_ingest_finds_log(const char *dir, nr_error *err);
 
 /* The files nr_ingest_run reads of input, as new paths in *paths (*n of
  * them, sorted by name; free each and the array): a run directory's logs
- * (by name, else by their first lines), hook.jsonl and manifest.json, or
- * input itself when it is one log. Any other file of the folder (a report
- * written there, notes, a store) changes nothing the ingest writes. A
- * folder without a log is NR_E_INPUT, as for nr_ingest_run. */
-int nr_ingest_input_files(const char *input, char ***paths, size_t *n, nr_error *err);
+ * (by name, else by their first lines) and, unless logs_only, hook.jsonl
+ * and manifest.json; or input itself when it is one log. Any other file of
+ * the folder (a report written there, notes, a store) changes nothing the
+ * ingest writes. A folder without a log is NR_E_INPUT, as for
+ * nr_ingest_run. */
+int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_t *n, nr_error *err);
 
 /* Tests and fuzzing: with on, the path look-ahead (a cache hint that runs
  * once a log names 32768 files) runs from the first chunk, so that small
