@@ -1347,14 +1347,11 @@ int nr_sline_ends_unfinished(const char *line, size_t len) { return ends_unfinis
  * '<' to end. */
 static int ends_with_duration(const char *line, const char *end)
 {
-    static const char unavailable[] = "<unavailable>";
-    const size_t n = sizeof unavailable - 1;
     if (end == line || end[-1] != '>')
         return 0;
     const char *lt = memrchr(line, '<', (size_t)(end - line));
     int64_t ns;
-    return lt && (parse_duration(lt, end, &ns) == end ||
-                  ((size_t)(end - lt) == n && memcmp(lt, unavailable, n) == 0));
+    return lt && (parse_duration(lt, end, &ns) == end || is_unavailable_mark(lt, end));
 }
 
 int nr_sline_ends_whole(const nr_sline *sl, const char *line, size_t len)
