@@ -876,11 +876,12 @@ void nr__rs_sweep_dir(const char *dir)
                 n == 1 ? "" : "s");
 }
 
-/* Sweeps the cache folder of store_path and its merged/, once per folder
+/* Sweeps the cache folder of run r's store and its merged/, and prunes
+ * the stores of the run folders gone from r's folder, once per folder
  * (*swept: the last one). */
-static void sweep_cache_dir(const char *store_path, char **swept)
+static void sweep_cache_dir(const nr_run *r, char **swept)
 {
-    char *dir = nr__rs_dir_name(store_path);
+    char *dir = nr__rs_dir_name(r->store_path);
     if (!dir || (*swept && strcmp(dir, *swept) == 0)) {
         free(dir);
         return;
@@ -888,6 +889,10 @@ static void sweep_cache_dir(const char *store_path, char **swept)
     free(*swept);
     *swept = dir;
     nr__rs_sweep_dir(dir);
+    char *near = nr__rs_dir_name(r->input_path);
+    if (near)
+        nr__rs_prune_dir(dir, near);
+    free(near);
     char *merged = nr__rs_join(dir, "merged");
     if (merged)
         nr__rs_sweep_dir(merged);
@@ -905,7 +910,7 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
             continue;
         int rc = choose_cache(rs, r, err);
         if (rc == 0 && !r->temporary)
-            sweep_cache_dir(r->store_path, &swept);
+            sweep_cache_dir(r, &swept);
         if (rc == 0)
             rc = plan_ingest(r, err);
         if (rc < 0) {

@@ -34,6 +34,11 @@ int nr__rs_meta_readable(const nr_store *s, nr_error *err);
  * killer) left a partial store as big as the run's in a folder no one
  * looks into; until session 48 it stayed there. */
 void nr__rs_sweep_dir(const char *dir);
+/* Removes from cache folder dir, the one of folder near, the stores of
+ * near's run folders that are gone (removed, renamed) and their companion
+ * files, last written more than 10 minutes ago, with a line on stderr
+ * naming them; nothing when near cannot be listed (runset_prune.c). */
+void nr__rs_prune_dir(const char *dir, const char *near);
 /* The cache folder for the stores of inputs in folder near (new string):
  * near/.niorep, made when missing; when it cannot be written (a read-only
  * traces folder), or when $NIOREP_CACHE_DIR is set, a folder of near's own

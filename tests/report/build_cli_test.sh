@@ -92,6 +92,34 @@ grep -qx 'niorep: traces/.niorep: removed 1 temporary file that a niorep killed 
 rm -f traces/.niorep/plain.nio.tmp.*
 ok "orphaned temporary files of the cache removed"
 
+# the stores of run folders that are gone are pruned (with their fits,
+# figures and fingerprints), once older than ten minutes; those of runs
+# still there, hidden or not, other files and a fresh one stay: until
+# session 49 the cache only grew
+for name in gone .hidden a.nio.b; do
+    printf 'x' > "traces/.niorep/$name.nio"
+    printf 'x' > "traces/.niorep/$name.nio.inputs"
+done
+printf 'x' > traces/.niorep/gone.nio.fits-0-1
+printf 'x' > traces/.niorep/gone.nio.fig3-0-1
+printf 'x' > traces/.niorep/orphan.nio.inputs
+printf 'x' > traces/.niorep/README
+mkdir -p traces/.hidden traces/a.nio.b
+touch -d '1 hour ago' traces/.niorep/*
+"$niorep" build traces -o pruned.html --bootstraps 0 2>pruned.err || fail "build beside the stores of gone runs"
+grep -qx 'niorep: traces/.niorep: removed the cached store of 1 run folder no longer in traces (gone; 5 files)' pruned.err \
+    || fail "no line on the pruned stores: $(cat pruned.err)"
+ls traces/.niorep/gone.* traces/.niorep/orphan.* 2>/dev/null && fail "stores of gone runs were left"
+for kept in .hidden.nio a.nio.b.nio a.nio.b.nio.inputs README plain.nio plain.nio.inputs hostile.nio; do
+    [ -e "traces/.niorep/$kept" ] || fail "$kept was pruned"
+done
+rm -r traces/.hidden traces/a.nio.b traces/.niorep/.hidden.* traces/.niorep/a.nio.b.* traces/.niorep/README
+printf 'x' > traces/.niorep/fresh.nio
+"$niorep" build traces -o pruned.html --bootstraps 0 2>pruned.err || fail "build beside a fresh store of a gone run"
+[ -e traces/.niorep/fresh.nio ] || fail "a store of the last ten minutes was pruned"
+rm traces/.niorep/fresh.*
+ok "the stores of gone run folders pruned"
+
 # $NIOREP_CACHE_DIR holds the caches, a folder per traces folder, and the
 # traces folder stays untouched; a read-only traces folder's stores go to
 # the user's cache ($XDG_CACHE_HOME/niorep) and are reused: until session
