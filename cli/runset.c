@@ -359,9 +359,42 @@ static int find_inputs(nr_run *r, nr_error *err)
     return r->inputs ? 0 : nr_ingest_input_files(r->input_path, 0, &r->inputs, &r->ninputs, err);
 }
 
+/* Whether path has a component named name ("a/.niorep/b", ".niorep/b"). */
+static int has_component(const char *path, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = path; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == path || p[-1] == '/') && (p[n] == '/' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* NR_E_USAGE when output out is named as a store (.nio) or lies in a
+ * cache folder (.niorep, by its path as given or its folder's real path):
+ * until session 49 `compare A B -o A/.niorep/R.nio` replaced a cached
+ * store with HTML and exited 0, and `-o T/x.nio` left a file that every
+ * later build of T read as a store and failed on (review 49). */
+static int check_not_store_like(const char *out, nr_error *err)
+{
+    char *base = nr__rs_base_name(out), *dir = nr__rs_dir_name(out);
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    const int store_name = base && has_suffix(base, ".nio");
+    const int in_cache = has_component(out, ".niorep") || (real && has_component(real, ".niorep"));
+    free(base);
+    free(dir);
+    free(real);
+    if (store_name)
+        return nr_error_set(err, NR_E_USAGE, "%s: the output is named like a store (.nio), and a build reading "
+                                             "its folder would take it for one; choose another name", out);
+    if (in_cache)
+        return nr_error_set(err, NR_E_USAGE, "%s: the output is in a cache folder of niorep (.niorep), whose "
+                                             "files builds replace and remove; write it elsewhere", out);
+    return 0;
+}
+
 int nr_runset_check_output(nr_runset *rs, const char *out, nr_error *err)
 {
-    int rc = 0;
+    int rc = check_not_store_like(out, err);
     for (size_t i = 0; rc == 0 && i < rs->n; i++) {
         nr_run *r = &rs->runs[i];
         nr_error ignored; /* a run without a log fails its ingest, with the message */

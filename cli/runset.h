@@ -84,7 +84,8 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
  * may model runs at once, the same run too. */
 int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, char **model_key, nr_error *err);
 /* NR_E_USAGE when output out is one of the files a run of rs reads (a
- * run folder's logs, hook or manifest, a store given), naming both, else
+ * run folder's logs, hook or manifest, a store given), naming both, or is
+ * named like a store (.nio) or lies in a cache folder (.niorep), else
  * 0: `build T -o T/R/strace.log` replaced the log with the report, and
  * `compare --json T/R/manifest.json` the manifest (review 48). Call after
  * nr_runset_expand, before any work; it finds each run's inputs (kept on

@@ -252,6 +252,18 @@ cp traces/plain/strace.log plain.log.keep
 "$niorep" build traces -o traces/plain/strace.log --bootstraps 0 2>overlog.err; [ $? -eq 2 ] || fail "an output onto a run's log: not exit 2"
 grep -q 'traces/plain/strace.log: the output is also the input traces/plain/strace.log' overlog.err || fail "an output onto a run's log: $(cat overlog.err)"
 cmp -s plain.log.keep traces/plain/strace.log || fail "an output onto a run's log replaced it"
+# nor is a report named like a store or written into the cache: until
+# session 49 one replaced the cached store, and a T/x.nio made every later
+# build of T fail (review 49)
+cp traces/.niorep/plain.nio plain.nio.keep
+"$niorep" build traces -o traces/.niorep/plain.nio --bootstraps 0 2>overstore.err; [ $? -eq 2 ] || fail "an output onto a cached store: not exit 2"
+grep -qx 'niorep: traces/.niorep/plain.nio: the output is named like a store (.nio), and a build reading its folder would take it for one; choose another name' overstore.err \
+    || fail "an output onto a cached store: $(cat overstore.err)"
+cmp -s plain.nio.keep traces/.niorep/plain.nio || fail "an output onto a cached store replaced it"
+"$niorep" build traces -o traces/.niorep/x.html --bootstraps 0 2>incache.err; [ $? -eq 2 ] || fail "an output into the cache: not exit 2"
+grep -q 'traces/.niorep/x.html: the output is in a cache folder of niorep' incache.err || fail "an output into the cache: $(cat incache.err)"
+(cd traces/.niorep && "$niorep" build ../plain -o y.html --bootstraps 0 2>/dev/null); [ $? -eq 2 ] || fail "an output into the cache by a relative path: not exit 2"
+[ -e traces/.niorep/x.html ] || [ -e traces/.niorep/y.html ] && fail "a report was written into the cache"
 # an output folder that is not there is named before any run is ingested
 rm -rf fresh && mkdir -p fresh/run && cp traces/plain/strace.log fresh/run/
 "$niorep" build fresh -o no-such-dir/r.html 2>nodir.err; [ $? -eq 1 ] || fail "a missing output folder: not exit 1"
