@@ -68,8 +68,10 @@
  * 10 (session 48): a never_resumed diagnostic's example is the call as
  * its line gave it ("read(4</d/a>,  <unfinished ...>"), not its name; a
  * "<...>" after a result that is no duration (nor "<unavailable>") is
- * noted as duration_unreadable. */
-#define NR_INGEST_REVISION 10
+ * noted as duration_unreadable.
+ * 11 (session 49): msync is of op class sync (no file: it names a
+ * mapping's address), as sync is; it was other. */
+#define NR_INGEST_REVISION 11
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

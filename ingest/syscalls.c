@@ -143,6 +143,7 @@ static const nr_syscall_info syscall_table[] = {
     FDCALL("syncfs", SYNC, SYNC, NONE, 0),
     FDCALL("sync_file_range", SYNC, SYNC, NONE, 0),
     PLAIN("sync", SYNC),
+    PLAIN("msync", SYNC), /* a mapping's address, no fd: no file (until revision 11 class other) */
     FDCALL("epoll_ctl", OTHER, NONE, NONE, 0),
     FDCALL("epoll_wait", OTHER, NONE, NONE, 0),
     FDCALL("epoll_pwait", OTHER, NONE, NONE, 0),

@@ -37,6 +37,29 @@ static const char *diag_example(const ck_run *r, const char *reason, int64_t *li
 }
 
 /* -f -ttt -T -y: one process, each basic call family. */
+/* msync (a mapping flushed: np.memmap.flush) and sync are sync calls of
+ * no file, fsync one of its file: until revision 11 msync was other. */
+static void msync_is_a_sync_call(void **state)
+{
+    (void)state;
+    ck_run r;
+    ck_ingest_text(&r,
+        "1 1700000000.000100 msync(0x7f0000000000, 4096, MS_SYNC) = 0 <0.000300>\n"
+        "1 1700000000.000200 sync() = 0 <0.000400>\n"
+        "1 1700000000.000300 fsync(3</w/ckpt>) = 0 <0.000500>\n",
+        NULL);
+    assert_ok(&r);
+    const char *calls[] = {"msync", "sync", "fsync"};
+    for (int i = 0; i < 3; i++) {
+        const long row = ck_event_row(&r, calls[i], 0);
+        assert_true(row >= 0);
+        assert_int_equal(EV(&r, row, "op_class"), NR_OP_SYNC);
+        assert_int_equal(EV(&r, row, "file_id") >= 0, i == 2);
+    }
+    FILE_EQ(&r, "/w/ckpt", "sync_calls", 1);
+    ck_free(&r);
+}
+
 static void basic_ttt_T_y(void **state)
 {
     ck_run r;
@@ -2871,6 +2894,7 @@ int main(void)
         cmocka_unit_test(deleted_file_annotation),
         cmocka_unit_test(deleted_in_a_name),
         cmocka_unit_test(basic_ttt_T_y),
+        cmocka_unit_test(msync_is_a_sync_call),
         cmocka_unit_test(dup_and_fork_share_offsets),
         cmocka_unit_test(cloexec_at_execve),
         cmocka_unit_test(threads_and_unfinished),
