@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 10).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 11).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 10
+#define SCHEMA_VERSION 11
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -323,6 +323,11 @@ static json_t *timeline_json(const nr_model *m)
     json_t *j = json_object();
     put(j, "bins", ju64(t->nbins));
     put(j, "bin_width_s", t->nbins ? real((double)t->width_ns * 1e-9) : json_null());
+    /* the zero of bursts[].start_s and marks' t_s, on the log's clock: an
+       integer, as no double of 6 digits holds a Unix time in ns */
+    put(j, "start_ns", t->nbins ? json_integer((json_int_t)t->start_ns) : json_null());
+    const char *base = nr_model_meta(m, "time_base");
+    put(j, "time_base", base ? json_string(base) : json_null());
     return j;
 }
 

@@ -25,7 +25,13 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 10)
+check("schema_version", 11)
+# the timeline's zero: the first event's stamp (100 ms), in integer ns; the
+# fixture's store has no meta time_base
+check("timeline.start_ns", 100000000)
+check("timeline.time_base", None)
+check("latency.by_fs.0.fs", "unknown")
+check("latency.by_fs.1.fs", "/data")
 check("fidelity.whole_second_stamps", False)  # run A's stamps have microseconds
 # marks (fixture_runs.c): epochs at 2 s (train) and 4.5 s (train again), a step
 # at 4.6 s (unphased); times from the timeline's start, the first event at 100 ms
