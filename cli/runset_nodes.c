@@ -16,7 +16,44 @@
 
 typedef struct node_labels {
     char *run, *node;   /* both set for a node store, else both NULL */
+    char *merged_run;   /* a store merged from node stores (meta merged_parts): its run label */
+    char **parts;       /* ... and the node labels of its parts (part.K.node) */
+    size_t nparts;
 } node_labels;
+
+static void free_labels(node_labels *l)
+{
+    free(l->run);
+    free(l->node);
+    free(l->merged_run);
+    for (size_t i = 0; i < l->nparts; i++)
+        free(l->parts[i]);
+    free(l->parts);
+    memset(l, 0, sizeof *l);
+}
+
+/* The run label and the parts' node labels of a merged store (none for
+ * another store). */
+static int read_merged_labels(const nr_run *r, node_labels *l, nr_error *err)
+{
+    char *count = NULL;
+    NR_TRY(nr_store_meta_value(r->store, "merged_parts", &count, err));
+    const long n = count ? strtol(count, NULL, 10) : 0;
+    free(count);
+    if (n <= 0 || n > 1000000)
+        return 0;
+    NR_TRY(nr_store_meta_value(r->store, "manifest.labels.run", &l->merged_run, err));
+    if (!l->merged_run || !(l->parts = calloc((size_t)n, sizeof *l->parts)))
+        return l->merged_run ? nr_error_set(err, NR_E_NOMEM, "out of memory") : 0;
+    for (l->nparts = 0; l->nparts < (size_t)n; l->nparts++) {
+        char key[64];
+        snprintf(key, sizeof key, "part.%zu.node", l->nparts);
+        NR_TRY(nr_store_meta_value(r->store, key, &l->parts[l->nparts], err));
+        if (!l->parts[l->nparts])
+            break;
+    }
+    return 0;
+}
 
 static int read_labels(const nr_run *r, node_labels *l, nr_error *err)
 {
@@ -26,6 +63,7 @@ static int read_labels(const nr_run *r, node_labels *l, nr_error *err)
         free(l->run);
         free(l->node);
         l->run = l->node = NULL;
+        return read_merged_labels(r, l, err);
     }
     return 0;
 }
@@ -56,14 +94,16 @@ static char *label_file_name(const char *label)
 /* Where the merged store of a run goes: merged/<label>.nio in the cache
  * folder of the first part (its own folder when it is a store that the
  * set ingested; else nr__rs_cache_dir of the folder it lies in), or the
- * set's temporary folder (also when the first part is a temporary store).
+ * set's temporary folder (also when the first part is a temporary store,
+ * or when *temporary is 1 on entry: a merge that must not share a file).
  * In a folder of its own: until session 48 it was <label>.run.nio beside
  * the ingested runs' stores, which a run folder named '<label>.run' also
  * had (the two replaced each other's store at every build). */
 static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, int *temporary, nr_error *err)
 {
     char *dir = nr__rs_dir_name(first->store_path);
-    char *cache = !dir || first->temporary ? NULL : first->input_path ? strdup(dir) : nr__rs_cache_dir(dir, NULL);
+    char *cache = !dir || first->temporary || *temporary ? NULL
+                : first->input_path ? strdup(dir) : nr__rs_cache_dir(dir, NULL);
     char *merged = cache ? nr__rs_join(cache, "merged") : NULL;
     char *name = label_file_name(label);
     char *file = name ? nr__rs_path_with(name, ".nio") : NULL;
@@ -135,7 +175,7 @@ static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
 
 /* Merges the parts unless the cached merged store was made of them as they are. */
 static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *out, int temporary,
-                        int *hit, nr_error *err)
+                        int *hit, uint64_t id[2], nr_error *err)
 {
     char *fp = parts_fingerprint(rs, idx, k);
     const char **paths = malloc(k * sizeof *paths);
@@ -151,6 +191,12 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
     char *old = temporary ? NULL : nr__rs_read_small_file(fp_path);
     int rc = 0;
     *hit = nr__rs_fingerprint_fresh(old, fp, out);
+    struct stat st;
+    id[0] = id[1] = 0;
+    if (*hit && stat(out, &st) == 0) { /* the file the fingerprint names: nr__rs_fingerprint_fresh */
+        id[0] = (uint64_t)st.st_dev;
+        id[1] = (uint64_t)st.st_ino;
+    }
     if (!*hit) {
         unlink(fp_path);   /* a store without its fingerprint is never trusted */
         for (size_t i = 0; i < k; i++)
@@ -164,6 +210,8 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
             rc = nr_store_merge(paths, k, out, &opts, err);
         }
         free(dir);
+        id[0] = dev;
+        id[1] = ino;
         char line[64];
         nr__rs_store_line(line, sizeof line, dev, ino);
         char *text = rc == 0 && !temporary ? nr__rs_path_with(fp, line) : NULL;
@@ -217,6 +265,32 @@ static char *unique_name(const nr_runset *rs, size_t self, const char *label)
 
 static char **part_paths(const nr_runset *rs, const size_t *idx, size_t k);
 
+/* Whether store s is the file of id (merge_cached's): 0 when another
+ * niorep renamed its merged store of the same label (other parts, the
+ * other file rule) over the path between the merge or check and the
+ * open. Until session 49 the open took that store, and the build or
+ * summary showed another subset's numbers under its own inputs, without
+ * an error (review 49: 3 in 150 concurrent summaries). */
+static int is_store_checked(const nr_store *s, const uint64_t id[2])
+{
+    uint64_t dev, ino;
+    nr_store_file_id(s, &dev, &ino);
+    return dev == id[0] && ino == id[1];
+}
+
+/* Merges the parts into a store of this build's own (the temporary
+ * folder) after the shared one was replaced under it. */
+static int merge_privately(nr_runset *rs, const size_t *idx, size_t k, const char *label, char **out, nr_error *err)
+{
+    fprintf(stderr, "niorep: %s was replaced by another niorep while this one read it; merging run '%s' "
+                    "into a temporary store\n", *out, label);
+    free(*out);
+    int temporary = 1, hit;
+    uint64_t id[2];
+    *out = merged_path(rs, &rs->runs[idx[0]], label, &temporary, err);
+    return *out ? merge_cached(rs, idx, k, *out, 1, &hit, id, err) : err->code;
+}
+
 /* The k >= 2 node runs idx[] of run `label` become one run at idx[0]. */
 static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *label,
                        void (*progress)(const nr_run *run, const char *what), nr_error *err)
@@ -228,30 +302,37 @@ static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *l
         return err->code;
     if (progress)
         progress(first, "merge");
-    int rc = merge_cached(rs, idx, k, out, temporary, &hit, err);
+    uint64_t id[2];
+    int rc = merge_cached(rs, idx, k, out, temporary, &hit, id, err);
+    nr_store *opened = NULL;
+    nr_error later; /* a store that does not open is opened again below, where a damaged cache is merged again */
+    if (rc == 0 && !temporary && nr_store_open(out, &opened, &later) == 0 && !is_store_checked(opened, id)) {
+        nr_store_close(opened);
+        opened = NULL;
+        hit = 0;
+        temporary = 1;
+        rc = merge_privately(rs, idx, k, label, &out, err);
+    }
     *(hit ? &rs->merges_reused : &rs->merged) += rc == 0;
     char *source = rc == 0 ? joined_sources(rs, idx, k) : NULL;
     char *name = rc == 0 ? unique_name(rs, idx[0], label) : NULL;
     if (rc == 0 && (!source || !name))
         rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+    char **parts = rc == 0 && hit ? part_paths(rs, idx, k) : NULL;
+    if (rc == 0 && hit && !parts)
+        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
     if (rc < 0) {
+        nr_store_close(opened);
         free(out);
         free(source);
         free(name);
         return rc;
     }
-    char **parts = hit ? part_paths(rs, idx, k) : NULL;
-    if (hit && !parts) {
-        free(out);
-        free(source);
-        free(name);
-        return nr_error_set(err, NR_E_NOMEM, "out of memory");
-    }
     for (size_t i = 0; i < k; i++)
         nr__rs_drop_run(&rs->runs[idx[i]]);
     *first = (nr_run){.name = name, .source = source, .store_path = out, .cache_hit = hit, .temporary = temporary,
-                      .parts = parts, .nparts = parts ? k : 0};
-    rc = nr_store_open(out, &first->store, err);
+                      .parts = parts, .nparts = parts ? k : 0, .store = opened};
+    rc = opened ? 0 : nr_store_open(out, &first->store, err);
     if (rc == 0 && hit)
         rc = nr__rs_meta_readable(first->store, err);
     return rc == NR_E_FORMAT && hit ? nr__rs_merge_again(rs, first, err) : rc;
@@ -340,6 +421,48 @@ static int join_groups(nr_runset *rs, node_labels *lab, size_t *idx, char *group
     return 0;
 }
 
+/* Whether merged store m (its labels) has a part of node `node`. */
+static int merges_node(const node_labels *m, const char *node)
+{
+    for (size_t i = 0; i < m->nparts; i++)
+        if (strcmp(m->parts[i], node) == 0)
+            return 1;
+    return 0;
+}
+
+/* A store merged from node stores that are given too (`niorep merge
+ * n*.nio -o R.nio` into the folder of its parts) is the same data: read
+ * once, from the node stores, with a line; one that shares only some of
+ * their nodes would count those nodes twice, and is an error. Until
+ * session 49 it was a run of its own beside the run of its parts: build
+ * showed R and R-2, and compare counted it as one more replicate (review
+ * 49). */
+static int drop_merged_given_twice(nr_runset *rs, node_labels *lab, nr_error *err)
+{
+    for (size_t m = 0; m < rs->n; m++) {
+        if (!lab[m].merged_run)
+            continue;
+        size_t shared = 0, nodes = 0, one = 0;
+        for (size_t j = 0; j < rs->n; j++)
+            if (lab[j].run && strcmp(lab[j].run, lab[m].merged_run) == 0) {
+                nodes++;
+                if (merges_node(&lab[m], lab[j].node))
+                    shared++, one = j;
+            }
+        if (shared == 0)
+            continue;
+        if (shared != nodes || shared != lab[m].nparts)
+            return nr_error_set(err, NR_E_INPUT, "%s merges node '%s' of run '%s', which %s holds too, but not "
+                                "the same nodes as the node stores given: give the node stores or their merge",
+                                rs->runs[m].store_path, lab[one].node, lab[m].merged_run, rs->runs[one].store_path);
+        fprintf(stderr, "niorep: %s is the merge of the %zu node stores of run '%s' given too; read once, from "
+                        "them\n", rs->runs[m].store_path, nodes, lab[m].merged_run);
+        nr__rs_drop_run(&rs->runs[m]);
+        free_labels(&lab[m]);
+    }
+    return 0;
+}
+
 int nr__rs_join_nodes(nr_runset *rs, void (*progress)(const nr_run *run, const char *what), nr_error *err)
 {
     const size_t n = rs->n;
@@ -352,6 +475,8 @@ int nr__rs_join_nodes(nr_runset *rs, void (*progress)(const nr_run *run, const c
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = read_labels(&rs->runs[i], &lab[i], err);
     if (rc == 0)
+        rc = drop_merged_given_twice(rs, lab, err);
+    if (rc == 0)
         rc = join_groups(rs, lab, idx, grouped, progress, err);
     /* close the gaps the merged parts left */
     size_t kept = 0;
@@ -359,10 +484,8 @@ int nr__rs_join_nodes(nr_runset *rs, void (*progress)(const nr_run *run, const c
         if (rs->runs[i].name)
             rs->runs[kept++] = rs->runs[i];
     rs->n = kept;
-    for (size_t i = 0; lab && i < n; i++) {
-        free(lab[i].run);
-        free(lab[i].node);
-    }
+    for (size_t i = 0; lab && i < n; i++)
+        free_labels(&lab[i]);
     free(lab);
     free(idx);
     free(grouped);

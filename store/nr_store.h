@@ -167,6 +167,11 @@ typedef struct nr_store_table nr_store_table;
 int nr_store_open(const char *path, nr_store **out, nr_error *err);
 /* Accepts NULL. Invalidates every table pointer of the store. */
 void nr_store_close(nr_store *s);
+/* The device and inode of the file s reads (as nr_store_writer_file_id
+ * gives them for its writer), so that a cache can tell that the file it
+ * opened by path is the store it wrote or checked, not one another writer
+ * renamed there since. 0 when unknown (a store in memory). */
+void nr_store_file_id(const nr_store *s, uint64_t *dev, uint64_t *ino);
 
 uint32_t nr_store_format_version(const nr_store *s);
 uint64_t nr_store_file_size(const nr_store *s);

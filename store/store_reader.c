@@ -419,6 +419,14 @@ int nr_store_open(const char *path, nr_store **out, nr_error *err)
     return 0;
 }
 
+void nr_store_file_id(const nr_store *s, uint64_t *dev, uint64_t *ino)
+{
+    struct stat st;
+    const int known = s && s->fd >= 0 && fstat(s->fd, &st) == 0;
+    *dev = known ? (uint64_t)st.st_dev : 0;
+    *ino = known ? (uint64_t)st.st_ino : 0;
+}
+
 void nr_store_close(nr_store *s)
 {
     if (!s)

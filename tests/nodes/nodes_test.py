@@ -357,6 +357,52 @@ def check_build_and_cache(niorep, work, stores, runs, merged):
     return folder
 
 
+def check_concurrent_subsets(niorep, work, stores, rounds=40):
+    """Summaries of two subsets of one run's nodes at once share the cached
+    merged store's path (merged/r1.nio): each must read the store it merged
+    or checked. Until session 49 one reopened the path after the other had
+    renamed its own merge there, and printed the other subset's numbers
+    (review 49: 3 in 150)."""
+    folder = os.path.join(work, "subsets")
+    os.makedirs(folder)
+    for node in NODES:
+        shutil.copy2(stores[node], folder)
+    two = [os.path.join(folder, n + ".nio") for n in NODES[:2]]
+    three = [os.path.join(folder, n + ".nio") for n in NODES]
+    args = ["summary", "--json", "--bootstraps", "0"]
+    want = [summary(niorep, *two)["totals"], summary(niorep, *three)["totals"]]
+    check(want[0] != want[1], "two and three nodes give the same totals: the check below checks nothing")
+    wrong = 0
+    for _ in range(rounds):
+        procs = [subprocess.Popen([niorep, *args, *inputs], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for inputs in (two, three)]
+        for p, expected in zip(procs, want):
+            out, err = p.communicate()
+            wrong += p.returncode != 0 or json.loads(out)["totals"] != expected
+    check(wrong == 0, f"{wrong} of {2 * rounds} concurrent summaries of node subsets gave another subset's numbers")
+
+
+def check_merge_beside_parts(niorep, work, stores, merged):
+    """A run's merge kept beside its node stores (niorep merge n*.nio -o
+    R.nio in their folder) is the same data: read once. A merge of some of
+    the nodes given with all of them would count nodes twice: an error.
+    Until session 49 the merge was a run of its own (build: r1 and r1-2)."""
+    folder = os.path.join(work, "beside")
+    os.makedirs(folder)
+    for node in NODES:
+        shutil.copy2(stores[node], folder)
+    shutil.copy2(merged, os.path.join(folder, "r1.nio"))
+    r = must(niorep, "build", folder, "-o", os.path.join(work, "beside.html"), "--bootstraps", "0")
+    check("(1 run)" in r.stderr and "r1.nio is the merge of the 3 node stores of run 'r1' given too; read once" in r.stderr,
+          f"build over node stores and their merge: {r.stderr.strip()}")
+    check(summary(niorep, folder) == summary(niorep, merged), "summary of node stores and their merge != of the merge")
+    some = os.path.join(work, "r1-two.nio")
+    must(niorep, "merge", "-q", stores[NODES[0]], stores[NODES[1]], "-o", some)
+    r = tool(niorep, "summary", some, *stores.values())
+    check(r.returncode == 1 and "give the node stores or their merge" in r.stderr,
+          f"a merge of two nodes given with all three: {r.returncode} {r.stderr.strip()}")
+
+
 def check_compare(niorep, work, folder):
     other = os.path.join(work, "stores_b")
     shutil.copytree(folder, other, ignore=shutil.ignore_patterns(".niorep"))
@@ -450,6 +496,8 @@ def main():
     check(summary(a.niorep, *[stores[n] for n in reversed(NODES)]) == s, "summary of the node stores != summary of r1.nio")
 
     folder = check_build_and_cache(a.niorep, work, stores, runs, merged)
+    check_concurrent_subsets(a.niorep, work, stores)
+    check_merge_beside_parts(a.niorep, work, stores, merged)
     check_compare(a.niorep, work, folder)
     check_mismatches(a.niorep, work, stores, runs)
 
