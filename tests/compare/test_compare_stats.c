@@ -347,6 +347,24 @@ static void verdict_rule(void **state)
     ASSERT_NEAR(nr_rel_diff(-200, -150), 0.25, 1e-15);
     assert_true(isinf(nr_rel_diff(0, 3)));
     assert_string_equal(nr_verdict_name(NR_VERDICT_NO_CHANGE), "no significant change");
+
+    /* a threshold of 0 (or below the rounding allowance): any nonzero
+       change, never an equal value (review 49: a run against itself had
+       50 rows "changed by 0% or more") */
+    const double thresholds[] = {0.0, 1e-12};
+    for (size_t i = 0; i < 2; i++) {
+        r.rel_threshold = r.ks_min_d = thresholds[i];
+        assert_int_equal(nr_verdict_descriptive(&r, 5, 5), NR_VERDICT_UNCHANGED);
+        assert_int_equal(nr_verdict_descriptive(&r, 0, 0), NR_VERDICT_UNCHANGED);
+        assert_int_equal(nr_verdict_descriptive(&r, 5, 5.001), NR_VERDICT_CHANGED);
+        ci = (nr_boot_ci){.estimate = 0, .low = 1, .high = 2, .bootstraps = 100};
+        assert_int_equal(nr_verdict_ci(&r, &ci, 0.0, 0.0, 0.0), NR_VERDICT_NO_CHANGE);
+        ks = (nr_ks_result){.n1 = 100, .n2 = 100, .d = 0.3, .d_practical = 0, .p_value = 0.001};
+        assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_NO_CHANGE);
+        const nr_perm_result perm = {.p_value = 0.01, .p_min = 0.001};
+        assert_int_equal(nr_verdict_replicates(&r, &perm, 0.0), NR_VERDICT_NO_CHANGE);
+        assert_int_equal(nr_verdict_replicates(&r, &perm, 0.5), NR_VERDICT_SIGNIFICANT);
+    }
 }
 
 static void verdict_end_to_end_on_samples(void **state)
