@@ -2,6 +2,7 @@
  * the groups by workload, compares every statistic, and writes the compare
  * report (and its JSON). Method and schema: docs/compare.md. */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -125,84 +126,94 @@ static int same_output(const char *x, const char *y)
     return strcmp(rx, ry) == 0;
 }
 
-/* Returns -1 to go on, or the exit status. */
+/* A numeric option's value into *out: 0, or the usage error naming the
+ * value and the option (2). integer: whole numbers only. */
+static int num_opt(const char *opt, const char *val, double lo, double hi, int integer, double *out)
+{
+    if (parse_num(val, lo, hi, out) == 0 && (!integer || *out == floor(*out)))
+        return 0;
+    return nr_cli_usage("compare", "bad value '%s' for %s", val, opt);
+}
+
+/* Returns -1 to go on, or the exit status. getopt_long, as the other
+ * commands parse: values joined ("-j1", "-oc.html", "--jobs=1") or apart,
+ * "--" ends the options, a flag given a value and an unknown option are
+ * usage errors named without their value (until session 49 a hand-written
+ * loop took "--bogus" last as "--bogus needs a value", "--" as an option,
+ * and ran "--files-by-node=banana"; review 49). */
 static int parse_args(int argc, char **argv, compare_args *a)
 {
+    enum { OPT_JSON = 256, OPT_BOOT, OPT_SEED, OPT_THRESHOLD, OPT_KS_ALPHA, OPT_KS_MIN_D, OPT_FLOOR, OPT_CAP,
+           OPT_REP_ALPHA, OPT_TITLE, OPT_BY_NODE };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},          {"json", required_argument, NULL, OPT_JSON},
+        {"bootstraps", required_argument, NULL, OPT_BOOT},  {"seed", required_argument, NULL, OPT_SEED},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD}, {"ks-alpha", required_argument, NULL, OPT_KS_ALPHA},
+        {"ks-min-d", required_argument, NULL, OPT_KS_MIN_D}, {"floor-factor", required_argument, NULL, OPT_FLOOR},
+        {"sample-cap", required_argument, NULL, OPT_CAP},  {"replicate-alpha", required_argument, NULL, OPT_REP_ALPHA},
+        {"title", required_argument, NULL, OPT_TITLE},     {"files-by-node", no_argument, NULL, OPT_BY_NODE},
+        {"jobs", required_argument, NULL, 'j'},            {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
     nr_compare_opts_default(&a->opts);
     a->title = "niorep compare";
-    for (int i = 1; i < argc; i++) {
-        /* a value joined to its option, as getopt takes it in build and
-           figures: "-j1", "-oc.html", "--jobs=1" ("-j1" was an unknown
-           option here: review 47) */
-        char name[32];
-        const char *arg = argv[i], *joined = NULL;
-        const char *eq = arg[0] == '-' && arg[1] == '-' ? strchr(arg, '=') : NULL;
-        if (eq && (size_t)(eq - arg) < sizeof name) {
-            snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-            joined = eq + 1;
-        } else if (arg[0] == '-' && (arg[1] == 'j' || arg[1] == 'o') && arg[2]) {
-            snprintf(name, sizeof name, "-%c", arg[1]);
-            joined = arg + 2;
-        }
-        if (joined)
-            arg = name;
-        const char *val = joined ? joined : i + 1 < argc ? argv[i + 1] : NULL;
-        const int next = joined ? 0 : 1; /* argv entries the value takes */
-        double v;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            nr_cli_help(nr_cli_find("compare"), options_text, stdout);
-            return 0;
-        }
-        if (strcmp(arg, "--files-by-node") == 0) {
-            a->files_by_node = 1;
-            continue;
-        }
-        if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
-            if (!val || parse_num(val, 0, 1024, &v) < 0 || v != floor(v))
-                return nr_cli_usage("compare", "--jobs expects a number from 0 to 1024, got '%s'", val ? val : "");
+    nr_verdict_rule *r = &a->opts.rule;
+    double v;
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'o': a->out_html = optarg; break;
+        case OPT_JSON: a->out_json = optarg; break;
+        case OPT_TITLE: a->title = optarg; break;
+        case OPT_BY_NODE: a->files_by_node = 1; break;
+        case 'h': nr_cli_help(nr_cli_find("compare"), options_text, stdout); return 0;
+        case 'j':
+            if (parse_num(optarg, 0, 1024, &v) < 0 || v != floor(v))
+                return nr_cli_usage("compare", "--jobs expects a number from 0 to 1024, got '%s'", optarg);
             a->jobs = (int)v;
-            i += next;
-            continue;
-        }
-        if (arg[0] != '-' || !arg[1]) {
-            if (a->ngroups == MAX_GROUPS)
-                return nr_cli_usage("compare", "at most %d groups", MAX_GROUPS);
-            a->inputs[a->ngroups++] = arg;
-            continue;
-        }
-        if (!val)
-            return nr_cli_usage("compare", "%s needs a value", arg);
-        i += next;
-        if (strcmp(arg, "-o") == 0)
-            a->out_html = val;
-        else if (strcmp(arg, "--json") == 0)
-            a->out_json = val;
-        else if (strcmp(arg, "--title") == 0)
-            a->title = val;
-        else if (strcmp(arg, "--bootstraps") == 0 && parse_num(val, NR_COMPARE_MIN_BOOTSTRAPS, 1e6, &v) == 0 &&
-                 v == floor(v))
+            break;
+        case OPT_BOOT:
+            if (num_opt("--bootstraps", optarg, NR_COMPARE_MIN_BOOTSTRAPS, 1e6, 1, &v))
+                return 2;
             a->opts.boot.bootstraps = (int)v;
-        else if (strcmp(arg, "--seed") == 0 && parse_num(val, 1, 9e15, &v) == 0 && v == floor(v))
+            break;
+        case OPT_SEED:
+            if (num_opt("--seed", optarg, 1, 9e15, 1, &v))
+                return 2;
             a->opts.boot.seed = (uint64_t)v;
-        else if (strcmp(arg, "--threshold") == 0 && parse_num(val, 0, 100, &v) == 0)
-            a->opts.rule.rel_threshold = v;
-        else if (strcmp(arg, "--ks-alpha") == 0 && parse_num(val, 0, 1, &v) == 0)
-            a->opts.rule.ks_alpha = v;
-        else if (strcmp(arg, "--ks-min-d") == 0 && parse_num(val, 0, 1, &v) == 0)
-            a->opts.rule.ks_min_d = v;
-        else if (strcmp(arg, "--floor-factor") == 0 && parse_num(val, 0, 1000, &v) == 0)
-            a->opts.rule.floor_factor = v;
-        else if (strcmp(arg, "--sample-cap") == 0 && parse_num(val, 20, 1e8, &v) == 0 && v == floor(v))
+            break;
+        case OPT_THRESHOLD:
+            if (num_opt("--threshold", optarg, 0, 100, 0, &r->rel_threshold))
+                return 2;
+            break;
+        case OPT_KS_ALPHA:
+            if (num_opt("--ks-alpha", optarg, 0, 1, 0, &r->ks_alpha))
+                return 2;
+            break;
+        case OPT_KS_MIN_D:
+            if (num_opt("--ks-min-d", optarg, 0, 1, 0, &r->ks_min_d))
+                return 2;
+            break;
+        case OPT_FLOOR:
+            if (num_opt("--floor-factor", optarg, 0, 1000, 0, &r->floor_factor))
+                return 2;
+            break;
+        case OPT_CAP:
+            if (num_opt("--sample-cap", optarg, 20, 1e8, 1, &v))
+                return 2;
             a->opts.sample_cap = (size_t)v;
-        else if (strcmp(arg, "--replicate-alpha") == 0 && parse_num(val, 0, 1, &v) == 0)
-            a->opts.rule.replicate_alpha = v;
-        else if (strcmp(arg, "-o") && strcmp(arg, "--json") && strcmp(arg, "--title") && strcmp(arg, "--bootstraps") &&
-                 strcmp(arg, "--seed") && strcmp(arg, "--threshold") && strcmp(arg, "--ks-alpha") &&
-                 strcmp(arg, "--ks-min-d") && strcmp(arg, "--sample-cap") && strcmp(arg, "--floor-factor") &&
-                 strcmp(arg, "--replicate-alpha"))
-            return nr_cli_usage("compare", "unknown option '%s'", arg);
-        else
-            return nr_cli_usage("compare", "bad value '%s' for %s", val, arg);
+            break;
+        case OPT_REP_ALPHA:
+            if (num_opt("--replicate-alpha", optarg, 0, 1, 0, &r->replicate_alpha))
+                return 2;
+            break;
+        default: return nr_cli_bad_option("compare", c, argv);
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (a->ngroups == MAX_GROUPS)
+            return nr_cli_usage("compare", "at most %d groups", MAX_GROUPS);
+        a->inputs[a->ngroups++] = argv[i];
     }
     if (a->ngroups < 2)
         return nr_cli_usage("compare", "needs at least two inputs (A B)");
