@@ -329,7 +329,14 @@ static void section_table(nr_report_block *b, const nr_compare_pair *pr, const c
     for (size_t i = 0; i < pr->nstats; i++)
         n += strcmp(pr->stats[i].section, section) == 0;
     if (n == 0) {
-        nr_report_para(b, "unavailable", "nothing to compare here: neither run has any");
+        /* no latency because nothing was timed is not "none": until session
+           49 two runs of thousands of reads traced without -T read "neither
+           run has any" (review 49) */
+        const int timed = strcmp(section, "latency") == 0 || strcmp(section, "throughput") == 0;
+        nr_report_para(b, "unavailable", timed && !pr->durations[0] && !pr->durations[1]
+                                             ? "nothing to compare here: neither run has call durations (traced "
+                                               "without -T)"
+                                             : "nothing to compare here: neither run has any");
         return;
     }
     nr_report_table *t = nr_report_table_new(b, caption, STAT_COLS, stat_head, STAT_NUM_COLS);
@@ -461,6 +468,24 @@ static void overview(nr_report *rep, const compare_run *c)
             }
 }
 
+/* A line saying which run could not measure what a section shows (its
+ * values n/a there): durations (no -T) for latency and throughput,
+ * timestamps for phases and bursts. Nothing when both runs could. */
+static void note_unmeasured(nr_report_block *sec, const nr_compare_pair *pr, const loaded_run *a,
+                            const loaded_run *b, int durations)
+{
+    const int *have = durations ? pr->durations : pr->timestamps;
+    if (have[0] && have[1])
+        return;
+    char buf[768];
+    snprintf(buf, sizeof buf, "%s%s%s %s no %s: %s values here are n/a, not 0.",
+             have[0] ? "" : a->display, !have[0] && !have[1] ? " and " : "", have[1] ? "" : b->display,
+             !have[0] && !have[1] ? "have" : "has",
+             durations ? "call durations (traced without -T)" : "timestamps (traced without -tt/-ttt)",
+             !have[0] && !have[1] ? "their" : "its");
+    nr_report_para(sec, "unavailable", buf);
+}
+
 /* One line naming the rows whose change is real but within the latency
  * resolution: a reader should not take them for no change. */
 static void note_below_resolution(nr_report_block *sec, const nr_compare_pair *pr)
@@ -537,7 +562,10 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
              100 * c->args->opts.rule.rel_threshold);
     nr_report_para(sec, NULL, buf);
     section_table(sec, pr, "run", "Run totals (regular files)", level);
-    section_table(nr_report_run_section(run, NR_SEC_PHASES), pr, "phase", "Per phase", level);
+    sec = nr_report_run_section(run, NR_SEC_PHASES);
+    note_unmeasured(sec, pr, a, b, 0);
+    note_unmeasured(sec, pr, a, b, 1);
+    section_table(sec, pr, "phase", "Per phase", level);
 
     int rc = 0;
     sec = nr_report_run_section(run, NR_SEC_CONCENTRATION);
@@ -552,9 +580,13 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
                               figs->latency.len, err);
     }
     if (rc == 0) {
+        if (pr->durations[0] || pr->durations[1])
+            note_unmeasured(sec, pr, a, b, 1);
         section_table(sec, pr, "latency", "Latency per operation class", level);
-        section_table(nr_report_run_section(run, NR_SEC_TIMELINE), pr, "throughput",
-                      "Bytes per second inside the calls; write bursts", level);
+        sec = nr_report_run_section(run, NR_SEC_TIMELINE);
+        note_unmeasured(sec, pr, a, b, 0);
+        note_unmeasured(sec, pr, a, b, 1);
+        section_table(sec, pr, "throughput", "Bytes per second inside the calls; write bursts", level);
         section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
         add_pair_findings(nr_report_run_section(run, NR_SEC_FINDINGS), pr, level);
     }

@@ -245,7 +245,10 @@ def main():
         if g != "repC":
             make_run(w(g, "w_3"), "w", seed + 3, durations=False)
     c = Ctx(a.niorep, a.work)
+    check_unmeasured(c)
+    check_threshold_zero(c)
     check_options(c)
+    check_pools(c)
     return 0
 
 

@@ -596,9 +596,10 @@ static void pooling_replicates(void **state)
         st[k][n++] = row("throughput", k == 0 ? "a row only pair 0 names so" : "a row the other pairs name so",
                          NR_STAT_DESCRIPTIVE, 1, 2);
         st[k][n++] = row("access", "slow-mode share of reads (cache split)", NR_STAT_DESCRIPTIVE, 0.5, k == 2 ? NAN : 0.5);
-        if (k < 2)
+        if (k < 2 || k == 5)
             st[k][n++] = row("phase", "train wall time", NR_STAT_DESCRIPTIVE, 5, 6);
-        pairs[k] = (nr_compare_pair){.nstats = n, .stats = st[k]};
+        /* runs with timestamps and durations; pair 6's B without timestamps */
+        pairs[k] = (nr_compare_pair){.nstats = n, .stats = st[k], .durations = {1, 1}, .timestamps = {1, k != 6}};
     }
     nr_compare_opts o;
     nr_compare_opts_default(&o);
@@ -645,6 +646,10 @@ static void pooling_replicates(void **state)
     assert_int_equal(p->npairs, 2);
     ASSERT_NEAR(p->p_min, 1.0 / 3.0, 1e-15);
     assert_int_equal(p->stats[0].verdict, NR_VERDICT_INSUFFICIENT);   /* 2 runs a side cannot reach 0.05 */
+    /* train, absent from pair 6, whose B has no timestamps: unknown there,
+       not 0 (review 49) */
+    assert_string_equal(p->stats[p->nstats - 1].name, "train wall time");
+    assert_int_equal(p->stats[p->nstats - 1].verdict, NR_VERDICT_NA);
     json_t *j = nr_compare_pool_json(&pools[0]);
     assert_int_equal(json_array_size(j), 3);
     assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "verdict")), "significant");
