@@ -22,6 +22,7 @@
 #include "json_number.h"
 #include "json_file.h"
 #include "load_bar.h"
+#include "manifest.h"   /* the manifest beside a log given alone */
 #include "nr_model.h"
 #include "nr_outfile.h"
 #include "nr_render.h"
@@ -44,7 +45,8 @@ static const char options_text[] =
     "  --threshold X        practical threshold on the relative difference (default " STR(NR_COMPARE_DEFAULT_REL_THRESHOLD) ")\n"
     "  --ks-alpha X         KS significance level (default " STR(NR_COMPARE_DEFAULT_KS_ALPHA) ")\n"
     "  --ks-min-d X         smallest KS D that counts as a change (default " STR(NR_COMPARE_DEFAULT_KS_MIN_D) ")\n"
-    "  --floor-factor X     latency changes must exceed X times the fastest traced call (default " STR(NR_COMPARE_DEFAULT_FLOOR_FACTOR) ")\n"
+    "  --floor-factor X     latency changes must exceed X times the faster run's 1st-percentile call\n"
+    "                       (default " STR(NR_COMPARE_DEFAULT_FLOOR_FACTOR) ")\n"
     "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default " STR(NR_COMPARE_DEFAULT_SAMPLE_CAP) ")\n"
     "  --replicate-alpha X  level of the permutation test over replicate runs, and of its false discovery\n"
     "                       rate over a pool's statistics (default " STR(NR_COMPARE_DEFAULT_REPLICATE_ALPHA) ")\n"
@@ -52,9 +54,12 @@ static const char options_text[] =
     "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
     "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: all cores)\n"
     "  -h, --help           this help\n"
-    "\nEach of A, B, C... is a group: a store, a run directory or a traces folder.\n"
-    "Runs are paired by their workload label (manifest labels.workload, else the\n"
-    "directory name) between A and each later group; two single runs pair anyway.\n"
+    "  --                   the end of the options (an input named -x)\n"
+    "\nEach of A, B, C... is a group: a store, a run directory, one strace log or a\n"
+    "traces folder. Runs are paired by their workload label (manifest labels.workload,\n"
+    "else the directory name; for one log, the manifest.json beside it, else its\n"
+    "folder's name) between A and each later group; two single runs pair anyway.\n"
+    "A comparison without any pair is an error (exit 1).\n"
     "Several runs of a workload a side (replicates) are also compared together:\n"
     "a change must stand out from the spread between runs (permutation test);\n"
     "q, the Benjamini-Hochberg adjusted p, tells which changes hold over the many\n"
@@ -237,10 +242,45 @@ static void free_groups(loaded_group *g, size_t n)
     }
 }
 
+/* The workload of the run of one strace log given as a group: the
+ * manifest.json beside the log (labels.workload), else the log's folder
+ * name, as a run folder's. The ingest of one log reads no manifest and
+ * names its run by the file, so that until session 49 "strace.log.zst"
+ * paired with nothing (review 49). *out: a new string, the caller frees. */
+static int log_workload(const char *log, char **out, nr_error *err)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", log);
+    const char *folder = dirname(dir);
+    snprintf(path, sizeof path, "%s/manifest.json", folder);
+    *out = NULL;
+    if (access(path, F_OK) == 0) {
+        nr_manifest m;
+        nr_manifest_init(&m);
+        const int rc = nr_manifest_load(path, &m, err);
+        const char *w = rc == 0 ? nr_manifest_get(&m, "labels.workload") : NULL;
+        if (w && *w)
+            *out = strdup(w);
+        nr_manifest_fini(&m);
+        NR_TRY(rc);
+        if (w && *w && !*out)
+            return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    if (!*out && realpath(folder, real) && strcmp(real, "/") != 0) {
+        snprintf(dir, sizeof dir, "%s", real);
+        if (!(*out = strdup(basename(dir))))
+            return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
 /* Each input is one group: its runs are ingested (or taken from the cache)
  * and opened, and their workload labels read. */
 static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
 {
+    /* every group's inputs found and the outputs checked against them
+       before any ingest: until session 49 a typo in B was found after A
+       was ingested, minutes of work on large traces (review 49) */
     for (size_t i = 0; i < a->ngroups; i++) {
         g[i].id[0] = (char)('A' + i);
         char *input = (char *)a->inputs[i];
@@ -248,6 +288,8 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         NR_TRY(nr_runset_check_output(&g[i].rs, a->out_html, err));
         if (a->out_json)
             NR_TRY(nr_runset_check_output(&g[i].rs, a->out_json, err));
+    }
+    for (size_t i = 0; i < a->ngroups; i++) {
         g[i].rs.files_by_node = a->files_by_node;
         g[i].rs.jobs = a->jobs;
         g[i].rs.no_models = 1;
@@ -265,6 +307,13 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
             const nr_run *run = &g[i].rs.runs[k];
             r->run = run;
             NR_TRY(nr_compare_workload(run->store, run->name, &r->label, &r->workload, err));
+            struct stat st;
+            if (!r->label && run->input_path && g[i].rs.n == 1 && stat(a->inputs[i], &st) == 0 &&
+                S_ISREG(st.st_mode)) {
+                NR_TRY(log_workload(run->input_path, &r->label, err));
+                if (r->label)
+                    r->workload = r->label;
+            }
             snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], run->name);
         }
     }
@@ -309,8 +358,17 @@ static void stat_row(nr_report_table *t, const nr_compare_stat *s, double level)
             nr_compare_fmt_diff(s->unit, s->ci.high, y, sizeof y);
             snprintf(buf, sizeof buf, "[%s, %s]", x, y);
             nr_report_table_cell(t, buf);
-            snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps, 100 * level,
-                     s->n_a, s->n_b);
+            /* n is the call sample's; a sampled interval is moved to the
+               difference over all calls, said here as in the JSON (until
+               session 49 only the JSON's ci.recentred said so: review 49) */
+            if (s->ci_recentred)
+                snprintf(buf, sizeof buf,
+                         "bootstrap B=%d, %.0f%%, of call samples n=%" PRIu64 "/%" PRIu64
+                         ", moved to the difference over all calls",
+                         s->ci.bootstraps, 100 * level, s->n_a, s->n_b);
+            else
+                snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps,
+                         100 * level, s->n_a, s->n_b);
             nr_report_table_cell(t, buf);
         } else {
             nr_report_table_cell(t, "");
@@ -457,8 +515,6 @@ static void overview(nr_report *rep, const compare_run *c)
         free(sig);
         free(chg);
     }
-    if (c->nmatches == 0)
-        nr_report_para(ov, "unavailable", "no pair: no workload occurs in A and in a later group");
     for (size_t g = 0; g < c->args->ngroups; g++)
         for (size_t k = 0; k < c->groups[g].rs.n; k++)
             if (!is_paired(c, g, k)) {
@@ -549,6 +605,10 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
     const loaded_run *a = run_a(c, i), *b = run_b(c, i);
     const double level = c->args->opts.boot.level;
     char title[512], id[64], buf[2048];
+    /* where each run came from, as given: "vision" alone did not tell the
+       two sides of `compare s t` apart (review 49) */
+    const char *from_a = a->run->input_path ? a->run->input_path : a->run->store_path;
+    const char *from_b = b->run->input_path ? b->run->input_path : b->run->store_path;
     snprintf(title, sizeof title, "%.100s: %.200s vs %.200s", a->workload, a->display, b->display);
     snprintf(id, sizeof id, "pair-%zu", i + 1);
     nr_report_block *run = nr_report_add_run(rep, title, id);
@@ -557,7 +617,7 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
 
     nr_report_block *sec = nr_report_run_section(run, NR_SEC_FACTS);
     snprintf(buf, sizeof buf, "A = %.256s (%.400s), B = %.256s (%.400s). %zu significant change%s; %zu descriptive value%s changed "
-             "by %.0f%% or more.", a->display, a->run->source, b->display, b->run->source, pr->nsignificant,
+             "by %.0f%% or more.", a->display, from_a, b->display, from_b, pr->nsignificant,
              pr->nsignificant == 1 ? "" : "s", pr->nchanged, pr->nchanged == 1 ? "" : "s",
              100 * c->args->opts.rule.rel_threshold);
     nr_report_para(sec, NULL, buf);
@@ -824,6 +884,12 @@ static int compare_all(compare_run *c, nr_error *err)
     if (rc < 0)
         return rc;
     note_unmatched(c);
+    /* a comparison of nothing is no "no change": until session 49 it wrote
+       a report of 0 pairs and exited 0 (review 49) */
+    if (c->nmatches == 0)
+        return nr_error_set(err, NR_E_INPUT,
+                            "compare: no pair: no workload of A occurs in a later group (the runs are named above); "
+                            "nothing written");
     c->pairs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->pairs);
     c->figs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->figs);
     pair_job *jobs = calloc(c->nmatches ? c->nmatches : 1, sizeof *jobs);

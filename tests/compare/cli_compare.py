@@ -169,6 +169,9 @@ def check_options(c):
     for args in (("--threshold=0.2", *out, "--", "-dash", "T2/w"), ("T/w", "T2/w", *out, "--")):
         r = c.run(*args)
         expect(r.returncode == 0, f"compare {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()}")
+    r = c.run("--help")
+    expect(r.returncode == 0 and "1st-percentile" in r.stdout and "one strace log" in r.stdout,
+           "compare --help: the floor and the inputs as docs/compare.md says")
     print("ok: option errors name the option alone (exit 2); -- ends the options")
 
 
@@ -248,6 +251,10 @@ def main():
     check_unmeasured(c)
     check_threshold_zero(c)
     check_options(c)
+    check_inputs(c)
+    check_no_pair(c)
+    check_missing_first(c)
+    check_sample_cap(c)
     check_pools(c)
     return 0
 
