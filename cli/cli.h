@@ -22,7 +22,8 @@ int nr_cli_fail(const nr_error *err);
 int nr_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The usage error of getopt_long's return c for an optstring that starts
  * with ':' (after any '+'): ':' an option given without its value, else
- * an unknown option, named as argv gave it. Returns 2. */
+ * a flag given a value ("--help=x"), else an unknown option, named as argv
+ * gave it without any "=value". Returns 2. */
 int nr_cli_bad_option(const char *cmd, int c, char *const *argv);
 /* Prints the --help text of cmd to out. */
 void nr_cli_help(const nr_command *cmd, const char *options_text, FILE *out);

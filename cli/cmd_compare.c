@@ -2,6 +2,7 @@
  * the groups by workload, compares every statistic, and writes the compare
  * report (and its JSON). Method and schema: docs/compare.md. */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include "json_number.h"
 #include "json_file.h"
 #include "load_bar.h"
+#include "manifest.h"   /* the manifest beside a log given alone */
 #include "nr_model.h"
 #include "nr_outfile.h"
 #include "nr_render.h"
@@ -43,7 +45,8 @@ static const char options_text[] =
     "  --threshold X        practical threshold on the relative difference (default " STR(NR_COMPARE_DEFAULT_REL_THRESHOLD) ")\n"
     "  --ks-alpha X         KS significance level (default " STR(NR_COMPARE_DEFAULT_KS_ALPHA) ")\n"
     "  --ks-min-d X         smallest KS D that counts as a change (default " STR(NR_COMPARE_DEFAULT_KS_MIN_D) ")\n"
-    "  --floor-factor X     latency changes must exceed X times the fastest traced call (default " STR(NR_COMPARE_DEFAULT_FLOOR_FACTOR) ")\n"
+    "  --floor-factor X     latency changes must exceed X times the faster run's 1st-percentile call\n"
+    "                       (default " STR(NR_COMPARE_DEFAULT_FLOOR_FACTOR) ")\n"
     "  --sample-cap N       calls kept per op class and run for KS and bootstraps (default " STR(NR_COMPARE_DEFAULT_SAMPLE_CAP) ")\n"
     "  --replicate-alpha X  level of the permutation test over replicate runs, and of its false discovery\n"
     "                       rate over a pool's statistics (default " STR(NR_COMPARE_DEFAULT_REPLICATE_ALPHA) ")\n"
@@ -51,9 +54,12 @@ static const char options_text[] =
     "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
     "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: all cores)\n"
     "  -h, --help           this help\n"
-    "\nEach of A, B, C... is a group: a store, a run directory or a traces folder.\n"
-    "Runs are paired by their workload label (manifest labels.workload, else the\n"
-    "directory name) between A and each later group; two single runs pair anyway.\n"
+    "  --                   the end of the options (an input named -x)\n"
+    "\nEach of A, B, C... is a group: a store, a run directory, one strace log or a\n"
+    "traces folder. Runs are paired by their workload label (manifest labels.workload,\n"
+    "else the directory name; for one log, the manifest.json beside it, else its\n"
+    "folder's name) between A and each later group; two single runs pair anyway.\n"
+    "A comparison without any pair is an error (exit 1).\n"
     "Several runs of a workload a side (replicates) are also compared together:\n"
     "a change must stand out from the spread between runs (permutation test);\n"
     "q, the Benjamini-Hochberg adjusted p, tells which changes hold over the many\n"
@@ -125,84 +131,94 @@ static int same_output(const char *x, const char *y)
     return strcmp(rx, ry) == 0;
 }
 
-/* Returns -1 to go on, or the exit status. */
+/* A numeric option's value into *out: 0, or the usage error naming the
+ * value and the option (2). integer: whole numbers only. */
+static int num_opt(const char *opt, const char *val, double lo, double hi, int integer, double *out)
+{
+    if (parse_num(val, lo, hi, out) == 0 && (!integer || *out == floor(*out)))
+        return 0;
+    return nr_cli_usage("compare", "bad value '%s' for %s", val, opt);
+}
+
+/* Returns -1 to go on, or the exit status. getopt_long, as the other
+ * commands parse: values joined ("-j1", "-oc.html", "--jobs=1") or apart,
+ * "--" ends the options, a flag given a value and an unknown option are
+ * usage errors named without their value (until session 49 a hand-written
+ * loop took "--bogus" last as "--bogus needs a value", "--" as an option,
+ * and ran "--files-by-node=banana"; review 49). */
 static int parse_args(int argc, char **argv, compare_args *a)
 {
+    enum { OPT_JSON = 256, OPT_BOOT, OPT_SEED, OPT_THRESHOLD, OPT_KS_ALPHA, OPT_KS_MIN_D, OPT_FLOOR, OPT_CAP,
+           OPT_REP_ALPHA, OPT_TITLE, OPT_BY_NODE };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},          {"json", required_argument, NULL, OPT_JSON},
+        {"bootstraps", required_argument, NULL, OPT_BOOT},  {"seed", required_argument, NULL, OPT_SEED},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD}, {"ks-alpha", required_argument, NULL, OPT_KS_ALPHA},
+        {"ks-min-d", required_argument, NULL, OPT_KS_MIN_D}, {"floor-factor", required_argument, NULL, OPT_FLOOR},
+        {"sample-cap", required_argument, NULL, OPT_CAP},  {"replicate-alpha", required_argument, NULL, OPT_REP_ALPHA},
+        {"title", required_argument, NULL, OPT_TITLE},     {"files-by-node", no_argument, NULL, OPT_BY_NODE},
+        {"jobs", required_argument, NULL, 'j'},            {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
     nr_compare_opts_default(&a->opts);
     a->title = "niorep compare";
-    for (int i = 1; i < argc; i++) {
-        /* a value joined to its option, as getopt takes it in build and
-           figures: "-j1", "-oc.html", "--jobs=1" ("-j1" was an unknown
-           option here: review 47) */
-        char name[32];
-        const char *arg = argv[i], *joined = NULL;
-        const char *eq = arg[0] == '-' && arg[1] == '-' ? strchr(arg, '=') : NULL;
-        if (eq && (size_t)(eq - arg) < sizeof name) {
-            snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-            joined = eq + 1;
-        } else if (arg[0] == '-' && (arg[1] == 'j' || arg[1] == 'o') && arg[2]) {
-            snprintf(name, sizeof name, "-%c", arg[1]);
-            joined = arg + 2;
-        }
-        if (joined)
-            arg = name;
-        const char *val = joined ? joined : i + 1 < argc ? argv[i + 1] : NULL;
-        const int next = joined ? 0 : 1; /* argv entries the value takes */
-        double v;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            nr_cli_help(nr_cli_find("compare"), options_text, stdout);
-            return 0;
-        }
-        if (strcmp(arg, "--files-by-node") == 0) {
-            a->files_by_node = 1;
-            continue;
-        }
-        if (strcmp(arg, "-j") == 0 || strcmp(arg, "--jobs") == 0) {
-            if (!val || parse_num(val, 0, 1024, &v) < 0 || v != floor(v))
-                return nr_cli_usage("compare", "--jobs expects a number from 0 to 1024, got '%s'", val ? val : "");
+    nr_verdict_rule *r = &a->opts.rule;
+    double v;
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, ":o:j:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'o': a->out_html = optarg; break;
+        case OPT_JSON: a->out_json = optarg; break;
+        case OPT_TITLE: a->title = optarg; break;
+        case OPT_BY_NODE: a->files_by_node = 1; break;
+        case 'h': nr_cli_help(nr_cli_find("compare"), options_text, stdout); return 0;
+        case 'j':
+            if (parse_num(optarg, 0, 1024, &v) < 0 || v != floor(v))
+                return nr_cli_usage("compare", "--jobs expects a number from 0 to 1024, got '%s'", optarg);
             a->jobs = (int)v;
-            i += next;
-            continue;
-        }
-        if (arg[0] != '-' || !arg[1]) {
-            if (a->ngroups == MAX_GROUPS)
-                return nr_cli_usage("compare", "at most %d groups", MAX_GROUPS);
-            a->inputs[a->ngroups++] = arg;
-            continue;
-        }
-        if (!val)
-            return nr_cli_usage("compare", "%s needs a value", arg);
-        i += next;
-        if (strcmp(arg, "-o") == 0)
-            a->out_html = val;
-        else if (strcmp(arg, "--json") == 0)
-            a->out_json = val;
-        else if (strcmp(arg, "--title") == 0)
-            a->title = val;
-        else if (strcmp(arg, "--bootstraps") == 0 && parse_num(val, NR_COMPARE_MIN_BOOTSTRAPS, 1e6, &v) == 0 &&
-                 v == floor(v))
+            break;
+        case OPT_BOOT:
+            if (num_opt("--bootstraps", optarg, NR_COMPARE_MIN_BOOTSTRAPS, 1e6, 1, &v))
+                return 2;
             a->opts.boot.bootstraps = (int)v;
-        else if (strcmp(arg, "--seed") == 0 && parse_num(val, 1, 9e15, &v) == 0 && v == floor(v))
+            break;
+        case OPT_SEED:
+            if (num_opt("--seed", optarg, 1, 9e15, 1, &v))
+                return 2;
             a->opts.boot.seed = (uint64_t)v;
-        else if (strcmp(arg, "--threshold") == 0 && parse_num(val, 0, 100, &v) == 0)
-            a->opts.rule.rel_threshold = v;
-        else if (strcmp(arg, "--ks-alpha") == 0 && parse_num(val, 0, 1, &v) == 0)
-            a->opts.rule.ks_alpha = v;
-        else if (strcmp(arg, "--ks-min-d") == 0 && parse_num(val, 0, 1, &v) == 0)
-            a->opts.rule.ks_min_d = v;
-        else if (strcmp(arg, "--floor-factor") == 0 && parse_num(val, 0, 1000, &v) == 0)
-            a->opts.rule.floor_factor = v;
-        else if (strcmp(arg, "--sample-cap") == 0 && parse_num(val, 20, 1e8, &v) == 0 && v == floor(v))
+            break;
+        case OPT_THRESHOLD:
+            if (num_opt("--threshold", optarg, 0, 100, 0, &r->rel_threshold))
+                return 2;
+            break;
+        case OPT_KS_ALPHA:
+            if (num_opt("--ks-alpha", optarg, 0, 1, 0, &r->ks_alpha))
+                return 2;
+            break;
+        case OPT_KS_MIN_D:
+            if (num_opt("--ks-min-d", optarg, 0, 1, 0, &r->ks_min_d))
+                return 2;
+            break;
+        case OPT_FLOOR:
+            if (num_opt("--floor-factor", optarg, 0, 1000, 0, &r->floor_factor))
+                return 2;
+            break;
+        case OPT_CAP:
+            if (num_opt("--sample-cap", optarg, 20, 1e8, 1, &v))
+                return 2;
             a->opts.sample_cap = (size_t)v;
-        else if (strcmp(arg, "--replicate-alpha") == 0 && parse_num(val, 0, 1, &v) == 0)
-            a->opts.rule.replicate_alpha = v;
-        else if (strcmp(arg, "-o") && strcmp(arg, "--json") && strcmp(arg, "--title") && strcmp(arg, "--bootstraps") &&
-                 strcmp(arg, "--seed") && strcmp(arg, "--threshold") && strcmp(arg, "--ks-alpha") &&
-                 strcmp(arg, "--ks-min-d") && strcmp(arg, "--sample-cap") && strcmp(arg, "--floor-factor") &&
-                 strcmp(arg, "--replicate-alpha"))
-            return nr_cli_usage("compare", "unknown option '%s'", arg);
-        else
-            return nr_cli_usage("compare", "bad value '%s' for %s", val, arg);
+            break;
+        case OPT_REP_ALPHA:
+            if (num_opt("--replicate-alpha", optarg, 0, 1, 0, &r->replicate_alpha))
+                return 2;
+            break;
+        default: return nr_cli_bad_option("compare", c, argv);
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (a->ngroups == MAX_GROUPS)
+            return nr_cli_usage("compare", "at most %d groups", MAX_GROUPS);
+        a->inputs[a->ngroups++] = argv[i];
     }
     if (a->ngroups < 2)
         return nr_cli_usage("compare", "needs at least two inputs (A B)");
@@ -226,10 +242,45 @@ static void free_groups(loaded_group *g, size_t n)
     }
 }
 
+/* The workload of the run of one strace log given as a group: the
+ * manifest.json beside the log (labels.workload), else the log's folder
+ * name, as a run folder's. The ingest of one log reads no manifest and
+ * names its run by the file, so that until session 49 "strace.log.zst"
+ * paired with nothing (review 49). *out: a new string, the caller frees. */
+static int log_workload(const char *log, char **out, nr_error *err)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", log);
+    const char *folder = dirname(dir);
+    snprintf(path, sizeof path, "%s/manifest.json", folder);
+    *out = NULL;
+    if (access(path, F_OK) == 0) {
+        nr_manifest m;
+        nr_manifest_init(&m);
+        const int rc = nr_manifest_load(path, &m, err);
+        const char *w = rc == 0 ? nr_manifest_get(&m, "labels.workload") : NULL;
+        if (w && *w)
+            *out = strdup(w);
+        nr_manifest_fini(&m);
+        NR_TRY(rc);
+        if (w && *w && !*out)
+            return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    if (!*out && realpath(folder, real) && strcmp(real, "/") != 0) {
+        snprintf(dir, sizeof dir, "%s", real);
+        if (!(*out = strdup(basename(dir))))
+            return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
 /* Each input is one group: its runs are ingested (or taken from the cache)
  * and opened, and their workload labels read. */
 static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
 {
+    /* every group's inputs found and the outputs checked against them
+       before any ingest: until session 49 a typo in B was found after A
+       was ingested, minutes of work on large traces (review 49) */
     for (size_t i = 0; i < a->ngroups; i++) {
         g[i].id[0] = (char)('A' + i);
         char *input = (char *)a->inputs[i];
@@ -237,6 +288,8 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
         NR_TRY(nr_runset_check_output(&g[i].rs, a->out_html, err));
         if (a->out_json)
             NR_TRY(nr_runset_check_output(&g[i].rs, a->out_json, err));
+    }
+    for (size_t i = 0; i < a->ngroups; i++) {
         g[i].rs.files_by_node = a->files_by_node;
         g[i].rs.jobs = a->jobs;
         g[i].rs.no_models = 1;
@@ -254,6 +307,13 @@ static int load_groups(const compare_args *a, loaded_group *g, nr_error *err)
             const nr_run *run = &g[i].rs.runs[k];
             r->run = run;
             NR_TRY(nr_compare_workload(run->store, run->name, &r->label, &r->workload, err));
+            struct stat st;
+            if (!r->label && run->input_path && g[i].rs.n == 1 && stat(a->inputs[i], &st) == 0 &&
+                S_ISREG(st.st_mode)) {
+                NR_TRY(log_workload(run->input_path, &r->label, err));
+                if (r->label)
+                    r->workload = r->label;
+            }
             snprintf(r->display, sizeof r->display, "%c:%.200s", g[i].id[0], run->name);
         }
     }
@@ -298,8 +358,17 @@ static void stat_row(nr_report_table *t, const nr_compare_stat *s, double level)
             nr_compare_fmt_diff(s->unit, s->ci.high, y, sizeof y);
             snprintf(buf, sizeof buf, "[%s, %s]", x, y);
             nr_report_table_cell(t, buf);
-            snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps, 100 * level,
-                     s->n_a, s->n_b);
+            /* n is the call sample's; a sampled interval is moved to the
+               difference over all calls, said here as in the JSON (until
+               session 49 only the JSON's ci.recentred said so: review 49) */
+            if (s->ci_recentred)
+                snprintf(buf, sizeof buf,
+                         "bootstrap B=%d, %.0f%%, of call samples n=%" PRIu64 "/%" PRIu64
+                         ", moved to the difference over all calls",
+                         s->ci.bootstraps, 100 * level, s->n_a, s->n_b);
+            else
+                snprintf(buf, sizeof buf, "bootstrap B=%d, %.0f%%, n=%" PRIu64 "/%" PRIu64, s->ci.bootstraps,
+                         100 * level, s->n_a, s->n_b);
             nr_report_table_cell(t, buf);
         } else {
             nr_report_table_cell(t, "");
@@ -318,7 +387,14 @@ static void section_table(nr_report_block *b, const nr_compare_pair *pr, const c
     for (size_t i = 0; i < pr->nstats; i++)
         n += strcmp(pr->stats[i].section, section) == 0;
     if (n == 0) {
-        nr_report_para(b, "unavailable", "nothing to compare here: neither run has any");
+        /* no latency because nothing was timed is not "none": until session
+           49 two runs of thousands of reads traced without -T read "neither
+           run has any" (review 49) */
+        const int timed = strcmp(section, "latency") == 0 || strcmp(section, "throughput") == 0;
+        nr_report_para(b, "unavailable", timed && !pr->durations[0] && !pr->durations[1]
+                                             ? "nothing to compare here: neither run has call durations (traced "
+                                               "without -T)"
+                                             : "nothing to compare here: neither run has any");
         return;
     }
     nr_report_table *t = nr_report_table_new(b, caption, STAT_COLS, stat_head, STAT_NUM_COLS);
@@ -439,8 +515,6 @@ static void overview(nr_report *rep, const compare_run *c)
         free(sig);
         free(chg);
     }
-    if (c->nmatches == 0)
-        nr_report_para(ov, "unavailable", "no pair: no workload occurs in A and in a later group");
     for (size_t g = 0; g < c->args->ngroups; g++)
         for (size_t k = 0; k < c->groups[g].rs.n; k++)
             if (!is_paired(c, g, k)) {
@@ -448,6 +522,24 @@ static void overview(nr_report *rep, const compare_run *c)
                          c->groups[g].runs[k].workload);
                 nr_report_para(ov, "note", buf);
             }
+}
+
+/* A line saying which run could not measure what a section shows (its
+ * values n/a there): durations (no -T) for latency and throughput,
+ * timestamps for phases and bursts. Nothing when both runs could. */
+static void note_unmeasured(nr_report_block *sec, const nr_compare_pair *pr, const loaded_run *a,
+                            const loaded_run *b, int durations)
+{
+    const int *have = durations ? pr->durations : pr->timestamps;
+    if (have[0] && have[1])
+        return;
+    char buf[768];
+    snprintf(buf, sizeof buf, "%s%s%s %s no %s: %s values here are n/a, not 0.",
+             have[0] ? "" : a->display, !have[0] && !have[1] ? " and " : "", have[1] ? "" : b->display,
+             !have[0] && !have[1] ? "have" : "has",
+             durations ? "call durations (traced without -T)" : "timestamps (traced without -tt/-ttt)",
+             !have[0] && !have[1] ? "their" : "its");
+    nr_report_para(sec, "unavailable", buf);
 }
 
 /* One line naming the rows whose change is real but within the latency
@@ -513,6 +605,10 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
     const loaded_run *a = run_a(c, i), *b = run_b(c, i);
     const double level = c->args->opts.boot.level;
     char title[512], id[64], buf[2048];
+    /* where each run came from, as given: "vision" alone did not tell the
+       two sides of `compare s t` apart (review 49) */
+    const char *from_a = a->run->input_path ? a->run->input_path : a->run->store_path;
+    const char *from_b = b->run->input_path ? b->run->input_path : b->run->store_path;
     snprintf(title, sizeof title, "%.100s: %.200s vs %.200s", a->workload, a->display, b->display);
     snprintf(id, sizeof id, "pair-%zu", i + 1);
     nr_report_block *run = nr_report_add_run(rep, title, id);
@@ -521,12 +617,15 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
 
     nr_report_block *sec = nr_report_run_section(run, NR_SEC_FACTS);
     snprintf(buf, sizeof buf, "A = %.256s (%.400s), B = %.256s (%.400s). %zu significant change%s; %zu descriptive value%s changed "
-             "by %.0f%% or more.", a->display, a->run->source, b->display, b->run->source, pr->nsignificant,
+             "by %.0f%% or more.", a->display, from_a, b->display, from_b, pr->nsignificant,
              pr->nsignificant == 1 ? "" : "s", pr->nchanged, pr->nchanged == 1 ? "" : "s",
              100 * c->args->opts.rule.rel_threshold);
     nr_report_para(sec, NULL, buf);
     section_table(sec, pr, "run", "Run totals (regular files)", level);
-    section_table(nr_report_run_section(run, NR_SEC_PHASES), pr, "phase", "Per phase", level);
+    sec = nr_report_run_section(run, NR_SEC_PHASES);
+    note_unmeasured(sec, pr, a, b, 0);
+    note_unmeasured(sec, pr, a, b, 1);
+    section_table(sec, pr, "phase", "Per phase", level);
 
     int rc = 0;
     sec = nr_report_run_section(run, NR_SEC_CONCENTRATION);
@@ -541,9 +640,13 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
                               figs->latency.len, err);
     }
     if (rc == 0) {
+        if (pr->durations[0] || pr->durations[1])
+            note_unmeasured(sec, pr, a, b, 1);
         section_table(sec, pr, "latency", "Latency per operation class", level);
-        section_table(nr_report_run_section(run, NR_SEC_TIMELINE), pr, "throughput",
-                      "Bytes per second inside the calls; write bursts", level);
+        sec = nr_report_run_section(run, NR_SEC_TIMELINE);
+        note_unmeasured(sec, pr, a, b, 0);
+        note_unmeasured(sec, pr, a, b, 1);
+        section_table(sec, pr, "throughput", "Bytes per second inside the calls; write bursts", level);
         section_table(nr_report_run_section(run, NR_SEC_ACCESS), pr, "access", "Access pattern", level);
         add_pair_findings(nr_report_run_section(run, NR_SEC_FINDINGS), pr, level);
     }
@@ -781,6 +884,12 @@ static int compare_all(compare_run *c, nr_error *err)
     if (rc < 0)
         return rc;
     note_unmatched(c);
+    /* a comparison of nothing is no "no change": until session 49 it wrote
+       a report of 0 pairs and exited 0 (review 49) */
+    if (c->nmatches == 0)
+        return nr_error_set(err, NR_E_INPUT,
+                            "compare: no pair: no workload of A occurs in a later group (the runs are named above); "
+                            "nothing written");
     c->pairs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->pairs);
     c->figs = calloc(c->nmatches ? c->nmatches : 1, sizeof *c->figs);
     pair_job *jobs = calloc(c->nmatches ? c->nmatches : 1, sizeof *jobs);

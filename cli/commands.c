@@ -92,12 +92,18 @@ int nr_cli_bad_option(const char *cmd, int c, char *const *argv)
 {
     /* getopt has moved past the option (and its value, when separate) */
     const char *arg = optind > 0 ? argv[optind - 1] : "?";
-    const int short_opt = optopt && optopt < 256 && strncmp(arg, "--", 2) != 0;
+    const int long_opt = strncmp(arg, "--", 2) == 0;
+    const int short_opt = optopt && optopt < 256 && !long_opt;
+    const int name = (int)strcspn(arg, "="); /* a long option named without its "=value" */
     if (c == ':')
         return short_opt ? nr_cli_usage(cmd, "option -%c needs a value", optopt)
                          : nr_cli_usage(cmd, "option %s needs a value", arg);
+    /* getopt_long sets optopt to a known option's val when it refuses its
+       "=value": a flag given one ("--help=foo" ran the help until session 49) */
+    if (long_opt && optopt && arg[name])
+        return nr_cli_usage(cmd, "option %.*s takes no value", name, arg);
     return short_opt ? nr_cli_usage(cmd, "unknown option -%c", optopt)
-                     : nr_cli_usage(cmd, "unknown option '%s'", arg);
+                     : nr_cli_usage(cmd, "unknown option '%.*s'", name, arg);
 }
 
 void nr_cli_help(const nr_command *cmd, const char *options_text, FILE *out)

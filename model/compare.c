@@ -146,18 +146,29 @@ static void descriptive(stat_list *l, const nr_verdict_rule *rule, const char *s
     s->verdict = nr_verdict_descriptive(rule, a, b);
 }
 
+/* What a run measured: a quantity it could not measure is NAN (n/a), never
+ * 0, and a row with an n/a side is not a change (until session 49 a run
+ * traced without -T showed "I/O time 0", "changed -100%", against one
+ * traced with it: review 49). */
+static int has_durations(const nr_model *m) { return nr_model_get_fidelity(m)->durations_available; }
+static int has_timestamps(const nr_model *m) { return nr_model_get_fidelity(m)->timestamps_available; }
+
+/* v when the run measured it (known), else NAN. */
+static double known_or_nan(int known, double v) { return known ? v : NAN; }
+
 static void run_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
 {
     const nr_model_totals *ta = nr_model_get_totals(a), *tb = nr_model_get_totals(b);
-    descriptive(l, r, "run", "s", ta->duration_s, tb->duration_s, "duration");
+    descriptive(l, r, "run", "s", known_or_nan(has_timestamps(a), ta->duration_s),
+                known_or_nan(has_timestamps(b), tb->duration_s), "duration");
     descriptive(l, r, "run", "B", (double)ta->bytes_read, (double)tb->bytes_read, "bytes read");
     descriptive(l, r, "run", "B", (double)ta->bytes_written, (double)tb->bytes_written, "bytes written");
     descriptive(l, r, "run", "1", (double)ta->read_calls, (double)tb->read_calls, "read calls");
     descriptive(l, r, "run", "1", (double)ta->write_calls, (double)tb->write_calls, "write calls");
     descriptive(l, r, "run", "1", (double)ta->files, (double)tb->files, "files");
     descriptive(l, r, "run", "1", (double)ta->processes, (double)tb->processes, "processes");
-    const double ra = ta->duration_s > 0 ? (double)ta->bytes_read / ta->duration_s : NAN;
-    const double rb = tb->duration_s > 0 ? (double)tb->bytes_read / tb->duration_s : NAN;
+    const double ra = has_timestamps(a) && ta->duration_s > 0 ? (double)ta->bytes_read / ta->duration_s : NAN;
+    const double rb = has_timestamps(b) && tb->duration_s > 0 ? (double)tb->bytes_read / tb->duration_s : NAN;
     descriptive(l, r, "run", "B/s", ra, rb, "read bytes per second of run");
 }
 
@@ -179,16 +190,31 @@ static double phase_bytes(const nr_model_phase *p)
     return s;
 }
 
-static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *name,
-                          const nr_model_phase *pa, const nr_model_phase *pb)
+/* One run's values of a phase (p NULL: the phase did not occur, 0): its
+ * wall time, bytes and I/O time. Without timestamps no call is placed in
+ * a phase, so that none of them is known; without durations the I/O time
+ * is not. */
+static void phase_values(const nr_model *m, const nr_model_phase *p, double v[3])
 {
+    const int ts = has_timestamps(m);
+    v[0] = known_or_nan(ts, p ? p->wall_s : 0.0);
+    v[1] = known_or_nan(ts, phase_bytes(p));
+    v[2] = known_or_nan(ts && has_durations(m), p ? p->io_time_s : 0.0);
+}
+
+static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *name, const nr_model *a,
+                          const nr_model_phase *pa, const nr_model *b, const nr_model_phase *pb)
+{
+    double va[3], vb[3];
+    phase_values(a, pa, va);
+    phase_values(b, pb, vb);
     char label[96];
     snprintf(label, sizeof label, "%s wall time", name);
-    descriptive(l, r, "phase", "s", pa ? pa->wall_s : 0.0, pb ? pb->wall_s : 0.0, label);
+    descriptive(l, r, "phase", "s", va[0], vb[0], label);
     snprintf(label, sizeof label, "%s bytes", name);
-    descriptive(l, r, "phase", "B", phase_bytes(pa), phase_bytes(pb), label);
+    descriptive(l, r, "phase", "B", va[1], vb[1], label);
     snprintf(label, sizeof label, "%s I/O time", name);
-    descriptive(l, r, "phase", "s", pa ? pa->io_time_s : 0.0, pb ? pb->io_time_s : 0.0, label);
+    descriptive(l, r, "phase", "s", va[2], vb[2], label);
 }
 
 /* Phases of a in their order, then those only b has. */
@@ -196,12 +222,12 @@ static void phase_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a
 {
     for (size_t i = 0; i < nr_model_phase_count(a); i++) {
         const nr_model_phase *pa = nr_model_phase_at(a, i);
-        phase_rows_of(l, r, pa->name, pa, phase_named(b, pa->name));
+        phase_rows_of(l, r, pa->name, a, pa, b, phase_named(b, pa->name));
     }
     for (size_t i = 0; i < nr_model_phase_count(b); i++) {
         const nr_model_phase *pb = nr_model_phase_at(b, i);
         if (!phase_named(a, pb->name))
-            phase_rows_of(l, r, pb->name, NULL, pb);
+            phase_rows_of(l, r, pb->name, a, NULL, b, pb);
     }
 }
 
@@ -270,11 +296,13 @@ static int latency_rows(stat_list *l, const nr_compare_opts *o, const nr_compare
     if (la->count == 0 && lb->count == 0)
         return 0;
     const char *opn = nr_lat_op_name(op);
+    const int da = has_durations(a->model), db = has_durations(b->model);
     char label[96];
     snprintf(label, sizeof label, "%s calls timed", opn);
-    descriptive(l, &o->rule, "latency", "1", (double)la->count, (double)lb->count, label);
+    descriptive(l, &o->rule, "latency", "1", known_or_nan(da, (double)la->count), known_or_nan(db, (double)lb->count),
+                label);
     snprintf(label, sizeof label, "%s mean latency", opn);
-    descriptive(l, &o->rule, "latency", "s", la->mean_s, lb->mean_s, label);
+    descriptive(l, &o->rule, "latency", "s", known_or_nan(da, la->mean_s), known_or_nan(db, lb->mean_s), label);
 
     const size_t na = a->sample->op[op].n, nb = b->sample->op[op].n;
     const double *sa = a->sample->sorted[op], *sb = b->sample->sorted[op];
@@ -395,10 +423,18 @@ static void burst_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a
 {
     /* every burst's sums, listed or not */
     const nr_model_burst_totals *x = nr_model_get_burst_totals(a), *y = nr_model_get_burst_totals(b);
-    descriptive(l, r, "throughput", "1", (double)x->count, (double)y->count, "write bursts");
-    descriptive(l, r, "throughput", "B", (double)x->bytes, (double)y->bytes, "bytes written in bursts");
-    descriptive(l, r, "throughput", "s", x->time_s, y->time_s, "time in write bursts");
-    descriptive(l, r, "throughput", "B/s", x->highest_rate, y->highest_rate, "highest burst write rate");
+    /* without timestamps no call is in a burst; without durations a burst
+       spans its calls' starts only, a time of another kind than -T's */
+    const int ta = has_timestamps(a), tb = has_timestamps(b);
+    const int da = ta && has_durations(a), db = tb && has_durations(b);
+    descriptive(l, r, "throughput", "1", known_or_nan(ta, (double)x->count), known_or_nan(tb, (double)y->count),
+                "write bursts");
+    descriptive(l, r, "throughput", "B", known_or_nan(ta, (double)x->bytes), known_or_nan(tb, (double)y->bytes),
+                "bytes written in bursts");
+    descriptive(l, r, "throughput", "s", known_or_nan(da, x->time_s), known_or_nan(db, y->time_s),
+                "time in write bursts");
+    descriptive(l, r, "throughput", "B/s", known_or_nan(da, x->highest_rate), known_or_nan(db, y->highest_rate),
+                "highest burst write rate");
 }
 
 /* 1 when rule id fired in m, 0 when it looked and did not, NAN when it
@@ -431,6 +467,31 @@ static void finding_rows(stat_list *l, const nr_verdict_rule *r, const nr_model 
         }
 }
 
+/* Every rule of either run with its outcome in both, into out (each model
+ * evaluates every rule, so a's rules are b's). */
+static int rule_outcomes(const nr_model *a, const nr_model *b, nr_compare_pair *out)
+{
+    const nr_model *m[2] = {a, b};
+    const size_t cap = nr_model_rule_count(a) + nr_model_rule_count(b);
+    out->outcomes = calloc(cap ? cap : 1, sizeof *out->outcomes);
+    if (!out->outcomes)
+        return NR_E_NOMEM;
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < nr_model_rule_count(m[k]); i++) {
+            const char *id = nr_model_rule_at(m[k], i)->id;
+            size_t j = 0;
+            while (j < out->noutcomes && strcmp(out->outcomes[j].id, id) != 0)
+                j++;
+            if (j < out->noutcomes)
+                continue;
+            nr_compare_outcome *o = &out->outcomes[out->noutcomes++];
+            snprintf(o->id, sizeof o->id, "%s", id);
+            o->a = finding_outcome(a, id);
+            o->b = finding_outcome(b, id);
+        }
+    return 0;
+}
+
 int nr_compare_pair_compute(const nr_compare_side *a, const nr_compare_side *b,
                             const nr_compare_opts *opts, nr_compare_pair *out, nr_error *err)
 {
@@ -452,12 +513,21 @@ int nr_compare_pair_compute(const nr_compare_side *a, const nr_compare_side *b,
     concentration_rows(&l, &opts->rule, a->model, b->model);
     access_rows(&l, &opts->rule, a->model, b->model);
     finding_rows(&l, &opts->rule, a->model, b->model);
+    if (rc == 0)
+        rc = rule_outcomes(a->model, b->model, out);
     if (rc < 0 || l.oom) {
         free(l.v);
+        free(out->outcomes);
+        out->outcomes = NULL;
+        out->noutcomes = 0;
         return nr_error_set(err, NR_E_NOMEM, "compare %s with %s: out of memory", a->name, b->name);
     }
     out->stats = l.v;
     out->nstats = l.n;
+    out->durations[0] = has_durations(a->model);
+    out->durations[1] = has_durations(b->model);
+    out->timestamps[0] = has_timestamps(a->model);
+    out->timestamps[1] = has_timestamps(b->model);
     for (size_t i = 0; i < l.n; i++) {
         out->nsignificant += l.v[i].verdict == NR_VERDICT_SIGNIFICANT;
         out->nchanged += l.v[i].verdict == NR_VERDICT_CHANGED;
@@ -468,6 +538,7 @@ int nr_compare_pair_compute(const nr_compare_side *a, const nr_compare_side *b,
 void nr_compare_pair_fini(nr_compare_pair *p)
 {
     free(p->stats);
+    free(p->outcomes);
     memset(p, 0, sizeof *p);
 }
 

@@ -116,11 +116,23 @@ typedef struct nr_compare_opts {
 /* The defaults of docs/compare.md. */
 void nr_compare_opts_default(nr_compare_opts *o);
 
+/* A findings rule's outcome in the two runs of a pair: 1 fired, 0 looked
+ * and did not, NAN could not look (docs/findings.md, "Outcomes"). */
+typedef struct nr_compare_outcome {
+    char id[48];
+    double a, b;
+} nr_compare_outcome;
+
 typedef struct nr_compare_pair {
     size_t nstats;
     nr_compare_stat *stats;  /* owned */
     size_t nsignificant;     /* stats with verdict significant */
     size_t nchanged;         /* descriptive stats with verdict changed */
+    int durations[2];        /* whether run A, B has call durations (strace -T) */
+    int timestamps[2];       /* whether run A, B has timestamps */
+    size_t noutcomes;
+    nr_compare_outcome *outcomes; /* every findings rule of either run, owned (the rows list
+                                     those that fired): pooling reads a rule without a row here */
 } nr_compare_pair;
 
 /* Compares a (baseline) with b. Returns 0 and fills out (free with

@@ -18,11 +18,37 @@ static const nr_compare_stat *row_named(const nr_compare_pair *p, const char *se
     return NULL;
 }
 
-/* A phase absent from both runs of a pair, or a rule fired in neither, has
- * no row there: its values are 0, not unknown. */
-static int absent_is_zero(const char *section)
+/* The values of a row pair p lacks into *a, *b: 1, or 0 when the row is
+ * not pooled. A phase absent from both runs did not occur (0); an op group
+ * without a call in either run timed none (its "calls timed" 0: until
+ * session 49 such a row was left unpooled); a findings row, listed when
+ * the rule fired in either run, takes the rule's outcome in each run, so
+ * that a rule that could not look (data_bound without -T) is n/a, not
+ * "did not fire" (0 until session 49, review 49). */
+static int absent_values(const nr_compare_pair *p, const nr_compare_stat *row, double *a, double *b)
 {
-    return strcmp(section, "phase") == 0 || strcmp(section, "findings") == 0;
+    if (strcmp(row->section, "phase") == 0) {
+        *a = p->timestamps[0] ? 0.0 : NAN;   /* without timestamps no call is placed in a phase */
+        *b = p->timestamps[1] ? 0.0 : NAN;
+        return 1;
+    }
+    if (strcmp(row->section, "latency") == 0) {
+        static const char timed[] = " calls timed";
+        const size_t n = strlen(row->name), k = sizeof timed - 1;
+        *a = p->durations[0] ? 0.0 : NAN;    /* without -T nothing is timed: unknown */
+        *b = p->durations[1] ? 0.0 : NAN;
+        return n > k && strcmp(row->name + n - k, timed) == 0;
+    }
+    *a = *b = 0.0;
+    if (strcmp(row->section, "findings") != 0)
+        return 0;
+    static const char prefix[] = "finding ";
+    for (size_t i = 0; i < p->noutcomes; i++)
+        if (strncmp(row->name, prefix, sizeof prefix - 1) == 0 && strcmp(p->outcomes[i].id, row->name + sizeof prefix - 1) == 0) {
+            *a = p->outcomes[i].a;
+            *b = p->outcomes[i].b;
+        }
+    return 1; /* a pair made by hand, without outcomes: not fired */
 }
 
 static void spread(const double *v, size_t n, double *mean, double *lo, double *hi)
@@ -44,11 +70,13 @@ static int pool_row(const nr_compare_pool *pool, const nr_compare_pair *pairs, c
 {
     int finite = 1;
     for (size_t k = 0; k < pool->npairs; k++) {
-        const nr_compare_stat *s = row_named(&pairs[pool->pairs[k]], row->section, row->name);
-        if (!s && !absent_is_zero(row->section))
+        const nr_compare_pair *p = &pairs[pool->pairs[k]];
+        const nr_compare_stat *s = row_named(p, row->section, row->name);
+        if (s) {
+            va[k] = s->a;
+            vb[k] = s->b;
+        } else if (!absent_values(p, row, &va[k], &vb[k]))
             return 1;
-        va[k] = s ? s->a : 0.0;
-        vb[k] = s ? s->b : 0.0;
         finite &= isfinite(va[k]) && isfinite(vb[k]);
     }
     memset(out, 0, sizeof *out);

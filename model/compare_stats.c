@@ -484,12 +484,21 @@ static int reaches(double x, double t)
     return x >= t - 1e-9 * fmax(1.0, fabs(t));
 }
 
+/* Whether the size x (a |relative difference| or a distance, >= 0) is a
+ * change at threshold t: nonzero, and reaching t. Until session 49 a 0
+ * reached a threshold of 0 (or below 1e-9), so that `--threshold 0` marked
+ * every equal value "changed" (review 49). */
+static int moves(double x, double t)
+{
+    return x > 0.0 && reaches(x, t);
+}
+
 nr_verdict nr_verdict_ci(const nr_verdict_rule *r, const nr_boot_ci *ci, double rel, double abs_diff, double tick)
 {
     if (ci->bootstraps <= 0 || isnan(ci->low) || isnan(ci->high))
         return NR_VERDICT_INSUFFICIENT;
     const int excludes_zero = ci->low > 0.0 || ci->high < 0.0;
-    if (!excludes_zero || !reaches(fabs(rel), r->rel_threshold))
+    if (!excludes_zero || !moves(fabs(rel), r->rel_threshold))
         return NR_VERDICT_NO_CHANGE;
     /* real and large, but no larger than what the timer's noise could make:
        said so, not folded into "no significant change" */
@@ -500,7 +509,7 @@ nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks)
 {
     if (ks->n1 < NR_COMPARE_MIN_SAMPLE || ks->n2 < NR_COMPARE_MIN_SAMPLE || isnan(ks->p_value))
         return NR_VERDICT_INSUFFICIENT;
-    return ks->p_value < r->ks_alpha && reaches(ks->d_practical, r->ks_min_d) ? NR_VERDICT_SIGNIFICANT
+    return ks->p_value < r->ks_alpha && moves(ks->d_practical, r->ks_min_d) ? NR_VERDICT_SIGNIFICANT
                                                                                : NR_VERDICT_NO_CHANGE;
 }
 
@@ -510,7 +519,7 @@ nr_verdict nr_verdict_replicates(const nr_verdict_rule *r, const nr_perm_result 
         return NR_VERDICT_NA;
     if (p->p_min > r->replicate_alpha)
         return NR_VERDICT_INSUFFICIENT;
-    return p->p_value <= r->replicate_alpha && reaches(fabs(rel), r->rel_threshold) ? NR_VERDICT_SIGNIFICANT
+    return p->p_value <= r->replicate_alpha && moves(fabs(rel), r->rel_threshold) ? NR_VERDICT_SIGNIFICANT
                                                                                      : NR_VERDICT_NO_CHANGE;
 }
 
@@ -518,5 +527,5 @@ nr_verdict nr_verdict_descriptive(const nr_verdict_rule *r, double a, double b)
 {
     if (isnan(a) || isnan(b))
         return NR_VERDICT_NA;
-    return reaches(fabs(nr_rel_diff(a, b)), r->rel_threshold) ? NR_VERDICT_CHANGED : NR_VERDICT_UNCHANGED;
+    return moves(fabs(nr_rel_diff(a, b)), r->rel_threshold) ? NR_VERDICT_CHANGED : NR_VERDICT_UNCHANGED;
 }

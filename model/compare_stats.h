@@ -190,11 +190,12 @@ typedef enum nr_verdict {
 const char *nr_verdict_name(nr_verdict v);  /* "significant", "no significant change", ... */
 
 typedef struct nr_verdict_rule {
-    double rel_threshold;  /* |relative difference| must reach this (default 5%) */
+    double rel_threshold;  /* |relative difference| must reach this (default 10%), and be nonzero:
+                              a threshold of 0 takes any change, never an equal value */
     double ks_alpha;       /* KS p must be below this (default 0.01) */
     double ks_min_d;       /* and D at least this (default 0.10) */
-    double floor_factor;   /* latency: differences must exceed this many times the fastest
-                            * traced call (the fixed cost of a traced syscall; default 3) */
+    double floor_factor;   /* latency: differences must exceed this many times the faster run's
+                            * 1st-percentile call (the fixed cost of a traced syscall; default 3) */
     double replicate_alpha; /* replicates: permutation p must be at most this (default 0.05) */
 } nr_verdict_rule;
 void nr_verdict_rule_default(nr_verdict_rule *r);
@@ -212,7 +213,7 @@ nr_verdict nr_verdict_ks(const nr_verdict_rule *r, const nr_ks_result *ks);
  * could not reach replicate_alpha (too few runs); significant when p <=
  * replicate_alpha and |rel| >= threshold; n/a without a p. */
 nr_verdict nr_verdict_replicates(const nr_verdict_rule *r, const nr_perm_result *p, double rel);
-/* Descriptive verdict (no test): changed when |rel| >= threshold. */
+/* Descriptive verdict (no test): changed when |rel| >= threshold and a != b. */
 nr_verdict nr_verdict_descriptive(const nr_verdict_rule *r, double a, double b);
 
 #endif

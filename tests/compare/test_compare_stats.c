@@ -347,6 +347,24 @@ static void verdict_rule(void **state)
     ASSERT_NEAR(nr_rel_diff(-200, -150), 0.25, 1e-15);
     assert_true(isinf(nr_rel_diff(0, 3)));
     assert_string_equal(nr_verdict_name(NR_VERDICT_NO_CHANGE), "no significant change");
+
+    /* a threshold of 0 (or below the rounding allowance): any nonzero
+       change, never an equal value (review 49: a run against itself had
+       50 rows "changed by 0% or more") */
+    const double thresholds[] = {0.0, 1e-12};
+    for (size_t i = 0; i < 2; i++) {
+        r.rel_threshold = r.ks_min_d = thresholds[i];
+        assert_int_equal(nr_verdict_descriptive(&r, 5, 5), NR_VERDICT_UNCHANGED);
+        assert_int_equal(nr_verdict_descriptive(&r, 0, 0), NR_VERDICT_UNCHANGED);
+        assert_int_equal(nr_verdict_descriptive(&r, 5, 5.001), NR_VERDICT_CHANGED);
+        ci = (nr_boot_ci){.estimate = 0, .low = 1, .high = 2, .bootstraps = 100};
+        assert_int_equal(nr_verdict_ci(&r, &ci, 0.0, 0.0, 0.0), NR_VERDICT_NO_CHANGE);
+        ks = (nr_ks_result){.n1 = 100, .n2 = 100, .d = 0.3, .d_practical = 0, .p_value = 0.001};
+        assert_int_equal(nr_verdict_ks(&r, &ks), NR_VERDICT_NO_CHANGE);
+        const nr_perm_result perm = {.p_value = 0.01, .p_min = 0.001};
+        assert_int_equal(nr_verdict_replicates(&r, &perm, 0.0), NR_VERDICT_NO_CHANGE);
+        assert_int_equal(nr_verdict_replicates(&r, &perm, 0.5), NR_VERDICT_SIGNIFICANT);
+    }
 }
 
 static void verdict_end_to_end_on_samples(void **state)
@@ -578,9 +596,10 @@ static void pooling_replicates(void **state)
         st[k][n++] = row("throughput", k == 0 ? "a row only pair 0 names so" : "a row the other pairs name so",
                          NR_STAT_DESCRIPTIVE, 1, 2);
         st[k][n++] = row("access", "slow-mode share of reads (cache split)", NR_STAT_DESCRIPTIVE, 0.5, k == 2 ? NAN : 0.5);
-        if (k < 2)
+        if (k < 2 || k == 5)
             st[k][n++] = row("phase", "train wall time", NR_STAT_DESCRIPTIVE, 5, 6);
-        pairs[k] = (nr_compare_pair){.nstats = n, .stats = st[k]};
+        /* runs with timestamps and durations; pair 6's B without timestamps */
+        pairs[k] = (nr_compare_pair){.nstats = n, .stats = st[k], .durations = {1, 1}, .timestamps = {1, k != 6}};
     }
     nr_compare_opts o;
     nr_compare_opts_default(&o);
@@ -627,6 +646,10 @@ static void pooling_replicates(void **state)
     assert_int_equal(p->npairs, 2);
     ASSERT_NEAR(p->p_min, 1.0 / 3.0, 1e-15);
     assert_int_equal(p->stats[0].verdict, NR_VERDICT_INSUFFICIENT);   /* 2 runs a side cannot reach 0.05 */
+    /* train, absent from pair 6, whose B has no timestamps: unknown there,
+       not 0 (review 49) */
+    assert_string_equal(p->stats[p->nstats - 1].name, "train wall time");
+    assert_int_equal(p->stats[p->nstats - 1].verdict, NR_VERDICT_NA);
     json_t *j = nr_compare_pool_json(&pools[0]);
     assert_int_equal(json_array_size(j), 3);
     assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "verdict")), "significant");
