@@ -25,7 +25,7 @@ static const char build_options[] =
     "  --title TEXT          report title (default: \"niorep report\")\n"
     "  --bootstraps N        power-law goodness-of-fit bootstraps (default 200)\n"
     "  --timings             print the time split ingest / model / render to stderr\n"
-    "  -j, --jobs N          threads in all: runs ingested and modelled, figures drawn (default: all cores)\n"
+    "  -j, --jobs N          threads in all: runs ingested and modelled, figures drawn (default: the cores it may use)\n"
     "  --per-node            keep the nodes of a run apart: one run per node store\n"
     "  --files-by-node       in a merged run every file belongs to its node (node-local\n"
     "                        files; default: absolute paths are shared, docs/multi-node.md)\n"

@@ -52,7 +52,7 @@ static const char options_text[] =
     "                       rate over a pool's statistics (default " STR(NR_COMPARE_DEFAULT_REPLICATE_ALPHA) ")\n"
     "  --title T            report title (default \"niorep compare\")\n"
     "  --files-by-node      in merged multi-node runs every file belongs to its node\n"
-    "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: all cores)\n"
+    "  -j, --jobs N         threads in all: runs ingested and modelled, pairs compared (default: the cores it may use)\n"
     "  -h, --help           this help\n"
     "  --                   the end of the options (an input named -x)\n"
     "\nEach of A, B, C... is a group: a store, a run directory, one strace log or a\n"

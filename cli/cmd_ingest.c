@@ -10,7 +10,7 @@
 static const char ingest_options[] =
     "  -o, --output FILE   the store to write (required)\n"
     "  -C, --cwd DIR       directory the traced command started in (default: from manifest.json)\n"
-    "  -j, --jobs N        worker threads (default: all cores)\n"
+    "  -j, --jobs N        worker threads (default: the cores it may use)\n"
     "  -q, --quiet         print nothing on success\n"
     "  -h, --help          show this help\n";
 

@@ -6,8 +6,17 @@
 
 #include <stddef.h>
 
-/* The number of online cores (at least 1). */
+/* The number of cores this process may use (at least 1): the online ones,
+ * fewer when its CPU affinity (taskset, a Slurm or Kubernetes cpuset) or
+ * the CFS quota of its cgroup (v2 cpu.max, v1 cpu.cfs_quota_us, along the
+ * cgroup's path: a Kubernetes CPU limit, docker --cpus) allows fewer. The
+ * default of every --jobs. */
 int nr_cores(void);
+/* The CPUs the CFS quotas of the cgroups listed in proc_cgroup (the text
+ * of /proc/self/cgroup) allow, with cgroup file systems mounted under
+ * fs_root ("/sys/fs/cgroup"): the tightest along each path, rounded up;
+ * 0 when none limits. For nr_cores and its tests. */
+int nr_cgroup_cpu_limit(const char *proc_cgroup, const char *fs_root);
 
 /* Calls item(ctx, i) once for every i in [0, n), on up to `threads` threads
  * (the calling one included; fewer when n is smaller or a thread cannot be

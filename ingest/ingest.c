@@ -1128,13 +1128,10 @@ static int load_side_inputs(ingest *in, nr_error *err)
     return 0;
 }
 
-/* opts->jobs, or the number of cores. */
+/* opts->jobs, or the cores this process may use (nr_cores). */
 static int effective_jobs(const ingest *in)
 {
-    if (in->opts && in->opts->jobs > 0)
-        return in->opts->jobs;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return in->opts && in->opts->jobs > 0 ? in->opts->jobs : nr_cores();
 }
 
 /* Logs of at least this many bytes (of 100-200 a line) give more than a

@@ -7,7 +7,9 @@
  * waits for); the caller, while its chunk is not ready, reads or lexes that
  * chunk itself rather than sleep. One mutex, one condition variable. */
 #include "par_lex.h"
+
 #include "nr_mem.h"
+#include "nr_parallel.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -962,10 +964,7 @@ void nr_par_lex_wake(nr_par_lex *p)
 
 static int jobs_or_cores(int jobs)
 {
-    if (jobs > 0)
-        return jobs;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return jobs > 0 ? jobs : nr_cores();
 }
 
 int nr_par_lex_create(nr_logsrc *const *srcs, size_t n, int jobs, nr_par_lex **out, nr_error *err)

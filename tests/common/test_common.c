@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "nr_error.h"
 #include "nr_mem.h"
 #include "nr_outfile.h"
+#include "nr_parallel.h"
 #include "nr_percent.h"
 #include "nr_spool.h"
 #include "nr_strtab.h"
@@ -517,9 +519,70 @@ static void utf8_clean_escapes_invalid_bytes(void **state)
     assert_int_equal(nr_utf8_clean_size(NULL), 1);
 }
 
+/* Writes text to root/rel (folders made). */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+    char path[512], cmd[600];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    assert_int_equal(system(cmd), 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The default --jobs follows the CFS quota of the process's cgroups (a
+ * Kubernetes CPU limit, docker --cpus), the tightest along the path and
+ * over v1 and v2, rounded up; until session 49 it was the host's cores. */
+static void cgroup_quota_limits_cores(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/nr_cgroupXXXXXX";
+    assert_non_null(mkdtemp(root));
+    put_file(root, "kubepods/pod1/cpu.max", "250000 100000\n"); /* 2.5 CPUs: 3 */
+    put_file(root, "kubepods/cpu.max", "max 100000\n");
+    put_file(root, "cpu.max", "800000 100000\n");
+    assert_int_equal(nr_cgroup_cpu_limit("0::/kubepods/pod1\n", root), 3);
+    assert_int_equal(nr_cgroup_cpu_limit("0::/kubepods\n", root), 8);  /* the root's quota above it */
+    assert_int_equal(nr_cgroup_cpu_limit("0::/elsewhere\n", root), 8);
+    put_file(root, "cpu/slurm/job1/cpu.cfs_quota_us", "-1\n");
+    put_file(root, "cpu/slurm/job1/cpu.cfs_period_us", "100000\n");
+    put_file(root, "cpu/slurm/cpu.cfs_quota_us", "400000\n");
+    put_file(root, "cpu/slurm/cpu.cfs_period_us", "100000\n");
+    assert_int_equal(nr_cgroup_cpu_limit("4:memory:/x\n3:cpu,cpuacct:/slurm/job1\n1:name=systemd:/\n", root), 4);
+    assert_int_equal(nr_cgroup_cpu_limit("3:cpuacct:/slurm/job1\n", root), 0); /* not the cpu controller */
+    assert_int_equal(nr_cgroup_cpu_limit("3:cpu,cpuacct:/slurm/job1\n0::/kubepods/pod1\n", root), 3);
+    assert_int_equal(nr_cgroup_cpu_limit("", root), 0);
+    assert_int_equal(nr_cgroup_cpu_limit("garbage\n0:\n::\n", root), 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* ... and the process's CPU affinity (taskset, a Slurm cpuset). */
+static void affinity_limits_cores(void **state)
+{
+    (void)state;
+    cpu_set_t saved, one;
+    assert_int_equal(sched_getaffinity(0, sizeof saved, &saved), 0);
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &saved)) {
+            CPU_SET(c, &one);
+            break;
+        }
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+    assert_int_equal(nr_cores(), 1);
+    assert_int_equal(sched_setaffinity(0, sizeof saved, &saved), 0);
+    assert_true(nr_cores() >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cgroup_quota_limits_cores),
+        cmocka_unit_test(affinity_limits_cores),
         cmocka_unit_test(varint_round_trip),
         cmocka_unit_test(varint_rejects_truncated_and_overlong),
         cmocka_unit_test(varint_fast_reads_as_the_loop),
