@@ -177,6 +177,15 @@ static int add_run(nr_runset *rs, const char *path, const char *source, int is_s
     char *base = nr__rs_base_name(path);
     if (base && is_store && has_suffix(base, ".nio"))
         base[strlen(base) - 4] = '\0';
+    if (base && !is_store && known && S_ISREG(id.st_mode) && strncmp(base, "strace.log", 10) == 0) {
+        /* a run folder's log given alone is named by its folder, as the
+           folder is: until session 49 the run was "strace.log" (or
+           "strace.log.zst") in the report */
+        char *folder = nr__rs_dir_name(path);
+        free(base);
+        base = folder ? nr__rs_base_name(folder) : NULL;
+        free(folder);
+    }
     r->name = base;
     r->input_dev = known ? (uint64_t)id.st_dev : 0;
     r->input_ino = known ? (uint64_t)id.st_ino : 0;

@@ -272,6 +272,10 @@ grep -q '^niorep: no-such-dir/r.html: cannot create output' nodir.err || fail "a
 # a build that fails leaves no empty cache folder beside its input
 mkdir -p lone/empty && "$niorep" build lone/empty -o x.html 2>/dev/null && fail "an empty run folder built"
 [ -e lone/.niorep ] && fail "a failed build left an empty lone/.niorep"
+# a run folder's log given alone is named by its folder (until session 49
+# the run was "strace.log")
+"$niorep" build traces/plain/strace.log -o alone.html --bootstraps 0 2>/dev/null || fail "build of a log given alone"
+grep -q 'data-nr-run="plain"' alone.html || fail "a log given alone: $(grep -o 'data-nr-run="[^"]*"' alone.html)"
 ok "errors"
 
 if grep -q 'built without the renderer' r1.html; then
