@@ -285,7 +285,12 @@ int nr_cmd_export(int argc, char **argv)
     optind = 1;
     for (int c; (c = getopt_long(argc, argv, ":t:f:o:h", longopts, NULL)) != -1;) {
         switch (c) {
-        case 't': table = optarg; break;
+        case 't':
+            /* one table a call: until session 49 the last -t won silently */
+            if (table && strcmp(table, optarg) != 0)
+                return nr_cli_usage("export", "one --table a call, got '%s' and '%s'", table, optarg);
+            table = optarg;
+            break;
         case 'o': out = strcmp(optarg, "-") == 0 ? NULL : optarg; break; /* until session 48 a file named '-' */
         case 'f':
             if (strcmp(optarg, "csv") == 0)

@@ -123,6 +123,8 @@ grep -q "no table 'nope'; tables: meta, diagnostics, files, extremes, empty, eve
     fail "unknown table message: $(cat err.txt)"
 expect_status 2 "$niorep" export v1.nio
 expect_status 2 "$niorep" export v1.nio --table meta --format xml
+expect_status 2 "$niorep" export v1.nio --table meta --table files
+grep -q "one --table a call, got 'meta' and 'files'" err.txt || fail "two tables: $(cat err.txt)"
 expect_status 2 "$niorep" info
 expect_status 2 "$niorep" info a.nio b.nio
 expect_status 0 "$niorep" info --help
