@@ -2,7 +2,9 @@
 # The progress bar of `niorep ingest` appears when stderr is a terminal (a
 # pty made by script(1)) and not when stderr is a pipe or a file; so does
 # that of the ingests of `niorep build`, which only the runs whose cache is
-# stale have, and compare's count of the pairs done.
+# stale have, and compare's count of the pairs done. On a terminal of 60 or
+# 40 columns (stty cols) no line of a bar takes more than 59 or 39, and the
+# end (100%) is drawn once.
 # usage: progress_tty.sh NIOREP RUN_DIR
 set -euo pipefail
 niorep=$1 run=$2
@@ -38,4 +40,17 @@ grep -q 'compared 2 of 2 pairs' "$tmp/cmp1.txt" || { echo "FAIL: no pair count o
 "$niorep" compare "$tmp/traces" "$tmp/traces" -o "$tmp/cmp_pipe.html" 2>&1 | cat > "$tmp/cmp2.txt"
 if grep -q 'compared' "$tmp/cmp2.txt"; then echo "FAIL: a pair count on a pipe"; cat -v "$tmp/cmp2.txt"; exit 1; fi
 cmp "$tmp/cmp_tty.html" "$tmp/cmp_pipe.html" || { echo "FAIL: compare reports differ between tty and pipe"; exit 1; }
-echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only; compare's pair count on a tty only"
+
+# lines_fit FILE COLS: every line a bar drew (between "\r"s, "\033[K" removed) takes at most COLS - 1 columns
+lines_fit() {
+    awk -v max=$(($2 - 1)) 'BEGIN { RS = "[\r\n]" } { gsub(/\033\[K/, ""); if ($0 ~ /^(ingest|merge) / && length($0) > max) { print "FAIL: " length($0) " columns: " $0; bad = 1 } } END { exit bad }' "$1"
+}
+for cols in 60 40; do
+    script -qec "stty cols $cols; '$niorep' ingest '$run' -o '$tmp/cols.nio' -j 2" /dev/null > "$tmp/cols$cols.txt"
+    grep -q 'ingest \[#*\.*\] *[0-9]*% ' "$tmp/cols$cols.txt" || { echo "FAIL: no bar in $cols columns"; cat -v "$tmp/cols$cols.txt"; exit 1; }
+    lines_fit "$tmp/cols$cols.txt" "$cols" || { cat -v "$tmp/cols$cols.txt"; exit 1; }
+    [[ $(grep -o '100%' "$tmp/cols$cols.txt" | wc -l) = 1 ]] || { echo "FAIL: the end drawn more than once"; cat -v "$tmp/cols$cols.txt"; exit 1; }
+done
+lines_fit "$tmp/tty.txt" 80 || { echo "(in 80 columns)"; cat -v "$tmp/tty.txt"; exit 1; }
+
+echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only; compare's pair count on a tty only; bars fit 40/60/80 columns"
