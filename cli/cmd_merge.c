@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "nr_outfile.h"
+#include "nr_progress.h"
 #include "nr_store_merge.h"
 
 static const char merge_options[] =
@@ -18,6 +19,11 @@ static const char merge_options[] =
     "its own label node=N (niorep trace --label run=R --label node=N). The merged store\n"
     "gives every statistic as one store of all the nodes' events would; pid P of the\n"
     "K-th node (by node label) becomes K*10000000+P.\n";
+
+static void show_progress(void *bar, uint64_t done, uint64_t total)
+{
+    nr_progress_update(bar, done, total);
+}
 
 int nr_cmd_merge(int argc, char **argv)
 {
@@ -47,8 +53,14 @@ int nr_cmd_merge(int argc, char **argv)
     nr_error err;
     nr_error_clear(&err);
     const size_t n = (size_t)(argc - optind);
-    if (nr_outfile_check_inputs(out, (const char *const *)(argv + optind), n, &err) < 0 ||
-        nr_store_merge((const char *const *)(argv + optind), n, out, &opts, &err) < 0)
+    if (nr_outfile_check_inputs(out, (const char *const *)(argv + optind), n, &err) < 0)
+        return nr_cli_fail(&err);
+    nr_progress *bar = quiet ? NULL : nr_progress_create_count(stderr, "merge", "rows");
+    opts.progress = show_progress;
+    opts.progress_ctx = bar;
+    const int rc = nr_store_merge((const char *const *)(argv + optind), n, out, &opts, &err);
+    nr_progress_finish(bar);
+    if (rc < 0)
         return nr_cli_fail(&err);
     if (!quiet)
         fprintf(stderr, "niorep: %s: %zu nodes merged\n", out, n);

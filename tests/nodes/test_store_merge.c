@@ -493,6 +493,48 @@ static void test_refusals(void **state)
     expect_refusal(&n1, &lost, NR_E_FORMAT, "file_id 9, which table files lacks");
 }
 
+/* opts.progress: first 0 of the parts' rows (events, pyio, marks: 2 + 3
+ * events here), last all of them, never going back. Until session 49 a
+ * merge had no callback and `niorep merge` no bar. */
+typedef struct progress_log {
+    uint64_t done[16], total[16];
+    size_t n;
+} progress_log;
+
+static void log_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_log *l = ctx;
+    if (l->n < 16) {
+        l->done[l->n] = done;
+        l->total[l->n] = total;
+    }
+    l->n++;
+}
+
+static void test_progress_counts_the_rows(void **state)
+{
+    (void)state;
+    char pa[512], pb[512], out[512];
+    tmp_path(pa, sizeof pa, "a.nio");
+    tmp_path(pb, sizeof pb, "b.nio");
+    tmp_path(out, sizeof out, "r.nio");
+    const node_spec a = n1_spec(), b = n2_spec();
+    write_node(pa, &a);
+    write_node(pb, &b);
+    const char *parts[] = {pa, pb};
+    progress_log l = {0};
+    const nr_merge_opts opts = {.progress = log_progress, .progress_ctx = &l};
+    nr_error err;
+    assert_int_equal(nr_store_merge(parts, 2, out, &opts, &err), 0);
+    assert_true(l.n >= 2 && l.n <= 16);
+    assert_int_equal(l.done[0], 0);
+    assert_int_equal(l.done[l.n - 1], 5);
+    for (size_t i = 0; i < l.n; i++) {
+        assert_int_equal(l.total[i], 5);
+        assert_true(i == 0 || l.done[i] >= l.done[i - 1]);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -528,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_kind_learned_by_any_node),
         cmocka_unit_test(test_mount_lists_united),
+        cmocka_unit_test(test_progress_counts_the_rows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
