@@ -535,6 +535,38 @@ static void test_progress_counts_the_rows(void **state)
     }
 }
 
+/* One node store merges into a run of one part (since session 49): its
+ * rows as they were (part 0's pid base is 0), node-local files named by
+ * the node, merged_parts 1. */
+static void test_one_part(void **state)
+{
+    (void)state;
+    char pa[512], out[512];
+    tmp_path(pa, sizeof pa, "a.nio");
+    tmp_path(out, sizeof out, "r.nio");
+    const node_spec a = n1_spec();
+    write_node(pa, &a);
+    const char *parts[] = {pa};
+    nr_error err;
+    assert_int_equal(nr_store_merge(parts, 1, out, NULL, &err), 0);
+    nr_store *s;
+    assert_int_equal(nr_store_open(out, &s, &err), 0);
+    static table_data d;
+    read_table(s, &nr_events_table, &d);
+    assert_int_equal(d.n, 2);
+    assert_int_equal(d.i[0][NR_EV_PID], 10);
+    assert_int_equal(d.i[1][NR_EV_PID], 11);
+    read_table(s, &nr_files_table, &d);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.s[0][NR_FI_PATH], "/data/a");
+    assert_string_equal(d.s[1][NR_FI_PATH], "n1:pipe:[#1]");
+    read_table(s, &nr_meta_table, &d);
+    assert_meta(&d, "merged_parts", "1");
+    assert_meta(&d, "part.0.node", "n1");
+    assert_meta(&d, "part.0.pid_base", "0");
+    nr_store_close(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -571,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_kind_learned_by_any_node),
         cmocka_unit_test(test_mount_lists_united),
         cmocka_unit_test(test_progress_counts_the_rows),
+        cmocka_unit_test(test_one_part),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

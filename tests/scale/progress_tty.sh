@@ -53,7 +53,7 @@ for cols in 60 40; do
 done
 lines_fit "$tmp/tty.txt" 80 || { echo "(in 80 columns)"; cat -v "$tmp/tty.txt"; exit 1; }
 
-# niorep merge: a bar of rows on a tty (the same in 60 columns), none on a pipe
+# niorep merge: a bar of rows on a tty (the same in 60 columns), none on a pipe; one node store merges too
 for node in n1 n2; do
     mkdir -p "$tmp/$node"
     cp "$run"/* "$tmp/$node/"
@@ -70,4 +70,6 @@ if grep -q 'merge \[' "$tmp/merge2.txt"; then echo "FAIL: a merge bar on a pipe"
 cmp "$tmp/m_tty.nio" "$tmp/m_pipe.nio" || { echo "FAIL: merged stores differ between tty and pipe"; exit 1; }
 script -qec "'$niorep' merge -q '$tmp/n1.nio' '$tmp/n2.nio' -o '$tmp/m_q.nio'" /dev/null > "$tmp/merge3.txt"
 if grep -q 'merge' "$tmp/merge3.txt"; then echo "FAIL: merge -q printed"; cat -v "$tmp/merge3.txt"; exit 1; fi
+script -qec "'$niorep' merge '$tmp/n1.nio' -o '$tmp/m1.nio'" /dev/null > "$tmp/merge4.txt"
+grep -q '1 node merged' "$tmp/merge4.txt" || { echo "FAIL: one node store did not merge"; cat -v "$tmp/merge4.txt"; exit 1; }
 echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only; compare's pair count on a tty only; bars fit 40/60/80 columns; merge's bar"
