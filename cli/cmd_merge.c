@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "nr_outfile.h"
+#include "nr_progress.h"
 #include "nr_store_merge.h"
 
 static const char merge_options[] =
@@ -17,7 +18,13 @@ static const char merge_options[] =
     "\nEvery input is a store of one node of the run: the same manifest label run=R and\n"
     "its own label node=N (niorep trace --label run=R --label node=N). The merged store\n"
     "gives every statistic as one store of all the nodes' events would; pid P of the\n"
-    "K-th node (by node label) becomes K*10000000+P.\n";
+    "K-th node (by node label) becomes K*10000000+P. One node store is a run of one\n"
+    "node: its merged store is the run as build models that node store alone.\n";
+
+static void show_progress(void *bar, uint64_t done, uint64_t total)
+{
+    nr_progress_update(bar, done, total);
+}
 
 int nr_cmd_merge(int argc, char **argv)
 {
@@ -42,15 +49,21 @@ int nr_cmd_merge(int argc, char **argv)
     }
     if (!out)
         return nr_cli_usage("merge", "missing -o RUN.nio");
-    if (argc - optind < 2)
-        return nr_cli_usage("merge", "expected at least two node stores, got %d", argc - optind);
+    if (argc - optind < 1)
+        return nr_cli_usage("merge", "expected the node stores of one run, got none");
     nr_error err;
     nr_error_clear(&err);
     const size_t n = (size_t)(argc - optind);
-    if (nr_outfile_check_inputs(out, (const char *const *)(argv + optind), n, &err) < 0 ||
-        nr_store_merge((const char *const *)(argv + optind), n, out, &opts, &err) < 0)
+    if (nr_outfile_check_inputs(out, (const char *const *)(argv + optind), n, &err) < 0)
+        return nr_cli_fail(&err);
+    nr_progress *bar = quiet ? NULL : nr_progress_create_count(stderr, "merge", "rows");
+    opts.progress = show_progress;
+    opts.progress_ctx = bar;
+    const int rc = nr_store_merge((const char *const *)(argv + optind), n, out, &opts, &err);
+    nr_progress_finish(bar);
+    if (rc < 0)
         return nr_cli_fail(&err);
     if (!quiet)
-        fprintf(stderr, "niorep: %s: %zu nodes merged\n", out, n);
+        fprintf(stderr, "niorep: %s: %zu %s merged\n", out, n, nr_cli_noun(n, "node", "nodes"));
     return 0;
 }

@@ -18,7 +18,7 @@
 const nr_command nr_commands[] = {
     {"trace", "-o RUN_DIR [--label K=V ...] [--watch PATH ...] [--per-pid] -- COMMAND [ARGS...]", "run COMMAND under strace with the Python hook and record a run directory", nr_cmd_trace},
     {"ingest", "RUN_DIR|LOG -o RUN.nio", "parse strace logs (and hook, manifest) into a store", nr_cmd_ingest},
-    {"merge", "NODE.nio NODE.nio... -o RUN.nio [--files-by-node]", "merge the node stores of one run (labels run=, node=) into one store of the run", nr_cmd_merge},
+    {"merge", "NODE.nio... -o RUN.nio [--files-by-node]", "merge the node stores of one run (labels run=, node=) into one store of the run", nr_cmd_merge},
     {"build", "INPUT... -o report.html [--figures DIR] [--format svg,pdf,png] [--width 3.5|7] [--title T]", "ingest, model and render runs into one self-contained HTML report", RENDERING(nr_cmd_build)},
     {"figures", "INPUT... -o DIR [--format svg,pdf,png] [--width 3.5|7]", "write the publication figure set and figures.json", RENDERING(nr_cmd_figures)},
     {"info", "RUN.nio [--check]", "describe a store: tables, columns, sizes, ingest diagnostics; --check reads every chunk", nr_cmd_info},

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -1607,9 +1608,42 @@ static void ingest_free(ingest *in)
     nr_manifest_fini(&in->manifest);
 }
 
-/* The store must not replace a file of the run it reads. */
+/* An output in the run folder that its scan would take, by its name, for a
+ * log, the hook or the manifest is a usage error: the next ingest of the
+ * run would read the store as one (review 49: -o R/strace.log.77). */
+static int check_output_name(const nr_runfiles *run, const char *out_path, nr_error *err)
+{
+    const char *slash = strrchr(out_path, '/');
+    const char *base = slash ? slash + 1 : out_path;
+    const char *role = run->dir ? nr_runfind_role_by_name(base) : NULL;
+    if (!role)
+        return 0;
+    char *parent = slash ? strndup(out_path, (size_t)(slash - out_path) + 1) : strdup(".");
+    if (!parent)
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    struct stat a, b;
+    const int same = stat(parent, &a) == 0 && stat(run->dir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    free(parent);
+    if (same)
+        return nr_error_set(err, NR_E_USAGE, "%s: the run folder %s would take this output for %s by its name: "
+                            "write the store elsewhere or name it *.nio", out_path, run->dir, role);
+    return 0;
+}
+
+/* Notes, once the diagnostics exist, the files named like a log that are
+ * binary (nr_runfiles.binary): skipped, never silently. */
+static int note_binary_files(ingest *in)
+{
+    static const char msg[] = "binary (a NUL byte in its first 8192 bytes; a niorep store?): not read as a log";
+    for (size_t i = 0; i < in->run.nbinary; i++)
+        NR_TRY(nr_diag_add(in->diag, "not_a_strace_log", in->run.binary[i], 0, msg, sizeof msg - 1));
+    return 0;
+}
+
+/* The store must not replace a file of the run it reads, nor be one it would read. */
 static int check_output(const nr_runfiles *run, const char *out_path, nr_error *err)
 {
+    NR_TRY(check_output_name(run, out_path, err));
     const char **inputs = malloc((run->nlogs + 2) * sizeof *inputs);
     if (!inputs)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
@@ -1626,7 +1660,7 @@ static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_
 {
     NR_TRY(nr_runfind(input, &in->run, err));
     NR_TRY(check_output(&in->run, out_path, err));
-    if (!(in->diag = nr_diag_create()))
+    if (!(in->diag = nr_diag_create()) || note_binary_files(in) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     NR_TRY(load_side_inputs(in, err));
     NR_TRY(open_streams(in, err));
@@ -1661,7 +1695,9 @@ int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_
     nr_runfiles_init(&run);
     int rc = nr_runfind(input, &run, err);
     const char *extra[2] = {logs_only ? NULL : run.hook_path, logs_only ? NULL : run.manifest_path};
-    char **out = rc == 0 ? calloc(run.nlogs + 2, sizeof *out) : NULL;
+    /* the binary files named like logs too: the store notes them */
+    const size_t nbinary = logs_only ? 0 : run.nbinary;
+    char **out = rc == 0 ? calloc(run.nlogs + 2 + nbinary, sizeof *out) : NULL;
     if (rc == 0 && !out)
         rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
     size_t k = 0;
@@ -1669,6 +1705,13 @@ int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_
         const char *p = i < run.nlogs ? run.logs[i].path : extra[i - run.nlogs];
         if (p && !(out[k++] = strdup(p)))
             rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
+    }
+    for (size_t i = 0; rc == 0 && i < nbinary; i++) {
+        const size_t len = strlen(run.dir) + strlen(run.binary[i]) + 2;
+        if (!(out[k] = malloc(len)))
+            rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
+        else
+            snprintf(out[k++], len, "%s/%s", run.dir, run.binary[i]);
     }
     nr_runfiles_fini(&run);
     if (rc < 0) {

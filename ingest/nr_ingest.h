@@ -113,8 +113,9 @@ int nr_ingest_finds_log(const char *dir, nr_error *err);
 
 /* The files nr_ingest_run reads of input, as new paths in *paths (*n of
  * them, sorted by name; free each and the array): a run directory's logs
- * (by name, else by their first lines) and, unless logs_only, hook.jsonl
- * and manifest.json; or input itself when it is one log. Any other file of
+ * (by name, else by their first lines) and, unless logs_only, hook.jsonl,
+ * manifest.json and the binary files named like logs (skipped with a
+ * note); or input itself when it is one log. Any other file of
  * the folder (a report written there, notes, a store) changes nothing the
  * ingest writes. A folder without a log is NR_E_INPUT, as for
  * nr_ingest_run. */

@@ -25,6 +25,9 @@ void nr_runfiles_fini(nr_runfiles *r)
         free(r->logs[i].name);
     }
     free(r->logs);
+    for (size_t i = 0; i < r->nbinary; i++)
+        free(r->binary[i]);
+    free(r->binary);
     free(r->dir);
     free(r->hook_path);
     free(r->manifest_path);
@@ -67,6 +70,12 @@ static int is_log_by_name(const char *name)
     if (stem_is(name, "strace.log"))
         return 1;
     return strncmp(name, "strace.log.", 11) == 0 && nr_runfind_pid_suffix(name) >= 0;
+}
+
+const char *nr_runfind_role_by_name(const char *name)
+{
+    return is_log_by_name(name) ? "an strace log" : stem_is(name, "hook.jsonl") ? "the hook file"
+           : strcmp(name, "manifest.json") == 0 ? "the manifest" : NULL;
 }
 
 static int is_event_line(nr_sline_kind k)
@@ -115,6 +124,18 @@ static int sniff_file(const char *path, nr_error *err)
         return 0;
     nr_sniff s;
     return nr_runfind_sniff_buf(buf, (size_t)n, &s);
+}
+
+/* A NUL byte in the first 8 KiB (decompressed): a binary file, whatever
+ * its name (review 49: a store written as strace.log.77 was read as a log
+ * of 632 unknown lines and turned the run's phases off). Only NUL bytes:
+ * control bytes can be a traced program's output in a real log. */
+static int is_binary_file(const char *path)
+{
+    char buf[SNIFF_BYTES];
+    nr_error ignored;
+    const long n = nr_logsrc_peek(path, buf, sizeof buf, &ignored);
+    return n > 0 && memchr(buf, '\0', (size_t)n) != NULL;
 }
 
 static char *join_path(const char *dir, const char *name)
@@ -231,6 +252,14 @@ static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const ch
         r->manifest_path = path, path = NULL;
     } else if (n > 4 && strcmp(name + n - 4, ".nio") == 0) {
         r->skipped_files++;
+    } else if (is_log_by_name(name) && is_binary_file(path)) {
+        char *copy = strdup(name);
+        if (!copy || NR_GROW(r->binary, r->binary_cap, r->nbinary + 1) < 0) {
+            free(copy);
+            rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", dir);
+        } else {
+            r->binary[r->nbinary++] = copy;
+        }
     } else if (is_log_by_name(name) || sniff_file(path, err)) {
         rc = add_log(r, cap, path, name, nr_runfind_pid_suffix(name));
         if (rc < 0)
@@ -269,6 +298,10 @@ int nr_runfind(const char *input, nr_runfiles *r, nr_error *err)
     free(names);
     if (rc < 0)
         return rc;
+    if (r->nlogs == 0 && r->nbinary > 0)
+        return nr_error_set(err, NR_E_INPUT, "%s%s%s: not an strace log: binary (a NUL byte in its first %d bytes; "
+                            "a niorep store?)", input, input[strlen(input) - 1] == '/' ? "" : "/", r->binary[0],
+                            SNIFF_BYTES);
     if (r->nlogs == 0)
         return nr_error_set(err, NR_E_INPUT,
                             "%s: no strace log found (expected strace.log or strace -ff files)", input);

@@ -22,6 +22,9 @@ typedef struct nr_runfiles {
     char *hook_path;      /* hook.jsonl[.zst|.gz] or NULL (owned) */
     char *manifest_path;  /* manifest.json or NULL (owned) */
     size_t skipped_files; /* regular files of the dir that are none of the above */
+    char **binary;        /* names of files named like a log (strace.log*) whose first
+                             8 KiB hold a NUL byte: not logs (owned; a note each) */
+    size_t nbinary, binary_cap;
 } nr_runfiles;
 
 void nr_runfiles_init(nr_runfiles *r);
@@ -29,7 +32,8 @@ void nr_runfiles_fini(nr_runfiles *r);
 
 /* Fills r from input (a run directory or one log file). A directory without
  * a log is NR_E_INPUT "DIR: no strace log found (expected strace.log or
- * strace -ff files)"; a missing input is NR_E_IO. */
+ * strace -ff files)", or "DIR/F: not an strace log: binary ..." when its
+ * only file named like a log is binary; a missing input is NR_E_IO. */
 int nr_runfind(const char *input, nr_runfiles *r, nr_error *err);
 
 /* Verdict of content sniffing on the first bytes of a file. */
@@ -43,6 +47,10 @@ typedef struct nr_sniff {
  * when it looks like an strace log: most of its first non-blank lines (up to
  * 64) parse as strace event lines. */
 int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out);
+
+/* What the scan of a run folder takes a file named name for by its name
+ * alone ("an strace log", "the hook file", "the manifest"), or NULL. */
+const char *nr_runfind_role_by_name(const char *name);
 
 /* The numeric -ff suffix of a file name (after dropping .zst/.gz), or -1. */
 int64_t nr_runfind_pid_suffix(const char *name);

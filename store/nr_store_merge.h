@@ -48,6 +48,11 @@ typedef struct nr_merge_opts {
     uint64_t *store_dev, *store_ino; /* when not NULL: set to the output's device and inode
                                         (nr_store_writer_file_id), for a cache that must know
                                         its store from one another writer renamed over it */
+    /* when not NULL: called now and then with the rows of tables events,
+       pyio and marks merged so far and the parts' total of them (from their
+       footers), and once with done == total when they are all merged */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } nr_merge_opts;
 
 /* Merges the n >= 1 stores at paths parts[] (borrowed) into a new store at

@@ -294,6 +294,8 @@ static int merge_by_time(nr__merge *m, const nr_table_def *def, size_t ts_col, n
         c->row++;
         if ((rc = fix(m, &m->parts[p], &r, err)) < 0 || (rc = nr__write_row(tw, def, &r, err)) < 0)
             break;
+        if ((++m->rows_done & 0x3fff) == 0 && m->opts.progress)
+            m->opts.progress(m->opts.progress_ctx, m->rows_done, m->rows_total);
         const int ready = nr__cursor_ready(c, &m->parts[p], err);
         if (ready < 0) {
             rc = ready;
@@ -484,9 +486,25 @@ static int open_output(nr__merge *m, const char *out_path, nr_error *err)
     return 0;
 }
 
+/* The rows the k-way merges will write, from the parts' footers. */
+static uint64_t rows_to_merge(const nr__merge *m)
+{
+    static const nr_table_def *const merged[] = {&nr_events_table, &nr_pyio_table, &nr_marks_table};
+    uint64_t rows = 0;
+    for (size_t i = 0; i < m->n; i++)
+        for (size_t k = 0; k < sizeof merged / sizeof *merged; k++) {
+            const nr_store_table *t = nr_store_find_table(m->parts[i].store, merged[k]->name);
+            rows += t ? nr_store_table_rows(t) : 0;
+        }
+    return rows;
+}
+
 static int run_merge(nr__merge *m, const char *const *paths, const char *out_path, nr_error *err)
 {
     NR_TRY(open_parts(m, paths, err));
+    m->rows_total = rows_to_merge(m);
+    if (m->opts.progress)
+        m->opts.progress(m->opts.progress_ctx, 0, m->rows_total);
     for (size_t i = 0; i < m->n; i++)
         NR_TRY(load_files(m, &m->parts[i], err));
     NR_TRY(nr__merge_load_phases(m, err));
@@ -499,6 +517,8 @@ static int run_merge(nr__merge *m, const char *const *paths, const char *out_pat
     NR_TRY(nr__merge_write_phases(m, err));
     NR_TRY(merge_by_time(m, &nr_pyio_table, NR_PY_TS_NS, m->t_pyio, fix_pyio, err));
     NR_TRY(merge_by_time(m, &nr_marks_table, NR_MK_TS_NS, m->t_marks, fix_mark, err));
+    if (m->opts.progress)
+        m->opts.progress(m->opts.progress_ctx, m->rows_total, m->rows_total);
     return nr_store_writer_commit(m->w, err);
 }
 

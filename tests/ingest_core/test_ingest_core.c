@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "ingest_check.h"
@@ -2244,6 +2245,83 @@ static void bad_inputs(void **state)
     ck_free(&r);
 }
 
+/* A file named like a log (strace.log.<pid>) whose head holds a NUL byte (a
+ * store written there) is no log: a note names it and the run's phases
+ * stay; alone, it fails naming it. Until session 49 it was read as a log
+ * (review 49: 632 unknown lines, every event unphased). An output the scan
+ * would take by its name is a usage error. */
+static void binary_file_named_like_a_log(void **state)
+{
+    (void)state;
+    ck_run r;
+    char run[300], path[400];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log.100", "1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+                                    "1700000000.000100 read(3, \"ab\", 2) = 2\n");
+    snprintf(path, sizeof path, "%s/strace.log.77", run);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 5000; i++) { /* lines of text, a NUL now and then (a store's head) */
+        fputs("NIOREP column chunk\n", f);
+        fputc(i % 64 ? 'x' : '\0', f);
+    }
+    fclose(f);
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 2);
+    assert_int_equal(ck_diag(&r, "not_a_strace_log"), 1);
+    assert_int_equal(ck_diag(&r, "unknown_line"), 0);
+    int64_t line = -1;
+    assert_non_null(strstr(diag_example(&r, "not_a_strace_log", &line), "binary"));
+    for (size_t i = 0; i < r.diagnostics.nrows; i++)
+        if (strcmp(ck_str(&r.diagnostics, i, "reason"), "not_a_strace_log") == 0)
+            assert_string_equal(ck_str(&r.diagnostics, i, "file"), "strace.log.77");
+    assert_string_equal(ck_meta(&r, "log_files"), "1");
+
+    /* the files a build fingerprints name it */
+    char **files = NULL;
+    size_t n = 0;
+    nr_error err;
+    assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_non_null(strstr(files[1], "strace.log.77"));
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+
+    /* -o onto a name the scan takes: a usage error, nothing written */
+    static const char *const taken[] = {"strace.log.78", "strace.log", "strace.log.zst", "hook.jsonl", "manifest.json"};
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
+        char out[400];
+        snprintf(out, sizeof out, "%s/%s", run, taken[i]);
+        nr_ingest_stats stats;
+        nr_error_clear(&err);
+        assert_int_equal(nr_ingest_run(run, out, NULL, &stats, &err), NR_E_USAGE);
+        assert_non_null(strstr(err.msg, "write the store elsewhere or name it *.nio"));
+        assert_int_equal(access(out, F_OK), -1);
+    }
+    /* the same names elsewhere are fine */
+    char out[400];
+    snprintf(out, sizeof out, "%s/strace.log.78", r.dir);
+    nr_ingest_stats stats;
+    assert_int_equal(nr_ingest_run(run, out, NULL, &stats, &err), 0);
+    unlink(out);
+
+    ck_free(&r);
+
+    /* alone, the binary file fails naming it */
+    ck_run_dir(&r, run, sizeof run);
+    snprintf(path, sizeof path, "%s/strace.log", run);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("NRST\0\0\1\0\n", 1, 9, f);
+    fclose(f);
+    ck_ingest(&r, run, NULL);
+    assert_int_equal(r.rc, NR_E_INPUT);
+    assert_non_null(strstr(r.err.msg, "/strace.log: not an strace log: binary"));
+    ck_free(&r);
+}
+
 /* Phases from hook.jsonl: a worker inherits its parent's phase. */
 static void hook_phases(void **state)
 {
@@ -2960,6 +3038,7 @@ int main(void)
         cmocka_unit_test(unterminated_last_line_stitched),
         cmocka_unit_test(unreadable_duration_is_noted),
         cmocka_unit_test(bad_inputs),
+        cmocka_unit_test(binary_file_named_like_a_log),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(hook_pid_not_traced),
         cmocka_unit_test(hook_output_is_tool_output),

@@ -19,7 +19,8 @@ computed here independently from `niorep export` of the parts:
   folder of node stores or of node run directories reports one run whose
   cached merged store is byte-identical to `niorep merge`;
 - mismatched inputs fail with a message naming them: the same node twice, a
-  node of another run, a store without labels; summary over two runs.
+  node of another run, a store without labels; summary over two runs;
+- one node store merges into a run of one node with the node store's summary.
 
 Exit 77 (skip) when strace cannot trace here.
 
@@ -449,8 +450,8 @@ def check_mismatches(niorep, work, stores, runs):
         shutil.copy(s, mixed)
     r = must(niorep, "build", mixed, "-o", os.path.join(work, "mixed.html"), "--bootstraps", "0")
     check("(2 runs)" in r.stderr, f"build over r1's nodes and one node of r2: {r.stderr.strip()}")
-    r = tool(niorep, "merge", stores["n1"], "-o", os.path.join(work, "x.nio"))
-    check(r.returncode == 2, "merge of one store is a usage error")
+    r = tool(niorep, "merge", "-o", os.path.join(work, "x.nio"))
+    check(r.returncode == 2 and "got none" in r.stderr, "merge of no store is a usage error")
 
 
 def main():
@@ -494,6 +495,14 @@ def main():
     s = summary(a.niorep, merged)
     check_model(parts, part_summaries, s)
     check(summary(a.niorep, *[stores[n] for n in reversed(NODES)]) == s, "summary of the node stores != summary of r1.nio")
+    # one node store is a run of one node, whose summary is the node store's
+    # as build models it alone (until session 49 merge refused one input)
+    single = os.path.join(work, "r1_one.nio")
+    r = must(a.niorep, "merge", stores[NODES[0]], "-o", single)
+    check("1 node merged" in r.stderr, f"merge of one node store: {r.stderr.strip()}")
+    check(summary(a.niorep, single) == part_summaries[0], "merge of one node store: summary differs from the node store's")
+    smeta = {r["key"]: r["value"] for r in export(a.niorep, single, "meta")}
+    check(smeta.get("merged_parts") == "1" and smeta.get("part.0.node") == NODES[0], "merge of one node store: meta")
 
     folder = check_build_and_cache(a.niorep, work, stores, runs, merged)
     check_concurrent_subsets(a.niorep, work, stores)

@@ -493,6 +493,80 @@ static void test_refusals(void **state)
     expect_refusal(&n1, &lost, NR_E_FORMAT, "file_id 9, which table files lacks");
 }
 
+/* opts.progress: first 0 of the parts' rows (events, pyio, marks: 2 + 3
+ * events here), last all of them, never going back. Until session 49 a
+ * merge had no callback and `niorep merge` no bar. */
+typedef struct progress_log {
+    uint64_t done[16], total[16];
+    size_t n;
+} progress_log;
+
+static void log_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    progress_log *l = ctx;
+    if (l->n < 16) {
+        l->done[l->n] = done;
+        l->total[l->n] = total;
+    }
+    l->n++;
+}
+
+static void test_progress_counts_the_rows(void **state)
+{
+    (void)state;
+    char pa[512], pb[512], out[512];
+    tmp_path(pa, sizeof pa, "a.nio");
+    tmp_path(pb, sizeof pb, "b.nio");
+    tmp_path(out, sizeof out, "r.nio");
+    const node_spec a = n1_spec(), b = n2_spec();
+    write_node(pa, &a);
+    write_node(pb, &b);
+    const char *parts[] = {pa, pb};
+    progress_log l = {0};
+    const nr_merge_opts opts = {.progress = log_progress, .progress_ctx = &l};
+    nr_error err;
+    assert_int_equal(nr_store_merge(parts, 2, out, &opts, &err), 0);
+    assert_true(l.n >= 2 && l.n <= 16);
+    assert_int_equal(l.done[0], 0);
+    assert_int_equal(l.done[l.n - 1], 5);
+    for (size_t i = 0; i < l.n; i++) {
+        assert_int_equal(l.total[i], 5);
+        assert_true(i == 0 || l.done[i] >= l.done[i - 1]);
+    }
+}
+
+/* One node store merges into a run of one part (since session 49): its
+ * rows as they were (part 0's pid base is 0), node-local files named by
+ * the node, merged_parts 1. */
+static void test_one_part(void **state)
+{
+    (void)state;
+    char pa[512], out[512];
+    tmp_path(pa, sizeof pa, "a.nio");
+    tmp_path(out, sizeof out, "r.nio");
+    const node_spec a = n1_spec();
+    write_node(pa, &a);
+    const char *parts[] = {pa};
+    nr_error err;
+    assert_int_equal(nr_store_merge(parts, 1, out, NULL, &err), 0);
+    nr_store *s;
+    assert_int_equal(nr_store_open(out, &s, &err), 0);
+    static table_data d;
+    read_table(s, &nr_events_table, &d);
+    assert_int_equal(d.n, 2);
+    assert_int_equal(d.i[0][NR_EV_PID], 10);
+    assert_int_equal(d.i[1][NR_EV_PID], 11);
+    read_table(s, &nr_files_table, &d);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.s[0][NR_FI_PATH], "/data/a");
+    assert_string_equal(d.s[1][NR_FI_PATH], "n1:pipe:[#1]");
+    read_table(s, &nr_meta_table, &d);
+    assert_meta(&d, "merged_parts", "1");
+    assert_meta(&d, "part.0.node", "n1");
+    assert_meta(&d, "part.0.pid_base", "0");
+    nr_store_close(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -528,6 +602,8 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_kind_learned_by_any_node),
         cmocka_unit_test(test_mount_lists_united),
+        cmocka_unit_test(test_progress_counts_the_rows),
+        cmocka_unit_test(test_one_part),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <cmocka.h>
@@ -514,11 +517,119 @@ static void shared_table_hint_is_checked(void **state)
 static void progress_text_known_answer(void **state)
 {
     (void)state;
-    char buf[160];
-    nr_progress_format(buf, sizeof buf, "ingest", 250000000, 1000000000, 2.0);
+    char buf[256];
+    nr_progress_format(buf, sizeof buf, 80, "ingest", NULL, 250000000, 1000000000, 2.0);
     assert_string_equal(buf, "ingest [######..................]  25% 250 MB / 1.00 GB  125 MB/s  0:00:06 left");
-    nr_progress_format(buf, sizeof buf, "x", 0, 0, 0);
+    nr_progress_format(buf, sizeof buf, 80, "x", NULL, 0, 0, 0);
     assert_string_equal(buf, "x [........................]   0% 0 B / 0 B  0 B/s  --:-- left");
+    nr_progress_format(buf, sizeof buf, 80, "merge", "rows", 1500000, 6000000, 1.0);
+    assert_string_equal(buf, "merge [####............]  25% 1.50 M / 6.00 M rows  1.50 M rows/s  0:00:03 left");
+}
+
+/* The line fits a terminal of 40, 60, 80 and 120 columns in width - 1 of
+ * them (review 49: 81 columns for a .zst log of tens of MB left a stale
+ * row per redraw in 80): the bar shrinks to 8 cells, then the rate goes,
+ * then the sizes, then the bar, then the time left, then the label. */
+static void progress_text_fits_the_width(void **state)
+{
+    (void)state;
+    char buf[256];
+    static const struct {
+        int width;
+        const char *label, *unit;
+        uint64_t done, total;
+        double elapsed;
+        const char *want;
+    } cases[] = {
+        /* the review's case: 81 columns until session 49 */
+        {80, "ingest", NULL, 4200000, 49700000, 0.1145,
+         "ingest [#.....................]   8% 4.20 MB / 49.7 MB  36.7 MB/s  0:00:01 left"},
+        {120, "ingest", NULL, 4200000, 49700000, 0.1145,
+         "ingest [##......................]   8% 4.20 MB / 49.7 MB  36.7 MB/s  0:00:01 left"},
+        {60, "ingest", NULL, 4200000, 49700000, 0.1145, "ingest [#............]   8% 4.20 MB / 49.7 MB  0:00:01 left"},
+        {40, "ingest", NULL, 4200000, 49700000, 0.1145, "ingest [...........]   8%  0:00:01 left"},
+        /* GB sizes, GB/s, hours left */
+        {80, "ingest", NULL, 123456789012, 987654321098, 45.0,
+         "ingest [##......................]  12% 123 GB / 988 GB  2.74 GB/s  0:05:15 left"},
+        {80, "ingest", NULL, 12345678901, 99876543210987, 10.0,
+         "ingest [.....................]   0% 12.3 GB / 99.9 TB  1.23 GB/s  22:28:10 left"},
+        {60, "ingest", NULL, 12345678901, 99876543210987, 10.0, "ingest [............]   0% 12.3 GB / 99.9 TB  22:28:10 left"},
+        {40, "ingest", NULL, 12345678901, 99876543210987, 10.0, "ingest [..........]   0%  22:28:10 left"},
+        {120, "ingest", NULL, 12345678901, 99876543210987, 10.0,
+         "ingest [........................]   0% 12.3 GB / 99.9 TB  1.23 GB/s  22:28:10 left"},
+        /* past 99 hours: whole hours; past a million, '>' */
+        {80, "merge", "rows", 1000, 987654321098, 40.0,
+         "merge [...................]   0% 1.00 k / 988 G rows  25 rows/s  >999999 h left"},
+        {60, "ingest", NULL, 1000000, 1000000000000, 1.0, "ingest [...............]   0% 1.00 MB / 1.00 TB  277 h left"},
+        /* narrower than any field: the label goes, the percentage is cut */
+        {10, "ingest", NULL, 25, 100, 1.0, " 25%"},
+        {3, "ingest", NULL, 25, 100, 1.0, " 2"},
+        {1, "ingest", NULL, 25, 100, 1.0, ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        nr_progress_format(buf, sizeof buf, cases[i].width, cases[i].label, cases[i].unit, cases[i].done,
+                           cases[i].total, cases[i].elapsed);
+        assert_string_equal(buf, cases[i].want);
+        assert_true(strlen(buf) + 1 <= (size_t)cases[i].width || !buf[0]);
+    }
+    /* every width from 1 to 200 of a long line: never more than width - 1 */
+    for (int w = 1; w <= 200; w++) {
+        nr_progress_format(buf, sizeof buf, w, "ingest", NULL, 123456789012, 99876543210987, 0.5);
+        if (strlen(buf) >= (size_t)(w > 1 ? w : 1) && buf[0])
+            fail_msg("width %d: %zu columns: '%s'", w, strlen(buf), buf);
+    }
+    /* a short buffer cuts, NUL-terminated */
+    char small[12];
+    nr_progress_format(small, sizeof small, 80, "ingest", NULL, 250000000, 1000000000, 2.0);
+    assert_string_equal(small, "ingest [###");
+}
+
+/* On a terminal of 50 columns (a pty, TIOCSWINSZ) the drawn lines take at
+ * most 49, and the end is drawn once however often it is reported (until
+ * session 49 each report of done == total drew it again). */
+static void progress_on_a_pty(void **state)
+{
+    (void)state;
+    const int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0)
+        skip();
+    const int slave = open(ptsname(master), O_RDWR | O_NOCTTY);
+    assert_true(slave >= 0);
+    struct termios tio;
+    assert_int_equal(tcgetattr(slave, &tio), 0);
+    cfmakeraw(&tio); /* no "\n" -> "\r\n" */
+    assert_int_equal(tcsetattr(slave, TCSANOW, &tio), 0);
+    const struct winsize ws = {.ws_row = 24, .ws_col = 50};
+    assert_int_equal(ioctl(slave, TIOCSWINSZ, &ws), 0);
+    FILE *out = fdopen(slave, "w");
+    assert_non_null(out);
+    nr_progress *p = nr_progress_create(out, "ingest");
+    assert_non_null(p);
+    nr_progress_update(p, 4200000, 49700000);
+    for (int i = 0; i < 5; i++)
+        nr_progress_update(p, 49700000, 49700000);
+    nr_progress_finish(p);
+    fclose(out);
+    char text[4096];
+    size_t n = 0;
+    for (ssize_t got; n < sizeof text - 1 && (got = read(master, text + n, sizeof text - 1 - n)) > 0;)
+        n += (size_t)got;
+    close(master);
+    text[n] = '\0';
+    int ends = 0, lines = 0;
+    for (char *line = strtok(text, "\r"); line; line = strtok(NULL, "\r")) {
+        char *esc = strstr(line, "\033[K");
+        if (esc)
+            *esc = '\0';
+        if (!*line)
+            continue;
+        lines++;
+        ends += strstr(line, "100%") != NULL;
+        if (strlen(line) > 49)
+            fail_msg("%zu columns on a terminal of 50: '%s'", strlen(line), line);
+    }
+    assert_int_equal(lines, 2);
+    assert_int_equal(ends, 1);
 }
 
 /* Off a terminal there is no bar and nothing is written. */
@@ -555,6 +666,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(progress_text_known_answer),
+        cmocka_unit_test(progress_text_fits_the_width),
+        cmocka_unit_test(progress_on_a_pty),
         cmocka_unit_test(progress_silent_off_tty),
         cmocka_unit_test(par_lex_matches_serial_read),
         cmocka_unit_test(generated_f_log_same_store_for_any_jobs),
