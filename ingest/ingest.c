@@ -1693,11 +1693,10 @@ int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_
     *n = 0;
     nr_runfiles run;
     nr_runfiles_init(&run);
+    run.names_only = !logs_only; /* the binary files named like logs are listed unread, as logs */
     int rc = nr_runfind(input, &run, err);
     const char *extra[2] = {logs_only ? NULL : run.hook_path, logs_only ? NULL : run.manifest_path};
-    /* the binary files named like logs too: the store notes them */
-    const size_t nbinary = logs_only ? 0 : run.nbinary;
-    char **out = rc == 0 ? calloc(run.nlogs + 2 + nbinary, sizeof *out) : NULL;
+    char **out = rc == 0 ? calloc(run.nlogs + 2, sizeof *out) : NULL;
     if (rc == 0 && !out)
         rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
     size_t k = 0;
@@ -1705,13 +1704,6 @@ int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_
         const char *p = i < run.nlogs ? run.logs[i].path : extra[i - run.nlogs];
         if (p && !(out[k++] = strdup(p)))
             rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
-    }
-    for (size_t i = 0; rc == 0 && i < nbinary; i++) {
-        const size_t len = strlen(run.dir) + strlen(run.binary[i]) + 2;
-        if (!(out[k] = malloc(len)))
-            rc = nr_error_set(err, NR_E_NOMEM, "%s: out of memory", input);
-        else
-            snprintf(out[k++], len, "%s/%s", run.dir, run.binary[i]);
     }
     nr_runfiles_fini(&run);
     if (rc < 0) {

@@ -25,6 +25,9 @@ typedef struct nr_runfiles {
     char **binary;        /* names of files named like a log (strace.log*) whose first
                              8 KiB hold a NUL byte: not logs (owned; a note each) */
     size_t nbinary, binary_cap;
+    int names_only;       /* set after nr_runfiles_init: files named like a log are logs,
+                             unread (a listing of what an ingest reads, for a build's
+                             fingerprint: binary ones are logs then, the same files) */
 } nr_runfiles;
 
 void nr_runfiles_init(nr_runfiles *r);
