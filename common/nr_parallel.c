@@ -21,7 +21,10 @@ typedef struct pool {
  * for none (a quota of "max" or -1). */
 static int quota_cpus(long long quota, long long period)
 {
-    return quota > 0 && period > 0 ? (int)((quota + period - 1) / period) : 0;
+    if (quota <= 0 || period <= 0)
+        return 0;
+    const long long cpus = quota / period + (quota % period != 0); /* no quota + period to overflow */
+    return cpus < 1 << 20 ? (int)cpus : 1 << 20;
 }
 
 /* The quota of the cgroup folder dir: v2 "cpu.max" ("max 100000" or

@@ -553,6 +553,8 @@ static void cgroup_quota_limits_cores(void **state)
     assert_int_equal(nr_cgroup_cpu_limit("4:memory:/x\n3:cpu,cpuacct:/slurm/job1\n1:name=systemd:/\n", root), 4);
     assert_int_equal(nr_cgroup_cpu_limit("3:cpuacct:/slurm/job1\n", root), 0); /* not the cpu controller */
     assert_int_equal(nr_cgroup_cpu_limit("3:cpu,cpuacct:/slurm/job1\n0::/kubepods/pod1\n", root), 3);
+    put_file(root, "huge/cpu.max", "9223372036854775807 1\n"); /* no overflow: capped */
+    assert_int_equal(nr_cgroup_cpu_limit("0::/huge\n", root), 8);    /* the root's 8 is tighter */
     assert_int_equal(nr_cgroup_cpu_limit("", root), 0);
     assert_int_equal(nr_cgroup_cpu_limit("garbage\n0:\n::\n", root), 0);
     char cmd[600];
