@@ -148,6 +148,10 @@ typedef struct nr_model_phase {
     double main_io_share;         /* main_io_time_s / (wall_s x main processes): the share of the phase the
                                      loop was blocked in file I/O, at most 1 (NAN when wall_s == 0) */
     uint64_t processes_with_io;   /* pids with a regular-file call in this phase */
+    uint64_t runtime_bytes_read;  /* of ops[READ].bytes, the runtime's files' (file_role.h) */
+    uint64_t runtime_bytes_written; /* of ops[WRITE].bytes, the runtime's files' */
+    double runtime_io_time_s;     /* of io_time_s, the calls on the runtime's files (since session 49: figure 1
+                                     draws them apart) */
 } nr_model_phase;
 size_t nr_model_phase_count(const nr_model *m);
 const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i);
@@ -162,6 +166,8 @@ typedef struct nr_model_process {
     double io_share;              /* io_time_s / lifetime (NAN when unknown) */
     double bytes_share;           /* (read+written) / run total */
     uint64_t unphased_calls;      /* regular-file calls with phase_id -1 */
+    uint64_t runtime_bytes;       /* of bytes_read + bytes_written, the runtime's files' (file_role.h) */
+    double runtime_io_time_s;     /* of io_time_s, the calls on the runtime's files (figure 7 leaves them out) */
 } nr_model_process;
 size_t nr_model_process_count(const nr_model *m);
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);  /* ascending pid */
@@ -211,6 +217,11 @@ typedef struct nr_model_latency {
 } nr_model_latency;
 /* Latency of op group lat_op over every regular-file call. */
 const nr_model_latency *nr_model_latency_all(const nr_model *m, int lat_op);
+/* The same restricted to the job's files (file_role.h: the runtime's left
+ * out, as figures 2, 3 and 6 leave them; figure 4 draws these since session 49). */
+const nr_model_latency *nr_model_latency_job(const nr_model *m, int lat_op);
+/* The job's files of phase i (index of nr_model_phase_at). */
+const nr_model_latency *nr_model_latency_job_phase(const nr_model *m, int lat_op, size_t phase);
 /* The same restricted to phase i (index of nr_model_phase_at), a role, a file system. */
 const nr_model_latency *nr_model_latency_phase(const nr_model *m, int lat_op, size_t phase);
 const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int role);
@@ -229,6 +240,7 @@ typedef struct nr_model_timeline {
     const uint64_t *read_bytes, *write_bytes;   /* [nbins], every phase */
     size_t nphases;                             /* = nr_model_phase_count */
     const uint64_t *phase_read, *phase_write;   /* [nphases * nbins], row-major by phase */
+    const uint64_t *job_read, *job_write;       /* [nbins], the job's files only (file_role.h; figure 5) */
 } nr_model_timeline;
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m);
 

@@ -280,8 +280,8 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
         snprintf(title, sizeof title, "the first %zu of %zu runs:", n_runs, t->n_runs);
         lg.title = title;
     }
-    nr__legend_add(&lg, (nr__legend_entry){.label = "read", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
-    nr__legend_add(&lg, (nr__legend_entry){.label = "write", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
+    nr__legend_add(&lg, (nr__legend_entry){.label = "read, job files", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
+    nr__legend_add(&lg, (nr__legend_entry){.label = "write, job files", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
                                            .line_width = 1.0});
     nr__legend_add(&lg, (nr__legend_entry){.label = "write burst", .kind = NR__LEG_TINT, .color = 6});
     char mark_label[64];

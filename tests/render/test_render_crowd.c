@@ -194,7 +194,7 @@ static void phases_folded(void **state)
     double bytes[2 * PH] = {0}, time[2 * PH] = {0};
     for (int j = 0; j < PH; j++)
         bytes[j] = j + 1, time[j] = 1;
-    nr_fig_phase_input in = {2, runs, PH, names, bytes, time};
+    nr_fig_phase_input in = {2, runs, PH, names, bytes, time, NULL, NULL};
     nr_render_canvas cv = {0};
     nr__phase_folded f;
     assert_int_equal(nr__phase_fold(&cv, &in, &f), 0);
