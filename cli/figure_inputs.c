@@ -293,6 +293,7 @@ static void build_access(nr_figin *fi, const nr_model *const *models, const char
             rr[r].reads[b] = (double)a->size_hist[0][b];
             rr[r].writes[b] = (double)a->size_hist[1][b];
         }
+        rr[r].eof_reads = (double)a->eof_reads;
         for (size_t i = 0; i < nr_model_process_count(models[r]); i++) {
             const nr_model_process *p = nr_model_process_at(models[r], i);
             int role = p->role >= 0 && p->role < NR_ROLE_COUNT ? p->role : NR_ROLE_OTHER;
@@ -464,8 +465,8 @@ static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
     for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
         const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o}", "name", jstr(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
-                                                "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS)));
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", jstr(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
+                                                "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS), "eof_reads", jnum(q->eof_reads)));
     }
 }
 

@@ -1019,7 +1019,8 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
     char buf[64];
     const nr_model_access *a = nr_model_get_access(m);
     nr_report_block *pair = nr_report_pair(sec);
-    static const char cap6[] = "Request-size histogram of the job files (Darshan bins)";
+    static const char cap6[] = "Request-size histogram of the job files (Darshan bins; end-of-file reads, 0 B, left "
+                               "out)";
     char label[FIG_LABEL_MAX];
     NR_TRY(figure(ctx, rep, pair, ri, 6, cap6, figure_label(cap6, name, 6, m, label, sizeof label), err));
     static const char *const heads[] = {"request size (bytes)", "reads", "writes"};
@@ -1030,6 +1031,10 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
         nr_report_table_cell(t, C(a->size_hist[0][b]));
         nr_report_table_cell(t, C(a->size_hist[1][b]));
     }
+    nr_report_table_row(t);
+    nr_report_table_cell(t, "end of file (0 B returned; in no bin)");
+    nr_report_table_cell_key(t, C(a->eof_reads), "access.read.eof_reads", (double)a->eof_reads);
+    nr_report_table_cell(t, "");
     return 0;
 }
 
@@ -1260,7 +1265,8 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
     static const char *const captions[7] = {
         "Phase breakdown, one bar per run, the Python runtime's files apart", "Lorenz curves of the job files' bytes, every run",
         "The job files' bytes CCDF with power-law fits where one was made and not rejected, every run", "Read latency of the job files, CDF and CCDF, one series per run",
-        "Throughput timelines of the job files, one panel per run", "Request-size histograms of the job files, every run",
+        "Throughput timelines of the job files, one panel per run",
+        "Request-size histograms of the job files (end-of-file reads left out), every run",
         "Per-process share of the job files (main vs workers), one bar per run"};
     /* what figures 2 to 6 draw of more runs than they tell apart
        (nr_render.h); static: the figure jobs read the captions later */

@@ -52,8 +52,9 @@ typedef struct nr_model nr_model;
  * (NaN); a phase's time is the traced time; a process lives to the end of
  * its last call.
  * 5 (session 47): with whole-second stamps the timeline's bins are whole
- * seconds and a write burst has no duration or rate (NAN). */
-#define NR_MODEL_REVISION 5
+ * seconds and a write burst has no duration or rate (NAN).
+ * 6 (session 49): an end-of-file read (0 B) is in no request-size bin. */
+#define NR_MODEL_REVISION 6
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1
@@ -282,7 +283,8 @@ const nr_model_burst_totals *nr_model_get_burst_totals(const nr_model *m);
 extern const char *const nr_size_bin_names[NR_SIZE_BINS];  /* "0-100", "100-1K", ... "1G+" */
 int nr_size_bin(int64_t bytes);
 typedef struct nr_model_access {
-    uint64_t size_hist[2][NR_SIZE_BINS];   /* [0] reads, [1] writes */
+    uint64_t size_hist[2][NR_SIZE_BINS];   /* [0] reads, [1] writes; successful calls, end-of-file reads left out */
+    uint64_t eof_reads;        /* successful reads that returned 0 B (end of file): no size, in no bin */
     /* Classified per file per op against the previous access of that op to that file
      * (Darshan): consecutive = offset == previous end; sequential = offset > previous end
      * (a forward gap); random = offset < previous end. first = first access (not classified),

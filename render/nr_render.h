@@ -179,8 +179,9 @@ int nr_fig_reqsize_bin(double bytes);
 
 typedef struct nr_fig_reqsize_run {
     const char *name;
-    double reads[NR_FIG_REQSIZE_BINS];  /* request counts */
+    double reads[NR_FIG_REQSIZE_BINS];  /* request counts; end-of-file reads (0 B) left out */
     double writes[NR_FIG_REQSIZE_BINS];
+    double eof_reads;                   /* the reads left out: returned 0 B (not drawn; said in figures.json) */
 } nr_fig_reqsize_run;
 
 typedef struct nr_fig_reqsize_input {
