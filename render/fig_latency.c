@@ -170,7 +170,7 @@ int nr__level_name_right(const double *marker_x, size_t n, double radius, double
 static void draw_level_name(nr__xy *p, size_t k, double y, const double *xs, size_t n)
 {
     nr_render_canvas *cv = p->cv;
-    const double size = cv->font_size - 1.5;
+    const double size = NR__SMALL_PT(cv);
     double w;
     nr__text_size(cv, levels[k].name, NR__PLAIN, size, &w, NULL);
     const double left = p->px + 2, right = p->px + p->pw - 2;
@@ -262,7 +262,8 @@ static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, cons
     int at_least = 1; /* every series gives P(X >= x), else some are 1 - P(X <= x) */
     for (size_t i = 0; i < l->n_series; i++)
         at_least &= !drawable_series(&l->series[i]) || l->series[i].ccdf != NULL;
-    tail.y = (nr__axis){.title = at_least ? "P(latency \xe2\x89\xa5 x)" : "P(latency > x)", .log = 1};
+    tail.y = (nr__axis){.title = at_least ? "P(latency \xe2\x89\xa5 x)" : "P(latency > x)", .log = 1,
+                        .bound = 1.0}; /* a probability: padded below only */
     if (nr__xy_setup(&tail, 0, 0, 0, 0))
         return nr__draw_no_data(cv, FIG, "no latency above the smallest sample");
     /* Same x range in both panels; the tail reaches down to the p99.9 level. */

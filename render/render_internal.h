@@ -58,6 +58,12 @@ void nr__name_label(char *buf, size_t cap, const char *name, const char *fmt, ..
 
 /* ---- palette.c ------------------------------------------------------------- */
 
+/* The smallest text of a figure (labels inside plots, notes, exponents):
+ * 6.5 pt at column width, 7.5 at full width (docs/figures.md, "Style";
+ * until session 49 some were 5.4-6 pt). */
+#define NR__MIN_TEXT_PT 6.5
+#define NR__SMALL_PT(cv) ((cv)->font_size - 1.0 > NR__MIN_TEXT_PT ? (cv)->font_size - 1.0 : NR__MIN_TEXT_PT)
+
 typedef struct nr__rgb {
     double r, g, b;
 } nr__rgb;
