@@ -45,7 +45,7 @@ static int level_resolved(const nr_fig_latency_series *s, size_t k)
  * (their ccdf, or y_one_minus without one). */
 typedef struct shown {
     size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
-    char names[NR__PICKS][NR__LABEL_CAP];
+    char names[NR_FIG_DISTINCT_RUNS > NR__PICKS ? NR_FIG_DISTINCT_RUNS : NR__PICKS][NR__LABEL_CAP];
     nr__crowd cw;
     char crowd_name[64];
 } shown;
@@ -85,8 +85,16 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
 {
     memset(sh, 0, sizeof *sh);
     if (l->n_series <= NR_FIG_DISTINCT_RUNS) {
-        for (size_t i = 0; i < l->n_series; i++)
+        for (size_t i = 0; i < l->n_series; i++) {
+            const nr_fig_latency_series *s = &l->series[i];
+            char value[32];
+            /* the p50 in words: several series' p50 markers can fall on
+               one point (three sample runs at 5 us: review 49) */
+            if (isfinite(s->p50) && s->p50 > 0)
+                nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?", " (p50 %s)",
+                               nr_render_fmt_seconds(s->p50, value, sizeof value));
             sh->index[sh->n] = sh->style[sh->n] = i, sh->n++;
+        }
         if (l->phases && l->n_series > 1)
             phase_styles(l, sh);
         return 0;
@@ -128,7 +136,7 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
 
 static const char *series_name(const nr_fig_latency_input *l, const shown *sh, size_t k)
 {
-    if (sh->cw.others)
+    if (sh->cw.others || sh->names[k][0])
         return sh->names[k];
     return l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?";
 }
