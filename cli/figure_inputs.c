@@ -13,8 +13,9 @@
 #include "nr_utf8.h"
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
- * 2 since session 43, which names the fields added since 1. */
-#define FIGURES_JSON_SCHEMA 3
+ * 2 since session 43, which names the fields added since 1; 4 since session
+ * 49 (figures 1, 4, 5 and 7 count the job's files; figure 1's runtime). */
+#define FIGURES_JSON_SCHEMA 4
 
 struct nr_figin {
     nr_figure_inputs in;
@@ -47,7 +48,8 @@ static void *fi_alloc(nr_figin *fi, size_t n, size_t size)
     return p;
 }
 
-/* (1) Phase names: the union over runs in order of first appearance. */
+/* (1) Phase names: the union over runs in order of first appearance; the
+ * phases hold the job's files, the runtime's are a segment of their own. */
 static void build_phase(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
 {
     size_t cap = 0;
@@ -67,7 +69,9 @@ static void build_phase(nr_figin *fi, const nr_model *const *models, const char 
     }
     double *bytes = fi_alloc(fi, n * (np ? np : 1), sizeof *bytes);
     double *time = fi_alloc(fi, n * (np ? np : 1), sizeof *time);
-    if (!phase_names || !bytes || !time)
+    double *rt_bytes = fi_alloc(fi, n, sizeof *rt_bytes);
+    double *rt_time = fi_alloc(fi, n, sizeof *rt_time);
+    if (!phase_names || !bytes || !time || !rt_bytes || !rt_time)
         return;
     for (size_t r = 0; r < n; r++) {
         for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
@@ -75,11 +79,14 @@ static void build_phase(nr_figin *fi, const nr_model *const *models, const char 
             size_t k = 0;
             while (strcmp(phase_names[k], p->name) != 0)
                 k++;
-            bytes[r * np + k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes);
-            time[r * np + k] += p->io_time_s;
+            const uint64_t rt = p->runtime_bytes_read + p->runtime_bytes_written;
+            bytes[r * np + k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes - rt);
+            time[r * np + k] += fmax(p->io_time_s - p->runtime_io_time_s, 0);
+            rt_bytes[r] += (double)rt;
+            rt_time[r] += p->runtime_io_time_s;
         }
     }
-    fi->phase = (nr_fig_phase_input){n, names, np, phase_names, bytes, time};
+    fi->phase = (nr_fig_phase_input){n, names, np, phase_names, bytes, time, rt_bytes, rt_time};
     fi->in.phase = &fi->phase;
 }
 
@@ -189,7 +196,9 @@ static void latency_series(nr_figin *fi, const char *name, const nr_model_latenc
     s->ccdf = ccdf;
 }
 
-/* (4) Read latency: one series per run, or per phase (after "all") for one run. */
+/* (4) Read latency of the job's files (the runtime's imports left out, as
+ * figures 2, 3 and 6 leave them): one series per run, or per phase (after
+ * "all") for one run. */
 static void build_latency(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
 {
     size_t ns = n;
@@ -202,22 +211,23 @@ static void build_latency(nr_figin *fi, const nr_model *const *models, const cha
     if (n == 1) {
         /* a phase holding every read ("unphased" of a run without the
            hook) is the curve of all phases again: left out */
-        const nr_model_latency *all = nr_model_latency_all(models[0], NR_LAT_READ);
+        const nr_model_latency *all = nr_model_latency_job(models[0], NR_LAT_READ);
         latency_series(fi, "all phases", all, &s[k++]);
         for (size_t i = 0; i < nr_model_phase_count(models[0]); i++) {
-            const nr_model_latency *lat = nr_model_latency_phase(models[0], NR_LAT_READ, i);
+            const nr_model_latency *lat = nr_model_latency_job_phase(models[0], NR_LAT_READ, i);
             if (lat && lat->count > 0 && lat->count < all->count)
                 latency_series(fi, nr_model_phase_at(models[0], i)->name, lat, &s[k++]);
         }
     } else {
         for (size_t r = 0; r < n; r++)
-            latency_series(fi, names[r], nr_model_latency_all(models[r], NR_LAT_READ), &s[k++]);
+            latency_series(fi, names[r], nr_model_latency_job(models[r], NR_LAT_READ), &s[k++]);
     }
-    fi->latency = (nr_fig_latency_input){"read", k, s, n == 1};
+    fi->latency = (nr_fig_latency_input){"job-file read", k, s, n == 1};
     fi->in.latency = &fi->latency;
 }
 
-/* (5) Throughput timeline with phase spans and write bursts, one panel per run. */
+/* (5) Throughput timeline of the job's files with phase spans and write
+ * bursts, one panel per run. */
 static void build_timeline(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
 {
     nr_fig_timeline_run *tr = fi_alloc(fi, n, sizeof *tr);
@@ -237,8 +247,8 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
         if (!rd || !wr || !ph || !bu)
             return;
         for (size_t i = 0; i < tl->nbins; i++) {
-            rd[i] = (double)tl->read_bytes[i] / bin_s;
-            wr[i] = (double)tl->write_bytes[i] / bin_s;
+            rd[i] = (double)tl->job_read[i] / bin_s;
+            wr[i] = (double)tl->job_write[i] / bin_s;
         }
         /* a span per interval of each phase ("unphased" has none): the
            time between two checkpoints is not the checkpoint's */
@@ -268,7 +278,7 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
     fi->in.timeline = &fi->timeline;
 }
 
-/* (6) Request sizes and (7) per-process share by role. */
+/* (6) Request sizes and (7) per-process share by role, both of the job's files. */
 static void build_access(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
 {
     nr_fig_reqsize_run *rr = fi_alloc(fi, n, sizeof *rr);
@@ -283,11 +293,13 @@ static void build_access(nr_figin *fi, const nr_model *const *models, const char
             rr[r].reads[b] = (double)a->size_hist[0][b];
             rr[r].writes[b] = (double)a->size_hist[1][b];
         }
+        rr[r].eof_reads = (double)a->eof_reads;
         for (size_t i = 0; i < nr_model_process_count(models[r]); i++) {
             const nr_model_process *p = nr_model_process_at(models[r], i);
             int role = p->role >= 0 && p->role < NR_ROLE_COUNT ? p->role : NR_ROLE_OTHER;
-            bytes[r * NR_ROLE_COUNT + (size_t)role] += (double)(p->bytes_read + p->bytes_written);
-            time[r * NR_ROLE_COUNT + (size_t)role] += isfinite(p->io_time_s) ? p->io_time_s : 0;
+            bytes[r * NR_ROLE_COUNT + (size_t)role] += (double)(p->bytes_read + p->bytes_written - p->runtime_bytes);
+            time[r * NR_ROLE_COUNT + (size_t)role] +=
+                isfinite(p->io_time_s) ? fmax(p->io_time_s - p->runtime_io_time_s, 0) : 0;
         }
     }
     fi->reqsize = (nr_fig_reqsize_input){n, rr};
@@ -392,6 +404,8 @@ static void phase_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "phases", jstrings(p->phase_names, p->n_phases));
     json_object_set_new(o, "bytes", jmatrix(p->bytes, p->n_runs, p->n_phases));
     json_object_set_new(o, "io_time_s", jmatrix(p->io_time_s, p->n_runs, p->n_phases));
+    json_object_set_new(o, "runtime_bytes", jarray(p->runtime_bytes, p->n_runs));
+    json_object_set_new(o, "runtime_io_time_s", jarray(p->runtime_io_time_s, p->n_runs));
 }
 
 /* Fig. 2: the Lorenz curve of each run. */
@@ -451,8 +465,8 @@ static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
     for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
         const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o}", "name", jstr(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
-                                                "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS)));
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", jstr(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
+                                                "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS), "eof_reads", jnum(q->eof_reads)));
     }
 }
 

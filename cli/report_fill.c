@@ -397,12 +397,13 @@ static const char *median_read_text(const nr_model_access *acc, char *buf, size_
     return acc->sized_reads ? nr_report_fmt_bytes((double)acc->median_read_size, buf, cap) : "n/a";
 }
 
+/* The main process's share of the job files' bytes (figure 7's). */
 static double main_bytes_share(const nr_model *m)
 {
     double main = 0, all = 0;
     for (size_t i = 0; i < nr_model_process_count(m); i++) {
         const nr_model_process *p = nr_model_process_at(m, i);
-        const double b = (double)(p->bytes_read + p->bytes_written);
+        const double b = (double)(p->bytes_read + p->bytes_written - p->runtime_bytes);
         all += b;
         main += p->role == NR_ROLE_MAIN ? b : 0;
     }
@@ -416,15 +417,20 @@ static void figure_key_text(int fig, const nr_model *m, char *out, size_t cap)
     const nr_model_totals *tot = nr_model_get_totals(m);
     const nr_concentration *co = nr_model_concentration(m, NR_CONC_TOTAL);
     const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
-    const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
-    double io = 0;
+    const nr_model_latency *rd = nr_model_latency_job(m, NR_LAT_READ);
+    double io = 0, rt_io = 0, rt_bytes = 0;
+    char d[64];
     switch (fig) {
     case 1:
-        for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        for (size_t i = 0; i < nr_model_phase_count(m); i++) {
             io += nr_model_phase_at(m, i)->io_time_s;
-        snprintf(out, cap, "%s read, %s written, %s in I/O calls summed over processes",
-                 nr_report_fmt_bytes((double)tot->bytes_read, a, sizeof a),
-                 nr_report_fmt_bytes((double)tot->bytes_written, b, sizeof b), nr_report_fmt_seconds(io, c, sizeof c));
+            rt_io += nr_model_phase_at(m, i)->runtime_io_time_s;
+            rt_bytes += (double)(nr_model_phase_at(m, i)->runtime_bytes_read + nr_model_phase_at(m, i)->runtime_bytes_written);
+        }
+        snprintf(out, cap, "job files %s moved and %s in I/O calls summed over processes; Python runtime files %s and %s",
+                 nr_report_fmt_bytes((double)(tot->bytes_read + tot->bytes_written) - rt_bytes, a, sizeof a),
+                 nr_report_fmt_seconds(fmax(io - rt_io, 0), b, sizeof b), nr_report_fmt_bytes(rt_bytes, c, sizeof c),
+                 nr_report_fmt_seconds(rt_io, d, sizeof d));
         break;
     case 2:
         snprintf(out, cap, "Gini %s; the top %zu of %zu files hold %s of the bytes", nr_report_fmt_real(co->gini, a, sizeof a),
@@ -440,7 +446,7 @@ static void figure_key_text(int fig, const nr_model *m, char *out, size_t cap)
                      nr_report_fmt_bytes(pl->xmin, b, sizeof b), nr_report_fmt_real(pl->p_value, c, sizeof c));
         break;
     case 4:
-        snprintf(out, cap, "read p50 %s, p99 %s", nr_report_fmt_seconds(rd->count ? ns_to_s(rd->q_ns[0]) : NAN, a, sizeof a),
+        snprintf(out, cap, "reads of job files: p50 %s, p99 %s", nr_report_fmt_seconds(rd->count ? ns_to_s(rd->q_ns[0]) : NAN, a, sizeof a),
                  nr_report_fmt_seconds(rd->count ? ns_to_s(rd->q_ns[2]) : NAN, b, sizeof b));
         break;
     case 5:
@@ -451,7 +457,7 @@ static void figure_key_text(int fig, const nr_model *m, char *out, size_t cap)
         snprintf(out, cap, "median read size %s", median_read_text(nr_model_get_access(m), a, sizeof a));
         break;
     default:
-        snprintf(out, cap, "the main process moved %s of the bytes", nr_report_fmt_percent(main_bytes_share(m), a, sizeof a));
+        snprintf(out, cap, "the main process moved %s of the job files' bytes", nr_report_fmt_percent(main_bytes_share(m), a, sizeof a));
         break;
     }
 }
@@ -505,13 +511,18 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
     const nr_model *m = run->model;
     char buf[64];
     nr_report_block *pair = nr_report_pair(sec);
-    static const char cap1[] = "Bytes moved and time in I/O calls per phase, summed over every process";
+    static const char cap1[] = "Bytes moved and time in I/O calls per phase, summed over every process; the Python "
+                               "runtime's files apart";
     char label[FIG_LABEL_MAX];
     NR_TRY(figure(ctx, rep, pair, ri, 1, cap1, figure_label(cap1, run->name, 1, m, label, sizeof label), err));
     static const char *const heads[] = {"phase", "instances", "wall time", "main process in I/O", "bytes read",
                                         "bytes written", "I/O time (all)", "processes in I/O", "processes with I/O"};
     nr_report_block *numbers = nr_report_pair_numbers(pair);
-    nr_report_table *t = nr_report_table_new(numbers, "Per phase (regular files)", 9, heads, 0x1FEu);
+    /* figure 1 draws the runtime's files apart: said, with their sums */
+    nr_report_table *t = nr_report_table_new(numbers, "Per phase (regular files, the Python runtime's included: figure 1 "
+                                             "draws those apart, last row)", 9, heads, 0x1FEu);
+    uint64_t rt_read = 0, rt_written = 0;
+    double rt_time = 0;
     const int durations = nr_model_get_fidelity(m)->durations_available;
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
@@ -533,7 +544,20 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
         snprintf(key, sizeof key, "phases.%zu.io_share", i);
         nr_report_table_cell_key(t, R(p->io_share), key, p->io_share);
         nr_report_table_cell(t, C(p->processes_with_io));
+        rt_read += p->runtime_bytes_read;
+        rt_written += p->runtime_bytes_written;
+        rt_time += p->runtime_io_time_s;
     }
+    nr_report_table_row(t);
+    nr_report_table_cell(t, "of these: Python runtime files");
+    nr_report_table_cell(t, "");
+    nr_report_table_cell(t, "");
+    nr_report_table_cell(t, "");
+    nr_report_table_cell(t, B(rt_read));
+    nr_report_table_cell(t, B(rt_written));
+    nr_report_table_cell(t, S(durations ? rt_time : NAN));
+    nr_report_table_cell(t, "");
+    nr_report_table_cell(t, "");
     nr_report_para(numbers, "note", phase_columns_note);
     if (nr_model_get_fidelity(m)->whole_second_stamps)
         nr_report_para(numbers, "unavailable", whole_seconds_note);
@@ -881,10 +905,15 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
         return 0;
     }
     nr_report_block *pair = nr_report_pair(sec);
-    static const char cap4[] = "Read latency: CDF (log x) and CCDF tail (log-log), all phases and per phase";
+    static const char cap4[] = "Read latency of the job files (the Python runtime's left out): CDF (log x) and CCDF "
+                               "tail (log-log), all phases and per phase";
     char label[FIG_LABEL_MAX];
     NR_TRY(figure(ctx, rep, pair, ri, 4, cap4, figure_label(cap4, run->name, 4, m, label, sizeof label), err));
-    nr_report_table *t = latency_table(nr_report_pair_numbers(pair), "Latency per operation class (exact order statistics)", "operation");
+    nr_report_table *t = latency_table(nr_report_pair_numbers(pair),
+                                       "Latency per operation class (exact order statistics; every regular file, the "
+                                       "runtime's included; the first row is figure 4's)",
+                                       "operation");
+    latency_row(t, "read, job files", nr_model_latency_job(m, NR_LAT_READ), NULL);
     for (int op = 0; op < NR_LAT_OP_COUNT; op++) {
         char prefix[64];
         snprintf(prefix, sizeof prefix, "latency.%s", nr_lat_op_name(op));
@@ -892,13 +921,19 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
            (docs/definitions.md): named as the phase table names it */
         latency_row(t, op == NR_LAT_OPEN ? "open/close" : nr_lat_op_name(op), nr_model_latency_all(m, op), prefix);
     }
-    t = latency_table(sec, "Read latency per phase", "phase");
+    t = latency_table(sec, "Read latency of the job files per phase (figure 4's series)", "phase");
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_latency *lat = nr_model_latency_job_phase(m, NR_LAT_READ, i);
+        if (lat && lat->count)
+            latency_row(t, nr_model_phase_at(m, i)->name, lat, NULL);
+    }
+    t = latency_table(sec, "Read latency per phase, every regular file (the runtime's included)", "phase");
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_latency *lat = nr_model_latency_phase(m, NR_LAT_READ, i);
         if (lat && lat->count)
             latency_row(t, nr_model_phase_at(m, i)->name, lat, NULL);
     }
-    t = latency_table(sec, "Read latency per file system (mount point)", "file system");
+    t = latency_table(sec, "Read latency per file system (mount point; every regular file)", "file system");
     for (size_t i = 0; i < nr_model_fs_count(m); i++) {
         const nr_model_latency *lat = nr_model_latency_fs(m, NR_LAT_READ, i);
         if (lat && lat->count)
@@ -944,15 +979,16 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
                        "The trace's timestamps resolve only to whole seconds (strace -t): the bins are whole "
                        "seconds, and the write bursts have no duration and no rate; trace with -tt or -ttt.");
     /* The timeline is full width: figure above, numbers below. */
-    static const char cap5[] = "Read and write throughput over time, phases coloured, write bursts shaded";
+    static const char cap5[] = "Read and write throughput of the job files over time (the Python runtime's left out), "
+                               "phases coloured, write bursts shaded";
     char label[FIG_LABEL_MAX];
     NR_TRY(figure(ctx, rep, sec, ri, 5, cap5, figure_label(cap5, run->name, 5, m, label, sizeof label), err));
     static const char *const heads[] = {"measure", "value"};
     nr_report_table *t = nr_report_table_new(sec, "Timeline", 2, heads, 2);
     double bin_s = (double)tl->width_ns * 1e-9, peak_r = 0, peak_w = 0;
     for (size_t i = 0; i < tl->nbins && bin_s > 0; i++) {
-        peak_r = fmax(peak_r, (double)tl->read_bytes[i] / bin_s);
-        peak_w = fmax(peak_w, (double)tl->write_bytes[i] / bin_s);
+        peak_r = fmax(peak_r, (double)tl->job_read[i] / bin_s);
+        peak_w = fmax(peak_w, (double)tl->job_write[i] / bin_s);
     }
     /* the bins' peaks are the figure's, and the width follows the run's
        length (checkpoints of similar size peak at 17.8 MiB/s in diffusion's
@@ -960,8 +996,8 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
        width, and the bursts' rates from their calls stand beside them */
     char width[32], rlabel[64], wlabel[64];
     nr_report_fmt_seconds(bin_s, width, sizeof width);
-    snprintf(rlabel, sizeof rlabel, "peak read rate (busiest %s bin)", width);
-    snprintf(wlabel, sizeof wlabel, "peak write rate (busiest %s bin)", width);
+    snprintf(rlabel, sizeof rlabel, "peak read rate of the job files (busiest %s bin)", width);
+    snprintf(wlabel, sizeof wlabel, "peak write rate of the job files (busiest %s bin)", width);
     const nr_model_burst_totals *bursts = nr_model_get_burst_totals(m);
     kv_row(t, "bin width", S(bin_s), NULL, 0);
     kv_row(t, "bins", C(tl->nbins), NULL, 0);
@@ -983,7 +1019,8 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
     char buf[64];
     const nr_model_access *a = nr_model_get_access(m);
     nr_report_block *pair = nr_report_pair(sec);
-    static const char cap6[] = "Request-size histogram of the job files (Darshan bins)";
+    static const char cap6[] = "Request-size histogram of the job files (Darshan bins; end-of-file reads, 0 B, left "
+                               "out)";
     char label[FIG_LABEL_MAX];
     NR_TRY(figure(ctx, rep, pair, ri, 6, cap6, figure_label(cap6, name, 6, m, label, sizeof label), err));
     static const char *const heads[] = {"request size (bytes)", "reads", "writes"};
@@ -994,6 +1031,10 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
         nr_report_table_cell(t, C(a->size_hist[0][b]));
         nr_report_table_cell(t, C(a->size_hist[1][b]));
     }
+    nr_report_table_row(t);
+    nr_report_table_cell(t, "end of file (0 B returned; in no bin)");
+    nr_report_table_cell_key(t, C(a->eof_reads), "access.read.eof_reads", (double)a->eof_reads);
+    nr_report_table_cell(t, "");
     return 0;
 }
 
@@ -1041,12 +1082,20 @@ static int add_roles_pair(nr_report *rep, nr_report_block *sec, const nr_model *
 {
     char buf[64];
     nr_report_block *pair = nr_report_pair(sec);
-    static const char cap7[] = "Share of bytes and I/O time: main process vs workers";
+    static const char cap7[] = "Share of the job files' bytes and I/O time: main process vs workers (the Python "
+                               "runtime's left out)";
     char label[FIG_LABEL_MAX];
     NR_TRY(figure(ctx, rep, pair, ri, 7, cap7, figure_label(cap7, name, 7, m, label, sizeof label), err));
     static const char *const pheads[] = {"role", "processes with I/O", "bytes", "share of bytes", "I/O time"};
-    nr_report_table *pt = nr_report_table_new(nr_report_pair_numbers(pair), "Per process role", 5, pheads, 0x1Eu);
-    const nr_model_totals *tot = nr_model_get_totals(m);
+    nr_report_table *pt = nr_report_table_new(nr_report_pair_numbers(pair),
+                                              "Per process role, the job files (as figure 7; processes with I/O: "
+                                              "with any regular-file call)",
+                                              5, pheads, 0x1Eu);
+    uint64_t job_bytes = 0;
+    for (size_t i = 0; i < nr_model_process_count(m); i++) {
+        const nr_model_process *p = nr_model_process_at(m, i);
+        job_bytes += p->bytes_read + p->bytes_written - p->runtime_bytes;
+    }
     for (int role = 0; role < NR_ROLE_COUNT; role++) {
         uint64_t procs = 0, bytes = 0;
         double time = 0;
@@ -1055,14 +1104,14 @@ static int add_roles_pair(nr_report *rep, nr_report_block *sec, const nr_model *
             if (p->role != role || p->calls == 0)
                 continue;
             procs++;
-            bytes += p->bytes_read + p->bytes_written;
-            time += isfinite(p->io_time_s) ? p->io_time_s : 0;
+            bytes += p->bytes_read + p->bytes_written - p->runtime_bytes;
+            time += isfinite(p->io_time_s) ? fmax(p->io_time_s - p->runtime_io_time_s, 0) : 0;
         }
         nr_report_table_row(pt);
         nr_report_table_cell(pt, nr_role_name(role));
         nr_report_table_cell(pt, C(procs));
         nr_report_table_cell(pt, B(bytes));
-        nr_report_table_cell(pt, P(share((double)bytes, (double)(tot->bytes_read + tot->bytes_written))));
+        nr_report_table_cell(pt, P(share((double)bytes, (double)job_bytes)));
         nr_report_table_cell(pt, S(time));
     }
     return 0;
@@ -1190,14 +1239,14 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
 {
     nr_report_block *ov = nr_report_overview(rep);
     static const char *const heads[] = {"run", "duration", "processes", "files", "bytes read", "bytes written",
-                                        "read p50", "read p99", "Gini (job files)", "top-10% share (files)", "write bursts",
+                                        "read p50 (job files)", "read p99 (job files)", "Gini (job files)", "top-10% share (files)", "write bursts",
                                         "findings"};
     nr_report_table *t = nr_report_table_new(ov, "Every run at a glance", 12, heads, 0xFFEu);
     char buf[64];
     for (size_t r = 0; r < rs->n; r++) {
         const nr_model *m = rs->runs[r].model;
         const nr_model_totals *tot = nr_model_get_totals(m);
-        const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+        const nr_model_latency *rd = nr_model_latency_job(m, NR_LAT_READ);
         const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
         nr_report_table_row(t);
         nr_report_table_cell(t, rs->runs[r].name);
@@ -1214,10 +1263,11 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         nr_report_table_cell(t, findings_cell(m, buf, sizeof buf));
     }
     static const char *const captions[7] = {
-        "Phase breakdown, one bar per run", "Lorenz curves of the job files' bytes, every run",
-        "The job files' bytes CCDF with power-law fits where one was made and not rejected, every run", "Read latency CDF and CCDF, one series per run",
-        "Throughput timelines, one panel per run", "Request-size histograms of the job files, every run",
-        "Per-process share (main vs workers), one bar per run"};
+        "Phase breakdown, one bar per run, the Python runtime's files apart", "Lorenz curves of the job files' bytes, every run",
+        "The job files' bytes CCDF with power-law fits where one was made and not rejected, every run", "Read latency of the job files, CDF and CCDF, one series per run",
+        "Throughput timelines of the job files, one panel per run",
+        "Request-size histograms of the job files (end-of-file reads left out), every run",
+        "Per-process share of the job files (main vs workers), one bar per run"};
     /* what figures 2 to 6 draw of more runs than they tell apart
        (nr_render.h); static: the figure jobs read the captions later */
 #define NR_STR_(x) #x
@@ -1227,8 +1277,8 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
               "colour",
         [2] = "The job files' bytes CCDF: every run in grey, the runs of lowest, median and highest power-law \xce\xb1 in "
               "colour with their fits",
-        [3] = "Read latency CDF and CCDF: every run in grey, the runs of lowest, median and highest p99 in colour",
-        [4] = "Throughput timelines of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name (each run's section "
+        [3] = "Read latency of the job files, CDF and CCDF: every run in grey, the runs of lowest, median and highest p99 in colour",
+        [4] = "Throughput timelines of the job files of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name (each run's section "
               "has its own)",
         [5] = "Request-size histograms of the job files: the lowest, median and highest share of each size bin over the "
               "runs"};

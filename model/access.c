@@ -62,7 +62,14 @@ void nr__access_add(nr_model *m, const nr__event *e)
         return; /* no size: until session 46 restarted and unknown results were 0 B (review 46) */
     const int w = e->op == NR_OP_WRITE;
     const int64_t size = e->bytes > 0 ? e->bytes : 0;
-    a->size_hist[w][nr_size_bin(size)]++;
+    /* a read that returned 0 B (end of file: the last of Python's read()
+       of a whole file) tells no size, as for the median read size; until
+       session 49 it was a request of bin 0-100, and half of snn's reads
+       drawn as tiny ones were these (review 49) */
+    if (!w && size == 0)
+        a->eof_reads++;
+    else
+        a->size_hist[w][nr_size_bin(size)]++;
     if (e->offset < 0) {
         a->unknown_offset[w]++;
         return;

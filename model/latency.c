@@ -1,5 +1,5 @@
 /* Latency per op class (read, write, open, sync, metadata), overall, per
- * phase, per process role and per file system: exact nearest-rank quantiles
+ * phase, per process role, per file system and of the job's files alone: exact nearest-rank quantiles
  * and log-binned CDF points; the cache-hit/miss split of reads; the exact
  * median read size.
  *
@@ -112,7 +112,7 @@ static int add_fine(nr_model *m, size_t g, size_t bin)
 
 static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t g, size_t bin)
 {
-    int64_t *mirror = &m->fine_mirror[lat_op * 3 + dim];
+    int64_t *mirror = &m->fine_mirror[lat_op * 4 + dim];
     if (*mirror == MIRROR_NONE)
         *mirror = (int64_t)g;
     if (*mirror == (int64_t)g)
@@ -130,6 +130,27 @@ static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t
     return add_fine(m, g, bin);
 }
 
+/* The job files' slice g_job mirrors the whole group until the first value
+ * of a runtime file (job 0) comes: then it receives a copy of the group's
+ * histogram (every value so far was a job file's) and counts on its own. */
+static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int job, size_t bin)
+{
+    int64_t *mirror = &m->fine_mirror[lat_op * 4 + 3];
+    if (*mirror == MIRROR_NONE) {
+        if (job)
+            return 0;
+        if (m->fine[g_all]) {
+            if (!(m->fine[g_job] = malloc(FINE_BINS * sizeof **m->fine)))
+                return NR_E_NOMEM;
+            memcpy(m->fine[g_job], m->fine[g_all], FINE_BINS * sizeof **m->fine);
+        }
+        m->fine_overflow[g_job] = m->fine_overflow[g_all];
+        *mirror = MIRROR_BROKEN;
+        return 0;
+    }
+    return job ? add_fine(m, g_job, bin) : 0;
+}
+
 /* nr_loghist_add with the bin computed once for the several groups of an event. */
 static void add_sample(nr_model_latency *l, int64_t v, int bin)
 {
@@ -144,14 +165,19 @@ static void add_sample(nr_model_latency *l, int64_t v, int bin)
     l->mean_s += (double)v;   /* the sum until latency_finish */
 }
 
-/* The group indexes an event's value belongs to (all, phase, role, fs). */
-static void event_groups(const nr_model *m, const nr__event *e, size_t g[4])
+/* The group indexes an event's value belongs to (all, phase, role, fs, job
+ * files, job files of the phase); returns 6 for a job file's call, 4 for a
+ * runtime file's. */
+static int event_groups(const nr_model *m, const nr__event *e, size_t g[6])
 {
     const size_t base = (size_t)e->lat_op * m->lat_slots;
     g[0] = base;
     g[1] = base + nr__lat_slot_phase(m, e->phase);
     g[2] = base + nr__lat_slot_role(m, e->role);
     g[3] = base + nr__lat_slot_fs(m, e->fs);
+    g[4] = base + nr__lat_slot_job(m);
+    g[5] = base + nr__lat_slot_job_phase(m, e->phase);
+    return m->reg_runtime[e->reg] ? 4 : 6;
 }
 
 int nr__latency_add(nr_model *m, const nr__event *e)
@@ -163,15 +189,18 @@ int nr__latency_add(nr_model *m, const nr__event *e)
     }
     if (!timed(e))
         return 0;
-    size_t g[4];
-    event_groups(m, e, g);
+    size_t g[6];
+    const int ng = event_groups(m, e, g);
     const int bin = nr_loghist_bin(e->dur);
     const size_t fine = fine_bin(e->dur);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < ng; i++)
         add_sample(&m->lat[g[i]], e->dur, bin);
     /* slices first: one that stops mirroring copies the whole group as it was before this value */
     for (int dim = 0; dim < 3; dim++)
         NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], fine));
+    NR_TRY(add_fine_job(m, e->lat_op, g[0], g[4], ng == 6, fine));
+    if (ng == 6)   /* no mirroring: a histogram of its own, as a phase slice has once it stops mirroring */
+        NR_TRY(add_fine(m, g[5], fine));
     return add_fine(m, g[0], fine);
 }
 
@@ -202,7 +231,7 @@ static int arm(nr__qtarget *t)
     return 0;
 }
 
-/* A slice (phase, role, file system) holding every value of its op's "all"
+/* A slice (phase, role, file system, job files) holding every value of its op's "all"
  * group is that group: same values, same quantiles. */
 static int mirrors_all(const nr_model *m, size_t g)
 {
@@ -305,9 +334,9 @@ int nr__latency_collect(nr_model *m, const nr__event *e)
         collect_group(m, ngroups(m) - 1, e->bytes > 0 ? e->bytes : 0);
     if (!timed(e))
         return 0;
-    size_t g[4];
-    event_groups(m, e, g);
-    for (int i = 0; i < 4; i++)
+    size_t g[6];
+    const int ng = event_groups(m, e, g);
+    for (int i = 0; i < ng; i++)
         collect_group(m, g[i], e->dur);
     return 0;
 }
@@ -373,7 +402,12 @@ static nr__filter filter_of(const nr_model *m, size_t g)
     }
     f.lat_op = (int)(g / m->lat_slots);
     const size_t slot = g % m->lat_slots;
-    if (slot >= nr__lat_slot_fs(m, 0))
+    if (slot > nr__lat_slot_job(m)) {
+        f.job = 1;
+        f.phase = (long)(slot - nr__lat_slot_job_phase(m, 0));
+    } else if (slot == nr__lat_slot_job(m))
+        f.job = 1;
+    else if (slot >= nr__lat_slot_fs(m, 0))
         f.fs = (int)(slot - nr__lat_slot_fs(m, 0));
     else if (slot >= nr__lat_slot_role(m, 0))
         f.role = (int)(slot - nr__lat_slot_role(m, 0));
@@ -431,7 +465,8 @@ static int fs_keep(const filtered_source *src, const nr__event *e)
     if (f->value_bytes)
         return sized_read(src->m, e);
     return timed(e) && e->lat_op == f->lat_op && (f->phase < 0 || e->phase == (size_t)f->phase) &&
-           (f->role < 0 || e->role == f->role) && (f->fs < 0 || e->fs == f->fs);
+           (f->role < 0 || e->role == f->role) && (f->fs < 0 || e->fs == f->fs) &&
+           (!f->job || (e->file_row >= 0 && !src->m->file_info[e->file_row].runtime));
 }
 
 static int fs_next(void *ctx, const int64_t **vals, size_t *n, nr_error *err)

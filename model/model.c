@@ -7,7 +7,8 @@
 
 static int alloc_latency(nr_model *m)
 {
-    m->lat_slots = 1 + m->nphases + NR_ROLE_COUNT + m->nfs;
+    /* all, phases, roles, file systems, the job's files, the job's files per phase */
+    m->lat_slots = 1 + m->nphases + NR_ROLE_COUNT + m->nfs + 1 + m->nphases;
     m->lat = calloc(NR_LAT_OP_COUNT * m->lat_slots, sizeof *m->lat);
     if (!m->lat)
         return NR_E_NOMEM;
@@ -16,7 +17,7 @@ static int alloc_latency(nr_model *m)
     nr_loghist_init(&m->read_size.hist);
     m->fine = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine);
     m->fine_overflow = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine_overflow);
-    for (size_t i = 0; i < NR_LAT_OP_COUNT * 3; i++)
+    for (size_t i = 0; i < NR_LAT_OP_COUNT * 4; i++)
         m->fine_mirror[i] = -1;   /* no slice seen yet */
     return m->fine && m->fine_overflow ? 0 : NR_E_NOMEM;
 }
@@ -193,6 +194,8 @@ void nr_model_free(nr_model *m)
     free(m->tl_write);
     free(m->tl_phase_read);
     free(m->tl_phase_write);
+    free(m->tl_job_read);
+    free(m->tl_job_write);
     free(m->bursts);
     free(m->burst_phase_time_s);
     free(m->burst_phase_count);
@@ -270,6 +273,16 @@ const char *nr_model_fs_name(const nr_model *m, size_t i) { return i < m->nfs ? 
 const nr_model_latency *nr_model_latency_fs(const nr_model *m, int lat_op, size_t fs)
 {
     return lat_ok(lat_op) && fs < m->nfs ? nr__lat(m, lat_op, nr__lat_slot_fs(m, (int)fs)) : NULL;
+}
+
+const nr_model_latency *nr_model_latency_job(const nr_model *m, int lat_op)
+{
+    return lat_ok(lat_op) ? nr__lat(m, lat_op, nr__lat_slot_job(m)) : NULL;
+}
+
+const nr_model_latency *nr_model_latency_job_phase(const nr_model *m, int lat_op, size_t phase)
+{
+    return lat_ok(lat_op) && phase < m->nphases ? nr__lat(m, lat_op, nr__lat_slot_job_phase(m, phase)) : NULL;
 }
 
 const nr_cache_split *nr_model_cache_split(const nr_model *m) { return &m->split; }

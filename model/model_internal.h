@@ -30,7 +30,8 @@ typedef struct nr__fileinfo {
     int32_t reg;      /* index among regular files, -1 when not regular */
     uint16_t fs;      /* file-system index, 0 = unknown */
     uint8_t kind;     /* nr_file_kind */
-    uint8_t pad_;
+    uint8_t runtime;  /* 1: a regular file of the runtime (file_role.h); kept when
+                         nr__files_keep_top renumbers the regular files */
 } nr__fileinfo;
 
 /* One decoded event, as the statistics see it. */
@@ -133,13 +134,14 @@ struct nr_model {
     int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
     uint32_t **fine;             /* [group]: fine histogram of pass 1, freed once planned */
     uint8_t *fine_overflow;      /* [group]: a fine bin overflowed */
-    int64_t fine_mirror[NR_LAT_OP_COUNT * 3];  /* per op x slice dimension: the slice holding every value so far, -1 none, -2 none any more */
+    int64_t fine_mirror[NR_LAT_OP_COUNT * 4];  /* per op x slice dimension (phase, role, fs, job files): the slice
+                                                  holding every value so far, -1 none, -2 none any more */
     nr__qtarget *qt;             /* [(ngroups) * NR_MODEL_NQ], read_size last */
     nr_cache_split split;
     uint64_t slow_read_bytes, read_bytes_timed;
 
     nr_model_timeline timeline;
-    uint64_t *tl_read, *tl_write, *tl_phase_read, *tl_phase_write;
+    uint64_t *tl_read, *tl_write, *tl_phase_read, *tl_phase_write, *tl_job_read, *tl_job_write;
     int tl_state;                /* NR__TL_*: which pass fills the timeline */
 
     nr_model_burst *bursts;    /* the listed: a min-heap by size while they are made, then in start order */
@@ -183,6 +185,9 @@ static inline void nr__pid_cache_reset(nr_model *m)
 static inline size_t nr__lat_slot_phase(const nr_model *m, size_t phase) { (void)m; return 1 + phase; }
 static inline size_t nr__lat_slot_role(const nr_model *m, int role) { return 1 + m->nphases + (size_t)role; }
 static inline size_t nr__lat_slot_fs(const nr_model *m, int fs) { return 1 + m->nphases + NR_ROLE_COUNT + (size_t)fs; }
+/* The job's files (the runtime's left out), then the job's files per phase. */
+static inline size_t nr__lat_slot_job(const nr_model *m) { return 1 + m->nphases + NR_ROLE_COUNT + m->nfs; }
+static inline size_t nr__lat_slot_job_phase(const nr_model *m, size_t phase) { return nr__lat_slot_job(m) + 1 + phase; }
 static inline nr_model_latency *nr__lat(const nr_model *m, int lat_op, size_t slot)
 {
     return &m->lat[(size_t)lat_op * m->lat_slots + slot];
@@ -248,6 +253,7 @@ typedef struct nr__filter {
     long phase;         /* -1 any */
     int role;           /* -1 any */
     int fs;             /* -1 any */
+    int job;            /* 1: the job's files only (the runtime's left out) */
 } nr__filter;
 int nr__quantiles_filtered(nr_model *m, const nr_store *s, const nr__filter *f,
                            int64_t out[NR_MODEL_NQ], uint64_t *count, nr_error *err);

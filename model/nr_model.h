@@ -52,8 +52,9 @@ typedef struct nr_model nr_model;
  * (NaN); a phase's time is the traced time; a process lives to the end of
  * its last call.
  * 5 (session 47): with whole-second stamps the timeline's bins are whole
- * seconds and a write burst has no duration or rate (NAN). */
-#define NR_MODEL_REVISION 5
+ * seconds and a write burst has no duration or rate (NAN).
+ * 6 (session 49): an end-of-file read (0 B) is in no request-size bin. */
+#define NR_MODEL_REVISION 6
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1
@@ -148,6 +149,10 @@ typedef struct nr_model_phase {
     double main_io_share;         /* main_io_time_s / (wall_s x main processes): the share of the phase the
                                      loop was blocked in file I/O, at most 1 (NAN when wall_s == 0) */
     uint64_t processes_with_io;   /* pids with a regular-file call in this phase */
+    uint64_t runtime_bytes_read;  /* of ops[READ].bytes, the runtime's files' (file_role.h) */
+    uint64_t runtime_bytes_written; /* of ops[WRITE].bytes, the runtime's files' */
+    double runtime_io_time_s;     /* of io_time_s, the calls on the runtime's files (since session 49: figure 1
+                                     draws them apart) */
 } nr_model_phase;
 size_t nr_model_phase_count(const nr_model *m);
 const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i);
@@ -162,6 +167,8 @@ typedef struct nr_model_process {
     double io_share;              /* io_time_s / lifetime (NAN when unknown) */
     double bytes_share;           /* (read+written) / run total */
     uint64_t unphased_calls;      /* regular-file calls with phase_id -1 */
+    uint64_t runtime_bytes;       /* of bytes_read + bytes_written, the runtime's files' (file_role.h) */
+    double runtime_io_time_s;     /* of io_time_s, the calls on the runtime's files (figure 7 leaves them out) */
 } nr_model_process;
 size_t nr_model_process_count(const nr_model *m);
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);  /* ascending pid */
@@ -211,6 +218,11 @@ typedef struct nr_model_latency {
 } nr_model_latency;
 /* Latency of op group lat_op over every regular-file call. */
 const nr_model_latency *nr_model_latency_all(const nr_model *m, int lat_op);
+/* The same restricted to the job's files (file_role.h: the runtime's left
+ * out, as figures 2, 3 and 6 leave them; figure 4 draws these since session 49). */
+const nr_model_latency *nr_model_latency_job(const nr_model *m, int lat_op);
+/* The job's files of phase i (index of nr_model_phase_at). */
+const nr_model_latency *nr_model_latency_job_phase(const nr_model *m, int lat_op, size_t phase);
 /* The same restricted to phase i (index of nr_model_phase_at), a role, a file system. */
 const nr_model_latency *nr_model_latency_phase(const nr_model *m, int lat_op, size_t phase);
 const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int role);
@@ -229,6 +241,7 @@ typedef struct nr_model_timeline {
     const uint64_t *read_bytes, *write_bytes;   /* [nbins], every phase */
     size_t nphases;                             /* = nr_model_phase_count */
     const uint64_t *phase_read, *phase_write;   /* [nphases * nbins], row-major by phase */
+    const uint64_t *job_read, *job_write;       /* [nbins], the job's files only (file_role.h; figure 5) */
 } nr_model_timeline;
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m);
 
@@ -270,7 +283,8 @@ const nr_model_burst_totals *nr_model_get_burst_totals(const nr_model *m);
 extern const char *const nr_size_bin_names[NR_SIZE_BINS];  /* "0-100", "100-1K", ... "1G+" */
 int nr_size_bin(int64_t bytes);
 typedef struct nr_model_access {
-    uint64_t size_hist[2][NR_SIZE_BINS];   /* [0] reads, [1] writes */
+    uint64_t size_hist[2][NR_SIZE_BINS];   /* [0] reads, [1] writes; successful calls, end-of-file reads left out */
+    uint64_t eof_reads;        /* successful reads that returned 0 B (end of file): no size, in no bin */
     /* Classified per file per op against the previous access of that op to that file
      * (Darshan): consecutive = offset == previous end; sequential = offset > previous end
      * (a forward gap); random = offset < previous end. first = first access (not classified),

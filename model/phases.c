@@ -41,6 +41,16 @@ void nr__phases_add(nr_model *m, const nr__event *e)
     p->io_time_s += (double)dur * 1e-9;
     if (e->phase == m->unphased)
         p->unphased_calls++;
+    if (m->reg_runtime[e->reg]) {
+        /* imports and libraries: kept apart for figures 1 and 7 */
+        if (e->op == NR_OP_READ)
+            m->phases[e->phase].runtime_bytes_read += bytes;
+        else
+            m->phases[e->phase].runtime_bytes_written += bytes;
+        m->phases[e->phase].runtime_io_time_s += (double)dur * 1e-9;
+        p->runtime_bytes += bytes;
+        p->runtime_io_time_s += (double)dur * 1e-9;
+    }
 
     if (e->op == NR_OP_READ) {
         p->bytes_read += bytes;

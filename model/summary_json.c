@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 11
+#define SCHEMA_VERSION 12
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -339,6 +339,8 @@ static json_t *pattern_json(const nr_model_access *a, int w)
     const uint64_t classified = a->consecutive[w] + a->sequential[w] + a->random[w];
     const double n = (double)classified;
     put(j, "size_hist", hist);
+    if (!w)
+        put(j, "eof_reads", ju64(a->eof_reads));
     put(j, "consecutive", ju64(a->consecutive[w]));
     put(j, "sequential", ju64(a->sequential[w]));
     put(j, "random", ju64(a->random[w]));

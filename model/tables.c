@@ -212,6 +212,7 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
                     .open_calls = i64_at(&k.c[NR_FI_OPEN_CALLS], i, -1),
                 };
                 m->reg_runtime[m->nreg] = nr_file_role_of_file(local, &totals) == NR_FILE_RUNTIME;
+                fi->runtime = m->reg_runtime[m->nreg];
                 fi->reg = (int32_t)m->nreg++;
             }
             rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);

@@ -80,7 +80,7 @@ static void decade_label(const nr__axis *a, int k, nr__tick *t)
      * context. U+2212 minus reads better than a hyphen in exponents. */
     double pt = a->label_pt > 0 ? a->label_pt : 7.0;
     snprintf(t->label, sizeof t->label, "10<span size=\"%ld\" rise=\"%ld\">%s%d</span>",
-             lround(pt * 0.72 * PANGO_SCALE), lround(pt * 0.45 * PANGO_SCALE), k < 0 ? "\xe2\x88\x92" : "",
+             lround(fmax(pt * 0.72, NR__MIN_TEXT_PT) * PANGO_SCALE), lround(pt * 0.45 * PANGO_SCALE), k < 0 ? "\xe2\x88\x92" : "",
              k < 0 ? -k : k);
     t->markup = 1;
 }
@@ -95,8 +95,30 @@ static void add_tick(nr__axis *a, double v, int major)
     t->major = major;
 }
 
+/* Log axes are padded by this share of their decades (at least
+ * LOG_PAD_MIN decades) at an end the data reach, then out to a minor tick. */
+#define LOG_PAD 0.03
+#define LOG_PAD_MIN 0.03
+
+/* The largest m x 10^k (m = 1..9) at or below v > 0. */
+static double minor_below(double v)
+{
+    const double d = pow(10.0, floor(log10(v)));
+    const double m = floor(v / d + 1e-9);
+    return (m < 1 ? 1 : m) * d;
+}
+
+/* The smallest m x 10^k (m = 1..10) at or above v > 0. */
+static double minor_above(double v)
+{
+    const double d = pow(10.0, floor(log10(v)));
+    const double m = ceil(v / d - 1e-9);
+    return (m < 1 ? 1 : m) * d;
+}
+
 static void setup_log(nr__axis *a, double dlo, double dhi, int max_major)
 {
+    const double data_lo = dlo > 0 ? dlo : INFINITY, data_hi = dhi;   /* the ends the data reach */
     if (!(dlo > 0))
         dlo = dhi > 0 ? dhi / 10 : 1;
     if (!(dhi > dlo)) { /* one value: show its decade, below it at the bound */
@@ -113,6 +135,17 @@ static void setup_log(nr__axis *a, double dlo, double dhi, int max_major)
             dhi = pow(10.0, ceil(log10(dhi) - 1e-9));
             if (dhi <= dlo)
                 dhi = dlo * 10;
+        }
+        /* An end that the data reach is padded out (a probability's bound
+           excepted), so that the extreme point and its marker sit inside
+           the frame: until session 49 a CCDF's 1/n lay on the bottom frame */
+        const double ratio = pow(10.0, fmax(LOG_PAD * log10(dhi / dlo), LOG_PAD_MIN));
+        if (dlo >= data_lo * (1 - 1e-9))
+            dlo = minor_below(dlo / ratio);
+        if (dhi <= data_hi * (1 + 1e-9) && !(a->bound > 0 && dhi >= a->bound * (1 - 1e-9))) {
+            dhi = minor_above(dhi * ratio);
+            if (a->bound > 0 && dhi > a->bound)
+                dhi = a->bound;
         }
     }
     a->lo = dlo;

@@ -197,15 +197,16 @@ int nr__bars_draw(nr__bars *b)
         for (size_t s = 0; s < b->n_seg; s++) {
             double v = value(b, c, s);
             size_t color = b->seg_color ? b->seg_color[s] : s;
+            size_t hatch = b->seg_hatch ? b->seg_hatch[s] : s;
             if (b->grouped) {
                 double w = bar_w / (double)b->n_seg;
                 double y1 = nr__axis_map(&b->y, v), y0 = nr__axis_map(&b->y, 0);
-                nr__fill_swatch(cr, color, s, x0 + w * s, y1, w * 0.92, y0 - y1);
+                nr__fill_swatch(cr, color, hatch, x0 + w * s, y1, w * 0.92, y0 - y1);
             } else {
                 if (b->normalize)
                     v = total > 0 ? v / total : 0;
                 double y0 = nr__axis_map(&b->y, acc), y1 = nr__axis_map(&b->y, acc + v);
-                nr__fill_swatch(cr, color, s, x0, y1, bar_w, y0 - y1);
+                nr__fill_swatch(cr, color, hatch, x0, y1, bar_w, y0 - y1);
                 acc += v;
             }
         }

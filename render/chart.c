@@ -487,6 +487,6 @@ void nr__draw_note(nr_render_canvas *cv, const char *note)
 {
     cairo_save(cv->cr);
     cairo_set_source_rgb(cv->cr, 0.35, 0.35, 0.35);
-    nr__text_draw(cv, note, NR__PLAIN, cv->font_size - 1.5, cv->width - 2, cv->height - 1, 1, 1, 0);
+    nr__text_draw(cv, note, NR__PLAIN, NR__SMALL_PT(cv), cv->width - 2, cv->height - 1, 1, 1, 0);
     cairo_restore(cv->cr);
 }

@@ -7,6 +7,11 @@
 #include "render_internal.h"
 
 #define FIG "CCDF of per-file bytes"
+/* The fits' dash pattern (sparse dots, nr__set_dash); the runs' curves
+ * take the patterns that are no dots (solid, dashes, dash-dots: distinct
+ * for six runs, then again with other markers). */
+#define FIT_DASH 7
+static const size_t run_dash[NR__STYLES] = {0, 1, 4, 3, 5, 6, 0, 1};
 
 double nr__fig_ccdf_height(const nr_figure_inputs *in, double width)
 {
@@ -120,10 +125,14 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
     }
     nr__xy p;
     nr__xy_init(&p, cv, 2, 2, cv->width - 4, cv->height - 4);
+    /* each run in its own dash too, so that grey-scale print tells them
+       apart (until session 49 every curve was solid: review 49); dots
+       are the fits' */
     for (size_t i = 0; i < drawn; i++) {
         const nr_fig_ccdf_run *run = &c->runs[shown[i]];
+        const size_t dash = run_dash[style[i] % NR__STYLES];
         nr__xy_add(&p, (nr__series){.name = names[i], .n = run->n, .x = run->bytes, .y = run->ccdf,
-                                    .color = style[i], .marker = style[i], .markers = 1});
+                                    .color = style[i], .dash = dash, .marker = style[i], .markers = 1});
     }
     if (cw.n_others) {
         snprintf(crowd_name, sizeof crowd_name, "the other %zu runs", cw.n_others);
@@ -135,7 +144,9 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
         nr__crowd_fini(&cw);
         return nr__draw_no_data(cv, FIG, "no file with a positive byte count");
     }
-    /* Fits of the runs drawn in colour, dashed in the run's colour. */
+    /* Fits of the runs drawn in colour: sparse dots in the run's colour,
+       ending at the run's marker (the fit is told from its run in grey
+       scale by the marker, not by nearness alone) */
     size_t n_fit = 0;
     for (size_t i = 0; i < drawn; i++) {
         const nr_fig_ccdf_run *run = &c->runs[shown[i]];
@@ -148,13 +159,16 @@ int nr__fig_ccdf_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error
         fit_x[n_fit][1] = xmax;
         fit_y[n_fit][0] = run->ccdf_at_xmin;
         fit_y[n_fit][1] = run->ccdf_at_xmin * pow(xmax / run->xmin, 1.0 - run->alpha);
-        nr__xy_add(&p, (nr__series){.n = 2, .x = fit_x[n_fit], .y = fit_y[n_fit], .color = style[i], .dash = 1,
+        nr__xy_add(&p, (nr__series){.n = 2, .x = fit_x[n_fit], .y = fit_y[n_fit], .color = style[i], .dash = FIT_DASH,
                                     .line_width = 0.9});
+        nr__xy_add(&p, (nr__series){.n = 1, .x = &fit_x[n_fit][1], .y = &fit_y[n_fit][1], .color = style[i],
+                                    .marker = style[i], .markers = 1});
         n_fit++;
     }
     if (n_fit > 0)
-        nr__legend_add(&p.legend, (nr__legend_entry){.label = "power-law fit from xmin",
-                                                     .kind = NR__LEG_LINE, .color = 6, .dash = 1, .line_width = 0.9});
+        nr__legend_add(&p.legend, (nr__legend_entry){.label = "power-law fit from xmin, to its run's marker",
+                                                     .kind = NR__LEG_LINE, .color = 6, .dash = FIT_DASH,
+                                                     .line_width = 0.9});
     nr__xy_layout(&p);
     nr__xy_draw_axes(&p);
     nr__xy_draw_series(&p);

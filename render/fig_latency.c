@@ -45,7 +45,7 @@ static int level_resolved(const nr_fig_latency_series *s, size_t k)
  * (their ccdf, or y_one_minus without one). */
 typedef struct shown {
     size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
-    char names[NR__PICKS][NR__LABEL_CAP];
+    char names[NR_FIG_DISTINCT_RUNS > NR__PICKS ? NR_FIG_DISTINCT_RUNS : NR__PICKS][NR__LABEL_CAP];
     nr__crowd cw;
     char crowd_name[64];
 } shown;
@@ -85,8 +85,16 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
 {
     memset(sh, 0, sizeof *sh);
     if (l->n_series <= NR_FIG_DISTINCT_RUNS) {
-        for (size_t i = 0; i < l->n_series; i++)
+        for (size_t i = 0; i < l->n_series; i++) {
+            const nr_fig_latency_series *s = &l->series[i];
+            char value[32];
+            /* the p50 in words: several series' p50 markers can fall on
+               one point (three sample runs at 5 us: review 49) */
+            if (isfinite(s->p50) && s->p50 > 0)
+                nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?", " (p50 %s)",
+                               nr_render_fmt_seconds(s->p50, value, sizeof value));
             sh->index[sh->n] = sh->style[sh->n] = i, sh->n++;
+        }
         if (l->phases && l->n_series > 1)
             phase_styles(l, sh);
         return 0;
@@ -128,7 +136,7 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
 
 static const char *series_name(const nr_fig_latency_input *l, const shown *sh, size_t k)
 {
-    if (sh->cw.others)
+    if (sh->cw.others || sh->names[k][0])
         return sh->names[k];
     return l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?";
 }
@@ -170,7 +178,7 @@ int nr__level_name_right(const double *marker_x, size_t n, double radius, double
 static void draw_level_name(nr__xy *p, size_t k, double y, const double *xs, size_t n)
 {
     nr_render_canvas *cv = p->cv;
-    const double size = cv->font_size - 1.5;
+    const double size = NR__SMALL_PT(cv);
     double w;
     nr__text_size(cv, levels[k].name, NR__PLAIN, size, &w, NULL);
     const double left = p->px + 2, right = p->px + p->pw - 2;
@@ -262,7 +270,8 @@ static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, cons
     int at_least = 1; /* every series gives P(X >= x), else some are 1 - P(X <= x) */
     for (size_t i = 0; i < l->n_series; i++)
         at_least &= !drawable_series(&l->series[i]) || l->series[i].ccdf != NULL;
-    tail.y = (nr__axis){.title = at_least ? "P(latency \xe2\x89\xa5 x)" : "P(latency > x)", .log = 1};
+    tail.y = (nr__axis){.title = at_least ? "P(latency \xe2\x89\xa5 x)" : "P(latency > x)", .log = 1,
+                        .bound = 1.0}; /* a probability: padded below only */
     if (nr__xy_setup(&tail, 0, 0, 0, 0))
         return nr__draw_no_data(cv, FIG, "no latency above the smallest sample");
     /* Same x range in both panels; the tail reaches down to the p99.9 level. */

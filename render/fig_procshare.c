@@ -36,7 +36,7 @@ int nr__fig_procshare_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_
 
     /* main keeps the first colour; workers the second, others follow. */
     size_t colors[NR__MAX_LEGEND];
-    nr__legend lg = {.title = "Process group:"};
+    nr__legend lg = {.title = "Process group, job files:"};
     for (size_t j = 0; j < p->n_groups; j++) {
         colors[j] = (j == 0 ? 0 : j == 1 ? 3 : j + 3) % NR__STYLES;
         nr__legend_add(&lg, (nr__legend_entry){.label = p->group_names[j], .kind = NR__LEG_SWATCH,

@@ -107,13 +107,16 @@ static void draw_panels(nr_render_canvas *cv, double top, size_t n_seg, const si
     const double ph = stacked ? (cv->height - top - 8) / 2 : cv->height - top - 4;
     nr__bars rb = {.cv = cv, .ox = 2, .oy = top + 2, .ow = pw, .oh = ph, .n_cat = NR_FIG_REQSIZE_BINS,
                    .cat_names = nr_fig_reqsize_bin_labels, .n_seg = n_seg, .v = rv, .grouped = 1,
-                   .seg_color = colors, .panel_label = read_label, .x_title = "Request size (bytes)",
+                   .seg_color = colors, .panel_label = read_label,
+                   /* a read of 0 B (end of file) has no size: in no bin (since session 49) */
+                   .x_title = "Request size (bytes; end-of-file reads left out)",
                    .y = {.title = "Share of reads", .unit = NR__UNIT_PERCENT}};
     nr__bars wb = rb;
     wb.ox = stacked ? 2 : 6 + pw;
     wb.oy = stacked ? top + 6 + ph : top + 2;
     wb.v = wv;
     wb.panel_label = write_label;
+    wb.x_title = "Request size (bytes)";
     wb.y = (nr__axis){.title = "Share of writes", .unit = NR__UNIT_PERCENT};
     nr__bars_draw(&rb);
     nr__bars_draw(&wb);

@@ -187,11 +187,11 @@ static int draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_key
         size_t color = phase_color(keys, s);
         nr__fill_tint(cr, color, x0, p->py, x1 - x0, p->ph);
         double tw;
-        nr__text_size(cv, span_name(s), NR__PLAIN, cv->font_size - 2, &tw, NULL);
+        nr__text_size(cv, span_name(s), NR__PLAIN, NR__SMALL_PT(cv), &tw, NULL);
         if (x1 - x0 > tw + 4) {
             const double x = nr__band_name_centre(x0, x1, tw, obstacles, n_obstacles);
-            cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-            nr__text_draw(cv, span_name(s), NR__PLAIN, cv->font_size - 2, x, p->py + 1.5, 0.5, 0, 0);
+            cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);   /* on a tint: darker than before session 49's 0.35 */
+            nr__text_draw(cv, span_name(s), NR__PLAIN, NR__SMALL_PT(cv), x, p->py + 1.5, 0.5, 0, 0);
         }
     }
     free(obstacles);
@@ -280,8 +280,8 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
         snprintf(title, sizeof title, "the first %zu of %zu runs:", n_runs, t->n_runs);
         lg.title = title;
     }
-    nr__legend_add(&lg, (nr__legend_entry){.label = "read", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
-    nr__legend_add(&lg, (nr__legend_entry){.label = "write", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
+    nr__legend_add(&lg, (nr__legend_entry){.label = "read, job files", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
+    nr__legend_add(&lg, (nr__legend_entry){.label = "write, job files", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
                                            .line_width = 1.0});
     nr__legend_add(&lg, (nr__legend_entry){.label = "write burst", .kind = NR__LEG_TINT, .color = 6});
     char mark_label[64];
@@ -305,12 +305,26 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     /* Lay out every panel, then again with the widest left margin so the
      * time axes line up. */
     double left = 0;
+    /* each panel names its bin width: the model picks one per run (the
+       smallest 1-2-5 x 10^k giving at most 400 bins), and the y axis is
+       the bins' mean rate, so a peak of 20 ms bins is not one of 50 ms
+       bins (until session 49 the width was not shown) */
+    char labels[MAX_PANELS][NR__LABEL_CAP + 48];
+    for (size_t r = 0; r < n_runs; r++) {
+        const nr_fig_timeline_run *run = &t->runs[r];
+        char width[32];
+        if (run->bin_s > 0 && isfinite(run->bin_s))
+            snprintf(labels[r], sizeof labels[r], "%s, %s bins", run->name ? run->name : "?",
+                     nr_render_fmt_seconds(run->bin_s, width, sizeof width));
+        else
+            snprintf(labels[r], sizeof labels[r], "%s", run->name ? run->name : "?");
+    }
     for (int pass = 0; pass < 2; pass++)
         for (size_t r = 0; r < n_runs; r++) {
             const nr_fig_timeline_run *run = &t->runs[r];
             nr__xy *p = &panels[r];
             nr__xy_init(p, cv, 2, top + ph * (double)r, cv->width - 4, ph - 2);
-            p->panel_label = run->name;
+            p->panel_label = labels[r];
             p->min_left = left;
             if (!(run->bin_s > 0) || !run->read_bps || !run->write_bps || run->n_bins == 0)
                 continue;

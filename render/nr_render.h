@@ -55,6 +55,12 @@ typedef struct nr_fig_phase_input {
     const char *const *phase_names; /* stack order, bottom first */
     const double *bytes;            /* bytes moved (read + write) */
     const double *io_time_s;        /* seconds spent inside I/O calls */
+    /* [n_runs] or NULL: the runtime's files' bytes and I/O time (Python
+       modules, shared libraries: docs/definitions.md), drawn on top of the
+       phases as a segment of their own, "Python runtime files"; the
+       matrices above then hold the job's files only (since session 49) */
+    const double *runtime_bytes;
+    const double *runtime_io_time_s;
 } nr_fig_phase_input;
 
 /* (2) Lorenz curve of one run: files sorted by bytes ascending;
@@ -173,8 +179,9 @@ int nr_fig_reqsize_bin(double bytes);
 
 typedef struct nr_fig_reqsize_run {
     const char *name;
-    double reads[NR_FIG_REQSIZE_BINS];  /* request counts */
+    double reads[NR_FIG_REQSIZE_BINS];  /* request counts; end-of-file reads (0 B) left out */
     double writes[NR_FIG_REQSIZE_BINS];
+    double eof_reads;                   /* the reads left out: returned 0 B (not drawn; said in figures.json) */
 } nr_fig_reqsize_run;
 
 typedef struct nr_fig_reqsize_input {

@@ -22,6 +22,8 @@ nr__rgb nr__palette_color(size_t i)
 {
     if (i == NR__COLOR_CROWD)
         return (nr__rgb){0.72, 0.72, 0.72};
+    if (i == NR__COLOR_RUNTIME)
+        return (nr__rgb){0.42, 0.42, 0.42};
     return okabe_ito[i % NR__STYLES];
 }
 
@@ -134,7 +136,7 @@ void nr__draw_marker(cairo_t *cr, size_t i, double x, double y, double size)
     cairo_restore(cr);
 }
 
-/* Hatches: none, /, \, x, -, |, dots, dense / */
+/* Hatches: none, /, \, x, -, |, dots, dense /; and a grid (NR__HATCH_GRID) */
 static void hatch_lines(cairo_t *cr, double x, double y, double w, double h, double dx, double dy, double gap)
 {
     /* Offsets perpendicular to the lines: |t| <= half the diagonal covers the box. */
@@ -159,6 +161,13 @@ void nr__fill_swatch(cairo_t *cr, size_t color, size_t hatch, double x, double y
     cairo_set_line_width(cr, 0.5);
     cairo_set_dash(cr, NULL, 0, 0);
     const double s = M_SQRT1_2;
+    if (hatch == NR__HATCH_GRID) {
+        hatch_lines(cr, x, y, w, h, 1, 0, 2.0);
+        hatch_lines(cr, x, y, w, h, 0, 1, 2.0);
+        cairo_stroke(cr);
+        cairo_restore(cr);
+        return;
+    }
     switch (hatch % NR__STYLES) {
     case 0: break;
     case 1: hatch_lines(cr, x, y, w, h, s, -s, 3.0); break;

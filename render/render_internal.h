@@ -58,6 +58,12 @@ void nr__name_label(char *buf, size_t cap, const char *name, const char *fmt, ..
 
 /* ---- palette.c ------------------------------------------------------------- */
 
+/* The smallest text of a figure (labels inside plots, notes, exponents):
+ * 6.5 pt at column width, 7.5 at full width (docs/figures.md, "Style";
+ * until session 49 some were 5.4-6 pt). */
+#define NR__MIN_TEXT_PT 6.5
+#define NR__SMALL_PT(cv) ((cv)->font_size - 1.0 > NR__MIN_TEXT_PT ? (cv)->font_size - 1.0 : NR__MIN_TEXT_PT)
+
 typedef struct nr__rgb {
     double r, g, b;
 } nr__rgb;
@@ -187,6 +193,10 @@ typedef struct nr__series {
 
 /* The colour index of the crowd (nr__xy_set_crowd): a light grey; its lines' width. */
 #define NR__COLOR_CROWD ((size_t)-1)
+/* Figure 1's segment of the runtime's files: a dark grey no phase takes,
+ * with a grid hatch of its own (greyscale-safe). */
+#define NR__COLOR_RUNTIME ((size_t)-2)
+#define NR__HATCH_GRID ((size_t)-2)
 #define NR__CROWD_LINE_WIDTH 0.45
 
 typedef struct nr__xy {
@@ -250,6 +260,7 @@ typedef struct nr__bars {
     int grouped;                  /* 0: stacked, 1: side by side */
     int normalize;                /* stacked to 100% of each category */
     const size_t *seg_color;      /* colour index per segment */
+    const size_t *seg_hatch;      /* hatch per segment; NULL: the segment's index */
     nr__axis y;                   /* title/unit set by caller */
     const char *x_title;          /* optional, under the category labels */
     const char *panel_label;

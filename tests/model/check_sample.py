@@ -158,10 +158,14 @@ def access_of(job_events, duration_s):
         hist = {name: 0 for name, _ in SIZE_BINS}
         counts = {"consecutive": 0, "sequential": 0, "random": 0, "first": 0, "unknown_offset": 0}
         end_of = {}
+        eof = 0
         for e in job_events:
             if e["op_class"] != op or e["flags"] & NO_SIZE:
                 continue
-            hist[size_bin(e["bytes"])] += 1
+            if op == "read" and e["bytes"] <= 0:
+                eof += 1  # end of file: no size, in no bin (since session 49)
+            else:
+                hist[size_bin(e["bytes"])] += 1
             if e["offset"] < 0:
                 counts["unknown_offset"] += 1
                 continue
@@ -173,6 +177,8 @@ def access_of(job_events, duration_s):
         classed = counts["consecutive"] + counts["sequential"] + counts["random"]
         out[op] = dict(counts, size_hist=hist, **{k + "_share": share(counts[k], classed)
                                                    for k in ("consecutive", "sequential", "random")})
+        if op == "read":
+            out[op]["eof_reads"] = eof
     out["opens"] = sum(1 for e in job_events if e["syscall"] in OPENS and not e["flags"] & FAILED)
     out["opens_per_s"] = share(out["opens"], duration_s)
     out["meta_calls"] = sum(1 for e in job_events if e["op_class"] == "metadata")

@@ -266,7 +266,9 @@ static void read_sizes_are_of_reads_that_returned_data(void **state)
     nr_model *m = model_of(tb_path("read_sizes.nio"));
     const nr_model_access *a = nr_model_get_access(m);
     assert_int_equal(a->median_read_size, 1 << 20);
-    assert_int_equal(a->size_hist[0][0], 2);
+    /* the two end-of-file reads (0 B) are in no bin (bin 0-100 until session 49) */
+    assert_int_equal(a->size_hist[0][0], 0);
+    assert_int_equal(a->eof_reads, 2);
     assert_int_equal(a->size_hist[0][4], 2);
     assert_int_equal(a->unknown_offset[0], 0);
     assert_int_equal(a->data_calls, 6);
@@ -666,6 +668,97 @@ static void quantiles_match_a_sort(void **state)
     nr_model_free(m);
     free(all);
     free(even);
+}
+
+/* The job files' latency (the runtime's left out; figure 4 since session
+ * 49) and per phase: exact against a sort and the filtered reference
+ * source. The first 1000 reads are a job file's, so that the job group
+ * mirrors the whole one and copies its histogram at the first runtime
+ * read; then every third read is of a Python module. Also the runtime's
+ * bytes and time of the phases and processes, and the job files' timeline. */
+static void job_files_latency_matches_a_sort(void **state)
+{
+    enum { N = 150000 };
+    int64_t *job = malloc(N * sizeof *job), *job0 = malloc(N * sizeof *job0);
+    assert_non_null(job);
+    assert_non_null(job0);
+    size_t njob = 0, njob0 = 0;
+    uint64_t rt_bytes[2] = {0}, rt_dur[2] = {0}, job_bytes = 0;
+    tb t;
+    tb_open(&t, tb_path("jobfiles.nio"));
+    tb_file(&t, 0, "/usr/lib/python3.11/os.py", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, N * US);
+    tb_phase(&t, 0, 7, "a", 0, N * US / 2);
+    tb_phase(&t, 1, 7, "b", N * US / 2, N * US);
+    uint64_t seed = 43;
+    for (int64_t i = 0; i < N; i++) {
+        const uint64_t r = lcg(&seed);
+        int64_t dur = (int64_t)(r % 1000) + 500;
+        if (r % 10 == 0)
+            dur = (int64_t)(r % 5000000) + 1000000;
+        const int runtime = i >= 1000 && i % 3 == 0;
+        const int phase = (int)(i % 2);
+        if (runtime) {
+            rt_bytes[phase] += 4096;
+            rt_dur[phase] += (uint64_t)dur;
+        } else {
+            job[njob++] = dur;
+            job_bytes += 4096;
+            if (phase == 0)
+                job0[njob0++] = dur;
+        }
+        tb_call(&t, i * US, dur, 7, NR_OP_READ, runtime ? 0 : 1, 4096, -1, phase);
+    }
+    tb_commit(&t);
+    nr__model_keep_pass_state(1);
+    nr_model *m = model_of(tb_path("jobfiles.nio"));
+    nr__model_keep_pass_state(0);
+    qsort(job, njob, sizeof *job, cmp_i64);
+    qsort(job0, njob0, sizeof *job0, cmp_i64);
+    const nr_model_latency *jl = nr_model_latency_job(m, NR_LAT_READ);
+    const nr_model_latency *j0 = nr_model_latency_job_phase(m, NR_LAT_READ, 0);
+    assert_int_equal(jl->count, njob);
+    assert_int_equal(j0->count, njob0);
+    assert_int_equal(nr_model_latency_all(m, NR_LAT_READ)->count, N);
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path("jobfiles.nio"), &s, &err), 0);
+    const nr__filter fj = {.lat_op = NR_LAT_READ, .phase = -1, .role = -1, .fs = -1, .job = 1};
+    const nr__filter fj0 = {.lat_op = NR_LAT_READ, .phase = 0, .role = -1, .fs = -1, .job = 1};
+    int64_t out[NR_MODEL_NQ], out0[NR_MODEL_NQ];
+    uint64_t count = 0, count0 = 0;
+    assert_int_equal(nr__quantiles_filtered(m, s, &fj, out, &count, &err), 0);
+    assert_int_equal(nr__quantiles_filtered(m, s, &fj0, out0, &count0, &err), 0);
+    assert_int_equal(count, njob);
+    assert_int_equal(count0, njob0);
+    for (int q = 0; q < NR_MODEL_NQ; q++) {
+        assert_int_equal(jl->q_ns[q], by_rank(job, njob, nr_model_quantiles[q]));
+        assert_int_equal(j0->q_ns[q], by_rank(job0, njob0, nr_model_quantiles[q]));
+        assert_int_equal(out[q], jl->q_ns[q]);
+        assert_int_equal(out0[q], j0->q_ns[q]);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        assert_string_equal(p->name, i == 0 ? "a" : "b");
+        assert_int_equal(p->runtime_bytes_read, rt_bytes[i]);
+        assert_int_equal(p->runtime_bytes_written, 0);
+        assert_true(fabs(p->runtime_io_time_s - (double)rt_dur[i] * 1e-9) < 1e-9);
+    }
+    assert_int_equal(nr_model_process_at(m, 0)->runtime_bytes, rt_bytes[0] + rt_bytes[1]);
+    const nr_model_timeline *tl = nr_model_get_timeline(m);
+    uint64_t tl_job = 0, tl_all = 0;
+    for (size_t b = 0; b < tl->nbins; b++) {
+        tl_job += tl->job_read[b];
+        tl_all += tl->read_bytes[b];
+    }
+    assert_int_equal(tl_job, job_bytes);
+    assert_int_equal(tl_all, (uint64_t)N * 4096);
+    nr_store_close(s);
+    nr_model_free(m);
+    free(job);
+    free(job0);
 }
 
 /* Writes reads with durations vals[0..n) and checks the model's read quantiles
@@ -1588,6 +1681,7 @@ int main(void)
         cmocka_unit_test(run_a_fidelity),
         cmocka_unit_test(size_bins_are_darshans),
         cmocka_unit_test(quantiles_match_a_sort),
+        cmocka_unit_test(job_files_latency_matches_a_sort),
         cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(bursts_measured_from_their_calls),
         cmocka_unit_test(identical_checkpoints_are_all_found),

@@ -300,7 +300,7 @@ else
     /usr/bin/python3 - figs/figures.json <<'EOF' || fail "figures.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema_version"] == 3, d.get("schema_version")
+assert d["schema_version"] == 4, d.get("schema_version")
 assert d["runs"] == ["hostile", "plain"], d["runs"]
 ids = [f["id"] for f in d["figures"]]
 assert ids == list(range(1, 8)), ids
@@ -335,7 +335,7 @@ EOF
     for i in 1 2 3 4 5 6 7 8 9 10; do mkdir -p "many/run$i"; cp traces/plain/strace.log "many/run$i/"; done
     "$niorep" build many -o many.html --bootstraps 0 2>/dev/null || fail "build of 10 runs: exit $?"
     grep -q "Lorenz curves of the job files' bytes: every run in grey" many.html || fail "10 runs: no crowded Lorenz caption"
-    grep -q 'Throughput timelines of the first 8 runs by name' many.html || fail "10 runs: no timeline caption"
+    grep -q 'Throughput timelines of the job files of the first 8 runs by name' many.html || fail "10 runs: no timeline caption"
     grep -q 'the lowest, median and highest share of each size bin over the runs' many.html \
         || fail "10 runs: no request-size caption"
     # natural name order: run2 before run10
@@ -368,6 +368,44 @@ names = [x["name"] for x in json.load(open(sys.argv[1]))["figures"][3]["data"]["
 assert names == ["all phases"], names
 EOF
     ok "latency steps"
+
+    # Figures 1, 4, 5 and 7 count the job's files; figure 1 draws the
+    # runtime's (here 9 reads of 64 KiB of a Python module, 2 us each) as a
+    # segment of its own (review 49, finding 1): until session 49 figure 4's
+    # p50 was the module's 2 us, and the phase and the main process held
+    # its 576 KiB.
+    mkdir -p rt/one
+    { echo '4000 1700000000.000100 openat(AT_FDCWD, "/usr/lib/python3.11/os.py", O_RDONLY) = 3</usr/lib/python3.11/os.py> <0.000010>'
+      for i in 1 2 3 4 5 6 7 8 9; do echo "4000 1700000000.00020$i read(3</usr/lib/python3.11/os.py>, \"\"..., 65536) = 65536 <0.000002>"; done
+      echo '4000 1700000000.100000 openat(AT_FDCWD, "/data/d.bin", O_RDONLY) = 4</data/d.bin> <0.000010>'
+      for i in 1 2 3; do echo "4000 1700000000.20000$i read(4</data/d.bin>, \"\"..., 4096) = 4096 <0.000500>"; done
+      echo '4000 1700000000.200004 read(4</data/d.bin>, "", 4096) = 0 <0.000500>'
+      echo '4000 1700000001.000000 +++ exited with 0 +++'; } > rt/one/strace.log
+    "$niorep" build rt -o rt.html --figures rt-figs --format svg --bootstraps 0 2>/dev/null || fail "build of the runtime run: exit $?"
+    /usr/bin/python3 - rt-figs/figures.json <<'EOF' || fail "job files in figures 1, 4, 5 and 7"
+import json, sys
+f = {x["id"]: x["data"] for x in json.load(open(sys.argv[1]))["figures"]}
+near = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+assert f[1]["runtime_bytes"] == [9 * 65536], f[1]["runtime_bytes"]
+assert f[1]["bytes"] == [[3 * 4096]], f[1]["bytes"]
+assert near(f[1]["runtime_io_time_s"][0], 28e-6), f[1]["runtime_io_time_s"]
+assert near(f[1]["io_time_s"][0][0], 2010e-6), f[1]["io_time_s"]
+lat = f[4]["series"]
+assert [s["name"] for s in lat] == ["all phases"] and near(lat[0]["p50_s"], 500e-6), lat[0]["p50_s"]
+assert near(lat[0]["latency_s"][0], 500e-6), lat[0]["latency_s"]
+tl = f[5]["series"][0]
+assert near(sum(tl["read_bps"]) * tl["bin_s"], 3 * 4096), sum(tl["read_bps"]) * tl["bin_s"]
+assert f[7]["bytes"] == [[3 * 4096, 0, 0]], f[7]["bytes"]
+assert near(f[7]["io_time_s"][0][0], 2010e-6), f[7]["io_time_s"]
+# figure 6: the end-of-file read (0 B) is in no bin (bin 0-100 until session 49)
+q = f[6]["series"][0]
+assert q["reads"] == [0, 0, 3, 0, 0, 0, 0, 0, 0, 0] and q["eof_reads"] == 1, q
+EOF
+    grep -q 'of these: Python runtime files' rt.html || fail "the phase table has no row of the runtime files"
+    grep -q 'peak read rate of the job files' rt.html || fail "the timeline's peaks are not the job files'"
+    grep -q '>read, job files<' rt.html || fail "the latency table has no row of figure 4's reads"
+    grep -q 'data-nr-key="access.read.eof_reads" data-nr-value="1"' rt.html || fail "the size table has no end-of-file row"
+    ok "job files in figures 1, 4, 5 and 7; end-of-file reads in no size bin"
 
     # A run folder's name of Latin-1 bytes ("caf\xE9"): drawn, written to
     # figures.json and shown in the report as caf\xE9, not a failed build.

@@ -161,7 +161,7 @@ grep -q 'data-nr-key="fidelity.skew_start_s" data-nr-value="[^"]*">99.9 &micro;s
     || fail "the hook's start after strace's: $(grep -o 'skew_start_s[^<]*' skew.html)"
 grep -q 'aria-label="Lorenz curve[^"]*\. Run files22: Gini [0-9.]*; the top 3 of 22 files hold [0-9.]*% of the bytes\."' top.html \
     || fail "figure 2 of files22 is not named with its run and Gini"
-grep -q 'aria-label="Read latency[^"]*\. Run pareto: read p50 20 &micro;s, p99 20 &micro;s\."' top.html \
+grep -q 'aria-label="Read latency[^"]*\. Run pareto: reads of job files: p50 20 &micro;s, p99 20 &micro;s\."' top.html \
     || fail "figure 4 of pareto is not named with its run and p99"
 [ "$(grep -o 'aria-label="[^"]*"' top.html | sort | uniq -d | wc -l)" = 0 ] || fail "two figures have the same aria-label"
 ok "figures named with their run and key number; an offset before says before"
