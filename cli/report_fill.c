@@ -994,7 +994,7 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
        length (checkpoints of similar size peak at 17.8 MiB/s in diffusion's
        20 ms bins, 8.66 in language's 50 ms ones): the labels name the
        width, and the bursts' rates from their calls stand beside them */
-    char width[32], rlabel[64], wlabel[64];
+    char width[32], rlabel[96], wlabel[96];
     nr_report_fmt_seconds(bin_s, width, sizeof width);
     snprintf(rlabel, sizeof rlabel, "peak read rate of the job files (busiest %s bin)", width);
     snprintf(wlabel, sizeof wlabel, "peak write rate of the job files (busiest %s bin)", width);

@@ -79,10 +79,12 @@ static void decade_label(const nr__axis *a, int k, nr__tick *t)
     /* An explicit span: pango's <sup> scales badly with a fixed 72 dpi
      * context. U+2212 minus reads better than a hyphen in exponents. */
     double pt = a->label_pt > 0 ? a->label_pt : 7.0;
-    snprintf(t->label, sizeof t->label, "10<span size=\"%ld\" rise=\"%ld\">%s%d</span>",
-             lround(fmax(pt * 0.72, NR__MIN_TEXT_PT) * PANGO_SCALE), lround(pt * 0.45 * PANGO_SCALE), k < 0 ? "\xe2\x88\x92" : "",
-             k < 0 ? -k : k);
-    t->markup = 1;
+    const int n = snprintf(t->label, sizeof t->label, "10<span size=\"%ld\" rise=\"%ld\">%s%d</span>",
+                           lround(fmax(pt * 0.72, NR__MIN_TEXT_PT) * PANGO_SCALE), lround(pt * 0.45 * PANGO_SCALE),
+                           k < 0 ? "\xe2\x88\x92" : "", k < 0 ? -k : k);
+    t->markup = n > 0 && (size_t)n < sizeof t->label;
+    if (!t->markup) /* a label size no figure asks for: plain text rather than cut markup */
+        snprintf(t->label, sizeof t->label, "1e%d", k);
 }
 
 static void add_tick(nr__axis *a, double v, int major)
