@@ -259,11 +259,12 @@ static int log_workload(const char *log, char **out, nr_error *err)
         nr_manifest_init(&m);
         const int rc = nr_manifest_load(path, &m, err);
         const char *w = rc == 0 ? nr_manifest_get(&m, "labels.workload") : NULL;
-        if (w && *w)
+        const int labelled = w && *w; /* w is the manifest's: not read after its fini */
+        if (labelled)
             *out = strdup(w);
         nr_manifest_fini(&m);
         NR_TRY(rc);
-        if (w && *w && !*out)
+        if (labelled && !*out)
             return nr_error_set(err, NR_E_NOMEM, "out of memory");
     }
     if (!*out && realpath(folder, real) && strcmp(real, "/") != 0) {
