@@ -428,8 +428,9 @@ void nr_logsrc_rest(nr_logsrc *s)
     s->resting = 1;
 }
 
-static nr_log_compression sniff(const unsigned char *p, size_t n)
+nr_log_compression nr_logsrc_sniff(const void *head, size_t n)
 {
+    const unsigned char *p = head;
     if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
         return NR_LOG_ZSTD;
     if (n >= 4 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18)
@@ -445,7 +446,7 @@ static nr_log_compression sniff(const unsigned char *p, size_t n)
 static int read_first_chunk(nr_logsrc *s, nr_error *err)
 {
     NR_TRY(read_input(s, s->read_bytes < NR__LOGSRC_FIRST_READ ? s->read_bytes : NR__LOGSRC_FIRST_READ, err));
-    s->compression = sniff(s->in, s->in_len);
+    s->compression = nr_logsrc_sniff(s->in, s->in_len);
     if (s->compression != NR_LOG_PLAIN || s->in_len == 0)
         return 0;
     unsigned char *const chunk = s->in;

@@ -67,6 +67,9 @@ uint64_t nr_logsrc_line_no(const nr_logsrc *s);
 /* True when the last line (or run) returned ends without newline (a cut log). */
 int nr_logsrc_last_line_unterminated(const nr_logsrc *s);
 nr_log_compression nr_logsrc_compression(const nr_logsrc *s);
+/* The compression of a file whose first n bytes are p, by their magic
+ * (a zstd frame, a zstd skippable frame, gzip), as nr_logsrc_open finds it. */
+nr_log_compression nr_logsrc_sniff(const void *p, size_t n);
 /* The file's size in bytes when it was opened (compressed for a compressed log). */
 uint64_t nr_logsrc_size_at_open(const nr_logsrc *s);
 /* Bytes of input consumed so far (compressed bytes for compressed input). */
