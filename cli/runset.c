@@ -625,7 +625,7 @@ void nr__rs_store_line(char *out, size_t cap, uint64_t dev, uint64_t ino)
     snprintf(out, cap, "store %llu %llu\n", (unsigned long long)dev, (unsigned long long)ino);
 }
 
-int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_path)
+int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_path, uint64_t id[2])
 {
     struct stat st;
     if (!old || stat(store_path, &st) != 0)
@@ -633,7 +633,12 @@ int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_
     char line[64];
     nr__rs_store_line(line, sizeof line, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
     const size_t n = strlen(fp);
-    return strncmp(old, fp, n) == 0 && strcmp(old + n, line) == 0;
+    const int fresh = strncmp(old, fp, n) == 0 && strcmp(old + n, line) == 0;
+    if (fresh && id) {
+        id[0] = (uint64_t)st.st_dev;
+        id[1] = (uint64_t)st.st_ino;
+    }
+    return fresh;
 }
 
 /* Whether run r's cached store is fresh: its .inputs holds the fingerprint
@@ -649,7 +654,7 @@ static int plan_ingest(nr_run *r, nr_error *err)
     if (!fp_path)
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
     char *old = r->temporary ? NULL : nr__rs_read_small_file(fp_path);
-    r->cache_hit = nr__rs_fingerprint_fresh(old, r->fingerprint, r->store_path);
+    r->cache_hit = nr__rs_fingerprint_fresh(old, r->fingerprint, r->store_path, NULL);
     r->input_bytes = r->cache_hit ? 0 : bytes;
     free(old);
     free(fp_path);

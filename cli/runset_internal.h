@@ -69,8 +69,9 @@ void nr__rs_cut_name(char *name, const char *key);
  * (review 48). */
 void nr__rs_store_line(char *out, size_t cap, uint64_t dev, uint64_t ino);
 /* Whether old, a cache's fingerprint file (NULL when none), is fp
- * followed by the store line of the file at store_path now. */
-int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_path);
+ * followed by the store line of the file at store_path now; then id (may
+ * be NULL) gets that file's device and inode. */
+int nr__rs_fingerprint_fresh(const char *old, const char *fp, const char *store_path, uint64_t id[2]);
 /* Creates rs->tmpdir unless it exists. */
 int nr__rs_tmpdir(nr_runset *rs, nr_error *err);
 

@@ -190,13 +190,8 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
     snprintf(fp_path, n, "%s.inputs", out);
     char *old = temporary ? NULL : nr__rs_read_small_file(fp_path);
     int rc = 0;
-    *hit = nr__rs_fingerprint_fresh(old, fp, out);
-    struct stat st;
     id[0] = id[1] = 0;
-    if (*hit && stat(out, &st) == 0) { /* the file the fingerprint names: nr__rs_fingerprint_fresh */
-        id[0] = (uint64_t)st.st_dev;
-        id[1] = (uint64_t)st.st_ino;
-    }
+    *hit = nr__rs_fingerprint_fresh(old, fp, out, id); /* id: the file the fingerprint names */
     if (!*hit) {
         unlink(fp_path);   /* a store without its fingerprint is never trusted */
         for (size_t i = 0; i < k; i++)
