@@ -106,6 +106,75 @@ class HookTests(unittest.TestCase):
         ts = [r["ts"] for r in records if r["event"] != "io"]
         self.assertEqual(ts, sorted(ts))
 
+    def test_decorated_generator_is_in_its_phase_while_its_code_runs(self):
+        # before session 50 the decorator opened the phase around the call
+        # only, which returns the generator at once: an empty phase, and the
+        # generator's reads counted in the consumer's phase
+        records, out, _ = run_hooked("""
+            import niorep_hook
+            @niorep_hook.phase("data_prep")
+            def batches(n):
+                try:
+                    for i in range(n):
+                        got = yield niorep_hook.current_phase()
+                        if got:
+                            print("sent", got, niorep_hook.current_phase())
+                finally:
+                    print("finally", niorep_hook.current_phase())
+                return "all"
+            def consume():
+                result = yield from batches(2)
+                print("result", result)
+            with niorep_hook.phase("train"):
+                for inside in consume():
+                    print("item", inside, "consumer", niorep_hook.current_phase())
+                g = batches(3)
+                next(g)
+                g.send("x")
+                g.close()
+                g = batches(3)
+                next(g)
+                try:
+                    g.throw(KeyError)
+                except KeyError:
+                    print("raised")
+            """)
+        self.assertEqual(out.splitlines(), [
+            "item data_prep consumer train", "item data_prep consumer train", "finally data_prep", "result all",
+            "sent x data_prep", "finally data_prep", "finally data_prep", "raised"])
+        seq = [(r["event"], r["phase"], r["depth"], r.get("error")) for r in records if r["event"].startswith("phase_")]
+        self.assertEqual(seq[0], ("phase_begin", "train", 0, None))
+        self.assertEqual(seq[-1], ("phase_end", "train", 0, None))
+        pairs = seq[1:-1]
+        # one begin/end pair per resumption: 3 (two items and the end) + 3 (next, send, close) + 2 (next, throw)
+        self.assertEqual(len(pairs), 16)
+        self.assertEqual(pairs[0::2], [("phase_begin", "data_prep", 1, None)] * 8)
+        self.assertEqual(pairs[1::2], [("phase_end", "data_prep", 1, None)] * 7 + [("phase_end", "data_prep", 1, "KeyError")])
+
+    def test_decorated_coroutine_and_async_generator_are_in_their_phase(self):
+        records, out, _ = run_hooked("""
+            import asyncio, niorep_hook
+            @niorep_hook.phase("eval")
+            async def evaluate():
+                await asyncio.sleep(0)
+                return niorep_hook.current_phase()
+            @niorep_hook.phase("data_prep")
+            async def batches(n):
+                for _ in range(n):
+                    await asyncio.sleep(0)
+                    yield niorep_hook.current_phase()
+            async def main():
+                with niorep_hook.phase("train"):
+                    print(await evaluate())
+                    async for inside in batches(2):
+                        print(inside, niorep_hook.current_phase())
+            asyncio.run(main())
+            """)
+        self.assertEqual(out.splitlines(), ["eval", "data_prep train", "data_prep train"])
+        names = [(r["event"], r["phase"]) for r in records if r["event"].startswith("phase_")]
+        self.assertEqual(names, [("phase_begin", "train"), ("phase_begin", "eval"), ("phase_end", "eval")]
+                         + [("phase_begin", "data_prep"), ("phase_end", "data_prep")] * 3 + [("phase_end", "train")])
+
     def test_threads_have_own_stacks_and_tids(self):
         records, out, _ = run_hooked("""
             import threading, niorep_hook

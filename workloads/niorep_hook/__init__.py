@@ -10,6 +10,8 @@ workloads may use the API unconditionally.
         ...
     @niorep_hook.phase("eval")
     def evaluate(): ...
+    @niorep_hook.phase("data_prep")     # a generator: in the phase while it
+    def batches(): yield ...             # runs, not while its items are used
     niorep_hook.mark("epoch", n=3)
 
 Standard library only; Python 3.9+.
@@ -18,6 +20,8 @@ Standard library only; Python 3.9+.
 import atexit
 import builtins
 import contextlib
+import functools
+import inspect
 import io
 import json
 import json.encoder
@@ -181,6 +185,80 @@ class phase(contextlib.ContextDecorator):
         _emit("phase_end", **fields)
         _state.flush()
         return False
+
+    def __call__(self, func):
+        # ContextDecorator would open the phase only around the call, which
+        # for a generator or coroutine function returns at once: its body
+        # runs later, outside the phase (an empty phase, silently)
+        if inspect.isasyncgenfunction(func):
+            return self._decorate_async_generator(func)
+        if inspect.isgeneratorfunction(func):
+            return self._decorate_generator(func)
+        if inspect.iscoroutinefunction(func):
+            return self._decorate_coroutine(func)
+        return super().__call__(func)
+
+    def _decorate_generator(self, func):
+        """The phase is open while the generator's own code runs, from each
+        resumption to its next yield; the consumer's code between items
+        runs in the consumer's phase."""
+        @functools.wraps(func)
+        def generator(*args, **kwargs):
+            inner = func(*args, **kwargs)
+            sent, thrown = None, None
+            while True:
+                with self:
+                    try:
+                        item = inner.throw(thrown) if thrown is not None else inner.send(sent)
+                    except StopIteration as stop:  # the end, not an error of the phase
+                        finished = stop
+                    else:
+                        finished = None
+                if finished is not None:
+                    return finished.value
+                sent, thrown = None, None
+                try:
+                    sent = yield item
+                except GeneratorExit:
+                    with self:  # its finally blocks may still do I/O
+                        inner.close()
+                    raise
+                except BaseException as exc:  # noqa: B036 - passed on into the generator, as yield from does
+                    thrown = exc
+        return generator
+
+    def _decorate_async_generator(self, func):
+        """As _decorate_generator: the phase is open from each resumption to
+        the next yield (awaits in between included)."""
+        @functools.wraps(func)
+        async def generator(*args, **kwargs):
+            inner = func(*args, **kwargs)
+            sent, thrown = None, None
+            while True:
+                with self:
+                    try:
+                        item = await (inner.athrow(thrown) if thrown is not None else inner.asend(sent))
+                    except StopAsyncIteration:
+                        return
+                sent, thrown = None, None
+                try:
+                    sent = yield item
+                except GeneratorExit:
+                    with self:
+                        await inner.aclose()
+                    raise
+                except BaseException as exc:  # noqa: B036
+                    thrown = exc
+        return generator
+
+    def _decorate_coroutine(self, func):
+        """The phase is open from the coroutine's start to its end, awaits
+        included, as a `with phase(...)` around its body would be."""
+        @functools.wraps(func)
+        async def coroutine(*args, **kwargs):
+            with self:
+                return await func(*args, **kwargs)
+        return coroutine
 
 
 def _count_open(delta):
