@@ -404,8 +404,13 @@ static void section_table(nr_report_block *b, const nr_compare_pair *pr, const c
             stat_row(t, &pr->stats[i], level);
 }
 
+/* What figure 4 of a pair draws, as `niorep build`'s figure 4 names it. */
+#define FIG4_WHAT "job-file read"
+
 typedef struct pair_figs {
     nr_render_buf lorenz, latency;
+    nr_model_latency read_job[2];   /* figure 4's series, A and B: the job files' reads (kept for the
+                                       page and the JSON after the models are freed) */
 } pair_figs;
 
 static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const nr_model *const models[2],
@@ -425,7 +430,11 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const
         lr[i] = (nr_fig_lorenz_run){.name = runs[i]->display, .n = n, .file_share = lx, .byte_share = ly,
                                     .top10_share = c->top10_share, .top10_x = nr_concentration_top10_x(c),
                                     .gini = c->gini};
-        const nr_model_latency *l = nr_model_latency_all(m, NR_LAT_READ);
+        /* the job files' reads, as figure 4 of `niorep build` draws them
+           (until session 50 every regular file's: the imports of the Python
+           runtime beside build's job files) */
+        const nr_model_latency *l = nr_model_latency_job(m, NR_LAT_READ);
+        f->read_job[i] = *l;
         ls[i] = (nr_fig_latency_series){.name = runs[i]->display, .n = nr_figin_latency_points(l, xs[i], cdf[i], ccdf[i]),
                                         .latency_s = xs[i], .cdf = cdf[i], .ccdf = ccdf[i],
                                         .p50 = l->count ? (double)l->q_ns[0] * 1e-9 : NAN,
@@ -433,7 +442,7 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const
                                         .p999 = l->count ? (double)l->q_ns[3] * 1e-9 : NAN, .calls = l->count};
     }
     const nr_fig_lorenz_input li = {.n_runs = 2, .runs = lr};
-    const nr_fig_latency_input lti = {.what = "read", .n_series = 2, .series = ls};
+    const nr_fig_latency_input lti = {.what = FIG4_WHAT, .n_series = 2, .series = ls};
     const nr_figure_inputs in = {.lorenz = &li, .latency = &lti};
     NR_TRY(nr_render_figure(nr_figure_find("fig2"), &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &f->lorenz, err));
     NR_TRY(nr_render_figure(nr_figure_find("fig4"), &in, NR_RENDER_SVG, NR_RENDER_COLUMN_WIDTH_PT, &f->latency, err));
@@ -600,6 +609,57 @@ static void add_pair_findings(nr_report_block *sec, const nr_compare_pair *pr, d
     section_table(sec, pr, "findings", "Findings rules that fired (1) in either run", level);
 }
 
+/* Figure 4's numbers of side k (0 A, 1 B) of a pair: the job files' reads
+ * timed and their p50, p99, p99.9 (the levels the figure marks), exact
+ * nearest-rank order statistics in seconds; NAN for what the side could
+ * not measure (no -T) or does not have (no read). */
+typedef struct fig4_numbers {
+    double calls, p50, p99, p999;
+} fig4_numbers;
+
+static fig4_numbers fig4_of(const compare_run *c, size_t i, int k)
+{
+    const nr_model_latency *l = &c->figs[i].read_job[k];
+    if (!c->pairs[i].durations[k])
+        return (fig4_numbers){NAN, NAN, NAN, NAN};
+    if (l->count == 0)
+        return (fig4_numbers){0, NAN, NAN, NAN};
+    return (fig4_numbers){(double)l->count, (double)l->q_ns[0] * 1e-9, (double)l->q_ns[2] * 1e-9,
+                          (double)l->q_ns[3] * 1e-9};
+}
+
+/* The table beside figure 4: its series' numbers, A, B and B - A, untested
+ * (the tested latency rows below are every regular file's, the runtime's
+ * included, as niorep summary's). */
+static void fig4_table(nr_report_block *b, const compare_run *c, size_t i)
+{
+    static const char *const heads[] = {"job-file reads", "A", "B", "B - A", "relative"};
+    nr_report_table *t = nr_report_table_new(b,
+                                             "Figure 4's numbers: read latency of the job files (the Python "
+                                             "runtime's left out; exact order statistics, not tested)",
+                                             5, heads, 0x1Eu);
+    const fig4_numbers x[2] = {fig4_of(c, i, 0), fig4_of(c, i, 1)};
+    const struct { const char *name, *unit; double a, b; } rows[] = {
+        {"reads timed", "1", x[0].calls, x[1].calls},
+        {"p50", "s", x[0].p50, x[1].p50},
+        {"p99", "s", x[0].p99, x[1].p99},
+        {"p99.9", "s", x[0].p999, x[1].p999},
+    };
+    char buf[64];
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        nr_report_table_row(t);
+        nr_report_table_cell(t, rows[r].name);
+        nr_compare_fmt_value(rows[r].unit, rows[r].a, buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+        nr_compare_fmt_value(rows[r].unit, rows[r].b, buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+        nr_compare_fmt_diff(rows[r].unit, rows[r].b - rows[r].a, buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+        nr_compare_fmt_rel(nr_rel_diff(rows[r].a, rows[r].b), buf, sizeof buf);
+        nr_report_table_cell(t, buf);
+    }
+}
+
 static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_figs *figs, nr_error *err)
 {
     const nr_compare_pair *pr = &c->pairs[i];
@@ -637,13 +697,17 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
         section_table(nr_report_pair_numbers(pair), pr, "concentration", "Concentration of the job files' bytes", level);
         sec = nr_report_run_section(run, NR_SEC_LATENCY);
         pair = nr_report_pair(sec);
-        rc = nr_report_figure(rep, pair, "fig4", "Read latency CDF and tail, A and B overlaid", figs->latency.data,
-                              figs->latency.len, err);
+        rc = nr_report_figure(rep, pair, "fig4",
+                              "Read latency of the job files (the Python runtime's left out), CDF and tail, A and "
+                              "B overlaid",
+                              figs->latency.data, figs->latency.len, err);
     }
     if (rc == 0) {
+        fig4_table(nr_report_pair_numbers(pair), c, i);
         if (pr->durations[0] || pr->durations[1])
             note_unmeasured(sec, pr, a, b, 1);
-        section_table(sec, pr, "latency", "Latency per operation class", level);
+        section_table(sec, pr, "latency",
+                      "Latency per operation class (every regular file, the Python runtime's included)", level);
         sec = nr_report_run_section(run, NR_SEC_TIMELINE);
         note_unmeasured(sec, pr, a, b, 0);
         note_unmeasured(sec, pr, a, b, 1);
@@ -740,6 +804,30 @@ static json_t *replicates_json(const compare_run *c)
     return arr;
 }
 
+/* One side of figure 4 in the JSON: its numbers (fig4_of) and the points
+ * it joins (nr_figin_latency_points, as figures.json gives them). */
+static json_t *fig4_side_json(const compare_run *c, size_t i, int k)
+{
+    const fig4_numbers x = fig4_of(c, i, k);
+    double px[NR_FIGIN_LATENCY_POINTS], cdf[NR_FIGIN_LATENCY_POINTS], ccdf[NR_FIGIN_LATENCY_POINTS];
+    const size_t n = nr_figin_latency_points(&c->figs[i].read_job[k], px, cdf, ccdf);
+    json_t *xs = json_array(), *ys = json_array(), *zs = json_array();
+    for (size_t p = 0; p < n; p++) {
+        json_array_append_new(xs, nr_json_number(px[p]));
+        json_array_append_new(ys, nr_json_number(cdf[p]));
+        json_array_append_new(zs, nr_json_number(ccdf[p]));
+    }
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "calls", nr_json_number(x.calls), "p50_s",
+                     nr_json_number(x.p50), "p99_s", nr_json_number(x.p99), "p999_s", nr_json_number(x.p999),
+                     "latency_s", xs, "cdf", ys, "ccdf", zs);
+}
+
+static json_t *fig4_json(const compare_run *c, size_t i)
+{
+    return json_pack("{s:s, s:o, s:o}", "what", FIG4_WHAT, "a", fig4_side_json(c, i, 0), "b",
+                     fig4_side_json(c, i, 1));
+}
+
 static json_t *build_json(const compare_run *c)
 {
     json_t *root = json_object();
@@ -762,12 +850,13 @@ static json_t *build_json(const compare_run *c)
     for (size_t i = 0; i < c->nmatches; i++) {
         const nr_compare_match *m = &c->matches[i];
         const nr_compare_pair *pr = &c->pairs[i];
-        json_array_append_new(pairs, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+        json_array_append_new(pairs, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}",
                                                "workload", run_a(c, i)->workload,
                                                "a", run_ref(&c->groups[0], m->a_run),
                                                "b", run_ref(&c->groups[m->group], m->b_run),
                                                "significant", names_with(pr, NR_VERDICT_SIGNIFICANT),
                                                "changed", names_with(pr, NR_VERDICT_CHANGED),
+                                               "figure4", fig4_json(c, i),
                                                "stats", nr_compare_pair_json(pr)));
     }
     json_object_set_new(root, "groups", groups);

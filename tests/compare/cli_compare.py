@@ -16,10 +16,13 @@ back to back (one write burst), traced with or without -T (durations) and
   6. an interval of a call sample says so in the page (--sample-cap);
   7. replicates: a findings rule that could not look in a run is n/a in
      the pool, not "did not fire"; an op group timed in no run of a pair is
-     0 calls timed.
+     0 calls timed;
+  8. figure 4 draws the job files' reads (a Python module's left out), and
+     its numbers are in the page and the JSON (session 50).
 Exit 0 pass, 1 fail."""
 import argparse
 import json
+import math
 import os
 import random
 import shutil
@@ -32,12 +35,16 @@ def fail(msg):
     sys.exit(1)
 
 
-def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manifest=True):
-    """A run folder d: strace.log (strace -f [-ttt] [-T] -y) and manifest.json."""
+def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manifest=True, imports=0):
+    """A run folder d: strace.log (strace -f [-ttt] [-T] -y) and manifest.json.
+    imports: reads of a Python module first (a runtime file, docs/definitions.md),
+    each 400-600 us, slower than every job file's read. Returns the job files'
+    read durations in ns, as the log prints them."""
     rnd = random.Random(seed)
     os.makedirs(d, exist_ok=True)
     t = 1700000000.0
     lines = []
+    job_reads = []
 
     def emit(call, dur):
         nonlocal t
@@ -46,11 +53,19 @@ def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manife
         lines.append(f"1000{stamp} {call}" + (f" <{dur:.6f}>" if durations else ""))
 
     emit('execve("/usr/bin/python3", ["python3"], 0x0 /* 1 vars */) = 0', 0.001)
+    if imports:
+        m = "/usr/lib/python3.11/json/decoder.py"
+        emit(f'openat(AT_FDCWD</w>, "{m}", O_RDONLY|O_CLOEXEC) = 3<{m}>', 0.00001)
+        for _ in range(imports):
+            emit(f'read(3<{m}>, ""..., 4096) = 4096', round(rnd.uniform(400e-6, 600e-6), 6))
+        emit(f"close(3<{m}>) = 0", 0.000005)
     for f in range(4):
         p = f"/data/{workload}/file{f}"
         emit(f'openat(AT_FDCWD</w>, "{p}", O_RDONLY|O_CLOEXEC) = 3<{p}>', 0.00001)
         for _ in range(50):
-            emit(f'read(3<{p}>, ""..., 4096) = 4096', round(rnd.lognormvariate(0, 0.3) * 20e-6, 6))
+            dur = round(rnd.lognormvariate(0, 0.3) * 20e-6, 6)
+            job_reads.append(round(dur * 1e6) * 1000)
+            emit(f'read(3<{p}>, ""..., 4096) = 4096', dur)
         emit(f"close(3<{p}>) = 0", 0.000005)
     ck = f"/ckpt/{workload}.pt"
     emit(f'openat(AT_FDCWD</w>, "{ck}", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 4<{ck}>', 0.00002)
@@ -66,6 +81,7 @@ def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manife
     if manifest:
         with open(os.path.join(d, "manifest.json"), "w") as f:
             json.dump({"format": "niorep-run", "version": 1, "labels": {"workload": workload}}, f)
+    return job_reads
 
 
 class Ctx:
@@ -224,6 +240,41 @@ def check_pools(c):
     print("ok: replicate pools: a rule that could not look is n/a; an op group timed in no run is 0")
 
 
+def nearest_rank(ns, q):
+    """The value of rank ceil(q n) of the sorted values (docs/summary-schema.md)."""
+    v = sorted(ns)
+    return v[max(math.ceil(q * len(v) - 1e-9), 1) - 1]
+
+
+def check_figure4(c, job_a, job_b):
+    """8: figure 4 draws the job files' reads, as niorep build's does (until
+    session 50 every regular file's: here 60 and 20 module reads of 400-600
+    us beside the 200 job-file reads of 8-53 us), and its numbers are in
+    the page and the JSON; the tested rows stay every regular file's."""
+    j, page = c.compare("fig4", "imp/w", "imp2/w")
+    p = j["pairs"][0]
+    f = p.get("figure4")
+    expect(f is not None and f["what"] == "job-file read", f"figure4: {f}")
+    for side, reads in (("a", job_a), ("b", job_b)):
+        s = f[side]
+        expect(s["calls"] == len(reads) == 200, f"figure4.{side}.calls {s['calls']}, job-file reads {len(reads)}")
+        for key, q in (("p50_s", 0.5), ("p99_s", 0.99), ("p999_s", 0.999)):
+            want = nearest_rank(reads, q) * 1e-9
+            expect(math.isclose(s[key], want, rel_tol=1e-5), f"figure4.{side}.{key} = {s[key]}, recounted {want}")
+        expect(s["cdf"][-1] == 1 and math.isclose(s["ccdf"][-1], 1 / 200) and
+               math.isclose(s["latency_s"][-1], max(reads) * 1e-9, rel_tol=1e-5) and
+               len(s["latency_s"]) == len(s["cdf"]) == len(s["ccdf"]),
+               f"figure4.{side}: the points end at the slowest job-file read: {s['latency_s'][-3:]}, {s['cdf'][-3:]}")
+    expect(row(p, "read calls timed")["a"] == 260 and row(p, "read calls timed")["b"] == 220,
+           "the tested latency rows count every regular file's reads (the imports too)")
+    expect(row(p, "read p99")["a"] > 400e-6, f"read p99 over every file is an import's: {row(p, 'read p99')}")
+    for text in ("Read latency of the job files (the Python runtime's left out), CDF and tail, A and B overlaid",
+                 "Figure 4's numbers: read latency of the job files",
+                 "Latency per operation class (every regular file, the Python runtime's included)"):
+        expect(text in page, f"the page lacks {text!r}")
+    print("ok: figure 4 of compare draws the job files' reads; its numbers are in the page and the JSON")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--niorep", required=True)
@@ -247,7 +298,10 @@ def main():
         make_run(w(g, "w_2"), "w", seed + 2)
         if g != "repC":
             make_run(w(g, "w_3"), "w", seed + 3, durations=False)
+    job_a = make_run(w("imp", "w"), "w", 41, imports=60)
+    job_b = make_run(w("imp2", "w"), "w", 42, imports=20)
     c = Ctx(a.niorep, a.work)
+    check_figure4(c, job_a, job_b)
     check_unmeasured(c)
     check_threshold_zero(c)
     check_options(c)
