@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 12).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 13).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 12
+#define SCHEMA_VERSION 13
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -67,6 +67,11 @@ static json_t *phases_json(const nr_model *m)
         put(j, "main_io_time_s", real(p->main_io_time_s));
         put(j, "main_io_share", real(p->main_io_share));
         put(j, "processes_with_io", ju64(p->processes_with_io));
+        /* the runtime's part of the phase (schema 13): figure 1's segment
+           "Python runtime files" is their sum over the phases */
+        put(j, "runtime_bytes_read", ju64(p->runtime_bytes_read));
+        put(j, "runtime_bytes_written", ju64(p->runtime_bytes_written));
+        put(j, "runtime_io_time_s", real(p->runtime_io_time_s));
         for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
             put(ops, nr_op_class_name(op), opsum_json(&p->ops[op]));
         put(j, "ops", ops);
@@ -226,6 +231,21 @@ static json_t *split_json(const nr_model *m)
     return j;
 }
 
+/* The job's files alone (schema 13): the groups figure 4 draws, every op
+ * class, and per phase. */
+static json_t *job_latency_json(const nr_model *m)
+{
+    json_t *j = lat_ops_json(m, nr__lat_slot_job(m)), *ph = json_array();
+    for (size_t i = 0; i < m->nphases; i++) {
+        json_t *o = lat_ops_json(m, nr__lat_slot_job_phase(m, i));
+        put(o, "phase", json_string(m->phases[i].name));
+        if (o && ph)
+            json_array_append_new(ph, o);
+    }
+    put(j, "by_phase", ph);
+    return j;
+}
+
 static json_t *latency_json(const nr_model *m)
 {
     json_t *j = lat_ops_json(m, 0);
@@ -248,6 +268,7 @@ static json_t *latency_json(const nr_model *m)
     put(j, "by_role", roles);
     put(j, "by_fs", fs);
     put(j, "cache_split", split_json(m));
+    put(j, "job_files", job_latency_json(m));
     return j;
 }
 

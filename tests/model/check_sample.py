@@ -12,7 +12,9 @@ job files' access pattern (request-size bins, consecutive / sequential /
 random by offset, opens, metadata-to-data, median read), the processes' roles
 and shares, the non-file kinds and the write bursts with their sums, each
 rebuilt from docs/definitions.md alone (an independent review's recount, all
-equal). Exit 77 (skip) when there are no samples or the ingest is not built.
+equal). Since session 50 (schema 13) also the job files' latency per op
+class and per phase (figure 4's reads) and each phase's bytes and I/O time
+on the runtime's files (figure 1's segment). Exit 77 (skip) when there are no samples or the ingest is not built.
 
 usage: check_sample.py NIOREP SAMPLES WORKDIR
 """
@@ -404,13 +406,25 @@ def check_run(niorep, run_dir, work, failures):
         last = int((ts[has_ts] + np.maximum(dur[has_ts], 0)).max())
         if not close(t["duration_s"], (last - first) * 1e-9):
             failures.append(f"{name}: duration_s {t['duration_s']} vs {(last - first) * 1e-9}")
+    def phase_mask(phase):
+        return np.array([phase_name.get(int(x), "unphased") == phase if x >= 0 else phase == "unphased"
+                         for x in ph], dtype=bool) if len(ph) else np.zeros(0, dtype=bool)
+
+    on_runtime = np.isin(fid, list(runtime))
     for p in summary["phases"]:
-        in_phase = np.array([phase_name.get(int(x), "unphased") == p["name"] if x >= 0 else p["name"] == "unphased"
-                             for x in ph], dtype=bool) if len(ph) else np.zeros(0, dtype=bool)
+        in_phase = phase_mask(p["name"])
         for key, mask in (("bytes_read", reads), ("bytes_written", writes)):
             got, want = p[key], int(pos[mask & in_phase].sum())
             if got != want:
                 failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
+        # the runtime's part (schema 13; figure 1's segment "Python runtime files")
+        for key, mask in (("runtime_bytes_read", reads), ("runtime_bytes_written", writes)):
+            got, want = p.get(key), int(pos[mask & in_phase & on_runtime].sum())
+            if got != want:
+                failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
+        want = float(np.maximum(dur[counted & in_phase & on_runtime], 0).sum()) * 1e-9
+        if "runtime_io_time_s" not in p or not close(p["runtime_io_time_s"], want):
+            failures.append(f"{name}: phase {p['name']} runtime_io_time_s = {p.get('runtime_io_time_s')}, numpy {want}")
         for key, mask in (("read_calls", reads), ("write_calls", writes)):
             got, want = p[key], int((mask & in_phase).sum())
             if got != want:
@@ -419,17 +433,34 @@ def check_run(niorep, run_dir, work, failures):
     check_layers(name, summary, failures)
     check_beyond_totals(name, summary, typed(events, ("syscall", "op_class", "errno")), files,
                         typed(export(niorep, store, "processes"), ("exe", "killed_by")), phases, runtime, failures)
-    for key, cls in LAT_OPS.items():
-        sel = counted & (op == cls) & (dur >= 0)
-        vals = np.sort(dur[sel])
-        lat = summary["latency"][key]
+    def check_lat(path, lat, sel):
+        vals = np.sort(dur[sel & (dur >= 0)])
         if lat["count"] != len(vals):
-            failures.append(f"{name}: latency.{key}.count = {lat['count']}, numpy {len(vals)}")
-            continue
+            failures.append(f"{name}: {path}.count = {lat['count']}, numpy {len(vals)}")
+            return
         for field, q in QUANTILES.items():
             want = nearest_rank(vals, q) * 1e-9 if len(vals) else None
             if not close(lat[field], want):
-                failures.append(f"{name}: latency.{key}.{field} = {lat[field]}, numpy {want}")
+                failures.append(f"{name}: {path}.{field} = {lat[field]}, numpy {want}")
+        want = float(vals.mean()) * 1e-9 if len(vals) else None
+        if not close(lat["mean"], want):
+            failures.append(f"{name}: {path}.mean = {lat['mean']}, numpy {want}")
+
+    # the job files' latency (schema 13, figure 4's reads): runtime files left out
+    job = counted & ~np.isin(fid, list(runtime))
+    job_lat = summary["latency"].get("job_files")
+    if job_lat is None:
+        failures.append(f"{name}: no latency.job_files")
+        job_lat = {"by_phase": [], **{key: {"count": None} for key in LAT_OPS}}
+    in_phase_of = {p["name"]: phase_mask(p["name"]) for p in summary["phases"]}
+    if [p["phase"] for p in job_lat["by_phase"]] != [p["name"] for p in summary["phases"]]:
+        failures.append(f"{name}: latency.job_files.by_phase names {[p['phase'] for p in job_lat['by_phase']]}")
+    for key, cls in LAT_OPS.items():
+        check_lat(f"latency.{key}", summary["latency"][key], counted & (op == cls))
+        check_lat(f"latency.job_files.{key}", job_lat[key], job & (op == cls))
+        for p in job_lat["by_phase"]:
+            check_lat(f"latency.job_files.by_phase[{p['phase']}].{key}", p[key],
+                      job & (op == cls) & in_phase_of[p["phase"]])
     return True
 
 

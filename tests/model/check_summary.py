@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 12)
+check("schema_version", 13)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base
 check("timeline.start_ns", 100000000)
@@ -78,6 +78,18 @@ check("latency.read.count", 6)
 check("latency.read.p50", 100e-6, 1e-6)
 check("latency.read.p90", 2e-3, 1e-6)
 check("latency.read.max", 2e-3, 1e-6)
+# the job files' latency (schema 13, figure 4's): run A has no runtime file,
+# so it is every file's; train's job-file reads 30 us, 50 us, 1 ms, 2 ms ->
+# p50 rank 2 = 50 us; and no phase has runtime bytes
+check("latency.job_files.read.count", 6)
+check("latency.job_files.read.p50", 100e-6, 1e-6)
+check("latency.job_files.by_phase.1.phase", "train")
+check("latency.job_files.by_phase.1.read.count", 4)
+check("latency.job_files.by_phase.1.read.p50", 50e-6, 1e-6)
+check("latency.job_files.by_phase.2.write.count", 1)
+check("phases.1.runtime_bytes_read", 0)
+check("phases.2.runtime_bytes_written", 0)
+check("phases.2.runtime_io_time_s", 0.0)
 for op in ("read", "write", "open", "sync"):
     for q in ("count", "p50", "p90", "p99", "p999", "p9999", "max"):
         if q not in s["latency"][op]:
