@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,9 @@
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
  * 2 since session 43, which names the fields added since 1; 4 since session
- * 49 (figures 1, 4, 5 and 7 count the job's files; figure 1's runtime). */
-#define FIGURES_JSON_SCHEMA 4
+ * 49 (figures 1, 4, 5 and 7 count the job's files; figure 1's runtime); 5
+ * since session 50 (figure 5's panels share one bin width, its bin_s). */
+#define FIGURES_JSON_SCHEMA 5
 
 struct nr_figin {
     nr_figure_inputs in;
@@ -226,18 +228,61 @@ static void build_latency(nr_figin *fi, const nr_model *const *models, const cha
     fi->in.latency = &fi->latency;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        const int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The bin width every panel of figure 5 shares (docs/figures.md, figure
+ * 5): the least common multiple of the widths of the runs with bins, so
+ * that each run's bins merge into whole bins of it, exactly. The model
+ * gives each run 1, 2 or 5 x 10^k ns, so this is the widest run's width W,
+ * or 2W (10^(k+1)) when W is 5 x 10^k and another run's is 2 x 10^k: at
+ * most 400 bins for every run. 0 when no run has bins, or when the widths
+ * have no common multiple in int64 (not 1-2-5 widths): then each run keeps
+ * its own, and the figure says that they differ. */
+static int64_t common_width(const nr_model *const *models, size_t n)
+{
+    int64_t w = 0;
+    for (size_t r = 0; r < n; r++) {
+        const nr_model_timeline *tl = nr_model_get_timeline(models[r]);
+        if (tl->width_ns <= 0 || tl->nbins == 0)
+            continue;
+        if (w == 0) {
+            w = tl->width_ns;
+            continue;
+        }
+        const int64_t f = tl->width_ns / gcd64(w, tl->width_ns);
+        if (f > INT64_MAX / w)
+            return 0;
+        w *= f;
+    }
+    return w;
+}
+
 /* (5) Throughput timeline of the job's files with phase spans and write
- * bursts, one panel per run. */
+ * bursts, one panel per run, every run's bins merged into the common
+ * width (until session 50 each run had its own: a 20 ms bin shows a short
+ * burst higher than a 50 ms one, so panels side by side were not alike). */
 static void build_timeline(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
 {
     nr_fig_timeline_run *tr = fi_alloc(fi, n, sizeof *tr);
     if (!tr)
         return;
+    const int64_t common = common_width(models, n);
     for (size_t r = 0; r < n; r++) {
         const nr_model_timeline *tl = nr_model_get_timeline(models[r]);
-        double bin_s = tl->width_ns > 0 ? (double)tl->width_ns * 1e-9 : 1.0;
-        double *rd = fi_alloc(fi, tl->nbins, sizeof *rd);
-        double *wr = fi_alloc(fi, tl->nbins, sizeof *wr);
+        const int64_t width = common > 0 && tl->width_ns > 0 ? common : tl->width_ns;
+        const size_t merge = width > 0 && tl->width_ns > 0 ? (size_t)(width / tl->width_ns) : 1;
+        const size_t nbins = (tl->nbins + merge - 1) / merge;
+        double bin_s = width > 0 ? (double)width * 1e-9 : 1.0;
+        double *rd = fi_alloc(fi, nbins, sizeof *rd);
+        double *wr = fi_alloc(fi, nbins, sizeof *wr);
         size_t nph = 0;
         for (size_t i = 0; i < nr_model_phase_count(models[r]); i++)
             nph += nr_model_phase_at(models[r], i)->n_intervals;
@@ -246,9 +291,14 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
         nr_fig_span *bu = fi_alloc(fi, nb, sizeof *bu);
         if (!rd || !wr || !ph || !bu)
             return;
-        for (size_t i = 0; i < tl->nbins; i++) {
-            rd[i] = (double)tl->job_read[i] / bin_s;
-            wr[i] = (double)tl->job_write[i] / bin_s;
+        for (size_t i = 0; i < nbins; i++) {
+            uint64_t r_bytes = 0, w_bytes = 0;
+            for (size_t b = i * merge; b < (i + 1) * merge && b < tl->nbins; b++) {
+                r_bytes += tl->job_read[b];
+                w_bytes += tl->job_write[b];
+            }
+            rd[i] = (double)r_bytes / bin_s;
+            wr[i] = (double)w_bytes / bin_s;
         }
         /* a span per interval of each phase ("unphased" has none): the
            time between two checkpoints is not the checkpoint's */
@@ -270,7 +320,7 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
             return;
         for (size_t i = 0; i < mk->n; i++)
             mt[i] = (double)(mk->v[i].ts_ns - tl->start_ns) * 1e-9;
-        tr[r] = (nr_fig_timeline_run){names[r], tl->nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
+        tr[r] = (nr_fig_timeline_run){names[r], nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
                                       mk->nnames == 1 && !mk->other_names ? mk->names[0] : NULL};
     }
     fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
@@ -450,6 +500,7 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
 /* Fig. 5: throughput over time, phases and bursts of each run. */
 static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
 {
+    json_object_set_new(o, "bin_s", jnum(nr_fig_timeline_shared_bin(&fi->timeline, fi->timeline.n_runs)));
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
         json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(t->name), "bin_s", jnum(t->bin_s),

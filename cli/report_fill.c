@@ -1265,7 +1265,7 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
     static const char *const captions[7] = {
         "Phase breakdown, one bar per run, the Python runtime's files apart", "Lorenz curves of the job files' bytes, every run",
         "The job files' bytes CCDF with power-law fits where one was made and not rejected, every run", "Read latency of the job files, CDF and CCDF, one series per run",
-        "Throughput timelines of the job files, one panel per run",
+        "Throughput timelines of the job files, one panel per run, all in bins of one width",
         "Request-size histograms of the job files (end-of-file reads left out), every run",
         "Per-process share of the job files (main vs workers), one bar per run"};
     /* what figures 2 to 6 draw of more runs than they tell apart
@@ -1278,8 +1278,8 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
         [2] = "The job files' bytes CCDF: every run in grey, the runs of lowest, median and highest power-law \xce\xb1 in "
               "colour with their fits",
         [3] = "Read latency of the job files, CDF and CCDF: every run in grey, the runs of lowest, median and highest p99 in colour",
-        [4] = "Throughput timelines of the job files of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name (each run's section "
-              "has its own)",
+        [4] = "Throughput timelines of the job files of the first " NR_STR(NR_FIG_DISTINCT_RUNS) " runs by name, all in bins "
+              "of one width over every run (each run's section has its own timeline)",
         [5] = "Request-size histograms of the job files: the lowest, median and highest share of each size bin over the "
               "runs"};
 #undef NR_STR

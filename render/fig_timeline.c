@@ -256,6 +256,25 @@ static const char *marks_label(const nr_fig_timeline_input *t, size_t n_runs, ch
     return buf;
 }
 
+static int has_bins(const nr_fig_timeline_run *run)
+{
+    return run->bin_s > 0 && isfinite(run->bin_s) && run->n_bins > 0 && run->read_bps && run->write_bps;
+}
+
+double nr_fig_timeline_shared_bin(const nr_fig_timeline_input *t, size_t n)
+{
+    double w = NAN;
+    for (size_t r = 0; t && t->runs && r < n && r < t->n_runs; r++) {
+        if (!has_bins(&t->runs[r]))
+            continue;
+        if (isnan(w))
+            w = t->runs[r].bin_s;
+        else if (t->runs[r].bin_s != w)
+            return NAN;
+    }
+    return w;
+}
+
 int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
 {
     const nr_fig_timeline_input *t = in->timeline;
@@ -274,12 +293,27 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
         phase_keys_fini(&keys);
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
     }
+    /* The panels' bin width, said once when they share it (the caller
+     * merges every run's bins into one width: figure_inputs.c), else each
+     * panel names its own and the legend says that they differ: the y
+     * axis is each bin's mean rate, so a short burst peaks higher in 20 ms
+     * bins than in 50 ms ones (until session 50 each panel had its run's
+     * own width, named in its title since session 49). */
+    const double shared = nr_fig_timeline_shared_bin(t, n_runs);
+    char width[32], more_runs[64] = "", title[128];
+    if (t->n_runs > n_runs) /* said in the figure: the others are not in it */
+        snprintf(more_runs, sizeof more_runs, "the first %zu of %zu runs", n_runs, t->n_runs);
     nr__legend lg = {0};
-    char title[64];
-    if (t->n_runs > n_runs) { /* said in the figure: the others are not in it */
-        snprintf(title, sizeof title, "the first %zu of %zu runs:", n_runs, t->n_runs);
+    if (n_runs > 1 && !isnan(shared))
+        snprintf(title, sizeof title, "%s%sall panels in %s bins:", more_runs, more_runs[0] ? ", " : "",
+                 nr_render_fmt_seconds(shared, width, sizeof width));
+    else if (n_runs > 1)
+        snprintf(title, sizeof title, "%s%sbin widths differ between panels:", more_runs,
+                 more_runs[0] ? "; " : "");
+    else
+        snprintf(title, sizeof title, "%s%s", more_runs, more_runs[0] ? ":" : "");
+    if (title[0])
         lg.title = title;
-    }
     nr__legend_add(&lg, (nr__legend_entry){.label = "read, job files", .kind = NR__LEG_LINE, .color = 0, .line_width = 1.0});
     nr__legend_add(&lg, (nr__legend_entry){.label = "write, job files", .kind = NR__LEG_LINE, .color = 1, .dash = 1,
                                            .line_width = 1.0});
@@ -305,15 +339,11 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
     /* Lay out every panel, then again with the widest left margin so the
      * time axes line up. */
     double left = 0;
-    /* each panel names its bin width: the model picks one per run (the
-       smallest 1-2-5 x 10^k giving at most 400 bins), and the y axis is
-       the bins' mean rate, so a peak of 20 ms bins is not one of 50 ms
-       bins (until session 49 the width was not shown) */
+    /* a panel names its bin width unless the legend names the width all share */
     char labels[MAX_PANELS][NR__LABEL_CAP + 48];
     for (size_t r = 0; r < n_runs; r++) {
         const nr_fig_timeline_run *run = &t->runs[r];
-        char width[32];
-        if (run->bin_s > 0 && isfinite(run->bin_s))
+        if (run->bin_s > 0 && isfinite(run->bin_s) && (n_runs == 1 || isnan(shared)))
             snprintf(labels[r], sizeof labels[r], "%s, %s bins", run->name ? run->name : "?",
                      nr_render_fmt_seconds(run->bin_s, width, sizeof width));
         else

@@ -159,7 +159,8 @@ typedef struct nr_fig_timeline_run {
 } nr_fig_timeline_run;
 
 typedef struct nr_fig_timeline_input {
-    size_t n_runs;   /* one panel per run, stacked */
+    size_t n_runs;   /* one panel per run, stacked; the panels name one bin width when the runs share
+                        it (nr_fig_timeline_shared_bin), else each its own, and say they differ */
     const nr_fig_timeline_run *runs;
     /* The phase names in the order figure 1 colours them (its input's
      * phase_names), so that a phase has the same colour in both figures
@@ -168,6 +169,10 @@ typedef struct nr_fig_timeline_input {
     size_t n_phase_order;
     const char *const *phase_order;
 } nr_fig_timeline_input;
+
+/* The bin width in seconds that the first n runs of t with bins share, NAN
+ * when their widths differ or none has bins (figure 5 names it once). */
+double nr_fig_timeline_shared_bin(const nr_fig_timeline_input *t, size_t n);
 
 /* (6) Request-size histogram in the Darshan bins below, reads and writes. */
 #define NR_FIG_REQSIZE_BINS 10

@@ -271,6 +271,26 @@ static void bounded_log_axis_widens_down(void **state)
     assert_true(fabs(r.lo - 0.002) < 1e-15 && r.hi == 1.0);
 }
 
+/* Figure 5 names one bin width when its panels share it (session 50):
+ * the runs with bins decide; a run without bins (no timestamps) does not,
+ * and the panels not drawn (past n) do not either. */
+static void timeline_shared_bin_width(void **state)
+{
+    static const double rates[2] = {1, 2};
+    nr_fig_timeline_run runs[4] = {
+        {.name = "a", .n_bins = 2, .bin_s = 0.1, .read_bps = rates, .write_bps = rates},
+        {.name = "none", .n_bins = 0, .bin_s = 1.0},
+        {.name = "b", .n_bins = 2, .bin_s = 0.1, .read_bps = rates, .write_bps = rates},
+        {.name = "c", .n_bins = 2, .bin_s = 0.05, .read_bps = rates, .write_bps = rates},
+    };
+    const nr_fig_timeline_input t = {.n_runs = 4, .runs = runs};
+    assert_true(nr_fig_timeline_shared_bin(&t, 3) == 0.1);
+    assert_true(isnan(nr_fig_timeline_shared_bin(&t, 4)));
+    assert_true(nr_fig_timeline_shared_bin(&t, 1) == 0.1);
+    assert_true(isnan(nr_fig_timeline_shared_bin(&(nr_fig_timeline_input){.n_runs = 1, .runs = runs + 1}, 1)));
+    assert_true(isnan(nr_fig_timeline_shared_bin(NULL, 4)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +306,7 @@ int main(void)
         cmocka_unit_test(reqsize_bins_follow_darshan),
         cmocka_unit_test(registry_is_complete),
         cmocka_unit_test(name_label_keeps_the_suffix),
+        cmocka_unit_test(timeline_shared_bin_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
