@@ -191,10 +191,15 @@ void nr__fill_swatch(cairo_t *cr, size_t color, size_t hatch, double x, double y
 
 void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, double h)
 {
-    if (w <= 0 || h <= 0)
+    nr__fill_tint_part(cr, color, x, y, w, h, 1);
+}
+
+void nr__fill_tint_part(cairo_t *cr, size_t color, double x, double y, double w, double h, double part)
+{
+    if (w <= 0 || h <= 0 || !(part > 0))
         return;
     cairo_save(cr);
-    nr__set_color(cr, nr__palette_color(color), 0.16);
+    nr__set_color(cr, nr__palette_color(color), 0.16 * fmin(part, 1));
     cairo_rectangle(cr, x, y, w, h);
     cairo_fill(cr);
     cairo_restore(cr);

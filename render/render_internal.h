@@ -272,6 +272,9 @@ int nr__bars_draw(nr__bars *b);
 
 /* Fills a light tint of colour i (background bands). */
 void nr__fill_tint(cairo_t *cr, size_t color, double x, double y, double w, double h);
+/* The tint of a band that spans cover a part (0..1) of: as light as the
+ * spans' own tints would look, anti-aliased, were each drawn. */
+void nr__fill_tint_part(cairo_t *cr, size_t color, double x, double y, double w, double h, double part);
 
 /* ---- fig_latency.c ------------------------------------------------------------ */
 

@@ -265,6 +265,53 @@ static void timeline_of_many_phases(void **state)
     }
 }
 
+/* A phase entered 20,000 times (a step's, or a decorated generator's
+ * item's: 0.2 ms of every 0.4 ms in [1, 9) s, inside one "train") and a
+ * mark a step: before session 50 the SVG drew a rectangle a span and a
+ * line a mark (about 2 MB); now the spans closer than a quarter point are
+ * bands a point wide at most, tinted by the part they cover (half: 0.08,
+ * as light as the anti-aliased spans were), and the marks one line where
+ * they would coincide. */
+static void timeline_of_many_instances(void **state)
+{
+    (void)state;
+    enum { STEPS = 20000 };
+    nr_fig_span *spans = malloc((STEPS + 1) * sizeof *spans);
+    double *marks = malloc(STEPS * sizeof *marks), bps[10];
+    assert_non_null(spans);
+    assert_non_null(marks);
+    spans[0] = (nr_fig_span){"train", 1, 9};
+    for (int i = 0; i < STEPS; i++) {
+        spans[1 + i] = (nr_fig_span){"data_prep", 1 + 4e-4 * i, 1 + 4e-4 * i + 2e-4};
+        marks[i] = 1 + 4e-4 * i;
+    }
+    for (int i = 0; i < 10; i++)
+        bps[i] = 1e6;
+    const nr_fig_timeline_run run = {"r", 10, 1.0, bps, bps, STEPS + 1, spans, 0, NULL, STEPS, marks, "step"};
+    const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
+    const nr_figure_inputs in = {.timeline = &t};
+    nr_render_buf svg;
+    render_svg("fig5-throughput-timeline", &in, &svg);
+    const char *text = (const char *)svg.data;
+    if (svg.len > 200000)
+        fail_msg("an SVG of %zu bytes", svg.len);
+    size_t half = 0, partial = 0;
+    for (const char *p = text; (p = memmem(p, svg.len - (size_t)(p - text), "fill-opacity:", 13)); p += 13) {
+        const double opacity = strtod(p + 13, NULL);
+        partial += opacity < 0.15;
+        half += opacity > 0.075 && opacity < 0.085;
+    }
+    /* the legend's 3 tints (write burst, train, data_prep) and train's
+     * band at 0.16; data_prep's bands of a point each (about 0.8 of the
+     * plot) at half of it */
+    assert_int_equal(occurrences(text, svg.len, "fill-opacity:0.16;"), 4);
+    if (half < 100 || half != partial)
+        fail_msg("%zu of %zu bands tinted at half", half, partial);
+    nr_render_buf_fini(&svg);
+    free(spans);
+    free(marks);
+}
+
 /* The fills of the tints (fill-opacity 0.16) of svg, in document order,
  * each as its "fill:rgb(...)" text; returns how many (at most max). */
 static size_t tint_fills(const nr_render_buf *svg, char out[][64], size_t max)
@@ -407,6 +454,7 @@ int main(void)
         cmocka_unit_test(phases_folded),
         cmocka_unit_test(phase_colours_do_not_clash),
         cmocka_unit_test(timeline_of_many_phases),
+        cmocka_unit_test(timeline_of_many_instances),
         cmocka_unit_test(timeline_colours_follow_figure_1),
         cmocka_unit_test(eight_epochs_neighbours_apart),
         cmocka_unit_test(latency_phases_in_their_colours),
