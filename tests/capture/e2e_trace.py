@@ -225,6 +225,19 @@ def check_error_paths(niorep, work):
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "z"), "--", "true")
     check(r.returncode == 2 and "is not empty" in r.stderr, "non-empty run dir: %d %r" % (r.returncode, r.stderr))
     check(os.path.exists(os.path.join(work, "z", "manifest.json")), "the refused run dir was touched")
+    # a run directory that cannot be made (under a file, or a file
+    # itself): exit 1 and the message docs/capture.md quotes, nothing traced
+    blocker = os.path.join(work, "a_file")
+    with open(blocker, "w") as f:
+        f.write("x")
+    r = niorep_tool(niorep, "trace", "-o", os.path.join(blocker, "run"), "--", "true")
+    check(r.returncode == 1 and r.stderr.startswith("niorep: %s: cannot create the directory: Not a directory"
+                                                    % os.path.join(blocker, "run")),
+          "run dir under a file: %d %r" % (r.returncode, r.stderr))
+    r = niorep_tool(niorep, "trace", "-o", blocker, "--", "true")
+    check(r.returncode == 1 and r.stderr.startswith("niorep: %s: not a directory" % blocker),
+          "run dir that is a file: %d %r" % (r.returncode, r.stderr))
+    check(open(blocker).read() == "x", "the file given as a run dir was touched")
     os.makedirs(os.path.join(work, "empty"))
     r = niorep_tool(niorep, "trace", "-o", os.path.join(work, "empty"), "--", "true")
     check(r.returncode == 0, "an empty run dir is fine: %d %r" % (r.returncode, r.stderr))
