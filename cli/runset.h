@@ -62,6 +62,13 @@ typedef struct nr_runset {
        nr_runset_expand. */
     void (*ingest_progress)(void *ctx, uint64_t done, uint64_t total);
     void *ingest_progress_ctx;
+    /* Each merge of the node stores of run `run` (its label) into its
+       store, as rows merged and in all (nr_merge_opts.progress): called on
+       the thread of nr_runset_load, first with done == 0, last with done ==
+       total. Never called for a merged store reused from the cache. NULL =
+       none. Set after nr_runset_expand. */
+    void (*merge_progress)(void *ctx, const char *run, uint64_t done, uint64_t total);
+    void *merge_progress_ctx;
 } nr_runset;
 
 /* Expands inputs (borrowed) into rs (zeroed first). Returns 0, NR_E_NOTFOUND

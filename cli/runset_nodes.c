@@ -173,9 +173,22 @@ static char *parts_fingerprint(const nr_runset *rs, const size_t *idx, size_t k)
     return fp;
 }
 
-/* Merges the parts unless the cached merged store was made of them as they are. */
-static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *out, int temporary,
-                        int *hit, uint64_t id[2], nr_error *err)
+/* A merge's progress, handed on to rs->merge_progress with its run's label. */
+typedef struct merge_ref {
+    const nr_runset *rs;
+    const char *label;
+} merge_ref;
+
+static void merge_rows(void *ctx, uint64_t done, uint64_t total)
+{
+    const merge_ref *ref = ctx;
+    ref->rs->merge_progress(ref->rs->merge_progress_ctx, ref->label, done, total);
+}
+
+/* Merges the parts of run `label` unless the cached merged store was made
+ * of them as they are. */
+static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *label, const char *out,
+                        int temporary, int *hit, uint64_t id[2], nr_error *err)
 {
     char *fp = parts_fingerprint(rs, idx, k);
     const char **paths = malloc(k * sizeof *paths);
@@ -197,7 +210,12 @@ static int merge_cached(nr_runset *rs, const size_t *idx, size_t k, const char *
         for (size_t i = 0; i < k; i++)
             paths[i] = rs->runs[idx[i]].store_path;
         uint64_t dev = 0, ino = 0;
-        const nr_merge_opts opts = {.files_by_node = rs->files_by_node, .store_dev = &dev, .store_ino = &ino};
+        merge_ref ref = {rs, label};
+        nr_merge_opts opts = {.files_by_node = rs->files_by_node, .store_dev = &dev, .store_ino = &ino};
+        if (rs->merge_progress) {
+            opts.progress = merge_rows;
+            opts.progress_ctx = &ref;
+        }
         rc = nr_store_merge(paths, k, out, &opts, err);
         char *dir = rc == NR_E_IO ? nr__rs_dir_name(out) : NULL;
         if (dir && nr__rs_cache_dir_gone(dir, temporary)) {
@@ -283,7 +301,7 @@ static int merge_privately(nr_runset *rs, const size_t *idx, size_t k, const cha
     int temporary = 1, hit;
     uint64_t id[2];
     *out = merged_path(rs, &rs->runs[idx[0]], label, &temporary, err);
-    return *out ? merge_cached(rs, idx, k, *out, 1, &hit, id, err) : err->code;
+    return *out ? merge_cached(rs, idx, k, label, *out, 1, &hit, id, err) : err->code;
 }
 
 /* The k >= 2 node runs idx[] of run `label` become one run at idx[0]. */
@@ -295,10 +313,12 @@ static int merge_group(nr_runset *rs, const size_t *idx, size_t k, const char *l
     char *out = merged_path(rs, first, label, &temporary, err);
     if (!out)
         return err->code;
-    if (progress)
-        progress(first, "merge");
+    if (progress) { /* named by the run, not by its first node (until session 50) */
+        const nr_run shown = {.name = (char *)label};
+        progress(&shown, "merge");
+    }
     uint64_t id[2];
-    int rc = merge_cached(rs, idx, k, out, temporary, &hit, id, err);
+    int rc = merge_cached(rs, idx, k, label, out, temporary, &hit, id, err);
     nr_store *opened = NULL;
     nr_error later; /* a store that does not open is opened again below, where a damaged cache is merged again */
     if (rc == 0 && !temporary && nr_store_open(out, &opened, &later) == 0 && !is_store_checked(opened, id)) {

@@ -3,7 +3,8 @@
 # pty made by script(1)) and not when stderr is a pipe or a file; so does
 # that of the ingests of `niorep build`, which only the runs whose cache is
 # stale have, and compare's count of the pairs done, and the bar of
-# `niorep merge` (rows). On a terminal of 60 or 40 columns (stty cols) no
+# `niorep merge` (rows), which build draws too while it merges node
+# stores. On a terminal of 60 or 40 columns (stty cols) no
 # line of a bar takes more than 59 or 39, and the end (100%) is drawn once.
 # usage: progress_tty.sh NIOREP RUN_DIR
 set -euo pipefail
@@ -72,4 +73,22 @@ script -qec "'$niorep' merge -q '$tmp/n1.nio' '$tmp/n2.nio' -o '$tmp/m_q.nio'" /
 if grep -q 'merge' "$tmp/merge3.txt"; then echo "FAIL: merge -q printed"; cat -v "$tmp/merge3.txt"; exit 1; fi
 script -qec "'$niorep' merge '$tmp/n1.nio' -o '$tmp/m1.nio'" /dev/null > "$tmp/merge4.txt"
 grep -q '1 node merged' "$tmp/merge4.txt" || { echo "FAIL: one node store did not merge"; cat -v "$tmp/merge4.txt"; exit 1; }
-echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only; compare's pair count on a tty only; bars fit 40/60/80 columns; merge's bar"
+# niorep build of node stores: the same bar of rows while it merges them
+# (until session 50 one line, "niorep: merge n1..."), none once the merged
+# store is cached, none on a pipe
+mkdir -p "$tmp/nodes"
+cp "$tmp/n1.nio" "$tmp/n2.nio" "$tmp/nodes/"
+script -qec "stty cols 60; '$niorep' build '$tmp/nodes' -o '$tmp/nodes_tty.html' --bootstraps 10" /dev/null > "$tmp/bmerge1.txt"
+grep -q 'merge R \[#*\.*\] *[0-9]*% .*rows' "$tmp/bmerge1.txt" || { echo "FAIL: no merge bar in build on a tty"; cat -v "$tmp/bmerge1.txt"; exit 1; }
+grep -q 'merge R .*100%' "$tmp/bmerge1.txt" || { echo "FAIL: build's merge bar never reached 100%"; cat -v "$tmp/bmerge1.txt"; exit 1; }
+lines_fit "$tmp/bmerge1.txt" 60 || { cat -v "$tmp/bmerge1.txt"; exit 1; }
+grep -q '1 merged, 0 reused' "$tmp/bmerge1.txt" || { echo "FAIL: build did not merge"; cat -v "$tmp/bmerge1.txt"; exit 1; }
+script -qec "'$niorep' build '$tmp/nodes' -o '$tmp/nodes_tty2.html' --bootstraps 10" /dev/null > "$tmp/bmerge2.txt"
+if grep -q 'merge R \[' "$tmp/bmerge2.txt"; then echo "FAIL: a merge bar with the merged store cached"; cat -v "$tmp/bmerge2.txt"; exit 1; fi
+rm -rf "$tmp/nodes/.niorep"
+"$niorep" build "$tmp/nodes" -o "$tmp/nodes_pipe.html" --bootstraps 10 2>&1 | cat > "$tmp/bmerge3.txt"
+if grep -q 'merge' "$tmp/bmerge3.txt" | grep -v 'merged from node stores'; then :; fi
+if grep -v 'stores merged from node stores' "$tmp/bmerge3.txt" | grep -q 'merge'; then echo "FAIL: build's merge progress on a pipe"; cat -v "$tmp/bmerge3.txt"; exit 1; fi
+grep -q '1 merged, 0 reused' "$tmp/bmerge3.txt" || { echo "FAIL: build on a pipe did not merge"; cat -v "$tmp/bmerge3.txt"; exit 1; }
+cmp "$tmp/nodes_tty.html" "$tmp/nodes_pipe.html" || { echo "FAIL: reports of the merged run differ between tty and pipe"; exit 1; }
+echo "ok: bar on a tty, none on a pipe; build's bar while ingesting only; compare's pair count on a tty only; bars fit 40/60/80 columns; merge's bar, and build's while it merges"
