@@ -35,11 +35,13 @@ static const char build_options[] =
     "the files the ingest reads keep the same names, sizes and times (docs/report.md); the\n"
     "stores of run directories that are gone are removed from it. The\n"
     "stores of the nodes of one run (labels run=R, node=N) are merged into one run R\n"
-    "(docs/multi-node.md).\n"
+    "(docs/multi-node.md), cached in TRACES/.niorep/merged/R.nio until its node stores are\n"
+    "all gone.\n"
     "\nenvironment:\n"
     "  NIOREP_CACHE_DIR      keep the caches there (a folder per traces folder) instead of\n"
     "                        TRACES/.niorep; when it is unset and TRACES cannot be written:\n"
-    "                        $XDG_CACHE_HOME/niorep, else ~/.cache/niorep\n";
+    "                        $XDG_CACHE_HOME/niorep, else ~/.cache/niorep; the folder of a\n"
+    "                        traces folder that is gone is removed from it\n";
 
 typedef struct build_args {
     const char *out, *figures_dir, *formats, *title;

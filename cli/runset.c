@@ -566,6 +566,11 @@ static char *user_cache_dir(const char *near)
         free(dir);
         dir = NULL;
     }
+    if (dir) /* the folder names its traces folder, so that it can be pruned once that is gone */
+        (void)nr__rs_note_traces_folder(dir, real);
+    static int pruned; /* once a process, as `told` */
+    if (dir && !pruned++)
+        nr__rs_prune_user_cache(base);
     static int told; /* once a process: the calling thread's (choose_cache, merged_path) */
     if (!dir && env && *env && !told++)
         fprintf(stderr, "niorep: NIOREP_CACHE_DIR=%s: no cache folder can be made there (%s): the stores are "
@@ -924,8 +929,9 @@ void nr__rs_sweep_dir(const char *dir)
 }
 
 /* Sweeps the cache folder of run r's store and its merged/, and prunes
- * the stores of the run folders gone from r's folder, once per folder
- * (*swept: the last one). */
+ * the stores of the run folders gone from r's folder, then the merged
+ * stores whose node stores are all gone, once per folder (*swept: the
+ * last one). */
 static void sweep_cache_dir(const nr_run *r, char **swept)
 {
     char *dir = nr__rs_dir_name(r->store_path);
@@ -939,11 +945,13 @@ static void sweep_cache_dir(const nr_run *r, char **swept)
     char *near = nr__rs_dir_name(r->input_path);
     if (near)
         nr__rs_prune_dir(dir, near);
-    free(near);
     char *merged = nr__rs_join(dir, "merged");
     if (merged)
         nr__rs_sweep_dir(merged);
     free(merged);
+    if (near) /* after the stores of the run folders gone: they may be its parts */
+        nr__rs_prune_merged(dir, near);
+    free(near);
 }
 
 int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,

@@ -39,6 +39,28 @@ void nr__rs_sweep_dir(const char *dir);
  * files, last written more than 10 minutes ago, with a line on stderr
  * naming them; nothing when near cannot be listed (runset_prune.c). */
 void nr__rs_prune_dir(const char *dir, const char *near);
+/* Removes from dir/merged, the merged stores of cache folder dir (the one
+ * of folder near), those whose fingerprint names node stores of which
+ * none is left (in dir: the stores of ingested run folders; in near: node
+ * stores given), and their companion files, last written more than 10
+ * minutes ago, with a line on stderr naming them; a store without a
+ * fingerprint stays (runset_prune.c). */
+void nr__rs_prune_merged(const char *dir, const char *near);
+/* The file of a folder of the user's cache that names the traces folder
+ * it belongs to (its real path and a newline), so that the folder can be
+ * known as gone once that traces folder is. */
+#define NR_CACHE_FOLDER_NOTE "traces-folder"
+/* Writes that note into user cache folder dir for traces folder real
+ * (a real path) unless it holds it already. 0 or a negative code. */
+int nr__rs_note_traces_folder(const char *dir, const char *real);
+/* Removes from base, the user's cache ($NIOREP_CACHE_DIR, ...), the
+ * folders of traces folders that are gone (their note names a path that
+ * is not there, in a folder that is): their stores, companions, merged/
+ * and temporary files (no process holding them), last written more than 10
+ * minutes ago, then the folder when nothing else is left in it, with a
+ * line on stderr naming the traces folders. A folder without a note (made
+ * before session 50), or holding other files, stays. */
+void nr__rs_prune_user_cache(const char *base);
 /* The cache folder for the stores of inputs in folder near (new string):
  * near/.niorep, made when missing; when it cannot be written (a read-only
  * traces folder), or when $NIOREP_CACHE_DIR is set, a folder of near's own

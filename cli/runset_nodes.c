@@ -107,7 +107,6 @@ static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, 
     char *merged = cache ? nr__rs_join(cache, "merged") : NULL;
     char *name = label_file_name(label);
     char *file = name ? nr__rs_path_with(name, ".nio") : NULL;
-    free(dir);
     free(name);
     char *path = NULL;
     *temporary = 0;
@@ -116,12 +115,15 @@ static char *merged_path(nr_runset *rs, const nr_run *first, const char *label, 
     } else if (merged && (mkdir(merged, 0777) == 0 || errno == EEXIST) && access(merged, W_OK) == 0) {
         path = nr__rs_join(merged, file);
         nr__rs_sweep_dir(merged);
+        if (!first->input_path) /* node stores given: their folder; an ingested run's was pruned before its ingest */
+            nr__rs_prune_merged(cache, dir);
     } else if (nr__rs_tmpdir(rs, err) == 0) {
         char numbered[600];
         snprintf(numbered, sizeof numbered, "%zu-%s", (size_t)(first - rs->runs), file);
         path = nr__rs_join(rs->tmpdir, numbered);
         *temporary = 1;
     }
+    free(dir);
     free(cache);
     free(merged);
     free(file);

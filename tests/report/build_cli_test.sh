@@ -120,6 +120,67 @@ printf 'x' > traces/.niorep/fresh.nio
 rm traces/.niorep/fresh.*
 ok "the stores of gone run folders pruned"
 
+# merged/ holds the stores merged from node stores, named by the run's
+# label: one whose fingerprint names node stores of which none is left is
+# pruned (store, fingerprint, fits, figures), once older than ten minutes;
+# one with a part left, one without a fingerprint, the store of label
+# "gone.nio" and other files stay; until session 50 merged/ only grew
+mkdir -p nodes/n1 nodes/n2 nodes/other
+for n in n1 n2; do
+    cp traces/plain/strace.log "nodes/$n/"
+    printf '{"labels": {"run": "R", "node": "%s"}}\n' "$n" > "nodes/$n/manifest.json"
+done
+cp traces/plain/strace.log nodes/other/
+"$niorep" build nodes -o nodes1.html --bootstraps 0 2>nodes.err || fail "build of node run folders: $(cat nodes.err)"
+[ -e nodes/.niorep/merged/R.nio ] && [ -e nodes/.niorep/merged/R.nio.inputs ] || fail "no merged store of R: $(ls -R nodes/.niorep)"
+m=nodes/.niorep/merged
+printf 'niorep 0.1.0 merge 5 revision 1\nx1.nio\t10\t1.0\t1.0\nx\t2.nio\t10\t1.0\t1.0\nstore 1 2\n' > $m/gone.nio.inputs
+printf 'niorep 0.1.0 merge 5 revision 1\nx1.nio\t10\t1.0\t1.0\nn1.nio\t10\t1.0\t1.0\nstore 1 2\n' > $m/half.nio.inputs
+for f in gone.nio gone.nio.fits-0-1 gone.nio.fig2-0-1 gone.nio.nio half.nio nofp.nio README; do printf 'x' > "$m/$f"; done
+touch -d '1 hour ago' $m/*
+"$niorep" build nodes -o nodes2.html --bootstraps 0 2>nodes.err || fail "build beside merged stores of gone runs"
+grep -qx 'niorep: nodes/.niorep/merged: removed the merged store of 1 run whose node stores are gone (gone; 4 files)' nodes.err \
+    || fail "no line on the pruned merged store: $(cat nodes.err)"
+ls $m/gone.nio $m/gone.nio.* 2>/dev/null | grep -vx "$m/gone.nio.nio" && fail "files of the merged store of a gone run were left"
+for kept in gone.nio.nio half.nio half.nio.inputs nofp.nio README R.nio R.nio.inputs; do
+    [ -e "$m/$kept" ] || fail "merged/$kept was pruned"
+done
+cmp -s nodes1.html nodes2.html || fail "pruning merged/ changed the report"
+rm $m/gone.nio.nio $m/half.* $m/nofp.nio $m/README
+# the node run folders removed: their stores and then their merged store go in one build
+rm -r nodes/n1 nodes/n2
+touch -d '1 hour ago' nodes/.niorep/* $m/*
+"$niorep" build nodes -o nodes3.html --bootstraps 0 2>nodes.err || fail "build after the nodes went: $(cat nodes.err)"
+grep -q '^niorep: nodes/.niorep: removed the cached stores of 2 run folders no longer in nodes (n1, n2; ' nodes.err \
+    || fail "no line on the node run folders' stores: $(cat nodes.err)"
+grep -q '^niorep: nodes/.niorep/merged: removed the merged store of 1 run whose node stores are gone (R; ' nodes.err \
+    || fail "no line on the merged store of the gone nodes: $(cat nodes.err)"
+ls $m/R.* 2>/dev/null && fail "the merged store of the gone nodes was left"
+# node stores given as stores: merged/ in the cache of their folder, pruned the same way
+mkdir -p nstores
+for n in n1 n2; do
+    mkdir -p "nodes/$n" && cp traces/plain/strace.log "nodes/$n/"
+    printf '{"labels": {"run": "R", "node": "%s"}}\n' "$n" > "nodes/$n/manifest.json"
+    "$niorep" ingest -q "nodes/$n" -o "nstores/$n.nio" || fail "ingest of node $n"
+done
+"$niorep" build nstores -o nstores1.html --bootstraps 0 2>nodes.err || fail "build of node stores: $(cat nodes.err)"
+[ -e nstores/.niorep/merged/R.nio ] || fail "no merged store beside the node stores: $(ls -R nstores)"
+cp nstores/.niorep/merged/R.nio.inputs nstores/.niorep/merged/old.nio.inputs
+sed -i 's/^n\([12]\)\.nio/gone\1.nio/' nstores/.niorep/merged/old.nio.inputs
+printf 'x' > nstores/.niorep/merged/old.nio
+touch -d '1 hour ago' nstores/.niorep/merged/old.*
+"$niorep" build nstores -o nstores2.html --bootstraps 0 2>nodes.err || fail "second build of node stores: $(cat nodes.err)"
+grep -qx 'niorep: nstores/.niorep/merged: removed the merged store of 1 run whose node stores are gone (old; 2 files)' nodes.err \
+    || fail "no line on the merged store of gone node stores: $(cat nodes.err)"
+[ -e nstores/.niorep/merged/R.nio ] || fail "the merged store of the node stores given was pruned"
+# a fresh merged store of a gone run stays
+printf 'x' > nstores/.niorep/merged/fresh.nio
+sed 's/^n\([12]\)\.nio/gone\1.nio/' nstores/.niorep/merged/R.nio.inputs > nstores/.niorep/merged/fresh.nio.inputs
+"$niorep" build nstores -o nstores3.html --bootstraps 0 2>nodes.err || fail "third build of node stores: $(cat nodes.err)"
+[ -e nstores/.niorep/merged/fresh.nio ] || fail "a merged store of the last ten minutes was pruned"
+rm -r nodes nstores nodes*.html nstores*.html
+ok "merged stores of gone runs pruned"
+
 # $NIOREP_CACHE_DIR holds the caches, a folder per traces folder, and the
 # traces folder stays untouched; a read-only traces folder's stores go to
 # the user's cache ($XDG_CACHE_HOME/niorep) and are reused: until session
@@ -143,6 +204,46 @@ else
     echo "note: no mount namespace here (unshare -m): the read-only traces folder is not checked"
 fi
 ok "caches of read-only traces folders"
+
+# a folder of the user's cache names its traces folder (traces-folder);
+# once that is gone, a build that uses the user's cache removes the
+# folder's stores, merged/ and then the folder, files older than ten
+# minutes only, with a line; a folder without that note (older niorep),
+# one whose note does not match its name, one of a traces folder still
+# there, and files that are not niorep's stay: until session 50 the
+# user's cache only grew
+uc=$PWD/usercache
+for t in gonetraces gone2; do
+    mkdir -p $t/run && cp traces/plain/strace.log $t/run/
+    NIOREP_CACHE_DIR=$uc "$niorep" build $t -o gone1.html --bootstraps 0 2>/dev/null || fail "build of $t"
+done
+gone_dir=$(ls -d "$uc"/*-gonetraces) && gone2_dir=$(ls -d "$uc"/*-gone2) || fail "no user cache folder of gonetraces: $(ls $uc)"
+[ "$(cat "$gone_dir/traces-folder")" = "$PWD/gonetraces" ] || fail "the user cache folder does not name its traces folder: $(cat "$gone_dir/traces-folder")"
+mkdir -p "$gone_dir/merged" && printf 'x' > "$gone_dir/merged/R.nio"
+cp -r "$gone_dir" "$uc/0123456789abcdef-nonote" && rm "$uc/0123456789abcdef-nonote/traces-folder"
+cp -r "$gone_dir" "$uc/0123456789abcdef-mismatch"
+printf 'mine' > "$gone2_dir/README"
+rm -r gonetraces gone2
+find "$uc" -exec touch -h -d '1 hour ago' {} +
+NIOREP_CACHE_DIR=$uc "$niorep" build ro -o ro5.html --bootstraps 0 2>uc.err || fail "build with a gone traces folder's cache: $(cat uc.err)"
+grep -qx "niorep: $uc: removed the caches of 2 traces folders that are gone ($PWD/gone2, $PWD/gonetraces; [0-9]* files; 1 folder kept, holding files written in the last 10 minutes or not niorep's)" uc.err \
+    || fail "no line on the pruned user cache folders: $(cat uc.err)"
+[ -e "$gone_dir" ] && fail "the user cache folder of a gone traces folder was left: $(ls -R "$gone_dir")"
+[ "$(ls -A "$gone2_dir" | tr '\n' ' ')" = "README traces-folder " ] || fail "a folder holding a file not niorep's: $(ls -A "$gone2_dir")"
+[ -e "$uc/0123456789abcdef-nonote/run.nio" ] || fail "a folder without its note was pruned"
+[ -e "$uc/0123456789abcdef-mismatch/run.nio" ] || fail "a folder whose note does not match its name was pruned"
+ls "$uc"/*-ro/run.nio >/dev/null 2>&1 || fail "the cache of a traces folder still there was pruned"
+cmp -s ro1.html ro5.html || fail "the report of ro changed"
+rm -r "$uc/0123456789abcdef-nonote" "$uc/0123456789abcdef-mismatch" "$gone2_dir" gone1.html
+# a folder of a gone traces folder written in the last ten minutes stays
+mkdir -p gonetraces/run && cp traces/plain/strace.log gonetraces/run/
+NIOREP_CACHE_DIR=$uc "$niorep" build gonetraces -o gone2.html --bootstraps 0 2>/dev/null || fail "build of gonetraces again"
+rm -r gonetraces
+NIOREP_CACHE_DIR=$uc "$niorep" build ro -o ro6.html --bootstraps 0 2>uc.err || fail "build beside a fresh gone cache"
+grep -q 'traces folder' uc.err && fail "a fresh user cache folder was pruned: $(cat uc.err)"
+ls -d "$uc"/*-gonetraces >/dev/null 2>&1 || fail "the fresh user cache folder of a gone traces folder went"
+rm -r "$uc"/*-gonetraces gone2.html
+ok "the user cache's folders of gone traces folders pruned"
 
 # a run given twice (its traces folder and itself) is read once, with a
 # line: until session 48 it was two runs, plain and plain-2
