@@ -72,6 +72,9 @@ int nr_cmd_ingest(int argc, char **argv)
         if (stats.hook_diagnosed) /* the hook's lines are apart from the logs' */
             fprintf(stderr, ", %llu hook diagnostics (niorep info lists them)",
                     (unsigned long long)stats.hook_diagnosed);
+        if (stats.files_not_read) /* a README, a store, a sub-folder: never silently */
+            fprintf(stderr, ", %llu %s of the folder not read (niorep info lists them)",
+                    (unsigned long long)stats.files_not_read, nr_cli_noun(stats.files_not_read, "entry", "entries"));
         fputc('\n', stderr);
     }
     return 0;

@@ -360,6 +360,7 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
         {"lines_read", "lines read"},
         {"lines_parsed", "lines parsed"},
         {"lines_skipped", "lines skipped (reasons below)"},
+        {"files_not_read", "entries of the run folder not read (file_not_read below)"},
         {"unfinished_resumed", "unfinished calls resumed"},
     };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++) {

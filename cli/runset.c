@@ -246,9 +246,9 @@ static int add_run_folder(nr_runset *rs, const char *p, const char *name, nr_err
 {
     nr_error why;
     nr_error_clear(&why);
-    char **inputs;
-    size_t n;
-    const int found = nr_ingest_input_files(p, 0, &inputs, &n, &why);
+    char **inputs, **not_read;
+    size_t n, nnot;
+    const int found = nr_ingest_input_files(p, 0, &inputs, &n, &not_read, &nnot, &why);
     if (found < 0 && found != NR_E_INPUT) {
         *err = why;
         return found;
@@ -259,8 +259,11 @@ static int add_run_folder(nr_runset *rs, const char *p, const char *name, nr_err
         if (rs->n > before) { /* the run's inputs, found here once */
             rs->runs[before].inputs = inputs;
             rs->runs[before].ninputs = n;
+            rs->runs[before].not_read = not_read;
+            rs->runs[before].nnot_read = nnot;
         } else {
             free_names(inputs, n);
+            free_names(not_read, nnot);
         }
         return rc;
     }
@@ -288,7 +291,7 @@ static void note_own_logs(const char *dir)
     char **paths;
     size_t n;
     nr_error ignored;
-    if (nr_ingest_input_files(dir, 1, &paths, &n, &ignored) < 0)
+    if (nr_ingest_input_files(dir, 1, &paths, &n, NULL, NULL, &ignored) < 0)
         return;
     for (size_t i = 0; i < n; i++) {
         char *base = nr__rs_base_name(paths[i]);
@@ -365,7 +368,8 @@ int nr_runset_expand(nr_runset *rs, char *const *inputs, size_t n, nr_error *err
  * once a run, for its fingerprint and the outputs' check. */
 static int find_inputs(nr_run *r, nr_error *err)
 {
-    return r->inputs ? 0 : nr_ingest_input_files(r->input_path, 0, &r->inputs, &r->ninputs, err);
+    return r->inputs ? 0
+                     : nr_ingest_input_files(r->input_path, 0, &r->inputs, &r->ninputs, &r->not_read, &r->nnot_read, err);
 }
 
 /* Whether path has a component named name ("a/.niorep/b", ".niorep/b"). */
@@ -425,13 +429,16 @@ int nr__rs_stat_line(char *out, size_t cap, const char *name, const struct stat 
 /* Fingerprint of the inputs of a run: version, store format and ingest
  * revision (a cached store of an older one is ingested again), then name,
  * size, mtime and ctime of every file the ingest reads (its logs, hook and
- * manifest: nr_ingest_input_files), by name. Other files of the folder
- * leave the store as it is: until session 48 they were in the fingerprint,
- * and a report written into the run's folder (`build T/R -o T/R/r.html`)
- * had every later build ingest the run again. The ctime, which no user call
- * sets, catches an edit whose mtime was put back (touch -r: until session
- * 46 a stale store was trusted, review 46); a copied folder is ingested
- * again once. *bytes: the sizes of those files added up. */
+ * manifest: nr_ingest_input_files), by name, then "not read\tNAME\tREASON"
+ * for each other entry of the folder, which the store notes by name and
+ * reason alone: their sizes and times leave the store as it is (until
+ * session 48 they were in the fingerprint, and a report written into the
+ * run's folder, `build T/R -o T/R/r.html`, had every later build ingest
+ * the run again), a new or removed name ingests it once (since session
+ * 50: a note added after the ingest was in no report). The ctime, which
+ * no user call sets, catches an edit whose mtime was put back (touch -r:
+ * until session 46 a stale store was trusted, review 46); a copied folder
+ * is ingested again once. *bytes: the sizes of those files added up. */
 static char *fingerprint(nr_run *r, uint64_t *bytes, nr_error *err)
 {
     *bytes = 0;
@@ -444,6 +451,8 @@ static char *fingerprint(nr_run *r, uint64_t *bytes, nr_error *err)
     size_t cap = 128, len = 0;
     for (size_t i = 0; i < n; i++)
         cap += strlen(paths[i]) + 96;
+    for (size_t i = 0; i < r->nnot_read; i++)
+        cap += strlen(r->not_read[i]) + 16;
     char *fp = malloc(cap);
     if (fp)
         len = (size_t)snprintf(fp, cap, "niorep %s store %u ingest %u\n", NR_VERSION, NR_STORE_FORMAT_VERSION,
@@ -459,6 +468,8 @@ static char *fingerprint(nr_run *r, uint64_t *bytes, nr_error *err)
         }
         free(name);
     }
+    for (size_t i = 0; fp && i < r->nnot_read; i++)
+        len += (size_t)snprintf(fp + len, cap - len, "not read\t%s\n", r->not_read[i]);
     if (!fp)
         nr_error_set(err, NR_E_NOMEM, "out of memory");
     return fp;
@@ -1021,6 +1032,7 @@ void nr__rs_drop_run(nr_run *r)
     free(r->store_path);
     free(r->fingerprint);
     free_names(r->inputs, r->ninputs);
+    free_names(r->not_read, r->nnot_read);
     free(r->model_key);
     for (size_t i = 0; i < r->nparts; i++)
         free(r->parts[i]);

@@ -23,6 +23,9 @@ typedef struct nr_run {
                             found once for the fingerprint and the outputs' check (owned);
                             NULL until then */
     size_t ninputs;
+    char **not_read;     /* the other entries of its folder, "NAME\tREASON", which its
+                            store notes (nr_ingest_input_files; owned): in the fingerprint */
+    size_t nnot_read;
     int cache_hit;       /* 1 when a cached store was reused */
     char *fingerprint;   /* of the inputs, while the run waits for its ingest (owned) */
     uint64_t input_bytes; /* the files of a run to ingest, for the progress of the load */

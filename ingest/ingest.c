@@ -988,6 +988,7 @@ static int write_meta(ingest *in, nr_error *err)
     NR_TRY(meta_put_u64(in, "lines_read", in->stats.lines_read, err));
     NR_TRY(meta_put_u64(in, "lines_parsed", in->stats.lines_parsed, err));
     NR_TRY(meta_put_u64(in, "lines_skipped", in->stats.lines_skipped, err));
+    NR_TRY(meta_put_u64(in, "files_not_read", in->run.nskipped, err));
     NR_TRY(meta_put_u64(in, "events", in->stats.events, err));
     NR_TRY(meta_put_u64(in, "unfinished_never_resumed", c.never_resumed, err));
     NR_TRY(meta_put_u64(in, "unfinished_resumed", c.resumed, err));
@@ -1640,6 +1641,20 @@ static int note_binary_files(ingest *in)
     return 0;
 }
 
+/* Notes the entries of the run folder that the ingest does not read (a
+ * README, a report written there, a store, a sub-folder), one
+ * file_not_read each with its reason: until session 50 they were counted
+ * in a field nothing showed. */
+static int note_skipped_files(ingest *in)
+{
+    for (size_t i = 0; i < in->run.nskipped; i++) {
+        const char *msg = nr_runskip_message(in->run.skipped[i].why);
+        NR_TRY(nr_diag_add(in->diag, "file_not_read", in->run.skipped[i].name, 0, msg, strlen(msg)));
+    }
+    in->stats.files_not_read = in->run.nskipped;
+    return 0;
+}
+
 /* The store must not replace a file of the run it reads, nor be one it would read. */
 static int check_output(const nr_runfiles *run, const char *out_path, nr_error *err)
 {
@@ -1660,7 +1675,7 @@ static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_
 {
     NR_TRY(nr_runfind(input, &in->run, err));
     NR_TRY(check_output(&in->run, out_path, err));
-    if (!(in->diag = nr_diag_create()) || note_binary_files(in) < 0)
+    if (!(in->diag = nr_diag_create()) || note_binary_files(in) < 0 || note_skipped_files(in) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     NR_TRY(load_side_inputs(in, err));
     NR_TRY(open_streams(in, err));
@@ -1687,14 +1702,44 @@ static int cmp_path(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_t *n, nr_error *err)
+/* The entries of run not read, as "NAME\tMESSAGE" (new strings). */
+static int list_not_read(const nr_runfiles *run, char ***out, size_t *n, nr_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (run->nskipped && !(*out = calloc(run->nskipped, sizeof **out)))
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", run->dir);
+    for (size_t i = 0; i < run->nskipped; i++) {
+        const char *name = run->skipped[i].name, *msg = nr_runskip_message(run->skipped[i].why);
+        const size_t len = strlen(name) + strlen(msg) + 2;
+        if (!((*out)[i] = malloc(len))) {
+            for (size_t k = 0; k < i; k++)
+                free((*out)[k]);
+            free(*out);
+            *out = NULL;
+            return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", run->dir);
+        }
+        snprintf((*out)[i], len, "%s\t%s", name, msg);
+    }
+    *n = run->nskipped;
+    return 0;
+}
+
+int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_t *n, char ***not_read,
+                          size_t *n_not_read, nr_error *err)
 {
     *paths = NULL;
     *n = 0;
+    if (not_read) {
+        *not_read = NULL;
+        *n_not_read = 0;
+    }
     nr_runfiles run;
     nr_runfiles_init(&run);
     run.names_only = !logs_only; /* the binary files named like logs are listed unread, as logs */
     int rc = nr_runfind(input, &run, err);
+    if (rc == 0 && not_read)
+        rc = list_not_read(&run, not_read, n_not_read, err);
     const char *extra[2] = {logs_only ? NULL : run.hook_path, logs_only ? NULL : run.manifest_path};
     char **out = rc == 0 ? calloc(run.nlogs + 2, sizeof *out) : NULL;
     if (rc == 0 && !out)
@@ -1710,6 +1755,13 @@ int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_
         for (size_t i = 0; out && i < k; i++)
             free(out[i]);
         free(out);
+        for (size_t i = 0; not_read && i < *n_not_read; i++)
+            free((*not_read)[i]);
+        if (not_read) {
+            free(*not_read);
+            *not_read = NULL;
+            *n_not_read = 0;
+        }
         return rc;
     }
     qsort(out, k, sizeof *out, cmp_path);

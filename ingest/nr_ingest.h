@@ -70,8 +70,11 @@
  * "<...>" after a result that is no duration (nor "<unavailable>") is
  * noted as duration_unreadable.
  * 11 (session 49): msync is of op class sync (no file: it names a
- * mapping's address), as sync is; it was other. */
-#define NR_INGEST_REVISION 11
+ * mapping's address), as sync is; it was other.
+ * 12 (session 50): the run folder's entries that are not read are noted
+ * (file_not_read, meta files_not_read); they were counted in a field
+ * nothing showed. */
+#define NR_INGEST_REVISION 12
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */
@@ -96,6 +99,7 @@ typedef struct nr_ingest_stats {
     uint64_t processes;
     uint64_t unfinished_never_resumed;
     uint64_t hook_diagnosed;  /* diagnostics of hook.jsonl records (hook_* reasons; one per record and reason) */
+    uint64_t files_not_read;  /* entries of the run folder not read (notes file_not_read, meta files_not_read) */
     uint64_t chunks_stitched; /* chunks of a log modelled ahead by a worker and stitched on */
     uint64_t chunks_refused;  /* ... whose speculation did not hold: modelled again in order */
 } nr_ingest_stats;
@@ -115,11 +119,15 @@ int nr_ingest_finds_log(const char *dir, nr_error *err);
  * them, sorted by name; free each and the array): a run directory's logs
  * (by name, else by their first lines) and, unless logs_only, hook.jsonl,
  * manifest.json and the binary files named like logs (skipped with a
- * note); or input itself when it is one log. Any other file of
- * the folder (a report written there, notes, a store) changes nothing the
- * ingest writes. A folder without a log is NR_E_INPUT, as for
- * nr_ingest_run. */
-int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_t *n, nr_error *err);
+ * note); or input itself when it is one log. When not_read is not NULL,
+ * *not_read gets the folder's other entries (a report written there,
+ * notes, a store, a sub-folder; hidden ones apart), which the ingest notes
+ * as file_not_read by their name and the reason that follows it, as new
+ * strings "NAME\tREASON" in name order (*n_not_read of them): their
+ * sizes and times change nothing the ingest writes. A folder without a
+ * log is NR_E_INPUT, as for nr_ingest_run. */
+int nr_ingest_input_files(const char *input, int logs_only, char ***paths, size_t *n, char ***not_read,
+                          size_t *n_not_read, nr_error *err);
 
 /* Tests and fuzzing: with on, the path look-ahead (a cache hint that runs
  * once a log names 32768 files) runs from the first chunk, so that small

@@ -27,6 +27,9 @@ void nr_runfiles_fini(nr_runfiles *r)
         free(r->logs[i].name);
     }
     free(r->logs);
+    for (size_t i = 0; i < r->nskipped; i++)
+        free(r->skipped[i].name);
+    free(r->skipped);
     for (size_t i = 0; i < r->nbinary; i++)
         free(r->binary[i]);
     free(r->binary);
@@ -240,6 +243,30 @@ static int list_dir(const char *dir, char ***names_out, size_t *count_out, nr_er
     return 0;
 }
 
+const char *nr_runskip_message(nr_runskip_why why)
+{
+    switch (why) {
+    case NR_RUNSKIP_STORE: return "a niorep store (*.nio): not read";
+    case NR_RUNSKIP_HOOK_AGAIN: return "another hook file: a run has one, the first by name is read";
+    case NR_RUNSKIP_FOLDER: return "a folder: a run folder's own files are read, not its sub-folders'";
+    case NR_RUNSKIP_SPECIAL: return "not a regular file (a link to nothing, a pipe, a socket, a device): not read";
+    case NR_RUNSKIP_OTHER: break;
+    }
+    return "not an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read";
+}
+
+/* Keeps entry name of the run dir as skipped, for why. */
+static int add_skipped(nr_runfiles *r, const char *dir, const char *name, nr_runskip_why why, nr_error *err)
+{
+    char *copy = strdup(name);
+    if (!copy || NR_GROW(r->skipped, r->skipped_cap, r->nskipped + 1) < 0) {
+        free(copy);
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", dir);
+    }
+    r->skipped[r->nskipped++] = (nr_runskip){copy, why};
+    return 0;
+}
+
 static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const char *name, nr_error *err)
 {
     char *path = join_path(dir, name);
@@ -247,18 +274,21 @@ static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const ch
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", dir);
     struct stat st;
     int rc = 0;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int found = stat(path, &st) == 0;
+    if (!found || !S_ISREG(st.st_mode)) { /* until session 50 left out without a word */
         free(path);
-        return 0;
+        return add_skipped(r, dir, name, found && S_ISDIR(st.st_mode) ? NR_RUNSKIP_FOLDER : NR_RUNSKIP_SPECIAL, err);
     }
     size_t n = strlen(name);
     if (stem_is(name, "hook.jsonl")) {
         if (!r->hook_path)
             r->hook_path = path, path = NULL;
+        else
+            rc = add_skipped(r, dir, name, NR_RUNSKIP_HOOK_AGAIN, err);
     } else if (strcmp(name, "manifest.json") == 0) {
         r->manifest_path = path, path = NULL;
     } else if (n > 4 && strcmp(name + n - 4, ".nio") == 0) {
-        r->skipped_files++;
+        rc = add_skipped(r, dir, name, NR_RUNSKIP_STORE, err);
     } else if (is_log_by_name(name) && !r->names_only && is_binary_file(path)) {
         char *copy = strdup(name);
         if (!copy || NR_GROW(r->binary, r->binary_cap, r->nbinary + 1) < 0) {
@@ -272,7 +302,7 @@ static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const ch
         if (rc < 0)
             rc = nr_error_set(err, rc, "%s: out of memory", dir);
     } else {
-        r->skipped_files++;
+        rc = add_skipped(r, dir, name, NR_RUNSKIP_OTHER, err);
     }
     free(path);
     return rc;

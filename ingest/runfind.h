@@ -15,13 +15,35 @@ typedef struct nr_runlog {
     int64_t pid;  /* pid from a numeric -ff suffix ("strace.log.1234", "trace.1234.zst"); -1 none */
 } nr_runlog;
 
+/* Why an entry of a run folder is not read: one message each, a function
+ * of the entry's name and kind only (a build's fingerprint holds them, not
+ * the entry's size or times). */
+typedef enum nr_runskip_why {
+    NR_RUNSKIP_OTHER,      /* a file that is no log by its name or its first lines, no hook, no manifest */
+    NR_RUNSKIP_STORE,      /* a file named *.nio */
+    NR_RUNSKIP_HOOK_AGAIN, /* a second hook file (hook.jsonl and hook.jsonl.zst): the first by name is read */
+    NR_RUNSKIP_FOLDER,     /* a sub-folder: a run folder is read one level deep */
+    NR_RUNSKIP_SPECIAL,    /* neither file nor folder: a link to nothing, a pipe, a socket, a device */
+} nr_runskip_why;
+
+typedef struct nr_runskip {
+    char *name;           /* entry name in the run dir (owned) */
+    nr_runskip_why why;
+} nr_runskip;
+
+/* The message of a skipped entry's note ("a niorep store (*.nio): not read"). */
+const char *nr_runskip_message(nr_runskip_why why);
+
 typedef struct nr_runfiles {
     char *dir;            /* the run dir, or NULL when the input is a single log (owned) */
     nr_runlog *logs;      /* sorted: by pid when every log has one (-ff), else by name */
     size_t nlogs;
     char *hook_path;      /* hook.jsonl[.zst|.gz] or NULL (owned) */
     char *manifest_path;  /* manifest.json or NULL (owned) */
-    size_t skipped_files; /* regular files of the dir that are none of the above */
+    nr_runskip *skipped;  /* the dir's entries that are none of the above (but binary
+                             ones below), hidden ones apart, in name order (owned):
+                             a note each (file_not_read), nothing lost silently */
+    size_t nskipped, skipped_cap;
     char **binary;        /* names of files named like a log (strace.log*) whose first
                              8 KiB hold a NUL byte: not logs (owned; a note each) */
     size_t nbinary, binary_cap;

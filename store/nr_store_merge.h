@@ -39,8 +39,10 @@
 
 /* Bumped when the same node stores merge into another store: a cached
  * merged store (niorep build) of an older revision is merged again.
- * 2 (session 46): the mount list is the union of the parts' entries. */
-#define NR_MERGE_REVISION 2
+ * 2 (session 46): the mount list is the union of the parts' entries.
+ * 3 (session 50): meta files_not_read, the sum of the parts' when every
+ * part has one. */
+#define NR_MERGE_REVISION 3
 
 typedef struct nr_merge_opts {
     int files_by_node;   /* 1: every file is node-local ("<node>:<path>"), also absolute paths */

@@ -287,6 +287,9 @@ static const char *const summed_keys[] = {
     "log_files", "lines_read", "lines_parsed", "lines_skipped", "unfinished_never_resumed",
     "unfinished_resumed", "relative_paths",
 };
+/* ... summed when every part has them (a part ingested before they were
+   counted has none, and its number is unknown, not 0) */
+static const char *const summed_if_known_keys[] = {"files_not_read"};
 static const char *const any_keys[] = {"has_durations", "has_paths", "has_hook"};
 static const char *const own_keys[] = {
     "niorep_version", "format_version", "time_base", "events", "trace_first_ts_ns", "trace_last_ts_ns",
@@ -306,7 +309,8 @@ static int listed(const char *key, const char *const *keys, size_t n)
 
 static int computed_key(const char *key)
 {
-    return LISTED(key, summed_keys) || LISTED(key, any_keys) || LISTED(key, own_keys) ||
+    return LISTED(key, summed_keys) || LISTED(key, summed_if_known_keys) || LISTED(key, any_keys) ||
+           LISTED(key, own_keys) ||
            strncmp(key, "log.", 4) == 0 || strncmp(key, MOUNT_PREFIX, strlen(MOUNT_PREFIX)) == 0;
 }
 
@@ -323,6 +327,14 @@ static int put_computed(nr__merge *m, meta_out *o)
         for (size_t p = 0; p < m->n; p++)
             sum += meta_i64(&m->parts[p], summed_keys[k], 0);
         NR_TRY(put_i64(m, o, summed_keys[k], sum));
+    }
+    for (size_t k = 0; k < sizeof summed_if_known_keys / sizeof summed_if_known_keys[0]; k++) {
+        int64_t sum = 0;
+        size_t p = 0;
+        for (; p < m->n && meta_i64(&m->parts[p], summed_if_known_keys[k], -1) >= 0; p++)
+            sum += meta_i64(&m->parts[p], summed_if_known_keys[k], 0);
+        if (p == m->n)
+            NR_TRY(put_i64(m, o, summed_if_known_keys[k], sum));
     }
     for (size_t k = 0; k < sizeof any_keys / sizeof any_keys[0]; k++) {
         int any = 0;

@@ -2282,7 +2282,7 @@ static void binary_file_named_like_a_log(void **state)
     char **files = NULL;
     size_t n = 0;
     nr_error err;
-    assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, &err), 0);
+    assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, NULL, NULL, &err), 0);
     assert_int_equal(n, 2);
     assert_non_null(strstr(files[1], "strace.log.77"));
     for (size_t i = 0; i < n; i++)
@@ -2319,6 +2319,88 @@ static void binary_file_named_like_a_log(void **state)
     ck_ingest(&r, run, NULL);
     assert_int_equal(r.rc, NR_E_INPUT);
     assert_non_null(strstr(r.err.msg, "/strace.log: not an strace log: binary"));
+    ck_free(&r);
+}
+
+/* The entries of a run folder that the ingest does not read (notes, a
+ * report written there, a store, a sub-folder, a second hook file, a link
+ * to nothing) are noted, file_not_read, each with its reason, and counted
+ * in meta files_not_read and the stats; hidden ones are not (temporary
+ * files). The list a build fingerprints is the same. Until session 50 they
+ * were counted in a field nothing showed. */
+static void entries_not_read_are_noted(void **state)
+{
+    (void)state;
+    ck_run r;
+    char run[300], path[400];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log", "1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n"
+                                "1700000000.000100 read(3, \"ab\", 2) = 2\n");
+    ck_write(run, "hook.jsonl", "");
+    ck_write(run, "hook.jsonl.zst", "not read");
+    ck_write(run, "README.md", "# the run of Tuesday\n");
+    ck_write(run, "report.html", "<!DOCTYPE html>\n");
+    ck_write(run, "old.nio", "x");
+    ck_write(run, ".strace.log.swp", "x");
+    snprintf(path, sizeof path, "%s/figs", run);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/dangling", run);
+    assert_int_equal(symlink("nowhere", path), 0);
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 2);
+    assert_int_equal(ck_diag(&r, "file_not_read"), 6);
+    assert_string_equal(ck_meta(&r, "files_not_read"), "6");
+    assert_int_equal(r.stats.files_not_read, 6);
+    /* the first three by name, each with its reason */
+    static const char *const first[][2] = {
+        {"README.md", "not an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read"},
+        {"dangling", "not a regular file (a link to nothing, a pipe, a socket, a device): not read"},
+        {"figs", "a folder: a run folder's own files are read, not its sub-folders'"},
+    };
+    size_t k = 0;
+    for (size_t i = 0; i < r.diagnostics.nrows; i++) {
+        if (strcmp(ck_str(&r.diagnostics, i, "reason"), "file_not_read") != 0)
+            continue;
+        assert_true(k < 3);
+        assert_string_equal(ck_str(&r.diagnostics, i, "file"), first[k][0]);
+        assert_string_equal(ck_str(&r.diagnostics, i, "example"), first[k][1]);
+        assert_int_equal(ck_i64(&r.diagnostics, i, "line"), 0);
+        k++;
+    }
+    assert_int_equal(k, 3);
+    assert_int_equal(nr_diag_reason_kind("file_not_read"), NR_DIAG_NOTE);
+
+    /* the build's list: every one of them, in name order, with its reason */
+    char **files = NULL, **not_read = NULL;
+    size_t n = 0, nn = 0;
+    nr_error err;
+    assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, &not_read, &nn, &err), 0);
+    assert_int_equal(n, 2); /* hook.jsonl, strace.log */
+    static const char *const all[] = {
+        "README.md\tnot an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read",
+        "dangling\tnot a regular file (a link to nothing, a pipe, a socket, a device): not read",
+        "figs\ta folder: a run folder's own files are read, not its sub-folders'",
+        "hook.jsonl.zst\tanother hook file: a run has one, the first by name is read",
+        "old.nio\ta niorep store (*.nio): not read",
+        "report.html\tnot an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read",
+    };
+    assert_int_equal(nn, 6);
+    for (size_t i = 0; i < nn; i++)
+        assert_string_equal(not_read[i], all[i]);
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    for (size_t i = 0; i < nn; i++)
+        free(not_read[i]);
+    free(not_read);
+
+    /* one log given alone: no folder, nothing noted */
+    snprintf(path, sizeof path, "%s/strace.log", run);
+    ck_ingest(&r, path, NULL);
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "file_not_read"), 0);
+    assert_string_equal(ck_meta(&r, "files_not_read"), "0");
     ck_free(&r);
 }
 
@@ -3039,6 +3121,7 @@ int main(void)
         cmocka_unit_test(unreadable_duration_is_noted),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(binary_file_named_like_a_log),
+        cmocka_unit_test(entries_not_read_are_noted),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(hook_pid_not_traced),
         cmocka_unit_test(hook_output_is_tool_output),

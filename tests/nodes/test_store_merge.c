@@ -387,6 +387,32 @@ static void test_mount_lists_united(void **state)
     nr_store_close(s);
 }
 
+/* files_not_read (the run folder's entries not read) is the parts' sum
+ * when every part has it, and absent when one part, of a niorep before
+ * session 50, has none: its number is unknown, not 0. */
+static void test_files_not_read_summed_when_known(void **state)
+{
+    (void)state;
+    static const char *const a_meta[] = {"files_not_read", "2", NULL};
+    static const char *const b_meta[] = {"files_not_read", "1", NULL};
+    for (int known = 1; known >= 0; known--) {
+        node_spec a = n1_spec(), b = n2_spec();
+        a.meta = a_meta;
+        b.meta = known ? b_meta : NULL;
+        char out[512];
+        tmp_path(out, sizeof out, known ? "r-notread.nio" : "r-notread-old.nio");
+        nr_error err;
+        assert_int_equal(merge2(&a, &b, out, 0, &err), 0);
+        nr_store *s;
+        assert_int_equal(nr_store_open(out, &s, &err), 0);
+        static table_data d;
+        read_table(s, &nr_meta_table, &d);
+        assert_meta(&d, "files_not_read", known ? "3" : NULL);
+        assert_meta(&d, "part.0.files_not_read", NULL);
+        nr_store_close(s);
+    }
+}
+
 static void test_no_timestamps_concatenate(void **state)
 {
     (void)state;
@@ -602,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_kind_learned_by_any_node),
         cmocka_unit_test(test_mount_lists_united),
+        cmocka_unit_test(test_files_not_read_summed_when_known),
         cmocka_unit_test(test_progress_counts_the_rows),
         cmocka_unit_test(test_one_part),
     };

@@ -61,17 +61,47 @@ grep -qx 'niorep: stores of run folders: 0 ingested, 2 reused (inputs unchanged)
 ok "cache reused, output byte-identical"
 
 # files the ingest does not read (a report written into the run's folder,
-# notes) leave the cache fresh: until session 48 every such file was in
-# the fingerprint, and a report kept beside its run re-ingested the run
-# at every build
-"$niorep" build traces/plain -o traces/plain/report.html --bootstraps 0 2>/dev/null || fail "build into the run's folder"
+# notes) are noted by name and reason (file_not_read; until session 50 in
+# no report): a new name ingests the run once, and the report says so;
+# their contents and times leave the cache fresh (until session 48 every
+# such file was in the fingerprint, and a report kept beside its run
+# re-ingested the run at every build)
+"$niorep" build traces/plain -o traces/plain/report.html --bootstraps 0 2>reuse.err || fail "build into the run's folder"
+grep -qx 'niorep: stores of run folders: 0 ingested, 1 reused (inputs unchanged)' reuse.err \
+    || fail "a build into the run's folder did not reuse its store: $(cat reuse.err)"
+grep -q '<td>file_not_read</td>' traces/plain/report.html && fail "a note on a file that was not there"
+grep -q '<td>entries of the run folder not read (file_not_read below)</td><td[^>]*>0</td>' traces/plain/report.html \
+    || fail "the report does not count the entries of the run folder not read"
 echo 'todo' > traces/plain/notes.txt
 "$niorep" build traces/plain -o traces/plain/report.html --bootstraps 0 2>reuse.err || fail "second build into the run's folder"
+grep -qx 'niorep: stores of run folders: 1 ingested, 0 reused (inputs unchanged)' reuse.err \
+    || fail "new files in the run's folder left its store, which does not note them: $(cat reuse.err)"
+grep -q '<td>entries of the run folder not read (file_not_read below)</td><td[^>]*>2</td>' traces/plain/report.html \
+    || fail "the report does not count the 2 entries of the run folder not read"
+for f in notes.txt report.html; do
+    grep -q "<td class=\"path\">$f</td><td class=\"path\">not an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read</td>" traces/plain/report.html \
+        || fail "the report does not name $f as not read"
+done
+"$niorep" info traces/.niorep/plain.nio > info.txt || fail "info of the store that notes them"
+grep -qx '  file_not_read: 2 (note)' info.txt || fail "niorep info does not count the entries not read: $(grep -A3 diagnostics info.txt)"
+grep -qx '    notes.txt: not an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read' info.txt \
+    || fail "niorep info does not name notes.txt with its reason"
+grep -qx '  files_not_read = 2' info.txt || fail "no meta files_not_read in niorep info"
+"$niorep" ingest traces/plain -o plain_direct.nio 2>ingest.err || fail "ingest of the run with notes"
+grep -q ', 2 entries of the folder not read (niorep info lists them)$' ingest.err || fail "ingest's line does not count them: $(cat ingest.err)"
+cmp -s plain_direct.nio traces/.niorep/plain.nio || fail "the cached store differs from niorep ingest's"
+rm plain_direct.nio info.txt ingest.err
+echo 'todo, done' > traces/plain/notes.txt
+"$niorep" build traces/plain -o traces/plain/report.html --bootstraps 0 2>reuse.err || fail "third build into the run's folder"
 grep -qx 'niorep: stores of run folders: 0 ingested, 1 reused (inputs unchanged)' reuse.err \
-    || fail "a report and notes in the run's folder made it stale: $(cat reuse.err)"
-[ "$(stat -c %Y.%N traces/.niorep/plain.nio)" = "$stamp" ] || fail "a report in the run's folder re-ingested the run"
+    || fail "a report and notes rewritten in the run's folder made it stale: $(cat reuse.err)"
 rm traces/plain/report.html traces/plain/notes.txt
-ok "files the ingest does not read leave the cache fresh"
+"$niorep" build traces -o r2.html --bootstraps 0 2>reuse.err || fail "build after the notes went"
+grep -qx 'niorep: stores of run folders: 1 ingested, 1 reused (inputs unchanged)' reuse.err \
+    || fail "the notes' removal left a store that names them: $(cat reuse.err)"
+cmp -s r1.html r2.html || fail "the report after the notes went differs from the first"
+stamp=$(stat -c %Y.%N traces/.niorep/plain.nio)
+ok "files the ingest does not read noted; their contents leave the cache fresh"
 
 # a temporary store that a killed build left (SIGKILL: nothing removed it)
 # is removed by the next build, with a line; one still being written (its
