@@ -838,6 +838,12 @@ static int retry_damaged_cache(load_pool *lp, size_t i, int rc, nr_error *err)
         return rc;
     fprintf(stderr, "niorep: %s; ingesting %s again\n", err->msg, r->input_path);
     r->cache_hit = 0;
+    if (lp->stage == LOAD_MODEL) { /* counted as reused after LOAD_OPEN: the tally said so next to this line */
+        pthread_mutex_lock(&lp->mu);
+        lp->rs->reused--;
+        lp->rs->ingested++;
+        pthread_mutex_unlock(&lp->mu);
+    }
     nr_store_close(r->store);
     r->store = NULL;
     nr_error_clear(err);
