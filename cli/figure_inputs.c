@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "json_file.h"
+#include "nr_strtab.h"
 #include "nr_utf8.h"
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
@@ -59,13 +60,18 @@ static void build_phase(nr_figin *fi, const nr_model *const *models, const char 
         cap += nr_model_phase_count(models[r]);
     const char **phase_names = fi_alloc(fi, cap, sizeof *phase_names);
     size_t np = 0;
+    nr_strtab ids; /* name -> k (a hash: 100,000 names were searched one by one for each) */
+    nr_strtab_init(&ids);
     for (size_t r = 0; phase_names && r < n; r++) {
         for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
             const char *name = nr_model_phase_at(models[r], i)->name;
-            size_t k = 0;
-            while (k < np && strcmp(phase_names[k], name) != 0)
-                k++;
-            if (k == np)
+            const int64_t k = nr_strtab_intern(&ids, name, strlen(name));
+            if (k < 0) {
+                fi->failed = 1;
+                nr_strtab_fini(&ids);
+                return;
+            }
+            if ((size_t)k == np)
                 phase_names[np++] = name;
         }
     }
@@ -73,14 +79,14 @@ static void build_phase(nr_figin *fi, const nr_model *const *models, const char 
     double *time = fi_alloc(fi, n * (np ? np : 1), sizeof *time);
     double *rt_bytes = fi_alloc(fi, n, sizeof *rt_bytes);
     double *rt_time = fi_alloc(fi, n, sizeof *rt_time);
-    if (!phase_names || !bytes || !time || !rt_bytes || !rt_time)
+    if (!phase_names || !bytes || !time || !rt_bytes || !rt_time) {
+        nr_strtab_fini(&ids);
         return;
+    }
     for (size_t r = 0; r < n; r++) {
         for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
             const nr_model_phase *p = nr_model_phase_at(models[r], i);
-            size_t k = 0;
-            while (strcmp(phase_names[k], p->name) != 0)
-                k++;
+            const size_t k = (size_t)nr_strtab_find(&ids, p->name, strlen(p->name));
             const uint64_t rt = p->runtime_bytes_read + p->runtime_bytes_written;
             bytes[r * np + k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes - rt);
             time[r * np + k] += fmax(p->io_time_s - p->runtime_io_time_s, 0);
@@ -88,6 +94,7 @@ static void build_phase(nr_figin *fi, const nr_model *const *models, const char 
             rt_time[r] += p->runtime_io_time_s;
         }
     }
+    nr_strtab_fini(&ids);
     fi->phase = (nr_fig_phase_input){n, names, np, phase_names, bytes, time, rt_bytes, rt_time};
     fi->in.phase = &fi->phase;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nr_strtab.h"
 #include "render_internal.h"
 
 /* A burst's narrowest rectangle, in points: a checkpoint's burst lasts a
@@ -46,16 +47,28 @@ typedef struct phase_keys {
     size_t *legend;         /* indexes into order of the panels' names, in order of appearance */
     size_t n_legend;
     unsigned char *listed;  /* listed[i]: order[i] is in the legend */
+    nr_strtab ids;          /* name -> its index in order */
 } phase_keys;
 
 static const char *span_name(const nr_fig_span *s) { return s->name ? s->name : "?"; }
 
+/* The index of name in the colouring order, n_order when absent (a hash:
+ * a run of 100,000 phase names searched them one by one for every span). */
 static size_t order_index(const phase_keys *keys, const char *name)
 {
-    size_t i = 0;
-    while (i < keys->n_order && strcmp(keys->order[i], name) != 0)
-        i++;
-    return i;
+    const int64_t id = nr_strtab_find(&keys->ids, name, strlen(name));
+    return id < 0 ? keys->n_order : (size_t)id;
+}
+
+/* Appends name to the colouring order unless it is there; 0 or NR_E_NOMEM. */
+static int order_add(phase_keys *keys, const char *name)
+{
+    const int64_t id = nr_strtab_intern(&keys->ids, name, strlen(name));
+    if (id < 0)
+        return NR_E_NOMEM;
+    if ((size_t)id == keys->n_order)
+        keys->order[keys->n_order++] = name;
+    return 0;
 }
 
 static void phase_keys_fini(phase_keys *keys)
@@ -64,6 +77,7 @@ static void phase_keys_fini(phase_keys *keys)
     free(keys->colors);
     free(keys->legend);
     free(keys->listed);
+    nr_strtab_fini(&keys->ids);
 }
 
 /* The colouring order and its colours, then the legend's names from the
@@ -71,6 +85,7 @@ static void phase_keys_fini(phase_keys *keys)
 static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, size_t n_panels)
 {
     *keys = (phase_keys){0};
+    nr_strtab_init(&keys->ids);
     size_t cap = t->phase_order ? t->n_phase_order : 0;
     for (size_t r = 0; r < t->n_runs; r++)
         cap += t->runs[r].n_phases;
@@ -81,14 +96,12 @@ static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, si
     if (!keys->order || !keys->colors || !keys->legend || !keys->listed)
         return NR_E_NOMEM;
     for (size_t i = 0; t->phase_order && i < t->n_phase_order; i++)
-        if (t->phase_order[i] && order_index(keys, t->phase_order[i]) == keys->n_order)
-            keys->order[keys->n_order++] = t->phase_order[i];
+        if (t->phase_order[i] && order_add(keys, t->phase_order[i]) < 0)
+            return NR_E_NOMEM;
     for (size_t r = 0; r < t->n_runs; r++)
-        for (size_t i = 0; i < t->runs[r].n_phases; i++) {
-            const char *name = span_name(&t->runs[r].phases[i]);
-            if (order_index(keys, name) == keys->n_order)
-                keys->order[keys->n_order++] = name;
-        }
+        for (size_t i = 0; i < t->runs[r].n_phases; i++)
+            if (order_add(keys, span_name(&t->runs[r].phases[i])) < 0)
+                return NR_E_NOMEM;
     nr__palette_phase_colors(keys->order, keys->n_order, keys->colors);
     for (size_t r = 0; r < n_panels; r++)
         for (size_t i = 0; i < t->runs[r].n_phases; i++) {
