@@ -104,6 +104,23 @@ static int store_file_key(const char *name, const name_list *keys, size_t *key_l
     return of_store;
 }
 
+/* The first four names of gone, comma-separated, ", ..." when there are
+ * more, in out (cap bytes); returns out. */
+static const char *first_names(const name_list *gone, char *out, size_t cap)
+{
+    size_t shown = 0;
+    out[0] = '\0';
+    for (; shown < gone->n && shown < 4; shown++) {
+        const size_t used = strlen(out);
+        snprintf(out + used, cap - used, "%s%s", shown ? ", " : "", gone->names[shown]);
+    }
+    if (shown < gone->n) {
+        const size_t used = strlen(out);
+        snprintf(out + used, cap - used, ", ...");
+    }
+    return out;
+}
+
 /* Says what nr__rs_prune_dir removed: the stores by their run folder's
  * name, a few of them. */
 static void say_pruned(const char *dir, const char *near, const name_list *gone, size_t files)
@@ -113,15 +130,10 @@ static void say_pruned(const char *dir, const char *near, const name_list *gone,
                 files == 1 ? "" : "s", near);
         return;
     }
-    char names[256] = "";
-    size_t shown = 0;
-    for (; shown < gone->n && shown < 4; shown++) {
-        const size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s%s", shown ? ", " : "", gone->names[shown]);
-    }
-    fprintf(stderr, "niorep: %s: removed the cached store%s of %zu run folder%s no longer in %s (%s%s; %zu file%s)\n",
-            dir, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", near, names,
-            shown < gone->n ? ", ..." : "", files, files == 1 ? "" : "s");
+    char names[256];
+    fprintf(stderr, "niorep: %s: removed the cached store%s of %zu run folder%s no longer in %s (%s; %zu file%s)\n",
+            dir, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", near, first_names(gone, names, sizeof names),
+            files, files == 1 ? "" : "s");
 }
 
 /* A cache file last written this long ago or less is kept though its run
@@ -232,14 +244,9 @@ static int merged_parts_gone(char *text, const char *dir, const char *near)
 /* Says what nr__rs_prune_merged removed. */
 static void say_merged_pruned(const char *merged, const name_list *gone, size_t files)
 {
-    char names[256] = "";
-    size_t shown = 0;
-    for (; shown < gone->n && shown < 4; shown++) {
-        const size_t used = strlen(names);
-        snprintf(names + used, sizeof names - used, "%s%s", shown ? ", " : "", gone->names[shown]);
-    }
-    fprintf(stderr, "niorep: %s: removed the merged store%s of %zu run%s whose node stores are gone (%s%s; %zu file%s)\n",
-            merged, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", names, shown < gone->n ? ", ..." : "",
+    char names[256];
+    fprintf(stderr, "niorep: %s: removed the merged store%s of %zu run%s whose node stores are gone (%s; %zu file%s)\n",
+            merged, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", first_names(gone, names, sizeof names),
             files, files == 1 ? "" : "s");
 }
 
