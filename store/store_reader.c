@@ -398,7 +398,9 @@ int nr_store_open(const char *path, nr_store **out, nr_error *err)
     nr_store *s = new_store(path);
     if (!s)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: the open of a fifo would wait for a writer; the S_ISREG
+     * check below then refuses it (review 50) */
+    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     struct stat st;
     int rc = 0;
     if (s->fd < 0)

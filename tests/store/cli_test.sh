@@ -171,6 +171,18 @@ cmp -s out.txt "$expected/export_meta.csv" || fail "export -o - is not the table
 expect_status 1 "$niorep" export "$(printf 'missing\nx.nio')" --table meta
 [ "$(wc -l < err.txt)" = 1 ] && grep -q 'missing\\x0Ax.nio' err.txt || fail "a newline in a name split the error: $(cat err.txt)"
 
+# A fifo named like a store is not a regular file: every reader refuses it
+# at once; until session 50 the open waited forever for a writer (review 50)
+if mkfifo fifo.nio 2>/dev/null; then
+    for cmd in "info fifo.nio" "info --check fifo.nio" "export fifo.nio --table meta" "summary fifo.nio" \
+               "merge -q fifo.nio -o m.nio" "figures fifo.nio -o figs" "build fifo.nio -o r.html" \
+               "compare fifo.nio v1.nio -o c.html"; do
+        # shellcheck disable=SC2086
+        expect_status 1 timeout 20 "$niorep" $cmd
+        grep -q "^niorep: fifo.nio: not a regular file$" err.txt || fail "$cmd on a fifo: $(cat err.txt)"
+    done
+fi
+
 head -c 1000 v1.nio >truncated.nio
 expect_status 1 "$niorep" export truncated.nio --table meta
 grep -q "truncated.nio: offset" err.txt || fail "truncated store message: $(cat err.txt)"
