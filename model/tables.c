@@ -53,6 +53,29 @@ static int read_cols(const nr_store_table *t, const nr_table_def *def, const int
     return 0;
 }
 
+/* A merged store's merged_parts must be the number of parts its meta
+ * describes (part.K.pid_base, K from 0): the roles look up each part's
+ * keys, so a crafted 10^9 stalled every model command (review 50). */
+static int check_merged_parts(const nr_model *m, const nr_store *s, nr_error *err)
+{
+    const char *value = nr_model_meta(m, "merged_parts");
+    if (!value)
+        return 0;
+    const int64_t parts = nr_meta_value_i64(value, -1);
+    int64_t described = 0;
+    for (size_t i = 0; i < m->nmeta; i++) {
+        const char *k = m->meta_keys[i], *dot;
+        if (strncmp(k, "part.", 5) == 0 && (dot = strchr(k + 5, '.')) && strcmp(dot, ".pid_base") == 0)
+            described++;
+    }
+    if (parts >= 0 && parts <= described)
+        return 0;
+    return nr_error_set(err, NR_E_FORMAT,
+                        "%s: meta merged_parts '%s' does not match the store: its meta describes %" PRId64
+                        " parts (keys part.K.pid_base)",
+                        nr_store_name(s), value, described);
+}
+
 int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err)
 {
     const nr_store_table *t = nr_store_find_table(s, "meta");
@@ -80,7 +103,7 @@ int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err)
         }
     }
     chunks_fini(&k);
-    return rc;
+    return rc < 0 ? rc : check_merged_parts(m, s, err);
 }
 
 const char *nr_model_meta(const nr_model *m, const char *key)

@@ -174,6 +174,9 @@ void nr_store_close(nr_store *s);
 void nr_store_file_id(const nr_store *s, uint64_t *dev, uint64_t *ino);
 
 uint32_t nr_store_format_version(const nr_store *s);
+/* The path the store was opened from (the name given for a store in
+ * memory), for messages; borrowed, valid until nr_store_close. */
+const char *nr_store_name(const nr_store *s);
 uint64_t nr_store_file_size(const nr_store *s);
 size_t nr_store_table_count(const nr_store *s);
 const nr_store_table *nr_store_table_at(const nr_store *s, size_t i);

@@ -452,6 +452,7 @@ void nr_store_close(nr_store *s)
 /* ---- accessors ---------------------------------------------------------- */
 
 uint32_t nr_store_format_version(const nr_store *s) { return s->version; }
+const char *nr_store_name(const nr_store *s) { return s->name; }
 uint64_t nr_store_file_size(const nr_store *s) { return s->size; }
 size_t nr_store_table_count(const nr_store *s) { return s->ntables; }
 

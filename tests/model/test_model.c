@@ -537,7 +537,9 @@ static void node_files_keep_their_roles_and_file_systems(void **state)
     (void)state;
     tb t;
     tb_open(&t, tb_path("by_node.nio"));
-    tb_meta(&t, "merged_parts", "2");
+    tb_meta(&t, "merged_parts", "2"); /* with the parts' keys, as every merged store (review 50) */
+    tb_meta(&t, "part.0.pid_base", "0");
+    tb_meta(&t, "part.1.pid_base", "10000000");
     tb_meta(&t, "manifest.fs.0.mount_point", "/data");
     tb_meta(&t, "manifest.fs.0.type", "lustre");
     tb_file(&t, 0, "n1:/usr/lib/x.so", NR_KIND_REGULAR);

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The model's commands on crafted stores, checksums valid (review 50): a
+# store made by store_craft from the model's run A (model_fixture) with one
+# change. Each must be refused with one line naming the file, or (sums
+# near 2^63) give no negative time.
+# usage: crafted_test.sh NIOREP STORE_CRAFT MODEL_FIXTURE
+set -u
+niorep=$(realpath "$1")
+craft=$(realpath "$2")
+fixture=$(realpath "$3")
+work=$(mktemp -d /tmp/nr_store_crafted.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+"$fixture" a.nio || exit 1
+# make NAME CHANGE...: NAME.nio is a.nio with CHANGE (store_craft.c)
+make() {
+    local name=$1
+    shift
+    "$craft" a.nio "$name.nio" "$@" || fail "store_craft $name: $*"
+}
+
+# refused NAME MESSAGE CMD...: niorep CMD exits 1 (within 20 s) with the
+# single line "niorep: NAME.nio: MESSAGE" (MESSAGE a grep pattern)
+refused() {
+    local name=$1 message=$2
+    shift 2
+    timeout 20 "$niorep" "$@" >out.txt 2>err.txt
+    local got=$?
+    [ "$got" = 1 ] || fail "'niorep $*' exited $got, expected 1: $(cat err.txt)"
+    [ "$(wc -l <err.txt)" = 1 ] && grep -q "^niorep: $name.nio: $message" err.txt ||
+        fail "'niorep $*': $(cat err.txt), expected 'niorep: $name.nio: $message'"
+}
+
+make copy copy
+timeout 20 "$niorep" summary --json copy.nio >copy.json || fail "summary of an unchanged copy"
+"$niorep" summary --json a.nio | cmp -s - copy.json || fail "the copy reads otherwise than its original"
+
+# A meta merged_parts beyond the parts the meta describes: until session 50
+# each part was looked up, 10^9 of them took minutes (finding 2)
+make parts meta merged_parts 1000000000
+parts_message="meta merged_parts '1000000000' does not match the store: its meta describes 0 parts"
+refused parts "$parts_message" summary parts.nio
+refused parts "$parts_message" summary --json parts.nio
+refused parts "$parts_message" figures parts.nio -o figs
+refused parts "$parts_message" build parts.nio -o r.html
+make parts_neg meta merged_parts -5
+refused parts_neg "meta merged_parts '-5' does not match the store" summary parts_neg.nio
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures failure(s)" >&2
+    exit 1
+fi
+echo "crafted stores: all checks passed"
