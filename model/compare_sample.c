@@ -77,7 +77,8 @@ static int regular_ids(const nr_store *st, int64_t **ids, size_t *n, nr_error *e
         free(out);
         return rc;
     }
-    qsort(out, k, sizeof *out, cmp_i64);
+    if (k)
+        qsort(out, k, sizeof *out, cmp_i64);
     *ids = out;
     *n = k;
     return 0;
@@ -85,7 +86,7 @@ static int regular_ids(const nr_store *st, int64_t **ids, size_t *n, nr_error *e
 
 static int is_regular(const int64_t *ids, size_t n, int64_t id)
 {
-    return id >= 0 && bsearch(&id, ids, n, sizeof *ids, cmp_i64) != NULL;
+    return id >= 0 && n && bsearch(&id, ids, n, sizeof *ids, cmp_i64) != NULL; /* no files: ids NULL */
 }
 
 enum { C_DUR, C_OP, C_FILE, C_FLAGS, C_BYTES, C_COUNT };
@@ -117,8 +118,8 @@ static int stream_events(const nr_store_table *t, const int64_t *ids, size_t nid
                 tick[op] /= 10;
             if (s->op[op].seen == 0 || (double)dur * 1e-9 < s->min_s[op])
                 s->min_s[op] = (double)dur * 1e-9;
-            s->all_dur_ns[op] += dur;
-            s->all_bytes[op] += ch[C_BYTES].i64[i];
+            s->all_dur_ns[op] = nr__sat_add(s->all_dur_ns[op], dur);
+            s->all_bytes[op] = nr__sat_add(s->all_bytes[op], ch[C_BYTES].i64[i]);
             rc = nr_reservoir_add(&s->op[op], (double)dur * 1e-9, (double)ch[C_BYTES].i64[i]);
             if (rc < 0)
                 rc = nr_error_set(err, NR_E_NOMEM, "compare: out of memory for the call sample");

@@ -167,6 +167,14 @@ struct nr_model {
 };
 
 /* nr__idmap_get with the dense case inline (per-event lookups). */
+/* a + b, held at INT64_MAX or INT64_MIN instead of overflowing: sums of a
+ * crafted store's values (2^62 ns) wrapped to negative I/O times (review 50) */
+static inline int64_t nr__sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
+}
+
 static inline int64_t nr__idmap_lookup(const nr__idmap *m, int64_t key)
 {
     if (m->dense)

@@ -16,7 +16,7 @@ static int counts(const nr__event *e)
  * its lifetime in I/O until session 46, review 46). */
 static void extend_life(nr_model_process *p, const nr__event *e)
 {
-    const int64_t end = e->ts >= 0 && e->dur > 0 ? e->ts + e->dur : e->ts;
+    const int64_t end = e->ts >= 0 && e->dur > 0 ? nr__sat_add(e->ts, e->dur) : e->ts;
     if (end > p->last_ns)
         p->last_ns = end;
 }
@@ -32,7 +32,7 @@ void nr__phases_add(nr_model *m, const nr__event *e)
     nr_model_opsum *o = &m->phases[e->phase].ops[e->op];
     o->calls++;
     o->bytes += bytes;
-    o->time_ns += dur;
+    o->time_ns = nr__sat_add(o->time_ns, dur);
     if (e->role == NR_ROLE_MAIN)
         m->phases[e->phase].main_io_time_s += (double)dur * 1e-9;
 

@@ -109,7 +109,7 @@ static int cmp_idpair(const void *a, const void *b)
 static const nr__idpair *find_id(const nr__idpair *pairs, size_t n, int64_t old_id)
 {
     const nr__idpair key = {.old_id = old_id};
-    return bsearch(&key, pairs, n, sizeof *pairs, cmp_idpair);
+    return n ? bsearch(&key, pairs, n, sizeof *pairs, cmp_idpair) : NULL; /* a part without files: pairs NULL */
 }
 
 int nr__merge_phase(const nr__part *p, int64_t *v, nr_error *err)
@@ -194,7 +194,8 @@ static int load_files(nr__merge *m, nr__part *p, nr_error *err)
     }
     nr__cursor_fini(&c);
     NR_TRY(rc);
-    qsort(p->files, p->nfiles, sizeof *p->files, cmp_idpair);
+    if (p->nfiles) /* a part without table files: p->files NULL */
+        qsort(p->files, p->nfiles, sizeof *p->files, cmp_idpair);
     for (size_t i = 1; i < p->nfiles; i++)
         if (p->files[i].old_id == p->files[i - 1].old_id)
             return nr_error_set(err, NR_E_FORMAT, "%s: table files holds file_id %" PRId64 " twice",

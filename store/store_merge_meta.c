@@ -151,7 +151,8 @@ int nr__merge_load_phases(nr__merge *m, nr_error *err)
     }
     for (size_t i = 0; i < m->n; i++) {
         nr__part *p = &m->parts[i];
-        qsort(p->phases, p->nphases, sizeof *p->phases, cmp_old_id);
+        if (p->nphases) /* a part without phases: p->phases NULL */
+            qsort(p->phases, p->nphases, sizeof *p->phases, cmp_old_id);
         for (size_t k = 1; k < p->nphases; k++)
             if (p->phases[k].old_id == p->phases[k - 1].old_id)
                 return nr_error_set(err, NR_E_FORMAT, "%s: table phases holds phase_id %" PRId64 " twice",

@@ -53,6 +53,19 @@ refused parts "$parts_message" build parts.nio -o r.html
 make parts_neg meta merged_parts -5
 refused parts_neg "meta merged_parts '-5' does not match the store" summary parts_neg.nio
 
+# Sums of crafted values near 2^62 saturate instead of wrapping: until
+# session 50 a phase showed -9223372036 s in I/O (finding 5)
+make dur_huge set events dur_ns 3 4611686018427387904
+make ts_max set events ts_ns 5 9223372036854775807
+for f in dur_huge ts_max; do
+    timeout 20 "$niorep" summary --json "$f.nio" >"$f.json" 2>err.txt || fail "summary of $f: $(cat err.txt)"
+    /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [(p["name"], p["io_time_s"]) for p in d["phases"] if p["io_time_s"] < 0]
+sys.exit("negative io_time_s: %r" % bad if bad else 0)' "$f.json" || fail "$f: a negative I/O time"
+done
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
