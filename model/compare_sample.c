@@ -39,7 +39,7 @@ static int find_col(const nr_store_table *t, const nr_table_def *def, size_t col
 {
     *out = nr_store_col_index(t, def->cols[col].name);
     if (*out < 0)
-        return nr_error_set(err, NR_E_FORMAT, "store: table %s lacks column %s", def->name, def->cols[col].name);
+        return nr_error_set(err, NR_E_FORMAT, "table %s lacks column %s", def->name, def->cols[col].name);
     return 0;
 }
 
@@ -139,7 +139,8 @@ int nr_compare_sample_read(const nr_store *st, size_t cap, uint64_t seed,
         nr_reservoir_init(&s->op[i], cap, seed * 1000003u + (uint64_t)i);
     int64_t *ids;
     size_t nids;
-    NR_TRY(regular_ids(st, &ids, &nids, err));
+    if (regular_ids(st, &ids, &nids, err) < 0)
+        return nr__name_store_error(st, err->code, err);
     const nr_store_table *t = nr_store_find_table(st, nr_events_table.name);
     int64_t tick[NR_LAT_OP_COUNT];
     for (int i = 0; i < NR_LAT_OP_COUNT; i++)
@@ -159,5 +160,5 @@ int nr_compare_sample_read(const nr_store *st, size_t cap, uint64_t seed,
             memcpy(s->sorted[i], s->op[i].value, n * sizeof(double));
         qsort(s->sorted[i], n, sizeof(double), cmp_double);
     }
-    return rc;
+    return rc < 0 ? nr__name_store_error(st, rc, err) : 0;
 }

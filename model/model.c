@@ -1,5 +1,6 @@
 /* nr_model: the order of the passes, and the accessors. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,18 @@ nr_model_opts nr_model_resolve_opts(const nr_model_opts *in)
     return o;
 }
 
+int nr__name_store_error(const nr_store *s, int rc, nr_error *err)
+{
+    const char *name = nr_store_name(s);
+    const size_t n = strlen(name);
+    if (!err || (strncmp(err->msg, name, n) == 0 && err->msg[n] == ':'))
+        return rc;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    nr_error_set(err, err->code != NR_OK ? err->code : rc, "%s: %s", name, msg);
+    return rc;
+}
+
 int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **out, nr_error *err)
 {
     *out = NULL;
@@ -156,7 +169,7 @@ int nr_model_compute(const nr_store *s, const nr_model_opts *opts, nr_model **ou
         if (err && err->code == NR_OK)
             nr_error_set(err, rc, "computing the model failed: %s", nr_error_name(rc));
         nr_model_free(m);
-        return rc;
+        return nr__name_store_error(s, rc, err);
     }
     *out = m;
     return 0;

@@ -211,6 +211,10 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err);
 int nr__proc_index(nr_model *m, int64_t pid, size_t *out);
 int nr__assign_roles(nr_model *m);
+/* Puts "NAME: " (the store's path) before err's message unless it starts so
+ * already: a model-side error about a store names its file (review 50).
+ * Returns rc. */
+int nr__name_store_error(const nr_store *s, int rc, nr_error *err);
 
 /* Streaming passes over table events (pass.c). */
 int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err);

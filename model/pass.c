@@ -37,8 +37,8 @@ int nr__reader_open(nr__reader *r, const nr_store *s, uint32_t want, nr_error *e
             nr_store_col_info(r->t, (size_t)r->col[c], &info);
             const nr_col_type expect = nr_events_table.cols[c].type;
             if (info.type != expect)
-                return nr_error_set(err, NR_E_FORMAT, "table events: column %s has type %d, expected %d",
-                                    info.name, (int)info.type, (int)expect);
+                return nr_error_set(err, NR_E_FORMAT, "table events: column %s has type %s, expected %s",
+                                    info.name, nr_col_type_name(info.type), nr_col_type_name(expect));
         }
     }
     return 0;
