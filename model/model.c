@@ -86,6 +86,7 @@ static void free_pass_state(nr_model *m)
 
 static int compute(nr_model *m, const nr_store *s, nr_error *err)
 {
+    NR_TRY(nr__check_schema(s, err));
     NR_TRY(nr__load_meta(m, s, err));
     NR_TRY(nr__load_files(m, s, err));
     NR_TRY(nr__load_phases(m, s, err));

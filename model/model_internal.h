@@ -205,6 +205,9 @@ static inline nr_model_latency *nr__lat(const nr_model *m, int lat_op, size_t sl
 int nr__lat_op_of(int64_t op_class);
 
 /* Loading the small tables (model.c). */
+/* Refuses a store lacking a table or column that every store of a run has
+ * (tables.c: which), or holding one of another type. */
+int nr__check_schema(const nr_store *s, nr_error *err);
 int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_files(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err);

@@ -11,8 +11,56 @@
 #include "nr_schema.h"
 #include "nr_store_merge.h"
 
-/* Decodes column `name` of row group rg into c; a missing column leaves c
- * empty (n = 0) so that the caller uses its default. */
+/* The tables every store of a run has held since format 1, each with every
+ * column of its schema: the ingest has written them all since its first
+ * version, and no column has been added to them since (a column added
+ * later, compatibly, would be left out here and read with its default).
+ * marks came later (session 40): a store without it has no marks, but a
+ * marks table, diagnostics or pyio table present must be whole. diagnostics
+ * and pyio may be absent (none): a generated store (bench/model_gen.c)
+ * has neither. Until session 50 the model read a store lacking any of
+ * these as if its values were defaults and printed numbers (review 50). */
+static const nr_table_def *const required_tables[] = {&nr_events_table, &nr_files_table, &nr_processes_table,
+                                                      &nr_phases_table, &nr_meta_table};
+static const nr_table_def *const whole_if_present[] = {&nr_diagnostics_table, &nr_pyio_table, &nr_marks_table};
+
+static int check_table(const nr_store *s, const nr_table_def *def, int required, nr_error *err)
+{
+    const nr_store_table *t = nr_store_find_table(s, def->name);
+    if (!t)
+        return required ? nr_error_set(err, NR_E_FORMAT,
+                                       "the store has no table %s, which niorep has always written "
+                                       "(not a store of niorep ingest or merge?)",
+                                       def->name)
+                        : 0;
+    for (size_t c = 0; c < def->ncols; c++) {
+        const int idx = nr_store_col_index(t, def->cols[c].name);
+        if (idx < 0)
+            return nr_error_set(err, NR_E_FORMAT,
+                                "table %s lacks column %s, which niorep has always written in it "
+                                "(not a store of niorep ingest or merge?)",
+                                def->name, def->cols[c].name);
+        nr_col_info info;
+        nr_store_col_info(t, (size_t)idx, &info);
+        if (info.type != def->cols[c].type)
+            return nr_error_set(err, NR_E_FORMAT, "table %s: column %s has type %s, expected %s", def->name,
+                                def->cols[c].name, nr_col_type_name(info.type), nr_col_type_name(def->cols[c].type));
+    }
+    return 0;
+}
+
+int nr__check_schema(const nr_store *s, nr_error *err)
+{
+    for (size_t i = 0; i < sizeof required_tables / sizeof required_tables[0]; i++)
+        NR_TRY(check_table(s, required_tables[i], 1, err));
+    for (size_t i = 0; i < sizeof whole_if_present / sizeof whole_if_present[0]; i++)
+        NR_TRY(check_table(s, whole_if_present[i], 0, err));
+    return 0;
+}
+
+/* Decodes column `name` of row group rg into c (nr__check_schema has found
+ * every column the model reads; a missing one leaves c empty, n = 0, and
+ * the caller uses its default). */
 static int read_col(const nr_store_table *t, const char *name, nr_col_type type, size_t rg,
                     nr_col_chunk *c, nr_error *err)
 {
@@ -238,7 +286,10 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
                 fi->runtime = m->reg_runtime[m->nreg];
                 fi->reg = (int32_t)m->nreg++;
             }
-            rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);
+            if (nr__idmap_get(&m->file_ids, id) >= 0) /* as merge refuses it (review 50) */
+                rc = nr_error_set(err, NR_E_FORMAT, "table files holds file_id %" PRId64 " twice", id);
+            else
+                rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);
         }
     }
     chunks_fini(&k);
@@ -399,7 +450,10 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
         p->ended_by_error += (pr[i].flags & 2) != 0;
         if (pr[i].end > p->last_ns)
             p->last_ns = pr[i].end;
-        rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);
+        if (nr__idmap_get(&m->phase_ids, pr[i].id) >= 0) /* as merge refuses it (review 50) */
+            rc = nr_error_set(err, NR_E_FORMAT, "table phases holds phase_id %" PRId64 " twice", pr[i].id);
+        else
+            rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);
     }
     m->unphased = m->nphases++;
     m->phases[m->unphased] = (nr_model_phase){.name = "unphased", .first_ns = -1, .last_ns = -1};

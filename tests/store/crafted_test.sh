@@ -73,6 +73,40 @@ make bytes_str str events bytes
 refused ts_str "table events: column ts_ns has type str, expected i64" summary ts_str.nio
 refused bytes_str "table events: column bytes has type str, expected i64" compare a.nio bytes_str.nio -o c.html
 
+# Tables and columns every store of a run has, and ids that point nowhere:
+# until session 50 the model read them as defaults (0 bytes, no latency,
+# unphased) with exit 0, while merge refused them (finding 3)
+make no_events drop-table events
+make no_files drop-table files
+make no_procs drop-table processes
+make no_phases drop-table phases
+make no_meta drop-table meta
+make no_bytes drop-col events bytes
+make no_dur drop-col events dur_ns
+make no_flags drop-col events flags
+make no_path drop-col files path
+make no_mark_ts drop-col marks ts_ns
+make file_missing set events file_id 3 99999
+make phase_missing set events phase_id 2 57
+make file_dup set files file_id 2 0
+for t in events files processes phases meta; do
+    n=$(case $t in events) echo no_events ;; files) echo no_files ;; processes) echo no_procs ;;
+        phases) echo no_phases ;; meta) echo no_meta ;; esac)
+    refused "$n" "the store has no table $t, which niorep has always written" summary "$n.nio"
+done
+refused no_bytes "table events lacks column bytes, which niorep has always written in it" summary no_bytes.nio
+refused no_dur "table events lacks column dur_ns" summary --json no_dur.nio
+refused no_flags "table events lacks column flags" build no_flags.nio -o r.html
+refused no_path "table files lacks column path" figures no_path.nio -o figs
+refused no_bytes "table events lacks column bytes" compare no_bytes.nio a.nio -o c.html
+refused no_mark_ts "table marks lacks column ts_ns" summary no_mark_ts.nio
+refused file_missing "an event refers to file_id 99999, which table files lacks" summary file_missing.nio
+refused phase_missing "an event refers to phase_id 57, which table phases lacks" summary phase_missing.nio
+refused file_dup "table files holds file_id 0 twice" summary file_dup.nio
+# a store without the later marks table is a store of before session 40: read
+make no_marks drop-table marks
+timeout 20 "$niorep" summary --json no_marks.nio >/dev/null 2>err.txt || fail "a store without marks: $(cat err.txt)"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
