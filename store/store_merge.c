@@ -413,6 +413,13 @@ static int cmp_part_node(const void *a, const void *b)
 static int check_parts(const nr__merge *m, nr_error *err)
 {
     const nr__part *first = &m->parts[0];
+    /* first, as it has no node label: until session 50 the advice was to
+       trace with one (review 50) */
+    for (size_t i = 0; i < m->n; i++)
+        if (m->parts[i].merged_parts)
+            return nr_error_set(err, NR_E_INPUT, "%s is a merged store of run '%s' (%s nodes: meta merged_parts), a "
+                                "whole run that cannot be merged again: merge its node stores instead",
+                                m->parts[i].path, m->parts[i].run ? m->parts[i].run : "", m->parts[i].merged_parts);
     for (size_t i = 0; i < m->n; i++) {
         const nr__part *p = &m->parts[i];
         if (!p->run || !*p->run)

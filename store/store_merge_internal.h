@@ -38,6 +38,7 @@ typedef struct nr__part {
     nr__kv *meta;                 /* arena */
     size_t nmeta;
     const char *run, *node, *time_base;   /* meta values, arena; NULL when absent */
+    const char *merged_parts;             /* meta value of a merged store, arena; NULL when absent */
     int timed;                            /* meta has_durations 1: traced with -T */
     int64_t pid_base;
     nr__idpair *files;            /* old file_id -> union index, sorted by old id */

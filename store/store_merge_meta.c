@@ -67,6 +67,7 @@ int nr__merge_read_meta(nr__merge *m, nr__part *p, nr_error *err)
     p->run = meta_get(p, "manifest.labels.run");
     p->node = meta_get(p, "manifest.labels.node");
     p->time_base = meta_get(p, "time_base");
+    p->merged_parts = meta_get(p, "merged_parts");
     p->timed = meta_i64(p, "has_durations", 0) == 1;
     return 0;
 }
