@@ -122,6 +122,15 @@ for cmd in "r1.nio" "n1.nio r1.nio"; do
     [ "$got" = 1 ] && [ "$(cat err.txt)" = "niorep: $merged" ] || fail "merge $cmd: exit $got, $(cat err.txt)"
 done
 
+# info compares the header's version with meta format_version: until
+# session 50 a version byte changed 3 -> 2 was reported with exit 0 (finding 9)
+make ver meta format_version 3
+timeout 20 "$niorep" info ver.nio >/dev/null 2>err.txt || fail "info of a store of version 3: $(cat err.txt)"
+cp ver.nio ver2.nio
+printf '\x02' | dd of=ver2.nio bs=1 seek=8 conv=notrunc status=none
+refused ver2 "offset 8: the header says format version 2 but meta format_version is '3'" info ver2.nio
+refused ver2 "offset 8: the header says format version 2" info --check ver2.nio
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
