@@ -969,6 +969,8 @@ static int write_meta(ingest *in, nr_error *err)
     NR_TRY(meta_put(in, "niorep_version", NR_VERSION, err));
     snprintf(val, sizeof val, "%u", NR_STORE_FORMAT_VERSION);
     NR_TRY(meta_put(in, "format_version", val, err));
+    snprintf(val, sizeof val, "%d", NR_INGEST_REVISION); /* the rules the store was made by (review 50) */
+    NR_TRY(meta_put(in, "ingest_revision", val, err));
     NR_TRY(meta_put(in, "time_base", time_base_name(in->time_base), err));
     NR_TRY(meta_put(in, "has_durations", in->has_durations ? "1" : "0", err));
     NR_TRY(meta_put(in, "has_paths", c.annotated_fds ? "1" : "0", err));

@@ -73,8 +73,9 @@
  * mapping's address), as sync is; it was other.
  * 12 (session 50): the run folder's entries that are not read are noted
  * (file_not_read, meta files_not_read); they were counted in a field
- * nothing showed. */
-#define NR_INGEST_REVISION 12
+ * nothing showed.
+ * 13 (session 50): meta ingest_revision records this number. */
+#define NR_INGEST_REVISION 13
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

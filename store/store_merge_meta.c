@@ -316,12 +316,34 @@ static int computed_key(const char *key)
            strncmp(key, "log.", 4) == 0 || strncmp(key, MOUNT_PREFIX, strlen(MOUNT_PREFIX)) == 0;
 }
 
+/* key = own, the merge's value (the merged file's writer); when a part
+ * holds another value, or none, each part's value is kept as
+ * part.K.<key>: until session 50 a part's niorep_version or
+ * format_version was dropped (review 50). */
+static int put_own(nr__merge *m, meta_out *o, const char *key, const char *own)
+{
+    NR_TRY(put(m, o, key, own));
+    int same = 1;
+    for (size_t p = 0; same && p < m->n; p++) {
+        const char *v = meta_get(&m->parts[p], key);
+        same = v && strcmp(v, own) == 0;
+    }
+    for (size_t p = 0; !same && p < m->n; p++) {
+        const char *v = meta_get(&m->parts[p], key);
+        char k[64];
+        snprintf(k, sizeof k, "part.%zu.%s", p, key);
+        if (v)
+            NR_TRY(put(m, o, k, v));
+    }
+    return 0;
+}
+
 static int put_computed(nr__merge *m, meta_out *o)
 {
     char buf[32];
-    NR_TRY(put(m, o, "niorep_version", NR_VERSION));
+    NR_TRY(put_own(m, o, "niorep_version", NR_VERSION));
     snprintf(buf, sizeof buf, "%u", NR_STORE_FORMAT_VERSION);
-    NR_TRY(put(m, o, "format_version", buf));
+    NR_TRY(put_own(m, o, "format_version", buf));
     NR_TRY(put(m, o, "time_base", m->parts[0].time_base ? m->parts[0].time_base : ""));
     NR_TRY(put_i64(m, o, "events", (int64_t)m->events));
     for (size_t k = 0; k < sizeof summed_keys / sizeof summed_keys[0]; k++) {

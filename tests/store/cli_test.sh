@@ -183,6 +183,13 @@ if mkfifo fifo.nio 2>/dev/null; then
     done
 fi
 
+# An ingest records its revision in meta (NR_INGEST_REVISION): until
+# session 50 only the build cache's .inputs file had it (review 50)
+printf '1700000000.000001 read(3, "x", 1) = 1 <0.000010>\n' >one.log
+expect_status 0 "$niorep" ingest -q one.log -o one.nio
+expect_status 0 "$niorep" export one.nio --table meta
+grep -q "^ingest_revision,[0-9][0-9]*$" out.txt || fail "no ingest_revision in meta: $(cat out.txt)"
+
 head -c 1000 v1.nio >truncated.nio
 expect_status 1 "$niorep" export truncated.nio --table meta
 grep -q "truncated.nio: offset" err.txt || fail "truncated store message: $(cat err.txt)"

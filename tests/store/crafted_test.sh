@@ -131,6 +131,17 @@ printf '\x02' | dd of=ver2.nio bs=1 seek=8 conv=notrunc status=none
 refused ver2 "offset 8: the header says format version 2 but meta format_version is '3'" info ver2.nio
 refused ver2 "offset 8: the header says format version 2" info --check ver2.nio
 
+# merge keeps a part's niorep_version that is not its own as part.K.*:
+# until session 50 it was dropped (finding 14)
+"$craft" n1.nio v1.nio meta niorep_version 0.0.9 && "$craft" n2.nio v2.nio meta niorep_version 0.1.0 ||
+    fail "store_craft of the versioned nodes"
+timeout 20 "$niorep" merge -q v1.nio v2.nio -o vr.nio 2>err.txt || fail "merge of two versions: $(cat err.txt)"
+"$niorep" export vr.nio -t meta >meta.csv
+grep -qx "part.0.niorep_version,0.0.9" meta.csv && grep -qx "part.1.niorep_version,0.1.0" meta.csv ||
+    fail "merge dropped the parts' niorep_version: $(grep version meta.csv | tr '\n' ' ')"
+timeout 20 "$niorep" merge -q n1.nio n2.nio -o same.nio 2>err.txt || fail "merge: $(cat err.txt)"
+"$niorep" export same.nio -t meta | grep -q "^part\.[0-9]*\.format_version," && fail "equal format versions kept per part"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures failure(s)" >&2
     exit 1
