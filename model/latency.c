@@ -60,9 +60,20 @@ static nr_model_latency *group(nr_model *m, size_t g) { return g + 1 == ngroups(
 
 /* The fine histogram: every value below 2048 has its own bin, larger values
  * 1024 bins per power of two (width < 0.1% of the value), computed with one
- * clz: bins narrow enough that pass 2 can nearly always collect a rank's bin. */
+ * clz: bins narrow enough that pass 2 can nearly always collect a rank's bin.
+ * It is held by page, a page being the 1024 bins of a power of two (4 KiB),
+ * allocated at its first value: a group costs the powers of two its values
+ * touch, not the 216 KiB of the whole range. Until session 50 every group
+ * had the whole range, and each phase name cost the model 0.9-2.2 MB (1,000
+ * epoch-named phases needed 2.2 GB: review 50, finding 1). */
 #define FINE_MBITS 10
-#define FINE_BINS ((size_t)54 << FINE_MBITS)
+#define FINE_PAGE ((size_t)1 << FINE_MBITS)
+#define FINE_PAGES 54
+#define FINE_BINS ((size_t)FINE_PAGES << FINE_MBITS)
+
+struct nr__fine {
+    uint32_t *page[FINE_PAGES];   /* NULL: every bin of the page is 0 */
+};
 
 static size_t fine_bin(int64_t v)
 {
@@ -84,21 +95,84 @@ static void fine_range(size_t i, int64_t *lo, int64_t *hi)
         return;
     }
     const int shift = (int)(i >> FINE_MBITS) - 1;
-    const uint64_t mant = (i & (((size_t)1 << FINE_MBITS) - 1)) + ((uint64_t)1 << FINE_MBITS);
+    const uint64_t mant = (i & (FINE_PAGE - 1)) + ((uint64_t)1 << FINE_MBITS);
     *lo = (int64_t)(mant << shift);
     *hi = (int64_t)(((mant + 1) << shift) - 1);
 }
 
+/* The count of bin i. */
+static uint32_t fine_count(const nr__fine *f, size_t i)
+{
+    const uint32_t *p = f->page[i >> FINE_MBITS];
+    return p ? p[i & (FINE_PAGE - 1)] : 0;
+}
+
+/* A zeroed page, counted in m->fine_pages. */
+static uint32_t *fine_page_new(nr_model *m)
+{
+    uint32_t *p = nr_zalloc_counters(FINE_PAGE, sizeof *p);
+    if (p && ++m->fine_pages > m->fine_pages_peak)
+        m->fine_pages_peak = m->fine_pages;
+    return p;
+}
+
+/* Frees group g's histogram and its pages. */
+static void fine_free(nr_model *m, size_t g)
+{
+    nr__fine *f = m->fine[g];
+    if (!f)
+        return;
+    for (size_t i = 0; i < FINE_PAGES; i++)
+        if (f->page[i]) {
+            free(f->page[i]);
+            m->fine_pages--;
+        }
+    free(f);
+    m->fine[g] = NULL;
+}
+
+void nr__latency_free_fine(nr_model *m)
+{
+    if (!m->fine)
+        return;
+    for (size_t g = 0; g < ngroups(m); g++)
+        fine_free(m, g);
+    free(m->fine);
+    m->fine = NULL;
+}
+
+/* Group to's histogram becomes a copy of group from's (to has none). */
+static int fine_copy(nr_model *m, size_t from, size_t to)
+{
+    const nr__fine *f = m->fine[from];
+    if (!f)
+        return 0;
+    if (!(m->fine[to] = calloc(1, sizeof *m->fine[to])))
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < FINE_PAGES; i++) {
+        if (!f->page[i])
+            continue;
+        if (!(m->fine[to]->page[i] = fine_page_new(m)))
+            return NR_E_NOMEM;
+        memcpy(m->fine[to]->page[i], f->page[i], FINE_PAGE * sizeof *f->page[i]);
+    }
+    return 0;
+}
+
 static int add_fine(nr_model *m, size_t g, size_t bin)
 {
-    uint32_t **f = &m->fine[g];
-    if (!*f && !(*f = nr_zalloc_counters(FINE_BINS, sizeof **f)))
+    nr__fine **f = &m->fine[g];
+    if (!*f && !(*f = calloc(1, sizeof **f)))
         return NR_E_NOMEM;
-    if ((*f)[bin] == UINT32_MAX) {
+    uint32_t **page = &(*f)->page[bin >> FINE_MBITS];
+    if (!*page && !(*page = fine_page_new(m)))
+        return NR_E_NOMEM;
+    uint32_t *c = &(*page)[bin & (FINE_PAGE - 1)];
+    if (*c == UINT32_MAX) {
         m->fine_overflow[g] = 1;   /* 4 G values in one bin: the group takes the reference path */
         return 0;
     }
-    (*f)[bin]++;
+    (*c)++;
     return 0;
 }
 
@@ -119,11 +193,7 @@ static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t
         return 0;
     if (*mirror >= 0) {
         const size_t was = (size_t)*mirror;
-        if (m->fine[g_all]) {
-            if (!(m->fine[was] = malloc(FINE_BINS * sizeof **m->fine)))
-                return NR_E_NOMEM;
-            memcpy(m->fine[was], m->fine[g_all], FINE_BINS * sizeof **m->fine);
-        }
+        NR_TRY(fine_copy(m, g_all, was));
         m->fine_overflow[was] = m->fine_overflow[g_all];
         *mirror = MIRROR_BROKEN;
     }
@@ -139,11 +209,7 @@ static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int
     if (*mirror == MIRROR_NONE) {
         if (job)
             return 0;
-        if (m->fine[g_all]) {
-            if (!(m->fine[g_job] = malloc(FINE_BINS * sizeof **m->fine)))
-                return NR_E_NOMEM;
-            memcpy(m->fine[g_job], m->fine[g_all], FINE_BINS * sizeof **m->fine);
-        }
+        NR_TRY(fine_copy(m, g_all, g_job));
         m->fine_overflow[g_job] = m->fine_overflow[g_all];
         *mirror = MIRROR_BROKEN;
         return 0;
@@ -272,7 +338,7 @@ int nr__latency_plan(nr_model *m, nr_error *err)
         const uint64_t n = l->hist.n;
         if (n == 0 || mirrors_all(m, g) || m->fine_overflow[g])
             continue;   /* nothing, a copy of its op's "all" group, or the reference path */
-        const uint32_t *fine = m->fine[g];
+        const nr__fine *fine = m->fine[g];
         if (!fine)
             return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
         uint64_t cum = 0;
@@ -280,18 +346,23 @@ int nr__latency_plan(nr_model *m, nr_error *err)
         for (int q = 0; q < NR_MODEL_NQ; q++) {
             nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
             t->rank = nr_quantile_rank(nr_model_quantiles[q], n);
-            while (b < FINE_BINS - 1 && cum + fine[b] < t->rank)   /* ranks ascend: the walk goes on */
-                cum += fine[b++];
+            while (b < FINE_BINS - 1 && cum + fine_count(fine, b) < t->rank) {   /* ranks ascend: the walk goes on */
+                if (!fine->page[b >> FINE_MBITS]) {   /* a page of zeros: its bins pass as one */
+                    b = (b | (FINE_PAGE - 1)) + 1;
+                    b = b < FINE_BINS - 1 ? b : FINE_BINS - 1;
+                    continue;
+                }
+                cum += fine_count(fine, b++);
+            }
             t->below = cum;
-            t->inrange = fine[b];
+            t->inrange = fine_count(fine, b);
             fine_range(b, &t->lo, &t->hi);
             t->lo = t->lo < l->hist.min ? l->hist.min : t->lo;
             t->hi = t->hi > l->hist.max ? l->hist.max : t->hi;
             if (arm(t) < 0)
                 return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
         }
-        free(m->fine[g]);
-        m->fine[g] = NULL;
+        fine_free(m, g);
     }
     update_group_ranges(m);
     if (m->lat[NR_LAT_READ * m->lat_slots].count > 0)

@@ -198,10 +198,7 @@ void nr_model_free(nr_model *m)
         free(m->ccdf_x[i]);
         free(m->ccdf_p[i]);
     }
-    if (m->fine)
-        for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots + 1; i++)
-            free(m->fine[i]);
-    free(m->fine);
+    nr__latency_free_fine(m);
     free(m->fine_overflow);
     free(m->lat);
     free(m->tl_read);

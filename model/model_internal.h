@@ -66,6 +66,7 @@ typedef struct nr__qtarget {
 enum { NR__Q_DONE, NR__Q_COLLECT, NR__Q_REFINE };
 
 typedef struct nr__burst_state nr__burst_state;
+typedef struct nr__fine nr__fine;   /* latency.c */
 
 struct nr_model {
     nr_arena arena;
@@ -132,7 +133,8 @@ struct nr_model {
     nr_model_latency *lat;
     nr_model_latency read_size;  /* quantiles of read request sizes (bytes, not ns) */
     int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
-    uint32_t **fine;             /* [group]: fine histogram of pass 1, freed once planned */
+    nr__fine **fine;             /* [group]: fine histogram of pass 1 by page, freed once planned */
+    size_t fine_pages, fine_pages_peak;  /* its pages (4 KiB) now and at most (tests) */
     uint8_t *fine_overflow;      /* [group]: a fine bin overflowed */
     int64_t fine_mirror[NR_LAT_OP_COUNT * 4];  /* per op x slice dimension (phase, role, fs, job files): the slice
                                                   holding every value so far, -1 none, -2 none any more */
@@ -241,6 +243,8 @@ int nr__latency_collect(nr_model *m, const nr__event *e);
 /* After a collecting pass: narrows or resolves each target; returns 1 when another pass is needed. */
 int nr__latency_step(nr_model *m, nr_error *err);
 int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err);
+/* Frees the fine histograms left and their array (model free). */
+void nr__latency_free_fine(nr_model *m);
 enum { NR__TL_NONE, NR__TL_PREDICTED, NR__TL_FILLED, NR__TL_PASS2 };
 /* Before pass 1: a plan predicted from the processes table, filled by pass 1. */
 int nr__timeline_predict(nr_model *m);

@@ -822,6 +822,65 @@ static void quantile_search_narrows(void **state)
     free(v);
 }
 
+/* A phase per epoch (review 50, finding 1): 1,000 phase names, each with 20
+ * reads of 1-10 us and 5 opens of 3 us. Each phase's two read groups (the
+ * phase and the job files of the phase) hold 20 values over 5 pages of the
+ * fine histogram, and its two open groups one page each: the fine
+ * histograms peak near 12 pages (48 KiB) per phase, where a whole
+ * histogram per group took 4 x 216 KiB until session 50 (0.9 GB for this
+ * store). Phase 0 adds a read of 5 s, pages away from the others, and
+ * every quantile still equals a sort. */
+static void many_phase_names_fine_histograms_follow_their_values(void **state)
+{
+    enum { NPH = 1000, PER = 20, N = NPH * PER + 1 };
+    int64_t *all = malloc(N * sizeof *all);
+    assert_non_null(all);
+    int64_t ph[NPH][PER + 1];
+    size_t nph[NPH] = {0}, n = 0;
+    tb t;
+    tb_open(&t, tb_path("epochs.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, (int64_t)NPH * MS);
+    uint64_t seed = 50;
+    for (int64_t p = 0; p < NPH; p++) {
+        char name[32];
+        snprintf(name, sizeof name, "epoch_%d", (int)p);
+        tb_phase(&t, p, 7, name, p * MS, (p + 1) * MS);
+        for (int64_t i = 0; i < PER + (p == 0); i++) {
+            const int64_t dur = i == PER ? 5 * SEC : 1000 + (int64_t)(lcg(&seed) % 9000);
+            all[n++] = ph[p][nph[p]++] = dur;
+            tb_call(&t, p * MS + i * 20 * US, dur, 7, NR_OP_READ, 0, 4096, -1, p);
+        }
+        for (int64_t i = 0; i < 5; i++)
+            tb_call(&t, p * MS + 500 * US + i * 10 * US, 3 * US, 7, NR_OP_OPEN, 0, -1, -1, p);
+    }
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("epochs.nio"));
+    assert_int_equal(n, N);
+    assert_int_equal(nr_model_phase_count(m), NPH + 1);
+    /* 4 KiB pages: 12 per phase, and the whole groups' few */
+    assert_in_range(m->fine_pages_peak, NPH, 12 * NPH + 64);
+    qsort(all, N, sizeof *all, cmp_i64);
+    const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+    assert_int_equal(rd->count, N);
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        assert_int_equal(rd->q_ns[q], by_rank(all, N, nr_model_quantiles[q]));
+    for (size_t p = 0; p < NPH; p++) {
+        qsort(ph[p], nph[p], sizeof ph[p][0], cmp_i64);
+        const nr_model_latency *l = nr_model_latency_phase(m, NR_LAT_READ, p);
+        const nr_model_latency *j = nr_model_latency_job_phase(m, NR_LAT_READ, p);
+        assert_int_equal(l->count, nph[p]);
+        assert_int_equal(j->count, nph[p]);
+        for (int q = 0; q < NR_MODEL_NQ; q++) {
+            assert_int_equal(l->q_ns[q], by_rank(ph[p], nph[p], nr_model_quantiles[q]));
+            assert_int_equal(j->q_ns[q], l->q_ns[q]);
+        }
+        assert_int_equal(nr_model_latency_phase(m, NR_LAT_OPEN, p)->q_ns[0], 3 * US);
+    }
+    nr_model_free(m);
+    free(all);
+}
+
 /* ---- write bursts, measured from their calls ----------------------------- */
 
 static void assert_burst(const nr_model_burst *b, int64_t start, int64_t end, uint64_t bytes, uint64_t calls,
@@ -1685,6 +1744,7 @@ int main(void)
         cmocka_unit_test(quantiles_match_a_sort),
         cmocka_unit_test(job_files_latency_matches_a_sort),
         cmocka_unit_test(quantile_search_narrows),
+        cmocka_unit_test(many_phase_names_fine_histograms_follow_their_values),
         cmocka_unit_test(bursts_measured_from_their_calls),
         cmocka_unit_test(identical_checkpoints_are_all_found),
         cmocka_unit_test(burst_of_a_resumed_call_and_another_phase_between),
