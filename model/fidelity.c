@@ -7,6 +7,7 @@
 
 #include "model_internal.h"
 #include "nr_schema.h"
+#include "nr_strtab.h"
 
 /* strncmp(s, "mmap", 4) == 0 without a library call per event; NULL is no. */
 static inline int starts_with_mmap(const char *s)
@@ -72,25 +73,61 @@ static int cmp_match(const void *a, const void *b)
     return strcmp(((const nr_model_pyio_match *)a)->path, ((const nr_model_pyio_match *)b)->path);
 }
 
-/* The regular file a hook path names: the same path, or a store path that
- * ends with the hook path at a '/': "/" + a relative one (hooks before
- * session 45 logged paths as given), or an absolute one whole, under a
- * prefix strace saw and Python did not (a symlinked /home on /gpfs/home:
- * strace -y prints the kernel's path). */
-static int64_t match_file(const nr_model *m, const char *path)
+/* The regular file each hook path names (match[j] for hook path j of
+ * hooks, -1 for none): the first store path equal to it, else the first
+ * that ends with it at a '/': "/" + a relative one (hooks before session
+ * 45 logged paths as given), or an absolute one whole, under a prefix
+ * strace saw and Python did not (a symlinked /home on /gpfs/home: strace
+ * -y prints the kernel's path). Method: each store path, in order, looks
+ * up itself and its suffixes that start at or just after a '/' in the
+ * hash of hook paths (a relative hook path can only equal a suffix after
+ * a '/', an absolute one only a suffix at a '/'), skipping the lengths no
+ * hook path has; O(store path bytes x depth) instead of O(hook paths x
+ * files). */
+static int match_files(const nr_model *m, const nr_strtab *hooks, int64_t *match)
 {
-    const size_t n = strlen(path);
-    const int absolute = path[0] == '/';
-    int64_t suffix = -1;
+    const size_t nhooks = hooks->count;
+    size_t maxlen = 0;
+    for (size_t j = 0; j < nhooks; j++) {
+        match[j] = -1;
+        if (nr_strtab_len(hooks, j) > maxlen)
+            maxlen = nr_strtab_len(hooks, j);
+    }
+    uint8_t *has_len = calloc(maxlen + 1, 1);
+    int64_t *suffix = malloc((nhooks + 1) * sizeof *suffix);
+    if (!has_len || !suffix) {
+        free(has_len);
+        free(suffix);
+        return NR_E_NOMEM;
+    }
+    for (size_t j = 0; j < nhooks; j++) {
+        has_len[nr_strtab_len(hooks, j)] = 1;
+        suffix[j] = -1;
+    }
     for (size_t i = 0; i < m->nreg; i++) {
         const char *p = m->reg_paths[i];
-        if (strcmp(p, path) == 0)
-            return (int64_t)i;
         const size_t pn = strlen(p);
-        if (suffix < 0 && pn > n && (absolute || p[pn - n - 1] == '/') && strcmp(p + pn - n, path) == 0)
-            suffix = (int64_t)i;
+        for (size_t k = 0; k < pn; k++) {
+            const size_t n = pn - k;
+            if (n > maxlen || !has_len[n])
+                continue;
+            if (k > 0 && p[k] != '/' && p[k - 1] != '/')
+                continue;
+            const int64_t j = nr_strtab_find(hooks, p + k, n);
+            if (j < 0)
+                continue;
+            if (k == 0 && match[j] < 0)
+                match[j] = (int64_t)i;
+            else if (k > 0 && suffix[j] < 0)
+                suffix[j] = (int64_t)i;
+        }
     }
-    return suffix;
+    for (size_t j = 0; j < nhooks; j++)
+        if (match[j] < 0)
+            match[j] = suffix[j];
+    free(has_len);
+    free(suffix);
+    return 0;
 }
 
 static void hook_range(nr_model_fidelity *f, int64_t ts)
@@ -118,6 +155,9 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
     nr_col_chunk_init(&path);
     nr_col_chunk_init(&bytes);
     nr_col_chunk_init(&ts);
+    nr_strtab hooks; /* distinct hook paths; id = index of m->pyio */
+    nr_strtab_init(&hooks);
+    int64_t *match = NULL;
     size_t cap = 0;
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
@@ -130,9 +170,12 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
                 hook_range(f, ts.i64[i]);
             if (!path.str[i][0] || bytes.i64[i] < 0)
                 continue;
-            size_t j = 0;
-            while (j < f->npyio && strcmp(m->pyio[j].path, path.str[i]) != 0)
-                j++;
+            const int64_t id = nr_strtab_intern(&hooks, path.str[i], path.str_len[i]);
+            if (id < 0) {
+                rc = (int)id;
+                break;
+            }
+            const size_t j = (size_t)id;
             if (j == f->npyio) {
                 if ((rc = NR_GROW(m->pyio, cap, j + 1)) < 0)
                     break;
@@ -150,15 +193,23 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
     nr_col_chunk_fini(&path);
     nr_col_chunk_fini(&bytes);
     nr_col_chunk_fini(&ts);
-    if (rc < 0)
+    if (rc == 0 && !(match = malloc((f->npyio + 1) * sizeof *match)))
+        rc = NR_E_NOMEM;
+    if (rc == 0)
+        rc = match_files(m, &hooks, match);
+    nr_strtab_fini(&hooks);
+    if (rc < 0) {
+        free(match);
         return rc;
+    }
     for (size_t j = 0; j < f->npyio; j++) {
         nr_model_pyio_match *p = &m->pyio[j];
-        const int64_t reg = match_file(m, p->path);
+        const int64_t reg = match[j];
         p->matched = reg >= 0;
         p->strace_bytes = reg >= 0 ? (uint64_t)m->reg_total[reg] : 0;
         p->ratio = p->hook_bytes ? (double)p->strace_bytes / (double)p->hook_bytes : NAN;
     }
+    free(match);
     if (f->npyio)
         qsort(m->pyio, f->npyio, sizeof *m->pyio, cmp_match);
     f->pyio = m->pyio;

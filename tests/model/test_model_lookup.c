@@ -1,0 +1,147 @@
+/* The model's look-ups by path (hook paths to store paths) against a
+ * straightforward linear reference, on tables of thousands of paths chosen
+ * to collide: equal paths, suffixes at and not at a '/', ties (review 50,
+ * finding 3: the look-ups were linear searches, quadratic in all). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model_internal.h"
+#include "store_builder.h"
+
+static nr_model *model_of(const char *path)
+{
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    if (nr_store_open(path, &s, &err) < 0)
+        fail_msg("open %s: %s", path, err.msg);
+    nr_model *m = NULL;
+    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
+    if (nr_model_compute(s, &opts, &m, &err) < 0)
+        fail_msg("model %s: %s", path, err.msg);
+    nr_store_close(s);
+    return m;
+}
+
+/* A fixed xorshift sequence: the same tables on every run. */
+static uint64_t rnd(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* A path of 1-4 components from a small alphabet ("a", "b", "ab", "x.bin",
+ * ...), absolute or not: many paths end alike, at a '/' and inside a name. */
+static void random_path(uint64_t *x, char *out, size_t cap, int absolute)
+{
+    static const char *const parts[] = {"a", "b", "ab", "ba", "x.bin", "bx.bin", "home", "gpfs"};
+    size_t at = 0;
+    const int depth = 1 + (int)(rnd(x) % 4);
+    for (int d = 0; d < depth; d++) {
+        const char *p = parts[rnd(x) % (sizeof parts / sizeof *parts)];
+        at += (size_t)snprintf(out + at, cap - at, "%s%s", d || absolute ? "/" : "", p);
+    }
+}
+
+/* The matching rule as written before session 50, one store path after
+ * another: the first equal path, else the first that ends with the hook
+ * path after a '/' (relative) or whole (absolute). */
+static int64_t match_reference(const nr_model *m, const char *path)
+{
+    const size_t n = strlen(path);
+    int64_t suffix = -1;
+    for (size_t i = 0; i < m->nreg; i++) {
+        const char *p = m->reg_paths[i];
+        if (strcmp(p, path) == 0)
+            return (int64_t)i;
+        const size_t pn = strlen(p);
+        if (suffix < 0 && pn > n && (path[0] == '/' || p[pn - n - 1] == '/') && strcmp(p + pn - n, path) == 0)
+            suffix = (int64_t)i;
+    }
+    return suffix;
+}
+
+enum { NFILES = 3000, NHOOK = 6000, PATHLEN = 64 };
+
+/* 3,000 store paths (some twice, some not regular) read i + 1 bytes each,
+ * so that the bytes name the file matched; 6,000 hook records of paths
+ * drawn from the same alphabet, some of them store paths and suffixes of
+ * them, each path's bytes summed. */
+static void hook_paths_match_as_the_linear_rule(void **state)
+{
+    (void)state;
+    static char paths[NFILES][PATHLEN], hooks[NHOOK][PATHLEN];
+    static int64_t bytes[NHOOK];
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    tb t;
+    tb_open(&t, tb_path("lookup_pyio.nio"));
+    tb_proc(&t, 1, -1, 0, SEC);
+    for (int i = 0; i < NFILES; i++) {
+        if (i > 10 && rnd(&x) % 10 == 0)
+            memcpy(paths[i], paths[rnd(&x) % (uint64_t)i], PATHLEN); /* the same path again */
+        else
+            random_path(&x, paths[i], PATHLEN, rnd(&x) % 8 != 0);
+        const int kind = rnd(&x) % 10 == 0 ? NR_KIND_PIPE : NR_KIND_REGULAR;
+        tb_file(&t, i, paths[i], kind);
+        tb_call(&t, i * US, US, 1, NR_OP_READ, i, i + 1, 0, -1);
+    }
+    for (int j = 0; j < NHOOK; j++) {
+        const uint64_t how = rnd(&x) % 4;
+        if (how == 0) { /* a store path */
+            memcpy(hooks[j], paths[rnd(&x) % NFILES], PATHLEN);
+        } else if (how == 1) { /* a tail of one, cut anywhere (at a '/', before it, inside a name) */
+            const char *p = paths[rnd(&x) % NFILES];
+            snprintf(hooks[j], PATHLEN, "%s", p + rnd(&x) % strlen(p));
+        } else {
+            random_path(&x, hooks[j], PATHLEN, how == 2);
+        }
+        if (!hooks[j][0])
+            snprintf(hooks[j], PATHLEN, "a");
+        bytes[j] = (int64_t)(rnd(&x) % 3) * 1000; /* 0: opened only */
+        tb_pyio(&t, j * US, 1, hooks[j], bytes[j]);
+    }
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("lookup_pyio.nio"));
+    const nr_model_fidelity *f = nr_model_get_fidelity(m);
+    size_t distinct = 0, matched = 0, by_suffix = 0;
+    for (int j = 0; j < NHOOK; j++) {
+        int first = 1;
+        for (int k = 0; k < j && first; k++)
+            first = strcmp(hooks[k], hooks[j]) != 0;
+        distinct += first;
+    }
+    assert_int_equal(f->npyio, distinct);
+    for (size_t i = 0; i < f->npyio; i++) {
+        const nr_model_pyio_match *p = &f->pyio[i];
+        if (i > 0)
+            assert_true(strcmp(f->pyio[i - 1].path, p->path) < 0); /* sorted, distinct */
+        uint64_t hook_bytes = 0;
+        for (int j = 0; j < NHOOK; j++)
+            hook_bytes += strcmp(hooks[j], p->path) == 0 ? (uint64_t)bytes[j] : 0;
+        assert_int_equal(p->hook_bytes, hook_bytes);
+        const int64_t ref = match_reference(m, p->path);
+        assert_int_equal(p->matched, ref >= 0);
+        assert_int_equal(p->strace_bytes, ref >= 0 ? (uint64_t)m->reg_total[ref] : 0);
+        matched += ref >= 0;
+        by_suffix += ref >= 0 && strcmp(m->reg_paths[ref], p->path) != 0;
+    }
+    /* the tables exercise both rules, and leave paths unmatched */
+    assert_true(matched > 100 && by_suffix > 100 && matched < f->npyio);
+    nr_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hook_paths_match_as_the_linear_rule),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
