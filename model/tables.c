@@ -10,6 +10,7 @@
 #include "model_internal.h"
 #include "nr_schema.h"
 #include "nr_store_merge.h"
+#include "nr_strtab.h"
 
 /* The tables every store of a run has held since format 1, each with every
  * column of its schema: the ingest has written them all since its first
@@ -316,8 +317,8 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
     return 0;
 }
 
-/* One phase instance while loading. */
-typedef struct phase_row { int64_t id, pid, begin, end, flags; const char *name; } phase_row;
+/* One phase instance while loading; phase is its index in m->phases. */
+typedef struct phase_row { int64_t id, pid, begin, end, flags; const char *name; size_t phase; } phase_row;
 
 static int cmp_phase_row(const void *a, const void *b)
 {
@@ -327,70 +328,127 @@ static int cmp_phase_row(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The intervals of the instances named name (every instance when NULL),
- * merged where they overlap or touch, into out (room for n), in time
- * order (rows sorted by begin); returns their count. */
-static size_t merge_instances(const phase_row *rows, size_t n, const char *name, nr_model_interval *out)
+/* The intervals of the rows at indexes idx[0..n) (rows 0..n when idx is
+ * NULL), merged where they overlap or touch, into out (room for n), in
+ * time order (rows sorted by begin, idx ascending); returns their count. */
+static size_t merge_instances(const phase_row *rows, const size_t *idx, size_t n, nr_model_interval *out)
 {
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (name && strcmp(rows[i].name, name) != 0)
+    for (size_t at = 0; at < n; at++) {
+        const phase_row *r = &rows[idx ? idx[at] : at];
+        if (r->end < r->begin)
             continue;
-        if (rows[i].end < rows[i].begin)
-            continue;
-        if (k && rows[i].begin <= out[k - 1].end_ns) {
-            if (rows[i].end > out[k - 1].end_ns)
-                out[k - 1].end_ns = rows[i].end;
+        if (k && r->begin <= out[k - 1].end_ns) {
+            if (r->end > out[k - 1].end_ns)
+                out[k - 1].end_ns = r->end;
             continue;
         }
-        out[k++] = (nr_model_interval){rows[i].begin, rows[i].end};
+        out[k++] = (nr_model_interval){r->begin, r->end};
     }
     return k;
 }
 
 /* Each phase's merged intervals and those of all phases (kept in the
  * model's arena); their wall times are measured within the run's extent
- * once it is known (nr__phases_finish). */
+ * once it is known (nr__phases_finish). The rows are grouped by phase with
+ * a stable counting sort, so each phase merges only its own rows. */
 static int phase_intervals(nr_model *m, const phase_row *rows, size_t n)
 {
     nr_model_interval *scratch = malloc((n ? n : 1) * sizeof *scratch);
-    if (!scratch)
-        return NR_E_NOMEM;
-    for (size_t j = 0; j < m->unphased; j++) {
+    size_t *start = calloc(m->unphased + 2, sizeof *start);
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    int rc = scratch && start && idx ? 0 : NR_E_NOMEM;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        start[rows[i].phase + 2]++;
+    for (size_t j = 2; j < m->unphased + 2 && rc == 0; j++)
+        start[j] += start[j - 1];
+    /* start[j + 1] is now where phase j's rows begin; filling moves it to their end */
+    for (size_t i = 0; i < n && rc == 0; i++)
+        idx[start[rows[i].phase + 1]++] = i;
+    for (size_t j = 0; j < m->unphased && rc == 0; j++) {
         nr_model_phase *p = &m->phases[j];
-        p->n_intervals = merge_instances(rows, n, p->name, scratch);
+        p->n_intervals = merge_instances(rows, idx + start[j], start[j + 1] - start[j], scratch);
         nr_model_interval *kept = nr_arena_alloc(&m->arena, p->n_intervals * sizeof *kept);
         if (!kept) {
-            free(scratch);
-            return NR_E_NOMEM;
+            rc = NR_E_NOMEM;
+            break;
         }
         memcpy(kept, scratch, p->n_intervals * sizeof *kept);
         p->intervals = kept;
     }
-    m->n_phase_union = merge_instances(rows, n, NULL, scratch);
-    m->phase_union = nr_arena_alloc(&m->arena, (m->n_phase_union + 1) * sizeof *m->phase_union);
-    if (m->phase_union)
-        memcpy(m->phase_union, scratch, m->n_phase_union * sizeof *scratch);
+    if (rc == 0) {
+        m->n_phase_union = merge_instances(rows, NULL, n, scratch);
+        m->phase_union = nr_arena_alloc(&m->arena, (m->n_phase_union + 1) * sizeof *m->phase_union);
+        if (m->phase_union)
+            memcpy(m->phase_union, scratch, m->n_phase_union * sizeof *scratch);
+        else
+            rc = NR_E_NOMEM;
+    }
     free(scratch);
-    return m->phase_union ? 0 : NR_E_NOMEM;
+    free(start);
+    free(idx);
+    return rc;
 }
 
 /* m->phase_pids: the distinct pids of the phase rows pr (sorted by begin),
- * in order of first begin. */
+ * in order of first begin (a set of the pids seen, in an id map). */
 static int collect_phase_pids(nr_model *m, const phase_row *pr, size_t n)
 {
     if (n == 0)
         return 0;
     if (!(m->phase_pids = malloc(n * sizeof *m->phase_pids)))
         return NR_E_NOMEM;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = 0;
-        while (k < m->nphase_pids && m->phase_pids[k] != pr[i].pid)
-            k++;
-        if (k == m->nphase_pids)
-            m->phase_pids[m->nphase_pids++] = pr[i].pid;
+    nr__idmap seen;
+    nr__idmap_init(&seen);
+    int rc = 0, seen_min = 0; /* INT64_MIN is the map's empty key */
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const int64_t pid = pr[i].pid;
+        if (pid == INT64_MIN ? seen_min : nr__idmap_get(&seen, pid) >= 0)
+            continue;
+        if (pid == INT64_MIN)
+            seen_min = 1;
+        else
+            rc = nr__idmap_put(&seen, pid, 0);
+        m->phase_pids[m->nphase_pids++] = pid;
     }
-    return 0;
+    nr__idmap_fini(&seen);
+    return rc;
+}
+
+/* Each row's phase: the names' indexes in order of first begin (rows
+ * sorted by begin), found in a string table of the names; a phase_id met
+ * twice is an error, as merge refuses it (review 50). */
+static int name_phases(nr_model *m, phase_row *pr, size_t n, nr_error *err)
+{
+    nr_strtab names;
+    nr_strtab_init(&names);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const int64_t j = nr_strtab_intern(&names, pr[i].name, strlen(pr[i].name));
+        if (j < 0) {
+            rc = (int)j;
+            break;
+        }
+        pr[i].phase = (size_t)j;
+        nr_model_phase *p = &m->phases[j];
+        if ((size_t)j == m->nphases) {
+            m->nphases++;
+            p->name = pr[i].name;
+            p->first_ns = pr[i].begin;
+            p->last_ns = pr[i].end;
+        }
+        p->instances++;
+        p->never_ended += (pr[i].flags & 1) != 0;
+        p->ended_by_error += (pr[i].flags & 2) != 0;
+        if (pr[i].end > p->last_ns)
+            p->last_ns = pr[i].end;
+        if (nr__idmap_get(&m->phase_ids, pr[i].id) >= 0)
+            rc = nr_error_set(err, NR_E_FORMAT, "table phases holds phase_id %" PRId64 " twice", pr[i].id);
+        else
+            rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);
+    }
+    nr_strtab_fini(&names);
+    return rc;
 }
 
 int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
@@ -434,27 +492,8 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
        among which nr__assign_roles finds the main process. */
     if (rc == 0)
         rc = collect_phase_pids(m, pr, n);
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        size_t j = 0;
-        while (j < m->nphases && strcmp(m->phases[j].name, pr[i].name) != 0)
-            j++;
-        nr_model_phase *p = &m->phases[j];
-        if (j == m->nphases) {
-            m->nphases++;
-            p->name = pr[i].name;
-            p->first_ns = pr[i].begin;
-            p->last_ns = pr[i].end;
-        }
-        p->instances++;
-        p->never_ended += (pr[i].flags & 1) != 0;
-        p->ended_by_error += (pr[i].flags & 2) != 0;
-        if (pr[i].end > p->last_ns)
-            p->last_ns = pr[i].end;
-        if (nr__idmap_get(&m->phase_ids, pr[i].id) >= 0) /* as merge refuses it (review 50) */
-            rc = nr_error_set(err, NR_E_FORMAT, "table phases holds phase_id %" PRId64 " twice", pr[i].id);
-        else
-            rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);
-    }
+    if (rc == 0)
+        rc = name_phases(m, pr, n, err);
     m->unphased = m->nphases++;
     m->phases[m->unphased] = (nr_model_phase){.name = "unphased", .first_ns = -1, .last_ns = -1};
     if (rc == 0)

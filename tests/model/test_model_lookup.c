@@ -1,7 +1,8 @@
-/* The model's look-ups by path (hook paths to store paths) against a
- * straightforward linear reference, on tables of thousands of paths chosen
- * to collide: equal paths, suffixes at and not at a '/', ties (review 50,
- * finding 3: the look-ups were linear searches, quadratic in all). */
+/* The model's look-ups by name and path (hook paths to store paths, phase
+ * names, phase pids) against straightforward linear references, on tables
+ * of thousands of paths and names chosen to collide: equal paths, suffixes
+ * at and not at a '/', ties, names and pids met again and again (review 50,
+ * findings 3 and 4: the look-ups were linear searches, quadratic in all). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,10 +139,122 @@ static void hook_paths_match_as_the_linear_rule(void **state)
     nr_model_free(m);
 }
 
+enum { NROWS = 5000, NNAMES = 800, NPIDS = 400 };
+
+typedef struct ref_row { int64_t id, pid, begin, end, flags; char name[16]; } ref_row;
+
+static int cmp_ref_row(const void *a, const void *b)
+{
+    const ref_row *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The intervals of rows named name (all when NULL), merged, as before
+ * session 50: every row looked at for every name. */
+static size_t merge_reference(const ref_row *r, size_t n, const char *name, nr_model_interval *out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((name && strcmp(r[i].name, name) != 0) || r[i].end < r[i].begin)
+            continue;
+        if (k && r[i].begin <= out[k - 1].end_ns) {
+            if (r[i].end > out[k - 1].end_ns)
+                out[k - 1].end_ns = r[i].end;
+            continue;
+        }
+        out[k++] = (nr_model_interval){r[i].begin, r[i].end};
+    }
+    return k;
+}
+
+/* 5,000 phase instances of 800 names by 400 pids, overlapping, touching,
+ * some with equal begins, some never ended or ended before they began:
+ * the names (in order of first begin), their counts, extents and merged
+ * intervals, the union of all, and the pids in order of first begin are
+ * those of a linear search. */
+static void phase_tables_match_the_linear_search(void **state)
+{
+    (void)state;
+    static ref_row r[NROWS];
+    static nr_model_interval want[NROWS];
+    uint64_t x = 0x2545f4914f6cdd1du;
+    tb t;
+    tb_open(&t, tb_path("lookup_phases.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 100 * SEC);
+    for (int i = 0; i < NROWS; i++) {
+        r[i].id = (int64_t)((uint64_t)(i * 7919) % NROWS); /* ids not in begin order */
+        r[i].pid = 1 + (int64_t)(rnd(&x) % NPIDS);
+        r[i].begin = (int64_t)(rnd(&x) % 20000) * MS / 4;
+        const int64_t len = (int64_t)(rnd(&x) % 400) * MS - 10 * MS; /* a few end before they begin */
+        r[i].end = r[i].begin + len;
+        r[i].flags = (int64_t)(rnd(&x) % 4);
+        snprintf(r[i].name, sizeof r[i].name, "p%u", (unsigned)(rnd(&x) % NNAMES));
+        tb_phase_flags(&t, r[i].id, r[i].pid, r[i].name, r[i].begin, r[i].end, r[i].flags);
+    }
+    tb_call(&t, 0, US, 1, NR_OP_READ, 0, 10, 0, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("lookup_phases.nio"));
+    qsort(r, NROWS, sizeof *r, cmp_ref_row);
+
+    /* names in order of first begin, each checked against its rows */
+    size_t nnames = 0;
+    for (size_t i = 0; i < NROWS; i++) {
+        int first = 1;
+        for (size_t k = 0; k < i && first; k++)
+            first = strcmp(r[k].name, r[i].name) != 0;
+        if (!first)
+            continue;
+        const nr_model_phase *p = nr_model_phase_at(m, nnames++);
+        assert_string_equal(p->name, r[i].name);
+        uint64_t instances = 0, never = 0, error = 0;
+        int64_t last = r[i].end;
+        for (size_t k = i; k < NROWS; k++) {
+            if (strcmp(r[k].name, r[i].name) != 0)
+                continue;
+            instances++;
+            never += (r[k].flags & 1) != 0;
+            error += (r[k].flags & 2) != 0;
+            last = r[k].end > last ? r[k].end : last;
+        }
+        assert_int_equal(p->instances, instances);
+        assert_int_equal(p->never_ended, never);
+        assert_int_equal(p->ended_by_error, error);
+        assert_int_equal(p->first_ns, r[i].begin);
+        assert_int_equal(p->last_ns, last);
+        const size_t n = merge_reference(r, NROWS, r[i].name, want);
+        assert_int_equal(p->n_intervals, n);
+        assert_memory_equal(p->intervals, want, n * sizeof *want);
+    }
+    assert_int_equal(nr_model_phase_count(m), nnames + 1);
+    assert_string_equal(nr_model_phase_at(m, nnames)->name, "unphased");
+    assert_true(nnames > NNAMES / 2);
+    const size_t nu = merge_reference(r, NROWS, NULL, want);
+    assert_int_equal(m->n_phase_union, nu);
+    assert_memory_equal(m->phase_union, want, nu * sizeof *want);
+
+    size_t npids = 0;
+    for (size_t i = 0; i < NROWS; i++) {
+        int first = 1;
+        for (size_t k = 0; k < i && first; k++)
+            first = r[k].pid != r[i].pid;
+        if (first) {
+            assert_true(npids < m->nphase_pids);
+            assert_int_equal(m->phase_pids[npids], r[i].pid);
+            npids++;
+        }
+    }
+    assert_int_equal(m->nphase_pids, npids);
+    nr_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hook_paths_match_as_the_linear_rule),
+        cmocka_unit_test(phase_tables_match_the_linear_search),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
