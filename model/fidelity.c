@@ -39,7 +39,7 @@ void nr__fidelity_add(nr_model *m, const nr__event *e)
         f->events_ts_subsecond += e->ts % 1000000000 != 0;
         if (f->strace_first_ns < 0 || e->ts < f->strace_first_ns)
             f->strace_first_ns = e->ts;
-        const int64_t end = e->dur > 0 ? e->ts + e->dur : e->ts;
+        const int64_t end = e->dur > 0 ? nr__sat_add(e->ts, e->dur) : e->ts;
         if (end > f->strace_last_ns)
             f->strace_last_ns = end;
     }

@@ -63,10 +63,10 @@ static void small_reads(const nr_model *m, evidence *ev)
     int64_t io = 0;
     for (size_t i = 0; i < m->nphases; i++)
         for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
-            io += m->phases[i].ops[op].time_ns;
+            io = nr__sat_add(io, m->phases[i].ops[op].time_ns);
     int64_t rd = 0;
     for (size_t i = 0; i < m->nphases; i++)
-        rd += m->phases[i].ops[NR_OP_READ].time_ns;
+        rd = nr__sat_add(rd, m->phases[i].ops[NR_OP_READ].time_ns);
     ev->applicable = m->read_size.count > 0 && io > 0;
     if (m->read_size.count == 0)
         snprintf(ev->why, sizeof ev->why, "no read of a job file returned data");

@@ -56,8 +56,7 @@ refused parts_neg "meta merged_parts '-5' does not match the store" summary part
 # Sums of crafted values near 2^62 saturate instead of wrapping: until
 # session 50 a phase showed -9223372036 s in I/O (finding 5)
 make dur_huge set events dur_ns 3 4611686018427387904
-make ts_max set events ts_ns 5 9223372036854775807
-for f in dur_huge ts_max; do
+for f in dur_huge; do
     timeout 20 "$niorep" summary --json "$f.nio" >"$f.json" 2>err.txt || fail "summary of $f: $(cat err.txt)"
     /usr/bin/python3 -c '
 import json, sys
@@ -65,6 +64,11 @@ d = json.load(open(sys.argv[1]))
 bad = [(p["name"], p["io_time_s"]) for p in d["phases"] if p["io_time_s"] < 0]
 sys.exit("negative io_time_s: %r" % bad if bad else 0)' "$f.json" || fail "$f: a negative I/O time"
 done
+
+# A time, duration or size above 2^62 comes from no trace: refused, naming
+# the file (a time near 2^63 overflowed the timeline's sums under UBSan)
+make ts_max set events ts_ns 5 9223372036854775807
+refused ts_max "an event's ts_ns 9223372036854775807 is out of range" summary --json ts_max.nio
 
 # Errors about a store's contents name the file: until session 50 the
 # model's did not (finding 4)

@@ -24,6 +24,19 @@ static void die(const nr_error *err)
 
 static int is(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
+/* The table definitions the writer borrows until the commit, freed after it. */
+static void *borrowed[64];
+static size_t n_borrowed;
+
+static void *lend(void *p)
+{
+    if (!p || n_borrowed == sizeof borrowed / sizeof *borrowed) {
+        fprintf(stderr, "store_craft: out of memory or too many tables\n");
+        exit(1);
+    }
+    return borrowed[n_borrowed++] = p;
+}
+
 /* Copies table t of in to w, applying the change named by argv[3..]. */
 static void copy_table(const nr_store_table *t, nr_store_writer *w, char **argv, int argc)
 {
@@ -31,7 +44,7 @@ static void copy_table(const nr_store_table *t, nr_store_writer *w, char **argv,
     if (is(op, "drop-table") && is(argv[4], tname))
         return;
     const size_t ncols = nr_store_table_ncols(t);
-    nr_col_def *defs = calloc(ncols, sizeof *defs);
+    nr_col_def *defs = lend(calloc(ncols ? ncols : 1, sizeof *defs));
     size_t *src = calloc(ncols, sizeof *src);
     int *was_i64 = calloc(ncols, sizeof *was_i64);
     size_t nout = 0;
@@ -47,7 +60,7 @@ static void copy_table(const nr_store_table *t, nr_store_writer *w, char **argv,
                                   .encoding = info.type == NR_COL_STR ? NR_ENC_DICT : NR_ENC_VARINT};
         src[nout++] = c;
     }
-    nr_table_def *def = malloc(sizeof *def); /* the writer borrows it until the commit */
+    nr_table_def *def = lend(malloc(sizeof *def));
     *def = (nr_table_def){.name = tname, .cols = defs, .ncols = nout};
     nr_error err = {0};
     nr_table_writer *tw;
@@ -117,5 +130,7 @@ int main(int argc, char **argv)
         die(&err);
     nr_store_writer_destroy(w);
     nr_store_close(in);
+    while (n_borrowed)
+        free(borrowed[--n_borrowed]);
     return 0;
 }
