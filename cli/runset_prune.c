@@ -104,13 +104,30 @@ static int store_file_key(const char *name, const name_list *keys, size_t *key_l
     return of_store;
 }
 
-/* The first four names of gone, comma-separated, ", ..." when there are
+/* A cache file last written this long ago or less is kept though its run
+ * folder is gone: another build may have listed the folder just after the
+ * run came and written it since (as the temporary files' sweep waits). */
+#define PRUNE_MIN_AGE_S 600
+
+/* Removes file name of dir when it is a regular file last written over
+ * PRUNE_MIN_AGE_S before now; 1 when it did. */
+static int unlink_if_old(const char *dir, const char *name, time_t now)
+{
+    char *path = nr__rs_join(dir, name);
+    struct stat st;
+    const int removed = path && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > PRUNE_MIN_AGE_S &&
+                        unlink(path) == 0;
+    free(path);
+    return removed;
+}
+
+/* The first `most` names of gone, comma-separated, ", ..." when there are
  * more, in out (cap bytes); returns out. */
-static const char *first_names(const name_list *gone, char *out, size_t cap)
+static const char *first_names(const name_list *gone, size_t most, char *out, size_t cap)
 {
     size_t shown = 0;
     out[0] = '\0';
-    for (; shown < gone->n && shown < 4; shown++) {
+    for (; shown < gone->n && shown < most; shown++) {
         const size_t used = strlen(out);
         snprintf(out + used, cap - used, "%s%s", shown ? ", " : "", gone->names[shown]);
     }
@@ -132,14 +149,9 @@ static void say_pruned(const char *dir, const char *near, const name_list *gone,
     }
     char names[256];
     fprintf(stderr, "niorep: %s: removed the cached store%s of %zu run folder%s no longer in %s (%s; %zu file%s)\n",
-            dir, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", near, first_names(gone, names, sizeof names),
+            dir, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", near, first_names(gone, 4, names, sizeof names),
             files, files == 1 ? "" : "s");
 }
-
-/* A cache file last written this long ago or less is kept though its run
- * folder is gone: another build may have listed the folder just after the
- * run came and written it since (as the temporary files' sweep waits). */
-#define PRUNE_MIN_AGE_S 600
 
 void nr__rs_prune_dir(const char *dir, const char *near)
 {
@@ -151,16 +163,12 @@ void nr__rs_prune_dir(const char *dir, const char *near)
         size_t key_len;
         if (strstr(e->d_name, ".tmp.") || !store_file_key(e->d_name, &keys, &key_len) || key_len)
             continue; /* a temporary file (the sweep's), no store's, or a store to keep */
-        char *path = nr__rs_join(dir, e->d_name);
-        struct stat st;
-        if (path && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > PRUNE_MIN_AGE_S &&
-            unlink(path) == 0) {
+        if (unlink_if_old(dir, e->d_name, now)) {
             files++;
             const size_t n = strlen(e->d_name);
             if (n > 4 && strcmp(e->d_name + n - 4, ".nio") == 0)
                 (void)push(&gone, strndup(e->d_name, n - 4)); /* out of memory: a name less in the line */
         }
-        free(path);
     }
     if (d)
         closedir(d);
@@ -246,7 +254,7 @@ static void say_merged_pruned(const char *merged, const name_list *gone, size_t 
 {
     char names[256];
     fprintf(stderr, "niorep: %s: removed the merged store%s of %zu run%s whose node stores are gone (%s; %zu file%s)\n",
-            merged, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", first_names(gone, names, sizeof names),
+            merged, gone->n == 1 ? "" : "s", gone->n, gone->n == 1 ? "" : "s", first_names(gone, 4, names, sizeof names),
             files, files == 1 ? "" : "s");
 }
 
@@ -278,16 +286,8 @@ void nr__rs_prune_merged(const char *dir, const char *near)
     name_list removed = {0};
     for (size_t g = 0; g < gone.n; g++) {
         size_t before = files;
-        for (size_t i = 0; i < names.n; i++) {
-            if (!is_store_of(names.names[i], gone.names[g]))
-                continue;
-            char *path = nr__rs_join(merged, names.names[i]);
-            struct stat st;
-            if (path && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > PRUNE_MIN_AGE_S &&
-                unlink(path) == 0)
-                files++;
-            free(path);
-        }
+        for (size_t i = 0; i < names.n; i++)
+            files += is_store_of(names.names[i], gone.names[g]) && unlink_if_old(merged, names.names[i], now);
         if (files > before)
             (void)push(&removed, strdup(gone.names[g]));
     }
@@ -314,9 +314,11 @@ int nr__rs_note_traces_folder(const char *dir, const char *real)
         rc = text ? nr__rs_write_text_file(path, text, &ignored) : NR_E_NOMEM;
         free(text);
     }
+    if (!path)
+        rc = NR_E_NOMEM;
     free(old);
     free(path);
-    return path ? rc : NR_E_NOMEM;
+    return rc;
 }
 
 /* Removes the files of the cache folder dir that are a store's or a
@@ -330,14 +332,8 @@ static size_t remove_stores(const char *dir, time_t now)
     const name_list none = {0};
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
         size_t key_len;
-        if (strstr(e->d_name, ".tmp.") || !store_file_key(e->d_name, &none, &key_len))
-            continue;
-        char *path = nr__rs_join(dir, e->d_name);
-        struct stat st;
-        if (path && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > PRUNE_MIN_AGE_S &&
-            unlink(path) == 0)
-            files++;
-        free(path);
+        if (!strstr(e->d_name, ".tmp.") && store_file_key(e->d_name, &none, &key_len))
+            files += unlink_if_old(dir, e->d_name, now);
     }
     if (d)
         closedir(d);
@@ -419,21 +415,17 @@ void nr__rs_prune_user_cache(const char *base)
     if (d)
         closedir(d);
     if (files || folders) {
-        qsort(gone.names, gone.n, sizeof *gone.names, cmp_name);
-        char names[512] = "";
-        size_t shown = 0;
-        for (; shown < gone.n && shown < 3; shown++) {
-            const size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%s", shown ? ", " : "", gone.names[shown]);
-        }
+        if (gone.n)
+            qsort(gone.names, gone.n, sizeof *gone.names, cmp_name);
+        char names[512];
         const size_t kept = gone.n - folders;
         char why[160] = "";
         if (kept)
             snprintf(why, sizeof why, "; %zu folder%s kept, holding files written in the last 10 minutes or not "
                      "niorep's", kept, kept == 1 ? "" : "s");
-        fprintf(stderr, "niorep: %s: removed the cache%s of %zu traces folder%s that %s gone (%s%s; %zu file%s%s)\n",
-                base, gone.n == 1 ? "" : "s", gone.n, gone.n == 1 ? "" : "s", gone.n == 1 ? "is" : "are", names,
-                shown < gone.n ? ", ..." : "", files, files == 1 ? "" : "s", why);
+        fprintf(stderr, "niorep: %s: removed the cache%s of %zu traces folder%s that %s gone (%s; %zu file%s%s)\n",
+                base, gone.n == 1 ? "" : "s", gone.n, gone.n == 1 ? "" : "s", gone.n == 1 ? "is" : "are",
+                first_names(&gone, 3, names, sizeof names), files, files == 1 ? "" : "s", why);
     }
     free_list(&gone);
 }
