@@ -2,6 +2,7 @@
  * panel per run, the background tinted by phase and write bursts
  * shaded and outlined. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,7 +175,7 @@ double nr__band_name_centre(double x0, double x1, double w, const double *spans,
 /* Spans of one phase closer than this (points) are drawn as one band: a
  * phase entered once a step, or a decorated generator's once an item,
  * has thousands of instances a fraction of a point wide, which drew a
- * rectangle (and measured a name) each: 2,000 of a 1.8 s run made an SVG
+ * rectangle (and measured a name) each: 2,000 of a 2.7 s run made an SVG
  * of 527 kB (session 50). The band's tint is as light as the part its
  * spans cover (nr__fill_tint_part), as the spans' anti-aliased tints
  * were; a band its spans do not nearly fill (BAND_FULL) ends at
@@ -184,13 +185,12 @@ double nr__band_name_centre(double x0, double x1, double w, const double *spans,
 #define BAND_THIN_MAX 1.0
 #define BAND_FULL 0.99
 
-/* One phase name's band being gathered: [x0, x1] in points, the phase name,
- * and the index of its first span, which orders the drawing. */
+/* One phase name's band being gathered: [x0, x1] in points, the part
+ * of it its spans cover, the phase name. */
 typedef struct band {
     double x0, x1;
     double covered;     /* points its spans cover */
     const char *name;
-    size_t first;
     int open;
 } band;
 
@@ -199,7 +199,7 @@ typedef struct band_ctx {
     nr__xy *p;
     double *obstacles;  /* marks and bursts (n_marks_bursts pairs), then the names drawn so far */
     size_t n_marks_bursts, n_obstacles;
-    size_t *queue;      /* colours of the open bands, oldest first */
+    size_t *queue;      /* the open bands (indexes in the colouring order), oldest first */
     size_t head, tail;
 } band_ctx;
 
@@ -216,7 +216,7 @@ static void draw_band(band_ctx *bc, size_t color, band *b)
     nr__fill_tint_part(cv->cr, color, b->x0, p->py, width, p->ph, b->covered >= width ? 1 : b->covered / width);
     double tw;
     nr__text_size(cv, b->name, NR__PLAIN, NR__SMALL_PT(cv), &tw, NULL);
-    if (b->x1 - b->x0 <= tw + 4)
+    if (width <= tw + 4)
         return;
     const double x = nr__band_name_centre(b->x0, b->x1, tw, bc->obstacles, bc->n_obstacles);
     if (any_overlap(bc->obstacles + 2 * bc->n_marks_bursts, bc->n_obstacles - bc->n_marks_bursts, x - tw / 2, x + tw / 2))
@@ -226,9 +226,10 @@ static void draw_band(band_ctx *bc, size_t color, band *b)
     bc->obstacles[2 * bc->n_obstacles] = x - tw / 2 - 1;
     bc->obstacles[2 * bc->n_obstacles++ + 1] = x + tw / 2 + 1;
 }
-/* Draws the open bands from the oldest up to the one of name c, in the
- * order of their first spans, as the spans were drawn before (the tints
- * blend, so the order shows where phases nest). */
+/* Draws the open bands from the oldest up to the one of name c (all of
+ * them when c is none), in the order of their first spans, as the spans
+ * were drawn before (the tints blend, so the order shows where phases
+ * nest). */
 static void draw_bands_through(band_ctx *bc, band *bands, const phase_keys *keys, size_t c)
 {
     while (bc->head < bc->tail) {
@@ -275,13 +276,10 @@ static int draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_key
         }
         if (b->open)
             draw_bands_through(&bc, bands, keys, c);
-        *b = (band){.x0 = x0, .x1 = x1, .covered = x1 - x0, .name = span_name(s), .first = i, .open = 1};
+        *b = (band){.x0 = x0, .x1 = x1, .covered = x1 - x0, .name = span_name(s), .open = 1};
         bc.queue[bc.tail++] = c;
     }
-    while (bc.head < bc.tail) {
-        const size_t c = bc.queue[bc.head++];
-        draw_band(&bc, keys->colors[c], &bands[c]);
-    }
+    draw_bands_through(&bc, bands, keys, SIZE_MAX);
     free(bc.obstacles);
     free(bc.queue);
     free(bands);
