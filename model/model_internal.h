@@ -168,7 +168,6 @@ struct nr_model {
     uint64_t mark_name_counts[NR_MODEL_MAX_MARK_NAMES];
 };
 
-/* nr__idmap_get with the dense case inline (per-event lookups). */
 /* a + b, held at INT64_MAX or INT64_MIN instead of overflowing: sums of a
  * crafted store's values (2^62 ns) wrapped to negative I/O times (review 50) */
 static inline int64_t nr__sat_add(int64_t a, int64_t b)
@@ -177,6 +176,7 @@ static inline int64_t nr__sat_add(int64_t a, int64_t b)
     return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
 }
 
+/* nr__idmap_get with the dense case inline (per-event lookups). */
 static inline int64_t nr__idmap_lookup(const nr__idmap *m, int64_t key)
 {
     if (m->dense)
