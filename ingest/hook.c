@@ -637,6 +637,8 @@ static const struct hook_pid *pid_entry(const nr_hook *h, int64_t pid)
     return lo < h->pid_count && h->pids[lo].pid == pid ? &h->pids[lo] : NULL;
 }
 
+int nr_hook_pid_has_phases(const nr_hook *h, int64_t pid) { return h && pid_entry(h, pid) != NULL; }
+
 int64_t nr_hook_phase_at(nr_hook *h, int64_t pid, int64_t tid, int64_t ts_ns)
 {
     if (!h || !h->finished)

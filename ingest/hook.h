@@ -73,5 +73,8 @@ int64_t nr_hook_last_ns(const nr_hook *h);
  * the process tree for "nearest ancestor" inheritance. Fast for
  * nondecreasing ts_ns per pid. */
 int64_t nr_hook_phase_at(nr_hook *h, int64_t pid, int64_t tid, int64_t ts_ns);
+/* Whether a thread of pid opened a phase: nr_hook_phase_at(h, pid, ...)
+ * is -1 at every time otherwise. */
+int nr_hook_pid_has_phases(const nr_hook *h, int64_t pid);
 
 #endif

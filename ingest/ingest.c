@@ -44,7 +44,6 @@
 
 #define NS_PER_DAY (86400LL * 1000000000LL)
 #define PRESCAN_MAX_LINES 1000000
-#define ANCESTOR_DEPTH_MAX 64
 
 /* The path look-ahead (prefetch_paths): the slot of the file an open
  * returns is loaded 2 * PATH_AHEAD lines ahead, its record PATH_AHEAD.
@@ -87,6 +86,21 @@ typedef struct stream {
  * two streams. */
 typedef unsigned __int128 heap_entry;
 
+/* Of each process (by nr_pm_process_key), the nearest ancestor whose
+ * process opened phases, and the thread of it on the way down: the
+ * phase walk visits only those, so a deep tree costs an event no more
+ * than its phased ancestors (until session 51, at most 64 hops of every
+ * ancestor: any process deeper below its phase's owner was unphased). */
+typedef struct phased_ancestry {
+    const nr_pm_proc **up;  /* NULL: none */
+    int64_t *by_tid;
+    uint8_t *known;
+    size_t cap;
+    const nr_pm_proc **stack;
+    size_t stack_cap;
+    uint64_t tree_version;  /* of the tree the entries were derived from */
+} phased_ancestry;
+
 typedef struct ingest {
     const nr_ingest_opts *opts;
     nr_runfiles run;
@@ -109,6 +123,7 @@ typedef struct ingest {
     nr_hook *hook;
     nr_manifest manifest;
     nr_spec_pool *pool;     /* speculative models of chunks (workers, one log) */
+    phased_ancestry ancestry;
 } ingest;
 
 /* ---- timestamps -------------------------------------------------------- */
@@ -505,10 +520,22 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
 /* Feeds the current event line of s to the model. */
 static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream *s, nr_error *err)
 {
+    /* the run's form of time is its first event's, known before the
+       event is emitted: its phase needs it (until session 51 the run's
+       first event was unphased) */
+    const int first_event = !in->time_base_set;
+    const nr_ts_form base_before = in->time_base;
+    if (__builtin_expect(first_event, 0)) {
+        int64_t ts;
+        pick_stamp(s->sl, &in->time_base, &ts);
+        in->time_base_set = 1;
+    }
     int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &s->where, err);
     if (rc < 0)
         return rc;
     if (rc >= 1) { /* skipped, counted by the model */
+        in->time_base_set = !first_event;
+        in->time_base = base_before;
         s->skipped++;
         in->stats.lines_skipped++;
         in->unmatched_resumed += rc == 1;
@@ -519,13 +546,6 @@ static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream 
     in->saw_event = 1;
     if (__builtin_expect(at_unterminated_line(s), 0))
         NR_TRY(nr_note_cut_event(in->diag, s->sl, &s->where, err));
-    if (!in->time_base_set) {
-        nr_ts_form form;
-        int64_t ts;
-        pick_stamp(s->sl, &form, &ts);
-        in->time_base = form;
-        in->time_base_set = 1;
-    }
     return 0;
 }
 
@@ -790,21 +810,105 @@ static root_scan prescan_root_pid(const char *path)
 
 /* ---- store output ------------------------------------------------------ */
 
-/* Phase of (pid, tid) at ts: its own, else the nearest ancestor's. */
+static void ancestry_free(phased_ancestry *a)
+{
+    free(a->up);
+    free(a->by_tid);
+    free(a->known);
+    free(a->stack);
+    *a = (phased_ancestry){0};
+}
+
+/* Makes room for key; forgets every entry when the tree changed since
+ * they were derived. Returns -1 when out of memory (the caller walks
+ * without the table). */
+static int ancestry_reserve(phased_ancestry *a, const nr_pm *pm, size_t key)
+{
+    if (nr_pm_tree_version(pm) != a->tree_version) {
+        if (a->known)
+            memset(a->known, 0, a->cap);
+        a->tree_version = nr_pm_tree_version(pm);
+    }
+    if (key < a->cap)
+        return 0;
+    size_t cap = a->cap ? a->cap : 64;
+    while (cap <= key)
+        cap *= 2;
+    const nr_pm_proc **up = realloc(a->up, cap * sizeof *up);
+    if (up)
+        a->up = up;
+    int64_t *by = realloc(a->by_tid, cap * sizeof *by);
+    if (by)
+        a->by_tid = by;
+    uint8_t *known = realloc(a->known, cap);
+    if (known)
+        a->known = known;
+    if (!up || !by || !known)
+        return -1;
+    memset(known + a->cap, 0, cap - a->cap);
+    a->cap = cap;
+    return 0;
+}
+
+/* The nearest proper ancestor of p whose process opened phases, and in
+ * *by_tid the thread of it whose clone leads down to p; NULL when none. */
+static const nr_pm_proc *walk_to_phased(const nr_hook *hook, const nr_pm_proc *p, int64_t *by_tid)
+{
+    for (const nr_pm_proc *up; (up = nr_pm_parent_process(p, by_tid)) != NULL; p = up)
+        if (nr_hook_pid_has_phases(hook, nr_pm_process_pid(up)))
+            return up;
+    return NULL;
+}
+
+/* walk_to_phased, each process's answer derived once: every process the
+ * walk passes shares the answer of the first it stops at. */
+static const nr_pm_proc *phased_ancestor(ingest *in, const nr_pm_proc *p, int64_t *by_tid)
+{
+    phased_ancestry *a = &in->ancestry;
+    size_t n = 0;
+    const nr_pm_proc *found = NULL;
+    *by_tid = -1;
+    for (const nr_pm_proc *q = p;;) {
+        const size_t key = nr_pm_process_key(q);
+        if (ancestry_reserve(a, in->pm, key) < 0 || NR_GROW(a->stack, a->stack_cap, n + 1) < 0)
+            return walk_to_phased(in->hook, p, by_tid);
+        if (a->known[key]) {
+            found = a->up[key];
+            *by_tid = a->by_tid[key];
+            break;
+        }
+        a->stack[n++] = q;
+        const nr_pm_proc *up = nr_pm_parent_process(q, by_tid);
+        if (!up || nr_hook_pid_has_phases(in->hook, nr_pm_process_pid(up))) {
+            found = up;
+            break;
+        }
+        q = up;
+    }
+    while (n--) {
+        const size_t key = nr_pm_process_key(a->stack[n]);
+        a->up[key] = found;
+        a->by_tid[key] = *by_tid;
+        a->known[key] = 1;
+    }
+    return found;
+}
+
+/* Phase of (pid, tid) at ts: its own, else that of the nearest ancestor
+ * with one in force, the forking thread's first (a data-loading thread
+ * that runs a subprocess while the main thread trains). The walk goes by
+ * process, not by pid: a reused pid names two (review 50). */
 static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
 {
     if (!in->hook || ts < 0 || in->time_base != NR_TS_UNIX)
         return -1;
     int64_t ph = nr_hook_phase_at(in->hook, pid, tid, ts);
-    for (int depth = 0; ph < 0 && depth < ANCESTOR_DEPTH_MAX; depth++) {
-        /* the forking thread's own phase first: a data-loading thread that
-           runs a subprocess while the main thread trains */
-        int64_t by;
-        pid = nr_pm_parent_of(in->pm, pid, &by);
-        if (pid < 0)
-            break;
-        ph = nr_hook_phase_at(in->hook, pid, by, ts);
-    }
+    if (ph >= 0)
+        return ph;
+    const nr_pm_proc *p = nr_pm_process_at(in->pm, pid, ts);
+    int64_t by;
+    while (ph < 0 && p && (p = phased_ancestor(in, p, &by)) != NULL)
+        ph = nr_hook_phase_at(in->hook, nr_pm_process_pid(p), by, ts);
     return ph;
 }
 
@@ -1603,6 +1707,7 @@ static void ingest_free(ingest *in)
     free(in->streams);
     free(in->heap);
     nr_pm_destroy(in->pm);
+    ancestry_free(&in->ancestry);
     nr_store_writer_destroy(in->writer);
     nr_diag_destroy(in->diag);
     nr_runfiles_fini(&in->run);

@@ -74,8 +74,11 @@
  * 12 (session 50): the run folder's entries that are not read are noted
  * (file_not_read, meta files_not_read); they were counted in a field
  * nothing showed.
- * 13 (session 50): meta ingest_revision records this number. */
-#define NR_INGEST_REVISION 13
+ * 13 (session 50): meta ingest_revision records this number.
+ * 14 (session 51): a phase is inherited through processes, not pids (a
+ * reused pid looped the walk), with no depth limit (it gave up 64 levels
+ * up); the run's first event has its phase (it was unphased). */
+#define NR_INGEST_REVISION 14
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

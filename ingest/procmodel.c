@@ -393,6 +393,11 @@ enum task_origin { ORIGIN_ROOT, ORIGIN_CLONE, ORIGIN_EARLY_CHILD };
 typedef struct task {
     int64_t tid, pid, ppid;
     int64_t parent_tid;       /* the thread whose clone made this task; -1 unknown */
+    /* The tree by task, not by tid: once a tid is reused, a lookup by its
+       number finds the newer task (review 50, a parent cycle). */
+    struct task *parent;      /* the task whose clone made this one, created before it; NULL unknown */
+    struct task *leader;      /* its thread group's leader (itself for a process) */
+    struct task *older;       /* the task that had this tid before it, NULL none */
     uint8_t is_thread, exited, origin;
     uint8_t annotated;        /* -y: an fd of this task (or of the one it was cloned from) was printed annotated */
     uint8_t spec_unfinished;  /* speculative: an <unfinished ...> line of the task was fed */
@@ -530,6 +535,7 @@ struct nr_pm {
     const nr_pm_shared_table *spec_tables; /* nr_pm_spec_tables' hint, borrowed while fed */
     size_t nspec_tables;
     uint64_t tables_version;  /* nr_pm_tables_version */
+    uint64_t tree_version;    /* nr_pm_tree_version */
 };
 
 /* A speculative model's stand-in for an fd of a task that it did not see
@@ -1513,11 +1519,14 @@ static task *task_add(nr_pm *pm, int64_t tid)
     t->early_child = -1;
     nr_buf_init(&t->pending_text);
     t->serial = pm->ntasks;
+    t->leader = t;
     pm->tasks[pm->ntasks] = t;
     /* a reused tid: the slot of the exited task now names the new one */
     size_t s = tid_slot(tid, pm->task_nslots);
     while (pm->task_slots[s] && pm->tasks[pm->task_slots[s] - 1]->tid != tid)
         s = (s + 1) & (pm->task_nslots - 1);
+    if (pm->task_slots[s])
+        t->older = pm->tasks[pm->task_slots[s] - 1];
     pm->task_slots[s] = (uint32_t)(pm->ntasks + 1);
     pm->ntasks++;
     pm->live_tasks++;
@@ -1551,6 +1560,9 @@ static int task_inherit(nr_pm *pm, task *child, task *parent, int thread, int sh
     child->pid = thread ? parent->pid : child->tid;
     child->ppid = thread ? parent->ppid : parent->pid;
     child->parent_tid = parent->tid;
+    /* a task made before its parent is a garbled log's: no cycle */
+    child->parent = parent->serial < child->serial ? parent : NULL;
+    child->leader = thread ? parent->leader : child;
     return 0;
 }
 
@@ -2632,8 +2644,14 @@ static NOINLINE int handle_clone(nr_pm *pm, task *t, const call *c)
          * flags of the unfinished part, and may have opened files since;
          * with several clones pending, maybe to another task's */
         child->origin = ORIGIN_CLONE;
-        return child->parent_tid == t->tid ? 0 : reattach_early_child(pm, child, t, thread, files, fs);
+        if (child->parent_tid == t->tid)
+            return 0;
+        pm->tree_version++; /* its place in the tree changes */
+        return reattach_early_child(pm, child, t, thread, files, fs);
     }
+    const int met_before = child->serial + 1 < pm->ntasks || child->first_ts >= 0;
+    if (met_before)
+        pm->tree_version++; /* a task met before its clone: its place in the tree changes */
     NR_TRY(task_inherit(pm, child, t, thread, files, fs));
     child->origin = ORIGIN_CLONE;
     return 0;
@@ -3661,13 +3679,31 @@ void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out)
     out->signals = t->signals;
 }
 
-int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid, int64_t *by_tid)
+const nr_pm_proc *nr_pm_process_at(const nr_pm *pm, int64_t pid, int64_t ts_ns)
 {
-    task *t = task_find((nr_pm *)pm, pid);
-    if (by_tid)
-        *by_tid = t ? t->parent_tid : -1;
-    return t ? t->ppid : -1;
+    const task *leader = NULL;
+    for (const task *t = task_find((nr_pm *)pm, pid); t; t = t->older) {
+        if (t->leader != t)
+            continue; /* a thread that had the number */
+        leader = t;
+        if (t->first_ts <= ts_ns) /* -1 (no event yet) too */
+            break;
+    }
+    return leader;
 }
+
+const nr_pm_proc *nr_pm_parent_process(const nr_pm_proc *p, int64_t *by_tid)
+{
+    const task *by = p->parent;
+    *by_tid = by ? by->tid : -1;
+    return by ? by->leader : NULL;
+}
+
+int64_t nr_pm_process_pid(const nr_pm_proc *p) { return p->pid; }
+
+size_t nr_pm_process_key(const nr_pm_proc *p) { return p->serial; }
+
+uint64_t nr_pm_tree_version(const nr_pm *pm) { return pm->tree_version; }
 
 int nr_pm_knows_task(const nr_pm *pm, int64_t tid) { return task_find((nr_pm *)pm, tid) != NULL; }
 

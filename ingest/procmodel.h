@@ -133,9 +133,26 @@ typedef struct nr_pm_task {
 /* Tasks, sorted by tid once nr_pm_finish has run. */
 size_t nr_pm_task_count(const nr_pm *pm);
 void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out);
-/* Parent process (thread group id) of process pid, or -1; *by_tid (when
- * not NULL) the thread of that parent whose clone made pid, or -1. */
-int64_t nr_pm_parent_of(const nr_pm *pm, int64_t pid, int64_t *by_tid);
+/* A process of the trace, as a handle valid until nr_pm_reset or
+ * nr_pm_destroy. Two processes of one reused pid are two handles: the
+ * process tree is walked by handle, never by pid (a lookup by pid finds
+ * the newer and can loop: review 50). */
+typedef struct task nr_pm_proc;
+/* The process pid named at ts_ns: of those it named, the last to begin at
+ * or before ts_ns (a process without an event yet counts as begun), else
+ * the first; NULL when pid names none. */
+const nr_pm_proc *nr_pm_process_at(const nr_pm *pm, int64_t pid, int64_t ts_ns);
+/* The process whose thread *by_tid cloned p; NULL (and -1) when the trace
+ * did not see p's clone. Made before p, so a walk up always ends. */
+const nr_pm_proc *nr_pm_parent_process(const nr_pm_proc *p, int64_t *by_tid);
+int64_t nr_pm_process_pid(const nr_pm_proc *p);
+/* Distinct for every process of pm, below the number of its tasks: an
+ * index for the caller's tables. */
+size_t nr_pm_process_key(const nr_pm_proc *p);
+/* Changes whenever a task's parent is set (a clone, or a child attached
+ * again to another clone): what the caller derived from the tree before
+ * may be stale. */
+uint64_t nr_pm_tree_version(const nr_pm *pm);
 /* Whether the log named task tid (a process is the task of its pid). */
 int nr_pm_knows_task(const nr_pm *pm, int64_t tid);
 

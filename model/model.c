@@ -41,12 +41,6 @@ static void finish_totals(nr_model *m)
     t->duration_s = t->first_ns < 0 ? NAN : t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) * 1e-9 : 0;
 }
 
-static int cmp_proc_pid(const void *a, const void *b)
-{
-    const nr_model_process *x = a, *y = b;
-    return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
 static int keep_pass_state; /* nr__model_keep_pass_state */
 
 void nr__model_keep_pass_state(int on) { keep_pass_state = on != 0; }
@@ -113,11 +107,8 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__latency_finish(m, s, err));
     NR_TRY(nr__fidelity_finish(m, s, err));
     NR_TRY(nr__marks_load(m, s, err));
-    /* accessors list processes by pid; the pid map follows */
-    qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc_pid);
-    for (size_t i = 0; i < m->nprocs; i++)
-        NR_TRY(nr__idmap_put(&m->pids, m->procs[i].pid, (uint32_t)i));
-    nr__pid_cache_reset(m);
+    /* accessors list processes by pid */
+    NR_TRY(nr__sort_processes(m));
     NR_TRY(nr__findings_compute(m));
     NR_TRY(nr__files_keep_top(m));
     if (!keep_pass_state)
@@ -189,6 +180,7 @@ void nr_model_free(nr_model *m)
     free(m->reg_access);
     free(m->phases);
     free(m->procs);
+    free(m->proc_next);
     free(m->phase_pids);
     for (int i = 0; i < NR_CONC_COUNT; i++) {
         free(m->lorenz_x[i]);

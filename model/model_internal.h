@@ -107,9 +107,11 @@ struct nr_model {
     size_t proc_last_phase_cap;
 
     /* processes */
-    nr__idmap pids;
+    nr__idmap pids;              /* pid -> its first process (a reused pid names several) */
     nr_model_process *procs;
     size_t nprocs, procs_cap;
+    int64_t *proc_next;          /* per process: the next process of its pid, in time order; -1 none */
+    size_t proc_next_cap;
     int64_t main_pid;
     int64_t *phase_pids;         /* the pids that began phases, in order of their first begin */
     size_t nphase_pids;
@@ -214,7 +216,21 @@ int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_files(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err);
-int nr__proc_index(nr_model *m, int64_t pid, size_t *out);
+/* A row of table processes (a task). */
+typedef struct nr__task_row {
+    int64_t tid, pid, ppid, first_ns, last_ns;
+} nr__task_row;
+/* The processes of the rows, in the table's order (proctree.c). */
+int nr__procs_from_tasks(nr_model *m, const nr__task_row *rows, size_t n);
+/* The process of pid at ts_ns, added when the processes table had no row
+ * of pid: of the processes a reused pid named, the last to begin at or
+ * before ts_ns, else the first. */
+int nr__proc_index(nr_model *m, int64_t pid, int64_t ts_ns, size_t *out);
+/* Whether pid names more than one process (a reused pid): which one an
+ * event is depends on its time, so no cache by pid holds it. */
+static inline int nr__pid_reused(const nr_model *m, size_t proc) { return m->proc_next[proc] >= 0; }
+/* Sorts the processes by (pid, first start) and indexes them again. */
+int nr__sort_processes(nr_model *m);
 int nr__assign_roles(nr_model *m);
 /* Puts "NAME: " (the store's path) before err's message unless it starts so
  * already: a model-side error about a store names its file (review 50).

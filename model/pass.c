@@ -190,17 +190,15 @@ static inline __attribute__((always_inline)) int resolve_event(const nr__reader 
     if (m->pid_cache_key[slot] == e->pid) {
         e->proc = m->pid_cache_val[slot];
     } else {
-        int64_t p = nr__idmap_get(&m->pids, e->pid);
-        if (p < 0) {
-            if (!may_add_proc)
-                return NR_E_INPUT;   /* cannot happen after pass 1 added every pid */
-            size_t idx;
-            NR_TRY(nr__proc_index(m, e->pid, &idx));
-            p = (int64_t)idx;
+        if (!may_add_proc && nr__idmap_get(&m->pids, e->pid) < 0)
+            return NR_E_INPUT;   /* cannot happen after pass 1 added every pid */
+        size_t p;
+        NR_TRY(nr__proc_index(m, e->pid, e->ts, &p));
+        if (!nr__pid_reused(m, p)) {
+            m->pid_cache_key[slot] = e->pid;
+            m->pid_cache_val[slot] = (uint32_t)p;
         }
-        m->pid_cache_key[slot] = e->pid;
-        m->pid_cache_val[slot] = (uint32_t)p;
-        e->proc = (size_t)p;
+        e->proc = p;
     }
     e->role = m->procs[e->proc].role;
     return 0;

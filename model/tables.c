@@ -9,7 +9,6 @@
 #include "file_role.h"
 #include "model_internal.h"
 #include "nr_schema.h"
-#include "nr_store_merge.h"
 #include "nr_strtab.h"
 
 /* The tables every store of a run has held since format 1, each with every
@@ -502,33 +501,6 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
     return rc;
 }
 
-int nr__proc_index(nr_model *m, int64_t pid, size_t *out)
-{
-    const int64_t found = nr__idmap_get(&m->pids, pid);
-    if (found >= 0) {
-        *out = (size_t)found;
-        return 0;
-    }
-    NR_TRY(NR_GROW(m->procs, m->procs_cap, m->nprocs + 1));
-    NR_TRY(NR_GROW(m->proc_last_phase, m->proc_last_phase_cap, m->nprocs + 1));
-    m->proc_last_phase[m->nprocs] = SIZE_MAX;
-    m->procs[m->nprocs] = (nr_model_process){
-        .pid = pid, .ppid = -1, .role = pid == m->main_pid ? NR_ROLE_MAIN : NR_ROLE_OTHER,
-        .first_ns = -1, .last_ns = -1,
-    };
-    NR_TRY(nr__idmap_put(&m->pids, pid, (uint32_t)m->nprocs));
-    *out = m->nprocs++;
-    return 0;
-}
-
-static void widen(int64_t *lo, int64_t *hi, int64_t a, int64_t b)
-{
-    if (a >= 0 && (*lo < 0 || a < *lo))
-        *lo = a;
-    if (b >= 0 && b > *hi)
-        *hi = b;
-}
-
 int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
 {
     const nr_store_table *t = nr_store_find_table(s, "processes");
@@ -537,165 +509,25 @@ int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
     static const int cols[] = {NR_PR_TID, NR_PR_PID, NR_PR_PPID, NR_PR_FIRST_TS_NS, NR_PR_LAST_TS_NS};
     chunks k;
     chunks_init(&k);
+    nr__task_row *rows = NULL;
+    size_t nrows = 0, cap = 0;
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
         rc = read_cols(t, &nr_processes_table, cols, 5, rg, &k, err);
         const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
-        for (size_t i = 0; i < n && rc == 0; i++) {
+        if (n && (rc = NR_GROW(rows, cap, nrows + n)) < 0)
+            break;
+        for (size_t i = 0; i < n; i++) {
             const int64_t tid = i64_at(&k.c[NR_PR_TID], i, -1);
-            const int64_t pid = i64_at(&k.c[NR_PR_PID], i, tid);
-            const int64_t ppid = i64_at(&k.c[NR_PR_PPID], i, -1);
-            size_t idx;
-            rc = nr__proc_index(m, pid, &idx);
-            if (rc < 0)
-                break;
-            nr_model_process *p = &m->procs[idx];
-            if (tid == pid || p->ppid < 0)
-                p->ppid = ppid;
-            widen(&p->first_ns, &p->last_ns, i64_at(&k.c[NR_PR_FIRST_TS_NS], i, -1),
-                  i64_at(&k.c[NR_PR_LAST_TS_NS], i, -1));
+            rows[nrows++] = (nr__task_row){
+                .tid = tid, .pid = i64_at(&k.c[NR_PR_PID], i, tid), .ppid = i64_at(&k.c[NR_PR_PPID], i, -1),
+                .first_ns = i64_at(&k.c[NR_PR_FIRST_TS_NS], i, -1), .last_ns = i64_at(&k.c[NR_PR_LAST_TS_NS], i, -1),
+            };
         }
     }
     chunks_fini(&k);
+    if (rc == 0)
+        rc = nr__procs_from_tasks(m, rows, nrows);
+    free(rows);
     return rc;
-}
-
-static int cmp_proc_first(const nr_model_process *a, const nr_model_process *b)
-{
-    if (a->first_ns != b->first_ns) {
-        if (a->first_ns < 0 || b->first_ns < 0)
-            return a->first_ns < 0 ? 1 : -1;
-        return a->first_ns < b->first_ns ? -1 : 1;
-    }
-    return a->pid < b->pid ? -1 : a->pid > b->pid;
-}
-
-/* The earliest root of the process tree among pids [lo, hi), or -1. */
-static int64_t earliest_root(const nr_model *m, int64_t lo, int64_t hi)
-{
-    const nr_model_process *best = NULL;
-    for (size_t i = 0; i < m->nprocs; i++) {
-        const nr_model_process *p = &m->procs[i];
-        const int root = p->ppid < 0 || nr__idmap_get(&m->pids, p->ppid) < 0;
-        if (root && p->pid >= lo && p->pid < hi && (!best || cmp_proc_first(p, best) < 0))
-            best = p;
-    }
-    return best ? best->pid : -1;
-}
-
-/* How many parents up pid's tree reaches a process the trace did not see
- * start (a root: 0). */
-static size_t tree_depth(const nr_model *m, int64_t pid)
-{
-    size_t depth = 0;
-    for (int64_t j = nr__idmap_get(&m->pids, pid); j >= 0 && depth <= m->nprocs; depth++) {
-        const int64_t up = m->procs[j].ppid;
-        if (up < 0 || (j = nr__idmap_get(&m->pids, up)) < 0)
-            break;
-    }
-    return depth;
-}
-
-/* Of the processes among pids [lo, hi) that began phases, the one nearest
- * the root of the tree, of equals the first to begin one; -1 for none. Until session 45
- * simply the first to begin one: a preparation subprocess with a phase of
- * its own, begun before the training script's first, was taken for the
- * main process, and the training's "main in I/O" read 0%. */
-static int64_t topmost_phase_pid(const nr_model *m, int64_t lo, int64_t hi)
-{
-    int64_t best = -1;
-    size_t best_depth = SIZE_MAX;
-    for (size_t i = 0; i < m->nphase_pids; i++) {
-        if (m->phase_pids[i] < lo || m->phase_pids[i] >= hi || nr__idmap_get(&m->pids, m->phase_pids[i]) < 0)
-            continue;
-        const size_t depth = tree_depth(m, m->phase_pids[i]);
-        if (depth < best_depth)
-            best = m->phase_pids[i], best_depth = depth;
-    }
-    return best;
-}
-
-/* The main process among pids [lo, hi): the topmost that began phases,
- * else the earliest root; -1 for none. */
-static int64_t main_among(const nr_model *m, int64_t lo, int64_t hi)
-{
-    const int64_t pid = topmost_phase_pid(m, lo, hi);
-    return pid >= 0 ? pid : earliest_root(m, lo, hi);
-}
-
-/* The main process of every node of a merged run (niorep merge: part K's
- * pids are part.K.pid_base + pid, docs/multi-node.md): main_among its
- * pids, which is the run's main on the node that holds it (the run's main
- * ranks first among any of its pids too). Returns how many (0 for a store
- * of one node); *out is new, owned by the caller. */
-static int node_mains(const nr_model *m, int64_t **out, size_t *n)
-{
-    const int64_t parts = nr__model_meta_i64(m, "merged_parts", 0);
-    *out = NULL;
-    *n = 0;
-    if (parts < 2)
-        return 0;
-    int64_t *mains = calloc((size_t)parts, sizeof *mains);
-    if (!mains)
-        return NR_E_NOMEM;
-    for (int64_t k = 0; k < parts; k++) {
-        char key[64];
-        snprintf(key, sizeof key, "part.%" PRId64 ".pid_base", k);
-        const int64_t lo = nr__model_meta_i64(m, key, -1), hi = lo + NR_MERGE_PID_SPAN;
-        if (lo < 0)
-            continue;
-        const int64_t main_pid = main_among(m, lo, hi); /* the run's main on its own node */
-        if (main_pid >= 0)
-            mains[(*n)++] = main_pid;
-    }
-    if (*n == 0) { /* no part's pid range in the meta: the caller takes the run's main alone */
-        free(mains);
-        mains = NULL;
-    }
-    *out = mains;
-    return 0;
-}
-
-static int is_one_of(int64_t pid, const int64_t *pids, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (pids[i] == pid)
-            return 1;
-    return 0;
-}
-
-/* main = of the processes that began phases, the nearest the root (then
- * the first to begin one), else the earliest root of the tree (in a merged
- * run, also each other node's main: see node_mains); worker = any
- * descendant of a main; other = the rest. */
-int nr__assign_roles(nr_model *m)
-{
-    m->main_pid = main_among(m, INT64_MIN, INT64_MAX);
-    int64_t *mains;
-    size_t nmains;
-    NR_TRY(node_mains(m, &mains, &nmains));
-    if (nmains == 0) {
-        mains = &m->main_pid;
-        nmains = 1;
-    }
-    for (size_t i = 0; i < m->nprocs; i++) {
-        nr_model_process *p = &m->procs[i];
-        p->role = NR_ROLE_OTHER;
-        if (is_one_of(p->pid, mains, nmains)) {
-            p->role = NR_ROLE_MAIN;
-            continue;
-        }
-        int64_t up = p->ppid;
-        for (size_t hops = 0; up >= 0 && hops <= m->nprocs; hops++) {
-            if (is_one_of(up, mains, nmains)) {
-                p->role = NR_ROLE_WORKER;
-                break;
-            }
-            const int64_t j = nr__idmap_get(&m->pids, up);
-            up = j >= 0 ? m->procs[j].ppid : -1;
-        }
-    }
-    if (mains != &m->main_pid)
-        free(mains);
-    return 0;
 }

@@ -71,7 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < nr_pm_task_count(pm); i++) {
         nr_pm_task t;
         nr_pm_task_get(pm, i, &t);
-        events += strlen(t.exe) + strlen(t.killed_by) + (uint64_t)(nr_pm_parent_of(pm, t.pid, NULL) >= 0);
+        events += strlen(t.exe) + strlen(t.killed_by);
+        /* the walk up the tree ends whatever the log (a cycle would hang here) */
+        int64_t by;
+        for (const nr_pm_proc *up = nr_pm_process_at(pm, t.pid, t.first_ts_ns); up; up = nr_pm_parent_process(up, &by))
+            events += (uint64_t)nr_pm_process_pid(up);
     }
 done:
     nr_pm_destroy(pm);

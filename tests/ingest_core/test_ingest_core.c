@@ -2450,6 +2450,52 @@ static void hook_phases(void **state)
     ck_free(&r);
 }
 
+/* A clone line of parent making child at second sec of 1700000000. */
+static void put_clone(FILE *f, int parent, int child, int sec)
+{
+    fprintf(f, "%d 17000000%02d.000000 clone(child_stack=NULL, flags=SIGCHLD) = %d\n", parent, sec, child);
+}
+
+/* Workers inherit the phase by process, not by pid (review 50): 100 forks
+ * 200, which forks 300 and exits; 300 forks a new 200 and then 400, which
+ * reads. Looked up by pid, 300's parent 200 was the new one, whose parent
+ * is 300: the walk looped and 400's read was unphased. And a chain of 70
+ * processes below 100 (one more than the old 64-hop bound) reads in
+ * train at its bottom. */
+static void phases_follow_the_tree_of_processes(void **state)
+{
+    (void)state;
+    ck_run r;
+    char run[300], path[400];
+    ck_run_dir(&r, run, sizeof run);
+    snprintf(path, sizeof path, "%s/strace.log", run);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    put_clone(f, 100, 200, 1);
+    put_clone(f, 200, 300, 2);
+    fprintf(f, "200 1700000003.000000 +++ exited with 0 +++\n");
+    put_clone(f, 300, 200, 4);
+    put_clone(f, 300, 400, 5);
+    fprintf(f, "400 1700000006.000000 read(0, \"ab\", 2) = 2\n");
+    int parent = 100;
+    for (int child = 1000; child < 1070; parent = child++)
+        put_clone(f, parent, child, 7);
+    fprintf(f, "%d 1700000008.000000 read(0, \"cd\", 2) = 2\n", parent);
+    fclose(f);
+    ck_write(run, "hook.jsonl",
+             "{\"ts\": 1700000000.5, \"pid\": 100, \"event\": \"phase_begin\", \"phase\": \"train\"}\n"
+             "{\"ts\": 1700000009.0, \"pid\": 100, \"event\": \"phase_end\", \"phase\": \"train\"}\n");
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    size_t reads = 0;
+    for (size_t i = 0; i < r.events.nrows; i++) {
+        assert_int_equal(EV(&r, i, "phase_id"), 0);
+        reads += strcmp(ck_str(&r.events, i, "syscall"), "read") == 0;
+    }
+    assert_int_equal(reads, 2);
+    ck_free(&r);
+}
+
 /* A hook whose pids the trace never saw (its process ran in another pid
  * namespace, or the hook file is another run's): its phases phase no
  * event, and that is said (until session 40 every event was unphased
@@ -3123,6 +3169,7 @@ int main(void)
         cmocka_unit_test(binary_file_named_like_a_log),
         cmocka_unit_test(entries_not_read_are_noted),
         cmocka_unit_test(hook_phases),
+        cmocka_unit_test(phases_follow_the_tree_of_processes),
         cmocka_unit_test(hook_pid_not_traced),
         cmocka_unit_test(hook_output_is_tool_output),
         cmocka_unit_test(hook_clock_skew_reported),

@@ -429,6 +429,67 @@ static void main_is_the_topmost_process_with_phases(void **state)
     nr_model_free(m);
 }
 
+/* A reused pid is two processes (review 50): 1000 forks 2000, which forks
+ * 3000 and exits; 3000 forks a new 2000 and a worker 4000. Each event of
+ * pid 2000 is the process that ran at its time, and the tree is walked by
+ * process: taking the two 2000s for one made the loop 3000 -> 2000 ->
+ * 3000, and 3000, 4000 and the new 2000 counted as `other`. */
+static void a_reused_pid_is_two_processes(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("pid_reuse.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1000, -1, 0, 100 * MS);
+    tb_proc(&t, 2000, 1000, 1 * MS, 5 * MS);   /* the first 2000 */
+    tb_proc(&t, 2000, 3000, 10 * MS, 90 * MS); /* the second, 3000's child */
+    tb_proc(&t, 3000, 2000, 2 * MS, 95 * MS);
+    tb_proc(&t, 4000, 3000, 20 * MS, 30 * MS);
+    tb_phase(&t, 0, 1000, "train", 0, 100 * MS);
+    tb_call(&t, 3 * MS, US, 2000, NR_OP_READ, 0, 100, 0, 0);
+    tb_call(&t, 50 * MS, US, 2000, NR_OP_READ, 0, 200, 100, 0);
+    tb_call(&t, 25 * MS, US, 4000, NR_OP_READ, 0, 400, 300, 0);
+    tb_call(&t, 40 * MS, US, 3000, NR_OP_READ, 0, 800, 700, 0);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("pid_reuse.nio"));
+    assert_int_equal(nr_model_main_pid(m), 1000);
+    assert_int_equal(nr_model_process_count(m), 5);
+    static const int64_t pid[5] = {1000, 2000, 2000, 3000, 4000}, first[5] = {0, MS, 10 * MS, 2 * MS, 20 * MS};
+    static const uint64_t bytes[5] = {0, 100, 200, 800, 400};
+    for (size_t i = 0; i < 5; i++) {
+        const nr_model_process *p = nr_model_process_at(m, i);
+        assert_int_equal(p->pid, pid[i]);
+        assert_int_equal(p->first_ns, first[i]);
+        assert_int_equal(p->bytes_read, bytes[i]);
+        assert_int_equal(p->role, i == 0 ? NR_ROLE_MAIN : NR_ROLE_WORKER);
+    }
+    nr_model_free(m);
+}
+
+/* A crafted store whose processes are each other's parent (a real tree
+ * has no loop): the loop is cut where the walk up from the first process
+ * closes it, 6 -> 5, so 6 is the root and main (before, no process was a
+ * root, and the run had no main). */
+static void a_parent_loop_ends(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("parent_loop.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 5, 6, 1 * MS, 9 * MS);
+    tb_proc(&t, 6, 5, 2 * MS, 9 * MS);
+    tb_proc(&t, 7, 6, 3 * MS, 9 * MS);
+    tb_call(&t, 4 * MS, US, 7, NR_OP_READ, 0, 10, 0, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("parent_loop.nio"));
+    assert_int_equal(nr_model_process_count(m), 3);
+    assert_int_equal(nr_model_main_pid(m), 6);
+    assert_int_equal(nr_model_process_at(m, 0)->role, NR_ROLE_WORKER);
+    assert_int_equal(nr_model_process_at(m, 1)->role, NR_ROLE_MAIN);
+    assert_int_equal(nr_model_process_at(m, 2)->role, NR_ROLE_WORKER);
+    nr_model_free(m);
+}
+
 static void run_a_roles_and_processes(void **state)
 {
     nr_model *m = model_of(tb_path("run_a.nio"));
@@ -1733,6 +1794,8 @@ int main(void)
         cmocka_unit_test(phase_time_is_traced_time),
         cmocka_unit_test(no_bytes_no_shares),
         cmocka_unit_test(process_life_ends_with_its_last_call),
+        cmocka_unit_test(a_reused_pid_is_two_processes),
+        cmocka_unit_test(a_parent_loop_ends),
         cmocka_unit_test(run_a_roles_and_processes),
         cmocka_unit_test(main_is_the_topmost_process_with_phases),
         cmocka_unit_test(hook_paths_match_at_a_slash),
