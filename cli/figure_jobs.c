@@ -18,7 +18,7 @@
 #define FIGURES_PER_THREAD 4
 
 typedef struct figjob {
-    nr_report_block *slot;
+    unsigned number;     /* its place in the report (nr_report_figure_reserve) */
     size_t run;
     const nr_figure_def *fig;
     const char *caption;
@@ -108,8 +108,12 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
     figjob *j = &fj->jobs[fj->njobs];
     *j = (figjob){.run = run, .fig = fig, .caption = caption};
     snprintf(j->key, sizeof j->key, "fig%d", fig_id);
-    if (!(j->slot = nr_report_figure_slot(rep, where, j->key)) || (label && !(j->label = strdup(label))))
+    if (label && !(j->label = strdup(label)))
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", j->key);
+    if (!(j->number = nr_report_figure_reserve(rep, where, j->key, caption, err))) {
+        free(j->label);
+        return err->code;
+    }
     fj->njobs++;
     return 0;
 }
@@ -267,7 +271,7 @@ static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
             rc = j->rc;
             *err = j->err;
         } else {
-            rc = nr_report_figure_fill_labelled(rep, j->slot, j->key, j->caption, j->label, j->parsed, err);
+            rc = nr_report_figure_fill_reserved(rep, j->number, j->key, j->caption, j->label, j->parsed, err);
             j->parsed = NULL;
         }
         mark_imported(p, k + 1, rc < 0);

@@ -1,8 +1,8 @@
 /* figure_jobs: the figures a report asks for, rendered on several threads
  * and imported in the order asked, so that the report is byte for byte the
- * one a single thread writes. The fill (report_fill.h) puts a slot where
- * each figure goes; nr_figjobs_run renders a window of figures at a time
- * (bounded memory) and fills the slots in order. */
+ * one a single thread writes. The fill (report_fill.h) reserves the place
+ * of each figure; nr_figjobs_run renders a window of figures at a time
+ * (bounded memory) and fills the places in order. */
 #ifndef NR_FIGURE_JOBS_H
 #define NR_FIGURE_JOBS_H
 
@@ -18,8 +18,10 @@ typedef struct nr_figjobs nr_figjobs;
 int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
                       nr_error *err);
 /* nr_fill_figure_fn (ctx: the nr_figjobs): reserves the figure's place in
- * where and queues it (caption borrowed: a string that outlives the run;
- * label, its accessible name, copied; NULL: the caption). */
+ * where, its caption there (nr_report_figure_reserve: the block may be
+ * spooled before the figure is drawn), and queues it (caption borrowed: a
+ * string that outlives the run; label, its accessible name, copied; NULL:
+ * the caption). */
 int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run, int fig_id,
                    const char *caption, const char *label, nr_error *err);
 /* Keeps the figures of each run's own section (not those of every run

@@ -1309,6 +1309,8 @@ int nr_fill_report(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure
         NR_TRY(fill_timeline(rep, nr_report_run_section(art, NR_SEC_TIMELINE), run, r, figure, ctx, err));
         NR_TRY(fill_access(rep, nr_report_run_section(art, NR_SEC_ACCESS), run, r, figure, ctx, err));
         fill_findings(nr_report_run_section(art, NR_SEC_FINDINGS), run->model);
+        /* done: its tree out of memory (its figures have their places) */
+        NR_TRY(nr_report_run_spool(rep, art, err));
     }
     return 0;
 }

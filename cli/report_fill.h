@@ -20,7 +20,9 @@
 typedef int (*nr_fill_figure_fn)(void *ctx, nr_report *rep, nr_report_block *where, size_t run,
                                  int fig_id, const char *caption, const char *label, nr_error *err);
 
-/* Fills rep: the overview (when several runs), then one article per run. */
+/* Fills rep: the overview (when several runs), then one article per run,
+ * each spooled once filled (nr_report_run_spool): figure puts the figures
+ * in places of their own. */
 int nr_fill_report(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err);
 
 #endif
