@@ -14,9 +14,12 @@
 
 typedef struct nr_figjobs nr_figjobs;
 
-/* For the n runs of models (names: their names); both borrowed. */
-int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
-                      nr_error *err);
+/* For n runs (names: their names, borrowed). */
+int nr_figjobs_create(const char *const *names, size_t n, nr_figjobs **out, nr_error *err);
+/* Builds the inputs of run's figures from its model (borrowed for the
+ * call: what the figures need is copied), once per run, before
+ * nr_figjobs_run; those of every run together are merged from them. */
+int nr_figjobs_add_run(nr_figjobs *fj, size_t run, const nr_model *model, nr_error *err);
 /* nr_fill_figure_fn (ctx: the nr_figjobs): reserves the figure's place in
  * where, its caption there (nr_report_figure_reserve: the block may be
  * spooled before the figure is drawn), and queues it (caption borrowed: a
@@ -39,8 +42,9 @@ void nr_figjobs_keep(nr_figjobs *fj, const char *const *store_paths, const char 
  * in queue order. Returns 0, or the error of the first figure in that order
  * that failed. */
 int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err);
-/* The inputs of run's figures (NR_FILL_ALL_RUNS: every run together), built
- * on first use and owned by fj; NULL with err set on failure. */
+/* The inputs of run's figures (NR_FILL_ALL_RUNS: every run together, merged
+ * on first use once every run's were added), owned by fj; NULL with err set
+ * on failure. */
 nr_figin *nr_figjobs_scope(nr_figjobs *fj, size_t run, nr_error *err);
 /* Seconds spent by nr_figjobs_run (wall time). */
 double nr_figjobs_seconds(const nr_figjobs *fj);
