@@ -1,5 +1,7 @@
 /* niorep build INPUT... -o report.html [--figures DIR] [--format LIST] [--width W] [--title T]:
- * inputs -> stores (cached ingest) -> models -> figures -> one HTML file. */
+ * inputs -> stores (cached ingest) -> models, a few at a time, each made
+ * into its report part and figure inputs and freed -> figures -> one HTML
+ * file. */
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,6 +116,19 @@ static int parse_args(int argc, char **argv, build_args *a)
     return -1;
 }
 
+/* What a build does with each run's model, in run order, before it goes. */
+typedef struct build_ctx {
+    nr_figjobs *figs;
+    nr_fill *fill;
+} build_ctx;
+
+static int build_run(void *ctx, size_t i, const nr_run *run, nr_error *err)
+{
+    build_ctx *b = ctx;
+    NR_TRY(nr_figjobs_add_run(b->figs, i, run->model, err));
+    return nr_fill_run(b->fill, i, err);
+}
+
 static int run_build(const build_args *a, nr_error *err)
 {
     unsigned formats = 1;
@@ -127,67 +142,69 @@ static int run_build(const build_args *a, nr_error *err)
     rs.jobs = a->jobs;
     rs.per_node = a->per_node;
     rs.files_by_node = a->files_by_node;
+    rs.no_models = 1; /* modelled a few at a time below, each freed once its part is made */
     nr_load_bar *bar = rc == 0 ? nr_load_bar_attach(&rs) : NULL;
     if (rc == 0)
         rc = nr_runset_load(&rs, &a->opts, nr_load_line, err);
     nr_load_bar_free(bar);
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r\033[K");
-    if (rc == 0)
-        nr_runset_say_reuse(&rs, "");
     const char **names = NULL, **stores = NULL, **model_keys = NULL;
-    const nr_model **models = NULL;
     nr_figjobs *figs = NULL;
     nr_report *rep = NULL;
     if (rc == 0) {
         names = calloc(rs.n ? rs.n : 1, sizeof *names);
-        models = calloc(rs.n ? rs.n : 1, sizeof *models);
         stores = calloc(rs.n ? rs.n : 1, sizeof *stores);
         model_keys = calloc(rs.n ? rs.n : 1, sizeof *model_keys);
-        if (!names || !models || !stores || !model_keys)
+        if (!names || !stores || !model_keys)
             rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
-        for (size_t i = 0; rc == 0 && i < rs.n; i++) {
+        for (size_t i = 0; rc == 0 && i < rs.n; i++)
             names[i] = rs.runs[i].name;
-            models[i] = rs.runs[i].model;
-            stores[i] = rs.runs[i].temporary ? NULL : rs.runs[i].store_path;
-            model_keys[i] = rs.runs[i].model_key;
-        }
     }
     double t0 = nr_runset_now();
     const nr_model_opts resolved = nr_model_resolve_opts(&a->opts);
     if (rc == 0)
-        rc = nr_figjobs_create(models, names, rs.n, &figs, err);
-    if (rc == 0)
-        nr_figjobs_keep(figs, stores, model_keys, &resolved);
+        rc = nr_figjobs_create(names, rs.n, &figs, err);
     if (rc == 0)
         rc = nr_report_create_default(&rep, err);
+    build_ctx b = {figs, NULL};
     if (rc == 0) {
         nr_report_set_title(rep, a->title ? a->title : "niorep report");
         char sub[160];
         snprintf(sub, sizeof sub, "%zu run%s: I/O of the traced jobs from strace and the phase hook", rs.n, rs.n == 1 ? "" : "s");
         nr_report_set_subtitle(rep, sub);
-        rc = nr_fill_report(rep, &rs, nr_figjobs_put, figs, err);
+        rc = nr_fill_begin(rep, &rs, nr_figjobs_put, figs, &b.fill, err);
     }
     if (rc == 0)
+        rc = nr_runset_model_each(&rs, &a->opts, nr_load_line, build_run, &b, err);
+    nr_fill_end(b.fill);
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r\033[K");
+    if (rc == 0) {
+        nr_runset_say_reuse(&rs, "");
+        for (size_t i = 0; i < rs.n; i++) {
+            stores[i] = rs.runs[i].temporary ? NULL : rs.runs[i].store_path;
+            model_keys[i] = rs.runs[i].model_key;
+        }
+        nr_figjobs_keep(figs, stores, model_keys, &resolved);
         rc = nr_figjobs_run(figs, rep, a->jobs > 0 ? a->jobs : nr_cores(), err);
+    }
     if (rc == 0)
         rc = nr_report_write(rep, a->out, err);
     if (rc == 0 && a->figures_dir) {
         nr_figin *all = nr_figjobs_scope(figs, NR_FILL_ALL_RUNS, err);
         rc = all ? nr_figin_write_set(all, names, rs.n, a->figures_dir, formats, a->width_pt, err) : err->code;
     }
-    double render_s = nr_runset_now() - t0;
+    double render_s = nr_runset_now() - t0 - rs.model_wall_s;
     if (rc == 0 && a->timings) {
         double total = rs.ingest_s + rs.model_s + render_s;
         fprintf(stderr, "timings: ingest %.3f s, model %.3f s, render %.3f s (figures %.3f s, %zu of %zu kept), total %.3f s, "
-                "render share %.1f%%\n", rs.ingest_s, rs.model_s, render_s, nr_figjobs_seconds(figs), nr_figjobs_kept(figs),
-                nr_figjobs_count(figs), total, total > 0 ? 100.0 * render_s / total : 0.0);
+                "render share %.1f%%, models held at once %zu of %zu\n", rs.ingest_s, rs.model_s, render_s,
+                nr_figjobs_seconds(figs), nr_figjobs_kept(figs), nr_figjobs_count(figs), total,
+                total > 0 ? 100.0 * render_s / total : 0.0, rs.models_peak, rs.n);
     }
     if (rc == 0)
         fprintf(stderr, "niorep: wrote %s (%zu run%s)\n", a->out, rs.n, rs.n == 1 ? "" : "s");
     nr_report_destroy(rep);
     nr_figjobs_free(figs);
-    free(models);
     free(names);
     free(stores);
     free(model_keys);

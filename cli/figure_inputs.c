@@ -1,5 +1,7 @@
 /* figure_inputs: models -> nr_figure_inputs. Every array is allocated here
- * and freed by nr_figin_free; names and model arrays are borrowed. */
+ * (the model's copied: a build frees each run's model once its report part
+ * is made) and freed by nr_figin_free; the run names are borrowed, and a
+ * merge's arrays are its runs'. */
 #include "figure_inputs.h"
 
 #include <errno.h>
@@ -29,8 +31,13 @@ struct nr_figin {
     nr_fig_timeline_input timeline;
     nr_fig_reqsize_input reqsize;
     nr_fig_procshare_input procshare;
-    void **allocs;          /* everything below, freed together */
-    size_t nallocs;
+    /* one run's (nr_figin_build of n == 1), for nr_figin_merge: its timeline
+       bins as the model counts them, and their width */
+    const uint64_t *raw_read, *raw_write;
+    size_t raw_nbins;
+    int64_t raw_width_ns;
+    void **allocs;          /* everything above, freed together (a merge's: its own only) */
+    size_t nallocs, cap_allocs;
     int failed;
 };
 
@@ -39,16 +46,28 @@ static const char *const role_groups[NR_ROLE_COUNT] = {"main", "workers", "other
 /* calloc recorded in fi; NULL (and fi->failed) on failure. */
 static void *fi_alloc(nr_figin *fi, size_t n, size_t size)
 {
-    void **a = realloc(fi->allocs, (fi->nallocs + 1) * sizeof *a);
-    void *p = a ? calloc(n ? n : 1, size) : NULL;
-    if (a)
-        fi->allocs = a;
+    void *p = NR_GROW(fi->allocs, fi->cap_allocs, fi->nallocs + 1) == 0 ? calloc(n ? n : 1, size) : NULL;
     if (!p) {
         fi->failed = 1;
         return NULL;
     }
     fi->allocs[fi->nallocs++] = p;
     return p;
+}
+
+/* A copy of n values of src (a model's) in fi. */
+static const void *fi_copy(nr_figin *fi, const void *src, size_t n, size_t size)
+{
+    void *p = fi_alloc(fi, n, size);
+    if (p && n)
+        memcpy(p, src, n * size);
+    return p;
+}
+
+/* A copy of s (a model's name) in fi. */
+static const char *fi_str(nr_figin *fi, const char *s)
+{
+    return fi_copy(fi, s, strlen(s) + 1, 1);
 }
 
 /* (1) Phase names: the union over runs in order of first appearance; the
@@ -72,7 +91,7 @@ static void build_phase(nr_figin *fi, const nr_model *const *models, const char 
                 return;
             }
             if ((size_t)k == np)
-                phase_names[np++] = name;
+                phase_names[np++] = fi_str(fi, name);
         }
     }
     double *bytes = fi_alloc(fi, n * (np ? np : 1), sizeof *bytes);
@@ -110,9 +129,13 @@ static void build_concentration(nr_figin *fi, const nr_model *const *models, con
         const nr_concentration *c = nr_model_concentration(models[r], NR_CONC_TOTAL);
         const double *xs, *ys;
         size_t np = nr_model_lorenz(models[r], NR_CONC_TOTAL, &xs, &ys);
+        xs = fi_copy(fi, xs, np, sizeof *xs);
+        ys = fi_copy(fi, ys, np, sizeof *ys);
         lr[r] = (nr_fig_lorenz_run){names[r], np, xs, ys, c->top10_share, nr_concentration_top10_x(c), c->gini};
         const double *bx, *bp;
         size_t nc = nr_model_ccdf(models[r], NR_PL_BYTES, &bx, &bp);
+        bx = fi_copy(fi, bx, nc, sizeof *bx);
+        bp = fi_copy(fi, bp, nc, sizeof *bp);
         const nr_powerlaw_fit *pl = nr_model_powerlaw(models[r], NR_PL_BYTES);
         double at_xmin = pl->valid && pl->n ? (double)pl->n_tail / (double)pl->n : NAN;
         cr[r] = (nr_fig_ccdf_run){names[r], nc, bx, bp, pl->valid, pl->alpha, pl->xmin, at_xmin,
@@ -225,7 +248,7 @@ static void build_latency(nr_figin *fi, const nr_model *const *models, const cha
         for (size_t i = 0; i < nr_model_phase_count(models[0]); i++) {
             const nr_model_latency *lat = nr_model_latency_job_phase(models[0], NR_LAT_READ, i);
             if (lat && lat->count > 0 && lat->count < all->count)
-                latency_series(fi, nr_model_phase_at(models[0], i)->name, lat, &s[k++]);
+                latency_series(fi, fi_str(fi, nr_model_phase_at(models[0], i)->name), lat, &s[k++]);
         }
     } else {
         for (size_t r = 0; r < n; r++)
@@ -245,6 +268,22 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
+/* Folds a run's width (of nbins bins) into the common width w of the runs
+ * before (common_width); *overflow set when they have none in int64. */
+static int64_t fold_width(int64_t w, int64_t width, size_t nbins, int *overflow)
+{
+    if (width <= 0 || nbins == 0)
+        return w;
+    if (w == 0)
+        return width;
+    const int64_t f = width / gcd64(w, width);
+    if (f > INT64_MAX / w) {
+        *overflow = 1;
+        return w;
+    }
+    return w * f;
+}
+
 /* The bin width every panel of figure 5 shares (docs/figures.md, figure
  * 5): the least common multiple of the widths of the runs with bins, so
  * that each run's bins merge into whole bins of it, exactly. The model
@@ -256,20 +295,38 @@ static int64_t gcd64(int64_t a, int64_t b)
 static int64_t common_width(const nr_model *const *models, size_t n)
 {
     int64_t w = 0;
-    for (size_t r = 0; r < n; r++) {
+    int overflow = 0;
+    for (size_t r = 0; r < n && !overflow; r++) {
         const nr_model_timeline *tl = nr_model_get_timeline(models[r]);
-        if (tl->width_ns <= 0 || tl->nbins == 0)
-            continue;
-        if (w == 0) {
-            w = tl->width_ns;
-            continue;
-        }
-        const int64_t f = tl->width_ns / gcd64(w, tl->width_ns);
-        if (f > INT64_MAX / w)
-            return 0;
-        w *= f;
+        w = fold_width(w, tl->width_ns, tl->nbins, &overflow);
     }
-    return w;
+    return overflow ? 0 : w;
+}
+
+/* A run's nbins_in bins of width_ns merged into bins of the common width
+ * (0: none) as rates: *rd and *wr new in fi, their count returned. */
+static size_t merged_rates(nr_figin *fi, const uint64_t *rbytes, const uint64_t *wbytes, size_t nbins_in,
+                           int64_t width_ns, int64_t common, double **rd, double **wr, double *bin_s_out)
+{
+    const int64_t width = common > 0 && width_ns > 0 ? common : width_ns;
+    const size_t merge = width > 0 && width_ns > 0 ? (size_t)(width / width_ns) : 1;
+    const size_t nbins = (nbins_in + merge - 1) / merge;
+    const double bin_s = width > 0 ? (double)width * 1e-9 : 1.0;
+    *bin_s_out = bin_s;
+    *rd = fi_alloc(fi, nbins, sizeof **rd);
+    *wr = fi_alloc(fi, nbins, sizeof **wr);
+    if (!*rd || !*wr)
+        return 0;
+    for (size_t i = 0; i < nbins; i++) {
+        uint64_t r_bytes = 0, w_bytes = 0;
+        for (size_t b = i * merge; b < (i + 1) * merge && b < nbins_in; b++) {
+            r_bytes += rbytes[b];
+            w_bytes += wbytes[b];
+        }
+        (*rd)[i] = (double)r_bytes / bin_s;
+        (*wr)[i] = (double)w_bytes / bin_s;
+    }
+    return nbins;
 }
 
 /* (5) Throughput timeline of the job's files with phase spans and write
@@ -284,12 +341,9 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
     const int64_t common = common_width(models, n);
     for (size_t r = 0; r < n; r++) {
         const nr_model_timeline *tl = nr_model_get_timeline(models[r]);
-        const int64_t width = common > 0 && tl->width_ns > 0 ? common : tl->width_ns;
-        const size_t merge = width > 0 && tl->width_ns > 0 ? (size_t)(width / tl->width_ns) : 1;
-        const size_t nbins = (tl->nbins + merge - 1) / merge;
-        double bin_s = width > 0 ? (double)width * 1e-9 : 1.0;
-        double *rd = fi_alloc(fi, nbins, sizeof *rd);
-        double *wr = fi_alloc(fi, nbins, sizeof *wr);
+        double *rd, *wr, bin_s;
+        const size_t nbins = merged_rates(fi, tl->job_read, tl->job_write, tl->nbins, tl->width_ns, common, &rd, &wr,
+                                          &bin_s);
         size_t nph = 0;
         for (size_t i = 0; i < nr_model_phase_count(models[r]); i++)
             nph += nr_model_phase_at(models[r], i)->n_intervals;
@@ -298,22 +352,14 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
         nr_fig_span *bu = fi_alloc(fi, nb, sizeof *bu);
         if (!rd || !wr || !ph || !bu)
             return;
-        for (size_t i = 0; i < nbins; i++) {
-            uint64_t r_bytes = 0, w_bytes = 0;
-            for (size_t b = i * merge; b < (i + 1) * merge && b < tl->nbins; b++) {
-                r_bytes += tl->job_read[b];
-                w_bytes += tl->job_write[b];
-            }
-            rd[i] = (double)r_bytes / bin_s;
-            wr[i] = (double)w_bytes / bin_s;
-        }
         /* a span per interval of each phase ("unphased" has none): the
            time between two checkpoints is not the checkpoint's */
         size_t kp = 0;
         for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
             const nr_model_phase *p = nr_model_phase_at(models[r], i);
+            const char *name = p->n_intervals ? fi_str(fi, p->name) : NULL;
             for (size_t k = 0; k < p->n_intervals; k++)
-                ph[kp++] = (nr_fig_span){p->name, (double)(p->intervals[k].begin_ns - tl->start_ns) * 1e-9,
+                ph[kp++] = (nr_fig_span){name, (double)(p->intervals[k].begin_ns - tl->start_ns) * 1e-9,
                                          (double)(p->intervals[k].end_ns - tl->start_ns) * 1e-9};
         }
         for (size_t i = 0; i < nb; i++) {
@@ -328,7 +374,13 @@ static void build_timeline(nr_figin *fi, const nr_model *const *models, const ch
         for (size_t i = 0; i < mk->n; i++)
             mt[i] = (double)(mk->v[i].ts_ns - tl->start_ns) * 1e-9;
         tr[r] = (nr_fig_timeline_run){names[r], nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
-                                      mk->nnames == 1 && !mk->other_names ? mk->names[0] : NULL};
+                                      mk->nnames == 1 && !mk->other_names ? fi_str(fi, mk->names[0]) : NULL};
+        if (n == 1) { /* for nr_figin_merge */
+            fi->raw_read = fi_copy(fi, tl->job_read, tl->nbins, sizeof *tl->job_read);
+            fi->raw_write = fi_copy(fi, tl->job_write, tl->nbins, sizeof *tl->job_write);
+            fi->raw_nbins = tl->nbins;
+            fi->raw_width_ns = tl->width_ns;
+        }
     }
     fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
                                            .phase_order = fi->phase.phase_names};
@@ -377,6 +429,139 @@ int nr_figin_build(const nr_model *const *models, const char *const *names, size
     build_latency(fi, models, names, n);
     build_timeline(fi, models, names, n);
     build_access(fi, models, names, n);
+    if (fi->failed) {
+        nr_figin_free(fi);
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    }
+    *out = fi;
+    return 0;
+}
+
+/* (1) of a merge: the union of the runs' phase names in order of first
+ * appearance, each run's sums at their place (as build_phase's). */
+static void merge_phase(nr_figin *fi, nr_figin *const *runs, const char *const *names, size_t n)
+{
+    size_t cap = 0;
+    for (size_t r = 0; r < n; r++)
+        cap += runs[r]->phase.n_phases;
+    const char **phase_names = fi_alloc(fi, cap, sizeof *phase_names);
+    size_t np = 0;
+    nr_strtab ids;
+    nr_strtab_init(&ids);
+    for (size_t r = 0; phase_names && r < n; r++) {
+        for (size_t i = 0; i < runs[r]->phase.n_phases; i++) {
+            const char *name = runs[r]->phase.phase_names[i];
+            const int64_t k = nr_strtab_intern(&ids, name, strlen(name));
+            if (k < 0) {
+                fi->failed = 1;
+                nr_strtab_fini(&ids);
+                return;
+            }
+            if ((size_t)k == np)
+                phase_names[np++] = name;
+        }
+    }
+    double *bytes = fi_alloc(fi, n * (np ? np : 1), sizeof *bytes);
+    double *time = fi_alloc(fi, n * (np ? np : 1), sizeof *time);
+    double *rt_bytes = fi_alloc(fi, n, sizeof *rt_bytes);
+    double *rt_time = fi_alloc(fi, n, sizeof *rt_time);
+    if (!phase_names || !bytes || !time || !rt_bytes || !rt_time) {
+        nr_strtab_fini(&ids);
+        return;
+    }
+    for (size_t r = 0; r < n; r++) {
+        const nr_fig_phase_input *p = &runs[r]->phase;
+        for (size_t i = 0; i < p->n_phases; i++) {
+            const size_t k = (size_t)nr_strtab_find(&ids, p->phase_names[i], strlen(p->phase_names[i]));
+            bytes[r * np + k] = p->bytes[i];
+            time[r * np + k] = p->io_time_s[i];
+        }
+        rt_bytes[r] = p->runtime_bytes[0];
+        rt_time[r] = p->runtime_io_time_s[0];
+    }
+    nr_strtab_fini(&ids);
+    fi->phase = (nr_fig_phase_input){n, names, np, phase_names, bytes, time, rt_bytes, rt_time};
+    fi->in.phase = &fi->phase;
+}
+
+/* (5) of a merge: each run's panel, its bins merged into the common width. */
+static void merge_timeline(nr_figin *fi, nr_figin *const *runs, const char *const *names, size_t n)
+{
+    nr_fig_timeline_run *tr = fi_alloc(fi, n, sizeof *tr);
+    if (!tr)
+        return;
+    int64_t common = 0;
+    int overflow = 0;
+    for (size_t r = 0; r < n && !overflow; r++)
+        common = fold_width(common, runs[r]->raw_width_ns, runs[r]->raw_nbins, &overflow);
+    if (overflow)
+        common = 0;
+    for (size_t r = 0; r < n; r++) {
+        const nr_figin *one = runs[r];
+        double *rd, *wr, bin_s;
+        const size_t nbins = merged_rates(fi, one->raw_read, one->raw_write, one->raw_nbins, one->raw_width_ns, common,
+                                          &rd, &wr, &bin_s);
+        if (!rd || !wr)
+            return;
+        tr[r] = one->timeline.runs[0];
+        tr[r].name = names[r];
+        tr[r].n_bins = nbins;
+        tr[r].bin_s = bin_s;
+        tr[r].read_bps = rd;
+        tr[r].write_bps = wr;
+    }
+    fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
+                                           .phase_order = fi->phase.phase_names};
+    fi->in.timeline = &fi->timeline;
+}
+
+/* (2), (3), (4), (6), (7) of a merge: each run's, named. */
+static void merge_per_run(nr_figin *fi, nr_figin *const *runs, const char *const *names, size_t n)
+{
+    nr_fig_lorenz_run *lr = fi_alloc(fi, n, sizeof *lr);
+    nr_fig_ccdf_run *cr = fi_alloc(fi, n, sizeof *cr);
+    nr_fig_latency_series *ls = fi_alloc(fi, n, sizeof *ls);
+    nr_fig_reqsize_run *rr = fi_alloc(fi, n, sizeof *rr);
+    double *bytes = fi_alloc(fi, n * NR_ROLE_COUNT, sizeof *bytes);
+    double *time = fi_alloc(fi, n * NR_ROLE_COUNT, sizeof *time);
+    if (!lr || !cr || !ls || !rr || !bytes || !time)
+        return;
+    for (size_t r = 0; r < n; r++) {
+        lr[r] = runs[r]->lorenz.runs[0];
+        cr[r] = runs[r]->ccdf.runs[0];
+        ls[r] = runs[r]->latency.series[0]; /* a run's first series: its reads of every phase */
+        rr[r] = runs[r]->reqsize.runs[0];
+        lr[r].name = cr[r].name = ls[r].name = rr[r].name = names[r];
+        for (size_t g = 0; g < NR_ROLE_COUNT; g++) {
+            bytes[r * NR_ROLE_COUNT + g] = runs[r]->procshare.bytes[g];
+            time[r * NR_ROLE_COUNT + g] = runs[r]->procshare.io_time_s[g];
+        }
+    }
+    fi->lorenz = (nr_fig_lorenz_input){n, lr};
+    fi->ccdf = (nr_fig_ccdf_input){n, cr};
+    fi->latency = (nr_fig_latency_input){"job-file read", n, ls, 0};
+    fi->reqsize = (nr_fig_reqsize_input){n, rr};
+    fi->procshare = (nr_fig_procshare_input){n, names, NR_ROLE_COUNT, role_groups, bytes, time};
+    fi->in.lorenz = &fi->lorenz;
+    fi->in.ccdf = &fi->ccdf;
+    fi->in.latency = &fi->latency;
+    fi->in.reqsize = &fi->reqsize;
+    fi->in.procshare = &fi->procshare;
+}
+
+int nr_figin_merge(nr_figin *const *runs, const char *const *names, size_t n, nr_figin **out, nr_error *err)
+{
+    *out = NULL;
+    for (size_t r = 0; r < n; r++)
+        if (runs[r]->phase.n_runs != 1 || runs[r]->latency.n_series < 1)
+            return nr_error_set(err, NR_E_INPUT, "figures: run %zu's inputs are not of one run", r);
+    nr_figin *fi = calloc(1, sizeof *fi);
+    if (!fi)
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    merge_phase(fi, runs, names, n);
+    merge_per_run(fi, runs, names, n);
+    if (!fi->failed)
+        merge_timeline(fi, runs, names, n);
     if (fi->failed) {
         nr_figin_free(fi);
         return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");

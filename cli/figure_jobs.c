@@ -1,5 +1,7 @@
-/* figure_jobs: a queue of (slot, run, figure). The inputs of every run are
- * built first (cheap next to drawing), then render threads draw the SVGs at
+/* figure_jobs: a queue of (place, run, figure). The inputs of each run are
+ * built from its model as it comes (nr_figjobs_add_run, cheap next to
+ * drawing; the model may go after), those of every run together merged from
+ * them, then render threads draw the SVGs at
  * most a window ahead of the caller, which imports them in queue order and
  * draws the next one itself while it waits. The window
  * holds 4 figures per thread: enough to keep the threads busy, few enough
@@ -18,7 +20,7 @@
 #define FIGURES_PER_THREAD 4
 
 typedef struct figjob {
-    nr_report_block *slot;
+    unsigned number;     /* its place in the report (nr_report_figure_reserve) */
     size_t run;
     const nr_figure_def *fig;
     const char *caption;
@@ -31,7 +33,6 @@ typedef struct figjob {
 } figjob;
 
 struct nr_figjobs {
-    const nr_model *const *models;
     const char *const *names;
     size_t nruns;
     nr_figin **scopes;    /* [0] every run, [1 + i] run i alone */
@@ -46,8 +47,7 @@ struct nr_figjobs {
     char **run_keys;      /* per run: nr_figure_cache_run_key, NULL when not kept */
 };
 
-int nr_figjobs_create(const nr_model *const *models, const char *const *names, size_t n, nr_figjobs **out,
-                      nr_error *err)
+int nr_figjobs_create(const char *const *names, size_t n, nr_figjobs **out, nr_error *err)
 {
     nr_figjobs *fj = calloc(1, sizeof *fj);
     if (fj) {
@@ -59,7 +59,6 @@ int nr_figjobs_create(const nr_model *const *models, const char *const *names, s
         nr_figjobs_free(fj);
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
     }
-    fj->models = models;
     fj->names = names;
     fj->nruns = n;
     *out = fj;
@@ -68,15 +67,28 @@ int nr_figjobs_create(const nr_model *const *models, const char *const *names, s
 
 static size_t scope_slot(size_t run) { return run == NR_FILL_ALL_RUNS ? 0 : run + 1; }
 
+int nr_figjobs_add_run(nr_figjobs *fj, size_t run, const nr_model *model, nr_error *err)
+{
+    if (run >= fj->nruns || fj->scopes[run + 1])
+        return nr_error_set(err, NR_E_INPUT, "figures: run %zu added twice or unknown", run);
+    NR_TRY(nr_figin_build(&model, fj->names + run, 1, &fj->scopes[run + 1], err));
+    if (fj->nruns == 1) /* every run together: this one, built alike */
+        NR_TRY(nr_figin_build(&model, fj->names, 1, &fj->scopes[0], err));
+    return 0;
+}
+
 nr_figin *nr_figjobs_scope(nr_figjobs *fj, size_t run, nr_error *err)
 {
     const size_t slot = scope_slot(run);
     if (fj->scopes[slot])
         return fj->scopes[slot];
-    const size_t n = run == NR_FILL_ALL_RUNS ? fj->nruns : 1;
-    const size_t first = run == NR_FILL_ALL_RUNS ? 0 : run;
-    if (nr_figin_build(fj->models + first, fj->names + first, n, &fj->scopes[slot], err) < 0)
-        fj->scopes[slot] = NULL;
+    for (size_t i = 0; i < fj->nruns; i++)
+        if (!fj->scopes[i + 1]) {
+            nr_error_set(err, NR_E_INPUT, "figures: the inputs of run %zu were not added", i);
+            return NULL;
+        }
+    if (run == NR_FILL_ALL_RUNS && nr_figin_merge(fj->scopes + 1, fj->names, fj->nruns, &fj->scopes[0], err) < 0)
+        fj->scopes[0] = NULL;
     return fj->scopes[slot];
 }
 
@@ -108,8 +120,12 @@ int nr_figjobs_put(void *ctx, nr_report *rep, nr_report_block *where, size_t run
     figjob *j = &fj->jobs[fj->njobs];
     *j = (figjob){.run = run, .fig = fig, .caption = caption};
     snprintf(j->key, sizeof j->key, "fig%d", fig_id);
-    if (!(j->slot = nr_report_figure_slot(rep, where, j->key)) || (label && !(j->label = strdup(label))))
+    if (label && !(j->label = strdup(label)))
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", j->key);
+    if (!(j->number = nr_report_figure_reserve(rep, where, j->key, caption, err))) {
+        free(j->label);
+        return err->code;
+    }
     fj->njobs++;
     return 0;
 }
@@ -267,7 +283,7 @@ static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
             rc = j->rc;
             *err = j->err;
         } else {
-            rc = nr_report_figure_fill_labelled(rep, j->slot, j->key, j->caption, j->label, j->parsed, err);
+            rc = nr_report_figure_fill_reserved(rep, j->number, j->key, j->caption, j->label, j->parsed, err);
             j->parsed = NULL;
         }
         mark_imported(p, k + 1, rc < 0);

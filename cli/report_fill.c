@@ -1235,34 +1235,26 @@ static const char *findings_cell(const nr_model *m, char *out, size_t cap)
     return out;
 }
 
-/* The multi-run overview: one row per run, then the figures with every run. */
-static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err)
+struct nr_fill {
+    nr_report *rep;
+    const nr_runset *rs;
+    nr_fill_figure_fn figure;
+    void *ctx;
+    nr_report_table *overview; /* its table, when several runs */
+};
+
+/* The multi-run overview: the table whose rows overview_row adds, then the
+ * figures with every run. */
+static int fill_overview(nr_fill *f, nr_error *err)
 {
-    nr_report_block *ov = nr_report_overview(rep);
+    const nr_runset *rs = f->rs;
+    nr_report_block *ov = nr_report_overview(f->rep);
     static const char *const heads[] = {"run", "duration", "processes", "files", "bytes read", "bytes written",
                                         "read p50 (job files)", "read p99 (job files)", "Gini (job files)", "top-10% share (files)", "write bursts",
                                         "findings"};
-    nr_report_table *t = nr_report_table_new(ov, "Every run at a glance", 12, heads, 0xFFEu);
-    char buf[64];
-    for (size_t r = 0; r < rs->n; r++) {
-        const nr_model *m = rs->runs[r].model;
-        const nr_model_totals *tot = nr_model_get_totals(m);
-        const nr_model_latency *rd = nr_model_latency_job(m, NR_LAT_READ);
-        const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
-        nr_report_table_row(t);
-        nr_report_table_cell(t, rs->runs[r].name);
-        nr_report_table_cell(t, S(tot->duration_s));
-        nr_report_table_cell(t, C(tot->processes));
-        nr_report_table_cell(t, C(tot->files));
-        nr_report_table_cell(t, B(tot->bytes_read));
-        nr_report_table_cell(t, B(tot->bytes_written));
-        nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[0]) : NAN));
-        nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[2]) : NAN));
-        nr_report_table_cell(t, R(c->gini));
-        nr_report_table_cell(t, top10_cell(c, buf, sizeof buf));
-        nr_report_table_cell(t, C(nr_model_get_burst_totals(m)->count));
-        nr_report_table_cell(t, findings_cell(m, buf, sizeof buf));
-    }
+    f->overview = nr_report_table_new(ov, "Every run at a glance", 12, heads, 0xFFEu);
+    if (!f->overview)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     static const char *const captions[7] = {
         "Phase breakdown, one bar per run, the Python runtime's files apart", "Lorenz curves of the job files' bytes, every run",
         "The job files' bytes CCDF with power-law fits where one was made and not rejected, every run", "Read latency of the job files, CDF and CCDF, one series per run",
@@ -1288,27 +1280,68 @@ static int fill_overview(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn 
     const int many = rs->n > NR_FIG_DISTINCT_RUNS;
     nr_report_block *grid = nr_report_pair(ov);   /* figures side by side, wrapping */
     for (int fig = 7; fig >= 1; fig--)              /* each goes first in a pair: add in reverse */
-        NR_TRY(figure(ctx, rep, grid, NR_FILL_ALL_RUNS, fig,
-                      many && crowded[fig - 1] ? crowded[fig - 1] : captions[fig - 1], NULL, err));
+        NR_TRY(f->figure(f->ctx, f->rep, grid, NR_FILL_ALL_RUNS, fig,
+                         many && crowded[fig - 1] ? crowded[fig - 1] : captions[fig - 1], NULL, err));
     return 0;
 }
 
-int nr_fill_report(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_error *err)
+/* Run r's row of the overview's table. */
+static void overview_row(nr_report_table *t, const nr_run *run)
 {
-    if (rs->n > 1)
-        NR_TRY(fill_overview(rep, rs, figure, ctx, err));
-    for (size_t r = 0; r < rs->n; r++) {
-        const nr_run *run = &rs->runs[r];
-        nr_report_block *art = nr_report_add_run(rep, run->name, run->name);
-        if (!art)
-            return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-        NR_TRY(fill_facts(nr_report_run_section(art, NR_SEC_FACTS), run, err));
-        NR_TRY(fill_phases(rep, nr_report_run_section(art, NR_SEC_PHASES), run, r, figure, ctx, err));
-        NR_TRY(fill_concentration(rep, nr_report_run_section(art, NR_SEC_CONCENTRATION), run, r, figure, ctx, err));
-        NR_TRY(fill_latency(rep, nr_report_run_section(art, NR_SEC_LATENCY), run, r, figure, ctx, err));
-        NR_TRY(fill_timeline(rep, nr_report_run_section(art, NR_SEC_TIMELINE), run, r, figure, ctx, err));
-        NR_TRY(fill_access(rep, nr_report_run_section(art, NR_SEC_ACCESS), run, r, figure, ctx, err));
-        fill_findings(nr_report_run_section(art, NR_SEC_FINDINGS), run->model);
+    char buf[64];
+    const nr_model *m = run->model;
+    const nr_model_totals *tot = nr_model_get_totals(m);
+    const nr_model_latency *rd = nr_model_latency_job(m, NR_LAT_READ);
+    const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
+    nr_report_table_row(t);
+    nr_report_table_cell(t, run->name);
+    nr_report_table_cell(t, S(tot->duration_s));
+    nr_report_table_cell(t, C(tot->processes));
+    nr_report_table_cell(t, C(tot->files));
+    nr_report_table_cell(t, B(tot->bytes_read));
+    nr_report_table_cell(t, B(tot->bytes_written));
+    nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[0]) : NAN));
+    nr_report_table_cell(t, S(rd->count ? ns_to_s(rd->q_ns[2]) : NAN));
+    nr_report_table_cell(t, R(c->gini));
+    nr_report_table_cell(t, top10_cell(c, buf, sizeof buf));
+    nr_report_table_cell(t, C(nr_model_get_burst_totals(m)->count));
+    nr_report_table_cell(t, findings_cell(m, buf, sizeof buf));
+}
+
+int nr_fill_begin(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_fill **out,
+                  nr_error *err)
+{
+    nr_fill *f = calloc(1, sizeof *f);
+    if (!f)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    *f = (nr_fill){rep, rs, figure, ctx, NULL};
+    const int rc = rs->n > 1 ? fill_overview(f, err) : 0;
+    if (rc < 0) {
+        free(f);
+        return rc;
     }
+    *out = f;
     return 0;
 }
+
+int nr_fill_run(nr_fill *f, size_t r, nr_error *err)
+{
+    const nr_run *run = &f->rs->runs[r];
+    nr_report *rep = f->rep;
+    if (f->overview)
+        overview_row(f->overview, run);
+    nr_report_block *art = nr_report_add_run(rep, run->name, run->name);
+    if (!art)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    NR_TRY(fill_facts(nr_report_run_section(art, NR_SEC_FACTS), run, err));
+    NR_TRY(fill_phases(rep, nr_report_run_section(art, NR_SEC_PHASES), run, r, f->figure, f->ctx, err));
+    NR_TRY(fill_concentration(rep, nr_report_run_section(art, NR_SEC_CONCENTRATION), run, r, f->figure, f->ctx, err));
+    NR_TRY(fill_latency(rep, nr_report_run_section(art, NR_SEC_LATENCY), run, r, f->figure, f->ctx, err));
+    NR_TRY(fill_timeline(rep, nr_report_run_section(art, NR_SEC_TIMELINE), run, r, f->figure, f->ctx, err));
+    NR_TRY(fill_access(rep, nr_report_run_section(art, NR_SEC_ACCESS), run, r, f->figure, f->ctx, err));
+    fill_findings(nr_report_run_section(art, NR_SEC_FINDINGS), run->model);
+    /* done: its tree out of memory (its figures have their places) */
+    return nr_report_run_spool(rep, art, err);
+}
+
+void nr_fill_end(nr_fill *f) { free(f); }

@@ -720,10 +720,11 @@ enum load_stage { LOAD_OPEN, LOAD_MODEL };
 typedef struct load_pool {
     nr_runset *rs;
     enum load_stage stage;
+    size_t first;            /* the runs [first, first + count): index k of the arrays below is run first + k */
     const nr_model_opts *opts;
     void (*progress)(const nr_run *run, const char *what);
     int ingest_jobs;         /* threads of each ingest */
-    pthread_mutex_t mu;      /* guards the progress calls and the bytes below */
+    pthread_mutex_t mu;      /* guards the progress calls, the bytes below and rs's model counts */
     int *rc;                 /* per run */
     nr_error *errs;          /* per run */
     double *secs;            /* per run: time of the stage */
@@ -749,9 +750,10 @@ static void ingest_done(load_pool *lp, size_t i, uint64_t done)
     pthread_mutex_lock(&lp->mu);
     if (done > cap)
         done = cap;
-    if (done > lp->bytes_done[i]) {
-        lp->done += done - lp->bytes_done[i];
-        lp->bytes_done[i] = done;
+    uint64_t *mine = &lp->bytes_done[i - lp->first];
+    if (done > *mine) {
+        lp->done += done - *mine;
+        *mine = done;
         rs->ingest_progress(rs->ingest_progress_ctx, lp->done, lp->total);
     }
     pthread_mutex_unlock(&lp->mu);
@@ -807,7 +809,7 @@ static int ingest_one(load_pool *lp, size_t i, nr_error *err)
     nr_ingest_opts io = {.jobs = lp->ingest_jobs};
     if (lp->rs->ingest_progress) {
         io.progress = ingest_bytes;
-        io.progress_ctx = &lp->refs[i];
+        io.progress_ctx = &lp->refs[i - lp->first];
     }
     NR_TRY(ingest_run(r, &io, err));
     ingest_done(lp, i, r->input_bytes); /* the files the ingest does not count as read */
@@ -867,6 +869,10 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
         if (rc < 0 && (rc = retry_damaged_cache(lp, i, rc, err)) == 1)
             rc = nr_runset_model(r, lp->opts, &r->model, &r->model_key, err);
         NR_TRY(rc);
+        pthread_mutex_lock(&lp->mu);
+        if (++lp->rs->models_held > lp->rs->models_peak)
+            lp->rs->models_peak = lp->rs->models_held;
+        pthread_mutex_unlock(&lp->mu);
     } else {
         if (r->input_path && !r->cache_hit)
             NR_TRY(ingest_one(lp, i, err));
@@ -877,37 +883,38 @@ static int load_one(load_pool *lp, size_t i, nr_error *err)
             rc = retry_damaged_cache(lp, i, rc, err);
         NR_TRY(rc);
     }
-    lp->secs[i] = nr_runset_now() - t0;
+    lp->secs[i - lp->first] = nr_runset_now() - t0;
     return 0;
 }
 
-static void load_item(void *ctx, size_t i)
+static void load_item(void *ctx, size_t k)
 {
     load_pool *lp = ctx;
-    nr_error_clear(&lp->errs[i]);
-    lp->rc[i] = load_one(lp, i, &lp->errs[i]);
+    nr_error_clear(&lp->errs[k]);
+    lp->rc[k] = load_one(lp, lp->first + k, &lp->errs[k]);
 }
 
-/* Runs one stage over every run, rs->jobs runs at a time. */
-static int run_stage(nr_runset *rs, enum load_stage stage, const nr_model_opts *opts,
+/* Runs one stage over the runs [first, first + count), rs->jobs runs at a time. */
+static int run_stage(nr_runset *rs, enum load_stage stage, size_t first, size_t count, const nr_model_opts *opts,
                      void (*progress)(const nr_run *run, const char *what), nr_error *err)
 {
-    if (rs->n == 0)
+    if (count == 0)
         return 0;
     int jobs = rs->jobs > 0 ? rs->jobs : nr_cores();
-    int threads = (size_t)jobs < rs->n ? jobs : (int)rs->n;
+    int threads = (size_t)jobs < count ? jobs : (int)count;
     /* the cores the runs leave go to each ingest and each power-law bootstrap */
     nr_model_opts model_opts = opts ? *opts : (nr_model_opts){.bootstraps = -1};
     model_opts.threads = jobs / threads;
-    load_pool lp = {.rs = rs, .stage = stage, .opts = &model_opts, .progress = progress, .ingest_jobs = jobs / threads};
-    lp.rc = calloc(rs->n, sizeof *lp.rc);
-    lp.errs = calloc(rs->n, sizeof *lp.errs);
-    lp.secs = calloc(rs->n, sizeof *lp.secs);
-    lp.bytes_done = calloc(rs->n, sizeof *lp.bytes_done);
-    lp.refs = calloc(rs->n, sizeof *lp.refs);
-    for (size_t i = 0; lp.refs && i < rs->n; i++) {
-        lp.refs[i] = (run_ref){&lp, i};
-        lp.total += stage == LOAD_OPEN ? rs->runs[i].input_bytes : 0;
+    load_pool lp = {.rs = rs, .stage = stage, .first = first, .opts = &model_opts, .progress = progress,
+                    .ingest_jobs = jobs / threads};
+    lp.rc = calloc(count, sizeof *lp.rc);
+    lp.errs = calloc(count, sizeof *lp.errs);
+    lp.secs = calloc(count, sizeof *lp.secs);
+    lp.bytes_done = calloc(count, sizeof *lp.bytes_done);
+    lp.refs = calloc(count, sizeof *lp.refs);
+    for (size_t k = 0; lp.refs && k < count; k++) {
+        lp.refs[k] = (run_ref){&lp, first + k};
+        lp.total += stage == LOAD_OPEN ? rs->runs[first + k].input_bytes : 0;
     }
     int rc = 0;
     if (!lp.rc || !lp.errs || !lp.secs || !lp.bytes_done || !lp.refs) {
@@ -915,13 +922,13 @@ static int run_stage(nr_runset *rs, enum load_stage stage, const nr_model_opts *
         goto done;
     }
     pthread_mutex_init(&lp.mu, NULL);
-    nr_parallel_for(rs->n, threads, load_item, &lp, NULL);
+    nr_parallel_for(count, threads, load_item, &lp, NULL);
     pthread_mutex_destroy(&lp.mu);
-    for (size_t i = 0; i < rs->n; i++) {
-        *(stage == LOAD_MODEL ? &rs->model_s : &rs->ingest_s) += lp.secs[i];
-        if (lp.rc[i] < 0 && rc == 0) {
-            rc = lp.rc[i];
-            *err = lp.errs[i];
+    for (size_t k = 0; k < count; k++) {
+        *(stage == LOAD_MODEL ? &rs->model_s : &rs->ingest_s) += lp.secs[k];
+        if (lp.rc[k] < 0 && rc == 0) {
+            rc = lp.rc[k];
+            *err = lp.errs[k];
         }
     }
 done:
@@ -991,7 +998,7 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
         }
     }
     free(swept);
-    NR_TRY(run_stage(rs, LOAD_OPEN, opts, progress, err));
+    NR_TRY(run_stage(rs, LOAD_OPEN, 0, rs->n, opts, progress, err));
     for (size_t i = 0; i < rs->n; i++)
         if (rs->runs[i].input_path)
             *(rs->runs[i].cache_hit ? &rs->reused : &rs->ingested) += 1;
@@ -999,7 +1006,35 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
     if (!rs->per_node)
         NR_TRY(nr__rs_join_nodes(rs, progress, err));
     rs->ingest_s += nr_runset_now() - t0;
-    return rs->no_models ? 0 : run_stage(rs, LOAD_MODEL, opts, progress, err);
+    return rs->no_models ? 0 : run_stage(rs, LOAD_MODEL, 0, rs->n, opts, progress, err);
+}
+
+/* Runs modelled at once per thread by nr_runset_model_each: enough that
+ * a slow run does not leave a thread idle for long, few enough that their
+ * models stay small next to the report. */
+#define MODELS_PER_THREAD 2
+
+int nr_runset_model_each(nr_runset *rs, const nr_model_opts *opts,
+                         void (*progress)(const nr_run *run, const char *what), nr_runset_use_fn use, void *ctx,
+                         nr_error *err)
+{
+    const int jobs = rs->jobs > 0 ? rs->jobs : nr_cores();
+    const size_t chunk = (size_t)jobs * MODELS_PER_THREAD;
+    int rc = 0;
+    for (size_t first = 0; rc == 0 && first < rs->n; first += chunk) {
+        const size_t count = rs->n - first < chunk ? rs->n - first : chunk;
+        const double t0 = nr_runset_now();
+        rc = run_stage(rs, LOAD_MODEL, first, count, opts, progress, err);
+        rs->model_wall_s += nr_runset_now() - t0;
+        for (size_t i = first; rc == 0 && i < first + count; i++)
+            rc = use(ctx, i, &rs->runs[i], err);
+        for (size_t i = first; i < first + count; i++) {
+            rs->models_held -= rs->runs[i].model != NULL;
+            nr_model_free(rs->runs[i].model);
+            rs->runs[i].model = NULL;
+        }
+    }
+    return rc;
 }
 
 void nr_runset_say_reuse(const nr_runset *rs, const char *group)

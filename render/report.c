@@ -180,6 +180,7 @@ void nr_report_destroy(nr_report *r)
     nr_strtab_fini(&r->glyph_keys);
     nr_strtab_fini(&r->style_keys);
     free(r->fig_at);
+    free(r->run_at);
     free(r);
 }
 

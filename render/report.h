@@ -132,6 +132,32 @@ int nr_report_figure_fill_labelled(nr_report *r, nr_report_block *slot, const ch
                                    const char *label, nr_report_svg *svg, nr_error *err);
 /* Accepts NULL. */
 void nr_report_svg_free(nr_report_svg *svg);
+
+/* ---- a report of many runs in bounded memory ------------------------- */
+
+/* nr_report_figure_slot with the figure's place taken at once: its number
+ * (the next, as nr_report_figure_fill would take it now) and its caption
+ * go into the <figure>, so that the block holding it is complete before
+ * the figure is drawn and may be spooled (nr_report_run_spool). Returns the
+ * number (1, 2, ...), or 0 with err set when out of memory. */
+unsigned nr_report_figure_reserve(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
+                                  nr_error *err);
+/* Imports svg as figure number of nr_report_figure_reserve (fig_key and
+ * caption as given there; label: the svg's accessible name, NULL: the
+ * caption) and frees svg, whatever it returns. Fill the numbers in the
+ * order they were reserved, with no other fill between: figures share
+ * their glyphs and styles in the order of the fills, so that order is
+ * the bytes' (a report that fills in slot order as nr_report_figure_fill
+ * does is byte for byte the same). */
+int nr_report_figure_fill_reserved(nr_report *r, unsigned number, const char *fig_key, const char *caption,
+                                   const char *label, nr_report_svg *svg, nr_error *err);
+/* Serialises run block run (nr_report_add_run's, filled; its figures
+ * reserved, filled or not) into the report's spool, as the document's
+ * serialiser would write it there, and frees its nodes: the run's blocks
+ * and tables must not be used again. The report then holds a few bytes
+ * of the run rather than its tree (about 340 kB a run of `niorep build`:
+ * docs/report.md, "Memory"); the bytes written are the same. */
+int nr_report_run_spool(nr_report *r, nr_report_block *run, nr_error *err);
 /* A figure placeholder with the reason it is missing. */
 void nr_report_figure_missing(nr_report_block *b, const char *caption, const char *reason);
 

@@ -26,6 +26,8 @@ struct nr_report {
     nr_spool spool;                    /* the imported figures, serialised (report_out.c) */
     nr__report_fig *fig_at;            /* figure N at fig_at[N - 1] */
     size_t nfig_at, cap_fig_at;
+    nr__report_fig *run_at;            /* run N spooled (nr_report_run_spool) at run_at[N - 1] */
+    size_t nrun_at, cap_run_at;
     nr_strtab glyph_keys;              /* shared glyph N: the serialisation of its symbol, without id */
     xmlNode *glyph_defs;               /* their <defs> in the hidden <svg>; NULL before the first */
     nr_strtab style_keys;              /* shared style N (class nr-sN): its text */
@@ -55,11 +57,13 @@ xmlNode *nr__report_child(xmlNode *parent, const char *name, const char *cls);
 int nr__report_find_id(const nr_report *r, const char *id);
 void nr__report_remember_id(nr_report *r, const char *id);
 
-/* Serialises svg (a figure's root; its own document's or r's) into r's spool as figure
- * r->figures (1, 2, ...), with the bytes the document's serialiser would
- * give it, and returns the comment that stands for it in the document
- * (unlinked); NULL with err set on failure. */
-xmlNode *nr__report_spool_figure(nr_report *r, xmlNode *svg, nr_error *err);
+/* Serialises svg (a figure's root; its own document's or r's) into r's
+ * spool as figure number (1, 2, ...; the ids in it prefixed with that
+ * number already), with the bytes the document's serialiser would give it.
+ * Returns 0 or a negative code with err set. */
+int nr__report_spool_figure(nr_report *r, unsigned number, xmlNode *svg, nr_error *err);
+/* The comment that stands for figure number in the document (unlinked), NULL when out of memory. */
+xmlNode *nr__report_figure_mark(nr_report *r, unsigned number);
 /* Moves every <symbol> with an id out of svg (an imported figure, ids
  * already unique in the report) into the report's shared glyphs, one copy
  * per distinct symbol, and points svg's href="#id" references at them

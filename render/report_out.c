@@ -1,11 +1,14 @@
-/* report_out: the figures kept out of the document and the report's output.
- * An imported figure is serialised at once, as the whole document's
- * serialiser would write it, into a spool file (nr_spool), and the document
- * keeps a comment <!--nr-figure:N--> in its place; the output is the
- * document's serialisation with each such comment replaced by figure N's
- * bytes. So a report's memory holds its text and tables, not the trees of
- * its figures (4-5 MB a run in `niorep build`, docs/report.md), and the
- * bytes written are those the whole tree would give. */
+/* report_out: the figures and runs kept out of the document and the
+ * report's output. An imported figure is serialised at once, as the whole
+ * document's serialiser would write it, into a spool file (nr_spool), and
+ * the document keeps a comment <!--nr-figure:N--> in its place; a run done
+ * (nr_report_run_spool) likewise, as <!--nr-run:N-->, its figures' marks
+ * in its bytes. The output is the document's serialisation with each such
+ * comment replaced by its bytes, a run's with its figures'. So a report's
+ * memory holds its overview and a mark per run, not the trees of its
+ * figures (4-5 MB a run in `niorep build`) nor of its runs' tables (about
+ * 340 kB a run: docs/report.md), and the bytes written are those the
+ * whole tree would give. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,9 @@
 
 #define FIG_MARK "nr-figure:"
 #define FIG_MARK_OPEN "<!--" FIG_MARK
-#define FIG_MARK_CLOSE "-->"
+#define RUN_MARK "nr-run:"
+#define RUN_MARK_OPEN "<!--" RUN_MARK
+#define MARK_CLOSE "-->"
 enum { COPY_BYTES = 1 << 20 }; /* a figure is copied out of the spool in pieces of this size */
 
 /* The encoder htmlDocDumpMemoryFormat picks for doc (libxml2 2.9), so that
@@ -54,37 +59,83 @@ static int spool_write(void *ctx, const char *buf, int len)
     return len;
 }
 
-xmlNode *nr__report_spool_figure(nr_report *r, xmlNode *svg, nr_error *err)
+/* Serialises n into r's spool, as the document's serialiser writes it
+ * there; *at: where its bytes lie. */
+static int spool_node(nr_report *r, xmlNode *n, nr__report_fig *at, nr_error *err)
 {
-    const unsigned number = r->figures;
-    if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0) {
-        nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-        return NULL;
-    }
     const uint64_t start = r->spool.size;
     spool_sink sink = {&r->spool, err, 0};
     xmlOutputBufferPtr out = xmlOutputBufferCreateIO(spool_write, NULL, &sink, dump_encoder(r->doc));
-    if (!out) {
-        nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-        return NULL;
-    }
-    htmlNodeDumpFormatOutput(out, r->doc, svg, NULL, 0);
+    if (!out)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    htmlNodeDumpFormatOutput(out, r->doc, n, NULL, 0);
     const int closed = xmlOutputBufferClose(out); /* flushes the rest */
     if (sink.failed)
-        return NULL;
-    if (closed < 0) {
-        nr_error_set(err, NR_E_NOMEM, "report: could not serialise figure %u", number);
-        return NULL;
-    }
-    while (r->nfig_at < number) /* a figure whose import failed left a hole */
+        return err->code < 0 ? err->code : NR_E_IO;
+    if (closed < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: could not serialise <%s>", (const char *)n->name);
+    *at = (nr__report_fig){start, r->spool.size - start};
+    return 0;
+}
+
+int nr__report_spool_figure(nr_report *r, unsigned number, xmlNode *svg, nr_error *err)
+{
+    if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    nr__report_fig at;
+    NR_TRY(spool_node(r, svg, &at, err));
+    while (r->nfig_at < number) /* a figure not imported (yet, or its import failed) leaves a hole */
         r->fig_at[r->nfig_at++] = (nr__report_fig){0, 0};
-    r->fig_at[number - 1] = (nr__report_fig){start, r->spool.size - start};
-    char text[32];
-    snprintf(text, sizeof text, FIG_MARK "%u", number);
-    xmlNode *mark = xmlNewDocComment(r->doc, BAD_CAST text);
+    r->fig_at[number - 1] = at;
+    return 0;
+}
+
+/* The comment <!--PREFIX<number>--> (unlinked), NULL when out of memory. */
+static xmlNode *mark_comment(nr_report *r, const char *prefix, size_t number)
+{
+    char text[48];
+    snprintf(text, sizeof text, "%s%zu", prefix, number);
+    return xmlNewDocComment(r->doc, BAD_CAST text);
+}
+
+xmlNode *nr__report_figure_mark(nr_report *r, unsigned number) { return mark_comment(r, FIG_MARK, number); }
+
+/* Whether n lies at or below top. */
+static int is_within(const xmlNode *n, const xmlNode *top)
+{
+    for (; n; n = n->parent)
+        if (n == top)
+            return 1;
+    return 0;
+}
+
+/* Frees the handles of the tables below run, the last ones made (a run
+ * is filled before the next is added): their nodes are about to go. */
+static void forget_tables_in(nr_report *r, const xmlNode *run)
+{
+    while (r->ntables > 0 && is_within(r->tables[r->ntables - 1]->table, run))
+        free(r->tables[--r->ntables]);
+}
+
+int nr_report_run_spool(nr_report *r, nr_report_block *run, nr_error *err)
+{
+    xmlNode *n = (xmlNode *)run;
+    const size_t number = r->nrun_at + 1;
+    if (NR_GROW(r->run_at, r->cap_run_at, number) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    xmlNode *mark = mark_comment(r, RUN_MARK, number);
     if (!mark)
-        nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    return mark;
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    const int rc = spool_node(r, n, &r->run_at[number - 1], err);
+    if (rc < 0) {
+        xmlFreeNode(mark);
+        return rc;
+    }
+    r->nrun_at = number;
+    forget_tables_in(r, n);
+    xmlReplaceNode(n, mark);
+    xmlFreeNode(n);
+    return 0;
 }
 
 typedef int (*out_fn)(void *ctx, const void *p, size_t n, nr_error *err);
@@ -137,11 +188,12 @@ static const char *after_tag(const char *p, const char *end)
  * writes a whole "<!--...-->" as it is (server-side includes), so a run
  * named "a<!--nr-figure:1-->" put figure 1 into its data-nr-run
  * attribute, and "...:99-->" failed the build (until session 47). The
- * <style> sheet's raw text is skipped whole. */
+ * <style> sheet's raw text is skipped whole. A run's marks are found
+ * alike. */
 static const char *next_mark(const char *p, const char *end)
 {
     while ((p = memchr(p, '<', (size_t)(end - p)))) {
-        if (starts_with(p, end, FIG_MARK_OPEN))
+        if (starts_with(p, end, FIG_MARK_OPEN) || starts_with(p, end, RUN_MARK_OPEN))
             return p;
         if (starts_with(p, end, "<!--")) {
             const char *c = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
@@ -156,32 +208,59 @@ static const char *next_mark(const char *p, const char *end)
     return NULL;
 }
 
-/* The document's serialisation doc[0..n) to out, each figure mark replaced
- * by its figure. */
-static int splice(const nr_report *r, const char *doc, size_t n, out_fn out, void *ctx, nr_error *err)
+static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out_fn out, void *ctx, char **copy,
+                  nr_error *err);
+
+/* Run number's bytes from the spool to out, its figure marks replaced:
+ * read whole (one run's article, tens of kB). */
+static int put_run(const nr_report *r, unsigned long number, out_fn out, void *ctx, char **copy, nr_error *err)
 {
-    static const char open[] = FIG_MARK_OPEN, close[] = FIG_MARK_CLOSE;
-    char *copy = NULL;
+    if (number == 0 || number > r->nrun_at)
+        return nr_error_set(err, NR_E_INPUT, "report: the document names run %lu, which was not spooled", number);
+    const nr__report_fig f = r->run_at[number - 1];
+    char *bytes = malloc(f.len ? (size_t)f.len : 1);
+    if (!bytes)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    int rc = nr_spool_read(&r->spool, f.off, bytes, (size_t)f.len, err);
+    if (rc == 0)
+        rc = splice(r, bytes, (size_t)f.len, 1, out, ctx, copy, err);
+    free(bytes);
+    return rc;
+}
+
+/* doc[0..n) to out, each figure mark replaced by its figure and each run
+ * mark (in_run 0: the document's) by its run. */
+static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out_fn out, void *ctx, char **copy,
+                  nr_error *err)
+{
     int rc = 0;
     const char *p = doc, *end = doc + n;
     while (rc == 0 && p < end) {
         const char *m = next_mark(p, end);
-        if (!m) {
-            rc = out(ctx, p, (size_t)(end - p), err);
-            break;
-        }
+        if (!m)
+            return out(ctx, p, (size_t)(end - p), err);
         rc = out(ctx, p, (size_t)(m - p), err);
-        const char *digits = m + sizeof open - 1, *q = digits;
+        const int is_run = starts_with(m, end, RUN_MARK_OPEN);
+        const char *digits = m + (is_run ? sizeof RUN_MARK_OPEN : sizeof FIG_MARK_OPEN) - 1, *q = digits;
         unsigned long number = 0;
         while (q < end && q - digits < 9 && *q >= '0' && *q <= '9')
             number = number * 10 + (unsigned long)(*q++ - '0');
-        if (rc == 0 && (q == digits || (size_t)(end - q) < sizeof close - 1 || memcmp(q, close, sizeof close - 1)))
-            rc = nr_error_set(err, NR_E_INPUT, "report: a figure mark without its number at byte %zu",
-                              (size_t)(m - doc));
+        if (rc == 0 && (q == digits || (size_t)(end - q) < sizeof MARK_CLOSE - 1 ||
+                        memcmp(q, MARK_CLOSE, sizeof MARK_CLOSE - 1) || (is_run && in_run)))
+            rc = nr_error_set(err, NR_E_INPUT, "report: a %s mark without its number at byte %zu",
+                              is_run ? "run" : "figure", (size_t)(m - doc));
         if (rc == 0)
-            rc = put_figure(r, number, out, ctx, &copy, err);
-        p = q + sizeof close - 1;
+            rc = is_run ? put_run(r, number, out, ctx, copy, err) : put_figure(r, number, out, ctx, copy, err);
+        p = q + sizeof MARK_CLOSE - 1;
     }
+    return rc;
+}
+
+/* The document's serialisation doc[0..n) to out, its marks replaced. */
+static int splice_document(const nr_report *r, const char *doc, size_t n, out_fn out, void *ctx, nr_error *err)
+{
+    char *copy = NULL;
+    const int rc = splice(r, doc, n, 0, out, ctx, &copy, err);
     free(copy);
     return rc;
 }
@@ -215,7 +294,7 @@ int nr_report_serialize(nr_report *r, char **buf, size_t *len, nr_error *err)
     size_t n;
     NR_TRY(nr__report_dump(r, &doc, &n, err));
     mem_out m = {0};
-    int rc = splice(r, doc, n, to_memory, &m, err); /* n > 0: m.buf is set */
+    int rc = splice_document(r, doc, n, to_memory, &m, err); /* n > 0: m.buf is set */
     xmlFree(doc);
     if (rc < 0) {
         free(m.buf);
@@ -234,7 +313,7 @@ int nr_report_write(nr_report *r, const char *path, nr_error *err)
     nr_outfile f = {.fd = -1};
     int rc = nr_outfile_open(&f, path, err);
     if (rc == 0)
-        rc = splice(r, doc, n, to_file, &f, err);
+        rc = splice_document(r, doc, n, to_file, &f, err);
     if (rc == 0)
         rc = nr_outfile_commit(&f, err);
     else

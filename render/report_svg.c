@@ -204,14 +204,16 @@ int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char
     return nr_report_figure_fill_labelled(r, slot, fig_key, caption, NULL, svg, err);
 }
 
-int nr_report_figure_fill_labelled(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
-                                   const char *label, nr_report_svg *svg, nr_error *err)
+/* Imports sd (a parsed SVG document) as figure number: ids prefixed
+ * f<number>-<key>-, what could run or fetch dropped, its glyphs and styles
+ * shared, serialised into the spool; frees sd. */
+static int import_figure(nr_report *r, unsigned number, const char *fig_key, const char *caption, const char *label,
+                         xmlDoc *sd, nr_error *err)
 {
-    xmlDoc *sd = (xmlDoc *)svg;
     xmlNode *root = xmlDocGetRootElement(sd);
     char prefix[64], clean_key[32];
     clean_fig_key(fig_key, clean_key, sizeof clean_key);
-    snprintf(prefix, sizeof prefix, "f%u-%s-", ++r->figures, clean_key);
+    snprintf(prefix, sizeof prefix, "f%u-%s-", number, clean_key);
     fix_attributes(root, prefix);
     sanitize_tree(root->children, prefix);
     strip_namespace(root);   /* last: the attributes above may still point at its xlink declaration */
@@ -221,19 +223,55 @@ int nr_report_figure_fill_labelled(nr_report *r, nr_report_block *slot, const ch
         xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_utf8_clean(label ? label : caption, clean, sizeof clean));
     }
     /* serialised from the figure's own tree: no copy into the report's */
-    xmlNode *mark = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0
-                        ? NULL
-                        : nr__report_spool_figure(r, root, err);
+    const int rc = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0
+                       ? err->code
+                       : nr__report_spool_figure(r, number, root, err);
     xmlFreeDoc(sd);
+    return rc;
+}
+
+/* Figure number's mark, then its caption, in slot. */
+static int place_figure(nr_report *r, xmlNode *slot, unsigned number, const char *caption, nr_error *err)
+{
+    xmlNode *mark = nr__report_figure_mark(r, number);
     if (!mark)
-        return err->code;
-    xmlNode *fig = (xmlNode *)slot;
-    xmlAddChild(fig, mark);
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    xmlAddChild(slot, mark);
     if (caption) {
-        xmlNode *cap = nr__report_child(fig, "figcaption", NULL);
+        xmlNode *cap = nr__report_child(slot, "figcaption", NULL);
         nr__report_add_text(cap, caption);
     }
     return 0;
+}
+
+int nr_report_figure_fill_labelled(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
+                                   const char *label, nr_report_svg *svg, nr_error *err)
+{
+    const unsigned number = ++r->figures;
+    NR_TRY(import_figure(r, number, fig_key, caption, label, (xmlDoc *)svg, err));
+    return place_figure(r, (xmlNode *)slot, number, caption, err);
+}
+
+unsigned nr_report_figure_reserve(nr_report *r, nr_report_block *b, const char *fig_key, const char *caption,
+                                  nr_error *err)
+{
+    nr_report_block *slot = nr_report_figure_slot(r, b, fig_key);
+    if (!slot) {
+        nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", fig_key);
+        return 0;
+    }
+    const unsigned number = ++r->figures;
+    return place_figure(r, (xmlNode *)slot, number, caption, err) < 0 ? 0 : number;
+}
+
+int nr_report_figure_fill_reserved(nr_report *r, unsigned number, const char *fig_key, const char *caption,
+                                   const char *label, nr_report_svg *svg, nr_error *err)
+{
+    if (number == 0 || number > r->figures) {
+        nr_report_svg_free(svg);
+        return nr_error_set(err, NR_E_INPUT, "figure %s: number %u was not reserved", fig_key, number);
+    }
+    return import_figure(r, number, fig_key, caption, label, (xmlDoc *)svg, err);
 }
 
 int nr_report_figure_fill(nr_report *r, nr_report_block *slot, const char *fig_key, const char *caption,
