@@ -228,7 +228,11 @@ int nr__procs_from_tasks(nr_model *m, const nr__task_row *rows, size_t n);
 int nr__proc_index(nr_model *m, int64_t pid, int64_t ts_ns, size_t *out);
 /* Whether pid names more than one process (a reused pid): which one an
  * event is depends on its time, so no cache by pid holds it. */
-static inline int nr__pid_reused(const nr_model *m, size_t proc) { return m->proc_next[proc] >= 0; }
+static inline int nr__pid_reused(const nr_model *m, int64_t pid)
+{
+    const int64_t first = nr__idmap_get(&m->pids, pid);
+    return first >= 0 && m->proc_next[first] >= 0;
+}
 /* Sorts the processes by (pid, first start) and indexes them again. */
 int nr__sort_processes(nr_model *m);
 int nr__assign_roles(nr_model *m);

@@ -157,7 +157,8 @@ typedef struct nr_model_phase {
 size_t nr_model_phase_count(const nr_model *m);
 const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i);
 
-/* One process (thread group). */
+/* One process (thread group): a leader row of table processes and its
+ * threads (a reused pid names several: docs/summary-schema.md "processes"). */
 typedef struct nr_model_process {
     int64_t pid, ppid;
     int role;                     /* enum nr_role */
@@ -171,7 +172,8 @@ typedef struct nr_model_process {
     double runtime_io_time_s;     /* of io_time_s, the calls on the runtime's files (figure 7 leaves them out) */
 } nr_model_process;
 size_t nr_model_process_count(const nr_model *m);
-const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);  /* ascending pid */
+/* ascending pid, a reused pid's processes by start */
+const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);
 int64_t nr_model_main_pid(const nr_model *m);   /* -1 when there are no processes */
 
 /* Per-file arrays over the job's regular files (file_role.h; same order:

@@ -194,7 +194,7 @@ static inline __attribute__((always_inline)) int resolve_event(const nr__reader 
             return NR_E_INPUT;   /* cannot happen after pass 1 added every pid */
         size_t p;
         NR_TRY(nr__proc_index(m, e->pid, e->ts, &p));
-        if (!nr__pid_reused(m, p)) {
+        if (!nr__pid_reused(m, e->pid)) {
             m->pid_cache_key[slot] = e->pid;
             m->pid_cache_val[slot] = (uint32_t)p;
         }

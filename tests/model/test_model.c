@@ -446,8 +446,9 @@ static void a_reused_pid_is_two_processes(void **state)
     tb_proc(&t, 3000, 2000, 2 * MS, 95 * MS);
     tb_proc(&t, 4000, 3000, 20 * MS, 30 * MS);
     tb_phase(&t, 0, 1000, "train", 0, 100 * MS);
-    tb_call(&t, 3 * MS, US, 2000, NR_OP_READ, 0, 100, 0, 0);
+    /* the later process's event first: a cache by pid must not hold it */
     tb_call(&t, 50 * MS, US, 2000, NR_OP_READ, 0, 200, 100, 0);
+    tb_call(&t, 3 * MS, US, 2000, NR_OP_READ, 0, 100, 0, 0);
     tb_call(&t, 25 * MS, US, 4000, NR_OP_READ, 0, 400, 300, 0);
     tb_call(&t, 40 * MS, US, 3000, NR_OP_READ, 0, 800, 700, 0);
     tb_commit(&t);
