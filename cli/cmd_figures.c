@@ -7,6 +7,8 @@
 
 #include "cli.h"
 #include "figure_inputs.h"
+#include "figure_jobs.h"
+#include "report_fill.h"
 #include "load_bar.h"
 #include "runset.h"
 
@@ -19,6 +21,13 @@ static const char figures_options[] =
     "\nINPUT: traces folders, run directories or stores, as for 'niorep build'.\n"
     "Files: fig1-phase-breakdown.<ext> ... fig7-..., and figures.json (docs/report.md).\n";
 
+static int add_run(void *ctx, size_t i, const nr_run *run, nr_error *err)
+{
+    return nr_figjobs_add_run(ctx, i, run->model, err);
+}
+
+/* The runs are modelled a few at a time, each freed once its figure
+ * inputs are copied out, and the set is their merge, as build's. */
 static int run_figures(char **inputs, size_t n, const char *dir, const char *formats_arg, double width_pt,
                        const nr_model_opts *opts, nr_error *err)
 {
@@ -26,30 +35,30 @@ static int run_figures(char **inputs, size_t n, const char *dir, const char *for
     NR_TRY(nr_figin_parse_formats(formats_arg, &formats, err));
     nr_runset rs;
     int rc = nr_runset_expand(&rs, inputs, n, err);
+    rs.no_models = 1;
     nr_load_bar *bar = rc == 0 ? nr_load_bar_attach(&rs) : NULL;
     if (rc == 0)
         rc = nr_runset_load(&rs, opts, NULL, err);
     nr_load_bar_free(bar);
+    const char **names = rc == 0 ? calloc(rs.n ? rs.n : 1, sizeof *names) : NULL;
+    if (rc == 0 && !names)
+        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < rs.n; i++)
+        names[i] = rs.runs[i].name;
+    nr_figjobs *figs = NULL;
+    if (rc == 0)
+        rc = nr_figjobs_create(names, rs.n, &figs, err);
+    if (rc == 0)
+        rc = nr_runset_model_each(&rs, opts, NULL, add_run, figs, err);
     if (rc == 0)
         nr_runset_say_reuse(&rs, "");
-    const nr_model **models = rc == 0 ? calloc(rs.n, sizeof *models) : NULL;
-    const char **names = rc == 0 ? calloc(rs.n, sizeof *names) : NULL;
-    if (rc == 0 && (!models || !names))
-        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
-    for (size_t i = 0; rc == 0 && i < rs.n; i++) {
-        models[i] = rs.runs[i].model;
-        names[i] = rs.runs[i].name;
-    }
-    nr_figin *fi = NULL;
+    nr_figin *all = rc == 0 ? nr_figjobs_scope(figs, NR_FILL_ALL_RUNS, err) : NULL;
     if (rc == 0)
-        rc = nr_figin_build(models, names, rs.n, &fi, err);
-    if (rc == 0)
-        rc = nr_figin_write_set(fi, names, rs.n, dir, formats, width_pt, err);
+        rc = all ? nr_figin_write_set(all, names, rs.n, dir, formats, width_pt, err) : err->code;
     if (rc == 0)
         fprintf(stderr, "niorep: wrote %zu figures and figures.json to %s (%zu run%s)\n", nr_figures_count, dir, rs.n,
                 rs.n == 1 ? "" : "s");
-    nr_figin_free(fi);
-    free(models);
+    nr_figjobs_free(figs);
     free(names);
     nr_runset_fini(&rs);
     nr_render_shutdown();   /* fonts and caches: nothing left for leak checkers */

@@ -72,77 +72,52 @@ static const char *fi_str(nr_figin *fi, const char *s)
 
 /* (1) Phase names: the union over runs in order of first appearance; the
  * phases hold the job's files, the runtime's are a segment of their own. */
-static void build_phase(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+static void build_phase(nr_figin *fi, const nr_model *m, const char *const *name)
 {
-    size_t cap = 0;
-    for (size_t r = 0; r < n; r++)
-        cap += nr_model_phase_count(models[r]);
-    const char **phase_names = fi_alloc(fi, cap, sizeof *phase_names);
-    size_t np = 0;
-    nr_strtab ids; /* name -> k (a hash: 100,000 names were searched one by one for each) */
-    nr_strtab_init(&ids);
-    for (size_t r = 0; phase_names && r < n; r++) {
-        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
-            const char *name = nr_model_phase_at(models[r], i)->name;
-            const int64_t k = nr_strtab_intern(&ids, name, strlen(name));
-            if (k < 0) {
-                fi->failed = 1;
-                nr_strtab_fini(&ids);
-                return;
-            }
-            if ((size_t)k == np)
-                phase_names[np++] = fi_str(fi, name);
-        }
-    }
-    double *bytes = fi_alloc(fi, n * (np ? np : 1), sizeof *bytes);
-    double *time = fi_alloc(fi, n * (np ? np : 1), sizeof *time);
-    double *rt_bytes = fi_alloc(fi, n, sizeof *rt_bytes);
-    double *rt_time = fi_alloc(fi, n, sizeof *rt_time);
-    if (!phase_names || !bytes || !time || !rt_bytes || !rt_time) {
-        nr_strtab_fini(&ids);
+    const size_t np = nr_model_phase_count(m); /* a model names each phase once */
+    const char **phase_names = fi_alloc(fi, np, sizeof *phase_names);
+    double *bytes = fi_alloc(fi, np, sizeof *bytes);
+    double *time = fi_alloc(fi, np, sizeof *time);
+    double *rt_bytes = fi_alloc(fi, 1, sizeof *rt_bytes);
+    double *rt_time = fi_alloc(fi, 1, sizeof *rt_time);
+    if (!phase_names || !bytes || !time || !rt_bytes || !rt_time)
         return;
+    for (size_t k = 0; k < np; k++) {
+        const nr_model_phase *p = nr_model_phase_at(m, k);
+        const uint64_t rt = p->runtime_bytes_read + p->runtime_bytes_written;
+        phase_names[k] = fi_str(fi, p->name);
+        bytes[k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes - rt);
+        time[k] += fmax(p->io_time_s - p->runtime_io_time_s, 0);
+        *rt_bytes += (double)rt;
+        *rt_time += p->runtime_io_time_s;
     }
-    for (size_t r = 0; r < n; r++) {
-        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
-            const nr_model_phase *p = nr_model_phase_at(models[r], i);
-            const size_t k = (size_t)nr_strtab_find(&ids, p->name, strlen(p->name));
-            const uint64_t rt = p->runtime_bytes_read + p->runtime_bytes_written;
-            bytes[r * np + k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes - rt);
-            time[r * np + k] += fmax(p->io_time_s - p->runtime_io_time_s, 0);
-            rt_bytes[r] += (double)rt;
-            rt_time[r] += p->runtime_io_time_s;
-        }
-    }
-    nr_strtab_fini(&ids);
-    fi->phase = (nr_fig_phase_input){n, names, np, phase_names, bytes, time, rt_bytes, rt_time};
+    fi->phase = (nr_fig_phase_input){1, name, np, phase_names, bytes, time, rt_bytes, rt_time};
     fi->in.phase = &fi->phase;
 }
 
 /* (2) and (3): Lorenz curves and per-file bytes CCDF with the power-law fit. */
-static void build_concentration(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+static void build_concentration(nr_figin *fi, const nr_model *m, const char *const *name)
 {
-    nr_fig_lorenz_run *lr = fi_alloc(fi, n, sizeof *lr);
-    nr_fig_ccdf_run *cr = fi_alloc(fi, n, sizeof *cr);
+    nr_fig_lorenz_run *lr = fi_alloc(fi, 1, sizeof *lr);
+    nr_fig_ccdf_run *cr = fi_alloc(fi, 1, sizeof *cr);
     if (!lr || !cr)
         return;
-    for (size_t r = 0; r < n; r++) {
-        const nr_concentration *c = nr_model_concentration(models[r], NR_CONC_TOTAL);
-        const double *xs, *ys;
-        size_t np = nr_model_lorenz(models[r], NR_CONC_TOTAL, &xs, &ys);
-        xs = fi_copy(fi, xs, np, sizeof *xs);
-        ys = fi_copy(fi, ys, np, sizeof *ys);
-        lr[r] = (nr_fig_lorenz_run){names[r], np, xs, ys, c->top10_share, nr_concentration_top10_x(c), c->gini};
-        const double *bx, *bp;
-        size_t nc = nr_model_ccdf(models[r], NR_PL_BYTES, &bx, &bp);
-        bx = fi_copy(fi, bx, nc, sizeof *bx);
-        bp = fi_copy(fi, bp, nc, sizeof *bp);
-        const nr_powerlaw_fit *pl = nr_model_powerlaw(models[r], NR_PL_BYTES);
-        double at_xmin = pl->valid && pl->n ? (double)pl->n_tail / (double)pl->n : NAN;
-        cr[r] = (nr_fig_ccdf_run){names[r], nc, bx, bp, pl->valid, pl->alpha, pl->xmin, at_xmin,
-                                  nr_powerlaw_rejected(pl), pl->p_value};
-    }
-    fi->lorenz = (nr_fig_lorenz_input){n, lr};
-    fi->ccdf = (nr_fig_ccdf_input){n, cr};
+    const nr_concentration *c = nr_model_concentration(m, NR_CONC_TOTAL);
+    const double *xs, *ys;
+    size_t np = nr_model_lorenz(m, NR_CONC_TOTAL, &xs, &ys);
+    xs = fi_copy(fi, xs, np, sizeof *xs);
+    ys = fi_copy(fi, ys, np, sizeof *ys);
+    *lr = (nr_fig_lorenz_run){*name, np, xs, ys, c->top10_share, nr_concentration_top10_x(c), c->gini};
+    const double *bx, *bp;
+    size_t nc = nr_model_ccdf(m, NR_PL_BYTES, &bx, &bp);
+    bx = fi_copy(fi, bx, nc, sizeof *bx);
+    bp = fi_copy(fi, bp, nc, sizeof *bp);
+    const nr_powerlaw_fit *pl = nr_model_powerlaw(m, NR_PL_BYTES);
+    double at_xmin = pl->valid && pl->n ? (double)pl->n_tail / (double)pl->n : NAN;
+    *cr = (nr_fig_ccdf_run){*name, nc, bx, bp, pl->valid, pl->alpha, pl->xmin, at_xmin, nr_powerlaw_rejected(pl),
+                            pl->p_value};
+    fi->lorenz = (nr_fig_lorenz_input){1, lr};
+    fi->ccdf = (nr_fig_ccdf_input){1, cr};
     fi->in.lorenz = &fi->lorenz;
     fi->in.ccdf = &fi->ccdf;
 }
@@ -231,30 +206,23 @@ static void latency_series(nr_figin *fi, const char *name, const nr_model_latenc
 /* (4) Read latency of the job's files (the runtime's imports left out, as
  * figures 2, 3 and 6 leave them): one series per run, or per phase (after
  * "all") for one run. */
-static void build_latency(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+/* (4) of one run: a series for all its phases and one per phase. */
+static void build_latency(nr_figin *fi, const nr_model *m)
 {
-    size_t ns = n;
-    if (n == 1)
-        ns = 1 + nr_model_phase_count(models[0]);
-    nr_fig_latency_series *s = fi_alloc(fi, ns, sizeof *s);
+    nr_fig_latency_series *s = fi_alloc(fi, 1 + nr_model_phase_count(m), sizeof *s);
     if (!s)
         return;
     size_t k = 0;
-    if (n == 1) {
-        /* a phase holding every read ("unphased" of a run without the
-           hook) is the curve of all phases again: left out */
-        const nr_model_latency *all = nr_model_latency_job(models[0], NR_LAT_READ);
-        latency_series(fi, "all phases", all, &s[k++]);
-        for (size_t i = 0; i < nr_model_phase_count(models[0]); i++) {
-            const nr_model_latency *lat = nr_model_latency_job_phase(models[0], NR_LAT_READ, i);
-            if (lat && lat->count > 0 && lat->count < all->count)
-                latency_series(fi, fi_str(fi, nr_model_phase_at(models[0], i)->name), lat, &s[k++]);
-        }
-    } else {
-        for (size_t r = 0; r < n; r++)
-            latency_series(fi, names[r], nr_model_latency_job(models[r], NR_LAT_READ), &s[k++]);
+    /* a phase holding every read ("unphased" of a run without the
+       hook) is the curve of all phases again: left out */
+    const nr_model_latency *all = nr_model_latency_job(m, NR_LAT_READ);
+    latency_series(fi, "all phases", all, &s[k++]);
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_latency *lat = nr_model_latency_job_phase(m, NR_LAT_READ, i);
+        if (lat && lat->count > 0 && lat->count < all->count)
+            latency_series(fi, fi_str(fi, nr_model_phase_at(m, i)->name), lat, &s[k++]);
     }
-    fi->latency = (nr_fig_latency_input){"job-file read", k, s, n == 1};
+    fi->latency = (nr_fig_latency_input){"job-file read", k, s, 1};
     fi->in.latency = &fi->latency;
 }
 
@@ -284,25 +252,6 @@ static int64_t fold_width(int64_t w, int64_t width, size_t nbins, int *overflow)
     return w * f;
 }
 
-/* The bin width every panel of figure 5 shares (docs/figures.md, figure
- * 5): the least common multiple of the widths of the runs with bins, so
- * that each run's bins merge into whole bins of it, exactly. The model
- * gives each run 1, 2 or 5 x 10^k ns, so this is the widest run's width W,
- * or 2W (10^(k+1)) when W is 5 x 10^k and another run's is 2 x 10^k: at
- * most 400 bins for every run. 0 when no run has bins, or when the widths
- * have no common multiple in int64 (not 1-2-5 widths): then each run keeps
- * its own, and the figure says that they differ. */
-static int64_t common_width(const nr_model *const *models, size_t n)
-{
-    int64_t w = 0;
-    int overflow = 0;
-    for (size_t r = 0; r < n && !overflow; r++) {
-        const nr_model_timeline *tl = nr_model_get_timeline(models[r]);
-        w = fold_width(w, tl->width_ns, tl->nbins, &overflow);
-    }
-    return overflow ? 0 : w;
-}
-
 /* A run's nbins_in bins of width_ns merged into bins of the common width
  * (0: none) as rates: *rd and *wr new in fi, their count returned. */
 static size_t merged_rates(nr_figin *fi, const uint64_t *rbytes, const uint64_t *wbytes, size_t nbins_in,
@@ -329,106 +278,94 @@ static size_t merged_rates(nr_figin *fi, const uint64_t *rbytes, const uint64_t 
     return nbins;
 }
 
-/* (5) Throughput timeline of the job's files with phase spans and write
- * bursts, one panel per run, every run's bins merged into the common
- * width (until session 50 each run had its own: a 20 ms bin shows a short
- * burst higher than a 50 ms one, so panels side by side were not alike). */
-static void build_timeline(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+/* (5) Throughput timeline of one run's job files with phase spans and
+ * write bursts; its bins as the model counts them are kept for the merge,
+ * which puts every run's into the common width. */
+static void build_timeline(nr_figin *fi, const nr_model *m, const char *const *name)
 {
-    nr_fig_timeline_run *tr = fi_alloc(fi, n, sizeof *tr);
+    nr_fig_timeline_run *tr = fi_alloc(fi, 1, sizeof *tr);
     if (!tr)
         return;
-    const int64_t common = common_width(models, n);
-    for (size_t r = 0; r < n; r++) {
-        const nr_model_timeline *tl = nr_model_get_timeline(models[r]);
-        double *rd, *wr, bin_s;
-        const size_t nbins = merged_rates(fi, tl->job_read, tl->job_write, tl->nbins, tl->width_ns, common, &rd, &wr,
-                                          &bin_s);
-        size_t nph = 0;
-        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++)
-            nph += nr_model_phase_at(models[r], i)->n_intervals;
-        nr_fig_span *ph = fi_alloc(fi, nph, sizeof *ph);
-        size_t nb = nr_model_burst_count(models[r]);
-        nr_fig_span *bu = fi_alloc(fi, nb, sizeof *bu);
-        if (!rd || !wr || !ph || !bu)
-            return;
-        /* a span per interval of each phase ("unphased" has none): the
-           time between two checkpoints is not the checkpoint's */
-        size_t kp = 0;
-        for (size_t i = 0; i < nr_model_phase_count(models[r]); i++) {
-            const nr_model_phase *p = nr_model_phase_at(models[r], i);
-            const char *name = p->n_intervals ? fi_str(fi, p->name) : NULL;
-            for (size_t k = 0; k < p->n_intervals; k++)
-                ph[kp++] = (nr_fig_span){name, (double)(p->intervals[k].begin_ns - tl->start_ns) * 1e-9,
-                                         (double)(p->intervals[k].end_ns - tl->start_ns) * 1e-9};
-        }
-        for (size_t i = 0; i < nb; i++) {
-            const nr_model_burst *b = nr_model_burst_at(models[r], i);
-            bu[i] = (nr_fig_span){"burst", (double)(b->start_ns - tl->start_ns) * 1e-9,
-                                  (double)(b->end_ns - tl->start_ns) * 1e-9};
-        }
-        const nr_model_marks *mk = nr_model_get_marks(models[r]);
-        double *mt = fi_alloc(fi, mk->n, sizeof *mt);
-        if (!mt)
-            return;
-        for (size_t i = 0; i < mk->n; i++)
-            mt[i] = (double)(mk->v[i].ts_ns - tl->start_ns) * 1e-9;
-        tr[r] = (nr_fig_timeline_run){names[r], nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
-                                      mk->nnames == 1 && !mk->other_names ? fi_str(fi, mk->names[0]) : NULL};
-        if (n == 1) { /* for nr_figin_merge */
-            fi->raw_read = fi_copy(fi, tl->job_read, tl->nbins, sizeof *tl->job_read);
-            fi->raw_write = fi_copy(fi, tl->job_write, tl->nbins, sizeof *tl->job_write);
-            fi->raw_nbins = tl->nbins;
-            fi->raw_width_ns = tl->width_ns;
-        }
+    const nr_model_timeline *tl = nr_model_get_timeline(m);
+    double *rd, *wr, bin_s;
+    const size_t nbins = merged_rates(fi, tl->job_read, tl->job_write, tl->nbins, tl->width_ns, tl->width_ns, &rd, &wr,
+                                      &bin_s);
+    size_t nph = 0;
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        nph += nr_model_phase_at(m, i)->n_intervals;
+    nr_fig_span *ph = fi_alloc(fi, nph, sizeof *ph);
+    size_t nb = nr_model_burst_count(m);
+    nr_fig_span *bu = fi_alloc(fi, nb, sizeof *bu);
+    const nr_model_marks *mk = nr_model_get_marks(m);
+    double *mt = fi_alloc(fi, mk->n, sizeof *mt);
+    if (!rd || !wr || !ph || !bu || !mt)
+        return;
+    /* a span per interval of each phase ("unphased" has none): the
+       time between two checkpoints is not the checkpoint's */
+    size_t kp = 0;
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        const char *phase = p->n_intervals ? fi_str(fi, p->name) : NULL;
+        for (size_t k = 0; k < p->n_intervals; k++)
+            ph[kp++] = (nr_fig_span){phase, (double)(p->intervals[k].begin_ns - tl->start_ns) * 1e-9,
+                                     (double)(p->intervals[k].end_ns - tl->start_ns) * 1e-9};
     }
-    fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
+    for (size_t i = 0; i < nb; i++) {
+        const nr_model_burst *b = nr_model_burst_at(m, i);
+        bu[i] = (nr_fig_span){"burst", (double)(b->start_ns - tl->start_ns) * 1e-9,
+                              (double)(b->end_ns - tl->start_ns) * 1e-9};
+    }
+    for (size_t i = 0; i < mk->n; i++)
+        mt[i] = (double)(mk->v[i].ts_ns - tl->start_ns) * 1e-9;
+    *tr = (nr_fig_timeline_run){*name, nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
+                                mk->nnames == 1 && !mk->other_names ? fi_str(fi, mk->names[0]) : NULL};
+    fi->raw_read = fi_copy(fi, tl->job_read, tl->nbins, sizeof *tl->job_read);
+    fi->raw_write = fi_copy(fi, tl->job_write, tl->nbins, sizeof *tl->job_write);
+    fi->raw_nbins = tl->nbins;
+    fi->raw_width_ns = tl->width_ns;
+    fi->timeline = (nr_fig_timeline_input){.n_runs = 1, .runs = tr, .n_phase_order = fi->phase.n_phases,
                                            .phase_order = fi->phase.phase_names};
     fi->in.timeline = &fi->timeline;
 }
 
-/* (6) Request sizes and (7) per-process share by role, both of the job's files. */
-static void build_access(nr_figin *fi, const nr_model *const *models, const char *const *names, size_t n)
+/* (6) Request sizes and (7) per-process share by role, of one run's job files. */
+static void build_access(nr_figin *fi, const nr_model *m, const char *const *name)
 {
-    nr_fig_reqsize_run *rr = fi_alloc(fi, n, sizeof *rr);
-    double *bytes = fi_alloc(fi, n * NR_ROLE_COUNT, sizeof *bytes);
-    double *time = fi_alloc(fi, n * NR_ROLE_COUNT, sizeof *time);
+    nr_fig_reqsize_run *rr = fi_alloc(fi, 1, sizeof *rr);
+    double *bytes = fi_alloc(fi, NR_ROLE_COUNT, sizeof *bytes);
+    double *time = fi_alloc(fi, NR_ROLE_COUNT, sizeof *time);
     if (!rr || !bytes || !time)
         return;
-    for (size_t r = 0; r < n; r++) {
-        const nr_model_access *a = nr_model_get_access(models[r]);
-        rr[r].name = names[r];
-        for (int b = 0; b < NR_SIZE_BINS && b < NR_FIG_REQSIZE_BINS; b++) {
-            rr[r].reads[b] = (double)a->size_hist[0][b];
-            rr[r].writes[b] = (double)a->size_hist[1][b];
-        }
-        rr[r].eof_reads = (double)a->eof_reads;
-        for (size_t i = 0; i < nr_model_process_count(models[r]); i++) {
-            const nr_model_process *p = nr_model_process_at(models[r], i);
-            int role = p->role >= 0 && p->role < NR_ROLE_COUNT ? p->role : NR_ROLE_OTHER;
-            bytes[r * NR_ROLE_COUNT + (size_t)role] += (double)(p->bytes_read + p->bytes_written - p->runtime_bytes);
-            time[r * NR_ROLE_COUNT + (size_t)role] +=
-                isfinite(p->io_time_s) ? fmax(p->io_time_s - p->runtime_io_time_s, 0) : 0;
-        }
+    const nr_model_access *a = nr_model_get_access(m);
+    rr->name = *name;
+    for (int b = 0; b < NR_SIZE_BINS && b < NR_FIG_REQSIZE_BINS; b++) {
+        rr->reads[b] = (double)a->size_hist[0][b];
+        rr->writes[b] = (double)a->size_hist[1][b];
     }
-    fi->reqsize = (nr_fig_reqsize_input){n, rr};
-    fi->procshare = (nr_fig_procshare_input){n, names, NR_ROLE_COUNT, role_groups, bytes, time};
+    rr->eof_reads = (double)a->eof_reads;
+    for (size_t i = 0; i < nr_model_process_count(m); i++) {
+        const nr_model_process *p = nr_model_process_at(m, i);
+        const int role = p->role >= 0 && p->role < NR_ROLE_COUNT ? p->role : NR_ROLE_OTHER;
+        bytes[role] += (double)(p->bytes_read + p->bytes_written - p->runtime_bytes);
+        time[role] += isfinite(p->io_time_s) ? fmax(p->io_time_s - p->runtime_io_time_s, 0) : 0;
+    }
+    fi->reqsize = (nr_fig_reqsize_input){1, rr};
+    fi->procshare = (nr_fig_procshare_input){1, name, NR_ROLE_COUNT, role_groups, bytes, time};
     fi->in.reqsize = &fi->reqsize;
     fi->in.procshare = &fi->procshare;
 }
 
-int nr_figin_build(const nr_model *const *models, const char *const *names, size_t n,
-                   nr_figin **out, nr_error *err)
+int nr_figin_build(const nr_model *model, const char *const *name, nr_figin **out, nr_error *err)
 {
     *out = NULL;
     nr_figin *fi = calloc(1, sizeof *fi);
     if (!fi)
         return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
-    build_phase(fi, models, names, n);
-    build_concentration(fi, models, names, n);
-    build_latency(fi, models, names, n);
-    build_timeline(fi, models, names, n);
-    build_access(fi, models, names, n);
+    build_phase(fi, model, name);
+    build_concentration(fi, model, name);
+    build_latency(fi, model);
+    build_timeline(fi, model, name);
+    build_access(fi, model, name);
     if (fi->failed) {
         nr_figin_free(fi);
         return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
@@ -484,7 +421,15 @@ static void merge_phase(nr_figin *fi, nr_figin *const *runs, const char *const *
     fi->in.phase = &fi->phase;
 }
 
-/* (5) of a merge: each run's panel, its bins merged into the common width. */
+/* The bin width every panel of figure 5 shares (docs/figures.md, figure
+ * 5): the least common multiple of the widths of the runs with bins, so
+ * that each run's bins merge into whole bins of it, exactly. The model
+ * gives each run 1, 2 or 5 x 10^k ns, so this is the widest run's width W,
+ * or 2W (10^(k+1)) when W is 5 x 10^k and another run's is 2 x 10^k: at
+ * most 400 bins for every run. 0 when no run has bins, or when the widths
+ * have no common multiple in int64 (not 1-2-5 widths): then each run keeps
+ * its own, and the figure says that they differ.
+ * (5) of a merge: each run's panel, its bins merged into that width. */
 static void merge_timeline(nr_figin *fi, nr_figin *const *runs, const char *const *names, size_t n)
 {
     nr_fig_timeline_run *tr = fi_alloc(fi, n, sizeof *tr);

@@ -18,16 +18,16 @@ typedef struct nr_figin nr_figin;
 /* Parses --width: "3.5" (a paper column) or "7" (full width) into points; -1 otherwise. */
 int nr_figin_parse_width(const char *arg, double *width_pt);
 
-/* Builds the inputs of every figure for the n runs: what they take of
- * the models is copied (a model may be freed after), the names are
- * borrowed (they must outlive the result). With one run the latency
- * figure has one series per phase, with several one series per run. */
-int nr_figin_build(const nr_model *const *models, const char *const *names, size_t n,
-                   nr_figin **out, nr_error *err);
-/* The inputs nr_figin_build would give for n runs, from the inputs of each
- * run alone (runs[i]: nr_figin_build of run i, n == 1; its arrays borrowed:
- * they must outlive the result) and their names (borrowed), so that a build
- * need not hold every model at once. NR_E_INPUT when one is not of one run. */
+/* Builds the inputs of every figure for one run: what they take of the
+ * model is copied (it may be freed after), the name borrowed (*name must
+ * outlive the result: the inputs list it as their one run). The latency
+ * figure has one series per phase. */
+int nr_figin_build(const nr_model *model, const char *const *name, nr_figin **out, nr_error *err);
+/* The inputs of every figure for n runs, from the inputs of each run
+ * (runs[i]: nr_figin_build of run i; its arrays borrowed: they must outlive
+ * the result) and their names (borrowed), so that no command holds every
+ * model at once. The latency figure has one series per run. NR_E_INPUT
+ * when one is not of one run. */
 int nr_figin_merge(nr_figin *const *runs, const char *const *names, size_t n, nr_figin **out, nr_error *err);
 const nr_figure_inputs *nr_figin_inputs(const nr_figin *fi);
 /* Figure 4's points of a latency group: the empirical CDF to join with

@@ -71,9 +71,9 @@ int nr_figjobs_add_run(nr_figjobs *fj, size_t run, const nr_model *model, nr_err
 {
     if (run >= fj->nruns || fj->scopes[run + 1])
         return nr_error_set(err, NR_E_INPUT, "figures: run %zu added twice or unknown", run);
-    NR_TRY(nr_figin_build(&model, fj->names + run, 1, &fj->scopes[run + 1], err));
+    NR_TRY(nr_figin_build(model, fj->names + run, &fj->scopes[run + 1], err));
     if (fj->nruns == 1) /* every run together: this one, built alike */
-        NR_TRY(nr_figin_build(&model, fj->names, 1, &fj->scopes[0], err));
+        NR_TRY(nr_figin_build(model, fj->names, &fj->scopes[0], err));
     return 0;
 }
 
