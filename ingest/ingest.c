@@ -12,7 +12,9 @@
  * instead models whole chunks ahead of the pass with a speculative model
  * (spec_chunk), which the pass stitches onto the real one (docs/split.md);
  * with one compressed log, workers decompress ahead (with one worker, the
- * pass lexes).
+ * pass lexes). With more than NR_PAR_SERIAL_ABOVE logs merged at once
+ * (-ff logs of threads that run together), the pass reads and lexes them
+ * itself, as with jobs == 1, and the workers only write the events.
  * The store is byte for byte the same for any number of jobs
  * (docs/performance.md, "Parallel ingest and scale"). */
 #include "nr_ingest.h"
@@ -124,6 +126,7 @@ typedef struct ingest {
     nr_manifest manifest;
     nr_spec_pool *pool;     /* speculative models of chunks (workers, one log) */
     phased_ancestry ancestry;
+    size_t live;            /* streams the merge has reached and not ended (nr_par_lex_set_live) */
 } ingest;
 
 /* ---- timestamps -------------------------------------------------------- */
@@ -575,10 +578,20 @@ static void heap_sift_down(heap_entry *h, size_t n, size_t i)
     h[i] = e;
 }
 
+/* Tells par_lex how many logs the merge takes lines from at once: past
+ * NR_PAR_SERIAL_ABOVE, the pass reads and lexes their lines itself. */
+static void count_live(ingest *in, size_t live)
+{
+    in->live = live;
+    if (in->par)
+        nr_par_lex_set_live(in->par, live);
+}
+
 /* Tells par_lex that the merge has reached s: its reader may read ahead now. */
 static void reach(ingest *in, stream *s)
 {
     s->reached = 1;
+    count_live(in, in->live + 1);
     if (in->par)
         nr_par_lex_reach(in->par, s->index);
 }
@@ -626,7 +639,12 @@ static int merge_by_time(ingest *in, nr_error *err)
             NR_TRY(note_merge_tie(in, s, ++ties, err));
         NR_TRY(stream_feed(in, s, err));
         NR_TRY(stream_advance(in, s, err));
-        h[0] = s->at_end ? h[--n] : heap_key(s->ts, index);
+        if (s->at_end) {
+            h[0] = h[--n];
+            count_live(in, in->live - 1);
+        } else {
+            h[0] = heap_key(s->ts, index);
+        }
         heap_sift_down(h, n, 0);
     }
     if (ties > NR_DIAG_EXAMPLES && nr_diag_add_n(in->diag, NR_DIAG_MERGE_TIE, ties - NR_DIAG_EXAMPLES, NULL, 0, "", 0) < 0)
@@ -645,6 +663,7 @@ static int feed_in_order(ingest *in, nr_error *err)
             NR_TRY(stream_feed(in, s, err));
             NR_TRY(stream_advance(in, s, err));
         }
+        count_live(in, 0);
     }
     return 0;
 }

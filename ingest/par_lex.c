@@ -5,7 +5,10 @@
  * Workers prefer side work (which only they and the caller's full queue
  * do) over lexing, and lexing over reading (lexed chunks are what the caller
  * waits for); the caller, while its chunk is not ready, reads or lexes that
- * chunk itself rather than sleep. One mutex, one condition variable. */
+ * chunk itself rather than sleep; serial (many logs merged at once), the
+ * workers leave both to the caller, which then borrows logsrc's buffer as
+ * with no worker. One mutex, one condition variable; a broadcast only when
+ * a sleeper may have something to do. */
 #include "par_lex.h"
 
 #include "nr_mem.h"
@@ -77,6 +80,7 @@ typedef struct par_log {
     uint64_t bytes_in_seen;
     int owes_ahead;     /* the caller's alone: it took a chunk of its own without reading its next one
                            (nr_par_lex_read_ahead) */
+    int lent;           /* its chunk in flight borrows logsrc's buffer: no read until it is released */
     /* the reader's: the calls the last chunk read carries over to the next */
     nr_par_carried carry[NR_PAR_CARRY_MAX];
     size_t ncarry;
@@ -109,7 +113,14 @@ struct nr_par_lex {
     size_t work_ahead;          /* chunks the workers may work on past the caller's read-ahead */
     int carry;                  /* chunks carry pending calls over (nr_par_carried) */
     int workers_only_read;      /* nr_par_lex_create_reading */
+    int serial;                 /* the caller reads and lexes each log's chunks (nr_par_lex_set_live);
+                                   written by the caller only, under the lock */
+    int caller_waits;           /* the caller sleeps on cv (for a chunk a worker reads or lexes) */
 };
+
+/* Chunks read while serial and chunks lexed by workers, in this process
+ * (nr__par_lex_counts). */
+static _Atomic uint64_t serial_chunks, worker_lexed_chunks;
 
 /* Tests' chunk size (0 = the budget's); set before any ingest starts. */
 static size_t chunk_bytes_for_tests;
@@ -557,7 +568,7 @@ void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out)
  * the stack at most once, so it holds at most every chunk of every ring. */
 static void queue_lex_work(nr_par_lex *p, par_chunk *c)
 {
-    if (p->lexing_workers && !c->queued) {
+    if (p->lexing_workers && !p->serial && !c->queued) {
         c->queued = 1;
         p->lex_stack[p->nlex++] = c;
     }
@@ -588,8 +599,8 @@ static void deactivate(nr_par_lex *p, par_log *g)
  * logs wait so at its start. */
 static int can_read(const nr_par_lex *p, const par_log *g)
 {
-    const size_t room = p->nlogs > 1 && !g->started ? 1 : p->depth;
-    return !g->reading && !g->read_done && g->count < room;
+    const size_t room = (p->nlogs > 1 && !g->started) || p->serial ? 1 : p->depth;
+    return !g->reading && !g->read_done && !g->lent && g->count < room;
 }
 
 /* Reads the next chunk of g: called and returns with the lock held. The
@@ -606,8 +617,14 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     c->state = SLOT_READING;
     c->workers = 0;
     const int rest = p->nlogs > 1 && !g->started;
+    /* one chunk at a time (no worker, or serial): logsrc is not read again
+       before the chunk is released (lent), so the chunk borrows its text */
+    const int borrow = p->depth == 1 || p->serial;
+    g->lent = borrow;
+    if (p->serial)
+        serial_chunks++;
     pthread_mutex_unlock(&p->mu);
-    read_chunk(g, c, p->chunk_bytes, p->depth == 1, p->avx2, p->carry, rest && g->line_no == 0);
+    read_chunk(g, c, p->chunk_bytes, borrow, p->avx2, p->carry, rest && g->line_no == 0);
     if (rest)
         nr_logsrc_rest(g->src);
     uint64_t seen = nr_logsrc_bytes_in(g->src);
@@ -620,7 +637,8 @@ static par_chunk *do_read(nr_par_lex *p, par_log *g)
     queue_lex_work(p, c);
     if (g->read_done)
         deactivate(p, g);
-    pthread_cond_broadcast(&p->cv);
+    if (!p->serial || p->caller_waits) /* serial: the chunk is work for no worker */
+        pthread_cond_broadcast(&p->cv);
     return c;
 }
 
@@ -664,6 +682,7 @@ static void do_lex(nr_par_lex *p, par_chunk *c)
     c->state = SLOT_LEXING;
     pthread_mutex_unlock(&p->mu);
     lex_chunk(c);
+    worker_lexed_chunks++;
     pthread_mutex_lock(&p->mu);
     c->state = SLOT_LEXED;
     pthread_cond_broadcast(&p->cv);
@@ -675,6 +694,8 @@ static void do_lex(nr_par_lex *p, par_chunk *c)
  * a chunk just after reading it, while its text is in cache). */
 static par_chunk *find_lex_work(nr_par_lex *p)
 {
+    if (p->serial)
+        return NULL; /* the stack keeps its chunks for a later parallel phase */
     while (p->nlex) {
         par_chunk *c = p->lex_stack[--p->nlex];
         c->queued = 0;
@@ -687,6 +708,8 @@ static par_chunk *find_lex_work(nr_par_lex *p)
 /* A log with room for one more chunk, the emptiest first, or NULL. */
 static par_log *find_read_work(nr_par_lex *p)
 {
+    if (p->serial)
+        return NULL;
     par_log *best = NULL;
     for (size_t j = 0; j < p->nactive && !(best && best->count == 0); j++) {
         par_log *g = &p->logs[p->active[(p->active_cursor + j) % p->nactive]];
@@ -831,6 +854,14 @@ static void free_ring_buffers(const nr_par_lex *p, par_log *g)
     }
 }
 
+/* The caller sleeps until a worker's chunk changes state (lock held). */
+static void caller_wait(nr_par_lex *p)
+{
+    p->caller_waits = 1;
+    pthread_cond_wait(&p->cv, &p->mu);
+    p->caller_waits = 0;
+}
+
 int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *err)
 {
     par_log *g = &p->logs[i];
@@ -838,14 +869,17 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
     if (g->count && g->ring[g->head].state == SLOT_CONSUMING) {
         par_chunk *done = &g->ring[g->head];
         done->state = SLOT_FREE;
-        g->head = (g->head + 1) % p->depth;
         g->count--;
+        if (g->count) /* else the next chunk reuses this slot's buffers, warm */
+            g->head = (g->head + 1) % p->depth;
+        g->lent = 0;
         g->finished = done->is_last;
         g->started = 1;
         activate(p, g);
         if (g->finished && p->nlogs > 1)
             free_ring_buffers(p, g);
-        pthread_cond_broadcast(&p->cv);
+        if (!p->serial) /* serial: room for a read is the caller's alone */
+            pthread_cond_broadcast(&p->cv);
     }
     for (;;) {
         if (g->finished) {
@@ -882,9 +916,9 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
         } else if (p->work.run && p->side_run) {
             /* waiting for a worker's chunk: the side work meanwhile */
             if (!run_side_work(p) && !head_ready(g))
-                pthread_cond_wait(&p->cv, &p->mu);
+                caller_wait(p);
         } else {
-            pthread_cond_wait(&p->cv, &p->mu);
+            caller_wait(p);
         }
     }
 }
@@ -896,7 +930,8 @@ void nr_par_lex_reach(nr_par_lex *p, size_t i)
     if (!g->started) {
         g->started = 1;
         activate(p, g);
-        pthread_cond_broadcast(&p->cv);
+        if (!p->serial) /* its next chunk may be read ahead */
+            pthread_cond_broadcast(&p->cv);
     }
     pthread_mutex_unlock(&p->mu);
 }
@@ -940,6 +975,29 @@ void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx)
     p->side_run = run;
     p->side_ctx = ctx;
     pthread_mutex_unlock(&p->mu);
+}
+
+void nr_par_lex_set_serial(nr_par_lex *p, int on)
+{
+    if (!p->lexing_workers || p->serial == (on != 0))
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->serial = on != 0;
+    pthread_cond_broadcast(&p->cv); /* parallel again: reads and lexes to find */
+    pthread_mutex_unlock(&p->mu);
+}
+
+void nr_par_lex_set_live(nr_par_lex *p, size_t live)
+{
+    nr_par_lex_set_serial(p, p->serial ? live > NR_PAR_SERIAL_ABOVE / 2 : live > NR_PAR_SERIAL_ABOVE);
+}
+
+int nr_par_lex_serial(const nr_par_lex *p) { return p->serial; }
+
+void nr__par_lex_counts(uint64_t *serial, uint64_t *lexed)
+{
+    *serial = serial_chunks;
+    *lexed = worker_lexed_chunks;
 }
 
 void nr_par_lex_stop_work(nr_par_lex *p)
@@ -1043,6 +1101,9 @@ static int create(nr_logsrc *const *srcs, size_t n, int jobs, const nr_par_lex_c
     if (workers > 0 && !(p->threads = calloc((size_t)workers, sizeof *p->threads)))
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     p->lexing_workers = workers > 0 && !only_read;
+    /* before the merge says how many logs it takes lines from at once, a run
+       of many: their first chunks are read by the caller, as they are taken */
+    p->serial = p->lexing_workers && !p->work.run && n > NR_PAR_SERIAL_ABOVE;
     for (; p->nthreads < workers; p->nthreads++)
         if (pthread_create(&p->threads[p->nthreads], NULL, worker_main, p) != 0)
             break; /* fewer threads still give the same result */

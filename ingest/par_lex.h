@@ -41,6 +41,12 @@
  * jobs == 2 the caller and one worker share all the work, and no third
  * thread competes for two cores).
  *
+ * With more logs merged at once than NR_PAR_SERIAL_ABOVE (the caller says
+ * how many: nr_par_lex_set_live), the workers turn serial: they neither
+ * read nor lex, and the caller reads and lexes each log's chunk as with
+ * jobs == 1 (one chunk per log, its text logsrc's own), while the workers
+ * keep the side work.
+ *
  * With chunk work (nr_par_lex_create_working, one log), workers do not lex
  * for the caller: each chunk is read by the thread that takes it, and a
  * worker runs the work (a speculative model: docs/split.md) on the chunks
@@ -189,6 +195,32 @@ int nr_par_lex_workers(const nr_par_lex *p);
  * once, after each nr_par_lex_wake, before any reading or lexing. ctx is
  * borrowed until nr_par_lex_destroy. */
 void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx);
+/* Logs merged at once (reached, not ended) above which the workers of a
+ * run leave the reading and lexing to the caller: each line the merge
+ * takes is of another log than the last, whose chunk, lexed on another
+ * core, was no longer in any cache near the caller (the look-ahead of
+ * TEXT_AHEAD lines of each log reaches TEXT_AHEAD times the logs' lines
+ * ahead: at 64 logs about the caller's L2 cache), and every log held two
+ * chunks where one does: at 3,000 -ff logs -j 2 took twice -j 1's time and
+ * 1.7 times its memory (docs/performance.md, session 51). */
+#define NR_PAR_SERIAL_ABOVE 64
+
+/* Tells p how many logs the merge takes lines from at once now (reached
+ * and not ended): above NR_PAR_SERIAL_ABOVE the workers turn serial
+ * (nr_par_lex_set_serial), and at NR_PAR_SERIAL_ABOVE / 2 or fewer
+ * parallel again (a run of many -ff logs one after the other stays
+ * parallel). A run of more logs than NR_PAR_SERIAL_ABOVE starts serial
+ * (the first chunk of every log is read before the merge starts). */
+void nr_par_lex_set_live(nr_par_lex *p, size_t live);
+/* With on, the workers neither read nor lex (they still do side work):
+ * the caller reads each log's next chunk when it needs it, borrowing
+ * logsrc's buffer, and lexes its lines as it takes them, as with jobs ==
+ * 1; with off, they read ahead and lex again. Chunks already read or lexed
+ * stay as they are; the lines and their order are the same either way.
+ * Nothing without lexing workers (jobs == 1, nr_par_lex_create_reading). */
+void nr_par_lex_set_serial(nr_par_lex *p, int on);
+/* Whether p is serial now. */
+int nr_par_lex_serial(const nr_par_lex *p);
 /* Ends the chunk work: from now on the workers read ahead and lex as
  * without it (results already made still come with their chunks). */
 void nr_par_lex_stop_work(nr_par_lex *p);
@@ -201,6 +233,9 @@ void nr__par_lex_set_chunk_bytes(size_t bytes);
 /* For tests: 1 = cut lines with SSE2 even on a CPU with AVX2 (both paths
  * tested on one machine); same rules as above. */
 void nr__par_lex_no_avx2(int off);
+/* For tests: chunks read while serial (nr_par_lex_set_serial) and chunks
+ * lexed by workers, by every par_lex of this process so far. */
+void nr__par_lex_counts(uint64_t *serial, uint64_t *lexed);
 /* For tests: packs sl, lexed from line[0..pl->len), into pl as a worker
  * does; returns 1 when the packed form holds it (else nr_par_lex_line lexes
  * the line again). */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <xxhash.h>
 #include <cmocka.h>
@@ -329,7 +330,9 @@ static void chunks_equal_serial_lines_for_any_chunk_jobs_compression(void **stat
  * par_lex reads it (as the ingest opens them). Every log's lines are its
  * serial reader's and its fingerprint is right, for any jobs and chunk
  * size: the workers find their reads and lexes without looking at every
- * log, logs not reached hold one chunk, finished logs free their rings. */
+ * log, logs not reached hold one chunk, finished logs free their rings;
+ * and with switching, when the workers turn serial and parallel again
+ * and again (nr_par_lex_set_serial) while chunks are in flight. */
 #define MANY_LOGS 7
 
 typedef struct many_log {
@@ -353,7 +356,8 @@ static void check_chunk_lines(many_log *m)
     }
 }
 
-static void check_many_logs(const char *const *paths, const log_want *wants, int jobs, size_t chunk_bytes)
+static void check_many_logs(const char *const *paths, const log_want *wants, int jobs, size_t chunk_bytes,
+                            int switching)
 {
     many_log m[MANY_LOGS];
     nr_logsrc *srcs[MANY_LOGS];
@@ -378,6 +382,8 @@ static void check_many_logs(const char *const *paths, const log_want *wants, int
             continue;
         if (g->line_no == 0 && (g - m) % 2 == 0)
             nr_par_lex_reach(p, (size_t)(g - m));
+        if (switching && (step >> 4) % 5 == 0)
+            nr_par_lex_set_serial(p, (step >> 12) & 1);
         check_chunk_lines(g);
         g->rc = nr_par_lex_next(p, (size_t)(g - m), &g->v, &err);
         assert_true(g->rc >= 0);
@@ -430,8 +436,203 @@ static void many_logs_in_any_order_equal_serial_lines(void **state)
     const size_t chunks[] = {1, 100, 4096};
     for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++)
         for (int jobs = 1; jobs <= 3; jobs++)
-            check_many_logs(path_of, wants, jobs, chunks[c]);
+            for (int switching = 0; switching <= 1; switching++)
+                check_many_logs(path_of, wants, jobs, chunks[c], switching);
     remove_dir(dir);
+}
+
+/* n sources of the log at path, resting as the ingest leaves them. */
+static void open_resting(const char *path, nr_logsrc **srcs, size_t n)
+{
+    nr_error err;
+    for (size_t k = 0; k < n; k++) {
+        assert_int_equal(nr_logsrc_open(path, &srcs[k], &err), 0);
+        nr_logsrc_rest(srcs[k]);
+    }
+}
+
+static void close_all(nr_logsrc **srcs, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        nr_logsrc_close(srcs[k]);
+}
+
+/* nr_par_lex_set_live's rule: serial above NR_PAR_SERIAL_ABOVE logs merged
+ * at once, parallel again at half of that or fewer; a run of more logs
+ * than that starts serial; without lexing workers, never serial. */
+static void serial_when_many_logs_are_merged_at_once(void **state)
+{
+    (void)state;
+    char dir[256], path[300];
+    ck_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/log", dir);
+    static const char text[] = "1700000000.000001 close(3) = 0\n1700000000.000002 close(4) = 0\n";
+    write_file(path, text, sizeof text - 1);
+    enum { N = NR_PAR_SERIAL_ABOVE + 1 };
+    nr_logsrc *srcs[N];
+    nr_error err;
+    nr_par_lex *p;
+
+    open_resting(path, srcs, 2);
+    assert_int_equal(nr_par_lex_create(srcs, 2, 2, &p, &err), 0);
+    assert_false(nr_par_lex_serial(p));
+    static const struct { size_t live; int serial; } steps[] = {
+        {1, 0}, {NR_PAR_SERIAL_ABOVE, 0}, {NR_PAR_SERIAL_ABOVE + 1, 1}, {NR_PAR_SERIAL_ABOVE, 1},
+        {NR_PAR_SERIAL_ABOVE / 2 + 1, 1}, {NR_PAR_SERIAL_ABOVE / 2, 0}, {NR_PAR_SERIAL_ABOVE, 0},
+        {3000, 1}, {0, 0},
+    };
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        nr_par_lex_set_live(p, steps[k].live);
+        if (nr_par_lex_serial(p) != steps[k].serial)
+            fail_msg("%zu logs merged at once: serial %d, want %d", steps[k].live, nr_par_lex_serial(p),
+                     steps[k].serial);
+    }
+    nr_par_lex_destroy(p);
+    close_all(srcs, 2);
+
+    open_resting(path, srcs, N); /* more logs than NR_PAR_SERIAL_ABOVE: serial until the merge says */
+    assert_int_equal(nr_par_lex_create(srcs, N, 2, &p, &err), 0);
+    assert_true(nr_par_lex_serial(p));
+    nr_par_lex_set_live(p, 2);
+    assert_false(nr_par_lex_serial(p));
+    nr_par_lex_destroy(p);
+    close_all(srcs, N);
+
+    for (int only_read = 0; only_read <= 1; only_read++) { /* jobs 1; workers that do not lex */
+        open_resting(path, srcs, N);
+        if (only_read)
+            assert_int_equal(nr_par_lex_create_reading(srcs, N, 2, &p, &err), 0);
+        else
+            assert_int_equal(nr_par_lex_create(srcs, N, 1, &p, &err), 0);
+        assert_false(nr_par_lex_serial(p));
+        nr_par_lex_set_live(p, 3000);
+        assert_false(nr_par_lex_serial(p));
+        nr_par_lex_destroy(p);
+        close_all(srcs, N);
+    }
+    remove_dir(dir);
+}
+
+/* A run of -ff logs in dir: strace.log.1000 clones nlogs - 1 threads, each
+ * of which opens, reads and closes a file `triples` times in its own log.
+ * interleaved: the threads' lines alternate one by one (all of them run at
+ * once); else each thread runs after the one before (two logs at once,
+ * the first's and one thread's). */
+static void write_ff_run(const char *dir, int nlogs, int triples, int interleaved)
+{
+    const unsigned long long t0 = 1764480000000000ull; /* us */
+    const int threads = nlogs - 1, lines = 3 * triples + 2;
+    char path[400];
+    for (int j = 0; j < threads; j++) {
+        snprintf(path, sizeof path, "%s/strace.log.%d", dir, 2000 + j);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        for (int l = 0; l < lines; l++) {
+            const unsigned long long at =
+                t0 + 10 + (unsigned long long)threads + (interleaved ? (unsigned long long)l * threads + j
+                                                                     : (unsigned long long)j * lines + l);
+            const int k = l / 3;
+            fprintf(f, "%llu.%06llu ", at / 1000000, at % 1000000);
+            if (l == lines - 2)
+                fprintf(f, "exit_group(0) = ?\n");
+            else if (l == lines - 1)
+                fprintf(f, "+++ exited with 0 +++\n");
+            else if (l % 3 == 0)
+                fprintf(f, "openat(AT_FDCWD, \"/data/t%d/f%d.bin\", O_RDONLY|O_CLOEXEC) = 3</data/t%d/f%d.bin> "
+                           "<0.000010>\n", j, k, j, k);
+            else if (l % 3 == 1)
+                fprintf(f, "read(3</data/t%d/f%d.bin>, \"abcdefgh\"..., 4096) = %d <0.000020>\n", j, k,
+                        100 + k);
+            else
+                fprintf(f, "close(3</data/t%d/f%d.bin>) = 0 <0.000003>\n", j, k);
+        }
+        assert_int_equal(fclose(f), 0);
+    }
+    snprintf(path, sizeof path, "%s/strace.log.1000", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%llu.%06llu execve(\"/usr/bin/python3\", [\"python3\"], 0x7ffd /* 4 vars */) = 0 <0.000100>\n",
+            t0 / 1000000, t0 % 1000000);
+    for (int j = 0; j < threads; j++)
+        fprintf(f, "%llu.%06llu clone(child_stack=NULL, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_THREAD, "
+                   "child_tidptr=0x7f) = %d <0.000050>\n", (t0 + 1 + (unsigned long long)j) / 1000000,
+                (t0 + 1 + (unsigned long long)j) % 1000000, 2000 + j);
+    const unsigned long long end = t0 + 20 + (unsigned long long)threads * (lines + 1);
+    fprintf(f, "%llu.%06llu exit_group(0) = ?\n", end / 1000000, end % 1000000);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *slurp_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    const long n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    char *p = malloc((size_t)n);
+    assert_non_null(p);
+    assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return p;
+}
+
+/* Ingests the run at dir with jobs into dir/../out.jJOBS.nio, in chunks
+ * of 1000 bytes (many per log); the chunks par_lex read while serial. */
+static uint64_t ingest_counting_serial(const char *dir, int jobs, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s/../out.j%d.nio", dir, jobs);
+    nr_ingest_opts opts = {.jobs = jobs};
+    nr_error err;
+    nr_error_clear(&err);
+    uint64_t serial0, serial1, lexed;
+    nr__par_lex_counts(&serial0, &lexed);
+    nr__par_lex_set_chunk_bytes(1000);
+    const int rc = nr_ingest_run(dir, out, &opts, NULL, &err);
+    nr__par_lex_set_chunk_bytes(0);
+    if (rc < 0)
+        fail_msg("ingest of %s at -j %d: %s", dir, jobs, err.msg);
+    nr__par_lex_counts(&serial1, &lexed);
+    return serial1 - serial0;
+}
+
+/* The rule at ingest: a run of more -ff logs than NR_PAR_SERIAL_ABOVE
+ * whose lines interleave is read serially at -j 2 and -j 3 (more chunks
+ * than the logs' first ones); one of as many logs one after the other only
+ * reads the logs' first chunks so (before the merge: one per log), and
+ * one of few logs none; the store is the one of -j 1 for each. */
+static void many_interleaved_logs_read_serially_same_store(void **state)
+{
+    (void)state;
+    static const struct { int logs, interleaved; } runs[] = {
+        {NR_PAR_SERIAL_ABOVE + 36, 1}, {NR_PAR_SERIAL_ABOVE + 36, 0}, {9, 1}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        char dir[256], run[300], out1[400], out[400];
+        ck_tmpdir(dir, sizeof dir);
+        snprintf(run, sizeof run, "%s/run", dir);
+        assert_int_equal(mkdir(run, 0755), 0);
+        write_ff_run(run, runs[r].logs, 12, runs[r].interleaved);
+        assert_int_equal(ingest_counting_serial(run, 1, out1, sizeof out1), 0);
+        size_t n1, n;
+        char *want = slurp_file(out1, &n1);
+        for (int jobs = 2; jobs <= 3; jobs++) {
+            const uint64_t serial = ingest_counting_serial(run, jobs, out, sizeof out);
+            const uint64_t logs = (uint64_t)runs[r].logs;
+            if (runs[r].logs <= NR_PAR_SERIAL_ABOVE ? serial != 0
+                : runs[r].interleaved                ? serial <= logs
+                                                     : serial != logs)
+                fail_msg("%d logs%s at -j %d: %llu chunks read serially", runs[r].logs,
+                         runs[r].interleaved ? " interleaved" : "", jobs, (unsigned long long)serial);
+            char *got = slurp_file(out, &n);
+            if (n != n1 || memcmp(got, want, n) != 0)
+                fail_msg("%d logs%s: the store of -j %d differs from that of -j 1", runs[r].logs,
+                         runs[r].interleaved ? " interleaved" : "", jobs);
+            free(got);
+        }
+        free(want);
+        remove_dir(dir);
+    }
 }
 
 /* A stand-in for the speculative model: a result per chunk worked on,
@@ -691,6 +892,8 @@ int main(void)
         cmocka_unit_test(fingerprint_is_xxh3_of_content),
         cmocka_unit_test(chunks_equal_serial_lines_for_any_chunk_jobs_compression),
         cmocka_unit_test(many_logs_in_any_order_equal_serial_lines),
+        cmocka_unit_test(serial_when_many_logs_are_merged_at_once),
+        cmocka_unit_test(many_interleaved_logs_read_serially_same_store),
         cmocka_unit_test(working_chunks_equal_serial_lines_and_hash),
         cmocka_unit_test(packed_lines_read_back_as_parsed),
         cmocka_unit_test(tail_pending_known_answer),
