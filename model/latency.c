@@ -55,8 +55,96 @@ static int sized_read(const nr_model *m, const nr__event *e)
            !m->reg_runtime[e->reg];
 }
 
-static size_t ngroups(const nr_model *m) { return NR_LAT_OP_COUNT * m->lat_slots + 1; }
-static nr_model_latency *group(nr_model *m, size_t g) { return g + 1 == ngroups(m) ? &m->read_size : &m->lat[g]; }
+/* Groups are numbered: the fixed ones ([lat_op][slot]), read_size, then the
+ * phase groups (model_internal.h). */
+static size_t read_size_group(const nr_model *m) { return NR_LAT_OP_COUNT * m->lat_slots; }
+static size_t ngroups(const nr_model *m) { return read_size_group(m) + 1 + m->lat_phase_n; }
+static nr_model_latency *group(nr_model *m, size_t g)
+{
+    const size_t rs = read_size_group(m);
+    return g < rs ? &m->lat[g] : g == rs ? &m->read_size : &m->lat_phase[g - rs - 1];
+}
+
+/* The phase group's key, NULL for another group. */
+static const nr__lat_phase_key *phase_key(const nr_model *m, size_t g)
+{
+    const size_t rs = read_size_group(m);
+    return g > rs ? &m->lat_phase_key[g - rs - 1] : NULL;
+}
+
+/* Group g's op's "all" group (read_size: itself). */
+static size_t all_of(const nr_model *m, size_t g)
+{
+    const nr__lat_phase_key *k = phase_key(m, g);
+    if (k)
+        return (size_t)k->lat_op * m->lat_slots;
+    return g == read_size_group(m) ? g : g - g % m->lat_slots;
+}
+
+/* What a phase without a value of an op shows: count 0, no quantile, no mean. */
+static const nr_model_latency lat_empty = {.q_ns = {-1, -1, -1, -1, -1, -1}, .mean_s = NAN};
+
+const nr_model_latency *nr__lat_phase(const nr_model *m, int lat_op, size_t phase, int job)
+{
+    const uint32_t d = m->lat_phase_of ? m->lat_phase_of[(phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)lat_op] : 0;
+    return d ? &m->lat_phase[d - 1] : &lat_empty;
+}
+
+int nr__latency_alloc(nr_model *m)
+{
+    /* all, roles, file systems, the job's files; the phases' as they come */
+    m->lat_slots = 1 + NR_ROLE_COUNT + m->nfs + 1;
+    const size_t ng = ngroups(m);
+    m->lat = calloc(NR_LAT_OP_COUNT * m->lat_slots, sizeof *m->lat);
+    m->lat_phase_of = calloc(m->nphases * 2 * NR_LAT_OP_COUNT, sizeof *m->lat_phase_of);
+    m->fine = calloc(ng, sizeof *m->fine);
+    m->fine_overflow = calloc(ng, sizeof *m->fine_overflow);
+    if (!m->lat || !m->lat_phase_of || !m->fine || !m->fine_overflow)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots; i++)
+        nr_loghist_init(&m->lat[i].hist);
+    nr_loghist_init(&m->read_size.hist);
+    for (size_t i = 0; i < NR_LAT_OP_COUNT * 4; i++)
+        m->fine_mirror[i] = -1;   /* no slice seen yet */
+    return 0;
+}
+
+/* The group of (lat_op, phase, job), made at its first value (pass 1). */
+static int phase_group_make(nr_model *m, int lat_op, size_t phase, int job, size_t *g)
+{
+    uint32_t *d = &m->lat_phase_of[(phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)lat_op];
+    if (!*d) {
+        if (m->lat_phase_n == m->lat_phase_cap) {
+            const size_t cap = m->lat_phase_cap ? 2 * m->lat_phase_cap : 16, ng = read_size_group(m) + 1 + cap;
+            if (cap > UINT32_MAX - 1)
+                return NR_E_NOMEM;
+            nr_model_latency *lat = realloc(m->lat_phase, cap * sizeof *lat);
+            if (lat)
+                m->lat_phase = lat;
+            nr__lat_phase_key *key = realloc(m->lat_phase_key, cap * sizeof *key);
+            if (key)
+                m->lat_phase_key = key;
+            nr__fine **fine = realloc(m->fine, ng * sizeof *fine);
+            if (fine)
+                m->fine = fine;
+            uint8_t *over = realloc(m->fine_overflow, ng * sizeof *over);
+            if (over)
+                m->fine_overflow = over;
+            if (!lat || !key || !fine || !over)
+                return NR_E_NOMEM;
+            m->lat_phase_cap = cap;
+        }
+        const size_t i = m->lat_phase_n++;
+        memset(&m->lat_phase[i], 0, sizeof m->lat_phase[i]);
+        nr_loghist_init(&m->lat_phase[i].hist);
+        m->lat_phase_key[i] = (nr__lat_phase_key){.phase = (uint32_t)phase, .lat_op = (uint8_t)lat_op, .job = (uint8_t)job};
+        m->fine[ngroups(m) - 1] = NULL;
+        m->fine_overflow[ngroups(m) - 1] = 0;
+        *d = (uint32_t)(i + 1);
+    }
+    *g = read_size_group(m) + *d;
+    return 0;
+}
 
 /* The fine histogram: every value below 2048 has its own bin, larger values
  * 1024 bins per power of two (width < 0.1% of the value), computed with one
@@ -139,6 +227,35 @@ void nr__latency_free_fine(nr_model *m)
         fine_free(m, g);
     free(m->fine);
     m->fine = NULL;
+}
+
+void nr__latency_free_targets(nr_model *m)
+{
+    if (m->qt)
+        for (size_t i = 0; i < ngroups(m) * NR_MODEL_NQ; i++) {
+            free(m->qt[i].vals);
+            free(m->qt[i].sub);
+        }
+    free(m->qt);
+    free(m->qrange);
+    m->qt = NULL;
+    m->qrange = NULL;
+}
+
+void nr__latency_free(nr_model *m)
+{
+    nr__latency_free_targets(m);
+    nr__latency_free_fine(m);
+    free(m->fine_overflow);
+    free(m->lat);
+    free(m->lat_phase);
+    free(m->lat_phase_key);
+    free(m->lat_phase_of);
+    m->fine_overflow = NULL;
+    m->lat = m->lat_phase = NULL;
+    m->lat_phase_key = NULL;
+    m->lat_phase_of = NULL;
+    m->lat_phase_n = m->lat_phase_cap = 0;
 }
 
 /* Group to's histogram becomes a copy of group from's (to has none). */
@@ -233,17 +350,28 @@ static void add_sample(nr_model_latency *l, int64_t v, int bin)
 
 /* The group indexes an event's value belongs to (all, phase, role, fs, job
  * files, job files of the phase); returns 6 for a job file's call, 4 for a
- * runtime file's. */
-static int event_groups(const nr_model *m, const nr__event *e, size_t g[6])
+ * runtime file's. The phase's groups are made (pass 1) or looked up: a
+ * later pass finds them all unless the store changed, when it returns -1. */
+static int event_groups(nr_model *m, const nr__event *e, int make, size_t g[6])
 {
     const size_t base = (size_t)e->lat_op * m->lat_slots;
+    const int ng = m->reg_runtime[e->reg] ? 4 : 6;
     g[0] = base;
-    g[1] = base + nr__lat_slot_phase(m, e->phase);
     g[2] = base + nr__lat_slot_role(m, e->role);
     g[3] = base + nr__lat_slot_fs(m, e->fs);
     g[4] = base + nr__lat_slot_job(m);
-    g[5] = base + nr__lat_slot_job_phase(m, e->phase);
-    return m->reg_runtime[e->reg] ? 4 : 6;
+    for (int job = 0; job <= (ng == 6); job++) {
+        size_t *p = &g[job ? 5 : 1];
+        if (make) {
+            NR_TRY(phase_group_make(m, e->lat_op, e->phase, job, p));
+            continue;
+        }
+        const uint32_t d = m->lat_phase_of[(e->phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)e->lat_op];
+        if (!d)
+            return -1;
+        *p = read_size_group(m) + d;
+    }
+    return ng;
 }
 
 int nr__latency_add(nr_model *m, const nr__event *e)
@@ -251,16 +379,18 @@ int nr__latency_add(nr_model *m, const nr__event *e)
     if (sized_read(m, e)) {
         const int64_t size = e->bytes > 0 ? e->bytes : 0;
         add_sample(&m->read_size, size, nr_loghist_bin(size));
-        NR_TRY(add_fine(m, ngroups(m) - 1, fine_bin(size)));
+        NR_TRY(add_fine(m, read_size_group(m), fine_bin(size)));
     }
     if (!timed(e))
         return 0;
     size_t g[6];
-    const int ng = event_groups(m, e, g);
+    const int ng = event_groups(m, e, 1, g);
+    if (ng < 0)
+        return ng;
     const int bin = nr_loghist_bin(e->dur);
     const size_t fine = fine_bin(e->dur);
     for (int i = 0; i < ng; i++)
-        add_sample(&m->lat[g[i]], e->dur, bin);
+        add_sample(group(m, g[i]), e->dur, bin);
     /* slices first: one that stops mirroring copies the whole group as it was before this value */
     for (int dim = 0; dim < 3; dim++)
         NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], fine));
@@ -299,11 +429,10 @@ static int arm(nr__qtarget *t)
 
 /* A slice (phase, role, file system, job files) holding every value of its op's "all"
  * group is that group: same values, same quantiles. */
-static int mirrors_all(const nr_model *m, size_t g)
+static int mirrors_all(nr_model *m, size_t g)
 {
-    if (g + 1 == ngroups(m) || g % m->lat_slots == 0)
-        return 0;
-    return m->lat[g].count == m->lat[g - g % m->lat_slots].count;
+    const size_t all = all_of(m, g);
+    return g != all && group(m, g)->count == m->lat[all].count;
 }
 
 /* The union of the ranges still searched in each group (a fast reject per event). */
@@ -402,11 +531,11 @@ static void collect_group(nr_model *m, size_t g, int64_t v)
 int nr__latency_collect(nr_model *m, const nr__event *e)
 {
     if (sized_read(m, e))
-        collect_group(m, ngroups(m) - 1, e->bytes > 0 ? e->bytes : 0);
+        collect_group(m, read_size_group(m), e->bytes > 0 ? e->bytes : 0);
     if (!timed(e))
         return 0;
     size_t g[6];
-    const int ng = event_groups(m, e, g);
+    const int ng = event_groups(m, e, 0, g);   /* < 0: no group (the store changed), caught as such */
     for (int i = 0; i < ng; i++)
         collect_group(m, g[i], e->dur);
     return 0;
@@ -467,23 +596,25 @@ int nr__latency_step(nr_model *m, nr_error *err)
 static nr__filter filter_of(const nr_model *m, size_t g)
 {
     nr__filter f = {.lat_op = NR_LAT_READ, .value_bytes = 0, .phase = -1, .role = -1, .fs = -1};
-    if (g + 1 == ngroups(m)) {
+    const nr__lat_phase_key *k = phase_key(m, g);
+    if (k) {
+        f.lat_op = k->lat_op;
+        f.phase = (long)k->phase;
+        f.job = k->job;
+        return f;
+    }
+    if (g == read_size_group(m)) {
         f.value_bytes = 1;
         return f;
     }
     f.lat_op = (int)(g / m->lat_slots);
     const size_t slot = g % m->lat_slots;
-    if (slot > nr__lat_slot_job(m)) {
-        f.job = 1;
-        f.phase = (long)(slot - nr__lat_slot_job_phase(m, 0));
-    } else if (slot == nr__lat_slot_job(m))
+    if (slot == nr__lat_slot_job(m))
         f.job = 1;
     else if (slot >= nr__lat_slot_fs(m, 0))
         f.fs = (int)(slot - nr__lat_slot_fs(m, 0));
     else if (slot >= nr__lat_slot_role(m, 0))
         f.role = (int)(slot - nr__lat_slot_role(m, 0));
-    else if (slot >= 1)
-        f.phase = (long)(slot - 1);
     return f;
 }
 
@@ -492,7 +623,7 @@ int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
     const size_t ng = ngroups(m);
     for (size_t g = 0; g < ng; g++) {
         nr_model_latency *l = group(m, g);
-        const size_t src = mirrors_all(m, g) ? g - g % m->lat_slots : g;
+        const size_t src = mirrors_all(m, g) ? all_of(m, g) : g;
         if (m->fine_overflow[src]) {
             const nr__filter f = filter_of(m, src);
             uint64_t count;
@@ -502,7 +633,7 @@ int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
             for (int q = 0; q < NR_MODEL_NQ; q++)
                 l->q_ns[q] = t[q].rank ? t[q].value : -1;
         }
-        l->mean_s = l->count ? l->mean_s / (double)l->count * (g + 1 == ng ? 1.0 : 1e-9) : NAN;
+        l->mean_s = l->count ? l->mean_s / (double)l->count * (g == read_size_group(m) ? 1.0 : 1e-9) : NAN;
     }
     m->access.sized_reads = m->read_size.count;
     m->access.median_read_size = m->read_size.count ? (uint64_t)m->read_size.q_ns[0] : 0;
