@@ -3,15 +3,18 @@
  * and log-binned CDF points; the cache-hit/miss split of reads; the exact
  * median read size.
  *
- * Method (exact; memory bounded by the number of groups, never by events):
- * pass 1 fills one nr_loghist per group, which tells the bin holding each
- * wanted rank, the values below it and in it. Every later pass serves all
+ * Method (exact; memory bounded by the number of groups, never by events;
+ * a phase has the groups of the ops it has values of): pass 1 fills one
+ * nr_loghist and one fine histogram per group, which tells the bin holding
+ * each wanted rank, the values below it and in it; a group of at most 512
+ * values keeps them instead, and sorts them. Every later pass serves all
  * groups at once: a range with few values is collected and sorted; a range
  * with many is counted in NSUB sub-bins, narrowing it to the sub-bin holding
  * the rank, until a range is collectable or a single value (latencies below
  * ~4 s need at most two narrowing passes). nr_quantiles_exact over a filtered
  * source of the store (nr__quantiles_filtered) gives the same answers one
  * group at a time; the tests check the two against each other and a sort. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,8 +162,18 @@ static int phase_group_make(nr_model *m, int lat_op, size_t phase, int job, size
 #define FINE_PAGES 54
 #define FINE_BINS ((size_t)FINE_PAGES << FINE_MBITS)
 
+/* A group keeps its first values as they are, up to a page's bytes: a
+ * group of few values (a phase's of one op, mostly) needs no page, and its
+ * quantiles are a sort, with no later pass. Its pages replace them at the
+ * next value. Until session 51 each group of a value had at least a page
+ * per power of two: 1,000 epoch-named phases of 600 calls held 26 pages
+ * each (106 MB). */
+#define FINE_KEEP (FINE_PAGE * sizeof(uint32_t) / sizeof(int64_t))   /* 512 values */
+
 struct nr__fine {
-    uint32_t *page[FINE_PAGES];   /* NULL: every bin of the page is 0 */
+    int64_t *vals;     /* the values, while page is NULL */
+    size_t n, cap;
+    uint32_t **page;   /* [FINE_PAGES] once counted; page[i] NULL: every bin of page i is 0 */
 };
 
 static size_t fine_bin(int64_t v)
@@ -204,17 +217,19 @@ static uint32_t *fine_page_new(nr_model *m)
     return p;
 }
 
-/* Frees group g's histogram and its pages. */
+/* Frees group g's histogram: its values or its pages. */
 static void fine_free(nr_model *m, size_t g)
 {
     nr__fine *f = m->fine[g];
     if (!f)
         return;
-    for (size_t i = 0; i < FINE_PAGES; i++)
+    for (size_t i = 0; f->page && i < FINE_PAGES; i++)
         if (f->page[i]) {
             free(f->page[i]);
             m->fine_pages--;
         }
+    free(f->page);
+    free(f->vals);
     free(f);
     m->fine[g] = NULL;
 }
@@ -258,30 +273,10 @@ void nr__latency_free(nr_model *m)
     m->lat_phase_n = m->lat_phase_cap = 0;
 }
 
-/* Group to's histogram becomes a copy of group from's (to has none). */
-static int fine_copy(nr_model *m, size_t from, size_t to)
+/* Counts bin of group g in its pages. */
+static int fine_count_bin(nr_model *m, size_t g, size_t bin)
 {
-    const nr__fine *f = m->fine[from];
-    if (!f)
-        return 0;
-    if (!(m->fine[to] = calloc(1, sizeof *m->fine[to])))
-        return NR_E_NOMEM;
-    for (size_t i = 0; i < FINE_PAGES; i++) {
-        if (!f->page[i])
-            continue;
-        if (!(m->fine[to]->page[i] = fine_page_new(m)))
-            return NR_E_NOMEM;
-        memcpy(m->fine[to]->page[i], f->page[i], FINE_PAGE * sizeof *f->page[i]);
-    }
-    return 0;
-}
-
-static int add_fine(nr_model *m, size_t g, size_t bin)
-{
-    nr__fine **f = &m->fine[g];
-    if (!*f && !(*f = calloc(1, sizeof **f)))
-        return NR_E_NOMEM;
-    uint32_t **page = &(*f)->page[bin >> FINE_MBITS];
+    uint32_t **page = &m->fine[g]->page[bin >> FINE_MBITS];
     if (!*page && !(*page = fine_page_new(m)))
         return NR_E_NOMEM;
     uint32_t *c = &(*page)[bin & (FINE_PAGE - 1)];
@@ -293,6 +288,73 @@ static int add_fine(nr_model *m, size_t g, size_t bin)
     return 0;
 }
 
+/* Group g's kept values become its pages' counts. */
+static int fine_to_pages(nr_model *m, size_t g)
+{
+    nr__fine *f = m->fine[g];
+    if (!(f->page = calloc(FINE_PAGES, sizeof *f->page)))
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < f->n; i++)
+        NR_TRY(fine_count_bin(m, g, fine_bin(f->vals[i])));
+    free(f->vals);
+    f->vals = NULL;
+    f->n = f->cap = 0;
+    return 0;
+}
+
+/* Group to's histogram becomes a copy of group from's (to has none). */
+static int fine_copy(nr_model *m, size_t from, size_t to)
+{
+    const nr__fine *f = m->fine[from];
+    if (!f)
+        return 0;
+    nr__fine *c = m->fine[to] = calloc(1, sizeof *m->fine[to]);
+    if (!c)
+        return NR_E_NOMEM;
+    if (!f->page) {
+        if (f->n && !(c->vals = malloc(f->cap * sizeof *c->vals)))
+            return NR_E_NOMEM;
+        memcpy(c->vals, f->vals, f->n * sizeof *c->vals);
+        c->n = f->n;
+        c->cap = f->n ? f->cap : 0;
+        return 0;
+    }
+    if (!(c->page = calloc(FINE_PAGES, sizeof *c->page)))
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < FINE_PAGES; i++) {
+        if (!f->page[i])
+            continue;
+        if (!(c->page[i] = fine_page_new(m)))
+            return NR_E_NOMEM;
+        memcpy(c->page[i], f->page[i], FINE_PAGE * sizeof *f->page[i]);
+    }
+    return 0;
+}
+
+/* Value v (of fine bin bin) into group g: kept, or counted in its pages. */
+static int add_fine(nr_model *m, size_t g, int64_t v, size_t bin)
+{
+    nr__fine *f = m->fine[g];
+    if (f && f->page)
+        return fine_count_bin(m, g, bin);
+    if (!f && !(f = m->fine[g] = calloc(1, sizeof *f)))
+        return NR_E_NOMEM;
+    if (f->n == FINE_KEEP) {
+        NR_TRY(fine_to_pages(m, g));
+        return fine_count_bin(m, g, bin);
+    }
+    if (f->n == f->cap) {
+        const size_t cap = f->cap ? 2 * f->cap : 4;
+        int64_t *vals = realloc(f->vals, cap * sizeof *vals);
+        if (!vals)
+            return NR_E_NOMEM;
+        f->vals = vals;
+        f->cap = cap;
+    }
+    f->vals[f->n++] = v;
+    return 0;
+}
+
 /* The fine histogram of a slice (phase, role or file system) is kept only
  * once the slice stops holding every value of its op: until then it mirrors
  * the op's whole group (mirrors_all) and costs nothing per event. At the first
@@ -301,7 +363,7 @@ static int add_fine(nr_model *m, size_t g, size_t bin)
 #define MIRROR_NONE (-1)
 #define MIRROR_BROKEN (-2)
 
-static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t g, size_t bin)
+static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t g, int64_t v, size_t bin)
 {
     int64_t *mirror = &m->fine_mirror[lat_op * 4 + dim];
     if (*mirror == MIRROR_NONE)
@@ -314,13 +376,13 @@ static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t
         m->fine_overflow[was] = m->fine_overflow[g_all];
         *mirror = MIRROR_BROKEN;
     }
-    return add_fine(m, g, bin);
+    return add_fine(m, g, v, bin);
 }
 
 /* The job files' slice g_job mirrors the whole group until the first value
  * of a runtime file (job 0) comes: then it receives a copy of the group's
  * histogram (every value so far was a job file's) and counts on its own. */
-static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int job, size_t bin)
+static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int job, int64_t v, size_t bin)
 {
     int64_t *mirror = &m->fine_mirror[lat_op * 4 + 3];
     if (*mirror == MIRROR_NONE) {
@@ -331,7 +393,7 @@ static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int
         *mirror = MIRROR_BROKEN;
         return 0;
     }
-    return job ? add_fine(m, g_job, bin) : 0;
+    return job ? add_fine(m, g_job, v, bin) : 0;
 }
 
 /* nr_loghist_add with the bin computed once for the several groups of an event. */
@@ -379,7 +441,7 @@ int nr__latency_add(nr_model *m, const nr__event *e)
     if (sized_read(m, e)) {
         const int64_t size = e->bytes > 0 ? e->bytes : 0;
         add_sample(&m->read_size, size, nr_loghist_bin(size));
-        NR_TRY(add_fine(m, read_size_group(m), fine_bin(size)));
+        NR_TRY(add_fine(m, read_size_group(m), size, fine_bin(size)));
     }
     if (!timed(e))
         return 0;
@@ -393,11 +455,17 @@ int nr__latency_add(nr_model *m, const nr__event *e)
         add_sample(group(m, g[i]), e->dur, bin);
     /* slices first: one that stops mirroring copies the whole group as it was before this value */
     for (int dim = 0; dim < 3; dim++)
-        NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], fine));
-    NR_TRY(add_fine_job(m, e->lat_op, g[0], g[4], ng == 6, fine));
+        NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], e->dur, fine));
+    NR_TRY(add_fine_job(m, e->lat_op, g[0], g[4], ng == 6, e->dur, fine));
     if (ng == 6)   /* no mirroring: a histogram of its own, as a phase slice has once it stops mirroring */
-        NR_TRY(add_fine(m, g[5], fine));
-    return add_fine(m, g[0], fine);
+        NR_TRY(add_fine(m, g[5], e->dur, fine));
+    return add_fine(m, g[0], e->dur, fine);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 /* Collect when the range holds few values, else count them in sub-bins. */
@@ -467,9 +535,23 @@ int nr__latency_plan(nr_model *m, nr_error *err)
         const uint64_t n = l->hist.n;
         if (n == 0 || mirrors_all(m, g) || m->fine_overflow[g])
             continue;   /* nothing, a copy of its op's "all" group, or the reference path */
-        const nr__fine *fine = m->fine[g];
+        nr__fine *fine = m->fine[g];
         if (!fine)
             return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
+        if (!fine->page) {   /* its values, kept: the sort gives each rank */
+            if (fine->n != n)
+                return nr_error_set(err, NR_E_FORMAT, "latency group %zu has %" PRIu64 " values but keeps %zu", g,
+                                    n, fine->n);
+            qsort(fine->vals, fine->n, sizeof *fine->vals, cmp_i64);
+            for (int q = 0; q < NR_MODEL_NQ; q++) {
+                nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
+                t->rank = nr_quantile_rank(nr_model_quantiles[q], n);
+                t->value = t->lo = t->hi = fine->vals[t->rank - 1];
+                t->mode = NR__Q_DONE;
+            }
+            fine_free(m, g);
+            continue;
+        }
         uint64_t cum = 0;
         size_t b = 0;
         for (int q = 0; q < NR_MODEL_NQ; q++) {
@@ -541,11 +623,6 @@ int nr__latency_collect(nr_model *m, const nr__event *e)
     return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* After a pass: a collected range gives the value by sorting; a refined one
  * narrows to the sub-bin holding the rank. Returns 1 if a target needs another pass. */
