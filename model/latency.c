@@ -526,6 +526,13 @@ static void update_group_ranges(nr_model *m)
 int nr__latency_plan(nr_model *m, nr_error *err)
 {
     const size_t ng = ngroups(m);
+    if (m->lat_phase_n && m->lat_phase_n < m->lat_phase_cap) {   /* every group is made: the rest was room */
+        nr_model_latency *lat = realloc(m->lat_phase, m->lat_phase_n * sizeof *lat);
+        if (lat) {
+            m->lat_phase = lat;
+            m->lat_phase_cap = m->lat_phase_n;   /* the other arrays are at least as long */
+        }
+    }
     m->qt = calloc(ng * NR_MODEL_NQ, sizeof *m->qt);
     m->qrange = calloc(2 * ng, sizeof *m->qrange);
     if (!m->qt || !m->qrange)

@@ -221,6 +221,11 @@ const nr_model_latency *nr__lat_phase(const nr_model *m, int lat_op, size_t phas
  * without latency (pass.c; also used by compare_sample.c). */
 int nr__lat_op_of(int64_t op_class);
 
+/* A phase's shares of its wall time (io_share, main_io_share) need at least
+ * this much of it, else they are unknown (NAN): phases.c, docs/definitions.md
+ * "Shares of wall time". */
+#define NR__SHARE_MIN_WALL_NS 1000000
+
 /* Loading the small tables (model.c). */
 /* Refuses a store lacking a table or column that every store of a run has
  * (tables.c: which), or holding one of another type. */

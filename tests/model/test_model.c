@@ -397,6 +397,49 @@ static void phase_time_is_traced_time(void **state)
     nr_model_free(m);
 }
 
+/* A share of wall time needs 1 ms of it (review 50, finding 5): a
+ * phase of 999 us has none, one of exactly 1 ms has 0.25; unphased, the
+ * 1 us between them, held another process's 300 us read and had 300
+ * processes in I/O until session 51. In the JSON the unknown shares are
+ * null. */
+static void shares_need_a_millisecond_of_wall_time(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("short_wall.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, 2 * MS);
+    tb_proc(&t, 8, -1, 0, 2 * MS);
+    tb_phase(&t, 0, 7, "a", 0, 999 * US);
+    tb_phase(&t, 1, 7, "b", 1 * MS, 2 * MS);
+    tb_call(&t, 0, 100 * US, 7, NR_OP_READ, 0, 4096, 0, 0);
+    tb_call(&t, 500 * US, 300 * US, 8, NR_OP_READ, 0, 4096, 0, -1);
+    tb_call(&t, 1750 * US, 250 * US, 7, NR_OP_READ, 0, 4096, 4096, 1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("short_wall.nio"));
+    size_t ia, ib, iu;
+    const nr_model_phase *a = phase_named(m, "a", &ia), *b = phase_named(m, "b", &ib),
+                         *un = phase_named(m, "unphased", &iu);
+    assert_near(a->wall_s, 999e-6, 1e-12);
+    assert_near(a->io_time_s, 100e-6, 1e-12);
+    assert_true(isnan(a->io_share));
+    assert_true(isnan(a->main_io_share));
+    assert_near(b->wall_s, 1e-3, 1e-12);
+    assert_near(b->io_share, 0.25, 1e-12);
+    assert_near(b->main_io_share, 0.25, 1e-12);
+    assert_near(un->wall_s, 1e-6, 1e-12);
+    assert_near(un->io_time_s, 300e-6, 1e-12);
+    assert_true(isnan(un->io_share));
+    assert_true(isnan(un->main_io_share));
+    json_t *j = nr_model_summary_json(m), *ph = json_object_get(j, "phases");
+    assert_true(json_is_null(json_object_get(json_array_get(ph, ia), "io_share")));
+    assert_true(json_is_null(json_object_get(json_array_get(ph, ia), "main_io_share")));
+    assert_true(json_is_null(json_object_get(json_array_get(ph, iu), "io_share")));
+    assert_near(json_real_value(json_object_get(json_array_get(ph, ib), "io_share")), 0.25, 1e-12);
+    json_decref(j);
+    nr_model_free(m);
+}
+
 /* The main process is the one nearest the root of those that began
  * phases, not the first to begin one (review 45): the training script (1)
  * runs a preparation subprocess (2) whose own data_prep begins before
@@ -1805,6 +1848,7 @@ int main(void)
         cmocka_unit_test(read_sizes_are_of_reads_that_returned_data),
         cmocka_unit_test(finding_hot_set_counts_files_exactly),
         cmocka_unit_test(phase_time_is_traced_time),
+        cmocka_unit_test(shares_need_a_millisecond_of_wall_time),
         cmocka_unit_test(no_bytes_no_shares),
         cmocka_unit_test(process_life_ends_with_its_last_call),
         cmocka_unit_test(run_a_roles_and_processes),
