@@ -87,9 +87,15 @@ static size_t all_of(const nr_model *m, size_t g)
 /* What a phase without a value of an op shows: count 0, no quantile, no mean. */
 static const nr_model_latency lat_empty = {.q_ns = {-1, -1, -1, -1, -1, -1}, .mean_s = NAN};
 
+/* Where lat_phase_of holds the group of (lat_op, phase, job). */
+static uint32_t *phase_slot(const nr_model *m, int lat_op, size_t phase, int job)
+{
+    return &m->lat_phase_of[(phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)lat_op];
+}
+
 const nr_model_latency *nr__lat_phase(const nr_model *m, int lat_op, size_t phase, int job)
 {
-    const uint32_t d = m->lat_phase_of ? m->lat_phase_of[(phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)lat_op] : 0;
+    const uint32_t d = m->lat_phase_of ? *phase_slot(m, lat_op, phase, job) : 0;
     return d ? &m->lat_phase[d - 1] : &lat_empty;
 }
 
@@ -112,39 +118,45 @@ int nr__latency_alloc(nr_model *m)
     return 0;
 }
 
-/* The group of (lat_op, phase, job), made at its first value (pass 1). */
-static int phase_group_make(nr_model *m, int lat_op, size_t phase, int job, size_t *g)
+/* A new group for (lat_op, phase, job): *d its index in lat_phase + 1. */
+static int phase_group_new(nr_model *m, int lat_op, size_t phase, int job, uint32_t *d)
 {
-    uint32_t *d = &m->lat_phase_of[(phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)lat_op];
-    if (!*d) {
-        if (m->lat_phase_n == m->lat_phase_cap) {
-            const size_t cap = m->lat_phase_cap ? 2 * m->lat_phase_cap : 16, ng = read_size_group(m) + 1 + cap;
-            if (cap > UINT32_MAX - 1)
-                return NR_E_NOMEM;
-            nr_model_latency *lat = realloc(m->lat_phase, cap * sizeof *lat);
-            if (lat)
-                m->lat_phase = lat;
-            nr__lat_phase_key *key = realloc(m->lat_phase_key, cap * sizeof *key);
-            if (key)
-                m->lat_phase_key = key;
-            nr__fine **fine = realloc(m->fine, ng * sizeof *fine);
-            if (fine)
-                m->fine = fine;
-            uint8_t *over = realloc(m->fine_overflow, ng * sizeof *over);
-            if (over)
-                m->fine_overflow = over;
-            if (!lat || !key || !fine || !over)
-                return NR_E_NOMEM;
-            m->lat_phase_cap = cap;
-        }
-        const size_t i = m->lat_phase_n++;
-        memset(&m->lat_phase[i], 0, sizeof m->lat_phase[i]);
-        nr_loghist_init(&m->lat_phase[i].hist);
-        m->lat_phase_key[i] = (nr__lat_phase_key){.phase = (uint32_t)phase, .lat_op = (uint8_t)lat_op, .job = (uint8_t)job};
-        m->fine[ngroups(m) - 1] = NULL;
-        m->fine_overflow[ngroups(m) - 1] = 0;
-        *d = (uint32_t)(i + 1);
+    if (m->lat_phase_n == m->lat_phase_cap) {
+        const size_t cap = m->lat_phase_cap ? 2 * m->lat_phase_cap : 16, ng = read_size_group(m) + 1 + cap;
+        if (cap > UINT32_MAX - 1)
+            return NR_E_NOMEM;
+        nr_model_latency *lat = realloc(m->lat_phase, cap * sizeof *lat);
+        if (lat)
+            m->lat_phase = lat;
+        nr__lat_phase_key *key = realloc(m->lat_phase_key, cap * sizeof *key);
+        if (key)
+            m->lat_phase_key = key;
+        nr__fine **fine = realloc(m->fine, ng * sizeof *fine);
+        if (fine)
+            m->fine = fine;
+        uint8_t *over = realloc(m->fine_overflow, ng * sizeof *over);
+        if (over)
+            m->fine_overflow = over;
+        if (!lat || !key || !fine || !over)
+            return NR_E_NOMEM;
+        m->lat_phase_cap = cap;
     }
+    const size_t i = m->lat_phase_n++;
+    memset(&m->lat_phase[i], 0, sizeof m->lat_phase[i]);
+    nr_loghist_init(&m->lat_phase[i].hist);
+    m->lat_phase_key[i] = (nr__lat_phase_key){.phase = (uint32_t)phase, .lat_op = (uint8_t)lat_op, .job = (uint8_t)job};
+    m->fine[ngroups(m) - 1] = NULL;
+    m->fine_overflow[ngroups(m) - 1] = 0;
+    *d = (uint32_t)(i + 1);
+    return 0;
+}
+
+/* The group of (lat_op, phase, job), made at its first value (pass 1). */
+static int phase_group(nr_model *m, int lat_op, size_t phase, int job, size_t *g)
+{
+    uint32_t *d = phase_slot(m, lat_op, phase, job);
+    if (!*d)
+        NR_TRY(phase_group_new(m, lat_op, phase, job, d));
     *g = read_size_group(m) + *d;
     return 0;
 }
@@ -171,9 +183,9 @@ static int phase_group_make(nr_model *m, int lat_op, size_t phase, int job, size
 #define FINE_KEEP (FINE_PAGE * sizeof(uint32_t) / sizeof(int64_t))   /* 512 values */
 
 struct nr__fine {
-    int64_t *vals;     /* the values, while page is NULL */
+    uint32_t *page[FINE_PAGES];   /* NULL: every bin of the page is 0 */
+    int64_t *vals;                /* the values kept, NULL once counted in the pages */
     size_t n, cap;
-    uint32_t **page;   /* [FINE_PAGES] once counted; page[i] NULL: every bin of page i is 0 */
 };
 
 static size_t fine_bin(int64_t v)
@@ -223,12 +235,11 @@ static void fine_free(nr_model *m, size_t g)
     nr__fine *f = m->fine[g];
     if (!f)
         return;
-    for (size_t i = 0; f->page && i < FINE_PAGES; i++)
+    for (size_t i = 0; i < FINE_PAGES; i++)
         if (f->page[i]) {
             free(f->page[i]);
             m->fine_pages--;
         }
-    free(f->page);
     free(f->vals);
     free(f);
     m->fine[g] = NULL;
@@ -273,8 +284,8 @@ void nr__latency_free(nr_model *m)
     m->lat_phase_n = m->lat_phase_cap = 0;
 }
 
-/* Counts bin of group g in its pages. */
-static int fine_count_bin(nr_model *m, size_t g, size_t bin)
+/* Counts bin of group g (counting in pages) in a new page or a full bin. */
+static int fine_count_new(nr_model *m, size_t g, size_t bin)
 {
     uint32_t **page = &m->fine[g]->page[bin >> FINE_MBITS];
     if (!*page && !(*page = fine_page_new(m)))
@@ -288,17 +299,44 @@ static int fine_count_bin(nr_model *m, size_t g, size_t bin)
     return 0;
 }
 
-/* Group g's kept values become its pages' counts. */
-static int fine_to_pages(nr_model *m, size_t g)
+/* Keeps v in group g (made at its first value), or counts the values kept
+ * and v in pages once they would pass a page's bytes. */
+static int fine_keep(nr_model *m, size_t g, int64_t v, size_t bin)
 {
     nr__fine *f = m->fine[g];
-    if (!(f->page = calloc(FINE_PAGES, sizeof *f->page)))
+    if (!f && !(f = m->fine[g] = calloc(1, sizeof *f)))
         return NR_E_NOMEM;
-    for (size_t i = 0; i < f->n; i++)
-        NR_TRY(fine_count_bin(m, g, fine_bin(f->vals[i])));
-    free(f->vals);
-    f->vals = NULL;
-    f->n = f->cap = 0;
+    if (f->n == FINE_KEEP) {
+        for (size_t i = 0; i < f->n; i++)
+            NR_TRY(fine_count_new(m, g, fine_bin(f->vals[i])));
+        free(f->vals);
+        f->vals = NULL;
+        f->n = f->cap = 0;
+        return fine_count_new(m, g, bin);
+    }
+    if (f->n == f->cap) {
+        const size_t cap = f->cap ? 2 * f->cap : 4;
+        int64_t *vals = realloc(f->vals, cap * sizeof *vals);
+        if (!vals)
+            return NR_E_NOMEM;
+        f->vals = vals;
+        f->cap = cap;
+    }
+    f->vals[f->n++] = v;
+    return 0;
+}
+
+/* Value v (of fine bin bin) into group g: one increment once it counts in
+ * pages and the page is there. */
+static inline int add_fine(nr_model *m, size_t g, int64_t v, size_t bin)
+{
+    nr__fine *f = m->fine[g];
+    if (!f || f->vals)
+        return fine_keep(m, g, v, bin);
+    uint32_t *p = f->page[bin >> FINE_MBITS];
+    if (!p || p[bin & (FINE_PAGE - 1)] == UINT32_MAX)
+        return fine_count_new(m, g, bin);
+    p[bin & (FINE_PAGE - 1)]++;
     return 0;
 }
 
@@ -311,16 +349,14 @@ static int fine_copy(nr_model *m, size_t from, size_t to)
     nr__fine *c = m->fine[to] = calloc(1, sizeof *m->fine[to]);
     if (!c)
         return NR_E_NOMEM;
-    if (!f->page) {
-        if (f->n && !(c->vals = malloc(f->cap * sizeof *c->vals)))
+    if (f->vals) {
+        if (!(c->vals = malloc(f->cap * sizeof *c->vals)))
             return NR_E_NOMEM;
         memcpy(c->vals, f->vals, f->n * sizeof *c->vals);
         c->n = f->n;
-        c->cap = f->n ? f->cap : 0;
+        c->cap = f->cap;
         return 0;
     }
-    if (!(c->page = calloc(FINE_PAGES, sizeof *c->page)))
-        return NR_E_NOMEM;
     for (size_t i = 0; i < FINE_PAGES; i++) {
         if (!f->page[i])
             continue;
@@ -328,30 +364,6 @@ static int fine_copy(nr_model *m, size_t from, size_t to)
             return NR_E_NOMEM;
         memcpy(c->page[i], f->page[i], FINE_PAGE * sizeof *f->page[i]);
     }
-    return 0;
-}
-
-/* Value v (of fine bin bin) into group g: kept, or counted in its pages. */
-static int add_fine(nr_model *m, size_t g, int64_t v, size_t bin)
-{
-    nr__fine *f = m->fine[g];
-    if (f && f->page)
-        return fine_count_bin(m, g, bin);
-    if (!f && !(f = m->fine[g] = calloc(1, sizeof *f)))
-        return NR_E_NOMEM;
-    if (f->n == FINE_KEEP) {
-        NR_TRY(fine_to_pages(m, g));
-        return fine_count_bin(m, g, bin);
-    }
-    if (f->n == f->cap) {
-        const size_t cap = f->cap ? 2 * f->cap : 4;
-        int64_t *vals = realloc(f->vals, cap * sizeof *vals);
-        if (!vals)
-            return NR_E_NOMEM;
-        f->vals = vals;
-        f->cap = cap;
-    }
-    f->vals[f->n++] = v;
     return 0;
 }
 
@@ -422,17 +434,17 @@ static int event_groups(nr_model *m, const nr__event *e, int make, size_t g[6])
     g[2] = base + nr__lat_slot_role(m, e->role);
     g[3] = base + nr__lat_slot_fs(m, e->fs);
     g[4] = base + nr__lat_slot_job(m);
-    for (int job = 0; job <= (ng == 6); job++) {
-        size_t *p = &g[job ? 5 : 1];
-        if (make) {
-            NR_TRY(phase_group_make(m, e->lat_op, e->phase, job, p));
-            continue;
-        }
-        const uint32_t d = m->lat_phase_of[(e->phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)e->lat_op];
-        if (!d)
-            return -1;
-        *p = read_size_group(m) + d;
+    if (make) {
+        NR_TRY(phase_group(m, e->lat_op, e->phase, 0, &g[1]));
+        if (ng == 6)
+            NR_TRY(phase_group(m, e->lat_op, e->phase, 1, &g[5]));
+        return ng;
     }
+    const uint32_t *d = phase_slot(m, e->lat_op, e->phase, 0);   /* then job 1's, NR_LAT_OP_COUNT on */
+    if (!d[0] || (ng == 6 && !d[NR_LAT_OP_COUNT]))
+        return -1;
+    g[1] = read_size_group(m) + d[0];
+    g[5] = read_size_group(m) + d[NR_LAT_OP_COUNT];
     return ng;
 }
 
@@ -450,9 +462,15 @@ int nr__latency_add(nr_model *m, const nr__event *e)
     if (ng < 0)
         return ng;
     const int bin = nr_loghist_bin(e->dur);
-    const size_t fine = fine_bin(e->dur);
-    for (int i = 0; i < ng; i++)
-        add_sample(group(m, g[i]), e->dur, bin);
+    const size_t fine = fine_bin(e->dur), phase0 = read_size_group(m) + 1;   /* g[1], g[5]: lat_phase[g - phase0] */
+    add_sample(&m->lat[g[0]], e->dur, bin);
+    add_sample(&m->lat_phase[g[1] - phase0], e->dur, bin);
+    add_sample(&m->lat[g[2]], e->dur, bin);
+    add_sample(&m->lat[g[3]], e->dur, bin);
+    if (ng == 6) {
+        add_sample(&m->lat[g[4]], e->dur, bin);
+        add_sample(&m->lat_phase[g[5] - phase0], e->dur, bin);
+    }
     /* slices first: one that stops mirroring copies the whole group as it was before this value */
     for (int dim = 0; dim < 3; dim++)
         NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], e->dur, fine));
@@ -545,7 +563,7 @@ int nr__latency_plan(nr_model *m, nr_error *err)
         nr__fine *fine = m->fine[g];
         if (!fine)
             return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
-        if (!fine->page) {   /* its values, kept: the sort gives each rank */
+        if (fine->vals) {   /* its values, kept: the sort gives each rank */
             if (fine->n != n)
                 return nr_error_set(err, NR_E_FORMAT, "latency group %zu has %" PRIu64 " values but keeps %zu", g,
                                     n, fine->n);
