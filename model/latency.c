@@ -3,15 +3,18 @@
  * and log-binned CDF points; the cache-hit/miss split of reads; the exact
  * median read size.
  *
- * Method (exact; memory bounded by the number of groups, never by events):
- * pass 1 fills one nr_loghist per group, which tells the bin holding each
- * wanted rank, the values below it and in it. Every later pass serves all
+ * Method (exact; memory bounded by the number of groups, never by events;
+ * a phase has the groups of the ops it has values of): pass 1 fills one
+ * nr_loghist and one fine histogram per group, which tells the bin holding
+ * each wanted rank, the values below it and in it; a group of at most 512
+ * values keeps them instead, and sorts them. Every later pass serves all
  * groups at once: a range with few values is collected and sorted; a range
  * with many is counted in NSUB sub-bins, narrowing it to the sub-bin holding
  * the rank, until a range is collectable or a single value (latencies below
  * ~4 s need at most two narrowing passes). nr_quantiles_exact over a filtered
  * source of the store (nr__quantiles_filtered) gives the same answers one
  * group at a time; the tests check the two against each other and a sort. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,8 +58,108 @@ static int sized_read(const nr_model *m, const nr__event *e)
            !m->reg_runtime[e->reg];
 }
 
-static size_t ngroups(const nr_model *m) { return NR_LAT_OP_COUNT * m->lat_slots + 1; }
-static nr_model_latency *group(nr_model *m, size_t g) { return g + 1 == ngroups(m) ? &m->read_size : &m->lat[g]; }
+/* Groups are numbered: the fixed ones ([lat_op][slot]), read_size, then the
+ * phase groups (model_internal.h). */
+static size_t read_size_group(const nr_model *m) { return NR_LAT_OP_COUNT * m->lat_slots; }
+static size_t ngroups(const nr_model *m) { return read_size_group(m) + 1 + m->lat_phase_n; }
+static nr_model_latency *group(nr_model *m, size_t g)
+{
+    const size_t rs = read_size_group(m);
+    return g < rs ? &m->lat[g] : g == rs ? &m->read_size : &m->lat_phase[g - rs - 1];
+}
+
+/* The phase group's key, NULL for another group. */
+static const nr__lat_phase_key *phase_key(const nr_model *m, size_t g)
+{
+    const size_t rs = read_size_group(m);
+    return g > rs ? &m->lat_phase_key[g - rs - 1] : NULL;
+}
+
+/* Group g's op's "all" group (read_size: itself). */
+static size_t all_of(const nr_model *m, size_t g)
+{
+    const nr__lat_phase_key *k = phase_key(m, g);
+    if (k)
+        return (size_t)k->lat_op * m->lat_slots;
+    return g == read_size_group(m) ? g : g - g % m->lat_slots;
+}
+
+/* What a phase without a value of an op shows: count 0, no quantile, no mean. */
+static const nr_model_latency lat_empty = {.q_ns = {-1, -1, -1, -1, -1, -1}, .mean_s = NAN};
+
+/* Where lat_phase_of holds the group of (lat_op, phase, job). */
+static uint32_t *phase_slot(const nr_model *m, int lat_op, size_t phase, int job)
+{
+    return &m->lat_phase_of[(phase * 2 + (size_t)job) * NR_LAT_OP_COUNT + (size_t)lat_op];
+}
+
+const nr_model_latency *nr__lat_phase(const nr_model *m, int lat_op, size_t phase, int job)
+{
+    const uint32_t d = m->lat_phase_of ? *phase_slot(m, lat_op, phase, job) : 0;
+    return d ? &m->lat_phase[d - 1] : &lat_empty;
+}
+
+int nr__latency_alloc(nr_model *m)
+{
+    /* all, roles, file systems, the job's files; the phases' as they come */
+    m->lat_slots = 1 + NR_ROLE_COUNT + m->nfs + 1;
+    const size_t ng = ngroups(m);
+    m->lat = calloc(NR_LAT_OP_COUNT * m->lat_slots, sizeof *m->lat);
+    m->lat_phase_of = calloc(m->nphases * 2 * NR_LAT_OP_COUNT, sizeof *m->lat_phase_of);
+    m->fine = calloc(ng, sizeof *m->fine);
+    m->fine_overflow = calloc(ng, sizeof *m->fine_overflow);
+    if (!m->lat || !m->lat_phase_of || !m->fine || !m->fine_overflow)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots; i++)
+        nr_loghist_init(&m->lat[i].hist);
+    nr_loghist_init(&m->read_size.hist);
+    for (size_t i = 0; i < NR_LAT_OP_COUNT * 4; i++)
+        m->fine_mirror[i] = -1;   /* no slice seen yet */
+    return 0;
+}
+
+/* A new group for (lat_op, phase, job): *d its index in lat_phase + 1. */
+static int phase_group_new(nr_model *m, int lat_op, size_t phase, int job, uint32_t *d)
+{
+    if (m->lat_phase_n == m->lat_phase_cap) {
+        const size_t cap = m->lat_phase_cap ? 2 * m->lat_phase_cap : 16, ng = read_size_group(m) + 1 + cap;
+        if (cap > UINT32_MAX - 1)
+            return NR_E_NOMEM;
+        nr_model_latency *lat = realloc(m->lat_phase, cap * sizeof *lat);
+        if (lat)
+            m->lat_phase = lat;
+        nr__lat_phase_key *key = realloc(m->lat_phase_key, cap * sizeof *key);
+        if (key)
+            m->lat_phase_key = key;
+        nr__fine **fine = realloc(m->fine, ng * sizeof *fine);
+        if (fine)
+            m->fine = fine;
+        uint8_t *over = realloc(m->fine_overflow, ng * sizeof *over);
+        if (over)
+            m->fine_overflow = over;
+        if (!lat || !key || !fine || !over)
+            return NR_E_NOMEM;
+        m->lat_phase_cap = cap;
+    }
+    const size_t i = m->lat_phase_n++;
+    memset(&m->lat_phase[i], 0, sizeof m->lat_phase[i]);
+    nr_loghist_init(&m->lat_phase[i].hist);
+    m->lat_phase_key[i] = (nr__lat_phase_key){.phase = (uint32_t)phase, .lat_op = (uint8_t)lat_op, .job = (uint8_t)job};
+    m->fine[ngroups(m) - 1] = NULL;
+    m->fine_overflow[ngroups(m) - 1] = 0;
+    *d = (uint32_t)(i + 1);
+    return 0;
+}
+
+/* The group of (lat_op, phase, job), made at its first value (pass 1). */
+static int phase_group(nr_model *m, int lat_op, size_t phase, int job, size_t *g)
+{
+    uint32_t *d = phase_slot(m, lat_op, phase, job);
+    if (!*d)
+        NR_TRY(phase_group_new(m, lat_op, phase, job, d));
+    *g = read_size_group(m) + *d;
+    return 0;
+}
 
 /* The fine histogram: every value below 2048 has its own bin, larger values
  * 1024 bins per power of two (width < 0.1% of the value), computed with one
@@ -71,8 +174,18 @@ static nr_model_latency *group(nr_model *m, size_t g) { return g + 1 == ngroups(
 #define FINE_PAGES 54
 #define FINE_BINS ((size_t)FINE_PAGES << FINE_MBITS)
 
+/* A group keeps its first values as they are, up to a page's bytes: a
+ * group of few values (a phase's of one op, mostly) needs no page, and its
+ * quantiles are a sort, with no later pass. Its pages replace them at the
+ * next value. Until session 51 each group of a value had at least a page
+ * per power of two: 1,000 epoch-named phases of 600 calls held 26 pages
+ * each (106 MB). */
+#define FINE_KEEP (FINE_PAGE * sizeof(uint32_t) / sizeof(int64_t))   /* 512 values */
+
 struct nr__fine {
     uint32_t *page[FINE_PAGES];   /* NULL: every bin of the page is 0 */
+    int64_t *vals;                /* the values kept, NULL once counted in the pages */
+    size_t n, cap;
 };
 
 static size_t fine_bin(int64_t v)
@@ -116,7 +229,7 @@ static uint32_t *fine_page_new(nr_model *m)
     return p;
 }
 
-/* Frees group g's histogram and its pages. */
+/* Frees group g's histogram: its values or its pages. */
 static void fine_free(nr_model *m, size_t g)
 {
     nr__fine *f = m->fine[g];
@@ -127,6 +240,7 @@ static void fine_free(nr_model *m, size_t g)
             free(f->page[i]);
             m->fine_pages--;
         }
+    free(f->vals);
     free(f);
     m->fine[g] = NULL;
 }
@@ -141,30 +255,39 @@ void nr__latency_free_fine(nr_model *m)
     m->fine = NULL;
 }
 
-/* Group to's histogram becomes a copy of group from's (to has none). */
-static int fine_copy(nr_model *m, size_t from, size_t to)
+void nr__latency_free_targets(nr_model *m)
 {
-    const nr__fine *f = m->fine[from];
-    if (!f)
-        return 0;
-    if (!(m->fine[to] = calloc(1, sizeof *m->fine[to])))
-        return NR_E_NOMEM;
-    for (size_t i = 0; i < FINE_PAGES; i++) {
-        if (!f->page[i])
-            continue;
-        if (!(m->fine[to]->page[i] = fine_page_new(m)))
-            return NR_E_NOMEM;
-        memcpy(m->fine[to]->page[i], f->page[i], FINE_PAGE * sizeof *f->page[i]);
-    }
-    return 0;
+    if (m->qt)
+        for (size_t i = 0; i < ngroups(m) * NR_MODEL_NQ; i++) {
+            free(m->qt[i].vals);
+            free(m->qt[i].sub);
+        }
+    free(m->qt);
+    free(m->qrange);
+    m->qt = NULL;
+    m->qrange = NULL;
 }
 
-static int add_fine(nr_model *m, size_t g, size_t bin)
+void nr__latency_free(nr_model *m)
 {
-    nr__fine **f = &m->fine[g];
-    if (!*f && !(*f = calloc(1, sizeof **f)))
-        return NR_E_NOMEM;
-    uint32_t **page = &(*f)->page[bin >> FINE_MBITS];
+    nr__latency_free_targets(m);
+    nr__latency_free_fine(m);
+    free(m->fine_overflow);
+    free(m->lat);
+    free(m->lat_phase);
+    free(m->lat_phase_key);
+    free(m->lat_phase_of);
+    m->fine_overflow = NULL;
+    m->lat = m->lat_phase = NULL;
+    m->lat_phase_key = NULL;
+    m->lat_phase_of = NULL;
+    m->lat_phase_n = m->lat_phase_cap = 0;
+}
+
+/* Counts bin of group g (counting in pages) in a new page or a full bin. */
+static int fine_count_new(nr_model *m, size_t g, size_t bin)
+{
+    uint32_t **page = &m->fine[g]->page[bin >> FINE_MBITS];
     if (!*page && !(*page = fine_page_new(m)))
         return NR_E_NOMEM;
     uint32_t *c = &(*page)[bin & (FINE_PAGE - 1)];
@@ -176,6 +299,74 @@ static int add_fine(nr_model *m, size_t g, size_t bin)
     return 0;
 }
 
+/* Keeps v in group g (made at its first value), or counts the values kept
+ * and v in pages once they would pass a page's bytes. */
+static int fine_keep(nr_model *m, size_t g, int64_t v, size_t bin)
+{
+    nr__fine *f = m->fine[g];
+    if (!f && !(f = m->fine[g] = calloc(1, sizeof *f)))
+        return NR_E_NOMEM;
+    if (f->n == FINE_KEEP) {
+        for (size_t i = 0; i < f->n; i++)
+            NR_TRY(fine_count_new(m, g, fine_bin(f->vals[i])));
+        free(f->vals);
+        f->vals = NULL;
+        f->n = f->cap = 0;
+        return fine_count_new(m, g, bin);
+    }
+    if (f->n == f->cap) {
+        const size_t cap = f->cap ? 2 * f->cap : 4;
+        int64_t *vals = realloc(f->vals, cap * sizeof *vals);
+        if (!vals)
+            return NR_E_NOMEM;
+        f->vals = vals;
+        f->cap = cap;
+    }
+    f->vals[f->n++] = v;
+    return 0;
+}
+
+/* Value v (of fine bin bin) into group g: one increment once it counts in
+ * pages and the page is there. */
+static inline int add_fine(nr_model *m, size_t g, int64_t v, size_t bin)
+{
+    nr__fine *f = m->fine[g];
+    if (!f || f->vals)
+        return fine_keep(m, g, v, bin);
+    uint32_t *p = f->page[bin >> FINE_MBITS];
+    if (!p || p[bin & (FINE_PAGE - 1)] == UINT32_MAX)
+        return fine_count_new(m, g, bin);
+    p[bin & (FINE_PAGE - 1)]++;
+    return 0;
+}
+
+/* Group to's histogram becomes a copy of group from's (to has none). */
+static int fine_copy(nr_model *m, size_t from, size_t to)
+{
+    const nr__fine *f = m->fine[from];
+    if (!f)
+        return 0;
+    nr__fine *c = m->fine[to] = calloc(1, sizeof *m->fine[to]);
+    if (!c)
+        return NR_E_NOMEM;
+    if (f->vals) {
+        if (!(c->vals = malloc(f->cap * sizeof *c->vals)))
+            return NR_E_NOMEM;
+        memcpy(c->vals, f->vals, f->n * sizeof *c->vals);
+        c->n = f->n;
+        c->cap = f->cap;
+        return 0;
+    }
+    for (size_t i = 0; i < FINE_PAGES; i++) {
+        if (!f->page[i])
+            continue;
+        if (!(c->page[i] = fine_page_new(m)))
+            return NR_E_NOMEM;
+        memcpy(c->page[i], f->page[i], FINE_PAGE * sizeof *f->page[i]);
+    }
+    return 0;
+}
+
 /* The fine histogram of a slice (phase, role or file system) is kept only
  * once the slice stops holding every value of its op: until then it mirrors
  * the op's whole group (mirrors_all) and costs nothing per event. At the first
@@ -184,7 +375,7 @@ static int add_fine(nr_model *m, size_t g, size_t bin)
 #define MIRROR_NONE (-1)
 #define MIRROR_BROKEN (-2)
 
-static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t g, size_t bin)
+static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t g, int64_t v, size_t bin)
 {
     int64_t *mirror = &m->fine_mirror[lat_op * 4 + dim];
     if (*mirror == MIRROR_NONE)
@@ -197,13 +388,13 @@ static int add_fine_slice(nr_model *m, int lat_op, int dim, size_t g_all, size_t
         m->fine_overflow[was] = m->fine_overflow[g_all];
         *mirror = MIRROR_BROKEN;
     }
-    return add_fine(m, g, bin);
+    return add_fine(m, g, v, bin);
 }
 
 /* The job files' slice g_job mirrors the whole group until the first value
  * of a runtime file (job 0) comes: then it receives a copy of the group's
  * histogram (every value so far was a job file's) and counts on its own. */
-static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int job, size_t bin)
+static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int job, int64_t v, size_t bin)
 {
     int64_t *mirror = &m->fine_mirror[lat_op * 4 + 3];
     if (*mirror == MIRROR_NONE) {
@@ -214,7 +405,7 @@ static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int
         *mirror = MIRROR_BROKEN;
         return 0;
     }
-    return job ? add_fine(m, g_job, bin) : 0;
+    return job ? add_fine(m, g_job, v, bin) : 0;
 }
 
 /* nr_loghist_add with the bin computed once for the several groups of an event. */
@@ -233,17 +424,28 @@ static void add_sample(nr_model_latency *l, int64_t v, int bin)
 
 /* The group indexes an event's value belongs to (all, phase, role, fs, job
  * files, job files of the phase); returns 6 for a job file's call, 4 for a
- * runtime file's. */
-static int event_groups(const nr_model *m, const nr__event *e, size_t g[6])
+ * runtime file's. The phase's groups are made (pass 1) or looked up: a
+ * later pass finds them all unless the store changed, when it returns -1. */
+static int event_groups(nr_model *m, const nr__event *e, int make, size_t g[6])
 {
     const size_t base = (size_t)e->lat_op * m->lat_slots;
+    const int ng = m->reg_runtime[e->reg] ? 4 : 6;
     g[0] = base;
-    g[1] = base + nr__lat_slot_phase(m, e->phase);
     g[2] = base + nr__lat_slot_role(m, e->role);
     g[3] = base + nr__lat_slot_fs(m, e->fs);
     g[4] = base + nr__lat_slot_job(m);
-    g[5] = base + nr__lat_slot_job_phase(m, e->phase);
-    return m->reg_runtime[e->reg] ? 4 : 6;
+    if (make) {
+        NR_TRY(phase_group(m, e->lat_op, e->phase, 0, &g[1]));
+        if (ng == 6)
+            NR_TRY(phase_group(m, e->lat_op, e->phase, 1, &g[5]));
+        return ng;
+    }
+    const uint32_t *d = phase_slot(m, e->lat_op, e->phase, 0);   /* then job 1's, NR_LAT_OP_COUNT on */
+    if (!d[0] || (ng == 6 && !d[NR_LAT_OP_COUNT]))
+        return -1;
+    g[1] = read_size_group(m) + d[0];
+    g[5] = read_size_group(m) + d[NR_LAT_OP_COUNT];
+    return ng;
 }
 
 int nr__latency_add(nr_model *m, const nr__event *e)
@@ -251,23 +453,37 @@ int nr__latency_add(nr_model *m, const nr__event *e)
     if (sized_read(m, e)) {
         const int64_t size = e->bytes > 0 ? e->bytes : 0;
         add_sample(&m->read_size, size, nr_loghist_bin(size));
-        NR_TRY(add_fine(m, ngroups(m) - 1, fine_bin(size)));
+        NR_TRY(add_fine(m, read_size_group(m), size, fine_bin(size)));
     }
     if (!timed(e))
         return 0;
     size_t g[6];
-    const int ng = event_groups(m, e, g);
+    const int ng = event_groups(m, e, 1, g);
+    if (ng < 0)
+        return ng;
     const int bin = nr_loghist_bin(e->dur);
-    const size_t fine = fine_bin(e->dur);
-    for (int i = 0; i < ng; i++)
-        add_sample(&m->lat[g[i]], e->dur, bin);
+    const size_t fine = fine_bin(e->dur), phase0 = read_size_group(m) + 1;   /* g[1], g[5]: lat_phase[g - phase0] */
+    add_sample(&m->lat[g[0]], e->dur, bin);
+    add_sample(&m->lat_phase[g[1] - phase0], e->dur, bin);
+    add_sample(&m->lat[g[2]], e->dur, bin);
+    add_sample(&m->lat[g[3]], e->dur, bin);
+    if (ng == 6) {
+        add_sample(&m->lat[g[4]], e->dur, bin);
+        add_sample(&m->lat_phase[g[5] - phase0], e->dur, bin);
+    }
     /* slices first: one that stops mirroring copies the whole group as it was before this value */
     for (int dim = 0; dim < 3; dim++)
-        NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], fine));
-    NR_TRY(add_fine_job(m, e->lat_op, g[0], g[4], ng == 6, fine));
+        NR_TRY(add_fine_slice(m, e->lat_op, dim, g[0], g[1 + dim], e->dur, fine));
+    NR_TRY(add_fine_job(m, e->lat_op, g[0], g[4], ng == 6, e->dur, fine));
     if (ng == 6)   /* no mirroring: a histogram of its own, as a phase slice has once it stops mirroring */
-        NR_TRY(add_fine(m, g[5], fine));
-    return add_fine(m, g[0], fine);
+        NR_TRY(add_fine(m, g[5], e->dur, fine));
+    return add_fine(m, g[0], e->dur, fine);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 /* Collect when the range holds few values, else count them in sub-bins. */
@@ -299,11 +515,10 @@ static int arm(nr__qtarget *t)
 
 /* A slice (phase, role, file system, job files) holding every value of its op's "all"
  * group is that group: same values, same quantiles. */
-static int mirrors_all(const nr_model *m, size_t g)
+static int mirrors_all(nr_model *m, size_t g)
 {
-    if (g + 1 == ngroups(m) || g % m->lat_slots == 0)
-        return 0;
-    return m->lat[g].count == m->lat[g - g % m->lat_slots].count;
+    const size_t all = all_of(m, g);
+    return g != all && group(m, g)->count == m->lat[all].count;
 }
 
 /* The union of the ranges still searched in each group (a fast reject per event). */
@@ -329,6 +544,13 @@ static void update_group_ranges(nr_model *m)
 int nr__latency_plan(nr_model *m, nr_error *err)
 {
     const size_t ng = ngroups(m);
+    if (m->lat_phase_n && m->lat_phase_n < m->lat_phase_cap) {   /* every group is made: the rest was room */
+        nr_model_latency *lat = realloc(m->lat_phase, m->lat_phase_n * sizeof *lat);
+        if (lat) {
+            m->lat_phase = lat;
+            m->lat_phase_cap = m->lat_phase_n;   /* the other arrays are at least as long */
+        }
+    }
     m->qt = calloc(ng * NR_MODEL_NQ, sizeof *m->qt);
     m->qrange = calloc(2 * ng, sizeof *m->qrange);
     if (!m->qt || !m->qrange)
@@ -338,9 +560,23 @@ int nr__latency_plan(nr_model *m, nr_error *err)
         const uint64_t n = l->hist.n;
         if (n == 0 || mirrors_all(m, g) || m->fine_overflow[g])
             continue;   /* nothing, a copy of its op's "all" group, or the reference path */
-        const nr__fine *fine = m->fine[g];
+        nr__fine *fine = m->fine[g];
         if (!fine)
             return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
+        if (fine->vals) {   /* its values, kept: the sort gives each rank */
+            if (fine->n != n)
+                return nr_error_set(err, NR_E_FORMAT, "latency group %zu has %" PRIu64 " values but keeps %zu", g,
+                                    n, fine->n);
+            qsort(fine->vals, fine->n, sizeof *fine->vals, cmp_i64);
+            for (int q = 0; q < NR_MODEL_NQ; q++) {
+                nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
+                t->rank = nr_quantile_rank(nr_model_quantiles[q], n);
+                t->value = t->lo = t->hi = fine->vals[t->rank - 1];
+                t->mode = NR__Q_DONE;
+            }
+            fine_free(m, g);
+            continue;
+        }
         uint64_t cum = 0;
         size_t b = 0;
         for (int q = 0; q < NR_MODEL_NQ; q++) {
@@ -402,21 +638,16 @@ static void collect_group(nr_model *m, size_t g, int64_t v)
 int nr__latency_collect(nr_model *m, const nr__event *e)
 {
     if (sized_read(m, e))
-        collect_group(m, ngroups(m) - 1, e->bytes > 0 ? e->bytes : 0);
+        collect_group(m, read_size_group(m), e->bytes > 0 ? e->bytes : 0);
     if (!timed(e))
         return 0;
     size_t g[6];
-    const int ng = event_groups(m, e, g);
+    const int ng = event_groups(m, e, 0, g);   /* < 0: no group (the store changed), caught as such */
     for (int i = 0; i < ng; i++)
         collect_group(m, g[i], e->dur);
     return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 /* After a pass: a collected range gives the value by sorting; a refined one
  * narrows to the sub-bin holding the rank. Returns 1 if a target needs another pass. */
@@ -467,23 +698,25 @@ int nr__latency_step(nr_model *m, nr_error *err)
 static nr__filter filter_of(const nr_model *m, size_t g)
 {
     nr__filter f = {.lat_op = NR_LAT_READ, .value_bytes = 0, .phase = -1, .role = -1, .fs = -1};
-    if (g + 1 == ngroups(m)) {
+    const nr__lat_phase_key *k = phase_key(m, g);
+    if (k) {
+        f.lat_op = k->lat_op;
+        f.phase = (long)k->phase;
+        f.job = k->job;
+        return f;
+    }
+    if (g == read_size_group(m)) {
         f.value_bytes = 1;
         return f;
     }
     f.lat_op = (int)(g / m->lat_slots);
     const size_t slot = g % m->lat_slots;
-    if (slot > nr__lat_slot_job(m)) {
-        f.job = 1;
-        f.phase = (long)(slot - nr__lat_slot_job_phase(m, 0));
-    } else if (slot == nr__lat_slot_job(m))
+    if (slot == nr__lat_slot_job(m))
         f.job = 1;
     else if (slot >= nr__lat_slot_fs(m, 0))
         f.fs = (int)(slot - nr__lat_slot_fs(m, 0));
     else if (slot >= nr__lat_slot_role(m, 0))
         f.role = (int)(slot - nr__lat_slot_role(m, 0));
-    else if (slot >= 1)
-        f.phase = (long)(slot - 1);
     return f;
 }
 
@@ -492,7 +725,7 @@ int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
     const size_t ng = ngroups(m);
     for (size_t g = 0; g < ng; g++) {
         nr_model_latency *l = group(m, g);
-        const size_t src = mirrors_all(m, g) ? g - g % m->lat_slots : g;
+        const size_t src = mirrors_all(m, g) ? all_of(m, g) : g;
         if (m->fine_overflow[src]) {
             const nr__filter f = filter_of(m, src);
             uint64_t count;
@@ -502,7 +735,7 @@ int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
             for (int q = 0; q < NR_MODEL_NQ; q++)
                 l->q_ns[q] = t[q].rank ? t[q].value : -1;
         }
-        l->mean_s = l->count ? l->mean_s / (double)l->count * (g + 1 == ng ? 1.0 : 1e-9) : NAN;
+        l->mean_s = l->count ? l->mean_s / (double)l->count * (g == read_size_group(m) ? 1.0 : 1e-9) : NAN;
     }
     m->access.sized_reads = m->read_size.count;
     m->access.median_read_size = m->read_size.count ? (uint64_t)m->read_size.q_ns[0] : 0;

@@ -6,23 +6,6 @@
 
 #include "model_internal.h"
 
-static int alloc_latency(nr_model *m)
-{
-    /* all, phases, roles, file systems, the job's files, the job's files per phase */
-    m->lat_slots = 1 + m->nphases + NR_ROLE_COUNT + m->nfs + 1 + m->nphases;
-    m->lat = calloc(NR_LAT_OP_COUNT * m->lat_slots, sizeof *m->lat);
-    if (!m->lat)
-        return NR_E_NOMEM;
-    for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots; i++)
-        nr_loghist_init(&m->lat[i].hist);
-    nr_loghist_init(&m->read_size.hist);
-    m->fine = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine);
-    m->fine_overflow = calloc(NR_LAT_OP_COUNT * m->lat_slots + 1, sizeof *m->fine_overflow);
-    for (size_t i = 0; i < NR_LAT_OP_COUNT * 4; i++)
-        m->fine_mirror[i] = -1;   /* no slice seen yet */
-    return m->fine && m->fine_overflow ? 0 : NR_E_NOMEM;
-}
-
 /* The run extent: events' first start to last end, else the processes table. */
 static void finish_totals(nr_model *m)
 {
@@ -67,15 +50,7 @@ static void free_pass_state(nr_model *m)
     free(m->proc_last_phase);
     m->proc_last_phase = NULL;
     m->proc_last_phase_cap = 0;
-    if (m->qt)
-        for (size_t i = 0; i < (NR_LAT_OP_COUNT * m->lat_slots + 1) * NR_MODEL_NQ; i++) {
-            free(m->qt[i].vals);
-            free(m->qt[i].sub);
-        }
-    free(m->qt);
-    free(m->qrange);
-    m->qt = NULL;
-    m->qrange = NULL;
+    nr__latency_free_targets(m);
 }
 
 static int compute(nr_model *m, const nr_store *s, nr_error *err)
@@ -88,7 +63,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__assign_roles(m));
     NR_TRY(nr__idmap_densify(&m->file_ids));
     NR_TRY(nr__idmap_densify(&m->phase_ids));
-    NR_TRY(alloc_latency(m));
+    NR_TRY(nr__latency_alloc(m));
     NR_TRY(nr__timeline_predict(m));
     NR_TRY(nr__pass_events(m, s, 1, err));
     NR_TRY(nr__bursts_plan(m));
@@ -190,9 +165,7 @@ void nr_model_free(nr_model *m)
         free(m->ccdf_x[i]);
         free(m->ccdf_p[i]);
     }
-    nr__latency_free_fine(m);
-    free(m->fine_overflow);
-    free(m->lat);
+    nr__latency_free(m);
     free(m->tl_read);
     free(m->tl_write);
     free(m->tl_phase_read);
@@ -262,7 +235,7 @@ const nr_model_latency *nr_model_latency_all(const nr_model *m, int lat_op)
 
 const nr_model_latency *nr_model_latency_phase(const nr_model *m, int lat_op, size_t phase)
 {
-    return lat_ok(lat_op) && phase < m->nphases ? nr__lat(m, lat_op, nr__lat_slot_phase(m, phase)) : NULL;
+    return lat_ok(lat_op) && phase < m->nphases ? nr__lat_phase(m, lat_op, phase, 0) : NULL;
 }
 
 const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int role)
@@ -285,7 +258,7 @@ const nr_model_latency *nr_model_latency_job(const nr_model *m, int lat_op)
 
 const nr_model_latency *nr_model_latency_job_phase(const nr_model *m, int lat_op, size_t phase)
 {
-    return lat_ok(lat_op) && phase < m->nphases ? nr__lat(m, lat_op, nr__lat_slot_job_phase(m, phase)) : NULL;
+    return lat_ok(lat_op) && phase < m->nphases ? nr__lat_phase(m, lat_op, phase, 1) : NULL;
 }
 
 const nr_cache_split *nr_model_cache_split(const nr_model *m) { return &m->split; }

@@ -65,6 +65,13 @@ typedef struct nr__qtarget {
 } nr__qtarget;
 enum { NR__Q_DONE, NR__Q_COLLECT, NR__Q_REFINE };
 
+/* Whose a phase latency group is (nr_model.lat_phase). */
+typedef struct nr__lat_phase_key {
+    uint32_t phase;     /* index of nr_model phase */
+    uint8_t lat_op;
+    uint8_t job;        /* 1: the job's files of the phase */
+} nr__lat_phase_key;
+
 typedef struct nr__burst_state nr__burst_state;
 typedef struct nr__fine nr__fine;   /* latency.c */
 
@@ -130,10 +137,17 @@ struct nr_model {
     double *ccdf_x[NR_PL_COUNT], *ccdf_p[NR_PL_COUNT];
     size_t nccdf[NR_PL_COUNT];
 
-    /* latency groups: [lat_op][slot], slot = 0 all, 1.. phases, roles, file systems */
+    /* latency groups (latency.c), numbered: [lat_op][slot] (slot = 0 all, roles, file systems, the
+       job's files), then read_size, then the phase groups. A phase has a group of an op (and one of
+       the op on the job's files of the phase) once pass 1 gives it a value: until session 51 every
+       phase name had all ten, 30 KB without a call (100,000 nested names: 3.1 GB; review 50) */
     size_t lat_slots;
     nr_model_latency *lat;
     nr_model_latency read_size;  /* quantiles of read request sizes (bytes, not ns) */
+    nr__lat_phase_key *lat_phase_key;  /* [lat_phase_n]: whose each phase group is */
+    nr_model_latency *lat_phase; /* [lat_phase_n]: the phase groups, in the order of their first value */
+    size_t lat_phase_n, lat_phase_cap;
+    uint32_t *lat_phase_of;      /* [(phase x 2 + job) x NR_LAT_OP_COUNT + lat_op]: 1 + its index in lat_phase, 0 none */
     int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
     nr__fine **fine;             /* [group]: fine histogram of pass 1 by page, freed once planned */
     size_t fine_pages, fine_pages_peak;  /* its pages (4 KiB) now and at most (tests) */
@@ -193,20 +207,26 @@ static inline void nr__pid_cache_reset(nr_model *m)
         m->pid_cache_key[i] = INT64_MIN;
 }
 
-/* Slots of a latency group. */
-static inline size_t nr__lat_slot_phase(const nr_model *m, size_t phase) { (void)m; return 1 + phase; }
-static inline size_t nr__lat_slot_role(const nr_model *m, int role) { return 1 + m->nphases + (size_t)role; }
-static inline size_t nr__lat_slot_fs(const nr_model *m, int fs) { return 1 + m->nphases + NR_ROLE_COUNT + (size_t)fs; }
-/* The job's files (the runtime's left out), then the job's files per phase. */
-static inline size_t nr__lat_slot_job(const nr_model *m) { return 1 + m->nphases + NR_ROLE_COUNT + m->nfs; }
-static inline size_t nr__lat_slot_job_phase(const nr_model *m, size_t phase) { return nr__lat_slot_job(m) + 1 + phase; }
+/* Slots of a latency group (a phase's groups are apart: nr__lat_phase). */
+static inline size_t nr__lat_slot_role(const nr_model *m, int role) { (void)m; return 1 + (size_t)role; }
+static inline size_t nr__lat_slot_fs(const nr_model *m, int fs) { (void)m; return 1 + NR_ROLE_COUNT + (size_t)fs; }
+/* The job's files (the runtime's left out). */
+static inline size_t nr__lat_slot_job(const nr_model *m) { return 1 + NR_ROLE_COUNT + m->nfs; }
 static inline nr_model_latency *nr__lat(const nr_model *m, int lat_op, size_t slot)
 {
     return &m->lat[(size_t)lat_op * m->lat_slots + slot];
 }
+/* The group of op lat_op in phase (job 1: of the job's files in the phase);
+ * one shared empty group (count 0) when the phase has no value of the op. */
+const nr_model_latency *nr__lat_phase(const nr_model *m, int lat_op, size_t phase, int job);
 /* The latency operation (NR_LAT_*) of an op class, or -1 for classes
  * without latency (pass.c; also used by compare_sample.c). */
 int nr__lat_op_of(int64_t op_class);
+
+/* A phase's shares of its wall time (io_share, main_io_share) need at least
+ * this much of it, else they are unknown (NAN): phases.c, docs/definitions.md
+ * "Shares of wall time". */
+#define NR__SHARE_MIN_WALL_NS 1000000
 
 /* Loading the small tables (model.c). */
 /* Refuses a store lacking a table or column that every store of a run has
@@ -265,6 +285,12 @@ int nr__latency_step(nr_model *m, nr_error *err);
 int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err);
 /* Frees the fine histograms left and their array (model free). */
 void nr__latency_free_fine(nr_model *m);
+/* The groups of pass 1 (every fixed group; a phase's as its values come), before pass 1. */
+int nr__latency_alloc(nr_model *m);
+/* Frees the quantile searches (the passes' state). */
+void nr__latency_free_targets(nr_model *m);
+/* Frees every group (model free). */
+void nr__latency_free(nr_model *m);
 enum { NR__TL_NONE, NR__TL_PREDICTED, NR__TL_FILLED, NR__TL_PASS2 };
 /* Before pass 1: a plan predicted from the processes table, filled by pass 1. */
 int nr__timeline_predict(nr_model *m);

@@ -53,8 +53,10 @@ typedef struct nr_model nr_model;
  * its last call.
  * 5 (session 47): with whole-second stamps the timeline's bins are whole
  * seconds and a write burst has no duration or rate (NAN).
- * 6 (session 49): an end-of-file read (0 B) is in no request-size bin. */
-#define NR_MODEL_REVISION 6
+ * 6 (session 49): an end-of-file read (0 B) is in no request-size bin.
+ * 7 (session 51): a phase of less than 1 ms of wall time has no share of
+ * it (io_share, main_io_share NAN). */
+#define NR_MODEL_REVISION 7
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1
@@ -143,11 +145,11 @@ typedef struct nr_model_phase {
     double wall_s;                /* length of the union of the instances' intervals */
     nr_model_opsum ops[NR_OP_CLASS_COUNT];
     double io_time_s;             /* sum of ops[].time_ns, seconds, summed over processes */
-    double io_share;              /* io_time_s / wall_s (NAN when wall_s == 0, without durations or with
-                                     whole-second stamps); may exceed 1 with parallel workers */
+    double io_share;              /* io_time_s / wall_s (NAN when wall_s is under 1 ms, without durations or
+                                     with whole-second stamps); may exceed 1 with parallel workers */
     double main_io_time_s;        /* the part of io_time_s in main processes (the training loop itself) */
     double main_io_share;         /* main_io_time_s / (wall_s x main processes): the share of the phase the
-                                     loop was blocked in file I/O, at most 1 (NAN when wall_s == 0) */
+                                     loop was blocked in file I/O, at most 1 (NAN as io_share) */
     uint64_t processes_with_io;   /* pids with a regular-file call in this phase */
     uint64_t runtime_bytes_read;  /* of ops[READ].bytes, the runtime's files' (file_role.h) */
     uint64_t runtime_bytes_written; /* of ops[WRITE].bytes, the runtime's files' */

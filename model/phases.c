@@ -128,8 +128,12 @@ int nr__phases_finish(nr_model *m)
         p->io_time_s = (double)t * 1e-9;
         /* a wall time of 1-second stamps is known to within 1 s: a run of
            70 ms read 0.002 s and 4.03 processes in I/O (strace -t); without
-           -T no call has a duration, and 0 s in I/O would claim none */
-        const int known = p->wall_s > 0 && !coarse && m->fidelity.events_with_dur > 0;
+           -T no call has a duration, and 0 s in I/O would claim none. Below
+           1 ms the stamps' microsecond and the hook's rounding are too much
+           of it: unphased, the rounding left between phases and the run's
+           edge, had 375,000 processes in I/O over a few microseconds
+           (review 50) */
+        const int known = p->wall_s >= NR__SHARE_MIN_WALL_NS * 1e-9 && !coarse && m->fidelity.events_with_dur > 0;
         p->io_share = known ? p->io_time_s / p->wall_s : NAN;
         p->main_io_share = known && mains > 0 ? p->main_io_time_s / (p->wall_s * (double)mains) : NAN;
     }

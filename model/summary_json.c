@@ -21,9 +21,25 @@ static void put(json_t *o, const char *key, json_t *v)
         json_decref(v);
 }
 
-static json_t *opsum_json(const nr_model_opsum *o)
+/* Objects that many places of the summary hold alike, made once and held
+ * by reference (jansson counts them; json_dumpf writes each place in
+ * full): a phase name without calls had 16 such objects of its own, and
+ * 100,000 names held 1.3 GB of them (review 50). The summary is read-only
+ * for it: a change to a shared object shows in every place. */
+typedef struct shared_json {
+    json_t *lat_none;     /* a latency group without values */
+    json_t *opsum_none;   /* an op class without calls */
+} shared_json;
+
+/* A new reference to the shared v when there is one (NULL when none). */
+static json_t *share(json_t *v) { return v ? json_incref(v) : NULL; }
+
+static json_t *opsum_json(const shared_json *sh, const nr_model_opsum *o)
 {
-    json_t *j = json_object();
+    json_t *j = o->calls == 0 && o->bytes == 0 && o->time_ns == 0 ? share(sh->opsum_none) : NULL;
+    if (j)
+        return j;
+    j = json_object();
     put(j, "calls", ju64(o->calls));
     put(j, "bytes", ju64(o->bytes));
     put(j, "time_s", real((double)o->time_ns * 1e-9));
@@ -47,7 +63,7 @@ static json_t *totals_json(const nr_model *m)
     return j;
 }
 
-static json_t *phases_json(const nr_model *m)
+static json_t *phases_json(const shared_json *sh, const nr_model *m)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < m->nphases; i++) {
@@ -73,7 +89,7 @@ static json_t *phases_json(const nr_model *m)
         put(j, "runtime_bytes_written", ju64(p->runtime_bytes_written));
         put(j, "runtime_io_time_s", real(p->runtime_io_time_s));
         for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
-            put(ops, nr_op_class_name(op), opsum_json(&p->ops[op]));
+            put(ops, nr_op_class_name(op), opsum_json(sh, &p->ops[op]));
         put(j, "ops", ops);
         if (j)
             json_array_append_new(a, j);
@@ -195,10 +211,13 @@ static json_t *powerlaw_json(const nr_model *m)
     return j;
 }
 
-static json_t *lat_json(const nr_model_latency *l)
+static json_t *lat_json(const shared_json *sh, const nr_model_latency *l)
 {
     static const char *const keys[NR_MODEL_NQ] = {"p50", "p90", "p99", "p999", "p9999", "max"};
-    json_t *j = json_object();
+    json_t *j = l->count == 0 ? share(sh->lat_none) : NULL;
+    if (j)
+        return j;
+    j = json_object();
     put(j, "count", ju64(l->count));
     for (int q = 0; q < NR_MODEL_NQ; q++)
         put(j, keys[q], l->count ? secs(l->q_ns[q]) : json_null());
@@ -207,11 +226,21 @@ static json_t *lat_json(const nr_model_latency *l)
 }
 
 /* {read: {...}, write: ..., open, sync, metadata} of one slot. */
-static json_t *lat_ops_json(const nr_model *m, size_t slot)
+static json_t *lat_ops_json(const shared_json *sh, const nr_model *m, size_t slot)
 {
     json_t *j = json_object();
     for (int op = 0; op < NR_LAT_OP_COUNT; op++)
-        put(j, nr_lat_op_name(op), lat_json(nr__lat(m, op, slot)));
+        put(j, nr_lat_op_name(op), lat_json(sh, nr__lat(m, op, slot)));
+    return j;
+}
+
+/* The same of phase i (job 1: the job's files of the phase), named. */
+static json_t *lat_phase_json(const shared_json *sh, const nr_model *m, size_t i, int job)
+{
+    json_t *j = json_object();
+    for (int op = 0; op < NR_LAT_OP_COUNT; op++)
+        put(j, nr_lat_op_name(op), lat_json(sh, nr__lat_phase(m, op, i, job)));
+    put(j, "phase", json_string(m->phases[i].name));
     return j;
 }
 
@@ -233,12 +262,11 @@ static json_t *split_json(const nr_model *m)
 
 /* The job's files alone (schema 13): the groups figure 4 draws, every op
  * class, and per phase. */
-static json_t *job_latency_json(const nr_model *m)
+static json_t *job_latency_json(const shared_json *sh, const nr_model *m)
 {
-    json_t *j = lat_ops_json(m, nr__lat_slot_job(m)), *ph = json_array();
+    json_t *j = lat_ops_json(sh, m, nr__lat_slot_job(m)), *ph = json_array();
     for (size_t i = 0; i < m->nphases; i++) {
-        json_t *o = lat_ops_json(m, nr__lat_slot_job_phase(m, i));
-        put(o, "phase", json_string(m->phases[i].name));
+        json_t *o = lat_phase_json(sh, m, i, 1);
         if (o && ph)
             json_array_append_new(ph, o);
     }
@@ -246,20 +274,19 @@ static json_t *job_latency_json(const nr_model *m)
     return j;
 }
 
-static json_t *latency_json(const nr_model *m)
+static json_t *latency_json(const shared_json *sh, const nr_model *m)
 {
-    json_t *j = lat_ops_json(m, 0);
+    json_t *j = lat_ops_json(sh, m, 0);
     json_t *ph = json_array(), *roles = json_object(), *fs = json_array();
     for (size_t i = 0; i < m->nphases; i++) {
-        json_t *o = lat_ops_json(m, nr__lat_slot_phase(m, i));
-        put(o, "phase", json_string(m->phases[i].name));
+        json_t *o = lat_phase_json(sh, m, i, 0);
         if (o && ph)
             json_array_append_new(ph, o);
     }
     for (int r = 0; r < NR_ROLE_COUNT; r++)
-        put(roles, nr_role_name(r), lat_ops_json(m, nr__lat_slot_role(m, r)));
+        put(roles, nr_role_name(r), lat_ops_json(sh, m, nr__lat_slot_role(m, r)));
     for (size_t i = 0; i < m->nfs; i++) {
-        json_t *o = lat_ops_json(m, nr__lat_slot_fs(m, (int)i));
+        json_t *o = lat_ops_json(sh, m, nr__lat_slot_fs(m, (int)i));
         put(o, "fs", json_string(m->fs_names[i]));
         if (o && fs)
             json_array_append_new(fs, o);
@@ -268,7 +295,7 @@ static json_t *latency_json(const nr_model *m)
     put(j, "by_role", roles);
     put(j, "by_fs", fs);
     put(j, "cache_split", split_json(m));
-    put(j, "job_files", job_latency_json(m));
+    put(j, "job_files", job_latency_json(sh, m));
     return j;
 }
 
@@ -515,15 +542,19 @@ static json_t *diagnostics_json(const nr_model *m)
 
 json_t *nr_model_summary_json(const nr_model *m)
 {
+    const shared_json none = {0};
+    const nr_model_latency no_values = {.mean_s = NAN};
+    const nr_model_opsum no_calls = {0};
+    shared_json sh = {.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls)};
     json_t *j = json_object();
     put(j, "schema_version", json_integer(SCHEMA_VERSION));
     put(j, "totals", totals_json(m));
-    put(j, "phases", phases_json(m));
+    put(j, "phases", phases_json(&sh, m));
     put(j, "processes", processes_json(m));
     put(j, "concentration", concentration_json(m));
     put(j, "runtime_files", runtime_json(m));
     put(j, "powerlaw", powerlaw_json(m));
-    put(j, "latency", latency_json(m));
+    put(j, "latency", latency_json(&sh, m));
     put(j, "timeline", timeline_json(m));
     put(j, "bursts", bursts_json(m));
     put(j, "burst_totals", burst_totals_json(m));
@@ -534,5 +565,7 @@ json_t *nr_model_summary_json(const nr_model *m)
     put(j, "findings", findings_json(m));
     put(j, "rules", rules_json(m));
     put(j, "diagnostics", diagnostics_json(m));
+    json_decref(sh.lat_none);
+    json_decref(sh.opsum_none);
     return j;
 }

@@ -397,6 +397,49 @@ static void phase_time_is_traced_time(void **state)
     nr_model_free(m);
 }
 
+/* A share of wall time needs 1 ms of it (review 50, finding 5): a
+ * phase of 999 us has none, one of exactly 1 ms has 0.25; unphased, the
+ * 1 us between them, held another process's 300 us read and had 300
+ * processes in I/O until session 51. In the JSON the unknown shares are
+ * null. */
+static void shares_need_a_millisecond_of_wall_time(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("short_wall.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, 2 * MS);
+    tb_proc(&t, 8, -1, 0, 2 * MS);
+    tb_phase(&t, 0, 7, "a", 0, 999 * US);
+    tb_phase(&t, 1, 7, "b", 1 * MS, 2 * MS);
+    tb_call(&t, 0, 100 * US, 7, NR_OP_READ, 0, 4096, 0, 0);
+    tb_call(&t, 500 * US, 300 * US, 8, NR_OP_READ, 0, 4096, 0, -1);
+    tb_call(&t, 1750 * US, 250 * US, 7, NR_OP_READ, 0, 4096, 4096, 1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("short_wall.nio"));
+    size_t ia, ib, iu;
+    const nr_model_phase *a = phase_named(m, "a", &ia), *b = phase_named(m, "b", &ib),
+                         *un = phase_named(m, "unphased", &iu);
+    assert_near(a->wall_s, 999e-6, 1e-12);
+    assert_near(a->io_time_s, 100e-6, 1e-12);
+    assert_true(isnan(a->io_share));
+    assert_true(isnan(a->main_io_share));
+    assert_near(b->wall_s, 1e-3, 1e-12);
+    assert_near(b->io_share, 0.25, 1e-12);
+    assert_near(b->main_io_share, 0.25, 1e-12);
+    assert_near(un->wall_s, 1e-6, 1e-12);
+    assert_near(un->io_time_s, 300e-6, 1e-12);
+    assert_true(isnan(un->io_share));
+    assert_true(isnan(un->main_io_share));
+    json_t *j = nr_model_summary_json(m), *ph = json_object_get(j, "phases");
+    assert_true(json_is_null(json_object_get(json_array_get(ph, ia), "io_share")));
+    assert_true(json_is_null(json_object_get(json_array_get(ph, ia), "main_io_share")));
+    assert_true(json_is_null(json_object_get(json_array_get(ph, iu), "io_share")));
+    assert_near(json_real_value(json_object_get(json_array_get(ph, ib), "io_share")), 0.25, 1e-12);
+    json_decref(j);
+    nr_model_free(m);
+}
+
 /* The main process is the one nearest the root of those that began
  * phases, not the first to begin one (review 45): the training script (1)
  * runs a preparation subprocess (2) whose own data_prep begins before
@@ -885,13 +928,13 @@ static void quantile_search_narrows(void **state)
 }
 
 /* A phase per epoch (review 50, finding 1): 1,000 phase names, each with 20
- * reads of 1-10 us and 5 opens of 3 us. Each phase's two read groups (the
- * phase and the job files of the phase) hold 20 values over 5 pages of the
- * fine histogram, and its two open groups one page each: the fine
- * histograms peak near 12 pages (48 KiB) per phase, where a whole
- * histogram per group took 4 x 216 KiB until session 50 (0.9 GB for this
- * store). Phase 0 adds a read of 5 s, pages away from the others, and
- * every quantile still equals a sort. */
+ * reads of 1-10 us and 5 opens of 3 us. Each phase has four latency groups
+ * (read and open, of the phase and of the job files of the phase), none of
+ * the other ops (until session 51 ten each), and each keeps its 20 or 5
+ * values instead of fine pages: the pages are the whole groups' few, where
+ * the phases held 12 each in session 50 and 4 x 216 KiB before (0.9 GB for
+ * this store). Phase 0 adds a read of 5 s, and every quantile still equals
+ * a sort. */
 static void many_phase_names_fine_histograms_follow_their_values(void **state)
 {
     enum { NPH = 1000, PER = 20, N = NPH * PER + 1 };
@@ -920,8 +963,9 @@ static void many_phase_names_fine_histograms_follow_their_values(void **state)
     nr_model *m = model_of(tb_path("epochs.nio"));
     assert_int_equal(n, N);
     assert_int_equal(nr_model_phase_count(m), NPH + 1);
-    /* 4 KiB pages: 12 per phase, and the whole groups' few */
-    assert_in_range(m->fine_pages_peak, NPH, 12 * NPH + 64);
+    /* 4 KiB pages: the whole groups' few, none of a phase's */
+    assert_in_range(m->fine_pages_peak, 1, 64);
+    assert_int_equal(m->lat_phase_n, 4 * NPH);
     qsort(all, N, sizeof *all, cmp_i64);
     const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
     assert_int_equal(rd->count, N);
@@ -938,7 +982,80 @@ static void many_phase_names_fine_histograms_follow_their_values(void **state)
             assert_int_equal(j->q_ns[q], l->q_ns[q]);
         }
         assert_int_equal(nr_model_latency_phase(m, NR_LAT_OPEN, p)->q_ns[0], 3 * US);
+        const nr_model_latency *w = nr_model_latency_job_phase(m, NR_LAT_WRITE, p);
+        assert_int_equal(w->count, 0);
+        assert_int_equal(w->q_ns[0], -1);
+        assert_true(isnan(w->mean_s));
     }
+    assert_int_equal(nr_model_latency_phase(m, NR_LAT_READ, NPH)->count, 0);   /* unphased: no call */
+    nr_model_free(m);
+    free(all);
+}
+
+/* A group keeps up to 512 values (a page's bytes) and counts the rest in
+ * fine pages, with the same quantiles. Phase a's 511 reads come first, so
+ * it mirrors the whole read group until b's first read makes it copy the
+ * whole group's kept values; b has 512 (kept), c 513 (counted from the
+ * 513th), d 3,000 over 1 us-10 ms; each equals a sort, and so do the
+ * whole group and the reference path over the store. */
+static void kept_values_become_pages_past_a_page(void **state)
+{
+    enum { NPH = 4, N = 511 + 512 + 513 + 3000 };
+    static const int per[NPH] = {511, 512, 513, 3000};
+    int64_t *all = malloc(N * sizeof *all), *ph[NPH];
+    assert_non_null(all);
+    size_t n = 0, nph[NPH] = {0};
+    tb t;
+    tb_open(&t, tb_path("kept.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, (int64_t)N * 100 * US);
+    uint64_t seed = 51;
+    int64_t ts = 0;
+    for (int p = 0; p < NPH; p++) {
+        char name[2] = {(char)('a' + p), 0};
+        ph[p] = malloc((size_t)per[p] * sizeof *ph[p]);
+        assert_non_null(ph[p]);
+        const int64_t from = ts;
+        for (int i = 0; i < per[p]; i++, ts += 100 * US) {
+            const int64_t dur = p == 3 ? 1000 + (int64_t)(lcg(&seed) % (10 * MS)) : 2000 + (int64_t)(lcg(&seed) % 50000);
+            all[n++] = ph[p][nph[p]++] = dur;
+            tb_call(&t, ts, dur, 7, NR_OP_READ, 0, 4096, -1, p);
+        }
+        tb_phase(&t, p, 7, name, from, ts);
+    }
+    tb_commit(&t);
+    nr__model_keep_pass_state(1);
+    nr_model *m = model_of(tb_path("kept.nio"));
+    nr__model_keep_pass_state(0);
+    assert_true(m->fine_pages_peak > 0);
+    qsort(all, n, sizeof *all, cmp_i64);
+    const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
+    assert_int_equal(rd->count, N);
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        assert_int_equal(rd->q_ns[q], by_rank(all, n, nr_model_quantiles[q]));
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path("kept.nio"), &s, &err), 0);
+    for (int p = 0; p < NPH; p++) {
+        qsort(ph[p], nph[p], sizeof *ph[p], cmp_i64);
+        const nr_model_latency *l = nr_model_latency_phase(m, NR_LAT_READ, (size_t)p);
+        const nr_model_latency *j = nr_model_latency_job_phase(m, NR_LAT_READ, (size_t)p);
+        assert_int_equal(l->count, nph[p]);
+        assert_int_equal(j->count, nph[p]);
+        const nr__filter f = {.lat_op = NR_LAT_READ, .phase = p, .role = -1, .fs = -1};
+        int64_t out[NR_MODEL_NQ];
+        uint64_t count = 0;
+        assert_int_equal(nr__quantiles_filtered(m, s, &f, out, &count, &err), 0);
+        assert_int_equal(count, nph[p]);
+        for (int q = 0; q < NR_MODEL_NQ; q++) {
+            assert_int_equal(l->q_ns[q], by_rank(ph[p], nph[p], nr_model_quantiles[q]));
+            assert_int_equal(j->q_ns[q], l->q_ns[q]);
+            assert_int_equal(out[q], l->q_ns[q]);
+        }
+        free(ph[p]);
+    }
+    nr_store_close(s);
     nr_model_free(m);
     free(all);
 }
@@ -1793,6 +1910,7 @@ int main(void)
         cmocka_unit_test(read_sizes_are_of_reads_that_returned_data),
         cmocka_unit_test(finding_hot_set_counts_files_exactly),
         cmocka_unit_test(phase_time_is_traced_time),
+        cmocka_unit_test(shares_need_a_millisecond_of_wall_time),
         cmocka_unit_test(no_bytes_no_shares),
         cmocka_unit_test(process_life_ends_with_its_last_call),
         cmocka_unit_test(a_reused_pid_is_two_processes),
@@ -1809,6 +1927,7 @@ int main(void)
         cmocka_unit_test(job_files_latency_matches_a_sort),
         cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(many_phase_names_fine_histograms_follow_their_values),
+        cmocka_unit_test(kept_values_become_pages_past_a_page),
         cmocka_unit_test(bursts_measured_from_their_calls),
         cmocka_unit_test(identical_checkpoints_are_all_found),
         cmocka_unit_test(burst_of_a_resumed_call_and_another_phase_between),
