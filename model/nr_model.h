@@ -55,7 +55,8 @@ typedef struct nr_model nr_model;
  * seconds and a write burst has no duration or rate (NAN).
  * 6 (session 49): an end-of-file read (0 B) is in no request-size bin.
  * 7 (session 51): a phase of less than 1 ms of wall time has no share of
- * it (io_share, main_io_share NAN). */
+ * it (io_share, main_io_share NAN); a reused pid's leader rows are
+ * processes of their own, and the tree (roles) is walked by process. */
 #define NR_MODEL_REVISION 7
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
