@@ -185,8 +185,11 @@ int nr_report_svg_parse(const void *svg, size_t len, const char *fig_key, nr_rep
     *out = NULL;
     if (len > (size_t)INT32_MAX)
         return nr_error_set(err, NR_E_LIMIT, "figure %s: SVG too large", fig_key);
+    /* HUGE: a figure of 100,000 shapes is over libxml2's 10 MB limits, and
+       the SVG is niorep-render's own (no DTD, no entities to expand) */
     xmlDoc *sd = xmlReadMemory(svg, (int)len, "figure.svg", NULL,
-                               XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
+                               XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA |
+                                   XML_PARSE_HUGE);
     xmlNode *root = sd ? xmlDocGetRootElement(sd) : NULL;
     if (!root || strcmp((const char *)root->name, "svg") != 0) {
         xmlFreeDoc(sd);
