@@ -523,22 +523,10 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
 /* Feeds the current event line of s to the model. */
 static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream *s, nr_error *err)
 {
-    /* the run's form of time is its first event's, known before the
-       event is emitted: its phase needs it (until session 51 the run's
-       first event was unphased) */
-    const int first_event = !in->time_base_set;
-    const nr_ts_form base_before = in->time_base;
-    if (__builtin_expect(first_event, 0)) {
-        int64_t ts;
-        pick_stamp(s->sl, &in->time_base, &ts);
-        in->time_base_set = 1;
-    }
     int rc = nr_pm_feed(in->pm, s->sl, s->log->pid, s->ts, &s->where, err);
     if (rc < 0)
         return rc;
     if (rc >= 1) { /* skipped, counted by the model */
-        in->time_base_set = !first_event;
-        in->time_base = base_before;
         s->skipped++;
         in->stats.lines_skipped++;
         in->unmatched_resumed += rc == 1;
@@ -550,6 +538,32 @@ static inline __attribute__((always_inline)) int stream_feed(ingest *in, stream 
     if (__builtin_expect(at_unterminated_line(s), 0))
         NR_TRY(nr_note_cut_event(in->diag, s->sl, &s->where, err));
     return 0;
+}
+
+/* stream_feed until the run has an event: the run's form of time is its
+ * first event's, set before that event is emitted, since its phase needs
+ * it (until session 51 the run's first event was unphased), and unset
+ * again when the model skips the line. */
+static __attribute__((noinline)) int stream_feed_first(ingest *in, stream *s, nr_error *err)
+{
+    int64_t ts;
+    pick_stamp(s->sl, &in->time_base, &ts);
+    in->time_base_set = 1;
+    const uint64_t skipped = in->stats.lines_skipped;
+    const int rc = stream_feed(in, s, err);
+    if (rc == 0 && in->stats.lines_skipped != skipped) {
+        in->time_base_set = 0;
+        in->time_base = NR_TS_NONE;
+    }
+    return rc;
+}
+
+/* What the merge loops call for each line. */
+static inline __attribute__((always_inline)) int feed(ingest *in, stream *s, nr_error *err)
+{
+    if (__builtin_expect(!in->time_base_set, 0))
+        return stream_feed_first(in, s, err);
+    return stream_feed(in, s, err);
 }
 
 /* ---- the k-way merge --------------------------------------------------- */
@@ -637,7 +651,7 @@ static int merge_by_time(ingest *in, nr_error *err)
             tick_shared = 1;
         if (tick_shared && s->ts >= 0)
             NR_TRY(note_merge_tie(in, s, ++ties, err));
-        NR_TRY(stream_feed(in, s, err));
+        NR_TRY(feed(in, s, err));
         NR_TRY(stream_advance(in, s, err));
         if (s->at_end) {
             h[0] = h[--n];
@@ -660,7 +674,7 @@ static int feed_in_order(ingest *in, nr_error *err)
         if (!s->at_end)
             reach(in, s);
         while (!s->at_end) {
-            NR_TRY(stream_feed(in, s, err));
+            NR_TRY(feed(in, s, err));
             NR_TRY(stream_advance(in, s, err));
         }
         count_live(in, 0);
@@ -839,8 +853,7 @@ static void ancestry_free(phased_ancestry *a)
 }
 
 /* Makes room for key; forgets every entry when the tree changed since
- * they were derived. Returns -1 when out of memory (the caller walks
- * without the table). */
+ * they were derived. Returns -1 when out of memory. */
 static int ancestry_reserve(phased_ancestry *a, const nr_pm *pm, size_t key)
 {
     if (nr_pm_tree_version(pm) != a->tree_version) {
@@ -871,70 +884,70 @@ static int ancestry_reserve(phased_ancestry *a, const nr_pm *pm, size_t key)
 
 /* The nearest proper ancestor of p whose process opened phases, and in
  * *by_tid the thread of it whose clone leads down to p; NULL when none. */
-static const nr_pm_proc *walk_to_phased(const nr_hook *hook, const nr_pm_proc *p, int64_t *by_tid)
-{
-    for (const nr_pm_proc *up; (up = nr_pm_parent_process(p, by_tid)) != NULL; p = up)
-        if (nr_hook_pid_has_phases(hook, nr_pm_process_pid(up)))
-            return up;
-    return NULL;
-}
-
-/* walk_to_phased, each process's answer derived once: every process the
- * walk passes shares the answer of the first it stops at. */
-static const nr_pm_proc *phased_ancestor(ingest *in, const nr_pm_proc *p, int64_t *by_tid)
+/* Sets *up to the nearest proper ancestor of p whose process opened
+ * phases (NULL: none) and *by_tid to the thread of it whose clone leads
+ * down to p, each process's answer derived once: every process the walk
+ * passes shares the answer of the first it stops at. */
+static int phased_ancestor(ingest *in, const nr_pm_proc *p, const nr_pm_proc **up, int64_t *by_tid)
 {
     phased_ancestry *a = &in->ancestry;
     size_t n = 0;
-    const nr_pm_proc *found = NULL;
+    *up = NULL;
     *by_tid = -1;
     for (const nr_pm_proc *q = p;;) {
         const size_t key = nr_pm_process_key(q);
         if (ancestry_reserve(a, in->pm, key) < 0 || NR_GROW(a->stack, a->stack_cap, n + 1) < 0)
-            return walk_to_phased(in->hook, p, by_tid);
+            return NR_E_NOMEM;
         if (a->known[key]) {
-            found = a->up[key];
+            *up = a->up[key];
             *by_tid = a->by_tid[key];
             break;
         }
         a->stack[n++] = q;
-        const nr_pm_proc *up = nr_pm_parent_process(q, by_tid);
-        if (!up || nr_hook_pid_has_phases(in->hook, nr_pm_process_pid(up))) {
-            found = up;
+        q = nr_pm_parent_process(q, by_tid);
+        if (!q || nr_hook_pid_has_phases(in->hook, nr_pm_process_pid(q))) {
+            *up = q;
             break;
         }
-        q = up;
     }
     while (n--) {
         const size_t key = nr_pm_process_key(a->stack[n]);
-        a->up[key] = found;
+        a->up[key] = *up;
         a->by_tid[key] = *by_tid;
         a->known[key] = 1;
     }
-    return found;
+    return 0;
 }
 
-/* Phase of (pid, tid) at ts: its own, else that of the nearest ancestor
- * with one in force, the forking thread's first (a data-loading thread
- * that runs a subprocess while the main thread trains). The walk goes by
- * process, not by pid: a reused pid names two (review 50). */
-static int64_t phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts)
+/* *phase: the phase of (pid, tid) at ts: its own, else that of the
+ * nearest ancestor with one in force, the forking thread's first (a
+ * data-loading thread that runs a subprocess while the main thread
+ * trains). The walk goes by process, not by pid: a reused pid names two
+ * (review 50). */
+static int phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts, int64_t *phase, nr_error *err)
 {
+    *phase = -1;
     if (!in->hook || ts < 0 || in->time_base != NR_TS_UNIX)
-        return -1;
-    int64_t ph = nr_hook_phase_at(in->hook, pid, tid, ts);
-    if (ph >= 0)
-        return ph;
+        return 0;
+    if ((*phase = nr_hook_phase_at(in->hook, pid, tid, ts)) >= 0)
+        return 0;
     const nr_pm_proc *p = nr_pm_process_at(in->pm, pid, ts);
     int64_t by;
-    while (ph < 0 && p && (p = phased_ancestor(in, p, &by)) != NULL)
-        ph = nr_hook_phase_at(in->hook, nr_pm_process_pid(p), by, ts);
-    return ph;
+    while (*phase < 0 && p) {
+        if (phased_ancestor(in, p, &p, &by) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+        if (p)
+            *phase = nr_hook_phase_at(in->hook, nr_pm_process_pid(p), by, ts);
+    }
+    return 0;
 }
 
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
 {
     ingest *in = ctx;
-    int64_t phase = in->hook ? phase_for(in, ev->pid, ev->tid, ev->ts_ns) : -1; /* no call per event without a hook */
+    int64_t phase = -1;
+    if (in->hook) /* no call per event without a hook */
+        NR_TRY(phase_for(in, ev->pid, ev->tid, ev->ts_ns, &phase, err));
     in->stats.events++;
     return nr_par_write_event(in->events_out, ev, phase, err);
 }
@@ -1218,7 +1231,9 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_str(t, NR_PY_PATH, io->path, strlen(io->path));
         nr_table_set_i64(t, NR_PY_BYTES, io->bytes);
         nr_table_set_i64(t, NR_PY_DUR_NS, io->dur_ns);
-        nr_table_set_i64(t, NR_PY_PHASE_ID, phase_for(in, io->pid, io->tid, io->ts_ns));
+        int64_t phase;
+        NR_TRY(phase_for(in, io->pid, io->tid, io->ts_ns, &phase, err));
+        nr_table_set_i64(t, NR_PY_PHASE_ID, phase);
         NR_TRY(nr_table_end_row(t, err));
     }
     for (size_t i = 0; i < nr_hook_mark_count(in->hook); i++) {
@@ -1229,7 +1244,9 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_MK_TID, mk->tid);
         nr_table_set_str(t, NR_MK_NAME, mk->name, strlen(mk->name));
         nr_table_set_str(t, NR_MK_ATTRS, mk->attrs, strlen(mk->attrs));
-        nr_table_set_i64(t, NR_MK_PHASE_ID, phase_for(in, mk->pid, mk->tid, mk->ts_ns));
+        int64_t phase;
+        NR_TRY(phase_for(in, mk->pid, mk->tid, mk->ts_ns, &phase, err));
+        nr_table_set_i64(t, NR_MK_PHASE_ID, phase);
         NR_TRY(nr_table_end_row(t, err));
     }
     return 0;

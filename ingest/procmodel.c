@@ -2637,6 +2637,7 @@ static NOINLINE int handle_clone(nr_pm *pm, task *t, const call *c)
         child = NULL; /* the tid is reused */
     if (child && child->origin == ORIGIN_CLONE)
         return 0; /* already set up */
+    const int met_before = child != NULL; /* seen before its clone: its place in the tree changes */
     if (!child && !(child = task_add(pm, c->result)))
         return NR_E_NOMEM;
     if (child->origin == ORIGIN_EARLY_CHILD) {
@@ -2646,12 +2647,10 @@ static NOINLINE int handle_clone(nr_pm *pm, task *t, const call *c)
         child->origin = ORIGIN_CLONE;
         if (child->parent_tid == t->tid)
             return 0;
-        pm->tree_version++; /* its place in the tree changes */
+        pm->tree_version++;
         return reattach_early_child(pm, child, t, thread, files, fs);
     }
-    const int met_before = child->serial + 1 < pm->ntasks || child->first_ts >= 0;
-    if (met_before)
-        pm->tree_version++; /* a task met before its clone: its place in the tree changes */
+    pm->tree_version += met_before;
     NR_TRY(task_inherit(pm, child, t, thread, files, fs));
     child->origin = ORIGIN_CLONE;
     return 0;
