@@ -894,49 +894,71 @@ static void load_item(void *ctx, size_t k)
     lp->rc[k] = load_one(lp, lp->first + k, &lp->errs[k]);
 }
 
+/* Sets lp up for stage over the runs [first, first + count) on `threads`
+ * threads out of jobs: the cores the runs leave go to each ingest and each
+ * power-law bootstrap (model_opts, which lp points to, is the caller's). */
+static int load_pool_init(load_pool *lp, nr_runset *rs, enum load_stage stage, size_t first, size_t count, int jobs,
+                          int threads, nr_model_opts *model_opts, void (*progress)(const nr_run *run, const char *what),
+                          nr_error *err)
+{
+    model_opts->threads = jobs / threads;
+    *lp = (load_pool){.rs = rs, .stage = stage, .first = first, .opts = model_opts, .progress = progress,
+                      .ingest_jobs = jobs / threads};
+    pthread_mutex_init(&lp->mu, NULL);
+    lp->rc = calloc(count, sizeof *lp->rc);
+    lp->errs = calloc(count, sizeof *lp->errs);
+    lp->secs = calloc(count, sizeof *lp->secs);
+    lp->bytes_done = calloc(count, sizeof *lp->bytes_done);
+    lp->refs = calloc(count, sizeof *lp->refs);
+    if (!lp->rc || !lp->errs || !lp->secs || !lp->bytes_done || !lp->refs)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    for (size_t k = 0; k < count; k++) {
+        lp->refs[k] = (run_ref){lp, first + k};
+        lp->total += stage == LOAD_OPEN ? rs->runs[first + k].input_bytes : 0;
+    }
+    return 0;
+}
+
+/* Adds the stage's times of the first `count` runs of lp to rs's. */
+static void load_pool_add_times(const load_pool *lp, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        *(lp->stage == LOAD_MODEL ? &lp->rs->model_s : &lp->rs->ingest_s) += lp->secs[k];
+}
+
+static void load_pool_fini(load_pool *lp)
+{
+    pthread_mutex_destroy(&lp->mu);
+    free(lp->rc);
+    free(lp->errs);
+    free(lp->secs);
+    free(lp->bytes_done);
+    free(lp->refs);
+}
+
+static int jobs_of(const nr_runset *rs) { return rs->jobs > 0 ? rs->jobs : nr_cores(); }
+
 /* Runs one stage over the runs [first, first + count), rs->jobs runs at a time. */
 static int run_stage(nr_runset *rs, enum load_stage stage, size_t first, size_t count, const nr_model_opts *opts,
                      void (*progress)(const nr_run *run, const char *what), nr_error *err)
 {
     if (count == 0)
         return 0;
-    int jobs = rs->jobs > 0 ? rs->jobs : nr_cores();
-    int threads = (size_t)jobs < count ? jobs : (int)count;
-    /* the cores the runs leave go to each ingest and each power-law bootstrap */
+    const int jobs = jobs_of(rs);
+    const int threads = (size_t)jobs < count ? jobs : (int)count;
     nr_model_opts model_opts = opts ? *opts : (nr_model_opts){.bootstraps = -1};
-    model_opts.threads = jobs / threads;
-    load_pool lp = {.rs = rs, .stage = stage, .first = first, .opts = &model_opts, .progress = progress,
-                    .ingest_jobs = jobs / threads};
-    lp.rc = calloc(count, sizeof *lp.rc);
-    lp.errs = calloc(count, sizeof *lp.errs);
-    lp.secs = calloc(count, sizeof *lp.secs);
-    lp.bytes_done = calloc(count, sizeof *lp.bytes_done);
-    lp.refs = calloc(count, sizeof *lp.refs);
-    for (size_t k = 0; lp.refs && k < count; k++) {
-        lp.refs[k] = (run_ref){&lp, first + k};
-        lp.total += stage == LOAD_OPEN ? rs->runs[first + k].input_bytes : 0;
+    load_pool lp;
+    int rc = load_pool_init(&lp, rs, stage, first, count, jobs, threads, &model_opts, progress, err);
+    if (rc == 0) {
+        nr_parallel_for(count, threads, load_item, &lp, NULL);
+        load_pool_add_times(&lp, count);
+        for (size_t k = 0; k < count && rc == 0; k++)
+            if (lp.rc[k] < 0) {
+                rc = lp.rc[k];
+                *err = lp.errs[k];
+            }
     }
-    int rc = 0;
-    if (!lp.rc || !lp.errs || !lp.secs || !lp.bytes_done || !lp.refs) {
-        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
-        goto done;
-    }
-    pthread_mutex_init(&lp.mu, NULL);
-    nr_parallel_for(count, threads, load_item, &lp, NULL);
-    pthread_mutex_destroy(&lp.mu);
-    for (size_t k = 0; k < count; k++) {
-        *(stage == LOAD_MODEL ? &rs->model_s : &rs->ingest_s) += lp.secs[k];
-        if (lp.rc[k] < 0 && rc == 0) {
-            rc = lp.rc[k];
-            *err = lp.errs[k];
-        }
-    }
-done:
-    free(lp.rc);
-    free(lp.errs);
-    free(lp.secs);
-    free(lp.bytes_done);
-    free(lp.refs);
+    load_pool_fini(&lp);
     return rc;
 }
 
@@ -1009,31 +1031,143 @@ int nr_runset_load(nr_runset *rs, const nr_model_opts *opts,
     return rs->no_models ? 0 : run_stage(rs, LOAD_MODEL, 0, rs->n, opts, progress, err);
 }
 
-/* Runs modelled at once per thread by nr_runset_model_each: enough that
- * a slow run does not leave a thread idle for long, few enough that their
- * models stay small next to the report. */
-#define MODELS_PER_THREAD 2
+/* Runs modelled ahead of their use per job by nr_runset_model_each:
+ * enough that a slow run does not leave a thread idle for long, few enough
+ * that their models stay small next to the report. */
+#define MODELS_PER_JOB 2
+
+/* The runs of nr_runset_model_each as a stream: threads model them in run
+ * order, at most `window` runs ahead of the caller, which uses each as soon
+ * as it is made and models the next one itself while it waits. Until
+ * session 52 the runs went by groups of window: every thread waited for
+ * the group's slowest run, and for the caller's use of the group. */
+typedef struct model_stream {
+    load_pool *lp;          /* LOAD_MODEL over every run; its mu guards the fields below */
+    size_t n, window;
+    pthread_cond_t changed; /* a run made or used, or stop set */
+    size_t next;            /* the next run to model */
+    size_t used;            /* the runs before it are used and freed */
+    unsigned char *made;    /* per run */
+    int stop;               /* a run failed, or its use did: model no more */
+} model_stream;
+
+/* With lp->mu held: whether a thread may take the next run now. */
+static int may_take(const model_stream *ms)
+{
+    return !ms->stop && ms->next < ms->n && ms->next < ms->used + ms->window;
+}
+
+/* Takes the next run and models it outside the lock; called and returns
+ * with lp->mu held. */
+static void model_next(model_stream *ms)
+{
+    const size_t i = ms->next++;
+    pthread_mutex_unlock(&ms->lp->mu);
+    load_item(ms->lp, i);
+    pthread_mutex_lock(&ms->lp->mu);
+    ms->made[i] = 1;
+    pthread_cond_broadcast(&ms->changed);
+}
+
+static void *stream_worker(void *arg)
+{
+    model_stream *ms = arg;
+    pthread_mutex_lock(&ms->lp->mu);
+    while (!ms->stop && ms->next < ms->n) {
+        if (may_take(ms))
+            model_next(ms);
+        else
+            pthread_cond_wait(&ms->changed, &ms->lp->mu);
+    }
+    pthread_mutex_unlock(&ms->lp->mu);
+    return NULL;
+}
+
+/* Returns once run i is modelled, having modelled runs meanwhile. */
+static void wait_made(model_stream *ms, size_t i)
+{
+    pthread_mutex_lock(&ms->lp->mu);
+    while (!ms->made[i]) {
+        if (may_take(ms))
+            model_next(ms);
+        else
+            pthread_cond_wait(&ms->changed, &ms->lp->mu);
+    }
+    pthread_mutex_unlock(&ms->lp->mu);
+}
+
+/* Frees run i's model (model_key stays); with stop, the stream ends. */
+static void release(model_stream *ms, size_t i, int stop)
+{
+    nr_runset *rs = ms->lp->rs;
+    pthread_mutex_lock(&ms->lp->mu);
+    rs->models_held -= rs->runs[i].model != NULL;
+    ms->used = i + 1;
+    ms->stop |= stop;
+    pthread_cond_broadcast(&ms->changed);
+    pthread_mutex_unlock(&ms->lp->mu);
+    nr_model_free(rs->runs[i].model);
+    rs->runs[i].model = NULL;
+}
+
+/* The caller's side: each run's model in run order, to use, then freed. */
+static int use_in_order(model_stream *ms, nr_runset_use_fn use, void *ctx, nr_error *err)
+{
+    nr_runset *rs = ms->lp->rs;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < ms->n; i++) {
+        const double t0 = nr_runset_now();
+        wait_made(ms, i);
+        rs->model_wall_s += nr_runset_now() - t0;
+        if ((rc = ms->lp->rc[i]) < 0)
+            *err = ms->lp->errs[i];
+        else
+            rc = use(ctx, i, &rs->runs[i], err);
+        release(ms, i, rc < 0);
+    }
+    return rc;
+}
+
+/* Starts up to `extra` threads of the stream; returns how many started
+ * (none is no error: the caller models every run itself). */
+static size_t start_workers(model_stream *ms, pthread_t *tid, size_t extra)
+{
+    size_t started = 0;
+    while (started < extra && pthread_create(&tid[started], NULL, stream_worker, ms) == 0)
+        started++;
+    return started;
+}
 
 int nr_runset_model_each(nr_runset *rs, const nr_model_opts *opts,
                          void (*progress)(const nr_run *run, const char *what), nr_runset_use_fn use, void *ctx,
                          nr_error *err)
 {
-    const int jobs = rs->jobs > 0 ? rs->jobs : nr_cores();
-    const size_t chunk = (size_t)jobs * MODELS_PER_THREAD;
-    int rc = 0;
-    for (size_t first = 0; rc == 0 && first < rs->n; first += chunk) {
-        const size_t count = rs->n - first < chunk ? rs->n - first : chunk;
-        const double t0 = nr_runset_now();
-        rc = run_stage(rs, LOAD_MODEL, first, count, opts, progress, err);
-        rs->model_wall_s += nr_runset_now() - t0;
-        for (size_t i = first; rc == 0 && i < first + count; i++)
-            rc = use(ctx, i, &rs->runs[i], err);
-        for (size_t i = first; i < first + count; i++) {
-            rs->models_held -= rs->runs[i].model != NULL;
-            nr_model_free(rs->runs[i].model);
-            rs->runs[i].model = NULL;
-        }
+    if (rs->n == 0)
+        return 0;
+    const int jobs = jobs_of(rs);
+    const int threads = (size_t)jobs < rs->n ? jobs : (int)rs->n;
+    nr_model_opts model_opts = opts ? *opts : (nr_model_opts){.bootstraps = -1};
+    load_pool lp;
+    model_stream ms = {.lp = &lp, .n = rs->n, .window = (size_t)jobs * MODELS_PER_JOB};
+    ms.made = calloc(rs->n, 1);
+    pthread_t *tid = threads > 1 ? calloc((size_t)threads - 1, sizeof *tid) : NULL;
+    int rc = load_pool_init(&lp, rs, LOAD_MODEL, 0, rs->n, jobs, threads, &model_opts, progress, err);
+    if (rc == 0 && (!ms.made || (threads > 1 && !tid)))
+        rc = nr_error_set(err, NR_E_NOMEM, "out of memory");
+    if (rc == 0) {
+        pthread_cond_init(&ms.changed, NULL);
+        const size_t started = start_workers(&ms, tid, (size_t)threads - 1);
+        rc = use_in_order(&ms, use, ctx, err);
+        for (size_t t = 0; t < started; t++)
+            pthread_join(tid[t], NULL);
+        pthread_cond_destroy(&ms.changed);
+        for (size_t i = ms.used; i < rs->n; i++) /* made after a failure, not used */
+            release(&ms, i, 1);
+        load_pool_add_times(&lp, rs->n);
     }
+    load_pool_fini(&lp);
+    free(tid);
+    free(ms.made);
     return rc;
 }
 

@@ -46,7 +46,7 @@ typedef struct nr_runset {
     size_t n;
     nr_run *runs;        /* owned */
     double ingest_s, model_s;   /* monotonic time spent, for --timings */
-    double model_wall_s;        /* nr_runset_model_each's wall time in its models */
+    double model_wall_s;        /* nr_runset_model_each: the calling thread's wall time waiting for models (modelling some itself) */
     size_t models_held, models_peak; /* models alive now, and at most at once (--timings) */
     size_t ingested, reused;    /* run directories whose store was made, or reused from the cache */
     size_t merged, merges_reused; /* the same for the stores merged from node stores */
@@ -98,12 +98,13 @@ int nr_runset_model(const nr_run *r, const nr_model_opts *opts, nr_model **out, 
 /* What nr_runset_model_each does with run i (its model set): 0 or a
  * negative code with err set. */
 typedef int (*nr_runset_use_fn)(void *ctx, size_t i, const nr_run *run, nr_error *err);
-/* Models the runs of rs (nr_runset_load with no_models set) a few at a
- * time, rs->jobs at once, and calls use on each, in run order, on the
- * calling thread, then frees its model (model_key stays): memory holds the
- * models of a few runs whatever their number (models_peak). progress as
- * nr_runset_load's. Returns 0, the first error of a model or of use in run
- * order, the runs after it not modelled. */
+/* Models the runs of rs (nr_runset_load with no_models set) on rs->jobs
+ * threads (the calling one among them), at most 2 per job ahead of their
+ * use, and calls use on each, in run order, on the calling thread, then
+ * frees its model (model_key stays): memory holds the models of a few runs
+ * whatever their number (models_peak). progress as nr_runset_load's.
+ * Returns 0, the first error of a model or of use in run order, the runs
+ * after it not used (those already modelled freed). */
 int nr_runset_model_each(nr_runset *rs, const nr_model_opts *opts,
                          void (*progress)(const nr_run *run, const char *what), nr_runset_use_fn use, void *ctx,
                          nr_error *err);
