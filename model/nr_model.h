@@ -22,6 +22,7 @@
 #define NR_MODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -96,6 +97,12 @@ void nr_model_free(nr_model *m);
  * "schema_version" 4). Returns a new reference (caller decrefs), NULL on
  * out-of-memory. Dump with NR_MODEL_JSON_FLAGS for deterministic output. */
 json_t *nr_model_summary_json(const nr_model *m);
+/* Writes the same bytes as json_dumpf(nr_model_summary_json(m), out, flags)
+ * (no newline after), making the per-phase arrays (phases, latency.by_phase,
+ * latency.job_files.by_phase) one element at a time: memory grows with the
+ * rest of the summary, not with phase names. out is borrowed. Returns 0,
+ * NR_E_NOMEM or NR_E_IO. */
+int nr_model_summary_json_write(const nr_model *m, FILE *out, size_t flags);
 #define NR_MODEL_JSON_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6))
 
 /* ---- accessors (plain structs, owned by the model) --------------------- */
