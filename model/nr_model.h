@@ -246,13 +246,12 @@ const nr_model_latency *nr_model_latency_fs(const nr_model *m, int lat_op, size_
 const nr_cache_split *nr_model_cache_split(const nr_model *m);
 uint64_t nr_model_slow_read_bytes(const nr_model *m);
 
-/* Timeline: nbins bins of width_ns from start_ns; bytes per bin and phase. */
+/* Timeline: nbins bins of width_ns from start_ns; bytes per bin (not per
+ * phase since session 52: nothing read those, nbins x 16 B a phase name). */
 typedef struct nr_model_timeline {
     size_t nbins;
     int64_t start_ns, width_ns;
     const uint64_t *read_bytes, *write_bytes;   /* [nbins], every phase */
-    size_t nphases;                             /* = nr_model_phase_count */
-    const uint64_t *phase_read, *phase_write;   /* [nphases * nbins], row-major by phase */
     const uint64_t *job_read, *job_write;       /* [nbins], the job's files only (file_role.h; figure 5) */
 } nr_model_timeline;
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m);
