@@ -8,7 +8,12 @@ Each step opens one of 64 shard files, reads it in 4 KiB calls and closes
 it; the strace log has about LINES lines in all (`strace -f -ttt -T -y`
 form), the hook.jsonl the phases and one `io` record per step.
 
-    bench/gen_phase_names.py OUT_DIR [--names N] [--lines L]
+    bench/gen_phase_names.py OUT_DIR [--names N] [--lines L] [--io-every K]
+
+With --io-every K (default 1) only every K-th step reads inside its own
+phase; the other steps' reads come right after their phase ends, in
+`train`, so that their names have no calls of their own (the lines stay
+the same; K larger than N: only step_0 has calls).
 
 Deterministic: the same arguments give byte-identical files (no clock,
 no randomness).  Used for the many-names rows of docs/performance.md
@@ -31,6 +36,8 @@ def parse_args():
                     help="distinct nested phase names (default 100000)")
     ap.add_argument("--lines", type=int, default=1_000_000,
                     help="about this many strace lines (default 1000000)")
+    ap.add_argument("--io-every", type=int, default=1,
+                    help="only every K-th step reads inside its phase (default 1: every step)")
     return ap.parse_args()
 
 
@@ -44,14 +51,10 @@ def hook_ts(us):
     return "%d.%06d" % divmod(us, 1_000_000)
 
 
-def write_step(log, hook, step, us, reads):
-    """One step: phase_begin, open + reads + close, io record, phase_end.
-    Returns the microsecond after it."""
-    name = "step_%d" % step
+def write_reads(log, hook, step, us, reads):
+    """open + reads + close of step's shard, and its io record. Returns
+    the microsecond after them."""
     path = "/data/shards/shard_%02d.bin" % (step % SHARDS)
-    hook.write('{"ts":%s,"pid":%d,"tid":%d,"event":"phase_begin",'
-               '"phase":"%s","depth":1}\n' % (hook_ts(us), PID, PID, name))
-    us += 2
     open_us = us
     log.write('%d  %s openat(AT_FDCWD</work>, "%s", O_RDONLY|O_CLOEXEC) = 3<%s> <0.000008>\n'
               % (PID, stamp(us), path, path))
@@ -66,9 +69,24 @@ def write_step(log, hook, step, us, reads):
                '"path":"%s","bytes":%d,"dur":%.6f,"calls":%d,"open_dur":0.000008}\n'
                % (hook_ts(open_us), PID, PID, path, reads * CHUNK,
                   reads * 0.000012, reads))
+    return us
+
+
+def write_step(log, hook, step, us, reads, inside):
+    """One step: phase_begin, phase_end, its reads between them (inside)
+    or after them. Returns the microsecond after it."""
+    name = "step_%d" % step
+    hook.write('{"ts":%s,"pid":%d,"tid":%d,"event":"phase_begin",'
+               '"phase":"%s","depth":1}\n' % (hook_ts(us), PID, PID, name))
+    us += 2
+    if inside:
+        us = write_reads(log, hook, step, us, reads)
     hook.write('{"ts":%s,"pid":%d,"tid":%d,"event":"phase_end",'
                '"phase":"%s","depth":1}\n' % (hook_ts(us), PID, PID, name))
-    return us + 2
+    us += 2
+    if not inside:
+        us = write_reads(log, hook, step, us, reads)
+    return us
 
 
 def main():
@@ -91,7 +109,7 @@ def main():
                    '"phase":"train","depth":0}\n' % (hook_ts(us + 1), PID, PID))
         us += 10
         for step in range(names):
-            us = write_step(log, hook, step, us, reads)
+            us = write_step(log, hook, step, us, reads, step % max(1, args.io_every) == 0)
         hook.write('{"ts":%s,"pid":%d,"tid":%d,"event":"phase_end",'
                    '"phase":"train","depth":0}\n' % (hook_ts(us), PID, PID))
         us += 100
