@@ -621,9 +621,13 @@ typedef struct indented_out {
 
 static int write_spaces(FILE *out, size_t n)
 {
-    for (; n; n--)
-        if (fputc(' ', out) == EOF)
+    static const char spaces[] = "                                                                ";
+    while (n) {
+        const size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        if (fwrite(spaces, 1, k, out) != k)
             return -1;
+        n -= k;
+    }
     return 0;
 }
 
