@@ -168,8 +168,6 @@ void nr_model_free(nr_model *m)
     nr__latency_free(m);
     free(m->tl_read);
     free(m->tl_write);
-    free(m->tl_phase_read);
-    free(m->tl_phase_write);
     free(m->tl_job_read);
     free(m->tl_job_write);
     free(m->bursts);

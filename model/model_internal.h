@@ -159,7 +159,7 @@ struct nr_model {
     uint64_t slow_read_bytes, read_bytes_timed;
 
     nr_model_timeline timeline;
-    uint64_t *tl_read, *tl_write, *tl_phase_read, *tl_phase_write, *tl_job_read, *tl_job_write;
+    uint64_t *tl_read, *tl_write, *tl_job_read, *tl_job_write;
     int tl_state;                /* NR__TL_*: which pass fills the timeline */
 
     nr_model_burst *bursts;    /* the listed: a min-heap by size while they are made, then in start order */

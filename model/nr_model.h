@@ -22,6 +22,7 @@
 #define NR_MODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -96,6 +97,12 @@ void nr_model_free(nr_model *m);
  * "schema_version" 4). Returns a new reference (caller decrefs), NULL on
  * out-of-memory. Dump with NR_MODEL_JSON_FLAGS for deterministic output. */
 json_t *nr_model_summary_json(const nr_model *m);
+/* Writes the same bytes as json_dumpf(nr_model_summary_json(m), out, flags)
+ * (no newline after), making the per-phase arrays (phases, latency.by_phase,
+ * latency.job_files.by_phase) one element at a time: memory grows with the
+ * rest of the summary, not with phase names. out is borrowed. Returns 0,
+ * NR_E_NOMEM or NR_E_IO. */
+int nr_model_summary_json_write(const nr_model *m, FILE *out, size_t flags);
 #define NR_MODEL_JSON_FLAGS (JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6))
 
 /* ---- accessors (plain structs, owned by the model) --------------------- */
@@ -239,13 +246,12 @@ const nr_model_latency *nr_model_latency_fs(const nr_model *m, int lat_op, size_
 const nr_cache_split *nr_model_cache_split(const nr_model *m);
 uint64_t nr_model_slow_read_bytes(const nr_model *m);
 
-/* Timeline: nbins bins of width_ns from start_ns; bytes per bin and phase. */
+/* Timeline: nbins bins of width_ns from start_ns; bytes per bin (not per
+ * phase since session 52: nothing read those, nbins x 16 B a phase name). */
 typedef struct nr_model_timeline {
     size_t nbins;
     int64_t start_ns, width_ns;
     const uint64_t *read_bytes, *write_bytes;   /* [nbins], every phase */
-    size_t nphases;                             /* = nr_model_phase_count */
-    const uint64_t *phase_read, *phase_write;   /* [nphases * nbins], row-major by phase */
     const uint64_t *job_read, *job_write;       /* [nbins], the job's files only (file_role.h; figure 5) */
 } nr_model_timeline;
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m);

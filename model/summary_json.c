@@ -2,6 +2,7 @@
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "json_number.h"
 #include "model_internal.h"
@@ -29,7 +30,13 @@ static void put(json_t *o, const char *key, json_t *v)
 typedef struct shared_json {
     json_t *lat_none;     /* a latency group without values */
     json_t *opsum_none;   /* an op class without calls */
+    int spliced;          /* the per-phase arrays are marks, written one phase at a time (nr_model_summary_json_write) */
 } shared_json;
+
+/* The arrays of one element per phase: at 100,000 phase names their JSON
+ * objects held about 420 MB (session 51); the writer makes and writes one
+ * element at a time in their place. */
+enum splice { SPLICE_PHASES, SPLICE_LAT_BY_PHASE, SPLICE_JOB_BY_PHASE, SPLICE_COUNT };
 
 /* A new reference to the shared v when there is one (NULL when none). */
 static json_t *share(json_t *v) { return v ? json_incref(v) : NULL; }
@@ -63,38 +70,33 @@ static json_t *totals_json(const nr_model *m)
     return j;
 }
 
-static json_t *phases_json(const shared_json *sh, const nr_model *m)
+static json_t *phase_json(const shared_json *sh, const nr_model *m, size_t i)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; i < m->nphases; i++) {
-        const nr_model_phase *p = &m->phases[i];
-        json_t *j = json_object(), *ops = json_object();
-        put(j, "name", json_string(p->name));
-        put(j, "instances", ju64(p->instances));
-        put(j, "never_ended", ju64(p->never_ended));
-        put(j, "ended_by_error", ju64(p->ended_by_error));
-        put(j, "wall_s", real(p->wall_s));
-        put(j, "bytes_read", ju64(p->ops[NR_OP_READ].bytes));
-        put(j, "bytes_written", ju64(p->ops[NR_OP_WRITE].bytes));
-        put(j, "read_calls", ju64(p->ops[NR_OP_READ].calls));
-        put(j, "write_calls", ju64(p->ops[NR_OP_WRITE].calls));
-        put(j, "io_time_s", real(p->io_time_s));
-        put(j, "io_share", real(p->io_share));
-        put(j, "main_io_time_s", real(p->main_io_time_s));
-        put(j, "main_io_share", real(p->main_io_share));
-        put(j, "processes_with_io", ju64(p->processes_with_io));
-        /* the runtime's part of the phase (schema 13): figure 1's segment
-           "Python runtime files" is their sum over the phases */
-        put(j, "runtime_bytes_read", ju64(p->runtime_bytes_read));
-        put(j, "runtime_bytes_written", ju64(p->runtime_bytes_written));
-        put(j, "runtime_io_time_s", real(p->runtime_io_time_s));
-        for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
-            put(ops, nr_op_class_name(op), opsum_json(sh, &p->ops[op]));
-        put(j, "ops", ops);
-        if (j)
-            json_array_append_new(a, j);
-    }
-    return a;
+    const nr_model_phase *p = &m->phases[i];
+    json_t *j = json_object(), *ops = json_object();
+    put(j, "name", json_string(p->name));
+    put(j, "instances", ju64(p->instances));
+    put(j, "never_ended", ju64(p->never_ended));
+    put(j, "ended_by_error", ju64(p->ended_by_error));
+    put(j, "wall_s", real(p->wall_s));
+    put(j, "bytes_read", ju64(p->ops[NR_OP_READ].bytes));
+    put(j, "bytes_written", ju64(p->ops[NR_OP_WRITE].bytes));
+    put(j, "read_calls", ju64(p->ops[NR_OP_READ].calls));
+    put(j, "write_calls", ju64(p->ops[NR_OP_WRITE].calls));
+    put(j, "io_time_s", real(p->io_time_s));
+    put(j, "io_share", real(p->io_share));
+    put(j, "main_io_time_s", real(p->main_io_time_s));
+    put(j, "main_io_share", real(p->main_io_share));
+    put(j, "processes_with_io", ju64(p->processes_with_io));
+    /* the runtime's part of the phase (schema 13): figure 1's segment
+       "Python runtime files" is their sum over the phases */
+    put(j, "runtime_bytes_read", ju64(p->runtime_bytes_read));
+    put(j, "runtime_bytes_written", ju64(p->runtime_bytes_written));
+    put(j, "runtime_io_time_s", real(p->runtime_io_time_s));
+    for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
+        put(ops, nr_op_class_name(op), opsum_json(sh, &p->ops[op]));
+    put(j, "ops", ops);
+    return j;
 }
 
 static json_t *process_json(const nr_model_process *p)
@@ -244,6 +246,47 @@ static json_t *lat_phase_json(const shared_json *sh, const nr_model *m, size_t i
     return j;
 }
 
+static json_t *lat_by_phase_json(const shared_json *sh, const nr_model *m, size_t i)
+{
+    return lat_phase_json(sh, m, i, 0);
+}
+
+static json_t *job_by_phase_json(const shared_json *sh, const nr_model *m, size_t i)
+{
+    return lat_phase_json(sh, m, i, 1);
+}
+
+/* Element i of a per-phase array. */
+typedef json_t *phase_element_fn(const shared_json *sh, const nr_model *m, size_t i);
+static phase_element_fn *const splice_element[SPLICE_COUNT] = {
+    [SPLICE_PHASES] = phase_json,
+    [SPLICE_LAT_BY_PHASE] = lat_by_phase_json,
+    [SPLICE_JOB_BY_PHASE] = job_by_phase_json,
+};
+
+/* What stands for an array while the rest is dumped: a string no summary
+ * holds but by a phase named so, which the writer notices (it counts each
+ * mark once in the dump) and then dumps the whole tree instead. */
+static const char *const splice_mark[SPLICE_COUNT] = {
+    [SPLICE_PHASES] = "\x01niorep: the phases, one at a time",
+    [SPLICE_LAT_BY_PHASE] = "\x01niorep: latency by phase, one at a time",
+    [SPLICE_JOB_BY_PHASE] = "\x01niorep: job files' latency by phase, one at a time",
+};
+
+/* The array of every phase's element, or its mark when spliced. */
+static json_t *per_phase_array(const shared_json *sh, const nr_model *m, enum splice which)
+{
+    if (sh->spliced)
+        return json_string(splice_mark[which]);
+    json_t *a = json_array();
+    for (size_t i = 0; i < m->nphases && a; i++) {
+        json_t *o = splice_element[which](sh, m, i);
+        if (o)
+            json_array_append_new(a, o);
+    }
+    return a;
+}
+
 static json_t *split_json(const nr_model *m)
 {
     const nr_cache_split *s = &m->split;
@@ -264,25 +307,15 @@ static json_t *split_json(const nr_model *m)
  * class, and per phase. */
 static json_t *job_latency_json(const shared_json *sh, const nr_model *m)
 {
-    json_t *j = lat_ops_json(sh, m, nr__lat_slot_job(m)), *ph = json_array();
-    for (size_t i = 0; i < m->nphases; i++) {
-        json_t *o = lat_phase_json(sh, m, i, 1);
-        if (o && ph)
-            json_array_append_new(ph, o);
-    }
-    put(j, "by_phase", ph);
+    json_t *j = lat_ops_json(sh, m, nr__lat_slot_job(m));
+    put(j, "by_phase", per_phase_array(sh, m, SPLICE_JOB_BY_PHASE));
     return j;
 }
 
 static json_t *latency_json(const shared_json *sh, const nr_model *m)
 {
     json_t *j = lat_ops_json(sh, m, 0);
-    json_t *ph = json_array(), *roles = json_object(), *fs = json_array();
-    for (size_t i = 0; i < m->nphases; i++) {
-        json_t *o = lat_phase_json(sh, m, i, 0);
-        if (o && ph)
-            json_array_append_new(ph, o);
-    }
+    json_t *roles = json_object(), *fs = json_array();
     for (int r = 0; r < NR_ROLE_COUNT; r++)
         put(roles, nr_role_name(r), lat_ops_json(sh, m, nr__lat_slot_role(m, r)));
     for (size_t i = 0; i < m->nfs; i++) {
@@ -291,7 +324,7 @@ static json_t *latency_json(const shared_json *sh, const nr_model *m)
         if (o && fs)
             json_array_append_new(fs, o);
     }
-    put(j, "by_phase", ph);
+    put(j, "by_phase", per_phase_array(sh, m, SPLICE_LAT_BY_PHASE));
     put(j, "by_role", roles);
     put(j, "by_fs", fs);
     put(j, "cache_split", split_json(m));
@@ -540,16 +573,18 @@ static json_t *diagnostics_json(const nr_model *m)
     return j;
 }
 
-json_t *nr_model_summary_json(const nr_model *m)
+/* The summary's tree, its per-phase arrays as marks when spliced. */
+static json_t *summary_tree(const nr_model *m, int spliced)
 {
     const shared_json none = {0};
     const nr_model_latency no_values = {.mean_s = NAN};
     const nr_model_opsum no_calls = {0};
-    shared_json sh = {.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls)};
+    shared_json sh = {.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls),
+                      .spliced = spliced};
     json_t *j = json_object();
     put(j, "schema_version", json_integer(SCHEMA_VERSION));
     put(j, "totals", totals_json(m));
-    put(j, "phases", phases_json(&sh, m));
+    put(j, "phases", per_phase_array(&sh, m, SPLICE_PHASES));
     put(j, "processes", processes_json(m));
     put(j, "concentration", concentration_json(m));
     put(j, "runtime_files", runtime_json(m));
@@ -568,4 +603,195 @@ json_t *nr_model_summary_json(const nr_model *m)
     json_decref(sh.lat_none);
     json_decref(sh.opsum_none);
     return j;
+}
+
+json_t *nr_model_summary_json(const nr_model *m)
+{
+    return summary_tree(m, 0);
+}
+
+/* ---- the summary written one phase at a time ---------------------------- */
+
+/* Where an element's text goes: out, with indent spaces after each newline
+ * (JSON strings hold no raw newline, so each one is the dump's own). */
+typedef struct indented_out {
+    FILE *out;
+    size_t indent;
+} indented_out;
+
+static int write_spaces(FILE *out, size_t n)
+{
+    static const char spaces[] = "                                                                ";
+    while (n) {
+        const size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        if (fwrite(spaces, 1, k, out) != k)
+            return -1;
+        n -= k;
+    }
+    return 0;
+}
+
+/* json_dump_callback's sink: the text of an element, shifted right. */
+static int write_indented(const char *buf, size_t size, void *data)
+{
+    const indented_out *o = data;
+    while (size) {
+        const char *nl = memchr(buf, '\n', size);
+        const size_t len = nl ? (size_t)(nl - buf) + 1 : size;
+        if (fwrite(buf, 1, len, o->out) != len || (nl && write_spaces(o->out, o->indent) < 0))
+            return -1;
+        buf += len;
+        size -= len;
+    }
+    return 0;
+}
+
+/* Per-phase array which, as json_dumpf writes it where its mark stood at
+ * indent key_indent (jansson 2.x, dump.c: "[", each element on its own
+ * line one step in, "]" back at the key's indent; "[]" when empty), each
+ * element made, written and freed in turn. */
+static int write_per_phase(const shared_json *sh, const nr_model *m, enum splice which, FILE *out, size_t flags,
+                           size_t key_indent)
+{
+    const size_t step = flags & JSON_MAX_INDENT;
+    if (m->nphases == 0)
+        return fputs("[]", out) == EOF ? NR_E_IO : 0;
+    indented_out o = {.out = out, .indent = key_indent + step};
+    if (fputc('[', out) == EOF)
+        return NR_E_IO;
+    for (size_t i = 0; i < m->nphases; i++) {
+        if (fputs(i ? ",\n" : "\n", out) == EOF || write_spaces(out, o.indent) < 0)
+            return NR_E_IO;
+        json_t *e = splice_element[which](sh, m, i);
+        if (!e)
+            return NR_E_NOMEM;
+        const int rc = json_dump_callback(e, write_indented, &o, flags);
+        json_decref(e);
+        if (rc < 0)
+            return NR_E_IO;
+    }
+    if (fputc('\n', out) == EOF || write_spaces(out, key_indent) < 0 || fputc(']', out) == EOF)
+        return NR_E_IO;
+    return 0;
+}
+
+/* Where each mark stands in the dumped skeleton; -1 unless each is there
+ * exactly once. */
+static int find_marks(const char *text, const char *const quoted[SPLICE_COUNT], size_t at[SPLICE_COUNT])
+{
+    for (int k = 0; k < SPLICE_COUNT; k++) {
+        const char *hit = strstr(text, quoted[k]);
+        if (!hit || strstr(hit + 1, quoted[k]))
+            return -1;
+        at[k] = (size_t)(hit - text);
+    }
+    return 0;
+}
+
+/* The spaces that begin the line holding text[pos]. */
+static size_t line_indent(const char *text, size_t pos)
+{
+    size_t start = pos;
+    while (start && text[start - 1] != '\n')
+        start--;
+    size_t n = 0;
+    while (text[start + n] == ' ')
+        n++;
+    return n;
+}
+
+/* The skeleton's text with each mark replaced by its array, in the order
+ * the marks stand. */
+static int write_spliced(const nr_model *m, const shared_json *sh, const char *text,
+                         const char *const quoted[SPLICE_COUNT], const size_t at[SPLICE_COUNT], FILE *out,
+                         size_t flags)
+{
+    int order[SPLICE_COUNT];
+    for (int k = 0; k < SPLICE_COUNT; k++) {   /* insertion sort of three by position */
+        int i = k;
+        while (i > 0 && at[order[i - 1]] > at[k]) {
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = k;
+    }
+    size_t done = 0;
+    for (int i = 0; i < SPLICE_COUNT; i++) {
+        const int k = order[i];
+        if (fwrite(text + done, 1, at[k] - done, out) != at[k] - done)
+            return NR_E_IO;
+        NR_TRY(write_per_phase(sh, m, (enum splice)k, out, flags, line_indent(text, at[k])));
+        done = at[k] + strlen(quoted[k]);
+    }
+    const size_t rest = strlen(text + done);
+    return fwrite(text + done, 1, rest, out) == rest ? 0 : NR_E_IO;
+}
+
+/* j's text with flags, in memory of malloc (json_dumps's is of jansson's
+ * allocator, which need not be free()'s); NULL on out-of-memory. */
+static char *dump_text(const json_t *j, size_t flags)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = j ? open_memstream(&text, &len) : NULL;
+    if (!mem)
+        return NULL;
+    const int rc = json_dumpf(j, mem, flags);
+    if (fclose(mem) != 0 || rc < 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Each mark as the dump writes it (quoted, escaped). */
+static int quote_marks(char *quoted[SPLICE_COUNT])
+{
+    for (int k = 0; k < SPLICE_COUNT; k++) {
+        json_t *s = json_string(splice_mark[k]);
+        quoted[k] = dump_text(s, JSON_ENCODE_ANY);
+        json_decref(s);
+        if (!quoted[k])
+            return NR_E_NOMEM;
+    }
+    return 0;
+}
+
+/* The whole tree at once: the answer when the splice cannot be used. */
+static int write_whole(const nr_model *m, FILE *out, size_t flags)
+{
+    json_t *j = summary_tree(m, 0);
+    if (!j)
+        return NR_E_NOMEM;
+    const int rc = json_dumpf(j, out, flags);
+    json_decref(j);
+    return rc < 0 ? NR_E_IO : 0;
+}
+
+int nr_model_summary_json_write(const nr_model *m, FILE *out, size_t flags)
+{
+    if (!(flags & JSON_MAX_INDENT))   /* one line: the splice writes the indented form only */
+        return write_whole(m, out, flags);
+    const shared_json none = {0};
+    const nr_model_latency no_values = {.mean_s = NAN};
+    const nr_model_opsum no_calls = {0};
+    const shared_json sh = {.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls)};
+    char *quoted[SPLICE_COUNT] = {NULL};
+    json_t *skeleton = summary_tree(m, 1);
+    char *text = dump_text(skeleton, flags);
+    json_decref(skeleton);
+    int rc = !text || !sh.lat_none || !sh.opsum_none ? NR_E_NOMEM : quote_marks(quoted);
+    size_t at[SPLICE_COUNT];
+    if (rc == 0 && find_marks(text, (const char *const *)quoted, at) < 0)
+        rc = 1;   /* a name equal to a mark: the whole tree */
+    if (rc == 0)
+        rc = write_spliced(m, &sh, text, (const char *const *)quoted, at, out, flags);
+    else if (rc == 1)
+        rc = write_whole(m, out, flags);
+    for (int k = 0; k < SPLICE_COUNT; k++)
+        free(quoted[k]);
+    free(text);
+    json_decref(sh.lat_none);
+    json_decref(sh.opsum_none);
+    return rc;
 }

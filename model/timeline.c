@@ -1,5 +1,7 @@
-/* Timeline: regular-file read/write bytes per time bin, overall, per
- * phase and of the job's files alone (figure 5). Bin width adaptive: the smallest 1-2-5 x 10^k ns width that gives at
+/* Timeline: regular-file read/write bytes per time bin, overall and of
+ * the job's files alone (figure 5; no longer per phase since session 52:
+ * no figure, table or summary read those bins, which held nbins x 16 B a
+ * phase name, 440 MB at 100,000 names). Bin width adaptive: the smallest 1-2-5 x 10^k ns width that gives at
  * most 400 bins over the run (hence at least 160; fewer only for runs shorter
  * than 400 ns). Bytes are attributed to the bin of the call's start time. */
 #include <stdlib.h>
@@ -46,16 +48,12 @@ static int alloc_bins(nr_model *m)
     nr_model_timeline *t = &m->timeline;
     m->tl_read = calloc(t->nbins, sizeof *m->tl_read);
     m->tl_write = calloc(t->nbins, sizeof *m->tl_write);
-    m->tl_phase_read = calloc(t->nbins * m->nphases, sizeof *m->tl_phase_read);
-    m->tl_phase_write = calloc(t->nbins * m->nphases, sizeof *m->tl_phase_write);
     m->tl_job_read = calloc(t->nbins, sizeof *m->tl_job_read);
     m->tl_job_write = calloc(t->nbins, sizeof *m->tl_job_write);
-    if (!m->tl_read || !m->tl_write || !m->tl_phase_read || !m->tl_phase_write || !m->tl_job_read || !m->tl_job_write)
+    if (!m->tl_read || !m->tl_write || !m->tl_job_read || !m->tl_job_write)
         return NR_E_NOMEM;
     t->read_bytes = m->tl_read;
     t->write_bytes = m->tl_write;
-    t->phase_read = m->tl_phase_read;
-    t->phase_write = m->tl_phase_write;
     t->job_read = m->tl_job_read;
     t->job_write = m->tl_job_write;
     return 0;
@@ -65,18 +63,9 @@ static void free_bins(nr_model *m)
 {
     free(m->tl_read);
     free(m->tl_write);
-    free(m->tl_phase_read);
-    free(m->tl_phase_write);
     free(m->tl_job_read);
     free(m->tl_job_write);
-    m->tl_read = m->tl_write = m->tl_phase_read = m->tl_phase_write = m->tl_job_read = m->tl_job_write = NULL;
-}
-
-/* Per phase rows of stride `from` packed to stride `to` <= from, in place. */
-static void repack(uint64_t *cells, size_t nphases, size_t from, size_t to)
-{
-    for (size_t p = 1; p < nphases; p++)
-        memmove(cells + p * to, cells + p * from, to * sizeof *cells);
+    m->tl_read = m->tl_write = m->tl_job_read = m->tl_job_write = NULL;
 }
 
 /* The timeline needs the run's first timestamp and extent, known only after
@@ -94,7 +83,6 @@ int nr__timeline_predict(nr_model *m)
         if (p->last_ns > last)
             last = p->last_ns;
     }
-    m->timeline.nphases = m->nphases;
     plan_of(first, last, 1, &m->timeline);
     m->tl_state = m->timeline.nbins ? NR__TL_PREDICTED : NR__TL_NONE;
     return m->tl_state == NR__TL_PREDICTED ? alloc_bins(m) : 0;
@@ -109,8 +97,6 @@ int nr__timeline_plan(nr_model *m)
     if (m->tl_state == NR__TL_PREDICTED && actual.nbins > 0 && actual.start_ns == t->start_ns &&
         actual.width_ns == t->width_ns && actual.nbins <= t->nbins) {
         /* every event fell in a bin < actual.nbins: the extra bins are empty */
-        repack(m->tl_phase_read, m->nphases, t->nbins, actual.nbins);
-        repack(m->tl_phase_write, m->nphases, t->nbins, actual.nbins);
         t->nbins = actual.nbins;
         m->tl_state = NR__TL_FILLED;
         return 0;
@@ -119,8 +105,7 @@ int nr__timeline_plan(nr_model *m)
     t->width_ns = actual.width_ns;
     t->start_ns = actual.start_ns;
     t->nbins = actual.nbins;
-    t->nphases = m->nphases;
-    t->read_bytes = t->write_bytes = t->phase_read = t->phase_write = t->job_read = t->job_write = NULL;
+    t->read_bytes = t->write_bytes = t->job_read = t->job_write = NULL;
     m->tl_state = NR__TL_NONE;
     if (t->nbins == 0)
         return 0;   /* no timestamps: no timeline */
@@ -137,15 +122,12 @@ void nr__timeline_add(nr_model *m, const nr__event *e)
         return;
     int64_t b = (e->ts - t->start_ns) / t->width_ns;
     b = b < 0 ? 0 : b >= (int64_t)t->nbins ? (int64_t)t->nbins - 1 : b;
-    const size_t cell = e->phase * t->nbins + (size_t)b;
     const int job = !m->reg_runtime[e->reg];
     if (e->op == NR_OP_READ) {
         m->tl_read[b] += (uint64_t)e->bytes;
-        m->tl_phase_read[cell] += (uint64_t)e->bytes;
         m->tl_job_read[b] += job ? (uint64_t)e->bytes : 0;
     } else {
         m->tl_write[b] += (uint64_t)e->bytes;
-        m->tl_phase_write[cell] += (uint64_t)e->bytes;
         m->tl_job_write[b] += job ? (uint64_t)e->bytes : 0;
     }
 }

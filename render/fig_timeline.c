@@ -40,40 +40,50 @@ double nr__fig_timeline_height(const nr_figure_inputs *in, double width)
 /* Phase colours keyed by name, shared by all panels and the legend: those
  * figure 1 gives (nr__palette_phase_colors) over t->phase_order and then
  * every run's other names, so that a phase keeps its colour across the two
- * figures and no two phases share one while colours remain. */
+ * figures and no two phases share one while colours remain. With more
+ * names than colours the phases figure 1 keeps (nr__phase_fold) keep their
+ * names and its colours and the rest are one "other N phases" in its grey:
+ * until session 52 each name had a band and colours repeated, and 100,000
+ * names (one a step) made an SVG of 22 MB. */
 typedef struct phase_keys {
-    const char **order;     /* the names in colouring order */
+    const char **names;     /* every name, by its id in ids: the colouring order */
+    size_t n_names;
+    size_t *slot;           /* names[i]'s shown name: an index into order */
+    const char **order;     /* the names shown: every name, or the kept ones and "other N phases" */
     size_t *colors;         /* of order[i] */
     size_t n_order;
     size_t *legend;         /* indexes into order of the panels' names, in order of appearance */
     size_t n_legend;
     unsigned char *listed;  /* listed[i]: order[i] is in the legend */
-    nr_strtab ids;          /* name -> its index in order */
+    nr_strtab ids;          /* name -> its index in names */
+    char other[48];         /* the folded names' label */
 } phase_keys;
 
 static const char *span_name(const nr_fig_span *s) { return s->name ? s->name : "?"; }
 
-/* The index of name in the colouring order, n_order when absent (a hash:
+/* The shown name (index into order) of name, n_order when absent (a hash:
  * a run of 100,000 phase names searched them one by one for every span). */
 static size_t order_index(const phase_keys *keys, const char *name)
 {
     const int64_t id = nr_strtab_find(&keys->ids, name, strlen(name));
-    return id < 0 ? keys->n_order : (size_t)id;
+    return id < 0 ? keys->n_order : keys->slot[id];
 }
 
 /* Appends name to the colouring order unless it is there; 0 or NR_E_NOMEM. */
-static int order_add(phase_keys *keys, const char *name)
+static int name_add(phase_keys *keys, const char *name)
 {
     const int64_t id = nr_strtab_intern(&keys->ids, name, strlen(name));
     if (id < 0)
         return NR_E_NOMEM;
-    if ((size_t)id == keys->n_order)
-        keys->order[keys->n_order++] = name;
+    if ((size_t)id == keys->n_names)
+        keys->names[keys->n_names++] = name;
     return 0;
 }
 
 static void phase_keys_fini(phase_keys *keys)
 {
+    free(keys->names);
+    free(keys->slot);
     free(keys->order);
     free(keys->colors);
     free(keys->legend);
@@ -81,29 +91,125 @@ static void phase_keys_fini(phase_keys *keys)
     nr_strtab_fini(&keys->ids);
 }
 
+/* Each name shown as itself. */
+static void keep_every_name(phase_keys *keys)
+{
+    for (size_t i = 0; i < keys->n_names; i++) {
+        keys->order[i] = keys->names[i];
+        keys->slot[i] = i;
+    }
+    keys->n_order = keys->n_names;
+    nr__palette_phase_colors(keys->order, keys->n_order, keys->colors);
+}
+
+/* Without figure 1's fold (no phase input, or fewer phases than its
+ * colours there): the NR__STYLES - 1 names on screen longest, summed over
+ * the runs (ties to the earlier name), marked kept. score holds n_names
+ * values. */
+static void keep_longest(phase_keys *keys, const nr_fig_timeline_input *t, double *score, unsigned char *kept)
+{
+    for (size_t i = 0; i < keys->n_names; i++)
+        score[i] = 0;
+    for (size_t r = 0; r < t->n_runs; r++)
+        for (size_t i = 0; i < t->runs[r].n_phases; i++) {
+            const nr_fig_span *sp = &t->runs[r].phases[i];
+            const int64_t id = nr_strtab_find(&keys->ids, span_name(sp), strlen(span_name(sp)));
+            if (id >= 0 && isfinite(sp->t0) && isfinite(sp->t1) && sp->t1 > sp->t0)
+                score[id] += sp->t1 - sp->t0;
+        }
+    for (size_t k = 0; k < NR__STYLES - 1; k++) {
+        size_t best = keys->n_names;
+        for (size_t i = 0; i < keys->n_names; i++)
+            if (!kept[i] && (best == keys->n_names || score[i] > score[best]))
+                best = i;
+        kept[best] = 1;
+    }
+}
+
+/* The kept names (figure 1's when it folds, else keep_longest's) in the
+ * colouring order, then "other N phases" in figure 1's grey. Returns 0 or
+ * NR_E_NOMEM. */
+static int fold_names(phase_keys *keys, nr_render_canvas *cv, const nr_figure_inputs *in)
+{
+    const nr_fig_timeline_input *t = in->timeline;
+    const nr_fig_phase_input *p = in->phase;
+    const size_t n_kept = NR__STYLES - 1;
+    unsigned char *kept = calloc(keys->n_names, sizeof *kept);
+    double *score = malloc(keys->n_names * sizeof *score);
+    if (!kept || !score) {
+        free(kept);
+        free(score);
+        return NR_E_NOMEM;
+    }
+    nr__phase_folded f = {0};
+    const unsigned long skipped = cv->skipped;   /* figure 1's values are figure 1's to count */
+    const int from_figure_1 = p && p->n_phases > NR__STYLES && p->phase_names && p->bytes && p->io_time_s;
+    if (from_figure_1 && nr__phase_fold(cv, p, &f) < 0) {
+        free(kept);
+        free(score);
+        return NR_E_NOMEM;
+    }
+    cv->skipped = skipped;
+    if (from_figure_1) {
+        for (size_t k = 0; k < n_kept; k++) {
+            const int64_t id = f.in.phase_names[k] ? nr_strtab_find(&keys->ids, f.in.phase_names[k],
+                                                                    strlen(f.in.phase_names[k])) : -1;
+            if (id >= 0)
+                kept[id] = 1;
+        }
+        snprintf(keys->other, sizeof keys->other, "%s", f.other);
+        nr__phase_fold_fini(&f);
+    } else {
+        keep_longest(keys, t, score, kept);
+        snprintf(keys->other, sizeof keys->other, "other %zu phases", keys->n_names - n_kept);
+    }
+    keys->n_order = 0;
+    for (size_t i = 0; i < keys->n_names; i++)
+        if (kept[i]) {
+            keys->slot[i] = keys->n_order;
+            keys->order[keys->n_order++] = keys->names[i];
+        }
+    for (size_t i = 0; i < keys->n_names; i++)
+        if (!kept[i])
+            keys->slot[i] = keys->n_order;
+    keys->order[keys->n_order++] = keys->other;
+    nr__palette_phase_colors(keys->order, keys->n_order, keys->colors);
+    keys->colors[keys->n_order - 1] = NR__COLOR_CROWD;
+    free(kept);
+    free(score);
+    return 0;
+}
+
 /* The colouring order and its colours, then the legend's names from the
  * first n_panels runs. Returns 0 or NR_E_NOMEM. */
-static int phase_keys_build(phase_keys *keys, const nr_fig_timeline_input *t, size_t n_panels)
+static int phase_keys_build(phase_keys *keys, nr_render_canvas *cv, const nr_figure_inputs *in, size_t n_panels)
 {
+    const nr_fig_timeline_input *t = in->timeline;
     *keys = (phase_keys){0};
     nr_strtab_init(&keys->ids);
     size_t cap = t->phase_order ? t->n_phase_order : 0;
     for (size_t r = 0; r < t->n_runs; r++)
         cap += t->runs[r].n_phases;
-    keys->order = malloc((cap ? cap : 1) * sizeof *keys->order);
-    keys->colors = malloc((cap ? cap : 1) * sizeof *keys->colors);
-    keys->legend = malloc((cap ? cap : 1) * sizeof *keys->legend);
-    keys->listed = calloc(cap ? cap : 1, sizeof *keys->listed);
-    if (!keys->order || !keys->colors || !keys->legend || !keys->listed)
+    cap = cap ? cap : 1;
+    keys->names = malloc(cap * sizeof *keys->names);
+    keys->slot = malloc(cap * sizeof *keys->slot);
+    keys->order = malloc(cap * sizeof *keys->order);
+    keys->colors = malloc(cap * sizeof *keys->colors);
+    keys->legend = malloc(cap * sizeof *keys->legend);
+    keys->listed = calloc(cap, sizeof *keys->listed);
+    if (!keys->names || !keys->slot || !keys->order || !keys->colors || !keys->legend || !keys->listed)
         return NR_E_NOMEM;
     for (size_t i = 0; t->phase_order && i < t->n_phase_order; i++)
-        if (t->phase_order[i] && order_add(keys, t->phase_order[i]) < 0)
+        if (t->phase_order[i] && name_add(keys, t->phase_order[i]) < 0)
             return NR_E_NOMEM;
     for (size_t r = 0; r < t->n_runs; r++)
         for (size_t i = 0; i < t->runs[r].n_phases; i++)
-            if (order_add(keys, span_name(&t->runs[r].phases[i])) < 0)
+            if (name_add(keys, span_name(&t->runs[r].phases[i])) < 0)
                 return NR_E_NOMEM;
-    nr__palette_phase_colors(keys->order, keys->n_order, keys->colors);
+    if (keys->n_names <= NR__STYLES)
+        keep_every_name(keys);
+    else if (fold_names(keys, cv, in) < 0)
+        return NR_E_NOMEM;
     for (size_t r = 0; r < n_panels; r++)
         for (size_t i = 0; i < t->runs[r].n_phases; i++) {
             const size_t j = order_index(keys, span_name(&t->runs[r].phases[i]));
@@ -276,7 +382,8 @@ static int draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_key
         }
         if (b->open)
             draw_bands_through(&bc, bands, keys, c);
-        *b = (band){.x0 = x0, .x1 = x1, .covered = x1 - x0, .name = span_name(s), .open = 1};
+        *b = (band){.x0 = x0, .x1 = x1, .covered = x1 - x0, .name = c < keys->n_order ? keys->order[c] : span_name(s),
+                    .open = 1};   /* a folded name's band is named "other N phases" */
         bc.queue[bc.tail++] = c;
     }
     draw_bands_through(&bc, bands, keys, SIZE_MAX);
@@ -382,7 +489,7 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
         return nr__draw_no_data(cv, FIG, "no time bins");
 
     phase_keys keys;
-    if (phase_keys_build(&keys, t, n_runs) < 0) {
+    if (phase_keys_build(&keys, cv, in, n_runs) < 0) {
         phase_keys_fini(&keys);
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
     }

@@ -181,6 +181,7 @@ void nr_report_destroy(nr_report *r)
     nr_strtab_fini(&r->style_keys);
     free(r->fig_at);
     free(r->run_at);
+    free(r->rows_at);
     free(r);
 }
 

@@ -154,8 +154,19 @@ void nr_report_table_row(nr_report_table *t)
 {
     if (!t)
         return;
+    nr_report *r = nr__report_of(t->tbody);
+    const size_t most = r && r->rows_per_spool ? r->rows_per_spool : NR__REPORT_ROWS;
+    if (r && t->rows >= most) {
+        /* out of the tree: the bytes written are the same; when the spool
+           fails the rows stay in the tree, which writes them as well */
+        nr_error err;
+        nr_error_clear(&err);
+        if (nr__report_spool_rows(r, t, &err) == 0)
+            t->rows = 0;
+    }
     t->row = nr__report_child(t->tbody, "tr", NULL);
     t->col = 0;
+    t->rows += t->row != NULL;
 }
 
 static xmlNode *next_cell(nr_report_table *t, const char *cls_override)

@@ -28,6 +28,9 @@ struct nr_report {
     size_t nfig_at, cap_fig_at;
     nr__report_fig *run_at;            /* run N spooled (nr_report_run_spool) at run_at[N - 1] */
     size_t nrun_at, cap_run_at;
+    nr__report_fig *rows_at;           /* a table's rows N spooled (nr__report_spool_rows) at rows_at[N - 1] */
+    size_t nrows_at, cap_rows_at;
+    size_t rows_per_spool;             /* rows a table body holds before they go to the spool; 0: NR__REPORT_ROWS */
     nr_strtab glyph_keys;              /* shared glyph N: the serialisation of its symbol, without id */
     xmlNode *glyph_defs;               /* their <defs> in the hidden <svg>; NULL before the first */
     nr_strtab style_keys;              /* shared style N (class nr-sN): its text */
@@ -41,7 +44,18 @@ struct nr_report_table {
     xmlNode *table, *tbody, *row;
     size_t ncols, col;
     uint32_t num_cols;
+    size_t rows;        /* rows in tbody, not yet spooled */
 };
+
+/* A table body's rows go to the spool in runs of this many: a run of
+ * 100,000 phase names made per-phase tables of 10 tree nodes a cell,
+ * about 700 MB in `niorep build` (session 52). */
+#define NR__REPORT_ROWS 1024
+/* Serialises the rows of t's body (complete: a new row is about to
+ * start) into r's spool, as the document's serialiser writes them, and
+ * puts the comment <!--nr-rows:N--> in their place. Returns 0 or a
+ * negative code with err set (the rows then stay where they are). */
+int nr__report_spool_rows(nr_report *r, nr_report_table *t, nr_error *err);
 
 /* The first element at or after from (depth first) with data-nr="mark", or NULL. */
 xmlNode *nr__report_find_mark(xmlNode *from, const char *mark);

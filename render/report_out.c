@@ -3,7 +3,8 @@
  * document's serialiser would write it, into a spool file (nr_spool), and
  * the document keeps a comment <!--nr-figure:N--> in its place; a run done
  * (nr_report_run_spool) likewise, as <!--nr-run:N-->, its figures' marks
- * in its bytes. The output is the document's serialisation with each such
+ * in its bytes, and a table body's rows every NR__REPORT_ROWS of them
+ * (nr__report_spool_rows), as <!--nr-rows:N-->. The output is the document's serialisation with each such
  * comment replaced by its bytes, a run's with its figures'. So a report's
  * memory holds its overview and a mark per run, not the trees of its
  * figures (4-5 MB a run in `niorep build`) nor of its runs' tables (about
@@ -25,6 +26,8 @@
 #define FIG_MARK_OPEN "<!--" FIG_MARK
 #define RUN_MARK "nr-run:"
 #define RUN_MARK_OPEN "<!--" RUN_MARK
+#define ROWS_MARK "nr-rows:"
+#define ROWS_MARK_OPEN "<!--" ROWS_MARK
 #define MARK_CLOSE "-->"
 enum { COPY_BYTES = 1 << 20 }; /* a figure is copied out of the spool in pieces of this size */
 
@@ -59,16 +62,19 @@ static int spool_write(void *ctx, const char *buf, int len)
     return len;
 }
 
-/* Serialises n into r's spool, as the document's serialiser writes it
- * there; *at: where its bytes lie. */
-static int spool_node(nr_report *r, xmlNode *n, nr__report_fig *at, nr_error *err)
+/* Serialises n and, when rows, its element siblings after it, into r's
+ * spool, as the document's serialiser writes them there; *at: where their
+ * bytes lie. */
+static int spool_nodes(nr_report *r, xmlNode *n, int rows, nr__report_fig *at, nr_error *err)
 {
     const uint64_t start = r->spool.size;
     spool_sink sink = {&r->spool, err, 0};
     xmlOutputBufferPtr out = xmlOutputBufferCreateIO(spool_write, NULL, &sink, dump_encoder(r->doc));
     if (!out)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    htmlNodeDumpFormatOutput(out, r->doc, n, NULL, 0);
+    for (xmlNode *c = n; c; c = rows ? c->next : NULL)
+        if (c->type == XML_ELEMENT_NODE)
+            htmlNodeDumpFormatOutput(out, r->doc, c, NULL, 0);
     const int closed = xmlOutputBufferClose(out); /* flushes the rest */
     if (sink.failed)
         return err->code < 0 ? err->code : NR_E_IO;
@@ -76,6 +82,11 @@ static int spool_node(nr_report *r, xmlNode *n, nr__report_fig *at, nr_error *er
         return nr_error_set(err, NR_E_NOMEM, "report: could not serialise <%s>", (const char *)n->name);
     *at = (nr__report_fig){start, r->spool.size - start};
     return 0;
+}
+
+static int spool_node(nr_report *r, xmlNode *n, nr__report_fig *at, nr_error *err)
+{
+    return spool_nodes(r, n, 0, at, err);
 }
 
 int nr__report_spool_figure(nr_report *r, unsigned number, xmlNode *svg, nr_error *err)
@@ -138,16 +149,48 @@ int nr_report_run_spool(nr_report *r, nr_report_block *run, nr_error *err)
     return 0;
 }
 
+/* The first row of body after its marks (the rows spooled before). */
+static xmlNode *first_row(xmlNode *body)
+{
+    xmlNode *c = body->children;
+    while (c && c->type != XML_ELEMENT_NODE)
+        c = c->next;
+    return c;
+}
+
+int nr__report_spool_rows(nr_report *r, nr_report_table *t, nr_error *err)
+{
+    xmlNode *from = first_row(t->tbody);
+    if (!from)
+        return 0;
+    const size_t number = r->nrows_at + 1;
+    if (NR_GROW(r->rows_at, r->cap_rows_at, number) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    xmlNode *mark = mark_comment(r, ROWS_MARK, number);
+    if (!mark)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    const int rc = spool_nodes(r, from, 1, &r->rows_at[number - 1], err);
+    if (rc < 0) {
+        xmlFreeNode(mark);
+        return rc;
+    }
+    r->nrows_at = number;
+    while (from) {   /* the rows, and nothing between them: the marks stand before them */
+        xmlNode *next = from->next;
+        xmlUnlinkNode(from);
+        xmlFreeNode(from);
+        from = next;
+    }
+    xmlAddChild(t->tbody, mark);
+    t->row = NULL;
+    return 0;
+}
+
 typedef int (*out_fn)(void *ctx, const void *p, size_t n, nr_error *err);
 
-/* Figure number's bytes from the spool to out. */
-static int put_figure(const nr_report *r, unsigned long number, out_fn out, void *ctx, char **copy,
-                      nr_error *err)
+/* The bytes at f in the spool to out, in pieces of COPY_BYTES. */
+static int put_piece(const nr_report *r, nr__report_fig f, out_fn out, void *ctx, char **copy, nr_error *err)
 {
-    if (number == 0 || number > r->nfig_at || r->fig_at[number - 1].len == 0)
-        return nr_error_set(err, NR_E_INPUT, "report: the document names figure %lu, which was not imported",
-                            number);
-    const nr__report_fig f = r->fig_at[number - 1];
     if (!*copy && !(*copy = malloc(COPY_BYTES)))
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     for (uint64_t done = 0; done < f.len;) {
@@ -157,6 +200,24 @@ static int put_figure(const nr_report *r, unsigned long number, out_fn out, void
         done += n;
     }
     return 0;
+}
+
+/* Figure number's bytes from the spool to out. */
+static int put_figure(const nr_report *r, unsigned long number, out_fn out, void *ctx, char **copy,
+                      nr_error *err)
+{
+    if (number == 0 || number > r->nfig_at || r->fig_at[number - 1].len == 0)
+        return nr_error_set(err, NR_E_INPUT, "report: the document names figure %lu, which was not imported",
+                            number);
+    return put_piece(r, r->fig_at[number - 1], out, ctx, copy, err);
+}
+
+/* Rows number's bytes from the spool to out. */
+static int put_rows(const nr_report *r, unsigned long number, out_fn out, void *ctx, char **copy, nr_error *err)
+{
+    if (number == 0 || number > r->nrows_at)
+        return nr_error_set(err, NR_E_INPUT, "report: the document names rows %lu, which were not spooled", number);
+    return put_piece(r, r->rows_at[number - 1], out, ctx, copy, err);
 }
 
 static int starts_with(const char *p, const char *end, const char *prefix)
@@ -193,7 +254,8 @@ static const char *after_tag(const char *p, const char *end)
 static const char *next_mark(const char *p, const char *end)
 {
     while ((p = memchr(p, '<', (size_t)(end - p)))) {
-        if (starts_with(p, end, FIG_MARK_OPEN) || starts_with(p, end, RUN_MARK_OPEN))
+        if (starts_with(p, end, FIG_MARK_OPEN) || starts_with(p, end, RUN_MARK_OPEN) ||
+            starts_with(p, end, ROWS_MARK_OPEN))
             return p;
         if (starts_with(p, end, "<!--")) {
             const char *c = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
@@ -240,17 +302,21 @@ static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out
         if (!m)
             return out(ctx, p, (size_t)(end - p), err);
         rc = out(ctx, p, (size_t)(m - p), err);
-        const int is_run = starts_with(m, end, RUN_MARK_OPEN);
-        const char *digits = m + (is_run ? sizeof RUN_MARK_OPEN : sizeof FIG_MARK_OPEN) - 1, *q = digits;
+        const int is_run = starts_with(m, end, RUN_MARK_OPEN), is_rows = starts_with(m, end, ROWS_MARK_OPEN);
+        const char *digits = m + (is_run ? sizeof RUN_MARK_OPEN : is_rows ? sizeof ROWS_MARK_OPEN
+                                                                           : sizeof FIG_MARK_OPEN) - 1;
+        const char *q = digits;
         unsigned long number = 0;
         while (q < end && q - digits < 9 && *q >= '0' && *q <= '9')
             number = number * 10 + (unsigned long)(*q++ - '0');
         if (rc == 0 && (q == digits || (size_t)(end - q) < sizeof MARK_CLOSE - 1 ||
                         memcmp(q, MARK_CLOSE, sizeof MARK_CLOSE - 1) || (is_run && in_run)))
             rc = nr_error_set(err, NR_E_INPUT, "report: a %s mark without its number at byte %zu",
-                              is_run ? "run" : "figure", (size_t)(m - doc));
+                              is_run ? "run" : is_rows ? "rows" : "figure", (size_t)(m - doc));
         if (rc == 0)
-            rc = is_run ? put_run(r, number, out, ctx, copy, err) : put_figure(r, number, out, ctx, copy, err);
+            rc = is_run    ? put_run(r, number, out, ctx, copy, err)
+                 : is_rows ? put_rows(r, number, out, ctx, copy, err)
+                           : put_figure(r, number, out, ctx, copy, err);
         p = q + sizeof MARK_CLOSE - 1;
     }
     return rc;

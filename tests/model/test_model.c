@@ -992,6 +992,127 @@ static void many_phase_names_fine_histograms_follow_their_values(void **state)
     free(all);
 }
 
+/* The bytes nr_model_summary_json_write gives with flags (free them). */
+static char *written_summary(const nr_model *m, size_t flags)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(nr_model_summary_json_write(m, f, flags), 0);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* The tree, dumped at once with flags (free it). */
+static char *dumped_summary(const nr_model *m, size_t flags)
+{
+    json_t *j = nr_model_summary_json(m);
+    assert_non_null(j);
+    char *text = json_dumps(j, flags);
+    json_decref(j);
+    assert_non_null(text);
+    return text;
+}
+
+/* A run of nph phases step_<i> of pid 7, each with one read of 1 KiB
+ * (step_0 named name0 instead when given; a mark in it when mark). */
+static void build_steps(const char *path, int nph, const char *name0, int mark)
+{
+    tb t;
+    tb_open(&t, path);
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, (int64_t)(nph + 1) * MS);
+    for (int p = 0; p < nph; p++) {
+        char name[32];
+        snprintf(name, sizeof name, "step_%d", p);
+        tb_phase(&t, p, 7, p == 0 && name0 ? name0 : name, p * MS, (p + 1) * MS);
+        tb_call(&t, p * MS + 100 * US, 20 * US, 7, NR_OP_READ, 0, 1024, (int64_t)p * 1024, p);
+    }
+    if (mark)
+        tb_mark(&t, 500 * US, 7, "epoch", "", 0);
+    tb_commit(&t);
+}
+
+/* The summary written a phase at a time is, byte for byte, the tree
+ * dumped at once: run A, 300 phases, none, and a phase named as the
+ * writer's mark (it then dumps the tree); at the summary's flags, at
+ * indent 4 and on one line. */
+static void summary_written_a_phase_at_a_time_is_the_tree_dumped(void **state)
+{
+    (void)state;
+    build_run_a(tb_path("run_a.nio"));
+    build_steps(tb_path("steps300.nio"), 300, NULL, 0);
+    build_steps(tb_path("steps0.nio"), 0, NULL, 0);
+    build_steps(tb_path("steps_mark.nio"), 3, "\x01niorep: the phases, one at a time", 1);
+    const char *runs[] = {"run_a.nio", "steps300.nio", "steps0.nio", "steps_mark.nio"};
+    const size_t flags[] = {NR_MODEL_JSON_FLAGS, JSON_SORT_KEYS | JSON_INDENT(4), JSON_SORT_KEYS | JSON_COMPACT};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        nr_model *m = model_of(tb_path(runs[r]));
+        for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+            char *want = dumped_summary(m, flags[f]), *got = written_summary(m, flags[f]);
+            if (strcmp(want, got) != 0)
+                fail_msg("%s, flags %#zx: the written summary (%zu B) is not the dumped tree (%zu B)", runs[r],
+                         flags[f], strlen(got), strlen(want));
+            free(want);
+            free(got);
+        }
+        nr_model_free(m);
+    }
+}
+
+/* jansson's live bytes and their peak, through json_set_alloc_funcs. */
+static size_t json_live, json_peak;
+
+static void *counting_malloc(size_t n)
+{
+    size_t *p = malloc(sizeof(size_t) * 2 + n);
+    if (!p)
+        return NULL;
+    p[0] = n;
+    json_live += n;
+    json_peak = json_live > json_peak ? json_live : json_peak;
+    return p + 2;
+}
+
+static void counting_free(void *q)
+{
+    if (!q)
+        return;
+    size_t *p = (size_t *)q - 2;
+    json_live -= p[0];
+    free(p);
+}
+
+/* Writing the summary holds one phase's JSON objects at a time: at 2,000
+ * phase names its peak of live jansson bytes is under a tenth of the
+ * whole tree's (about 4 KB a phase; before session 52 summary --json
+ * built the tree, 420 MB at 100,000 names). */
+static void summary_writer_holds_a_phase_at_a_time(void **state)
+{
+    (void)state;
+    build_steps(tb_path("steps2000.nio"), 2000, NULL, 0);
+    nr_model *m = model_of(tb_path("steps2000.nio"));
+    FILE *sink = fopen("/dev/null", "w");
+    assert_non_null(sink);
+    json_set_alloc_funcs(counting_malloc, counting_free);
+    json_live = json_peak = 0;
+    json_t *j = nr_model_summary_json(m);
+    assert_non_null(j);
+    const size_t tree = json_peak;
+    json_decref(j);
+    json_peak = json_live;
+    assert_int_equal(nr_model_summary_json_write(m, sink, NR_MODEL_JSON_FLAGS), 0);
+    const size_t writer = json_peak, left = json_live;
+    json_set_alloc_funcs(malloc, free);
+    fclose(sink);
+    nr_model_free(m);
+    assert_int_equal(left, 0);
+    assert_true(tree > 2000 * 1000);   /* the tree: at least 1 KB a phase */
+    if (writer * 10 >= tree)
+        fail_msg("the writer held %zu B of JSON at once, the tree %zu B", writer, tree);
+}
+
 /* A group keeps up to 512 values (a page's bytes) and counts the rest in
  * fine pages, with the same quantiles. Phase a's 511 reads come first, so
  * it mirrors the whole read group until b's first read makes it copy the
@@ -1357,24 +1478,17 @@ static void timeline_whatever_the_processes_table_says(void **state)
         assert_int_equal(tl->start_ns, 0);
         assert_int_equal(tl->width_ns, 50 * MS);
         assert_int_equal(tl->nbins, 200);
-        assert_int_equal(tl->nphases, 2);   /* train, unphased */
-        uint64_t wsum = 0, rsum = 0, psum = 0;
+        uint64_t wsum = 0, rsum = 0;
         for (size_t b = 0; b < tl->nbins; b++) {
             wsum += tl->write_bytes[b];
             rsum += tl->read_bytes[b];
-            psum += tl->phase_write[b] + tl->phase_read[tl->nbins + b];
         }
         assert_int_equal(wsum, 1007);
         assert_int_equal(rsum, 311);
-        assert_int_equal(psum, 1007 + 311);
         assert_int_equal(tl->write_bytes[20], 1000);
         assert_int_equal(tl->write_bytes[180], 7);
         assert_int_equal(tl->read_bytes[100], 300);
         assert_int_equal(tl->read_bytes[199], 11);
-        assert_int_equal(tl->phase_write[20], 1000);             /* train row */
-        assert_int_equal(tl->phase_write[180], 7);
-        assert_int_equal(tl->phase_read[tl->nbins + 100], 300);  /* unphased row */
-        assert_int_equal(tl->phase_read[tl->nbins + 199], 11);
         nr_model_free(m);
     }
 }
@@ -1927,6 +2041,8 @@ int main(void)
         cmocka_unit_test(job_files_latency_matches_a_sort),
         cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(many_phase_names_fine_histograms_follow_their_values),
+        cmocka_unit_test(summary_written_a_phase_at_a_time_is_the_tree_dumped),
+        cmocka_unit_test(summary_writer_holds_a_phase_at_a_time),
         cmocka_unit_test(kept_values_become_pages_past_a_page),
         cmocka_unit_test(bursts_measured_from_their_calls),
         cmocka_unit_test(identical_checkpoints_are_all_found),

@@ -235,10 +235,12 @@ static void phase_colours_do_not_clash(void **state)
         assert_int_equal(colors[j], want[j]);
 }
 
-/* A timeline of one run with n phases (epochs) of 1 s each: n tinted bands,
- * and in the legend the write burst's tint and the phases that fit:
- * all 8 of 8; of 30, 20 and "and 10 more phases" (24 entries in all, the
- * 3 fixed ones first). */
+/* A timeline of one run with n phases (epochs) of 1 s each, without
+ * figure 1's input: of 8, 8 tinted bands and in the legend the write
+ * burst's tint and the 8 phases; of 30 (since session 52), the 7 on screen
+ * longest (a tie: the first 7) and "other 23 phases": 7 bands and one
+ * for epoch7-29, whose spans touch, and 1 + 8 legend tints (until then 30
+ * bands, and 20 names and "and 10 more phases" in the legend). */
 static void timeline_of_many_phases(void **state)
 {
     (void)state;
@@ -251,7 +253,7 @@ static void timeline_of_many_phases(void **state)
     double bps[30];
     for (int i = 0; i < 30; i++)
         bps[i] = 1e6 * (i % 3 + 1);
-    const size_t counts[] = {8, 30}, want[] = {8 + 1 + 8, 30 + 1 + 20};
+    const size_t counts[] = {8, 30}, want[] = {8 + 1 + 8, 8 + 1 + 8};
     for (int c = 0; c < 2; c++) {
         const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL, 0, NULL, NULL};
         const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
@@ -401,7 +403,9 @@ static void eight_epochs_neighbours_apart(void **state)
     for (int i = 1; i < 8; i++)
         if (strcmp(got[i], got[i + 1]) == 0)
             fail_msg("ep%d and ep%d share the tint %s", i, i + 1, got[i]);
-    assert_string_equal(got[8], got[1]);
+    /* 9 names, more than the colours: ep8 is in "other 2 phases" (with
+       unphased) in figure 1's grey (since session 52; before, ep1's blue) */
+    assert_string_equal(got[8], "fill:rgb(72%,72%,72%)");
     size_t colors[9];
     nr__palette_phase_colors(order, 9, colors);
     assert_int_equal(colors[8], 6); /* unphased black */
@@ -412,6 +416,76 @@ static void eight_epochs_neighbours_apart(void **state)
     nr__palette_phase_colors(ten, 10, c10);
     assert_int_equal(c10[8], 0); /* the fewest uses, a tie: the lowest */
     assert_int_equal(c10[9], 1); /* not 0 again */
+}
+
+/* The fills of the tints of a figure 1 SVG's bars (opaque fills), as
+ * "fill:rgb(...)" texts, searched for in it. */
+static int figure_1_fills(const nr_render_buf *svg, const char *fill)
+{
+    char opaque[96];
+    snprintf(opaque, sizeof opaque, "%s;fill-opacity:1;", fill);
+    return occurrences((const char *)svg->data, svg->len, opaque) > 0;
+}
+
+/* Figure 5 of 40 phase names, figure 1's input beside it (p<j> of j + 1
+ * bytes and seconds: figure 1 keeps p33-p39): the kept phases tinted in
+ * figure 1's colours, the other 33 in one band of figure 1's grey, the
+ * legend the write burst, "other 33 phases" (p0 comes first) and p33-p39;
+ * 1 + 8 legend tints and 1 + 7 bands (before session 52, 40 bands and 20
+ * names and "and 20 more" in the legend: 61 tints). And 20,000 names, one
+ * a step, make an SVG of a few kB (before: a band a name, over 2 MB). */
+static void timeline_folds_as_figure_1(void **state)
+{
+    (void)state;
+    enum { PH = 40, MANY = 20000 };
+    static char names[MANY][16];
+    static const char *name_of[MANY];
+    static nr_fig_span spans[MANY];
+    static double bytes[MANY], time[MANY];
+    for (int j = 0; j < MANY; j++) {
+        snprintf(names[j], sizeof names[j], "p%d", j);
+        name_of[j] = names[j];
+        bytes[j] = time[j] = j + 1;
+        spans[j] = (nr_fig_span){names[j], j * (double)PH / MANY, (j + 1) * (double)PH / MANY};
+    }
+    static const char *const runs[] = {"r"};
+    double bps[PH];
+    for (int i = 0; i < PH; i++) {
+        bps[i] = 1e6;
+        spans[i] = (nr_fig_span){names[i], i, i + 1};
+    }
+    nr_fig_phase_input phase = {1, runs, PH, name_of, bytes, time, NULL, NULL};
+    nr_fig_timeline_run run = {"r", PH, 1.0, bps, bps, PH, spans, 0, NULL, 0, NULL, NULL};
+    nr_fig_timeline_input t = {.n_runs = 1, .runs = &run, .n_phase_order = PH, .phase_order = name_of};
+    const nr_figure_inputs in = {.phase = &phase, .timeline = &t};
+    nr_render_buf svg, fig1;
+    render_svg("fig5-throughput-timeline", &in, &svg);
+    render_svg("fig1-phase-breakdown", &in, &fig1);
+    char got[64][64];
+    const size_t n = tint_fills(&svg, got, 64);
+    if (n != 1 + 8 + 1 + 7)
+        fail_msg("%zu tints, expected 17", n);
+    assert_string_equal(got[1], "fill:rgb(72%,72%,72%)");    /* the legend: other, first on screen */
+    assert_string_equal(got[9], "fill:rgb(72%,72%,72%)");    /* its band */
+    for (int k = 0; k < 7; k++) {
+        assert_string_equal(got[2 + k], got[10 + k]);        /* p33 + k: legend and band alike */
+        if (!figure_1_fills(&fig1, got[2 + k]))
+            fail_msg("p%d's tint %s is no colour of figure 1", 33 + k, got[2 + k]);
+        for (int k2 = 0; k2 < k; k2++)
+            assert_string_not_equal(got[2 + k], got[2 + k2]);
+    }
+    assert_true(figure_1_fills(&fig1, "fill:rgb(72%,72%,72%)"));
+    nr_render_buf_fini(&svg);
+    nr_render_buf_fini(&fig1);
+
+    for (int j = 0; j < PH; j++)
+        spans[j] = (nr_fig_span){names[j], j * (double)PH / MANY, (j + 1) * (double)PH / MANY};
+    phase.n_phases = t.n_phase_order = run.n_phases = MANY;
+    render_svg("fig5-throughput-timeline", &in, &svg);
+    if (svg.len > 100000)
+        fail_msg("%d phase names: an SVG of %zu bytes", MANY, svg.len);
+    assert_int_equal(tint_fills(&svg, got, 64), 1 + 8 + 1 + 7);
+    nr_render_buf_fini(&svg);
 }
 
 /* One run's read latency per phase takes each phase's colour (before
@@ -457,6 +531,7 @@ int main(void)
         cmocka_unit_test(timeline_of_many_instances),
         cmocka_unit_test(timeline_colours_follow_figure_1),
         cmocka_unit_test(eight_epochs_neighbours_apart),
+        cmocka_unit_test(timeline_folds_as_figure_1),
         cmocka_unit_test(latency_phases_in_their_colours),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

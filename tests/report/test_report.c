@@ -19,6 +19,7 @@
 #include <libxml/tree.h>
 
 #include "report.h"
+#include "report_internal.h"
 
 #define HOSTILE_SCRIPT "<script>alert(1)</script>"
 #define HOSTILE_QUOTES "a&b\"c'"
@@ -660,6 +661,80 @@ static char *three_runs_report(char *const *svgs, int spooled)
     return html;
 }
 
+/* Element children of n. */
+static size_t element_children(const xmlNode *n)
+{
+    size_t k = 0;
+    for (const xmlNode *c = n->children; c; c = c->next)
+        k += c->type == XML_ELEMENT_NODE;
+    return k;
+}
+
+/* A report with a table of rows rows in the overview and one in each of
+ * two runs (spooled when spool_runs), the body's rows spooled every
+ * per_spool rows (SIZE_MAX: never); *most: the most rows a body held. */
+static char *many_rows_report(size_t rows, size_t per_spool, int spool_runs, size_t *most)
+{
+    nr_report *r;
+    nr_error err;
+    assert_int_equal(nr_report_create_default(&r, &err), 0);
+    r->rows_per_spool = per_spool;
+    *most = 0;
+    static const char *const heads[] = {"phase", "bytes", "path"};
+    for (int k = 0; k < 3; k++) {
+        nr_report_block *where = k == 0 ? nr_report_overview(r) : NULL;
+        nr_report_block *run = NULL;
+        if (k > 0) {
+            run = nr_report_add_run(r, k == 1 ? "a<!--nr-rows:1-->" : "b", "run");
+            where = nr_report_run_section(run, NR_SEC_PHASES);
+        }
+        nr_report_table *t = nr_report_table_new(where, "Per phase", 3, heads, 2);
+        for (size_t i = 0; i < rows; i++) {
+            char name[64], path[64];
+            snprintf(name, sizeof name, i % 97 ? "step_%zu" : "<!--nr-rows:%zu-->\xce\xbc", i);
+            snprintf(path, sizeof path, "/d/\"%zu\"<b>", i);
+            nr_report_table_row(t);
+            nr_report_table_cell_text(t, name);
+            nr_report_table_cell_key(t, "4 KiB", name, 4096.0 * (double)i);
+            nr_report_table_cell_path(t, path);
+            const size_t held = element_children(t->tbody);
+            *most = held > *most ? held : *most;
+        }
+        nr_report_para(where, "note", HOSTILE_SCRIPT);
+        if (run && spool_runs)
+            assert_int_equal(nr_report_run_spool(r, run, &err), 0);
+    }
+    char *html = serialize(r);
+    nr_report_destroy(r);
+    return html;
+}
+
+/* A table body's rows go to the spool every NR__REPORT_ROWS rows (7 here),
+ * with the bytes of the whole tree, in the overview, in a run and in a run
+ * spooled; names that look like the marks stay text (session 52: a run of
+ * 100,000 phase names held its per-phase tables whole, about 700 MB in
+ * `niorep build`). */
+static void test_table_rows_spooled_same_bytes(void **state)
+{
+    (void)state;
+    size_t most_whole, most;
+    char *whole = many_rows_report(2500, SIZE_MAX, 0, &most_whole);
+    assert_int_equal(most_whole, 2500);
+    const size_t per[] = {7, 1, 0};   /* 0: NR__REPORT_ROWS */
+    for (size_t i = 0; i < 3; i++)
+        for (int spool_runs = 0; spool_runs < 2; spool_runs++) {
+            char *html = many_rows_report(2500, per[i], spool_runs, &most);
+            assert_string_equal(html, whole);
+            const size_t limit = per[i] ? per[i] : NR__REPORT_ROWS;
+            if (most > limit)
+                fail_msg("a body held %zu rows (spooled every %zu)", most, limit);
+            free(html);
+        }
+    assert_int_equal(count_of(whole, "<tr>"), 3 * 2500 + 3);   /* and the heads' rows */
+    assert_int_equal(count_of(whole, "&lt;!--nr-rows:0--&gt;"), 3);   /* the names' marks, as text */
+    free(whole);
+}
+
 /* A run spooled once filled, its figures filled after, gives the bytes of
  * the whole tree (session 51: `niorep build` of 800 runs held 340 kB of
  * tree a run); the marks in run names stay text. */
@@ -931,6 +1006,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_figure_bytes),
         cmocka_unit_test(test_run_name_never_places_a_figure),
         cmocka_unit_test(test_spooled_runs_same_bytes),
+        cmocka_unit_test(test_table_rows_spooled_same_bytes),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     /* Release cairo's and fontconfig's caches so that LeakSanitizer sees only our leaks. */
