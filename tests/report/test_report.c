@@ -625,7 +625,7 @@ static void test_texts_shared(void **state)
     assert_int_equal(fig, FIGS);
     const char *first = strstr(html, "<use href=\"#nr-t");
     for (size_t k = 0; k < ndistinct; k++) {   /* each id first used in order */
-        char ref[32];
+        char ref[48];
         snprintf(ref, sizeof ref, "<use href=\"#nr-t%zu\"", k);
         const char *use = strstr(html, ref);
         assert_non_null(use);
