@@ -117,6 +117,7 @@ int nr_report_create(const char *html, size_t html_len, const char *css, size_t 
     r->spool = (nr_spool)NR_SPOOL_INIT;
     nr_strtab_init(&r->glyph_keys);
     nr_strtab_init(&r->style_keys);
+    nr_strtab_init(&r->text_keys);
     r->doc = htmlReadMemory(html, (int)html_len, "report.html", "UTF-8",
                             HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
     if (!r->doc) {
@@ -179,6 +180,7 @@ void nr_report_destroy(nr_report *r)
     nr_spool_close(&r->spool);
     nr_strtab_fini(&r->glyph_keys);
     nr_strtab_fini(&r->style_keys);
+    nr_strtab_fini(&r->text_keys);
     free(r->fig_at);
     free(r->run_at);
     free(r->rows_at);

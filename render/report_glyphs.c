@@ -47,7 +47,7 @@ static int collect_symbols(xmlNode *n, figure_symbols *s)
 }
 
 /* The hidden <svg> of shared glyphs, made at the first glyph: its <defs>. */
-static xmlNode *glyph_defs(nr_report *r)
+xmlNode *nr__report_glyph_defs(nr_report *r)
 {
     if (r->glyph_defs)
         return r->glyph_defs;
@@ -139,7 +139,7 @@ static int64_t share_symbol(nr_report *r, xmlNode *sym, xmlBuffer *key, nr_error
         return nr_error_set(err, (int)g, "report: out of memory");
     if (r->glyph_keys.count == before)
         return g;
-    xmlNode *defs = glyph_defs(r);
+    xmlNode *defs = nr__report_glyph_defs(r);
     xmlNode *copy = defs ? xmlDocCopyNode(sym, r->doc, 1) : NULL;
     if (!copy)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");

@@ -34,6 +34,8 @@ struct nr_report {
     nr_strtab glyph_keys;              /* shared glyph N: the serialisation of its symbol, without id */
     xmlNode *glyph_defs;               /* their <defs> in the hidden <svg>; NULL before the first */
     nr_strtab style_keys;              /* shared style N (class nr-sN): its text */
+    nr_strtab text_keys;               /* shared text group N (id nr-tN): its bytes in a figure, without id */
+    xmlNode *text_defs;                /* their <defs> in the hidden <svg> (a mark); NULL before the first */
     nr_report_table **tables;          /* owned */
     size_t ntables, cap_tables;
     char **ids;                        /* run anchors given so far, owned */
@@ -78,6 +80,32 @@ void nr__report_remember_id(nr_report *r, const char *id);
 int nr__report_spool_figure(nr_report *r, unsigned number, xmlNode *svg, nr_error *err);
 /* The comment that stands for figure number in the document (unlinked), NULL when out of memory. */
 xmlNode *nr__report_figure_mark(nr_report *r, unsigned number);
+/* The id of shared text group N (report_texts.c), written by report_out.c. */
+#define NR__REPORT_TEXT_ID "nr-t%lld"
+
+/* Serialises one node at a time into memory, with the bytes the document's
+ * serialiser gives it in place (report_out.c): p[0..len), NUL after. */
+typedef struct nr__report_bytes {
+    xmlOutputBuffer *out;
+    char *p;
+    size_t len, cap;
+    int failed;
+} nr__report_bytes;
+/* 0, or -1 when out of memory. */
+int nr__report_bytes_open(nr_report *r, nr__report_bytes *b);
+/* n's bytes into b->p, b->len: 0, or -1 when out of memory. */
+int nr__report_bytes_of(nr_report *r, nr__report_bytes *b, xmlNode *n);
+void nr__report_bytes_close(nr__report_bytes *b);
+/* The comment that stands for the shared text groups (unlinked), NULL when out of memory. */
+xmlNode *nr__report_texts_mark(nr_report *r);
+/* The <defs> of the shared glyphs in the hidden <svg> first in <body>,
+ * made at the first call; NULL when out of memory (report_glyphs.c). */
+xmlNode *nr__report_glyph_defs(nr_report *r);
+/* Moves every distinct text group of svg (an imported figure, its glyphs
+ * and styles shared already: a <g> of glyph <use>s) into the report's
+ * shared text groups, once per distinct serialisation, and draws each
+ * with <use href="#nr-tN"> in its place (report_texts.c). */
+int nr__report_share_texts(nr_report *r, xmlNode *svg, nr_error *err);
 /* Moves every <symbol> with an id out of svg (an imported figure, ids
  * already unique in the report) into the report's shared glyphs, one copy
  * per distinct symbol, and points svg's href="#id" references at them

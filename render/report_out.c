@@ -4,8 +4,10 @@
  * the document keeps a comment <!--nr-figure:N--> in its place; a run done
  * (nr_report_run_spool) likewise, as <!--nr-run:N-->, its figures' marks
  * in its bytes, and a table body's rows every NR__REPORT_ROWS of them
- * (nr__report_spool_rows), as <!--nr-rows:N-->. The output is the document's serialisation with each such
- * comment replaced by its bytes, a run's with its figures'. So a report's
+ * (nr__report_spool_rows), as <!--nr-rows:N-->. The output is the
+ * document's serialisation with each such comment replaced by its bytes,
+ * a run's with its figures'; the comment <!--nr-texts--> in the hidden
+ * <svg> by the shared text groups, kept as bytes (report_texts.c). So a report's
  * memory holds its overview and a mark per run, not the trees of its
  * figures (4-5 MB a run in `niorep build`) nor of its runs' tables (about
  * 340 kB a run: docs/report.md), and the bytes written are those the
@@ -28,6 +30,8 @@
 #define RUN_MARK_OPEN "<!--" RUN_MARK
 #define ROWS_MARK "nr-rows:"
 #define ROWS_MARK_OPEN "<!--" ROWS_MARK
+#define TEXTS_MARK "nr-texts"
+#define TEXTS_MARK_OPEN "<!--" TEXTS_MARK "-->"
 #define MARK_CLOSE "-->"
 enum { COPY_BYTES = 1 << 20 }; /* a figure is copied out of the spool in pieces of this size */
 
@@ -89,6 +93,43 @@ static int spool_node(nr_report *r, xmlNode *n, nr__report_fig *at, nr_error *er
     return spool_nodes(r, n, 0, at, err);
 }
 
+/* libxml2's write callback for nr__report_bytes. */
+static int bytes_write(void *ctx, const char *buf, int len)
+{
+    nr__report_bytes *b = ctx;
+    if (b->failed || len < 0 || NR_GROW(b->p, b->cap, b->len + (size_t)len + 1) < 0) {
+        b->failed = 1;
+        return len;
+    }
+    memcpy(b->p + b->len, buf, (size_t)len);
+    b->len += (size_t)len;
+    b->p[b->len] = '\0';
+    return len;
+}
+
+int nr__report_bytes_open(nr_report *r, nr__report_bytes *b)
+{
+    *b = (nr__report_bytes){0};
+    b->out = xmlOutputBufferCreateIO(bytes_write, NULL, b, dump_encoder(r->doc));
+    return b->out ? 0 : -1;
+}
+
+int nr__report_bytes_of(nr_report *r, nr__report_bytes *b, xmlNode *n)
+{
+    b->len = 0;
+    htmlNodeDumpFormatOutput(b->out, r->doc, n, NULL, 0);
+    xmlOutputBufferFlush(b->out);
+    return b->failed || b->out->error || !b->p ? -1 : 0;
+}
+
+void nr__report_bytes_close(nr__report_bytes *b)
+{
+    if (b->out)
+        xmlOutputBufferClose(b->out);
+    free(b->p);
+    *b = (nr__report_bytes){0};
+}
+
 int nr__report_spool_figure(nr_report *r, unsigned number, xmlNode *svg, nr_error *err)
 {
     if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0)
@@ -110,6 +151,8 @@ static xmlNode *mark_comment(nr_report *r, const char *prefix, size_t number)
 }
 
 xmlNode *nr__report_figure_mark(nr_report *r, unsigned number) { return mark_comment(r, FIG_MARK, number); }
+
+xmlNode *nr__report_texts_mark(nr_report *r) { return xmlNewDocComment(r->doc, BAD_CAST TEXTS_MARK); }
 
 /* Whether n lies at or below top. */
 static int is_within(const xmlNode *n, const xmlNode *top)
@@ -220,6 +263,36 @@ static int put_rows(const nr_report *r, unsigned long number, out_fn out, void *
     return put_piece(r, r->rows_at[number - 1], out, ctx, copy, err);
 }
 
+/* The shared text groups to out, each <g id="nr-tN" + its bytes after
+ * "<g", gathered in pieces of COPY_BYTES. */
+static int put_texts(const nr_report *r, out_fn out, void *ctx, char **copy, nr_error *err)
+{
+    if (!*copy && !(*copy = malloc(COPY_BYTES)))
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    size_t used = 0;
+    for (size_t t = 0; t < r->text_keys.count; t++) {
+        const char *bytes = nr_strtab_str(&r->text_keys, t);
+        const size_t len = nr_strtab_len(&r->text_keys, t);
+        if (len < 3 || memcmp(bytes, "<g", 2) != 0)
+            return nr_error_set(err, NR_E_INPUT, "report: shared text group %zu is not a <g>", t);
+        char head[48];
+        const size_t h = (size_t)snprintf(head, sizeof head, "<g id=\"" NR__REPORT_TEXT_ID "\"", (long long)t);
+        if (used + h + len - 2 > COPY_BYTES) {
+            NR_TRY(out(ctx, *copy, used, err));
+            used = 0;
+        }
+        if (h + len - 2 > COPY_BYTES) { /* a group of over 1 MiB: written as it is */
+            NR_TRY(out(ctx, head, h, err));
+            NR_TRY(out(ctx, bytes + 2, len - 2, err));
+            continue;
+        }
+        memcpy(*copy + used, head, h);
+        memcpy(*copy + used + h, bytes + 2, len - 2);
+        used += h + len - 2;
+    }
+    return used ? out(ctx, *copy, used, err) : 0;
+}
+
 static int starts_with(const char *p, const char *end, const char *prefix)
 {
     const size_t n = strlen(prefix);
@@ -255,7 +328,7 @@ static const char *next_mark(const char *p, const char *end)
 {
     while ((p = memchr(p, '<', (size_t)(end - p)))) {
         if (starts_with(p, end, FIG_MARK_OPEN) || starts_with(p, end, RUN_MARK_OPEN) ||
-            starts_with(p, end, ROWS_MARK_OPEN))
+            starts_with(p, end, ROWS_MARK_OPEN) || starts_with(p, end, TEXTS_MARK_OPEN))
             return p;
         if (starts_with(p, end, "<!--")) {
             const char *c = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
@@ -271,11 +344,12 @@ static const char *next_mark(const char *p, const char *end)
 }
 
 static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out_fn out, void *ctx, char **copy,
-                  nr_error *err);
+                  int *texts_put, nr_error *err);
 
 /* Run number's bytes from the spool to out, its figure marks replaced:
  * read whole (one run's article, tens of kB). */
-static int put_run(const nr_report *r, unsigned long number, out_fn out, void *ctx, char **copy, nr_error *err)
+static int put_run(const nr_report *r, unsigned long number, out_fn out, void *ctx, char **copy, int *texts_put,
+                   nr_error *err)
 {
     if (number == 0 || number > r->nrun_at)
         return nr_error_set(err, NR_E_INPUT, "report: the document names run %lu, which was not spooled", number);
@@ -285,15 +359,16 @@ static int put_run(const nr_report *r, unsigned long number, out_fn out, void *c
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     int rc = nr_spool_read(&r->spool, f.off, bytes, (size_t)f.len, err);
     if (rc == 0)
-        rc = splice(r, bytes, (size_t)f.len, 1, out, ctx, copy, err);
+        rc = splice(r, bytes, (size_t)f.len, 1, out, ctx, copy, texts_put, err);
     free(bytes);
     return rc;
 }
 
-/* doc[0..n) to out, each figure mark replaced by its figure and each run
- * mark (in_run 0: the document's) by its run. */
+/* doc[0..n) to out, each figure mark replaced by its figure, each run
+ * mark (in_run 0: the document's) by its run, and the mark of the text
+ * groups (the document's, once, where the report placed it) by them. */
 static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out_fn out, void *ctx, char **copy,
-                  nr_error *err)
+                  int *texts_put, nr_error *err)
 {
     int rc = 0;
     const char *p = doc, *end = doc + n;
@@ -302,6 +377,16 @@ static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out
         if (!m)
             return out(ctx, p, (size_t)(end - p), err);
         rc = out(ctx, p, (size_t)(m - p), err);
+        if (starts_with(m, end, TEXTS_MARK_OPEN)) {
+            if (rc == 0 && (in_run || *texts_put || !r->text_defs))
+                rc = nr_error_set(err, NR_E_INPUT, "report: a mark of the text groups the report did not place, at "
+                                  "byte %zu", (size_t)(m - doc));
+            if (rc == 0)
+                rc = put_texts(r, out, ctx, copy, err);
+            *texts_put = 1;
+            p = m + sizeof TEXTS_MARK_OPEN - 1;
+            continue;
+        }
         const int is_run = starts_with(m, end, RUN_MARK_OPEN), is_rows = starts_with(m, end, ROWS_MARK_OPEN);
         const char *digits = m + (is_run ? sizeof RUN_MARK_OPEN : is_rows ? sizeof ROWS_MARK_OPEN
                                                                            : sizeof FIG_MARK_OPEN) - 1;
@@ -314,7 +399,7 @@ static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out
             rc = nr_error_set(err, NR_E_INPUT, "report: a %s mark without its number at byte %zu",
                               is_run ? "run" : is_rows ? "rows" : "figure", (size_t)(m - doc));
         if (rc == 0)
-            rc = is_run    ? put_run(r, number, out, ctx, copy, err)
+            rc = is_run    ? put_run(r, number, out, ctx, copy, texts_put, err)
                  : is_rows ? put_rows(r, number, out, ctx, copy, err)
                            : put_figure(r, number, out, ctx, copy, err);
         p = q + sizeof MARK_CLOSE - 1;
@@ -326,7 +411,10 @@ static int splice(const nr_report *r, const char *doc, size_t n, int in_run, out
 static int splice_document(const nr_report *r, const char *doc, size_t n, out_fn out, void *ctx, nr_error *err)
 {
     char *copy = NULL;
-    const int rc = splice(r, doc, n, 0, out, ctx, &copy, err);
+    int texts_put = 0;
+    int rc = splice(r, doc, n, 0, out, ctx, &copy, &texts_put, err);
+    if (rc == 0 && r->text_defs && !texts_put)
+        rc = nr_error_set(err, NR_E_INPUT, "report: the shared text groups have no place in the document");
     free(copy);
     return rc;
 }

@@ -208,8 +208,8 @@ int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char
 }
 
 /* Imports sd (a parsed SVG document) as figure number: ids prefixed
- * f<number>-<key>-, what could run or fetch dropped, its glyphs and styles
- * shared, serialised into the spool; frees sd. */
+ * f<number>-<key>-, what could run or fetch dropped, its glyphs, styles
+ * and text groups shared, serialised into the spool; frees sd. */
 static int import_figure(nr_report *r, unsigned number, const char *fig_key, const char *caption, const char *label,
                          xmlDoc *sd, nr_error *err)
 {
@@ -226,7 +226,8 @@ static int import_figure(nr_report *r, unsigned number, const char *fig_key, con
         xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_utf8_clean(label ? label : caption, clean, sizeof clean));
     }
     /* serialised from the figure's own tree: no copy into the report's */
-    const int rc = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0
+    const int rc = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0 ||
+                           nr__report_share_texts(r, root, err) < 0
                        ? err->code
                        : nr__report_spool_figure(r, number, root, err);
     xmlFreeDoc(sd);

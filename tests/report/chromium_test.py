@@ -22,6 +22,8 @@ usage: chromium_test.py NIOREP PNG_STATS SOURCE_DIR
    its shared glyphs, which must have less ink: the figures' text is drawn
    from the shared outlines; and one of the report with each figure style
    put back inline from its rule (class nr-sN), which must be the same PNG;
+   and one of the report with each shared text group (<g id="nr-tN">) put
+   back in place of its <use>s, which must be the same PNG too;
 6. on a phone: a copy of the report with a measuring script (the report
    itself has none) in an iframe 400 and 500 px wide must not scroll
    sideways, and no element may reach past the screen unless a box that
@@ -143,6 +145,19 @@ def same_number(html_value, json_value):
     if a == b:
         return True
     return math.isclose(a, b, rel_tol=2e-5, abs_tol=1e-12)   # summary prints 6 significant digits
+
+
+def texts_in_place(text):
+    """The report with each shared text group put back in place of its
+    <use href="#nr-tN"> and their <defs> dropped: the bytes of a report
+    whose text groups are not shared; None when it has none."""
+    m = re.search(r'<defs>(<g id="nr-t0".*?)</defs></svg>', text, re.S)
+    if not m:
+        return None
+    groups = {g.group(1): "<g" + g.group(2)
+              for g in re.finditer(r'<g id="nr-t(\d+)"(.*?</g>)', m.group(1), re.S)}
+    out = text[:m.start()] + text[m.end() - len("</svg>"):]
+    return re.sub(r'<use href="#nr-t(\d+)"></use>', lambda u: groups[u.group(1)], out)
 
 
 def chromium(url, *extra, timeout=180):
@@ -319,6 +334,22 @@ def main():
             if a.read() != b.read():
                 fail("the report with its figures' styles inline again paints differently")
         print("ok: %d shared styles; with them inline again the screenshot is the same bytes" % len(rules))
+
+        placed = texts_in_place(text)
+        if placed is None:
+            fail("no shared text group (<g id=\"nr-t0\">) in the file")
+        if "#nr-t" in placed or len(placed) <= len(text):
+            fail("the text groups put back in place leave a reference or are not longer")
+        with open(os.path.join(work, "placed.html"), "w", encoding="utf-8") as f:
+            f.write(placed)
+        placed_shot = os.path.join(work, "placed.png")
+        placed_url = "http://127.0.0.1:%d/placed.html" % server.server_address[1]
+        chromium(placed_url, "--screenshot=" + placed_shot, "--window-size=1280,4000", "--hide-scrollbars")
+        with open(shot, "rb") as a, open(placed_shot, "rb") as b:
+            if a.read() != b.read():
+                fail("the report with its text groups back in place paints differently")
+        print("ok: %d shared text groups, %d uses; back in place the screenshot is the same bytes"
+              % (text.count('<g id="nr-t'), text.count('<use href="#nr-t')))
         for width in (400, 500):
             phone_check(work, server.server_address[1], text, width)
         server.shutdown()

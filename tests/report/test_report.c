@@ -86,6 +86,8 @@ static char *figures_report(const char *const *svgs, size_t n)
     return html;
 }
 
+static size_t count_of(const char *hay, const char *needle);
+
 static xmlDoc *parse_html(const char *html)
 {
     xmlDoc *d = htmlReadMemory(html, (int)strlen(html), "out.html", "UTF-8", HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
@@ -282,7 +284,8 @@ static xmlNode *find_id(xmlNode *n, const char *id)
 
 /* What the <use> elements below n draw, in order, as text: each one's x, y
  * and the d of the <path> of the symbol it names (looked up in doc_root),
- * one line each. */
+ * one line each. A <use> of a shared text group (a <g>, no x, y or
+ * transform of its own) draws what the group's <use>s draw. */
 static void glyphs_drawn(xmlNode *n, xmlNode *doc_root, char **out, size_t *len)
 {
     for (; n; n = n->next) {
@@ -294,6 +297,15 @@ static void glyphs_drawn(xmlNode *n, xmlNode *doc_root, char **out, size_t *len)
             assert_non_null(href);
             xmlNode *sym = find_id(doc_root, (const char *)href + 1);
             assert_non_null(sym);
+            if (strcmp((const char *)sym->name, "g") == 0) {
+                assert_null(x);
+                assert_null(y);
+                assert_null(xmlHasProp(n, BAD_CAST "transform"));
+                assert_true(strncmp((const char *)href, "#nr-t", 5) == 0);
+                glyphs_drawn(sym->children, doc_root, out, len);
+                xmlFree(href);
+                continue;
+            }
             assert_string_equal((const char *)sym->name, "symbol");
             xmlNode *path = find_element(sym->children, "path");
             xmlChar *d = path ? xmlGetProp(path, BAD_CAST "d") : NULL;
@@ -406,6 +418,290 @@ static void test_glyphs_shared(void **state)
     free(html);
     for (int i = 0; i < 3; i++)
         free(svgs[i]);
+}
+
+/* A real cairo SVG of two texts: a at (20, ya), b at (20, yb) in red when
+ * b_red, else black (as axis titles and tick labels are drawn). */
+static char *cairo_two_texts(const char *a, double ya, const char *b, double yb, int b_red)
+{
+    char *buf = NULL;
+    cairo_surface_t *s = cairo_svg_surface_create_for_stream(append_png, &buf, 200, 100);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_font_size(cr, 14);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_move_to(cr, 20, ya);
+    cairo_show_text(cr, a);
+    cairo_set_source_rgb(cr, b_red ? 0.8 : 0, 0, 0);
+    cairo_move_to(cr, 20, yb);
+    cairo_show_text(cr, b);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    cairo_surface_destroy(s);
+    return buf;
+}
+
+static void add_line(char **s, size_t *len, const char *a, const char *b, const char *c)
+{
+    const size_t k = strlen(a) + strlen(b) + strlen(c) + 3;
+    *s = realloc(*s, *len + k + 1);
+    *len += (size_t)snprintf(*s + *len, k + 1, "%s %s %s;", a, b, c);
+}
+
+/* Whether g is a <g> of <use>s of glyphs only (white space aside): a text group. */
+static int is_glyph_group(const xmlNode *g)
+{
+    if (g->type != XML_ELEMENT_NODE || strcmp((const char *)g->name, "g") != 0 || !xmlFirstElementChild((xmlNode *)g))
+        return 0;
+    for (const xmlNode *c = g->children; c; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        xmlChar *href = xmlGetProp(c, BAD_CAST "href");
+        const int glyph = strcmp((const char *)c->name, "use") == 0 && href && strncmp((const char *)href, "#nr-t", 5) != 0;
+        xmlFree(href);
+        if (!glyph)
+            return 0;
+    }
+    return 1;
+}
+
+/* The text one text group draws, as one string: its style, then each
+ * glyph's x, y and outline (the d of the symbol's path, found in
+ * doc_root). */
+static char *group_drawn(const xmlNode *g, const char *style, xmlNode *doc_root)
+{
+    char *line = NULL;
+    size_t len = 0;
+    add_line(&line, &len, "style", style, "");
+    for (xmlNode *u = xmlFirstElementChild((xmlNode *)g); u; u = xmlNextElementSibling(u)) {
+        xmlChar *href = xmlGetProp(u, BAD_CAST "href"), *x = xmlGetProp(u, BAD_CAST "x"),
+                *y = xmlGetProp(u, BAD_CAST "y");
+        assert_non_null(href);
+        xmlNode *sym = find_id(doc_root, (const char *)href + 1);
+        assert_non_null(sym);
+        assert_string_equal((const char *)sym->name, "symbol");
+        xmlNode *path = find_element(sym->children, "path");
+        xmlChar *d = path ? xmlGetProp(path, BAD_CAST "d") : xmlStrdup(BAD_CAST "-");
+        add_line(&line, &len, (const char *)x, (const char *)y, (const char *)d);
+        xmlFree(href), xmlFree(x), xmlFree(y), xmlFree(d);
+    }
+    return line;
+}
+
+/* The texts drawn below n, in order, one string each (group_drawn), into
+ * texts[*ntexts]. In cairo's SVG (in): each text group, its style inline.
+ * In the report: each <use> of a shared group (none may be left in
+ * place), its style the rule of its class in html. */
+static void texts_drawn(xmlNode *n, xmlNode *doc_root, const char *html, char ***texts, size_t *ntexts)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        char *drawn = NULL;
+        if (!html && is_glyph_group(n)) {
+            xmlChar *style = xmlGetProp(n, BAD_CAST "style");
+            assert_non_null(style);
+            drawn = group_drawn(n, (const char *)style, doc_root);
+            xmlFree(style);
+        } else if (html && is_glyph_group(n)) {
+            fail_msg("a text group left in a figure");
+        } else if (html && strcmp((const char *)n->name, "use") == 0) {
+            xmlChar *href = xmlGetProp(n, BAD_CAST "href");
+            xmlNode *g = href && strncmp((const char *)href, "#nr-t", 5) == 0 ? find_id(doc_root, (const char *)href + 1) : NULL;
+            xmlFree(href);
+            if (g) {
+                assert_true(is_glyph_group(g));
+                assert_null(xmlHasProp(n, BAD_CAST "x"));
+                assert_null(xmlHasProp(n, BAD_CAST "y"));
+                assert_null(xmlHasProp(n, BAD_CAST "transform"));
+                assert_null(xmlHasProp(n, BAD_CAST "class"));
+                xmlChar *cls = xmlGetProp(g, BAD_CAST "class");
+                assert_non_null(cls);
+                assert_null(xmlHasProp(g, BAD_CAST "style"));
+                char rule[64];
+                snprintf(rule, sizeof rule, "\n.%s{", (const char *)cls);
+                const char *at = strstr(html, rule);
+                assert_non_null(at);
+                at += strlen(rule);
+                char *style = strndup(at, (size_t)(strchr(at, '}') - at));
+                drawn = group_drawn(g, style, doc_root);
+                free(style);
+                xmlFree(cls);
+            }
+        }
+        if (drawn) {
+            *texts = realloc(*texts, (*ntexts + 1) * sizeof **texts);
+            (*texts)[(*ntexts)++] = drawn;
+            continue;
+        }
+        texts_drawn(n->children, doc_root, html, texts, ntexts);
+    }
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Text drawn again elsewhere is drawn once: each distinct text group of the
+ * figures (the same bytes: style, glyphs and places; counted here by what
+ * they draw) is one <g id="nr-tN"> in the second <defs> of the hidden
+ * <svg>, N in order of first use, and every figure draws it with
+ * <use href="#nr-tN">: each figure draws the same texts, in the same
+ * style, as the SVG it was given. */
+static void test_texts_shared(void **state)
+{
+    (void)state;
+    enum { FIGS = 4 };
+    char *svgs[FIGS] = {
+        cairo_two_texts("Lorenz curve", 50, "bytes", 80, 0),
+        cairo_two_texts("Lorenz curve", 50, "bytes", 80, 1),   /* the second in another colour */
+        cairo_two_texts("tail", 50, "Lorenz curve", 80, 0),    /* at another place */
+        cairo_two_texts("Lorenz curve", 50, "bytes", 80, 0),   /* the first again */
+    };
+    char *html = figures_report((const char *const *)svgs, FIGS);
+    if (getenv("NR_DUMP_HTML"))
+        fputs(html, stderr);
+    xmlDoc *d = parse_html(html);
+    xmlNode *root = xmlDocGetRootElement(d);
+    xmlNode *sprite = xmlFirstElementChild(find_element(root, "body"));
+    assert_true(xmlHasProp(sprite, BAD_CAST "data-nr-glyphs") != NULL);
+    xmlNode *glyph_defs = xmlFirstElementChild(sprite), *text_defs = xmlNextElementSibling(glyph_defs);
+    assert_non_null(text_defs);
+    assert_string_equal((const char *)text_defs->name, "defs");
+    assert_int_equal(count_elements(glyph_defs->children, "g"), 0);
+
+    /* by hand: the distinct texts the inputs draw */
+    char **want_all = NULL, **distinct = NULL;
+    size_t nwant_all = 0, ndistinct = 0;
+    for (int f = 0; f < FIGS; f++) {
+        xmlDoc *in = parse_svg(svgs[f]);
+        xlink_to_href(xmlDocGetRootElement(in));
+        texts_drawn(xmlDocGetRootElement(in), xmlDocGetRootElement(in), NULL, &want_all, &nwant_all);
+        xmlFreeDoc(in);
+    }
+    assert_int_equal(nwant_all, 2 * FIGS);
+    for (size_t i = 0; i < nwant_all; i++) {
+        size_t k = 0;
+        while (k < ndistinct && strcmp(distinct[k], want_all[i]) != 0)
+            k++;
+        if (k == ndistinct) {
+            distinct = realloc(distinct, (ndistinct + 1) * sizeof *distinct);
+            distinct[ndistinct++] = want_all[i];
+        }
+    }
+    assert_int_equal(ndistinct, 5);
+    /* one <g id="nr-tN"> per distinct text, N = 0, 1, ... */
+    size_t n = 0;
+    for (xmlNode *g = xmlFirstElementChild(text_defs); g; g = xmlNextElementSibling(g), n++) {
+        char id[32];
+        snprintf(id, sizeof id, "nr-t%zu", n);
+        xmlChar *v = xmlGetProp(g, BAD_CAST "id");
+        assert_string_equal((const char *)v, id);
+        xmlFree(v);
+        assert_true(is_glyph_group(g));
+    }
+    assert_int_equal(n, ndistinct);
+    assert_int_equal(count_of(html, "<use href=\"#nr-t"), nwant_all);
+    assert_int_equal(count_of(html, "<g id=\"nr-t"), ndistinct);
+    /* each figure draws what its SVG draws; the ids in order of first use */
+    size_t fig = 0, at = 0, next_new = 0;
+    for (xmlNode *f = find_element(root, "figure"); f; f = xmlNextElementSibling(f), fig++) {
+        char **got = NULL;
+        size_t ngot = 0;
+        texts_drawn(f->children, root, html, &got, &ngot);
+        assert_int_equal(ngot, 2);
+        for (size_t i = 0; i < ngot; i++, at++) {
+            assert_string_equal(got[i], want_all[at]);
+            size_t k = 0;
+            while (strcmp(distinct[k], want_all[at]) != 0)
+                k++;
+            if (k == next_new)
+                next_new++;
+            assert_true(k < next_new);
+        }
+        free_strings(got, ngot);
+    }
+    assert_int_equal(fig, FIGS);
+    const char *first = strstr(html, "<use href=\"#nr-t");
+    for (size_t k = 0; k < ndistinct; k++) {   /* each id first used in order */
+        char ref[48];
+        snprintf(ref, sizeof ref, "<use href=\"#nr-t%zu\"", k);
+        const char *use = strstr(html, ref);
+        assert_non_null(use);
+        assert_true(use >= first);
+        first = use;
+    }
+    char **ids = NULL;
+    size_t nids = 0;
+    collect_ids(root, &ids, &nids);
+    assert_true(check_refs(root, ids, nids) > nwant_all);
+    free_strings(ids, nids);
+    free(distinct);
+    free_strings(want_all, nwant_all);
+    xmlFreeDoc(d);
+    free(html);
+    for (int i = 0; i < FIGS; i++)
+        free(svgs[i]);
+}
+
+/* Only text groups are shared: a <g> with an id (something may name it),
+ * one that holds more than glyphs, one that names no shared glyph and one
+ * inside a <clipPath> stay in place; a report without text has no <defs>
+ * for them, and a template's comment that reads as their mark fails. */
+static void test_text_groups_only(void **state)
+{
+    (void)state;
+    static const char svg[] =
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" viewBox=\"0 0 9 9\">"
+        "<defs><g><symbol overflow=\"visible\" id=\"glyph0-1\"><path style=\"stroke:none;\" d=\"M 0 0 L 5 -7 Z\"/>"
+        "</symbol></g><clipPath id=\"c\"><g><use xlink:href=\"#glyph0-1\" x=\"1\" y=\"2\"/></g></clipPath></defs>"
+        "<g id=\"named\" style=\"fill:red\"><use xlink:href=\"#glyph0-1\" x=\"1\" y=\"2\"/></g>"
+        "<g style=\"fill:red\"><use xlink:href=\"#glyph0-1\" x=\"1\" y=\"2\"/><path d=\"M 0 0 L 1 1\"/></g>"
+        "<g style=\"fill:red\"><use xlink:href=\"#c\" x=\"1\" y=\"2\"/></g>"
+        "<g style=\"fill:red\">\n<use xlink:href=\"#glyph0-1\" x=\"1\" y=\"2\"/>\n</g></svg>";
+    const char *svgs[] = {svg, svg};
+    char *html = figures_report(svgs, 2);
+    assert_int_equal(count_of(html, "<g id=\"nr-t"), 1);
+    assert_non_null(strstr(html, "<defs><g id=\"nr-t0\" class=\"nr-s0\">\n<use href=\"#nr-g0\" x=\"1\" y=\"2\"></use>\n"
+                                 "</g></defs></svg>"));
+    assert_int_equal(count_of(html, "<use href=\"#nr-t0\"></use></svg>"), 2);   /* the last group of each */
+    assert_int_equal(count_of(html, "<g id=\"f1-fig1-named\""), 1);
+    assert_int_equal(count_of(html, "<g class=\"nr-s0\"><use href=\"#nr-g0\" x=\"1\" y=\"2\"></use><path"), 2);
+    assert_int_equal(count_of(html, "<g class=\"nr-s0\"><use href=\"#f1-fig1-c\""), 1);
+    assert_int_equal(count_of(html, "<clipPath id=\"f2-fig1-c\"><g><use href=\"#nr-g0\""), 1);
+    free(html);
+
+    static const char bare[] = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 9 9\"><path d=\"M 0 0\"/></svg>";
+    const char *no_text[] = {bare};
+    html = figures_report(no_text, 1);
+    assert_null(strstr(html, "<defs"));
+    assert_null(strstr(html, "nr-texts"));
+    free(html);
+
+    static const char tmpl[] = "<!DOCTYPE html><html><head><style data-nr=\"css\"></style></head><body>"
+                               "<p><!--nr-texts--></p><section data-nr=\"overview\"></section>"
+                               "<main data-nr=\"runs\"><article data-nr=\"run-template\">"
+                               "<section data-nr=\"run-facts\"></section><section data-nr=\"phases\"></section>"
+                               "<section data-nr=\"concentration\"></section><section data-nr=\"latency\"></section>"
+                               "<section data-nr=\"timeline\"></section><section data-nr=\"access\"></section>"
+                               "<section data-nr=\"findings\"></section></article></main></body></html>";
+    for (int with_text = 0; with_text < 2; with_text++) {
+        nr_report *r;
+        nr_error err;
+        assert_int_equal(nr_report_create(tmpl, strlen(tmpl), "", 0, &r, &err), 0);
+        nr_report_block *run = nr_report_add_run(r, "one", NULL);
+        const char *fig = with_text ? svg : bare;
+        assert_int_equal(nr_report_figure(r, nr_report_run_section(run, NR_SEC_PHASES), "fig1", "x", fig,
+                                          strlen(fig), &err), 0);
+        char *out = NULL;
+        size_t len = 0;
+        assert_int_equal(nr_report_serialize(r, &out, &len, &err), NR_E_INPUT);   /* the template's comment first */
+        assert_non_null(strstr(err.msg, "text groups"));
+        assert_null(out);
+        nr_report_destroy(r);
+    }
 }
 
 /* Each distinct style of the figures becomes one rule of the style sheet,
@@ -588,6 +884,7 @@ static void test_run_name_never_places_a_figure(void **state)
     assert_int_equal(nr_report_create_default(&r, &err), 0);
     nr_report_block *a = nr_report_add_run(r, "a<!--nr-figure:1-->b", NULL);
     nr_report_block *c = nr_report_add_run(r, "c<!--nr-figure:99-->\"'>", NULL);
+    assert_non_null(nr_report_add_run(r, "d<!--nr-texts-->", NULL));   /* no text group: taken, it fails */
     assert_non_null(a);
     assert_non_null(c);
     assert_int_equal(nr_report_figure(r, nr_report_run_section(a, NR_SEC_PHASES), "fig1", "one", figure_svg,
@@ -598,6 +895,7 @@ static void test_run_name_never_places_a_figure(void **state)
     assert_int_equal(count_of(html, "<svg"), 1);
     assert_int_equal(count_of(html, "nr-figure:1-->"), 1); /* the name's, as libxml2 writes it */
     assert_int_equal(count_of(html, "nr-figure:99-->"), 1);
+    assert_int_equal(count_of(html, "<!--nr-texts-->"), 1);
     const char *svg = strstr(html, "<svg"), *figure = strstr(html, "<figure data-nr-figure=\"fig1\"><svg");
     assert_ptr_equal(svg, figure ? figure + strlen("<figure data-nr-figure=\"fig1\">") : NULL);
     free(html);
@@ -883,8 +1181,9 @@ static void test_formats(void **state)
 }
 
 /* A fixed report (two runs, every kind of content, a hand-written SVG used
- * twice, hostile strings) compared byte for byte with tests/report/golden/
- * engine.html; `test_report --update-golden` rewrites the golden file. */
+ * three times, its text group shared since session 52, hostile strings)
+ * compared byte for byte with tests/report/golden/engine.html;
+ * `test_report --update-golden` rewrites the golden file. */
 static int update_golden;
 
 static void test_golden_report(void **state)
@@ -897,7 +1196,8 @@ static void test_golden_report(void **state)
         "<path style=\"stroke:none;\" d=\"M 0 0 L 5 -7 L 10 0 Z\"/>\n</symbol>\n</g>\n<clipPath id=\"clip1\">\n"
         "<path d=\"M 0 0 L 100 0 L 100 50 L 0 50 Z\"/>\n</clipPath>\n</defs>\n"
         "<g clip-path=\"url(#clip1)\" clip-rule=\"nonzero\">\n<path style=\"fill:none;stroke:rgb(0%,44.7%,69.8%);\" "
-        "d=\"M 5 45 L 95 5\"/>\n</g>\n<use xlink:href=\"#glyph0-1\" x=\"10\" y=\"40\"/>\n</svg>\n";
+        "d=\"M 5 45 L 95 5\"/>\n</g>\n<g style=\"fill:rgb(0%,0%,0%);fill-opacity:1;\">\n"
+        "<use xlink:href=\"#glyph0-1\" x=\"10\" y=\"40\"/>\n</g>\n</svg>\n";
     nr_report *r;
     nr_error err;
     assert_int_equal(nr_report_create_default(&r, &err), 0);
@@ -996,6 +1296,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_figure_ids_unique),
         cmocka_unit_test(test_glyphs_shared),
         cmocka_unit_test(test_styles_shared),
+        cmocka_unit_test(test_texts_shared),
+        cmocka_unit_test(test_text_groups_only),
         cmocka_unit_test(test_no_external_reference),
         cmocka_unit_test(test_template_marks_required),
         cmocka_unit_test(test_template_nested_marks_refused),
