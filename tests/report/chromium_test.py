@@ -325,14 +325,18 @@ def main():
         if not rules:
             fail("no shared style rule (.nr-sN{...}) in the file")
         inline = re.sub(r'class="nr-s(\d+)"', lambda m: 'style="%s"' % rules[m.group(1)], text)
-        with open(os.path.join(work, "inline.html"), "w", encoding="utf-8") as f:
-            f.write(inline)
-        inline_shot = os.path.join(work, "inline.png")
-        inline_url = "http://127.0.0.1:%d/inline.html" % server.server_address[1]
-        chromium(inline_url, "--screenshot=" + inline_shot, "--window-size=1280,4000", "--hide-scrollbars")
-        with open(shot, "rb") as a, open(inline_shot, "rb") as b:
-            if a.read() != b.read():
-                fail("the report with its figures' styles inline again paints differently")
+        def paints_the_same(name, html):
+            """Whether html, served as NAME.html, gives the report's screenshot byte for byte."""
+            with open(os.path.join(work, name + ".html"), "w", encoding="utf-8") as f:
+                f.write(html)
+            other_shot = os.path.join(work, name + ".png")
+            url = "http://127.0.0.1:%d/%s.html" % (server.server_address[1], name)
+            chromium(url, "--screenshot=" + other_shot, "--window-size=1280,4000", "--hide-scrollbars")
+            with open(shot, "rb") as a, open(other_shot, "rb") as b:
+                return a.read() == b.read()
+
+        if not paints_the_same("inline", inline):
+            fail("the report with its figures' styles inline again paints differently")
         print("ok: %d shared styles; with them inline again the screenshot is the same bytes" % len(rules))
 
         placed = texts_in_place(text)
@@ -340,14 +344,8 @@ def main():
             fail("no shared text group (<g id=\"nr-t0\">) in the file")
         if "#nr-t" in placed or len(placed) <= len(text):
             fail("the text groups put back in place leave a reference or are not longer")
-        with open(os.path.join(work, "placed.html"), "w", encoding="utf-8") as f:
-            f.write(placed)
-        placed_shot = os.path.join(work, "placed.png")
-        placed_url = "http://127.0.0.1:%d/placed.html" % server.server_address[1]
-        chromium(placed_url, "--screenshot=" + placed_shot, "--window-size=1280,4000", "--hide-scrollbars")
-        with open(shot, "rb") as a, open(placed_shot, "rb") as b:
-            if a.read() != b.read():
-                fail("the report with its text groups back in place paints differently")
+        if not paints_the_same("placed", placed):
+            fail("the report with its text groups back in place paints differently")
         print("ok: %d shared text groups, %d uses; back in place the screenshot is the same bytes"
               % (text.count('<g id="nr-t'), text.count('<use href="#nr-t')))
         for width in (400, 500):
