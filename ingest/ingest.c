@@ -882,8 +882,6 @@ static int ancestry_reserve(phased_ancestry *a, const nr_pm *pm, size_t key)
     return 0;
 }
 
-/* The nearest proper ancestor of p whose process opened phases, and in
- * *by_tid the thread of it whose clone leads down to p; NULL when none. */
 /* Sets *up to the nearest proper ancestor of p whose process opened
  * phases (NULL: none) and *by_tid to the thread of it whose clone leads
  * down to p, each process's answer derived once: every process the walk

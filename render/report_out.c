@@ -171,21 +171,28 @@ static void forget_tables_in(nr_report *r, const xmlNode *run)
         free(r->tables[--r->ntables]);
 }
 
-int nr_report_run_spool(nr_report *r, nr_report_block *run, nr_error *err)
+/* Serialises from (with rows, its element siblings after it too) into
+ * the spool as entry N = *n + 1 of *at, and makes its mark <!--PREFIX<N>-->
+ * (*mark, unlinked) for the caller to put in their place. */
+static int spool_entry(nr_report *r, xmlNode *from, int rows, const char *prefix, nr__report_fig **at, size_t *n,
+                       size_t *cap, xmlNode **mark, nr_error *err)
 {
-    xmlNode *n = (xmlNode *)run;
-    const size_t number = r->nrun_at + 1;
-    if (NR_GROW(r->run_at, r->cap_run_at, number) < 0)
+    const size_t number = *n + 1;
+    if (NR_GROW(*at, *cap, number) < 0 || !(*mark = mark_comment(r, prefix, number)))
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    xmlNode *mark = mark_comment(r, RUN_MARK, number);
-    if (!mark)
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    const int rc = spool_node(r, n, &r->run_at[number - 1], err);
+    const int rc = spool_nodes(r, from, rows, &(*at)[number - 1], err);
     if (rc < 0) {
-        xmlFreeNode(mark);
+        xmlFreeNode(*mark);
         return rc;
     }
-    r->nrun_at = number;
+    *n = number;
+    return 0;
+}
+
+int nr_report_run_spool(nr_report *r, nr_report_block *run, nr_error *err)
+{
+    xmlNode *n = (xmlNode *)run, *mark;
+    NR_TRY(spool_entry(r, n, 0, RUN_MARK, &r->run_at, &r->nrun_at, &r->cap_run_at, &mark, err));
     forget_tables_in(r, n);
     xmlReplaceNode(n, mark);
     xmlFreeNode(n);
@@ -206,18 +213,8 @@ int nr__report_spool_rows(nr_report *r, nr_report_table *t, nr_error *err)
     xmlNode *from = first_row(t->tbody);
     if (!from)
         return 0;
-    const size_t number = r->nrows_at + 1;
-    if (NR_GROW(r->rows_at, r->cap_rows_at, number) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    xmlNode *mark = mark_comment(r, ROWS_MARK, number);
-    if (!mark)
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    const int rc = spool_nodes(r, from, 1, &r->rows_at[number - 1], err);
-    if (rc < 0) {
-        xmlFreeNode(mark);
-        return rc;
-    }
-    r->nrows_at = number;
+    xmlNode *mark;
+    NR_TRY(spool_entry(r, from, 1, ROWS_MARK, &r->rows_at, &r->nrows_at, &r->cap_rows_at, &mark, err));
     while (from) {   /* the rows, and nothing between them: the marks stand before them */
         xmlNode *next = from->next;
         xmlUnlinkNode(from);
