@@ -104,12 +104,13 @@ static void keep_every_name(phase_keys *keys)
 
 /* Without figure 1's fold (no phase input, or fewer phases than its
  * colours there): the NR__STYLES - 1 names on screen longest, summed over
- * the runs (ties to the earlier name), marked kept. score holds n_names
- * values. */
-static void keep_longest(phase_keys *keys, const nr_fig_timeline_input *t, double *score, unsigned char *kept)
+ * the runs (ties to the earlier name), marked kept. Returns 0 or
+ * NR_E_NOMEM. */
+static int keep_longest(phase_keys *keys, const nr_fig_timeline_input *t, unsigned char *kept)
 {
-    for (size_t i = 0; i < keys->n_names; i++)
-        score[i] = 0;
+    double *score = calloc(keys->n_names ? keys->n_names : 1, sizeof *score);
+    if (!score)
+        return NR_E_NOMEM;
     for (size_t r = 0; r < t->n_runs; r++)
         for (size_t i = 0; i < t->runs[r].n_phases; i++) {
             const nr_fig_span *sp = &t->runs[r].phases[i];
@@ -124,6 +125,8 @@ static void keep_longest(phase_keys *keys, const nr_fig_timeline_input *t, doubl
                 best = i;
         kept[best] = 1;
     }
+    free(score);
+    return 0;
 }
 
 /* The kept names (figure 1's when it folds, else keep_longest's) in the
@@ -135,18 +138,13 @@ static int fold_names(phase_keys *keys, nr_render_canvas *cv, const nr_figure_in
     const nr_fig_phase_input *p = in->phase;
     const size_t n_kept = NR__STYLES - 1;
     unsigned char *kept = calloc(keys->n_names, sizeof *kept);
-    double *score = malloc(keys->n_names * sizeof *score);
-    if (!kept || !score) {
-        free(kept);
-        free(score);
+    if (!kept)
         return NR_E_NOMEM;
-    }
     nr__phase_folded f = {0};
     const unsigned long skipped = cv->skipped;   /* figure 1's values are figure 1's to count */
     const int from_figure_1 = p && p->n_phases > NR__STYLES && p->phase_names && p->bytes && p->io_time_s;
     if (from_figure_1 && nr__phase_fold(cv, p, &f) < 0) {
         free(kept);
-        free(score);
         return NR_E_NOMEM;
     }
     cv->skipped = skipped;
@@ -160,7 +158,10 @@ static int fold_names(phase_keys *keys, nr_render_canvas *cv, const nr_figure_in
         snprintf(keys->other, sizeof keys->other, "%s", f.other);
         nr__phase_fold_fini(&f);
     } else {
-        keep_longest(keys, t, score, kept);
+        if (keep_longest(keys, t, kept) < 0) {
+            free(kept);
+            return NR_E_NOMEM;
+        }
         snprintf(keys->other, sizeof keys->other, "other %zu phases", keys->n_names - n_kept);
     }
     keys->n_order = 0;
@@ -176,7 +177,6 @@ static int fold_names(phase_keys *keys, nr_render_canvas *cv, const nr_figure_in
     nr__palette_phase_colors(keys->order, keys->n_order, keys->colors);
     keys->colors[keys->n_order - 1] = NR__COLOR_CROWD;
     free(kept);
-    free(score);
     return 0;
 }
 
