@@ -296,6 +296,7 @@ int nr__report_dump(nr_report *r, char **doc, size_t *len, nr_error *err)
 {
     *doc = NULL;
     *len = 0;
+    NR_TRY(nr__report_rows_failed(r, err));
     prune(r);
     /* CSS goes in as one text node; the HTML serialiser writes <style> content raw. */
     while (r->style->children) {

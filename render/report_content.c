@@ -156,13 +156,21 @@ void nr_report_table_row(nr_report_table *t)
         return;
     nr_report *r = nr__report_of(t->tbody);
     const size_t most = r && r->rows_per_spool ? r->rows_per_spool : NR__REPORT_ROWS;
-    if (r && t->rows >= most) {
-        /* out of the tree: the bytes written are the same; when the spool
-           fails the rows stay in the tree, which writes them as well */
-        nr_error err;
-        nr_error_clear(&err);
-        if (nr__report_spool_rows(r, t, &err) == 0)
+    if (r && t->rows >= most && r->rows_err.code == NR_OK) {
+        /* out of the tree: the bytes written are the same */
+        if (nr__report_spool_rows(r, t, &r->rows_err) == 0)
             t->rows = 0;
+        else if (r->rows_err.code == NR_OK)
+            nr_error_set(&r->rows_err, NR_E_IO, "report: a table's rows could not be spooled");
+    }
+    if (r && r->rows_err.code != NR_OK) {
+        /* The spool failed: the report cannot be written any more (the
+           run's spool and the output fail with the error, as no caller is
+           told here), so no row is made, nor is the spool tried again:
+           each new row retried it with every row held, and a full TMPDIR
+           kept a build of 20,000 phase names busy for hours (review 53). */
+        t->row = NULL;
+        return;
     }
     t->row = nr__report_child(t->tbody, "tr", NULL);
     t->col = 0;
@@ -175,6 +183,8 @@ static xmlNode *next_cell(nr_report_table *t, const char *cls_override)
         return NULL;
     if (!t->row)
         nr_report_table_row(t);
+    if (!t->row)   /* out of memory, or the rows' spool failed */
+        return NULL;
     size_t i = t->col++;
     int num = i < 32 && (t->num_cols >> i) & 1u;
     return nr__report_child(t->row, "td", cls_override ? cls_override : num ? "num" : NULL);

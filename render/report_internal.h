@@ -31,6 +31,7 @@ struct nr_report {
     nr__report_fig *rows_at;           /* a table's rows N spooled (nr__report_spool_rows) at rows_at[N - 1] */
     size_t nrows_at, cap_rows_at;
     size_t rows_per_spool;             /* rows a table body holds before they go to the spool; 0: NR__REPORT_ROWS */
+    nr_error rows_err;                 /* the first failure to spool a table's rows, told by the run's spool and the output */
     nr_strtab glyph_keys;              /* shared glyph N: the serialisation of its symbol, without id */
     xmlNode *glyph_defs;               /* their <defs> in the hidden <svg>; NULL before the first */
     nr_strtab style_keys;              /* shared style N (class nr-sN): its text */
@@ -58,6 +59,9 @@ struct nr_report_table {
  * puts the comment <!--nr-rows:N--> in their place. Returns 0 or a
  * negative code with err set (the rows then stay where they are). */
 int nr__report_spool_rows(nr_report *r, nr_report_table *t, nr_error *err);
+/* 0, or the code of r->rows_err (err set to it) once a table's rows could
+ * not be spooled: nr_report_table_row has no caller to tell. */
+int nr__report_rows_failed(const nr_report *r, nr_error *err);
 
 /* The first element at or after from (depth first) with data-nr="mark", or NULL. */
 xmlNode *nr__report_find_mark(xmlNode *from, const char *mark);

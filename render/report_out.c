@@ -189,8 +189,17 @@ static int spool_entry(nr_report *r, xmlNode *from, int rows, const char *prefix
     return 0;
 }
 
+int nr__report_rows_failed(const nr_report *r, nr_error *err)
+{
+    if (r->rows_err.code == NR_OK)
+        return 0;
+    *err = r->rows_err;
+    return r->rows_err.code;
+}
+
 int nr_report_run_spool(nr_report *r, nr_report_block *run, nr_error *err)
 {
+    NR_TRY(nr__report_rows_failed(r, err));
     xmlNode *n = (xmlNode *)run, *mark;
     NR_TRY(spool_entry(r, n, 0, RUN_MARK, &r->run_at, &r->nrun_at, &r->cap_run_at, &mark, err));
     forget_tables_in(r, n);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1033,6 +1034,61 @@ static void test_table_rows_spooled_same_bytes(void **state)
     free(whole);
 }
 
+/* Points r's spool at /dev/full (pwrite: ENOSPC), as a full TMPDIR. */
+static void spool_on_a_full_disk(nr_report *r)
+{
+    nr_spool_close(&r->spool);
+    r->spool.fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+    assert_true(r->spool.fd >= 0);
+    r->spool.dir = strdup("/dev/full's folder");
+    assert_non_null(r->spool.dir);
+}
+
+/* A table's rows that cannot go to the spool fail the run's spool and the
+ * output with the spool's message, and the spool is not tried again, nor
+ * are rows made for a report that cannot be written: each new row retried
+ * the spool with every row held (a build of 20,000 phase names with
+ * TMPDIR full ran for hours, review 53), and the report was written as if
+ * nothing had happened when the spool worked again. */
+static void test_rows_spool_failure_told_once(void **state)
+{
+    (void)state;
+    for (int in_run = 0; in_run < 2; in_run++) {
+        nr_report *r;
+        nr_error err;
+        assert_int_equal(nr_report_create_default(&r, &err), 0);
+        r->rows_per_spool = 7;
+        spool_on_a_full_disk(r);
+        nr_report_block *run = in_run ? nr_report_add_run(r, "a", "run") : NULL;
+        nr_report_block *where = run ? nr_report_run_section(run, NR_SEC_PHASES) : nr_report_overview(r);
+        static const char *const heads[] = {"phase"};
+        nr_report_table *t = nr_report_table_new(where, "Per phase", 1, heads, 0);
+        for (int i = 0; i < 100; i++) {
+            if (i == 50) {   /* the disk has room again: the rows are not spooled any more */
+                nr_spool_close(&r->spool);
+                assert_int_equal(r->spool.size, 0);
+            }
+            nr_report_table_row(t);
+            nr_report_table_cell(t, "step");
+        }
+        assert_int_equal(r->spool.size, 0);   /* nothing spooled after the failure */
+        assert_int_equal(element_children(t->tbody), 7);   /* the rows that met the failure */
+        if (run) {
+            nr_error_clear(&err);
+            assert_int_equal(nr_report_run_spool(r, run, &err), NR_E_IO);
+            assert_non_null(strstr(err.msg, "/dev/full's folder"));
+        }
+        char *html = NULL;
+        size_t len = 0;
+        nr_error_clear(&err);
+        assert_int_equal(nr_report_serialize(r, &html, &len, &err), NR_E_IO);
+        assert_null(html);
+        assert_non_null(strstr(err.msg, "cannot write"));
+        assert_non_null(strstr(err.msg, "/dev/full's folder"));
+        nr_report_destroy(r);
+    }
+}
+
 /* A run spooled once filled, its figures filled after, gives the bytes of
  * the whole tree (session 51: `niorep build` of 800 runs held 340 kB of
  * tree a run); the marks in run names stay text. */
@@ -1309,6 +1365,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_run_name_never_places_a_figure),
         cmocka_unit_test(test_spooled_runs_same_bytes),
         cmocka_unit_test(test_table_rows_spooled_same_bytes),
+        cmocka_unit_test(test_rows_spool_failure_told_once),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     /* Release cairo's and fontconfig's caches so that LeakSanitizer sees only our leaks. */
