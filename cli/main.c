@@ -35,6 +35,26 @@ static void install_signal_handlers(void)
     }
 }
 
+/* SIGXFSZ, a write past the file size limit (`ulimit -f`): caught, so
+ * that the write fails with EFBIG and its error path names the file and
+ * removes the temporary output. The default action killed niorep (status
+ * 153) with the partial output left beside its target (review 53). A
+ * handler that does nothing, not SIG_IGN: exec restores the default for
+ * the programs niorep starts (strace and the traced job in `trace`). */
+static void let_the_write_fail(int sig)
+{
+    (void)sig;
+}
+
+static void catch_file_size_limit(void)
+{
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = let_the_write_fail;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGXFSZ, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        sigaction(SIGXFSZ, &sa, NULL);
+}
+
 /* The soft limit of open files up to the hard one: an ingest holds every
  * log of a run open while it merges them by time, and a job traced with
  * -ff writes a log per thread (1,500 logs failed under the usual soft
@@ -75,6 +95,7 @@ int main(int argc, char **argv)
     if (!cmd)
         return nr_cli_usage(NULL, "unknown command '%s' (see 'niorep --help')", argv[1]);
     install_signal_handlers();
+    catch_file_size_limit();
     raise_open_files_limit();
     return cmd->run(argc - 1, argv + 1);
 }
