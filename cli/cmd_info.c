@@ -11,6 +11,7 @@
 #include "nr_schema.h"
 #include "nr_store.h"
 #include "nr_store_merge.h"
+#include "print_text.h"
 
 enum { EXAMPLES_PER_REASON = 3 };
 
@@ -18,37 +19,6 @@ static const char info_options[] =
     "  --check             also read every chunk of every table and verify its checksum\n"
     "                      (without it: the header, footer, meta and diagnostics only)\n"
     "  -h, --help          show this help\n";
-
-/* Prints n bytes for a human: printable ASCII and valid UTF-8 as they are,
- * any other byte as \xNN, a backslash as \\. */
-static void print_bytes(FILE *out, const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        unsigned char b = p[i];
-        size_t len = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 && b >= 0xc2 ? 2 : (b & 0xf0) == 0xe0 ? 3
-                   : (b & 0xf8) == 0xf0 && b <= 0xf4 ? 4 : 0;
-        int ok = len > 0 && i + len <= n;
-        for (size_t k = 1; ok && k < len; k++)
-            ok = (p[i + k] & 0xc0) == 0x80;
-        if (ok && len == 3)
-            ok = !(b == 0xe0 && p[i + 1] < 0xa0) && !(b == 0xed && p[i + 1] >= 0xa0);
-        if (ok && len == 4)
-            ok = !(b == 0xf0 && p[i + 1] < 0x90) && !(b == 0xf4 && p[i + 1] >= 0x90);
-        if (ok && len == 1 && (b < 0x20 || b == 0x7f))
-            ok = 0;
-        if (!ok) {
-            fprintf(out, "\\x%02x", b);
-            i++;
-        } else if (b == '\\') {
-            fputs("\\\\", out);
-            i++;
-        } else {
-            fwrite(p + i, 1, len, out);
-            i += len;
-        }
-    }
-}
 
 static void print_ratio(FILE *out, uint64_t raw, uint64_t disk)
 {
@@ -113,9 +83,9 @@ static int for_each_row(const nr_store_table *t, const char *const *names, size_
 static void print_meta_row(FILE *out, const nr_col_chunk *cols, size_t k, void *ctx)
 {
     fputs("  ", out);
-    print_bytes(out, cols[0].str[k], cols[0].str_len[k]);
+    nr_cli_print_text(out, cols[0].str[k], cols[0].str_len[k]);
     fputs(" = ", out);
-    print_bytes(out, cols[1].str[k], cols[1].str_len[k]);
+    nr_cli_print_text(out, cols[1].str[k], cols[1].str_len[k]);
     fputc('\n', out);
 }
 
@@ -133,7 +103,7 @@ static void print_diag_row(FILE *out, const nr_col_chunk *cols, size_t k, void *
         snprintf(st->last_reason, sizeof st->last_reason, "%s", reason);
         st->examples = 0;
         fputs("  ", out);
-        print_bytes(out, reason, cols[0].str_len[k]);
+        nr_cli_print_text(out, reason, cols[0].str_len[k]);
         /* a note is no skipped line: the skipped lines' counts add up to
            meta lines_skipped, the notes' do not (review 46) */
         fprintf(out, ": %" PRId64 "%s\n", cols[1].i64[k],
@@ -142,12 +112,12 @@ static void print_diag_row(FILE *out, const nr_col_chunk *cols, size_t k, void *
     if (st->examples++ >= EXAMPLES_PER_REASON)
         return;
     fputs("    ", out);
-    print_bytes(out, cols[2].str[k], cols[2].str_len[k]);
+    nr_cli_print_text(out, cols[2].str[k], cols[2].str_len[k]);
     if (cols[3].i64[k] > 0)
         fprintf(out, ":%" PRId64, cols[3].i64[k]);
     if (cols[2].str_len[k] || cols[3].i64[k] > 0) /* a note of the whole run names no file */
         fputs(": ", out);
-    print_bytes(out, cols[4].str[k], cols[4].str_len[k]);
+    nr_cli_print_text(out, cols[4].str[k], cols[4].str_len[k]);
     fputc('\n', out);
 }
 

@@ -14,6 +14,7 @@
 #include "nr_store.h"
 #include "nr_percent.h"
 #include "nr_parallel.h"
+#include "print_text.h"
 #include "runset.h"
 
 static const char options_text[] =
@@ -127,6 +128,12 @@ static void print_real(FILE *out, int width, double x)
         fprintf(out, "%*s", width, "-");
 }
 
+/* A name from the trace (a phase's, a mark's), its control bytes escaped. */
+static void print_name(FILE *out, const char *name)
+{
+    nr_cli_print_text(out, name, strlen(name));
+}
+
 /* The totals line and the per-phase table. */
 static void print_totals(const nr_model *m, const char *path, FILE *out)
 {
@@ -155,7 +162,8 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         char main_io[32];
-        fprintf(out, "%-16.16s ", p->name);
+        nr_cli_print_cell(out, p->name, 16);
+        fputc(' ', out);
         print_real(out, 10, p->wall_s);
         fprintf(out, " %12" PRIu64 " %12" PRIu64 " ", p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes);
         print_real(out, 10, durations ? p->io_time_s : NAN);
@@ -330,7 +338,9 @@ static void print_bursts(const nr_model *m, FILE *out)
             print_bytes(out, b->mean_rate);
             fprintf(out, "/s");
         }
-        fprintf(out, " (%s)\n", nr_model_phase_at(m, b->phase)->name);
+        fputs(" (", out);
+        print_name(out, nr_model_phase_at(m, b->phase)->name);
+        fputs(")\n", out);
     }
     if (shown < nr_model_burst_count(m))
         fprintf(out, "  ... %zu more listed (summary --json)\n", nr_model_burst_count(m) - shown);
@@ -344,8 +354,11 @@ static void print_marks(const nr_model *m, FILE *out)
     if (!mk->total)
         return;
     fprintf(out, "\n%" PRIu64 " %s (", mk->total, nr_cli_noun(mk->total, "mark", "marks"));
-    for (size_t i = 0; i < mk->nnames; i++)
-        fprintf(out, "%s%s %" PRIu64, i ? ", " : "", mk->names[i], mk->name_counts[i]);
+    for (size_t i = 0; i < mk->nnames; i++) {
+        fputs(i ? ", " : "", out);
+        print_name(out, mk->names[i]);
+        fprintf(out, " %" PRIu64, mk->name_counts[i]);
+    }
     if (mk->other_names)
         fprintf(out, ", %" PRIu64 " of other names", mk->other_names);
     fprintf(out, "):\n");
@@ -356,7 +369,12 @@ static void print_marks(const nr_model *m, FILE *out)
             fprintf(out, "  at %.3f s: ", (double)(k->ts_ns - t->first_ns) * 1e-9);
         else
             fprintf(out, "  ");
-        fprintf(out, "%s%s%s (%s, pid %" PRId64 ")\n", k->name, k->attrs[0] ? " " : "", k->attrs, k->phase, k->pid);
+        print_name(out, k->name);
+        fputs(k->attrs[0] ? " " : "", out);
+        print_name(out, k->attrs);
+        fputs(" (", out);
+        print_name(out, k->phase);
+        fprintf(out, ", pid %" PRId64 ")\n", k->pid);
     }
     if (shown < mk->total)
         fprintf(out, "  ... %" PRIu64 " more (summary --json lists the first %d)\n", mk->total - shown,
@@ -383,13 +401,16 @@ static void print_quiet_rules(const nr_model *m, FILE *out)
             continue;
         fprintf(out, "  %s: %s: ", r->id, nr_rule_state_name(r->state));
         if (r->state == NR_RULE_NOT_APPLICABLE) {
-            fprintf(out, "%s\n", r->why);
+            print_name(out, r->why);
+            fputc('\n', out);
             continue;
         }
         fprintf(out, "%s = ", r->number);
         print_rule_number(out, r->unit, r->value);
         if (r->state == NR_RULE_GATED) {
-            fprintf(out, ", but %s\n", r->why);
+            fputs(", but ", out);
+            print_name(out, r->why);
+            fputc('\n', out);
             continue;
         }
         fprintf(out, " (fires %s ", r->fires_below ? "below" : "above");
@@ -405,7 +426,11 @@ static void print_findings(const nr_model *m, FILE *out)
         fprintf(out, "  none of the rules fired\n");
     for (size_t i = 0; i < nr_model_finding_count(m); i++) {
         const nr_model_finding *f = nr_model_finding_at(m, i);
-        fprintf(out, "  [%s] %s %s\n", f->id, f->sentence, f->action);
+        fprintf(out, "  [%s] ", f->id); /* the sentences name phases and files of the trace */
+        print_name(out, f->sentence);
+        fputc(' ', out);
+        print_name(out, f->action);
+        fputc('\n', out);
     }
     if (nr_model_finding_count(m) < nr_model_rule_count(m))
         print_quiet_rules(m, out);

@@ -264,5 +264,34 @@ grep -q '[^0-9.,]1 \(calls\|files\|processes\|events\|bursts\|marks\)\b' single.
     && fail "summary: a plural after 1: $(grep '[^0-9.,]1 \(calls\|files\|processes\|events\)\b' single.txt)"
 ok "one of a thing is said in the singular"
 
+# 8. Names from the trace reach a terminal escaped: a phase named with an
+# escape sequence and a newline, and a mark's control byte, would recolour
+# the terminal and break the phase table (review 53); they print as \xNN,
+# as info prints its examples. A long UTF-8 name is cut at a character,
+# not inside one.
+mkdir -p ctl
+cat > ctl/strace.log <<'EOF'
+7000 1700000000.000100 openat(AT_FDCWD, "/data/c.bin", O_RDONLY) = 3</data/c.bin> <0.000010>
+7000 1700000000.000300 read(3</data/c.bin>, ""..., 4096) = 4096 <0.000020>
+7000 1700000000.000600 read(3</data/c.bin>, ""..., 4096) = 4096 <0.000020>
+7000 1700000000.000900 close(3</data/c.bin>) = 0 <0.000005>
+7000 1700000000.001000 +++ exited with 0 +++
+EOF
+cat > ctl/hook.jsonl <<'EOF'
+{"ts": 1700000000.000200, "pid": 7000, "event": "phase_begin", "phase": "\u001b[31mred\nline", "depth": 0}
+{"ts": 1700000000.000400, "pid": 7000, "event": "phase_end", "phase": "\u001b[31mred\nline", "depth": 0}
+{"ts": 1700000000.000500, "pid": 7000, "event": "phase_begin", "phase": "préparation_données", "depth": 0}
+{"ts": 1700000000.000700, "pid": 7000, "event": "phase_end", "phase": "préparation_données", "depth": 0}
+{"ts": 1700000000.000800, "pid": 7000, "event": "mark", "name": "epoch\u0007end"}
+EOF
+"$niorep" ingest ctl -o ctl.nio 2>ingest.err || fail "ingest ctl: $(cat ingest.err)"
+"$niorep" summary ctl.nio --bootstraps 0 > ctl.txt || fail "summary ctl"
+LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' ctl.txt && fail "summary prints control bytes: $(cat -v ctl.txt | grep -n '\^')"
+grep -qF '\x1b[31mred\x0al ' ctl.txt || fail "the escaped phase name is not in the table: $(grep -n red ctl.txt)"
+grep -q '^line' ctl.txt && fail "a newline in a phase name broke the table"
+grep -q '^préparation_donn ' ctl.txt || fail "a UTF-8 name is not cut at 16 characters: $(grep -n '^pr' ctl.txt)"
+grep -qF 'epoch\x07end 1' ctl.txt || fail "the mark's name is not escaped: $(grep -n epoch ctl.txt | cat -v)"
+ok "names from the trace print escaped"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
