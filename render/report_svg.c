@@ -185,11 +185,18 @@ int nr_report_svg_parse(const void *svg, size_t len, const char *fig_key, nr_rep
     *out = NULL;
     if (len > (size_t)INT32_MAX)
         return nr_error_set(err, NR_E_LIMIT, "figure %s: SVG too large", fig_key);
-    /* HUGE: a figure of 100,000 shapes is over libxml2's 10 MB limits, and
-       the SVG is niorep-render's own (no DTD, no entities to expand) */
+    /* HUGE: a figure of 100,000 shapes is over libxml2's 10 MB limits; the
+       SVG is niorep-render's own, with no DTD, and one with a DTD is
+       refused before any entity of it is expanded (an attribute's value
+       expands when read) */
     xmlDoc *sd = xmlReadMemory(svg, (int)len, "figure.svg", NULL,
                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA |
                                    XML_PARSE_HUGE);
+    if (sd && (sd->intSubset || sd->extSubset)) { /* HUGE lets nested entities grow without bound */
+        xmlFreeDoc(sd);
+        return nr_error_set(err, NR_E_INPUT, "figure %s: an SVG with a DTD (niorep-render writes none): not read",
+                            fig_key);
+    }
     xmlNode *root = sd ? xmlDocGetRootElement(sd) : NULL;
     if (!root || strcmp((const char *)root->name, "svg") != 0) {
         xmlFreeDoc(sd);
