@@ -187,6 +187,7 @@ static int phase_group(nr_model *m, int lat_op, size_t phase, int job, size_t *g
 struct nr__fine {
     int64_t *vals;                /* the values kept, NULL once counted in the pages */
     size_t n, cap;
+    int paged;                    /* counted in pages: page[] is there */
     uint32_t *page[];             /* [FINE_PAGES] once counted in pages (NULL: every bin of the page is 0);
                                      absent while the values are kept: until session 53 a group of one
                                      value held 456 B (180 MB at 100,000 phase names) */
@@ -241,7 +242,7 @@ static void fine_free(nr_model *m, size_t g)
     nr__fine *f = m->fine[g];
     if (!f)
         return;
-    for (size_t i = 0; !f->vals && i < FINE_PAGES; i++)
+    for (size_t i = 0; f->paged && i < FINE_PAGES; i++)
         if (f->page[i]) {
             free(f->page[i]);
             m->fine_pages--;
@@ -320,6 +321,7 @@ static int fine_to_pages(nr_model *m, size_t g, size_t bin)
         return NR_E_NOMEM;
     m->fine[g] = f;
     memset(f->page, 0, FINE_PAGES * sizeof *f->page);
+    f->paged = 1;
     int64_t *vals = f->vals;
     const size_t n = f->n;
     f->vals = NULL;   /* counted in pages from here: fine_count_new's */
@@ -357,7 +359,7 @@ static int fine_keep(nr_model *m, size_t g, int64_t v, size_t bin)
 static inline int add_fine(nr_model *m, size_t g, int64_t v, size_t bin)
 {
     nr__fine *f = m->fine[g];
-    if (!f || f->vals)
+    if (!f || !f->paged)
         return fine_keep(m, g, v, bin);
     uint32_t *p = f->page[bin >> FINE_MBITS];
     if (!p || p[bin & (FINE_PAGE - 1)] == UINT32_MAX)
@@ -372,10 +374,11 @@ static int fine_copy(nr_model *m, size_t from, size_t to)
     const nr__fine *f = m->fine[from];
     if (!f)
         return 0;
-    nr__fine *c = m->fine[to] = calloc(1, f->vals ? FINE_KEPT_SIZE : FINE_PAGED_SIZE);
+    nr__fine *c = m->fine[to] = calloc(1, f->paged ? FINE_PAGED_SIZE : FINE_KEPT_SIZE);
     if (!c)
         return NR_E_NOMEM;
-    if (f->vals) {
+    c->paged = f->paged;
+    if (!f->paged) {
         if (!(c->vals = malloc(f->cap * sizeof *c->vals)))
             return NR_E_NOMEM;
         memcpy(c->vals, f->vals, f->n * sizeof *c->vals);
@@ -674,7 +677,7 @@ static int plan_groups(nr_model *m, nr_error *err)
             continue;   /* nothing, a copy of its op's "all" group, or the reference path */
         if (!m->fine[g])
             return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
-        if (m->fine[g]->vals)
+        if (!m->fine[g]->paged)
             NR_TRY(answer_by_sort(m, g, err));
         else
             m->qt_of[g] = (uint32_t)++m->nqt;
