@@ -410,7 +410,8 @@ static void section_table(nr_report_block *b, const nr_compare_pair *pr, const c
 typedef struct pair_figs {
     nr_render_buf lorenz, latency;
     nr_model_latency read_job[2];   /* figure 4's series, A and B: the job files' reads (kept for the
-                                       page and the JSON after the models are freed) */
+                                       page and the JSON after the models are freed: bins NULL) */
+    nr_loghist read_job_hist[2];    /* their histograms (nr_model_latency_hist) */
 } pair_figs;
 
 static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const nr_model *const models[2],
@@ -434,8 +435,13 @@ static int render_pair_figures(const loaded_run *ra, const loaded_run *rb, const
            (until session 50 every regular file's: the imports of the Python
            runtime beside build's job files) */
         const nr_model_latency *l = nr_model_latency_job(m, NR_LAT_READ);
+        if (!nr_model_latency_hist(l, &f->read_job_hist[i]))
+            return nr_error_set(err, NR_E_FORMAT, "the model keeps no histogram of the job files' reads");
         f->read_job[i] = *l;
-        ls[i] = (nr_fig_latency_series){.name = runs[i]->display, .n = nr_figin_latency_points(l, xs[i], cdf[i], ccdf[i]),
+        f->read_job[i].bins = NULL;   /* the model's, freed before the page is written */
+        f->read_job[i].bin_lo = f->read_job[i].nbins = 0;
+        ls[i] = (nr_fig_latency_series){.name = runs[i]->display,
+                                        .n = nr_figin_latency_points(l, &f->read_job_hist[i], xs[i], cdf[i], ccdf[i]),
                                         .latency_s = xs[i], .cdf = cdf[i], .ccdf = ccdf[i],
                                         .p50 = l->count ? (double)l->q_ns[0] * 1e-9 : NAN,
                                         .p99 = l->count ? (double)l->q_ns[2] * 1e-9 : NAN,
@@ -810,7 +816,7 @@ static json_t *fig4_side_json(const compare_run *c, size_t i, int k)
 {
     const fig4_numbers x = fig4_of(c, i, k);
     double px[NR_FIGIN_LATENCY_POINTS], cdf[NR_FIGIN_LATENCY_POINTS], ccdf[NR_FIGIN_LATENCY_POINTS];
-    const size_t n = nr_figin_latency_points(&c->figs[i].read_job[k], px, cdf, ccdf);
+    const size_t n = nr_figin_latency_points(&c->figs[i].read_job[k], &c->figs[i].read_job_hist[k], px, cdf, ccdf);
     json_t *xs = json_array(), *ys = json_array(), *zs = json_array();
     for (size_t p = 0; p < n; p++) {
         json_array_append_new(xs, nr_json_number(px[p]));

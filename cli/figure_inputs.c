@@ -150,26 +150,27 @@ static void lat_insert(double *x, double *cdf, double *ccdf, size_t *k, double x
 /* The method (docs/figures.md, figure 4): the histogram's bins hold
  * lower < v <= upper integer ns, so the share below a bin's lower edge and
  * up to its upper edge are exact; the quantiles are exact crossings. */
-size_t nr_figin_latency_points(const nr_model_latency *lat, double *x, double *cdf, double *ccdf)
+size_t nr_figin_latency_points(const nr_model_latency *lat, const nr_loghist *hist, double *x, double *cdf,
+                               double *ccdf)
 {
-    if (lat->hist.n == 0)
+    if (hist->n == 0)
         return 0;
-    const double n = (double)lat->hist.n;
+    const double n = (double)hist->n;
     int last = NR_LOGHIST_BINS - 1;
-    while (last > 0 && !lat->hist.counts[last])
+    while (last > 0 && !hist->counts[last])
         last--;
     uint64_t cum = 0;
     size_t k = 0;
-    if (lat->hist.min > 1)
-        lat_point(x, cdf, ccdf, &k, (double)lat->hist.min * 1e-9, 0, 1);
+    if (hist->min > 1)
+        lat_point(x, cdf, ccdf, &k, (double)hist->min * 1e-9, 0, 1);
     for (int b = 0; b <= last; b++) {
-        if (!lat->hist.counts[b])
+        if (!hist->counts[b])
             continue;
-        if (cum > 0 && b > 0 && !lat->hist.counts[b - 1])
+        if (cum > 0 && b > 0 && !hist->counts[b - 1])
             lat_point(x, cdf, ccdf, &k, nr_loghist_bin_upper(b - 1) * 1e-9, (double)cum / n, 1.0 - (double)cum / n);
-        cum += lat->hist.counts[b];
+        cum += hist->counts[b];
         if (b == last)
-            lat_point(x, cdf, ccdf, &k, (double)lat->hist.max * 1e-9, 1.0, 1.0 / n);
+            lat_point(x, cdf, ccdf, &k, (double)hist->max * 1e-9, 1.0, 1.0 / n);
         else
             lat_point(x, cdf, ccdf, &k, nr_loghist_bin_upper(b) * 1e-9, (double)cum / n, 1.0 - (double)cum / n);
     }
@@ -189,15 +190,18 @@ static void latency_series(nr_figin *fi, const char *name, const nr_model_latenc
     s->p99 = lat->count ? (double)lat->q_ns[2] * 1e-9 : NAN;
     s->p999 = lat->count ? (double)lat->q_ns[3] * 1e-9 : NAN;
     s->calls = lat->count;
+    nr_loghist hist;
+    if (!nr_model_latency_hist(lat, &hist))
+        return;   /* not a group a figure draws (nr_model.h): no points */
     size_t used = NR_MODEL_NQ;
     for (int b = 0; b < NR_LOGHIST_BINS; b++)
-        used += 2 * (lat->hist.counts[b] > 0);
+        used += 2 * (hist.counts[b] > 0);
     double *x = fi_alloc(fi, used, sizeof *x);
     double *cdf = fi_alloc(fi, used, sizeof *cdf);
     double *ccdf = fi_alloc(fi, used, sizeof *ccdf);
     if (!x || !cdf || !ccdf)
         return;
-    s->n = nr_figin_latency_points(lat, x, cdf, ccdf);
+    s->n = nr_figin_latency_points(lat, &hist, x, cdf, ccdf);
     s->latency_s = x;
     s->cdf = cdf;
     s->ccdf = ccdf;

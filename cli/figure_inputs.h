@@ -30,7 +30,8 @@ int nr_figin_build(const nr_model *model, const char *const *name, nr_figin **ou
  * when one is not of one run. */
 int nr_figin_merge(nr_figin *const *runs, const char *const *names, size_t n, nr_figin **out, nr_error *err);
 const nr_figure_inputs *nr_figin_inputs(const nr_figin *fi);
-/* Figure 4's points of a latency group: the empirical CDF to join with
+/* Figure 4's points of a latency group (its quantiles; hist: its histogram,
+ * nr_model_latency_hist): the empirical CDF to join with
  * lines, exact at every point: the smallest latency at P = 0 (when above
  * 1 ns); for each non-empty histogram bin its lower edge at the share below
  * it when the bin before is empty (an empty range stays flat instead of a
@@ -43,7 +44,8 @@ const nr_figure_inputs *nr_figin_inputs(const nr_figin *fi);
  * tail panel draws the slowest bin. Writes at most NR_FIGIN_LATENCY_POINTS
  * to each array; returns how many. */
 #define NR_FIGIN_LATENCY_POINTS (2 * NR_LOGHIST_BINS + NR_MODEL_NQ)
-size_t nr_figin_latency_points(const nr_model_latency *lat, double *x, double *cdf, double *ccdf);
+size_t nr_figin_latency_points(const nr_model_latency *lat, const nr_loghist *hist, double *x, double *cdf,
+                               double *ccdf);
 
 /* The numbers figure fig_id (1..7) plots, as a new JSON object. */
 json_t *nr_figin_json(const nr_figin *fi, int fig_id);

@@ -5,9 +5,10 @@
  *
  * Method (exact; memory bounded by the number of groups, never by events;
  * a phase has the groups of the ops it has values of): pass 1 fills one
- * nr_loghist and one fine histogram per group, which tells the bin holding
- * each wanted rank, the values below it and in it; a group of at most 512
- * values keeps them instead, and sorts them. Every later pass serves all
+ * fine histogram per group, which tells the bin holding each wanted rank,
+ * the values below it and in it; a group of at most 512 values keeps them
+ * instead, and sorts them (it needs no target). The log histogram of the
+ * CDF points is kept where a figure may draw it (nr_model.h). Every later pass serves all
  * groups at once: a range with few values is collected and sorted; a range
  * with many is counted in NSUB sub-bins, narrowing it to the sub-bin holding
  * the rank, until a range is collectable or a single value (latencies below
@@ -103,16 +104,18 @@ int nr__latency_alloc(nr_model *m)
 {
     /* all, roles, file systems, the job's files; the phases' as they come */
     m->lat_slots = 1 + NR_ROLE_COUNT + m->nfs + 1;
-    const size_t ng = ngroups(m);
-    m->lat = calloc(NR_LAT_OP_COUNT * m->lat_slots, sizeof *m->lat);
+    const size_t ng = ngroups(m), nfixed = NR_LAT_OP_COUNT * m->lat_slots;
+    m->lat = calloc(nfixed, sizeof *m->lat);
+    m->lat_bins = calloc(nfixed * NR_LOGHIST_BINS, sizeof *m->lat_bins);
     m->lat_phase_of = calloc(m->nphases * 2 * NR_LAT_OP_COUNT, sizeof *m->lat_phase_of);
     m->fine = calloc(ng, sizeof *m->fine);
     m->fine_overflow = calloc(ng, sizeof *m->fine_overflow);
-    if (!m->lat || !m->lat_phase_of || !m->fine || !m->fine_overflow)
+    if (!m->lat || !m->lat_bins || !m->lat_phase_of || !m->fine || !m->fine_overflow)
         return NR_E_NOMEM;
-    for (size_t i = 0; i < NR_LAT_OP_COUNT * m->lat_slots; i++)
-        nr_loghist_init(&m->lat[i].hist);
-    nr_loghist_init(&m->read_size.hist);
+    for (size_t i = 0; i < nfixed; i++) {   /* every bin: add_fixed counts without a range check */
+        m->lat[i].bins = m->lat_bins + i * NR_LOGHIST_BINS;
+        m->lat[i].nbins = NR_LOGHIST_BINS;
+    }
     for (size_t i = 0; i < NR_LAT_OP_COUNT * 4; i++)
         m->fine_mirror[i] = -1;   /* no slice seen yet */
     return 0;
@@ -142,8 +145,7 @@ static int phase_group_new(nr_model *m, int lat_op, size_t phase, int job, uint3
         m->lat_phase_cap = cap;
     }
     const size_t i = m->lat_phase_n++;
-    memset(&m->lat_phase[i], 0, sizeof m->lat_phase[i]);
-    nr_loghist_init(&m->lat_phase[i].hist);
+    memset(&m->lat_phase[i], 0, sizeof m->lat_phase[i]);   /* no histogram yet (add_drawn) */
     m->lat_phase_key[i] = (nr__lat_phase_key){.phase = (uint32_t)phase, .lat_op = (uint8_t)lat_op, .job = (uint8_t)job};
     m->fine[ngroups(m) - 1] = NULL;
     m->fine_overflow[ngroups(m) - 1] = 0;
@@ -183,10 +185,15 @@ static int phase_group(nr_model *m, int lat_op, size_t phase, int job, size_t *g
 #define FINE_KEEP (FINE_PAGE * sizeof(uint32_t) / sizeof(int64_t))   /* 512 values */
 
 struct nr__fine {
-    uint32_t *page[FINE_PAGES];   /* NULL: every bin of the page is 0 */
     int64_t *vals;                /* the values kept, NULL once counted in the pages */
     size_t n, cap;
+    int paged;                    /* counted in pages: page[] is there */
+    uint32_t *page[];             /* [FINE_PAGES] once counted in pages (NULL: every bin of the page is 0);
+                                     absent while the values are kept: until session 53 a group of one
+                                     value held 456 B (180 MB at 100,000 phase names) */
 };
+#define FINE_KEPT_SIZE sizeof(nr__fine)
+#define FINE_PAGED_SIZE (sizeof(nr__fine) + FINE_PAGES * sizeof(uint32_t *))
 
 static size_t fine_bin(int64_t v)
 {
@@ -235,7 +242,7 @@ static void fine_free(nr_model *m, size_t g)
     nr__fine *f = m->fine[g];
     if (!f)
         return;
-    for (size_t i = 0; i < FINE_PAGES; i++)
+    for (size_t i = 0; f->paged && i < FINE_PAGES; i++)
         if (f->page[i]) {
             free(f->page[i]);
             m->fine_pages--;
@@ -258,14 +265,17 @@ void nr__latency_free_fine(nr_model *m)
 void nr__latency_free_targets(nr_model *m)
 {
     if (m->qt)
-        for (size_t i = 0; i < ngroups(m) * NR_MODEL_NQ; i++) {
+        for (size_t i = 0; i < m->nqt * NR_MODEL_NQ; i++) {
             free(m->qt[i].vals);
             free(m->qt[i].sub);
         }
     free(m->qt);
     free(m->qrange);
+    free(m->qt_of);
     m->qt = NULL;
     m->qrange = NULL;
+    m->qt_of = NULL;
+    m->nqt = 0;
 }
 
 void nr__latency_free(nr_model *m)
@@ -274,11 +284,15 @@ void nr__latency_free(nr_model *m)
     nr__latency_free_fine(m);
     free(m->fine_overflow);
     free(m->lat);
+    free(m->lat_bins);
+    for (size_t i = 0; i < m->lat_phase_n; i++)
+        free(m->lat_phase[i].bins);
     free(m->lat_phase);
     free(m->lat_phase_key);
     free(m->lat_phase_of);
     m->fine_overflow = NULL;
     m->lat = m->lat_phase = NULL;
+    m->lat_bins = NULL;
     m->lat_phase_key = NULL;
     m->lat_phase_of = NULL;
     m->lat_phase_n = m->lat_phase_cap = 0;
@@ -299,21 +313,35 @@ static int fine_count_new(nr_model *m, size_t g, size_t bin)
     return 0;
 }
 
+/* Group g stops keeping its values: it counts them, and bin, in pages. */
+static int fine_to_pages(nr_model *m, size_t g, size_t bin)
+{
+    nr__fine *f = realloc(m->fine[g], FINE_PAGED_SIZE);
+    if (!f)
+        return NR_E_NOMEM;
+    m->fine[g] = f;
+    memset(f->page, 0, FINE_PAGES * sizeof *f->page);
+    f->paged = 1;
+    int64_t *vals = f->vals;
+    const size_t n = f->n;
+    f->vals = NULL;   /* counted in pages from here: fine_count_new's */
+    f->n = f->cap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = fine_count_new(m, g, fine_bin(vals[i]));
+    free(vals);
+    return rc ? rc : fine_count_new(m, g, bin);
+}
+
 /* Keeps v in group g (made at its first value), or counts the values kept
  * and v in pages once they would pass a page's bytes. */
 static int fine_keep(nr_model *m, size_t g, int64_t v, size_t bin)
 {
     nr__fine *f = m->fine[g];
-    if (!f && !(f = m->fine[g] = calloc(1, sizeof *f)))
+    if (!f && !(f = m->fine[g] = calloc(1, FINE_KEPT_SIZE)))
         return NR_E_NOMEM;
-    if (f->n == FINE_KEEP) {
-        for (size_t i = 0; i < f->n; i++)
-            NR_TRY(fine_count_new(m, g, fine_bin(f->vals[i])));
-        free(f->vals);
-        f->vals = NULL;
-        f->n = f->cap = 0;
-        return fine_count_new(m, g, bin);
-    }
+    if (f->n == FINE_KEEP)
+        return fine_to_pages(m, g, bin);
     if (f->n == f->cap) {
         const size_t cap = f->cap ? 2 * f->cap : 4;
         int64_t *vals = realloc(f->vals, cap * sizeof *vals);
@@ -331,7 +359,7 @@ static int fine_keep(nr_model *m, size_t g, int64_t v, size_t bin)
 static inline int add_fine(nr_model *m, size_t g, int64_t v, size_t bin)
 {
     nr__fine *f = m->fine[g];
-    if (!f || f->vals)
+    if (!f || !f->paged)
         return fine_keep(m, g, v, bin);
     uint32_t *p = f->page[bin >> FINE_MBITS];
     if (!p || p[bin & (FINE_PAGE - 1)] == UINT32_MAX)
@@ -346,10 +374,11 @@ static int fine_copy(nr_model *m, size_t from, size_t to)
     const nr__fine *f = m->fine[from];
     if (!f)
         return 0;
-    nr__fine *c = m->fine[to] = calloc(1, sizeof *m->fine[to]);
+    nr__fine *c = m->fine[to] = calloc(1, f->paged ? FINE_PAGED_SIZE : FINE_KEPT_SIZE);
     if (!c)
         return NR_E_NOMEM;
-    if (f->vals) {
+    c->paged = f->paged;
+    if (!f->paged) {
         if (!(c->vals = malloc(f->cap * sizeof *c->vals)))
             return NR_E_NOMEM;
         memcpy(c->vals, f->vals, f->n * sizeof *c->vals);
@@ -408,18 +437,63 @@ static int add_fine_job(nr_model *m, int lat_op, size_t g_all, size_t g_job, int
     return job ? add_fine(m, g_job, v, bin) : 0;
 }
 
-/* nr_loghist_add with the bin computed once for the several groups of an event. */
-static void add_sample(nr_model_latency *l, int64_t v, int bin)
+/* Counts v in group l: its count, extremes and sum (the mean at latency_finish). */
+static inline void add_sample(nr_model_latency *l, int64_t v)
 {
-    nr_loghist *h = &l->hist;
-    h->counts[bin]++;
-    if (h->n == 0 || v < h->min)
-        h->min = v;
-    if (h->n == 0 || v > h->max)
-        h->max = v;
-    h->n++;
+    if (l->count == 0 || v < l->min_ns)
+        l->min_ns = v;
+    if (l->count == 0 || v > l->max_ns)
+        l->max_ns = v;
     l->count++;
     l->mean_s += (double)v;   /* the sum until latency_finish */
+}
+
+/* The same in a fixed group, and in its histogram's bin (it holds every
+ * bin: the bin is computed once for the several groups of an event). */
+static inline void add_fixed(nr_model_latency *l, int64_t v, int bin)
+{
+    add_sample(l, v);
+    l->bins[bin]++;
+}
+
+/* The same in a phase group that keeps its histogram (figure 4's), whose
+ * bins span those of its values: widened to hold bin when it is outside. */
+static int add_drawn(nr_model_latency *l, int64_t v, int bin)
+{
+    add_sample(l, v);
+    const int at = bin - l->bin_lo;
+    if (at >= 0 && at < l->nbins) {
+        l->bins[at]++;
+        return 0;
+    }
+    const int last = l->bin_lo + l->nbins - 1;
+    const int lo = l->nbins && l->bin_lo < bin ? l->bin_lo : bin;
+    const int hi = l->nbins && last > bin ? last : bin;
+    uint64_t *bins = calloc((size_t)(hi - lo + 1), sizeof *bins);
+    if (!bins)
+        return NR_E_NOMEM;
+    if (l->nbins)
+        memcpy(bins + (l->bin_lo - lo), l->bins, l->nbins * sizeof *bins);
+    free(l->bins);
+    l->bins = bins;
+    l->bin_lo = (uint16_t)lo;
+    l->nbins = (uint16_t)(hi - lo + 1);
+    l->bins[bin - lo]++;
+    return 0;
+}
+
+int nr_model_latency_hist(const nr_model_latency *l, nr_loghist *out)
+{
+    nr_loghist_init(out);
+    if (l->count == 0)
+        return 1;
+    if (l->nbins == 0)
+        return 0;
+    memcpy(&out->counts[l->bin_lo], l->bins, l->nbins * sizeof *l->bins);
+    out->n = l->count;
+    out->min = l->min_ns;
+    out->max = l->max_ns;
+    return 1;
 }
 
 /* The group indexes an event's value belongs to (all, phase, role, fs, job
@@ -452,7 +526,7 @@ int nr__latency_add(nr_model *m, const nr__event *e)
 {
     if (sized_read(m, e)) {
         const int64_t size = e->bytes > 0 ? e->bytes : 0;
-        add_sample(&m->read_size, size, nr_loghist_bin(size));
+        add_sample(&m->read_size, size);
         NR_TRY(add_fine(m, read_size_group(m), size, fine_bin(size)));
     }
     if (!timed(e))
@@ -463,13 +537,17 @@ int nr__latency_add(nr_model *m, const nr__event *e)
         return ng;
     const int bin = nr_loghist_bin(e->dur);
     const size_t fine = fine_bin(e->dur), phase0 = read_size_group(m) + 1;   /* g[1], g[5]: lat_phase[g - phase0] */
-    add_sample(&m->lat[g[0]], e->dur, bin);
-    add_sample(&m->lat_phase[g[1] - phase0], e->dur, bin);
-    add_sample(&m->lat[g[2]], e->dur, bin);
-    add_sample(&m->lat[g[3]], e->dur, bin);
+    add_fixed(&m->lat[g[0]], e->dur, bin);
+    add_sample(&m->lat_phase[g[1] - phase0], e->dur);
+    add_fixed(&m->lat[g[2]], e->dur, bin);
+    add_fixed(&m->lat[g[3]], e->dur, bin);
     if (ng == 6) {
-        add_sample(&m->lat[g[4]], e->dur, bin);
-        add_sample(&m->lat_phase[g[5] - phase0], e->dur, bin);
+        add_fixed(&m->lat[g[4]], e->dur, bin);
+        nr_model_latency *job_phase = &m->lat_phase[g[5] - phase0];
+        if (e->lat_op == NR_LAT_READ)   /* figure 4's series */
+            NR_TRY(add_drawn(job_phase, e->dur, bin));
+        else
+            add_sample(job_phase, e->dur);
     }
     /* slices first: one that stops mirroring copies the whole group as it was before this value */
     for (int dim = 0; dim < 3; dim++)
@@ -524,23 +602,89 @@ static int mirrors_all(nr_model *m, size_t g)
 /* The union of the ranges still searched in each group (a fast reject per event). */
 static void update_group_ranges(nr_model *m)
 {
-    const size_t ng = ngroups(m);
-    for (size_t g = 0; g < ng; g++) {
+    for (size_t k = 0; k < m->nqt; k++) {
         int64_t lo = INT64_MAX, hi = INT64_MIN;
         for (int q = 0; q < NR_MODEL_NQ; q++) {
-            const nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
+            const nr__qtarget *t = &m->qt[k * NR_MODEL_NQ + q];
             if (t->rank == 0 || t->mode == NR__Q_DONE)
                 continue;
             lo = t->lo < lo ? t->lo : lo;
             hi = t->hi > hi ? t->hi : hi;
         }
-        m->qrange[2 * g] = lo;
-        m->qrange[2 * g + 1] = hi;
+        m->qrange[2 * k] = lo;
+        m->qrange[2 * k + 1] = hi;
     }
 }
 
-/* Chooses, for each wanted rank, the fine bin that holds it: its exact
- * integer range, the values below it and in it. */
+/* Group g's quantiles from the sort of the values it kept (pass 1). */
+static int answer_by_sort(nr_model *m, size_t g, nr_error *err)
+{
+    nr_model_latency *l = group(m, g);
+    nr__fine *fine = m->fine[g];
+    if (fine->n != l->count)
+        return nr_error_set(err, NR_E_FORMAT, "latency group %zu has %" PRIu64 " values but keeps %zu", g, l->count,
+                            fine->n);
+    qsort(fine->vals, fine->n, sizeof *fine->vals, cmp_i64);
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        l->q_ns[q] = fine->vals[nr_quantile_rank(nr_model_quantiles[q], l->count) - 1];
+    fine_free(m, g);
+    return 0;
+}
+
+/* Group g's targets t (counted in pages): for each wanted rank, the fine
+ * bin that holds it, its exact integer range, the values below it and in it. */
+static int plan_targets(nr_model *m, size_t g, nr__qtarget *t)
+{
+    const nr_model_latency *l = group(m, g);
+    const nr__fine *fine = m->fine[g];
+    uint64_t cum = 0;
+    size_t b = 0;
+    for (int q = 0; q < NR_MODEL_NQ; q++, t++) {
+        t->rank = nr_quantile_rank(nr_model_quantiles[q], l->count);
+        while (b < FINE_BINS - 1 && cum + fine_count(fine, b) < t->rank) {   /* ranks ascend: the walk goes on */
+            if (!fine->page[b >> FINE_MBITS]) {   /* a page of zeros: its bins pass as one */
+                b = (b | (FINE_PAGE - 1)) + 1;
+                b = b < FINE_BINS - 1 ? b : FINE_BINS - 1;
+                continue;
+            }
+            cum += fine_count(fine, b++);
+        }
+        t->below = cum;
+        t->inrange = fine_count(fine, b);
+        fine_range(b, &t->lo, &t->hi);
+        t->lo = t->lo < l->min_ns ? l->min_ns : t->lo;
+        t->hi = t->hi > l->max_ns ? l->max_ns : t->hi;
+        NR_TRY(arm(t));
+    }
+    fine_free(m, g);
+    return 0;
+}
+
+/* Answers the groups of few values by their sort and numbers the others'
+ * targets (qt_of): a group of no value, a mirror or one on the reference
+ * path has none. */
+static int plan_groups(nr_model *m, nr_error *err)
+{
+    const size_t ng = ngroups(m);
+    m->qt_of = calloc(ng, sizeof *m->qt_of);
+    if (!m->qt_of)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
+    for (size_t g = 0; g < ng; g++) {
+        nr_model_latency *l = group(m, g);
+        for (int q = 0; q < NR_MODEL_NQ; q++)
+            l->q_ns[q] = -1;
+        if (l->count == 0 || mirrors_all(m, g) || m->fine_overflow[g])
+            continue;   /* nothing, a copy of its op's "all" group, or the reference path */
+        if (!m->fine[g])
+            return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
+        if (!m->fine[g]->paged)
+            NR_TRY(answer_by_sort(m, g, err));
+        else
+            m->qt_of[g] = (uint32_t)++m->nqt;
+    }
+    return 0;
+}
+
 int nr__latency_plan(nr_model *m, nr_error *err)
 {
     const size_t ng = ngroups(m);
@@ -551,58 +695,18 @@ int nr__latency_plan(nr_model *m, nr_error *err)
             m->lat_phase_cap = m->lat_phase_n;   /* the other arrays are at least as long */
         }
     }
-    m->qt = calloc(ng * NR_MODEL_NQ, sizeof *m->qt);
-    m->qrange = calloc(2 * ng, sizeof *m->qrange);
+    NR_TRY(plan_groups(m, err));
+    m->qt = calloc(m->nqt * NR_MODEL_NQ + 1, sizeof *m->qt);   /* + 1: never NULL for none */
+    m->qrange = calloc(2 * m->nqt + 1, sizeof *m->qrange);
     if (!m->qt || !m->qrange)
         return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
-    for (size_t g = 0; g < ng; g++) {
-        const nr_model_latency *l = group(m, g);
-        const uint64_t n = l->hist.n;
-        if (n == 0 || mirrors_all(m, g) || m->fine_overflow[g])
-            continue;   /* nothing, a copy of its op's "all" group, or the reference path */
-        nr__fine *fine = m->fine[g];
-        if (!fine)
-            return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
-        if (fine->vals) {   /* its values, kept: the sort gives each rank */
-            if (fine->n != n)
-                return nr_error_set(err, NR_E_FORMAT, "latency group %zu has %" PRIu64 " values but keeps %zu", g,
-                                    n, fine->n);
-            qsort(fine->vals, fine->n, sizeof *fine->vals, cmp_i64);
-            for (int q = 0; q < NR_MODEL_NQ; q++) {
-                nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
-                t->rank = nr_quantile_rank(nr_model_quantiles[q], n);
-                t->value = t->lo = t->hi = fine->vals[t->rank - 1];
-                t->mode = NR__Q_DONE;
-            }
-            fine_free(m, g);
-            continue;
-        }
-        uint64_t cum = 0;
-        size_t b = 0;
-        for (int q = 0; q < NR_MODEL_NQ; q++) {
-            nr__qtarget *t = &m->qt[g * NR_MODEL_NQ + q];
-            t->rank = nr_quantile_rank(nr_model_quantiles[q], n);
-            while (b < FINE_BINS - 1 && cum + fine_count(fine, b) < t->rank) {   /* ranks ascend: the walk goes on */
-                if (!fine->page[b >> FINE_MBITS]) {   /* a page of zeros: its bins pass as one */
-                    b = (b | (FINE_PAGE - 1)) + 1;
-                    b = b < FINE_BINS - 1 ? b : FINE_BINS - 1;
-                    continue;
-                }
-                cum += fine_count(fine, b++);
-            }
-            t->below = cum;
-            t->inrange = fine_count(fine, b);
-            fine_range(b, &t->lo, &t->hi);
-            t->lo = t->lo < l->hist.min ? l->hist.min : t->lo;
-            t->hi = t->hi > l->hist.max ? l->hist.max : t->hi;
-            if (arm(t) < 0)
-                return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
-        }
-        fine_free(m, g);
-    }
+    for (size_t g = 0; g < ng; g++)
+        if (m->qt_of[g] && plan_targets(m, g, &m->qt[(m->qt_of[g] - 1) * NR_MODEL_NQ]) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
     update_group_ranges(m);
-    if (m->lat[NR_LAT_READ * m->lat_slots].count > 0)
-        NR_TRY(nr_cache_split_compute(&m->lat[NR_LAT_READ * m->lat_slots].hist, &m->split));
+    nr_loghist reads;
+    if (m->lat[NR_LAT_READ * m->lat_slots].count > 0 && nr_model_latency_hist(&m->lat[NR_LAT_READ * m->lat_slots], &reads))
+        NR_TRY(nr_cache_split_compute(&reads, &m->split));
     return 0;
 }
 
@@ -631,8 +735,9 @@ void nr__latency_slow_bytes(nr_model *m, const nr__event *e)
 
 static void collect_group(nr_model *m, size_t g, int64_t v)
 {
-    if (v >= m->qrange[2 * g] && v <= m->qrange[2 * g + 1])
-        collect_value(&m->qt[g * NR_MODEL_NQ], v);
+    const size_t k = m->qt_of[g];   /* 1 + its targets' index, 0 none */
+    if (k && v >= m->qrange[2 * k - 2] && v <= m->qrange[2 * k - 1])
+        collect_value(&m->qt[(k - 1) * NR_MODEL_NQ], v);
 }
 
 int nr__latency_collect(nr_model *m, const nr__event *e)
@@ -684,7 +789,7 @@ static int step_target(nr__qtarget *t, int *again, nr_error *err)
 int nr__latency_step(nr_model *m, nr_error *err)
 {
     int again = 0;
-    const size_t nt = ngroups(m) * NR_MODEL_NQ;
+    const size_t nt = m->nqt * NR_MODEL_NQ;
     for (size_t i = 0; i < nt; i++) {
         nr__qtarget *t = &m->qt[i];
         if (t->rank && t->mode != NR__Q_DONE)
@@ -723,18 +828,19 @@ static nr__filter filter_of(const nr_model *m, size_t g)
 int nr__latency_finish(nr_model *m, const nr_store *s, nr_error *err)
 {
     const size_t ng = ngroups(m);
-    for (size_t g = 0; g < ng; g++) {
+    for (size_t g = 0; g < ng; g++) {   /* a mirror's "all" group (all_of < g) is answered before it */
         nr_model_latency *l = group(m, g);
-        const size_t src = mirrors_all(m, g) ? all_of(m, g) : g;
-        if (m->fine_overflow[src]) {
-            const nr__filter f = filter_of(m, src);
+        if (mirrors_all(m, g)) {
+            memcpy(l->q_ns, group(m, all_of(m, g))->q_ns, sizeof l->q_ns);
+        } else if (m->fine_overflow[g]) {
+            const nr__filter f = filter_of(m, g);
             uint64_t count;
             NR_TRY(nr__quantiles_filtered(m, s, &f, l->q_ns, &count, err));
-        } else {
-            const nr__qtarget *t = &m->qt[src * NR_MODEL_NQ];
+        } else if (m->qt_of[g]) {
+            const nr__qtarget *t = &m->qt[(m->qt_of[g] - 1) * NR_MODEL_NQ];
             for (int q = 0; q < NR_MODEL_NQ; q++)
-                l->q_ns[q] = t[q].rank ? t[q].value : -1;
-        }
+                l->q_ns[q] = t[q].value;
+        }   /* else no value (-1) or answered by its sort (plan_groups) */
         l->mean_s = l->count ? l->mean_s / (double)l->count * (g == read_size_group(m) ? 1.0 : 1e-9) : NAN;
     }
     m->access.sized_reads = m->read_size.count;

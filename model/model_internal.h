@@ -143,18 +143,23 @@ struct nr_model {
        phase name had all ten, 30 KB without a call (100,000 nested names: 3.1 GB; review 50) */
     size_t lat_slots;
     nr_model_latency *lat;
-    nr_model_latency read_size;  /* quantiles of read request sizes (bytes, not ns) */
+    uint64_t *lat_bins;          /* the fixed groups' log histograms, NR_LOGHIST_BINS each, lat[i] the i-th */
+    nr_model_latency read_size;  /* quantiles of read request sizes (bytes, not ns; no histogram) */
     nr__lat_phase_key *lat_phase_key;  /* [lat_phase_n]: whose each phase group is */
     nr_model_latency *lat_phase; /* [lat_phase_n]: the phase groups, in the order of their first value */
     size_t lat_phase_n, lat_phase_cap;
     uint32_t *lat_phase_of;      /* [(phase x 2 + job) x NR_LAT_OP_COUNT + lat_op]: 1 + its index in lat_phase, 0 none */
-    int64_t *qrange;             /* [2 * group]: union of the ranges still searched */
+    uint32_t *qt_of;             /* [group]: 1 + the index of its targets in qt, 0 when it has none (no value,
+                                    a mirror, the reference path, or answered by the sort of its values) */
+    size_t nqt;                  /* groups with targets */
+    int64_t *qrange;             /* [2 * nqt]: union of the ranges still searched */
     nr__fine **fine;             /* [group]: fine histogram of pass 1 by page, freed once planned */
     size_t fine_pages, fine_pages_peak;  /* its pages (4 KiB) now and at most (tests) */
     uint8_t *fine_overflow;      /* [group]: a fine bin overflowed */
     int64_t fine_mirror[NR_LAT_OP_COUNT * 4];  /* per op x slice dimension (phase, role, fs, job files): the slice
                                                   holding every value so far, -1 none, -2 none any more */
-    nr__qtarget *qt;             /* [(ngroups) * NR_MODEL_NQ], read_size last */
+    nr__qtarget *qt;             /* [nqt * NR_MODEL_NQ]: the searched groups', in group order; until session 53
+                                    every group had them (528 B, 210 MB at 100,000 phase names) */
     nr_cache_split split;
     uint64_t slow_read_bytes, read_bytes_timed;
 

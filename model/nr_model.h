@@ -226,8 +226,20 @@ typedef struct nr_model_latency {
     uint64_t count;               /* calls with a duration */
     int64_t q_ns[NR_MODEL_NQ];    /* -1 when count == 0 */
     double mean_s;                /* NAN when count == 0 */
-    nr_loghist hist;              /* CDF points: nr_loghist_bin_upper */
+    int64_t min_ns, max_ns;       /* the smallest and largest value, 0 when count == 0 */
+    /* The log histogram the CDF points are drawn from (nr_loghist's bins,
+     * nr_model_latency_hist): bins[b - bin_lo] counts bin b for bin_lo <= b
+     * < bin_lo + nbins, every other bin is 0. Kept where a figure may read
+     * it: the fixed groups (all, role, file system, the job's files) and a
+     * phase's job-file reads (figure 4's series). A phase's other groups
+     * keep none (nbins 0): until session 53 each held a whole nr_loghist
+     * inline, 2.1 KB, four a phase name (870 MB at 100,000 names). */
+    uint64_t *bins;               /* the model's */
+    uint16_t bin_lo, nbins;
 } nr_model_latency;
+/* The group's histogram as a whole nr_loghist (n = count); returns 0 (and
+ * an empty *out) when the group has values but keeps no histogram. */
+int nr_model_latency_hist(const nr_model_latency *l, nr_loghist *out);
 /* Latency of op group lat_op over every regular-file call. */
 const nr_model_latency *nr_model_latency_all(const nr_model *m, int lat_op);
 /* The same restricted to the job's files (file_role.h: the runtime's left

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Peak RSS of `niorep summary --json` and `niorep build` on a run of 20,000
+# distinct phase names, bench/gen_phase_names.py's shape n (each step reads
+# 8 x 4 KiB in a phase of its own, as at 100,000 names): memory is bounded
+# by files and processes, never by names as data (issue 7). Until session
+# 53 each name cost the model's latency groups about 17 KB (a log
+# histogram inline in each of four groups, quantile targets, a page array
+# per group keeping a few values): 388 MiB in each command here, now about
+# 55 and 130 (docs/performance.md). Not in the ASan build (label nosan:
+# its shadow memory and quarantine are no release's).
+# usage: phase_names_memory.sh NIOREP SOURCE_DIR WORK_DIR
+set -euo pipefail
+niorep=$1 src=$2 work=$3
+if [[ ! -x /usr/bin/time || ! -x /usr/bin/python3 ]]; then
+    echo "skipped: needs /usr/bin/time and /usr/bin/python3"
+    exit 77
+fi
+rm -rf "$work"
+mkdir -p "$work"
+/usr/bin/python3 "$src/bench/gen_phase_names.py" "$work/run" --names 20000 --lines 200000
+"$niorep" ingest -q "$work/run" -o "$work/run.nio"
+
+status=0
+# peak_within LIMIT_MIB WHAT COMMAND...: runs COMMAND (its output to
+# $work/out), fails the test when it fails or peaks above LIMIT_MIB.
+peak_within() {
+    local limit=$1 what=$2
+    shift 2
+    /usr/bin/time -o "$work/time" -f "%M" "$@" >"$work/out" 2>"$work/err" || {
+        echo "FAIL: $what exited with an error:"
+        cat "$work/err"
+        status=1
+        return
+    }
+    local kib
+    kib=$(tail -n 1 "$work/time")
+    if ((kib > limit * 1024)); then
+        echo "FAIL: $what peaked at $((kib / 1024)) MiB, over $limit MiB"
+        status=1
+    else
+        echo "ok: $what peaked at $((kib / 1024)) MiB (at most $limit MiB)"
+    fi
+}
+peak_within 128 "summary --json" "$niorep" summary --json "$work/run.nio"
+# the summary holds every name: 20,000 steps, train and unphased
+phases=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["phases"]))' "$work/out")
+if [[ $phases != 20002 ]]; then
+    echo "FAIL: summary --json has $phases phases, not 20002"
+    status=1
+fi
+peak_within 256 "build -j 1" "$niorep" build "$work/run.nio" -o "$work/report.html" -j 1
+exit $status
