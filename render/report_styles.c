@@ -35,7 +35,7 @@ static int part_style(nr__report_part *p, xmlNode *n, const char *style, nr_erro
     const int64_t s = nr_strtab_intern(&p->styles, style, strlen(style));
     if (s < 0)
         return nr_error_set(err, (int)s, "report: out of memory");
-    char mark[64], cls[80];
+    char mark[96], cls[128];
     nr__report_part_mark(p, 's', (size_t)s, mark, sizeof mark);
     snprintf(cls, sizeof cls, SHARED_CLASS_PREFIX "%s", mark);
     xmlChar *had = xmlGetProp(n, BAD_CAST "class");

@@ -85,7 +85,7 @@ static int part_group(const nr_report *r, nr__report_part *p, xmlNode *g, nr__re
     const int64_t t = nr_strtab_intern(&p->texts, b->p, b->len);
     if (t < 0)
         return nr_error_set(err, (int)t, "report: out of memory");
-    char mark[64], ref[80];
+    char mark[96], ref[128];
     nr__report_part_mark(p, 't', (size_t)t, mark, sizeof mark);
     snprintf(ref, sizeof ref, "#" NR__REPORT_TEXT_ID_PREFIX "%s", mark);
     xmlNode *use = xmlNewDocNode(g->doc, NULL, BAD_CAST "use", NULL);
