@@ -1,11 +1,13 @@
 /* figure_jobs: a queue of (place, run, figure). The inputs of each run are
  * built from its model as it comes (nr_figjobs_add_run, cheap next to
  * drawing; the model may go after), those of every run together merged from
- * them, then render threads draw the SVGs at
- * most a window ahead of the caller, which imports them in queue order and
- * draws the next one itself while it waits. The window
- * holds 4 figures per thread: enough to keep the threads busy, few enough
- * that the SVGs in memory stay small. */
+ * them, then render threads draw the SVGs (or load the kept ones) at most a
+ * window ahead of the caller and import each as far as it can be without
+ * the report's shared glyphs, styles and text groups (nr_report_figure_part:
+ * cleaned, serialised); the caller merges them in queue order, which is
+ * cheap, and draws the next one itself while it waits. The window holds 4
+ * figures per thread: enough to keep the threads busy, few enough that
+ * the figures in memory stay small. */
 #include "figure_jobs.h"
 
 #include <pthread.h>
@@ -26,7 +28,7 @@ typedef struct figjob {
     const char *caption;
     char *label;         /* the svg's aria-label (owned), NULL: the caption */
     char key[16];        /* "fig<id>": the slot's and the ids' key */
-    nr_report_svg *parsed; /* parsed on the thread that drew it, for the import */
+    nr_report_part *part; /* imported but for the merge, on the thread that drew it */
     int kept;            /* read from the cache, not drawn */
     int rc;
     nr_error err;
@@ -45,6 +47,7 @@ struct nr_figjobs {
     const nr_model_opts *opts;
     char *code_key;
     char **run_keys;      /* per run: nr_figure_cache_run_key, NULL when not kept */
+    const nr_report *rep; /* nr_figjobs_run's: the parts read what of it does not change */
 };
 
 int nr_figjobs_create(const char *const *names, size_t n, nr_figjobs **out, nr_error *err)
@@ -162,8 +165,9 @@ static int job_entry(const nr_figjobs *fj, const figjob *j, double width, nr_fig
                                       j->fig->id, width);
 }
 
-/* Renders job i, or reads it from the cache, and parses it: its scope is
- * built (build_scopes ran), though a kept figure does not need it. */
+/* Renders job i, or reads it from the cache, and imports it as its part:
+ * its scope is built (build_scopes ran), though a kept figure does not
+ * need it. */
 static void render_job(nr_figjobs *fj, size_t i)
 {
     figjob *j = &fj->jobs[i];
@@ -187,9 +191,12 @@ static void render_job(nr_figjobs *fj, size_t i)
     }
     if (cached)
         nr_figure_cache_entry_close(&e);
+    nr_report_svg *parsed = NULL;
     if (j->rc == 0)
-        j->rc = nr_report_svg_parse(svg.data, svg.len, j->key, &j->parsed, &j->err);
+        j->rc = nr_report_svg_parse(svg.data, svg.len, j->key, &parsed, &j->err);
     nr_render_buf_fini(&svg);
+    if (j->rc == 0)
+        j->rc = nr_report_figure_part(fj->rep, j->number, j->key, j->caption, j->label, parsed, &j->part, &j->err);
 }
 
 /* Builds the inputs every job needs, in job order (a failure is kept per
@@ -283,8 +290,8 @@ static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
             rc = j->rc;
             *err = j->err;
         } else {
-            rc = nr_report_figure_fill_reserved(rep, j->number, j->key, j->caption, j->label, j->parsed, err);
-            j->parsed = NULL;
+            rc = nr_report_figure_fill_part(rep, j->part, err);
+            j->part = NULL;
         }
         mark_imported(p, k + 1, rc < 0);
         if (rc < 0)
@@ -296,6 +303,7 @@ static int import_in_order(pipeline *p, nr_report *rep, nr_error *err)
 int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err)
 {
     const double t0 = nr_runset_now();
+    fj->rep = rep;
     build_scopes(fj);
     pipeline p = {.fj = fj, .window = (size_t)(threads > 1 ? threads : 1) * FIGURES_PER_THREAD};
     p.done = calloc(fj->njobs ? fj->njobs : 1, 1);
@@ -318,8 +326,8 @@ int nr_figjobs_run(nr_figjobs *fj, nr_report *rep, int threads, nr_error *err)
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     for (size_t k = 0; k < fj->njobs; k++) { /* rendered after an error */
-        nr_report_svg_free(fj->jobs[k].parsed);
-        fj->jobs[k].parsed = NULL;
+        nr_report_part_free(fj->jobs[k].part);
+        fj->jobs[k].part = NULL;
     }
     pthread_cond_destroy(&p.cv);
     pthread_mutex_destroy(&p.mu);

@@ -125,7 +125,9 @@ int nr_report_create(const char *html, size_t html_len, const char *css, size_t 
         return nr_error_set(err, NR_E_INPUT, "report template: not parseable as HTML");
     }
     r->doc->_private = r;
-    int rc = require_mark(r, "runs", &r->runs, err);
+    int rc = nr__report_set_dump_encoding(r, err);
+    if (rc == 0)
+        rc = require_mark(r, "runs", &r->runs, err);
     if (rc == 0)
         rc = require_mark(r, "run-template", &r->run_template, err);
     if (rc == 0)
@@ -177,6 +179,7 @@ void nr_report_destroy(nr_report *r)
     if (r->doc)
         xmlFreeDoc(r->doc);
     free(r->css);
+    free(r->dump_encoding);
     nr_spool_close(&r->spool);
     nr_strtab_fini(&r->glyph_keys);
     nr_strtab_fini(&r->style_keys);

@@ -151,6 +151,23 @@ unsigned nr_report_figure_reserve(nr_report *r, nr_report_block *b, const char *
  * does is byte for byte the same). */
 int nr_report_figure_fill_reserved(nr_report *r, unsigned number, const char *fig_key, const char *caption,
                                    const char *label, nr_report_svg *svg, nr_error *err);
+/* nr_report_figure_fill_reserved in two steps, so that most of an import
+ * runs on the thread that drew or loaded the figure: nr_report_figure_part
+ * does all that needs none of the report's shared glyphs, styles and text
+ * groups (ids prefixed, the figure cleaned, its glyphs, styles and text
+ * groups numbered within it, the figure serialised) and frees svg,
+ * whatever it returns; it reads nothing of r that changes after
+ * nr_report_create, so it may run on any thread while r is in use.
+ * nr_report_figure_fill_part merges *part into r (each number of the
+ * figure's made the report's, the bytes spooled) and frees it, whatever
+ * it returns: on r's thread, in the order of the numbers, as
+ * nr_report_figure_fill_reserved. */
+typedef struct nr_report_part nr_report_part;
+int nr_report_figure_part(const nr_report *r, unsigned number, const char *fig_key, const char *caption,
+                          const char *label, nr_report_svg *svg, nr_report_part **part, nr_error *err);
+int nr_report_figure_fill_part(nr_report *r, nr_report_part *part, nr_error *err);
+/* Accepts NULL. */
+void nr_report_part_free(nr_report_part *part);
 /* Serialises run block run (nr_report_add_run's, filled; its figures
  * reserved, filled or not) into the report's spool, as the document's
  * serialiser would write it there, and frees its nodes: the run's blocks

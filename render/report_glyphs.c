@@ -4,7 +4,9 @@
  * were 62% of the bytes of a report of 100 runs (docs/report.md, "Glyphs are
  * shared"). Inline SVGs share the ids of the HTML document, so the report
  * keeps each distinct symbol once, in a hidden <svg> at the start of <body>,
- * and the figures' references point there. */
+ * and the figures' references point there. A figure's symbols are keyed
+ * and numbered within it where it is loaded (nr__report_part_glyphs), the
+ * report's numbers given in figure order (nr__report_merge_glyphs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +16,14 @@
 #include "nr_mem.h"
 #include "report_internal.h"
 
-#define SHARED_ID "nr-g%lld"
+#define SHARED_ID_PREFIX "nr-g"
 
-/* The symbols of a figure, and the shared glyph each became. */
+/* The symbols of a figure, and the figure's glyph each became. */
 typedef struct figure_symbols {
     xmlNode **nodes;
     size_t n, cap;
     nr_strtab local_ids;   /* the figure's id of nodes[i] has id i */
-    int64_t *shared;       /* nodes[i] became shared glyph shared[i] */
+    int64_t *glyph;        /* nodes[i] became the figure's glyph glyph[i] */
 } figure_symbols;
 
 static int is_element(const xmlNode *n, const char *name)
@@ -120,39 +122,34 @@ static int key_of_list(xmlBuffer *key, const xmlNode *n)
     return 0;
 }
 
-/* Symbol sym (its id already removed) as a shared glyph: the number of the
- * shared copy of the same tree, made when there is none. The key is the
- * tree written field by field (key_of_node): two symbols share it exactly
- * when they have the same names, attributes and contents, as their
- * serialisations would be the same; xmlNodeDump, which escaped every
- * outline's path data on the way, was 4.6% of a cached build of 300 runs
- * (docs/performance.md, session 33). */
-static int64_t share_symbol(nr_report *r, xmlNode *sym, xmlBuffer *key, nr_error *err)
+/* Symbol sym (its id already removed, unlinked) as a glyph of p: the
+ * number of p's glyph of the same tree, sym itself when p has none (p
+ * takes it; else it is freed). The key is the tree written field by field
+ * (key_of_node): two symbols share it exactly when they have the same
+ * names, attributes and contents, as their serialisations would be the
+ * same; xmlNodeDump, which escaped every outline's path data on the way,
+ * was 4.6% of a cached build of 300 runs (docs/performance.md, session
+ * 33). */
+static int64_t part_symbol(nr__report_part *p, xmlNode *sym, xmlBuffer *key, nr_error *err)
 {
     xmlBufferEmpty(key);
-    if (key_of_node(key, sym) < 0)
+    const size_t before = p->glyph_keys.count;
+    if (key_of_node(key, sym) < 0 || NR_GROW(p->glyphs, p->cap_glyphs, before + 1) < 0) {
+        xmlFreeNode(sym);
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory for a glyph's key");
-    const size_t before = r->glyph_keys.count;
-    const int64_t g = nr_strtab_intern(&r->glyph_keys, (const char *)xmlBufferContent(key),
+    }
+    const int64_t g = nr_strtab_intern(&p->glyph_keys, (const char *)xmlBufferContent(key),
                                        (size_t)xmlBufferLength(key));
-    if (g < 0)
-        return nr_error_set(err, (int)g, "report: out of memory");
-    if (r->glyph_keys.count == before)
-        return g;
-    xmlNode *defs = nr__report_glyph_defs(r);
-    xmlNode *copy = defs ? xmlDocCopyNode(sym, r->doc, 1) : NULL;
-    if (!copy)
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    char id[32];
-    snprintf(id, sizeof id, SHARED_ID, (long long)g);
-    xmlSetProp(copy, BAD_CAST "id", BAD_CAST id);
-    xmlAddChild(defs, copy);
-    return g;
+    if (g >= 0 && p->glyph_keys.count > before)
+        p->glyphs[g] = sym;
+    else
+        xmlFreeNode(sym);
+    return g < 0 ? nr_error_set(err, (int)g, "report: out of memory") : g;
 }
 
 /* Points every href="#id" below n that names one of the figure's symbols at
- * its shared glyph. */
-static void point_at_shared(xmlNode *n, const figure_symbols *s)
+ * its glyph's mark. */
+static void point_at_glyphs(nr__report_part *p, xmlNode *n, const figure_symbols *s)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
@@ -162,13 +159,15 @@ static void point_at_shared(xmlNode *n, const figure_symbols *s)
             const char *id = (const char *)href + 1;
             const int64_t i = nr_strtab_find(&s->local_ids, id, strlen(id));
             if (i >= 0) {
-                char ref[32];
-                snprintf(ref, sizeof ref, "#" SHARED_ID, (long long)s->shared[i]);
+                char mark[96], ref[128];
+                nr__report_part_mark(p, 'g', (size_t)s->glyph[i], mark, sizeof mark);
+                snprintf(ref, sizeof ref, "#" SHARED_ID_PREFIX "%s", mark);
                 xmlSetProp(n, BAD_CAST "href", BAD_CAST ref);
+                p->marks++;
             }
         }
         xmlFree(href);
-        point_at_shared(n->children, s);
+        point_at_glyphs(p, n->children, s);
     }
 }
 
@@ -197,47 +196,81 @@ static void drop_empty_wrappers(xmlNode *n)
     }
 }
 
-/* Moves the symbols of s out of their figure into the shared glyphs. */
-static int move_symbols(nr_report *r, figure_symbols *s, nr_error *err)
+/* Moves the symbols of s out of their figure into p's glyphs. */
+static int move_symbols(nr__report_part *p, figure_symbols *s, nr_error *err)
 {
     xmlBuffer *key = xmlBufferCreate();
-    if (!key || !(s->shared = malloc(s->n * sizeof *s->shared))) {
+    if (!key || !(s->glyph = malloc(s->n * sizeof *s->glyph))) {
         xmlBufferFree(key);
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     }
     int rc = 0;
-    for (size_t i = 0; i < s->n && rc == 0; i++) {
+    for (size_t i = 0; i < s->n; i++) {
         xmlNode *sym = s->nodes[i];
         xmlChar *id = xmlGetProp(sym, BAD_CAST "id");
         xmlUnsetProp(sym, BAD_CAST "id");
-        const size_t known = s->local_ids.count;
-        const int64_t local = id ? nr_strtab_intern(&s->local_ids, (const char *)id, strlen((const char *)id)) : -1;
-        xmlFree(id);
-        if (local < 0)
-            rc = nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-        else if (s->local_ids.count > known)   /* a repeated id names the first symbol, as in SVG */
-            rc = (s->shared[local] = share_symbol(r, sym, key, err)) < 0 ? (int)s->shared[local] : 0;
         xmlUnlinkNode(sym);
-        xmlFreeNode(sym);
+        const size_t known = s->local_ids.count;
+        const int64_t local = id && rc == 0 ? nr_strtab_intern(&s->local_ids, (const char *)id, strlen((const char *)id))
+                                            : -1;
+        xmlFree(id);
+        if (rc == 0 && local < 0)
+            rc = nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+        if (rc == 0 && s->local_ids.count > known) { /* a repeated id names the first symbol, as in SVG */
+            s->glyph[local] = part_symbol(p, sym, key, err);
+            rc = s->glyph[local] < 0 ? (int)s->glyph[local] : 0;
+        } else {
+            xmlFreeNode(sym);
+        }
     }
     xmlBufferFree(key);
     return rc;
 }
 
-int nr__report_share_glyphs(nr_report *r, xmlNode *svg, nr_error *err)
+int nr__report_part_glyphs(nr__report_part *p, xmlNode *svg, nr_error *err)
 {
     figure_symbols s = {0};
     nr_strtab_init(&s.local_ids);
     int rc = collect_symbols(svg->children, &s) < 0 ? nr_error_set(err, NR_E_NOMEM, "report: out of memory") : 0;
     if (rc == 0 && s.n) {
-        rc = move_symbols(r, &s, err);
+        rc = move_symbols(p, &s, err);
         if (rc == 0) {
-            point_at_shared(svg->children, &s);
+            point_at_glyphs(p, svg->children, &s);
             drop_empty_wrappers(svg->children);
         }
     }
     nr_strtab_fini(&s.local_ids);
     free(s.nodes);
-    free(s.shared);
+    free(s.glyph);
     return rc;
+}
+
+/* The report's glyph of key key (len bytes), its copy made from sym when new. */
+static int64_t share_glyph(nr_report *r, const char *key, size_t len, const xmlNode *sym, nr_error *err)
+{
+    const size_t before = r->glyph_keys.count;
+    const int64_t g = nr_strtab_intern(&r->glyph_keys, key, len);
+    if (g < 0)
+        return nr_error_set(err, (int)g, "report: out of memory");
+    if (r->glyph_keys.count == before)
+        return g;
+    xmlNode *defs = nr__report_glyph_defs(r);
+    xmlNode *copy = defs ? xmlDocCopyNode((xmlNode *)sym, r->doc, 1) : NULL;
+    if (!copy)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    char id[32];
+    snprintf(id, sizeof id, SHARED_ID_PREFIX "%lld", (long long)g);
+    xmlSetProp(copy, BAD_CAST "id", BAD_CAST id);
+    xmlAddChild(defs, copy);
+    return g;
+}
+
+int nr__report_merge_glyphs(nr_report *r, const nr__report_part *p, int64_t *glyphs, nr_error *err)
+{
+    for (size_t i = 0; i < p->glyph_keys.count; i++) {
+        glyphs[i] = share_glyph(r, nr_strtab_str(&p->glyph_keys, i), nr_strtab_len(&p->glyph_keys, i), p->glyphs[i], err);
+        if (glyphs[i] < 0)
+            return (int)glyphs[i];
+    }
+    return 0;
 }

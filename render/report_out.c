@@ -35,18 +35,40 @@
 #define MARK_CLOSE "-->"
 enum { COPY_BYTES = 1 << 20 }; /* a figure is copied out of the spool in pieces of this size */
 
-/* The encoder htmlDocDumpMemoryFormat picks for doc (libxml2 2.9), so that
- * a node serialised on its own has the bytes it has in the document: none
- * for a UTF-8 meta charset, the named one for another, else "HTML". */
-static xmlCharEncodingHandlerPtr dump_encoder(xmlDoc *doc)
+/* The name of the encoder htmlDocDumpMemoryFormat picks for doc (libxml2
+ * 2.9), so that a node serialised on its own has the bytes it has in the
+ * document: none (NULL) for a UTF-8 meta charset, the named one for
+ * another, else "HTML". A new string; *failed set when out of memory. */
+static char *dump_encoding_of(xmlDoc *doc, int *failed)
 {
     const xmlChar *enc = htmlGetMetaEncoding(doc);
-    if (enc)
-        return xmlParseCharEncoding((const char *)enc) == XML_CHAR_ENCODING_UTF8
-                   ? NULL
-                   : xmlFindCharEncodingHandler((const char *)enc);
-    xmlCharEncodingHandlerPtr h = xmlFindCharEncodingHandler("HTML");
-    return h ? h : xmlFindCharEncodingHandler("ascii");
+    const char *name = NULL;
+    if (enc && xmlParseCharEncoding((const char *)enc) != XML_CHAR_ENCODING_UTF8)
+        name = (const char *)enc;
+    else if (!enc)
+        name = xmlFindCharEncodingHandler("HTML") ? "HTML" : "ascii";
+    xmlCharEncodingHandlerPtr h = name ? xmlFindCharEncodingHandler(name) : NULL;
+    if (!h) /* no such encoder: the serialiser writes UTF-8 */
+        return NULL;
+    xmlCharEncCloseFunc(h);
+    char *copy = strdup(name);
+    *failed = !copy;
+    return copy;
+}
+
+int nr__report_set_dump_encoding(nr_report *r, nr_error *err)
+{
+    int failed = 0;
+    free(r->dump_encoding);
+    r->dump_encoding = dump_encoding_of(r->doc, &failed);
+    return failed ? nr_error_set(err, NR_E_NOMEM, "report: out of memory") : 0;
+}
+
+/* A new encoder for r's serialisation (the template's meta charset is
+ * read once, by nr_report_create: any thread may call this). */
+static xmlCharEncodingHandlerPtr dump_encoder(const nr_report *r)
+{
+    return r->dump_encoding ? xmlFindCharEncodingHandler(r->dump_encoding) : NULL;
 }
 
 typedef struct spool_sink {
@@ -73,7 +95,7 @@ static int spool_nodes(nr_report *r, xmlNode *n, int rows, nr__report_fig *at, n
 {
     const uint64_t start = r->spool.size;
     spool_sink sink = {&r->spool, err, 0};
-    xmlOutputBufferPtr out = xmlOutputBufferCreateIO(spool_write, NULL, &sink, dump_encoder(r->doc));
+    xmlOutputBufferPtr out = xmlOutputBufferCreateIO(spool_write, NULL, &sink, dump_encoder(r));
     if (!out)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     for (xmlNode *c = n; c; c = rows ? c->next : NULL)
@@ -88,33 +110,33 @@ static int spool_nodes(nr_report *r, xmlNode *n, int rows, nr__report_fig *at, n
     return 0;
 }
 
-static int spool_node(nr_report *r, xmlNode *n, nr__report_fig *at, nr_error *err)
-{
-    return spool_nodes(r, n, 0, at, err);
-}
-
 /* libxml2's write callback for nr__report_bytes. */
 static int bytes_write(void *ctx, const char *buf, int len)
 {
     nr__report_bytes *b = ctx;
-    if (b->failed || len < 0 || NR_GROW(b->p, b->cap, b->len + (size_t)len + 1) < 0) {
+    if (b->failed || len < 0 || nr__report_bytes_add(b, buf, (size_t)len) < 0)
         b->failed = 1;
-        return len;
-    }
-    memcpy(b->p + b->len, buf, (size_t)len);
-    b->len += (size_t)len;
-    b->p[b->len] = '\0';
     return len;
 }
 
-int nr__report_bytes_open(nr_report *r, nr__report_bytes *b)
+int nr__report_bytes_open(const nr_report *r, nr__report_bytes *b)
 {
     *b = (nr__report_bytes){0};
-    b->out = xmlOutputBufferCreateIO(bytes_write, NULL, b, dump_encoder(r->doc));
+    b->out = xmlOutputBufferCreateIO(bytes_write, NULL, b, dump_encoder(r));
     return b->out ? 0 : -1;
 }
 
-int nr__report_bytes_of(nr_report *r, nr__report_bytes *b, xmlNode *n)
+int nr__report_bytes_add(nr__report_bytes *b, const char *s, size_t n)
+{
+    if (NR_GROW(b->p, b->cap, b->len + n + 1) < 0)
+        return -1;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+    return 0;
+}
+
+int nr__report_bytes_of(const nr_report *r, nr__report_bytes *b, xmlNode *n)
 {
     b->len = 0;
     htmlNodeDumpFormatOutput(b->out, r->doc, n, NULL, 0);
@@ -130,16 +152,22 @@ void nr__report_bytes_close(nr__report_bytes *b)
     *b = (nr__report_bytes){0};
 }
 
-int nr__report_spool_figure(nr_report *r, unsigned number, xmlNode *svg, nr_error *err)
+/* Figure number's bytes lie at at in the spool (fig_at has room). */
+static int place_figure_bytes(nr_report *r, unsigned number, nr__report_fig at)
 {
-    if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    nr__report_fig at;
-    NR_TRY(spool_node(r, svg, &at, err));
     while (r->nfig_at < number) /* a figure not imported (yet, or its import failed) leaves a hole */
         r->fig_at[r->nfig_at++] = (nr__report_fig){0, 0};
     r->fig_at[number - 1] = at;
     return 0;
+}
+
+int nr__report_spool_figure_bytes(nr_report *r, unsigned number, const char *bytes, size_t len, nr_error *err)
+{
+    if (number == 0 || NR_GROW(r->fig_at, r->cap_fig_at, number) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    const nr__report_fig at = {r->spool.size, len};
+    NR_TRY(nr_spool_append(&r->spool, bytes, len, err));
+    return place_figure_bytes(r, number, at);
 }
 
 /* The comment <!--PREFIX<number>--> (unlinked), NULL when out of memory. */

@@ -5,7 +5,9 @@
  * and 47 distinct ones besides the glyph outlines'. At import each figure
  * element's style becomes the class nr-sN of the N-th distinct style, and
  * the report's style sheet ends with ".nr-sN{style}" (docs/report.md,
- * "Styles are shared"). No other rule of the sheet selects inside a
+ * "Styles are shared"): the figure's distinct styles are found where it
+ * is loaded (nr__report_part_styles), N given in figure order
+ * (nr__report_merge_styles). No other rule of the sheet selects inside a
  * figure, so every element computes the same style as before. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@
 
 #include "report_internal.h"
 
-#define SHARED_CLASS "nr-s%lld"
+#define SHARED_CLASS_PREFIX "nr-s"
 
 /* Whether style text can stand in a rule of the <style> element: the HTML
  * serialiser writes that element's content raw, so '<' could end it, and
@@ -26,14 +28,16 @@ static int fits_a_rule(const char *style)
     return style[0] && !strpbrk(style, "<>{}\\@") && !strstr(style, "/*");
 }
 
-/* Replaces the style of n by its shared class (kept beside any class n has). */
-static int share_style(nr_report *r, xmlNode *n, const char *style, nr_error *err)
+/* Replaces the style of n by the mark of its class in p (kept beside any
+ * class n has). */
+static int part_style(nr__report_part *p, xmlNode *n, const char *style, nr_error *err)
 {
-    const int64_t s = nr_strtab_intern(&r->style_keys, style, strlen(style));
+    const int64_t s = nr_strtab_intern(&p->styles, style, strlen(style));
     if (s < 0)
         return nr_error_set(err, (int)s, "report: out of memory");
-    char cls[32];
-    snprintf(cls, sizeof cls, SHARED_CLASS, (long long)s);
+    char mark[96], cls[128];
+    nr__report_part_mark(p, 's', (size_t)s, mark, sizeof mark);
+    snprintf(cls, sizeof cls, SHARED_CLASS_PREFIX "%s", mark);
     xmlChar *had = xmlGetProp(n, BAD_CAST "class");
     xmlChar *both = had ? xmlStrncatNew(had, BAD_CAST " ", 1) : NULL;
     xmlChar *value = both ? xmlStrcat(both, BAD_CAST cls) : NULL;
@@ -43,19 +47,30 @@ static int share_style(nr_report *r, xmlNode *n, const char *style, nr_error *er
     if (!ok)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     xmlUnsetProp(n, BAD_CAST "style");
+    p->marks++;
     return 0;
 }
 
-int nr__report_share_styles(nr_report *r, xmlNode *n, nr_error *err)
+int nr__report_part_styles(nr__report_part *p, xmlNode *n, nr_error *err)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
         xmlChar *style = xmlGetProp(n, BAD_CAST "style");
-        const int rc = style && fits_a_rule((const char *)style) ? share_style(r, n, (const char *)style, err) : 0;
+        const int rc = style && fits_a_rule((const char *)style) ? part_style(p, n, (const char *)style, err) : 0;
         xmlFree(style);
         NR_TRY(rc);
-        NR_TRY(nr__report_share_styles(r, n->children, err));
+        NR_TRY(nr__report_part_styles(p, n->children, err));
+    }
+    return 0;
+}
+
+int nr__report_merge_styles(nr_report *r, const nr__report_part *p, int64_t *styles, nr_error *err)
+{
+    for (size_t i = 0; i < p->styles.count; i++) {
+        styles[i] = nr_strtab_intern(&r->style_keys, nr_strtab_str(&p->styles, i), nr_strtab_len(&p->styles, i));
+        if (styles[i] < 0)
+            return nr_error_set(err, (int)styles[i], "report: out of memory");
     }
     return 0;
 }
@@ -73,7 +88,7 @@ char *nr__report_css_with_styles(const nr_report *r)
     if (r->style_keys.count)
         at += (size_t)snprintf(css + at, len - at, "%s", head);
     for (size_t s = 0; s < r->style_keys.count; s++)
-        at += (size_t)snprintf(css + at, len - at, "." SHARED_CLASS "{%s}\n", (long long)s,
+        at += (size_t)snprintf(css + at, len - at, "." SHARED_CLASS_PREFIX "%lld{%s}\n", (long long)s,
                                nr_strtab_str(&r->style_keys, s));
     return css;
 }

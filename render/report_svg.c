@@ -71,14 +71,15 @@ static int starts_with_ci(const char *s, const char *prefix)
     return 1;
 }
 
-/* Rewrites or drops the attributes of one element. */
-static void fix_attributes(xmlNode *n, const char *prefix)
+/* Rewrites or drops the attributes of one element; notes their values in seen. */
+static void fix_attributes(xmlNode *n, const char *prefix, nr__report_seen *seen)
 {
     xmlAttr *a = n->properties;
     while (a) {
         xmlAttr *next = a->next;
         xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
         const char *value = v ? (const char *)v : "";
+        nr__report_seen_note(seen, value);
         const char *name = (const char *)a->name;
         if (starts_with_ci(name, "on")) {
             xmlRemoveProp(a);
@@ -134,15 +135,17 @@ static void strip_namespace(xmlNode *n)
 }
 
 /* Walks the tree below n: fixes attributes, drops dangerous elements,
- * comments and processing instructions. */
-static void sanitize_tree(xmlNode *n, const char *prefix)
+ * comments and processing instructions; notes the texts kept in seen. */
+static void sanitize_tree(xmlNode *n, const char *prefix, nr__report_seen *seen)
 {
     while (n) {
         xmlNode *next = n->next;
         if (n->type == XML_ELEMENT_NODE && !is_dangerous_element(n)) {
-            fix_attributes(n, prefix);
+            fix_attributes(n, prefix, seen);
             strip_namespace(n);
-            sanitize_tree(n->children, prefix);
+            sanitize_tree(n->children, prefix, seen);
+        } else if (n->content && n->type != XML_COMMENT_NODE && n->type != XML_PI_NODE) {
+            nr__report_seen_note(seen, (const char *)n->content);
         } else if (n->type == XML_ELEMENT_NODE || n->type == XML_COMMENT_NODE || n->type == XML_PI_NODE) {
             xmlUnlinkNode(n);
             xmlFreeNode(n);
@@ -214,31 +217,128 @@ int nr_report_figure_fill_parsed(nr_report *r, nr_report_block *slot, const char
     return nr_report_figure_fill_labelled(r, slot, fig_key, caption, NULL, svg, err);
 }
 
-/* Imports sd (a parsed SVG document) as figure number: ids prefixed
- * f<number>-<key>-, what could run or fetch dropped, its glyphs, styles
- * and text groups shared, serialised into the spool; frees sd. */
-static int import_figure(nr_report *r, unsigned number, const char *fig_key, const char *caption, const char *label,
-                         xmlDoc *sd, nr_error *err)
+/* Cleans sd's tree for figure number: ids prefixed f<number>-<key>-,
+ * what could run or fetch dropped, its role and accessible name set; the
+ * texts it keeps noted in seen. */
+static void clean_figure(xmlDoc *sd, unsigned number, const char *fig_key, const char *caption, const char *label,
+                         nr__report_seen *seen)
 {
     xmlNode *root = xmlDocGetRootElement(sd);
     char prefix[64], clean_key[32];
     clean_fig_key(fig_key, clean_key, sizeof clean_key);
     snprintf(prefix, sizeof prefix, "f%u-%s-", number, clean_key);
-    fix_attributes(root, prefix);
-    sanitize_tree(root->children, prefix);
+    fix_attributes(root, prefix, seen);
+    sanitize_tree(root->children, prefix, seen);
     strip_namespace(root);   /* last: the attributes above may still point at its xlink declaration */
     xmlSetProp(root, BAD_CAST "role", BAD_CAST "img");
     if (label || caption) {
         char clean[1024];
-        xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST nr_utf8_clean(label ? label : caption, clean, sizeof clean));
+        nr_utf8_clean(label ? label : caption, clean, sizeof clean);
+        nr__report_seen_note(seen, clean);
+        xmlSetProp(root, BAD_CAST "aria-label", BAD_CAST clean);
     }
-    /* serialised from the figure's own tree: no copy into the report's */
-    const int rc = nr__report_share_glyphs(r, root, err) < 0 || nr__report_share_styles(r, root->children, err) < 0 ||
-                           nr__report_share_texts(r, root, err) < 0
-                       ? err->code
-                       : nr__report_spool_figure(r, number, root, err);
-    xmlFreeDoc(sd);
+}
+
+/* The figure's glyphs, styles and text groups into p, in that order (the
+ * groups' bytes name the glyphs and styles), and its bytes: serialised
+ * from the figure's own tree, no copy into the report's. The marks in the
+ * bytes must be those written: another occurrence of the mark would be
+ * replaced as one (nr__report_part_pick_mark says why there is none). */
+static int part_of_figure(const nr_report *r, nr__report_part *p, xmlNode *root, nr_error *err)
+{
+    NR_TRY(nr__report_part_glyphs(p, root, err));
+    NR_TRY(nr__report_part_styles(p, root->children, err));
+    NR_TRY(nr__report_part_texts(r, p, root, err));
+    nr__report_bytes b;
+    if (nr__report_bytes_open(r, &b) < 0 || nr__report_bytes_of(r, &b, root) < 0) {
+        nr__report_bytes_close(&b);
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    }
+    xmlOutputBufferClose(b.out); /* flushed by nr__report_bytes_of: writes nothing more */
+    p->bytes = b.p;
+    p->len = b.len;
+    if (nr__report_part_count_marks(p, p->bytes, p->len) + p->marks_in_groups != 2 * p->marks)
+        return nr_error_set(err, NR_E_INPUT, "report: figure %u holds the import's mark %s in its text", p->number,
+                            p->mark);
+    return 0;
+}
+
+int nr_report_figure_part(const nr_report *r, unsigned number, const char *fig_key, const char *caption,
+                          const char *label, nr_report_svg *svg, nr_report_part **part, nr_error *err)
+{
+    *part = NULL;
+    xmlDoc *sd = (xmlDoc *)svg;
+    nr__report_part *p = calloc(1, sizeof *p);
+    if (!p) {
+        xmlFreeDoc(sd);
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    }
+    p->number = number;
+    p->doc = sd;
+    nr_strtab_init(&p->glyph_keys);
+    nr_strtab_init(&p->styles);
+    nr_strtab_init(&p->texts);
+    nr__report_seen seen = {0};
+    clean_figure(sd, number, fig_key, caption, label, &seen);
+    int rc = nr__report_part_pick_mark(p, &seen, err);
+    xmlNode *root = xmlDocGetRootElement(sd);
+    if (rc == 0)
+        rc = part_of_figure(r, p, root, err);
+    xmlUnlinkNode(root); /* the part keeps the document for its glyphs only */
+    xmlFreeNode(root);
+    if (rc < 0) {
+        nr__report_part_free(p);
+        return rc;
+    }
+    *part = p;
+    return 0;
+}
+
+void nr_report_part_free(nr_report_part *part) { nr__report_part_free(part); }
+
+/* Merges p into r: the report's number of each of its glyphs, styles and
+ * text groups, then its bytes with them into the spool. */
+static int merge_part(nr_report *r, const nr__report_part *p, nr_error *err)
+{
+    const size_t ng = p->glyph_keys.count, ns = p->styles.count, nt = p->texts.count;
+    int64_t *numbers = malloc((ng + ns + nt + 1) * sizeof *numbers);
+    if (!numbers)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    nr__report_maps maps = {numbers, numbers + ng, numbers + ng + ns, ng, ns, nt};
+    nr__report_bytes b = {0};
+    int rc = nr__report_merge_glyphs(r, p, numbers, err);
+    if (rc == 0)
+        rc = nr__report_merge_styles(r, p, numbers + ng, err);
+    if (rc == 0)
+        rc = nr__report_merge_texts(r, p, &maps, numbers + ng + ns, err);
+    if (rc == 0)
+        rc = nr__report_part_unmark(p, p->bytes, p->len, &maps, &b, err);
+    if (rc == 0)
+        rc = nr__report_spool_figure_bytes(r, p->number, b.p, b.len, err);
+    free(b.p);
+    free(numbers);
     return rc;
+}
+
+int nr_report_figure_fill_part(nr_report *r, nr_report_part *part, nr_error *err)
+{
+    int rc = 0;
+    if (part->number == 0 || part->number > r->figures)
+        rc = nr_error_set(err, NR_E_INPUT, "report: figure number %u was not reserved", part->number);
+    if (rc == 0)
+        rc = merge_part(r, part, err);
+    nr__report_part_free(part);
+    return rc;
+}
+
+/* Imports sd (a parsed SVG document) as figure number: its part made
+ * (nr_report_figure_part) and merged at once; frees sd. */
+static int import_figure(nr_report *r, unsigned number, const char *fig_key, const char *caption, const char *label,
+                         xmlDoc *sd, nr_error *err)
+{
+    nr_report_part *part;
+    NR_TRY(nr_report_figure_part(r, number, fig_key, caption, label, (nr_report_svg *)sd, &part, err));
+    return nr_report_figure_fill_part(r, part, err);
 }
 
 /* Figure number's mark, then its caption, in slot. */

@@ -11,7 +11,10 @@
  * becomes <use href="#nr-tN"> in its place (docs/report.md, "Text groups
  * are shared"). The groups are kept as bytes, not trees: their <defs> holds
  * a mark that the output replaces by them (report_out.c), since the runs
- * are written to the spool as they are filled. */
+ * are written to the spool as they are filled. A figure's groups are
+ * serialised, with marks for the numbers of glyphs and styles, where it is
+ * loaded (nr__report_part_texts); their bytes with the report's numbers
+ * are looked up in figure order (nr__report_merge_texts). */
 #include <stdio.h>
 #include <string.h>
 
@@ -73,48 +76,66 @@ static xmlNode *text_defs(nr_report *r)
     return r->text_defs = defs;
 }
 
-/* Replaces text group g by a <use> of its shared copy, made when new. */
-static int share_group(nr_report *r, xmlNode *g, nr__report_bytes *b, nr_error *err)
+/* Replaces text group g by a <use> of the mark of p's group of its bytes. */
+static int part_group(const nr_report *r, nr__report_part *p, xmlNode *g, nr__report_bytes *b, nr_error *err)
 {
     if (nr__report_bytes_of(r, b, g) < 0)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory for a text group's bytes");
-    const size_t before = r->text_keys.count;
-    const int64_t t = nr_strtab_intern(&r->text_keys, b->p, b->len);
+    p->marks_in_groups += nr__report_part_count_marks(p, b->p, b->len);
+    const int64_t t = nr_strtab_intern(&p->texts, b->p, b->len);
     if (t < 0)
         return nr_error_set(err, (int)t, "report: out of memory");
-    if (r->text_keys.count > before && !text_defs(r))
-        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    char ref[32];
-    snprintf(ref, sizeof ref, "#" NR__REPORT_TEXT_ID, (long long)t);
+    char mark[96], ref[128];
+    nr__report_part_mark(p, 't', (size_t)t, mark, sizeof mark);
+    snprintf(ref, sizeof ref, "#" NR__REPORT_TEXT_ID_PREFIX "%s", mark);
     xmlNode *use = xmlNewDocNode(g->doc, NULL, BAD_CAST "use", NULL);
     if (!use || !xmlSetProp(use, BAD_CAST "href", BAD_CAST ref)) {
         xmlFreeNode(use);
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     }
+    p->marks++;
     xmlReplaceNode(g, use);
     xmlFreeNode(g);
     return 0;
 }
 
-/* Shares the text groups at or after n (and below). Not inside a
+/* Replaces the text groups at or after n (and below). Not inside a
  * <clipPath>, whose <use>s may name shapes and text only. */
-static int share_below(nr_report *r, xmlNode *n, nr__report_bytes *b, nr_error *err)
+static int part_below(const nr_report *r, nr__report_part *p, xmlNode *n, nr__report_bytes *b, nr_error *err)
 {
     while (n) {
         xmlNode *next = n->next;
         if (n->type == XML_ELEMENT_NODE && !is_element(n, "clipPath"))
-            NR_TRY(is_text_group(n) ? share_group(r, n, b, err) : share_below(r, n->children, b, err));
+            NR_TRY(is_text_group(n) ? part_group(r, p, n, b, err) : part_below(r, p, n->children, b, err));
         n = next;
     }
     return 0;
 }
 
-int nr__report_share_texts(nr_report *r, xmlNode *svg, nr_error *err)
+int nr__report_part_texts(const nr_report *r, nr__report_part *p, xmlNode *svg, nr_error *err)
 {
     nr__report_bytes b = {0};
     if (nr__report_bytes_open(r, &b) < 0)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
-    const int rc = share_below(r, svg->children, &b, err);
+    const int rc = part_below(r, p, svg->children, &b, err);
     nr__report_bytes_close(&b);
+    return rc;
+}
+
+int nr__report_merge_texts(nr_report *r, const nr__report_part *p, const nr__report_maps *maps, int64_t *texts,
+                           nr_error *err)
+{
+    nr__report_bytes b = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < p->texts.count; i++) {
+        rc = nr__report_part_unmark(p, nr_strtab_str(&p->texts, i), nr_strtab_len(&p->texts, i), maps, &b, err);
+        const size_t before = r->text_keys.count;
+        texts[i] = rc < 0 ? rc : nr_strtab_intern(&r->text_keys, b.p, b.len);
+        if (rc == 0 && texts[i] < 0)
+            rc = nr_error_set(err, (int)texts[i], "report: out of memory");
+        if (rc == 0 && r->text_keys.count > before && !text_defs(r))
+            rc = nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    }
+    free(b.p);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* Report engine tests with fixed data: hostile strings stay text, figure ids
  * are unique and their references resolve, nothing external is referenced,
  * the output parses as HTML, the number formats give known answers. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -903,13 +904,68 @@ static void test_run_name_never_places_a_figure(void **state)
     nr_report_destroy(r);
 }
 
+/* A figure's part to make on another thread (nr_report_figure_part). */
+typedef struct part_job {
+    const nr_report *r;
+    unsigned number;
+    const char *key, *caption, *svg;
+    char label[32];
+    nr_report_part *part;
+} part_job;
+
+/* Makes the parts of the jobs given (a part_job ** ending in NULL). */
+static void *make_parts(void *arg)
+{
+    for (part_job **j = arg; *j; j++) {
+        nr_report_svg *parsed;
+        nr_error err;
+        assert_int_equal(nr_report_svg_parse((*j)->svg, strlen((*j)->svg), (*j)->key, &parsed, &err), 0);
+        assert_int_equal(nr_report_figure_part((*j)->r, (*j)->number, (*j)->key, (*j)->caption, (*j)->label, parsed,
+                                               &(*j)->part, &err),
+                         0);
+    }
+    return NULL;
+}
+
+/* Fills the reserved figures (numbers[k] of svgs[k], k < n) as `niorep
+ * build` does: their parts made on two threads, each taking every other
+ * job from the last, while the report is in use; merged in order. */
+static void fill_parts_on_threads(nr_report *r, char *const *svgs, const unsigned *numbers, size_t n)
+{
+    part_job jobs[8];
+    part_job *halves[2][8];
+    size_t nhalf[2] = {0, 0};
+    assert_true(n <= 7);
+    for (size_t k = 0; k < n; k++) {
+        jobs[k] = (part_job){r, numbers[k], k == 0 || k % 2 == 1 ? "fig1" : "fig5",
+                             k == 0 ? "every run" : k % 2 == 1 ? "phases" : NULL, svgs[k], "", NULL};
+        snprintf(jobs[k].label, sizeof jobs[k].label, "figure %zu", k);
+        const size_t h = (n - 1 - k) % 2;
+        halves[h][nhalf[h]++] = &jobs[n - 1 - k];
+    }
+    halves[0][nhalf[0]] = halves[1][nhalf[1]] = NULL;
+    pthread_t tid[2];
+    for (int t = 0; t < 2; t++)
+        assert_int_equal(pthread_create(&tid[t], NULL, make_parts, halves[t]), 0);
+    for (int t = 0; t < 2; t++)
+        assert_int_equal(pthread_join(tid[t], NULL), 0);
+    nr_error err;
+    for (size_t k = 0; k < n; k++)
+        assert_int_equal(nr_report_figure_fill_part(r, jobs[k].part, &err), 0);
+}
+
+/* How three_runs_report fills its figures. */
+enum fill_mode { FILL_SLOTS, FILL_RESERVED, FILL_PARTS_ON_THREADS };
+
 /* A report of three runs as `niorep build` writes it: the overview's
  * figure and each run's two figures, their places made first and filled
- * in that order; spooled: each run spooled once filled
- * (nr_report_run_spool), its figures filled after (places reserved), so
- * that the document never holds more than one run's tree. */
-static char *three_runs_report(char *const *svgs, int spooled)
+ * in that order; spooled (FILL_RESERVED, FILL_PARTS_ON_THREADS): each
+ * run spooled once filled (nr_report_run_spool), its figures filled after
+ * (places reserved), so that the document never holds more than one run's
+ * tree. */
+static char *three_runs_report(char *const *svgs, enum fill_mode mode)
 {
+    const int spooled = mode != FILL_SLOTS;
     static const char *const names[] = {"a<!--nr-run:1-->", "b<!--nr-figure:2-->\"'>", "c\xce\xbc"};
     nr_report *r;
     nr_error err;
@@ -942,7 +998,9 @@ static char *three_runs_report(char *const *svgs, int spooled)
             assert_int_equal(nr_report_run_spool(r, run, &err), 0);
     }
 #undef PLACE
-    for (size_t k = 0; k < nfig; k++) {
+    if (mode == FILL_PARTS_ON_THREADS)
+        fill_parts_on_threads(r, svgs, numbers, nfig);
+    for (size_t k = 0; mode != FILL_PARTS_ON_THREADS && k < nfig; k++) {
         char label[32];
         snprintf(label, sizeof label, "figure %zu", k);
         const char *svg = svgs[k];
@@ -1101,13 +1159,53 @@ static void test_spooled_runs_same_bytes(void **state)
         snprintf(label, sizeof label, "figure %d", k);
         svgs[k] = cairo_svg(label);
     }
-    char *whole = three_runs_report(svgs, 0), *spooled = three_runs_report(svgs, 1);
+    char *whole = three_runs_report(svgs, FILL_SLOTS), *spooled = three_runs_report(svgs, FILL_RESERVED);
     assert_string_equal(spooled, whole);
     assert_int_equal(count_of(spooled, "<article"), 3);
     assert_int_equal(count_of(spooled, "<svg"), 8); /* 7 figures and the shared glyphs' */
     assert_int_equal(count_of(spooled, "<!--nr-"), 2); /* the names', in their data-nr-run attributes */
     free(whole);
     free(spooled);
+    for (int k = 0; k < 7; k++)
+        free(svgs[k]);
+}
+
+/* Figures imported as far as they can be on two threads at once, while
+ * the report is in use, and merged in order (nr_report_figure_part,
+ * nr_report_figure_fill_part: `niorep build`): the same report as filled
+ * in order on one thread, and a figure whose text holds what would be the
+ * marks of its part's numbers ("~0:g0~0:") keeps that text. */
+static void test_parts_on_threads_same_bytes(void **state)
+{
+    (void)state;
+    char *svgs[7];
+    for (int k = 0; k < 7; k++) {
+        char label[32];
+        snprintf(label, sizeof label, "figure %d", k);
+        svgs[k] = cairo_svg(label);
+    }
+    /* text that holds the first marks a part would take, in an attribute
+       the import keeps and in an href it rewrites */
+    static const char *const held[] = {"~0:g0~0:", "~1:s0~1:", "~2:t0~2:"};
+    char *root = strstr(svgs[3], "<svg ");
+    assert_non_null(root);
+    char *with = NULL;
+    assert_true(asprintf(&with, "%.*s<svg class=\"%s %s\" %s", (int)(root - svgs[3]), svgs[3], held[0], held[1],
+                         root + 5) > 0);
+    char *use = strstr(with, "xlink:href=\"#");
+    assert_non_null(use);
+    char *hrefs = NULL;
+    assert_true(asprintf(&hrefs, "%.*s%s%s", (int)(use + 13 - with), with, held[2], use + 13) > 0);
+    free(with);
+    free(svgs[3]);
+    svgs[3] = hrefs;
+    char *in_order = three_runs_report(svgs, FILL_RESERVED), *threads = three_runs_report(svgs, FILL_PARTS_ON_THREADS);
+    assert_string_equal(threads, in_order);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(count_of(threads, held[i]), 1);
+    assert_int_equal(count_of(threads, "<svg"), 8);
+    free(in_order);
+    free(threads);
     for (int k = 0; k < 7; k++)
         free(svgs[k]);
 }
@@ -1390,6 +1488,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_figure_bytes),
         cmocka_unit_test(test_run_name_never_places_a_figure),
         cmocka_unit_test(test_spooled_runs_same_bytes),
+        cmocka_unit_test(test_parts_on_threads_same_bytes),
         cmocka_unit_test(test_table_rows_spooled_same_bytes),
         cmocka_unit_test(test_rows_spool_failure_told_once),
     };
