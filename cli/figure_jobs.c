@@ -165,6 +165,19 @@ static int job_entry(const nr_figjobs *fj, const figjob *j, double width, nr_fig
                                       j->fig->id, width);
 }
 
+/* A kept figure's SVG parsed into *parsed: 1, or 0 with svg emptied when
+ * the report cannot take it (an entry written by hand, with a DTD, say:
+ * until session 53 it failed the build; the cache is ours to redraw). */
+static int parse_kept(const figjob *j, nr_render_buf *svg, nr_report_svg **parsed)
+{
+    nr_error refused;
+    if (nr_report_svg_parse(svg->data, svg->len, j->key, parsed, &refused) == 0)
+        return 1;
+    nr_render_buf_fini(svg);
+    nr_render_buf_init(svg);
+    return 0;
+}
+
 /* Renders job i, or reads it from the cache, and imports it as its part:
  * its scope is built (build_scopes ran), though a kept figure does not
  * need it. */
@@ -178,7 +191,8 @@ static void render_job(nr_figjobs *fj, size_t i)
     double width = j->fig->id == 5 ? NR_RENDER_FULL_WIDTH_PT : NR_RENDER_COLUMN_WIDTH_PT;
     nr_figure_cache_entry e;
     const int cached = job_entry(fj, j, width, &e);
-    j->kept = cached && nr_figure_cache_load(&e, &svg);
+    nr_report_svg *parsed = NULL;
+    j->kept = cached && nr_figure_cache_load(&e, &svg) && parse_kept(j, &svg, &parsed);
     if (j->kept) {
         j->rc = 0;
     } else if (fj->scope_rc[slot] < 0) {
@@ -188,12 +202,11 @@ static void render_job(nr_figjobs *fj, size_t i)
         j->rc = nr_render_figure(j->fig, nr_figin_inputs(fj->scopes[slot]), NR_RENDER_SVG, width, &svg, &j->err);
         if (j->rc == 0 && cached)
             j->rc = nr_figure_cache_save(&e, svg.data, svg.len, &j->err);
+        if (j->rc == 0)
+            j->rc = nr_report_svg_parse(svg.data, svg.len, j->key, &parsed, &j->err);
     }
     if (cached)
         nr_figure_cache_entry_close(&e);
-    nr_report_svg *parsed = NULL;
-    if (j->rc == 0)
-        j->rc = nr_report_svg_parse(svg.data, svg.len, j->key, &parsed, &j->err);
     nr_render_buf_fini(&svg);
     if (j->rc == 0)
         j->rc = nr_report_figure_part(fj->rep, j->number, j->key, j->caption, j->label, parsed, &j->part, &j->err);

@@ -60,8 +60,14 @@ build r3.html 20
 grep -q 'rgb(12.3%,45.6%,78.9%)' r3.html || fail "the tampered kept figure did not reach the report"
 ok "kept figures are the ones the report shows"
 
-for damage in truncated flipped header; do
+# a whole, checked frame that the report cannot take (not an SVG; an SVG
+# with a DTD, whose entities the parse refuses to expand) is damage too:
+# until session 53 the build failed on it ("figure fig2: not an SVG")
+printf hello > notsvg.svg
+sed '1a <!DOCTYPE svg [<!ENTITY a "b">]>' fig2.svg > dtd.svg
+for damage in truncated flipped header notsvg dtd; do
     case $damage in
+    notsvg | dtd) { cat key; echo "svg $(wc -c < $damage.svg)"; zstd -q --check -c $damage.svg; } > "$f" ;;
     truncated) head -c -20 fig2.first > "$f" ;;
     flipped) # a byte inside the frame changed: its checksum fails
         cp fig2.first "$f"
