@@ -13,6 +13,7 @@
 #include "nr_outfile.h"
 #include "nr_schema.h"
 #include "nr_store.h"
+#include "nr_utf8.h"
 
 static const char export_options[] =
     "  -t, --table NAME     the table to write (required)\n"
@@ -52,25 +53,6 @@ static int put_str(sink *k, const char *s)
     return put(k, s, strlen(s));
 }
 
-/* Length of the valid UTF-8 sequence at p (RFC 3629: no overlongs, no
- * surrogates, at most U+10FFFF), or 0 when the byte starts none. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-    unsigned char b = p[0];
-    size_t len = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 && b >= 0xc2 ? 2 : (b & 0xf0) == 0xe0 ? 3
-               : (b & 0xf8) == 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (len == 0 || len > n)
-        return 0;
-    for (size_t k = 1; k < len; k++)
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-    if (len == 3 && ((b == 0xe0 && p[1] < 0xa0) || (b == 0xed && p[1] >= 0xa0)))
-        return 0;
-    if (len == 4 && ((b == 0xf0 && p[1] < 0x90) || (b == 0xf4 && p[1] >= 0x90)))
-        return 0;
-    return len;
-}
-
 /* A JSON string: valid UTF-8 as is; '"', control characters as JSON escapes;
  * a backslash as \\\\ and an invalid byte NN as \\xNN in the decoded text, so
  * that the original bytes are recoverable (docs/export-format.md). */
@@ -80,7 +62,7 @@ static int put_json_string(sink *k, const char *s, size_t n)
     const unsigned char *p = (const unsigned char *)s;
     NR_TRY(put(k, "\"", 1));
     for (size_t i = 0; i < n;) {
-        size_t len = utf8_len(p + i, n - i);
+        size_t len = nr_utf8_len_within(p + i, n - i);
         unsigned char b = p[i];
         char esc[8];
         if (len == 0) {

@@ -2,25 +2,14 @@
 
 #include <string.h>
 
+#include "nr_utf8.h"
+
 /* The length of the valid UTF-8 sequence at p[0..n) that is no control
  * character, or 0 when p[0] must be escaped. */
 static size_t shown_as_is(const unsigned char *p, size_t n)
 {
-    const unsigned char b = p[0];
-    const size_t len = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 && b >= 0xc2 ? 2 : (b & 0xf0) == 0xe0 ? 3
-                     : (b & 0xf8) == 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (len == 0 || len > n)
-        return 0;
-    for (size_t k = 1; k < len; k++)
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-    if (len == 1 && (b < 0x20 || b == 0x7f))
-        return 0;
-    if (len == 3 && ((b == 0xe0 && p[1] < 0xa0) || (b == 0xed && p[1] >= 0xa0))) /* overlong, surrogate */
-        return 0;
-    if (len == 4 && ((b == 0xf0 && p[1] < 0x90) || (b == 0xf4 && p[1] >= 0x90))) /* overlong, past U+10FFFF */
-        return 0;
-    return len;
+    const size_t len = nr_utf8_len_within(p, n);
+    return len == 1 && (p[0] < 0x20 || p[0] == 0x7f) ? 0 : len;
 }
 
 /* One character of p[0..n) as it is printed: its bytes in the input, and

@@ -83,3 +83,20 @@ size_t nr_utf8_clean_size(const char *s)
     }
     return size;
 }
+
+size_t nr_utf8_len_within(const unsigned char *p, size_t n)
+{
+    const unsigned char b = p[0];
+    const size_t len = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 && b >= 0xc2 ? 2 : (b & 0xf0) == 0xe0 ? 3
+                     : (b & 0xf8) == 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    for (size_t k = 1; k < len; k++)
+        if ((p[k] & 0xc0) != 0x80)
+            return 0;
+    if (len == 3 && ((b == 0xe0 && p[1] < 0xa0) || (b == 0xed && p[1] >= 0xa0))) /* overlong, surrogate */
+        return 0;
+    if (len == 4 && ((b == 0xf0 && p[1] < 0x90) || (b == 0xf4 && p[1] >= 0x90))) /* overlong, past U+10FFFF */
+        return 0;
+    return len;
+}

@@ -13,6 +13,12 @@
  * sequence early, so it is never read past). */
 size_t nr_utf8_seq_len(const unsigned char *s);
 
+/* Length of the valid UTF-8 sequence at p[0..n) (RFC 3629: no overlong
+ * forms, no surrogates, at most U+10FFFF; U+FFFE and U+FFFF are valid
+ * here), or 0 when p[0] starts none within n bytes. For bytes that may
+ * hold a NUL (a store's strings, printed or exported with their length). */
+size_t nr_utf8_len_within(const unsigned char *p, size_t n);
+
 /* Copies s (NULL: "") into out (cap bytes incl. NUL, truncated on a UTF-8
  * boundary) keeping valid UTF-8 and replacing each invalid byte and each
  * control character other than \t \n by the four characters \xNN (upper

@@ -519,6 +519,24 @@ static void utf8_clean_escapes_invalid_bytes(void **state)
     assert_int_equal(nr_utf8_clean_size(NULL), 1);
 }
 
+/* nr_utf8_len_within by RFC 3629's table of well-formed byte sequences
+ * (section 4), bounded by n: a NUL is a character, a sequence cut by n is
+ * none. */
+static void utf8_len_within_follows_rfc_3629(void **state)
+{
+    (void)state;
+    static const struct { const char *bytes; size_t n, len; } cases[] = {
+        {"a", 1, 1}, {"\0x", 2, 1}, {"\x7f", 1, 1},
+        {"\xC3\xA9", 2, 2}, {"\xC0\x80", 2, 0}, {"\xC1\xBF", 2, 0}, {"\xC3", 1, 0},
+        {"\xE2\x82\xAC", 3, 3}, {"\xE2\x82\xAC", 2, 0}, {"\xE0\x9F\xBF", 3, 0}, {"\xE0\xA0\x80", 3, 3},
+        {"\xED\x9F\xBF", 3, 3}, {"\xED\xA0\x80", 3, 0}, {"\xEF\xBF\xBF", 3, 3},
+        {"\xF0\x8F\xBF\xBF", 4, 0}, {"\xF0\x90\x80\x80", 4, 4}, {"\xF4\x8F\xBF\xBF", 4, 4},
+        {"\xF4\x90\x80\x80", 4, 0}, {"\xF5\x80\x80\x80", 4, 0}, {"\x80", 1, 0}, {"\xE2\x28\xA1", 3, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_int_equal(nr_utf8_len_within((const unsigned char *)cases[i].bytes, cases[i].n), cases[i].len);
+}
+
 /* Writes text to root/rel (folders made). */
 static void put_file(const char *root, const char *rel, const char *text)
 {
@@ -602,6 +620,7 @@ int main(void)
         cmocka_unit_test(spool_appends_reads_and_leaves_nothing),
         cmocka_unit_test(error_table_maps_exit_status),
         cmocka_unit_test(utf8_clean_escapes_invalid_bytes),
+        cmocka_unit_test(utf8_len_within_follows_rfc_3629),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
