@@ -573,14 +573,26 @@ static json_t *diagnostics_json(const nr_model *m)
     return j;
 }
 
-/* The summary's tree, its per-phase arrays as marks when spliced. */
-static json_t *summary_tree(const nr_model *m, int spliced)
+/* The shared objects of a summary (their members NULL when out of memory). */
+static shared_json shared_make(int spliced)
 {
     const shared_json none = {0};
     const nr_model_latency no_values = {.mean_s = NAN};
     const nr_model_opsum no_calls = {0};
-    shared_json sh = {.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls),
-                      .spliced = spliced};
+    return (shared_json){.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls),
+                         .spliced = spliced};
+}
+
+static void shared_free(shared_json *sh)
+{
+    json_decref(sh->lat_none);
+    json_decref(sh->opsum_none);
+}
+
+/* The summary's tree, its per-phase arrays as marks when spliced. */
+static json_t *summary_tree(const nr_model *m, int spliced)
+{
+    shared_json sh = shared_make(spliced);
     json_t *j = json_object();
     put(j, "schema_version", json_integer(SCHEMA_VERSION));
     put(j, "totals", totals_json(m));
@@ -600,8 +612,7 @@ static json_t *summary_tree(const nr_model *m, int spliced)
     put(j, "findings", findings_json(m));
     put(j, "rules", rules_json(m));
     put(j, "diagnostics", diagnostics_json(m));
-    json_decref(sh.lat_none);
-    json_decref(sh.opsum_none);
+    shared_free(&sh);
     return j;
 }
 
@@ -630,18 +641,6 @@ static int put_spaces(nr_buf *text, size_t n)
     while (n) {
         const size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
         NR_TRY(nr_buf_put(text, spaces, k));
-        n -= k;
-    }
-    return 0;
-}
-
-static int write_spaces(FILE *out, size_t n)
-{
-    static const char spaces[] = "                                                                ";
-    while (n) {
-        const size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-        if (fwrite(spaces, 1, k, out) != k)
-            return -1;
         n -= k;
     }
     return 0;
@@ -712,9 +711,7 @@ static int write_per_phase(const shared_json *sh, const nr_model *m, enum splice
     nr_buf_fini(&o.text);
     free(o.dump);
     NR_TRY(rc);
-    if (fputc('\n', out) == EOF || write_spaces(out, key_indent) < 0 || fputc(']', out) == EOF)
-        return NR_E_IO;
-    return 0;
+    return fprintf(out, "\n%*s]", (int)key_indent, "") < 0 ? NR_E_IO : 0;
 }
 
 /* Where each mark stands in the dumped skeleton; -1 unless each is there
@@ -814,10 +811,7 @@ int nr_model_summary_json_write(const nr_model *m, FILE *out, size_t flags)
 {
     if (!(flags & JSON_MAX_INDENT))   /* one line: the splice writes the indented form only */
         return write_whole(m, out, flags);
-    const shared_json none = {0};
-    const nr_model_latency no_values = {.mean_s = NAN};
-    const nr_model_opsum no_calls = {0};
-    const shared_json sh = {.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls)};
+    shared_json sh = shared_make(0);
     char *quoted[SPLICE_COUNT] = {NULL};
     json_t *skeleton = summary_tree(m, 1);
     char *text = dump_text(skeleton, flags);
@@ -833,7 +827,6 @@ int nr_model_summary_json_write(const nr_model *m, FILE *out, size_t flags)
     for (int k = 0; k < SPLICE_COUNT; k++)
         free(quoted[k]);
     free(text);
-    json_decref(sh.lat_none);
-    json_decref(sh.opsum_none);
+    shared_free(&sh);
     return rc;
 }
