@@ -159,11 +159,9 @@ static void point_at_glyphs(nr__report_part *p, xmlNode *n, const figure_symbols
             const char *id = (const char *)href + 1;
             const int64_t i = nr_strtab_find(&s->local_ids, id, strlen(id));
             if (i >= 0) {
-                char mark[96], ref[128];
-                nr__report_part_mark(p, 'g', (size_t)s->glyph[i], mark, sizeof mark);
-                snprintf(ref, sizeof ref, "#" SHARED_ID_PREFIX "%s", mark);
+                char ref[128];
+                nr__report_part_name(p, "#" SHARED_ID_PREFIX, 'g', (size_t)s->glyph[i], ref, sizeof ref);
                 xmlSetProp(n, BAD_CAST "href", BAD_CAST ref);
-                p->marks++;
             }
         }
         xmlFree(href);

@@ -94,8 +94,8 @@ xmlNode *nr__report_figure_mark(nr_report *r, unsigned number);
  * 1, ... in order of first use) and the figure serialised, each number
  * the report gives later written as a mark "<mark><kind><L><mark>" (kind
  * 'g' glyph, 's' style, 't' text group) in the bytes. Made on any thread
- * (nr__report_part_make reads no state of the report that changes),
- * merged on the report's in figure order (nr__report_part_merge). */
+ * (nr_report_figure_part reads no state of the report that changes),
+ * merged on the report's in figure order (nr_report_figure_fill_part). */
 struct nr_report_part {
     unsigned number;          /* the figure's number in the report */
     char mark[24];            /* "~<k>:" with k that no text of the figure holds after a '~' */
@@ -112,9 +112,10 @@ struct nr_report_part {
     size_t len;
 };
 typedef struct nr_report_part nr__report_part;
-/* The mark of local number index of kind ('g', 's', 't') in out: a
- * NUL-terminated string, "" when it does not fit. */
-void nr__report_part_mark(const nr__report_part *p, char kind, size_t index, char *out, size_t cap);
+/* prefix then the mark of local number index of kind ('g', 's', 't') in
+ * out (a NUL-terminated string, "" when it does not fit), counted in
+ * p->marks as one written into the figure. */
+void nr__report_part_name(nr__report_part *p, const char *prefix, char kind, size_t index, char *out, size_t cap);
 /* The report's number of each of a part's glyphs, styles and text groups. */
 typedef struct nr__report_maps {
     const int64_t *glyphs, *styles, *texts;

@@ -10,8 +10,8 @@
  * text of the figure holds between a '~' and a ':' (nr__report_seen), and
  * the serialiser writes '~', digits, ':' and the kind letters as they are
  * (in href too: xmlURIEscapeStr keeps them), so every occurrence of the
- * mark in the bytes is one of the part's; nr__report_part_make checks the
- * count all the same. */
+ * mark in the bytes is one of the part's; part_of_figure (report_svg.c)
+ * checks the count all the same. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,15 +77,18 @@ static size_t put_decimal(uint64_t v, char *out)
     return n;
 }
 
-void nr__report_part_mark(const nr__report_part *p, char kind, size_t index, char *out, size_t cap)
+void nr__report_part_name(nr__report_part *p, const char *prefix, char kind, size_t index, char *out, size_t cap)
 {
-    if (cap < 2 * p->mark_len + 22) {
+    const size_t plen = strlen(prefix);
+    if (cap < plen + 2 * p->mark_len + 22) {
         if (cap)
             out[0] = '\0';
         return;
     }
-    memcpy(out, p->mark, p->mark_len);
-    size_t at = p->mark_len;
+    p->marks++;
+    memcpy(out, prefix, plen);
+    memcpy(out + plen, p->mark, p->mark_len);
+    size_t at = plen + p->mark_len;
     out[at++] = kind;
     at += put_decimal(index, out + at);
     memcpy(out + at, p->mark, p->mark_len);

@@ -35,9 +35,8 @@ static int part_style(nr__report_part *p, xmlNode *n, const char *style, nr_erro
     const int64_t s = nr_strtab_intern(&p->styles, style, strlen(style));
     if (s < 0)
         return nr_error_set(err, (int)s, "report: out of memory");
-    char mark[96], cls[128];
-    nr__report_part_mark(p, 's', (size_t)s, mark, sizeof mark);
-    snprintf(cls, sizeof cls, SHARED_CLASS_PREFIX "%s", mark);
+    char cls[128];
+    nr__report_part_name(p, SHARED_CLASS_PREFIX, 's', (size_t)s, cls, sizeof cls);
     xmlChar *had = xmlGetProp(n, BAD_CAST "class");
     xmlChar *both = had ? xmlStrncatNew(had, BAD_CAST " ", 1) : NULL;
     xmlChar *value = both ? xmlStrcat(both, BAD_CAST cls) : NULL;
@@ -47,7 +46,6 @@ static int part_style(nr__report_part *p, xmlNode *n, const char *style, nr_erro
     if (!ok)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     xmlUnsetProp(n, BAD_CAST "style");
-    p->marks++;
     return 0;
 }
 

@@ -85,15 +85,13 @@ static int part_group(const nr_report *r, nr__report_part *p, xmlNode *g, nr__re
     const int64_t t = nr_strtab_intern(&p->texts, b->p, b->len);
     if (t < 0)
         return nr_error_set(err, (int)t, "report: out of memory");
-    char mark[96], ref[128];
-    nr__report_part_mark(p, 't', (size_t)t, mark, sizeof mark);
-    snprintf(ref, sizeof ref, "#" NR__REPORT_TEXT_ID_PREFIX "%s", mark);
+    char ref[128];
+    nr__report_part_name(p, "#" NR__REPORT_TEXT_ID_PREFIX, 't', (size_t)t, ref, sizeof ref);
     xmlNode *use = xmlNewDocNode(g->doc, NULL, BAD_CAST "use", NULL);
     if (!use || !xmlSetProp(use, BAD_CAST "href", BAD_CAST ref)) {
         xmlFreeNode(use);
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     }
-    p->marks++;
     xmlReplaceNode(g, use);
     xmlFreeNode(g);
     return 0;
