@@ -1,5 +1,6 @@
 #include "nr_mem.h"
 #include "nr_error.h"
+#include "nr_reserve.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,9 @@ void *nr_alloc_dense(size_t bytes)
     const size_t whole = (bytes + NR_DENSE_HUGE - 1) & ~(NR_DENSE_HUGE - 1);
     if (whole < bytes)
         return NULL;
-    void *p = NULL;
+    void *p = nr__reserve_take(whole);
+    if (p)
+        return p; /* made and faulted in by another thread (nr_reserve.h) */
     if (posix_memalign(&p, NR_DENSE_HUGE, whole) != 0)
         return NULL;
 #ifdef MADV_HUGEPAGE
@@ -222,6 +225,8 @@ void *nr_arena_alloc(nr_arena *a, size_t n)
         b = nr_alloc_dense(sizeof *b + size);
         if (!b)
             return NULL;
+        if (sizeof *b + size == NR_DENSE_HUGE)
+            nr_reserve_expect(NR_DENSE_HUGE); /* the next block, made while this one fills */
         b->next = a->head;
         b->used = 0;
         b->size = size;

@@ -6,6 +6,7 @@
  * record, never one on the entries array. */
 #include "nr_strtab.h"
 #include "nr_error.h"
+#include "nr_reserve.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,20 @@ int64_t nr_strtab_find_hashed(const nr_strtab *t, const char *s, size_t n, uint6
     return id;
 }
 
+/* Hints that the slot table and the entry array will grow (nr_reserve):
+ * a quarter of the way before either does, so that a helper thread has
+ * faulted the new one in by then (the table of a big log's paths grows to
+ * 8 MB, its entries to 6 MB). A table that stops growing before its next
+ * growth leaves nothing expected: its last 1/8 of slots and 1/4 of entries
+ * are not hinted. */
+static void expect_growth(const nr_strtab *t)
+{
+    if ((t->count + 1) * 8 == t->nslots * 3)
+        nr_reserve_expect(2 * t->nslots * sizeof *t->slots);
+    if ((t->count + 1) * 4 == t->cap * 3)
+        nr_reserve_expect(2 * t->cap * sizeof *t->entries);
+}
+
 /* Copies (s, n) into a record and entry id t->count (the caller counts
  * it): the record, or NULL when out of memory. */
 static const char *add_entry(nr_strtab *t, const char *s, size_t n, uint64_t h)
@@ -177,6 +192,7 @@ static const char *add_entry(nr_strtab *t, const char *s, size_t n, uint64_t h)
     memcpy(rec + NR__STRTAB_REC_HEAD, s, n);
     rec[NR__STRTAB_REC_HEAD + n] = '\0';
     t->entries[t->count] = (struct nr_strtab_entry){.str = rec + NR__STRTAB_REC_HEAD, .hash = h, .len = (uint32_t)n};
+    expect_growth(t);
     return rec;
 }
 

@@ -125,6 +125,7 @@ typedef struct ingest {
     nr_hook *hook;
     nr_manifest manifest;
     nr_spec_pool *pool;     /* speculative models of chunks (workers, one log) */
+    nr_reserve *reserve;    /* the pass's big blocks, faulted in by the workers (start_reserve) */
     phased_ancestry ancestry;
     size_t live;            /* streams the merge has reached and not ended (nr_par_lex_set_live) */
 } ingest;
@@ -1677,7 +1678,8 @@ static int check_hook_pids(ingest *in)
 /* par_lex's side work after the events: the store's shared flushes. */
 static int help_store(void *ctx) { return nr_store_writer_help(ctx); }
 
-static void wake_store_helper(void *ctx) { nr_par_lex_wake(ctx); }
+/* A wake of par_lex's workers for side work, as a callback. */
+static void wake_workers(void *ctx) { nr_par_lex_wake(ctx); }
 
 /* With workers, one of them encodes row groups beside the caller from now
  * on (the events' writer, par_write, is done). */
@@ -1685,7 +1687,7 @@ static int share_flushes(ingest *in, nr_error *err)
 {
     if (effective_jobs(in) < 2 || nr_par_lex_workers(in->par) < 1)
         return 0;
-    NR_TRY(nr_store_writer_set_helper(in->writer, wake_store_helper, in->par, err));
+    NR_TRY(nr_store_writer_set_helper(in->writer, wake_workers, in->par, err));
     nr_par_lex_set_side_work(in->par, help_store, in->writer);
     nr_par_lex_wake(in->par);
     return 0;
@@ -1722,11 +1724,37 @@ static int finish_store(ingest *in, nr_error *err)
     return nr_store_writer_commit(in->writer, err);
 }
 
+/* With workers, the pass's growing path table and file records get
+ * their next blocks from a reserve that the workers fault in as side work
+ * (nr_reserve.h): at -j 2 the pass bounds the ingest, and the kernel's
+ * zeroing of those pages was 5-8% of its samples (docs/performance.md,
+ * session 54). The pass is this thread until stop_readers. */
+static int start_reserve(ingest *in, nr_error *err)
+{
+    if (effective_jobs(in) < 2 || nr_par_lex_workers(in->par) < 1)
+        return 0;
+    if (!(in->reserve = nr_reserve_new(wake_workers, in->par)))
+        return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    nr_par_lex_set_reserve(in->par, in->reserve);
+    nr_reserve_bind(in->reserve);
+    return 0;
+}
+
 /* Joins par_lex's threads: the logs are the caller's alone after this. */
 static void stop_readers(ingest *in)
 {
+    if (in->reserve)
+        nr_reserve_bind(NULL);
     nr_par_lex_destroy(in->par); /* gives the chunks' models back to the pool */
     in->par = NULL;
+    if (in->reserve) {
+        size_t made, taken;
+        nr_reserve_counts(in->reserve, &made, &taken);
+        in->stats.blocks_made = made;
+        in->stats.blocks_taken = taken;
+    }
+    nr_reserve_free(in->reserve); /* after its workers: one may be filling it */
+    in->reserve = NULL;
     nr_spec_pool_destroy(in->pool);
     in->pool = NULL;
     nr_par_write_destroy(in->events_out);
@@ -1820,6 +1848,7 @@ static int ingest_steps(ingest *in, const char *input, const char *out_path, nr_
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     NR_TRY(load_side_inputs(in, err));
     NR_TRY(open_streams(in, err));
+    NR_TRY(start_reserve(in, err));
     NR_TRY(create_model(in, err));
     NR_TRY(open_store(in, out_path, err));
     NR_TRY(run_streams(in, err));

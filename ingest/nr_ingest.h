@@ -106,6 +106,8 @@ typedef struct nr_ingest_stats {
     uint64_t files_not_read;  /* entries of the run folder not read (notes file_not_read, meta files_not_read) */
     uint64_t chunks_stitched; /* chunks of a log modelled ahead by a worker and stitched on */
     uint64_t chunks_refused;  /* ... whose speculation did not hold: modelled again in order */
+    uint64_t blocks_made;     /* big blocks (path table, file records) a worker faulted in for the pass (nr_reserve) */
+    uint64_t blocks_taken;    /* ... of which the pass took */
 } nr_ingest_stats;
 
 /* Ingests input (a run directory or a single log file) into the store at

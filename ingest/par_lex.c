@@ -109,6 +109,7 @@ struct nr_par_lex {
     int (*side_run)(void *ctx); /* side work, NULL = none */
     void *side_ctx;
     uint64_t side_posted;       /* nr_par_lex_wake calls so far */
+    nr_reserve *reserve;        /* blocks the side work makes (nr_par_lex_set_reserve), NULL = none */
     nr_par_lex_chunk_work work; /* whole-chunk work instead of the lex; run NULL = none */
     size_t work_ahead;          /* chunks the workers may work on past the caller's read-ahead */
     int carry;                  /* chunks carry pending calls over (nr_par_carried) */
@@ -649,17 +650,22 @@ static nr_par_chunk_view chunk_view(const par_chunk *c)
                                c->lexed,     c->spec,   c->carried,  c->ncarried,      c->carry_text};
 }
 
-/* Runs the side work once, without the lock (called and returns with it
- * held): its result (1: it did something). */
+/* Runs the side work once, and the reserve's blocks, without the lock
+ * (called and returns with it held): 1 when it did something. */
 static int run_side_work(nr_par_lex *p)
 {
     int (*run)(void *) = p->side_run;
     void *ctx = p->side_ctx;
+    nr_reserve *reserve = p->reserve;
     pthread_mutex_unlock(&p->mu);
-    int did = run(ctx);
+    int did = reserve ? nr_reserve_fill(reserve) : 0;
+    if (run)
+        did |= run(ctx);
     pthread_mutex_lock(&p->mu);
     return did;
 }
+
+static int has_side_work(const nr_par_lex *p) { return p->side_run || p->reserve; }
 
 /* Runs the chunk work on c (state SLOT_READ) instead of lexing it: called
  * and returns with the lock held. */
@@ -772,7 +778,7 @@ static int worker_may_read(const nr_par_lex *p, const par_log *g)
  * (called and returns with the lock held). */
 static int run_posted_side_work(nr_par_lex *p, uint64_t *seen)
 {
-    if (!p->side_run || *seen == p->side_posted)
+    if (!has_side_work(p) || *seen == p->side_posted)
         return 0;
     *seen = p->side_posted;
     run_side_work(p);
@@ -913,7 +919,7 @@ int nr_par_lex_next(nr_par_lex *p, size_t i, nr_par_chunk_view *view, nr_error *
         }
         if (!c && can_read(p, g)) {
             do_read(p, g);
-        } else if (p->work.run && p->side_run) {
+        } else if (p->work.run && has_side_work(p)) {
             /* waiting for a worker's chunk: the side work meanwhile */
             if (!run_side_work(p) && !head_ready(g))
                 caller_wait(p);
@@ -974,6 +980,13 @@ void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx)
     pthread_mutex_lock(&p->mu);
     p->side_run = run;
     p->side_ctx = ctx;
+    pthread_mutex_unlock(&p->mu);
+}
+
+void nr_par_lex_set_reserve(nr_par_lex *p, nr_reserve *r)
+{
+    pthread_mutex_lock(&p->mu);
+    p->reserve = r;
     pthread_mutex_unlock(&p->mu);
 }
 

@@ -59,6 +59,7 @@
 
 #include "logsrc.h"
 #include "nr_error.h"
+#include "nr_reserve.h"
 #include "strace_line.h"
 
 typedef struct nr_par_lex nr_par_lex;
@@ -195,6 +196,10 @@ int nr_par_lex_workers(const nr_par_lex *p);
  * once, after each nr_par_lex_wake, before any reading or lexing. ctx is
  * borrowed until nr_par_lex_destroy. */
 void nr_par_lex_set_side_work(nr_par_lex *p, int (*run)(void *ctx), void *ctx);
+/* The workers also make the blocks expected of r (nr_reserve_fill) as
+ * side work, after each nr_par_lex_wake; NULL: no more. r is borrowed
+ * until this is called with NULL or nr_par_lex_destroy. */
+void nr_par_lex_set_reserve(nr_par_lex *p, nr_reserve *r);
 /* Logs merged at once (reached, not ended) above which the workers of a
  * run leave the reading and lexing to the caller: each line the merge
  * takes is of another log than the last, whose chunk, lexed on another

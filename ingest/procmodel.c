@@ -14,6 +14,7 @@
 #endif
 
 #include "nr_mem.h"
+#include "nr_reserve.h"
 #include "nr_schema.h"
 #include "nr_strtab.h"
 #include "syscalls.h"
@@ -581,6 +582,8 @@ static int file_blocks_reach(nr_pm *pm, int64_t id)
         size_t bytes = FILES_PER_BLOCK * sizeof(nr_pm_file);
         if (!(pm->file_blocks[pm->nfile_blocks] = pm->cfg.speculative ? malloc(bytes) : nr_alloc_dense(bytes)))
             return NR_E_NOMEM;
+        if (!pm->cfg.speculative)
+            nr_reserve_expect(bytes); /* the next block, made while this one fills */
         pm->nfile_blocks++;
     }
     return 0;

@@ -20,6 +20,7 @@
 #include "nr_outfile.h"
 #include "nr_parallel.h"
 #include "nr_percent.h"
+#include "nr_reserve.h"
 #include "nr_spool.h"
 #include "nr_strtab.h"
 #include "nr_utf8.h"
@@ -225,6 +226,83 @@ static void dense_blocks_and_the_huge_page_rule(void **state)
         assert_int_equal(p[(mb << 20) - 1], 0xab);
         free(p);
     }
+}
+
+static void count_wake(void *ctx) { (*(int *)ctx)++; }
+
+/* Whether every page of [p, p + bytes) is in memory (mincore). */
+static int all_resident(const void *p, size_t bytes)
+{
+    const size_t pages = bytes / 4096;
+    unsigned char *vec = malloc(pages);
+    assert_non_null(vec);
+    assert_int_equal(mincore((void *)p, bytes, vec), 0);
+    size_t in = 0;
+    for (size_t i = 0; i < pages; i++)
+        in += vec[i] & 1;
+    free(vec);
+    return in == pages;
+}
+
+/* A reserve (nr_reserve.h): only a bound thread's expectations of big
+ * blocks count, each wakes the helper once, a fill makes and faults in
+ * every block expected, and the bound thread's nr_alloc_dense takes one of
+ * the whole size it asks for (its pages already in memory) and allocates
+ * any other size itself; the limit of blocks holds, and the blocks nobody
+ * took are freed with the reserve (LeakSanitizer in the sanitizer build). */
+static void reserve_serves_the_bound_thread(void **state)
+{
+    (void)state;
+    int wakes = 0;
+    nr_reserve *r = nr_reserve_new(count_wake, &wakes);
+    assert_non_null(r);
+    nr_reserve_expect(NR_DENSE_HUGE); /* no thread bound */
+    nr_reserve_bind(r);
+    nr_reserve_expect(NR_DENSE_MIN - 1); /* small: malloc's */
+    assert_int_equal(wakes, 0);
+    nr_reserve_expect(NR_DENSE_HUGE);
+    nr_reserve_expect(3 * NR_DENSE_HUGE - 100); /* 6 MB whole */
+    assert_int_equal(wakes, 2);
+    assert_int_equal(nr_reserve_fill(r), 1);
+    assert_int_equal(nr_reserve_fill(r), 0);
+    size_t made, taken;
+    nr_reserve_counts(r, &made, &taken);
+    assert_int_equal(made, 2);
+    assert_int_equal(taken, 0);
+
+    unsigned char *big = nr_alloc_dense(3 * NR_DENSE_HUGE - 7);
+    assert_non_null(big);
+    assert_int_equal((uintptr_t)big % NR_DENSE_HUGE, 0);
+    assert_true(all_resident(big, 3 * NR_DENSE_HUGE));
+    unsigned char *other = nr_alloc_dense(4 * NR_DENSE_HUGE); /* none of 8 MB */
+    unsigned char *two = nr_alloc_dense(NR_DENSE_HUGE);
+    unsigned char *again = nr_alloc_dense(NR_DENSE_HUGE); /* the reserve's only one is taken */
+    assert_true(all_resident(two, NR_DENSE_HUGE));
+    nr_reserve_counts(r, &made, &taken);
+    assert_int_equal(taken, 2);
+    memset(big, 1, 3 * NR_DENSE_HUGE);
+    memset(other, 2, 4 * NR_DENSE_HUGE);
+    memset(two, 3, NR_DENSE_HUGE);
+    memset(again, 4, NR_DENSE_HUGE);
+    free(big);
+    free(other);
+    free(two);
+    free(again);
+
+    for (int i = 0; i < NR_RESERVE_BLOCKS + 2; i++)
+        nr_reserve_expect(NR_DENSE_HUGE);
+    assert_int_equal(wakes, 2 + NR_RESERVE_BLOCKS);
+    assert_int_equal(nr_reserve_fill(r), 1);
+    nr_reserve_counts(r, &made, &taken);
+    assert_int_equal(made, 2 + NR_RESERVE_BLOCKS);
+    nr_reserve_expect(NR_DENSE_HUGE); /* all made, none taken: still full */
+    assert_int_equal(wakes, 2 + NR_RESERVE_BLOCKS);
+    nr_reserve_bind(NULL);
+    unsigned char *unbound = nr_alloc_dense(NR_DENSE_HUGE);
+    nr_reserve_counts(r, &made, &taken);
+    assert_int_equal(taken, 2);
+    free(unbound);
+    nr_reserve_free(r);
 }
 
 /* Pushed strings (nr_strtab_push) take the next ids unlooked-up; find
@@ -611,6 +689,7 @@ int main(void)
         cmocka_unit_test(strtab_big_table),
         cmocka_unit_test(strtab_push_then_intern),
         cmocka_unit_test(dense_blocks_and_the_huge_page_rule),
+        cmocka_unit_test(reserve_serves_the_bound_thread),
         cmocka_unit_test(zalloc_counters_are_written_zeros),
         cmocka_unit_test(arena_allocations_keep_their_bytes),
         cmocka_unit_test(outfile_commit_and_abort),

@@ -296,6 +296,52 @@ static void events_of_many_row_groups_same_store_for_any_jobs(void **state)
     assert_int_equal(st.events, EVENTS);
 }
 
+/* A log of `files` distinct files, each opened, read and closed by one of
+ * 4 processes. */
+static void write_many_files(const char *path, uint64_t files)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (uint64_t i = 0; i < files; i++) {
+        const int pid = 100 + (int)(i % 4);
+        const unsigned long long us = 100000 + i * 3;
+        fprintf(f, "%d 1764480%03llu.%06llu openat(AT_FDCWD, \"/data/train/f%07llu.bin\", O_RDONLY) = 3 <0.000010>\n",
+                pid, us / 1000000, us % 1000000, (unsigned long long)i);
+        fprintf(f, "%d 1764480%03llu.%06llu read(3, \"x\"..., 4096) = 4096 <0.000004>\n", pid, (us + 1) / 1000000,
+                (us + 1) % 1000000);
+        fprintf(f, "%d 1764480%03llu.%06llu close(3) = 0 <0.000002>\n", pid, (us + 2) / 1000000, (us + 2) % 1000000);
+    }
+    assert_int_equal(fclose(f), 0);
+}
+
+/* 100 k files: the pass's path table (slots past 2 MB, entries past 1.5
+ * MB, its strings in 2 MB blocks) and file records (2 MB blocks) grow
+ * from blocks a worker made and faulted in ahead (nr_reserve) at -j 2,
+ * and at -j 1 there is no reserve; the stores are the same. */
+static void pass_takes_blocks_a_worker_made(void **state)
+{
+    (void)state;
+    char run[512], log[600], ref[600], out[600];
+    make_run("gen_files", run, log);
+    write_many_files(log, 100000);
+    snprintf(ref, sizeof ref, "%s/files_j1.nio", tmpdir);
+    snprintf(out, sizeof out, "%s/files_j2.nio", tmpdir);
+    nr_ingest_stats st1, st2;
+    ingest_with(run, ref, 1, 0, 0, &st1);
+    ingest_with(run, out, 2, 0, 0, &st2);
+    assert_same_file(ref, out);
+    assert_int_equal(st1.files, st2.files);
+    assert_true(st2.files >= 100000);
+    assert_int_equal(st1.blocks_made, 0);
+    assert_int_equal(st1.blocks_taken, 0);
+    assert_true(st2.blocks_taken >= 1);
+    assert_true(st2.blocks_taken <= st2.blocks_made);
+    unlink(ref);
+    unlink(out);
+    unlink(log);
+    rmdir(run);
+}
+
 static void generated_ff_run_same_store_for_any_jobs(void **state)
 {
     (void)state;
@@ -673,6 +719,7 @@ int main(void)
         cmocka_unit_test(generated_f_log_same_store_for_any_jobs),
         cmocka_unit_test(generated_ff_run_same_store_for_any_jobs),
         cmocka_unit_test(events_of_many_row_groups_same_store_for_any_jobs),
+        cmocka_unit_test(pass_takes_blocks_a_worker_made),
         cmocka_unit_test(samples_same_store_for_any_jobs),
         cmocka_unit_test(speculated_chunks_give_the_same_store),
         cmocka_unit_test(calls_pending_across_chunks_are_stitched),
