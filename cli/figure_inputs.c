@@ -226,7 +226,7 @@ static void build_latency(nr_figin *fi, const nr_model *m)
         if (lat && lat->count > 0 && lat->count < all->count)
             latency_series(fi, fi_str(fi, nr_model_phase_at(m, i)->name), lat, &s[k++]);
     }
-    fi->latency = (nr_fig_latency_input){"job-file read", k, s, 1};
+    fi->latency = (nr_fig_latency_input){"job-file read", k, s, 1, 0};
     fi->in.latency = &fi->latency;
 }
 
@@ -488,7 +488,7 @@ static void merge_per_run(nr_figin *fi, nr_figin *const *runs, const char *const
     }
     fi->lorenz = (nr_fig_lorenz_input){n, lr};
     fi->ccdf = (nr_fig_ccdf_input){n, cr};
-    fi->latency = (nr_fig_latency_input){"job-file read", n, ls, 0};
+    fi->latency = (nr_fig_latency_input){"job-file read", n, ls, 0, 0};
     fi->reqsize = (nr_fig_reqsize_input){n, rr};
     fi->procshare = (nr_fig_procshare_input){n, names, NR_ROLE_COUNT, role_groups, bytes, time};
     fi->in.lorenz = &fi->lorenz;
