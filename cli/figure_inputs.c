@@ -207,26 +207,120 @@ static void latency_series(nr_figin *fi, const char *name, const nr_model_latenc
     s->ccdf = ccdf;
 }
 
+/* Phase i's job-file reads when they are a series of figure 4 of one run:
+ * it has some, and not every one (a phase holding every read, "unphased"
+ * of a run without the hook, is the curve of all phases again); else NULL. */
+static const nr_model_latency *phase_reads(const nr_model *m, size_t i)
+{
+    const nr_model_latency *lat = nr_model_latency_job_phase(m, NR_LAT_READ, i);
+    return lat && lat->count > 0 && lat->count < nr_model_latency_job(m, NR_LAT_READ)->count ? lat : NULL;
+}
+
+int nr_figin_latency_folds(const nr_model *m)
+{
+    if (nr_model_phase_count(m) <= NR_FIG_PHASES)
+        return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < nr_model_phase_count(m) && n < NR_FIG_DISTINCT_RUNS; i++)
+        n += phase_reads(m, i) != NULL;
+    return 1 + n > NR_FIG_DISTINCT_RUNS;
+}
+
+/* Where the points (x, cdf) joined as figure 4 joins them (straight in
+ * log x) reach level: the point that does, or inside the segment rising
+ * to it. */
+static double level_crossing(const double *x, const double *cdf, size_t n, double level)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cdf[i] < level - 1e-12)
+            continue;
+        if (i == 0 || !(cdf[i] > cdf[i - 1]) || !(x[i - 1] > 0))
+            return x[i];
+        return x[i - 1] * pow(x[i] / x[i - 1], (level - cdf[i - 1]) / (cdf[i] - cdf[i - 1]));
+    }
+    return n ? x[n - 1] : NAN;
+}
+
+/* The series of the reads of the phases figure 1 folds (every phase
+ * but the kept[0..n_kept)), "other N phases" as figure 1 names them: the
+ * phases' histograms summed, exact on every bin, the points drawn as any
+ * series'; its p50, p99 and p99.9 where that curve crosses their levels,
+ * so within the bin of the exact one (docs/figures.md, "Many phases"), or
+ * the slowest read where it has fewer than 1 / (1 - q) reads, as exact. */
+static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, size_t n_kept,
+                          nr_fig_latency_series *s)
+{
+    nr_loghist sum, one;
+    nr_loghist_init(&sum);
+    for (size_t i = 0, k = 0; i < nr_model_phase_count(m); i++) {
+        if (k < n_kept && kept[k] == i) {
+            k++;
+            continue;
+        }
+        const nr_model_latency *lat = phase_reads(m, i);
+        if (lat && nr_model_latency_hist(lat, &one))
+            nr_loghist_merge(&sum, &one);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "other %zu phases", nr_model_phase_count(m) - n_kept);
+    memset(s, 0, sizeof *s);
+    s->name = fi_str(fi, name);
+    s->calls = sum.n;
+    s->p50 = s->p99 = s->p999 = NAN;
+    nr_model_latency lat = {.count = sum.n, .min_ns = sum.min, .max_ns = sum.max}; /* no exact quantiles */
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        lat.q_ns[q] = -1;
+    size_t used = 0;
+    for (int b = 0; b < NR_LOGHIST_BINS; b++)
+        used += 2 * (sum.counts[b] > 0);
+    double *x = fi_alloc(fi, used + 1, sizeof *x);
+    double *cdf = fi_alloc(fi, used + 1, sizeof *cdf);
+    double *ccdf = fi_alloc(fi, used + 1, sizeof *ccdf);
+    if (!x || !cdf || !ccdf || sum.n == 0)
+        return;
+    s->n = nr_figin_latency_points(&lat, &sum, x, cdf, ccdf);
+    s->latency_s = x;
+    s->cdf = cdf;
+    s->ccdf = ccdf;
+    const double level[3] = {0.5, 0.99, 0.999};
+    double *p[3] = {&s->p50, &s->p99, &s->p999};
+    for (int q = 0; q < 3; q++)
+        *p[q] = (double)sum.n * (1.0 - level[q]) >= 1.0 - 1e-9 ? level_crossing(x, cdf, s->n, level[q])
+                                                                : (double)sum.max * 1e-9;
+}
+
 /* (4) Read latency of the job's files (the runtime's imports left out, as
  * figures 2, 3 and 6 leave them): one series per run, or per phase (after
  * "all") for one run. */
-/* (4) of one run: a series for all its phases and one per phase. */
+/* (4) of one run: a series for all its phases and one per phase with reads
+ * (phase_reads); when figure 1 folds its phases and they are more than
+ * NR_FIG_DISTINCT_RUNS series (nr_figin_latency_folds), a series for each
+ * phase figure 1 keeps and one for the others (until session 54 one per
+ * phase: a run of 100,000 phase names drew 100,000 curves). Figure 1's
+ * input is built before. */
 static void build_latency(nr_figin *fi, const nr_model *m)
 {
-    nr_fig_latency_series *s = fi_alloc(fi, 1 + nr_model_phase_count(m), sizeof *s);
+    size_t kept[NR_FIG_PHASES - 1], n_kept = 0;
+    const int folds = nr_figin_latency_folds(m);
+    if (folds && nr_fig_phase_kept(&fi->phase, kept, &n_kept) < 0) {
+        fi->failed = 1;
+        return;
+    }
+    const size_t n_phases = folds ? n_kept + 1 : nr_model_phase_count(m);
+    nr_fig_latency_series *s = fi_alloc(fi, 1 + n_phases, sizeof *s);
     if (!s)
         return;
     size_t k = 0;
-    /* a phase holding every read ("unphased" of a run without the
-       hook) is the curve of all phases again: left out */
-    const nr_model_latency *all = nr_model_latency_job(m, NR_LAT_READ);
-    latency_series(fi, "all phases", all, &s[k++]);
-    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
-        const nr_model_latency *lat = nr_model_latency_job_phase(m, NR_LAT_READ, i);
-        if (lat && lat->count > 0 && lat->count < all->count)
+    latency_series(fi, "all phases", nr_model_latency_job(m, NR_LAT_READ), &s[k++]);
+    for (size_t j = 0; j < (folds ? n_kept : nr_model_phase_count(m)); j++) {
+        const size_t i = folds ? kept[j] : j;
+        const nr_model_latency *lat = phase_reads(m, i);
+        if (lat)
             latency_series(fi, fi_str(fi, nr_model_phase_at(m, i)->name), lat, &s[k++]);
     }
-    fi->latency = (nr_fig_latency_input){"job-file read", k, s, 1};
+    if (folds)
+        folded_series(fi, m, kept, n_kept, &s[k++]);
+    fi->latency = (nr_fig_latency_input){"job-file read", k, s, 1, folds ? nr_model_phase_count(m) - n_kept : 0};
     fi->in.latency = &fi->latency;
 }
 
@@ -488,7 +582,7 @@ static void merge_per_run(nr_figin *fi, nr_figin *const *runs, const char *const
     }
     fi->lorenz = (nr_fig_lorenz_input){n, lr};
     fi->ccdf = (nr_fig_ccdf_input){n, cr};
-    fi->latency = (nr_fig_latency_input){"job-file read", n, ls, 0};
+    fi->latency = (nr_fig_latency_input){"job-file read", n, ls, 0, 0};
     fi->reqsize = (nr_fig_reqsize_input){n, rr};
     fi->procshare = (nr_fig_procshare_input){n, names, NR_ROLE_COUNT, role_groups, bytes, time};
     fi->in.lorenz = &fi->lorenz;
@@ -631,10 +725,15 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "what", json_string(fi->latency.what));
     for (size_t i = 0; i < fi->latency.n_series; i++) {
         const nr_fig_latency_series *s = &fi->latency.series[i];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
-                                                "p99_s", jnum(s->p99), "p999_s", jnum(s->p999),
-                                                "latency_s", jarray(s->latency_s, s->n), "cdf", jarray(s->cdf, s->n),
-                                                "ccdf", jarray(s->ccdf, s->n)));
+        json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
+                              "p99_s", jnum(s->p99), "p999_s", jnum(s->p999), "latency_s", jarray(s->latency_s, s->n),
+                              "cdf", jarray(s->cdf, s->n), "ccdf", jarray(s->ccdf, s->n));
+        /* the folded phases' series (docs/report.md): its percentiles read off its histogram */
+        if (fi->latency.folded && i + 1 == fi->latency.n_series) {
+            json_object_set_new(j, "folded_phases", json_integer((json_int_t)fi->latency.folded));
+            json_object_set_new(j, "percentiles_from_histogram", json_true());
+        }
+        json_array_append_new(series, j);
     }
 }
 

@@ -42,17 +42,35 @@ static int level_resolved(const nr_fig_latency_series *s, size_t k)
  * with more than NR_FIG_DISTINCT_RUNS, those of the lowest, median and
  * highest p99 in the styles 0, 1, 2, the cw.n_others others in grey:
  * cw.others holds them for the CDF panel, then again for the tail's
- * (their ccdf, or y_one_minus without one). */
+ * (their ccdf, or y_one_minus without one). A series' colour is its
+ * style's but for the folded phases' (l->folded), figure 1's grey. */
 typedef struct shown {
-    size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES];
-    char names[NR_FIG_DISTINCT_RUNS > NR__PICKS ? NR_FIG_DISTINCT_RUNS : NR__PICKS][NR__LABEL_CAP];
+    size_t n, index[NR__MAX_SERIES], style[NR__MAX_SERIES], color[NR__MAX_SERIES];
+    char names[NR__MAX_SERIES][NR__LABEL_CAP];
     nr__crowd cw;
     char crowd_name[64];
+    int folded;             /* the last series is the folded phases': drawn first, under the others */
 } shown;
 
 static int drawable_series(const nr_fig_latency_series *s)
 {
     return s->n > 0 && s->latency_s && s->cdf;
+}
+
+/* The style of "all" beside phases of the n colours: the first of orange,
+ * yellow, ... that none holds. */
+static size_t all_style(const size_t *colors, size_t n)
+{
+    static const size_t all_prefers[NR__STYLES] = {3, 7, 1, 0, 2, 4, 5, 6};
+    size_t all = all_prefers[0];
+    for (size_t k = NR__STYLES; k-- > 0;) {
+        int taken = 0;
+        for (size_t i = 0; i < n; i++)
+            taken |= colors[i] == all_prefers[k];
+        if (!taken)
+            all = all_prefers[k];
+    }
+    return all;
 }
 
 /* The styles of one run's series, "all" then its phases: each phase its
@@ -67,23 +85,79 @@ static void phase_styles(const nr_fig_latency_input *l, shown *sh)
     for (size_t i = 0; i < n; i++)
         names[i] = l->series[i + 1].name;
     nr__palette_phase_colors(names, n, colors);
-    static const size_t all_prefers[NR__STYLES] = {3, 7, 1, 0, 2, 4, 5, 6};
-    size_t all = all_prefers[0];
-    for (size_t k = NR__STYLES; k-- > 0;) {
-        int taken = 0;
-        for (size_t i = 0; i < n; i++)
-            taken |= colors[i] == all_prefers[k];
-        if (!taken)
-            all = all_prefers[k];
-    }
-    sh->style[0] = all;
+    sh->style[0] = all_style(colors, n);
     for (size_t i = 0; i < n; i++)
         sh->style[i + 1] = colors[i];
 }
 
-static int choose_series(const nr_fig_latency_input *l, shown *sh)
+/* The colours of the n kept phases' series (l->series[1..n]): figure 1's
+ * of their names when its input folds (nr__phase_fold: the colours over
+ * its kept names and "other N phases"), else over the n names themselves.
+ * 0, or -1 when out of memory. */
+static int kept_colors(const nr_figure_inputs *in, const nr_fig_latency_input *l, size_t n, size_t *colors)
+{
+    const char *names[NR__MAX_SERIES];
+    for (size_t i = 0; i < n; i++)
+        names[i] = l->series[i + 1].name ? l->series[i + 1].name : "?";
+    nr__palette_phase_colors(names, n, colors);
+    if (!in->phase || in->phase->n_phases <= NR__STYLES || !in->phase->phase_names || !in->phase->bytes ||
+        !in->phase->io_time_s)
+        return 0;
+    nr__phase_folded f;
+    if (nr__phase_fold(NULL, in->phase, &f) < 0) /* figure 1's skips are counted on figure 1 */
+        return -1;
+    size_t fig1[NR__STYLES], mine[NR__MAX_SERIES];
+    nr__palette_phase_colors(f.names, NR__STYLES, fig1);
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < NR__STYLES - 1; k++)
+            if (strcmp(names[i], f.names[k]) == 0) {
+                mine[i] = fig1[k];
+                found++;
+                break;
+            }
+    if (found == n) /* else not figure 1's phases: their own colours */
+        memcpy(colors, mine, n * sizeof *colors);
+    nr__phase_fold_fini(&f);
+    return 0;
+}
+
+/* One run's series folded as figure 1 folds its phases (l->folded): "all",
+ * the phases figure 1 keeps in its colours, the other phases' in its grey,
+ * each legend entry with its p50, the folded one's as approximate (read off
+ * its histogram). 0, or -1 when out of memory. */
+static int fold_series(const nr_figure_inputs *in, const nr_fig_latency_input *l, shown *sh)
+{
+    const size_t n = l->n_series - 2;
+    size_t colors[NR__MAX_SERIES];
+    if (kept_colors(in, l, n, colors) < 0)
+        return -1;
+    for (size_t i = 0; i < l->n_series; i++) {
+        const nr_fig_latency_series *s = &l->series[i];
+        char value[32];
+        if (isfinite(s->p50) && s->p50 > 0)
+            nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?",
+                           i == n + 1 ? " (p50 \xe2\x89\x88 %s)" : " (p50 %s)",
+                           nr_render_fmt_seconds(s->p50, value, sizeof value));
+        sh->index[i] = i;
+    }
+    sh->n = l->n_series;
+    sh->style[0] = sh->color[0] = all_style(colors, n);
+    for (size_t i = 0; i < n; i++)
+        sh->style[i + 1] = sh->color[i + 1] = colors[i];
+    /* "all" and the kept hold the 8 styles: solid with circles, as the
+       first (train's blue, or a step's), in grey */
+    sh->style[n + 1] = 0;
+    sh->color[n + 1] = NR__COLOR_CROWD;
+    sh->folded = 1;
+    return 0;
+}
+
+static int choose_series(const nr_figure_inputs *in, const nr_fig_latency_input *l, shown *sh)
 {
     memset(sh, 0, sizeof *sh);
+    if (l->phases && l->folded && l->n_series >= 2 && l->n_series <= NR__MAX_SERIES)
+        return fold_series(in, l, sh);
     if (l->n_series <= NR_FIG_DISTINCT_RUNS) {
         for (size_t i = 0; i < l->n_series; i++) {
             const nr_fig_latency_series *s = &l->series[i];
@@ -97,6 +171,7 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
         }
         if (l->phases && l->n_series > 1)
             phase_styles(l, sh);
+        memcpy(sh->color, sh->style, sizeof sh->color);
         return 0;
     }
     nr__crowd *cw = &sh->cw;
@@ -113,7 +188,7 @@ static int choose_series(const nr_fig_latency_input *l, shown *sh)
     for (size_t k = 0; k < sh->n; k++) {
         const nr_fig_latency_series *s = &l->series[sh->index[k] = cw->pick[k]];
         char value[32];
-        sh->style[k] = k;
+        sh->style[k] = sh->color[k] = k;
         nr__name_label(sh->names[k], sizeof sh->names[k], s->name, " (p99 %s, %s)",
                        nr_render_fmt_seconds(s->p99, value, sizeof value), nr__pick_names[cw->which[k]]);
     }
@@ -141,17 +216,28 @@ static const char *series_name(const nr_fig_latency_input *l, const shown *sh, s
     return l->series[sh->index[k]].name ? l->series[sh->index[k]].name : "?";
 }
 
-/* The markers of level k: each resolved series' pixel x and style, in
- * xs and style (sh->n room); how many. */
+/* The place in sh of the j-th series drawn: the folded phases' first,
+ * under the others, then the rest in order. */
+static size_t drawn(const shown *sh, size_t j)
+{
+    if (!sh->folded)
+        return j;
+    return j == 0 ? sh->n - 1 : j - 1;
+}
+
+/* The markers of level k: each resolved series' pixel x, style and colour,
+ * in xs, style and color (sh->n room), in drawing order; how many. */
 static size_t level_markers(const nr__xy *p, const nr_fig_latency_input *l, const shown *sh, size_t k, double *xs,
-                            size_t *style)
+                            size_t *style, size_t *color)
 {
     size_t n = 0;
-    for (size_t i = 0; i < sh->n; i++) {
+    for (size_t j = 0; j < sh->n; j++) {
+        const size_t i = drawn(sh, j);
         const nr_fig_latency_series *s = &l->series[sh->index[i]];
         const double x = percentile_of(s, k);
         if (x > 0 && isfinite(x) && level_resolved(s, k)) {
             xs[n] = nr__xy_mx(p, x);
+            color[n] = sh->color[i];
             style[n++] = sh->style[i];
         }
     }
@@ -208,12 +294,12 @@ static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *s
         cairo_line_to(cr, p->px + p->pw, y);
         cairo_stroke(cr);
         double xs[NR__MAX_SERIES];
-        size_t style[NR__MAX_SERIES];
-        const size_t n = level_markers(p, l, sh, k, xs, style);
+        size_t style[NR__MAX_SERIES], color[NR__MAX_SERIES];
+        const size_t n = level_markers(p, l, sh, k, xs, style, color);
         cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
         draw_level_name(p, k, y, xs, n);
         for (size_t i = 0; i < n; i++) {
-            nr__set_color(cr, nr__palette_color(style[i]), 1.0);
+            nr__set_color(cr, nr__palette_color(color[i]), 1.0);
             nr__draw_marker(cr, style[i], xs[i], y, MARKER_SIZE);
         }
     }
@@ -222,12 +308,13 @@ static void draw_levels(nr__xy *p, const nr_fig_latency_input *l, const shown *s
 
 static void add_series(nr__xy *p, const nr_fig_latency_input *l, const shown *sh, int ccdf)
 {
-    for (size_t i = 0; i < sh->n; i++) {
+    for (size_t j = 0; j < sh->n; j++) {
+        const size_t i = drawn(sh, j);
         const nr_fig_latency_series *s = &l->series[sh->index[i]];
         if (!drawable_series(s))
             continue;
         nr__xy_add(p, (nr__series){.n = s->n, .x = s->latency_s, .y = ccdf && s->ccdf ? s->ccdf : s->cdf,
-                                   .y_one_minus = ccdf && !s->ccdf, .color = sh->style[i], .dash = sh->style[i],
+                                   .y_one_minus = ccdf && !s->ccdf, .color = sh->color[i], .dash = sh->style[i],
                                    .marker = sh->style[i]});
     }
     const size_t n = sh->cw.n_others;
@@ -243,7 +330,7 @@ static int draw_panels(nr_render_canvas *cv, const nr_fig_latency_input *l, cons
     lg.title = title;
     for (size_t i = 0; i < sh->n; i++)
         nr__legend_add(&lg, (nr__legend_entry){.label = series_name(l, sh, i), .kind = NR__LEG_LINE,
-                                               .color = sh->style[i], .dash = sh->style[i], .marker = sh->style[i],
+                                               .color = sh->color[i], .dash = sh->style[i], .marker = sh->style[i],
                                                .has_marker = 1, .line_width = 1.1});
     if (sh->cw.n_others)
         nr__legend_add(&lg, (nr__legend_entry){.label = sh->crowd_name, .kind = NR__LEG_LINE,
@@ -298,7 +385,7 @@ int nr__fig_latency_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_er
     if (!l || l->n_series == 0 || !l->series)
         return nr__draw_no_data(cv, FIG, "no latency samples (trace lacks -T?)");
     shown sh;
-    if (choose_series(l, &sh) < 0)
+    if (choose_series(in, l, &sh) < 0)
         return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
     const int rc = draw_panels(cv, l, &sh);
     nr__crowd_fini(&sh.cw);

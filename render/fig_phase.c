@@ -22,6 +22,12 @@ static int all_zero(const double *v, size_t n)
     return 1;
 }
 
+/* Whether v is finite, counting a skip on cv (NULL: counted nowhere). */
+static int finite_counted(nr_render_canvas *cv, double v)
+{
+    return cv ? nr__finite_or_skip(cv, v) : isfinite(v);
+}
+
 /* Phase i's weight for ranking: its share of each run's bytes plus its
  * share of each run's I/O time, summed over the runs. */
 static void phase_scores(nr_render_canvas *cv, const nr_fig_phase_input *p, double *score)
@@ -36,24 +42,24 @@ static void phase_scores(nr_render_canvas *cv, const nr_fig_phase_input *p, doub
             tt += isfinite(t[j]) && t[j] > 0 ? t[j] : 0;
         }
         for (size_t j = 0; j < p->n_phases; j++) {
-            if (nr__finite_or_skip(cv, b[j]) && b[j] > 0)
+            if (finite_counted(cv, b[j]) && b[j] > 0)
                 score[j] += b[j] / bt;
-            if (nr__finite_or_skip(cv, t[j]) && t[j] > 0)
+            if (finite_counted(cv, t[j]) && t[j] > 0)
                 score[j] += t[j] / tt;
         }
     }
 }
 
-int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_folded *out)
+/* Where each of p's phases goes when figure 1 folds them: slot[j] is phase
+ * j's place among the kept (NR__STYLES - 1 of the largest weight, numbered
+ * in their order), or NR__STYLES - 1 (the other phases). 0, or -1 when out
+ * of memory. */
+static int phase_slots(nr_render_canvas *cv, const nr_fig_phase_input *p, size_t *slot)
 {
     const size_t m = p->n_phases, kept = NR__STYLES - 1;
-    *out = (nr__phase_folded){0};
     double *score = malloc(m * sizeof *score);
     nr__keyed *rank = malloc(m * sizeof *rank); /* key: minus the weight, so the largest come first */
-    size_t *slot = malloc(m * sizeof *slot); /* where phase j goes: its place among the kept, or kept (the other) */
-    out->bytes = calloc(p->n_runs * NR__STYLES, sizeof *out->bytes);
-    out->time = calloc(p->n_runs * NR__STYLES, sizeof *out->time);
-    int rc = score && rank && slot && out->bytes && out->time ? 0 : -1;
+    const int rc = score && rank ? 0 : -1;
     if (rc == 0) {
         phase_scores(cv, p, score);
         for (size_t j = 0; j < m; j++)
@@ -62,10 +68,26 @@ int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_
         for (size_t k = 0; k < kept && k < m; k++)
             slot[rank[k].index] = 0; /* kept: numbered below, in stack order */
         for (size_t j = 0, n = 0; j < m; j++)
-            if (slot[j] == 0) {
-                out->names[n] = p->phase_names[j];
+            if (slot[j] == 0)
                 slot[j] = n++;
-            }
+    }
+    free(score);
+    free(rank);
+    return rc;
+}
+
+int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_folded *out)
+{
+    const size_t m = p->n_phases, kept = NR__STYLES - 1;
+    *out = (nr__phase_folded){0};
+    size_t *slot = malloc(m * sizeof *slot); /* where phase j goes: its place among the kept, or kept (the other) */
+    out->bytes = calloc(p->n_runs * NR__STYLES, sizeof *out->bytes);
+    out->time = calloc(p->n_runs * NR__STYLES, sizeof *out->time);
+    int rc = slot && out->bytes && out->time ? phase_slots(cv, p, slot) : -1;
+    if (rc == 0) {
+        for (size_t j = 0; j < m; j++)
+            if (slot[j] < kept)
+                out->names[slot[j]] = p->phase_names[j];
         snprintf(out->other, sizeof out->other, "other %zu phases", m - kept);
         out->names[kept] = out->other;
         for (size_t r = 0; r < p->n_runs; r++)
@@ -77,12 +99,27 @@ int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_
         out->in = (nr_fig_phase_input){.n_runs = p->n_runs, .run_names = p->run_names, .n_phases = NR__STYLES,
                                        .phase_names = out->names, .bytes = out->bytes, .io_time_s = out->time};
     }
-    free(score);
-    free(rank);
     free(slot);
     if (rc < 0)
         nr__phase_fold_fini(out);
     return rc;
+}
+
+int nr_fig_phase_kept(const nr_fig_phase_input *p, size_t kept[NR_FIG_PHASES - 1], size_t *n_kept)
+{
+    *n_kept = 0;
+    if (!p || p->n_phases <= NR_FIG_PHASES || !p->bytes || !p->io_time_s)
+        return 0;
+    size_t *slot = malloc(p->n_phases * sizeof *slot);
+    if (!slot || phase_slots(NULL, p, slot) < 0) {
+        free(slot);
+        return NR_E_NOMEM;
+    }
+    for (size_t j = 0; j < p->n_phases; j++)
+        if (slot[j] < NR_FIG_PHASES - 1)
+            kept[(*n_kept)++] = j;
+    free(slot);
+    return 0;
 }
 
 void nr__phase_fold_fini(nr__phase_folded *f)

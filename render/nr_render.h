@@ -63,6 +63,19 @@ typedef struct nr_fig_phase_input {
     const double *runtime_io_time_s;
 } nr_fig_phase_input;
 
+/* The most phases figure 1 draws each in a colour of its own. With more it
+ * folds them (docs/figures.md, "Many phases"): it keeps the
+ * NR_FIG_PHASES - 1 of the largest weight (each run's share of bytes plus
+ * its share of I/O time in the phase, summed over the runs; ties to the
+ * earlier phase) in their order, and draws the rest as one, "other N
+ * phases", in grey; figures 4 and 5 fold as it does. */
+#define NR_FIG_PHASES 8
+/* The phases figure 1 keeps when it folds p: their indices in p, ascending,
+ * into kept and their count into *n_kept (0 when p has at most
+ * NR_FIG_PHASES phases: nothing folds). Non-finite values weigh nothing.
+ * Returns 0, or NR_E_NOMEM (*n_kept 0). */
+int nr_fig_phase_kept(const nr_fig_phase_input *p, size_t kept[NR_FIG_PHASES - 1], size_t *n_kept);
+
 /* (2) Lorenz curve of one run: files sorted by bytes ascending;
  * file_share[i] and byte_share[i] are cumulative fractions in [0, 1], both
  * ascending, ending at (1, 1). top10_share is the share of bytes from the
@@ -130,6 +143,14 @@ typedef struct nr_fig_latency_input {
     const nr_fig_latency_series *series;
     int phases; /* series 0 is all of one run, the others its phases: each in its phase's colour
                    (nr__palette_phase_colors, as in figures 1 and 5) */
+    /* phases only: 0, or the number of phases folded into the last series,
+       "other N phases" (the reads of the phases figure 1 folds: with more
+       than NR_FIG_PHASES phases, nr_fig_phase_kept), drawn in figure 1's
+       grey, the series before it in figure 1's colours of their phases
+       (the figure's phase input, when it folds). Its p50, p99 and p99.9
+       are read off its histogram, within its bin of the exact ones: its
+       legend entry says "p50 ≈" (docs/figures.md, "Many phases") */
+    size_t folded;
 } nr_fig_latency_input;
 
 /* A time span in seconds from the start of a run, with a name. */

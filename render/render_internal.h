@@ -69,6 +69,7 @@ typedef struct nr__rgb {
 } nr__rgb;
 
 #define NR__STYLES 8
+_Static_assert(NR__STYLES == NR_FIG_PHASES, "figure 1 keeps a colour for each phase it draws");
 /* Okabe-Ito colour i (mod 8), ordered so that the first ones contrast most. */
 nr__rgb nr__palette_color(size_t i);
 /* The colours of the phases of one figure: the canonical ones theirs, the

@@ -103,7 +103,7 @@ static void curves_of_many_runs_in_grey(void **state)
     for (size_t n = 8; n <= RUNS; n += RUNS - 8) {
         const nr_fig_lorenz_input lorenz = {n, lr};
         const nr_fig_ccdf_input ccdf_in = {n, cr};
-        const nr_fig_latency_input latency = {"read", n, ls, 0};
+        const nr_fig_latency_input latency = {"read", n, ls, 0, 0};
         const nr_figure_inputs in = {.lorenz = &lorenz, .ccdf = &ccdf_in, .latency = &latency};
         const char *stems[] = {"fig2-lorenz", "fig3-file-bytes-ccdf", "fig4-read-latency"};
         const size_t panels[] = {1, 1, 2};
@@ -506,7 +506,7 @@ static void latency_phases_in_their_colours(void **state)
     nr_fig_latency_series ls[3];
     for (int i = 0; i < 3; i++)
         ls[i] = (nr_fig_latency_series){names[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 0, NULL};
-    const nr_fig_latency_input latency = {"read", 3, ls, 1};
+    const nr_fig_latency_input latency = {"read", 3, ls, 1, 0};
     const nr_figure_inputs in = {.latency = &latency};
     nr_render_buf svg;
     render_svg("fig4-read-latency", &in, &svg);
@@ -516,6 +516,51 @@ static void latency_phases_in_their_colours(void **state)
     assert_int_equal(occurrences(text, svg.len, stroke[0]), 0);
     assert_int_equal(occurrences(text, svg.len, stroke[1]), 0);
     nr_render_buf_fini(&svg);
+}
+
+/* Figure 4 of one run folds as figure 1 (session 54): the phases figure 1
+ * keeps (p33 ... p39 of 40, the heaviest) in figure 1's colours of their
+ * names, also when one of them has no reads (p34 here: coloured over the
+ * six names drawn, p35 would take p34's vermillion and none black), the
+ * other phases' series in figure 1's grey, solid; and figure 1's pick of
+ * nr_fig_phase_kept. */
+static void latency_folds_as_figure_1(void **state)
+{
+    (void)state;
+    enum { PH = 40 };
+    static char names[PH][16];
+    static const char *name_of[PH];
+    static double bytes[PH], time[PH];
+    for (int j = 0; j < PH; j++) {
+        snprintf(names[j], sizeof names[j], "p%d", j);
+        name_of[j] = names[j];
+        bytes[j] = time[j] = j + 1;
+    }
+    static const char *const runs[] = {"r"};
+    const nr_fig_phase_input phase = {1, runs, PH, name_of, bytes, time, NULL, NULL};
+    size_t kept[NR_FIG_PHASES - 1], n_kept;
+    assert_int_equal(nr_fig_phase_kept(&phase, kept, &n_kept), 0);
+    assert_int_equal(n_kept, 7);
+    for (size_t k = 0; k < n_kept; k++)
+        assert_int_equal(kept[k], 33 + k);
+    static double lat[POINTS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2}, cdf[POINTS] = {0.1, 0.5, 0.9, 0.99, 1};
+    const char *series[] = {"all phases", "p33", "p35", "p36", "p37", "p38", "p39", "other 33 phases"};
+    nr_fig_latency_series ls[8];
+    for (int i = 0; i < 8; i++)
+        ls[i] = (nr_fig_latency_series){series[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 1000, NULL};
+    const nr_fig_latency_input latency = {"read", 8, ls, 1, 33};
+    const nr_figure_inputs in = {.phase = &phase, .latency = &latency};
+    nr_render_buf svg, fig1;
+    render_svg("fig4-read-latency", &in, &svg);
+    render_svg("fig1-phase-breakdown", &in, &fig1);
+    const char *text = (const char *)svg.data;
+    assert_true(occurrences(text, svg.len, "stroke:rgb(0%,0%,0%)") > 0);                 /* p39: black */
+    assert_int_equal(occurrences(text, svg.len, "stroke:rgb(83.529412%,36.862745%,0%)"), 0); /* p34's */
+    assert_true(figure_1_fills(&fig1, "fill:rgb(0%,0%,0%)"));
+    assert_true(occurrences(text, svg.len, "stroke:rgb(72%,72%,72%)") > 0);
+    assert_int_equal(occurrences(text, svg.len, CROWD_STROKE), 0); /* a series, not the crowd's thin lines */
+    nr_render_buf_fini(&svg);
+    nr_render_buf_fini(&fig1);
 }
 
 int main(void)
@@ -533,6 +578,7 @@ int main(void)
         cmocka_unit_test(eight_epochs_neighbours_apart),
         cmocka_unit_test(timeline_folds_as_figure_1),
         cmocka_unit_test(latency_phases_in_their_colours),
+        cmocka_unit_test(latency_folds_as_figure_1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
