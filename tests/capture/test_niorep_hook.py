@@ -446,6 +446,25 @@ class HookTests(unittest.TestCase):
         self.assertEqual(out.split(), ["12", "True"])
         self.assertEqual(text, "")
 
+    def test_blank_code_points_are_the_ingests(self):
+        """The hook refuses the names the ingest takes as "(unnamed)": its
+        table of blank code points is common/nr_utf8.c's, range for range
+        (docs/hook-format.md, "Names")."""
+        import ast
+        import re
+        with open(os.path.join(WORKLOADS, "niorep_hook", "__init__.py")) as f:
+            hook = ast.parse(f.read())
+        hook_ranges = [ast.literal_eval(node.value) for node in hook.body if isinstance(node, ast.Assign)
+                       and any(getattr(t, "id", None) == "_BLANK_RANGES" for t in node.targets)]
+        with open(os.path.join(os.path.dirname(WORKLOADS), "common", "nr_utf8.c")) as f:
+            text = f.read()
+        table = text[text.index("blank_ranges[] = {"):]
+        table = table[:table.index("};")]
+        ranges = tuple((int(lo, 16), int(hi, 16))
+                       for lo, hi in re.findall(r"\{0x([0-9A-Fa-f]+), 0x([0-9A-Fa-f]+)\}", table))
+        self.assertGreater(len(ranges), 10)
+        self.assertEqual(hook_ranges, [ranges])
+
     def test_forked_child_reports_its_own_use_of_inherited_files(self):
         """A file object opened before fork: each process reports the
         bytes it moved through it, once (review 45: workers' reads were
