@@ -100,3 +100,33 @@ size_t nr_utf8_len_within(const unsigned char *p, size_t n)
         return 0;
     return len;
 }
+
+/* The blank code points, inclusive ranges in order: Cc, White_Space, the
+ * format characters that draw nothing (soft hyphen, bidi marks and
+ * controls, zero-width ones, BOM), the grapheme joiner and the Hangul
+ * fillers. workloads/niorep_hook holds the same table (_BLANK_RANGES). */
+static const struct { unsigned lo, hi; } blank_ranges[] = {
+    {0x0000, 0x0020}, {0x007F, 0x00A0}, {0x00AD, 0x00AD}, {0x034F, 0x034F}, {0x061C, 0x061C},
+    {0x115F, 0x1160}, {0x1680, 0x1680}, {0x180E, 0x180E}, {0x2000, 0x200F}, {0x2028, 0x202F},
+    {0x205F, 0x206F}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0},
+};
+
+int nr_utf8_blank(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        const size_t n = nr_utf8_seq_len(p);
+        if (n == 0)
+            return 0;
+        unsigned cp = n == 1 ? p[0] : p[0] & (0x7F >> n);
+        for (size_t i = 1; i < n; i++)
+            cp = cp << 6 | (p[i] & 0x3F);
+        size_t k = 0;
+        while (k < sizeof blank_ranges / sizeof *blank_ranges && blank_ranges[k].hi < cp)
+            k++;
+        if (k == sizeof blank_ranges / sizeof *blank_ranges || cp < blank_ranges[k].lo)
+            return 0;
+        p += n;
+    }
+    return 1;
+}

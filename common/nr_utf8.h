@@ -29,4 +29,14 @@ char *nr_utf8_clean(const char *s, char *out, size_t cap);
  * exactly when s is clean already. */
 size_t nr_utf8_clean_size(const char *s);
 
+/* The name a phase or mark with a blank name takes (docs/hook-format.md,
+ * "Names"). */
+#define NR_UNNAMED "(unnamed)"
+
+/* 1 when s (NULL: "") shows nothing: it is empty or all its code points
+ * are blank ones (controls, white space, the invisible format characters
+ * and fillers: docs/hook-format.md, "Names", the table the Python hook
+ * holds too); else 0. An invalid byte shows (as \xNN), so is not blank. */
+int nr_utf8_blank(const char *s);
+
 #endif

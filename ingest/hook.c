@@ -18,6 +18,7 @@
 #include "logsrc.h"
 #include "nr_mem.h"
 #include "nr_strtab.h"
+#include "nr_utf8.h"
 
 typedef struct hook_segment {
     int64_t begin_ns, end_ns;  /* [begin, end) */
@@ -281,6 +282,18 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, u
     return 0;
 }
 
+/* A phase's or mark's name as stored: a blank one (nr_utf8_blank: "", "  ",
+ * controls) is counted (empty_name) and takes NR_UNNAMED, so that its
+ * record keeps its time and pairs as the writer paired it, under a name
+ * every output shows (docs/hook-format.md, "Names"). */
+static const char *record_name(nr_hook *h, const char *name, uint64_t line_no)
+{
+    if (!nr_utf8_blank(name))
+        return name;
+    report(h, "empty_name", line_no);
+    return NR_UNNAMED;
+}
+
 /* A mark without a name is a missing field; attrs that are given but no
  * object are counted (bad_mark_field) and the mark kept without them. */
 static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
@@ -295,7 +308,7 @@ static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts,
     /* sorted keys: the same mark gives the same bytes in the store */
     char *text = json_is_object(attrs) && json_object_size(attrs) ? json_dumps(attrs, JSON_COMPACT | JSON_SORT_KEYS)
                                                                     : NULL;
-    const char *name_s = intern(h, json_string_value(name));
+    const char *name_s = intern(h, record_name(h, json_string_value(name), line_no));
     const char *attrs_s = intern(h, text ? text : "");
     free(text);
     if (!name_s || !attrs_s || NR_GROW(h->marks, h->mark_cap, h->mark_count + 1) < 0)
@@ -355,9 +368,9 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
             else if (begin && !json_is_string(name))
                 report(h, "missing_field", line_no);
             else if (begin)
-                rc = begin_phase(h, thr, json_string_value(name), t);
+                rc = begin_phase(h, thr, record_name(h, json_string_value(name), line_no), t);
             else
-                end_phase(h, thr, json_is_string(name) ? json_string_value(name) : NULL,
+                end_phase(h, thr, json_is_string(name) ? record_name(h, json_string_value(name), line_no) : NULL,
                           names_an_error(json_object_get(o, "error")), t, line_no);
         } else if (strcmp(event, "io") == 0) {
             rc = add_io(h, o, p, th, t, line_no);

@@ -77,8 +77,11 @@
  * 13 (session 50): meta ingest_revision records this number.
  * 14 (session 51): a phase is inherited through processes, not pids (a
  * reused pid looped the walk), with no depth limit (it gave up 64 levels
- * up); the run's first event has its phase (it was unphased). */
-#define NR_INGEST_REVISION 14
+ * up); the run's first event has its phase (it was unphased).
+ * 15 (session 54): a blank phase or mark name in hook.jsonl is stored as
+ * "(unnamed)" and noted (hook_empty_name); an end of a blank name closes
+ * a phase of any blank name. */
+#define NR_INGEST_REVISION 15
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "nr_utf8.h"
 
 enum { MK_TS, MK_PID, MK_NAME, MK_ATTRS, MK_PHASE, MK_NCOLS };
 static const char *const mark_cols[MK_NCOLS] = {"ts_ns", "pid", "name", "attrs", "phase_id"};
@@ -38,13 +39,14 @@ static int count_name(nr_model *m, const char *name, size_t len, const char **ke
     return 0;
 }
 
-/* Keeps row i; its name is the counted copy when there is one. */
-static int keep_mark(nr_model *m, const nr_col_chunk *c, size_t i, const char *name)
+/* Keeps row i named name[0..len); its name is the counted copy kept when
+ * there is one. */
+static int keep_mark(nr_model *m, const nr_col_chunk *c, size_t i, const char *kept, const char *name, size_t len)
 {
     nr_model_mark *k = &m->mark_v[m->marks.n];
     k->ts_ns = c[MK_TS].i64[i];
     k->pid = c[MK_PID].i64[i];
-    k->name = name ? name : nr_arena_strndup(&m->arena, c[MK_NAME].str[i], c[MK_NAME].str_len[i]);
+    k->name = kept ? kept : nr_arena_strndup(&m->arena, name, len);
     k->attrs = nr_arena_strndup(&m->arena, c[MK_ATTRS].str[i], c[MK_ATTRS].str_len[i]);
     k->phase = phase_name(m, c[MK_PHASE].i64[i]);
     if (!k->name || !k->attrs)
@@ -59,11 +61,15 @@ static int read_marks(nr_model *m, const nr_store_table *t, const int *col, nr_c
         for (int k = 0; k < MK_NCOLS; k++)
             NR_TRY(nr_store_read_chunk(t, (size_t)col[k], rg, &c[k], err));
         for (size_t i = 0; i < c[MK_TS].n; i++) {
-            const char *name;
+            /* a blank name, in a store of an ingest before session 54, as
+               the ingest now stores it (docs/hook-format.md, "Names") */
+            const int blank = nr_utf8_blank(c[MK_NAME].str[i]);
+            const char *name = blank ? NR_UNNAMED : c[MK_NAME].str[i], *kept;
+            const size_t len = blank ? strlen(NR_UNNAMED) : c[MK_NAME].str_len[i];
             m->marks.total++;
-            NR_TRY(count_name(m, c[MK_NAME].str[i], c[MK_NAME].str_len[i], &name));
+            NR_TRY(count_name(m, name, len, &kept));
             if (m->marks.n < NR_MODEL_MAX_MARKS)
-                NR_TRY(keep_mark(m, c, i, name));
+                NR_TRY(keep_mark(m, c, i, kept, name, len));
         }
     }
     return 0;

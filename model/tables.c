@@ -10,6 +10,7 @@
 #include "model_internal.h"
 #include "nr_schema.h"
 #include "nr_strtab.h"
+#include "nr_utf8.h"
 
 /* The tables every store of a run has held since format 1, each with every
  * column of its schema: the ingest has written them all since its first
@@ -470,6 +471,8 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
         const size_t rgn = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
         for (size_t i = 0; i < rgn && n < rows; i++, n++) {
             const char *name = str_at(&k.c[NR_PH_NAME], i);
+            if (nr_utf8_blank(name)) /* a store of an ingest before session 54: as the ingest now stores it */
+                name = NR_UNNAMED;
             pr[n] = (phase_row){
                 .id = i64_at(&k.c[NR_PH_PHASE_ID], i, (int64_t)n),
                 .pid = i64_at(&k.c[NR_PH_PID], i, -1),

@@ -23,7 +23,8 @@ nr_diag_kind nr_diag_reason_kind(const char *reason)
         "unmatched_resumed", "call_while_pending",
     };
     /* hook.jsonl lines left out whole (ingest/hook.c); its other reasons
-       keep the line (bad_io_field, phase_end_out_of_order) or are the run's */
+       keep the line (bad_io_field, phase_end_out_of_order, empty_name) or
+       are the run's */
     static const char *const hook_skipped[] = {
         "hook_bad_json",      "hook_not_object",         "hook_missing_field",      "hook_bad_pid",
         "hook_bad_timestamp", "hook_unknown_event",      "hook_unsupported_version", "hook_unmatched_phase_end",

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "hook.h"
+#include "nr_utf8.h"
 
 #define S(sec) ((int64_t)((sec) * 1000000000.0))
 
@@ -340,6 +341,59 @@ static void mark_records(void **state)
     nr_hook_free(h);
 }
 
+/* A blank phase or mark name ("", white space, controls, a zero-width
+ * space) is counted (empty_name) and stored as NR_UNNAMED: its phase
+ * keeps its time and pairs as written, blank names being one name; an end
+ * of a blank name with none open is unmatched and leaves train open. */
+static void blank_names_are_unnamed(void **state)
+{
+    (void)state;
+    diag_log d = {0};
+    nr_hook *h = load_text("{\"ts\":1,\"pid\":6,\"event\":\"phase_begin\",\"phase\":\"train\"}\n"
+                           "{\"ts\":2,\"pid\":6,\"event\":\"phase_begin\",\"phase\":\"\"}\n"          /* 2 */
+                           "{\"ts\":3,\"pid\":6,\"event\":\"phase_begin\",\"phase\":\" \\t\"}\n"      /* 3 */
+                           "{\"ts\":4,\"pid\":6,\"event\":\"phase_end\",\"phase\":\"\\u200b\"}\n"     /* 4 */
+                           "{\"ts\":5,\"pid\":6,\"event\":\"phase_end\",\"phase\":\"\"}\n"            /* 5 */
+                           "{\"ts\":6,\"pid\":6,\"event\":\"phase_end\",\"phase\":\"\\u0001\"}\n"     /* 6, unmatched */
+                           "{\"ts\":7,\"pid\":6,\"event\":\"phase_begin\",\"phase\":\"\\n\"}\n"       /* 7 */
+                           "{\"ts\":8,\"pid\":6,\"event\":\"phase_end\"}\n"
+                           "{\"ts\":9,\"pid\":6,\"event\":\"phase_end\",\"phase\":\"train\"}\n"
+                           "{\"ts\":9.5,\"pid\":6,\"event\":\"mark\",\"name\":\"\"}\n"                /* 10 */
+                           "{\"ts\":9.6,\"pid\":6,\"event\":\"mark\",\"name\":\" x \"}\n",
+                           &d);
+    nr_hook_finish(h, S(20));
+    assert_int_equal(nr_hook_phase_count(h), 4);
+    static const struct { const char *name; double begin, end; int never_ended; } want[] = {
+        {"train", 1, 9, 0}, {NR_UNNAMED, 2, 5, 0}, {NR_UNNAMED, 3, 4, 0}, {NR_UNNAMED, 7, 8, 0},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        const nr_hook_phase *p = nr_hook_phase_get(h, i);
+        assert_string_equal(p->name, want[i].name);
+        assert_int_equal(p->begin_ns, S(want[i].begin));
+        assert_int_equal(p->end_ns, S(want[i].end));
+        assert_int_equal(p->never_ended, want[i].never_ended);
+    }
+    const phase_query q[] = {
+        {6, 6, 2.5, 1, "the first unnamed phase"}, {6, 6, 3.5, 2, "the unnamed phase inside it"},
+        {6, 6, 4.5, 1, "the first again"},         {6, 6, 6.5, 0, "train, left open by the unmatched end"},
+        {6, 6, 7.5, 3, "the third"},               {6, 6, 8.5, 0, "train"},
+    };
+    check_phase_at(h, q, sizeof q / sizeof q[0]);
+    assert_int_equal(nr_hook_mark_count(h), 2);
+    assert_string_equal(nr_hook_mark_get(h, 0)->name, NR_UNNAMED);
+    assert_string_equal(nr_hook_mark_get(h, 1)->name, " x ");
+    static const struct { const char *reason; uint64_t line; } reports[] = {
+        {"empty_name", 2}, {"empty_name", 3}, {"empty_name", 4}, {"empty_name", 5},
+        {"empty_name", 6}, {"unmatched_phase_end", 6}, {"empty_name", 7}, {"empty_name", 10},
+    };
+    assert_int_equal(d.count, sizeof reports / sizeof reports[0]);
+    for (size_t i = 0; i < sizeof reports / sizeof reports[0]; i++) {
+        assert_string_equal(d.reasons[i], reports[i].reason);
+        assert_int_equal(d.lines[i], reports[i].line);
+    }
+    nr_hook_free(h);
+}
+
 /* 2000 phases in one thread: epochs [10k, 10k+8) each holding a step
  * [10k+2, 10k+3); lookups in order and at random agree with a scan. */
 static void lookup_matches_brute_force(void **state)
@@ -395,6 +449,7 @@ int main(void)
         cmocka_unit_test(io_records),
         cmocka_unit_test(non_utf8_paths),
         cmocka_unit_test(mark_records),
+        cmocka_unit_test(blank_names_are_unnamed),
         cmocka_unit_test(lookup_matches_brute_force),
         cmocka_unit_test(missing_file_is_io_error),
     };

@@ -419,6 +419,52 @@ class HookTests(unittest.TestCase):
             """)
         self.assertEqual(out.split(), ["train", "b", "train", "None"])
 
+    def test_blank_names_are_refused_at_the_call(self):
+        """A phase or mark name that shows no character ("", white space,
+        controls, a zero-width space) is a ValueError where it is given,
+        traced or not, and writes nothing; the report would show it blank
+        (until session 54 it was written as given)."""
+        code = """
+            import niorep_hook as nh
+            blanks = ["", " ", "\\t\\n", "\\x01", "\\u200b", "\\u3000 "]
+            refused = []
+            for name in blanks:
+                for make in (nh.phase, nh.mark):
+                    try:
+                        make(name)
+                    except ValueError as exc:
+                        refused.append(str(exc).startswith("niorep_hook.%s: " % make.__name__))
+            with nh.phase(" x "):
+                nh.mark("0")
+            print(len(refused), all(refused))
+            """
+        records, out, _ = run_hooked(code)
+        self.assertEqual(out.split(), ["12", "True"])
+        self.assertEqual([r.get("phase", r.get("name")) for r in records if r["event"] != "header"],
+                         [" x ", "0", " x "])
+        _, out, text = run_hooked(code, hook=False)
+        self.assertEqual(out.split(), ["12", "True"])
+        self.assertEqual(text, "")
+
+    def test_blank_code_points_are_the_ingests(self):
+        """The hook refuses the names the ingest takes as "(unnamed)": its
+        table of blank code points is common/nr_utf8.c's, range for range
+        (docs/hook-format.md, "Names")."""
+        import ast
+        import re
+        with open(os.path.join(WORKLOADS, "niorep_hook", "__init__.py")) as f:
+            hook = ast.parse(f.read())
+        hook_ranges = [ast.literal_eval(node.value) for node in hook.body if isinstance(node, ast.Assign)
+                       and any(getattr(t, "id", None) == "_BLANK_RANGES" for t in node.targets)]
+        with open(os.path.join(os.path.dirname(WORKLOADS), "common", "nr_utf8.c")) as f:
+            text = f.read()
+        table = text[text.index("blank_ranges[] = {"):]
+        table = table[:table.index("};")]
+        ranges = tuple((int(lo, 16), int(hi, 16))
+                       for lo, hi in re.findall(r"\{0x([0-9A-Fa-f]+), 0x([0-9A-Fa-f]+)\}", table))
+        self.assertGreater(len(ranges), 10)
+        self.assertEqual(hook_ranges, [ranges])
+
     def test_forked_child_reports_its_own_use_of_inherited_files(self):
         """A file object opened before fork: each process reports the
         bytes it moved through it, once (review 45: workers' reads were

@@ -615,6 +615,28 @@ static void utf8_len_within_follows_rfc_3629(void **state)
         assert_int_equal(nr_utf8_len_within((const unsigned char *)cases[i].bytes, cases[i].n), cases[i].len);
 }
 
+/* nr_utf8_blank: a name of controls, white space and invisible format
+ * characters shows nothing; one visible character, or an invalid byte
+ * (printed as \xNN), shows. */
+static void utf8_blank_is_nothing_visible(void **state)
+{
+    (void)state;
+    static const struct { const char *s; int blank; } cases[] = {
+        {"", 1}, {" ", 1}, {"\t\r\n\v\f", 1}, {"\x01\x1b\x7f", 1}, {"\xC2\x85\xC2\xA0", 1}, /* NEL, NBSP */
+        {"\xE2\x80\x8B\xE2\x80\x8F\xEF\xBB\xBF", 1},   /* ZWSP, RLM, BOM */
+        {"\xE3\x80\x80\xE3\x85\xA4\xC2\xAD", 1},      /* ideographic space, Hangul filler, soft hyphen */
+        {"\xE2\x81\xA0\xE2\x81\xAF\xE2\x80\xAF", 1}, /* word joiner, U+206F, narrow NBSP */
+        {"a", 0}, {" a ", 0}, {"\x01x", 0}, {"\xC2\xA1", 0}, {"\xE2\x80\x90", 0}, /* U+00A1, U+2010 */
+        {"\xE2\x81\xB0", 0}, {"\xEF\xBF\xBD", 0}, {"\xF0\x9F\x98\x80", 0},    /* U+2070, U+FFFD, U+1F600 */
+        {"\xFF", 0}, {" \xC3", 0}, {"\xED\xA0\x80", 0},                        /* invalid bytes show */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (nr_utf8_blank(cases[i].s) != cases[i].blank)
+            fail_msg("case %zu: nr_utf8_blank gives %d, expected %d", i, !cases[i].blank, cases[i].blank);
+    }
+    assert_int_equal(nr_utf8_blank(NULL), 1);
+}
+
 /* Writes text to root/rel (folders made). */
 static void put_file(const char *root, const char *rel, const char *text)
 {
@@ -700,6 +722,7 @@ int main(void)
         cmocka_unit_test(error_table_maps_exit_status),
         cmocka_unit_test(utf8_clean_escapes_invalid_bytes),
         cmocka_unit_test(utf8_len_within_follows_rfc_3629),
+        cmocka_unit_test(utf8_blank_is_nothing_visible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 
 #include "fixture_runs.h"
 #include "model_internal.h"
+#include "nr_utf8.h"
 #include "store_builder.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
@@ -238,6 +239,42 @@ static void phase_intervals_merge(void **state)
     assert_true(tr->intervals[0].begin_ns == 4 * SEC && tr->intervals[0].end_ns == 6 * SEC);
     /* unphased: from 7 s to the last call's end, 8 s + 1 us */
     assert_near(phase_named(m, "unphased", NULL)->wall_s, 1.000001, 1e-12);
+    nr_model_free(m);
+}
+
+/* A store of an ingest before session 54 holds blank phase and mark names
+ * as written; the model names them "(unnamed)" as the ingest now does,
+ * blank names being one name (docs/hook-format.md, "Names"): no output
+ * shows a blank name. */
+static void blank_names_of_an_old_store_are_unnamed(void **state)
+{
+    tb t;
+    tb_open(&t, tb_path("blank_names.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 4 * SEC);
+    tb_phase(&t, 0, 1, "", 0, 1 * SEC);
+    tb_phase(&t, 1, 1, "train", 1 * SEC, 2 * SEC);
+    tb_phase(&t, 2, 1, " \t\x01", 2 * SEC, 3 * SEC);
+    tb_call(&t, 100 * MS, US, 1, NR_OP_READ, 0, 10, 0, 0);
+    tb_call(&t, 2100 * MS, US, 1, NR_OP_READ, 0, 20, 10, 2);
+    tb_mark(&t, 500 * MS, 1, "", "", 0);
+    tb_mark(&t, 600 * MS, 1, "\xe2\x80\x8b", "", 0); /* a zero-width space */
+    tb_mark(&t, 700 * MS, 1, " x", "", 0);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("blank_names.nio"));
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        assert_false(nr_utf8_blank(nr_model_phase_at(m, i)->name));
+    const nr_model_phase *un = phase_named(m, "(unnamed)", NULL);
+    assert_int_equal(un->instances, 2);
+    assert_int_equal(un->n_intervals, 2);
+    const nr_model_marks *mk = nr_model_get_marks(m);
+    assert_int_equal(mk->n, 3);
+    assert_string_equal(mk->v[0].name, "(unnamed)");
+    assert_string_equal(mk->v[1].name, "(unnamed)");
+    assert_string_equal(mk->v[2].name, " x");
+    assert_int_equal(mk->nnames, 2);
+    assert_string_equal(mk->names[0], "(unnamed)");
+    assert_int_equal(mk->name_counts[0], 2);
     nr_model_free(m);
 }
 
@@ -2020,6 +2057,7 @@ int main(void)
         cmocka_unit_test(no_timestamps_no_duration),
         cmocka_unit_test(run_a_phase_breakdown),
         cmocka_unit_test(phase_intervals_merge),
+        cmocka_unit_test(blank_names_of_an_old_store_are_unnamed),
         cmocka_unit_test(two_ended_calls_read_their_source),
         cmocka_unit_test(read_sizes_are_of_reads_that_returned_data),
         cmocka_unit_test(finding_hot_set_counts_files_exactly),

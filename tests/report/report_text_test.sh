@@ -293,5 +293,68 @@ grep -q '^préparation_donn ' ctl.txt || fail "a UTF-8 name is not cut at 16 cha
 grep -qF 'epoch\x07end 1' ctl.txt || fail "the mark's name is not escaped: $(grep -n epoch ctl.txt | cat -v)"
 ok "names from the trace print escaped"
 
+# 9. Blank names in a hook file another tool wrote ("", a space, a tab,
+# a control and a zero-width space) are kept as "(unnamed)" and noted,
+# one per line, as hook_empty_name with file and line; "" begun and " "
+# ended pair. No output shows a blank name: info, summary, summary --json,
+# the report (docs/hook-format.md, "Names"; session 54's first binary
+# stored them as written and paired neither end).
+mkdir -p blank
+cat > blank/strace.log <<'EOF'
+7100 1700000000.000100 openat(AT_FDCWD, "/data/c.bin", O_RDONLY) = 3</data/c.bin> <0.000010>
+7100 1700000000.000300 read(3</data/c.bin>, ""..., 4096) = 4096 <0.000020>
+7100 1700000000.000600 read(3</data/c.bin>, ""..., 4096) = 4096 <0.000020>
+7100 1700000000.000750 read(3</data/c.bin>, ""..., 4096) = 4096 <0.000020>
+7100 1700000000.000900 close(3</data/c.bin>) = 0 <0.000005>
+7100 1700000000.001000 +++ exited with 0 +++
+EOF
+cat > blank/hook.jsonl <<'EOF'
+{"ts": 1700000000.000200, "pid": 7100, "event": "phase_begin", "phase": "train", "depth": 0}
+{"ts": 1700000000.000250, "pid": 7100, "event": "phase_begin", "phase": "", "depth": 1}
+{"ts": 1700000000.000400, "pid": 7100, "event": "phase_end", "phase": " ", "depth": 1}
+{"ts": 1700000000.000500, "pid": 7100, "event": "phase_begin", "phase": "\t\u0001\u200b", "depth": 1}
+{"ts": 1700000000.000700, "pid": 7100, "event": "phase_end", "phase": "\t\u0001\u200b", "depth": 1}
+{"ts": 1700000000.000800, "pid": 7100, "event": "phase_end", "phase": "train", "depth": 0}
+{"ts": 1700000000.000850, "pid": 7100, "event": "mark", "name": ""}
+EOF
+"$niorep" ingest blank -o blank.nio 2>ingest.err || fail "ingest blank: $(cat ingest.err)"
+grep -q ' 5 hook diagnostics' ingest.err || fail "ingest's hook diagnostics: $(cat ingest.err)"
+"$niorep" info blank.nio > blank_info.txt || fail "info blank"
+grep -q '^  hook_empty_name: 5 (note)$' blank_info.txt \
+    || fail "info: no count of hook_empty_name: $(grep -A4 '^diagnostics' blank_info.txt)"
+grep -qF '    hook.jsonl:2: {"ts": 1700000000.000250, "pid": 7100, "event": "phase_begin", "phase": ""' blank_info.txt \
+    || fail "info: hook_empty_name's first example is not hook.jsonl:2"
+grep -q 'unmatched_phase_end\|out_of_order' blank_info.txt \
+    && fail "the blank ends did not pair: $(grep -A9 '^diagnostics' blank_info.txt)"
+"$niorep" summary blank.nio --json --bootstraps 0 > blank.json || fail "summary --json blank"
+python3 - blank.json <<'EOF' || fail "summary --json: a blank name, or no (unnamed) phase"
+import json, sys
+names = []
+def walk(x, key=None):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            walk(v, k)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v, key)
+    elif key in ("name", "phase") and isinstance(x, str):
+        names.append(x)
+walk(json.load(open(sys.argv[1])))
+blank = [n for n in names if not n.strip(" \t\n\r\x01\u200b")]
+if blank:
+    print("blank names:", blank)
+sys.exit(1 if blank or "(unnamed)" not in names else 0)
+EOF
+"$niorep" summary blank.nio --bootstraps 0 > blank.txt || fail "summary blank"
+grep -q '^(unnamed)  .* 8192 ' blank.txt || fail "summary: no (unnamed) row of 8192 bytes: $(sed -n '/^phase/,/^$/p' blank.txt)"
+grep -q '^train  .* 4096 ' blank.txt || fail "summary: train holds the unnamed phases' reads: $(grep '^train' blank.txt)"
+grep -q '^  at [0-9.]* s: (unnamed) (' blank.txt || fail "summary: the blank mark: $(grep -A1 mark blank.txt)"
+"$niorep" build blank -o blank.html --bootstraps 0 2>build.err || fail "build blank: exit $?: $(cat build.err)"
+grep -q '<tr><td>(unnamed)</td><td class="num">2</td>' blank.html || fail "report: no (unnamed) row in the phase table"
+grep -q '<tr><td>(unnamed)</td><td class="num">[^<]*</td><td>unphased</td>' blank.html || fail "report: the blank mark"
+grep -q '<td>hook_empty_name</td><td class="num">5</td><td class="path">hook.jsonl:2</td>' blank.html \
+    || fail "report: no note hook_empty_name"
+ok "blank phase and mark names are kept as (unnamed) and noted"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"

@@ -147,12 +147,33 @@ def _emit(event, **fields):
     w.emit(record)
 
 
+# Code points that show nothing, inclusive ranges: controls, white space,
+# the invisible format characters and fillers; ingest's table is the same
+# (common/nr_utf8.c, blank_ranges; docs/hook-format.md, "Names").
+_BLANK_RANGES = ((0x0000, 0x0020), (0x007F, 0x00A0), (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C),
+                 (0x115F, 0x1160), (0x1680, 0x1680), (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F),
+                 (0x205F, 0x206F), (0x3000, 0x3000), (0x3164, 0x3164), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0))
+_BLANK = "".join(chr(c) for lo, hi in _BLANK_RANGES for c in range(lo, hi + 1))
+
+
+def _name(what, name):
+    """name as text; a ValueError when it shows nothing ("", "  ", "\\t"):
+    the report would show a blank name.
+    Raised whether or not the hook is active: a program traced behaves as
+    it does untraced."""
+    text = str(name)
+    if not text.strip(_BLANK):
+        raise ValueError("niorep_hook.%s: the name %r is blank (empty, white space or controls only)" % (what, text))
+    return text
+
+
 class phase(contextlib.ContextDecorator):
     """A named phase: a context manager and a decorator. Phases nest per
-    thread; the innermost open phase is the one that counts."""
+    thread; the innermost open phase is the one that counts. A name that
+    shows no character ("", white space, controls) is a ValueError."""
 
     def __init__(self, name, **attrs):
-        self.name = str(name)
+        self.name = _name("phase", name)
         self.attrs = attrs
 
     def __enter__(self):
@@ -290,10 +311,12 @@ def current_phase():
 
 
 def mark(name, **attrs):
-    """Records an instant event (an epoch boundary, a step count, ...)."""
+    """Records an instant event (an epoch boundary, a step count, ...). A
+    name that shows no character is a ValueError, as for phase."""
+    text = _name("mark", name)
     if _state is None:
         return
-    fields = {"name": str(name)}
+    fields = {"name": text}
     if attrs:
         fields["attrs"] = attrs
     _emit("mark", **fields)
