@@ -103,12 +103,17 @@ size_t nr_utf8_len_within(const unsigned char *p, size_t n)
 
 /* The blank code points, inclusive ranges in order: Cc, White_Space, the
  * format characters that draw nothing (soft hyphen, bidi marks and
- * controls, zero-width ones, BOM), the grapheme joiner and the Hangul
- * fillers. workloads/niorep_hook holds the same table (_BLANK_RANGES). */
+ * controls, zero-width ones, BOM), the other default-ignorable code points
+ * (grapheme joiner, Khmer inherent vowels, Mongolian free variation
+ * selectors, variation selectors, Hangul fillers, U+FFF0-FFF8, shorthand
+ * format controls, musical symbol format controls, tags) and the braille
+ * blank. workloads/niorep_hook holds the same table (_BLANK_RANGES). */
 static const struct { unsigned lo, hi; } blank_ranges[] = {
     {0x0000, 0x0020}, {0x007F, 0x00A0}, {0x00AD, 0x00AD}, {0x034F, 0x034F}, {0x061C, 0x061C},
-    {0x115F, 0x1160}, {0x1680, 0x1680}, {0x180E, 0x180E}, {0x2000, 0x200F}, {0x2028, 0x202F},
-    {0x205F, 0x206F}, {0x3000, 0x3000}, {0x3164, 0x3164}, {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0},
+    {0x115F, 0x1160}, {0x1680, 0x1680}, {0x17B4, 0x17B5}, {0x180B, 0x180F}, {0x2000, 0x200F},
+    {0x2028, 0x202F}, {0x205F, 0x206F}, {0x2800, 0x2800}, {0x3000, 0x3000}, {0x3164, 0x3164},
+    {0xFE00, 0xFE0F}, {0xFEFF, 0xFEFF}, {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFF8}, {0x1BCA0, 0x1BCA3},
+    {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF},
 };
 
 int nr_utf8_blank(const char *s)

@@ -626,6 +626,10 @@ static void utf8_blank_is_nothing_visible(void **state)
         {"\xE2\x80\x8B\xE2\x80\x8F\xEF\xBB\xBF", 1},   /* ZWSP, RLM, BOM */
         {"\xE3\x80\x80\xE3\x85\xA4\xC2\xAD", 1},      /* ideographic space, Hangul filler, soft hyphen */
         {"\xE2\x81\xA0\xE2\x81\xAF\xE2\x80\xAF", 1}, /* word joiner, U+206F, narrow NBSP */
+        {"\xEF\xB8\x8F\xF3\xA0\x80\xA0\xE2\xA0\x80", 1},       /* U+FE0F, tag space U+E0020, braille blank */
+        {"\xE1\xA0\x8B\xE1\x9E\xB4\xEF\xBF\xB0", 1},           /* U+180B, U+17B4, U+FFF0 */
+        {"\xF0\x9D\x85\xB3\xF0\x9B\xB2\xA0", 1},                /* U+1D173, U+1BCA0 (review 54) */
+        {"\xE2\xA0\x81", 0}, {"\xEF\xB8\x90", 0}, {"\xF0\x9D\x85\xBB", 0}, /* U+2801, U+FE10, U+1D17B */
         {"a", 0}, {" a ", 0}, {"\x01x", 0}, {"\xC2\xA1", 0}, {"\xE2\x80\x90", 0}, /* U+00A1, U+2010 */
         {"\xE2\x81\xB0", 0}, {"\xEF\xBF\xBD", 0}, {"\xF0\x9F\x98\x80", 0},    /* U+2070, U+FFFD, U+1F600 */
         {"\xFF", 0}, {" \xC3", 0}, {"\xED\xA0\x80", 0},                        /* invalid bytes show */
