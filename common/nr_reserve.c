@@ -31,7 +31,10 @@ nr_reserve *nr_reserve_new(void (*wake)(void *ctx), void *ctx)
     nr_reserve *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    pthread_mutex_init(&r->mu, NULL);
+    if (pthread_mutex_init(&r->mu, NULL) != 0) {
+        free(r);
+        return NULL;
+    }
     r->wake = wake;
     r->wake_ctx = ctx;
     return r;

@@ -37,11 +37,12 @@ void nr_reserve_bind(nr_reserve *r);
  * soon. Ignored without a bound reserve, below NR_DENSE_MIN, or while the
  * reserve holds its limit of blocks expected or made. */
 void nr_reserve_expect(size_t bytes);
-/* Makes and faults in the blocks expected of r (any thread): 1 when it
- * made one, 0 when none was expected. A block it cannot get is dropped
- * (the bound thread allocates it itself). */
+/* Makes and faults in the blocks expected of r (any thread; a worker's
+ * side work, or the bound thread itself while it waits for a worker):
+ * 1 when one was expected (made, or dropped when memory ran out: the
+ * bound thread then allocates it itself), 0 when none was. */
 int nr_reserve_fill(nr_reserve *r);
-/* Blocks made and blocks taken so far (for tests). */
+/* Blocks made and blocks taken so far (the ingest's statistics). */
 void nr_reserve_counts(nr_reserve *r, size_t *made, size_t *taken);
 
 /* nr_alloc_dense's side: a made block of exactly `whole` bytes from the
