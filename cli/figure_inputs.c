@@ -218,12 +218,7 @@ static const nr_model_latency *phase_reads(const nr_model *m, size_t i)
 
 int nr_figin_latency_folds(const nr_model *m)
 {
-    if (nr_model_phase_count(m) <= NR_FIG_PHASES)
-        return 0;
-    size_t n = 0;
-    for (size_t i = 0; i < nr_model_phase_count(m) && n < NR_FIG_DISTINCT_RUNS; i++)
-        n += phase_reads(m, i) != NULL;
-    return 1 + n > NR_FIG_DISTINCT_RUNS;
+    return nr_model_phase_count(m) > NR_FIG_PHASES;
 }
 
 /* Where the points (x, cdf) joined as figure 4 joins them (straight in
@@ -293,11 +288,13 @@ static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, s
  * figures 2, 3 and 6 leave them): one series per run, or per phase (after
  * "all") for one run. */
 /* (4) of one run: a series for all its phases and one per phase with reads
- * (phase_reads); when figure 1 folds its phases and they are more than
- * NR_FIG_DISTINCT_RUNS series (nr_figin_latency_folds), a series for each
- * phase figure 1 keeps and one for the others (until session 54 one per
- * phase: a run of 100,000 phase names drew 100,000 curves). Figure 1's
- * input is built before. */
+ * (phase_reads); when figure 1 folds its phases (nr_figin_latency_folds),
+ * a series for each phase figure 1 keeps that reads and one for the others,
+ * without points when none of them reads (until session 54 one per phase:
+ * a run of 100,000 phase names drew 100,000 curves; at first only with
+ * more than NR_FIG_DISTINCT_RUNS series, else the phases figure 1 draws in
+ * grey took its kept phases' colours, review 54). Figure 1's input is
+ * built before. */
 static void build_latency(nr_figin *fi, const nr_model *m)
 {
     size_t kept[NR_FIG_PHASES - 1], n_kept = 0;

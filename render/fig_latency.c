@@ -144,6 +144,8 @@ static int fold_series(const nr_figure_inputs *in, const nr_fig_latency_input *l
             nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?",
                            i == n + 1 ? " (p50 \xe2\x89\x88 %s)" : " (p50 %s)",
                            nr_render_fmt_seconds(s->p50, value, sizeof value));
+        else if (i == n + 1 && s->calls == 0) /* figure 1's other phases, none of them reading */
+            nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?", " (no reads)");
         sh->index[i] = i;
     }
     sh->n = l->n_series;
