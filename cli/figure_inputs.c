@@ -236,12 +236,26 @@ static double level_crossing(const double *x, const double *cdf, size_t n, doubl
     return n ? x[n - 1] : NAN;
 }
 
+/* Inserts the point where the k points (x, cdf, ccdf) reach level at xc
+ * (level_crossing), unless one is there: the CCDF panel's log y joins its
+ * neighbours by another curve than the CDF panel's linear y, so a marker
+ * lies on both only at a point of the series (as lat_insert's exact
+ * quantiles). */
+static void insert_crossing(double *x, double *cdf, double *ccdf, size_t *k, double xc, double level)
+{
+    for (size_t i = 0; i < *k; i++)
+        if (x[i] == xc && fabs(cdf[i] - level) <= 1e-12)
+            return;
+    lat_insert(x, cdf, ccdf, k, xc, level, 1.0 - level);
+}
+
 /* The series of the reads of the phases figure 1 folds (every phase
  * but the kept[0..n_kept)), "other N phases" as figure 1 names them: the
  * phases' histograms summed, exact on every bin, the points drawn as any
  * series'; its p50, p99 and p99.9 where that curve crosses their levels,
- * so within the bin of the exact one (docs/figures.md, "Many phases"), or
- * the slowest read where it has fewer than 1 / (1 - q) reads, as exact. */
+ * so within the bin of the exact one (docs/figures.md, "Many phases"), a
+ * point of the series each, or the slowest read where it has fewer than
+ * 1 / (1 - q) reads, as exact. */
 static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, size_t n_kept,
                           nr_fig_latency_series *s)
 {
@@ -268,9 +282,9 @@ static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, s
     size_t used = 0;
     for (int b = 0; b < NR_LOGHIST_BINS; b++)
         used += 2 * (sum.counts[b] > 0);
-    double *x = fi_alloc(fi, used + 1, sizeof *x);
-    double *cdf = fi_alloc(fi, used + 1, sizeof *cdf);
-    double *ccdf = fi_alloc(fi, used + 1, sizeof *ccdf);
+    double *x = fi_alloc(fi, used + 4, sizeof *x); /* the minimum and the 3 crossings beside the bins' */
+    double *cdf = fi_alloc(fi, used + 4, sizeof *cdf);
+    double *ccdf = fi_alloc(fi, used + 4, sizeof *ccdf);
     if (!x || !cdf || !ccdf || sum.n == 0)
         return;
     s->n = nr_figin_latency_points(&lat, &sum, x, cdf, ccdf);
@@ -279,9 +293,14 @@ static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, s
     s->ccdf = ccdf;
     const double level[3] = {0.5, 0.99, 0.999};
     double *p[3] = {&s->p50, &s->p99, &s->p999};
-    for (int q = 0; q < 3; q++)
-        *p[q] = (double)sum.n * (1.0 - level[q]) >= 1.0 - 1e-9 ? level_crossing(x, cdf, s->n, level[q])
-                                                                : (double)sum.max * 1e-9;
+    size_t k = s->n;
+    for (int q = 0; q < 3; q++) {
+        const int resolved = (double)sum.n * (1.0 - level[q]) >= 1.0 - 1e-9;
+        *p[q] = resolved ? level_crossing(x, cdf, k, level[q]) : (double)sum.max * 1e-9;
+        if (resolved)
+            insert_crossing(x, cdf, ccdf, &k, *p[q], level[q]);
+    }
+    s->n = k;
 }
 
 /* (4) Read latency of the job's files (the runtime's imports left out, as
