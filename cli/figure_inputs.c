@@ -218,12 +218,7 @@ static const nr_model_latency *phase_reads(const nr_model *m, size_t i)
 
 int nr_figin_latency_folds(const nr_model *m)
 {
-    if (nr_model_phase_count(m) <= NR_FIG_PHASES)
-        return 0;
-    size_t n = 0;
-    for (size_t i = 0; i < nr_model_phase_count(m) && n < NR_FIG_DISTINCT_RUNS; i++)
-        n += phase_reads(m, i) != NULL;
-    return 1 + n > NR_FIG_DISTINCT_RUNS;
+    return nr_model_phase_count(m) > NR_FIG_PHASES;
 }
 
 /* Where the points (x, cdf) joined as figure 4 joins them (straight in
@@ -241,12 +236,26 @@ static double level_crossing(const double *x, const double *cdf, size_t n, doubl
     return n ? x[n - 1] : NAN;
 }
 
+/* Inserts the point where the k points (x, cdf, ccdf) reach level at xc
+ * (level_crossing), unless one is there: the CCDF panel's log y joins its
+ * neighbours by another curve than the CDF panel's linear y, so a marker
+ * lies on both only at a point of the series (as lat_insert's exact
+ * quantiles). */
+static void insert_crossing(double *x, double *cdf, double *ccdf, size_t *k, double xc, double level)
+{
+    for (size_t i = 0; i < *k; i++)
+        if (x[i] == xc && fabs(cdf[i] - level) <= 1e-12)
+            return;
+    lat_insert(x, cdf, ccdf, k, xc, level, 1.0 - level);
+}
+
 /* The series of the reads of the phases figure 1 folds (every phase
  * but the kept[0..n_kept)), "other N phases" as figure 1 names them: the
  * phases' histograms summed, exact on every bin, the points drawn as any
  * series'; its p50, p99 and p99.9 where that curve crosses their levels,
- * so within the bin of the exact one (docs/figures.md, "Many phases"), or
- * the slowest read where it has fewer than 1 / (1 - q) reads, as exact. */
+ * so within the bin of the exact one (docs/figures.md, "Many phases"), a
+ * point of the series each, or the slowest read where it has fewer than
+ * 1 / (1 - q) reads, as exact. */
 static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, size_t n_kept,
                           nr_fig_latency_series *s)
 {
@@ -273,9 +282,9 @@ static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, s
     size_t used = 0;
     for (int b = 0; b < NR_LOGHIST_BINS; b++)
         used += 2 * (sum.counts[b] > 0);
-    double *x = fi_alloc(fi, used + 1, sizeof *x);
-    double *cdf = fi_alloc(fi, used + 1, sizeof *cdf);
-    double *ccdf = fi_alloc(fi, used + 1, sizeof *ccdf);
+    double *x = fi_alloc(fi, used + 4, sizeof *x); /* the minimum and the 3 crossings beside the bins' */
+    double *cdf = fi_alloc(fi, used + 4, sizeof *cdf);
+    double *ccdf = fi_alloc(fi, used + 4, sizeof *ccdf);
     if (!x || !cdf || !ccdf || sum.n == 0)
         return;
     s->n = nr_figin_latency_points(&lat, &sum, x, cdf, ccdf);
@@ -284,20 +293,27 @@ static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, s
     s->ccdf = ccdf;
     const double level[3] = {0.5, 0.99, 0.999};
     double *p[3] = {&s->p50, &s->p99, &s->p999};
-    for (int q = 0; q < 3; q++)
-        *p[q] = (double)sum.n * (1.0 - level[q]) >= 1.0 - 1e-9 ? level_crossing(x, cdf, s->n, level[q])
-                                                                : (double)sum.max * 1e-9;
+    size_t k = s->n;
+    for (int q = 0; q < 3; q++) {
+        const int resolved = (double)sum.n * (1.0 - level[q]) >= 1.0 - 1e-9;
+        *p[q] = resolved ? level_crossing(x, cdf, k, level[q]) : (double)sum.max * 1e-9;
+        if (resolved)
+            insert_crossing(x, cdf, ccdf, &k, *p[q], level[q]);
+    }
+    s->n = k;
 }
 
 /* (4) Read latency of the job's files (the runtime's imports left out, as
  * figures 2, 3 and 6 leave them): one series per run, or per phase (after
  * "all") for one run. */
 /* (4) of one run: a series for all its phases and one per phase with reads
- * (phase_reads); when figure 1 folds its phases and they are more than
- * NR_FIG_DISTINCT_RUNS series (nr_figin_latency_folds), a series for each
- * phase figure 1 keeps and one for the others (until session 54 one per
- * phase: a run of 100,000 phase names drew 100,000 curves). Figure 1's
- * input is built before. */
+ * (phase_reads); when figure 1 folds its phases (nr_figin_latency_folds),
+ * a series for each phase figure 1 keeps that reads and one for the others,
+ * without points when none of them reads (until session 54 one per phase:
+ * a run of 100,000 phase names drew 100,000 curves; at first only with
+ * more than NR_FIG_DISTINCT_RUNS series, else the phases figure 1 draws in
+ * grey took its kept phases' colours, review 54). Figure 1's input is
+ * built before. */
 static void build_latency(nr_figin *fi, const nr_model *m)
 {
     size_t kept[NR_FIG_PHASES - 1], n_kept = 0;

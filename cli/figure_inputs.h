@@ -31,10 +31,10 @@ int nr_figin_build(const nr_model *model, const char *const *name, nr_figin **ou
 int nr_figin_merge(nr_figin *const *runs, const char *const *names, size_t n, nr_figin **out, nr_error *err);
 const nr_figure_inputs *nr_figin_inputs(const nr_figin *fi);
 /* Whether figure 4 of the run folds its phases as figure 1 folds them
- * (docs/figures.md, "Many phases"): figure 1 has more than NR_FIG_PHASES
- * phases and figure 4 more than NR_FIG_DISTINCT_RUNS series ("all phases"
- * and each phase with some but not all of the job files' reads). Then it
- * draws "all phases", the phases figure 1 keeps and "other N phases". */
+ * (docs/figures.md, "Many phases"): whenever figure 1 does, with more than
+ * NR_FIG_PHASES phases, however few of them read. Then it draws "all
+ * phases", the phases figure 1 keeps that read and "other N phases" (the
+ * reads of the rest, none or some). */
 int nr_figin_latency_folds(const nr_model *m);
 /* Figure 4's points of a latency group (its quantiles; hist: its histogram,
  * nr_model_latency_hist): the empirical CDF to join with

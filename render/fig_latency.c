@@ -90,16 +90,19 @@ static void phase_styles(const nr_fig_latency_input *l, shown *sh)
         sh->style[i + 1] = colors[i];
 }
 
-/* The colours of the n kept phases' series (l->series[1..n]): figure 1's
- * of their names when its input folds (nr__phase_fold: the colours over
- * its kept names and "other N phases"), else over the n names themselves.
- * 0, or -1 when out of memory. */
-static int kept_colors(const nr_figure_inputs *in, const nr_fig_latency_input *l, size_t n, size_t *colors)
+/* The colours of the n kept phases' series (l->series[1..n]) and of "all"
+ * (*all): figure 1's of their names when its input folds (nr__phase_fold:
+ * the colours over its kept names and "other N phases"), "all" in one that
+ * none of figure 1's 7 kept phases holds, drawn or not (all_style over
+ * them); else over the n names themselves. 0, or -1 when out of memory. */
+static int kept_colors(const nr_figure_inputs *in, const nr_fig_latency_input *l, size_t n, size_t *colors,
+                       size_t *all)
 {
     const char *names[NR__MAX_SERIES];
     for (size_t i = 0; i < n; i++)
         names[i] = l->series[i + 1].name ? l->series[i + 1].name : "?";
     nr__palette_phase_colors(names, n, colors);
+    *all = all_style(colors, n);
     if (!in->phase || in->phase->n_phases <= NR__STYLES || !in->phase->phase_names || !in->phase->bytes ||
         !in->phase->io_time_s)
         return 0;
@@ -116,8 +119,10 @@ static int kept_colors(const nr_figure_inputs *in, const nr_fig_latency_input *l
                 found++;
                 break;
             }
-    if (found == n) /* else not figure 1's phases: their own colours */
+    if (found == n) { /* else not figure 1's phases: their own colours */
         memcpy(colors, mine, n * sizeof *colors);
+        *all = all_style(fig1, NR__STYLES - 1);
+    }
     nr__phase_fold_fini(&f);
     return 0;
 }
@@ -129,8 +134,8 @@ static int kept_colors(const nr_figure_inputs *in, const nr_fig_latency_input *l
 static int fold_series(const nr_figure_inputs *in, const nr_fig_latency_input *l, shown *sh)
 {
     const size_t n = l->n_series - 2;
-    size_t colors[NR__MAX_SERIES];
-    if (kept_colors(in, l, n, colors) < 0)
+    size_t colors[NR__MAX_SERIES], all;
+    if (kept_colors(in, l, n, colors, &all) < 0)
         return -1;
     for (size_t i = 0; i < l->n_series; i++) {
         const nr_fig_latency_series *s = &l->series[i];
@@ -139,10 +144,12 @@ static int fold_series(const nr_figure_inputs *in, const nr_fig_latency_input *l
             nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?",
                            i == n + 1 ? " (p50 \xe2\x89\x88 %s)" : " (p50 %s)",
                            nr_render_fmt_seconds(s->p50, value, sizeof value));
+        else if (i == n + 1 && s->calls == 0) /* figure 1's other phases, none of them reading */
+            nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?", " (no reads)");
         sh->index[i] = i;
     }
     sh->n = l->n_series;
-    sh->style[0] = sh->color[0] = all_style(colors, n);
+    sh->style[0] = sh->color[0] = all;
     for (size_t i = 0; i < n; i++)
         sh->style[i + 1] = sh->color[i + 1] = colors[i];
     /* "all" and the kept hold the 8 styles: solid with circles, as the

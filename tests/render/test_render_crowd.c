@@ -563,6 +563,42 @@ static void latency_folds_as_figure_1(void **state)
     nr_render_buf_fini(&fig1);
 }
 
+/* "all phases" takes a colour that none of figure 1's 7 kept phases holds,
+ * drawn or not: with p36 (figure 1's 4th kept phase, orange) without reads,
+ * a pick over the drawn phases' colours gave "all" p36's orange. */
+static void latency_all_apart_from_figure_1(void **state)
+{
+    (void)state;
+    enum { PH = 40 };
+    static char names[PH][16];
+    static const char *name_of[PH];
+    static double bytes[PH], time[PH];
+    for (int j = 0; j < PH; j++) {
+        snprintf(names[j], sizeof names[j], "p%d", j);
+        name_of[j] = names[j];
+        bytes[j] = time[j] = j + 1;
+    }
+    static const char *const runs[] = {"r"};
+    const nr_fig_phase_input phase = {1, runs, PH, name_of, bytes, time, NULL, NULL};
+    static double lat[POINTS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2}, cdf[POINTS] = {0.1, 0.5, 0.9, 0.99, 1};
+    const char *series[] = {"all phases", "p33", "p34", "p35", "p37", "p38", "p39", "other 33 phases"};
+    nr_fig_latency_series ls[8];
+    for (int i = 0; i < 8; i++)
+        ls[i] = (nr_fig_latency_series){series[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 1000, NULL};
+    const nr_fig_latency_input latency = {"read", 8, ls, 1, 33};
+    const nr_figure_inputs in = {.phase = &phase, .latency = &latency};
+    nr_render_buf svg, fig1;
+    render_svg("fig4-read-latency", &in, &svg);
+    render_svg("fig1-phase-breakdown", &in, &fig1);
+    const char *text = (const char *)svg.data;
+    assert_true(figure_1_fills(&fig1, "fill:rgb(90.196078%,62.352941%,0%)"));              /* p36: orange */
+    assert_int_equal(occurrences(text, svg.len, "stroke:rgb(90.196078%,62.352941%,0%)"), 0); /* not "all"'s */
+    assert_true(occurrences(text, svg.len, "stroke:rgb(94.117647%,89.411765%,25.882353%)") > 0); /* yellow */
+    assert_false(figure_1_fills(&fig1, "fill:rgb(94.117647%,89.411765%,25.882353%)"));
+    nr_render_buf_fini(&svg);
+    nr_render_buf_fini(&fig1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -579,6 +615,7 @@ int main(void)
         cmocka_unit_test(timeline_folds_as_figure_1),
         cmocka_unit_test(latency_phases_in_their_colours),
         cmocka_unit_test(latency_folds_as_figure_1),
+        cmocka_unit_test(latency_all_apart_from_figure_1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
