@@ -913,8 +913,8 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
        the folded series' percentiles is one bin of its histogram, 10^(1/20) */
     static const char cap4_folded[] = "Read latency of the job files (the Python runtime's left out): CDF (log x) and "
                                       "CCDF tail (log-log), all phases, the phases of figure 1 and its other phases as "
-                                      "one in grey, whose p50, p99 and p99.9 are read off its histogram, within 12.2% "
-                                      "of the exact ones (the table below has every phase's)";
+                                      "one in grey, whose p50, p99 and p99.9, where it has reads, are read off its histogram, "
+                                      "within 12.2% of the exact ones (the table below has every phase's)";
     const int folds = nr_figin_latency_folds(m);
     const char *c4 = folds ? cap4_folded : cap4;
     char label[FIG_LABEL_MAX];
