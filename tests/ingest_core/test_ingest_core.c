@@ -2214,6 +2214,32 @@ static void unreadable_duration_is_noted(void **state)
     ck_free(&r);
 }
 
+/* A -T duration above 2^62 ns (146 years) is no call's:
+ * noted as duration_unreadable, the call kept without one. Until session 54
+ * it wrapped modulo 2^64: "<10000000000.000000>" became a negative duration,
+ * the call left out of the latency statistics without a word, and
+ * "<99999999999.000000>" one the model refused (above 2^62). */
+static void duration_beyond_range_is_unreadable(void **state)
+{
+    static const char log[] =
+        "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>\n"
+        "1300 1700000000.000002 read(3, \"abc\", 4096) = 3 <10000000000.000000>\n"
+        "1300 1700000000.000003 read(3, \"abc\", 4096) = 3 <99999999999.000000>\n"
+        "1300 1700000000.000004 read(3, \"abc\", 4096) = 3 <4611686018.427388>\n"
+        "1300 1700000000.000005 read(3, \"abc\", 4096) = 3 <4611686018.427387>\n"
+        "1300 1700000000.000006 read(3, \"\", 4096) = 0 <0.000005>\n";
+    ck_run r;
+    ck_ingest_text(&r, log, "/d");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "duration_unreadable"), 3);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
+    FILE_EQ(&r, "/d/a", "read_calls", 5);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(EV(&r, ck_event_row(&r, "read", k), "dur_ns"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 3), "dur_ns"), 4611686018427387000LL);
+    ck_free(&r);
+}
+
 static void bad_inputs(void **state)
 {
     ck_run r;
@@ -3165,6 +3191,7 @@ int main(void)
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
         cmocka_unit_test(unreadable_duration_is_noted),
+        cmocka_unit_test(duration_beyond_range_is_unreadable),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(binary_file_named_like_a_log),
         cmocka_unit_test(entries_not_read_are_noted),
