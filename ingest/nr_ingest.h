@@ -82,7 +82,9 @@
  * "(unnamed)" and noted (hook_empty_name); an end of a blank name closes
  * a phase of any blank name.
  * 16 (session 54): a -T duration above 2^62 ns is unreadable
- * (duration_unreadable); it wrapped, and a negative one was lost unnoted. */
+ * (duration_unreadable); it wrapped, and a negative one was lost unnoted.
+ * A hidden file of a run folder named like an input (".strace.log.123")
+ * is noted (file_not_read); it was passed over without a word. */
 #define NR_INGEST_REVISION 16
 
 typedef struct nr_ingest_opts {

@@ -2430,6 +2430,64 @@ static void entries_not_read_are_noted(void **state)
     ck_free(&r);
 }
 
+/* A hidden entry named like an input after its dots (".strace.log.123",
+ * ".hook.jsonl") is noted, file_not_read, and in the list a build
+ * fingerprints; niorep's own (the cache folder .niorep, a temporary output
+ * "*.tmp.XXXXXX") and other dotfiles are passed over. Until session 54 a
+ * hidden log was passed over without a word, its calls in no total. */
+static void hidden_inputs_are_noted(void **state)
+{
+    (void)state;
+    ck_run r;
+    char run[300], path[400];
+    ck_run_dir(&r, run, sizeof run);
+    static const char log[] = "1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n";
+    ck_write(run, "strace.log", log);
+    ck_write(run, ".strace.log.123", log);
+    ck_write(run, ".hook.jsonl", "");
+    ck_write(run, ".strace.log.tmp.123456", log);
+    ck_write(run, ".bashrc", "x");
+    snprintf(path, sizeof path, "%s/.niorep", run);
+    assert_int_equal(mkdir(path, 0700), 0);
+    ck_write(path, "strace.log", log);
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 1);
+    assert_int_equal(ck_diag(&r, "file_not_read"), 2);
+    assert_string_equal(ck_meta(&r, "files_not_read"), "2");
+    static const char why[] = "a hidden file (its name starts with '.'), named like an strace log, the hook "
+                              "file or the manifest after its dots: not read (rename it to read it)";
+    static const char *const names[] = {".hook.jsonl", ".strace.log.123"};
+    size_t k = 0;
+    for (size_t i = 0; i < r.diagnostics.nrows; i++) {
+        if (strcmp(ck_str(&r.diagnostics, i, "reason"), "file_not_read") != 0)
+            continue;
+        assert_true(k < 2);
+        assert_string_equal(ck_str(&r.diagnostics, i, "file"), names[k]);
+        assert_string_equal(ck_str(&r.diagnostics, i, "example"), why);
+        k++;
+    }
+    assert_int_equal(k, 2);
+    char **files = NULL, **not_read = NULL;
+    size_t n = 0, nn = 0;
+    nr_error err;
+    assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, &not_read, &nn, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(nn, 2);
+    for (size_t i = 0; i < nn; i++) {
+        char want[300];
+        snprintf(want, sizeof want, "%s\t%s", names[i], why);
+        assert_string_equal(not_read[i], want);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    for (size_t i = 0; i < nn; i++)
+        free(not_read[i]);
+    free(not_read);
+    ck_free(&r);
+}
+
 /* Phases from hook.jsonl: a worker inherits its parent's phase. */
 static void hook_phases(void **state)
 {
@@ -3195,6 +3253,7 @@ int main(void)
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(binary_file_named_like_a_log),
         cmocka_unit_test(entries_not_read_are_noted),
+        cmocka_unit_test(hidden_inputs_are_noted),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(phases_follow_the_tree_of_processes),
         cmocka_unit_test(hook_pid_not_traced),
