@@ -2488,6 +2488,43 @@ static void hidden_inputs_are_noted(void **state)
     ck_free(&r);
 }
 
+/* A log whose lines end in a CR alone is an error naming it, at -j 1 and
+ * -j 2; the same log with CRLF ends is read whole. Until session 54 it was
+ * one line: its first call was kept and the others lost, exit 0. */
+static void cr_only_log_is_refused(void **state)
+{
+    (void)state;
+    static const char *const calls[] = {
+        "100 1700000000.000000 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>",
+        "100 1700000000.000100 read(3, \"abc\", 4096) = 3 <0.000020>",
+        "100 1700000000.000600 close(3) = 0 <0.000003>",
+    };
+    char cr[512] = "", crlf[512] = "";
+    for (size_t i = 0; i < 3; i++) {
+        strcat(strcat(cr, calls[i]), "\r");
+        strcat(strcat(crlf, calls[i]), "\r\n");
+    }
+    ck_run r;
+    char run[300], out[400];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log", cr);
+    snprintf(out, sizeof out, "%s/cr.nio", r.dir);
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        nr_ingest_opts opts = {.start_cwd = "/d", .jobs = jobs};
+        nr_ingest_stats st;
+        nr_error err;
+        nr_error_clear(&err);
+        assert_int_equal(nr_ingest_run(run, out, &opts, &st, &err), NR_E_INPUT);
+        assert_non_null(strstr(err.msg, "/strace.log: its lines end in a CR alone (classic Mac OS line ends)"));
+    }
+    ck_free(&r);
+    ck_ingest_text(&r, crlf, "/d");
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 3);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
+    ck_free(&r);
+}
+
 /* Phases from hook.jsonl: a worker inherits its parent's phase. */
 static void hook_phases(void **state)
 {
@@ -3254,6 +3291,7 @@ int main(void)
         cmocka_unit_test(binary_file_named_like_a_log),
         cmocka_unit_test(entries_not_read_are_noted),
         cmocka_unit_test(hidden_inputs_are_noted),
+        cmocka_unit_test(cr_only_log_is_refused),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(phases_follow_the_tree_of_processes),
         cmocka_unit_test(hook_pid_not_traced),
