@@ -69,6 +69,9 @@ struct nr_logsrc {
     uint64_t line_no;
     uint64_t bytes_out;
     int unterminated;
+    int line_ends_known;   /* check_line_ends has decided: LF (or CRLF) line ends */
+    int lone_cr;           /* a CR not before an LF seen in the text before any LF */
+    uint64_t line_end_ctl; /* control bytes in that text (a NUL counts the window) */
 };
 
 static uint64_t consumed_offset(const nr_logsrc *s) { return s->in_base + s->in_pos; }
@@ -404,6 +407,41 @@ static int wake(nr_logsrc *s, nr_error *err)
 
 /* Appends more text to buf and to the fingerprint; sets text_eof at the end
  * of input, and then lets go of the input. */
+/* Text looked at for line ends: the first 4 KiB, or all of a shorter log. */
+#define NR__LOGSRC_LINE_END_WINDOW ((uint64_t)4 << 10)
+
+/* NR_E_INPUT when the log's lines end in a CR alone (classic Mac OS): no LF
+ * in its first NR__LOGSRC_LINE_END_WINDOW bytes of text, a CR before
+ * another byte there, and text there (no NUL, at most 10% other control
+ * bytes, as the run's sniff judges text: binary data is no such log, and
+ * fails as what it is). Read as one line, its calls but the first were lost
+ * without a word until session 54. buf[from, end) is the text just added. */
+static int check_line_ends(nr_logsrc *s, size_t from, nr_error *err)
+{
+    if (s->line_ends_known)
+        return 0;
+    const char *p = s->buf + from, *const e = s->buf + s->end;
+    if (memchr(p, '\n', (size_t)(e - p))) {
+        s->line_ends_known = 1;
+        return 0;
+    }
+    for (; p < e; p++) {
+        const unsigned char c = (unsigned char)*p;
+        s->lone_cr |= c == '\r' && p + 1 < e;
+        s->line_end_ctl += c < 0x20 && c != '\t' && c != '\r';
+        s->line_end_ctl += c == 0 ? NR__LOGSRC_LINE_END_WINDOW : 0; /* a NUL: binary */
+    }
+    if (s->text_total < NR__LOGSRC_LINE_END_WINDOW && !s->text_eof)
+        return 0;
+    s->line_ends_known = 1;
+    if (!s->lone_cr || s->line_end_ctl * 10 > s->text_total)
+        return 0;
+    return nr_error_set(err, NR_E_INPUT,
+                        "%s: its lines end in a CR alone (classic Mac OS line ends), not in LF or CRLF: niorep "
+                        "would read it as one line; convert it first (tr '\\r' '\\n' < LOG > LOG.lf)",
+                        s->path);
+}
+
 static int fill(nr_logsrc *s, nr_error *err)
 {
     NR_TRY(make_room(s, err));
@@ -417,7 +455,7 @@ static int fill(nr_logsrc *s, nr_error *err)
     }
     if (rc == 0 && s->text_eof)
         release_input(s);
-    return rc;
+    return rc < 0 ? rc : check_line_ends(s, before, err);
 }
 
 void nr_logsrc_rest(nr_logsrc *s)
@@ -457,7 +495,7 @@ static int read_first_chunk(nr_logsrc *s, nr_error *err)
     s->in_base = s->in_len; /* consumed_offset() = bytes read, as fill_plain keeps it */
     s->in_pos = s->in_len = 0;
     XXH3_64bits_update(s->hash, s->buf, s->end);
-    return 0;
+    return check_line_ends(s, 0, err);
 }
 
 int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)

@@ -80,8 +80,12 @@
  * up); the run's first event has its phase (it was unphased).
  * 15 (session 54): a blank phase or mark name in hook.jsonl is stored as
  * "(unnamed)" and noted (hook_empty_name); an end of a blank name closes
- * a phase of any blank name. */
-#define NR_INGEST_REVISION 15
+ * a phase of any blank name.
+ * 16 (session 54): a -T duration above 2^62 ns is unreadable
+ * (duration_unreadable); it wrapped, and a negative one was lost unnoted.
+ * A hidden file of a run folder named like an input (".strace.log.123")
+ * is noted (file_not_read); it was passed over without a word. */
+#define NR_INGEST_REVISION 16
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -209,6 +209,25 @@ static void sort_logs(nr_runfiles *r)
         qsort(r->logs, r->nlogs, sizeof *r->logs, all_pids ? compare_logs_by_pid : compare_logs_by_name);
 }
 
+/* Whether name is that of a temporary output of niorep: "<target>.tmp.XXXXXX"
+ * (common/nr_outfile.c). */
+static int is_tmp_name(const char *name)
+{
+    const size_t n = strlen(name);
+    return n > 11 && memcmp(name + n - 11, ".tmp.", 5) == 0;
+}
+
+/* Whether hidden entry name (".strace.log.123", "..hook.jsonl") would be an
+ * input by its name without its leading dots: noted, not read; every other
+ * hidden entry (".", "..", the cache folder .niorep, a temporary output,
+ * a dotfile) is passed over without a word. */
+static int hidden_named_as_input(const char *name)
+{
+    while (*name == '.')
+        name++;
+    return *name && !is_tmp_name(name) && nr_runfind_role_by_name(name) != NULL;
+}
+
 /* Reads the names of dir into a sorted array (owned strings). */
 static int list_dir(const char *dir, char ***names_out, size_t *count_out, nr_error *err)
 {
@@ -219,8 +238,8 @@ static int list_dir(const char *dir, char ***names_out, size_t *count_out, nr_er
     size_t count = 0, cap = 0;
     int rc = 0;
     for (struct dirent *de; (de = readdir(d)) != NULL;) {
-        if (de->d_name[0] == '.')
-            continue; /* ".", "..", and hidden files such as a store's temporary file */
+        if (de->d_name[0] == '.' && !hidden_named_as_input(de->d_name))
+            continue; /* ".", "..", the cache folder, a temporary file, dotfiles */
         char *copy = strdup(de->d_name);
         if (!copy || NR_GROW(names, cap, count + 1) < 0) {
             free(copy);
@@ -250,6 +269,8 @@ const char *nr_runskip_message(nr_runskip_why why)
     case NR_RUNSKIP_HOOK_AGAIN: return "another hook file: a run has one, the first by name is read";
     case NR_RUNSKIP_FOLDER: return "a folder: a run folder's own files are read, not its sub-folders'";
     case NR_RUNSKIP_SPECIAL: return "not a regular file (a link to nothing, a pipe, a socket, a device): not read";
+    case NR_RUNSKIP_HIDDEN: return "a hidden file (its name starts with '.'), named like an strace log, the hook "
+                                   "file or the manifest after its dots: not read (rename it to read it)";
     case NR_RUNSKIP_OTHER: break;
     }
     return "not an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read";
@@ -269,6 +290,8 @@ static int add_skipped(nr_runfiles *r, const char *dir, const char *name, nr_run
 
 static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const char *name, nr_error *err)
 {
+    if (name[0] == '.') /* list_dir keeps only those named like an input */
+        return add_skipped(r, dir, name, NR_RUNSKIP_HIDDEN, err);
     char *path = join_path(dir, name);
     if (!path)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", dir);

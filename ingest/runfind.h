@@ -24,6 +24,8 @@ typedef enum nr_runskip_why {
     NR_RUNSKIP_HOOK_AGAIN, /* a second hook file (hook.jsonl and hook.jsonl.zst): the first by name is read */
     NR_RUNSKIP_FOLDER,     /* a sub-folder: a run folder is read one level deep */
     NR_RUNSKIP_SPECIAL,    /* neither file nor folder: a link to nothing, a pipe, a socket, a device */
+    NR_RUNSKIP_HIDDEN,     /* a hidden entry named like a log, hook or manifest after its dots
+                              (".strace.log.123"); other hidden entries are passed over */
 } nr_runskip_why;
 
 typedef struct nr_runskip {
@@ -41,8 +43,9 @@ typedef struct nr_runfiles {
     char *hook_path;      /* hook.jsonl[.zst|.gz] or NULL (owned) */
     char *manifest_path;  /* manifest.json or NULL (owned) */
     nr_runskip *skipped;  /* the dir's entries that are none of the above (but binary
-                             ones below), hidden ones apart, in name order (owned):
-                             a note each (file_not_read), nothing lost silently */
+                             ones below), hidden ones apart but those named like an
+                             input (NR_RUNSKIP_HIDDEN), in name order (owned): a note
+                             each (file_not_read), nothing lost silently */
     size_t nskipped, skipped_cap;
     char **binary;        /* names of files named like a log (strace.log*) whose first
                              8 KiB hold a NUL byte: not logs (owned; a note each) */

@@ -25,6 +25,9 @@
  * -r delta: no -r delta is three years long, no -ttt log predates 1973. */
 #define NR__UNIX_MIN_SECONDS 100000000
 #define NR__NS_PER_S 1000000000LL
+/* A duration is at most 2^62 ns (146 years), the model's bound. */
+#define DUR_MAX_NS ((uint64_t)1 << 62)
+#define DUR_MAX_S ((int64_t)(DUR_MAX_NS / NR__NS_PER_S))
 
 static const int64_t pow10_ns[10] = {1000000000, 100000000, 10000000, 1000000, 100000,
                                      10000,      1000,      100,      10,      1};
@@ -902,9 +905,11 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     }
     if (*q != '>')
         return NULL;
-    /* modulo 2^64 as the machine wraps, without signed overflow: a duration
-     * of 10 or more digits of seconds comes out as garbage, not as UB */
-    *ns = (int64_t)((uint64_t)s * NR__NS_PER_S + (uint64_t)(f * pow10_ns[n]));
+    /* a duration above 2^62 ns is no call's: unreadable, as the model refuses
+     * it; until session 54 it wrapped modulo 2^64, and a negative one left the
+     * call out of the latency statistics unnoted */
+    const uint64_t v = (uint64_t)s * NR__NS_PER_S + (uint64_t)(f * pow10_ns[n]);
+    *ns = s <= DUR_MAX_S && v <= DUR_MAX_NS ? (int64_t)v : NR_SLINE_DUR_UNREADABLE;
     return q + 1;
 }
 

@@ -242,11 +242,16 @@ static int dangling(const char *table, const char *col, int64_t id, nr_error *er
 
 /* Times, durations and sizes beyond 2^62 (a time after the year 2116) come
  * from no trace: refused, so that no sum of them overflows (review 50:
- * crafted stores made the model's sums wrap, a negative I/O time). */
+ * crafted stores made the model's sums wrap, a negative I/O time); so does a
+ * duration below -1 (none), which the latency statistics left out unnoted
+ * until session 54 (the lexer's wrapped "<10000000000.0>" made one). */
 #define EVENT_VALUE_MAX ((int64_t)1 << 62)
 
 static int out_of_range(const nr__event *e, nr_error *err)
 {
+    if (e->dur < -1) /* no ingest writes one since revision 16 */
+        return nr_error_set(err, NR_E_FORMAT, "an event's dur_ns %" PRId64 " is out of range (negative; -1 is "
+                                              "none): a store of an older ingest? ingest its run again", e->dur);
     const char *col = e->ts > EVENT_VALUE_MAX ? "ts_ns" : e->dur > EVENT_VALUE_MAX ? "dur_ns" : "bytes";
     const int64_t v = e->ts > EVENT_VALUE_MAX ? e->ts : e->dur > EVENT_VALUE_MAX ? e->dur : e->bytes;
     return nr_error_set(err, NR_E_FORMAT, "an event's %s %" PRId64 " is out of range (above 2^62)", col, v);
@@ -264,7 +269,7 @@ static int pass1_rows(const nr__reader *r, nr_model *m, size_t n, nr_error *err)
             return dangling("files", "file_id", r->i64[NR_EV_FILE_ID][i], err);
         if (e.phase == m->unphased && r->i64[NR_EV_PHASE_ID][i] >= 0)
             return dangling("phases", "phase_id", r->i64[NR_EV_PHASE_ID][i], err);
-        if (e.ts > EVENT_VALUE_MAX || e.dur > EVENT_VALUE_MAX || e.bytes > EVENT_VALUE_MAX)
+        if (e.ts > EVENT_VALUE_MAX || e.dur > EVENT_VALUE_MAX || e.dur < -1 || e.bytes > EVENT_VALUE_MAX)
             return out_of_range(&e, err);
         m->totals.events++;
         nr__phases_add(m, &e);

@@ -2214,6 +2214,32 @@ static void unreadable_duration_is_noted(void **state)
     ck_free(&r);
 }
 
+/* A -T duration above 2^62 ns (146 years) is no call's:
+ * noted as duration_unreadable, the call kept without one. Until session 54
+ * it wrapped modulo 2^64: "<10000000000.000000>" became a negative duration,
+ * the call left out of the latency statistics without a word, and
+ * "<99999999999.000000>" one the model refused (above 2^62). */
+static void duration_beyond_range_is_unreadable(void **state)
+{
+    static const char log[] =
+        "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>\n"
+        "1300 1700000000.000002 read(3, \"abc\", 4096) = 3 <10000000000.000000>\n"
+        "1300 1700000000.000003 read(3, \"abc\", 4096) = 3 <99999999999.000000>\n"
+        "1300 1700000000.000004 read(3, \"abc\", 4096) = 3 <4611686018.427388>\n"
+        "1300 1700000000.000005 read(3, \"abc\", 4096) = 3 <4611686018.427387>\n"
+        "1300 1700000000.000006 read(3, \"\", 4096) = 0 <0.000005>\n";
+    ck_run r;
+    ck_ingest_text(&r, log, "/d");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "duration_unreadable"), 3);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
+    FILE_EQ(&r, "/d/a", "read_calls", 5);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(EV(&r, ck_event_row(&r, "read", k), "dur_ns"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 3), "dur_ns"), 4611686018427387000LL);
+    ck_free(&r);
+}
+
 static void bad_inputs(void **state)
 {
     ck_run r;
@@ -2401,6 +2427,101 @@ static void entries_not_read_are_noted(void **state)
     assert_ok(&r);
     assert_int_equal(ck_diag(&r, "file_not_read"), 0);
     assert_string_equal(ck_meta(&r, "files_not_read"), "0");
+    ck_free(&r);
+}
+
+/* A hidden entry named like an input after its dots (".strace.log.123",
+ * ".hook.jsonl") is noted, file_not_read, and in the list a build
+ * fingerprints; niorep's own (the cache folder .niorep, a temporary output
+ * "*.tmp.XXXXXX") and other dotfiles are passed over. Until session 54 a
+ * hidden log was passed over without a word, its calls in no total. */
+static void hidden_inputs_are_noted(void **state)
+{
+    (void)state;
+    ck_run r;
+    char run[300], path[400];
+    ck_run_dir(&r, run, sizeof run);
+    static const char log[] = "1700000000.000000 openat(AT_FDCWD, \"/d/x\", O_RDONLY) = 3\n";
+    ck_write(run, "strace.log", log);
+    ck_write(run, ".strace.log.123", log);
+    ck_write(run, ".hook.jsonl", "");
+    ck_write(run, ".strace.log.tmp.123456", log);
+    ck_write(run, ".bashrc", "x");
+    snprintf(path, sizeof path, "%s/.niorep", run);
+    assert_int_equal(mkdir(path, 0700), 0);
+    ck_write(path, "strace.log", log);
+    ck_ingest(&r, run, NULL);
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 1);
+    assert_int_equal(ck_diag(&r, "file_not_read"), 2);
+    assert_string_equal(ck_meta(&r, "files_not_read"), "2");
+    static const char why[] = "a hidden file (its name starts with '.'), named like an strace log, the hook "
+                              "file or the manifest after its dots: not read (rename it to read it)";
+    static const char *const names[] = {".hook.jsonl", ".strace.log.123"};
+    size_t k = 0;
+    for (size_t i = 0; i < r.diagnostics.nrows; i++) {
+        if (strcmp(ck_str(&r.diagnostics, i, "reason"), "file_not_read") != 0)
+            continue;
+        assert_true(k < 2);
+        assert_string_equal(ck_str(&r.diagnostics, i, "file"), names[k]);
+        assert_string_equal(ck_str(&r.diagnostics, i, "example"), why);
+        k++;
+    }
+    assert_int_equal(k, 2);
+    char **files = NULL, **not_read = NULL;
+    size_t n = 0, nn = 0;
+    nr_error err;
+    assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, &not_read, &nn, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(nn, 2);
+    for (size_t i = 0; i < nn; i++) {
+        char want[300];
+        snprintf(want, sizeof want, "%s\t%s", names[i], why);
+        assert_string_equal(not_read[i], want);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    for (size_t i = 0; i < nn; i++)
+        free(not_read[i]);
+    free(not_read);
+    ck_free(&r);
+}
+
+/* A log whose lines end in a CR alone is an error naming it, at -j 1 and
+ * -j 2; the same log with CRLF ends is read whole. Until session 54 it was
+ * one line: its first call was kept and the others lost, exit 0. */
+static void cr_only_log_is_refused(void **state)
+{
+    (void)state;
+    static const char *const calls[] = {
+        "100 1700000000.000000 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>",
+        "100 1700000000.000100 read(3, \"abc\", 4096) = 3 <0.000020>",
+        "100 1700000000.000600 close(3) = 0 <0.000003>",
+    };
+    char cr[512] = "", crlf[512] = "";
+    for (size_t i = 0; i < 3; i++) {
+        strcat(strcat(cr, calls[i]), "\r");
+        strcat(strcat(crlf, calls[i]), "\r\n");
+    }
+    ck_run r;
+    char run[300], out[400];
+    ck_run_dir(&r, run, sizeof run);
+    ck_write(run, "strace.log", cr);
+    snprintf(out, sizeof out, "%s/cr.nio", r.dir);
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        nr_ingest_opts opts = {.start_cwd = "/d", .jobs = jobs};
+        nr_ingest_stats st;
+        nr_error err;
+        nr_error_clear(&err);
+        assert_int_equal(nr_ingest_run(run, out, &opts, &st, &err), NR_E_INPUT);
+        assert_non_null(strstr(err.msg, "/strace.log: its lines end in a CR alone (classic Mac OS line ends)"));
+    }
+    ck_free(&r);
+    ck_ingest_text(&r, crlf, "/d");
+    assert_ok(&r);
+    assert_int_equal(r.events.nrows, 3);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
     ck_free(&r);
 }
 
@@ -3165,9 +3286,12 @@ int main(void)
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
         cmocka_unit_test(unreadable_duration_is_noted),
+        cmocka_unit_test(duration_beyond_range_is_unreadable),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(binary_file_named_like_a_log),
         cmocka_unit_test(entries_not_read_are_noted),
+        cmocka_unit_test(hidden_inputs_are_noted),
+        cmocka_unit_test(cr_only_log_is_refused),
         cmocka_unit_test(hook_phases),
         cmocka_unit_test(phases_follow_the_tree_of_processes),
         cmocka_unit_test(hook_pid_not_traced),

@@ -20,7 +20,8 @@
  * " <detached ...>" (the end of a call cut by strace -p's detach notices)
  * is a continuation and a call line ending "<pid changed to N ...>" (a
  * -ff thread's execve) is unfinished, and a line of a summary table
- * with -U columns (ref_summary_columns_line) is one (session 47). */
+ * with -U columns (ref_summary_columns_line) is one (session 47), and a
+ * -T duration above 2^62 ns is unreadable, not wrapped (session 54). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -524,9 +525,9 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     }
     if (*q != '>')
         return NULL;
-    /* modulo 2^64 as the machine wraps, without signed overflow: a duration
-     * of 10 or more digits of seconds comes out as garbage, not as UB */
-    *ns = (int64_t)((uint64_t)s * NR__NS_PER_S + (uint64_t)(f * pow10_ns[n]));
+    /* above 2^62 ns: unreadable (session 54; it wrapped modulo 2^64) */
+    const uint64_t v = (uint64_t)s * NR__NS_PER_S + (uint64_t)(f * pow10_ns[n]);
+    *ns = v / NR__NS_PER_S == (uint64_t)s && v <= (uint64_t)1 << 62 ? (int64_t)v : NR_SLINE_DUR_UNREADABLE;
     return q + 1;
 }
 

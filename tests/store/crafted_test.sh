@@ -70,6 +70,13 @@ done
 make ts_max set events ts_ns 5 9223372036854775807
 refused ts_max "an event's ts_ns 9223372036854775807 is out of range" summary --json ts_max.nio
 
+# A duration below -1 (none) is no call's: refused, naming the file; until
+# session 54 the latency statistics left the call out without a count (the
+# lexer wrapped "<10000000000.000000>" into one)
+make dur_neg set events dur_ns 3 -8446744073709551616
+refused dur_neg "an event's dur_ns -8446744073709551616 is out of range (negative; -1 is none)" summary dur_neg.nio
+refused dur_neg "an event's dur_ns -8446744073709551616 is out of range" build dur_neg.nio -o r.html
+
 # Errors about a store's contents name the file: until session 50 the
 # model's did not (finding 4)
 make ts_str str events ts_ns
