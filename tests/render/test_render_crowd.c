@@ -518,6 +518,40 @@ static void latency_phases_in_their_colours(void **state)
     nr_render_buf_fini(&svg);
 }
 
+/* Figure 1's input of one run of 40 phases p0 ... p39, p39 the heaviest
+ * (its 7 kept phases p33 ... p39), and figure 4 of its folded series
+ * (all phases, 6 of the kept phases, "other 33 phases") drawn with figure
+ * 1 into *svg and *fig1. */
+enum { FOLD_PHASES = 40, FOLD_SERIES = 8 };
+
+static const nr_fig_phase_input *forty_phases(void)
+{
+    static char names[FOLD_PHASES][16];
+    static const char *name_of[FOLD_PHASES];
+    static double bytes[FOLD_PHASES], time[FOLD_PHASES];
+    static const char *const runs[] = {"r"};
+    static nr_fig_phase_input phase;
+    for (int j = 0; j < FOLD_PHASES; j++) {
+        snprintf(names[j], sizeof names[j], "p%d", j);
+        name_of[j] = names[j];
+        bytes[j] = time[j] = j + 1;
+    }
+    phase = (nr_fig_phase_input){1, runs, FOLD_PHASES, name_of, bytes, time, NULL, NULL};
+    return &phase;
+}
+
+static void render_folded_latency(const char *const series[FOLD_SERIES], nr_render_buf *svg, nr_render_buf *fig1)
+{
+    static double lat[POINTS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2}, cdf[POINTS] = {0.1, 0.5, 0.9, 0.99, 1};
+    nr_fig_latency_series ls[FOLD_SERIES];
+    for (int i = 0; i < FOLD_SERIES; i++)
+        ls[i] = (nr_fig_latency_series){series[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 1000, NULL};
+    const nr_fig_latency_input latency = {"read", FOLD_SERIES, ls, 1, 33};
+    const nr_figure_inputs in = {.phase = forty_phases(), .latency = &latency};
+    render_svg("fig4-read-latency", &in, svg);
+    render_svg("fig1-phase-breakdown", &in, fig1);
+}
+
 /* Figure 4 of one run folds as figure 1 (session 54): the phases figure 1
  * keeps (p33 ... p39 of 40, the heaviest) in figure 1's colours of their
  * names, also when one of them has no reads (p34 here: coloured over the
@@ -527,32 +561,15 @@ static void latency_phases_in_their_colours(void **state)
 static void latency_folds_as_figure_1(void **state)
 {
     (void)state;
-    enum { PH = 40 };
-    static char names[PH][16];
-    static const char *name_of[PH];
-    static double bytes[PH], time[PH];
-    for (int j = 0; j < PH; j++) {
-        snprintf(names[j], sizeof names[j], "p%d", j);
-        name_of[j] = names[j];
-        bytes[j] = time[j] = j + 1;
-    }
-    static const char *const runs[] = {"r"};
-    const nr_fig_phase_input phase = {1, runs, PH, name_of, bytes, time, NULL, NULL};
     size_t kept[NR_FIG_PHASES - 1], n_kept;
-    assert_int_equal(nr_fig_phase_kept(&phase, kept, &n_kept), 0);
+    assert_int_equal(nr_fig_phase_kept(forty_phases(), kept, &n_kept), 0);
     assert_int_equal(n_kept, 7);
     for (size_t k = 0; k < n_kept; k++)
         assert_int_equal(kept[k], 33 + k);
-    static double lat[POINTS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2}, cdf[POINTS] = {0.1, 0.5, 0.9, 0.99, 1};
-    const char *series[] = {"all phases", "p33", "p35", "p36", "p37", "p38", "p39", "other 33 phases"};
-    nr_fig_latency_series ls[8];
-    for (int i = 0; i < 8; i++)
-        ls[i] = (nr_fig_latency_series){series[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 1000, NULL};
-    const nr_fig_latency_input latency = {"read", 8, ls, 1, 33};
-    const nr_figure_inputs in = {.phase = &phase, .latency = &latency};
+    static const char *const series[FOLD_SERIES] = {"all phases", "p33", "p35", "p36",
+                                                    "p37",        "p38", "p39", "other 33 phases"};
     nr_render_buf svg, fig1;
-    render_svg("fig4-read-latency", &in, &svg);
-    render_svg("fig1-phase-breakdown", &in, &fig1);
+    render_folded_latency(series, &svg, &fig1);
     const char *text = (const char *)svg.data;
     assert_true(occurrences(text, svg.len, "stroke:rgb(0%,0%,0%)") > 0);                 /* p39: black */
     assert_int_equal(occurrences(text, svg.len, "stroke:rgb(83.529412%,36.862745%,0%)"), 0); /* p34's */
@@ -569,27 +586,10 @@ static void latency_folds_as_figure_1(void **state)
 static void latency_all_apart_from_figure_1(void **state)
 {
     (void)state;
-    enum { PH = 40 };
-    static char names[PH][16];
-    static const char *name_of[PH];
-    static double bytes[PH], time[PH];
-    for (int j = 0; j < PH; j++) {
-        snprintf(names[j], sizeof names[j], "p%d", j);
-        name_of[j] = names[j];
-        bytes[j] = time[j] = j + 1;
-    }
-    static const char *const runs[] = {"r"};
-    const nr_fig_phase_input phase = {1, runs, PH, name_of, bytes, time, NULL, NULL};
-    static double lat[POINTS] = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2}, cdf[POINTS] = {0.1, 0.5, 0.9, 0.99, 1};
-    const char *series[] = {"all phases", "p33", "p34", "p35", "p37", "p38", "p39", "other 33 phases"};
-    nr_fig_latency_series ls[8];
-    for (int i = 0; i < 8; i++)
-        ls[i] = (nr_fig_latency_series){series[i], POINTS, lat, cdf, 1e-5, 1e-3, 1e-2, 1000, NULL};
-    const nr_fig_latency_input latency = {"read", 8, ls, 1, 33};
-    const nr_figure_inputs in = {.phase = &phase, .latency = &latency};
+    static const char *const series[FOLD_SERIES] = {"all phases", "p33", "p34", "p35",
+                                                    "p37",        "p38", "p39", "other 33 phases"};
     nr_render_buf svg, fig1;
-    render_svg("fig4-read-latency", &in, &svg);
-    render_svg("fig1-phase-breakdown", &in, &fig1);
+    render_folded_latency(series, &svg, &fig1);
     const char *text = (const char *)svg.data;
     assert_true(figure_1_fills(&fig1, "fill:rgb(90.196078%,62.352941%,0%)"));              /* p36: orange */
     assert_int_equal(occurrences(text, svg.len, "stroke:rgb(90.196078%,62.352941%,0%)"), 0); /* not "all"'s */
