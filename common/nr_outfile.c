@@ -263,8 +263,7 @@ void nr_outfile_abort(nr_outfile *f)
     f->tmp_path = f->target = NULL;
 }
 
-/* Whether name is that of a temporary file: "<target>.tmp.XXXXXX". */
-static int is_tmp_name(const char *name)
+int nr_outfile_is_tmp_name(const char *name)
 {
     const size_t n = strlen(name);
     return n > 11 && memcmp(name + n - 11, ".tmp.", 5) == 0;
@@ -295,7 +294,7 @@ size_t nr_outfile_sweep(const char *dir, long min_age_s)
     const time_t now = time(NULL);
     size_t removed = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (!is_tmp_name(e->d_name))
+        if (!nr_outfile_is_tmp_name(e->d_name))
             continue;
         const size_t n = strlen(dir) + strlen(e->d_name) + 2;
         char *path = malloc(n);

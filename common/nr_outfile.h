@@ -56,6 +56,10 @@ int nr_outfile_commit_unsynced(nr_outfile *f, nr_error *err);
  * zeroed f (but not a copy of f: the sync thread, if any, is joined here). */
 void nr_outfile_abort(nr_outfile *f);
 
+/* Whether name is that of a temporary file of an output being written:
+ * "<target>.tmp.XXXXXX". */
+int nr_outfile_is_tmp_name(const char *name);
+
 /* Removes the temporary files ("*.tmp.XXXXXX") in dir that a process
  * killed while writing them left (SIGKILL, a crash, a power cut: nothing
  * ran to remove them) and returns their number. A writer holds an flock on

@@ -13,6 +13,7 @@
 
 #include "logsrc.h"
 #include "nr_mem.h"
+#include "nr_outfile.h"
 #include "strace_line.h"
 
 #define SNIFF_BYTES 8192
@@ -209,14 +210,6 @@ static void sort_logs(nr_runfiles *r)
         qsort(r->logs, r->nlogs, sizeof *r->logs, all_pids ? compare_logs_by_pid : compare_logs_by_name);
 }
 
-/* Whether name is that of a temporary output of niorep: "<target>.tmp.XXXXXX"
- * (common/nr_outfile.c). */
-static int is_tmp_name(const char *name)
-{
-    const size_t n = strlen(name);
-    return n > 11 && memcmp(name + n - 11, ".tmp.", 5) == 0;
-}
-
 /* Whether hidden entry name (".strace.log.123", "..hook.jsonl") would be an
  * input by its name without its leading dots: noted, not read; every other
  * hidden entry (".", "..", the cache folder .niorep, a temporary output,
@@ -225,7 +218,7 @@ static int hidden_named_as_input(const char *name)
 {
     while (*name == '.')
         name++;
-    return *name && !is_tmp_name(name) && nr_runfind_role_by_name(name) != NULL;
+    return *name && !nr_outfile_is_tmp_name(name) && nr_runfind_role_by_name(name) != NULL;
 }
 
 /* Reads the names of dir into a sorted array (owned strings). */
