@@ -2271,6 +2271,14 @@ static void bad_inputs(void **state)
     ck_free(&r);
 }
 
+/* Frees the n strings of v and v (nr_ingest_input_files' lists). */
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
 /* A file named like a log (strace.log.<pid>) whose head holds a NUL byte (a
  * store written there) is no log: a note names it and the run's phases
  * stay; alone, it fails naming it. Until session 49 it was read as a log
@@ -2311,9 +2319,7 @@ static void binary_file_named_like_a_log(void **state)
     assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, NULL, NULL, &err), 0);
     assert_int_equal(n, 2);
     assert_non_null(strstr(files[1], "strace.log.77"));
-    for (size_t i = 0; i < n; i++)
-        free(files[i]);
-    free(files);
+    free_strings(files, n);
 
     /* -o onto a name the scan takes: a usage error, nothing written */
     static const char *const taken[] = {"strace.log.78", "strace.log", "strace.log.zst", "hook.jsonl", "manifest.json"};
@@ -2414,12 +2420,8 @@ static void entries_not_read_are_noted(void **state)
     assert_int_equal(nn, 6);
     for (size_t i = 0; i < nn; i++)
         assert_string_equal(not_read[i], all[i]);
-    for (size_t i = 0; i < n; i++)
-        free(files[i]);
-    free(files);
-    for (size_t i = 0; i < nn; i++)
-        free(not_read[i]);
-    free(not_read);
+    free_strings(files, n);
+    free_strings(not_read, nn);
 
     /* one log given alone: no folder, nothing noted */
     snprintf(path, sizeof path, "%s/strace.log", run);
@@ -2479,12 +2481,8 @@ static void hidden_inputs_are_noted(void **state)
         snprintf(want, sizeof want, "%s\t%s", names[i], why);
         assert_string_equal(not_read[i], want);
     }
-    for (size_t i = 0; i < n; i++)
-        free(files[i]);
-    free(files);
-    for (size_t i = 0; i < nn; i++)
-        free(not_read[i]);
-    free(not_read);
+    free_strings(files, n);
+    free_strings(not_read, nn);
     ck_free(&r);
 }
 
