@@ -91,7 +91,7 @@ static void phase_styles(const nr_fig_latency_input *l, shown *sh)
 }
 
 /* The colours of the n kept phases' series (l->series[1..n]) and of "all"
- * (*all): figure 1's of their names when its input folds (nr__phase_fold:
+ * (*all): figure 1's of their names when its input folds (nr_fig_phase_kept:
  * the colours over its kept names and "other N phases"), "all" in one that
  * none of figure 1's 7 kept phases holds, drawn or not (all_style over
  * them); else over the n names themselves. 0, or -1 when out of memory. */
@@ -103,27 +103,33 @@ static int kept_colors(const nr_figure_inputs *in, const nr_fig_latency_input *l
         names[i] = l->series[i + 1].name ? l->series[i + 1].name : "?";
     nr__palette_phase_colors(names, n, colors);
     *all = all_style(colors, n);
-    if (!in->phase || in->phase->n_phases <= NR__STYLES || !in->phase->phase_names || !in->phase->bytes ||
-        !in->phase->io_time_s)
+    size_t kept[NR_FIG_PHASES - 1], n_kept;
+    if (!in->phase || !in->phase->phase_names)
         return 0;
-    nr__phase_folded f;
-    if (nr__phase_fold(NULL, in->phase, &f) < 0) /* figure 1's skips are counted on figure 1 */
+    if (nr_fig_phase_kept(in->phase, kept, &n_kept) < 0)
         return -1;
+    if (n_kept == 0) /* figure 1 does not fold */
+        return 0;
+    const char *fig1_names[NR__STYLES]; /* figure 1's legend: the kept, then "other N phases" */
+    char other[64];
+    for (size_t k = 0; k < n_kept; k++)
+        fig1_names[k] = in->phase->phase_names[kept[k]];
+    snprintf(other, sizeof other, "other %zu phases", in->phase->n_phases - n_kept);
+    fig1_names[n_kept] = other;
     size_t fig1[NR__STYLES], mine[NR__MAX_SERIES];
-    nr__palette_phase_colors(f.names, NR__STYLES, fig1);
+    nr__palette_phase_colors(fig1_names, n_kept + 1, fig1);
     size_t found = 0;
     for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < NR__STYLES - 1; k++)
-            if (strcmp(names[i], f.names[k]) == 0) {
+        for (size_t k = 0; k < n_kept; k++)
+            if (strcmp(names[i], fig1_names[k]) == 0) {
                 mine[i] = fig1[k];
                 found++;
                 break;
             }
     if (found == n) { /* else not figure 1's phases: their own colours */
         memcpy(colors, mine, n * sizeof *colors);
-        *all = all_style(fig1, NR__STYLES - 1);
+        *all = all_style(fig1, n_kept);
     }
-    nr__phase_fold_fini(&f);
     return 0;
 }
 
