@@ -8,7 +8,8 @@
  * a stale row per redraw). What gives way, in this order: the bar shrinks
  * from 24 to 8 cells; the rate goes; the sizes go; the bar goes; the time
  * left goes; the label goes; last the percentage is cut. A time left past 99
- * hours is whole hours ("123 h left"). */
+ * hours is whole hours ("123 h left"). The amounts done and the rate are
+ * padded to their widest, so the bar keeps its cells as they change. */
 #include "nr_progress.h"
 
 #include <stdlib.h>
@@ -71,6 +72,12 @@ static void fmt_amount(char *buf, size_t cap, double b, const char *unit)
              unit && !u ? "" : " ", prefix[u]);
 }
 
+/* The widest fmt_amount below 1000 T: the done and rate fields are
+ * padded to it, so that a line's width, and so its bar's cells, stay put
+ * while the numbers change ("88.1 MB" then "114 MB" had moved the bar). */
+#define AMOUNT_WIDTH_BYTES 7 /* "99.9 MB" */
+#define AMOUNT_WIDTH_COUNT 6 /* "99.9 M" */
+
 /* The fields that give way, in the order they go (the bar shrinks first). */
 enum { DROP_RATE = 1, DROP_SIZES = 2, DROP_BAR = 4, DROP_LEFT = 8, DROP_LABEL = 16 };
 static const int drop_steps[] = {0,
@@ -86,15 +93,16 @@ void nr_progress_format(char *buf, size_t cap, int width, const char *label, con
     if (cap == 0)
         return;
     const double frac = total ? (double)(done > total ? total : done) / (double)total : 0;
-    char pct[8], d[16], t[16], r[16], sizes[64], rate[48], left[40] = "--:-- left";
+    char pct[8], d[16], t[16], r[16], sizes[64], rate[48], left[40] = "  --:-- left";
+    const int amount_width = unit ? AMOUNT_WIDTH_COUNT : AMOUNT_WIDTH_BYTES;
     snprintf(pct, sizeof pct, "%3.0f%%", frac * 100);
     fmt_amount(d, sizeof d, (double)done, unit);
     fmt_amount(t, sizeof t, (double)total, unit);
     const char *space = unit ? " " : "", *name = unit ? unit : "";
-    snprintf(sizes, sizeof sizes, " %s / %s%s%s", d, t, space, name);
+    snprintf(sizes, sizeof sizes, " %*s / %s%s%s", amount_width, d, t, space, name);
     const double bps = elapsed_s > 0 ? (double)done / elapsed_s : 0;
     fmt_amount(r, sizeof r, bps, unit);
-    snprintf(rate, sizeof rate, "  %s%s%s/s", r, space, name);
+    snprintf(rate, sizeof rate, "  %*s%s%s/s", amount_width, r, space, name);
     if (bps > 0 && total >= done) {
         const double s = (double)(total - done) / bps + 0.5;
         const unsigned long long sec = s < 3.6e9 ? (unsigned long long)s : 3600000000ULL;

@@ -565,9 +565,9 @@ static void progress_text_known_answer(void **state)
     (void)state;
     char buf[256];
     nr_progress_format(buf, sizeof buf, 80, "ingest", NULL, 250000000, 1000000000, 2.0);
-    assert_string_equal(buf, "ingest [######..................]  25% 250 MB / 1.00 GB  125 MB/s  0:00:06 left");
+    assert_string_equal(buf, "ingest [#####.................]  25%  250 MB / 1.00 GB   125 MB/s  0:00:06 left");
     nr_progress_format(buf, sizeof buf, 80, "x", NULL, 0, 0, 0);
-    assert_string_equal(buf, "x [........................]   0% 0 B / 0 B  0 B/s  --:-- left");
+    assert_string_equal(buf, "x [........................]   0%     0 B / 0 B      0 B/s    --:-- left");
     nr_progress_format(buf, sizeof buf, 80, "merge", "rows", 1500000, 6000000, 1.0);
     assert_string_equal(buf, "merge [####............]  25% 1.50 M / 6.00 M rows  1.50 M rows/s  0:00:03 left");
 }
@@ -596,7 +596,7 @@ static void progress_text_fits_the_width(void **state)
         {40, "ingest", NULL, 4200000, 49700000, 0.1145, "ingest [...........]   8%  0:00:01 left"},
         /* GB sizes, GB/s, hours left */
         {80, "ingest", NULL, 123456789012, 987654321098, 45.0,
-         "ingest [##......................]  12% 123 GB / 988 GB  2.74 GB/s  0:05:15 left"},
+         "ingest [##.....................]  12%  123 GB / 988 GB  2.74 GB/s  0:05:15 left"},
         {80, "ingest", NULL, 12345678901, 99876543210987, 10.0,
          "ingest [.....................]   0% 12.3 GB / 99.9 TB  1.23 GB/s  22:28:10 left"},
         {60, "ingest", NULL, 12345678901, 99876543210987, 10.0, "ingest [............]   0% 12.3 GB / 99.9 TB  22:28:10 left"},
@@ -605,7 +605,7 @@ static void progress_text_fits_the_width(void **state)
          "ingest [........................]   0% 12.3 GB / 99.9 TB  1.23 GB/s  22:28:10 left"},
         /* past 99 hours: whole hours; past a million, '>' */
         {80, "merge", "rows", 1000, 987654321098, 40.0,
-         "merge [...................]   0% 1.00 k / 988 G rows  25 rows/s  >999999 h left"},
+         "merge [...............]   0% 1.00 k / 988 G rows      25 rows/s  >999999 h left"},
         {60, "ingest", NULL, 1000000, 1000000000000, 1.0, "ingest [...............]   0% 1.00 MB / 1.00 TB  277 h left"},
         /* narrower than any field: the label goes, the percentage is cut */
         {10, "ingest", NULL, 25, 100, 1.0, " 25%"},
@@ -628,6 +628,28 @@ static void progress_text_fits_the_width(void **state)
     char small[12];
     nr_progress_format(small, sizeof small, 80, "ingest", NULL, 250000000, 1000000000, 2.0);
     assert_string_equal(small, "ingest [###");
+}
+
+/* The bar keeps its cells while the numbers change: a 1.07 GB log read at
+ * about 250 MB/s, drawn every 31.4 MB, from the first draw (no rate yet)
+ * to the end, at 80 and 120 columns (until session 55 the bar took the
+ * room the sizes left: "88.1 MB" then "114 MB" moved its ']'). */
+static void progress_bar_stays_put(void **state)
+{
+    (void)state;
+    static const int widths[] = {80, 120};
+    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
+        const uint64_t total = 1070000000;
+        char buf[256], first[256];
+        nr_progress_format(first, sizeof first, widths[w], "ingest", NULL, 0, total, 0);
+        const size_t bar_end = (size_t)(strchr(first, ']') - first), line = strlen(first);
+        for (uint64_t done = 4200000; done < total + 31400000; done += 31400000) {
+            const uint64_t d = done < total ? done : total;
+            nr_progress_format(buf, sizeof buf, widths[w], "ingest", NULL, d, total, (double)d / 250e6 + 0.01);
+            if ((size_t)(strchr(buf, ']') - buf) != bar_end || strlen(buf) != line)
+                fail_msg("width %d: '%s' against the first draw '%s'", widths[w], buf, first);
+        }
+    }
 }
 
 /* On a terminal of 50 columns (a pty, TIOCSWINSZ) the drawn lines take at
@@ -713,6 +735,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(progress_text_known_answer),
         cmocka_unit_test(progress_text_fits_the_width),
+        cmocka_unit_test(progress_bar_stays_put),
         cmocka_unit_test(progress_on_a_pty),
         cmocka_unit_test(progress_silent_off_tty),
         cmocka_unit_test(par_lex_matches_serial_read),
