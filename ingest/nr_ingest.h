@@ -87,8 +87,11 @@
  * is noted (file_not_read); it was passed over without a word.
  * 17 (session 55): a hidden file of a run folder that is a log by its
  * first lines (".trace.1234") is noted (file_not_read); it was passed over
- * without a word. */
-#define NR_INGEST_REVISION 17
+ * without a word.
+ * 18 (session 55): a file found by its first lines whose lines end in a CR
+ * alone is refused as a log so named is (an error naming it); it was
+ * noted as no log (file_not_read). */
+#define NR_INGEST_REVISION 18
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -103,9 +103,16 @@ int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out)
     }
     if (out->binary || nontext * 10 > n)
         return out->binary = 1, 0;
+    /* Lines that end in a CR alone (no LF, a CR before another byte) are
+       cut at the CR: such a log is taken, and refused when read with its
+       own message (logsrc.c, check_line_ends), as one named like a log is;
+       until session 55 it was one line here, "not an strace log". */
+    const void *cr = memchr(buf, '\r', n);
+    out->cr_only = !memchr(buf, '\n', n) && cr && (const char *)cr + 1 < buf + n;
+    const int eol = out->cr_only ? '\r' : '\n';
     const char *p = buf, *end = buf + n;
     while (p < end && out->lines < SNIFF_MAX_LINES) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *nl = memchr(p, eol, (size_t)(end - p));
         if (!nl && n >= SNIFF_BYTES && out->lines > 0)
             break; /* a line cut by the sniff window says nothing */
         const char *line_end = nl ? nl : end;

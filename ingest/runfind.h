@@ -73,11 +73,14 @@ typedef struct nr_sniff {
     unsigned lines;      /* non-blank lines looked at */
     unsigned strace;     /* of which syscall/unfinished/resumed/signal/exit lines */
     int binary;          /* NUL bytes or mostly non-text bytes */
+    int cr_only;         /* no LF, a CR before another byte: lines cut at each CR */
 } nr_sniff;
 
 /* Looks at buf[0..n) (the start of a file, maybe cut mid-line) and returns 1
  * when it looks like an strace log: most of its first non-blank lines (up to
- * 64) parse as strace event lines. */
+ * 64) parse as strace event lines. Lines end in LF, or in CR when buf holds
+ * no LF and a CR before another byte (a log with classic Mac OS line ends:
+ * taken, and refused with its reason when read). */
 int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out);
 
 /* What the scan of a run folder takes a file named name for by its name

@@ -2511,8 +2511,9 @@ static void hidden_inputs_are_noted(void **state)
 }
 
 /* A log whose lines end in a CR alone is an error naming it, at -j 1 and
- * -j 2; the same log with CRLF ends is read whole. Until session 54 it was
- * one line: its first call was kept and the others lost, exit 0. */
+ * -j 2, whether named like a log or found by its lines; the same log with
+ * CRLF ends is read whole. Until session 54 it was one line: its first
+ * call was kept and the others lost, exit 0. */
 static void cr_only_log_is_refused(void **state)
 {
     (void)state;
@@ -2540,6 +2541,23 @@ static void cr_only_log_is_refused(void **state)
         assert_non_null(strstr(err.msg, "/strace.log: its lines end in a CR alone (classic Mac OS line ends)"));
     }
     ck_free(&r);
+    /* found by its lines, alone or beside a good log, it is refused the
+       same way: until session 55 it was one line to the sniff, noted as
+       "not an strace log" (file_not_read) */
+    for (int beside = 0; beside <= 1; beside++) {
+        ck_run_dir(&r, run, sizeof run);
+        ck_write(run, "trace.1234", cr);
+        if (beside)
+            ck_write(run, "strace.log", crlf);
+        snprintf(out, sizeof out, "%s/cr.nio", r.dir);
+        nr_ingest_opts opts = {.start_cwd = "/d", .jobs = 1};
+        nr_ingest_stats st;
+        nr_error err;
+        nr_error_clear(&err);
+        assert_int_equal(nr_ingest_run(run, out, &opts, &st, &err), NR_E_INPUT);
+        assert_non_null(strstr(err.msg, "/trace.1234: its lines end in a CR alone (classic Mac OS line ends)"));
+        ck_free(&r);
+    }
     ck_ingest_text(&r, crlf, "/d");
     assert_ok(&r);
     assert_int_equal(r.events.nrows, 3);
