@@ -503,7 +503,9 @@ int nr_logsrc_open(const char *path, nr_logsrc **out, nr_error *err)
     return nr_logsrc_open_sized(path, NR__LOGSRC_CHUNK, out, err);
 }
 
-int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, nr_error *err)
+/* nr_logsrc_open_sized; bytes_only: the source hands out bytes, not lines
+ * (nr_logsrc_peek), so its line ends are not judged. */
+static int open_source(const char *path, size_t read_bytes, int bytes_only, nr_logsrc **out, nr_error *err)
 {
     *out = NULL;
     nr_logsrc *s = calloc(1, sizeof *s);
@@ -547,6 +549,7 @@ int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, n
     s->size_at_open = (uint64_t)st.st_size;
     s->dev = st.st_dev;
     s->ino = st.st_ino;
+    s->line_ends_known = bytes_only;
     int rc = read_first_chunk(s, err);
     if (rc < 0) {
         nr_logsrc_close(s);
@@ -554,6 +557,11 @@ int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, n
     }
     *out = s;
     return 0;
+}
+
+int nr_logsrc_open_sized(const char *path, size_t read_bytes, nr_logsrc **out, nr_error *err)
+{
+    return open_source(path, read_bytes, 0, out, err);
 }
 
 void nr_logsrc_close(nr_logsrc *s)
@@ -739,7 +747,9 @@ uint64_t nr_logsrc_bytes_out(const nr_logsrc *s) { return s->bytes_out; }
 long nr_logsrc_peek(const char *path, char *buf, size_t cap, nr_error *err)
 {
     nr_logsrc *s;
-    NR_TRY(nr_logsrc_open(path, &s, err));
+    /* bytes, not lines: a log whose lines end in a CR alone is refused when
+       read, not when sniffed (until session 55 its sniff failed so) */
+    NR_TRY(open_source(path, NR__LOGSRC_CHUNK, 1, &s, err));
     int rc = 0;
     while (rc == 0 && !s->text_eof && s->end < cap) {
         if (s->end == s->cap)

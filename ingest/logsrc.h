@@ -78,7 +78,9 @@ uint64_t nr_logsrc_bytes_in(const nr_logsrc *s);
 uint64_t nr_logsrc_bytes_out(const nr_logsrc *s);
 
 /* Reads the first up to cap bytes of decompressed content of path into buf,
- * for content sniffing. Returns the number of bytes, or negative on error. */
+ * for content sniffing, whatever its line ends (a log whose lines end in a
+ * CR alone is refused when read as lines, not here). Returns the number of
+ * bytes, or negative on error. */
 long nr_logsrc_peek(const char *path, char *buf, size_t cap, nr_error *err);
 
 #endif

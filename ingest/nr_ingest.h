@@ -84,8 +84,14 @@
  * 16 (session 54): a -T duration above 2^62 ns is unreadable
  * (duration_unreadable); it wrapped, and a negative one was lost unnoted.
  * A hidden file of a run folder named like an input (".strace.log.123")
- * is noted (file_not_read); it was passed over without a word. */
-#define NR_INGEST_REVISION 16
+ * is noted (file_not_read); it was passed over without a word.
+ * 17 (session 55): a hidden file of a run folder that is a log by its
+ * first lines (".trace.1234") is noted (file_not_read); it was passed over
+ * without a word.
+ * 18 (session 55): a file found by its first lines whose lines end in a CR
+ * alone is refused as a log so named is (an error naming it); it was
+ * noted as no log (file_not_read). */
+#define NR_INGEST_REVISION 18
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -103,9 +103,16 @@ int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out)
     }
     if (out->binary || nontext * 10 > n)
         return out->binary = 1, 0;
+    /* Lines that end in a CR alone (no LF, a CR before another byte) are
+       cut at the CR: such a log is taken, and refused when read with its
+       own message (logsrc.c, check_line_ends), as one named like a log is;
+       until session 55 it was one line here, "not an strace log". */
+    const void *cr = memchr(buf, '\r', n);
+    out->cr_only = !memchr(buf, '\n', n) && cr && (const char *)cr + 1 < buf + n;
+    const int eol = out->cr_only ? '\r' : '\n';
     const char *p = buf, *end = buf + n;
     while (p < end && out->lines < SNIFF_MAX_LINES) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *nl = memchr(p, eol, (size_t)(end - p));
         if (!nl && n >= SNIFF_BYTES && out->lines > 0)
             break; /* a line cut by the sniff window says nothing */
         const char *line_end = nl ? nl : end;
@@ -211,14 +218,31 @@ static void sort_logs(nr_runfiles *r)
 }
 
 /* Whether hidden entry name (".strace.log.123", "..hook.jsonl") would be an
- * input by its name without its leading dots: noted, not read; every other
- * hidden entry (".", "..", the cache folder .niorep, a temporary output,
- * a dotfile) is passed over without a word. */
+ * input by its name without its leading dots: noted, not read, nothing
+ * opened. */
 static int hidden_named_as_input(const char *name)
 {
     while (*name == '.')
         name++;
     return *name && !nr_outfile_is_tmp_name(name) && nr_runfind_role_by_name(name) != NULL;
+}
+
+/* Whether hidden entry name of dir is a log by its first lines (".trace.1234"
+ * of strace -ff -o .trace): a regular file, no temporary output, that the
+ * sniff takes, as it would take the file unhidden. Every other hidden entry
+ * (the cache folder .niorep, a temporary output, a dotfile) is passed over
+ * without a word; until session 55 every one not named like an input was. */
+static int hidden_log_by_content(const char *dir, const char *name, nr_error *err)
+{
+    if (nr_outfile_is_tmp_name(name))
+        return 0;
+    char *path = join_path(dir, name);
+    if (!path)
+        return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", dir);
+    struct stat st;
+    const int log = stat(path, &st) == 0 && S_ISREG(st.st_mode) && sniff_file(path, err);
+    free(path);
+    return log;
 }
 
 /* Reads the names of dir into a sorted array (owned strings). */
@@ -231,8 +255,8 @@ static int list_dir(const char *dir, char ***names_out, size_t *count_out, nr_er
     size_t count = 0, cap = 0;
     int rc = 0;
     for (struct dirent *de; (de = readdir(d)) != NULL;) {
-        if (de->d_name[0] == '.' && !hidden_named_as_input(de->d_name))
-            continue; /* ".", "..", the cache folder, a temporary file, dotfiles */
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue; /* hidden entries are judged by classify_entry */
         char *copy = strdup(de->d_name);
         if (!copy || NR_GROW(names, cap, count + 1) < 0) {
             free(copy);
@@ -264,6 +288,8 @@ const char *nr_runskip_message(nr_runskip_why why)
     case NR_RUNSKIP_SPECIAL: return "not a regular file (a link to nothing, a pipe, a socket, a device): not read";
     case NR_RUNSKIP_HIDDEN: return "a hidden file (its name starts with '.'), named like an strace log, the hook "
                                    "file or the manifest after its dots: not read (rename it to read it)";
+    case NR_RUNSKIP_HIDDEN_LOG: return "a hidden file (its name starts with '.'), an strace log by its first lines: "
+                                       "not read (rename it to read it)";
     case NR_RUNSKIP_OTHER: break;
     }
     return "not an strace log (by its name or its first lines), nor hook.jsonl or manifest.json: not read";
@@ -283,8 +309,12 @@ static int add_skipped(nr_runfiles *r, const char *dir, const char *name, nr_run
 
 static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const char *name, nr_error *err)
 {
-    if (name[0] == '.') /* list_dir keeps only those named like an input */
+    if (name[0] == '.' && hidden_named_as_input(name))
         return add_skipped(r, dir, name, NR_RUNSKIP_HIDDEN, err);
+    if (name[0] == '.') {
+        const int log = hidden_log_by_content(dir, name, err);
+        return log > 0 ? add_skipped(r, dir, name, NR_RUNSKIP_HIDDEN_LOG, err) : log;
+    }
     char *path = join_path(dir, name);
     if (!path)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", dir);
@@ -324,6 +354,18 @@ static int classify_entry(nr_runfiles *r, size_t *cap, const char *dir, const ch
     return rc;
 }
 
+/* The first hidden log of r's skipped entries, by its name or its lines, or NULL. */
+static const char *hidden_log_name(const nr_runfiles *r)
+{
+    for (size_t i = 0; i < r->nskipped; i++) {
+        const char *name = r->skipped[i].name, *bare = name + strspn(name, ".");
+        const nr_runskip_why why = r->skipped[i].why;
+        if (why == NR_RUNSKIP_HIDDEN_LOG || (why == NR_RUNSKIP_HIDDEN && is_log_by_name(bare)))
+            return name;
+    }
+    return NULL;
+}
+
 int nr_runfind(const char *input, nr_runfiles *r, nr_error *err)
 {
     struct stat st;
@@ -355,6 +397,10 @@ int nr_runfind(const char *input, nr_runfiles *r, nr_error *err)
         return nr_error_set(err, NR_E_INPUT, "%s%s%s: not an strace log: binary (a NUL byte in its first %d bytes; "
                             "a niorep store?)", input, input[strlen(input) - 1] == '/' ? "" : "/", r->binary[0],
                             SNIFF_BYTES);
+    const char *hidden = r->nlogs == 0 ? hidden_log_name(r) : NULL;
+    if (hidden)
+        return nr_error_set(err, NR_E_INPUT, "%s: no strace log found (expected strace.log or strace -ff files); "
+                            "%s is one but hidden (its name starts with '.'): rename it to read it", input, hidden);
     if (r->nlogs == 0)
         return nr_error_set(err, NR_E_INPUT,
                             "%s: no strace log found (expected strace.log or strace -ff files)", input);

@@ -25,7 +25,9 @@ typedef enum nr_runskip_why {
     NR_RUNSKIP_FOLDER,     /* a sub-folder: a run folder is read one level deep */
     NR_RUNSKIP_SPECIAL,    /* neither file nor folder: a link to nothing, a pipe, a socket, a device */
     NR_RUNSKIP_HIDDEN,     /* a hidden entry named like a log, hook or manifest after its dots
-                              (".strace.log.123"); other hidden entries are passed over */
+                              (".strace.log.123") */
+    NR_RUNSKIP_HIDDEN_LOG, /* another hidden file, an strace log by its first lines (".trace.1234");
+                              other hidden entries are passed over */
 } nr_runskip_why;
 
 typedef struct nr_runskip {
@@ -44,7 +46,8 @@ typedef struct nr_runfiles {
     char *manifest_path;  /* manifest.json or NULL (owned) */
     nr_runskip *skipped;  /* the dir's entries that are none of the above (but binary
                              ones below), hidden ones apart but those named like an
-                             input (NR_RUNSKIP_HIDDEN), in name order (owned): a note
+                             input (NR_RUNSKIP_HIDDEN) or logs by their first lines
+                             (NR_RUNSKIP_HIDDEN_LOG), in name order (owned): a note
                              each (file_not_read), nothing lost silently */
     size_t nskipped, skipped_cap;
     char **binary;        /* names of files named like a log (strace.log*) whose first
@@ -61,7 +64,8 @@ void nr_runfiles_fini(nr_runfiles *r);
 /* Fills r from input (a run directory or one log file). A directory without
  * a log is NR_E_INPUT "DIR: no strace log found (expected strace.log or
  * strace -ff files)", or "DIR/F: not an strace log: binary ..." when its
- * only file named like a log is binary; a missing input is NR_E_IO. */
+ * only file named like a log is binary, or "...; .F is one but hidden ..."
+ * when its only logs are hidden; a missing input is NR_E_IO. */
 int nr_runfind(const char *input, nr_runfiles *r, nr_error *err);
 
 /* Verdict of content sniffing on the first bytes of a file. */
@@ -69,11 +73,14 @@ typedef struct nr_sniff {
     unsigned lines;      /* non-blank lines looked at */
     unsigned strace;     /* of which syscall/unfinished/resumed/signal/exit lines */
     int binary;          /* NUL bytes or mostly non-text bytes */
+    int cr_only;         /* no LF, a CR before another byte: lines cut at each CR */
 } nr_sniff;
 
 /* Looks at buf[0..n) (the start of a file, maybe cut mid-line) and returns 1
  * when it looks like an strace log: most of its first non-blank lines (up to
- * 64) parse as strace event lines. */
+ * 64) parse as strace event lines. Lines end in LF, or in CR when buf holds
+ * no LF and a CR before another byte (a log with classic Mac OS line ends:
+ * taken, and refused with its reason when read). */
 int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out);
 
 /* What the scan of a run folder takes a file named name for by its name

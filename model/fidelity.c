@@ -140,7 +140,10 @@ static void hook_range(nr_model_fidelity *f, int64_t ts)
         f->hook_last_ns = ts;
 }
 
-/* Per hook path: bytes the hook reported, against the bytes strace saw. */
+/* Per hook path: bytes the hook reported, against the bytes strace saw.
+ * Every row's phase_id is checked (nr__check_phase_ref): until session 55
+ * the model read none, and one that phases lacks passed unnoticed while
+ * merge refused it. */
 static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
 {
     nr_model_fidelity *f = &m->fidelity;
@@ -148,24 +151,29 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
     if (!t)
         return 0;
     const int cpath = nr_store_col_index(t, "path"), cbytes = nr_store_col_index(t, "bytes");
-    const int cts = nr_store_col_index(t, "ts_ns");
-    if (cpath < 0 || cbytes < 0)
+    const int cts = nr_store_col_index(t, "ts_ns"), cphase = nr_store_col_index(t, "phase_id");
+    if (cpath < 0 || cbytes < 0 || cphase < 0) /* nr__check_schema refused such a table */
         return 0;
-    nr_col_chunk path, bytes, ts;
+    nr_col_chunk path, bytes, ts, phase;
     nr_col_chunk_init(&path);
     nr_col_chunk_init(&bytes);
     nr_col_chunk_init(&ts);
+    nr_col_chunk_init(&phase);
     nr_strtab hooks; /* distinct hook paths; id = index of m->pyio */
     nr_strtab_init(&hooks);
     int64_t *match = NULL;
     size_t cap = 0;
+    uint64_t row0 = 0; /* the row group's first row */
     int rc = 0;
-    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
+    for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++, row0 += path.n) {
         if ((rc = nr_store_read_chunk(t, (size_t)cpath, rg, &path, err)) < 0 ||
             (rc = nr_store_read_chunk(t, (size_t)cbytes, rg, &bytes, err)) < 0 ||
+            (rc = nr_store_read_chunk(t, (size_t)cphase, rg, &phase, err)) < 0 ||
             (cts >= 0 && (rc = nr_store_read_chunk(t, (size_t)cts, rg, &ts, err)) < 0))
             break;
         for (size_t i = 0; i < path.n && i < bytes.n; i++) {
+            if (i < phase.n && (rc = nr__check_phase_ref(m, "pyio", row0 + i, phase.i64[i], err)) < 0)
+                break;
             if (cts >= 0 && i < ts.n)
                 hook_range(f, ts.i64[i]);
             if (!path.str[i][0] || bytes.i64[i] < 0)
@@ -193,6 +201,7 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
     nr_col_chunk_fini(&path);
     nr_col_chunk_fini(&bytes);
     nr_col_chunk_fini(&ts);
+    nr_col_chunk_fini(&phase);
     if (rc == 0 && !(match = malloc((f->npyio + 1) * sizeof *match)))
         rc = NR_E_NOMEM;
     if (rc == 0)

@@ -55,12 +55,15 @@ static int keep_mark(nr_model *m, const nr_col_chunk *c, size_t i, const char *k
     return 0;
 }
 
+/* Every row's phase_id is checked (nr__check_phase_ref): until session 55
+ * one that phases lacks showed as "unphased", while merge refused it. */
 static int read_marks(nr_model *m, const nr_store_table *t, const int *col, nr_col_chunk *c, nr_error *err)
 {
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t); rg++) {
         for (int k = 0; k < MK_NCOLS; k++)
             NR_TRY(nr_store_read_chunk(t, (size_t)col[k], rg, &c[k], err));
         for (size_t i = 0; i < c[MK_TS].n; i++) {
+            NR_TRY(nr__check_phase_ref(m, "marks", m->marks.total, c[MK_PHASE].i64[i], err));
             /* a blank name, in a store of an ingest before session 54, as
                the ingest now stores it (docs/hook-format.md, "Names") */
             const int blank = nr_utf8_blank(c[MK_NAME].str[i]);

@@ -2433,10 +2433,12 @@ static void entries_not_read_are_noted(void **state)
 }
 
 /* A hidden entry named like an input after its dots (".strace.log.123",
- * ".hook.jsonl") is noted, file_not_read, and in the list a build
+ * ".hook.jsonl"), or a hidden log by its first lines (".trace.1234" of
+ * strace -ff -o .trace), is noted, file_not_read, and in the list a build
  * fingerprints; niorep's own (the cache folder .niorep, a temporary output
  * "*.tmp.XXXXXX") and other dotfiles are passed over. Until session 54 a
- * hidden log was passed over without a word, its calls in no total. */
+ * hidden log was passed over without a word, its calls in no total; until
+ * session 55 one named otherwise was. */
 static void hidden_inputs_are_noted(void **state)
 {
     (void)state;
@@ -2448,47 +2450,70 @@ static void hidden_inputs_are_noted(void **state)
     ck_write(run, ".strace.log.123", log);
     ck_write(run, ".hook.jsonl", "");
     ck_write(run, ".strace.log.tmp.123456", log);
+    ck_write(run, ".trace.1234", log);
+    ck_write(run, ".trace.1234.tmp.123456", log);
     ck_write(run, ".bashrc", "x");
     snprintf(path, sizeof path, "%s/.niorep", run);
     assert_int_equal(mkdir(path, 0700), 0);
     ck_write(path, "strace.log", log);
+    snprintf(path, sizeof path, "%s/.logs", run); /* a hidden folder is no file */
+    assert_int_equal(mkdir(path, 0700), 0);
+    ck_write(path, "trace.1", log);
     ck_ingest(&r, run, NULL);
     assert_ok(&r);
     assert_int_equal(r.events.nrows, 1);
-    assert_int_equal(ck_diag(&r, "file_not_read"), 2);
-    assert_string_equal(ck_meta(&r, "files_not_read"), "2");
-    static const char why[] = "a hidden file (its name starts with '.'), named like an strace log, the hook "
-                              "file or the manifest after its dots: not read (rename it to read it)";
-    static const char *const names[] = {".hook.jsonl", ".strace.log.123"};
+    assert_int_equal(ck_diag(&r, "file_not_read"), 3);
+    assert_string_equal(ck_meta(&r, "files_not_read"), "3");
+    static const char by_name[] = "a hidden file (its name starts with '.'), named like an strace log, the hook "
+                                  "file or the manifest after its dots: not read (rename it to read it)";
+    static const char by_content[] = "a hidden file (its name starts with '.'), an strace log by its first lines: "
+                                     "not read (rename it to read it)";
+    static const char *const noted[][2] = {
+        {".hook.jsonl", by_name}, {".strace.log.123", by_name}, {".trace.1234", by_content}};
     size_t k = 0;
     for (size_t i = 0; i < r.diagnostics.nrows; i++) {
         if (strcmp(ck_str(&r.diagnostics, i, "reason"), "file_not_read") != 0)
             continue;
-        assert_true(k < 2);
-        assert_string_equal(ck_str(&r.diagnostics, i, "file"), names[k]);
-        assert_string_equal(ck_str(&r.diagnostics, i, "example"), why);
+        assert_true(k < 3);
+        assert_string_equal(ck_str(&r.diagnostics, i, "file"), noted[k][0]);
+        assert_string_equal(ck_str(&r.diagnostics, i, "example"), noted[k][1]);
         k++;
     }
-    assert_int_equal(k, 2);
+    assert_int_equal(k, 3);
     char **files = NULL, **not_read = NULL;
     size_t n = 0, nn = 0;
     nr_error err;
     assert_int_equal(nr_ingest_input_files(run, 0, &files, &n, &not_read, &nn, &err), 0);
     assert_int_equal(n, 1);
-    assert_int_equal(nn, 2);
+    assert_int_equal(nn, 3);
     for (size_t i = 0; i < nn; i++) {
         char want[300];
-        snprintf(want, sizeof want, "%s\t%s", names[i], why);
+        snprintf(want, sizeof want, "%s\t%s", noted[i][0], noted[i][1]);
         assert_string_equal(not_read[i], want);
     }
     free_strings(files, n);
     free_strings(not_read, nn);
     ck_free(&r);
+
+    /* a run whose only logs are hidden fails naming the first */
+    static const char *const alone[] = {".trace.1234", ".strace.log.9"};
+    for (size_t i = 0; i < 2; i++) {
+        ck_run_dir(&r, run, sizeof run);
+        ck_write(run, alone[i], log);
+        ck_ingest(&r, run, NULL);
+        assert_int_equal(r.rc, NR_E_INPUT);
+        char want[200];
+        snprintf(want, sizeof want, ": no strace log found (expected strace.log or strace -ff files); %s is one but "
+                 "hidden (its name starts with '.'): rename it to read it", alone[i]);
+        assert_non_null(strstr(r.err.msg, want));
+        ck_free(&r);
+    }
 }
 
 /* A log whose lines end in a CR alone is an error naming it, at -j 1 and
- * -j 2; the same log with CRLF ends is read whole. Until session 54 it was
- * one line: its first call was kept and the others lost, exit 0. */
+ * -j 2, whether named like a log or found by its lines; the same log with
+ * CRLF ends is read whole. Until session 54 it was one line: its first
+ * call was kept and the others lost, exit 0. */
 static void cr_only_log_is_refused(void **state)
 {
     (void)state;
@@ -2516,6 +2541,23 @@ static void cr_only_log_is_refused(void **state)
         assert_non_null(strstr(err.msg, "/strace.log: its lines end in a CR alone (classic Mac OS line ends)"));
     }
     ck_free(&r);
+    /* found by its lines, alone or beside a good log, it is refused the
+       same way: until session 55 it was one line to the sniff, noted as
+       "not an strace log" (file_not_read) */
+    for (int beside = 0; beside <= 1; beside++) {
+        ck_run_dir(&r, run, sizeof run);
+        ck_write(run, "trace.1234", cr);
+        if (beside)
+            ck_write(run, "strace.log", crlf);
+        snprintf(out, sizeof out, "%s/cr.nio", r.dir);
+        nr_ingest_opts opts = {.start_cwd = "/d", .jobs = 1};
+        nr_ingest_stats st;
+        nr_error err;
+        nr_error_clear(&err);
+        assert_int_equal(nr_ingest_run(run, out, &opts, &st, &err), NR_E_INPUT);
+        assert_non_null(strstr(err.msg, "/trace.1234: its lines end in a CR alone (classic Mac OS line ends)"));
+        ck_free(&r);
+    }
     ck_ingest_text(&r, crlf, "/d");
     assert_ok(&r);
     assert_int_equal(r.events.nrows, 3);

@@ -82,6 +82,22 @@ static void runfind_sniff(void **state)
     assert_int_equal(nr_runfind_sniff_buf(bin, sizeof bin - 1, &s), 0);
     assert_int_equal(s.binary, 1);
     assert_int_equal(nr_runfind_sniff_buf("", 0, &s), 0);
+    /* lines that end in a CR alone are cut there (a classic Mac OS log);
+       a CR at the very end, or beside an LF, ends no line */
+    static const char cr[] = "123 openat(AT_FDCWD, \"/x\", O_RDONLY) = 3\r123 read(3, \"a\", 1) = 1\r"
+                             "123 +++ exited with 0 +++\r";
+    assert_int_equal(nr_runfind_sniff_buf(cr, sizeof cr - 1, &s), 1);
+    assert_int_equal(s.cr_only, 1);
+    assert_int_equal(s.lines, 3);
+    assert_int_equal(s.strace, 3);
+    assert_int_equal(nr_runfind_sniff_buf(log, sizeof log - 1, &s), 1);
+    assert_int_equal(s.cr_only, 0);
+    static const char one[] = "123 read(3, \"a\", 1) = 1\r";
+    assert_int_equal(nr_runfind_sniff_buf(one, sizeof one - 1, &s), 1);
+    assert_int_equal(s.cr_only, 0);
+    static const char bar[] = " 10%|#  |\r 20%|## |\rhello\n";
+    assert_int_equal(nr_runfind_sniff_buf(bar, sizeof bar - 1, &s), 0);
+    assert_int_equal(s.cr_only, 0);
 }
 
 int main(void)

@@ -100,6 +100,23 @@ rm traces/plain/report.html traces/plain/notes.txt
 grep -qx 'niorep: stores of run folders: 1 ingested, 1 reused (inputs unchanged)' reuse.err \
     || fail "the notes' removal left a store that names them: $(cat reuse.err)"
 cmp -s r1.html r2.html || fail "the report after the notes went differs from the first"
+# a hidden strace log by its content, not its name (an -ff log of
+# "strace -ff -o .trace"), is noted too, in info and the report, and in
+# the fingerprint; until session 55 it was passed over without a word
+cp traces/plain/strace.log traces/plain/.trace.2000
+hidden_why='a hidden file (its name starts with '"'.'"'), an strace log by its first lines: not read (rename it to read it)'
+"$niorep" build traces -o hidden.html --bootstraps 0 2>reuse.err || fail "build beside a hidden log"
+grep -qx 'niorep: stores of run folders: 1 ingested, 1 reused (inputs unchanged)' reuse.err \
+    || fail "a hidden log added left the store that does not note it: $(cat reuse.err)"
+grep -qF "<td class=\"path\">.trace.2000</td><td class=\"path\">$hidden_why</td>" hidden.html \
+    || fail "the report does not name the hidden log as not read"
+"$niorep" info traces/.niorep/plain.nio > info.txt || fail "info of the store that notes the hidden log"
+grep -qxF "    .trace.2000: $hidden_why" info.txt || fail "niorep info does not name the hidden log: $(grep -A3 file_not_read info.txt)"
+rm traces/plain/.trace.2000 info.txt hidden.html
+"$niorep" build traces -o r2.html --bootstraps 0 2>reuse.err || fail "build after the hidden log went"
+grep -qx 'niorep: stores of run folders: 1 ingested, 1 reused (inputs unchanged)' reuse.err \
+    || fail "the hidden log's removal left a store that names it: $(cat reuse.err)"
+cmp -s r1.html r2.html || fail "the report after the hidden log went differs from the first"
 stamp=$(stat -c %Y.%N traces/.niorep/plain.nio)
 ok "files the ingest does not read noted; their contents leave the cache fresh"
 

@@ -114,6 +114,16 @@ refused no_mark_ts "table marks lacks column ts_ns" summary no_mark_ts.nio
 refused file_missing "an event refers to file_id 99999, which table files lacks" summary file_missing.nio
 refused phase_missing "an event refers to phase_id 57, which table phases lacks" summary phase_missing.nio
 refused file_dup "table files holds file_id 0 twice" summary file_dup.nio
+# a pyio or marks row's phase_id that phases lacks: until session 55 the
+# model read none of pyio's and showed such a mark as unphased (exit 0),
+# while merge refused both
+make pyio_phase set pyio phase_id 1 57
+make mark_phase set marks phase_id 2 57
+pyio_message="table pyio, row 1: phase_id 57, which table phases lacks (expected -1, unphased, or a phase_id of table phases)"
+refused pyio_phase "$pyio_message" summary pyio_phase.nio
+refused pyio_phase "table pyio, row 1: phase_id 57" build pyio_phase.nio -o r.html
+refused mark_phase "table marks, row 1: phase_id 57, which table phases lacks (expected -1, unphased" summary --json mark_phase.nio
+refused mark_phase "table marks, row 1: phase_id 57" figures mark_phase.nio -o figs
 # a store without the later marks table is a store of before session 40: read
 make no_marks drop-table marks
 timeout 20 "$niorep" summary --json no_marks.nio >/dev/null 2>err.txt || fail "a store without marks: $(cat err.txt)"
