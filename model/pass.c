@@ -213,7 +213,7 @@ int nr__reader_event(nr__reader *r, nr_model *m, size_t i, int may_add_proc, nr_
  * whose source is known: events.file2_id. */
 static inline int has_source(const nr__reader *r, size_t i)
 {
-    return r->i64[NR_EV_FILE2_ID] && r->i64[NR_EV_FILE2_ID][i] >= 0;
+    return r->i64[NR_EV_FILE2_ID] && r->i64[NR_EV_FILE2_ID][i] != -1; /* below -1: dangling */
 }
 
 /* The source side of e, a two-ended call (has_source): one read call of
@@ -234,7 +234,8 @@ static inline void source_side(const nr__reader *r, const nr_model *m, size_t i,
 
 /* An event's file or phase id that its table lacks: refused, as merge
  * refuses it; until session 50 the model counted such a call as of an
- * unknown file or unphased (review 50). */
+ * unknown file or unphased (review 50), and until session 55 one below -1
+ * (-1 is none) as such a call still. */
 static int dangling(const char *table, const char *col, int64_t id, nr_error *err)
 {
     return nr_error_set(err, NR_E_FORMAT, "an event refers to %s %" PRId64 ", which table %s lacks", col, id, table);
@@ -265,9 +266,9 @@ static int pass1_rows(const nr__reader *r, nr_model *m, size_t n, nr_error *err)
     for (size_t i = 0; i < n; i++) {
         nr__event e;
         NR_TRY(resolve_event(r, m, i, 1, 0, &e));
-        if (e.file_row < 0 && r->i64[NR_EV_FILE_ID][i] >= 0)
+        if (e.file_row < 0 && r->i64[NR_EV_FILE_ID][i] != -1)
             return dangling("files", "file_id", r->i64[NR_EV_FILE_ID][i], err);
-        if (e.phase == m->unphased && r->i64[NR_EV_PHASE_ID][i] >= 0)
+        if (e.phase == m->unphased && r->i64[NR_EV_PHASE_ID][i] != -1)
             return dangling("phases", "phase_id", r->i64[NR_EV_PHASE_ID][i], err);
         if (e.ts > EVENT_VALUE_MAX || e.dur > EVENT_VALUE_MAX || e.dur < -1 || e.bytes > EVENT_VALUE_MAX)
             return out_of_range(&e, err);

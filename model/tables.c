@@ -453,7 +453,7 @@ static int name_phases(nr_model *m, phase_row *pr, size_t n, nr_error *err)
 
 int nr__check_phase_ref(const nr_model *m, const char *table, uint64_t row, int64_t phase_id, nr_error *err)
 {
-    if (phase_id < 0 || nr__idmap_lookup(&m->phase_ids, phase_id) >= 0)
+    if (phase_id == -1 || nr__idmap_lookup(&m->phase_ids, phase_id) >= 0)
         return 0;
     return nr_error_set(err, NR_E_FORMAT, "table %s, row %" PRIu64 ": phase_id %" PRId64 ", which table phases "
                         "lacks (expected -1, unphased, or a phase_id of table phases)", table, row + 1, phase_id);

@@ -112,9 +112,11 @@ static const nr__idpair *find_id(const nr__idpair *pairs, size_t n, int64_t old_
     return n ? bsearch(&key, pairs, n, sizeof *pairs, cmp_idpair) : NULL; /* a part without files: pairs NULL */
 }
 
+/* -1 is the only id of none (unphased, no file); one below it points
+ * nowhere as one beyond the table does (until session 55 it passed as -1). */
 int nr__merge_phase(const nr__part *p, int64_t *v, nr_error *err)
 {
-    if (*v < 0)
+    if (*v == -1)
         return 0;
     const nr__idpair *f = find_id(p->phases, p->nphases, *v);
     if (!f)
@@ -206,7 +208,7 @@ static int load_files(nr__merge *m, nr__part *p, nr_error *err)
 /* file_id v of part p in the merged run: ids are given in order of first use. */
 static int map_file(nr__merge *m, const nr__part *p, int64_t *v, nr_error *err)
 {
-    if (*v < 0)
+    if (*v == -1) /* none; below -1 points nowhere (nr__merge_phase) */
         return 0;
     const nr__idpair *f = find_id(p->files, p->nfiles, *v);
     if (!f)

@@ -124,6 +124,23 @@ refused pyio_phase "$pyio_message" summary pyio_phase.nio
 refused pyio_phase "table pyio, row 1: phase_id 57" build pyio_phase.nio -o r.html
 refused mark_phase "table marks, row 1: phase_id 57, which table phases lacks (expected -1, unphased" summary --json mark_phase.nio
 refused mark_phase "table marks, row 1: phase_id 57" figures mark_phase.nio -o figs
+# an id below -1 (-1 is none): until session 55 the model and merge took
+# it for -1 (an unphased call, one of no file)
+make phase_neg set events phase_id 2 -5
+make file_neg set events file_id 3 -7
+make pyio_neg set pyio phase_id 1 -3
+make mark_neg set marks phase_id 2 -2
+refused phase_neg "an event refers to phase_id -5, which table phases lacks" summary phase_neg.nio
+refused file_neg "an event refers to file_id -7, which table files lacks" build file_neg.nio -o r.html
+refused pyio_neg "table pyio, row 1: phase_id -3, which table phases lacks" summary pyio_neg.nio
+refused mark_neg "table marks, row 1: phase_id -2, which table phases lacks" figures mark_neg.nio -o figs
+"$craft" phase_neg.nio neg1r.nio meta manifest.labels.run rn && "$craft" neg1r.nio neg1.nio meta manifest.labels.node n1 &&
+    "$craft" a.nio neg2r.nio meta manifest.labels.run rn && "$craft" neg2r.nio neg2.nio meta manifest.labels.node n2 ||
+    fail "store_craft of the nodes"
+timeout 20 "$niorep" merge -q neg1.nio neg2.nio -o rn.nio >/dev/null 2>err.txt
+[ $? = 1 ] && grep -q "neg1.nio: a row refers to phase_id -5, which table phases lacks" err.txt ||
+    fail "merge of a node store of phase_id -5: $(cat err.txt)"
+
 # a store without the later marks table is a store of before session 40: read
 make no_marks drop-table marks
 timeout 20 "$niorep" summary --json no_marks.nio >/dev/null 2>err.txt || fail "a store without marks: $(cat err.txt)"
