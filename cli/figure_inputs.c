@@ -86,8 +86,9 @@ static void build_phase(nr_figin *fi, const nr_model *m, const char *const *name
         const nr_model_phase *p = nr_model_phase_at(m, k);
         const uint64_t rt = p->runtime_bytes_read + p->runtime_bytes_written;
         phase_names[k] = fi_str(fi, p->name);
-        bytes[k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes - rt);
-        time[k] += fmax(p->io_time_s - p->runtime_io_time_s, 0);
+        /* the weights the model folds its latency group by (nr_model_phase_kept) */
+        bytes[k] = nr_model_phase_job_bytes(p);
+        time[k] = nr_model_phase_job_io_time_s(p);
         *rt_bytes += (double)rt;
         *rt_time += p->runtime_io_time_s;
     }

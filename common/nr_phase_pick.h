@@ -1,8 +1,10 @@
 /* nr_phase_pick: which phases figure 1 draws each in a colour of its own
  * when a run has more phase names than colours, and which it folds into
- * one grey "other N phases" (docs/figures.md, "Many phases"). Figures 1,
- * 4 and 5 fold by it; in common/ so that a stage before render/ can take
- * the same pick. */
+ * one grey "other N phases" (docs/figures.md, "Many phases"). One rule for
+ * render/ (figures 1, 4 and 5 fold by it) and model/ (the latency group of
+ * the folded phases' reads, exact as every group's), so that the two can
+ * never disagree; both call it on the same weights
+ * (nr_model_phase_job_bytes, nr_model_phase_job_io_time_s). */
 #ifndef NR_PHASE_PICK_H
 #define NR_PHASE_PICK_H
 
