@@ -1002,6 +1002,18 @@ static void folded_phases_reads_match_a_sort(void **state)
     assert_int_equal(count, nf);
     for (int q = 0; q < NR_MODEL_NQ; q++)
         assert_int_equal(out[q], o->q_ns[q]);
+    /* summary --json (schema 14): latency.job_files.other_phases */
+    json_t *j = nr_model_summary_json(m);
+    assert_non_null(j);
+    const json_t *other = json_object_get(json_object_get(json_object_get(j, "latency"), "job_files"), "other_phases");
+    assert_int_equal(json_integer_value(json_object_get(other, "phases")), NPH + 1 - NR_PHASE_PICK_KEPT);
+    assert_int_equal(json_array_size(json_object_get(other, "kept")), NR_PHASE_PICK_KEPT);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(other, "kept"), 0)), "h1");
+    const json_t *rd = json_object_get(other, "read");
+    assert_int_equal(json_integer_value(json_object_get(rd, "count")), nf);
+    assert_near(json_real_value(json_object_get(rd, "p50")), (double)by_rank(folded, nf, 0.5) * 1e-9, 1e-15);
+    assert_near(json_real_value(json_object_get(rd, "p99")), (double)by_rank(folded, nf, 0.99) * 1e-9, 1e-15);
+    json_decref(j);
     nr_store_close(s);
     nr_model_free(m);
     free(folded);
