@@ -70,7 +70,8 @@ typedef struct nr_fig_phase_input {
  * its share of I/O time in the phase, summed over the runs; ties to the
  * earlier phase) in their order, and draws the rest as one, "other N
  * phases", in grey; figures 4 and 5 fold as it does. The rule is
- * common/nr_phase_pick.h's. */
+ * common/nr_phase_pick.h's, which the model folds its latency group of
+ * the other phases by (nr_model_latency_job_folded). */
 #define NR_FIG_PHASES NR_PHASE_PICK_MAX
 /* The phases figure 1 keeps when it folds p: their indices in p, ascending,
  * into kept and their count into *n_kept (0 when p has at most
@@ -150,8 +151,9 @@ typedef struct nr_fig_latency_input {
        than NR_FIG_PHASES phases, nr_fig_phase_kept), drawn in figure 1's
        grey, the series before it in figure 1's colours of their phases
        (the figure's phase input, when it folds). Its p50, p99 and p99.9
-       are read off its histogram, within its bin of the exact ones: its
-       legend entry says "p50 ≈" (docs/figures.md, "Many phases") */
+       are exact, as every series' (the model's group of those reads,
+       nr_model_latency_job_folded; until session 55 read off its
+       histogram, "p50 ≈" in its legend: docs/figures.md, "Many phases") */
     size_t folded;
 } nr_fig_latency_input;
 
