@@ -86,8 +86,9 @@ static void build_phase(nr_figin *fi, const nr_model *m, const char *const *name
         const nr_model_phase *p = nr_model_phase_at(m, k);
         const uint64_t rt = p->runtime_bytes_read + p->runtime_bytes_written;
         phase_names[k] = fi_str(fi, p->name);
-        bytes[k] += (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes - rt);
-        time[k] += fmax(p->io_time_s - p->runtime_io_time_s, 0);
+        /* the weights the model folds its latency group by (nr_model_phase_kept) */
+        bytes[k] = nr_model_phase_job_bytes(p);
+        time[k] = nr_model_phase_job_io_time_s(p);
         *rt_bytes += (double)rt;
         *rt_time += p->runtime_io_time_s;
     }
@@ -218,89 +219,21 @@ static const nr_model_latency *phase_reads(const nr_model *m, size_t i)
 
 int nr_figin_latency_folds(const nr_model *m)
 {
-    return nr_model_phase_count(m) > NR_FIG_PHASES;
+    const size_t *kept;
+    return nr_model_phase_kept(m, &kept) > 0;
 }
 
-/* Where the points (x, cdf) joined as figure 4 joins them (straight in
- * log x) reach level: the point that does, or inside the segment rising
- * to it. */
-static double level_crossing(const double *x, const double *cdf, size_t n, double level)
+/* The series of the reads of the phases figure 1 folds, "other N phases"
+ * as figure 1 names them: the model's group of them
+ * (nr_model_latency_job_folded), exact as every series (until session 55
+ * their histograms summed here, its p50, p99 and p99.9 read off it). */
+static void folded_series(nr_figin *fi, const nr_model *m, size_t n_kept, nr_fig_latency_series *s)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (cdf[i] < level - 1e-12)
-            continue;
-        if (i == 0 || !(cdf[i] > cdf[i - 1]) || !(x[i - 1] > 0))
-            return x[i];
-        return x[i - 1] * pow(x[i] / x[i - 1], (level - cdf[i - 1]) / (cdf[i] - cdf[i - 1]));
-    }
-    return n ? x[n - 1] : NAN;
-}
-
-/* Inserts the point where the k points (x, cdf, ccdf) reach level at xc
- * (level_crossing), unless one is there: the CCDF panel's log y joins its
- * neighbours by another curve than the CDF panel's linear y, so a marker
- * lies on both only at a point of the series (as lat_insert's exact
- * quantiles). */
-static void insert_crossing(double *x, double *cdf, double *ccdf, size_t *k, double xc, double level)
-{
-    for (size_t i = 0; i < *k; i++)
-        if (x[i] == xc && fabs(cdf[i] - level) <= 1e-12)
-            return;
-    lat_insert(x, cdf, ccdf, k, xc, level, 1.0 - level);
-}
-
-/* The series of the reads of the phases figure 1 folds (every phase
- * but the kept[0..n_kept)), "other N phases" as figure 1 names them: the
- * phases' histograms summed, exact on every bin, the points drawn as any
- * series'; its p50, p99 and p99.9 where that curve crosses their levels,
- * so within the bin of the exact one (docs/figures.md, "Many phases"), a
- * point of the series each, or the slowest read where it has fewer than
- * 1 / (1 - q) reads, as exact. */
-static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, size_t n_kept,
-                          nr_fig_latency_series *s)
-{
-    nr_loghist sum, one;
-    nr_loghist_init(&sum);
-    for (size_t i = 0, k = 0; i < nr_model_phase_count(m); i++) {
-        if (k < n_kept && kept[k] == i) {
-            k++;
-            continue;
-        }
-        const nr_model_latency *lat = phase_reads(m, i);
-        if (lat && nr_model_latency_hist(lat, &one))
-            nr_loghist_merge(&sum, &one);
-    }
     char name[64];
     snprintf(name, sizeof name, "other %zu phases", nr_model_phase_count(m) - n_kept);
-    memset(s, 0, sizeof *s);
-    s->name = fi_str(fi, name);
-    s->calls = sum.n;
-    s->p50 = s->p99 = s->p999 = NAN;
-    nr_model_latency lat = {.count = sum.n, .min_ns = sum.min, .max_ns = sum.max}; /* no exact quantiles */
-    for (int q = 0; q < NR_MODEL_NQ; q++)
-        lat.q_ns[q] = -1;
-    size_t used = 0;
-    for (int b = 0; b < NR_LOGHIST_BINS; b++)
-        used += 2 * (sum.counts[b] > 0);
-    double *x = fi_alloc(fi, used + 4, sizeof *x); /* the minimum and the 3 crossings beside the bins' */
-    double *cdf = fi_alloc(fi, used + 4, sizeof *cdf);
-    double *ccdf = fi_alloc(fi, used + 4, sizeof *ccdf);
-    if (!x || !cdf || !ccdf || sum.n == 0)
-        return;
-    s->n = nr_figin_latency_points(&lat, &sum, x, cdf, ccdf);
-    s->latency_s = x;
-    s->cdf = cdf;
-    s->ccdf = ccdf;
-    const double level[3] = {0.5, 0.99, 0.999};
-    double *p[3] = {&s->p50, &s->p99, &s->p999};
-    size_t k = s->n;
-    for (int q = 0; q < 3; q++) {
-        const int resolved = (double)sum.n * (1.0 - level[q]) >= 1.0 - 1e-9;
-        *p[q] = resolved ? level_crossing(x, cdf, k, level[q]) : (double)sum.max * 1e-9;
-        if (resolved)
-            insert_crossing(x, cdf, ccdf, &k, *p[q], level[q]);
-    }
-    s->n = k;
+    const char *copy = fi_str(fi, name);
+    if (copy)
+        latency_series(fi, copy, nr_model_latency_job_folded(m), s);
 }
 
 /* (4) Read latency of the job's files (the runtime's imports left out, as
@@ -312,16 +245,14 @@ static void folded_series(nr_figin *fi, const nr_model *m, const size_t *kept, s
  * without points when none of them reads (until session 54 one per phase:
  * a run of 100,000 phase names drew 100,000 curves; at first only with
  * more than NR_FIG_DISTINCT_RUNS series, else the phases figure 1 draws in
- * grey took its kept phases' colours, review 54). Figure 1's input is
- * built before. */
+ * grey took its kept phases' colours, review 54). The phases kept are the
+ * model's (nr_model_phase_kept), figure 1's rule over the weights figure
+ * 1 is given (build_phase), so figure 1's own pick. */
 static void build_latency(nr_figin *fi, const nr_model *m)
 {
-    size_t kept[NR_FIG_PHASES - 1], n_kept = 0;
+    const size_t *kept;
+    const size_t n_kept = nr_model_phase_kept(m, &kept); /* figure 1's (the rule of nr_phase_pick.h) */
     const int folds = nr_figin_latency_folds(m);
-    if (folds && nr_fig_phase_kept(&fi->phase, kept, &n_kept) < 0) {
-        fi->failed = 1;
-        return;
-    }
     const size_t n_phases = folds ? n_kept + 1 : nr_model_phase_count(m);
     nr_fig_latency_series *s = fi_alloc(fi, 1 + n_phases, sizeof *s);
     if (!s)
@@ -335,7 +266,7 @@ static void build_latency(nr_figin *fi, const nr_model *m)
             latency_series(fi, fi_str(fi, nr_model_phase_at(m, i)->name), lat, &s[k++]);
     }
     if (folds)
-        folded_series(fi, m, kept, n_kept, &s[k++]);
+        folded_series(fi, m, n_kept, &s[k++]);
     fi->latency = (nr_fig_latency_input){"job-file read", k, s, 1, folds ? nr_model_phase_count(m) - n_kept : 0};
     fi->in.latency = &fi->latency;
 }
@@ -744,11 +675,9 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
         json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
                               "p99_s", jnum(s->p99), "p999_s", jnum(s->p999), "latency_s", jarray(s->latency_s, s->n),
                               "cdf", jarray(s->cdf, s->n), "ccdf", jarray(s->ccdf, s->n));
-        /* the folded phases' series (docs/report.md): its percentiles read off its histogram */
-        if (fi->latency.folded && i + 1 == fi->latency.n_series) {
+        /* the folded phases' series (docs/report.md), its percentiles exact as every series' */
+        if (fi->latency.folded && i + 1 == fi->latency.n_series)
             json_object_set_new(j, "folded_phases", json_integer((json_int_t)fi->latency.folded));
-            json_object_set_new(j, "percentiles_from_histogram", json_true());
-        }
         json_array_append_new(series, j);
     }
 }

@@ -12,7 +12,10 @@
  * groups at once: a range with few values is collected and sorted; a range
  * with many is counted in NSUB sub-bins, narrowing it to the sub-bin holding
  * the rank, until a range is collectable or a single value (latencies below
- * ~4 s need at most two narrowing passes). nr_quantiles_exact over a filtered
+ * ~4 s need at most two narrowing passes). The job files' reads of the
+ * phases figure 1 folds (nr_phase_pick.h: known once pass 1 has the
+ * phases' weights) are one more group, made at the plan from their
+ * phases' groups and searched with the others. nr_quantiles_exact over a filtered
  * source of the store (nr__quantiles_filtered) gives the same answers one
  * group at a time; the tests check the two against each other and a sort. */
 #include <inttypes.h>
@@ -98,6 +101,11 @@ const nr_model_latency *nr__lat_phase(const nr_model *m, int lat_op, size_t phas
 {
     const uint32_t d = m->lat_phase_of ? *phase_slot(m, lat_op, phase, job) : 0;
     return d ? &m->lat_phase[d - 1] : &lat_empty;
+}
+
+const nr_model_latency *nr_model_latency_job_folded(const nr_model *m)
+{
+    return m->lat_folded ? &m->lat_phase[m->lat_folded - 1] : &lat_empty;
 }
 
 int nr__latency_alloc(nr_model *m)
@@ -296,6 +304,7 @@ void nr__latency_free(nr_model *m)
     m->lat_phase_key = NULL;
     m->lat_phase_of = NULL;
     m->lat_phase_n = m->lat_phase_cap = 0;
+    m->lat_folded = 0;
 }
 
 /* Counts bin of group g (counting in pages) in a new page or a full bin. */
@@ -313,12 +322,18 @@ static int fine_count_new(nr_model *m, size_t g, size_t bin)
     return 0;
 }
 
-/* Group g stops keeping its values: it counts them, and bin, in pages. */
-static int fine_to_pages(nr_model *m, size_t g, size_t bin)
+/* Group g (made here if it has no histogram) counts in pages from here:
+ * the values it kept are counted in them. */
+static int fine_page_up(nr_model *m, size_t g)
 {
-    nr__fine *f = realloc(m->fine[g], FINE_PAGED_SIZE);
+    nr__fine *was = m->fine[g];
+    if (was && was->paged)
+        return 0;
+    nr__fine *f = realloc(was, FINE_PAGED_SIZE);
     if (!f)
         return NR_E_NOMEM;
+    if (!was)
+        memset(f, 0, sizeof *f);
     m->fine[g] = f;
     memset(f->page, 0, FINE_PAGES * sizeof *f->page);
     f->paged = 1;
@@ -330,7 +345,14 @@ static int fine_to_pages(nr_model *m, size_t g, size_t bin)
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = fine_count_new(m, g, fine_bin(vals[i]));
     free(vals);
-    return rc ? rc : fine_count_new(m, g, bin);
+    return rc;
+}
+
+/* Group g stops keeping its values: it counts them, and bin, in pages. */
+static int fine_to_pages(nr_model *m, size_t g, size_t bin)
+{
+    NR_TRY(fine_page_up(m, g));
+    return fine_count_new(m, g, bin);
 }
 
 /* Keeps v in group g (made at its first value), or counts the values kept
@@ -392,6 +414,39 @@ static int fine_copy(nr_model *m, size_t from, size_t to)
         if (!(c->page[i] = fine_page_new(m)))
             return NR_E_NOMEM;
         memcpy(c->page[i], f->page[i], FINE_PAGE * sizeof *f->page[i]);
+    }
+    return 0;
+}
+
+/* Group from's values join group to's histogram: its kept values one by
+ * one, or its pages bin by bin (to counting in pages then); a bin past
+ * UINT32_MAX, or from's overflow, sends to on the reference path. */
+static int fine_merge(nr_model *m, size_t to, size_t from)
+{
+    const nr__fine *f = m->fine[from];
+    if (!f)
+        return 0;
+    if (m->fine_overflow[from]) {
+        m->fine_overflow[to] = 1;
+        return 0;
+    }
+    if (!f->paged) {
+        for (size_t i = 0; i < f->n; i++)
+            NR_TRY(add_fine(m, to, f->vals[i], fine_bin(f->vals[i])));
+        return 0;
+    }
+    NR_TRY(fine_page_up(m, to));
+    for (size_t p = 0; p < FINE_PAGES; p++) {
+        if (!f->page[p])
+            continue;
+        uint32_t **dst = &m->fine[to]->page[p];
+        if (!*dst && !(*dst = fine_page_new(m)))
+            return NR_E_NOMEM;
+        for (size_t b = 0; b < FINE_PAGE; b++) {
+            const uint64_t sum = (uint64_t)(*dst)[b] + f->page[p][b];
+            m->fine_overflow[to] |= sum > UINT32_MAX;
+            (*dst)[b] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+        }
     }
     return 0;
 }
@@ -673,8 +728,10 @@ static int plan_groups(nr_model *m, nr_error *err)
         nr_model_latency *l = group(m, g);
         for (int q = 0; q < NR_MODEL_NQ; q++)
             l->q_ns[q] = -1;
-        if (l->count == 0 || mirrors_all(m, g) || m->fine_overflow[g])
+        if (l->count == 0 || mirrors_all(m, g) || m->fine_overflow[g]) {
+            fine_free(m, g);   /* a mirror's: the folded phases' group holding every read */
             continue;   /* nothing, a copy of its op's "all" group, or the reference path */
+        }
         if (!m->fine[g])
             return nr_error_set(err, NR_E_FORMAT, "latency group %zu has values but no histogram", g);
         if (!m->fine[g]->paged)
@@ -685,8 +742,56 @@ static int plan_groups(nr_model *m, nr_error *err)
     return 0;
 }
 
+/* The group of the job files' reads of the folded phases (phase_folded),
+ * made once pass 1 has made every phase's and figure 1's pick is known
+ * (nr__phases_fold): their counts, extremes, sums and log histograms
+ * added, their fine histograms merged, so that the plan searches it as
+ * any group and the next passes collect its values (nr__latency_collect). */
+static int folded_group_make(nr_model *m)
+{
+    if (!m->phase_folded)
+        return 0;
+    uint32_t d;
+    NR_TRY(phase_group_new(m, NR_LAT_READ, NR__PHASE_FOLDED, 1, &d));
+    m->lat_folded = d;
+    const size_t g = read_size_group(m) + d;
+    nr_loghist sum;
+    nr_loghist_init(&sum);
+    nr_model_latency *l = &m->lat_phase[d - 1];
+    for (size_t i = 0; i < m->nphases; i++) {
+        const uint32_t di = m->phase_folded[i] ? *phase_slot(m, NR_LAT_READ, i, 1) : 0;
+        if (!di)
+            continue;
+        const nr_model_latency *p = &m->lat_phase[di - 1];
+        if (l->count == 0 || p->min_ns < l->min_ns)
+            l->min_ns = p->min_ns;
+        if (l->count == 0 || p->max_ns > l->max_ns)
+            l->max_ns = p->max_ns;
+        l->count += p->count;
+        l->mean_s += p->mean_s;   /* sums until latency_finish */
+        for (int b = 0; b < p->nbins; b++)
+            sum.counts[p->bin_lo + b] += p->bins[b];
+        NR_TRY(fine_merge(m, g, read_size_group(m) + di));
+    }
+    int lo = 0, hi = NR_LOGHIST_BINS - 1;
+    while (lo < hi && !sum.counts[lo])
+        lo++;
+    while (hi > lo && !sum.counts[hi])
+        hi--;
+    if (l->count == 0)
+        return 0;
+    if (!(l->bins = malloc((size_t)(hi - lo + 1) * sizeof *l->bins)))
+        return NR_E_NOMEM;
+    memcpy(l->bins, &sum.counts[lo], (size_t)(hi - lo + 1) * sizeof *l->bins);
+    l->bin_lo = (uint16_t)lo;
+    l->nbins = (uint16_t)(hi - lo + 1);
+    return 0;
+}
+
 int nr__latency_plan(nr_model *m, nr_error *err)
 {
+    if (folded_group_make(m) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory planning latency quantiles");
     const size_t ng = ngroups(m);
     if (m->lat_phase_n && m->lat_phase_n < m->lat_phase_cap) {   /* every group is made: the rest was room */
         nr_model_latency *lat = realloc(m->lat_phase, m->lat_phase_n * sizeof *lat);
@@ -750,6 +855,8 @@ int nr__latency_collect(nr_model *m, const nr__event *e)
     const int ng = event_groups(m, e, 0, g);   /* < 0: no group (the store changed), caught as such */
     for (int i = 0; i < ng; i++)
         collect_group(m, g[i], e->dur);
+    if (m->lat_folded && ng == 6 && e->lat_op == NR_LAT_READ && m->phase_folded[e->phase])
+        collect_group(m, read_size_group(m) + m->lat_folded, e->dur);   /* a job file's read of a folded phase */
     return 0;
 }
 
@@ -806,7 +913,8 @@ static nr__filter filter_of(const nr_model *m, size_t g)
     const nr__lat_phase_key *k = phase_key(m, g);
     if (k) {
         f.lat_op = k->lat_op;
-        f.phase = (long)k->phase;
+        f.phase = k->phase == NR__PHASE_FOLDED ? -1 : (long)k->phase;
+        f.folded = k->phase == NR__PHASE_FOLDED;
         f.job = k->job;
         return f;
     }
@@ -876,6 +984,7 @@ static int fs_keep(const filtered_source *src, const nr__event *e)
         return sized_read(src->m, e);
     return timed(e) && e->lat_op == f->lat_op && (f->phase < 0 || e->phase == (size_t)f->phase) &&
            (f->role < 0 || e->role == f->role) && (f->fs < 0 || e->fs == f->fs) &&
+           (!f->folded || (src->m->phase_folded && src->m->phase_folded[e->phase])) &&
            (!f->job || (e->file_row >= 0 && !src->m->file_info[e->file_row].runtime));
 }
 

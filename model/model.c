@@ -29,7 +29,8 @@ static int keep_pass_state; /* nr__model_keep_pass_state */
 void nr__model_keep_pass_state(int on) { keep_pass_state = on != 0; }
 
 /* Frees what only the passes read (id maps, the file rows' kinds and
- * paths, the access scan's last offsets, the quantiles' collections): a
+ * paths, the access scan's last offsets, the folded phases' flags, the
+ * quantiles' collections): a
  * build or a compare holds every run's model at once, and this was a third
  * of a model of many files. */
 static void free_pass_state(nr_model *m)
@@ -49,6 +50,8 @@ static void free_pass_state(nr_model *m)
     m->reg_read_extent = NULL;
     free(m->proc_last_phase);
     m->proc_last_phase = NULL;
+    free(m->phase_folded);
+    m->phase_folded = NULL;
     m->proc_last_phase_cap = 0;
     nr__latency_free_targets(m);
 }
@@ -69,6 +72,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__bursts_plan(m));
     finish_totals(m);
     NR_TRY(nr__phases_finish(m));
+    NR_TRY(nr__phases_fold(m));
     nr__access_finish(m);
     NR_TRY(nr__concentration_compute(m, err));
     NR_TRY(nr__latency_plan(m, err));

@@ -66,8 +66,9 @@ typedef struct nr__qtarget {
 enum { NR__Q_DONE, NR__Q_COLLECT, NR__Q_REFINE };
 
 /* Whose a phase latency group is (nr_model.lat_phase). */
+#define NR__PHASE_FOLDED UINT32_MAX   /* the key's phase of the folded phases' group (nr_model.lat_folded) */
 typedef struct nr__lat_phase_key {
-    uint32_t phase;     /* index of nr_model phase */
+    uint32_t phase;     /* index of nr_model phase, or NR__PHASE_FOLDED */
     uint8_t lat_op;
     uint8_t job;        /* 1: the job's files of the phase */
 } nr__lat_phase_key;
@@ -109,6 +110,9 @@ struct nr_model {
     nr_model_interval *phase_union; /* every phase's instances merged, in time order */
     size_t n_phase_union;
     uint64_t phase_rows;
+    size_t phase_kept[NR_PHASE_PICK_KEPT]; /* the phases figure 1 keeps (nr_model_phase_kept) */
+    size_t n_phase_kept;         /* 0: none folds (at most NR_PHASE_PICK_MAX phases) */
+    uint8_t *phase_folded;       /* [nphases] when some fold: 1 for a folded phase (the passes' state) */
     nr__idmap phase_procs;       /* set of (phase << 32 | process) pairs with I/O */
     size_t *proc_last_phase;     /* per process: the last phase counted in phase_procs (cache) */
     size_t proc_last_phase_cap;
@@ -149,6 +153,8 @@ struct nr_model {
     nr_model_latency *lat_phase; /* [lat_phase_n]: the phase groups, in the order of their first value */
     size_t lat_phase_n, lat_phase_cap;
     uint32_t *lat_phase_of;      /* [(phase x 2 + job) x NR_LAT_OP_COUNT + lat_op]: 1 + its index in lat_phase, 0 none */
+    uint32_t lat_folded;         /* 1 + the index in lat_phase of the job files' reads of the folded phases
+                                    (key phase NR__PHASE_FOLDED; made at the plan), 0 none */
     uint32_t *qt_of;             /* [group]: 1 + the index of its targets in qt, 0 when it has none (no value,
                                     a mirror, the reference path, or answered by the sort of its values) */
     size_t nqt;                  /* groups with targets */
@@ -277,6 +283,9 @@ int nr__pass_events(nr_model *m, const nr_store *s, int pass, nr_error *err);
 /* Per statistic: pass 1 (phases.c, access.c, fidelity.c, latency.c; timeline.c on a predicted plan), pass 2 (timeline.c otherwise, latency.c). */
 void nr__phases_add(nr_model *m, const nr__event *e);
 int nr__phases_finish(nr_model *m);
+/* After nr__phases_finish: the phases figure 1 keeps, and the others
+ * flagged (phase_folded), when more than NR_PHASE_PICK_MAX. */
+int nr__phases_fold(nr_model *m);
 /* 1 when the run has stamps and every one is a whole second (strace -t,
  * whose stamps resolve to seconds): from pass 1's counts (fidelity). */
 int nr__whole_second_stamps(const nr_model *m);
@@ -329,6 +338,7 @@ typedef struct nr__filter {
     int role;           /* -1 any */
     int fs;             /* -1 any */
     int job;            /* 1: the job's files only (the runtime's left out) */
+    int folded;         /* 1: the folded phases only (phase_folded) */
 } nr__filter;
 int nr__quantiles_filtered(nr_model *m, const nr_store *s, const nr__filter *f,
                            int64_t out[NR_MODEL_NQ], uint64_t *count, nr_error *err);

@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "nr_error.h"
+#include "nr_phase_pick.h"
 #include "nr_schema.h"
 #include "nr_store.h"
 
@@ -166,6 +167,18 @@ typedef struct nr_model_phase {
 } nr_model_phase;
 size_t nr_model_phase_count(const nr_model *m);
 const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i);
+/* Phase p's bytes read and written and its time in I/O calls on the job's
+ * files (the runtime's left out): figure 1's values, and its weights in the
+ * rule of the phases kept (nr_phase_pick.h). */
+double nr_model_phase_job_bytes(const nr_model_phase *p);
+double nr_model_phase_job_io_time_s(const nr_model_phase *p);
+/* The phases figure 1 keeps when the run has more than NR_PHASE_PICK_MAX
+ * (nr_phase_pick_kept of the run's phases and their weights above): their
+ * indices, ascending, in *kept (the model's), and their count returned,
+ * NR_PHASE_PICK_KEPT; 0 when the run has at most NR_PHASE_PICK_MAX phases
+ * (none folds). The others are the folded phases
+ * (nr_model_latency_job_folded; docs/figures.md, "Many phases"). */
+size_t nr_model_phase_kept(const nr_model *m, const size_t **kept);
 
 /* One process (thread group): a leader row of table processes and its
  * threads (a reused pid names several: docs/summary-schema.md "processes"). */
@@ -247,6 +260,10 @@ const nr_model_latency *nr_model_latency_all(const nr_model *m, int lat_op);
 const nr_model_latency *nr_model_latency_job(const nr_model *m, int lat_op);
 /* The job's files of phase i (index of nr_model_phase_at). */
 const nr_model_latency *nr_model_latency_job_phase(const nr_model *m, int lat_op, size_t phase);
+/* The job's files of the phases nr_model_phase_kept leaves out, together
+ * (figure 4's "other N phases"): one group, exact as every other (the
+ * same passes), with its histogram; count 0 when no phase folds. */
+const nr_model_latency *nr_model_latency_job_folded(const nr_model *m);
 /* The same restricted to phase i (index of nr_model_phase_at), a role, a file system. */
 const nr_model_latency *nr_model_latency_phase(const nr_model *m, int lat_op, size_t phase);
 const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int role);

@@ -1,6 +1,7 @@
 /* Phase breakdown: per phase x op class calls, bytes and summed syscall
  * time of regular-file I/O; per process the same totals; the run totals. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model_internal.h"
 
@@ -152,4 +153,50 @@ int nr__phases_finish(nr_model *m)
     }
     m->totals.processes = m->nprocs;
     return 0;
+}
+
+double nr_model_phase_job_bytes(const nr_model_phase *p)
+{
+    return (double)(p->ops[NR_OP_READ].bytes + p->ops[NR_OP_WRITE].bytes - p->runtime_bytes_read -
+                    p->runtime_bytes_written);
+}
+
+double nr_model_phase_job_io_time_s(const nr_model_phase *p)
+{
+    return fmax(p->io_time_s - p->runtime_io_time_s, 0);
+}
+
+/* Figure 1's rule (nr_phase_pick_kept) over the phases' job-file weights,
+ * which figure 1 is given (cli/figure_inputs.c): the same doubles, so the
+ * same phases. */
+int nr__phases_fold(nr_model *m)
+{
+    if (m->nphases <= NR_PHASE_PICK_MAX)
+        return 0;
+    double *bytes = malloc(m->nphases * sizeof *bytes), *time = malloc(m->nphases * sizeof *time);
+    int rc = bytes && time ? 0 : NR_E_NOMEM;
+    for (size_t i = 0; rc == 0 && i < m->nphases; i++) {
+        bytes[i] = nr_model_phase_job_bytes(&m->phases[i]);
+        time[i] = nr_model_phase_job_io_time_s(&m->phases[i]);
+    }
+    if (rc == 0)
+        rc = nr_phase_pick_kept(1, m->nphases, bytes, time, m->phase_kept, &m->n_phase_kept);
+    free(bytes);
+    free(time);
+    if (rc == 0 && !(m->phase_folded = malloc(m->nphases)))
+        rc = NR_E_NOMEM;
+    if (rc < 0) {
+        m->n_phase_kept = 0;
+        return rc;
+    }
+    memset(m->phase_folded, 1, m->nphases);
+    for (size_t k = 0; k < m->n_phase_kept; k++)
+        m->phase_folded[m->phase_kept[k]] = 0;
+    return 0;
+}
+
+size_t nr_model_phase_kept(const nr_model *m, const size_t **kept)
+{
+    *kept = m->phase_kept;
+    return m->n_phase_kept;
 }

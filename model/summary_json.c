@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 13).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 14).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 13
+#define SCHEMA_VERSION 14
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -303,12 +303,28 @@ static json_t *split_json(const nr_model *m)
     return j;
 }
 
+/* The reads of the job's files in the phases figure 1 folds (schema 14):
+ * figure 4's "other N phases", with the phases kept; null when none folds. */
+static json_t *other_phases_json(const shared_json *sh, const nr_model *m)
+{
+    if (m->n_phase_kept == 0)
+        return json_null();
+    json_t *j = json_object(), *kept = json_array();
+    for (size_t k = 0; k < m->n_phase_kept && kept; k++)
+        json_array_append_new(kept, json_string(m->phases[m->phase_kept[k]].name));
+    put(j, "phases", ju64(m->nphases - m->n_phase_kept));
+    put(j, "kept", kept);
+    put(j, "read", lat_json(sh, nr_model_latency_job_folded(m)));
+    return j;
+}
+
 /* The job's files alone (schema 13): the groups figure 4 draws, every op
- * class, and per phase. */
+ * class, per phase, and the folded phases' reads (schema 14). */
 static json_t *job_latency_json(const shared_json *sh, const nr_model *m)
 {
     json_t *j = lat_ops_json(sh, m, nr__lat_slot_job(m));
     put(j, "by_phase", per_phase_array(sh, m, SPLICE_JOB_BY_PHASE));
+    put(j, "other_phases", other_phases_json(sh, m));
     return j;
 }
 

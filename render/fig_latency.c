@@ -135,8 +135,9 @@ static int kept_colors(const nr_figure_inputs *in, const nr_fig_latency_input *l
 
 /* One run's series folded as figure 1 folds its phases (l->folded): "all",
  * the phases figure 1 keeps in its colours, the other phases' in its grey,
- * each legend entry with its p50, the folded one's as approximate (read off
- * its histogram). 0, or -1 when out of memory. */
+ * each legend entry with its exact p50 (the folded one's too since session
+ * 55: until then read off its histogram, "p50 ≈"). 0, or -1 when out of
+ * memory. */
 static int fold_series(const nr_figure_inputs *in, const nr_fig_latency_input *l, shown *sh)
 {
     const size_t n = l->n_series - 2;
@@ -147,8 +148,7 @@ static int fold_series(const nr_figure_inputs *in, const nr_fig_latency_input *l
         const nr_fig_latency_series *s = &l->series[i];
         char value[32];
         if (isfinite(s->p50) && s->p50 > 0)
-            nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?",
-                           i == n + 1 ? " (p50 \xe2\x89\x88 %s)" : " (p50 %s)",
+            nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?", " (p50 %s)",
                            nr_render_fmt_seconds(s->p50, value, sizeof value));
         else if (i == n + 1 && s->calls == 0) /* figure 1's other phases, none of them reading */
             nr__name_label(sh->names[i], sizeof sh->names[i], s->name ? s->name : "?", " (no reads)");

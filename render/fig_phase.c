@@ -28,52 +28,18 @@ static int finite_counted(nr_render_canvas *cv, double v)
     return cv ? nr__finite_or_skip(cv, v) : isfinite(v);
 }
 
-/* Phase i's weight for ranking: its share of each run's bytes plus its
- * share of each run's I/O time, summed over the runs. */
-static void phase_scores(nr_render_canvas *cv, const nr_fig_phase_input *p, double *score)
-{
-    for (size_t j = 0; j < p->n_phases; j++)
-        score[j] = 0;
-    for (size_t r = 0; r < p->n_runs; r++) {
-        const double *b = p->bytes + r * p->n_phases, *t = p->io_time_s + r * p->n_phases;
-        double bt = 0, tt = 0;
-        for (size_t j = 0; j < p->n_phases; j++) {
-            bt += isfinite(b[j]) && b[j] > 0 ? b[j] : 0;
-            tt += isfinite(t[j]) && t[j] > 0 ? t[j] : 0;
-        }
-        for (size_t j = 0; j < p->n_phases; j++) {
-            if (finite_counted(cv, b[j]) && b[j] > 0)
-                score[j] += b[j] / bt;
-            if (finite_counted(cv, t[j]) && t[j] > 0)
-                score[j] += t[j] / tt;
-        }
-    }
-}
-
-/* Where each of p's phases goes when figure 1 folds them: slot[j] is phase
- * j's place among the kept (NR__STYLES - 1 of the largest weight, numbered
- * in their order), or NR__STYLES - 1 (the other phases). 0, or -1 when out
- * of memory. */
+/* Where each of p's phases goes when figure 1 folds them (nr_phase_pick_slots,
+ * the rule the model folds its latency group by): slot[j] is phase j's
+ * place among the kept, or NR__STYLES - 1 (the other phases); a value that
+ * is not finite is counted on cv (NULL: nowhere), as the bars count theirs.
+ * 0, or -1 when out of memory. */
 static int phase_slots(nr_render_canvas *cv, const nr_fig_phase_input *p, size_t *slot)
 {
-    const size_t m = p->n_phases, kept = NR__STYLES - 1;
-    double *score = malloc(m * sizeof *score);
-    nr__keyed *rank = malloc(m * sizeof *rank); /* key: minus the weight, so the largest come first */
-    const int rc = score && rank ? 0 : -1;
-    if (rc == 0) {
-        phase_scores(cv, p, score);
-        for (size_t j = 0; j < m; j++)
-            rank[j] = (nr__keyed){-score[j], j}, slot[j] = kept;
-        qsort(rank, m, sizeof *rank, nr__by_key_then_index);
-        for (size_t k = 0; k < kept && k < m; k++)
-            slot[rank[k].index] = 0; /* kept: numbered below, in stack order */
-        for (size_t j = 0, n = 0; j < m; j++)
-            if (slot[j] == 0)
-                slot[j] = n++;
+    for (size_t i = 0; i < p->n_runs * p->n_phases; i++) {
+        finite_counted(cv, p->bytes[i]);
+        finite_counted(cv, p->io_time_s[i]);
     }
-    free(score);
-    free(rank);
-    return rc;
+    return nr_phase_pick_slots(p->n_runs, p->n_phases, p->bytes, p->io_time_s, slot) < 0 ? -1 : 0;
 }
 
 int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_folded *out)
@@ -108,18 +74,9 @@ int nr__phase_fold(nr_render_canvas *cv, const nr_fig_phase_input *p, nr__phase_
 int nr_fig_phase_kept(const nr_fig_phase_input *p, size_t kept[NR_FIG_PHASES - 1], size_t *n_kept)
 {
     *n_kept = 0;
-    if (!p || p->n_phases <= NR_FIG_PHASES || !p->bytes || !p->io_time_s)
+    if (!p || !p->bytes || !p->io_time_s)
         return 0;
-    size_t *slot = malloc(p->n_phases * sizeof *slot);
-    if (!slot || phase_slots(NULL, p, slot) < 0) {
-        free(slot);
-        return NR_E_NOMEM;
-    }
-    for (size_t j = 0; j < p->n_phases; j++)
-        if (slot[j] < NR_FIG_PHASES - 1)
-            kept[(*n_kept)++] = j;
-    free(slot);
-    return 0;
+    return nr_phase_pick_kept(p->n_runs, p->n_phases, p->bytes, p->io_time_s, kept, n_kept);
 }
 
 void nr__phase_fold_fini(nr__phase_folded *f)

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "nr_error.h"
+#include "nr_phase_pick.h"
 
 /* Paper widths in points (1 pt = 1/72 in). */
 #define NR_RENDER_COLUMN_WIDTH_PT 252.0 /* 3.5 in: one column */
@@ -68,8 +69,10 @@ typedef struct nr_fig_phase_input {
  * NR_FIG_PHASES - 1 of the largest weight (each run's share of bytes plus
  * its share of I/O time in the phase, summed over the runs; ties to the
  * earlier phase) in their order, and draws the rest as one, "other N
- * phases", in grey; figures 4 and 5 fold as it does. */
-#define NR_FIG_PHASES 8
+ * phases", in grey; figures 4 and 5 fold as it does. The rule is
+ * common/nr_phase_pick.h's, which the model folds its latency group of
+ * the other phases by (nr_model_latency_job_folded). */
+#define NR_FIG_PHASES NR_PHASE_PICK_MAX
 /* The phases figure 1 keeps when it folds p: their indices in p, ascending,
  * into kept and their count into *n_kept (0 when p has at most
  * NR_FIG_PHASES phases: nothing folds). Non-finite values weigh nothing.
@@ -148,8 +151,9 @@ typedef struct nr_fig_latency_input {
        than NR_FIG_PHASES phases, nr_fig_phase_kept), drawn in figure 1's
        grey, the series before it in figure 1's colours of their phases
        (the figure's phase input, when it folds). Its p50, p99 and p99.9
-       are read off its histogram, within its bin of the exact ones: its
-       legend entry says "p50 ≈" (docs/figures.md, "Many phases") */
+       are exact, as every series' (the model's group of those reads,
+       nr_model_latency_job_folded; until session 55 read off its
+       histogram, "p50 ≈" in its legend: docs/figures.md, "Many phases") */
     size_t folded;
 } nr_fig_latency_input;
 

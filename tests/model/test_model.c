@@ -862,6 +862,9 @@ static void job_files_latency_matches_a_sort(void **state)
     qsort(job0, njob0, sizeof *job0, cmp_i64);
     const nr_model_latency *jl = nr_model_latency_job(m, NR_LAT_READ);
     const nr_model_latency *j0 = nr_model_latency_job_phase(m, NR_LAT_READ, 0);
+    const size_t *kept;
+    assert_int_equal(nr_model_phase_kept(m, &kept), 0); /* 3 phases: none folds, no group of them */
+    assert_int_equal(nr_model_latency_job_folded(m)->count, 0);
     assert_int_equal(jl->count, njob);
     assert_int_equal(j0->count, njob0);
     assert_int_equal(nr_model_latency_all(m, NR_LAT_READ)->count, N);
@@ -903,6 +906,117 @@ static void job_files_latency_matches_a_sort(void **state)
     nr_model_free(m);
     free(job);
     free(job0);
+}
+
+/* Figure 4's "other N phases" (session 55): a run of 12 phases and
+ * "unphased", of which figure 1 keeps the 7 heavy ones (h*: 20 reads of
+ * 1 MiB and 20 ms each); the job files' reads of the 5 light phases and
+ * of "unphased" are one latency group, exact as every other: its
+ * quantiles, extremes and mean equal a sort of their durations and the
+ * reference path's (nr__quantiles_filtered), found by the same passes.
+ * Phase l2's 3,000 reads count in pages (more than 512), the others' are
+ * kept values: both merge. The runtime's reads (7 ms each, above every
+ * folded read) are left out, as the kept phases'. */
+static void folded_phases_reads_match_a_sort(void **state)
+{
+    enum { NPH = 12, CAP = 8000 };
+    static const int heavy[NPH] = {0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1};
+    int64_t *folded = malloc(CAP * sizeof *folded);
+    assert_non_null(folded);
+    size_t nf = 0;
+    double sum = 0;
+    tb t;
+    tb_open(&t, tb_path("folded.nio"));
+    tb_file(&t, 0, "/usr/lib/python3.11/os.py", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, (NPH + 1) * SEC);
+    uint64_t seed = 55;
+    for (int64_t p = 0; p < NPH; p++) {
+        char name[16];
+        snprintf(name, sizeof name, "%s%d", heavy[p] ? "h" : "l", (int)p);
+        tb_phase(&t, p, 7, name, p * SEC, (p + 1) * SEC);
+        const int64_t n = heavy[p] ? 20 : p == 2 ? 3000 : 300;
+        for (int64_t i = 0; i < n; i++) {
+            if (heavy[p]) {
+                tb_call(&t, p * SEC + i * 25 * MS, 20 * MS, 7, NR_OP_READ, 1, 1 << 20, -1, p);
+                continue;
+            }
+            const int64_t ts = p * SEC + i * 100 * US, dur = 1000 + (int64_t)(lcg(&seed) % 80000);
+            tb_call(&t, ts, dur, 7, NR_OP_READ, 1, 64, -1, p);
+            folded[nf++] = dur;
+            sum += (double)dur;
+            if (i % 50 == 0)
+                tb_call(&t, ts + 50 * US, 7 * MS, 7, NR_OP_READ, 0, 64, -1, p);
+        }
+    }
+    for (int64_t i = 0; i < 100; i++) { /* unphased */
+        const int64_t dur = 500 + (int64_t)(lcg(&seed) % 2000000);
+        tb_call(&t, NPH * SEC + i * 100 * US, dur, 7, NR_OP_READ, 1, 64, -1, -1);
+        folded[nf++] = dur;
+        sum += (double)dur;
+    }
+    tb_commit(&t);
+    nr__model_keep_pass_state(1);
+    nr_model *m = model_of(tb_path("folded.nio"));
+    nr__model_keep_pass_state(0);
+    assert_int_equal(nr_model_phase_count(m), NPH + 1);
+    /* figure 1's pick: the rule over the weights figure 1 is given */
+    const size_t *kept;
+    assert_int_equal(nr_model_phase_kept(m, &kept), NR_PHASE_PICK_KEPT);
+    double bytes[NPH + 1], time[NPH + 1];
+    for (size_t i = 0; i < NPH + 1; i++) {
+        bytes[i] = nr_model_phase_job_bytes(nr_model_phase_at(m, i));
+        time[i] = nr_model_phase_job_io_time_s(nr_model_phase_at(m, i));
+    }
+    size_t pick[NR_PHASE_PICK_KEPT], npick;
+    assert_int_equal(nr_phase_pick_kept(1, NPH + 1, bytes, time, pick, &npick), 0);
+    assert_int_equal(npick, NR_PHASE_PICK_KEPT);
+    for (size_t j = 0, k = 0; j < NPH; j++)
+        if (heavy[j]) {
+            assert_int_equal(kept[k], j);
+            assert_int_equal(pick[k++], j);
+        }
+    qsort(folded, nf, sizeof *folded, cmp_i64);
+    const nr_model_latency *o = nr_model_latency_job_folded(m);
+    assert_int_equal(o->count, nf);
+    assert_int_equal(o->min_ns, folded[0]);
+    assert_int_equal(o->max_ns, folded[nf - 1]);
+    assert_near(o->mean_s, sum / (double)nf * 1e-9, 1e-12);
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        assert_int_equal(o->q_ns[q], by_rank(folded, nf, nr_model_quantiles[q]));
+    nr_loghist h;
+    assert_true(nr_model_latency_hist(o, &h));
+    uint64_t in_bins = 0;
+    for (int b = 0; b < NR_LOGHIST_BINS; b++)
+        in_bins += h.counts[b];
+    assert_int_equal(in_bins, nf);
+    assert_int_equal(h.counts[nr_loghist_bin(folded[nf - 1])] > 0, 1);
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path("folded.nio"), &s, &err), 0);
+    const nr__filter f = {.lat_op = NR_LAT_READ, .phase = -1, .role = -1, .fs = -1, .job = 1, .folded = 1};
+    int64_t out[NR_MODEL_NQ];
+    uint64_t count = 0;
+    assert_int_equal(nr__quantiles_filtered(m, s, &f, out, &count, &err), 0);
+    assert_int_equal(count, nf);
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        assert_int_equal(out[q], o->q_ns[q]);
+    /* summary --json (schema 14): latency.job_files.other_phases */
+    json_t *j = nr_model_summary_json(m);
+    assert_non_null(j);
+    const json_t *other = json_object_get(json_object_get(json_object_get(j, "latency"), "job_files"), "other_phases");
+    assert_int_equal(json_integer_value(json_object_get(other, "phases")), NPH + 1 - NR_PHASE_PICK_KEPT);
+    assert_int_equal(json_array_size(json_object_get(other, "kept")), NR_PHASE_PICK_KEPT);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(other, "kept"), 0)), "h1");
+    const json_t *rd = json_object_get(other, "read");
+    assert_int_equal(json_integer_value(json_object_get(rd, "count")), nf);
+    assert_near(json_real_value(json_object_get(rd, "p50")), (double)by_rank(folded, nf, 0.5) * 1e-9, 1e-15);
+    assert_near(json_real_value(json_object_get(rd, "p99")), (double)by_rank(folded, nf, 0.99) * 1e-9, 1e-15);
+    json_decref(j);
+    nr_store_close(s);
+    nr_model_free(m);
+    free(folded);
 }
 
 /* Writes reads with durations vals[0..n) and checks the model's read quantiles
@@ -1002,7 +1116,7 @@ static void many_phase_names_fine_histograms_follow_their_values(void **state)
     assert_int_equal(nr_model_phase_count(m), NPH + 1);
     /* 4 KiB pages: the whole groups' few, none of a phase's */
     assert_in_range(m->fine_pages_peak, 1, 64);
-    assert_int_equal(m->lat_phase_n, 4 * NPH);
+    assert_int_equal(m->lat_phase_n, 4 * NPH + 1); /* and the reads of the phases figure 1 folds */
     qsort(all, N, sizeof *all, cmp_i64);
     const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
     assert_int_equal(rd->count, N);
@@ -2077,6 +2191,7 @@ int main(void)
         cmocka_unit_test(size_bins_are_darshans),
         cmocka_unit_test(quantiles_match_a_sort),
         cmocka_unit_test(job_files_latency_matches_a_sort),
+        cmocka_unit_test(folded_phases_reads_match_a_sort),
         cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(many_phase_names_fine_histograms_follow_their_values),
         cmocka_unit_test(summary_written_a_phase_at_a_time_is_the_tree_dumped),

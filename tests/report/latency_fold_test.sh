@@ -2,11 +2,14 @@
 # Figure 4 of a run of 40 phase names folds as figure 1 (session 54;
 # docs/figures.md, "Many phases"): "all phases", the 7 phases figure 1
 # keeps (the heaviest: data_prep, step_5 ... eval) in figure 1's colours,
-# and "other 33 phases" in its grey, whose curve is the union of the other
+# and "other 34 phases" (33 names and "unphased") in its grey, whose curve is the union of the other
 # phases' reads, worked out here from the log as docs/figures.md says
-# (the histogram's exact points), and whose p50 and p99 are within their
-# bin of the exact ones and points of its curve; the report's per-phase
-# table keeps every phase.
+# (the histogram's exact points), and whose p50, p99 and p99.9 are the
+# exact order statistics of those reads (sorted here), points of its
+# curve as every series' (until session 55 read off its histogram: the
+# p50 and p99 below are not where its curve crosses their levels, which
+# the binary of session 54 gave); the report's per-phase table keeps
+# every phase, and the other phases' row last.
 # Until session 54 figure 4 drew one curve per phase (with more than 8, the
 # lowest, median and highest p99 in colour and the rest in grey).
 # usage: latency_fold_test.sh NIOREP
@@ -51,7 +54,7 @@ other = "other %d phases" % (len(phases) - 7)
 series = fig[4]["series"]
 names = [s["name"] for s in series]
 assert names == ["all phases"] + kept + [other], names
-assert series[-1].get("folded_phases") == len(phases) - 7 and series[-1].get("percentiles_from_histogram"), series[-1]
+assert series[-1].get("folded_phases") == len(phases) - 7, series[-1]
 assert all("folded_phases" not in s for s in series[:-1])
 # the other phases' reads, from the log (reads of phase i at 200 ms * i)
 durs = []
@@ -77,29 +80,28 @@ for b in sorted(counts):
 s = series[-1]
 got = list(zip(s["latency_s"], s["cdf"], s["ccdf"]))
 near = lambda a, b: abs(a - b) <= 1e-8 * max(1e-9, abs(b))   # figures.json: 9 digits
-# p50 and p99 where that curve crosses their levels, in the bin of the
-# exact (nearest-rank) order statistic; p99.9 of 165 reads is the slowest
+# p50, p90 and p99 the exact (nearest-rank) order statistics, each a
+# point of the curve at its level (as every series'); p99.9 of 165 reads
+# is the slowest, no point. Until session 55 p50 and p99 were where the
+# histogram's curve crosses their levels: not these (checked)
 srt = sorted(durs)
-crossings = []
-for q, key in ((0.5, "p50_s"), (0.99, "p99_s")):
-    exact = srt[math.ceil(q * n) - 1] * 1e-9
+exact = lambda q: srt[math.ceil(q * n - 1e-9) - 1] * 1e-9
+for q, key in ((0.5, "p50_s"), (0.99, "p99_s"), (0.999, "p999_s")):
+    assert near(s[key], exact(q)), (key, s[key], exact(q))
+assert near(s["p999_s"], max(durs) * 1e-9), s["p999_s"]
+assert "percentiles_from_histogram" not in s, s   # session 54's mark of approximate ones
+for q in (0.5, 0.99):
     i = next(i for i, w in enumerate(want) if w[1] >= q - 1e-12)
     (x0, c0, _), (x1, c1, _) = want[i - 1], want[i]
     cross = x0 * (x1 / x0) ** ((q - c0) / (c1 - c0))
-    assert near(s[key], cross), (key, s[key], cross)
-    assert abs(math.log10(s[key] / exact)) <= 1 / 20 + 1e-12, (key, s[key], exact)
-    crossings.append((cross, q, 1 - q))
-assert near(s["p999_s"], max(durs) * 1e-9), s["p999_s"]
-# each crossing a point of the series, so that the CCDF panel (log y)
-# passes through its marker as the CDF panel (linear y) does; until review
-# 54 only the histogram's points: p99's marker 0.9% above the tail's curve
-want = sorted(want + crossings, key=lambda w: (w[0], w[1]))
+    assert abs(cross - exact(q)) > 1e-3 * exact(q), ("the crossing is the exact one: the test cannot tell", q)
+want = sorted(want + [(exact(q), q, 1 - q) for q in (0.5, 0.9, 0.99)], key=lambda w: (w[0], w[1]))
 assert len(got) == len(want) and all(near(a, b) for g, w in zip(got, want) for a, b in zip(g, w)), (got, want)
 # the kept phases' own series: their exact quantiles, as before
 for k, s in zip(kept, series[1:8]):
     assert "p50_s" in s and s["p50_s"] > 0, (k, s)
 PY
-ok "figure 4 of 40 phases: all, figure 1's 7 and the other 33, its curve the union of their reads"
+ok "figure 4 of 40 phases: all, figure 1's 7 and the other 34, its curve the union of their reads, its percentiles exact"
 
 # colours, name by name (each legend's entries in order: figure 1's swatch
 # fills, figure 4's line strokes, before the plots' grid): each kept
@@ -193,7 +195,8 @@ ok "figure 4 of 9 phases and 5 series folds as figure 1: c in its colour, the ot
 
 # the report: a caption that says so, and every phase in the per-phase table
 "$niorep" build fold/run -o fold.html >/dev/null 2>&1 || fail "build of 40 phases: exit $?"
-grep -q 'where it has reads, are read off its histogram, within 12.2% of the exact ones' fold.html || fail "no caption of the folded figure 4"
+grep -q 'its other phases as one in grey (the table below' fold.html || fail "no caption of the folded figure 4"
+grep -q 'read off its histogram' fold.html && fail "the caption says the folded series' percentiles are read off its histogram"
 /usr/bin/python3 - fold.html <<'PY' || fail "the per-phase latency table"
 import re, sys
 t = open(sys.argv[1]).read()
@@ -201,7 +204,10 @@ i = t.index("Read latency of the job files per phase")
 seg = t[i:t.index("Read latency per phase, every regular file", i)]
 rows = set(re.findall(r'>(data_prep|eval|step_\d+)<', seg))
 assert len(rows) == 40, sorted(rows)
+# figure 4's other phases, last: 165 reads
+other = seg[seg.index(">other 34 phases (figure 4)<"):]   # 40 names and unphased
+assert re.search(r'>165<', other), other[:400]
 PY
-ok "the report: the folded figure's caption; every phase in the table"
+ok "the report: the folded figure's caption; every phase in the table, the other phases' last"
 
 [ $fails -eq 0 ]
