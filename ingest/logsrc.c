@@ -405,8 +405,6 @@ static int wake(nr_logsrc *s, nr_error *err)
     return 0;
 }
 
-/* Appends more text to buf and to the fingerprint; sets text_eof at the end
- * of input, and then lets go of the input. */
 /* Text looked at for line ends: the first 4 KiB, or all of a shorter log. */
 #define NR__LOGSRC_LINE_END_WINDOW ((uint64_t)4 << 10)
 
@@ -442,6 +440,8 @@ static int check_line_ends(nr_logsrc *s, size_t from, nr_error *err)
                         s->path);
 }
 
+/* Appends more text to buf and to the fingerprint; sets text_eof at the end
+ * of input, and then lets go of the input. */
 static int fill(nr_logsrc *s, nr_error *err)
 {
     NR_TRY(make_room(s, err));

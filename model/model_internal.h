@@ -247,7 +247,7 @@ int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_files(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err);
 /* NR_E_FORMAT naming table, row (from 1) and phase_id when phase_id is
- * neither negative (unphased) nor a phase_id of table phases, as merge
+ * neither -1 (unphased) nor a phase_id of table phases, as merge
  * refuses it (pyio and marks; events: pass.c); else 0. Needs the phase
  * id map (nr__load_phases). */
 int nr__check_phase_ref(const nr_model *m, const char *table, uint64_t row, int64_t phase_id, nr_error *err);
