@@ -2354,6 +2354,23 @@ static void binary_file_named_like_a_log(void **state)
     ck_free(&r);
 }
 
+/* The store's file_not_read rows are want[0..n), in order: each file with
+ * its reason as the example, at line 0. */
+static void assert_files_not_read(const ck_run *r, const char *const want[][2], size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->diagnostics.nrows; i++) {
+        if (strcmp(ck_str(&r->diagnostics, i, "reason"), "file_not_read") != 0)
+            continue;
+        assert_true(k < n);
+        assert_string_equal(ck_str(&r->diagnostics, i, "file"), want[k][0]);
+        assert_string_equal(ck_str(&r->diagnostics, i, "example"), want[k][1]);
+        assert_int_equal(ck_i64(&r->diagnostics, i, "line"), 0);
+        k++;
+    }
+    assert_int_equal(k, n);
+}
+
 /* The entries of a run folder that the ingest does not read (notes, a
  * report written there, a store, a sub-folder, a second hook file, a link
  * to nothing) are noted, file_not_read, each with its reason, and counted
@@ -2390,17 +2407,7 @@ static void entries_not_read_are_noted(void **state)
         {"dangling", "not a regular file (a link to nothing, a pipe, a socket, a device): not read"},
         {"figs", "a folder: a run folder's own files are read, not its sub-folders'"},
     };
-    size_t k = 0;
-    for (size_t i = 0; i < r.diagnostics.nrows; i++) {
-        if (strcmp(ck_str(&r.diagnostics, i, "reason"), "file_not_read") != 0)
-            continue;
-        assert_true(k < 3);
-        assert_string_equal(ck_str(&r.diagnostics, i, "file"), first[k][0]);
-        assert_string_equal(ck_str(&r.diagnostics, i, "example"), first[k][1]);
-        assert_int_equal(ck_i64(&r.diagnostics, i, "line"), 0);
-        k++;
-    }
-    assert_int_equal(k, 3);
+    assert_files_not_read(&r, first, 3);
     assert_int_equal(nr_diag_reason_kind("file_not_read"), NR_DIAG_NOTE);
 
     /* the build's list: every one of them, in name order, with its reason */
@@ -2470,16 +2477,7 @@ static void hidden_inputs_are_noted(void **state)
                                      "not read (rename it to read it)";
     static const char *const noted[][2] = {
         {".hook.jsonl", by_name}, {".strace.log.123", by_name}, {".trace.1234", by_content}};
-    size_t k = 0;
-    for (size_t i = 0; i < r.diagnostics.nrows; i++) {
-        if (strcmp(ck_str(&r.diagnostics, i, "reason"), "file_not_read") != 0)
-            continue;
-        assert_true(k < 3);
-        assert_string_equal(ck_str(&r.diagnostics, i, "file"), noted[k][0]);
-        assert_string_equal(ck_str(&r.diagnostics, i, "example"), noted[k][1]);
-        k++;
-    }
-    assert_int_equal(k, 3);
+    assert_files_not_read(&r, noted, 3);
     char **files = NULL, **not_read = NULL;
     size_t n = 0, nn = 0;
     nr_error err;
