@@ -745,6 +745,25 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The reference path (nr__quantiles_filtered over the store tb_path(name)
+ * with filter f, m's passes kept) finds `count` values and the quantiles
+ * want. */
+static void assert_reference_quantiles(nr_model *m, const char *name, const nr__filter *f, uint64_t count,
+                                       const int64_t want[NR_MODEL_NQ])
+{
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path(name), &s, &err), 0);
+    int64_t out[NR_MODEL_NQ];
+    uint64_t found = 0;
+    assert_int_equal(nr__quantiles_filtered(m, s, f, out, &found, &err), 0);
+    assert_int_equal(found, count);
+    for (int q = 0; q < NR_MODEL_NQ; q++)
+        assert_int_equal(out[q], want[q]);
+    nr_store_close(s);
+}
+
 /* Nearest rank by hand: the ceil(q N)-th smallest. */
 static int64_t by_rank(const int64_t *sorted, size_t n, double q)
 {
@@ -793,21 +812,11 @@ static void quantiles_match_a_sort(void **state)
         assert_int_equal(ph0->q_ns[q], by_rank(even, neven, nr_model_quantiles[q]));
     }
     /* the exact fallback over a filtered store source gives the same answers */
-    nr_error err;
-    nr_error_clear(&err);
-    nr_store *s = NULL;
-    assert_int_equal(nr_store_open(tb_path("quantiles.nio"), &s, &err), 0);
     nr__model_keep_pass_state(1);
     nr_model *m2 = model_of(tb_path("quantiles.nio"));
     nr__model_keep_pass_state(0);
     const nr__filter f = {.lat_op = NR_LAT_READ, .phase = 0, .role = -1, .fs = -1};
-    int64_t out[NR_MODEL_NQ];
-    uint64_t count = 0;
-    assert_int_equal(nr__quantiles_filtered(m2, s, &f, out, &count, &err), 0);
-    assert_int_equal(count, neven);
-    for (int q = 0; q < NR_MODEL_NQ; q++)
-        assert_int_equal(out[q], ph0->q_ns[q]);
-    nr_store_close(s);
+    assert_reference_quantiles(m2, "quantiles.nio", &f, neven, ph0->q_ns);
     nr_model_free(m2);
     nr_model_free(m);
     free(all);
@@ -991,17 +1000,8 @@ static void folded_phases_reads_match_a_sort(void **state)
         in_bins += h.counts[b];
     assert_int_equal(in_bins, nf);
     assert_int_equal(h.counts[nr_loghist_bin(folded[nf - 1])] > 0, 1);
-    nr_error err;
-    nr_error_clear(&err);
-    nr_store *s = NULL;
-    assert_int_equal(nr_store_open(tb_path("folded.nio"), &s, &err), 0);
     const nr__filter f = {.lat_op = NR_LAT_READ, .phase = -1, .role = -1, .fs = -1, .job = 1, .folded = 1};
-    int64_t out[NR_MODEL_NQ];
-    uint64_t count = 0;
-    assert_int_equal(nr__quantiles_filtered(m, s, &f, out, &count, &err), 0);
-    assert_int_equal(count, nf);
-    for (int q = 0; q < NR_MODEL_NQ; q++)
-        assert_int_equal(out[q], o->q_ns[q]);
+    assert_reference_quantiles(m, "folded.nio", &f, nf, o->q_ns);
     /* summary --json (schema 14): latency.job_files.other_phases */
     json_t *j = nr_model_summary_json(m);
     assert_non_null(j);
@@ -1014,7 +1014,6 @@ static void folded_phases_reads_match_a_sort(void **state)
     assert_near(json_real_value(json_object_get(rd, "p50")), (double)by_rank(folded, nf, 0.5) * 1e-9, 1e-15);
     assert_near(json_real_value(json_object_get(rd, "p99")), (double)by_rank(folded, nf, 0.99) * 1e-9, 1e-15);
     json_decref(j);
-    nr_store_close(s);
     nr_model_free(m);
     free(folded);
 }
@@ -1036,20 +1035,10 @@ static void check_read_quantiles(const char *name, int64_t *vals, size_t n)
     qsort(vals, n, sizeof *vals, cmp_i64);
     const nr_model_latency *rd = nr_model_latency_all(m, NR_LAT_READ);
     assert_int_equal(rd->count, n);
-    nr_error err;
-    nr_error_clear(&err);
-    nr_store *s = NULL;
-    assert_int_equal(nr_store_open(tb_path(name), &s, &err), 0);
-    const nr__filter f = {.lat_op = NR_LAT_READ, .phase = -1, .role = -1, .fs = -1};
-    int64_t out[NR_MODEL_NQ];
-    uint64_t count = 0;
-    assert_int_equal(nr__quantiles_filtered(m, s, &f, out, &count, &err), 0);
-    assert_int_equal(count, n);
-    for (int q = 0; q < NR_MODEL_NQ; q++) {
+    for (int q = 0; q < NR_MODEL_NQ; q++)
         assert_int_equal(rd->q_ns[q], by_rank(vals, n, nr_model_quantiles[q]));
-        assert_int_equal(out[q], rd->q_ns[q]);
-    }
-    nr_store_close(s);
+    const nr__filter f = {.lat_op = NR_LAT_READ, .phase = -1, .role = -1, .fs = -1};
+    assert_reference_quantiles(m, name, &f, n, rd->q_ns);
     nr_model_free(m);
 }
 
