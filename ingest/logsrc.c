@@ -70,8 +70,7 @@ struct nr_logsrc {
     uint64_t bytes_out;
     int unterminated;
     int line_ends_known;   /* check_line_ends has decided: LF (or CRLF) line ends */
-    int lone_cr;           /* a CR not before an LF seen in the text before any LF */
-    uint64_t line_end_ctl; /* control bytes in that text (a NUL counts the window) */
+    nr_line_ends line_ends; /* what it has seen of the text's first bytes */
 };
 
 static uint64_t consumed_offset(const nr_logsrc *s) { return s->in_base + s->in_pos; }
@@ -405,34 +404,45 @@ static int wake(nr_logsrc *s, nr_error *err)
     return 0;
 }
 
-/* Text looked at for line ends: the first 4 KiB, or all of a shorter log. */
-#define NR__LOGSRC_LINE_END_WINDOW ((uint64_t)4 << 10)
+void nr_line_ends_feed(nr_line_ends *le, const void *text, size_t n)
+{
+    const uint64_t room = NR_LOGSRC_LINE_END_WINDOW - le->seen;
+    if (le->lf || n == 0 || room == 0)
+        return;
+    if (n > room)
+        n = (size_t)room;
+    if (memchr(text, '\n', n)) {
+        le->lf = 1; /* decided, whatever the rest holds */
+        return;
+    }
+    for (const unsigned char *p = text, *const e = p + n; p < e; p++) {
+        le->lone_cr |= le->last_cr; /* no LF here: the byte after a CR is another */
+        le->last_cr = *p == '\r';
+        le->ctl += *p < 0x20 && *p != '\t' && *p != '\r';
+        le->nul |= *p == 0;
+    }
+    le->seen += n;
+}
 
-/* NR_E_INPUT when the log's lines end in a CR alone (classic Mac OS): no LF
- * in its first NR__LOGSRC_LINE_END_WINDOW bytes of text, a CR before
- * another byte there, and text there (no NUL, at most 10% other control
- * bytes, as the run's sniff judges text: binary data is no such log, and
- * fails as what it is). Read as one line, its calls but the first were lost
- * without a word until session 54. buf[from, end) is the text just added. */
+int nr_line_ends_decided(const nr_line_ends *le) { return le->lf || le->seen >= NR_LOGSRC_LINE_END_WINDOW; }
+
+int nr_line_ends_cr_only(const nr_line_ends *le)
+{
+    return !le->lf && le->lone_cr && !le->nul && le->ctl * 10 <= le->seen;
+}
+
+/* NR_E_INPUT when the log's lines end in a CR alone (nr_line_ends_cr_only).
+ * Read as one line, its calls but the first were lost without a word until
+ * session 54. buf[from, end) is the text just added. */
 static int check_line_ends(nr_logsrc *s, size_t from, nr_error *err)
 {
     if (s->line_ends_known)
         return 0;
-    const char *p = s->buf + from, *const e = s->buf + s->end;
-    if (memchr(p, '\n', (size_t)(e - p))) {
-        s->line_ends_known = 1;
-        return 0;
-    }
-    for (; p < e; p++) {
-        const unsigned char c = (unsigned char)*p;
-        s->lone_cr |= c == '\r' && p + 1 < e;
-        s->line_end_ctl += c < 0x20 && c != '\t' && c != '\r';
-        s->line_end_ctl += c == 0 ? NR__LOGSRC_LINE_END_WINDOW : 0; /* a NUL: binary */
-    }
-    if (s->text_total < NR__LOGSRC_LINE_END_WINDOW && !s->text_eof)
+    nr_line_ends_feed(&s->line_ends, s->buf + from, s->end - from);
+    if (!nr_line_ends_decided(&s->line_ends) && !s->text_eof)
         return 0;
     s->line_ends_known = 1;
-    if (!s->lone_cr || s->line_end_ctl * 10 > s->text_total)
+    if (!nr_line_ends_cr_only(&s->line_ends))
         return 0;
     return nr_error_set(err, NR_E_INPUT,
                         "%s: its lines end in a CR alone (classic Mac OS line ends), not in LF or CRLF: niorep "

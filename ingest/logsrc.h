@@ -77,6 +77,27 @@ uint64_t nr_logsrc_bytes_in(const nr_logsrc *s);
 /* Uncompressed bytes handed out so far (lines plus newlines). */
 uint64_t nr_logsrc_bytes_out(const nr_logsrc *s);
 
+/* The rule by which a log's lines end in a CR alone (classic Mac OS), one
+ * rule for the run's sniff (runfind.c) and the reader: in the first
+ * NR_LOGSRC_LINE_END_WINDOW bytes of text (all of a shorter log) no LF, a
+ * CR before another byte, and text (no NUL, at most a tenth other control
+ * bytes: binary data is no such log, and fails as what it is). The reader
+ * refuses such a log; the sniff cuts its lines at the CR, so that a log
+ * found by its lines is refused as one named like a log is. */
+#define NR_LOGSRC_LINE_END_WINDOW ((size_t)4 << 10)
+typedef struct nr_line_ends {
+    uint64_t seen; /* bytes of the window fed */
+    uint64_t ctl;  /* control bytes among them but tab and CR */
+    int lf, nul, lone_cr, last_cr;
+} nr_line_ends;
+/* Feeds the text's next n bytes, in order from its first; bytes past the
+ * window are not looked at. */
+void nr_line_ends_feed(nr_line_ends *le, const void *text, size_t n);
+/* Whether the rule can judge: an LF seen, or the whole window. */
+int nr_line_ends_decided(const nr_line_ends *le);
+/* Whether the text fed ends its lines in a CR alone, by the rule above. */
+int nr_line_ends_cr_only(const nr_line_ends *le);
+
 /* Reads the first up to cap bytes of decompressed content of path into buf,
  * for content sniffing, whatever its line ends (a log whose lines end in a
  * CR alone is refused when read as lines, not here). Returns the number of

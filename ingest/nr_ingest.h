@@ -90,8 +90,15 @@
  * without a word.
  * 18 (session 55): a file found by its first lines whose lines end in a CR
  * alone is refused as a log so named is (an error naming it); it was
- * noted as no log (file_not_read). */
-#define NR_INGEST_REVISION 18
+ * noted as no log (file_not_read).
+ * 19 (session 56): a log's line ends are judged by its first 4 KiB of
+ * text, by the run's sniff and the reader alike (nr_line_ends): a zstd or
+ * gzip log whose first decoded text had an LF after 4 KiB of CR-cut lines
+ * was read, and one found by its lines with an LF within 8 KiB taken as an
+ * LF log. A call line whose text after the result holds a control byte
+ * (lines run together at a CR) is a bad_result, skipped and counted; it
+ * was the first call alone, the rest lost without a word. */
+#define NR_INGEST_REVISION 19
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

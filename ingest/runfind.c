@@ -17,6 +17,7 @@
 #include "strace_line.h"
 
 #define SNIFF_BYTES 8192
+_Static_assert(SNIFF_BYTES >= NR_LOGSRC_LINE_END_WINDOW, "the sniff sees the bytes the line-end rule judges");
 #define SNIFF_MAX_LINES 64
 
 void nr_runfiles_init(nr_runfiles *r) { memset(r, 0, sizeof *r); }
@@ -103,12 +104,13 @@ int nr_runfind_sniff_buf(const char *buf, size_t n, nr_sniff *out)
     }
     if (out->binary || nontext * 10 > n)
         return out->binary = 1, 0;
-    /* Lines that end in a CR alone (no LF, a CR before another byte) are
-       cut at the CR: such a log is taken, and refused when read with its
-       own message (logsrc.c, check_line_ends), as one named like a log is;
-       until session 55 it was one line here, "not an strace log". */
-    const void *cr = memchr(buf, '\r', n);
-    out->cr_only = !memchr(buf, '\n', n) && cr && (const char *)cr + 1 < buf + n;
+    /* Lines that end in a CR alone (nr_line_ends_cr_only) are cut at the
+       CR: such a log is taken, and refused when read with its own message,
+       as one named like a log is; until session 55 it was one line here,
+       "not an strace log". */
+    nr_line_ends le = {0};
+    nr_line_ends_feed(&le, buf, n);
+    out->cr_only = nr_line_ends_cr_only(&le);
     const int eol = out->cr_only ? '\r' : '\n';
     const char *p = buf, *end = buf + n;
     while (p < end && out->lines < SNIFF_MAX_LINES) {

@@ -921,6 +921,19 @@ static int is_unavailable_mark(const char *p, const char *q)
     return (size_t)(q - p) == sizeof mark - 1 && memcmp(p, mark, sizeof mark - 1) == 0;
 }
 
+/* Whether [p, end) holds a control byte other than a tab. strace escapes
+ * them in all it prints, so after a result they are lines run together:
+ * the CR-cut lines before the first LF of a log that mixes line ends,
+ * read until session 56 as the first call alone (the duration the last
+ * one's), the rest ignored without a word. */
+static int has_control_byte(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\t')
+            return 1;
+    return 0;
+}
+
 /* Result part after the closing ')': "= ret[<annot>] [ERRNO] [(text)] [<dur>]".
  * Sets has_result etc.; returns 0, or -1 when the text is no result. */
 static int parse_result(const char *p, const char *end, nr_sline *out)
@@ -986,6 +999,8 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
             while (q < end && !STARTS(q, end, "*/"))
                 q++;
             p = q < end ? q + 2 : end;
+        } else if (has_control_byte(p, end)) {
+            return -1; /* see has_control_byte */
         } else {
             return 0; /* unknown trailing text: ignored */
         }

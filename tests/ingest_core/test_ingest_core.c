@@ -2512,6 +2512,47 @@ static void hidden_inputs_are_noted(void **state)
  * -j 2, whether named like a log or found by its lines; the same log with
  * CRLF ends is read whole. Until session 54 it was one line: its first
  * call was kept and the others lost, exit 0. */
+/* CR-cut calls, then an LF and calls with LF, named like a log or found
+ * by its lines: with the first LF inside the line-end rule's window
+ * (nr_line_ends_cr_only) the log is read, its first line (the CR-cut calls
+ * and the first LF one) skipped as a bad_result and counted (until session
+ * 56 it was the first call alone, its duration the last one's, the rest
+ * lost without a word); after it, it is refused as a CR log (until session
+ * 56 the sniff took a log with an LF in its first 8 KiB for an LF log). */
+static void assert_mixed_line_ends_read(void)
+{
+    static const char call[] = "100 1700000000.000100 read(3, \"abc\", 4096) = 3 <0.000020>";
+    static const char *const names[] = {"strace.log", "trace.1234"};
+    for (size_t i = 0; i < 4; i++) {
+        static char text[8192];
+        size_t n = 0;
+        while (n < (i < 2 ? 3u << 10 : 6u << 10))
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s\r", call);
+        for (int k = 0; k < 10; k++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s\n", call);
+        ck_run r;
+        char run[300], out[400];
+        ck_run_dir(&r, run, sizeof run);
+        ck_write(run, names[i % 2], text);
+        snprintf(out, sizeof out, "%s/mixed.nio", r.dir);
+        nr_ingest_opts opts = {.start_cwd = "/d", .jobs = 1};
+        nr_ingest_stats st;
+        nr_error err;
+        nr_error_clear(&err);
+        const int rc = nr_ingest_run(run, out, &opts, &st, &err);
+        if (i < 2) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(st.lines_read, 10);
+            assert_int_equal(st.lines_skipped, 1);
+            assert_int_equal(st.events, 9);
+        } else {
+            assert_int_equal(rc, NR_E_INPUT);
+            assert_non_null(strstr(err.msg, "its lines end in a CR alone"));
+        }
+        ck_free(&r);
+    }
+}
+
 static void cr_only_log_is_refused(void **state)
 {
     (void)state;
@@ -2561,6 +2602,7 @@ static void cr_only_log_is_refused(void **state)
     assert_int_equal(r.events.nrows, 3);
     assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
     ck_free(&r);
+    assert_mixed_line_ends_read();
 }
 
 /* Phases from hook.jsonl: a worker inherits its parent's phase. */

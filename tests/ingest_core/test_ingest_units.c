@@ -1,13 +1,16 @@
 /* Unit tests of the ingest's small parts: the syscall table, the
- * diagnostics collector, runfind's name and content rules. */
+ * diagnostics collector, runfind's name and content rules, the line-end
+ * rule. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "diag.h"
+#include "logsrc.h"
 #include "nr_schema.h"
 #include "procmodel.h"
 #include "runfind.h"
@@ -100,6 +103,55 @@ static void runfind_sniff(void **state)
     assert_int_equal(s.cr_only, 0);
 }
 
+static int cr_only_fed(const char *text, size_t n, size_t piece)
+{
+    nr_line_ends le = {0};
+    for (size_t at = 0; at < n; at += piece)
+        nr_line_ends_feed(&le, text + at, n - at < piece ? n - at : piece);
+    return nr_line_ends_cr_only(&le);
+}
+
+/* The line-end rule judges the first NR_LOGSRC_LINE_END_WINDOW bytes the
+ * same whether fed at once (the sniff) or in pieces (the reader's fills),
+ * and nothing after them; in session 55 the sniff judged 8 KiB at once and
+ * the reader its first fills (4 KiB or more), and a log whose first LF came
+ * between the two was a log to one and refused by the other. */
+static void line_end_rule(void **state)
+{
+    (void)state;
+    enum { W = NR_LOGSRC_LINE_END_WINDOW };
+    static char text[3 * W];
+    static const char line[] = "100 read(3, \"a\", 1) = 1\r";
+    size_t n = 0;
+    while (n + sizeof line < sizeof text)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s", line);
+    static const size_t pieces[] = {1, 7, 4096, 3 * W};
+    for (size_t i = 0; i < sizeof pieces / sizeof *pieces; i++) {
+        const size_t k = pieces[i];
+        const char before = text[W - 10], last = text[W - 1], after = text[W + 10];
+        assert_int_equal(cr_only_fed(text, n, k), 1);
+        assert_int_equal(cr_only_fed(text, 2 * sizeof line - 2, k), 1); /* a CR before another byte */
+        assert_int_equal(cr_only_fed(text, sizeof line - 1, k), 0);     /* a CR at the end only */
+        text[W + 10] = '\n';                                             /* past the window: not looked at */
+        assert_int_equal(cr_only_fed(text, n, k), 1);
+        text[W - 10] = '\n'; /* inside it: LF line ends, the CRs inside lines */
+        assert_int_equal(cr_only_fed(text, n, k), 0);
+        text[W - 10] = before;
+        text[W + 10] = after;
+        text[W - 1] = '\0'; /* a NUL: binary, not such a log */
+        assert_int_equal(cr_only_fed(text, n, k), 0);
+        text[W - 1] = last;
+    }
+    /* control bytes: up to a tenth is text, more is not */
+    char ctl[100];
+    memset(ctl, 'a', sizeof ctl);
+    ctl[0] = '\r';
+    memset(ctl + 1, '\x01', 10);
+    assert_int_equal(cr_only_fed(ctl, sizeof ctl, 3), 1);
+    ctl[11] = '\x02';
+    assert_int_equal(cr_only_fed(ctl, sizeof ctl, 3), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +159,7 @@ int main(void)
         cmocka_unit_test(diag_counts_and_examples),
         cmocka_unit_test(runfind_names),
         cmocka_unit_test(runfind_sniff),
+        cmocka_unit_test(line_end_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,10 @@
  * is a continuation and a call line ending "<pid changed to N ...>" (a
  * -ff thread's execve) is unfinished, and a line of a summary table
  * with -U columns (ref_summary_columns_line) is one (session 47), and a
- * -T duration above 2^62 ns is unreadable, not wrapped (session 54). */
+ * -T duration above 2^62 ns is unreadable, not wrapped (session 54), and
+ * text after a result that holds a control byte other than a tab is no
+ * result (lines run together: a log's CR-cut lines before its first LF;
+ * session 56). */
 #include "strace_line.h"
 
 #define NR_REF_UNUSED __attribute__((unused))
@@ -539,6 +542,15 @@ static int is_unavailable_mark(const char *p, const char *q)
     return (size_t)(q - p) == sizeof mark - 1 && memcmp(p, mark, sizeof mark - 1) == 0;
 }
 
+/* Whether [p, end) holds a control byte other than a tab. */
+static int has_control_byte(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\t')
+            return 1;
+    return 0;
+}
+
 /* Result part after the closing ')': "= ret[<annot>] [ERRNO] [(text)] [<dur>]".
  * Sets has_result etc.; returns 0, or -1 when the text is no result. */
 static int parse_result(const char *p, const char *end, nr_sline *out)
@@ -606,6 +618,8 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
             while (q < end && !STARTS(q, end, "*/"))
                 q++;
             p = q < end ? q + 2 : end;
+        } else if (has_control_byte(p, end)) {
+            return -1;
         } else {
             return 0; /* unknown trailing text: ignored */
         }

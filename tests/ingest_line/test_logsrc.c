@@ -135,10 +135,11 @@ static int read_to_error(const char *path, char *msg, size_t cap)
 }
 
 /* A log whose lines end in a CR alone (classic Mac OS), plain or zstd,
- * shorter or longer than the 4 KiB looked at, is NR_E_INPUT naming it;
- * a CR inside a line of an LF log (a progress bar) and one at the end of
- * a log of one line are not. Until session 54 it was one line: its calls
- * but the first were lost without a word. */
+ * shorter or longer than the 4 KiB looked at (NR_LOGSRC_LINE_END_WINDOW),
+ * is NR_E_INPUT naming it; a CR inside a line of an LF log (a progress
+ * bar) and one at the end of a log of one line are not, nor CR-cut text
+ * before an LF inside the window. Until session 54 it was one line: its
+ * calls but the first were lost without a word. */
 static void cr_line_ends_are_refused(void **state)
 {
     static const char line[] = "100 1700000000.000100 read(3, \"abc\", 4096) = 3 <0.000020>";
@@ -168,6 +169,34 @@ static void cr_line_ends_are_refused(void **state)
     snprintf(zpath, sizeof zpath, "%s.zst", big);
     assert_int_equal(read_to_error(zpath, msg, sizeof msg), NR_E_INPUT);
     assert_non_null(strstr(msg, "cr_big.log.zst: its lines end in a CR alone"));
+
+    /* the window is the run's sniff's, plain or zstd: the first LF after
+       3 KiB of CR-cut lines makes an LF log (its first line holds them,
+       and the lexer skips it: test_strace_line), after 6 KiB a CR log (a
+       zstd log was judged by its first decoded fill until session 56: an
+       LF in it anywhere made it an LF log) */
+    for (size_t cut = 3 << 10; cut <= (6 << 10); cut += 3 << 10) {
+        char named[64];
+        snprintf(named, sizeof named, "lf_at_%zu.log", cut);
+        const char *late = tmp_path(named);
+        const char was = text[cut];
+        text[cut] = '\n';
+        write_file(late, text, n);
+        text[cut] = was;
+        char zlate[600];
+        snprintf(zlate, sizeof zlate, "%s.zst", late);
+        run("zstd -q -f %s -o %s", late, zlate);
+        for (int z = 0; z <= 1; z++) {
+            msg[0] = 0;
+            const int rc = read_to_error(z ? zlate : late, msg, sizeof msg);
+            if (cut < NR_LOGSRC_LINE_END_WINDOW) {
+                assert_int_equal(rc, 0);
+            } else {
+                assert_int_equal(rc, NR_E_INPUT);
+                assert_non_null(strstr(msg, "its lines end in a CR alone"));
+            }
+        }
+    }
 
     static const char bar[] = " 10%|#   |\r 20%|##  |\r\n100 1700000000.0 close(3) = 0\n";
     const char *ok = tmp_path("bar.log");

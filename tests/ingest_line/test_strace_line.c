@@ -554,6 +554,15 @@ static void bad_and_truncated(void **state)
         {.line = "1234  close(3) = ", .kind = NR_SL_SYSCALL, .pid = 1234, .name = "close", .args = "3"},
         {.line = "1234  close(3) = x", .kind = NR_SL_BAD, .pid = 1234, .name = "close", .args = "3",
          .reason = "bad_result"},
+        /* lines run together at a CR (a log that mixes line ends): no
+           result, where until session 56 it was the first call alone */
+        {.line = "1 read(3, \"a\", 1) = 1 <0.000020>\r1 read(3, \"b\", 1) = 1 <0.000030>", .kind = NR_SL_BAD,
+         .pid = 1, .name = "read", .args = "3, \"a\", 1", .has_result = 1, .result = 1, .has_dur = 1, .dur_ns = 20000,
+         .reason = "bad_result"},
+        {.line = "1 close(3) = 0 (x)\x1b[2K", .kind = NR_SL_BAD, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .errno_text = "x", .reason = "bad_result"},
+        {.line = "1 close(3) = 0 junk\tafter", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .result = 0},
         /* program text with no " = " after its ')': no strace call */
         {.line = "Epoch(1) loss=0.5", .kind = NR_SL_BAD, .name = "Epoch", .args = "1", .reason = "unknown_line"},
         {.line = "print(x)  # done", .kind = NR_SL_BAD, .name = "print", .args = "x", .reason = "unknown_line"},
