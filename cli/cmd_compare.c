@@ -538,6 +538,16 @@ static void overview(nr_report *rep, const compare_run *c)
                          c->groups[g].runs[k].workload);
                 nr_report_para(ov, "note", buf);
             }
+    /* folders of a group's traces folder that are no run, as the build's
+       report lists them (nr_runset.left_out; stderr said so already) */
+    for (size_t g = 0; g < c->args->ngroups; g++)
+        for (size_t k = 0; k < c->groups[g].rs.nleft_out; k++) {
+            const nr_left_out *o = &c->groups[g].rs.left_out[k];
+            char *line = NULL;
+            if (asprintf(&line, "left out of group %s: %s (%s)", c->groups[g].id, o->path, o->why) >= 0)
+                nr_report_para(ov, "note", line);
+            free(line);
+        }
 }
 
 /* A line saying which run could not measure what a section shows (its

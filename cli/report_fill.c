@@ -1327,6 +1327,27 @@ static void overview_row(nr_report_table *t, const nr_run *run)
     nr_report_table_cell(t, findings_cell(m, buf, sizeof buf));
 }
 
+/* The folders of the traces folders that are no run, and why, in the
+ * overview (a report of one run too): until session 56 only stderr said
+ * so, and a report could lack a run folder whose log was missing or
+ * hidden, or a folder of runs one level too deep, without a word. */
+static int fill_left_out(nr_fill *f, nr_error *err)
+{
+    const nr_runset *rs = f->rs;
+    if (rs->nleft_out == 0)
+        return 0;
+    static const char *const heads[] = {"folder", "left out of the runs because"};
+    nr_report_table *t = nr_report_table_new(nr_report_overview(f->rep), "Folders left out of the runs", 2, heads, 0);
+    if (!t)
+        return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
+    for (size_t i = 0; i < rs->nleft_out; i++) {
+        nr_report_table_row(t);
+        nr_report_table_cell_path(t, rs->left_out[i].path);
+        nr_report_table_cell(t, rs->left_out[i].why);
+    }
+    return 0;
+}
+
 int nr_fill_begin(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure, void *ctx, nr_fill **out,
                   nr_error *err)
 {
@@ -1334,7 +1355,9 @@ int nr_fill_begin(nr_report *rep, const nr_runset *rs, nr_fill_figure_fn figure,
     if (!f)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     *f = (nr_fill){rep, rs, figure, ctx, NULL};
-    const int rc = rs->n > 1 ? fill_overview(f, err) : 0;
+    int rc = fill_left_out(f, err);
+    if (rc == 0 && rs->n > 1)
+        rc = fill_overview(f, err);
     if (rc < 0) {
         free(f);
         return rc;

@@ -238,10 +238,57 @@ static int holds_run_folder(const char *dir)
     return found;
 }
 
+/* Whether name is one that `figures` or `build --figures` writes. */
+static int is_figure_file(const char *name)
+{
+    return has_suffix(name, ".svg") || has_suffix(name, ".pdf") || has_suffix(name, ".png") ||
+           strcmp(name, "figures.json") == 0;
+}
+
+/* Whether folder p holds nothing, or only files `figures --format
+ * svg,pdf,png` writes; hidden files count (a hidden log); 0 as well when
+ * it cannot be read (then it is listed, with what stderr said). */
+static int holds_only_figures(const char *p)
+{
+    DIR *d = opendir(p);
+    if (!d)
+        return 0;
+    int only = 1;
+    for (struct dirent *e; only && (e = readdir(d)) != NULL;)
+        only = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || is_figure_file(e->d_name);
+    closedir(d);
+    return only;
+}
+
+/* Keeps folder p, left out of the runs, and why (a message that names p
+ * first: "p: why" or "p why"), for the report; 0 or NR_E_NOMEM. */
+static int keep_left_out(nr_runset *rs, const char *p, const char *msg, nr_error *err)
+{
+    const size_t plen = strlen(p);
+    if (strncmp(msg, p, plen) == 0)
+        msg += plen;
+    msg += strspn(msg, ": ");
+    nr_left_out *grown = realloc(rs->left_out, (rs->nleft_out + 1) * sizeof *grown);
+    if (!grown)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    rs->left_out = grown;
+    nr_left_out *o = &rs->left_out[rs->nleft_out];
+    o->path = strdup(p);
+    o->why = strdup(msg);
+    if (!o->path || !o->why) {
+        free(o->path);
+        free(o->why);
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    }
+    rs->nleft_out++;
+    return 0;
+}
+
 /* Adds subfolder p (entry name of a traces folder) as a run when it holds
  * an strace log (1); otherwise says on stderr that it was left out (a folder
  * of figures, say, that `build --figures` wrote there, or a traces folder
- * of its own), and goes on (0). */
+ * of its own), keeps it for the report unless it holds only figures, and
+ * goes on (0). */
 static int add_run_folder(nr_runset *rs, const char *p, const char *name, nr_error *err)
 {
     nr_error why;
@@ -267,12 +314,13 @@ static int add_run_folder(nr_runset *rs, const char *p, const char *name, nr_err
         }
         return rc;
     }
-    if (holds_run_folder(p))
-        fprintf(stderr, "niorep: %s holds run folders, not a log: a traces folder is read one level deep; "
-                        "give %s as an input of its own; left out of the runs\n", p, p);
-    else
-        fprintf(stderr, "niorep: %s; left out of the runs\n", why.msg);
-    return 0;
+    char nested[2 * 4096 + 160];
+    const int holds_runs = holds_run_folder(p);
+    if (holds_runs)
+        snprintf(nested, sizeof nested, "%s holds run folders, not a log: a traces folder is read one level deep; "
+                 "give %s as an input of its own", p, p);
+    fprintf(stderr, "niorep: %s; left out of the runs\n", holds_runs ? nested : why.msg);
+    return holds_only_figures(p) ? 0 : keep_left_out(rs, p, holds_runs ? nested : why.msg, err);
 }
 
 /* Whether one of names is an strace log by its name (strace.log*). */
@@ -1225,6 +1273,11 @@ void nr_runset_fini(nr_runset *rs)
         nr__rs_drop_run(&rs->runs[i]);
     }
     free(rs->runs);
+    for (size_t i = 0; i < rs->nleft_out; i++) {
+        free(rs->left_out[i].path);
+        free(rs->left_out[i].why);
+    }
+    free(rs->left_out);
     if (rs->tmpdir)
         rmdir(rs->tmpdir);
     free(rs->tmpdir);

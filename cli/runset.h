@@ -42,9 +42,22 @@ typedef struct nr_run {
     size_t nparts;
 } nr_run;
 
+/* A folder of a traces folder that is no run, and why (the text niorep
+ * printed on stderr, without the folder's path). */
+typedef struct nr_left_out {
+    char *path, *why; /* owned */
+} nr_left_out;
+
 typedef struct nr_runset {
     size_t n;
     nr_run *runs;        /* owned */
+    /* The folders of traces folders left out of the runs (each also said on
+       stderr), in the order found, but those holding no file or only what
+       `--figures` writes (runset.c, holds_only_figures): a report that listed
+       those would change once a first build wrote its figures there.
+       Owned. */
+    nr_left_out *left_out;
+    size_t nleft_out;
     double ingest_s, model_s;   /* monotonic time spent, for --timings */
     double model_wall_s;        /* nr_runset_model_each: the calling thread's wall time waiting for models (modelling some itself) */
     size_t models_held, models_peak; /* models alive now, and at most at once (--timings) */

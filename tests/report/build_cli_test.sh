@@ -479,6 +479,33 @@ EOF
     grep -q 'inside/figs: no strace log found .*left out of the runs' in2.err || fail "no note on the figure folder: $(cat in2.err)"
     grep -q 'inside/empty: no strace log found .*left out of the runs' in2.err || fail "no note on the empty folder"
     [ "$(grep -o 'data-nr-run="[a-z]*"' in2.html | tr '\n' ' ')" = 'data-nr-run="plain" ' ] || fail "runs beside the figures"
+    # ... and the report does not list them: it would change once a first
+    # build wrote its figures there
+    ! grep -q 'Folders left out of the runs' in1.html in2.html || fail "the figure or empty folder listed in the report"
+    cmp -s in1.html in2.html || fail "the report changed once its figures were written beside the runs"
+
+    # a run folder without its log, one whose only log is hidden, and a
+    # folder of runs one level too deep are left out, each named with why
+    # in the report's overview (one run: until session 56 on stderr only)
+    mkdir -p lo/nested/deep lo/nolog lo/hid && cp -r traces/plain lo/ && cp traces/plain/strace.log lo/nested/deep/
+    echo '{}' > lo/nolog/manifest.json && cp traces/plain/strace.log lo/hid/.trace.77
+    "$niorep" build lo -o lo1.html --bootstraps 0 2>lo.err || fail "build beside left-out folders: exit $?: $(cat lo.err)"
+    [ "$(grep -c 'left out of the runs$' lo.err)" = 3 ] || fail "left-out folders on stderr: $(cat lo.err)"
+    /usr/bin/python3 - lo1.html <<'EOF' || fail "left-out folders in the report"
+import re, sys, html
+t = open(sys.argv[1]).read()
+i = t.index("Folders left out of the runs")
+rows = re.findall(r"<tr><td[^>]*>([^<]*)</td><td[^>]*>([^<]*)</td></tr>", t[i:t.index("</table>", i)])
+rows = [(html.unescape(a), html.unescape(b)) for a, b in rows]
+want = [("lo/hid", "no strace log found (expected strace.log or strace -ff files); .trace.77 is one but hidden (its name starts with '.'): rename it to read it"),
+        ("lo/nested", "holds run folders, not a log: a traces folder is read one level deep; give lo/nested as an input of its own"),
+        ("lo/nolog", "no strace log found (expected strace.log or strace -ff files)")]
+assert rows == want, rows
+EOF
+    "$niorep" build lo -o lo2.html --bootstraps 0 2>/dev/null && cmp -s lo1.html lo2.html || fail "the left-out list is not deterministic"
+    "$niorep" compare lo traces -o lo-compare.html 2>/dev/null || fail "compare beside left-out folders: exit $?"
+    grep -qF 'left out of group A: lo/nolog (no strace log found' lo-compare.html || fail "compare does not list a left-out folder"
+    ok "left-out folders"
 
     # More runs than a figure tells apart (NR_FIG_DISTINCT_RUNS, 8): ten
     # copies of plain; the captions say what the overview draws of them.
