@@ -860,8 +860,8 @@ static json_t *build_json(const compare_run *c)
             if (!is_paired(c, g, k))
                 json_array_append_new(unmatched, run_ref(lg, k));
         }
-        json_array_append_new(groups, json_pack("{s:s, s:s, s:o}", "id", lg->id, "input", c->args->inputs[g],
-                                                "runs", runs));
+        json_array_append_new(groups, json_pack("{s:s, s:s, s:o, s:o}", "id", lg->id, "input", c->args->inputs[g],
+                                                "runs", runs, "left_out", nr_left_out_json(&lg->rs)));
     }
     for (size_t i = 0; i < c->nmatches; i++) {
         const nr_compare_match *m = &c->matches[i];

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "nr_error.h"
 #include "nr_model.h"
 #include "nr_store.h"
@@ -88,6 +90,10 @@ typedef struct nr_runset {
     void (*merge_progress)(void *ctx, const char *run, uint64_t done, uint64_t total);
     void *merge_progress_ctx;
 } nr_runset;
+
+/* rs's left_out as a JSON array of {"folder", "why"} (figures.json,
+ * compare --json); NULL when out of memory. */
+json_t *nr_left_out_json(const nr_runset *rs);
 
 /* Expands inputs (borrowed) into rs (zeroed first). Returns 0, NR_E_NOTFOUND
  * naming an input that does not exist, or NR_E_INPUT for an empty traces folder. */

@@ -21,7 +21,7 @@
 #include "nr_model.h"
 #include "nr_store.h"
 
-#define NR_COMPARE_SCHEMA_VERSION 5
+#define NR_COMPARE_SCHEMA_VERSION 6
 /* Store meta key of the workload label (manifest labels.workload). */
 #define NR_COMPARE_WORKLOAD_KEY "manifest.labels.workload"
 

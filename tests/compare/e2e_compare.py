@@ -330,7 +330,7 @@ def main():
     g = {k: os.path.join(a.work, k) for k in ("base", "noise", "slow")}
 
     j, html1, js1 = compare(a.niorep, a.work, "slow", [g["base"], g["slow"]])
-    if j["schema_version"] != 5:
+    if j["schema_version"] != 6:
         fail(f"schema_version {j['schema_version']}")
     check_slow(j)
     check_html(html1, j)

@@ -451,8 +451,9 @@ else
     /usr/bin/python3 - figs/figures.json <<'EOF' || fail "figures.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema_version"] == 5, d.get("schema_version")
+assert d["schema_version"] == 6, d.get("schema_version")
 assert d["runs"] == ["hostile", "plain"], d["runs"]
+assert d["left_out"] == [], d["left_out"]
 ids = [f["id"] for f in d["figures"]]
 assert ids == list(range(1, 8)), ids
 for f in d["figures"]:
@@ -503,8 +504,21 @@ want = [("lo/hid", "no strace log found (expected strace.log or strace -ff files
 assert rows == want, rows
 EOF
     "$niorep" build lo -o lo2.html --bootstraps 0 2>/dev/null && cmp -s lo1.html lo2.html || fail "the left-out list is not deterministic"
-    "$niorep" compare lo traces -o lo-compare.html 2>/dev/null || fail "compare beside left-out folders: exit $?"
+    "$niorep" compare lo traces -o lo-compare.html --json lo-compare.json 2>/dev/null \
+        || fail "compare beside left-out folders: exit $?"
     grep -qF 'left out of group A: lo/nolog (no strace log found' lo-compare.html || fail "compare does not list a left-out folder"
+    # figures.json and compare --json list them too (a folder's name is
+    # bytes: \xNN for those that are not UTF-8, as the report shows them)
+    mkdir "lo/odd$(printf '\377')" && echo note > "lo/odd$(printf '\377')/notes.txt"
+    "$niorep" figures lo -o lo-figs --format svg --bootstraps 0 2>/dev/null || fail "figures beside left-out folders: exit $?"
+    /usr/bin/python3 - lo-figs/figures.json lo-compare.json <<'EOF' || fail "left-out folders in figures.json or compare --json"
+import json, sys
+f = json.load(open(sys.argv[1]))
+assert [o["folder"] for o in f["left_out"]] == ["lo/hid", "lo/nested", "lo/nolog", "lo/odd\\xFF"], f["left_out"]
+assert f["left_out"][1]["why"].startswith("holds run folders, not a log"), f["left_out"]
+c = json.load(open(sys.argv[2]))
+assert [[o["folder"] for o in g["left_out"]] for g in c["groups"]] == [["lo/hid", "lo/nested", "lo/nolog"], []], c["groups"]
+EOF
     ok "left-out folders"
 
     # More runs than a figure tells apart (NR_FIG_DISTINCT_RUNS, 8): ten
