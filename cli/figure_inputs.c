@@ -14,7 +14,6 @@
 
 #include "json_file.h"
 #include "nr_strtab.h"
-#include "nr_utf8.h"
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
  * 2 since session 43, which names the fields added since 1; 4 since session
@@ -590,24 +589,11 @@ static json_t *jarray(const double *x, size_t n)
     return a;
 }
 
-/* A name as a JSON string, made valid UTF-8 as the figures draw it
- * (nr_utf8_clean: a run's name is a file name, bytes). */
-static json_t *jstr(const char *s)
-{
-    size_t need = nr_utf8_clean_size(s);
-    if (need == strlen(s) + 1)
-        return json_string(s);
-    char *clean = malloc(need);
-    json_t *j = clean ? json_string(nr_utf8_clean(s, clean, need)) : NULL;
-    free(clean);
-    return j;
-}
-
 static json_t *jstrings(const char *const *s, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, jstr(s[i]));
+        json_array_append_new(a, nr_cli_json_text(s[i]));
     return a;
 }
 
@@ -624,7 +610,7 @@ static json_t *jspans(const nr_fig_span *s, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "name", jstr(s[i].name), "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
+        json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "name", nr_cli_json_text(s[i].name), "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
     return a;
 }
 
@@ -645,7 +631,7 @@ static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series)
 {
     for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
         const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(l->name), "gini", jnum(l->gini),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(l->name), "gini", jnum(l->gini),
                                                 "top10_share", jnum(l->top10_share), "top10_x", jnum(l->top10_x),
                                                 "file_share", jarray(l->file_share, l->n),
                                                 "byte_share", jarray(l->byte_share, l->n)));
@@ -661,7 +647,7 @@ static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series)
                                              jnum(c->xmin), "ccdf_at_xmin", jnum(c->ccdf_at_xmin), "p_value",
                                              jnum(c->p_value), "rejected", c->fit_rejected)
                                  : json_null();
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", jstr(c->name), "bytes", jarray(c->bytes, c->n),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(c->name), "bytes", jarray(c->bytes, c->n),
                                                 "ccdf", jarray(c->ccdf, c->n), "fit", fit));
     }
 }
@@ -672,7 +658,7 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "what", json_string(fi->latency.what));
     for (size_t i = 0; i < fi->latency.n_series; i++) {
         const nr_fig_latency_series *s = &fi->latency.series[i];
-        json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(s->name), "p50_s", jnum(s->p50),
+        json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(s->name), "p50_s", jnum(s->p50),
                               "p99_s", jnum(s->p99), "p999_s", jnum(s->p999), "latency_s", jarray(s->latency_s, s->n),
                               "cdf", jarray(s->cdf, s->n), "ccdf", jarray(s->ccdf, s->n));
         /* the folded phases' series (docs/report.md), its percentiles exact as every series' */
@@ -688,7 +674,7 @@ static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bin_s", jnum(nr_fig_timeline_shared_bin(&fi->timeline, fi->timeline.n_runs)));
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", jstr(t->name), "bin_s", jnum(t->bin_s),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(t->name), "bin_s", jnum(t->bin_s),
                                                 "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
                                                 "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts),
                                                 "marks", jarray(t->marks, t->n_marks)));
@@ -701,7 +687,7 @@ static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
     for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
         const nr_fig_reqsize_run *q = &fi->reqsize.runs[r];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", jstr(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(q->name), "reads", jarray(q->reads, NR_FIG_REQSIZE_BINS),
                                                 "writes", jarray(q->writes, NR_FIG_REQSIZE_BINS), "eof_reads", jnum(q->eof_reads)));
     }
 }

@@ -5,6 +5,18 @@
 #include <string.h>
 
 #include "nr_outfile.h"
+#include "nr_utf8.h"
+
+json_t *nr_cli_json_text(const char *s)
+{
+    const size_t need = nr_utf8_clean_size(s);
+    if (need == strlen(s) + 1)
+        return json_string(s);
+    char *clean = malloc(need);
+    json_t *j = clean ? json_string(nr_utf8_clean(s, clean, need)) : NULL;
+    free(clean);
+    return j;
+}
 
 int nr_cli_stage_json(const char *path, const json_t *doc, size_t flags, nr_outfile *out, nr_error *err)
 {

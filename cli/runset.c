@@ -2,7 +2,7 @@
 #include "runset.h"
 #include "fit_cache.h"
 #include "runset_internal.h"
-#include "nr_utf8.h"
+#include "json_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1264,25 +1264,13 @@ void nr__rs_drop_run(nr_run *r)
     memset(r, 0, sizeof *r);
 }
 
-/* s as a JSON string, each byte that is not UTF-8 as \xNN (a folder's
- * name is bytes: nr_utf8_clean, as the report shows it); NULL when out of
- * memory. */
-static json_t *clean_json_string(const char *s)
-{
-    const size_t cap = nr_utf8_clean_size(s);
-    char *clean = malloc(cap);
-    json_t *j = clean ? json_string(nr_utf8_clean(s, clean, cap)) : NULL;
-    free(clean);
-    return j;
-}
-
 json_t *nr_left_out_json(const nr_runset *rs)
 {
     json_t *a = json_array();
     for (size_t i = 0; a && i < rs->nleft_out; i++) {
         json_t *o = json_object();
-        const int bad = !o || json_object_set_new(o, "folder", clean_json_string(rs->left_out[i].path)) < 0 ||
-                        json_object_set_new(o, "why", clean_json_string(rs->left_out[i].why)) < 0;
+        const int bad = !o || json_object_set_new(o, "folder", nr_cli_json_text(rs->left_out[i].path)) < 0 ||
+                        json_object_set_new(o, "why", nr_cli_json_text(rs->left_out[i].why)) < 0;
         if (bad)
             json_decref(o);
         if (bad || json_array_append_new(a, o) < 0) { /* _new takes o even when it fails */

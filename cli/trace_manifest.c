@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "json_file.h"
-#include "nr_utf8.h"
 #include "trace.h"
 
 /* Decodes the octal escapes (\040 for space, ...) of a mountinfo field in place. */
@@ -95,18 +94,12 @@ int nr__trace_mount_of(const char *path, char *type, char *mount_point, char *so
     return found ? 0 : NR_E_NOTFOUND;
 }
 
-/* s as a JSON string, each byte that is not UTF-8 (or a control
- * character) as the text \xNN: a command's arguments and paths are bytes,
- * and jansson makes no string of invalid UTF-8, so an argument 'x\xffy'
- * was left out of the manifest without a word (review 47). */
+/* s as a JSON string (nr_cli_json_text), null when out of memory: an
+ * argument 'x\xffy' was left out of the manifest without a word until
+ * review 47. */
 static json_t *json_text(const char *s)
 {
-    const size_t need = nr_utf8_clean_size(s);
-    if (need == strlen(s) + 1)
-        return json_string(s);
-    char *clean = malloc(need);
-    json_t *j = clean ? json_string(nr_utf8_clean(s, clean, need)) : NULL;
-    free(clean);
+    json_t *j = nr_cli_json_text(s);
     return j ? j : json_null();
 }
 
