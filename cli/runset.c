@@ -239,7 +239,10 @@ static int holds_run_folder(const char *dir)
     return found;
 }
 
-/* Whether name is one that `figures` or `build --figures` writes. */
+/* Whether name is one that `figures` or `build --figures` writes: render's
+ * formats (nr_render_format_ext) and figure_inputs.c's figures.json, named
+ * here because runset is in niorep, which links no render code (summary
+ * reads run sets too). */
 static int is_figure_file(const char *name)
 {
     return has_suffix(name, ".svg") || has_suffix(name, ".pdf") || has_suffix(name, ".png") ||

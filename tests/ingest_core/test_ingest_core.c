@@ -2508,10 +2508,6 @@ static void hidden_inputs_are_noted(void **state)
     }
 }
 
-/* A log whose lines end in a CR alone is an error naming it, at -j 1 and
- * -j 2, whether named like a log or found by its lines; the same log with
- * CRLF ends is read whole. Until session 54 it was one line: its first
- * call was kept and the others lost, exit 0. */
 /* CR-cut calls, then an LF and calls with LF, named like a log or found
  * by its lines: with the first LF inside the line-end rule's window
  * (nr_line_ends_cr_only) the log is read, its first line (the CR-cut calls
@@ -2519,7 +2515,7 @@ static void hidden_inputs_are_noted(void **state)
  * 56 it was the first call alone, its duration the last one's, the rest
  * lost without a word); after it, it is refused as a CR log (until session
  * 56 the sniff took a log with an LF in its first 8 KiB for an LF log). */
-static void assert_mixed_line_ends_read(void)
+static void assert_mixed_line_ends(void)
 {
     static const char call[] = "100 1700000000.000100 read(3, \"abc\", 4096) = 3 <0.000020>";
     static const char *const names[] = {"strace.log", "trace.1234"};
@@ -2553,6 +2549,10 @@ static void assert_mixed_line_ends_read(void)
     }
 }
 
+/* A log whose lines end in a CR alone is an error naming it, at -j 1 and
+ * -j 2, whether named like a log or found by its lines; the same log with
+ * CRLF ends is read whole. Until session 54 it was one line: its first
+ * call was kept and the others lost, exit 0. */
 static void cr_only_log_is_refused(void **state)
 {
     (void)state;
@@ -2602,7 +2602,7 @@ static void cr_only_log_is_refused(void **state)
     assert_int_equal(r.events.nrows, 3);
     assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
     ck_free(&r);
-    assert_mixed_line_ends_read();
+    assert_mixed_line_ends();
 }
 
 /* Phases from hook.jsonl: a worker inherits its parent's phase. */
