@@ -191,7 +191,7 @@ static int run_build(const build_args *a, nr_error *err)
         rc = nr_report_write(rep, a->out, err);
     if (rc == 0 && a->figures_dir) {
         nr_figin *all = nr_figjobs_scope(figs, NR_FILL_ALL_RUNS, err);
-        rc = all ? nr_figin_write_set(all, names, rs.n, nr_left_out_json(&rs), a->figures_dir, formats, a->width_pt, err) : err->code;
+        rc = all ? nr_figin_write_set(all, names, rs.n, &rs, a->figures_dir, formats, a->width_pt, err) : err->code;
     }
     double render_s = nr_runset_now() - t0 - rs.model_wall_s;
     if (rc == 0 && a->timings) {

@@ -54,7 +54,7 @@ static int run_figures(char **inputs, size_t n, const char *dir, const char *for
         nr_runset_say_reuse(&rs, "");
     nr_figin *all = rc == 0 ? nr_figjobs_scope(figs, NR_FILL_ALL_RUNS, err) : NULL;
     if (rc == 0)
-        rc = all ? nr_figin_write_set(all, names, rs.n, nr_left_out_json(&rs), dir, formats, width_pt, err) : err->code;
+        rc = all ? nr_figin_write_set(all, names, rs.n, &rs, dir, formats, width_pt, err) : err->code;
     if (rc == 0)
         fprintf(stderr, "niorep: wrote %zu figures and figures.json to %s (%zu run%s)\n", nr_figures_count, dir, rs.n,
                 rs.n == 1 ? "" : "s");

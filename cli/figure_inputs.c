@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "json_file.h"
+#include "runset.h"
 #include "nr_strtab.h"
 
 /* figures.json's schema (docs/report.md, "niorep figures and figures.json"):
@@ -795,11 +796,12 @@ static int finish_staged(staged_set *set, int rc, nr_error *err)
     return rc;
 }
 
-static int stage_figures_json(const nr_figin *fi, const char *const *names, size_t n, json_t *left_out,
+static int stage_figures_json(const nr_figin *fi, const char *const *names, size_t n, const nr_runset *rs,
                               const char *dir, unsigned formats, double width_pt, staged_set *set, nr_error *err)
 {
     json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:[]}", "schema_version", FIGURES_JSON_SCHEMA, "width_pt",
-                            json_real(width_pt), "runs", jstrings(names, n), "left_out", left_out, "figures");
+                            json_real(width_pt), "runs", jstrings(names, n), "left_out", nr_left_out_json(rs),
+                            "figures");
     if (!doc)
         return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
     json_t *figs = json_object_get(doc, "figures");
@@ -824,18 +826,15 @@ static int stage_figures_json(const nr_figin *fi, const char *const *names, size
     return rc;
 }
 
-int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, json_t *left_out, const char *dir,
+int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const nr_runset *rs, const char *dir,
                        unsigned formats, double width_pt, nr_error *err)
 {
-    int rc = nr_make_dirs(dir, err);
+    NR_TRY(nr_make_dirs(dir, err));
     staged_set set = {.cap = nr_figures_count * (NR_RENDER_PNG + 1) + 1};
-    set.files = rc == 0 ? calloc(set.cap, sizeof *set.files) : NULL;
-    if (rc < 0 || !set.files || !left_out) {
-        json_decref(left_out);
-        free(set.files);
-        return rc < 0 ? rc : nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
-    }
-    rc = stage_figures_json(fi, names, n, left_out, dir, formats, width_pt, &set, err);
+    set.files = calloc(set.cap, sizeof *set.files);
+    if (!set.files)
+        return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
+    int rc = stage_figures_json(fi, names, n, rs, dir, formats, width_pt, &set, err);
     return finish_staged(&set, rc, err);
 }
 

@@ -13,6 +13,8 @@
 #include "nr_model.h"
 #include "nr_render.h"
 
+struct nr_runset; /* runset.h */
+
 typedef struct nr_figin nr_figin;
 
 /* Parses --width: "3.5" (a paper column) or "7" (full width) into points; -1 otherwise. */
@@ -60,13 +62,12 @@ void nr_figin_free(nr_figin *fi);
 
 /* Writes the figure set of fi into dir (created with its missing parents): one file per
  * figure and format (bit 1 << nr_render_format set in formats), named
- * <stem>.<ext>, plus figures.json (schema in docs/report.md). names: the runs;
- * left_out: the folders left out of them (nr_left_out_json; taken, NULL
- * when it could not be made: NR_E_NOMEM). The set replaces an earlier one
- * as a whole: every file is complete in a temporary file before the first
- * is moved into place. */
-int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, json_t *left_out, const char *dir,
-                       unsigned formats, double width_pt, nr_error *err);
+ * <stem>.<ext>, plus figures.json (schema in docs/report.md). names: the runs
+ * of rs, whose left-out folders figures.json lists too. The set replaces an
+ * earlier one as a whole: every file is complete in a temporary file before
+ * the first is moved into place. */
+int nr_figin_write_set(const nr_figin *fi, const char *const *names, size_t n, const struct nr_runset *rs,
+                       const char *dir, unsigned formats, double width_pt, nr_error *err);
 
 /* Parses "svg,pdf,png" (any subset) into a bit mask (1 << nr_render_format). */
 int nr_figin_parse_formats(const char *list, unsigned *mask, nr_error *err);
