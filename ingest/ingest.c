@@ -501,8 +501,8 @@ static inline __attribute__((always_inline)) int stream_advance(ingest *in, stre
                 continue;
             }
         }
-        if (__builtin_expect(s->lexed.dur_ns == NR_SLINE_DUR_UNREADABLE, 0))
-            NR_TRY(nr_note_unreadable_duration(in->diag, &s->lexed, &s->where, err));
+        if (__builtin_expect(nr_sline_result_tail_odd(&s->lexed), 0))
+            NR_TRY(nr_note_result_tail(in->diag, &s->lexed, &s->where, err));
         const int64_t prev_ts = s->last_ts;
         if (s->sl->ts_form == NR_TS_UNIX && s->sl->ts2_form == NR_TS_NONE && s->seen_event)
             s->ts = s->last_ts = s->sl->ts_ns; /* -ttt, normalize_ts's first case, inline */

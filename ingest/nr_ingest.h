@@ -97,8 +97,11 @@
  * was read, and one found by its lines with an LF within 8 KiB taken as an
  * LF log. A call line whose text after the result holds a control byte
  * (lines run together at a CR) is a bad_result, skipped and counted; it
- * was the first call alone, the rest lost without a word. */
-#define NR_INGEST_REVISION 19
+ * was the first call alone, the rest lost without a word.
+ * 20 (session 57): a call line with text after its result that the lexer
+ * does not know ("= 0 junk") is noted (result_tail_unread); the rest of
+ * the line was ignored without a word. */
+#define NR_INGEST_REVISION 20
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -504,7 +504,7 @@ static NR_FIELD_BY_FIELD void pack_line(const nr_sline *sl, const char *line, nr
            ((unsigned)sl->ts_form > UINT8_MAX) | ((unsigned)sl->has_result > 1) |
            ((unsigned)sl->result_unknown > 1);
     pl->bits = (uint8_t)((sl->has_result ? NR__PAR_HAS_RESULT : 0) | (sl->result_unknown ? NR__PAR_RESULT_UNKNOWN : 0) |
-                         (bad ? 0 : NR__PAR_PACKED));
+                         (sl->result_tail_unread ? NR__PAR_RESULT_TAIL_UNREAD : 0) | (bad ? 0 : NR__PAR_PACKED));
 }
 
 int nr__par_lex_pack(const nr_sline *sl, const char *line, nr_par_line *pl)
@@ -561,6 +561,7 @@ void nr__par_lex_unpack(const nr_par_line *pl, const char *line, nr_sline *out)
     out->core_dumped = 0;
     out->reason = NULL;
     out->syscall_ref = pl->syscall_ref;
+    out->result_tail_unread = (pl->bits & NR__PAR_RESULT_TAIL_UNREAD) != 0;
 }
 
 /* ---- scheduling, under the lock ----------------------------------------- */

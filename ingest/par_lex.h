@@ -81,7 +81,7 @@ typedef struct nr_par_line {
 _Static_assert(sizeof(nr_par_line) == 64, "a packed line is one cache line");
 
 /* nr_par_line.bits */
-enum { NR__PAR_HAS_RESULT = 1, NR__PAR_RESULT_UNKNOWN = 2, NR__PAR_PACKED = 4 };
+enum { NR__PAR_HAS_RESULT = 1, NR__PAR_RESULT_UNKNOWN = 2, NR__PAR_PACKED = 4, NR__PAR_RESULT_TAIL_UNREAD = 8 };
 
 /* A line carried over from the chunk before: an <unfinished ...> call
  * that its task had pending at that chunk's end, as far as the chunk's

@@ -66,10 +66,14 @@ int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, n
     return 0;
 }
 
-int nr_note_unreadable_duration(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, nr_error *err)
+int nr_note_result_tail(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, nr_error *err)
 {
-    sl->dur_ns = -1;
-    if (nr_diag_add(diag, "duration_unreadable", w->file, w->line, w->text, w->len) < 0)
+    if (sl->dur_ns == NR_SLINE_DUR_UNREADABLE) {
+        sl->dur_ns = -1;
+        if (nr_diag_add(diag, "duration_unreadable", w->file, w->line, w->text, w->len) < 0)
+            return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
+    }
+    if (sl->result_tail_unread && nr_diag_add(diag, "result_tail_unread", w->file, w->line, w->text, w->len) < 0)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     return 0;
 }
@@ -216,8 +220,8 @@ static int feed_line(const chunk_log *log, const nr_par_chunk_view *v, nr_spec_c
     }
     if (sl.ts_form != NR_TS_UNIX || sl.ts2_form != NR_TS_NONE)
         return 1; /* the pass's normalization of other stamps carries state */
-    if (__builtin_expect(sl.dur_ns == NR_SLINE_DUR_UNREADABLE, 0))
-        NR_TRY(nr_note_unreadable_duration(c->diag, &sl, &w, err));
+    if (__builtin_expect(nr_sline_result_tail_odd(&sl), 0))
+        NR_TRY(nr_note_result_tail(c->diag, &sl, &w, err));
     if (c->first_ts < 0) {
         c->first_ts = sl.ts_ns;
         c->first_dur = sl.dur_ns;

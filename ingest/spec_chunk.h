@@ -100,11 +100,13 @@ int nr_reject_resultless_call(nr_sline *sl, int unterminated_last_line);
  * "= 4096"). Call it for that line only. Shared with the pass. Returns 0 or
  * NR_E_NOMEM. */
 int nr_note_cut_event(nr_diag *diag, const nr_sline *sl, const nr_pm_where *w, nr_error *err);
-/* Notes the event line sl of w whose "<...>" after its result is no
- * duration (dur_ns NR_SLINE_DUR_UNREADABLE) as duration_unreadable and
- * makes it a call without one (-1): until session 48 such a call lost its
- * latency without a word. */
-int nr_note_unreadable_duration(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, nr_error *err);
+/* Notes what the lexer could not read after the result of the event line
+ * sl of w (nr_sline_result_tail_odd): a "<...>" that is no duration
+ * (dur_ns NR_SLINE_DUR_UNREADABLE) as duration_unreadable, making it a
+ * call without one (-1; until session 48 such a call lost its latency
+ * without a word), and text it does not know (result_tail_unread; until
+ * session 57 ignored without a word). Returns 0 or NR_E_NOMEM. */
+int nr_note_result_tail(nr_diag *diag, nr_sline *sl, const nr_pm_where *w, nr_error *err);
 
 /* Clock sanity within one log: strace stamps lines in the order it prints
  * them, so a stamp more than NR_CLOCK_SLACK_NS before the previous one, or

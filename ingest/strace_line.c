@@ -1002,7 +1002,8 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
         } else if (has_control_byte(p, end)) {
             return -1; /* see has_control_byte */
         } else {
-            return 0; /* unknown trailing text: ignored */
+            out->result_tail_unread = 1;
+            return 0;
         }
     }
     return 0;
@@ -1814,6 +1815,7 @@ static inline __attribute__((always_inline)) int fast_call(const char *line, con
     out->core_dumped = 0;
     out->reason = NULL;
     out->syscall_ref = short_syscall_ref(name, name_len);
+    out->result_tail_unread = 0;
     const char *args = name + name_len + 1;
     const int wide = wide_scans(line, end); /* the line has 64 bytes */
     const char *close = find_close_paren(args, end, wide);
@@ -1863,10 +1865,11 @@ static inline int parse_call_line_fast(const char *line, const char *end, nr_sli
  * (the rl sample, where 80% of the lines are unfinished or resumed calls). */
 static inline void sline_start(nr_sline *out, const char *line)
 {
-    /* a field added before syscall_ref moves it, one added after grows the
-       struct (unless it fits the 6 bytes of padding): either needs its
-       start value here */
-    _Static_assert(offsetof(nr_sline, syscall_ref) == 168 && sizeof(nr_sline) == 176,
+    /* a field added before syscall_ref moves it, one added after
+       result_tail_unread grows the struct (unless it fits the 5 bytes of
+       padding): either needs its start value here */
+    _Static_assert(offsetof(nr_sline, syscall_ref) == 168 && offsetof(nr_sline, result_tail_unread) == 170 &&
+                       sizeof(nr_sline) == 176,
                    "a new field of nr_sline needs its start value here");
     const nr_span none = {line, 0};
     out->kind = NR_SL_BAD;
@@ -1884,6 +1887,7 @@ static inline void sline_start(nr_sline *out, const char *line)
     out->exit_code = out->core_dumped = 0;
     out->reason = "unknown_line";
     out->syscall_ref = NR_SLINE_SYSCALL_UNSET;
+    out->result_tail_unread = 0;
 }
 
 /* The words of the headers of a -c/-C summary's columns (strace's -U:

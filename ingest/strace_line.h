@@ -89,6 +89,11 @@ typedef struct nr_sline {
      * fast path (long -ttt call lines: most lines of a big log) only, so
      * that a worker thread does it for the ordered pass. */
     uint16_t syscall_ref;
+    /* SYSCALL, RESUMED: 1 when text the lexer does not know follows the
+     * result ("= 0 junk"; no strace prints one): the rest of the line is
+     * not read, a -T duration there included. The ingest keeps the call
+     * and notes the line (result_tail_unread). */
+    uint8_t result_tail_unread;
 } nr_sline;
 
 enum { NR_SLINE_SYSCALL_UNSET = 0, NR_SLINE_SYSCALL_NONE = 1, NR_SLINE_SYSCALL_FIRST = 2 };
@@ -98,6 +103,13 @@ enum { NR_SLINE_SYSCALL_UNSET = 0, NR_SLINE_SYSCALL_NONE = 1, NR_SLINE_SYSCALL_F
  * "<unavailable>": the ingest notes it (duration_unreadable) and takes
  * the call as one without a duration (-1). */
 enum { NR_SLINE_DUR_UNREADABLE = -2 };
+
+/* Whether the lexer left part of sl's text after the result unread: a
+ * "<...>" that is no duration or text it does not know. One test a line. */
+static inline int nr_sline_result_tail_odd(const nr_sline *sl)
+{
+    return (sl->dur_ns == NR_SLINE_DUR_UNREADABLE) | sl->result_tail_unread;
+}
 
 /* Parses line[0..len) (no trailing newline) into *out. Never reads outside
  * the line, never fails: unknown text becomes NR_SL_BAD with a reason. */

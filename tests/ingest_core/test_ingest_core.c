@@ -2214,6 +2214,38 @@ static void unreadable_duration_is_noted(void **state)
     ck_free(&r);
 }
 
+/* Text after a call's result that the lexer does not know ("= 4096 x9
+ * <0.000005>") is noted as result_tail_unread, with its line; the call
+ * is kept, without the duration it did not read. Until session 57 the
+ * text was ignored without a word. The same store line by line, stitched
+ * and at -j 2. */
+static void unread_result_tail_is_noted(void **state)
+{
+    char log[16384];
+    size_t n = 0;
+    n += (size_t)snprintf(log + n, sizeof log - n,
+                          "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>\n");
+    for (int i = 0; i < 100; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n, "1300 1700000000.%06d read(3, \"abc\"..., 4096) = 4096 %s\n",
+                              10 + i, i % 20 == 7 ? "x9 <0.000005>" : "<0.000005>");
+    ck_run r;
+    ck_ingest_text(&r, log, "/d");
+    assert_ok(&r);
+    assert_int_equal(ck_diag(&r, "result_tail_unread"), 5); /* lines 9, 29, 49, 69, 89 */
+    assert_int_equal(ck_diag(&r, "duration_unreadable"), 0);
+    assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
+    FILE_EQ(&r, "/d/a", "read_calls", 100);
+    FILE_EQ(&r, "/d/a", "bytes_read", 409600);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 7), "dur_ns"), -1);
+    assert_int_equal(EV(&r, ck_event_row(&r, "read", 8), "dur_ns"), 5000);
+    ingest_way(r.dir, "plain.nio", 1, 0, 0);
+    const nr_ingest_stats spec = ingest_way(r.dir, "spec.nio", 1, 256, 1);
+    ingest_way(r.dir, "two.nio", 2, 256, 0);
+    assert_true(spec.chunks_stitched > 10);
+    assert_same_stores(r.dir);
+    ck_free(&r);
+}
+
 /* A -T duration above 2^62 ns (146 years) is no call's:
  * noted as duration_unreadable, the call kept without one. Until session 54
  * it wrapped modulo 2^64: "<10000000000.000000>" became a negative duration,
@@ -3366,6 +3398,7 @@ int main(void)
         cmocka_unit_test(unterminated_last_line_counted),
         cmocka_unit_test(unterminated_last_line_stitched),
         cmocka_unit_test(unreadable_duration_is_noted),
+        cmocka_unit_test(unread_result_tail_is_noted),
         cmocka_unit_test(duration_beyond_range_is_unreadable),
         cmocka_unit_test(bad_inputs),
         cmocka_unit_test(binary_file_named_like_a_log),

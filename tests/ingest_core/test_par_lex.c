@@ -213,6 +213,7 @@ static void assert_sline_equal(const nr_sline *got, const char *got_line, const 
     assert_span_equal(got->errno_text, got_line, want->errno_text, want_line);
     assert_int_equal(got->exit_code, want->exit_code);
     assert_int_equal(got->core_dumped, want->core_dumped);
+    assert_int_equal(got->result_tail_unread, want->result_tail_unread);
     if (!want->reason)
         assert_null(got->reason);
     else
@@ -752,6 +753,7 @@ static void packed_lines_read_back_as_parsed(void **state)
         {"77 <... read resumed>\"ab\", 2) = 2", 1, NULL},
         {"77 lseek(3, 0, SEEK_END) = ?", 1, NULL},
         {"77 write(1, \"x\", 1) = 0x10", 1, NULL},
+        {"77 close(3) = 0 junk <0.000010>", 1, NULL}, /* text after the result it does not know */
         {"77 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---", 1, NULL},
         {"77 +++ exited with 0 +++", 1, NULL},
         {"", 1, NULL},
@@ -765,6 +767,7 @@ static void packed_lines_read_back_as_parsed(void **state)
         const char *line = cases[k].line;
         nr_sline want, got;
         nr_sline_parse(line, strlen(line), &want);
+        assert_int_equal(want.result_tail_unread, strstr(line, "junk") != NULL);
         nr_par_line pl = {.off = 0, .len = (uint32_t)strlen(line)};
         const int packed = nr__par_lex_pack(&want, line, &pl);
         if (cases[k].packed >= 0)

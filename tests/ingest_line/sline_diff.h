@@ -50,6 +50,8 @@ static const char *sline_field_diff(const nr_sline *a, const nr_sline *b)
         return "args";
     if (a->has_result != b->has_result || a->result_unknown != b->result_unknown || a->result != b->result)
         return "result";
+    if (a->result_tail_unread != b->result_tail_unread)
+        return "result_tail_unread";
     if (!span_eq(a->result_annot, b->result_annot))
         return "result_annot";
     if (!span_eq(a->errno_name, b->errno_name))

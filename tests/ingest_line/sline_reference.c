@@ -621,7 +621,8 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
         } else if (has_control_byte(p, end)) {
             return -1;
         } else {
-            return 0; /* unknown trailing text: ignored */
+            out->result_tail_unread = 1; /* unknown trailing text: the rest not read */
+            return 0;
         }
     }
     return 0;

@@ -41,6 +41,7 @@ typedef struct expect {
     int exit_code;
     int core_dumped;
     const char *reason;
+    int tail_unread; /* result_tail_unread */
 } expect;
 
 static const char *const kind_names[] = {"SYSCALL", "UNFINISHED", "RESUMED", "SIGNAL",
@@ -99,6 +100,7 @@ static int check_line(const expect *e)
     DIFF_SPAN(errno_text, e->errno_text);
     DIFF_INT(exit_code, e->exit_code);
     DIFF_INT(core_dumped, e->core_dumped);
+    DIFF_INT(result_tail_unread, e->tail_unread);
     if (e->kind == NR_SL_BAD && (!s.reason || !e->reason || strcmp(s.reason, e->reason) != 0)) {
         fprintf(stderr, "  reason: got %s, want %s\n", s.reason ? s.reason : "NULL", e->reason);
         bad = 1;
@@ -561,8 +563,18 @@ static void bad_and_truncated(void **state)
          .reason = "bad_result"},
         {.line = "1 close(3) = 0 (x)\x1b[2K", .kind = NR_SL_BAD, .pid = 1, .name = "close", .args = "3",
          .has_result = 1, .errno_text = "x", .reason = "bad_result"},
+        /* text after a result that the lexer does not know: the rest of
+           the line unread, a duration there too, and said (until session
+           57 ignored without a word) */
         {.line = "1 close(3) = 0 junk\tafter", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
-         .has_result = 1, .result = 0},
+         .has_result = 1, .result = 0, .tail_unread = 1},
+        {.line = "1 close(3) = 0 junk <0.000010>", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .result = 0, .tail_unread = 1},
+        {.line = "1 <... close resumed>) = -1 EBADF (Bad file descriptor) [x] <0.000010>", .kind = NR_SL_RESUMED,
+         .pid = 1, .name = "close", .has_result = 1, .result = -1, .errno_name = "EBADF",
+         .errno_text = "Bad file descriptor", .tail_unread = 1},
+        {.line = "1 close(3) = 0 <0.000010> /* c */", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .result = 0, .has_dur = 1, .dur_ns = 10000},
         /* program text with no " = " after its ')': no strace call */
         {.line = "Epoch(1) loss=0.5", .kind = NR_SL_BAD, .name = "Epoch", .args = "1", .reason = "unknown_line"},
         {.line = "print(x)  # done", .kind = NR_SL_BAD, .name = "print", .args = "x", .reason = "unknown_line"},
