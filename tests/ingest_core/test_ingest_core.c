@@ -2183,6 +2183,33 @@ static void assert_same_stores(const char *dir)
     }
 }
 
+/* Ingests into r an open of /d/a and 100 reads of it whose text after the
+ * result is tail, but for lines 9, 29, 49, 69 and 89: odd[0], odd[1], ...
+ * in turn (nodd of them). */
+static void ingest_reads_with_tails(ck_run *r, const char *tail, const char *const odd[], int nodd)
+{
+    char log[16384];
+    size_t n = 0;
+    n += (size_t)snprintf(log + n, sizeof log - n,
+                          "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>\n");
+    for (int i = 0; i < 100; i++)
+        n += (size_t)snprintf(log + n, sizeof log - n, "1300 1700000000.%06d read(3, \"abc\"..., 4096) = 4096 %s\n",
+                              10 + i, i % 20 == 7 ? odd[i / 20 % nodd] : tail);
+    ck_ingest_text(r, log, "/d");
+    assert_ok(r);
+}
+
+/* The run of dir ingested line by line, in stitched chunks and at -j 2
+ * makes one store. */
+static void assert_same_stores_three_ways(const char *dir)
+{
+    ingest_way(dir, "plain.nio", 1, 0, 0);
+    const nr_ingest_stats spec = ingest_way(dir, "spec.nio", 1, 256, 1);
+    ingest_way(dir, "two.nio", 2, 256, 0);
+    assert_true(spec.chunks_stitched > 10);
+    assert_same_stores(dir);
+}
+
 /* A "<...>" after a call's result that is no duration ("<0.0000x0>",
  * "<1e-5>", an unclosed "<0.000020") is noted as duration_unreadable, with
  * its line, and the call kept without one; strace's own "<unavailable>" is
@@ -2190,27 +2217,15 @@ static void assert_same_stores(const char *dir)
  * same store line by line, stitched and at -j 2. */
 static void unreadable_duration_is_noted(void **state)
 {
-    char log[16384];
-    size_t n = 0;
-    n += (size_t)snprintf(log + n, sizeof log - n,
-                          "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>\n");
     static const char *const tails[] = {"<0.000005>", "<0.0000x0>", "<1e-5>", "<0.000020", "<unavailable>"};
-    for (int i = 0; i < 100; i++)
-        n += (size_t)snprintf(log + n, sizeof log - n, "1300 1700000000.%06d read(3, \"abc\"..., 4096) = 4096 %s\n",
-                              10 + i, i % 20 == 7 ? tails[1 + i / 20 % 4] : tails[0]);
     ck_run r;
-    ck_ingest_text(&r, log, "/d");
-    assert_ok(&r);
+    ingest_reads_with_tails(&r, tails[0], tails + 1, 4);
     assert_int_equal(ck_diag(&r, "duration_unreadable"), 4); /* lines 9, 29, 49, 69; 89 is <unavailable> */
     assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
     FILE_EQ(&r, "/d/a", "read_calls", 100);
     assert_int_equal(EV(&r, ck_event_row(&r, "read", 7), "dur_ns"), -1);
     assert_int_equal(EV(&r, ck_event_row(&r, "read", 8), "dur_ns"), 5000);
-    ingest_way(r.dir, "plain.nio", 1, 0, 0);
-    const nr_ingest_stats spec = ingest_way(r.dir, "spec.nio", 1, 256, 1);
-    ingest_way(r.dir, "two.nio", 2, 256, 0);
-    assert_true(spec.chunks_stitched > 10);
-    assert_same_stores(r.dir);
+    assert_same_stores_three_ways(r.dir);
     ck_free(&r);
 }
 
@@ -2221,16 +2236,9 @@ static void unreadable_duration_is_noted(void **state)
  * and at -j 2. */
 static void unread_result_tail_is_noted(void **state)
 {
-    char log[16384];
-    size_t n = 0;
-    n += (size_t)snprintf(log + n, sizeof log - n,
-                          "1300 1700000000.000001 openat(AT_FDCWD, \"/d/a\", O_RDONLY) = 3 <0.000010>\n");
-    for (int i = 0; i < 100; i++)
-        n += (size_t)snprintf(log + n, sizeof log - n, "1300 1700000000.%06d read(3, \"abc\"..., 4096) = 4096 %s\n",
-                              10 + i, i % 20 == 7 ? "x9 <0.000005>" : "<0.000005>");
+    static const char *const odd[] = {"x9 <0.000005>"};
     ck_run r;
-    ck_ingest_text(&r, log, "/d");
-    assert_ok(&r);
+    ingest_reads_with_tails(&r, "<0.000005>", odd, 1);
     assert_int_equal(ck_diag(&r, "result_tail_unread"), 5); /* lines 9, 29, 49, 69, 89 */
     assert_int_equal(ck_diag(&r, "duration_unreadable"), 0);
     assert_string_equal(ck_meta(&r, "lines_skipped"), "0");
@@ -2238,11 +2246,7 @@ static void unread_result_tail_is_noted(void **state)
     FILE_EQ(&r, "/d/a", "bytes_read", 409600);
     assert_int_equal(EV(&r, ck_event_row(&r, "read", 7), "dur_ns"), -1);
     assert_int_equal(EV(&r, ck_event_row(&r, "read", 8), "dur_ns"), 5000);
-    ingest_way(r.dir, "plain.nio", 1, 0, 0);
-    const nr_ingest_stats spec = ingest_way(r.dir, "spec.nio", 1, 256, 1);
-    ingest_way(r.dir, "two.nio", 2, 256, 0);
-    assert_true(spec.chunks_stitched > 10);
-    assert_same_stores(r.dir);
+    assert_same_stores_three_ways(r.dir);
     ck_free(&r);
 }
 
