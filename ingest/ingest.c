@@ -1584,6 +1584,12 @@ static int check_not_empty(ingest *in, nr_error *err)
     if (in->stats.lines_read == 0)
         return nr_error_set(err, NR_E_INPUT, "%s: the strace log is empty", name);
     const uint64_t blank = in->stats.lines_read - in->stats.lines_parsed - in->stats.lines_skipped;
+    const uint64_t summary = nr_diag_count(in->diag, "summary_table");
+    if (summary > 0 && summary == in->stats.lines_skipped) /* strace -c: a log, but of no call */
+        return nr_error_set(err, NR_E_INPUT,
+                            "%s: holds only the call summary table of strace -c (%llu lines), no call to analyse: "
+                            "trace without -c (-C prints the calls and the table)",
+                            name, (unsigned long long)summary);
     return nr_error_set(err, NR_E_INPUT,
                         "%s: not an strace log: none of its %llu lines is a syscall, signal or exit line "
                         "(%llu skipped, %llu blank)",

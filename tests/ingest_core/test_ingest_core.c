@@ -2289,6 +2289,19 @@ static void bad_inputs(void **state)
     assert_non_null(strstr(r.err.msg, "not an strace log"));
     ck_free(&r);
 
+    /* strace -c: a log, of no call (until session 57 "not an strace log") */
+    ck_ingest_text(&r,
+                   "% time     seconds  usecs/call     calls    errors syscall\n"
+                   "------ ----------- ----------- --------- --------- ----------------\n"
+                   " 80.96    0.552464        6820        81        40 wait4\n"
+                   "  0.00    0.000003           3         1           fadvise64\n"
+                   "------ ----------- ----------- --------- --------- ----------------\n"
+                   "100.00    0.682423          70      9696      1459 total\n",
+                   NULL);
+    assert_int_equal(r.rc, NR_E_INPUT);
+    assert_non_null(strstr(r.err.msg, "/strace.log: holds only the call summary table of strace -c (6 lines)"));
+    ck_free(&r);
+
     memset(&r, 0, sizeof r);
     ck_tmpdir(r.dir, sizeof r.dir);
     ck_write(r.dir, "readme.txt", "nothing here\n");
