@@ -475,31 +475,26 @@ double nr_fig_timeline_shared_bin(const nr_fig_timeline_input *t, size_t n)
     return w;
 }
 
-int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+/* The most bins of any of the first n_runs runs; 0 when none has bins. */
+static size_t longest_bins(const nr_fig_timeline_input *t, size_t n_runs)
 {
-    const nr_fig_timeline_input *t = in->timeline;
-    if (!t || t->n_runs == 0 || !t->runs)
-        return nr__draw_no_data(cv, FIG, "no runs");
-    size_t n_runs = t->n_runs < MAX_PANELS ? t->n_runs : MAX_PANELS;
     size_t longest = 0;
     for (size_t r = 0; r < n_runs; r++)
-        if (t->runs[r].bin_s > 0 && isfinite(t->runs[r].bin_s) && t->runs[r].read_bps && t->runs[r].write_bps)
+        if (has_bins(&t->runs[r]))
             longest = t->runs[r].n_bins > longest ? t->runs[r].n_bins : longest;
-    if (longest == 0)
-        return nr__draw_no_data(cv, FIG, "no time bins");
+    return longest;
+}
 
-    phase_keys keys;
-    if (phase_keys_build(&keys, cv, in, n_runs) < 0) {
-        phase_keys_fini(&keys);
-        return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
-    }
-    /* The panels' bin width, said once when they share it (the caller
-     * merges every run's bins into one width: figure_inputs.c), else each
-     * panel names its own and the legend says that they differ: the y
-     * axis is each bin's mean rate, so a short burst peaks higher in 20 ms
-     * bins than in 50 ms ones (until session 50 each panel had its run's
-     * own width, named in its title since session 49). */
-    const double shared = nr_fig_timeline_shared_bin(t, n_runs);
+/* Draws the figure's legend above the panels: the bin width when they
+ * share it (the caller merges every run's bins into one width:
+ * figure_inputs.c), else that widths differ, since the y axis is each
+ * bin's mean rate and a short burst peaks higher in 20 ms bins than in 50
+ * ms ones (until session 50 each panel had its run's own width, named in
+ * its title since session 49); then the series, bursts, marks and phases.
+ * Returns its height. */
+static double draw_legend(nr_render_canvas *cv, const nr_fig_timeline_input *t, size_t n_runs, double shared,
+                          const phase_keys *keys)
+{
     char width[32], more_runs[64] = "", title[128];
     if (t->n_runs > n_runs) /* said in the figure: the others are not in it */
         snprintf(more_runs, sizeof more_runs, "the first %zu of %zu runs", n_runs, t->n_runs);
@@ -523,11 +518,102 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
         nr__legend_add(&lg, (nr__legend_entry){.label = mark_label, .kind = NR__LEG_LINE, .color = MARK_COLOR,
                                                .dash = MARK_DASH, .line_width = MARK_LINE_WIDTH});
     char more[48];
-    legend_phases(&lg, &keys, more, sizeof more);
+    legend_phases(&lg, keys, more, sizeof more);
     double top = nr__legend_block(cv, &lg);
     nr__legend_draw_flow(cv, &lg, 4, 2, cv->width - 8);
+    return top;
+}
 
-    double ph = (cv->height - top - 2) / (double)n_runs;
+/* A panel's title: the run's name, and its bin width unless the legend
+ * names the width all panels share. */
+static void panel_label(const nr_fig_timeline_run *run, size_t n_runs, double shared, char *buf, size_t cap)
+{
+    char width[32];
+    if (run->bin_s > 0 && isfinite(run->bin_s) && (n_runs == 1 || isnan(shared)))
+        snprintf(buf, cap, "%s, %s bins", run->name ? run->name : "?",
+                 nr_render_fmt_seconds(run->bin_s, width, sizeof width));
+    else
+        snprintf(buf, cap, "%s", run->name ? run->name : "?");
+}
+
+/* Sets panel p up for run (read and write rates over bin times x, which
+ * it fills), its left margin at least left; returns the margin it needs,
+ * or 0 when it has nothing to draw (no series then). */
+static double set_up_panel(nr__xy *p, const nr_fig_timeline_run *run, double *x, int last, double left)
+{
+    p->min_left = left;
+    if (!(run->bin_s > 0) || !run->read_bps || !run->write_bps || run->n_bins == 0)
+        return 0;
+    for (size_t i = 0; i < run->n_bins; i++)
+        x[i] = ((double)i + 0.5) * run->bin_s;
+    nr__xy_add(p, (nr__series){.n = run->n_bins, .x = x, .y = run->read_bps, .color = 0, .line_width = 0.9});
+    nr__xy_add(p, (nr__series){.n = run->n_bins, .x = x, .y = run->write_bps, .color = 1, .dash = 1,
+                               .line_width = 0.9});
+    p->legend.n = 0; /* the figure legend above covers every panel */
+    p->x = (nr__axis){.title = "Time since start", .unit = NR__UNIT_SECONDS};
+    p->y = (nr__axis){.title = NULL, .unit = NR__UNIT_BYTES_PER_S, .include_zero = 1}; /* "MiB/s" fits */
+    p->hide_x_title = !last;
+    if (nr__xy_setup(p, 0, (double)run->n_bins * run->bin_s, 0, 0)) {
+        p->n_series = 0; /* nothing drawable: leave the panel empty */
+        return 0;
+    }
+    if (!(p->y.hi > 0))
+        p->y.hi = 1.0;
+    nr__xy_layout(p);
+    return p->px - p->ox;
+}
+
+/* One panel per run, ph high each below top: laid out, then again with the
+ * widest left margin so that the time axes line up. times holds longest
+ * bins a run. */
+static void lay_out_panels(nr_render_canvas *cv, const nr_fig_timeline_input *t, size_t n_runs, double top,
+                           double ph, char (*labels)[NR__LABEL_CAP + 48], double *times, size_t longest,
+                           nr__xy *panels)
+{
+    double left = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t r = 0; r < n_runs; r++) {
+            nr__xy *p = &panels[r];
+            nr__xy_init(p, cv, 2, top + ph * (double)r, cv->width - 4, ph - 2);
+            p->panel_label = labels[r];
+            left = fmax(left, set_up_panel(p, &t->runs[r], times + r * longest, r + 1 == n_runs, left));
+        }
+}
+
+/* Each panel's phase bands, marks, axes and series, or its title alone
+ * when it has nothing to draw. Returns 0 or NR_E_NOMEM. */
+static int draw_panels(nr_render_canvas *cv, const nr_fig_timeline_input *t, size_t n_runs, nr__xy *panels,
+                       const phase_keys *keys)
+{
+    for (size_t r = 0; r < n_runs; r++) {
+        nr__xy *p = &panels[r];
+        if (p->n_series == 0) {
+            nr__draw_panel_label(cv, p->panel_label ? p->panel_label : "?", p->ox, p->oy);
+            continue;
+        }
+        if (draw_bands(p, &t->runs[r], keys) < 0)
+            return NR_E_NOMEM;
+        draw_marks(p, &t->runs[r]);
+        nr__xy_draw_axes(p);
+        nr__xy_draw_series(p);
+    }
+    return 0;
+}
+
+int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_error *err)
+{
+    const nr_fig_timeline_input *t = in->timeline;
+    if (!t || t->n_runs == 0 || !t->runs)
+        return nr__draw_no_data(cv, FIG, "no runs");
+    size_t n_runs = t->n_runs < MAX_PANELS ? t->n_runs : MAX_PANELS;
+    size_t longest = longest_bins(t, n_runs);
+    if (longest == 0)
+        return nr__draw_no_data(cv, FIG, "no time bins");
+    phase_keys keys;
+    if (phase_keys_build(&keys, cv, in, n_runs) < 0)
+        goto fail_keys;
+    const double shared = nr_fig_timeline_shared_bin(t, n_runs);
+    double top = draw_legend(cv, t, n_runs, shared, &keys);
     double *times = malloc(longest * n_runs * sizeof *times);
     nr__xy *panels = calloc(n_runs, sizeof *panels);
     if (!times || !panels) {
@@ -536,65 +622,18 @@ int nr__fig_timeline_draw(nr_render_canvas *cv, const nr_figure_inputs *in, nr_e
         phase_keys_fini(&keys);
         return nr_error_set(err, NR_E_NOMEM, "no memory for %zu time bins", longest);
     }
-    /* Lay out every panel, then again with the widest left margin so the
-     * time axes line up. */
-    double left = 0;
-    /* a panel names its bin width unless the legend names the width all share */
     char labels[MAX_PANELS][NR__LABEL_CAP + 48];
-    for (size_t r = 0; r < n_runs; r++) {
-        const nr_fig_timeline_run *run = &t->runs[r];
-        if (run->bin_s > 0 && isfinite(run->bin_s) && (n_runs == 1 || isnan(shared)))
-            snprintf(labels[r], sizeof labels[r], "%s, %s bins", run->name ? run->name : "?",
-                     nr_render_fmt_seconds(run->bin_s, width, sizeof width));
-        else
-            snprintf(labels[r], sizeof labels[r], "%s", run->name ? run->name : "?");
-    }
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t r = 0; r < n_runs; r++) {
-            const nr_fig_timeline_run *run = &t->runs[r];
-            nr__xy *p = &panels[r];
-            nr__xy_init(p, cv, 2, top + ph * (double)r, cv->width - 4, ph - 2);
-            p->panel_label = labels[r];
-            p->min_left = left;
-            if (!(run->bin_s > 0) || !run->read_bps || !run->write_bps || run->n_bins == 0)
-                continue;
-            double *x = times + r * longest;
-            for (size_t i = 0; i < run->n_bins; i++)
-                x[i] = ((double)i + 0.5) * run->bin_s;
-            nr__xy_add(p, (nr__series){.n = run->n_bins, .x = x, .y = run->read_bps, .color = 0, .line_width = 0.9});
-            nr__xy_add(p, (nr__series){.n = run->n_bins, .x = x, .y = run->write_bps, .color = 1, .dash = 1,
-                                       .line_width = 0.9});
-            p->legend.n = 0; /* the figure legend above covers every panel */
-            p->x = (nr__axis){.title = "Time since start", .unit = NR__UNIT_SECONDS};
-            p->y = (nr__axis){.title = NULL, .unit = NR__UNIT_BYTES_PER_S, .include_zero = 1}; /* "MiB/s" fits */
-            p->hide_x_title = r + 1 < n_runs;
-            if (nr__xy_setup(p, 0, (double)run->n_bins * run->bin_s, 0, 0)) {
-                p->n_series = 0; /* nothing drawable: leave the panel empty */
-                continue;
-            }
-            if (!(p->y.hi > 0))
-                p->y.hi = 1.0;
-            nr__xy_layout(p);
-            left = fmax(left, p->px - p->ox);
-        }
-    for (size_t r = 0; r < n_runs; r++) {
-        nr__xy *p = &panels[r];
-        if (p->n_series == 0) {
-            nr__draw_panel_label(cv, p->panel_label ? p->panel_label : "?", p->ox, p->oy);
-            continue;
-        }
-        if (draw_bands(p, &t->runs[r], &keys) < 0) {
-            free(panels);
-            free(times);
-            phase_keys_fini(&keys);
-            return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
-        }
-        draw_marks(p, &t->runs[r]);
-        nr__xy_draw_axes(p);
-        nr__xy_draw_series(p);
-    }
+    for (size_t r = 0; r < n_runs; r++)
+        panel_label(&t->runs[r], n_runs, shared, labels[r], sizeof labels[r]);
+    lay_out_panels(cv, t, n_runs, top, (cv->height - top - 2) / (double)n_runs, labels, times, longest, panels);
+    int rc = draw_panels(cv, t, n_runs, panels, &keys);
     free(panels);
     free(times);
+    if (rc < 0)
+        goto fail_keys;
     phase_keys_fini(&keys);
     return 0;
+fail_keys:
+    phase_keys_fini(&keys);
+    return nr_error_set(err, NR_E_NOMEM, "figure %s: out of memory", FIG);
 }
