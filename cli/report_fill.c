@@ -1058,7 +1058,31 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
     return 0;
 }
 
-/* Sequentiality shares, then opens and metadata. */
+/* The job files by the bytes they moved, with what they moved. */
+static void add_file_use_table(nr_report_block *sec, const nr_model_access *a)
+{
+    char buf[64], key[96];
+    static const char *const heads[] = {"files", "count", "bytes read", "bytes written"};
+    static const char *const names[NR_USE_COUNT] = {"read only", "written only", "read and written",
+                                                    "no bytes (opened, looked up or read at their end only)"};
+    nr_report_table *t = nr_report_table_new(sec,
+                                             "The job files by the bytes they moved (Darshan's file count "
+                                             "summary, by bytes rather than calls)",
+                                             4, heads, 0xEu);
+    for (int u = 0; u < NR_USE_COUNT; u++) {
+        const nr_model_file_use *f = &a->by_use[u];
+        nr_report_table_row(t);
+        nr_report_table_cell(t, names[u]);
+        snprintf(key, sizeof key, "access.files_by_use.%s.files", nr_file_use_name(u));
+        nr_report_table_cell_key(t, C(f->files), key, (double)f->files);
+        snprintf(key, sizeof key, "access.files_by_use.%s.bytes_read", nr_file_use_name(u));
+        nr_report_table_cell_key(t, B(f->bytes_read), key, (double)f->bytes_read);
+        snprintf(key, sizeof key, "access.files_by_use.%s.bytes_written", nr_file_use_name(u));
+        nr_report_table_cell_key(t, B(f->bytes_written), key, (double)f->bytes_written);
+    }
+}
+
+/* Sequentiality shares, opens and metadata, the files by what they moved. */
 static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
 {
     char buf[64];
@@ -1094,6 +1118,7 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
     kv_row(mt, "opens per second", rate, NULL, 0);
     kv_row(mt, "metadata calls per data call", R(a->meta_to_data), NULL, 0);
     kv_row(mt, "median read size", median_read_text(a, buf, sizeof buf), NULL, 0);
+    add_file_use_table(sec, a);
 }
 
 /* The process-share figure beside the bytes and I/O time per process role. */

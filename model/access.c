@@ -89,9 +89,35 @@ void nr__access_add(nr_model *m, const nr__event *e)
         m->reg_read_extent[e->reg] = *last_end;
 }
 
+const char *nr_file_use_name(int use)
+{
+    static const char *const names[NR_USE_COUNT] = {"read_only", "write_only", "read_write", "no_bytes"};
+    return use >= 0 && use < NR_USE_COUNT ? names[use] : "?";
+}
+
+/* Each job file into its nr_file_use by the bytes the pass summed for it. */
+static void count_file_uses(nr_model *m)
+{
+    nr_model_file_use *u = m->access.by_use;
+    memset(u, 0, NR_USE_COUNT * sizeof *u);
+    for (size_t i = 0; i < m->nreg; i++) {
+        if (m->reg_runtime[i])
+            continue;
+        const int read = m->reg_read[i] > 0, written = m->reg_written[i] > 0;
+        const int use = read && written ? NR_USE_READ_WRITE
+                      : read            ? NR_USE_READ_ONLY
+                      : written         ? NR_USE_WRITE_ONLY
+                                        : NR_USE_NO_BYTES;
+        u[use].files++;
+        u[use].bytes_read += (uint64_t)m->reg_read[i];
+        u[use].bytes_written += (uint64_t)m->reg_written[i];
+    }
+}
+
 void nr__access_finish(nr_model *m)
 {
     nr_model_access *a = &m->access;
+    count_file_uses(m);
     a->opens_per_s = m->totals.duration_s > 0 ? (double)a->opens / m->totals.duration_s : NAN;
     a->meta_to_data = a->data_calls ? (double)a->meta_calls / (double)a->data_calls : NAN;
 }

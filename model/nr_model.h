@@ -317,6 +317,15 @@ typedef struct nr_model_burst_totals {
 } nr_model_burst_totals;
 const nr_model_burst_totals *nr_model_get_burst_totals(const nr_model *m);
 
+/* The job's regular files by the bytes they moved: Darshan's file count
+ * summary (read-only, write-only, read/write files), by bytes rather than
+ * by calls; no_bytes are files opened, looked up or read at their end only. */
+enum nr_file_use { NR_USE_READ_ONLY, NR_USE_WRITE_ONLY, NR_USE_READ_WRITE, NR_USE_NO_BYTES, NR_USE_COUNT };
+const char *nr_file_use_name(int use); /* "read_only", "write_only", "read_write", "no_bytes" */
+typedef struct nr_model_file_use {
+    uint64_t files, bytes_read, bytes_written;
+} nr_model_file_use;
+
 /* Access pattern of the job's regular files (the runtime's are counted in
  * nr_model_runtime). Darshan's request-size bins. */
 #define NR_SIZE_BINS 10
@@ -336,6 +345,7 @@ typedef struct nr_model_access {
     double meta_to_data;       /* meta_calls / data_calls (NAN when no data calls) */
     uint64_t sized_reads;      /* the job's reads that returned data (successful, > 0 B) */
     uint64_t median_read_size; /* exact median bytes of those reads, 0 when none (no median) */
+    nr_model_file_use by_use[NR_USE_COUNT]; /* the job's files by what they moved (enum nr_file_use) */
 } nr_model_access;
 const nr_model_access *nr_model_get_access(const nr_model *m);
 

@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 14).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 15).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 14
+#define SCHEMA_VERSION 15
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -462,6 +462,15 @@ static json_t *access_json(const nr_model *m)
     put(j, "meta_to_data", real(a->meta_to_data));
     /* no read returned data: no median (0 until session 46, review 46) */
     put(j, "median_read_size", a->sized_reads ? ju64(a->median_read_size) : json_null());
+    json_t *uses = json_object();
+    for (int u = 0; u < NR_USE_COUNT; u++) {
+        json_t *e = json_object();
+        put(e, "files", ju64(a->by_use[u].files));
+        put(e, "bytes_read", ju64(a->by_use[u].bytes_read));
+        put(e, "bytes_written", ju64(a->by_use[u].bytes_written));
+        put(uses, nr_file_use_name(u), e);
+    }
+    put(j, "files_by_use", uses);
     return j;
 }
 

@@ -193,6 +193,24 @@ def access_of(job_events, duration_s):
     return out
 
 
+def files_by_use_of(job_events, job):
+    """docs/definitions.md, "Files by use": each job file by the bytes its
+    reads and writes moved, the bytes summed per class."""
+    moved = {f: [0, 0] for f in job}
+    for e in job_events:
+        if e["op_class"] in ("read", "write"):
+            moved[e["file_id"]][e["op_class"] == "write"] += max(e["bytes"], 0)
+    out = {use: {"files": 0, "bytes_read": 0, "bytes_written": 0}
+           for use in ("read_only", "write_only", "read_write", "no_bytes")}
+    for read, written in moved.values():
+        use = ("read_write" if read and written else "read_only" if read
+               else "write_only" if written else "no_bytes")
+        out[use]["files"] += 1
+        out[use]["bytes_read"] += read
+        out[use]["bytes_written"] += written
+    return out
+
+
 def processes_of(events, counted, procs, main_pid, run_bytes):
     """docs/definitions.md, "Processes": main (the pid that began the first
     phase), its descendants workers, the rest other; each process's I/O
@@ -348,8 +366,10 @@ def check_beyond_totals(name, summary, events, files, procs, phases, runtime, fa
     first_phase = min(phases, key=lambda p: (int(p["begin_ns"]), int(p["phase_id"])), default=None)
     main_pid = int(first_phase["pid"]) if first_phase else None
     run_bytes = sum(e["bytes"] for e in counted if e["op_class"] in ("read", "write"))
-    compare_tree(f"{name}: access", summary["access"],
-                 access_of([e for e in counted if e["file_id"] in job], duration_s), failures)
+    job_events = [e for e in counted if e["file_id"] in job]
+    access = access_of(job_events, duration_s)
+    access["files_by_use"] = files_by_use_of(job_events, job)
+    compare_tree(f"{name}: access", summary["access"], access, failures)
     want = processes_of(events, counted, procs, main_pid, run_bytes)
     compare_tree(f"{name}: processes", summary["processes"], want, failures)
     compare_tree(f"{name}: nonfile", summary["nonfile"], nonfile_of(events, kind_of), failures)

@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 14)
+check("schema_version", 15)
 check("latency.job_files.other_phases", None)  # 4 phases: none folds (version 14)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base
@@ -75,6 +75,17 @@ if '"total_bytes": 1188940,' not in out:
 for field in ("alpha", "xmin", "ks_d", "p_value", "vs_lognormal_R", "vs_lognormal_p"):
     if field not in s["powerlaw"]:
         failures.append(f"missing powerlaw.{field}")
+# the job's files by the bytes they moved (version 15): a, b read; c written; d untouched
+for use, want in {"read_only": [2, 140364, 0], "write_only": [1, 0, 1048576], "read_write": [0, 0, 0],
+                  "no_bytes": [1, 0, 0]}.items():
+    for field, value in zip(("files", "bytes_read", "bytes_written"), want):
+        check(f"access.files_by_use.{use}.{field}", value)
+text = subprocess.run([niorep, "summary", store, "--bootstraps", "0"], check=True, capture_output=True,
+                      text=True).stdout
+if ("job files by bytes moved: 2 read only (140364 bytes read), 1 written only (1048576 bytes written), "
+        "0 read and written (0 read, 0 written), 1 none (opened, looked up or read at their end only)\n") not in text:
+    failures.append("summary text: no line of the job files by bytes moved: "
+                    + "".join(line for line in text.splitlines(True) if "job files" in line))
 check("latency.read.count", 6)
 check("latency.read.p50", 100e-6, 1e-6)
 check("latency.read.p90", 2e-3, 1e-6)

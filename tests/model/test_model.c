@@ -638,7 +638,54 @@ static void run_a_access_pattern(void **state)
     assert_near(a->meta_to_data, 1.0 / 7.0, 1e-12);
     assert_near(a->opens_per_s, 1.0 / 4.900007, 1e-9);
     assert_int_equal(a->median_read_size, 4096);
+    /* a and b read only, c written only, d never touched */
+    const nr_model_file_use want[NR_USE_COUNT] = {{2, 140364, 0}, {1, 0, 1048576}, {0, 0, 0}, {1, 0, 0}};
+    for (int u = 0; u < NR_USE_COUNT; u++) {
+        assert_int_equal(a->by_use[u].files, want[u].files);
+        assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
+        assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
+    }
     nr_model_free(m);
+}
+
+/* The job's files by the bytes they moved: a file read and written, one
+ * read only, one read only at its end (0 B: no bytes), one opened only,
+ * one written only; a runtime module read is in none (nr_model_runtime).
+ * A model that keeps one file counts every file the same. */
+static void files_by_use_from_their_bytes(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("by_use.nio"));
+    tb_file(&t, 0, "/d/rw", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/d/r", NR_KIND_REGULAR);
+    tb_file(&t, 2, "/d/eof", NR_KIND_REGULAR);
+    tb_file(&t, 3, "/d/opened", NR_KIND_REGULAR);
+    tb_file(&t, 4, "/d/w", NR_KIND_REGULAR);
+    tb_file(&t, 5, "/usr/lib/python3/dist-packages/torch/__init__.py", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 1 * SEC);
+    tb_call(&t, 1 * MS, 10 * US, 1, NR_OP_READ, 0, 100, 0, -1);
+    tb_call(&t, 2 * MS, 10 * US, 1, NR_OP_WRITE, 0, 50, 100, -1);
+    tb_call(&t, 3 * MS, 10 * US, 1, NR_OP_READ, 1, 7000, 0, -1);
+    tb_call(&t, 4 * MS, 10 * US, 1, NR_OP_READ, 2, 0, 0, -1);
+    tb_call(&t, 5 * MS, 10 * US, 1, NR_OP_OPEN, 3, 0, -1, -1);
+    tb_call(&t, 6 * MS, 10 * US, 1, NR_OP_WRITE, 4, 300, 0, -1);
+    tb_call(&t, 7 * MS, 10 * US, 1, NR_OP_READ, 5, 9000, 0, -1);
+    tb_commit(&t);
+    const nr_model_file_use want[NR_USE_COUNT] = {{1, 7000, 0}, {1, 0, 300}, {1, 100, 50}, {2, 0, 0}};
+    for (int keep = 0; keep < 2; keep++) {
+        nr_model *m = keep ? model_keeping(tb_path("by_use.nio"), 1) : model_of(tb_path("by_use.nio"));
+        const nr_model_access *a = nr_model_get_access(m);
+        for (int u = 0; u < NR_USE_COUNT; u++) {
+            assert_int_equal(a->by_use[u].files, want[u].files);
+            assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
+            assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
+        }
+        assert_int_equal(nr_model_runtime_files(m)->files, 1);
+        nr_model_free(m);
+    }
+    assert_string_equal(nr_file_use_name(NR_USE_READ_WRITE), "read_write");
+    assert_string_equal(nr_file_use_name(NR_USE_NO_BYTES), "no_bytes");
 }
 
 /* An absolute hook path matches the store path that ends with it whole
@@ -2176,6 +2223,7 @@ int main(void)
         cmocka_unit_test(node_files_keep_their_roles_and_file_systems),
         cmocka_unit_test(run_a_latency),
         cmocka_unit_test(run_a_access_pattern),
+        cmocka_unit_test(files_by_use_from_their_bytes),
         cmocka_unit_test(run_a_fidelity),
         cmocka_unit_test(size_bins_are_darshans),
         cmocka_unit_test(quantiles_match_a_sort),
