@@ -134,6 +134,22 @@ static void print_name(FILE *out, const char *name)
     nr_cli_print_text(out, name, strlen(name));
 }
 
+/* The regular files and their bytes per file system that holds any. */
+static void print_fs_bytes(const nr_model *m, FILE *out)
+{
+    for (size_t i = 0; i < nr_model_fs_count(m); i++) {
+        const nr_model_fs_bytes *b = nr_model_fs_bytes_at(m, i);
+        if (b->files == 0)
+            continue;
+        fprintf(out, "  file system %s: %" PRIu64 " %s, read ", nr_model_fs_name(m, i), b->files,
+                nr_cli_noun(b->files, "file", "files"));
+        print_bytes(out, (double)b->bytes_read);
+        fprintf(out, ", wrote ");
+        print_bytes(out, (double)b->bytes_written);
+        fprintf(out, "\n");
+    }
+}
+
 /* The totals line and the per-phase table. */
 static void print_totals(const nr_model *m, const char *path, FILE *out)
 {
@@ -153,8 +169,10 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     fprintf(out, " in %" PRIu64 " %s from %" PRIu64 " %s; wrote ", t->read_calls, nr_cli_noun(t->read_calls, "call", "calls"),
             t->files_read, nr_cli_noun(t->files_read, "file", "files"));
     print_bytes(out, (double)t->bytes_written);
-    fprintf(out, " in %" PRIu64 " %s to %" PRIu64 " %s\n\n", t->write_calls, nr_cli_noun(t->write_calls, "call", "calls"),
+    fprintf(out, " in %" PRIu64 " %s to %" PRIu64 " %s\n", t->write_calls, nr_cli_noun(t->write_calls, "call", "calls"),
             t->files_written, nr_cli_noun(t->files_written, "file", "files"));
+    print_fs_bytes(m, out);
+    fprintf(out, "\n");
 
     fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s\n", "phase", "wall s", "read", "written", "io s", "main in io",
             "procs in io");

@@ -497,6 +497,34 @@ static const char *phase_instances(const nr_model_phase *p, char *out, size_t ca
     return out;
 }
 
+/* The regular files and their bytes per file system that holds any. */
+static void add_fs_bytes_table(nr_report_block *sec, const nr_model *m)
+{
+    char buf[64], key[96];
+    const nr_model_totals *tot = nr_model_get_totals(m);
+    static const char *const heads[] = {"file system", "files", "bytes read", "of all read", "bytes written",
+                                        "of all written"};
+    nr_report_table *t = nr_report_table_new(sec,
+                                             "Bytes per file system (the mount points the manifest lists, "
+                                             "unknown: under none; every regular file)",
+                                             6, heads, 0x3Eu);
+    for (size_t i = 0; i < nr_model_fs_count(m); i++) {
+        const nr_model_fs_bytes *b = nr_model_fs_bytes_at(m, i);
+        if (b->files == 0)
+            continue;
+        nr_report_table_row(t);
+        nr_report_table_cell_path(t, nr_model_fs_name(m, i));
+        snprintf(key, sizeof key, "file_systems.%zu.files", i);
+        nr_report_table_cell_key(t, C(b->files), key, (double)b->files);
+        snprintf(key, sizeof key, "file_systems.%zu.bytes_read", i);
+        nr_report_table_cell_key(t, B(b->bytes_read), key, (double)b->bytes_read);
+        nr_report_table_cell(t, P(share((double)b->bytes_read, (double)tot->bytes_read)));
+        snprintf(key, sizeof key, "file_systems.%zu.bytes_written", i);
+        nr_report_table_cell_key(t, B(b->bytes_written), key, (double)b->bytes_written);
+        nr_report_table_cell(t, P(share((double)b->bytes_written, (double)tot->bytes_written)));
+    }
+}
+
 /* What the per-phase table's two time columns measure: the main process's
  * blocked share answers "is training data-bound?"; the summed I/O time
  * over wall reads like a share of time but counts every process. */
@@ -579,6 +607,7 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
             nr_report_table_cell(o, S(ns_to_s(p->ops[op].time_ns)));
         }
     }
+    add_fs_bytes_table(sec, m);
     return 0;
 }
 

@@ -114,10 +114,25 @@ static void count_file_uses(nr_model *m)
     }
 }
 
+/* Each regular file's bytes into its file system's sums. */
+static void count_fs_bytes(nr_model *m)
+{
+    for (size_t row = 0; row < m->nfile_rows; row++) {
+        const nr__fileinfo *fi = &m->file_info[row];
+        if (fi->reg < 0 || fi->fs >= m->nfs)
+            continue;
+        nr_model_fs_bytes *b = &m->fs_bytes[fi->fs];
+        b->files++;
+        b->bytes_read += (uint64_t)m->reg_read[fi->reg];
+        b->bytes_written += (uint64_t)m->reg_written[fi->reg];
+    }
+}
+
 void nr__access_finish(nr_model *m)
 {
     nr_model_access *a = &m->access;
     count_file_uses(m);
+    count_fs_bytes(m);
     a->opens_per_s = m->totals.duration_s > 0 ? (double)a->opens / m->totals.duration_s : NAN;
     a->meta_to_data = a->data_calls ? (double)a->meta_calls / (double)a->data_calls : NAN;
 }

@@ -246,6 +246,10 @@ const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int
 }
 
 size_t nr_model_fs_count(const nr_model *m) { return m->nfs; }
+const nr_model_fs_bytes *nr_model_fs_bytes_at(const nr_model *m, size_t fs)
+{
+    return fs < m->nfs ? &m->fs_bytes[fs] : NULL;
+}
 const char *nr_model_fs_name(const nr_model *m, size_t i) { return i < m->nfs ? m->fs_names[i] : NULL; }
 
 const nr_model_latency *nr_model_latency_fs(const nr_model *m, int lat_op, size_t fs)

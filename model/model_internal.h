@@ -101,6 +101,7 @@ struct nr_model {
     /* file systems: [0] = "unknown", then mount points */
     char **fs_names;
     size_t nfs;
+    nr_model_fs_bytes *fs_bytes; /* nfs of them (nr__access_finish) */
 
     /* phases: merged by name; the last one is "unphased" */
     nr__idmap phase_ids;         /* phase_id -> index of phases */

@@ -270,6 +270,14 @@ const nr_model_latency *nr_model_latency_role(const nr_model *m, int lat_op, int
 size_t nr_model_fs_count(const nr_model *m);
 const char *nr_model_fs_name(const nr_model *m, size_t i);   /* mount point, or "unknown" */
 const nr_model_latency *nr_model_latency_fs(const nr_model *m, int lat_op, size_t fs);
+/* Regular files and the bytes their events moved per file system fs (as
+ * nr_model_fs_name): every regular file, the runtime's included, as the
+ * latency per file system; Darshan's data transfer per file system. NULL
+ * past the last. */
+typedef struct nr_model_fs_bytes {
+    uint64_t files, bytes_read, bytes_written;
+} nr_model_fs_bytes;
+const nr_model_fs_bytes *nr_model_fs_bytes_at(const nr_model *m, size_t fs);
 
 /* Cache-hit/miss split of read latency, with slow_bytes_share filled in. */
 const nr_cache_split *nr_model_cache_split(const nr_model *m);

@@ -474,6 +474,23 @@ static json_t *access_json(const nr_model *m)
     return j;
 }
 
+/* The regular files and their bytes per file system, in by_fs's order. */
+static json_t *file_systems_json(const nr_model *m)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < m->nfs; i++) {
+        const nr_model_fs_bytes *b = &m->fs_bytes[i];
+        json_t *o = json_object();
+        put(o, "fs", json_string(m->fs_names[i]));
+        put(o, "files", ju64(b->files));
+        put(o, "bytes_read", ju64(b->bytes_read));
+        put(o, "bytes_written", ju64(b->bytes_written));
+        if (o)
+            json_array_append_new(a, o);
+    }
+    return a;
+}
+
 static json_t *nonfile_json(const nr_model *m)
 {
     const nr_model_nonfile *o = &m->nonfile;
@@ -632,6 +649,7 @@ static json_t *summary_tree(const nr_model *m, int spliced)
     put(j, "burst_totals", burst_totals_json(m));
     put(j, "marks", marks_json(m));
     put(j, "access", access_json(m));
+    put(j, "file_systems", file_systems_json(m));
     put(j, "nonfile", nonfile_json(m));
     put(j, "fidelity", fidelity_json(m));
     put(j, "findings", findings_json(m));

@@ -174,8 +174,10 @@ int64_t nr__model_meta_i64(const nr_model *m, const char *key, int64_t def)
 static int load_mounts(nr_model *m)
 {
     m->fs_names = nr_arena_alloc(&m->arena, (m->nmeta + 1) * sizeof *m->fs_names);
-    if (!m->fs_names)
+    m->fs_bytes = nr_arena_alloc(&m->arena, (m->nmeta + 1) * sizeof *m->fs_bytes);
+    if (!m->fs_names || !m->fs_bytes)
         return NR_E_NOMEM;
+    memset(m->fs_bytes, 0, (m->nmeta + 1) * sizeof *m->fs_bytes);
     m->fs_names[0] = "unknown";
     m->nfs = 1;
     for (size_t i = 0; i < m->nmeta; i++) {

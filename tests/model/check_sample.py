@@ -23,6 +23,7 @@ import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -109,6 +110,29 @@ def check_concentration(name, summary, fid, pos, reads, writes, runtime, failure
     for key, value in want.items():
         if not close(got[key], value, rel=1e-5, abs_tol=1e-6):
             failures.append(f"{name}: concentration.{key} = {got[key]}, numpy {value}")
+
+
+def check_file_systems(name, summary, meta, files, fid, pos, reads, writes, failures):
+    """Every regular file under the longest mount point the manifest lists
+    (a prefix of its path at a '/'), else "unknown", with its bytes."""
+    mounts = {v for k, v in meta.items()
+              if re.fullmatch(r"(manifest\.)?fs\.\d+\.(mount_point|mount|mountpoint)", k) and v.startswith("/")}
+
+    def fs_of(path):
+        under = [m for m in mounts if m == "/" or path == m.rstrip("/") or path.startswith(m.rstrip("/") + "/")]
+        return max(under, key=len, default="unknown")
+
+    want = {}
+    for f in files:
+        if f["kind"] == "regular":
+            fs = want.setdefault(fs_of(f["path"]), {"files": 0, "bytes_read": 0, "bytes_written": 0})
+            fs["files"] += 1
+            fs["bytes_read"] += int(pos[reads & (fid == int(f["file_id"]))].sum())
+            fs["bytes_written"] += int(pos[writes & (fid == int(f["file_id"]))].sum())
+    got = {e["fs"]: {k: e[k] for k in ("files", "bytes_read", "bytes_written")}
+           for e in summary["file_systems"] if e["files"]}
+    if got != want:
+        failures.append(f"{name}: file_systems {got}, recounted {want}")
 
 
 FAILED = 1 << 0
@@ -450,6 +474,8 @@ def check_run(niorep, run_dir, work, failures):
             if got != want:
                 failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
     check_concentration(name, summary, fid, pos, reads, writes, runtime, failures)
+    meta = {r["key"]: r["value"] for r in export(niorep, store, "meta")}
+    check_file_systems(name, summary, meta, files, fid, pos, reads, writes, failures)
     check_layers(name, summary, failures)
     check_beyond_totals(name, summary, typed(events, ("syscall", "op_class", "errno")), files,
                         typed(export(niorep, store, "processes"), ("exe", "killed_by")), phases, runtime, failures)

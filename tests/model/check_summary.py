@@ -80,12 +80,19 @@ for use, want in {"read_only": [2, 140364, 0], "write_only": [1, 0, 1048576], "r
                   "no_bytes": [1, 0, 0]}.items():
     for field, value in zip(("files", "bytes_read", "bytes_written"), want):
         check(f"access.files_by_use.{use}.{field}", value)
+# bytes per file system (version 15): c and d under no listed mount, a and b on /data
+check("file_systems", [{"fs": "unknown", "files": 2, "bytes_read": 0, "bytes_written": 1048576},
+                       {"fs": "/data", "files": 2, "bytes_read": 140364, "bytes_written": 0}])
 text = subprocess.run([niorep, "summary", store, "--bootstraps", "0"], check=True, capture_output=True,
                       text=True).stdout
 if ("job files by bytes moved: 2 read only (140364 bytes read), 1 written only (1048576 bytes written), "
         "0 read and written (0 read, 0 written), 1 none (opened, looked up or read at their end only)\n") not in text:
     failures.append("summary text: no line of the job files by bytes moved: "
                     + "".join(line for line in text.splitlines(True) if "job files" in line))
+if "  file system unknown: 2 files, read 0 B, wrote 1.0 MiB\n  file system /data: 2 files, read 137.1 KiB, wrote 0 B\n" \
+        not in text:
+    failures.append("summary text: no lines per file system: "
+                    + "".join(line for line in text.splitlines(True) if "file system" in line))
 check("latency.read.count", 6)
 check("latency.read.p50", 100e-6, 1e-6)
 check("latency.read.p90", 2e-3, 1e-6)

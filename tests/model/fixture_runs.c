@@ -36,7 +36,8 @@
  * pattern, reads: first 2, consecutive 2, sequential 1, random 1; writes: first 1.
  * opens 1 (openat of a); meta 1 / data 7 calls = 0.142857.
  * files by use: a (8292 B) and b (132072 B) read only, 140364 B; c written only, 1048576 B;
- *   none read and written; d no bytes.
+ *   none read and written; d no bytes. Per file system: /data a and b (140364 B read);
+ *   unknown (no mount listed) c and d (1048576 B written).
  * fidelity: pid 200 has I/O but only unphased -> 1; phases without I/O 0.
  * marks: epoch at 2 s (phase 1, train), epoch at 4.5 s (phase 3, train), step at 4.6 s (unphased):
  *   t_s from the first event (100 ms): 1.9, 4.4, 4.5.

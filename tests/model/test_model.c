@@ -645,6 +645,16 @@ static void run_a_access_pattern(void **state)
         assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
         assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
     }
+    /* per file system: /ckpt/c and /scratch/d under no listed mount, a and b on /data */
+    assert_int_equal(nr_model_fs_count(m), 2);
+    const nr_model_fs_bytes *unknown = nr_model_fs_bytes_at(m, 0), *data = nr_model_fs_bytes_at(m, 1);
+    assert_int_equal(unknown->files, 2);
+    assert_int_equal(unknown->bytes_read, 0);
+    assert_int_equal(unknown->bytes_written, 1048576);
+    assert_int_equal(data->files, 2);
+    assert_int_equal(data->bytes_read, 140364);
+    assert_int_equal(data->bytes_written, 0);
+    assert_null(nr_model_fs_bytes_at(m, 2));
     nr_model_free(m);
 }
 
