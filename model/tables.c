@@ -236,6 +236,65 @@ static int fs_of(const nr_model *m, const char *path)
     return best;
 }
 
+/* Row i of a loaded row group of table files as the model's next file
+ * row: its kind, path and file system, and for a regular file its index
+ * among them and whether it is the runtime's (file_role.h). */
+static int load_file_row(nr_model *m, const chunks *k, size_t i, int merged, nr_error *err)
+{
+    const size_t row = m->nfile_rows++;
+    const int64_t id = i64_at(&k->c[NR_FI_FILE_ID], i, (int64_t)row);
+    const int64_t kind = i64_at(&k->c[NR_FI_KIND], i, NR_KIND_UNKNOWN);
+    const char *path = str_at(&k->c[NR_FI_PATH], i);
+    nr__fileinfo *fi = &m->file_info[row];
+    fi->kind = kind >= 0 && kind < NR_FILE_KIND_COUNT ? (uint8_t)kind : NR_KIND_UNKNOWN;
+    m->file_path[row] = nr_arena_strndup(&m->path_arena, path, strlen(path));
+    if (!m->file_path[row])
+        return NR_E_NOMEM;
+    const char *local = on_node_path(merged, path);
+    fi->fs = (uint16_t)fs_of(m, local);
+    fi->reg = -1;
+    if (fi->kind == NR_KIND_REGULAR) {
+        m->reg_paths[m->nreg] = m->file_path[row];
+        const nr_file_totals totals = {
+            .bytes_read = i64_at(&k->c[NR_FI_BYTES_READ], i, -1),
+            .bytes_written = i64_at(&k->c[NR_FI_BYTES_WRITTEN], i, -1),
+            .read_calls = i64_at(&k->c[NR_FI_READ_CALLS], i, -1),
+            .write_calls = i64_at(&k->c[NR_FI_WRITE_CALLS], i, -1),
+            .open_calls = i64_at(&k->c[NR_FI_OPEN_CALLS], i, -1),
+        };
+        m->reg_runtime[m->nreg] = nr_file_role_of_file(local, &totals) == NR_FILE_RUNTIME;
+        fi->runtime = m->reg_runtime[m->nreg];
+        fi->reg = (int32_t)m->nreg++;
+    }
+    if (nr__idmap_get(&m->file_ids, id) >= 0) /* as merge refuses it (review 50) */
+        return nr_error_set(err, NR_E_FORMAT, "table files holds file_id %" PRId64 " twice", id);
+    return nr__idmap_put(&m->file_ids, id, (uint32_t)row);
+}
+
+/* The pass's per-regular-file arrays, and the job files' view of them. */
+static int alloc_regular_arrays(nr_model *m)
+{
+    const size_t nr = m->nreg + 1;
+    m->reg_read = calloc(nr, sizeof *m->reg_read);
+    m->reg_written = calloc(nr, sizeof *m->reg_written);
+    m->reg_total = calloc(nr, sizeof *m->reg_total);
+    m->reg_access = calloc(nr, sizeof *m->reg_access);
+    m->reg_last_end[0] = malloc(nr * sizeof *m->reg_last_end[0]);
+    m->reg_last_end[1] = malloc(nr * sizeof *m->reg_last_end[1]);
+    m->reg_read_extent = malloc(nr * sizeof *m->reg_read_extent);
+    if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access ||
+        !m->reg_last_end[0] || !m->reg_last_end[1] || !m->reg_read_extent)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < nr; i++)
+        m->reg_last_end[0][i] = m->reg_last_end[1][i] = m->reg_read_extent[i] = -1;
+    m->totals.files = m->nreg;
+    m->files = (nr_model_files){
+        .n = m->nreg, .paths = m->reg_paths, .bytes_read = m->reg_read,
+        .bytes_written = m->reg_written, .bytes_total = m->reg_total, .accesses = m->reg_access,
+    };
+    return 0;
+}
+
 int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
 {
     NR_TRY(load_mounts(m));
@@ -261,62 +320,13 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
         rc = read_cols(t, &nr_files_table, cols, sizeof cols / sizeof cols[0], rg, &k, err);
         const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
-        for (size_t i = 0; i < n && rc == 0 && m->nfile_rows < rows; i++) {
-            const size_t row = m->nfile_rows++;
-            const int64_t id = i64_at(&k.c[NR_FI_FILE_ID], i, (int64_t)row);
-            const int64_t kind = i64_at(&k.c[NR_FI_KIND], i, NR_KIND_UNKNOWN);
-            const char *path = str_at(&k.c[NR_FI_PATH], i);
-            nr__fileinfo *fi = &m->file_info[row];
-            fi->kind = kind >= 0 && kind < NR_FILE_KIND_COUNT ? (uint8_t)kind : NR_KIND_UNKNOWN;
-            m->file_path[row] = nr_arena_strndup(&m->path_arena, path, strlen(path));
-            if (!m->file_path[row]) {
-                rc = NR_E_NOMEM;
-                break;
-            }
-            const char *local = on_node_path(merged, path);
-            fi->fs = (uint16_t)fs_of(m, local);
-            fi->reg = -1;
-            if (fi->kind == NR_KIND_REGULAR) {
-                m->reg_paths[m->nreg] = m->file_path[row];
-                const nr_file_totals totals = {
-                    .bytes_read = i64_at(&k.c[NR_FI_BYTES_READ], i, -1),
-                    .bytes_written = i64_at(&k.c[NR_FI_BYTES_WRITTEN], i, -1),
-                    .read_calls = i64_at(&k.c[NR_FI_READ_CALLS], i, -1),
-                    .write_calls = i64_at(&k.c[NR_FI_WRITE_CALLS], i, -1),
-                    .open_calls = i64_at(&k.c[NR_FI_OPEN_CALLS], i, -1),
-                };
-                m->reg_runtime[m->nreg] = nr_file_role_of_file(local, &totals) == NR_FILE_RUNTIME;
-                fi->runtime = m->reg_runtime[m->nreg];
-                fi->reg = (int32_t)m->nreg++;
-            }
-            if (nr__idmap_get(&m->file_ids, id) >= 0) /* as merge refuses it (review 50) */
-                rc = nr_error_set(err, NR_E_FORMAT, "table files holds file_id %" PRId64 " twice", id);
-            else
-                rc = nr__idmap_put(&m->file_ids, id, (uint32_t)row);
-        }
+        for (size_t i = 0; i < n && rc == 0 && m->nfile_rows < rows; i++)
+            rc = load_file_row(m, &k, i, merged, err);
     }
     chunks_fini(&k);
     if (rc < 0)
         return rc;
-    const size_t nr = m->nreg + 1;
-    m->reg_read = calloc(nr, sizeof *m->reg_read);
-    m->reg_written = calloc(nr, sizeof *m->reg_written);
-    m->reg_total = calloc(nr, sizeof *m->reg_total);
-    m->reg_access = calloc(nr, sizeof *m->reg_access);
-    m->reg_last_end[0] = malloc(nr * sizeof *m->reg_last_end[0]);
-    m->reg_last_end[1] = malloc(nr * sizeof *m->reg_last_end[1]);
-    m->reg_read_extent = malloc(nr * sizeof *m->reg_read_extent);
-    if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access ||
-        !m->reg_last_end[0] || !m->reg_last_end[1] || !m->reg_read_extent)
-        return NR_E_NOMEM;
-    for (size_t i = 0; i < nr; i++)
-        m->reg_last_end[0][i] = m->reg_last_end[1][i] = m->reg_read_extent[i] = -1;
-    m->totals.files = m->nreg;
-    m->files = (nr_model_files){
-        .n = m->nreg, .paths = m->reg_paths, .bytes_read = m->reg_read,
-        .bytes_written = m->reg_written, .bytes_total = m->reg_total, .accesses = m->reg_access,
-    };
-    return 0;
+    return alloc_regular_arrays(m);
 }
 
 /* One phase instance while loading; phase is its index in m->phases. */
