@@ -140,6 +140,44 @@ static void hook_range(nr_model_fidelity *f, int64_t ts)
         f->hook_last_ns = ts;
 }
 
+/* Adds bytes to hook path (path, n)'s sum, its entry of m->pyio (cap
+ * entries) made on its first record. Returns 0 or NR_E_NOMEM. */
+static int add_hook_bytes(nr_model *m, nr_strtab *hooks, size_t *cap, const char *path, size_t n, int64_t bytes)
+{
+    nr_model_fidelity *f = &m->fidelity;
+    const int64_t id = nr_strtab_intern(hooks, path, n);
+    if (id < 0)
+        return (int)id;
+    const size_t j = (size_t)id;
+    if (j == f->npyio) {
+        NR_TRY(NR_GROW(m->pyio, *cap, j + 1));
+        const char *copy = nr_arena_strndup(&m->arena, path, n);
+        if (!copy)
+            return NR_E_NOMEM;
+        m->pyio[j] = (nr_model_pyio_match){.path = copy};
+        f->npyio++;
+    }
+    m->pyio[j].hook_bytes += (uint64_t)bytes;
+    return 0;
+}
+
+/* Each hook path's strace bytes, from the regular file match[] names for
+ * it (-1: none), then the paths in report order. */
+static void set_strace_bytes(nr_model *m, const int64_t *match)
+{
+    nr_model_fidelity *f = &m->fidelity;
+    for (size_t j = 0; j < f->npyio; j++) {
+        nr_model_pyio_match *p = &m->pyio[j];
+        const int64_t reg = match[j];
+        p->matched = reg >= 0;
+        p->strace_bytes = reg >= 0 ? (uint64_t)m->reg_total[reg] : 0;
+        p->ratio = p->hook_bytes ? (double)p->strace_bytes / (double)p->hook_bytes : NAN;
+    }
+    if (f->npyio)
+        qsort(m->pyio, f->npyio, sizeof *m->pyio, cmp_match);
+    f->pyio = m->pyio;
+}
+
 /* Per hook path: bytes the hook reported, against the bytes strace saw.
  * Every row's phase_id is checked (nr__check_phase_ref): until session 55
  * the model read none, and one that phases lacks passed unnoticed while
@@ -176,26 +214,9 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
                 break;
             if (cts >= 0 && i < ts.n)
                 hook_range(f, ts.i64[i]);
-            if (!path.str[i][0] || bytes.i64[i] < 0)
-                continue;
-            const int64_t id = nr_strtab_intern(&hooks, path.str[i], path.str_len[i]);
-            if (id < 0) {
-                rc = (int)id;
+            if (path.str[i][0] && bytes.i64[i] >= 0 &&
+                (rc = add_hook_bytes(m, &hooks, &cap, path.str[i], path.str_len[i], bytes.i64[i])) < 0)
                 break;
-            }
-            const size_t j = (size_t)id;
-            if (j == f->npyio) {
-                if ((rc = NR_GROW(m->pyio, cap, j + 1)) < 0)
-                    break;
-                const char *copy = nr_arena_strndup(&m->arena, path.str[i], path.str_len[i]);
-                if (!copy) {
-                    rc = NR_E_NOMEM;
-                    break;
-                }
-                m->pyio[j] = (nr_model_pyio_match){.path = copy};
-                f->npyio++;
-            }
-            m->pyio[j].hook_bytes += (uint64_t)bytes.i64[i];
         }
     }
     nr_col_chunk_fini(&path);
@@ -211,17 +232,8 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
         free(match);
         return rc;
     }
-    for (size_t j = 0; j < f->npyio; j++) {
-        nr_model_pyio_match *p = &m->pyio[j];
-        const int64_t reg = match[j];
-        p->matched = reg >= 0;
-        p->strace_bytes = reg >= 0 ? (uint64_t)m->reg_total[reg] : 0;
-        p->ratio = p->hook_bytes ? (double)p->strace_bytes / (double)p->hook_bytes : NAN;
-    }
+    set_strace_bytes(m, match);
     free(match);
-    if (f->npyio)
-        qsort(m->pyio, f->npyio, sizeof *m->pyio, cmp_match);
-    f->pyio = m->pyio;
     return 0;
 }
 
