@@ -617,6 +617,16 @@ static void run_a_latency(void **state)
     nr_model_free(m);
 }
 
+/* a's files by use are want's, class by class. */
+static void assert_file_uses(const nr_model_access *a, const nr_model_file_use want[NR_USE_COUNT])
+{
+    for (int u = 0; u < NR_USE_COUNT; u++) {
+        assert_int_equal(a->by_use[u].files, want[u].files);
+        assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
+        assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
+    }
+}
+
 static void run_a_access_pattern(void **state)
 {
     nr_model *m = model_of(tb_path("run_a.nio"));
@@ -640,11 +650,7 @@ static void run_a_access_pattern(void **state)
     assert_int_equal(a->median_read_size, 4096);
     /* a and b read only, c written only, d never touched */
     const nr_model_file_use want[NR_USE_COUNT] = {{2, 140364, 0}, {1, 0, 1048576}, {0, 0, 0}, {1, 0, 0}};
-    for (int u = 0; u < NR_USE_COUNT; u++) {
-        assert_int_equal(a->by_use[u].files, want[u].files);
-        assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
-        assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
-    }
+    assert_file_uses(a, want);
     /* per file system: /ckpt/c and /scratch/d under no listed mount, a and b on /data */
     assert_int_equal(nr_model_fs_count(m), 2);
     const nr_model_fs_bytes *unknown = nr_model_fs_bytes_at(m, 0), *data = nr_model_fs_bytes_at(m, 1);
@@ -685,12 +691,7 @@ static void files_by_use_from_their_bytes(void **state)
     const nr_model_file_use want[NR_USE_COUNT] = {{1, 7000, 0}, {1, 0, 300}, {1, 100, 50}, {2, 0, 0}};
     for (int keep = 0; keep < 2; keep++) {
         nr_model *m = keep ? model_keeping(tb_path("by_use.nio"), 1) : model_of(tb_path("by_use.nio"));
-        const nr_model_access *a = nr_model_get_access(m);
-        for (int u = 0; u < NR_USE_COUNT; u++) {
-            assert_int_equal(a->by_use[u].files, want[u].files);
-            assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
-            assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
-        }
+        assert_file_uses(nr_model_get_access(m), want);
         assert_int_equal(nr_model_runtime_files(m)->files, 1);
         nr_model_free(m);
     }
