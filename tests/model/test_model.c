@@ -366,6 +366,16 @@ static void process_life_ends_with_its_last_call(void **state)
     nr_model_free(m);
 }
 
+/* a's files by use are want's, class by class. */
+static void assert_file_uses(const nr_model_access *a, const nr_model_file_use want[NR_USE_COUNT])
+{
+    for (int u = 0; u < NR_USE_COUNT; u++) {
+        assert_int_equal(a->by_use[u].files, want[u].files);
+        assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
+        assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
+    }
+}
+
 /* A two-ended call (sendfile, copy_file_range, splice) is one write call of
  * its destination and one read call of its source (events.file2_id), as in
  * table files. copy_file_range 1000 B /d/src -> /d/dst in train, sendfile
@@ -403,6 +413,11 @@ static void two_ended_calls_read_their_source(void **state)
     assert_int_equal(train->ops[NR_OP_READ].time_ns, 0);
     assert_int_equal(train->ops[NR_OP_WRITE].time_ns, 100 * US);
     assert_int_equal(phase_named(m, "unphased", NULL)->ops[NR_OP_READ].bytes, 3000);
+    /* the sources' reads count for their files' use and file system too */
+    const nr_model_file_use uses[NR_USE_COUNT] = {{1, 4000, 0}, {1, 0, 1000}, {0, 0, 0}, {0, 0, 0}};
+    assert_file_uses(nr_model_get_access(m), uses);
+    assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_read, 4000);
+    assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_written, 1000);
     nr_model_free(m);
 }
 
@@ -615,16 +630,6 @@ static void run_a_latency(void **state)
     assert_int_equal(nr_model_latency_all(m, NR_LAT_SYNC)->q_ns[5], 20 * MS);
     assert_int_equal(nr_model_latency_all(m, NR_LAT_META)->count, 1);
     nr_model_free(m);
-}
-
-/* a's files by use are want's, class by class. */
-static void assert_file_uses(const nr_model_access *a, const nr_model_file_use want[NR_USE_COUNT])
-{
-    for (int u = 0; u < NR_USE_COUNT; u++) {
-        assert_int_equal(a->by_use[u].files, want[u].files);
-        assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
-        assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
-    }
 }
 
 static void run_a_access_pattern(void **state)
