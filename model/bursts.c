@@ -316,7 +316,8 @@ int nr__bursts_finish(nr_model *m)
         emit_burst(m, &st->bursts[p]);
     nr__bursts_free_state(m);
     NR_TRY(rc);
-    qsort(m->bursts, m->nbursts, sizeof *m->bursts, cmp_burst);
+    if (m->nbursts > 1) /* none: bursts may be NULL */
+        qsort(m->bursts, m->nbursts, sizeof *m->bursts, cmp_burst);
     for (size_t i = 1; i < m->nbursts; i++)
         m->bursts[i].interval_s = (double)(m->bursts[i].start_ns - m->bursts[i - 1].start_ns) * 1e-9;
     return 0;

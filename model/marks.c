@@ -64,6 +64,7 @@ static int read_marks(nr_model *m, const nr_store_table *t, const int *col, nr_c
             NR_TRY(nr_store_read_chunk(t, (size_t)col[k], rg, &c[k], err));
         for (size_t i = 0; i < c[MK_TS].n; i++) {
             NR_TRY(nr__check_phase_ref(m, "marks", m->marks.total, c[MK_PHASE].i64[i], err));
+            NR_TRY(nr__check_time("marks", "ts_ns", m->marks.total, c[MK_TS].i64[i], err));
             /* a blank name, in a store of an ingest before session 54, as
                the ingest now stores it (docs/hook-format.md, "Names") */
             const int blank = nr_utf8_blank(c[MK_NAME].str[i]);

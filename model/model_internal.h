@@ -252,6 +252,12 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err);
  * refuses it (pyio and marks; events: pass.c); else 0. Needs the phase
  * id map (nr__load_phases). */
 int nr__check_phase_ref(const nr_model *m, const char *table, uint64_t row, int64_t phase_id, nr_error *err);
+/* Refuses time v (ns) of column col of table's row (0-based) unless it is
+ * within 2^62 of 0, as the ingest writes every time (an event's beyond is
+ * refused too: pass.c): a crafted store's time near 2^63 overflowed the
+ * differences the model takes (phases, processes, marks, pyio; the model
+ * fuzz target, session 57). Returns 0 or NR_E_FORMAT. */
+int nr__check_time(const char *table, const char *col, uint64_t row, int64_t v, nr_error *err);
 int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err);
 /* A row of table processes (a task). */
 typedef struct nr__task_row {

@@ -139,7 +139,8 @@ static int cmp_proc_pid(const void *a, const void *b)
 
 int nr__sort_processes(nr_model *m)
 {
-    qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc_pid);
+    if (m->nprocs > 1) /* no process: procs is NULL, which qsort may not be given */
+        qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_proc_pid);
     for (size_t i = 0; i < m->nprocs; i++) {
         const int first_of_pid = i == 0 || m->procs[i - 1].pid != m->procs[i].pid;
         const int more = i + 1 < m->nprocs && m->procs[i + 1].pid == m->procs[i].pid;

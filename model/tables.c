@@ -9,6 +9,7 @@
 #include "file_role.h"
 #include "model_internal.h"
 #include "nr_schema.h"
+#include "nr_store_merge.h"
 #include "nr_strtab.h"
 #include "nr_utf8.h"
 
@@ -104,7 +105,8 @@ static int read_cols(const nr_store_table *t, const nr_table_def *def, const int
 
 /* A merged store's merged_parts must be the number of parts its meta
  * describes (part.K.pid_base, K from 0): the roles look up each part's
- * keys, so a crafted 10^9 stalled every model command (review 50). */
+ * keys, so a crafted 10^9 stalled every model command (review 50). Each
+ * base must leave room for a part's pids. */
 static int check_merged_parts(const nr_model *m, const nr_store *s, nr_error *err)
 {
     const char *value = nr_model_meta(m, "merged_parts");
@@ -114,8 +116,14 @@ static int check_merged_parts(const nr_model *m, const nr_store *s, nr_error *er
     int64_t described = 0;
     for (size_t i = 0; i < m->nmeta; i++) {
         const char *k = m->meta_keys[i], *dot;
-        if (strncmp(k, "part.", 5) == 0 && (dot = strchr(k + 5, '.')) && strcmp(dot, ".pid_base") == 0)
-            described++;
+        if (strncmp(k, "part.", 5) != 0 || !(dot = strchr(k + 5, '.')) || strcmp(dot, ".pid_base") != 0)
+            continue;
+        described++;
+        /* a part's pids are [base, base + span): a base beyond that overflowed (session 57, fuzz) */
+        const int64_t base = nr_meta_value_i64(m->meta_vals[i], -1);
+        if (base < 0 || base > INT64_MAX - NR_MERGE_PID_SPAN)
+            return nr_error_set(err, NR_E_FORMAT, "%s: meta %s '%s' (expected a pid base from 0 to %" PRId64 ")",
+                                nr_store_name(s), k, m->meta_vals[i], INT64_MAX - NR_MERGE_PID_SPAN);
     }
     if (parts >= 0 && parts <= described)
         return 0;
@@ -463,6 +471,15 @@ static int name_phases(nr_model *m, phase_row *pr, size_t n, nr_error *err)
     return rc;
 }
 
+int nr__check_time(const char *table, const char *col, uint64_t row, int64_t v, nr_error *err)
+{
+    const int64_t max = (int64_t)1 << 62;
+    if (v > -max && v <= max)
+        return 0;
+    return nr_error_set(err, NR_E_FORMAT, "table %s, row %" PRIu64 ": %s %" PRId64
+                        " is out of range (expected a time in ns within 2^62 of 0)", table, row + 1, col, v);
+}
+
 int nr__check_phase_ref(const nr_model *m, const char *table, uint64_t row, int64_t phase_id, nr_error *err)
 {
     if (phase_id == -1 || nr__idmap_lookup(&m->phase_ids, phase_id) >= 0)
@@ -505,6 +522,9 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
                 rc = NR_E_NOMEM;
                 break;
             }
+            if ((rc = nr__check_time("phases", "begin_ns", n, pr[n].begin, err)) < 0 ||
+                (rc = nr__check_time("phases", "end_ns", n, pr[n].end, err)) < 0)
+                break;
         }
     }
     chunks_fini(&k);
@@ -540,12 +560,14 @@ int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
         const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
         if (n && (rc = NR_GROW(rows, cap, nrows + n)) < 0)
             break;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && rc == 0; i++) {
             const int64_t tid = i64_at(&k.c[NR_PR_TID], i, -1);
             rows[nrows++] = (nr__task_row){
                 .tid = tid, .pid = i64_at(&k.c[NR_PR_PID], i, tid), .ppid = i64_at(&k.c[NR_PR_PPID], i, -1),
                 .first_ns = i64_at(&k.c[NR_PR_FIRST_TS_NS], i, -1), .last_ns = i64_at(&k.c[NR_PR_LAST_TS_NS], i, -1),
             };
+            if ((rc = nr__check_time("processes", "first_ts_ns", nrows - 1, rows[nrows - 1].first_ns, err)) == 0)
+                rc = nr__check_time("processes", "last_ts_ns", nrows - 1, rows[nrows - 1].last_ns, err);
         }
     }
     chunks_fini(&k);

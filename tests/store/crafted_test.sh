@@ -70,6 +70,23 @@ done
 make ts_max set events ts_ns 5 9223372036854775807
 refused ts_max "an event's ts_ns 9223372036854775807 is out of range" summary --json ts_max.nio
 
+# So does a phase's, a process's, a mark's or a pyio record's time, and a merged part's pid base that
+# leaves no room for its pids: until session 57 their differences and sums
+# overflowed int64 under UBSan (found by the model fuzz target)
+make phase_end set phases end_ns 1 9223372036854775807
+refused phase_end "table phases, row 1: end_ns 9223372036854775807 is out of range (expected a time in ns within 2^62 of 0)" \
+    summary --json phase_end.nio
+make proc_last set processes last_ts_ns 1 9223372036854775807
+refused proc_last "table processes, row 1: last_ts_ns 9223372036854775807 is out of range" \
+    summary proc_last.nio
+make mark_ts set marks ts_ns 1 -9223372036854775808
+refused mark_ts "table marks, row 1: ts_ns -9223372036854775808 is out of range" summary --json mark_ts.nio
+make pyio_ts set pyio ts_ns 1 9223372036854775807
+refused pyio_ts "table pyio, row 1: ts_ns 9223372036854775807 is out of range" summary pyio_ts.nio
+"$craft" a.nio base1.nio meta part.0.pid_base 9223372036854775807 || fail "store_craft base1"
+"$craft" base1.nio base_huge.nio meta merged_parts 1 || fail "store_craft base_huge"
+refused base_huge "meta part.0.pid_base '9223372036854775807' (expected a pid base from 0 to" summary base_huge.nio
+
 # A duration below -1 (none) is no call's: refused, naming the file; until
 # session 54 the latency statistics left the call out without a count (the
 # lexer wrapped "<10000000000.000000>" into one)
