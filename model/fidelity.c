@@ -212,10 +212,11 @@ static int load_pyio(nr_model *m, const nr_store *s, nr_error *err)
         for (size_t i = 0; i < path.n && i < bytes.n; i++) {
             if (i < phase.n && (rc = nr__check_phase_ref(m, "pyio", row0 + i, phase.i64[i], err)) < 0)
                 break;
-            if (cts >= 0 && i < ts.n && (rc = nr__check_time("pyio", "ts_ns", row0 + i, ts.i64[i], err)) < 0)
-                break;
-            if (cts >= 0 && i < ts.n)
+            if (cts >= 0 && i < ts.n) {
+                if ((rc = nr__check_time("pyio", "ts_ns", row0 + i, ts.i64[i], err)) < 0)
+                    break;
                 hook_range(f, ts.i64[i]);
+            }
             if (path.str[i][0] && bytes.i64[i] >= 0 &&
                 (rc = add_hook_bytes(m, &hooks, &cap, path.str[i], path.str_len[i], bytes.i64[i])) < 0)
                 break;

@@ -679,8 +679,7 @@ static int answer_by_sort(nr_model *m, size_t g, nr_error *err)
     if (fine->n != l->count)
         return nr_error_set(err, NR_E_FORMAT, "latency group %zu has %" PRIu64 " values but keeps %zu", g, l->count,
                             fine->n);
-    if (fine->n > 1) /* no value: vals may be NULL */
-        qsort(fine->vals, fine->n, sizeof *fine->vals, cmp_i64);
+    qsort(fine->vals, fine->n, sizeof *fine->vals, cmp_i64);
     for (int q = 0; q < NR_MODEL_NQ; q++)
         l->q_ns[q] = fine->vals[nr_quantile_rank(nr_model_quantiles[q], l->count) - 1];
     fine_free(m, g);
@@ -870,8 +869,7 @@ static int step_target(nr__qtarget *t, int *again, nr_error *err)
     if (t->mode == NR__Q_COLLECT) {
         if (t->n != t->inrange || k < 1 || k > t->n)
             return nr_error_set(err, NR_E_FORMAT, "table events changed between passes");
-        if (t->n > 1) /* no value: vals may be NULL */
-            qsort(t->vals, t->n, sizeof *t->vals, cmp_i64);
+        qsort(t->vals, t->n, sizeof *t->vals, cmp_i64);
         t->value = t->vals[k - 1];
         t->mode = NR__Q_DONE;
         free(t->vals);

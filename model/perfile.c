@@ -118,8 +118,7 @@ static size_t top_files(const nr_model *m, size_t k, size_t *top)
             top[at] = top[at - 1];
         top[at] = i;
     }
-    if (kept > 1)
-        qsort(top, kept, sizeof *top, by_file); /* into file order */
+    qsort(top, kept, sizeof *top, by_file); /* into file order */
     return kept;
 }
 
