@@ -122,13 +122,18 @@ def check_file_systems(name, summary, meta, files, fid, pos, reads, writes, fail
         under = [m for m in mounts if m == "/" or path == m.rstrip("/") or path.startswith(m.rstrip("/") + "/")]
         return max(under, key=len, default="unknown")
 
+    moved = {}  # file id -> [bytes read, bytes written], one pass over the events
+    for column, mask in enumerate((reads, writes)):
+        for f, b in zip(fid[mask], pos[mask]):
+            moved.setdefault(int(f), [0, 0])[column] += int(b)
     want = {}
     for f in files:
         if f["kind"] == "regular":
             fs = want.setdefault(fs_of(f["path"]), {"files": 0, "bytes_read": 0, "bytes_written": 0})
+            read, written = moved.get(int(f["file_id"]), (0, 0))
             fs["files"] += 1
-            fs["bytes_read"] += int(pos[reads & (fid == int(f["file_id"]))].sum())
-            fs["bytes_written"] += int(pos[writes & (fid == int(f["file_id"]))].sum())
+            fs["bytes_read"] += read
+            fs["bytes_written"] += written
     got = {e["fs"]: {k: e[k] for k in ("files", "bytes_read", "bytes_written")}
            for e in summary["file_systems"] if e["files"]}
     if got != want:
