@@ -548,6 +548,7 @@ typedef struct spec_ghost {
     uint8_t materialized;     /* looked up as the real model would create it (not only a look-up) */
     uint8_t reannotated;      /* annotated again, with another annotation */
     uint8_t closed;           /* its fd was closed in the segment */
+    uint8_t named_bare;       /* an event took the real fd's file at the segment's start (NR_PM_GHOST_FILE) */
     int64_t file_at_annot;    /* the local file of first_annot */
     char *first_annot;
     size_t first_annot_len;
@@ -2171,6 +2172,15 @@ static int64_t arg_int(nr_span arg, int64_t dflt)
     return nr_sarg_int(arg, &v) == 0 ? v : dflt;
 }
 
+/* The event being built names the file of ghost's real fd as it is at the
+ * segment's start (the stitch reads it there). */
+static void name_by_ghost(nr_pm *pm, uint32_t ghost)
+{
+    pm->adv_ghost = ghost;
+    pm->adv_bits |= NR_PM_GHOST_FILE;
+    pm->ghosts[ghost - 1].named_bare = 1;
+}
+
 /* Resolves a path argument into pm->resolved. Returns 0, -1 when the
  * argument is not a string, or 1 with *empty_path_file set for AT_EMPTY_PATH
  * (the dirfd itself). */
@@ -2203,10 +2213,8 @@ static int resolve_path_arg(nr_pm *pm, task *t, const call *c, int path_arg, int
         if (idx < -1)
             return idx;
         *empty_path_file = ofd_file(pm, idx);
-        if (idx >= 0 && pm->ofds[idx].ghost && *empty_path_file < 0) {
-            pm->adv_ghost = pm->ofds[idx].ghost; /* the real fd's file, known at the stitch */
-            pm->adv_bits |= NR_PM_GHOST_FILE;
-        }
+        if (idx >= 0 && pm->ofds[idx].ghost && *empty_path_file < 0)
+            name_by_ghost(pm, pm->ofds[idx].ghost); /* the real fd's file, known at the stitch */
         return 1;
     }
     /* the decoded path lives in pm->decode, which base_dir may reuse: copy it */
@@ -2852,10 +2860,8 @@ static int read_fd_arg(nr_pm *pm, task *t, call *c, int32_t *idx, int64_t *fd)
     }
     ev->fd = *fd;
     ev->file_id = ofd_file(pm, *idx);
-    if (*idx >= 0 && pm->ofds[*idx].ghost && ev->file_id < 0) { /* a bare fd: the real one's file */
-        pm->adv_ghost = pm->ofds[*idx].ghost;
-        pm->adv_bits |= NR_PM_GHOST_FILE;
-    }
+    if (*idx >= 0 && pm->ofds[*idx].ghost && ev->file_id < 0) /* a bare fd: the real one's file */
+        name_by_ghost(pm, pm->ofds[*idx].ghost);
     return 0;
 }
 
@@ -3914,8 +3920,11 @@ static const char *check_ghosts(nr_pm *pm, const nr_pm *spec, stitch *st)
                 (g->reannotated || h->reannotated || g->first_annot_len != h->first_annot_len ||
                  memcmp(g->first_annot, h->first_annot, g->first_annot_len) != 0))
                 return "two fds of one open file description, annotated otherwise";
-            st->slot[i] = st->slot[j];
-            break;
+            /* one's annotation may name the description anew before the other's event that
+               took its file at the segment's start */
+            if ((g->annotated && h->named_bare) || (h->annotated && g->named_bare))
+                return "two fds of one open file description, one annotated, one named by the real fd";
+            st->slot[i] = st->slot[j]; /* every earlier ghost of r: each pair is checked */
         }
     }
     return NULL;
