@@ -100,8 +100,10 @@
  * was the first call alone, the rest lost without a word.
  * 20 (session 57): a call line with text after its result that the lexer
  * does not know ("= 0 junk") is noted (result_tail_unread); the rest of
- * the line was ignored without a word. */
-#define NR_INGEST_REVISION 20
+ * the line was ignored without a word.
+ * 21 (session 58): such a line's -T duration, when its last "<...>" is
+ * one, is read (it was lost with the rest of the line). */
+#define NR_INGEST_REVISION 21
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -913,6 +913,22 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     return q + 1;
 }
 
+/* The -T duration that ends [p, end) (spaces after it aside), when the
+ * line's last "<...>" is one: strace prints it last whatever it printed
+ * before, so text after a result that the lexer does not know costs the
+ * call that text alone, not its time (since session 58). */
+static void read_last_duration(const char *p, const char *end, int64_t *ns)
+{
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    if (end == p || end[-1] != '>')
+        return;
+    const char *lt = memrchr(p, '<', (size_t)(end - p));
+    int64_t v;
+    if (lt && parse_duration(lt, end, &v) == end)
+        *ns = v;
+}
+
 /* Whether [p, q) is strace's "<unavailable>": a call's time it could not
  * measure, which is no unreadable duration. */
 static int is_unavailable_mark(const char *p, const char *q)
@@ -1003,6 +1019,7 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
             return -1; /* see has_control_byte */
         } else {
             out->result_tail_unread = 1;
+            read_last_duration(p, end, &out->dur_ns);
             return 0;
         }
     }

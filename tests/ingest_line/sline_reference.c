@@ -534,6 +534,20 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     return q + 1;
 }
 
+/* The -T duration that ends [p, end) (spaces after it aside), when the
+ * line's last "<...>" is one. */
+static void read_last_duration(const char *p, const char *end, int64_t *ns)
+{
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    const char *lt = end;
+    while (lt > p && lt[-1] != '<')
+        lt--;
+    int64_t v;
+    if (lt > p && end > p && end[-1] == '>' && parse_duration(lt - 1, end, &v) == end)
+        *ns = v;
+}
+
 /* Whether [p, q) is strace's "<unavailable>": a call's time it could not
  * measure, which is no unreadable duration. */
 static int is_unavailable_mark(const char *p, const char *q)
@@ -621,7 +635,8 @@ static int parse_result(const char *p, const char *end, nr_sline *out)
         } else if (has_control_byte(p, end)) {
             return -1;
         } else {
-            out->result_tail_unread = 1; /* unknown trailing text: the rest not read */
+            out->result_tail_unread = 1; /* unknown trailing text: the rest not read, but its -T duration */
+            read_last_duration(p, end, &out->dur_ns);
             return 0;
         }
     }

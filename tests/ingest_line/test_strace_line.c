@@ -564,15 +564,23 @@ static void bad_and_truncated(void **state)
         {.line = "1 close(3) = 0 (x)\x1b[2K", .kind = NR_SL_BAD, .pid = 1, .name = "close", .args = "3",
          .has_result = 1, .errno_text = "x", .reason = "bad_result"},
         /* text after a result that the lexer does not know: the rest of
-           the line unread, a duration there too, and said (until session
-           57 ignored without a word) */
+           the line unread but for a -T duration that ends it (since
+           session 58), and said (until session 57 ignored without a word) */
         {.line = "1 close(3) = 0 junk\tafter", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
          .has_result = 1, .result = 0, .tail_unread = 1},
         {.line = "1 close(3) = 0 junk <0.000010>", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .result = 0, .has_dur = 1, .dur_ns = 10000, .tail_unread = 1},
+        {.line = "1 close(3) = 0 junk <0.000010> \t", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .result = 0, .has_dur = 1, .dur_ns = 10000, .tail_unread = 1},
+        {.line = "1 close(3) = 0 junk <0.000010> x", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
          .has_result = 1, .result = 0, .tail_unread = 1},
+        {.line = "1 close(3) = 0 junk <unavailable>", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .result = 0, .tail_unread = 1},
+        {.line = "1 close(3) = 0 <a> junk <5>", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
+         .has_result = 1, .result = 0, .has_dur = 1, .dur_ns = 5000000000, .tail_unread = 1},
         {.line = "1 <... close resumed>) = -1 EBADF (Bad file descriptor) [x] <0.000010>", .kind = NR_SL_RESUMED,
          .pid = 1, .name = "close", .has_result = 1, .result = -1, .errno_name = "EBADF",
-         .errno_text = "Bad file descriptor", .tail_unread = 1},
+         .errno_text = "Bad file descriptor", .has_dur = 1, .dur_ns = 10000, .tail_unread = 1},
         {.line = "1 close(3) = 0 <0.000010> /* c */", .kind = NR_SL_SYSCALL, .pid = 1, .name = "close", .args = "3",
          .has_result = 1, .result = 0, .has_dur = 1, .dur_ns = 10000},
         /* program text with no " = " after its ')': no strace call */
