@@ -200,6 +200,27 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
                  "at once (workers raise it; can exceed 1)\n");
 }
 
+/* The job files by the bytes they moved, and their sizes per class. */
+static void print_file_uses(const nr_model_file_use *u, FILE *out)
+{
+    fprintf(out, "job files by bytes moved: %" PRIu64 " read only (%" PRIu64 " bytes read), %" PRIu64
+                 " written only (%" PRIu64 " bytes written), %" PRIu64 " read and written (%" PRIu64 " read, %" PRIu64
+                 " written), %" PRIu64 " none (opened, looked up or read at their end only)\n",
+            u[NR_USE_READ_ONLY].files, u[NR_USE_READ_ONLY].bytes_read, u[NR_USE_WRITE_ONLY].files,
+            u[NR_USE_WRITE_ONLY].bytes_written, u[NR_USE_READ_WRITE].files, u[NR_USE_READ_WRITE].bytes_read,
+            u[NR_USE_READ_WRITE].bytes_written, u[NR_USE_NO_BYTES].files);
+    static const char *const names[NR_USE_COUNT] = {"read only", "written only", "read and written", "no bytes"};
+    fputs("job file sizes (furthest offset reached):", out);
+    for (int k = 0; k < NR_USE_COUNT; k++) {
+        if (u[k].sized_files)
+            fprintf(out, "%s %s: %" PRIu64 " with a size, mean %.0f bytes, largest %" PRIu64 " bytes", k ? ";" : "",
+                    names[k], u[k].sized_files, u[k].mean_size, u[k].max_size);
+        else
+            fprintf(out, "%s %s: none with a size", k ? ";" : "", names[k]);
+    }
+    fputc('\n', out);
+}
+
 /* How the bytes spread over files: concentration and the power-law fit. */
 static void print_concentration(const nr_model *m, FILE *out)
 {
@@ -218,13 +239,7 @@ static void print_concentration(const nr_model *m, FILE *out)
             c->n, gini, k1, k1 == 1 ? "" : "s", nr_fmt_percent(c->top1_share, p1, sizeof p1), k10,
             k10 == 1 ? "" : "s", nr_fmt_percent(c->top10_share, p10, sizeof p10),
             nr_fmt_percent(c->files_for_90, p90, sizeof p90));
-    const nr_model_file_use *u = nr_model_get_access(m)->by_use;
-    fprintf(out, "job files by bytes moved: %" PRIu64 " read only (%" PRIu64 " bytes read), %" PRIu64
-                 " written only (%" PRIu64 " bytes written), %" PRIu64 " read and written (%" PRIu64 " read, %" PRIu64
-                 " written), %" PRIu64 " none (opened, looked up or read at their end only)\n",
-            u[NR_USE_READ_ONLY].files, u[NR_USE_READ_ONLY].bytes_read, u[NR_USE_WRITE_ONLY].files,
-            u[NR_USE_WRITE_ONLY].bytes_written, u[NR_USE_READ_WRITE].files, u[NR_USE_READ_WRITE].bytes_read,
-            u[NR_USE_READ_WRITE].bytes_written, u[NR_USE_NO_BYTES].files);
+    print_file_uses(nr_model_get_access(m)->by_use, out);
     if (r->files > 0)
         fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " %s, read %" PRIu64
                      " bytes, wrote %" PRIu64 "\n",

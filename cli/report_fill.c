@@ -1087,27 +1087,39 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
     return 0;
 }
 
-/* The job files by the bytes they moved, with what they moved. */
+/* A cell of the files-by-use table: text, keyed access.files_by_use.USE.FIELD. */
+static void file_use_cell(nr_report_table *t, const char *text, int use, const char *field, double raw)
+{
+    char key[96];
+    snprintf(key, sizeof key, "access.files_by_use.%s.%s", nr_file_use_name(use), field);
+    nr_report_table_cell_key(t, text, key, raw);
+}
+
+/* The job files by the bytes they moved, with what they moved and their
+ * sizes (the furthest offset reached). */
 static void add_file_use_table(nr_report_block *sec, const nr_model_access *a)
 {
-    char buf[64], key[96];
-    static const char *const heads[] = {"files", "count", "bytes read", "bytes written"};
+    char buf[64];
+    static const char *const heads[] = {"files",         "count",     "bytes read",  "bytes written",
+                                        "with a size",   "mean size", "largest size"};
     static const char *const names[NR_USE_COUNT] = {"read only", "written only", "read and written",
                                                     "no bytes (opened, looked up or read at their end only)"};
     nr_report_table *t = nr_report_table_new(sec,
                                              "The job files by the bytes they moved (Darshan's file count "
-                                             "summary, by bytes rather than calls)",
-                                             4, heads, 0xEu);
+                                             "summary, by bytes rather than calls), and their sizes (the "
+                                             "furthest offset their reads and writes reached)",
+                                             7, heads, 0x7Eu);
     for (int u = 0; u < NR_USE_COUNT; u++) {
         const nr_model_file_use *f = &a->by_use[u];
+        const double largest = f->sized_files ? (double)f->max_size : NAN;
         nr_report_table_row(t);
         nr_report_table_cell(t, names[u]);
-        snprintf(key, sizeof key, "access.files_by_use.%s.files", nr_file_use_name(u));
-        nr_report_table_cell_key(t, C(f->files), key, (double)f->files);
-        snprintf(key, sizeof key, "access.files_by_use.%s.bytes_read", nr_file_use_name(u));
-        nr_report_table_cell_key(t, B(f->bytes_read), key, (double)f->bytes_read);
-        snprintf(key, sizeof key, "access.files_by_use.%s.bytes_written", nr_file_use_name(u));
-        nr_report_table_cell_key(t, B(f->bytes_written), key, (double)f->bytes_written);
+        file_use_cell(t, C(f->files), u, "files", (double)f->files);
+        file_use_cell(t, B(f->bytes_read), u, "bytes_read", (double)f->bytes_read);
+        file_use_cell(t, B(f->bytes_written), u, "bytes_written", (double)f->bytes_written);
+        file_use_cell(t, C(f->sized_files), u, "sized_files", (double)f->sized_files);
+        file_use_cell(t, f->sized_files ? B(f->mean_size) : "none", u, "mean_size", f->mean_size);
+        file_use_cell(t, f->sized_files ? B(largest) : "none", u, "max_size", largest);
     }
 }
 

@@ -1,6 +1,7 @@
 /* Access pattern: Darshan's request-size histogram, consecutive /
  * sequential / random classification of offsets per file per op, opens per
  * second and the metadata to data call ratio (the job's regular files only). */
+#include <math.h>
 #include <string.h>
 
 #include "model_internal.h"
@@ -87,6 +88,8 @@ void nr__access_add(nr_model *m, const nr__event *e)
         *last_end = INT64_MAX; /* a log's offsets are whatever it says */
     if (!w && *last_end > m->reg_read_extent[e->reg])
         m->reg_read_extent[e->reg] = *last_end;
+    if (*last_end > m->reg_extent[e->reg])
+        m->reg_extent[e->reg] = *last_end;
 }
 
 const char *nr_file_use_name(int use)
@@ -111,7 +114,15 @@ static void count_file_uses(nr_model *m)
         u[use].files++;
         u[use].bytes_read += (uint64_t)m->reg_read[i];
         u[use].bytes_written += (uint64_t)m->reg_written[i];
+        if (m->reg_extent[i] >= 0) {
+            u[use].sized_files++;
+            u[use].mean_size += (double)m->reg_extent[i]; /* the sum until the division below */
+            if ((uint64_t)m->reg_extent[i] > u[use].max_size)
+                u[use].max_size = (uint64_t)m->reg_extent[i];
+        }
     }
+    for (int use = 0; use < NR_USE_COUNT; use++)
+        u[use].mean_size = u[use].sized_files ? u[use].mean_size / (double)u[use].sized_files : NAN;
 }
 
 /* Each regular file's bytes into its file system's sums. */

@@ -48,6 +48,8 @@ static void free_pass_state(nr_model *m)
     }
     free(m->reg_read_extent);
     m->reg_read_extent = NULL;
+    free(m->reg_extent);
+    m->reg_extent = NULL;
     free(m->proc_last_phase);
     m->proc_last_phase = NULL;
     free(m->phase_folded);

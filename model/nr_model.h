@@ -332,6 +332,11 @@ enum nr_file_use { NR_USE_READ_ONLY, NR_USE_WRITE_ONLY, NR_USE_READ_WRITE, NR_US
 const char *nr_file_use_name(int use); /* "read_only", "write_only", "read_write", "no_bytes" */
 typedef struct nr_model_file_use {
     uint64_t files, bytes_read, bytes_written;
+    /* Darshan's file sizes: a file's size is the furthest end offset
+       (offset + bytes) its reads and writes of known offset reached */
+    uint64_t sized_files; /* the files of the class with a size */
+    double mean_size;     /* their mean size, NAN when none */
+    uint64_t max_size;    /* the largest, 0 when none */
 } nr_model_file_use;
 
 /* Access pattern of the job's regular files (the runtime's are counted in

@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 15).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 16).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 15
+#define SCHEMA_VERSION 16
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -468,6 +468,9 @@ static json_t *access_json(const nr_model *m)
         put(e, "files", ju64(a->by_use[u].files));
         put(e, "bytes_read", ju64(a->by_use[u].bytes_read));
         put(e, "bytes_written", ju64(a->by_use[u].bytes_written));
+        put(e, "sized_files", ju64(a->by_use[u].sized_files));
+        put(e, "mean_size", nr_json_number(a->by_use[u].mean_size)); /* whole bytes exact */
+        put(e, "max_size", a->by_use[u].sized_files ? ju64(a->by_use[u].max_size) : json_null());
         put(uses, nr_file_use_name(u), e);
     }
     put(j, "files_by_use", uses);

@@ -290,11 +290,12 @@ static int alloc_regular_arrays(nr_model *m)
     m->reg_last_end[0] = malloc(nr * sizeof *m->reg_last_end[0]);
     m->reg_last_end[1] = malloc(nr * sizeof *m->reg_last_end[1]);
     m->reg_read_extent = malloc(nr * sizeof *m->reg_read_extent);
+    m->reg_extent = malloc(nr * sizeof *m->reg_extent);
     if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access ||
-        !m->reg_last_end[0] || !m->reg_last_end[1] || !m->reg_read_extent)
+        !m->reg_last_end[0] || !m->reg_last_end[1] || !m->reg_read_extent || !m->reg_extent)
         return NR_E_NOMEM;
     for (size_t i = 0; i < nr; i++)
-        m->reg_last_end[0][i] = m->reg_last_end[1][i] = m->reg_read_extent[i] = -1;
+        m->reg_last_end[0][i] = m->reg_last_end[1][i] = m->reg_read_extent[i] = m->reg_extent[i] = -1;
     m->totals.files = m->nreg;
     m->files = (nr_model_files){
         .n = m->nreg, .paths = m->reg_paths, .bytes_read = m->reg_read,

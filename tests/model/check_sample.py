@@ -224,19 +224,32 @@ def access_of(job_events, duration_s):
 
 def files_by_use_of(job_events, job):
     """docs/definitions.md, "Files by use": each job file by the bytes its
-    reads and writes moved, the bytes summed per class."""
+    reads and writes moved, the bytes summed per class; a file's size the
+    furthest end (offset + bytes) its reads and writes of known offset and
+    size reached, the sized files' mean and largest per class."""
     moved = {f: [0, 0] for f in job}
+    size = {}
     for e in job_events:
-        if e["op_class"] in ("read", "write"):
-            moved[e["file_id"]][e["op_class"] == "write"] += max(e["bytes"], 0)
+        if e["op_class"] not in ("read", "write"):
+            continue
+        moved[e["file_id"]][e["op_class"] == "write"] += max(e["bytes"], 0)
+        if not e["flags"] & NO_SIZE and e["offset"] >= 0:
+            end = e["offset"] + max(e["bytes"], 0)
+            size[e["file_id"]] = max(size.get(e["file_id"], end), end)
     out = {use: {"files": 0, "bytes_read": 0, "bytes_written": 0}
            for use in ("read_only", "write_only", "read_write", "no_bytes")}
-    for read, written in moved.values():
+    sizes = {use: [] for use in out}
+    for f, (read, written) in moved.items():
         use = ("read_write" if read and written else "read_only" if read
                else "write_only" if written else "no_bytes")
         out[use]["files"] += 1
         out[use]["bytes_read"] += read
         out[use]["bytes_written"] += written
+        if f in size:
+            sizes[use].append(size[f])
+    for use, known in sizes.items():
+        out[use].update(sized_files=len(known), mean_size=sum(known) / len(known) if known else None,
+                        max_size=max(known) if known else None)
     return out
 
 

@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 15)
+check("schema_version", 16)
 check("latency.job_files.other_phases", None)  # 4 phases: none folds (version 14)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base
@@ -76,9 +76,12 @@ for field in ("alpha", "xmin", "ks_d", "p_value", "vs_lognormal_R", "vs_lognorma
     if field not in s["powerlaw"]:
         failures.append(f"missing powerlaw.{field}")
 # the job's files by the bytes they moved (version 15): a, b read; c written; d untouched
-for use, want in {"read_only": [2, 140364, 0], "write_only": [1, 0, 1048576], "read_write": [0, 0, 0],
-                  "no_bytes": [1, 0, 0]}.items():
-    for field, value in zip(("files", "bytes_read", "bytes_written"), want):
+# with their sizes (version 16): a 8292 B (100 B read at 8192), b 196608
+# (64 kB at 128 kB), c 1 MB, d none
+for use, want in {"read_only": [2, 140364, 0, 2, 102450.0, 196608],
+                  "write_only": [1, 0, 1048576, 1, 1048576.0, 1048576],
+                  "read_write": [0, 0, 0, 0, None, None], "no_bytes": [1, 0, 0, 0, None, None]}.items():
+    for field, value in zip(("files", "bytes_read", "bytes_written", "sized_files", "mean_size", "max_size"), want):
         check(f"access.files_by_use.{use}.{field}", value)
 # bytes per file system (version 15): c and d under no listed mount, a and b on /data
 check("file_systems", [{"fs": "unknown", "files": 2, "bytes_read": 0, "bytes_written": 1048576},
@@ -86,7 +89,11 @@ check("file_systems", [{"fs": "unknown", "files": 2, "bytes_read": 0, "bytes_wri
 text = subprocess.run([niorep, "summary", store, "--bootstraps", "0"], check=True, capture_output=True,
                       text=True).stdout
 if ("job files by bytes moved: 2 read only (140364 bytes read), 1 written only (1048576 bytes written), "
-        "0 read and written (0 read, 0 written), 1 none (opened, looked up or read at their end only)\n") not in text:
+        "0 read and written (0 read, 0 written), 1 none (opened, looked up or read at their end only)\n"
+        "job file sizes (furthest offset reached): read only: 2 with a size, mean 102450 bytes, largest 196608 "
+        "bytes; written only: 1 with a size, mean 1048576 bytes, largest 1048576 bytes; read and written: none "
+        "with a size; no bytes: none with a size\n"
+        ) not in text:
     failures.append("summary text: no line of the job files by bytes moved: "
                     + "".join(line for line in text.splitlines(True) if "job files" in line))
 if "  file system unknown: 2 files, read 0 B, wrote 1.0 MiB\n  file system /data: 2 files, read 137.1 KiB, wrote 0 B\n" \

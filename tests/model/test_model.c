@@ -366,13 +366,20 @@ static void process_life_ends_with_its_last_call(void **state)
     nr_model_free(m);
 }
 
-/* a's files by use are want's, class by class. */
+/* a's files by use are want's, class by class (a mean_size of want is
+ * read as NAN where it has no sized file). */
 static void assert_file_uses(const nr_model_access *a, const nr_model_file_use want[NR_USE_COUNT])
 {
     for (int u = 0; u < NR_USE_COUNT; u++) {
         assert_int_equal(a->by_use[u].files, want[u].files);
         assert_int_equal(a->by_use[u].bytes_read, want[u].bytes_read);
         assert_int_equal(a->by_use[u].bytes_written, want[u].bytes_written);
+        assert_int_equal(a->by_use[u].sized_files, want[u].sized_files);
+        assert_int_equal(a->by_use[u].max_size, want[u].max_size);
+        if (want[u].sized_files)
+            assert_true(a->by_use[u].mean_size == want[u].mean_size);
+        else
+            assert_true(isnan(a->by_use[u].mean_size));
     }
 }
 
@@ -413,8 +420,10 @@ static void two_ended_calls_read_their_source(void **state)
     assert_int_equal(train->ops[NR_OP_READ].time_ns, 0);
     assert_int_equal(train->ops[NR_OP_WRITE].time_ns, 100 * US);
     assert_int_equal(phase_named(m, "unphased", NULL)->ops[NR_OP_READ].bytes, 3000);
-    /* the sources' reads count for their files' use and file system too */
-    const nr_model_file_use uses[NR_USE_COUNT] = {{1, 4000, 0}, {1, 0, 1000}, {0, 0, 0}, {0, 0, 0}};
+    /* the sources' reads count for their files' use and file system too;
+       /d/src has no size (its offsets unknown), /d/dst 1000 B */
+    const nr_model_file_use uses[NR_USE_COUNT] = {
+        {1, 4000, 0, 0, 0, 0}, {1, 0, 1000, 1, 1000, 1000}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
     assert_file_uses(nr_model_get_access(m), uses);
     assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_read, 4000);
     assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_written, 1000);
@@ -653,8 +662,13 @@ static void run_a_access_pattern(void **state)
     assert_near(a->meta_to_data, 1.0 / 7.0, 1e-12);
     assert_near(a->opens_per_s, 1.0 / 4.900007, 1e-9);
     assert_int_equal(a->median_read_size, 4096);
-    /* a and b read only, c written only, d never touched */
-    const nr_model_file_use want[NR_USE_COUNT] = {{2, 140364, 0}, {1, 0, 1048576}, {0, 0, 0}, {1, 0, 0}};
+    /* a and b read only, c written only, d never touched; sizes: a 8292
+       (its read of 100 B at 8192), b 196608 (64 kB at 128 kB), c 1 MB,
+       d none: read only mean (8292 + 196608) / 2 */
+    const nr_model_file_use want[NR_USE_COUNT] = {{2, 140364, 0, 2, 102450, 196608},
+                                                  {1, 0, 1048576, 1, 1048576, 1048576},
+                                                  {0, 0, 0, 0, 0, 0},
+                                                  {1, 0, 0, 0, 0, 0}};
     assert_file_uses(a, want);
     /* per file system: /ckpt/c and /scratch/d under no listed mount, a and b on /data */
     assert_int_equal(nr_model_fs_count(m), 2);
@@ -669,10 +683,12 @@ static void run_a_access_pattern(void **state)
     nr_model_free(m);
 }
 
-/* The job's files by the bytes they moved: a file read and written, one
+/* The job's files by the bytes they moved: a file read and written, two
  * read only, one read only at its end (0 B: no bytes), one opened only,
  * one written only; a runtime module read is in none (nr_model_runtime).
- * A model that keeps one file counts every file the same. */
+ * Their sizes, the furthest offset reached: rw 150 (its write of 50 B at
+ * 100), r 7000, r2 1500 (500 B at 1000), eof 0 (its end, at 0), w 300,
+ * opened none. A model that keeps one file counts every file the same. */
 static void files_by_use_from_their_bytes(void **state)
 {
     (void)state;
@@ -684,6 +700,7 @@ static void files_by_use_from_their_bytes(void **state)
     tb_file(&t, 3, "/d/opened", NR_KIND_REGULAR);
     tb_file(&t, 4, "/d/w", NR_KIND_REGULAR);
     tb_file(&t, 5, "/usr/lib/python3/dist-packages/torch/__init__.py", NR_KIND_REGULAR);
+    tb_file(&t, 6, "/d/r2", NR_KIND_REGULAR);
     tb_proc(&t, 1, -1, 0, 1 * SEC);
     tb_call(&t, 1 * MS, 10 * US, 1, NR_OP_READ, 0, 100, 0, -1);
     tb_call(&t, 2 * MS, 10 * US, 1, NR_OP_WRITE, 0, 50, 100, -1);
@@ -692,8 +709,10 @@ static void files_by_use_from_their_bytes(void **state)
     tb_call(&t, 5 * MS, 10 * US, 1, NR_OP_OPEN, 3, 0, -1, -1);
     tb_call(&t, 6 * MS, 10 * US, 1, NR_OP_WRITE, 4, 300, 0, -1);
     tb_call(&t, 7 * MS, 10 * US, 1, NR_OP_READ, 5, 9000, 0, -1);
+    tb_call(&t, 8 * MS, 10 * US, 1, NR_OP_READ, 6, 500, 1000, -1);
     tb_commit(&t);
-    const nr_model_file_use want[NR_USE_COUNT] = {{1, 7000, 0}, {1, 0, 300}, {1, 100, 50}, {2, 0, 0}};
+    const nr_model_file_use want[NR_USE_COUNT] = {
+        {2, 7500, 0, 2, 4250, 7000}, {1, 0, 300, 1, 300, 300}, {1, 100, 50, 1, 150, 150}, {2, 0, 0, 1, 0, 0}};
     for (int keep = 0; keep < 2; keep++) {
         nr_model *m = keep ? model_keeping(tb_path("by_use.nio"), 1) : model_of(tb_path("by_use.nio"));
         assert_file_uses(nr_model_get_access(m), want);
