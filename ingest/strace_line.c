@@ -913,6 +913,13 @@ static const char *parse_duration(const char *p, const char *end, int64_t *ns)
     return q + 1;
 }
 
+/* The '<' of the "<...>" group that ends [p, end) (where -T puts its
+ * duration), or NULL when the text does not end with '>'. */
+static const char *last_angle_group(const char *p, const char *end)
+{
+    return end > p && end[-1] == '>' ? memrchr(p, '<', (size_t)(end - p)) : NULL;
+}
+
 /* The -T duration that ends [p, end) (spaces after it aside), when the
  * line's last "<...>" is one: strace prints it last whatever it printed
  * before, so text after a result that the lexer does not know costs the
@@ -921,9 +928,7 @@ static void read_last_duration(const char *p, const char *end, int64_t *ns)
 {
     while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
         end--;
-    if (end == p || end[-1] != '>')
-        return;
-    const char *lt = memrchr(p, '<', (size_t)(end - p));
+    const char *lt = last_angle_group(p, end);
     int64_t v;
     if (lt && parse_duration(lt, end, &v) == end)
         *ns = v;
@@ -1385,9 +1390,7 @@ int nr_sline_ends_unfinished(const char *line, size_t len) { return ends_unfinis
  * '<' to end. */
 static int ends_with_duration(const char *line, const char *end)
 {
-    if (end == line || end[-1] != '>')
-        return 0;
-    const char *lt = memrchr(line, '<', (size_t)(end - line));
+    const char *lt = last_angle_group(line, end);
     int64_t ns;
     return lt && (parse_duration(lt, end, &ns) == end || is_unavailable_mark(lt, end));
 }
