@@ -86,10 +86,8 @@ void nr__access_add(nr_model *m, const nr__event *e)
         a->random[w]++;
     if (__builtin_add_overflow(e->offset, size, last_end))
         *last_end = INT64_MAX; /* a log's offsets are whatever it says */
-    if (!w && *last_end > m->reg_read_extent[e->reg])
-        m->reg_read_extent[e->reg] = *last_end;
-    if (*last_end > m->reg_extent[e->reg])
-        m->reg_extent[e->reg] = *last_end;
+    if (*last_end > m->reg_extent[w][e->reg])
+        m->reg_extent[w][e->reg] = *last_end;
 }
 
 const char *nr_file_use_name(int use)
@@ -103,6 +101,7 @@ static void count_file_uses(nr_model *m)
 {
     nr_model_file_use *u = m->access.by_use;
     memset(u, 0, NR_USE_COUNT * sizeof *u);
+    double size_sum[NR_USE_COUNT] = {0};
     for (size_t i = 0; i < m->nreg; i++) {
         if (m->reg_runtime[i])
             continue;
@@ -114,15 +113,16 @@ static void count_file_uses(nr_model *m)
         u[use].files++;
         u[use].bytes_read += (uint64_t)m->reg_read[i];
         u[use].bytes_written += (uint64_t)m->reg_written[i];
-        if (m->reg_extent[i] >= 0) {
+        const int64_t size = m->reg_extent[0][i] > m->reg_extent[1][i] ? m->reg_extent[0][i] : m->reg_extent[1][i];
+        if (size >= 0) {
             u[use].sized_files++;
-            u[use].mean_size += (double)m->reg_extent[i]; /* the sum until the division below */
-            if ((uint64_t)m->reg_extent[i] > u[use].max_size)
-                u[use].max_size = (uint64_t)m->reg_extent[i];
+            size_sum[use] += (double)size;
+            if ((uint64_t)size > u[use].max_size)
+                u[use].max_size = (uint64_t)size;
         }
     }
     for (int use = 0; use < NR_USE_COUNT; use++)
-        u[use].mean_size = u[use].sized_files ? u[use].mean_size / (double)u[use].sized_files : NAN;
+        u[use].mean_size = u[use].sized_files ? size_sum[use] / (double)u[use].sized_files : NAN;
 }
 
 /* Each regular file's bytes into its file system's sums. */

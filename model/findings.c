@@ -89,7 +89,7 @@ static int cmp_double(const void *a, const void *b)
  * read, which grow with every epoch that reads the file again. */
 static double read_extent(const nr_model *m, size_t i)
 {
-    return m->reg_read_extent[i] > 0 ? (double)m->reg_read_extent[i] : m->reg_read[i];
+    return m->reg_extent[0][i] > 0 ? (double)m->reg_extent[0][i] : m->reg_read[i];
 }
 
 static void small_files(const nr_model *m, evidence *ev)

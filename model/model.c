@@ -44,12 +44,9 @@ static void free_pass_state(nr_model *m)
     m->file_path = NULL;
     for (int w = 0; w < 2; w++) {
         free(m->reg_last_end[w]);
-        m->reg_last_end[w] = NULL;
+        free(m->reg_extent[w]);
+        m->reg_last_end[w] = m->reg_extent[w] = NULL;
     }
-    free(m->reg_read_extent);
-    m->reg_read_extent = NULL;
-    free(m->reg_extent);
-    m->reg_extent = NULL;
     free(m->proc_last_phase);
     m->proc_last_phase = NULL;
     free(m->phase_folded);

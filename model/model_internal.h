@@ -94,8 +94,8 @@ struct nr_model {
     uint8_t *reg_runtime;        /* per regular file: 1 when file_role.h says runtime */
     double *reg_read, *reg_written, *reg_total, *reg_access;
     int64_t *reg_last_end[2];    /* previous end offset per regular file per op; -1 none */
-    int64_t *reg_read_extent;    /* per regular file: the furthest end offset a read reached; -1 none known */
-    int64_t *reg_extent;         /* ... a read or a write reached (its size as Darshan takes it); -1 none known */
+    int64_t *reg_extent[2];      /* per regular file per op: the furthest end offset it reached; -1 none known
+                                    (the larger of the two: the file's size as Darshan takes it) */
     nr_model_files files;
     nr_model_runtime runtime;
 

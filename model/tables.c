@@ -287,15 +287,16 @@ static int alloc_regular_arrays(nr_model *m)
     m->reg_written = calloc(nr, sizeof *m->reg_written);
     m->reg_total = calloc(nr, sizeof *m->reg_total);
     m->reg_access = calloc(nr, sizeof *m->reg_access);
-    m->reg_last_end[0] = malloc(nr * sizeof *m->reg_last_end[0]);
-    m->reg_last_end[1] = malloc(nr * sizeof *m->reg_last_end[1]);
-    m->reg_read_extent = malloc(nr * sizeof *m->reg_read_extent);
-    m->reg_extent = malloc(nr * sizeof *m->reg_extent);
-    if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access ||
-        !m->reg_last_end[0] || !m->reg_last_end[1] || !m->reg_read_extent || !m->reg_extent)
+    for (int w = 0; w < 2; w++) {
+        m->reg_last_end[w] = malloc(nr * sizeof *m->reg_last_end[w]);
+        m->reg_extent[w] = malloc(nr * sizeof *m->reg_extent[w]);
+        if (!m->reg_last_end[w] || !m->reg_extent[w])
+            return NR_E_NOMEM;
+        for (size_t i = 0; i < nr; i++)
+            m->reg_last_end[w][i] = m->reg_extent[w][i] = -1;
+    }
+    if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access)
         return NR_E_NOMEM;
-    for (size_t i = 0; i < nr; i++)
-        m->reg_last_end[0][i] = m->reg_last_end[1][i] = m->reg_read_extent[i] = m->reg_extent[i] = -1;
     m->totals.files = m->nreg;
     m->files = (nr_model_files){
         .n = m->nreg, .paths = m->reg_paths, .bytes_read = m->reg_read,
