@@ -221,6 +221,26 @@ static void print_file_uses(const nr_model_file_use *u, FILE *out)
     fputc('\n', out);
 }
 
+/* Darshan's most common access sizes: the job files' reads and writes. */
+static void print_common_sizes(const nr_model_common_sizes *c, FILE *out)
+{
+    if (c->calls == 0) {
+        fputs("most common access sizes: none (no read or write of a job file with a size)\n", out);
+        return;
+    }
+    fprintf(out, "most common access sizes of the job files' %" PRIu64 " reads and writes with a size:", c->calls);
+    for (size_t k = 0; k < c->n; k++) {
+        const nr_model_common_size *t = &c->top[k];
+        fprintf(out, "%s %" PRIu64 " bytes %" PRIu64 " %s (%" PRIu64 " %s, %" PRIu64 " %s)", k ? ";" : "", t->bytes,
+                t->reads + t->writes, nr_cli_noun(t->reads + t->writes, "call", "calls"), t->reads,
+                nr_cli_noun(t->reads, "read", "reads"), t->writes, nr_cli_noun(t->writes, "write", "writes"));
+    }
+    if (!c->exact)
+        fprintf(out, "%s not exact: a size not listed may have up to %" PRIu64 " calls", c->n ? ";" : "",
+                c->unlisted_at_most);
+    fputc('\n', out);
+}
+
 /* How the bytes spread over files: concentration and the power-law fit. */
 static void print_concentration(const nr_model *m, FILE *out)
 {
@@ -240,6 +260,7 @@ static void print_concentration(const nr_model *m, FILE *out)
             k10 == 1 ? "" : "s", nr_fmt_percent(c->top10_share, p10, sizeof p10),
             nr_fmt_percent(c->files_for_90, p90, sizeof p90));
     print_file_uses(nr_model_get_access(m)->by_use, out);
+    print_common_sizes(&nr_model_get_access(m)->common_sizes, out);
     if (r->files > 0)
         fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " %s, read %" PRIu64
                      " bytes, wrote %" PRIu64 "\n",

@@ -1061,6 +1061,42 @@ static int fill_timeline(nr_report *rep, nr_report_block *sec, const nr_run *run
     return 0;
 }
 
+/* A cell of the common-sizes table: text, keyed access.common_sizes.list.K.FIELD. */
+static void common_size_cell(nr_report_table *t, const char *text, size_t k, const char *field, double raw)
+{
+    char key[96];
+    snprintf(key, sizeof key, "access.common_sizes.list.%zu.%s", k, field);
+    nr_report_table_cell_key(t, text, key, raw);
+}
+
+/* Darshan's most common access sizes, each with its exact calls. */
+static void add_common_sizes_table(nr_report_block *numbers, const nr_model_common_sizes *c)
+{
+    char buf[64], caption[192];
+    static const char *const heads[] = {"access size (bytes)", "calls", "reads", "writes"};
+    if (c->exact)
+        snprintf(caption, sizeof caption, "Most common access sizes (Darshan), of %" PRIu64 " sized requests", c->calls);
+    else
+        snprintf(caption, sizeof caption,
+                 "Most common access sizes (Darshan), of %" PRIu64 " sized requests; not exact: a size not listed "
+                 "may have up to %" PRIu64 " calls", c->calls, c->unlisted_at_most);
+    nr_report_table *t = nr_report_table_new(numbers, caption, 4, heads, 0xFu);
+    for (size_t k = 0; k < c->n; k++) {
+        const nr_model_common_size *s = &c->top[k];
+        nr_report_table_row(t);
+        common_size_cell(t, C(s->bytes), k, "bytes", (double)s->bytes);
+        common_size_cell(t, C(s->reads + s->writes), k, "calls", (double)(s->reads + s->writes));
+        common_size_cell(t, C(s->reads), k, "reads", (double)s->reads);
+        common_size_cell(t, C(s->writes), k, "writes", (double)s->writes);
+    }
+    if (c->n == 0) {
+        nr_report_table_row(t);
+        nr_report_table_cell(t, "none");
+        for (int col = 0; col < 3; col++)
+            nr_report_table_cell(t, "");
+    }
+}
+
 /* The request-size figure beside the requests per size bin. */
 static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model *m, const char *name, size_t ri,
                             nr_fill_figure_fn figure, void *ctx, nr_error *err)
@@ -1084,6 +1120,7 @@ static int add_reqsize_pair(nr_report *rep, nr_report_block *sec, const nr_model
     nr_report_table_cell(t, "end of file (0 B returned; in no bin)");
     nr_report_table_cell_key(t, C(a->eof_reads), "access.read.eof_reads", (double)a->eof_reads);
     nr_report_table_cell(t, "");
+    add_common_sizes_table(nr_report_pair_numbers(pair), &a->common_sizes);
     return 0;
 }
 

@@ -43,6 +43,36 @@ static void count_runtime_call(nr_model_runtime *r, const nr__event *e)
     r->opens += is_regular_open(e);
 }
 
+/* A read or write with a result: until session 46 restarted calls and
+ * unknown results were 0 B (review 46). */
+static int has_result(const nr__event *e)
+{
+    return !(e->flags & (NR_EVF_FAILED | NR_EVF_RESTARTED | NR_EVF_RESULT_UNKNOWN));
+}
+
+/* A call with a result that is a request size: all but a read that
+ * returned 0 B (end of file: the last of Python's read() of a whole file),
+ * which tells no size, as for the median read size; until session 49 it
+ * was a request of bin 0-100, and half of snn's reads drawn as tiny ones
+ * were these (review 49). */
+static int tells_size(const nr__event *e)
+{
+    return e->op == NR_OP_WRITE || e->bytes > 0;
+}
+
+/* A read or write of a job file that the access pattern counts. */
+static int is_job_transfer(const nr_model *m, const nr__event *e)
+{
+    return e->reg >= 0 && !(e->flags & NR_EVF_NEVER_RESUMED) && !m->reg_runtime[e->reg] &&
+           (e->op == NR_OP_READ || e->op == NR_OP_WRITE);
+}
+
+void nr__access_count_size(nr_model *m, const nr__event *e)
+{
+    if (is_job_transfer(m, e) && has_result(e) && tells_size(e))
+        nr__sizes_count(m->size_counts, e->bytes > 0 ? e->bytes : 0, e->op == NR_OP_WRITE);
+}
+
 void nr__access_add(nr_model *m, const nr__event *e)
 {
     if (e->reg < 0 || (e->flags & NR_EVF_NEVER_RESUMED))
@@ -59,18 +89,16 @@ void nr__access_add(nr_model *m, const nr__event *e)
     if (e->op != NR_OP_READ && e->op != NR_OP_WRITE)
         return;
     a->data_calls++;
-    if (e->flags & (NR_EVF_FAILED | NR_EVF_RESTARTED | NR_EVF_RESULT_UNKNOWN))
-        return; /* no size: until session 46 restarted and unknown results were 0 B (review 46) */
+    if (!has_result(e))
+        return;
     const int w = e->op == NR_OP_WRITE;
     const int64_t size = e->bytes > 0 ? e->bytes : 0;
-    /* a read that returned 0 B (end of file: the last of Python's read()
-       of a whole file) tells no size, as for the median read size; until
-       session 49 it was a request of bin 0-100, and half of snn's reads
-       drawn as tiny ones were these (review 49) */
-    if (!w && size == 0)
-        a->eof_reads++;
-    else
+    if (tells_size(e)) {
         a->size_hist[w][nr_size_bin(size)]++;
+        nr__sizes_offer(m->size_counts, size);
+    } else {
+        a->eof_reads++;
+    }
     if (e->offset < 0) {
         a->unknown_offset[w]++;
         return;

@@ -30,7 +30,7 @@ void nr__model_keep_pass_state(int on) { keep_pass_state = on != 0; }
 
 /* Frees what only the passes read (id maps, the file rows' kinds and
  * paths, the access scan's last offsets, the folded phases' flags, the
- * quantiles' collections): a
+ * quantiles' collections, the access sizes' counters): a
  * build or a compare holds every run's model at once, and this was a third
  * of a model of many files. */
 static void free_pass_state(nr_model *m)
@@ -53,6 +53,8 @@ static void free_pass_state(nr_model *m)
     m->phase_folded = NULL;
     m->proc_last_phase_cap = 0;
     nr__latency_free_targets(m);
+    free(m->size_counts);
+    m->size_counts = NULL;
 }
 
 static int compute(nr_model *m, const nr_store *s, nr_error *err)
@@ -67,8 +69,11 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__idmap_densify(&m->phase_ids));
     NR_TRY(nr__latency_alloc(m));
     NR_TRY(nr__timeline_predict(m));
+    if (!(m->size_counts = calloc(1, sizeof *m->size_counts)))
+        return NR_E_NOMEM;
     NR_TRY(nr__pass_events(m, s, 1, err));
     NR_TRY(nr__bursts_plan(m));
+    nr__sizes_plan(m->size_counts);
     finish_totals(m);
     NR_TRY(nr__phases_finish(m));
     NR_TRY(nr__phases_fold(m));
@@ -78,6 +83,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__timeline_plan(m));
     NR_TRY(nr__pass_events(m, s, 2, err));
     NR_TRY(nr__bursts_finish(m));
+    nr__sizes_finish(m->size_counts, &m->access.common_sizes);
     int again;
     while ((again = nr__latency_step(m, err)) > 0)
         NR_TRY(nr__pass_events(m, s, 3, err));

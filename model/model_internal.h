@@ -49,6 +49,21 @@ typedef struct nr__event {
     const char *syscall;  /* pass 1 only; NULL otherwise */
 } nr__event;
 
+/* The request sizes counted for the most common ones (common_sizes.c).
+ * Pass 1 keeps a Misra-Gries summary in the slots: every size of more than
+ * calls / (NR__SIZE_SLOTS + 1) of the samples is among them at the end;
+ * pass 2 counts the reads and writes of each size kept, exactly. */
+#define NR__SIZE_SLOTS 1024
+typedef struct nr__size_counts {
+    int64_t size[NR__SIZE_SLOTS];
+    uint64_t count[NR__SIZE_SLOTS][2];  /* pass 1: the summary's counter in [0]; pass 2: reads, writes */
+    uint16_t index[2 * NR__SIZE_SLOTS]; /* open addressing by size: slot + 1, 0 empty */
+    size_t n;                           /* slots in use */
+    size_t last;                        /* the slot of the last size seen (sizes come in runs) */
+    uint64_t decrements;                /* pass 1: rounds that lowered every counter by one */
+    uint64_t offered;                   /* pass 1: the sizes offered (size_hist's samples) */
+} nr__size_counts;
+
 /* The search for one wanted rank of one group (latency.c): the value range
  * known to hold it narrows pass by pass until a pass can collect the range. */
 typedef struct nr__qtarget {
@@ -134,6 +149,7 @@ struct nr_model {
     nr_model_totals totals;
     nr_model_nonfile nonfile;
     nr_model_access access;
+    nr__size_counts *size_counts; /* the passes' (common_sizes.c) */
     nr_model_fidelity fidelity;
 
     nr_concentration conc[NR_CONC_COUNT];
@@ -299,6 +315,14 @@ int nr__phases_fold(nr_model *m);
 int nr__whole_second_stamps(const nr_model *m);
 void nr__access_add(nr_model *m, const nr__event *e);
 void nr__access_finish(nr_model *m);
+/* Pass 2: e's request size counted exactly when pass 1 kept it (common_sizes.c). */
+void nr__access_count_size(nr_model *m, const nr__event *e);
+/* common_sizes.c: pass 1 offers every request size (w: a write), pass 2
+ * counts the kept ones; between, nr__sizes_plan; after, nr__sizes_finish. */
+void nr__sizes_offer(nr__size_counts *c, int64_t size);
+void nr__sizes_plan(nr__size_counts *c);
+void nr__sizes_count(nr__size_counts *c, int64_t size, int w);
+void nr__sizes_finish(const nr__size_counts *c, nr_model_common_sizes *out);
 void nr__fidelity_add(nr_model *m, const nr__event *e);
 int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err);
 /* Reads table marks (marks.c); needs the phase id map. */

@@ -344,6 +344,23 @@ typedef struct nr_model_file_use {
 #define NR_SIZE_BINS 10
 extern const char *const nr_size_bin_names[NR_SIZE_BINS];  /* "0-100", "100-1K", ... "1G+" */
 int nr_size_bin(int64_t bytes);
+/* Darshan's "most common access sizes", exact: the request sizes of the
+ * most size_hist samples (reads and writes together), each with its exact
+ * calls (docs/definitions.md, "Most common access sizes"). */
+#define NR_COMMON_SIZES 4
+typedef struct nr_model_common_size {
+    uint64_t bytes;           /* the request size */
+    uint64_t reads, writes;   /* the job's calls of that size (size_hist's samples) */
+} nr_model_common_size;
+typedef struct nr_model_common_sizes {
+    nr_model_common_size top[NR_COMMON_SIZES]; /* most calls first; equal calls: the smaller size first */
+    size_t n;                  /* fewer than NR_COMMON_SIZES when the run has fewer sizes (or, not
+                                  exact, fewer were kept: over NR__SIZE_SLOTS sizes, each rare) */
+    uint64_t calls;            /* every sample: the sum of size_hist */
+    uint64_t unlisted_at_most; /* a size never counted exactly has at most this many calls; 0: all were */
+    int exact;                 /* 1: top is the run's n most common sizes (none unlisted can beat the last) */
+} nr_model_common_sizes;
+
 typedef struct nr_model_access {
     uint64_t size_hist[2][NR_SIZE_BINS];   /* [0] reads, [1] writes; successful calls, end-of-file reads left out */
     uint64_t eof_reads;        /* successful reads that returned 0 B (end of file): no size, in no bin */
@@ -359,6 +376,7 @@ typedef struct nr_model_access {
     uint64_t sized_reads;      /* the job's reads that returned data (successful, > 0 B) */
     uint64_t median_read_size; /* exact median bytes of those reads, 0 when none (no median) */
     nr_model_file_use by_use[NR_USE_COUNT]; /* the job's files by what they moved (enum nr_file_use) */
+    nr_model_common_sizes common_sizes;
 } nr_model_access;
 const nr_model_access *nr_model_get_access(const nr_model *m);
 

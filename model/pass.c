@@ -299,19 +299,22 @@ static int pass2_rows(const nr__reader *r, nr_model *m, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         nr__event e;
-        const int two_ended = m->tl_state == NR__TL_PASS2 && has_source(r, i);
+        const int two_ended = has_source(r, i);
         const int rc = resolve_event(r, m, i, 0, !two_ended, &e);
         if (rc < 0)
             return rc;
         if (two_ended) {
             nr__event src;
             source_side(r, m, i, &e, &src);
-            nr__timeline_add(m, &src);
+            if (m->tl_state == NR__TL_PASS2)
+                nr__timeline_add(m, &src);
+            nr__access_count_size(m, &src);
         }
         if (rc != 0 || e.reg < 0)
             continue;   /* not a regular file: no timeline, no latency */
         if (m->tl_state == NR__TL_PASS2)
             nr__timeline_add(m, &e);
+        nr__access_count_size(m, &e);
         if (e.op == NR_OP_WRITE && m->burst_state)   /* pass 2 of the bursts (bursts.c) */
             NR_TRY(nr__bursts_add(m, &e));
         nr__latency_slow_bytes(m, &e);

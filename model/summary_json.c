@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 16).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 17).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 16
+#define SCHEMA_VERSION 17
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -449,6 +449,27 @@ static json_t *pattern_json(const nr_model_access *a, int w)
     return j;
 }
 
+/* Darshan's most common access sizes (docs/definitions.md). */
+static json_t *common_sizes_json(const nr_model_common_sizes *c)
+{
+    json_t *j = json_object(), *list = json_array();
+    for (size_t k = 0; list && k < c->n; k++) {
+        const nr_model_common_size *t = &c->top[k];
+        json_t *o = json_object();
+        put(o, "bytes", ju64(t->bytes));
+        put(o, "calls", ju64(t->reads + t->writes));
+        put(o, "reads", ju64(t->reads));
+        put(o, "writes", ju64(t->writes));
+        if (o)
+            json_array_append_new(list, o);
+    }
+    put(j, "calls", ju64(c->calls));
+    put(j, "exact", json_boolean(c->exact));
+    put(j, "unlisted_at_most", ju64(c->unlisted_at_most));
+    put(j, "list", list);
+    return j;
+}
+
 static json_t *access_json(const nr_model *m)
 {
     const nr_model_access *a = &m->access;
@@ -474,6 +495,7 @@ static json_t *access_json(const nr_model *m)
         put(uses, nr_file_use_name(u), e);
     }
     put(j, "files_by_use", uses);
+    put(j, "common_sizes", common_sizes_json(&a->common_sizes));
     return j;
 }
 

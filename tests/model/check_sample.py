@@ -222,6 +222,42 @@ def access_of(job_events, duration_s):
     return out
 
 
+SIZE_SLOTS = 1024  # the model's Misra-Gries counters (docs/definitions.md, "Most common access sizes")
+
+
+def check_common_sizes(name, got, job_events, failures):
+    """docs/definitions.md, "Most common access sizes": the sizes of the
+    size histogram's samples (writes, and reads that returned data), the
+    four with the most calls, equal calls the smaller size first, each
+    with its exact reads and writes; recounted in full here."""
+    counts = {}
+    for e in job_events:
+        if e["op_class"] not in ("read", "write") or e["flags"] & NO_SIZE:
+            continue
+        w = e["op_class"] == "write"
+        if w or e["bytes"] > 0:
+            counts.setdefault(max(e["bytes"], 0), [0, 0])[w] += 1
+    ranked = sorted(counts.items(), key=lambda kv: (-sum(kv[1]), kv[0]))
+    calls = sum(r + w for r, w in counts.values())
+    want = {"calls": calls}
+    if len(counts) <= SIZE_SLOTS:  # no size ever left the counters: exact by construction
+        want.update(exact=True, unlisted_at_most=0)
+    if got.get("exact"):
+        want["list"] = [{"bytes": s, "calls": r + w, "reads": r, "writes": w} for s, (r, w) in ranked[:4]]
+    compare_tree(f"{name}: access.common_sizes", got, want, failures)
+    bound = got.get("unlisted_at_most", 0)
+    if bound > calls // (SIZE_SLOTS + 1):
+        failures.append(f"{name}: access.common_sizes.unlisted_at_most {bound} above calls / {SIZE_SLOTS + 1}")
+    for t in got.get("list", []):
+        r, w = counts.get(t["bytes"], [0, 0])
+        if (t["reads"], t["writes"]) != (r, w):
+            failures.append(f"{name}: access.common_sizes: {t['bytes']} B {t['reads']} reads, {t['writes']} "
+                            f"writes, recounted {r}, {w}")
+    if got.get("exact") and bound and got["list"][-1]["calls"] <= bound:
+        failures.append(f"{name}: access.common_sizes exact, yet its last size has no more calls than the bound")
+    return len(counts)
+
+
 def files_by_use_of(job_events, job):
     """docs/definitions.md, "Files by use": each job file by the bytes its
     reads and writes moved, the bytes summed per class; a file's size the
@@ -412,6 +448,7 @@ def check_beyond_totals(name, summary, events, files, procs, phases, runtime, fa
     access = access_of(job_events, duration_s)
     access["files_by_use"] = files_by_use_of(job_events, job)
     compare_tree(f"{name}: access", summary["access"], access, failures)
+    check_common_sizes(name, summary["access"]["common_sizes"], job_events, failures)
     want = processes_of(events, counted, procs, main_pid, run_bytes)
     compare_tree(f"{name}: processes", summary["processes"], want, failures)
     compare_tree(f"{name}: nonfile", summary["nonfile"], nonfile_of(events, kind_of), failures)

@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 16)
+check("schema_version", 17)
 check("latency.job_files.other_phases", None)  # 4 phases: none folds (version 14)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base
@@ -83,6 +83,12 @@ for use, want in {"read_only": [2, 140364, 0, 2, 102450.0, 196608],
                   "read_write": [0, 0, 0, 0, None, None], "no_bytes": [1, 0, 0, 0, None, None]}.items():
     for field, value in zip(("files", "bytes_read", "bytes_written", "sized_files", "mean_size", "max_size"), want):
         check(f"access.files_by_use.{use}.{field}", value)
+# the most common access sizes (version 17), by hand: reads 4096 B x2,
+# 65536 B x2, 1000 B, 100 B (the 999 B pipe read is no file's), a 1 MB
+# write; equal calls, the smaller size first; 7 calls, 5 sizes, all counted
+check("access.common_sizes", {"calls": 7, "exact": True, "unlisted_at_most": 0, "list": [
+    {"bytes": 4096, "calls": 2, "reads": 2, "writes": 0}, {"bytes": 65536, "calls": 2, "reads": 2, "writes": 0},
+    {"bytes": 100, "calls": 1, "reads": 1, "writes": 0}, {"bytes": 1000, "calls": 1, "reads": 1, "writes": 0}]})
 # bytes per file system (version 15): c and d under no listed mount, a and b on /data
 check("file_systems", [{"fs": "unknown", "files": 2, "bytes_read": 0, "bytes_written": 1048576},
                        {"fs": "/data", "files": 2, "bytes_read": 140364, "bytes_written": 0}])
@@ -96,6 +102,11 @@ if ("job files by bytes moved: 2 read only (140364 bytes read), 1 written only (
         ) not in text:
     failures.append("summary text: no line of the job files by bytes moved: "
                     + "".join(line for line in text.splitlines(True) if "job files" in line))
+if ("most common access sizes of the job files' 7 reads and writes with a size: 4096 bytes 2 calls (2 reads, "
+        "0 writes); 65536 bytes 2 calls (2 reads, 0 writes); 100 bytes 1 call (1 read, 0 writes); 1000 bytes 1 "
+        "call (1 read, 0 writes)\n") not in text:
+    failures.append("summary text: no line of the most common access sizes: "
+                    + "".join(line for line in text.splitlines(True) if "access sizes" in line))
 if "  file system unknown: 2 files, read 0 B, wrote 1.0 MiB\n  file system /data: 2 files, read 137.1 KiB, wrote 0 B\n" \
         not in text:
     failures.append("summary text: no lines per file system: "

@@ -425,6 +425,17 @@ static void two_ended_calls_read_their_source(void **state)
     const nr_model_file_use uses[NR_USE_COUNT] = {
         {1, 4000, 0, 0, 0, 0}, {1, 0, 1000, 1, 1000, 1000}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
     assert_file_uses(nr_model_get_access(m), uses);
+    /* and for the access sizes, in both passes: the sendfile to a socket
+       too, whose destination is no regular file */
+    const nr_model_common_sizes *cs = &nr_model_get_access(m)->common_sizes;
+    assert_int_equal(cs->n, 2);
+    assert_int_equal(cs->calls, 3);
+    assert_int_equal(cs->top[0].bytes, 1000);
+    assert_int_equal(cs->top[0].reads, 1);
+    assert_int_equal(cs->top[0].writes, 1);
+    assert_int_equal(cs->top[1].bytes, 3000);
+    assert_int_equal(cs->top[1].reads, 1);
+    assert_int_equal(cs->top[1].writes, 0);
     assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_read, 4000);
     assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_written, 1000);
     nr_model_free(m);
@@ -641,6 +652,129 @@ static void run_a_latency(void **state)
     nr_model_free(m);
 }
 
+/* A stream of request sizes for the common-sizes test, with its full
+ * count: every size's reads and writes (sizes < NSIZES). */
+#define CS_NSIZES 4096
+typedef struct size_stream {
+    int64_t *size;
+    int *write;
+    size_t n;
+    uint64_t count[CS_NSIZES][2];
+} size_stream;
+
+static uint64_t lcg_next(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x >> 33;
+}
+
+/* n sizes: a few heavy ones (sizes 1000, 1007, ...) of share heavy_per_mille
+ * each, the rest spread over `spread` sizes, shuffled by the seed. */
+static void size_stream_make(size_stream *st, size_t n, int heavy, int heavy_per_mille, int spread, uint64_t seed)
+{
+    memset(st->count, 0, sizeof st->count);
+    st->size = malloc(n * sizeof *st->size);
+    st->write = malloc(n * sizeof *st->write);
+    assert_non_null(st->size);
+    assert_non_null(st->write);
+    st->n = n;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = lcg_next(&seed) % 1000;
+        int64_t size = (int64_t)(r < (uint64_t)(heavy * heavy_per_mille) ? 1000 + 7 * (r / (uint64_t)heavy_per_mille)
+                                                                         : lcg_next(&seed) % (uint64_t)spread);
+        st->size[i] = size;
+        st->write[i] = (int)(lcg_next(&seed) & 1);
+        st->count[size][st->write[i]]++;
+    }
+}
+
+/* The summary's answer against the full count: every listed size's calls
+ * exact; when exact, the list is the full count's top (most calls, then the
+ * smaller size); always, no size left out of the list has more calls than
+ * unlisted_at_most unless a listed one has at least as many. */
+static int check_sizes_against_count(const size_stream *st)
+{
+    nr__size_counts *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    for (size_t i = 0; i < st->n; i++)
+        nr__sizes_offer(c, st->size[i]);
+    nr__sizes_plan(c);
+    for (size_t i = 0; i < st->n; i++)
+        nr__sizes_count(c, st->size[i], st->write[i]);
+    nr_model_common_sizes out;
+    nr__sizes_finish(c, &out);
+    free(c);
+    assert_int_equal(out.calls, st->n);
+    assert_true(out.unlisted_at_most <= st->n / (NR__SIZE_SLOTS + 1));
+    int listed[CS_NSIZES] = {0};
+    for (size_t k = 0; k < out.n; k++) {
+        const nr_model_common_size *t = &out.top[k];
+        assert_int_equal(t->reads, st->count[t->bytes][0]);
+        assert_int_equal(t->writes, st->count[t->bytes][1]);
+        listed[t->bytes] = 1;
+        if (k)
+            assert_true(t->reads + t->writes < out.top[k - 1].reads + out.top[k - 1].writes ||
+                        (t->reads + t->writes == out.top[k - 1].reads + out.top[k - 1].writes &&
+                         t->bytes > out.top[k - 1].bytes));
+    }
+    const uint64_t last = out.n ? out.top[out.n - 1].reads + out.top[out.n - 1].writes : 0;
+    for (int64_t s = 0; s < CS_NSIZES; s++) {
+        const uint64_t calls = st->count[s][0] + st->count[s][1];
+        if (listed[s] || calls == 0)
+            continue;
+        if (out.exact) /* it ranks after the last listed */
+            assert_true(out.n == NR_COMMON_SIZES && (calls < last || (calls == last && s > (int64_t)out.top[out.n - 1].bytes)));
+        else if (calls > out.unlisted_at_most) /* a survivor: counted, ranked after the last */
+            assert_true(calls < last || (calls == last && s > (int64_t)out.top[out.n - 1].bytes));
+    }
+    return out.exact;
+}
+
+/* The most common access sizes in bounded memory (common_sizes.c), against
+ * a full count: few sizes (no summary round: exact by construction); 4,096
+ * sizes (more than NR__SIZE_SLOTS) with four heavy ones (rounds, exact by
+ * the bound); 4,096 sizes evenly (rounds, the list not provably the top:
+ * exact 0); sizes in runs (the slot of the last size reused). */
+static void common_sizes_against_a_full_count(void **state)
+{
+    (void)state;
+    static const struct {
+        size_t n;
+        int heavy, heavy_per_mille, spread, exact;
+    } cases[] = {
+        {20000, 2, 300, 100, 1},
+        {200000, 4, 50, CS_NSIZES, 1},
+        {200000, 0, 1, CS_NSIZES, 0},
+        {1000, 0, 1, 3, 1},
+    };
+    size_stream *st = malloc(sizeof *st);
+    assert_non_null(st);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_stream_make(st, cases[k].n, cases[k].heavy, cases[k].heavy_per_mille, cases[k].spread, 7 + k);
+        const int exact = check_sizes_against_count(st);
+        if (exact != cases[k].exact)
+            fail_msg("case %zu: exact %d, expected %d", k, exact, cases[k].exact);
+        free(st->size);
+        free(st->write);
+    }
+    /* the same sizes in runs (the slot of the last size reused) */
+    st->n = 30000;
+    st->size = malloc(st->n * sizeof *st->size);
+    st->write = malloc(st->n * sizeof *st->write);
+    assert_non_null(st->size);
+    assert_non_null(st->write);
+    memset(st->count, 0, sizeof st->count);
+    for (size_t i = 0; i < st->n; i++) {
+        st->size[i] = (int64_t)((i / 37) % 300);
+        st->write[i] = (int)(i % 3 == 0);
+        st->count[st->size[i]][st->write[i]]++;
+    }
+    assert_true(check_sizes_against_count(st)); /* 300 sizes: no round */
+    free(st->size);
+    free(st->write);
+    free(st);
+}
+
 static void run_a_access_pattern(void **state)
 {
     nr_model *m = model_of(tb_path("run_a.nio"));
@@ -670,6 +804,19 @@ static void run_a_access_pattern(void **state)
                                                   {0, 0, 0, 0, 0, 0},
                                                   {1, 0, 0, 0, 0, 0}};
     assert_file_uses(a, want);
+    /* the most common access sizes: reads 4096 x2, 65536 x2, 1000, 100 (the
+       999 B pipe read is no file's), the 1 MB write; equal calls, smaller first */
+    const nr_model_common_sizes *cs = &a->common_sizes;
+    const nr_model_common_size top[] = {{4096, 2, 0}, {65536, 2, 0}, {100, 1, 0}, {1000, 1, 0}};
+    assert_int_equal(cs->n, 4);
+    for (size_t k = 0; k < 4; k++) {
+        assert_int_equal(cs->top[k].bytes, top[k].bytes);
+        assert_int_equal(cs->top[k].reads, top[k].reads);
+        assert_int_equal(cs->top[k].writes, top[k].writes);
+    }
+    assert_int_equal(cs->calls, 7);
+    assert_int_equal(cs->unlisted_at_most, 0);
+    assert_true(cs->exact);
     /* per file system: /ckpt/c and /scratch/d under no listed mount, a and b on /data */
     assert_int_equal(nr_model_fs_count(m), 2);
     const nr_model_fs_bytes *unknown = nr_model_fs_bytes_at(m, 0), *data = nr_model_fs_bytes_at(m, 1);
@@ -2283,6 +2430,7 @@ int main(void)
         cmocka_unit_test(rule_outcomes),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),
+        cmocka_unit_test(common_sizes_against_a_full_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
