@@ -401,10 +401,34 @@ static double seq_share(const nr_model_access *x)
     return all > 0 ? seq / all : NAN;
 }
 
+/* Whether the run's first listed size is provably its most common one
+ * (docs/definitions.md, "Most common access sizes"): more calls than any
+ * size the model could have missed. */
+static int has_top_size(const nr_model_common_sizes *c)
+{
+    return c->n && c->top[0].reads + c->top[0].writes > c->unlisted_at_most;
+}
+
+/* The most common access size, and the share of the sized requests it
+ * holds: NAN when the run has none it can name. */
+static double top_size(const nr_model_access *x)
+{
+    return has_top_size(&x->common_sizes) ? (double)x->common_sizes.top[0].bytes : NAN;
+}
+
+static double top_size_share(const nr_model_access *x)
+{
+    const nr_model_common_sizes *c = &x->common_sizes;
+    return has_top_size(c) ? (double)(c->top[0].reads + c->top[0].writes) / (double)c->calls : NAN;
+}
+
 static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
 {
     const nr_model_access *xa = nr_model_get_access(a), *xb = nr_model_get_access(b);
     descriptive(l, r, "access", "B", (double)xa->median_read_size, (double)xb->median_read_size, "median read size");
+    descriptive(l, r, "access", "B", top_size(xa), top_size(xb), "most common access size");
+    descriptive(l, r, "access", "share", top_size_share(xa), top_size_share(xb),
+                "share of sized requests at the most common size");
     descriptive(l, r, "access", "share", seq_share(xa), seq_share(xb), "forward share of reads (consecutive + sequential, Darshan SEQ)");
     descriptive(l, r, "access", "1", (double)xa->opens, (double)xb->opens, "opens");
     descriptive(l, r, "access", "1", xa->meta_to_data, xb->meta_to_data, "metadata to data calls");

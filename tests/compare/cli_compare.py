@@ -35,8 +35,10 @@ def fail(msg):
     sys.exit(1)
 
 
-def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manifest=True, imports=0):
-    """A run folder d: strace.log (strace -f [-ttt] [-T] -y) and manifest.json.
+def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manifest=True, imports=0,
+             read_size=4096):
+    """A run folder d: strace.log (strace -f [-ttt] [-T] -y) and manifest.json;
+    200 reads of read_size bytes, 16 writes of 64 kB.
     imports: reads of a Python module first (a runtime file, docs/definitions.md),
     each 400-600 us, slower than every job file's read. Returns the job files'
     read durations in ns, as the log prints them."""
@@ -65,7 +67,7 @@ def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manife
         for _ in range(50):
             dur = round(rnd.lognormvariate(0, 0.3) * 20e-6, 6)
             job_reads.append(round(dur * 1e6) * 1000)
-            emit(f'read(3<{p}>, ""..., 4096) = 4096', dur)
+            emit(f'read(3<{p}>, ""..., {read_size}) = {read_size}', dur)
         emit(f"close(3<{p}>) = 0", 0.000005)
     ck = f"/ckpt/{workload}.pt"
     emit(f'openat(AT_FDCWD</w>, "{ck}", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 4<{ck}>', 0.00002)
@@ -275,6 +277,20 @@ def check_figure4(c, job_a, job_b):
     print("ok: figure 4 of compare draws the job files' reads; its numbers are in the page and the JSON")
 
 
+def check_common_size(c):
+    """The most common access size (docs/definitions.md) of each run, and
+    the share of the sized requests it holds: 4096 B against 8192 B, 200 of
+    216 calls on both sides (the 16 writes are 64 kB)."""
+    j, _ = c.compare("cs", "T/w", "big/w")
+    p = j["pairs"][0]
+    s = row(p, "most common access size")
+    expect(s["a"] == 4096 and s["b"] == 8192 and s["verdict"] == "changed", f"most common access size: {s}")
+    s = row(p, "share of sized requests at the most common size")
+    expect(abs(s["a"] - 200 / 216) < 1e-6 and s["a"] == s["b"] and s["verdict"] == "unchanged",
+           f"share at the most common size: {s}")
+    print("ok: the most common access size and its share, per run")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--niorep", required=True)
@@ -288,6 +304,7 @@ def main():
     make_run(w("notT", "w"), "w", 1, durations=False)
     make_run(w("notT2", "w"), "w", 2, durations=False)
     make_run(w("nots", "w"), "w", 1, durations=False, stamps=False)
+    make_run(w("big", "w"), "w", 1, read_size=8192)
     make_run(w("folder", "w"), "w", 3)
     make_run(w("folder", "v"), "v", 4)
     make_run(w("others", "x"), "x", 5)
@@ -303,6 +320,7 @@ def main():
     c = Ctx(a.niorep, a.work)
     check_figure4(c, job_a, job_b)
     check_unmeasured(c)
+    check_common_size(c)
     check_threshold_zero(c)
     check_options(c)
     check_inputs(c)
