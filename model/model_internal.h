@@ -317,8 +317,8 @@ void nr__access_add(nr_model *m, const nr__event *e);
 void nr__access_finish(nr_model *m);
 /* Pass 2: e's request size counted exactly when pass 1 kept it (common_sizes.c). */
 void nr__access_count_size(nr_model *m, const nr__event *e);
-/* common_sizes.c: pass 1 offers every request size (w: a write), pass 2
- * counts the kept ones; between, nr__sizes_plan; after, nr__sizes_finish. */
+/* common_sizes.c: pass 1 offers every request size, pass 2 counts the
+ * kept ones (w: a write); between, nr__sizes_plan; after, nr__sizes_finish. */
 void nr__sizes_offer(nr__size_counts *c, int64_t size);
 void nr__sizes_plan(nr__size_counts *c);
 void nr__sizes_count(nr__size_counts *c, int64_t size, int w);
