@@ -441,6 +441,41 @@ static void two_ended_calls_read_their_source(void **state)
     nr_model_free(m);
 }
 
+/* Pass 2 counts a two-ended call's source side for the access sizes even
+ * when the timeline needs no second pass (its bins filled in pass 1, the
+ * process spanning the calls exactly): a sendfile of 3000 B from /d/src to
+ * a socket and a copy_file_range of 1000 B /d/src -> /d/dst. Until session
+ * 59 pass 2 visited the source only for a second timeline pass: the list
+ * then had 1000 B once, as a write. */
+static void two_ended_sizes_without_a_timeline_pass(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("two_ended_filled.nio"));
+    tb_file(&t, 0, "/d/src", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/d/dst", NR_KIND_REGULAR);
+    tb_file(&t, 2, "socket:[7]", NR_KIND_SOCKET);
+    tb_proc(&t, 1, -1, 1 * MS, 20 * MS + 200 * US);
+    tb_event(&t, (tb_ev){.ts = 1 * MS, .dur = 100 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 1, .bytes = 1000,
+                         .offset = 0, .result = 1000, .phase_id = -1, .syscall = "copy_file_range",
+                         .has_source = 1, .source_id = 0});
+    tb_event(&t, (tb_ev){.ts = 20 * MS, .dur = 200 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 2, .bytes = 3000,
+                         .offset = -1, .result = 3000, .phase_id = -1, .syscall = "sendfile",
+                         .has_source = 1, .source_id = 0});
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("two_ended_filled.nio"));
+    assert_int_equal(m->tl_state, NR__TL_FILLED); /* the path under test: no second timeline pass */
+    const nr_model_common_sizes *cs = &nr_model_get_access(m)->common_sizes;
+    assert_int_equal(cs->calls, 3);
+    assert_int_equal(cs->n, 2);
+    assert_int_equal(cs->top[0].bytes, 1000);
+    assert_int_equal(cs->top[0].reads, 1);
+    assert_int_equal(cs->top[0].writes, 1);
+    assert_int_equal(cs->top[1].bytes, 3000);
+    assert_int_equal(cs->top[1].reads, 1);
+    nr_model_free(m);
+}
+
 /* A phase's wall time is the traced time it covers: the hook began train
  * 10 s before the trace's first line (strace attached late), the trace
  * runs 1 s (lines at 0 s and 1 s, reads at 0.25 s and 0.75 s), train ends
@@ -2391,6 +2426,7 @@ int main(void)
         cmocka_unit_test(phase_intervals_merge),
         cmocka_unit_test(blank_names_of_an_old_store_are_unnamed),
         cmocka_unit_test(two_ended_calls_read_their_source),
+        cmocka_unit_test(two_ended_sizes_without_a_timeline_pass),
         cmocka_unit_test(read_sizes_are_of_reads_that_returned_data),
         cmocka_unit_test(finding_hot_set_counts_files_exactly),
         cmocka_unit_test(phase_time_is_traced_time),
