@@ -54,17 +54,24 @@ static void lower_every_counter(nr__size_counts *c)
     c->decrements++;
 }
 
+/* The slot holding size, or -1; the last size's slot first (sizes come in
+ * runs), and a slot found becomes the last. */
+static long slot_of(nr__size_counts *c, int64_t size)
+{
+    if (c->n && c->size[c->last] == size)
+        return (long)c->last;
+    const long slot = find_slot(c, size);
+    if (slot >= 0)
+        c->last = (size_t)slot;
+    return slot;
+}
+
 void nr__sizes_offer(nr__size_counts *c, int64_t size)
 {
     c->offered++;
-    if (c->n && c->size[c->last] == size) {
-        c->count[c->last][0]++;
-        return;
-    }
-    const long slot = find_slot(c, size);
+    const long slot = slot_of(c, size);
     if (slot >= 0) {
         c->count[slot][0]++;
-        c->last = (size_t)slot;
     } else if (c->n < NR__SIZE_SLOTS) {
         c->size[c->n] = size;
         c->count[c->n][0] = 1;
@@ -82,15 +89,9 @@ void nr__sizes_plan(nr__size_counts *c)
 
 void nr__sizes_count(nr__size_counts *c, int64_t size, int w)
 {
-    if (c->n && c->size[c->last] == size) {
-        c->count[c->last][w]++;
-        return;
-    }
-    const long slot = find_slot(c, size);
-    if (slot >= 0) {
+    const long slot = slot_of(c, size);
+    if (slot >= 0)
         c->count[slot][w]++;
-        c->last = (size_t)slot;
-    }
 }
 
 /* Whether slot a ranks before slot b: more calls, then the smaller size. */
@@ -118,6 +119,5 @@ void nr__sizes_finish(const nr__size_counts *c, nr_model_common_sizes *out)
         out->top[k] = (nr_model_common_size){(uint64_t)c->size[top[k]], c->count[top[k]][0], c->count[top[k]][1]};
     out->calls = c->offered;
     out->unlisted_at_most = c->decrements;
-    const nr_model_common_size *last = out->n ? &out->top[out->n - 1] : NULL;
-    out->exact = c->decrements == 0 || (last && last->reads + last->writes > c->decrements);
+    out->exact = c->decrements == 0 || nr_common_size_certain(out, out->n - 1);
 }

@@ -401,25 +401,19 @@ static double seq_share(const nr_model_access *x)
     return all > 0 ? seq / all : NAN;
 }
 
-/* Whether the run's first listed size is provably its most common one
- * (docs/definitions.md, "Most common access sizes"): more calls than any
- * size the model could have missed. */
-static int has_top_size(const nr_model_common_sizes *c)
-{
-    return c->n && c->top[0].reads + c->top[0].writes > c->unlisted_at_most;
-}
-
 /* The most common access size, and the share of the sized requests it
- * holds: NAN when the run has none it can name. */
+ * holds: NAN when the run has none it can name (its first listed size not
+ * provably the first). */
 static double top_size(const nr_model_access *x)
 {
-    return has_top_size(&x->common_sizes) ? (double)x->common_sizes.top[0].bytes : NAN;
+    const nr_model_common_sizes *c = &x->common_sizes;
+    return nr_common_size_certain(c, 0) ? (double)c->top[0].bytes : NAN;
 }
 
 static double top_size_share(const nr_model_access *x)
 {
     const nr_model_common_sizes *c = &x->common_sizes;
-    return has_top_size(c) ? (double)(c->top[0].reads + c->top[0].writes) / (double)c->calls : NAN;
+    return nr_common_size_certain(c, 0) ? (double)nr_common_size_calls(&c->top[0]) / (double)c->calls : NAN;
 }
 
 static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)

@@ -360,6 +360,13 @@ typedef struct nr_model_common_sizes {
     uint64_t unlisted_at_most; /* a size never counted exactly has at most this many calls; 0: all were */
     int exact;                 /* 1: top is the run's n most common sizes (none unlisted can beat the last) */
 } nr_model_common_sizes;
+static inline uint64_t nr_common_size_calls(const nr_model_common_size *t) { return t->reads + t->writes; }
+/* Whether top[k] provably holds its rank: more calls than any size left
+ * unlisted can have (docs/definitions.md, "Most common access sizes"). */
+static inline int nr_common_size_certain(const nr_model_common_sizes *c, size_t k)
+{
+    return k < c->n && nr_common_size_calls(&c->top[k]) > c->unlisted_at_most;
+}
 
 typedef struct nr_model_access {
     uint64_t size_hist[2][NR_SIZE_BINS];   /* [0] reads, [1] writes; successful calls, end-of-file reads left out */
