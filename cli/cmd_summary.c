@@ -232,7 +232,7 @@ static void print_common_sizes(const nr_model_common_sizes *c, FILE *out)
     for (size_t k = 0; k < c->n; k++) {
         const nr_model_common_size *t = &c->top[k];
         fprintf(out, "%s %" PRIu64 " bytes %" PRIu64 " %s (%" PRIu64 " %s, %" PRIu64 " %s)", k ? ";" : "", t->bytes,
-                t->reads + t->writes, nr_cli_noun(t->reads + t->writes, "call", "calls"), t->reads,
+                nr_common_size_calls(t), nr_cli_noun(nr_common_size_calls(t), "call", "calls"), t->reads,
                 nr_cli_noun(t->reads, "read", "reads"), t->writes, nr_cli_noun(t->writes, "write", "writes"));
     }
     if (!c->exact)

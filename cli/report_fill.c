@@ -1085,7 +1085,7 @@ static void add_common_sizes_table(nr_report_block *numbers, const nr_model_comm
         const nr_model_common_size *s = &c->top[k];
         nr_report_table_row(t);
         common_size_cell(t, C(s->bytes), k, "bytes", (double)s->bytes);
-        common_size_cell(t, C(s->reads + s->writes), k, "calls", (double)(s->reads + s->writes));
+        common_size_cell(t, C(nr_common_size_calls(s)), k, "calls", (double)nr_common_size_calls(s));
         common_size_cell(t, C(s->reads), k, "reads", (double)s->reads);
         common_size_cell(t, C(s->writes), k, "writes", (double)s->writes);
     }

@@ -457,7 +457,7 @@ static json_t *common_sizes_json(const nr_model_common_sizes *c)
         const nr_model_common_size *t = &c->top[k];
         json_t *o = json_object();
         put(o, "bytes", ju64(t->bytes));
-        put(o, "calls", ju64(t->reads + t->writes));
+        put(o, "calls", ju64(nr_common_size_calls(t)));
         put(o, "reads", ju64(t->reads));
         put(o, "writes", ju64(t->writes));
         if (o)
