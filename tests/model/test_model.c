@@ -383,6 +383,44 @@ static void assert_file_uses(const nr_model_access *a, const nr_model_file_use w
     }
 }
 
+/* The two-ended calls of the tests below: copy_file_range 1000 B /d/src ->
+ * /d/dst at 1 ms (in phase train, 0-10 ms, when phased), sendfile 3000 B
+ * /d/src -> a socket at 20 ms; one process living proc_first..proc_last. */
+static void build_two_ended(const char *path, int64_t proc_first, int64_t proc_last, int phased)
+{
+    tb t;
+    tb_open(&t, path);
+    tb_file(&t, 0, "/d/src", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/d/dst", NR_KIND_REGULAR);
+    tb_file(&t, 2, "socket:[123]", NR_KIND_SOCKET);
+    tb_proc(&t, 1, -1, proc_first, proc_last);
+    if (phased)
+        tb_phase(&t, 0, 1, "train", 0, 10 * MS);
+    tb_event(&t, (tb_ev){.ts = 1 * MS, .dur = 100 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 1, .bytes = 1000,
+                         .offset = 0, .result = 1000, .phase_id = phased ? 0 : -1, .syscall = "copy_file_range",
+                         .has_source = 1, .source_id = 0});
+    tb_event(&t, (tb_ev){.ts = 20 * MS, .dur = 200 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 2, .bytes = 3000,
+                         .offset = -1, .result = 3000, .phase_id = -1, .syscall = "sendfile",
+                         .has_source = 1, .source_id = 0});
+    tb_commit(&t);
+}
+
+/* The access sizes of build_two_ended's calls: 1000 B read (the copy's
+ * source) and written, 3000 B read (the sendfile's source, though its
+ * destination is no regular file). */
+static void assert_two_ended_sizes(const nr_model *m)
+{
+    const nr_model_common_sizes *cs = &nr_model_get_access(m)->common_sizes;
+    assert_int_equal(cs->n, 2);
+    assert_int_equal(cs->calls, 3);
+    assert_int_equal(cs->top[0].bytes, 1000);
+    assert_int_equal(cs->top[0].reads, 1);
+    assert_int_equal(cs->top[0].writes, 1);
+    assert_int_equal(cs->top[1].bytes, 3000);
+    assert_int_equal(cs->top[1].reads, 1);
+    assert_int_equal(cs->top[1].writes, 0);
+}
+
 /* A two-ended call (sendfile, copy_file_range, splice) is one write call of
  * its destination and one read call of its source (events.file2_id), as in
  * table files. copy_file_range 1000 B /d/src -> /d/dst in train, sendfile
@@ -393,20 +431,7 @@ static void assert_file_uses(const nr_model_access *a, const nr_model_file_use w
 static void two_ended_calls_read_their_source(void **state)
 {
     (void)state;
-    tb t;
-    tb_open(&t, tb_path("two_ended.nio"));
-    tb_file(&t, 0, "/d/src", NR_KIND_REGULAR);
-    tb_file(&t, 1, "/d/dst", NR_KIND_REGULAR);
-    tb_file(&t, 2, "socket:[123]", NR_KIND_SOCKET);
-    tb_proc(&t, 1, -1, 0, 1 * SEC);
-    tb_phase(&t, 0, 1, "train", 0, 10 * MS);
-    tb_event(&t, (tb_ev){.ts = 1 * MS, .dur = 100 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 1, .bytes = 1000,
-                         .offset = 0, .result = 1000, .phase_id = 0, .syscall = "copy_file_range",
-                         .has_source = 1, .source_id = 0});
-    tb_event(&t, (tb_ev){.ts = 20 * MS, .dur = 200 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 2, .bytes = 3000,
-                         .offset = -1, .result = 3000, .phase_id = -1, .syscall = "sendfile",
-                         .has_source = 1, .source_id = 0});
-    tb_commit(&t);
+    build_two_ended(tb_path("two_ended.nio"), 0, 1 * SEC, 1);
     nr_model *m = model_of(tb_path("two_ended.nio"));
     const nr_model_totals *tot = nr_model_get_totals(m);
     assert_int_equal(tot->bytes_read, 4000);
@@ -425,17 +450,8 @@ static void two_ended_calls_read_their_source(void **state)
     const nr_model_file_use uses[NR_USE_COUNT] = {
         {1, 4000, 0, 0, 0, 0}, {1, 0, 1000, 1, 1000, 1000}, {0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
     assert_file_uses(nr_model_get_access(m), uses);
-    /* and for the access sizes, in both passes: the sendfile to a socket
-       too, whose destination is no regular file */
-    const nr_model_common_sizes *cs = &nr_model_get_access(m)->common_sizes;
-    assert_int_equal(cs->n, 2);
-    assert_int_equal(cs->calls, 3);
-    assert_int_equal(cs->top[0].bytes, 1000);
-    assert_int_equal(cs->top[0].reads, 1);
-    assert_int_equal(cs->top[0].writes, 1);
-    assert_int_equal(cs->top[1].bytes, 3000);
-    assert_int_equal(cs->top[1].reads, 1);
-    assert_int_equal(cs->top[1].writes, 0);
+    /* and for the access sizes, in both passes */
+    assert_two_ended_sizes(m);
     assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_read, 4000);
     assert_int_equal(nr_model_fs_bytes_at(m, 0)->bytes_written, 1000);
     nr_model_free(m);
@@ -443,36 +459,16 @@ static void two_ended_calls_read_their_source(void **state)
 
 /* Pass 2 counts a two-ended call's source side for the access sizes even
  * when the timeline needs no second pass (its bins filled in pass 1, the
- * process spanning the calls exactly): a sendfile of 3000 B from /d/src to
- * a socket and a copy_file_range of 1000 B /d/src -> /d/dst. Until session
+ * process spanning the calls exactly; no phase). Until session
  * 59 pass 2 visited the source only for a second timeline pass: the list
  * then had 1000 B once, as a write. */
 static void two_ended_sizes_without_a_timeline_pass(void **state)
 {
     (void)state;
-    tb t;
-    tb_open(&t, tb_path("two_ended_filled.nio"));
-    tb_file(&t, 0, "/d/src", NR_KIND_REGULAR);
-    tb_file(&t, 1, "/d/dst", NR_KIND_REGULAR);
-    tb_file(&t, 2, "socket:[7]", NR_KIND_SOCKET);
-    tb_proc(&t, 1, -1, 1 * MS, 20 * MS + 200 * US);
-    tb_event(&t, (tb_ev){.ts = 1 * MS, .dur = 100 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 1, .bytes = 1000,
-                         .offset = 0, .result = 1000, .phase_id = -1, .syscall = "copy_file_range",
-                         .has_source = 1, .source_id = 0});
-    tb_event(&t, (tb_ev){.ts = 20 * MS, .dur = 200 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 2, .bytes = 3000,
-                         .offset = -1, .result = 3000, .phase_id = -1, .syscall = "sendfile",
-                         .has_source = 1, .source_id = 0});
-    tb_commit(&t);
+    build_two_ended(tb_path("two_ended_filled.nio"), 1 * MS, 20 * MS + 200 * US, 0);
     nr_model *m = model_of(tb_path("two_ended_filled.nio"));
     assert_int_equal(m->tl_state, NR__TL_FILLED); /* the path under test: no second timeline pass */
-    const nr_model_common_sizes *cs = &nr_model_get_access(m)->common_sizes;
-    assert_int_equal(cs->calls, 3);
-    assert_int_equal(cs->n, 2);
-    assert_int_equal(cs->top[0].bytes, 1000);
-    assert_int_equal(cs->top[0].reads, 1);
-    assert_int_equal(cs->top[0].writes, 1);
-    assert_int_equal(cs->top[1].bytes, 3000);
-    assert_int_equal(cs->top[1].reads, 1);
+    assert_two_ended_sizes(m);
     nr_model_free(m);
 }
 
@@ -705,7 +701,8 @@ static uint64_t lcg_next(uint64_t *x)
 
 /* n sizes: a few heavy ones (sizes 1000, 1007, ...) of share heavy_per_mille
  * each, the rest spread over `spread` sizes, shuffled by the seed. */
-static void size_stream_make(size_stream *st, size_t n, int heavy, int heavy_per_mille, int spread, uint64_t seed)
+/* Room for n sizes, the full count at zero. */
+static void size_stream_alloc(size_stream *st, size_t n)
 {
     memset(st->count, 0, sizeof st->count);
     st->size = malloc(n * sizeof *st->size);
@@ -713,13 +710,31 @@ static void size_stream_make(size_stream *st, size_t n, int heavy, int heavy_per
     assert_non_null(st->size);
     assert_non_null(st->write);
     st->n = n;
+}
+
+/* Size i of the stream, counted. */
+static void size_stream_put(size_stream *st, size_t i, int64_t size, int write)
+{
+    st->size[i] = size;
+    st->write[i] = write;
+    st->count[size][write]++;
+}
+
+static void size_stream_free(size_stream *st)
+{
+    free(st->size);
+    free(st->write);
+}
+
+static void size_stream_make(size_stream *st, size_t n, int heavy, int heavy_per_mille, int spread, uint64_t seed)
+{
+    size_stream_alloc(st, n);
     for (size_t i = 0; i < n; i++) {
         const uint64_t r = lcg_next(&seed) % 1000;
-        int64_t size = (int64_t)(r < (uint64_t)(heavy * heavy_per_mille) ? 1000 + 7 * (r / (uint64_t)heavy_per_mille)
-                                                                         : lcg_next(&seed) % (uint64_t)spread);
-        st->size[i] = size;
-        st->write[i] = (int)(lcg_next(&seed) & 1);
-        st->count[size][st->write[i]]++;
+        const int64_t size = (int64_t)(r < (uint64_t)(heavy * heavy_per_mille)
+                                           ? 1000 + 7 * (r / (uint64_t)heavy_per_mille)
+                                           : lcg_next(&seed) % (uint64_t)spread);
+        size_stream_put(st, i, size, (int)(lcg_next(&seed) & 1));
     }
 }
 
@@ -789,24 +804,14 @@ static void common_sizes_against_a_full_count(void **state)
         const int exact = check_sizes_against_count(st);
         if (exact != cases[k].exact)
             fail_msg("case %zu: exact %d, expected %d", k, exact, cases[k].exact);
-        free(st->size);
-        free(st->write);
+        size_stream_free(st);
     }
     /* the same sizes in runs (the slot of the last size reused) */
-    st->n = 30000;
-    st->size = malloc(st->n * sizeof *st->size);
-    st->write = malloc(st->n * sizeof *st->write);
-    assert_non_null(st->size);
-    assert_non_null(st->write);
-    memset(st->count, 0, sizeof st->count);
-    for (size_t i = 0; i < st->n; i++) {
-        st->size[i] = (int64_t)((i / 37) % 300);
-        st->write[i] = (int)(i % 3 == 0);
-        st->count[st->size[i]][st->write[i]]++;
-    }
+    size_stream_alloc(st, 30000);
+    for (size_t i = 0; i < st->n; i++)
+        size_stream_put(st, i, (int64_t)((i / 37) % 300), (int)(i % 3 == 0));
     assert_true(check_sizes_against_count(st)); /* 300 sizes: no round */
-    free(st->size);
-    free(st->write);
+    size_stream_free(st);
     free(st);
 }
 
