@@ -40,7 +40,9 @@ static const nr__trace_syscall nr__trace_syscalls[] = {
     {"lseek", "file offsets: sequential vs random"},
     {"sendfile", "in-kernel copies (bytes read and written)"},
     {"copy_file_range", "in-kernel copies (bytes read and written)"},
+    {"?splice", "in-kernel copies through a pipe (bytes read or written)"},
     {"mmap", "file-backed mappings (their reads are invisible: counted to say so)"},
+    {"?io_uring_setup", "io_uring rings (the I/O they submit is invisible: counted to say so)"},
     /* metadata */
     {"stat", "metadata calls"},
     {"lstat", "metadata calls"},
@@ -51,6 +53,8 @@ static const nr__trace_syscall nr__trace_syscalls[] = {
     {"faccessat", "metadata calls"},
     {"?faccessat2", "metadata calls"},
     {"getdents64", "directory listing (dataset scans)"},
+    {"readlink", "metadata calls (path resolution: realpath, symlinked caches)"},
+    {"readlinkat", "metadata calls (path resolution)"},
     {"mkdir", "metadata calls"},
     {"mkdirat", "metadata calls"},
     {"rename", "checkpoint commit (temp file + rename)"},
