@@ -241,6 +241,20 @@ static void print_common_sizes(const nr_model_common_sizes *c, FILE *out)
     fputc('\n', out);
 }
 
+/* The job files' bytes read again: epochs that read the data anew. */
+static void print_rereads(const nr_model_rereads *r, FILE *out)
+{
+    if (r->bytes_placed == 0) {
+        fputs("re-reads: none known (no read of a job file at a known offset returned data)\n", out);
+        return;
+    }
+    char share[32];
+    fprintf(out, "re-reads: at least %" PRIu64 " of the %" PRIu64 " bytes the job files' reads moved at known "
+                 "offsets (%s, in %" PRIu64 " %s) had been read before: each byte read %.2f times at least, on average\n",
+            r->at_least_bytes, r->bytes_placed, nr_fmt_percent(r->share, share, sizeof share), r->files,
+            nr_cli_noun(r->files, "file", "files"), r->passes_at_least);
+}
+
 /* How the bytes spread over files: concentration and the power-law fit. */
 static void print_concentration(const nr_model *m, FILE *out)
 {
@@ -261,6 +275,7 @@ static void print_concentration(const nr_model *m, FILE *out)
             nr_fmt_percent(c->files_for_90, p90, sizeof p90));
     print_file_uses(nr_model_get_access(m)->by_use, out);
     print_common_sizes(&nr_model_get_access(m)->common_sizes, out);
+    print_rereads(&nr_model_get_access(m)->rereads, out);
     if (r->files > 0)
         fprintf(out, "runtime files apart (Python modules, libraries, system): %" PRIu64 " %s, read %" PRIu64
                      " bytes, wrote %" PRIu64 "\n",

@@ -1160,6 +1160,27 @@ static void add_file_use_table(nr_report_block *sec, const nr_model_access *a)
     }
 }
 
+/* The job files' bytes read again: a bound from below (docs/definitions.md,
+ * "Re-reads"). */
+static void add_rereads_table(nr_report_block *sec, const nr_model_rereads *r)
+{
+    char buf[64];
+    static const char *const heads[] = {"measure", "value"};
+    nr_report_table *t = nr_report_table_new(sec,
+                                             "Bytes read again (epochs that read the data anew), at least: per "
+                                             "job file, its reads at known offsets less the furthest offset they "
+                                             "reached",
+                                             2, heads, 2);
+    kv_row(t, "bytes the job files' reads moved at known offsets", B(r->bytes_placed), "access.rereads.bytes_placed",
+           (double)r->bytes_placed);
+    kv_row(t, "of them read before, at least", B(r->at_least_bytes), "access.rereads.at_least_bytes",
+           (double)r->at_least_bytes);
+    kv_row(t, "share read before, at least", P(r->share), "access.rereads.share", r->share);
+    kv_row(t, "files with bytes read again", C(r->files), "access.rereads.files", (double)r->files);
+    kv_row(t, "reads of each byte, at least (mean)", R(r->passes_at_least), "access.rereads.passes_at_least",
+           r->passes_at_least);
+}
+
 /* Sequentiality shares, opens and metadata, the files by what they moved. */
 static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
 {
@@ -1197,6 +1218,7 @@ static void add_access_tables(nr_report_block *sec, const nr_model_access *a)
     kv_row(mt, "metadata calls per data call", R(a->meta_to_data), NULL, 0);
     kv_row(mt, "median read size", median_read_text(a, buf, sizeof buf), NULL, 0);
     add_file_use_table(sec, a);
+    add_rereads_table(sec, &a->rereads);
 }
 
 /* The process-share figure beside the bytes and I/O time per process role. */

@@ -116,6 +116,8 @@ void nr__access_add(nr_model *m, const nr__event *e)
         *last_end = INT64_MAX; /* a log's offsets are whatever it says */
     if (*last_end > m->reg_extent[w][e->reg])
         m->reg_extent[w][e->reg] = *last_end;
+    if (!w && !(e->flags & NR_EVF_OFFSET_GUESSED))
+        m->reg_read_placed[e->reg] = nr__sat_add(m->reg_read_placed[e->reg], size);
 }
 
 const char *nr_file_use_name(int use)
@@ -153,6 +155,33 @@ static void count_file_uses(nr_model *m)
         u[use].mean_size = u[use].sized_files ? size_sum[use] / (double)u[use].sized_files : NAN;
 }
 
+/* The bytes the job files' reads moved again (docs/definitions.md,
+ * "Re-reads"): a file's reads at known offsets all lie below its read
+ * extent, so at most extent of their bytes are distinct, and the rest were
+ * read before. A bound from below: a file read in part and in part again
+ * counts none of its re-reads, and reads of unknown or guessed offset
+ * count in none of the sums. */
+static void count_rereads(nr_model *m)
+{
+    nr_model_rereads *r = &m->access.rereads;
+    *r = (nr_model_rereads){0};
+    for (size_t i = 0; i < m->nreg; i++) {
+        const int64_t placed = m->reg_read_placed[i], extent = m->reg_extent[0][i];
+        if (m->reg_runtime[i] || placed <= 0)
+            continue;
+        r->bytes_placed = nr__sat_addu(r->bytes_placed, (uint64_t)placed);
+        r->extent_bytes = nr__sat_addu(r->extent_bytes, (uint64_t)extent);
+        if (placed > extent) {
+            r->at_least_bytes = nr__sat_addu(r->at_least_bytes, (uint64_t)(placed - extent));
+            r->files++;
+        }
+    }
+    /* distinct bytes at most: each file's smaller of placed and extent, over 0 when any was placed */
+    const uint64_t distinct = r->bytes_placed - r->at_least_bytes;
+    r->share = r->bytes_placed ? (double)r->at_least_bytes / (double)r->bytes_placed : NAN;
+    r->passes_at_least = distinct ? (double)r->bytes_placed / (double)distinct : NAN;
+}
+
 /* Each regular file's bytes into its file system's sums. */
 static void count_fs_bytes(nr_model *m)
 {
@@ -171,6 +200,7 @@ void nr__access_finish(nr_model *m)
 {
     nr_model_access *a = &m->access;
     count_file_uses(m);
+    count_rereads(m);
     count_fs_bytes(m);
     a->opens_per_s = m->totals.duration_s > 0 ? (double)a->opens / m->totals.duration_s : NAN;
     a->meta_to_data = a->data_calls ? (double)a->meta_calls / (double)a->data_calls : NAN;

@@ -126,6 +126,21 @@ static void runtime_reads(const nr_model *m, evidence *ev)
     ev->args[2] = (double)m->runtime.files;
 }
 
+/* The job files' bytes read again (nr_model_rereads): a bound from below. */
+static void rereads(const nr_model *m, evidence *ev)
+{
+    const nr_model_rereads *r = &m->access.rereads;
+    ev->applicable = r->bytes_placed > 0;
+    if (!ev->applicable)
+        snprintf(ev->why, sizeof ev->why, "no read of a job file at a known offset returned data");
+    ev->value = r->share;
+    ev->gate = (double)r->at_least_bytes;
+    ev->args[0] = (double)r->at_least_bytes / 1073741824.0;
+    ev->args[1] = 100.0 * r->share;
+    ev->args[2] = r->passes_at_least;
+    ev->args[3] = (double)r->files;
+}
+
 /* Whether a burst of this phase may be a checkpoint: not one of the hook's
  * canonical phases that are not (a data_prep's output is a write burst,
  * and the language sample's largest). */
@@ -264,6 +279,15 @@ static const rule rules[] = {
                "system every node and every restart reads it again. The per-file numbers count the job's "
                "own files only.",
      .measure = runtime_reads},
+    {.id = "rereads", .fires_below = 0, .threshold = 0.50, .gate = 1073741824, .unit = "share",
+     .number = "share of the job files' bytes read that had been read before, at least",
+     .gate_why = "%.2f GiB were read again, at least; the rule needs 1 GiB", .gate_scale = 1.0 / 1073741824,
+     .sentence = "At least %.2f GiB of the job files' reads (%.0f%%) read bytes that had been read before: each "
+                 "byte %.2f times at least, on average, in %.0f files.",
+     .action = "The job reads its data anew in every pass (epoch). If the data set fits, keep it after the first "
+               "pass: in memory, on node-local storage, or behind a caching loader; on a shared file system every "
+               "pass loads its servers again.",
+     .measure = rereads},
 };
 
 /* The rule's outcome from its evidence, into out. */

@@ -47,6 +47,8 @@ static void free_pass_state(nr_model *m)
         free(m->reg_extent[w]);
         m->reg_last_end[w] = m->reg_extent[w] = NULL;
     }
+    free(m->reg_read_placed);
+    m->reg_read_placed = NULL;
     free(m->proc_last_phase);
     m->proc_last_phase = NULL;
     free(m->phase_folded);

@@ -111,6 +111,8 @@ struct nr_model {
     int64_t *reg_last_end[2];    /* previous end offset per regular file per op; -1 none */
     int64_t *reg_extent[2];      /* per regular file per op: the furthest end offset it reached; -1 none known
                                     (the larger of the two: the file's size as Darshan takes it) */
+    int64_t *reg_read_placed;    /* per regular file: the bytes of its reads at a known offset, not a
+                                    guessed one; all lie below reg_extent[0] (the re-read bound) */
     nr_model_files files;
     nr_model_runtime runtime;
 
@@ -219,6 +221,14 @@ static inline int64_t nr__sat_add(int64_t a, int64_t b)
 {
     int64_t r;
     return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
+}
+
+/* a + b, held at UINT64_MAX: sums over files of per-file sums that a crafted
+ * store can hold at INT64_MAX */
+static inline uint64_t nr__sat_addu(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 /* nr__idmap_get with the dense case inline (per-event lookups). */

@@ -339,6 +339,18 @@ typedef struct nr_model_file_use {
     uint64_t max_size;    /* the largest, 0 when none */
 } nr_model_file_use;
 
+/* The job files' bytes read again, bounded from below (docs/definitions.md,
+ * "Re-reads"): the epochs of a training loop that read the data set anew. */
+typedef struct nr_model_rereads {
+    uint64_t bytes_placed;    /* the job files' bytes read at known offsets (not guessed) */
+    uint64_t extent_bytes;    /* the sum over those files of their read extents (saturating) */
+    uint64_t at_least_bytes;  /* of bytes_placed, read before at least: the sum of placed - extent */
+    uint64_t files;           /* the files with such bytes */
+    double share;             /* at_least_bytes / bytes_placed; NAN when nothing placed */
+    double passes_at_least;   /* bytes_placed over the most distinct bytes they can hold: each distinct
+                                 byte was read this many times at least, on average; NAN as share */
+} nr_model_rereads;
+
 /* Access pattern of the job's regular files (the runtime's are counted in
  * nr_model_runtime). Darshan's request-size bins. */
 #define NR_SIZE_BINS 10
@@ -384,6 +396,7 @@ typedef struct nr_model_access {
     uint64_t median_read_size; /* exact median bytes of those reads, 0 when none (no median) */
     nr_model_file_use by_use[NR_USE_COUNT]; /* the job's files by what they moved (enum nr_file_use) */
     nr_model_common_sizes common_sizes;
+    nr_model_rereads rereads;
 } nr_model_access;
 const nr_model_access *nr_model_get_access(const nr_model *m);
 

@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 17).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 18).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 17
+#define SCHEMA_VERSION 18
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -470,6 +470,19 @@ static json_t *common_sizes_json(const nr_model_common_sizes *c)
     return j;
 }
 
+/* The job files' bytes read again, a bound from below (docs/definitions.md). */
+static json_t *rereads_json(const nr_model_rereads *r)
+{
+    json_t *j = json_object();
+    put(j, "bytes_placed", ju64(r->bytes_placed));
+    put(j, "extent_bytes", ju64(r->extent_bytes));
+    put(j, "at_least_bytes", ju64(r->at_least_bytes));
+    put(j, "files", ju64(r->files));
+    put(j, "share", real(r->share));
+    put(j, "passes_at_least", real(r->passes_at_least));
+    return j;
+}
+
 static json_t *access_json(const nr_model *m)
 {
     const nr_model_access *a = &m->access;
@@ -496,6 +509,7 @@ static json_t *access_json(const nr_model *m)
     }
     put(j, "files_by_use", uses);
     put(j, "common_sizes", common_sizes_json(&a->common_sizes));
+    put(j, "rereads", rereads_json(&a->rereads));
     return j;
 }
 

@@ -142,6 +142,7 @@ def check_file_systems(name, summary, meta, files, fid, pos, reads, writes, fail
 
 FAILED = 1 << 0
 RESTARTED, RESULT_UNKNOWN = 1 << 3, 1 << 4
+OFFSET_GUESSED = 1 << 5  # an fd never seen opened: its offsets from a guessed 0
 NO_SIZE = FAILED | RESTARTED | RESULT_UNKNOWN  # calls that tell no size (docs/summary-schema.md, access)
 OPENS = ("open", "openat", "openat2", "creat")
 SIZE_BINS = (("0-100", 100), ("100-1K", 1 << 10), ("1K-10K", 10 << 10), ("10K-100K", 100 << 10),
@@ -256,6 +257,27 @@ def check_common_sizes(name, got, job_events, failures):
     if got.get("exact") and bound and got["list"][-1]["calls"] <= bound:
         failures.append(f"{name}: access.common_sizes exact, yet its last size has no more calls than the bound")
     return len(counts)
+
+
+def rereads_of(job_events):
+    """docs/definitions.md, "Re-reads": per job file, the bytes of its reads
+    at known offsets not guessed, less the furthest end its reads of known
+    offset reached, when more; summed, a bound from below of the bytes read
+    again."""
+    placed, extent = {}, {}
+    for e in job_events:
+        if e["op_class"] != "read" or e["flags"] & NO_SIZE or e["offset"] < 0:
+            continue
+        f, n = e["file_id"], max(e["bytes"], 0)
+        extent[f] = max(extent.get(f, 0), e["offset"] + n)
+        if not e["flags"] & OFFSET_GUESSED:
+            placed[f] = placed.get(f, 0) + n
+    placed = {f: n for f, n in placed.items() if n > 0}
+    again = {f: n - extent[f] for f, n in placed.items() if n > extent[f]}
+    total, at_least = sum(placed.values()), sum(again.values())
+    return {"bytes_placed": total, "extent_bytes": sum(extent[f] for f in placed), "at_least_bytes": at_least,
+            "files": len(again), "share": share(at_least, total),
+            "passes_at_least": share(total, total - at_least)}
 
 
 def files_by_use_of(job_events, job):
@@ -447,6 +469,7 @@ def check_beyond_totals(name, summary, events, files, procs, phases, runtime, fa
     job_events = [e for e in counted if e["file_id"] in job]
     access = access_of(job_events, duration_s)
     access["files_by_use"] = files_by_use_of(job_events, job)
+    access["rereads"] = rereads_of(job_events)
     compare_tree(f"{name}: access", summary["access"], access, failures)
     check_common_sizes(name, summary["access"]["common_sizes"], job_events, failures)
     want = processes_of(events, counted, procs, main_pid, run_bytes)

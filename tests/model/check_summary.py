@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 17)
+check("schema_version", 18)
 check("latency.job_files.other_phases", None)  # 4 phases: none folds (version 14)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base
@@ -89,6 +89,12 @@ for use, want in {"read_only": [2, 140364, 0, 2, 102450.0, 196608],
 check("access.common_sizes", {"calls": 7, "exact": True, "unlisted_at_most": 0, "list": [
     {"bytes": 4096, "calls": 2, "reads": 2, "writes": 0}, {"bytes": 65536, "calls": 2, "reads": 2, "writes": 0},
     {"bytes": 100, "calls": 1, "reads": 1, "writes": 0}, {"bytes": 1000, "calls": 1, "reads": 1, "writes": 0}]})
+# bytes read again (version 18): a's reads 0-4096, 4096-8192, 8192-8292 reach
+# its 8292 B; b's 0-65536, 131072-196608 and 0-1000 reach 196608 B, which is
+# more than the 132072 B they moved, so the bound counts none of b's 1000 B
+# read a second time
+check("access.rereads", {"bytes_placed": 140364, "extent_bytes": 204900, "at_least_bytes": 0, "files": 0,
+                         "share": 0.0, "passes_at_least": 1.0})
 # bytes per file system (version 15): c and d under no listed mount, a and b on /data
 check("file_systems", [{"fs": "unknown", "files": 2, "bytes_read": 0, "bytes_written": 1048576},
                        {"fs": "/data", "files": 2, "bytes_read": 140364, "bytes_written": 0}])
@@ -107,6 +113,10 @@ if ("most common access sizes of the job files' 7 reads and writes with a size: 
         "call (1 read, 0 writes)\n") not in text:
     failures.append("summary text: no line of the most common access sizes: "
                     + "".join(line for line in text.splitlines(True) if "access sizes" in line))
+if ("re-reads: at least 0 of the 140364 bytes the job files' reads moved at known offsets (0.0%, in 0 files) had "
+        "been read before: each byte read 1.00 times at least, on average\n") not in text:
+    failures.append("summary text: no line of the re-reads: "
+                    + "".join(line for line in text.splitlines(True) if "re-reads" in line))
 if "  file system unknown: 2 files, read 0 B, wrote 1.0 MiB\n  file system /data: 2 files, read 137.1 KiB, wrote 0 B\n" \
         not in text:
     failures.append("summary text: no lines per file system: "
@@ -167,8 +177,12 @@ if ids != ["async_checkpoints"]:
 # that did not look says why (docs/findings.md, "Outcomes")
 rules = {r["id"]: r for r in s["rules"]}
 if list(rules) != ["hot_set", "small_reads", "small_files", "async_checkpoints", "cache_miss_tail", "data_bound",
-                   "runtime_reads"]:
+                   "runtime_reads", "rereads"]:
     failures.append(f"rules: {list(rules)}")
+# nothing read again: measured, 0 B of the 1 GiB the rule needs (version 18)
+check("rules.7.state", "gate not met")
+check("rules.7.value", 0.0)
+check("rules.7.why", "0.00 GiB were read again, at least; the rule needs 1 GiB")
 if [r["id"] for r in s["rules"] if r["state"] == "fired"] != ids:
     failures.append(f"fired rules {[r['id'] for r in s['rules'] if r['state'] == 'fired']} are not the findings {ids}")
 for r in s["rules"]:

@@ -2211,6 +2211,124 @@ static const nr_model_rule *rule_of(const nr_model *m, const char *id)
     return NULL;
 }
 
+/* A read of n bytes at off of file f at ts ms, with flags. */
+static void reread_call(tb *t, int64_t ts_ms, int64_t f, int64_t n, int64_t off, int64_t flags)
+{
+    tb_event(t, (tb_ev){.ts = ts_ms * MS, .dur = 10 * US, .pid = 1, .op = NR_OP_READ, .file_id = f, .bytes = n,
+                        .offset = off, .result = n, .flags = flags, .phase_id = -1});
+}
+
+/* The re-read bound by hand (docs/definitions.md, "Re-reads"): per job
+ * file, the bytes of its reads at known, unguessed offsets less its read
+ * extent, when positive.
+ *   /d/a  [0,100) [0,100) [100,200): placed 300, extent 200 -> 100
+ *   /d/b  [0,100) [200,300) [0,100): 300, 300 -> 0 (a bound: 100 were read twice)
+ *   /d/c  50 B at an unknown offset, [0,50): 50, 50 -> 0
+ *   /d/d  [0,100) twice at a guessed offset, [0,40): 40, extent 100 -> 0
+ *         (with the guessed reads, 240 - 100 = 140)
+ *   /d/e  written [0,5000), read [0,1000) twice: 2000, read extent 1000 -> 1000
+ *         (the write's extent 5000 would give 0)
+ *   /d/f  [0,100) and its end-of-file read of 0 B at 100: 100, 100 -> 0
+ *   /usr/lib/x.so  [0,10) three times: the runtime's, left out (20 otherwise)
+ *   /d/a  also the source of a sendfile of 300 B to a socket: offset unknown
+ * placed 300 + 300 + 50 + 40 + 2000 + 100 = 2790, at least 1100 in 2 files;
+ * extents 200 + 300 + 50 + 100 + 1000 + 100 = 1750. */
+static void rereads_by_hand(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("rereads.nio"));
+    static const char *const paths[] = {"/d/a", "/d/b", "/d/c", "/d/d", "/d/e", "/d/f", "/usr/lib/x.so"};
+    for (int f = 0; f < 7; f++)
+        tb_file(&t, f, paths[f], NR_KIND_REGULAR);
+    tb_file(&t, 7, "socket:[9]", NR_KIND_SOCKET);
+    tb_proc(&t, 1, -1, 0, 100 * MS);
+    int64_t ms = 1;
+    static const int64_t a[][2] = {{0, 100}, {0, 100}, {100, 100}}, b[][2] = {{0, 100}, {200, 100}, {0, 100}};
+    for (int k = 0; k < 3; k++) {
+        reread_call(&t, ms++, 0, a[k][1], a[k][0], 0);
+        reread_call(&t, ms++, 1, b[k][1], b[k][0], 0);
+        reread_call(&t, ms++, 6, 10, 0, 0);
+    }
+    reread_call(&t, ms++, 2, 50, -1, 0);
+    reread_call(&t, ms++, 2, 50, 0, 0);
+    reread_call(&t, ms++, 3, 100, 0, NR_EVF_OFFSET_GUESSED);
+    reread_call(&t, ms++, 3, 100, 0, NR_EVF_OFFSET_GUESSED);
+    reread_call(&t, ms++, 3, 40, 0, 0);
+    tb_call(&t, ms++ * MS, 10 * US, 1, NR_OP_WRITE, 4, 5000, 0, -1);
+    reread_call(&t, ms++, 4, 1000, 0, 0);
+    reread_call(&t, ms++, 4, 1000, 0, 0);
+    reread_call(&t, ms++, 5, 100, 0, 0);
+    reread_call(&t, ms++, 5, 0, 100, 0);
+    tb_event(&t, (tb_ev){.ts = ms++ * MS, .dur = 10 * US, .pid = 1, .op = NR_OP_WRITE, .file_id = 7, .bytes = 300,
+                         .offset = -1, .result = 300, .phase_id = -1, .syscall = "sendfile", .has_source = 1,
+                         .source_id = 0});
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("rereads.nio"));
+    const nr_model_rereads *r = &nr_model_get_access(m)->rereads;
+    assert_int_equal(r->bytes_placed, 2790);
+    assert_int_equal(r->at_least_bytes, 1100);
+    assert_int_equal(r->files, 2);
+    assert_int_equal(r->extent_bytes, 1750);
+    assert_near(r->share, 1100.0 / 2790.0, 1e-15);
+    assert_near(r->passes_at_least, 2790.0 / 1690.0, 1e-15);
+    nr_model_free(m);
+}
+
+/* rereads: over half of the bytes read had been read before, and at least
+ * 1 GiB of them. One file of 512 MiB read 3 times: 1 GiB of 1.5 GiB read
+ * again (2/3); twice: 0.5 GiB (gate not met); 1 GiB twice: a share of 0.5
+ * exactly, not over it. */
+static void finding_rereads(void **state)
+{
+    (void)state;
+    const int64_t mib = 1 << 20;
+    const mini thrice = {.files = 1, .bytes_file0 = 512 * mib, .read_size = 16 * mib, .read_dur = 1000, .epochs = 3};
+    nr_model *m = mini_model("reread3.nio", &thrice);
+    assert_int_equal(nr_model_get_access(m)->rereads.at_least_bytes, 1024 * mib);
+    assert_true(has_finding(m, "rereads"));
+    const char *sentence = NULL;
+    for (size_t i = 0; i < nr_model_finding_count(m); i++)
+        if (strcmp(nr_model_finding_at(m, i)->id, "rereads") == 0)
+            sentence = nr_model_finding_at(m, i)->sentence;
+    assert_non_null(sentence);
+    if (!strstr(sentence, "At least 1.00 GiB of the job files' reads (67%) read bytes that had been read before: "
+                          "each byte 3.00 times at least, on average, in 1 files."))
+        fail_msg("rereads sentence: %s", sentence);
+    nr_model_free(m);
+    const mini twice = {.files = 1, .bytes_file0 = 512 * mib, .read_size = 16 * mib, .read_dur = 1000, .epochs = 2};
+    m = mini_model("reread2.nio", &twice);
+    const nr_model_rule *r = rule_of(m, "rereads");
+    assert_int_equal(r->state, NR_RULE_GATED);
+    assert_string_equal(r->why, "0.50 GiB were read again, at least; the rule needs 1 GiB");
+    nr_model_free(m);
+    const mini half = {.files = 1, .bytes_file0 = 1024 * mib, .read_size = 16 * mib, .read_dur = 1000, .epochs = 2};
+    m = mini_model("reread_half.nio", &half);
+    r = rule_of(m, "rereads");
+    assert_int_equal(r->state, NR_RULE_NOT_FIRED);
+    assert_near(r->value, 0.5, 0);
+    nr_model_free(m);
+}
+
+/* Nothing read at a known offset: no share, no passes. */
+static void rereads_of_nothing(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("rereads_none.nio"));
+    tb_file(&t, 0, "/d/a", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * MS);
+    reread_call(&t, 1, 0, 100, -1, 0);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("rereads_none.nio"));
+    const nr_model_rereads *r = &nr_model_get_access(m)->rereads;
+    assert_int_equal(r->bytes_placed, 0);
+    assert_int_equal(r->at_least_bytes, 0);
+    assert_true(isnan(r->share) && isnan(r->passes_at_least));
+    assert_int_equal(rule_of(m, "rereads")->state, NR_RULE_NOT_APPLICABLE);
+    nr_model_free(m);
+}
+
 /* Every rule has an outcome, fired or not, and the rules that did not look
  * say why (docs/findings.md, "Outcomes"). */
 static void rule_outcomes(void **state)
@@ -2219,7 +2337,7 @@ static void rule_outcomes(void **state)
     const mini flat = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1000, .read_dur = 1000,
                        .train_ns = SEC};
     nr_model *m = mini_model("rules_flat.nio", &flat);
-    assert_int_equal(nr_model_rule_count(m), 7);
+    assert_int_equal(nr_model_rule_count(m), 8);
     const nr_model_rule *r = rule_of(m, "hot_set");
     assert_int_equal(r->state, NR_RULE_NOT_FIRED);
     assert_near(r->value, 0.9, 1e-12);
@@ -2469,6 +2587,9 @@ int main(void)
         cmocka_unit_test(finding_async_checkpoints_from_bursts),
         cmocka_unit_test(finding_data_bound),
         cmocka_unit_test(rule_outcomes),
+        cmocka_unit_test(rereads_by_hand),
+        cmocka_unit_test(rereads_of_nothing),
+        cmocka_unit_test(finding_rereads),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),
         cmocka_unit_test(common_sizes_against_a_full_count),
