@@ -424,6 +424,8 @@ static void access_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *
     descriptive(l, r, "access", "share", top_size_share(xa), top_size_share(xb),
                 "share of sized requests at the most common size");
     descriptive(l, r, "access", "share", seq_share(xa), seq_share(xb), "forward share of reads (consecutive + sequential, Darshan SEQ)");
+    descriptive(l, r, "access", "share", xa->rereads.share, xb->rereads.share,
+                "share of the job files' bytes read before, at least");
     descriptive(l, r, "access", "1", (double)xa->opens, (double)xb->opens, "opens");
     descriptive(l, r, "access", "1", xa->meta_to_data, xb->meta_to_data, "metadata to data calls");
     const nr_cache_split *sa = nr_model_cache_split(a), *sb = nr_model_cache_split(b);

@@ -36,9 +36,10 @@ def fail(msg):
 
 
 def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manifest=True, imports=0,
-             read_size=4096):
+             read_size=4096, rewind=False):
     """A run folder d: strace.log (strace -f [-ttt] [-T] -y) and manifest.json;
     200 reads of read_size bytes, 16 writes of 64 kB.
+    rewind: each file's last 25 reads after a seek back to 0, as an epoch.
     imports: reads of a Python module first (a runtime file, docs/definitions.md),
     each 400-600 us, slower than every job file's read. Returns the job files'
     read durations in ns, as the log prints them."""
@@ -64,7 +65,9 @@ def make_run(d, workload, seed, durations=True, stamps=True, fsync=False, manife
     for f in range(4):
         p = f"/data/{workload}/file{f}"
         emit(f'openat(AT_FDCWD</w>, "{p}", O_RDONLY|O_CLOEXEC) = 3<{p}>', 0.00001)
-        for _ in range(50):
+        for k in range(50):
+            if rewind and k == 25:
+                emit(f"lseek(3<{p}>, 0, SEEK_SET) = 0", 0.000002)
             dur = round(rnd.lognormvariate(0, 0.3) * 20e-6, 6)
             job_reads.append(round(dur * 1e6) * 1000)
             emit(f'read(3<{p}>, ""..., {read_size}) = {read_size}', dur)
@@ -291,6 +294,16 @@ def check_common_size(c):
     print("ok: the most common access size and its share, per run")
 
 
+def check_rereads(c):
+    """The share of the job files' bytes read before (docs/definitions.md,
+    "Re-reads"): none against one half, each file's 25 last reads after a
+    seek back to its start."""
+    j, _ = c.compare("rr", "T/w", "again/w")
+    s = row(j["pairs"][0], "share of the job files' bytes read before, at least")
+    expect(s["a"] == 0 and s["b"] == 0.5 and s["verdict"] == "changed", f"bytes read before: {s}")
+    print("ok: the share of the bytes read before, per run")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--niorep", required=True)
@@ -305,6 +318,7 @@ def main():
     make_run(w("notT2", "w"), "w", 2, durations=False)
     make_run(w("nots", "w"), "w", 1, durations=False, stamps=False)
     make_run(w("big", "w"), "w", 1, read_size=8192)
+    make_run(w("again", "w"), "w", 1, rewind=True)
     make_run(w("folder", "w"), "w", 3)
     make_run(w("folder", "v"), "v", 4)
     make_run(w("others", "x"), "x", 5)
@@ -321,6 +335,7 @@ def main():
     check_figure4(c, job_a, job_b)
     check_unmeasured(c)
     check_common_size(c)
+    check_rereads(c)
     check_threshold_zero(c)
     check_options(c)
     check_inputs(c)
