@@ -60,22 +60,32 @@ static int tells_size(const nr__event *e)
     return e->op == NR_OP_WRITE || e->bytes > 0;
 }
 
-/* A read or write of a job file that the access pattern counts. */
-static int is_job_transfer(const nr_model *m, const nr__event *e)
+/* A call of a regular file that was resumed: the calls the access pattern sees. */
+static int is_counted(const nr__event *e)
 {
-    return e->reg >= 0 && !(e->flags & NR_EVF_NEVER_RESUMED) && !m->reg_runtime[e->reg] &&
-           (e->op == NR_OP_READ || e->op == NR_OP_WRITE);
+    return e->reg >= 0 && !(e->flags & NR_EVF_NEVER_RESUMED);
+}
+
+static int is_transfer(const nr__event *e)
+{
+    return e->op == NR_OP_READ || e->op == NR_OP_WRITE;
+}
+
+/* The bytes a transfer moved; a negative result moved none. */
+static int64_t moved(const nr__event *e)
+{
+    return e->bytes > 0 ? e->bytes : 0;
 }
 
 void nr__access_count_size(nr_model *m, const nr__event *e)
 {
-    if (is_job_transfer(m, e) && has_result(e) && tells_size(e))
-        nr__sizes_count(m->size_counts, e->bytes > 0 ? e->bytes : 0, e->op == NR_OP_WRITE);
+    if (is_counted(e) && !m->reg_runtime[e->reg] && is_transfer(e) && has_result(e) && tells_size(e))
+        nr__sizes_count(m->size_counts, moved(e), e->op == NR_OP_WRITE);
 }
 
 void nr__access_add(nr_model *m, const nr__event *e)
 {
-    if (e->reg < 0 || (e->flags & NR_EVF_NEVER_RESUMED))
+    if (!is_counted(e))
         return;
     if (m->reg_runtime[e->reg]) {
         count_runtime_call(&m->runtime, e);
@@ -86,13 +96,13 @@ void nr__access_add(nr_model *m, const nr__event *e)
         a->meta_calls++;
     if (is_regular_open(e))
         a->opens++;
-    if (e->op != NR_OP_READ && e->op != NR_OP_WRITE)
+    if (!is_transfer(e))
         return;
     a->data_calls++;
     if (!has_result(e))
         return;
     const int w = e->op == NR_OP_WRITE;
-    const int64_t size = e->bytes > 0 ? e->bytes : 0;
+    const int64_t size = moved(e);
     if (tells_size(e)) {
         a->size_hist[w][nr_size_bin(size)]++;
         nr__sizes_offer(m->size_counts, size);
