@@ -8,6 +8,9 @@
 
 #include "model_internal.h"
 
+#define MIB 1048576.0    /* bytes */
+#define GIB 1073741824.0
+
 /* The numbers a rule looks at: applicable = 0 when the run lacks them,
  * and why says what is missing; value is compared to the threshold; args
  * fill the sentence template. */
@@ -122,7 +125,7 @@ static void runtime_reads(const nr_model *m, evidence *ev)
     ev->value = all > 0 ? (double)mine / (double)all : 0;
     ev->gate = (double)mine;
     ev->args[0] = 100.0 * ev->value;
-    ev->args[1] = (double)mine / 1048576.0;
+    ev->args[1] = (double)mine / MIB;
     ev->args[2] = (double)m->runtime.files;
 }
 
@@ -135,7 +138,7 @@ static void rereads(const nr_model *m, evidence *ev)
         snprintf(ev->why, sizeof ev->why, "no read of a job file at a known offset returned data");
     ev->value = r->share;
     ev->gate = (double)r->at_least_bytes;
-    ev->args[0] = (double)r->at_least_bytes / 1073741824.0;
+    ev->args[0] = (double)r->at_least_bytes / GIB;
     ev->args[1] = 100.0 * r->share;
     ev->args[2] = r->passes_at_least;
     ev->args[3] = (double)r->files;
@@ -245,7 +248,7 @@ static const rule rules[] = {
      .sentence = "The median read is %.0f bytes and reads take %.0f%% of the file I/O time.",
      .action = "Read larger blocks: bigger buffers, batched or sharded record formats.",
      .measure = small_reads},
-    {.id = "small_files", .fires_below = 1, .threshold = 1048576, .gate = 100, .unit = "B",
+    {.id = "small_files", .fires_below = 1, .threshold = MIB, .gate = 100, .unit = "B",
      .number = "median size of the job files read, as far as read",
      .gate_why = "%.0f job files were read; the rule needs 100", .gate_scale = 1,
      .sentence = "%.0f of the job's files were read, of a median size of %.0f bytes as far as read.",
@@ -270,18 +273,18 @@ static const rule rules[] = {
                  "(%.3g s of %.3g s).",
      .action = "Training waits on data: add DataLoader workers, prefetch, or stage the data closer.",
      .measure = data_bound},
-    {.id = "runtime_reads", .fires_below = 0, .threshold = 0.50, .gate = 1048576, .unit = "share",
+    {.id = "runtime_reads", .fires_below = 0, .threshold = 0.50, .gate = MIB, .unit = "share",
      .number = "share of the bytes read that came from runtime files",
-     .gate_why = "%.2f MiB read from runtime files; the rule needs 1 MiB", .gate_scale = 1.0 / 1048576,
+     .gate_why = "%.2f MiB read from runtime files; the rule needs 1 MiB", .gate_scale = 1.0 / MIB,
      .sentence = "%.0f%% of the bytes read (%.1f MiB, %.0f files) were the job's software: Python modules, "
                  "shared libraries and system files, not its data.",
      .action = "Keep the software environment on local storage or in a container image: on a shared file "
                "system every node and every restart reads it again. The per-file numbers count the job's "
                "own files only.",
      .measure = runtime_reads},
-    {.id = "rereads", .fires_below = 0, .threshold = 0.50, .gate = 1073741824, .unit = "share",
+    {.id = "rereads", .fires_below = 0, .threshold = 0.50, .gate = GIB, .unit = "share",
      .number = "share of the job files' bytes read that had been read before, at least",
-     .gate_why = "%.2f GiB were read again, at least; the rule needs 1 GiB", .gate_scale = 1.0 / 1073741824,
+     .gate_why = "%.2f GiB were read again, at least; the rule needs 1 GiB", .gate_scale = 1.0 / GIB,
      .sentence = "At least %.2f GiB of the job files' reads (%.0f%%) read bytes that had been read before: each "
                  "byte %.2f times at least, on average, in %.0f files.",
      .action = "The job reads its data anew in every pass (epoch). If the data set fits, keep it after the first "
