@@ -231,12 +231,11 @@ def ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made):
     for e in events:
         if e["op_class"] not in ("read", "write") or e["bytes"] <= 0:
             continue
-        phase = got.setdefault(name_of.get(e["phase_id"], "unphased"), {"read": 0, "write": 0})
-        if e["file_id"] in data_files:
-            phase[e["op_class"]] += e["bytes"]
-        if e["file2_id"] in data_files:  # the source end of an in-kernel copy
-            phase["read"] += e["bytes"]
-    got = {k: v for k, v in got.items() if v != {"read": 0, "write": 0}}
+        # each end on a data file: the event's own, and an in-kernel copy's source (a read)
+        for file_id, op in ((e["file_id"], e["op_class"]), (e["file2_id"], "read")):
+            if file_id in data_files:
+                phase = name_of.get(e["phase_id"], "unphased")
+                got.setdefault(phase, {"read": 0, "write": 0})[op] += e["bytes"]
     if got != accounting:
         fail("per-phase bytes differ:\n  store:   %s\n  program: %s" % (json.dumps(got, sort_keys=True),
                                                                        json.dumps(accounting, sort_keys=True)))
