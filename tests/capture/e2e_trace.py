@@ -99,6 +99,37 @@ def io_uring_setup():
     return fd >= 0
 
 
+# each metadata call the program makes: [phase, path the ingest files it
+# under, the syscall names libc may make it with]
+meta_calls = []
+
+
+def metadata_calls(ck, data, phase):
+    """The metadata calls that checkpoint tools make besides stat and rename
+    (shutil.copy2's copystat, Hugging Face's symlinked cache, os.mkfifo),
+    each once; failures (extended attributes a file system lacks) count too."""
+    link, sym, fifo = ck + ".link", ck + ".sym", os.path.join(data, "stream.fifo")
+    calls = [
+        (ck, ("chmod", "fchmodat", "fchmodat2"), lambda: os.chmod(ck, 0o600)),
+        (ck, ("utimensat", "utime", "utimes", "futimesat"), lambda: os.utime(ck)),
+        (data, ("statfs",), lambda: os.statvfs(data)),
+        (ck, ("link", "linkat"), lambda: os.link(ck, link)),        # filed under the existing name
+        (sym, ("symlink", "symlinkat"), lambda: os.symlink(ck, sym)),  # filed under the new name
+        (ck, ("setxattr",), lambda: os.setxattr(ck, "user.niorep", b"1")),
+        (ck, ("getxattr",), lambda: os.getxattr(ck, "user.niorep")),
+        (ck, ("listxattr",), lambda: os.listxattr(ck)),
+        (ck, ("removexattr",), lambda: os.removexattr(ck, "user.niorep")),
+        (fifo, ("mknod", "mknodat"), lambda: os.mkfifo(fifo)),
+    ]
+    for path, names, call in calls:
+        try:
+            call()
+        except OSError:
+            pass
+        meta_calls.append([phase, os.path.realpath(os.path.dirname(path)) + "/" + os.path.basename(path),
+                           list(names)])
+
+
 def worker(kind, paths, q):
     """A DataLoader-like worker: reads its files; the fork worker reads the
     last one inside a phase of its own."""
@@ -147,10 +178,12 @@ def main():
             ck = os.path.join(DATA, "ckpt.bin")
             write_file(ck + ".tmp", 50000, "checkpoint", sync=True)
             os.rename(ck + ".tmp", ck)
+            metadata_calls(ck, DATA, "checkpoint")
     with niorep_hook.phase("eval"):
         read_file(os.path.join(DATA, "ckpt.bin"), 16384, "eval")
         read_file(paths[7], 100, "eval")
     print("ACCOUNTING " + json.dumps(acct, sort_keys=True))
+    print("META " + json.dumps(meta_calls))
 
 
 if __name__ == "__main__":
@@ -210,7 +243,28 @@ def export(niorep, store, table, out_dir):
         return [json.loads(line) for line in f if line.strip()], ""
 
 
-def ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made):
+def check_metadata_calls(events, files, name_of, meta_calls):
+    """Each metadata call of the program is one metadata event of its phase,
+    filed under its path, of one of the names libc makes it with (since
+    session 61 `niorep trace` records chmod, utimensat, statfs, link,
+    symlink, the xattr calls and mknod); a fifo made by mkfifo is a pipe."""
+    paths = {path for _, path, _ in meta_calls}  # not others' (multiprocessing's semaphores link in /dev/shm)
+    path_of = {f["file_id"]: f["path"] for f in files if f["path"] in paths}
+    got = sorted((name_of.get(e["phase_id"], "unphased"), path_of[e["file_id"]], e["syscall"]) for e in events
+                 if e["op_class"] == "metadata" and e["file_id"] in path_of and
+                 any(e["syscall"] in names for _, _, names in meta_calls))
+    want = sorted((phase, path) for phase, path, _ in meta_calls)
+    matched = sorted((phase, path) for phase, path, name in got
+                     if any(p == phase and q == path and name in names for p, q, names in meta_calls))
+    if matched != want or len(got) != len(want):
+        fail("metadata calls differ:\n  store:   %s\n  program: %s" % (got, meta_calls))
+    kinds = {f["path"]: f["kind"] for f in files}
+    fifo = [path for _, path, names in meta_calls if "mknod" in names][0]
+    check(kinds.get(fifo) == "pipe", "the fifo made by mkfifo is %r, not a pipe" % kinds.get(fifo))
+    print("%d metadata calls recorded: %s" % (len(got), ", ".join(sorted({n for _, _, n in got}))))
+
+
+def ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made, meta_calls):
     store = os.path.join(work, "run.nio")
     r = niorep_tool(niorep, "ingest", "-o", store, run)
     if r.returncode != 0 and "not built" in r.stderr:
@@ -240,6 +294,7 @@ def ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made):
         fail("per-phase bytes differ:\n  store:   %s\n  program: %s" % (json.dumps(got, sort_keys=True),
                                                                        json.dumps(accounting, sort_keys=True)))
     print("per-phase bytes match: %s" % json.dumps(accounting, sort_keys=True))
+    check_metadata_calls(events, files, name_of, meta_calls)
     r = niorep_tool(niorep, "summary", "--json", store)
     check(r.returncode == 0, "summary failed: %s" % r.stderr)
     rings = json.loads(r.stdout)["fidelity"]["io_uring_calls"]
@@ -451,6 +506,9 @@ def run_stdlib(niorep, work):
     check(line, "program printed no accounting: %s" % r.stdout)
     accounting = json.loads(line[0][len("ACCOUNTING "):])
     ring_made = "IO_URING 1" in r.stdout.splitlines()
+    meta = [l for l in r.stdout.splitlines() if l.startswith("META ")]
+    check(meta, "program printed no metadata calls: %s" % r.stdout)
+    meta_calls = json.loads(meta[0][len("META "):])
     hook, m = check_run_dir(run, {"test": "e2e"}, 0)
     check(m["fs"][1]["role"] == "watch" and m["fs"][1]["path"] == work, "watch path in manifest")
     pids = {r["pid"] for r in hook}
@@ -463,7 +521,7 @@ def run_stdlib(niorep, work):
     check_error_paths(niorep, work)
     check_ctrl_c(niorep, work)
     check_job_control(niorep, work)
-    ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made)
+    ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made, meta_calls)
 
 
 def run_workload(niorep, work, name):
