@@ -102,8 +102,10 @@
  * does not know ("= 0 junk") is noted (result_tail_unread); the rest of
  * the line was ignored without a word.
  * 21 (session 58): such a line's -T duration, when its last "<...>" is
- * one, is read (it was lost with the rest of the line). */
-#define NR_INGEST_REVISION 21
+ * one, is read (it was lost with the rest of the line).
+ * 22 (session 61): a file a successful stat shows to be a directory
+ * (S_IFDIR) is a directory; it stayed regular, a job file of 0 bytes. */
+#define NR_INGEST_REVISION 22
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

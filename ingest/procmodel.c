@@ -924,8 +924,8 @@ static int64_t file_of_annotation(nr_pm *pm, nr_span annot, int special, int kee
  * three -X styles ("S_IFIFO|0644", raw "010644", and verbose's number
  * followed by its comment):
  * NR_KIND_PIPE for a fifo, NR_KIND_SOCKET, NR_KIND_DEVICE for character
- * and block devices; NR_KIND_UNKNOWN for the rest (regular, directory,
- * symlink) and for text that is no mode. */
+ * and block devices, NR_KIND_DIRECTORY; NR_KIND_UNKNOWN for the rest
+ * (regular, symlink) and for text that is no mode. */
 static int kind_of_mode(nr_span m)
 {
     const char *p = m.p, *end = m.p + m.n;
@@ -940,6 +940,8 @@ static int kind_of_mode(nr_span m)
         return NR_KIND_SOCKET;
     if (span_eq(w, "S_IFCHR") || span_eq(w, "S_IFBLK"))
         return NR_KIND_DEVICE;
+    if (span_eq(w, "S_IFDIR"))
+        return NR_KIND_DIRECTORY;
     int64_t v;
     if (!w.n || w.p[0] < '0' || w.p[0] > '9' || nr_sarg_int(w, &v) < 0) /* octal, hex or decimal */
         return NR_KIND_UNKNOWN;
@@ -947,6 +949,7 @@ static int kind_of_mode(nr_span m)
     case 0010000: return NR_KIND_PIPE;
     case 0140000: return NR_KIND_SOCKET;
     case 0020000: case 0060000: return NR_KIND_DEVICE;
+    case 0040000: return NR_KIND_DIRECTORY;
     default: return NR_KIND_UNKNOWN;
     }
 }
@@ -979,6 +982,19 @@ static int kind_of_mode_arg(const nr_syscall_info *in, nr_span arg)
     return in->mode_in_stat ? kind_of_stat(arg) : kind_of_mode(arg);
 }
 
+/* A stat said that file is a directory: a file held for regular becomes
+ * one, as a listing of it makes it one (replay_plain_call): the file's
+ * kind only, so that a speculative model need not refuse its segment
+ * (known_directory). One stat through an fd the segment has not seen
+ * names the real fd's file, which the segment cannot change. */
+static void learn_directory(nr_pm *pm, int64_t file)
+{
+    if (pm->adv_bits & NR_PM_GHOST_FILE)
+        spec_refuse(pm, "a stat that says directory through an fd not yet seen in the segment");
+    else if (file >= 0 && file_at(pm, file)->kind == NR_KIND_REGULAR)
+        file_at(pm, file)->kind = NR_KIND_DIRECTORY;
+}
+
 /* A call said that file is a fifo, a socket or a device (kind): a file
  * the model holds for regular takes that kind, and so do its open file
  * descriptions (no offsets from now on). The whole file changes, its
@@ -989,6 +1005,10 @@ static int kind_of_mode_arg(const nr_syscall_info *in, nr_span arg)
  * guessing: the real model may hold the file for regular or not. */
 static void learn_kind(nr_pm *pm, int64_t file, int kind)
 {
+    if (kind == NR_KIND_DIRECTORY) {
+        learn_directory(pm, file);
+        return;
+    }
     if (file < 0 || kind == NR_KIND_UNKNOWN || file_at(pm, file)->kind != NR_KIND_REGULAR)
         return;
     if (pm->cfg.speculative)

@@ -1811,6 +1811,42 @@ static void mkdir_names_a_directory(void **state)
     ck_free(&r);
 }
 
+/* A path a stat shows to be a directory is a directory (until session 61
+ * regular: os.path.isdir and makedirs of a checkpoint folder made job
+ * files of 0 bytes), in each -X style and through an fd; the file's kind
+ * only, as a listing makes it one; a failed stat and a path's own kind say
+ * nothing. */
+static void directory_from_stat(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1710 newfstatat(AT_FDCWD</w>, \"/ckpt\", {st_mode=S_IFDIR|0755, st_size=4096, ...}, 0) = 0\n"
+        "1710 stat(\"/data\", {st_mode=040755, st_size=4096, ...}) = 0\n"
+        "1710 lstat(\"/data/train\", {st_mode=040755 /* S_IFDIR|0755 */, st_size=4096, ...}) = 0\n"
+        "1710 statx(AT_FDCWD</w>, \"/data/val\", AT_STATX_SYNC_AS_STAT, STATX_ALL, {stx_mask=STATX_ALL, "
+        "stx_blksize=4096, stx_attributes=0, stx_nlink=2, stx_uid=0, stx_gid=0, stx_mode=S_IFDIR|0755, ...}) = 0\n"
+        "1710 openat(AT_FDCWD</w>, \"/ckpt2\", O_RDONLY|O_CLOEXEC) = 3</ckpt2>\n"
+        "1710 fstat(3</ckpt2>, {st_mode=S_IFDIR|0755, st_size=4096, ...}) = 0\n"
+        "1710 fsync(3</ckpt2>) = 0\n"
+        "1710 close(3</ckpt2>) = 0\n"
+        "1710 stat(\"/data/none\", 0x7ffd0000) = -1 ENOENT (No such file or directory)\n"
+        "1710 stat(\"/data/a.bin\", {st_mode=S_IFREG|0644, st_size=10, ...}) = 0\n"
+        "1710 stat(\"/proc/self\", {st_mode=S_IFDIR|0555, st_size=0, ...}) = 0\n",
+        NULL);
+    assert_ok(&r);
+    FILE_EQ(&r, "/ckpt", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/ckpt", "meta_calls", 1);
+    FILE_EQ(&r, "/data", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/data/train", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/data/val", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/ckpt2", "kind", NR_KIND_DIRECTORY);
+    FILE_EQ(&r, "/ckpt2", "sync_calls", 1);
+    FILE_EQ(&r, "/data/none", "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, "/data/a.bin", "kind", NR_KIND_REGULAR);
+    FILE_EQ(&r, "/proc/self", "kind", NR_KIND_PROCFS);
+    ck_free(&r);
+}
+
 /* A named pipe (mkfifo) is a pipe, not a regular file: mknod's mode or a
  * stat's st_mode says so, in each -X style (until session 42 its bytes
  * counted as file I/O at both ends). */
@@ -1863,7 +1899,7 @@ static void fifo_from_mknod_and_stat(void **state)
     FILE_EQ(&r, "/w/f4", "kind", NR_KIND_PIPE);
     FILE_EQ(&r, "/w/f5", "kind", NR_KIND_SOCKET);
     FILE_EQ(&r, "/w/link", "kind", NR_KIND_REGULAR);
-    FILE_EQ(&r, "/w/dir{st_mode=S_IFIFO}", "kind", NR_KIND_REGULAR); /* the path's text is no mode */
+    FILE_EQ(&r, "/w/dir{st_mode=S_IFIFO}", "kind", NR_KIND_DIRECTORY); /* the path's text is no mode */
     FILE_EQ(&r, "/dev/null", "kind", NR_KIND_DEVICE);
     FILE_EQ(&r, "/w/missing", "kind", NR_KIND_REGULAR);
     ck_free(&r);
@@ -3404,6 +3440,7 @@ int main(void)
         cmocka_unit_test(foreign_stamp_is_skipped),
         cmocka_unit_test(mkdir_names_a_directory),
         cmocka_unit_test(fifo_from_mknod_and_stat),
+        cmocka_unit_test(directory_from_stat),
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
         cmocka_unit_test(detached_call_never_resumed),
         cmocka_unit_test(detached_mark_alone_is_continuation),
