@@ -351,6 +351,18 @@ static void print_unnamed(const nr_model *m, FILE *out)
     fprintf(out, " (%s)\n", nr_model_unnamed_fd_advice(m));
 }
 
+/* The note on mappings: their reads are invisible, and what the job
+ * files' mappings could reach. */
+static void print_mappings(const nr_model_fidelity *fi, FILE *out)
+{
+    fprintf(out, "note: %" PRIu64 " mmap %s on regular files: reads through mappings are invisible to strace",
+            fi->mmap_regular, nr_cli_noun(fi->mmap_regular, "call", "calls"));
+    if (fi->mmap_job.calls)
+        fprintf(out, "; %" PRIu64 " of them mapped %" PRIu64 " bytes of %" PRIu64 " job %s", fi->mmap_job.calls,
+                fi->mmap_job.bytes, fi->mmap_job.files, nr_cli_noun(fi->mmap_job.files, "file", "files"));
+    fputc('\n', out);
+}
+
 /* I/O on other kinds than regular files, and what the trace could not see. */
 static void print_nonfile(const nr_model *m, FILE *out)
 {
@@ -376,8 +388,7 @@ static void print_nonfile(const nr_model *m, FILE *out)
         fprintf(out, "%" PRIu64 " %s file I/O outside every phase\n", fi->processes_io_no_phase,
                 nr_cli_noun(fi->processes_io_no_phase, "process did", "processes did"));
     if (fi->mmap_regular)
-        fprintf(out, "note: %" PRIu64 " mmap %s on regular files: reads through mappings are invisible to strace\n",
-                fi->mmap_regular, nr_cli_noun(fi->mmap_regular, "call", "calls"));
+        print_mappings(fi, out);
     if (fi->io_uring_calls)
         fprintf(out, "note: %" PRIu64 " io_uring %s: I/O submitted through io_uring is invisible to strace\n",
                 fi->io_uring_calls, nr_cli_noun(fi->io_uring_calls, "call", "calls"));

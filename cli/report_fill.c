@@ -373,6 +373,11 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     kv_row(d, "unfinished calls never resumed", C(fid->unfinished_calls), "fidelity.unfinished_calls", (double)fid->unfinished_calls);
     kv_row(d, "failed calls (= -1 E...)", C(fid->failed_calls), "fidelity.failed_calls", (double)fid->failed_calls);
     kv_row(d, "mmap calls on regular files (reads through them are invisible)", C(fid->mmap_regular), NULL, 0);
+    if (fid->mmap_job.calls) {
+        kv_row(d, "job files mapped", C(fid->mmap_job.files), "fidelity.mmap_job.files", (double)fid->mmap_job.files);
+        kv_row(d, "bytes of job files mapped (what reads through memory could reach, unseen)", B(fid->mmap_job.bytes),
+               "fidelity.mmap_job.bytes", (double)fid->mmap_job.bytes);
+    }
     if (fid->io_uring_calls)
         kv_row(d, "io_uring calls (the I/O they submit is invisible)", C(fid->io_uring_calls),
                "fidelity.io_uring_calls", (double)fid->io_uring_calls);

@@ -104,8 +104,10 @@
  * 21 (session 58): such a line's -T duration, when its last "<...>" is
  * one, is read (it was lost with the rest of the line).
  * 22 (session 61): a file a successful stat shows to be a directory
- * (S_IFDIR) is a directory; it stayed regular, a job file of 0 bytes. */
-#define NR_INGEST_REVISION 22
+ * (S_IFDIR) is a directory; it stayed regular, a job file of 0 bytes.
+ * 23 (session 61): a successful mmap of an fd carries the length mapped as
+ * its event's bytes (op class other); it carried 0. */
+#define NR_INGEST_REVISION 23
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -2896,6 +2896,15 @@ static void take_early_close(nr_pm *pm, const task *t, nr_pm_event *ev)
     }
 }
 
+/* The length of a mapping (mmap's second argument, in decimal); 0 when
+ * it is no such number. A mapping moves nothing: the model reports the
+ * bytes mapped apart, as what reads through memory could reach unseen. */
+static int64_t mapped_length(nr_span arg)
+{
+    int64_t n = arg_int(arg, 0);
+    return n > 0 ? n : 0;
+}
+
 /* Replays one complete call and emits its event. */
 static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
 {
@@ -2978,6 +2987,8 @@ static int handle_call(nr_pm *pm, task *t, call *c, nr_error *err)
             if ((pm->adv_bits & NR_PM_GHOST_FILE) && in->lists_dir)
                 spec_refuse(pm, "a directory listed through an fd not yet seen in the segment");
             ev->bytes = replay_plain_call(pm, in, ev->file_id, c->ok, c->result);
+            if (in->maps && c->ok && ev->fd >= 0)
+                ev->bytes = mapped_length(call_arg(c, 1));
             break;
         }
         if (rc < 0)

@@ -21,6 +21,10 @@
 #define ATCALL(n, o, c) E(n, o, c, NONE, -1, 0, 1, -1, UNKNOWN)
 #define NEWFD(n, k) E(n, OPEN, NONE, NEWFD, -1, -1, -1, -1, k)
 #define PLAIN(n, o) E(n, o, NONE, NONE, -1, -1, -1, -1, UNKNOWN)
+/* A mapping of the file of fd argument 4, argument 1 bytes long. */
+#define MAPCALL(n)                                                                                          \
+    {.name = n, .op = NR_OP_OTHER, .counter = NR_CNT_NONE, .handler = NR_H_NONE, .kind = NR_KIND_UNKNOWN, \
+     .fd_arg = 4, .dirfd_arg = -1, .path_arg = -1, .flags_arg = -1, .mode_arg = -1, .maps = 1}
 /* A metadata call whose path names a directory (mkdir, rmdir). */
 #define DIRPATHCALL(n) E(n, META, META, NONE, -1, -1, 0, -1, DIRECTORY)
 #define DIRATCALL(n) E(n, META, META, NONE, -1, 0, 1, -1, DIRECTORY)
@@ -133,8 +137,8 @@ static const nr_syscall_info syscall_table[] = {
     DIRCALL("getdents64"),
     FDCALL("readahead", META, META, NONE, 0),
     FDCALL("ioctl", OTHER, NONE, IOCTL, 0),
-    FDCALL("mmap", OTHER, NONE, NONE, 4),
-    FDCALL("mmap2", OTHER, NONE, NONE, 4),
+    MAPCALL("mmap"),
+    MAPCALL("mmap2"),
     FDCALL("lseek", META, META, LSEEK, 0),
     FDCALL("_llseek", META, META, LLSEEK, 0),
     FDCALL("llseek", META, META, LLSEEK, 0),

@@ -66,6 +66,7 @@ typedef struct nr_syscall_info {
     int8_t mode_arg;    /* argument telling the type of the file the call names: mknod's mode, a
                            stat's struct (its st_mode, statx's stx_mode); -1 none */
     uint8_t mode_in_stat; /* mode_arg is a stat struct, not a mode */
+    uint8_t maps;       /* mmap, mmap2: maps its fd's file, argument 1 bytes long (the event's bytes) */
 } nr_syscall_info;
 
 /* Returns the entry for name[0..n), or NULL when the syscall is not in the

@@ -31,6 +31,22 @@ static void add_unnamed(nr_model_nonfile *o, const nr__event *e)
     }
 }
 
+/* An mmap of a regular file: its length (the event's bytes) counted as
+ * mapped, apart for the job files. */
+static void add_mapping(nr_model *m, const nr__event *e)
+{
+    nr_model_fidelity *f = &m->fidelity;
+    const uint64_t len = e->bytes > 0 ? (uint64_t)e->bytes : 0;
+    f->mmap_regular++;
+    f->mmap_bytes = nr__sat_addu(f->mmap_bytes, len);
+    if (m->reg_runtime[e->reg])
+        return;
+    f->mmap_job.calls++;
+    f->mmap_job.bytes = nr__sat_addu(f->mmap_job.bytes, len);
+    f->mmap_job.files += !m->reg_mapped[e->reg];
+    m->reg_mapped[e->reg] = 1;
+}
+
 void nr__fidelity_add(nr_model *m, const nr__event *e)
 {
     nr_model_fidelity *f = &m->fidelity;
@@ -51,7 +67,7 @@ void nr__fidelity_add(nr_model *m, const nr__event *e)
         f->data_events_with_file += e->file_row >= 0;
     }
     if (e->reg >= 0 && starts_with_mmap(e->syscall))
-        f->mmap_regular++;
+        add_mapping(m, e);
     if (e->syscall && strncmp(e->syscall, "io_uring_", 9) == 0)
         f->io_uring_calls++;
     if (e->reg >= 0)

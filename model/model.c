@@ -49,6 +49,8 @@ static void free_pass_state(nr_model *m)
     }
     free(m->reg_read_placed);
     m->reg_read_placed = NULL;
+    free(m->reg_mapped);
+    m->reg_mapped = NULL;
     free(m->proc_last_phase);
     m->proc_last_phase = NULL;
     free(m->phase_folded);

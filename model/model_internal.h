@@ -113,6 +113,7 @@ struct nr_model {
                                     (the larger of the two: the file's size as Darshan takes it) */
     int64_t *reg_read_placed;    /* per regular file: the bytes of its reads at a known offset, not a
                                     guessed one; all lie below reg_extent[0] (the re-read bound) */
+    uint8_t *reg_mapped;         /* per regular file: an mmap of it was seen (fidelity.mmap_job.files) */
     nr_model_files files;
     nr_model_runtime runtime;
 

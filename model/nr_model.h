@@ -446,6 +446,10 @@ typedef struct nr_model_fidelity {
     int64_t strace_first_ns, strace_last_ns; /* -1 when no timestamps */
     double skew_start_s, skew_end_s;         /* hook minus strace; NAN when unknown */
     uint64_t mmap_regular;            /* mmap calls on regular files */
+    uint64_t mmap_bytes;              /* their lengths summed: what reads through memory could reach */
+    struct nr_model_mmap_job {        /* the same of the job files alone (runtime libraries left out) */
+        uint64_t calls, bytes, files; /* files: distinct job files mapped */
+    } mmap_job;
     uint64_t io_uring_calls;          /* io_uring_setup, _enter and _register calls: the I/O they
                                          submit is invisible to strace, as mmap's reads */
     size_t npyio;

@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 18).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 19).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 18
+#define SCHEMA_VERSION 19
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -571,6 +571,12 @@ static json_t *fidelity_json(const nr_model *m)
     put(j, "hook_span_s", f->hook_first_ns >= 0 ? real((double)(f->hook_last_ns - f->hook_first_ns) * 1e-9) : json_null());
     put(j, "strace_span_s", f->strace_first_ns >= 0 ? real((double)(f->strace_last_ns - f->strace_first_ns) * 1e-9) : json_null());
     put(j, "mmap_regular", ju64(f->mmap_regular));
+    put(j, "mmap_bytes", ju64(f->mmap_bytes));
+    json_t *job = json_object();
+    put(job, "calls", ju64(f->mmap_job.calls));
+    put(job, "bytes", ju64(f->mmap_job.bytes));
+    put(job, "files", ju64(f->mmap_job.files));
+    put(j, "mmap_job", job);
     put(j, "io_uring_calls", ju64(f->io_uring_calls));
     json_t *layers = json_object();
     put(layers, "files", ju64(f->layers.files));

@@ -288,6 +288,7 @@ static int alloc_regular_arrays(nr_model *m)
     m->reg_total = calloc(nr, sizeof *m->reg_total);
     m->reg_access = calloc(nr, sizeof *m->reg_access);
     m->reg_read_placed = calloc(nr, sizeof *m->reg_read_placed);
+    m->reg_mapped = calloc(nr, sizeof *m->reg_mapped);
     for (int w = 0; w < 2; w++) {
         m->reg_last_end[w] = malloc(nr * sizeof *m->reg_last_end[w]);
         m->reg_extent[w] = malloc(nr * sizeof *m->reg_extent[w]);
@@ -296,7 +297,7 @@ static int alloc_regular_arrays(nr_model *m)
         for (size_t i = 0; i < nr; i++)
             m->reg_last_end[w][i] = m->reg_extent[w][i] = -1;
     }
-    if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access || !m->reg_read_placed)
+    if (!m->reg_read || !m->reg_written || !m->reg_total || !m->reg_access || !m->reg_read_placed || !m->reg_mapped)
         return NR_E_NOMEM;
     m->totals.files = m->nreg;
     m->files = (nr_model_files){

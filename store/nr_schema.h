@@ -72,7 +72,7 @@ enum nr_events_col {
     NR_EV_FD,         /* first fd argument, or the fd returned by an open; -1 none */
     NR_EV_FILE_ID,    /* files.file_id the fd or path refers to; -1 none */
     NR_EV_FILE2_ID,   /* source file of sendfile/copy_file_range; -1 none */
-    NR_EV_BYTES,      /* bytes transferred (non-negative result of a data call), else 0 */
+    NR_EV_BYTES,      /* bytes transferred (non-negative result of a data call); an mmap's length; else 0 */
     NR_EV_OFFSET,     /* file offset the transfer started at; -1 unknown */
     NR_EV_RESULT,     /* return value; -1 on failure */
     NR_EV_ERRNO,      /* errno name ("ENOENT"), "" when none */

@@ -86,6 +86,18 @@ def copy_in_kernel(src, dst, phase):
         os.close(fd)
 
 
+def read_mapped(path):
+    """Reads a file through a mapping, as np.memmap and safetensors do: no
+    read call moves its bytes, and the mmap's length is what the store
+    records of it. Returns the length mapped."""
+    import mmap
+    with open(path, "rb") as f:
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        n = len(m[:])
+        m.close()
+    return n
+
+
 def io_uring_setup():
     """One io_uring_setup call (syscall 425 on every Linux architecture but
     alpha): the ingest counts it, since the I/O a ring submits is invisible to
@@ -182,6 +194,7 @@ def main():
     with niorep_hook.phase("eval"):
         read_file(os.path.join(DATA, "ckpt.bin"), 16384, "eval")
         read_file(paths[7], 100, "eval")
+        print("MAPPED %s %d" % (os.path.realpath(paths[3]), read_mapped(paths[3])))
     print("ACCOUNTING " + json.dumps(acct, sort_keys=True))
     print("META " + json.dumps(meta_calls))
 
@@ -264,7 +277,21 @@ def check_metadata_calls(events, files, name_of, meta_calls):
     print("%d metadata calls recorded: %s" % (len(got), ", ".join(sorted({n for _, _, n in got}))))
 
 
-def ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made, meta_calls):
+def check_mapping(events, files, name_of, summary, mapped):
+    """The program's mapping of a data file: one mmap event of the eval phase
+    whose bytes are the length mapped; the summary counts it among the job
+    files' mappings (since session 61)."""
+    path, length = mapped
+    ids = {f["file_id"] for f in files if f["path"] == path}
+    maps = [(name_of.get(e["phase_id"], "unphased"), e["bytes"]) for e in events
+            if e["syscall"] == "mmap" and e["file_id"] in ids]
+    check(maps == [("eval", length)], "the mapping of %s: %r, the program mapped %d bytes in eval" % (path, maps, length))
+    job = summary["fidelity"]["mmap_job"]
+    check(job["files"] >= 1 and job["bytes"] >= length and job["calls"] >= 1, "fidelity.mmap_job: %r" % job)
+    print("the mapping of %d bytes is recorded; fidelity.mmap_job %s" % (length, json.dumps(job, sort_keys=True)))
+
+
+def ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made, meta_calls, mapped):
     store = os.path.join(work, "run.nio")
     r = niorep_tool(niorep, "ingest", "-o", store, run)
     if r.returncode != 0 and "not built" in r.stderr:
@@ -297,6 +324,7 @@ def ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made, meta_
     check_metadata_calls(events, files, name_of, meta_calls)
     r = niorep_tool(niorep, "summary", "--json", store)
     check(r.returncode == 0, "summary failed: %s" % r.stderr)
+    check_mapping(events, files, name_of, json.loads(r.stdout), mapped)
     rings = json.loads(r.stdout)["fidelity"]["io_uring_calls"]
     if ring_made:
         check(rings == 1, "io_uring calls: %d, the program made one ring" % rings)
@@ -506,6 +534,9 @@ def run_stdlib(niorep, work):
     check(line, "program printed no accounting: %s" % r.stdout)
     accounting = json.loads(line[0][len("ACCOUNTING "):])
     ring_made = "IO_URING 1" in r.stdout.splitlines()
+    mapped = [l.split()[1:] for l in r.stdout.splitlines() if l.startswith("MAPPED ")]
+    check(mapped, "program printed no mapping: %s" % r.stdout)
+    mapped = (mapped[0][0], int(mapped[0][1]))
     meta = [l for l in r.stdout.splitlines() if l.startswith("META ")]
     check(meta, "program printed no metadata calls: %s" % r.stdout)
     meta_calls = json.loads(meta[0][len("META "):])
@@ -521,7 +552,7 @@ def run_stdlib(niorep, work):
     check_error_paths(niorep, work)
     check_ctrl_c(niorep, work)
     check_job_control(niorep, work)
-    ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made, meta_calls)
+    ingest_and_compare(niorep, run, work, data_dir, accounting, ring_made, meta_calls, mapped)
 
 
 def run_workload(niorep, work, name):

@@ -1811,6 +1811,35 @@ static void mkdir_names_a_directory(void **state)
     ck_free(&r);
 }
 
+/* A mapping of a file carries its length as the event's bytes (since
+ * session 61: np.memmap and safetensors read through mappings, which
+ * strace does not see, and the model reports what they could reach); an
+ * anonymous or failed mapping none; the file's read total is not touched. */
+static void mmap_bytes_are_its_length(void **state)
+{
+    ck_run r;
+    ck_ingest_text(&r,
+        "1720 openat(AT_FDCWD</w>, \"/data/train.bin\", O_RDONLY|O_CLOEXEC) = 3</data/train.bin>\n"
+        "1720 mmap(NULL, 1048576000, PROT_READ, MAP_SHARED, 3</data/train.bin>, 0) = 0x7f0000000000\n"
+        "1720 mmap(0x7f1000000000, 65536, PROT_READ, MAP_PRIVATE|MAP_FIXED, 3</data/train.bin>, 0x10000) = "
+        "0x7f1000000000\n"
+        "1720 mmap(NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f2000000000\n"
+        "1720 mmap(NULL, 4096, PROT_READ, MAP_SHARED, 3</data/train.bin>, 0) = -1 ENOMEM (Cannot allocate memory)\n"
+        "1720 read(3</data/train.bin>, \"abc\", 3) = 3\n",
+        NULL);
+    assert_ok(&r);
+    const int64_t want[] = {1048576000, 65536, 0, 0};
+    for (int i = 0; i < 4; i++) {
+        const long row = ck_event_row(&r, "mmap", i);
+        assert_true(row >= 0);
+        assert_int_equal(EV(&r, row, "bytes"), want[i]);
+        assert_int_equal(EV(&r, row, "op_class"), NR_OP_OTHER);
+    }
+    FILE_EQ(&r, "/data/train.bin", "bytes_read", 3);
+    FILE_EQ(&r, "/data/train.bin", "read_calls", 1);
+    ck_free(&r);
+}
+
 /* A path a stat shows to be a directory is a directory (until session 61
  * regular: os.path.isdir and makedirs of a checkpoint folder made job
  * files of 0 bytes), in each -X style and through an fd; the file's kind
@@ -3441,6 +3470,7 @@ int main(void)
         cmocka_unit_test(mkdir_names_a_directory),
         cmocka_unit_test(fifo_from_mknod_and_stat),
         cmocka_unit_test(directory_from_stat),
+        cmocka_unit_test(mmap_bytes_are_its_length),
         cmocka_unit_test(clock_backwards_of_z_shaped_lines),
         cmocka_unit_test(detached_call_never_resumed),
         cmocka_unit_test(detached_mark_alone_is_continuation),

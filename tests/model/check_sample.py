@@ -368,6 +368,16 @@ def processes_of(events, counted, procs, main_pid, run_bytes):
     return {"main_pid": main_pid, "with_io": with_io, "roles": roles}
 
 
+def mappings_of(events, regular, job):
+    """docs/definitions.md, "Mappings": the mmap calls on regular files and
+    their lengths (the events' bytes), the job files' apart, each file once."""
+    maps = [e for e in events if e["file_id"] in regular and e["syscall"].startswith("mmap")]
+    on_job = [e for e in maps if e["file_id"] in job]
+    return {"mmap_regular": len(maps), "mmap_bytes": sum(max(e["bytes"], 0) for e in maps),
+            "mmap_job": {"calls": len(on_job), "bytes": sum(max(e["bytes"], 0) for e in on_job),
+                         "files": len({e["file_id"] for e in on_job})}}
+
+
 def nonfile_of(events, kind_of):
     """docs/definitions.md, "Bytes": calls and bytes of each kind other than
     regular files, and of fds no file stands behind."""
@@ -475,6 +485,8 @@ def check_beyond_totals(name, summary, events, files, procs, phases, runtime, fa
     want = processes_of(events, counted, procs, main_pid, run_bytes)
     compare_tree(f"{name}: processes", summary["processes"], want, failures)
     compare_tree(f"{name}: nonfile", summary["nonfile"], nonfile_of(events, kind_of), failures)
+    mappings = mappings_of(events, regular, job)
+    compare_tree(f"{name}: fidelity", {k: summary["fidelity"][k] for k in mappings}, mappings, failures)
     listed, totals = bursts_of(counted, lambda e: phase_name.get(e["phase_id"], "unphased"), run_start)
     compare_tree(f"{name}: bursts", summary["bursts"], listed, failures)
     compare_tree(f"{name}: burst_totals", summary["burst_totals"], totals, failures)

@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 18)
+check("schema_version", 19)
 check("latency.job_files.other_phases", None)  # 4 phases: none folds (version 14)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base
@@ -34,6 +34,8 @@ check("timeline.time_base", None)
 check("latency.by_fs.0.fs", "unknown")
 check("latency.by_fs.1.fs", "/data")
 check("fidelity.whole_second_stamps", False)  # run A's stamps have microseconds
+check("fidelity.mmap_bytes", 0)  # run A maps nothing (test_model mappings_by_hand counts by hand)
+check("fidelity.mmap_job", {"calls": 0, "bytes": 0, "files": 0})
 # marks (fixture_runs.c): epochs at 2 s (train) and 4.5 s (train again), a step
 # at 4.6 s (unphased); times from the timeline's start, the first event at 100 ms
 check("marks.count", 3)

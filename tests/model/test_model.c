@@ -2329,6 +2329,46 @@ static void rereads_of_nothing(void **state)
     nr_model_free(m);
 }
 
+/* An mmap event of the model's store (op other, no source) on file_id,
+ * length bytes; -1 as file_id for an anonymous mapping. */
+static void map_call(tb *t, int64_t ms, int64_t file_id, int64_t length)
+{
+    tb_event(t, (tb_ev){.ts = ms * MS, .dur = 5 * US, .pid = 1, .op = NR_OP_OTHER, .file_id = file_id,
+                        .bytes = length, .offset = 0, .result = 0x7f0000000000, .phase_id = -1, .syscall = "mmap"});
+}
+
+/* The mappings by hand: every regular file's counted in mmap_regular and
+ * mmap_bytes; the job files' apart, each file once (mutants: counting the
+ * runtime library as a job file gives 3 calls; counting files per call
+ * gives 3 files; taking the socket's gives 5 calls; dropping the length
+ * gives 0 bytes). */
+static void mappings_by_hand(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("mappings.nio"));
+    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/data/model.safetensors", NR_KIND_REGULAR);
+    tb_file(&t, 2, "/usr/lib/x86_64-linux-gnu/libc.so.6", NR_KIND_REGULAR);
+    tb_file(&t, 3, "socket:[9]", NR_KIND_SOCKET);
+    tb_proc(&t, 1, -1, 0, 100 * MS);
+    map_call(&t, 1, 2, 1916928);
+    map_call(&t, 2, 0, 1000000000);
+    map_call(&t, 3, 0, 65536);
+    map_call(&t, 4, 1, 548000000);
+    map_call(&t, 5, -1, 8192);
+    map_call(&t, 6, 3, 4096);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("mappings.nio"));
+    const nr_model_fidelity *f = nr_model_get_fidelity(m);
+    assert_int_equal(f->mmap_regular, 4);
+    assert_int_equal(f->mmap_bytes, 1916928 + 1000000000 + 65536 + 548000000);
+    assert_int_equal(f->mmap_job.calls, 3);
+    assert_int_equal(f->mmap_job.bytes, 1000000000 + 65536 + 548000000);
+    assert_int_equal(f->mmap_job.files, 2);
+    nr_model_free(m);
+}
+
 /* Every rule has an outcome, fired or not, and the rules that did not look
  * say why (docs/findings.md, "Outcomes"). */
 static void rule_outcomes(void **state)
@@ -2589,6 +2629,7 @@ int main(void)
         cmocka_unit_test(rule_outcomes),
         cmocka_unit_test(rereads_by_hand),
         cmocka_unit_test(rereads_of_nothing),
+        cmocka_unit_test(mappings_by_hand),
         cmocka_unit_test(finding_rereads),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),
