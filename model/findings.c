@@ -144,6 +144,23 @@ static void rereads(const nr_model *m, evidence *ev)
     ev->args[3] = (double)r->files;
 }
 
+/* The job files' mappings against their reads: what reads through memory
+ * could reach, of all the job files' data the trace shows moved or mapped. */
+static void mapped_data(const nr_model *m, evidence *ev)
+{
+    const nr_model_fidelity *f = &m->fidelity;
+    const uint64_t read = m->totals.bytes_read - m->runtime.bytes_read, mapped = f->mmap_job.bytes;
+    const double reach = (double)mapped + (double)read;
+    ev->applicable = reach > 0;
+    if (!ev->applicable)
+        snprintf(ev->why, sizeof ev->why, "no job file was read or mapped");
+    ev->value = reach > 0 ? (double)mapped / reach : 0;
+    ev->gate = (double)mapped;
+    ev->args[0] = (double)mapped / GIB;
+    ev->args[1] = (double)f->mmap_job.files;
+    ev->args[2] = 100.0 * ev->value;
+}
+
 /* Whether a burst of this phase may be a checkpoint: not one of the hook's
  * canonical phases that are not (a data_prep's output is a write burst,
  * and the language sample's largest). */
@@ -291,6 +308,15 @@ static const rule rules[] = {
                "pass: in memory, on node-local storage, or behind a caching loader; on a shared file system every "
                "pass loads its servers again.",
      .measure = rereads},
+    {.id = "mapped_data", .fires_below = 0, .threshold = 0.50, .gate = 100 * MIB, .unit = "share",
+     .number = "share of the job files' bytes read or mapped that were mapped",
+     .gate_why = "%.0f MiB of job files were mapped; the rule needs 100 MiB", .gate_scale = 1.0 / MIB,
+     .sentence = "%.2f GiB of %.0f job files were mapped into memory, %.0f%% of what the job files' reads and "
+                 "mappings could reach: reads through memory are invisible to strace.",
+     .action = "The bytes read, access pattern and latencies of these files miss their reads through memory "
+               "(np.memmap, safetensors, Arrow). To measure them, trace one run that reads them with read() "
+               "(np.fromfile, loading into memory), or record page faults (perf trace -F maj).",
+     .measure = mapped_data},
 };
 
 /* The rule's outcome from its evidence, into out. */

@@ -179,12 +179,16 @@ if ids != ["async_checkpoints"]:
 # that did not look says why (docs/findings.md, "Outcomes")
 rules = {r["id"]: r for r in s["rules"]}
 if list(rules) != ["hot_set", "small_reads", "small_files", "async_checkpoints", "cache_miss_tail", "data_bound",
-                   "runtime_reads", "rereads"]:
+                   "runtime_reads", "rereads", "mapped_data"]:
     failures.append(f"rules: {list(rules)}")
 # nothing read again: measured, 0 B of the 1 GiB the rule needs (version 18)
 check("rules.7.state", "gate not met")
 check("rules.7.value", 0.0)
 check("rules.7.why", "0.00 GiB were read again, at least; the rule needs 1 GiB")
+# nothing mapped: measured (run A reads its job files), 0 of the 100 MiB the rule needs (version 19)
+check("rules.8.state", "gate not met")
+check("rules.8.value", 0.0)
+check("rules.8.why", "0 MiB of job files were mapped; the rule needs 100 MiB")
 if [r["id"] for r in s["rules"] if r["state"] == "fired"] != ids:
     failures.append(f"fired rules {[r['id'] for r in s['rules'] if r['state'] == 'fired']} are not the findings {ids}")
 for r in s["rules"]:

@@ -2369,6 +2369,52 @@ static void mappings_by_hand(void **state)
     nr_model_free(m);
 }
 
+/* A store of one job file mapped (mapped bytes, in one mmap) and one read
+ * (read bytes, in 1 MiB reads). */
+static nr_model *mapped_and_read(const char *name, int64_t mapped, int64_t read)
+{
+    tb t;
+    tb_open(&t, tb_path(name));
+    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/data/labels.csv", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 100 * MS);
+    map_call(&t, 1, 0, mapped);
+    for (int64_t off = 0, ms = 2; off < read; off += 1 << 20, ms++)
+        tb_call(&t, ms * MS, 10 * US, 1, NR_OP_READ, 1, 1 << 20, off, -1);
+    tb_commit(&t);
+    return model_of(tb_path(name));
+}
+
+/* mapped_data: fired with its sentence; gated below 100 MiB mapped; a
+ * share of exactly one half not fired. */
+static void finding_mapped_data(void **state)
+{
+    (void)state;
+    const int64_t mib = 1 << 20;
+    nr_model *m = mapped_and_read("mapped1g.nio", 1024 * mib, 10 * mib);
+    assert_true(has_finding(m, "mapped_data"));
+    const char *sentence = NULL;
+    for (size_t i = 0; i < nr_model_finding_count(m); i++)
+        if (strcmp(nr_model_finding_at(m, i)->id, "mapped_data") == 0)
+            sentence = nr_model_finding_at(m, i)->sentence;
+    assert_non_null(sentence);
+    if (!strstr(sentence, "1.00 GiB of 1 job files were mapped into memory, 99% of what the job files' reads and "
+                          "mappings could reach: reads through memory are invisible to strace."))
+        fail_msg("mapped_data sentence: %s", sentence);
+    assert_near(rule_of(m, "mapped_data")->value, 1024.0 / 1034.0, 1e-15);
+    nr_model_free(m);
+    m = mapped_and_read("mapped50m.nio", 50 * mib, mib);
+    const nr_model_rule *r = rule_of(m, "mapped_data");
+    assert_int_equal(r->state, NR_RULE_GATED);
+    assert_string_equal(r->why, "50 MiB of job files were mapped; the rule needs 100 MiB");
+    nr_model_free(m);
+    m = mapped_and_read("mapped_half.nio", 200 * mib, 200 * mib);
+    r = rule_of(m, "mapped_data");
+    assert_int_equal(r->state, NR_RULE_NOT_FIRED);
+    assert_near(r->value, 0.5, 0);
+    nr_model_free(m);
+}
+
 /* Every rule has an outcome, fired or not, and the rules that did not look
  * say why (docs/findings.md, "Outcomes"). */
 static void rule_outcomes(void **state)
@@ -2377,7 +2423,7 @@ static void rule_outcomes(void **state)
     const mini flat = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1000, .read_dur = 1000,
                        .train_ns = SEC};
     nr_model *m = mini_model("rules_flat.nio", &flat);
-    assert_int_equal(nr_model_rule_count(m), 8);
+    assert_int_equal(nr_model_rule_count(m), 9);
     const nr_model_rule *r = rule_of(m, "hot_set");
     assert_int_equal(r->state, NR_RULE_NOT_FIRED);
     assert_near(r->value, 0.9, 1e-12);
@@ -2630,6 +2676,7 @@ int main(void)
         cmocka_unit_test(rereads_by_hand),
         cmocka_unit_test(rereads_of_nothing),
         cmocka_unit_test(mappings_by_hand),
+        cmocka_unit_test(finding_mapped_data),
         cmocka_unit_test(finding_rereads),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),
