@@ -174,8 +174,11 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     print_fs_bytes(m, out);
     fprintf(out, "\n");
 
-    fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s\n", "phase", "wall s", "read", "written", "io s", "main in io",
+    /* a column of the job files' mappings only where there are any: the table stays as it was otherwise */
+    const int mapped = nr_model_get_fidelity(m)->mmap_job.calls > 0;
+    fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s", "phase", "wall s", "read", "written", "io s", "main in io",
             "procs in io");
+    fprintf(out, mapped ? " %12s\n" : "\n", "mapped");
     const int durations = nr_model_get_fidelity(m)->durations_available;
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
@@ -188,6 +191,8 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
         fprintf(out, " %11s ", isfinite(p->main_io_share) ? nr_fmt_percent(p->main_io_share, main_io, sizeof main_io)
                                                          : "-");
         print_real(out, 12, p->io_share);
+        if (mapped)
+            fprintf(out, " %12" PRIu64, p->job_bytes_mapped);
         fputc('\n', out);
     }
     /* the summed time reads like a share of the phase but counts every
@@ -198,6 +203,9 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     fprintf(out, "main in io: the share of the phase's wall time the main process spent in file I/O calls "
                  "(data-bound when high);\nprocs in io: io s / wall s, the mean number of processes in file I/O "
                  "at once (workers raise it; can exceed 1)\n");
+    if (mapped)
+        fprintf(out, "mapped: the bytes of the job files' mappings made in the phase; reads through them are "
+                     "invisible to strace and in no column before it\n");
 }
 
 /* The job files by the bytes they moved, and their sizes per class. */

@@ -540,6 +540,28 @@ static const char phase_columns_note[] =
     "the wall time, the mean number of processes in file I/O at once; workers reading beside the loop raise "
     "it, above 1 when several read in parallel, without the loop waiting.";
 
+/* The job files' mappings per phase, when the run made any: the bytes
+ * reads through memory could reach, which no column of bytes holds. */
+static void add_mapped_table(nr_report_block *sec, const nr_model *m)
+{
+    if (!nr_model_get_fidelity(m)->mmap_job.calls)
+        return;
+    char buf[64];
+    static const char *const heads[] = {"phase", "bytes of job files mapped"};
+    nr_report_table *t = nr_report_table_new(sec, "Job files mapped per phase (reads through memory are invisible to "
+                                             "strace: these bytes are in no column above)", 2, heads, 0x2u);
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        if (!p->job_bytes_mapped)
+            continue;
+        char key[96];
+        nr_report_table_row(t);
+        nr_report_table_cell(t, p->name);
+        snprintf(key, sizeof key, "phases.%zu.job_bytes_mapped", i);
+        nr_report_table_cell_key(t, B(p->job_bytes_mapped), key, (double)p->job_bytes_mapped);
+    }
+}
+
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                        nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
@@ -612,6 +634,7 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
             nr_report_table_cell(o, S(ns_to_s(p->ops[op].time_ns)));
         }
     }
+    add_mapped_table(sec, m);
     add_fs_bytes_table(sec, m);
     return 0;
 }

@@ -9,11 +9,6 @@
 #include "nr_schema.h"
 #include "nr_strtab.h"
 
-/* strncmp(s, "mmap", 4) == 0 without a library call per event; NULL is no. */
-static inline int starts_with_mmap(const char *s)
-{
-    return s && s[0] == 'm' && s[1] == 'm' && s[2] == 'a' && s[3] == 'p';
-}
 
 /* An event on no file: its call, and when it is a transfer, its bytes (a
  * read on an fd never seen opened moved data that no file's total holds,
@@ -66,7 +61,7 @@ void nr__fidelity_add(nr_model *m, const nr__event *e)
         f->data_events++;
         f->data_events_with_file += e->file_row >= 0;
     }
-    if (e->reg >= 0 && starts_with_mmap(e->syscall))
+    if (e->reg >= 0 && nr__is_mapping(e->syscall))
         add_mapping(m, e);
     if (e->syscall && strncmp(e->syscall, "io_uring_", 9) == 0)
         f->io_uring_calls++;

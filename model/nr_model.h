@@ -164,6 +164,8 @@ typedef struct nr_model_phase {
     uint64_t runtime_bytes_written; /* of ops[WRITE].bytes, the runtime's files' */
     double runtime_io_time_s;     /* of io_time_s, the calls on the runtime's files (since session 49: figure 1
                                      draws them apart) */
+    uint64_t job_bytes_mapped;    /* the lengths of the job files' mappings made in the phase: what reads
+                                     through memory, invisible to strace, could reach */
 } nr_model_phase;
 size_t nr_model_phase_count(const nr_model *m);
 const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i);

@@ -93,6 +93,7 @@ static json_t *phase_json(const shared_json *sh, const nr_model *m, size_t i)
     put(j, "runtime_bytes_read", ju64(p->runtime_bytes_read));
     put(j, "runtime_bytes_written", ju64(p->runtime_bytes_written));
     put(j, "runtime_io_time_s", real(p->runtime_io_time_s));
+    put(j, "job_bytes_mapped", ju64(p->job_bytes_mapped));
     for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
         put(ops, nr_op_class_name(op), opsum_json(sh, &p->ops[op]));
     put(j, "ops", ops);

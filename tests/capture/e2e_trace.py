@@ -286,6 +286,8 @@ def check_mapping(events, files, name_of, summary, mapped):
     maps = [(name_of.get(e["phase_id"], "unphased"), e["bytes"]) for e in events
             if e["syscall"] == "mmap" and e["file_id"] in ids]
     check(maps == [("eval", length)], "the mapping of %s: %r, the program mapped %d bytes in eval" % (path, maps, length))
+    by_phase = {p["name"]: p["job_bytes_mapped"] for p in summary["phases"] if p["job_bytes_mapped"]}
+    check(by_phase == {"eval": length}, "phases' job_bytes_mapped: %r" % by_phase)
     job = summary["fidelity"]["mmap_job"]
     check(job["files"] >= 1 and job["bytes"] >= length and job["calls"] >= 1, "fidelity.mmap_job: %r" % job)
     print("the mapping of %d bytes is recorded; fidelity.mmap_job %s" % (length, json.dumps(job, sort_keys=True)))

@@ -545,6 +545,7 @@ def check_run(niorep, run_dir, work, failures):
                          for x in ph], dtype=bool) if len(ph) else np.zeros(0, dtype=bool)
 
     on_runtime = np.isin(fid, list(runtime))
+    mapping = np.array([e["syscall"].startswith("mmap") for e in events], dtype=bool)
     for p in summary["phases"]:
         in_phase = phase_mask(p["name"])
         for key, mask in (("bytes_read", reads), ("bytes_written", writes)):
@@ -563,6 +564,10 @@ def check_run(niorep, run_dir, work, failures):
             got, want = p[key], int((mask & in_phase).sum())
             if got != want:
                 failures.append(f"{name}: phase {p['name']} {key} = {got}, numpy {want}")
+        # the job files' mappings made in the phase (schema 19; docs/definitions.md "Mappings")
+        want = int(pos[counted & in_phase & ~on_runtime & mapping].sum())
+        if p.get("job_bytes_mapped") != want:
+            failures.append(f"{name}: phase {p['name']} job_bytes_mapped = {p.get('job_bytes_mapped')}, numpy {want}")
     check_concentration(name, summary, fid, pos, reads, writes, runtime, failures)
     meta = {r["key"]: r["value"] for r in export(niorep, store, "meta")}
     check_file_systems(name, summary, meta, files, fid, pos, reads, writes, failures)

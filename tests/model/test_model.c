@@ -2366,6 +2366,10 @@ static void mappings_by_hand(void **state)
     assert_int_equal(f->mmap_job.calls, 3);
     assert_int_equal(f->mmap_job.bytes, 1000000000 + 65536 + 548000000);
     assert_int_equal(f->mmap_job.files, 2);
+    uint64_t in_phases = 0;
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        in_phases += nr_model_phase_at(m, i)->job_bytes_mapped;
+    assert_int_equal(in_phases, 1000000000 + 65536 + 548000000);
     nr_model_free(m);
 }
 
