@@ -2339,7 +2339,7 @@ static void map_call(tb *t, int64_t ms, int64_t file_id, int64_t length)
 
 /* The mappings by hand: every regular file's counted in mmap_regular and
  * mmap_bytes; the job files' apart, each file once (mutants: counting the
- * runtime library as a job file gives 3 calls; counting files per call
+ * runtime library as a job file gives 4 calls; counting files per call
  * gives 3 files; taking the socket's gives 5 calls; dropping the length
  * gives 0 bytes). */
 static void mappings_by_hand(void **state)
