@@ -995,9 +995,10 @@ static void learn_directory(nr_pm *pm, int64_t file)
         file_at(pm, file)->kind = NR_KIND_DIRECTORY;
 }
 
-/* A call said that file is a fifo, a socket or a device (kind): a file
- * the model holds for regular takes that kind, and so do its open file
- * descriptions (no offsets from now on). The whole file changes, its
+/* A call said that file is a fifo, a socket or a device (kind; a
+ * directory is learn_directory's): a file the model holds for regular
+ * takes that kind, and so do its open file descriptions (no offsets from
+ * now on). The whole file changes, its
  * earlier calls too: a fifo is a pipe, not storage, from its mknod on
  * (and a fifo created outside the trace is learnt at the fstat an
  * open() makes). Other kinds stay: a path's own (/dev, /proc, pipe:[N])
