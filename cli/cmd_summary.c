@@ -191,8 +191,10 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
         fprintf(out, " %11s ", isfinite(p->main_io_share) ? nr_fmt_percent(p->main_io_share, main_io, sizeof main_io)
                                                          : "-");
         print_real(out, 12, p->io_share);
-        if (mapped)
+        if (mapped && nr_model_get_fidelity(m)->mmap_lengths_known)
             fprintf(out, " %12" PRIu64, p->job_bytes_mapped);
+        else if (mapped)
+            fprintf(out, " %12s", "-");
         fputc('\n', out);
     }
     /* the summed time reads like a share of the phase but counts every
@@ -365,9 +367,13 @@ static void print_mappings(const nr_model_fidelity *fi, FILE *out)
 {
     fprintf(out, "note: %" PRIu64 " mmap %s on regular files: reads through mappings are invisible to strace",
             fi->mmap_regular, nr_cli_noun(fi->mmap_regular, "call", "calls"));
-    if (fi->mmap_job.calls)
+    if (fi->mmap_job.calls && fi->mmap_lengths_known)
         fprintf(out, "; %" PRIu64 " of them mapped %" PRIu64 " bytes of %" PRIu64 " job %s", fi->mmap_job.calls,
                 fi->mmap_job.bytes, fi->mmap_job.files, nr_cli_noun(fi->mmap_job.files, "file", "files"));
+    else if (fi->mmap_job.calls)
+        fprintf(out, "; %" PRIu64 " of them mapped %" PRIu64 " job %s, of lengths this store does not record "
+                     "(an ingest before revision 23: ingest the run again)", fi->mmap_job.calls, fi->mmap_job.files,
+                nr_cli_noun(fi->mmap_job.files, "file", "files"));
     fputc('\n', out);
 }
 

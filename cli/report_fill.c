@@ -375,8 +375,9 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     kv_row(d, "mmap calls on regular files (reads through them are invisible)", C(fid->mmap_regular), NULL, 0);
     if (fid->mmap_job.calls) {
         kv_row(d, "job files mapped", C(fid->mmap_job.files), "fidelity.mmap_job.files", (double)fid->mmap_job.files);
-        kv_row(d, "bytes of job files mapped (what reads through memory could reach, unseen)", B(fid->mmap_job.bytes),
-               "fidelity.mmap_job.bytes", (double)fid->mmap_job.bytes);
+        kv_row(d, "bytes of job files mapped (what reads through memory could reach, unseen)",
+               fid->mmap_lengths_known ? B(fid->mmap_job.bytes) : "not recorded (an ingest before revision 23)",
+               "fidelity.mmap_job.bytes", fid->mmap_lengths_known ? (double)fid->mmap_job.bytes : NAN);
     }
     if (fid->io_uring_calls)
         kv_row(d, "io_uring calls (the I/O they submit is invisible)", C(fid->io_uring_calls),
@@ -544,8 +545,8 @@ static const char phase_columns_note[] =
  * reads through memory could reach, which no column of bytes holds. */
 static void add_mapped_table(nr_report_block *sec, const nr_model *m)
 {
-    if (!nr_model_get_fidelity(m)->mmap_job.calls)
-        return;
+    if (!nr_model_get_fidelity(m)->mmap_job.calls || !nr_model_get_fidelity(m)->mmap_lengths_known)
+        return; /* unknown lengths: the facts table says so */
     char buf[64];
     static const char *const heads[] = {"phase", "bytes of job files mapped"};
     nr_report_table *t = nr_report_table_new(sec, "Job files mapped per phase (reads through memory are invisible to "

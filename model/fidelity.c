@@ -360,9 +360,22 @@ static nr_model_layers classify_layers(nr_model_pyio_match *pyio, size_t n)
     return c;
 }
 
+/* The ingest revision from which a store's mmap events carry the length
+ * mapped (docs/store-schema.md, events.bytes). */
+#define MMAP_LENGTHS_REVISION 23
+
+/* Whether the store's ingest recorded mapping lengths (meta
+ * ingest_revision); a store without the key is older still. */
+static int records_mmap_lengths(const nr_model *m)
+{
+    const char *rev = nr_model_meta(m, "ingest_revision");
+    return rev && atoi(rev) >= MMAP_LENGTHS_REVISION;
+}
+
 int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
 {
     nr_model_fidelity *f = &m->fidelity;
+    f->mmap_lengths_known = f->mmap_regular == 0 || records_mmap_lengths(m);
     const uint64_t events = m->totals.events;
     f->durations_available = events > 0 && f->events_with_dur > 0;
     f->timestamps_available = events > 0 && f->events_with_ts > 0;

@@ -151,8 +151,11 @@ static void mapped_data(const nr_model *m, evidence *ev)
     const nr_model_fidelity *f = &m->fidelity;
     const uint64_t read = m->totals.bytes_read - m->runtime.bytes_read, mapped = f->mmap_job.bytes;
     const double reach = (double)mapped + (double)read;
-    ev->applicable = reach > 0;
-    if (!ev->applicable)
+    ev->applicable = reach > 0 && f->mmap_lengths_known;
+    if (!f->mmap_lengths_known)
+        snprintf(ev->why, sizeof ev->why, "the store does not record the mappings' lengths (an ingest before "
+                                          "revision 23): ingest the run again");
+    else if (!ev->applicable)
         snprintf(ev->why, sizeof ev->why, "no job file was read or mapped");
     ev->value = reach > 0 ? (double)mapped / reach : 0;
     ev->gate = (double)mapped;

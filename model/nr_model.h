@@ -452,6 +452,9 @@ typedef struct nr_model_fidelity {
     struct nr_model_mmap_job {        /* the same of the job files alone (runtime libraries left out) */
         uint64_t calls, bytes, files; /* files: distinct job files mapped */
     } mmap_job;
+    int mmap_lengths_known;           /* the store records the mappings' lengths (ingest revision 23 on), or
+                                         has no mapping: else mmap_bytes, mmap_job.bytes and the phases'
+                                         job_bytes_mapped are unknown (their 0 means nothing) */
     uint64_t io_uring_calls;          /* io_uring_setup, _enter and _register calls: the I/O they
                                          submit is invisible to strace, as mmap's reads */
     size_t npyio;

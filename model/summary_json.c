@@ -70,6 +70,12 @@ static json_t *totals_json(const nr_model *m)
     return j;
 }
 
+/* A sum of mapping lengths; null when the store does not record them. */
+static json_t *mapped_json(const nr_model *m, uint64_t bytes)
+{
+    return nr_model_get_fidelity(m)->mmap_lengths_known ? ju64(bytes) : json_null();
+}
+
 static json_t *phase_json(const shared_json *sh, const nr_model *m, size_t i)
 {
     const nr_model_phase *p = &m->phases[i];
@@ -93,7 +99,7 @@ static json_t *phase_json(const shared_json *sh, const nr_model *m, size_t i)
     put(j, "runtime_bytes_read", ju64(p->runtime_bytes_read));
     put(j, "runtime_bytes_written", ju64(p->runtime_bytes_written));
     put(j, "runtime_io_time_s", real(p->runtime_io_time_s));
-    put(j, "job_bytes_mapped", ju64(p->job_bytes_mapped));
+    put(j, "job_bytes_mapped", mapped_json(m, p->job_bytes_mapped));
     for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
         put(ops, nr_op_class_name(op), opsum_json(sh, &p->ops[op]));
     put(j, "ops", ops);
@@ -572,10 +578,10 @@ static json_t *fidelity_json(const nr_model *m)
     put(j, "hook_span_s", f->hook_first_ns >= 0 ? real((double)(f->hook_last_ns - f->hook_first_ns) * 1e-9) : json_null());
     put(j, "strace_span_s", f->strace_first_ns >= 0 ? real((double)(f->strace_last_ns - f->strace_first_ns) * 1e-9) : json_null());
     put(j, "mmap_regular", ju64(f->mmap_regular));
-    put(j, "mmap_bytes", ju64(f->mmap_bytes));
+    put(j, "mmap_bytes", mapped_json(m, f->mmap_bytes));
     json_t *job = json_object();
     put(job, "calls", ju64(f->mmap_job.calls));
-    put(job, "bytes", ju64(f->mmap_job.bytes));
+    put(job, "bytes", mapped_json(m, f->mmap_job.bytes));
     put(job, "files", ju64(f->mmap_job.files));
     put(j, "mmap_job", job);
     put(j, "io_uring_calls", ju64(f->io_uring_calls));

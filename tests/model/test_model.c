@@ -2347,6 +2347,7 @@ static void mappings_by_hand(void **state)
     (void)state;
     tb t;
     tb_open(&t, tb_path("mappings.nio"));
+    tb_meta(&t, "ingest_revision", "23");
     tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
     tb_file(&t, 1, "/data/model.safetensors", NR_KIND_REGULAR);
     tb_file(&t, 2, "/usr/lib/x86_64-linux-gnu/libc.so.6", NR_KIND_REGULAR);
@@ -2370,6 +2371,43 @@ static void mappings_by_hand(void **state)
     for (size_t i = 0; i < nr_model_phase_count(m); i++)
         in_phases += nr_model_phase_at(m, i)->job_bytes_mapped;
     assert_int_equal(in_phases, 1000000000 + 65536 + 548000000);
+    assert_true(f->mmap_lengths_known);
+    nr_model_free(m);
+}
+
+/* A store of an ingest before revision 23 holds mmap events of no length:
+ * the mappings are counted, their bytes unknown, and the rule says why it
+ * cannot look; a store without mappings knows its 0. */
+static void mappings_of_an_older_store(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("mappings_old.nio"));
+    tb_meta(&t, "ingest_revision", "22");
+    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 100 * MS);
+    map_call(&t, 1, 0, 0);
+    tb_call(&t, 2 * MS, 10 * US, 1, NR_OP_READ, 0, 4096, 0, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("mappings_old.nio"));
+    const nr_model_fidelity *f = nr_model_get_fidelity(m);
+    assert_int_equal(f->mmap_job.calls, 1);
+    assert_int_equal(f->mmap_job.files, 1);
+    assert_false(f->mmap_lengths_known);
+    const nr_model_rule *r = rule_of(m, "mapped_data");
+    assert_int_equal(r->state, NR_RULE_NOT_APPLICABLE);
+    assert_string_equal(r->why, "the store does not record the mappings' lengths (an ingest before revision 23): "
+                                "ingest the run again");
+    nr_model_free(m);
+    tb_open(&t, tb_path("no_mappings_old.nio"));
+    tb_meta(&t, "ingest_revision", "22");
+    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 100 * MS);
+    tb_call(&t, 2 * MS, 10 * US, 1, NR_OP_READ, 0, 4096, 0, -1);
+    tb_commit(&t);
+    m = model_of(tb_path("no_mappings_old.nio"));
+    assert_true(nr_model_get_fidelity(m)->mmap_lengths_known);
+    assert_int_equal(rule_of(m, "mapped_data")->state, NR_RULE_GATED);
     nr_model_free(m);
 }
 
@@ -2379,6 +2417,7 @@ static nr_model *mapped_and_read(const char *name, int64_t mapped, int64_t read)
 {
     tb t;
     tb_open(&t, tb_path(name));
+    tb_meta(&t, "ingest_revision", "23");
     tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
     tb_file(&t, 1, "/data/labels.csv", NR_KIND_REGULAR);
     tb_proc(&t, 1, -1, 0, 100 * MS);
@@ -2681,6 +2720,7 @@ int main(void)
         cmocka_unit_test(rereads_of_nothing),
         cmocka_unit_test(mappings_by_hand),
         cmocka_unit_test(finding_mapped_data),
+        cmocka_unit_test(mappings_of_an_older_store),
         cmocka_unit_test(finding_rereads),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),
