@@ -9,7 +9,6 @@
 #include "nr_schema.h"
 #include "nr_strtab.h"
 
-
 /* An event on no file: its call, and when it is a transfer, its bytes (a
  * read on an fd never seen opened moved data that no file's total holds,
  * and the summary says how much). */

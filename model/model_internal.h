@@ -224,8 +224,6 @@ static inline int64_t nr__sat_add(int64_t a, int64_t b)
     return __builtin_add_overflow(a, b, &r) ? (b > 0 ? INT64_MAX : INT64_MIN) : r;
 }
 
-/* a + b, held at UINT64_MAX: sums over files of per-file sums that a crafted
- * store can hold at INT64_MAX */
 /* Whether an event's syscall is mmap or mmap2, whose bytes are the length
  * mapped (docs/definitions.md, "Mappings"): strncmp(s, "mmap", 4) == 0
  * without a library call per event; NULL is no. */
@@ -234,6 +232,8 @@ static inline int nr__is_mapping(const char *s)
     return s && s[0] == 'm' && s[1] == 'm' && s[2] == 'a' && s[3] == 'p';
 }
 
+/* a + b, held at UINT64_MAX: sums over files of per-file sums that a crafted
+ * store can hold at INT64_MAX */
 static inline uint64_t nr__sat_addu(uint64_t a, uint64_t b)
 {
     uint64_t r;
