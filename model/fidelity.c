@@ -26,7 +26,8 @@ static void add_unnamed(nr_model_nonfile *o, const nr__event *e)
 }
 
 /* An mmap of a regular file: its length (the event's bytes) counted as
- * mapped, apart for the job files. */
+ * mapped, apart for the job files by the phase of the call (their sum,
+ * mmap_job.bytes, is taken at nr__fidelity_finish). */
 static void add_mapping(nr_model *m, const nr__event *e)
 {
     nr_model_fidelity *f = &m->fidelity;
@@ -36,9 +37,10 @@ static void add_mapping(nr_model *m, const nr__event *e)
     if (m->reg_runtime[e->reg])
         return;
     f->mmap_job.calls++;
-    f->mmap_job.bytes = nr__sat_addu(f->mmap_job.bytes, len);
     f->mmap_job.files += !m->reg_mapped[e->reg];
     m->reg_mapped[e->reg] = 1;
+    nr_model_phase *p = &m->phases[e->phase];
+    p->job_bytes_mapped = nr__sat_addu(p->job_bytes_mapped, len);
 }
 
 void nr__fidelity_add(nr_model *m, const nr__event *e)
@@ -375,6 +377,8 @@ int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err)
 {
     nr_model_fidelity *f = &m->fidelity;
     f->mmap_lengths_known = f->mmap_regular == 0 || records_mmap_lengths(m);
+    for (size_t i = 0; i < m->nphases; i++)
+        f->mmap_job.bytes = nr__sat_addu(f->mmap_job.bytes, m->phases[i].job_bytes_mapped);
     const uint64_t events = m->totals.events;
     f->durations_available = events > 0 && f->events_with_dur > 0;
     f->timestamps_available = events > 0 && f->events_with_ts > 0;

@@ -51,8 +51,6 @@ void nr__phases_add(nr_model *m, const nr__event *e)
         m->phases[e->phase].runtime_io_time_s += (double)dur * 1e-9;
         p->runtime_bytes += bytes;
         p->runtime_io_time_s += (double)dur * 1e-9;
-    } else if (e->op == NR_OP_OTHER && e->bytes > 0 && nr__is_mapping(e->syscall)) {
-        m->phases[e->phase].job_bytes_mapped = nr__sat_addu(m->phases[e->phase].job_bytes_mapped, (uint64_t)e->bytes);
     }
 
     if (e->op == NR_OP_READ) {
