@@ -590,6 +590,16 @@ static int file_blocks_reach(nr_pm *pm, int64_t id)
     return 0;
 }
 
+/* A call showed file to be a directory (an O_DIRECTORY open, a listing,
+ * a stat's S_IFDIR): a file held for regular becomes one; a path's own
+ * kind (/proc, /dev) and a third kind learnt stay. The file's kind only:
+ * its open file descriptions keep theirs (known_directory). */
+static void make_directory(nr_pm *pm, int64_t file)
+{
+    if (file >= 0 && file_at(pm, file)->kind == NR_KIND_REGULAR)
+        file_at(pm, file)->kind = NR_KIND_DIRECTORY;
+}
+
 /* ---- creation ---------------------------------------------------------- */
 
 /* What a model holds before its first line (nr_pm_create, nr_pm_reset):
@@ -777,9 +787,8 @@ static int64_t file_intern_hashed(nr_pm *pm, const char *path, size_t n, int kin
     if (id < 0)
         return id;
     if ((size_t)id < pm->nfiles) {
-        nr_pm_file *f = file_at(pm, id);
-        if (kind == NR_KIND_DIRECTORY && f->kind == NR_KIND_REGULAR)
-            f->kind = NR_KIND_DIRECTORY;
+        if (kind == NR_KIND_DIRECTORY)
+            make_directory(pm, id);
         return id;
     }
     if (file_blocks_reach(pm, id) < 0)
@@ -982,17 +991,17 @@ static int kind_of_mode_arg(const nr_syscall_info *in, nr_span arg)
     return in->mode_in_stat ? kind_of_stat(arg) : kind_of_mode(arg);
 }
 
-/* A stat said that file is a directory: a file held for regular becomes
- * one, as a listing of it makes it one (replay_plain_call): the file's
- * kind only, so that a speculative model need not refuse its segment
- * (known_directory). One stat through an fd the segment has not seen
- * names the real fd's file, which the segment cannot change. */
+/* A stat said that file is a directory: make_directory, as a listing of
+ * it does (replay_plain_call), so that a speculative model need not
+ * refuse its segment (known_directory). One stat through an fd the
+ * segment has not seen names the real fd's file, which the segment cannot
+ * change. */
 static void learn_directory(nr_pm *pm, int64_t file)
 {
     if (pm->adv_bits & NR_PM_GHOST_FILE)
         spec_refuse(pm, "a stat that says directory through an fd not yet seen in the segment");
-    else if (file >= 0 && file_at(pm, file)->kind == NR_KIND_REGULAR)
-        file_at(pm, file)->kind = NR_KIND_DIRECTORY;
+    else
+        make_directory(pm, file);
 }
 
 /* A call said that file is a fifo, a socket or a device (kind; a
@@ -2430,8 +2439,8 @@ static NOINLINE int handle_open(nr_pm *pm, task *t, const call *c, nr_pm_event *
                 return (int)file;
             pm->ofds[idx].file_id = file;
         }
-        if (directory && file >= 0 && file_at(pm, file)->kind == NR_KIND_REGULAR)
-            file_at(pm, file)->kind = NR_KIND_DIRECTORY;
+        if (directory)
+            make_directory(pm, file);
         NR_TRY(fdtab_install(pm, t->fds, c->result, idx, !is_creat && (oflags & OPEN_CLOEXEC)));
         ev->fd = c->result;
     }
@@ -2838,8 +2847,8 @@ static inline void replay_close(nr_pm *pm, task *t, int ok, nr_span errno_name, 
 static inline int64_t replay_plain_call(nr_pm *pm, const nr_syscall_info *in, int64_t file_id, int ok,
                                         int64_t result)
 {
-    if (file_id >= 0 && in->lists_dir && file_at(pm, file_id)->kind == NR_KIND_REGULAR)
-        file_at(pm, file_id)->kind = NR_KIND_DIRECTORY;
+    if (in->lists_dir)
+        make_directory(pm, file_id);
     return ok && result > 0 && (in->op == NR_OP_READ || in->op == NR_OP_WRITE) ? result : 0;
 }
 
