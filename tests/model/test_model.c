@@ -48,13 +48,16 @@ static const nr_model_phase *phase_named(const nr_model *m, const char *name, si
     return NULL;
 }
 
-static int has_finding(const nr_model *m, const char *id)
+/* The sentence of finding id, or NULL when it did not fire. */
+static const char *finding_sentence(const nr_model *m, const char *id)
 {
     for (size_t i = 0; i < nr_model_finding_count(m); i++)
         if (strcmp(nr_model_finding_at(m, i)->id, id) == 0)
-            return 1;
-    return 0;
+            return nr_model_finding_at(m, i)->sentence;
+    return NULL;
 }
+
+static int has_finding(const nr_model *m, const char *id) { return finding_sentence(m, id) != NULL; }
 
 static void run_a_totals_and_regular_file_rule(void **state)
 {
@@ -2034,10 +2037,7 @@ static void finding_hot_set_counts_files_exactly(void **state)
     tb_commit(&t);
     nr_model *m = model_of(tb_path("hot7.nio"));
     assert_near(nr_model_concentration(m, NR_CONC_TOTAL)->files_for_90, 0.07, 1e-15);
-    const char *sentence = NULL;
-    for (size_t i = 0; i < nr_model_finding_count(m); i++)
-        if (strcmp(nr_model_finding_at(m, i)->id, "hot_set") == 0)
-            sentence = nr_model_finding_at(m, i)->sentence;
+    const char *sentence = finding_sentence(m, "hot_set");
     assert_non_null(sentence);
     if (!strstr(sentence, "(7 of 100 files)"))
         fail_msg("hot_set sentence: %s", sentence);
@@ -2287,10 +2287,7 @@ static void finding_rereads(void **state)
     nr_model *m = mini_model("reread3.nio", &thrice);
     assert_int_equal(nr_model_get_access(m)->rereads.at_least_bytes, 1024 * mib);
     assert_true(has_finding(m, "rereads"));
-    const char *sentence = NULL;
-    for (size_t i = 0; i < nr_model_finding_count(m); i++)
-        if (strcmp(nr_model_finding_at(m, i)->id, "rereads") == 0)
-            sentence = nr_model_finding_at(m, i)->sentence;
+    const char *sentence = finding_sentence(m, "rereads");
     assert_non_null(sentence);
     if (!strstr(sentence, "At least 1.00 GiB of the job files' reads (67%) read bytes that had been read before: "
                           "each byte 3.00 times at least, on average, in 1 files."))
@@ -2436,10 +2433,7 @@ static void finding_mapped_data(void **state)
     const int64_t mib = 1 << 20;
     nr_model *m = mapped_and_read("mapped1g.nio", 1024 * mib, 10 * mib);
     assert_true(has_finding(m, "mapped_data"));
-    const char *sentence = NULL;
-    for (size_t i = 0; i < nr_model_finding_count(m); i++)
-        if (strcmp(nr_model_finding_at(m, i)->id, "mapped_data") == 0)
-            sentence = nr_model_finding_at(m, i)->sentence;
+    const char *sentence = finding_sentence(m, "mapped_data");
     assert_non_null(sentence);
     if (!strstr(sentence, "1.00 GiB of 1 job files were mapped into memory, 99% of what the job files' reads and "
                           "mappings could reach: reads through memory are invisible to strace."))
