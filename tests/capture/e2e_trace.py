@@ -263,14 +263,13 @@ def check_metadata_calls(events, files, name_of, meta_calls):
     symlink, the xattr calls and mknod); a fifo made by mkfifo is a pipe."""
     paths = {path for _, path, _ in meta_calls}  # not others' (multiprocessing's semaphores link in /dev/shm)
     path_of = {f["file_id"]: f["path"] for f in files if f["path"] in paths}
-    got = sorted((name_of.get(e["phase_id"], "unphased"), path_of[e["file_id"]], e["syscall"]) for e in events
-                 if e["op_class"] == "metadata" and e["file_id"] in path_of and
-                 any(e["syscall"] in names for _, _, names in meta_calls))
-    want = sorted((phase, path) for phase, path, _ in meta_calls)
-    matched = sorted((phase, path) for phase, path, name in got
-                     if any(p == phase and q == path and name in names for p, q, names in meta_calls))
-    if matched != want or len(got) != len(want):
-        fail("metadata calls differ:\n  store:   %s\n  program: %s" % (got, meta_calls))
+    call_of = {name: tuple(names) for _, _, names in meta_calls for name in names}  # a name -> its call's names
+    got = [(name_of.get(e["phase_id"], "unphased"), path_of[e["file_id"]], e["syscall"]) for e in events
+           if e["op_class"] == "metadata" and e["file_id"] in path_of and e["syscall"] in call_of]
+    # one event per call, each under its own call's names: a call missing and another recorded twice differ
+    if sorted((phase, path, call_of[name]) for phase, path, name in got) != \
+            sorted((phase, path, tuple(names)) for phase, path, names in meta_calls):
+        fail("metadata calls differ:\n  store:   %s\n  program: %s" % (sorted(got), meta_calls))
     kinds = {f["path"]: f["kind"] for f in files}
     fifo = [path for _, path, names in meta_calls if "mknod" in names][0]
     check(kinds.get(fifo) == "pipe", "the fifo made by mkfifo is %r, not a pipe" % kinds.get(fifo))
