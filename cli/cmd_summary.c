@@ -175,7 +175,8 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     fprintf(out, "\n");
 
     /* a column of the job files' mappings only where there are any: the table stays as it was otherwise */
-    const int mapped = nr_model_get_fidelity(m)->mmap_job.calls > 0;
+    const int mapped = nr_model_get_fidelity(m)->mmap_job.calls > 0,
+              mapped_known = nr_model_get_fidelity(m)->mmap_lengths_known;
     fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s", "phase", "wall s", "read", "written", "io s", "main in io",
             "procs in io");
     fprintf(out, mapped ? " %12s\n" : "\n", "mapped");
@@ -191,7 +192,7 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
         fprintf(out, " %11s ", isfinite(p->main_io_share) ? nr_fmt_percent(p->main_io_share, main_io, sizeof main_io)
                                                          : "-");
         print_real(out, 12, p->io_share);
-        if (mapped && nr_model_get_fidelity(m)->mmap_lengths_known)
+        if (mapped && mapped_known)
             fprintf(out, " %12" PRIu64, p->job_bytes_mapped);
         else if (mapped)
             fprintf(out, " %12s", "-");

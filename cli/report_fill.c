@@ -545,7 +545,8 @@ static const char phase_columns_note[] =
  * reads through memory could reach, which no column of bytes holds. */
 static void add_mapped_table(nr_report_block *sec, const nr_model *m)
 {
-    if (!nr_model_get_fidelity(m)->mmap_job.calls || !nr_model_get_fidelity(m)->mmap_lengths_known)
+    const nr_model_fidelity *fid = nr_model_get_fidelity(m);
+    if (!fid->mmap_job.calls || !fid->mmap_lengths_known)
         return; /* unknown lengths: the facts table says so */
     char buf[64];
     static const char *const heads[] = {"phase", "bytes of job files mapped"};
