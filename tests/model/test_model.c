@@ -2372,21 +2372,32 @@ static void mappings_by_hand(void **state)
     nr_model_free(m);
 }
 
+/* A store of the ingest revision given with one job file mapped (mapped
+ * bytes, in one mmap; none when negative) and one read (read bytes, in
+ * 1 MiB reads). */
+static nr_model *mapped_and_read(const char *name, const char *revision, int64_t mapped, int64_t read)
+{
+    tb t;
+    tb_open(&t, tb_path(name));
+    tb_meta(&t, "ingest_revision", revision);
+    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/data/labels.csv", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 100 * MS);
+    if (mapped >= 0)
+        map_call(&t, 1, 0, mapped);
+    for (int64_t off = 0, ms = 2; off < read; off += 1 << 20, ms++)
+        tb_call(&t, ms * MS, 10 * US, 1, NR_OP_READ, 1, 1 << 20, off, -1);
+    tb_commit(&t);
+    return model_of(tb_path(name));
+}
+
 /* A store of an ingest before revision 23 holds mmap events of no length:
  * the mappings are counted, their bytes unknown, and the rule says why it
  * cannot look; a store without mappings knows its 0. */
 static void mappings_of_an_older_store(void **state)
 {
     (void)state;
-    tb t;
-    tb_open(&t, tb_path("mappings_old.nio"));
-    tb_meta(&t, "ingest_revision", "22");
-    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
-    tb_proc(&t, 1, -1, 0, 100 * MS);
-    map_call(&t, 1, 0, 0);
-    tb_call(&t, 2 * MS, 10 * US, 1, NR_OP_READ, 0, 4096, 0, -1);
-    tb_commit(&t);
-    nr_model *m = model_of(tb_path("mappings_old.nio"));
+    nr_model *m = mapped_and_read("mappings_old.nio", "22", 0, 4096);
     const nr_model_fidelity *f = nr_model_get_fidelity(m);
     assert_int_equal(f->mmap_job.calls, 1);
     assert_int_equal(f->mmap_job.files, 1);
@@ -2396,33 +2407,10 @@ static void mappings_of_an_older_store(void **state)
     assert_string_equal(r->why, "the store does not record the mappings' lengths (an ingest before revision 23): "
                                 "ingest the run again");
     nr_model_free(m);
-    tb_open(&t, tb_path("no_mappings_old.nio"));
-    tb_meta(&t, "ingest_revision", "22");
-    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
-    tb_proc(&t, 1, -1, 0, 100 * MS);
-    tb_call(&t, 2 * MS, 10 * US, 1, NR_OP_READ, 0, 4096, 0, -1);
-    tb_commit(&t);
-    m = model_of(tb_path("no_mappings_old.nio"));
+    m = mapped_and_read("no_mappings_old.nio", "22", -1, 4096);
     assert_true(nr_model_get_fidelity(m)->mmap_lengths_known);
     assert_int_equal(rule_of(m, "mapped_data")->state, NR_RULE_GATED);
     nr_model_free(m);
-}
-
-/* A store of one job file mapped (mapped bytes, in one mmap) and one read
- * (read bytes, in 1 MiB reads). */
-static nr_model *mapped_and_read(const char *name, int64_t mapped, int64_t read)
-{
-    tb t;
-    tb_open(&t, tb_path(name));
-    tb_meta(&t, "ingest_revision", "23");
-    tb_file(&t, 0, "/data/train.bin", NR_KIND_REGULAR);
-    tb_file(&t, 1, "/data/labels.csv", NR_KIND_REGULAR);
-    tb_proc(&t, 1, -1, 0, 100 * MS);
-    map_call(&t, 1, 0, mapped);
-    for (int64_t off = 0, ms = 2; off < read; off += 1 << 20, ms++)
-        tb_call(&t, ms * MS, 10 * US, 1, NR_OP_READ, 1, 1 << 20, off, -1);
-    tb_commit(&t);
-    return model_of(tb_path(name));
 }
 
 /* mapped_data: fired with its sentence; gated below 100 MiB mapped; a
@@ -2431,7 +2419,7 @@ static void finding_mapped_data(void **state)
 {
     (void)state;
     const int64_t mib = 1 << 20;
-    nr_model *m = mapped_and_read("mapped1g.nio", 1024 * mib, 10 * mib);
+    nr_model *m = mapped_and_read("mapped1g.nio", "23", 1024 * mib, 10 * mib);
     assert_true(has_finding(m, "mapped_data"));
     const char *sentence = finding_sentence(m, "mapped_data");
     assert_non_null(sentence);
@@ -2440,12 +2428,12 @@ static void finding_mapped_data(void **state)
         fail_msg("mapped_data sentence: %s", sentence);
     assert_near(rule_of(m, "mapped_data")->value, 1024.0 / 1034.0, 1e-15);
     nr_model_free(m);
-    m = mapped_and_read("mapped50m.nio", 50 * mib, mib);
+    m = mapped_and_read("mapped50m.nio", "23", 50 * mib, mib);
     const nr_model_rule *r = rule_of(m, "mapped_data");
     assert_int_equal(r->state, NR_RULE_GATED);
     assert_string_equal(r->why, "50 MiB of job files were mapped; the rule needs 100 MiB");
     nr_model_free(m);
-    m = mapped_and_read("mapped_half.nio", 200 * mib, 200 * mib);
+    m = mapped_and_read("mapped_half.nio", "23", 200 * mib, 200 * mib);
     r = rule_of(m, "mapped_data");
     assert_int_equal(r->state, NR_RULE_NOT_FIRED);
     assert_near(r->value, 0.5, 0);
