@@ -538,6 +538,35 @@ static void print_findings(const nr_model *m, FILE *out)
         print_quiet_rules(m, out);
 }
 
+/* The hook's waits (niorep_hook.batches): a row per phase that waited,
+ * its name last (names are free text). */
+static void print_waits(const nr_model *m, FILE *out)
+{
+    const nr_model_waits *all = nr_model_get_waits(m);
+    if (!all->count)
+        return;
+    fprintf(out, "\n%-9s %10s %9s %9s %9s %9s  %s\n", "waits", "seconds", "share", "p50", "p99", "max", "phase");
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        const nr_model_waits *w = &p->waits;
+        if (!w->count)
+            continue;
+        char share[32];
+        fprintf(out, "%-9" PRIu64 " %10.3f %9s ", w->count, w->seconds,
+                isnan(w->share) ? "-" : nr_fmt_percent(w->share, share, sizeof share));
+        print_secs(out, w->p50_ns);
+        fputc(' ', out);
+        print_secs(out, w->p99_ns);
+        fputc(' ', out);
+        print_secs(out, w->max_ns);
+        fputs("  ", out);
+        print_name(out, p->name);
+        fputc('\n', out);
+    }
+    fprintf(out, "(waits for the next item, niorep_hook.batches; share: of the phase's wall time per waiting thread, "
+                 "%" PRIu64 " %s)\n", all->threads, nr_cli_noun(all->threads, "thread", "threads"));
+}
+
 /* The text summary: one section after the other. */
 static void print_text(const nr_model *m, const char *path, FILE *out)
 {
@@ -547,6 +576,7 @@ static void print_text(const nr_model *m, const char *path, FILE *out)
     print_nonfile(m, out);
     print_bursts(m, out);
     print_marks(m, out);
+    print_waits(m, out);
     print_findings(m, out);
 }
 

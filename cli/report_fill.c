@@ -564,6 +564,46 @@ static void add_mapped_table(nr_report_block *sec, const nr_model *m)
     }
 }
 
+/* A cell of the waits table, keyed phases.I.waits.FIELD. */
+static void wait_cell(nr_report_table *t, const char *text, size_t phase, const char *field, double raw)
+{
+    char key[96];
+    snprintf(key, sizeof key, "phases.%zu.waits.%s", phase, field);
+    nr_report_table_cell_key(t, text, key, raw);
+}
+
+/* The loop's waits for its next batch per phase (niorep_hook.batches),
+ * when the run recorded any: with DataLoader workers the one measure of
+ * the loop waiting for data, which no file call shows. */
+static void add_waits_table(nr_report_block *sec, const nr_model *m)
+{
+    if (!nr_model_get_waits(m)->count)
+        return;
+    char buf[64];
+    static const char *const heads[] = {"phase", "waits", "threads", "time waiting", "share of the phase", "p50",
+                                        "p99", "max"};
+    nr_report_table *t = nr_report_table_new(sec, "Waits for the next batch per phase (niorep_hook.batches): the "
+                                             "time the loop spent in next() on its data loader", 8, heads, 0xFEu);
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        const nr_model_waits *w = &p->waits;
+        if (!w->count)
+            continue;
+        nr_report_table_row(t);
+        nr_report_table_cell(t, p->name);
+        wait_cell(t, C(w->count), i, "count", (double)w->count);
+        wait_cell(t, C(w->threads), i, "threads", (double)w->threads);
+        wait_cell(t, S(w->seconds), i, "seconds", w->seconds);
+        wait_cell(t, P(w->share), i, "share", w->share);
+        wait_cell(t, S(ns_to_s(w->p50_ns)), i, "p50_s", ns_to_s(w->p50_ns));
+        wait_cell(t, S(ns_to_s(w->p99_ns)), i, "p99_s", ns_to_s(w->p99_ns));
+        wait_cell(t, S(ns_to_s(w->max_ns)), i, "max_s", ns_to_s(w->max_ns));
+    }
+    nr_report_para(sec, "note", "Share of the phase: the time waiting over the phase's wall time per waiting "
+                                "thread; above 30% in train the loop is data-bound (finding batch_wait). p50 and "
+                                "p99 are exact for the 16 phases with the most time waiting.");
+}
+
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                        nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
@@ -636,6 +676,7 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
             nr_report_table_cell(o, S(ns_to_s(p->ops[op].time_ns)));
         }
     }
+    add_waits_table(sec, m);
     add_mapped_table(sec, m);
     add_fs_bytes_table(sec, m);
     return 0;

@@ -46,6 +46,8 @@ struct nr_hook {
     size_t io_count, io_cap;
     nr_hook_mark *marks;
     size_t mark_count, mark_cap;
+    nr_hook_wait *waits;
+    size_t wait_count, wait_cap;
     hook_thread *threads;
     size_t thread_count, thread_cap;
     uint32_t *slots;       /* open addressing on (pid, tid): thread index + 1 */
@@ -317,6 +319,28 @@ static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts,
     return 0;
 }
 
+/* A wait is its duration: without "what" it is a missing field, with a
+ * "dur" missing or not a plausible number of seconds a bad_wait_field; both
+ * skip the record. */
+static int add_wait(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
+{
+    json_t *what = json_object_get(o, "what"), *dur = json_object_get(o, "dur");
+    if (!json_is_string(what)) {
+        report(h, "missing_field", line_no);
+        return 0;
+    }
+    if (!json_is_number(dur) || !plausible_seconds(json_number_value(dur))) {
+        report(h, "bad_wait_field", line_no);
+        return 0;
+    }
+    const char *what_s = intern(h, record_name(h, json_string_value(what), line_no));
+    if (!what_s || NR_GROW(h->waits, h->wait_cap, h->wait_count + 1) < 0)
+        return NR_E_NOMEM;
+    h->waits[h->wait_count++] = (nr_hook_wait){.ts_ns = ts, .pid = pid, .tid = tid, .what = what_s,
+                                               .dur_ns = seconds_to_ns(json_number_value(dur))};
+    return 0;
+}
+
 /* Handles one line; bad lines go to diag. Returns 0 or NR_E_NOMEM. */
 static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
 {
@@ -383,6 +407,8 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
                 rc = NR_E_NOMEM;
         } else if (strcmp(event, "mark") == 0) {
             rc = add_mark(h, o, p, th, t, line_no);
+        } else if (strcmp(event, "wait") == 0) {
+            rc = add_wait(h, o, p, th, t, line_no);
         } else if (strcmp(event, "fork") != 0) {
             report(h, "unknown_event", line_no);
         }
@@ -446,6 +472,7 @@ void nr_hook_free(nr_hook *h)
     free(h->phases);
     free(h->ios);
     free(h->marks);
+    free(h->waits);
     free(h->pids);
     nr_strtab_fini(&h->strings);
     free(h);
@@ -601,6 +628,8 @@ size_t nr_hook_io_count(const nr_hook *h) { return h ? h->io_count : 0; }
 const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i) { return &h->ios[i]; }
 size_t nr_hook_mark_count(const nr_hook *h) { return h ? h->mark_count : 0; }
 const nr_hook_mark *nr_hook_mark_get(const nr_hook *h, size_t i) { return &h->marks[i]; }
+size_t nr_hook_wait_count(const nr_hook *h) { return h ? h->wait_count : 0; }
+const nr_hook_wait *nr_hook_wait_get(const nr_hook *h, size_t i) { return &h->waits[i]; }
 int64_t nr_hook_first_ns(const nr_hook *h) { return h && h->have_ts ? h->first_ns : 0; }
 int64_t nr_hook_last_ns(const nr_hook *h) { return h && h->have_ts ? h->last_ns : 0; }
 

@@ -1,5 +1,5 @@
 /* hook: reads the semantic layer (hook.jsonl, docs/hook-format.md): phase
- * begin/end events, Python-level I/O records and marks, and answers "which phase is
+ * begin/end events, Python-level I/O records, marks and waits, and answers "which phase is
  * open in this thread/process at time t". Broken lines are counted by reason
  * with line numbers, never fatal. */
 #ifndef HOOK_H
@@ -35,6 +35,12 @@ typedef struct nr_hook_mark {
     const char *attrs;  /* compact JSON object with sorted keys, "" none; owned by the hook */
 } nr_hook_mark;
 
+typedef struct nr_hook_wait {
+    int64_t ts_ns, pid, tid; /* ts_ns: when the wait began */
+    const char *what;   /* what was waited for ("batch"); owned by the hook */
+    int64_t dur_ns;
+} nr_hook_wait;
+
 /* Receives each problem found while reading: reason key ("bad_json",
  * "missing_field", "unknown_event", "unmatched_phase_end", ...), 1-based line
  * number, and the line, line[0, len) (it may hold NULs; not terminated). A
@@ -59,6 +65,8 @@ size_t nr_hook_io_count(const nr_hook *h);
 const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i);
 size_t nr_hook_mark_count(const nr_hook *h);
 const nr_hook_mark *nr_hook_mark_get(const nr_hook *h, size_t i);
+size_t nr_hook_wait_count(const nr_hook *h);
+const nr_hook_wait *nr_hook_wait_get(const nr_hook *h, size_t i);
 /* The file the hook wrote to, as its header line names it (absolute), or
  * NULL. Its writes show up in the strace log; ingest marks that file as
  * niorep's own output so they are not counted as the job's I/O. */

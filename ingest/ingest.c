@@ -109,7 +109,7 @@ typedef struct ingest {
     nr_diag *diag;
     nr_pm *pm;
     nr_store_writer *writer;
-    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio, *t_marks;
+    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio, *t_marks, *t_waits;
     stream *streams;
     size_t nstreams;
     nr_par_lex *par;
@@ -1248,6 +1248,19 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_MK_PHASE_ID, phase);
         NR_TRY(nr_table_end_row(t, err));
     }
+    for (size_t i = 0; i < nr_hook_wait_count(in->hook); i++) {
+        const nr_hook_wait *wt = nr_hook_wait_get(in->hook, i);
+        nr_table_writer *t = in->t_waits;
+        nr_table_set_i64(t, NR_WT_TS_NS, wt->ts_ns);
+        nr_table_set_i64(t, NR_WT_PID, wt->pid);
+        nr_table_set_i64(t, NR_WT_TID, wt->tid);
+        nr_table_set_str(t, NR_WT_WHAT, wt->what, strlen(wt->what));
+        nr_table_set_i64(t, NR_WT_DUR_NS, wt->dur_ns);
+        int64_t phase;
+        NR_TRY(phase_for(in, wt->pid, wt->tid, wt->ts_ns, &phase, err));
+        nr_table_set_i64(t, NR_WT_PHASE_ID, phase);
+        NR_TRY(nr_table_end_row(t, err));
+    }
     return 0;
 }
 
@@ -1294,6 +1307,7 @@ static int open_store(ingest *in, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_phases_table, &in->t_phases, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_pyio_table, &in->t_pyio, err));
     NR_TRY(nr_store_writer_add_table(in->writer, &nr_marks_table, &in->t_marks, err));
+    NR_TRY(nr_store_writer_add_table(in->writer, &nr_waits_table, &in->t_waits, err));
     NR_TRY(nr_par_write_create(in->t_events, effective_jobs(in) > 1 ? in->par : NULL, &in->events_out, err));
     if (in->bytes_total >= SPARE_BATCH_MIN_BYTES)
         nr_par_write_make_spare(in->events_out);
@@ -1637,6 +1651,10 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     }
     for (size_t i = 0; i < nr_hook_mark_count(in->hook); i++) {
         const int64_t ts = nr_hook_mark_get(in->hook, i)->ts_ns;
+        tally_outside(ts, ts, c, &outside, &worst);
+    }
+    for (size_t i = 0; i < nr_hook_wait_count(in->hook); i++) {
+        const int64_t ts = nr_hook_wait_get(in->hook, i)->ts_ns;
         tally_outside(ts, ts, c, &outside, &worst);
     }
     if (!outside)

@@ -106,8 +106,10 @@
  * 22 (session 61): a file a successful stat shows to be a directory
  * (S_IFDIR) is a directory; it stayed regular, a job file of 0 bytes.
  * 23 (session 61): a successful mmap of an fd carries the length mapped as
- * its event's bytes (op class other); it carried 0. */
-#define NR_INGEST_REVISION 23
+ * its event's bytes (op class other); it carried 0.
+ * 24 (session 62): the hook's wait records (niorep_hook.batches) fill the
+ * table waits; they were unknown_event. */
+#define NR_INGEST_REVISION 24
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -255,6 +255,28 @@ static void data_bound(const nr_model *m, evidence *ev)
     ev->args[2] = p->wall_s;
 }
 
+/* The loop's own wait for its data, from the hook's waits in train
+ * (niorep_hook.batches): with DataLoader workers the wait on their queue,
+ * which no file call shows. */
+static void batch_wait(const nr_model *m, evidence *ev)
+{
+    const nr_model_phase *p = phase_named(m, "train");
+    const nr_model_waits *w = p ? &p->waits : NULL;
+    ev->applicable = w && w->count > 0 && !isnan(w->share);
+    if (!ev->applicable) {
+        snprintf(ev->why, sizeof ev->why, "%s",
+                 !p             ? "no phase named train (the hook marks phases)"
+                 : !w->count    ? "no wait recorded in phase train (iterate the loader with niorep_hook.batches)"
+                                : "the train phase lasted under 1 ms");
+        return;
+    }
+    ev->value = w->share;
+    ev->args[0] = 100.0 * w->share;
+    ev->args[1] = (double)w->count;
+    ev->args[2] = w->seconds;
+    ev->args[3] = (double)w->max_ns * 1e-9;
+}
+
 /* The rules. Thresholds are documented with their rationale in docs/findings.md. */
 static const rule rules[] = {
     {.id = "hot_set", .fires_below = 1, .threshold = 0.10, .unit = "share",
@@ -320,6 +342,13 @@ static const rule rules[] = {
                "(np.memmap, safetensors, Arrow). To measure them, trace one run that reads them with read() "
                "(np.fromfile, loading into memory), or record page faults (perf trace -F maj).",
      .measure = mapped_data},
+    {.id = "batch_wait", .fires_below = 0, .threshold = 0.30, .unit = "share",
+     .number = "share of train's wall time the training loop waited for its next batch",
+     .sentence = "In phase train, the training loop waited for its next batch %.0f%% of the time (%.0f waits, "
+                 "%.3g s in all, the longest %.3g s).",
+     .action = "Training waits on data: add DataLoader workers or prefetch more batches per worker, make each "
+               "sample cheaper to load (larger shards, lighter decoding), or stage the data closer.",
+     .measure = batch_wait},
 };
 
 /* The rule's outcome from its evidence, into out. */

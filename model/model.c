@@ -95,6 +95,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__latency_finish(m, s, err));
     NR_TRY(nr__fidelity_finish(m, s, err));
     NR_TRY(nr__marks_load(m, s, err));
+    NR_TRY(nr__waits_load(m, s, err));
     /* accessors list processes by pid */
     NR_TRY(nr__sort_processes(m));
     NR_TRY(nr__findings_compute(m));

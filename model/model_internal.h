@@ -211,6 +211,7 @@ struct nr_model {
     uint64_t *reason_counts;
 
     nr_model_marks marks;        /* its arrays below; strings in the arena */
+    nr_model_waits waits;        /* the run's (waits.c) */
     nr_model_mark mark_v[NR_MODEL_MAX_MARKS];
     const char *mark_names[NR_MODEL_MAX_MARK_NAMES];
     uint64_t mark_name_counts[NR_MODEL_MAX_MARK_NAMES];
@@ -346,6 +347,9 @@ void nr__fidelity_add(nr_model *m, const nr__event *e);
 int nr__fidelity_finish(nr_model *m, const nr_store *s, nr_error *err);
 /* Reads table marks (marks.c); needs the phase id map. */
 int nr__marks_load(nr_model *m, const nr_store *s, nr_error *err);
+/* Reads table waits into the phases' and the run's waits (waits.c); needs
+ * the phases' wall times (nr__phases_finish). */
+int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err);
 int nr__latency_add(nr_model *m, const nr__event *e);
 int nr__latency_plan(nr_model *m, nr_error *err);
 void nr__latency_slow_bytes(nr_model *m, const nr__event *e);

@@ -142,6 +142,21 @@ typedef struct nr_model_interval {
 } nr_model_interval;
 
 /* One phase name (instances merged); the last entry may be "unphased". */
+/* The hook's waits (table waits, niorep_hook.batches): how long threads
+ * waited for their next item, a training loop for its next batch
+ * (docs/definitions.md, "Waits for data"). */
+typedef struct nr_model_waits {
+    uint64_t count;               /* wait records */
+    uint64_t threads;             /* distinct (pid, tid) that recorded them */
+    double seconds;               /* their durations, summed */
+    double share;                 /* seconds / (wall_s x threads): the share of the time a waiting thread
+                                     spent waiting; NAN without waits or under 1 ms of wall time */
+    int64_t p50_ns, p99_ns, max_ns; /* exact nearest-rank quantiles of the durations; -1 when none, or
+                                     when the phase is beyond the NR_MODEL_MAX_WAIT_QUANTILES with
+                                     the most wait time (max_ns is always known) */
+} nr_model_waits;
+#define NR_MODEL_MAX_WAIT_QUANTILES 16
+
 typedef struct nr_model_phase {
     const char *name;
     uint64_t instances;
@@ -166,6 +181,7 @@ typedef struct nr_model_phase {
                                      draws them apart) */
     uint64_t job_bytes_mapped;    /* the lengths of the job files' mappings made in the phase: what reads
                                      through memory, invisible to strace, could reach */
+    nr_model_waits waits;         /* the waits begun in the phase */
 } nr_model_phase;
 size_t nr_model_phase_count(const nr_model *m);
 const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i);
@@ -498,6 +514,8 @@ typedef struct nr_model_marks {
     uint64_t other_names;             /* marks whose name is not among names */
 } nr_model_marks;
 const nr_model_marks *nr_model_get_marks(const nr_model *m);
+/* Every wait of the run; its share is over the run's duration. */
+const nr_model_waits *nr_model_get_waits(const nr_model *m);
 
 /* Findings (rules: model/findings.c, docs/findings.md). */
 typedef struct nr_model_finding {

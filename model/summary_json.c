@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 19).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 20).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 19
+#define SCHEMA_VERSION 20
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -30,6 +30,7 @@ static void put(json_t *o, const char *key, json_t *v)
 typedef struct shared_json {
     json_t *lat_none;     /* a latency group without values */
     json_t *opsum_none;   /* an op class without calls */
+    json_t *waits_none;   /* a phase without waits */
     int spliced;          /* the per-phase arrays are marks, written one phase at a time (nr_model_summary_json_write) */
 } shared_json;
 
@@ -50,6 +51,23 @@ static json_t *opsum_json(const shared_json *sh, const nr_model_opsum *o)
     put(j, "calls", ju64(o->calls));
     put(j, "bytes", ju64(o->bytes));
     put(j, "time_s", real((double)o->time_ns * 1e-9));
+    return j;
+}
+
+/* The hook's waits (schema 20). */
+static json_t *waits_json(const shared_json *sh, const nr_model_waits *w)
+{
+    json_t *j = w->count == 0 ? share(sh->waits_none) : NULL;
+    if (j)
+        return j;
+    j = json_object();
+    put(j, "count", ju64(w->count));
+    put(j, "threads", ju64(w->threads));
+    put(j, "seconds", real(w->seconds));
+    put(j, "share", real(w->share));
+    put(j, "p50_s", secs(w->p50_ns));
+    put(j, "p99_s", secs(w->p99_ns));
+    put(j, "max_s", secs(w->max_ns));
     return j;
 }
 
@@ -100,6 +118,7 @@ static json_t *phase_json(const shared_json *sh, const nr_model *m, size_t i)
     put(j, "runtime_bytes_written", ju64(p->runtime_bytes_written));
     put(j, "runtime_io_time_s", real(p->runtime_io_time_s));
     put(j, "job_bytes_mapped", mapped_json(m, p->job_bytes_mapped));
+    put(j, "waits", waits_json(sh, &p->waits));
     for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
         put(ops, nr_op_class_name(op), opsum_json(sh, &p->ops[op]));
     put(j, "ops", ops);
@@ -673,14 +692,16 @@ static shared_json shared_make(int spliced)
     const shared_json none = {0};
     const nr_model_latency no_values = {.mean_s = NAN};
     const nr_model_opsum no_calls = {0};
+    const nr_model_waits no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1};
     return (shared_json){.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls),
-                         .spliced = spliced};
+                         .waits_none = waits_json(&none, &no_waits), .spliced = spliced};
 }
 
 static void shared_free(shared_json *sh)
 {
     json_decref(sh->lat_none);
     json_decref(sh->opsum_none);
+    json_decref(sh->waits_none);
 }
 
 /* The summary's tree, its per-phase arrays as marks when spliced. */
@@ -700,6 +721,7 @@ static json_t *summary_tree(const nr_model *m, int spliced)
     put(j, "bursts", bursts_json(m));
     put(j, "burst_totals", burst_totals_json(m));
     put(j, "marks", marks_json(m));
+    put(j, "waits", waits_json(&sh, &m->waits));
     put(j, "access", access_json(m));
     put(j, "file_systems", file_systems_json(m));
     put(j, "nonfile", nonfile_json(m));

@@ -119,6 +119,13 @@ static const nr_col_def marks_cols[NR_MK_COL_COUNT] = {
 };
 TABLE(nr_marks_table, "marks", marks_cols);
 
+static const nr_col_def waits_cols[NR_WT_COL_COUNT] = {
+    [NR_WT_TS_NS] = DELTA("ts_ns"), [NR_WT_PID] = I64("pid"),
+    [NR_WT_TID] = I64_BASE("tid", "pid"), [NR_WT_WHAT] = STR("what"),
+    [NR_WT_DUR_NS] = I64("dur_ns"), [NR_WT_PHASE_ID] = I64("phase_id"),
+};
+TABLE(nr_waits_table, "waits", waits_cols);
+
 static const char *const op_class_names[] = {
 #define NR_X(code, name) [code] = name,
     NR_OP_CLASSES(NR_X)

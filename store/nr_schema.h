@@ -160,6 +160,17 @@ enum nr_marks_col {
     NR_MK_COL_COUNT
 };
 
+/* waits: how long a thread waited for its next item (niorep_hook.batches:
+ * the training loop's wait for a batch). */
+enum nr_waits_col {
+    NR_WT_TS_NS,      /* when the wait began */
+    NR_WT_PID, NR_WT_TID,
+    NR_WT_WHAT,       /* what was waited for ("batch") */
+    NR_WT_DUR_NS,
+    NR_WT_PHASE_ID,   /* phase in force at ts_ns, as for pyio; -1 unphased */
+    NR_WT_COL_COUNT
+};
+
 extern const nr_table_def nr_events_table;
 extern const nr_table_def nr_files_table;
 extern const nr_table_def nr_processes_table;
@@ -168,5 +179,6 @@ extern const nr_table_def nr_meta_table;
 extern const nr_table_def nr_phases_table;
 extern const nr_table_def nr_pyio_table;
 extern const nr_table_def nr_marks_table;
+extern const nr_table_def nr_waits_table;
 
 #endif

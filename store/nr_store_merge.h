@@ -51,7 +51,7 @@ typedef struct nr_merge_opts {
                                         (nr_store_writer_file_id), for a cache that must know
                                         its store from one another writer renamed over it */
     /* when not NULL: called now and then with the rows of tables events,
-       pyio and marks merged so far and the parts' total of them (from their
+       pyio, marks and waits merged so far and the parts' total of them (from their
        footers), and once with done == total when they are all merged */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;

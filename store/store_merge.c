@@ -351,6 +351,13 @@ static int fix_mark(nr__merge *m, nr__part *p, nr__row *r, nr_error *err)
     return nr__merge_phase(p, &r->i[NR_MK_PHASE_ID], err);
 }
 
+static int fix_wait(nr__merge *m, nr__part *p, nr__row *r, nr_error *err)
+{
+    NR_TRY(nr__merge_qualify(m, p, &r->i[NR_WT_PID], err));
+    NR_TRY(nr__merge_qualify(m, p, &r->i[NR_WT_TID], err));
+    return nr__merge_phase(p, &r->i[NR_WT_PHASE_ID], err);
+}
+
 /* ---- the other tables ------------------------------------------------- */
 
 /* Files in new-id order; files no event names get ids after, in part order. */
@@ -493,13 +500,15 @@ static int open_output(nr__merge *m, const char *out_path, nr_error *err)
     NR_TRY(nr_store_writer_add_table(m->w, &nr_phases_table, &m->t_phases, err));
     NR_TRY(nr_store_writer_add_table(m->w, &nr_pyio_table, &m->t_pyio, err));
     NR_TRY(nr_store_writer_add_table(m->w, &nr_marks_table, &m->t_marks, err));
+    NR_TRY(nr_store_writer_add_table(m->w, &nr_waits_table, &m->t_waits, err));
     return 0;
 }
 
 /* The rows the k-way merges will write, from the parts' footers. */
 static uint64_t rows_to_merge(const nr__merge *m)
 {
-    static const nr_table_def *const merged[] = {&nr_events_table, &nr_pyio_table, &nr_marks_table};
+    static const nr_table_def *const merged[] = {&nr_events_table, &nr_pyio_table, &nr_marks_table,
+                                                        &nr_waits_table};
     uint64_t rows = 0;
     for (size_t i = 0; i < m->n; i++)
         for (size_t k = 0; k < sizeof merged / sizeof *merged; k++) {
@@ -527,6 +536,7 @@ static int run_merge(nr__merge *m, const char *const *paths, const char *out_pat
     NR_TRY(nr__merge_write_phases(m, err));
     NR_TRY(merge_by_time(m, &nr_pyio_table, NR_PY_TS_NS, m->t_pyio, fix_pyio, err));
     NR_TRY(merge_by_time(m, &nr_marks_table, NR_MK_TS_NS, m->t_marks, fix_mark, err));
+    NR_TRY(merge_by_time(m, &nr_waits_table, NR_WT_TS_NS, m->t_waits, fix_wait, err));
     if (m->opts.progress)
         m->opts.progress(m->opts.progress_ctx, m->rows_total, m->rows_total);
     return nr_store_writer_commit(m->w, err);

@@ -76,9 +76,9 @@ typedef struct nr__merge {
     nr__phase_row *phase_rows;    /* every part's phases, in the new order */
     size_t nphase_rows;
     uint64_t events;
-    uint64_t rows_done, rows_total; /* of events, pyio and marks, for opts.progress */
+    uint64_t rows_done, rows_total; /* of events, pyio, marks and waits, for opts.progress */
     nr_store_writer *w;
-    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio, *t_marks;
+    nr_table_writer *t_events, *t_files, *t_processes, *t_diag, *t_meta, *t_phases, *t_pyio, *t_marks, *t_waits;
 } nr__merge;
 
 int nr__cursor_open(nr__cursor *c, const nr__part *p, const nr_table_def *def, nr_error *err);

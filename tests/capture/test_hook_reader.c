@@ -341,6 +341,41 @@ static void mark_records(void **state)
     nr_hook_free(h);
 }
 
+/* Waits are kept with their durations; one without "what" is a missing
+ * field, one whose "dur" is missing, no number or negative a
+ * bad_wait_field, and both are skipped; a blank "what" is unnamed. */
+static void wait_records(void **state)
+{
+    (void)state;
+    diag_log d = {0};
+    nr_hook *h = load_text(
+        "{\"ts\":1.5,\"pid\":3,\"tid\":4,\"event\":\"wait\",\"what\":\"batch\",\"dur\":0.0125}\n"
+        "{\"ts\":2,\"pid\":3,\"event\":\"wait\",\"dur\":1}\n"                          /* 2 missing_field */
+        "{\"ts\":3,\"pid\":3,\"event\":\"wait\",\"what\":\"batch\"}\n"               /* 3 bad_wait_field */
+        "{\"ts\":4,\"pid\":3,\"event\":\"wait\",\"what\":\"batch\",\"dur\":\"1\"}\n"  /* 4 bad_wait_field */
+        "{\"ts\":5,\"pid\":3,\"event\":\"wait\",\"what\":\"batch\",\"dur\":-1}\n"    /* 5 bad_wait_field */
+        "{\"ts\":6,\"pid\":3,\"event\":\"wait\",\"what\":\" \",\"dur\":2}\n",        /* 6 empty_name */
+        &d);
+    nr_hook_finish(h, S(10));
+    assert_int_equal(nr_hook_wait_count(h), 2);
+    const nr_hook_wait *a = nr_hook_wait_get(h, 0), *b = nr_hook_wait_get(h, 1);
+    assert_int_equal(a->ts_ns, 1500000000);
+    assert_int_equal(a->pid, 3);
+    assert_int_equal(a->tid, 4);
+    assert_string_equal(a->what, "batch");
+    assert_int_equal(a->dur_ns, 12500000);
+    assert_int_equal(b->tid, 3);
+    assert_string_equal(b->what, NR_UNNAMED);
+    assert_int_equal(b->dur_ns, 2000000000);
+    const char *reasons[] = {"missing_field", "bad_wait_field", "bad_wait_field", "bad_wait_field", "empty_name"};
+    assert_int_equal(d.count, 5);
+    for (size_t i = 0; i < 5; i++) {
+        assert_string_equal(d.reasons[i], reasons[i]);
+        assert_int_equal(d.lines[i], i + 2);
+    }
+    nr_hook_free(h);
+}
+
 /* A blank phase or mark name ("", white space, controls, a zero-width
  * space) is counted (empty_name) and stored as NR_UNNAMED: its phase
  * keeps its time and pairs as written, blank names being one name; an end
@@ -449,6 +484,7 @@ int main(void)
         cmocka_unit_test(io_records),
         cmocka_unit_test(non_utf8_paths),
         cmocka_unit_test(mark_records),
+        cmocka_unit_test(wait_records),
         cmocka_unit_test(blank_names_are_unnamed),
         cmocka_unit_test(lookup_matches_brute_force),
         cmocka_unit_test(missing_file_is_io_error),

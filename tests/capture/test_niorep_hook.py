@@ -106,6 +106,50 @@ class HookTests(unittest.TestCase):
         ts = [r["ts"] for r in records if r["event"] != "io"]
         self.assertEqual(ts, sorted(ts))
 
+    def test_batches_records_each_wait_for_an_item(self):
+        # the waits are what the loop spent inside next(): the sleeps of the
+        # source (20 ms before items 0 and 2), not the loop's own 30 ms
+        records, out, _ = run_hooked("""
+            import time, niorep_hook
+            def loader():
+                for i in range(3):
+                    if i != 1:
+                        time.sleep(0.02)
+                    yield i
+            got = []
+            with niorep_hook.phase("train"):
+                for x in niorep_hook.batches(loader()):
+                    got.append(x)
+                    time.sleep(0.03)
+            for x in niorep_hook.batches([7], what="eval batch"):
+                got.append(x)
+            try:
+                niorep_hook.batches([], what=" ")
+            except ValueError:
+                got.append("blank")
+            print(got)
+            """)
+        self.assertEqual(out.strip(), "[0, 1, 2, 7, 'blank']")
+        waits = events(records, "wait")
+        self.assertEqual([w["what"] for w in waits], ["batch", "batch", "batch", "eval batch"])
+        durs = [w["dur"] for w in waits]
+        self.assertGreaterEqual(durs[0], 0.02)
+        self.assertLess(durs[1], 0.02)
+        self.assertGreaterEqual(durs[2], 0.02)
+        self.assertLess(durs[2], 0.03 + 0.02)
+        train = events(records, "phase_begin", phase="train")[0]["ts"]
+        end = events(records, "phase_end", phase="train")[0]["ts"]
+        self.assertTrue(all(train <= w["ts"] <= end for w in waits[:3]))
+        self.assertGreaterEqual(waits[1]["ts"] - waits[0]["ts"], 0.02 + 0.03)
+
+    def test_batches_without_the_hook_only_iterates(self):
+        _, out, text = run_hooked("""
+            import niorep_hook
+            print(list(niorep_hook.batches(range(4))))
+            """, hook=False)
+        self.assertEqual(out.strip(), "[0, 1, 2, 3]")
+        self.assertEqual(text, "")
+
     def test_decorated_generator_is_in_its_phase_while_its_code_runs(self):
         # before session 50 the decorator opened the phase around the call
         # only, which returns the generator at once: an empty phase, and the

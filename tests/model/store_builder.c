@@ -28,6 +28,7 @@ void tb_open(tb *t, const char *path)
     check(nr_store_writer_add_table(t->w, &nr_phases_table, &t->phases, &err), &err);
     check(nr_store_writer_add_table(t->w, &nr_pyio_table, &t->pyio, &err), &err);
     check(nr_store_writer_add_table(t->w, &nr_marks_table, &t->marks, &err), &err);
+    check(nr_store_writer_add_table(t->w, &nr_waits_table, &t->waits, &err), &err);
 }
 
 void tb_commit(tb *t)
@@ -128,6 +129,18 @@ void tb_mark(tb *t, int64_t ts, int64_t pid, const char *name, const char *attrs
     set_str(w, NR_MK_NAME, name);
     set_str(w, NR_MK_ATTRS, attrs);
     nr_table_set_i64(w, NR_MK_PHASE_ID, phase_id);
+    end_row(w);
+}
+
+void tb_wait(tb *t, int64_t ts, int64_t pid, int64_t tid, int64_t dur, int64_t phase_id)
+{
+    nr_table_writer *w = t->waits;
+    nr_table_set_i64(w, NR_WT_TS_NS, ts);
+    nr_table_set_i64(w, NR_WT_PID, pid);
+    nr_table_set_i64(w, NR_WT_TID, tid);
+    set_str(w, NR_WT_WHAT, "batch");
+    nr_table_set_i64(w, NR_WT_DUR_NS, dur);
+    nr_table_set_i64(w, NR_WT_PHASE_ID, phase_id);
     end_row(w);
 }
 

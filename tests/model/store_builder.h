@@ -14,7 +14,7 @@
 
 typedef struct tb {
     nr_store_writer *w;
-    nr_table_writer *events, *files, *processes, *phases, *meta, *pyio, *marks, *diagnostics;
+    nr_table_writer *events, *files, *processes, *phases, *meta, *pyio, *marks, *waits, *diagnostics;
 } tb;
 
 /* One event; tb_ev_default gives offset/fd/phase_id -1, syscall by op. */
@@ -36,6 +36,8 @@ void tb_phase_flags(tb *t, int64_t id, int64_t pid, const char *name, int64_t be
 void tb_meta(tb *t, const char *key, const char *value);
 void tb_pyio(tb *t, int64_t ts, int64_t pid, const char *path, int64_t bytes);
 void tb_mark(tb *t, int64_t ts, int64_t pid, const char *name, const char *attrs, int64_t phase_id);
+/* A wait of thread tid of pid for "batch", begun at ts, dur long. */
+void tb_wait(tb *t, int64_t ts, int64_t pid, int64_t tid, int64_t dur, int64_t phase_id);
 void tb_diag(tb *t, const char *reason, int64_t count);
 void tb_event(tb *t, tb_ev e);
 /* A data or other call: ts, dur, pid, op class, file, bytes, offset, phase. */

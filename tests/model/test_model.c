@@ -2413,6 +2413,82 @@ static void mappings_of_an_older_store(void **state)
     nr_model_free(m);
 }
 
+/* 17 phases of 1 s, phase k with k + 1 waits of (k + 1) ms each: exact
+ * quantiles for the 16 with the most wait time (1 to 16), none for phase
+ * 0 (1 ms of waits), whose sums are still there. */
+static void waits_quantiles_of_the_phases_that_waited_most(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("waits_many.nio"));
+    tb_proc(&t, 1, -1, 0, 17 * SEC);
+    for (int k = 0; k < 17; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%02d", k);
+        tb_phase(&t, k, 1, name, k * SEC, (k + 1) * SEC);
+        for (int i = 0; i <= k; i++)
+            tb_wait(&t, k * SEC + i * 20 * MS, 1, 1, (k + 1) * MS + i, k);
+        tb_call(&t, k * SEC + 900 * MS, 1 * US, 1, NR_OP_READ, 0, 10, 0, k);
+    }
+    tb_file(&t, 0, "/data/x", NR_KIND_REGULAR);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("waits_many.nio"));
+    const nr_model_waits *w0 = &phase_named(m, "p00", NULL)->waits;
+    assert_int_equal(w0->count, 1);
+    assert_int_equal(w0->max_ns, 1 * MS);
+    assert_int_equal(w0->p50_ns, -1);
+    assert_near(w0->share, 0.001, 1e-12);
+    /* p16: 17 waits of 17 ms + 0..16 ns: p50 rank 9 (+8 ns), p99 rank 17 */
+    const nr_model_waits *w16 = &phase_named(m, "p16", NULL)->waits;
+    assert_int_equal(w16->count, 17);
+    assert_int_equal(w16->threads, 1);
+    assert_int_equal(w16->p50_ns, 17 * MS + 8);
+    assert_int_equal(w16->p99_ns, 17 * MS + 16);
+    assert_int_equal(w16->max_ns, 17 * MS + 16);
+    assert_int_equal(phase_named(m, "p01", NULL)->waits.p50_ns, 2 * MS);
+    assert_int_equal(nr_model_get_waits(m)->count, 17 * 18 / 2);
+    nr_model_free(m);
+}
+
+/* batch_wait fires on train's waits, with the numbers of its sentence; a
+ * negative duration is refused, naming its row. */
+static void finding_batch_wait(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("waits_bound.nio"));
+    tb_file(&t, 0, "/data/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 2 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, 2 * SEC);
+    tb_call(&t, 1 * MS, 1 * US, 1, NR_OP_READ, 0, 10, 0, 0);
+    for (int i = 0; i < 8; i++)
+        tb_wait(&t, i * 250 * MS, 1, 1, (i == 7 ? 200 : 100) * MS, 0);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("waits_bound.nio"));
+    assert_true(has_finding(m, "batch_wait"));
+    const char *sentence = finding_sentence(m, "batch_wait");
+    assert_non_null(sentence);
+    assert_string_equal(sentence, "In phase train, the training loop waited for its next batch 45% of the time "
+                                  "(8 waits, 0.9 s in all, the longest 0.2 s).");
+    assert_near(rule_of(m, "batch_wait")->value, 0.45, 1e-12);
+    nr_model_free(m);
+
+    tb_open(&t, tb_path("waits_negative.nio"));
+    tb_proc(&t, 1, -1, 0, 2 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, 2 * SEC);
+    tb_wait(&t, 1 * MS, 1, 1, 5 * MS, 0);
+    tb_wait(&t, 2 * MS, 1, 1, -5, 0);
+    tb_commit(&t);
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path("waits_negative.nio"), &s, &err), 0);
+    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
+    assert_int_equal(nr_model_compute(s, &opts, &m, &err), NR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "waits_negative.nio: table waits, row 1: dur_ns -5 is negative"));
+    nr_store_close(s);
+}
+
 /* mapped_data: fired with its sentence; gated below 100 MiB mapped; a
  * share of exactly one half not fired. */
 static void finding_mapped_data(void **state)
@@ -2448,7 +2524,7 @@ static void rule_outcomes(void **state)
     const mini flat = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1000, .read_dur = 1000,
                        .train_ns = SEC};
     nr_model *m = mini_model("rules_flat.nio", &flat);
-    assert_int_equal(nr_model_rule_count(m), 9);
+    assert_int_equal(nr_model_rule_count(m), 10);
     const nr_model_rule *r = rule_of(m, "hot_set");
     assert_int_equal(r->state, NR_RULE_NOT_FIRED);
     assert_near(r->value, 0.9, 1e-12);
@@ -2703,6 +2779,8 @@ int main(void)
         cmocka_unit_test(mappings_by_hand),
         cmocka_unit_test(finding_mapped_data),
         cmocka_unit_test(mappings_of_an_older_store),
+        cmocka_unit_test(waits_quantiles_of_the_phases_that_waited_most),
+        cmocka_unit_test(finding_batch_wait),
         cmocka_unit_test(finding_rereads),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),

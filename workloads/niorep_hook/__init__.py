@@ -11,8 +11,10 @@ workloads may use the API unconditionally.
     @niorep_hook.phase("eval")
     def evaluate(): ...
     @niorep_hook.phase("data_prep")     # a generator: in the phase while it
-    def batches(): yield ...             # runs, not while its items are used
+    def samples(): yield ...             # runs, not while its items are used
     niorep_hook.mark("epoch", n=3)
+    for x, y in niorep_hook.batches(loader):   # each wait for the next batch
+        ...                                    # is recorded (a `wait` line)
 
 Standard library only; Python 3.9+.
 """
@@ -35,7 +37,7 @@ import weakref
 FORMAT_VERSION = 1
 ENV_OUT = "NIOREP_HOOK_OUT"
 
-__all__ = ["phase", "mark", "start", "stop", "active", "FORMAT_VERSION"]
+__all__ = ["phase", "mark", "batches", "start", "stop", "active", "FORMAT_VERSION"]
 
 # Flush policy: the buffer is written when it holds this many bytes, when
 # this many seconds passed since the last write (checked on each record),
@@ -322,6 +324,40 @@ def mark(name, **attrs):
     if attrs:
         fields["attrs"] = attrs
     _emit("mark", **fields)
+
+
+def _wait_record(what, ts, dur):
+    """The wait line of one item: formatted directly, as it runs once per
+    batch of a training loop."""
+    w = _state
+    if w is None:
+        return
+    line = ('{"ts":%r,"pid":%d,"tid":%d,"event":"wait","what":%s,"dur":%.9f}\n'
+            % (ts, _pid, _tid(), _json_str(what), dur))
+    w.emit_line(line, ts)
+
+
+def batches(iterable, what="batch"):
+    """Yields the items of iterable (a DataLoader) and records, for each, how
+    long the loop waited for it: the time inside next(), from which the model
+    tells how much of a phase the loop spent waiting for its data
+    (docs/hook-format.md, "wait records"). With DataLoader workers that is
+    the wait on their queue, which strace cannot tell from compute; without
+    workers it is the loading itself. A next() that raises is not recorded.
+    A `what` that shows no character is a ValueError, as for phase."""
+    return _timed_items(iter(iterable), _name("batches", what))
+
+
+def _timed_items(it, what):
+    while True:
+        ts = time.time()
+        t0 = _perf()
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        _wait_record(what, ts, _perf() - t0)
+        yield item
 
 
 # ---------------------------------------------------------------- io records

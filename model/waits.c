@@ -1,0 +1,262 @@
+/* waits: the hook's waits for data from table waits (niorep_hook.batches;
+ * docs/definitions.md, "Waits for data"), per phase and for the run. One
+ * pass sums them and counts the threads that waited; exact quantiles come
+ * from nr_quantiles_exact over the table, for the run and the phases with
+ * the most wait time. Memory is bounded by the threads and phases that
+ * waited, never by the waits. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "quantile.h"
+
+enum { WT_TS, WT_PID, WT_TID, WT_DUR, WT_PHASE, WT_NCOLS };
+static const char *const wait_cols[WT_NCOLS] = {"ts_ns", "pid", "tid", "dur_ns", "phase_id"};
+
+/* The key of the run's own thread set: no phase index reaches it. */
+#define RUN_KEY SIZE_MAX
+
+/* A set of (phase, pid, tid): who waited where. */
+typedef struct waiter {
+    size_t phase; /* RUN_KEY for the run's set */
+    int64_t pid, tid;
+    int used;
+} waiter;
+
+typedef struct waiter_set {
+    waiter *slots;
+    size_t nslots, count;
+} waiter_set;
+
+static size_t waiter_hash(size_t phase, int64_t pid, int64_t tid)
+{
+    uint64_t h = (uint64_t)phase * UINT64_C(0x9e3779b97f4a7c15);
+    h = (h ^ (uint64_t)pid) * UINT64_C(0xbf58476d1ce4e5b9);
+    h = (h ^ (uint64_t)tid) * UINT64_C(0x94d049bb133111eb);
+    return (size_t)(h ^ (h >> 31));
+}
+
+static waiter *waiter_slot(waiter *slots, size_t nslots, size_t phase, int64_t pid, int64_t tid)
+{
+    size_t i = waiter_hash(phase, pid, tid) & (nslots - 1);
+    while (slots[i].used && !(slots[i].phase == phase && slots[i].pid == pid && slots[i].tid == tid))
+        i = (i + 1) & (nslots - 1);
+    return &slots[i];
+}
+
+static int waiter_grow(waiter_set *s)
+{
+    const size_t n = s->nslots ? 2 * s->nslots : 64;
+    waiter *slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < s->nslots; i++)
+        if (s->slots[i].used)
+            *waiter_slot(slots, n, s->slots[i].phase, s->slots[i].pid, s->slots[i].tid) = s->slots[i];
+    free(s->slots);
+    s->slots = slots;
+    s->nslots = n;
+    return 0;
+}
+
+/* Adds (phase, pid, tid): 1 when it is new, 0 when known, or NR_E_NOMEM. */
+static int waiter_add(waiter_set *s, size_t phase, int64_t pid, int64_t tid)
+{
+    if (2 * (s->count + 1) > s->nslots)
+        NR_TRY(waiter_grow(s));
+    waiter *w = waiter_slot(s->slots, s->nslots, phase, pid, tid);
+    if (w->used)
+        return 0;
+    *w = (waiter){.phase = phase, .pid = pid, .tid = tid, .used = 1};
+    s->count++;
+    return 1;
+}
+
+typedef struct wait_reader {
+    const nr_store_table *t;
+    int col[WT_NCOLS];
+    nr_col_chunk c[WT_NCOLS];
+} wait_reader;
+
+static size_t phase_index(const nr_model *m, int64_t phase_id)
+{
+    const int64_t k = phase_id >= 0 ? nr__idmap_lookup(&m->phase_ids, phase_id) : -1;
+    return k >= 0 ? (size_t)k : m->unphased;
+}
+
+static int read_group(wait_reader *r, size_t rg, nr_error *err)
+{
+    for (int k = 0; k < WT_NCOLS; k++)
+        NR_TRY(nr_store_read_chunk(r->t, (size_t)r->col[k], rg, &r->c[k], err));
+    return 0;
+}
+
+static int add_wait(nr_model_waits *w, int64_t *ns, int64_t dur, uint64_t row, nr_error *err)
+{
+    if (__builtin_add_overflow(*ns, dur, ns))
+        return nr_error_set(err, NR_E_FORMAT, "table waits: the durations up to row %llu overflow",
+                            (unsigned long long)row);
+    w->count++;
+    w->max_ns = dur > w->max_ns ? dur : w->max_ns;
+    return 0;
+}
+
+/* One row: checked as marks' rows are, then counted in its phase and the run. */
+static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *who, int64_t *phase_ns, int64_t *run_ns,
+                    nr_error *err)
+{
+    const uint64_t row = m->waits.count;
+    const int64_t dur = c[WT_DUR].i64[i];
+    NR_TRY(nr__check_phase_ref(m, "waits", row, c[WT_PHASE].i64[i], err));
+    NR_TRY(nr__check_time("waits", "ts_ns", row, c[WT_TS].i64[i], err));
+    if (dur < 0)
+        return nr_error_set(err, NR_E_FORMAT, "table waits, row %llu: dur_ns %lld is negative",
+                            (unsigned long long)row, (long long)dur);
+    const size_t k = phase_index(m, c[WT_PHASE].i64[i]);
+    const int64_t pid = c[WT_PID].i64[i], tid = c[WT_TID].i64[i];
+    nr_model_waits *pw = &m->phases[k].waits;
+    int fresh;
+    NR_TRY(fresh = waiter_add(who, k, pid, tid));
+    pw->threads += (uint64_t)fresh;
+    NR_TRY(fresh = waiter_add(who, RUN_KEY, pid, tid));
+    m->waits.threads += (uint64_t)fresh;
+    NR_TRY(add_wait(pw, &phase_ns[k], dur, row, err));
+    return add_wait(&m->waits, run_ns, dur, row, err);
+}
+
+static int sum_waits(nr_model *m, wait_reader *r, int64_t *phase_ns, int64_t *run_ns, nr_error *err)
+{
+    waiter_set who = {0};
+    int rc = 0;
+    for (size_t rg = 0; rc == 0 && rg < nr_store_table_rowgroups(r->t); rg++) {
+        rc = read_group(r, rg, err);
+        for (size_t i = 0; rc == 0 && i < r->c[WT_TS].n; i++)
+            rc = take_row(m, r->c, i, &who, phase_ns, run_ns, err);
+    }
+    free(who.slots);
+    return rc;
+}
+
+/* A value source of the durations of one phase's waits (RUN_KEY: all). */
+typedef struct phase_durations {
+    nr_model *m;
+    wait_reader *r;
+    size_t phase, rg;
+    int64_t *buf;
+} phase_durations;
+
+static int durations_rewind(void *ctx, nr_error *err)
+{
+    (void)err;
+    ((phase_durations *)ctx)->rg = 0;
+    return 0;
+}
+
+static int durations_next(void *ctx, const int64_t **vals, size_t *n, nr_error *err)
+{
+    phase_durations *d = ctx;
+    if (d->rg >= nr_store_table_rowgroups(d->r->t))
+        return 0;
+    NR_TRY(read_group(d->r, d->rg++, err));
+    const nr_col_chunk *c = d->r->c;
+    int64_t *grown = realloc(d->buf, (c[WT_DUR].n ? c[WT_DUR].n : 1) * sizeof *grown);
+    if (!grown)
+        return nr_error_set(err, NR_E_NOMEM, "waits: out of memory");
+    d->buf = grown;
+    size_t k = 0;
+    for (size_t i = 0; i < c[WT_DUR].n; i++)
+        if (d->phase == RUN_KEY || phase_index(d->m, c[WT_PHASE].i64[i]) == d->phase)
+            d->buf[k++] = c[WT_DUR].i64[i];
+    *vals = d->buf;
+    *n = k;
+    return 1;
+}
+
+static int quantiles_of(nr_model *m, wait_reader *r, size_t phase, nr_model_waits *w, nr_error *err)
+{
+    static const double qs[3] = {0.5, 0.99, 1.0};
+    int64_t out[3];
+    uint64_t count;
+    phase_durations d = {.m = m, .r = r, .phase = phase};
+    const nr_value_source src = {.ctx = &d, .rewind = durations_rewind, .next = durations_next};
+    const int rc = nr_quantiles_exact(&src, qs, 3, out, &count, err);
+    free(d.buf);
+    NR_TRY(rc);
+    w->p50_ns = out[0];
+    w->p99_ns = out[1];
+    return 0;
+}
+
+static void set_share(nr_model_waits *w, int64_t ns, double wall_s)
+{
+    w->seconds = (double)ns * 1e-9;
+    w->share = w->count && wall_s >= NR__SHARE_MIN_WALL_NS * 1e-9 ? w->seconds / (wall_s * (double)w->threads) : NAN;
+}
+
+/* The phases with waits, most wait time first (then by index): the first
+ * NR_MODEL_MAX_WAIT_QUANTILES get quantiles. */
+static int by_wait_time(const void *a, const void *b, void *ns)
+{
+    const int64_t *sort_ns = ns;
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (sort_ns[x] != sort_ns[y])
+        return sort_ns[x] > sort_ns[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static int phase_quantiles(nr_model *m, wait_reader *r, const int64_t *phase_ns, nr_error *err)
+{
+    size_t *order = malloc((m->nphases ? m->nphases : 1) * sizeof *order), n = 0;
+    if (!order)
+        return nr_error_set(err, NR_E_NOMEM, "waits: out of memory");
+    for (size_t k = 0; k < m->nphases; k++)
+        if (m->phases[k].waits.count)
+            order[n++] = k;
+    qsort_r(order, n, sizeof *order, by_wait_time, (void *)phase_ns);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n && i < NR_MODEL_MAX_WAIT_QUANTILES; i++)
+        rc = quantiles_of(m, r, order[i], &m->phases[order[i]].waits, err);
+    free(order);
+    return rc;
+}
+
+static int load(nr_model *m, wait_reader *r, int64_t *phase_ns, nr_error *err)
+{
+    int64_t run_ns = 0;
+    NR_TRY(sum_waits(m, r, phase_ns, &run_ns, err));
+    for (size_t k = 0; k < m->nphases; k++)
+        set_share(&m->phases[k].waits, phase_ns[k], m->phases[k].wall_s);
+    set_share(&m->waits, run_ns, m->totals.duration_s);
+    if (!m->waits.count)
+        return 0;
+    NR_TRY(quantiles_of(m, r, RUN_KEY, &m->waits, err));
+    return phase_quantiles(m, r, phase_ns, err);
+}
+
+static const nr_model_waits no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1};
+
+int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err)
+{
+    m->waits = no_waits;
+    for (size_t k = 0; k < m->nphases; k++)
+        m->phases[k].waits = no_waits;
+    wait_reader r = {.t = nr_store_find_table(s, "waits")};
+    if (!r.t)
+        return 0; /* a store written before session 62 */
+    for (int k = 0; k < WT_NCOLS; k++)
+        if ((r.col[k] = nr_store_col_index(r.t, wait_cols[k])) < 0)
+            return nr_error_set(err, NR_E_FORMAT, "table waits lacks column %s", wait_cols[k]);
+    for (int k = 0; k < WT_NCOLS; k++)
+        nr_col_chunk_init(&r.c[k]);
+    int64_t *phase_ns = calloc(m->nphases ? m->nphases : 1, sizeof *phase_ns);
+    int rc = phase_ns ? load(m, &r, phase_ns, err) : NR_E_NOMEM;
+    if (rc == NR_E_NOMEM)
+        rc = nr_error_set(err, rc, "waits: out of memory");
+    free(phase_ns);
+    for (int k = 0; k < WT_NCOLS; k++)
+        nr_col_chunk_fini(&r.c[k]);
+    return rc;
+}
+
+const nr_model_waits *nr_model_get_waits(const nr_model *m) { return &m->waits; }
