@@ -136,7 +136,7 @@ def train_epochs(model, opt, data, a, step_loss, epoch_loss="last"):
     max(last step index, 1) ("mean"), as the workloads first reported it."""
     for epoch in range(a.epochs):
         total = 0.0
-        for step, batch in enumerate(data):
+        for step, batch in enumerate(niorep_hook.batches(data)):
             if step >= a.steps:
                 break
             loss = step_loss(batch)
@@ -157,7 +157,7 @@ def evaluate(model, data, batch_result, max_batches=None):
     model.eval()
     results = []
     with torch.no_grad():
-        for step, batch in enumerate(data):
+        for step, batch in enumerate(niorep_hook.batches(data)):
             if max_batches is not None and step >= max_batches:
                 break
             results.append(batch_result(batch))

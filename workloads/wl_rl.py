@@ -107,7 +107,7 @@ def main():
     with niorep_hook.phase("train"):
         for epoch in range(a.epochs):
             data = wl.loader(Replay(replay), 64, a.workers, True, a.seed + epoch)
-            for step, (s, act, r, s2, done) in enumerate(data):
+            for step, (s, act, r, s2, done) in enumerate(niorep_hook.batches(data)):
                 if step >= a.steps:
                     break
                 with torch.no_grad():

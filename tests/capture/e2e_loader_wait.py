@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""End-to-end test of the loop's waits for data (ctest label e2e).
+
+A torch DataLoader with two workers feeds a training loop wrapped in
+niorep_hook.batches, traced by the built `niorep trace` twice:
+
+- slow data: each sample costs its worker 100 ms (a read and a sleep),
+  the loop's step 5 ms, so the loop waits most of the phase. The workers
+  read the files, the loop makes no file call: data_bound (the loop's own
+  file I/O) cannot see the wait, batch_wait must fire;
+- fast data: samples cost nothing, the step 100 ms: the workers stay
+  ahead, the loop waits little and batch_wait must not fire.
+
+Both runs must store one wait per batch, all of the loop's thread, in
+train. Skipped (77) without torch."""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+PYTHON = "/usr/bin/python3"
+SKIP = 77
+BATCHES = 24
+
+PROGRAM = r'''
+import os, sys, time
+import torch
+from torch.utils.data import DataLoader, Dataset
+import niorep_hook
+
+DATA, SAMPLE_S, STEP_S = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+
+
+class Files(Dataset):
+    def __len__(self):
+        return %d
+
+    def __getitem__(self, i):
+        with open(os.path.join(DATA, "s%%d.bin" %% (i %% 4)), "rb") as f:
+            n = len(f.read())
+        time.sleep(SAMPLE_S)
+        return torch.tensor(n)
+
+
+if __name__ == "__main__":
+    with niorep_hook.phase("data_prep"):
+        for k in range(4):
+            with open(os.path.join(DATA, "s%%d.bin" %% k), "wb") as f:
+                f.write(b"x" * 65536)
+    loader = DataLoader(Files(), batch_size=1, num_workers=2)
+    with niorep_hook.phase("train"):
+        for batch in niorep_hook.batches(loader):
+            time.sleep(STEP_S)
+    print(os.getpid())
+''' % BATCHES
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def traced_run(niorep, work, name, sample_s, step_s):
+    """Traces the program; returns (summary as JSON, its waits table rows, the program's pid)."""
+    base = os.path.join(work, name)
+    data, run = os.path.join(base, "data"), os.path.join(base, "run")
+    os.makedirs(data)
+    prog = os.path.join(base, "prog.py")
+    with open(prog, "w") as f:
+        f.write(PROGRAM)
+    p = subprocess.run([niorep, "trace", "-o", run, "--", PYTHON, prog, data, str(sample_s), str(step_s)],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, f"{name}: trace exit {p.returncode}: {p.stderr[-2000:]}")
+    pid = int(p.stdout.split()[-1])
+    store = os.path.join(base, "run.nio")
+    p = subprocess.run([niorep, "ingest", run, "-o", store], capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, f"{name}: ingest exit {p.returncode}: {p.stderr}")
+    out = subprocess.run([niorep, "summary", store, "--json", "--bootstraps", "0"], capture_output=True, text=True,
+                         check=True).stdout
+    rows = subprocess.run([niorep, "export", store, "--table", "waits", "--format", "jsonl"], capture_output=True,
+                          text=True, check=True).stdout
+    return json.loads(out), [json.loads(line) for line in rows.splitlines()], pid
+
+
+def phase(summary, name):
+    for p in summary["phases"]:
+        if p["name"] == name:
+            return p
+    fail(f"no phase {name}: {[p['name'] for p in summary['phases']]}")
+
+
+def rule(summary, rid):
+    return next(r for r in summary["rules"] if r["id"] == rid)
+
+
+def check_waits(name, summary, rows, pid):
+    train = phase(summary, "train")
+    w = train["waits"]
+    check(w["count"] == BATCHES, f"{name}: {w['count']} waits in train, expected {BATCHES}")
+    check(w["threads"] == 1, f"{name}: {w['threads']} threads waited")
+    check(len(rows) == BATCHES, f"{name}: {len(rows)} rows in table waits")
+    check(all(r["pid"] == pid and r["tid"] == pid and r["what"] == "batch" for r in rows),
+          f"{name}: a wait not of the loop's thread: {rows[:3]}")
+    check(0 < w["seconds"] <= train["wall_s"], f"{name}: {w['seconds']} s waiting in {train['wall_s']} s")
+    check(w["p50_s"] <= w["p99_s"] <= w["max_s"], f"{name}: quantiles {w}")
+    return w
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--niorep", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    if subprocess.run([PYTHON, "-c", "import torch"], capture_output=True).returncode != 0:
+        print("SKIP: torch is not installed")
+        return SKIP
+    if not shutil.which("strace"):
+        print("SKIP: strace is not installed")
+        return SKIP
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+
+    slow, rows, pid = traced_run(args.niorep, args.work, "slow", 0.1, 0.005)
+    w = check_waits("slow", slow, rows, pid)
+    check(w["share"] > 0.6, f"slow: the loop waited {w['share']} of train, expected most of it")
+    check(rule(slow, "batch_wait")["state"] == "fired", f"slow: batch_wait {rule(slow, 'batch_wait')}")
+    main_io = phase(slow, "train")["main_io_share"]
+    check(main_io is not None and main_io < 0.1, f"slow: the loop's own file I/O share {main_io}")
+    check(rule(slow, "data_bound")["state"] == "not fired", f"slow: data_bound {rule(slow, 'data_bound')}")
+    print(f"slow data: the loop waited {w['share']:.0%} of train ({w['count']} waits, p50 {w['p50_s']:.3f} s), "
+          f"its own file I/O {main_io:.1%}: batch_wait fired, data_bound not")
+
+    fast, rows, pid = traced_run(args.niorep, args.work, "fast", 0.0, 0.1)
+    w = check_waits("fast", fast, rows, pid)
+    check(w["share"] < 0.3, f"fast: the loop waited {w['share']} of train")
+    check(rule(fast, "batch_wait")["state"] == "not fired", f"fast: batch_wait {rule(fast, 'batch_wait')}")
+    print(f"fast data: the loop waited {w['share']:.0%} of train: batch_wait not fired")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
