@@ -122,6 +122,7 @@ class Part:
         self.events = export(niorep, store, "events")
         self.processes = export(niorep, store, "processes")
         self.phases = export(niorep, store, "phases")
+        self.waits = export(niorep, store, "waits")
         self.phase_name = {int(p["phase_id"]): p["name"] for p in self.phases}
         self.phase_begin = {int(p["phase_id"]): int(p["begin_ns"]) for p in self.phases}
 
@@ -284,6 +285,17 @@ def check_model(parts, part_summaries, s):
             check(got == want, f"processes.roles.{role}.{key} = {got}, sum of the parts {want}")
     by_name = lambda summ: {p["name"]: p for p in summ["phases"]}
     merged_phases = by_name(s)
+    # the loops' waits: one loop thread per node, each wait of the union once,
+    # the quantiles those of the union (docs/definitions.md, "Waits for data")
+    waits = sorted(int(w["dur_ns"]) for p in parts for w in p.waits)
+    got = merged_phases["train"]["waits"]
+    check(got["count"] == len(waits) == sum(10 + 5 * k for k in range(len(parts))),
+          f"train waits {got['count']}, union of the parts {len(waits)}")
+    check(got["threads"] == len(parts), f"train waits of {got['threads']} threads, {len(parts)} nodes")
+    check(close(got["seconds"], sum(waits) * 1e-9), f"train waits {got['seconds']} s, union {sum(waits) * 1e-9} s")
+    for field, q in (("p50_s", 0.5), ("p99_s", 0.99), ("max_s", 1.0)):
+        want = nearest_rank(waits, q) * 1e-9
+        check(close(got[field], want), f"train waits {field} = {got[field]}, union of the parts {want}")
     for name in ("data_prep", "train", "checkpoint"):
         for key in ("bytes_read", "bytes_written"):
             want = sum(by_name(ps).get(name, {}).get(key, 0) for ps in part_summaries)
