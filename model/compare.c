@@ -202,6 +202,16 @@ static void phase_values(const nr_model *m, const nr_model_phase *p, double v[3]
     v[2] = known_or_nan(ts && has_durations(m), p ? p->io_time_s : 0.0);
 }
 
+/* The time a run's loop waited for data in phase p (niorep_hook.batches):
+ * unknown for a run that recorded no wait at all (its loader was not
+ * wrapped), 0 for a phase without waits of a run that has some. */
+static double waited_s(const nr_model *m, const nr_model_phase *p)
+{
+    if (!nr_model_get_waits(m)->count)
+        return NAN;
+    return p ? p->waits.seconds : 0.0;
+}
+
 static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *name, const nr_model *a,
                           const nr_model_phase *pa, const nr_model *b, const nr_model_phase *pb)
 {
@@ -215,6 +225,10 @@ static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *na
     descriptive(l, r, "phase", "B", va[1], vb[1], label);
     snprintf(label, sizeof label, "%s I/O time", name);
     descriptive(l, r, "phase", "s", va[2], vb[2], label);
+    if (nr_model_get_waits(a)->count || nr_model_get_waits(b)->count) {
+        snprintf(label, sizeof label, "%s time waiting for data", name);
+        descriptive(l, r, "phase", "s", waited_s(a, pa), waited_s(b, pb), label);
+    }
 }
 
 /* Phases of a in their order, then those only b has. */

@@ -143,6 +143,15 @@ def main():
     check(w["share"] < 0.3, f"fast: the loop waited {w['share']} of train")
     check(rule(fast, "batch_wait")["state"] == "not fired", f"fast: batch_wait {rule(fast, 'batch_wait')}")
     print(f"fast data: the loop waited {w['share']:.0%} of train: batch_wait not fired")
+
+    # compare: the time waiting is a row of each phase when either run has waits
+    html = os.path.join(args.work, "compare.html")
+    p = subprocess.run([args.niorep, "compare", os.path.join(args.work, "slow", "run.nio"),
+                        os.path.join(args.work, "fast", "run.nio"), "-o", html], capture_output=True, text=True)
+    check(p.returncode == 0, f"compare exit {p.returncode}: {p.stderr}")
+    with open(html) as f:
+        check("train time waiting for data" in f.read(), "compare: no row of train's time waiting for data")
+    print("compare: a row of train's time waiting for data")
     return 0
 
 
