@@ -1,6 +1,6 @@
 /* Fuzz target: the model on a store of any rows. The input is read as a
  * list of rows (files, processes, phases, events, meta, pyio, marks,
- * diagnostics) whose fields are drawn from values that matter to the model
+ * diagnostics, waits) whose fields are drawn from values that matter to the model
  * (ids in and out of their tables, -1 and -2, 2^62 and beyond, paths of
  * job and runtime files and of a merged run's nodes, meta keys the model
  * reads); the rows are written with the store writer (as a store of any
@@ -81,7 +81,8 @@ static const char *const attrs[] = {"", "{}", "{\"loss\":0.5,\"n\":0}", "[1]", "
 
 static void add_row(tb *t, input *in)
 {
-    switch (next(in) % 8) {
+    const unsigned sel = next(in);
+    switch (sel % 8) {
     case 0: {
         const int64_t file = id(in);
         tb_file(t, file, pick(in, paths, sizeof paths / sizeof *paths), (int)(next(in) % (NR_FILE_KIND_COUNT + 1)));
@@ -125,8 +126,13 @@ static void add_row(tb *t, input *in)
         tb_mark(t, ts, pid, name, pick(in, attrs, sizeof attrs / sizeof *attrs), id(in));
         break;
     }
-    default:
-        tb_diag(t, pick(in, names, sizeof names / sizeof *names), value(in));
+    default: /* a wait when the selector's high bit is set: the seeds of before kept their rows */
+        if (sel & 0x80) {
+            const int64_t ts = value(in), pid = id(in), tid = id(in), dur = value(in);
+            tb_wait(t, ts, pid, tid, dur, id(in));
+        } else {
+            tb_diag(t, pick(in, names, sizeof names / sizeof *names), value(in));
+        }
         break;
     }
 }
