@@ -21,8 +21,8 @@ import shutil
 import subprocess
 import sys
 
-PYTHON = "/usr/bin/python3"
-SKIP = 77
+from e2e_trace import PYTHON, SKIP, check, fail
+
 BATCHES = 24
 
 PROGRAM = r'''
@@ -56,16 +56,6 @@ if __name__ == "__main__":
             time.sleep(STEP_S)
     print(os.getpid())
 ''' % BATCHES
-
-
-def fail(msg):
-    print("FAIL: " + msg)
-    sys.exit(1)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
 
 
 def traced_run(niorep, work, name, sample_s, step_s):
