@@ -1466,8 +1466,8 @@ static int fill_overview(nr_fill *f, nr_error *err)
     nr_report_block *ov = nr_report_overview(f->rep);
     static const char *const heads[] = {"run", "duration", "processes", "files", "bytes read", "bytes written",
                                         "read p50 (job files)", "read p99 (job files)", "Gini (job files)", "top-10% share (files)", "write bursts",
-                                        "findings"};
-    f->overview = nr_report_table_new(ov, "Every run at a glance", 12, heads, 0xFFEu);
+                                        "train waiting for data", "findings"};
+    f->overview = nr_report_table_new(ov, "Every run at a glance", 13, heads, 0x1FFEu);
     if (!f->overview)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
     static const char *const captions[7] = {
@@ -1500,6 +1500,18 @@ static int fill_overview(nr_fill *f, nr_error *err)
     return 0;
 }
 
+/* The share of train the loop waited for its next batch (batch_wait's
+ * number), n/a without a train phase or waits in it. */
+static double train_waiting(const nr_model *m)
+{
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_phase *p = nr_model_phase_at(m, i);
+        if (strcmp(p->name, "train") == 0)
+            return p->waits.share;
+    }
+    return NAN;
+}
+
 /* Run r's row of the overview's table. */
 static void overview_row(nr_report_table *t, const nr_run *run)
 {
@@ -1520,6 +1532,7 @@ static void overview_row(nr_report_table *t, const nr_run *run)
     nr_report_table_cell(t, R(c->gini));
     nr_report_table_cell(t, top10_cell(c, buf, sizeof buf));
     nr_report_table_cell(t, C(nr_model_get_burst_totals(m)->count));
+    nr_report_table_cell(t, P(train_waiting(m)));
     nr_report_table_cell(t, findings_cell(m, buf, sizeof buf));
 }
 
