@@ -20,7 +20,7 @@
  * 2 since session 43, which names the fields added since 1; 4 since session
  * 49 (figures 1, 4, 5 and 7 count the job's files; figure 1's runtime); 5
  * since session 50 (figure 5's panels share one bin width, its bin_s). */
-#define FIGURES_JSON_SCHEMA 6
+#define FIGURES_JSON_SCHEMA 7
 
 struct nr_figin {
     nr_figure_inputs in;
@@ -34,6 +34,7 @@ struct nr_figin {
     /* one run's (nr_figin_build of n == 1), for nr_figin_merge: its timeline
        bins as the model counts them, and their width */
     const uint64_t *raw_read, *raw_write;
+    const double *raw_waiting;  /* NULL when the run has no waits */
     size_t raw_nbins;
     int64_t raw_width_ns;
     void **allocs;          /* everything above, freed together (a merge's: its own only) */
@@ -323,6 +324,28 @@ static size_t merged_rates(nr_figin *fi, const uint64_t *rbytes, const uint64_t 
     return nbins;
 }
 
+/* A run's shares of each bin spent waiting (nbins_in bins of width_ns)
+ * merged into bins of the common width (0: none) as the mean of the bins
+ * each holds, a bin past the run's end counted as no wait, as its rates
+ * are; NULL without waits or memory (a missing strip, no wrong one). */
+static const double *merged_waiting(nr_figin *fi, const double *waiting, size_t nbins_in, int64_t width_ns,
+                                    int64_t common)
+{
+    if (!waiting)
+        return NULL;
+    const int64_t width = common > 0 && width_ns > 0 ? common : width_ns;
+    const size_t merge = width > 0 && width_ns > 0 ? (size_t)(width / width_ns) : 1;
+    const size_t nbins = (nbins_in + merge - 1) / merge;
+    double *out = fi_alloc(fi, nbins, sizeof *out);
+    for (size_t i = 0; out && i < nbins; i++) {
+        double sum = 0;
+        for (size_t b = i * merge; b < (i + 1) * merge && b < nbins_in; b++)
+            sum += waiting[b];
+        out[i] = sum / (double)merge;
+    }
+    return out;
+}
+
 /* (5) Throughput timeline of one run's job files with phase spans and
  * write bursts; its bins as the model counts them are kept for the merge,
  * which puts every run's into the common width. */
@@ -363,7 +386,9 @@ static void build_timeline(nr_figin *fi, const nr_model *m, const char *const *n
     for (size_t i = 0; i < mk->n; i++)
         mt[i] = (double)(mk->v[i].ts_ns - tl->start_ns) * 1e-9;
     *tr = (nr_fig_timeline_run){*name, nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
-                                mk->nnames == 1 && !mk->other_names ? fi_str(fi, mk->names[0]) : NULL};
+                                mk->nnames == 1 && !mk->other_names ? fi_str(fi, mk->names[0]) : NULL,
+                                merged_waiting(fi, tl->waiting, tl->nbins, tl->width_ns, tl->width_ns)};
+    fi->raw_waiting = tl->waiting ? fi_copy(fi, tl->waiting, tl->nbins, sizeof *tl->waiting) : NULL;
     fi->raw_read = fi_copy(fi, tl->job_read, tl->nbins, sizeof *tl->job_read);
     fi->raw_write = fi_copy(fi, tl->job_write, tl->nbins, sizeof *tl->job_write);
     fi->raw_nbins = tl->nbins;
@@ -499,6 +524,7 @@ static void merge_timeline(nr_figin *fi, nr_figin *const *runs, const char *cons
         tr[r].bin_s = bin_s;
         tr[r].read_bps = rd;
         tr[r].write_bps = wr;
+        tr[r].waiting = merged_waiting(fi, one->raw_waiting, one->raw_nbins, one->raw_width_ns, common);
     }
     fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
                                            .phase_order = fi->phase.phase_names};
@@ -675,10 +701,11 @@ static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bin_s", jnum(nr_fig_timeline_shared_bin(&fi->timeline, fi->timeline.n_runs)));
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(t->name), "bin_s", jnum(t->bin_s),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(t->name), "bin_s", jnum(t->bin_s),
                                                 "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
                                                 "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts),
-                                                "marks", jarray(t->marks, t->n_marks)));
+                                                "marks", jarray(t->marks, t->n_marks),
+                                                "waiting", t->waiting ? jarray(t->waiting, t->n_bins) : json_null()));
     }
 }
 

@@ -192,6 +192,7 @@ struct nr_model {
 
     nr_model_timeline timeline;
     uint64_t *tl_read, *tl_write, *tl_job_read, *tl_job_write;
+    double *tl_waiting;          /* timeline.waiting's storage (waits.c) */
     int tl_state;                /* NR__TL_*: which pass fills the timeline */
 
     nr_model_burst *bursts;    /* the listed: a min-heap by size while they are made, then in start order */

@@ -308,6 +308,9 @@ typedef struct nr_model_timeline {
     int64_t start_ns, width_ns;
     const uint64_t *read_bytes, *write_bytes;   /* [nbins], every phase */
     const uint64_t *job_read, *job_write;       /* [nbins], the job's files only (file_role.h; figure 5) */
+    const double *waiting;   /* [nbins] when the run has waits (waits.c), else NULL: the share of each bin's
+                                time that the waiting threads spent waiting, time waiting within the bin
+                                over (width x waits.threads); figure 5's strip */
 } nr_model_timeline;
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m);
 

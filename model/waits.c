@@ -102,6 +102,32 @@ static int add_wait(nr_model_waits *w, int64_t *ns, int64_t dur, uint64_t row, n
     return 0;
 }
 
+/* Adds the wait [ts, ts + dur) to the timeline's bins it overlaps, in ns
+ * (made shares at the end: wait_shares). */
+static void add_to_bins(nr_model *m, int64_t ts, int64_t dur)
+{
+    const nr_model_timeline *t = &m->timeline;
+    if (!m->tl_waiting || t->width_ns <= 0)
+        return;
+    int64_t end;
+    if (__builtin_add_overflow(ts, dur, &end))
+        end = INT64_MAX;
+    int64_t span, last; /* the bins' end: a crafted store's may pass 2^63 */
+    if (__builtin_mul_overflow((int64_t)t->nbins, t->width_ns, &span) || __builtin_add_overflow(t->start_ns, span, &last))
+        last = INT64_MAX;
+    const int64_t from = ts > t->start_ns ? ts : t->start_ns, to = end < last ? end : last;
+    if (from >= to)
+        return;
+    for (int64_t b = (from - t->start_ns) / t->width_ns; b < (int64_t)t->nbins; b++) {
+        int64_t off, lo, hi;
+        if (__builtin_mul_overflow(b, t->width_ns, &off) || __builtin_add_overflow(t->start_ns, off, &lo) || lo >= to)
+            break;
+        if (__builtin_add_overflow(lo, t->width_ns, &hi))
+            hi = INT64_MAX;
+        m->tl_waiting[b] += (double)((to < hi ? to : hi) - (from > lo ? from : lo));
+    }
+}
+
 /* One row: checked as marks' rows are, then counted in its phase and the run. */
 static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *who, int64_t *phase_ns, int64_t *run_ns,
                     nr_error *err)
@@ -122,6 +148,7 @@ static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *wh
     NR_TRY(fresh = waiter_add(who, RUN_KEY, pid, tid));
     m->waits.threads += (uint64_t)fresh;
     NR_TRY(add_wait(pw, &phase_ns[k], dur, row, err));
+    add_to_bins(m, c[WT_TS].i64[i], dur);
     return add_wait(&m->waits, run_ns, dur, row, err);
 }
 
@@ -221,10 +248,29 @@ static int phase_quantiles(nr_model *m, wait_reader *r, const int64_t *phase_ns,
     return rc;
 }
 
+/* The timeline's bins from ns waited to shares of the waiting threads'
+ * time, or none without waits. */
+static void wait_shares(nr_model *m)
+{
+    if (!m->waits.count) {
+        free(m->tl_waiting);
+        m->tl_waiting = NULL;
+        return;
+    }
+    const double whole = (double)m->timeline.width_ns * (double)m->waits.threads;
+    for (size_t b = 0; b < m->timeline.nbins; b++)
+        m->tl_waiting[b] /= whole;
+    m->timeline.waiting = m->tl_waiting;
+}
+
 static int load(nr_model *m, wait_reader *r, int64_t *phase_ns, nr_error *err)
 {
     int64_t run_ns = 0;
+    if (nr_store_table_rows(r->t) && m->timeline.nbins &&
+        !(m->tl_waiting = calloc(m->timeline.nbins, sizeof *m->tl_waiting)))
+        return NR_E_NOMEM;
     NR_TRY(sum_waits(m, r, phase_ns, &run_ns, err));
+    wait_shares(m);
     for (size_t k = 0; k < m->nphases; k++)
         set_share(&m->phases[k].waits, phase_ns[k], m->phases[k].wall_s);
     set_share(&m->waits, run_ns, m->totals.duration_s);

@@ -20,6 +20,11 @@
 #define MAX_PANELS NR_FIG_DISTINCT_RUNS
 /* Marks: black (palette 6), dotted (dash 2), thin: they cross the panel. */
 #define MARK_COLOR 6
+/* The strip of the loop's waits (draw_waiting), in points. */
+#define WAIT_STRIP 3.5
+#define WAIT_COLOR 6
+#define WAIT_SEAM 0.3
+#define WAIT_INSET 0.6
 #define MARK_DASH 2
 #define MARK_LINE_WIDTH 0.6
 
@@ -307,6 +312,7 @@ typedef struct band_ctx {
     size_t n_marks_bursts, n_obstacles;
     size_t *queue;      /* the open bands (indexes in the colouring order), oldest first */
     size_t head, tail;
+    double name_y;      /* the top of the bands' names: below the strip of waits when the panel has one */
 } band_ctx;
 
 /* Draws band b in colour color, named when wide enough where no mark, burst
@@ -328,7 +334,7 @@ static void draw_band(band_ctx *bc, size_t color, band *b)
     if (any_overlap(bc->obstacles + 2 * bc->n_marks_bursts, bc->n_obstacles - bc->n_marks_bursts, x - tw / 2, x + tw / 2))
         return;
     cairo_set_source_rgb(cv->cr, 0.2, 0.2, 0.2);   /* on a tint: darker than before session 49's 0.35 */
-    nr__text_draw(cv, b->name, NR__PLAIN, NR__SMALL_PT(cv), x, p->py + 1.5, 0.5, 0, 0);
+    nr__text_draw(cv, b->name, NR__PLAIN, NR__SMALL_PT(cv), x, bc->name_y, 0.5, 0, 0);
     bc->obstacles[2 * bc->n_obstacles] = x - tw / 2 - 1;
     bc->obstacles[2 * bc->n_obstacles++ + 1] = x + tw / 2 + 1;
 }
@@ -351,7 +357,7 @@ static void draw_bands_through(band_ctx *bc, band *bands, const phase_keys *keys
 static int draw_bands(nr__xy *p, const nr_fig_timeline_run *run, const phase_keys *keys)
 {
     cairo_t *cr = p->cv->cr;
-    band_ctx bc = {.p = p};
+    band_ctx bc = {.p = p, .name_y = p->py + 1.5 + (run->waiting ? WAIT_INSET + WAIT_STRIP : 0)};
     bc.obstacles = malloc(2 * (run->n_marks + run->n_bursts + run->n_phases + 1) * sizeof *bc.obstacles);
     bc.queue = malloc((run->n_phases + 1) * sizeof *bc.queue);
     band *bands = calloc(keys->n_order + 1, sizeof *bands);
@@ -432,6 +438,43 @@ static void draw_marks(nr__xy *p, const nr_fig_timeline_run *run)
     }
     cairo_stroke(cr);
     cairo_restore(cr);
+}
+
+/* The loop's waits for data: a strip WAIT_STRIP high along the top of the
+ * plot area, each bin the grey between white and WAIT_COLOR that its
+ * share of waiting gives (WAIT_COLOR at all of it; a bin without waits
+ * left out, its band showing), over the bands and the grid, under the
+ * series, just below the frame's top line (WAIT_INSET). The
+ * greys are opaque and overlap their right neighbour by a hair: bins of
+ * a translucent colour side by side showed the background through their
+ * anti-aliased seams. */
+static void draw_waiting(nr__xy *p, const nr_fig_timeline_run *run)
+{
+    if (!run->waiting)
+        return;
+    cairo_t *cr = p->cv->cr;
+    cairo_save(cr);
+    nr__xy_clip(p);
+    const nr__rgb ink = nr__palette_color(WAIT_COLOR);
+    for (size_t i = 0; i < run->n_bins; i++) {
+        const double share = fmin(run->waiting[i], 1);
+        if (!(share > 0))
+            continue;
+        const double x0 = nr__xy_mx(p, (double)i * run->bin_s), x1 = nr__xy_mx(p, (double)(i + 1) * run->bin_s);
+        const nr__rgb grey = {1 - share * (1 - ink.r), 1 - share * (1 - ink.g), 1 - share * (1 - ink.b)};
+        nr__set_color(cr, grey, 1.0);
+        cairo_rectangle(cr, x0, p->py + WAIT_INSET, x1 - x0 + WAIT_SEAM, WAIT_STRIP);
+        cairo_fill(cr);
+    }
+    cairo_restore(cr);
+}
+
+static int any_waiting(const nr_fig_timeline_input *t, size_t n_runs)
+{
+    for (size_t r = 0; r < n_runs; r++)
+        if (t->runs[r].waiting)
+            return 1;
+    return 0;
 }
 
 /* "hook mark (epoch)" when every run's marks share one name, else "hook mark". */
@@ -517,6 +560,9 @@ static double draw_legend(nr_render_canvas *cv, const nr_fig_timeline_input *t, 
     if (marks_label(t, n_runs, mark_label, sizeof mark_label))
         nr__legend_add(&lg, (nr__legend_entry){.label = mark_label, .kind = NR__LEG_LINE, .color = MARK_COLOR,
                                                .dash = MARK_DASH, .line_width = MARK_LINE_WIDTH});
+    if (any_waiting(t, n_runs))
+        nr__legend_add(&lg, (nr__legend_entry){.label = "loop waiting for data (top strip)", .kind = NR__LEG_SWATCH,
+                                               .color = WAIT_COLOR});
     char more[48];
     legend_phases(&lg, keys, more, sizeof more);
     double top = nr__legend_block(cv, &lg);
@@ -595,6 +641,7 @@ static int draw_panels(nr_render_canvas *cv, const nr_fig_timeline_input *t, siz
             return NR_E_NOMEM;
         draw_marks(p, &t->runs[r]);
         nr__xy_draw_axes(p);
+        draw_waiting(p, &t->runs[r]); /* over the grid lines, which cut it */
         nr__xy_draw_series(p);
     }
     return 0;

@@ -181,6 +181,8 @@ typedef struct nr_fig_timeline_run {
     size_t n_marks;           /* the hook's marks (niorep_hook.mark: epochs), s since start */
     const double *marks;
     const char *mark_name;    /* their name when they share one ("epoch"), else NULL */
+    const double *waiting;    /* [n_bins] or NULL: the share of each bin the loop waited for data
+                                 (niorep_hook.batches), drawn as a strip along the panel's top */
 } nr_fig_timeline_run;
 
 typedef struct nr_fig_timeline_input {

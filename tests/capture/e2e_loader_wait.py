@@ -118,8 +118,8 @@ def main():
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
 
-    slow, rows, pid = traced_run(args.niorep, args.work, "slow", 0.1, 0.005)
-    w = check_waits("slow", slow, rows, pid)
+    slow, rows_slow, pid = traced_run(args.niorep, args.work, "slow", 0.1, 0.005)
+    w = check_waits("slow", slow, rows_slow, pid)
     check(w["share"] > 0.6, f"slow: the loop waited {w['share']} of train, expected most of it")
     check(rule(slow, "batch_wait")["state"] == "fired", f"slow: batch_wait {rule(slow, 'batch_wait')}")
     main_io = phase(slow, "train")["main_io_share"]
@@ -142,6 +142,25 @@ def main():
     with open(html) as f:
         check("train time waiting for data" in f.read(), "compare: no row of train's time waiting for data")
     print("compare: a row of train's time waiting for data")
+
+    # figure 5's strip: each bin's share of waiting, recounted from the waits table
+    figs = os.path.join(args.work, "figs")
+    store = os.path.join(args.work, "slow", "run.nio")
+    p = subprocess.run([args.niorep, "figures", store, "-o", figs, "--format", "svg"], capture_output=True, text=True)
+    check(p.returncode == 0, f"figures exit {p.returncode}: {p.stderr}")
+    with open(os.path.join(figs, "figures.json")) as f:
+        timeline = json.load(f)["figures"][4]["data"]["series"][0]
+    start = slow["timeline"]["start_ns"]
+    width = round(slow["timeline"]["bin_width_s"] * 1e9)
+    want = [0] * len(timeline["waiting"])
+    for r in rows_slow:
+        a, z = int(r["ts_ns"]), int(r["ts_ns"]) + int(r["dur_ns"])
+        for b in range(len(want)):
+            lo = start + b * width
+            want[b] += max(0, min(z, lo + width) - max(a, lo))
+    got = timeline["waiting"]
+    check(all(abs(g - w / width) < 1e-5 for g, w in zip(got, want)), f"figure 5's waiting {got[:8]} != {want[:8]}")
+    print(f"figure 5: the strip of waits over {len(got)} bins, as recounted from the waits table")
     return 0
 
 

@@ -2450,6 +2450,53 @@ static void waits_quantiles_of_the_phases_that_waited_most(void **state)
     nr_model_free(m);
 }
 
+/* Overlap of [a, b) and [c, d) in ns. */
+static int64_t overlap_ns(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    const int64_t lo = a > c ? a : c, hi = b < d ? b : d;
+    return hi > lo ? hi - lo : 0;
+}
+
+/* The timeline's share of each bin spent waiting: two threads' waits,
+ * one crossing bins and one past the last event (cut at the bins' end),
+ * summed per bin by their overlaps and divided by width x 2 threads. */
+static void waits_on_the_timeline(void **state)
+{
+    (void)state;
+    const int64_t waits[3][3] = {{1000 * MS, 1700 * MS, 1}, {2200 * MS, 400 * MS, 2}, {9500 * MS, 5 * SEC, 1}};
+    tb t;
+    tb_open(&t, tb_path("waits_timeline.nio"));
+    tb_file(&t, 0, "/data/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, 10 * SEC);
+    tb_call(&t, 0, 1 * US, 1, NR_OP_READ, 0, 10, 0, 0);
+    tb_call(&t, 10 * SEC, 1 * US, 1, NR_OP_READ, 0, 10, 10, 0);
+    for (int i = 0; i < 3; i++)
+        tb_wait(&t, waits[i][0], 1, waits[i][2], waits[i][1], 0);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("waits_timeline.nio"));
+    const nr_model_timeline *tl = nr_model_get_timeline(m);
+    assert_non_null(tl->waiting);
+    assert_true(tl->nbins > 2);
+    double sum = 0;
+    for (size_t b = 0; b < tl->nbins; b++) {
+        const int64_t lo = tl->start_ns + (int64_t)b * tl->width_ns, hi = lo + tl->width_ns;
+        int64_t ns = 0;
+        for (int i = 0; i < 3; i++)
+            ns += overlap_ns(waits[i][0], waits[i][0] + waits[i][1], lo, hi);
+        assert_near(tl->waiting[b], (double)ns / ((double)tl->width_ns * 2), 1e-12);
+        sum += tl->waiting[b];
+    }
+    /* 1.7 + 0.4 s and the 0.5 s before the bins end at 10 s (and 1 us) */
+    const int64_t end = tl->start_ns + (int64_t)tl->nbins * tl->width_ns;
+    assert_near(sum * (double)tl->width_ns * 2, (double)(1700 + 400) * MS + (double)(end - 9500 * MS), 1);
+    nr_model_free(m);
+    /* no waits: no strip */
+    m = mapped_and_read("no_waits.nio", "24", -1, 4096);
+    assert_null(nr_model_get_timeline(m)->waiting);
+    nr_model_free(m);
+}
+
 /* batch_wait fires on train's waits, with the numbers of its sentence; a
  * negative duration is refused, naming its row. */
 static void finding_batch_wait(void **state)
@@ -2781,6 +2828,7 @@ int main(void)
         cmocka_unit_test(mappings_of_an_older_store),
         cmocka_unit_test(waits_quantiles_of_the_phases_that_waited_most),
         cmocka_unit_test(finding_batch_wait),
+        cmocka_unit_test(waits_on_the_timeline),
         cmocka_unit_test(finding_rereads),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),
         cmocka_unit_test(finding_cache_miss_tail),

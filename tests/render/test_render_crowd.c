@@ -255,7 +255,7 @@ static void timeline_of_many_phases(void **state)
         bps[i] = 1e6 * (i % 3 + 1);
     const size_t counts[] = {8, 30}, want[] = {8 + 1 + 8, 8 + 1 + 8};
     for (int c = 0; c < 2; c++) {
-        const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL, 0, NULL, NULL};
+        const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL, 0, NULL, NULL, NULL};
         const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
         const nr_figure_inputs in = {.timeline = &t};
         nr_render_buf svg;
@@ -289,7 +289,7 @@ static void timeline_of_many_instances(void **state)
     }
     for (int i = 0; i < 10; i++)
         bps[i] = 1e6;
-    const nr_fig_timeline_run run = {"r", 10, 1.0, bps, bps, STEPS + 1, spans, 0, NULL, STEPS, marks, "step"};
+    const nr_fig_timeline_run run = {"r", 10, 1.0, bps, bps, STEPS + 1, spans, 0, NULL, STEPS, marks, "step", NULL};
     const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
     const nr_figure_inputs in = {.timeline = &t};
     nr_render_buf svg;
@@ -312,6 +312,30 @@ static void timeline_of_many_instances(void **state)
     nr_render_buf_fini(&svg);
     free(spans);
     free(marks);
+}
+
+/* The strip of the loop's waits: a bin's grey is the share of it the loop
+ * waited (black at all of it, as the palette's colour 6; white at none),
+ * opaque; a bin of no wait is not drawn, and a run without waits has no
+ * strip. */
+static void timeline_strip_of_waits(void **state)
+{
+    (void)state;
+    double bps[4] = {1e6, 1e6, 1e6, 1e6};
+    const double waiting[4] = {0, 0.5, 1, 0.25};
+    const nr_fig_span spans[1] = {{"train", 0, 4}};
+    for (int with = 0; with < 2; with++) {
+        const nr_fig_timeline_run run = {"r", 4, 1.0, bps, bps, 1, spans, 0, NULL, 0, NULL, NULL,
+                                         with ? waiting : NULL};
+        const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
+        const nr_figure_inputs in = {.timeline = &t};
+        nr_render_buf svg;
+        render_svg("fig5-throughput-timeline", &in, &svg);
+        const char *text = (const char *)svg.data;
+        assert_int_equal(occurrences(text, svg.len, "fill:rgb(50%,50%,50%);fill-opacity:1;"), with);
+        assert_int_equal(occurrences(text, svg.len, "fill:rgb(75%,75%,75%);fill-opacity:1;"), with);
+        nr_render_buf_fini(&svg);
+    }
 }
 
 /* The fills of the tints (fill-opacity 0.16) of svg, in document order,
@@ -342,7 +366,7 @@ static size_t timeline_tints(const char *const *phases, size_t n, const char *co
         spans[i] = (nr_fig_span){phases[i], (double)i, (double)i + 1};
         bps[i] = 1e6;
     }
-    const nr_fig_timeline_run run = {"r", n, 1.0, bps, bps, n, spans, 0, NULL, 0, NULL, NULL};
+    const nr_fig_timeline_run run = {"r", n, 1.0, bps, bps, n, spans, 0, NULL, 0, NULL, NULL, NULL};
     const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run, .n_phase_order = n_order, .phase_order = order};
     const nr_figure_inputs in = {.timeline = &t};
     nr_render_buf svg;
@@ -455,7 +479,7 @@ static void timeline_folds_as_figure_1(void **state)
         spans[i] = (nr_fig_span){names[i], i, i + 1};
     }
     nr_fig_phase_input phase = {1, runs, PH, name_of, bytes, time, NULL, NULL};
-    nr_fig_timeline_run run = {"r", PH, 1.0, bps, bps, PH, spans, 0, NULL, 0, NULL, NULL};
+    nr_fig_timeline_run run = {"r", PH, 1.0, bps, bps, PH, spans, 0, NULL, 0, NULL, NULL, NULL};
     nr_fig_timeline_input t = {.n_runs = 1, .runs = &run, .n_phase_order = PH, .phase_order = name_of};
     const nr_figure_inputs in = {.phase = &phase, .timeline = &t};
     nr_render_buf svg, fig1;
@@ -610,6 +634,7 @@ int main(void)
         cmocka_unit_test(phase_colours_do_not_clash),
         cmocka_unit_test(timeline_of_many_phases),
         cmocka_unit_test(timeline_of_many_instances),
+        cmocka_unit_test(timeline_strip_of_waits),
         cmocka_unit_test(timeline_colours_follow_figure_1),
         cmocka_unit_test(eight_epochs_neighbours_apart),
         cmocka_unit_test(timeline_folds_as_figure_1),

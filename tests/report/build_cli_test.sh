@@ -451,7 +451,7 @@ else
     /usr/bin/python3 - figs/figures.json <<'EOF' || fail "figures.json"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema_version"] == 6, d.get("schema_version")
+assert d["schema_version"] == 7, d.get("schema_version")
 assert d["runs"] == ["hostile", "plain"], d["runs"]
 assert d["left_out"] == [], d["left_out"]
 ids = [f["id"] for f in d["figures"]]
@@ -462,6 +462,8 @@ for f in d["figures"]:
 fig1 = d["figures"][0]["data"]
 k = fig1["phases"].index("unphased")
 assert fig1["bytes"][1][k] == 3 * 4096, fig1["bytes"]
+# no run of these has the hook's waits: no strip (version 7)
+assert all(t["waiting"] is None for t in d["figures"][4]["data"]["series"]), d["figures"][4]["data"]["series"]
 reqsize = d["figures"][5]["data"]["series"][1]
 assert sum(reqsize["reads"]) == 3, reqsize
 # figure 4: plain's CDF starts at its fastest read (20 us) with P = 0, ends at 1
