@@ -96,7 +96,7 @@ static int add_wait(nr_model_waits *w, int64_t *ns, int64_t dur, uint64_t row, n
 {
     if (__builtin_add_overflow(*ns, dur, ns))
         return nr_error_set(err, NR_E_FORMAT, "table waits: the durations up to row %llu overflow",
-                            (unsigned long long)row);
+                            (unsigned long long)row + 1);
     w->count++;
     w->max_ns = dur > w->max_ns ? dur : w->max_ns;
     return 0;
@@ -116,9 +116,10 @@ static void add_to_bins(nr_model *m, int64_t ts, int64_t dur)
     if (__builtin_mul_overflow((int64_t)t->nbins, t->width_ns, &span) || __builtin_add_overflow(t->start_ns, span, &last))
         last = INT64_MAX;
     const int64_t from = ts > t->start_ns ? ts : t->start_ns, to = end < last ? end : last;
-    if (from >= to)
+    int64_t into;
+    if (from >= to || __builtin_sub_overflow(from, t->start_ns, &into))
         return;
-    for (int64_t b = (from - t->start_ns) / t->width_ns; b < (int64_t)t->nbins; b++) {
+    for (int64_t b = into / t->width_ns; b < (int64_t)t->nbins; b++) {
         int64_t off, lo, hi;
         if (__builtin_mul_overflow(b, t->width_ns, &off) || __builtin_add_overflow(t->start_ns, off, &lo) || lo >= to)
             break;
@@ -137,8 +138,8 @@ static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *wh
     NR_TRY(nr__check_phase_ref(m, "waits", row, c[WT_PHASE].i64[i], err));
     NR_TRY(nr__check_time("waits", "ts_ns", row, c[WT_TS].i64[i], err));
     if (dur < 0)
-        return nr_error_set(err, NR_E_FORMAT, "table waits, row %llu: dur_ns %lld is negative",
-                            (unsigned long long)row, (long long)dur);
+        return nr_error_set(err, NR_E_FORMAT, "table waits, row %llu: dur_ns %lld is negative (expected a "
+                            "duration in ns, 0 or more)", (unsigned long long)row + 1, (long long)dur);
     const size_t k = phase_index(m, c[WT_PHASE].i64[i]);
     const int64_t pid = c[WT_PID].i64[i], tid = c[WT_TID].i64[i];
     nr_model_waits *pw = &m->phases[k].waits;

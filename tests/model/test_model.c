@@ -2532,7 +2532,8 @@ static void finding_batch_wait(void **state)
     assert_int_equal(nr_store_open(tb_path("waits_negative.nio"), &s, &err), 0);
     const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
     assert_int_equal(nr_model_compute(s, &opts, &m, &err), NR_E_FORMAT);
-    assert_non_null(strstr(err.msg, "waits_negative.nio: table waits, row 1: dur_ns -5 is negative"));
+    assert_non_null(strstr(err.msg, "waits_negative.nio: table waits, row 2: dur_ns -5 is negative (expected a "
+                                    "duration in ns, 0 or more)"));
     nr_store_close(s);
 }
 
