@@ -549,7 +549,7 @@ static void print_waits(const nr_model *m, FILE *out)
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         const nr_model_waits *w = &p->waits;
-        if (!w->count)
+        if (!nr_model_waits_listed(p))
             continue;
         char share[32];
         fprintf(out, "%-9" PRIu64 " %10.3f %9s ", w->count, w->seconds,
@@ -563,6 +563,12 @@ static void print_waits(const nr_model *m, FILE *out)
         print_name(out, p->name);
         fputc('\n', out);
     }
+    size_t rest;
+    double rest_s;
+    nr_model_waits_unlisted(m, &rest, &rest_s);
+    if (rest)
+        fprintf(out, "... %zu more %s waited %.3f s in all (summary --json lists every phase)\n", rest,
+                nr_cli_noun(rest, "phase", "phases"), rest_s);
     fprintf(out, "(waits for the next item, niorep_hook.batches; share: of the phase's wall time per waiting thread, "
                  "%" PRIu64 " %s)\n", all->threads, nr_cli_noun(all->threads, "thread", "threads"));
 }

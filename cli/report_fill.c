@@ -587,7 +587,7 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         const nr_model_waits *w = &p->waits;
-        if (!w->count)
+        if (!nr_model_waits_listed(p))
             continue;
         nr_report_table_row(t);
         nr_report_table_cell(t, p->name);
@@ -599,9 +599,18 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
         wait_cell(t, S(ns_to_s(w->p99_ns)), i, "p99_s", ns_to_s(w->p99_ns));
         wait_cell(t, S(ns_to_s(w->max_ns)), i, "max_s", ns_to_s(w->max_ns));
     }
+    size_t rest;
+    double rest_s;
+    nr_model_waits_unlisted(m, &rest, &rest_s);
+    if (rest) {
+        char note[160], secs[32];
+        snprintf(note, sizeof note, "%zu more %s waited %s in all: niorep summary --json lists every phase.", rest,
+                 nr_cli_noun(rest, "phase", "phases"), nr_report_fmt_seconds(rest_s, secs, sizeof secs));
+        nr_report_para(sec, "note", note);
+    }
     nr_report_para(sec, "note", "Share of the phase: the time waiting over the phase's wall time per waiting "
-                                "thread; above 30% in train the loop is data-bound (finding batch_wait). p50 and "
-                                "p99 are exact for the 16 phases with the most time waiting.");
+                                "thread; above 30% in train the loop is data-bound (finding batch_wait). The table "
+                                "lists the 16 phases with the most time waiting, with exact p50 and p99.");
 }
 
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,

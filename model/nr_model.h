@@ -519,6 +519,12 @@ typedef struct nr_model_marks {
 const nr_model_marks *nr_model_get_marks(const nr_model *m);
 /* Every wait of the run; its share is over the run's duration. */
 const nr_model_waits *nr_model_get_waits(const nr_model *m);
+/* Whether phase p is among the NR_MODEL_MAX_WAIT_QUANTILES phases with the
+ * most time waiting (those with quantiles, which the text summary and the
+ * report list); *rest_phases and *rest_seconds, when not NULL, get the
+ * other phases with waits and their time waiting. */
+int nr_model_waits_listed(const nr_model_phase *p);
+void nr_model_waits_unlisted(const nr_model *m, size_t *rest_phases, double *rest_seconds);
 
 /* Findings (rules: model/findings.c, docs/findings.md). */
 typedef struct nr_model_finding {

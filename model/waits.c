@@ -307,3 +307,20 @@ int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err)
 }
 
 const nr_model_waits *nr_model_get_waits(const nr_model *m) { return &m->waits; }
+
+int nr_model_waits_listed(const nr_model_phase *p) { return p->waits.count && p->waits.p50_ns >= 0; }
+
+void nr_model_waits_unlisted(const nr_model *m, size_t *rest_phases, double *rest_seconds)
+{
+    size_t n = 0;
+    double s = 0;
+    for (size_t k = 0; k < m->nphases; k++)
+        if (m->phases[k].waits.count && !nr_model_waits_listed(&m->phases[k])) {
+            n++;
+            s += m->phases[k].waits.seconds;
+        }
+    if (rest_phases)
+        *rest_phases = n;
+    if (rest_seconds)
+        *rest_seconds = s;
+}

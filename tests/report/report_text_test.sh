@@ -356,5 +356,30 @@ grep -q '<td>hook_empty_name</td><td class="num">5</td><td class="path">hook.jso
     || fail "report: no note hook_empty_name"
 ok "blank phase and mark names are kept as (unnamed) and noted"
 
+# Waits for data in 18 phases of 10 ms, phase k one wait of k + 1 ms: the
+# summary and the report list the 16 with the most time waiting (p02 to
+# p17) and count the other two, 3 ms in all (docs/definitions.md, "Waits
+# for data").
+mkdir -p waits
+{
+    echo '5000 1700000000.000000 openat(AT_FDCWD, "/data/x", O_RDONLY) = 3</data/x> <0.000010>'
+    echo '5000 1700000000.200000 read(3</data/x>, ""..., 10) = 10 <0.000010>'
+} > waits/strace.log
+for k in $(seq 0 17); do
+    printf '{"ts": 1700000000.%06d, "pid": 5000, "event": "phase_begin", "phase": "p%02d"}\n' $((k * 10000 + 1)) "$k"
+    printf '{"ts": 1700000000.%06d, "pid": 5000, "event": "wait", "what": "batch", "dur": 0.%03d}\n' $((k * 10000 + 2)) $((k + 1))
+    printf '{"ts": 1700000000.%06d, "pid": 5000, "event": "phase_end", "phase": "p%02d"}\n' $((k * 10000 + 9999)) "$k"
+done > waits/hook.jsonl
+"$niorep" build waits -o waits.html --bootstraps 0 2>build.err || fail "build waits: exit $?: $(cat build.err)"
+"$niorep" summary .niorep/waits.nio --bootstraps 0 > waits.txt || fail "summary waits"
+[ "$(grep -c '^1 .*  p[01][0-9]$' waits.txt)" = 16 ] || fail "summary: not 16 rows of waits: $(grep -A20 '^waits' waits.txt)"
+grep -q '  p0[01]$' waits.txt && fail "summary lists a phase of the least time waiting"
+grep -q '^\.\.\. 2 more phases waited 0\.003 s in all (summary --json lists every phase)$' waits.txt \
+    || fail "summary: the phases not listed: $(grep more waits.txt)"
+[ "$(grep -o 'data-nr-key="phases\.[0-9]*\.waits\.count"' waits.html | wc -l)" = 16 ] || fail "report: not 16 rows of waits"
+grep -q '2 more phases waited 3 ms in all: niorep summary --json lists every phase\.' waits.html \
+    || fail "report: no note of the phases not listed"
+ok "the waits' tables list the 16 phases that waited most and count the rest"
+
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"
