@@ -342,7 +342,7 @@ def batches(iterable, what="batch"):
     long the loop waited for it: the time inside next(), from which the model
     tells how much of a phase the loop spent waiting for its data
     (docs/hook-format.md, "wait records"). With DataLoader workers that is
-    the wait on their queue, which strace cannot tell from compute; without
+    the wait on their queue, which no traced file call shows; without
     workers it is the loading itself. A next() that raises is not recorded.
     A `what` that shows no character is a ValueError, as for phase."""
     return _timed_items(iter(iterable), _name("batches", what))
