@@ -175,8 +175,8 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     fprintf(out, "\n");
 
     /* a column of the job files' mappings only where there are any: the table stays as it was otherwise */
-    const int mapped = nr_model_get_fidelity(m)->mmap_job.calls > 0,
-              mapped_known = nr_model_get_fidelity(m)->mmap_lengths_known;
+    const nr_model_fidelity *fid = nr_model_get_fidelity(m);
+    const int mapped = fid->mmap_job.calls > 0, mapped_known = fid->mmap_lengths_known;
     fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s", "phase", "wall s", "read", "written", "io s", "main in io",
             "procs in io");
     fprintf(out, mapped ? " %12s\n" : "\n", "mapped");

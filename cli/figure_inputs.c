@@ -298,14 +298,24 @@ static int64_t fold_width(int64_t w, int64_t width, size_t nbins, int *overflow)
     return w * f;
 }
 
+/* How a run's nbins_in bins of width_ns go into bins of the common width
+ * (0: none): *merge of them a bin, in *width_out ns; their count returned. */
+static size_t merge_plan(size_t nbins_in, int64_t width_ns, int64_t common, size_t *merge, int64_t *width_out)
+{
+    const int64_t width = common > 0 && width_ns > 0 ? common : width_ns;
+    *merge = width > 0 && width_ns > 0 ? (size_t)(width / width_ns) : 1;
+    *width_out = width;
+    return (nbins_in + *merge - 1) / *merge;
+}
+
 /* A run's nbins_in bins of width_ns merged into bins of the common width
  * (0: none) as rates: *rd and *wr new in fi, their count returned. */
 static size_t merged_rates(nr_figin *fi, const uint64_t *rbytes, const uint64_t *wbytes, size_t nbins_in,
                            int64_t width_ns, int64_t common, double **rd, double **wr, double *bin_s_out)
 {
-    const int64_t width = common > 0 && width_ns > 0 ? common : width_ns;
-    const size_t merge = width > 0 && width_ns > 0 ? (size_t)(width / width_ns) : 1;
-    const size_t nbins = (nbins_in + merge - 1) / merge;
+    size_t merge;
+    int64_t width;
+    const size_t nbins = merge_plan(nbins_in, width_ns, common, &merge, &width);
     const double bin_s = width > 0 ? (double)width * 1e-9 : 1.0;
     *bin_s_out = bin_s;
     *rd = fi_alloc(fi, nbins, sizeof **rd);
@@ -333,9 +343,9 @@ static const double *merged_waiting(nr_figin *fi, const double *waiting, size_t 
 {
     if (!waiting)
         return NULL;
-    const int64_t width = common > 0 && width_ns > 0 ? common : width_ns;
-    const size_t merge = width > 0 && width_ns > 0 ? (size_t)(width / width_ns) : 1;
-    const size_t nbins = (nbins_in + merge - 1) / merge;
+    size_t merge;
+    int64_t width;
+    const size_t nbins = merge_plan(nbins_in, width_ns, common, &merge, &width);
     double *out = fi_alloc(fi, nbins, sizeof *out);
     for (size_t i = 0; out && i < nbins; i++) {
         double sum = 0;

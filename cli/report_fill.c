@@ -1509,15 +1509,13 @@ static int fill_overview(nr_fill *f, nr_error *err)
     return 0;
 }
 
-/* The share of train the loop waited for its next batch (batch_wait's
- * number), n/a without a train phase or waits in it. */
-static double train_waiting(const nr_model *m)
+/* The number rule id measured, NAN when it could not look (the share of
+ * train the loop waited for its next batch: batch_wait's). */
+static double rule_value(const nr_model *m, const char *id)
 {
-    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
-        const nr_model_phase *p = nr_model_phase_at(m, i);
-        if (strcmp(p->name, "train") == 0)
-            return p->waits.share;
-    }
+    for (size_t i = 0; i < nr_model_rule_count(m); i++)
+        if (strcmp(nr_model_rule_at(m, i)->id, id) == 0)
+            return nr_model_rule_at(m, i)->value;
     return NAN;
 }
 
@@ -1541,7 +1539,7 @@ static void overview_row(nr_report_table *t, const nr_run *run)
     nr_report_table_cell(t, R(c->gini));
     nr_report_table_cell(t, top10_cell(c, buf, sizeof buf));
     nr_report_table_cell(t, C(nr_model_get_burst_totals(m)->count));
-    nr_report_table_cell(t, P(train_waiting(m)));
+    nr_report_table_cell(t, P(rule_value(m, "batch_wait")));
     nr_report_table_cell(t, findings_cell(m, buf, sizeof buf));
 }
 

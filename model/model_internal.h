@@ -351,6 +351,8 @@ int nr__marks_load(nr_model *m, const nr_store *s, nr_error *err);
 /* Reads table waits into the phases' and the run's waits (waits.c); needs
  * the phases' wall times (nr__phases_finish). */
 int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err);
+/* The waits of a phase or run without any (share and quantiles unknown). */
+extern const nr_model_waits nr__no_waits;
 int nr__latency_add(nr_model *m, const nr__event *e);
 int nr__latency_plan(nr_model *m, nr_error *err);
 void nr__latency_slow_bytes(nr_model *m, const nr__event *e);

@@ -141,7 +141,6 @@ typedef struct nr_model_interval {
     int64_t begin_ns, end_ns;
 } nr_model_interval;
 
-/* One phase name (instances merged); the last entry may be "unphased". */
 /* The hook's waits (table waits, niorep_hook.batches): how long threads
  * waited for their next item, a training loop for its next batch
  * (docs/definitions.md, "Waits for data"). */
@@ -157,6 +156,7 @@ typedef struct nr_model_waits {
 } nr_model_waits;
 #define NR_MODEL_MAX_WAIT_QUANTILES 16
 
+/* One phase name (instances merged); the last entry may be "unphased". */
 typedef struct nr_model_phase {
     const char *name;
     uint64_t instances;

@@ -692,9 +692,8 @@ static shared_json shared_make(int spliced)
     const shared_json none = {0};
     const nr_model_latency no_values = {.mean_s = NAN};
     const nr_model_opsum no_calls = {0};
-    const nr_model_waits no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1};
     return (shared_json){.lat_none = lat_json(&none, &no_values), .opsum_none = opsum_json(&none, &no_calls),
-                         .waits_none = waits_json(&none, &no_waits), .spliced = spliced};
+                         .waits_none = waits_json(&none, &nr__no_waits), .spliced = spliced};
 }
 
 static void shared_free(shared_json *sh)

@@ -85,10 +85,11 @@ static size_t phase_index(const nr_model *m, int64_t phase_id)
     return k >= 0 ? (size_t)k : m->unphased;
 }
 
-static int read_group(wait_reader *r, size_t rg, nr_error *err)
+/* Row group rg's chunks of the columns cols[0..n). */
+static int read_group(wait_reader *r, size_t rg, const int *cols, size_t n, nr_error *err)
 {
-    for (int k = 0; k < WT_NCOLS; k++)
-        NR_TRY(nr_store_read_chunk(r->t, (size_t)r->col[k], rg, &r->c[k], err));
+    for (size_t i = 0; i < n; i++)
+        NR_TRY(nr_store_read_chunk(r->t, (size_t)r->col[cols[i]], rg, &r->c[cols[i]], err));
     return 0;
 }
 
@@ -156,9 +157,10 @@ static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *wh
 static int sum_waits(nr_model *m, wait_reader *r, int64_t *phase_ns, int64_t *run_ns, nr_error *err)
 {
     waiter_set who = {0};
+    static const int every[WT_NCOLS] = {WT_TS, WT_PID, WT_TID, WT_DUR, WT_PHASE};
     int rc = 0;
     for (size_t rg = 0; rc == 0 && rg < nr_store_table_rowgroups(r->t); rg++) {
-        rc = read_group(r, rg, err);
+        rc = read_group(r, rg, every, WT_NCOLS, err);
         for (size_t i = 0; rc == 0 && i < r->c[WT_TS].n; i++)
             rc = take_row(m, r->c, i, &who, phase_ns, run_ns, err);
     }
@@ -186,7 +188,8 @@ static int durations_next(void *ctx, const int64_t **vals, size_t *n, nr_error *
     phase_durations *d = ctx;
     if (d->rg >= nr_store_table_rowgroups(d->r->t))
         return 0;
-    NR_TRY(read_group(d->r, d->rg++, err));
+    static const int needed[] = {WT_DUR, WT_PHASE}; /* a quantile pass reads no more */
+    NR_TRY(read_group(d->r, d->rg++, needed, 2, err));
     const nr_col_chunk *c = d->r->c;
     int64_t *grown = realloc(d->buf, (c[WT_DUR].n ? c[WT_DUR].n : 1) * sizeof *grown);
     if (!grown)
@@ -281,13 +284,13 @@ static int load(nr_model *m, wait_reader *r, int64_t *phase_ns, nr_error *err)
     return phase_quantiles(m, r, phase_ns, err);
 }
 
-static const nr_model_waits no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1};
+const nr_model_waits nr__no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1};
 
 int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err)
 {
-    m->waits = no_waits;
+    m->waits = nr__no_waits;
     for (size_t k = 0; k < m->nphases; k++)
-        m->phases[k].waits = no_waits;
+        m->phases[k].waits = nr__no_waits;
     wait_reader r = {.t = nr_store_find_table(s, "waits")};
     if (!r.t)
         return 0; /* a store written before session 62 */
