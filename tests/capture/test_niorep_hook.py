@@ -317,6 +317,34 @@ class HookTests(unittest.TestCase):
             self.assertEqual(len(events(records, "fork", pid=pid)), 1)
         self.assertEqual(len(events(records, "header")), 1)  # forks share the parent's header
 
+    def test_pool_workers_terminated_keep_their_records(self):
+        """Workers, forked or spawned, leave SIGTERM at its default (a handler
+        there can lose the signal that terminate() sends a worker waiting
+        for its next task: CI hung on 5064970) and write their lines before
+        each wait on the task queue, so that terminate() loses none; the
+        process the program started keeps its handler."""
+        for method in ("fork", "spawn"):
+            with self.subTest(method=method):
+                records, out, _ = run_hooked("""
+                    import multiprocessing as mp, os, signal, niorep_hook
+                    def work(i):
+                        with open("w%d" % i, "wb") as f:
+                            f.write(b"y" * (i + 1))
+                        return os.getpid(), signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+                    if __name__ == "__main__":
+                        pool = mp.get_context("METHOD").Pool(2)
+                        results = pool.map(work, range(6))
+                        pool.terminate()
+                        pool.join()
+                        print(signal.getsignal(signal.SIGTERM) != signal.SIG_DFL, all(d for _, d in results))
+                        print(" ".join(sorted({str(p) for p, _ in results})))
+                    """.replace("METHOD", method))
+                lines = out.splitlines()
+                self.assertEqual(lines[0], "True True")
+                pids = set(map(int, lines[1].split()))
+                writes = {r["path"]: r["bytes"] for r in events(records, "io", op="write") if r["pid"] in pids}
+                self.assertEqual(writes, {"w%d" % i: i + 1 for i in range(6)})
+
     def test_spawn_workers_start_their_own_hook(self):
         records, out, _ = run_hooked("""
             import multiprocessing as mp, os, niorep_hook
@@ -417,6 +445,36 @@ class HookTests(unittest.TestCase):
             with open(out) as f:
                 records = [json.loads(line) for line in f]
             path = os.path.join(os.path.realpath(tmp), "data.bin")
+        self.assertEqual([r["bytes"] for r in events(records, "io", path=path, op="write")], [300])
+
+    def test_sigterm_while_the_writer_is_busy_is_not_a_deadlock(self):
+        """SIGTERM whose handler runs while the interrupted code holds the
+        writer's lock (a flush in progress): the handler leaves the lock to
+        its holder, which writes its lines and then dies of the signal.
+        Until session 63 the handler waited for the lock its own thread
+        held, forever: a multiprocessing Pool whose worker was leaving
+        through os._exit hung at terminate() (CI on 5064970)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "hook.jsonl")
+            env = dict(os.environ, PYTHONPATH=WORKLOADS, NIOREP_HOOK_OUT=out)
+            code = ("import os, signal, niorep_hook\n"
+                    "real_write = os.write\n"
+                    "def write_after_sigterm(fd, data):\n"
+                    "    os.write = real_write\n"
+                    "    os.kill(os.getpid(), signal.SIGTERM)  # its handler runs here, the lock held\n"
+                    "    return real_write(fd, data)\n"
+                    "f = open('data.bin', 'wb'); f.write(b'x' * 300); f.flush()\n"
+                    "os.write = write_after_sigterm\n"
+                    "with niorep_hook.phase('busy'):  # its begin flushes\n"
+                    "    pass\n"
+                    "print('survived', flush=True)\n")
+            proc = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True, text=True,
+                                  timeout=60)
+            self.assertEqual((proc.returncode, proc.stdout), (-15, ""))
+            with open(out) as f:
+                records = [json.loads(line) for line in f]
+            path = os.path.join(os.path.realpath(tmp), "data.bin")
+        self.assertEqual(len(events(records, "phase_begin", phase="busy")), 1)
         self.assertEqual([r["bytes"] for r in events(records, "io", path=path, op="write")], [300])
 
     @unittest.skipUnless(has_module("torch"), "torch not installed")

@@ -70,6 +70,7 @@ class _Writer:
         self.parts = []
         self.size = 0
         self.last_flush = time.time()
+        self.deferred_signal = None  # a signal whose handler found the lock held (_on_term)
 
     def emit(self, record):
         self.emit_line(json.dumps(record, separators=(",", ":"), default=str) + "\n", record.get("ts", 0.0))
@@ -80,10 +81,20 @@ class _Writer:
             self.size += len(line)
             if self.size >= _FLUSH_BYTES or now - self.last_flush >= _FLUSH_SECONDS:
                 self._flush_locked()
+        self._raise_deferred_signal()
 
     def flush(self):
         with self.lock:
             self._flush_locked()
+        self._raise_deferred_signal()
+
+    def _raise_deferred_signal(self):
+        """Checked after each release: raises again the signal whose handler
+        ran while the lock was held, so that it runs now that it is free."""
+        signum = self.deferred_signal
+        if signum is not None:
+            self.deferred_signal = None
+            os.kill(os.getpid(), signum)
 
     def _flush_locked(self):
         if not self.parts:
@@ -108,6 +119,7 @@ class _Writer:
         self.lock = threading.Lock()
         self.parts = []
         self.size = 0
+        self.deferred_signal = None
 
     def close(self):
         self.flush()
@@ -723,7 +735,29 @@ def _patch_numpy(numpy):
     _wrap(numpy, "load", "numpy.load", 0, "file", None, True)
 
 
-_PATCHERS = {"torch": _patch_torch, "numpy": _patch_numpy}
+def _patch_mp_queues(queues):
+    """A worker writes its buffer before it waits on a multiprocessing
+    queue for its next task: that is where its parent's terminate() finds
+    it, and a worker has no SIGTERM handler to write it then (see
+    _on_term)."""
+    for cls in (queues.SimpleQueue, queues.Queue):  # JoinableQueue is a Queue
+        fn = cls.__dict__.get("get")
+        if fn is None or getattr(fn, "_niorep_wrapped", False):
+            continue
+
+        def get(self, *args, _fn=fn, **kwargs):
+            w = _state
+            if w is not None and w.parts and not _term_handlers_here:
+                w.flush()
+            return _fn(self, *args, **kwargs)
+
+        get._niorep_wrapped = True
+        get.__wrapped__ = fn
+        get.__doc__ = fn.__doc__
+        cls.get = get
+
+
+_PATCHERS = {"torch": _patch_torch, "numpy": _patch_numpy, "multiprocessing.queues": _patch_mp_queues}
 
 
 class _PatchOnImport:
@@ -793,6 +827,7 @@ def _after_fork_in_child():
     _export_in_phase()
     for f in list(_live_files):
         f._nr_inherit()  # the parent reports what it did with them; the child, what it does
+    _remove_term_handlers()  # a worker: see _on_term
     if _state is None:
         return
     _state.after_fork_in_child()
@@ -829,6 +864,10 @@ def _flush_quietly():
 _fork_hooks_registered = False
 _term_signals = ("SIGTERM", "SIGHUP")
 _term_installed = []  # the signals whose handler start() installed
+_term_handlers_here = False  # this process catches them (not a worker)
+# Long enough for another thread's write of one buffer, short enough not to
+# delay a death the interrupted code itself holds up.
+_TERM_LOCK_WAIT_SECONDS = 0.2
 
 
 def _on_term(signum, frame):
@@ -836,15 +875,40 @@ def _on_term(signum, frame):
     what `niorep trace` forwards): reports the files still open and writes
     the buffer, which the default death skips (atexit does not run), then
     dies of the signal as it would have. Until session 46 a job killed so
-    lost the record of every file it still had open (review 46)."""
+    lost the record of every file it still had open (review 46).
+
+    Only in a process the program started itself, not in its forked
+    children or multiprocessing's spawned workers. CPython runs the handler
+    at the main thread's next bytecode: a signal that lands just before a
+    blocking wait runs it only when the wait ends. A Pool worker waiting
+    on the task queue's lock, which terminate() holds while it signals the
+    workers, waits forever (session 63: CI hung on 5064970; without a
+    handler the kernel ends the worker). A worker writes its buffer before
+    each wait on a multiprocessing queue instead (_patch_mp_queues).
+
+    Python runs the handler between two bytecodes of the main thread, which
+    may hold the writer's lock (a flush, a record being added): waiting for
+    it would wait forever. The handler then leaves the signal to the
+    holder, which raises it again once it lets go (session 63: a Pool
+    worker leaving through os._exit hung at terminate())."""
+    w = _state
+    if w is not None:
+        if not w.lock.acquire(timeout=_TERM_LOCK_WAIT_SECONDS):
+            w.deferred_signal = signum
+            return
+        w.lock.release()
     _flush_quietly()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
 
 
 def _install_term_handlers():
-    """Only where the program left the default, and only from the main
-    thread (signal.signal's rule); a handler the program sets later wins."""
+    """Only where the program left the default, only from the main thread
+    (signal.signal's rule), and not in a multiprocessing worker (see
+    _on_term); a handler the program sets later wins."""
+    global _term_handlers_here
+    if "--multiprocessing-fork" in sys.argv:  # spawn_main's child
+        return
     for name in _term_signals:
         sig = getattr(signal, name, None)
         try:
@@ -853,6 +917,7 @@ def _install_term_handlers():
                 _term_installed.append(sig)
         except (ValueError, OSError):
             pass
+    _term_handlers_here = bool(_term_installed)
 
 
 def start(path=None):
@@ -885,6 +950,19 @@ def start(path=None):
     return True
 
 
+def _remove_term_handlers():
+    """Back to the default for the signals whose handler is still ours."""
+    global _term_handlers_here
+    _term_handlers_here = False
+    while _term_installed:
+        sig = _term_installed.pop()
+        try:
+            if signal.getsignal(sig) is _on_term:
+                signal.signal(sig, signal.SIG_DFL)
+        except (ValueError, OSError):
+            pass
+
+
 def stop():
     """Stops recording and restores builtins.open (used by tests)."""
     global _state
@@ -896,10 +974,7 @@ def stop():
     os._exit = _original_exit
     os.chdir = _original_chdir
     os.fchdir = _original_fchdir
-    while _term_installed:
-        sig = _term_installed.pop()
-        if signal.getsignal(sig) is _on_term:
-            signal.signal(sig, signal.SIG_DFL)
+    _remove_term_handlers()
     try:
         sys.meta_path.remove(_finder)
     except ValueError:
