@@ -545,7 +545,8 @@ static void print_waits(const nr_model *m, FILE *out)
     const nr_model_waits *all = nr_model_get_waits(m);
     if (!all->count)
         return;
-    fprintf(out, "\n%-9s %10s %9s %9s %9s %9s  %s\n", "waits", "seconds", "share", "p50", "p99", "max", "phase");
+    fprintf(out, "\n%-9s %10s %9s %9s %9s %9s %7s %9s %9s  %s\n", "waits", "seconds", "share", "p50", "p99", "max",
+            "passes", "start s", "steady", "phase");
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         const nr_model_waits *w = &p->waits;
@@ -559,7 +560,8 @@ static void print_waits(const nr_model *m, FILE *out)
         print_secs(out, w->p99_ns);
         fputc(' ', out);
         print_secs(out, w->max_ns);
-        fputs("  ", out);
+        fprintf(out, " %7" PRIu64 " %9.3f %9s  ", w->passes, w->start_seconds,
+                isnan(w->steady_share) ? "-" : nr_fmt_percent(w->steady_share, share, sizeof share));
         print_name(out, p->name);
         fputc('\n', out);
     }
@@ -570,7 +572,8 @@ static void print_waits(const nr_model *m, FILE *out)
         fprintf(out, "... %zu more %s waited %.3f s in all (summary --json lists every phase)\n", rest,
                 nr_cli_noun(rest, "phase", "phases"), rest_s);
     fprintf(out, "(waits for the next item, niorep_hook.batches; share: of the phase's wall time per waiting thread, "
-                 "%" PRIu64 " %s)\n", all->threads, nr_cli_noun(all->threads, "thread", "threads"));
+                 "%" PRIu64 " %s; passes: first items, each with its loader's start, start s their seconds; steady: "
+                 "the share without them)\n", all->threads, nr_cli_noun(all->threads, "thread", "threads"));
 }
 
 /* The text summary: one section after the other. */

@@ -581,9 +581,9 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
         return;
     char buf[64];
     static const char *const heads[] = {"phase", "waits", "threads", "time waiting", "share of the phase", "p50",
-                                        "p99", "max"};
+                                        "p99", "max", "passes", "first batches", "share without them"};
     nr_report_table *t = nr_report_table_new(sec, "Waits for the next batch per phase (niorep_hook.batches): the "
-                                             "time the loop spent in next() on its data loader", 8, heads, 0xFEu);
+                                             "time the loop spent in next() on its data loader", 11, heads, 0x7FEu);
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         const nr_model_waits *w = &p->waits;
@@ -598,6 +598,9 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
         wait_cell(t, S(ns_to_s(w->p50_ns)), i, "p50_s", ns_to_s(w->p50_ns));
         wait_cell(t, S(ns_to_s(w->p99_ns)), i, "p99_s", ns_to_s(w->p99_ns));
         wait_cell(t, S(ns_to_s(w->max_ns)), i, "max_s", ns_to_s(w->max_ns));
+        wait_cell(t, C(w->passes), i, "passes", (double)w->passes);
+        wait_cell(t, S(w->start_seconds), i, "start_seconds", w->start_seconds);
+        wait_cell(t, P(w->steady_share), i, "steady_share", w->steady_share);
     }
     size_t rest;
     double rest_s;
@@ -609,8 +612,11 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
         nr_report_para(sec, "note", note);
     }
     nr_report_para(sec, "note", "Share of the phase: the time waiting over the phase's wall time per waiting "
-                                "thread; above 30% in train the loop is data-bound (finding batch_wait). The table "
-                                "lists the 16 phases with the most time waiting, with exact p50 and p99.");
+                                "thread. Passes: the loops over the loader; the first batch of each waits for the "
+                                "loader's start as well (DataLoader workers started, their queues filled): first "
+                                "batches is that time, above 10% of train finding loader_start; the share without "
+                                "them above 30% in train means the loop is data-bound (finding batch_wait). The "
+                                "table lists the 16 phases with the most time waiting, with exact p50 and p99.");
 }
 
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
@@ -1475,7 +1481,7 @@ static int fill_overview(nr_fill *f, nr_error *err)
     nr_report_block *ov = nr_report_overview(f->rep);
     static const char *const heads[] = {"run", "duration", "processes", "files", "bytes read", "bytes written",
                                         "read p50 (job files)", "read p99 (job files)", "Gini (job files)", "top-10% share (files)", "write bursts",
-                                        "train waiting for data", "findings"};
+                                        "train waiting for data (first batches aside)", "findings"};
     f->overview = nr_report_table_new(ov, "Every run at a glance", 13, heads, 0x1FFEu);
     if (!f->overview)
         return nr_error_set(err, NR_E_NOMEM, "report: out of memory");
@@ -1510,7 +1516,8 @@ static int fill_overview(nr_fill *f, nr_error *err)
 }
 
 /* The number rule id measured, NAN when it could not look (the share of
- * train the loop waited for its next batch: batch_wait's). */
+ * train the loop waited for its next batch, each pass's first aside:
+ * batch_wait's). */
 static double rule_value(const nr_model *m, const char *id)
 {
     for (size_t i = 0; i < nr_model_rule_count(m); i++)

@@ -320,16 +320,16 @@ static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts,
 }
 
 /* A wait is its duration: without "what" it is a missing field, with a
- * "dur" missing or not a plausible number of seconds a bad_wait_field; both
- * skip the record. */
+ * "dur" missing or not a plausible number of seconds, or a "first" that is
+ * not a boolean, a bad_wait_field; both skip the record. */
 static int add_wait(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
 {
-    json_t *what = json_object_get(o, "what"), *dur = json_object_get(o, "dur");
+    json_t *what = json_object_get(o, "what"), *dur = json_object_get(o, "dur"), *first = json_object_get(o, "first");
     if (!json_is_string(what)) {
         report(h, "missing_field", line_no);
         return 0;
     }
-    if (!json_is_number(dur) || !plausible_seconds(json_number_value(dur))) {
+    if (!json_is_number(dur) || !plausible_seconds(json_number_value(dur)) || (first && !json_is_boolean(first))) {
         report(h, "bad_wait_field", line_no);
         return 0;
     }
@@ -337,7 +337,8 @@ static int add_wait(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts,
     if (!what_s || NR_GROW(h->waits, h->wait_cap, h->wait_count + 1) < 0)
         return NR_E_NOMEM;
     h->waits[h->wait_count++] = (nr_hook_wait){.ts_ns = ts, .pid = pid, .tid = tid, .what = what_s,
-                                               .dur_ns = seconds_to_ns(json_number_value(dur))};
+                                               .dur_ns = seconds_to_ns(json_number_value(dur)),
+                                               .first = json_is_true(first)};
     return 0;
 }
 

@@ -39,6 +39,7 @@ typedef struct nr_hook_wait {
     int64_t ts_ns, pid, tid; /* ts_ns: when the wait began */
     const char *what;   /* what was waited for ("batch"); owned by the hook */
     int64_t dur_ns;
+    int first;          /* the first item of its pass ("first": true) */
 } nr_hook_wait;
 
 /* Receives each problem found while reading: reason key ("bad_json",

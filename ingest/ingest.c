@@ -1259,6 +1259,7 @@ static int write_hook_tables(ingest *in, nr_error *err)
         int64_t phase;
         NR_TRY(phase_for(in, wt->pid, wt->tid, wt->ts_ns, &phase, err));
         nr_table_set_i64(t, NR_WT_PHASE_ID, phase);
+        nr_table_set_i64(t, NR_WT_FIRST, wt->first);
         NR_TRY(nr_table_end_row(t, err));
     }
     return 0;

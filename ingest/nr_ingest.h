@@ -108,8 +108,10 @@
  * 23 (session 61): a successful mmap of an fd carries the length mapped as
  * its event's bytes (op class other); it carried 0.
  * 24 (session 62): the hook's wait records (niorep_hook.batches) fill the
- * table waits; they were unknown_event. */
-#define NR_INGEST_REVISION 24
+ * table waits; they were unknown_event.
+ * 25 (session 63): a wait's "first" (the first item of a pass, its wait
+ * including the loader's start) fills the waits' column first. */
+#define NR_INGEST_REVISION 25
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -255,26 +255,57 @@ static void data_bound(const nr_model *m, evidence *ev)
     ev->args[2] = p->wall_s;
 }
 
-/* The loop's own wait for its data, from the hook's waits in train
- * (niorep_hook.batches): with DataLoader workers the wait on their queue,
- * which no file call shows. */
-static void batch_wait(const nr_model *m, evidence *ev)
+/* train's waits (niorep_hook.batches), or NULL with why said. */
+static const nr_model_waits *train_waits(const nr_model *m, evidence *ev)
 {
     const nr_model_phase *p = phase_named(m, "train");
     const nr_model_waits *w = p ? &p->waits : NULL;
     ev->applicable = w && w->count > 0 && !isnan(w->share);
-    if (!ev->applicable) {
+    if (!ev->applicable)
         snprintf(ev->why, sizeof ev->why, "%s",
                  !p             ? "no phase named train (the hook marks phases)"
                  : !w->count    ? "no wait recorded in phase train (iterate the loader with niorep_hook.batches)"
                                 : "the train phase lasted under 1 ms");
+    return ev->applicable ? w : NULL;
+}
+
+/* The loop's own wait for its data after the first item of each pass, from
+ * the hook's waits in train: with DataLoader workers the wait on their
+ * queue, which no file call shows. The first items are loader_start's. */
+static void batch_wait(const nr_model *m, evidence *ev)
+{
+    const nr_model_waits *w = train_waits(m, ev);
+    if (!w)
+        return;
+    if (isnan(w->steady_share)) {
+        ev->applicable = 0;
+        snprintf(ev->why, sizeof ev->why, "the first items of train's passes fill its time: no steady state");
         return;
     }
-    ev->value = w->share;
-    ev->args[0] = 100.0 * w->share;
-    ev->args[1] = (double)w->count;
-    ev->args[2] = w->seconds;
-    ev->args[3] = (double)w->max_ns * 1e-9;
+    ev->value = w->steady_share;
+    ev->args[0] = 100.0 * w->steady_share;
+    ev->args[1] = (double)(w->count - w->passes);
+    ev->args[2] = w->seconds - w->start_seconds;
+    ev->args[3] = w->steady_max_ns >= 0 ? (double)w->steady_max_ns * 1e-9 : 0;
+}
+
+/* The loop's wait for the first item of each pass: the loader's start
+ * (DataLoader workers started, their queues filled). */
+static void loader_start(const nr_model *m, evidence *ev)
+{
+    const nr_model_waits *w = train_waits(m, ev);
+    if (!w)
+        return;
+    if (!w->passes) {
+        ev->applicable = 0;
+        snprintf(ev->why, sizeof ev->why, "no wait in train is marked as a pass's first (a hook before session 63)");
+        return;
+    }
+    ev->value = w->start_share;
+    ev->args[0] = 100.0 * w->start_share;
+    ev->args[1] = (double)w->passes;
+    ev->args[2] = w->start_seconds;
+    ev->args[3] = (double)w->start_max_ns * 1e-9;
 }
 
 /* The rules. Thresholds are documented with their rationale in docs/findings.md. */
@@ -343,12 +374,21 @@ static const rule rules[] = {
                "(np.fromfile, loading into memory), or record page faults (perf trace -F maj).",
      .measure = mapped_data},
     {.id = "batch_wait", .fires_below = 0, .threshold = 0.30, .unit = "share",
-     .number = "share of train's wall time the training loop waited for its next batch",
-     .sentence = "In phase train, the training loop waited for its next batch %.0f%% of the time (%.0f waits, "
-                 "%.3g s in all, the longest %.3g s).",
+     .number = "share of train's wall time the training loop waited for its next batch, the first of each pass "
+               "aside",
+     .sentence = "In phase train, the training loop waited for its next batch %.0f%% of the time, the first batch of "
+                 "each pass aside (%.0f waits, %.3g s in all, the longest %.3g s).",
      .action = "Training waits on data: add DataLoader workers or prefetch more batches per worker, make each "
                "sample cheaper to load (larger shards, lighter decoding), or stage the data closer.",
      .measure = batch_wait},
+    {.id = "loader_start", .fires_below = 0, .threshold = 0.10, .unit = "share",
+     .number = "share of train's wall time the training loop waited for the first batch of its passes",
+     .sentence = "In phase train, the training loop waited for the first batch of its passes %.0f%% of the time "
+                 "(%.0f passes, %.3g s in all, the longest %.3g s): the data loader's start.",
+     .action = "Start the loader once: with DataLoader workers, persistent_workers=True keeps them between passes "
+               "(epochs); keep each worker's start light (the dataset object it receives, its imports, "
+               "worker_init_fn).",
+     .measure = loader_start},
 };
 
 /* The rule's outcome from its evidence, into out. */

@@ -153,6 +153,16 @@ typedef struct nr_model_waits {
     int64_t p50_ns, p99_ns, max_ns; /* exact nearest-rank quantiles of the durations; -1 when none, or
                                      when the phase is beyond the NR_MODEL_MAX_WAIT_QUANTILES with
                                      the most wait time (max_ns is always known) */
+    /* The first item of each pass (a wait marked first: iter() and the first
+       next(), the loader's start) apart from the rest, the steady state.
+       Waits recorded without the mark (a hook before session 63) are steady. */
+    uint64_t passes;              /* waits marked first */
+    double start_seconds;         /* their durations, summed */
+    double start_share;           /* start_seconds / (wall_s x threads); NAN as share */
+    double steady_share;          /* (seconds - start_seconds) / (wall_s x threads - start_seconds): the
+                                     share of the time after the first items; NAN as share, or when
+                                     under 1 ms of that time is left */
+    int64_t start_max_ns, steady_max_ns; /* the longest of each kind; -1 when none */
 } nr_model_waits;
 #define NR_MODEL_MAX_WAIT_QUANTILES 16
 

@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 20).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 21).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 20
+#define SCHEMA_VERSION 21
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }
@@ -68,6 +68,12 @@ static json_t *waits_json(const shared_json *sh, const nr_model_waits *w)
     put(j, "p50_s", secs(w->p50_ns));
     put(j, "p99_s", secs(w->p99_ns));
     put(j, "max_s", secs(w->max_ns));
+    put(j, "passes", ju64(w->passes));
+    put(j, "start_seconds", real(w->start_seconds));
+    put(j, "start_max_s", secs(w->start_max_ns));
+    put(j, "start_share", real(w->start_share));
+    put(j, "steady_share", real(w->steady_share));
+    put(j, "steady_max_s", secs(w->steady_max_ns));
     return j;
 }
 

@@ -11,8 +11,10 @@
 #include "model_internal.h"
 #include "quantile.h"
 
-enum { WT_TS, WT_PID, WT_TID, WT_DUR, WT_PHASE, WT_NCOLS };
-static const char *const wait_cols[WT_NCOLS] = {"ts_ns", "pid", "tid", "dur_ns", "phase_id"};
+/* WT_FIRST last: the one column a store may lack (written before session
+ * 63); its waits are then all steady. */
+enum { WT_TS, WT_PID, WT_TID, WT_DUR, WT_PHASE, WT_FIRST, WT_NCOLS };
+static const char *const wait_cols[WT_NCOLS] = {"ts_ns", "pid", "tid", "dur_ns", "phase_id", "first"};
 
 /* The key of the run's own thread set: no phase index reaches it. */
 #define RUN_KEY SIZE_MAX
@@ -77,7 +79,15 @@ typedef struct wait_reader {
     const nr_store_table *t;
     int col[WT_NCOLS];
     nr_col_chunk c[WT_NCOLS];
+    size_t ncols;             /* WT_FIRST when the store lacks it, else WT_NCOLS */
 } wait_reader;
+
+/* The waits' durations summed in ns, all and those marked first: per phase
+ * ([nphases]) and for the run. */
+typedef struct wait_sums {
+    int64_t *ns, *start_ns;
+    int64_t run_ns, run_start_ns;
+} wait_sums;
 
 static size_t phase_index(const nr_model *m, int64_t phase_id)
 {
@@ -93,13 +103,21 @@ static int read_group(wait_reader *r, size_t rg, const int *cols, size_t n, nr_e
     return 0;
 }
 
-static int add_wait(nr_model_waits *w, int64_t *ns, int64_t dur, uint64_t row, nr_error *err)
+/* start_ns never overflows where ns, their superset, did not. */
+static int add_wait(nr_model_waits *w, int64_t *ns, int64_t *start_ns, int64_t dur, int first, uint64_t row,
+                    nr_error *err)
 {
     if (__builtin_add_overflow(*ns, dur, ns))
         return nr_error_set(err, NR_E_FORMAT, "table waits: the durations up to row %llu overflow",
                             (unsigned long long)row + 1);
     w->count++;
     w->max_ns = dur > w->max_ns ? dur : w->max_ns;
+    int64_t *kind_max = first ? &w->start_max_ns : &w->steady_max_ns;
+    *kind_max = dur > *kind_max ? dur : *kind_max;
+    if (first) {
+        w->passes++;
+        *start_ns += dur;
+    }
     return 0;
 }
 
@@ -131,9 +149,9 @@ static void add_to_bins(nr_model *m, int64_t ts, int64_t dur)
 }
 
 /* One row: checked as marks' rows are, then counted in its phase and the run. */
-static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *who, int64_t *phase_ns, int64_t *run_ns,
-                    nr_error *err)
+static int take_row(nr_model *m, const wait_reader *r, size_t i, waiter_set *who, wait_sums *sums, nr_error *err)
 {
+    const nr_col_chunk *c = r->c;
     const uint64_t row = m->waits.count;
     const int64_t dur = c[WT_DUR].i64[i];
     NR_TRY(nr__check_phase_ref(m, "waits", row, c[WT_PHASE].i64[i], err));
@@ -141,6 +159,10 @@ static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *wh
     if (dur < 0)
         return nr_error_set(err, NR_E_FORMAT, "table waits, row %llu: dur_ns %lld is negative (expected a "
                             "duration in ns, 0 or more)", (unsigned long long)row + 1, (long long)dur);
+    const int64_t first = r->ncols > WT_FIRST ? c[WT_FIRST].i64[i] : 0;
+    if (first != 0 && first != 1)
+        return nr_error_set(err, NR_E_FORMAT, "table waits, row %llu: first is %lld (expected 0 or 1)",
+                            (unsigned long long)row + 1, (long long)first);
     const size_t k = phase_index(m, c[WT_PHASE].i64[i]);
     const int64_t pid = c[WT_PID].i64[i], tid = c[WT_TID].i64[i];
     nr_model_waits *pw = &m->phases[k].waits;
@@ -149,20 +171,20 @@ static int take_row(nr_model *m, const nr_col_chunk *c, size_t i, waiter_set *wh
     pw->threads += (uint64_t)fresh;
     NR_TRY(fresh = waiter_add(who, RUN_KEY, pid, tid));
     m->waits.threads += (uint64_t)fresh;
-    NR_TRY(add_wait(pw, &phase_ns[k], dur, row, err));
+    NR_TRY(add_wait(pw, &sums->ns[k], &sums->start_ns[k], dur, (int)first, row, err));
     add_to_bins(m, c[WT_TS].i64[i], dur);
-    return add_wait(&m->waits, run_ns, dur, row, err);
+    return add_wait(&m->waits, &sums->run_ns, &sums->run_start_ns, dur, (int)first, row, err);
 }
 
-static int sum_waits(nr_model *m, wait_reader *r, int64_t *phase_ns, int64_t *run_ns, nr_error *err)
+static int sum_waits(nr_model *m, wait_reader *r, wait_sums *sums, nr_error *err)
 {
     waiter_set who = {0};
-    static const int every[WT_NCOLS] = {WT_TS, WT_PID, WT_TID, WT_DUR, WT_PHASE};
+    static const int every[WT_NCOLS] = {WT_TS, WT_PID, WT_TID, WT_DUR, WT_PHASE, WT_FIRST};
     int rc = 0;
     for (size_t rg = 0; rc == 0 && rg < nr_store_table_rowgroups(r->t); rg++) {
-        rc = read_group(r, rg, every, WT_NCOLS, err);
+        rc = read_group(r, rg, every, r->ncols, err);
         for (size_t i = 0; rc == 0 && i < r->c[WT_TS].n; i++)
-            rc = take_row(m, r->c, i, &who, phase_ns, run_ns, err);
+            rc = take_row(m, r, i, &who, sums, err);
     }
     free(who.slots);
     return rc;
@@ -219,10 +241,15 @@ static int quantiles_of(nr_model *m, wait_reader *r, size_t phase, nr_model_wait
     return 0;
 }
 
-static void set_share(nr_model_waits *w, int64_t ns, double wall_s)
+static void set_share(nr_model_waits *w, int64_t ns, int64_t start_ns, double wall_s)
 {
     w->seconds = (double)ns * 1e-9;
-    w->share = w->count && wall_s >= NR__SHARE_MIN_WALL_NS * 1e-9 ? w->seconds / (wall_s * (double)w->threads) : NAN;
+    w->start_seconds = (double)start_ns * 1e-9;
+    const int defined = w->count && wall_s >= NR__SHARE_MIN_WALL_NS * 1e-9;
+    const double whole = wall_s * (double)w->threads, after = whole - w->start_seconds;
+    w->share = defined ? w->seconds / whole : NAN;
+    w->start_share = defined ? w->start_seconds / whole : NAN;
+    w->steady_share = defined && after >= NR__SHARE_MIN_WALL_NS * 1e-9 ? (double)(ns - start_ns) * 1e-9 / after : NAN;
 }
 
 /* The phases with waits, most wait time first (then by index): the first
@@ -236,7 +263,7 @@ static int by_wait_time(const void *a, const void *b, void *ns)
     return x < y ? -1 : x > y;
 }
 
-static int phase_quantiles(nr_model *m, wait_reader *r, const int64_t *phase_ns, nr_error *err)
+static int phase_quantiles(nr_model *m, wait_reader *r, int64_t *phase_ns, nr_error *err)
 {
     size_t *order = malloc((m->nphases ? m->nphases : 1) * sizeof *order), n = 0;
     if (!order)
@@ -244,7 +271,7 @@ static int phase_quantiles(nr_model *m, wait_reader *r, const int64_t *phase_ns,
     for (size_t k = 0; k < m->nphases; k++)
         if (m->phases[k].waits.count)
             order[n++] = k;
-    qsort_r(order, n, sizeof *order, by_wait_time, (void *)phase_ns);
+    qsort_r(order, n, sizeof *order, by_wait_time, phase_ns);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < n && i < NR_MODEL_MAX_WAIT_QUANTILES; i++)
         rc = quantiles_of(m, r, order[i], &m->phases[order[i]].waits, err);
@@ -267,24 +294,24 @@ static void wait_shares(nr_model *m)
     m->timeline.waiting = m->tl_waiting;
 }
 
-static int load(nr_model *m, wait_reader *r, int64_t *phase_ns, nr_error *err)
+static int load(nr_model *m, wait_reader *r, wait_sums *sums, nr_error *err)
 {
-    int64_t run_ns = 0;
     if (nr_store_table_rows(r->t) && m->timeline.nbins &&
         !(m->tl_waiting = calloc(m->timeline.nbins, sizeof *m->tl_waiting)))
         return NR_E_NOMEM;
-    NR_TRY(sum_waits(m, r, phase_ns, &run_ns, err));
+    NR_TRY(sum_waits(m, r, sums, err));
     wait_shares(m);
     for (size_t k = 0; k < m->nphases; k++)
-        set_share(&m->phases[k].waits, phase_ns[k], m->phases[k].wall_s);
-    set_share(&m->waits, run_ns, m->totals.duration_s);
+        set_share(&m->phases[k].waits, sums->ns[k], sums->start_ns[k], m->phases[k].wall_s);
+    set_share(&m->waits, sums->run_ns, sums->run_start_ns, m->totals.duration_s);
     if (!m->waits.count)
         return 0;
     NR_TRY(quantiles_of(m, r, RUN_KEY, &m->waits, err));
-    return phase_quantiles(m, r, phase_ns, err);
+    return phase_quantiles(m, r, sums->ns, err);
 }
 
-const nr_model_waits nr__no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1};
+const nr_model_waits nr__no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1, .start_share = NAN,
+                                     .steady_share = NAN, .start_max_ns = -1, .steady_max_ns = -1};
 
 int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err)
 {
@@ -295,15 +322,18 @@ int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err)
     if (!r.t)
         return 0; /* a store written before session 62 */
     for (int k = 0; k < WT_NCOLS; k++)
-        if ((r.col[k] = nr_store_col_index(r.t, wait_cols[k])) < 0)
+        if ((r.col[k] = nr_store_col_index(r.t, wait_cols[k])) < 0 && k != WT_FIRST)
             return nr_error_set(err, NR_E_FORMAT, "table waits lacks column %s", wait_cols[k]);
+    r.ncols = r.col[WT_FIRST] < 0 ? WT_FIRST : WT_NCOLS;
     for (int k = 0; k < WT_NCOLS; k++)
         nr_col_chunk_init(&r.c[k]);
-    int64_t *phase_ns = calloc(m->nphases ? m->nphases : 1, sizeof *phase_ns);
-    int rc = phase_ns ? load(m, &r, phase_ns, err) : NR_E_NOMEM;
+    const size_t n = m->nphases ? m->nphases : 1;
+    wait_sums sums = {.ns = calloc(n, sizeof *sums.ns), .start_ns = calloc(n, sizeof *sums.start_ns)};
+    int rc = sums.ns && sums.start_ns ? load(m, &r, &sums, err) : NR_E_NOMEM;
     if (rc == NR_E_NOMEM)
         rc = nr_error_set(err, rc, "waits: out of memory");
-    free(phase_ns);
+    free(sums.ns);
+    free(sums.start_ns);
     for (int k = 0; k < WT_NCOLS; k++)
         nr_col_chunk_fini(&r.c[k]);
     return rc;

@@ -123,6 +123,7 @@ static const nr_col_def waits_cols[NR_WT_COL_COUNT] = {
     [NR_WT_TS_NS] = DELTA("ts_ns"), [NR_WT_PID] = I64("pid"),
     [NR_WT_TID] = I64_BASE("tid", "pid"), [NR_WT_WHAT] = STR("what"),
     [NR_WT_DUR_NS] = I64("dur_ns"), [NR_WT_PHASE_ID] = I64("phase_id"),
+    [NR_WT_FIRST] = I64("first"),
 };
 TABLE(nr_waits_table, "waits", waits_cols);
 

@@ -168,6 +168,7 @@ enum nr_waits_col {
     NR_WT_WHAT,       /* what was waited for ("batch") */
     NR_WT_DUR_NS,
     NR_WT_PHASE_ID,   /* phase in force at ts_ns, as for pyio; -1 unphased */
+    NR_WT_FIRST,      /* 1: the first item of a pass (the wait includes the loader's start), else 0 */
     NR_WT_COL_COUNT
 };
 

@@ -354,11 +354,17 @@ static void wait_records(void **state)
         "{\"ts\":3,\"pid\":3,\"event\":\"wait\",\"what\":\"batch\"}\n"               /* 3 bad_wait_field */
         "{\"ts\":4,\"pid\":3,\"event\":\"wait\",\"what\":\"batch\",\"dur\":\"1\"}\n"  /* 4 bad_wait_field */
         "{\"ts\":5,\"pid\":3,\"event\":\"wait\",\"what\":\"batch\",\"dur\":-1}\n"    /* 5 bad_wait_field */
-        "{\"ts\":6,\"pid\":3,\"event\":\"wait\",\"what\":\" \",\"dur\":2}\n",        /* 6 empty_name */
+        "{\"ts\":6,\"pid\":3,\"event\":\"wait\",\"what\":\" \",\"dur\":2}\n"          /* 6 empty_name */
+        "{\"ts\":7,\"pid\":3,\"event\":\"wait\",\"what\":\"b\",\"dur\":1,\"first\":1}\n" /* 7 bad_wait_field */
+        "{\"ts\":8,\"pid\":3,\"event\":\"wait\",\"what\":\"b\",\"dur\":1,\"first\":true}\n"
+        "{\"ts\":9,\"pid\":3,\"event\":\"wait\",\"what\":\"b\",\"dur\":1,\"first\":false}\n",
         &d);
     nr_hook_finish(h, S(10));
-    assert_int_equal(nr_hook_wait_count(h), 2);
+    assert_int_equal(nr_hook_wait_count(h), 4);
     const nr_hook_wait *a = nr_hook_wait_get(h, 0), *b = nr_hook_wait_get(h, 1);
+    assert_int_equal(a->first, 0); /* no "first": an item after the first, as a hook before session 63 wrote */
+    assert_int_equal(nr_hook_wait_get(h, 2)->first, 1);
+    assert_int_equal(nr_hook_wait_get(h, 3)->first, 0);
     assert_int_equal(a->ts_ns, 1500000000);
     assert_int_equal(a->pid, 3);
     assert_int_equal(a->tid, 4);
@@ -367,9 +373,10 @@ static void wait_records(void **state)
     assert_int_equal(b->tid, 3);
     assert_string_equal(b->what, NR_UNNAMED);
     assert_int_equal(b->dur_ns, 2000000000);
-    const char *reasons[] = {"missing_field", "bad_wait_field", "bad_wait_field", "bad_wait_field", "empty_name"};
-    assert_int_equal(d.count, 5);
-    for (size_t i = 0; i < 5; i++) {
+    const char *reasons[] = {"missing_field", "bad_wait_field", "bad_wait_field", "bad_wait_field", "empty_name",
+                             "bad_wait_field"};
+    assert_int_equal(d.count, 6);
+    for (size_t i = 0; i < 6; i++) {
         assert_string_equal(d.reasons[i], reasons[i]);
         assert_int_equal(d.lines[i], i + 2);
     }

@@ -141,6 +141,30 @@ class HookTests(unittest.TestCase):
         end = events(records, "phase_end", phase="train")[0]["ts"]
         self.assertTrue(all(train <= w["ts"] <= end for w in waits[:3]))
         self.assertGreaterEqual(waits[1]["ts"] - waits[0]["ts"], 0.02 + 0.03)
+        self.assertEqual([w.get("first", False) for w in waits], [True, False, False, True])
+
+    def test_batches_first_wait_includes_the_loaders_start(self):
+        """The first item's wait begins before iter(), where a DataLoader
+        starts its workers; iter() runs at the loop's first next(), not at
+        the call of batches."""
+        records, out, _ = run_hooked("""
+            import time, niorep_hook
+            class Loader:
+                def __iter__(self):
+                    time.sleep(0.05)  # workers starting
+                    return iter(range(3))
+            wrapped = niorep_hook.batches(Loader())
+            time.sleep(0.04)  # the loop's own work before it starts: no wait
+            for epoch in range(2):
+                print(list(niorep_hook.batches(Loader()) if epoch else wrapped))
+            """)
+        self.assertEqual(out.split("\n")[:2], ["[0, 1, 2]", "[0, 1, 2]"])
+        waits = events(records, "wait")
+        self.assertEqual([w.get("first", False) for w in waits], [True, False, False] * 2)
+        for w in waits[0], waits[3]:
+            self.assertGreaterEqual(w["dur"], 0.05)
+            self.assertLess(w["dur"], 0.05 + 0.04)
+        self.assertTrue(all(w["dur"] < 0.04 for i, w in enumerate(waits) if i % 3))
 
     def test_batches_without_the_hook_only_iterates(self):
         _, out, text = run_hooked("""

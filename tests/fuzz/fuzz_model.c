@@ -128,8 +128,9 @@ static void add_row(tb *t, input *in)
     }
     default: /* a wait when the selector's high bit is set: the seeds of before kept their rows */
         if (sel & 0x80) {
-            const int64_t ts = value(in), pid = id(in), tid = id(in), dur = value(in);
-            tb_wait(t, ts, pid, tid, dur, id(in));
+            const int64_t ts = value(in), pid = id(in), tid = id(in), dur = value(in), phase = id(in);
+            const uint64_t f = next(in) % 8; /* first: 0 or 1 mostly, 2 and -1 the refused */
+            tb_wait_first(t, ts, pid, tid, dur, phase, f < 6 ? (int64_t)(f & 1) : f == 6 ? 2 : -1);
         } else {
             tb_diag(t, pick(in, names, sizeof names / sizeof *names), value(in));
         }

@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 20)
+check("schema_version", 21)
 check("latency.job_files.other_phases", None)  # 4 phases: none folds (version 14)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base
@@ -179,7 +179,7 @@ if ids != ["async_checkpoints"]:
 # that did not look says why (docs/findings.md, "Outcomes")
 rules = {r["id"]: r for r in s["rules"]}
 if list(rules) != ["hot_set", "small_reads", "small_files", "async_checkpoints", "cache_miss_tail", "data_bound",
-                   "runtime_reads", "rereads", "mapped_data", "batch_wait"]:
+                   "runtime_reads", "rereads", "mapped_data", "batch_wait", "loader_start"]:
     failures.append(f"rules: {list(rules)}")
 # nothing read again: measured, 0 B of the 1 GiB the rule needs (version 18)
 check("rules.7.state", "gate not met")
@@ -189,14 +189,22 @@ check("rules.7.why", "0.00 GiB were read again, at least; the rule needs 1 GiB")
 check("rules.8.state", "gate not met")
 check("rules.8.value", 0.0)
 check("rules.8.why", "0 MiB of job files were mapped; the rule needs 100 MiB")
-# train's waits: 12.5% of its time per waiting thread, under the 30% (version 20)
+# train's waits: 12.5% of its time per waiting thread, 0.25 s of the 5.5 s
+# after the first items of its two passes, under the 30% (version 21);
+# those first items 0.5 s / 6 s, under loader_start's 10%
 check("rules.9.state", "not fired")
-check("rules.9.value", 0.125)
-# waits (fixture_runs.c): train's four of two threads, one unphased (version 20)
+check("rules.9.value", 0.25 / 5.5, 1e-6)
+check("rules.10.state", "not fired")
+check("rules.10.value", 0.5 / 6, 1e-6)
+# waits (fixture_runs.c): train's four of two threads, one unphased (version 20),
+# the first items of two passes apart (version 21)
 check("phases.1.waits", {"count": 4, "threads": 2, "seconds": 0.75, "share": 0.125, "p50_s": 0.15, "p99_s": 0.3,
-                         "max_s": 0.3})
+                         "max_s": 0.3, "passes": 2, "start_seconds": 0.5, "start_max_s": 0.3,
+                         "start_share": 0.0833333, "steady_share": 0.0454545, "steady_max_s": 0.15})
+# (0.5 / 6 and 0.25 / 5.5 to 6 digits)
 check("phases.0.waits", {"count": 0, "threads": 0, "seconds": 0.0, "share": None, "p50_s": None, "p99_s": None,
-                         "max_s": None})
+                         "max_s": None, "passes": 0, "start_seconds": 0.0, "start_max_s": None,
+                         "start_share": None, "steady_share": None, "steady_max_s": None})
 check("phases.3.waits.count", 1)
 check("phases.3.waits.share", None)
 check("waits.count", 5)
@@ -205,6 +213,9 @@ check("waits.seconds", 0.76)
 check("waits.share", 0.76 / (4.900007 * 3), 1e-6)
 check("waits.p50_s", 0.15)
 check("waits.p99_s", 0.3)
+check("waits.passes", 2)
+check("waits.start_seconds", 0.5)
+check("waits.steady_share", 0.26 / (4.900007 * 3 - 0.5), 1e-6)
 if [r["id"] for r in s["rules"] if r["state"] == "fired"] != ids:
     failures.append(f"fired rules {[r['id'] for r in s['rules'] if r['state'] == 'fired']} are not the findings {ids}")
 for r in s["rules"]:

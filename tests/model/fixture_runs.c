@@ -43,10 +43,14 @@
  *   t_s from the first event (100 ms): 1.9, 4.4, 4.5.
  * waits (thread, begin, duration, phase): 100/100 1.1 s 200 ms train; 100/105 2.0 s 150 ms train;
  *   100/100 2.5 s 100 ms train; 100/100 4.2 s 300 ms train (phase 3); 200/200 4.8 s 10 ms unphased.
- *   train: 4 waits, 0.75 s, 2 threads, share 0.75 / (3 s x 2) = 0.125 (batch_wait does not fire);
+ *   The 200 and 300 ms waits are the first items of two passes.
+ *   train: 4 waits, 0.75 s, 2 threads, share 0.75 / (3 s x 2) = 0.125;
  *   sorted 100 150 200 300 ms: p50 rank 2 = 150 ms, p99 rank 4 = 300 ms = max.
+ *   passes 2, start 0.5 s (max 300 ms), start share 0.5 / 6 = 0.0833 (loader_start does not fire);
+ *   steady 0.25 s (max 150 ms), steady share 0.25 / (6 - 0.5) = 0.0454545 (nor does batch_wait).
  *   unphased: 1 wait of 10 ms, share unknown (wall 0). run: 5 waits, 0.76 s, 3 threads, share
- *   0.76 / (4.900007 s x 3) = 0.0517006; sorted 10 100 150 200 300: p50 rank 3 = 150 ms, p99 300 ms.
+ *   0.76 / (4.900007 s x 3) = 0.0517006; sorted 10 100 150 200 300: p50 rank 3 = 150 ms, p99 300 ms;
+ *   steady 0.26 s, share 0.26 / (4.900007 s x 3 - 0.5 s).
  * findings: async_checkpoints (1 s / 4.900007 s = 0.204 > 0.10); small_reads does not fire:
  *   median 4096 < 65536 but reads take 3.38 ms of 33.397 ms of I/O time (0.10 < 0.5 gate);
  *   data_bound does not (train 0.00308 / 3 s); hot_set not applicable (3 files < 10). */
@@ -77,10 +81,10 @@ void build_run_a(const char *path)
     tb_mark(&t, 2 * SEC, 100, "epoch", "{\"loss\":0.5,\"n\":0}", 1);
     tb_mark(&t, 4500 * MS, 100, "epoch", "{\"loss\":0.25,\"n\":1}", 3);
     tb_mark(&t, 4600 * MS, 200, "step", "", -1);
-    tb_wait(&t, 1100 * MS, 100, 100, 200 * MS, 1);
+    tb_wait_first(&t, 1100 * MS, 100, 100, 200 * MS, 1, 1);
     tb_wait(&t, 2000 * MS, 100, 105, 150 * MS, 1);
     tb_wait(&t, 2500 * MS, 100, 100, 100 * MS, 1);
-    tb_wait(&t, 4200 * MS, 100, 100, 300 * MS, 3);
+    tb_wait_first(&t, 4200 * MS, 100, 100, 300 * MS, 3, 1);
     tb_wait(&t, 4800 * MS, 200, 200, 10 * MS, -1);
 
     tb_call(&t, 100 * MS, 10 * US, 100, NR_OP_OPEN, 0, 0, -1, 0);

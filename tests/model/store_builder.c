@@ -14,7 +14,7 @@ static void check(int rc, const nr_error *err)
     }
 }
 
-void tb_open(tb *t, const char *path)
+static void open_with(tb *t, const char *path, const nr_table_def *waits)
 {
     nr_error err;
     nr_error_clear(&err);
@@ -28,7 +28,18 @@ void tb_open(tb *t, const char *path)
     check(nr_store_writer_add_table(t->w, &nr_phases_table, &t->phases, &err), &err);
     check(nr_store_writer_add_table(t->w, &nr_pyio_table, &t->pyio, &err), &err);
     check(nr_store_writer_add_table(t->w, &nr_marks_table, &t->marks, &err), &err);
-    check(nr_store_writer_add_table(t->w, &nr_waits_table, &t->waits, &err), &err);
+    check(nr_store_writer_add_table(t->w, waits, &t->waits, &err), &err);
+}
+
+void tb_open(tb *t, const char *path) { open_with(t, path, &nr_waits_table); }
+
+void tb_open_rev24_waits(tb *t, const char *path)
+{
+    static nr_table_def rev24; /* the writer keeps the definition until commit */
+    rev24 = nr_waits_table;
+    rev24.ncols = NR_WT_FIRST; /* its columns before first */
+    open_with(t, path, &rev24);
+    t->waits_without_first = 1;
 }
 
 void tb_commit(tb *t)
@@ -134,6 +145,11 @@ void tb_mark(tb *t, int64_t ts, int64_t pid, const char *name, const char *attrs
 
 void tb_wait(tb *t, int64_t ts, int64_t pid, int64_t tid, int64_t dur, int64_t phase_id)
 {
+    tb_wait_first(t, ts, pid, tid, dur, phase_id, 0);
+}
+
+void tb_wait_first(tb *t, int64_t ts, int64_t pid, int64_t tid, int64_t dur, int64_t phase_id, int64_t first)
+{
     nr_table_writer *w = t->waits;
     nr_table_set_i64(w, NR_WT_TS_NS, ts);
     nr_table_set_i64(w, NR_WT_PID, pid);
@@ -141,6 +157,8 @@ void tb_wait(tb *t, int64_t ts, int64_t pid, int64_t tid, int64_t dur, int64_t p
     set_str(w, NR_WT_WHAT, "batch");
     nr_table_set_i64(w, NR_WT_DUR_NS, dur);
     nr_table_set_i64(w, NR_WT_PHASE_ID, phase_id);
+    if (!t->waits_without_first)
+        nr_table_set_i64(w, NR_WT_FIRST, first);
     end_row(w);
 }
 

@@ -15,6 +15,7 @@
 typedef struct tb {
     nr_store_writer *w;
     nr_table_writer *events, *files, *processes, *phases, *meta, *pyio, *marks, *waits, *diagnostics;
+    int waits_without_first; /* the waits table of revision 24 (tb_open_rev24_waits) */
 } tb;
 
 /* One event; tb_ev_default gives offset/fd/phase_id -1, syscall by op. */
@@ -26,6 +27,8 @@ typedef struct tb_ev {
 } tb_ev;
 
 void tb_open(tb *t, const char *path);
+/* tb_open with the waits table as an ingest of revision 24 wrote it: no column first. */
+void tb_open_rev24_waits(tb *t, const char *path);
 void tb_commit(tb *t);
 void tb_file(tb *t, int64_t id, const char *path, int kind);
 void tb_proc(tb *t, int64_t pid, int64_t ppid, int64_t first_ns, int64_t last_ns);
@@ -36,8 +39,10 @@ void tb_phase_flags(tb *t, int64_t id, int64_t pid, const char *name, int64_t be
 void tb_meta(tb *t, const char *key, const char *value);
 void tb_pyio(tb *t, int64_t ts, int64_t pid, const char *path, int64_t bytes);
 void tb_mark(tb *t, int64_t ts, int64_t pid, const char *name, const char *attrs, int64_t phase_id);
-/* A wait of thread tid of pid for "batch", begun at ts, dur long. */
+/* A wait of thread tid of pid for "batch", begun at ts, dur long; not the first of a pass. */
 void tb_wait(tb *t, int64_t ts, int64_t pid, int64_t tid, int64_t dur, int64_t phase_id);
+/* tb_wait of a pass's first item when first is 1 (any value is written as given). */
+void tb_wait_first(tb *t, int64_t ts, int64_t pid, int64_t tid, int64_t dur, int64_t phase_id, int64_t first);
 void tb_diag(tb *t, const char *reason, int64_t count);
 void tb_event(tb *t, tb_ev e);
 /* A data or other call: ts, dur, pid, op class, file, bytes, offset, phase. */

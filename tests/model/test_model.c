@@ -2515,8 +2515,8 @@ static void finding_batch_wait(void **state)
     assert_true(has_finding(m, "batch_wait"));
     const char *sentence = finding_sentence(m, "batch_wait");
     assert_non_null(sentence);
-    assert_string_equal(sentence, "In phase train, the training loop waited for its next batch 45% of the time "
-                                  "(8 waits, 0.9 s in all, the longest 0.2 s).");
+    assert_string_equal(sentence, "In phase train, the training loop waited for its next batch 45% of the time, the "
+                                  "first batch of each pass aside (8 waits, 0.9 s in all, the longest 0.2 s).");
     assert_near(rule_of(m, "batch_wait")->value, 0.45, 1e-12);
     nr_model_free(m);
 
@@ -2534,6 +2534,104 @@ static void finding_batch_wait(void **state)
     assert_int_equal(nr_model_compute(s, &opts, &m, &err), NR_E_FORMAT);
     assert_non_null(strstr(err.msg, "waits_negative.nio: table waits, row 2: dur_ns -5 is negative (expected a "
                                     "duration in ns, 0 or more)"));
+    nr_store_close(s);
+}
+
+/* Train (2 s) with two passes: the first waits 300 ms then 4 x 50 ms, the
+ * second 200 ms then 2 x 100 ms. Apart: 2 passes, 0.5 s at their start
+ * (longest 0.3 s), the steady 0.4 s in 6 waits (longest 0.1 s): share
+ * 0.9 / 2 = 0.45, start 0.5 / 2 = 0.25, steady 0.4 / (2 - 0.5) = 0.2667.
+ * loader_start fires at 0.25, batch_wait stays quiet at 0.2667. */
+static void write_two_passes(tb *t, int marked)
+{
+    tb_file(t, 0, "/data/x", NR_KIND_REGULAR);
+    tb_proc(t, 1, -1, 0, 2 * SEC);
+    tb_phase(t, 0, 1, "train", 0, 2 * SEC);
+    tb_call(t, 1 * MS, 1 * US, 1, NR_OP_READ, 0, 10, 0, 0);
+    tb_wait_first(t, 0, 1, 1, 300 * MS, 0, marked);
+    for (int i = 0; i < 4; i++)
+        tb_wait(t, (400 + 100 * i) * MS, 1, 1, 50 * MS, 0);
+    tb_wait_first(t, 1000 * MS, 1, 1, 200 * MS, 0, marked);
+    tb_wait(t, 1300 * MS, 1, 1, 100 * MS, 0);
+    tb_wait(t, 1500 * MS, 1, 1, 100 * MS, 0);
+}
+
+static void waits_first_items_of_the_passes(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("waits_passes.nio"));
+    write_two_passes(&t, 1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("waits_passes.nio"));
+    const nr_model_waits *w = &phase_named(m, "train", NULL)->waits;
+    assert_int_equal(w->count, 8);
+    assert_int_equal(w->passes, 2);
+    assert_near(w->seconds, 0.9, 1e-12);
+    assert_near(w->start_seconds, 0.5, 1e-12);
+    assert_int_equal(w->start_max_ns, 300 * MS);
+    assert_int_equal(w->steady_max_ns, 100 * MS);
+    assert_int_equal(w->max_ns, 300 * MS);
+    assert_near(w->share, 0.45, 1e-12);
+    assert_near(w->start_share, 0.25, 1e-12);
+    assert_near(w->steady_share, 0.4 / 1.5, 1e-12);
+    assert_int_equal(nr_model_get_waits(m)->passes, 2);
+    assert_near(nr_model_get_waits(m)->start_seconds, 0.5, 1e-12);
+    assert_true(has_finding(m, "loader_start"));
+    assert_string_equal(finding_sentence(m, "loader_start"),
+                        "In phase train, the training loop waited for the first batch of its passes 25% of the time "
+                        "(2 passes, 0.5 s in all, the longest 0.3 s): the data loader's start.");
+    assert_near(rule_of(m, "loader_start")->value, 0.25, 1e-12);
+    assert_int_equal(rule_of(m, "batch_wait")->state, NR_RULE_NOT_FIRED);
+    assert_near(rule_of(m, "batch_wait")->value, 0.4 / 1.5, 1e-12);
+    nr_model_free(m);
+
+    /* written by an ingest of revision 24: no column first, every wait steady */
+    tb_open_rev24_waits(&t, tb_path("waits_passes_rev24.nio"));
+    write_two_passes(&t, 0);
+    tb_commit(&t);
+    m = model_of(tb_path("waits_passes_rev24.nio"));
+    w = &phase_named(m, "train", NULL)->waits;
+    assert_int_equal(w->passes, 0);
+    assert_int_equal(w->start_max_ns, -1);
+    assert_near(w->steady_share, w->share, 0);
+    assert_true(has_finding(m, "batch_wait"));
+    assert_int_equal(rule_of(m, "loader_start")->state, NR_RULE_NOT_APPLICABLE);
+    assert_string_equal(rule_of(m, "loader_start")->why,
+                        "no wait in train is marked as a pass's first (a hook before session 63)");
+    nr_model_free(m);
+
+    /* a pass whose first item fills train: no steady state */
+    tb_open(&t, tb_path("waits_all_start.nio"));
+    tb_file(&t, 0, "/data/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 2 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, 2 * SEC);
+    tb_call(&t, 1 * MS, 1 * US, 1, NR_OP_READ, 0, 10, 0, 0);
+    tb_wait_first(&t, 0, 1, 1, 2 * SEC, 0, 1);
+    tb_commit(&t);
+    m = model_of(tb_path("waits_all_start.nio"));
+    w = &phase_named(m, "train", NULL)->waits;
+    assert_near(w->start_share, 1, 1e-12);
+    assert_true(isnan(w->steady_share));
+    assert_int_equal(w->steady_max_ns, -1);
+    assert_int_equal(rule_of(m, "batch_wait")->state, NR_RULE_NOT_APPLICABLE);
+    assert_string_equal(rule_of(m, "batch_wait")->why,
+                        "the first items of train's passes fill its time: no steady state");
+    assert_true(has_finding(m, "loader_start"));
+    nr_model_free(m);
+
+    tb_open(&t, tb_path("waits_first_2.nio"));
+    tb_proc(&t, 1, -1, 0, 2 * SEC);
+    tb_phase(&t, 0, 1, "train", 0, 2 * SEC);
+    tb_wait_first(&t, 1 * MS, 1, 1, 5 * MS, 0, 2);
+    tb_commit(&t);
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(tb_path("waits_first_2.nio"), &s, &err), 0);
+    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
+    assert_int_equal(nr_model_compute(s, &opts, &m, &err), NR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "waits_first_2.nio: table waits, row 1: first is 2 (expected 0 or 1)"));
     nr_store_close(s);
 }
 
@@ -2572,7 +2670,7 @@ static void rule_outcomes(void **state)
     const mini flat = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1000, .read_dur = 1000,
                        .train_ns = SEC};
     nr_model *m = mini_model("rules_flat.nio", &flat);
-    assert_int_equal(nr_model_rule_count(m), 10);
+    assert_int_equal(nr_model_rule_count(m), 11);
     const nr_model_rule *r = rule_of(m, "hot_set");
     assert_int_equal(r->state, NR_RULE_NOT_FIRED);
     assert_near(r->value, 0.9, 1e-12);
@@ -2829,6 +2927,7 @@ int main(void)
         cmocka_unit_test(mappings_of_an_older_store),
         cmocka_unit_test(waits_quantiles_of_the_phases_that_waited_most),
         cmocka_unit_test(finding_batch_wait),
+        cmocka_unit_test(waits_first_items_of_the_passes),
         cmocka_unit_test(waits_on_the_timeline),
         cmocka_unit_test(finding_rereads),
         cmocka_unit_test(bursts_listed_are_the_largest_and_the_sums_all),

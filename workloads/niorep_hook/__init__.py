@@ -338,14 +338,14 @@ def mark(name, **attrs):
     _emit("mark", **fields)
 
 
-def _wait_record(what, ts, dur):
+def _wait_record(what, ts, dur, first):
     """The wait line of one item: formatted directly, as it runs once per
     batch of a training loop."""
     w = _state
     if w is None:
         return
-    line = ('{"ts":%r,"pid":%d,"tid":%d,"event":"wait","what":%s,"dur":%.9f}\n'
-            % (ts, _pid, _tid(), _json_str(what), dur))
+    line = ('{"ts":%r,"pid":%d,"tid":%d,"event":"wait","what":%s,"dur":%.9f%s}\n'
+            % (ts, _pid, _tid(), _json_str(what), dur, ',"first":true' if first else ''))
     w.emit_line(line, ts)
 
 
@@ -355,21 +355,29 @@ def batches(iterable, what="batch"):
     tells how much of a phase the loop spent waiting for its data
     (docs/hook-format.md, "wait records"). With DataLoader workers that is
     the wait on their queue, which no traced file call shows; without
-    workers it is the loading itself. A next() that raises is not recorded.
-    A `what` that shows no character is a ValueError, as for phase."""
-    return _timed_items(iter(iterable), _name("batches", what))
+    workers it is the loading itself. The first item's wait is marked first
+    and begins before iter(iterable), which a DataLoader's workers start
+    in: the loader's start, which the model keeps apart from the steady
+    state. A next() that raises is not recorded. A `what` that shows no
+    character is a ValueError, as for phase."""
+    return _timed_items(iterable, _name("batches", what))
 
 
-def _timed_items(it, what):
+def _timed_items(iterable, what):
+    ts = time.time()
+    t0 = _perf()
+    it = iter(iterable)
+    first = True
     while True:
-        ts = time.time()
-        t0 = _perf()
         try:
             item = next(it)
         except StopIteration:
             return
-        _wait_record(what, ts, _perf() - t0)
+        _wait_record(what, ts, _perf() - t0, first)
+        first = False
         yield item
+        ts = time.time()
+        t0 = _perf()
 
 
 # ---------------------------------------------------------------- io records
