@@ -744,25 +744,30 @@ def _patch_numpy(numpy):
 
 
 def _patch_mp_queues(queues):
-    """A worker writes its buffer before it waits on a multiprocessing
-    queue for its next task: that is where its parent's terminate() finds
-    it, and a worker has no SIGTERM handler to write it then (see
-    _on_term)."""
+    """A worker writes its buffer before each put and get on a
+    multiprocessing queue: before its result can tell the parent that the
+    task is done, and before it waits for the next one, where the parent's
+    terminate() finds it. A worker has no SIGTERM handler to write it then
+    (see _on_term)."""
     for cls in (queues.SimpleQueue, queues.Queue):  # JoinableQueue is a Queue
-        fn = cls.__dict__.get("get")
-        if fn is None or getattr(fn, "_niorep_wrapped", False):
-            continue
+        for name in ("put", "get"):
+            fn = cls.__dict__.get(name)
+            if fn is not None and not getattr(fn, "_niorep_wrapped", False):
+                setattr(cls, name, _flushing_first(fn))
 
-        def get(self, *args, _fn=fn, **kwargs):
-            w = _state
-            if w is not None and w.parts and not _term_handlers_here:
-                w.flush()
-            return _fn(self, *args, **kwargs)
 
-        get._niorep_wrapped = True
-        get.__wrapped__ = fn
-        get.__doc__ = fn.__doc__
-        cls.get = get
+def _flushing_first(fn):
+    def method(self, *args, **kwargs):
+        w = _state
+        if w is not None and w.parts and not _term_handlers_here:
+            w.flush()
+        return fn(self, *args, **kwargs)
+
+    method._niorep_wrapped = True
+    method.__wrapped__ = fn
+    method.__name__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
 
 
 _PATCHERS = {"torch": _patch_torch, "numpy": _patch_numpy, "multiprocessing.queues": _patch_mp_queues}
@@ -892,7 +897,7 @@ def _on_term(signum, frame):
     on the task queue's lock, which terminate() holds while it signals the
     workers, waits forever (session 63: CI hung on 5064970; without a
     handler the kernel ends the worker). A worker writes its buffer before
-    each wait on a multiprocessing queue instead (_patch_mp_queues).
+    each put and get on a multiprocessing queue instead (_patch_mp_queues).
 
     Python runs the handler between two bytecodes of the main thread, which
     may hold the writer's lock (a flush, a record being added): waiting for
