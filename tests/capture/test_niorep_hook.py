@@ -476,8 +476,8 @@ class HookTests(unittest.TestCase):
         writer's lock (a flush in progress): the handler leaves the lock to
         its holder, which writes its lines and then dies of the signal.
         Until session 63 the handler waited for the lock its own thread
-        held, forever: a multiprocessing Pool whose worker was leaving
-        through os._exit hung at terminate() (CI on 5064970)."""
+        held, forever (found with the hang of CI on 5064970, whose cause
+        was another: test_pool_workers_terminated_keep_their_records)."""
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "hook.jsonl")
             env = dict(os.environ, PYTHONPATH=WORKLOADS, NIOREP_HOOK_OUT=out)

@@ -902,8 +902,8 @@ def _on_term(signum, frame):
     Python runs the handler between two bytecodes of the main thread, which
     may hold the writer's lock (a flush, a record being added): waiting for
     it would wait forever. The handler then leaves the signal to the
-    holder, which raises it again once it lets go (session 63: a Pool
-    worker leaving through os._exit hung at terminate())."""
+    holder, which raises it again once it lets go (session 63: it waited
+    forever)."""
     w = _state
     if w is not None:
         if not w.lock.acquire(timeout=_TERM_LOCK_WAIT_SECONDS):
