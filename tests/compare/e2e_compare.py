@@ -12,7 +12,8 @@ three groups of two workloads each ("reader": 16 KiB reads, "reader_big":
 
 and checks:
   1. base vs slow: every pair reports the read latency distribution and read
-     p50 as significant, p50 more than 2x slower; read throughput never rises
+     p50 as significant, p50 more than 2x slower (base and slow traced again
+     when not, as for noise below); read throughput never rises
      significantly;
   2. base vs base: no significant change and no changed value at all;
   3. base vs noise: no significant verdict for the robust latency statistics
@@ -102,16 +103,27 @@ def stat(entry, name):
     fail(f"{entry['workload']}: no statistic {name!r}")
 
 
-def check_slow(j):
-    if len(j["pairs"]) != 2:
-        fail(f"base vs slow: expected 2 pairs, got {len(j['pairs'])}")
+def slow_timing_problems(j):
+    """What the machine's load can cause in base vs slow: a latency change
+    not significant, or less than 2x (docs/compare.md, "noise")."""
+    problems = []
     for p in j["pairs"]:
         for name in ("read latency distribution", "read p50"):
             if name not in p["significant"]:
-                fail(f"base vs slow, {p['workload']}: {name} not significant: {stat(p, name)}")
+                problems.append(f"{p['workload']}: {name} not significant: {stat(p, name)}")
         p50 = stat(p, "read p50")
         if not (p50["rel_diff"] > 1.0 and p50["ci"]["low"] > 0):
-            fail(f"base vs slow, {p['workload']}: read p50 should be more than 2x slower: {p50}")
+            problems.append(f"{p['workload']}: read p50 should be more than 2x slower: {p50}")
+    return problems
+
+
+def check_slow(j):
+    if len(j["pairs"]) != 2:
+        fail(f"base vs slow: expected 2 pairs, got {len(j['pairs'])}")
+    problems = slow_timing_problems(j)
+    if problems:
+        fail("base vs slow, " + "; ".join(problems))
+    for p in j["pairs"]:
         # Throughput in calls is sum(bytes) / sum(time): one preempted call of
         # a few ms in either run moves it (docs/compare.md), so it may stay
         # inside the noise; it must never be a significant rise.
@@ -329,7 +341,23 @@ def main():
                   os.path.join(a.work, "out", group, wl), extra + cold)
     g = {k: os.path.join(a.work, k) for k in ("base", "noise", "slow")}
 
-    j, html1, js1 = compare(a.niorep, a.work, "slow", [g["base"], g["slow"]])
+    # As for noise below: a pair traced while other processes slowed one
+    # side can hide the slowed path (session 63: e2e_compare failed twice in
+    # a full ctest -j 2 run and passed alone each time). Base and slow are
+    # then traced again one right after the other, at most NOISE_ATTEMPTS
+    # times; the checks that are no matter of timing are not retried.
+    for attempt in range(1, NOISE_ATTEMPTS + 1):
+        j, html1, js1 = compare(a.niorep, a.work, "slow", [g["base"], g["slow"]])
+        problems = slow_timing_problems(j)
+        if not problems or attempt == NOISE_ATTEMPTS:
+            break
+        print(f"note: attempt {attempt}: base vs slow: " + "; ".join(problems))
+        run([PYTHON, WORKLOAD, "--data", data])  # warm again what the cold traces read
+        for wl, extra in variants.items():
+            for group, cold in (("base", []), ("slow", ["--cold"])):
+                shutil.rmtree(os.path.join(g[group], wl))
+                trace(a.niorep, os.path.join(g[group], wl), wl, data, os.path.join(a.work, "out", group, wl),
+                      extra + cold)
     if j["schema_version"] != 6:
         fail(f"schema_version {j['schema_version']}")
     check_slow(j)
