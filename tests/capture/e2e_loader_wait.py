@@ -9,7 +9,9 @@ niorep_hook.batches, traced by the built `niorep trace` twice:
   read the files, the loop makes no file call: data_bound (the loop's own
   file I/O) cannot see the wait, batch_wait must fire;
 - fast data: samples cost nothing, the step 100 ms: the workers stay
-  ahead, the loop waits little and batch_wait must not fire.
+  ahead, the loop waits little and batch_wait must not fire;
+- fast data with persistent_workers=True (loader_start's action): the
+  second pass's first item must wait less than half as long as without.
 
 Both runs loop twice over the loader (two passes, epochs), and must store
 one wait per batch, all of the loop's thread, in train, the first of each
@@ -35,7 +37,7 @@ import torch
 from torch.utils.data import DataLoader, Dataset
 import niorep_hook
 
-DATA, SAMPLE_S, STEP_S = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+DATA, SAMPLE_S, STEP_S, PERSISTENT = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "1"
 
 
 class Files(Dataset):
@@ -54,7 +56,7 @@ if __name__ == "__main__":
         for k in range(4):
             with open(os.path.join(DATA, "s%%d.bin" %% k), "wb") as f:
                 f.write(b"x" * 65536)
-    loader = DataLoader(Files(), batch_size=1, num_workers=2)
+    loader = DataLoader(Files(), batch_size=1, num_workers=2, persistent_workers=PERSISTENT)
     with niorep_hook.phase("train"):
         for epoch in range(%d):
             for batch in niorep_hook.batches(loader):
@@ -63,7 +65,7 @@ if __name__ == "__main__":
 ''' % (BATCHES, PASSES, PASSES)
 
 
-def traced_run(niorep, work, name, sample_s, step_s):
+def traced_run(niorep, work, name, sample_s, step_s, persistent=False):
     """Traces the program; returns (summary as JSON, its waits table rows, the program's pid)."""
     base = os.path.join(work, name)
     data, run = os.path.join(base, "data"), os.path.join(base, "run")
@@ -71,7 +73,8 @@ def traced_run(niorep, work, name, sample_s, step_s):
     prog = os.path.join(base, "prog.py")
     with open(prog, "w") as f:
         f.write(PROGRAM)
-    p = subprocess.run([niorep, "trace", "-o", run, "--", PYTHON, prog, data, str(sample_s), str(step_s)],
+    p = subprocess.run([niorep, "trace", "-o", run, "--", PYTHON, prog, data, str(sample_s), str(step_s),
+                        "1" if persistent else "0"],
                        capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, f"{name}: trace exit {p.returncode}: {p.stderr[-2000:]}")
     pid = int(p.stdout.split()[-1])
@@ -154,6 +157,18 @@ def main():
     print(f"fast data: the loop waited {w['share']:.0%} of train, {w['steady_share']:.0%} without the first of "
           f"its passes ({w['start_seconds']:.2f} s, loader_start {rule(fast, 'loader_start')['state']}): "
           f"batch_wait not fired")
+
+    # loader_start's action: with persistent_workers=True the second pass
+    # starts no workers, and its first item waits far less than without
+    kept, rows_kept, pid = traced_run(args.niorep, args.work, "persistent", 0.0, 0.1, persistent=True)
+    wk = check_waits("persistent", kept, rows_kept, pid)
+    second = BATCHES // PASSES
+    again, again_kept = rows[second]["dur_ns"] * 1e-9, rows_kept[second]["dur_ns"] * 1e-9
+    check(again_kept < 0.5 * again and wk["start_seconds"] < w["start_seconds"],
+          f"persistent workers: the second pass's first item waited {again_kept:.3f} s, without them {again:.3f} s; "
+          f"starts {wk['start_seconds']:.3f} s against {w['start_seconds']:.3f} s")
+    print(f"persistent workers: the second pass's first item waited {again_kept:.3f} s against {again:.3f} s "
+          f"without them; starts {wk['start_seconds']:.2f} s against {w['start_seconds']:.2f} s")
 
     # compare: the time waiting is a row of each phase when either run has waits
     html = os.path.join(args.work, "compare.html")
