@@ -212,6 +212,16 @@ static double waited_s(const nr_model *m, const nr_model_phase *p)
     return p ? p->waits.seconds : 0.0;
 }
 
+/* The part of it the loop waited for the first item of its passes (the
+ * loader's start): unknown as waited_s, and for a run whose hook marked no
+ * first item (before session 63). */
+static double started_s(const nr_model *m, const nr_model_phase *p)
+{
+    if (!nr_model_get_waits(m)->passes)
+        return NAN;
+    return p ? p->waits.start_seconds : 0.0;
+}
+
 static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *name, const nr_model *a,
                           const nr_model_phase *pa, const nr_model *b, const nr_model_phase *pb)
 {
@@ -228,6 +238,8 @@ static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *na
     if (nr_model_get_waits(a)->count || nr_model_get_waits(b)->count) {
         snprintf(label, sizeof label, "%s time waiting for data", name);
         descriptive(l, r, "phase", "s", waited_s(a, pa), waited_s(b, pb), label);
+        snprintf(label, sizeof label, "%s time waiting for the first batches", name);
+        descriptive(l, r, "phase", "s", started_s(a, pa), started_s(b, pb), label);
     }
 }
 

@@ -172,12 +172,22 @@ def main():
 
     # compare: the time waiting is a row of each phase when either run has waits
     html = os.path.join(args.work, "compare.html")
+    cjson = os.path.join(args.work, "compare.json")
     p = subprocess.run([args.niorep, "compare", os.path.join(args.work, "slow", "run.nio"),
-                        os.path.join(args.work, "fast", "run.nio"), "-o", html], capture_output=True, text=True)
+                        os.path.join(args.work, "fast", "run.nio"), "-o", html, "--json", cjson],
+                       capture_output=True, text=True)
     check(p.returncode == 0, f"compare exit {p.returncode}: {p.stderr}")
     with open(html) as f:
-        check("train time waiting for data" in f.read(), "compare: no row of train's time waiting for data")
-    print("compare: a row of train's time waiting for data")
+        page = f.read()
+    check("train time waiting for data" in page, "compare: no row of train's time waiting for data")
+    with open(cjson) as f:
+        stats = {s["name"]: s for s in json.load(f)["pairs"][0]["stats"]}
+    started = stats.get("train time waiting for the first batches")
+    want = (phase(slow, "train")["waits"]["start_seconds"], w["start_seconds"])
+    check(started is not None and abs(started["a"] - want[0]) < 1e-5 and abs(started["b"] - want[1]) < 1e-5
+          and "train time waiting for the first batches" in page,
+          f"compare: train's first batches {started}, expected {want}")
+    print("compare: rows of train's time waiting for data and for its first batches")
 
     # figure 5's strip: each bin's share of waiting, recounted from the waits table
     figs = os.path.join(args.work, "figs")
