@@ -202,24 +202,17 @@ static void phase_values(const nr_model *m, const nr_model_phase *p, double v[3]
     v[2] = known_or_nan(ts && has_durations(m), p ? p->io_time_s : 0.0);
 }
 
-/* The time a run's loop waited for data in phase p (niorep_hook.batches):
- * unknown for a run that recorded no wait at all (its loader was not
- * wrapped), 0 for a phase without waits of a run that has some. */
-static double waited_s(const nr_model *m, const nr_model_phase *p)
+/* The time a run's loop waited for data in phase p (niorep_hook.batches),
+ * or with first only its part for the first item of each pass (the
+ * loader's start): unknown for a run that recorded no such wait at all
+ * (its loader was not wrapped; for first, also a hook before session 63
+ * that marked none), 0 for a phase without them of a run that has some. */
+static double waited_s(const nr_model *m, const nr_model_phase *p, int first)
 {
-    if (!nr_model_get_waits(m)->count)
+    const nr_model_waits *run = nr_model_get_waits(m);
+    if (!(first ? run->passes : run->count))
         return NAN;
-    return p ? p->waits.seconds : 0.0;
-}
-
-/* The part of it the loop waited for the first item of its passes (the
- * loader's start): unknown as waited_s, and for a run whose hook marked no
- * first item (before session 63). */
-static double started_s(const nr_model *m, const nr_model_phase *p)
-{
-    if (!nr_model_get_waits(m)->passes)
-        return NAN;
-    return p ? p->waits.start_seconds : 0.0;
+    return !p ? 0.0 : first ? p->waits.start_seconds : p->waits.seconds;
 }
 
 static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *name, const nr_model *a,
@@ -237,9 +230,9 @@ static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *na
     descriptive(l, r, "phase", "s", va[2], vb[2], label);
     if (nr_model_get_waits(a)->count || nr_model_get_waits(b)->count) {
         snprintf(label, sizeof label, "%s time waiting for data", name);
-        descriptive(l, r, "phase", "s", waited_s(a, pa), waited_s(b, pb), label);
+        descriptive(l, r, "phase", "s", waited_s(a, pa, 0), waited_s(b, pb, 0), label);
         snprintf(label, sizeof label, "%s time waiting for the first batches", name);
-        descriptive(l, r, "phase", "s", started_s(a, pa), started_s(b, pb), label);
+        descriptive(l, r, "phase", "s", waited_s(a, pa, 1), waited_s(b, pb, 1), label);
     }
 }
 

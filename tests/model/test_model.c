@@ -36,6 +36,21 @@ static nr_model *model_keeping(const char *path, size_t keep_files)
 
 static nr_model *model_of(const char *path) { return model_keeping(path, 0); }
 
+/* The model of path is refused as malformed, with an error that holds msg. */
+static void assert_model_refuses(const char *path, const char *msg)
+{
+    nr_error err;
+    nr_error_clear(&err);
+    nr_store *s = NULL;
+    assert_int_equal(nr_store_open(path, &s, &err), 0);
+    nr_model *m = NULL;
+    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
+    assert_int_equal(nr_model_compute(s, &opts, &m, &err), NR_E_FORMAT);
+    if (!strstr(err.msg, msg))
+        fail_msg("model %s: '%s' does not hold '%s'", path, err.msg, msg);
+    nr_store_close(s);
+}
+
 static const nr_model_phase *phase_named(const nr_model *m, const char *name, size_t *index)
 {
     for (size_t i = 0; i < nr_model_phase_count(m); i++)
@@ -2526,15 +2541,8 @@ static void finding_batch_wait(void **state)
     tb_wait(&t, 1 * MS, 1, 1, 5 * MS, 0);
     tb_wait(&t, 2 * MS, 1, 1, -5, 0);
     tb_commit(&t);
-    nr_error err;
-    nr_error_clear(&err);
-    nr_store *s = NULL;
-    assert_int_equal(nr_store_open(tb_path("waits_negative.nio"), &s, &err), 0);
-    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
-    assert_int_equal(nr_model_compute(s, &opts, &m, &err), NR_E_FORMAT);
-    assert_non_null(strstr(err.msg, "waits_negative.nio: table waits, row 2: dur_ns -5 is negative (expected a "
-                                    "duration in ns, 0 or more)"));
-    nr_store_close(s);
+    assert_model_refuses(tb_path("waits_negative.nio"), "waits_negative.nio: table waits, row 2: dur_ns -5 is "
+                                                        "negative (expected a duration in ns, 0 or more)");
 }
 
 /* Train (2 s) with two passes: the first waits 300 ms then 4 x 50 ms, the
@@ -2625,14 +2633,8 @@ static void waits_first_items_of_the_passes(void **state)
     tb_phase(&t, 0, 1, "train", 0, 2 * SEC);
     tb_wait_first(&t, 1 * MS, 1, 1, 5 * MS, 0, 2);
     tb_commit(&t);
-    nr_error err;
-    nr_error_clear(&err);
-    nr_store *s = NULL;
-    assert_int_equal(nr_store_open(tb_path("waits_first_2.nio"), &s, &err), 0);
-    const nr_model_opts opts = {.bootstraps = 0, .seed = 1};
-    assert_int_equal(nr_model_compute(s, &opts, &m, &err), NR_E_FORMAT);
-    assert_non_null(strstr(err.msg, "waits_first_2.nio: table waits, row 1: first is 2 (expected 0 or 1)"));
-    nr_store_close(s);
+    assert_model_refuses(tb_path("waits_first_2.nio"), "waits_first_2.nio: table waits, row 1: first is 2 "
+                                                       "(expected 0 or 1)");
 }
 
 /* mapped_data: fired with its sentence; gated below 100 MiB mapped; a

@@ -81,19 +81,20 @@ class _Writer:
             self.size += len(line)
             if self.size >= _FLUSH_BYTES or now - self.last_flush >= _FLUSH_SECONDS:
                 self._flush_locked()
-        self._raise_deferred_signal()
+        if self.deferred_signal is not None:  # checked inline: this runs for every line
+            self._raise_deferred_signal()
 
     def flush(self):
         with self.lock:
             self._flush_locked()
-        self._raise_deferred_signal()
+        if self.deferred_signal is not None:
+            self._raise_deferred_signal()
 
     def _raise_deferred_signal(self):
-        """Checked after each release: raises again the signal whose handler
-        ran while the lock was held, so that it runs now that it is free."""
-        signum = self.deferred_signal
+        """After a release: raises again the signal whose handler ran while
+        the lock was held, so that it runs now that it is free."""
+        signum, self.deferred_signal = self.deferred_signal, None
         if signum is not None:
-            self.deferred_signal = None
             os.kill(os.getpid(), signum)
 
     def _flush_locked(self):
