@@ -723,7 +723,9 @@ static int add_pair(nr_report *rep, const compare_run *c, size_t i, const pair_f
         if (pr->durations[0] || pr->durations[1])
             note_unmeasured(sec, pr, a, b, 1);
         section_table(sec, pr, "latency",
-                      "Latency per operation class (every regular file, the Python runtime's included)", level);
+                      "Latency per operation class (every regular file, the Python runtime's included; "
+                      "sync also of directories and of no file)",
+                      level);
         sec = nr_report_run_section(run, NR_SEC_TIMELINE);
         note_unmeasured(sec, pr, a, b, 0);
         note_unmeasured(sec, pr, a, b, 1);

@@ -1036,7 +1036,8 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
     NR_TRY(figure(ctx, rep, pair, ri, 4, c4, figure_label(c4, run->name, 4, m, label, sizeof label), err));
     nr_report_table *t = latency_table(nr_report_pair_numbers(pair),
                                        "Latency per operation class (exact order statistics; every regular file, the "
-                                       "runtime's included; the first row is figure 4's)",
+                                       "runtime's included, and for sync also directories and no file; the "
+                                       "first row is figure 4's)",
                                        "operation");
     latency_row(t, "read, job files", nr_model_latency_job(m, NR_LAT_READ), NULL);
     for (int op = 0; op < NR_LAT_OP_COUNT; op++) {

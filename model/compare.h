@@ -57,7 +57,8 @@ int nr_compare_workload(const nr_store *st, const char *fallback, char **label, 
 
 /* Per latency op group (enum nr_lat_op): a deterministic reservoir of calls,
  * value = duration in seconds, extra = bytes. Same filter as the model's
- * latency: regular files, a duration, not "never resumed". */
+ * latency: its files (regular ones; for sync also directories and no file:
+ * nr__latency_file), a duration, not "never resumed". */
 typedef struct nr_compare_sample {
     nr_reservoir op[NR_LAT_OP_COUNT];
     double *sorted[NR_LAT_OP_COUNT];   /* the durations ascending (n = op[i].n) */

@@ -42,10 +42,18 @@ const char *nr_role_name(int role)
     return role >= 0 && role < NR_ROLE_COUNT ? names[role] : "?";
 }
 
-/* The latency sample of an event: regular file, classed op, a duration, a result. */
+/* The latency sample of an event: a latency file (nr__latency_file), classed op, a duration, a result. */
 static int timed(const nr__event *e)
 {
-    return e->reg >= 0 && e->lat_op >= 0 && e->dur >= 0 && !(e->flags & NR_EVF_NEVER_RESUMED);
+    return nr__latency_file(e->op, e->kind, e->file_row) && e->lat_op >= 0 && e->dur >= 0 &&
+           !(e->flags & NR_EVF_NEVER_RESUMED);
+}
+
+/* Whether a timed event is the runtime's (a Python module's file): not the
+ * job files' latency. A directory's sync and a sync of no file are the job's. */
+static int runtime_call(const nr_model *m, const nr__event *e)
+{
+    return e->file_row >= 0 && m->file_info[e->file_row].runtime;
 }
 
 /* Read sizes: successful reads of the job's regular files (the runtime's
@@ -558,7 +566,7 @@ int nr_model_latency_hist(const nr_model_latency *l, nr_loghist *out)
 static int event_groups(nr_model *m, const nr__event *e, int make, size_t g[6])
 {
     const size_t base = (size_t)e->lat_op * m->lat_slots;
-    const int ng = m->reg_runtime[e->reg] ? 4 : 6;
+    const int ng = runtime_call(m, e) ? 4 : 6;
     g[0] = base;
     g[2] = base + nr__lat_slot_role(m, e->role);
     g[3] = base + nr__lat_slot_fs(m, e->fs);
@@ -985,7 +993,7 @@ static int fs_keep(const filtered_source *src, const nr__event *e)
     return timed(e) && e->lat_op == f->lat_op && (f->phase < 0 || e->phase == (size_t)f->phase) &&
            (f->role < 0 || e->role == f->role) && (f->fs < 0 || e->fs == f->fs) &&
            (!f->folded || (src->m->phase_folded && src->m->phase_folded[e->phase])) &&
-           (!f->job || (e->file_row >= 0 && !src->m->file_info[e->file_row].runtime));
+           (!f->job || !runtime_call(src->m, e));
 }
 
 static int fs_next(void *ctx, const int64_t **vals, size_t *n, nr_error *err)

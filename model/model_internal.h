@@ -258,6 +258,16 @@ static inline void nr__pid_cache_reset(nr_model *m)
 }
 
 /* Slots of a latency group (a phase's groups are apart: nr__lat_phase). */
+/* Whether an event of op class op on file kind (file_row -1: none) is a
+ * latency sample's file (docs/definitions.md, "Latency"): a regular file;
+ * for the sync class also a directory (the fsync that makes a
+ * checkpoint's rename durable) and no file (sync, msync), which flush
+ * storage too. A read or write of a pipe or socket waits on its other end,
+ * not on storage. */
+static inline int nr__latency_file(int op, int kind, int64_t file_row)
+{
+    return kind == NR_KIND_REGULAR || (op == NR_OP_SYNC && (file_row < 0 || kind == NR_KIND_DIRECTORY));
+}
 static inline size_t nr__lat_slot_role(const nr_model *m, int role) { (void)m; return 1 + (size_t)role; }
 static inline size_t nr__lat_slot_fs(const nr_model *m, int fs) { (void)m; return 1 + NR_ROLE_COUNT + (size_t)fs; }
 /* The job's files (the runtime's left out). */

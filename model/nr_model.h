@@ -58,8 +58,10 @@ typedef struct nr_model nr_model;
  * 6 (session 49): an end-of-file read (0 B) is in no request-size bin.
  * 7 (session 51): a phase of less than 1 ms of wall time has no share of
  * it (io_share, main_io_share NAN); a reused pid's leader rows are
- * processes of their own, and the tree (roles) is walked by process. */
-#define NR_MODEL_REVISION 7
+ * processes of their own, and the tree (roles) is walked by process.
+ * 8 (session 64): the sync latency also counts the syncs of directories
+ * and of no file (nr__latency_file). */
+#define NR_MODEL_REVISION 8
 
 #define NR_MODEL_DEFAULT_BOOTSTRAPS 200
 #define NR_MODEL_DEFAULT_SEED 1

@@ -144,8 +144,9 @@ int nr__lat_op_of(int64_t op_class)
 
 /* The body of nr__reader_event, inlined into the event loops of the passes
  * (one call per event per pass is a measurable share of the model's time).
- * regular_only: returns 1 as soon as the event is known not to touch a
- * regular file (the later passes count nothing else), e left partly filled. */
+ * latency_only: returns 1 as soon as the event is known to be no latency
+ * sample's (nr__latency_file; the later passes count nothing else), e left
+ * partly filled. */
 static inline __attribute__((always_inline)) void resolve_file(const nr_model *m, int64_t file_id, nr__event *e)
 {
     e->file_row = file_id >= 0 ? nr__idmap_lookup(&m->file_ids, file_id) : -1;
@@ -162,11 +163,11 @@ static inline __attribute__((always_inline)) void resolve_file(const nr_model *m
 }
 
 static inline __attribute__((always_inline)) int resolve_event(const nr__reader *r, nr_model *m, size_t i,
-                                                               int may_add_proc, int regular_only, nr__event *e)
+                                                               int may_add_proc, int latency_only, nr__event *e)
 {
 #define GET(c) (r->i64[c] ? r->i64[c][i] : column_default(c))
     resolve_file(m, GET(NR_EV_FILE_ID), e);
-    if (regular_only && e->reg < 0)
+    if (latency_only && e->reg < 0 && !nr__latency_file((int)GET(NR_EV_OP_CLASS), e->kind, e->file_row))
         return 1;
     e->ts = GET(NR_EV_TS_NS);
     e->dur = GET(NR_EV_DUR_NS);
@@ -310,8 +311,12 @@ static int pass2_rows(const nr__reader *r, nr_model *m, size_t n)
                 nr__timeline_add(m, &src);
             nr__access_count_size(m, &src);
         }
-        if (rc != 0 || e.reg < 0)
-            continue;   /* not a regular file: no timeline, no latency */
+        if (rc != 0)
+            continue;   /* no latency file: no timeline, no latency */
+        if (e.reg < 0) {   /* a sync of a directory or of no file: latency only */
+            NR_TRY(nr__latency_collect(m, &e));
+            continue;
+        }
         if (m->tl_state == NR__TL_PASS2)
             nr__timeline_add(m, &e);
         nr__access_count_size(m, &e);
@@ -331,7 +336,7 @@ static int pass3_rows(const nr__reader *r, nr_model *m, size_t n)
         if (rc != 0) {
             if (rc < 0)
                 return rc;
-            continue;   /* not a regular file: no latency */
+            continue;   /* no latency file: no latency */
         }
         NR_TRY(nr__latency_collect(m, &e));
     }

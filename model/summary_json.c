@@ -1,4 +1,4 @@
-/* The summary as one JSON object (docs/summary-schema.md, schema_version 21).
+/* The summary as one JSON object (docs/summary-schema.md, schema_version 22).
  * Times in seconds, sizes in bytes, shares in [0, 1]; NaN becomes null. */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "json_number.h"
 #include "model_internal.h"
 
-#define SCHEMA_VERSION 21
+#define SCHEMA_VERSION 22
 
 static json_t *real(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 static json_t *ju64(uint64_t v) { return json_integer((json_int_t)v); }

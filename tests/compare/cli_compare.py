@@ -275,7 +275,8 @@ def check_figure4(c, job_a, job_b):
     expect(row(p, "read p99")["a"] > 400e-6, f"read p99 over every file is an import's: {row(p, 'read p99')}")
     for text in ("Read latency of the job files (the Python runtime's left out), CDF and tail, A and B overlaid",
                  "Figure 4's numbers: read latency of the job files",
-                 "Latency per operation class (every regular file, the Python runtime's included)"):
+                 "Latency per operation class (every regular file, the Python runtime's included; "
+                 "sync also of directories and of no file)"):
         expect(text in page, f"the page lacks {text!r}")
     print("ok: figure 4 of compare draws the job files' reads; its numbers are in the page and the JSON")
 

@@ -106,6 +106,35 @@ static void sample_counts_file_io_only(void **state)
     unload(&n);
 }
 
+/* The sample's sync calls are the model's (docs/definitions.md, "Latency"):
+ * a file's fsync, its directory's and a sync of no file; not a pipe's, and
+ * no other class of a directory. */
+static void sample_counts_syncs_as_the_model(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, "cmp_sync.nio");
+    tb_file(&t, 1, "/ckpt/a.pt", NR_KIND_REGULAR);
+    tb_file(&t, 2, "/ckpt", NR_KIND_DIRECTORY);
+    tb_file(&t, 3, "pipe:[77]", NR_KIND_PIPE);
+    tb_proc(&t, 10, 1, 0, 100 * SEC);
+    tb_call(&t, 1 * SEC, 3 * MS, 10, NR_OP_SYNC, 1, 0, -1, -1);
+    tb_call(&t, 2 * SEC, 2 * MS, 10, NR_OP_SYNC, 2, 0, -1, -1);
+    tb_call(&t, 3 * SEC, 1 * MS, 10, NR_OP_SYNC, -1, 0, -1, -1);
+    tb_call(&t, 4 * SEC, 1 * US, 10, NR_OP_SYNC, 3, 0, -1, -1);
+    tb_call(&t, 5 * SEC, 7 * US, 10, NR_OP_META, 2, 0, -1, -1);
+    tb_commit(&t);
+    loaded a;
+    load("cmp_sync.nio", 0, &a);
+    assert_int_equal(a.s.op[NR_LAT_SYNC].n, 3);
+    assert_int_equal(nr_model_latency_all(a.m, NR_LAT_SYNC)->count, 3);
+    assert_true(fabs(a.s.sorted[NR_LAT_SYNC][0] - 1e-3) < 1e-15);
+    assert_true(fabs(a.s.sorted[NR_LAT_SYNC][2] - 3e-3) < 1e-15);
+    assert_int_equal(a.s.op[NR_LAT_META].n, 0);
+    assert_int_equal(nr_model_latency_all(a.m, NR_LAT_META)->count, 0);
+    unload(&a);
+}
+
 static const nr_compare_stat *find(const nr_compare_pair *p, const char *name)
 {
     for (size_t i = 0; i < p->nstats; i++)
@@ -328,6 +357,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_zero_call_keeps_the_resolution),
         cmocka_unit_test(sample_counts_file_io_only),
+        cmocka_unit_test(sample_counts_syncs_as_the_model),
         cmocka_unit_test(capped_sample_keeps_all_calls_values),
         cmocka_unit_test(pair_verdicts),
         cmocka_unit_test(burst_rate_whatever_the_run_length),

@@ -587,8 +587,13 @@ def check_run(niorep, run_dir, work, failures):
         if not close(lat["mean"], want):
             failures.append(f"{name}: {path}.mean = {lat['mean']}, numpy {want}")
 
+    # docs/definitions.md "Latency": regular files; a sync also of a directory
+    # (the checkpoint's rename made durable) or of no file (sync, msync)
+    directories = {int(f["file_id"]) for f in files if f["kind"] == "directory"}
+    timed = counted | ((op == "sync") & (np.isin(fid, list(directories)) | (fid == -1))
+                       & ((flags & NEVER_RESUMED) == 0))
     # the job files' latency (schema 13, figure 4's reads): runtime files left out
-    job = counted & ~np.isin(fid, list(runtime))
+    job = timed & ~np.isin(fid, list(runtime))
     job_lat = summary["latency"].get("job_files")
     if job_lat is None:
         failures.append(f"{name}: no latency.job_files")
@@ -597,7 +602,7 @@ def check_run(niorep, run_dir, work, failures):
     if [p["phase"] for p in job_lat["by_phase"]] != [p["name"] for p in summary["phases"]]:
         failures.append(f"{name}: latency.job_files.by_phase names {[p['phase'] for p in job_lat['by_phase']]}")
     for key, cls in LAT_OPS.items():
-        check_lat(f"latency.{key}", summary["latency"][key], counted & (op == cls))
+        check_lat(f"latency.{key}", summary["latency"][key], timed & (op == cls))
         check_lat(f"latency.job_files.{key}", job_lat[key], job & (op == cls))
         for p in job_lat["by_phase"]:
             check_lat(f"latency.job_files.by_phase[{p['phase']}].{key}", p[key],

@@ -25,7 +25,7 @@ def check(path, expected, tol=1e-9):
         failures.append(f"{path}: got {node!r}, expected {expected!r}")
 
 
-check("schema_version", 21)
+check("schema_version", 22)
 check("latency.job_files.other_phases", None)  # 4 phases: none folds (version 14)
 # the timeline's zero: the first event's stamp (100 ms), in integer ns; the
 # fixture's store has no meta time_base

@@ -701,6 +701,52 @@ static void run_a_latency(void **state)
     nr_model_free(m);
 }
 
+/* The sync latency counts a directory's fsync (a checkpoint's rename made
+ * durable) and a sync of no file; a pipe's fsync and any other class on a
+ * directory stay out, and a runtime file's fsync is not the job files'.
+ * Sync samples 1 (runtime), 2 (directory), 4 (file), 8 ms (sync()): p50
+ * rank 2 of 4 = 2 ms, mean 3.75 ms; the job's 2, 4, 8: p50 4 ms. */
+static void sync_latency_counts_directories_and_no_file(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("sync_dirs.nio"));
+    tb_meta(&t, "manifest.fs.0.mount_point", "/ckpt");
+    tb_file(&t, 0, "/ckpt/a.pt", NR_KIND_REGULAR);
+    tb_file(&t, 1, "/ckpt", NR_KIND_DIRECTORY);
+    tb_file(&t, 2, "pipe:[5]", NR_KIND_PIPE);
+    tb_file(&t, 3, "/usr/lib/python3.11/os.py", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 10 * SEC);
+    tb_phase(&t, 0, 1, "checkpoint", 0, 10 * SEC);
+    tb_call(&t, 1 * MS, 1 * MS, 1, NR_OP_SYNC, 3, 0, -1, 0);
+    tb_call(&t, 10 * MS, 4 * MS, 1, NR_OP_SYNC, 0, 0, -1, 0);
+    tb_call(&t, 20 * MS, 2 * MS, 1, NR_OP_SYNC, 1, 0, -1, 0);
+    tb_call(&t, 30 * MS, 8 * MS, 1, NR_OP_SYNC, -1, 0, -1, 0);
+    tb_call(&t, 40 * MS, 1 * US, 1, NR_OP_SYNC, 2, 0, -1, 0);
+    tb_call(&t, 50 * MS, 16 * MS, 1, NR_OP_META, 1, 0, -1, 0);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("sync_dirs.nio"));
+    const nr_model_latency *all = nr_model_latency_all(m, NR_LAT_SYNC);
+    assert_int_equal(all->count, 4);
+    assert_int_equal(all->q_ns[0], 2 * MS);
+    assert_int_equal(all->q_ns[5], 8 * MS);
+    assert_near(all->mean_s, 15e-3 / 4, 1e-12);
+    const nr_model_latency *job = nr_model_latency_job(m, NR_LAT_SYNC);
+    assert_int_equal(job->count, 3);
+    assert_int_equal(job->q_ns[0], 4 * MS);
+    size_t ck;
+    phase_named(m, "checkpoint", &ck);
+    assert_int_equal(nr_model_latency_phase(m, NR_LAT_SYNC, ck)->count, 4);
+    assert_int_equal(nr_model_latency_job_phase(m, NR_LAT_SYNC, ck)->count, 3);
+    assert_int_equal(nr_model_latency_job_phase(m, NR_LAT_SYNC, ck)->q_ns[0], 4 * MS);
+    assert_string_equal(nr_model_fs_name(m, 1), "/ckpt");
+    assert_int_equal(nr_model_latency_fs(m, NR_LAT_SYNC, 1)->count, 2);   /* the file and its directory */
+    assert_int_equal(nr_model_latency_fs(m, NR_LAT_SYNC, 0)->count, 2);   /* sync() and the runtime's file */
+    assert_int_equal(nr_model_latency_all(m, NR_LAT_META)->count, 0);     /* a directory's stat: no storage latency */
+    assert_int_equal(nr_model_latency_role(m, NR_LAT_SYNC, NR_ROLE_MAIN)->count, 4);
+    nr_model_free(m);
+}
+
 /* A stream of request sizes for the common-sizes test, with its full
  * count: every size's reads and writes (sizes < NSIZES). */
 #define CS_NSIZES 4096
@@ -2898,6 +2944,7 @@ int main(void)
         cmocka_unit_test(hook_paths_match_at_a_slash),
         cmocka_unit_test(node_files_keep_their_roles_and_file_systems),
         cmocka_unit_test(run_a_latency),
+        cmocka_unit_test(sync_latency_counts_directories_and_no_file),
         cmocka_unit_test(run_a_access_pattern),
         cmocka_unit_test(files_by_use_from_their_bytes),
         cmocka_unit_test(run_a_fidelity),

@@ -242,9 +242,15 @@ def union_samples(parts):
     for p in parts:
         for e in p.events:
             fid = int(e["file_id"])
-            if fid < 0 or p.kind[fid] != "regular" or int(e["flags"]) & NEVER_RESUMED:
-                continue
             op, nbytes, dur = e["op_class"], max(int(e["bytes"]), 0), int(e["dur_ns"])
+            if int(e["flags"]) & NEVER_RESUMED:
+                continue
+            kind = p.kind[fid] if fid >= 0 else None
+            # docs/definitions.md "Latency": a sync also of a directory or of no file
+            if op == "sync" and kind in (None, "directory") and dur >= 0:
+                lat[op].append(dur)
+            if kind != "regular":
+                continue
             if op in lat and dur >= 0:
                 lat[op].append(dur)
             if op in ("read", "write"):
