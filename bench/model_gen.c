@@ -117,6 +117,7 @@ int main(int argc, char **argv)
         nr_table_set_str(procs, NR_PR_KILLED_BY, "", 0);
         nr_table_set_i64(procs, NR_PR_EVENTS, 0);
         nr_table_set_i64(procs, NR_PR_SIGNALS, 0);
+        nr_table_set_i64(procs, NR_PR_END_TS_NS, run_ns);
         if (nr_table_end_row(procs, &err) < 0)
             die(&err);
     }

@@ -576,10 +576,64 @@ static void print_waits(const nr_model *m, FILE *out)
                  "the share without them)\n", all->threads, nr_cli_noun(all->threads, "thread", "threads"));
 }
 
+/* The processes' ends (docs/definitions.md, "How processes ended"): the
+ * counts, then the processes killed or failed, at most 20 of them. */
+static void print_process_ends(const nr_model *m, FILE *out)
+{
+    const nr_model_process_ends *e = nr_model_get_process_ends(m);
+    uint64_t n[4] = {0};
+    for (int r = 0; r < NR_ROLE_COUNT; r++) {
+        n[0] += e->exited_zero[r];
+        n[1] += e->exited_nonzero[r];
+        n[2] += e->killed[r];
+        n[3] += e->unseen[r];
+    }
+    static const char *const what[4] = {"exited with status 0", "with another status", "killed by a signal",
+                                        "not seen to end"};
+    fprintf(out, "\nprocess ends:");
+    for (int k = 0, sep = 0; k < 4; k++)
+        if (n[k]) {
+            fprintf(out, "%s %" PRIu64 " %s", sep++ ? "," : "", n[k], what[k]);
+            for (size_t s = 0; k == 2 && s < e->nsignals; s++) {
+                const uint64_t *c = e->signals[s].processes;
+                fprintf(out, "%s", s ? ", " : " (");
+                print_name(out, e->signals[s].signal);
+                fprintf(out, " %" PRIu64 "%s", c[NR_ROLE_MAIN] + c[NR_ROLE_WORKER] + c[NR_ROLE_OTHER],
+                        s + 1 == e->nsignals ? ")" : "");
+            }
+        }
+    fprintf(out, "%s\n", n[0] + n[1] + n[2] + n[3] ? "" : " no process");
+    if (!n[1] && !n[2])
+        return;
+    fprintf(out, "%-10s %-7s %10s  %s\n", "pid", "role", "end s", "how and program");
+    size_t shown = 0;
+    for (size_t i = 0; i < nr_model_process_count(m); i++) {
+        const nr_model_process *p = nr_model_process_at(m, i);
+        if (!nr_model_process_failed(p) || shown++ >= 20)
+            continue;
+        fprintf(out, "%-10" PRId64 " %-7s ", p->pid, nr_role_name(p->role));
+        print_real(out, 10, nr_model_process_end_s(m, p));
+        fprintf(out, "  ");
+        if (p->killed_by[0]) /* names from the trace: escaped */
+            print_name(out, p->killed_by);
+        else
+            fprintf(out, "exit %" PRId64, p->exit_code);
+        fprintf(out, " ");
+        print_name(out, p->program[0] ? p->program : "-");
+        fprintf(out, "\n");
+    }
+    if (shown > 20)
+        fprintf(out, "... and %zu more (summary --json lists every one)\n", shown - 20);
+    if (e->hook_lines_at_risk)
+        fprintf(out, "a Python process killed by a signal loses the hook lines it had not written yet "
+                     "(docs/hook-format.md)\n");
+}
+
 /* The text summary: one section after the other. */
 static void print_text(const nr_model *m, const char *path, FILE *out)
 {
     print_totals(m, path, out);
+    print_process_ends(m, out);
     print_concentration(m, out);
     print_latency(m, out);
     print_nonfile(m, out);

@@ -324,6 +324,86 @@ static const char whole_seconds_note[] =
     "Shares of wall time unavailable: the trace's timestamps resolve only to whole seconds (strace -t), so "
     "wall times are known to within a second; trace with -tt or -ttt.";
 
+/* The processes killed or failed the report lists; summary --json has every one. */
+#define ENDS_LISTED 50
+
+/* One row of the ends table: a count per role, each keyed to summary --json. */
+static void ends_row(nr_report_table *t, const char *label, const uint64_t n[NR_ROLE_COUNT], const char *key)
+{
+    char buf[64], k[128];
+    nr_report_table_row(t);
+    nr_report_table_cell_text(t, label);
+    for (int r = 0; r < NR_ROLE_COUNT; r++) {
+        snprintf(k, sizeof k, "processes.ends.%s.%s", key, nr_role_name(r));
+        nr_report_table_cell_key(t, C(n[r]), k, (double)n[r]);
+    }
+}
+
+/* The processes killed by a signal or ended with a non-zero status, the first ENDS_LISTED. */
+static void failed_table(nr_report_block *sec, const nr_model *m)
+{
+    static const char *const heads[] = {"pid", "role", "end", "how", "program"};
+    nr_report_table *t = nr_report_table_new(sec, "Processes killed by a signal or ended with another status "
+                                             "(end: seconds from the run's start)", 5, heads, 1u << 0 | 1u << 2);
+    char buf[64], k[96];
+    size_t listed = 0;
+    for (size_t i = 0; i < nr_model_process_count(m); i++) {
+        const nr_model_process *p = nr_model_process_at(m, i);
+        if (!nr_model_process_failed(p) || listed >= ENDS_LISTED) {
+            listed += nr_model_process_failed(p) && listed >= ENDS_LISTED;
+            continue;
+        }
+        nr_report_table_row(t);
+        snprintf(buf, sizeof buf, "%" PRId64, p->pid);
+        nr_report_table_cell(t, buf);
+        nr_report_table_cell(t, nr_role_name(p->role));
+        snprintf(k, sizeof k, "processes.ends.failed.%zu.end_s", listed);
+        nr_report_table_cell_key(t, nr_report_fmt_real(nr_model_process_end_s(m, p), buf, sizeof buf), k,
+                                 nr_model_process_end_s(m, p));
+        if (p->killed_by[0]) {
+            nr_report_table_cell_text(t, p->killed_by);
+        } else {
+            snprintf(buf, sizeof buf, "exit %" PRId64, p->exit_code);
+            nr_report_table_cell(t, buf);
+        }
+        nr_report_table_cell_path(t, p->program[0] ? p->program : "unknown");
+        listed++;
+    }
+    if (listed > ENDS_LISTED) {
+        snprintf(buf, sizeof buf, "%zu more", listed - ENDS_LISTED);
+        nr_report_para(sec, "note", buf);
+    }
+}
+
+/* docs/definitions.md, "How processes ended". */
+static void fill_process_ends(nr_report_block *sec, const nr_model *m)
+{
+    const nr_model_process_ends *e = nr_model_get_process_ends(m);
+    nr_report_heading(sec, "How the processes ended");
+    static const char *const heads[] = {"end", "main", "workers", "other"};
+    nr_report_table *t = nr_report_table_new(sec, "Processes by how they ended, per role", 4, heads, 0xEu);
+    ends_row(t, "exited with status 0", e->exited_zero, "exited_zero");
+    ends_row(t, "exited with another status", e->exited_nonzero, "exited_nonzero");
+    ends_row(t, "killed by a signal", e->killed, "killed");
+    for (size_t i = 0; i < e->nsignals; i++) {
+        char label[96], key[64];
+        snprintf(label, sizeof label, "\u2003by %s", e->signals[i].signal);
+        snprintf(key, sizeof key, "by_signal.%zu", i);
+        ends_row(t, label, e->signals[i].processes, key);
+    }
+    ends_row(t, "not seen to end (the trace ended first)", e->unseen, "unseen");
+    uint64_t failed = 0;
+    for (int r = 0; r < NR_ROLE_COUNT; r++)
+        failed += e->exited_nonzero[r] + e->killed[r];
+    if (failed)
+        failed_table(sec, m);
+    if (e->hook_lines_at_risk)
+        nr_report_para(sec, "note", "A Python process killed by a signal loses the hook records it had not written "
+                                    "yet (its last phases, file reads, waits): the hook writes its buffer at 64 KiB, "
+                                    "when a record comes a second after the last write, at phase boundaries, before "
+                                    "each multiprocessing queue's put and get, and at exit (docs/hook-format.md).");
+}
+
 static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
 {
     const nr_model *m = run->model;
@@ -351,6 +431,7 @@ static int fill_facts(nr_report_block *sec, const nr_run *run, nr_error *err)
     kv_row(t, "bytes written", B(tot->bytes_written), "totals.bytes_written", (double)tot->bytes_written);
     kv_row(t, "read calls", C(tot->read_calls), "totals.read_calls", (double)tot->read_calls);
     kv_row(t, "write calls", C(tot->write_calls), "totals.write_calls", (double)tot->write_calls);
+    fill_process_ends(sec, m);
 
     nr_report_heading(sec, "Ingest diagnostics");
     const nr_model_fidelity *fid = nr_model_get_fidelity(m);

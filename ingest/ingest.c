@@ -1056,6 +1056,7 @@ static int write_processes(ingest *in, nr_error *err)
         nr_table_set_str(t, NR_PR_KILLED_BY, k.killed_by, strlen(k.killed_by));
         nr_table_set_i64(t, NR_PR_EVENTS, (int64_t)k.events);
         nr_table_set_i64(t, NR_PR_SIGNALS, (int64_t)k.signals);
+        nr_table_set_i64(t, NR_PR_END_TS_NS, k.end_ts_ns);
         NR_TRY(nr_table_end_row(t, err));
         in->stats.processes += !k.is_thread;
     }

@@ -110,8 +110,12 @@
  * 24 (session 62): the hook's wait records (niorep_hook.batches) fill the
  * table waits; they were unknown_event.
  * 25 (session 63): a wait's "first" (the first item of a pass, its wait
- * including the loader's start) fills the waits' column first. */
-#define NR_INGEST_REVISION 25
+ * including the loader's start) fills the waits' column first.
+ * 26 (session 64): a task's "+++ exited with N +++" or "+++ killed by SIG
+ * +++" line's stamp fills the processes' column end_ts_ns (how the
+ * processes ended, docs/definitions.md); it was read for the code or the
+ * signal alone. */
+#define NR_INGEST_REVISION 26
 
 typedef struct nr_ingest_opts {
     const char *start_cwd;  /* directory the traced command started in, if known; overrides the manifest */

@@ -405,7 +405,7 @@ typedef struct task {
     uint8_t seeded;           /* speculative: its pending call was carried over (spec_seed_pending) */
     fdtab *fds;
     fsinfo *fs;
-    int64_t first_ts, last_ts;
+    int64_t first_ts, last_ts, end_ts;   /* end_ts: its "+++ exited/killed" line's, -1 none */
     int64_t exe_id, killed_by_id, exit_code;
     uint64_t events, signals;
     size_t serial;            /* creation order: orders two tasks of one reused tid */
@@ -1548,7 +1548,7 @@ static task *task_add(nr_pm *pm, int64_t tid)
         return NULL;
     t->tid = t->pid = tid;
     t->ppid = t->parent_tid = -1;
-    t->first_ts = t->last_ts = -1;
+    t->first_ts = t->last_ts = t->end_ts = -1;
     t->exit_code = -1;
     t->early_child = -1;
     nr_buf_init(&t->pending_text);
@@ -3518,9 +3518,10 @@ static int spec_seed_pending(nr_pm *pm, task *t, nr_error *err)
     return 0;
 }
 
-static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, nr_error *err)
+static int on_task_end(nr_pm *pm, task *t, const nr_sline *sl, int64_t ts_ns, nr_error *err)
 {
     NR_TRY(flush_pending(pm, t, err));
+    t->end_ts = ts_ns;
     if (sl->kind == NR_SL_EXITED) {
         t->exit_code = sl->exit_code;
     } else {
@@ -3624,7 +3625,7 @@ int nr_pm_feed(nr_pm *pm, const nr_sline *sl, int64_t file_pid, int64_t ts_ns,
     case NR_SL_SIGNAL:
         t->signals++;
         return 0;
-    default: return on_task_end(pm, t, sl, err);
+    default: return on_task_end(pm, t, sl, ts_ns, err);
     }
 }
 
@@ -3721,6 +3722,7 @@ void nr_pm_task_get(const nr_pm *pm, size_t i, nr_pm_task *out)
     out->is_thread = t->is_thread;
     out->first_ts_ns = t->first_ts;
     out->last_ts_ns = t->last_ts;
+    out->end_ts_ns = t->end_ts;
     out->exe = nr_strtab_str(&pm->names, (size_t)t->exe_id);
     out->exit_code = t->exit_code;
     out->killed_by = nr_strtab_str(&pm->names, (size_t)t->killed_by_id);

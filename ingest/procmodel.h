@@ -124,6 +124,7 @@ typedef struct nr_pm_task {
     int64_t tid, pid, ppid;  /* ppid -1 unknown */
     int is_thread;
     int64_t first_ts_ns, last_ts_ns;
+    int64_t end_ts_ns;       /* its "+++ exited/killed" line's stamp; -1 not seen */
     const char *exe;         /* "" when no execve seen */
     int64_t exit_code;       /* -1 when not seen */
     const char *killed_by;   /* "" when not killed */

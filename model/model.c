@@ -98,6 +98,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     NR_TRY(nr__waits_load(m, s, err));
     /* accessors list processes by pid */
     NR_TRY(nr__sort_processes(m));
+    NR_TRY(nr__process_ends(m));
     NR_TRY(nr__findings_compute(m));
     NR_TRY(nr__files_keep_top(m));
     if (!keep_pass_state)
@@ -169,6 +170,7 @@ void nr_model_free(nr_model *m)
     free(m->reg_access);
     free(m->phases);
     free(m->procs);
+    free(m->signals);
     free(m->proc_next);
     free(m->phase_pids);
     for (int i = 0; i < NR_CONC_COUNT; i++) {
@@ -208,6 +210,7 @@ const nr_model_phase *nr_model_phase_at(const nr_model *m, size_t i) { return i 
 size_t nr_model_process_count(const nr_model *m) { return m->nprocs; }
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i) { return i < m->nprocs ? &m->procs[i] : NULL; }
 int64_t nr_model_main_pid(const nr_model *m) { return m->main_pid; }
+const nr_model_process_ends *nr_model_get_process_ends(const nr_model *m) { return &m->ends; }
 const nr_model_files *nr_model_get_files(const nr_model *m) { return &m->files; }
 const nr_model_runtime *nr_model_runtime_files(const nr_model *m) { return &m->runtime; }
 

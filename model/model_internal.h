@@ -144,6 +144,9 @@ struct nr_model {
     int64_t *proc_next;          /* per process: the next process of its pid, in time order; -1 none */
     size_t proc_next_cap;
     int64_t main_pid;
+    nr_model_process_ends ends;  /* nr__process_ends */
+    nr_model_signal_count *signals;   /* ends.signals */
+    size_t signals_cap;
     int64_t *phase_pids;         /* the pids that began phases, in order of their first begin */
     size_t nphase_pids;
     int64_t pid_cache_key[64];   /* direct-mapped pid -> process cache (workers interleave) */
@@ -309,7 +312,8 @@ int nr__check_time(const char *table, const char *col, uint64_t row, int64_t v, 
 int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err);
 /* A row of table processes (a task). */
 typedef struct nr__task_row {
-    int64_t tid, pid, ppid, first_ns, last_ns;
+    int64_t tid, pid, ppid, first_ns, last_ns, exit_code, end_ns;
+    const char *killed_by, *exe;   /* in the model's arena, or "" */
 } nr__task_row;
 /* The processes of the rows, in the table's order (proctree.c). */
 int nr__procs_from_tasks(nr_model *m, const nr__task_row *rows, size_t n);
@@ -324,6 +328,8 @@ static inline int nr__pid_reused(const nr_model *m, int64_t pid)
     const int64_t first = nr__idmap_get(&m->pids, pid);
     return first >= 0 && m->proc_next[first] >= 0;
 }
+/* Counts how the processes ended (m->ends), once they are sorted. */
+int nr__process_ends(nr_model *m);
 /* Sorts the processes by (pid, first start) and indexes them again. */
 int nr__sort_processes(nr_model *m);
 int nr__assign_roles(nr_model *m);

@@ -223,11 +223,38 @@ typedef struct nr_model_process {
     uint64_t unphased_calls;      /* regular-file calls with phase_id -1 */
     uint64_t runtime_bytes;       /* of bytes_read + bytes_written, the runtime's files' (file_role.h) */
     double runtime_io_time_s;     /* of io_time_s, the calls on the runtime's files (figure 7 leaves them out) */
+    int64_t exit_code;            /* "+++ exited with N +++"; -1 when not seen */
+    int64_t end_ns;               /* the stamp of its "+++ exited/killed" line; -1 not seen (or a store before ingest revision 26) */
+    const char *killed_by;        /* "+++ killed by SIG... +++": the signal's name; "" when not */
+    const char *program;          /* its last execve's path, else its parent's program; "" unknown */
 } nr_model_process;
 size_t nr_model_process_count(const nr_model *m);
 /* ascending pid, a reused pid's processes by start */
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);
 int64_t nr_model_main_pid(const nr_model *m);   /* -1 when there are no processes */
+
+/* How the processes ended (docs/definitions.md, "How processes ended"):
+ * each process in exactly one of exited_zero, exited_nonzero, killed
+ * (by a signal) and unseen (the trace ended first, or the store has no
+ * processes table), per role; the killed per signal. */
+typedef struct nr_model_signal_count {
+    const char *signal;                 /* "SIGKILL" */
+    uint64_t processes[NR_ROLE_COUNT];  /* per role */
+} nr_model_signal_count;
+typedef struct nr_model_process_ends {
+    uint64_t exited_zero[NR_ROLE_COUNT], exited_nonzero[NR_ROLE_COUNT], killed[NR_ROLE_COUNT],
+        unseen[NR_ROLE_COUNT];
+    size_t nsignals;
+    const nr_model_signal_count *signals;   /* by name */
+    int python_killed;                      /* a process killed by a signal ran Python */
+    int hook_lines_at_risk;                 /* ... and the run had the hook: that process's unwritten hook lines are lost */
+} nr_model_process_ends;
+const nr_model_process_ends *nr_model_get_process_ends(const nr_model *m);
+/* Whether process p ended otherwise than with status 0 and was seen to end. */
+int nr_model_process_failed(const nr_model_process *p);
+/* When p ended, in seconds from the timeline's start (the zero of the
+ * bursts' start_s); NAN when its end was not seen or has no stamp. */
+double nr_model_process_end_s(const nr_model *m, const nr_model_process *p);
 
 /* Per-file arrays over the job's regular files (file_role.h; same order:
  * table files), or over the ones nr_model_opts.keep_files kept. */

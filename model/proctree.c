@@ -9,9 +9,11 @@
  * 2000 exits, 3000 forks a new 2000) and every worker below the loop
  * counted as `other` (review 50). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model_internal.h"
 #include "nr_store_merge.h"
@@ -26,7 +28,7 @@ static int proc_add(nr_model *m, int64_t pid, size_t *out)
     m->proc_next[idx] = -1;
     m->procs[idx] = (nr_model_process){
         .pid = pid, .ppid = -1, .role = pid == m->main_pid ? NR_ROLE_MAIN : NR_ROLE_OTHER,
-        .first_ns = -1, .last_ns = -1,
+        .first_ns = -1, .last_ns = -1, .exit_code = -1, .end_ns = -1, .killed_by = "", .program = "",
     };
     int64_t last = nr__idmap_get(&m->pids, pid);
     if (last < 0) {
@@ -99,8 +101,13 @@ static int add_leaders(nr_model *m, const nr__task_row *rows, size_t n, uint8_t 
         if (r->tid != r->pid)
             continue;
         (*has_leader)[idx] = 1;
-        m->procs[idx].ppid = r->ppid;
-        widen(&m->procs[idx].first_ns, &m->procs[idx].last_ns, r->first_ns, r->last_ns);
+        nr_model_process *p = &m->procs[idx];
+        p->ppid = r->ppid;
+        widen(&p->first_ns, &p->last_ns, r->first_ns, r->last_ns);
+        p->exit_code = r->exit_code;
+        p->end_ns = r->end_ns;
+        p->killed_by = r->killed_by;
+        p->program = r->exe;
     }
     return 0;
 }
@@ -121,6 +128,11 @@ int nr__procs_from_tasks(nr_model *m, const nr__task_row *rows, size_t n)
         if (p->ppid < 0)
             p->ppid = r->ppid;
         widen(&p->first_ns, &p->last_ns, r->first_ns, r->last_ns);
+        if (!p->killed_by[0] && r->killed_by[0]) { /* a signal that kills a thread kills its process */
+            p->killed_by = r->killed_by;
+            if (p->end_ns < 0)
+                p->end_ns = r->end_ns;
+        }
     }
     return 0;
 }
@@ -309,9 +321,73 @@ int nr__assign_roles(nr_model *m)
             m->procs[i].role = is_main[i]                                             ? NR_ROLE_MAIN
                                : up >= 0 && (is_main[up] || m->procs[up].role == NR_ROLE_WORKER) ? NR_ROLE_WORKER
                                                                                          : NR_ROLE_OTHER;
+            if (!m->procs[i].program[0] && up >= 0) /* a fork runs its parent's program until it execs */
+                m->procs[i].program = m->procs[up].program;
         }
     }
     tree_free(&t);
     free(is_main);
     return rc;
+}
+
+/* ---- how the processes ended ------------------------------------------ */
+
+int nr_model_process_failed(const nr_model_process *p)
+{
+    return p->killed_by[0] || p->exit_code > 0;
+}
+
+double nr_model_process_end_s(const nr_model *m, const nr_model_process *p)
+{
+    return p->end_ns >= 0 ? (double)(p->end_ns - m->timeline.start_ns) * 1e-9 : NAN;
+}
+
+/* Whether a program's file name starts with "python" (python3, python3.11). */
+static int runs_python(const char *program)
+{
+    const char *slash = strrchr(program, '/');
+    return strncmp(slash ? slash + 1 : program, "python", 6) == 0;
+}
+
+static int count_signal(nr_model *m, const nr_model_process *p)
+{
+    size_t i = 0;
+    while (i < m->ends.nsignals && strcmp(m->signals[i].signal, p->killed_by) != 0)
+        i++;
+    if (i == m->ends.nsignals) {
+        NR_TRY(NR_GROW(m->signals, m->signals_cap, i + 1));
+        m->signals[i] = (nr_model_signal_count){.signal = p->killed_by};
+        m->ends.nsignals++;
+    }
+    m->signals[i].processes[p->role]++;
+    return 0;
+}
+
+static int cmp_signal_name(const void *a, const void *b)
+{
+    return strcmp(((const nr_model_signal_count *)a)->signal, ((const nr_model_signal_count *)b)->signal);
+}
+
+int nr__process_ends(nr_model *m)
+{
+    nr_model_process_ends *e = &m->ends;
+    for (size_t i = 0; i < m->nprocs; i++) {
+        const nr_model_process *p = &m->procs[i];
+        if (p->killed_by[0]) {
+            e->killed[p->role]++;
+            e->python_killed |= runs_python(p->program);
+            NR_TRY(count_signal(m, p));
+        } else if (p->exit_code == 0) {
+            e->exited_zero[p->role]++;
+        } else if (p->exit_code > 0) {
+            e->exited_nonzero[p->role]++;
+        } else {
+            e->unseen[p->role]++;
+        }
+    }
+    e->hook_lines_at_risk = e->python_killed && nr__model_meta_i64(m, "has_hook", 0) == 1;
+    if (e->nsignals > 1)
+        qsort(m->signals, e->nsignals, sizeof *m->signals, cmp_signal_name);
+    e->signals = m->signals;
+    return 0;
 }

@@ -146,7 +146,53 @@ static json_t *process_json(const nr_model_process *p)
     return j;
 }
 
-/* Per role totals, and every process with regular-file I/O (ascending pid). */
+static json_t *per_role_json(const uint64_t n[NR_ROLE_COUNT])
+{
+    json_t *j = json_object();
+    for (int r = 0; r < NR_ROLE_COUNT; r++)
+        put(j, nr_role_name(r), ju64(n[r]));
+    return j;
+}
+
+/* A process that was killed or exited with a non-zero status. */
+static json_t *failed_json(const nr_model *m, const nr_model_process *p)
+{
+    json_t *j = json_object();
+    put(j, "pid", json_integer(p->pid));
+    put(j, "ppid", json_integer(p->ppid));
+    put(j, "role", json_string(nr_role_name(p->role)));
+    put(j, "program", json_string(p->program));
+    put(j, "exit_code", p->killed_by[0] ? json_null() : json_integer(p->exit_code));
+    put(j, "killed_by", p->killed_by[0] ? json_string(p->killed_by) : json_null());
+    put(j, "end_s", real(nr_model_process_end_s(m, p)));
+    return j;
+}
+
+/* docs/definitions.md, "How processes ended". */
+static json_t *ends_json(const nr_model *m)
+{
+    const nr_model_process_ends *e = &m->ends;
+    json_t *j = json_object(), *signals = json_array(), *failed = json_array();
+    put(j, "exited_zero", per_role_json(e->exited_zero));
+    put(j, "exited_nonzero", per_role_json(e->exited_nonzero));
+    put(j, "killed", per_role_json(e->killed));
+    put(j, "unseen", per_role_json(e->unseen));
+    for (size_t i = 0; i < e->nsignals && signals; i++) {
+        json_t *s = per_role_json(e->signals[i].processes);
+        put(s, "signal", json_string(e->signals[i].signal));
+        json_array_append_new(signals, s);
+    }
+    put(j, "by_signal", signals);
+    put(j, "python_killed", json_boolean(e->python_killed));
+    put(j, "hook_lines_at_risk", json_boolean(e->hook_lines_at_risk));
+    for (size_t i = 0; i < m->nprocs && failed; i++)
+        if (nr_model_process_failed(&m->procs[i]))
+            json_array_append_new(failed, failed_json(m, &m->procs[i]));
+    put(j, "failed", failed);
+    return j;
+}
+
+/* Per role totals, every process with regular-file I/O (ascending pid), how they ended. */
 static json_t *processes_json(const nr_model *m)
 {
     json_t *j = json_object(), *roles = json_object(), *list = json_array();
@@ -179,6 +225,7 @@ static json_t *processes_json(const nr_model *m)
     put(j, "main_pid", json_integer(m->main_pid));
     put(j, "roles", roles);
     put(j, "with_io", list);
+    put(j, "ends", ends_json(m));
     return j;
 }
 

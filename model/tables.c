@@ -15,8 +15,8 @@
 
 /* The tables every store of a run has held since format 1, each with every
  * column of its schema: the ingest has written them all since its first
- * version, and no column has been added to them since (a column added
- * later, compatibly, would be left out here and read with its default).
+ * version, and no column has been added to them since but those of
+ * added_columns, read with their default from an older store.
  * marks came later (session 40): a store without it has no marks, but a
  * marks table, diagnostics or pyio table present must be whole. diagnostics
  * and pyio may be absent (none): a generated store (bench/model_gen.c)
@@ -25,6 +25,22 @@
 static const nr_table_def *const required_tables[] = {&nr_events_table, &nr_files_table, &nr_processes_table,
                                                       &nr_phases_table, &nr_meta_table};
 static const nr_table_def *const whole_if_present[] = {&nr_diagnostics_table, &nr_pyio_table, &nr_marks_table};
+
+/* Columns added to a table after its first version: an older store lacks them. */
+static const struct {
+    const nr_table_def *table;
+    size_t col;
+} added_columns[] = {
+    {&nr_processes_table, NR_PR_END_TS_NS}, /* ingest revision 26 */
+};
+
+static int added_later(const nr_table_def *def, size_t col)
+{
+    for (size_t i = 0; i < sizeof added_columns / sizeof added_columns[0]; i++)
+        if (added_columns[i].table == def && added_columns[i].col == col)
+            return 1;
+    return 0;
+}
 
 static int check_table(const nr_store *s, const nr_table_def *def, int required, nr_error *err)
 {
@@ -37,6 +53,8 @@ static int check_table(const nr_store *s, const nr_table_def *def, int required,
                         : 0;
     for (size_t c = 0; c < def->ncols; c++) {
         const int idx = nr_store_col_index(t, def->cols[c].name);
+        if (idx < 0 && added_later(def, c))
+            continue;
         if (idx < 0)
             return nr_error_set(err, NR_E_FORMAT,
                                 "table %s lacks column %s, which niorep has always written in it "
@@ -548,19 +566,32 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
     return rc;
 }
 
+/* *out = a copy of s in the model's arena ("" without one: most tasks
+ * have neither an execve nor a killing signal). */
+static int arena_name(nr_model *m, const char *s, const char **out)
+{
+    *out = "";
+    if (!s[0])
+        return 0;
+    *out = nr_arena_strndup(&m->arena, s, strlen(s));
+    return *out ? 0 : NR_E_NOMEM;
+}
+
 int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
 {
     const nr_store_table *t = nr_store_find_table(s, "processes");
     if (!t)
         return 0;
-    static const int cols[] = {NR_PR_TID, NR_PR_PID, NR_PR_PPID, NR_PR_FIRST_TS_NS, NR_PR_LAST_TS_NS};
+    static const int cols[] = {NR_PR_TID,        NR_PR_PID,       NR_PR_PPID,      NR_PR_FIRST_TS_NS,
+                               NR_PR_LAST_TS_NS, NR_PR_EXIT_CODE, NR_PR_KILLED_BY, NR_PR_EXE,
+                               NR_PR_END_TS_NS};
     chunks k;
     chunks_init(&k);
     nr__task_row *rows = NULL;
     size_t nrows = 0, cap = 0;
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
-        rc = read_cols(t, &nr_processes_table, cols, 5, rg, &k, err);
+        rc = read_cols(t, &nr_processes_table, cols, sizeof cols / sizeof cols[0], rg, &k, err);
         const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
         if (n && (rc = NR_GROW(rows, cap, nrows + n)) < 0)
             break;
@@ -569,9 +600,14 @@ int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
             rows[nrows++] = (nr__task_row){
                 .tid = tid, .pid = i64_at(&k.c[NR_PR_PID], i, tid), .ppid = i64_at(&k.c[NR_PR_PPID], i, -1),
                 .first_ns = i64_at(&k.c[NR_PR_FIRST_TS_NS], i, -1), .last_ns = i64_at(&k.c[NR_PR_LAST_TS_NS], i, -1),
+                .exit_code = i64_at(&k.c[NR_PR_EXIT_CODE], i, -1), .end_ns = i64_at(&k.c[NR_PR_END_TS_NS], i, -1),
             };
-            if ((rc = nr__check_time("processes", "first_ts_ns", nrows - 1, rows[nrows - 1].first_ns, err)) == 0)
-                rc = nr__check_time("processes", "last_ts_ns", nrows - 1, rows[nrows - 1].last_ns, err);
+            if ((rc = arena_name(m, str_at(&k.c[NR_PR_KILLED_BY], i), &rows[nrows - 1].killed_by)) < 0 ||
+                (rc = arena_name(m, str_at(&k.c[NR_PR_EXE], i), &rows[nrows - 1].exe)) < 0)
+                break;
+            if ((rc = nr__check_time("processes", "first_ts_ns", nrows - 1, rows[nrows - 1].first_ns, err)) == 0 &&
+                (rc = nr__check_time("processes", "last_ts_ns", nrows - 1, rows[nrows - 1].last_ns, err)) == 0)
+                rc = nr__check_time("processes", "end_ts_ns", nrows - 1, rows[nrows - 1].end_ns, err);
         }
     }
     chunks_fini(&k);

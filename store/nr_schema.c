@@ -79,7 +79,7 @@ static const nr_col_def processes_cols[NR_PR_COL_COUNT] = {
     [NR_PR_FIRST_TS_NS] = I64("first_ts_ns"), [NR_PR_LAST_TS_NS] = I64("last_ts_ns"),
     [NR_PR_EXE] = STR("exe"),             [NR_PR_EXIT_CODE] = I64("exit_code"),
     [NR_PR_KILLED_BY] = STR("killed_by"), [NR_PR_EVENTS] = I64("events"),
-    [NR_PR_SIGNALS] = I64("signals"),
+    [NR_PR_SIGNALS] = I64("signals"),     [NR_PR_END_TS_NS] = I64("end_ts_ns"),
 };
 TABLE(nr_processes_table, "processes", processes_cols);
 

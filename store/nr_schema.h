@@ -103,6 +103,7 @@ enum nr_processes_col {
     NR_PR_KILLED_BY,  /* signal name, "" when none */
     NR_PR_EVENTS,     /* syscalls logged */
     NR_PR_SIGNALS,    /* signals delivered */
+    NR_PR_END_TS_NS,  /* stamp of its "+++ exited/killed" line; -1 not seen (since ingest revision 26) */
     NR_PR_COL_COUNT
 };
 

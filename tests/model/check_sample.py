@@ -365,7 +365,33 @@ def processes_of(events, counted, procs, main_pid, run_bytes):
     for r in roles.values():
         r["io_time_s"] = r.pop("io_ns") / 1e9
         r["bytes_share"] = share(r["bytes_read"] + r["bytes_written"], run_bytes)
-    return {"main_pid": main_pid, "with_io": with_io, "roles": roles}
+    return {"main_pid": main_pid, "with_io": with_io, "roles": roles, "ends": ends_of(procs, role)}
+
+
+def ends_of(procs, role):
+    """docs/definitions.md, "How processes ended": each leader killed (its
+    own or a thread's signal), else exited 0, else with another status,
+    else unseen; the signals by name. The end stamps' zero is the model's,
+    so the failed processes are compared by pid and how only."""
+    leaders = {p["pid"]: p for p in procs if p["tid"] == p["pid"]}
+    signal = {pid: p["killed_by"] for pid, p in leaders.items() if p["killed_by"]}
+    for p in procs:
+        if p["tid"] != p["pid"] and p["killed_by"] and p["pid"] in leaders:
+            signal.setdefault(p["pid"], p["killed_by"])
+    ends = {k: {"main": 0, "worker": 0, "other": 0} for k in ("exited_zero", "exited_nonzero", "killed", "unseen")}
+    by_signal, failed = {}, []
+    for pid in sorted(leaders):
+        code, r = leaders[pid]["exit_code"], role(pid)
+        kind = "killed" if pid in signal else "exited_zero" if code == 0 else "exited_nonzero" if code > 0 else "unseen"
+        ends[kind][r] += 1
+        if pid in signal:
+            by_signal.setdefault(signal[pid], {"main": 0, "worker": 0, "other": 0})[r] += 1
+        if kind in ("killed", "exited_nonzero"):
+            failed.append({"pid": pid, "role": r, "killed_by": signal.get(pid),
+                           "exit_code": None if pid in signal else code})
+    ends["by_signal"] = [dict(signal=s, **by_signal[s]) for s in sorted(by_signal)]
+    ends["failed"] = failed
+    return ends
 
 
 def mappings_of(events, regular, job):

@@ -72,21 +72,28 @@ void tb_file(tb *t, int64_t id, const char *path, int kind)
     end_row(w);
 }
 
-void tb_proc(tb *t, int64_t pid, int64_t ppid, int64_t first_ns, int64_t last_ns)
+void tb_task_row(tb *t, tb_task k)
 {
     nr_table_writer *w = t->processes;
-    nr_table_set_i64(w, NR_PR_TID, pid);
-    nr_table_set_i64(w, NR_PR_PID, pid);
-    nr_table_set_i64(w, NR_PR_PPID, ppid);
-    nr_table_set_i64(w, NR_PR_IS_THREAD, 0);
-    nr_table_set_i64(w, NR_PR_FIRST_TS_NS, first_ns);
-    nr_table_set_i64(w, NR_PR_LAST_TS_NS, last_ns);
-    set_str(w, NR_PR_EXE, "");
-    nr_table_set_i64(w, NR_PR_EXIT_CODE, 0);
-    set_str(w, NR_PR_KILLED_BY, "");
+    nr_table_set_i64(w, NR_PR_TID, k.tid);
+    nr_table_set_i64(w, NR_PR_PID, k.pid);
+    nr_table_set_i64(w, NR_PR_PPID, k.ppid);
+    nr_table_set_i64(w, NR_PR_IS_THREAD, k.tid != k.pid);
+    nr_table_set_i64(w, NR_PR_FIRST_TS_NS, k.first_ns);
+    nr_table_set_i64(w, NR_PR_LAST_TS_NS, k.last_ns);
+    set_str(w, NR_PR_EXE, k.exe ? k.exe : "");
+    nr_table_set_i64(w, NR_PR_EXIT_CODE, k.exit_code);
+    set_str(w, NR_PR_KILLED_BY, k.killed_by ? k.killed_by : "");
     nr_table_set_i64(w, NR_PR_EVENTS, 0);
     nr_table_set_i64(w, NR_PR_SIGNALS, 0);
+    nr_table_set_i64(w, NR_PR_END_TS_NS, k.end_ns);
     end_row(w);
+}
+
+void tb_proc(tb *t, int64_t pid, int64_t ppid, int64_t first_ns, int64_t last_ns)
+{
+    tb_task_row(t, (tb_task){.tid = pid, .pid = pid, .ppid = ppid, .first_ns = first_ns, .last_ns = last_ns,
+                             .exit_code = 0, .end_ns = last_ns});
 }
 
 void tb_phase(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns)

@@ -31,7 +31,14 @@ void tb_open(tb *t, const char *path);
 void tb_open_rev24_waits(tb *t, const char *path);
 void tb_commit(tb *t);
 void tb_file(tb *t, int64_t id, const char *path, int kind);
+/* A process that exited with status 0 at last_ns, without an execve. */
 void tb_proc(tb *t, int64_t pid, int64_t ppid, int64_t first_ns, int64_t last_ns);
+/* A task of table processes as given (exe, killed_by: "" none; exit_code, end_ns: -1 none). */
+typedef struct tb_task {
+    int64_t tid, pid, ppid, first_ns, last_ns, exit_code, end_ns;
+    const char *exe, *killed_by;
+} tb_task;
+void tb_task_row(tb *t, tb_task k);
 void tb_phase(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns);
 /* tb_phase with the phases table's flags (1: never ended). */
 void tb_phase_flags(tb *t, int64_t id, int64_t pid, const char *name, int64_t begin_ns, int64_t end_ns,

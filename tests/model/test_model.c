@@ -747,6 +747,70 @@ static void sync_latency_counts_directories_and_no_file(void **state)
     nr_model_free(m);
 }
 
+/* How the processes ended (docs/definitions.md): main exits 0; worker 101,
+ * a fork (no execve: its parent's python3), dies of SIGKILL at 5 s; 102
+ * (/bin/sh) exits 2; 103's leader row tells nothing, its thread 104 was
+ * killed by SIGBUS at 4 s, which killed the process; 105 dies of SIGTERM;
+ * 200 (other) was still running when the trace ended. */
+static void process_ends_by_role_and_signal(void **state)
+{
+    (void)state;
+    tb t;
+    tb_open(&t, tb_path("ends.nio"));
+    tb_meta(&t, "has_hook", "1");
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_task_row(&t, (tb_task){.tid = 100, .pid = 100, .ppid = 1, .first_ns = 0, .last_ns = 9 * SEC,
+                              .exit_code = 0, .end_ns = 10 * SEC, .exe = "/usr/bin/python3"});
+    tb_task_row(&t, (tb_task){.tid = 101, .pid = 101, .ppid = 100, .first_ns = 1 * SEC, .last_ns = 4 * SEC,
+                              .exit_code = -1, .end_ns = 5 * SEC, .killed_by = "SIGKILL"});
+    tb_task_row(&t, (tb_task){.tid = 102, .pid = 102, .ppid = 100, .first_ns = 1 * SEC, .last_ns = 2 * SEC,
+                              .exit_code = 2, .end_ns = 3 * SEC, .exe = "/bin/sh"});
+    tb_task_row(&t, (tb_task){.tid = 103, .pid = 103, .ppid = 100, .first_ns = 1 * SEC, .last_ns = 2 * SEC,
+                              .exit_code = -1, .end_ns = -1});
+    tb_task_row(&t, (tb_task){.tid = 104, .pid = 103, .ppid = 100, .first_ns = 1 * SEC, .last_ns = 3 * SEC,
+                              .exit_code = -1, .end_ns = 4 * SEC, .killed_by = "SIGBUS"});
+    tb_task_row(&t, (tb_task){.tid = 105, .pid = 105, .ppid = 100, .first_ns = 1 * SEC, .last_ns = 5 * SEC,
+                              .exit_code = -1, .end_ns = 6 * SEC, .killed_by = "SIGTERM"});
+    tb_task_row(&t, (tb_task){.tid = 200, .pid = 200, .ppid = 1, .first_ns = 1 * SEC, .last_ns = 8 * SEC,
+                              .exit_code = -1, .end_ns = -1});
+    tb_call(&t, 0, US, 100, NR_OP_READ, 0, 10, 0, -1);
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("ends.nio"));
+    const nr_model_process_ends *e = nr_model_get_process_ends(m);
+    assert_int_equal(e->exited_zero[NR_ROLE_MAIN], 1);
+    assert_int_equal(e->exited_zero[NR_ROLE_WORKER] + e->exited_zero[NR_ROLE_OTHER], 0);
+    assert_int_equal(e->exited_nonzero[NR_ROLE_WORKER], 1);
+    assert_int_equal(e->killed[NR_ROLE_WORKER], 3);
+    assert_int_equal(e->killed[NR_ROLE_MAIN] + e->killed[NR_ROLE_OTHER], 0);
+    assert_int_equal(e->unseen[NR_ROLE_OTHER], 1);
+    assert_int_equal(e->nsignals, 3);
+    const char *const names[3] = {"SIGBUS", "SIGKILL", "SIGTERM"};
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(e->signals[i].signal, names[i]);
+        assert_int_equal(e->signals[i].processes[NR_ROLE_WORKER], 1);
+    }
+    assert_true(e->python_killed);
+    assert_true(e->hook_lines_at_risk);
+    const int64_t pids[6] = {100, 101, 102, 103, 105, 200};
+    const int failed[6] = {0, 1, 1, 1, 1, 0};
+    const double end_s[6] = {10, 5, 3, 4, 6, NAN};
+    const char *const programs[6] = {"/usr/bin/python3", "/usr/bin/python3", "/bin/sh", "/usr/bin/python3",
+                                     "/usr/bin/python3", ""};
+    assert_int_equal(nr_model_process_count(m), 6);
+    for (size_t i = 0; i < 6; i++) {
+        const nr_model_process *p = nr_model_process_at(m, i);
+        assert_int_equal(p->pid, pids[i]);
+        assert_int_equal(nr_model_process_failed(p), failed[i]);
+        assert_string_equal(p->program, programs[i]);
+        if (isnan(end_s[i]))
+            assert_true(isnan(nr_model_process_end_s(m, p)));
+        else
+            assert_near(nr_model_process_end_s(m, p), end_s[i], 1e-12);
+    }
+    assert_string_equal(nr_model_process_at(m, 3)->killed_by, "SIGBUS");
+    nr_model_free(m);
+}
+
 /* A stream of request sizes for the common-sizes test, with its full
  * count: every size's reads and writes (sizes < NSIZES). */
 #define CS_NSIZES 4096
@@ -2945,6 +3009,7 @@ int main(void)
         cmocka_unit_test(node_files_keep_their_roles_and_file_systems),
         cmocka_unit_test(run_a_latency),
         cmocka_unit_test(sync_latency_counts_directories_and_no_file),
+        cmocka_unit_test(process_ends_by_role_and_signal),
         cmocka_unit_test(run_a_access_pattern),
         cmocka_unit_test(files_by_use_from_their_bytes),
         cmocka_unit_test(run_a_fidelity),
