@@ -488,6 +488,8 @@ static void print_rule_number(FILE *out, const char *unit, double v)
 {
     if (strcmp(unit, "share") == 0)
         fprintf(out, "%.3g%%", 100 * v);
+    else if (strcmp(unit, "processes") == 0)
+        fprintf(out, "%.0f", v);
     else
         fprintf(out, "%.0f B", v);
 }

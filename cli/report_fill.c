@@ -1460,6 +1460,8 @@ static const char *rule_number(const char *unit, double v, char *buf, size_t cap
 {
     if (isnan(v))
         return "-";
+    if (strcmp(unit, "processes") == 0)
+        return nr_report_fmt_count(v, buf, cap);
     return strcmp(unit, "share") == 0 ? nr_report_fmt_percent(v, buf, cap) : nr_report_fmt_bytes(v, buf, cap);
 }
 

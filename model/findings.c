@@ -308,6 +308,30 @@ static void loader_start(const nr_model *m, evidence *ev)
     ev->args[3] = (double)w->start_max_ns * 1e-9;
 }
 
+/* The job's processes (main and its workers) killed by signal; not
+ * applicable when no process's end is in the log. */
+static void killed_by(const nr_model *m, const char *signal, evidence *ev)
+{
+    uint64_t seen = 0, job = 0, workers = 0;
+    for (size_t i = 0; i < m->nprocs; i++) {
+        const nr_model_process *p = &m->procs[i];
+        seen += p->killed_by[0] || p->exit_code >= 0;
+        if (p->role == NR_ROLE_OTHER || strcmp(p->killed_by, signal) != 0)
+            continue;
+        job++;
+        workers += p->role == NR_ROLE_WORKER;
+    }
+    ev->applicable = seen > 0;
+    if (!seen)
+        snprintf(ev->why, sizeof ev->why, "no process's end (+++ exited or killed +++) is in the log");
+    ev->value = (double)job;
+    ev->args[0] = (double)job;
+    ev->args[1] = (double)workers;
+}
+
+static void killed_sigkill(const nr_model *m, evidence *ev) { killed_by(m, "SIGKILL", ev); }
+static void killed_sigbus(const nr_model *m, evidence *ev) { killed_by(m, "SIGBUS", ev); }
+
 /* The rules. Thresholds are documented with their rationale in docs/findings.md. */
 static const rule rules[] = {
     {.id = "hot_set", .fires_below = 1, .threshold = 0.10, .unit = "share",
@@ -389,6 +413,24 @@ static const rule rules[] = {
                "(epochs); keep each worker's start light (the dataset object it receives, its imports, "
                "worker_init_fn).",
      .measure = loader_start},
+    {.id = "killed_sigkill", .fires_below = 0, .threshold = 0, .unit = "processes",
+     .number = "processes of the job (main and workers) killed by SIGKILL",
+     .sentence = "%.0f of the job's processes (%.0f of them workers) were killed by SIGKILL, the signal of the "
+                 "kernel's out-of-memory killer (and of kill -9 and a scheduler's hard limit).",
+     .action = "Look for \"Out of memory: Killed process\" in the kernel log (dmesg, journalctl -k) and compare the "
+               "job's peak memory with its limit (the node's, the cgroup's, the container's). Each DataLoader worker "
+               "holds a copy of what its dataset object holds, and prefetch_factor batches: fewer workers, a smaller "
+               "prefetch_factor, or samples loaded lazily in the worker lower the peak.",
+     .measure = killed_sigkill},
+    {.id = "killed_sigbus", .fires_below = 0, .threshold = 0, .unit = "processes",
+     .number = "processes of the job (main and workers) killed by SIGBUS",
+     .sentence = "%.0f of the job's processes (%.0f of them workers) were killed by SIGBUS: a write to a full "
+                 "shared memory (/dev/shm), through which DataLoader workers hand their batches over, or a read of "
+                 "a mapped file cut short.",
+     .action = "Enlarge /dev/shm (docker run --shm-size, a Kubernetes emptyDir with medium Memory), or have PyTorch "
+               "share tensors through files: torch.multiprocessing.set_sharing_strategy(\"file_system\"). A file "
+               "truncated while mapped (np.memmap, safetensors) raises it too.",
+     .measure = killed_sigbus},
 };
 
 /* The rule's outcome from its evidence, into out. */

@@ -9,6 +9,8 @@ ended"):
 - a forked child that kills itself with SIGKILL, as the kernel's
   out-of-memory killer would: a fork without an execve of its own, whose
   program is its parent's;
+- a forked child that reads a mapped file truncated under it: SIGBUS, as
+  a DataLoader worker writing into a full /dev/shm gets;
 - two multiprocessing Pool workers that Pool.terminate() ends with SIGTERM
   in the middle of their task;
 - the program itself, which exits with status 0.
@@ -18,7 +20,8 @@ failed one with its program and the stamp of its end, say that killed
 Python processes put hook lines at risk, and agree with an independent
 count of the log's "+++ exited with N +++" and "+++ killed by SIG +++"
 lines over its processes (tids not made by a clone with CLONE_THREAD).
-The text summary and the report show the same."""
+The rules killed_sigkill and killed_sigbus fire; the text summary and the
+report show the same."""
 
 import argparse
 import collections
@@ -32,7 +35,7 @@ import sys
 from e2e_trace import PYTHON, check, fail
 
 PROGRAM = r'''
-import multiprocessing as mp
+import mmap, multiprocessing as mp
 import os, signal, subprocess, sys, time
 
 
@@ -46,12 +49,21 @@ if __name__ == "__main__":
     if pid == 0:
         os.kill(os.getpid(), signal.SIGKILL)
     os.waitpid(pid, 0)
+    bus = os.fork()
+    if bus == 0:
+        fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+        os.write(fd, b"x" * 4096)
+        mm = mmap.mmap(fd, 4096)
+        os.ftruncate(fd, 0)
+        mm[0]
+        os._exit(0)
+    os.waitpid(bus, 0)
     pool = mp.get_context("fork").Pool(2)
     pool.map_async(work, range(2))
     time.sleep(0.5)
     pool.terminate()
     pool.join()
-    print(os.getpid(), pid)
+    print(os.getpid(), pid, bus)
 '''
 
 LINE = re.compile(r"^(\d+)\s+\S+\s+(.*)$")
@@ -88,6 +100,11 @@ def ends_from_log(path):
             {t: s for t, s in killed.items() if t not in threads})
 
 
+def failed_by(ends, pid):
+    """The signal that killed pid, as summary --json lists it, or None."""
+    return next((x["killed_by"] for x in ends["failed"] if x["pid"] == pid), None)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--niorep", required=True)
@@ -98,9 +115,11 @@ def main():
     prog, run = os.path.join(a.work, "prog.py"), os.path.join(a.work, "run")
     with open(prog, "w") as f:
         f.write(PROGRAM)
-    p = subprocess.run([a.niorep, "trace", "-o", run, "--", PYTHON, prog], capture_output=True, text=True, timeout=120)
+    mapped = os.path.join(a.work, "mapped.bin")
+    p = subprocess.run([a.niorep, "trace", "-o", run, "--", PYTHON, prog, mapped], capture_output=True, text=True,
+                       timeout=120)
     check(p.returncode == 0, f"trace exit {p.returncode}: {p.stderr[-2000:]}")
-    main_pid, killed_pid = (int(x) for x in p.stdout.split())
+    main_pid, killed_pid, bus_pid = (int(x) for x in p.stdout.split())
     store = os.path.join(a.work, "run.nio")
     subprocess.run([a.niorep, "ingest", "-q", run, "-o", store], check=True)
     s = json.loads(subprocess.run([a.niorep, "summary", store, "--json", "--bootstraps", "0"], check=True,
@@ -120,7 +139,9 @@ def main():
           f"by_signal {ends['by_signal']}, the log {dict(by_signal)}")
     check(total("exited_zero") + total("exited_nonzero") + total("killed") + total("unseen") ==
           s["totals"]["processes"], f"the ends do not add up to {s['totals']['processes']} processes")
-    check(by_signal["SIGKILL"] == 1 and by_signal["SIGTERM"] == 2, f"the log's signals {dict(by_signal)}")
+    check(by_signal["SIGKILL"] == 1 and by_signal["SIGBUS"] == 1 and by_signal["SIGTERM"] == 2,
+          f"the log's signals {dict(by_signal)}")
+    check(failed_by(ends, bus_pid) == "SIGBUS", f"the truncated mapping's reader {bus_pid} died of SIGBUS")
     check(ends["exited_zero"]["main"] == 1 and main_pid not in killed and exited.get(main_pid) == 0,
           "the program's own exit 0 is main's")
 
@@ -141,11 +162,14 @@ def main():
     check(len(terms) == 2 and all(x["role"] == "worker" and x["ppid"] == main_pid for x in terms),
           f"the Pool's two workers died of SIGTERM: {terms}")
     check(ends["python_killed"] and ends["hook_lines_at_risk"], "killed Python processes put hook lines at risk")
+    fired = {f["id"]: f for f in s["findings"]}
+    check("killed_sigkill" in fired and fired["killed_sigkill"]["value"] == 1, "killed_sigkill fires on the fork")
+    check("killed_sigbus" in fired and fired["killed_sigbus"]["value"] == 1, "killed_sigbus fires on the reader")
     print("ok: summary --json counts the ends as the log does, per role and per signal")
 
     text = subprocess.run([a.niorep, "summary", store, "--bootstraps", "0"], check=True, capture_output=True,
                           text=True).stdout
-    check("killed by a signal (SIGKILL 1, SIGTERM 2)" in text, "the text summary's process ends line")
+    check("killed by a signal (SIGBUS 1, SIGKILL 1, SIGTERM 2)" in text, "the text summary's process ends line")
     check(re.search(r"^%d\s+worker\s+[0-9.]+\s+SIGKILL " % killed_pid, text, re.M) is not None,
           "the text summary lists the SIGKILL'd fork")
     check("loses the hook lines it had not written yet" in text, "the text summary's hook note")
@@ -156,7 +180,7 @@ def main():
     subprocess.run([a.niorep, "build", traces, "-o", report], check=True, capture_output=True)
     with open(report, encoding="utf-8") as f:
         page = f.read()
-    check("How the processes ended" in page and 'data-nr-key="processes.ends.killed.worker" data-nr-value="3"'
+    check("How the processes ended" in page and 'data-nr-key="processes.ends.killed.worker" data-nr-value="4"'
           in page, "the report's table of ends")
     check("loses the hook records it had not written" in page, "the report's hook note")
     print("ok: the text summary and the report show them")

@@ -179,7 +179,8 @@ if ids != ["async_checkpoints"]:
 # that did not look says why (docs/findings.md, "Outcomes")
 rules = {r["id"]: r for r in s["rules"]}
 if list(rules) != ["hot_set", "small_reads", "small_files", "async_checkpoints", "cache_miss_tail", "data_bound",
-                   "runtime_reads", "rereads", "mapped_data", "batch_wait", "loader_start"]:
+                   "runtime_reads", "rereads", "mapped_data", "batch_wait", "loader_start", "killed_sigkill",
+                   "killed_sigbus"]:
     failures.append(f"rules: {list(rules)}")
 # nothing read again: measured, 0 B of the 1 GiB the rule needs (version 18)
 check("rules.7.state", "gate not met")
@@ -196,6 +197,13 @@ check("rules.9.state", "not fired")
 check("rules.9.value", 0.25 / 5.5, 1e-6)
 check("rules.10.state", "not fired")
 check("rules.10.value", 0.5 / 6, 1e-6)
+# every process of fixture run A exited 0 (version 22): none killed
+check("rules.11.state", "not fired")
+check("rules.11.value", 0.0)
+check("rules.11.unit", "processes")
+check("rules.12.state", "not fired")
+check("processes.ends.exited_zero", {"main": 1, "worker": 2, "other": 1})
+check("processes.ends.failed", [])
 # waits (fixture_runs.c): train's four of two threads, one unphased (version 20),
 # the first items of two passes apart (version 21)
 check("phases.1.waits", {"count": 4, "threads": 2, "seconds": 0.75, "share": 0.125, "p50_s": 0.15, "p99_s": 0.3,
@@ -225,7 +233,7 @@ for r in s["rules"]:
         failures.append(f"rule {r['id']}: {r['state']} with why {r['why']!r}")
     if (r["value"] is None) != (r["state"] == "not applicable"):
         failures.append(f"rule {r['id']}: {r['state']} with value {r['value']!r}")
-    if r["unit"] not in ("share", "B") or r["fires"] not in ("below", "above") or not r["number"]:
+    if r["unit"] not in ("share", "B", "processes") or r["fires"] not in ("below", "above") or not r["number"]:
         failures.append(f"rule {r['id']}: {r}")
 check("rules.3.value", s["findings"][0]["value"])
 # deterministic: a second run prints the same bytes

@@ -2782,7 +2782,7 @@ static void rule_outcomes(void **state)
     const mini flat = {.files = 20, .bytes_file0 = 1000, .bytes_other = 1000, .read_size = 1000, .read_dur = 1000,
                        .train_ns = SEC};
     nr_model *m = mini_model("rules_flat.nio", &flat);
-    assert_int_equal(nr_model_rule_count(m), 11);
+    assert_int_equal(nr_model_rule_count(m), 13);
     const nr_model_rule *r = rule_of(m, "hot_set");
     assert_int_equal(r->state, NR_RULE_NOT_FIRED);
     assert_near(r->value, 0.9, 1e-12);
@@ -2838,6 +2838,55 @@ static void rule_outcomes(void **state)
     assert_string_equal(rule_of(m, "hot_set")->why, "3 job files; the rule needs 10");
     assert_string_equal(rule_of(m, "cache_miss_tail")->why, "no read has a duration (no reads, or trace with -T)");
     assert_int_equal(nr_model_finding_count(m), 0);
+    nr_model_free(m);
+
+    /* every process exited 0 (tb_proc): measured, none killed */
+    m = mini_model("rules_flat.nio", &flat);
+    r = rule_of(m, "killed_sigkill");
+    assert_int_equal(r->state, NR_RULE_NOT_FIRED);
+    assert_near(r->value, 0, 0);
+    assert_string_equal(r->unit, "processes");
+    assert_int_equal(rule_of(m, "killed_sigbus")->state, NR_RULE_NOT_FIRED);
+    nr_model_free(m);
+}
+
+/* The job's processes killed by SIGKILL and SIGBUS (the store of
+ * process_ends_by_role_and_signal: worker 101 SIGKILL, 103 SIGBUS); a
+ * process of role other killed does not count, and a log without any
+ * process's end cannot tell. */
+static void finding_killed_by_signal(void **state)
+{
+    (void)state;
+    nr_model *m = model_of(tb_path("ends.nio"));
+    const nr_model_rule *r = rule_of(m, "killed_sigkill");
+    assert_int_equal(r->state, NR_RULE_FIRED);
+    assert_near(r->value, 1, 0);
+    assert_non_null(strstr(finding_sentence(m, "killed_sigkill"),
+                           "1 of the job's processes (1 of them workers) were killed by SIGKILL"));
+    assert_int_equal(rule_of(m, "killed_sigbus")->state, NR_RULE_FIRED);
+    assert_non_null(strstr(finding_sentence(m, "killed_sigbus"), "killed by SIGBUS: a write to a full shared memory"));
+    nr_model_free(m);
+
+    tb t;
+    tb_open(&t, tb_path("killed_other.nio"));
+    tb_phase(&t, 0, 1, "train", 0, SEC);
+    tb_proc(&t, 1, -1, 0, SEC);
+    tb_task_row(&t, (tb_task){.tid = 7, .pid = 7, .ppid = -1, .first_ns = 0, .last_ns = SEC, .exit_code = -1,
+                              .end_ns = SEC, .killed_by = "SIGKILL"});
+    tb_commit(&t);
+    m = model_of(tb_path("killed_other.nio"));
+    assert_int_equal(nr_model_process_at(m, 1)->role, NR_ROLE_OTHER);
+    assert_int_equal(rule_of(m, "killed_sigkill")->state, NR_RULE_NOT_FIRED);
+    nr_model_free(m);
+
+    tb_open(&t, tb_path("no_ends.nio"));
+    tb_task_row(&t, (tb_task){.tid = 1, .pid = 1, .ppid = -1, .first_ns = 0, .last_ns = SEC, .exit_code = -1,
+                              .end_ns = -1});
+    tb_commit(&t);
+    m = model_of(tb_path("no_ends.nio"));
+    r = rule_of(m, "killed_sigkill");
+    assert_int_equal(r->state, NR_RULE_NOT_APPLICABLE);
+    assert_string_equal(r->why, "no process's end (+++ exited or killed +++) is in the log");
     nr_model_free(m);
 }
 
@@ -3010,6 +3059,7 @@ int main(void)
         cmocka_unit_test(run_a_latency),
         cmocka_unit_test(sync_latency_counts_directories_and_no_file),
         cmocka_unit_test(process_ends_by_role_and_signal),
+        cmocka_unit_test(finding_killed_by_signal),
         cmocka_unit_test(run_a_access_pattern),
         cmocka_unit_test(files_by_use_from_their_bytes),
         cmocka_unit_test(run_a_fidelity),
