@@ -547,8 +547,8 @@ static void print_waits(const nr_model *m, FILE *out)
     const nr_model_waits *all = nr_model_get_waits(m);
     if (!all->count)
         return;
-    fprintf(out, "\n%-9s %10s %9s %9s %9s %9s %7s %9s %9s  %s\n", "waits", "seconds", "share", "p50", "p99", "max",
-            "passes", "start s", "steady", "phase");
+    fprintf(out, "\n%-9s %10s %9s %9s %9s %9s %7s %9s %9s %9s  %s\n", "waits", "seconds", "share", "p50", "p99",
+            "max", "passes", "start s", "steady", "st. p99", "phase");
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         const nr_model_waits *w = &p->waits;
@@ -562,8 +562,10 @@ static void print_waits(const nr_model *m, FILE *out)
         print_secs(out, w->p99_ns);
         fputc(' ', out);
         print_secs(out, w->max_ns);
-        fprintf(out, " %7" PRIu64 " %9.3f %9s  ", w->passes, w->start_seconds,
+        fprintf(out, " %7" PRIu64 " %9.3f %9s ", w->passes, w->start_seconds,
                 isnan(w->steady_share) ? "-" : nr_fmt_percent(w->steady_share, share, sizeof share));
+        print_secs(out, w->steady_p99_ns);
+        fputs("  ", out);
         print_name(out, p->name);
         fputc('\n', out);
     }
@@ -575,7 +577,7 @@ static void print_waits(const nr_model *m, FILE *out)
                 nr_cli_noun(rest, "phase", "phases"), rest_s);
     fprintf(out, "(waits for the next item, niorep_hook.batches; share: of the phase's wall time per waiting thread, "
                  "%" PRIu64 " %s; passes: first items, each with its loader's start, start s their seconds; steady: "
-                 "the share without them)\n", all->threads, nr_cli_noun(all->threads, "thread", "threads"));
+                 "the share without them, st. p99 their p99)\n", all->threads, nr_cli_noun(all->threads, "thread", "threads"));
 }
 
 /* The processes' ends (docs/definitions.md, "How processes ended"): the

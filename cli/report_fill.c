@@ -662,9 +662,10 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
         return;
     char buf[64];
     static const char *const heads[] = {"phase", "waits", "threads", "time waiting", "share of the phase", "p50",
-                                        "p99", "max", "passes", "first batches", "share without them"};
+                                        "p99", "max", "passes", "first batches", "share without them",
+                                        "p99 without them"};
     nr_report_table *t = nr_report_table_new(sec, "Waits for the next batch per phase (niorep_hook.batches): the "
-                                             "time the loop spent in next() on its data loader", 11, heads, 0x7FEu);
+                                             "time the loop spent in next() on its data loader", 12, heads, 0xFFEu);
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         const nr_model_waits *w = &p->waits;
@@ -682,6 +683,7 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
         wait_cell(t, C(w->passes), i, "passes", (double)w->passes);
         wait_cell(t, S(w->start_seconds), i, "start_seconds", w->start_seconds);
         wait_cell(t, P(w->steady_share), i, "steady_share", w->steady_share);
+        wait_cell(t, S(ns_to_s(w->steady_p99_ns)), i, "steady_p99_s", ns_to_s(w->steady_p99_ns));
     }
     size_t rest;
     double rest_s;
@@ -696,8 +698,10 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
                                 "thread. Passes: the loops over the loader; the first batch of each waits for the "
                                 "loader's start as well (DataLoader workers started, their queues filled): first "
                                 "batches is that time, above 10% of train finding loader_start; the share without "
-                                "them above 30% in train means the loop is data-bound (finding batch_wait). The "
-                                "table lists the 16 phases with the most time waiting, with exact p50 and p99.");
+                                "them above 30% in train means the loop is data-bound (finding batch_wait), and "
+                                "their p99 is the steady state's (the p99 of every wait is the start's when a phase "
+                                "has fewer than 100 waits). The table lists the 16 phases with the most time "
+                                "waiting, with exact p50 and p99.");
 }
 
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,

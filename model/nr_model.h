@@ -165,6 +165,8 @@ typedef struct nr_model_waits {
                                      share of the time after the first items; NAN as share, or when
                                      under 1 ms of that time is left */
     int64_t start_max_ns, steady_max_ns; /* the longest of each kind; -1 when none */
+    int64_t steady_p50_ns, steady_p99_ns; /* p50_ns, p99_ns of the steady waits alone; -1 when none, or
+                                             as p50_ns (since session 64) */
 } nr_model_waits;
 #define NR_MODEL_MAX_WAIT_QUANTILES 16
 

@@ -74,6 +74,8 @@ static json_t *waits_json(const shared_json *sh, const nr_model_waits *w)
     put(j, "start_share", real(w->start_share));
     put(j, "steady_share", real(w->steady_share));
     put(j, "steady_max_s", secs(w->steady_max_ns));
+    put(j, "steady_p50_s", secs(w->steady_p50_ns));
+    put(j, "steady_p99_s", secs(w->steady_p99_ns));
     return j;
 }
 

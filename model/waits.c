@@ -190,11 +190,13 @@ static int sum_waits(nr_model *m, wait_reader *r, wait_sums *sums, nr_error *err
     return rc;
 }
 
-/* A value source of the durations of one phase's waits (RUN_KEY: all). */
+/* A value source of the durations of one phase's waits (RUN_KEY: all),
+ * or of its steady ones alone (not marked first). */
 typedef struct phase_durations {
     nr_model *m;
     wait_reader *r;
     size_t phase, rg;
+    int steady_only;
     int64_t *buf;
 } phase_durations;
 
@@ -210,8 +212,9 @@ static int durations_next(void *ctx, const int64_t **vals, size_t *n, nr_error *
     phase_durations *d = ctx;
     if (d->rg >= nr_store_table_rowgroups(d->r->t))
         return 0;
-    static const int needed[] = {WT_DUR, WT_PHASE}; /* a quantile pass reads no more */
-    NR_TRY(read_group(d->r, d->rg++, needed, 2, err));
+    static const int needed[] = {WT_DUR, WT_PHASE, WT_FIRST}; /* a quantile pass reads no more */
+    const int first_known = d->r->ncols > WT_FIRST, steady_only = d->steady_only && first_known;
+    NR_TRY(read_group(d->r, d->rg++, needed, steady_only ? 3 : 2, err));
     const nr_col_chunk *c = d->r->c;
     int64_t *grown = realloc(d->buf, (c[WT_DUR].n ? c[WT_DUR].n : 1) * sizeof *grown);
     if (!grown)
@@ -219,25 +222,41 @@ static int durations_next(void *ctx, const int64_t **vals, size_t *n, nr_error *
     d->buf = grown;
     size_t k = 0;
     for (size_t i = 0; i < c[WT_DUR].n; i++)
-        if (d->phase == RUN_KEY || phase_index(d->m, c[WT_PHASE].i64[i]) == d->phase)
+        if ((d->phase == RUN_KEY || phase_index(d->m, c[WT_PHASE].i64[i]) == d->phase) &&
+            !(steady_only && c[WT_FIRST].i64[i]))
             d->buf[k++] = c[WT_DUR].i64[i];
     *vals = d->buf;
     *n = k;
     return 1;
 }
 
+/* p50 and p99 of the phase's waits, every one or the steady ones alone. */
+static int quantile_pair(nr_model *m, wait_reader *r, size_t phase, int steady_only, int64_t out[2],
+                         nr_error *err)
+{
+    static const double qs[2] = {0.5, 0.99};
+    uint64_t count;
+    phase_durations d = {.m = m, .r = r, .phase = phase, .steady_only = steady_only};
+    const nr_value_source src = {.ctx = &d, .rewind = durations_rewind, .next = durations_next};
+    const int rc = nr_quantiles_exact(&src, qs, 2, out, &count, err);
+    free(d.buf);
+    return rc;
+}
+
 static int quantiles_of(nr_model *m, wait_reader *r, size_t phase, nr_model_waits *w, nr_error *err)
 {
-    static const double qs[3] = {0.5, 0.99, 1.0};
-    int64_t out[3];
-    uint64_t count;
-    phase_durations d = {.m = m, .r = r, .phase = phase};
-    const nr_value_source src = {.ctx = &d, .rewind = durations_rewind, .next = durations_next};
-    const int rc = nr_quantiles_exact(&src, qs, 3, out, &count, err);
-    free(d.buf);
-    NR_TRY(rc);
-    w->p50_ns = out[0];
-    w->p99_ns = out[1];
+    int64_t all[2], steady[2] = {-1, -1};
+    NR_TRY(quantile_pair(m, r, phase, 0, all, err));
+    if (w->passes == 0) { /* every wait is steady */
+        steady[0] = all[0];
+        steady[1] = all[1];
+    } else if (w->passes < w->count) {
+        NR_TRY(quantile_pair(m, r, phase, 1, steady, err));
+    }
+    w->p50_ns = all[0];
+    w->p99_ns = all[1];
+    w->steady_p50_ns = steady[0];
+    w->steady_p99_ns = steady[1];
     return 0;
 }
 
@@ -311,7 +330,8 @@ static int load(nr_model *m, wait_reader *r, wait_sums *sums, nr_error *err)
 }
 
 const nr_model_waits nr__no_waits = {.share = NAN, .p50_ns = -1, .p99_ns = -1, .max_ns = -1, .start_share = NAN,
-                                     .steady_share = NAN, .start_max_ns = -1, .steady_max_ns = -1};
+                                     .steady_share = NAN, .start_max_ns = -1, .steady_max_ns = -1,
+                                     .steady_p50_ns = -1, .steady_p99_ns = -1};
 
 int nr__waits_load(nr_model *m, const nr_store *s, nr_error *err)
 {

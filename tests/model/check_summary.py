@@ -208,11 +208,13 @@ check("processes.ends.failed", [])
 # the first items of two passes apart (version 21)
 check("phases.1.waits", {"count": 4, "threads": 2, "seconds": 0.75, "share": 0.125, "p50_s": 0.15, "p99_s": 0.3,
                          "max_s": 0.3, "passes": 2, "start_seconds": 0.5, "start_max_s": 0.3,
-                         "start_share": 0.0833333, "steady_share": 0.0454545, "steady_max_s": 0.15})
+                         "start_share": 0.0833333, "steady_share": 0.0454545, "steady_max_s": 0.15,
+                         "steady_p50_s": 0.1, "steady_p99_s": 0.15})
 # (0.5 / 6 and 0.25 / 5.5 to 6 digits)
 check("phases.0.waits", {"count": 0, "threads": 0, "seconds": 0.0, "share": None, "p50_s": None, "p99_s": None,
                          "max_s": None, "passes": 0, "start_seconds": 0.0, "start_max_s": None,
-                         "start_share": None, "steady_share": None, "steady_max_s": None})
+                         "start_share": None, "steady_share": None, "steady_max_s": None,
+                         "steady_p50_s": None, "steady_p99_s": None})
 check("phases.3.waits.count", 1)
 check("phases.3.waits.share", None)
 check("waits.count", 5)
@@ -223,6 +225,8 @@ check("waits.p50_s", 0.15)
 check("waits.p99_s", 0.3)
 check("waits.passes", 2)
 check("waits.start_seconds", 0.5)
+check("waits.steady_p50_s", 0.1)   # the steady 0.15, 0.1 and the unphased 0.01
+check("waits.steady_p99_s", 0.15)
 check("waits.steady_share", 0.26 / (4.900007 * 3 - 0.5), 1e-6)
 if [r["id"] for r in s["rules"] if r["state"] == "fired"] != ids:
     failures.append(f"fired rules {[r['id'] for r in s['rules'] if r['state'] == 'fired']} are not the findings {ids}")

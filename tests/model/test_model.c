@@ -2659,7 +2659,9 @@ static void finding_batch_wait(void **state)
  * second 200 ms then 2 x 100 ms. Apart: 2 passes, 0.5 s at their start
  * (longest 0.3 s), the steady 0.4 s in 6 waits (longest 0.1 s): share
  * 0.9 / 2 = 0.45, start 0.5 / 2 = 0.25, steady 0.4 / (2 - 0.5) = 0.2667.
- * loader_start fires at 0.25, batch_wait stays quiet at 0.2667. */
+ * loader_start fires at 0.25, batch_wait stays quiet at 0.2667. Sorted,
+ * all 8: 50 x4, 100, 100, 200, 300 ms: p50 rank 4 = 50, p99 rank 8 = 300;
+ * the steady 6: p50 rank 3 = 50 ms, p99 rank 6 = 100 ms. */
 static void write_two_passes(tb *t, int marked)
 {
     tb_file(t, 0, "/data/x", NR_KIND_REGULAR);
@@ -2690,6 +2692,11 @@ static void waits_first_items_of_the_passes(void **state)
     assert_int_equal(w->start_max_ns, 300 * MS);
     assert_int_equal(w->steady_max_ns, 100 * MS);
     assert_int_equal(w->max_ns, 300 * MS);
+    assert_int_equal(w->p50_ns, 50 * MS);
+    assert_int_equal(w->p99_ns, 300 * MS);
+    assert_int_equal(w->steady_p50_ns, 50 * MS);
+    assert_int_equal(w->steady_p99_ns, 100 * MS);
+    assert_int_equal(nr_model_get_waits(m)->steady_p99_ns, 100 * MS);
     assert_near(w->share, 0.45, 1e-12);
     assert_near(w->start_share, 0.25, 1e-12);
     assert_near(w->steady_share, 0.4 / 1.5, 1e-12);
@@ -2713,6 +2720,7 @@ static void waits_first_items_of_the_passes(void **state)
     assert_int_equal(w->passes, 0);
     assert_int_equal(w->start_max_ns, -1);
     assert_near(w->steady_share, w->share, 0);
+    assert_int_equal(w->steady_p99_ns, 300 * MS);   /* every wait steady: the p99 of all */
     assert_true(has_finding(m, "batch_wait"));
     assert_int_equal(rule_of(m, "loader_start")->state, NR_RULE_NOT_APPLICABLE);
     assert_string_equal(rule_of(m, "loader_start")->why,
@@ -2732,6 +2740,8 @@ static void waits_first_items_of_the_passes(void **state)
     assert_near(w->start_share, 1, 1e-12);
     assert_true(isnan(w->steady_share));
     assert_int_equal(w->steady_max_ns, -1);
+    assert_int_equal(w->steady_p50_ns, -1);
+    assert_int_equal(w->steady_p99_ns, -1);
     assert_int_equal(rule_of(m, "batch_wait")->state, NR_RULE_NOT_APPLICABLE);
     assert_string_equal(rule_of(m, "batch_wait")->why,
                         "the first items of train's passes fill its time: no steady state");
