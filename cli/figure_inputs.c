@@ -35,6 +35,7 @@ struct nr_figin {
        bins as the model counts them, and their width */
     const uint64_t *raw_read, *raw_write;
     const double *raw_waiting;  /* NULL when the run has no waits */
+    const double *raw_start_waiting; /* NULL when none is marked first */
     size_t raw_nbins;
     int64_t raw_width_ns;
     void **allocs;          /* everything above, freed together (a merge's: its own only) */
@@ -397,8 +398,11 @@ static void build_timeline(nr_figin *fi, const nr_model *m, const char *const *n
         mt[i] = (double)(mk->v[i].ts_ns - tl->start_ns) * 1e-9;
     *tr = (nr_fig_timeline_run){*name, nbins, bin_s, rd, wr, kp, ph, nb, bu, mk->n, mt,
                                 mk->nnames == 1 && !mk->other_names ? fi_str(fi, mk->names[0]) : NULL,
-                                merged_waiting(fi, tl->waiting, tl->nbins, tl->width_ns, tl->width_ns)};
+                                merged_waiting(fi, tl->waiting, tl->nbins, tl->width_ns, tl->width_ns),
+                                merged_waiting(fi, tl->start_waiting, tl->nbins, tl->width_ns, tl->width_ns)};
     fi->raw_waiting = tl->waiting ? fi_copy(fi, tl->waiting, tl->nbins, sizeof *tl->waiting) : NULL;
+    fi->raw_start_waiting =
+        tl->start_waiting ? fi_copy(fi, tl->start_waiting, tl->nbins, sizeof *tl->start_waiting) : NULL;
     fi->raw_read = fi_copy(fi, tl->job_read, tl->nbins, sizeof *tl->job_read);
     fi->raw_write = fi_copy(fi, tl->job_write, tl->nbins, sizeof *tl->job_write);
     fi->raw_nbins = tl->nbins;
@@ -535,6 +539,7 @@ static void merge_timeline(nr_figin *fi, nr_figin *const *runs, const char *cons
         tr[r].read_bps = rd;
         tr[r].write_bps = wr;
         tr[r].waiting = merged_waiting(fi, one->raw_waiting, one->raw_nbins, one->raw_width_ns, common);
+        tr[r].start_waiting = merged_waiting(fi, one->raw_start_waiting, one->raw_nbins, one->raw_width_ns, common);
     }
     fi->timeline = (nr_fig_timeline_input){.n_runs = n, .runs = tr, .n_phase_order = fi->phase.n_phases,
                                            .phase_order = fi->phase.phase_names};
@@ -711,11 +716,13 @@ static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
     json_object_set_new(o, "bin_s", jnum(nr_fig_timeline_shared_bin(&fi->timeline, fi->timeline.n_runs)));
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
-        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(t->name), "bin_s", jnum(t->bin_s),
+        json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(t->name), "bin_s", jnum(t->bin_s),
                                                 "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
                                                 "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts),
                                                 "marks", jarray(t->marks, t->n_marks),
-                                                "waiting", t->waiting ? jarray(t->waiting, t->n_bins) : json_null()));
+                                                "waiting", t->waiting ? jarray(t->waiting, t->n_bins) : json_null(),
+                                                "start_waiting",
+                                                t->start_waiting ? jarray(t->start_waiting, t->n_bins) : json_null()));
     }
 }
 

@@ -187,6 +187,7 @@ void nr_model_free(nr_model *m)
     free(m->tl_job_read);
     free(m->tl_job_write);
     free(m->tl_waiting);
+    free(m->tl_start_waiting);
     free(m->bursts);
     free(m->burst_phase_time_s);
     free(m->burst_phase_count);

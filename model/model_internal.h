@@ -196,6 +196,7 @@ struct nr_model {
     nr_model_timeline timeline;
     uint64_t *tl_read, *tl_write, *tl_job_read, *tl_job_write;
     double *tl_waiting;          /* timeline.waiting's storage (waits.c) */
+    double *tl_start_waiting;    /* timeline.start_waiting's */
     int tl_state;                /* NR__TL_*: which pass fills the timeline */
 
     nr_model_burst *bursts;    /* the listed: a min-heap by size while they are made, then in start order */

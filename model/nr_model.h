@@ -352,6 +352,8 @@ typedef struct nr_model_timeline {
     const double *waiting;   /* [nbins] when the run has waits (waits.c), else NULL: the share of each bin's
                                 time that the waiting threads spent waiting, time waiting within the bin
                                 over (width x waits.threads); figure 5's strip */
+    const double *start_waiting; /* [nbins] when a wait is marked first, else NULL: of waiting, the
+                                    share the first items of the passes (the loader's start) hold */
 } nr_model_timeline;
 const nr_model_timeline *nr_model_get_timeline(const nr_model *m);
 

@@ -123,7 +123,7 @@ static int add_wait(nr_model_waits *w, int64_t *ns, int64_t *start_ns, int64_t d
 
 /* Adds the wait [ts, ts + dur) to the timeline's bins it overlaps, in ns
  * (made shares at the end: wait_shares). */
-static void add_to_bins(nr_model *m, int64_t ts, int64_t dur)
+static void add_to_bins(nr_model *m, int64_t ts, int64_t dur, int first)
 {
     const nr_model_timeline *t = &m->timeline;
     if (!m->tl_waiting || t->width_ns <= 0)
@@ -144,7 +144,10 @@ static void add_to_bins(nr_model *m, int64_t ts, int64_t dur)
             break;
         if (__builtin_add_overflow(lo, t->width_ns, &hi))
             hi = INT64_MAX;
-        m->tl_waiting[b] += (double)((to < hi ? to : hi) - (from > lo ? from : lo));
+        const double ns = (double)((to < hi ? to : hi) - (from > lo ? from : lo));
+        m->tl_waiting[b] += ns;
+        if (first)
+            m->tl_start_waiting[b] += ns;
     }
 }
 
@@ -172,7 +175,7 @@ static int take_row(nr_model *m, const wait_reader *r, size_t i, waiter_set *who
     NR_TRY(fresh = waiter_add(who, RUN_KEY, pid, tid));
     m->waits.threads += (uint64_t)fresh;
     NR_TRY(add_wait(pw, &sums->ns[k], &sums->start_ns[k], dur, (int)first, row, err));
-    add_to_bins(m, c[WT_TS].i64[i], dur);
+    add_to_bins(m, c[WT_TS].i64[i], dur, (int)first);
     return add_wait(&m->waits, &sums->run_ns, &sums->run_start_ns, dur, (int)first, row, err);
 }
 
@@ -302,21 +305,32 @@ static int phase_quantiles(nr_model *m, wait_reader *r, int64_t *phase_ns, nr_er
  * time, or none without waits. */
 static void wait_shares(nr_model *m)
 {
+    if (!m->waits.passes) {
+        free(m->tl_start_waiting);
+        m->tl_start_waiting = NULL;
+    }
     if (!m->waits.count) {
         free(m->tl_waiting);
         m->tl_waiting = NULL;
         return;
     }
+    if (!m->tl_waiting)
+        return;
     const double whole = (double)m->timeline.width_ns * (double)m->waits.threads;
-    for (size_t b = 0; b < m->timeline.nbins; b++)
+    for (size_t b = 0; b < m->timeline.nbins; b++) {
         m->tl_waiting[b] /= whole;
+        if (m->tl_start_waiting)
+            m->tl_start_waiting[b] /= whole;
+    }
     m->timeline.waiting = m->tl_waiting;
+    m->timeline.start_waiting = m->tl_start_waiting;
 }
 
 static int load(nr_model *m, wait_reader *r, wait_sums *sums, nr_error *err)
 {
     if (nr_store_table_rows(r->t) && m->timeline.nbins &&
-        !(m->tl_waiting = calloc(m->timeline.nbins, sizeof *m->tl_waiting)))
+        (!(m->tl_waiting = calloc(m->timeline.nbins, sizeof *m->tl_waiting)) ||
+         !(m->tl_start_waiting = calloc(m->timeline.nbins, sizeof *m->tl_start_waiting))))
         return NR_E_NOMEM;
     NR_TRY(sum_waits(m, r, sums, err));
     wait_shares(m);

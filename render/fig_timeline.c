@@ -23,6 +23,7 @@
 /* The strip of the loop's waits (draw_waiting), in points. */
 #define WAIT_STRIP 3.5
 #define WAIT_COLOR 6
+#define START_COLOR 3 /* orange: the loader's start, lighter than black in greyscale */
 #define WAIT_SEAM 0.3
 #define WAIT_INSET 0.6
 #define MARK_DASH 2
@@ -447,7 +448,9 @@ static void draw_marks(nr__xy *p, const nr_fig_timeline_run *run)
  * series, just below the frame's top line (WAIT_INSET). The
  * greys are opaque and overlap their right neighbour by a hair: bins of
  * a translucent colour side by side showed the background through their
- * anti-aliased seams. */
+ * anti-aliased seams. A bin whose waits are at least half the first items
+ * of passes (the loader's start) takes START_COLOR instead, at the same
+ * share: the start apart from the steady state (since session 64). */
 static void draw_waiting(nr__xy *p, const nr_fig_timeline_run *run)
 {
     if (!run->waiting)
@@ -455,11 +458,12 @@ static void draw_waiting(nr__xy *p, const nr_fig_timeline_run *run)
     cairo_t *cr = p->cv->cr;
     cairo_save(cr);
     nr__xy_clip(p);
-    const nr__rgb ink = nr__palette_color(WAIT_COLOR);
     for (size_t i = 0; i < run->n_bins; i++) {
         const double share = fmin(run->waiting[i], 1);
         if (!(share > 0))
             continue;
+        const int start = run->start_waiting && 2 * run->start_waiting[i] >= run->waiting[i];
+        const nr__rgb ink = nr__palette_color(start ? START_COLOR : WAIT_COLOR);
         const double x0 = nr__xy_mx(p, (double)i * run->bin_s), x1 = nr__xy_mx(p, (double)(i + 1) * run->bin_s);
         const nr__rgb grey = {1 - share * (1 - ink.r), 1 - share * (1 - ink.g), 1 - share * (1 - ink.b)};
         nr__set_color(cr, grey, 1.0);
@@ -474,6 +478,18 @@ static int any_waiting(const nr_fig_timeline_input *t, size_t n_runs)
     for (size_t r = 0; r < n_runs; r++)
         if (t->runs[r].waiting)
             return 1;
+    return 0;
+}
+
+/* Whether a bin of some run's strip takes START_COLOR (draw_waiting's rule). */
+static int any_start_bin(const nr_fig_timeline_input *t, size_t n_runs)
+{
+    for (size_t r = 0; r < n_runs; r++) {
+        const nr_fig_timeline_run *run = &t->runs[r];
+        for (size_t i = 0; run->waiting && run->start_waiting && i < run->n_bins; i++)
+            if (run->waiting[i] > 0 && 2 * run->start_waiting[i] >= run->waiting[i])
+                return 1;
+    }
     return 0;
 }
 
@@ -563,6 +579,9 @@ static double draw_legend(nr_render_canvas *cv, const nr_fig_timeline_input *t, 
     if (any_waiting(t, n_runs))
         nr__legend_add(&lg, (nr__legend_entry){.label = "loop waiting for data (top strip)", .kind = NR__LEG_SWATCH,
                                                .color = WAIT_COLOR});
+    if (any_start_bin(t, n_runs))
+        nr__legend_add(&lg, (nr__legend_entry){.label = "... for the loader's start", .kind = NR__LEG_SWATCH,
+                                               .color = START_COLOR});
     char more[48];
     legend_phases(&lg, keys, more, sizeof more);
     double top = nr__legend_block(cv, &lg);

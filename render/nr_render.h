@@ -183,6 +183,8 @@ typedef struct nr_fig_timeline_run {
     const char *mark_name;    /* their name when they share one ("epoch"), else NULL */
     const double *waiting;    /* [n_bins] or NULL: the share of each bin the loop waited for data
                                  (niorep_hook.batches), drawn as a strip along the panel's top */
+    const double *start_waiting; /* [n_bins] or NULL: of waiting, the share the first item of each pass
+                                    held (the loader's start); its bins get the strip's other colour */
 } nr_fig_timeline_run;
 
 typedef struct nr_fig_timeline_input {

@@ -2584,7 +2584,8 @@ static int64_t overlap_ns(int64_t a, int64_t b, int64_t c, int64_t d)
 
 /* The timeline's share of each bin spent waiting: two threads' waits,
  * one crossing bins and one past the last event (cut at the bins' end),
- * summed per bin by their overlaps and divided by width x 2 threads. */
+ * summed per bin by their overlaps and divided by width x 2 threads; the
+ * first wait marked a pass's first, which start_waiting holds alone. */
 static void waits_on_the_timeline(void **state)
 {
     (void)state;
@@ -2597,7 +2598,7 @@ static void waits_on_the_timeline(void **state)
     tb_call(&t, 0, 1 * US, 1, NR_OP_READ, 0, 10, 0, 0);
     tb_call(&t, 10 * SEC, 1 * US, 1, NR_OP_READ, 0, 10, 10, 0);
     for (int i = 0; i < 3; i++)
-        tb_wait(&t, waits[i][0], 1, waits[i][2], waits[i][1], 0);
+        tb_wait_first(&t, waits[i][0], 1, waits[i][2], waits[i][1], 0, i == 0);
     tb_commit(&t);
     nr_model *m = model_of(tb_path("waits_timeline.nio"));
     const nr_model_timeline *tl = nr_model_get_timeline(m);
@@ -2610,6 +2611,8 @@ static void waits_on_the_timeline(void **state)
         for (int i = 0; i < 3; i++)
             ns += overlap_ns(waits[i][0], waits[i][0] + waits[i][1], lo, hi);
         assert_near(tl->waiting[b], (double)ns / ((double)tl->width_ns * 2), 1e-12);
+        const int64_t first_ns = overlap_ns(waits[0][0], waits[0][0] + waits[0][1], lo, hi);
+        assert_near(tl->start_waiting[b], (double)first_ns / ((double)tl->width_ns * 2), 1e-12);
         sum += tl->waiting[b];
     }
     /* 1.7 + 0.4 s and the 0.5 s before the bins end at 10 s (and 1 us) */
@@ -2718,6 +2721,8 @@ static void waits_first_items_of_the_passes(void **state)
     m = model_of(tb_path("waits_passes_rev24.nio"));
     w = &phase_named(m, "train", NULL)->waits;
     assert_int_equal(w->passes, 0);
+    assert_non_null(nr_model_get_timeline(m)->waiting);
+    assert_null(nr_model_get_timeline(m)->start_waiting);   /* no first item: the strip is all steady */
     assert_int_equal(w->start_max_ns, -1);
     assert_near(w->steady_share, w->share, 0);
     assert_int_equal(w->steady_p99_ns, 300 * MS);   /* every wait steady: the p99 of all */

@@ -255,7 +255,7 @@ static void timeline_of_many_phases(void **state)
         bps[i] = 1e6 * (i % 3 + 1);
     const size_t counts[] = {8, 30}, want[] = {8 + 1 + 8, 8 + 1 + 8};
     for (int c = 0; c < 2; c++) {
-        const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL, 0, NULL, NULL, NULL};
+        const nr_fig_timeline_run run = {"r", 30, 1.0, bps, bps, counts[c], spans, 0, NULL, 0, NULL, NULL, NULL, NULL};
         const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
         const nr_figure_inputs in = {.timeline = &t};
         nr_render_buf svg;
@@ -289,7 +289,7 @@ static void timeline_of_many_instances(void **state)
     }
     for (int i = 0; i < 10; i++)
         bps[i] = 1e6;
-    const nr_fig_timeline_run run = {"r", 10, 1.0, bps, bps, STEPS + 1, spans, 0, NULL, STEPS, marks, "step", NULL};
+    const nr_fig_timeline_run run = {"r", 10, 1.0, bps, bps, STEPS + 1, spans, 0, NULL, STEPS, marks, "step", NULL, NULL};
     const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
     const nr_figure_inputs in = {.timeline = &t};
     nr_render_buf svg;
@@ -317,23 +317,31 @@ static void timeline_of_many_instances(void **state)
 /* The strip of the loop's waits: a bin's grey is the share of it the loop
  * waited (black at all of it, as the palette's colour 6; white at none),
  * opaque; a bin of no wait is not drawn, and a run without waits has no
- * strip. */
+ * strip. A bin whose waits are at least half the loader's start (first
+ * items) is orange at its share instead: bin 1, half of it waited, all
+ * start, is (1 - 0.5 (1 - orange)), and the legend has its swatch; bin
+ * 2, a fifth of its waits the start, stays grey. */
 static void timeline_strip_of_waits(void **state)
 {
     (void)state;
     double bps[4] = {1e6, 1e6, 1e6, 1e6};
-    const double waiting[4] = {0, 0.5, 1, 0.25};
+    const double waiting[4] = {0, 0.5, 1, 0.25}, start[4] = {0, 0.5, 0.2, 0};
     const nr_fig_span spans[1] = {{"train", 0, 4}};
-    for (int with = 0; with < 2; with++) {
+    for (int with = 0; with < 3; with++) {
         const nr_fig_timeline_run run = {"r", 4, 1.0, bps, bps, 1, spans, 0, NULL, 0, NULL, NULL,
-                                         with ? waiting : NULL};
+                                         with ? waiting : NULL, with == 2 ? start : NULL};
         const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run};
         const nr_figure_inputs in = {.timeline = &t};
         nr_render_buf svg;
         render_svg("fig5-throughput-timeline", &in, &svg);
         const char *text = (const char *)svg.data;
-        assert_int_equal(occurrences(text, svg.len, "fill:rgb(50%,50%,50%);fill-opacity:1;"), with);
-        assert_int_equal(occurrences(text, svg.len, "fill:rgb(75%,75%,75%);fill-opacity:1;"), with);
+        assert_int_equal(occurrences(text, svg.len, "fill:rgb(50%,50%,50%);fill-opacity:1;"), with == 1);
+        assert_int_equal(occurrences(text, svg.len, "fill:rgb(75%,75%,75%);fill-opacity:1;"), with != 0);
+        assert_int_equal(occurrences(text, svg.len, "fill:rgb(95.098039%,81.176471%,50%);fill-opacity:1;"),
+                         with == 2);
+        /* the legend's swatch of the start: orange itself (cairo draws the text as glyphs) */
+        assert_int_equal(occurrences(text, svg.len, "fill:rgb(90.196078%,62.352941%,0%);fill-opacity:1;"),
+                         with == 2);
         nr_render_buf_fini(&svg);
     }
 }
@@ -366,7 +374,7 @@ static size_t timeline_tints(const char *const *phases, size_t n, const char *co
         spans[i] = (nr_fig_span){phases[i], (double)i, (double)i + 1};
         bps[i] = 1e6;
     }
-    const nr_fig_timeline_run run = {"r", n, 1.0, bps, bps, n, spans, 0, NULL, 0, NULL, NULL, NULL};
+    const nr_fig_timeline_run run = {"r", n, 1.0, bps, bps, n, spans, 0, NULL, 0, NULL, NULL, NULL, NULL};
     const nr_fig_timeline_input t = {.n_runs = 1, .runs = &run, .n_phase_order = n_order, .phase_order = order};
     const nr_figure_inputs in = {.timeline = &t};
     nr_render_buf svg;
@@ -479,7 +487,7 @@ static void timeline_folds_as_figure_1(void **state)
         spans[i] = (nr_fig_span){names[i], i, i + 1};
     }
     nr_fig_phase_input phase = {1, runs, PH, name_of, bytes, time, NULL, NULL};
-    nr_fig_timeline_run run = {"r", PH, 1.0, bps, bps, PH, spans, 0, NULL, 0, NULL, NULL, NULL};
+    nr_fig_timeline_run run = {"r", PH, 1.0, bps, bps, PH, spans, 0, NULL, 0, NULL, NULL, NULL, NULL};
     nr_fig_timeline_input t = {.n_runs = 1, .runs = &run, .n_phase_order = PH, .phase_order = name_of};
     const nr_figure_inputs in = {.phase = &phase, .timeline = &t};
     nr_render_buf svg, fig1;
