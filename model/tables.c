@@ -566,15 +566,21 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
     return rc;
 }
 
-/* *out = a copy of s in the model's arena ("" without one: most tasks
- * have neither an execve nor a killing signal). */
+/* *out = a copy of s in the model's arena, made valid UTF-8 as it is
+ * shown everywhere (nr_utf8_clean: a crafted store's bytes would drop the
+ * key from summary --json); "" without one: most tasks have neither an
+ * execve nor a killing signal. */
 static int arena_name(nr_model *m, const char *s, const char **out)
 {
     *out = "";
     if (!s[0])
         return 0;
-    *out = nr_arena_strndup(&m->arena, s, strlen(s));
-    return *out ? 0 : NR_E_NOMEM;
+    const size_t n = nr_utf8_clean_size(s);
+    char *copy = nr_arena_alloc(&m->arena, n);
+    if (!copy)
+        return NR_E_NOMEM;
+    *out = nr_utf8_clean(s, copy, n);
+    return 0;
 }
 
 int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)

@@ -2887,10 +2887,11 @@ static void finding_killed_by_signal(void **state)
     tb_phase(&t, 0, 1, "train", 0, SEC);
     tb_proc(&t, 1, -1, 0, SEC);
     tb_task_row(&t, (tb_task){.tid = 7, .pid = 7, .ppid = -1, .first_ns = 0, .last_ns = SEC, .exit_code = -1,
-                              .end_ns = SEC, .killed_by = "SIGKILL"});
+                              .end_ns = SEC, .killed_by = "SIGKILL", .exe = "/opt/x\xff"});
     tb_commit(&t);
     m = model_of(tb_path("killed_other.nio"));
     assert_int_equal(nr_model_process_at(m, 1)->role, NR_ROLE_OTHER);
+    assert_string_equal(nr_model_process_at(m, 1)->program, "/opt/x\\xFF");   /* a byte not UTF-8, shown */
     assert_int_equal(rule_of(m, "killed_sigkill")->state, NR_RULE_NOT_FIRED);
     nr_model_free(m);
 
