@@ -1162,10 +1162,11 @@ static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const cha
     nr_diag_add(in->diag, key, name, line_no, line, len);
 }
 
-/* The last stamp of thread tid (of its tasks, a tid being reused, the last
- * to start by ts, else the first) when the trace saw it end (exited or
- * killed); else -1. Tasks are sorted by tid, then by creation. */
-static int64_t ended_task_last_ts(const nr_pm *pm, int64_t tid, int64_t ts)
+/* When thread tid (of its tasks, a tid being reused, the last to start by
+ * ts, else the first) ended, when the trace saw it end (exited or killed):
+ * its end line's stamp, else (a line without one) its last event's; else
+ * -1. Tasks are sorted by tid, then by creation. */
+static int64_t ended_task_end_ts(const nr_pm *pm, int64_t tid, int64_t ts)
 {
     size_t lo = 0, hi = nr_pm_task_count(pm);
     nr_pm_task k;
@@ -1178,7 +1179,7 @@ static int64_t ended_task_last_ts(const nr_pm *pm, int64_t tid, int64_t ts)
             hi = mid;
     }
     int found = 0;
-    nr_pm_task best = {.exit_code = -1, .killed_by = ""};
+    nr_pm_task best = {.exit_code = -1, .killed_by = "", .end_ts_ns = -1};
     for (; lo < nr_pm_task_count(pm); lo++) {
         nr_pm_task_get(pm, lo, &k);
         if (k.tid != tid || (found && k.first_ts_ns > ts))
@@ -1186,16 +1187,20 @@ static int64_t ended_task_last_ts(const nr_pm *pm, int64_t tid, int64_t ts)
         best = k;
         found = 1;
     }
-    return found && (best.exit_code >= 0 || best.killed_by[0]) ? best.last_ts_ns : -1;
+    if (!found || !(best.exit_code >= 0 || best.killed_by[0]))
+        return -1;
+    return best.end_ts_ns >= 0 ? best.end_ts_ns : best.last_ts_ns;
 }
 
 /* Where a phase never ended is cut: at the end of its thread when the
  * trace saw it end (a worker killed inside its phase), else at the end of
  * the trace. Until session 45 always the trace end: a worker killed 7 ms
- * into its eval made eval last the rest of the run. */
+ * into its eval made eval last the rest of the run; until session 64 the
+ * thread's last event, not its death: a worker killed after computing
+ * without a file call lost that time. */
 static int64_t never_ended_cut(const ingest *in, const nr_hook_phase *p, int64_t trace_end)
 {
-    const int64_t thread_end = ended_task_last_ts(in->pm, p->tid, p->begin_ns);
+    const int64_t thread_end = ended_task_end_ts(in->pm, p->tid, p->begin_ns);
     const int64_t end = thread_end >= p->begin_ns ? thread_end : trace_end;
     return p->end_ns > end ? end : p->end_ns;
 }

@@ -114,7 +114,8 @@
  * 26 (session 64): a task's "+++ exited with N +++" or "+++ killed by SIG
  * +++" line's stamp fills the processes' column end_ts_ns (how the
  * processes ended, docs/definitions.md); it was read for the code or the
- * signal alone. */
+ * signal alone. A phase that never ended ends there, at its thread's
+ * death, no longer at its last event. */
 #define NR_INGEST_REVISION 26
 
 typedef struct nr_ingest_opts {

@@ -3005,10 +3005,12 @@ static void hook_clock_skew_reported(void **state)
     ck_free(&r);
 }
 
-/* A phase never ended ends with its thread (at its last event) when the
- * trace saw the thread end (a worker killed inside its eval: review 45,
- * eval lasted the rest of the run); one whose thread lives on is cut at
- * the trace end. */
+/* A phase never ended ends with its thread (at its "+++ killed" line, 1.3
+ * s; until session 64 at its last event, 1.2 s) when the trace saw the
+ * thread end (a worker killed inside its eval: review 45, eval lasted the
+ * rest of the run); one whose thread lives on is cut at the trace end.
+ * The processes' end_ts_ns: the kill line's stamp, -1 for 100, whose end
+ * the log does not show. */
 static void never_ended_phase_ends_with_its_thread(void **state)
 {
     ck_run r;
@@ -3031,7 +3033,13 @@ static void never_ended_phase_ends_with_its_thread(void **state)
     for (size_t i = 0; i < 2; i++) {
         const int eval = strcmp(ck_str(&r.phases, i, "name"), "eval") == 0;
         assert_int_equal(ck_i64(&r.phases, i, "flags"), 1);
-        assert_int_equal(ck_i64(&r.phases, i, "end_ns"), eval ? 1700000001200000000LL : 1700000009000000000LL);
+        assert_int_equal(ck_i64(&r.phases, i, "end_ns"), eval ? 1700000001300000000LL : 1700000009000000000LL);
+    }
+    assert_int_equal(r.processes.nrows, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const int killed = ck_i64(&r.processes, i, "tid") == 101;
+        assert_int_equal(ck_i64(&r.processes, i, "end_ts_ns"), killed ? 1700000001300000000LL : -1);
+        assert_string_equal(ck_str(&r.processes, i, "killed_by"), killed ? "SIGKILL" : "");
     }
     ck_free(&r);
 }
