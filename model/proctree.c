@@ -349,34 +349,42 @@ static int runs_python(const char *program)
     return strncmp(slash ? slash + 1 : program, "python", 6) == 0;
 }
 
-static int count_signal(nr_model *m, const nr_model_process *p)
-{
-    size_t i = 0;
-    while (i < m->ends.nsignals && strcmp(m->signals[i].signal, p->killed_by) != 0)
-        i++;
-    if (i == m->ends.nsignals) {
-        NR_TRY(NR_GROW(m->signals, m->signals_cap, i + 1));
-        m->signals[i] = (nr_model_signal_count){.signal = p->killed_by};
-        m->ends.nsignals++;
-    }
-    m->signals[i].processes[p->role]++;
-    return 0;
-}
-
 static int cmp_signal_name(const void *a, const void *b)
 {
     return strcmp(((const nr_model_signal_count *)a)->signal, ((const nr_model_signal_count *)b)->signal);
 }
 
+/* m->signals from one entry per killed process (signals[0..n)): sorted by
+ * name and merged, in n log n (a crafted store may name a million signals). */
+static void merge_signals(nr_model *m, size_t n)
+{
+    if (n > 1)
+        qsort(m->signals, n, sizeof *m->signals, cmp_signal_name);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && strcmp(m->signals[k - 1].signal, m->signals[i].signal) == 0) {
+            for (int r = 0; r < NR_ROLE_COUNT; r++)
+                m->signals[k - 1].processes[r] += m->signals[i].processes[r];
+        } else {
+            m->signals[k++] = m->signals[i];
+        }
+    }
+    m->ends.nsignals = k;
+    m->ends.signals = m->signals;
+}
+
 int nr__process_ends(nr_model *m)
 {
     nr_model_process_ends *e = &m->ends;
+    size_t nkilled = 0;
     for (size_t i = 0; i < m->nprocs; i++) {
         const nr_model_process *p = &m->procs[i];
         if (p->killed_by[0]) {
             e->killed[p->role]++;
             e->python_killed |= runs_python(p->program);
-            NR_TRY(count_signal(m, p));
+            NR_TRY(NR_GROW(m->signals, m->signals_cap, nkilled + 1));
+            m->signals[nkilled] = (nr_model_signal_count){.signal = p->killed_by};
+            m->signals[nkilled++].processes[p->role] = 1;
         } else if (p->exit_code == 0) {
             e->exited_zero[p->role]++;
         } else if (p->exit_code > 0) {
@@ -386,8 +394,6 @@ int nr__process_ends(nr_model *m)
         }
     }
     e->hook_lines_at_risk = e->python_killed && nr__model_meta_i64(m, "has_hook", 0) == 1;
-    if (e->nsignals > 1)
-        qsort(m->signals, e->nsignals, sizeof *m->signals, cmp_signal_name);
-    e->signals = m->signals;
+    merge_signals(m, nkilled);
     return 0;
 }
