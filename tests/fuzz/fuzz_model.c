@@ -77,6 +77,8 @@ static const char *const meta_keys[] = {"manifest.fs.0.mount_point", "fs.1.mount
                                         "format_version", "manifest.labels.workload", "lines_skipped"};
 static const char *const meta_values[] = {"/", "/d", "/data/", "0", "1", "2", "-5", "999999999999999999999",
                                           "x", "", "monotonic", "unix"};
+static const char *const signals[] = {"", "", "SIGKILL", "SIGBUS", "SIGTERM", "SIG\xff", "x"};
+static const char *const programs[] = {"", "/usr/bin/python3", "/bin/sh", "python", "/opt/\xfe/python3.11"};
 static const char *const attrs[] = {"", "{}", "{\"loss\":0.5,\"n\":0}", "[1]", "nope", "{\"a\":"};
 
 static void add_row(tb *t, input *in)
@@ -89,8 +91,17 @@ static void add_row(tb *t, input *in)
         break;
     }
     case 1: {
-        const int64_t pid = id(in), ppid = id(in), first = value(in);
-        tb_proc(t, pid, ppid, first, value(in));
+        const int64_t pid = id(in), ppid = id(in), first = value(in), last = value(in);
+        if (!(sel & 0x80)) { /* the seeds of before kept their rows */
+            tb_proc(t, pid, ppid, first, last);
+            break;
+        }
+        /* a task and how it ended: a thread (tid not pid), an exit code or a signal, a program */
+        const int64_t tid = next(in) % 2 ? pid : id(in), code = value(in), end = value(in);
+        tb_task_row(t, (tb_task){.tid = tid, .pid = pid, .ppid = ppid, .first_ns = first, .last_ns = last,
+                                 .exit_code = code, .end_ns = end,
+                                 .killed_by = pick(in, signals, sizeof signals / sizeof *signals),
+                                 .exe = pick(in, programs, sizeof programs / sizeof *programs)});
         break;
     }
     case 2: {
