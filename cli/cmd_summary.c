@@ -585,36 +585,34 @@ static void print_waits(const nr_model *m, FILE *out)
 static void print_process_ends(const nr_model *m, FILE *out)
 {
     const nr_model_process_ends *e = nr_model_get_process_ends(m);
-    uint64_t n[4] = {0};
-    for (int r = 0; r < NR_ROLE_COUNT; r++) {
-        n[0] += e->exited_zero[r];
-        n[1] += e->exited_nonzero[r];
-        n[2] += e->killed[r];
-        n[3] += e->unseen[r];
-    }
-    static const char *const what[4] = {"exited with status 0", "with another status", "killed by a signal",
-                                        "not seen to end"};
+    static const char *const what[NR_END_COUNT] = {"exited with status 0", "with another status",
+                                                    "killed by a signal", "not seen to end"};
     fprintf(out, "\nprocess ends:");
-    for (int k = 0, sep = 0; k < 4; k++)
-        if (n[k]) {
-            fprintf(out, "%s %" PRIu64 " %s", sep++ ? "," : "", n[k], what[k]);
-            for (size_t s = 0; k == 2 && s < e->nsignals; s++) {
-                const uint64_t *c = e->signals[s].processes;
-                fprintf(out, "%s", s ? ", " : " (");
-                print_name(out, e->signals[s].signal);
-                fprintf(out, " %" PRIu64 "%s", c[NR_ROLE_MAIN] + c[NR_ROLE_WORKER] + c[NR_ROLE_OTHER],
-                        s + 1 == e->nsignals ? ")" : "");
-            }
+    uint64_t all = 0;
+    for (int k = 0; k < NR_END_COUNT; k++) {
+        const uint64_t n = nr_model_role_sum(e->count[k]);
+        if (!n)
+            continue;
+        fprintf(out, "%s %" PRIu64 " %s", all ? "," : "", n, what[k]);
+        all += n;
+        for (size_t s = 0; k == NR_END_KILLED && s < e->nsignals; s++) {
+            fprintf(out, "%s", s ? ", " : " (");
+            print_name(out, e->signals[s].signal);
+            fprintf(out, " %" PRIu64 "%s", nr_model_role_sum(e->signals[s].processes), s + 1 == e->nsignals ? ")" : "");
         }
-    fprintf(out, "%s\n", n[0] + n[1] + n[2] + n[3] ? "" : " no process");
-    if (!n[1] && !n[2])
+    }
+    fprintf(out, "%s\n", all ? "" : " no process");
+    const uint64_t failed =
+        nr_model_role_sum(e->count[NR_END_EXITED_NONZERO]) + nr_model_role_sum(e->count[NR_END_KILLED]);
+    if (!failed)
         return;
     fprintf(out, "%-10s %-7s %10s  %s\n", "pid", "role", "end s", "how and program");
-    size_t shown = 0;
-    for (size_t i = 0; i < nr_model_process_count(m); i++) {
+    uint64_t shown = 0;
+    for (size_t i = 0; i < nr_model_process_count(m) && shown < 20; i++) {
         const nr_model_process *p = nr_model_process_at(m, i);
-        if (!nr_model_process_failed(p) || shown++ >= 20)
+        if (!nr_model_process_failed(p))
             continue;
+        shown++;
         fprintf(out, "%-10" PRId64 " %-7s ", p->pid, nr_role_name(p->role));
         print_real(out, 10, nr_model_process_end_s(m, p));
         fprintf(out, "  ");
@@ -626,8 +624,8 @@ static void print_process_ends(const nr_model *m, FILE *out)
         print_name(out, p->program[0] ? p->program : "-");
         fprintf(out, "\n");
     }
-    if (shown > 20)
-        fprintf(out, "... and %zu more (summary --json lists every one)\n", shown - 20);
+    if (failed > shown)
+        fprintf(out, "... and %" PRIu64 " more (summary --json lists every one)\n", failed - shown);
     if (e->hook_lines_at_risk)
         fprintf(out, "a Python process killed by a signal loses the hook lines it had not written yet "
                      "(docs/hook-format.md)\n");

@@ -339,20 +339,19 @@ static void ends_row(nr_report_table *t, const char *label, const uint64_t n[NR_
     }
 }
 
-/* The processes killed by a signal or ended with a non-zero status, the first ENDS_LISTED. */
-static void failed_table(nr_report_block *sec, const nr_model *m)
+/* The processes killed by a signal or ended with a non-zero status (failed
+ * of them), the first ENDS_LISTED. */
+static void failed_table(nr_report_block *sec, const nr_model *m, uint64_t failed)
 {
     static const char *const heads[] = {"pid", "role", "end", "how", "program"};
     nr_report_table *t = nr_report_table_new(sec, "Processes killed by a signal or ended with another status "
                                              "(end: seconds from the run's start)", 5, heads, 1u << 0 | 1u << 2);
     char buf[64], k[96];
     size_t listed = 0;
-    for (size_t i = 0; i < nr_model_process_count(m); i++) {
+    for (size_t i = 0; i < nr_model_process_count(m) && listed < ENDS_LISTED; i++) {
         const nr_model_process *p = nr_model_process_at(m, i);
-        if (!nr_model_process_failed(p) || listed >= ENDS_LISTED) {
-            listed += nr_model_process_failed(p) && listed >= ENDS_LISTED;
+        if (!nr_model_process_failed(p))
             continue;
-        }
         nr_report_table_row(t);
         snprintf(buf, sizeof buf, "%" PRId64, p->pid);
         nr_report_table_cell(t, buf);
@@ -369,8 +368,8 @@ static void failed_table(nr_report_block *sec, const nr_model *m)
         nr_report_table_cell_path(t, p->program[0] ? p->program : "unknown");
         listed++;
     }
-    if (listed > ENDS_LISTED) {
-        snprintf(buf, sizeof buf, "%zu more", listed - ENDS_LISTED);
+    if (failed > listed) {
+        snprintf(buf, sizeof buf, "%" PRIu64 " more", failed - (uint64_t)listed);
         nr_report_para(sec, "note", buf);
     }
 }
@@ -382,21 +381,21 @@ static void fill_process_ends(nr_report_block *sec, const nr_model *m)
     nr_report_heading(sec, "How the processes ended");
     static const char *const heads[] = {"end", "main", "workers", "other"};
     nr_report_table *t = nr_report_table_new(sec, "Processes by how they ended, per role", 4, heads, 0xEu);
-    ends_row(t, "exited with status 0", e->exited_zero, "exited_zero");
-    ends_row(t, "exited with another status", e->exited_nonzero, "exited_nonzero");
-    ends_row(t, "killed by a signal", e->killed, "killed");
-    for (size_t i = 0; i < e->nsignals; i++) {
-        char label[96], key[64];
-        snprintf(label, sizeof label, "\u2003by %s", e->signals[i].signal);
-        snprintf(key, sizeof key, "by_signal.%zu", i);
-        ends_row(t, label, e->signals[i].processes, key);
+    static const char *const what[NR_END_COUNT] = {"exited with status 0", "exited with another status",
+                                                    "killed by a signal", "not seen to end (the trace ended first)"};
+    for (int k = 0; k < NR_END_COUNT; k++) {
+        ends_row(t, what[k], e->count[k], nr_process_end_name(k));
+        for (size_t i = 0; k == NR_END_KILLED && i < e->nsignals; i++) {
+            char label[96], key[64];
+            snprintf(label, sizeof label, "\u2003by %s", e->signals[i].signal);
+            snprintf(key, sizeof key, "by_signal.%zu", i);
+            ends_row(t, label, e->signals[i].processes, key);
+        }
     }
-    ends_row(t, "not seen to end (the trace ended first)", e->unseen, "unseen");
-    uint64_t failed = 0;
-    for (int r = 0; r < NR_ROLE_COUNT; r++)
-        failed += e->exited_nonzero[r] + e->killed[r];
+    const uint64_t failed =
+        nr_model_role_sum(e->count[NR_END_EXITED_NONZERO]) + nr_model_role_sum(e->count[NR_END_KILLED]);
     if (failed)
-        failed_table(sec, m);
+        failed_table(sec, m, failed);
     if (e->hook_lines_at_risk)
         nr_report_para(sec, "note", "A Python process killed by a signal loses the hook records it had not written "
                                     "yet (its last phases, file reads, waits): the hook writes its buffer at 64 KiB, "

@@ -308,25 +308,25 @@ static void loader_start(const nr_model *m, evidence *ev)
     ev->args[3] = (double)w->start_max_ns * 1e-9;
 }
 
-/* The job's processes (main and its workers) killed by signal; not
- * applicable when no process's end is in the log. */
+/* The job's processes (main and its workers) killed by signal, from the
+ * model's counts of the ends; not applicable when no process's end is in
+ * the log. */
 static void killed_by(const nr_model *m, const char *signal, evidence *ev)
 {
-    uint64_t seen = 0, job = 0, workers = 0;
-    for (size_t i = 0; i < m->nprocs; i++) {
-        const nr_model_process *p = &m->procs[i];
-        seen += p->killed_by[0] || p->exit_code >= 0;
-        if (p->role == NR_ROLE_OTHER || strcmp(p->killed_by, signal) != 0)
-            continue;
-        job++;
-        workers += p->role == NR_ROLE_WORKER;
-    }
+    const nr_model_process_ends *e = &m->ends;
+    uint64_t seen = 0;
+    for (int k = 0; k < NR_END_COUNT; k++)
+        seen += k == NR_END_UNSEEN ? 0 : nr_model_role_sum(e->count[k]);
+    const nr_model_signal_count key = {.signal = signal};
+    const nr_model_signal_count *c =
+        e->nsignals ? bsearch(&key, e->signals, e->nsignals, sizeof *e->signals, nr__cmp_signal_name) : NULL;
+    const double workers = c ? (double)c->processes[NR_ROLE_WORKER] : 0;
     ev->applicable = seen > 0;
     if (!seen)
         snprintf(ev->why, sizeof ev->why, "no process's end (+++ exited or killed +++) is in the log");
-    ev->value = (double)job;
-    ev->args[0] = (double)job;
-    ev->args[1] = (double)workers;
+    ev->value = (c ? (double)c->processes[NR_ROLE_MAIN] : 0) + workers;
+    ev->args[0] = ev->value;
+    ev->args[1] = workers;
 }
 
 static void killed_sigkill(const nr_model *m, evidence *ev) { killed_by(m, "SIGKILL", ev); }

@@ -331,6 +331,8 @@ static inline int nr__pid_reused(const nr_model *m, int64_t pid)
 }
 /* Counts how the processes ended (m->ends), once they are sorted. */
 int nr__process_ends(nr_model *m);
+/* Orders nr_model_signal_count by signal name (m->ends.signals' order). */
+int nr__cmp_signal_name(const void *a, const void *b);
 /* Sorts the processes by (pid, first start) and indexes them again. */
 int nr__sort_processes(nr_model *m);
 int nr__assign_roles(nr_model *m);

@@ -235,17 +235,20 @@ size_t nr_model_process_count(const nr_model *m);
 const nr_model_process *nr_model_process_at(const nr_model *m, size_t i);
 int64_t nr_model_main_pid(const nr_model *m);   /* -1 when there are no processes */
 
-/* How the processes ended (docs/definitions.md, "How processes ended"):
- * each process in exactly one of exited_zero, exited_nonzero, killed
- * (by a signal) and unseen (the trace ended first, or the store has no
- * processes table), per role; the killed per signal. */
+/* How a process ended (docs/definitions.md, "How processes ended"):
+ * killed (by a signal), else exited 0 or with another status, else
+ * unseen (the trace ended first, or the store has no processes table). */
+enum nr_process_end { NR_END_EXITED_ZERO, NR_END_EXITED_NONZERO, NR_END_KILLED, NR_END_UNSEEN, NR_END_COUNT };
+int nr_model_process_end(const nr_model_process *p);
+/* "exited_zero", "exited_nonzero", "killed", "unseen": summary --json's keys. */
+const char *nr_process_end_name(int end);
+/* The ends counted per role; the killed per signal. */
 typedef struct nr_model_signal_count {
     const char *signal;                 /* "SIGKILL" */
     uint64_t processes[NR_ROLE_COUNT];  /* per role */
 } nr_model_signal_count;
 typedef struct nr_model_process_ends {
-    uint64_t exited_zero[NR_ROLE_COUNT], exited_nonzero[NR_ROLE_COUNT], killed[NR_ROLE_COUNT],
-        unseen[NR_ROLE_COUNT];
+    uint64_t count[NR_END_COUNT][NR_ROLE_COUNT];
     size_t nsignals;
     const nr_model_signal_count *signals;   /* by name */
     int python_killed;                      /* a process killed by a signal ran Python */
@@ -254,6 +257,8 @@ typedef struct nr_model_process_ends {
 const nr_model_process_ends *nr_model_get_process_ends(const nr_model *m);
 /* Whether process p ended otherwise than with status 0 and was seen to end. */
 int nr_model_process_failed(const nr_model_process *p);
+/* n summed over the roles. */
+uint64_t nr_model_role_sum(const uint64_t n[NR_ROLE_COUNT]);
 /* When p ended, in seconds from the timeline's start (the zero of the
  * bursts' start_s); NAN when its end was not seen or has no stamp. */
 double nr_model_process_end_s(const nr_model *m, const nr_model_process *p);

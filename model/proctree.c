@@ -332,9 +332,31 @@ int nr__assign_roles(nr_model *m)
 
 /* ---- how the processes ended ------------------------------------------ */
 
+int nr_model_process_end(const nr_model_process *p)
+{
+    if (p->killed_by[0])
+        return NR_END_KILLED;
+    return p->exit_code == 0 ? NR_END_EXITED_ZERO : p->exit_code > 0 ? NR_END_EXITED_NONZERO : NR_END_UNSEEN;
+}
+
+const char *nr_process_end_name(int end)
+{
+    static const char *const names[NR_END_COUNT] = {"exited_zero", "exited_nonzero", "killed", "unseen"};
+    return end >= 0 && end < NR_END_COUNT ? names[end] : "?";
+}
+
 int nr_model_process_failed(const nr_model_process *p)
 {
-    return p->killed_by[0] || p->exit_code > 0;
+    const int end = nr_model_process_end(p);
+    return end == NR_END_KILLED || end == NR_END_EXITED_NONZERO;
+}
+
+uint64_t nr_model_role_sum(const uint64_t n[NR_ROLE_COUNT])
+{
+    uint64_t sum = 0;
+    for (int r = 0; r < NR_ROLE_COUNT; r++)
+        sum += n[r];
+    return sum;
 }
 
 double nr_model_process_end_s(const nr_model *m, const nr_model_process *p)
@@ -349,7 +371,7 @@ static int runs_python(const char *program)
     return strncmp(slash ? slash + 1 : program, "python", 6) == 0;
 }
 
-static int cmp_signal_name(const void *a, const void *b)
+int nr__cmp_signal_name(const void *a, const void *b)
 {
     return strcmp(((const nr_model_signal_count *)a)->signal, ((const nr_model_signal_count *)b)->signal);
 }
@@ -359,7 +381,7 @@ static int cmp_signal_name(const void *a, const void *b)
 static void merge_signals(nr_model *m, size_t n)
 {
     if (n > 1)
-        qsort(m->signals, n, sizeof *m->signals, cmp_signal_name);
+        qsort(m->signals, n, sizeof *m->signals, nr__cmp_signal_name);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (k && strcmp(m->signals[k - 1].signal, m->signals[i].signal) == 0) {
@@ -379,19 +401,14 @@ int nr__process_ends(nr_model *m)
     size_t nkilled = 0;
     for (size_t i = 0; i < m->nprocs; i++) {
         const nr_model_process *p = &m->procs[i];
-        if (p->killed_by[0]) {
-            e->killed[p->role]++;
-            e->python_killed |= runs_python(p->program);
-            NR_TRY(NR_GROW(m->signals, m->signals_cap, nkilled + 1));
-            m->signals[nkilled] = (nr_model_signal_count){.signal = p->killed_by};
-            m->signals[nkilled++].processes[p->role] = 1;
-        } else if (p->exit_code == 0) {
-            e->exited_zero[p->role]++;
-        } else if (p->exit_code > 0) {
-            e->exited_nonzero[p->role]++;
-        } else {
-            e->unseen[p->role]++;
-        }
+        const int end = nr_model_process_end(p);
+        e->count[end][p->role]++;
+        if (end != NR_END_KILLED)
+            continue;
+        e->python_killed |= runs_python(p->program);
+        NR_TRY(NR_GROW(m->signals, m->signals_cap, nkilled + 1));
+        m->signals[nkilled] = (nr_model_signal_count){.signal = p->killed_by};
+        m->signals[nkilled++].processes[p->role] = 1;
     }
     e->hook_lines_at_risk = e->python_killed && nr__model_meta_i64(m, "has_hook", 0) == 1;
     merge_signals(m, nkilled);

@@ -175,10 +175,8 @@ static json_t *ends_json(const nr_model *m)
 {
     const nr_model_process_ends *e = &m->ends;
     json_t *j = json_object(), *signals = json_array(), *failed = json_array();
-    put(j, "exited_zero", per_role_json(e->exited_zero));
-    put(j, "exited_nonzero", per_role_json(e->exited_nonzero));
-    put(j, "killed", per_role_json(e->killed));
-    put(j, "unseen", per_role_json(e->unseen));
+    for (int k = 0; k < NR_END_COUNT; k++)
+        put(j, nr_process_end_name(k), per_role_json(e->count[k]));
     for (size_t i = 0; i < e->nsignals && signals; i++) {
         json_t *s = per_role_json(e->signals[i].processes);
         put(s, "signal", json_string(e->signals[i].signal));

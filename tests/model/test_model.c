@@ -752,9 +752,8 @@ static void sync_latency_counts_directories_and_no_file(void **state)
  * (/bin/sh) exits 2; 103's leader row tells nothing, its thread 104 was
  * killed by SIGBUS at 4 s, which killed the process; 105 dies of SIGTERM;
  * 200 (other) was still running when the trace ended. */
-static void process_ends_by_role_and_signal(void **state)
+static void write_ends_store(void)
 {
-    (void)state;
     tb t;
     tb_open(&t, tb_path("ends.nio"));
     tb_meta(&t, "has_hook", "1");
@@ -775,14 +774,21 @@ static void process_ends_by_role_and_signal(void **state)
                               .exit_code = -1, .end_ns = -1});
     tb_call(&t, 0, US, 100, NR_OP_READ, 0, 10, 0, -1);
     tb_commit(&t);
+}
+
+static void process_ends_by_role_and_signal(void **state)
+{
+    (void)state;
+    write_ends_store();
     nr_model *m = model_of(tb_path("ends.nio"));
     const nr_model_process_ends *e = nr_model_get_process_ends(m);
-    assert_int_equal(e->exited_zero[NR_ROLE_MAIN], 1);
-    assert_int_equal(e->exited_zero[NR_ROLE_WORKER] + e->exited_zero[NR_ROLE_OTHER], 0);
-    assert_int_equal(e->exited_nonzero[NR_ROLE_WORKER], 1);
-    assert_int_equal(e->killed[NR_ROLE_WORKER], 3);
-    assert_int_equal(e->killed[NR_ROLE_MAIN] + e->killed[NR_ROLE_OTHER], 0);
-    assert_int_equal(e->unseen[NR_ROLE_OTHER], 1);
+    const uint64_t *zero = e->count[NR_END_EXITED_ZERO], *killed = e->count[NR_END_KILLED];
+    assert_int_equal(zero[NR_ROLE_MAIN], 1);
+    assert_int_equal(zero[NR_ROLE_WORKER] + zero[NR_ROLE_OTHER], 0);
+    assert_int_equal(e->count[NR_END_EXITED_NONZERO][NR_ROLE_WORKER], 1);
+    assert_int_equal(killed[NR_ROLE_WORKER], 3);
+    assert_int_equal(killed[NR_ROLE_MAIN] + killed[NR_ROLE_OTHER], 0);
+    assert_int_equal(e->count[NR_END_UNSEEN][NR_ROLE_OTHER], 1);
     assert_int_equal(e->nsignals, 3);
     const char *const names[3] = {"SIGBUS", "SIGKILL", "SIGTERM"};
     for (size_t i = 0; i < 3; i++) {
@@ -2866,12 +2872,13 @@ static void rule_outcomes(void **state)
 }
 
 /* The job's processes killed by SIGKILL and SIGBUS (the store of
- * process_ends_by_role_and_signal: worker 101 SIGKILL, 103 SIGBUS); a
+ * write_ends_store: worker 101 SIGKILL, 103 SIGBUS); a
  * process of role other killed does not count, and a log without any
  * process's end cannot tell. */
 static void finding_killed_by_signal(void **state)
 {
     (void)state;
+    write_ends_store();
     nr_model *m = model_of(tb_path("ends.nio"));
     const nr_model_rule *r = rule_of(m, "killed_sigkill");
     assert_int_equal(r->state, NR_RULE_FIRED);
