@@ -1164,8 +1164,9 @@ static void hook_diag(void *ctx, const char *reason, uint64_t line_no, const cha
 
 /* When thread tid (of its tasks, a tid being reused, the last to start by
  * ts, else the first) ended, when the trace saw it end (exited or killed):
- * its end line's stamp, else (a line without one) its last event's; else
- * -1. Tasks are sorted by tid, then by creation. */
+ * its end line's stamp (a line without one takes the line before's, so it
+ * is -1 only in a log without stamps); else -1. Tasks are sorted by tid,
+ * then by creation. */
 static int64_t ended_task_end_ts(const nr_pm *pm, int64_t tid, int64_t ts)
 {
     size_t lo = 0, hi = nr_pm_task_count(pm);
@@ -1187,9 +1188,7 @@ static int64_t ended_task_end_ts(const nr_pm *pm, int64_t tid, int64_t ts)
         best = k;
         found = 1;
     }
-    if (!found || !(best.exit_code >= 0 || best.killed_by[0]))
-        return -1;
-    return best.end_ts_ns >= 0 ? best.end_ts_ns : best.last_ts_ns;
+    return found && (best.exit_code >= 0 || best.killed_by[0]) ? best.end_ts_ns : -1;
 }
 
 /* Where a phase never ended is cut: at the end of its thread when the
