@@ -150,6 +150,26 @@ static void print_fs_bytes(const nr_model *m, FILE *out)
     }
 }
 
+/* One row of the phase table: name, wall time, bytes, I/O time, shares
+ * (and the mapped bytes when mapped: -1 unknown lengths, 0 none). */
+static void print_phase_row(FILE *out, const nr_model_phase *p, const char *name, int durations, int mapped)
+{
+    char main_io[32];
+    nr_cli_print_cell(out, name, 16);
+    fputc(' ', out);
+    print_real(out, 10, p->wall_s);
+    fprintf(out, " %12" PRIu64 " %12" PRIu64 " ", p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes);
+    print_real(out, 10, durations ? p->io_time_s : NAN);
+    fprintf(out, " %11s ", isfinite(p->main_io_share) ? nr_fmt_percent(p->main_io_share, main_io, sizeof main_io)
+                                                     : "-");
+    print_real(out, 12, p->io_share);
+    if (mapped > 0)
+        fprintf(out, " %12" PRIu64, p->job_bytes_mapped);
+    else if (mapped < 0)
+        fprintf(out, " %12s", "-");
+    fputc('\n', out);
+}
+
 /* The totals line and the per-phase table. */
 static void print_totals(const nr_model *m, const char *path, FILE *out)
 {
@@ -176,27 +196,20 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
 
     /* a column of the job files' mappings only where there are any: the table stays as it was otherwise */
     const nr_model_fidelity *fid = nr_model_get_fidelity(m);
-    const int mapped = fid->mmap_job.calls > 0, mapped_known = fid->mmap_lengths_known;
+    const int mapped = fid->mmap_job.calls == 0 ? 0 : fid->mmap_lengths_known ? 1 : -1;
     fprintf(out, "%-16s %10s %12s %12s %10s %11s %12s", "phase", "wall s", "read", "written", "io s", "main in io",
             "procs in io");
     fprintf(out, mapped ? " %12s\n" : "\n", "mapped");
     const int durations = nr_model_get_fidelity(m)->durations_available;
-    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
-        const nr_model_phase *p = nr_model_phase_at(m, i);
-        char main_io[32];
-        nr_cli_print_cell(out, p->name, 16);
-        fputc(' ', out);
-        print_real(out, 10, p->wall_s);
-        fprintf(out, " %12" PRIu64 " %12" PRIu64 " ", p->ops[NR_OP_READ].bytes, p->ops[NR_OP_WRITE].bytes);
-        print_real(out, 10, durations ? p->io_time_s : NAN);
-        fprintf(out, " %11s ", isfinite(p->main_io_share) ? nr_fmt_percent(p->main_io_share, main_io, sizeof main_io)
-                                                         : "-");
-        print_real(out, 12, p->io_share);
-        if (mapped && mapped_known)
-            fprintf(out, " %12" PRIu64, p->job_bytes_mapped);
-        else if (mapped)
-            fprintf(out, " %12s", "-");
-        fputc('\n', out);
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        if (nr_model_phase_listed(m, i))
+            print_phase_row(out, nr_model_phase_at(m, i), nr_model_phase_at(m, i)->name, durations, mapped);
+    size_t unlisted;
+    const nr_model_phase *rest = nr_model_phases_unlisted(m, &unlisted);
+    if (rest) {
+        char other[64];
+        snprintf(other, sizeof other, "others (%zu)", unlisted); /* fits the column of 16 */
+        print_phase_row(out, rest, other, durations, mapped);
     }
     /* the summed time reads like a share of the phase but counts every
        process: the loop's own share is the data-bound evidence */
@@ -209,6 +222,10 @@ static void print_totals(const nr_model *m, const char *path, FILE *out)
     if (mapped)
         fprintf(out, "mapped: the bytes of the job files' mappings made in the phase; reads through them are "
                      "invisible to strace and in no column before it\n");
+    if (rest)
+        fprintf(out, "the %d phases with the most bytes and I/O time of the job files are listed (figure 1's rule); "
+                     "others (%zu): the other phases' sums (wall s and shares do not add up); summary --json lists every "
+                     "phase\n", NR_MODEL_PHASES_LISTED, unlisted);
 }
 
 /* The job files by the bytes they moved, and their sizes per class. */

@@ -621,6 +621,30 @@ static const char phase_columns_note[] =
     "the wall time, the mean number of processes in file I/O at once; workers reading beside the loop raise "
     "it, above 1 when several read in parallel, without the loop waiting.";
 
+/* The row of the phases a table does not list (nr_model_phases_unlisted):
+ * its name, "other N phases", into out; NULL when every phase is listed. */
+static const nr_model_phase *unlisted_phases(const nr_model *m, char *out, size_t cap)
+{
+    size_t n;
+    const nr_model_phase *rest = nr_model_phases_unlisted(m, &n);
+    if (rest)
+        snprintf(out, cap, "other %zu phases", n);
+    return rest;
+}
+
+/* Said under the tables of a run with more phases than they list. */
+static void add_unlisted_note(nr_report_block *b, const nr_model *m)
+{
+    char note[320], other[64];
+    if (!unlisted_phases(m, other, sizeof other))
+        return;
+    snprintf(note, sizeof note,
+             "The tables of this section list the %d phases with the most bytes and I/O time of the job files "
+             "(figure 1's rule, its phases among them) in phase order, and the others as one row of their sums, "
+             "\"%s\". niorep summary --json lists every phase.", NR_MODEL_PHASES_LISTED, other);
+    nr_report_para(b, "note", note);
+}
+
 /* The job files' mappings per phase, when the run made any: the bytes
  * reads through memory could reach, which no column of bytes holds. */
 static void add_mapped_table(nr_report_block *sec, const nr_model *m)
@@ -634,13 +658,20 @@ static void add_mapped_table(nr_report_block *sec, const nr_model *m)
                                              "strace: these bytes are in no column above)", 2, heads, 0x2u);
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
-        if (!p->job_bytes_mapped)
+        if (!p->job_bytes_mapped || !nr_model_phase_listed(m, i))
             continue;
         char key[96];
         nr_report_table_row(t);
         nr_report_table_cell(t, p->name);
         snprintf(key, sizeof key, "phases.%zu.job_bytes_mapped", i);
         nr_report_table_cell_key(t, B(p->job_bytes_mapped), key, (double)p->job_bytes_mapped);
+    }
+    char other[64];
+    const nr_model_phase *rest = unlisted_phases(m, other, sizeof other);
+    if (rest && rest->job_bytes_mapped) {
+        nr_report_table_row(t);
+        nr_report_table_cell(t, other);
+        nr_report_table_cell(t, B(rest->job_bytes_mapped));
     }
 }
 
@@ -703,6 +734,23 @@ static void add_waits_table(nr_report_block *sec, const nr_model *m)
                                 "waiting, with exact p50 and p99.");
 }
 
+/* Phase p's rows of the table per phase and operation class, named name. */
+static void add_op_class_rows(nr_report_table *o, const nr_model_phase *p, const char *name)
+{
+    static const char *const op_names[NR_OP_CLASS_COUNT] = {"read", "write", "open/close", "metadata", "sync", "other"};
+    char buf[64];
+    for (int op = 0; op < NR_OP_CLASS_COUNT; op++) {
+        if (p->ops[op].calls == 0)
+            continue;
+        nr_report_table_row(o);
+        nr_report_table_cell(o, name);
+        nr_report_table_cell(o, op_names[op]);
+        nr_report_table_cell(o, C(p->ops[op].calls));
+        nr_report_table_cell(o, B(p->ops[op].bytes));
+        nr_report_table_cell(o, S(ns_to_s(p->ops[op].time_ns)));
+    }
+}
+
 static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                        nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
@@ -725,6 +773,11 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
     for (size_t i = 0; i < nr_model_phase_count(m); i++) {
         const nr_model_phase *p = nr_model_phase_at(m, i);
         char key[96], inst[160];
+        rt_read += p->runtime_bytes_read;
+        rt_written += p->runtime_bytes_written;
+        rt_time += p->runtime_io_time_s;
+        if (!nr_model_phase_listed(m, i))
+            continue;
         nr_report_table_row(t);
         nr_report_table_cell(t, p->name);
         /* said where the phase is: it ran to the end of the trace, or its block raised */
@@ -742,9 +795,21 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
         snprintf(key, sizeof key, "phases.%zu.io_share", i);
         nr_report_table_cell_key(t, R(p->io_share), key, p->io_share);
         nr_report_table_cell(t, C(p->processes_with_io));
-        rt_read += p->runtime_bytes_read;
-        rt_written += p->runtime_bytes_written;
-        rt_time += p->runtime_io_time_s;
+    }
+    char other[64];
+    const nr_model_phase *rest = unlisted_phases(m, other, sizeof other);
+    if (rest) { /* sums where they add: times of phases that overlap do not */
+        char inst[160];
+        nr_report_table_row(t);
+        nr_report_table_cell(t, other);
+        nr_report_table_cell(t, phase_instances(rest, inst, sizeof inst));
+        nr_report_table_cell(t, "");
+        nr_report_table_cell(t, "");
+        nr_report_table_cell(t, B(rest->ops[NR_OP_READ].bytes));
+        nr_report_table_cell(t, B(rest->ops[NR_OP_WRITE].bytes));
+        nr_report_table_cell(t, S(durations ? rest->io_time_s : NAN));
+        nr_report_table_cell(t, "");
+        nr_report_table_cell(t, "");
     }
     nr_report_table_row(t);
     nr_report_table_cell(t, "of these: Python runtime files");
@@ -761,20 +826,12 @@ static int fill_phases(nr_report *rep, nr_report_block *sec, const nr_run *run, 
         nr_report_para(numbers, "unavailable", whole_seconds_note);
     static const char *const oheads[] = {"phase", "op class", "calls", "bytes", "time"};
     nr_report_table *o = nr_report_table_new(sec, "Per phase and operation class", 5, oheads, 0x1Cu);
-    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
-        const nr_model_phase *p = nr_model_phase_at(m, i);
-        for (int op = 0; op < NR_OP_CLASS_COUNT; op++) {
-            if (p->ops[op].calls == 0)
-                continue;
-            static const char *const op_names[NR_OP_CLASS_COUNT] = {"read", "write", "open/close", "metadata", "sync", "other"};
-            nr_report_table_row(o);
-            nr_report_table_cell(o, p->name);
-            nr_report_table_cell(o, op_names[op]);
-            nr_report_table_cell(o, C(p->ops[op].calls));
-            nr_report_table_cell(o, B(p->ops[op].bytes));
-            nr_report_table_cell(o, S(ns_to_s(p->ops[op].time_ns)));
-        }
-    }
+    for (size_t i = 0; i < nr_model_phase_count(m); i++)
+        if (nr_model_phase_listed(m, i))
+            add_op_class_rows(o, nr_model_phase_at(m, i), nr_model_phase_at(m, i)->name);
+    if (rest)
+        add_op_class_rows(o, rest, other);
+    add_unlisted_note(sec, m);
     add_waits_table(sec, m);
     add_mapped_table(sec, m);
     add_fs_bytes_table(sec, m);
@@ -1097,6 +1154,35 @@ static const char *no_split_text(uint64_t reads, char *out, size_t cap)
     return out;
 }
 
+/* The rows of a per-phase latency table: the listed phases with reads
+ * (nr_model_phase_listed), and a word under it on the others'. Their
+ * quantiles do not add up to one row's: summary --json has each. */
+static void add_phase_latency_rows(nr_report_block *sec, nr_report_table *t, const nr_model *m,
+                                   const nr_model_latency *(*of_phase)(const nr_model *, int, size_t))
+{
+    size_t unlisted = 0;
+    uint64_t reads = 0;
+    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
+        const nr_model_latency *lat = of_phase(m, NR_LAT_READ, i);
+        if (!lat || !lat->count)
+            continue;
+        if (nr_model_phase_listed(m, i)) {
+            latency_row(t, nr_model_phase_at(m, i)->name, lat, NULL);
+        } else {
+            unlisted++;
+            reads += lat->count;
+        }
+    }
+    if (unlisted) {
+        char note[256], phases[64], calls[64];
+        snprintf(note, sizeof note, "%s more %s with %s %s, not listed (see Phase breakdown): niorep summary --json "
+                 "gives every phase's quantiles.", nr_report_fmt_count((double)unlisted, phases, sizeof phases),
+                 nr_cli_noun(unlisted, "phase", "phases"), nr_report_fmt_count((double)reads, calls, sizeof calls),
+                 nr_cli_noun(reads, "read", "reads"));
+        nr_report_para(sec, "note", note);
+    }
+}
+
 static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run, size_t ri,
                         nr_fill_figure_fn figure, void *ctx, nr_error *err)
 {
@@ -1136,11 +1222,7 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
                               "figure 1 and the others as one, the last row)"
                             : "Read latency of the job files per phase (figure 4's series)",
                       "phase");
-    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
-        const nr_model_latency *lat = nr_model_latency_job_phase(m, NR_LAT_READ, i);
-        if (lat && lat->count)
-            latency_row(t, nr_model_phase_at(m, i)->name, lat, NULL);
-    }
+    add_phase_latency_rows(sec, t, m, nr_model_latency_job_phase);
     if (folds && nr_model_latency_job_folded(m)->count) { /* figure 4's grey series, last */
         const size_t *kept;
         char other[64];
@@ -1148,11 +1230,7 @@ static int fill_latency(nr_report *rep, nr_report_block *sec, const nr_run *run,
         latency_row(t, other, nr_model_latency_job_folded(m), NULL);
     }
     t = latency_table(sec, "Read latency per phase, every regular file (the runtime's included)", "phase");
-    for (size_t i = 0; i < nr_model_phase_count(m); i++) {
-        const nr_model_latency *lat = nr_model_latency_phase(m, NR_LAT_READ, i);
-        if (lat && lat->count)
-            latency_row(t, nr_model_phase_at(m, i)->name, lat, NULL);
-    }
+    add_phase_latency_rows(sec, t, m, nr_model_latency_phase);
     t = latency_table(sec, "Read latency per file system (mount point; every regular file)", "file system");
     for (size_t i = 0; i < nr_model_fs_count(m); i++) {
         const nr_model_latency *lat = nr_model_latency_fs(m, NR_LAT_READ, i);

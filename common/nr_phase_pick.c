@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nr_error.h"
 
@@ -46,26 +47,53 @@ static void scores(size_t n_runs, size_t m, const double *bytes, const double *i
     }
 }
 
+/* The n phases ranked by weight, largest first, ties to the earlier
+ * (malloc'd, the caller frees); NULL when out of memory. */
+static keyed *ranked(size_t n_runs, size_t n, const double *bytes, const double *io_time_s)
+{
+    double *score = malloc((n ? n : 1) * sizeof *score);
+    keyed *rank = malloc((n ? n : 1) * sizeof *rank);
+    if (score && rank) {
+        scores(n_runs, n, bytes, io_time_s, score);
+        for (size_t j = 0; j < n; j++)
+            rank[j] = (keyed){-score[j], j};
+        qsort(rank, n, sizeof *rank, by_key_then_index);
+    } else {
+        free(rank);
+        rank = NULL;
+    }
+    free(score);
+    return rank;
+}
+
 int nr_phase_pick_slots(size_t n_runs, size_t n_phases, const double *bytes, const double *io_time_s, size_t *slot)
 {
     const size_t m = n_phases, kept = NR_PHASE_PICK_KEPT;
-    double *score = malloc((m ? m : 1) * sizeof *score);
-    keyed *rank = malloc((m ? m : 1) * sizeof *rank);
-    const int rc = score && rank ? 0 : NR_E_NOMEM;
-    if (rc == 0) {
-        scores(n_runs, m, bytes, io_time_s, score);
-        for (size_t j = 0; j < m; j++)
-            rank[j] = (keyed){-score[j], j}, slot[j] = kept;
-        qsort(rank, m, sizeof *rank, by_key_then_index);
-        for (size_t k = 0; k < kept && k < m; k++)
-            slot[rank[k].index] = 0; /* kept: numbered below, in phase order */
-        for (size_t j = 0, n = 0; j < m; j++)
-            if (slot[j] == 0)
-                slot[j] = n++;
-    }
-    free(score);
+    keyed *rank = ranked(n_runs, m, bytes, io_time_s);
+    if (!rank)
+        return NR_E_NOMEM;
+    for (size_t j = 0; j < m; j++)
+        slot[j] = kept;
+    for (size_t k = 0; k < kept && k < m; k++)
+        slot[rank[k].index] = 0; /* kept: numbered below, in phase order */
+    for (size_t j = 0, n = 0; j < m; j++)
+        if (slot[j] == 0)
+            slot[j] = n++;
     free(rank);
-    return rc;
+    return 0;
+}
+
+int nr_phase_pick_top(size_t n_runs, size_t n_phases, const double *bytes, const double *io_time_s, size_t k,
+                      uint8_t *top)
+{
+    keyed *rank = ranked(n_runs, n_phases, bytes, io_time_s);
+    if (!rank)
+        return NR_E_NOMEM;
+    memset(top, 0, n_phases);
+    for (size_t r = 0; r < k && r < n_phases; r++)
+        top[rank[r].index] = 1;
+    free(rank);
+    return 0;
 }
 
 int nr_phase_pick_kept(size_t n_runs, size_t n_phases, const double *bytes, const double *io_time_s,

@@ -9,6 +9,7 @@
 #define NR_PHASE_PICK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The most phases drawn each in a colour of its own; with more, the
  * NR_PHASE_PICK_KEPT of the largest weight are kept and the rest fold. */
@@ -30,5 +31,12 @@ int nr_phase_pick_slots(size_t n_runs, size_t n_phases, const double *bytes, con
  * NR_PHASE_PICK_MAX phases (none folds). Returns 0 or NR_E_NOMEM (*n_kept 0). */
 int nr_phase_pick_kept(size_t n_runs, size_t n_phases, const double *bytes, const double *io_time_s,
                        size_t kept[NR_PHASE_PICK_KEPT], size_t *n_kept);
+
+/* The k phases of the largest weight by the same rule (the NR_PHASE_PICK_KEPT
+ * of nr_phase_pick_slots are the first of them): top[j] is 1 for those, 0
+ * for the others (n_phases values, the caller's). The report's per-phase
+ * tables list these (nr_model_phase_listed). Returns 0 or NR_E_NOMEM. */
+int nr_phase_pick_top(size_t n_runs, size_t n_phases, const double *bytes, const double *io_time_s, size_t k,
+                      uint8_t *top);
 
 #endif

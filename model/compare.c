@@ -172,12 +172,38 @@ static void run_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, 
     descriptive(l, r, "run", "B/s", ra, rb, "read bytes per second of run");
 }
 
-static const nr_model_phase *phase_named(const nr_model *m, const char *name)
+/* A run's phases by name, for the lookups of the other run's (a linear
+ * search each made compare of two runs of 100,000 phase names take 50 s). */
+typedef struct phase_name {
+    const char *name;
+    size_t index;
+} phase_name;
+
+static int by_name(const void *x, const void *y)
 {
-    for (size_t i = 0; i < nr_model_phase_count(m); i++)
-        if (strcmp(nr_model_phase_at(m, i)->name, name) == 0)
-            return nr_model_phase_at(m, i);
-    return NULL;
+    return strcmp(((const phase_name *)x)->name, ((const phase_name *)y)->name);
+}
+
+/* m's phases sorted by name (names are distinct: a model merges by name);
+ * NULL when out of memory. */
+static phase_name *phases_by_name(const nr_model *m)
+{
+    const size_t n = nr_model_phase_count(m);
+    phase_name *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        v[i] = (phase_name){nr_model_phase_at(m, i)->name, i};
+    qsort(v, n, sizeof *v, by_name);
+    return v;
+}
+
+/* The index of the phase named name in m (sorted: phases_by_name), or -1. */
+static ptrdiff_t phase_named(const nr_model *m, const phase_name *sorted, const char *name)
+{
+    const phase_name key = {name, 0};
+    const phase_name *hit = bsearch(&key, sorted, nr_model_phase_count(m), sizeof *sorted, by_name);
+    return hit ? (ptrdiff_t)hit->index : -1;
 }
 
 static double phase_bytes(const nr_model_phase *p)
@@ -236,18 +262,62 @@ static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *na
     }
 }
 
-/* Phases of a in their order, then those only b has. */
+/* The sums of phases compared as one (compare_rest): what phase_values
+ * and waited_s read, wall time unknown (phases overlap). */
+static void add_to_rest(nr_model_phase *rest, const nr_model_phase *p)
+{
+    for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
+        rest->ops[op].bytes += p->ops[op].bytes;
+    rest->io_time_s += p->io_time_s;
+    rest->waits.seconds += p->waits.seconds;
+    rest->waits.start_seconds += p->waits.start_seconds;
+}
+
+/* Whether phase i of m, named as phase j of other (-1: other has none),
+ * is compared on its own: listed in the report of either run
+ * (nr_model_phase_listed, every phase of a run of at most
+ * NR_MODEL_PHASES_LISTED). */
+static int compared_alone(const nr_model *m, size_t i, const nr_model *other, ptrdiff_t j)
+{
+    return nr_model_phase_listed(m, i) || (j >= 0 && nr_model_phase_listed(other, (size_t)j));
+}
+
+/* Phases of a in their order, then those only b has; with more phases
+ * than a report lists, those listed in neither run's as one row, "other
+ * phases", of their sums. */
 static void phase_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a, const nr_model *b)
 {
+    phase_name *sa = phases_by_name(a), *sb = phases_by_name(b);
+    if (!sa || !sb) {
+        l->oom = 1;
+        free(sa);
+        free(sb);
+        return;
+    }
+    nr_model_phase rest_a = {.wall_s = NAN}, rest_b = {.wall_s = NAN};
     for (size_t i = 0; i < nr_model_phase_count(a); i++) {
         const nr_model_phase *pa = nr_model_phase_at(a, i);
-        phase_rows_of(l, r, pa->name, a, pa, b, phase_named(b, pa->name));
+        const ptrdiff_t j = phase_named(b, sb, pa->name);
+        if (compared_alone(a, i, b, j))
+            phase_rows_of(l, r, pa->name, a, pa, b, j >= 0 ? nr_model_phase_at(b, (size_t)j) : NULL);
+        else
+            add_to_rest(&rest_a, pa);
     }
-    for (size_t i = 0; i < nr_model_phase_count(b); i++) {
-        const nr_model_phase *pb = nr_model_phase_at(b, i);
-        if (!phase_named(a, pb->name))
+    for (size_t j = 0; j < nr_model_phase_count(b); j++) {
+        const nr_model_phase *pb = nr_model_phase_at(b, j);
+        const ptrdiff_t i = phase_named(a, sa, pb->name);
+        if (!compared_alone(b, j, a, i))
+            add_to_rest(&rest_b, pb);
+        else if (i < 0)
             phase_rows_of(l, r, pb->name, a, NULL, b, pb);
     }
+    size_t unlisted_a, unlisted_b;
+    nr_model_phases_unlisted(a, &unlisted_a);
+    nr_model_phases_unlisted(b, &unlisted_b);
+    if (unlisted_a || unlisted_b)
+        phase_rows_of(l, r, "other phases", a, &rest_a, b, &rest_b);
+    free(sa);
+    free(sb);
 }
 
 static double ns_to_s(int64_t ns) { return ns >= 0 ? (double)ns * 1e-9 : NAN; }

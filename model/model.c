@@ -81,6 +81,7 @@ static int compute(nr_model *m, const nr_store *s, nr_error *err)
     finish_totals(m);
     NR_TRY(nr__phases_finish(m));
     NR_TRY(nr__phases_fold(m));
+    NR_TRY(nr__phases_list(m));
     nr__access_finish(m);
     NR_TRY(nr__concentration_compute(m, err));
     NR_TRY(nr__latency_plan(m, err));
@@ -169,6 +170,7 @@ void nr_model_free(nr_model *m)
     free(m->reg_total);
     free(m->reg_access);
     free(m->phases);
+    free(m->phase_listed);
     free(m->procs);
     free(m->signals);
     free(m->proc_next);

@@ -133,6 +133,8 @@ struct nr_model {
     size_t phase_kept[NR_PHASE_PICK_KEPT]; /* the phases figure 1 keeps (nr_model_phase_kept) */
     size_t n_phase_kept;         /* 0: none folds (at most NR_PHASE_PICK_MAX phases) */
     uint8_t *phase_folded;       /* [nphases] when some fold: 1 for a folded phase (the passes' state) */
+    uint8_t *phase_listed;       /* [nphases] when more than NR_MODEL_PHASES_LISTED: 1 for a listed phase */
+    nr_model_phase phase_rest;   /* the unlisted phases' sums (nr_model_phases_unlisted) */
     nr__idmap phase_procs;       /* set of (phase << 32 | process) pairs with I/O */
     size_t *proc_last_phase;     /* per process: the last phase counted in phase_procs (cache) */
     size_t proc_last_phase_cap;
@@ -350,6 +352,9 @@ int nr__phases_finish(nr_model *m);
 /* After nr__phases_finish: the phases figure 1 keeps, and the others
  * flagged (phase_folded), when more than NR_PHASE_PICK_MAX. */
 int nr__phases_fold(nr_model *m);
+/* The phases the report and the text summary list (nr_model_phase_listed)
+ * and the others' sums: after nr__phases_finish. */
+int nr__phases_list(nr_model *m);
 /* 1 when the run has stamps and every one is a whole second (strace -t,
  * whose stamps resolve to seconds): from pass 1's counts (fidelity). */
 int nr__whole_second_stamps(const nr_model *m);

@@ -211,6 +211,22 @@ double nr_model_phase_job_io_time_s(const nr_model_phase *p);
  * (none folds). The others are the folded phases
  * (nr_model_latency_job_folded; docs/figures.md, "Many phases"). */
 size_t nr_model_phase_kept(const nr_model *m, const size_t **kept);
+/* The report's per-phase tables and the text summary list at most
+ * NR_MODEL_PHASES_LISTED phases: with more, those of the largest weight by
+ * figure 1's rule (nr_phase_pick_top; figure 1's kept phases among them),
+ * in phase order, and the others as one row of their sums. summary --json
+ * keeps every phase. */
+#define NR_MODEL_PHASES_LISTED 100
+/* 1 when phase i is listed (every phase of a run of at most
+ * NR_MODEL_PHASES_LISTED). */
+int nr_model_phase_listed(const nr_model *m, size_t i);
+/* The phases not listed, as one phase of their sums, and their count in
+ * *n_unlisted; NULL (and 0) when every phase is listed. Summed: instances,
+ * never_ended, ended_by_error, ops, io_time_s, main_io_time_s, the
+ * runtime's bytes and time, job_bytes_mapped; wall_s, io_share and
+ * main_io_share are NAN (phases overlap: their times do not add), name ""
+ * and the rest zero. */
+const nr_model_phase *nr_model_phases_unlisted(const nr_model *m, size_t *n_unlisted);
 
 /* One process (thread group): a leader row of table processes and its
  * threads (a reused pid names several: docs/summary-schema.md "processes"). */

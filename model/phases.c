@@ -195,6 +195,60 @@ int nr__phases_fold(nr_model *m)
     return 0;
 }
 
+/* The unlisted phase p's sums into the rest (the fields that add up). */
+static void add_to_rest(nr_model_phase *rest, const nr_model_phase *p)
+{
+    rest->instances += p->instances;
+    rest->never_ended += p->never_ended;
+    rest->ended_by_error += p->ended_by_error;
+    for (int op = 0; op < NR_OP_CLASS_COUNT; op++) {
+        rest->ops[op].calls += p->ops[op].calls;
+        rest->ops[op].bytes += p->ops[op].bytes;
+        rest->ops[op].time_ns += p->ops[op].time_ns;
+    }
+    rest->io_time_s += p->io_time_s;
+    rest->main_io_time_s += p->main_io_time_s;
+    rest->runtime_bytes_read += p->runtime_bytes_read;
+    rest->runtime_bytes_written += p->runtime_bytes_written;
+    rest->runtime_io_time_s += p->runtime_io_time_s;
+    rest->job_bytes_mapped += p->job_bytes_mapped;
+}
+
+/* Figure 1's rule again (nr_phase_pick_top), for the NR_MODEL_PHASES_LISTED
+ * of the largest weight: a table of 100,000 phases made a report of 135 MB
+ * that Chromium took 286 s to show (docs/performance.md, session 65). */
+int nr__phases_list(nr_model *m)
+{
+    m->phase_rest = (nr_model_phase){.name = "", .wall_s = NAN, .io_share = NAN, .main_io_share = NAN};
+    if (m->nphases <= NR_MODEL_PHASES_LISTED)
+        return 0;
+    double *bytes = malloc(m->nphases * sizeof *bytes), *time = malloc(m->nphases * sizeof *time);
+    m->phase_listed = malloc(m->nphases);
+    int rc = bytes && time && m->phase_listed ? 0 : NR_E_NOMEM;
+    for (size_t i = 0; rc == 0 && i < m->nphases; i++) {
+        bytes[i] = nr_model_phase_job_bytes(&m->phases[i]);
+        time[i] = nr_model_phase_job_io_time_s(&m->phases[i]);
+    }
+    if (rc == 0)
+        rc = nr_phase_pick_top(1, m->nphases, bytes, time, NR_MODEL_PHASES_LISTED, m->phase_listed);
+    free(bytes);
+    free(time);
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < m->nphases; i++)
+        if (!m->phase_listed[i])
+            add_to_rest(&m->phase_rest, &m->phases[i]);
+    return 0;
+}
+
+int nr_model_phase_listed(const nr_model *m, size_t i) { return !m->phase_listed || m->phase_listed[i]; }
+
+const nr_model_phase *nr_model_phases_unlisted(const nr_model *m, size_t *n_unlisted)
+{
+    *n_unlisted = m->phase_listed ? m->nphases - NR_MODEL_PHASES_LISTED : 0;
+    return *n_unlisted ? &m->phase_rest : NULL;
+}
+
 size_t nr_model_phase_kept(const nr_model *m, const size_t **kept)
 {
     *kept = m->phase_kept;

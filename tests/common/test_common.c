@@ -20,6 +20,7 @@
 #include "nr_outfile.h"
 #include "nr_parallel.h"
 #include "nr_percent.h"
+#include "nr_phase_pick.h"
 #include "nr_reserve.h"
 #include "nr_spool.h"
 #include "nr_strtab.h"
@@ -702,6 +703,47 @@ static void affinity_limits_cores(void **state)
     assert_true(nr_cores() >= 1);
 }
 
+/* nr_phase_pick_top: the k of the largest weight (share of bytes plus
+ * share of I/O time, summed over runs), ties to the earlier phase; its
+ * first NR_PHASE_PICK_KEPT are nr_phase_pick_kept's. Two runs of 10
+ * phases worked by hand: run 0 bytes 10 x (j + 1), no time; run 1 time in
+ * phase 9 alone. Weights: (j + 1) / 55 and phase 9 also 1, so 9 first,
+ * then 8, 7, ...; a NAN or negative value weighs nothing. */
+static void phase_pick_top_ranks_by_weight(void **state)
+{
+    (void)state;
+    enum { N = 10 };
+    double bytes[2 * N], time[2 * N];
+    for (int j = 0; j < N; j++) {
+        bytes[j] = 10.0 * (j + 1);
+        time[j] = 0;
+        bytes[N + j] = j == 3 ? NAN : j == 4 ? -5 : 0;
+        time[N + j] = j == 9 ? 2.5 : 0;
+    }
+    uint8_t top[N];
+    assert_int_equal(nr_phase_pick_top(2, N, bytes, time, 3, top), 0);
+    for (int j = 0; j < N; j++)
+        assert_int_equal(top[j], j >= 7);
+    assert_int_equal(nr_phase_pick_top(2, N, bytes, time, 0, top), 0);
+    for (int j = 0; j < N; j++)
+        assert_int_equal(top[j], 0);
+    assert_int_equal(nr_phase_pick_top(2, N, bytes, time, 20, top), 0);
+    for (int j = 0; j < N; j++)
+        assert_int_equal(top[j], 1);
+    /* ties go to the earlier: six phases of one weight, the first 4 kept */
+    const double flat[6] = {1, 1, 1, 1, 1, 1}, none[6] = {0};
+    assert_int_equal(nr_phase_pick_top(1, 6, flat, none, 4, top), 0);
+    for (int j = 0; j < 6; j++)
+        assert_int_equal(top[j], j < 4);
+    /* nr_phase_pick_kept's 7 are the top 7 */
+    size_t kept[NR_PHASE_PICK_KEPT], n_kept;
+    assert_int_equal(nr_phase_pick_kept(2, N, bytes, time, kept, &n_kept), 0);
+    assert_int_equal(n_kept, NR_PHASE_PICK_KEPT);
+    assert_int_equal(nr_phase_pick_top(2, N, bytes, time, NR_PHASE_PICK_KEPT, top), 0);
+    for (size_t k = 0; k < n_kept; k++)
+        assert_int_equal(top[kept[k]], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -727,6 +769,7 @@ int main(void)
         cmocka_unit_test(utf8_clean_escapes_invalid_bytes),
         cmocka_unit_test(utf8_len_within_follows_rfc_3629),
         cmocka_unit_test(utf8_blank_is_nothing_visible),
+        cmocka_unit_test(phase_pick_top_ranks_by_weight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,4 +61,20 @@ if ((size > 256 * 1024)); then
 else
     echo "ok: figure 4 is an SVG of $size bytes (at most 256 KiB)"
 fi
+# the report and the text summary list 100 phases and the others as one
+# row (session 65): until then a row per name, a report of 27 MB here
+size=$(stat -c %s "$work/report.html")
+if ((size > 1024 * 1024)); then
+    echo "FAIL: the report is $size bytes, over 1 MiB"
+    status=1
+else
+    echo "ok: the report is $size bytes (at most 1 MiB)"
+fi
+"$niorep" summary "$work/run.nio" >"$work/summary.txt"
+if ! grep -q '^others (19902) ' "$work/summary.txt" || (($(wc -l <"$work/summary.txt") > 300)); then
+    echo "FAIL: the text summary has $(wc -l <"$work/summary.txt") lines, or no row 'others (19902)'"
+    status=1
+else
+    echo "ok: the text summary lists 100 phases and 'others (19902)'"
+fi
 exit $status

@@ -1372,6 +1372,11 @@ static void folded_phases_reads_match_a_sort(void **state)
     nr_model *m = model_of(tb_path("folded.nio"));
     nr__model_keep_pass_state(0);
     assert_int_equal(nr_model_phase_count(m), NPH + 1);
+    size_t unlisted;
+    assert_null(nr_model_phases_unlisted(m, &unlisted)); /* at most NR_MODEL_PHASES_LISTED: each its own row */
+    assert_int_equal(unlisted, 0);
+    for (size_t i = 0; i < NPH + 1; i++)
+        assert_int_equal(nr_model_phase_listed(m, i), 1);
     /* figure 1's pick: the rule over the weights figure 1 is given */
     const size_t *kept;
     assert_int_equal(nr_model_phase_kept(m, &kept), NR_PHASE_PICK_KEPT);
@@ -1419,6 +1424,51 @@ static void folded_phases_reads_match_a_sort(void **state)
     json_decref(j);
     nr_model_free(m);
     free(folded);
+}
+
+/* The phases the report lists (session 65): a run of 150 phases and
+ * "unphased", phase p reading c = (37 p mod 150) + 1 times 4 KiB in 10 us
+ * each (c a permutation of 1..150, so its bytes and I/O time rank alike):
+ * the 100 listed are those of c > 50, and the other 51 ("unphased" reads
+ * nothing) sum to the reads of c = 1..50, 1,275 of them, and 50 instances. */
+static void listed_phases_and_the_rest(void **state)
+{
+    (void)state;
+    enum { NPH = 150 };
+    tb t;
+    tb_open(&t, tb_path("listed.nio"));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 7, -1, 0, (NPH + 1) * SEC);
+    for (int64_t p = 0; p < NPH; p++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", (int)p);
+        tb_phase(&t, p, 7, name, p * SEC, (p + 1) * SEC);
+        for (int64_t i = 0; i < (37 * p) % NPH + 1; i++)
+            tb_call(&t, p * SEC + i * MS, 10 * US, 7, NR_OP_READ, 0, 4096, -1, p);
+    }
+    tb_commit(&t);
+    nr_model *m = model_of(tb_path("listed.nio"));
+    assert_int_equal(nr_model_phase_count(m), NPH + 1);
+    size_t listed = 0;
+    for (size_t i = 0; i < NPH + 1; i++) {
+        const char *name = nr_model_phase_at(m, i)->name;
+        const int want = name[0] == 'p' && (37 * atoi(name + 1)) % NPH >= 50;
+        assert_int_equal(nr_model_phase_listed(m, i), want);
+        listed += (size_t)want;
+    }
+    assert_int_equal(listed, NR_MODEL_PHASES_LISTED);
+    size_t n;
+    const nr_model_phase *rest = nr_model_phases_unlisted(m, &n);
+    assert_non_null(rest);
+    assert_int_equal(n, NPH + 1 - NR_MODEL_PHASES_LISTED);
+    assert_int_equal(rest->instances, 50);
+    assert_int_equal(rest->ops[NR_OP_READ].calls, 1275);
+    assert_int_equal(rest->ops[NR_OP_READ].bytes, 1275 * 4096);
+    assert_int_equal(rest->ops[NR_OP_READ].time_ns, 1275 * 10 * US);
+    assert_near(rest->io_time_s, 1275 * 10e-6, 1e-12);
+    assert_int_equal(rest->ops[NR_OP_WRITE].calls, 0);
+    assert_true(isnan(rest->wall_s) && isnan(rest->io_share) && isnan(rest->main_io_share));
+    nr_model_free(m);
 }
 
 /* Writes reads with durations vals[0..n) and checks the model's read quantiles
@@ -3090,6 +3140,7 @@ int main(void)
         cmocka_unit_test(quantiles_match_a_sort),
         cmocka_unit_test(job_files_latency_matches_a_sort),
         cmocka_unit_test(folded_phases_reads_match_a_sort),
+        cmocka_unit_test(listed_phases_and_the_rest),
         cmocka_unit_test(quantile_search_narrows),
         cmocka_unit_test(many_phase_names_fine_histograms_follow_their_values),
         cmocka_unit_test(summary_written_a_phase_at_a_time_is_the_tree_dumped),
