@@ -169,16 +169,28 @@ double nr_model_phase_job_io_time_s(const nr_model_phase *p)
 /* Figure 1's rule (nr_phase_pick_kept) over the phases' job-file weights,
  * which figure 1 is given (cli/figure_inputs.c): the same doubles, so the
  * same phases. */
+/* The phases' weights in figure 1's rule (nr_phase_pick.h): two arrays
+ * of m->nphases (malloc'd into *bytes, *time; freed by the caller, also
+ * on failure). Returns 0 or NR_E_NOMEM. */
+static int phase_weights(const nr_model *m, double **bytes, double **time)
+{
+    *bytes = malloc(m->nphases * sizeof **bytes);
+    *time = malloc(m->nphases * sizeof **time);
+    if (!*bytes || !*time)
+        return NR_E_NOMEM;
+    for (size_t i = 0; i < m->nphases; i++) {
+        (*bytes)[i] = nr_model_phase_job_bytes(&m->phases[i]);
+        (*time)[i] = nr_model_phase_job_io_time_s(&m->phases[i]);
+    }
+    return 0;
+}
+
 int nr__phases_fold(nr_model *m)
 {
     if (m->nphases <= NR_PHASE_PICK_MAX)
         return 0;
-    double *bytes = malloc(m->nphases * sizeof *bytes), *time = malloc(m->nphases * sizeof *time);
-    int rc = bytes && time ? 0 : NR_E_NOMEM;
-    for (size_t i = 0; rc == 0 && i < m->nphases; i++) {
-        bytes[i] = nr_model_phase_job_bytes(&m->phases[i]);
-        time[i] = nr_model_phase_job_io_time_s(&m->phases[i]);
-    }
+    double *bytes, *time;
+    int rc = phase_weights(m, &bytes, &time);
     if (rc == 0)
         rc = nr_phase_pick_kept(1, m->nphases, bytes, time, m->phase_kept, &m->n_phase_kept);
     free(bytes);
@@ -222,13 +234,10 @@ int nr__phases_list(nr_model *m)
     m->phase_rest = (nr_model_phase){.name = "", .wall_s = NAN, .io_share = NAN, .main_io_share = NAN};
     if (m->nphases <= NR_MODEL_PHASES_LISTED)
         return 0;
-    double *bytes = malloc(m->nphases * sizeof *bytes), *time = malloc(m->nphases * sizeof *time);
-    m->phase_listed = malloc(m->nphases);
-    int rc = bytes && time && m->phase_listed ? 0 : NR_E_NOMEM;
-    for (size_t i = 0; rc == 0 && i < m->nphases; i++) {
-        bytes[i] = nr_model_phase_job_bytes(&m->phases[i]);
-        time[i] = nr_model_phase_job_io_time_s(&m->phases[i]);
-    }
+    double *bytes, *time;
+    int rc = phase_weights(m, &bytes, &time);
+    if (rc == 0 && !(m->phase_listed = malloc(m->nphases)))
+        rc = NR_E_NOMEM;
     if (rc == 0)
         rc = nr_phase_pick_top(1, m->nphases, bytes, time, NR_MODEL_PHASES_LISTED, m->phase_listed);
     free(bytes);

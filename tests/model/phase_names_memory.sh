@@ -53,23 +53,22 @@ if [[ $phases != 20002 ]]; then
 fi
 peak_within 96 "build -j 1" "$niorep" build "$work/run.nio" -o "$work/report.html" -j 1
 peak_within 96 "figures" "$niorep" figures "$work/run.nio" -o "$work/figs" --format svg
+# size_within LIMIT_KIB WHAT FILE: fails the test when FILE is larger.
+size_within() {
+    local size
+    size=$(stat -c %s "$3")
+    if ((size > $1 * 1024)); then
+        echo "FAIL: $2 is $size bytes, over $1 KiB"
+        status=1
+    else
+        echo "ok: $2 is $size bytes (at most $1 KiB)"
+    fi
+}
 # figure 4 folds as figure 1 (session 54): 9 series, not one a name
-size=$(stat -c %s "$work/figs/fig4-read-latency.svg")
-if ((size > 256 * 1024)); then
-    echo "FAIL: figure 4 is an SVG of $size bytes, over 256 KiB"
-    status=1
-else
-    echo "ok: figure 4 is an SVG of $size bytes (at most 256 KiB)"
-fi
+size_within 256 "figure 4's SVG" "$work/figs/fig4-read-latency.svg"
 # the report and the text summary list 100 phases and the others as one
 # row (session 65): until then a row per name, a report of 27 MB here
-size=$(stat -c %s "$work/report.html")
-if ((size > 1024 * 1024)); then
-    echo "FAIL: the report is $size bytes, over 1 MiB"
-    status=1
-else
-    echo "ok: the report is $size bytes (at most 1 MiB)"
-fi
+size_within 1024 "the report" "$work/report.html"
 "$niorep" summary "$work/run.nio" >"$work/summary.txt"
 if ! grep -q '^others (19902) ' "$work/summary.txt" || (($(wc -l <"$work/summary.txt") > 300)); then
     echo "FAIL: the text summary has $(wc -l <"$work/summary.txt") lines, or no row 'others (19902)'"
