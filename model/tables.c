@@ -475,7 +475,10 @@ static int name_phases(nr_model *m, phase_row *pr, size_t n, nr_error *err)
         nr_model_phase *p = &m->phases[j];
         if ((size_t)j == m->nphases) {
             m->nphases++;
-            p->name = pr[i].name;
+            if (!(p->name = nr_arena_strndup(&m->arena, pr[i].name, strlen(pr[i].name)))) {
+                rc = NR_E_NOMEM;
+                break;
+            }
             p->first_ns = pr[i].begin;
             p->last_ns = pr[i].end;
         }
@@ -515,11 +518,12 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
     const nr_store_table *t = nr_store_find_table(s, "phases");
     const size_t rows = t ? (size_t)nr_store_table_rows(t) : 0;
     phase_row *pr = calloc(rows + 1, sizeof *pr);
-    m->phases = calloc(rows + 1, sizeof *m->phases);
-    if (!pr || !m->phases) {
-        free(pr);
+    if (!pr)
         return NR_E_NOMEM;
-    }
+    /* a row's name is its name's one copy here (a phase a step: a million
+       rows of a few names), the model's arena holds a copy per name */
+    nr_strtab names;
+    nr_strtab_init(&names);
     static const int cols[] = {NR_PH_PHASE_ID, NR_PH_PID, NR_PH_NAME, NR_PH_BEGIN_NS, NR_PH_END_NS, NR_PH_FLAGS};
     chunks k;
     chunks_init(&k);
@@ -538,18 +542,26 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
                 .begin = i64_at(&k.c[NR_PH_BEGIN_NS], i, 0),
                 .end = i64_at(&k.c[NR_PH_END_NS], i, 0),
                 .flags = i64_at(&k.c[NR_PH_FLAGS], i, 0),
-                .name = nr_arena_strndup(&m->arena, name, strlen(name)),
             };
-            if (!pr[n].name) {
-                rc = NR_E_NOMEM;
+            const int64_t copy = nr_strtab_intern(&names, name, strlen(name));
+            if (copy < 0) {
+                rc = (int)copy;
                 break;
             }
+            pr[n].name = nr_strtab_str(&names, (size_t)copy);
             if ((rc = nr__check_time("phases", "begin_ns", n, pr[n].begin, err)) < 0 ||
                 (rc = nr__check_time("phases", "end_ns", n, pr[n].end, err)) < 0)
                 break;
         }
     }
     chunks_fini(&k);
+    /* one a name, and "unphased" (nr_model_phase is 408 bytes: one a row
+       was 408 MB of address space at a million rows) */
+    if (!(m->phases = calloc(names.count + 1, sizeof *m->phases))) {
+        nr_strtab_fini(&names);
+        free(pr);
+        return NR_E_NOMEM;
+    }
     m->phase_rows = n;
     qsort(pr, n, sizeof *pr, cmp_phase_row);
     /* Names in order of first begin; so are the pids that began phases,
@@ -558,6 +570,7 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
         rc = collect_phase_pids(m, pr, n);
     if (rc == 0)
         rc = name_phases(m, pr, n, err);
+    nr_strtab_fini(&names);
     m->unphased = m->nphases++;
     m->phases[m->unphased] = (nr_model_phase){.name = "unphased", .first_ns = -1, .last_ns = -1};
     if (rc == 0)
