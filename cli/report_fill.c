@@ -628,7 +628,7 @@ static const nr_model_phase *unlisted_phases(const nr_model *m, char *out, size_
     size_t n;
     const nr_model_phase *rest = nr_model_phases_unlisted(m, &n);
     if (rest)
-        snprintf(out, cap, "other %zu phases", n);
+        snprintf(out, cap, "other %zu %s", n, nr_cli_noun(n, "phase", "phases"));
     return rest;
 }
 
