@@ -15,8 +15,8 @@
 
 /* The tables every store of a run has held since format 1, each with every
  * column of its schema: the ingest has written them all since its first
- * version, and no column has been added to them since but those of
- * added_columns, read with their default from an older store.
+ * version, and no column has been added to them since but those whose
+ * nr_col_def has a since revision, read as missing from an older store.
  * marks came later (session 40): a store without it has no marks, but a
  * marks table, diagnostics or pyio table present must be whole. diagnostics
  * and pyio may be absent (none): a generated store (bench/model_gen.c)
@@ -25,22 +25,6 @@
 static const nr_table_def *const required_tables[] = {&nr_events_table, &nr_files_table, &nr_processes_table,
                                                       &nr_phases_table, &nr_meta_table};
 static const nr_table_def *const whole_if_present[] = {&nr_diagnostics_table, &nr_pyio_table, &nr_marks_table};
-
-/* Columns added to a table after its first version: an older store lacks them. */
-static const struct {
-    const nr_table_def *table;
-    size_t col;
-} added_columns[] = {
-    {&nr_processes_table, NR_PR_END_TS_NS}, /* ingest revision 26 */
-};
-
-static int added_later(const nr_table_def *def, size_t col)
-{
-    for (size_t i = 0; i < sizeof added_columns / sizeof added_columns[0]; i++)
-        if (added_columns[i].table == def && added_columns[i].col == col)
-            return 1;
-    return 0;
-}
 
 static int check_table(const nr_store *s, const nr_table_def *def, int required, nr_error *err)
 {
@@ -53,7 +37,7 @@ static int check_table(const nr_store *s, const nr_table_def *def, int required,
                         : 0;
     for (size_t c = 0; c < def->ncols; c++) {
         const int idx = nr_store_col_index(t, def->cols[c].name);
-        if (idx < 0 && added_later(def, c))
+        if (idx < 0 && def->cols[c].since) /* added later: read as missing (i64_at's default) */
             continue;
         if (idx < 0)
             return nr_error_set(err, NR_E_FORMAT,
@@ -619,7 +603,7 @@ int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
             rows[nrows++] = (nr__task_row){
                 .tid = tid, .pid = i64_at(&k.c[NR_PR_PID], i, tid), .ppid = i64_at(&k.c[NR_PR_PPID], i, -1),
                 .first_ns = i64_at(&k.c[NR_PR_FIRST_TS_NS], i, -1), .last_ns = i64_at(&k.c[NR_PR_LAST_TS_NS], i, -1),
-                .exit_code = i64_at(&k.c[NR_PR_EXIT_CODE], i, -1), .end_ns = i64_at(&k.c[NR_PR_END_TS_NS], i, -1),
+                .exit_code = i64_at(&k.c[NR_PR_EXIT_CODE], i, -1), .end_ns = i64_at(&k.c[NR_PR_END_TS_NS], i, nr_processes_table.cols[NR_PR_END_TS_NS].missing),
             };
             if ((rc = arena_name(m, str_at(&k.c[NR_PR_KILLED_BY], i), &rows[nrows - 1].killed_by)) < 0 ||
                 (rc = arena_name(m, str_at(&k.c[NR_PR_EXE], i), &rows[nrows - 1].exe)) < 0)

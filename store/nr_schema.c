@@ -47,6 +47,8 @@ nr_diag_kind nr_diag_reason_kind(const char *reason)
 /* stored against the previous row with the same key, advanced by its step (format version 3) */
 #define I64_KEY_STEP(n, k, st) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .key = k, .step = st}
 #define STR(n) {.name = n, .type = NR_COL_STR, .encoding = NR_ENC_DICT}
+/* an I64 column added by ingest revision rev: an older store reads as missing */
+#define I64_SINCE(n, rev, miss) {.name = n, .type = NR_COL_I64, .encoding = NR_ENC_VARINT, .since = rev, .missing = miss}
 #define TABLE(var, tname, coldefs) \
     const nr_table_def var = {.name = tname, .cols = coldefs, .ncols = sizeof coldefs / sizeof coldefs[0]}
 
@@ -79,7 +81,7 @@ static const nr_col_def processes_cols[NR_PR_COL_COUNT] = {
     [NR_PR_FIRST_TS_NS] = I64("first_ts_ns"), [NR_PR_LAST_TS_NS] = I64("last_ts_ns"),
     [NR_PR_EXE] = STR("exe"),             [NR_PR_EXIT_CODE] = I64("exit_code"),
     [NR_PR_KILLED_BY] = STR("killed_by"), [NR_PR_EVENTS] = I64("events"),
-    [NR_PR_SIGNALS] = I64("signals"),     [NR_PR_END_TS_NS] = I64("end_ts_ns"),
+    [NR_PR_SIGNALS] = I64("signals"),     [NR_PR_END_TS_NS] = I64_SINCE("end_ts_ns", 26, -1),
 };
 TABLE(nr_processes_table, "processes", processes_cols);
 

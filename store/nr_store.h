@@ -51,6 +51,13 @@ typedef struct nr_col_def {
      * of the group, value plus step, predicts the next; rows of value -1
      * (unknown) predict nothing. NULL: none. */
     const char *step;
+    /* Optional: the ingest revision that added this column to its table
+     * (0: the table has always had it). A store written before lacks the
+     * column; its readers (the model, merge) take every row's value as
+     * missing (I64) or "" (STR), as the ingest would have written for a
+     * value it did not see. */
+    int since;
+    int64_t missing;
 } nr_col_def;
 
 typedef struct nr_table_def {

@@ -25,6 +25,10 @@ int nr__cursor_open(nr__cursor *c, const nr__part *p, const nr_table_def *def, n
         return 0;
     for (size_t k = 0; k < def->ncols; k++) {
         const int idx = nr_store_col_index(t, def->cols[k].name);
+        if (idx < 0 && def->cols[k].since) { /* a store of an older ingest: its rows read as missing */
+            c->col[k] = -1;
+            continue;
+        }
         if (idx < 0)
             return nr_error_set(err, NR_E_FORMAT, "%s: table %s lacks column %s (written by an older niorep? ingest it again)",
                                 p->path, def->name, def->cols[k].name);
@@ -48,6 +52,8 @@ int nr__cursor_ready(nr__cursor *c, const nr__part *p, nr_error *err)
         c->row = 0;
         c->rows = (size_t)nr_store_rowgroup_rows(c->t, rg);
         for (size_t k = 0; k < c->def->ncols; k++) {
+            if (c->col[k] < 0)
+                continue;
             NR_TRY(nr_store_read_chunk(c->t, (size_t)c->col[k], rg, &c->c[k], err));
             if (c->c[k].n != c->rows)
                 return nr_error_set(err, NR_E_FORMAT, "%s: table %s: row group %zu of column %s is short",
@@ -60,11 +66,12 @@ int nr__cursor_ready(nr__cursor *c, const nr__part *p, nr_error *err)
 void nr__cursor_row(const nr__cursor *c, nr__row *r)
 {
     for (size_t k = 0; k < c->def->ncols; k++) {
+        const int missing = c->col[k] < 0;
         if (c->def->cols[k].type == NR_COL_I64) {
-            r->i[k] = c->c[k].i64[c->row];
+            r->i[k] = missing ? c->def->cols[k].missing : c->c[k].i64[c->row];
         } else {
-            r->s[k] = c->c[k].str[c->row];
-            r->len[k] = c->c[k].str_len[c->row];
+            r->s[k] = missing ? "" : c->c[k].str[c->row];
+            r->len[k] = missing ? 0 : c->c[k].str_len[c->row];
         }
     }
 }

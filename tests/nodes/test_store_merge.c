@@ -35,6 +35,7 @@ typedef struct node_spec {
     const row *events, *files, *procs, *phases, *diags;
     size_t nevents, nfiles, nprocs, nphases, ndiags;
     const char *const *meta;   /* key, value, key, value, ..., NULL */
+    int before_end_ts;         /* 1: table processes as ingest revision 25 wrote it, without end_ts_ns */
 } node_spec;
 
 static void put_rows(nr_store_writer *w, const nr_table_def *def, const row *rows, size_t n)
@@ -62,7 +63,9 @@ static void write_node(const char *path, const node_spec *n)
     assert_int_equal(nr_store_writer_create(path, &w, &err), 0);
     put_rows(w, &nr_events_table, n->events, n->nevents);
     put_rows(w, &nr_files_table, n->files, n->nfiles);
-    put_rows(w, &nr_processes_table, n->procs, n->nprocs);
+    /* end_ts_ns is the last column: a revision 25 store is the others */
+    const nr_table_def rev25 = {"processes", nr_processes_table.cols, NR_PR_END_TS_NS};
+    put_rows(w, n->before_end_ts ? &rev25 : &nr_processes_table, n->procs, n->nprocs);
     put_rows(w, &nr_diagnostics_table, n->diags, n->ndiags);
     row meta[32];
     size_t nm = 0;
@@ -137,12 +140,12 @@ static const char *const n2_meta[] = {
 static node_spec n1_spec(void)
 {
     return (node_spec){"n1", "r", "unix", n1_events, n1_files, n1_procs, n1_phases, n1_diags,
-                       N(n1_events), N(n1_files), N(n1_procs), N(n1_phases), N(n1_diags), n1_meta};
+                       N(n1_events), N(n1_files), N(n1_procs), N(n1_phases), N(n1_diags), n1_meta, 0};
 }
 static node_spec n2_spec(void)
 {
     return (node_spec){"n2", "r", "unix", n2_events, n2_files, n2_procs, n2_phases, n2_diags,
-                       N(n2_events), N(n2_files), N(n2_procs), N(n2_phases), N(n2_diags), n2_meta};
+                       N(n2_events), N(n2_files), N(n2_procs), N(n2_phases), N(n2_diags), n2_meta, 0};
 }
 
 /* ---- reading the merged store ----------------------------------------- */
@@ -593,6 +596,39 @@ static void test_one_part(void **state)
     nr_store_close(s);
 }
 
+/* A node still on an ingest before revision 26 (a rolling upgrade): its
+ * processes table lacks end_ts_ns, which the model reads as -1 (not
+ * seen), and merge reads so too, where it refused the part before
+ * ("lacks column end_ts_ns"); the other node's stamps are kept. */
+static void test_older_part_reads_added_columns_as_missing(void **state)
+{
+    (void)state;
+    char out[512];
+    tmp_path(out, sizeof out, "old.nio");
+    static const row stamped[] = {
+        {.i = {10, 10, -1, 0, 100, 300, 0, 0, 0, 1, 0, 310}, .s = {[NR_PR_EXE] = "/bin/x"}},
+    };
+    node_spec a = n1_spec(), b = n2_spec();
+    a.before_end_ts = 1;
+    b.procs = stamped;
+    b.nprocs = 1;
+    nr_error err;
+    assert_int_equal(merge2(&a, &b, out, 0, &err), 0);
+    nr_store *s;
+    assert_int_equal(nr_store_open(out, &s, &err), 0);
+    static table_data d;
+    read_table(s, &nr_processes_table, &d);
+    assert_int_equal(d.n, 3);
+    assert_int_equal(d.i[0][NR_PR_TID], 10); /* n1's: no column, not seen */
+    assert_int_equal(d.i[0][NR_PR_END_TS_NS], -1);
+    assert_int_equal(d.i[1][NR_PR_TID], 11);
+    assert_int_equal(d.i[1][NR_PR_END_TS_NS], -1);
+    assert_int_equal(d.i[2][NR_PR_TID], 10000010); /* n2's stamp */
+    assert_int_equal(d.i[2][NR_PR_END_TS_NS], 310);
+    assert_string_equal(d.s[0][NR_PR_EXE], "/bin/x");
+    nr_store_close(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -631,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_files_not_read_summed_when_known),
         cmocka_unit_test(test_progress_counts_the_rows),
         cmocka_unit_test(test_one_part),
+        cmocka_unit_test(test_older_part_reads_added_columns_as_missing),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
