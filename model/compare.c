@@ -262,7 +262,7 @@ static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *na
     }
 }
 
-/* The sums of phases compared as one (compare_rest): what phase_values
+/* The sums of the phases compared as one (phase_rows): what phase_values
  * and waited_s read, wall time unknown (phases overlap). */
 static void add_to_rest(nr_model_phase *rest, const nr_model_phase *p)
 {

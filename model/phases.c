@@ -166,9 +166,6 @@ double nr_model_phase_job_io_time_s(const nr_model_phase *p)
     return fmax(p->io_time_s - p->runtime_io_time_s, 0);
 }
 
-/* Figure 1's rule (nr_phase_pick_kept) over the phases' job-file weights,
- * which figure 1 is given (cli/figure_inputs.c): the same doubles, so the
- * same phases. */
 /* The phases' weights in figure 1's rule (nr_phase_pick.h): two arrays
  * of m->nphases (malloc'd into *bytes, *time; freed by the caller, also
  * on failure). Returns 0 or NR_E_NOMEM. */
@@ -185,6 +182,9 @@ static int phase_weights(const nr_model *m, double **bytes, double **time)
     return 0;
 }
 
+/* Figure 1's rule (nr_phase_pick_kept) over the phases' job-file weights,
+ * which figure 1 is given (cli/figure_inputs.c): the same doubles, so the
+ * same phases. */
 int nr__phases_fold(nr_model *m)
 {
     if (m->nphases <= NR_PHASE_PICK_MAX)

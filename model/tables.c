@@ -603,7 +603,8 @@ int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
             rows[nrows++] = (nr__task_row){
                 .tid = tid, .pid = i64_at(&k.c[NR_PR_PID], i, tid), .ppid = i64_at(&k.c[NR_PR_PPID], i, -1),
                 .first_ns = i64_at(&k.c[NR_PR_FIRST_TS_NS], i, -1), .last_ns = i64_at(&k.c[NR_PR_LAST_TS_NS], i, -1),
-                .exit_code = i64_at(&k.c[NR_PR_EXIT_CODE], i, -1), .end_ns = i64_at(&k.c[NR_PR_END_TS_NS], i, nr_processes_table.cols[NR_PR_END_TS_NS].missing),
+                .exit_code = i64_at(&k.c[NR_PR_EXIT_CODE], i, -1),
+                .end_ns = i64_at(&k.c[NR_PR_END_TS_NS], i, nr_processes_table.cols[NR_PR_END_TS_NS].missing),
             };
             if ((rc = arena_name(m, str_at(&k.c[NR_PR_KILLED_BY], i), &rows[nrows - 1].killed_by)) < 0 ||
                 (rc = arena_name(m, str_at(&k.c[NR_PR_EXE], i), &rows[nrows - 1].exe)) < 0)
