@@ -262,17 +262,6 @@ static void phase_rows_of(stat_list *l, const nr_verdict_rule *r, const char *na
     }
 }
 
-/* The sums of the phases compared as one (phase_rows): what phase_values
- * and waited_s read, wall time unknown (phases overlap). */
-static void add_to_rest(nr_model_phase *rest, const nr_model_phase *p)
-{
-    for (int op = 0; op < NR_OP_CLASS_COUNT; op++)
-        rest->ops[op].bytes += p->ops[op].bytes;
-    rest->io_time_s += p->io_time_s;
-    rest->waits.seconds += p->waits.seconds;
-    rest->waits.start_seconds += p->waits.start_seconds;
-}
-
 /* Whether phase i of m, named as phase j of other (-1: other has none),
  * is compared on its own: listed in the report of either run
  * (nr_model_phase_listed, every phase of a run of at most
@@ -294,6 +283,7 @@ static void phase_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a
         free(sb);
         return;
     }
+    /* the phases compared as one: their sums, wall time unknown (phases overlap) */
     nr_model_phase rest_a = {.wall_s = NAN}, rest_b = {.wall_s = NAN};
     for (size_t i = 0; i < nr_model_phase_count(a); i++) {
         const nr_model_phase *pa = nr_model_phase_at(a, i);
@@ -301,13 +291,13 @@ static void phase_rows(stat_list *l, const nr_verdict_rule *r, const nr_model *a
         if (compared_alone(a, i, b, j))
             phase_rows_of(l, r, pa->name, a, pa, b, j >= 0 ? nr_model_phase_at(b, (size_t)j) : NULL);
         else
-            add_to_rest(&rest_a, pa);
+            nr_model_phase_add(&rest_a, pa);
     }
     for (size_t j = 0; j < nr_model_phase_count(b); j++) {
         const nr_model_phase *pb = nr_model_phase_at(b, j);
         const ptrdiff_t i = phase_named(a, sa, pb->name);
         if (!compared_alone(b, j, a, i))
-            add_to_rest(&rest_b, pb);
+            nr_model_phase_add(&rest_b, pb);
         else if (i < 0)
             phase_rows_of(l, r, pb->name, a, NULL, b, pb);
     }

@@ -220,13 +220,16 @@ size_t nr_model_phase_kept(const nr_model *m, const size_t **kept);
 /* 1 when phase i is listed (every phase of a run of at most
  * NR_MODEL_PHASES_LISTED). */
 int nr_model_phase_listed(const nr_model *m, size_t i);
-/* The phases not listed, as one phase of their sums, and their count in
- * *n_unlisted; NULL (and 0) when every phase is listed. Summed: instances,
- * never_ended, ended_by_error, ops, io_time_s, main_io_time_s, the
- * runtime's bytes and time, job_bytes_mapped; wall_s, io_share and
- * main_io_share are NAN (phases overlap: their times do not add), name ""
- * and the rest zero. */
+/* The phases not listed, as one phase of their sums (nr_model_phase_add),
+ * and their count in *n_unlisted; NULL (and 0) when every phase is
+ * listed. wall_s, io_share and main_io_share are NAN (phases overlap:
+ * their times do not add), name "". */
 const nr_model_phase *nr_model_phases_unlisted(const nr_model *m, size_t *n_unlisted);
+/* Adds p's fields that add up into sum: instances, never_ended,
+ * ended_by_error, ops, io_time_s, main_io_time_s, the runtime's bytes and
+ * time, job_bytes_mapped, and of waits count, seconds, passes and
+ * start_seconds; sum's other fields are left as they are. */
+void nr_model_phase_add(nr_model_phase *sum, const nr_model_phase *p);
 
 /* One process (thread group): a leader row of table processes and its
  * threads (a reused pid names several: docs/summary-schema.md "processes"). */

@@ -207,23 +207,26 @@ int nr__phases_fold(nr_model *m)
     return 0;
 }
 
-/* The unlisted phase p's sums into the rest (the fields that add up). */
-static void add_to_rest(nr_model_phase *rest, const nr_model_phase *p)
+void nr_model_phase_add(nr_model_phase *sum, const nr_model_phase *p)
 {
-    rest->instances += p->instances;
-    rest->never_ended += p->never_ended;
-    rest->ended_by_error += p->ended_by_error;
+    sum->instances += p->instances;
+    sum->never_ended += p->never_ended;
+    sum->ended_by_error += p->ended_by_error;
     for (int op = 0; op < NR_OP_CLASS_COUNT; op++) {
-        rest->ops[op].calls += p->ops[op].calls;
-        rest->ops[op].bytes += p->ops[op].bytes;
-        rest->ops[op].time_ns += p->ops[op].time_ns;
+        sum->ops[op].calls += p->ops[op].calls;
+        sum->ops[op].bytes += p->ops[op].bytes;
+        sum->ops[op].time_ns += p->ops[op].time_ns;
     }
-    rest->io_time_s += p->io_time_s;
-    rest->main_io_time_s += p->main_io_time_s;
-    rest->runtime_bytes_read += p->runtime_bytes_read;
-    rest->runtime_bytes_written += p->runtime_bytes_written;
-    rest->runtime_io_time_s += p->runtime_io_time_s;
-    rest->job_bytes_mapped += p->job_bytes_mapped;
+    sum->io_time_s += p->io_time_s;
+    sum->main_io_time_s += p->main_io_time_s;
+    sum->runtime_bytes_read += p->runtime_bytes_read;
+    sum->runtime_bytes_written += p->runtime_bytes_written;
+    sum->runtime_io_time_s += p->runtime_io_time_s;
+    sum->job_bytes_mapped += p->job_bytes_mapped;
+    sum->waits.count += p->waits.count;
+    sum->waits.seconds += p->waits.seconds;
+    sum->waits.passes += p->waits.passes;
+    sum->waits.start_seconds += p->waits.start_seconds;
 }
 
 /* Figure 1's rule again (nr_phase_pick_top), for the NR_MODEL_PHASES_LISTED
@@ -246,7 +249,7 @@ int nr__phases_list(nr_model *m)
         return rc;
     for (size_t i = 0; i < m->nphases; i++)
         if (!m->phase_listed[i])
-            add_to_rest(&m->phase_rest, &m->phases[i]);
+            nr_model_phase_add(&m->phase_rest, &m->phases[i]);
     return 0;
 }
 
