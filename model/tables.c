@@ -442,23 +442,22 @@ static int collect_phase_pids(nr_model *m, const phase_row *pr, size_t n)
 }
 
 /* Each row's phase: the names' indexes in order of first begin (rows
- * sorted by begin), found in a string table of the names; a phase_id met
- * twice is an error, as merge refuses it (review 50). */
-static int name_phases(nr_model *m, phase_row *pr, size_t n, nr_error *err)
+ * sorted by begin), from the rows' name ids (their order of first
+ * appearance in the table, nnames of them) on entry; a phase_id met twice
+ * is an error, as merge refuses it (review 50). */
+static int name_phases(nr_model *m, phase_row *pr, size_t n, size_t nnames, nr_error *err)
 {
-    nr_strtab names;
-    nr_strtab_init(&names);
+    size_t *phase_of = malloc((nnames ? nnames : 1) * sizeof *phase_of);
+    if (!phase_of)
+        return NR_E_NOMEM;
+    for (size_t k = 0; k < nnames; k++)
+        phase_of[k] = SIZE_MAX;
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        const int64_t j = nr_strtab_intern(&names, pr[i].name, strlen(pr[i].name));
-        if (j < 0) {
-            rc = (int)j;
-            break;
-        }
-        pr[i].phase = (size_t)j;
-        nr_model_phase *p = &m->phases[j];
-        if ((size_t)j == m->nphases) {
-            m->nphases++;
+        size_t *j = &phase_of[pr[i].phase];
+        nr_model_phase *p = &m->phases[*j == SIZE_MAX ? m->nphases : *j];
+        if (*j == SIZE_MAX) {
+            *j = m->nphases++;
             if (!(p->name = nr_arena_strndup(&m->arena, pr[i].name, strlen(pr[i].name)))) {
                 rc = NR_E_NOMEM;
                 break;
@@ -466,6 +465,7 @@ static int name_phases(nr_model *m, phase_row *pr, size_t n, nr_error *err)
             p->first_ns = pr[i].begin;
             p->last_ns = pr[i].end;
         }
+        pr[i].phase = *j;
         p->instances++;
         p->never_ended += (pr[i].flags & 1) != 0;
         p->ended_by_error += (pr[i].flags & 2) != 0;
@@ -474,9 +474,9 @@ static int name_phases(nr_model *m, phase_row *pr, size_t n, nr_error *err)
         if (nr__idmap_get(&m->phase_ids, pr[i].id) >= 0)
             rc = nr_error_set(err, NR_E_FORMAT, "table phases holds phase_id %" PRId64 " twice", pr[i].id);
         else
-            rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)j);
+            rc = nr__idmap_put(&m->phase_ids, pr[i].id, (uint32_t)*j);
     }
-    nr_strtab_fini(&names);
+    free(phase_of);
     return rc;
 }
 
@@ -533,6 +533,7 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
                 break;
             }
             pr[n].name = nr_strtab_str(&names, (size_t)copy);
+            pr[n].phase = (size_t)copy; /* the name's id until name_phases */
             if ((rc = nr__check_time("phases", "begin_ns", n, pr[n].begin, err)) < 0 ||
                 (rc = nr__check_time("phases", "end_ns", n, pr[n].end, err)) < 0)
                 break;
@@ -553,7 +554,7 @@ int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err)
     if (rc == 0)
         rc = collect_phase_pids(m, pr, n);
     if (rc == 0)
-        rc = name_phases(m, pr, n, err);
+        rc = name_phases(m, pr, n, names.count, err);
     nr_strtab_fini(&names);
     m->unphased = m->nphases++;
     m->phases[m->unphased] = (nr_model_phase){.name = "unphased", .first_ns = -1, .last_ns = -1};
