@@ -619,8 +619,7 @@ static void print_process_ends(const nr_model *m, FILE *out)
         }
     }
     fprintf(out, "%s\n", all ? "" : " no process");
-    const uint64_t failed =
-        nr_model_role_sum(e->count[NR_END_EXITED_NONZERO]) + nr_model_role_sum(e->count[NR_END_KILLED]);
+    const uint64_t failed = nr_model_ends_failed(e);
     if (!failed)
         return;
     fprintf(out, "%-10s %-7s %10s  %s\n", "pid", "role", "end s", "how and program");

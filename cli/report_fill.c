@@ -392,8 +392,7 @@ static void fill_process_ends(nr_report_block *sec, const nr_model *m)
             ends_row(t, label, e->signals[i].processes, key);
         }
     }
-    const uint64_t failed =
-        nr_model_role_sum(e->count[NR_END_EXITED_NONZERO]) + nr_model_role_sum(e->count[NR_END_KILLED]);
+    const uint64_t failed = nr_model_ends_failed(e);
     if (failed)
         failed_table(sec, m, failed);
     if (e->hook_lines_at_risk)

@@ -278,6 +278,9 @@ const nr_model_process_ends *nr_model_get_process_ends(const nr_model *m);
 int nr_model_process_failed(const nr_model_process *p);
 /* n summed over the roles. */
 uint64_t nr_model_role_sum(const uint64_t n[NR_ROLE_COUNT]);
+/* How many processes failed (nr_model_process_failed): killed, or exited
+ * with another status than 0. */
+uint64_t nr_model_ends_failed(const nr_model_process_ends *e);
 /* When p ended, in seconds from the timeline's start (the zero of the
  * bursts' start_s); NAN when its end was not seen or has no stamp. */
 double nr_model_process_end_s(const nr_model *m, const nr_model_process *p);

@@ -359,6 +359,11 @@ uint64_t nr_model_role_sum(const uint64_t n[NR_ROLE_COUNT])
     return sum;
 }
 
+uint64_t nr_model_ends_failed(const nr_model_process_ends *e)
+{
+    return nr_model_role_sum(e->count[NR_END_EXITED_NONZERO]) + nr_model_role_sum(e->count[NR_END_KILLED]);
+}
+
 double nr_model_process_end_s(const nr_model *m, const nr_model_process *p)
 {
     return p->end_ns >= 0 ? (double)(p->end_ns - m->timeline.start_ns) * 1e-9 : NAN;
