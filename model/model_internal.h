@@ -13,14 +13,21 @@ typedef struct nr__idmap {
     int64_t *keys;
     uint32_t *vals;
     size_t cap, len;   /* cap is 0 or a power of two */
-    int64_t *dense;    /* when keys are small non-negative ints: dense[key] = val or -1 */
-    size_t ndense;
+    uint32_t *dense;   /* when keys are small non-negative ints: dense[key] = val or NR__IDMAP_NONE */
+    size_t ndense, dense_cap;
 } nr__idmap;
+#define NR__IDMAP_NONE UINT32_MAX
 void nr__idmap_init(nr__idmap *m);
 void nr__idmap_fini(nr__idmap *m);
 /* Index of key, or -1. */
 int64_t nr__idmap_get(const nr__idmap *m, int64_t key);
+/* Keys put in the order 0, 1, 2, ... (the phases' ids, as ingest and merge
+ * write them) go straight into the direct-indexed array, 4 bytes a key
+ * (a phase a step: millions of them); any other key moves them into the
+ * hash. val must not be NR__IDMAP_NONE. */
 int nr__idmap_put(nr__idmap *m, int64_t key, uint32_t val);
+/* Replaces every value v by to[v] (v < nto). */
+void nr__idmap_remap(nr__idmap *m, const uint32_t *to, size_t nto);
 /* Adds a direct-indexed copy when every key is in [0, 4 len + 1024) (ids are
  * usually dense): lookups per event then cost one load. Later puts drop it. */
 int nr__idmap_densify(nr__idmap *m);
@@ -252,7 +259,7 @@ static inline uint64_t nr__sat_addu(uint64_t a, uint64_t b)
 static inline int64_t nr__idmap_lookup(const nr__idmap *m, int64_t key)
 {
     if (m->dense)
-        return key >= 0 && (uint64_t)key < m->ndense ? m->dense[key] : -1;
+        return key >= 0 && (uint64_t)key < m->ndense && m->dense[key] != NR__IDMAP_NONE ? (int64_t)m->dense[key] : -1;
     return nr__idmap_get(m, key);
 }
 

@@ -173,17 +173,15 @@ static size_t merge_reference(const ref_row *r, size_t n, const char *name, nr_m
  * some with equal begins, some never ended or ended before they began:
  * the names (in order of first begin), their counts, extents and merged
  * intervals, the union of all, and the pids in order of first begin are
- * those of a linear search. */
-static void phase_tables_match_the_linear_search(void **state)
+ * those of a linear search. as_ingest: the rows in order of begin with
+ * ids 0, 1, 2, ... in that order, as ingest and merge write them (the
+ * model merges them as it reads them); else in no order (a copy sorted in
+ * memory). */
+static void check_phase_tables(const char *store, int as_ingest)
 {
-    (void)state;
     static ref_row r[NROWS];
     static nr_model_interval want[NROWS];
     uint64_t x = 0x2545f4914f6cdd1du;
-    tb t;
-    tb_open(&t, tb_path("lookup_phases.nio"));
-    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
-    tb_proc(&t, 1, -1, 0, 100 * SEC);
     for (int i = 0; i < NROWS; i++) {
         r[i].id = (int64_t)((uint64_t)(i * 7919) % NROWS); /* ids not in begin order */
         r[i].pid = 1 + (int64_t)(rnd(&x) % NPIDS);
@@ -192,11 +190,21 @@ static void phase_tables_match_the_linear_search(void **state)
         r[i].end = r[i].begin + len;
         r[i].flags = (int64_t)(rnd(&x) % 4);
         snprintf(r[i].name, sizeof r[i].name, "p%u", (unsigned)(rnd(&x) % NNAMES));
-        tb_phase_flags(&t, r[i].id, r[i].pid, r[i].name, r[i].begin, r[i].end, r[i].flags);
     }
+    if (as_ingest) {
+        qsort(r, NROWS, sizeof *r, cmp_ref_row);
+        for (int i = 0; i < NROWS; i++)
+            r[i].id = i;
+    }
+    tb t;
+    tb_open(&t, tb_path(store));
+    tb_file(&t, 0, "/d/x", NR_KIND_REGULAR);
+    tb_proc(&t, 1, -1, 0, 100 * SEC);
+    for (int i = 0; i < NROWS; i++)
+        tb_phase_flags(&t, r[i].id, r[i].pid, r[i].name, r[i].begin, r[i].end, r[i].flags);
     tb_call(&t, 0, US, 1, NR_OP_READ, 0, 10, 0, -1);
     tb_commit(&t);
-    nr_model *m = model_of(tb_path("lookup_phases.nio"));
+    nr_model *m = model_of(tb_path(store));
     qsort(r, NROWS, sizeof *r, cmp_ref_row);
 
     /* names in order of first begin, each checked against its rows */
@@ -250,11 +258,65 @@ static void phase_tables_match_the_linear_search(void **state)
     nr_model_free(m);
 }
 
+static void phase_tables_match_the_linear_search(void **state)
+{
+    (void)state;
+    check_phase_tables("lookup_phases.nio", 0);
+}
+
+static void phase_tables_in_begin_order_match_the_linear_search(void **state)
+{
+    (void)state;
+    check_phase_tables("lookup_phases_sorted.nio", 1);
+}
+
+/* Keys 0, 1, 2, ... go to the direct-indexed array; another key moves
+ * them into the hash, and every value stays found; remap and densify
+ * keep them. */
+static void idmap_keeps_keys_in_order_and_out(void **state)
+{
+    (void)state;
+    nr__idmap m;
+    nr__idmap_init(&m);
+    for (int64_t k = 0; k < 1000; k++)
+        assert_int_equal(nr__idmap_put(&m, k, (uint32_t)(k % 7)), 0);
+    assert_non_null(m.dense);
+    assert_int_equal(m.cap, 0);
+    assert_int_equal(nr__idmap_get(&m, 999), 999 % 7);
+    assert_int_equal(nr__idmap_get(&m, 1000), -1);
+    assert_int_equal(nr__idmap_get(&m, -1), -1);
+    assert_int_equal(nr__idmap_put(&m, 1000, NR__IDMAP_NONE), NR_E_INPUT);
+    const uint32_t to[7] = {10, 11, 12, 13, 14, 15, 16};
+    nr__idmap_remap(&m, to, 7);
+    assert_int_equal(nr__idmap_lookup(&m, 13), 10 + 13 % 7);
+    assert_int_equal(nr__idmap_put(&m, 5000, 3), 0); /* out of order: the hash from now on */
+    assert_null(m.dense);
+    assert_int_equal(m.len, 1001);
+    for (int64_t k = 0; k < 1000; k++)
+        assert_int_equal(nr__idmap_get(&m, k), 10 + k % 7);
+    assert_int_equal(nr__idmap_get(&m, 5000), 3);
+    assert_int_equal(nr__idmap_put(&m, 7, 2), 0); /* a key again: replaced, not counted twice */
+    assert_int_equal(m.len, 1001);
+    assert_int_equal(nr__idmap_densify(&m), 0);
+    assert_non_null(m.dense);
+    assert_int_equal(nr__idmap_lookup(&m, 7), 2);
+    assert_int_equal(nr__idmap_lookup(&m, 4999), -1);
+    assert_int_equal(nr__idmap_lookup(&m, 5000), 3);
+    nr__idmap_fini(&m);
+    nr__idmap_init(&m); /* a first key other than 0: the hash at once */
+    assert_int_equal(nr__idmap_put(&m, 3, 1), 0);
+    assert_null(m.dense);
+    assert_int_equal(nr__idmap_get(&m, 3), 1);
+    nr__idmap_fini(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hook_paths_match_as_the_linear_rule),
         cmocka_unit_test(phase_tables_match_the_linear_search),
+        cmocka_unit_test(phase_tables_in_begin_order_match_the_linear_search),
+        cmocka_unit_test(idmap_keeps_keys_in_order_and_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
