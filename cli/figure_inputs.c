@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "json_file.h"
+#include "json_stream.h"
 #include "runset.h"
 #include "nr_strtab.h"
 
@@ -648,16 +649,22 @@ static json_t *jmatrix(const double *m, size_t rows, size_t cols)
     return a;
 }
 
-static json_t *jspans(const nr_fig_span *s, size_t n)
+static json_t *span_item(const void *spans, size_t i)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:o, s:o, s:o}", "name", nr_cli_json_text(s[i].name), "t0_s", jnum(s[i].t0), "t1_s", jnum(s[i].t1)));
-    return a;
+    const nr_fig_span *s = (const nr_fig_span *)spans + i;
+    return json_pack("{s:o, s:o, s:o}", "name", nr_cli_json_text(s->name), "t0_s", jnum(s->t0), "t1_s", jnum(s->t1));
+}
+
+/* Spans, written one by one when the document is (a phase has one per
+ * merged interval: a million in a run of a phase a step, which as a tree
+ * took 782 MiB, session 66). */
+static json_t *jspans(nr_json_stream *js, const nr_fig_span *s, size_t n)
+{
+    return nr_json_stream_defer(js, span_item, s, n);
 }
 
 /* Fig. 1: bytes and I/O time per run and phase. */
-static void phase_json(const nr_figin *fi, json_t *o, json_t *series)
+static void phase_json(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js)
 {
     const nr_fig_phase_input *p = &fi->phase;
     json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
@@ -669,7 +676,7 @@ static void phase_json(const nr_figin *fi, json_t *o, json_t *series)
 }
 
 /* Fig. 2: the Lorenz curve of each run. */
-static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series)
+static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js)
 {
     for (size_t r = 0; r < fi->lorenz.n_runs; r++) {
         const nr_fig_lorenz_run *l = &fi->lorenz.runs[r];
@@ -681,7 +688,7 @@ static void lorenz_json(const nr_figin *fi, json_t *o, json_t *series)
 }
 
 /* Fig. 3: the CCDF of bytes per file and the power-law fit of each run. */
-static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series)
+static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js)
 {
     for (size_t r = 0; r < fi->ccdf.n_runs; r++) {
         const nr_fig_ccdf_run *c = &fi->ccdf.runs[r];
@@ -695,7 +702,7 @@ static void ccdf_json(const nr_figin *fi, json_t *o, json_t *series)
 }
 
 /* Fig. 4: the latency CDF of each series. */
-static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
+static void latency_json(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js)
 {
     json_object_set_new(o, "what", json_string(fi->latency.what));
     for (size_t i = 0; i < fi->latency.n_series; i++) {
@@ -711,14 +718,14 @@ static void latency_json(const nr_figin *fi, json_t *o, json_t *series)
 }
 
 /* Fig. 5: throughput over time, phases and bursts of each run. */
-static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
+static void timeline_json(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js)
 {
     json_object_set_new(o, "bin_s", jnum(nr_fig_timeline_shared_bin(&fi->timeline, fi->timeline.n_runs)));
     for (size_t r = 0; r < fi->timeline.n_runs; r++) {
         const nr_fig_timeline_run *t = &fi->timeline.runs[r];
         json_array_append_new(series, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name", nr_cli_json_text(t->name), "bin_s", jnum(t->bin_s),
                                                 "read_bps", jarray(t->read_bps, t->n_bins), "write_bps", jarray(t->write_bps, t->n_bins),
-                                                "phases", jspans(t->phases, t->n_phases), "bursts", jspans(t->bursts, t->n_bursts),
+                                                "phases", jspans(js, t->phases, t->n_phases), "bursts", jspans(js, t->bursts, t->n_bursts),
                                                 "marks", jarray(t->marks, t->n_marks),
                                                 "waiting", t->waiting ? jarray(t->waiting, t->n_bins) : json_null(),
                                                 "start_waiting",
@@ -727,7 +734,7 @@ static void timeline_json(const nr_figin *fi, json_t *o, json_t *series)
 }
 
 /* Fig. 6: the request-size histogram of each run. */
-static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
+static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js)
 {
     json_object_set_new(o, "bins", jstrings(nr_fig_reqsize_bin_labels, NR_FIG_REQSIZE_BINS));
     for (size_t r = 0; r < fi->reqsize.n_runs; r++) {
@@ -738,7 +745,7 @@ static void reqsize_json(const nr_figin *fi, json_t *o, json_t *series)
 }
 
 /* Fig. 7: bytes and I/O time per run and process group. */
-static void procshare_json(const nr_figin *fi, json_t *o, json_t *series)
+static void procshare_json(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js)
 {
     const nr_fig_procshare_input *p = &fi->procshare;
     json_object_set_new(o, "runs", jstrings(p->run_names, p->n_runs));
@@ -749,19 +756,21 @@ static void procshare_json(const nr_figin *fi, json_t *o, json_t *series)
 
 /* Writes the numbers of one figure into o (fixed keys) and series (one
  * element per run or series). */
-typedef void (*fig_json_fn)(const nr_figin *fi, json_t *o, json_t *series);
+typedef void (*fig_json_fn)(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js);
 
 static const fig_json_fn fig_json[] = {
     [1] = phase_json, [2] = lorenz_json,    [3] = ccdf_json,      [4] = latency_json,
     [5] = timeline_json, [6] = reqsize_json, [7] = procshare_json,
 };
 
-json_t *nr_figin_json(const nr_figin *fi, int fig_id)
+/* The numbers figure fig_id (1..7) plots, as a new JSON object; its long
+ * arrays are placeholders of js. */
+static json_t *figure_json(const nr_figin *fi, int fig_id, nr_json_stream *js)
 {
     json_t *o = json_object();
     json_t *runs = json_array();
     if (fig_id > 0 && (size_t)fig_id < sizeof fig_json / sizeof fig_json[0])
-        fig_json[fig_id](fi, o, runs);
+        fig_json[fig_id](fi, o, runs, js);
     if (json_array_size(runs) > 0)
         json_object_set_new(o, "series", runs);
     else
@@ -849,24 +858,27 @@ static int stage_figures_json(const nr_figin *fi, const char *const *names, size
     if (!doc)
         return nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
     json_t *figs = json_object_get(doc, "figures");
+    nr_json_stream js;
+    nr_json_stream_init(&js);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < nr_figures_count; i++) {
         const nr_figure_def *fig = &nr_figures[i];
         json_t *files = json_array();
         rc = stage_figure_files(fi, fig, dir, formats, width_pt, files, set, err);
         json_array_append_new(figs, json_pack("{s:i, s:s, s:s, s:o, s:o}", "id", fig->id, "stem", fig->stem,
-                                              "title", fig->title, "files", files, "data", nr_figin_json(fi, fig->id)));
+                                              "title", fig->title, "files", files, "data", figure_json(fi, fig->id, &js)));
     }
     char *path = rc == 0 ? path_in(dir, "figures", "json") : NULL;
     if (rc == 0 && !path)
         rc = nr_error_set(err, NR_E_NOMEM, "figures: out of memory");
     if (rc == 0)
-        rc = nr_cli_stage_json(path, doc, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(9),
-                               &set->files[set->n], err);
+        rc = nr_json_stream_stage(path, doc, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(9), &js,
+                                  &set->files[set->n], err);
     if (rc == 0)
         set->n++;
     free(path);
     json_decref(doc);
+    nr_json_stream_fini(&js);
     return rc;
 }
 

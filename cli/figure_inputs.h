@@ -55,8 +55,6 @@ int nr_figin_latency_folds(const nr_model *m);
 size_t nr_figin_latency_points(const nr_model_latency *lat, const nr_loghist *hist, double *x, double *cdf,
                                double *ccdf);
 
-/* The numbers figure fig_id (1..7) plots, as a new JSON object. */
-json_t *nr_figin_json(const nr_figin *fi, int fig_id);
 /* Accepts NULL. */
 void nr_figin_free(nr_figin *fi);
 
