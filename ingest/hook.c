@@ -9,6 +9,7 @@
 #include "hook.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,11 +26,25 @@ typedef struct hook_segment {
     int64_t phase_id;
 } hook_segment;
 
+/* A phase as the hook keeps it, 40 bytes (nr_hook_phase, 72, is made on
+ * demand): a phase a step is millions of them (docs/performance.md,
+ * session 66). */
+typedef struct hook_phase {
+    int64_t begin_ns, end_ns;
+    uint32_t thread;       /* index of threads */
+    uint32_t name;         /* id in strings */
+    uint32_t parent;       /* index of the enclosing phase; NO_PHASE none */
+    uint32_t order;        /* index in load order: the ties of the sort at finish */
+    uint32_t depth;
+    uint8_t never_ended, ended_by_error;
+} hook_phase;
+#define NO_PHASE UINT32_MAX
+
 typedef struct hook_thread {
     int64_t pid, tid;
     size_t *open;          /* indices into phases: the stack of open phases (load time) */
     size_t open_count, open_cap;
-    size_t *mine;          /* indices of this thread's phases (finish time) */
+    uint32_t *mine;        /* indices of this thread's phases (finish time, while flattening) */
     size_t mine_count, mine_cap;
     hook_segment *segs;
     size_t seg_count, seg_cap;
@@ -40,7 +55,7 @@ typedef struct hook_thread {
 struct nr_hook {
     int surrogates;          /* the line being taken had its \udcXX escapes made \uf7XX */
     nr_strtab strings;
-    nr_hook_phase *phases;
+    hook_phase *phases;
     size_t phase_count, phase_cap;
     nr_hook_io *ios;
     size_t io_count, io_cap;
@@ -157,23 +172,27 @@ static int64_t seconds_to_ns(double s)
 
 static int begin_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts)
 {
-    const char *n = intern(h, name);
-    if (!n || NR_GROW(h->phases, h->phase_cap, h->phase_count + 1) < 0 ||
+    const int64_t n = nr_strtab_intern(&h->strings, name, strlen(name));
+    if (n < 0 || h->phase_count >= NO_PHASE || t->open_count >= UINT32_MAX ||
+        NR_GROW(h->phases, h->phase_cap, h->phase_count + 1) < 0 ||
         NR_GROW(t->open, t->open_cap, t->open_count + 1) < 0)
         return NR_E_NOMEM;
-    nr_hook_phase *p = &h->phases[h->phase_count];
-    *p = (nr_hook_phase){
-        .phase_id = (int64_t)h->phase_count,
-        .pid = t->pid,
-        .tid = t->tid,
-        .name = n,
+    h->phases[h->phase_count] = (hook_phase){
         .begin_ns = ts,
         .end_ns = -1,
-        .depth = (int)t->open_count,
-        .parent_id = t->open_count ? (int64_t)t->open[t->open_count - 1] : -1,
+        .thread = (uint32_t)(t - h->threads),
+        .name = (uint32_t)n,
+        .parent = t->open_count ? (uint32_t)t->open[t->open_count - 1] : NO_PHASE,
+        .order = (uint32_t)h->phase_count,
+        .depth = (uint32_t)t->open_count,
     };
     t->open[t->open_count++] = h->phase_count++;
     return 0;
+}
+
+static const char *phase_name(const nr_hook *h, const hook_phase *p)
+{
+    return nr_strtab_str(&h->strings, p->name);
 }
 
 /* Ends the innermost open phase of t named name (the innermost of all
@@ -182,17 +201,17 @@ static int begin_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts)
 static void end_phase(nr_hook *h, hook_thread *t, const char *name, int error, int64_t ts, uint64_t line_no)
 {
     size_t k = t->open_count;
-    while (k > 0 && name && strcmp(h->phases[t->open[k - 1]].name, name) != 0)
+    while (k > 0 && name && strcmp(phase_name(h, &h->phases[t->open[k - 1]]), name) != 0)
         k--;
     if (k == 0) {
         report(h, "unmatched_phase_end", line_no);
         return;
     }
-    h->phases[t->open[k - 1]].ended_by_error |= error;
+    h->phases[t->open[k - 1]].ended_by_error |= (uint8_t)(error != 0);
     if (k != t->open_count)
         report(h, "phase_end_out_of_order", line_no);
     while (t->open_count >= k) {
-        nr_hook_phase *p = &h->phases[t->open[--t->open_count]];
+        hook_phase *p = &h->phases[t->open[--t->open_count]];
         p->end_ns = ts < p->begin_ns ? p->begin_ns : ts;
         if (t->open_count == 0)
             break;
@@ -479,17 +498,20 @@ void nr_hook_free(nr_hook *h)
     free(h);
 }
 
+static _Thread_local const nr_hook *sort_ctx; /* qsort has no context; runs are ingested in parallel */
+
 static int cmp_phase(const void *a, const void *b)
 {
-    const nr_hook_phase *x = a, *y = b;
+    const hook_phase *x = a, *y = b;
     if (x->begin_ns != y->begin_ns)
         return x->begin_ns < y->begin_ns ? -1 : 1;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if (x->tid != y->tid)
-        return x->tid < y->tid ? -1 : 1;
-    /* Same instant: outer before inner (load order = phase_id so far). */
-    return x->phase_id < y->phase_id ? -1 : x->phase_id > y->phase_id;
+    const hook_thread *tx = &sort_ctx->threads[x->thread], *ty = &sort_ctx->threads[y->thread];
+    if (tx->pid != ty->pid)
+        return tx->pid < ty->pid ? -1 : 1;
+    if (tx->tid != ty->tid)
+        return tx->tid < ty->tid ? -1 : 1;
+    /* Same instant: outer before inner (load order). */
+    return x->order < y->order ? -1 : x->order > y->order;
 }
 
 static int push_segment(hook_thread *t, int64_t begin, int64_t end, int64_t id)
@@ -515,7 +537,7 @@ static int flatten_thread(nr_hook *h, hook_thread *t)
     int depth = 0;
     int64_t cur = INT64_MIN;
     for (size_t k = 0; k < t->mine_count; k++) {
-        const nr_hook_phase *p = &h->phases[t->mine[k]];
+        const hook_phase *p = &h->phases[t->mine[k]];
         while (depth && stack_end[depth - 1] <= p->begin_ns) {
             NR_TRY(push_segment(t, cur, stack_end[depth - 1], stack_id[depth - 1]));
             cur = stack_end[--depth];
@@ -528,7 +550,7 @@ static int flatten_thread(nr_hook *h, hook_thread *t)
         int64_t end = p->end_ns;
         if (depth && end > stack_end[depth - 1])
             end = stack_end[depth - 1];
-        stack_id[depth] = p->phase_id;
+        stack_id[depth] = (int64_t)t->mine[k]; /* its id: ids are indices after the sort */
         stack_end[depth++] = end;
     }
     while (depth) {
@@ -538,10 +560,7 @@ static int flatten_thread(nr_hook *h, hook_thread *t)
     return 0;
 }
 
-/* Orders thread indices by (pid, main thread first, tid); qsort has no
- * context argument, so the hook being sorted is passed through sort_ctx (one per
- * thread). */
-static _Thread_local const nr_hook *sort_ctx; /* per thread: runs are ingested in parallel */
+/* Orders thread indices by (pid, main thread first, tid). */
 static int cmp_thread_index(const void *a, const void *b)
 {
     const hook_thread *x = &sort_ctx->threads[*(const size_t *)a], *y = &sort_ctx->threads[*(const size_t *)b];
@@ -577,14 +596,17 @@ static int build_index(nr_hook *h)
     free(order);
     /* Each thread's phases in id order (= begin order), then its segments. */
     for (size_t i = 0; i < h->phase_count; i++) {
-        hook_thread *t = thread_of(h, h->phases[i].pid, h->phases[i].tid, 0);
-        if (!t)
-            continue;
+        hook_thread *t = &h->threads[h->phases[i].thread];
         NR_TRY(NR_GROW(t->mine, t->mine_cap, t->mine_count + 1));
-        t->mine[t->mine_count++] = i;
+        t->mine[t->mine_count++] = (uint32_t)i;
     }
-    for (size_t i = 0; i < h->thread_count; i++)
-        NR_TRY(flatten_thread(h, &h->threads[i]));
+    for (size_t i = 0; i < h->thread_count; i++) {
+        hook_thread *t = &h->threads[i];
+        NR_TRY(flatten_thread(h, t));
+        free(t->mine); /* the segments are what lookups read */
+        t->mine = NULL;
+        t->mine_count = t->mine_cap = 0;
+    }
     return 0;
 }
 
@@ -596,24 +618,26 @@ void nr_hook_finish(nr_hook *h, int64_t end_ns)
     for (size_t i = 0; i < h->thread_count; i++) {
         hook_thread *t = &h->threads[i];
         while (t->open_count) {
-            nr_hook_phase *p = &h->phases[t->open[--t->open_count]];
+            hook_phase *p = &h->phases[t->open[--t->open_count]];
             p->end_ns = end_ns < p->begin_ns ? p->begin_ns : end_ns;
             p->never_ended = 1;
         }
     }
-    /* Dense ids ordered by (begin, pid, tid); parents remapped. */
+    /* Dense ids ordered by (begin, pid, tid): a phase's id is its index;
+       parents remapped. */
     size_t n = h->phase_count;
-    int64_t *new_id = malloc((n ? n : 1) * sizeof *new_id);
+    uint32_t *new_id = malloc((n ? n : 1) * sizeof *new_id);
     if (!new_id)
         return;
+    sort_ctx = h;
     if (n)
         qsort(h->phases, n, sizeof *h->phases, cmp_phase);
     for (size_t i = 0; i < n; i++)
-        new_id[h->phases[i].phase_id] = (int64_t)i;
+        new_id[h->phases[i].order] = (uint32_t)i;
     for (size_t i = 0; i < n; i++) {
-        h->phases[i].phase_id = (int64_t)i;
-        if (h->phases[i].parent_id >= 0)
-            h->phases[i].parent_id = new_id[h->phases[i].parent_id];
+        h->phases[i].order = (uint32_t)i;
+        if (h->phases[i].parent != NO_PHASE)
+            h->phases[i].parent = new_id[h->phases[i].parent];
     }
     free(new_id);
     if (build_index(h) < 0) {
@@ -624,7 +648,23 @@ void nr_hook_finish(nr_hook *h, int64_t end_ns)
 }
 
 size_t nr_hook_phase_count(const nr_hook *h) { return h ? h->phase_count : 0; }
-const nr_hook_phase *nr_hook_phase_get(const nr_hook *h, size_t i) { return &h->phases[i]; }
+nr_hook_phase nr_hook_phase_get(const nr_hook *h, size_t i)
+{
+    const hook_phase *p = &h->phases[i];
+    const hook_thread *t = &h->threads[p->thread];
+    return (nr_hook_phase){
+        .phase_id = (int64_t)i,
+        .pid = t->pid,
+        .tid = t->tid,
+        .name = phase_name(h, p),
+        .begin_ns = p->begin_ns,
+        .end_ns = p->end_ns,
+        .depth = p->depth > INT_MAX ? INT_MAX : (int)p->depth,
+        .parent_id = p->parent == NO_PHASE ? -1 : (int64_t)p->parent,
+        .never_ended = p->never_ended,
+        .ended_by_error = p->ended_by_error,
+    };
+}
 size_t nr_hook_io_count(const nr_hook *h) { return h ? h->io_count : 0; }
 const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i) { return &h->ios[i]; }
 size_t nr_hook_mark_count(const nr_hook *h) { return h ? h->mark_count : 0; }

@@ -61,7 +61,9 @@ void nr_hook_free(nr_hook *h);
 void nr_hook_finish(nr_hook *h, int64_t end_ns);
 
 size_t nr_hook_phase_count(const nr_hook *h);
-const nr_hook_phase *nr_hook_phase_get(const nr_hook *h, size_t i);
+/* Phase i (its phase_id after nr_hook_finish), made from the hook's compact
+ * record: a value, valid while h is. */
+nr_hook_phase nr_hook_phase_get(const nr_hook *h, size_t i);
 size_t nr_hook_io_count(const nr_hook *h);
 const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i);
 size_t nr_hook_mark_count(const nr_hook *h);

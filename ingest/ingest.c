@@ -1212,7 +1212,7 @@ static int write_hook_tables(ingest *in, nr_error *err)
     nr_pm_get_counts(in->pm, &c);
     int64_t end = c.last_ts_ns > nr_hook_last_ns(in->hook) ? c.last_ts_ns : nr_hook_last_ns(in->hook);
     for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
-        const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
+        const nr_hook_phase phase = nr_hook_phase_get(in->hook, i), *p = &phase;
         nr_table_writer *t = in->t_phases;
         nr_table_set_i64(t, NR_PH_PHASE_ID, p->phase_id);
         nr_table_set_i64(t, NR_PH_PID, p->pid);
@@ -1647,7 +1647,7 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
     uint64_t outside = 0;
     int64_t worst = 0;
     for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
-        const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
+        const nr_hook_phase phase = nr_hook_phase_get(in->hook, i), *p = &phase;
         int64_t end = p->never_ended ? p->begin_ns : p->end_ns; /* a never-ended phase ends at the trace end */
         tally_outside(p->begin_ns, end, c, &outside, &worst);
     }
@@ -1681,7 +1681,7 @@ static int check_hook_pids(ingest *in)
     uint64_t lost = 0;
     int64_t example = -1;
     for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
-        const nr_hook_phase *p = nr_hook_phase_get(in->hook, i);
+        const nr_hook_phase phase = nr_hook_phase_get(in->hook, i), *p = &phase;
         if (!nr_pm_knows_task(in->pm, p->pid)) {
             lost++;
             example = example < 0 ? p->pid : example;

@@ -78,7 +78,8 @@ static void nested_phases_innermost_wins(void **state)
                            NULL);
     nr_hook_finish(h, S(200));
     assert_int_equal(nr_hook_phase_count(h), 2);
-    const nr_hook_phase *train = nr_hook_phase_get(h, 0), *ckpt = nr_hook_phase_get(h, 1);
+    const nr_hook_phase train_phase = nr_hook_phase_get(h, 0), ckpt_phase = nr_hook_phase_get(h, 1);
+    const nr_hook_phase *train = &train_phase, *ckpt = &ckpt_phase;
     assert_string_equal(train->name, "train");
     assert_int_equal(train->begin_ns, S(100));
     assert_int_equal(train->end_ns, S(110));
@@ -120,11 +121,11 @@ static void threads_and_processes(void **state)
                            NULL);
     nr_hook_finish(h, S(200));
     assert_int_equal(nr_hook_phase_count(h), 3);
-    assert_string_equal(nr_hook_phase_get(h, 0)->name, "data_prep");
-    assert_int_equal(nr_hook_phase_get(h, 0)->pid, 9);
-    assert_string_equal(nr_hook_phase_get(h, 1)->name, "train");
-    assert_string_equal(nr_hook_phase_get(h, 2)->name, "prefetch");
-    assert_int_equal(nr_hook_phase_get(h, 2)->depth, 0); /* nesting is per thread */
+    assert_string_equal(nr_hook_phase_get(h, 0).name, "data_prep");
+    assert_int_equal(nr_hook_phase_get(h, 0).pid, 9);
+    assert_string_equal(nr_hook_phase_get(h, 1).name, "train");
+    assert_string_equal(nr_hook_phase_get(h, 2).name, "prefetch");
+    assert_int_equal(nr_hook_phase_get(h, 2).depth, 0); /* nesting is per thread */
     static const phase_query queries[] = {
         {1, 2, 104, 2, "thread 2 in its own phase"},
         {1, 1, 104, 1, "the main thread in train"},
@@ -148,8 +149,8 @@ static void never_ended_phase_is_closed_and_flagged(void **state)
     assert_int_equal(d.count, 0);
     assert_int_equal(nr_hook_phase_count(h), 2);
     for (size_t i = 0; i < 2; i++) {
-        assert_int_equal(nr_hook_phase_get(h, i)->end_ns, S(200));
-        assert_true(nr_hook_phase_get(h, i)->never_ended);
+        assert_int_equal(nr_hook_phase_get(h, i).end_ns, S(200));
+        assert_true(nr_hook_phase_get(h, i).never_ended);
     }
     assert_int_equal(nr_hook_phase_at(h, 1, -1, S(150)), 1);
     assert_int_equal(nr_hook_phase_at(h, 1, -1, S(110)), 0);
@@ -173,9 +174,9 @@ static void phase_ended_by_an_exception_is_flagged(void **state)
     nr_hook_finish(h, S(10));
     assert_int_equal(d.count, 0);
     assert_int_equal(nr_hook_phase_count(h), 3);
-    assert_false(nr_hook_phase_get(h, 0)->ended_by_error); /* train */
-    assert_true(nr_hook_phase_get(h, 1)->ended_by_error);  /* eval */
-    assert_false(nr_hook_phase_get(h, 2)->ended_by_error); /* ckpt */
+    assert_false(nr_hook_phase_get(h, 0).ended_by_error); /* train */
+    assert_true(nr_hook_phase_get(h, 1).ended_by_error);  /* eval */
+    assert_false(nr_hook_phase_get(h, 2).ended_by_error); /* ckpt */
     nr_hook_free(h);
 }
 
@@ -245,7 +246,8 @@ static void broken_lines_are_counted_with_line_numbers(void **state)
         assert_int_equal(d.lines[i], want_lines[i]);
     }
     assert_int_equal(nr_hook_phase_count(h), 2);
-    const nr_hook_phase *a = nr_hook_phase_get(h, 0), *b = nr_hook_phase_get(h, 1);
+    const nr_hook_phase a_phase = nr_hook_phase_get(h, 0), b_phase = nr_hook_phase_get(h, 1);
+    const nr_hook_phase *a = &a_phase, *b = &b_phase;
     assert_string_equal(a->name, "a");
     assert_string_equal(b->name, "b");
     assert_int_equal(a->end_ns, S(8));
@@ -409,7 +411,7 @@ static void blank_names_are_unnamed(void **state)
         {"train", 1, 9, 0}, {NR_UNNAMED, 2, 5, 0}, {NR_UNNAMED, 3, 4, 0}, {NR_UNNAMED, 7, 8, 0},
     };
     for (size_t i = 0; i < 4; i++) {
-        const nr_hook_phase *p = nr_hook_phase_get(h, i);
+        const nr_hook_phase phase = nr_hook_phase_get(h, i), *p = &phase;
         assert_string_equal(p->name, want[i].name);
         assert_int_equal(p->begin_ns, S(want[i].begin));
         assert_int_equal(p->end_ns, S(want[i].end));

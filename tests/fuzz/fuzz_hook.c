@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         nr_hook_finish(h, last);
         volatile int64_t sum = 0;
         for (size_t i = 0; i < nr_hook_phase_count(h); i++) {
-            const nr_hook_phase *p = nr_hook_phase_get(h, i);
+            const nr_hook_phase phase = nr_hook_phase_get(h, i), *p = &phase;
             sum += nr_hook_phase_at(h, p->pid, p->tid, p->begin_ns);
             sum += nr_hook_phase_at(h, p->pid, -1, p->end_ns - 1);
         }
