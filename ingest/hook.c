@@ -21,11 +21,6 @@
 #include "nr_strtab.h"
 #include "nr_utf8.h"
 
-typedef struct hook_segment {
-    int64_t begin_ns, end_ns;  /* [begin, end) */
-    int64_t phase_id;
-} hook_segment;
-
 /* A phase as the hook keeps it, 40 bytes (nr_hook_phase, 72, is made on
  * demand): a phase a step is millions of them (docs/performance.md,
  * session 66). */
@@ -46,8 +41,15 @@ typedef struct hook_thread {
     size_t open_count, open_cap;
     uint32_t *mine;        /* indices of this thread's phases (finish time, while flattening) */
     size_t mine_count, mine_cap;
-    hook_segment *segs;
-    size_t seg_count, seg_cap;
+    /* The thread's time in runs of one innermost phase: run k covers
+       [seg_begin[k], seg_begin[k + 1]) and is phase seg_phase[k]'s,
+       NO_PHASE for none (a gap, and after the last phase's end): 12
+       bytes a run (session 66; a segment of begin, end and a 64-bit id
+       was 24, and a phase a step in a train phase is two runs). */
+    int64_t *seg_begin;
+    uint32_t *seg_phase;
+    size_t seg_count, seg_cap, seg_phase_cap;
+    int64_t seg_end;       /* where the last run ends, while flattening */
     size_t cursor;
     int64_t next_same_pid; /* index of the next thread of the same pid, -1 none (sorted by tid, main first) */
 } hook_thread;
@@ -485,7 +487,8 @@ void nr_hook_free(nr_hook *h)
     for (size_t i = 0; i < h->thread_count; i++) {
         free(h->threads[i].open);
         free(h->threads[i].mine);
-        free(h->threads[i].segs);
+        free(h->threads[i].seg_begin);
+        free(h->threads[i].seg_phase);
     }
     free(h->threads);
     free(h->slots);
@@ -514,16 +517,28 @@ static int cmp_phase(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
+static int push_run(hook_thread *t, int64_t begin, uint32_t id)
+{
+    NR_TRY(NR_GROW(t->seg_begin, t->seg_cap, t->seg_count + 1));
+    NR_TRY(NR_GROW(t->seg_phase, t->seg_phase_cap, t->seg_count + 1));
+    t->seg_begin[t->seg_count] = begin;
+    t->seg_phase[t->seg_count++] = id;
+    return 0;
+}
+
+/* Phase id owns [begin, end); segments come in time order, disjoint. */
 static int push_segment(hook_thread *t, int64_t begin, int64_t end, int64_t id)
 {
     if (end <= begin)
         return 0;
-    if (t->seg_count && t->segs[t->seg_count - 1].phase_id == id && t->segs[t->seg_count - 1].end_ns == begin) {
-        t->segs[t->seg_count - 1].end_ns = end;
+    if (t->seg_count && t->seg_phase[t->seg_count - 1] == (uint32_t)id && t->seg_end == begin) {
+        t->seg_end = end;
         return 0;
     }
-    NR_TRY(NR_GROW(t->segs, t->seg_cap, t->seg_count + 1));
-    t->segs[t->seg_count++] = (hook_segment){begin, end, id};
+    if (t->seg_count && t->seg_end < begin)
+        NR_TRY(push_run(t, t->seg_end, NO_PHASE));
+    NR_TRY(push_run(t, begin, (uint32_t)id));
+    t->seg_end = end;
     return 0;
 }
 
@@ -557,7 +572,7 @@ static int flatten_thread(nr_hook *h, hook_thread *t)
         NR_TRY(push_segment(t, cur, stack_end[depth - 1], stack_id[depth - 1]));
         cur = stack_end[--depth];
     }
-    return 0;
+    return t->seg_count ? push_run(t, t->seg_end, NO_PHASE) : 0;
 }
 
 /* Orders thread indices by (pid, main thread first, tid). */
@@ -683,16 +698,16 @@ static int64_t thread_phase_at(hook_thread *t, int64_t ts)
         return -1;
     size_t i = t->cursor < n ? t->cursor : 0;
     int found = 0;
-    if (t->segs[i].begin_ns <= ts) {
-        for (int steps = 0; steps < 8 && i + 1 < n && t->segs[i + 1].begin_ns <= ts; steps++)
+    if (t->seg_begin[i] <= ts) {
+        for (int steps = 0; steps < 8 && i + 1 < n && t->seg_begin[i + 1] <= ts; steps++)
             i++;
-        found = i + 1 == n || t->segs[i + 1].begin_ns > ts;
+        found = i + 1 == n || t->seg_begin[i + 1] > ts;
     }
     if (!found) {
         size_t lo = 0, hi = n;  /* first segment with begin > ts */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (t->segs[mid].begin_ns <= ts)
+            if (t->seg_begin[mid] <= ts)
                 lo = mid + 1;
             else
                 hi = mid;
@@ -704,7 +719,7 @@ static int64_t thread_phase_at(hook_thread *t, int64_t ts)
         i = lo - 1;
     }
     t->cursor = i;
-    return ts < t->segs[i].end_ns ? t->segs[i].phase_id : -1;
+    return t->seg_phase[i] == NO_PHASE ? -1 : (int64_t)t->seg_phase[i];
 }
 
 static const struct hook_pid *pid_entry(const nr_hook *h, int64_t pid)
