@@ -755,7 +755,7 @@ static void procshare_json(const nr_figin *fi, json_t *o, json_t *series, nr_jso
 }
 
 /* Writes the numbers of one figure into o (fixed keys) and series (one
- * element per run or series). */
+ * element per run or series); a long array as a placeholder of js. */
 typedef void (*fig_json_fn)(const nr_figin *fi, json_t *o, json_t *series, nr_json_stream *js);
 
 static const fig_json_fn fig_json[] = {
