@@ -308,6 +308,16 @@ int nr__check_schema(const nr_store *s, nr_error *err);
 int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_files(nr_model *m, const nr_store *s, nr_error *err);
 int nr__load_phases(nr_model *m, const nr_store *s, nr_error *err);
+/* Decoded chunks of one table's columns, by schema index, freed together. */
+#define NR__MAXCOLS 16
+typedef struct nr__chunks { nr_col_chunk c[NR__MAXCOLS]; } nr__chunks;
+void nr__chunks_init(nr__chunks *k);
+void nr__chunks_fini(nr__chunks *k);
+/* Decodes the columns of def listed in cols (schema indexes) of row group
+ * rg into k; a column the store lacks (added since: nr__check_schema)
+ * leaves its chunk empty. Errors: a wrong type, a short row group. */
+int nr__read_cols(const nr_store_table *t, const nr_table_def *def, const int *cols, size_t ncols, size_t rg,
+                  nr__chunks *k, nr_error *err);
 /* NR_E_FORMAT naming table, row (from 1) and phase_id when phase_id is
  * neither -1 (unphased) nor a phase_id of table phases, as merge
  * refuses it (pyio and marks; events: pass.c); else 0. Needs the phase

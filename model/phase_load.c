@@ -19,54 +19,46 @@
 #include "nr_strtab.h"
 #include "nr_utf8.h"
 
-enum { K_ID, K_PID, K_NAME, K_BEGIN, K_END, K_FLAGS, K_COUNT };
-static const int phase_cols[K_COUNT] = {NR_PH_PHASE_ID, NR_PH_PID,    NR_PH_NAME,
-                                        NR_PH_BEGIN_NS, NR_PH_END_NS, NR_PH_FLAGS};
+/* The first read's columns, and the second's (what merging needs). */
+static const int all_cols[] = {NR_PH_PHASE_ID, NR_PH_PID, NR_PH_NAME, NR_PH_BEGIN_NS, NR_PH_END_NS, NR_PH_FLAGS};
+static const int span_cols[] = {NR_PH_NAME, NR_PH_BEGIN_NS, NR_PH_END_NS};
 
-/* One row; name is its name's id in the reader's string table. */
+/* One row; name is its name's id in the reader's string table. id, pid
+ * and flags are read by the first read only. */
 typedef struct phase_row { int64_t id, pid, begin, end, flags; uint32_t name; } phase_row;
 
 /* The table a row group at a time. Names keep their ids from one read to
  * the next: ids in order of first appearance in the table. */
 typedef struct phase_reader {
     const nr_store_table *t;
-    nr_col_chunk c[K_COUNT];
+    const int *cols;         /* all_cols or span_cols */
+    size_t ncols;
+    nr__chunks k;
     size_t rg, at, in_rg;
-    uint64_t row, rows; /* rows read in this read; rows the table holds */
+    uint64_t row, rows;      /* rows read in this read; rows the table holds */
     nr_strtab names;
 } phase_reader;
 
 static void reader_init(phase_reader *r, const nr_store_table *t)
 {
     *r = (phase_reader){.t = t, .rows = t ? nr_store_table_rows(t) : 0};
-    for (int k = 0; k < K_COUNT; k++)
-        nr_col_chunk_init(&r->c[k]);
+    nr__chunks_init(&r->k);
     nr_strtab_init(&r->names);
 }
 
 static void reader_fini(phase_reader *r)
 {
-    for (int k = 0; k < K_COUNT; k++)
-        nr_col_chunk_fini(&r->c[k]);
+    nr__chunks_fini(&r->k);
     nr_strtab_fini(&r->names);
 }
 
-static void reader_rewind(phase_reader *r) { r->rg = r->at = r->in_rg = 0, r->row = 0; }
-
-/* nr__check_schema has found every column, of its type. */
-static int read_group(phase_reader *r, nr_error *err)
+/* A read from the first row, of the columns cols. */
+static void reader_start(phase_reader *r, const int *cols, size_t ncols)
 {
-    const uint64_t want = nr_store_rowgroup_rows(r->t, r->rg);
-    for (int k = 0; k < K_COUNT; k++) {
-        const char *col = nr_phases_table.cols[phase_cols[k]].name;
-        NR_TRY(nr_store_read_chunk(r->t, (size_t)nr_store_col_index(r->t, col), r->rg, &r->c[k], err));
-        if (r->c[k].n != want)
-            return nr_error_set(err, NR_E_FORMAT, "table phases: row group %zu of column %s is short", r->rg, col);
-    }
-    r->rg++;
-    r->at = 0;
-    r->in_rg = (size_t)want;
-    return 0;
+    r->cols = cols;
+    r->ncols = ncols;
+    r->rg = r->at = r->in_rg = 0;
+    r->row = 0;
 }
 
 /* The next row into *out: 1, or 0 at the end. */
@@ -75,17 +67,24 @@ static int reader_next(phase_reader *r, phase_row *out, nr_error *err)
     while (r->at == r->in_rg) {
         if (r->row == r->rows || r->rg == nr_store_table_rowgroups(r->t))
             return 0;
-        NR_TRY(read_group(r, err));
+        NR_TRY(nr__read_cols(r->t, &nr_phases_table, r->cols, r->ncols, r->rg, &r->k, err));
+        r->in_rg = (size_t)nr_store_rowgroup_rows(r->t, r->rg++);
+        r->at = 0;
     }
+    const nr_col_chunk *c = r->k.c;
     const size_t i = r->at++;
-    const char *name = r->c[K_NAME].str[i];
+    const char *name = c[NR_PH_NAME].str[i];
     if (nr_utf8_blank(name)) /* a store of an ingest before session 54: as the ingest now stores it */
         name = NR_UNNAMED;
     const int64_t id = nr_strtab_intern(&r->names, name, strlen(name));
     if (id < 0)
         return (int)id;
-    *out = (phase_row){.id = r->c[K_ID].i64[i], .pid = r->c[K_PID].i64[i], .begin = r->c[K_BEGIN].i64[i],
-                       .end = r->c[K_END].i64[i], .flags = r->c[K_FLAGS].i64[i], .name = (uint32_t)id};
+    *out = (phase_row){.begin = c[NR_PH_BEGIN_NS].i64[i], .end = c[NR_PH_END_NS].i64[i], .name = (uint32_t)id};
+    if (r->cols == all_cols) {
+        out->id = c[NR_PH_PHASE_ID].i64[i];
+        out->pid = c[NR_PH_PID].i64[i];
+        out->flags = c[NR_PH_FLAGS].i64[i];
+    }
     r->row++;
     return 1;
 }
@@ -298,7 +297,7 @@ static void close_intervals(phase_load *L)
 static int fill_from_table(phase_load *L, nr_error *err)
 {
     NR_TRY(place_intervals(L));
-    reader_rewind(&L->r);
+    reader_start(&L->r, span_cols, sizeof span_cols / sizeof span_cols[0]);
     phase_row p;
     int rc;
     while ((rc = reader_next(&L->r, &p, err)) == 1) {
@@ -334,7 +333,7 @@ static int fill_from_sorted_copy(phase_load *L, uint64_t rows, nr_error *err)
     span_row *v = malloc((rows + 1) * sizeof *v);
     if (!v)
         return NR_E_NOMEM;
-    reader_rewind(&L->r);
+    reader_start(&L->r, span_cols, sizeof span_cols / sizeof span_cols[0]);
     size_t n = 0;
     phase_row p;
     int rc = 0;
@@ -358,6 +357,7 @@ static int load(phase_load *L, nr_error *err)
 {
     phase_row p;
     int rc;
+    reader_start(&L->r, all_cols, sizeof all_cols / sizeof all_cols[0]);
     while ((rc = reader_next(&L->r, &p, err)) == 1)
         NR_TRY(note_row(L, &p, L->r.row - 1, err));
     NR_TRY(rc);

@@ -88,15 +88,11 @@ static int read_col(const nr_store_table *t, const char *name, nr_col_type type,
 static int64_t i64_at(const nr_col_chunk *c, size_t i, int64_t def) { return c->n ? c->i64[i] : def; }
 static const char *str_at(const nr_col_chunk *c, size_t i) { return c->n ? c->str[i] : ""; }
 
-/* A set of decoded chunks of one table, freed together. */
-#define MAXCOLS 16
-typedef struct chunks { nr_col_chunk c[MAXCOLS]; } chunks;
-static void chunks_init(chunks *k) { for (int i = 0; i < MAXCOLS; i++) nr_col_chunk_init(&k->c[i]); }
-static void chunks_fini(chunks *k) { for (int i = 0; i < MAXCOLS; i++) nr_col_chunk_fini(&k->c[i]); }
+void nr__chunks_init(nr__chunks *k) { for (int i = 0; i < NR__MAXCOLS; i++) nr_col_chunk_init(&k->c[i]); }
+void nr__chunks_fini(nr__chunks *k) { for (int i = 0; i < NR__MAXCOLS; i++) nr_col_chunk_fini(&k->c[i]); }
 
-/* Reads the columns of def listed in cols (by schema index) for row group rg. */
-static int read_cols(const nr_store_table *t, const nr_table_def *def, const int *cols, size_t ncols,
-                     size_t rg, chunks *k, nr_error *err)
+int nr__read_cols(const nr_store_table *t, const nr_table_def *def, const int *cols, size_t ncols, size_t rg,
+                  nr__chunks *k, nr_error *err)
 {
     for (size_t i = 0; i < ncols; i++) {
         const nr_col_def *cd = &def->cols[cols[i]];
@@ -146,11 +142,11 @@ int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err)
     if (!m->meta_keys || !m->meta_vals)
         return NR_E_NOMEM;
     static const int cols[] = {NR_MT_KEY, NR_MT_VALUE};
-    chunks k;
-    chunks_init(&k);
+    nr__chunks k;
+    nr__chunks_init(&k);
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
-        rc = read_cols(t, &nr_meta_table, cols, 2, rg, &k, err);
+        rc = nr__read_cols(t, &nr_meta_table, cols, 2, rg, &k, err);
         for (size_t i = 0; rc == 0 && i < k.c[NR_MT_KEY].n && m->nmeta < rows; i++) {
             m->meta_keys[m->nmeta] = nr_arena_strndup(&m->arena, k.c[NR_MT_KEY].str[i], k.c[NR_MT_KEY].str_len[i]);
             const char *v = str_at(&k.c[NR_MT_VALUE], i);
@@ -161,7 +157,7 @@ int nr__load_meta(nr_model *m, const nr_store *s, nr_error *err)
                 m->nmeta++;
         }
     }
-    chunks_fini(&k);
+    nr__chunks_fini(&k);
     return rc < 0 ? rc : check_merged_parts(m, s, err);
 }
 
@@ -249,7 +245,7 @@ static int fs_of(const nr_model *m, const char *path)
 /* Row i of a loaded row group of table files as the model's next file
  * row: its kind, path and file system, and for a regular file its index
  * among them and whether it is the runtime's (file_role.h). */
-static int load_file_row(nr_model *m, const chunks *k, size_t i, int merged, nr_error *err)
+static int load_file_row(nr_model *m, const nr__chunks *k, size_t i, int merged, nr_error *err)
 {
     const size_t row = m->nfile_rows++;
     const int64_t id = i64_at(&k->c[NR_FI_FILE_ID], i, (int64_t)row);
@@ -328,16 +324,16 @@ int nr__load_files(nr_model *m, const nr_store *s, nr_error *err)
         return 0;
     static const int cols[] = {NR_FI_FILE_ID,    NR_FI_PATH,       NR_FI_KIND,       NR_FI_BYTES_READ,
                                NR_FI_BYTES_WRITTEN, NR_FI_READ_CALLS, NR_FI_WRITE_CALLS, NR_FI_OPEN_CALLS};
-    chunks k;
-    chunks_init(&k);
+    nr__chunks k;
+    nr__chunks_init(&k);
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
-        rc = read_cols(t, &nr_files_table, cols, sizeof cols / sizeof cols[0], rg, &k, err);
+        rc = nr__read_cols(t, &nr_files_table, cols, sizeof cols / sizeof cols[0], rg, &k, err);
         const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
         for (size_t i = 0; i < n && rc == 0 && m->nfile_rows < rows; i++)
             rc = load_file_row(m, &k, i, merged, err);
     }
-    chunks_fini(&k);
+    nr__chunks_fini(&k);
     if (rc < 0)
         return rc;
     return alloc_regular_arrays(m);
@@ -385,13 +381,13 @@ int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
     static const int cols[] = {NR_PR_TID,        NR_PR_PID,       NR_PR_PPID,      NR_PR_FIRST_TS_NS,
                                NR_PR_LAST_TS_NS, NR_PR_EXIT_CODE, NR_PR_KILLED_BY, NR_PR_EXE,
                                NR_PR_END_TS_NS};
-    chunks k;
-    chunks_init(&k);
+    nr__chunks k;
+    nr__chunks_init(&k);
     nr__task_row *rows = NULL;
     size_t nrows = 0, cap = 0;
     int rc = 0;
     for (size_t rg = 0; rg < nr_store_table_rowgroups(t) && rc == 0; rg++) {
-        rc = read_cols(t, &nr_processes_table, cols, sizeof cols / sizeof cols[0], rg, &k, err);
+        rc = nr__read_cols(t, &nr_processes_table, cols, sizeof cols / sizeof cols[0], rg, &k, err);
         const size_t n = rc == 0 ? (size_t)nr_store_rowgroup_rows(t, rg) : 0;
         if (n && (rc = NR_GROW(rows, cap, nrows + n)) < 0)
             break;
@@ -411,7 +407,7 @@ int nr__load_processes(nr_model *m, const nr_store *s, nr_error *err)
                 rc = nr__check_time("processes", "end_ts_ns", nrows - 1, rows[nrows - 1].end_ns, err);
         }
     }
-    chunks_fini(&k);
+    nr__chunks_fini(&k);
     if (rc == 0)
         rc = nr__procs_from_tasks(m, rows, nrows);
     free(rows);
