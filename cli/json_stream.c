@@ -4,7 +4,8 @@
  * dumps it as the text below (PREFIX K SUFFIX, its own escapes), which no
  * other string of a document of the CLI dumps to: the CLI's texts of
  * names and paths show a control character as the text \x01
- * (nr_cli_json_text). The count is checked all the same. */
+ * (nr_cli_json_text). Each is checked to be there once all the same
+ * while the file is written (the file is abandoned otherwise). */
 #include "json_stream.h"
 
 #include <stdio.h>
@@ -130,23 +131,6 @@ static const char *placeholder_end(const char *m, const nr_json_stream *s, size_
     return end + strlen(SUFFIX);
 }
 
-/* Whether each placeholder of s is in text once, and nothing else looks like one. */
-static int placeholders_once(const char *text, const nr_json_stream *s)
-{
-    unsigned char *seen = calloc(s->n + 1, 1);
-    int ok = seen != NULL;
-    size_t k;
-    for (const char *m = text; ok && (m = strstr(m, PREFIX)); m++) {
-        ok = placeholder_end(m, s, &k) && !seen[k];
-        if (ok)
-            seen[k] = 1;
-    }
-    for (size_t i = 0; ok && i < s->n; i++)
-        ok = seen[i];
-    free(seen);
-    return ok;
-}
-
 static size_t line_indent(const char *text, const char *at)
 {
     const char *line = at;
@@ -158,17 +142,28 @@ static size_t line_indent(const char *text, const char *at)
     return n;
 }
 
-static void put_document(out_buf *o, const char *text, const nr_json_stream *s, size_t flags)
+/* text with each placeholder of s replaced by its array; each must be
+ * there once, and nothing else may look like one. */
+static void put_document(out_buf *o, const char *text, const nr_json_stream *s, size_t flags, const char *path)
 {
-    const size_t indent = flags & JSON_MAX_INDENT;
-    const char *p = text;
-    size_t k;
-    for (const char *m; o->rc == 0 && (m = strstr(p, PREFIX)); ) {
-        const char *after = placeholder_end(m, s, &k); /* placeholders_once found each whole */
-        put(o, p, (size_t)(m - p));
-        put_array(o, &s->arrays[k], flags, line_indent(text, m), indent);
-        p = after;
+    unsigned char *seen = calloc(s->n + 1, 1);
+    if (!seen) {
+        o->rc = nr_error_set(o->err, NR_E_NOMEM, "%s: out of memory", path);
+        return;
     }
+    const char *p = text, *after;
+    size_t k, found = 0;
+    for (const char *m; o->rc == 0 && (m = strstr(p, PREFIX)); p = after, found++) {
+        if (!(after = placeholder_end(m, s, &k)) || seen[k])
+            break;
+        seen[k] = 1;
+        put(o, p, (size_t)(m - p));
+        put_array(o, &s->arrays[k], flags, line_indent(text, m), flags & JSON_MAX_INDENT);
+    }
+    free(seen);
+    if (o->rc == 0 && (found != s->n || strstr(p, PREFIX)))
+        o->rc = nr_error_set(o->err, NR_E_INPUT, "%s: a placeholder of a long array is missing, twice or malformed "
+                             "in the document (expected each once)", path);
     put(o, p, strlen(p));
     put(o, "\n", 1);
     flush(o);
@@ -182,14 +177,11 @@ int nr_json_stream_stage(const char *path, const json_t *doc, size_t flags, cons
     char *text = json_dumps(doc, flags);
     char *buf = malloc(OUT_BUF);
     int rc = text && buf ? 0 : nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
-    if (rc == 0 && !placeholders_once(text, s))
-        rc = nr_error_set(err, NR_E_INPUT, "%s: a placeholder of a long array is missing, twice or malformed "
-                          "in the document (expected each once)", path);
     if (rc == 0)
         rc = nr_outfile_open(out, path, err);
     if (rc == 0) {
         out_buf o = {.f = out, .b = buf, .err = err};
-        put_document(&o, text, s, flags);
+        put_document(&o, text, s, flags, path);
         if ((rc = o.rc) < 0)
             nr_outfile_abort(out);
     }
