@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Peak RSS of ingest, summary and build --figures on a run of a million
+# phase instances (bench/gen_phase_steps.py: a phase "step" every 100 us,
+# none touching): what each stage holds per instance (docs/performance.md,
+# session 66). Measured there at a million: ingest 173 -> 136 MiB at
+# -j 2 (the hook's compact records; 96-99 MiB at -j 1, which this test
+# runs: the same on any number of cores), summary 148 -> 59.5 MiB (table phases read a
+# row group at a time; 77 MiB when the in-order read is not taken and the
+# intervals are sorted in memory), build --figures 782 -> 110 MiB
+# (figures.json's spans written one by one). Not in the ASan build (label
+# nosan: its shadow memory is no release's).
+# usage: phase_steps_memory.sh NIOREP SOURCE_DIR WORK_DIR
+set -euo pipefail
+niorep=$1 src=$2 work=$3
+if [[ ! -x /usr/bin/time || ! -x /usr/bin/python3 ]]; then
+    echo "skipped: needs /usr/bin/time and /usr/bin/python3"
+    exit 77
+fi
+rm -rf "$work"
+mkdir -p "$work"
+/usr/bin/python3 "$src/bench/gen_phase_steps.py" "$work/run"
+
+status=0
+# peak_within LIMIT_MIB WHAT COMMAND...: fails the test when COMMAND fails
+# or peaks above LIMIT_MIB.
+peak_within() {
+    local limit=$1 what=$2
+    shift 2
+    /usr/bin/time -o "$work/time" -f "%M" "$@" >"$work/out" 2>"$work/err" || {
+        echo "FAIL: $what exited with an error:"
+        cat "$work/err"
+        status=1
+        return
+    }
+    local kib
+    kib=$(tail -n 1 "$work/time")
+    if ((kib > limit * 1024)); then
+        echo "FAIL: $what peaked at $((kib / 1024)) MiB, over $limit MiB"
+        status=1
+    else
+        echo "ok: $what peaked at $((kib / 1024)) MiB (at most $limit MiB)"
+    fi
+}
+peak_within 160 "ingest -j 1" "$niorep" ingest -q -j 1 "$work/run" -o "$work/run.nio"
+peak_within 68 "summary" "$niorep" summary "$work/run.nio"
+if ! grep -q "step" "$work/out"; then
+    echo "FAIL: summary names no phase step"
+    status=1
+fi
+peak_within 160 "build --figures" "$niorep" build "$work/run.nio" -o "$work/report.html" -j 1 --figures "$work/figs"
+# figure 5's data holds every interval: a million steps (and no other phase)
+spans=$(grep -c '"name": "step"' "$work/figs/figures.json" || true)
+if [[ $spans -lt 1000000 ]]; then
+    echo "FAIL: figures.json names $spans spans of step, not a million"
+    status=1
+fi
+rm -rf "$work"
+exit $status
