@@ -7,8 +7,11 @@ the model to keep, an interval each); its strace log reads 4 KiB of one
 file every 1 ms, 20 us into a step, and ends with the process's exit.
 With --train the steps run inside one `train` phase; with --waits each
 step is preceded by a wait for its batch (`niorep_hook.batches`), 10 us.
+With --io FILES each step reads one sample file through Python (an `io`
+record, as the hook writes one per file object): /data/train/NNNNNN.jpg,
+step i the file i mod FILES.
 
-    bench/gen_phase_steps.py OUT_DIR [--steps N] [--train] [--waits]
+    bench/gen_phase_steps.py OUT_DIR [--steps N] [--train] [--waits] [--io FILES]
 
 Deterministic (no clock, no randomness). Used for the phase-instance rows
 of docs/performance.md (sessions 65 and 66: a million steps, the default).
@@ -26,7 +29,7 @@ def stamp(us):
     return f"{us // 1_000_000}.{us % 1_000_000:06d}"
 
 
-def write_hook(path, steps, train, waits):
+def write_hook(path, steps, train, waits, io_files):
     with open(path, "w") as f:
         end_us = T0_US + steps * STEP_US
         if train:
@@ -37,6 +40,10 @@ def write_hook(path, steps, train, waits):
                 f.write(f'{{"ts":{stamp(at - WAIT_US)},"pid":{PID},"event":"wait","what":"batch",'
                         f'"dur":{WAIT_US / 1e6:.6f}}}\n')
             f.write(f'{{"ts":{stamp(at)},"pid":{PID},"event":"phase_begin","phase":"step"}}\n')
+            if io_files:
+                f.write(f'{{"ts":{stamp(at + READ_AT_US)},"pid":{PID},"event":"io","op":"read",'
+                        f'"path":"/data/train/{i % io_files:06d}.jpg","bytes":{110_000 + i % 997},'
+                        f'"dur":0.000{i % 90 + 10:03d},"calls":2,"open_dur":0.000004}}\n')
             f.write(f'{{"ts":{stamp(at + INSIDE_US)},"pid":{PID},"event":"phase_end","phase":"step"}}\n')
         if train:
             f.write(f'{{"ts":{stamp(end_us)},"pid":{PID},"event":"phase_end","phase":"train"}}\n')
@@ -56,9 +63,11 @@ def main():
     ap.add_argument("--steps", type=int, default=1_000_000, help="phase instances (default 1000000)")
     ap.add_argument("--train", action="store_true", help="the steps inside one phase train")
     ap.add_argument("--waits", action="store_true", help="a wait for data before each step")
+    ap.add_argument("--io", type=int, default=0, metavar="FILES",
+                    help="an io record per step, over FILES sample files (default none)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    write_hook(os.path.join(a.out, "hook.jsonl"), a.steps, a.train, a.waits)
+    write_hook(os.path.join(a.out, "hook.jsonl"), a.steps, a.train, a.waits, a.io)
     write_strace(os.path.join(a.out, "strace.log"), a.steps)
 
 

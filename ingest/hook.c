@@ -5,7 +5,9 @@
  * finish, phases get dense ids ordered by (begin, pid, tid), and each
  * thread's properly nested phases are flattened into a sorted list of
  * disjoint segments labelled with the innermost phase, so that a lookup is
- * a cursor step (nondecreasing times) or a binary search. */
+ * a cursor step (nondecreasing times) or a binary search. The io, mark
+ * and wait records go to record queues in the order read (rec_queue.h):
+ * past a block they are on disk, not in memory. */
 #include "hook.h"
 
 #include <ctype.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "logsrc.h"
+#include "rec_queue.h"
 #include "nr_mem.h"
 #include "nr_strtab.h"
 #include "nr_utf8.h"
@@ -34,6 +37,10 @@ typedef struct hook_phase {
     uint8_t never_ended, ended_by_error;
 } hook_phase;
 #define NO_PHASE UINT32_MAX
+
+/* A record queue's block: past it, a queue's records go to disk, 18,724
+ * io records of 56 bytes to a block. */
+#define QUEUE_BLOCK_BYTES ((size_t)1 << 20)
 
 typedef struct hook_thread {
     int64_t pid, tid;
@@ -59,12 +66,8 @@ struct nr_hook {
     nr_strtab strings;
     hook_phase *phases;
     size_t phase_count, phase_cap;
-    nr_hook_io *ios;
-    size_t io_count, io_cap;
-    nr_hook_mark *marks;
-    size_t mark_count, mark_cap;
-    nr_hook_wait *waits;
-    size_t wait_count, wait_cap;
+    nr_rec_queue ios, marks, waits; /* nr_hook_io, nr_hook_mark, nr_hook_wait */
+    nr_error queue_err;    /* why a queue refused a record while loading */
     hook_thread *threads;
     size_t thread_count, thread_cap;
     uint32_t *slots;       /* open addressing on (pid, tid): thread index + 1 */
@@ -296,13 +299,12 @@ static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, u
         unescape_surrogates(raw);
     const char *path_s = intern(h, raw ? raw : json_is_string(path) ? json_string_value(path) : "");
     free(raw);
-    if (!op_s || !path_s || NR_GROW(h->ios, h->io_cap, h->io_count + 1) < 0)
+    if (!op_s || !path_s)
         return NR_E_NOMEM;
     int64_t b = json_is_integer(bytes) && json_integer_value(bytes) >= 0 ? (int64_t)json_integer_value(bytes) : -1;
     int64_t d = json_is_number(dur) && plausible_seconds(json_number_value(dur)) ? seconds_to_ns(json_number_value(dur)) : -1;
-    h->ios[h->io_count++] = (nr_hook_io){.ts_ns = ts, .pid = pid, .tid = tid, .op = op_s, .path = path_s,
-                                         .bytes = b, .dur_ns = d};
-    return 0;
+    const nr_hook_io io = {.ts_ns = ts, .pid = pid, .tid = tid, .op = op_s, .path = path_s, .bytes = b, .dur_ns = d};
+    return nr_rec_queue_push(&h->ios, &io, &h->queue_err);
 }
 
 /* A phase's or mark's name as stored: a blank one (nr_utf8_blank: "", "  ",
@@ -334,10 +336,10 @@ static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts,
     const char *name_s = intern(h, record_name(h, json_string_value(name), line_no));
     const char *attrs_s = intern(h, text ? text : "");
     free(text);
-    if (!name_s || !attrs_s || NR_GROW(h->marks, h->mark_cap, h->mark_count + 1) < 0)
+    if (!name_s || !attrs_s)
         return NR_E_NOMEM;
-    h->marks[h->mark_count++] = (nr_hook_mark){.ts_ns = ts, .pid = pid, .tid = tid, .name = name_s, .attrs = attrs_s};
-    return 0;
+    const nr_hook_mark mark = {.ts_ns = ts, .pid = pid, .tid = tid, .name = name_s, .attrs = attrs_s};
+    return nr_rec_queue_push(&h->marks, &mark, &h->queue_err);
 }
 
 /* A wait is its duration: without "what" it is a missing field, with a
@@ -355,15 +357,15 @@ static int add_wait(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts,
         return 0;
     }
     const char *what_s = intern(h, record_name(h, json_string_value(what), line_no));
-    if (!what_s || NR_GROW(h->waits, h->wait_cap, h->wait_count + 1) < 0)
+    if (!what_s)
         return NR_E_NOMEM;
-    h->waits[h->wait_count++] = (nr_hook_wait){.ts_ns = ts, .pid = pid, .tid = tid, .what = what_s,
-                                               .dur_ns = seconds_to_ns(json_number_value(dur)),
-                                               .first = json_is_true(first)};
-    return 0;
+    const nr_hook_wait wait = {.ts_ns = ts, .pid = pid, .tid = tid, .what = what_s,
+                               .dur_ns = seconds_to_ns(json_number_value(dur)), .first = json_is_true(first)};
+    return nr_rec_queue_push(&h->waits, &wait, &h->queue_err);
 }
 
-/* Handles one line; bad lines go to diag. Returns 0 or NR_E_NOMEM. */
+/* Handles one line; bad lines go to diag. Returns 0, NR_E_NOMEM, or a
+ * queue's error (in queue_err). */
 static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
 {
     if (len == 0 || strspn(line, " \t\r") == len)
@@ -448,6 +450,9 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
     if (!h)
         return nr_error_set(err, NR_E_NOMEM, "%s: out of memory", path);
     nr_strtab_init(&h->strings);
+    nr_rec_queue_init(&h->ios, sizeof(nr_hook_io), QUEUE_BLOCK_BYTES);
+    nr_rec_queue_init(&h->marks, sizeof(nr_hook_mark), QUEUE_BLOCK_BYTES);
+    nr_rec_queue_init(&h->waits, sizeof(nr_hook_wait), QUEUE_BLOCK_BYTES);
     h->diag = diag;
     h->diag_ctx = diag_ctx;
     nr_logsrc *src;
@@ -461,8 +466,11 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
     while ((rc = nr_logsrc_next(src, &line, &len, err)) > 0) {
         rc = take_line(h, line, len, nr_logsrc_line_no(src));
         if (rc < 0) {
-            nr_error_set(err, rc, "%s: out of memory at line %llu", path,
-                         (unsigned long long)nr_logsrc_line_no(src));
+            const unsigned long long at = (unsigned long long)nr_logsrc_line_no(src);
+            if (h->queue_err.code != NR_OK)
+                nr_error_set(err, rc, "%s: line %llu: %s", path, at, h->queue_err.msg);
+            else
+                nr_error_set(err, rc, "%s: out of memory at line %llu", path, at);
             break;
         }
     }
@@ -493,9 +501,9 @@ void nr_hook_free(nr_hook *h)
     free(h->threads);
     free(h->slots);
     free(h->phases);
-    free(h->ios);
-    free(h->marks);
-    free(h->waits);
+    nr_rec_queue_free(&h->ios);
+    nr_rec_queue_free(&h->marks);
+    nr_rec_queue_free(&h->waits);
     free(h->pids);
     nr_strtab_fini(&h->strings);
     free(h);
@@ -680,12 +688,31 @@ nr_hook_phase nr_hook_phase_get(const nr_hook *h, size_t i)
         .ended_by_error = p->ended_by_error,
     };
 }
-size_t nr_hook_io_count(const nr_hook *h) { return h ? h->io_count : 0; }
-const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i) { return &h->ios[i]; }
-size_t nr_hook_mark_count(const nr_hook *h) { return h ? h->mark_count : 0; }
-const nr_hook_mark *nr_hook_mark_get(const nr_hook *h, size_t i) { return &h->marks[i]; }
-size_t nr_hook_wait_count(const nr_hook *h) { return h ? h->wait_count : 0; }
-const nr_hook_wait *nr_hook_wait_get(const nr_hook *h, size_t i) { return &h->waits[i]; }
+size_t nr_hook_io_count(const nr_hook *h) { return h ? (size_t)nr_rec_queue_count(&h->ios) : 0; }
+size_t nr_hook_mark_count(const nr_hook *h) { return h ? (size_t)nr_rec_queue_count(&h->marks) : 0; }
+size_t nr_hook_wait_count(const nr_hook *h) { return h ? (size_t)nr_rec_queue_count(&h->waits) : 0; }
+
+int nr_hook_rewind_records(nr_hook *h, nr_error *err)
+{
+    NR_TRY(nr_rec_queue_rewind(&h->ios, err));
+    NR_TRY(nr_rec_queue_rewind(&h->marks, err));
+    return nr_rec_queue_rewind(&h->waits, err);
+}
+
+int nr_hook_next_io(nr_hook *h, const nr_hook_io **io, nr_error *err)
+{
+    return nr_rec_queue_next(&h->ios, (const void **)io, err);
+}
+
+int nr_hook_next_mark(nr_hook *h, const nr_hook_mark **mark, nr_error *err)
+{
+    return nr_rec_queue_next(&h->marks, (const void **)mark, err);
+}
+
+int nr_hook_next_wait(nr_hook *h, const nr_hook_wait **wait, nr_error *err)
+{
+    return nr_rec_queue_next(&h->waits, (const void **)wait, err);
+}
 int64_t nr_hook_first_ns(const nr_hook *h) { return h && h->have_ts ? h->first_ns : 0; }
 int64_t nr_hook_last_ns(const nr_hook *h) { return h && h->have_ts ? h->last_ns : 0; }
 

@@ -65,11 +65,18 @@ size_t nr_hook_phase_count(const nr_hook *h);
  * record: a value, valid while h is. */
 nr_hook_phase nr_hook_phase_get(const nr_hook *h, size_t i);
 size_t nr_hook_io_count(const nr_hook *h);
-const nr_hook_io *nr_hook_io_get(const nr_hook *h, size_t i);
 size_t nr_hook_mark_count(const nr_hook *h);
-const nr_hook_mark *nr_hook_mark_get(const nr_hook *h, size_t i);
 size_t nr_hook_wait_count(const nr_hook *h);
-const nr_hook_wait *nr_hook_wait_get(const nr_hook *h, size_t i);
+/* The io, mark and wait records in the hook file's order, read back one
+ * at a time: the hook keeps them in record queues, on disk past a block
+ * (a record a file object: a job that reads millions of samples has
+ * millions; docs/performance.md, session 67). Rewind all three, then
+ * take each kind's records until its next_ returns 0; a record is valid
+ * until the next call for its kind. An error is the temporary file's. */
+int nr_hook_rewind_records(nr_hook *h, nr_error *err);
+int nr_hook_next_io(nr_hook *h, const nr_hook_io **io, nr_error *err);
+int nr_hook_next_mark(nr_hook *h, const nr_hook_mark **mark, nr_error *err);
+int nr_hook_next_wait(nr_hook *h, const nr_hook_wait **wait, nr_error *err);
 /* The file the hook wrote to, as its header line names it (absolute), or
  * NULL. Its writes show up in the strace log; ingest marks that file as
  * niorep's own output so they are not counted as the job's I/O. */

@@ -123,6 +123,7 @@ typedef struct ingest {
     int time_base_set, has_durations, saw_event;
     uint64_t unmatched_resumed;
     nr_hook *hook;
+    struct { uint64_t outside; int64_t worst; } hook_clock; /* hook records outside the trace's times, as written */
     nr_manifest manifest;
     nr_spec_pool *pool;     /* speculative models of chunks (workers, one log) */
     nr_reserve *reserve;    /* the pass's big blocks, faulted in by the workers (start_reserve) */
@@ -1204,6 +1205,31 @@ static int64_t never_ended_cut(const ingest *in, const nr_hook_phase *p, int64_t
     return p->end_ns > end ? end : p->end_ns;
 }
 
+/* Clock sanity: the hook runs inside the traced job, so its records must fall
+ * within the strace time range; those that do not are counted (clock skew or a
+ * hook file from another run), never silently trusted. */
+/* How far [begin, end] reaches outside [first, last]; 0 when inside. */
+static int64_t outside_by(int64_t begin, int64_t end, int64_t first, int64_t last)
+{
+    return begin < first ? first - begin : end > last ? end - last : 0;
+}
+
+/* Below this a record's offset is the hook's own rounding: its "ts" is a
+ * double of Unix seconds, 2^-22 s (238 ns) apart around 2026, and strace's
+ * -ttt stamps are microseconds; a record 100 ns outside was counted as
+ * "outside by up to 0.000000 s (clock skew?)" (review 47). */
+#define HOOK_CLOCK_SLACK_NS 1000
+
+/* Counts a hook record spanning [lo, hi] that lies outside the trace, and its offset. */
+static void tally_outside(ingest *in, int64_t lo, int64_t hi, const nr_pm_counts *c)
+{
+    const int64_t off = outside_by(lo, hi, c->first_ts_ns, c->last_ts_ns);
+    if (off <= HOOK_CLOCK_SLACK_NS)
+        return;
+    in->hook_clock.outside += 1;
+    in->hook_clock.worst = off > in->hook_clock.worst ? off : in->hook_clock.worst;
+}
+
 static int write_hook_tables(ingest *in, nr_error *err)
 {
     if (!in->hook)
@@ -1225,8 +1251,11 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_PH_FLAGS, (p->never_ended ? 1 : 0) | (p->ended_by_error ? 2 : 0));
         NR_TRY(nr_table_end_row(t, err));
     }
-    for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {
-        const nr_hook_io *io = nr_hook_io_get(in->hook, i);
+    NR_TRY(nr_hook_rewind_records(in->hook, err));
+    const nr_hook_io *io;
+    int more;
+    while ((more = nr_hook_next_io(in->hook, &io, err)) > 0) {
+        tally_outside(in, io->ts_ns, io->ts_ns, &c);
         nr_table_writer *t = in->t_pyio;
         nr_table_set_i64(t, NR_PY_TS_NS, io->ts_ns);
         nr_table_set_i64(t, NR_PY_PID, io->pid);
@@ -1240,8 +1269,10 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_PY_PHASE_ID, phase);
         NR_TRY(nr_table_end_row(t, err));
     }
-    for (size_t i = 0; i < nr_hook_mark_count(in->hook); i++) {
-        const nr_hook_mark *mk = nr_hook_mark_get(in->hook, i);
+    NR_TRY(more);
+    const nr_hook_mark *mk;
+    while ((more = nr_hook_next_mark(in->hook, &mk, err)) > 0) {
+        tally_outside(in, mk->ts_ns, mk->ts_ns, &c);
         nr_table_writer *t = in->t_marks;
         nr_table_set_i64(t, NR_MK_TS_NS, mk->ts_ns);
         nr_table_set_i64(t, NR_MK_PID, mk->pid);
@@ -1253,8 +1284,10 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_MK_PHASE_ID, phase);
         NR_TRY(nr_table_end_row(t, err));
     }
-    for (size_t i = 0; i < nr_hook_wait_count(in->hook); i++) {
-        const nr_hook_wait *wt = nr_hook_wait_get(in->hook, i);
+    NR_TRY(more);
+    const nr_hook_wait *wt;
+    while ((more = nr_hook_next_wait(in->hook, &wt, err)) > 0) {
+        tally_outside(in, wt->ts_ns, wt->ts_ns, &c);
         nr_table_writer *t = in->t_waits;
         nr_table_set_i64(t, NR_WT_TS_NS, wt->ts_ns);
         nr_table_set_i64(t, NR_WT_PID, wt->pid);
@@ -1267,7 +1300,7 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_WT_FIRST, wt->first);
         NR_TRY(nr_table_end_row(t, err));
     }
-    return 0;
+    return more;
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -1617,52 +1650,17 @@ static int check_not_empty(ingest *in, nr_error *err)
                         (unsigned long long)blank);
 }
 
-/* Clock sanity: the hook runs inside the traced job, so its records must fall
- * within the strace time range; those that do not are counted (clock skew or a
- * hook file from another run), never silently trusted. */
-/* How far [begin, end] reaches outside [first, last]; 0 when inside. */
-static int64_t outside_by(int64_t begin, int64_t end, int64_t first, int64_t last)
-{
-    return begin < first ? first - begin : end > last ? end - last : 0;
-}
-
-/* Below this a record's offset is the hook's own rounding: its "ts" is a
- * double of Unix seconds, 2^-22 s (238 ns) apart around 2026, and strace's
- * -ttt stamps are microseconds; a record 100 ns outside was counted as
- * "outside by up to 0.000000 s (clock skew?)" (review 47). */
-#define HOOK_CLOCK_SLACK_NS 1000
-
-/* Counts a hook record spanning [lo, hi] that lies outside the trace, and its offset. */
-static void tally_outside(int64_t lo, int64_t hi, const nr_pm_counts *c, uint64_t *outside, int64_t *worst)
-{
-    const int64_t off = outside_by(lo, hi, c->first_ts_ns, c->last_ts_ns);
-    if (off <= HOOK_CLOCK_SLACK_NS)
-        return;
-    *outside += 1;
-    *worst = off > *worst ? off : *worst;
-}
-
+/* The phases' tally, added to the records' that write_hook_tables took
+ * as it wrote them (one read of the hook's record queues). */
 static int check_hook_clock(ingest *in, const nr_pm_counts *c)
 {
-    uint64_t outside = 0;
-    int64_t worst = 0;
     for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
         const nr_hook_phase phase = nr_hook_phase_get(in->hook, i), *p = &phase;
         int64_t end = p->never_ended ? p->begin_ns : p->end_ns; /* a never-ended phase ends at the trace end */
-        tally_outside(p->begin_ns, end, c, &outside, &worst);
+        tally_outside(in, p->begin_ns, end, c);
     }
-    for (size_t i = 0; i < nr_hook_io_count(in->hook); i++) {
-        const int64_t ts = nr_hook_io_get(in->hook, i)->ts_ns;
-        tally_outside(ts, ts, c, &outside, &worst);
-    }
-    for (size_t i = 0; i < nr_hook_mark_count(in->hook); i++) {
-        const int64_t ts = nr_hook_mark_get(in->hook, i)->ts_ns;
-        tally_outside(ts, ts, c, &outside, &worst);
-    }
-    for (size_t i = 0; i < nr_hook_wait_count(in->hook); i++) {
-        const int64_t ts = nr_hook_wait_get(in->hook, i)->ts_ns;
-        tally_outside(ts, ts, c, &outside, &worst);
-    }
+    const uint64_t outside = in->hook_clock.outside;
+    const int64_t worst = in->hook_clock.worst;
     if (!outside)
         return 0;
     in->stats.hook_diagnosed += outside;

@@ -33,6 +33,48 @@ static void collect(void *ctx, const char *reason, uint64_t line_no, const char 
     }
 }
 
+/* The hook's records of each kind, copied out of its record queues (read
+ * back one at a time) so that a test can hold several: the first 64. */
+static nr_hook_io io_copy[64];
+static nr_hook_mark mark_copy[64];
+static nr_hook_wait wait_copy[64];
+
+static void copy_records(nr_hook *h)
+{
+    nr_error err;
+    assert_int_equal(nr_hook_rewind_records(h, &err), 0);
+    const nr_hook_io *io;
+    const nr_hook_mark *mark;
+    const nr_hook_wait *wait;
+    for (size_t i = 0; nr_hook_next_io(h, &io, &err) > 0; i++)
+        if (i < 64)
+            io_copy[i] = *io;
+    for (size_t i = 0; nr_hook_next_mark(h, &mark, &err) > 0; i++)
+        if (i < 64)
+            mark_copy[i] = *mark;
+    for (size_t i = 0; nr_hook_next_wait(h, &wait, &err) > 0; i++)
+        if (i < 64)
+            wait_copy[i] = *wait;
+}
+
+static const nr_hook_io *io_at(nr_hook *h, size_t i)
+{
+    copy_records(h);
+    return &io_copy[i];
+}
+
+static const nr_hook_mark *mark_at(nr_hook *h, size_t i)
+{
+    copy_records(h);
+    return &mark_copy[i];
+}
+
+static const nr_hook_wait *wait_at(nr_hook *h, size_t i)
+{
+    copy_records(h);
+    return &wait_copy[i];
+}
+
 /* Writes text to a temporary file and loads it. */
 static nr_hook *load_text(const char *text, diag_log *d)
 {
@@ -266,7 +308,7 @@ static void io_records(void **state)
         NULL);
     nr_hook_finish(h, S(10));
     assert_int_equal(nr_hook_io_count(h), 3);
-    const nr_hook_io *x = nr_hook_io_get(h, 0);
+    const nr_hook_io *x = io_at(h, 0);
     assert_int_equal(x->ts_ns, 1500000000);
     assert_int_equal(x->pid, 3);
     assert_int_equal(x->tid, 4);
@@ -274,11 +316,77 @@ static void io_records(void **state)
     assert_string_equal(x->path, "ckpt/e1.pt");
     assert_int_equal(x->bytes, 1048576);
     assert_int_equal(x->dur_ns, 12300000);
-    const nr_hook_io *y = nr_hook_io_get(h, 1), *z = nr_hook_io_get(h, 2);
+    const nr_hook_io *y = io_at(h, 1), *z = io_at(h, 2);
     assert_int_equal(y->tid, 3);
     assert_int_equal(y->bytes, -1);
     assert_int_equal(y->dur_ns, -1);
     assert_string_equal(z->path, "");
+    nr_hook_free(h);
+}
+
+/* 30,000 records of each kind, interleaved: each kind is more than its
+ * queue's block (1 MiB: 18,724 io, 26,214 marks, 21,845 waits), so most
+ * come back from the temporary file, each in the order and with the
+ * values read, on every read. */
+static void records_past_a_block_come_back_in_order(void **state)
+{
+    (void)state;
+    enum { N = 30000 };
+    char *text = malloc((size_t)N * 3 * 160), *at = text;
+    assert_non_null(text);
+    for (int i = 0; i < N; i++) {
+        at += sprintf(at, "{\"ts\":%d.25,\"pid\":%d,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/%03d\","
+                      "\"bytes\":%d,\"dur\":0.5}\n", i + 1, 10 + i % 3, i % 100, i);
+        at += sprintf(at, "{\"ts\":%d.5,\"pid\":7,\"tid\":%d,\"event\":\"mark\",\"name\":\"m%d\","
+                      "\"attrs\":{\"n\":%d}}\n", i + 1, 8 + i % 5, i % 7, i % 11);
+        at += sprintf(at, "{\"ts\":%d.75,\"pid\":7,\"event\":\"wait\",\"what\":\"batch\",\"dur\":%d,"
+                      "\"first\":%s}\n", i + 1, i % 13, i % 2 ? "true" : "false");
+    }
+    diag_log d = {0};
+    nr_hook *h = load_text(text, &d);
+    free(text);
+    assert_int_equal(d.count, 0);
+    nr_hook_finish(h, S(N + 1));
+    assert_int_equal(nr_hook_io_count(h), N);
+    assert_int_equal(nr_hook_mark_count(h), N);
+    assert_int_equal(nr_hook_wait_count(h), N);
+    for (int pass = 0; pass < 2; pass++) {
+        nr_error err;
+        assert_int_equal(nr_hook_rewind_records(h, &err), 0);
+        const nr_hook_io *io;
+        const nr_hook_mark *mark;
+        const nr_hook_wait *wait;
+        char want[32];
+        for (int i = 0; i < N; i++) {
+            assert_int_equal(nr_hook_next_io(h, &io, &err), 1);
+            assert_int_equal(io->ts_ns, (int64_t)(i + 1) * 1000000000 + 250000000);
+            assert_int_equal(io->pid, 10 + i % 3);
+            assert_int_equal(io->bytes, i);
+            assert_int_equal(io->dur_ns, 500000000);
+            snprintf(want, sizeof want, "/d/%03d", i % 100);
+            assert_string_equal(io->path, want);
+            assert_string_equal(io->op, "read");
+        }
+        assert_int_equal(nr_hook_next_io(h, &io, &err), 0);
+        for (int i = 0; i < N; i++) {
+            assert_int_equal(nr_hook_next_mark(h, &mark, &err), 1);
+            assert_int_equal(mark->ts_ns, (int64_t)(i + 1) * 1000000000 + 500000000);
+            assert_int_equal(mark->tid, 8 + i % 5);
+            snprintf(want, sizeof want, "m%d", i % 7);
+            assert_string_equal(mark->name, want);
+            snprintf(want, sizeof want, "{\"n\":%d}", i % 11);
+            assert_string_equal(mark->attrs, want);
+        }
+        assert_int_equal(nr_hook_next_mark(h, &mark, &err), 0);
+        for (int i = 0; i < N; i++) {
+            assert_int_equal(nr_hook_next_wait(h, &wait, &err), 1);
+            assert_int_equal(wait->ts_ns, (int64_t)(i + 1) * 1000000000 + 750000000);
+            assert_int_equal(wait->dur_ns, (int64_t)(i % 13) * 1000000000);
+            assert_int_equal(wait->first, i % 2);
+            assert_string_equal(wait->what, "batch");
+        }
+        assert_int_equal(nr_hook_next_wait(h, &wait, &err), 0);
+    }
     nr_hook_free(h);
 }
 
@@ -303,10 +411,10 @@ static void non_utf8_paths(void **state)
     assert_string_equal(d.reasons[0], "bad_json");
     assert_int_equal(d.lines[0], 3);
     assert_int_equal(nr_hook_io_count(h), 4);
-    assert_string_equal(nr_hook_io_get(h, 0)->path, "/d/bad\xff.bin");
-    assert_string_equal(nr_hook_io_get(h, 1)->path, "/d/\x80x\xc3\xa9");
-    assert_string_equal(nr_hook_io_get(h, 2)->path, "/d/\\udcff");
-    assert_string_equal(nr_hook_io_get(h, 3)->path, "/d/\xef\x9f\xbf"); /* a real U+F7FF stays */
+    assert_string_equal(io_at(h, 0)->path, "/d/bad\xff.bin");
+    assert_string_equal(io_at(h, 1)->path, "/d/\x80x\xc3\xa9");
+    assert_string_equal(io_at(h, 2)->path, "/d/\\udcff");
+    assert_string_equal(io_at(h, 3)->path, "/d/\xef\x9f\xbf"); /* a real U+F7FF stays */
     nr_hook_free(h);
 }
 
@@ -325,7 +433,7 @@ static void mark_records(void **state)
         &d);
     nr_hook_finish(h, S(10));
     assert_int_equal(nr_hook_mark_count(h), 3);
-    const nr_hook_mark *a = nr_hook_mark_get(h, 0), *b = nr_hook_mark_get(h, 1), *c = nr_hook_mark_get(h, 2);
+    const nr_hook_mark *a = mark_at(h, 0), *b = mark_at(h, 1), *c = mark_at(h, 2);
     assert_int_equal(a->ts_ns, 1500000000);
     assert_int_equal(a->pid, 3);
     assert_int_equal(a->tid, 4);
@@ -363,10 +471,10 @@ static void wait_records(void **state)
         &d);
     nr_hook_finish(h, S(10));
     assert_int_equal(nr_hook_wait_count(h), 4);
-    const nr_hook_wait *a = nr_hook_wait_get(h, 0), *b = nr_hook_wait_get(h, 1);
+    const nr_hook_wait *a = wait_at(h, 0), *b = wait_at(h, 1);
     assert_int_equal(a->first, 0); /* no "first": an item after the first, as a hook before session 63 wrote */
-    assert_int_equal(nr_hook_wait_get(h, 2)->first, 1);
-    assert_int_equal(nr_hook_wait_get(h, 3)->first, 0);
+    assert_int_equal(wait_at(h, 2)->first, 1);
+    assert_int_equal(wait_at(h, 3)->first, 0);
     assert_int_equal(a->ts_ns, 1500000000);
     assert_int_equal(a->pid, 3);
     assert_int_equal(a->tid, 4);
@@ -424,8 +532,8 @@ static void blank_names_are_unnamed(void **state)
     };
     check_phase_at(h, q, sizeof q / sizeof q[0]);
     assert_int_equal(nr_hook_mark_count(h), 2);
-    assert_string_equal(nr_hook_mark_get(h, 0)->name, NR_UNNAMED);
-    assert_string_equal(nr_hook_mark_get(h, 1)->name, " x ");
+    assert_string_equal(mark_at(h, 0)->name, NR_UNNAMED);
+    assert_string_equal(mark_at(h, 1)->name, " x ");
     static const struct { const char *reason; uint64_t line; } reports[] = {
         {"empty_name", 2}, {"empty_name", 3}, {"empty_name", 4}, {"empty_name", 5},
         {"empty_name", 6}, {"unmatched_phase_end", 6}, {"empty_name", 7}, {"empty_name", 10},
@@ -491,6 +599,7 @@ int main(void)
         cmocka_unit_test(broken_lines_are_counted_with_line_numbers),
         cmocka_unit_test(wrong_typed_fields_have_their_own_reasons),
         cmocka_unit_test(io_records),
+        cmocka_unit_test(records_past_a_block_come_back_in_order),
         cmocka_unit_test(non_utf8_paths),
         cmocka_unit_test(mark_records),
         cmocka_unit_test(wait_records),

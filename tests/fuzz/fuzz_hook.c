@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,8 +39,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (int k = 0; k <= 16; k++)
             sum += nr_hook_phase_at(h, 1, -1, first + (last - first) / 16 * k);
-        for (size_t i = 0; i < nr_hook_io_count(h); i++)
-            sum += nr_hook_io_get(h, i)->bytes;
+        const nr_hook_io *io;
+        const nr_hook_mark *mark;
+        const nr_hook_wait *wait;
+        if (nr_hook_rewind_records(h, &err) == 0) {
+            while (nr_hook_next_io(h, &io, &err) > 0)
+                sum += io->bytes;
+            while (nr_hook_next_mark(h, &mark, &err) > 0)
+                sum += (int64_t)strlen(mark->attrs);
+            while (nr_hook_next_wait(h, &wait, &err) > 0)
+                sum += wait->dur_ns;
+        }
         (void)sum; /* read back only so that the reads above are not dropped */
         nr_hook_free(h);
     }
