@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hook_fields.h"
 #include "logsrc.h"
 #include "rec_queue.h"
 #include "nr_mem.h"
@@ -68,6 +69,7 @@ struct nr_hook {
     size_t phase_count, phase_cap;
     nr_rec_queue ios, marks, waits; /* nr_hook_io, nr_hook_mark, nr_hook_wait */
     nr_error queue_err;    /* why a queue refused a record while loading */
+    nr_hook_fields fields; /* the line being taken */
     hook_thread *threads;
     size_t thread_count, thread_cap;
     uint32_t *slots;       /* open addressing on (pid, tid): thread index + 1 */
@@ -224,16 +226,21 @@ static void end_phase(nr_hook *h, hook_thread *t, const char *name, int error, i
 }
 
 /* Whether a phase_end's "error" names an exception: given, not null, not false. */
-static int names_an_error(const json_t *v)
+static int names_an_error(const nr_hf *v)
 {
-    return v && !json_is_null(v) && !json_is_false(v);
+    return v->kind != NR_HF_ABSENT && v->kind != NR_HF_NULL && v->kind != NR_HF_FALSE;
 }
 
 /* Whether a field is given (not absent, not null) but holds no valid value. */
-static int given_but_bad(const json_t *v, int valid)
+static int given_but_bad(const nr_hf *v, int valid)
 {
-    return v && !json_is_null(v) && !valid;
+    return v->kind != NR_HF_ABSENT && v->kind != NR_HF_NULL && !valid;
 }
+
+static int is_number(const nr_hf *v) { return v->kind == NR_HF_INT || v->kind == NR_HF_REAL; }
+
+/* A number of plausible seconds (plausible_seconds). */
+static int is_seconds(const nr_hf *v) { return is_number(v) && plausible_seconds(nr_hf_number(v)); }
 
 /* The hook writes a path that is not UTF-8 as Python's surrogateescape
  * gives it: byte XX (0x80-0xFF) as the lone surrogate \udcXX, which JSON
@@ -283,26 +290,27 @@ static void unescape_surrogates(char *s)
     *out = '\0';
 }
 
-static int add_io(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
+static int add_io(nr_hook *h, const nr_hook_fields *f, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
 {
-    json_t *op = json_object_get(o, "op"), *path = json_object_get(o, "path");
-    json_t *bytes = json_object_get(o, "bytes"), *dur = json_object_get(o, "dur");
+    const nr_hf *op = &f->f[NR_HF_OP], *path = &f->f[NR_HF_PATH];
+    const nr_hf *bytes = &f->f[NR_HF_BYTES], *dur = &f->f[NR_HF_DUR];
     /* the record is kept, with "" or -1 for such a field, and counted; -1
        is the format's own "unknown" (the hook writes it for an open) */
-    if (given_but_bad(op, json_is_string(op)) || given_but_bad(path, json_is_string(path)) ||
-        given_but_bad(bytes, json_is_integer(bytes) && json_integer_value(bytes) >= -1) ||
-        given_but_bad(dur, json_is_number(dur) && plausible_seconds(json_number_value(dur))))
+    const int op_ok = op->kind == NR_HF_STRING, path_ok = path->kind == NR_HF_STRING;
+    const int bytes_ok = bytes->kind == NR_HF_INT && bytes->i >= -1, dur_ok = is_seconds(dur);
+    if (given_but_bad(op, op_ok) || given_but_bad(path, path_ok) || given_but_bad(bytes, bytes_ok) ||
+        given_but_bad(dur, dur_ok))
         report(h, "bad_io_field", line_no);
-    const char *op_s = intern(h, json_is_string(op) ? json_string_value(op) : "");
-    char *raw = h->surrogates && json_is_string(path) ? strdup(json_string_value(path)) : NULL;
+    const char *op_s = intern(h, op_ok ? op->s : "");
+    char *raw = h->surrogates && path_ok ? strdup(path->s) : NULL;
     if (raw)
         unescape_surrogates(raw);
-    const char *path_s = intern(h, raw ? raw : json_is_string(path) ? json_string_value(path) : "");
+    const char *path_s = intern(h, raw ? raw : path_ok ? path->s : "");
     free(raw);
     if (!op_s || !path_s)
         return NR_E_NOMEM;
-    int64_t b = json_is_integer(bytes) && json_integer_value(bytes) >= 0 ? (int64_t)json_integer_value(bytes) : -1;
-    int64_t d = json_is_number(dur) && plausible_seconds(json_number_value(dur)) ? seconds_to_ns(json_number_value(dur)) : -1;
+    const int64_t b = bytes_ok && bytes->i >= 0 ? bytes->i : -1;
+    const int64_t d = dur_ok ? seconds_to_ns(nr_hf_number(dur)) : -1;
     const nr_hook_io io = {.ts_ns = ts, .pid = pid, .tid = tid, .op = op_s, .path = path_s, .bytes = b, .dur_ns = d};
     return nr_rec_queue_push(&h->ios, &io, &h->queue_err);
 }
@@ -321,19 +329,21 @@ static const char *record_name(nr_hook *h, const char *name, uint64_t line_no)
 
 /* A mark without a name is a missing field; attrs that are given but no
  * object are counted (bad_mark_field) and the mark kept without them. */
-static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
+static int add_mark(nr_hook *h, const nr_hook_fields *f, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
 {
-    json_t *name = json_object_get(o, "name"), *attrs = json_object_get(o, "attrs");
-    if (!json_is_string(name)) {
+    const nr_hf *name = &f->f[NR_HF_NAME], *attrs = &f->f[NR_HF_ATTRS];
+    if (name->kind != NR_HF_STRING) {
         report(h, "missing_field", line_no);
         return 0;
     }
-    if (given_but_bad(attrs, json_is_object(attrs)))
+    if (given_but_bad(attrs, attrs->kind == NR_HF_OBJECT))
         report(h, "bad_mark_field", line_no);
-    /* sorted keys: the same mark gives the same bytes in the store */
-    char *text = json_is_object(attrs) && json_object_size(attrs) ? json_dumps(attrs, JSON_COMPACT | JSON_SORT_KEYS)
-                                                                    : NULL;
-    const char *name_s = intern(h, record_name(h, json_string_value(name), line_no));
+    /* sorted keys: the same mark gives the same bytes in the store; an
+       object comes from jansson only (the fast scan takes no nesting) */
+    const json_t *attrs_json = attrs->kind == NR_HF_OBJECT ? attrs->json : NULL;
+    char *text = attrs_json && json_object_size(attrs_json) ? json_dumps(attrs_json, JSON_COMPACT | JSON_SORT_KEYS)
+                                                            : NULL;
+    const char *name_s = intern(h, record_name(h, name->s, line_no));
     const char *attrs_s = intern(h, text ? text : "");
     free(text);
     if (!name_s || !attrs_s)
@@ -345,31 +355,100 @@ static int add_mark(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts,
 /* A wait is its duration: without "what" it is a missing field, with a
  * "dur" missing or not a plausible number of seconds, or a "first" that is
  * not a boolean, a bad_wait_field; both skip the record. */
-static int add_wait(nr_hook *h, json_t *o, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
+static int add_wait(nr_hook *h, const nr_hook_fields *f, int64_t pid, int64_t tid, int64_t ts, uint64_t line_no)
 {
-    json_t *what = json_object_get(o, "what"), *dur = json_object_get(o, "dur"), *first = json_object_get(o, "first");
-    if (!json_is_string(what)) {
+    const nr_hf *what = &f->f[NR_HF_WHAT], *dur = &f->f[NR_HF_DUR], *first = &f->f[NR_HF_FIRST];
+    if (what->kind != NR_HF_STRING) {
         report(h, "missing_field", line_no);
         return 0;
     }
-    if (!json_is_number(dur) || !plausible_seconds(json_number_value(dur)) || (first && !json_is_boolean(first))) {
+    if (!is_seconds(dur) || (first->kind != NR_HF_ABSENT && first->kind != NR_HF_TRUE && first->kind != NR_HF_FALSE)) {
         report(h, "bad_wait_field", line_no);
         return 0;
     }
-    const char *what_s = intern(h, record_name(h, json_string_value(what), line_no));
+    const char *what_s = intern(h, record_name(h, what->s, line_no));
     if (!what_s)
         return NR_E_NOMEM;
     const nr_hook_wait wait = {.ts_ns = ts, .pid = pid, .tid = tid, .what = what_s,
-                               .dur_ns = seconds_to_ns(json_number_value(dur)), .first = json_is_true(first)};
+                               .dur_ns = seconds_to_ns(nr_hf_number(dur)), .first = first->kind == NR_HF_TRUE};
     return nr_rec_queue_push(&h->waits, &wait, &h->queue_err);
 }
 
-/* Handles one line; bad lines go to diag. Returns 0, NR_E_NOMEM, or a
- * queue's error (in queue_err). */
-static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
+/* A header line: its version must be 1; its "out" names the hook's file. */
+static int take_header(nr_hook *h, const nr_hook_fields *f, uint64_t line_no)
 {
-    if (len == 0 || strspn(line, " \t\r") == len)
+    const nr_hf *v = &f->f[NR_HF_VERSION], *out = &f->f[NR_HF_OUT];
+    if (v->kind != NR_HF_INT || v->i != 1)
+        report(h, "unsupported_version", line_no);
+    else if (out->kind == NR_HF_STRING && !h->output_path && !(h->output_path = intern(h, out->s)))
+        return NR_E_NOMEM;
+    return 0;
+}
+
+/* A phase_begin or phase_end of thread (p, th) at t. */
+static int take_phase(nr_hook *h, const nr_hook_fields *f, int64_t p, int64_t th, int64_t t, uint64_t line_no)
+{
+    const nr_hf *name = &f->f[NR_HF_PHASE];
+    const int begin = f->f[NR_HF_EVENT].s[6] == 'b';
+    hook_thread *thr = thread_of(h, p, th, 1);
+    if (!thr)
+        return NR_E_NOMEM;
+    if (begin && name->kind != NR_HF_STRING)
+        report(h, "missing_field", line_no);
+    else if (begin)
+        return begin_phase(h, thr, record_name(h, name->s, line_no), t);
+    else
+        end_phase(h, thr, name->kind == NR_HF_STRING ? record_name(h, name->s, line_no) : NULL,
+                  names_an_error(&f->f[NR_HF_ERROR]), t, line_no);
+    return 0;
+}
+
+/* The record of a line that is a JSON object. */
+static int take_fields(nr_hook *h, const nr_hook_fields *f, uint64_t line_no)
+{
+    const nr_hf *ev = &f->f[NR_HF_EVENT], *ts = &f->f[NR_HF_TS];
+    const nr_hf *pid = &f->f[NR_HF_PID], *tid = &f->f[NR_HF_TID];
+    if (ev->kind == NR_HF_ABSENT || ts->kind == NR_HF_ABSENT || pid->kind == NR_HF_ABSENT) {
+        report(h, "missing_field", line_no);
         return 0;
+    }
+    if (ev->kind != NR_HF_STRING) {
+        report(h, "unknown_event", line_no);
+        return 0;
+    }
+    if (pid->kind != NR_HF_INT || pid->i <= 0 ||
+        (tid->kind != NR_HF_ABSENT && tid->kind != NR_HF_NULL && (tid->kind != NR_HF_INT || tid->i <= 0))) {
+        report(h, "bad_pid", line_no);
+        return 0;
+    }
+    if (!is_seconds(ts)) {
+        report(h, "bad_timestamp", line_no);
+        return 0;
+    }
+    const char *event = ev->s;
+    const int64_t t = seconds_to_ns(nr_hf_number(ts)), p = pid->i;
+    const int64_t th = tid->kind == NR_HF_INT ? tid->i : p;
+    note_ts(h, t);
+    if (strcmp(event, "phase_begin") == 0 || strcmp(event, "phase_end") == 0)
+        return take_phase(h, f, p, th, t, line_no);
+    if (strcmp(event, "io") == 0)
+        return add_io(h, f, p, th, t, line_no);
+    if (strcmp(event, "header") == 0)
+        return take_header(h, f, line_no);
+    if (strcmp(event, "mark") == 0)
+        return add_mark(h, f, p, th, t, line_no);
+    if (strcmp(event, "wait") == 0)
+        return add_wait(h, f, p, th, t, line_no);
+    if (strcmp(event, "fork") != 0)
+        report(h, "unknown_event", line_no);
+    return 0;
+}
+
+/* jansson's value of the line, NULL when it is no JSON: a line whose
+ * \udcXX escapes jansson refuses is read again with them made \uf7XX
+ * (h->surrogates set: its path is unescaped). */
+static json_t *load_json(nr_hook *h, const char *line, size_t len)
+{
     json_error_t jerr;
     json_t *o = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
     char *escaped = NULL;
@@ -380,63 +459,31 @@ static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
         h->surrogates = o != NULL;
     }
     free(escaped);
+    return o;
+}
+
+/* Handles one line; bad lines go to diag. Returns 0, NR_E_NOMEM, or a
+ * queue's error (in queue_err). The fast scan takes the hook's own flat
+ * lines; jansson the rest (hook_fields.h). */
+static int take_line(nr_hook *h, const char *line, size_t len, uint64_t line_no)
+{
+    if (len == 0 || strspn(line, " \t\r") == len)
+        return 0;
     h->line = line;
     h->line_len = len;
-    if (!o) {
-        report(h, "bad_json", line_no);
-        h->line = NULL;
-        return 0;
+    h->surrogates = 0;
+    json_t *o = NULL;
+    int rc = nr_hook_fields_scan(line, len, &h->fields);
+    if (rc == 0) {
+        if (!(o = load_json(h, line, len)))
+            report(h, "bad_json", line_no);
+        else if (!json_is_object(o))
+            report(h, "not_object", line_no);
+        else
+            rc = 1, nr_hook_fields_from_json(o, &h->fields);
     }
-    int rc = 0;
-    json_t *ev = json_object_get(o, "event"), *ts = json_object_get(o, "ts");
-    json_t *pid = json_object_get(o, "pid"), *tid = json_object_get(o, "tid");
-    if (!json_is_object(o)) {
-        report(h, "not_object", line_no);
-    } else if (!ev || !ts || !pid) {
-        report(h, "missing_field", line_no);
-    } else if (!json_is_string(ev)) {
-        report(h, "unknown_event", line_no);
-    } else if (!json_is_integer(pid) || json_integer_value(pid) <= 0 ||
-               (tid && !json_is_null(tid) && (!json_is_integer(tid) || json_integer_value(tid) <= 0))) {
-        report(h, "bad_pid", line_no);
-    } else if (!json_is_number(ts) || !plausible_seconds(json_number_value(ts))) {
-        report(h, "bad_timestamp", line_no);
-    } else {
-        const char *event = json_string_value(ev);
-        int64_t t = seconds_to_ns(json_number_value(ts));
-        int64_t p = json_integer_value(pid);
-        int64_t th = json_is_integer(tid) ? json_integer_value(tid) : p;
-        json_t *name = json_object_get(o, "phase");
-        note_ts(h, t);
-        if (strcmp(event, "phase_begin") == 0 || strcmp(event, "phase_end") == 0) {
-            hook_thread *thr = thread_of(h, p, th, 1);
-            int begin = event[6] == 'b';
-            if (!thr)
-                rc = NR_E_NOMEM;
-            else if (begin && !json_is_string(name))
-                report(h, "missing_field", line_no);
-            else if (begin)
-                rc = begin_phase(h, thr, record_name(h, json_string_value(name), line_no), t);
-            else
-                end_phase(h, thr, json_is_string(name) ? record_name(h, json_string_value(name), line_no) : NULL,
-                          names_an_error(json_object_get(o, "error")), t, line_no);
-        } else if (strcmp(event, "io") == 0) {
-            rc = add_io(h, o, p, th, t, line_no);
-        } else if (strcmp(event, "header") == 0) {
-            json_t *v = json_object_get(o, "version");
-            json_t *out = json_object_get(o, "out");
-            if (!json_is_integer(v) || json_integer_value(v) != 1)
-                report(h, "unsupported_version", line_no);
-            else if (json_is_string(out) && !h->output_path && !(h->output_path = intern(h, json_string_value(out))))
-                rc = NR_E_NOMEM;
-        } else if (strcmp(event, "mark") == 0) {
-            rc = add_mark(h, o, p, th, t, line_no);
-        } else if (strcmp(event, "wait") == 0) {
-            rc = add_wait(h, o, p, th, t, line_no);
-        } else if (strcmp(event, "fork") != 0) {
-            report(h, "unknown_event", line_no);
-        }
-    }
+    if (rc > 0)
+        rc = take_fields(h, &h->fields, line_no);
     json_decref(o);
     h->line = NULL; /* the reader's buffer: a report after this line has no example */
     h->line_len = 0;
@@ -501,6 +548,7 @@ void nr_hook_free(nr_hook *h)
     free(h->threads);
     free(h->slots);
     free(h->phases);
+    nr_hook_fields_free(&h->fields);
     nr_rec_queue_free(&h->ios);
     nr_rec_queue_free(&h->marks);
     nr_rec_queue_free(&h->waits);
