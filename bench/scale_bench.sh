@@ -33,7 +33,12 @@
 #    --wide-size (default 256M: about 40 k files a run), cold then cached:
 #    what a build holds per run grows with the runs' files;
 # 5. model (`niorep summary`) and model + render (`niorep build`) of a store
-#    of --events events written by bench/model_gen.c.
+#    of --events events written by bench/model_gen.c;
+# 6. ingest (-j 1) of a run whose hook marked --hook-steps steps (default a
+#    million), each with a sample read through Python and a wait for its
+#    batch (bench/gen_phase_steps.py --waits --io 100000: three hook lines
+#    a step), next to `wc -l` on its hook.jsonl: MB/s of the hook and peak
+#    RSS, median of 3 alternated rounds.
 # The machine may be shared: the load average is printed before and after,
 # and CPU time next to wall time (CPU-based throughput does not suffer from
 # other processes; the 2-thread speed-up does).
@@ -41,7 +46,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 sizes="1G 4G" runs=100 events=100000000 pairs=5 build_rounds=3 out=$root/bench/out/scale
-wide_runs=16 wide_size=256M
+wide_runs=16 wide_size=256M hook_steps=1000000
 while [ $# -gt 0 ]; do
     case $1 in
         --sizes) sizes=$2; shift 2 ;;
@@ -49,10 +54,11 @@ while [ $# -gt 0 ]; do
         --wide-runs) wide_runs=$2; shift 2 ;;
         --wide-size) wide_size=$2; shift 2 ;;
         --events) events=$2; shift 2 ;;
+        --hook-steps) hook_steps=$2; shift 2 ;;
         --pairs) pairs=$2; shift 2 ;;
         --build-rounds) build_rounds=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+        -h|--help) sed -n 2,45p "$0"; exit 0 ;;
         *) echo "scale_bench: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -303,4 +309,26 @@ measure "$niorep" summary "$store" --json --bootstraps 0
 printf '%-26s %8.2f %8.2f %8s\n' "model (summary)" "$wall" "$cpu" "$rss_mib"
 measure "$niorep" build "$store" -o "$out/m.html" --bootstraps 0
 printf '%-26s %8.2f %8.2f %8s\n' "model + render (build)" "$wall" "$cpu" "$rss_mib"
+
+echo "== ingest of a hook of $hook_steps steps with a read and a wait each (bench/gen_phase_steps.py)"
+hook_run=$out/hook-steps-$hook_steps
+[ -s "$hook_run/hook.jsonl" ] || /usr/bin/python3 bench/gen_phase_steps.py "$hook_run" --steps "$hook_steps" --waits --io 100000
+hook_bytes=$(stat -c %s "$hook_run/hook.jsonl")
+hook_lines=$(wc -l < "$hook_run/hook.jsonl")
+cat "$hook_run/hook.jsonl" "$hook_run/strace.log" > /dev/null # the page cache
+hook_wc=() hook_ingest=() hook_rss=()
+for round in 1 2 3; do
+    measure wc -l "$hook_run/hook.jsonl"
+    hook_wc+=("$wall")
+    measure "$niorep" ingest -q -j 1 "$hook_run" -o "$out/hook-steps.nio"
+    hook_ingest+=("$wall") hook_rss+=("$rss_mib")
+done
+median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+wall=$(median3 "${hook_wc[@]}")
+printf '%-26s %8s %8s %9s %9s\n' what wall_s MB/s Mlines/s RSS_MiB
+row_hook() { printf '%-26s %8.2f %8.0f %9.2f %9s\n' "$1" "$2" "$(awk -v b="$hook_bytes" -v t="$2" 'BEGIN{print b/1e6/t}')" \
+    "$(awk -v l="$hook_lines" -v t="$2" 'BEGIN{print l/1e6/t}')" "$3"; }
+row_hook "wc -l hook.jsonl" "$wall" "-"
+row_hook "ingest -j1 of the run" "$(median3 "${hook_ingest[@]}")" "$(median3 "${hook_rss[@]}")"
+echo "ingest / wc -l: $(awk -v a="$(median3 "${hook_ingest[@]}")" -v b="$wall" 'BEGIN{printf "%.1fx", a/b}') (the run's strace log: $(stat -c %s "$hook_run/strace.log") bytes)"
 echo "== $(load)"
