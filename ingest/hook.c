@@ -68,6 +68,8 @@ struct nr_hook {
     hook_phase *phases;
     size_t phase_count, phase_cap;
     nr_rec_queue ios, marks, waits; /* nr_hook_io, nr_hook_mark, nr_hook_wait */
+    nr_rec_queue phase_q;  /* the phases in id order once finished (hook_phase): phases is then freed */
+    uint32_t phase_read;   /* the id of the next phase read from phase_q */
     nr_error queue_err;    /* why a queue refused a record while loading */
     nr_hook_fields fields; /* the line being taken */
     hook_thread *threads;
@@ -500,6 +502,7 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
     nr_rec_queue_init(&h->ios, sizeof(nr_hook_io), QUEUE_BLOCK_BYTES);
     nr_rec_queue_init(&h->marks, sizeof(nr_hook_mark), QUEUE_BLOCK_BYTES);
     nr_rec_queue_init(&h->waits, sizeof(nr_hook_wait), QUEUE_BLOCK_BYTES);
+    nr_rec_queue_init(&h->phase_q, sizeof(hook_phase), QUEUE_BLOCK_BYTES);
     h->diag = diag;
     h->diag_ctx = diag_ctx;
     nr_logsrc *src;
@@ -552,6 +555,7 @@ void nr_hook_free(nr_hook *h)
     nr_rec_queue_free(&h->ios);
     nr_rec_queue_free(&h->marks);
     nr_rec_queue_free(&h->waits);
+    nr_rec_queue_free(&h->phase_q);
     free(h->pids);
     nr_strtab_fini(&h->strings);
     free(h);
@@ -681,11 +685,9 @@ static int build_index(nr_hook *h)
     return 0;
 }
 
-void nr_hook_finish(nr_hook *h, int64_t end_ns)
+/* Closes the phases still open at end_ns (never ended). */
+static void close_open_phases(nr_hook *h, int64_t end_ns)
 {
-    if (!h || h->finished)
-        return;
-    h->finished = 1;
     for (size_t i = 0; i < h->thread_count; i++) {
         hook_thread *t = &h->threads[i];
         while (t->open_count) {
@@ -694,12 +696,16 @@ void nr_hook_finish(nr_hook *h, int64_t end_ns)
             p->never_ended = 1;
         }
     }
-    /* Dense ids ordered by (begin, pid, tid): a phase's id is its index;
-       parents remapped. */
-    size_t n = h->phase_count;
+}
+
+/* Dense ids ordered by (begin, pid, tid): a phase's id is its index;
+ * parents remapped. */
+static int number_phases(nr_hook *h)
+{
+    const size_t n = h->phase_count;
     uint32_t *new_id = malloc((n ? n : 1) * sizeof *new_id);
     if (!new_id)
-        return;
+        return NR_E_NOMEM;
     sort_ctx = h;
     if (n)
         qsort(h->phases, n, sizeof *h->phases, cmp_phase);
@@ -711,20 +717,51 @@ void nr_hook_finish(nr_hook *h, int64_t end_ns)
             h->phases[i].parent = new_id[h->phases[i].parent];
     }
     free(new_id);
-    if (build_index(h) < 0) {
-        /* Out of memory: lookups answer -1 rather than crash. */
-        for (size_t i = 0; i < h->thread_count; i++)
-            h->threads[i].seg_count = 0;
-    }
+    return 0;
+}
+
+/* The phases, in id order, into phase_q; the array is freed: lookups
+ * read the threads' runs, and the store's table reads the queue once the
+ * trace is read (a phase a step is millions of phases). */
+static int queue_phases(nr_hook *h, nr_error *err)
+{
+    for (size_t i = 0; i < h->phase_count; i++)
+        NR_TRY(nr_rec_queue_push(&h->phase_q, &h->phases[i], err));
+    free(h->phases);
+    h->phases = NULL;
+    h->phase_cap = 0;
+    return 0;
+}
+
+int nr_hook_finish(nr_hook *h, int64_t end_ns, nr_error *err)
+{
+    if (!h || h->finished)
+        return 0;
+    h->finished = 1;
+    close_open_phases(h, end_ns);
+    if (number_phases(h) < 0 || build_index(h) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory indexing the hook's %zu phases", h->phase_count);
+    return queue_phases(h, err);
 }
 
 size_t nr_hook_phase_count(const nr_hook *h) { return h ? h->phase_count : 0; }
-nr_hook_phase nr_hook_phase_get(const nr_hook *h, size_t i)
+
+int nr_hook_rewind_phases(nr_hook *h, nr_error *err)
 {
-    const hook_phase *p = &h->phases[i];
+    h->phase_read = 0;
+    return nr_rec_queue_rewind(&h->phase_q, err);
+}
+
+int nr_hook_next_phase(nr_hook *h, nr_hook_phase *out, nr_error *err)
+{
+    const void *rec;
+    const int rc = nr_rec_queue_next(&h->phase_q, &rec, err);
+    if (rc <= 0)
+        return rc;
+    const hook_phase *p = rec;
     const hook_thread *t = &h->threads[p->thread];
-    return (nr_hook_phase){
-        .phase_id = (int64_t)i,
+    *out = (nr_hook_phase){
+        .phase_id = (int64_t)h->phase_read++,
         .pid = t->pid,
         .tid = t->tid,
         .name = phase_name(h, p),
@@ -735,6 +772,7 @@ nr_hook_phase nr_hook_phase_get(const nr_hook *h, size_t i)
         .never_ended = p->never_ended,
         .ended_by_error = p->ended_by_error,
     };
+    return 1;
 }
 size_t nr_hook_io_count(const nr_hook *h) { return h ? (size_t)nr_rec_queue_count(&h->ios) : 0; }
 size_t nr_hook_mark_count(const nr_hook *h) { return h ? (size_t)nr_rec_queue_count(&h->marks) : 0; }

@@ -56,14 +56,18 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
 /* Accepts NULL. */
 void nr_hook_free(nr_hook *h);
 
-/* Closes phases that never ended at end_ns (the end of the strace trace) and
- * builds the lookup index. Call once, before nr_hook_phase_at. */
-void nr_hook_finish(nr_hook *h, int64_t end_ns);
+/* Closes phases that never ended at end_ns (the end of the strace trace),
+ * numbers them and builds the lookup index; the phases then wait in a
+ * record queue (on disk past a block) for nr_hook_next_phase. Call once,
+ * before nr_hook_phase_at. NR_E_NOMEM, or the queue's NR_E_IO. */
+int nr_hook_finish(nr_hook *h, int64_t end_ns, nr_error *err);
 
 size_t nr_hook_phase_count(const nr_hook *h);
-/* Phase i (its phase_id after nr_hook_finish), made from the hook's compact
- * record: a value, valid while h is. */
-nr_hook_phase nr_hook_phase_get(const nr_hook *h, size_t i);
+/* The phases in id order, read back one at a time after nr_hook_finish:
+ * rewind, then next until it returns 0 (1: a phase in *out, its name
+ * valid while h is). An error is the temporary file's. */
+int nr_hook_rewind_phases(nr_hook *h, nr_error *err);
+int nr_hook_next_phase(nr_hook *h, nr_hook_phase *out, nr_error *err);
 size_t nr_hook_io_count(const nr_hook *h);
 size_t nr_hook_mark_count(const nr_hook *h);
 size_t nr_hook_wait_count(const nr_hook *h);

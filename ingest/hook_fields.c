@@ -25,7 +25,7 @@ static int key_of(const char *k, size_t n)
     if (n < 2 || n > 7)
         return -1;
     for (int i = 0; i < NR_HF_KEYS; i++)
-        if (key_names[i][0] == k[0] && memcmp(key_names[i], k, n) == 0 && key_names[i][n] == '\0')
+        if (key_names[i][0] == k[0] && strlen(key_names[i]) == n && memcmp(key_names[i], k, n) == 0)
             return i;
     return -1;
 }

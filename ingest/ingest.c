@@ -124,6 +124,7 @@ typedef struct ingest {
     uint64_t unmatched_resumed;
     nr_hook *hook;
     struct { uint64_t outside; int64_t worst; } hook_clock; /* hook records outside the trace's times, as written */
+    struct { uint64_t lost; int64_t example; } hook_untraced; /* phases of pids the trace never saw, as written */
     nr_manifest manifest;
     nr_spec_pool *pool;     /* speculative models of chunks (workers, one log) */
     nr_reserve *reserve;    /* the pass's big blocks, faulted in by the workers (start_reserve) */
@@ -1230,15 +1231,20 @@ static void tally_outside(ingest *in, int64_t lo, int64_t hi, const nr_pm_counts
     in->hook_clock.worst = off > in->hook_clock.worst ? off : in->hook_clock.worst;
 }
 
-static int write_hook_tables(ingest *in, nr_error *err)
+/* Table phases, in id order; tallies each phase's times against the
+ * trace's (c) and its pid against the traced ones as it goes. */
+static int write_phases(ingest *in, const nr_pm_counts *c, nr_error *err)
 {
-    if (!in->hook)
-        return 0;
-    nr_pm_counts c;
-    nr_pm_get_counts(in->pm, &c);
-    int64_t end = c.last_ts_ns > nr_hook_last_ns(in->hook) ? c.last_ts_ns : nr_hook_last_ns(in->hook);
-    for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
-        const nr_hook_phase phase = nr_hook_phase_get(in->hook, i), *p = &phase;
+    const int64_t end = c->last_ts_ns > nr_hook_last_ns(in->hook) ? c->last_ts_ns : nr_hook_last_ns(in->hook);
+    NR_TRY(nr_hook_rewind_phases(in->hook, err));
+    nr_hook_phase phase;
+    const nr_hook_phase *p = &phase;
+    int more;
+    while ((more = nr_hook_next_phase(in->hook, &phase, err)) > 0) {
+        /* a never-ended phase ends at the trace end */
+        tally_outside(in, p->begin_ns, p->never_ended ? p->begin_ns : p->end_ns, c);
+        if (!nr_pm_knows_task(in->pm, p->pid) && in->hook_untraced.lost++ == 0)
+            in->hook_untraced.example = p->pid;
         nr_table_writer *t = in->t_phases;
         nr_table_set_i64(t, NR_PH_PHASE_ID, p->phase_id);
         nr_table_set_i64(t, NR_PH_PID, p->pid);
@@ -1251,11 +1257,15 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_PH_FLAGS, (p->never_ended ? 1 : 0) | (p->ended_by_error ? 2 : 0));
         NR_TRY(nr_table_end_row(t, err));
     }
-    NR_TRY(nr_hook_rewind_records(in->hook, err));
+    return more;
+}
+
+static int write_pyio(ingest *in, const nr_pm_counts *c, nr_error *err)
+{
     const nr_hook_io *io;
     int more;
     while ((more = nr_hook_next_io(in->hook, &io, err)) > 0) {
-        tally_outside(in, io->ts_ns, io->ts_ns, &c);
+        tally_outside(in, io->ts_ns, io->ts_ns, c);
         nr_table_writer *t = in->t_pyio;
         nr_table_set_i64(t, NR_PY_TS_NS, io->ts_ns);
         nr_table_set_i64(t, NR_PY_PID, io->pid);
@@ -1269,10 +1279,15 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_PY_PHASE_ID, phase);
         NR_TRY(nr_table_end_row(t, err));
     }
-    NR_TRY(more);
+    return more;
+}
+
+static int write_marks(ingest *in, const nr_pm_counts *c, nr_error *err)
+{
     const nr_hook_mark *mk;
+    int more;
     while ((more = nr_hook_next_mark(in->hook, &mk, err)) > 0) {
-        tally_outside(in, mk->ts_ns, mk->ts_ns, &c);
+        tally_outside(in, mk->ts_ns, mk->ts_ns, c);
         nr_table_writer *t = in->t_marks;
         nr_table_set_i64(t, NR_MK_TS_NS, mk->ts_ns);
         nr_table_set_i64(t, NR_MK_PID, mk->pid);
@@ -1284,10 +1299,15 @@ static int write_hook_tables(ingest *in, nr_error *err)
         nr_table_set_i64(t, NR_MK_PHASE_ID, phase);
         NR_TRY(nr_table_end_row(t, err));
     }
-    NR_TRY(more);
+    return more;
+}
+
+static int write_waits(ingest *in, const nr_pm_counts *c, nr_error *err)
+{
     const nr_hook_wait *wt;
+    int more;
     while ((more = nr_hook_next_wait(in->hook, &wt, err)) > 0) {
-        tally_outside(in, wt->ts_ns, wt->ts_ns, &c);
+        tally_outside(in, wt->ts_ns, wt->ts_ns, c);
         nr_table_writer *t = in->t_waits;
         nr_table_set_i64(t, NR_WT_TS_NS, wt->ts_ns);
         nr_table_set_i64(t, NR_WT_PID, wt->pid);
@@ -1301,6 +1321,20 @@ static int write_hook_tables(ingest *in, nr_error *err)
         NR_TRY(nr_table_end_row(t, err));
     }
     return more;
+}
+
+/* The hook's tables, each read once from the hook's queues. */
+static int write_hook_tables(ingest *in, nr_error *err)
+{
+    if (!in->hook)
+        return 0;
+    nr_pm_counts c;
+    nr_pm_get_counts(in->pm, &c);
+    NR_TRY(write_phases(in, &c, err));
+    NR_TRY(nr_hook_rewind_records(in->hook, err));
+    NR_TRY(write_pyio(in, &c, err));
+    NR_TRY(write_marks(in, &c, err));
+    return write_waits(in, &c, err);
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -1318,7 +1352,8 @@ static int load_side_inputs(ingest *in, nr_error *err)
         return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
     if (in->run.hook_path) {
         NR_TRY(nr_hook_load(in->run.hook_path, hook_diag, in, &in->hook, err));
-        nr_hook_finish(in->hook, INT64_MAX); /* never-ended phases are cut at the trace end when written */
+        /* never-ended phases are cut at the trace end when written */
+        NR_TRY(nr_hook_finish(in->hook, INT64_MAX, err));
     }
     return 0;
 }
@@ -1650,15 +1685,10 @@ static int check_not_empty(ingest *in, nr_error *err)
                         (unsigned long long)blank);
 }
 
-/* The phases' tally, added to the records' that write_hook_tables took
- * as it wrote them (one read of the hook's record queues). */
-static int check_hook_clock(ingest *in, const nr_pm_counts *c)
+/* What write_hook_tables tallied as it wrote the phases and records (one
+ * read of the hook's record queues). */
+static int check_hook_clock(ingest *in)
 {
-    for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
-        const nr_hook_phase phase = nr_hook_phase_get(in->hook, i), *p = &phase;
-        int64_t end = p->never_ended ? p->begin_ns : p->end_ns; /* a never-ended phase ends at the trace end */
-        tally_outside(in, p->begin_ns, end, c);
-    }
     const uint64_t outside = in->hook_clock.outside;
     const int64_t worst = in->hook_clock.worst;
     if (!outside)
@@ -1676,15 +1706,8 @@ static int check_hook_clock(ingest *in, const nr_pm_counts *c)
  * and its events would be unphased without a word. */
 static int check_hook_pids(ingest *in)
 {
-    uint64_t lost = 0;
-    int64_t example = -1;
-    for (size_t i = 0; i < nr_hook_phase_count(in->hook); i++) {
-        const nr_hook_phase phase = nr_hook_phase_get(in->hook, i), *p = &phase;
-        if (!nr_pm_knows_task(in->pm, p->pid)) {
-            lost++;
-            example = example < 0 ? p->pid : example;
-        }
-    }
+    const uint64_t lost = in->hook_untraced.lost;
+    const int64_t example = in->hook_untraced.example;
     if (!lost)
         return 0;
     in->stats.hook_diagnosed += lost;
@@ -1740,7 +1763,7 @@ static int finish_store(ingest *in, nr_error *err)
     if (in->time_base == NR_TS_NONE && nr_diag_count(in->diag, "no_timestamps") == 0)
         NR_TRY(nr_diag_add(in->diag, "no_timestamps", NULL, 0, "the trace lacks -t/-tt/-ttt/-r: no times", 40));
     if (in->hook && in->time_base == NR_TS_UNIX)
-        NR_TRY(check_hook_clock(in, &c));
+        NR_TRY(check_hook_clock(in));
     if (in->hook)
         NR_TRY(check_hook_pids(in));
     if (in->hook && in->time_base != NR_TS_UNIX) {

@@ -33,6 +33,25 @@ static void collect(void *ctx, const char *reason, uint64_t line_no, const char 
     }
 }
 
+/* Finishes h at end_ns; it must succeed. */
+static void finish(nr_hook *h, int64_t end_ns)
+{
+    nr_error err;
+    assert_int_equal(nr_hook_finish(h, end_ns, &err), 0);
+}
+
+/* Phase i, read back from the hook's phase queue (from its start). */
+static nr_hook_phase phase_get(nr_hook *h, size_t i)
+{
+    nr_error err;
+    nr_hook_phase p = {0};
+    assert_int_equal(nr_hook_rewind_phases(h, &err), 0);
+    for (size_t k = 0; k <= i; k++)
+        assert_int_equal(nr_hook_next_phase(h, &p, &err), 1);
+    assert_int_equal(p.phase_id, (int64_t)i);
+    return p;
+}
+
 /* The hook's records of each kind, copied out of its record queues (read
  * back one at a time) so that a test can hold several: the first 64. */
 static nr_hook_io io_copy[64];
@@ -118,9 +137,9 @@ static void nested_phases_innermost_wins(void **state)
                            "{\"ts\":102.0,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"checkpoint\"}\n"
                            "{\"ts\":110.0,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"train\"}\n",
                            NULL);
-    nr_hook_finish(h, S(200));
+    finish(h, S(200));
     assert_int_equal(nr_hook_phase_count(h), 2);
-    const nr_hook_phase train_phase = nr_hook_phase_get(h, 0), ckpt_phase = nr_hook_phase_get(h, 1);
+    const nr_hook_phase train_phase = phase_get(h, 0), ckpt_phase = phase_get(h, 1);
     const nr_hook_phase *train = &train_phase, *ckpt = &ckpt_phase;
     assert_string_equal(train->name, "train");
     assert_int_equal(train->begin_ns, S(100));
@@ -161,13 +180,13 @@ static void threads_and_processes(void **state)
                            "{\"ts\":50,\"pid\":9,\"event\":\"phase_begin\",\"phase\":\"data_prep\"}\n"
                            "{\"ts\":60,\"pid\":9,\"event\":\"phase_end\",\"phase\":\"data_prep\"}\n",
                            NULL);
-    nr_hook_finish(h, S(200));
+    finish(h, S(200));
     assert_int_equal(nr_hook_phase_count(h), 3);
-    assert_string_equal(nr_hook_phase_get(h, 0).name, "data_prep");
-    assert_int_equal(nr_hook_phase_get(h, 0).pid, 9);
-    assert_string_equal(nr_hook_phase_get(h, 1).name, "train");
-    assert_string_equal(nr_hook_phase_get(h, 2).name, "prefetch");
-    assert_int_equal(nr_hook_phase_get(h, 2).depth, 0); /* nesting is per thread */
+    assert_string_equal(phase_get(h, 0).name, "data_prep");
+    assert_int_equal(phase_get(h, 0).pid, 9);
+    assert_string_equal(phase_get(h, 1).name, "train");
+    assert_string_equal(phase_get(h, 2).name, "prefetch");
+    assert_int_equal(phase_get(h, 2).depth, 0); /* nesting is per thread */
     static const phase_query queries[] = {
         {1, 2, 104, 2, "thread 2 in its own phase"},
         {1, 1, 104, 1, "the main thread in train"},
@@ -187,12 +206,12 @@ static void never_ended_phase_is_closed_and_flagged(void **state)
     nr_hook *h = load_text("{\"ts\":100,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"train\"}\n"
                            "{\"ts\":120,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"eval\"}\n",
                            &d);
-    nr_hook_finish(h, S(200));
+    finish(h, S(200));
     assert_int_equal(d.count, 0);
     assert_int_equal(nr_hook_phase_count(h), 2);
     for (size_t i = 0; i < 2; i++) {
-        assert_int_equal(nr_hook_phase_get(h, i).end_ns, S(200));
-        assert_true(nr_hook_phase_get(h, i).never_ended);
+        assert_int_equal(phase_get(h, i).end_ns, S(200));
+        assert_true(phase_get(h, i).never_ended);
     }
     assert_int_equal(nr_hook_phase_at(h, 1, -1, S(150)), 1);
     assert_int_equal(nr_hook_phase_at(h, 1, -1, S(110)), 0);
@@ -213,12 +232,12 @@ static void phase_ended_by_an_exception_is_flagged(void **state)
                            "{\"ts\":5,\"pid\":1,\"event\":\"phase_begin\",\"phase\":\"ckpt\"}\n"
                            "{\"ts\":6,\"pid\":1,\"event\":\"phase_end\",\"phase\":\"ckpt\",\"error\":false}\n",
                            &d);
-    nr_hook_finish(h, S(10));
+    finish(h, S(10));
     assert_int_equal(d.count, 0);
     assert_int_equal(nr_hook_phase_count(h), 3);
-    assert_false(nr_hook_phase_get(h, 0).ended_by_error); /* train */
-    assert_true(nr_hook_phase_get(h, 1).ended_by_error);  /* eval */
-    assert_false(nr_hook_phase_get(h, 2).ended_by_error); /* ckpt */
+    assert_false(phase_get(h, 0).ended_by_error); /* train */
+    assert_true(phase_get(h, 1).ended_by_error);  /* eval */
+    assert_false(phase_get(h, 2).ended_by_error); /* ckpt */
     nr_hook_free(h);
 }
 
@@ -276,7 +295,7 @@ static void broken_lines_are_counted_with_line_numbers(void **state)
                            "{\"ts\":1e300,\"pid\":1,\"event\":\"mark\"}\n"                      /* 13 */
                            "{\"ts\":9,\"pid\":1,\"event\":\"mark\",\"name\":\"m\"}",          /* 14 cut, valid: kept */
                            &d);
-    nr_hook_finish(h, S(100));
+    finish(h, S(100));
     const char *want[] = {"bad_json", "not_object", "missing_field", "unmatched_phase_end",
                           "unknown_event", "phase_end_out_of_order", "missing_field",
                           "bad_timestamp", "bad_timestamp"};
@@ -288,7 +307,7 @@ static void broken_lines_are_counted_with_line_numbers(void **state)
         assert_int_equal(d.lines[i], want_lines[i]);
     }
     assert_int_equal(nr_hook_phase_count(h), 2);
-    const nr_hook_phase a_phase = nr_hook_phase_get(h, 0), b_phase = nr_hook_phase_get(h, 1);
+    const nr_hook_phase a_phase = phase_get(h, 0), b_phase = phase_get(h, 1);
     const nr_hook_phase *a = &a_phase, *b = &b_phase;
     assert_string_equal(a->name, "a");
     assert_string_equal(b->name, "b");
@@ -306,7 +325,7 @@ static void io_records(void **state)
         "{\"ts\":2.25,\"pid\":3,\"event\":\"io\",\"op\":\"open\",\"path\":\"a\",\"bytes\":-1}\n"
         "{\"ts\":3,\"pid\":3,\"event\":\"io\",\"op\":\"read\"}\n",
         NULL);
-    nr_hook_finish(h, S(10));
+    finish(h, S(10));
     assert_int_equal(nr_hook_io_count(h), 3);
     const nr_hook_io *x = io_at(h, 0);
     assert_int_equal(x->ts_ns, 1500000000);
@@ -346,7 +365,7 @@ static void records_past_a_block_come_back_in_order(void **state)
     nr_hook *h = load_text(text, &d);
     free(text);
     assert_int_equal(d.count, 0);
-    nr_hook_finish(h, S(N + 1));
+    finish(h, S(N + 1));
     assert_int_equal(nr_hook_io_count(h), N);
     assert_int_equal(nr_hook_mark_count(h), N);
     assert_int_equal(nr_hook_wait_count(h), N);
@@ -406,7 +425,7 @@ static void non_utf8_paths(void **state)
         "{\"ts\":4,\"pid\":3,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/\\\\udcff\",\"bytes\":1}\n"
         "{\"ts\":5,\"pid\":3,\"event\":\"io\",\"op\":\"read\",\"path\":\"/d/\\uf7ff\",\"bytes\":1}\n",
         &d);
-    nr_hook_finish(h, S(10));
+    finish(h, S(10));
     assert_int_equal(d.count, 1);
     assert_string_equal(d.reasons[0], "bad_json");
     assert_int_equal(d.lines[0], 3);
@@ -431,7 +450,7 @@ static void mark_records(void **state)
         "{\"ts\":3,\"pid\":3,\"event\":\"mark\"}\n"                                   /* 3 missing_field */
         "{\"ts\":4,\"pid\":3,\"event\":\"mark\",\"name\":\"x\",\"attrs\":[1]}\n", /* 4 bad_mark_field */
         &d);
-    nr_hook_finish(h, S(10));
+    finish(h, S(10));
     assert_int_equal(nr_hook_mark_count(h), 3);
     const nr_hook_mark *a = mark_at(h, 0), *b = mark_at(h, 1), *c = mark_at(h, 2);
     assert_int_equal(a->ts_ns, 1500000000);
@@ -469,7 +488,7 @@ static void wait_records(void **state)
         "{\"ts\":8,\"pid\":3,\"event\":\"wait\",\"what\":\"b\",\"dur\":1,\"first\":true}\n"
         "{\"ts\":9,\"pid\":3,\"event\":\"wait\",\"what\":\"b\",\"dur\":1,\"first\":false}\n",
         &d);
-    nr_hook_finish(h, S(10));
+    finish(h, S(10));
     assert_int_equal(nr_hook_wait_count(h), 4);
     const nr_hook_wait *a = wait_at(h, 0), *b = wait_at(h, 1);
     assert_int_equal(a->first, 0); /* no "first": an item after the first, as a hook before session 63 wrote */
@@ -513,13 +532,13 @@ static void blank_names_are_unnamed(void **state)
                            "{\"ts\":9.5,\"pid\":6,\"event\":\"mark\",\"name\":\"\"}\n"                /* 10 */
                            "{\"ts\":9.6,\"pid\":6,\"event\":\"mark\",\"name\":\" x \"}\n",
                            &d);
-    nr_hook_finish(h, S(20));
+    finish(h, S(20));
     assert_int_equal(nr_hook_phase_count(h), 4);
     static const struct { const char *name; double begin, end; int never_ended; } want[] = {
         {"train", 1, 9, 0}, {NR_UNNAMED, 2, 5, 0}, {NR_UNNAMED, 3, 4, 0}, {NR_UNNAMED, 7, 8, 0},
     };
     for (size_t i = 0; i < 4; i++) {
-        const nr_hook_phase phase = nr_hook_phase_get(h, i), *p = &phase;
+        const nr_hook_phase phase = phase_get(h, i), *p = &phase;
         assert_string_equal(p->name, want[i].name);
         assert_int_equal(p->begin_ns, S(want[i].begin));
         assert_int_equal(p->end_ns, S(want[i].end));
@@ -562,7 +581,7 @@ static void lookup_matches_brute_force(void **state)
     }
     nr_hook *h = load_text(text, NULL);
     free(text);
-    nr_hook_finish(h, S(20000));
+    finish(h, S(20000));
     assert_int_equal(nr_hook_phase_count(h), 2000);
     unsigned seed = 7;
     for (int pass = 0; pass < 2; pass++) {

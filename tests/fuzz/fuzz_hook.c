@@ -30,13 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nr_hook *h = NULL;
     if (nr_hook_load(path, NULL, NULL, &h, &err) == 0) {
         int64_t first = nr_hook_first_ns(h), last = nr_hook_last_ns(h);
-        nr_hook_finish(h, last);
         volatile int64_t sum = 0;
-        for (size_t i = 0; i < nr_hook_phase_count(h); i++) {
-            const nr_hook_phase phase = nr_hook_phase_get(h, i), *p = &phase;
-            sum += nr_hook_phase_at(h, p->pid, p->tid, p->begin_ns);
-            sum += nr_hook_phase_at(h, p->pid, -1, p->end_ns - 1);
-        }
+        nr_hook_phase p;
+        if (nr_hook_finish(h, last, &err) == 0 && nr_hook_rewind_phases(h, &err) == 0)
+            while (nr_hook_next_phase(h, &p, &err) > 0) {
+                sum += nr_hook_phase_at(h, p.pid, p.tid, p.begin_ns);
+                sum += nr_hook_phase_at(h, p.pid, -1, p.end_ns - 1);
+            }
         for (int k = 0; k <= 16; k++)
             sum += nr_hook_phase_at(h, 1, -1, first + (last - first) / 16 * k);
         const nr_hook_io *io;
