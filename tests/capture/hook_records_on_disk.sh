@@ -4,7 +4,8 @@
 # Python, a million times): the ingest keeps the records in queues that go
 # to a temporary file past a block (ingest/rec_queue.c), so its peak RSS
 # does not grow with them (docs/performance.md, session 67: 229 MiB
-# before, 122 MiB after at -j 1), and tables pyio and waits hold every
+# before, 122 MiB with the queues, 106 MiB once the phases wait in one
+# too, at -j 1), and tables pyio and waits hold every
 # record, in the hook's order, with its values and the phase it fell in
 # (each read in step i is in phase i; the waits come before their step,
 # in no phase). Not in the ASan build (label nosan).
