@@ -6,8 +6,10 @@
  * thread's properly nested phases are flattened into a sorted list of
  * disjoint segments labelled with the innermost phase, so that a lookup is
  * a cursor step (nondecreasing times) or a binary search. The io, mark
- * and wait records go to record queues in the order read (rec_queue.h):
- * past a block they are on disk, not in memory. */
+ * and wait records go to record queues in the order read (rec_queue.h),
+ * and the phases to one in id order once flattened: past a block they are
+ * on disk, not in memory. A line's fields come from a fast scan of the
+ * hook's flat lines, or from jansson for any other (hook_fields.h). */
 #include "hook.h"
 
 #include <ctype.h>
