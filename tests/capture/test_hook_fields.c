@@ -126,7 +126,7 @@ static void random_number(char *out, size_t n)
 static void numbers_are_strtods(void **state)
 {
     (void)state;
-    char line[160], num[80];
+    char line[200], num[80]; /* two numbers and 14 bytes around them */
     int taken = 0;
     for (int i = 0; i < 300000; i++) {
         if (i % 3 == 0)
