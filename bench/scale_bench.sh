@@ -36,9 +36,10 @@
 #    of --events events written by bench/model_gen.c;
 # 6. ingest (-j 1) of a run whose hook marked --hook-steps steps (default a
 #    million), each with a sample read through Python and a wait for its
-#    batch (bench/gen_phase_steps.py --waits --io 100000: three hook lines
+#    batch (bench/gen_phase_steps.py --waits --io 100000: four hook lines
 #    a step), next to `wc -l` on its hook.jsonl: MB/s of the hook and peak
-#    RSS, median of 3 alternated rounds.
+#    RSS, the median of 3 alternated rounds, and the median of the rounds'
+#    own ratios to `wc -l`.
 # The machine may be shared: the load average is printed before and after,
 # and CPU time next to wall time (CPU-based throughput does not suffer from
 # other processes; the 2-thread speed-up does).
@@ -316,19 +317,20 @@ hook_run=$out/hook-steps-$hook_steps
 hook_bytes=$(stat -c %s "$hook_run/hook.jsonl")
 hook_lines=$(wc -l < "$hook_run/hook.jsonl")
 cat "$hook_run/hook.jsonl" "$hook_run/strace.log" > /dev/null # the page cache
-hook_wc=() hook_ingest=() hook_rss=()
+hook_wc="" hook_ingest="" hook_rss="" hook_ratios=""
 for round in 1 2 3; do
     measure wc -l "$hook_run/hook.jsonl"
-    hook_wc+=("$wall")
+    round_wc=$wall
     measure "$niorep" ingest -q -j 1 "$hook_run" -o "$out/hook-steps.nio"
-    hook_ingest+=("$wall") hook_rss+=("$rss_mib")
+    hook_wc+=" $round_wc" hook_ingest+=" $wall" hook_rss+=" $rss_mib"
+    hook_ratios+=" $(awk -v a="$wall" -v b="$round_wc" 'BEGIN{printf "%.4f", a / b}')"
 done
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
-wall=$(median3 "${hook_wc[@]}")
 printf '%-26s %8s %8s %9s %9s\n' what wall_s MB/s Mlines/s RSS_MiB
 row_hook() { printf '%-26s %8.2f %8.0f %9.2f %9s\n' "$1" "$2" "$(awk -v b="$hook_bytes" -v t="$2" 'BEGIN{print b/1e6/t}')" \
     "$(awk -v l="$hook_lines" -v t="$2" 'BEGIN{print l/1e6/t}')" "$3"; }
-row_hook "wc -l hook.jsonl" "$wall" "-"
-row_hook "ingest -j1 of the run" "$(median3 "${hook_ingest[@]}")" "$(median3 "${hook_rss[@]}")"
-echo "ingest / wc -l: $(awk -v a="$(median3 "${hook_ingest[@]}")" -v b="$wall" 'BEGIN{printf "%.1fx", a/b}') (the run's strace log: $(stat -c %s "$hook_run/strace.log") bytes)"
+row_hook "wc -l hook.jsonl (median)" "$(median <<< "$hook_wc")" "-"
+row_hook "ingest -j1 run (median)" "$(median <<< "$hook_ingest")" "$(median <<< "$hook_rss")"
+read -r lo hi < <(range <<< "$hook_ratios")
+printf 'ratio hook: ingest -j1 %.1fx the wall time of wc -l on hook.jsonl, median of 3 rounds (range %.1f-%.1f; the run'"'"'s strace log: %s bytes)\n' \
+    "$(median <<< "$hook_ratios")" "$lo" "$hi" "$(stat -c %s "$hook_run/strace.log")"
 echo "== $(load)"
