@@ -24,26 +24,7 @@ mkdir -p "$work"
 "$niorep" ingest -q "$work/run" -o "$work/run.nio"
 
 status=0
-# peak_within LIMIT_MIB WHAT COMMAND...: runs COMMAND (its output to
-# $work/out), fails the test when it fails or peaks above LIMIT_MIB.
-peak_within() {
-    local limit=$1 what=$2
-    shift 2
-    /usr/bin/time -o "$work/time" -f "%M" "$@" >"$work/out" 2>"$work/err" || {
-        echo "FAIL: $what exited with an error:"
-        cat "$work/err"
-        status=1
-        return
-    }
-    local kib
-    kib=$(tail -n 1 "$work/time")
-    if ((kib > limit * 1024)); then
-        echo "FAIL: $what peaked at $((kib / 1024)) MiB, over $limit MiB"
-        status=1
-    else
-        echo "ok: $what peaked at $((kib / 1024)) MiB (at most $limit MiB)"
-    fi
-}
+. "$src/tests/lib/peak_within.sh"
 peak_within 128 "summary --json" "$niorep" summary --json "$work/run.nio"
 # the summary holds every name: 20,000 steps, train and unphased
 phases=$(/usr/bin/python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["phases"]))' "$work/out")

@@ -21,26 +21,7 @@ mkdir -p "$work"
 /usr/bin/python3 "$src/bench/gen_phase_steps.py" "$work/run"
 
 status=0
-# peak_within LIMIT_MIB WHAT COMMAND...: fails the test when COMMAND fails
-# or peaks above LIMIT_MIB.
-peak_within() {
-    local limit=$1 what=$2
-    shift 2
-    /usr/bin/time -o "$work/time" -f "%M" "$@" >"$work/out" 2>"$work/err" || {
-        echo "FAIL: $what exited with an error:"
-        cat "$work/err"
-        status=1
-        return
-    }
-    local kib
-    kib=$(tail -n 1 "$work/time")
-    if ((kib > limit * 1024)); then
-        echo "FAIL: $what peaked at $((kib / 1024)) MiB, over $limit MiB"
-        status=1
-    else
-        echo "ok: $what peaked at $((kib / 1024)) MiB (at most $limit MiB)"
-    fi
-}
+. "$src/tests/lib/peak_within.sh"
 peak_within 160 "ingest -j 1" "$niorep" ingest -q -j 1 "$work/run" -o "$work/run.nio"
 peak_within 68 "summary" "$niorep" summary "$work/run.nio"
 if ! grep -q "step" "$work/out"; then
