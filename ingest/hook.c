@@ -450,13 +450,13 @@ static int take_fields(nr_hook *h, const nr_hook_fields *f, uint64_t line_no)
 
 /* jansson's value of the line, NULL when it is no JSON: a line whose
  * \udcXX escapes jansson refuses is read again with them made \uf7XX
- * (h->surrogates set: its path is unescaped). */
+ * (h->surrogates set: its path is unescaped; take_line clears it for
+ * each line). */
 static json_t *load_json(nr_hook *h, const char *line, size_t len)
 {
     json_error_t jerr;
     json_t *o = json_loadb(line, len, JSON_DECODE_ANY, &jerr);
     char *escaped = NULL;
-    h->surrogates = 0;
     if (!o && memmem(line, len, "\\u", 2) && (escaped = malloc(len + 1))) {
         if (escape_surrogates(line, len, escaped))
             o = json_loadb(escaped, len, JSON_DECODE_ANY, &jerr);

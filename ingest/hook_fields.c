@@ -7,12 +7,14 @@
 
 #include "nr_error.h"
 
-static const char *const key_names[NR_HF_KEYS] = {
-    "event", "ts", "pid", "tid", "phase", "error", "op", "path",
-    "bytes", "dur", "name", "attrs", "what", "first", "version", "out",
+#define KEY(text) {text, sizeof text - 1}
+static const struct { const char *name; size_t len; } keys[NR_HF_KEYS] = {
+    KEY("event"), KEY("ts"),    KEY("pid"),  KEY("tid"),   KEY("phase"), KEY("error"),   KEY("op"),  KEY("path"),
+    KEY("bytes"), KEY("dur"),   KEY("name"), KEY("attrs"), KEY("what"),  KEY("first"),   KEY("version"), KEY("out"),
 };
+#undef KEY
 
-const char *nr_hf_key_name(nr_hf_key k) { return key_names[k]; }
+const char *nr_hf_key_name(nr_hf_key k) { return keys[k].name; }
 
 double nr_hf_number(const nr_hf *v)
 {
@@ -22,10 +24,8 @@ double nr_hf_number(const nr_hf *v)
 /* The key k[0, n) names (no NUL inside), or -1. */
 static int key_of(const char *k, size_t n)
 {
-    if (n < 2 || n > 7)
-        return -1;
     for (int i = 0; i < NR_HF_KEYS; i++)
-        if (key_names[i][0] == k[0] && strlen(key_names[i]) == n && memcmp(key_names[i], k, n) == 0)
+        if (keys[i].len == n && memcmp(keys[i].name, k, n) == 0)
             return i;
     return -1;
 }
@@ -54,103 +54,96 @@ static const char *plain_string_end(const char *p, const char *end)
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* Clinger's fast path: a decimal [p, end) of at most 19 significant
- * digits whose digits make an integer m of at most 2^53 and whose power of
- * ten e is within 22 of 0 is m * 10^e or m / 10^-e, each an exact
- * double's one correctly rounded operation: the double strtod gives.
- * 1 and the value in *out, or 0 (strtod then). */
-static int exact_decimal(const char *p, const char *end, double *out)
+/* A number's digits as scan_number reads them: the significant ones
+ * (leading zeros are none) while there are at most 19, as an integer m,
+ * and the power of ten e that m is to be taken at. */
+typedef struct decimal {
+    uint64_t m;
+    int significant, e;
+} decimal;
+
+static void take_digit(decimal *d, char c, int after_point)
+{
+    if (d->m == 0 && c == '0') { /* a leading zero */
+        d->e -= after_point;
+        return;
+    }
+    if (++d->significant > 19)
+        return; /* too many for m: strtod reads the number */
+    d->m = d->m * 10 + (uint64_t)(c - '0');
+    d->e -= after_point;
+}
+
+/* Clinger's fast path: at most 19 significant digits making an integer m
+ * of at most 2^53 and a power of ten e within 22 of 0 give m * 10^e or
+ * m / 10^-e, each an exact double's one correctly rounded operation: the
+ * double strtod gives. 1 and the value in *out, or 0 (strtod then). */
+static int exact_decimal(const decimal *d, int negative, double *out)
 {
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const int negative = *p == '-';
-    uint64_t m = 0;
-    int digits = 0, e = 0, after_point = 0;
-    const char *q = p + negative;
-    for (; q < end && *q != 'e' && *q != 'E'; q++) {
-        if (*q == '.') {
-            after_point = 1;
-            continue;
-        }
-        if (m == 0 && *q == '0') { /* leading zeros are no significant digits */
-            e -= after_point;
-            continue;
-        }
-        if (++digits > 19)
-            return 0;
-        m = m * 10 + (uint64_t)(*q - '0');
-        e -= after_point;
-    }
-    if (q < end) { /* an exponent: the scan checked its digits */
-        const int minus = q[1] == '-';
-        int x = 0;
-        for (q += 1 + (q[1] == '-' || q[1] == '+'); q < end; q++)
-            if ((x = x * 10 + (*q - '0')) > 1000)
-                return 0;
-        e += minus ? -x : x;
-    }
-    if (m > (uint64_t)1 << 53 || e < -22 || e > 22)
+    if (d->significant > 19 || d->m > (uint64_t)1 << 53 || d->e < -22 || d->e > 22)
         return 0;
-    const double d = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
-    *out = negative ? -d : d;
+    const double v = d->e < 0 ? (double)d->m / pow10[-d->e] : (double)d->m * pow10[d->e];
+    *out = negative ? -v : v;
     return 1;
 }
 
 /* A JSON number at p into v: its end, or NULL where jansson must read it
  * (no JSON number; an integer of more than 18 digits, which jansson may
- * refuse as too big; a real that overflows, which it refuses). Reals go
- * through strtod, as jansson's do (the process keeps the C locale). */
+ * refuse as too big; a real that overflows, which it refuses). One pass
+ * checks the grammar and gathers the digits; reals the fast path cannot
+ * take go through strtod, as jansson's do (the process keeps the C
+ * locale). */
 static const char *scan_number(const char *p, const char *end, nr_hf *v)
 {
-    const char *q = p + (*p == '-');
-    const char *digits = q;
+    const int negative = *p == '-';
+    const char *q = p + negative, *digits = q;
+    decimal d = {0};
     if (q >= end || !is_digit(*q))
         return NULL;
     if (*q == '0')
         q++;
     else
-        while (q < end && is_digit(*q))
-            q++;
+        for (; q < end && is_digit(*q); q++)
+            take_digit(&d, *q, 0);
     const char *int_end = q;
     int real = 0;
     if (q < end && *q == '.') {
         real = 1;
         if (++q >= end || !is_digit(*q))
             return NULL;
-        while (q < end && is_digit(*q))
-            q++;
+        for (; q < end && is_digit(*q); q++)
+            take_digit(&d, *q, 1);
     }
     if (q < end && (*q == 'e' || *q == 'E')) {
         real = 1;
-        q++;
+        const int minus = ++q < end && *q == '-';
         if (q < end && (*q == '+' || *q == '-'))
             q++;
         if (q >= end || !is_digit(*q))
             return NULL;
-        while (q < end && is_digit(*q))
-            q++;
+        int x = 0;
+        for (; q < end && is_digit(*q); q++)
+            x = x > 1000 ? x : x * 10 + (*q - '0'); /* past 1000: far beyond the fast path's 22 */
+        d.e += minus ? -x : x;
     }
     if (q >= end) /* the object's '}' must follow */
         return NULL;
     if (!real) {
         if (int_end - digits > 18)
             return NULL;
-        int64_t n = 0;
-        for (const char *d = digits; d < int_end; d++)
-            n = n * 10 + (*d - '0');
-        *v = (nr_hf){.kind = NR_HF_INT, .i = *p == '-' ? -n : n};
+        *v = (nr_hf){.kind = NR_HF_INT, .i = negative ? -(int64_t)d.m : (int64_t)d.m};
         return q;
     }
-    double d;
-    if (exact_decimal(p, q, &d)) {
-        *v = (nr_hf){.kind = NR_HF_REAL, .d = d};
-        return q;
+    double r;
+    if (!exact_decimal(&d, negative, &r)) {
+        char *stop;
+        r = strtod(p, &stop);
+        if (stop != q || isinf(r))
+            return NULL;
     }
-    char *stop;
-    d = strtod(p, &stop);
-    if (stop != q || isinf(d))
-        return NULL;
-    *v = (nr_hf){.kind = NR_HF_REAL, .d = d};
+    *v = (nr_hf){.kind = NR_HF_REAL, .d = r};
     return q;
 }
 
@@ -256,7 +249,7 @@ static nr_hf field_of_json(const json_t *v)
 void nr_hook_fields_from_json(const void *o, nr_hook_fields *out)
 {
     for (int k = 0; k < NR_HF_KEYS; k++)
-        out->f[k] = field_of_json(json_object_get(o, key_names[k]));
+        out->f[k] = field_of_json(json_object_get(o, keys[k].name));
 }
 
 void nr_hook_fields_free(nr_hook_fields *f)

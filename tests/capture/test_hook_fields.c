@@ -41,6 +41,7 @@ static void the_hooks_lines_are_scanned(void **state)
         "{\"ts\":-0.0,\"pid\":-0,\"bytes\":-1,\"dur\":0.1E-3,\"version\":1}",
         "{\"ts\":0.30000000000000004,\"pid\":123456789012345678}",
         "{\"op\":\"\",\"path\":\"a\x7f\"}",
+        "{\"attrs\":5,\"out\":\"/h\",\"name\":\"n\",\"what\":\"w\",\"ppid\":1,\"event\":\"mark\"}", /* every other key */
     };
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         assert_int_equal(check_line(lines[i]), 1);
@@ -52,6 +53,15 @@ static void the_hooks_lines_are_scanned(void **state)
     assert_string_equal(f.f[NR_HF_PATH].s, "/data/x.jpg");
     assert_int_equal(f.f[NR_HF_BYTES].i, 110000);
     assert_int_equal(f.f[NR_HF_TID].kind, NR_HF_ABSENT);
+    /* each key to its own field, by its name as the hook writes it */
+    static const char every_key[] =
+        "{\"event\":0,\"ts\":1,\"pid\":2,\"tid\":3,\"phase\":4,\"error\":5,\"op\":6,\"path\":7,\"bytes\":8,"
+        "\"dur\":9,\"name\":10,\"attrs\":11,\"what\":12,\"first\":13,\"version\":14,\"out\":15,\"depth\":16}";
+    assert_int_equal(nr_hook_fields_scan(every_key, strlen(every_key), &f), 1);
+    for (int k = 0; k < NR_HF_KEYS; k++) {
+        assert_int_equal(f.f[k].kind, NR_HF_INT);
+        assert_int_equal(f.f[k].i, k);
+    }
     nr_hook_fields_free(&f);
 }
 
