@@ -1,15 +1,17 @@
 /* hook: the semantic layer reader (docs/hook-format.md).
  *
- * Method: lines are parsed one by one with jansson; per (pid, tid) a stack
- * of open phases matches phase_end to phase_begin (innermost first). At
- * finish, phases get dense ids ordered by (begin, pid, tid), and each
- * thread's properly nested phases are flattened into a sorted list of
- * disjoint segments labelled with the innermost phase, so that a lookup is
- * a cursor step (nondecreasing times) or a binary search. The io, mark
- * and wait records go to record queues in the order read (rec_queue.h),
- * and the phases to one in id order once flattened: past a block they are
- * on disk, not in memory. A line's fields come from a fast scan of the
- * hook's flat lines, or from jansson for any other (hook_fields.h). */
+ * Method: lines are read one by one; per (pid, tid) a stack of open
+ * phases matches phase_end to phase_begin (innermost first), and a phase
+ * that ends goes to a sorter (ext_sort.h: in memory a chunk at a time).
+ * At finish the sorter gives the phases in id order, (begin, pid, tid):
+ * each takes its id and its parent's, and steps its thread's sweep, which
+ * flattens the thread's nested phases into runs of the innermost one
+ * (run_pages.h: on disk past a page), so that a lookup is a cursor step
+ * (nondecreasing times) or a binary search. The io, mark and wait records
+ * go to record queues in the order read (rec_queue.h), and the phases to
+ * one in id order: past a block they are on disk, not in memory. A
+ * line's fields come from a fast scan of the hook's flat lines, or from
+ * jansson for any other (hook_fields.h). */
 #include "hook.h"
 
 #include <ctype.h>
@@ -20,23 +22,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ext_sort.h"
 #include "hook_fields.h"
 #include "logsrc.h"
 #include "rec_queue.h"
+#include "run_pages.h"
 #include "nr_mem.h"
 #include "nr_strtab.h"
 #include "nr_utf8.h"
 
-/* A phase as the hook keeps it, 40 bytes (nr_hook_phase, 72, is made on
+/* A phase as the hook keeps it, 48 bytes (nr_hook_phase, 72, is made on
  * demand): a phase a step is millions of them (docs/performance.md,
- * session 66). */
+ * sessions 66 and 68). */
 typedef struct hook_phase {
     int64_t begin_ns, end_ns;
     uint32_t thread;       /* index of threads */
     uint32_t name;         /* id in strings */
-    uint32_t parent;       /* index of the enclosing phase; NO_PHASE none */
+    uint32_t parent;       /* the enclosing phase's order (its id once numbered); NO_PHASE none */
     uint32_t order;        /* index in load order: the ties of the sort at finish */
     uint32_t depth;
+    uint32_t children;     /* phases begun directly inside it */
     uint8_t never_ended, ended_by_error;
 } hook_phase;
 #define NO_PHASE UINT32_MAX
@@ -47,30 +52,35 @@ typedef struct hook_phase {
 
 typedef struct hook_thread {
     int64_t pid, tid;
-    size_t *open;          /* indices into phases: the stack of open phases (load time) */
+    hook_phase *open;      /* the stack of open phases (load time) */
     size_t open_count, open_cap;
-    uint32_t *mine;        /* indices of this thread's phases (finish time, while flattening) */
-    size_t mine_count, mine_cap;
-    /* The thread's time in runs of one innermost phase: run k covers
-       [seg_begin[k], seg_begin[k + 1]) and is phase seg_phase[k]'s,
-       NO_PHASE for none (a gap, and after the last phase's end): 12
-       bytes a run (session 66; a segment of begin, end and a 64-bit id
-       was 24, and a phase a step in a train phase is two runs). */
-    int64_t *seg_begin;
-    uint32_t *seg_phase;
-    size_t seg_count, seg_cap, seg_phase_cap;
+    /* While the phases are numbered: the stack of the flattening sweep,
+       the phases that hold the time (flatten_phase) */
+    struct sweep_level { int64_t end; uint32_t id; } *sweep;
+    size_t sweep_depth, sweep_cap;
+    int64_t sweep_at;      /* where the time not yet in runs starts */
+    /* The thread's time in runs of one innermost phase, each from its
+       begin to the next one's, NO_PHASE for none (a gap, and after the
+       last phase's end); on disk past a page (run_pages.h): a phase a
+       step in a train phase is two runs. */
+    nr_run_pages runs;
     int64_t seg_end;       /* where the last run ends, while flattening */
-    size_t cursor;
     int64_t next_same_pid; /* index of the next thread of the same pid, -1 none (sorted by tid, main first) */
 } hook_thread;
 
 struct nr_hook {
     int surrogates;          /* the line being taken had its \udcXX escapes made \uf7XX */
     nr_strtab strings;
-    hook_phase *phases;
-    size_t phase_count, phase_cap;
+    size_t phase_count;    /* phases begun */
+    nr_ext_sort phase_sort; /* the phases as they end, to be numbered (hook_phase) */
+    /* While the phases are numbered: order -> id of each phase with
+       children still to come (open addressing; order NO_PHASE empty) */
+    struct pending_parent { uint32_t order, id, children_left; } *pending;
+    size_t pending_count, pending_slots;
     nr_rec_queue ios, marks, waits; /* nr_hook_io, nr_hook_mark, nr_hook_wait */
-    nr_rec_queue phase_q;  /* the phases in id order once finished (hook_phase): phases is then freed */
+    nr_rec_queue phase_q;  /* the phases in id order once finished (hook_phase) */
+    nr_run_spool run_spool; /* the threads' runs past a page */
+    nr_error lookup_err;   /* why the last lookup failed (NR_HOOK_LOOKUP_FAILED) */
     uint32_t phase_read;   /* the id of the next phase read from phase_q */
     nr_error queue_err;    /* why a queue refused a record while loading */
     nr_hook_fields fields; /* the line being taken */
@@ -92,6 +102,8 @@ struct nr_hook {
     const char *line;
     size_t line_len;
 };
+
+static int cmp_phase(const void *a, const void *b, const void *ctx);
 
 static uint64_t mix(int64_t a, int64_t b)
 {
@@ -140,6 +152,7 @@ static hook_thread *thread_of(nr_hook *h, int64_t pid, int64_t tid, int create)
     t->pid = pid;
     t->tid = tid;
     t->next_same_pid = -1;
+    nr_run_pages_init(&t->runs, NR_RUN_PAGE);
     size_t s = mix(pid, tid) & (h->nslots - 1);
     while (h->slots[s])
         s = (s + 1) & (h->nslots - 1);
@@ -181,23 +194,30 @@ static int64_t seconds_to_ns(double s)
     return (int64_t)llround(s * 1e9);
 }
 
+/* A phase cannot begin before the phase that encloses it: a begin the
+ * thread's clock put earlier is moved to its parent's (as an end before
+ * its begin is moved to the begin), so that a parent's id comes before
+ * its children's (docs/hook-format.md, "Phases"). */
 static int begin_phase(nr_hook *h, hook_thread *t, const char *name, int64_t ts)
 {
     const int64_t n = nr_strtab_intern(&h->strings, name, strlen(name));
     if (n < 0 || h->phase_count >= NO_PHASE || t->open_count >= UINT32_MAX ||
-        NR_GROW(h->phases, h->phase_cap, h->phase_count + 1) < 0 ||
         NR_GROW(t->open, t->open_cap, t->open_count + 1) < 0)
         return NR_E_NOMEM;
-    h->phases[h->phase_count] = (hook_phase){
+    hook_phase *parent = t->open_count ? &t->open[t->open_count - 1] : NULL;
+    if (parent) {
+        parent->children++;
+        ts = ts < parent->begin_ns ? parent->begin_ns : ts;
+    }
+    t->open[t->open_count++] = (hook_phase){
         .begin_ns = ts,
         .end_ns = -1,
         .thread = (uint32_t)(t - h->threads),
         .name = (uint32_t)n,
-        .parent = t->open_count ? (uint32_t)t->open[t->open_count - 1] : NO_PHASE,
-        .order = (uint32_t)h->phase_count,
-        .depth = (uint32_t)t->open_count,
+        .parent = parent ? parent->order : NO_PHASE,
+        .order = (uint32_t)h->phase_count++,
+        .depth = (uint32_t)(t->open_count - 1),
     };
-    t->open[t->open_count++] = h->phase_count++;
     return 0;
 }
 
@@ -206,27 +226,34 @@ static const char *phase_name(const nr_hook *h, const hook_phase *p)
     return nr_strtab_str(&h->strings, p->name);
 }
 
+/* The innermost open phase of t ends at ts (no earlier than it began)
+ * and goes to be numbered. */
+static int close_innermost(nr_hook *h, hook_thread *t, int64_t ts, int never_ended)
+{
+    hook_phase *p = &t->open[--t->open_count];
+    p->end_ns = ts < p->begin_ns ? p->begin_ns : ts;
+    p->never_ended = (uint8_t)never_ended;
+    return nr_ext_sort_push(&h->phase_sort, p, &h->queue_err);
+}
+
 /* Ends the innermost open phase of t named name (the innermost of all
  * without a name) and the phases opened inside it; error: the record
  * named an exception, which ended the named phase. */
-static void end_phase(nr_hook *h, hook_thread *t, const char *name, int error, int64_t ts, uint64_t line_no)
+static int end_phase(nr_hook *h, hook_thread *t, const char *name, int error, int64_t ts, uint64_t line_no)
 {
     size_t k = t->open_count;
-    while (k > 0 && name && strcmp(phase_name(h, &h->phases[t->open[k - 1]]), name) != 0)
+    while (k > 0 && name && strcmp(phase_name(h, &t->open[k - 1]), name) != 0)
         k--;
     if (k == 0) {
         report(h, "unmatched_phase_end", line_no);
-        return;
+        return 0;
     }
-    h->phases[t->open[k - 1]].ended_by_error |= (uint8_t)(error != 0);
+    t->open[k - 1].ended_by_error |= (uint8_t)(error != 0);
     if (k != t->open_count)
         report(h, "phase_end_out_of_order", line_no);
-    while (t->open_count >= k) {
-        hook_phase *p = &h->phases[t->open[--t->open_count]];
-        p->end_ns = ts < p->begin_ns ? p->begin_ns : ts;
-        if (t->open_count == 0)
-            break;
-    }
+    while (t->open_count >= k)
+        NR_TRY(close_innermost(h, t, ts, 0));
+    return 0;
 }
 
 /* Whether a phase_end's "error" names an exception: given, not null, not false. */
@@ -402,8 +429,8 @@ static int take_phase(nr_hook *h, const nr_hook_fields *f, int64_t p, int64_t th
     else if (begin)
         return begin_phase(h, thr, record_name(h, name->s, line_no), t);
     else
-        end_phase(h, thr, name->kind == NR_HF_STRING ? record_name(h, name->s, line_no) : NULL,
-                  names_an_error(&f->f[NR_HF_ERROR]), t, line_no);
+        return end_phase(h, thr, name->kind == NR_HF_STRING ? record_name(h, name->s, line_no) : NULL,
+                         names_an_error(&f->f[NR_HF_ERROR]), t, line_no);
     return 0;
 }
 
@@ -505,6 +532,8 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
     nr_rec_queue_init(&h->marks, sizeof(nr_hook_mark), QUEUE_BLOCK_BYTES);
     nr_rec_queue_init(&h->waits, sizeof(nr_hook_wait), QUEUE_BLOCK_BYTES);
     nr_rec_queue_init(&h->phase_q, sizeof(hook_phase), QUEUE_BLOCK_BYTES);
+    nr_ext_sort_init(&h->phase_sort, sizeof(hook_phase), NR_EXT_SORT_DEFAULT, cmp_phase, h);
+    nr_run_spool_init(&h->run_spool);
     h->diag = diag;
     h->diag_ctx = diag_ctx;
     nr_logsrc *src;
@@ -546,13 +575,14 @@ void nr_hook_free(nr_hook *h)
         return;
     for (size_t i = 0; i < h->thread_count; i++) {
         free(h->threads[i].open);
-        free(h->threads[i].mine);
-        free(h->threads[i].seg_begin);
-        free(h->threads[i].seg_phase);
+        free(h->threads[i].sweep);
+        nr_run_pages_free(&h->threads[i].runs);
     }
+    nr_run_spool_free(&h->run_spool);
     free(h->threads);
     free(h->slots);
-    free(h->phases);
+    nr_ext_sort_free(&h->phase_sort);
+    free(h->pending);
     nr_hook_fields_free(&h->fields);
     nr_rec_queue_free(&h->ios);
     nr_rec_queue_free(&h->marks);
@@ -563,79 +593,83 @@ void nr_hook_free(nr_hook *h)
     free(h);
 }
 
-static _Thread_local const nr_hook *sort_ctx; /* qsort has no context; runs are ingested in parallel */
-
-static int cmp_phase(const void *a, const void *b)
+/* The phases' id order: (begin, pid, tid), and at the same instant in a
+ * thread, outer before inner (load order). */
+static int cmp_phase(const void *a, const void *b, const void *ctx)
 {
     const hook_phase *x = a, *y = b;
     if (x->begin_ns != y->begin_ns)
         return x->begin_ns < y->begin_ns ? -1 : 1;
-    const hook_thread *tx = &sort_ctx->threads[x->thread], *ty = &sort_ctx->threads[y->thread];
+    const hook_thread *threads = ((const nr_hook *)ctx)->threads;
+    const hook_thread *tx = &threads[x->thread], *ty = &threads[y->thread];
     if (tx->pid != ty->pid)
         return tx->pid < ty->pid ? -1 : 1;
     if (tx->tid != ty->tid)
         return tx->tid < ty->tid ? -1 : 1;
-    /* Same instant: outer before inner (load order). */
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int push_run(hook_thread *t, int64_t begin, uint32_t id)
-{
-    NR_TRY(NR_GROW(t->seg_begin, t->seg_cap, t->seg_count + 1));
-    NR_TRY(NR_GROW(t->seg_phase, t->seg_phase_cap, t->seg_count + 1));
-    t->seg_begin[t->seg_count] = begin;
-    t->seg_phase[t->seg_count++] = id;
-    return 0;
-}
-
 /* Phase id owns [begin, end); segments come in time order, disjoint. */
-static int push_segment(hook_thread *t, int64_t begin, int64_t end, int64_t id)
+static int push_segment(nr_hook *h, hook_thread *t, int64_t begin, int64_t end, uint32_t id, nr_error *err)
 {
     if (end <= begin)
         return 0;
-    if (t->seg_count && t->seg_phase[t->seg_count - 1] == (uint32_t)id && t->seg_end == begin) {
+    if (t->runs.total && t->runs.last_phase == id && t->seg_end == begin) {
         t->seg_end = end;
         return 0;
     }
-    if (t->seg_count && t->seg_end < begin)
-        NR_TRY(push_run(t, t->seg_end, NO_PHASE));
-    NR_TRY(push_run(t, begin, (uint32_t)id));
+    if (t->runs.total && t->seg_end < begin)
+        NR_TRY(nr_run_pages_push(&t->runs, &h->run_spool, t->seg_end, NO_PHASE, err));
+    NR_TRY(nr_run_pages_push(&t->runs, &h->run_spool, begin, id, err));
     t->seg_end = end;
     return 0;
 }
 
-/* Sweeps the thread's phases (sorted by begin, outer first) with a stack:
- * between two boundaries the innermost open phase owns the time. A child
- * that outlives its parent is clipped to the parent. */
-static int flatten_thread(nr_hook *h, hook_thread *t)
+/* The phases that end at or before ts hand their time over to runs. */
+static int sweep_to(nr_hook *h, hook_thread *t, int64_t ts, nr_error *err)
+{
+    while (t->sweep_depth && t->sweep[t->sweep_depth - 1].end <= ts) {
+        const struct sweep_level top = t->sweep[--t->sweep_depth];
+        NR_TRY(push_segment(h, t, t->sweep_at, top.end, top.id, err));
+        t->sweep_at = top.end;
+    }
+    return 0;
+}
+
+/* One step of a sweep over the thread's phases in id order (by begin,
+ * outer first) with a stack: between two boundaries the innermost open
+ * phase owns the time. A child that outlives its parent is clipped to
+ * the parent. */
+static int flatten_phase(nr_hook *h, hook_thread *t, const hook_phase *p, uint32_t id, nr_error *err)
 {
     enum { MAX_DEPTH = 256 };
-    int64_t stack_id[MAX_DEPTH], stack_end[MAX_DEPTH];
-    int depth = 0;
-    int64_t cur = INT64_MIN;
-    for (size_t k = 0; k < t->mine_count; k++) {
-        const hook_phase *p = &h->phases[t->mine[k]];
-        while (depth && stack_end[depth - 1] <= p->begin_ns) {
-            NR_TRY(push_segment(t, cur, stack_end[depth - 1], stack_id[depth - 1]));
-            cur = stack_end[--depth];
-        }
-        if (depth)
-            NR_TRY(push_segment(t, cur, p->begin_ns, stack_id[depth - 1]));
-        cur = p->begin_ns;
-        if (depth == MAX_DEPTH)
-            continue;  /* deeper nesting than anyone writes: the outer phase keeps the time */
-        int64_t end = p->end_ns;
-        if (depth && end > stack_end[depth - 1])
-            end = stack_end[depth - 1];
-        stack_id[depth] = (int64_t)t->mine[k]; /* its id: ids are indices after the sort */
-        stack_end[depth++] = end;
-    }
-    while (depth) {
-        NR_TRY(push_segment(t, cur, stack_end[depth - 1], stack_id[depth - 1]));
-        cur = stack_end[--depth];
-    }
-    return t->seg_count ? push_run(t, t->seg_end, NO_PHASE) : 0;
+    NR_TRY(sweep_to(h, t, p->begin_ns, err));
+    const size_t depth = t->sweep_depth;
+    if (depth)
+        NR_TRY(push_segment(h, t, t->sweep_at, p->begin_ns, t->sweep[depth - 1].id, err));
+    t->sweep_at = p->begin_ns;
+    if (depth == MAX_DEPTH)
+        return 0; /* deeper nesting than anyone writes: the outer phase keeps the time */
+    if (NR_GROW(t->sweep, t->sweep_cap, depth + 1) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory");
+    const int64_t end = depth && p->end_ns > t->sweep[depth - 1].end ? t->sweep[depth - 1].end : p->end_ns;
+    t->sweep[t->sweep_depth++] = (struct sweep_level){.end = end, .id = id};
+    return 0;
 }
+
+/* The end of the thread's sweep: what is still open, then no phase. */
+static int flatten_rest(nr_hook *h, hook_thread *t, nr_error *err)
+{
+    NR_TRY(sweep_to(h, t, INT64_MAX, err));
+    free(t->sweep);
+    t->sweep = NULL;
+    t->sweep_cap = 0;
+    if (t->runs.total)
+        NR_TRY(nr_run_pages_push(&t->runs, &h->run_spool, t->seg_end, NO_PHASE, err));
+    return nr_run_pages_seal(&t->runs, &h->run_spool, err);
+}
+
+static _Thread_local const nr_hook *sort_ctx; /* qsort has no context; runs are ingested in parallel */
 
 /* Orders thread indices by (pid, main thread first, tid). */
 static int cmp_thread_index(const void *a, const void *b)
@@ -649,9 +683,9 @@ static int cmp_thread_index(const void *a, const void *b)
     return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static int build_index(nr_hook *h)
+/* Each pid's threads, main first, and the pid table. */
+static int index_threads(nr_hook *h)
 {
-    /* Thread order within each pid, and the pid table. */
     size_t *order = malloc((h->thread_count ? h->thread_count : 1) * sizeof *order);
     h->pids = malloc((h->thread_count ? h->thread_count : 1) * sizeof *h->pids);
     if (!order || !h->pids) {
@@ -671,79 +705,129 @@ static int build_index(nr_hook *h)
             h->pids[h->pid_count++] = (struct hook_pid){t->pid, (int64_t)order[k]};
     }
     free(order);
-    /* Each thread's phases in id order (= begin order), then its segments. */
-    for (size_t i = 0; i < h->phase_count; i++) {
-        hook_thread *t = &h->threads[h->phases[i].thread];
-        NR_TRY(NR_GROW(t->mine, t->mine_cap, t->mine_count + 1));
-        t->mine[t->mine_count++] = (uint32_t)i;
-    }
-    for (size_t i = 0; i < h->thread_count; i++) {
-        hook_thread *t = &h->threads[i];
-        NR_TRY(flatten_thread(h, t));
-        free(t->mine); /* the segments are what lookups read */
-        t->mine = NULL;
-        t->mine_count = t->mine_cap = 0;
-    }
     return 0;
 }
 
 /* Closes the phases still open at end_ns (never ended). */
-static void close_open_phases(nr_hook *h, int64_t end_ns)
+static int close_open_phases(nr_hook *h, int64_t end_ns)
 {
     for (size_t i = 0; i < h->thread_count; i++) {
         hook_thread *t = &h->threads[i];
-        while (t->open_count) {
-            hook_phase *p = &h->phases[t->open[--t->open_count]];
-            p->end_ns = end_ns < p->begin_ns ? p->begin_ns : end_ns;
-            p->never_ended = 1;
+        while (t->open_count)
+            NR_TRY(close_innermost(h, t, end_ns, 1));
+        free(t->open);
+        t->open = NULL;
+        t->open_cap = 0;
+    }
+    return 0;
+}
+
+static size_t pending_slot(const nr_hook *h, uint32_t order)
+{
+    size_t s = mix(order, 0) & (h->pending_slots - 1);
+    while (h->pending[s].order != NO_PHASE && h->pending[s].order != order)
+        s = (s + 1) & (h->pending_slots - 1);
+    return s;
+}
+
+static int pending_grow(nr_hook *h)
+{
+    struct pending_parent *old = h->pending;
+    const size_t old_slots = h->pending_slots, slots = old_slots ? old_slots * 2 : 64;
+    if (!(h->pending = malloc(slots * sizeof *h->pending))) {
+        h->pending = old;
+        return NR_E_NOMEM;
+    }
+    h->pending_slots = slots;
+    for (size_t i = 0; i < slots; i++)
+        h->pending[i].order = NO_PHASE;
+    for (size_t i = 0; i < old_slots; i++)
+        if (old[i].order != NO_PHASE)
+            h->pending[pending_slot(h, old[i].order)] = old[i];
+    free(old);
+    return 0;
+}
+
+/* Removes slot s, moving back the entries of its probe run after it. */
+static void pending_remove(nr_hook *h, size_t s)
+{
+    const size_t mask = h->pending_slots - 1;
+    for (size_t next = (s + 1) & mask; h->pending[next].order != NO_PHASE; next = (next + 1) & mask) {
+        const size_t home = mix(h->pending[next].order, 0) & mask;
+        if (((next - home) & mask) >= ((next - s) & mask)) {
+            h->pending[s] = h->pending[next];
+            s = next;
         }
     }
+    h->pending[s].order = NO_PHASE;
+    h->pending_count--;
 }
 
-/* Dense ids ordered by (begin, pid, tid): a phase's id is its index;
- * parents remapped. */
-static int number_phases(nr_hook *h)
+/* p's parent's id in place of its order: a parent begins no later than
+ * its children, so it was numbered before them (begin_phase) and waits
+ * here, with how many of its children are still to come. Then p waits
+ * for its own children. */
+static int renumber_parent(nr_hook *h, hook_phase *p, uint32_t id)
 {
-    const size_t n = h->phase_count;
-    uint32_t *new_id = malloc((n ? n : 1) * sizeof *new_id);
-    if (!new_id)
-        return NR_E_NOMEM;
-    sort_ctx = h;
-    if (n)
-        qsort(h->phases, n, sizeof *h->phases, cmp_phase);
-    for (size_t i = 0; i < n; i++)
-        new_id[h->phases[i].order] = (uint32_t)i;
-    for (size_t i = 0; i < n; i++) {
-        h->phases[i].order = (uint32_t)i;
-        if (h->phases[i].parent != NO_PHASE)
-            h->phases[i].parent = new_id[h->phases[i].parent];
+    if (p->parent != NO_PHASE) {
+        const size_t s = pending_slot(h, p->parent);
+        if (h->pending[s].order == NO_PHASE)
+            return NR_E_INPUT; /* begin_phase makes this impossible */
+        p->parent = h->pending[s].id;
+        if (--h->pending[s].children_left == 0)
+            pending_remove(h, s);
     }
-    free(new_id);
+    if (p->children == 0)
+        return 0;
+    if ((h->pending_count + 1) * 2 > h->pending_slots)
+        NR_TRY(pending_grow(h));
+    h->pending[pending_slot(h, p->order)] = (struct pending_parent){p->order, id, p->children};
+    h->pending_count++;
     return 0;
 }
 
-/* The phases, in id order, into phase_q; the array is freed: lookups
- * read the threads' runs, and the store's table reads the queue once the
- * trace is read (a phase a step is millions of phases). */
-static int queue_phases(nr_hook *h, nr_error *err)
+/* Dense ids in the sorter's order; each phase, its parent renumbered,
+ * goes to phase_q and steps its thread's sweep. */
+static int number_phases(nr_hook *h, nr_error *err)
 {
-    for (size_t i = 0; i < h->phase_count; i++)
-        NR_TRY(nr_rec_queue_push(&h->phase_q, &h->phases[i], err));
-    free(h->phases);
-    h->phases = NULL;
-    h->phase_cap = 0;
+    NR_TRY(nr_ext_sort_finish(&h->phase_sort, err));
+    const void *rec;
+    int rc;
+    for (uint32_t id = 0; (rc = nr_ext_sort_next(&h->phase_sort, &rec, err)) > 0; id++) {
+        hook_phase p = *(const hook_phase *)rec;
+        const int renumbered = renumber_parent(h, &p, id);
+        if (renumbered == NR_E_INPUT)
+            return nr_error_set(err, NR_E_INPUT, "the hook's phase %u came before its parent (a bug)", (unsigned)id);
+        if (renumbered < 0)
+            return nr_error_set(err, NR_E_NOMEM, "out of memory numbering the hook's %zu phases", h->phase_count);
+        NR_TRY(flatten_phase(h, &h->threads[p.thread], &p, id, err));
+        p.order = id;
+        NR_TRY(nr_rec_queue_push(&h->phase_q, &p, err));
+    }
+    if (rc < 0)
+        return rc;
+    for (size_t i = 0; i < h->thread_count; i++)
+        NR_TRY(flatten_rest(h, &h->threads[i], err));
+    nr_ext_sort_free(&h->phase_sort);
+    free(h->pending);
+    h->pending = NULL;
+    h->pending_count = h->pending_slots = 0;
     return 0;
 }
 
+/* Closes phases still open, numbers them into phase_q and flattens each
+ * thread's into runs: the phases are in memory a chunk at a time
+ * (ext_sort.h), the runs are what lookups read. */
 int nr_hook_finish(nr_hook *h, int64_t end_ns, nr_error *err)
 {
     if (!h || h->finished)
         return 0;
     h->finished = 1;
-    close_open_phases(h, end_ns);
-    if (number_phases(h) < 0 || build_index(h) < 0)
-        return nr_error_set(err, NR_E_NOMEM, "out of memory indexing the hook's %zu phases", h->phase_count);
-    return queue_phases(h, err);
+    if (close_open_phases(h, end_ns) < 0)
+        return nr_error_set(err, h->queue_err.code, "%s", h->queue_err.msg);
+    if (index_threads(h) < 0)
+        return nr_error_set(err, NR_E_NOMEM, "out of memory indexing the hook's %zu threads", h->thread_count);
+    return number_phases(h, err);
 }
 
 size_t nr_hook_phase_count(const nr_hook *h) { return h ? h->phase_count : 0; }
@@ -804,37 +888,15 @@ int nr_hook_next_wait(nr_hook *h, const nr_hook_wait **wait, nr_error *err)
 int64_t nr_hook_first_ns(const nr_hook *h) { return h && h->have_ts ? h->first_ns : 0; }
 int64_t nr_hook_last_ns(const nr_hook *h) { return h && h->have_ts ? h->last_ns : 0; }
 
-/* The phase of thread t at ts, or -1: the cursor moves forward a few
- * segments for nondecreasing times, else binary search. */
-static int64_t thread_phase_at(hook_thread *t, int64_t ts)
+/* The phase of thread t at ts, -1 none, or NR_HOOK_LOOKUP_FAILED (why in
+ * lookup_err). */
+static int64_t thread_phase_at(nr_hook *h, hook_thread *t, int64_t ts)
 {
-    size_t n = t->seg_count;
-    if (!n)
-        return -1;
-    size_t i = t->cursor < n ? t->cursor : 0;
-    int found = 0;
-    if (t->seg_begin[i] <= ts) {
-        for (int steps = 0; steps < 8 && i + 1 < n && t->seg_begin[i + 1] <= ts; steps++)
-            i++;
-        found = i + 1 == n || t->seg_begin[i + 1] > ts;
-    }
-    if (!found) {
-        size_t lo = 0, hi = n;  /* first segment with begin > ts */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (t->seg_begin[mid] <= ts)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo == 0) {
-            t->cursor = 0;
-            return -1;
-        }
-        i = lo - 1;
-    }
-    t->cursor = i;
-    return t->seg_phase[i] == NO_PHASE ? -1 : (int64_t)t->seg_phase[i];
+    uint32_t id;
+    const int rc = nr_run_pages_at(&t->runs, &h->run_spool, ts, &id, &h->lookup_err);
+    if (rc < 0)
+        return NR_HOOK_LOOKUP_FAILED;
+    return rc == 0 || id == NO_PHASE ? -1 : (int64_t)id;
 }
 
 static const struct hook_pid *pid_entry(const nr_hook *h, int64_t pid)
@@ -858,17 +920,22 @@ int64_t nr_hook_phase_at(nr_hook *h, int64_t pid, int64_t tid, int64_t ts_ns)
         return -1;
     if (tid >= 0) {
         hook_thread *t = thread_of(h, pid, tid, 0);
-        int64_t id = t ? thread_phase_at(t, ts_ns) : -1;
-        if (id >= 0)
+        int64_t id = t ? thread_phase_at(h, t, ts_ns) : -1;
+        if (id != -1)
             return id;
     }
     /* No tid, or no phase open in that thread: the process's phase, main
      * thread first (helper threads run on behalf of their process). */
     const struct hook_pid *p = pid_entry(h, pid);
     for (int64_t k = p ? p->first_thread : -1; k >= 0; k = h->threads[k].next_same_pid) {
-        int64_t id = thread_phase_at(&h->threads[k], ts_ns);
-        if (id >= 0)
+        int64_t id = thread_phase_at(h, &h->threads[k], ts_ns);
+        if (id != -1)
             return id;
     }
     return -1;
+}
+
+int nr_hook_lookup_error(const nr_hook *h, nr_error *err)
+{
+    return nr_error_set(err, h->lookup_err.code, "%s", h->lookup_err.msg);
 }

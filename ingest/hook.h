@@ -57,9 +57,11 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
 void nr_hook_free(nr_hook *h);
 
 /* Closes phases that never ended at end_ns (the end of the strace trace),
- * numbers them and builds the lookup index; the phases then wait in a
- * record queue (on disk past a block) for nr_hook_next_phase. Call once,
- * before nr_hook_phase_at. NR_E_NOMEM, or the queue's NR_E_IO. */
+ * numbers them (a sort in bounded memory: ext_sort.h) and builds the
+ * lookup index (each thread's runs: run_pages.h); the phases then wait in
+ * a record queue (on disk past a block) for nr_hook_next_phase. Call
+ * once, before nr_hook_phase_at. NR_E_NOMEM, or a temporary file's
+ * NR_E_IO. */
 int nr_hook_finish(nr_hook *h, int64_t end_ns, nr_error *err);
 
 size_t nr_hook_phase_count(const nr_hook *h);
@@ -93,8 +95,13 @@ int64_t nr_hook_last_ns(const nr_hook *h);
  * or no phase open in thread tid: in any thread of pid, the main thread
  * preferred), or -1. Phases cover [begin_ns, end_ns). The caller walks
  * the process tree for "nearest ancestor" inheritance. Fast for
- * nondecreasing ts_ns per pid. */
+ * nondecreasing ts_ns per pid. A thread's phases are looked up in its
+ * runs, on disk past a page (run_pages.h): NR_HOOK_LOOKUP_FAILED when a
+ * page cannot be read back, and nr_hook_lookup_error says why. */
+#define NR_HOOK_LOOKUP_FAILED (-2)
 int64_t nr_hook_phase_at(nr_hook *h, int64_t pid, int64_t tid, int64_t ts_ns);
+/* Sets err to why the last lookup failed; returns its code. */
+int nr_hook_lookup_error(const nr_hook *h, nr_error *err);
 /* Whether a thread of pid opened a phase: nr_hook_phase_at(h, pid, ...)
  * is -1 at every time otherwise. */
 int nr_hook_pid_has_phases(const nr_hook *h, int64_t pid);

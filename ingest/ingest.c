@@ -932,15 +932,15 @@ static int phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts, int64_t *
         return 0;
     if ((*phase = nr_hook_phase_at(in->hook, pid, tid, ts)) >= 0)
         return 0;
-    const nr_pm_proc *p = nr_pm_process_at(in->pm, pid, ts);
+    const nr_pm_proc *p = *phase == -1 ? nr_pm_process_at(in->pm, pid, ts) : NULL;
     int64_t by;
-    while (*phase < 0 && p) {
+    while (*phase == -1 && p) {
         if (phased_ancestor(in, p, &p, &by) < 0)
             return nr_error_set(err, NR_E_NOMEM, "ingest: out of memory");
         if (p)
             *phase = nr_hook_phase_at(in->hook, nr_pm_process_pid(p), by, ts);
     }
-    return 0;
+    return *phase == NR_HOOK_LOOKUP_FAILED ? nr_hook_lookup_error(in->hook, err) : 0;
 }
 
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)

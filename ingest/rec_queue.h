@@ -25,6 +25,7 @@ typedef struct nr_rec_queue {
     size_t packed_cap;
     void *cctx;                  /* ZSTD_CCtx, made on the first spilled block */
     int sealed;                  /* read from: no more pushes */
+    int uncompressed;            /* blocks go to disk as they are (set after init) */
     uint64_t read_off;           /* the next block's offset in spool */
     size_t read_at;              /* the next record in block */
 } nr_rec_queue;
@@ -36,6 +37,10 @@ void nr_rec_queue_init(nr_rec_queue *q, size_t rec_size, size_t block_bytes);
  * folder named), or NR_E_INPUT after a rewind (a caller's bug). */
 int nr_rec_queue_push(nr_rec_queue *q, const void *rec, nr_error *err);
 uint64_t nr_rec_queue_count(const nr_rec_queue *q);
+/* The records so far go to disk and the queue's buffers are freed until
+ * it is read: a sorter (ext_sort.h) writes many queues, then reads them
+ * all at once. More records may follow. */
+int nr_rec_queue_park(nr_rec_queue *q, nr_error *err);
 /* Starts reading from the first record; the queue takes no more pushes. */
 int nr_rec_queue_rewind(nr_rec_queue *q, nr_error *err);
 /* 1 and *rec pointing at the next record (valid until the next call),

@@ -597,6 +597,121 @@ static void lookup_matches_brute_force(void **state)
     nr_hook_free(h);
 }
 
+/* A child's begin that the thread's clock put before its parent's is
+ * its parent's begin: a parent is numbered before its children. */
+static void a_child_begins_no_earlier_than_its_parent(void **state)
+{
+    (void)state;
+    nr_hook *h = load_text("{\"ts\":100,\"pid\":3,\"event\":\"phase_begin\",\"phase\":\"epoch\"}\n"
+                           "{\"ts\":99,\"pid\":3,\"event\":\"phase_begin\",\"phase\":\"step\"}\n"
+                           "{\"ts\":101,\"pid\":3,\"event\":\"phase_end\",\"phase\":\"step\"}\n"
+                           "{\"ts\":102,\"pid\":3,\"event\":\"phase_end\",\"phase\":\"epoch\"}\n",
+                           NULL);
+    finish(h, S(200));
+    const nr_hook_phase epoch = phase_get(h, 0), step = phase_get(h, 1);
+    assert_string_equal(epoch.name, "epoch");
+    assert_int_equal(epoch.parent_id, -1);
+    assert_string_equal(step.name, "step");
+    assert_int_equal(step.begin_ns, S(100));
+    assert_int_equal(step.end_ns, S(101));
+    assert_int_equal(step.parent_id, 0);
+    assert_int_equal(step.depth, 1);
+    assert_int_equal(nr_hook_phase_at(h, 3, 3, S(100.5)), 1);
+    assert_int_equal(nr_hook_phase_at(h, 3, 3, S(101.5)), 0);
+    assert_int_equal(nr_hook_phase_at(h, 3, 3, S(99.5)), -1);
+    nr_hook_free(h);
+}
+
+/* A clock that went back between two top-level phases puts the second
+ * one's begin before the first one's child's: both parents wait for
+ * their children at once, and each child gets its own parent's id. */
+static void parents_that_wait_side_by_side(void **state)
+{
+    (void)state;
+    nr_hook *h = load_text("{\"ts\":10,\"pid\":3,\"event\":\"phase_begin\",\"phase\":\"A\"}\n"
+                           "{\"ts\":30,\"pid\":3,\"event\":\"phase_begin\",\"phase\":\"a\"}\n"
+                           "{\"ts\":35,\"pid\":3,\"event\":\"phase_end\",\"phase\":\"a\"}\n"
+                           "{\"ts\":36,\"pid\":3,\"event\":\"phase_end\",\"phase\":\"A\"}\n"
+                           "{\"ts\":20,\"pid\":3,\"event\":\"phase_begin\",\"phase\":\"B\"}\n"
+                           "{\"ts\":40,\"pid\":3,\"event\":\"phase_begin\",\"phase\":\"b\"}\n"
+                           "{\"ts\":45,\"pid\":3,\"event\":\"phase_end\",\"phase\":\"b\"}\n"
+                           "{\"ts\":46,\"pid\":3,\"event\":\"phase_end\",\"phase\":\"B\"}\n",
+                           NULL);
+    finish(h, S(100));
+    const char *names[] = {"A", "B", "a", "b"};
+    const int64_t parents[] = {-1, -1, 0, 1};
+    for (size_t i = 0; i < 4; i++) {
+        const nr_hook_phase p = phase_get(h, i);
+        assert_string_equal(p.name, names[i]);
+        assert_int_equal(p.parent_id, parents[i]);
+    }
+    nr_hook_free(h);
+}
+
+/* Two threads of 20,000 epochs, each epoch with two steps: 120,000
+ * phases, more than the sorter holds in memory (ext_sort.h) and more
+ * runs than a page (run_pages.h). Thread 4 is written first, half a
+ * second later: ids interleave the threads. Epoch k of thread 3 is
+ * [10k, 10k+8) with steps [10k+1, 10k+2) and [10k+4, 10k+5). */
+static void many_phases_are_numbered_past_memory(void **state)
+{
+    (void)state;
+    enum { EPOCHS = 20000 };
+    const size_t cap = (size_t)EPOCHS * 12 * 80;
+    char *text = malloc(cap);
+    size_t used = 0;
+    for (int k = 0; k < EPOCHS; k++)
+        for (int tid = 4; tid >= 3; tid--) {
+            const double t = 10.0 * k + (tid == 4 ? 0.5 : 0);
+            used += (size_t)snprintf(
+                text + used, cap - used,
+                "{\"ts\":%.1f,\"pid\":3,\"tid\":%d,\"event\":\"phase_begin\",\"phase\":\"epoch\"}\n"
+                "{\"ts\":%.1f,\"pid\":3,\"tid\":%d,\"event\":\"phase_begin\",\"phase\":\"step\"}\n"
+                "{\"ts\":%.1f,\"pid\":3,\"tid\":%d,\"event\":\"phase_end\",\"phase\":\"step\"}\n"
+                "{\"ts\":%.1f,\"pid\":3,\"tid\":%d,\"event\":\"phase_begin\",\"phase\":\"step\"}\n"
+                "{\"ts\":%.1f,\"pid\":3,\"tid\":%d,\"event\":\"phase_end\",\"phase\":\"step\"}\n"
+                "{\"ts\":%.1f,\"pid\":3,\"tid\":%d,\"event\":\"phase_end\",\"phase\":\"epoch\"}\n",
+                t, tid, t + 1, tid, t + 2, tid, t + 4, tid, t + 5, tid, t + 8, tid);
+        }
+    nr_hook *h = load_text(text, NULL);
+    free(text);
+    finish(h, S(10.0 * EPOCHS));
+    assert_int_equal(nr_hook_phase_count(h), 6 * EPOCHS);
+    nr_error err;
+    assert_int_equal(nr_hook_rewind_phases(h, &err), 0);
+    /* id 6k + 2j + (tid 4): j = 0 the epoch, 1 and 2 its steps */
+    const double offset[] = {0, 1, 4}, length[] = {8, 1, 1};
+    for (int64_t id = 0; id < 6 * EPOCHS; id++) {
+        nr_hook_phase p;
+        assert_int_equal(nr_hook_next_phase(h, &p, &err), 1);
+        const int64_t k = id / 6, j = id % 6 / 2, tid = 3 + id % 2;
+        const double begin = 10.0 * (double)k + (tid == 4 ? 0.5 : 0) + offset[j];
+        if (p.phase_id != id || p.tid != tid || p.begin_ns != S(begin) || p.end_ns != S(begin + length[j]) ||
+            strcmp(p.name, j ? "step" : "epoch") != 0 || p.depth != (j ? 1 : 0) ||
+            p.parent_id != (j ? 6 * k + id % 2 : -1))
+            fail_msg("phase %lld: got %s of tid %lld [%lld, %lld) parent %lld", (long long)id, p.name,
+                     (long long)p.tid, (long long)p.begin_ns, (long long)p.end_ns, (long long)p.parent_id);
+    }
+    nr_hook_phase p;
+    assert_int_equal(nr_hook_next_phase(h, &p, &err), 0);
+    /* lookups in order, then at random: each second of an epoch of tid 3;
+       past its epoch, the process's phase (tid 4's epoch, to 10k+8.5) */
+    unsigned seed = 11;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 40000; i++) {
+            const int64_t sec = pass == 0 ? i * 5 + i % 5 : rand_r(&seed) % (10 * EPOCHS);
+            const int64_t k = sec / 10, r = sec % 10;
+            const int64_t want = r == 9 ? -1 : r == 8 ? 6 * k + 1 : r == 1 ? 6 * k + 2 : r == 4 ? 6 * k + 4 : 6 * k;
+            const int64_t got = nr_hook_phase_at(h, 3, 3, S(sec) + 1);
+            if (got != want)
+                fail_msg("tid 3 at %lld s: got %lld, want %lld", (long long)sec, (long long)got, (long long)want);
+        }
+    assert_int_equal(nr_hook_phase_at(h, 3, 4, S(10.0 * 777 + 4.7)), 6 * 777 + 5);
+    assert_int_equal(nr_hook_phase_at(h, 3, 4, S(10.0 * 5 + 0.2)), 6 * 5); /* the main thread's */
+    assert_int_equal(nr_hook_phase_at(h, 3, 4, S(10.0 * 5 + 8.7)), -1);
+    nr_hook_free(h);
+}
+
 static void missing_file_is_io_error(void **state)
 {
     nr_hook *h = NULL;
@@ -624,6 +739,9 @@ int main(void)
         cmocka_unit_test(wait_records),
         cmocka_unit_test(blank_names_are_unnamed),
         cmocka_unit_test(lookup_matches_brute_force),
+        cmocka_unit_test(a_child_begins_no_earlier_than_its_parent),
+        cmocka_unit_test(parents_that_wait_side_by_side),
+        cmocka_unit_test(many_phases_are_numbered_past_memory),
         cmocka_unit_test(missing_file_is_io_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,6 +134,62 @@ static void a_damaged_temporary_file_is_an_error(void **state)
     nr_rec_queue_free(&q);
 }
 
+/* A parked queue holds no buffers and all its records on disk; more
+ * records may follow, and it reads back whole. */
+static void a_parked_queue_frees_its_buffers(void **state)
+{
+    (void)state;
+    nr_error err;
+    for (int uncompressed = 0; uncompressed <= 1; uncompressed++) {
+        nr_rec_queue q;
+        nr_rec_queue_init(&q, sizeof(rec), 7 * sizeof(rec));
+        q.uncompressed = uncompressed;
+        push_n(&q, 3); /* less than a block: to disk all the same */
+        assert_int_equal(nr_rec_queue_park(&q, &err), 0);
+        assert_null(q.block);
+        assert_null(q.packed);
+        assert_null(q.cctx);
+        assert_true(q.spool.fd >= 0);
+        for (int64_t i = 3; i < 40; i++) { /* and more after it */
+            const rec r = {.i = i, .square = i * i};
+            assert_int_equal(nr_rec_queue_push(&q, &r, &err), 0);
+        }
+        assert_int_equal(nr_rec_queue_park(&q, &err), 0);
+        assert_int_equal(nr_rec_queue_park(&q, &err), 0); /* twice: nothing new */
+        read_back(&q, 40);
+        read_back(&q, 40);
+        assert_int_equal(nr_rec_queue_park(&q, &err), NR_E_INPUT);
+        nr_rec_queue_free(&q);
+
+        nr_rec_queue_init(&q, sizeof(rec), 7 * sizeof(rec)); /* parked empty */
+        q.uncompressed = uncompressed;
+        assert_int_equal(nr_rec_queue_park(&q, &err), 0);
+        read_back(&q, 0);
+        nr_rec_queue_free(&q);
+    }
+}
+
+/* Blocks as they are: the same records, and a head that does not match
+ * its block's size is an error. */
+static void uncompressed_blocks_read_back(void **state)
+{
+    (void)state;
+    nr_rec_queue q;
+    nr_rec_queue_init(&q, sizeof(rec), 7 * sizeof(rec));
+    q.uncompressed = 1;
+    push_n(&q, 1000);
+    read_back(&q, 1000);
+    assert_int_equal(q.spool.size, 143 * 8 + 1000 * sizeof(rec)); /* heads and the records' own bytes */
+    const uint32_t bad_size[2] = {7, 7 * sizeof(rec) - 1};
+    assert_int_equal(pwrite(q.spool.fd, bad_size, sizeof bad_size, 0), (ssize_t)sizeof bad_size);
+    nr_error err;
+    const void *p;
+    assert_int_equal(nr_rec_queue_rewind(&q, &err), 0);
+    assert_int_equal(nr_rec_queue_next(&q, &p, &err), NR_E_IO);
+    assert_non_null(strstr(err.msg, "changed under niorep"));
+    nr_rec_queue_free(&q);
+}
+
 /* $TMPDIR that cannot hold the file: /tmp does. */
 static void tmpdir_that_cannot_hold_it_falls_back(void **state)
 {
@@ -157,6 +213,8 @@ int main(void)
         cmocka_unit_test(a_queue_read_takes_no_more_records),
         cmocka_unit_test(a_damaged_temporary_file_is_an_error),
         cmocka_unit_test(tmpdir_that_cannot_hold_it_falls_back),
+        cmocka_unit_test(a_parked_queue_frees_its_buffers),
+        cmocka_unit_test(uncompressed_blocks_read_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
