@@ -33,6 +33,11 @@ train() {
     for run in datasets/sample/*/; do
         "$gen/cli/niorep" ingest -q -j 1 "$run" -o "$gen/train/sample.nio"
     done
+    # a hook of 100,000 steps in train, a wait and a read each (38 MB):
+    # the samples' hooks are too small to train the hook's reader, its
+    # sorter and its run pages (docs/performance.md, session 68)
+    python3 bench/gen_phase_steps.py "$gen/train/steps" --steps 100000 --train --waits --io 1000
+    "$gen/cli/niorep" ingest -q -j 1 "$gen/train/steps" -o "$gen/train/steps.nio"
     rm -rf "$gen/train"
 }
 
