@@ -920,6 +920,16 @@ static int phased_ancestor(ingest *in, const nr_pm_proc *p, const nr_pm_proc **u
     return 0;
 }
 
+/* err's message after the hook file's name: the hook's temporary files
+ * (its sorted phases, its threads' runs) fail after it was read. */
+static int hook_error(const ingest *in, int rc, nr_error *err)
+{
+    char why[sizeof err->msg];
+    memcpy(why, err->msg, sizeof why);
+    why[sizeof why - 1] = '\0';
+    return nr_error_set(err, rc, "%s: %s", in->run.hook_path, why);
+}
+
 /* *phase: the phase of (pid, tid) at ts: its own, else that of the
  * nearest ancestor with one in force, the forking thread's first (a
  * data-loading thread that runs a subprocess while the main thread
@@ -940,7 +950,7 @@ static int phase_for(ingest *in, int64_t pid, int64_t tid, int64_t ts, int64_t *
         if (p)
             *phase = nr_hook_phase_at(in->hook, nr_pm_process_pid(p), by, ts);
     }
-    return *phase == NR_HOOK_LOOKUP_FAILED ? nr_hook_lookup_error(in->hook, err) : 0;
+    return *phase == NR_HOOK_LOOKUP_FAILED ? hook_error(in, nr_hook_lookup_error(in->hook, err), err) : 0;
 }
 
 static int emit_event(void *ctx, const nr_pm_event *ev, nr_error *err)
@@ -1353,7 +1363,9 @@ static int load_side_inputs(ingest *in, nr_error *err)
     if (in->run.hook_path) {
         NR_TRY(nr_hook_load(in->run.hook_path, hook_diag, in, &in->hook, err));
         /* never-ended phases are cut at the trace end when written */
-        NR_TRY(nr_hook_finish(in->hook, INT64_MAX, err));
+        const int rc = nr_hook_finish(in->hook, INT64_MAX, err);
+        if (rc < 0)
+            return hook_error(in, rc, err);
     }
     return 0;
 }
