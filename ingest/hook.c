@@ -79,7 +79,7 @@ struct nr_hook {
     size_t pending_count, pending_slots;
     nr_rec_queue ios, marks, waits; /* nr_hook_io, nr_hook_mark, nr_hook_wait */
     nr_rec_queue phase_q;  /* the phases in id order once finished (hook_phase) */
-    nr_run_spool run_spool; /* the threads' runs past a page */
+    nr_spool run_spool;    /* the threads' runs past a page */
     nr_error lookup_err;   /* why the last lookup failed (NR_HOOK_LOOKUP_FAILED) */
     uint32_t phase_read;   /* the id of the next phase read from phase_q */
     nr_error queue_err;    /* why a queue refused a record while loading */
@@ -533,7 +533,7 @@ int nr_hook_load(const char *path, nr_hook_diag_fn diag, void *diag_ctx, nr_hook
     nr_rec_queue_init(&h->waits, sizeof(nr_hook_wait), QUEUE_BLOCK_BYTES);
     nr_rec_queue_init(&h->phase_q, sizeof(hook_phase), QUEUE_BLOCK_BYTES);
     nr_ext_sort_init(&h->phase_sort, sizeof(hook_phase), NR_EXT_SORT_DEFAULT, cmp_phase, h);
-    nr_run_spool_init(&h->run_spool);
+    h->run_spool = (nr_spool)NR_SPOOL_INIT;
     h->diag = diag;
     h->diag_ctx = diag_ctx;
     nr_logsrc *src;
@@ -578,7 +578,7 @@ void nr_hook_free(nr_hook *h)
         free(h->threads[i].sweep);
         nr_run_pages_free(&h->threads[i].runs);
     }
-    nr_run_spool_free(&h->run_spool);
+    nr_spool_close(&h->run_spool);
     free(h->threads);
     free(h->slots);
     nr_ext_sort_free(&h->phase_sort);

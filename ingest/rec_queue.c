@@ -59,7 +59,7 @@ static int packed_room(nr_rec_queue *q, size_t n)
 /* Appends the fill records of block to the spool, compressed. */
 static int spill_block(nr_rec_queue *q, nr_error *err)
 {
-    const size_t raw = q->fill * q->rec_size, bound = ZSTD_compressBound(raw);
+    const size_t raw = q->fill * q->rec_size;
     if (q->uncompressed) {
         const block_head head = {.records = (uint32_t)q->fill, .packed_bytes = (uint32_t)raw};
         NR_TRY(nr_spool_append(&q->spool, &head, sizeof head, err));
@@ -67,6 +67,7 @@ static int spill_block(nr_rec_queue *q, nr_error *err)
         q->fill = 0;
         return 0;
     }
+    const size_t bound = ZSTD_compressBound(raw);
     if (!q->cctx && !(q->cctx = ZSTD_createCCtx()))
         return nr_error_set(err, NR_E_NOMEM, "out of memory");
     if (packed_room(q, bound) < 0)

@@ -8,14 +8,6 @@
 /* The page in memory starts at this many runs and doubles to a page. */
 #define FIRST_RUNS 16
 
-void nr_run_spool_init(nr_run_spool *s) { *s = (nr_run_spool){.spool = NR_SPOOL_INIT}; }
-
-void nr_run_spool_free(nr_run_spool *s)
-{
-    nr_spool_close(&s->spool);
-    nr_run_spool_init(s);
-}
-
 void nr_run_pages_init(nr_run_pages *p, size_t page_runs)
 {
     *p = (nr_run_pages){.page_runs = page_runs ? page_runs : 1};
@@ -23,26 +15,26 @@ void nr_run_pages_init(nr_run_pages *p, size_t page_runs)
 
 static int nomem(nr_error *err) { return nr_error_set(err, NR_E_NOMEM, "out of memory"); }
 
-static int changed(const nr_run_spool *s, nr_error *err)
+static int changed(const nr_spool *s, nr_error *err)
 {
-    return nr_error_set(err, NR_E_IO, "a temporary file in %s was changed under niorep", s->spool.dir);
+    return nr_error_set(err, NR_E_IO, "a temporary file in %s was changed under niorep", s->dir);
 }
 
 /* The runs in memory become a page on disk, as they are: zstd level 1
  * cost a sixth of the ingest of a million phases (callgrind, session
  * 68), for pages read back once. */
-static int write_page(nr_run_pages *p, nr_run_spool *s, nr_error *err)
+static int write_page(nr_run_pages *p, nr_spool *s, nr_error *err)
 {
     if (NR_GROW(p->pages, p->page_cap, p->page_count + 1) < 0)
         return nomem(err);
-    const nr_run_page_ref ref = {.first = p->runs[0].begin, .off = s->spool.size, .runs = p->count};
-    NR_TRY(nr_spool_append(&s->spool, p->runs, p->count * sizeof *p->runs, err));
+    const nr_run_page_ref ref = {.first = p->runs[0].begin, .off = s->size, .runs = p->count};
+    NR_TRY(nr_spool_append(s, p->runs, p->count * sizeof *p->runs, err));
     p->pages[p->page_count++] = ref;
     p->count = 0;
     return 0;
 }
 
-int nr_run_pages_push(nr_run_pages *p, nr_run_spool *s, int64_t begin, uint32_t phase, nr_error *err)
+int nr_run_pages_push(nr_run_pages *p, nr_spool *s, int64_t begin, uint32_t phase, nr_error *err)
 {
     if (p->count == p->page_runs)
         NR_TRY(write_page(p, s, err));
@@ -61,7 +53,7 @@ int nr_run_pages_push(nr_run_pages *p, nr_run_spool *s, int64_t begin, uint32_t 
     return 0;
 }
 
-int nr_run_pages_seal(nr_run_pages *p, nr_run_spool *s, nr_error *err)
+int nr_run_pages_seal(nr_run_pages *p, nr_spool *s, nr_error *err)
 {
     if (p->page_count && p->count)
         NR_TRY(write_page(p, s, err));
@@ -83,14 +75,14 @@ static int page_in_order(const nr_run *runs, const nr_run_page_ref *ref)
 }
 
 /* Reads page k back into runs. */
-static int load_page(nr_run_pages *p, nr_run_spool *s, size_t k, nr_error *err)
+static int load_page(nr_run_pages *p, nr_spool *s, size_t k, nr_error *err)
 {
     const nr_run_page_ref *ref = &p->pages[k];
     p->count = 0; /* until the page is read whole */
     p->loaded = SIZE_MAX;
     if (ref->runs == 0 || ref->runs > p->cap)
         return changed(s, err);
-    NR_TRY(nr_spool_read(&s->spool, ref->off, p->runs, ref->runs * sizeof *p->runs, err));
+    NR_TRY(nr_spool_read(s, ref->off, p->runs, ref->runs * sizeof *p->runs, err));
     if (!page_in_order(p->runs, ref))
         return changed(s, err);
     p->count = ref->runs;
@@ -142,7 +134,7 @@ static size_t run_of(nr_run_pages *p, int64_t ts)
     return lo ? lo - 1 : SIZE_MAX;
 }
 
-int nr_run_pages_at(nr_run_pages *p, nr_run_spool *s, int64_t ts, uint32_t *phase, nr_error *err)
+int nr_run_pages_at(nr_run_pages *p, nr_spool *s, int64_t ts, uint32_t *phase, nr_error *err)
 {
     if (p->page_count) {
         const size_t k = page_of(p, ts);

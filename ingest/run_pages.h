@@ -17,11 +17,6 @@
 /* Runs a page; tests make it smaller. */
 #define NR_RUN_PAGE 4096
 
-/* The file that all the threads' pages share. */
-typedef struct nr_run_spool {
-    nr_spool spool;
-} nr_run_spool;
-
 typedef struct nr_run_page_ref {
     int64_t first;     /* the page's first run's begin */
     uint64_t off;      /* where its runs are in the spool */
@@ -45,19 +40,17 @@ typedef struct nr_run_pages {
     uint64_t total;          /* runs pushed */
 } nr_run_pages;
 
-void nr_run_spool_init(nr_run_spool *s);
-void nr_run_spool_free(nr_run_spool *s);
-
 void nr_run_pages_init(nr_run_pages *p, size_t page_runs);
-/* A run from begin on is phase's (until the next run's begin); begins
+/* s: the spool (nr_spool.h) that the threads' pages share. A run from
+ * begin on is phase's (until the next run's begin); begins
  * nondecreasing. NR_E_NOMEM or the spool's NR_E_IO. */
-int nr_run_pages_push(nr_run_pages *p, nr_run_spool *s, int64_t begin, uint32_t phase, nr_error *err);
+int nr_run_pages_push(nr_run_pages *p, nr_spool *s, int64_t begin, uint32_t phase, nr_error *err);
 /* After the last push: the last page goes to disk with the others, when
  * there are others. */
-int nr_run_pages_seal(nr_run_pages *p, nr_run_spool *s, nr_error *err);
+int nr_run_pages_seal(nr_run_pages *p, nr_spool *s, nr_error *err);
 /* 1 and the phase of the run that holds ts in *phase, 0 when ts is before
  * the first run, or a page's read error. Fast for nondecreasing ts. */
-int nr_run_pages_at(nr_run_pages *p, nr_run_spool *s, int64_t ts, uint32_t *phase, nr_error *err);
+int nr_run_pages_at(nr_run_pages *p, nr_spool *s, int64_t ts, uint32_t *phase, nr_error *err);
 void nr_run_pages_free(nr_run_pages *p);
 
 #endif

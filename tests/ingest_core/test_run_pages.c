@@ -30,7 +30,7 @@ static int reference_at(size_t n, int64_t ts, uint32_t *phase)
     return found;
 }
 
-static void fill(nr_run_pages *p, nr_run_spool *s, size_t n)
+static void fill(nr_run_pages *p, nr_spool *s, size_t n)
 {
     nr_error err;
     for (size_t i = 0; i < n; i++)
@@ -38,7 +38,7 @@ static void fill(nr_run_pages *p, nr_run_spool *s, size_t n)
     assert_int_equal(nr_run_pages_seal(p, s, &err), 0);
 }
 
-static void check_at(nr_run_pages *p, nr_run_spool *s, size_t n, int64_t ts)
+static void check_at(nr_run_pages *p, nr_spool *s, size_t n, int64_t ts)
 {
     nr_error err;
     uint32_t want = 0, got = 0;
@@ -50,7 +50,7 @@ static void check_at(nr_run_pages *p, nr_run_spool *s, size_t n, int64_t ts)
 
 /* Every time from before the first run to past the last, forwards, then
  * backwards, then at random. */
-static void check_all(nr_run_pages *p, nr_run_spool *s, size_t n)
+static void check_all(nr_run_pages *p, nr_spool *s, size_t n)
 {
     const int64_t last = n ? begin_of(n - 1) + 12 : 12;
     for (int64_t ts = -3; ts <= last; ts++)
@@ -67,8 +67,7 @@ static void check_all(nr_run_pages *p, nr_run_spool *s, size_t n)
 static void runs_within_a_page_stay_in_memory(void **state)
 {
     (void)state;
-    nr_run_spool s;
-    nr_run_spool_init(&s);
+    nr_spool s = NR_SPOOL_INIT;
     for (size_t n = 0; n <= 50; n += 7) {
         nr_run_pages p;
         nr_run_pages_init(&p, 50);
@@ -77,8 +76,8 @@ static void runs_within_a_page_stay_in_memory(void **state)
         check_all(&p, &s, n);
         nr_run_pages_free(&p);
     }
-    assert_int_equal(s.spool.fd, -1); /* no temporary file */
-    nr_run_spool_free(&s);
+    assert_int_equal(s.fd, -1); /* no temporary file */
+    nr_spool_close(&s);
 }
 
 /* Pages of 8 runs: 1000 runs are 125 pages, 1001 one more of one run,
@@ -87,8 +86,7 @@ static void past_a_page_runs_go_to_disk(void **state)
 {
     (void)state;
     const size_t counts[] = {1000, 1001, 9, 8};
-    nr_run_spool s;
-    nr_run_spool_init(&s);
+    nr_spool s = NR_SPOOL_INIT;
     nr_run_pages p[4];
     for (size_t k = 0; k < 4; k++) {
         nr_run_pages_init(&p[k], 8);
@@ -109,19 +107,18 @@ static void past_a_page_runs_go_to_disk(void **state)
         check_all(&p[k], &s, counts[k]);
         nr_run_pages_free(&p[k]);
     }
-    nr_run_spool_free(&s);
+    nr_spool_close(&s);
 }
 
 static void a_damaged_page_is_an_error(void **state)
 {
     (void)state;
-    nr_run_spool s;
-    nr_run_spool_init(&s);
+    nr_spool s = NR_SPOOL_INIT;
     nr_run_pages p;
     nr_run_pages_init(&p, 8);
     fill(&p, &s, 100);
     const unsigned char junk[16] = {0x5a};
-    assert_int_equal(pwrite(s.spool.fd, junk, sizeof junk, (off_t)p.pages[3].off), (ssize_t)sizeof junk);
+    assert_int_equal(pwrite(s.fd, junk, sizeof junk, (off_t)p.pages[3].off), (ssize_t)sizeof junk);
     nr_error err;
     uint32_t phase;
     assert_int_equal(nr_run_pages_at(&p, &s, begin_of(0), &phase, &err), 1);
@@ -130,7 +127,7 @@ static void a_damaged_page_is_an_error(void **state)
     assert_int_equal(nr_run_pages_at(&p, &s, begin_of(5 * 8), &phase, &err), 1); /* the other pages still read */
     assert_int_equal(phase, phase_of(5 * 8));
     nr_run_pages_free(&p);
-    nr_run_spool_free(&s);
+    nr_spool_close(&s);
 }
 
 int main(void)
